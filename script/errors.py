@@ -1,0 +1,65 @@
+"""The errors `script` raises, and the source locations they point at.
+
+`CompileError` is a mistake in the user's code: it renders as ``file:line:col: message``,
+then the source line, then a caret under the column. `VerifyError` is a compiler bug (a
+broken IR invariant). `LoadError` is a saved module that cannot be trusted.
+"""
+
+from __future__ import annotations
+
+import linecache
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """A position in user source: 1-based line, 0-based column (as `ast` gives them)."""
+
+    file: str
+    line: int
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col + 1}"
+
+    def source_line(self) -> str:
+        return linecache.getline(self.file, self.line).rstrip("\n")
+
+
+def render_at(loc: SourceLoc | None, message: str) -> str:
+    """`file:line:col: message`, then the source line and a caret, as compilers print."""
+    if loc is None:
+        return message
+    text = f"{loc}: {message}"
+    line = loc.source_line()
+    if line:
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        caret_col = max(loc.col - indent, 0)
+        text += f"\n    {stripped}\n    {' ' * caret_col}^"
+    return text
+
+
+class ScriptError(Exception):
+    """Base of every error `script` raises on purpose."""
+
+
+class CompileError(ScriptError):
+    """The user's function is outside the compiled subset or does not type-check."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None, notes: tuple[str, ...] = ()):
+        self.message = message
+        self.loc = loc
+        self.notes = tuple(notes)
+        text = render_at(loc, message)
+        for note in self.notes:
+            text += "\n" + note
+        super().__init__(text)
+
+
+class VerifyError(ScriptError):
+    """An IR invariant is broken: always a compiler bug, never the user's."""
+
+
+class LoadError(ScriptError):
+    """A saved module (or IR text) is malformed, corrupt or from an incompatible version."""

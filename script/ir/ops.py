@@ -1,0 +1,150 @@
+"""The one table of IR opcodes.
+
+Every opcode is declared here once: its name, how many operands it takes, which attribute it
+carries, how its result type follows from its operands, whether it is pure (no side effect,
+may be removed when unused, merged with an equal twin, or moved), and whether it ends a block.
+The printer, the parser, the verifier and the passes all read this table.
+
+Semantics (operands of binary ops have one type, checked by the verifier):
+
+=============  ==============================================================================
+add sub mul    integer ops wrap modulo 2**bits; float ops are IEEE
+div            true division; float operands only (the frontend converts ints first)
+floordiv       Python ``//``: rounds toward minus infinity; ints and floats. The divisor is
+               never zero (the frontend emits a `check` before it)
+mod            Python ``%``: the result has the sign of the divisor; divisor never zero
+pow            floats: C ``pow``; ints: repeated multiplication, exponent >= 0 (checked)
+and or xor     bitwise, on ints and bools
+shl shr        shift by the second operand (>= 0, checked); ``shr`` is arithmetic for signed
+               ints; a count >= the width gives 0 (or -1 for a negative signed ``shr``)
+min max        Python's ``min(a, b)``/``max(a, b)``: ``b if b < a else a`` (resp. ``>``)
+neg invert     ``-x``; ``~x`` on ints
+not            logical not of a bool
+abs            ``abs(x)``; wraps for the most negative int
+cmp.P          P in eq ne lt le gt ge; result bool; floats compare as Python does (``ne`` is
+               true when either is NaN, the others false)
+convert        to the result type: int<->int truncates or extends by the source's sign,
+               int->float rounds, float->int truncates toward zero (the frontend checks the
+               range first), x->bool is ``x != 0``, bool->x is 0 or 1
+select         ``a if c else b``
+tuple          builds a tuple of its operands
+extract.N      element N of a tuple
+math.F         the C math function F on floats (table MATH_FUNCS gives arity)
+call           calls the function named by the attribute; may raise what the callee raises
+check          if the bool first operand is true, raise the attribute's exception; the extra
+               operands are integer arguments of the message's printf-style format
+br             jump, passing block arguments
+cbr            conditional jump: ``cbr %c, then(args), else(args)``
+ret            return the operand (none: no operand)
+raise          raise the attribute's exception (as `check` with a true condition)
+=============  ==============================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from script.ir import types as T
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    name: str
+    nargs: int | None          # None: variadic
+    attr: str | None           # "pred", "index", "fn", "callee", "exc" or None
+    result: str                # result type rule, see `result_type`
+    pure: bool = True
+    terminator: bool = False
+
+
+CMP_PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+# name -> (arity, can_overflow). Arity 2 functions take (x, y).
+MATH_FUNCS = {
+    "sqrt": (1, False), "exp": (1, True), "expm1": (1, True), "exp2": (1, True),
+    "log": (1, False), "log2": (1, False), "log10": (1, False), "log1p": (1, False),
+    "sin": (1, False), "cos": (1, False), "tan": (1, False),
+    "asin": (1, False), "acos": (1, False), "atan": (1, False),
+    "sinh": (1, True), "cosh": (1, True), "tanh": (1, False),
+    "asinh": (1, False), "acosh": (1, False), "atanh": (1, False),
+    "erf": (1, False), "erfc": (1, False), "gamma": (1, True), "lgamma": (1, True),
+    "floor": (1, False), "ceil": (1, False), "trunc": (1, False), "fabs": (1, False),
+    "rint": (1, False), "cbrt": (1, False),
+    "atan2": (2, False), "hypot": (2, True), "copysign": (2, False), "fmod": (2, False),
+    "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
+}
+
+_ARITH = ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor",
+          "shl", "shr", "min", "max")
+
+OPS: dict[str, OpInfo] = {}
+
+
+def _op(name, nargs, result, attr=None, pure=True, terminator=False):
+    OPS[name] = OpInfo(name, nargs, attr, result, pure, terminator)
+
+
+for _name in _ARITH:
+    _op(_name, 2, "same")
+for _name in ("neg", "invert", "not", "abs"):
+    _op(_name, 1, "same")
+_op("cmp", 2, "bool", attr="pred")
+_op("convert", 1, "given")
+_op("select", 3, "select")
+_op("tuple", None, "tuple")
+_op("extract", 1, "extract", attr="index")
+_op("math", None, "same", attr="fn")
+_op("call", None, "callee", attr="callee", pure=False)
+_op("check", None, "void", attr="exc", pure=False)
+_op("br", None, "void", terminator=True)
+_op("cbr", None, "void", terminator=True)
+_op("ret", None, "void", terminator=True)
+_op("raise", None, "void", attr="exc", pure=False, terminator=True)
+
+
+def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = None) -> T.Type | None:
+    """The result type `op` gives for these operand types and attribute, or None if ill-typed.
+
+    `given` is the result type written on the instruction, which "given" rules and calls use.
+    Returns `T.NONE` for ops without a result.
+    """
+    rule = op.result
+    if rule == "void":
+        return T.NONE
+    if rule == "given":
+        return given
+    if rule == "bool":
+        return T.BOOL
+    if rule == "same":
+        return operand_types[0] if operand_types else None
+    if rule == "select":
+        return operand_types[1] if len(operand_types) == 3 else None
+    if rule == "tuple":
+        return T.TupleType(operand_types)
+    if rule == "extract":
+        t = operand_types[0] if operand_types else None
+        if isinstance(t, T.TupleType) and isinstance(attr, int) and 0 <= attr < len(t.elems):
+            return t.elems[attr]
+        return None
+    if rule == "callee":
+        return attr.ret_type if attr is not None else None
+    raise AssertionError(f"unknown result rule {rule}")
+
+
+@dataclass(frozen=True)
+class ExcInfo:
+    """The exception a `check` or `raise` throws: a builtin exception class name, a printf-style
+    message format (``%lld`` for each integer operand; ``%%`` for a percent sign), or None for
+    an exception raised without a message."""
+
+    name: str
+    message: str | None
+
+
+# Builtin exception classes compiled code may raise, by name (CPython's PyExc_<name>).
+EXCEPTIONS = (
+    "ArithmeticError", "AssertionError", "Exception", "IndexError", "KeyError",
+    "LookupError", "NotImplementedError", "OverflowError", "RecursionError", "RuntimeError",
+    "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError", "FloatingPointError",
+    "MemoryError", "NameError", "StopIteration", "AttributeError", "KeyboardInterrupt",
+)

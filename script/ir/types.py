@@ -1,0 +1,192 @@
+"""The types of IR values.
+
+Types are immutable and interned by value (equal types compare and hash equal), so they can
+be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
+the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none`` and
+tuples ``(i64, f64)``.
+"""
+
+from __future__ import annotations
+
+
+class Type:
+    """Base of all IR types."""
+
+    __slots__ = ()
+
+    def is_numeric(self) -> bool:
+        return isinstance(self, (IntType, FloatType, BoolType))
+
+
+class BoolType(Type):
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, BoolType)
+
+    def __hash__(self):
+        return hash("bool")
+
+    def __str__(self):
+        return "bool"
+
+    __repr__ = __str__
+
+
+class NoneType(Type):
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, NoneType)
+
+    def __hash__(self):
+        return hash("none")
+
+    def __str__(self):
+        return "none"
+
+    __repr__ = __str__
+
+
+class IntType(Type):
+    """A fixed-width integer; arithmetic wraps modulo 2**bits."""
+
+    __slots__ = ("bits", "signed")
+
+    def __init__(self, bits: int, signed: bool = True):
+        assert bits in (8, 16, 32, 64), bits
+        self.bits = bits
+        self.signed = signed
+
+    @property
+    def min(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def max(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+
+    def wrap(self, value: int) -> int:
+        """`value` reduced to this type's range, as the hardware does."""
+        value &= (1 << self.bits) - 1
+        if self.signed and value > self.max:
+            value -= 1 << self.bits
+        return value
+
+    def __eq__(self, other):
+        return isinstance(other, IntType) and other.bits == self.bits and other.signed == self.signed
+
+    def __hash__(self):
+        return hash(("int", self.bits, self.signed))
+
+    def __str__(self):
+        return f"{'i' if self.signed else 'u'}{self.bits}"
+
+    __repr__ = __str__
+
+
+class FloatType(Type):
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: int):
+        assert bits in (32, 64), bits
+        self.bits = bits
+
+    def __eq__(self, other):
+        return isinstance(other, FloatType) and other.bits == self.bits
+
+    def __hash__(self):
+        return hash(("float", self.bits))
+
+    def __str__(self):
+        return f"f{self.bits}"
+
+    __repr__ = __str__
+
+
+class TupleType(Type):
+    """A fixed-length heterogeneous tuple of other types."""
+
+    __slots__ = ("elems",)
+
+    def __init__(self, elems):
+        self.elems = tuple(elems)
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and other.elems == self.elems
+
+    def __hash__(self):
+        return hash(("tuple", self.elems))
+
+    def __str__(self):
+        if len(self.elems) == 1:
+            return f"({self.elems[0]},)"
+        return "(" + ", ".join(map(str, self.elems)) + ")"
+
+    __repr__ = __str__
+
+
+BOOL = BoolType()
+NONE = NoneType()
+I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
+U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
+F32, F64 = FloatType(32), FloatType(64)
+
+SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64)}
+
+
+def parse_scalar(name: str) -> Type | None:
+    """The scalar type spelled `name`, or None."""
+    return SCALARS.get(name)
+
+
+def promote(a: Type, b: Type) -> Type | None:
+    """The type two numeric values are brought to before arithmetic, or None if none exists.
+
+    NumPy's promotion rules for scalars of known width: bool < ints < floats; a signed and an
+    unsigned int of the same width go to the next wider signed int (u64 with a signed int goes
+    to f64); an int with f32 goes to f32 only if the int has at most 16 bits, else f64.
+    """
+    if a == b:
+        return a
+    if not (a.is_numeric() and b.is_numeric()):
+        return None
+    if isinstance(a, BoolType):
+        return b
+    if isinstance(b, BoolType):
+        return a
+    if isinstance(a, FloatType) and isinstance(b, FloatType):
+        return a if a.bits >= b.bits else b
+    if isinstance(a, FloatType) or isinstance(b, FloatType):
+        f, i = (a, b) if isinstance(a, FloatType) else (b, a)
+        if f.bits == 32 and i.bits > 16:
+            return F64
+        return f
+    if a.signed == b.signed:
+        return a if a.bits >= b.bits else b
+    s, u = (a, b) if a.signed else (b, a)
+    if s.bits > u.bits:
+        return s
+    if u.bits == 64:
+        return F64
+    return IntType(u.bits * 2)
+
+
+def unify(a: Type, b: Type) -> Type | None:
+    """The type a variable holding either `a` or `b` gets at a control-flow merge, or None."""
+    if a == b:
+        return a
+    if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.elems) == len(b.elems):
+        elems = [unify(x, y) for x, y in zip(a.elems, b.elems)]
+        return None if None in elems else TupleType(elems)
+    return promote(a, b)
+
+
+def is_convertible(src: Type, dst: Type) -> bool:
+    """Whether `convert` (or element-wise convert for tuples) can take `src` to `dst`."""
+    if src == dst:
+        return True
+    if isinstance(src, TupleType) and isinstance(dst, TupleType):
+        return len(src.elems) == len(dst.elems) and all(
+            is_convertible(s, d) for s, d in zip(src.elems, dst.elems))
+    return src.is_numeric() and dst.is_numeric()

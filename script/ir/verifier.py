@@ -1,0 +1,234 @@
+"""Checks the IR invariants every pass and backend relies on.
+
+Invariants checked, for each function:
+
+1. The function has at least one block; the entry block has no predecessors and its
+   parameters match the function's parameter types.
+2. Each block ends in exactly one terminator, and no terminator appears before the end.
+3. Predecessors and successors agree: `b in s.preds` exactly as often as `s` is a successor
+   of `b`; every successor belongs to the function.
+4. Branch arguments match the target's block parameters in number and type; `succ_nargs`
+   adds up to the terminator's operand count.
+5. Each instruction's `block` is the block holding it; each block's `func` is the function.
+6. Operand counts and types follow the op table (`ops.py`): binary ops take one type, `cmp`
+   gives bool, `cbr`/`select`/`check` take a bool condition, `convert` goes between numeric
+   types, `extract` indexes a tuple in range, `math` takes floats of one type with the
+   function's arity, `call` passes the callee's parameter types and gives its return type,
+   `ret` returns the function's return type.
+7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
+   a constant, a parameter of a block of this function, or an instruction of this function.
+8. Use lists are exact: `v.uses` holds each user once per operand slot.
+
+A failure is a compiler bug: `VerifyError` names the pass that ran last and prints the
+function with the offending line marked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from script.errors import VerifyError
+from script.ir import types as T
+from script.ir.core import BlockParam, Const, Function, Instr, Module
+from script.ir.dom import DomTree
+from script.ir.ops import CMP_PREDS, EXCEPTIONS, MATH_FUNCS, result_type
+from script.ir.printer import Namer, format_function, format_instr
+
+
+class _Failure(Exception):
+    def __init__(self, message, instr=None):
+        super().__init__(message)
+        self.instr = instr
+
+
+def verify_module(module: Module, after: str = "frontend") -> None:
+    for f in module.functions.values():
+        verify_function(f, after)
+
+
+def verify_function(func: Function, after: str = "frontend") -> None:
+    try:
+        _verify(func)
+    except _Failure as e:
+        text = format_function(func)
+        if e.instr is not None and e.instr.block is not None:
+            bad = format_instr(e.instr, Namer(func))
+            text = text.replace(bad + "\n", bad + "      <<< here\n", 1)
+        raise VerifyError(f"IR verification failed after {after} in @{func.name}: {e}\n{text}") from None
+
+
+def _fail(message, instr=None):
+    raise _Failure(message, instr)
+
+
+def _verify(func: Function) -> None:
+    if not func.blocks:
+        _fail("function has no blocks")
+    entry = func.entry
+    if entry.preds:
+        _fail("entry block has predecessors")
+    blocks = set(func.blocks)
+    defined = set()
+    for b in func.blocks:
+        if b.func is not func:
+            _fail("block does not belong to this function")
+        for p in b.params:
+            defined.add(p)
+        for i in b.instrs:
+            defined.add(i)
+    edge_count = Counter()
+    for b in func.blocks:
+        if not b.instrs or not b.instrs[-1].is_terminator:
+            _fail(f"block bb{func.blocks.index(b)} does not end in a terminator",
+                  b.instrs[-1] if b.instrs else None)
+        for i in b.instrs[:-1]:
+            if i.is_terminator:
+                _fail("terminator before the end of a block", i)
+        for i in b.instrs:
+            if i.block is not b:
+                _fail("instruction's block field is wrong", i)
+            _check_instr(func, i, blocks)
+        for s in b.terminator.succs:
+            edge_count[(b, s)] += 1
+    for s in func.blocks:
+        for p, n in Counter(s.preds).items():
+            if edge_count[(p, s)] != n:
+                _fail(f"predecessor list of bb{func.blocks.index(s)} disagrees with the branches into it")
+    for (b, s), n in edge_count.items():
+        if Counter(s.preds)[b] != n:
+            _fail(f"bb{func.blocks.index(s)} is missing predecessor bb{func.blocks.index(b)}")
+    _check_uses(func, defined)
+    _check_dominance(func)
+
+
+def _check_uses(func: Function, defined: set) -> None:
+    expected = Counter()
+    for i in func.instructions():
+        for v in i.operands:
+            if isinstance(v, Const):
+                continue
+            if v not in defined:
+                _fail("operand is not defined in this function", i)
+            expected[(id(v), id(i))] += 1
+    actual = Counter()
+    for v in defined:
+        for user in v.uses:
+            if user.block is None or user.block.func is not func:
+                _fail("use list holds an instruction outside the function", user)
+            actual[(id(v), id(user))] += 1
+    if actual != expected:
+        _fail("use lists are out of date")
+
+
+def _check_dominance(func: Function) -> None:
+    dom = DomTree(func)
+    position = {}
+    for b in func.blocks:
+        for k, i in enumerate(b.instrs):
+            position[i] = k
+    for b in dom.order:
+        for k, i in enumerate(b.instrs):
+            for v in i.operands:
+                if isinstance(v, Const):
+                    continue
+                if isinstance(v, BlockParam):
+                    if not dom.dominates(v.block, b):
+                        _fail("use of a block parameter not dominated by its block", i)
+                elif v.block is b:
+                    if position[v] >= k:
+                        _fail("use before definition in the same block", i)
+                elif not dom.dominates(v.block, b):
+                    _fail("definition does not dominate its use", i)
+
+
+def _check_instr(func: Function, i: Instr, blocks: set) -> None:
+    op = i.op
+    name = op.name
+    types = [v.type for v in i.operands]
+    if op.nargs is not None and len(types) != op.nargs:
+        _fail(f"{name} takes {op.nargs} operands, has {len(types)}", i)
+    if name in ("br", "cbr"):
+        _check_branch(i, types, blocks)
+        return
+    if name == "ret":
+        want = [] if isinstance(func.ret_type, T.NoneType) else [func.ret_type]
+        if types != want and not (types == [T.NONE] and not want):
+            _fail(f"ret of {types} in a function returning {func.ret_type}", i)
+        return
+    if op.attr == "exc":
+        _check_exc(i, types, name)
+        return
+    if name == "cmp":
+        if i.attr not in CMP_PREDS:
+            _fail(f"unknown comparison {i.attr}", i)
+        if types[0] != types[1] or not types[0].is_numeric():
+            _fail(f"cmp of {types[0]} and {types[1]}", i)
+    elif name == "convert":
+        if not (types[0].is_numeric() and i.type.is_numeric()):
+            _fail(f"convert from {types[0]} to {i.type}", i)
+        return
+    elif name == "select":
+        if types[0] != T.BOOL or types[1] != types[2]:
+            _fail(f"select({types[0]}, {types[1]}, {types[2]})", i)
+    elif name == "math":
+        arity = MATH_FUNCS.get(i.attr, (None,))[0]
+        if arity is None:
+            _fail(f"unknown math function {i.attr}", i)
+        if len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0] for t in types):
+            _fail(f"math.{i.attr} of {types}", i)
+    elif name == "call":
+        callee = i.attr
+        if not isinstance(callee, Function):
+            _fail("call without a callee", i)
+        if types != callee.param_types:
+            _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
+    elif name in ("tuple", "extract"):
+        pass
+    elif op.nargs in (1, 2) and op.result == "same":
+        if len(set(types)) != 1 or not types[0].is_numeric():
+            _fail(f"{name} of {', '.join(map(str, types))}", i)
+        if name == "div" and not isinstance(types[0], T.FloatType):
+            _fail("div takes floats", i)
+        if name in ("and", "or", "xor") and isinstance(types[0], T.FloatType):
+            _fail(f"{name} of floats", i)
+        if name in ("shl", "shr", "invert") and not isinstance(types[0], T.IntType):
+            _fail(f"{name} takes ints", i)
+        if name == "not" and types[0] != T.BOOL:
+            _fail("not takes a bool", i)
+    want = result_type(op, types, i.attr, i.type)
+    if want is None or want != i.type:
+        _fail(f"{name} gives {want}, instruction says {i.type}", i)
+
+
+def _check_branch(i: Instr, types: list, blocks: set) -> None:
+    name = i.op.name
+    nsucc = 1 if name == "br" else 2
+    if len(i.succs) != nsucc or len(i.succ_nargs) != nsucc:
+        _fail(f"{name} needs {nsucc} successors", i)
+    lead = 1 if name == "cbr" else 0
+    if lead and types[0] != T.BOOL:
+        _fail(f"cbr on {types[0]}", i)
+    if lead + sum(i.succ_nargs) != len(types):
+        _fail("branch argument counts do not add up", i)
+    for k, s in enumerate(i.succs):
+        if s not in blocks:
+            _fail("branch to a block outside the function", i)
+        args = i.succ_args(k)
+        if len(args) != len(s.params):
+            _fail(f"branch passes {len(args)} arguments to a block with {len(s.params)} parameters", i)
+        for a, p in zip(args, s.params):
+            if a.type != p.type:
+                _fail(f"branch passes {a.type} to a parameter of type {p.type}", i)
+
+
+def _check_exc(i: Instr, types: list, name: str) -> None:
+    exc = i.attr
+    if exc is None or exc.name not in EXCEPTIONS:
+        _fail("unknown exception", i)
+    extra = types
+    if name == "check":
+        if not types or types[0] != T.BOOL:
+            _fail("check needs a bool condition", i)
+        extra = types[1:]
+    if not all(isinstance(t, T.IntType) for t in extra):
+        _fail("exception message arguments must be ints", i)
