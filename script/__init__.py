@@ -1,0 +1,60 @@
+"""script: compile a statically typed subset of Python to native code.
+
+    import script
+
+    @script.script
+    def collatz(n: int) -> int:
+        ...
+
+`import script` stays light: the frontend, lark, llvmlite and the CUDA path load when a
+function is first compiled, not before.
+"""
+
+from __future__ import annotations
+
+import sys
+import types as _types
+
+from script.errors import CompileError, LoadError, VerifyError
+from script.frontend.typeinfer import SizedType as _Sized
+from script.ir import types as _T
+
+__version__ = "0.1.0"
+
+i8, i16, i32, i64 = (_Sized(t) for t in (_T.I8, _T.I16, _T.I32, _T.I64))
+u8, u16, u32, u64 = (_Sized(t) for t in (_T.U8, _T.U16, _T.U32, _T.U64))
+f32, f64 = _Sized(_T.F32), _Sized(_T.F64)
+boolean = _Sized(_T.BOOL)
+
+
+def script(fn=None, *, opt: int = 2, passes=None):
+    """Compile `fn` to native code.
+
+    With every parameter annotated, the function is compiled when decorated; otherwise it is
+    compiled on each call with a new tuple of argument types (one specialization each).
+    `opt` (0-3) is the optimization level of script's own passes and LLVM's; `passes`
+    restricts the IR passes to the named ones (for debugging).
+    """
+    if opt not in (0, 1, 2, 3):
+        raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+
+    def wrap(f):
+        if not callable(f) or not hasattr(f, "__code__"):
+            raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
+        from script.dispatcher import make_script_function
+        return make_script_function(f, opt=opt, passes=passes)
+
+    return wrap if fn is None else wrap(fn)
+
+
+class _CallableModule(_types.ModuleType):
+    """Lets `@script` be written for `@script.script`."""
+
+    def __call__(self, fn=None, **kwargs):
+        return script(fn, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+__all__ = ["script", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
+           "u8", "u16", "u32", "u64", "f32", "f64"]

@@ -1,0 +1,92 @@
+"""The pipeline for one specialization: frontend → verified SSA → IR passes → LLVM → native.
+
+`compile_specialization` runs under the frontend's process-wide lock. Each stage's text is
+kept (lazily for LLVM and assembly) so `f.ir(stage)` can show it without recompiling.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
+from script.ir import types as T
+from script.ir.core import Function, Module
+
+STAGES = ("ssa", "opt", "llvm", "asm")
+
+
+def verify_enabled() -> bool:
+    """The verifier runs after the frontend and every pass when SCRIPT_VERIFY=1 (tests set it)."""
+    return os.environ.get("SCRIPT_VERIFY", "") not in ("", "0")
+
+
+def disabled_passes() -> tuple[str, ...]:
+    """Passes turned off for debugging with SCRIPT_DISABLE_PASSES=cse,licm."""
+    return tuple(p for p in os.environ.get("SCRIPT_DISABLE_PASSES", "").split(",") if p)
+
+
+@dataclass
+class Specialization:
+    """One compiled signature of a user function."""
+
+    arg_types: tuple
+    ret_type: T.Type
+    module: Module                     # optimized IR: the entry function first, then callees
+    ssa_text: str
+    native: object                     # backend NativeLibrary
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def entry(self) -> Function:
+        return next(iter(self.module.functions.values()))
+
+    @property
+    def opt_text(self) -> str:
+        from script.ir.printer import format_module
+        return format_module(self.module)
+
+    def ir(self, stage: str) -> str:
+        if stage == "ssa":
+            return self.ssa_text
+        if stage == "opt":
+            return self.opt_text
+        if stage == "llvm":
+            return self.native.llvm_ir
+        if stage == "asm":
+            return self.native.asm
+        raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
+
+
+def optimize_module(module: Module, opt: int, passes=None) -> dict:
+    """Run the IR pass pipeline on every function of `module`, in place. Returns statistics."""
+    from script.ir.passes import run_pipeline
+    stats: dict = {}
+    verify = verify_enabled()
+    disabled = disabled_passes()
+    for f in module.functions.values():
+        run_pipeline(f, level=opt, verify=verify, disabled=disabled, stats=stats, only=passes)
+    return stats
+
+
+def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None) -> Specialization:
+    from script.backend import compile_native
+    from script.ir.clone import clone_functions
+    from script.ir.printer import format_module
+    with COMPILE_LOCK:
+        t0 = time.perf_counter()
+        func = specialize(info, arg_types)
+        funcs = clone_functions(closure_of(func))
+        module = Module(funcs)
+        if verify_enabled():
+            from script.ir.verifier import verify_module
+            verify_module(module, after="frontend")
+        t1 = time.perf_counter()
+        ssa_text = format_module(module)
+        optimize_module(module, opt, passes)
+        t2 = time.perf_counter()
+        native = compile_native(module, funcs[0].name, opt_level=3 if opt > 0 else 0)
+        t3 = time.perf_counter()
+    return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_text, native,
+                          {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})

@@ -1,0 +1,178 @@
+"""The object `@script` returns: native code in its call slot, Python attributes beside it.
+
+Its type is a heap type made with CPython's `PyType_FromSpec` (see backend.runtime), whose
+vectorcall slot runs LLVM-generated code: it checks the argument types against each compiled
+specialization and calls the first that matches, with no Python frame in between. When none
+matches (a new type signature, keyword arguments, a NumPy scalar, a wrong type), it calls the
+Python `_fallback` below, which binds the arguments, compiles a new specialization if the
+function is unannotated, and calls again. The methods here are copied onto that heap type,
+since a Python subclass would lose the fast call path.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+from script.errors import CompileError
+from script.frontend.typeinfer import format_signature, python_type_name, to_python_value, typeof
+
+_TYPE = None
+_reentry = threading.local()
+
+
+def function_type():
+    global _TYPE
+    if _TYPE is None:
+        from script.backend import make_function_type
+        _TYPE = make_function_type("script.Function", dict(_Methods.__dict__))
+    return _TYPE
+
+
+class _Methods:
+    """Attributes of compiled functions (copied onto the heap type; never instantiated)."""
+
+    __module__ = "script"
+
+    def ir(self, stage: str = "opt", signature=None) -> str:
+        """The function's code at `stage`: "ssa" (typed SSA from the frontend), "opt" (after the
+        IR passes), "llvm" (LLVM IR after LLVM's optimizer) or "asm" (machine code).
+        With several specializations, all are shown unless `signature` picks one (a tuple of
+        argument types or values' types, e.g. ``(float, int)``)."""
+        specs = self._specializations
+        if not specs:
+            raise ValueError(f"{self.__name__} has no compiled specialization yet: call it first "
+                             "or annotate its parameters")
+        if signature is not None:
+            key = _signature_key(self, signature)
+            if key not in specs:
+                raise ValueError(f"{self.__name__} has no specialization {format_signature(key)}; "
+                                 f"it has {', '.join(format_signature(k) for k in specs)}")
+            return specs[key].ir(stage)
+        return "\n".join(spec.ir(stage) for spec in specs.values())
+
+    @property
+    def signatures(self) -> list:
+        """The compiled signatures, as ``(float, int) -> float`` strings."""
+        return [f"{format_signature(k)} -> {python_type_name(s.ret_type)}"
+                for k, s in self._specializations.items()]
+
+    def compile(self, *types):
+        """Compile the specialization for these argument types (Python or script types) now."""
+        key = _signature_key(self, types)
+        _specialization_for(self, key)
+        return self
+
+    def __repr__(self):
+        return f"<script function {self.__qualname__} at {id(self):#x}>"
+
+    def __get__(self, obj, objtype=None):
+        return self
+
+
+def _signature_key(fn, types) -> tuple:
+    from script.frontend.typeinfer import type_from_annotation
+    from script.ir import types as T
+    out = []
+    for t in types:
+        ir_t = t if isinstance(t, T.Type) else type_from_annotation(t)
+        if ir_t is None:
+            raise TypeError(f"{t!r} is not a type compiled functions take")
+        out.append(ir_t)
+    return tuple(out)
+
+
+def make_script_function(py_func, opt: int = 2, passes=None):
+    from script.backend import new_instance
+    from script.frontend.specialize import COMPILE_LOCK, CONTEXT
+    with COMPILE_LOCK:
+        info = CONTEXT.info_for(py_func)
+    obj = new_instance(function_type(), None)
+    d = obj.__dict__
+    d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
+             __name__=py_func.__name__, __qualname__=py_func.__qualname__,
+             __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
+    _set_fallback(obj)
+    if info.is_annotated:
+        _specialization_for(obj, tuple(info.param_types))
+    return obj
+
+
+def _set_fallback(obj) -> None:
+    from script.backend import set_fallback
+    info = obj.__dict__["_script_info"]
+    signature = inspect.signature(info.py_func)
+
+    def fallback(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{info.name}(): {e}") from None
+        bound.apply_defaults()
+        values = list(bound.arguments.values())
+        key, coerced = _types_for(obj, info, values)
+        spec = _specialization_for(obj, key)
+        if getattr(_reentry, "active", False):
+            # The fast path refused values we just coerced: call the specialization directly.
+            from script.backend import call_specialization
+            return call_specialization(spec.native, coerced)
+        _reentry.active = True
+        try:
+            return obj(*coerced)
+        finally:
+            _reentry.active = False
+
+    set_fallback(obj, fallback)
+
+
+def _types_for(obj, info, values):
+    types, coerced = [], []
+    for name, ann, value in zip(info.param_names, info.param_types, values):
+        if ann is not None:
+            try:
+                coerced.append(to_python_value(ann, value))
+            except (TypeError, ValueError):
+                raise TypeError(_type_error(obj, info, values)) from None
+            types.append(ann)
+            continue
+        t = typeof(value)
+        if t is None:
+            raise TypeError(_type_error(obj, info, values, bad=(name, value)))
+        types.append(t)
+        coerced.append(to_python_value(t, value))
+    return tuple(types), coerced
+
+
+def _type_error(obj, info, values, bad=None) -> str:
+    got = "(" + ", ".join(type(v).__name__ for v in values) + ")"
+    accepted = [format_signature(k) for k in obj.__dict__["_specializations"]]
+    if info.is_annotated:
+        accepted = [format_signature(info.param_types)]
+    text = f"{info.name}() got arguments of types {got}"
+    if bad is not None:
+        text += f"; argument '{bad[0]}' of type {type(bad[1]).__name__} is not supported in compiled code"
+    if accepted:
+        text += f"; it accepts {' or '.join(accepted)}"
+    return text
+
+
+def _specialization_for(obj, key: tuple):
+    d = obj.__dict__
+    specs = d["_specializations"]
+    spec = specs.get(key)
+    if spec is not None:
+        return spec
+    from script.compiler import compile_specialization
+    from script.frontend.specialize import COMPILE_LOCK
+    with COMPILE_LOCK:
+        spec = specs.get(key)
+        if spec is not None:
+            return spec
+        try:
+            spec = compile_specialization(d["_script_info"], key, d["_opt"], d["_passes"])
+        except CompileError as e:
+            raise e.with_traceback(None) from None
+        specs[key] = spec
+        from script.backend import set_specializations
+        set_specializations(obj, [s.native for s in specs.values()], len(key))
+    return spec

@@ -1,0 +1,444 @@
+"""Calls: other `@script` functions, Python builtins, the `math` module and type conversions.
+
+Requires the host class to be a `FunctionLowering` (names, emission, operators). Every
+builtin raises what CPython raises for the same arguments (messages are read from CPython).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as py_builtins
+import math
+
+from script.frontend import pylib
+from script.frontend.pymessages import message
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.typeinfer import SizedType, type_from_annotation
+from script.ir import types as T
+from script.ir.core import Const, Value
+from script.ir.ops import MATH_FUNCS
+
+_MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+_GAMMA_POLES = ("gamma", "lgamma")
+_NEVER_RAISE = ("fabs", "copysign", "atan2", "floor", "ceil", "trunc", "rint", "nextafter", "erf",
+                "erfc", "tanh", "atan", "cbrt")
+_PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
+          math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm}
+
+
+class CallLowering:
+    """Mixin: `lower_call(node)`, `resolve_attribute(node)`."""
+
+    def resolve_attribute(self, node: ast.Attribute) -> Value:
+        ref = self.attribute_ref(node)
+        from script.frontend.lower_stmt import PyRef
+        if isinstance(ref, PyRef):
+            self.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
+        return ref
+
+    def attribute_ref(self, node: ast.Attribute):
+        """A Value, or a PyRef for module attributes that are functions/classes/modules."""
+        from script.frontend.lower_stmt import PyRef
+        base = self.callee_ref(node.value)
+        if not isinstance(base, PyRef):
+            return self.value_attribute(base, node)
+        obj = base.obj
+        if obj is math and node.attr in _MATH_CONSTANTS:
+            return Const(_MATH_CONSTANTS[node.attr], T.F64, self.loc(node))
+        if not hasattr(obj, node.attr):
+            self.error(f"'{base.name}' has no attribute '{node.attr}'", node)
+        return self.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
+
+    def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
+        t = base.type
+        if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
+            return base if node.attr == "real" else Const(0.0, t)
+        if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
+            return base
+        self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
+
+    def callee_ref(self, node):
+        if isinstance(node, ast.Name):
+            return self.lookup(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute_ref(node)
+        return self.expr(node)
+
+    # ---- calls -------------------------------------------------------------------------
+
+    def lower_call(self, node: ast.Call) -> Value:
+        from script.frontend.lower_stmt import PyRef
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                self.error("*args in calls is not supported", a)
+        for k in node.keywords:
+            if k.arg is None:
+                self.error("**kwargs in calls is not supported", k.value)
+        ref = self.callee_ref(node.func)
+        if not isinstance(ref, PyRef):
+            self.error(f"a value of type {ref.type} is not callable", node.func)
+        obj = ref.obj
+        info = self.ctx.script_info(obj)
+        if info is not None:
+            return self.call_script(info, node)
+        if obj in _PYLIB:
+            return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
+        handler = _BUILTIN_HANDLERS.get(id(obj))
+        if handler is not None and (obj is getattr(py_builtins, obj.__name__, None) or obj is getattr(math, obj.__name__, None)):
+            return handler(self, node, obj.__name__)
+        t = _conversion_target(obj)
+        if t is not None:
+            return self.call_conversion(t, node)
+        if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
+            return self.call_math(obj.__name__, node)
+        if isinstance(obj, type) and issubclass(obj, BaseException):
+            self.error("exceptions can only be created in a 'raise' statement", node)
+        if callable(obj):
+            self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
+                       "function or a supported builtin)", node)
+        self.error(f"'{ref.name}' is not callable", node)
+
+    def positional(self, node: ast.Call, name: str, lo: int, hi: int | None = None) -> list[Value]:
+        hi = lo if hi is None else hi
+        if node.keywords:
+            self.error(f"{name}() takes no keyword arguments here", node)
+        if not lo <= len(node.args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
+        return [self.expr(a) for a in node.args]
+
+    def call_script(self, info, node: ast.Call) -> Value:
+        """A call to another compiled function: bind arguments, specialize, emit `call`."""
+        values = [self.expr(a) for a in node.args]
+        kw = {k.arg: (self.expr(k.value), k.value) for k in node.keywords}
+        names = info.param_names
+        if len(values) > len(names):
+            self.error(f"{info.name}() takes {len(names)} positional arguments but {len(values)} were given", node)
+        bound: list[Value | None] = values + [None] * (len(names) - len(values))
+        for key, (v, vnode) in kw.items():
+            if key not in names:
+                self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)
+            i = names.index(key)
+            if bound[i] is not None:
+                self.error(f"{info.name}() got multiple values for argument '{key}'", vnode)
+            bound[i] = v
+        for i, v in enumerate(bound):
+            if v is None:
+                if names[i] not in info.defaults:
+                    self.error(f"{info.name}() missing required argument '{names[i]}'", node)
+                bound[i] = self.python_object(info.defaults[names[i]], names[i], node)
+        if any(isinstance(v.type, Unknown) for v in bound):
+            return Undef(UNKNOWN, self.loc(node))
+        types = []
+        args = []
+        for v, ann, pname in zip(bound, info.param_types, names):
+            want = ann if ann is not None else v.type
+            if ann is not None and not T.is_convertible(v.type, ann):
+                self.error(f"argument '{pname}' of {info.name}() must be {ann}, not {v.type}", node)
+            if ann is not None and T.unify(ann, v.type) != ann and not isinstance(v, Const):
+                self.error(f"argument '{pname}' of {info.name}() is {v.type}; it would lose information "
+                           f"when converted to {ann}", node)
+            args.append(self.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, want, node))
+            types.append(want)
+        callee = self.ctx.callee(self, info, tuple(types), node)
+        if isinstance(callee.ret_type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+
+    # ---- numeric builtins ----------------------------------------------------------------
+
+    def call_conversion(self, t: T.Type, node) -> Value:
+        name = str(t)
+        (v,) = self.positional(node, name, 1)
+        return self.convert_checked(v, t, node)
+
+    def convert_checked(self, v: Value, t: T.Type, node) -> Value:
+        """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
+        if isinstance(v.type, Unknown):
+            return v
+        if not v.type.is_numeric():
+            self.error(f"cannot convert {v.type} to {t}", node)
+        if isinstance(t, T.BoolType):
+            return self.truth(v, node)
+        if isinstance(t, T.IntType) and isinstance(v.type, T.FloatType):
+            self.check_float_to_int(v, t, node)
+        return self.coerce(v, t, node)
+
+    def check_float_to_int(self, v: Value, t: T.IntType, node) -> None:
+        loc = self.loc(node)
+        isnan = self.emit("cmp", [v, v], T.BOOL, "ne", loc)
+        self.raise_if(isnan, "ValueError", message("nan_to_int"), node)
+        ax = self.emit("abs", [v], v.type, None, loc)
+        isinf = self.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq", loc)
+        self.raise_if(isinf, "OverflowError", message("inf_to_int"), node)
+        lo = self.emit("cmp", [v, Const(float(t.min) - 1.0 if t.bits < 64 else float(t.min), v.type)], T.BOOL,
+                       "le" if t.bits < 64 else "lt", loc)
+        hi = self.emit("cmp", [v, Const(float(t.max) + 1.0, v.type)], T.BOOL, "ge", loc)
+        out = self.emit("or", [lo, hi], T.BOOL, None, loc)
+        self.raise_if(out, "OverflowError", f"float value out of range for {t}", node)
+
+    def float_arg(self, v: Value, node) -> Value:
+        if isinstance(v.type, T.FloatType) or isinstance(v.type, Unknown):
+            return v
+        if not v.type.is_numeric():
+            self.error(f"must be a real number, not {v.type}", node)
+        return self.coerce(v, T.F64, node)
+
+    def call_math(self, name: str, node) -> Value:
+        if name in ("floor", "ceil", "trunc"):
+            (v,) = self.positional(node, name, 1)
+            if isinstance(v.type, (T.IntType, T.BoolType)):
+                return self.coerce(v, T.I64, node)
+            v = self.float_arg(v, node)
+            r = self.emit("math", [v], v.type, name, self.loc(node))
+            self.check_float_to_int(r, T.I64, node)
+            return self.coerce(r, T.I64, node)
+        if name in ("isnan", "isinf", "isfinite"):
+            (v,) = self.positional(node, name, 1)
+            v = self.float_arg(v, node)
+            loc = self.loc(node)
+            if name == "isnan":
+                return self.emit("cmp", [v, v], T.BOOL, "ne", loc)
+            ax = self.emit("abs", [v], v.type, None, loc)
+            return self.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq" if name == "isinf" else "lt", loc)
+        if name in ("degrees", "radians"):
+            (v,) = self.positional(node, name, 1)
+            v = self.float_arg(v, node)
+            k = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+            return self.emit("mul", [v, Const(k, v.type)], v.type, None, self.loc(node))
+        if name == "log":
+            args = self.positional(node, name, 1, 2)
+            r = self.math_fn("log", [self.float_arg(args[0], node)], node)
+            if len(args) == 2:
+                base = self.math_fn("log", [self.float_arg(args[1], node)], node)
+                r = self.true_div(r, base, r.type, node)
+            return r
+        if name == "hypot":
+            if not node.args:
+                return Const(0.0, T.F64)
+            args = [self.float_arg(a, node) for a in self.positional(node, name, 1, 64)]
+            r = self.emit("abs", [args[0]], args[0].type, None, self.loc(node))
+            for a in args[1:]:
+                r = self.math_fn("hypot", [r, self.coerce(a, r.type, node)], node)
+            return r
+        if name == "ldexp":
+            x, i = self.positional(node, name, 2)
+            x = self.float_arg(x, node)
+            if not isinstance(i.type, (T.IntType, T.BoolType)):
+                self.error("Expected an int as second argument to ldexp.", node)
+            i = self.coerce(i, T.I64, node)
+            big = self.emit("select", [self.emit("cmp", [i, Const(2100, T.I64)], T.BOOL, "gt", self.loc(node)),
+                                       Const(2100, T.I64), i], T.I64, None, self.loc(node))
+            small = self.emit("select", [self.emit("cmp", [big, Const(-2100, T.I64)], T.BOOL, "lt", self.loc(node)),
+                                         Const(-2100, T.I64), big], T.I64, None, self.loc(node))
+            p = self.emit("pow", [Const(2.0, x.type), self.coerce(small, x.type, node)], x.type, None, self.loc(node))
+            return self.checked_math_result(self.emit("mul", [x, p], x.type, None, self.loc(node)), [x], True, node)
+        if name == "ulp":
+            (x,) = self.positional(node, name, 1)
+            x = self.float_arg(x, node)
+            ax = self.emit("abs", [x], x.type, None, self.loc(node))
+            up = self.emit("math", [ax, Const(math.inf, x.type)], x.type, "nextafter", self.loc(node))
+            d = self.emit("sub", [up, ax], x.type, None, self.loc(node))
+            fin = self.is_finite(x, self.loc(node))
+            return self.emit("select", [fin, d, ax], x.type, None, self.loc(node))
+        if name == "modf":
+            (x,) = self.positional(node, name, 1)
+            x = self.float_arg(x, node)
+            loc = self.loc(node)
+            i = self.emit("math", [x], x.type, "trunc", loc)
+            frac = self.emit("math", [self.emit("sub", [x, i], x.type, None, loc), x], x.type, "copysign", loc)
+            ax = self.emit("abs", [x], x.type, None, loc)
+            isinf = self.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq", loc)
+            zero = self.emit("math", [Const(0.0, x.type), x], x.type, "copysign", loc)
+            frac = self.emit("select", [isinf, zero, frac], x.type, None, loc)
+            return self.make_tuple([frac, i], node)
+        if name == "isclose":
+            if len(node.args) != 2:
+                self.error("isclose() takes 2 positional arguments", node)
+            kw = {k.arg: k.value for k in node.keywords}
+            for key in kw:
+                if key not in ("rel_tol", "abs_tol"):
+                    self.error(f"isclose() got an unexpected keyword argument '{key}'", node)
+            a, b = (self.coerce(self.float_arg(self.expr(x), node), T.F64, node) for x in node.args)
+            rel = self.coerce(self.float_arg(self.expr(kw["rel_tol"]), node), T.F64, node) if "rel_tol" in kw else Const(1e-9, T.F64)
+            abs_ = self.coerce(self.float_arg(self.expr(kw["abs_tol"]), node), T.F64, node) if "abs_tol" in kw else Const(0.0, T.F64)
+            callee = self.ctx.callee(self, self.ctx.info_for(pylib.isclose), (T.F64,) * 4, node)
+            return self.emit("call", [a, b, rel, abs_], T.BOOL, callee, self.loc(node))
+        if name in MATH_FUNCS:
+            arity = MATH_FUNCS[name][0]
+            args = [self.float_arg(a, node) for a in self.positional(node, name, arity)]
+            if arity == 2:
+                t = self.common_type(args[0], args[1], node)
+                args = [self.coerce(a, t, node) for a in args]
+            return self.math_fn(name, args, node)
+        self.error(f"math.{name} is not supported in compiled code", node)
+
+    def math_fn(self, name: str, args: list[Value], node) -> Value:
+        """`math.name(*args)` with CPython's errors: NaN from non-NaN input is a domain error;
+        infinity from finite input a range error (OverflowError) or a domain error."""
+        if any(isinstance(a.type, Unknown) for a in args):
+            return Undef(UNKNOWN, self.loc(node))
+        t = args[0].type
+        loc = self.loc(node)
+        r = self.emit("math", args, t, name, loc)
+        if name in _NEVER_RAISE:
+            return r
+        can_overflow = MATH_FUNCS[name][1]
+        if name in _GAMMA_POLES:
+            x = args[0]
+            fl = self.emit("math", [x], t, "floor", loc)
+            is_int = self.emit("cmp", [fl, x], T.BOOL, "eq", loc)
+            nonpos = self.emit("cmp", [x, Const(0.0, t)], T.BOOL, "le", loc)
+            pole = self.emit("and", [is_int, nonpos], T.BOOL, None, loc)
+            neginf = self.emit("cmp", [x, Const(-math.inf, t)], T.BOOL, "eq", loc)
+            bad = self.emit("or", [pole, neginf], T.BOOL, None, loc) if name == "gamma" else pole
+            self.raise_if(bad, "ValueError", message("math_domain"), node)
+        if name == "pow":
+            x, y = args
+            xz = self.emit("cmp", [x, Const(0.0, t)], T.BOOL, "eq", loc)
+            yn = self.emit("cmp", [y, Const(0.0, t)], T.BOOL, "lt", loc)
+            fin_y = self.is_finite(y, loc)
+            bad = self.emit("and", [self.emit("and", [xz, yn], T.BOOL, None, loc), fin_y], T.BOOL, None, loc)
+            self.raise_if(bad, "ValueError", message("math_domain"), node)
+        return self.checked_math_result(r, args, can_overflow, node)
+
+    def checked_math_result(self, r: Value, args, can_overflow: bool, node) -> Value:
+        loc = self.loc(node)
+        t = r.type
+        rnan = self.emit("cmp", [r, r], T.BOOL, "ne", loc)
+        no_nan_in = None
+        fin_in = None
+        for a in args:
+            ok = self.emit("cmp", [a, a], T.BOOL, "eq", loc) if not isinstance(a, Const) else Const(a.value == a.value, T.BOOL)
+            no_nan_in = ok if no_nan_in is None else self.emit("and", [no_nan_in, ok], T.BOOL, None, loc)
+            fin = self.is_finite(a, loc)
+            fin_in = fin if fin_in is None else self.emit("and", [fin_in, fin], T.BOOL, None, loc)
+        domain = self.emit("and", [rnan, no_nan_in], T.BOOL, None, loc) if not isinstance(no_nan_in, Const) or no_nan_in.value else Const(False, T.BOOL)
+        self.raise_if(domain, "ValueError", message("math_domain"), node)
+        ar = self.emit("abs", [r], t, None, loc)
+        rinf = self.emit("cmp", [ar, Const(math.inf, t)], T.BOOL, "eq", loc)
+        rng = self.emit("and", [rinf, fin_in], T.BOOL, None, loc) if not isinstance(fin_in, Const) or fin_in.value else Const(False, T.BOOL)
+        if can_overflow:
+            self.raise_if(rng, "OverflowError", message("math_range"), node)
+        else:
+            self.raise_if(rng, "ValueError", message("math_domain"), node)
+        return r
+
+    # ---- builtin functions ---------------------------------------------------------------
+
+    def builtin_abs(self, node, name) -> Value:
+        (v,) = self.positional(node, name, 1)
+        if not v.type.is_numeric():
+            self.error(f"bad operand type for abs(): {v.type}", node)
+        if isinstance(v.type, T.BoolType):
+            v = self.coerce(v, T.I64, node)
+        return self.emit("abs", [v], v.type, None, self.loc(node))
+
+    def builtin_minmax(self, node, name) -> Value:
+        if node.keywords:
+            self.error(f"{name}() keyword arguments are not supported in compiled code", node)
+        values = [self.expr(a) for a in node.args]
+        if len(values) == 1 and isinstance(values[0].type, T.TupleType):
+            tup = values[0]
+            values = [self.emit("extract", [tup], t, k, self.loc(node)) for k, t in enumerate(tup.type.elems)]
+        elif len(values) == 1:
+            return self.minmax_of_iterable(values[0], name, node)
+        if not values:
+            self.error(f"{name} expected at least 1 argument, got 0", node)
+        result = values[0]
+        for v in values[1:]:
+            t = self.common_type(result, v, node)
+            if isinstance(t, Unknown):
+                return Undef(UNKNOWN, self.loc(node))
+            result = self.emit(name, [self.coerce(result, t, node), self.coerce(v, t, node)], t, None, self.loc(node))
+        return result
+
+    def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
+        self.error(f"{name}() of a single {v.type} is not supported", node)
+
+    def builtin_round(self, node, name) -> Value:
+        args = self.positional(node, name, 1, 2)
+        x = args[0]
+        loc = self.loc(node)
+        if len(args) == 1 or isinstance(args[1].type, T.NoneType):
+            if isinstance(x.type, (T.IntType, T.BoolType)):
+                return self.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)
+            r = self.emit("math", [x], x.type, "rint", loc)
+            self.check_float_to_int(r, T.I64, node)
+            return self.coerce(r, T.I64, node)
+        nd = self.coerce(args[1], T.I64, node)
+        if isinstance(x.type, (T.IntType, T.BoolType)):
+            callee = self.ctx.callee(self, self.ctx.info_for(pylib.round_int), (T.I64, T.I64), node)
+            return self.emit("call", [self.coerce(x, T.I64, node), nd], T.I64, callee, loc)
+        # CPython's round_double fallback: scale, round half to even, unscale.
+        t = x.type
+        big = self.emit("cmp", [nd, Const(22, T.I64)], T.BOOL, "gt", loc)
+        small = self.emit("cmp", [nd, Const(-22, T.I64)], T.BOOL, "lt", loc)
+        ndc = self.emit("select", [big, Const(22, T.I64), self.emit("select", [small, Const(-22, T.I64), nd], T.I64, None, loc)], T.I64, None, loc)
+        neg = self.emit("cmp", [ndc, Const(0, T.I64)], T.BOOL, "lt", loc)
+        mag = self.emit("abs", [ndc], T.I64, None, loc)
+        p = self.emit("pow", [Const(10.0, t), self.coerce(mag, t, node)], t, None, loc)
+        y = self.emit("select", [neg, self.emit("div", [x, p], t, None, loc), self.emit("mul", [x, p], t, None, loc)], t, None, loc)
+        z = self.emit("math", [y], t, "rint", loc)
+        z = self.emit("select", [neg, self.emit("mul", [z, p], t, None, loc), self.emit("div", [z, p], t, None, loc)], t, None, loc)
+        yfin = self.is_finite(y, loc)
+        xfin = self.is_finite(x, loc)
+        keep = self.emit("or", [big, self.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+        keep = self.emit("or", [keep, self.emit("not", [xfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+        z = self.emit("select", [keep, x, z], t, None, loc)
+        zfin = self.is_finite(z, loc)
+        over = self.emit("and", [xfin, self.emit("not", [zfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+        self.raise_if(over, "OverflowError", "rounded value too large to represent", node)
+        is_zero = self.emit("cmp", [z, Const(0.0, t)], T.BOOL, "eq", loc)
+        signed = self.emit("math", [z, x], t, "copysign", loc)
+        return self.emit("select", [self.emit("and", [is_zero, xfin], T.BOOL, None, loc), signed, z], t, None, loc)
+
+    def builtin_divmod(self, node, name) -> Value:
+        a, b = self.positional(node, name, 2)
+        t = self.common_type(a, b, node)
+        if isinstance(t, T.BoolType):
+            t = T.I64
+        a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+        zero = self.emit("cmp", [b, Const(0, t)], T.BOOL, "eq", self.loc(node))
+        kind = "float_divmod" if isinstance(t, T.FloatType) else "int_divmod"
+        self.raise_if(zero, "ZeroDivisionError", message(kind), node)
+        q = self.emit("floordiv", [a, b], t, None, self.loc(node))
+        r = self.emit("mod", [a, b], t, None, self.loc(node))
+        return self.make_tuple([q, r], node)
+
+    def builtin_pow(self, node, name) -> Value:
+        args = self.positional(node, name, 2, 2)
+        return self.binop(ast.Pow, args[0], args[1], node)
+
+    def builtin_len(self, node, name) -> Value:
+        (v,) = self.positional(node, name, 1)
+        if isinstance(v.type, T.TupleType):
+            return Const(len(v.type.elems), T.I64)
+        return self.len_of(v, node)
+
+    def len_of(self, v: Value, node) -> Value:
+        self.error(f"object of type {v.type} has no len()", node)
+
+    def builtin_conversion(self, node, name) -> Value:
+        t = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[name]
+        if not node.args and not node.keywords:
+            return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
+        (v,) = self.positional(node, name, 1)
+        return self.convert_checked(v, t, node)
+
+
+def _conversion_target(obj) -> T.Type | None:
+    if isinstance(obj, SizedType):
+        return obj.ir_type
+    if isinstance(obj, type) and getattr(obj, "__module__", "") == "numpy":
+        return type_from_annotation(obj)
+    return None
+
+
+_BUILTIN_HANDLERS = {
+    id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,
+    id(max): CallLowering.builtin_minmax, id(round): CallLowering.builtin_round,
+    id(divmod): CallLowering.builtin_divmod, id(pow): CallLowering.builtin_pow,
+    id(len): CallLowering.builtin_len, id(int): CallLowering.builtin_conversion,
+    id(float): CallLowering.builtin_conversion, id(bool): CallLowering.builtin_conversion,
+}

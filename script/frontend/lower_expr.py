@@ -1,0 +1,524 @@
+"""Expressions: Python operators with Python's semantics, lowered to typed IR.
+
+Requires the host class to be an `SSABuilder` with `loc(node)`, `error(msg, node)`,
+`resolve_name(node)` and `lower_call(node)` (see lower_stmt.FunctionLowering).
+
+Literal constants are *weak* (`WeakConst`): combined with a sized value they take its type,
+as NumPy 2 does for Python scalars (`x * 2` stays `i32` when `x` is `i32`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend.pymessages import message, printf_escape
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+from script.ir.ops import ExcInfo
+
+
+class WeakConst(Const):
+    """A constant written as a literal in the source; it adapts to the other operand's width."""
+
+    __slots__ = ()
+
+
+_ARITH_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div",
+              ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow",
+              ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor",
+              ast.LShift: "shl", ast.RShift: "shr"}
+_CMP_OPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+           ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+           ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
+
+
+def const_of(value, loc=None) -> Const:
+    """A literal Python scalar as a weak constant."""
+    if value is None:
+        return Const(None, T.NONE, loc)
+    if isinstance(value, bool):
+        return WeakConst(value, T.BOOL, loc)
+    if isinstance(value, int):
+        if not (T.I64.min <= value <= T.I64.max):
+            raise OverflowError(value)
+        return WeakConst(value, T.I64, loc)
+    if isinstance(value, float):
+        return WeakConst(value, T.F64, loc)
+    raise TypeError(type(value))
+
+
+class ExprLowering:
+    """Mixin: `expr(node) -> Value` and the operator helpers statements share."""
+
+    # ---- entry ---------------------------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> Value:
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            self.unsupported(node)
+        return method(node)
+
+    def unsupported(self, node):
+        what = {
+            "Lambda": "lambda", "ListComp": "list comprehensions", "SetComp": "set comprehensions",
+            "DictComp": "dict comprehensions", "GeneratorExp": "generator expressions",
+            "Dict": "dicts", "Set": "sets", "List": "lists", "JoinedStr": "f-strings",
+            "Yield": "generators (yield)", "YieldFrom": "generators (yield from)",
+            "Await": "await", "Starred": "*args unpacking", "Slice": "slices",
+        }.get(type(node).__name__, type(node).__name__)
+        self.error(f"{what} are not supported in compiled code" if what.endswith("s") and not what.endswith("ss")
+                   else f"'{what}' is not supported in compiled code", node)
+
+    def expr_Constant(self, node: ast.Constant) -> Value:
+        v = node.value
+        if isinstance(v, (bool, int, float)) or v is None:
+            try:
+                return const_of(v, self.loc(node))
+            except OverflowError:
+                self.error(f"integer constant {v} does not fit in int64", node)
+        if isinstance(v, str):
+            self.error("strings are only supported as exception messages", node)
+        self.error(f"constants of type {type(v).__name__} are not supported", node)
+
+    def expr_Name(self, node: ast.Name) -> Value:
+        return self.resolve_name(node)
+
+    def expr_Tuple(self, node: ast.Tuple) -> Value:
+        elems = [self.expr(e) for e in node.elts]
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                self.unsupported(e)
+        return self.make_tuple(elems, node)
+
+    def make_tuple(self, elems, node) -> Value:
+        elems = [Const(e.value, e.type, e.loc) if isinstance(e, WeakConst) else e for e in elems]
+        return self.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, self.loc(node))
+
+    def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
+        value = self.expr(node.value)
+        self.assign_name(node.target.id, value, node)
+        return value
+
+    def expr_Call(self, node: ast.Call) -> Value:
+        return self.lower_call(node)
+
+    def expr_Attribute(self, node: ast.Attribute) -> Value:
+        return self.resolve_attribute(node)
+
+    def expr_Subscript(self, node: ast.Subscript) -> Value:
+        base = self.expr(node.value)
+        if isinstance(base.type, T.TupleType):
+            return self.tuple_index(base, node.slice, node)
+        self.error(f"cannot index a value of type {base.type}", node)
+
+    def tuple_index(self, base: Value, index_node, node) -> Value:
+        n = len(base.type.elems)
+        if isinstance(index_node, ast.Slice):
+            self.error("tuple slices are not supported", index_node)
+        return self.tuple_item(base, self.expr(index_node), index_node, node)
+
+    def tuple_item(self, base: Value, index: Value, index_node, node) -> Value:
+        n = len(base.type.elems)
+        if isinstance(index, Const) and isinstance(index.type, T.IntType):
+            i = index.value
+            if not -n <= i < n:
+                self.error(f"tuple index {i} out of range for a tuple of length {n}", index_node)
+            return self.emit("extract", [base], base.type.elems[i % n], i % n, self.loc(node))
+        if not isinstance(index.type, T.IntType):
+            self.error(f"tuple indices must be integers, not {index.type}", index_node)
+        elems = set(base.type.elems)
+        if len(elems) != 1:
+            self.error("a tuple of mixed types can only be indexed by a constant", index_node)
+        # A homogeneous tuple indexed at run time: a chain of selects, after a range check.
+        loc = self.loc(node)
+        index = self.coerce(index, T.I64, node)
+        neg = self.emit("cmp", [index, Const(0, T.I64)], T.BOOL, "lt", loc)
+        wrapped = self.emit("add", [index, Const(n, T.I64)], T.I64, None, loc)
+        index = self.emit("select", [neg, wrapped, index], T.I64, None, loc)
+        lo = self.emit("cmp", [index, Const(0, T.I64)], T.BOOL, "lt", loc)
+        hi = self.emit("cmp", [index, Const(n, T.I64)], T.BOOL, "ge", loc)
+        bad = self.emit("or", [lo, hi], T.BOOL, None, loc)
+        self.emit("check", [bad], T.NONE, ExcInfo("IndexError", "tuple index out of range"), loc)
+        result = self.emit("extract", [base], base.type.elems[0], 0, loc)
+        for i in range(1, n):
+            hit = self.emit("cmp", [index, Const(i, T.I64)], T.BOOL, "eq", loc)
+            elem = self.emit("extract", [base], base.type.elems[i], i, loc)
+            result = self.emit("select", [hit, elem, result], result.type, None, loc)
+        return result
+
+    # ---- conversions ---------------------------------------------------------------------
+
+    def coerce(self, v: Value, t: T.Type, node=None) -> Value:
+        """`v` converted to `t` (numeric conversion, element-wise for tuples)."""
+        if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
+            return v
+        if not T.is_convertible(v.type, t):
+            self.error(f"cannot convert {v.type} to {t}", node)
+        if isinstance(v, Const) and not isinstance(t, T.TupleType):
+            return _fold_convert(v, t)
+        if isinstance(t, T.TupleType):
+            elems = [self.coerce(self.emit("extract", [v], v.type.elems[k], k, v.loc), et, node)
+                     for k, et in enumerate(t.elems)]
+            return self.emit("tuple", elems, t, None, v.loc)
+        return self.emit("convert", [v], t, None, self.loc(node) if node is not None else v.loc)
+
+    def truth(self, v: Value, node=None) -> Value:
+        """Python truthiness as a bool value."""
+        t = v.type
+        if isinstance(t, T.BoolType) or isinstance(t, Unknown):
+            return v
+        if isinstance(t, T.NoneType):
+            return Const(False, T.BOOL)
+        if isinstance(t, T.TupleType):
+            return Const(len(t.elems) > 0, T.BOOL)
+        if t.is_numeric():
+            if isinstance(v, Const):
+                return Const(bool(v.value), T.BOOL)
+            return self.emit("cmp", [v, Const(0, t)], T.BOOL, "ne", self.loc(node) if node else v.loc)
+        self.error(f"a value of type {t} has no truth value", node)
+
+    def common_type(self, a: Value, b: Value, node) -> T.Type:
+        """The type two operands meet at, weak literals adapting to sized operands."""
+        ta, tb = a.type, b.type
+        if isinstance(ta, Unknown) or isinstance(tb, Unknown):
+            return UNKNOWN
+        if not (ta.is_numeric() and tb.is_numeric()):
+            self.error(f"unsupported operand types {ta} and {tb}", node)
+        wa, wb = isinstance(a, WeakConst), isinstance(b, WeakConst)
+        if wa != wb:
+            weak, strong = (ta, tb) if wa else (tb, ta)
+            if isinstance(strong, T.FloatType) and not isinstance(weak, T.FloatType):
+                return strong
+            if isinstance(strong, T.IntType) and isinstance(weak, (T.IntType, T.BoolType)):
+                return strong
+            if isinstance(strong, T.BoolType) and isinstance(weak, T.BoolType):
+                return strong
+        return T.promote(ta, tb)
+
+    # ---- operators -----------------------------------------------------------------------
+
+    def expr_BinOp(self, node: ast.BinOp) -> Value:
+        left = self.expr(node.left)
+        right = self.expr(node.right)
+        return self.binop(type(node.op), left, right, node)
+
+    def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        if op is ast.MatMult or op not in _ARITH_OPS:
+            self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
+        if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
+            elems = [self.emit("extract", [a], t, k, self.loc(node)) for k, t in enumerate(a.type.elems)]
+            elems += [self.emit("extract", [b], t, k, self.loc(node)) for k, t in enumerate(b.type.elems)]
+            return self.make_tuple(elems, node)
+        t = self.common_type(a, b, node)
+        if isinstance(t, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        name = _ARITH_OPS[op]
+        weak = isinstance(a, WeakConst) and isinstance(b, WeakConst)
+        if name in ("and", "or", "xor"):
+            if isinstance(t, T.FloatType):
+                self.error(f"operator {_SYMBOL[op]} is not defined on floats", node)
+            r = self.emit(name, [self.coerce(a, t, node), self.coerce(b, t, node)], t, None, self.loc(node))
+            return _weaken(r) if weak else r
+        if isinstance(t, T.BoolType):
+            t = T.I64
+        if name == "div":
+            r = self.true_div(a, b, t, node)
+        elif name == "pow":
+            r = self.power(a, b, t, node)
+        else:
+            a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+            if name in ("floordiv", "mod"):
+                self.check_nonzero(b, name, node)
+            elif name in ("shl", "shr"):
+                if isinstance(t, T.FloatType):
+                    self.error(f"operator {_SYMBOL[op]} is not defined on floats", node)
+                if t.signed:
+                    neg = self.cmp("lt", b, Const(0, t), node)
+                    self.raise_if(neg, "ValueError", message("negative_shift"), node)
+            r = self.emit(name, [a, b], t, None, self.loc(node))
+        return _weaken(r) if weak else r
+
+    def raise_if(self, cond: Value, exc: str, text: str, node, args=()) -> None:
+        """Emit a `check`: raise `exc(text)` when `cond` holds (`text` is plain, not a format)."""
+        if isinstance(cond, Const) and not cond.value:
+            return
+        fmt = printf_escape(text) if not args else text
+        self.emit("check", [cond, *args], T.NONE, ExcInfo(exc, fmt), self.loc(node))
+
+    def check_nonzero(self, b: Value, kind: str, node) -> None:
+        float_ = isinstance(b.type, T.FloatType)
+        text = message(("float_" if float_ else "int_") + kind)
+        zero = self.cmp("eq", b, Const(0, b.type), node)
+        self.raise_if(zero, "ZeroDivisionError", text, node)
+
+    def cmp(self, pred: str, a: Value, b: Value, node) -> Value:
+        """`cmp` of two values of one type, folded when both are constants."""
+        if isinstance(a, Const) and isinstance(b, Const):
+            import operator
+            fn = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+                  "gt": operator.gt, "ge": operator.ge}[pred]
+            return Const(fn(a.value, b.value), T.BOOL)
+        return self.emit("cmp", [a, b], T.BOOL, pred, self.loc(node))
+
+    def true_div(self, a: Value, b: Value, t: T.Type, node) -> Value:
+        ints = not isinstance(a.type, T.FloatType) and not isinstance(b.type, T.FloatType)
+        ft = t if isinstance(t, T.FloatType) else T.F64
+        a, b = self.coerce(a, ft, node), self.coerce(b, ft, node)
+        zero = self.cmp("eq", b, Const(0.0, ft), node)
+        self.raise_if(zero, "ZeroDivisionError", message("int_truediv" if ints else "float_truediv"), node)
+        return self.emit("div", [a, b], ft, None, self.loc(node))
+
+    def power(self, a: Value, b: Value, t: T.Type, node) -> Value:
+        loc = self.loc(node)
+        if isinstance(t, T.IntType):
+            if isinstance(b, Const) and b.value < 0:
+                t = T.F64            # Python: int ** negative int is a float
+            else:
+                a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+                if t.signed and not isinstance(b, Const):
+                    neg = self.emit("cmp", [b, Const(0, t)], T.BOOL, "lt", loc)
+                    self.raise_if(neg, "ValueError",
+                                  "negative exponent in int ** int: compiled code keeps ints as ints "
+                                  "(use a float base for a float result)", node)
+                return self.emit("pow", [a, b], t, None, loc)
+        a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+        zero = Const(0.0, t)
+        if not (isinstance(b, Const) and b.value >= 0):
+            az = self.emit("cmp", [a, zero], T.BOOL, "eq", loc)
+            bn = self.emit("cmp", [b, zero], T.BOOL, "lt", loc)
+            self.raise_if(self.emit("and", [az, bn], T.BOOL, None, loc), "ZeroDivisionError",
+                          message("zero_neg_pow"), node)
+        if not (isinstance(b, Const) and float(b.value).is_integer()) and not (isinstance(a, Const) and a.value >= 0):
+            an = self.emit("cmp", [a, zero], T.BOOL, "lt", loc)
+            fl = self.emit("math", [b], t, "floor", loc)
+            frac = self.emit("cmp", [fl, b], T.BOOL, "ne", loc)
+            fin = self.is_finite(b, loc)
+            bad = self.emit("and", [self.emit("and", [an, frac], T.BOOL, None, loc), fin], T.BOOL, None, loc)
+            self.raise_if(bad, "ValueError",
+                          "negative number raised to a fractional power: CPython gives a complex "
+                          "number, which compiled code does not support", node)
+        r = self.emit("pow", [a, b], t, None, loc)
+        inf = self.emit("cmp", [self.emit("abs", [r], t, None, loc), Const(float("inf"), t)], T.BOOL, "eq", loc)
+        fin = self.emit("and", [self.is_finite(a, loc), self.is_finite(b, loc)], T.BOOL, None, loc)
+        self.raise_if(self.emit("and", [inf, fin], T.BOOL, None, loc), "OverflowError",
+                      message("float_pow_overflow"), node)
+        return r
+
+    def is_finite(self, x: Value, loc) -> Value:
+        if isinstance(x, Const):
+            import math
+            return Const(math.isfinite(x.value), T.BOOL)
+        ax = self.emit("abs", [x], x.type, None, loc)
+        return self.emit("cmp", [ax, Const(float("inf"), x.type)], T.BOOL, "lt", loc)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        v = self.expr(node.operand)
+        loc = self.loc(node)
+        if isinstance(v.type, Unknown):
+            return Undef(UNKNOWN, loc)
+        if isinstance(node.op, ast.Not):
+            return self.emit("not", [self.truth(v, node)], T.BOOL, None, loc) if not isinstance(v, Const) \
+                else Const(not v.value, T.BOOL)
+        if not v.type.is_numeric():
+            self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
+        t = T.I64 if isinstance(v.type, T.BoolType) else v.type
+        weak = isinstance(v, WeakConst)
+        v = self.coerce(v, t, node)
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.USub):
+            if isinstance(v, Const):
+                c = Const(-v.value, t, loc)
+                return WeakConst(c.value, t, loc) if weak else c
+            return self.emit("neg", [v], t, None, loc)
+        if isinstance(t, T.FloatType):
+            self.error("bad operand type for unary ~: float", node)
+        r = self.emit("invert", [v], t, None, loc)
+        return _weaken(r) if weak else r
+
+    def expr_Compare(self, node: ast.Compare) -> Value:
+        # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
+        left = self.expr(node.left)
+        if len(node.ops) == 1:
+            return self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
+        done = self.new_block("cmp.done")
+        result = done.add_param(T.BOOL, self.loc(node))
+        for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
+            right = self.expr(right_node)
+            c = self.compare(op, left, right, node)
+            if k == len(node.ops) - 1:
+                self.jump_with(done, [c], node)
+                break
+            nxt = self.new_block("cmp.next")
+            self.branch_with(c, nxt, [], done, [Const(False, T.BOOL)], node)
+            self.seal(nxt)
+            self.start(nxt)
+            left = right
+        self.seal(done)
+        self.start(done)
+        return result
+
+    def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        loc = self.loc(node)
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
+                self.error("'is' is only supported with None", node)
+            same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
+            return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(b.type, T.TupleType):
+                self.error(f"'in' is only supported on tuples, not {b.type}", node)
+            hit: Value = Const(False, T.BOOL)
+            for k, et in enumerate(b.type.elems):
+                e = self.emit("extract", [b], et, k, loc)
+                eq = self.compare(ast.Eq(), a, e, node)
+                hit = eq if isinstance(hit, Const) else self.emit("or", [hit, eq], T.BOOL, None, loc)
+            if isinstance(op, ast.NotIn):
+                hit = self.emit("not", [hit], T.BOOL, None, loc) if not isinstance(hit, Const) \
+                    else Const(not hit.value, T.BOOL)
+            return hit
+        pred = _CMP_OPS[type(op)]
+        if isinstance(a.type, T.TupleType) or isinstance(b.type, T.TupleType):
+            return self.compare_tuples(pred, a, b, node)
+        if isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType):
+            if pred in ("eq", "ne"):
+                same = a.type == b.type
+                return Const(same == (pred == "eq"), T.BOOL)
+            self.error(f"'{type(op).__name__}' is not supported between {a.type} and {b.type}", node)
+        t = self.common_type(a, b, node)
+        if isinstance(t, Unknown):
+            return Undef(UNKNOWN, loc)
+        a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+        return self.cmp(pred, a, b, node)
+
+    def compare_tuples(self, pred: str, a: Value, b: Value, node) -> Value:
+        if not (isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType)):
+            if pred in ("eq", "ne"):
+                return Const(pred == "ne", T.BOOL)
+            self.error(f"comparison of {a.type} and {b.type} is not supported", node)
+        if pred not in ("eq", "ne"):
+            self.error("only == and != are supported on tuples", node)
+        loc = self.loc(node)
+        if len(a.type.elems) != len(b.type.elems):
+            return Const(pred == "ne", T.BOOL)
+        result: Value = Const(True, T.BOOL)
+        for k in range(len(a.type.elems)):
+            x = self.emit("extract", [a], a.type.elems[k], k, loc)
+            y = self.emit("extract", [b], b.type.elems[k], k, loc)
+            eq = self.compare(ast.Eq(), x, y, node)
+            result = eq if isinstance(result, Const) else self.emit("and", [result, eq], T.BOOL, None, loc)
+        if pred == "ne":
+            return self.emit("not", [result], T.BOOL, None, loc) if not isinstance(result, Const) \
+                else Const(not result.value, T.BOOL)
+        return result
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Value:
+        # `a or b` is a if a is true else b; b is evaluated only when needed.
+        is_and = isinstance(node.op, ast.And)
+        done = self.new_block("boolop.done")
+        pending = []           # (block, value) reaching `done`
+        last = len(node.values) - 1
+        for k, sub in enumerate(node.values):
+            v = self.expr(sub)
+            c = self.truth(v, sub) if k < last else None
+            if c is None or isinstance(c, Const) and c.value != is_and:
+                pending.append((self.block, v))
+                self.goto(done, self.loc(node))
+                break
+            if isinstance(c, Const):
+                continue           # decided: go on with the next operand in this block
+            nxt = self.new_block("boolop.next")
+            pending.append((self.block, v))
+            if is_and:
+                self.branch(c, nxt, done, self.loc(node))
+            else:
+                self.branch(c, done, nxt, self.loc(node))
+            self.seal(nxt)
+            self.start(nxt)
+        return self.merge_values(done, pending, node)
+
+    def expr_IfExp(self, node: ast.IfExp) -> Value:
+        cond = self.truth(self.expr(node.test), node.test)
+        if isinstance(cond, Const):
+            return self.expr(node.body if cond.value else node.orelse)
+        then, other, done = self.new_block("ifexp.then"), self.new_block("ifexp.else"), self.new_block("ifexp.done")
+        self.branch(cond, then, other, self.loc(node))
+        self.seal(then)
+        self.seal(other)
+        self.start(then)
+        a = self.expr(node.body)
+        pa = self.block
+        self.goto(done, self.loc(node))
+        self.start(other)
+        b = self.expr(node.orelse)
+        pb = self.block
+        self.goto(done, self.loc(node))
+        return self.merge_values(done, [(pa, a), (pb, b)], node)
+
+    def merge_values(self, done, pending, node) -> Value:
+        """Seal `done` and give it one parameter taking each (block, value) that jumps to it."""
+        pending = [(blk, v) for blk, v in pending if blk is not None and done in blk.succs]
+        self.seal(done)
+        self.start(done)
+        if not pending:
+            self.block = done
+            return Undef(UNKNOWN, self.loc(node))
+        t = pending[0][1].type
+        for _, v in pending[1:]:
+            u = T.unify(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
+                t if isinstance(v.type, Unknown) else v.type)
+            if u is None:
+                self.error(f"the two sides have incompatible types {t} and {v.type}", node)
+            t = u
+        if len({id(v) for _, v in pending}) == 1:
+            return pending[0][1]
+        if all(isinstance(v, Const) for _, v in pending) and len({v.key() for _, v in pending}) == 1 \
+                and pending[0][1].type == t:
+            return pending[0][1]
+        param = done.add_param(t, self.loc(node))
+        for blk, v in pending:
+            term = blk.terminator
+            for k, s in enumerate(term.succs):
+                if s is done:
+                    term.add_succ_arg(k, self.convert_in(blk, v, t) if not isinstance(v, Const)
+                                      else (_fold_convert(v, t) if t.is_numeric() else v))
+        return param
+
+    def jump_with(self, target, args, node) -> None:
+        blk = self.block
+        self.goto(target, self.loc(node))
+        if blk is not None:
+            for a in args:
+                blk.terminator.add_succ_arg(0, a)
+
+    def branch_with(self, cond, then, then_args, other, other_args, node) -> None:
+        blk = self.block
+        if isinstance(cond, Const):
+            target, args = (then, then_args) if cond.value else (other, other_args)
+            self.jump_with(target, args, node)
+            return
+        self.branch(cond, then, other, self.loc(node))
+        for a in then_args:
+            blk.terminator.add_succ_arg(0, a)
+        for a in other_args:
+            blk.terminator.add_succ_arg(1, a)
+
+
+def _weaken(v: Value) -> Value:
+    return WeakConst(v.value, v.type, v.loc) if isinstance(v, Const) and not isinstance(v, WeakConst) else v
+
+
+def _fold_convert(c: Const, t: T.Type) -> Const:
+    v = c.value
+    if isinstance(t, T.BoolType):
+        return Const(bool(v), t, c.loc)
+    if isinstance(t, T.FloatType):
+        if t.bits == 32:
+            import numpy as np
+            return Const(float(np.float32(v)), t, c.loc)
+        return Const(float(v), t, c.loc)
+    if isinstance(t, T.IntType):
+        return Const(int(v), t, c.loc)
+    return c

@@ -1,0 +1,493 @@
+"""Statements and the per-function lowering driver state.
+
+`FunctionLowering` builds one specialization (one tuple of argument types) of one user
+function: it walks the function's statements, creating blocks as control flow requires, and
+returns the typed SSA `Function`. Code after a `return`, `break`, `continue` or `raise` is
+unreachable: `self.block` is None there and such statements are skipped, as CPython would
+never run them.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as py_builtins
+
+from script.errors import CompileError, SourceLoc
+from script.frontend.builtins_lowering import CallLowering
+from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
+from script.frontend.pymessages import message, unbound_local
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
+from script.frontend.typeinfer import type_from_annotation
+from script.ir import types as T
+from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
+from script.ir.ops import EXCEPTIONS, ExcInfo
+
+_UNSUPPORTED_STMTS = {
+    "Try": "'try' statements", "TryStar": "'try' statements", "With": "'with' statements",
+    "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
+    "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
+    "Delete": "'del' statements", "Import": "imports inside compiled functions",
+    "ImportFrom": "imports inside compiled functions", "ClassDef": "class definitions",
+    "FunctionDef": "nested functions (closures)", "Match": "'match' statements",
+}
+
+
+class PyRef:
+    """A name that resolves to a Python object rather than a value (a module, a function)."""
+
+    __slots__ = ("obj", "name")
+
+    def __init__(self, obj, name: str):
+        self.obj = obj
+        self.name = name
+
+
+class Loop:
+    __slots__ = ("break_to", "continue_to")
+
+    def __init__(self, break_to, continue_to):
+        self.break_to = break_to
+        self.continue_to = continue_to
+
+
+class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
+    def __init__(self, ctx, info, arg_types, hints: dict, name: str):
+        func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
+                        info.param_names)
+        super().__init__(func, info.filename, hints)
+        self.ctx = ctx
+        self.info = info
+        self.loops: list[Loop] = []
+        self.declared: dict[str, T.Type] = {}
+        self.ret_type: T.Type | None = info.return_type or hints.get(("ret", None))
+        self.first_ret_type: T.Type | None = None
+        self.used_ret_hint = False
+        self.locals = info.local_names
+        self.counter = 0
+
+    # ---- driver --------------------------------------------------------------------------
+
+    def build(self) -> Function:
+        entry = self.func.entry
+        for name, p, ann in zip(self.info.param_names, entry.params, self.info.param_types):
+            self.write(name, p)
+            self.write("$def:" + name, Const(True, T.BOOL))
+            if ann is not None:
+                self.declared[name] = ann
+        for name in self.locals:
+            if name not in self.info.param_names:
+                self.write("$def:" + name, Const(False, T.BOOL))
+        self.stmts(self.info.node.body)
+        if self.block is not None:
+            last = self.info.node.body[-1] if self.info.node.body else self.info.node
+            self.do_return(None, last, implicit=True)
+        self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
+        live = set(reachable_blocks(self.func))
+        for b in list(self.func.blocks):
+            if b not in live:
+                self.func.remove_block(b)
+        return self.func
+
+    def loc(self, node) -> SourceLoc | None:
+        if node is None or not hasattr(node, "lineno"):
+            return None
+        return self.info.loc(node)
+
+    def error(self, message_: str, node=None):
+        raise CompileError(message_, self.loc(node))
+
+    def stmts(self, body) -> None:
+        for s in body:
+            if self.block is None:
+                return          # unreachable: after return/break/continue/raise
+            self.stmt(s)
+
+    def stmt(self, node: ast.stmt) -> None:
+        kind = type(node).__name__
+        if kind in _UNSUPPORTED_STMTS:
+            self.error(f"{_UNSUPPORTED_STMTS[kind]} are not supported in compiled code", node)
+        method = getattr(self, "stmt_" + kind, None)
+        if method is None:
+            self.error(f"'{kind}' statements are not supported in compiled code", node)
+        method(node)
+
+    # ---- names ---------------------------------------------------------------------------
+
+    def resolve_name(self, node: ast.Name) -> Value:
+        ref = self.lookup(node)
+        if isinstance(ref, PyRef):
+            self.error(f"'{node.id}' ({_describe(ref.obj)}) cannot be used as a value here", node)
+        return ref
+
+    def lookup(self, node: ast.Name):
+        name = node.id
+        if name in self.locals:
+            return self.read_local(name, node)
+        found, obj = self.info.global_value(name)
+        if not found:
+            if hasattr(py_builtins, name):
+                return PyRef(getattr(py_builtins, name), name)
+            self.error(f"name '{name}' is not defined", node)
+        return self.python_object(obj, name, node)
+
+    def python_object(self, obj, name: str, node):
+        """A global's value: scalars and tuples of them become constants, the rest PyRefs."""
+        if obj is None or isinstance(obj, (bool, int, float)):
+            try:
+                return const_of(obj, self.loc(node))
+            except OverflowError:
+                self.error(f"global '{name}' = {obj} does not fit in int64", node)
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
+            return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
+        return PyRef(obj, name)
+
+    def read_local(self, name: str, node) -> Value:
+        value = self.read(name, self.loc(node))
+        if isinstance(value, Undef) and not isinstance(value.type, Unknown):
+            pass
+        elif isinstance(value, Undef):
+            if self.func.entry is self.block or not self._may_be_defined(name):
+                self.error(f"local variable '{name}' is read before any assignment to it", node)
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            return value
+        defined = self.read("$def:" + name, self.loc(node))
+        if isinstance(defined, Const) and defined.value:
+            return value
+        if isinstance(defined, Const) or isinstance(defined, Undef):
+            self.error(f"local variable '{name}' is read before any assignment to it", node)
+        self.emit("check", [self.emit("not", [defined], T.BOOL, None, self.loc(node))], T.NONE,
+                  ExcInfo("UnboundLocalError", unbound_local(name).replace("%", "%%")), self.loc(node))
+        return value
+
+    def _may_be_defined(self, name: str) -> bool:
+        return name in self.locals
+
+    def assign_name(self, name: str, value: Value, node) -> None:
+        if name in self.declared:
+            want = self.declared[name]
+            if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown):
+                self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
+            value = self.coerce(value, want, node)
+        self.write(name, value, loc=self.loc(node))
+        self.write("$def:" + name, Const(True, T.BOOL))
+
+    def assign(self, target: ast.expr, value: Value, node) -> None:
+        if isinstance(target, ast.Name):
+            self.assign_name(target.id, value, node)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                self.error("starred assignment is not supported", target)
+            if not isinstance(value.type, T.TupleType):
+                self.error(f"cannot unpack a value of type {value.type}", node)
+            n = len(value.type.elems)
+            if n != len(target.elts):
+                self.error(f"cannot unpack a tuple of {n} values into {len(target.elts)} targets", node)
+            parts = [self.emit("extract", [value], et, k, self.loc(node)) for k, et in enumerate(value.type.elems)]
+            for t, v in zip(target.elts, parts):
+                self.assign(t, v, node)
+        elif isinstance(target, ast.Subscript):
+            self.assign_subscript(target, value, node)
+        else:
+            self.error(f"cannot assign to {type(target).__name__.lower()}", target)
+
+    def assign_subscript(self, target, value, node):
+        base = self.expr(target.value)
+        self.error(f"item assignment is not supported on {base.type}", target)
+
+    # ---- simple statements ---------------------------------------------------------------
+
+    def stmt_Pass(self, node) -> None:
+        pass
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant):
+            return        # docstrings and bare constants do nothing
+        self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value, node)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            self.error("annotations are only supported on simple names", node.target)
+        t = self.annotation_type(node.annotation)
+        name = node.target.id
+        if name in self.declared and self.declared[name] != t:
+            self.error(f"'{name}' was declared {self.declared[name]} before", node)
+        self.declared[name] = t
+        if node.value is not None:
+            self.assign_name(name, self.expr(node.value), node)
+
+    def annotation_type(self, ann_node) -> T.Type:
+        try:
+            ann = self.info.eval_annotation(ann_node)
+        except Exception as e:   # noqa: BLE001 - any failure is the user's annotation
+            self.error(f"cannot evaluate the annotation: {e}", ann_node)
+        t = type_from_annotation(ann)
+        if t is None:
+            self.error(f"unsupported type annotation {ast.unparse(ann_node)!r}", ann_node)
+        return t
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if not isinstance(node.target, ast.Name):
+            return self.aug_assign_other(node)
+        current = self.resolve_name(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
+                                             col_offset=node.col_offset))
+        value = self.binop(type(node.op), current, self.expr(node.value), node)
+        self.assign_name(node.target.id, value, node)
+
+    def aug_assign_other(self, node):
+        self.error("augmented assignment is only supported on local names here", node.target)
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        cond = self.truth(self.expr(node.test), node.test)
+        text = None
+        if node.msg is not None:
+            text = self.constant_message(node.msg)
+        if isinstance(cond, Const):
+            if cond.value:
+                return
+            self.emit_raise(ExcInfo("AssertionError", text), [], node)
+            return
+        bad = self.emit("not", [cond], T.BOOL, None, self.loc(node))
+        self.emit("check", [bad], T.NONE, ExcInfo("AssertionError", text), self.loc(node))
+
+    def constant_message(self, node) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
+            return str(node.value).replace("%", "%%")
+        self.error("only a constant message is supported here", node)
+
+    def stmt_Raise(self, node: ast.Raise) -> None:
+        if node.exc is None:
+            self.error("a bare 'raise' (re-raise) is not supported", node)
+        if node.cause is not None:
+            self.error("'raise ... from ...' is not supported", node)
+        exc = node.exc
+        call_args = []
+        if isinstance(exc, ast.Call):
+            if exc.keywords or len(exc.args) > 1:
+                self.error("an exception takes at most one message argument here", exc)
+            call_args = exc.args
+            exc = exc.func
+        cls = self.exception_class(exc)
+        args: list[Value] = []
+        text = None
+        if call_args:
+            arg = call_args[0]
+            if isinstance(arg, ast.Constant):
+                text = self.constant_message(arg)
+            else:
+                v = self.expr(arg)
+                if not isinstance(v.type, (T.IntType, T.BoolType)):
+                    self.error("exception messages must be constant strings or integers", arg)
+                args = [self.coerce(v, T.I64, arg)]
+                text = "%lld"
+        self.emit_raise(ExcInfo(cls, text), args, node)
+
+    def exception_class(self, node) -> str:
+        ref = self.lookup(node) if isinstance(node, ast.Name) else None
+        obj = ref.obj if isinstance(ref, PyRef) else None
+        if isinstance(obj, type) and issubclass(obj, BaseException) and obj.__name__ in EXCEPTIONS \
+                and getattr(py_builtins, obj.__name__, None) is obj:
+            return obj.__name__
+        self.error("only builtin exception classes can be raised in compiled code "
+                   f"({', '.join(EXCEPTIONS[:6])}, ...)", node)
+
+    def emit_raise(self, exc: ExcInfo, args, node) -> None:
+        set_terminator(self.block, "raise", args, attr=exc, loc=self.loc(node))
+        self.block = None
+
+    # ---- return --------------------------------------------------------------------------
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        value = self.expr(node.value) if node.value is not None else None
+        self.do_return(value, node)
+
+    def do_return(self, value: Value | None, node, implicit: bool = False) -> None:
+        if value is None:
+            value = Const(None, T.NONE)
+        if isinstance(value, WeakConst):
+            value = Const(value.value, value.type, value.loc)
+        if isinstance(value.type, Unknown):
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            self.block = None
+            return
+        if self.first_ret_type is None:
+            self.first_ret_type = value.type
+        if self.ret_type is None:
+            self.ret_type = value.type
+            self.hints[("ret", None)] = value.type
+        want = self.ret_type
+        if value.type != want:
+            u = T.unify(want, value.type) if not isinstance(want, T.NoneType) else None
+            if self.info.return_type is not None:
+                if u != want:
+                    what = "reaches its end (returning None)" if implicit else f"returns {value.type}"
+                    self.error(f"function '{self.info.name}' {what}, but is annotated to return "
+                               f"{want}", node)
+            elif u is None:
+                if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
+                    self.error(f"function '{self.info.name}' returns {want} on one path and "
+                               f"{value.type} on another"
+                               + (" (it can reach its end, which returns None)" if implicit else ""), node)
+                self.error(f"function '{self.info.name}' returns incompatible types {want} and "
+                           f"{value.type}", node)
+            elif u != want:
+                self.hints[("ret", None)] = u
+                self.hints_changed = True
+                from script.frontend.ssa_builder import Restart
+                raise Restart()
+            value = self.coerce(value, want, node)
+        operands = [] if isinstance(want, T.NoneType) else [value]
+        set_terminator(self.block, "ret", operands, loc=self.loc(node))
+        self.block = None
+
+    # ---- control flow --------------------------------------------------------------------
+
+    def stmt_If(self, node: ast.If) -> None:
+        cond = self.truth(self.expr(node.test), node.test)
+        if isinstance(cond, Const):
+            self.stmts(node.body if cond.value else node.orelse)
+            return
+        then, other, join = self.new_block("if.then"), self.new_block("if.else"), self.new_block("if.end")
+        self.branch(cond, then, other if node.orelse else join, self.loc(node))
+        self.seal(then)
+        self.start(then)
+        self.stmts(node.body)
+        self.goto(join, self.loc(node))
+        if node.orelse:
+            self.seal(other)
+            self.start(other)
+            self.stmts(node.orelse)
+            self.goto(join, self.loc(node))
+        self.finish_join(join)
+
+    def finish_join(self, join) -> None:
+        self.seal(join)
+        self.block = join if join.preds else None
+
+    def stmt_Break(self, node) -> None:
+        if not self.loops:
+            self.error("'break' outside a loop", node)
+        self.goto(self.loops[-1].break_to, self.loc(node))
+
+    def stmt_Continue(self, node) -> None:
+        if not self.loops:
+            self.error("'continue' outside a loop", node)
+        self.goto(self.loops[-1].continue_to, self.loc(node))
+
+    def stmt_While(self, node: ast.While) -> None:
+        header = self.new_block("while.head", loop_key=node)
+        self.goto(header, self.loc(node))
+        self.start(header)
+        cond = self.truth(self.expr(node.test), node.test)
+        body, after = self.new_block("while.body"), self.new_block("while.end")
+        other = self.new_block("while.else") if node.orelse else after
+        self.branch(cond, body, other, self.loc(node))
+        self.seal(body)
+        self.start(body)
+        self.loops.append(Loop(after, header))
+        self.stmts(node.body)
+        self.loops.pop()
+        self.goto(header, self.loc(node))
+        self.seal(header)
+        if node.orelse:
+            self.seal(other)
+            self.start(other if other.preds else None)
+            self.stmts(node.orelse)
+            self.goto(after, self.loc(node))
+        self.finish_join(after)
+
+    def stmt_For(self, node: ast.For) -> None:
+        it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords:
+            ref = self.lookup(it.func) if it.func.id not in self.locals else None
+            if isinstance(ref, PyRef) and ref.obj is range:
+                start, stop, step = self.range_args(it)
+                return self.counted_loop(node, start, stop, step,
+                                         lambda i: self.assign(node.target, i, node))
+        seq = self.expr(it)
+        if isinstance(seq.type, T.TupleType):
+            n = len(seq.type.elems)
+            return self.counted_loop(node, Const(0, T.I64), Const(n, T.I64), Const(1, T.I64),
+                                     lambda i: self.assign(node.target, self.tuple_item(seq, i, node.iter, node), node))
+        return self.for_other(node, seq)
+
+    def for_other(self, node, seq):
+        self.error(f"cannot iterate over a value of type {seq.type}", node.iter)
+
+    def range_args(self, call: ast.Call):
+        args = [self.expr(a) for a in call.args]
+        if not 1 <= len(args) <= 3:
+            self.error(f"range expected 1 to 3 arguments, got {len(args)}", call)
+        for a, n in zip(args, call.args):
+            if not isinstance(a.type, (T.IntType, T.BoolType, Unknown)):
+                self.error(f"'{a.type}' object cannot be interpreted as an integer (range argument)", n)
+        t = T.I64
+        for a in args:
+            if not isinstance(a, WeakConst) and isinstance(a.type, T.IntType):
+                t = T.promote(t, a.type) if t != T.I64 else (a.type if a.type.bits == 64 else T.I64)
+        args = [self.coerce(a, t, call) for a in args]
+        if len(args) == 1:
+            return Const(0, t), args[0], Const(1, t)
+        if len(args) == 2:
+            return args[0], args[1], Const(1, t)
+        step = args[2]
+        if isinstance(step, Const) and step.value == 0:
+            self.error("range() arg 3 must not be zero", call.args[2])
+        if not isinstance(step, Const):
+            zero = self.emit("cmp", [step, Const(0, t)], T.BOOL, "eq", self.loc(call))
+            self.raise_if(zero, "ValueError", message("range_zero_step"), call)
+        return args[0], args[1], step
+
+    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind) -> None:
+        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target."""
+        self.counter += 1
+        var = f"$iter{self.counter}"
+        t = start.type
+        loc = self.loc(node)
+        self.write(var, start)
+        header = self.new_block("for.head", loop_key=node)
+        self.goto(header, loc)
+        self.start(header)
+        cur = self.read(var, loc)
+        if isinstance(step, Const):
+            cond = self.emit("cmp", [cur, stop], T.BOOL, "lt" if step.value > 0 else "gt", loc)
+        else:
+            up = self.emit("cmp", [cur, stop], T.BOOL, "lt", loc)
+            down = self.emit("cmp", [cur, stop], T.BOOL, "gt", loc)
+            pos = self.emit("cmp", [step, Const(0, t)], T.BOOL, "gt", loc)
+            cond = self.emit("select", [pos, up, down], T.BOOL, None, loc)
+        body, latch, after = self.new_block("for.body"), self.new_block("for.next"), self.new_block("for.end")
+        other = self.new_block("for.else") if node.orelse else after
+        self.branch(cond, body, other, loc)
+        self.seal(body)
+        self.start(body)
+        bind(cur)
+        self.loops.append(Loop(after, latch))
+        self.stmts(node.body)
+        self.loops.pop()
+        self.goto(latch, loc)
+        self.seal(latch)
+        if latch.preds:
+            self.start(latch)
+            nxt = self.emit("add", [self.read(var, loc), step], t, None, loc)
+            self.write(var, nxt)
+            self.goto(header, loc)
+        self.seal(header)
+        if node.orelse:
+            self.seal(other)
+            self.start(other if other.preds else None)
+            self.stmts(node.orelse)
+            self.goto(after, loc)
+        self.finish_join(after)
+
+
+def _describe(obj) -> str:
+    if isinstance(obj, type):
+        return f"class {obj.__name__}"
+    if callable(obj):
+        return "a function"
+    return f"a {type(obj).__name__}"

@@ -1,0 +1,130 @@
+"""What the frontend knows about one user function: its AST, names, annotations, defaults.
+
+Built once per Python function (`FunctionInfo.of`). Source positions are mapped back to the
+user's file: `ast` numbers lines from the start of the extracted source and columns from its
+dedented text, so both are shifted here.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+
+from script.errors import CompileError, SourceLoc
+from script.frontend.typeinfer import type_from_annotation
+from script.ir import types as T
+
+
+class FunctionInfo:
+    def __init__(self, py_func):
+        self.py_func = py_func
+        self.name = py_func.__name__
+        self.qualname = py_func.__qualname__.replace("<locals>.", "")
+        code = py_func.__code__
+        self.filename = code.co_filename
+        try:
+            lines, first = inspect.getsourcelines(py_func)
+        except (OSError, TypeError) as e:
+            raise CompileError(f"cannot read the source of '{self.name}' ({e}); compiled functions "
+                               "must be defined in a file", SourceLoc(self.filename, code.co_firstlineno)) from None
+        text = "".join(lines)
+        dedented = textwrap.dedent(text)
+        self.indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+        self.line_offset = first - 1
+        try:
+            tree = ast.parse(dedented)
+        except SyntaxError as e:
+            raise CompileError(f"cannot parse the source of '{self.name}': {e.msg}",
+                               SourceLoc(self.filename, first + (e.lineno or 1) - 1)) from None
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, ast.FunctionDef):
+            raise CompileError(f"'{self.name}' is not a plain 'def' function (lambdas and async "
+                               "functions cannot be compiled)", SourceLoc(self.filename, first))
+        self.node = node
+        self.first_line = first + node.lineno - 1
+        self._check_signature(node)
+        self.param_names = [a.arg for a in node.args.posonlyargs + node.args.args]
+        self.defaults = {}
+        for name, value in zip(reversed(self.param_names), reversed(py_func.__defaults__ or ())):
+            self.defaults[name] = value
+        self.param_types = [self._annotation(name, ann_node) for name, ann_node in
+                            zip(self.param_names, [a.annotation for a in node.args.posonlyargs + node.args.args])]
+        self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
+        self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
+        self.is_annotated = all(t is not None for t in self.param_types)
+        self.specializations: dict[tuple, object] = {}     # arg types -> IR Function (unoptimized)
+
+    def _check_signature(self, node: ast.FunctionDef) -> None:
+        a = node.args
+        if a.vararg is not None:
+            raise CompileError("*args parameters are not supported", self.loc(a.vararg))
+        if a.kwarg is not None:
+            raise CompileError("**kwargs parameters are not supported", self.loc(a.kwarg))
+        if a.kwonlyargs:
+            raise CompileError("keyword-only parameters are not supported", self.loc(a.kwonlyargs[0]))
+
+    def _annotation(self, name: str, ann_node) -> T.Type | None:
+        if ann_node is None:
+            return None
+        try:
+            ann = self.eval_annotation(ann_node)
+        except Exception as e:  # noqa: BLE001 - any failure is the user's annotation
+            raise CompileError(f"cannot evaluate the annotation of '{name}': {e}", self.loc(ann_node)) from None
+        t = type_from_annotation(ann)
+        if t is None:
+            raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
+                               self.loc(ann_node))
+        return t
+
+    def eval_annotation(self, ann_node):
+        if isinstance(ann_node, ast.Constant) and isinstance(ann_node.value, str):
+            ann_node = ast.parse(ann_node.value, mode="eval").body
+        scope = dict(self.py_func.__globals__)
+        scope.update(self.closure_vars())
+        return eval(compile(ast.Expression(ann_node), self.filename, "eval"), scope)  # noqa: S307
+
+    def closure_vars(self) -> dict:
+        code = self.py_func.__code__
+        cells = self.py_func.__closure__ or ()
+        out = {}
+        for name, cell in zip(code.co_freevars, cells):
+            try:
+                out[name] = cell.cell_contents
+            except ValueError:
+                pass
+        return out
+
+    def global_value(self, name: str):
+        """(found, value) for a free name: closure cells first, then module globals."""
+        closure = self.closure_vars()
+        if name in closure:
+            return True, closure[name]
+        g = self.py_func.__globals__
+        if name in g:
+            return True, g[name]
+        return False, None
+
+    def loc(self, node) -> SourceLoc:
+        line = getattr(node, "lineno", 1) + self.line_offset
+        col = getattr(node, "col_offset", 0) + self.indent
+        return SourceLoc(self.filename, line, col)
+
+
+def _assigned_names(fn: ast.FunctionDef) -> set[str]:
+    names: set[str] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def visit_Name(self, node):
+            if isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+
+        def visit_FunctionDef(self, node):
+            pass            # nested scopes are rejected elsewhere
+
+        def visit_Lambda(self, node):
+            pass
+
+    for stmt in fn.body:
+        Visitor().visit(stmt)
+    return names

@@ -1,0 +1,156 @@
+"""Specializations: one typed SSA function per (user function, argument types).
+
+`specialize(info, types)` builds, or returns the cached, unoptimized IR of a user function
+for these argument types, building its callees on demand. The build of one function is tried
+in rounds (see ssa_builder.Restart): type hints widen between rounds until they are stable.
+
+Recursion: while `f` is being built, a call to `f` itself uses `f`'s return type — the
+annotation, or the hint from an earlier round. In the first round there is none: the call
+raises `NeedReturnType`, and `f`'s round restarts with the type of the first `return` it had
+already seen (the base case, which comes first in recursive code). Entries cached while a round
+ran are dropped if it restarts, since they may have used a stale return type.
+
+All of this runs under one process-wide lock, so compiling from several threads is safe.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from script.errors import CompileError
+from script.frontend.source import FunctionInfo
+from script.frontend.ssa_builder import Restart
+from script.ir import types as T
+from script.ir.core import Function
+
+COMPILE_LOCK = threading.RLock()
+MAX_ROUNDS = 12
+
+
+class NeedReturnType(Exception):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+class Context:
+    def __init__(self):
+        self.in_progress: dict[tuple, object] = {}     # (info, types) -> FunctionLowering
+        self.journal: list[tuple] = []                 # cache insertions, in order
+        self.infos: dict[int, FunctionInfo] = {}
+        self.names: dict[str, tuple] = {}
+
+    # ---- user functions ------------------------------------------------------------------
+
+    @staticmethod
+    def script_info(obj) -> FunctionInfo | None:
+        try:
+            d = object.__getattribute__(obj, "__dict__")
+        except AttributeError:
+            return None
+        info = d.get("_script_info") if isinstance(d, dict) else None
+        return info if isinstance(info, FunctionInfo) else None
+
+    def info_for(self, py_func) -> FunctionInfo:
+        info = self.infos.get(id(py_func))
+        if info is None:
+            info = self.infos[id(py_func)] = FunctionInfo(py_func)
+        return info
+
+    def callee(self, builder, info: FunctionInfo, types: tuple, node) -> Function:
+        key = (info, types)
+        current = self.in_progress.get(key)
+        if current is not None:
+            if current.ret_type is None:
+                raise NeedReturnType(key)
+            current.used_ret_hint = True
+            current.func.ret_type = current.ret_type
+            return current.func
+        return self.specialize(info, types)
+
+    def specialize(self, info: FunctionInfo, types: tuple) -> Function:
+        cached = info.specializations.get(types)
+        if cached is not None:
+            return cached
+        from script.frontend.lower_stmt import FunctionLowering
+        key = (info, types)
+        hints: dict = {}
+        mark = len(self.journal)
+        name = self.unique_name(info, types)
+        for _ in range(MAX_ROUNDS):
+            builder = FunctionLowering(self, info, types, hints, name)
+            self.in_progress[key] = builder
+            try:
+                func = builder.build()
+            except Restart:
+                self._rollback(mark)
+                continue
+            except NeedReturnType as e:
+                self._rollback(mark)
+                if e.key != key:
+                    raise
+                if builder.first_ret_type is None:
+                    raise CompileError(f"cannot infer the return type of recursive function "
+                                       f"'{info.name}': annotate it (-> int, -> float, ...)",
+                                       info.loc(info.node)) from None
+                hints[("ret", None)] = builder.first_ret_type
+                continue
+            finally:
+                self.in_progress.pop(key, None)
+            if builder.saw_unknown is not None:
+                self._rollback(mark)
+                if builder.hints_changed:
+                    continue
+                raise CompileError("a variable is used before it has a value of a known type here",
+                                   builder.saw_unknown)
+            if builder.used_ret_hint and func.ret_type != hints.get(("ret", None), func.ret_type):
+                self._rollback(mark)
+                hints[("ret", None)] = func.ret_type
+                continue
+            info.specializations[types] = func
+            self.journal.append(key)
+            return func
+        raise CompileError(f"the types of '{info.name}' did not settle after {MAX_ROUNDS} rounds of "
+                           "inference; annotate its variables", info.loc(info.node))
+
+    def _rollback(self, mark: int) -> None:
+        for info, types in self.journal[mark:]:
+            info.specializations.pop(types, None)
+        del self.journal[mark:]
+
+    def unique_name(self, info: FunctionInfo, types: tuple) -> str:
+        base = info.qualname + "." + "_".join(mangle(t) for t in types) if types else info.qualname
+        name = base
+        n = 1
+        while name in self.names and self.names[name] != (id(info), types):
+            n += 1
+            name = f"{base}.{n}"
+        self.names[name] = (id(info), types)
+        return name
+
+
+def mangle(t: T.Type) -> str:
+    if isinstance(t, T.TupleType):
+        return "T" + "".join(mangle(e) for e in t.elems) + "E"
+    return str(t)
+
+
+CONTEXT = Context()
+
+
+def specialize(info: FunctionInfo, types: tuple) -> Function:
+    with COMPILE_LOCK:
+        return CONTEXT.specialize(info, types)
+
+
+def closure_of(func: Function) -> list[Function]:
+    """`func` and every function it calls, transitively, `func` first."""
+    seen = {id(func): func}
+    work = [func]
+    while work:
+        f = work.pop()
+        for c in f.callees():
+            if id(c) not in seen:
+                seen[id(c)] = c
+                work.append(c)
+    return list(seen.values())

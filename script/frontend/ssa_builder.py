@@ -1,0 +1,325 @@
+"""SSA construction straight from the AST (Braun et al. 2013), with types decided as it goes.
+
+Each Python local variable has a current definition per block. Reading a variable in a block
+with one predecessor recurses into it; in a block with several it creates a block parameter
+(the phi) whose arguments are filled in when the block is sealed, i.e. when all its
+predecessors are known. Loop headers stay unsealed until their back edges exist. Parameters
+whose arguments are all the same value (or the parameter itself) are removed at once.
+
+Types: every value is typed when it is made. At a merge, a parameter takes the unified type of
+its incoming values and the compiler converts each argument (int flowing into a float merge is
+converted in its predecessor). A loop header's parameter is typed from the values known when it
+is created; if a back edge later brings a wider type, the builder records a *hint* (this
+variable at this loop is a float) and raises `Restart`; the driver rebuilds the function with
+the hints, which only widen, so this ends after a few rounds.
+
+Possibly-unassigned variables: each local `x` has a shadow bool variable ``$def:x``; a read of
+`x` whose shadow is not the constant true emits a `check` that raises UnboundLocalError, so a
+read on the path where Python would fail fails the same way.
+"""
+
+from __future__ import annotations
+
+from script.errors import CompileError, SourceLoc
+from script.ir import types as T
+from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
+
+
+class Restart(Exception):
+    """A type hint widened: build the function again from the start."""
+
+
+class Unknown(T.Type):
+    """The type of a value not yet known in this round (an unassigned variable at a loop header).
+    Operations on it give Unknown; the round is always retried or reported, never lowered."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, Unknown)
+
+    def __hash__(self):
+        return hash("unknown")
+
+    def __str__(self):
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
+class Undef(Value):
+    """A variable read on a path where it was never assigned (typed: typed zero is used)."""
+
+    __slots__ = ()
+
+
+def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
+    if isinstance(a, Unknown):
+        return b
+    if isinstance(b, Unknown):
+        return a
+    return T.unify(a, b)
+
+
+class SSABuilder:
+    """Blocks, current definitions and typed emission for one function being built.
+
+    `hints` maps (loop key, variable) to the widened type a loop header parameter must take;
+    it is shared across rounds (owned by the driver).
+    """
+
+    def __init__(self, func: Function, filename: str, hints: dict):
+        self.func = func
+        self.filename = filename
+        self.hints = hints
+        self.block: Block | None = func.entry
+        self.defs: dict[Block, dict[str, Value]] = {func.entry: {}}
+        self.sealed: set[Block] = {func.entry}
+        self.incomplete: dict[Block, dict[str, BlockParam]] = {}
+        self.block_keys: dict[Block, object] = {}     # loop header block -> loop key
+        self.param_var: dict[BlockParam, str] = {}
+        self.def_locs: dict[int, SourceLoc] = {}       # id(value) -> where it was assigned
+        self.saw_unknown: SourceLoc | None = None
+        self.hints_changed = False
+
+    # ---- blocks -------------------------------------------------------------------------
+
+    def new_block(self, name: str | None = None, loop_key=None) -> Block:
+        b = self.func.add_block(name)
+        self.defs[b] = {}
+        if loop_key is not None:
+            self.block_keys[b] = loop_key
+        return b
+
+    def seal(self, block: Block) -> None:
+        pending = self.incomplete.pop(block, {})
+        self.sealed.add(block)
+        for var, param in pending.items():
+            self._fill_param(var, param)
+
+    def goto(self, target: Block, loc=None) -> None:
+        """End the current block (if still open) with a jump to `target`.
+
+        Branches are made without arguments; `_fill_param` adds one per block parameter when
+        the target is sealed, since only then are all its predecessors known.
+        """
+        if self.block is not None:
+            set_terminator(self.block, "br", [], [target], [0], loc)
+        self.block = None
+
+    def branch(self, cond: Value, then: Block, other: Block, loc=None) -> None:
+        if isinstance(cond, Const):
+            self.goto(then if cond.value else other, loc)
+            return
+        if self.block is not None:
+            set_terminator(self.block, "cbr", [cond], [then, other], [0, 0], loc)
+        self.block = None
+
+    def start(self, block: Block) -> None:
+        self.block = block
+
+    # ---- variables ----------------------------------------------------------------------
+
+    def write(self, var: str, value: Value, block: Block | None = None, loc=None) -> None:
+        block = block or self.block
+        self.defs[block][var] = value
+        if loc is not None and not isinstance(value, Const):
+            self.def_locs.setdefault(id(value), loc)
+
+    def read(self, var: str, loc=None) -> Value:
+        return self.read_in(var, self.block, loc)
+
+    def read_in(self, var: str, block: Block, loc=None) -> Value:
+        found = self.defs[block].get(var)
+        if found is not None:
+            return found
+        if block not in self.sealed and var.startswith("$def:") and block.preds and all(
+                _is_true(self.read_in(var, p, loc)) for p in block.preds):
+            # Definedness only goes from false to true (there is no `del`): a loop entered with
+            # the variable assigned has it assigned on every back edge too.
+            value = Const(True, T.BOOL)
+        elif block not in self.sealed:
+            param = self._new_param(var, block, loc, self._type_from_known_preds(var, block, loc))
+            self.incomplete.setdefault(block, {})[var] = param
+            value: Value = param
+        elif len(block.preds) == 1:
+            value = self.read_in(var, block.preds[0], loc)
+        elif not block.preds:
+            value = Undef(UNKNOWN, loc)
+        else:
+            param = self._new_param(var, block, loc, UNKNOWN)
+            self.defs[block][var] = param
+            value = self._fill_param(var, param)
+        self.defs[block][var] = value
+        return value
+
+    def _type_from_known_preds(self, var: str, block: Block, loc) -> T.Type:
+        t: T.Type = UNKNOWN
+        for p in list(block.preds):
+            t = unify_types(t, self.read_in(var, p, loc).type) or t
+        key = self.block_keys.get(block)
+        hint = self.hints.get((key, var)) if key is not None else None
+        if hint is not None:
+            t = unify_types(t, hint) or hint
+        return t
+
+    def _new_param(self, var: str, block: Block, loc, t: T.Type) -> BlockParam:
+        param = block.add_param(t, loc, var if not var.startswith("$") else None)
+        self.param_var[param] = var
+        return param
+
+    def _fill_param(self, var: str, param: BlockParam) -> Value:
+        """Give `param` one argument per predecessor edge (its block is now sealed)."""
+        block = param.block
+        incoming = [(pred, self.read_in(var, pred, param.loc)) for pred in block.preds]
+        t = param.type
+        for pred, v in incoming:
+            u = unify_types(t, v.type)
+            if u is None:
+                self._type_conflict(var, param, v)
+            t = u
+        if t != param.type:
+            key = self.block_keys.get(block)
+            if key is not None and not isinstance(param.type, Unknown) or param.uses:
+                self.hints[(key, var)] = t
+                self.hints_changed = True
+                raise Restart()
+            if key is not None:
+                self.hints[(key, var)] = t
+                self.hints_changed = True
+            param.type = t
+        same = self._trivial_value(param, [v for _, v in incoming])
+        if same is not None:
+            return self._replace_param(param, same, has_args=False)
+        for pred in dict.fromkeys(block.preds):
+            v = self.read_in(var, pred, param.loc)
+            term = pred.terminator
+            for k, s in enumerate(term.succs):
+                if s is block:
+                    term.add_succ_arg(k, self._coerce_in(pred, v, param))
+        return param
+
+    @staticmethod
+    def _trivial_value(param: BlockParam, args) -> Value | None:
+        """The one value all arguments agree on (ignoring `param` itself and undefined ones)."""
+        same = None
+        for a in args:
+            if a is param or isinstance(a, Undef) or a is same:
+                continue
+            if same is not None and not _same_const(a, same):
+                return None
+            same = a
+        if same is None:
+            return Undef(param.type, param.loc)
+        if same.type != param.type:
+            return None
+        return same
+
+    def _replace_param(self, param: BlockParam, same: Value, has_args: bool = True) -> Value:
+        block = param.block
+        users = list(param.uses)
+        replace_all_uses_with(param, same)
+        for defs in self.defs.values():
+            for var, v in defs.items():
+                if v is param:
+                    defs[var] = same
+        for inc in self.incomplete.values():
+            for var, v in inc.items():
+                assert v is not param
+        if has_args:
+            block.remove_param(block.params.index(param))
+        else:
+            block.params.remove(param)
+        self.param_var.pop(param, None)
+        # Parameters that received `param` as an argument may have become trivial.
+        for u in users:
+            if u.block is None or u.opname not in ("br", "cbr"):
+                continue
+            for k, s in enumerate(u.succs):
+                if s not in self.sealed:
+                    continue
+                for p in list(s.params):
+                    if p in self.param_var and p.block is s:
+                        args = [pred.terminator.succ_args(j)[s.params.index(p)]
+                                for pred in dict.fromkeys(s.preds)
+                                for j, ss in enumerate(pred.terminator.succs) if ss is s]
+                        v = self._trivial_value(p, args)
+                        if v is not None and not isinstance(v, Undef):
+                            self._replace_param(p, v)
+        return same
+
+    def _coerce_in(self, pred: Block, v: Value, param: BlockParam) -> Value:
+        if v.type == param.type:
+            return v
+        if isinstance(v, Undef) or isinstance(v.type, Unknown):
+            return self._zero(param.type, v.loc)
+        return self.convert_in(pred, v, param.type)
+
+    def _zero(self, t: T.Type, loc) -> Value:
+        if isinstance(t, T.TupleType):
+            instr = Instr("tuple", [self._zero(e, loc) for e in t.elems], t, None, loc)
+            self.func.entry.insert(0, instr)
+            return instr
+        if isinstance(t, Unknown):
+            return Undef(UNKNOWN, loc)
+        return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
+
+    def _type_conflict(self, var: str, param: BlockParam, v: Value):
+        others = [self.read_in(var, p) for p in param.block.preds]
+        other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
+        loc_a = self.def_locs.get(id(v), v.loc)
+        loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
+        tb = other.type if other is not None else param.type
+        notes = []
+        if loc_b is not None:
+            notes.append(f"  '{var}' is {tb} from {loc_b}")
+        if loc_a is not None:
+            notes.append(f"  '{var}' is {v.type} from {loc_a}")
+        raise CompileError(f"variable '{var}' has incompatible types {tb} and {v.type} where control "
+                           f"flow merges", param.loc or loc_a, tuple(notes))
+
+    # ---- emission -----------------------------------------------------------------------
+
+    def emit(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
+        if any(isinstance(v.type, Unknown) or isinstance(v, Undef) for v in operands):
+            self.saw_unknown = self.saw_unknown or loc
+            return Undef(UNKNOWN if type is None else type, loc)
+        instr = Instr(op, operands, type, attr, loc)
+        self.block.append(instr)
+        return instr
+
+    def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
+        if v.type == t:
+            return v
+        if isinstance(v, Const) and t.is_numeric() and v.type.is_numeric() and not isinstance(t, T.BoolType):
+            return _convert_const(v, t)
+        if isinstance(t, T.TupleType):
+            elems = []
+            for k, et in enumerate(t.elems):
+                e = Instr("extract", [v], v.type.elems[k], k, v.loc)
+                block.insert_before_terminator(e)
+                elems.append(self.convert_in(block, e, et))
+            instr = Instr("tuple", elems, t, None, v.loc)
+        else:
+            instr = Instr("convert", [v], t, None, v.loc)
+        block.insert_before_terminator(instr)
+        return instr
+
+
+def _is_true(v: Value) -> bool:
+    return isinstance(v, Const) and v.value is True
+
+
+def _same_const(a: Value, b: Value) -> bool:
+    return isinstance(a, Const) and isinstance(b, Const) and a.key() == b.key()
+
+
+def _convert_const(c: Const, t: T.Type) -> Const:
+    v = c.value
+    if isinstance(t, T.FloatType):
+        import numpy as np
+        return Const(float(np.float32(v)) if t.bits == 32 else float(v), t, c.loc)
+    if isinstance(t, T.IntType):
+        return Const(int(v), t, c.loc)
+    return Const(bool(v), t, c.loc)

@@ -1,0 +1,152 @@
+"""Types from the Python side: annotations, runtime values, and operator result types.
+
+Annotations use Python's spellings (`int`, `float`, `bool`, `None`, `tuple[int, float]`,
+`typing.Tuple[...]`), the sized types `script.i32`, `script.f32`, … and NumPy scalar types
+(`numpy.float32`). A runtime value's type (`typeof`) is what an unannotated parameter is
+specialized on.
+"""
+
+from __future__ import annotations
+
+import typing
+
+from script.ir import types as T
+
+
+class SizedType:
+    """A user-facing handle on a scalar IR type: `script.i32`, `script.f64`, …"""
+
+    __slots__ = ("ir_type",)
+
+    def __init__(self, ir_type: T.Type):
+        self.ir_type = ir_type
+
+    def __repr__(self):
+        return f"script.{self.ir_type}"
+
+    def __call__(self, value):
+        """`script.i32(x)` converts in compiled code; in Python it gives the NumPy scalar."""
+        import numpy as np
+        return np.dtype(numpy_name(self.ir_type)).type(value)
+
+
+def numpy_name(t: T.Type) -> str:
+    if isinstance(t, T.BoolType):
+        return "bool"
+    if isinstance(t, T.IntType):
+        return f"{'int' if t.signed else 'uint'}{t.bits}"
+    if isinstance(t, T.FloatType):
+        return f"float{t.bits}"
+    raise TypeError(f"{t} has no NumPy dtype")
+
+
+def _numpy_scalar_type(obj) -> T.Type | None:
+    """The IR type of a NumPy scalar class or dtype (without importing NumPy if unused)."""
+    import sys
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    try:
+        dt = np.dtype(obj)
+    except TypeError:
+        return None
+    if obj is float or obj is int or obj is bool:
+        return None
+    return T.parse_scalar({"b": "bool"}.get(dt.kind, "") or _dtype_to_name(dt))
+
+
+def _dtype_to_name(dt) -> str:
+    if dt.kind == "i":
+        return f"i{dt.itemsize * 8}"
+    if dt.kind == "u":
+        return f"u{dt.itemsize * 8}"
+    if dt.kind == "f" and dt.itemsize in (4, 8):
+        return f"f{dt.itemsize * 8}"
+    return ""
+
+
+def type_from_annotation(ann) -> T.Type | None:
+    """The IR type an evaluated annotation stands for, or None if it names none."""
+    if ann is int:
+        return T.I64
+    if ann is float:
+        return T.F64
+    if ann is bool:
+        return T.BOOL
+    if ann is None or ann is type(None):
+        return T.NONE
+    if isinstance(ann, SizedType):
+        return ann.ir_type
+    origin = typing.get_origin(ann)
+    if origin is tuple:
+        args = typing.get_args(ann)
+        elems = [type_from_annotation(a) for a in args]
+        if None in elems or Ellipsis in args:
+            return None
+        return T.TupleType(elems)
+    if isinstance(ann, type) or hasattr(ann, "dtype"):
+        return _numpy_scalar_type(ann)
+    return None
+
+
+def typeof(value) -> T.Type | None:
+    """The type an argument value specializes on, or None when it is not supported."""
+    if value is True or value is False:
+        return T.BOOL
+    cls = type(value)
+    if cls is int:
+        return T.I64
+    if cls is float:
+        return T.F64
+    if value is None:
+        return T.NONE
+    if cls is tuple:
+        elems = [typeof(v) for v in value]
+        return None if None in elems else T.TupleType(elems)
+    if isinstance(value, int):          # int subclasses (IntEnum, …)
+        return T.I64
+    if isinstance(value, float):
+        return T.F64
+    mod = getattr(cls, "__module__", "")
+    if mod == "numpy" or mod.startswith("numpy."):
+        return _numpy_scalar_type(cls)
+    return None
+
+
+def python_type_name(t: T.Type) -> str:
+    """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
+    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None"}.get(t) or (
+        "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
+        if isinstance(t, T.TupleType) else str(t))
+
+
+def format_signature(types) -> str:
+    return "(" + ", ".join(python_type_name(t) for t in types) + ")"
+
+
+def to_python_value(t: T.Type, value):
+    """Coerce a Python argument to what a parameter of type `t` takes, or raise TypeError."""
+    if isinstance(t, T.BoolType):
+        if isinstance(value, bool) or type(value).__name__ == "bool_":
+            return bool(value)
+        raise TypeError
+    if isinstance(t, T.IntType):
+        if isinstance(value, float) or type(value).__module__ == "numpy" and "float" in type(value).__name__:
+            raise TypeError
+        import operator
+        return operator.index(value)
+    if isinstance(t, T.FloatType):
+        if isinstance(value, (int, float)) or hasattr(value, "__float__") and not isinstance(value, (str, bytes)):
+            if isinstance(value, complex):
+                raise TypeError
+            return float(value)
+        raise TypeError
+    if isinstance(t, T.NoneType):
+        if value is None:
+            return None
+        raise TypeError
+    if isinstance(t, T.TupleType):
+        if not isinstance(value, tuple) or len(value) != len(t.elems):
+            raise TypeError
+        return tuple(to_python_value(e, v) for e, v in zip(t.elems, value))
+    raise TypeError
