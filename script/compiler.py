@@ -66,7 +66,7 @@ def optimize_module(module: Module, opt: int, passes=None) -> dict:
     verify = verify_enabled()
     disabled = disabled_passes()
     for f in module.functions.values():
-        run_pipeline(f, level=opt, verify=verify, disabled=disabled, stats=stats, only=passes)
+        run_pipeline(f, level=opt, passes=passes, verify=verify, disabled=disabled, stats=stats)
     return stats
 
 

@@ -87,19 +87,23 @@ def make_script_function(py_func, opt: int = 2, passes=None):
     from script.frontend.specialize import COMPILE_LOCK, CONTEXT
     with COMPILE_LOCK:
         info = CONTEXT.info_for(py_func)
-    obj = new_instance(function_type(), None)
+    target = []      # the fallback needs the object, which needs the fallback: one indirection
+
+    def trampoline(*args, **kwargs):
+        return target[0](*args, **kwargs)
+
+    obj = new_instance(function_type(), trampoline)
     d = obj.__dict__
     d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
              __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
-    _set_fallback(obj)
+    target.append(_make_fallback(obj))
     if info.is_annotated:
         _specialization_for(obj, tuple(info.param_types))
     return obj
 
 
-def _set_fallback(obj) -> None:
-    from script.backend import set_fallback
+def _make_fallback(obj):
     info = obj.__dict__["_script_info"]
     signature = inspect.signature(info.py_func)
 
@@ -111,18 +115,16 @@ def _set_fallback(obj) -> None:
         bound.apply_defaults()
         values = list(bound.arguments.values())
         key, coerced = _types_for(obj, info, values)
-        spec = _specialization_for(obj, key)
+        _specialization_for(obj, key)
         if getattr(_reentry, "active", False):
-            # The fast path refused values we just coerced: call the specialization directly.
-            from script.backend import call_specialization
-            return call_specialization(spec.native, coerced)
+            raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
         try:
             return obj(*coerced)
         finally:
             _reentry.active = False
 
-    set_fallback(obj, fallback)
+    return fallback
 
 
 def _types_for(obj, info, values):

@@ -1,0 +1,75 @@
+"""Backends: native code for the host CPU through LLVM (`llvm/`), and the CPython side of
+calling it (`runtime/`).
+
+The entry points below import llvmlite only when first called, so `import script.backend`
+stays cheap.
+
+    compile_native(module, entry, opt_level=3) -> NativeLibrary
+    load_native(object_code, entry_func) -> NativeLibrary
+    make_function_type(name, methods) -> type
+    new_instance(tp, fallback) -> compiled-function object
+    set_specializations(obj, [NativeLibrary | address, ...], nargs)
+    compile_callable(module, entry, fallback=None) -> compiled-function object
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from script.backend.runtime.library import NativeLibrary
+    from script.ir.core import Function, Module
+
+
+def compile_native(module: "Module", entry: str, opt_level: int = 3) -> "NativeLibrary":
+    """Compile `module.functions[entry]` (and all it calls) for this CPU and load it.
+
+    The result keeps the code loaded; its `entry_address` (also `try_call_address`) is the
+    CPython entry point (runtime.entry)."""
+    from script.backend.runtime.library import compile_native as compile_
+    return compile_(module, entry, opt_level)
+
+
+def load_native(object_code: bytes, entry_func: "Function") -> "NativeLibrary":
+    """Load the `object_code` of a `NativeLibrary` compiled for `entry_func` (same CPU)."""
+    from script.backend.runtime.library import load_native as load
+    return load(object_code, entry_func)
+
+
+def make_function_type(name: str, methods: dict | None = None) -> type:
+    """A new heap type for compiled functions, with `methods` assigned onto it."""
+    from script.backend.runtime.heaptype import make_function_type as make
+    return make(name, methods)
+
+
+def new_instance(tp: type, fallback) -> object:
+    """A compiled-function object of type `tp` that calls `fallback(*args, **kwargs)` until
+    specializations match."""
+    from script.backend.runtime.heaptype import new_instance as new
+    return new(tp, fallback)
+
+
+def set_specializations(obj, specs, nargs: int) -> None:
+    """Make `obj` try `specs` (NativeLibrary objects or entry addresses) in order for calls
+    with exactly `nargs` positional arguments and no keywords, then its fallback."""
+    from script.backend.runtime.heaptype import set_specializations as install
+    install(obj, specs, nargs)
+
+
+def compile_callable(module: "Module", entry: str, fallback=None, opt_level: int = 3):
+    """`module.functions[entry]` compiled and wrapped in a callable object of a plain
+    compiled-function type: for tests and tools that start from IR. Calls whose argument
+    types do not match go to `fallback`, or raise TypeError without one."""
+    from script.backend.runtime.heaptype import plain_function_type
+    lib = compile_native(module, entry, opt_level)
+    func = module.functions[entry]
+    if fallback is None:
+        def fallback(*args, **kwargs):
+            raise TypeError(f"{entry}() takes ({', '.join(map(str, func.param_types))}), "
+                            f"got ({', '.join(type(a).__name__ for a in args)})"
+                            + (" and keyword arguments" if kwargs else ""))
+    obj = new_instance(plain_function_type(), fallback)
+    set_specializations(obj, [lib], len(func.params))
+    obj.__name__ = entry
+    obj.library = lib
+    return obj

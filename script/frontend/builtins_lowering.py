@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins as py_builtins
 import math
+import types
 
 from script.frontend import pylib
 from script.frontend.pymessages import message
@@ -21,7 +22,7 @@ from script.ir.ops import MATH_FUNCS
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 _GAMMA_POLES = ("gamma", "lgamma")
 _NEVER_RAISE = ("fabs", "copysign", "atan2", "floor", "ceil", "trunc", "rint", "nextafter", "erf",
-                "erfc", "tanh", "atan", "cbrt")
+                "erfc", "tanh", "atan", "cbrt", "hypot")
 _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm}
 
@@ -83,6 +84,10 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _PYLIB:
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
+        if isinstance(obj, types.FunctionType):
+            # A plain Python function called from compiled code is compiled too, as
+            # TorchScript does: callees need no decorator of their own.
+            return self.call_script(self.ctx.info_for(obj), node)
         handler = _BUILTIN_HANDLERS.get(id(obj))
         if handler is not None and (obj is getattr(py_builtins, obj.__name__, None) or obj is getattr(math, obj.__name__, None)):
             return handler(self, node, obj.__name__)
@@ -380,10 +385,12 @@ class CallLowering:
         p = self.emit("pow", [Const(10.0, t), self.coerce(mag, t, node)], t, None, loc)
         y = self.emit("select", [neg, self.emit("div", [x, p], t, None, loc), self.emit("mul", [x, p], t, None, loc)], t, None, loc)
         z = self.emit("math", [y], t, "rint", loc)
-        z = self.emit("select", [neg, self.emit("mul", [z, p], t, None, loc), self.emit("div", [z, p], t, None, loc)], t, None, loc)
         yfin = self.is_finite(y, loc)
         xfin = self.is_finite(x, loc)
+        exact = self.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n digits
+        z = self.emit("select", [neg, self.emit("mul", [z, p], t, None, loc), self.emit("div", [z, p], t, None, loc)], t, None, loc)
         keep = self.emit("or", [big, self.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+        keep = self.emit("or", [keep, exact], T.BOOL, None, loc)
         keep = self.emit("or", [keep, self.emit("not", [xfin], T.BOOL, None, loc)], T.BOOL, None, loc)
         z = self.emit("select", [keep, x, z], t, None, loc)
         zfin = self.is_finite(z, loc)

@@ -82,10 +82,12 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
-        live = set(reachable_blocks(self.func))
+        order = reachable_blocks(self.func)
+        live = set(order)
         for b in list(self.func.blocks):
             if b not in live:
                 self.func.remove_block(b)
+        self.func.blocks = order        # reverse postorder: definitions print before uses
         return self.func
 
     def loc(self, node) -> SourceLoc | None:
@@ -381,6 +383,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
     def stmt_While(self, node: ast.While) -> None:
         header = self.new_block("while.head", loop_key=node)
         self.goto(header, self.loc(node))
+        self.enter_loop_header(header)
         self.start(header)
         cond = self.truth(self.expr(node.test), node.test)
         body, after = self.new_block("while.body"), self.new_block("while.end")
@@ -451,6 +454,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
         self.write(var, start)
         header = self.new_block("for.head", loop_key=node)
         self.goto(header, loc)
+        self.enter_loop_header(header)
         self.start(header)
         cur = self.read(var, loc)
         if isinstance(step, Const):

@@ -78,6 +78,7 @@ class SSABuilder:
         self.sealed: set[Block] = {func.entry}
         self.incomplete: dict[Block, dict[str, BlockParam]] = {}
         self.block_keys: dict[Block, object] = {}     # loop header block -> loop key
+        self.loop_entries: dict[Block, list[Block]] = {}
         self.param_var: dict[BlockParam, str] = {}
         self.def_locs: dict[int, SourceLoc] = {}       # id(value) -> where it was assigned
         self.saw_unknown: SourceLoc | None = None
@@ -134,8 +135,8 @@ class SSABuilder:
         found = self.defs[block].get(var)
         if found is not None:
             return found
-        if block not in self.sealed and var.startswith("$def:") and block.preds and all(
-                _is_true(self.read_in(var, p, loc)) for p in block.preds):
+        if block not in self.sealed and var.startswith("$def:") and self._entry_preds(block) and all(
+                _is_true(self.read_in(var, p, loc)) for p in self._entry_preds(block)):
             # Definedness only goes from false to true (there is no `del`): a loop entered with
             # the variable assigned has it assigned on every back edge too.
             value = Const(True, T.BOOL)
@@ -154,9 +155,18 @@ class SSABuilder:
         self.defs[block][var] = value
         return value
 
+    def _entry_preds(self, block: Block) -> list[Block]:
+        """The predecessors of an unsealed loop header that come from outside the loop (the
+        edges known when the header was entered); `continue` edges are added later."""
+        return self.loop_entries.get(block, [])
+
+    def enter_loop_header(self, header: Block) -> None:
+        """Call right after the jump into a loop header, before anything reads in it."""
+        self.loop_entries[header] = list(header.preds)
+
     def _type_from_known_preds(self, var: str, block: Block, loc) -> T.Type:
         t: T.Type = UNKNOWN
-        for p in list(block.preds):
+        for p in self._entry_preds(block):
             t = unify_types(t, self.read_in(var, p, loc).type) or t
         key = self.block_keys.get(block)
         hint = self.hints.get((key, var)) if key is not None else None
@@ -202,17 +212,25 @@ class SSABuilder:
 
     @staticmethod
     def _trivial_value(param: BlockParam, args) -> Value | None:
-        """The one value all arguments agree on (ignoring `param` itself and undefined ones)."""
+        """The one value all arguments agree on (ignoring `param` itself), or None.
+
+        An undefined argument counts as a value of its own (the typed zero it becomes), so a
+        variable assigned on only some paths keeps its parameter: the defined value would not
+        dominate the merge."""
         same = None
+        undef = False
         for a in args:
-            if a is param or isinstance(a, Undef) or a is same:
+            if a is param or a is same:
+                continue
+            if isinstance(a, Undef):
+                undef = True
                 continue
             if same is not None and not _same_const(a, same):
                 return None
             same = a
         if same is None:
             return Undef(param.type, param.loc)
-        if same.type != param.type:
+        if undef or same.type != param.type:
             return None
         return same
 

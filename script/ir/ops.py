@@ -70,7 +70,7 @@ MATH_FUNCS = {
     "erf": (1, False), "erfc": (1, False), "gamma": (1, True), "lgamma": (1, True),
     "floor": (1, False), "ceil": (1, False), "trunc": (1, False), "fabs": (1, False),
     "rint": (1, False), "cbrt": (1, False),
-    "atan2": (2, False), "hypot": (2, True), "copysign": (2, False), "fmod": (2, False),
+    "atan2": (2, False), "hypot": (2, False), "copysign": (2, False), "fmod": (2, False),
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
 }
 

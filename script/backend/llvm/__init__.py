@@ -1,0 +1,12 @@
+"""Lowering of verified IR to LLVM IR, and the process-wide JIT that loads the result.
+
+Modules here import `llvmlite`; import them only when compiling, so that `import script`
+stays cheap.
+
+- `abi`:      the native calling convention of lowered functions (the `Env` record that
+              carries exceptions out without the GIL), type mapping, the module builder.
+- `arith`:    integer and float arithmetic with Python's semantics.
+- `mathlib`:  `math.F` as LLVM intrinsics or libm calls.
+- `lower`:    functions, blocks, branches, calls, checks.
+- `jit`:      target machine, optimization, object emission, linking into the JIT.
+"""

@@ -1,0 +1,285 @@
+"""Arithmetic, comparison and conversion with the semantics of script.ir.ops (Python's).
+
+Every function here takes the module builder, an IR builder positioned where the code goes,
+the IR type of the operands, and LLVM values; it returns the LLVM result. None of them
+produces poison or undefined behaviour for any operand the op table allows:
+
+- int ``add``/``sub``/``mul``/``neg``/``abs`` wrap (no ``nsw``);
+- ``floordiv``/``mod`` on signed ints never execute ``INT_MIN / -1`` (the divisor -1 is
+  replaced by 1 and the quotient negated, wrapping);
+- a shift count >= the width selects the saturated result instead of using the poison
+  value of the plain shift;
+- float ``floordiv``/``mod`` follow CPython's ``float_divmod`` step by step, so signed
+  zeros, infinities and NaNs come out as in CPython.
+
+Bools are ``i1`` and count as unsigned 1-bit ints (``False < True``).
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from script.ir import types as T
+from script.backend.llvm.abi import I1, NativeModule, const_int, llvm_type
+
+
+def is_float(t: T.Type) -> bool:
+    return isinstance(t, T.FloatType)
+
+
+def is_signed(t: T.Type) -> bool:
+    return isinstance(t, T.IntType) and t.signed
+
+
+def _fconst(t: T.Type, value: float) -> ir.Constant:
+    return ir.Constant(llvm_type(t), value)
+
+
+def _float_intrinsic(m: NativeModule, name: str, t: T.Type, nargs: int) -> ir.Function:
+    lt = llvm_type(t)
+    return m.intrinsic(f"llvm.{name}.f{t.bits}", lt, [lt] * nargs)
+
+
+# --- comparisons ---------------------------------------------------------------------------
+
+_FLOAT_PRED = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
+_INT_PRED = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def lower_cmp(b: ir.IRBuilder, pred: str, t: T.Type, x: ir.Value, y: ir.Value) -> ir.Value:
+    """``cmp.pred``: floats ordered except ``ne`` (unordered); ints signed by their type."""
+    if is_float(t):
+        return b.fcmp_unordered("!=", x, y) if pred == "ne" else \
+            b.fcmp_ordered(_INT_PRED[pred], x, y)
+    if is_signed(t):
+        return b.icmp_signed(_INT_PRED[pred], x, y)
+    return b.icmp_unsigned(_INT_PRED[pred], x, y)
+
+
+# --- binary ops ----------------------------------------------------------------------------
+
+def lower_binary(m: NativeModule, b: ir.IRBuilder, op: str, t: T.Type,
+                 x: ir.Value, y: ir.Value) -> ir.Value:
+    handler = _BINARY.get(op)
+    if handler is None:
+        raise AssertionError(f"not a binary op: {op}")
+    return handler(m, b, t, x, y)
+
+
+def _add(m, b, t, x, y):
+    return b.fadd(x, y) if is_float(t) else b.add(x, y)
+
+
+def _sub(m, b, t, x, y):
+    return b.fsub(x, y) if is_float(t) else b.sub(x, y)
+
+
+def _mul(m, b, t, x, y):
+    return b.fmul(x, y) if is_float(t) else b.mul(x, y)
+
+
+def _div(m, b, t, x, y):
+    assert is_float(t), "div takes floats"
+    return b.fdiv(x, y)
+
+
+def _floordiv(m, b, t, x, y):
+    if is_float(t):
+        return _float_divmod(m, b, t, x, y)[0]
+    if not is_signed(t):
+        return b.udiv(x, y)
+    return _int_divmod(b, x, y)[0]
+
+
+def _mod(m, b, t, x, y):
+    if is_float(t):
+        return _float_divmod(m, b, t, x, y)[1]
+    if not is_signed(t):
+        return b.urem(x, y)
+    return _int_divmod(b, x, y)[1]
+
+
+def _int_divmod(b: ir.IRBuilder, x: ir.Value, y: ir.Value):
+    """Python's floor division and modulo of signed ints; `y` is never 0.
+
+    ``y == -1`` divides by 1 and negates instead (the quotient of INT_MIN wraps to INT_MIN);
+    otherwise C's truncating quotient is moved down by one when the remainder is nonzero and
+    has the opposite sign of the divisor, and the remainder moves by the divisor.
+    """
+    lt = x.type
+    zero, one, minus_one = (const_int(lt, v) for v in (0, 1, -1))
+    by_minus_one = b.icmp_signed("==", y, minus_one)
+    d = b.select(by_minus_one, one, y)
+    q0 = b.sdiv(x, d)
+    r0 = b.srem(x, d)
+    q1 = b.select(by_minus_one, b.sub(zero, q0), q0)
+    signs_differ = b.icmp_signed("<", b.xor(r0, y), zero)
+    adjust = b.and_(b.icmp_signed("!=", r0, zero), signs_differ)
+    q = b.sub(q1, b.zext(adjust, lt))
+    r = b.select(adjust, b.add(r0, y), r0)
+    return q, r
+
+
+def _float_divmod(m: NativeModule, b: ir.IRBuilder, t: T.Type, vx: ir.Value, wx: ir.Value):
+    """CPython's ``_float_div_mod`` (Objects/floatobject.c), as selects::
+
+        mod = fmod(vx, wx); div = (vx - mod) / wx
+        if mod: if (wx < 0) != (mod < 0): mod += wx; div -= 1.0
+        else:   mod = copysign(0.0, wx)
+        if div: floordiv = floor(div); if div - floordiv > 0.5: floordiv += 1.0
+        else:   floordiv = copysign(0.0, vx / wx)
+
+    C's truth test of a double is ``!= 0`` unordered (NaN is true), comparisons ordered.
+    """
+    zero, one, half = _fconst(t, 0.0), _fconst(t, 1.0), _fconst(t, 0.5)
+    copysign = _float_intrinsic(m, "copysign", t, 2)
+    floor = _float_intrinsic(m, "floor", t, 1)
+    mod = b.frem(vx, wx)
+    div = b.fdiv(b.fsub(vx, mod), wx)
+    mod_true = b.fcmp_unordered("!=", mod, zero)
+    signs_differ = b.xor(b.fcmp_ordered("<", wx, zero), b.fcmp_ordered("<", mod, zero))
+    adjust = b.and_(mod_true, signs_differ)
+    mod = b.select(adjust, b.fadd(mod, wx), mod)
+    div = b.select(adjust, b.fsub(div, one), div)
+    mod = b.select(mod_true, mod, b.call(copysign, [zero, wx]))
+    floordiv = b.call(floor, [div])
+    floordiv = b.select(b.fcmp_ordered(">", b.fsub(div, floordiv), half),
+                        b.fadd(floordiv, one), floordiv)
+    div_true = b.fcmp_unordered("!=", div, zero)
+    floordiv = b.select(div_true, floordiv, b.call(copysign, [zero, b.fdiv(vx, wx)]))
+    return floordiv, mod
+
+
+def _pow(m, b, t, x, y):
+    if is_float(t):
+        return b.call(_float_intrinsic(m, "pow", t, 2), [x, y])
+    return b.call(_int_pow_helper(m, x.type), [x, y])
+
+
+def _int_pow_helper(m: NativeModule, lt: ir.IntType) -> ir.Function:
+    """``script.ipow.iN(base, exp)``: exponentiation by squaring, wrapping; `exp` >= 0 (the
+    frontend checks it), so it is shifted as unsigned. Internal, so LLVM inlines it and folds
+    constant exponents."""
+    name = f"script.ipow.i{lt.width}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.new_function(name, ir.FunctionType(lt, [lt, lt]))
+    m.helpers[name] = fn
+    base, exp = fn.args
+    entry, loop, done = (fn.append_basic_block(n) for n in ("entry", "loop", "done"))
+    b = ir.IRBuilder(entry)
+    zero, one = const_int(lt, 0), const_int(lt, 1)
+    b.cbranch(b.icmp_unsigned("==", exp, zero), done, loop)
+    b.position_at_end(loop)
+    acc = b.phi(lt)
+    bb = b.phi(lt)
+    e = b.phi(lt)
+    odd = b.trunc(e, I1) if lt.width > 1 else e
+    acc2 = b.select(odd, b.mul(acc, bb), acc)
+    e2 = b.lshr(e, one) if lt.width > 1 else zero
+    bb2 = b.mul(bb, bb)
+    acc.add_incoming(one, entry)
+    acc.add_incoming(acc2, loop)
+    bb.add_incoming(base, entry)
+    bb.add_incoming(bb2, loop)
+    e.add_incoming(exp, entry)
+    e.add_incoming(e2, loop)
+    b.cbranch(b.icmp_unsigned("==", e2, zero), done, loop)
+    b.position_at_end(done)
+    result = b.phi(lt)
+    result.add_incoming(one, entry)
+    result.add_incoming(acc2, loop)
+    b.ret(result)
+    return fn
+
+
+def _bitand(m, b, t, x, y):
+    return b.and_(x, y)
+
+
+def _bitor(m, b, t, x, y):
+    return b.or_(x, y)
+
+
+def _bitxor(m, b, t, x, y):
+    return b.xor(x, y)
+
+
+def _shl(m, b, t, x, y):
+    width = const_int(x.type, t.bits)
+    return b.select(b.icmp_unsigned(">=", y, width), const_int(x.type, 0), b.shl(x, y))
+
+
+def _shr(m, b, t, x, y):
+    width = const_int(x.type, t.bits)
+    if is_signed(t):
+        top = const_int(x.type, t.bits - 1)
+        count = b.select(b.icmp_unsigned(">", y, top), top, y)
+        return b.ashr(x, count)
+    return b.select(b.icmp_unsigned(">=", y, width), const_int(x.type, 0), b.lshr(x, y))
+
+
+def _min(m, b, t, x, y):
+    return b.select(lower_cmp(b, "lt", t, y, x), y, x)
+
+
+def _max(m, b, t, x, y):
+    return b.select(lower_cmp(b, "gt", t, y, x), y, x)
+
+
+_BINARY = {
+    "add": _add, "sub": _sub, "mul": _mul, "div": _div, "floordiv": _floordiv, "mod": _mod,
+    "pow": _pow, "and": _bitand, "or": _bitor, "xor": _bitxor, "shl": _shl, "shr": _shr,
+    "min": _min, "max": _max,
+}
+
+
+# --- unary ops -----------------------------------------------------------------------------
+
+def lower_unary(m: NativeModule, b: ir.IRBuilder, op: str, t: T.Type, x: ir.Value) -> ir.Value:
+    if op == "neg":
+        return b.fneg(x) if is_float(t) else b.sub(const_int(x.type, 0), x)
+    if op in ("invert", "not"):
+        return b.xor(x, const_int(x.type, -1))
+    if op == "abs":
+        if is_float(t):
+            return b.call(_float_intrinsic(m, "fabs", t, 1), [x])
+        if not is_signed(t):
+            return x
+        fn = m.intrinsic(f"llvm.abs.i{t.bits}", x.type, [x.type, I1])
+        return b.call(fn, [x, ir.Constant(I1, 0)])    # INT_MIN stays INT_MIN, not poison
+    raise AssertionError(f"not a unary op: {op}")
+
+
+# --- conversions ---------------------------------------------------------------------------
+
+def lower_convert(m: NativeModule, b: ir.IRBuilder, src: T.Type, dst: T.Type,
+                  x: ir.Value) -> ir.Value:
+    """``convert`` from `src` to `dst` (tuples element-wise), as ops.py specifies."""
+    if src == dst:
+        return x
+    if isinstance(src, T.TupleType):
+        out = ir.Constant(llvm_type(dst), ir.Undefined)
+        for k, (s, d) in enumerate(zip(src.elems, dst.elems)):
+            out = b.insert_value(out, lower_convert(m, b, s, d, b.extract_value(x, k)), k)
+        return out
+    lt = llvm_type(dst)
+    if isinstance(dst, T.BoolType):
+        if is_float(src):
+            return b.fcmp_unordered("!=", x, ir.Constant(x.type, 0.0))
+        return b.icmp_unsigned("!=", x, const_int(x.type, 0))
+    if is_float(dst):
+        if is_float(src):
+            return b.fpext(x, lt) if dst.bits > src.bits else b.fptrunc(x, lt)
+        return b.sitofp(x, lt) if is_signed(src) else b.uitofp(x, lt)
+    if is_float(src):
+        kind = "fptosi" if dst.signed else "fptoui"
+        fn = m.intrinsic(f"llvm.{kind}.sat.i{dst.bits}.f{src.bits}", lt, [x.type])
+        return b.call(fn, [x])
+    sbits = x.type.width
+    if dst.bits < sbits:
+        return b.trunc(x, lt)
+    if dst.bits > sbits:
+        return b.sext(x, lt) if is_signed(src) else b.zext(x, lt)
+    return x

@@ -1,0 +1,104 @@
+"""The process-wide JIT: host target machine, LLVM optimization, object emission, linking.
+
+One `Jit` per process, made on first use by `get_jit()`. Object code is relocatable and
+position-independent; every external symbol (the CPython C-API, libm) is referenced by name
+and bound when an object is linked: first from symbol libraries (`add_symbols`: a JITDylib of
+absolute addresses, made once and shared by every object), then from the running process, so
+the same bytes can be saved and linked in another process on the same CPU. Each object is
+linked into its own JITDylib with a fresh name, so libraries that define the same symbols
+never clash; a library stays loaded while its `ResourceTracker` is referenced.
+
+LLVM is not thread-safe per target machine, so every method takes the JIT's lock.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+import llvmlite.binding as llvm
+
+_jit = None
+_jit_lock = threading.Lock()
+
+
+class Jit:
+    def __init__(self):
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        self.cpu = llvm.get_host_cpu_name()
+        self.features = llvm.get_host_cpu_features().flatten()
+        target = llvm.Target.from_default_triple()
+        self.triple = target.triple
+        self.tm = self._target_machine(target, 3)
+        self._tm_fast = self._target_machine(target, 0)     # for -O0: fast instruction selection
+        self.data_layout = str(self.tm.target_data)
+        self.lljit = llvm.create_lljit_compiler(self.tm)
+        self.lock = threading.RLock()
+        self._names = itertools.count()
+        self._symbol_libraries: dict[str, object] = {}
+
+    def _target_machine(self, target, opt: int):
+        return target.create_target_machine(cpu=self.cpu, features=self.features, opt=opt,
+                                            reloc="pic", codemodel="default")
+
+    def parse(self, text: str) -> llvm.ModuleRef:
+        """Parse and verify LLVM IR text (a verifier failure is a backend bug)."""
+        with self.lock:
+            mod = llvm.parse_assembly(text)
+            mod.triple = self.triple
+            mod.data_layout = self.data_layout
+            mod.verify()
+            return mod
+
+    def optimize(self, mod: llvm.ModuleRef, level: int = 3) -> None:
+        """Run LLVM's default -O`level` pipeline (new pass manager) for the host CPU."""
+        if level <= 0:
+            return
+        with self.lock:
+            pto = llvm.create_pipeline_tuning_options(speed_level=min(level, 3))
+            pto.loop_vectorization = level >= 2
+            pto.slp_vectorization = level >= 2
+            pb = llvm.create_pass_builder(self.tm, pto)
+            pb.getModulePassManager().run(mod, pb)
+
+    def emit_object(self, mod: llvm.ModuleRef, level: int = 3) -> bytes:
+        """Machine code for `mod`; code generation optimizes unless `level` is 0."""
+        with self.lock:
+            return bytes((self.tm if level > 0 else self._tm_fast).emit_object(mod))
+
+    def emit_assembly(self, mod: llvm.ModuleRef, level: int = 3) -> str:
+        with self.lock:
+            return (self.tm if level > 0 else self._tm_fast).emit_assembly(mod)
+
+    def add_symbols(self, name: str, table: dict[str, int]) -> str:
+        """Define a library `name` binding each symbol of `table` to its address (once per
+        name: later calls return at once). Returns `name`, for `link`."""
+        with self.lock:
+            if name not in self._symbol_libraries:
+                builder = llvm.JITLibraryBuilder()
+                for symbol, address in table.items():
+                    builder.import_symbol(symbol, address)
+                self._symbol_libraries[name] = builder.link(self.lljit, name)
+            return name
+
+    def link(self, object_code: bytes, exports, libraries=()) -> llvm.ResourceTracker:
+        """Load `object_code` into a new JITDylib; `tracker[name]` is each export's address.
+        Undefined symbols resolve in `libraries` (see `add_symbols`), then in the process."""
+        with self.lock:
+            builder = llvm.JITLibraryBuilder().add_object_img(object_code)
+            for name in libraries:
+                builder.add_jit_library(name)
+            builder.add_current_process()
+            for name in exports:
+                builder.export_symbol(name)
+            return builder.link(self.lljit, f"script.lib{next(self._names)}")
+
+
+def get_jit() -> Jit:
+    global _jit
+    if _jit is None:
+        with _jit_lock:
+            if _jit is None:
+                _jit = Jit()
+    return _jit

@@ -1,0 +1,10 @@
+"""The CPython side of native code: entry points generated in LLVM IR, and the callable type.
+
+- `capi`:      C-API declarations for generated code, object layout, symbol addresses.
+- `symbols`:   every external symbol the JIT binds (C-API and libm).
+- `boxing`:    exact type matching, unboxing and boxing of arguments and results.
+- `entry`:     the per-specialization entry point (a vectorcall) and exception raising.
+- `library`:   `compile_native` / `load_native` and the `NativeLibrary` they return.
+- `dispatch`:  the instance layout and its vectorcall / GC functions, in LLVM IR.
+- `heaptype`:  the heap type (``PyType_FromSpec`` through ctypes) and its instances.
+"""

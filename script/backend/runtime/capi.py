@@ -1,0 +1,149 @@
+"""The CPython C-API as seen from generated LLVM code: declarations, object layout, addresses.
+
+Generated code names C-API functions and objects symbolically (``PyLong_Type``,
+``PyExc_ValueError``, ``PyFloat_FromDouble``); `symbol_addresses` gives the JIT their
+addresses in the running interpreter (through ctypes), so object code holds no addresses.
+
+Object layout is read directly where the C-API has only macros: ``ob_type``, a float's value,
+a tuple's size and items. The offsets are those of the default (GIL, non-debug) 64-bit builds
+of CPython 3.10-3.13; `check_layout` confirms them against the running interpreter before
+anything is compiled.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import sys
+
+import llvmlite.ir as ir
+
+from script.ir.ops import EXCEPTIONS
+from script.backend.llvm.abi import I32, I64, PTR, NativeModule, load_at
+
+OB_TYPE = 8             # PyObject.ob_type
+VAR_SIZE = 16           # PyVarObject.ob_size
+FLOAT_VALUE = 16        # PyFloatObject.ob_fval
+TUPLE_ITEMS = 24        # PyTupleObject.ob_item[0]
+LONG_HEADER = 16        # 3.10-3.11: ob_size (sign * ndigits); 3.12+: lv_tag (ndigits << 3 | sign)
+LONG_DIGITS = 24        # ob_digit[0], a uint32 holding 30 bits
+
+# How `emit_small_int` reads a one-digit int in this interpreter, or None (use the C-API).
+LONG_LAYOUT = (None if sys.int_info.bits_per_digit != 30 or sys.int_info.sizeof_digit != 4
+               else "tag" if sys.version_info >= (3, 12) else "size")
+
+_D = ir.DoubleType()
+_VOID = ir.VoidType()
+
+# name -> (return type, parameter types, varargs)
+FUNCTIONS = {
+    "PyLong_AsLongLongAndOverflow": (I64, [PTR, PTR], False),
+    "PyLong_AsUnsignedLongLong": (I64, [PTR], False),
+    "PyLong_FromLongLong": (PTR, [I64], False),
+    "PyLong_FromUnsignedLongLong": (PTR, [I64], False),
+    "PyFloat_FromDouble": (PTR, [_D], False),
+    "Py_NewRef": (PTR, [PTR], False),
+    "Py_DecRef": (_VOID, [PTR], False),
+    "PyTuple_New": (PTR, [I64], False),
+    "PyTuple_SetItem": (I32, [PTR, I64, PTR], False),
+    "PyErr_Format": (PTR, [PTR, PTR], True),
+    "PyErr_SetNone": (_VOID, [PTR], False),
+    "PyErr_SetString": (_VOID, [PTR, PTR], False),
+    "PyErr_Occurred": (PTR, [], False),
+    "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR], False),
+    "PyObject_GC_UnTrack": (_VOID, [PTR], False),
+    "PyObject_GC_Del": (_VOID, [PTR], False),
+    "PyObject_ClearWeakRefs": (_VOID, [PTR], False),
+}
+
+# Objects whose address generated code uses (types compared against ob_type, singletons).
+OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type",
+           "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
+
+# Exception classes generated code raises: those of compiled code, and one for the runtime.
+EXCEPTION_CLASSES = EXCEPTIONS + ("SystemError",)
+
+# Globals that hold a pointer (the exception classes): generated code loads them.
+POINTERS = tuple(f"PyExc_{name}" for name in EXCEPTION_CLASSES)
+
+
+def call(m: NativeModule, b: ir.IRBuilder, name: str, *args) -> ir.Value:
+    """Call the C-API function `name`, declaring it in `m` on first use."""
+    ret, params, var_arg = FUNCTIONS[name]
+    fn = m.declare(name, ret, params, var_arg=var_arg, attrs=("nounwind",))
+    args = [b.bitcast(a, p) if isinstance(a.type, ir.PointerType) and a.type != p else a
+            for a, p in zip(args, params)] + list(args[len(params):])
+    return b.call(fn, args)
+
+
+def address_of(m: NativeModule, name: str) -> ir.Value:
+    """The address of the C-API object `name` (e.g. ``PyFloat_Type``), as an ``i8*``."""
+    assert name in OBJECTS, name
+    return m.declare_data(name)
+
+
+def exception_class(m: NativeModule, b: ir.IRBuilder, name: str) -> ir.Value:
+    """The value of ``PyExc_<name>``."""
+    assert name in EXCEPTION_CLASSES, name
+    return b.load(m.declare_data(f"PyExc_{name}", PTR))
+
+
+def emit_small_int(b: ir.IRBuilder, obj: ir.Value):
+    """``(is_small, value)`` for an exact int `obj`: whether it has at most one digit, and then
+    its value as i64, read from the object. None when this interpreter's layout is unknown.
+
+    The generated code is specific to the CPython minor version it was compiled under (as
+    the C-API itself is): saved object code must be reused only on the same version."""
+    check_layout()
+    if LONG_LAYOUT is None:
+        return None
+    header = load_at(b, obj, LONG_HEADER, I64)
+    digit = b.zext(load_at(b, obj, LONG_DIGITS, I32), I64)
+    if LONG_LAYOUT == "size":       # ob_size in {-1, 0, 1}; 0 has a zero digit
+        small = b.icmp_unsigned("<=", b.add(header, ir.Constant(I64, 1)), ir.Constant(I64, 2))
+        return small, b.mul(header, digit)
+    small = b.icmp_unsigned("<", header, ir.Constant(I64, 2 << 3))    # compact: ndigits <= 1
+    sign = b.sub(ir.Constant(I64, 1), b.and_(header, ir.Constant(I64, 3)))
+    return small, b.mul(sign, digit)
+
+
+@functools.cache
+def symbol_addresses() -> dict[str, int]:
+    """Addresses of every C-API symbol generated code may reference, by name."""
+    check_layout()
+    api = ctypes.pythonapi
+    table = {name: ctypes.cast(getattr(api, name), ctypes.c_void_p).value for name in FUNCTIONS}
+    for name in OBJECTS + POINTERS:
+        table[name] = ctypes.addressof(ctypes.c_char.in_dll(api, name))
+    return table
+
+
+@functools.cache
+def check_layout() -> None:
+    """Fail loudly if this interpreter's object layout differs from the offsets above."""
+    def word(obj, offset, kind=ctypes.c_void_p):
+        return kind.from_address(id(obj) + offset).value
+
+    ok = (ctypes.sizeof(ctypes.c_void_p) == 8
+          and object.__basicsize__ == OB_TYPE + 8
+          and word(1.5, OB_TYPE) == id(float)
+          and word(1.5, FLOAT_VALUE, ctypes.c_double) == 1.5
+          and word((7, 8, 9), VAR_SIZE, ctypes.c_ssize_t) == 3
+          and tuple.__basicsize__ == TUPLE_ITEMS
+          and word((7, 8, 9), TUPLE_ITEMS + 8) == id(8)
+          and (LONG_LAYOUT is None or _check_long_layout(word)))
+    if not ok:
+        raise RuntimeError("script's native entry points need a default 64-bit CPython build "
+                           "(object layout differs in this interpreter)")
+
+
+def _check_long_layout(word) -> bool:
+    big = 12345 * 10**3         # one digit, not a cached small int
+    neg = -big
+    if word(big, LONG_DIGITS, ctypes.c_uint32) != big:
+        return False
+    if LONG_LAYOUT == "size":
+        return word(big, LONG_HEADER, ctypes.c_ssize_t) == 1 and \
+            word(neg, LONG_HEADER, ctypes.c_ssize_t) == -1
+    return word(big, LONG_HEADER, ctypes.c_ssize_t) == 8 and \
+        word(neg, LONG_HEADER, ctypes.c_ssize_t) == 10

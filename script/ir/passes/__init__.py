@@ -1,0 +1,185 @@
+"""The optimization pipeline: which passes run, in what order, at each level.
+
+Every pass is a module here whose file name is its name, with
+``run(func, stats=None) -> bool`` (did it change anything; `stats`, a `Counter`, receives
+what it did). Modules whose names start with ``_`` are helpers shared by passes, not passes.
+
+`PIPELINES` is the one ordered table: for each optimization level, a tuple of steps, where
+a step is a pass name or a `Fixpoint` (passes run in order, again and again while any of
+them changes something, at most `limit` times). `ORDER` lists "a before b, because…"
+pairs; `_check_order` asserts at import that every level respects them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import IO, Iterable
+
+from script.ir.core import Function, Module
+from script.ir.passes import constfold, cse, dce, licm, sccp, simplify_cfg
+
+PASSES = {
+    "constfold": constfold,
+    "sccp": sccp,
+    "dce": dce,
+    "simplify_cfg": simplify_cfg,
+    "cse": cse,
+    "licm": licm,
+}
+
+
+@dataclass(frozen=True)
+class Fixpoint:
+    """Run `passes` in order until a whole round changes nothing, at most `limit` rounds."""
+
+    passes: tuple[str, ...]
+    limit: int = 4
+
+
+_CLEANUP = ("constfold", "dce", "simplify_cfg")
+
+PIPELINES: dict[int, tuple] = {
+    # -O0: the IR as the frontend built it.
+    0: (),
+    # -O1: cheap local cleanup, once.
+    1: _CLEANUP,
+    # -O2 (default): propagate constants across the CFG to a fixpoint, then remove
+    # redundancy, hoist, and clean up what that exposed.
+    2: (
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg"), limit=4),
+        "cse",
+        "licm",
+        Fixpoint(_CLEANUP, limit=2),
+    ),
+    # -O3: everything inside one fixpoint, with more rounds.
+    3: (
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "cse", "licm"), limit=8),
+        Fixpoint(_CLEANUP, limit=4),
+    ),
+}
+
+ORDER = (
+    ("sccp", "constfold",
+     "sccp leaves peephole chances (x + 0 once x's operand is known) that constfold takes"),
+    ("constfold", "dce",
+     "folding leaves the folded instructions' operands and dead branches' blocks unused"),
+    ("dce", "simplify_cfg",
+     "dce drops dead parameters and instructions, leaving empty blocks to thread and merge"),
+    ("simplify_cfg", "cse",
+     "merged blocks and fewer parameters expose more equal instructions to one table"),
+    ("cse", "licm",
+     "licm then hoists one copy of a repeated invariant instead of each duplicate"),
+)
+
+
+def _flatten(steps) -> list[str]:
+    names = []
+    for step in steps:
+        names.extend(step.passes if isinstance(step, Fixpoint) else (step,))
+    return names
+
+
+def _check_order() -> None:
+    for level, steps in PIPELINES.items():
+        names = _flatten(steps)
+        for name in names:
+            assert name in PASSES, f"level {level} names unknown pass {name!r}"
+        for a, b, because in ORDER:
+            if a in names and b in names:
+                assert names.index(a) < names.index(b), (
+                    f"level {level}: {a} must run before {b}, because {because}")
+
+
+_check_order()
+
+
+class _Runner:
+    """Runs passes on one function, doing what the options of `run_pipeline` ask."""
+
+    def __init__(self, verify, print_after, stream, disabled, stats, timings):
+        self.verify = verify
+        self.print_after = print_after
+        self.stream = stream if stream is not None else sys.stderr
+        self.disabled = set(disabled)
+        self.stats = stats
+        self.timings = timings
+
+    def run_pass(self, func: Function, name: str) -> bool:
+        if name in self.disabled:
+            return False
+        counts = Counter()
+        start = time.perf_counter()
+        changed = PASSES[name].run(func, counts)
+        elapsed = time.perf_counter() - start
+        if self.timings is not None:
+            self.timings[name] = self.timings.get(name, 0.0) + elapsed
+        if self.stats is not None:
+            for key, n in counts.items():
+                if n:
+                    self.stats[f"{name}.{key}"] = self.stats.get(f"{name}.{key}", 0) + n
+        if self.verify:
+            from script.ir.verifier import verify_function
+            verify_function(func, after=name)
+        if self.print_after in ("all", name):
+            from script.ir.printer import format_function
+            mark = "" if changed else " (no change)"
+            self.stream.write(f"// IR after {name}{mark}\n{format_function(func)}")
+        return changed
+
+    def run_steps(self, func: Function, steps) -> bool:
+        changed = False
+        for step in steps:
+            if isinstance(step, Fixpoint):
+                for _ in range(step.limit):
+                    round_changed = False
+                    for name in step.passes:
+                        round_changed = self.run_pass(func, name) or round_changed
+                    changed = changed or round_changed
+                    if not round_changed:
+                        break
+            else:
+                changed = self.run_pass(func, step) or changed
+        return changed
+
+
+def _check_names(names: Iterable[str], what: str) -> None:
+    unknown = sorted(set(names) - set(PASSES))
+    if unknown:
+        raise ValueError(f"unknown pass {', '.join(unknown)} in {what}; known: {', '.join(PASSES)}")
+
+
+def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = False,
+                 print_after: str | None = None, stream: IO[str] | None = None,
+                 disabled=(), stats: dict | None = None, timings: dict | None = None) -> bool:
+    """Optimize `func` in place; returns whether anything changed.
+
+    `level` picks a row of `PIPELINES`; `passes` (a list of names) runs exactly those, once
+    each, instead. `verify` runs the verifier after every pass, naming the pass in the
+    error. `print_after` ("all" or a pass name) writes the function after each run of that
+    pass to `stream` (stderr by default), headed by a ``// IR after NAME`` line. `disabled`
+    names passes to skip. `stats` receives ``"pass.what": count`` sums, `timings`
+    ``pass: seconds`` sums.
+    """
+    if passes is None and level not in PIPELINES:
+        raise ValueError(f"no optimization level {level}; levels are {sorted(PIPELINES)}")
+    steps = tuple(passes) if passes is not None else PIPELINES[level]
+    _check_names(_flatten(steps), "the pipeline")
+    _check_names(disabled, "disabled")
+    if print_after not in (None, "all"):
+        _check_names([print_after], "print_after")
+    runner = _Runner(verify, print_after, stream, disabled, stats, timings)
+    if verify:
+        from script.ir.verifier import verify_function
+        verify_function(func, after="the input to the pipeline")
+    return runner.run_steps(func, steps)
+
+
+def run_module_pipeline(module: Module, level: int = 2, **options) -> bool:
+    """`run_pipeline` on every function of `module`; returns whether any changed."""
+    changed = False
+    for func in module.functions.values():
+        changed = run_pipeline(func, level, **options) or changed
+    return changed

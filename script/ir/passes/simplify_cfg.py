@@ -1,0 +1,133 @@
+"""simplify_cfg: make the control-flow graph smaller without changing what it computes.
+
+Does, repeatedly until nothing changes (at most `ROUNDS` rounds):
+
+- deletes unreachable blocks;
+- ``cbr %c, bb1(%x), bb1(%x)`` (both edges the same block and arguments) becomes ``br``;
+- drops trivial block parameters: when every edge passes the same value (or the parameter
+  itself, around a loop), the parameter is that value;
+- threads jumps through empty blocks: an edge into a block that holds only
+  ``br bb3(args)`` goes straight to bb3 (the block's parameters, used only by that `br`,
+  are replaced by the arguments of the edge);
+- merges a block into its only predecessor when that predecessor's terminator is a `br`
+  to it.
+
+Assumes: verified IR. Preserves: every instruction other than terminators, their order
+within what becomes one block, the entry block (it stays first and keeps its parameters).
+Stats: ``unreachable``, ``cbr``, ``params``, ``threaded``, ``merged``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from script.ir.core import Block, Const, Function, Value, replace_all_uses_with, set_terminator
+from script.ir.passes._cfg import remove_unreachable_blocks, retarget, take_edge
+
+ROUNDS = 16
+
+
+def _same(a: Value, b: Value) -> bool:
+    return a is b or (isinstance(a, Const) and isinstance(b, Const) and a.key() == b.key())
+
+
+def _edges_into(block: Block):
+    """(predecessor, successor index) for each edge into `block`."""
+    for pred in dict.fromkeys(block.preds):
+        for k, s in enumerate(pred.terminator.succs):
+            if s is block:
+                yield pred, k
+
+
+def _fold_same_target(func: Function, stats: Counter) -> bool:
+    changed = False
+    for b in func.blocks:
+        t = b.terminator
+        if t.opname != "cbr" or t.succs[0] is not t.succs[1]:
+            continue
+        if all(_same(x, y) for x, y in zip(t.succ_args(0), t.succ_args(1))):
+            take_edge(b, 0)
+            stats["cbr"] += 1
+            changed = True
+    return changed
+
+
+def _drop_trivial_params(func: Function, stats: Counter) -> bool:
+    changed = False
+    for b in func.blocks[1:]:
+        for index in reversed(range(len(b.params))):
+            p = b.params[index]
+            incoming = [pred.terminator.succ_args(k)[index] for pred, k in _edges_into(b)]
+            others = [v for v in incoming if v is not p]
+            if not others or not all(_same(v, others[0]) for v in others):
+                continue
+            replace_all_uses_with(p, others[0])
+            b.remove_param(index)
+            stats["params"] += 1
+            changed = True
+    return changed
+
+
+def _is_forwarder(b: Block) -> bool:
+    """Only a `br` to another block, and its parameters used by nothing but that `br`."""
+    if len(b.instrs) != 1 or b.instrs[0].opname != "br" or b.instrs[0].succs[0] is b:
+        return False
+    return all(u is b.instrs[0] for p in b.params for u in p.uses)
+
+
+def _thread_jumps(func: Function, stats: Counter) -> bool:
+    changed = False
+    for b in func.blocks[1:]:
+        if not _is_forwarder(b):
+            continue
+        br = b.terminator
+        target = br.succs[0]
+        for pred, k in list(_edges_into(b)):
+            passed = dict(zip(b.params, pred.terminator.succ_args(k)))
+            args = [passed.get(a, a) for a in br.succ_args(0)]
+            retarget(pred, k, target, args)
+            stats["threaded"] += 1
+            changed = True
+    return changed
+
+
+def _merge_into_pred(func: Function, stats: Counter) -> bool:
+    changed = False
+    for b in list(func.blocks[1:]):
+        if len(b.preds) != 1:
+            continue
+        pred = b.preds[0]
+        br = pred.terminator
+        if pred is b or br.opname != "br":
+            continue
+        for p, a in zip(b.params, br.succ_args(0)):
+            replace_all_uses_with(p, a)
+        br.erase()
+        term = b.terminator
+        moved, b.instrs = b.instrs[:-1], [term]
+        for i in moved:
+            pred.append(i)
+        set_terminator(pred, term.opname, list(term.operands), term.succs, term.succ_nargs,
+                       loc=term.loc, attr=term.attr)
+        term.erase()
+        b.params = []
+        func.remove_block(b)
+        stats["merged"] += 1
+        changed = True
+    return changed
+
+
+def run(func: Function, stats: Counter | None = None) -> bool:
+    stats = stats if stats is not None else Counter()
+    changed = False
+    for _ in range(ROUNDS):
+        removed = remove_unreachable_blocks(func)
+        stats["unreachable"] += removed
+        step = removed > 0
+        for simplify in (_fold_same_target, _drop_trivial_params, _thread_jumps,
+                         _merge_into_pred):
+            step = simplify(func, stats) or step
+        if not step:
+            break
+        changed = True
+    return changed

@@ -1,0 +1,80 @@
+"""Differential testing: run a function in CPython and compiled, compare results and errors."""
+
+from __future__ import annotations
+
+import math
+
+import script
+
+
+def outcome(fn, args):
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001 - every exception is part of the behaviour
+        return ("raise", type(e), str(e))
+
+
+def same_value(a, b) -> bool:
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, float) or isinstance(b, float):
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+            return False
+        a, b = float(a), float(b)
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    return type(a) is type(b) and a == b
+
+
+def _has_complex(v) -> bool:
+    if isinstance(v, tuple):
+        return any(_has_complex(x) for x in v)
+    return isinstance(v, complex)
+
+
+def close_value(a, b, rel=1e-13) -> bool:
+    """Equal up to a few ulps: for functions whose libm result CPython computes its own way."""
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(close_value(x, y, rel) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+            return same_value(a, b)
+        return math.isclose(a, b, rel_tol=rel, abs_tol=1e-14)
+    return same_value(a, b)
+
+
+def check(py_fn, compiled, *args, approx: bool = False):
+    """Assert that `compiled(*args)` behaves exactly as `py_fn(*args)`."""
+    want = outcome(py_fn, args)
+    got = outcome(compiled, args)
+    complex_overflow = want[0] == "raise" and want[2] == "complex exponentiation"
+    if want[0] == "ok" and _has_complex(want[1]) or complex_overflow:
+        # Documented difference: a negative float to a fractional power is complex in CPython;
+        # compiled code raises ValueError instead.
+        assert got[0] == "raise" and got[1] is ValueError, f"{py_fn.__name__}{args}: {got}"
+        return got
+    if want[0] == "ok" and got[0] == "ok":
+        ok = close_value(want[1], got[1]) if approx else same_value(want[1], got[1])
+        assert ok, f"{py_fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
+    else:
+        assert want == got, f"{py_fn.__name__}{args}: CPython {want}, compiled {got}"
+    return got
+
+
+_cache = {}
+
+
+def compiled(py_fn, **options):
+    key = (py_fn, tuple(sorted(options.items())))
+    if key not in _cache:
+        _cache[key] = script.script(py_fn, **options)
+    return _cache[key]
+
+
+def check_all_levels(py_fn, *args, approx: bool = False):
+    """Compare CPython with the compiled function at opt=0 and at the default level."""
+    check(py_fn, compiled(py_fn, opt=0), *args, approx=approx)
+    return check(py_fn, compiled(py_fn), *args, approx=approx)

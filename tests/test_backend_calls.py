@@ -1,0 +1,221 @@
+"""Control flow, calls between IR functions, and exceptions raised by native code."""
+
+from __future__ import annotations
+
+import pytest
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.core import Const, Function, Instr, Module, set_terminator
+from script.ir.ops import ExcInfo
+from script.ir.verifier import verify_function
+from test_backend_ops import build, compiled, emit
+
+
+def i64(v):
+    return Const(v, T.I64)
+
+
+def make_fib() -> Function:
+    """fib(n) = n if n < 2 else fib(n - 1) + fib(n - 2), recursively."""
+    f = Function("fib", [T.I64], T.I64)
+    n, = f.params
+    small, big = f.add_block("small"), f.add_block("big")
+    c = emit(f.entry, "cmp", [n, i64(2)], T.BOOL, "lt")
+    set_terminator(f.entry, "cbr", [c], [small, big], [0, 0])
+    set_terminator(small, "ret", [n])
+    a = big.append(Instr("call", [emit(big, "sub", [n, i64(1)])], T.I64, f))
+    b = big.append(Instr("call", [emit(big, "sub", [n, i64(2)])], T.I64, f))
+    set_terminator(big, "ret", [emit(big, "add", [a, b])])
+    verify_function(f)
+    return f
+
+
+def make_sum_loop(t=T.I64) -> Function:
+    """sum(i * i for i in range(n)), with block parameters for the loop variables."""
+    f = Function("sumsq", [t], t)
+    n, = f.params
+    loop, body, done = f.add_block("loop"), f.add_block("body"), f.add_block("done")
+    i, acc = loop.add_param(t), loop.add_param(t)
+    result = done.add_param(t)
+    zero = Const(0, t)
+    set_terminator(f.entry, "br", [zero, zero], [loop], [2])
+    c = emit(loop, "cmp", [i, n], T.BOOL, "lt")
+    set_terminator(loop, "cbr", [c, acc], [body, done], [0, 1])
+    acc2 = emit(body, "add", [acc, emit(body, "mul", [i, i])])
+    set_terminator(body, "br", [emit(body, "add", [i, Const(1, t)]), acc2], [loop], [2])
+    set_terminator(done, "ret", [result])
+    verify_function(f)
+    return f
+
+
+def test_loop_with_block_parameters():
+    f = compiled(make_sum_loop())
+    for n in (0, 1, 2, 10, 1000):
+        assert f(n) == sum(i * i for i in range(n))
+
+
+def test_recursive_fib():
+    fib = compiled(make_fib())
+    assert [fib(n) for n in range(10)] == [0, 1, 1, 2, 3, 5, 8, 13, 21, 34]
+    assert fib(25) == 75025
+
+
+def test_recursion_does_not_pass_the_env():
+    """A function that cannot raise loses its Env parameter, so recursion is a plain call."""
+    lib = compiled(make_fib()).library
+    recursive = [line for line in lib.llvm_ir.splitlines()
+                 if line.startswith("define") and "script.fn.fib" in line]
+    assert recursive and all("ptr" not in line.split("(", 1)[1] for line in recursive), recursive
+
+
+def test_cbr_to_one_block_with_different_arguments():
+    f = Function("pick", [T.BOOL, T.I64, T.I64], T.I64)
+    c, a, b = f.params
+    join = f.add_block("join")
+    x = join.add_param(T.I64)
+    set_terminator(f.entry, "cbr", [c, a, b], [join, join], [1, 1])
+    set_terminator(join, "ret", [x])
+    verify_function(f)
+    pick = compiled(f)
+    assert pick(True, 1, 2) == 1 and pick(False, 1, 2) == 2
+
+
+def test_unreachable_block_is_dropped():
+    f = Function("dead", [T.I64], T.I64)
+    dead = f.add_block("dead")
+    set_terminator(f.entry, "ret", [f.params[0]])
+    set_terminator(dead, "ret", [i64(0)])
+    verify_function(f)
+    assert compiled(f)(5) == 5
+
+
+def test_calls_with_tuples_and_none():
+    pair = T.TupleType([T.I64, T.F64])
+    swap = build("swap", [pair], lambda blk, p: [
+        emit(blk, "extract", [p], T.F64, 1), emit(blk, "extract", [p], T.I64, 0)])
+    nothing = build("nothing", [T.I64], lambda blk, a: Const(None, T.NONE), ret_type=T.NONE)
+
+    def body(blk, a, x):
+        p = emit(blk, "tuple", [a, x], pair)
+        blk.append(Instr("call", [a], T.NONE, nothing))
+        return blk.append(Instr("call", [p], swap.ret_type, swap))
+    caller = build("caller", [T.I64, T.F64], body)
+    assert compiled(caller, swap, nothing)(3, 0.5) == (0.5, 3)
+
+
+def test_functions_with_one_name_in_two_modules():
+    """Two libraries defining the same symbols do not clash in the JIT."""
+    one = build("same", [T.I64], lambda blk, a: emit(blk, "add", [a, i64(1)]))
+    two = build("same", [T.I64], lambda blk, a: emit(blk, "add", [a, i64(2)]))
+    f1, f2 = compiled(one), compiled(two)
+    assert (f1(10), f2(10), f1(10)) == (11, 12, 11)
+
+
+def test_function_names_need_no_escaping():
+    f = build('we"ird nämé', [T.I64], lambda blk, a: emit(blk, "add", [a, a]))
+    assert compiled(f)(21) == 42
+
+
+# --- exceptions ----------------------------------------------------------------------------
+
+def checked_div() -> Function:
+    """a // b, raising ZeroDivisionError for b == 0 and ValueError (with both operands in
+    the message) for a negative a."""
+    def body(blk, a, b):
+        zero = emit(blk, "cmp", [b, i64(0)], T.BOOL, "eq")
+        blk.append(Instr("check", [zero], T.NONE, ExcInfo("ZeroDivisionError",
+                                                          "integer division or modulo by zero")))
+        neg = emit(blk, "cmp", [a, i64(0)], T.BOOL, "lt")
+        blk.append(Instr("check", [neg, a, b], T.NONE,
+                         ExcInfo("ValueError", "a=%lld must not be negative (b=%lld), 100%%")))
+        return emit(blk, "floordiv", [a, b])
+    return build("checked_div", [T.I64, T.I64], body)
+
+
+def test_check_raises_with_formatted_message():
+    f = compiled(checked_div())
+    assert f(7, 2) == 3
+    with pytest.raises(ZeroDivisionError, match="^integer division or modulo by zero$"):
+        f(1, 0)
+    with pytest.raises(ValueError) as info:
+        f(-5, 3)
+    assert str(info.value) == "a=-5 must not be negative (b=3), 100%"
+    assert f(7, 2) == 3         # nothing left pending
+
+
+def test_exception_propagates_through_calls():
+    inner = checked_div()
+
+    def body(blk, a, b):
+        r = blk.append(Instr("call", [a, b], T.I64, inner))
+        return emit(blk, "add", [r, i64(1)])
+    outer = build("outer", [T.I64, T.I64], body)
+    f = compiled(outer, inner)
+    assert f(9, 3) == 4
+    with pytest.raises(ValueError, match=r"a=-9 must not be negative \(b=3\)"):
+        f(-9, 3)
+
+
+def test_raise_terminator_without_message_and_sized_arguments():
+    f = Function("fail", [T.U8, T.BOOL], T.F64)
+    x, how = f.params
+    plain, formatted = f.add_block("plain"), f.add_block("formatted")
+    set_terminator(f.entry, "cbr", [how], [plain, formatted], [0, 0])
+    set_terminator(plain, "raise", [], attr=ExcInfo("KeyError", None))
+    set_terminator(formatted, "raise", [x], attr=ExcInfo("IndexError", "index %lld ünïcode ✓"))
+    verify_function(f)
+    fail = compiled(f)
+    with pytest.raises(KeyError) as info:
+        fail(200, True)
+    assert info.value.args == ()
+    with pytest.raises(IndexError, match="^index 200 ünïcode ✓$"):
+        fail(200, False)
+
+
+def test_message_with_too_many_arguments_is_a_compile_error():
+    def body(blk, a):
+        t = emit(blk, "cmp", [a, i64(0)], T.BOOL, "lt")
+        blk.append(Instr("check", [t, a, a, a, a, a], T.NONE,
+                         ExcInfo("ValueError", "%lld %lld %lld %lld %lld")))
+        return a
+    with pytest.raises(CompileError, match="at most 4"):
+        compiled(build("many", [T.I64], body))
+
+
+def test_every_exception_class_reaches_python():
+    from script.ir.ops import EXCEPTIONS
+    f = Function("raise_any", [T.I64], T.NONE)
+    blocks = [f.add_block(name) for name in EXCEPTIONS]
+    cur = f.entry
+    for k, (name, blk) in enumerate(zip(EXCEPTIONS, blocks)):
+        set_terminator(blk, "raise", [f.params[0]], attr=ExcInfo(name, f"{name} %lld"))
+        nxt = f.add_block()
+        c = emit(cur, "cmp", [f.params[0], i64(k)], T.BOOL, "eq")
+        set_terminator(cur, "cbr", [c], [blk, nxt], [0, 0])
+        cur = nxt
+    set_terminator(cur, "ret", [Const(None, T.NONE)])
+    verify_function(f)
+    g = compiled(f)
+    for k, name in enumerate(EXCEPTIONS):
+        with pytest.raises(BaseException) as info:
+            g(k)
+        assert type(info.value).__name__ == name and str(info.value).strip("'") == f"{name} {k}"
+    assert g(len(EXCEPTIONS)) is None
+
+
+def test_compile_native_reports_ir_and_assembly():
+    lib = compiled(make_sum_loop()).library
+    assert "define" in lib.llvm_ir and "script.entry.sumsq" in lib.llvm_ir
+    assert "script.entry.sumsq" in lib.asm
+    assert lib.object_code[:4] == b"\x7fELF" and lib.compile_seconds > 0
+
+
+def test_module_with_many_functions_compiles_only_what_the_entry_reaches():
+    fib = make_fib()
+    unused = build("unused", [T.I64], lambda blk, a: a)
+    f = compiled(fib)
+    assert f(10) == 55
+    from script.backend import compile_native
+    lib = compile_native(Module([unused, fib]), "fib")
+    assert "unused" not in lib.llvm_ir

@@ -1,0 +1,185 @@
+"""The pass pipeline: registration, ordering, options, statistics, speculation."""
+
+from __future__ import annotations
+
+import io
+import pkgutil
+import textwrap
+from collections import Counter
+
+import pytest
+
+import script.ir.passes as passes
+from script.errors import VerifyError
+from script.ir import types as T
+from script.ir.core import Const, Instr
+from script.ir.parser import parse_function
+from script.ir.passes import (PASSES, PIPELINES, Fixpoint, run_module_pipeline,
+                              run_pipeline)
+from script.ir.passes._semantics import is_speculatable
+from script.ir.parser import parse_module
+from script.ir.printer import format_function
+
+LOOP = textwrap.dedent("""\
+    func @f(%0: i64, %1: f64) -> f64 {
+    bb0:
+      %2 = add 2:i64, 3:i64 : i64
+      br bb1(0:i64, 0.0:f64, %2)
+    bb1(%3: i64, %4: f64, %5: i64):
+      %6 = cmp.lt %3, %0 : bool
+      cbr %6, bb2, bb3
+    bb2:
+      %7 = convert %5 : f64
+      %8 = mul %1, %7 : f64
+      %9 = add %4, %8 : f64
+      %10 = add %3, 1:i64 : i64
+      br bb1(%10, %9, %5)
+    bb3:
+      ret %4
+    }
+    """)
+
+
+def test_every_pass_module_is_registered_under_its_own_name():
+    modules = {m.name for m in pkgutil.iter_modules(passes.__path__)
+               if not m.name.startswith("_")}
+    assert modules == set(PASSES)
+    for name, module in PASSES.items():
+        assert module.__name__ == f"script.ir.passes.{name}"
+        assert callable(module.run)
+
+
+def test_every_pass_documents_what_it_assumes_and_preserves():
+    for name, module in PASSES.items():
+        doc = module.__doc__ or ""
+        assert doc.startswith(f"{name}:"), name
+        assert "Assumes:" in doc and "Preserves:" in doc, name
+
+
+def test_every_level_runs_known_passes_in_a_checked_order():
+    assert sorted(PIPELINES) == [0, 1, 2, 3]
+    assert PIPELINES[0] == ()
+    passes._check_order()
+
+
+def test_an_order_violation_is_caught(monkeypatch):
+    monkeypatch.setitem(PIPELINES, 9, ("licm", "cse"))
+    with pytest.raises(AssertionError, match="cse must run before licm, because"):
+        passes._check_order()
+
+
+def test_pipeline_optimizes_and_reports():
+    f = parse_function(LOOP)
+    stats, timings = {}, {}
+    assert run_pipeline(f, verify=True, stats=stats, timings=timings)
+    assert stats["sccp.constants"] >= 1 and stats["licm.hoisted"] == 2
+    assert stats["dce.params"] == 1
+    assert set(timings) == set(PASSES)
+    assert not run_pipeline(f, verify=True)          # a second run finds nothing to do
+
+
+def test_explicit_pass_list_and_disabled():
+    f = parse_function(LOOP)
+    stats = {}
+    run_pipeline(f, passes=["constfold"], stats=stats)
+    assert stats == {"constfold.fold_constant": 1}
+    f = parse_function(LOOP)
+    stats = {}
+    run_pipeline(f, 2, disabled=("licm", "sccp"), stats=stats)
+    assert not any(k.startswith(("licm.", "sccp.")) for k in stats)
+
+
+def test_print_after_writes_to_the_stream():
+    out = io.StringIO()
+    f = parse_function(LOOP)
+    run_pipeline(f, 2, print_after="licm", stream=out)
+    text = out.getvalue()
+    assert text.startswith("// IR after licm\n") and text.count("// IR after") == 1
+    assert text.endswith(format_function(f))
+    out = io.StringIO()
+    run_pipeline(parse_function(LOOP), 1, print_after="all", stream=out)
+    assert [line for line in out.getvalue().splitlines() if line.startswith("//")] == [
+        "// IR after constfold", "// IR after dce", "// IR after simplify_cfg"]
+
+
+def test_bad_options_are_rejected():
+    f = parse_function(LOOP)
+    with pytest.raises(ValueError, match="unknown pass nope"):
+        run_pipeline(f, passes=["nope"])
+    with pytest.raises(ValueError, match="unknown pass nope"):
+        run_pipeline(f, disabled=["nope"])
+    with pytest.raises(ValueError, match="unknown pass nope"):
+        run_pipeline(f, print_after="nope")
+    with pytest.raises(ValueError, match="no optimization level 7"):
+        run_pipeline(f, 7)
+
+
+def test_verify_names_the_pass_that_broke_the_ir(monkeypatch):
+    class Broken:
+        @staticmethod
+        def run(func, stats=None):
+            block = func.blocks[-1]
+            block.insert(0, Instr("add", [Const(1, T.I64), Const(1.0, T.F64)], T.I64))
+            return True
+    monkeypatch.setitem(PASSES, "broken", Broken)
+    with pytest.raises(VerifyError, match="after broken in @f"):
+        run_pipeline(parse_function(LOOP), passes=["broken"], verify=True)
+
+
+def test_fixpoint_is_bounded():
+    calls = []
+
+    class Always:
+        @staticmethod
+        def run(func, stats=None):
+            calls.append(1)
+            return True
+    import script.ir.passes as p
+    p.PASSES["always"] = Always
+    try:
+        assert run_pipeline(parse_function(LOOP), passes=[Fixpoint(("always",), limit=3)])
+    finally:
+        del p.PASSES["always"]
+    assert len(calls) == 3
+
+
+def test_module_pipeline_runs_every_function():
+    m = parse_module(LOOP + "\n" + LOOP.replace("@f", "@g"))
+    stats = Counter()
+    assert run_module_pipeline(m, 2, verify=True, stats=stats)
+    assert stats["licm.hoisted"] == 4
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("%2 = floordiv %0, %1 : i64", False),
+    ("%2 = floordiv %0, 3:i64 : i64", True),
+    ("%2 = floordiv %0, -1:i64 : i64", False),
+    ("%2 = floordiv %0, 0:i64 : i64", False),
+    ("%2 = mod %0, 7:i64 : i64", True),
+    ("%2 = pow %0, %1 : i64", False),
+    ("%2 = pow %0, 2:i64 : i64", True),
+    ("%2 = shl %0, %1 : i64", False),
+    ("%2 = shr %0, 3:i64 : i64", True),
+    ("%2 = shl %0, -3:i64 : i64", False),
+    ("%2 = add %0, %1 : i64", True),
+    ("%2 = convert %0 : f64", True),
+    ("%2 = convert %3 : i64", False),
+    ("%2 = convert 2.5:f64 : i64", True),
+    ("%2 = convert 1e+300:f64 : i64", False),
+    ("%2 = div %3, %3 : f64", True),
+    ("%2 = floordiv %3, %3 : f64", True),
+    ("%2 = math.log %3 : f64", True),
+    ("%2 = call @f(%0, %1) : i64", False),
+])
+def test_speculatable(text, expected):
+    f = parse_function(textwrap.dedent(f"""\
+        func @f(%0: i64, %1: i64) -> i64 {{
+        bb0:
+          %3 = convert %0 : f64
+          {text}
+          ret %0
+        }}
+        """).replace("%3 = convert %0 : f64\n  %2", "%2 = convert %0 : f64\n  %3")
+        .replace("%3 = convert %0", "%9 = convert %0"), verify=False)
+    instr = f.entry.instrs[1]
+    assert is_speculatable(instr) is expected
