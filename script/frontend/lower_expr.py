@@ -189,7 +189,7 @@ class ExprLowering:
         wa, wb = isinstance(a, WeakConst), isinstance(b, WeakConst)
         if wa != wb:
             weak, strong = (ta, tb) if wa else (tb, ta)
-            if isinstance(strong, T.FloatType) and not isinstance(weak, T.FloatType):
+            if isinstance(strong, T.FloatType):
                 return strong
             if isinstance(strong, T.IntType) and isinstance(weak, (T.IntType, T.BoolType)):
                 return strong

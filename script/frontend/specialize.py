@@ -28,9 +28,10 @@ MAX_ROUNDS = 12
 
 
 class NeedReturnType(Exception):
-    def __init__(self, key):
+    def __init__(self, key, loc=None):
         super().__init__(key)
         self.key = key
+        self.loc = loc
 
 
 class Context:
@@ -62,7 +63,7 @@ class Context:
         current = self.in_progress.get(key)
         if current is not None:
             if current.ret_type is None:
-                raise NeedReturnType(key)
+                raise NeedReturnType(key, builder.loc(node))
             current.used_ret_hint = True
             current.func.ret_type = current.ret_type
             return current.func
@@ -92,7 +93,7 @@ class Context:
                 if builder.first_ret_type is None:
                     raise CompileError(f"cannot infer the return type of recursive function "
                                        f"'{info.name}': annotate it (-> int, -> float, ...)",
-                                       info.loc(info.node)) from None
+                                       e.loc or info.loc(info.node)) from None
                 hints[("ret", None)] = builder.first_ret_type
                 continue
             finally:

@@ -24,6 +24,7 @@ kept for the life of the process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from pathlib import Path
@@ -55,6 +56,26 @@ class IRParseError(LoadError):
 
 def parse_module(text: str, filename: str = "<ir>", verify: bool = True) -> Module:
     """All functions in `text`, in order; calls may name any function of the module."""
+    with _deep_nesting_is_an_error(filename):
+        return _parse_module(text, filename, verify)
+
+
+def parse_function(text: str, filename: str = "<ir>", callees=None, verify: bool = True) -> Function:
+    """The one function in `text`. It may call itself and the functions in `callees`
+    (a mapping from name to `Function`)."""
+    with _deep_nesting_is_an_error(filename):
+        return _parse_function(text, filename, callees, verify)
+
+
+@contextlib.contextmanager
+def _deep_nesting_is_an_error(filename: str):
+    try:
+        yield
+    except RecursionError:
+        raise IRParseError("types nested too deeply", filename) from None
+
+
+def _parse_module(text: str, filename: str, verify: bool) -> Module:
     tree = _parse_tree(text, filename)
     reader = _Reader(text, filename)
     funcs = [reader.declare(ft) for ft in tree.children]
@@ -71,9 +92,7 @@ def parse_module(text: str, filename: str = "<ir>", verify: bool = True) -> Modu
     return module
 
 
-def parse_function(text: str, filename: str = "<ir>", callees=None, verify: bool = True) -> Function:
-    """The one function in `text`. It may call itself and the functions in `callees`
-    (a mapping from name to `Function`)."""
+def _parse_function(text: str, filename: str, callees, verify: bool) -> Function:
     tree = _parse_tree(text, filename)
     reader = _Reader(text, filename)
     if len(tree.children) != 1:
@@ -161,11 +180,6 @@ def _source_line(text: str, line: int) -> str | None:
 
 # --- building the IR ---------------------------------------------------------------------
 
-def _decode_func_name(token) -> str:
-    name = str(token)[1:]
-    return json.loads(name) if name.startswith('"') else name
-
-
 class _Reader:
     """Turns parse trees into IR, raising `IRParseError` at the offending token."""
 
@@ -180,11 +194,15 @@ class _Reader:
             line, col = where.line, where.column
         raise IRParseError(message, self.filename, line, col, _source_line(self.text, line))
 
-    def string(self, token) -> str:
+    def string(self, token, text: str | None = None) -> str:
         try:
-            return json.loads(str(token))
+            return json.loads(str(token) if text is None else text)
         except ValueError:
             self.fail("malformed string", token)
+
+    def func_name(self, token) -> str:
+        name = str(token)[1:]
+        return self.string(token, name) if name.startswith('"') else name
 
     # header
 
@@ -197,7 +215,7 @@ class _Reader:
             file_tok, line_tok = src.children
             loc = SourceLoc(self.string(file_tok), int(line_tok), 0)
         types = [self.type(p.children[1]) for p in param_trees]
-        return Function(_decode_func_name(name_tok), types, self.type(ret), loc)
+        return Function(self.func_name(name_tok), types, self.type(ret), loc)
 
     def type(self, tree) -> T.Type:
         if not hasattr(tree, "data"):
@@ -294,7 +312,7 @@ class _FunctionReader:
         if kind == "op":
             return self.make_op(ch[0], self.operands(ch[1]), rtype, name_tok)
         if kind == "call":
-            name = _decode_func_name(ch[0])
+            name = self.r.func_name(ch[0])
             callee = self.functions.get(name)
             if callee is None:
                 self.r.fail(f"unknown function @{name}", ch[0])

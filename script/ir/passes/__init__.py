@@ -173,7 +173,7 @@ def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = 
     runner = _Runner(verify, print_after, stream, disabled, stats, timings)
     if verify:
         from script.ir.verifier import verify_function
-        verify_function(func, after="the input to the pipeline")
+        verify_function(func, after="input")
     return runner.run_steps(func, steps)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
-from script.ir.core import (BlockParam, Const, Function, Instr, Value, replace_all_uses_with)
+from script.ir.core import Const, Function, Instr, Value, replace_all_uses_with
 from script.ir.passes._cfg import remove_unreachable_blocks, take_edge
 from script.ir.passes._semantics import fold
 

@@ -1,0 +1,52 @@
+"""Functions for the API tests (compiled functions need their source in a file)."""
+
+import script
+
+
+def add(a, b):
+    return a + b
+
+
+def scale(x: float, k: int) -> float:
+    return x * k
+
+
+def narrow(a: script.i32, b: script.i32) -> script.i32:
+    return a * b + 1
+
+
+def unsigned(a: script.u8) -> script.u8:
+    return a + 250
+
+
+def single(x: script.f32) -> script.f32:
+    return x * 3.0 + 1.0
+
+
+def mixed(a: script.i16, b: script.u16):
+    return a + b
+
+
+def flag(b: bool) -> int:
+    return 1 if b else 0
+
+
+def nothing(x: int) -> None:
+    x += 1
+
+
+def pair(x: int) -> tuple[int, float]:
+    return x, x / 2
+
+
+def raiser(x: int) -> int:
+    if x < 0:
+        raise ValueError("negative")
+    return x
+
+
+def spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i % 7
+    return s

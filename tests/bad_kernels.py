@@ -1,0 +1,152 @@
+"""Functions outside the compiled subset. Each marks the line that must be rejected with
+`# error: <text the message must contain>`; test_compile_errors.py checks both."""
+
+import math
+
+COUNTER = [0]
+
+
+def uses_try(x):
+    try:  # error: 'try' statements
+        return x
+    except ValueError:
+        return 0
+
+
+def uses_with(x):
+    with open("f") as f:  # error: 'with' statements
+        return x
+
+
+def uses_generator(x):
+    yield x  # error: generators
+
+
+def uses_global(x):
+    global COUNTER  # error: 'global' declarations
+    return x
+
+
+def uses_lambda(x):
+    f = lambda y: y + 1  # error: lambda
+    return f(x)
+
+
+def uses_closure(x):
+    def inner(y):  # error: nested functions
+        return y + x
+    return inner(1)
+
+
+def uses_star_args(*args):  # error: *args parameters
+    return 0
+
+
+def uses_dict(x):
+    d = {"a": x}  # error: dicts
+    return d
+
+
+def uses_set(x):
+    s = {x}  # error: sets
+    return s
+
+
+def uses_list(x):
+    return [x, x]  # error: lists
+
+
+def uses_string(x):
+    s = "hello"  # error: strings are only supported as exception messages
+    return x
+
+
+def uses_fstring(x):
+    raise ValueError(f"bad {x}")  # error: f-strings
+
+
+def uses_mutable_global(x):
+    return COUNTER[0] + x  # error: cannot be used as a value
+
+
+def uses_unknown_name(x):
+    return x + undefined_thing  # error: name 'undefined_thing' is not defined
+
+
+def uses_print(x):
+    print(x)  # error: call to 'print' is not supported
+
+
+def type_conflict(x):
+    if x > 0:
+        y = 1
+    else:
+        y = (1, 2)
+    return y  # error: incompatible types
+
+
+def return_conflict(x):
+    if x > 0:
+        return 1
+    return (1, 2)  # error: returns incompatible types
+
+
+def return_none_and_int(x):
+    if x > 0:  # error: returns i64 on one path and none
+        return 1
+    # falls off the end (after the last statement): returns None
+
+
+def bad_annotation(x: str):  # error: unsupported type annotation
+    return x
+
+
+def float_bitwise(x):
+    return x & 1.5  # error: not defined on floats
+
+
+def float_range(x):
+    for i in range(1.5):  # error: cannot be interpreted as an integer
+        pass
+    return x
+
+
+def unpack_mismatch(x):
+    a, b = (x, x, x)  # error: cannot unpack a tuple of 3 values into 2
+    return a
+
+
+def read_before_assign(x):
+    return y + x  # error: local variable 'y' is read before any assignment
+    y = 1
+
+
+def raise_custom(x):
+    raise MyError("x")  # error: only builtin exception classes
+
+
+class MyError(Exception):
+    pass
+
+
+def attribute_on_int(x):
+    return x.foo  # error: has no attribute 'foo'
+
+
+def bad_call_args(x):
+    return math.sqrt(x, x)  # error: sqrt() takes 1 arguments
+
+
+def recursive_no_base(n):
+    return recursive_no_base(n - 1) + 1  # error: cannot infer the return type
+
+
+def huge_constant(x):
+    return x + 100000000000000000000  # error: does not fit in int64
+
+
+def uses_match(x):
+    match x:  # error: 'match' statements
+        case 1:
+            return 1
+    return 0
