@@ -387,7 +387,8 @@ class CallLowering:
         z = self.emit("math", [y], t, "rint", loc)
         yfin = self.is_finite(y, loc)
         xfin = self.is_finite(x, loc)
-        exact = self.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n digits
+        exact = self.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n >= 0 digits
+        exact = self.emit("and", [exact, self.emit("not", [neg], T.BOOL, None, loc)], T.BOOL, None, loc)
         z = self.emit("select", [neg, self.emit("mul", [z, p], t, None, loc), self.emit("div", [z, p], t, None, loc)], t, None, loc)
         keep = self.emit("or", [big, self.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
         keep = self.emit("or", [keep, exact], T.BOOL, None, loc)
