@@ -6,10 +6,11 @@ that comparing the two, and comparing a function's results before and after a pa
 something. Values: `int` (always within the type's range), `float` (f32 results rounded to
 single precision), `bool`, None, tuples.
 
-A `check` or `raise` raises `IRRaised`; an operation whose result the IR leaves undefined
-(a zero divisor, a negative shift count or int exponent, a float converted to an int it
-does not fit, the most negative int divided by -1) raises `UndefinedBehavior`, so tests
-can tell "the program raised" from "the program had no meaning". `run_function` stops with
+A `check` or `raise` raises `IRRaised`; an int op the frontend guards with a `check` (a
+zero divisor, a negative shift count or exponent) and a float converted to an int it does
+not fit raise `UndefinedBehavior`, so tests can tell "the program raised" from "the
+program had no meaning", and a pass that runs such an op before its guard is caught. Float
+ops never trap: `//` and `%` by zero give nan, as the backend's code does. `run_function` stops with
 `StepLimitExceeded` after `step_limit` instructions.
 
     outcome(func, args) -> ("ret", value) | ("raise", name, message) | ("undefined",)
@@ -197,9 +198,9 @@ def _unary(op, a, t):
 
 def _int_op(op, a, b, t):
     if op in ("floordiv", "mod"):
-        if b == 0 or (t.signed and a == t.min and b == -1):
+        if b == 0:
             raise UndefinedBehavior(f"{op} {a}, {b}")
-        return a // b if op == "floordiv" else a % b
+        return t.wrap(a // b) if op == "floordiv" else a % b      # MIN // -1 wraps to MIN
     if op in ("pow", "shl", "shr") and b < 0:
         raise UndefinedBehavior(f"{op} {a}, {b}")
     if op == "pow":
@@ -235,7 +236,7 @@ def _float_op(op, a, b):
         return a / b
     if op in ("floordiv", "mod"):
         if b == 0:
-            raise UndefinedBehavior(f"{op} {a}, {b}")
+            return math.nan      # the backend's CPython algorithm: fmod(a, 0.0) is nan
         return a // b if op == "floordiv" else a % b
     if op == "pow":
         return _c_pow(a, b)

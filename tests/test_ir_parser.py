@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from script.errors import LoadError, SourceLoc
 from script.ir import types as T
-from script.ir.core import Const, Function, Instr, Module, set_terminator
+from script.ir.core import Const, Function, Instr, set_terminator
 from script.ir.parser import IRParseError, parse_function, parse_module
 from script.ir.printer import format_function, format_module
 
@@ -142,6 +142,7 @@ BAD = [
     ('func @f() -> none {\nbb0:\n  raise ValueError "\\q"\n}\n', 3, 20, "malformed string"),
     ("func @f() -> none {\nbb0:\n  ret\n", 4, 1, "unexpected end of input"),
     ("func @f() -> none {\nbb0:\n  ret ?\n}\n", 3, 7, "unexpected character '?'"),
+    ('func @"\\q"() -> none {\nbb0:\n  ret\n}\n', 1, 6, "malformed string"),
 ]
 
 
@@ -157,6 +158,13 @@ def test_errors_point_at_the_problem(text, line, col, message):
     assert rendered[0].startswith(f"bad.ir:{line}:{col}: ")
     if len(rendered) > 1:
         assert rendered[2] == "    " + " " * (col - 1) + "^"
+
+
+def test_deeply_nested_types_are_a_load_error():
+    n = 5000
+    text = "func @f() -> " + "(" * n + "i64" + ",)" * n + " {\nbb0:\n  ret\n}\n"
+    with pytest.raises(IRParseError, match="nested too deeply"):
+        parse_module(text)
 
 
 def test_verifier_errors_come_out_as_load_errors():

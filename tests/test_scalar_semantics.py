@@ -231,3 +231,9 @@ def test_keyword_and_default_arguments():
 def test_benchmark_kernels(n, seed):
     check_all_levels(K.lcg_pi, n, seed)
     check_all_levels(K.branchy_sum, n)
+
+
+@SET
+@given(st.one_of(ints, st.sampled_from([-(2**63), 2**63 - 1, -1, 0, 1, -7, 7])))
+def test_division_by_constants(a):
+    check_all_levels(K.const_divisors, a)

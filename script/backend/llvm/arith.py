@@ -108,6 +108,17 @@ def _int_divmod(b: ir.IRBuilder, x: ir.Value, y: ir.Value):
     """
     lt = x.type
     zero, one, minus_one = (const_int(lt, v) for v in (0, 1, -1))
+    k = y.constant if isinstance(y, ir.Constant) and isinstance(y.constant, int) else None
+    if k is not None and k > 0:
+        # A positive constant divisor: floor semantics are a shift and a mask for powers of
+        # two, and one sign fix-up (no -1 case) otherwise. LLVM turns sdiv by a constant into
+        # a multiply, but cannot see through the general fix-up below.
+        if k & (k - 1) == 0:
+            return b.ashr(x, const_int(lt, k.bit_length() - 1)), b.and_(x, const_int(lt, k - 1))
+        q0 = b.sdiv(x, y)
+        r0 = b.srem(x, y)
+        neg = b.icmp_signed("<", r0, zero)
+        return b.sub(q0, b.zext(neg, lt)), b.select(neg, b.add(r0, y), r0)
     by_minus_one = b.icmp_signed("==", y, minus_one)
     d = b.select(by_minus_one, one, y)
     q0 = b.sdiv(x, d)

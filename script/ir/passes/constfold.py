@@ -187,9 +187,9 @@ def select_same(i: Instr):
 
 
 def select_bool(i: Instr):
-    # %3 = select %2, true, false : bool ->  %2
+    # %3 = select %2, true, false : bool ->  %2     (bool results only: 1:i64 == True)
     c, a, b = i.operands
-    return c if _const(a, True) and _const(b, False) else None
+    return c if i.type == T.BOOL and _const(a, True) and _const(b, False) else None
 
 
 def convert_same_type(i: Instr):

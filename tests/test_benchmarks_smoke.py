@@ -1,0 +1,32 @@
+"""The benchmark harness runs end to end (`benchmarks/run.py --quick`). No timing is checked:
+only that it exits 0 and prints every section, and that no implementation disagreed."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN = os.path.join(ROOT, "benchmarks", "run.py")
+
+HEADERS = [
+    "== 1. Scalar kernels",
+    "== 2. Call overhead",
+    "== 3. Compile latency",
+    "== 4. Import time",
+    "== Summary against targets",
+]
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the C baselines need gcc")
+def test_benchmarks_quick_run():
+    r = subprocess.run([sys.executable, RUN, "--quick"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=180)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    for header in HEADERS:
+        assert header in r.stdout, f"missing {header!r} in:\n{r.stdout}"
+    assert "!!" not in r.stdout, r.stdout      # a result that disagreed with CPython's
+    for kernel in ("fib", "collatz", "lcg_pi", "branchy"):
+        assert f"kernel {kernel}:" in r.stdout
