@@ -85,6 +85,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None) ->
         t1 = time.perf_counter()
         ssa_text = format_module(module)
         optimize_module(module, opt, passes)
+        module = Module(closure_of(funcs[0]))     # callees inlined everywhere are gone
         t2 = time.perf_counter()
         native = compile_native(module, funcs[0].name, opt_level=3 if opt > 0 else 0)
         t3 = time.perf_counter()

@@ -20,14 +20,24 @@ def clone_functions(funcs: list[Function]) -> list[Function]:
 
 
 def _copy_body(src: Function, dst: Function, copies: dict) -> None:
-    vmap: dict[int, object] = {}
-    bmap = {}
     dst.blocks = []
+    copy_blocks(src, dst, copies, {})
+
+
+def copy_blocks(src: Function, dst: Function, copies: dict, vmap: dict) -> list:
+    """Append copies of `src`'s blocks to `dst`; return them in `src`'s order.
+
+    `vmap` maps id(value of src) to the value to use in the copy; an entry for a parameter
+    of `src`'s entry block replaces it (the copied entry block then has no parameters)."""
+    bmap = {}
+    new_blocks = []
     for b in src.blocks:
         nb = dst.add_block(b.name)
         bmap[id(b)] = nb
+        new_blocks.append(nb)
         for p in b.params:
-            vmap[id(p)] = nb.add_param(p.type, p.loc, p.name)
+            if id(p) not in vmap:
+                vmap[id(p)] = nb.add_param(p.type, p.loc, p.name)
     pending = []
     for b in src.blocks:
         nb = bmap[id(b)]
@@ -44,3 +54,4 @@ def _copy_body(src: Function, dst: Function, copies: dict) -> None:
             nv = v if isinstance(v, Const) else vmap[id(v)]
             ni.operands.append(nv)
             nv.uses.append(ni)
+    return new_blocks

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import constfold, cse, dce, licm, sccp, simplify_cfg
+from script.ir.passes import constfold, cse, dce, inline, licm, sccp, simplify_cfg
 
 PASSES = {
+    "inline": inline,
     "constfold": constfold,
     "sccp": sccp,
     "dce": dce,
@@ -49,6 +50,7 @@ PIPELINES: dict[int, tuple] = {
     # -O2 (default): propagate constants across the CFG to a fixpoint, then remove
     # redundancy, hoist, and clean up what that exposed.
     2: (
+        "inline",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg"), limit=4),
         "cse",
         "licm",
@@ -56,12 +58,15 @@ PIPELINES: dict[int, tuple] = {
     ),
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
+        "inline",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "cse", "licm"), limit=8),
         Fixpoint(_CLEANUP, limit=4),
     ),
 }
 
 ORDER = (
+    ("inline", "sccp",
+     "constants passed as arguments meet the callee's branches only once it is inlined"),
     ("sccp", "constfold",
      "sccp leaves peephole chances (x + 0 once x's operand is known) that constfold takes"),
     ("constfold", "dce",
