@@ -318,3 +318,14 @@ def branchy_sum(n):
 
 def const_divisors(a):
     return a // 2, a % 2, a // 8, a % 8, a // 3, a % 3, a // 7, a % 7, a // 1, a % 1, a // -4, a % -4
+
+
+def range_edges(start, stop, step):
+    n = 0
+    last = 0
+    for i in range(start, stop, step):
+        n += 1
+        last = i
+        if n > 50:
+            break
+    return n, last

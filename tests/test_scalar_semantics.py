@@ -237,3 +237,19 @@ def test_benchmark_kernels(n, seed):
 @given(st.one_of(ints, st.sampled_from([-(2**63), 2**63 - 1, -1, 0, 1, -7, 7])))
 def test_division_by_constants(a):
     check_all_levels(K.const_divisors, a)
+
+
+BIG = 2**63 - 1
+
+
+@pytest.mark.parametrize("start,stop,step", [
+    (BIG - 2, BIG, 5), (BIG - 10, BIG, 3), (-BIG - 1, -BIG + 5, 4), (BIG, -BIG - 1, -(2**62)),
+    (-BIG - 1, BIG, 2**62), (0, 10, 3), (10, 0, -3), (5, 5, 2), (0, 1, BIG), (3, -BIG - 1, -BIG)])
+def test_range_near_int64_edges(start, stop, step):
+    check_all_levels(K.range_edges, start, stop, step)
+
+
+@SET
+@given(st.integers(-100, 100), st.integers(-100, 100), st.integers(-7, 7).filter(bool))
+def test_range_steps(start, stop, step):
+    check_all_levels(K.range_edges, start, stop, step)

@@ -446,30 +446,37 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
         return args[0], args[1], step
 
     def counted_loop(self, node, start: Value, stop: Value, step: Value, bind) -> None:
-        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target."""
+        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target.
+
+        With a step of 1 or -1 the loop counts `i` itself and compares it with `stop` (it can
+        never step past the int range). Other steps count iterations: the trip count is
+        computed once, in unsigned arithmetic, so a range that ends near the edge of the int
+        range stops where Python's does instead of wrapping around."""
+        loc = self.loc(node)
+        t = start.type
+        if isinstance(step, Const) and step.value in (1, -1):
+            counter, limit, pred, unit = start, stop, "lt" if step.value > 0 else "gt", step
+            value_of = lambda k: k  # noqa: E731 - the counter is the value
+        else:
+            ut = T.IntType(t.bits, False)
+            counter, limit, pred, unit = Const(0, ut), self.trip_count(start, stop, step, ut, node), "lt", Const(1, ut)
+            value_of = lambda k: self.emit(  # noqa: E731
+                "add", [start, self.emit("mul", [self.coerce(k, t, node), step], t, None, loc)], t, None, loc)
         self.counter += 1
         var = f"$iter{self.counter}"
-        t = start.type
-        loc = self.loc(node)
-        self.write(var, start)
+        self.write(var, counter)
         header = self.new_block("for.head", loop_key=node)
         self.goto(header, loc)
         self.enter_loop_header(header)
         self.start(header)
         cur = self.read(var, loc)
-        if isinstance(step, Const):
-            cond = self.emit("cmp", [cur, stop], T.BOOL, "lt" if step.value > 0 else "gt", loc)
-        else:
-            up = self.emit("cmp", [cur, stop], T.BOOL, "lt", loc)
-            down = self.emit("cmp", [cur, stop], T.BOOL, "gt", loc)
-            pos = self.emit("cmp", [step, Const(0, t)], T.BOOL, "gt", loc)
-            cond = self.emit("select", [pos, up, down], T.BOOL, None, loc)
+        cond = self.emit("cmp", [cur, limit], T.BOOL, pred, loc)
         body, latch, after = self.new_block("for.body"), self.new_block("for.next"), self.new_block("for.end")
         other = self.new_block("for.else") if node.orelse else after
         self.branch(cond, body, other, loc)
         self.seal(body)
         self.start(body)
-        bind(cur)
+        bind(value_of(cur))
         self.loops.append(Loop(after, latch))
         self.stmts(node.body)
         self.loops.pop()
@@ -477,7 +484,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
         self.seal(latch)
         if latch.preds:
             self.start(latch)
-            nxt = self.emit("add", [self.read(var, loc), step], t, None, loc)
+            nxt = self.emit("add", [self.read(var, loc), unit], cur.type, None, loc)
             self.write(var, nxt)
             self.goto(header, loc)
         self.seal(header)
@@ -487,6 +494,30 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
             self.stmts(node.orelse)
             self.goto(after, loc)
         self.finish_join(after)
+
+    def trip_count(self, start: Value, stop: Value, step: Value, ut: T.IntType, node) -> Value:
+        """len(range(start, stop, step)) as an unsigned int; `step` is not zero."""
+        loc = self.loc(node)
+        t = start.type
+        us, ue = self.coerce(start, ut, node), self.coerce(stop, ut, node)
+        up_span = self.emit("sub", [ue, us], ut, None, loc)
+        down_span = self.emit("sub", [us, ue], ut, None, loc)
+        if isinstance(step, Const):
+            up = step.value > 0
+            nonempty = self.cmp("lt" if up else "gt", start, stop, node)
+            span = up_span if up else down_span
+            astep = Const(abs(step.value), ut)
+        else:
+            pos = self.cmp("gt", step, Const(0, t), node)
+            nonempty = self.emit("select", [pos, self.cmp("lt", start, stop, node),
+                                            self.cmp("gt", start, stop, node)], T.BOOL, None, loc)
+            span = self.emit("select", [pos, up_span, down_span], ut, None, loc)
+            ustep = self.coerce(step, ut, node)
+            neg_step = self.emit("sub", [Const(0, ut), ustep], ut, None, loc)
+            astep = self.emit("select", [pos, ustep, neg_step], ut, None, loc)
+        last = self.emit("floordiv", [self.emit("sub", [span, Const(1, ut)], ut, None, loc), astep], ut, None, loc)
+        n = self.emit("add", [last, Const(1, ut)], ut, None, loc)
+        return self.emit("select", [nonempty, n, Const(0, ut)], ut, None, loc)
 
 
 def _describe(obj) -> str:
