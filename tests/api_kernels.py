@@ -50,3 +50,15 @@ def spin(n: int) -> int:
     for i in range(n):
         s += i % 7
     return s
+
+
+def sized_ops(a: script.i32, b: script.i32):
+    return a + b, a - b, a * b, a // 7, a % 7, a & b, a | b, a ^ b, -a, a < b
+
+
+def unsigned_ops(a: script.u16, b: script.u16):
+    return a + b, a - b, a * b, a // 3, a % 3, a >> 2, a << 3, a > b
+
+
+def single_ops(x: script.f32, y: script.f32):
+    return x + y, x * y, x - y, x * 2.0, x / 3.0

@@ -148,3 +148,43 @@ def test_module_is_callable_as_decorator():
     assert f(2, 3) == 5
     with pytest.raises(ValueError):
         script.script(K.add, opt=7)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def _np_tuple(*values):
+    return tuple(v.item() if hasattr(v, "item") else v for v in values)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(-(2**31), 2**31 - 1), st.integers(-(2**31), 2**31 - 1))
+def test_sized_int_arithmetic_matches_numpy(a, b):
+    f = script.script(K.sized_ops)
+    x, y = np.array([a], np.int32), np.array([b], np.int32)
+    with np.errstate(all="ignore"):
+        want = _np_tuple((x + y)[0], (x - y)[0], (x * y)[0], (x // 7)[0], (x % 7)[0], (x & y)[0],
+                         (x | y)[0], (x ^ y)[0], (-x)[0], bool((x < y)[0]))
+    assert f(a, b) == want
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**16 - 1), st.integers(0, 2**16 - 1))
+def test_unsigned_arithmetic_matches_numpy(a, b):
+    f = script.script(K.unsigned_ops)
+    x, y = np.array([a], np.uint16), np.array([b], np.uint16)
+    with np.errstate(all="ignore"):
+        want = _np_tuple((x + y)[0], (x - y)[0], (x * y)[0], (x // 3)[0], (x % 3)[0], (x >> 2)[0],
+                         (x << 3)[0], bool((x > y)[0]))
+    assert f(a, b) == want
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(-1e30, 1e30).map(lambda v: float(np.float32(v))), st.floats(-1e30, 1e30).map(lambda v: float(np.float32(v))))
+def test_float32_arithmetic_matches_numpy(a, b):
+    f = script.script(K.single_ops)
+    x, y = np.float32(a), np.float32(b)
+    with np.errstate(all="ignore"):
+        want = _np_tuple(x + y, x * y, x - y, x * np.float32(2.0), x / np.float32(3.0))
+    got = f(a, b)
+    assert all(g == w or (g != g and w != w) for g, w in zip(got, want)), (got, want)
