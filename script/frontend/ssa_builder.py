@@ -79,6 +79,7 @@ class SSABuilder:
         self.incomplete: dict[Block, dict[str, BlockParam]] = {}
         self.block_keys: dict[Block, object] = {}     # loop header block -> loop key
         self.loop_entries: dict[Block, list[Block]] = {}
+        self.provisional: set[BlockParam] = set()      # typed before the block was sealed
         self.param_var: dict[BlockParam, str] = {}
         self.def_locs: dict[int, SourceLoc] = {}       # id(value) -> where it was assigned
         self.saw_unknown: SourceLoc | None = None
@@ -143,6 +144,7 @@ class SSABuilder:
         elif block not in self.sealed:
             param = self._new_param(var, block, loc, self._type_from_known_preds(var, block, loc))
             self.incomplete.setdefault(block, {})[var] = param
+            self.provisional.add(param)
             value: Value = param
         elif len(block.preds) == 1:
             value = self.read_in(var, block.preds[0], loc)
@@ -191,13 +193,13 @@ class SSABuilder:
             t = u
         if t != param.type:
             key = self.block_keys.get(block)
-            if key is not None and not isinstance(param.type, Unknown) or param.uses:
+            if param in self.provisional:
+                # A loop header's parameter typed before its back edges were known: its old
+                # type (possibly unknown) may have shaped code already built, so rebuild.
                 self.hints[(key, var)] = t
                 self.hints_changed = True
                 raise Restart()
-            if key is not None:
-                self.hints[(key, var)] = t
-                self.hints_changed = True
+            assert not param.uses, "a merge parameter changed type after it was used"
             param.type = t
         same = self._trivial_value(param, [v for _, v in incoming])
         if same is not None:
