@@ -329,3 +329,8 @@ def range_edges(start, stop, step):
         if n > 50:
             break
     return n, last
+
+
+def frexp_ldexp(x, i):
+    m, e = math.frexp(x)
+    return m, e, math.ldexp(x, i), math.ldexp(m, e)

@@ -253,3 +253,10 @@ def test_range_near_int64_edges(start, stop, step):
 @given(st.integers(-100, 100), st.integers(-100, 100), st.integers(-7, 7).filter(bool))
 def test_range_steps(start, stop, step):
     check_all_levels(K.range_edges, start, stop, step)
+
+
+@SET
+@given(st.one_of(floats, st.sampled_from([5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, -0.0])),
+       st.integers(-1100, 1100))
+def test_frexp_ldexp(x, i):
+    check_all_levels(K.frexp_ldexp, x, i)

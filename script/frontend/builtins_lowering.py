@@ -24,7 +24,8 @@ _GAMMA_POLES = ("gamma", "lgamma")
 _NEVER_RAISE = ("fabs", "copysign", "atan2", "floor", "ceil", "trunc", "rint", "nextafter", "erf",
                 "erfc", "tanh", "atan", "cbrt", "hypot")
 _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
-          math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm}
+          math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm,
+          math.frexp: pylib.frexp, math.ldexp: pylib.ldexp}
 
 
 class CallLowering:
@@ -226,18 +227,6 @@ class CallLowering:
             for a in args[1:]:
                 r = self.math_fn("hypot", [r, self.coerce(a, r.type, node)], node)
             return r
-        if name == "ldexp":
-            x, i = self.positional(node, name, 2)
-            x = self.float_arg(x, node)
-            if not isinstance(i.type, (T.IntType, T.BoolType)):
-                self.error("Expected an int as second argument to ldexp.", node)
-            i = self.coerce(i, T.I64, node)
-            big = self.emit("select", [self.emit("cmp", [i, Const(2100, T.I64)], T.BOOL, "gt", self.loc(node)),
-                                       Const(2100, T.I64), i], T.I64, None, self.loc(node))
-            small = self.emit("select", [self.emit("cmp", [big, Const(-2100, T.I64)], T.BOOL, "lt", self.loc(node)),
-                                         Const(-2100, T.I64), big], T.I64, None, self.loc(node))
-            p = self.emit("pow", [Const(2.0, x.type), self.coerce(small, x.type, node)], x.type, None, self.loc(node))
-            return self.checked_math_result(self.emit("mul", [x, p], x.type, None, self.loc(node)), [x], True, node)
         if name == "ulp":
             (x,) = self.positional(node, name, 1)
             x = self.float_arg(x, node)

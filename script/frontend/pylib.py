@@ -96,3 +96,43 @@ def isclose(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
         return False
     diff = abs(b - a)
     return (diff <= abs(rel_tol * b)) or (diff <= abs(rel_tol * a)) or (diff <= abs_tol)
+
+
+def frexp(x: float) -> tuple[float, int]:
+    if x == 0.0 or x != x or x - x != 0.0:          # zero, NaN, infinity
+        return (x, 0)
+    m = abs(x)
+    e = 0
+    if m < 2.2250738585072014e-308:                  # subnormal: scale into the normal range
+        m *= 18014398509481984.0                     # 2**54
+        e = -54
+    k = int(math.floor(math.log2(m))) + 1
+    f = m * 2.0 ** (-k)
+    while f >= 1.0:
+        f *= 0.5
+        k += 1
+    while f < 0.5:
+        f *= 2.0
+        k -= 1
+    return (math.copysign(f, x), e + k)
+
+
+def ldexp(x: float, i: int) -> float:
+    # Scales in steps that stay representable; one multiplication when 2**i is a float, so
+    # the result is correctly rounded there (beyond, a subnormal result may round twice).
+    if x == 0.0 or x != x or x - x != 0.0:
+        return x
+    if i > 2200:
+        i = 2200
+    if i < -2200:
+        i = -2200
+    while i > 1023:
+        x *= 8.98846567431158e+307                  # 2**1023
+        i -= 1023
+    while i < -1074:
+        x *= 2.2250738585072014e-308                 # 2**-1022
+        i += 1022
+    r = x * 2.0 ** i
+    if r - r != 0.0:
+        raise OverflowError("math range error")
+    return r
