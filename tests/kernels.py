@@ -334,3 +334,7 @@ def range_edges(start, stop, step):
 def frexp_ldexp(x, i):
     m, e = math.frexp(x)
     return m, e, math.ldexp(x, i), math.ldexp(m, e)
+
+
+def tuple_sum(a, b):
+    return sum((a, b, 3)), sum((a, b), 0.5), sum(())

@@ -150,6 +150,7 @@ def test_tuples(x, y):
     check_all_levels(K.swap, x, y)
     check_all_levels(K.tuple_arg, (x, y))
     check_all_levels(K.tuple_eq, x, y)
+    check_all_levels(K.tuple_sum, x, y)
 
 
 @SET

@@ -407,6 +407,19 @@ class CallLowering:
         args = self.positional(node, name, 2, 2)
         return self.binop(ast.Pow, args[0], args[1], node)
 
+    def builtin_sum(self, node, name) -> Value:
+        args = self.positional(node, name, 1, 2)
+        seq = args[0]
+        if not isinstance(seq.type, T.TupleType):
+            return self.sum_of(seq, args[1:], node)
+        total = args[1] if len(args) == 2 else Const(0, T.I64)
+        for k, et in enumerate(seq.type.elems):
+            total = self.binop(ast.Add, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
+        return total
+
+    def sum_of(self, seq: Value, start, node) -> Value:
+        self.error(f"sum() of a {seq.type} is not supported", node)
+
     def builtin_len(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)
         if isinstance(v.type, T.TupleType):
@@ -436,6 +449,6 @@ _BUILTIN_HANDLERS = {
     id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,
     id(max): CallLowering.builtin_minmax, id(round): CallLowering.builtin_round,
     id(divmod): CallLowering.builtin_divmod, id(pow): CallLowering.builtin_pow,
-    id(len): CallLowering.builtin_len, id(int): CallLowering.builtin_conversion,
+    id(len): CallLowering.builtin_len, id(sum): CallLowering.builtin_sum, id(int): CallLowering.builtin_conversion,
     id(float): CallLowering.builtin_conversion, id(bool): CallLowering.builtin_conversion,
 }
