@@ -1,24 +1,40 @@
-"""Backend compile time per stage, in ms, for small hand-built IR functions.
+"""Compile time per stage, in ms: end to end on fresh Python functions, and for the backend alone
+on small hand-built IR functions.
 
-    python benchmarks/compile_time.py [--repeats N]
+    python benchmarks/compile_time.py [--trials N] [--repeats N] [--profile]
 
-Stages: lowering to LLVM IR text (llvmlite), parsing it back, LLVM's optimizer at -O0/-O2/-O3,
-object emission, and linking into the JIT. Each figure is the minimum over `--repeats`
-compilations (the first compilation in a process also pays for the JIT's creation, which is
-reported apart).
+End to end (the function of `run.py`'s compile-latency section, COMPILE_TEMPLATE): each trial
+writes a NEW module to a temp file, imports it, and times ``script.script(f)`` plus the first
+call, split into decorate, frontend, passes, and the backend's steps (lower to LLVM IR text,
+parse, optimize, emit object code, link); "other" is the rest of the first call (argument
+binding, dispatcher update). Medians over `--trials`, wall clock. `--profile` also runs
+cProfile over the trials and prints the top functions by cumulative time.
+
+Backend alone: minimum over `--repeats` compilations of each hand-built function per
+optimization level (the first compilation in a process also pays for the JIT's creation,
+which is reported apart; the CPython entry point of each signature is compiled once, on
+first use, and only linked afterwards).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import importlib.util
 import os
+import pstats
+import statistics
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 
 from script.ir import types as T  # noqa: E402
 from script.ir.core import Const, Function, Instr, Module, set_terminator  # noqa: E402
+
+BACKEND_STEPS = ("lower", "parse", "optimize", "emit", "link")
 
 
 def add() -> Function:
@@ -45,28 +61,78 @@ def sum_squares() -> Function:
     return f
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20)
-    opts = parser.parse_args()
-    from script.backend.llvm.abi import entry_name
+def fresh_functions(count: int, tmp: str, tag: str):
+    """`count` new Python functions from run.py's COMPILE_TEMPLATE, each in its own module."""
+    from run import COMPILE_TEMPLATE
+    seed = int(time.time() * 1000) % 1_000_000
+    for t in range(count):
+        name = f"ct_{tag}_{seed}_{t}"
+        path = os.path.join(tmp, name + ".py")
+        with open(path, "w") as fh:
+            fh.write(COMPILE_TEMPLATE.format(name=name, k=t + 1))
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        yield getattr(mod, name)
+
+
+def end_to_end(trials: int, profile: bool) -> None:
+    import script
+    from run import COMPILE_ARGS
+    keep = []               # the frontend caches by id(function): keep every one alive
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="script-compile-time-") as tmp:
+        for fn in fresh_functions(3, tmp, "warm"):      # JIT, runtime library, caches
+            f = script.script(fn)
+            f(*COMPILE_ARGS)
+            keep.append(f)
+        for fn in fresh_functions(trials, tmp, "e2e"):
+            t0 = time.perf_counter()
+            f = script.script(fn)
+            t1 = time.perf_counter()
+            f(*COMPILE_ARGS)
+            t2 = time.perf_counter()
+            keep.append(f)
+            spec = next(iter(f.__dict__["_specializations"].values()))
+            row = {"total": t2 - t0, "decorate": t1 - t0, "frontend": spec.timings["frontend"],
+                   "passes": spec.timings["passes"], **spec.native.timings}
+            row["other"] = row["total"] - sum(v for k, v in row.items() if k != "total")
+            rows.append(row)
+        if profile:
+            pr = cProfile.Profile()
+            pr.enable()
+            for fn in fresh_functions(trials, tmp, "prof"):
+                f = script.script(fn)
+                f(*COMPILE_ARGS)
+                keep.append(f)
+            pr.disable()
+    keys = ["total", "decorate", "frontend", "passes", *BACKEND_STEPS, "other"]
+    print(f"end to end, median of {trials} fresh functions (ms):")
+    print(" ".join(f"{k:>9s}" for k in keys))
+    print(" ".join(f"{statistics.median(r[k] for r in rows) * 1e3:9.2f}" for k in keys))
+    if profile:
+        pstats.Stats(pr).sort_stats("cumulative").print_stats(40)
+
+
+def backend_alone(repeats: int) -> None:
+    from script.backend.llvm.abi import ENTRY_SYMBOL
     from script.backend.llvm.jit import get_jit
-    from script.backend.runtime.library import build_llvm_module
-    from script.backend.runtime.symbols import symbol_library
+    from script.backend.runtime.library import build_llvm_module, entry_point
+    from script.backend.runtime.shared import libraries
 
     t0 = time.perf_counter()
     jit = get_jit()
-    symbol_library()
-    print(f"JIT creation: {(time.perf_counter() - t0) * 1e3:.1f} ms")
-    stages = ("lower", "parse", "optimize", "emit", "link", "total")
+    libraries()
+    print(f"\nJIT and runtime library creation: {(time.perf_counter() - t0) * 1e3:.1f} ms")
+    stages = BACKEND_STEPS + ("total",)
     print(f"{'function':10s} {'level':5s} " + " ".join(f"{s:>9s}" for s in stages))
     for func in (add(), sum_squares()):
         module = Module([func])
         for level in (0, 2, 3):
             best = dict.fromkeys(stages, float("inf"))
-            for _ in range(opts.repeats):
+            for _ in range(repeats):
                 t = [time.perf_counter()]
-                text = str(build_llvm_module(module, func.name).ir)
+                text = build_llvm_module(module, func.name).text()
                 t.append(time.perf_counter())
                 mod = jit.parse(text)
                 t.append(time.perf_counter())
@@ -74,12 +140,24 @@ def main() -> None:
                 t.append(time.perf_counter())
                 obj = jit.emit_object(mod, level)
                 t.append(time.perf_counter())
-                jit.link(obj, [entry_name(func.name)], [symbol_library()])
+                entry = entry_point(func.param_types, func.ret_type).object_code
+                jit.link([obj, entry], [ENTRY_SYMBOL], libraries())
                 t.append(time.perf_counter())
                 spans = [b - a for a, b in zip(t, t[1:])] + [t[-1] - t[0]]
                 for stage, span in zip(stages, spans):
                     best[stage] = min(best[stage], span * 1e3)
             print(f"{func.name:10s} -O{level:<3d} " + " ".join(f"{best[s]:9.2f}" for s in stages))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=15)
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--profile", action="store_true")
+    opts = parser.parse_args()
+    sys.path.insert(0, HERE)
+    end_to_end(opts.trials, opts.profile)
+    backend_alone(opts.repeats)
 
 
 if __name__ == "__main__":

@@ -27,13 +27,14 @@ f32, f64 = _Sized(_T.F32), _Sized(_T.F64)
 boolean = _Sized(_T.BOOL)
 
 
-def script(fn=None, *, opt: int = 2, passes=None):
+def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
     compiled on each call with a new tuple of argument types (one specialization each).
     `opt` (0-3) is the optimization level of script's own passes and LLVM's; `passes`
-    restricts the IR passes to the named ones (for debugging).
+    restricts the IR passes to the named ones (for debugging). With `cache=True` compiled
+    code is kept on disk and reused by later processes (see `script.cache`).
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
@@ -42,9 +43,23 @@ def script(fn=None, *, opt: int = 2, passes=None):
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         from script.dispatcher import make_script_function
-        return make_script_function(f, opt=opt, passes=passes)
+        return make_script_function(f, opt=opt, passes=passes, cache=cache)
 
     return wrap if fn is None else wrap(fn)
+
+
+def save(obj, path, signatures=None) -> None:
+    """Write compiled functions (one, a list, or a dict name -> function) to the file `path`,
+    to be loaded by `script.load` in another process without their source (`script.saved`)."""
+    from script.saved import save as save_
+    save_(obj, path, signatures)
+
+
+def load(path):
+    """The module `script.save` wrote at `path`: its attributes are the saved functions.
+    Raises `LoadError` when the file is not a valid saved module."""
+    from script.saved import load as load_
+    return load_(path)
 
 
 class _CallableModule(_types.ModuleType):
@@ -56,5 +71,5 @@ class _CallableModule(_types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["script", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
+__all__ = ["script", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
            "u8", "u16", "u32", "u64", "f32", "f64"]

@@ -10,11 +10,14 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
 from script.ir import types as T
 from script.ir.core import Function, Module
 
 STAGES = ("ssa", "opt", "llvm", "asm")
+
+# LLVM's optimization level for each of script's: -O2 by default (as fast as -O3 on the
+# benchmark kernels and without SLP vectorization, see llvm.jit `optimize`), -O3 for opt=3.
+LLVM_LEVEL = {0: 0, 1: 2, 2: 2, 3: 3}
 
 
 def verify_enabled() -> bool:
@@ -49,14 +52,19 @@ class Specialization:
 
     def ir(self, stage: str) -> str:
         if stage == "ssa":
-            return self.ssa_text
-        if stage == "opt":
-            return self.opt_text
-        if stage == "llvm":
-            return self.native.llvm_ir
-        if stage == "asm":
-            return self.native.asm
-        raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
+            text = self.ssa_text
+        elif stage == "opt":
+            text = self.opt_text
+        elif stage == "llvm":
+            text = self.native.llvm_ir
+        elif stage == "asm":
+            text = self.native.asm
+        else:
+            raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
+        if text is None:
+            raise ValueError(f"the {stage!r} text of this specialization is not available: it "
+                             "was loaded from object code (a saved module or the cache)")
+        return text
 
 
 def optimize_module(module: Module, opt: int, passes=None) -> dict:
@@ -72,6 +80,7 @@ def optimize_module(module: Module, opt: int, passes=None) -> dict:
 
 def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None) -> Specialization:
     from script.backend import compile_native
+    from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
     from script.ir.printer import format_module
     with COMPILE_LOCK:
@@ -87,7 +96,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None) ->
         optimize_module(module, opt, passes)
         module = Module(closure_of(funcs[0]))     # callees inlined everywhere are gone
         t2 = time.perf_counter()
-        native = compile_native(module, funcs[0].name, opt_level=3 if opt > 0 else 0)
+        native = compile_native(module, funcs[0].name, opt_level=LLVM_LEVEL[opt])
         t3 = time.perf_counter()
     return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_text, native,
                           {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})

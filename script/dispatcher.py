@@ -11,6 +11,7 @@ since a Python subclass would lose the fast call path.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import threading
 
@@ -19,6 +20,7 @@ from script.frontend.typeinfer import format_signature, python_type_name, to_pyt
 
 _TYPE = None
 _reentry = threading.local()
+_deferred: list | None = None      # CompileErrors of decorations while deferred_compilation() runs
 
 
 def function_type():
@@ -82,11 +84,17 @@ def _signature_key(fn, types) -> tuple:
     return tuple(out)
 
 
-def make_script_function(py_func, opt: int = 2, passes=None):
+def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False):
     from script.backend import new_instance
     from script.frontend.specialize import COMPILE_LOCK, CONTEXT
     with COMPILE_LOCK:
-        info = CONTEXT.info_for(py_func)
+        try:
+            info = CONTEXT.info_for(py_func)
+        except CompileError as e:
+            if _deferred is None:
+                raise
+            _deferred.append(e.with_traceback(None))
+            return py_func
     target = []      # the fallback needs the object, which needs the fallback: one indirection
 
     def trampoline(*args, **kwargs):
@@ -95,17 +103,62 @@ def make_script_function(py_func, opt: int = 2, passes=None):
     obj = new_instance(function_type(), trampoline)
     d = obj.__dict__
     d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
-             __name__=py_func.__name__, __qualname__=py_func.__qualname__,
+             _cache=cache, __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
-    target.append(_make_fallback(obj))
-    if info.is_annotated:
+    target.append(_make_fallback(obj, info, inspect.signature(py_func)))
+    if info.is_annotated and _deferred is None:
         _specialization_for(obj, tuple(info.param_types))
     return obj
 
 
-def _make_fallback(obj):
-    info = obj.__dict__["_script_info"]
-    signature = inspect.signature(info.py_func)
+def is_script_function(obj) -> bool:
+    """Whether `obj` is a function object `@script` returned."""
+    return _TYPE is not None and type(obj) is _TYPE and "_script_info" in obj.__dict__
+
+
+@contextlib.contextmanager
+def deferred_compilation():
+    """Decorate without compiling, so a whole file can be imported and then checked.
+
+    While active (the command line imports users' files this way), `@script` compiles
+    nothing when it decorates: annotated functions compile on first call like unannotated
+    ones. A decoration that fails at once (an unsupported annotation, ``*args``) returns
+    the plain Python function and appends its `CompileError` to the yielded list. Not
+    thread-safe: it is meant for a single-threaded import.
+    """
+    global _deferred
+    saved = _deferred
+    errors: list = []
+    _deferred = errors
+    try:
+        yield errors
+    finally:
+        _deferred = saved
+
+
+def make_loaded_function(info, specs: dict):
+    """A function object for a saved function (`script.saved`), which has no source: `info`
+    is its `saved_manifest.FunctionEntry`, `specs` maps argument types to loaded
+    specializations. It dispatches, checks and converts arguments, binds keywords and
+    defaults like the original, and raises TypeError for types it was not saved with."""
+    from script.backend import new_instance, set_specializations
+    target = []
+
+    def trampoline(*args, **kwargs):
+        return target[0](*args, **kwargs)
+
+    obj = new_instance(function_type(), trampoline)
+    obj.__dict__.update(_saved_info=info, py_func=None, _specializations=dict(specs),
+                        __name__=info.name, __qualname__=info.qualname, __doc__=info.doc,
+                        __module__=info.module)
+    target.append(_make_fallback(obj, info, info.python_signature()))
+    set_specializations(obj, [s.native for s in specs.values()], len(info.params))
+    return obj
+
+
+def _make_fallback(obj, info, signature):
+    """`info` is the frontend's FunctionInfo, or a saved function's FunctionEntry (which
+    cannot compile: only its saved specializations exist)."""
 
     def fallback(*args, **kwargs):
         try:
@@ -115,6 +168,8 @@ def _make_fallback(obj):
         bound.apply_defaults()
         values = list(bound.arguments.values())
         key, coerced = _types_for(obj, info, values)
+        if "_script_info" not in obj.__dict__ and key not in obj.__dict__["_specializations"]:
+            raise TypeError(_type_error(obj, info, values))
         _specialization_for(obj, key)
         if getattr(_reentry, "active", False):
             raise TypeError(_type_error(obj, info, values))
@@ -164,14 +219,21 @@ def _specialization_for(obj, key: tuple):
     spec = specs.get(key)
     if spec is not None:
         return spec
-    from script.compiler import compile_specialization
+    if "_script_info" not in d:
+        raise TypeError(f"{d['__name__']}() was loaded from a saved module without a "
+                        f"specialization {format_signature(key)}; it has "
+                        f"{', '.join(format_signature(k) for k in specs)}")
+    if d.get("_cache"):
+        from script.cache import cached_specialization as build
+    else:
+        from script.compiler import compile_specialization as build
     from script.frontend.specialize import COMPILE_LOCK
     with COMPILE_LOCK:
         spec = specs.get(key)
         if spec is not None:
             return spec
         try:
-            spec = compile_specialization(d["_script_info"], key, d["_opt"], d["_passes"])
+            spec = build(d["_script_info"], key, d["_opt"], d["_passes"])
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

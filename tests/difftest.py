@@ -15,6 +15,9 @@ def outcome(fn, args):
 
 
 def same_value(a, b) -> bool:
+    # NumPy scalars (what indexing an array gives in CPython) compare as the Python scalars
+    # compiled code returns.
+    a, b = _python_scalar(a), _python_scalar(b)
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, bool) or isinstance(b, bool):
@@ -27,6 +30,11 @@ def same_value(a, b) -> bool:
             return math.isnan(a) and math.isnan(b)
         return a == b and math.copysign(1, a) == math.copysign(1, b)
     return type(a) is type(b) and a == b
+
+
+def _python_scalar(v):
+    return v.item() if type(v).__module__ == "numpy" and hasattr(v, "item") and not hasattr(v, "shape") or (
+        type(v).__module__ == "numpy" and getattr(v, "shape", None) == ()) else v
 
 
 def _has_complex(v) -> bool:

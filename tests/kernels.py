@@ -237,7 +237,7 @@ def math_domain(x):
 
 
 def math_two(x, y):
-    return (math.atan2(x, y), math.hypot(x, y), math.copysign(x, y), math.fmod(x, y),
+    return (math.atan2(x, y), math.copysign(x, y), math.fmod(x, y),
             math.pow(x, y), math.remainder(x, y), math.log(x, y))
 
 
@@ -338,3 +338,7 @@ def frexp_ldexp(x, i):
 
 def tuple_sum(a, b):
     return sum((a, b, 3)), sum((a, b), 0.5), sum(())
+
+
+def hypot(x, y):
+    return math.hypot(x, y), math.hypot(x, y, 1.0)

@@ -51,7 +51,8 @@ def test_ackermann():
 @SET
 @given(st.one_of(small, st.floats(-1e3, 1e3)), small, st.floats(-1e3, 1e3))
 def test_statistics(a, b, c):
-    check_all_levels(R.stats3, a, b, c)
+    # x ** 2 is x * x, exactly rounded; glibc's pow (CPython's) can be an ulp off.
+    check_all_levels(R.stats3, a, b, c, approx=True)
     check_all_levels(R.bool_arith, a, b)
     check_all_levels(R.nested_tuple_ret, a)
 

@@ -53,6 +53,8 @@ class CallLowering:
 
     def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
         t = base.type
+        if isinstance(t, T.ArrayType):
+            return self.array_attribute(base, node)
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -427,6 +429,8 @@ class CallLowering:
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
+        if isinstance(v.type, T.ArrayType):
+            return self.array_len(v, node)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:

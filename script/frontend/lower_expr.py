@@ -111,6 +111,8 @@ class ExprLowering:
         base = self.expr(node.value)
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
+        if isinstance(base.type, T.ArrayType):
+            return self.array_load(base, node.slice, node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:

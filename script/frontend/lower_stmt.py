@@ -13,6 +13,7 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.arrays import ArrayLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -50,7 +51,7 @@ class Loop:
         self.continue_to = continue_to
 
 
-class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
+class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -194,6 +195,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
 
     def assign_subscript(self, target, value, node):
         base = self.expr(target.value)
+        if isinstance(base.type, T.ArrayType):
+            return self.array_store(base, target.slice, value, node)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
@@ -241,7 +244,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
-        self.error("augmented assignment is only supported on local names here", node.target)
+        if isinstance(node.target, ast.Subscript):
+            return self.array_aug_assign(node)
+        self.error("augmented assignment is only supported on names and array elements", node.target)
 
     def stmt_Assert(self, node: ast.Assert) -> None:
         cond = self.truth(self.expr(node.test), node.test)
@@ -419,6 +424,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering):
         return self.for_other(node, seq)
 
     def for_other(self, node, seq):
+        if isinstance(seq.type, T.ArrayType):
+            return self.iterate_array(node, seq)
         self.error(f"cannot iterate over a value of type {seq.type}", node.iter)
 
     def range_args(self, call: ast.Call):

@@ -29,6 +29,7 @@ class FunctionInfo:
             raise CompileError(f"cannot read the source of '{self.name}' ({e}); compiled functions "
                                "must be defined in a file", SourceLoc(self.filename, code.co_firstlineno)) from None
         text = "".join(lines)
+        self.source = text          # as in the file; the compile cache keys on it
         dedented = textwrap.dedent(text)
         self.indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
         self.line_offset = first - 1

@@ -131,8 +131,11 @@ class Context:
 
 
 def mangle(t: T.Type) -> str:
+    """A type as part of a symbol name: letters, digits and underscores only."""
     if isinstance(t, T.TupleType):
         return "T" + "".join(mangle(e) for e in t.elems) + "E"
+    if isinstance(t, T.ArrayType):
+        return f"A{t.ndim}{t.layout}{t.dtype}"
     return str(t)
 
 

@@ -29,6 +29,27 @@ class SizedType:
         import numpy as np
         return np.dtype(numpy_name(self.ir_type)).type(value)
 
+    def __getitem__(self, dims) -> "ArraySpec":
+        """`script.f64[:]`, `script.f64[:, :]` (any layout), `script.f64[:, ::1]` (C order)."""
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        ok = all(isinstance(d, slice) and d.start is None and d.stop is None for d in dims)
+        steps = [d.step for d in dims] if ok else []
+        if not ok or any(st not in (None, 1) for st in steps) or any(st == 1 for st in steps[:-1]):
+            raise TypeError(f"{self!r}[...] takes ':' per axis, the last optionally '::1'")
+        return ArraySpec(T.ArrayType(self.ir_type, len(dims), "C" if steps[-1] == 1 else "A"))
+
+
+class ArraySpec:
+    """An array annotation, `script.f64[:, :]`."""
+
+    __slots__ = ("ir_type",)
+
+    def __init__(self, ir_type: T.ArrayType):
+        self.ir_type = ir_type
+
+    def __repr__(self):
+        return f"script.{self.ir_type}"
+
 
 def numpy_name(t: T.Type) -> str:
     if isinstance(t, T.BoolType):
@@ -75,7 +96,7 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.BOOL
     if ann is None or ann is type(None):
         return T.NONE
-    if isinstance(ann, SizedType):
+    if isinstance(ann, (SizedType, ArraySpec)):
         return ann.ir_type
     origin = typing.get_origin(ann)
     if origin is tuple:
@@ -102,15 +123,31 @@ def typeof(value) -> T.Type | None:
         return T.NONE
     if cls is tuple:
         elems = [typeof(v) for v in value]
-        return None if None in elems else T.TupleType(elems)
+        if None in elems or any(isinstance(e, T.ArrayType) for e in elems):
+            return None        # arrays inside tuple arguments are not supported yet
+        return T.TupleType(elems)
     if isinstance(value, int):          # int subclasses (IntEnum, …)
         return T.I64
     if isinstance(value, float):
         return T.F64
     mod = getattr(cls, "__module__", "")
     if mod == "numpy" or mod.startswith("numpy."):
+        if cls.__name__ == "ndarray":
+            return array_type_of(value)
         return _numpy_scalar_type(cls)
     return None
+
+
+def array_type_of(a) -> T.ArrayType | None:
+    """The type of an ndarray argument: its element type, rank and layout (None if its
+    element type, byte order or alignment is not supported)."""
+    dt = a.dtype
+    if dt.kind not in "biuf" or not dt.isnative or not a.flags.aligned or a.ndim == 0:
+        return None
+    t = T.parse_scalar("bool" if dt.kind == "b" else _dtype_to_name(dt))
+    if t is None:
+        return None
+    return T.ArrayType(t, a.ndim, "C" if a.flags.c_contiguous else "A")
 
 
 def python_type_name(t: T.Type) -> str:
@@ -149,4 +186,13 @@ def to_python_value(t: T.Type, value):
         if not isinstance(value, tuple) or len(value) != len(t.elems):
             raise TypeError
         return tuple(to_python_value(e, v) for e, v in zip(t.elems, value))
+    if isinstance(t, T.ArrayType):
+        import numpy as np
+        if not isinstance(value, np.ndarray):
+            raise TypeError
+        value = np.asarray(value)         # a subclass (memmap, …) as a plain ndarray view
+        got = array_type_of(value)
+        if got is None or not T.is_convertible(got, t) and got != t:
+            raise TypeError
+        return value
     raise TypeError

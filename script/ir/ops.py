@@ -33,6 +33,12 @@ math.F         the C math function F on floats (table MATH_FUNCS gives arity)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
                operands are integer arguments of the message's printf-style format
+dim.K          the length of an array along axis K (i64)
+stride.K       the distance in bytes between elements along axis K (i64)
+load           ``load %a, %i0, ... %iN``: the element of array %a at those indices (i64, each
+               already within 0 <= i < dim: the frontend checks bounds first); reads memory,
+               so it is not pure (a store may change what it reads)
+store          ``store %a, %v, %i0, ... %iN``: writes %v (of the array's element type)
 br             jump, passing block arguments
 cbr            conditional jump: ``cbr %c, then(args), else(args)``
 ret            return the operand (none: no operand)
@@ -92,6 +98,10 @@ _op("cmp", 2, "bool", attr="pred")
 _op("convert", 1, "given")
 _op("select", 3, "select")
 _op("tuple", None, "tuple")
+_op("dim", 1, "i64", attr="index")
+_op("stride", 1, "i64", attr="index")
+_op("load", None, "element", pure=False)
+_op("store", None, "void", pure=False)
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
@@ -115,6 +125,11 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
         return given
     if rule == "bool":
         return T.BOOL
+    if rule == "i64":
+        return T.I64
+    if rule == "element":
+        t = operand_types[0] if operand_types else None
+        return t.dtype if isinstance(t, T.ArrayType) else None
     if rule == "same":
         return operand_types[0] if operand_types else None
     if rule == "select":

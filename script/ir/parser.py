@@ -220,6 +220,13 @@ class _Reader:
     def type(self, tree) -> T.Type:
         if not hasattr(tree, "data"):
             return T.parse_scalar(str(tree))
+        if tree.data == "array_type":
+            scalar, dims = tree.children
+            dtype = T.parse_scalar(str(scalar))
+            if not dtype.is_numeric():
+                self.fail(f"arrays of {dtype} are not supported", scalar)
+            text = str(dims)
+            return T.ArrayType(dtype, text.count(":") - text.count("::"), "C" if "::1" in text else "A")
         return T.TupleType([self.type(c) for c in tree.children])
 
     # body

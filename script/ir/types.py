@@ -126,6 +126,40 @@ class TupleType(Type):
     __repr__ = __str__
 
 
+class ArrayType(Type):
+    """A NumPy array: element type, number of dimensions, and layout ("C": C-contiguous,
+    "A": any strides). Printed like ``f64[:,:]`` (any layout) or ``f64[:,::1]`` (C)."""
+
+    __slots__ = ("dtype", "ndim", "layout")
+
+    def __init__(self, dtype: Type, ndim: int, layout: str = "A"):
+        assert dtype.is_numeric() and ndim >= 1 and layout in ("C", "A"), (dtype, ndim, layout)
+        self.dtype = dtype
+        self.ndim = ndim
+        self.layout = layout
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def with_layout(self, layout: str) -> "ArrayType":
+        return ArrayType(self.dtype, self.ndim, layout)
+
+    def __eq__(self, other):
+        return (isinstance(other, ArrayType) and other.dtype == self.dtype
+                and other.ndim == self.ndim and other.layout == self.layout)
+
+    def __hash__(self):
+        return hash(("array", self.dtype, self.ndim, self.layout))
+
+    def __str__(self):
+        dims = [":"] * self.ndim
+        if self.layout == "C":
+            dims[-1] = "::1"
+        return f"{self.dtype}[{','.join(dims)}]"
+
+    __repr__ = __str__
+
+
 BOOL = BoolType()
 NONE = NoneType()
 I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
@@ -176,6 +210,10 @@ def unify(a: Type, b: Type) -> Type | None:
     """The type a variable holding either `a` or `b` gets at a control-flow merge, or None."""
     if a == b:
         return a
+    if isinstance(a, ArrayType) and isinstance(b, ArrayType):
+        if a.dtype == b.dtype and a.ndim == b.ndim:
+            return a.with_layout("A")        # a C array is also an any-layout array
+        return None
     if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.elems) == len(b.elems):
         elems = [unify(x, y) for x, y in zip(a.elems, b.elems)]
         return None if None in elems else TupleType(elems)
@@ -186,6 +224,9 @@ def is_convertible(src: Type, dst: Type) -> bool:
     """Whether `convert` (or element-wise convert for tuples) can take `src` to `dst`."""
     if src == dst:
         return True
+    if isinstance(src, ArrayType) or isinstance(dst, ArrayType):
+        return (isinstance(src, ArrayType) and isinstance(dst, ArrayType) and dst.layout == "A"
+                and src.dtype == dst.dtype and src.ndim == dst.ndim)
     if isinstance(src, TupleType) and isinstance(dst, TupleType):
         return len(src.elems) == len(dst.elems) and all(
             is_convertible(s, d) for s, d in zip(src.elems, dst.elems))

@@ -12,7 +12,9 @@ Invariants checked, for each function:
 5. Each instruction's `block` is the block holding it; each block's `func` is the function.
 6. Operand counts and types follow the op table (`ops.py`): binary ops take one type, `cmp`
    gives bool, `cbr`/`select`/`check` take a bool condition, `convert` goes between numeric
-   types, `extract` indexes a tuple in range, `math` takes floats of one type with the
+   types (or from an array to the same array of any layout), `extract` indexes a tuple in
+   range, `dim`/`stride` name an axis of the array, `load`/`store` take one i64 index per
+   axis and `store` a value of the element type, `math` takes floats of one type with the
    function's arity, `call` passes the callee's parameter types and gives its return type,
    `ret` returns the function's return type.
 7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
@@ -164,6 +166,10 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         if types[0] != types[1] or not types[0].is_numeric():
             _fail(f"cmp of {types[0]} and {types[1]}", i)
     elif name == "convert":
+        if isinstance(types[0], T.ArrayType):
+            if not T.is_convertible(types[0], i.type):
+                _fail(f"convert from {types[0]} to {i.type}", i)
+            return
         if not (types[0].is_numeric() and i.type.is_numeric()):
             _fail(f"convert from {types[0]} to {i.type}", i)
         return
@@ -184,6 +190,10 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
     elif name in ("tuple", "extract"):
         pass
+    elif name in ("dim", "stride", "load", "store"):
+        _check_array_op(i, name, types)
+        if name == "store":
+            return
     elif op.nargs in (1, 2) and op.result == "same":
         if len(set(types)) != 1 or not types[0].is_numeric():
             _fail(f"{name} of {', '.join(map(str, types))}", i)
@@ -198,6 +208,23 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     want = result_type(op, types, i.attr, i.type)
     if want is None or want != i.type:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
+
+
+def _check_array_op(i: Instr, name: str, types: list) -> None:
+    a = types[0] if types else None
+    if not isinstance(a, T.ArrayType):
+        _fail(f"{name} of a {a}, not an array", i)
+    if name in ("dim", "stride"):
+        if not isinstance(i.attr, int) or not 0 <= i.attr < a.ndim:
+            _fail(f"{name}.{i.attr} of a {a.ndim}-d array", i)
+        return
+    lead = 2 if name == "store" else 1
+    if len(types) != lead + a.ndim:
+        _fail(f"{name} of a {a.ndim}-d array takes {a.ndim} indices", i)
+    if name == "store" and types[1] != a.dtype:
+        _fail(f"store of a {types[1]} into a {a}", i)
+    if any(t != T.I64 for t in types[lead:]):
+        _fail(f"{name} indices must be i64", i)
 
 
 def _check_branch(i: Instr, types: list, blocks: set) -> None:

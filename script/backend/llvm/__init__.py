@@ -3,8 +3,9 @@
 Modules here import `llvmlite`; import them only when compiling, so that `import script`
 stays cheap.
 
+- `builder`:  LLVM IR written directly as text: values, functions, blocks, the module.
 - `abi`:      the native calling convention of lowered functions (the `Env` record that
-              carries exceptions out without the GIL), type mapping, the module builder.
+              carries exceptions out without the GIL), type mapping.
 - `arith`:    integer and float arithmetic with Python's semantics.
 - `mathlib`:  `math.F` as LLVM intrinsics or libm calls.
 - `lower`:    functions, blocks, branches, calls, checks.

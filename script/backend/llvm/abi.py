@@ -1,4 +1,4 @@
-"""The native ABI of lowered IR functions, and the module builder every lowering step shares.
+"""The native ABI of lowered IR functions: LLVM types, the `Env` record, exception messages.
 
 Calling convention. An IR function ``@f(p0, p1, ...) -> R`` becomes
 
@@ -7,11 +7,15 @@ Calling convention. An IR function ``@f(p0, p1, ...) -> R`` becomes
 where ``X'`` is `llvm_type(X)`: ``bool`` is ``i1``, ints are ``iN`` (signedness lives in the
 operations, not the type), floats are ``float``/``double``, ``none`` is the empty struct
 ``{}`` and a tuple is a literal struct of its element types, passed and returned by value.
-A function returning ``none`` returns ``void``. Every lowered function is ``internal`` and
-``nounwind``: each compiled library holds its own copy of every function it calls, so LLVM
-may inline, clone, change calling conventions and drop unused parameters (``env`` of a
-function that cannot raise disappears). The one exported symbol of a library is the CPython
-entry point ``script.entry.<f>`` of its entry function (script.backend.runtime.entry).
+A function returning ``none`` returns ``void``. Every lowered function is ``nounwind`` and,
+except the library's entry function, ``internal``: each compiled library holds its own copy
+of every function it calls, so LLVM may inline, clone, change calling conventions and drop
+unused parameters (``env`` of a function that cannot raise disappears). The entry function
+keeps this signature and is exported twice: as ``script.kernel``, the name by which the
+library's CPython entry point ``script.entry`` (script.backend.runtime.entry), one object
+shared by every library of the same signature and linked next to it, calls it; and as
+``script.kernel.<f>`` (`kernel_name`), by which loading object code checks that it is the
+code of the function it is loaded for.
 
 Exceptions. Native code never touches Python objects or the GIL. Raising stores into the
 caller-provided `Env` record and returns an undefined value::
@@ -21,13 +25,15 @@ caller-provided `Env` record and returns an undefined value::
         i32 exc;         // index of the exception class in script.ir.ops.EXCEPTIONS
         i8 *fmt;         // printf-style message for PyErr_Format, or NULL (no arguments)
         i64 args[4];     // message arguments: ints widened to i64 (signed ints sign-extend,
-                         // unsigned zero-extend), or C strings (see below)
+                         // unsigned zero-extend), or C strings (see below); only the
+                         // slots the message uses are written
     };
 
 After a call to a function that may raise (`compute_may_raise`), the caller tests
 ``env->status`` and, when set, returns at once without touching the record, so the
 exception reaches the entry point unchanged. The CPython entry point (script.backend.runtime)
-owns the record, and turns a pending exception into ``PyErr_Format(PyExc_<exc>, fmt, args...)``.
+owns the record, and hands a pending exception to the runtime library's ``script.raise``,
+which calls ``PyErr_Format(PyExc_<exc>, fmt, args...)``.
 
 Messages. `PyErr_Format` reads only ASCII formats. A message with non-ASCII text is encoded
 by `encode_message`: each run of non-ASCII characters becomes a ``%s`` whose argument is a
@@ -40,56 +46,87 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import llvmlite.ir as ir
-
 from script.errors import CompileError
 from script.ir import types as T
 from script.ir.core import Function
+from script.backend.llvm.builder import Value
 
-I1 = ir.IntType(1)
-I8 = ir.IntType(8)
-I32 = ir.IntType(32)
-I64 = ir.IntType(64)
-PTR = I8.as_pointer()
-VOID = ir.VoidType()
-NONE_TYPE = ir.LiteralStructType([])
-NONE_VALUE = ir.Constant(NONE_TYPE, None)
+PTR = "ptr"
+NONE_TYPE = "{}"
+NONE_VALUE = Value(NONE_TYPE, "zeroinitializer")
 
 MAX_MESSAGE_ARGS = 4
-ENV = ir.LiteralStructType([I32, I32, PTR, ir.ArrayType(I64, MAX_MESSAGE_ARGS)])
-ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS = range(4)
+ENV = "{i32, i32, ptr, [4 x i64]}"
+# Byte offsets of the Env fields (x86-64 and AArch64 layout of the struct above).
+ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS = 0, 4, 8, 16
+
+# Branch weights (taken, not taken) for `Builder.cbranch`.
+LIKELY = (2000, 1)
+UNLIKELY = (1, 2000)
 
 FN_PREFIX = "script.fn."
-ENTRY_PREFIX = "script.entry."
+KERNEL_SYMBOL = "script.kernel"     # a library's entry function (an alias)
+ENTRY_SYMBOL = "script.entry"       # a library's CPython entry point
 
 
-def llvm_type(t: T.Type) -> ir.Type:
+def kernel_name(func_name: str) -> str:
+    """The second exported name of the entry function `func_name` of a library."""
+    return f"{KERNEL_SYMBOL}.{func_name}"
+
+_SCALAR = {T.BOOL: "i1", T.I8: "i8", T.I16: "i16", T.I32: "i32", T.I64: "i64", T.U8: "i8",
+           T.U16: "i16", T.U32: "i32", T.U64: "i64", T.F32: "float", T.F64: "double",
+           T.NONE: NONE_TYPE}
+
+
+def llvm_type(t: T.Type) -> str:
     """The LLVM type of an IR value of type `t`."""
-    if isinstance(t, T.BoolType):
-        return I1
-    if isinstance(t, T.IntType):
-        return ir.IntType(t.bits)
-    if isinstance(t, T.FloatType):
-        return ir.FloatType() if t.bits == 32 else ir.DoubleType()
-    if isinstance(t, T.NoneType):
-        return NONE_TYPE
+    lt = _SCALAR.get(t)
+    if lt is not None:
+        return lt
     if isinstance(t, T.TupleType):
-        return ir.LiteralStructType([llvm_type(e) for e in t.elems])
+        return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
+    if isinstance(t, T.ArrayType):
+        return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
     raise AssertionError(f"no LLVM type for {t}")
 
 
-def llvm_return_type(t: T.Type) -> ir.Type:
-    return VOID if isinstance(t, T.NoneType) else llvm_type(t)
+# Arrays. An array value is the literal struct ``{ptr owner, ptr data, [N x i64] shape,
+# [N x i64] strides}``: `owner` is the ndarray object it came from (a reference borrowed for
+# the call: every array value is an argument of the entry function), `data` the address of
+# its first element, strides in bytes. Elements are stored as NumPy stores them: a bool is
+# one byte (0 or 1). NumPy data is aligned (the entry point checks NPY_ARRAY_ALIGNED), so
+# loads and stores carry ``align itemsize``.
+ARRAY_OWNER, ARRAY_DATA, ARRAY_SHAPE, ARRAY_STRIDES = 0, 1, 2, 3
+
+# The library's `i64` bit mask of the entry function's parameters it may write through
+# (script.ir.analysis.written_array_params), defined next to ``script.kernel`` when the entry
+# function takes arrays; the entry point (shared by every library of a signature) reads it
+# and raises ValueError for a read-only array there.
+WRITTEN_SYMBOL = "script.written"
 
 
-def native_function_type(func: Function) -> ir.FunctionType:
-    return ir.FunctionType(llvm_return_type(func.ret_type),
-                           [PTR] + [llvm_type(t) for t in func.param_types])
+def element_type(dtype: T.Type) -> str:
+    """The LLVM type of an array element in memory (a bool is a byte)."""
+    return "i8" if isinstance(dtype, T.BoolType) else llvm_type(dtype)
 
 
-def entry_name(func_name: str) -> str:
-    """The exported symbol of the CPython entry point of a function (runtime.entry)."""
-    return ENTRY_PREFIX + func_name
+def itemsize(dtype: T.Type) -> int:
+    return 1 if isinstance(dtype, T.BoolType) else dtype.bits // 8
+
+
+def has_arrays(types) -> bool:
+    """Whether any of `types` is an array or a tuple holding one."""
+    return any(isinstance(t, T.ArrayType)
+               or (isinstance(t, T.TupleType) and has_arrays(t.elems)) for t in types)
+
+
+def llvm_return_type(t: T.Type) -> str:
+    return "void" if isinstance(t, T.NoneType) else llvm_type(t)
+
+
+def native_signature(param_types, ret_type: T.Type) -> tuple[str, list[str]]:
+    """The LLVM return type and parameter types of a lowered function (``env`` first)."""
+    return llvm_return_type(ret_type), [PTR] + [llvm_type(t) for t in param_types]
 
 
 def reachable_functions(entry: Function) -> list[Function]:
@@ -166,86 +203,3 @@ def encode_message(message: str, nints: int, loc=None) -> EncodedMessage:
         raise CompileError(f"an exception message takes at most {MAX_MESSAGE_ARGS} values "
                            f"(each run of non-ASCII text counts as one): {message!r}", loc)
     return EncodedMessage(b"".join(fmt), tuple(slots))
-
-
-class NativeModule:
-    """An `llvmlite.ir.Module` under construction, with caches so that each declaration,
-    intrinsic and constant string appears once however many lowering steps ask for it."""
-
-    def __init__(self, name: str, triple: str = "", data_layout: str = ""):
-        self.ir = ir.Module(name)
-        if triple:
-            self.ir.triple = triple
-        if data_layout:
-            self.ir.data_layout = data_layout
-        self._strings: dict[bytes, ir.GlobalVariable] = {}
-        self.helpers: dict[str, ir.Function] = {}   # internal helpers made on demand
-
-    def declare(self, name: str, ret: ir.Type, args, var_arg: bool = False,
-                attrs=()) -> ir.Function:
-        """The function `name`, declared (external) on first use."""
-        fn = self.ir.globals.get(name)
-        if fn is None:
-            fn = ir.Function(self.ir, ir.FunctionType(ret, list(args), var_arg=var_arg), name)
-            for a in attrs:
-                fn.attributes.add(a)
-        return fn
-
-    def declare_data(self, name: str, type: ir.Type = I8) -> ir.GlobalVariable:
-        """An external global variable; its address is the symbol's address."""
-        g = self.ir.globals.get(name)
-        if g is None:
-            g = ir.GlobalVariable(self.ir, type, name)
-            g.linkage = "external"
-        return g
-
-    def intrinsic(self, name: str, ret: ir.Type, args) -> ir.Function:
-        return self.declare(name, ret, args)
-
-    def cstring(self, data: bytes) -> ir.Constant:
-        """A pointer to a private, NUL-terminated constant copy of `data`."""
-        g = self._strings.get(data)
-        if g is None:
-            raw = bytearray(data + b"\0")
-            g = ir.GlobalVariable(self.ir, ir.ArrayType(I8, len(raw)),
-                                  f"script.str.{len(self._strings)}")
-            g.linkage = "private"
-            g.global_constant = True
-            g.unnamed_addr = True
-            g.initializer = ir.Constant(ir.ArrayType(I8, len(raw)), raw)
-            self._strings[data] = g
-        return g.bitcast(PTR)
-
-    def new_function(self, name: str, fnty: ir.FunctionType, linkage: str = "internal",
-                     attrs=("nounwind",)) -> ir.Function:
-        fn = ir.Function(self.ir, fnty, name)
-        fn.linkage = linkage
-        for a in attrs:
-            fn.attributes.add(a)
-        return fn
-
-
-def const_int(t: ir.IntType, value: int) -> ir.Constant:
-    """An integer constant from any Python int, reduced to `t`'s width (two's complement)."""
-    bits = t.width
-    value &= (1 << bits) - 1
-    if value >> (bits - 1):
-        value -= 1 << bits
-    return ir.Constant(t, value)
-
-
-def gep_bytes(b: ir.IRBuilder, ptr: ir.Value, offset: int, to: ir.Type | None = None) -> ir.Value:
-    """``ptr + offset`` bytes, as a pointer to `to` (default i8)."""
-    p = b.gep(b.bitcast(ptr, PTR), [ir.Constant(I64, offset)]) if offset else b.bitcast(ptr, PTR)
-    return b.bitcast(p, to.as_pointer()) if to is not None else p
-
-
-def load_at(b: ir.IRBuilder, ptr: ir.Value, offset: int, type: ir.Type) -> ir.Value:
-    """The `type` value stored `offset` bytes after `ptr`."""
-    return b.load(gep_bytes(b, ptr, offset, type))
-
-
-def branch_unlikely(b: ir.IRBuilder, cond: ir.Value, unlikely: ir.Block, likely: ir.Block) -> None:
-    """``br cond, unlikely, likely`` with branch weights that keep `unlikely` off the hot path."""
-    br = b.cbranch(cond, unlikely, likely)
-    br.set_weights([1, 2000])

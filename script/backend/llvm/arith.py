@@ -17,10 +17,10 @@ Bools are ``i1`` and count as unsigned 1-bit ints (``False < True``).
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
-
 from script.ir import types as T
-from script.backend.llvm.abi import I1, NativeModule, const_int, llvm_type
+from script.backend.llvm.abi import llvm_type
+from script.backend.llvm.builder import (
+    FALSE, Builder, Callee, NativeModule, Value, float_const, int_const, undef)
 
 
 def is_float(t: T.Type) -> bool:
@@ -31,11 +31,11 @@ def is_signed(t: T.Type) -> bool:
     return isinstance(t, T.IntType) and t.signed
 
 
-def _fconst(t: T.Type, value: float) -> ir.Constant:
-    return ir.Constant(llvm_type(t), value)
+def _fconst(t: T.Type, value: float) -> Value:
+    return float_const(llvm_type(t), value)
 
 
-def _float_intrinsic(m: NativeModule, name: str, t: T.Type, nargs: int) -> ir.Function:
+def _float_intrinsic(m: NativeModule, name: str, t: T.Type, nargs: int) -> Callee:
     lt = llvm_type(t)
     return m.intrinsic(f"llvm.{name}.f{t.bits}", lt, [lt] * nargs)
 
@@ -43,23 +43,20 @@ def _float_intrinsic(m: NativeModule, name: str, t: T.Type, nargs: int) -> ir.Fu
 # --- comparisons ---------------------------------------------------------------------------
 
 _FLOAT_PRED = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
-_INT_PRED = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_SIGNED_PRED = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
+_UNSIGNED_PRED = {"eq": "eq", "ne": "ne", "lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge"}
 
 
-def lower_cmp(b: ir.IRBuilder, pred: str, t: T.Type, x: ir.Value, y: ir.Value) -> ir.Value:
+def lower_cmp(b: Builder, pred: str, t: T.Type, x: Value, y: Value) -> Value:
     """``cmp.pred``: floats ordered except ``ne`` (unordered); ints signed by their type."""
     if is_float(t):
-        return b.fcmp_unordered("!=", x, y) if pred == "ne" else \
-            b.fcmp_ordered(_INT_PRED[pred], x, y)
-    if is_signed(t):
-        return b.icmp_signed(_INT_PRED[pred], x, y)
-    return b.icmp_unsigned(_INT_PRED[pred], x, y)
+        return b.fcmp(_FLOAT_PRED[pred], x, y)
+    return b.icmp((_SIGNED_PRED if is_signed(t) else _UNSIGNED_PRED)[pred], x, y)
 
 
 # --- binary ops ----------------------------------------------------------------------------
 
-def lower_binary(m: NativeModule, b: ir.IRBuilder, op: str, t: T.Type,
-                 x: ir.Value, y: ir.Value) -> ir.Value:
+def lower_binary(m: NativeModule, b: Builder, op: str, t: T.Type, x: Value, y: Value) -> Value:
     handler = _BINARY.get(op)
     if handler is None:
         raise AssertionError(f"not a binary op: {op}")
@@ -99,7 +96,13 @@ def _mod(m, b, t, x, y):
     return _int_divmod(b, x, y)[1]
 
 
-def _int_divmod(b: ir.IRBuilder, x: ir.Value, y: ir.Value):
+def _constant_int(v: Value) -> int | None:
+    """The value of an integer constant operand, or None."""
+    ref = v.ref
+    return int(ref) if v.type[0] == "i" and (ref[0] == "-" or ref[0].isdigit()) else None
+
+
+def _int_divmod(b: Builder, x: Value, y: Value):
     """Python's floor division and modulo of signed ints; `y` is never 0.
 
     ``y == -1`` divides by 1 and negates instead (the quotient of INT_MIN wraps to INT_MIN);
@@ -107,31 +110,31 @@ def _int_divmod(b: ir.IRBuilder, x: ir.Value, y: ir.Value):
     has the opposite sign of the divisor, and the remainder moves by the divisor.
     """
     lt = x.type
-    zero, one, minus_one = (const_int(lt, v) for v in (0, 1, -1))
-    k = y.constant if isinstance(y, ir.Constant) and isinstance(y.constant, int) else None
+    zero, one, minus_one = (int_const(lt, v) for v in (0, 1, -1))
+    k = _constant_int(y)
     if k is not None and k > 0:
         # A positive constant divisor: floor semantics are a shift and a mask for powers of
         # two, and one sign fix-up (no -1 case) otherwise. LLVM turns sdiv by a constant into
         # a multiply, but cannot see through the general fix-up below.
         if k & (k - 1) == 0:
-            return b.ashr(x, const_int(lt, k.bit_length() - 1)), b.and_(x, const_int(lt, k - 1))
+            return b.ashr(x, int_const(lt, k.bit_length() - 1)), b.and_(x, int_const(lt, k - 1))
         q0 = b.sdiv(x, y)
         r0 = b.srem(x, y)
-        neg = b.icmp_signed("<", r0, zero)
+        neg = b.icmp("slt", r0, zero)
         return b.sub(q0, b.zext(neg, lt)), b.select(neg, b.add(r0, y), r0)
-    by_minus_one = b.icmp_signed("==", y, minus_one)
+    by_minus_one = b.icmp("eq", y, minus_one)
     d = b.select(by_minus_one, one, y)
     q0 = b.sdiv(x, d)
     r0 = b.srem(x, d)
     q1 = b.select(by_minus_one, b.sub(zero, q0), q0)
-    signs_differ = b.icmp_signed("<", b.xor(r0, y), zero)
-    adjust = b.and_(b.icmp_signed("!=", r0, zero), signs_differ)
+    signs_differ = b.icmp("slt", b.xor(r0, y), zero)
+    adjust = b.and_(b.icmp("ne", r0, zero), signs_differ)
     q = b.sub(q1, b.zext(adjust, lt))
     r = b.select(adjust, b.add(r0, y), r0)
     return q, r
 
 
-def _float_divmod(m: NativeModule, b: ir.IRBuilder, t: T.Type, vx: ir.Value, wx: ir.Value):
+def _float_divmod(m: NativeModule, b: Builder, t: T.Type, vx: Value, wx: Value):
     """CPython's ``_float_div_mod`` (Objects/floatobject.c), as selects::
 
         mod = fmod(vx, wx); div = (vx - mod) / wx
@@ -147,16 +150,16 @@ def _float_divmod(m: NativeModule, b: ir.IRBuilder, t: T.Type, vx: ir.Value, wx:
     floor = _float_intrinsic(m, "floor", t, 1)
     mod = b.frem(vx, wx)
     div = b.fdiv(b.fsub(vx, mod), wx)
-    mod_true = b.fcmp_unordered("!=", mod, zero)
-    signs_differ = b.xor(b.fcmp_ordered("<", wx, zero), b.fcmp_ordered("<", mod, zero))
+    mod_true = b.fcmp("une", mod, zero)
+    signs_differ = b.xor(b.fcmp("olt", wx, zero), b.fcmp("olt", mod, zero))
     adjust = b.and_(mod_true, signs_differ)
     mod = b.select(adjust, b.fadd(mod, wx), mod)
     div = b.select(adjust, b.fsub(div, one), div)
     mod = b.select(mod_true, mod, b.call(copysign, [zero, wx]))
     floordiv = b.call(floor, [div])
-    floordiv = b.select(b.fcmp_ordered(">", b.fsub(div, floordiv), half),
+    floordiv = b.select(b.fcmp("ogt", b.fsub(div, floordiv), half),
                         b.fadd(floordiv, one), floordiv)
-    div_true = b.fcmp_unordered("!=", div, zero)
+    div_true = b.fcmp("une", div, zero)
     floordiv = b.select(div_true, floordiv, b.call(copysign, [zero, b.fdiv(vx, wx)]))
     return floordiv, mod
 
@@ -167,28 +170,28 @@ def _pow(m, b, t, x, y):
     return b.call(_int_pow_helper(m, x.type), [x, y])
 
 
-def _int_pow_helper(m: NativeModule, lt: ir.IntType) -> ir.Function:
+def _int_pow_helper(m: NativeModule, lt: str) -> Callee:
     """``script.ipow.iN(base, exp)``: exponentiation by squaring, wrapping; `exp` >= 0 (the
     frontend checks it), so it is shifted as unsigned. Internal, so LLVM inlines it and folds
     constant exponents."""
-    name = f"script.ipow.i{lt.width}"
+    name = f"script.ipow.{lt}"
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.new_function(name, ir.FunctionType(lt, [lt, lt]))
+    fn = m.new_function(name, lt, [lt, lt])
     m.helpers[name] = fn
     base, exp = fn.args
-    entry, loop, done = (fn.append_basic_block(n) for n in ("entry", "loop", "done"))
-    b = ir.IRBuilder(entry)
-    zero, one = const_int(lt, 0), const_int(lt, 1)
-    b.cbranch(b.icmp_unsigned("==", exp, zero), done, loop)
+    entry, loop, done = (fn.append_block(n) for n in ("entry", "loop", "done"))
+    b = Builder(fn, entry)
+    zero, one = int_const(lt, 0), int_const(lt, 1)
+    b.cbranch(b.icmp("eq", exp, zero), done, loop)
     b.position_at_end(loop)
     acc = b.phi(lt)
     bb = b.phi(lt)
     e = b.phi(lt)
-    odd = b.trunc(e, I1) if lt.width > 1 else e
+    odd = b.trunc(e, "i1") if lt != "i1" else e
     acc2 = b.select(odd, b.mul(acc, bb), acc)
-    e2 = b.lshr(e, one) if lt.width > 1 else zero
+    e2 = b.lshr(e, one) if lt != "i1" else zero
     bb2 = b.mul(bb, bb)
     acc.add_incoming(one, entry)
     acc.add_incoming(acc2, loop)
@@ -196,7 +199,7 @@ def _int_pow_helper(m: NativeModule, lt: ir.IntType) -> ir.Function:
     bb.add_incoming(bb2, loop)
     e.add_incoming(exp, entry)
     e.add_incoming(e2, loop)
-    b.cbranch(b.icmp_unsigned("==", e2, zero), done, loop)
+    b.cbranch(b.icmp("eq", e2, zero), done, loop)
     b.position_at_end(done)
     result = b.phi(lt)
     result.add_incoming(one, entry)
@@ -218,17 +221,17 @@ def _bitxor(m, b, t, x, y):
 
 
 def _shl(m, b, t, x, y):
-    width = const_int(x.type, t.bits)
-    return b.select(b.icmp_unsigned(">=", y, width), const_int(x.type, 0), b.shl(x, y))
+    width = int_const(x.type, t.bits)
+    return b.select(b.icmp("uge", y, width), int_const(x.type, 0), b.shl(x, y))
 
 
 def _shr(m, b, t, x, y):
-    width = const_int(x.type, t.bits)
+    width = int_const(x.type, t.bits)
     if is_signed(t):
-        top = const_int(x.type, t.bits - 1)
-        count = b.select(b.icmp_unsigned(">", y, top), top, y)
+        top = int_const(x.type, t.bits - 1)
+        count = b.select(b.icmp("ugt", y, top), top, y)
         return b.ashr(x, count)
-    return b.select(b.icmp_unsigned(">=", y, width), const_int(x.type, 0), b.lshr(x, y))
+    return b.select(b.icmp("uge", y, width), int_const(x.type, 0), b.lshr(x, y))
 
 
 def _min(m, b, t, x, y):
@@ -248,38 +251,38 @@ _BINARY = {
 
 # --- unary ops -----------------------------------------------------------------------------
 
-def lower_unary(m: NativeModule, b: ir.IRBuilder, op: str, t: T.Type, x: ir.Value) -> ir.Value:
+def lower_unary(m: NativeModule, b: Builder, op: str, t: T.Type, x: Value) -> Value:
     if op == "neg":
-        return b.fneg(x) if is_float(t) else b.sub(const_int(x.type, 0), x)
+        return b.fneg(x) if is_float(t) else b.sub(int_const(x.type, 0), x)
     if op in ("invert", "not"):
-        return b.xor(x, const_int(x.type, -1))
+        return b.not_(x)
     if op == "abs":
         if is_float(t):
             return b.call(_float_intrinsic(m, "fabs", t, 1), [x])
         if not is_signed(t):
             return x
-        fn = m.intrinsic(f"llvm.abs.i{t.bits}", x.type, [x.type, I1])
-        return b.call(fn, [x, ir.Constant(I1, 0)])    # INT_MIN stays INT_MIN, not poison
+        fn = m.intrinsic(f"llvm.abs.{x.type}", x.type, [x.type, "i1"])
+        return b.call(fn, [x, FALSE])    # INT_MIN stays INT_MIN, not poison
     raise AssertionError(f"not a unary op: {op}")
 
 
 # --- conversions ---------------------------------------------------------------------------
 
-def lower_convert(m: NativeModule, b: ir.IRBuilder, src: T.Type, dst: T.Type,
-                  x: ir.Value) -> ir.Value:
+def lower_convert(m: NativeModule, b: Builder, src: T.Type, dst: T.Type, x: Value) -> Value:
     """``convert`` from `src` to `dst` (tuples element-wise), as ops.py specifies."""
-    if src == dst:
+    if src == dst or isinstance(src, T.ArrayType):     # C layout -> any layout: same struct
         return x
     if isinstance(src, T.TupleType):
-        out = ir.Constant(llvm_type(dst), ir.Undefined)
+        out = undef(llvm_type(dst))
         for k, (s, d) in enumerate(zip(src.elems, dst.elems)):
-            out = b.insert_value(out, lower_convert(m, b, s, d, b.extract_value(x, k)), k)
+            item = b.extract_value(x, k, llvm_type(s))
+            out = b.insert_value(out, lower_convert(m, b, s, d, item), k)
         return out
     lt = llvm_type(dst)
     if isinstance(dst, T.BoolType):
         if is_float(src):
-            return b.fcmp_unordered("!=", x, ir.Constant(x.type, 0.0))
-        return b.icmp_unsigned("!=", x, const_int(x.type, 0))
+            return b.fcmp("une", x, float_const(x.type, 0.0))
+        return b.icmp("ne", x, int_const(x.type, 0))
     if is_float(dst):
         if is_float(src):
             return b.fpext(x, lt) if dst.bits > src.bits else b.fptrunc(x, lt)
@@ -288,7 +291,7 @@ def lower_convert(m: NativeModule, b: ir.IRBuilder, src: T.Type, dst: T.Type,
         kind = "fptosi" if dst.signed else "fptoui"
         fn = m.intrinsic(f"llvm.{kind}.sat.i{dst.bits}.f{src.bits}", lt, [x.type])
         return b.call(fn, [x])
-    sbits = x.type.width
+    sbits = 1 if isinstance(src, T.BoolType) else src.bits
     if dst.bits < sbits:
         return b.trunc(x, lt)
     if dst.bits > sbits:

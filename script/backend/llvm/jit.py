@@ -4,9 +4,10 @@ One `Jit` per process, made on first use by `get_jit()`. Object code is relocata
 position-independent; every external symbol (the CPython C-API, libm) is referenced by name
 and bound when an object is linked: first from symbol libraries (`add_symbols`: a JITDylib of
 absolute addresses, made once and shared by every object), then from the running process, so
-the same bytes can be saved and linked in another process on the same CPU. Each object is
-linked into its own JITDylib with a fresh name, so libraries that define the same symbols
-never clash; a library stays loaded while its `ResourceTracker` is referenced.
+the same bytes can be saved and linked in another process on the same CPU. Each library (one
+or several objects) is linked into its own JITDylib with a fresh name, so libraries that
+define the same symbols never clash; a library stays loaded while its `ResourceTracker` is
+referenced.
 
 LLVM is not thread-safe per target machine, so every method takes the JIT's lock.
 """
@@ -52,13 +53,18 @@ class Jit:
             return mod
 
     def optimize(self, mod: llvm.ModuleRef, level: int = 3) -> None:
-        """Run LLVM's default -O`level` pipeline (new pass manager) for the host CPU."""
+        """Run LLVM's default -O`level` pipeline (new pass manager) for the host CPU.
+
+        SLP vectorization (packing independent scalar operations into vectors) runs only at
+        -O3: on scalar code its cost model misjudges int/float conversions on this CPU family
+        (the two independent draws of benchmarks' lcg_pi, packed, ran 2.2x slower), and it
+        costs compile time. Loop vectorization runs from -O2."""
         if level <= 0:
             return
         with self.lock:
             pto = llvm.create_pipeline_tuning_options(speed_level=min(level, 3))
             pto.loop_vectorization = level >= 2
-            pto.slp_vectorization = level >= 2
+            pto.slp_vectorization = level >= 3
             pb = llvm.create_pass_builder(self.tm, pto)
             pb.getModulePassManager().run(mod, pb)
 
@@ -82,17 +88,24 @@ class Jit:
                 self._symbol_libraries[name] = builder.link(self.lljit, name)
             return name
 
-    def link(self, object_code: bytes, exports, libraries=()) -> llvm.ResourceTracker:
-        """Load `object_code` into a new JITDylib; `tracker[name]` is each export's address.
-        Undefined symbols resolve in `libraries` (see `add_symbols`), then in the process."""
+    def link(self, objects, exports, libraries=(), name: str | None = None
+             ) -> llvm.ResourceTracker:
+        """Load `objects` (object code, or a list of them that reference each other) into a
+        new JITDylib (called `name`, or a fresh name); `tracker[s]` is the address of each
+        export `s`. Undefined symbols resolve in the JITDylib itself, then in `libraries`
+        (JITDylib names: see `add_symbols`), then in the process."""
+        if isinstance(objects, (bytes, bytearray)):
+            objects = [objects]
         with self.lock:
-            builder = llvm.JITLibraryBuilder().add_object_img(object_code)
-            for name in libraries:
-                builder.add_jit_library(name)
+            builder = llvm.JITLibraryBuilder()
+            for object_code in objects:
+                builder.add_object_img(object_code)
+            for library in libraries:
+                builder.add_jit_library(library)
             builder.add_current_process()
-            for name in exports:
-                builder.export_symbol(name)
-            return builder.link(self.lljit, f"script.lib{next(self._names)}")
+            for symbol in exports:
+                builder.export_symbol(symbol)
+            return builder.link(self.lljit, name or f"script.lib{next(self._names)}")
 
 
 def get_jit() -> Jit:

@@ -6,22 +6,24 @@ lowered in reverse postorder, so every operand is lowered before its use, and un
 blocks are dropped. Block parameters become phis, except those of type ``none`` (their value
 is the constant ``{}``). One IR block may become several LLVM blocks (a `check` or a call of
 a raising function splits it), so phi edges record the LLVM block that ends the IR block.
+Raises whose message takes no run-time value share one block per exception and message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import llvmlite.ir as ir
-
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
+from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
-from script.backend.llvm import arith, mathlib
+from script.backend.llvm import arith, arrays, mathlib
+from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
-    ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, FN_PREFIX, I32, I64, NONE_VALUE, PTR,
-    NativeModule, branch_unlikely, compute_may_raise, const_int, encode_message, llvm_type,
-    native_function_type, reachable_functions)
+    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, FN_PREFIX, KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
+    WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
+    reachable_functions)
+from script.backend.llvm.builder import Builder, NativeModule
 
 
 @dataclass
@@ -29,20 +31,16 @@ class LoweredModule:
     """The LLVM functions of a lowered entry: `native[id(f)]` for each function `f`."""
 
     entry: Function
-    native: dict[int, ir.Function]
+    native: dict[int, llvm.Function]
     may_raise: set[int]
 
     @property
-    def entry_native(self) -> ir.Function:
+    def entry_native(self) -> llvm.Function:
         return self.native[id(self.entry)]
-
-    @property
-    def entry_may_raise(self) -> bool:
-        return id(self.entry) in self.may_raise
 
 
 def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
-    """Lower `entry` and everything it calls into `m`."""
+    """Lower `entry` and everything it calls into `m`, and export `entry` (`export_entry`)."""
     funcs = reachable_functions(entry)
     lowered = LoweredModule(entry, {}, compute_may_raise(funcs))
     used_names = set()
@@ -53,31 +51,50 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
             name = f"{FN_PREFIX}{f.name}.{k}"
             k += 1
         used_names.add(name)
-        lowered.native[id(f)] = m.new_function(name, native_function_type(f))
+        lowered.native[id(f)] = m.new_function(name, *native_signature(f.param_types, f.ret_type))
     for f in funcs:
         FunctionLowering(m, lowered, f).run()
+    recursive = any(c is entry for f in funcs for c in f.callees())
+    export_entry(m, lowered.entry_native, entry.name, recursive)
+    if has_arrays(entry.param_types):
+        written = written_array_params(entry)
+        assert all(k < 64 for k in written), "more than 64 parameters"
+        m.define_constant(llvm.int_const("i64", sum(1 << k for k in written)), WRITTEN_SYMBOL)
     return lowered
 
 
-def store_exception(b: ir.IRBuilder, env_arg: ir.Value, exc_index: int, fmt: ir.Value,
+def export_entry(m: NativeModule, native: llvm.Function, name: str, recursive: bool) -> None:
+    """Export the entry function `name` as KERNEL_SYMBOL and `kernel_name(name)` (llvm.abi):
+    aliases, or, for a recursive function, aliases of a function that calls it, so that its
+    own recursive calls stay internal (LLVM may still drop their `env` and change their
+    calling convention)."""
+    if recursive:
+        thunk = m.new_function(KERNEL_SYMBOL + ".thunk", native.ret, native.params)
+        b = Builder(thunk, thunk.append_block("entry"))
+        result = b.call(native, thunk.args)
+        if result is None:
+            b.ret_void()
+        else:
+            b.ret(result)
+        native = thunk
+    m.alias(KERNEL_SYMBOL, native)
+    m.alias(kernel_name(name), native)
+
+
+def store_exception(b: Builder, env: llvm.Value, exc_index: int, fmt: llvm.Value,
                     slots: list) -> None:
-    """Record a pending exception in the Env (inline: a helper function would cost more
-    code generation time than the stores)."""
-    env = b.bitcast(env_arg, ENV.as_pointer())
-    zero = ir.Constant(I32, 0)
-    b.store(ir.Constant(I32, exc_index), b.gep(env, [zero, ir.Constant(I32, ENV_EXC)]))
-    b.store(fmt, b.gep(env, [zero, ir.Constant(I32, ENV_FMT)]))
+    """Record a pending exception in the Env: the slots the message uses, then the status
+    (inline: a helper function would cost more code generation time than the stores)."""
+    b.store_at(llvm.int_const("i32", exc_index), env, ENV_EXC)
+    b.store_at(fmt, env, ENV_FMT)
     for k, a in enumerate(slots):
-        b.store(a, b.gep(env, [zero, ir.Constant(I32, ENV_ARGS), ir.Constant(I32, k)]))
-    b.store(ir.Constant(I32, 1), b.gep(env, [zero, ir.Constant(I32, ENV_STATUS)]))
+        b.store_at(a, env, ENV_ARGS + 8 * k)
+    b.store_at(llvm.int_const("i32", 1), env, ENV_STATUS)
 
 
-def load_status(b: ir.IRBuilder, env_arg: ir.Value) -> ir.Value:
+def load_status(b: Builder, env: llvm.Value) -> llvm.Value:
     """``env->status != 0``."""
-    env = b.bitcast(env_arg, ENV.as_pointer())
-    zero = ir.Constant(I32, 0)
-    status = b.load(b.gep(env, [zero, ir.Constant(I32, ENV_STATUS)]))
-    return b.icmp_unsigned("!=", status, zero)
+    return b.icmp("ne", b.load_at("i32", env, ENV_STATUS), llvm.int_const("i32", 0))
 
 
 class FunctionLowering:
@@ -89,17 +106,18 @@ class FunctionLowering:
         self.func = func
         self.fn = lowered.native[id(func)]
         self.env = self.fn.args[0]
-        self.values: dict[int, ir.Value] = {}
-        self.blocks: dict[int, ir.Block] = {}
-        self.phis: dict[int, ir.PhiInstr] = {}
-        self.b = ir.IRBuilder()
-        self._unwind: ir.Block | None = None
+        self.values: dict[int, llvm.Value] = {}
+        self.blocks: dict[int, llvm.Block] = {}
+        self.phis: dict[int, llvm.Phi] = {}
+        self.b = Builder(self.fn)
+        self._unwind: llvm.Block | None = None
+        self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
 
     def run(self) -> None:
         order = reachable_blocks(self.func)
+        index = {id(block): k for k, block in enumerate(self.func.blocks)}
         for block in order:
-            name = f"bb{self.func.blocks.index(block)}"
-            self.blocks[id(block)] = self.fn.append_basic_block(name)
+            self.blocks[id(block)] = self.fn.append_block(f"bb{index[id(block)]}")
         for p, arg in zip(self.func.params, self.fn.args[1:]):
             self.values[id(p)] = arg
         for block in order[1:]:
@@ -116,7 +134,7 @@ class FunctionLowering:
 
     # --- values ----------------------------------------------------------------------------
 
-    def value(self, v: Value) -> ir.Value:
+    def value(self, v: Value) -> llvm.Value:
         if isinstance(v.type, T.NoneType):
             return NONE_VALUE
         if isinstance(v, Const):
@@ -124,33 +142,30 @@ class FunctionLowering:
         return self.values[id(v)]
 
     @staticmethod
-    def const(c: Const) -> ir.Constant:
+    def const(c: Const) -> llvm.Value:
         lt = llvm_type(c.type)
-        if isinstance(c.type, T.IntType):
-            return const_int(lt, c.value)
-        if isinstance(c.type, T.BoolType):
-            return ir.Constant(lt, int(c.value))
-        return ir.Constant(lt, c.value)
+        if isinstance(c.type, (T.IntType, T.BoolType)):
+            return llvm.int_const(lt, int(c.value))
+        return llvm.float_const(lt, c.value)
 
-    def unwind_block(self) -> ir.Block:
+    def unwind_block(self) -> llvm.Block:
         """Where a pending exception leaves this function: return an undefined value."""
         if self._unwind is None:
-            self._unwind = self.fn.append_basic_block("unwind")
-            b = ir.IRBuilder(self._unwind)
-            ret = self.fn.function_type.return_type
-            if isinstance(ret, ir.VoidType):
+            self._unwind = self.fn.append_block("unwind")
+            b = Builder(self.fn, self._unwind)
+            if self.fn.ret == "void":
                 b.ret_void()
             else:
-                b.ret(ir.Constant(ret, ir.Undefined))
+                b.ret(llvm.undef(self.fn.ret))
         return self._unwind
 
     # --- instructions ----------------------------------------------------------------------
 
     def lower_instr(self, i: Instr) -> None:
-        name = i.opname
-        handler = getattr(self, "_op_" + name, None)
+        name = i.op.name
+        handler = _HANDLERS.get(name)
         if handler is not None:
-            result = handler(i)
+            result = handler(self, i)
         elif i.op.nargs == 2 and i.op.result == "same":
             x, y = (self.value(v) for v in i.operands)
             result = arith.lower_binary(self.m, self.b, name, i.operands[0].type, x, y)
@@ -169,18 +184,33 @@ class FunctionLowering:
         src = i.operands[0]
         return arith.lower_convert(self.m, self.b, src.type, i.type, self.value(src))
 
+    def _op_dim(self, i: Instr):
+        return arrays.dim(self.b, self.value(i.operands[0]), i.attr)
+
+    def _op_stride(self, i: Instr):
+        return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
+
+    def _op_load(self, i: Instr):
+        arr, *idx = i.operands
+        return arrays.load(self.b, arr.type, self.value(arr), [self.value(v) for v in idx])
+
+    def _op_store(self, i: Instr):
+        arr, v, *idx = i.operands
+        arrays.store(self.b, arr.type, self.value(arr), self.value(v),
+                     [self.value(x) for x in idx])
+
     def _op_select(self, i: Instr):
         c, x, y = (self.value(v) for v in i.operands)
         return self.b.select(c, x, y)
 
     def _op_tuple(self, i: Instr):
-        out = ir.Constant(llvm_type(i.type), ir.Undefined)
+        out = llvm.undef(llvm_type(i.type))
         for k, v in enumerate(i.operands):
             out = self.b.insert_value(out, self.value(v), k)
         return out
 
     def _op_extract(self, i: Instr):
-        return self.b.extract_value(self.value(i.operands[0]), i.attr)
+        return self.b.extract_value(self.value(i.operands[0]), i.attr, llvm_type(i.type))
 
     def _op_math(self, i: Instr):
         args = [self.value(v) for v in i.operands]
@@ -191,43 +221,67 @@ class FunctionLowering:
         call = self.b.call(self.lowered.native[id(callee)],
                            [self.env] + [self.value(v) for v in i.operands])
         if id(callee) in self.lowered.may_raise:
-            cont = self.fn.append_basic_block()
-            branch_unlikely(self.b, load_status(self.b, self.env), self.unwind_block(), cont)
+            cont = self.fn.append_block()
+            self.b.cbranch(load_status(self.b, self.env), self.unwind_block(), cont, UNLIKELY)
             self.b.position_at_end(cont)
         return None if isinstance(callee.ret_type, T.NoneType) else call
 
     def _op_check(self, i: Instr):
         cond, *args = i.operands
-        cold = self.fn.append_basic_block("raise")
-        cont = self.fn.append_basic_block()
-        branch_unlikely(self.b, self.value(cond), cold, cont)
-        self.b.position_at_end(cold)
-        self.emit_raise(i.attr, args, i)
+        cont = self.fn.append_block()
+        raise_block = self.shared_raise(i, args)
+        if raise_block is None:
+            raise_block = self.fn.append_block("raise")
+            self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
+            self.b.position_at_end(raise_block)
+            self.emit_raise(i.attr, args, i)
+        else:
+            self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
         self.b.position_at_end(cont)
 
     def _op_raise(self, i: Instr):
-        self.emit_raise(i.attr, i.operands, i)
+        raise_block = self.shared_raise(i, i.operands)
+        if raise_block is None:
+            self.emit_raise(i.attr, i.operands, i)
+        else:
+            self.b.branch(raise_block)
+
+    def shared_raise(self, i: Instr, args: list[Value]) -> llvm.Block | None:
+        """The one block raising the exception of `i` when its message takes no run-time
+        values (every ``math domain error`` of a function shares it), or None when it does."""
+        if args:
+            return None
+        exc = i.attr
+        key = (exc.name, exc.message)
+        block = self._raises.get(key)
+        if block is None:
+            block = self._raises[key] = self.fn.append_block("raise")
+            here = self.b.block
+            self.b.position_at_end(block)
+            self.emit_raise(exc, [], i)
+            self.b.position_at_end(here)
+        return block
 
     def emit_raise(self, exc: ExcInfo, args: list[Value], i: Instr) -> None:
         """Record `exc` with message arguments `args` in the Env, then unwind."""
-        slots = [ir.Constant(I64, 0)] * 4
-        fmt = ir.Constant(PTR, None)
+        slots = []
+        fmt = llvm.NULL
         if exc.message is not None:
             enc = encode_message(exc.message, len(args), i.loc)
             fmt = self.m.cstring(enc.fmt)
-            for k, slot in enumerate(enc.slots):
+            for slot in enc.slots:
                 if isinstance(slot, bytes):
-                    slots[k] = self.b.ptrtoint(self.m.cstring(slot), I64)
+                    slots.append(self.m.cstring(slot))
                 else:
-                    slots[k] = self.widen(args[slot])
+                    slots.append(self.widen(args[slot]))
         store_exception(self.b, self.env, EXCEPTIONS.index(exc.name), fmt, slots)
         self.b.branch(self.unwind_block())
 
-    def widen(self, v: Value) -> ir.Value:
+    def widen(self, v: Value) -> llvm.Value:
         x = self.value(v)
-        if x.type.width == 64:
+        if x.type == "i64":
             return x
-        return self.b.sext(x, I64) if arith.is_signed(v.type) else self.b.zext(x, I64)
+        return self.b.sext(x, "i64") if arith.is_signed(v.type) else self.b.zext(x, "i64")
 
     def _op_ret(self, i: Instr):
         if isinstance(self.func.ret_type, T.NoneType):
@@ -255,8 +309,13 @@ class FunctionLowering:
     def add_edge(self, target: Block, args: list[Value]) -> None:
         self.add_edge_values(target, [self.value(a) for a in args])
 
-    def add_edge_values(self, target: Block, args: list[ir.Value]) -> None:
+    def add_edge_values(self, target: Block, args: list[llvm.Value]) -> None:
         for p, a in zip(target.params, args):
             phi = self.phis.get(id(p))
             if phi is not None:
                 phi.add_incoming(a, self.b.block)
+
+
+# op name -> the FunctionLowering method lowering it (``_op_<name>``); others are arith's.
+_HANDLERS = {name[4:]: fn for name, fn in vars(FunctionLowering).items()
+             if name.startswith("_op_")}

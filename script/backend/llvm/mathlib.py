@@ -9,11 +9,10 @@ of one value become ``sincos``), so the JIT can bind them all by name.
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
-
 from script.ir import types as T
 from script.ir.ops import MATH_FUNCS
-from script.backend.llvm.abi import NativeModule, llvm_type
+from script.backend.llvm.abi import llvm_type
+from script.backend.llvm.builder import Builder, NativeModule, Value
 
 # IR name -> LLVM intrinsic base name (llvm.<name>.f32 / .f64).
 INTRINSICS = {
@@ -34,7 +33,7 @@ _CODEGEN_LIBCALLS = ("fmod", "sincos", "ldexp", "frexp", "exp10", "fma", "fmin",
 assert set(INTRINSICS) | set(LIBM) == set(MATH_FUNCS), "every math function needs a lowering"
 
 
-def lower_math(m: NativeModule, b: ir.IRBuilder, fn: str, t: T.Type, args) -> ir.Value:
+def lower_math(m: NativeModule, b: Builder, fn: str, t: T.Type, args) -> Value:
     """``math.fn`` of `args` (all of float type `t`)."""
     lt = llvm_type(t)
     arity = MATH_FUNCS[fn][0]
@@ -42,7 +41,7 @@ def lower_math(m: NativeModule, b: ir.IRBuilder, fn: str, t: T.Type, args) -> ir
         callee = m.intrinsic(f"llvm.{INTRINSICS[fn]}.f{t.bits}", lt, [lt] * arity)
     else:
         name = LIBM[fn] + ("f" if t.bits == 32 else "")
-        callee = m.declare(name, lt, [lt] * arity, attrs=("readnone", "nounwind"))
+        callee = m.declare(name, lt, [lt] * arity, attrs=("nounwind", "memory(none)"))
     return b.call(callee, list(args))
 
 

@@ -5,6 +5,7 @@
 - `boxing`:    exact type matching, unboxing and boxing of arguments and results.
 - `entry`:     the per-specialization entry point (a vectorcall) and exception raising.
 - `library`:   `compile_native` / `load_native` and the `NativeLibrary` they return.
+- `shared`:    the runtime library: functions every compiled library shares, compiled once.
 - `dispatch`:  the instance layout and its vectorcall / GC functions, in LLVM IR.
 - `heaptype`:  the heap type (``PyType_FromSpec`` through ctypes) and its instances.
 """

@@ -3,155 +3,205 @@
 Argument matching is exact, never a coercion: an int parameter accepts exactly `int` (not
 `bool`, not a subclass), `bool` exactly `bool`, a float exactly `float`, ``none`` exactly
 `None`, a tuple exactly a `tuple` of the same length whose items match. Matching
-(`emit_type_check`) is separate from conversion (`emit_unbox`) so an entry point can reject
+(`emit_type_checks`) is separate from conversion (`emit_unbox`) so an entry point can reject
 a call whose types do not match before any conversion raises (an int out of range raises
 OverflowError; a mismatch lets the dispatcher try the next specialization).
 
-Results are new references; a failed allocation branches to the caller's error path with the
-Python exception set and every partly built object released.
+Results are new references, or NULL with the Python exception set when an allocation fails
+(a partly built tuple is released first).
+
+An int of one digit (the common case) unboxes inline; any other int, and one out of a narrow
+type's range, goes through ``script.unbox.<t>`` (`build_runtime`), compiled once per process in
+the runtime library (runtime.shared), which converts it or raises CPython's OverflowError.
 """
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
-
 from script.ir import types as T
 from script.backend.llvm.abi import (
-    I32, I64, NONE_VALUE, PTR, NativeModule, const_int, llvm_type, load_at)
+    ARRAY_OWNER, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, llvm_type)
+from script.backend.llvm.builder import (
+    NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
 from script.backend.runtime import capi
 from script.backend.runtime.capi import FLOAT_VALUE, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+
+READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type"}
 
+INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
+UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
+
+
+def unbox_symbol(t: T.IntType) -> str:
+    """The runtime library's slow conversion of an exact int to `t`."""
+    return f"script.unbox.{t}"
+
 
 class Converter:
-    """Emits conversions into `fn` through the builder `b`.
+    """Emits conversions into `fn` through the builder `b`; `error` is a block that returns
+    the caller's error value with a Python exception set."""
 
-    `scratch` is an ``i32`` alloca in the entry block (the overflow flag of
-    PyLong_AsLongLongAndOverflow); `error` is a block that returns the caller's error value
-    with a Python exception set.
-    """
-
-    def __init__(self, m: NativeModule, fn: ir.Function, b: ir.IRBuilder, scratch: ir.Value,
-                 error: ir.Block):
+    def __init__(self, m: NativeModule, fn: Function, b: Builder, error):
         self.m = m
         self.fn = fn
         self.b = b
-        self.scratch = scratch
         self.error = error
 
-    def _continue_if(self, cond: ir.Value, otherwise: ir.Block) -> None:
+    def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
-        cont = self.fn.append_basic_block()
-        self.b.cbranch(cond, cont, otherwise).set_weights([2000, 1])
+        cont = self.fn.append_block()
+        self.b.cbranch(cond, cont, otherwise, LIKELY)
         self.b.position_at_end(cont)
-
-    def _raise(self, exc: str, message: str) -> ir.Block:
-        """A block that sets ``exc(message)`` and goes to the error path."""
-        block = self.fn.append_basic_block("overflow")
-        b = ir.IRBuilder(block)
-        capi.call(self.m, b, "PyErr_SetString", capi.exception_class(self.m, b, exc),
-                  self.m.cstring(message.encode()))
-        b.branch(self.error)
-        return block
 
     # --- Python -> native ------------------------------------------------------------------
 
-    def emit_type_check(self, obj: ir.Value, t: T.Type, mismatch: ir.Block) -> None:
-        """Continue only if `obj` exactly matches `t`; jump to `mismatch` otherwise."""
-        b = self.b
-        if isinstance(t, T.NoneType):
-            self._continue_if(b.icmp_unsigned("==", obj, capi.address_of(self.m, "_Py_NoneStruct")),
-                              mismatch)
+    def emit_type_checks(self, objs: list[Value], types, mismatch) -> None:
+        """Continue only if each of `objs` exactly matches its type in `types`; jump to
+        `mismatch` otherwise. One branch tests every object's type; a tuple then adds one for
+        its size and one for its items'."""
+        if not objs:
             return
-        tp = load_at(b, obj, OB_TYPE, PTR)
-        want = capi.address_of(self.m, _TYPE_OBJECT[type(t)])
-        self._continue_if(b.icmp_unsigned("==", tp, want), mismatch)
-        if isinstance(t, T.TupleType):
-            size = load_at(b, obj, VAR_SIZE, I64)
-            self._continue_if(b.icmp_unsigned("==", size, ir.Constant(I64, len(t.elems))), mismatch)
-            for k, elem in enumerate(t.elems):
-                self.emit_type_check(load_at(b, obj, TUPLE_ITEMS + 8 * k, PTR), elem, mismatch)
+        b = self.b
+        ok = None
+        for obj, t in zip(objs, types):
+            if isinstance(t, T.NoneType):
+                cond = b.icmp("eq", obj, capi.address_of(self.m, "_Py_NoneStruct"))
+            elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
+                cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
+                              self.m.declare_data("PyArray_Type"))
+            else:
+                cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
+                              capi.address_of(self.m, _TYPE_OBJECT[type(t)]))
+            ok = cond if ok is None else b.and_(ok, cond)
+        self._continue_if(ok, mismatch)
+        for obj, t in zip(objs, types):
+            if isinstance(t, T.TupleType):
+                size = b.load_at("i64", obj, VAR_SIZE)
+                self._continue_if(b.icmp("eq", size, int_const("i64", len(t.elems))), mismatch)
+                items = [b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k) for k in range(len(t.elems))]
+                self.emit_type_checks(items, t.elems, mismatch)
+            elif isinstance(t, T.ArrayType):
+                self._check_array(obj, t, mismatch)
 
-    def emit_unbox(self, obj: ir.Value, t: T.Type) -> ir.Value:
-        """The native value of `obj`, which `emit_type_check` has matched against `t`."""
+    def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
+        """An ndarray (matched by type) of `t`'s rank, element type in native byte order,
+        aligned, and C-contiguous for layout "C"; else `mismatch`. One branch."""
+        b = self.b
+        ok = b.icmp("eq", b.load_at("i32", obj, capi.NPY_ND), int_const("i32", t.ndim))
+        descr = b.load_at("ptr", obj, capi.NPY_DESCR)
+        type_num = b.load_at("i32", descr, capi.DESCR_TYPE_NUM)
+        kind = None
+        for num in capi.NPY_TYPE_NUMS[str(t.dtype)]:
+            c = b.icmp("eq", type_num, int_const("i32", num))
+            kind = c if kind is None else b.or_(kind, c)
+        ok = b.and_(ok, kind)
+        order = b.load_at("i8", descr, capi.DESCR_BYTEORDER)
+        ok = b.and_(ok, b.icmp("ne", order, int_const("i8", ord(">"))))
+        need = capi.NPY_ALIGNED | (capi.NPY_C_CONTIGUOUS if t.layout == "C" else 0)
+        flags = b.and_(b.load_at("i32", obj, capi.NPY_FLAGS), int_const("i32", need))
+        ok = b.and_(ok, b.icmp("eq", flags, int_const("i32", need)))
+        self._continue_if(ok, mismatch)
+
+    def emit_writeable_checks(self, objs: list[Value], types) -> None:
+        """Raise NumPy's ValueError for a read-only array passed where the library's entry
+        function writes (the bit mask ``script.written``, llvm.abi); after the type checks."""
+        b = self.b
+        positions = [k for k, t in enumerate(types) if isinstance(t, T.ArrayType)]
+        if not positions:
+            return
+        mask = b.load("i64", self.m.declare_data(WRITTEN_SYMBOL, "i64"))
+        bad = None
+        for k in positions:
+            flags = b.load_at("i32", objs[k], capi.NPY_FLAGS)
+            read_only = b.icmp("eq", b.and_(flags, int_const("i32", capi.NPY_WRITEABLE)),
+                               int_const("i32", 0))
+            written = b.icmp("ne", b.and_(mask, int_const("i64", 1 << k)), int_const("i64", 0))
+            c = b.and_(read_only, written)
+            bad = c if bad is None else b.or_(bad, c)
+        raise_block = self.fn.append_block("read_only")
+        rb = Builder(self.fn, raise_block)
+        capi.call(self.m, rb, "PyErr_SetString", capi.exception_class(self.m, rb, "ValueError"),
+                  self.m.cstring(READ_ONLY_MESSAGE.encode()))
+        rb.branch(self.error)
+        self._continue_if(b.not_(bad), raise_block)
+
+    def emit_unbox(self, obj: Value, t: T.Type) -> Value:
+        """The native value of `obj`, which `emit_type_checks` has matched against `t`."""
         b = self.b
         if isinstance(t, T.NoneType):
             return NONE_VALUE
         if isinstance(t, T.BoolType):
-            return b.icmp_unsigned("==", obj, capi.address_of(self.m, "_Py_TrueStruct"))
+            return b.icmp("eq", obj, capi.address_of(self.m, "_Py_TrueStruct"))
         if isinstance(t, T.FloatType):
-            v = load_at(b, obj, FLOAT_VALUE, ir.DoubleType())
-            return b.fptrunc(v, llvm_type(t)) if t.bits == 32 else v
+            v = b.load_at("double", obj, FLOAT_VALUE)
+            return b.fptrunc(v, "float") if t.bits == 32 else v
         if isinstance(t, T.IntType):
             return self._unbox_int(obj, t)
-        out = ir.Constant(llvm_type(t), ir.Undefined)
+        if isinstance(t, T.ArrayType):
+            return self._unbox_array(obj, t)
+        out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
-            item = load_at(b, obj, TUPLE_ITEMS + 8 * k, PTR)
+            item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
             out = b.insert_value(out, self.emit_unbox(item, elem), k)
         return out
 
-    def _unbox_int(self, obj: ir.Value, t: T.IntType) -> ir.Value:
-        """`obj` (an exact int) as `t`, range-checked: inline for ints of one digit, through
-        the C-API otherwise."""
+    def _unbox_array(self, obj: Value, t: T.ArrayType) -> Value:
+        """The array struct (llvm.abi) of ndarray `obj`, borrowing its reference."""
         b = self.b
-        merge = self.fn.append_basic_block()
+        out = b.insert_value(undef(llvm_type(t)), obj, ARRAY_OWNER)
+        out = b.insert_value(out, b.load_at("ptr", obj, capi.NPY_DATA), 1)
+        dims = b.load_at("ptr", obj, capi.NPY_DIMENSIONS)
+        strides = b.load_at("ptr", obj, capi.NPY_STRIDES)
+        for k in range(t.ndim):
+            out = b._emit(out.type, f"insertvalue {out.type} {out.ref}, "
+                                    f"i64 {b.load_at('i64', dims, 8 * k).ref}, 2, {k}")
+            out = b._emit(out.type, f"insertvalue {out.type} {out.ref}, "
+                                    f"i64 {b.load_at('i64', strides, 8 * k).ref}, 3, {k}")
+        return out
+
+    def _unbox_int(self, obj: Value, t: T.IntType) -> Value:
+        """`obj` (an exact int) as `t`: inline for a one-digit value in range, through
+        ``script.unbox.<t>`` otherwise."""
+        b = self.b
         fast = capi.emit_small_int(b, obj)
-        if fast is not None:
+        if fast is None:
+            v = self._unbox_int_slow(obj, t)
+        else:
             ok, small = fast
             if t == T.U64:          # negative values take the slow path, which raises
-                ok = b.and_(ok, b.icmp_signed(">=", small, ir.Constant(I64, 0)))
+                ok = b.and_(ok, b.icmp("sge", small, int_const("i64", 0)))
+            elif t.bits < 64:       # so do values out of range
+                in_range = b.icmp("ule", b.sub(small, int_const("i64", t.min)),
+                                  int_const("i64", t.max - t.min))
+                ok = b.and_(ok, in_range)
             fast_end = b.block
-            slow = self.fn.append_basic_block()
-            b.cbranch(ok, merge, slow).set_weights([2000, 1])
+            slow, merge = self.fn.append_block("unbox_slow"), self.fn.append_block()
+            b.cbranch(ok, merge, slow, LIKELY)
             b.position_at_end(slow)
-        big = self._unbox_int_slow(obj, t)
-        b.branch(merge)
-        slow_end = b.block
-        b.position_at_end(merge)
-        v = big
-        if fast is not None:
-            v = b.phi(I64)
+            big = self._unbox_int_slow(obj, t)
+            slow_end = b.block
+            b.branch(merge)
+            b.position_at_end(merge)
+            v = b.phi("i64")
             v.add_incoming(small, fast_end)
             v.add_incoming(big, slow_end)
-        if t.bits == 64:
-            return v
-        message = f"Python int too large to convert to {t}"
-        too_big = b.icmp_signed(">", v, ir.Constant(I64, t.max))
-        self._continue_if(b.not_(too_big), self._raise("OverflowError", message))
-        low = (f"Python int too small to convert to {t}" if t.signed
-               else f"can't convert negative int to {t}")
-        too_small = b.icmp_signed("<", v, ir.Constant(I64, t.min))
-        self._continue_if(b.not_(too_small), self._raise("OverflowError", low))
-        return b.trunc(v, llvm_type(t))
+        return v if t.bits == 64 else b.trunc(v, llvm_type(t))
 
-    def _unbox_int_slow(self, obj: ir.Value, t: T.IntType) -> ir.Value:
-        """The C-API conversion: to u64 for `u64`, else to i64 (OverflowError past it)."""
-        b = self.b
-        if t == T.U64:
-            v = capi.call(self.m, b, "PyLong_AsUnsignedLongLong", obj)
-            maybe_error = self.fn.append_basic_block()
-            cont = self.fn.append_basic_block()
-            b.cbranch(b.icmp_unsigned("==", v, const_int(I64, -1)), maybe_error, cont)
-            b.position_at_end(maybe_error)
-            failed = b.icmp_unsigned("!=", capi.call(self.m, b, "PyErr_Occurred"),
-                                     ir.Constant(PTR, None))
-            b.cbranch(failed, self.error, cont)
-            b.position_at_end(cont)
-            return v
-        v = capi.call(self.m, b, "PyLong_AsLongLongAndOverflow", obj, self.scratch)
-        fits = b.icmp_unsigned("==", b.load(self.scratch), ir.Constant(I32, 0))
-        message = ("Python int too large to convert to C long" if t == T.I64
-                   else f"Python int too large to convert to {t}")
-        self._continue_if(fits, self._raise("OverflowError", message))
-        return v
+    def _unbox_int_slow(self, obj: Value, t: T.IntType) -> Value:
+        callee = self.m.declare(unbox_symbol(t), UNBOX_RESULT, ["ptr"],
+                                attrs=("nounwind", "cold"))
+        result = self.b.call(callee, [obj])
+        self._continue_if(self.b.extract_value(result, 1, "i1"), self.error)
+        return self.b.extract_value(result, 0, "i64")
 
     # --- native -> Python ------------------------------------------------------------------
 
-    def emit_box(self, v: ir.Value, t: T.Type, on_null: ir.Block) -> ir.Value:
-        """A new reference to the Python object for native `v` of type `t`; jumps to
-        `on_null` (exception set) if allocation fails."""
+    def emit_box(self, v: Value, t: T.Type, error) -> Value:
+        """A new reference to the Python object for native `v` of type `t`, or NULL with an
+        exception set when a scalar cannot be allocated (the caller's error value, ready to
+        return); a tuple that cannot be completed is released and jumps to `error`."""
         b = self.b
         m = self.m
         if isinstance(t, T.NoneType):
@@ -161,27 +211,85 @@ class Converter:
                            capi.address_of(m, "_Py_FalseStruct"))
             return capi.call(m, b, "Py_NewRef", obj)
         if isinstance(t, T.TupleType):
-            return self._box_tuple(v, t, on_null)
+            return self._box_tuple(v, t, error)
+        if isinstance(t, T.ArrayType):       # every array is an argument: its own object
+            return capi.call(m, b, "Py_NewRef", b.extract_value(v, ARRAY_OWNER, "ptr"))
         if isinstance(t, T.FloatType):
-            d = b.fpext(v, ir.DoubleType()) if t.bits == 32 else v
-            obj = capi.call(m, b, "PyFloat_FromDouble", d)
-        elif t.signed:
-            obj = capi.call(m, b, "PyLong_FromLongLong", b.sext(v, I64) if t.bits < 64 else v)
-        else:
-            obj = capi.call(m, b, "PyLong_FromUnsignedLongLong",
-                            b.zext(v, I64) if t.bits < 64 else v)
-        self._continue_if(b.icmp_unsigned("!=", obj, ir.Constant(PTR, None)), on_null)
-        return obj
+            d = b.fpext(v, "double") if t.bits == 32 else v
+            return capi.call(m, b, "PyFloat_FromDouble", d)
+        if t.signed:
+            return capi.call(m, b, "PyLong_FromLongLong", b.sext(v, "i64") if t.bits < 64 else v)
+        return capi.call(m, b, "PyLong_FromUnsignedLongLong",
+                         b.zext(v, "i64") if t.bits < 64 else v)
 
-    def _box_tuple(self, v: ir.Value, t: T.TupleType, on_null: ir.Block) -> ir.Value:
+    def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b
-        tup = capi.call(self.m, b, "PyTuple_New", ir.Constant(I64, len(t.elems)))
-        self._continue_if(b.icmp_unsigned("!=", tup, ir.Constant(PTR, None)), on_null)
-        release = self.fn.append_basic_block("release")
-        rb = ir.IRBuilder(release)
+        tup = capi.call(self.m, b, "PyTuple_New", int_const("i64", len(t.elems)))
+        self._continue_if(b.icmp("ne", tup, NULL), error)
+        release = self.fn.append_block("release")
+        rb = Builder(self.fn, release)
         capi.call(self.m, rb, "Py_DecRef", tup)
-        rb.branch(on_null)
+        rb.branch(error)
         for k, elem in enumerate(t.elems):
-            item = self.emit_box(b.extract_value(v, k), elem, release)
-            capi.call(self.m, b, "PyTuple_SetItem", tup, ir.Constant(I64, k), item)
+            item = self.emit_box(b.extract_value(v, k, llvm_type(elem)), elem, release)
+            self._continue_if(b.icmp("ne", item, NULL), release)
+            capi.call(self.m, b, "PyTuple_SetItem", tup, int_const("i64", k), item)
         return tup
+
+
+# --- the runtime library's conversions -----------------------------------------------------
+
+def build_runtime(m: NativeModule) -> list[str]:
+    """Define ``script.unbox.<t>`` for every int type `t` in `m` (the runtime library);
+    returns their names.
+
+        {i64, i1} script.unbox.<t>(PyObject *obj)    // obj: an exact int
+
+    The value as i64 (zero-extended for u64) and true, or false with CPython's
+    OverflowError set."""
+    names = []
+    for t in INT_TYPES:
+        fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
+        _build_unbox(m, fn, t)
+        names.append(fn.name)
+    return names
+
+
+def _build_unbox(m: NativeModule, fn: Function, t: T.IntType) -> None:
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    fail = fn.append_block("fail")
+    Builder(fn, fail).ret(undef(UNBOX_RESULT))
+    conv = Converter(m, fn, b, fail)
+    if t == T.U64:
+        v = capi.call(m, b, "PyLong_AsUnsignedLongLong", obj)
+        maybe_error, done = fn.append_block("maybe_error"), fn.append_block("done")
+        b.cbranch(b.icmp("eq", v, int_const("i64", -1)), maybe_error, done)
+        b.position_at_end(maybe_error)
+        conv._continue_if(b.icmp("eq", capi.call(m, b, "PyErr_Occurred"), NULL), fail)
+        b.branch(done)
+        b.position_at_end(done)
+    else:
+        overflow = b.alloca("i32")
+        v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", obj, overflow)
+        fits = b.icmp("eq", b.load("i32", overflow), int_const("i32", 0))
+        message = ("Python int too large to convert to C long" if t == T.I64
+                   else f"Python int too large to convert to {t}")
+        conv._continue_if(fits, _raise_overflow(m, fn, fail, message))
+        if t.bits < 64:
+            too_big = b.icmp("sgt", v, int_const("i64", t.max))
+            conv._continue_if(b.not_(too_big), _raise_overflow(m, fn, fail, message))
+            low = (f"Python int too small to convert to {t}" if t.signed
+                   else f"can't convert negative int to {t}")
+            too_small = b.icmp("slt", v, int_const("i64", t.min))
+            conv._continue_if(b.not_(too_small), _raise_overflow(m, fn, fail, low))
+    b.ret(b.insert_value(b.insert_value(undef(UNBOX_RESULT), v, 0), TRUE, 1))
+
+
+def _raise_overflow(m: NativeModule, fn: Function, fail, message: str):
+    """A block that sets ``OverflowError(message)`` and goes to `fail`."""
+    b = Builder(fn, fn.append_block("overflow"))
+    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "OverflowError"),
+              m.cstring(message.encode()))
+    b.branch(fail)
+    return b.block

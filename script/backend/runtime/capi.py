@@ -16,10 +16,8 @@ import ctypes
 import functools
 import sys
 
-import llvmlite.ir as ir
-
 from script.ir.ops import EXCEPTIONS
-from script.backend.llvm.abi import I32, I64, PTR, NativeModule, load_at
+from script.backend.llvm.builder import Builder, NativeModule, Value, int_const
 
 OB_TYPE = 8             # PyObject.ob_type
 VAR_SIZE = 16           # PyVarObject.ob_size
@@ -32,28 +30,35 @@ LONG_DIGITS = 24        # ob_digit[0], a uint32 holding 30 bits
 LONG_LAYOUT = (None if sys.int_info.bits_per_digit != 30 or sys.int_info.sizeof_digit != 4
                else "tag" if sys.version_info >= (3, 12) else "size")
 
-_D = ir.DoubleType()
-_VOID = ir.VoidType()
+# NumPy's PyArrayObject and PyArray_Descr (NumPy 1.x and 2.x, 64-bit); `numpy_symbol_library`
+# (runtime.symbols) confirms them against the running NumPy.
+NPY_DATA, NPY_ND, NPY_DIMENSIONS, NPY_STRIDES, NPY_DESCR, NPY_FLAGS = 16, 24, 32, 40, 56, 64
+DESCR_BYTEORDER, DESCR_TYPE_NUM = 26, 28
+NPY_C_CONTIGUOUS, NPY_ALIGNED, NPY_WRITEABLE = 0x1, 0x100, 0x400
+# NumPy's type numbers that hold each element type natively (long and long long are both
+# 64-bit on the LP64 platforms supported).
+NPY_TYPE_NUMS = {"bool": (0,), "i8": (1,), "u8": (2,), "i16": (3,), "u16": (4,), "i32": (5,),
+                 "u32": (6,), "i64": (7, 9), "u64": (8, 10), "f32": (11,), "f64": (12,)}
 
-# name -> (return type, parameter types, varargs)
+# name -> (return type, parameter types, varargs), in LLVM types
 FUNCTIONS = {
-    "PyLong_AsLongLongAndOverflow": (I64, [PTR, PTR], False),
-    "PyLong_AsUnsignedLongLong": (I64, [PTR], False),
-    "PyLong_FromLongLong": (PTR, [I64], False),
-    "PyLong_FromUnsignedLongLong": (PTR, [I64], False),
-    "PyFloat_FromDouble": (PTR, [_D], False),
-    "Py_NewRef": (PTR, [PTR], False),
-    "Py_DecRef": (_VOID, [PTR], False),
-    "PyTuple_New": (PTR, [I64], False),
-    "PyTuple_SetItem": (I32, [PTR, I64, PTR], False),
-    "PyErr_Format": (PTR, [PTR, PTR], True),
-    "PyErr_SetNone": (_VOID, [PTR], False),
-    "PyErr_SetString": (_VOID, [PTR, PTR], False),
-    "PyErr_Occurred": (PTR, [], False),
-    "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR], False),
-    "PyObject_GC_UnTrack": (_VOID, [PTR], False),
-    "PyObject_GC_Del": (_VOID, [PTR], False),
-    "PyObject_ClearWeakRefs": (_VOID, [PTR], False),
+    "PyLong_AsLongLongAndOverflow": ("i64", ["ptr", "ptr"], False),
+    "PyLong_AsUnsignedLongLong": ("i64", ["ptr"], False),
+    "PyLong_FromLongLong": ("ptr", ["i64"], False),
+    "PyLong_FromUnsignedLongLong": ("ptr", ["i64"], False),
+    "PyFloat_FromDouble": ("ptr", ["double"], False),
+    "Py_NewRef": ("ptr", ["ptr"], False),
+    "Py_DecRef": ("void", ["ptr"], False),
+    "PyTuple_New": ("ptr", ["i64"], False),
+    "PyTuple_SetItem": ("i32", ["ptr", "i64", "ptr"], False),
+    "PyErr_Format": ("ptr", ["ptr", "ptr"], True),
+    "PyErr_SetNone": ("void", ["ptr"], False),
+    "PyErr_SetString": ("void", ["ptr", "ptr"], False),
+    "PyErr_Occurred": ("ptr", [], False),
+    "PyObject_Vectorcall": ("ptr", ["ptr", "ptr", "i64", "ptr"], False),
+    "PyObject_GC_UnTrack": ("void", ["ptr"], False),
+    "PyObject_GC_Del": ("void", ["ptr"], False),
+    "PyObject_ClearWeakRefs": ("void", ["ptr"], False),
 }
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
@@ -67,28 +72,25 @@ EXCEPTION_CLASSES = EXCEPTIONS + ("SystemError",)
 POINTERS = tuple(f"PyExc_{name}" for name in EXCEPTION_CLASSES)
 
 
-def call(m: NativeModule, b: ir.IRBuilder, name: str, *args) -> ir.Value:
+def call(m: NativeModule, b: Builder, name: str, *args) -> Value | None:
     """Call the C-API function `name`, declaring it in `m` on first use."""
     ret, params, var_arg = FUNCTIONS[name]
-    fn = m.declare(name, ret, params, var_arg=var_arg, attrs=("nounwind",))
-    args = [b.bitcast(a, p) if isinstance(a.type, ir.PointerType) and a.type != p else a
-            for a, p in zip(args, params)] + list(args[len(params):])
-    return b.call(fn, args)
+    return b.call(m.declare(name, ret, params, var_arg=var_arg, attrs=("nounwind",)), args)
 
 
-def address_of(m: NativeModule, name: str) -> ir.Value:
-    """The address of the C-API object `name` (e.g. ``PyFloat_Type``), as an ``i8*``."""
+def address_of(m: NativeModule, name: str) -> Value:
+    """The address of the C-API object `name` (e.g. ``PyFloat_Type``), as a ``ptr``."""
     assert name in OBJECTS, name
     return m.declare_data(name)
 
 
-def exception_class(m: NativeModule, b: ir.IRBuilder, name: str) -> ir.Value:
+def exception_class(m: NativeModule, b: Builder, name: str) -> Value:
     """The value of ``PyExc_<name>``."""
     assert name in EXCEPTION_CLASSES, name
-    return b.load(m.declare_data(f"PyExc_{name}", PTR))
+    return b.load("ptr", m.declare_data(f"PyExc_{name}", "ptr"))
 
 
-def emit_small_int(b: ir.IRBuilder, obj: ir.Value):
+def emit_small_int(b: Builder, obj: Value):
     """``(is_small, value)`` for an exact int `obj`: whether it has at most one digit, and then
     its value as i64, read from the object. None when this interpreter's layout is unknown.
 
@@ -97,13 +99,13 @@ def emit_small_int(b: ir.IRBuilder, obj: ir.Value):
     check_layout()
     if LONG_LAYOUT is None:
         return None
-    header = load_at(b, obj, LONG_HEADER, I64)
-    digit = b.zext(load_at(b, obj, LONG_DIGITS, I32), I64)
+    header = b.load_at("i64", obj, LONG_HEADER)
+    digit = b.zext(b.load_at("i32", obj, LONG_DIGITS), "i64")
     if LONG_LAYOUT == "size":       # ob_size in {-1, 0, 1}; 0 has a zero digit
-        small = b.icmp_unsigned("<=", b.add(header, ir.Constant(I64, 1)), ir.Constant(I64, 2))
+        small = b.icmp("ule", b.add(header, int_const("i64", 1)), int_const("i64", 2))
         return small, b.mul(header, digit)
-    small = b.icmp_unsigned("<", header, ir.Constant(I64, 2 << 3))    # compact: ndigits <= 1
-    sign = b.sub(ir.Constant(I64, 1), b.and_(header, ir.Constant(I64, 3)))
+    small = b.icmp("ult", header, int_const("i64", 2 << 3))    # compact: ndigits <= 1
+    sign = b.sub(int_const("i64", 1), b.and_(header, int_const("i64", 3)))
     return small, b.mul(sign, digit)
 
 

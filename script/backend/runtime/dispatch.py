@@ -1,4 +1,5 @@
-"""The C functions of the compiled-function type, generated in LLVM IR once per process.
+"""The C functions of the compiled-function type, generated in LLVM IR once per process
+(into the runtime library, runtime.shared).
 
 Instance layout (`struct CompiledFunction`, 64-bit)::
 
@@ -29,82 +30,56 @@ referenced; a writer sets `ntry` to 0 before changing `tries` or `nargs` (runtim
 
 from __future__ import annotations
 
-import threading
-
-import llvmlite.ir as ir
-
-from script.backend.llvm.abi import I32, I64, PTR, NativeModule, const_int, gep_bytes, load_at
-from script.backend.llvm.jit import get_jit
+from script.backend.llvm.abi import LIKELY
+from script.backend.llvm.builder import (
+    NULL, Builder, Callee, Function, NativeModule, Value, int_const)
 from script.backend.runtime import capi
-from script.backend.runtime.symbols import symbol_library
 
 MISMATCH = 1        # what an entry point called with self == NULL returns for a mismatch
+MISMATCH_VALUE = Value("ptr", f"inttoptr (i64 {MISMATCH} to ptr)")
 
 VECTORCALL, DICT, WEAKLIST, FALLBACK, KEEPALIVE, NARGS, NTRY, TRIES = range(16, 80, 8)
 BASICSIZE = 80
 OBJECT_FIELDS = (DICT, FALLBACK, KEEPALIVE)      # strong references, visited and cleared
 
-SYMBOLS = ("script.dispatch", "script.traverse", "script.clear", "script.dealloc")
+# PyObject *(*vectorcallfunc)(PyObject *callable, PyObject *const *args, size_t nargsf,
+#                             PyObject *kwnames)
+VECTORCALL_RET, VECTORCALL_PARAMS = "ptr", ("ptr", "ptr", "i64", "ptr")
 
 
-class RuntimeLibrary:
-    """The loaded runtime functions: `address[name]` for each name in `SYMBOLS`."""
-
-    def __init__(self, tracker):
-        self._tracker = tracker
-        self.address = {name: tracker[name] for name in SYMBOLS}
-
-
-_runtime: RuntimeLibrary | None = None
-_runtime_lock = threading.Lock()
+def build_runtime(m: NativeModule) -> list[str]:
+    """Define the type's functions in `m` (the runtime library); returns their names."""
+    dispatch = build_dispatch(m)
+    clear = _build_clear(m, dispatch)
+    traverse = _build_traverse(m)
+    dealloc = _build_dealloc(m, clear)
+    return [f.name for f in (dispatch, traverse, clear, dealloc)]
 
 
-def runtime_library() -> RuntimeLibrary:
-    """The runtime functions, compiled and loaded on first use, then kept for the process."""
-    global _runtime
-    with _runtime_lock:
-        if _runtime is None:
-            jit = get_jit()
-            m = NativeModule("script.runtime", jit.triple, jit.data_layout)
-            clear = _build_clear(m, build_dispatch(m))
-            _build_traverse(m)
-            _build_dealloc(m, clear)
-            mod = jit.parse(str(m.ir))
-            jit.optimize(mod, 2)
-            _runtime = RuntimeLibrary(jit.link(jit.emit_object(mod), SYMBOLS, [symbol_library()]))
-        return _runtime
-
-
-def _null():
-    return ir.Constant(PTR, None)
-
-
-VECTORCALL_TYPE = ir.FunctionType(PTR, [PTR, PTR.as_pointer(), I64, PTR])
-
-
-def build_dispatch(m: NativeModule) -> ir.Function:
+def build_dispatch(m: NativeModule) -> Function:
     """``script.dispatch``: the vectorcall of an object with several specializations. It
     calls each entry of the table (runtime.entry) with ``self == NULL`` until one does not
     return MISMATCH, then the fallback."""
-    fn = m.new_function("script.dispatch", VECTORCALL_TYPE, linkage="external")
+    fn = m.new_function("script.dispatch", VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external")
     self_, args, nargsf, kwnames = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    fallback = fn.append_basic_block("fallback")
-    emit_arity_check(b, fn, nargsf, kwnames, load_at(b, self_, NARGS, I64), fallback)
-    start = b.block
-    loop, body, done = (fn.append_basic_block(n) for n in ("loop", "try", "done"))
-    ntry = load_at(b, self_, NTRY, I64)
-    tries = load_at(b, self_, TRIES, VECTORCALL_TYPE.as_pointer().as_pointer())
+    start = fn.append_block("entry")
+    b = Builder(fn, start)
+    fallback = fn.append_block("fallback")
+    emit_arity_check(b, fn, nargsf, kwnames, b.load_at("i64", self_, NARGS), fallback)
+    loop, body, done = (fn.append_block(n) for n in ("loop", "try", "done"))
+    ntry = b.load_at("i64", self_, NTRY)
+    tries = b.load_at("ptr", self_, TRIES)
+    before_loop = b.block
     b.branch(loop)
     b.position_at_end(loop)
-    i = b.phi(I64)
-    i.add_incoming(ir.Constant(I64, 0), start)
-    b.cbranch(b.icmp_signed("<", i, ntry), body, fallback)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), before_loop)
+    b.cbranch(b.icmp("slt", i, ntry), body, fallback)
     b.position_at_end(body)
-    result = b.call(b.load(b.gep(tries, [i])), [_null(), args, nargsf, _null()])
-    i.add_incoming(b.add(i, ir.Constant(I64, 1)), body)
-    mismatch = ir.Constant(I64, MISMATCH).inttoptr(PTR)
-    b.cbranch(b.icmp_unsigned("==", result, mismatch), loop, done)
+    entry = Callee(b.load("ptr", b.gep("ptr", tries, i)).ref, VECTORCALL_RET, VECTORCALL_PARAMS)
+    result = b.call(entry, [NULL, args, nargsf, NULL])
+    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    b.cbranch(b.icmp("eq", result, MISMATCH_VALUE), loop, done)
     b.position_at_end(done)
     b.ret(result)
     b.position_at_end(fallback)
@@ -112,90 +87,94 @@ def build_dispatch(m: NativeModule) -> ir.Function:
     return fn
 
 
-def emit_arity_check(b: ir.IRBuilder, fn: ir.Function, nargsf: ir.Value, kwnames: ir.Value,
-                     nargs: ir.Value, otherwise: ir.Block) -> None:
-    """Continue if the call has `nargs` positional arguments and no keywords, else go to
-    `otherwise`."""
-    count = b.and_(nargsf, const_int(I64, (1 << 63) - 1))   # drop PY_VECTORCALL_ARGUMENTS_OFFSET
-    keywords, positional = fn.append_basic_block("keywords"), fn.append_basic_block("positional")
-    b.cbranch(b.icmp_unsigned("!=", kwnames, _null()), keywords, positional)
-    b.position_at_end(keywords)
-    nkw = load_at(b, kwnames, capi.VAR_SIZE, I64)
-    b.cbranch(b.icmp_unsigned("!=", nkw, ir.Constant(I64, 0)), otherwise, positional)
-    b.position_at_end(positional)
-    cont = fn.append_basic_block()
-    b.cbranch(b.icmp_unsigned("==", count, nargs), cont, otherwise)
+def emit_arity_check(b: Builder, fn: Function, nargsf: Value, kwnames: Value, nargs: Value,
+                     otherwise) -> None:
+    """Continue if the call has `nargs` positional arguments and no keyword names, else go to
+    `otherwise`. An empty `kwnames` tuple goes to `otherwise` too (CPython passes NULL when
+    there are no keywords; the fallback handles the rare caller that does not)."""
+    count = b.and_(nargsf, int_const("i64", (1 << 63) - 1))   # drop PY_VECTORCALL_ARGUMENTS_OFFSET
+    ok = b.and_(b.icmp("eq", kwnames, NULL), b.icmp("eq", count, nargs))
+    cont = fn.append_block()
+    b.cbranch(ok, cont, otherwise, LIKELY)
     b.position_at_end(cont)
 
 
-def emit_fallback_call(m: NativeModule, b: ir.IRBuilder, fn: ir.Function, self_, args, nargsf,
+def emit_fallback_call(m: NativeModule, b: Builder, fn: Function, self_, args, nargsf,
                        kwnames) -> None:
     """Return ``PyObject_Vectorcall(self->fallback, args, nargsf, kwnames)``."""
-    fallback = load_at(b, self_, FALLBACK, PTR)
-    present, orphan = fn.append_basic_block("call_fallback"), fn.append_basic_block("orphan")
-    b.cbranch(b.icmp_unsigned("!=", fallback, _null()), present, orphan)
+    fallback = b.load_at("ptr", self_, FALLBACK)
+    present, orphan = fn.append_block("call_fallback"), fn.append_block("orphan")
+    b.cbranch(b.icmp("ne", fallback, NULL), present, orphan)
     b.position_at_end(present)
     b.ret(capi.call(m, b, "PyObject_Vectorcall", fallback, args, nargsf, kwnames))
     b.position_at_end(orphan)       # only after tp_clear broke a reference cycle
     capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "RuntimeError"),
               m.cstring(b"compiled function called after it was cleared"))
-    b.ret(_null())
+    b.ret(NULL)
 
 
-def _build_clear(m: NativeModule, dispatch: ir.Function) -> ir.Function:
+def _build_clear(m: NativeModule, dispatch: Callee) -> Function:
     """``script.clear``: drop the object's references. The object may still be called
     afterwards (by a finalizer in the same garbage cycle), so it first goes back to the
     generic dispatch with no entries, whose fallback path reports the cleared state."""
-    fn = m.new_function("script.clear", ir.FunctionType(I32, [PTR]), linkage="external")
-    self_ = fn.args[0]
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    b.store(ir.Constant(I64, 0), gep_bytes(b, self_, NTRY, I64))
-    b.store(dispatch, gep_bytes(b, self_, VECTORCALL, dispatch.type))
+    fn = m.new_function("script.clear", "i32", ["ptr"], linkage="external")
+    self_, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    b.store_at(int_const("i64", 0), self_, NTRY)
+    b.store_at(dispatch.pointer, self_, VECTORCALL)
     for offset in OBJECT_FIELDS:
-        slot = gep_bytes(b, self_, offset, PTR)
-        obj = b.load(slot)
-        with b.if_then(b.icmp_unsigned("!=", obj, _null())):
-            b.store(_null(), slot)
-            capi.call(m, b, "Py_DecRef", obj)
-    b.ret(ir.Constant(I32, 0))
+        slot = b.offset(self_, offset)
+        obj = b.load("ptr", slot)
+        present, after = fn.append_block("present"), fn.append_block("after")
+        b.cbranch(b.icmp("ne", obj, NULL), present, after)
+        b.position_at_end(present)
+        b.store(NULL, slot)
+        capi.call(m, b, "Py_DecRef", obj)
+        b.branch(after)
+        b.position_at_end(after)
+    b.ret(int_const("i32", 0))
     return fn
 
 
-def _build_traverse(m: NativeModule) -> None:
-    visit_type = ir.FunctionType(I32, [PTR, PTR])
-    fnty = ir.FunctionType(I32, [PTR, visit_type.as_pointer(), PTR])
-    fn = m.new_function("script.traverse", fnty, linkage="external")
-    self_, visit, arg = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    stop = fn.append_basic_block("stop")
-    rb = ir.IRBuilder(stop)
-    code = rb.phi(I32)
+def _build_traverse(m: NativeModule) -> Function:
+    fn = m.new_function("script.traverse", "i32", ["ptr", "ptr", "ptr"], linkage="external")
+    self_, visit_ptr, arg = fn.args
+    visit = Callee(visit_ptr.ref, "i32", ["ptr", "ptr"])
+    b = Builder(fn, fn.append_block("entry"))
+    stop = fn.append_block("stop")
+    rb = Builder(fn, stop)
+    code = rb.phi("i32")
     rb.ret(code)
-    zero = ir.Constant(I32, 0)
+    zero = int_const("i32", 0)
     for offset in (capi.OB_TYPE,) + OBJECT_FIELDS:       # heap types visit their type
-        obj = load_at(b, self_, offset, PTR)
-        present = fn.append_basic_block()
-        after = fn.append_basic_block()
-        b.cbranch(b.icmp_unsigned("!=", obj, _null()), present, after)
+        obj = b.load_at("ptr", self_, offset)
+        present, after = fn.append_block("present"), fn.append_block("after")
+        b.cbranch(b.icmp("ne", obj, NULL), present, after)
         b.position_at_end(present)
         r = b.call(visit, [obj, arg])
         code.add_incoming(r, present)
-        b.cbranch(b.icmp_signed("!=", r, zero), stop, after)
+        b.cbranch(b.icmp("ne", r, zero), stop, after)
         b.position_at_end(after)
     code.add_incoming(zero, b.block)
     b.branch(stop)
+    return fn
 
 
-def _build_dealloc(m: NativeModule, clear: ir.Function) -> None:
-    fn = m.new_function("script.dealloc", ir.FunctionType(ir.VoidType(), [PTR]), linkage="external")
-    self_ = fn.args[0]
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    tp = load_at(b, self_, capi.OB_TYPE, PTR)
+def _build_dealloc(m: NativeModule, clear: Function) -> Function:
+    fn = m.new_function("script.dealloc", "void", ["ptr"], linkage="external")
+    self_, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    tp = b.load_at("ptr", self_, capi.OB_TYPE)
     capi.call(m, b, "PyObject_GC_UnTrack", self_)
-    weaklist = load_at(b, self_, WEAKLIST, PTR)
-    with b.if_then(b.icmp_unsigned("!=", weaklist, _null())):
-        capi.call(m, b, "PyObject_ClearWeakRefs", self_)
+    weaklist = b.load_at("ptr", self_, WEAKLIST)
+    present, after = fn.append_block("weakrefs"), fn.append_block("after")
+    b.cbranch(b.icmp("ne", weaklist, NULL), present, after)
+    b.position_at_end(present)
+    capi.call(m, b, "PyObject_ClearWeakRefs", self_)
+    b.branch(after)
+    b.position_at_end(after)
     b.call(clear, [self_])
     capi.call(m, b, "PyObject_GC_Del", self_)
     capi.call(m, b, "Py_DecRef", tp)
     b.ret_void()
+    return fn

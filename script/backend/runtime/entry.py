@@ -1,9 +1,13 @@
-"""The CPython entry point of one specialization, generated in LLVM IR next to its code.
+"""The CPython entry point of a signature, generated in LLVM IR and compiled once per process.
 
-    PyObject *script.entry.<f>(PyObject *self, PyObject *const *args, size_t nargsf,
-                               PyObject *kwnames)
+    PyObject *script.entry(PyObject *self, PyObject *const *args, size_t nargsf,
+                           PyObject *kwnames)
 
-has the signature of a vectorcall and serves two callers:
+has the signature of a vectorcall. It checks and converts the arguments, calls the library's
+entry function by the name ``script.kernel`` (llvm.abi) and converts the result. It depends
+only on the parameter and return types, so one object serves every library of that
+signature: runtime.library compiles it on first use and links it next to each library's code.
+It serves two callers:
 
 - installed as the vectorcall of a compiled-function object (`self` is that object) whose only
   specialization it is: it returns the result (a new reference), or NULL with a Python
@@ -15,124 +19,129 @@ has the signature of a vectorcall and serves two callers:
 A mismatch is decided before anything is converted, so it never leaves an exception set.
 Matching is exact (runtime.boxing); an int out of range raises OverflowError.
 
-The entry owns the `Env` record (llvm.abi) on its stack. When the native function reports an
-exception, the entry raises it as ``PyErr_Format(PyExc_<name>, fmt, args...)`` (or
-``PyErr_SetNone`` for a message of None).
+The entry owns the `Env` record (llvm.abi) on its stack and passes it to every entry function
+(one that cannot raise never writes it). When the native function reports an exception, the
+entry hands the record to ``script.raise``, which raises it as
+``PyErr_Format(PyExc_<name>, fmt, args...)`` (or ``PyErr_SetNone`` for a message of None).
 
-Everything is one function, into which LLVM inlines the native code when it is small: each
-function in a module costs about a millisecond of code generation.
+The cold paths that do not depend on the types are calls into the runtime library
+(runtime.shared), compiled once per process: ``script.mismatch`` and ``script.raise``
+(`build_runtime`, here) and ``script.unbox.<t>`` (runtime.boxing).
 """
 
 from __future__ import annotations
 
-import llvmlite.ir as ir
-
-from script.ir.core import Function
-from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir import types as T
+from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
-    ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, I32, I64, PTR, NativeModule, branch_unlikely,
-    entry_name, reachable_functions)
-from script.backend.llvm.lower import LoweredModule, load_status
+    ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, KERNEL_SYMBOL, NONE_VALUE,
+    UNLIKELY, native_signature)
+from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
+from script.backend.llvm.lower import load_status
 from script.backend.runtime import capi, dispatch
 from script.backend.runtime.boxing import Converter
-from script.backend.runtime.dispatch import MISMATCH
+from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, VECTORCALL_RET
+
+# Straight-line checks and conversions that LLVM could barely improve: not optimized, and
+# selected by FastISel, they cost a fraction of the compile time (the entry function they
+# call is optimized in its own library).
+ENTRY_ATTRS = ("nounwind", "noinline", "optnone")
+
+MISMATCH_SYMBOL = "script.mismatch"
+RAISE_SYMBOL = "script.raise"
 
 
-def build_entry(m: NativeModule, lowered: LoweredModule) -> ir.Function:
-    """Add the exported entry point of `lowered.entry` to `m`."""
-    func = lowered.entry
-    fn = m.new_function(entry_name(func.name), dispatch.VECTORCALL_TYPE, linkage="external")
+def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
+    """Add ``script.entry`` for entry functions of this signature to `m`."""
+    kernel = m.declare(KERNEL_SYMBOL, *native_signature(param_types, ret_type),
+                       attrs=("nounwind",))
+    fn = m.new_function(ENTRY_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external",
+                        attrs=ENTRY_ATTRS)
     self_, args, nargsf, kwnames = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    scratch = b.alloca(I32)
-    env = b.alloca(ENV) if lowered.entry_may_raise else None
-    mismatch = fn.append_basic_block("mismatch")
-    error = fn.append_basic_block("error")
-    ir.IRBuilder(error).ret(ir.Constant(PTR, None))
-    _emit_mismatch(m, mismatch, self_, args, nargsf, kwnames)
-    dispatch.emit_arity_check(b, fn, nargsf, kwnames, ir.Constant(I64, len(func.params)), mismatch)
+    b = Builder(fn, fn.append_block("entry"))
+    env = b.alloca(ENV)
+    mismatch = fn.append_block("mismatch")
+    mb = Builder(fn, mismatch)
+    mb.ret(mb.call(m.declare(MISMATCH_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS,
+                             attrs=("nounwind",)), fn.args))
+    error = fn.append_block("error")
+    Builder(fn, error).ret(NULL)
+    dispatch.emit_arity_check(b, fn, nargsf, kwnames, int_const("i64", len(param_types)),
+                              mismatch)
 
-    conv = Converter(m, fn, b, scratch, error)
-    objs = [b.load(b.gep(args, [ir.Constant(I64, k)])) for k in range(len(func.params))]
-    for obj, t in zip(objs, func.param_types):
-        conv.emit_type_check(obj, t, mismatch)
-    values = [conv.emit_unbox(obj, t) for obj, t in zip(objs, func.param_types)]
+    conv = Converter(m, fn, b, error)
+    objs = [b.load_at("ptr", args, 8 * k) for k in range(len(param_types))]
+    conv.emit_type_checks(objs, param_types, mismatch)
+    conv.emit_writeable_checks(objs, param_types)
+    values = [conv.emit_unbox(obj, t) for obj, t in zip(objs, param_types)]
 
-    env_arg = ir.Constant(PTR, None)
-    if env is not None:
-        zero = ir.Constant(I32, 0)
-        b.store(zero, b.gep(env, [zero, ir.Constant(I32, ENV_STATUS)]))
-        env_arg = b.bitcast(env, PTR)
-    ret = b.call(lowered.entry_native, [env_arg] + values)
-    if env is not None:
-        raised = fn.append_basic_block("raised")
-        cont = fn.append_basic_block()
-        branch_unlikely(b, load_status(b, env_arg), raised, cont)
-        b.position_at_end(raised)
-        _emit_set_exception(m, b, fn, env, _raised_exceptions(func))
-        b.branch(error)
-        b.position_at_end(cont)
-    b.ret(conv.emit_box(ret, func.ret_type, error))
-    return fn
+    b.store_at(int_const("i32", 0), env, ENV_STATUS)
+    ret = b.call(kernel, [env] + values)
+    raised, cont = fn.append_block("raised"), fn.append_block()
+    b.cbranch(load_status(b, env), raised, cont, UNLIKELY)
+    rb = Builder(fn, raised)
+    rb.call(m.declare(RAISE_SYMBOL, "ptr", ["ptr"], attrs=("nounwind", "cold")), [env])
+    rb.ret(NULL)
+    b.position_at_end(cont)
+    b.ret(conv.emit_box(NONE_VALUE if ret is None else ret, ret_type, error))
 
 
-def _emit_mismatch(m: NativeModule, block: ir.Block, self_, args, nargsf, kwnames) -> None:
-    """`MISMATCH` for the dispatcher (``self == NULL``), else the object's fallback."""
-    b = ir.IRBuilder(block)
-    fn = block.parent
-    to_dispatcher = fn.append_basic_block("to_dispatcher")
-    to_fallback = fn.append_basic_block("to_fallback")
-    b.cbranch(b.icmp_unsigned("==", self_, ir.Constant(PTR, None)), to_dispatcher, to_fallback)
+# --- the runtime library's cold paths ------------------------------------------------------
+
+def build_runtime(m: NativeModule) -> list[str]:
+    """Define ``script.mismatch`` and ``script.raise`` in `m` (the runtime library); returns
+    their names.
+
+        PyObject *script.mismatch(self, args, nargsf, kwnames)  // a vectorcall
+            MISMATCH when self is NULL (the dispatcher tries the next entry), else the
+            object's fallback called with the same arguments.
+        PyObject *script.raise(Env *env)
+            raises the pending exception of `env` in Python; returns NULL."""
+    fn = m.new_function(MISMATCH_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external")
+    self_, args, nargsf, kwnames = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    to_dispatcher, to_fallback = fn.append_block("to_dispatcher"), fn.append_block("to_fallback")
+    b.cbranch(b.icmp("eq", self_, NULL), to_dispatcher, to_fallback)
     b.position_at_end(to_dispatcher)
-    b.ret(ir.Constant(I64, MISMATCH).inttoptr(PTR))
+    b.ret(MISMATCH_VALUE)
     b.position_at_end(to_fallback)
     dispatch.emit_fallback_call(m, b, fn, self_, args, nargsf, kwnames)
+    _build_raise(m)
+    return [MISMATCH_SYMBOL, RAISE_SYMBOL]
 
 
-def _raised_exceptions(entry: Function) -> list[str]:
-    """The exception classes `entry` and its callees can raise, in EXCEPTIONS order."""
-    names = {i.attr.name for f in reachable_functions(entry) for i in f.instructions()
-             if isinstance(i.attr, ExcInfo)}
-    return [n for n in EXCEPTIONS if n in names]
-
-
-def _emit_set_exception(m: NativeModule, b: ir.IRBuilder, fn: ir.Function, env: ir.Value,
-                        names: list[str]) -> None:
-    """Raise the Env's pending exception in Python; `names` are the classes it can be."""
-    zero = ir.Constant(I32, 0)
-
-    def field(*index):
-        return b.load(b.gep(env, [zero] + [ir.Constant(I32, k) for k in index]))
-
-    exc_index = field(ENV_EXC)
-    fmt = field(ENV_FMT)
-    slots = [field(ENV_ARGS, k) for k in range(4)]
-    join = fn.append_basic_block("exc_class")
-    unknown = fn.append_basic_block("exc_unknown")
-    switch = b.switch(exc_index, unknown)
+def _build_raise(m: NativeModule) -> None:
+    fn = m.new_function(RAISE_SYMBOL, "ptr", ["ptr"], linkage="external")
+    env, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    exc_index = b.load_at("i32", env, ENV_EXC)
+    fmt = b.load_at("ptr", env, ENV_FMT)
+    slots = [b.load_at("i64", env, ENV_ARGS + 8 * k) for k in range(4)]
+    join = fn.append_block("exc_class")
+    unknown = fn.append_block("exc_unknown")
+    cases = []
     incoming = []
-    for name in names:
-        case = fn.append_basic_block(f"exc_{name}")
-        switch.add_case(ir.Constant(I32, EXCEPTIONS.index(name)), case)
-        b.position_at_end(case)
-        incoming.append((capi.exception_class(m, b, name), case))
-        b.branch(join)
+    for k, name in enumerate(EXCEPTIONS):
+        case = fn.append_block(f"exc_{name}")
+        cases.append((k, case))
+        cb = Builder(fn, case)
+        incoming.append((capi.exception_class(m, cb, name), case))
+        cb.branch(join)
+    b.switch(exc_index, unknown, cases)
     b.position_at_end(unknown)
     incoming.append((capi.exception_class(m, b, "SystemError"), unknown))
     b.branch(join)
 
     b.position_at_end(join)
-    exc = b.phi(PTR)
+    exc = b.phi("ptr")
     for value, block in incoming:
         exc.add_incoming(value, block)
-    no_message = fn.append_basic_block("exc_no_message")
-    message = fn.append_basic_block("exc_message")
-    done = fn.append_basic_block("exc_set")
-    b.cbranch(b.icmp_unsigned("==", fmt, ir.Constant(PTR, None)), no_message, message)
+    no_message = fn.append_block("exc_no_message")
+    message = fn.append_block("exc_message")
+    b.cbranch(b.icmp("eq", fmt, NULL), no_message, message)
     b.position_at_end(no_message)
     capi.call(m, b, "PyErr_SetNone", exc)
-    b.branch(done)
+    b.ret(NULL)
     b.position_at_end(message)
     capi.call(m, b, "PyErr_Format", exc, fmt, *slots)
-    b.branch(done)
-    b.position_at_end(done)
+    b.ret(NULL)

@@ -21,6 +21,7 @@ import ctypes
 import functools
 
 from script.backend.runtime import dispatch
+from script.backend.runtime.shared import runtime_library
 
 _Py_tp_call, _Py_tp_clear, _Py_tp_dealloc, _Py_tp_traverse, _Py_tp_members, _Py_tp_getset = \
     50, 51, 52, 71, 72, 73
@@ -66,7 +67,7 @@ _types: dict[int, type] = {}    # the types made here, by id (kept alive)
 
 def make_function_type(name: str, methods: dict | None = None) -> type:
     """A new compiled-function type called `name` (``module.Name`` sets ``__module__``)."""
-    rt = dispatch.runtime_library()
+    rt = runtime_library()
     members = (_Member * 4)(
         _Member(b"__vectorcalloffset__", _T_PYSSIZET, dispatch.VECTORCALL, _READONLY, None),
         _Member(b"__dictoffset__", _T_PYSSIZET, dispatch.DICT, _READONLY, None),
@@ -128,7 +129,7 @@ def new_instance(tp: type, fallback) -> object:
         _api.Py_IncRef(value)
         _field(obj, offset, ctypes.c_void_p).value = id(value)
     _field(obj, dispatch.VECTORCALL, ctypes.c_void_p).value = \
-        dispatch.runtime_library().address["script.dispatch"]
+        runtime_library().address["script.dispatch"]
     return obj
 
 
@@ -146,7 +147,7 @@ def set_specializations(obj, specs, nargs: int) -> None:
     # Calls in flight may still read an old table or run old code: keep them all.
     _keepalive(obj).append((table, [s for s in specs if not isinstance(s, int)]))
     vectorcall = _field(obj, dispatch.VECTORCALL, ctypes.c_void_p)
-    vectorcall.value = dispatch.runtime_library().address["script.dispatch"]
+    vectorcall.value = runtime_library().address["script.dispatch"]
     _field(obj, dispatch.NTRY).value = 0
     _field(obj, dispatch.TRIES, ctypes.c_void_p).value = ctypes.addressof(table)
     _field(obj, dispatch.NARGS).value = nargs

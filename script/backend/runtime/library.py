@@ -1,21 +1,64 @@
 """Compiling an IR entry function to a loaded native library, and loading saved object code.
 
-A `NativeLibrary` is one JIT-linked object: the lowered entry function, copies of all it
-calls, and its CPython entry point ``script.entry.<entry>`` (runtime.entry). It keeps the code
-loaded for as long as it is referenced; whoever installs its `entry_address` in a
-dispatcher must keep the library alive too (runtime.heaptype does).
+A `NativeLibrary` is one JIT-linked library of two objects: the library's own, with the
+lowered entry function (exported as ``script.kernel``, llvm.abi) and copies of all it calls;
+and the CPython entry point ``script.entry`` of the entry function's signature
+(runtime.entry), compiled once per process and signature (`entry_point`) and linked into
+every library of that signature. A library keeps its code loaded for as long as it is
+referenced; whoever installs its `entry_address` in a dispatcher must keep the library alive
+too (runtime.heaptype does).
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from dataclasses import dataclass
 
+from script.ir import types as T
 from script.ir.core import Function, Module
-from script.backend.llvm.abi import NativeModule, entry_name
+from script.backend.llvm.abi import ENTRY_SYMBOL, has_arrays, kernel_name
+from script.backend.llvm.builder import NativeModule
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
-from script.backend.runtime.symbols import symbol_library
 from script.backend.runtime.entry import build_entry
+from script.backend.runtime.shared import libraries
+from script.backend.runtime.symbols import numpy_symbol_library
+
+
+def _libraries(func: Function) -> list[str]:
+    """The JIT libraries the library of `func` links against (NumPy's when it takes arrays)."""
+    libs = libraries()
+    if has_arrays(list(func.param_types) + [func.ret_type]):
+        libs.append(numpy_symbol_library())
+    return libs
+
+
+@dataclass
+class EntryPoint:
+    """The compiled CPython entry point of one signature (runtime.entry)."""
+
+    object_code: bytes
+    module_ref: object          # the LLVM module, for its text and assembly
+
+
+_entry_points: dict[tuple, EntryPoint] = {}
+_entry_points_lock = threading.Lock()
+
+
+def entry_point(param_types, ret_type: T.Type) -> EntryPoint:
+    """The entry point for entry functions taking `param_types` and returning `ret_type`,
+    compiled on first use, then kept for the process."""
+    key = (tuple(param_types), ret_type)
+    with _entry_points_lock:
+        point = _entry_points.get(key)
+        if point is None:
+            jit = get_jit()
+            m = NativeModule(ENTRY_SYMBOL, jit.triple, jit.data_layout)
+            build_entry(m, *key)
+            mod = jit.parse(m.text())         # `optnone`: nothing for the optimizer to do
+            point = _entry_points[key] = EntryPoint(jit.emit_object(mod), mod)
+        return point
 
 
 class NativeLibrary:
@@ -23,32 +66,40 @@ class NativeLibrary:
 
     Attributes: `function_name`; `entry_address`, also `try_call_address` (the entry point of
     runtime.entry: a vectorcall that returns MISMATCH when called with ``self == NULL``);
-    `object_code` (relocatable, position-independent; loadable by `load_native` in any process
-    on the same CPU); `compile_seconds` (lowering, optimization, emission and linking; for a
-    loaded library, the load time). `llvm_ir` (optimized) and `asm` are computed on first
-    access, and are None for a library loaded from object code.
+    `object_code` (the library's own object, relocatable and position-independent; loadable by
+    `load_native` in any process on the same CPU); `compile_seconds` (lowering, optimization,
+    emission and linking; for a loaded library, the load time) and `timings` (seconds per
+    step: lower, parse, optimize, emit, link). `llvm_ir` (optimized, then the entry point's)
+    and `asm` are computed on first access, and are None for a library loaded from object
+    code.
     """
 
-    def __init__(self, function_name: str, tracker, object_code: bytes, compile_seconds: float,
-                 module_ref=None, opt_level: int = 3):
+    def __init__(self, function_name: str, tracker, object_code: bytes, timings: dict,
+                 module_ref=None, opt_level: int = 3, entry: EntryPoint | None = None):
         self.function_name = function_name
         self._tracker = tracker
-        self.entry_address: int = tracker[entry_name(function_name)]
+        self.entry_address: int = tracker[ENTRY_SYMBOL]
         self.try_call_address = self.entry_address
         self.object_code = object_code
-        self.compile_seconds = compile_seconds
+        self.timings = timings
+        self.compile_seconds = sum(timings.values())
         self.opt_level = opt_level
         self._module_ref = module_ref
+        self._entry = entry
         self._asm = None
 
     @property
     def llvm_ir(self) -> str | None:
-        return None if self._module_ref is None else str(self._module_ref)
+        if self._module_ref is None:
+            return None
+        return f"{self._module_ref}\n{self._entry.module_ref}"
 
     @property
     def asm(self) -> str | None:
         if self._asm is None and self._module_ref is not None:
-            self._asm = get_jit().emit_assembly(self._module_ref, self.opt_level)
+            jit = get_jit()
+            self._asm = (jit.emit_assembly(self._module_ref, self.opt_level) + "\n"
+                         + jit.emit_assembly(self._entry.module_ref))
         return self._asm
 
     def __repr__(self):
@@ -56,12 +107,10 @@ class NativeLibrary:
 
 
 def build_llvm_module(module: Module, entry: str) -> NativeModule:
-    """The LLVM module of `entry`: its lowering, its callees' and its CPython entry point."""
+    """The LLVM module of `entry`: its lowering and its callees'."""
     jit = get_jit()
-    func = module.functions[entry]
     m = NativeModule(f"script.{entry}", jit.triple, jit.data_layout)
-    lowered = lower_entry(m, func)
-    build_entry(m, lowered)
+    lower_entry(m, module.functions[entry])
     return m
 
 
@@ -69,19 +118,34 @@ def compile_native(module: Module, entry: str, opt_level: int = 3) -> NativeLibr
     """Lower, optimize at -O`opt_level`, emit and load `module.functions[entry]`.
 
     Requires: the module is verified."""
-    start = time.perf_counter()
+    t = [time.perf_counter()]
     jit = get_jit()
-    m = build_llvm_module(module, entry)
-    mod = jit.parse(str(m.ir))
+    func = module.functions[entry]
+    text = build_llvm_module(module, entry).text()
+    t.append(time.perf_counter())
+    mod = jit.parse(text)
+    t.append(time.perf_counter())
     jit.optimize(mod, opt_level)
+    t.append(time.perf_counter())
     obj = jit.emit_object(mod, opt_level)
-    tracker = jit.link(obj, [entry_name(entry)], [symbol_library()])
-    return NativeLibrary(entry, tracker, obj, time.perf_counter() - start, mod, opt_level)
+    t.append(time.perf_counter())
+    point = entry_point(func.param_types, func.ret_type)
+    tracker = jit.link([obj, point.object_code], [ENTRY_SYMBOL], _libraries(func))
+    t.append(time.perf_counter())
+    timings = {step: b - a for step, a, b in zip(_STEPS, t, t[1:])}
+    return NativeLibrary(entry, tracker, obj, timings, mod, opt_level, point)
+
+
+_STEPS = ("lower", "parse", "optimize", "emit", "link")
 
 
 def load_native(object_code: bytes, entry_func: Function) -> NativeLibrary:
-    """Load object code that `compile_native` emitted for `entry_func` (same CPU)."""
+    """Load object code that `compile_native` emitted for `entry_func` (same CPU); only its
+    name and signature matter. Object code of another function does not link (RuntimeError)."""
     start = time.perf_counter()
-    tracker = get_jit().link(bytes(object_code), [entry_name(entry_func.name)], [symbol_library()])
+    point = entry_point(entry_func.param_types, entry_func.ret_type)
+    exports = [ENTRY_SYMBOL, kernel_name(entry_func.name)]    # the second fails for another's
+    tracker = get_jit().link([bytes(object_code), point.object_code], exports,
+                           _libraries(entry_func))
     return NativeLibrary(entry_func.name, tracker, bytes(object_code),
-                         time.perf_counter() - start)
+                         {"link": time.perf_counter() - start})

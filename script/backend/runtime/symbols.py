@@ -27,3 +27,35 @@ def symbol_library() -> str:
     """The JIT library (llvm.jit `add_symbols`) of `symbol_addresses`, for `Jit.link`."""
     from script.backend.llvm.jit import get_jit
     return get_jit().add_symbols("script.symbols", symbol_addresses())
+
+
+NUMPY_OBJECTS = ("PyArray_Type",)
+
+
+def numpy_symbol_library() -> str:
+    """The JIT library binding NumPy's objects that entry points taking arrays name
+    (``PyArray_Type``, the address of `numpy.ndarray`); imports NumPy."""
+    import numpy
+    from script.backend.llvm.jit import get_jit
+    _check_numpy_layout(numpy)
+    return get_jit().add_symbols("script.numpy", {"PyArray_Type": id(numpy.ndarray)})
+
+
+@functools.cache
+def _check_numpy_layout(np) -> None:
+    """Fail loudly if NumPy's object layout differs from runtime.capi's offsets."""
+    a = np.zeros((3, 5), np.int32)[::-1]
+    word = lambda addr, kind=ctypes.c_int64: kind.from_address(addr).value   # noqa: E731
+    base = id(a)
+    descr = word(base + capi.NPY_DESCR)
+    ok = (word(base + capi.NPY_DATA) == a.ctypes.data
+          and word(base + capi.NPY_ND, ctypes.c_int32) == 2
+          and word(word(base + capi.NPY_DIMENSIONS) + 8) == 5
+          and word(word(base + capi.NPY_STRIDES)) == -20
+          and descr == id(a.dtype)
+          and word(descr + capi.DESCR_TYPE_NUM, ctypes.c_int32) == a.dtype.num
+          and word(descr + capi.DESCR_BYTEORDER, ctypes.c_char) == b"="
+          and word(base + capi.NPY_FLAGS, ctypes.c_int32) & 0xFFFF == a.flags.num & 0xFFFF)
+    if not ok:
+        raise RuntimeError(f"script's array entry points do not know NumPy {np.__version__}'s "
+                           "object layout")

@@ -6,7 +6,7 @@ arguments matching the target's parameters (the caller supplies arguments that d
 
 from __future__ import annotations
 
-from script.ir.core import Block, Function, Instr, Value, reachable_blocks, set_terminator
+from script.ir.core import Block, Function, Instr, Value, set_terminator
 
 
 def remove_unreachable_blocks(func: Function) -> int:
@@ -14,10 +14,19 @@ def remove_unreachable_blocks(func: Function) -> int:
 
     Values of unreachable blocks are used only in unreachable blocks (a use elsewhere would
     not be dominated), so all their operands are dropped first; then no use list can name
-    a deleted instruction when the blocks go.
+    a deleted instruction when the blocks go. Requires: every block ends in a terminator.
     """
-    live = set(reachable_blocks(func))
-    dead = [b for b in func.blocks if b not in live]
+    blocks = func.blocks
+    live = {blocks[0]}
+    stack = [blocks[0]]
+    while stack:                        # only the set is needed, not reachable_blocks' order
+        for s in stack.pop().instrs[-1].succs:
+            if s not in live:
+                live.add(s)
+                stack.append(s)
+    if len(live) == len(blocks):
+        return 0
+    dead = [b for b in blocks if b not in live]
     for b in dead:
         for instr in b.instrs:
             instr.drop_operands()

@@ -48,11 +48,14 @@ def _all_ones(t: T.Type):
 
 def fold_constant(i: Instr):
     # %2 = add 1:i64, 2:i64 : i64        ->  3:i64
-    if not (i.op.pure and i.has_result and i.operands):
+    if not i.op.pure or not i.operands:
         return None
-    if not all(isinstance(v, Const) for v in i.operands):
+    for v in i.operands:
+        if not isinstance(v, Const):
+            return None
+    if not i.has_result:
         return None
-    return _semantics.fold(i.opname, i.attr, i.type, i.operands)
+    return _semantics.fold(i.op.name, i.attr, i.type, i.operands)
 
 
 def swap_constant_right(i: Instr):
@@ -269,7 +272,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         queued.discard(i)
         if i.block is None:
             continue
-        for rule in RULES.get(i.opname, ()):
+        for rule in RULES.get(i.op.name, ()):
             result = rule(i)
             if result is None:
                 continue

@@ -16,17 +16,13 @@ from __future__ import annotations
 from collections import Counter
 
 from script.ir import types as T
-from script.ir.core import Const, Function, Instr, Value, replace_all_uses_with
+from script.ir.core import Const, Function, Instr, replace_all_uses_with
 from script.ir.dom import DomTree
 
 # Ops whose two operands may be swapped without changing the result. min/max are
 # commutative only on ints and bools (min(nan, x) is not min(x, nan)).
 _COMMUTATIVE = {"add", "mul", "and", "or", "xor"}
 _COMMUTATIVE_PREDS = {"eq", "ne"}
-
-
-def _operand_key(v: Value):
-    return ("const", v.key()) if isinstance(v, Const) else ("value", id(v))
 
 
 def _is_commutative(i: Instr) -> bool:
@@ -39,9 +35,11 @@ def _is_commutative(i: Instr) -> bool:
 
 def _key(i: Instr):
     """A hashable key equal for interchangeable instructions, or None if `i` is not pure."""
-    if not i.op.pure or i.is_terminator or not i.has_result:
+    op = i.op
+    if not op.pure or op.terminator or not i.has_result:
         return None
-    operands = tuple(_operand_key(v) for v in i.operands)
+    operands = tuple(("const", v.key()) if isinstance(v, Const) else ("value", id(v))
+                     for v in i.operands)
     if _is_commutative(i):
         operands = frozenset(operands)
     return (i.opname, i.attr, i.type, operands)

@@ -22,36 +22,46 @@ from script.ir.core import BlockParam, Const, Function, Instr, Value
 from script.ir.passes._cfg import remove_unreachable_blocks
 
 
+def _incoming(block) -> list[tuple[Instr, int]]:
+    """(terminator, index of its first argument for `block`) for each edge into `block`."""
+    edges = []
+    for pred in dict.fromkeys(block.preds):
+        term = pred.instrs[-1]
+        start = 1 if term.op.name == "cbr" else 0
+        for s, n in zip(term.succs, term.succ_nargs):
+            if s is block:
+                edges.append((term, start))
+            start += n
+    return edges
+
+
 def _find_live(func: Function) -> set[Value]:
     live: set[Value] = set()
     work: list[Value] = []
-
-    def mark(v: Value) -> None:
-        if not isinstance(v, Const) and v not in live:
-            live.add(v)
-            work.append(v)
-
     for b in func.blocks:
         for i in b.instrs:
-            if i.opname in ("ret", "raise"):
-                for v in i.operands:
-                    mark(v)
-            elif i.opname == "cbr":
-                mark(i.operands[0])
-            elif not i.op.pure and not i.is_terminator:
-                mark(i)
+            op = i.op
+            if op.name in ("ret", "raise"):
+                work.extend(i.operands)
+            elif op.name == "cbr":
+                work.append(i.operands[0])
+            elif not op.pure and not op.terminator:
+                work.append(i)
+    incoming: dict = {}             # block -> _incoming(block), computed when first needed
     while work:
         v = work.pop()
+        if v in live or isinstance(v, Const):
+            continue
+        live.add(v)
         if isinstance(v, Instr):
-            for op in v.operands:
-                mark(op)
+            work.extend(v.operands)
         elif isinstance(v, BlockParam):
-            block, index = v.block, v.index
-            for pred in set(block.preds):
-                term = pred.terminator
-                for k, s in enumerate(term.succs):
-                    if s is block:
-                        mark(term.succ_args(k)[index])
+            block = v.block
+            edges = incoming.get(block)
+            if edges is None:
+                edges = incoming[block] = _incoming(block)
+            index = v.index
+            work.extend(term.operands[start + index] for term, start in edges)
     return live
 
 
@@ -60,12 +70,14 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     blocks = remove_unreachable_blocks(func)
     live = _find_live(func)
     dead_instrs = [i for b in func.blocks for i in b.instrs
-                   if i.op.pure and not i.is_terminator and i not in live]
+                   if i.op.pure and not i.op.terminator and i not in live]
     for i in dead_instrs:
         i.drop_operands()
     dead_params = 0
     for block in func.blocks[1:]:
         dead = [k for k, p in enumerate(block.params) if p not in live]
+        if not dead:
+            continue
         for pred in set(block.preds):
             term = pred.terminator
             for k, s in enumerate(term.succs):

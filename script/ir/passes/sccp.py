@@ -62,51 +62,64 @@ class _Solver:
 
     def lower(self, v: Value, new) -> None:
         old = self.lattice.get(v, TOP)
+        if old is BOTTOM:                 # the bottom of the lattice: nothing to do
+            return
         new = _meet(old, new)
         if new is not old:
             self.lattice[v] = new
             self.ssa.append(v)
 
     def solve(self) -> None:
+        lattice = self.lattice
+        executable = self.executable
         while self.flow or self.ssa:
             while self.flow:
                 block, k = self.flow.popleft()
                 self.visit_edge(block, k)
             while self.ssa:
                 v = self.ssa.popleft()
-                for user in list(v.uses):
-                    if user.block in self.executable:
+                # Each user once; a result already at BOTTOM cannot change.
+                for user in dict.fromkeys(v.uses):
+                    if user.block in executable and (user.op.terminator
+                                                     or lattice.get(user) is not BOTTOM):
                         self.visit_instr(user)
 
     def visit_edge(self, block, k: int) -> None:
-        term = block.terminator
+        term = block.instrs[-1]
         target = term.succs[k]
-        first = (block, k) not in self.edges
-        self.edges.add((block, k))
-        for p, a in zip(target.params, term.succ_args(k)):
-            self.lower(p, self.value(a))
+        edge = (block, k)
+        first = edge not in self.edges
+        if first:
+            self.edges.add(edge)
+        if target.params:
+            lower, value = self.lower, self.value
+            for p, a in zip(target.params, term.succ_args(k)):
+                lower(p, value(a))
         if first and target not in self.executable:
             self.executable.add(target)
             self.visit_block(target)
 
     def visit_block(self, block) -> None:
+        visit = self.visit_instr
         for i in block.instrs:
-            self.visit_instr(i)
+            visit(i)
 
     def visit_instr(self, i: Instr) -> None:
-        if i.is_terminator:
+        op = i.op
+        if op.terminator:
             self.visit_terminator(i)
             return
         if not i.has_result:
             return
-        if not i.op.pure:
+        if not op.pure:
             self.lower(i, BOTTOM)
             return
         self.lower(i, self.evaluate(i))
 
     def evaluate(self, i: Instr):
-        vals = [self.value(v) for v in i.operands]
-        if i.opname == "select":
+        lattice = self.lattice
+        vals = [v if isinstance(v, Const) else lattice.get(v, TOP) for v in i.operands]
+        if i.op.name == "select":
             c, a, b = vals
             if c is TOP:
                 return TOP
@@ -117,13 +130,14 @@ class _Solver:
             return BOTTOM
         if any(v is TOP for v in vals):
             return TOP
-        result = fold(i.opname, i.attr, i.type, vals) if vals else None
+        result = fold(i.op.name, i.attr, i.type, vals) if vals else None
         return BOTTOM if result is None else result
 
     def visit_terminator(self, term: Instr) -> None:
-        if term.opname == "br":
+        name = term.op.name
+        if name == "br":
             self.flow.append((term.block, 0))
-        elif term.opname == "cbr":
+        elif name == "cbr":
             c = self.value(term.operands[0])
             if c is TOP:
                 return

@@ -34,7 +34,7 @@ def _same(a: Value, b: Value) -> bool:
 def _edges_into(block: Block):
     """(predecessor, successor index) for each edge into `block`."""
     for pred in dict.fromkeys(block.preds):
-        for k, s in enumerate(pred.terminator.succs):
+        for k, s in enumerate(pred.instrs[-1].succs):
             if s is block:
                 yield pred, k
 
@@ -42,8 +42,8 @@ def _edges_into(block: Block):
 def _fold_same_target(func: Function, stats: Counter) -> bool:
     changed = False
     for b in func.blocks:
-        t = b.terminator
-        if t.opname != "cbr" or t.succs[0] is not t.succs[1]:
+        t = b.instrs[-1]
+        if t.op.name != "cbr" or t.succs[0] is not t.succs[1]:
             continue
         if all(_same(x, y) for x, y in zip(t.succ_args(0), t.succ_args(1))):
             take_edge(b, 0)
@@ -55,9 +55,12 @@ def _fold_same_target(func: Function, stats: Counter) -> bool:
 def _drop_trivial_params(func: Function, stats: Counter) -> bool:
     changed = False
     for b in func.blocks[1:]:
+        if not b.params:
+            continue
+        edges = list(_edges_into(b))
         for index in reversed(range(len(b.params))):
             p = b.params[index]
-            incoming = [pred.terminator.succ_args(k)[index] for pred, k in _edges_into(b)]
+            incoming = [pred.instrs[-1].succ_args(k)[index] for pred, k in edges]
             others = [v for v in incoming if v is not p]
             if not others or not all(_same(v, others[0]) for v in others):
                 continue

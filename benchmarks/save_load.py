@@ -1,0 +1,243 @@
+"""Loading saved modules and cache hits against compiling, in ms.
+
+    python benchmarks/save_load.py [--repeats N]
+
+1. Ten annotated functions (`KERNELS` below) compiled from source, against `script.load` of
+   the module `script.save` wrote for them (object code linked, nothing compiled), and
+   against a load that compiles again from the saved IR (the manifest's CPU edited). The
+   target is load >= 20x faster than compiling.
+2. `@script(cache=True)`: a miss (compile and write the entry) against a hit (read it and
+   link), in this process; then a hit in a fresh process (with Python's bytecode cache on),
+   cold — paying the one-time setup any first compile or load pays (llvmlite, the JIT, the
+   runtime library, the function type) — and warm, after loading a saved module. The
+   target is a hit under 5 ms on top of `import script`.
+
+Everything runs in one process with a warm JIT unless said otherwise; figures are medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, ROOT)
+
+import script  # noqa: E402
+
+KERNELS = '''
+import math
+
+def collatz(n: int) -> int:
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+def fib(n: int) -> int:
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+def poly(x: float, k: int) -> float:
+    acc = 0.0
+    for i in range(k, 0, -1):
+        acc = acc * x + i
+    return acc
+
+def lcg_pi(samples: int, seed: int) -> float:
+    state = seed
+    inside = 0
+    for _ in range(samples):
+        state = (state * 1103515245 + 12345) % 2147483648
+        x = state / 2147483648.0
+        state = (state * 1103515245 + 12345) % 2147483648
+        y = state / 2147483648.0
+        if x * x + y * y < 1.0:
+            inside += 1
+    return 4.0 * inside / samples
+
+def newton(x: float, iters: int) -> float:
+    if x < 0.0:
+        raise ValueError("negative")
+    g = x if x > 1.0 else 1.0
+    for _ in range(iters):
+        g = 0.5 * (g + x / g)
+    return g
+
+def gcd(a: int, b: int) -> int:
+    while b != 0:
+        a, b = b, a % b
+    return a
+
+def branchy(n: int) -> int:
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            total += i ^ 5
+        elif total % 7 == 1:
+            total -= i // 2
+        else:
+            total += 1
+    return total
+
+def stats(n: int) -> tuple[float, float]:
+    s = 0.0
+    s2 = 0.0
+    for i in range(1, n + 1):
+        x = math.sin(i * 0.1)
+        s += x
+        s2 += x * x
+    mean = s / n
+    return mean, math.sqrt(max(s2 / n - mean * mean, 0.0))
+
+def digits(n: int) -> int:
+    count = 0
+    while n > 0:
+        n //= 10
+        count += 1
+    return max(count, 1)
+
+def logistic(r: float, x0: float, steps: int) -> float:
+    x = x0
+    for _ in range(steps):
+        x = r * x * (1.0 - x)
+    return x
+'''
+NAMES = ["collatz", "fib", "poly", "lcg_pi", "newton", "gcd", "branchy", "stats", "digits", "logistic"]
+CHECKS = [("collatz", (27,)), ("fib", (20,)), ("gcd", (1071, 462)), ("stats", (100,))]
+
+
+def fresh_module(directory: str, tag: str, filename: str | None = None):
+    """The kernels as a new module (new function objects, so nothing is reused), from the
+    file `filename` (default: one per tag)."""
+    path = os.path.join(directory, filename or f"bench_kernels_{tag}.py")
+    with open(path, "w") as f:
+        f.write(KERNELS)
+    spec = importlib.util.spec_from_file_location(f"bench_kernels_{tag}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def timed(fn) -> tuple[float, object]:
+    t0 = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - t0) * 1e3, out
+
+
+def with_other_cpu(src: str, dst: str) -> None:
+    """A copy of the archive as if saved on another CPU (manifest and its hash rewritten)."""
+    import hashlib
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        manifest = json.loads(zin.read("manifest.json"))
+        manifest["target"]["cpu"] = "some-other-cpu"
+        data = json.dumps(manifest).encode()
+        zout.writestr("manifest.json", data)
+        zout.writestr("manifest.sha256", hashlib.sha256(data).hexdigest())
+        for name in zin.namelist():
+            if not name.startswith("manifest."):
+                zout.writestr(name, zin.read(name))
+
+
+FRESH_HIT = r'''
+import os, sys, time
+t0 = time.perf_counter()
+import script
+t1 = time.perf_counter()
+if sys.argv[2] == "warm":       # pay the one-time costs (LLVM, runtime, these modules) first
+    script.load(sys.argv[3])
+t2 = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+import cached_kernel
+t3 = time.perf_counter()
+assert cached_kernel.collatz(27) == 111
+kind = type(next(iter(cached_kernel.collatz._specializations.values()))).__name__
+print(f"{(t1 - t0) * 1e3:.2f} {(t3 - t2) * 1e3:.2f} {kind}")
+'''
+
+
+def fresh_process_hit(directory: str, archive: str, repeats: int) -> dict:
+    """Median ms of `import script` and of a cache hit in a fresh process, "cold" (the hit
+    pays the backend's one-time setup) and "warm" (a saved module was loaded first)."""
+    src = KERNELS.split("def fib")[0].replace("def collatz", "@script.script(cache=True)\ndef collatz")
+    with open(os.path.join(directory, "cached_kernel.py"), "w") as f:
+        f.write("import script\n" + src)
+    env = dict(os.environ, SCRIPT_CACHE_DIR=os.path.join(directory, "fresh-cache"),
+               PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONPYCACHEPREFIX=os.path.join(directory, "pyc"))
+    env.pop("SCRIPT_VERIFY", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)      # a fresh process, not a first run
+    rows: dict = {"import": [], "cold": [], "warm": []}
+    for i in range(repeats + 1):
+        for mode in ("cold", "warm"):
+            r = subprocess.run([sys.executable, "-c", FRESH_HIT, directory, mode, archive],
+                               env=env, capture_output=True, text=True, check=True)
+            imp, hit, kind = r.stdout.split()
+            assert i == 0 or kind == "LoadedSpecialization", r.stdout
+            if i:                                # the first round fills the caches
+                rows["import"].append(float(imp))
+                rows[mode].append(float(hit))
+    return {k: statistics.median(v) for k, v in rows.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    opts = parser.parse_args()
+    med = statistics.median
+    with tempfile.TemporaryDirectory() as tmp:
+        script.script(fresh_module(tmp, "warmup").collatz)          # JIT and runtime set up
+        compile_ms, funcs = [], None
+        for r in range(opts.repeats):
+            mod = fresh_module(tmp, f"c{r}")
+            ms, funcs = timed(lambda: [script.script(getattr(mod, n)) for n in NAMES])
+            compile_ms.append(ms)
+        path = os.path.join(tmp, "kernels.smod")
+        save_ms, _ = timed(lambda: script.save(funcs, path))
+        load_ms, loaded = [], None
+        for _ in range(4 * opts.repeats):
+            ms, loaded = timed(lambda: script.load(path))
+            load_ms.append(ms)
+        other = os.path.join(tmp, "other-cpu.smod")
+        with_other_cpu(path, other)
+        recompile_ms, again = timed(lambda: script.load(other))
+        for name, args in CHECKS:
+            want = funcs[NAMES.index(name)](*args)
+            assert getattr(loaded, name)(*args) == want == getattr(again, name)(*args), name
+        assert loaded.__recompiled__ is None and again.__recompiled__ is not None
+        print(f"== Saved modules: {len(NAMES)} functions, {os.path.getsize(path)} bytes")
+        print(f"compile from source      {med(compile_ms):8.1f} ms")
+        print(f"save                     {save_ms:8.1f} ms")
+        print(f"load (object code)       {med(load_ms):8.1f} ms")
+        print(f"load (recompile from IR) {recompile_ms:8.1f} ms")
+        ratio = med(compile_ms) / med(load_ms)
+        print(f"compile / load ratio     {ratio:8.1f}x   (target >= 20x: {'ok' if ratio >= 20 else 'MISS'})")
+
+        os.environ["SCRIPT_CACHE_DIR"] = os.path.join(tmp, "cache")
+        miss_ms, hit_ms = [], []
+        for r in range(opts.repeats):
+            mod = fresh_module(tmp, f"k{r}", "cached.py")   # same file: same key, new objects
+            ms, _ = timed(lambda: script.script(mod.lcg_pi, cache=True))
+            (miss_ms if r == 0 else hit_ms).append(ms)
+        print("== Compile cache (one function, lcg_pi)")
+        print(f"miss (compile + write)   {med(miss_ms):8.1f} ms")
+        print(f"hit, same process        {med(hit_ms):8.2f} ms")
+        fresh = fresh_process_hit(tmp, path, max(3, opts.repeats // 2))
+        print(f"fresh process: import script {fresh['import']:.1f} ms; then a hit "
+              f"{fresh['cold']:.1f} ms (first use of the backend), {fresh['warm']:.2f} ms "
+              "(after loading a saved module)")
+        ok = "ok" if fresh["cold"] < 5 else "MISS"
+        print(f"hit on top of import script  {fresh['cold']:8.1f} ms   (target < 5 ms: {ok})")
+
+if __name__ == "__main__":
+    main()

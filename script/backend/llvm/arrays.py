@@ -1,0 +1,56 @@
+"""Lowering of the array ops (`dim`, `stride`, `load`, `store`) on the array struct of `abi`.
+
+Addresses: for layout "C" the strides are not read: the element address is
+``&data[((i0 * d1 + i1) * d2 + i2) ...]`` in elements, so LLVM sees unit stride along the
+last axis and can vectorize (NumPy's C_CONTIGUOUS flag allows any stride on an axis of
+length 1, where the only valid index is 0, so the computed address is the right one). For
+layout "A" the address is ``data + sum(i_k * stride_k)`` bytes. Indices are in bounds (the
+frontend checks them), so the arithmetic cannot overflow (``nsw``) and the address stays in
+the array's buffer (``inbounds``), even for negative strides.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm.abi import (
+    ARRAY_DATA, ARRAY_SHAPE, ARRAY_STRIDES, element_type, itemsize)
+from script.backend.llvm.builder import Builder, Value, int_const
+
+
+def dim(b: Builder, arr: Value, axis: int) -> Value:
+    return b.extract_value(arr, (ARRAY_SHAPE, axis), "i64")
+
+
+def stride(b: Builder, arr: Value, axis: int) -> Value:
+    """The stride NumPy reports (`a.strides[axis]`), read from the struct."""
+    return b.extract_value(arr, (ARRAY_STRIDES, axis), "i64")
+
+
+def element_address(b: Builder, t: T.ArrayType, arr: Value, indices: list[Value]) -> Value:
+    data = b.extract_value(arr, ARRAY_DATA, "ptr")
+    if t.layout == "C":
+        linear = indices[0]
+        for axis in range(1, t.ndim):
+            linear = b.index_arith("mul", linear, dim(b, arr, axis), "nuw nsw")
+            linear = b.index_arith("add", linear, indices[axis], "nuw nsw")
+        return b.gep_inbounds(element_type(t.dtype), data, linear)
+    offset = None
+    for axis, i in enumerate(indices):
+        term = b.index_arith("mul", i, stride(b, arr, axis))
+        offset = term if offset is None else b.index_arith("add", offset, term)
+    return b.gep_inbounds("i8", data, offset)
+
+
+def load(b: Builder, t: T.ArrayType, arr: Value, indices: list[Value]) -> Value:
+    ptr = element_address(b, t, arr, indices)
+    v = b.load(element_type(t.dtype), ptr, itemsize(t.dtype))
+    if isinstance(t.dtype, T.BoolType):
+        return b.icmp("ne", v, int_const("i8", 0))
+    return v
+
+
+def store(b: Builder, t: T.ArrayType, arr: Value, value: Value, indices: list[Value]) -> None:
+    ptr = element_address(b, t, arr, indices)
+    if isinstance(t.dtype, T.BoolType):
+        value = b.zext(value, "i8")
+    b.store(value, ptr, itemsize(t.dtype))

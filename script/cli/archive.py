@@ -1,0 +1,88 @@
+"""`scriptc compile` and `scriptc inspect`: saved modules (``.smod``) from the command line.
+
+Both stand on the library's `script.save(functions, path)` and `script.load(path)`
+(`script/saved.py`), imported only here and only when used, so the rest of the command line
+works in a build without them. `compile` compiles every selected function for each of its
+signatures first, so the archive holds exactly those specializations; `inspect` prints the
+loaded module (functions, signatures, target, versions) and, with `--stage`, the IR or code
+of its functions.
+"""
+
+from __future__ import annotations
+
+from script.cli.errors import UsageError, UserCodeError
+from script.cli.target import Target
+from script.errors import CompileError
+
+
+def saved_module():
+    """`script.saved`, or a UsageError saying this build has no save/load yet."""
+    try:
+        import script.saved as saved
+    except ImportError as e:
+        if getattr(e, "name", None) not in ("script.saved", None):
+            raise
+        raise UsageError("saved modules are not available in this build: script.save/script.load "
+                         "(script/saved.py) do not exist yet") from None
+    return saved
+
+
+def _api(name: str):
+    import script
+    saved = saved_module()
+    fn = getattr(script, name, None) or getattr(saved, name, None)
+    if fn is None:
+        raise UsageError(f"script.{name} is not available in this build")
+    return fn
+
+
+def compile_targets(targets: list[Target], out_path: str, report, failures: int = 0) -> int:
+    """Compile each target for its signatures and, if nothing (here or before: `failures`)
+    failed, save them to `out_path`. Returns the number of failures.
+
+    Each function is compiled on a fresh function object, so the archive holds exactly the
+    chosen signatures, not also those the file's own top-level calls compiled.
+    """
+    from script.cli.target import wrap_function
+    save = _api("save")
+    chosen = {}
+    for t in targets:
+        d = t.fn.__dict__
+        fn = wrap_function(t.fn.py_func, opt=d["_opt"], passes=d["_passes"])
+        for key in t.keys:
+            try:
+                fn.compile(*key)
+            except CompileError as e:
+                failures += 1
+                report(str(e))
+        if t.keys:
+            chosen[t.name] = fn
+    if failures:
+        return failures
+    if not chosen:
+        raise UsageError("nothing to compile: no function has a signature (annotate them or "
+                         "give --sig)")
+    from script.errors import ScriptError
+    try:
+        save(chosen, out_path)
+    except (ScriptError, OSError, ValueError, TypeError) as e:
+        raise UserCodeError(f"cannot save {out_path}: {e}") from None
+    return 0
+
+
+def load(path: str):
+    import os
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    load_fn = _api("load")
+    from script.errors import LoadError
+    try:
+        return load_fn(path)
+    except (LoadError, OSError) as e:
+        raise UserCodeError(f"cannot load {path}: {e}") from None
+
+
+def loaded_functions(module) -> dict:
+    """The functions of a loaded module: its attributes that have an `ir` method."""
+    return {name: obj for name, obj in vars(module).items()
+            if not name.startswith("_") and callable(getattr(obj, "ir", None))}

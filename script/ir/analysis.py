@@ -1,0 +1,55 @@
+"""Facts about a module that the backend's entry points need.
+
+`written_array_params(func)`: the indices of the array parameters that `func` may write
+through, directly or in a function it calls, following arrays through block parameters and
+layout conversions. The entry point checks those arguments are writeable NumPy arrays before
+the call, so a write to a read-only array is an error instead of a silent write.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.ir.core import BlockParam, Function, Instr, Value
+
+
+def _origins(v: Value, func: Function, seen: set) -> set[int]:
+    """Indices of `func`'s parameters that array value `v` may be."""
+    if id(v) in seen:
+        return set()
+    seen.add(id(v))
+    if isinstance(v, BlockParam):
+        if v.block is func.entry:
+            return {func.params.index(v)}
+        out: set[int] = set()
+        k = v.index
+        for pred in set(v.block.preds):
+            term = pred.terminator
+            for s_i, s in enumerate(term.succs):
+                if s is v.block:
+                    out |= _origins(term.succ_args(s_i)[k], func, seen)
+        return out
+    if isinstance(v, Instr) and v.opname in ("convert", "select"):
+        out = set()
+        for op in (v.operands if v.opname == "convert" else v.operands[1:]):
+            out |= _origins(op, func, seen)
+        return out
+    return set()
+
+
+def written_array_params(func: Function, _memo: dict | None = None) -> set[int]:
+    memo = _memo if _memo is not None else {}
+    if id(func) in memo:
+        return memo[id(func)]
+    memo[id(func)] = set()               # recursion: assume nothing until computed
+    written: set[int] = set()
+    for block in func.blocks:
+        for i in block.instrs:
+            if i.opname == "store":
+                written |= _origins(i.operands[0], func, set())
+            elif i.opname == "call":
+                for k in written_array_params(i.attr, memo):
+                    arg = i.operands[k]
+                    if isinstance(arg.type, T.ArrayType):
+                        written |= _origins(arg, func, set())
+    memo[id(func)] = written
+    return written

@@ -1,0 +1,319 @@
+"""`script.save` and `script.load`: compiled functions in one file, called without their source.
+
+    script.save([collatz, poly], "kernels.smod")      # or one function, or {name: function}
+    m = script.load("kernels.smod")                   # another process, source file gone
+    m.collatz(27)
+
+A saved module is a zip archive of data (saved_archive: format, integrity) described by a
+JSON manifest (saved_manifest: fields, checks): for each specialization of each function its
+optimized IR text, the frontend's SSA text, and the object code compiled for this CPU. Nothing
+in it is evaluated by Python; the only code that runs is the compiled code it describes.
+
+`load` checks the archive, the manifest, every member's size and the object code's SHA-256
+before it runs anything, then for each specialization either links its object code — when
+the compiler version, the Python ABI, the triple and the CPU match
+(saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
+compiles it again for this CPU. IR texts not compiled are hash-checked when first shown. The loaded functions are objects of the same type as `@script`'s, with
+the same dispatch, argument checks, exceptions, keyword and default arguments; they cannot
+compile new specializations, having no source. Every failure is a `LoadError`.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import time
+import types
+
+from script.compiler import Specialization
+from script.errors import LoadError
+from script.saved_archive import Archive, read_archive, sha256, write_archive
+from script.saved_manifest import (FunctionEntry, Manifest, Member, Param, SpecEntry,
+                                   encode_value, host_manifest, manifest_json,
+                                   object_code_mismatch, parse_manifest)
+
+__all__ = ["save", "load", "SavedModule", "LoadedSpecialization"]
+
+
+class LoadedSpecialization(Specialization):
+    """A specialization read from a saved module or a cache entry: `compiler.Specialization`'s
+    interface. `record` is its manifest entry. Its texts are read from the archive (their
+    size and SHA-256 checked; `LoadError` if damaged) and its IR parsed only when asked for,
+    so loading object code neither decompresses IR nor imports lark; `opt_text` is the saved
+    text, which is what printing the parsed module gives."""
+
+    def __init__(self, record: SpecEntry, archive: Archive, native, module, timings: dict):
+        self.record = record
+        self.arg_types = record.arg_types
+        self.ret_type = record.ret_type
+        self.native = native
+        self.timings = timings
+        self.origin = archive.origin
+        self._archive = archive
+        self._texts: dict = {}
+        self._module = module
+
+    def _text(self, member: Member | None) -> str | None:
+        if member is None:
+            return None
+        if member.path not in self._texts:
+            self._texts[member.path] = self._archive.text(*_fields(member))
+        return self._texts[member.path]
+
+    @property
+    def opt_text(self) -> str:
+        return self._text(self.record.ir)
+
+    @property
+    def ssa_text(self) -> str | None:
+        return self._text(self.record.ssa)
+
+    @property
+    def module(self):
+        if self._module is None:
+            self._module = parse_ir(self.opt_text, self.record, self.origin)
+        return self._module
+
+    def __repr__(self):
+        return f"<LoadedSpecialization {self.record.entry} from {self.origin}>"
+
+
+def parse_ir(text: str, record: SpecEntry, origin: str):
+    """The verified IR module of `record`, checked against its manifest entry."""
+    from script.ir.parser import parse_module
+    module = parse_module(text, f"{origin}:{record.ir.path}")
+    where = f"{origin}: IR of {record.entry}"
+    if tuple(module.functions) != record.functions:
+        raise LoadError(f"{where} defines {', '.join(module.functions)}; the manifest lists "
+                        f"{', '.join(record.functions)}")
+    entry = module.functions[record.entry]
+    if tuple(entry.param_types) != record.arg_types or entry.ret_type != record.ret_type:
+        raise LoadError(f"{where} takes ({', '.join(map(str, entry.param_types))}) -> "
+                        f"{entry.ret_type}, not the manifest's types")
+    calls = {f.name: tuple(c.name for c in f.callees()) for f in module.functions.values()}
+    if calls != record.calls:
+        raise LoadError(f"{where}: its calls differ from the manifest's callee graph")
+    return module
+
+
+def load_specialization(archive: Archive, record: SpecEntry, use_object: bool) -> LoadedSpecialization:
+    """Link `record`'s object code when `use_object`, else compile its IR for this CPU."""
+    start = time.perf_counter()
+    for text in (record.ir, record.ssa):
+        if text is not None:
+            archive.check(text.path, text.size)    # present; its hash is checked when read
+    module = None
+    if use_object and record.object is not None:
+        from script.backend import load_native
+        from script.ir.core import Function
+        code = archive.member(*_fields(record.object))
+        try:
+            native = load_native(code, Function(record.entry, list(record.arg_types), record.ret_type))
+        except RuntimeError as e:       # llvmlite's linker: not an object file, symbols missing
+            raise LoadError(f"{archive.origin}: object code of {record.entry} does not load: "
+                            f"{e}") from None
+    else:
+        from script.backend import compile_native
+        module = parse_ir(archive.text(*_fields(record.ir)), record, archive.origin)
+        try:
+            native = compile_native(module, record.entry, record.opt_level)
+        except Exception as e:  # noqa: BLE001 - verified IR the backend rejects: still the file's
+            raise LoadError(f"{archive.origin}: compiling the IR of {record.entry} failed "
+                            f"({type(e).__name__}: {e})") from e
+    return LoadedSpecialization(record, archive, native, module,
+                                {"load": time.perf_counter() - start})
+
+
+def _fields(m: Member) -> tuple:
+    return m.path, m.size, m.sha256
+
+
+# ---- the loaded module --------------------------------------------------------------------
+
+class SavedModule(types.ModuleType):
+    """What `script.load` returns: a module whose attributes are the saved functions.
+
+    `__manifest__` is the checked `Manifest`; `__recompiled__` is None when the object code
+    was used, else why the functions were compiled again from their IR. `str()` (and so
+    `print`) gives a summary: functions, signatures, target, compiler and Python versions."""
+
+    def __init__(self, path: str, manifest: Manifest, functions: dict, recompiled: str | None):
+        super().__init__(os.path.splitext(os.path.basename(path))[0],
+                         f"script saved module loaded from {path}")
+        self.__file__ = path
+        self.__manifest__ = manifest
+        self.__recompiled__ = recompiled
+        self.__all__ = list(functions)
+        for name, fn in functions.items():
+            setattr(self, name, fn)
+
+    def __repr__(self):
+        n = len(self.__all__)
+        return f"<script saved module {self.__name__!r} from {self.__file__!r}: {n} function{'s' * (n != 1)}>"
+
+    def __str__(self):
+        m = self.__manifest__
+        lines = [f"script saved module {self.__name__!r} ({self.__file__})",
+                 f"  saved by script {m.compiler_version} (format {m.format_version}) with CPython "
+                 f"{m.python_version} ({m.python_abi}), LLVM {m.llvm_version}",
+                 f"  target {m.target.triple}, CPU {m.target.cpu}",
+                 "  code: " + ("object code, as saved" if self.__recompiled__ is None
+                               else f"compiled again from IR ({self.__recompiled__})"),
+                 "  functions:"]
+        for f in m.functions:
+            lines.append(f"    {f.name}({', '.join(_format_param(p) for p in f.params)})"
+                         + (f"  calls {', '.join(f.calls)}" if f.calls else ""))
+            lines.extend(f"        {s}" for s in getattr(self, f.name).signatures)
+        return "\n".join(lines)
+
+
+def _format_param(p: Param) -> str:
+    from script.frontend.typeinfer import python_type_name
+    text = p.name if p.type is None else f"{p.name}: {python_type_name(p.type)}"
+    return text + (f"={p.default!r}" if p.has_default else "")
+
+
+def load(path: str | os.PathLike) -> SavedModule:
+    """Load the module `save` wrote at `path`. Raises LoadError if anything is wrong with it."""
+    from script.dispatcher import make_loaded_function
+    archive = read_archive(path)
+    manifest = parse_manifest(archive.manifest, archive.origin)
+    mismatch = object_code_mismatch(manifest)
+    functions = {}
+    for entry in manifest.functions:
+        specs = {r.arg_types: load_specialization(archive, r, mismatch is None)
+                 for r in entry.specializations}
+        functions[entry.name] = make_loaded_function(entry, specs)
+    return SavedModule(archive.origin, manifest, functions, mismatch)
+
+
+# ---- saving -------------------------------------------------------------------------------
+
+def save(obj, path: str | os.PathLike, signatures=None) -> None:
+    """Write compiled functions to `path` (one zip archive; see the module docstring).
+
+    `obj` is a compiled function, a list of them (saved under their names) or a dict from
+    name to function; functions `load` returned can be saved again. Each function is saved
+    with the specializations compiled so far, or with exactly those `signatures` names:
+    a list of argument-type tuples when `obj` is one function, else a dict from name to
+    such a list (they are compiled first if need be)."""
+    functions = _named_functions(obj)
+    wanted = _wanted_signatures(functions, signatures)
+    entries, members = [], {}
+    for i, (name, fn) in enumerate(functions.items()):
+        specs = _chosen_specializations(name, fn, wanted.get(name))
+        records = []
+        for j, spec in enumerate(specs):
+            record, data = spec_record(spec, f"f{i}/s{j}")
+            records.append(record)
+            members.update(data)
+        entries.append(_function_entry(name, fn, tuple(records)))
+    entries = _with_saved_calls(entries)
+    write_archive(path, manifest_json(host_manifest(tuple(entries))), members)
+
+
+def spec_record(spec: Specialization, base: str) -> tuple[SpecEntry, dict]:
+    """The manifest entry of `spec` and its members (name -> bytes), named `base` + suffix."""
+    if isinstance(spec, LoadedSpecialization):
+        functions, calls, opt_level = spec.record.functions, spec.record.calls, spec.record.opt_level
+    else:
+        funcs = list(spec.module.functions.values())
+        functions = tuple(f.name for f in funcs)
+        calls = {f.name: tuple(c.name for c in f.callees()) for f in funcs}
+        opt_level = spec.native.opt_level
+    data = {f"{base}.ir": spec.opt_text.encode("utf-8")}
+    if spec.ssa_text is not None:
+        data[f"{base}.ssa.ir"] = spec.ssa_text.encode("utf-8")
+    data[f"{base}.o"] = bytes(spec.native.object_code)
+    member = {name: Member(name, len(b), sha256(b)) for name, b in data.items()}
+    record = SpecEntry(tuple(spec.arg_types), spec.ret_type, functions[0], opt_level, functions,
+                       calls, member[f"{base}.ir"], member.get(f"{base}.ssa.ir"), member[f"{base}.o"])
+    return record, data
+
+
+def _named_functions(obj) -> dict:
+    if isinstance(obj, dict):
+        functions = dict(obj)
+    elif isinstance(obj, (list, tuple)):
+        functions = {}
+        for fn in obj:
+            name = getattr(fn, "__name__", None)
+            if name in functions:
+                raise ValueError(f"two functions are named {name!r}: pass a dict to name them")
+            functions[name] = fn
+    else:
+        functions = {getattr(obj, "__name__", None): obj}
+    if not functions:
+        raise ValueError("nothing to save")
+    for name, fn in functions.items():
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) \
+                or name.startswith("__"):
+            raise ValueError(f"{name!r} cannot name a saved function (an identifier not "
+                             "starting with '__' is needed)")
+        d = getattr(fn, "__dict__", {})
+        if "_script_info" not in d and "_saved_info" not in d:
+            raise TypeError(f"{name!r} is not a compiled function (decorate it with @script)")
+    return functions
+
+
+def _wanted_signatures(functions: dict, signatures) -> dict:
+    if signatures is None:
+        return {}
+    if not isinstance(signatures, dict):
+        if len(functions) != 1:
+            raise TypeError("with several functions, signatures= is a dict from name to a list "
+                            "of argument-type tuples")
+        signatures = {next(iter(functions)): signatures}
+    unknown = set(signatures) - set(functions)
+    if unknown:
+        raise ValueError(f"signatures= names functions that are not saved: {', '.join(map(str, unknown))}")
+    return {name: [tuple(s) for s in sigs] for name, sigs in signatures.items()}
+
+
+def _chosen_specializations(name: str, fn, wanted) -> list:
+    from script.dispatcher import _signature_key
+    specs = fn.__dict__["_specializations"]
+    if wanted is None:
+        chosen = list(specs.values())
+    else:
+        chosen = {}
+        for types_ in wanted:
+            fn.compile(*types_)
+            key = _signature_key(fn, types_)
+            chosen[key] = specs[key]
+        chosen = list(chosen.values())
+    if not chosen:
+        raise ValueError(f"{name} has no compiled specialization to save: call it first, "
+                         "annotate its parameters or pass signatures=")
+    return chosen
+
+
+def _function_entry(name: str, fn, specs: tuple) -> FunctionEntry:
+    d = fn.__dict__
+    saved = d.get("_saved_info")
+    if saved is not None:
+        return FunctionEntry(name, saved.qualname, saved.module, saved.doc, saved.params, (), specs)
+    info = d["_script_info"]
+    params = []
+    for pname, ptype in zip(info.param_names, info.param_types):
+        has_default = pname in info.defaults
+        if has_default:
+            try:
+                encode_value(info.defaults[pname])
+            except ValueError as e:
+                raise ValueError(f"cannot save the default of parameter '{pname}' of {name}: "
+                                 f"{e} (only int, float, bool, None and tuples of them)") from None
+        params.append(Param(pname, ptype, has_default, info.defaults.get(pname)))
+    return FunctionEntry(name, info.qualname, d.get("__module__") or "", d.get("__doc__"),
+                         tuple(params), (), specs)
+
+
+def _with_saved_calls(entries: list) -> list:
+    """`entries` with `calls`: the other saved functions whose code each one calls."""
+    owner = {s.entry: e.name for e in entries for s in e.specializations}
+    out = []
+    for e in entries:
+        called = {owner[n] for s in e.specializations for n in s.functions[1:] if n in owner}
+        called.discard(e.name)
+        out.append(e._replace(calls=tuple(sorted(called))))
+    return out

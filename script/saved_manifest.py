@@ -1,0 +1,399 @@
+"""The manifest of a saved module: what the archive holds, as data, checked field by field.
+
+`Manifest` and the entries below are the one description of the format (docs/saved-modules.md
+shows the JSON). `manifest_json(m)` writes it; `parse_manifest(obj, origin)` reads it back
+and checks every field — JSON type, range, size, the syntax of names — and the
+consistency between fields (the entry function comes first, every callee is in the module,
+annotated parameters have the same type in every specialization), raising `LoadError` that
+names the field. Invariant: ``parse_manifest(manifest_json(m)) == m``.
+
+Types are data: a scalar is its IR spelling (``"i64"``, ``"f32"``, ``"bool"``, ``"none"``),
+a tuple ``{"tuple": [...]}``, an array ``{"array": {"dtype": "f64", "ndim": 2, "layout":
+"C"}}`` (layout "C" or "A"); kernels will add a ``ptx`` member beside ``object``. Parameter defaults are JSON null, booleans and integers,
+``{"float": repr}`` (exact, NaN and infinities included) and ``{"tuple": [...]}``.
+
+Readers ignore keys they do not know; a change that an older reader must not ignore bumps
+`FORMAT_VERSION`, and a reader refuses versions it does not know.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+from typing import NamedTuple
+
+from script.errors import LoadError
+from script.ir import types as T
+from script.saved_archive import is_member_name
+
+FORMAT = "script-module"
+FORMAT_VERSION = 1
+
+MAX_FUNCTIONS = 1024
+MAX_SPECIALIZATIONS = 256
+MAX_PARAMS = 255
+MAX_NAME = 1024
+MAX_DOC = 1 << 20
+MAX_TYPE_DEPTH = 16
+_SHA256 = re.compile("[0-9a-f]{64}")
+
+
+class Member(NamedTuple):
+    """A member of the archive: its name, size in bytes and SHA-256 (hex)."""
+    path: str
+    size: int
+    sha256: str
+
+
+class Target(NamedTuple):
+    """What object code was compiled for: LLVM's triple, CPU name and feature string."""
+    triple: str
+    cpu: str
+    features: str
+
+
+class SpecEntry(NamedTuple):
+    """One specialization: its types, its IR module (entry first) and where its code is."""
+    arg_types: tuple
+    ret_type: T.Type
+    entry: str                                  # IR name of the entry function
+    opt_level: int                              # LLVM's level for the object code, 0-3
+    functions: tuple                            # IR functions of the module, entry first
+    calls: dict                                 # IR function -> tuple of the ones it calls
+    ir: Member                                  # optimized IR text
+    ssa: Member | None = None                   # the frontend's SSA text, for f.ir("ssa")
+    object: Member | None = None                # object code for the manifest's target
+
+
+class Param(NamedTuple):
+    name: str
+    type: T.Type | None                         # the annotation, None when unannotated
+    has_default: bool = False
+    default: object = None
+
+
+class FunctionEntry(NamedTuple):
+    """A saved function. Also the dispatcher's description of a loaded function, which
+    reads `name`, `param_names`, `param_types`, `is_annotated` and `python_signature()`."""
+    name: str
+    qualname: str
+    module: str
+    doc: str | None
+    params: tuple
+    calls: tuple                                # other saved functions it calls
+    specializations: tuple
+
+    @property
+    def param_names(self) -> list:
+        return [p.name for p in self.params]
+
+    @property
+    def param_types(self) -> list:
+        return [p.type for p in self.params]
+
+    @property
+    def is_annotated(self) -> bool:
+        return all(p.type is not None for p in self.params)
+
+    def python_signature(self):
+        import inspect
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        return inspect.Signature([inspect.Parameter(p.name, kind, default=p.default if p.has_default
+                                                    else inspect.Parameter.empty)
+                                  for p in self.params])
+
+
+class Manifest(NamedTuple):
+    compiler_version: str
+    python_version: str                         # informative ("3.11.7")
+    python_abi: str                             # object code is used only on the same one
+    llvm_version: str
+    target: Target
+    functions: tuple
+    cache_key: str | None = None                # set in compile-cache entries
+    format_version: int = FORMAT_VERSION
+
+
+# ---- the running process ------------------------------------------------------------------
+
+def python_abi() -> str:
+    """The CPython ABI object code depends on: implementation, minor version, ABI flags."""
+    impl = sys.implementation
+    tag = impl.cache_tag or f"{impl.name}-{sys.version_info[0]}{sys.version_info[1]}"
+    return tag + getattr(sys, "abiflags", "")
+
+
+def host_target() -> Target:
+    from script.backend.llvm.jit import get_jit
+    jit = get_jit()
+    return Target(jit.triple, jit.cpu, jit.features)
+
+
+def llvm_version() -> str:
+    import llvmlite.binding as llvm
+    return ".".join(map(str, llvm.llvm_version_info))
+
+
+def host_manifest(functions: tuple, cache_key: str | None = None) -> Manifest:
+    """A manifest of `functions` (FunctionEntry) compiled in this process for this CPU."""
+    from script import __version__
+    return Manifest(__version__, sys.version.split()[0], python_abi(), llvm_version(),
+                    host_target(), tuple(functions), cache_key)
+
+
+def object_code_mismatch(m: Manifest) -> str | None:
+    """Why the object code of `m` cannot run in this process, or None when it can: it needs
+    the same compiler version, Python ABI, triple and CPU name, and CPU features that this
+    CPU has (every ``+feature`` of the saved set)."""
+    from script import __version__
+    host = host_target()
+    if m.compiler_version != __version__:
+        return f"saved by script {m.compiler_version}, this is {__version__}"
+    if m.python_abi != python_abi():
+        return f"saved for {m.python_abi}, this is {python_abi()}"
+    if m.target.triple != host.triple:
+        return f"saved for {m.target.triple}, this is {host.triple}"
+    if m.target.cpu != host.cpu:
+        return f"saved for CPU {m.target.cpu!r}, this is {host.cpu!r}"
+    missing = _enabled(m.target.features) - _enabled(host.features)
+    if missing:
+        return f"saved for CPU features this CPU lacks ({', '.join(sorted(missing)[:5])})"
+    return None
+
+
+def _enabled(features: str) -> set:
+    return {f[1:] for f in features.split(",") if f.startswith("+")}
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+def encode_type(t: T.Type):
+    if isinstance(t, T.TupleType):
+        return {"tuple": [encode_type(e) for e in t.elems]}
+    if _is_array(t):
+        return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
+    if T.parse_scalar(str(t)) == t:
+        return str(t)
+    raise ValueError(f"values of type {t} cannot be saved yet")
+
+
+def _is_array(t) -> bool:
+    array_type = getattr(T, "ArrayType", None)       # the IR's array type, where it exists
+    return array_type is not None and isinstance(t, array_type)
+
+
+def encode_value(v):
+    """A parameter default as data; ValueError for values that are not scalars or tuples."""
+    if v is None or type(v) in (bool, int):
+        return v
+    if type(v) is float:
+        return {"float": repr(v)}
+    if type(v) is tuple:
+        return {"tuple": [encode_value(x) for x in v]}
+    raise ValueError(f"{v!r} of type {type(v).__name__}")
+
+
+def _member_json(m: Member | None):
+    return None if m is None else {"path": m.path, "size": m.size, "sha256": m.sha256}
+
+
+def _spec_json(s: SpecEntry) -> dict:
+    members = {"ir": _member_json(s.ir)}
+    for kind in ("ssa", "object"):
+        if getattr(s, kind) is not None:
+            members[kind] = _member_json(getattr(s, kind))
+    return {"arg_types": [encode_type(t) for t in s.arg_types], "ret_type": encode_type(s.ret_type),
+            "entry": s.entry, "opt_level": s.opt_level, "functions": list(s.functions),
+            "calls": {k: list(v) for k, v in s.calls.items()}, "members": members}
+
+
+def _param_json(p: Param) -> dict:
+    out = {"name": p.name, "type": None if p.type is None else encode_type(p.type)}
+    if p.has_default:
+        out["default"] = encode_value(p.default)
+    return out
+
+
+def manifest_json(m: Manifest) -> dict:
+    out = {
+        "format": FORMAT, "format_version": m.format_version,
+        "compiler": {"name": "script", "version": m.compiler_version},
+        "python": {"version": m.python_version, "abi": m.python_abi},
+        "llvm": {"version": m.llvm_version},
+        "target": {"triple": m.target.triple, "cpu": m.target.cpu, "features": m.target.features},
+        "functions": [{"name": f.name, "qualname": f.qualname, "module": f.module, "doc": f.doc,
+                       "params": [_param_json(p) for p in f.params], "calls": list(f.calls),
+                       "specializations": [_spec_json(s) for s in f.specializations]}
+                      for f in m.functions],
+    }
+    if m.cache_key is not None:
+        out["cache_key"] = m.cache_key
+    return out
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+class _At:
+    """A JSON value at `path` in the manifest, with accessors that check its type."""
+
+    def __init__(self, value, path: str, origin: str):
+        self.value, self.path, self.origin = value, path, origin
+
+    def fail(self, message: str):
+        raise LoadError(f"{self.origin}: manifest field {self.path}: {message}")
+
+    def get(self, key: str, optional: bool = False):
+        if not isinstance(self.value, dict):
+            self.fail(f"expected an object, found {_json_kind(self.value)}")
+        if key not in self.value:
+            if optional:
+                return None
+            self.fail(f"missing '{key}'")
+        return _At(self.value[key], f"{self.path}.{key}", self.origin)
+
+    def str(self, max_len: int = MAX_NAME, none: bool = False):
+        if none and self.value is None:
+            return None
+        if not isinstance(self.value, str):
+            self.fail(f"expected a string, found {_json_kind(self.value)}")
+        if len(self.value) > max_len:
+            self.fail(f"longer than {max_len} characters")
+        return self.value
+
+    def name(self) -> str:
+        s = self.str()
+        if not s.isidentifier() or keyword.iskeyword(s) or s.startswith("__"):
+            self.fail(f"{s!r} is not a name a saved function or parameter can have")
+        return s
+
+    def int(self, lo: int, hi: int) -> int:
+        if type(self.value) is not int or not lo <= self.value <= hi:
+            self.fail(f"expected an integer from {lo} to {hi}, found {self.value!r:.40}")
+        return self.value
+
+    def list(self, max_len: int) -> list:
+        if not isinstance(self.value, list):
+            self.fail(f"expected a list, found {_json_kind(self.value)}")
+        if len(self.value) > max_len:
+            self.fail(f"more than {max_len} items")
+        return [_At(v, f"{self.path}[{i}]", self.origin) for i, v in enumerate(self.value)]
+
+
+def _json_kind(v) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "an integer", float: "a number", type(None): "null"}.get(type(v), "a value")
+
+
+def parse_manifest(obj, origin: str) -> Manifest:
+    """The manifest decoded from JSON `obj`, every field checked (see the module docstring)."""
+    top = _At(obj, "manifest", origin)
+    if top.get("format").value != FORMAT:
+        top.fail(f"not a saved script module (format {top.get('format').value!r:.40})")
+    version = top.get("format_version").int(0, 1 << 31)
+    if version != FORMAT_VERSION:
+        raise LoadError(f"{origin}: unknown format version {version} (this script reads "
+                        f"version {FORMAT_VERSION}); save it again with this version of script")
+    target = top.get("target")
+    functions = [_parse_function(f) for f in top.get("functions").list(MAX_FUNCTIONS)]
+    names = [f.name for f in functions]
+    if len(set(names)) != len(names):
+        top.fail("two functions have the same name")
+    for f in functions:
+        if not set(f.calls) <= set(names):
+            top.fail(f"function {f.name!r} calls functions that are not saved")
+    key = top.get("cache_key", optional=True)
+    return Manifest(top.get("compiler").get("version").str(), top.get("python").get("version").str(),
+                    top.get("python").get("abi").str(), top.get("llvm").get("version").str(),
+                    Target(target.get("triple").str(), target.get("cpu").str(),
+                           target.get("features").str(1 << 16)),
+                    tuple(functions), None if key is None else key.str(), version)
+
+
+def _parse_function(at: _At) -> FunctionEntry:
+    params = []
+    for p in at.get("params").list(MAX_PARAMS):
+        ann = p.get("type")
+        default = p.get("default", optional=True)
+        params.append(Param(p.get("name").name(), None if ann.value is None else _parse_type(ann),
+                            default is not None, None if default is None else _parse_value(default)))
+    if len({p.name for p in params}) != len(params):
+        at.fail("two parameters have the same name")
+    specs = tuple(_parse_spec(s, params) for s in at.get("specializations").list(MAX_SPECIALIZATIONS))
+    if not specs:
+        at.fail("a function without specializations")
+    if len({s.arg_types for s in specs}) != len(specs):
+        at.fail("two specializations have the same argument types")
+    return FunctionEntry(at.get("name").name(), at.get("qualname").str(), at.get("module").str(),
+                         at.get("doc").str(MAX_DOC, none=True), tuple(params),
+                         tuple(c.name() for c in at.get("calls").list(MAX_FUNCTIONS)), specs)
+
+
+def _parse_spec(at: _At, params: list) -> SpecEntry:
+    arg_types = tuple(_parse_type(t) for t in at.get("arg_types").list(MAX_PARAMS))
+    if len(arg_types) != len(params):
+        at.fail(f"{len(arg_types)} argument types for {len(params)} parameters")
+    for p, t in zip(params, arg_types):
+        if p.type is not None and p.type != t:
+            at.fail(f"parameter '{p.name}' is annotated {p.type} but this specialization takes {t}")
+    functions = tuple(f.str() for f in at.get("functions").list(MAX_FUNCTIONS))
+    entry = at.get("entry").str()
+    if not functions or functions[0] != entry or len(set(functions)) != len(functions):
+        at.fail("'functions' must list each IR function once, the entry first")
+    calls_at = at.get("calls")
+    if not isinstance(calls_at.value, dict) or set(calls_at.value) != set(functions):
+        calls_at.fail("expected an object with one key per IR function")
+    calls = {}
+    for name in functions:
+        callees = tuple(c.str() for c in calls_at.get(name).list(MAX_FUNCTIONS))
+        if not set(callees) <= set(functions):
+            calls_at.fail(f"{name} calls functions outside the module")
+        calls[name] = callees
+    members = at.get("members")
+    ssa, obj = members.get("ssa", optional=True), members.get("object", optional=True)
+    return SpecEntry(arg_types, _parse_type(at.get("ret_type")), entry, at.get("opt_level").int(0, 3),
+                     functions, calls, _parse_member(members.get("ir")),
+                     None if ssa is None else _parse_member(ssa),
+                     None if obj is None else _parse_member(obj))
+
+
+def _parse_member(at: _At) -> Member:
+    path = at.get("path").str(255)
+    if not is_member_name(path):
+        at.fail(f"member name {path!r} is not allowed")
+    digest = at.get("sha256").str(64)
+    if _SHA256.fullmatch(digest) is None:
+        at.fail("sha256 must be 64 lowercase hex digits")
+    return Member(path, at.get("size").int(0, 1 << 40), digest)
+
+
+def _parse_type(at: _At, depth: int = 0) -> T.Type:
+    v = at.value
+    if isinstance(v, str):
+        t = T.parse_scalar(v)
+        if t is not None:
+            return t
+    elif isinstance(v, dict) and list(v) == ["tuple"] and depth < MAX_TYPE_DEPTH:
+        return T.TupleType([_parse_type(e, depth + 1) for e in at.get("tuple").list(64)])
+    elif isinstance(v, dict) and list(v) == ["array"] and hasattr(T, "ArrayType"):
+        a = at.get("array")
+        dtype = _parse_type(a.get("dtype"), MAX_TYPE_DEPTH)
+        layout = a.get("layout").str(1)
+        if not dtype.is_numeric() or layout not in ("C", "A"):
+            a.fail("not an array of numbers in layout 'C' or 'A'")
+        return T.ArrayType(dtype, a.get("ndim").int(1, 32), layout)
+    at.fail(f"{v!r:.60} is not a type this version of script knows")
+
+
+def _parse_value(at: _At, depth: int = 0):
+    v = at.value
+    if v is None or type(v) in (bool, int):
+        return v
+    if isinstance(v, dict) and list(v) == ["float"]:
+        try:
+            return float(at.get("float").str(64))
+        except ValueError:
+            at.fail(f"{v['float']!r} is not a float")
+    if isinstance(v, dict) and list(v) == ["tuple"] and depth < MAX_TYPE_DEPTH:
+        return tuple(_parse_value(e, depth + 1) for e in at.get("tuple").list(64))
+    at.fail(f"{v!r:.60} is not a default value this version of script knows")

@@ -1,0 +1,51 @@
+"""Test helpers that take saved-module archives apart and put them back together, to make
+the damaged, edited and forged archives the loader must reject (or, for an edited CPU, load
+by compiling the IR again)."""
+
+import hashlib
+import json
+import zipfile
+
+
+def read_members(path) -> dict:
+    with zipfile.ZipFile(path) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def write_members(path, members, compression=zipfile.ZIP_DEFLATED) -> None:
+    """`members`: a dict, or a list of (name, bytes) pairs (names are written as given,
+    duplicates and '..' included)."""
+    items = members.items() if isinstance(members, dict) else members
+    with zipfile.ZipFile(path, "w", compression) as zf:
+        for name, data in items:
+            zf.writestr(zipfile.ZipInfo(name), data, compress_type=compression)
+
+
+def set_member(manifest: dict, members: dict, path: str, data: bytes) -> None:
+    """Replace member `path`, keeping the manifest's size and SHA-256 of it right."""
+    members[path] = data
+    for f in manifest["functions"]:
+        for s in f["specializations"]:
+            for m in s["members"].values():
+                if m["path"] == path:
+                    m["size"] = len(data)
+                    m["sha256"] = hashlib.sha256(data).hexdigest()
+
+
+def rewrite(src, dst, edit=None, rehash=True, compression=zipfile.ZIP_DEFLATED) -> None:
+    """Copy the archive `src` to `dst`, calling `edit(manifest, members)` on the decoded
+    manifest and the members first; the manifest's hash is recomputed unless `rehash` is
+    false (so only the edit is wrong, not the hash)."""
+    members = read_members(src)
+    manifest = json.loads(members["manifest.json"])
+    if edit is not None:
+        edit(manifest, members)
+    data = json.dumps(manifest).encode()
+    members["manifest.json"] = data
+    if rehash:
+        members["manifest.sha256"] = hashlib.sha256(data).hexdigest().encode()
+    write_members(dst, members, compression)
+
+
+def other_cpu(manifest: dict, members: dict) -> None:
+    manifest["target"]["cpu"] = "some-other-cpu"

@@ -1,0 +1,91 @@
+"""Array functions compared with NumPy/CPython by tests/test_arrays.py."""
+
+import numpy as np
+
+import script
+
+
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            s += a[i, j]
+    return s
+
+
+def total_1d(a):
+    s = 0
+    for x in a:
+        s += x
+    return s
+
+
+def scale_inplace(a, k):
+    for i in range(len(a)):
+        a[i] *= k
+
+
+def stencil(a: script.f64[:, :], out: script.f64[:, :]):
+    for i in range(1, a.shape[0] - 1):
+        for j in range(1, a.shape[1] - 1):
+            out[i, j] = 0.25 * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
+
+
+def get(a, i):
+    return a[i]
+
+
+def get2(a, i, j):
+    return a[i, j]
+
+
+def put(a, i, v):
+    a[i] = v
+
+
+def attrs(a):
+    return a.shape, a.ndim, a.size, len(a), a.strides, a.itemsize
+
+
+def argmax_1d(a):
+    best = 0
+    for i in range(1, len(a)):
+        if a[i] > a[best]:
+            best = i
+    return best
+
+
+def prefix_sum(a, out):
+    acc = 0.0
+    for i in range(len(a)):
+        acc += a[i]
+        out[i] = acc
+    return out
+
+
+def dot(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] * b[i]
+    return s
+
+
+def count_true(mask):
+    n = 0
+    for m in mask:
+        if m:
+            n += 1
+    return n
+
+
+def matvec(m, v, out):
+    for i in range(m.shape[0]):
+        acc = 0.0
+        for j in range(m.shape[1]):
+            acc += m[i, j] * v[j]
+        out[i] = acc
+
+
+def returns_arg(a):
+    a[0] = 1
+    return a

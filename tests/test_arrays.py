@@ -1,0 +1,122 @@
+"""NumPy arrays as arguments: indexing, writes seen by the caller, attributes, bounds
+checks, views with any strides, read-only arrays."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import array_kernels as K
+import script
+from difftest import check_all_levels, compiled
+
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.uint8, np.uint64, np.int8]
+
+
+def test_sum_of_2d_views_of_every_layout():
+    base = np.arange(60.0).reshape(6, 10)
+    for a in (base, base.T, base[::2], base[:, ::3], base[1:-1, 2:], np.asfortranarray(base)):
+        check_all_levels(K.total, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.bool_])
+def test_dtypes(dtype):
+    a = (np.arange(10) % 3).astype(dtype)
+    check_all_levels(K.total_1d, a)
+    check_all_levels(K.get, a, 4)
+    check_all_levels(K.argmax_1d, a)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=1, max_side=20),
+                  elements=st.floats(-1e6, 1e6)),
+       st.integers(-25, 25))
+def test_indexing_and_bounds(a, i):
+    check_all_levels(K.get, a, i)
+    check_all_levels(K.attrs, a)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-6, 6), st.integers(-6, 6))
+def test_2d_bounds_messages(i, j):
+    a = np.arange(20).reshape(4, 5)
+    check_all_levels(K.get2, a, i, j)
+
+
+def test_writes_are_seen_by_the_caller():
+    for dtype in DTYPES:
+        a = np.arange(8).astype(dtype)
+        want = a.copy()
+        K.scale_inplace(want, 3)
+        got = a.copy()
+        compiled(K.scale_inplace)(got, 3)
+        np.testing.assert_array_equal(got, want)
+    strided = np.zeros(10)
+    compiled(K.put)(strided[::2], -1, 5.0)
+    assert strided[8] == 5.0 and strided.sum() == 5.0
+
+
+def test_store_casts_like_numpy():
+    a = np.zeros(3, np.int32)
+    compiled(K.put)(a, 1, 2.7)
+    b = np.zeros(3, np.int32)
+    b[1] = 2.7
+    np.testing.assert_array_equal(a, b)
+
+
+def test_stencil_matches_numpy():
+    a = np.random.default_rng(0).random((30, 40))
+    out = np.zeros_like(a)
+    f = script.script(K.stencil)
+    f(a, out)
+    want = np.zeros_like(a)
+    want[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    np.testing.assert_allclose(out, want, rtol=0, atol=1e-15)
+
+
+def test_linear_algebra_loops():
+    rng = np.random.default_rng(1)
+    m, v = rng.random((7, 5)), rng.random(5)
+    out = np.zeros(7)
+    compiled(K.matvec)(m, v, out)
+    np.testing.assert_allclose(out, m @ v)
+    assert compiled(K.dot)(v, v) == pytest.approx(v @ v)
+    x = rng.random(9)
+    np.testing.assert_allclose(compiled(K.prefix_sum)(x, np.zeros(9)), np.cumsum(x))
+
+
+def test_bool_arrays():
+    mask = np.array([True, False, True, True])
+    check_all_levels(K.count_true, mask)
+
+
+def test_read_only_arrays_cannot_be_written():
+    a = np.zeros(4)
+    a.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        compiled(K.put)(a, 0, 1.0)
+    assert a[0] == 0.0
+    assert compiled(K.total_1d)(a) == 0.0       # reading is fine
+
+
+def test_returning_an_argument_array():
+    a = np.zeros(3)
+    r = compiled(K.returns_arg)(a)
+    assert r is a and a[0] == 1
+
+
+def test_array_type_errors():
+    f = compiled(K.total)
+    with pytest.raises(script.CompileError, match="out of range"):
+        f(np.zeros(3))                     # a 1-d array where the code indexes two axes
+    with pytest.raises(TypeError):
+        compiled(K.total_1d)(np.zeros(3, dtype=np.complex128))
+    with pytest.raises(TypeError):
+        compiled(K.total_1d)(np.zeros(3, dtype=">f8"))
+
+
+def test_annotated_array_parameters():
+    f = script.script(K.stencil)
+    assert f.signatures == ["(f64[:,:], f64[:,:]) -> None"]
+    with pytest.raises(TypeError):
+        f(np.zeros((3, 3), np.float32), np.zeros((3, 3)))

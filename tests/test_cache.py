@@ -1,0 +1,256 @@
+"""``@script(cache=True)``: hits, misses and every invalidation rule, where entries go,
+corrupt entries, and processes that compile the same function at the same time."""
+
+import importlib.util
+import itertools
+import json
+import linecache
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import script
+from script import cache
+from script.saved import LoadedSpecialization
+from script.saved_manifest import Target
+
+_names = itertools.count()
+_mtime = itertools.count(1_000_000_000)
+
+MAIN = """
+import script
+from helpers import helper
+
+K = 3
+
+@script.script(cache=True)
+def work(n: int) -> int:
+    t = 0
+    for i in range(n):
+        t += helper(i) * K
+    return t
+
+@script.script(cache=True)
+def free(x, y):
+    return x * y + K
+
+def unrelated(a):
+    return a + 1
+"""
+
+HELPERS = """
+SCALE = 2
+
+def helper(i):
+    return i * SCALE + 1
+"""
+
+
+def write(path, text: str) -> None:
+    """Write `text` with a new, later modification time, so neither linecache nor the
+    bytecode cache can mistake the new file for the old one."""
+    path.write_text(textwrap.dedent(text))
+    t = next(_mtime) * 10**9
+    os.utime(path, ns=(t, t))
+
+
+def fresh_import(src, name="main"):
+    """`src/name.py` imported anew (new function objects), with its imports also anew."""
+    linecache.clearcache()
+    for mod in ("main", "helpers"):
+        sys.modules.pop(mod, None)
+    spec = importlib.util.spec_from_file_location(f"{name}_{next(_names)}", src / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(src))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(src))
+    return mod
+
+
+def hit(fn, key=None) -> bool:
+    specs = fn._specializations
+    spec = specs[key] if key is not None else next(iter(specs.values()))
+    return isinstance(spec, LoadedSpecialization)
+
+
+def entries(directory) -> list:
+    return sorted(f for f in os.listdir(directory) if f.endswith(".smod")) if directory.exists() else []
+
+
+@pytest.fixture
+def src(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "cache"))
+    d = tmp_path / "src"
+    d.mkdir()
+    write(d / "main.py", MAIN)
+    write(d / "helpers.py", HELPERS)
+    return d
+
+
+def expected_work(n, k=3, scale=2):
+    return sum((i * scale + 1) * k for i in range(n))
+
+
+def test_miss_then_hit(src, tmp_path):
+    first = fresh_import(src)
+    assert not hit(first.work) and first.work(10) == expected_work(10)
+    assert len(entries(tmp_path / "cache")) == 1
+    again = fresh_import(src)
+    assert hit(again.work) and again.work(10) == expected_work(10)
+    assert again.work.ir("opt") == first.work.ir("opt")
+    assert again.work.signatures == first.work.signatures
+
+
+def test_each_signature_and_option_has_its_entry(src, tmp_path):
+    m = fresh_import(src)
+    assert (m.free(2, 3), m.free(2.0, 3), m.free(True, 2)) == (9, 9.0, 5)
+    assert len(entries(tmp_path / "cache")) == 4          # work + three signatures of free
+    again = fresh_import(src)
+    assert (again.free(2.0, 3), again.free(2, 3)) == (9.0, 9)
+    assert all(hit(again.free, k) for k in again.free._specializations)
+    other_opt = script.script(again.free.py_func, opt=0, cache=True)
+    assert other_opt(2, 3) == 9 and not hit(other_opt)
+
+
+def test_editing_the_function_invalidates(src):
+    fresh_import(src)
+    write(src / "main.py", MAIN.replace("t += helper(i) * K", "t += helper(i) * K + 1"))
+    m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10) + 10
+
+
+def test_editing_a_callee_in_another_file_invalidates(src):
+    fresh_import(src)
+    write(src / "helpers.py", HELPERS.replace("i * SCALE + 1", "i * SCALE + 2"))
+    m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10) + 30
+
+
+def test_a_global_constant_invalidates_also_in_a_callee(src):
+    fresh_import(src)
+    write(src / "main.py", MAIN.replace("K = 3", "K = 4"))
+    m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10, k=4)
+    write(src / "helpers.py", HELPERS.replace("SCALE = 2", "SCALE = 5"))
+    m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10, k=4, scale=5)
+
+
+def test_editing_an_unrelated_function_in_the_same_file_does_not(src):
+    fresh_import(src)
+    write(src / "main.py", MAIN.replace("return a + 1", "return a + 2") + "\nOTHER = 7\n")
+    write(src / "helpers.py", HELPERS + "\ndef more():\n    return 1\n")
+    m = fresh_import(src)
+    assert hit(m.work) and m.work(10) == expected_work(10)
+
+
+def test_compiler_llvm_and_cpu_are_in_the_key(src, monkeypatch):
+    fresh_import(src)
+    real = cache.host_target()
+    for name, value in [("llvm_version", "0.0.0"), ("compiler_fingerprint", "another build"),
+                        ("python_abi", "cpython-399"),
+                        ("host_target", Target(real.triple, "other", real.features))]:
+        monkeypatch.setattr(cache, name, lambda value=value: value)
+        assert not hit(fresh_import(src).work), name
+        assert hit(fresh_import(src).work), name
+
+
+def test_replaced_entries_are_removed(src, tmp_path):
+    fresh_import(src)
+    before = entries(tmp_path / "cache")
+    write(src / "main.py", MAIN.replace("K = 3", "K = 5"))
+    fresh_import(src)
+    after = entries(tmp_path / "cache")
+    assert len(after) == 1 and after != before
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", "truncate", "flip", "other-key"])
+def test_a_corrupt_entry_warns_and_is_rebuilt(src, tmp_path, damage):
+    fresh_import(src)
+    path = tmp_path / "cache" / entries(tmp_path / "cache")[0]
+    data = path.read_bytes()
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":
+        data = data[:500] + bytes([data[500] ^ 1]) + data[501:]
+    elif damage == "other-key":           # a valid entry of another function under this name
+        fresh_other = fresh_import(src)
+        fresh_other.free(1, 2)
+        other = [e for e in entries(tmp_path / "cache") if ".free." in e][0]
+        data = (tmp_path / "cache" / other).read_bytes()
+    else:
+        data = damage
+    path.write_bytes(data)
+    with pytest.warns(RuntimeWarning, match="corrupt cache entry"):
+        m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert hit(fresh_import(src).work)
+
+
+def test_entries_go_to_pycache_beside_the_source(src, monkeypatch):
+    monkeypatch.delenv("SCRIPT_CACHE_DIR")
+    fresh_import(src)
+    names = entries(src / "__pycache__")
+    assert len(names) == 1 and names[0].startswith("main.work.")
+    assert hit(fresh_import(src).work)
+
+
+def test_unwritable_pycache_falls_back_to_the_user_cache_dir(src, tmp_path, monkeypatch):
+    monkeypatch.delenv("SCRIPT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(sys, "platform", "linux")
+    (src / "__pycache__").write_text("a file where the directory would be")
+    assert not hit(fresh_import(src).work)
+    assert len(entries(tmp_path / "xdg" / "script")) == 1
+    assert hit(fresh_import(src).work)
+
+
+# ---- other processes ----------------------------------------------------------------------
+
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+t0 = time.perf_counter()
+import main
+spec = next(iter(main.work._specializations.values()))
+print(json.dumps({"result": main.work(10), "hit": type(spec).__name__ == "LoadedSpecialization",
+                  "ms": (time.perf_counter() - t0) * 1e3}))
+"""
+
+
+def child(src, env, wait=True):
+    p = subprocess.Popen([sys.executable, "-c", CHILD, str(src)], env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p if not wait else finish(p)
+
+
+def finish(p) -> dict:
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0, out + err
+    assert "Warning" not in err, err
+    return json.loads(out.splitlines()[-1])
+
+
+def test_a_hit_in_a_fresh_process(src, tmp_path):
+    env = dict(os.environ)
+    first = child(src, env)
+    second = child(src, env)
+    assert not first["hit"] and second["hit"]
+    assert first["result"] == second["result"] == expected_work(10)
+
+
+def test_concurrent_processes_share_the_cache_safely(src, tmp_path):
+    env = dict(os.environ)
+    results = [finish(p) for p in [child(src, env, wait=False) for _ in range(4)]]
+    assert all(r["result"] == expected_work(10) for r in results)
+    names = os.listdir(tmp_path / "cache")
+    assert len(names) == 1 and all(n.endswith(".smod") and not n.startswith(".") for n in names)
+    assert child(src, env)["hit"]
