@@ -7,22 +7,39 @@ broken IR invariant). `LoadError` is a saved module that cannot be trusted.
 
 from __future__ import annotations
 
-import linecache
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
 class SourceLoc:
-    """A position in user source: 1-based line, 0-based column (as `ast` gives them)."""
+    """A position in user source: 1-based line, 0-based column (as `ast` gives them).
+    Immutable; compares and hashes by value. (A plain class: `dataclasses` would import
+    `inspect` and cost `import script` several milliseconds.)"""
 
-    file: str
-    line: int
-    col: int = 0
+    __slots__ = ("file", "line", "col")
+
+    def __init__(self, file: str, line: int, col: int = 0):
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "col", col)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("SourceLoc is immutable")
+
+    def _key(self):
+        return (self.file, self.line, self.col)
+
+    def __eq__(self, other):
+        return isinstance(other, SourceLoc) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"SourceLoc(file={self.file!r}, line={self.line}, col={self.col})"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col + 1}"
 
     def source_line(self) -> str:
+        import linecache
         return linecache.getline(self.file, self.line).rstrip("\n")
 
 

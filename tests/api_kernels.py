@@ -62,3 +62,15 @@ def unsigned_ops(a: script.u16, b: script.u16):
 
 def single_ops(x: script.f32, y: script.f32):
     return x + y, x * y, x - y, x * 2.0, x / 3.0
+
+
+def mutual_a(n: int) -> float:
+    if n <= 0:
+        return 0.5
+    return 1.0 / (1.0 + mutual_b(n - 1))
+
+
+def mutual_b(n: int) -> float:
+    if n <= 0:
+        return 0.25
+    return mutual_a(n - 1) * 0.5 + mutual_a(0)

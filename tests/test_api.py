@@ -188,3 +188,11 @@ def test_float32_arithmetic_matches_numpy(a, b):
         want = _np_tuple(x + y, x * y, x - y, x * np.float32(2.0), x / np.float32(3.0))
     got = f(a, b)
     assert all(g == w or (g != g and w != w) for g, w in zip(got, want)), (got, want)
+
+
+def test_deep_recursion_raises_recursion_error_not_a_crash():
+    f = script.script(K.mutual_a)
+    assert f(50) == K.mutual_a(50)
+    with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+        f(10**7)
+    assert f(10) == K.mutual_a(10)          # still usable afterwards

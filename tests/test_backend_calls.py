@@ -61,12 +61,29 @@ def test_recursive_fib():
     assert fib(25) == 75025
 
 
-def test_recursion_does_not_pass_the_env():
-    """A function that cannot raise loses its Env parameter, so recursion is a plain call."""
-    lib = compiled(make_fib()).library
-    recursive = [line for line in lib.llvm_ir.splitlines()
-                 if line.startswith("define") and "script.fn.fib" in line]
-    assert recursive and all("ptr" not in line.split("(", 1)[1] for line in recursive), recursive
+def test_recursion_is_guarded_against_stack_overflow():
+    """A recursive function checks its frame against the Env's stack limit, so runaway
+    recursion raises RecursionError instead of crashing the interpreter."""
+    fib = compiled(make_fib())
+    assert fib(20) == 6765
+    assert "llvm.frameaddress" in fib.library.llvm_ir
+    down = Function("down", [T.I64], T.F64)
+    (n,) = down.params
+    zero = down.entry.append(Instr("cmp", [n, Const(0, T.I64)], T.BOOL, "eq"))
+    base, rec = down.add_block("base"), down.add_block("rec")
+    set_terminator(down.entry, "cbr", [zero], [base, rec], [0, 0])
+    set_terminator(base, "ret", [Const(0.0, T.F64)])
+    m1 = rec.append(Instr("sub", [n, Const(1, T.I64)], T.I64))
+    r = rec.append(Instr("call", [m1], T.F64, down))
+    half = rec.append(Instr("mul", [r, Const(0.5, T.F64)], T.F64))
+    r2 = rec.append(Instr("call", [Const(0, T.I64)], T.F64, down))
+    s = rec.append(Instr("add", [half, r2], T.F64))
+    set_terminator(rec, "ret", [s])
+    verify_function(down)
+    f = compiled(down)
+    assert f(1000) == 0.0
+    with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+        f(10**8)
 
 
 def test_cbr_to_one_block_with_different_arguments():

@@ -8,8 +8,6 @@ specialized on.
 
 from __future__ import annotations
 
-import typing
-
 from script.ir import types as T
 
 
@@ -98,6 +96,7 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.NONE
     if isinstance(ann, (SizedType, ArraySpec)):
         return ann.ir_type
+    import typing
     origin = typing.get_origin(ann)
     if origin is tuple:
         args = typing.get_args(ann)

@@ -27,7 +27,12 @@ caller-provided `Env` record and returns an undefined value::
         i64 args[4];     // message arguments: ints widened to i64 (signed ints sign-extend,
                          // unsigned zero-extend), or C strings (see below); only the
                          // slots the message uses are written
+        i64 stack_limit; // lowest stack address recursive code may use (set by the entry)
     };
+
+Deep recursion. A function on a call cycle (`recursive_functions`) compares the address of
+a local with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
+recursion in compiled code is an exception instead of a crash of the interpreter.
 
 After a call to a function that may raise (`compute_may_raise`), the caller tests
 ``env->status`` and, when set, returns at once without touching the record, so the
@@ -56,9 +61,10 @@ NONE_TYPE = "{}"
 NONE_VALUE = Value(NONE_TYPE, "zeroinitializer")
 
 MAX_MESSAGE_ARGS = 4
-ENV = "{i32, i32, ptr, [4 x i64]}"
+ENV = "{i32, i32, ptr, [4 x i64], i64}"
 # Byte offsets of the Env fields (x86-64 and AArch64 layout of the struct above).
-ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS = 0, 4, 8, 16
+ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS, ENV_STACK = 0, 4, 8, 16, 48
+RECURSION_MESSAGE = "maximum recursion depth exceeded"
 
 # Branch weights (taken, not taken) for `Builder.cbranch`.
 LIKELY = (2000, 1)
@@ -141,12 +147,29 @@ def reachable_functions(entry: Function) -> list[Function]:
     return list(seen.values())
 
 
+def recursive_functions(funcs: list[Function]) -> set[int]:
+    """The ids of the functions in `funcs` (closed under calls) that can call themselves,
+    directly or through others."""
+    out = set()
+    for f in funcs:
+        seen, work = set(), list(f.callees())
+        while work:
+            g = work.pop()
+            if g is f:
+                out.add(id(f))
+                break
+            if id(g) not in seen:
+                seen.add(id(g))
+                work.extend(g.callees())
+    return out
+
+
 def compute_may_raise(funcs: list[Function]) -> set[int]:
     """The ids of the functions in `funcs` (closed under calls) that may raise: those with a
-    `check` or `raise`, or a call of one that may raise. A least fixpoint, so mutually
-    recursive functions that never raise are found not to."""
+    `check` or `raise`, recursive ones (RecursionError), or a call of one that may raise."""
     raising = {id(f) for f in funcs
                if any(i.opname in ("check", "raise") for i in f.instructions())}
+    raising |= recursive_functions(funcs)
     changed = True
     while changed:
         changed = False

@@ -20,9 +20,9 @@ from script.ir.ops import EXCEPTIONS, ExcInfo
 from script.backend.llvm import arith, arrays, mathlib
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
-    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, FN_PREFIX, KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
+    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, RECURSION_MESSAGE, KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
     WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
-    reachable_functions)
+    reachable_functions, recursive_functions)
 from script.backend.llvm.builder import Builder, NativeModule
 
 
@@ -33,6 +33,7 @@ class LoweredModule:
     entry: Function
     native: dict[int, llvm.Function]
     may_raise: set[int]
+    recursive: set[int]
 
     @property
     def entry_native(self) -> llvm.Function:
@@ -42,7 +43,7 @@ class LoweredModule:
 def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
     """Lower `entry` and everything it calls into `m`, and export `entry` (`export_entry`)."""
     funcs = reachable_functions(entry)
-    lowered = LoweredModule(entry, {}, compute_may_raise(funcs))
+    lowered = LoweredModule(entry, {}, compute_may_raise(funcs), recursive_functions(funcs))
     used_names = set()
     for f in funcs:
         name = FN_PREFIX + f.name
@@ -116,8 +117,11 @@ class FunctionLowering:
     def run(self) -> None:
         order = reachable_blocks(self.func)
         index = {id(block): k for k, block in enumerate(self.func.blocks)}
+        guard = self.fn.append_block("stack_guard") if id(self.func) in self.lowered.recursive else None
         for block in order:
             self.blocks[id(block)] = self.fn.append_block(f"bb{index[id(block)]}")
+        if guard is not None:
+            self.emit_stack_guard(guard, self.blocks[id(order[0])])
         for p, arg in zip(self.func.params, self.fn.args[1:]):
             self.values[id(p)] = arg
         for block in order[1:]:
@@ -131,6 +135,17 @@ class FunctionLowering:
             self.b.position_at_end(self.blocks[id(block)])
             for instr in block.instrs:
                 self.lower_instr(instr)
+
+    def emit_stack_guard(self, guard: llvm.Block, body: llvm.Block) -> None:
+        """RecursionError when this frame is below the Env's stack limit (abi.py)."""
+        self.b.position_at_end(guard)
+        frame = self.b.call(self.m.intrinsic("llvm.frameaddress.p0", "ptr", ["i32"]), [llvm.int_const("i32", 0)])
+        here = self.b.ptrtoint(frame, "i64")
+        low = self.b.icmp("ult", here, self.b.load_at("i64", self.env, ENV_STACK))
+        deep = self.fn.append_block("too_deep")
+        self.b.cbranch(low, deep, body, UNLIKELY)
+        self.b.position_at_end(deep)
+        self.emit_raise(ExcInfo("RecursionError", RECURSION_MESSAGE), [], None)
 
     # --- values ----------------------------------------------------------------------------
 
@@ -267,7 +282,7 @@ class FunctionLowering:
         slots = []
         fmt = llvm.NULL
         if exc.message is not None:
-            enc = encode_message(exc.message, len(args), i.loc)
+            enc = encode_message(exc.message, len(args), i.loc if i is not None else None)
             fmt = self.m.cstring(enc.fmt)
             for slot in enc.slots:
                 if isinstance(slot, bytes):

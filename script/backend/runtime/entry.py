@@ -34,7 +34,7 @@ from __future__ import annotations
 from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
-    ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, KERNEL_SYMBOL, NONE_VALUE,
+    ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, KERNEL_SYMBOL, NONE_VALUE,
     UNLIKELY, native_signature)
 from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
@@ -76,6 +76,8 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
     values = [conv.emit_unbox(obj, t) for obj, t in zip(objs, param_types)]
 
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
+    here = b.ptrtoint(env, "i64")
+    b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
     ret = b.call(kernel, [env] + values)
     raised, cont = fn.append_block("raised"), fn.append_block()
     b.cbranch(load_status(b, env), raised, cont, UNLIKELY)
@@ -84,6 +86,19 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
     rb.ret(NULL)
     b.position_at_end(cont)
     b.ret(conv.emit_box(NONE_VALUE if ret is None else ret, ret_type, error))
+
+
+def stack_budget() -> int:
+    """Bytes of native stack compiled recursion may use below the entry point's frame: a
+    quarter of the stack size limit (threads get the same default size on Linux), at most
+    2 MiB of an 8 MiB stack, and never less than 256 KiB."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
+    except (ImportError, ValueError, OSError):
+        soft = -1
+    size = 8 << 20 if soft is None or soft < 0 or soft > (1 << 40) else soft
+    return max(256 << 10, min(size // 4, 2 << 20))
 
 
 # --- the runtime library's cold paths ------------------------------------------------------
