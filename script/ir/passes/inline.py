@@ -4,10 +4,11 @@ Does: for each `call` whose callee has at most `THRESHOLD` instructions, splits 
 block after the call, copies the callee's blocks in (the callee's entry parameters become
 the call's arguments), turns each copied `ret v` into a jump to the continuation block with
 `v` as its parameter, and removes the call. A `raise` or `check` in the copy raises from the
-caller, which is what the call did. A function calling itself is inlined once, from a
-snapshot of its body as the pass found it, so recursion unrolls one level (as gcc does for
-a recursive fib) and growth is bounded; mutual recursion is inlined at most `MAX_ROUNDS`
-deep.
+caller, which is what the call did. A function calling itself is inlined into itself
+`SELF_LEVELS` times, always from a snapshot of its body as the pass found it, so recursion
+unrolls a few levels (as gcc does for a recursive fib: each remaining call then does more
+work between stack checks) and growth is bounded by `GROWTH`; mutual recursion is inlined at
+most `MAX_ROUNDS` deep.
 
 Assumes: verified IR; callees are verified functions. Preserves: the function's signature
 and behaviour, exceptions included. Stats: ``calls`` inlined, ``instrs`` copied.
@@ -24,7 +25,8 @@ from script.ir.core import Block, Function, Instr, set_terminator
 THRESHOLD = 40          # callee size, in instructions, up to which a call is inlined
 SELF_THRESHOLD = 25     # the same for a function's calls of itself (inlined once)
 GROWTH = 400            # a function stops inlining once it has grown by this many instrs
-MAX_ROUNDS = 2
+MAX_ROUNDS = 4
+SELF_LEVELS = 3         # how many times a function's recursive calls are inlined into it
 
 
 def _size(func: Function) -> int:
@@ -36,7 +38,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     budget = GROWTH
     snapshot = None            # the function as found, for inlining its own recursive calls
     changed = False
-    for _ in range(MAX_ROUNDS):
+    for round_ in range(MAX_ROUNDS):
         calls = [i for b in func.blocks for i in b.instrs if i.opname == "call"]
         inlined = False
         for call in calls:
@@ -59,7 +61,8 @@ def run(func: Function, stats: Counter | None = None) -> bool:
             inlined = changed = True
         if not inlined:
             break
-        snapshot = False           # recursion: one level only
+        if round_ + 1 >= SELF_LEVELS:
+            snapshot = False       # recursion: SELF_LEVELS levels only
     return changed
 
 
