@@ -89,3 +89,37 @@ def matvec(m, v, out):
 def returns_arg(a):
     a[0] = 1
     return a
+
+
+def slices(a):
+    return a[1:-1].shape[0], a[::2][1], a[::-1][0], a[-3:][0], a[5:2].shape[0], a[2:100:3].shape[0]
+
+
+def row_sum(m, i):
+    s = 0.0
+    for x in m[i]:
+        s += x
+    return s
+
+
+def column(m, j):
+    c = m[:, j]
+    return c[0] + c[len(c) - 1]
+
+
+def fill_slices(a, v):
+    a[2:5] = v
+    a[::3] = -1
+
+
+def copy_row(m, out, i):
+    out[i, :] = m[0]
+    out[i - 1] = m[1, ::-1]
+
+
+def inner_sum(a):
+    return total_1d(a[1:-1])
+
+
+def return_view(a):
+    return a[1:]

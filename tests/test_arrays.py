@@ -120,3 +120,37 @@ def test_annotated_array_parameters():
     assert f.signatures == ["(f64[:,:], f64[:,:]) -> None"]
     with pytest.raises(TypeError):
         f(np.zeros((3, 3), np.float32), np.zeros((3, 3)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(6, 30))
+def test_slices_and_views(n):
+    a = np.arange(float(n))
+    check_all_levels(K.slices, a)
+    check_all_levels(K.inner_sum, a)
+    m = np.arange(float(n * 4)).reshape(n, 4)
+    for i in (0, n // 2, -1):
+        check_all_levels(K.row_sum, m, i)
+    for j in (0, 3, -2):
+        check_all_levels(K.column, m, j)
+        check_all_levels(K.column, m.T.copy(), j % 4)
+
+
+def test_slice_assignment():
+    for v in (7.0, 3):
+        a, b = np.zeros(12), np.zeros(12)
+        K.fill_slices(a, v)
+        compiled(K.fill_slices)(b, v)
+        np.testing.assert_array_equal(a, b)
+    m = np.arange(12.0).reshape(3, 4)
+    want, got = np.zeros((3, 4)), np.zeros((3, 4))
+    K.copy_row(m, want, 2)
+    compiled(K.copy_row)(m, got, 2)
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="could not broadcast"):
+        compiled(K.copy_row)(np.zeros((3, 5)), np.zeros((3, 4)), 2)
+
+
+def test_returning_a_view_is_refused_not_wrong():
+    with pytest.raises(NotImplementedError, match="view"):
+        compiled(K.return_view)(np.arange(5.0))

@@ -39,6 +39,11 @@ load           ``load %a, %i0, ... %iN``: the element of array %a at those indic
                already within 0 <= i < dim: the frontend checks bounds first); reads memory,
                so it is not pure (a store may change what it reads)
 store          ``store %a, %v, %i0, ... %iN``: writes %v (of the array's element type)
+view.AXES      a view of an array sharing its memory; AXES has one letter per axis of the
+               source: ``i`` takes one operand (an index, in bounds: the axis is dropped),
+               ``s`` three (start, length, step: a slice already normalized as
+               `slice.indices` does, so every element it names is in bounds); the result
+               is an any-layout array of the kept axes
 br             jump, passing block arguments
 cbr            conditional jump: ``cbr %c, then(args), else(args)``
 ret            return the operand (none: no operand)
@@ -102,6 +107,7 @@ _op("dim", 1, "i64", attr="index")
 _op("stride", 1, "i64", attr="index")
 _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
+_op("view", None, "given", attr="axes")
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)

@@ -360,6 +360,10 @@ class _FunctionReader:
             if not suffix.isdigit():
                 self.r.fail(f"extract needs an index, not {suffix!r}", op_tok)
             attr = int(suffix)
+        elif info.attr == "axes":
+            if not suffix or set(suffix) - {"i", "s"}:
+                self.r.fail(f"view needs axes of i and s, not {suffix!r}", op_tok)
+            attr = suffix
         elif info.attr == "fn":
             if suffix not in MATH_FUNCS:
                 self.r.fail(f"unknown math function {suffix!r}", op_tok)

@@ -190,6 +190,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
     elif name in ("tuple", "extract"):
         pass
+    elif name == "view":
+        _check_view(i, types)
+        return
     elif name in ("dim", "stride", "load", "store"):
         _check_array_op(i, name, types)
         if name == "store":
@@ -208,6 +211,19 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     want = result_type(op, types, i.attr, i.type)
     if want is None or want != i.type:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
+
+
+def _check_view(i: Instr, types: list) -> None:
+    a = types[0] if types else None
+    axes = i.attr
+    if not isinstance(a, T.ArrayType) or not isinstance(axes, str) or len(axes) != a.ndim \
+            or set(axes) - {"i", "s"}:
+        _fail(f"view.{axes} of a {a}", i)
+    if len(types) != 1 + sum(1 if c == "i" else 3 for c in axes) or any(t != T.I64 for t in types[1:]):
+        _fail(f"view.{axes} takes one i64 per index axis and three per slice axis", i)
+    kept = axes.count("s")
+    if kept == 0 or i.type != T.ArrayType(a.dtype, kept, "A"):
+        _fail(f"view.{axes} of {a} gives {T.ArrayType(a.dtype, max(kept, 1), 'A')}, not {i.type}", i)
 
 
 def _check_array_op(i: Instr, name: str, types: list) -> None:

@@ -1,4 +1,5 @@
-"""Lowering of the array ops (`dim`, `stride`, `load`, `store`) on the array struct of `abi`.
+"""Lowering of the array ops (`dim`, `stride`, `load`, `store`, `view`) on the array struct
+of `abi`.
 
 Addresses: for layout "C" the strides are not read: the element address is
 ``&data[((i0 * d1 + i1) * d2 + i2) ...]`` in elements, so LLVM sees unit stride along the
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import (
-    ARRAY_DATA, ARRAY_SHAPE, ARRAY_STRIDES, element_type, itemsize)
-from script.backend.llvm.builder import Builder, Value, int_const
+    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, element_type, itemsize, llvm_type)
+from script.backend.llvm.builder import Builder, Value, int_const, undef
 
 
 def dim(b: Builder, arr: Value, axis: int) -> Value:
@@ -54,3 +55,34 @@ def store(b: Builder, t: T.ArrayType, arr: Value, value: Value, indices: list[Va
     if isinstance(t.dtype, T.BoolType):
         value = b.zext(value, "i8")
     b.store(value, ptr, itemsize(t.dtype))
+
+
+def view(b: Builder, t: T.ArrayType, arr: Value, axes: str, operands: list[Value],
+         result: T.ArrayType) -> Value:
+    """The struct of ``view.AXES``: same owner, data moved to the first element, one
+    (length, stride * step) per sliced axis. Offsets use the stored strides, which are
+    NumPy's even for a C array (an axis of length 1 may have any stride: its only index 0
+    adds nothing, and an empty slice of it is never read)."""
+    data = b.extract_value(arr, ARRAY_DATA, "ptr")
+    offset = None
+    kept = []
+    pos = 0
+    for axis, kind in enumerate(axes):
+        st = stride(b, arr, axis)
+        first = operands[pos]
+        term = b.index_arith("mul", first, st)
+        offset = term if offset is None else b.index_arith("add", offset, term)
+        if kind == "s":
+            length, step = operands[pos + 1], operands[pos + 2]
+            kept.append((length, b.index_arith("mul", st, step)))
+            pos += 3
+        else:
+            pos += 1
+    lt = llvm_type(result)
+    out = b.insert_value(undef(lt), b.extract_value(arr, ARRAY_OWNER, "ptr"), ARRAY_OWNER)
+    out = b.insert_value(out, b._emit("ptr", f"getelementptr i8, ptr {data.ref}, i64 {offset.ref}"),
+                         ARRAY_DATA)
+    for k, (length, st) in enumerate(kept):
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {length.ref}, {ARRAY_SHAPE}, {k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
+    return out

@@ -202,6 +202,11 @@ class FunctionLowering:
     def _op_dim(self, i: Instr):
         return arrays.dim(self.b, self.value(i.operands[0]), i.attr)
 
+    def _op_view(self, i: Instr):
+        arr, *parts = i.operands
+        return arrays.view(self.b, arr.type, self.value(arr), i.attr,
+                           [self.value(v) for v in parts], i.type)
+
     def _op_stride(self, i: Instr):
         return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
 

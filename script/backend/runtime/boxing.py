@@ -212,8 +212,8 @@ class Converter:
             return capi.call(m, b, "Py_NewRef", obj)
         if isinstance(t, T.TupleType):
             return self._box_tuple(v, t, error)
-        if isinstance(t, T.ArrayType):       # every array is an argument: its own object
-            return capi.call(m, b, "Py_NewRef", b.extract_value(v, ARRAY_OWNER, "ptr"))
+        if isinstance(t, T.ArrayType):
+            return self._box_array(v, t, error)
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
@@ -221,6 +221,30 @@ class Converter:
             return capi.call(m, b, "PyLong_FromLongLong", b.sext(v, "i64") if t.bits < 64 else v)
         return capi.call(m, b, "PyLong_FromUnsignedLongLong",
                          b.zext(v, "i64") if t.bits < 64 else v)
+
+    def _box_array(self, v: Value, t: T.ArrayType, error) -> Value:
+        """The argument ndarray an array value is (a new reference). A view made in compiled
+        code (other data, shape or strides than its owner's) cannot be returned yet: it
+        raises NotImplementedError rather than returning the wrong array."""
+        b = self.b
+        owner = b.extract_value(v, ARRAY_OWNER, "ptr")
+        same = b.icmp("eq", b.extract_value(v, 1, "ptr"), b.load_at("ptr", owner, capi.NPY_DATA))
+        same = b.and_(same, b.icmp("eq", b.load_at("i32", owner, capi.NPY_ND), int_const("i32", t.ndim)))
+        dims = b.load_at("ptr", owner, capi.NPY_DIMENSIONS)
+        strides = b.load_at("ptr", owner, capi.NPY_STRIDES)
+        for k in range(t.ndim):
+            d = b._emit("i64", f"extractvalue {v.type} {v.ref}, 2, {k}")
+            st = b._emit("i64", f"extractvalue {v.type} {v.ref}, 3, {k}")
+            same = b.and_(same, b.icmp("eq", d, b.load_at("i64", dims, 8 * k)))
+            same = b.and_(same, b.icmp("eq", st, b.load_at("i64", strides, 8 * k)))
+        view = self.fn.append_block("returns_view")
+        vb = Builder(self.fn, view)
+        capi.call(self.m, vb, "PyErr_SetString", capi.exception_class(self.m, vb, "NotImplementedError"),
+                  self.m.cstring(b"returning a view of an array made in compiled code is not "
+                                 b"supported yet; return the whole argument array"))
+        vb.branch(error)
+        self._continue_if(same, view)
+        return capi.call(self.m, b, "Py_NewRef", owner)
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b
