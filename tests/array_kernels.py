@@ -123,3 +123,29 @@ def inner_sum(a):
 
 def return_view(a):
     return a[1:]
+
+
+def enumerate_zip(a, b):
+    s = 0.0
+    for i, x in enumerate(a):
+        s += i * x
+    for x, y in zip(a, b):
+        s -= x * y
+    for k, (x, y) in enumerate(zip(a, b), 1):
+        s += k * (x - y)
+    for i, j in zip(range(len(a)), range(10, 0, -3)):
+        s += i * j
+    return s
+
+
+def rows(m):
+    t = 0.0
+    for r in m:
+        for x in r:
+            t += x
+    return t
+
+
+def transposed(m):
+    t = m.T
+    return t.shape, t[1, 0], t[0, -1], total(t)

@@ -342,3 +342,12 @@ def tuple_sum(a, b):
 
 def hypot(x, y):
     return math.hypot(x, y), math.hypot(x, y, 1.0)
+
+
+def enumerate_tuples(a, b):
+    s = 0
+    for i, x in enumerate((a, b, a + b)):
+        s += i * x
+    for x, y in zip((a, b), (b, a, 7)):
+        s += x - y
+    return s

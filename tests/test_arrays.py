@@ -154,3 +154,19 @@ def test_slice_assignment():
 def test_returning_a_view_is_refused_not_wrong():
     with pytest.raises(NotImplementedError, match="view"):
         compiled(K.return_view)(np.arange(5.0))
+
+
+def test_enumerate_zip_and_rows():
+    a, b = np.arange(7.0), np.arange(10.0, 3.0, -1.0)
+    check_all_levels(K.enumerate_zip, a, b)
+    check_all_levels(K.enumerate_zip, a[::2], b)
+    m = np.arange(12.0).reshape(3, 4)
+    check_all_levels(K.rows, m)
+    check_all_levels(K.rows, m.T)
+
+
+def test_transpose():
+    m = np.arange(12.0).reshape(3, 4)
+    check_all_levels(K.transposed, m)
+    check_all_levels(K.transposed, m[:, ::2])
+    check_all_levels(K.transposed, np.asfortranarray(m))

@@ -151,6 +151,7 @@ def test_tuples(x, y):
     check_all_levels(K.tuple_arg, (x, y))
     check_all_levels(K.tuple_eq, x, y)
     check_all_levels(K.tuple_sum, x, y)
+    check_all_levels(K.enumerate_tuples, x, y)
 
 
 @SET

@@ -212,6 +212,10 @@ class ArrayLowering:
             for k in range(1, t.ndim):
                 size = self.emit("mul", [size, self.emit("dim", [arr], T.I64, k, loc)], T.I64, None, loc)
             return size
+        if attr == "T":
+            if t.ndim == 1:
+                return arr
+            return self.emit("transpose", [arr], t.with_layout("A"), None, loc)
         if attr == "itemsize":
             return Const(_itemsize(t.dtype), T.I64)
         self.error(f"array attribute '{attr}' is not supported yet", node)
@@ -219,16 +223,16 @@ class ArrayLowering:
     def array_len(self, arr: Value, node) -> Value:
         return self.emit("dim", [arr], T.I64, 0, self.loc(node))
 
-    def iterate_array(self, node: ast.For, arr: Value) -> None:
-        if arr.type.ndim != 1:
-            self.error("iterating over a multi-dimensional array is not supported yet "
-                       "(index it: for i in range(a.shape[0]))", node.iter)
-        n = self.array_len(arr, node)
-
-        def bind(i):
-            self.assign(node.target, self.emit("load", [arr, i], arr.type.dtype, None, self.loc(node)), node)
-
-        self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64), bind)
+    def array_item(self, arr: Value, i: Value, node) -> Value:
+        """`arr[i]` for 0 <= i < len(arr): an element of a 1-d array, else a view of a row."""
+        t: T.ArrayType = arr.type
+        if t.ndim == 1:
+            return self.emit("load", [arr, i], t.dtype, None, self.loc(node))
+        operands = [arr, i]
+        for axis in range(1, t.ndim):
+            operands += [Const(0, T.I64), self.emit("dim", [arr], T.I64, axis, self.loc(node)), Const(1, T.I64)]
+        rt = T.ArrayType(t.dtype, t.ndim - 1, "A")
+        return self.emit("view", operands, rt, "i" + "s" * (t.ndim - 1), self.loc(node))
 
 
 def _itemsize(t: T.Type) -> int:

@@ -130,9 +130,11 @@ class ExprLowering:
             return self.emit("extract", [base], base.type.elems[i % n], i % n, self.loc(node))
         if not isinstance(index.type, T.IntType):
             self.error(f"tuple indices must be integers, not {index.type}", index_node)
-        elems = set(base.type.elems)
-        if len(elems) != 1:
-            self.error("a tuple of mixed types can only be indexed by a constant", index_node)
+        et = base.type.elems[0] if base.type.elems else None
+        for e in base.type.elems[1:]:
+            et = T.unify(et, e) if et is not None else None
+        if et is None:
+            self.error("a tuple of incompatible types can only be indexed by a constant", index_node)
         # A homogeneous tuple indexed at run time: a chain of selects, after a range check.
         loc = self.loc(node)
         index = self.coerce(index, T.I64, node)
@@ -143,11 +145,12 @@ class ExprLowering:
         hi = self.emit("cmp", [index, Const(n, T.I64)], T.BOOL, "ge", loc)
         bad = self.emit("or", [lo, hi], T.BOOL, None, loc)
         self.emit("check", [bad], T.NONE, ExcInfo("IndexError", "tuple index out of range"), loc)
-        result = self.emit("extract", [base], base.type.elems[0], 0, loc)
+        # Elements of mixed numeric types meet at their unified type (as at a merge).
+        result = self.coerce(self.emit("extract", [base], base.type.elems[0], 0, loc), et, node)
         for i in range(1, n):
             hit = self.emit("cmp", [index, Const(i, T.I64)], T.BOOL, "eq", loc)
-            elem = self.emit("extract", [base], base.type.elems[i], i, loc)
-            result = self.emit("select", [hit, elem, result], result.type, None, loc)
+            elem = self.coerce(self.emit("extract", [base], base.type.elems[i], i, loc), et, node)
+            result = self.emit("select", [hit, elem, result], et, None, loc)
         return result
 
     # ---- conversions ---------------------------------------------------------------------

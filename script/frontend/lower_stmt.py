@@ -410,23 +410,56 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
 
     def stmt_For(self, node: ast.For) -> None:
         it = node.iter
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords:
-            ref = self.lookup(it.func) if it.func.id not in self.locals else None
-            if isinstance(ref, PyRef) and ref.obj is range:
-                start, stop, step = self.range_args(it)
-                return self.counted_loop(node, start, stop, step,
-                                         lambda i: self.assign(node.target, i, node))
-        seq = self.expr(it)
-        if isinstance(seq.type, T.TupleType):
-            n = len(seq.type.elems)
-            return self.counted_loop(node, Const(0, T.I64), Const(n, T.I64), Const(1, T.I64),
-                                     lambda i: self.assign(node.target, self.tuple_item(seq, i, node.iter, node), node))
-        return self.for_other(node, seq)
+        builtin = self.builtin_call(it)
+        if builtin is range:
+            start, stop, step = self.range_args(it)
+            return self.counted_loop(node, start, stop, step,
+                                     lambda i: self.assign(node.target, i, node))
+        n, item = self.iterable(it)
+        self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
+                          lambda i: self.assign(node.target, item(i), node))
 
-    def for_other(self, node, seq):
+    def builtin_call(self, node):
+        """`range`, `enumerate` or `zip` when `node` calls that builtin, else None."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
+                and node.func.id not in self.locals:
+            ref = self.lookup(node.func)
+            if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip):
+                return ref.obj
+        return None
+
+    def iterable(self, node):
+        """(length, item) for what a `for` may iterate: `item(i)` gives the i-th element for
+        0 <= i < length. Ranges, arrays (along the first axis), tuples of one type, and
+        `enumerate`/`zip` of those."""
+        builtin = self.builtin_call(node)
+        loc = self.loc(node)
+        if builtin is range:
+            start, stop, step = self.range_args(node)
+            ut = T.IntType(start.type.bits, False)
+            n = self.coerce(self.trip_count(start, stop, step, ut, node), T.I64, node)
+            return n, lambda i: self.emit("add", [start, self.emit("mul", [self.coerce(i, start.type, node), step],
+                                                                   start.type, None, loc)], start.type, None, loc)
+        if builtin is enumerate:
+            if not 1 <= len(node.args) <= 2:
+                self.error("enumerate() takes an iterable and an optional start", node)
+            n, item = self.iterable(node.args[0])
+            first = self.coerce(self.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
+            return n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node)
+        if builtin is zip:
+            if not node.args:
+                self.error("zip() needs at least one iterable here", node)
+            parts = [self.iterable(a) for a in node.args]
+            n = parts[0][0]
+            for m, _ in parts[1:]:
+                n = self.emit("min", [n, m], T.I64, None, loc)
+            return n, lambda i: self.make_tuple([item(i) for _, item in parts], node)
+        seq = self.expr(node)
+        if isinstance(seq.type, T.TupleType):
+            return Const(len(seq.type.elems), T.I64), lambda i: self.tuple_item(seq, i, node, node)
         if isinstance(seq.type, T.ArrayType):
-            return self.iterate_array(node, seq)
-        self.error(f"cannot iterate over a value of type {seq.type}", node.iter)
+            return self.array_len(seq, node), lambda i: self.array_item(seq, i, node)
+        self.error(f"cannot iterate over a value of type {seq.type}", node)
 
     def range_args(self, call: ast.Call):
         args = [self.expr(a) for a in call.args]

@@ -44,6 +44,7 @@ view.AXES      a view of an array sharing its memory; AXES has one letter per ax
                ``s`` three (start, length, step: a slice already normalized as
                `slice.indices` does, so every element it names is in bounds); the result
                is an any-layout array of the kept axes
+transpose      the same array with its axes reversed (`a.T`): a view
 br             jump, passing block arguments
 cbr            conditional jump: ``cbr %c, then(args), else(args)``
 ret            return the operand (none: no operand)
@@ -108,6 +109,7 @@ _op("stride", 1, "i64", attr="index")
 _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
 _op("view", None, "given", attr="axes")
+_op("transpose", 1, "given")
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)

@@ -13,7 +13,8 @@ Invariants checked, for each function:
 6. Operand counts and types follow the op table (`ops.py`): binary ops take one type, `cmp`
    gives bool, `cbr`/`select`/`check` take a bool condition, `convert` goes between numeric
    types (or from an array to the same array of any layout), `extract` indexes a tuple in
-   range, `dim`/`stride` name an axis of the array, `load`/`store` take one i64 index per
+   range, `dim`/`stride` name an axis of the array, `view`'s axes match its operands and result,
+   `transpose` keeps the element type and rank, `load`/`store` take one i64 index per
    axis and `store` a value of the element type, `math` takes floats of one type with the
    function's arity, `call` passes the callee's parameter types and gives its return type,
    `ret` returns the function's return type.
@@ -192,6 +193,11 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         pass
     elif name == "view":
         _check_view(i, types)
+        return
+    elif name == "transpose":
+        a = types[0]
+        if not isinstance(a, T.ArrayType) or i.type != a.with_layout("A"):
+            _fail(f"transpose of {a} gives {i.type}", i)
         return
     elif name in ("dim", "stride", "load", "store"):
         _check_array_op(i, name, types)

@@ -86,3 +86,15 @@ def view(b: Builder, t: T.ArrayType, arr: Value, axes: str, operands: list[Value
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {length.ref}, {ARRAY_SHAPE}, {k}")
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
     return out
+
+
+def transpose(b: Builder, arr: Value, t: T.ArrayType) -> Value:
+    """The same struct with shape and strides reversed."""
+    lt = llvm_type(t.with_layout("A"))
+    out = arr
+    for k in range(t.ndim):
+        d = b._emit("i64", f"extractvalue {arr.type} {arr.ref}, {ARRAY_SHAPE}, {t.ndim - 1 - k}")
+        st = b._emit("i64", f"extractvalue {arr.type} {arr.ref}, {ARRAY_STRIDES}, {t.ndim - 1 - k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {d.ref}, {ARRAY_SHAPE}, {k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
+    return out

@@ -207,6 +207,9 @@ class FunctionLowering:
         return arrays.view(self.b, arr.type, self.value(arr), i.attr,
                            [self.value(v) for v in parts], i.type)
 
+    def _op_transpose(self, i: Instr):
+        return arrays.transpose(self.b, self.value(i.operands[0]), i.operands[0].type)
+
     def _op_stride(self, i: Instr):
         return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
 
