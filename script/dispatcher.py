@@ -16,6 +16,7 @@ import inspect
 import threading
 
 from script.errors import CompileError
+from script.ir import types as T
 from script.frontend.typeinfer import format_signature, python_type_name, to_python_value, typeof
 
 _TYPE = None
@@ -195,6 +196,9 @@ def _types_for(obj, info, values):
         t = typeof(value)
         if t is None:
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
+        if name in getattr(info, "any_array_params", ()) and not isinstance(t, T.ArrayType):
+            raise TypeError(f"{info.name}(): argument '{name}' must be a numpy.ndarray, not "
+                            f"{type(value).__name__}")
         types.append(t)
         coerced.append(to_python_value(t, value))
     return tuple(types), coerced

@@ -149,3 +149,7 @@ def rows(m):
 def transposed(m):
     t = m.T
     return t.shape, t[1, 0], t[0, -1], total(t)
+
+
+def any_array(a: np.ndarray, k: int) -> float:
+    return a[k] * 2.0

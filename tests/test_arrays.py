@@ -170,3 +170,12 @@ def test_transpose():
     check_all_levels(K.transposed, m)
     check_all_levels(K.transposed, m[:, ::2])
     check_all_levels(K.transposed, np.asfortranarray(m))
+
+
+def test_ndarray_annotation_takes_rank_and_dtype_from_the_call():
+    f = script.script(K.any_array)
+    assert f(np.arange(5.0), 2) == 4.0
+    assert f(np.arange(5, dtype=np.int32), -1) == 8.0
+    assert len(f.signatures) == 2
+    with pytest.raises(TypeError, match="must be a numpy.ndarray"):
+        f(3.0, 1)

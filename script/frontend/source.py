@@ -49,6 +49,7 @@ class FunctionInfo:
         self.defaults = {}
         for name, value in zip(reversed(self.param_names), reversed(py_func.__defaults__ or ())):
             self.defaults[name] = value
+        self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
         self.param_types = [self._annotation(name, ann_node) for name, ann_node in
                             zip(self.param_names, [a.annotation for a in node.args.posonlyargs + node.args.args])]
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
@@ -72,6 +73,9 @@ class FunctionInfo:
             ann = self.eval_annotation(ann_node)
         except Exception as e:  # noqa: BLE001 - any failure is the user's annotation
             raise CompileError(f"cannot evaluate the annotation of '{name}': {e}", self.loc(ann_node)) from None
+        if getattr(ann, "__name__", None) == "ndarray" and getattr(ann, "__module__", None) == "numpy":
+            self.any_array_params.add(name)
+            return None                    # specialized on each call's array type
         t = type_from_annotation(ann)
         if t is None:
             raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
