@@ -153,3 +153,11 @@ def transposed(m):
 
 def any_array(a: np.ndarray, k: int) -> float:
     return a[k] * 2.0
+
+
+def reductions(a):
+    return sum(a), min(a), max(a), sum(a, 10), sum(range(len(a))), min(range(3, 9)), max(a[::2])
+
+
+def sum_bools(mask):
+    return sum(mask), sum(range(5), 0.5)

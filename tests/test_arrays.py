@@ -179,3 +179,18 @@ def test_ndarray_annotation_takes_rank_and_dtype_from_the_call():
     assert len(f.signatures) == 2
     with pytest.raises(TypeError, match="must be a numpy.ndarray"):
         f(3.0, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32, np.float32])
+def test_builtin_reductions_over_arrays(dtype):
+    a = np.array([3, -1, 7, 2], dtype=dtype)
+    f = compiled(K.reductions)
+    got = f(a)
+    want = (a.sum(), a.min(), a.max(), a.sum() + 10, 6, 3)
+    assert got[:6] == tuple(w.item() if hasattr(w, "item") else w for w in want)
+    with pytest.raises(ValueError, match="empty"):
+        f(np.zeros(0, dtype=dtype))
+
+
+def test_sum_of_bools():
+    check_all_levels(K.sum_bools, np.array([True, False, True]))

@@ -12,6 +12,7 @@ import math
 import types
 
 from script.frontend import pylib
+from script.frontend.lower_expr import WeakConst
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
@@ -333,6 +334,8 @@ class CallLowering:
     def builtin_minmax(self, node, name) -> Value:
         if node.keywords:
             self.error(f"{name}() keyword arguments are not supported in compiled code", node)
+        if len(node.args) == 1 and self.builtin_call(node.args[0]) is not None:
+            return self.minmax_of(self.iterable(node.args[0]), name, node)
         values = [self.expr(a) for a in node.args]
         if len(values) == 1 and isinstance(values[0].type, T.TupleType):
             tup = values[0]
@@ -350,7 +353,20 @@ class CallLowering:
         return result
 
     def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
-        self.error(f"{name}() of a single {v.type} is not supported", node)
+        if not isinstance(v.type, T.ArrayType):
+            self.error(f"{name}() of a single {v.type} is not supported", node)
+        return self.minmax_of(self.iterable_value(v, node), name, node)
+
+    def minmax_of(self, iterable, name: str, node) -> Value:
+        """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
+        n, item, et = iterable
+        if not et.is_numeric():
+            self.error(f"{name}() of elements of type {et} is not supported", node)
+        self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
+                      message(f"{name}_empty"), node)
+        first = item(Const(0, T.I64))
+        return self.reduce_loop(node, n, item, first, lambda acc, x: self.emit(
+            name, [acc, self.coerce(x, acc.type, node)], acc.type, None, self.loc(node)))
 
     def builtin_round(self, node, name) -> Value:
         args = self.positional(node, name, 1, 2)
@@ -410,17 +426,32 @@ class CallLowering:
         return self.binop(ast.Pow, args[0], args[1], node)
 
     def builtin_sum(self, node, name) -> Value:
+        if node.args and self.builtin_call(node.args[0]) is not None:
+            start = [self.expr(a) for a in node.args[1:2]]
+            return self.sum_of(self.iterable(node.args[0]), start, node)
         args = self.positional(node, name, 1, 2)
         seq = args[0]
+        if isinstance(seq.type, T.ArrayType):
+            return self.sum_of(self.iterable_value(seq, node), args[1:], node)
         if not isinstance(seq.type, T.TupleType):
-            return self.sum_of(seq, args[1:], node)
+            self.error(f"sum() of a {seq.type} is not supported", node)
         total = args[1] if len(args) == 2 else Const(0, T.I64)
         for k, et in enumerate(seq.type.elems):
             total = self.binop(ast.Add, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
         return total
 
-    def sum_of(self, seq: Value, start, node) -> Value:
-        self.error(f"sum() of a {seq.type} is not supported", node)
+    def sum_of(self, iterable, start, node) -> Value:
+        """sum(iterable, start=0), accumulated in the type start and the elements meet at
+        (a literal start adapts to the elements, as NumPy's weak scalars do)."""
+        n, item, et = iterable
+        if not et.is_numeric():
+            self.error(f"sum() of elements of type {et} is not supported", node)
+        init = start[0] if start else Const(0, T.I64)
+        init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
+        t = self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
+        t = T.I64 if isinstance(t, T.BoolType) else t
+        return self.reduce_loop(node, n, item, self.coerce(init, t, node), lambda acc, x: self.coerce(
+            self.binop(ast.Add, acc, x, node), t, node))
 
     def builtin_len(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)

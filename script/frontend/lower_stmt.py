@@ -145,25 +145,17 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         return PyRef(obj, name)
 
     def read_local(self, name: str, node) -> Value:
+        """The value of local `name` here; raises UnboundLocalError at run time on the paths
+        where it was never assigned (a CompileError when that is every path)."""
         value = self.read(name, self.loc(node))
-        if isinstance(value, Undef) and not isinstance(value.type, Unknown):
-            pass
-        elif isinstance(value, Undef):
-            if self.func.entry is self.block or not self._may_be_defined(name):
-                self.error(f"local variable '{name}' is read before any assignment to it", node)
-            self.saw_unknown = self.saw_unknown or self.loc(node)
-            return value
         defined = self.read("$def:" + name, self.loc(node))
         if isinstance(defined, Const) and defined.value:
             return value
-        if isinstance(defined, Const) or isinstance(defined, Undef):
+        if isinstance(defined, (Const, Undef)):
             self.error(f"local variable '{name}' is read before any assignment to it", node)
         self.emit("check", [self.emit("not", [defined], T.BOOL, None, self.loc(node))], T.NONE,
                   ExcInfo("UnboundLocalError", unbound_local(name).replace("%", "%%")), self.loc(node))
         return value
-
-    def _may_be_defined(self, name: str) -> bool:
-        return name in self.locals
 
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
@@ -415,7 +407,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
             start, stop, step = self.range_args(it)
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node))
-        n, item = self.iterable(it)
+        n, item, _ = self.iterable(it)
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node))
 
@@ -429,9 +421,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         return None
 
     def iterable(self, node):
-        """(length, item) for what a `for` may iterate: `item(i)` gives the i-th element for
-        0 <= i < length. Ranges, arrays (along the first axis), tuples of one type, and
-        `enumerate`/`zip` of those."""
+        """(length, item, element type) for what a `for` may iterate: `item(i)` gives the
+        i-th element for 0 <= i < length. Ranges, arrays (along the first axis), tuples,
+        and `enumerate`/`zip` of those."""
         builtin = self.builtin_call(node)
         loc = self.loc(node)
         if builtin is range:
@@ -439,27 +431,51 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
             ut = T.IntType(start.type.bits, False)
             n = self.coerce(self.trip_count(start, stop, step, ut, node), T.I64, node)
             return n, lambda i: self.emit("add", [start, self.emit("mul", [self.coerce(i, start.type, node), step],
-                                                                   start.type, None, loc)], start.type, None, loc)
+                                                                   start.type, None, loc)], start.type, None, loc), start.type
         if builtin is enumerate:
             if not 1 <= len(node.args) <= 2:
                 self.error("enumerate() takes an iterable and an optional start", node)
-            n, item = self.iterable(node.args[0])
+            n, item, et = self.iterable(node.args[0])
             first = self.coerce(self.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
-            return n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node)
+            return (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
+                    T.TupleType([T.I64, et]))
         if builtin is zip:
             if not node.args:
                 self.error("zip() needs at least one iterable here", node)
             parts = [self.iterable(a) for a in node.args]
             n = parts[0][0]
-            for m, _ in parts[1:]:
+            for m, _, _ in parts[1:]:
                 n = self.emit("min", [n, m], T.I64, None, loc)
-            return n, lambda i: self.make_tuple([item(i) for _, item in parts], node)
-        seq = self.expr(node)
+            return (n, lambda i: self.make_tuple([item(i) for _, item, _ in parts], node),
+                    T.TupleType([et for _, _, et in parts]))
+        return self.iterable_value(self.expr(node), node)
+
+    def iterable_value(self, seq: Value, node):
+        """`iterable` for a tuple or array value."""
         if isinstance(seq.type, T.TupleType):
-            return Const(len(seq.type.elems), T.I64), lambda i: self.tuple_item(seq, i, node, node)
+            et = seq.type.elems[0] if seq.type.elems else T.I64
+            for e in seq.type.elems[1:]:
+                et = T.unify(et, e) or et
+            return Const(len(seq.type.elems), T.I64), lambda i: self.tuple_item(seq, i, node, node), et
         if isinstance(seq.type, T.ArrayType):
-            return self.array_len(seq, node), lambda i: self.array_item(seq, i, node)
+            t = seq.type
+            et = t.dtype if t.ndim == 1 else T.ArrayType(t.dtype, t.ndim - 1, "A")
+            return self.array_len(seq, node), lambda i: self.array_item(seq, i, node), et
         self.error(f"cannot iterate over a value of type {seq.type}", node)
+
+    def reduce_loop(self, node, n: Value, item, init: Value, step) -> Value:
+        """Fold `step(acc, item(i))` over 0 <= i < n starting from `init`; `step` keeps the
+        accumulator's type. The loop's key is `node`, so type hints survive rebuilds."""
+        self.counter += 1
+        var = f"$acc{self.counter}"
+        self.write(var, init)
+        loop = self.info.synthetic_loop(node)
+
+        def bind(i):
+            self.write(var, step(self.read(var, self.loc(node)), item(i)))
+
+        self.counted_loop(loop, Const(0, T.I64), n, Const(1, T.I64), bind)
+        return self.read(var, self.loc(node))
 
     def range_args(self, call: ast.Call):
         args = [self.expr(a) for a in call.args]

@@ -38,6 +38,8 @@ def message(kind: str) -> str:
         "range_zero_step": lambda: range(0, 1, 0),
         "math_domain": lambda: __import__("math").sqrt(-1.0),
         "math_range": lambda: __import__("math").exp(1000.0),
+        "min_empty": lambda: min(()),
+        "max_empty": lambda: max(()),
     }
     return _message_of(thunks[kind])
 

@@ -57,6 +57,18 @@ class FunctionInfo:
         self.is_annotated = all(t is not None for t in self.param_types)
         self.specializations: dict[tuple, object] = {}     # arg types -> IR Function (unoptimized)
 
+    def synthetic_loop(self, node) -> ast.For:
+        """An empty `for` standing for a loop the compiler makes for `node` (a reduction, a
+        slice fill): the same object in every build round, so loop type hints keyed by it
+        carry over."""
+        loops = self.__dict__.setdefault("_synthetic_loops", {})
+        loop = loops.get(id(node))
+        if loop is None:
+            loop = loops[id(node)] = ast.For(target=ast.Name("_"), iter=None, body=[], orelse=[],
+                                             lineno=getattr(node, "lineno", 1),
+                                             col_offset=getattr(node, "col_offset", 0))
+        return loop
+
     def _check_signature(self, node: ast.FunctionDef) -> None:
         a = node.args
         if a.vararg is not None:
