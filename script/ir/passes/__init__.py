@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import constfold, cse, dce, inline, licm, sccp, simplify_cfg
+from script.ir.passes import bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg
 
 PASSES = {
     "inline": inline,
@@ -29,6 +29,7 @@ PASSES = {
     "simplify_cfg": simplify_cfg,
     "cse": cse,
     "licm": licm,
+    "bce": bce,
 }
 
 
@@ -54,13 +55,13 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg"), limit=4),
         "cse",
         "licm",
-        Fixpoint(_CLEANUP, limit=2),
+        Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
         "inline",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "cse", "licm"), limit=8),
-        Fixpoint(_CLEANUP, limit=4),
+        Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
     ),
 }
 
@@ -75,6 +76,8 @@ ORDER = (
      "dce drops dead parameters and instructions, leaving empty blocks to thread and merge"),
     ("simplify_cfg", "cse",
      "merged blocks and fewer parameters expose more equal instructions to one table"),
+    ("cse", "bce",
+     "bce matches the loop bound and an index check's dim as one value, which CSE makes"),
     ("cse", "licm",
      "licm then hoists one copy of a repeated invariant instead of each duplicate"),
 )
