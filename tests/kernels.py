@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as NP
+
 LIMIT = 10
 SCALE = 2.5
 PAIR = (3, 4.5)
@@ -351,3 +353,8 @@ def enumerate_tuples(a, b):
     for x, y in zip((a, b), (b, a, 7)):
         s += x - y
     return s
+
+
+def numpy_math(x, y):
+    return (NP.sqrt(x), NP.exp(y), NP.arctan2(x, y), NP.floor(x), NP.abs(y), NP.minimum(x, y),
+            NP.maximum(x, y), NP.isnan(x), NP.hypot(x, y), NP.pi * x, NP.tanh(y))

@@ -264,3 +264,12 @@ def test_range_steps(start, stop, step):
        st.integers(-1100, 1100))
 def test_frexp_ldexp(x, i):
     check_all_levels(K.frexp_ldexp, x, i)
+
+
+@SET
+@given(st.one_of(floats, small), st.one_of(floats, small))
+def test_numpy_ufuncs_on_scalars(x, y):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check_all_levels(K.numpy_math, x, y, approx=True)

@@ -98,6 +98,8 @@ class CallLowering:
         t = _conversion_target(obj)
         if t is not None:
             return self.call_conversion(t, node)
+        if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS:
+            return self.call_ufunc(obj.__name__, node)
         if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
             return self.call_math(obj.__name__, node)
         if isinstance(obj, type) and issubclass(obj, BaseException):
@@ -321,10 +323,49 @@ class CallLowering:
             self.raise_if(rng, "ValueError", message("math_domain"), node)
         return r
 
+    def call_ufunc(self, name: str, node) -> Value:
+        """A NumPy ufunc on scalars: NumPy's semantics (NaN or inf, never an exception)."""
+        fn, arity = _NUMPY_UFUNCS[name]
+        args = self.positional(node, f"numpy.{name}", arity)
+        for a, n in zip(args, node.args):
+            if isinstance(a.type, T.ArrayType):
+                self.error(f"numpy.{name} on arrays (element-wise array expressions) is not "
+                           "supported yet; loop over the elements", n)
+        loc = self.loc(node)
+        if fn in ("abs", "isnan", "isinf", "isfinite", "minimum", "maximum"):
+            return self.ufunc_special(fn, args, node)
+        args = [self.float_arg(a, node) for a in args]
+        if arity == 2:
+            t = self.common_type(args[0], args[1], node)
+            args = [self.coerce(a, t, node) for a in args]
+        return self.emit("math", args, args[0].type, fn, loc)
+
+    def ufunc_special(self, fn: str, args, node) -> Value:
+        loc = self.loc(node)
+        if fn == "abs":
+            return self.builtin_abs_value(args[0], node)
+        if fn in ("minimum", "maximum"):
+            a, b = args
+            t = self.common_type(a, b, node)
+            a, b = self.coerce(a, t, node), self.coerce(b, t, node)
+            r = self.emit("min" if fn == "minimum" else "max", [a, b], t, None, loc)
+            if isinstance(t, T.FloatType):          # NumPy propagates a NaN from either side
+                a_nan = self.emit("cmp", [a, a], T.BOOL, "ne", loc)
+                r = self.emit("select", [a_nan, a, r], t, None, loc)
+            return r
+        x = self.float_arg(args[0], node)
+        if fn == "isnan":
+            return self.emit("cmp", [x, x], T.BOOL, "ne", loc)
+        ax = self.emit("abs", [x], x.type, None, loc)
+        return self.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq" if fn == "isinf" else "lt", loc)
+
     # ---- builtin functions ---------------------------------------------------------------
 
     def builtin_abs(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)
+        return self.builtin_abs_value(v, node)
+
+    def builtin_abs_value(self, v: Value, node) -> Value:
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
@@ -470,6 +511,22 @@ class CallLowering:
             return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
         (v,) = self.positional(node, name, 1)
         return self.convert_checked(v, t, node)
+
+
+# NumPy ufunc name -> (the `math` op or special case, arity), for scalar arguments.
+_NUMPY_UFUNCS = {
+    "sqrt": ("sqrt", 1), "exp": ("exp", 1), "exp2": ("exp2", 1), "expm1": ("expm1", 1),
+    "log": ("log", 1), "log2": ("log2", 1), "log10": ("log10", 1), "log1p": ("log1p", 1),
+    "sin": ("sin", 1), "cos": ("cos", 1), "tan": ("tan", 1), "arcsin": ("asin", 1),
+    "arccos": ("acos", 1), "arctan": ("atan", 1), "sinh": ("sinh", 1), "cosh": ("cosh", 1),
+    "tanh": ("tanh", 1), "arcsinh": ("asinh", 1), "arccosh": ("acosh", 1),
+    "arctanh": ("atanh", 1), "floor": ("floor", 1), "ceil": ("ceil", 1), "trunc": ("trunc", 1),
+    "rint": ("rint", 1), "cbrt": ("cbrt", 1), "fabs": ("fabs", 1), "absolute": ("abs", 1),
+    "arctan2": ("atan2", 2), "hypot": ("hypot", 2), "copysign": ("copysign", 2),
+    "fmod": ("fmod", 2), "power": ("pow", 2), "nextafter": ("nextafter", 2),
+    "isnan": ("isnan", 1), "isinf": ("isinf", 1), "isfinite": ("isfinite", 1),
+    "minimum": ("minimum", 2), "maximum": ("maximum", 2),
+}
 
 
 def _conversion_target(obj) -> T.Type | None:
