@@ -27,7 +27,7 @@ f32, f64 = _Sized(_T.F32), _Sized(_T.F64)
 boolean = _Sized(_T.BOOL)
 
 
-def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False):
+def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -35,6 +35,8 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False):
     `opt` (0-3) is the optimization level of script's own passes and LLVM's; `passes`
     restricts the IR passes to the named ones (for debugging). With `cache=True` compiled
     code is kept on disk and reused by later processes (see `script.cache`).
+    `boundscheck=False` drops the check of array indices against the array's shape (an
+    index out of bounds then reads or writes outside the array, as in C).
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
@@ -43,7 +45,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False):
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         from script.dispatcher import make_script_function
-        return make_script_function(f, opt=opt, passes=passes, cache=cache)
+        return make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck)
 
     return wrap if fn is None else wrap(fn)
 

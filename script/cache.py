@@ -52,16 +52,17 @@ class _Uncacheable(Exception):
     pass
 
 
-def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None) -> Specialization:
+def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
+                          boundscheck: bool = True) -> Specialization:
     """`compile_specialization`, through the cache. Called under the frontend's lock."""
     try:
-        key = cache_key(info, arg_types, opt, passes)
+        key = cache_key(info, arg_types, opt, passes) + ("" if boundscheck else "-nobc")
     except Exception:  # noqa: BLE001 - _Uncacheable, or a value the key cannot describe
-        return compile_specialization(info, arg_types, opt, passes)
-    name = entry_name(info, arg_types, opt, passes, key)
+        return compile_specialization(info, arg_types, opt, passes, boundscheck)
+    name = entry_name(info, arg_types, opt, passes if boundscheck else (passes, "nobc"), key)
     spec = _lookup(name, key, arg_types, _directories(info.filename))
     if spec is None:
-        spec = compile_specialization(info, arg_types, opt, passes)
+        spec = compile_specialization(info, arg_types, opt, passes, boundscheck)
         try:
             _store(name, key, info, spec, _directories(info.filename))
         except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet

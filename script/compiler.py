@@ -78,14 +78,15 @@ def optimize_module(module: Module, opt: int, passes=None) -> dict:
     return stats
 
 
-def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None) -> Specialization:
+def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
+                           boundscheck: bool = True) -> Specialization:
     from script.backend import compile_native
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
     from script.ir.printer import format_module
     with COMPILE_LOCK:
         t0 = time.perf_counter()
-        func = specialize(info, arg_types)
+        func = specialize(info, arg_types, boundscheck)
         funcs = clone_functions(closure_of(func))
         module = Module(funcs)
         if verify_enabled():

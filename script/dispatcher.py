@@ -85,7 +85,8 @@ def _signature_key(fn, types) -> tuple:
     return tuple(out)
 
 
-def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False):
+def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
+                         boundscheck: bool = True):
     from script.backend import new_instance
     from script.frontend.specialize import COMPILE_LOCK, CONTEXT
     with COMPILE_LOCK:
@@ -104,7 +105,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     obj = new_instance(function_type(), trampoline)
     d = obj.__dict__
     d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
-             _cache=cache, __name__=py_func.__name__, __qualname__=py_func.__qualname__,
+             _cache=cache, _boundscheck=boundscheck, __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
     target.append(_make_fallback(obj, info, inspect.signature(py_func)))
     if info.is_annotated and _deferred is None:
@@ -237,7 +238,7 @@ def _specialization_for(obj, key: tuple):
         if spec is not None:
             return spec
         try:
-            spec = build(d["_script_info"], key, d["_opt"], d["_passes"])
+            spec = build(d["_script_info"], key, d["_opt"], d["_passes"], d.get("_boundscheck", True))
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

@@ -194,3 +194,13 @@ def test_builtin_reductions_over_arrays(dtype):
 
 def test_sum_of_bools():
     check_all_levels(K.sum_bools, np.array([True, False, True]))
+
+
+def test_boundscheck_can_be_turned_off():
+    checked = script.script(K.get)
+    unchecked = script.script(K.get, boundscheck=False)
+    a = np.arange(10.0)
+    assert unchecked(a, 3) == 3.0 and unchecked(a, -1) == 9.0     # negative indices still wrap
+    with pytest.raises(IndexError):
+        checked(a, 10)
+    assert "IndexError" in checked.ir("opt") and "IndexError" not in unchecked.ir("opt")

@@ -117,6 +117,8 @@ class ArrayLowering:
         else:
             neg = self.cmp("lt", i, Const(0, T.I64), node)
             j = self.emit("select", [neg, self.emit("add", [i, n], T.I64, None, loc), i], T.I64, None, loc)
+        if not self.boundscheck:
+            return j                   # @script(boundscheck=False): the user vouches for it
         lo = self.cmp("lt", j, Const(0, T.I64), node)
         hi = self.emit("cmp", [j, n], T.BOOL, "ge", loc)
         bad = hi if isinstance(lo, Const) and not lo.value else self.emit("or", [lo, hi], T.BOOL, None, loc)

@@ -52,12 +52,13 @@ class Loop:
 
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
-    def __init__(self, ctx, info, arg_types, hints: dict, name: str):
+    def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
         super().__init__(func, info.filename, hints)
         self.ctx = ctx
         self.info = info
+        self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
         self.ret_type: T.Type | None = info.return_type or hints.get(("ret", None))

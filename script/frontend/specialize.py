@@ -59,7 +59,7 @@ class Context:
         return info
 
     def callee(self, builder, info: FunctionInfo, types: tuple, node) -> Function:
-        key = (info, types)
+        key = (info, (types, builder.boundscheck))
         current = self.in_progress.get(key)
         if current is not None:
             if current.ret_type is None:
@@ -67,19 +67,22 @@ class Context:
             current.used_ret_hint = True
             current.func.ret_type = current.ret_type
             return current.func
-        return self.specialize(info, types)
+        return self.specialize(info, types, builder.boundscheck)
 
-    def specialize(self, info: FunctionInfo, types: tuple) -> Function:
-        cached = info.specializations.get(types)
+    def specialize(self, info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Function:
+        """The IR of `info` for argument `types`; `boundscheck=False` builds array indexing
+        without bounds checks (callees built for it inherit the choice)."""
+        skey = (types, boundscheck)
+        cached = info.specializations.get(skey)
         if cached is not None:
             return cached
         from script.frontend.lower_stmt import FunctionLowering
-        key = (info, types)
+        key = (info, skey)
         hints: dict = {}
         mark = len(self.journal)
-        name = self.unique_name(info, types)
+        name = self.unique_name(info, types) + ("" if boundscheck else ".nobc")
         for _ in range(MAX_ROUNDS):
-            builder = FunctionLowering(self, info, types, hints, name)
+            builder = FunctionLowering(self, info, types, hints, name, boundscheck)
             self.in_progress[key] = builder
             try:
                 func = builder.build()
@@ -108,15 +111,15 @@ class Context:
                 self._rollback(mark)
                 hints[("ret", None)] = func.ret_type
                 continue
-            info.specializations[types] = func
+            info.specializations[skey] = func
             self.journal.append(key)
             return func
         raise CompileError(f"the types of '{info.name}' did not settle after {MAX_ROUNDS} rounds of "
                            "inference; annotate its variables", info.loc(info.node))
 
     def _rollback(self, mark: int) -> None:
-        for info, types in self.journal[mark:]:
-            info.specializations.pop(types, None)
+        for info, skey in self.journal[mark:]:
+            info.specializations.pop(skey, None)
         del self.journal[mark:]
 
     def unique_name(self, info: FunctionInfo, types: tuple) -> str:
@@ -142,9 +145,9 @@ def mangle(t: T.Type) -> str:
 CONTEXT = Context()
 
 
-def specialize(info: FunctionInfo, types: tuple) -> Function:
+def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Function:
     with COMPILE_LOCK:
-        return CONTEXT.specialize(info, types)
+        return CONTEXT.specialize(info, types, boundscheck)
 
 
 def closure_of(func: Function) -> list[Function]:
