@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.pymessages import message, printf_escape
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -161,8 +161,9 @@ class ExprLowering:
             return v
         if not T.is_convertible(v.type, t):
             self.error(f"cannot convert {v.type} to {t}", node)
-        if isinstance(v, Const) and not isinstance(t, T.TupleType):
-            return _fold_convert(v, t)
+        folded = fold_convert(v, t)
+        if folded is not None:
+            return folded
         if isinstance(t, T.TupleType):
             elems = [self.coerce(self.emit("extract", [v], v.type.elems[k], k, v.loc), et, node)
                      for k, et in enumerate(t.elems)]
@@ -487,8 +488,7 @@ class ExprLowering:
             term = blk.terminator
             for k, s in enumerate(term.succs):
                 if s is done:
-                    term.add_succ_arg(k, self.convert_in(blk, v, t) if not isinstance(v, Const)
-                                      else (_fold_convert(v, t) if t.is_numeric() else v))
+                    term.add_succ_arg(k, self.convert_in(blk, v, t))
         return param
 
     def jump_with(self, target, args, node) -> None:
@@ -513,17 +513,3 @@ class ExprLowering:
 
 def _weaken(v: Value) -> Value:
     return WeakConst(v.value, v.type, v.loc) if isinstance(v, Const) and not isinstance(v, WeakConst) else v
-
-
-def _fold_convert(c: Const, t: T.Type) -> Const:
-    v = c.value
-    if isinstance(t, T.BoolType):
-        return Const(bool(v), t, c.loc)
-    if isinstance(t, T.FloatType):
-        if t.bits == 32:
-            import numpy as np
-            return Const(float(np.float32(v)), t, c.loc)
-        return Const(float(v), t, c.loc)
-    if isinstance(t, T.IntType):
-        return Const(int(v), t, c.loc)
-    return c

@@ -312,8 +312,9 @@ class SSABuilder:
     def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
         if v.type == t:
             return v
-        if isinstance(v, Const) and t.is_numeric() and v.type.is_numeric() and not isinstance(t, T.BoolType):
-            return _convert_const(v, t)
+        folded = fold_convert(v, t)
+        if folded is not None:
+            return folded
         if isinstance(t, T.TupleType):
             elems = []
             for k, et in enumerate(t.elems):
@@ -335,11 +336,11 @@ def _same_const(a: Value, b: Value) -> bool:
     return isinstance(a, Const) and isinstance(b, Const) and a.key() == b.key()
 
 
-def _convert_const(c: Const, t: T.Type) -> Const:
-    v = c.value
-    if isinstance(t, T.FloatType):
-        import numpy as np
-        return Const(float(np.float32(v)) if t.bits == 32 else float(v), t, c.loc)
-    if isinstance(t, T.IntType):
-        return Const(int(v), t, c.loc)
-    return Const(bool(v), t, c.loc)
+def fold_convert(v: Value, t: T.Type) -> Const | None:
+    """`v` converted to `t` at compile time when `v` is a numeric constant and the IR's own
+    folding rules (the backend's semantics) give a certain result; else None, and the caller
+    emits a `convert` (a NaN or out-of-range float stored into an int, say)."""
+    if not (isinstance(v, Const) and v.type.is_numeric() and t.is_numeric()):
+        return None
+    from script.ir.passes._semantics import fold
+    return fold("convert", None, t, [v])
