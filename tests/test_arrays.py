@@ -204,3 +204,16 @@ def test_boundscheck_can_be_turned_off():
     with pytest.raises(IndexError):
         checked(a, 10)
     assert "IndexError" in checked.ir("opt") and "IndexError" not in unchecked.ir("opt")
+
+
+def test_storing_nan_or_inf_into_an_int_array_raises_as_numpy_does():
+    put = compiled(K.put)
+    for v, exc in ((float("nan"), ValueError), (float("inf"), OverflowError), (1e30, OverflowError)):
+        a = np.zeros(3, np.int64)
+        with pytest.raises(exc):
+            a[0] = v                     # NumPy
+        with pytest.raises(exc):
+            put(a, 0, v)                 # compiled
+    a = np.zeros(3, np.int64)
+    put(a, 1, -2.7)
+    assert a[1] == -2

@@ -142,7 +142,10 @@ class ArrayLowering:
         dtype = arr.type.dtype
         if not value.type.is_numeric():
             self.error(f"cannot store a {value.type} into an array of {dtype}", node)
-        # NumPy's item assignment casts unsafely (2.7 into an int array stores 2).
+        # NumPy's item assignment truncates a float into an int array (2.7 stores 2) and, as
+        # int(x) does, refuses NaN, infinities and values out of the int's range.
+        if isinstance(dtype, T.IntType) and isinstance(value.type, T.FloatType):
+            value = self.convert_checked(value, dtype, node)
         self.emit("store", [arr, self.coerce(value, dtype, node), *idx], T.NONE, None, self.loc(node))
 
     def store_into_view(self, view: Value, value: Value, node) -> None:
