@@ -47,11 +47,15 @@ def factorial(n: int) -> int:
     return r
 
 
-def comb(n: int, k: int) -> int:
+def _check_counts(n: int, k: int) -> None:
     if n < 0:
         raise ValueError("n must be a non-negative integer")
     if k < 0:
         raise ValueError("k must be a non-negative integer")
+
+
+def comb(n: int, k: int) -> int:
+    _check_counts(n, k)
     if k > n:
         return 0
     if k > n - k:
@@ -63,10 +67,7 @@ def comb(n: int, k: int) -> int:
 
 
 def perm(n: int, k: int) -> int:
-    if n < 0:
-        raise ValueError("n must be a non-negative integer")
-    if k < 0:
-        raise ValueError("k must be a non-negative integer")
+    _check_counts(n, k)
     if k > n:
         return 0
     r = 1

@@ -244,9 +244,6 @@ class SSABuilder:
             for var, v in defs.items():
                 if v is param:
                     defs[var] = same
-        for inc in self.incomplete.values():
-            for var, v in inc.items():
-                assert v is not param
         if has_args:
             block.remove_param(block.params.index(param))
         else:
@@ -260,7 +257,7 @@ class SSABuilder:
                 if s not in self.sealed:
                     continue
                 for p in list(s.params):
-                    if p in self.param_var and p.block is s:
+                    if p in self.param_var:
                         args = [pred.terminator.succ_args(j)[s.params.index(p)]
                                 for pred in dict.fromkeys(s.preds)
                                 for j, ss in enumerate(pred.terminator.succs) if ss is s]
