@@ -186,10 +186,9 @@ class ArrayLowering:
             self.store_element(view, idx, elem, node)
             return
         n = self.emit("dim", [view], T.I64, len(idx), self.loc(node))
-        # A loop with no statements of its own: the element work happens in `bind`.
-        loop = self.info.synthetic_loop(node) if not idx else ast.For(
-            target=ast.Name("_"), iter=None, body=[], orelse=[], lineno=node.lineno, col_offset=node.col_offset)
-        self.counted_loop(loop, Const(0, T.I64), n, Const(1, T.I64),
+        # A loop with no statements of its own: the element work happens in `bind`. (The
+        # nested levels share the node's loop key: they carry no variables to widen.)
+        self.counted_loop(self.info.synthetic_loop(node), Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.fill_loops(view, value, node, idx + [i]))
 
     def array_aug_assign(self, node: ast.AugAssign) -> None:
