@@ -27,7 +27,8 @@ f32, f64 = _Sized(_T.F32), _Sized(_T.F64)
 boolean = _Sized(_T.BOOL)
 
 
-def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True):
+def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True,
+           interruptible: bool = True, nogil: bool = True):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -37,6 +38,10 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     code is kept on disk and reused by later processes (see `script.cache`).
     `boundscheck=False` drops the check of array indices against the array's shape (an
     index out of bounds then reads or writes outside the array, as in C).
+    `interruptible=False` leaves out the checks that let Ctrl-C (SIGINT) stop a running loop
+    with KeyboardInterrupt (they cost under 2% on the benchmarks). `nogil=False` keeps the
+    GIL during calls; by default a function with a loop or recursion runs without it, so
+    other Python threads run meanwhile.
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
@@ -45,7 +50,25 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         from script.dispatcher import make_script_function
-        return make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck)
+        return make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
+                                    interruptible=interruptible, nogil=nogil)
+
+    return wrap if fn is None else wrap(fn)
+
+
+def kernel(fn=None, *, arch: str | None = None, boundscheck: bool | None = None, opt: int = 2):
+    """Compile `fn` as a CUDA kernel (`script.cuda` has its language and docs/cuda.md the
+    details): ``k[grid, block](*args)`` runs it on the GPU when one is usable, else on the
+    CPU; ``k.ptx()`` is its PTX for `arch` (default: the GPU's, else sm_80). `boundscheck`
+    None checks array indices on the CPU path only."""
+    if opt not in (0, 1, 2, 3):
+        raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+
+    def wrap(f):
+        if not callable(f) or not hasattr(f, "__code__"):
+            raise TypeError(f"@script.kernel expects a Python function, not {type(f).__name__}")
+        from script.cuda.kernel import Kernel
+        return Kernel(f, arch=arch, boundscheck=boundscheck, opt=opt)
 
     return wrap if fn is None else wrap(fn)
 
@@ -73,5 +96,5 @@ class _CallableModule(_types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["script", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
+__all__ = ["script", "kernel", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
            "u8", "u16", "u32", "u64", "f32", "f64"]

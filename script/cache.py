@@ -10,7 +10,8 @@ compiled code depends on —
   and classes by name, Python and ``@script`` functions by their own source, defaults and
   names, transitively — so editing a callee in another file, or a global constant,
   changes the key, and editing an unrelated function in the same file does not;
-- the argument types, `opt`, `passes` and SCRIPT_DISABLE_PASSES;
+- the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil` and
+  SCRIPT_DISABLE_PASSES;
 - the compiler (its version and the sizes and times of its own files), LLVM's version, the
   Python ABI, the target triple, CPU name and features.
 
@@ -53,16 +54,20 @@ class _Uncacheable(Exception):
 
 
 def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
-                          boundscheck: bool = True) -> Specialization:
+                          boundscheck: bool = True, interruptible: bool = True,
+                          nogil: bool = True) -> Specialization:
     """`compile_specialization`, through the cache. Called under the frontend's lock."""
+    options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
+    # Options at their defaults add nothing to the key or name, so entries stay as they were.
+    flags = "".join(f"-no{k}" for k, v in options.items() if not v)
     try:
-        key = cache_key(info, arg_types, opt, passes) + ("" if boundscheck else "-nobc")
+        key = cache_key(info, arg_types, opt, passes) + flags
     except Exception:  # noqa: BLE001 - _Uncacheable, or a value the key cannot describe
-        return compile_specialization(info, arg_types, opt, passes, boundscheck)
-    name = entry_name(info, arg_types, opt, passes if boundscheck else (passes, "nobc"), key)
+        return compile_specialization(info, arg_types, opt, passes, **options)
+    name = entry_name(info, arg_types, opt, (passes, flags) if flags else passes, key)
     spec = _lookup(name, key, arg_types, _directories(info.filename))
     if spec is None:
-        spec = compile_specialization(info, arg_types, opt, passes, boundscheck)
+        spec = compile_specialization(info, arg_types, opt, passes, **options)
         try:
             _store(name, key, info, spec, _directories(info.filename))
         except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet

@@ -78,8 +78,23 @@ def optimize_module(module: Module, opt: int, passes=None) -> dict:
     return stats
 
 
+def add_interrupt_checks(module: Module) -> None:
+    """`poll` instructions in the loops of every function of `module` (script.ir.interrupts),
+    verified afterwards when the verifier is on."""
+    from script.ir.interrupts import insert_polls
+    for f in module.functions.values():
+        insert_polls(f)
+        if verify_enabled():
+            from script.ir.verifier import verify_function
+            verify_function(f, after="interrupts")
+
+
 def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
-                           boundscheck: bool = True) -> Specialization:
+                           boundscheck: bool = True, interruptible: bool = True,
+                           nogil: bool = True) -> Specialization:
+    """Compile `info` for `arg_types`. `interruptible` puts interrupt checks in every loop
+    after the IR passes (script.ir.interrupts), so Ctrl-C stops a running call; `nogil`
+    lets the entry point release the GIL while code that may run long runs."""
     from script.backend import compile_native
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
@@ -89,6 +104,8 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         func = specialize(info, arg_types, boundscheck)
         funcs = clone_functions(closure_of(func))
         module = Module(funcs)
+        from script.frontend.cuda_lowering import reject_kernel_ops
+        reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
         if verify_enabled():
             from script.ir.verifier import verify_module
             verify_module(module, after="frontend")
@@ -96,8 +113,10 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         ssa_text = format_module(module)
         optimize_module(module, opt, passes)
         module = Module(closure_of(funcs[0]))     # callees inlined everywhere are gone
+        if interruptible:
+            add_interrupt_checks(module)
         t2 = time.perf_counter()
-        native = compile_native(module, funcs[0].name, opt_level=LLVM_LEVEL[opt])
+        native = compile_native(module, funcs[0].name, opt_level=LLVM_LEVEL[opt], nogil=nogil)
         t3 = time.perf_counter()
     return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_text, native,
                           {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})

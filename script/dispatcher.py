@@ -20,15 +20,20 @@ from script.ir import types as T
 from script.frontend.typeinfer import format_signature, python_type_name, to_python_value, typeof
 
 _TYPE = None
+_TYPE_LOCK = threading.Lock()
 _reentry = threading.local()
 _deferred: list | None = None      # CompileErrors of decorations while deferred_compilation() runs
 
 
 def function_type():
+    """The one heap type of compiled functions, made on first use (by one thread only:
+    `is_script_function` compares with it)."""
     global _TYPE
     if _TYPE is None:
-        from script.backend import make_function_type
-        _TYPE = make_function_type("script.Function", dict(_Methods.__dict__))
+        with _TYPE_LOCK:
+            if _TYPE is None:
+                from script.backend import make_function_type
+                _TYPE = make_function_type("script.Function", dict(_Methods.__dict__))
     return _TYPE
 
 
@@ -86,7 +91,7 @@ def _signature_key(fn, types) -> tuple:
 
 
 def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
-                         boundscheck: bool = True):
+                         boundscheck: bool = True, interruptible: bool = True, nogil: bool = True):
     from script.backend import new_instance
     from script.frontend.specialize import COMPILE_LOCK, CONTEXT
     with COMPILE_LOCK:
@@ -105,7 +110,8 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     obj = new_instance(function_type(), trampoline)
     d = obj.__dict__
     d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
-             _cache=cache, _boundscheck=boundscheck, __name__=py_func.__name__, __qualname__=py_func.__qualname__,
+             _cache=cache, _boundscheck=boundscheck, _interruptible=interruptible, _nogil=nogil,
+             __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
     target.append(_make_fallback(obj, info, inspect.signature(py_func)))
     if info.is_annotated and _deferred is None:
@@ -205,8 +211,16 @@ def _types_for(obj, info, values):
     return tuple(types), coerced
 
 
+def _describe_value(v) -> str:
+    """The type of argument `v` as a signature names it (an array's dtype, rank, layout)."""
+    if type(v).__name__ == "ndarray":
+        t = typeof(v)
+        return str(t) if t is not None else f"ndarray of {v.dtype} ({v.ndim}-d)"
+    return type(v).__name__
+
+
 def _type_error(obj, info, values, bad=None) -> str:
-    got = "(" + ", ".join(type(v).__name__ for v in values) + ")"
+    got = "(" + ", ".join(_describe_value(v) for v in values) + ")"
     accepted = [format_signature(k) for k in obj.__dict__["_specializations"]]
     if info.is_annotated:
         accepted = [format_signature(info.param_types)]
@@ -238,7 +252,8 @@ def _specialization_for(obj, key: tuple):
         if spec is not None:
             return spec
         try:
-            spec = build(d["_script_info"], key, d["_opt"], d["_passes"], d.get("_boundscheck", True))
+            spec = build(d["_script_info"], key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
+                         interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True))
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

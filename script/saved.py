@@ -15,7 +15,9 @@ the compiler version, the Python ABI, the triple and the CPU match
 (saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
 compiles it again for this CPU. IR texts not compiled are hash-checked when first shown. The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments; they cannot
-compile new specializations, having no source. Every failure is a `LoadError`.
+compile new specializations, having no source. Kernels (`@script.kernel`) are saved and
+loaded by script.saved_cuda: IR, PTX per architecture and the CPU path's object code. Every
+failure is a `LoadError`.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ class LoadedSpecialization(Specialization):
 
 
 def parse_ir(text: str, record: SpecEntry, origin: str):
-    """The verified IR module of `record`, checked against its manifest entry."""
+    """The verified IR module of `record`, checked against its manifest entry (a `SpecEntry`,
+    or a kernel's `KernelModule`)."""
     from script.ir.parser import parse_module
     module = parse_module(text, f"{origin}:{record.ir.path}")
     where = f"{origin}: IR of {record.entry}"
@@ -134,22 +137,28 @@ class SavedModule(types.ModuleType):
     """What `script.load` returns: a module whose attributes are the saved functions.
 
     `__manifest__` is the checked `Manifest`; `__recompiled__` is None when the object code
-    was used, else why the functions were compiled again from their IR. `str()` (and so
-    `print`) gives a summary: functions, signatures, target, compiler and Python versions."""
+    was used, else why the functions (and the kernels' CPU code) were compiled again from
+    their IR. `__kernels__` names the kernels (`script.saved_cuda.SavedKernel`), which are
+    in `__all__` too. `str()` (and so `print`) gives a summary: functions, kernels,
+    signatures, target, compiler and Python versions."""
 
-    def __init__(self, path: str, manifest: Manifest, functions: dict, recompiled: str | None):
+    def __init__(self, path: str, manifest: Manifest, functions: dict, recompiled: str | None,
+                 kernels: dict | None = None):
         super().__init__(os.path.splitext(os.path.basename(path))[0],
                          f"script saved module loaded from {path}")
+        kernels = kernels or {}
         self.__file__ = path
         self.__manifest__ = manifest
         self.__recompiled__ = recompiled
-        self.__all__ = list(functions)
-        for name, fn in functions.items():
+        self.__all__ = list(functions) + list(kernels)
+        self.__kernels__ = list(kernels)
+        for name, fn in {**functions, **kernels}.items():
             setattr(self, name, fn)
 
     def __repr__(self):
-        n = len(self.__all__)
-        return f"<script saved module {self.__name__!r} from {self.__file__!r}: {n} function{'s' * (n != 1)}>"
+        n, k = len(self.__all__) - len(self.__kernels__), len(self.__kernels__)
+        return (f"<script saved module {self.__name__!r} from {self.__file__!r}: {n} "
+                f"function{'s' * (n != 1)}" + (f", {k} kernel{'s' * (k != 1)}>" if k else ">"))
 
     def __str__(self):
         m = self.__manifest__
@@ -159,11 +168,23 @@ class SavedModule(types.ModuleType):
                  f"  target {m.target.triple}, CPU {m.target.cpu}",
                  "  code: " + ("object code, as saved" if self.__recompiled__ is None
                                else f"compiled again from IR ({self.__recompiled__})"),
-                 "  functions:"]
+                 ]
+        if m.functions or not m.kernels:
+            lines.append("  functions:")
         for f in m.functions:
             lines.append(f"    {f.name}({', '.join(_format_param(p) for p in f.params)})"
                          + (f"  calls {', '.join(f.calls)}" if f.calls else ""))
             lines.extend(f"        {s}" for s in getattr(self, f.name).signatures)
+        if m.kernels:
+            from script.frontend.typeinfer import format_signature
+            lines.append("  kernels:")
+        for k in m.kernels:
+            options = [f"{o}={v!r}" for o, v in (("arch", k.arch), ("boundscheck", k.boundscheck))
+                       if v is not None]
+            lines.append(f"    kernel {k.name}({', '.join(_format_param(p) for p in k.params)})"
+                         + (f"  [{', '.join(options)}]" if options else ""))
+            lines.extend(f"        {format_signature(s.arg_types)}  PTX "
+                         f"{', '.join(p.arch for p in s.ptx) or 'none'}" for s in k.specializations)
         return "\n".join(lines)
 
 
@@ -184,7 +205,11 @@ def load(path: str | os.PathLike) -> SavedModule:
         specs = {r.arg_types: load_specialization(archive, r, mismatch is None)
                  for r in entry.specializations}
         functions[entry.name] = make_loaded_function(entry, specs)
-    return SavedModule(archive.origin, manifest, functions, mismatch)
+    kernels = {}
+    if manifest.kernels:
+        from script.saved_cuda import load_kernel
+        kernels = {k.name: load_kernel(archive, k, mismatch is None) for k in manifest.kernels}
+    return SavedModule(archive.origin, manifest, functions, mismatch, kernels)
 
 
 # ---- saving -------------------------------------------------------------------------------
@@ -192,13 +217,18 @@ def load(path: str | os.PathLike) -> SavedModule:
 def save(obj, path: str | os.PathLike, signatures=None) -> None:
     """Write compiled functions to `path` (one zip archive; see the module docstring).
 
-    `obj` is a compiled function, a list of them (saved under their names) or a dict from
-    name to function; functions `load` returned can be saved again. Each function is saved
+    `obj` is a compiled function or kernel (`@script.kernel`), a list of them (saved under
+    their names) or a dict from name to function; functions and kernels `load` returned can
+    be saved again. A kernel is saved with its GPU IR, PTX (the architectures compiled so
+    far and the default one) and CPU code (script.saved_cuda). Each function is saved
     with the specializations compiled so far, or with exactly those `signatures` names:
     a list of argument-type tuples when `obj` is one function, else a dict from name to
     such a list (they are compiled first if need be)."""
+    from script.cuda.kernel import is_kernel
     functions = _named_functions(obj)
     wanted = _wanted_signatures(functions, signatures)
+    kernels = {name: fn for name, fn in functions.items() if is_kernel(fn)}
+    functions = {name: fn for name, fn in functions.items() if name not in kernels}
     entries, members = [], {}
     for i, (name, fn) in enumerate(functions.items()):
         specs = _chosen_specializations(name, fn, wanted.get(name))
@@ -209,7 +239,15 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
             members.update(data)
         entries.append(_function_entry(name, fn, tuple(records)))
     entries = _with_saved_calls(entries)
-    write_archive(path, manifest_json(host_manifest(tuple(entries))), members)
+    kernel_entries = []
+    if kernels:
+        from script.saved_cuda import kernel_record
+        for i, (name, k) in enumerate(kernels.items()):
+            entry, data = kernel_record(name, k, f"k{i}", wanted.get(name))
+            kernel_entries.append(entry)
+            members.update(data)
+    write_archive(path, manifest_json(host_manifest(tuple(entries), kernels=tuple(kernel_entries))),
+                  members)
 
 
 def spec_record(spec: Specialization, base: str) -> tuple[SpecEntry, dict]:
@@ -251,9 +289,15 @@ def _named_functions(obj) -> dict:
             raise ValueError(f"{name!r} cannot name a saved function (an identifier not "
                              "starting with '__' is needed)")
         d = getattr(fn, "__dict__", {})
-        if "_script_info" not in d and "_saved_info" not in d:
-            raise TypeError(f"{name!r} is not a compiled function (decorate it with @script)")
+        if "_script_info" not in d and "_saved_info" not in d and not _is_kernel(fn):
+            raise TypeError(f"{name!r} is not a compiled function (decorate it with @script "
+                            "or @script.kernel)")
     return functions
+
+
+def _is_kernel(obj) -> bool:
+    from script.cuda.kernel import is_kernel
+    return is_kernel(obj)
 
 
 def _wanted_signatures(functions: dict, signatures) -> dict:

@@ -9,11 +9,17 @@ names the field. Invariant: ``parse_manifest(manifest_json(m)) == m``.
 
 Types are data: a scalar is its IR spelling (``"i64"``, ``"f32"``, ``"bool"``, ``"none"``),
 a tuple ``{"tuple": [...]}``, an array ``{"array": {"dtype": "f64", "ndim": 2, "layout":
-"C"}}`` (layout "C" or "A"); kernels will add a ``ptx`` member beside ``object``. Parameter defaults are JSON null, booleans and integers,
+"C"}}`` (layout "C" or "A"). Parameter defaults are JSON null, booleans and integers,
 ``{"float": repr}`` (exact, NaN and infinities included) and ``{"tuple": [...]}``.
 
+Kernels (`@script.kernel`, format version 2) are a separate list, `KernelEntry`: per
+specialization the IR module PTX is made from (`gpu`), the IR module of the CPU path with
+its object code (`cpu`), and PTX per architecture (`PtxEntry`: the text, its entry name and
+the exception-message table the launcher reads).
+
 Readers ignore keys they do not know; a change that an older reader must not ignore bumps
-`FORMAT_VERSION`, and a reader refuses versions it does not know.
+`FORMAT_VERSION`, and a reader refuses versions it does not know. Version 1 (no kernels) is
+still read.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from script.ir import types as T
 from script.saved_archive import is_member_name
 
 FORMAT = "script-module"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)              # 1: before kernels
 
 MAX_FUNCTIONS = 1024
 MAX_SPECIALIZATIONS = 256
@@ -36,6 +43,10 @@ MAX_PARAMS = 255
 MAX_NAME = 1024
 MAX_DOC = 1 << 20
 MAX_TYPE_DEPTH = 16
+MAX_PTX = 16                            # architectures per kernel specialization
+MAX_MESSAGES = 4096
+MAX_MESSAGE = 1 << 16
+_ARCH = re.compile(r"sm_[0-9]{2,4}a?")
 _SHA256 = re.compile("[0-9a-f]{64}")
 
 
@@ -104,6 +115,56 @@ class FunctionEntry(NamedTuple):
                                   for p in self.params])
 
 
+class KernelModule(NamedTuple):
+    """One IR module of a kernel specialization: the GPU's (what PTX is made from) or the
+    CPU path's (bounds checks may differ), with the CPU's object code. `parse_ir` reads it
+    like a `SpecEntry` (the entry returns none)."""
+    arg_types: tuple
+    entry: str
+    functions: tuple
+    calls: dict
+    ir: Member
+    object: Member | None = None                # the CPU path's grid driver and kernel
+    resumable: bool = False                     # split at barriers (cuda.barriers)
+
+    @property
+    def ret_type(self) -> T.Type:
+        return T.NONE
+
+
+class PtxEntry(NamedTuple):
+    """PTX of a kernel specialization for one architecture."""
+    arch: str                                   # "sm_80"
+    name: str                                   # the PTX entry (.entry) name
+    messages: tuple                             # exception message formats (bytes), by index
+    ptx: Member
+
+
+class KernelSpecEntry(NamedTuple):
+    arg_types: tuple
+    gpu: KernelModule
+    cpu: KernelModule
+    ptx: tuple                                  # PtxEntry, the default architecture first
+
+
+class KernelEntry(NamedTuple):
+    """A saved kernel; also the description `script.cuda` reads of a loaded one (`name`,
+    `param_names`, `param_types`, `is_annotated`, as FunctionEntry)."""
+    name: str
+    qualname: str
+    module: str
+    doc: str | None
+    params: tuple                               # Param, without defaults
+    arch: str | None                            # @script.kernel(arch=...)
+    boundscheck: bool | None
+    opt: int
+    specializations: tuple
+
+    param_names = FunctionEntry.param_names
+    param_types = FunctionEntry.param_types
+    is_annotated = FunctionEntry.is_annotated
+
+
 class Manifest(NamedTuple):
     compiler_version: str
     python_version: str                         # informative ("3.11.7")
@@ -113,6 +174,7 @@ class Manifest(NamedTuple):
     functions: tuple
     cache_key: str | None = None                # set in compile-cache entries
     format_version: int = FORMAT_VERSION
+    kernels: tuple = ()                         # KernelEntry (format version 2)
 
 
 # ---- the running process ------------------------------------------------------------------
@@ -135,11 +197,12 @@ def llvm_version() -> str:
     return ".".join(map(str, llvm.llvm_version_info))
 
 
-def host_manifest(functions: tuple, cache_key: str | None = None) -> Manifest:
-    """A manifest of `functions` (FunctionEntry) compiled in this process for this CPU."""
+def host_manifest(functions: tuple, cache_key: str | None = None, kernels: tuple = ()) -> Manifest:
+    """A manifest of `functions` (FunctionEntry) and `kernels` (KernelEntry) compiled in
+    this process for this CPU."""
     from script import __version__
     return Manifest(__version__, sys.version.split()[0], python_abi(), llvm_version(),
-                    host_target(), tuple(functions), cache_key)
+                    host_target(), tuple(functions), cache_key, FORMAT_VERSION, tuple(kernels))
 
 
 def object_code_mismatch(m: Manifest) -> str | None:
@@ -229,7 +292,31 @@ def manifest_json(m: Manifest) -> dict:
     }
     if m.cache_key is not None:
         out["cache_key"] = m.cache_key
+    if m.format_version >= 2:
+        out["kernels"] = [_kernel_json(k) for k in m.kernels]
     return out
+
+
+def _kernel_module_json(k: KernelModule) -> dict:
+    out = {"entry": k.entry, "functions": list(k.functions),
+           "calls": {n: list(v) for n, v in k.calls.items()}, "ir": _member_json(k.ir)}
+    if k.object is not None:
+        out["object"] = _member_json(k.object)
+        out["resumable"] = k.resumable
+    return out
+
+
+def _kernel_json(k: KernelEntry) -> dict:
+    return {"name": k.name, "qualname": k.qualname, "module": k.module, "doc": k.doc,
+            "params": [_param_json(p) for p in k.params], "arch": k.arch,
+            "boundscheck": k.boundscheck, "opt": k.opt,
+            "specializations": [
+                {"arg_types": [encode_type(t) for t in s.arg_types],
+                 "gpu": _kernel_module_json(s.gpu), "cpu": _kernel_module_json(s.cpu),
+                 "ptx": [{"arch": p.arch, "entry": p.name,
+                          "messages": [m.decode("latin-1") for m in p.messages],
+                          "member": _member_json(p.ptx)} for p in s.ptx]}
+                for s in k.specializations]}
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -291,9 +378,10 @@ def parse_manifest(obj, origin: str) -> Manifest:
     if top.get("format").value != FORMAT:
         top.fail(f"not a saved script module (format {top.get('format').value!r:.40})")
     version = top.get("format_version").int(0, 1 << 31)
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise LoadError(f"{origin}: unknown format version {version} (this script reads "
-                        f"version {FORMAT_VERSION}); save it again with this version of script")
+                        f"versions {', '.join(map(str, READABLE_VERSIONS))}); save it again "
+                        "with this version of script")
     target = top.get("target")
     functions = [_parse_function(f) for f in top.get("functions").list(MAX_FUNCTIONS)]
     names = [f.name for f in functions]
@@ -302,12 +390,18 @@ def parse_manifest(obj, origin: str) -> Manifest:
     for f in functions:
         if not set(f.calls) <= set(names):
             top.fail(f"function {f.name!r} calls functions that are not saved")
+    kernels = []
+    if version >= 2:
+        kernels = [_parse_kernel(k) for k in top.get("kernels").list(MAX_FUNCTIONS)]
+        kernel_names = [k.name for k in kernels]
+        if len(set(kernel_names)) != len(kernel_names) or set(kernel_names) & set(names):
+            top.fail("two functions or kernels have the same name")
     key = top.get("cache_key", optional=True)
     return Manifest(top.get("compiler").get("version").str(), top.get("python").get("version").str(),
                     top.get("python").get("abi").str(), top.get("llvm").get("version").str(),
                     Target(target.get("triple").str(), target.get("cpu").str(),
                            target.get("features").str(1 << 16)),
-                    tuple(functions), None if key is None else key.str(), version)
+                    tuple(functions), None if key is None else key.str(), version, tuple(kernels))
 
 
 def _parse_function(at: _At) -> FunctionEntry:
@@ -329,13 +423,18 @@ def _parse_function(at: _At) -> FunctionEntry:
                          tuple(c.name() for c in at.get("calls").list(MAX_FUNCTIONS)), specs)
 
 
-def _parse_spec(at: _At, params: list) -> SpecEntry:
+def _parse_arg_types(at: _At, params: list) -> tuple:
     arg_types = tuple(_parse_type(t) for t in at.get("arg_types").list(MAX_PARAMS))
     if len(arg_types) != len(params):
         at.fail(f"{len(arg_types)} argument types for {len(params)} parameters")
     for p, t in zip(params, arg_types):
         if p.type is not None and p.type != t:
             at.fail(f"parameter '{p.name}' is annotated {p.type} but this specialization takes {t}")
+    return arg_types
+
+
+def _parse_module_graph(at: _At) -> tuple:
+    """`entry`, `functions` (entry first, each once) and the `calls` graph within them."""
     functions = tuple(f.str() for f in at.get("functions").list(MAX_FUNCTIONS))
     entry = at.get("entry").str()
     if not functions or functions[0] != entry or len(set(functions)) != len(functions):
@@ -349,12 +448,77 @@ def _parse_spec(at: _At, params: list) -> SpecEntry:
         if not set(callees) <= set(functions):
             calls_at.fail(f"{name} calls functions outside the module")
         calls[name] = callees
+    return entry, functions, calls
+
+
+def _parse_spec(at: _At, params: list) -> SpecEntry:
+    arg_types = _parse_arg_types(at, params)
+    entry, functions, calls = _parse_module_graph(at)
     members = at.get("members")
     ssa, obj = members.get("ssa", optional=True), members.get("object", optional=True)
     return SpecEntry(arg_types, _parse_type(at.get("ret_type")), entry, at.get("opt_level").int(0, 3),
                      functions, calls, _parse_member(members.get("ir")),
                      None if ssa is None else _parse_member(ssa),
                      None if obj is None else _parse_member(obj))
+
+
+def _parse_kernel(at: _At) -> KernelEntry:
+    params = []
+    for p in at.get("params").list(MAX_PARAMS):
+        ann = p.get("type")
+        params.append(Param(p.get("name").name(), None if ann.value is None else _parse_type(ann)))
+    if len({p.name for p in params}) != len(params):
+        at.fail("two parameters have the same name")
+    arch = at.get("arch").str(16, none=True)
+    if arch is not None and _ARCH.fullmatch(arch) is None:
+        at.get("arch").fail(f"{arch!r} is not a CUDA architecture")
+    boundscheck = at.get("boundscheck").value
+    if boundscheck not in (None, True, False):
+        at.get("boundscheck").fail("expected true, false or null")
+    specs = tuple(_parse_kernel_spec(s, params)
+                  for s in at.get("specializations").list(MAX_SPECIALIZATIONS))
+    if not specs:
+        at.fail("a kernel without specializations")
+    if len({s.arg_types for s in specs}) != len(specs):
+        at.fail("two specializations have the same argument types")
+    return KernelEntry(at.get("name").name(), at.get("qualname").str(), at.get("module").str(),
+                       at.get("doc").str(MAX_DOC, none=True), tuple(params), arch, boundscheck,
+                       at.get("opt").int(0, 3), specs)
+
+
+def _parse_kernel_spec(at: _At, params: list) -> KernelSpecEntry:
+    arg_types = _parse_arg_types(at, params)
+    if any(isinstance(t, T.TupleType) for t in arg_types):
+        at.fail("a kernel takes arrays and scalars, not tuples")
+    gpu, cpu = (_parse_kernel_module(at.get(k), arg_types, k == "cpu") for k in ("gpu", "cpu"))
+    ptx = []
+    for p in at.get("ptx").list(MAX_PTX):
+        arch = p.get("arch").str(16)
+        if _ARCH.fullmatch(arch) is None:
+            p.get("arch").fail(f"{arch!r} is not a CUDA architecture")
+        name = p.get("entry").str()
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) is None:
+            p.get("entry").fail(f"{name!r} is not a PTX identifier")
+        messages = []
+        for m in p.get("messages").list(MAX_MESSAGES):
+            try:
+                messages.append(m.str(MAX_MESSAGE).encode("latin-1"))
+            except UnicodeEncodeError:
+                m.fail("a message is bytes written as latin-1 text")
+        ptx.append(PtxEntry(arch, name, tuple(messages), _parse_member(p.get("member"))))
+    if len({p.arch for p in ptx}) != len(ptx):
+        at.get("ptx").fail("two PTX texts for the same architecture")
+    return KernelSpecEntry(arg_types, gpu, cpu, tuple(ptx))
+
+
+def _parse_kernel_module(at: _At, arg_types: tuple, cpu: bool) -> KernelModule:
+    entry, functions, calls = _parse_module_graph(at)
+    obj = at.get("object") if cpu else None      # the CPU path's code is required
+    resumable = at.get("resumable").value if cpu else False
+    if resumable not in (True, False):
+        at.get("resumable").fail("expected true or false")
+    return KernelModule(arg_types, entry, functions, calls, _parse_member(at.get("ir")),
+                        None if obj is None else _parse_member(obj), resumable)
 
 
 def _parse_member(at: _At) -> Member:

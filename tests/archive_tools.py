@@ -24,12 +24,16 @@ def write_members(path, members, compression=zipfile.ZIP_DEFLATED) -> None:
 def set_member(manifest: dict, members: dict, path: str, data: bytes) -> None:
     """Replace member `path`, keeping the manifest's size and SHA-256 of it right."""
     members[path] = data
-    for f in manifest["functions"]:
-        for s in f["specializations"]:
-            for m in s["members"].values():
-                if m["path"] == path:
-                    m["size"] = len(data)
-                    m["sha256"] = hashlib.sha256(data).hexdigest()
+    refs = [m for f in manifest["functions"] for s in f["specializations"]
+            for m in s["members"].values()]
+    for k in manifest.get("kernels", ()):
+        for s in k["specializations"]:
+            refs += [s["gpu"]["ir"], s["cpu"]["ir"], s["cpu"]["object"]]
+            refs += [p["member"] for p in s["ptx"]]
+    for m in refs:
+        if m["path"] == path:
+            m["size"] = len(data)
+            m["sha256"] = hashlib.sha256(data).hexdigest()
 
 
 def rewrite(src, dst, edit=None, rehash=True, compression=zipfile.ZIP_DEFLATED) -> None:

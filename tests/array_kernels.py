@@ -161,3 +161,25 @@ def reductions(a):
 
 def sum_bools(mask):
     return sum(mask), sum(range(5), 0.5)
+
+
+def slice_runtime_step(a, lo, hi, st):
+    return a[lo:hi:st].copy()
+
+
+def dtype_branch(a, b):
+    if a.dtype == np.float64:
+        return 1
+    if a.dtype != b.dtype:
+        return 2
+    return 3
+
+
+def tuple_of_arrays_arg(p, k):
+    a, b = p
+    a[k] = b[k] * 2
+    return a[k]
+
+
+def write_through_view(a):
+    a[1:] = 0.0

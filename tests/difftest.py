@@ -14,7 +14,27 @@ def outcome(fn, args):
         return ("raise", type(e), str(e))
 
 
+def _is_array(v) -> bool:
+    return type(v).__name__ == "ndarray"
+
+
+def same_array(a, b, approx: bool = False) -> bool:
+    """Same dtype, shape and elements (NaN equal to NaN; `approx`: up to a few ulps)."""
+    import numpy as np
+    if not (_is_array(a) and _is_array(b)) or a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind == "f":
+        if approx:
+            rtol = 1e-12 if a.dtype.itemsize == 8 else 1e-6      # libm vs NumPy's own: a few ulps
+            return bool(np.allclose(a, b, rtol=rtol, atol=rtol * 1e-2, equal_nan=True))
+        signs = (np.signbit(a) == np.signbit(b)) | np.isnan(a)     # signed zeros, not NaN's sign
+        return bool(np.array_equal(a, b, equal_nan=True)) and bool(np.all(signs))
+    return bool(np.array_equal(a, b))
+
+
 def same_value(a, b) -> bool:
+    if _is_array(a) or _is_array(b):
+        return same_array(a, b)
     # NumPy scalars (what indexing an array gives in CPython) compare as the Python scalars
     # compiled code returns.
     a, b = _python_scalar(a), _python_scalar(b)
@@ -47,6 +67,8 @@ def close_value(a, b, rel=1e-13) -> bool:
     """Equal up to a few ulps: for functions whose libm result CPython computes its own way."""
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(close_value(x, y, rel) for x, y in zip(a, b))
+    if _is_array(a) or _is_array(b):
+        return same_array(a, b, approx=True)
     if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
             return same_value(a, b)
@@ -55,9 +77,15 @@ def close_value(a, b, rel=1e-13) -> bool:
 
 
 def check(py_fn, compiled, *args, approx: bool = False):
-    """Assert that `compiled(*args)` behaves exactly as `py_fn(*args)`."""
-    want = outcome(py_fn, args)
+    """Assert that `compiled(*args)` behaves exactly as `py_fn(*args)`; array arguments are
+    copied for each run, and what each run leaves in them must agree too."""
+    py_args = tuple(a.copy() if _is_array(a) else a for a in args)
+    want = outcome(py_fn, py_args)
     got = outcome(compiled, args)
+    for x, y in zip(py_args, args):
+        if _is_array(x):
+            assert (close_value(x, y) if approx else same_array(x, y)), \
+                f"{py_fn.__name__}: arguments after the call differ: CPython {x!r}, compiled {y!r}"
     complex_overflow = want[0] == "raise" and want[2] == "complex exponentiation"
     if want[0] == "ok" and _has_complex(want[1]) or complex_overflow:
         # Documented difference: a negative float to a fractional power is complex in CPython;

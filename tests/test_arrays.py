@@ -151,9 +151,14 @@ def test_slice_assignment():
         compiled(K.copy_row)(np.zeros((3, 5)), np.zeros((3, 4)), 2)
 
 
-def test_returning_a_view_is_refused_not_wrong():
-    with pytest.raises(NotImplementedError, match="view"):
-        compiled(K.return_view)(np.arange(5.0))
+def test_returning_a_view_of_an_argument():
+    a = np.arange(5.0)
+    r = compiled(K.return_view)(a)
+    np.testing.assert_array_equal(r, K.return_view(a))
+    assert np.shares_memory(r, a) and r.flags.writeable
+    a.flags.writeable = False
+    r = compiled(K.return_view)(a)
+    assert np.shares_memory(r, a) and not r.flags.writeable
 
 
 def test_enumerate_zip_and_rows():
@@ -217,3 +222,36 @@ def test_storing_nan_or_inf_into_an_int_array_raises_as_numpy_does():
     a = np.zeros(3, np.int64)
     put(a, 1, -2.7)
     assert a[1] == -2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-12, 12), st.integers(-12, 12), st.sampled_from([-4, -2, -1, 1, 2, 3]))
+def test_slices_with_run_time_steps(lo, hi, step):
+    check_all_levels(K.slice_runtime_step, np.arange(10.0), lo, hi, step)
+
+
+def test_slice_step_zero_at_run_time():
+    check_all_levels(K.slice_runtime_step, np.arange(10.0), 0, 5, 0)
+
+
+def test_dtype_comparisons_are_constants():
+    f = np.zeros(2)
+    i = np.zeros(2, np.int32)
+    for a, b in ((f, f), (i, f), (i, i)):
+        check_all_levels(K.dtype_branch, a, b)
+
+
+def test_arrays_inside_tuple_arguments():
+    a, b = np.arange(4.0), np.arange(4.0)
+    check_all_levels(K.tuple_of_arrays_arg, (a, b), 2)
+    a.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        compiled(K.tuple_of_arrays_arg)((a, b), 1)
+
+
+def test_writing_through_a_view_of_a_read_only_array_is_refused():
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        compiled(K.write_through_view)(a)
+    np.testing.assert_array_equal(a, np.arange(4.0))

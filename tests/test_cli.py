@@ -210,7 +210,7 @@ def test_dump_opt_level_and_print_after(work):
     trace = run("dump", "quick.py", "collatz", "--opt", "1", "--print-after", "all",
                 cwd=work, check_rc=0)
     headers = re.findall(r"^// IR after (\w+)", trace.stdout, re.M)
-    assert headers == ["constfold", "dce", "simplify_cfg"]
+    assert headers == ["strength", "constfold", "dce", "simplify_cfg"]
     one = run("dump", "quick.py", "collatz", "--print-after", "licm", cwd=work, check_rc=0)
     assert re.findall(r"^// IR after (\w+)", one.stdout, re.M) == ["licm"]
 
@@ -231,7 +231,7 @@ def test_dump_dot_renders(work):
 
 
 @pytest.mark.parametrize("args,message", [
-    (("--stage", "ptx"), "no kernels/CUDA path yet"),
+    (("--stage", "ptx"), "quick.py has no kernels (@script.kernel)"),
     (("--stage", "llvm", "--format", "dot"), "--format dot"),
     (("--stage", "ssa", "--print-after", "all"), "--print-after"),
     (("--print-after", "nopass"), "no pass 'nopass'"),
@@ -258,7 +258,7 @@ def test_dump_reports_compile_errors_and_goes_on(work):
     (("poly", "--sig", "f65, i64"), "unknown type 'f65'"),
     (("poly", "--sig", "f64"), "gives 1 type(s), but poly(x, k) takes 2"),
     (("poly", "--sig", "(f64, i64"), "missing ')'"),
-    (("poly", "--sig", "f64[:], i64"), "array types"),
+    (("poly", "--sig", "f64[1], i64"), "an array type is written f64[:]"),
     (("collatz", "--sig", "collatz=float"), "annotated int, not float"),
     (("--sig", "nosuch=f64"), "no function 'nosuch'"),
     (("collatz", "--sig", "poly=f64, i64"), "not among the functions"),
@@ -390,7 +390,9 @@ def test_signature_parser():
     assert named.func == "poly" and named.types == (T.F64, T.I64)
     assert fit_to_arity(parse_option("(float, int)").types, 2) == (T.F64, T.I64)
     assert fit_to_arity(parse_option("(float, int)").types, 1) == (T.TupleType([T.F64, T.I64]),)
-    for bad in ("f64 i64", "f64,,", "str", "(", "i64)", "f64[:]", "1"):
+    assert parse_option("f64[:], f32[:, ::1], np.int32[::1]").types == (
+        T.ArrayType(T.F64, 1, "A"), T.ArrayType(T.F32, 2, "C"), T.ArrayType(T.I32, 1, "C"))
+    for bad in ("f64 i64", "f64,,", "str", "(", "i64)", "f64[1]", "f64[::1, :]", "f64[:", "1"):
         with pytest.raises(UsageError):
             parse_option(bad)
 

@@ -99,7 +99,8 @@ def test_print_after_writes_to_the_stream():
     out = io.StringIO()
     run_pipeline(parse_function(LOOP), 1, print_after="all", stream=out)
     assert [line for line in out.getvalue().splitlines() if line.startswith("//")] == [
-        "// IR after constfold", "// IR after dce (no change)", "// IR after simplify_cfg"]
+        "// IR after strength (no change)", "// IR after constfold",
+        "// IR after dce (no change)", "// IR after simplify_cfg"]
 
 
 def test_bad_options_are_rejected():

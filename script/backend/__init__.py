@@ -4,7 +4,7 @@ calling it (`runtime/`).
 The entry points below import llvmlite only when first called, so `import script.backend`
 stays cheap.
 
-    compile_native(module, entry, opt_level=3) -> NativeLibrary
+    compile_native(module, entry, opt_level=3, nogil=True) -> NativeLibrary
     load_native(object_code, entry_func) -> NativeLibrary
     make_function_type(name, methods) -> type
     new_instance(tp, fallback) -> compiled-function object
@@ -21,13 +21,15 @@ if TYPE_CHECKING:
     from script.ir.core import Function, Module
 
 
-def compile_native(module: "Module", entry: str, opt_level: int = 3) -> "NativeLibrary":
+def compile_native(module: "Module", entry: str, opt_level: int = 3,
+                   nogil: bool = True) -> "NativeLibrary":
     """Compile `module.functions[entry]` (and all it calls) for this CPU and load it.
 
     The result keeps the code loaded; its `entry_address` (also `try_call_address`) is the
-    CPython entry point (runtime.entry)."""
+    CPython entry point (runtime.entry), which releases the GIL during calls when `nogil`
+    and the code has a loop or recursion."""
     from script.backend.runtime.library import compile_native as compile_
-    return compile_(module, entry, opt_level)
+    return compile_(module, entry, opt_level, nogil)
 
 
 def load_native(object_code: bytes, entry_func: "Function") -> "NativeLibrary":

@@ -28,11 +28,13 @@ examples:
   scriptc dump kernels.py                       optimized IR of every @script function
   scriptc dump kernels.py poly --sig "f64, i64" --stage ssa
   scriptc dump kernels.py collatz --stage asm   machine code for this CPU
+  scriptc dump kernels.py:saxpy --stage ptx --arch sm_90   a kernel's PTX
   scriptc dump kernels.py collatz --format dot | dot -Tsvg -o collatz.svg
   scriptc dump kernels.py --print-after licm    IR after one pass (or: all)
   scriptc check kernels.py other.py             every type error, file:line:col
   scriptc compile kernels.py -o kernels.smod --sig poly="float, int"
   scriptc inspect kernels.smod --stage opt
+  scriptc inspect kernels.smod saxpy --stage ptx
   python -m script ...                          the same as scriptc ...
 
 exit status: 0 ok, 1 error in the compiled code or the file, 2 bad usage, 3 compiler bug
@@ -65,12 +67,20 @@ def _parser() -> argparse.ArgumentParser:
                 ["scriptc dump kernels.py",
                  "scriptc dump kernels.py poly --sig 'float, int' --stage llvm",
                  "scriptc dump kernels.py collatz --stage ssa --format dot | dot -Tsvg -o cfg.svg",
-                 "scriptc dump kernels.py collatz --opt 1 --print-after all"])
-    p.add_argument("file", metavar="FILE.py")
+                 "scriptc dump kernels.py collatz --opt 1 --print-after all",
+                 "scriptc dump kernels.py:saxpy --stage ptx --arch sm_90"])
+    p.add_argument("file", metavar="FILE.py", help="the Python file (FILE.py:FUNC names one "
+                   "function or kernel)")
     p.add_argument("functions", nargs="*", default=[], metavar="FUNC",
-                   help="functions to show (default: every @script function in the file)")
-    p.add_argument("--stage", choices=STAGES, default="opt", help="what to print (default: opt)")
-    p.add_argument("--sig", action="append", default=[], metavar="TYPES", help=_SIG_HELP)
+                   help="functions or kernels to show (default: every @script function and "
+                        "kernel in the file)")
+    p.add_argument("--stage", choices=STAGES, default="opt",
+                   help="what to print (default: opt; ptx: kernels only)")
+    p.add_argument("--sig", "--signature", action="append", default=[], metavar="TYPES",
+                   help=_SIG_HELP)
+    p.add_argument("--arch", metavar="SM", default=None,
+                   help="GPU architecture of kernels' PTX and LLVM IR, e.g. sm_90 (default: the "
+                        "kernel's, else the GPU's, else sm_80)")
     p.add_argument("--opt", type=int, choices=(0, 1, 2, 3), default=None,
                    help="optimization level (default: each function's own, 2 unless set)")
     p.add_argument("--print-after", metavar="PASS", default=None,
@@ -93,13 +103,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sig", action="append", default=[], metavar="TYPES", help=_SIG_HELP)
 
     p = command("inspect", "list the functions, signatures and target of a .smod archive",
-                ["scriptc inspect kernels.smod", "scriptc inspect kernels.smod poly --stage opt"])
+                ["scriptc inspect kernels.smod", "scriptc inspect kernels.smod poly --stage opt",
+                 "scriptc inspect kernels.smod saxpy --stage ptx"])
     p.add_argument("file", metavar="FILE.smod")
     p.add_argument("functions", nargs="*", default=[], metavar="FUNC",
                    help="functions to show with --stage")
-    p.add_argument("--stage", choices=("ssa", "opt", "llvm", "asm"), default=None,
+    p.add_argument("--stage", choices=("ssa", "opt", "llvm", "asm", "ptx"), default=None,
                    help="also print this stage of the saved functions (llvm and asm only when "
-                        "the module was recompiled from its IR, not loaded as object code)")
+                        "the module was recompiled from its IR, not loaded as object code; "
+                        "ptx: the saved PTX of kernels)")
+    p.add_argument("--arch", metavar="SM", default=None,
+                   help="with --stage ptx: this architecture's PTX (made from the saved IR "
+                        "when it was not saved)")
 
     command("demo", "compile the bundled examples, compare with CPython, show IR",
             ["python -m script demo"])

@@ -43,15 +43,21 @@ def compile_targets(targets: list[Target], out_path: str, report, failures: int 
     Each function is compiled on a fresh function object, so the archive holds exactly the
     chosen signatures, not also those the file's own top-level calls compiled.
     """
-    from script.cli.target import wrap_function
+    from script.cli.target import fresh_kernel, wrap_function
     save = _api("save")
-    chosen = {}
+    chosen, signatures = {}, {}
     for t in targets:
-        d = t.fn.__dict__
-        fn = wrap_function(t.fn.py_func, opt=d["_opt"], passes=d["_passes"])
+        if t.is_kernel:
+            fn = fresh_kernel(t.fn)
+            compile_one = lambda key, k=fn: (k.compile_ptx(key), k.compile_cpu(key))  # noqa: E731
+            signatures[t.name] = list(t.keys)
+        else:
+            d = t.fn.__dict__
+            fn = wrap_function(t.fn.py_func, opt=d["_opt"], passes=d["_passes"])
+            compile_one = lambda key, f=fn: f.compile(*key)  # noqa: E731
         for key in t.keys:
             try:
-                fn.compile(*key)
+                compile_one(key)
             except CompileError as e:
                 failures += 1
                 report(str(e))
@@ -64,7 +70,7 @@ def compile_targets(targets: list[Target], out_path: str, report, failures: int 
                          "give --sig)")
     from script.errors import ScriptError
     try:
-        save(chosen, out_path)
+        save(chosen, out_path, signatures=signatures or None)
     except (ScriptError, OSError, ValueError, TypeError) as e:
         raise UserCodeError(f"cannot save {out_path}: {e}") from None
     return 0
@@ -83,6 +89,26 @@ def load(path: str):
 
 
 def loaded_functions(module) -> dict:
-    """The functions of a loaded module: its attributes that have an `ir` method."""
+    """The functions and kernels of a loaded module: its attributes that have an `ir` method."""
     return {name: obj for name, obj in vars(module).items()
             if not name.startswith("_") and callable(getattr(obj, "ir", None))}
+
+
+def stage_text(obj, stage: str, arch: str | None = None) -> str:
+    """A loaded function's or kernel's code at `stage`; a kernel's for each saved signature
+    (its PTX for `arch`, else the first architecture saved)."""
+    from script.cuda.kernel import is_kernel
+    if not is_kernel(obj):
+        return obj.ir(stage)
+    if stage == "asm":
+        raise ValueError("a kernel has no CPU assembly stage: use --stage ptx")
+    from script.frontend.typeinfer import format_signature
+    texts = []
+    for types in obj.signatures:
+        text = obj.ir(stage, types, arch).rstrip("\n")
+        if stage in ("ptx", "llvm"):
+            comment = "//" if stage == "ptx" else ";"
+            chosen = arch or obj.compile_ptx(types).arch
+            text = f"{comment} script: kernel {obj.__name__}{format_signature(types)} for {chosen}\n{text}"
+        texts.append(text)
+    return "\n\n".join(texts) + "\n"

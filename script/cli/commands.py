@@ -11,15 +11,16 @@ import os
 
 from script.cli.errors import EXIT_OK, EXIT_USER_CODE, CliError, UsageError
 from script.cli.signature import parse_option
-from script.cli.target import Target, import_file, select
+from script.cli.target import Target, import_file, select, split_file_name
 
 
 def dump(args, session) -> int:
     from script.cli.dump import Dumper, check_options
-    check_options(args.stage, args.format, args.print_after)
+    check_options(args.stage, args.format, args.print_after, args.arch)
+    args.file, args.functions = split_file_name(args.file, args.functions)
     sigs = [parse_option(s) for s in args.sig]
     loaded = import_file(args.file)
-    targets = select(loaded, args.functions, sigs, args.opt)
+    targets = _for_stage(select(loaded, args.functions, sigs, args.opt), args, session)
     failures = 0
     if not args.functions:
         for error in loaded.decoration_errors:
@@ -33,9 +34,34 @@ def dump(args, session) -> int:
         if not targets and not failures:
             raise UsageError("nothing to dump: no function has a signature (see the notes above)")
     dumper = Dumper(args.stage, args.format, args.print_after, session.out, session.out_painter,
-                    session.report)
+                    session.report, args.arch)
     failures += dumper.run(targets)
     return EXIT_USER_CODE if failures else EXIT_OK
+
+
+def _for_stage(targets: list[Target], args, session) -> list[Target]:
+    """The targets that have `args.stage`: only kernels have PTX, and kernels have no CPU
+    assembly. Naming one that does not is a usage error; others are left out (with a note
+    for kernels, which a plain `dump FILE` lists too)."""
+    if args.stage == "ptx":
+        for t in targets:
+            if not t.is_kernel and t.name in args.functions:
+                raise UsageError(f"--stage ptx: {t.name} is not a kernel (@script.kernel); PTX "
+                                 "exists only for kernels (use --stage llvm or asm for CPU code)")
+        kept = [t for t in targets if t.is_kernel]
+        if targets and not kept:
+            raise UsageError(f"--stage ptx: {args.file} has no kernels (@script.kernel)")
+        return kept
+    if args.stage == "asm":
+        for t in targets:
+            if t.is_kernel and t.name in args.functions:
+                raise UsageError(f"--stage asm: {t.name} is a kernel; its GPU code is "
+                                 "--stage ptx (and --stage llvm its LLVM IR)")
+            if t.is_kernel:
+                session.report(f"{args.file}: note: skipped kernel {t.name} (no CPU assembly "
+                               "stage; use --stage ptx)")
+        return [t for t in targets if not t.is_kernel]
+    return targets
 
 
 def _drop_unsigned(targets: list[Target], args, session) -> list[Target]:
@@ -74,6 +100,7 @@ def check(args, session) -> int:
 
 def compile(args, session) -> int:  # noqa: A001 - the subcommand's name
     from script.cli.archive import compile_targets, saved_module
+    args.file, args.functions = split_file_name(args.file, args.functions)
     sigs = [parse_option(s) for s in args.sig]
     saved_module()                      # fail before running the user's file
     loaded = import_file(args.file)
@@ -84,8 +111,11 @@ def compile(args, session) -> int:  # noqa: A001 - the subcommand's name
     if compile_targets(targets, out, session.report, len(loaded.decoration_errors)):
         return EXIT_USER_CODE
     n = sum(len(t.keys) for t in targets)
-    session.out.write(f"saved {len(targets)} function{'s' * (len(targets) != 1)} "
-                      f"({n} signature{'s' * (n != 1)}) to {out}\n")
+    k = sum(t.is_kernel for t in targets)
+    what = f"{len(targets) - k} function{'s' * (len(targets) - k != 1)}"
+    if k:
+        what += f" and {k} kernel{'s' * (k != 1)}"
+    session.out.write(f"saved {what} ({n} signature{'s' * (n != 1)}) to {out}\n")
     return EXIT_OK
 
 
@@ -102,10 +132,23 @@ def inspect(args, session) -> int:
         if name not in functions:
             raise UsageError(f"{args.file} has no function {name!r} "
                              f"(it has {', '.join(functions) or 'none'})")
+    from script.cli.archive import stage_text
     kind = "ir" if args.stage in ("ssa", "opt") else args.stage
-    for i, name in enumerate(args.functions or functions):
+    kernels = getattr(module, "__kernels__", ())
+    names = args.functions or [n for n in functions if args.stage != "ptx" or n in kernels]
+    if not names:
+        raise CliError(f"{args.file}: --stage ptx: the archive has no kernels")
+    if args.stage == "ptx":
+        for name in names:
+            if name not in kernels:
+                raise UsageError(f"--stage ptx: {name} is not a kernel; PTX exists only for "
+                                 "kernels (saved with @script.kernel)")
+    if args.arch is not None and args.stage not in ("ptx", "llvm"):
+        raise UsageError(f"--arch chooses the architecture of kernels' PTX: use it with --stage "
+                         f"ptx or llvm, not {args.stage}")
+    for i, name in enumerate(names):
         try:
-            text = functions[name].ir(args.stage)
+            text = stage_text(functions[name], args.stage, args.arch)
         except Exception as e:  # noqa: BLE001 - whatever the loader cannot show
             raise CliError(f"{args.file}: cannot show {name} at stage {args.stage}: {e}") from None
         text = session.out_painter.paint(text.rstrip("\n"), kind)

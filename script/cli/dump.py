@@ -2,7 +2,12 @@
 
 Stages: ``ast`` (the function's syntax tree, `ast.dump`), ``ssa`` (typed SSA from the
 frontend), ``opt`` (after script's passes), ``llvm`` (LLVM IR after LLVM's optimizer),
-``asm`` (machine code for this CPU), ``ptx`` (kernels; the CUDA path does not exist yet).
+``asm`` (machine code for this CPU), ``ptx`` (kernels only).
+
+For kernels (`@script.kernel`) ``ssa``, ``opt``, ``llvm`` and ``ptx`` show the GPU
+compilation: the IR PTX is made from (bounds checks as on the GPU), the NVPTX LLVM IR and
+the PTX for ``--arch`` (default: the kernel's, else the GPU's, else sm_80); ``asm`` (CPU
+code) does not apply to them, nor ``ptx`` to ordinary functions.
 
 ``ssa`` and ``opt`` run only the frontend and the IR passes, never LLVM, so they work on a
 function whose later stages fail; their output is one module in the text form the IR parser
@@ -26,11 +31,17 @@ STAGES = ("ast", "ssa", "opt", "llvm", "asm", "ptx")
 IR_STAGES = ("ssa", "opt")
 
 
-def check_options(stage: str, fmt: str, print_after: str | None) -> None:
+def check_options(stage: str, fmt: str, print_after: str | None, arch: str | None = None) -> None:
     """Reject option combinations before anything is imported or compiled."""
-    if stage == "ptx":
-        raise UsageError("--stage ptx: there are no kernels/CUDA path yet (@script.kernel is not "
-                         "implemented); use --stage llvm or --stage asm for CPU code")
+    if arch is not None:
+        if stage not in ("ptx", "llvm"):
+            raise UsageError(f"--arch chooses the GPU architecture of kernels: use it with "
+                             f"--stage ptx or llvm, not {stage}")
+        from script.backend.nvptx.abi import check_arch
+        try:
+            check_arch(arch)
+        except ValueError as e:
+            raise UsageError(f"--arch: {e}") from None
     if fmt == "dot" and stage not in IR_STAGES:
         raise UsageError(f"--format dot draws script's IR: use it with --stage ssa or opt, not {stage}")
     if print_after is not None:
@@ -71,8 +82,9 @@ def build_ir(target: Target, key: tuple, stage: str, print_after: str | None = N
 class Dumper:
     """Writes each target's stage to `out`; compile errors go to `report`. Counts failures."""
 
-    def __init__(self, stage: str, fmt: str, print_after: str | None, out, painter: Painter, report):
-        self.stage, self.fmt, self.print_after = stage, fmt, print_after
+    def __init__(self, stage: str, fmt: str, print_after: str | None, out, painter: Painter, report,
+                 arch: str | None = None):
+        self.stage, self.fmt, self.print_after, self.arch = stage, fmt, print_after, arch
         self.out, self.painter, self.report = out, painter, report
         self.printed: set[str] = set()       # IR functions already written (shared callees)
         self.graph: list = []                # functions for --format dot
@@ -96,24 +108,45 @@ class Dumper:
         return self.failures
 
     def one(self, target: Target, key: tuple) -> None:
+        if target.is_kernel:
+            self.one_kernel(target.fn, target.name, key)
+            return
         if self.print_after is not None:
             trace = io.StringIO()
             build_ir(target, key, "opt", self.print_after, trace)
             self.write(trace.getvalue(), "ir")
         if self.stage in IR_STAGES:
-            module = build_ir(target, key, self.stage)
-            fresh = [f for name, f in module.functions.items() if name not in self.printed]
-            self.printed.update(f.name for f in fresh)
-            if self.fmt == "dot":
-                self.graph.extend(fresh)
-                return
-            from script.ir.printer import format_function
-            self.write("\n".join(format_function(f) for f in fresh), "ir", separate=True)
+            self.write_module(build_ir(target, key, self.stage))
             return
         fn = target.fn.compile(*key)
         spec = fn.__dict__["_specializations"][key]
         self.write(f"{_comment(self.stage)} script: {target.name}{_signature(spec)}\n"
                    + spec.ir(self.stage).rstrip("\n") + "\n", self.stage, separate=True)
+
+    def one_kernel(self, kernel, name: str, key: tuple) -> None:
+        """A kernel's GPU compilation at the stage (script.cuda.kernel.Kernel)."""
+        from script.frontend.typeinfer import format_signature
+        if self.print_after is not None:
+            trace = io.StringIO()
+            kernel._module(key, gpu=True, print_after=self.print_after, stream=trace)
+            self.write(trace.getvalue(), "ir")
+        if self.stage in IR_STAGES:
+            self.write_module(kernel._module(key, gpu=True, stage=self.stage))
+            return
+        code = kernel.compile_ptx(key, self.arch)
+        text = code.text if self.stage == "ptx" else code.llvm_ir
+        comment = "//" if self.stage == "ptx" else ";"
+        self.write(f"{comment} script: kernel {name}{format_signature(key)} for {code.arch}\n"
+                   + text.rstrip("\n") + "\n", self.stage, separate=True)
+
+    def write_module(self, module) -> None:
+        fresh = [f for name, f in module.functions.items() if name not in self.printed]
+        self.printed.update(f.name for f in fresh)
+        if self.fmt == "dot":
+            self.graph.extend(fresh)
+            return
+        from script.ir.printer import format_function
+        self.write("\n".join(format_function(f) for f in fresh), "ir", separate=True)
 
     def write(self, text: str, kind: str, separate: bool = False) -> None:
         if not text:

@@ -3,7 +3,7 @@
 A signature is a comma-separated list of types, one per parameter: ``"f64, i64"``,
 ``"float, int"``, ``"(i64, f64), bool"`` (a tuple argument, also ``tuple[i64, f64]``).
 Type names are script's (``bool``, ``i8`` … ``i64``, ``u8`` … ``u64``, ``f32``, ``f64``,
-optionally prefixed ``script.``), Python's (``int``, ``float``, ``bool``, ``None``) and
+optionally prefixed ``script.``; arrays ``f64[:]``, ``f32[:, :]``, C-contiguous ``f64[::1]``), Python's (``int``, ``float``, ``bool``, ``None``) and
 NumPy's (``float32``, ``int16``, …, optionally prefixed ``np.`` or ``numpy.``). The empty
 string is the signature of a function without parameters.
 
@@ -28,7 +28,8 @@ _NUMPY_NAMES = {"bool_": T.BOOL, "float32": T.F32, "float64": T.F64, "double": T
                 **{f"uint{b}": T.parse_scalar(f"u{b}") for b in (8, 16, 32, 64)}}
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_.]*)|(\S))")
 _NAMED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$", re.S)
-KNOWN = "int, float, bool, None, i8..i64, u8..u64, f32, f64, or a tuple such as (i64, f64)"
+KNOWN = ("int, float, bool, None, i8..i64, u8..u64, f32, f64, a tuple such as (i64, f64), or an "
+         "array such as f64[:], f32[:, :] or f64[::1]")
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,30 @@ class _Parser:
         if t is None:
             self.fail(f"unknown type {tok!r}")
         if self.peek() == "[":
-            self.fail(f"array types such as {tok}[:] are not supported yet")
+            return self.array(t, tok)
         return t
+
+    def array(self, dtype, name: str):
+        """``f64[:]``, ``f64[:, :]`` (any layout) or ``f64[::1]``, ``f64[:, ::1]`` (C order)."""
+        self.take()
+        ndim, layout = 0, "A"
+        while True:
+            if layout == "C" or self.take() != ":":
+                self.fail(f"an array type is written {name}[:], {name}[:, :] or {name}[:, ::1]")
+            ndim += 1
+            if self.peek() == ":":
+                self.take()
+                if self.take() != "1":
+                    self.fail("'::1' marks the contiguous last axis of an array type")
+                layout = "C"
+            tok = self.take()
+            if tok == "]":
+                break
+            if tok != ",":
+                self.fail(f"an array type is written {name}[:], {name}[:, :] or {name}[:, ::1]")
+        if not dtype.is_numeric():
+            self.fail(f"{name} is not an array element type")
+        return T.ArrayType(dtype, ndim, layout)
 
 
 def _scalar(name: str):

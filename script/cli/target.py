@@ -7,8 +7,8 @@ to stderr (stdout carries only scriptc's own output). A syntax error, an excepti
 importing, or a compile error raised by the file's own top-level code become a
 `UserCodeError` with a short message, never a traceback from inside scriptc.
 
-`select` turns FUNC names and `--sig` options into `Target`s: a function object and the
-argument-type signatures to compile it for.
+`select` turns FUNC names and `--sig` options into `Target`s: a function object (or a
+kernel, `@script.kernel`) and the argument-type signatures to compile it for.
 """
 
 from __future__ import annotations
@@ -44,7 +44,23 @@ class Target:
 
     @property
     def info(self):
+        if self.is_kernel:
+            return self.fn._info
         return self.fn.__dict__["_script_info"]
+
+    @property
+    def is_kernel(self) -> bool:
+        from script.cuda.kernel import is_kernel
+        return is_kernel(self.fn)
+
+
+def split_file_name(path: str, names: list[str]) -> tuple[str, list[str]]:
+    """`FILE:NAME` (a file that exists, then a function name) as `FILE` and `[NAME, *names]`;
+    anything else unchanged."""
+    head, sep, name = path.rpartition(":")
+    if sep and head and name.isidentifier() and not os.path.exists(path) and os.path.exists(head):
+        return head, [name] + [n for n in names if n != name]
+    return path, names
 
 
 def import_file(path: str) -> LoadedFile:
@@ -108,10 +124,13 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def script_functions(loaded: LoadedFile) -> dict:
-    """The file's module-level `@script` functions defined in it, in source order."""
+    """The file's module-level `@script` functions and `@script.kernel` kernels defined in
+    it, in source order."""
+    from script.cuda.kernel import is_kernel
     from script.dispatcher import is_script_function
     found = [(name, obj) for name, obj in vars(loaded.module).items()
-             if is_script_function(obj) and _same_file(obj.py_func.__code__.co_filename, loaded.path)]
+             if (is_script_function(obj) or is_kernel(obj) and obj.py_func is not None)
+             and _same_file(obj.py_func.__code__.co_filename, loaded.path)]
     found.sort(key=lambda item: item[1].py_func.__code__.co_firstlineno)
     return dict(found)
 
@@ -134,7 +153,10 @@ def select(loaded: LoadedFile, names: list[str], sigs: list[SigOption],
     for name in wanted:
         fn = found[name] if name in found else _function_named(loaded, name, found)
         target = _with_signatures(Target(name, fn), sigs)
-        if opt is not None and opt != fn.__dict__["_opt"]:
+        if target.is_kernel:
+            if opt is not None and opt != fn.opt:
+                target.fn = fresh_kernel(fn, opt=opt)
+        elif opt is not None and opt != fn.__dict__["_opt"]:
             target.fn = wrap_function(fn.py_func, opt=opt, passes=fn.__dict__["_passes"])
         targets.append(target)
     return targets
@@ -162,6 +184,13 @@ def wrap_function(py_func, **options):
     return fn
 
 
+def fresh_kernel(kernel, **options):
+    """A new kernel object for `kernel`'s Python function, with its options but `options`."""
+    from script.cuda.kernel import Kernel
+    merged = {"arch": kernel.arch, "boundscheck": kernel.boundscheck, "opt": kernel.opt, **options}
+    return Kernel(kernel.py_func, **merged)
+
+
 def _with_signatures(target: Target, sigs: list[SigOption]) -> Target:
     info = target.info
     named = [s for s in sigs if s.func == target.name]
@@ -175,8 +204,9 @@ def _with_signatures(target: Target, sigs: list[SigOption]) -> Target:
                                 "annotated")
     elif bare:
         target.keys = [_fit(target, s) for s in bare]
-    else:
-        target.keys = list(target.fn.__dict__["_specializations"])   # made by top-level calls
+    else:                               # made by top-level calls (launches)
+        target.keys = list(target.fn.signatures if target.is_kernel
+                           else target.fn.__dict__["_specializations"])
         target.missing_sig = not target.keys
     return target
 

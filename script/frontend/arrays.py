@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend.elementwise import is_array_like
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -37,13 +38,14 @@ class ArrayLowering:
             self.error(f"too many indices for array: array is {t.ndim}-dimensional, but "
                        f"{len(parts)} were indexed", index_node)
         parts += [ast.Slice(None, None, None)] * (t.ndim - len(parts))
+        # Python computes the whole index before NumPy checks it, axis by axis.
+        values = [self.slice_values(p) if isinstance(p, ast.Slice) else self.expr(p) for p in parts]
         axes, operands = "", [arr]
-        for axis, p in enumerate(parts):
+        for axis, (p, v) in enumerate(zip(parts, values)):
             if isinstance(p, ast.Slice):
                 axes += "s"
-                operands += self.slice_operands(arr, axis, p, node)
+                operands += self.slice_operands(arr, axis, p, node, v)
             else:
-                v = self.expr(p)
                 if not isinstance(v.type, (T.IntType, T.BoolType)):
                     self.error(f"array indices must be integers or slices, not {v.type}", p)
                 axes += "i"
@@ -53,25 +55,34 @@ class ArrayLowering:
         rt = T.ArrayType(t.dtype, axes.count("s"), "A")
         return self.emit("view", operands, rt, axes, self.loc(node))
 
-    def slice_operands(self, arr: Value, axis: int, sl: ast.Slice, node) -> list[Value]:
-        """(start, length, step) of `sl` on `axis`, as Python's slice.indices computes them."""
-        loc = self.loc(node)
-        n = self.emit("dim", [arr], T.I64, axis, loc)
-        step = 1
-        if sl.step is not None:
-            sv = self.expr(sl.step)
-            if not (isinstance(sv, Const) and isinstance(sv.type, (T.IntType, T.BoolType))):
-                self.error("slice steps must be integer constants in compiled code", sl.step)
-            step = int(sv.value)
-            if step == 0:
-                self.error("slice step cannot be zero", sl.step)
-        lo, hi = (Const(0, T.I64), n) if step > 0 else (Const(-1, T.I64), self.emit(
-            "sub", [n, Const(1, T.I64)], T.I64, None, loc))
+    def slice_values(self, sl: ast.Slice) -> tuple:
+        """The values of `sl`'s start, stop and step expressions (None where absent), computed
+        in that order, as Python builds a slice."""
+        return tuple(None if e is None else self.expr(e) for e in (sl.lower, sl.upper, sl.step))
 
-        def bound(expr_node, default):
+    def slice_operands(self, arr: Value, axis: int, sl: ast.Slice, node, values=None) -> list[Value]:
+        """(start, length, step) of `sl` on `axis`, as Python's slice.indices computes them;
+        `values`: what `slice_values(sl)` gave, when computed already."""
+        loc = self.loc(node)
+        lower, upper, sv = values if values is not None else self.slice_values(sl)
+        n = self.emit("dim", [arr], T.I64, axis, loc)
+        step = Const(1, T.I64)
+        if sl.step is not None:
+            if not isinstance(sv.type, (T.IntType, T.BoolType)):
+                self.error(f"slice indices must be integers, not {sv.type}", sl.step)
+            step = self.coerce(sv, T.I64, sl.step)
+            if isinstance(step, Const) and step.value == 0:
+                self.error("slice step cannot be zero", sl.step)
+            self.raise_if(self.cmp("eq", step, Const(0, T.I64), node), "ValueError", "slice step cannot be zero", node)
+        up = Const(step.value > 0, T.BOOL) if isinstance(step, Const) else self.cmp("gt", step, Const(0, T.I64), node)
+        last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
+        # Python's slice.indices: bounds clamp into [0, n] going up, [-1, n - 1] going down.
+        lo = self.pick(up, Const(0, T.I64), Const(-1, T.I64), node)
+        hi = self.pick(up, n, last, node)
+
+        def bound(expr_node, v, default):
             if expr_node is None:
                 return default
-            v = self.expr(expr_node)
             if not isinstance(v.type, (T.IntType, T.BoolType)):
                 self.error(f"slice indices must be integers, not {v.type}", expr_node)
             v = self.coerce(v, T.I64, expr_node)
@@ -80,19 +91,24 @@ class ArrayLowering:
             v = self.emit("max", [v, lo], T.I64, None, loc)       # clamp into [lo, hi]
             return self.emit("min", [v, hi], T.I64, None, loc)
 
-        start = bound(sl.lower, Const(0, T.I64) if step > 0 else hi)
-        stop = bound(sl.upper, n if step > 0 else Const(-1, T.I64))
-        if step > 0:
-            span = self.emit("sub", [stop, start], T.I64, None, loc)
-            count = self.emit("floordiv", [self.emit("add", [span, Const(step - 1, T.I64)], T.I64, None, loc),
-                                           Const(step, T.I64)], T.I64, None, loc)
-        else:
-            span = self.emit("sub", [start, stop], T.I64, None, loc)
-            count = self.emit("floordiv", [self.emit("add", [span, Const(-step - 1, T.I64)], T.I64, None, loc),
-                                           Const(-step, T.I64)], T.I64, None, loc)
+        start = bound(sl.lower, lower, self.pick(up, Const(0, T.I64), last, node))
+        stop = bound(sl.upper, upper, self.pick(up, n, Const(-1, T.I64), node))
+        # len(range(start, stop, step)), for either sign of step
+        span = self.pick(up, self.emit("sub", [stop, start], T.I64, None, loc),
+                         self.emit("sub", [start, stop], T.I64, None, loc), node)
+        astep = self.pick(up, step, self.emit("neg", [step], T.I64, None, loc), node) \
+            if not isinstance(step, Const) else Const(abs(step.value), T.I64)
+        count = self.emit("floordiv", [self.emit("add", [span, self.emit("sub", [astep, Const(1, T.I64)], T.I64, None,
+                                                                          loc)], T.I64, None, loc), astep],
+                          T.I64, None, loc)
         count = self.emit("max", [count, Const(0, T.I64)], T.I64, None, loc)
-        return [start, count, Const(step, T.I64)]
+        return [start, count, step]
 
+    def pick(self, cond: Value, a: Value, b: Value, node) -> Value:
+        """``a if cond else b`` for i64 values, folded when `cond` is a constant."""
+        if isinstance(cond, Const):
+            return a if cond.value else b
+        return self.emit("select", [cond, a, b], T.I64, None, self.loc(node))
     def array_indices(self, arr: Value, index_node, node) -> list[Value]:
         """The checked i64 indices of `arr[index_node]` (one integer per axis)."""
         t: T.ArrayType = arr.type
@@ -100,13 +116,13 @@ class ArrayLowering:
         if len(parts) != t.ndim:
             self.error(f"too many indices for array: array is {t.ndim}-dimensional, but "
                        f"{len(parts)} were indexed", index_node)
-        out = []
-        for axis, p in enumerate(parts):
+        values = []
+        for p in parts:         # every index is computed before any is checked, as in Python
             v = self.expr(p)
             if not isinstance(v.type, (T.IntType, T.BoolType)):
                 self.error(f"array indices must be integers, not {v.type}", p)
-            out.append(self.checked_index(arr, axis, self.coerce(v, T.I64, p), p))
-        return out
+            values.append(self.coerce(v, T.I64, p))
+        return [self.checked_index(arr, axis, v, p) for axis, (v, p) in enumerate(zip(values, parts))]
 
     def checked_index(self, arr: Value, axis: int, i: Value, node) -> Value:
         """`i` wrapped if negative and checked against the length of `axis`."""
@@ -127,75 +143,109 @@ class ArrayLowering:
         return j
 
     def array_load(self, arr: Value, index_node, node) -> Value:
+        fancy = self.array_index_value(index_node)
+        if fancy is not None:
+            return self.fancy_load(arr, fancy, node)
         if self.is_view_index(arr, index_node):
             return self.array_view(arr, index_node, node)
         idx = self.array_indices(arr, index_node, node)
         return self.emit("load", [arr, *idx], arr.type.dtype, None, self.loc(node))
 
-    def array_store(self, arr: Value, index_node, value: Value, node) -> None:
+    def array_store(self, arr: Value, index_node, value, node) -> None:
+        """``arr[index] = value``; `value` may be an element-wise expression (elementwise)."""
+        fancy = self.array_index_value(index_node)
+        if fancy is not None:
+            return self.fancy_store(arr, fancy, value, node)
         if self.is_view_index(arr, index_node):
-            return self.store_into_view(self.array_view(arr, index_node, node), value, node)
+            return self.store_expr(self.array_view(arr, index_node, node), value, node)
+        if is_array_like(value):
+            self.error("setting an array element with a sequence", node)
         idx = self.array_indices(arr, index_node, node)
         self.store_element(arr, idx, value, node)
 
     def store_element(self, arr: Value, idx, value: Value, node) -> None:
-        dtype = arr.type.dtype
+        self.emit("store", [arr, self.item_value(value, arr.type.dtype, node), *idx], T.NONE, None,
+                  self.loc(node))
+
+    def item_value(self, value: Value, dtype: T.Type, node) -> Value:
+        """Scalar `value` converted for storing into an array of `dtype` as NumPy's item
+        assignment does: a float into an int array truncates (2.7 stores 2) and, as int(x)
+        does, refuses NaN, infinities and values out of range; an int out of range raises."""
         if not value.type.is_numeric():
             self.error(f"cannot store a {value.type} into an array of {dtype}", node)
-        # NumPy's item assignment truncates a float into an int array (2.7 stores 2) and, as
-        # int(x) does, refuses NaN, infinities and values out of the int's range.
         if isinstance(dtype, T.IntType) and isinstance(value.type, T.FloatType):
-            value = self.convert_checked(value, dtype, node)
-        self.emit("store", [arr, self.coerce(value, dtype, node), *idx], T.NONE, None, self.loc(node))
+            return self.float_item(value, dtype, node)
+        self.check_int_fits(value, dtype, node)
+        return self.coerce(value, dtype, node)
 
-    def store_into_view(self, view: Value, value: Value, node) -> None:
-        """`a[slices] = value`: a scalar fills the view; an array of the same shape (or one
-        NumPy broadcasts along leading axes) is copied element by element."""
-        vt: T.ArrayType = view.type
+    def float_item(self, value: Value, dtype: T.IntType, node) -> Value:
+        """A float stored into an int array, as NumPy does it: NaN and infinities are refused
+        as int(x) refuses them; x is truncated to a Python int, which must fit a C long (an
+        unsigned long long for uint32 and uint64) and then the array's type; each failure has
+        NumPy's own message ("Python integer -1 out of bounds for uint8")."""
         loc = self.loc(node)
-        if isinstance(value.type, T.ArrayType):
-            st: T.ArrayType = value.type
-            if st.ndim > vt.ndim:
-                self.error(f"cannot assign a {st.ndim}-d array to a {vt.ndim}-d slice", node)
-            for k in range(st.ndim):
-                want = self.emit("dim", [view], T.I64, vt.ndim - st.ndim + k, loc)
-                have = self.emit("dim", [value], T.I64, k, loc)
-                one = self.cmp("eq", have, Const(1, T.I64), node)
-                bad = self.emit("and", [self.emit("cmp", [have, want], T.BOOL, "ne", loc),
-                                        self.emit("not", [one], T.BOOL, None, loc)], T.BOOL, None, loc)
-                self.emit("check", [bad, have, want], T.NONE, ExcInfo(
-                    "ValueError", "could not broadcast input array of length %lld into a slice of "
-                    "length %lld"), loc)
-        elif not value.type.is_numeric():
-            self.error(f"cannot assign a {value.type} to an array slice", node)
-        self.fill_loops(view, value, node, [])
+        t = value.type
+        self.check_float_to_int(value, T.I64, node, limits=False)
+        wide = not dtype.signed and dtype.bits >= 32           # tried as unsigned long long
+        below = self.emit("cmp", [value, Const(-2.0 ** 63, t)], T.BOOL, "lt", loc)
+        above = self.emit("cmp", [value, Const(2.0 ** 64 if wide else 2.0 ** 63, t)], T.BOOL, "ge", loc)
+        self.raise_if(self.emit("or", [below, above], T.BOOL, None, loc), "OverflowError",
+                      "Python int too large to convert to C long", node)
+        name = f"{'' if dtype.signed else 'u'}int{dtype.bits}"
+        text = f"Python integer %lld out of bounds for {name}"
+        if not wide:
+            whole = self.coerce(value, T.I64, node)
+            self.check_int_fits(whole, dtype, node)
+            return self.coerce(whole, dtype, node)
+        # Unsigned 32 or 64 bits: -1.0 and below are out of bounds (printed signed); for
+        # uint32, so is 2**32 and above (printed unsigned: its first digits, then its last).
+        neg = self.emit("cmp", [value, Const(-1.0, t)], T.BOOL, "le", loc)
+        shown = self.coerce(self.emit("select", [neg, value, Const(-1.0, t)], t, None, loc), T.I64, node)
+        self.raise_if(neg, "OverflowError", text, node, args=[shown])
+        if dtype.bits == 32:
+            high = self.emit("cmp", [value, Const(2.0 ** 32, t)], T.BOOL, "ge", loc)
+            big = self.coerce(self.emit("select", [high, value, Const(2.0 ** 32, t)], t, None, loc), T.U64, node)
+            ten = Const(10, T.U64)
+            head = self.emit("floordiv", [big, ten], T.U64, None, loc)
+            tail = self.emit("mod", [big, ten], T.U64, None, loc)
+            self.raise_if(high, "OverflowError", text.replace("%lld", "%lld%lld"), node,
+                          args=[self.coerce(head, T.I64, node), self.coerce(tail, T.I64, node)])
+        return self.coerce(value, dtype, node)
 
-    def fill_loops(self, view: Value, value: Value, node, idx: list) -> None:
-        vt: T.ArrayType = view.type
-        if len(idx) == vt.ndim:
-            if isinstance(value.type, T.ArrayType):
-                st = value.type
-                src = []
-                for k in range(st.ndim):
-                    i = idx[vt.ndim - st.ndim + k]
-                    one = self.cmp("eq", self.emit("dim", [value], T.I64, k, self.loc(node)), Const(1, T.I64), node)
-                    src.append(self.emit("select", [one, Const(0, T.I64), i], T.I64, None, self.loc(node)))
-                elem = self.emit("load", [value, *src], st.dtype, None, self.loc(node))
-            else:
-                elem = value
-            self.store_element(view, idx, elem, node)
+    def check_int_fits(self, value: Value, dtype: T.Type, node) -> None:
+        """NumPy's item assignment of an integer scalar refuses a value the array's type
+        cannot hold (300 into int8 raises OverflowError) where a cast would wrap. Arrays
+        copied into arrays cast without this check, as in NumPy. (A u64 value is not
+        checked: NumPy words that case differently.)"""
+        vt = getattr(value, "type", None)
+        if not isinstance(dtype, T.IntType) or not isinstance(vt, T.IntType):
             return
-        n = self.emit("dim", [view], T.I64, len(idx), self.loc(node))
-        # A loop with no statements of its own: the element work happens in `bind`. (The
-        # nested levels share the node's loop key: they carry no variables to widen.)
-        self.counted_loop(self.info.synthetic_loop(node), Const(0, T.I64), n, Const(1, T.I64),
-                          lambda i: self.fill_loops(view, value, node, idx + [i]))
+        if not vt.signed and vt.bits == 64:
+            return
+        loc = self.loc(node)
+        bad = None
+        if dtype.min > vt.min:
+            bad = self.cmp("lt", value, Const(dtype.min, vt), node)
+        if dtype.max < vt.max:
+            hi = self.cmp("gt", value, Const(dtype.max, vt), node)
+            bad = hi if bad is None else self.emit("or", [bad, hi], T.BOOL, None, loc)
+        if bad is None:
+            return
+        name = f"{'' if dtype.signed else 'u'}int{dtype.bits}"
+        self.raise_if(bad, "OverflowError", f"Python integer %lld out of bounds for {name}", node,
+                      args=[self.coerce(value, T.I64, node)])
 
     def array_aug_assign(self, node: ast.AugAssign) -> None:
         target = node.target
         arr = self.expr(target.value)
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"item assignment is not supported on {arr.type}", target)
+        if self.array_index_value(target.slice) is not None:
+            self.error("augmented assignment through an array index (a[mask] += v) is not supported "
+                       "in compiled code; write a[mask] = a[mask] + v", node)
+        if self.is_view_index(arr, target.slice):
+            view = self.array_view(arr, target.slice, target)
+            return self.array_aug_assign_to(view, type(node.op), self.lazy(node.value), node)
         idx = self.array_indices(arr, target.slice, target)
         old = self.emit("load", [arr, *idx], arr.type.dtype, None, self.loc(target))
         new = self.binop(type(node.op), old, self.expr(node.value), node)
@@ -222,7 +272,22 @@ class ArrayLowering:
             return self.emit("transpose", [arr], t.with_layout("A"), None, loc)
         if attr == "itemsize":
             return Const(_itemsize(t.dtype), T.I64)
+        if attr == "dtype":
+            self.error("a.dtype can only be compared (a.dtype == np.float64) or passed as "
+                       "dtype= in compiled code", node)
         self.error(f"array attribute '{attr}' is not supported yet", node)
+
+    def dtype_compare(self, node: ast.Compare) -> Value | None:
+        """``a.dtype == np.float64`` (or ``!=``, against any dtype spelling, or another
+        array's dtype): a constant, as element types are known when compiling; None when
+        `node` compares no ``.dtype``."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            return None
+        sides = (node.left, node.comparators[0])
+        if not any(isinstance(x, ast.Attribute) and x.attr == "dtype" for x in sides):
+            return None
+        a, b = (self.dtype_arg(x, None) for x in sides)
+        return Const((a == b) == isinstance(node.ops[0], ast.Eq), T.BOOL)
 
     def array_len(self, arr: Value, node) -> Value:
         return self.emit("dim", [arr], T.I64, 0, self.loc(node))

@@ -13,6 +13,8 @@ import types
 
 from script.frontend import pylib
 from script.frontend.lower_expr import WeakConst
+from script.frontend.numpy_alloc import numpy_handler
+from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
@@ -41,8 +43,11 @@ class CallLowering:
 
     def attribute_ref(self, node: ast.Attribute):
         """A Value, or a PyRef for module attributes that are functions/classes/modules."""
+        return self.attribute_of(self.callee_ref(node.value), node)
+
+    def attribute_of(self, base, node: ast.Attribute):
+        """`attribute_ref` of `node` whose base (`node.value`) is already resolved."""
         from script.frontend.lower_stmt import PyRef
-        base = self.callee_ref(node.value)
         if not isinstance(base, PyRef):
             return self.value_attribute(base, node)
         obj = base.obj
@@ -79,10 +84,22 @@ class CallLowering:
         for k in node.keywords:
             if k.arg is None:
                 self.error("**kwargs in calls is not supported", k.value)
-        ref = self.callee_ref(node.func)
+        if isinstance(node.func, ast.Attribute):
+            base = self.callee_ref(node.func.value)
+            if isinstance(getattr(base, "type", None), T.ArrayType):
+                return self.array_method(base, node.func.attr, node)
+            ref = self.attribute_of(base, node.func)
+        else:
+            ref = self.callee_ref(node.func)
         if not isinstance(ref, PyRef):
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
+        np_fn = numpy_handler(obj)
+        if np_fn is not None:
+            return np_fn[1](self, node, np_fn[0])
+        intrinsic = getattr(type(obj), "__script_call__", None)
+        if intrinsic is not None:          # an object that lowers its own calls (script.cuda)
+            return intrinsic(obj, self, node)
         info = self.ctx.script_info(obj)
         if info is not None:
             return self.call_script(info, node)
@@ -98,7 +115,7 @@ class CallLowering:
         t = _conversion_target(obj)
         if t is not None:
             return self.call_conversion(t, node)
-        if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS:
+        if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS.keys() | UFUNCS:
             return self.call_ufunc(obj.__name__, node)
         if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
             return self.call_math(obj.__name__, node)
@@ -175,13 +192,17 @@ class CallLowering:
             self.check_float_to_int(v, t, node)
         return self.coerce(v, t, node)
 
-    def check_float_to_int(self, v: Value, t: T.IntType, node) -> None:
+    def check_float_to_int(self, v: Value, t: T.IntType, node, limits: bool = True) -> None:
+        """int(v) for a float `v`: NaN and infinities raise as in Python; with `limits`, so does
+        a value `t` cannot hold (the caller checks the range itself when not)."""
         loc = self.loc(node)
         isnan = self.emit("cmp", [v, v], T.BOOL, "ne", loc)
         self.raise_if(isnan, "ValueError", message("nan_to_int"), node)
         ax = self.emit("abs", [v], v.type, None, loc)
         isinf = self.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq", loc)
         self.raise_if(isinf, "OverflowError", message("inf_to_int"), node)
+        if not limits:
+            return
         lo = self.emit("cmp", [v, Const(float(t.min) - 1.0 if t.bits < 64 else float(t.min), v.type)], T.BOOL,
                        "le" if t.bits < 64 else "lt", loc)
         hi = self.emit("cmp", [v, Const(float(t.max) + 1.0, v.type)], T.BOOL, "ge", loc)
@@ -325,12 +346,15 @@ class CallLowering:
 
     def call_ufunc(self, name: str, node) -> Value:
         """A NumPy ufunc on scalars: NumPy's semantics (NaN or inf, never an exception)."""
+        if name not in _NUMPY_UFUNCS or node.keywords:
+            return self.call_ufunc_any(name, node)
         fn, arity = _NUMPY_UFUNCS[name]
-        args = self.positional(node, f"numpy.{name}", arity)
-        for a, n in zip(args, node.args):
-            if isinstance(a.type, T.ArrayType):
-                self.error(f"numpy.{name} on arrays (element-wise array expressions) is not "
-                           "supported yet; loop over the elements", n)
+        if len(node.args) != arity:
+            self.positional(node, f"numpy.{name}", arity)
+        args = [self.lazy(a) for a in node.args]
+        if any(is_array_like(a) for a in args):
+            e = self.ufunc_expr(name, args, node)
+            return e
         loc = self.loc(node)
         if fn in ("abs", "isnan", "isinf", "isfinite", "minimum", "maximum"):
             return self.ufunc_special(fn, args, node)
@@ -362,10 +386,17 @@ class CallLowering:
     # ---- builtin functions ---------------------------------------------------------------
 
     def builtin_abs(self, node, name) -> Value:
+        if len(node.args) == 1 and not node.keywords:
+            v = self.lazy(node.args[0])
+            if is_array_like(v):
+                return self.ufunc_expr("absolute", [v], node)
+            return self.builtin_abs_value(v, node)
         (v,) = self.positional(node, name, 1)
         return self.builtin_abs_value(v, node)
 
     def builtin_abs_value(self, v: Value, node) -> Value:
+        if isinstance(v.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):

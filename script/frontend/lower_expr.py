@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.pymessages import message, printf_escape
+from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -55,6 +56,16 @@ class ExprLowering:
     # ---- entry ---------------------------------------------------------------------------
 
     def expr(self, node: ast.expr) -> Value:
+        v = self.lazy(node)
+        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+
+    def lazy(self, node: ast.expr):
+        """`expr`, except that an element-wise array expression stays an `ArrayExpr`
+        (elementwise.py) for a consumer that computes it in its own loop. A node already
+        evaluated by a look-ahead (`pre_evaluated`) gives that value, once."""
+        done = self.pre_evaluated.pop(id(node), None)
+        if done is not None:
+            return done
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
             self.unsupported(node)
@@ -206,11 +217,16 @@ class ExprLowering:
     # ---- operators -----------------------------------------------------------------------
 
     def expr_BinOp(self, node: ast.BinOp) -> Value:
-        left = self.expr(node.left)
-        right = self.expr(node.right)
+        left = self.lazy(node.left)
+        right = self.lazy(node.right)
         return self.binop(type(node.op), left, right, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        if is_array_like(a) or is_array_like(b):
+            if op is ast.MatMult and hasattr(self, "matmul"):
+                return self.matmul(*(self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+                                     for v in (a, b)), node)
+            return self.array_binop(op, a, b, node)
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
@@ -297,7 +313,9 @@ class ExprLowering:
             self.raise_if(self.emit("and", [az, bn], T.BOOL, None, loc), "ZeroDivisionError",
                           message("zero_neg_pow"), node)
         if not (isinstance(b, Const) and float(b.value).is_integer()) and not (isinstance(a, Const) and a.value >= 0):
-            an = self.emit("cmp", [a, zero], T.BOOL, "lt", loc)
+            # -inf ** 0.5 is inf in CPython, not complex: only a finite negative base is refused
+            an = self.emit("and", [self.emit("cmp", [a, zero], T.BOOL, "lt", loc), self.is_finite(a, loc)],
+                           T.BOOL, None, loc)
             fl = self.emit("math", [b], t, "floor", loc)
             frac = self.emit("cmp", [fl, b], T.BOOL, "ne", loc)
             fin = self.is_finite(b, loc)
@@ -320,7 +338,9 @@ class ExprLowering:
         return self.emit("cmp", [ax, Const(float("inf"), x.type)], T.BOOL, "lt", loc)
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
-        v = self.expr(node.operand)
+        v = self.lazy(node.operand)
+        if is_array_like(v):
+            return self.array_unary(node.op, v, node)
         loc = self.loc(node)
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, loc)
@@ -346,9 +366,17 @@ class ExprLowering:
 
     def expr_Compare(self, node: ast.Compare) -> Value:
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
-        left = self.expr(node.left)
+        known = self.dtype_compare(node)
+        if known is not None:
+            return known
+        left = self.lazy(node.left)
         if len(node.ops) == 1:
-            return self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
+            right = self.lazy(node.comparators[0])
+            if is_array_like(left) or is_array_like(right):
+                return self.array_compare(node.ops[0], left, right, node)
+            return self.compare(node.ops[0], left, right, node)
+        if isinstance(left, ArrayExpr):
+            left = self.materialize(left, node)
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
@@ -377,9 +405,20 @@ class ExprLowering:
             if not isinstance(b.type, T.TupleType):
                 self.error(f"'in' is only supported on tuples, not {b.type}", node)
             hit: Value = Const(False, T.BOOL)
+            # CPython's `in` tests identity before ==: `x in (y, x)` holds even for a NaN. A
+            # tuple element that is the very value of `a` (the same variable) is that object.
+            parts = b.operands if getattr(b, "opname", None) == "tuple" else None
             for k, et in enumerate(b.type.elems):
+                if parts is not None and parts[k] is a and not isinstance(a, Const):
+                    hit = Const(True, T.BOOL)
+                    break
                 e = self.emit("extract", [b], et, k, loc)
                 eq = self.compare(ast.Eq(), a, e, node)
+                if isinstance(eq, Const):
+                    if eq.value:
+                        hit = eq
+                        break
+                    continue
                 hit = eq if isinstance(hit, Const) else self.emit("or", [hit, eq], T.BOOL, None, loc)
             if isinstance(op, ast.NotIn):
                 hit = self.emit("not", [hit], T.BOOL, None, loc) if not isinstance(hit, Const) \

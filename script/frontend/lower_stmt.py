@@ -14,6 +14,11 @@ import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.arrays import ArrayLowering
+from script.frontend.numpy_alloc import AllocLowering
+from script.frontend.numpy_linalg import LinalgLowering
+from script.frontend.numpy_reduce import ReduceLowering
+from script.frontend.elementwise import ElementwiseLowering, is_array_like
+from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -51,13 +56,15 @@ class Loop:
         self.continue_to = continue_to
 
 
-class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
+class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
+                       ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
         super().__init__(func, info.filename, hints)
         self.ctx = ctx
         self.info = info
+        self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
@@ -90,6 +97,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
             if b not in live:
                 self.func.remove_block(b)
         self.func.blocks = order        # reverse postorder: definitions print before uses
+        self.drop_unknown_params()
         return self.func
 
     def loc(self, node) -> SourceLoc | None:
@@ -102,7 +110,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
 
     def stmts(self, body) -> None:
         for s in body:
-            if self.block is None:
+            if self.block is None or self.is_dead():
                 return          # unreachable: after return/break/continue/raise
             self.stmt(s)
 
@@ -135,7 +143,12 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         return self.python_object(obj, name, node)
 
     def python_object(self, obj, name: str, node):
-        """A global's value: scalars and tuples of them become constants, the rest PyRefs."""
+        """A global's value: scalars and tuples of them become constants, objects that lower
+        themselves to a value (`__script_value__`, e.g. `cuda.threadIdx.x`) that value, the rest
+        PyRefs."""
+        value_of = getattr(type(obj), "__script_value__", None)
+        if value_of is not None:
+            return value_of(obj, self, node)
         if obj is None or isinstance(obj, (bool, int, float)):
             try:
                 return const_of(obj, self.loc(node))
@@ -149,13 +162,21 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         """The value of local `name` here; raises UnboundLocalError at run time on the paths
         where it was never assigned (a CompileError when that is every path)."""
         value = self.read(name, self.loc(node))
+        if self.is_dead():
+            return value        # after a certain raise: nothing here runs
         defined = self.read("$def:" + name, self.loc(node))
-        if isinstance(defined, Const) and defined.value:
+        exc = ExcInfo("UnboundLocalError", unbound_local(name).replace("%", "%%"))
+        if isinstance(defined, Const) and defined.value and not isinstance(value.type, Unknown):
             return value
-        if isinstance(defined, (Const, Undef)):
+        if isinstance(defined, Undef) or isinstance(defined, Const) and not defined.value:
             self.error(f"local variable '{name}' is read before any assignment to it", node)
+        if isinstance(value.type, Unknown):
+            # No assignment with a value of a known type reaches here: when the types have
+            # settled (no Restart), the only assignments that could are themselves computed
+            # from such reads, so at run time this read always finds `name` unassigned.
+            return self.raise_unbound(exc, self.loc(node))
         self.emit("check", [self.emit("not", [defined], T.BOOL, None, self.loc(node))], T.NONE,
-                  ExcInfo("UnboundLocalError", unbound_local(name).replace("%", "%%")), self.loc(node))
+                  exc, self.loc(node))
         return value
 
     def assign_name(self, name: str, value: Value, node) -> None:
@@ -203,7 +224,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
-        value = self.expr(node.value)
+        # An array expression assigned into an array is computed straight into it.
+        into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
+        value = self.lazy(node.value) if into_array else self.expr(node.value)
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -233,6 +256,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
             return self.aug_assign_other(node)
         current = self.resolve_name(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
                                              col_offset=node.col_offset))
+        if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
+            return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
         value = self.binop(type(node.op), current, self.expr(node.value), node)
         self.assign_name(node.target.id, value, node)
 
@@ -306,6 +331,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering):
         self.do_return(value, node)
 
     def do_return(self, value: Value | None, node, implicit: bool = False) -> None:
+        if self.is_dead():
+            self.block = None
+            return
         if value is None:
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):

@@ -15,7 +15,9 @@ the hints, which only widen, so this ends after a few rounds.
 
 Possibly-unassigned variables: each local `x` has a shadow bool variable ``$def:x``; a read of
 `x` whose shadow is not the constant true emits a `check` that raises UnboundLocalError, so a
-read on the path where Python would fail fails the same way.
+read on the path where Python would fail fails the same way. A read that no assignment of a
+known type reaches at all (its value has the unknown type once the types have settled) always
+fails: it becomes a `raise`, and the rest of its statement is built in a dead block.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ UNKNOWN = Unknown()
 
 
 class Undef(Value):
-    """A variable read on a path where it was never assigned (typed: typed zero is used)."""
+    """A variable read on a path where it was never assigned. Never in the IR: a branch passes
+    a placeholder of the parameter's type instead (`SSABuilder._undefined`)."""
 
     __slots__ = ()
 
@@ -81,8 +84,12 @@ class SSABuilder:
         self.loop_entries: dict[Block, list[Block]] = {}
         self.provisional: set[BlockParam] = set()      # typed before the block was sealed
         self.param_var: dict[BlockParam, str] = {}
+        self.forward: dict[BlockParam, Value] = {}       # removed trivial parameter -> its value
         self.def_locs: dict[int, SourceLoc] = {}       # id(value) -> where it was assigned
         self.saw_unknown: SourceLoc | None = None
+        self._dead_sink: Block | None = None
+        self.dead_from: dict[Block, Block] = {}        # dead block -> where reads in it resolve
+        self._left: Block | None = None                 # the block a jump last ended
         self.hints_changed = False
 
     # ---- blocks -------------------------------------------------------------------------
@@ -107,19 +114,66 @@ class SSABuilder:
         the target is sealed, since only then are all its predecessors known.
         """
         if self.block is not None:
+            self._left = self.block
+            if self.is_dead():
+                self._enter_dead(target)
+                target = self._sink()
             set_terminator(self.block, "br", [], [target], [0], loc)
         self.block = None
 
     def branch(self, cond: Value, then: Block, other: Block, loc=None) -> None:
         if isinstance(cond, Const):
+            if self.block is not None:
+                self._enter_dead(other if cond.value else then)     # may still be built
             self.goto(then if cond.value else other, loc)
             return
         if self.block is not None:
-            set_terminator(self.block, "cbr", [cond], [then, other], [0, 0], loc)
+            self._left = self.block
+            if self.is_dead():
+                self._enter_dead(then)
+                self._enter_dead(other)
+                set_terminator(self.block, "cbr", [Const(True, T.BOOL)], [self._sink(), self._sink()], [0, 0], loc)
+            else:
+                set_terminator(self.block, "cbr", [cond], [then, other], [0, 0], loc)
         self.block = None
 
     def start(self, block: Block) -> None:
+        if block is not None and self.is_dead(block) and self._left is not None:
+            self.dead_from.setdefault(block, self._left)     # built, though nothing jumps here
         self.block = block
+
+    # ---- unreachable code ---------------------------------------------------------------
+    #
+    # A block with no predecessors (other than the entry) is dead: code after a certain
+    # `raise` in the middle of an expression still has to be built somewhere until the
+    # statement ends. Its jumps go to one sink block, never to live blocks, so what it
+    # computes never reaches a merge; `build` drops all of it as unreachable. Variables read
+    # in it take their values from where the dead code began (`dead_from`), so that it is
+    # built with the types it would have had.
+
+    def _enter_dead(self, target: Block) -> None:
+        if not target.preds and target is not self.func.entry:
+            self.dead_from.setdefault(target, self.block)
+
+    def is_dead(self, block: Block | None = None) -> bool:
+        b = block if block is not None else self.block
+        return b is not None and b is not self.func.entry and not b.preds
+
+    def _sink(self) -> Block:
+        if self._dead_sink is None:
+            self._dead_sink = self.new_block("dead")
+            self.sealed.add(self._dead_sink)
+        return self._dead_sink
+
+    def raise_unbound(self, exc, loc) -> Value:
+        """End the current block with `raise exc` (a read that can never find its variable
+        assigned) and go on in a dead block; the read's value is an Undef."""
+        set_terminator(self.block, "raise", [], attr=exc, loc=loc)
+        dead = self.new_block("dead")
+        self.sealed.add(dead)
+        self.dead_from[dead] = self.block
+        self.block = dead
+        return Undef(UNKNOWN, loc)
 
     # ---- variables ----------------------------------------------------------------------
 
@@ -136,6 +190,10 @@ class SSABuilder:
         found = self.defs[block].get(var)
         if found is not None:
             return found
+        if not block.preds and block in self.dead_from:
+            value = self.read_in(var, self.dead_from[block], loc)
+            self.defs[block][var] = value
+            return value
         if block not in self.sealed and var.startswith("$def:") and self._entry_preds(block) and all(
                 _is_true(self.read_in(var, p, loc)) for p in self._entry_preds(block)):
             # Definedness only goes from false to true (there is no `del`): a loop entered with
@@ -151,11 +209,19 @@ class SSABuilder:
         elif not block.preds:
             value = Undef(UNKNOWN, loc)
         else:
-            param = self._new_param(var, block, loc, UNKNOWN)
+            param = self._new_param(var, block, loc, self._reaching_type(var, block, loc))
             self.defs[block][var] = param
             value = self._fill_param(var, param)
+        value = self._current(value)
         self.defs[block][var] = value
         return value
+
+    def _current(self, v: Value) -> Value:
+        """`v`, or what replaced it when it was a trivial parameter since removed (removing one
+        can make others trivial in turn, so a value read earlier may be stale)."""
+        while v in self.forward:
+            v = self.forward[v]
+        return v
 
     def _entry_preds(self, block: Block) -> list[Block]:
         """The predecessors of an unsealed loop header that come from outside the loop (the
@@ -176,6 +242,34 @@ class SSABuilder:
             t = unify_types(t, hint) or hint
         return t
 
+    def _reaching_type(self, var: str, block: Block, loc) -> T.Type:
+        """The unified type of every definition of `var` that reaches the sealed `block`.
+
+        A merge parameter is typed before its arguments are read, because reading them may
+        come back to it around a loop (a variable first read after a loop that does not
+        always assign it): the parameter then stands for itself among its own arguments and
+        must already have its final type, or its users would be built for the wrong one. The
+        walk stops at blocks that define `var` (their value's type is final: parameters made
+        here are typed by this same walk) and at unsealed loop headers (a provisional
+        parameter, widened by Restart if need be); a conflict is left for `_fill_param` to
+        report."""
+        t: T.Type = UNKNOWN
+        seen = {block}
+        stack = list(block.preds)
+        while stack:
+            b = stack.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            found = self.defs[b].get(var)
+            if found is None and b not in self.sealed:
+                found = self.read_in(var, b, loc)
+            if found is None:
+                stack.extend(b.preds)
+                continue
+            t = unify_types(t, found.type) or t
+        return t
+
     def _new_param(self, var: str, block: Block, loc, t: T.Type) -> BlockParam:
         param = block.add_param(t, loc, var if not var.startswith("$") else None)
         self.param_var[param] = var
@@ -185,6 +279,7 @@ class SSABuilder:
         """Give `param` one argument per predecessor edge (its block is now sealed)."""
         block = param.block
         incoming = [(pred, self.read_in(var, pred, param.loc)) for pred in block.preds]
+        incoming = [(pred, self._current(v)) for pred, v in incoming]
         t = param.type
         for pred, v in incoming:
             u = unify_types(t, v.type)
@@ -203,6 +298,8 @@ class SSABuilder:
             param.type = t
         same = self._trivial_value(param, [v for _, v in incoming])
         if same is not None:
+            if isinstance(same, Undef) and param.uses and not isinstance(param.type, Unknown):
+                same = self._undefined(param.type, self.func.entry, param.loc, at_start=True)
             return self._replace_param(param, same, has_args=False)
         for pred in dict.fromkeys(block.preds):
             v = self.read_in(var, pred, param.loc)
@@ -238,7 +335,12 @@ class SSABuilder:
 
     def _replace_param(self, param: BlockParam, same: Value, has_args: bool = True) -> Value:
         block = param.block
-        users = list(param.uses)
+        # Parameters that receive `param` as an argument may become trivial once it is gone.
+        # Only those: a parameter of the same block may still be waiting for its arguments
+        # (it is being filled, further up the recursion).
+        receivers = [s.params[j] for u in param.uses if u.block is not None and u.opname in ("br", "cbr")
+                     for k, s in enumerate(u.succs) if s in self.sealed
+                     for j, a in enumerate(u.succ_args(k)) if a is param]
         replace_all_uses_with(param, same)
         for defs in self.defs.values():
             for var, v in defs.items():
@@ -249,38 +351,56 @@ class SSABuilder:
         else:
             block.params.remove(param)
         self.param_var.pop(param, None)
-        # Parameters that received `param` as an argument may have become trivial.
-        for u in users:
-            if u.block is None or u.opname not in ("br", "cbr"):
+        self.forward[param] = same
+        for p in dict.fromkeys(receivers):
+            if p not in self.param_var or p is param:
                 continue
-            for k, s in enumerate(u.succs):
-                if s not in self.sealed:
-                    continue
-                for p in list(s.params):
-                    if p in self.param_var:
-                        args = [pred.terminator.succ_args(j)[s.params.index(p)]
-                                for pred in dict.fromkeys(s.preds)
-                                for j, ss in enumerate(pred.terminator.succs) if ss is s]
-                        v = self._trivial_value(p, args)
-                        if v is not None and not isinstance(v, Undef):
-                            self._replace_param(p, v)
-        return same
+            s = p.block
+            k = s.params.index(p)
+            args = [pred.terminator.succ_args(j)[k] for pred in dict.fromkeys(s.preds)
+                    for j, ss in enumerate(pred.terminator.succs) if ss is s]
+            v = self._trivial_value(p, args)
+            if v is not None and not isinstance(v, Undef):
+                self._replace_param(p, v)
+        return self._current(same)
 
     def _coerce_in(self, pred: Block, v: Value, param: BlockParam) -> Value:
         if v.type == param.type:
             return v
         if isinstance(v, Undef) or isinstance(v.type, Unknown):
-            return self._zero(param.type, v.loc)
+            return self._undefined(param.type, pred, v.loc)
         return self.convert_in(pred, v, param.type)
 
-    def _zero(self, t: T.Type, loc) -> Value:
-        if isinstance(t, T.TupleType):
-            instr = Instr("tuple", [self._zero(e, loc) for e in t.elems], t, None, loc)
-            self.func.entry.insert(0, instr)
+    def _undefined(self, t: T.Type, pred: Block, loc, at_start: bool = False) -> Value:
+        """What a parameter of type `t` receives from `pred` when its variable is unassigned
+        there (`at_start`: a value made at the start of `pred`, the entry, for every use of a
+        parameter found to be never assigned). It is never read (every read checks `$def:x`
+        first), so any value of the type will do: zero, or for an array a new empty one (a
+        real array, so that reference counting needs no special case)."""
+        made: list[Instr] = []
+
+        def make(t: T.Type) -> Value:
+            if isinstance(t, T.TupleType):
+                instr = Instr("tuple", [make(e) for e in t.elems], t, None, loc)
+            elif isinstance(t, T.ArrayType):
+                instr = Instr("alloc", [Const(0, T.I64)] * t.ndim, t.with_layout("C"), None, loc)
+                if t.layout != "C":
+                    made.append(instr)
+                    instr = Instr("convert", [instr], t, None, loc)
+            else:
+                return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
+            made.append(instr)
             return instr
-        if isinstance(t, Unknown):
+
+        if has_unknown(t):
             return Undef(UNKNOWN, loc)
-        return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
+        value = make(t)
+        for k, instr in enumerate(made):
+            if at_start:
+                pred.insert(k, instr)
+            else:
+                pred.insert_before_terminator(instr)
+        return value
 
     def _type_conflict(self, var: str, param: BlockParam, v: Value):
         others = [self.read_in(var, p) for p in param.block.preds]
@@ -296,11 +416,35 @@ class SSABuilder:
         raise CompileError(f"variable '{var}' has incompatible types {tb} and {v.type} where control "
                            f"flow merges", param.loc or loc_a, tuple(notes))
 
+    def drop_unknown_params(self) -> None:
+        """Call once the function is built and its unreachable blocks removed: parameters still
+        of unknown type carry nothing (every read of their variable raised), so they and their
+        arguments go. Anything else of unknown type left in live code is recorded in
+        `saw_unknown` (the round is retried, or the error reported), never lowered."""
+        blocks = self.func.blocks
+        for b in blocks:
+            drop = [k for k, p in enumerate(b.params) if has_unknown(p.type)]
+            for pred in dict.fromkeys(b.preds):
+                term = pred.terminator
+                for k, succ in enumerate(term.succs):
+                    if succ is b:
+                        for j in reversed(drop):
+                            term.remove_succ_arg(k, j)
+            for j in reversed(drop):
+                del b.params[j]
+        defined = {id(v) for b in blocks for v in (*b.params, *b.instrs)}
+        for b in blocks:
+            for v in (*b.params, *(x for i in b.instrs for x in (i, *i.operands))):
+                if has_unknown(v.type) or not isinstance(v, Const) and id(v) not in defined:
+                    self.saw_unknown = self.saw_unknown or v.loc or self.func.loc
+                    return
+
     # ---- emission -----------------------------------------------------------------------
 
     def emit(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
         if any(isinstance(v.type, Unknown) or isinstance(v, Undef) for v in operands):
-            self.saw_unknown = self.saw_unknown or loc
+            if not self.is_dead():
+                self.saw_unknown = self.saw_unknown or loc
             return Undef(UNKNOWN if type is None else type, loc)
         instr = Instr(op, operands, type, attr, loc)
         self.block.append(instr)
@@ -323,6 +467,11 @@ class SSABuilder:
             instr = Instr("convert", [v], t, None, v.loc)
         block.insert_before_terminator(instr)
         return instr
+
+
+def has_unknown(t: T.Type) -> bool:
+    """Whether `t` is unknown or a tuple with an unknown part."""
+    return isinstance(t, Unknown) or isinstance(t, T.TupleType) and any(has_unknown(e) for e in t.elems)
 
 
 def _is_true(v: Value) -> bool:

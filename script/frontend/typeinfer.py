@@ -84,6 +84,14 @@ def _dtype_to_name(dt) -> str:
     return ""
 
 
+def dtype_to_type(dt) -> T.Type | None:
+    """The IR element type of NumPy dtype `dt`, or None when compiled code has none."""
+    if dt.kind == "b":
+        return T.BOOL
+    name = _dtype_to_name(dt) if dt.isnative else ""
+    return T.parse_scalar(name) if name else None
+
+
 def type_from_annotation(ann) -> T.Type | None:
     """The IR type an evaluated annotation stands for, or None if it names none."""
     if ann is int:
@@ -122,9 +130,7 @@ def typeof(value) -> T.Type | None:
         return T.NONE
     if cls is tuple:
         elems = [typeof(v) for v in value]
-        if None in elems or any(isinstance(e, T.ArrayType) for e in elems):
-            return None        # arrays inside tuple arguments are not supported yet
-        return T.TupleType(elems)
+        return None if None in elems else T.TupleType(elems)
     if isinstance(value, int):          # int subclasses (IntEnum, …)
         return T.I64
     if isinstance(value, float):

@@ -1,8 +1,8 @@
 """Facts about a module that the backend's entry points need.
 
-`written_array_params(func)`: the indices of the array parameters that `func` may write
-through, directly or in a function it calls, following arrays through block parameters and
-layout conversions. The entry point checks those arguments are writeable NumPy arrays before
+`written_array_params(func)`: the indices of the array (or tuple-of-array) parameters that
+`func` may write through, directly or in a function it calls, following arrays through block
+parameters, layout conversions, views and tuple elements. The entry point checks those arguments are writeable NumPy arrays before
 the call, so a write to a read-only array is an error instead of a silent write.
 """
 
@@ -33,6 +33,8 @@ def _origins(v: Value, func: Function, seen: set) -> set[int]:
         for op in (v.operands if v.opname == "convert" else v.operands[1:]):
             out |= _origins(op, func, seen)
         return out
+    if isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape", "extract"):
+        return _origins(v.operands[0], func, seen)      # the same memory (an extract: a tuple's)
     return set()
 
 
@@ -44,12 +46,12 @@ def written_array_params(func: Function, _memo: dict | None = None) -> set[int]:
     written: set[int] = set()
     for block in func.blocks:
         for i in block.instrs:
-            if i.opname == "store":
+            if i.opname in ("store", "atomic"):
                 written |= _origins(i.operands[0], func, set())
             elif i.opname == "call":
                 for k in written_array_params(i.attr, memo):
                     arg = i.operands[k]
-                    if isinstance(arg.type, T.ArrayType):
+                    if isinstance(arg.type, (T.ArrayType, T.TupleType)):
                         written |= _origins(arg, func, set())
     memo[id(func)] = written
     return written

@@ -33,6 +33,9 @@ math.F         the C math function F on floats (table MATH_FUNCS gives arity)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
                operands are integer arguments of the message's printf-style format
+poll           ``poll``: if a SIGINT arrived since the compiled call began, run Python's signal
+               handlers there and raise what they raise (KeyboardInterrupt by default); else
+               nothing. Inserted into loops after optimization (script.ir.interrupts)
 dim.K          the length of an array along axis K (i64)
 stride.K       the distance in bytes between elements along axis K (i64)
 load           ``load %a, %i0, ... %iN``: the element of array %a at those indices (i64, each
@@ -45,6 +48,23 @@ view.AXES      a view of an array sharing its memory; AXES has one letter per ax
                `slice.indices` does, so every element it names is in bounds); the result
                is an any-layout array of the kept axes
 transpose      the same array with its axes reversed (`a.T`): a view
+reshape        ``reshape %a, %d0, ... %dN : T``: the elements of %a, which are C-contiguous
+               (the frontend checks, whatever %a's layout), seen as a C array of type T with
+               those lengths (their product is %a's size): a view
+alloc          ``alloc %d0, ... %dN : T``: a new C-contiguous array of type T (layout "C") with
+               those lengths (each >= 0, and the byte size in range: the frontend checks),
+               contents undefined; raises MemoryError when memory runs out. Never merged
+               with an equal twin or moved, but deleted when unused (`removable`)
+sreg.R         a GPU thread's special register R (`SREGS`: ``tid_x``, ``ntid_y``, ``ctaid_z``,
+               ``nctaid_x``, ...) as an i64: the same within one thread (pure), kernels only
+barrier        ``cuda.syncthreads()``: waits until every thread of the block reaches it
+shared         ``shared %d0, ... %dN : T``: the block's static shared-memory array of type T
+               (layout "C"); the lengths are i64 constants. One array per instruction,
+               the same memory each time it runs, so it is never merged or moved
+atomic.F       ``atomic.F %a, %v, %i0, ...`` (``cas``: ``%a, %expected, %new, %i0, ...``):
+               updates the element in one indivisible step and gives its old value.
+               F in `ATOMIC_FUNCS`: add, max, min (Python's `max`/`min` of old and %v),
+               cas (store %new when the element equals %expected)
 br             jump, passing block arguments
 cbr            conditional jump: ``cbr %c, then(args), else(args)``
 ret            return the operand (none: no operand)
@@ -63,11 +83,22 @@ from script.ir import types as T
 class OpInfo:
     name: str
     nargs: int | None          # None: variadic
-    attr: str | None           # "pred", "index", "fn", "callee", "exc" or None
+    attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
+    removable: bool = False    # impure, yet deleted when its result is unused (`alloc`)
 
+    @property
+    def deletable(self) -> bool:
+        """Whether an instruction of this op whose result is unused may be deleted."""
+        return (self.pure or self.removable) and not self.terminator
+
+
+# Special registers `sreg.R` reads: thread index in the block, block size, block index in
+# the grid, grid size (PTX's tid, ntid, ctaid, nctaid), each along x, y and z.
+SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz")
+ATOMIC_FUNCS = ("add", "max", "min", "cas")
 
 CMP_PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
 
@@ -92,8 +123,8 @@ _ARITH = ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xo
 OPS: dict[str, OpInfo] = {}
 
 
-def _op(name, nargs, result, attr=None, pure=True, terminator=False):
-    OPS[name] = OpInfo(name, nargs, attr, result, pure, terminator)
+def _op(name, nargs, result, attr=None, pure=True, terminator=False, removable=False):
+    OPS[name] = OpInfo(name, nargs, attr, result, pure, terminator, removable)
 
 
 for _name in _ARITH:
@@ -110,10 +141,18 @@ _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
 _op("view", None, "given", attr="axes")
 _op("transpose", 1, "given")
+_op("reshape", None, "given")
+_op("alloc", None, "given", pure=False, removable=True)
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
 _op("check", None, "void", attr="exc", pure=False)
+_op("poll", 0, "void", pure=False)
+# The CUDA kernel language (script.cuda): thread indices, barriers, shared memory, atomics.
+_op("sreg", 0, "i64", attr="sreg")
+_op("barrier", 0, "void", pure=False)
+_op("shared", None, "given", pure=False)
+_op("atomic", None, "element", attr="atomic", pure=False)
 _op("br", None, "void", terminator=True)
 _op("cbr", None, "void", terminator=True)
 _op("ret", None, "void", terminator=True)

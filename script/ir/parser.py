@@ -32,7 +32,7 @@ from pathlib import Path
 from script.errors import LoadError, SourceLoc, VerifyError
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Module, Value, replace_all_uses_with
-from script.ir.ops import CMP_PREDS, EXCEPTIONS, MATH_FUNCS, OPS, ExcInfo
+from script.ir.ops import ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, OPS, SREGS, ExcInfo
 
 __all__ = ["IRParseError", "parse_module", "parse_function"]
 
@@ -367,6 +367,11 @@ class _FunctionReader:
         elif info.attr == "fn":
             if suffix not in MATH_FUNCS:
                 self.r.fail(f"unknown math function {suffix!r}", op_tok)
+            attr = suffix
+        elif info.attr in ("sreg", "atomic"):
+            known = SREGS if info.attr == "sreg" else ATOMIC_FUNCS
+            if suffix not in known:
+                self.r.fail(f"unknown {name} {suffix!r}; expected one of {', '.join(known)}", op_tok)
             attr = suffix
         return Instr(info, operands, rtype, attr)
 

@@ -18,6 +18,8 @@ Invariants checked, for each function:
    axis and `store` a value of the element type, `math` takes floats of one type with the
    function's arity, `call` passes the callee's parameter types and gives its return type,
    `ret` returns the function's return type.
+   The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
+   `atomic` takes an int or float array, its element type and i64 indices.
 7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
    a constant, a parameter of a block of this function, or an instruction of this function.
 8. Use lists are exact: `v.uses` holds each user once per operand slot.
@@ -34,7 +36,7 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import CMP_PREDS, EXCEPTIONS, MATH_FUNCS, result_type
+from script.ir.ops import ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, SREGS, result_type
 from script.ir.printer import Namer, format_function, format_instr
 
 
@@ -199,6 +201,21 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         if not isinstance(a, T.ArrayType) or i.type != a.with_layout("A"):
             _fail(f"transpose of {a} gives {i.type}", i)
         return
+    elif name == "reshape":
+        a, t = types[0] if types else None, i.type
+        if not isinstance(a, T.ArrayType) or not isinstance(t, T.ArrayType) or t.layout != "C" \
+                or t.dtype != a.dtype or len(types) != 1 + t.ndim or any(x != T.I64 for x in types[1:]):
+            _fail(f"reshape of {a} to {t} takes one i64 length per axis of a C array of the same dtype", i)
+        return
+    elif name == "alloc":
+        t = i.type
+        if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
+                or any(x != T.I64 for x in types):
+            _fail(f"alloc of {t} takes one i64 length per axis and gives a C array", i)
+        return
+    elif name in ("sreg", "barrier", "shared", "atomic"):
+        _check_kernel_op(i, name, types)
+        return
     elif name in ("dim", "stride", "load", "store"):
         _check_array_op(i, name, types)
         if name == "store":
@@ -230,6 +247,29 @@ def _check_view(i: Instr, types: list) -> None:
     kept = axes.count("s")
     if kept == 0 or i.type != T.ArrayType(a.dtype, kept, "A"):
         _fail(f"view.{axes} of {a} gives {T.ArrayType(a.dtype, max(kept, 1), 'A')}, not {i.type}", i)
+
+
+def _check_kernel_op(i: Instr, name: str, types: list) -> None:
+    """The CUDA ops (ops.py): `sreg` names a register and gives i64; `shared` takes one
+    constant i64 length per axis and gives a C array; `atomic` takes an int or float array,
+    one value of its element type (two for `cas`) and one i64 index per axis."""
+    if name == "sreg":
+        if i.attr not in SREGS or i.type != T.I64:
+            _fail(f"sreg.{i.attr} : {i.type}", i)
+    elif name == "shared":
+        t = i.type
+        if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
+                or any(not (isinstance(v, Const) and v.type == T.I64 and v.value >= 0) for v in i.operands):
+            _fail(f"shared of {t} takes one constant i64 length per axis and gives a C array", i)
+    elif name == "atomic":
+        a = types[0] if types else None
+        nvals = 2 if i.attr == "cas" else 1
+        if i.attr not in ATOMIC_FUNCS or not isinstance(a, T.ArrayType) \
+                or not isinstance(a.dtype, (T.IntType, T.FloatType)):
+            _fail(f"atomic.{i.attr} of a {a}", i)
+        if len(types) != 1 + nvals + a.ndim or any(t != a.dtype for t in types[1:1 + nvals]) \
+                or any(t != T.I64 for t in types[1 + nvals:]) or i.type != a.dtype:
+            _fail(f"atomic.{i.attr} of a {a} takes {nvals} {a.dtype} and {a.ndim} i64 indices", i)
 
 
 def _check_array_op(i: Instr, name: str, types: list) -> None:

@@ -9,5 +9,6 @@ stays cheap.
 - `arith`:    integer and float arithmetic with Python's semantics.
 - `mathlib`:  `math.F` as LLVM intrinsics or libm calls.
 - `lower`:    functions, blocks, branches, calls, checks.
+- `interrupt`: lowering of `poll` (Ctrl-C checks); which code may run long (the GIL).
 - `jit`:      target machine, optimization, object emission, linking into the JIT.
 """

@@ -21,14 +21,23 @@ Exceptions. Native code never touches Python objects or the GIL. Raising stores 
 caller-provided `Env` record and returns an undefined value::
 
     struct Env {
-        i32 status;      // 0: no exception; 1: an exception is pending
+        i32 status;      // 0: no exception; 1: an exception is pending; 2: a Python
+                         // exception is already set (a signal handler raised it at a poll)
         i32 exc;         // index of the exception class in script.ir.ops.EXCEPTIONS
         i8 *fmt;         // printf-style message for PyErr_Format, or NULL (no arguments)
         i64 args[4];     // message arguments: ints widened to i64 (signed ints sign-extend,
                          // unsigned zero-extend), or C strings (see below); only the
                          // slots the message uses are written
         i64 stack_limit; // lowest stack address recursive code may use (set by the entry)
+        ptr tstate;      // the thread state PyEval_SaveThread gave the entry point, or NULL
+                         // when the call holds the GIL
+        i64 sigints;     // SIGINTs this call has seen (runtime.interrupt); set by the entry
     };
+
+Interrupts. A `poll` (script.ir.interrupts) compares ``env->sigints`` with the process-wide
+count of SIGINTs and, when they differ, calls the runtime's ``script.poll``, which takes the
+GIL back (with ``env->tstate``), runs Python's signal handlers and returns nonzero, with
+status 2, when one raised; the function then unwinds like any raise.
 
 Deep recursion. A function on a call cycle (`recursive_functions`) compares the address of
 a local with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
@@ -61,9 +70,10 @@ NONE_TYPE = "{}"
 NONE_VALUE = Value(NONE_TYPE, "zeroinitializer")
 
 MAX_MESSAGE_ARGS = 4
-ENV = "{i32, i32, ptr, [4 x i64], i64}"
+ENV = "{i32, i32, ptr, [4 x i64], i64, ptr, i64}"
 # Byte offsets of the Env fields (x86-64 and AArch64 layout of the struct above).
-ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS, ENV_STACK = 0, 4, 8, 16, 48
+ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS, ENV_STACK, ENV_TSTATE, ENV_SIGINTS = 0, 4, 8, 16, 48, 56, 64
+STATUS_PYTHON_ERROR = 2     # Env.status: a Python exception is set already
 RECURSION_MESSAGE = "maximum recursion depth exceeded"
 
 # Branch weights (taken, not taken) for `Builder.cbranch`.
@@ -166,9 +176,10 @@ def recursive_functions(funcs: list[Function]) -> set[int]:
 
 def compute_may_raise(funcs: list[Function]) -> set[int]:
     """The ids of the functions in `funcs` (closed under calls) that may raise: those with a
-    `check` or `raise`, recursive ones (RecursionError), or a call of one that may raise."""
+    `check`, `raise`, `alloc` (MemoryError) or `poll` (KeyboardInterrupt), recursive ones
+    (RecursionError), or a call of one that may raise."""
     raising = {id(f) for f in funcs
-               if any(i.opname in ("check", "raise") for i in f.instructions())}
+               if any(i.opname in ("check", "raise", "alloc", "poll") for i in f.instructions())}
     raising |= recursive_functions(funcs)
     changed = True
     while changed:

@@ -98,3 +98,17 @@ def transpose(b: Builder, arr: Value, t: T.ArrayType) -> Value:
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {d.ref}, {ARRAY_SHAPE}, {k}")
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
     return out
+
+
+def reshape(b: Builder, arr: Value, t: T.ArrayType, dims: list[Value]) -> Value:
+    """The same owner and data with lengths `dims` and C strides (`arr` is C-contiguous)."""
+    lt = llvm_type(t)
+    out = b.insert_value(undef(lt), b.extract_value(arr, ARRAY_OWNER, "ptr"), ARRAY_OWNER)
+    out = b.insert_value(out, b.extract_value(arr, ARRAY_DATA, "ptr"), ARRAY_DATA)
+    st = int_const("i64", itemsize(t.dtype))
+    for k in reversed(range(t.ndim)):
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {dims[k].ref}, {ARRAY_SHAPE}, {k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
+        if k:
+            st = b.index_arith("mul", st, dims[k])
+    return out

@@ -266,6 +266,15 @@ class Builder:
         tail = f", align {align}" if align else ""
         self._emit_void(f"store {value.type} {value.ref}, ptr {ptr.ref}{tail}")
 
+    def load_atomic(self, type: str, ptr: Value, align: int, ordering: str = "monotonic") -> Value:
+        """An atomic load (never hoisted out of a loop, never merged with another)."""
+        return self._emit(type, f"load atomic {type}, ptr {ptr.ref} {ordering}, align {align}")
+
+    def atomic_rmw(self, op: str, ptr: Value, value: Value, ordering: str = "monotonic") -> Value:
+        """``atomicrmw op``: updates ``*ptr`` in one indivisible step; gives the old value."""
+        return self._emit(value.type, f"atomicrmw {op} ptr {ptr.ref}, {value.type} {value.ref} "
+                                      f"{ordering}")
+
     def index_arith(self, opcode: str, x: Value, y: Value, flags: str = "nsw") -> Value:
         """``add``/``mul`` with wrap flags, for address arithmetic known not to overflow."""
         return self._emit(x.type, f"{opcode} {flags} {x.type} {x.ref}, {y.ref}")
@@ -384,6 +393,12 @@ class NativeModule:
     def define_constant(self, value: Value, name: str) -> None:
         """An exported constant global `name` holding `value`."""
         self._declarations.append(f"{global_ref(name)} = constant {value.type} {value.ref}")
+
+    def define_variable(self, value: Value, name: str) -> Value:
+        """An exported, writable global `name` holding `value` at first; returns its address."""
+        ref = Value("ptr", global_ref(name))
+        self._declarations.append(f"{ref.ref} = global {value.type} {value.ref}, align 8")
+        return ref
 
     def alias(self, name: str, fn: Function) -> None:
         """Export `fn` under the symbol `name` too."""

@@ -17,7 +17,7 @@ from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
-from script.backend.llvm import arith, arrays, mathlib
+from script.backend.llvm import arith, arrays, interrupt, mathlib, memory, refcount
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, RECURSION_MESSAGE, KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
@@ -113,6 +113,7 @@ class FunctionLowering:
         self.b = Builder(self.fn)
         self._unwind: llvm.Block | None = None
         self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
+        self.rc = refcount.plan(func, self.may_raise)
 
     def run(self) -> None:
         order = reachable_blocks(self.func)
@@ -133,8 +134,25 @@ class FunctionLowering:
                     self.values[id(p)] = phi
         for block in order:
             self.b.position_at_end(self.blocks[id(block)])
+            if self.rc is not None:
+                self.emit_rc(self.rc.start.get(id(block), ()))
             for instr in block.instrs:
                 self.lower_instr(instr)
+
+    def may_raise(self, i: Instr) -> bool:
+        """Whether non-terminator `i` can raise (refcount.plan needs to know)."""
+        name = i.opname
+        if name == "call":
+            return id(i.attr) in self.lowered.may_raise
+        return name in ("check", "alloc", "poll")
+
+    def emit_rc(self, ops) -> None:
+        for kind, v in ops:
+            memory.emit_rc(self.m, self.b, kind, self.value(v), v.type)
+
+    def cleanup(self, i: Instr) -> list:
+        """The owned values to release when `i` raises (refcount)."""
+        return self.rc.cleanup.get(id(i), []) if self.rc is not None else []
 
     def emit_stack_guard(self, guard: llvm.Block, body: llvm.Block) -> None:
         """RecursionError when this frame is below the Env's stack limit (abi.py)."""
@@ -178,6 +196,8 @@ class FunctionLowering:
 
     def lower_instr(self, i: Instr) -> None:
         name = i.op.name
+        if self.rc is not None and i.op.terminator:
+            self.emit_rc(self.rc.before.get(id(i), ()))
         handler = _HANDLERS.get(name)
         if handler is not None:
             result = handler(self, i)
@@ -190,6 +210,8 @@ class FunctionLowering:
             raise AssertionError(f"no lowering for {name}")
         if result is not None:
             self.values[id(i)] = result
+        if self.rc is not None and not i.op.terminator:
+            self.emit_rc(self.rc.after.get(id(i), ()))
 
     def _op_cmp(self, i: Instr):
         x, y = (self.value(v) for v in i.operands)
@@ -209,6 +231,10 @@ class FunctionLowering:
 
     def _op_transpose(self, i: Instr):
         return arrays.transpose(self.b, self.value(i.operands[0]), i.operands[0].type)
+
+    def _op_reshape(self, i: Instr):
+        arr, *dims = i.operands
+        return arrays.reshape(self.b, self.value(arr), i.type, [self.value(d) for d in dims])
 
     def _op_stride(self, i: Instr):
         return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
@@ -245,18 +271,45 @@ class FunctionLowering:
                            [self.env] + [self.value(v) for v in i.operands])
         if id(callee) in self.lowered.may_raise:
             cont = self.fn.append_block()
-            self.b.cbranch(load_status(self.b, self.env), self.unwind_block(), cont, UNLIKELY)
+            self.b.cbranch(load_status(self.b, self.env), self.unwind_with_cleanup(i), cont, UNLIKELY)
             self.b.position_at_end(cont)
         return None if isinstance(callee.ret_type, T.NoneType) else call
+
+    def unwind_with_cleanup(self, i: Instr) -> llvm.Block:
+        """Where an exception pending after `i` leaves: the unwind block, through a block
+        releasing what `i`'s cleanup list holds when it is not empty."""
+        values = self.cleanup(i)
+        if not values:
+            return self.unwind_block()
+        here = self.b.block
+        block = self.fn.append_block("cleanup")
+        self.b.position_at_end(block)
+        self.emit_rc([("decref", v) for v in values])
+        self.b.branch(self.unwind_block())
+        self.b.position_at_end(here)
+        return block
+
+    def _op_alloc(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_rc([("decref", v) for v in self.cleanup(i)])
+        self.emit_raise(ExcInfo("MemoryError", None), [], i)
+        self.b.position_at_end(here)
+        return memory.alloc(self.m, self.b, i.type, [self.value(v) for v in i.operands], fail)
+
+    def _op_poll(self, i: Instr):
+        interrupt.emit_poll(self.m, self.b, self.env, self.unwind_with_cleanup(i))
 
     def _op_check(self, i: Instr):
         cond, *args = i.operands
         cont = self.fn.append_block()
-        raise_block = self.shared_raise(i, args)
+        raise_block = self.shared_raise(i, args) if not self.cleanup(i) else None
         if raise_block is None:
             raise_block = self.fn.append_block("raise")
             self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
             self.b.position_at_end(raise_block)
+            self.emit_rc([("decref", v) for v in self.cleanup(i)])
             self.emit_raise(i.attr, args, i)
         else:
             self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
@@ -313,12 +366,31 @@ class FunctionLowering:
             self.b.ret(self.value(i.operands[0]))
 
     def _op_br(self, i: Instr):
-        self.add_edge(i.succs[0], i.succ_args(0))
-        self.b.branch(self.blocks[id(i.succs[0])])
+        self.b.branch(self.edge(i, 0))
+
+    def edge(self, i: Instr, k: int) -> llvm.Block:
+        """The LLVM block the k-th edge of terminator `i` jumps to, its phis fed: the
+        target's, or a block counting the references the edge passes (refcount) first."""
+        ops = self.rc.edge.get((id(i.block), k)) if self.rc is not None else None
+        target = i.succs[k]
+        if not ops:
+            self.add_edge(target, i.succ_args(k))
+            return self.blocks[id(target)]
+        here = self.b.block
+        block = self.fn.append_block("edge")
+        self.b.position_at_end(block)
+        self.emit_rc(ops)
+        self.add_edge(target, i.succ_args(k))
+        self.b.branch(self.blocks[id(target)])
+        self.b.position_at_end(here)
+        return block
 
     def _op_cbr(self, i: Instr):
         cond = self.value(i.operands[0])
         then, other = i.succs
+        if self.rc is not None and ((id(i.block), 0) in self.rc.edge or (id(i.block), 1) in self.rc.edge):
+            self.b.cbranch(cond, self.edge(i, 0), self.edge(i, 1))
+            return
         if then is other:       # one LLVM edge: choose the arguments with selects
             args = [self.b.select(cond, self.value(x), self.value(y))
                     for x, y in zip(i.succ_args(0), i.succ_args(1))]

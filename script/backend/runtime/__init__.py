@@ -6,6 +6,7 @@
 - `entry`:     the per-specialization entry point (a vectorcall) and exception raising.
 - `library`:   `compile_native` / `load_native` and the `NativeLibrary` they return.
 - `shared`:    the runtime library: functions every compiled library shares, compiled once.
+- `interrupt`: Ctrl-C: the SIGINT hook in front of Python's, and `script.poll`.
 - `dispatch`:  the instance layout and its vectorcall / GC functions, in LLVM IR.
 - `heaptype`:  the heap type (``PyType_FromSpec`` through ctypes) and its instances.
 """

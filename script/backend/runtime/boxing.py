@@ -18,8 +18,10 @@ the runtime library (runtime.shared), which converts it or raises CPython's Over
 from __future__ import annotations
 
 from script.ir import types as T
+from script.backend.llvm import memory
 from script.backend.llvm.abi import (
-    ARRAY_OWNER, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, llvm_type)
+    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
+    llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
 from script.backend.runtime import capi
@@ -108,24 +110,35 @@ class Converter:
         """Raise NumPy's ValueError for a read-only array passed where the library's entry
         function writes (the bit mask ``script.written``, llvm.abi); after the type checks."""
         b = self.b
-        positions = [k for k, t in enumerate(types) if isinstance(t, T.ArrayType)]
+        positions = [k for k, t in enumerate(types) if has_arrays([t])]
         if not positions:
             return
         mask = b.load("i64", self.m.declare_data(WRITTEN_SYMBOL, "i64"))
         bad = None
         for k in positions:
-            flags = b.load_at("i32", objs[k], capi.NPY_FLAGS)
-            read_only = b.icmp("eq", b.and_(flags, int_const("i32", capi.NPY_WRITEABLE)),
-                               int_const("i32", 0))
             written = b.icmp("ne", b.and_(mask, int_const("i64", 1 << k)), int_const("i64", 0))
-            c = b.and_(read_only, written)
-            bad = c if bad is None else b.or_(bad, c)
+            for arr in self._arrays_in(objs[k], types[k]):     # a tuple's: any may be written
+                flags = b.load_at("i32", arr, capi.NPY_FLAGS)
+                read_only = b.icmp("eq", b.and_(flags, int_const("i32", capi.NPY_WRITEABLE)),
+                                   int_const("i32", 0))
+                c = b.and_(read_only, written)
+                bad = c if bad is None else b.or_(bad, c)
         raise_block = self.fn.append_block("read_only")
         rb = Builder(self.fn, raise_block)
         capi.call(self.m, rb, "PyErr_SetString", capi.exception_class(self.m, rb, "ValueError"),
                   self.m.cstring(READ_ONLY_MESSAGE.encode()))
         rb.branch(self.error)
         self._continue_if(b.not_(bad), raise_block)
+
+    def _arrays_in(self, obj: Value, t: T.Type) -> list[Value]:
+        """The ndarray objects in `obj` (matched against `t`): itself, or a tuple's items."""
+        if isinstance(t, T.ArrayType):
+            return [obj]
+        out = []
+        for k, e in enumerate(t.elems):
+            if has_arrays([e]):
+                out += self._arrays_in(self.b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
+        return out
 
     def emit_unbox(self, obj: Value, t: T.Type) -> Value:
         """The native value of `obj`, which `emit_type_checks` has matched against `t`."""
@@ -148,9 +161,10 @@ class Converter:
         return out
 
     def _unbox_array(self, obj: Value, t: T.ArrayType) -> Value:
-        """The array struct (llvm.abi) of ndarray `obj`, borrowing its reference."""
+        """The array struct (llvm.abi) of ndarray `obj`, borrowing its reference: the owner
+        is the object's address plus 1, which marks an argument (llvm.memory)."""
         b = self.b
-        out = b.insert_value(undef(llvm_type(t)), obj, ARRAY_OWNER)
+        out = b.insert_value(undef(llvm_type(t)), b.gep("i8", obj, int_const("i64", 1)), ARRAY_OWNER)
         out = b.insert_value(out, b.load_at("ptr", obj, capi.NPY_DATA), 1)
         dims = b.load_at("ptr", obj, capi.NPY_DIMENSIONS)
         strides = b.load_at("ptr", obj, capi.NPY_STRIDES)
@@ -223,28 +237,86 @@ class Converter:
                          b.zext(v, "i64") if t.bits < 64 else v)
 
     def _box_array(self, v: Value, t: T.ArrayType, error) -> Value:
-        """The argument ndarray an array value is (a new reference). A view made in compiled
-        code (other data, shape or strides than its owner's) cannot be returned yet: it
-        raises NotImplementedError rather than returning the wrong array."""
-        b = self.b
+        """The ndarray of array value `v`, taking over its reference (llvm.memory): an
+        argument array itself when `v` is all of it; a view of an argument, with the
+        argument as its base (read-only if the argument is); or an array over a buffer made
+        in compiled code, whose base is a capsule that releases the buffer."""
+        b, m = self.b, self.m
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")
-        same = b.icmp("eq", b.extract_value(v, 1, "ptr"), b.load_at("ptr", owner, capi.NPY_DATA))
-        same = b.and_(same, b.icmp("eq", b.load_at("i32", owner, capi.NPY_ND), int_const("i32", t.ndim)))
-        dims = b.load_at("ptr", owner, capi.NPY_DIMENSIONS)
-        strides = b.load_at("ptr", owner, capi.NPY_STRIDES)
+        is_arg = b.icmp("ne", b.and_(b.ptrtoint(owner, "i64"), int_const("i64", 1)), int_const("i64", 0))
+        from_arg, from_buffer, done = (self.fn.append_block(n) for n in ("from_arg", "from_buffer", "boxed"))
+        b.cbranch(is_arg, from_arg, from_buffer)
+        results = []
+
+        b.position_at_end(from_arg)
+        obj = b.gep("i8", owner, int_const("i64", -1))
+        whole, view = self.fn.append_block("whole"), self.fn.append_block("view")
+        b.cbranch(self._is_whole(v, t, obj), whole, view)
+        b.position_at_end(whole)
+        results.append((capi.call(m, b, "Py_NewRef", obj), b.block))
+        b.branch(done)
+        b.position_at_end(view)
+        base = capi.call(m, b, "Py_NewRef", obj)
+        flags = b.and_(b.load_at("i32", obj, capi.NPY_FLAGS), int_const("i32", capi.NPY_WRITEABLE))
+        results.append((self._new_ndarray(v, t, base, flags, error), b.block))
+        b.branch(done)
+
+        b.position_at_end(from_buffer)
+        capsule = capi.call(m, b, "PyCapsule_New", owner, NULL, release_buffer(m).pointer)
+        no_capsule = self.fn.append_block("no_capsule")
+        nb = Builder(self.fn, no_capsule)
+        memory.emit_rc(m, nb, "decref", v, t)
+        nb.branch(error)
+        self._continue_if(b.icmp("ne", capsule, NULL), no_capsule)
+        results.append((self._new_ndarray(v, t, capsule, int_const("i32", capi.NPY_WRITEABLE), error),
+                        b.block))
+        b.branch(done)
+
+        b.position_at_end(done)
+        out = b.phi("ptr")
+        for r, block in results:
+            out.add_incoming(r, block)
+        return out
+
+    def _is_whole(self, v: Value, t: T.ArrayType, obj: Value) -> Value:
+        """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides."""
+        b = self.b
+        same = b.icmp("eq", b.extract_value(v, ARRAY_DATA, "ptr"), b.load_at("ptr", obj, capi.NPY_DATA))
+        same = b.and_(same, b.icmp("eq", b.load_at("i32", obj, capi.NPY_ND), int_const("i32", t.ndim)))
+        dims = b.load_at("ptr", obj, capi.NPY_DIMENSIONS)
+        strides = b.load_at("ptr", obj, capi.NPY_STRIDES)
         for k in range(t.ndim):
-            d = b._emit("i64", f"extractvalue {v.type} {v.ref}, 2, {k}")
-            st = b._emit("i64", f"extractvalue {v.type} {v.ref}, 3, {k}")
+            d = b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_SHAPE}, {k}")
+            st = b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_STRIDES}, {k}")
             same = b.and_(same, b.icmp("eq", d, b.load_at("i64", dims, 8 * k)))
             same = b.and_(same, b.icmp("eq", st, b.load_at("i64", strides, 8 * k)))
-        view = self.fn.append_block("returns_view")
-        vb = Builder(self.fn, view)
-        capi.call(self.m, vb, "PyErr_SetString", capi.exception_class(self.m, vb, "NotImplementedError"),
-                  self.m.cstring(b"returning a view of an array made in compiled code is not "
-                                 b"supported yet; return the whole argument array"))
-        vb.branch(error)
-        self._continue_if(same, view)
-        return capi.call(self.m, b, "Py_NewRef", owner)
+        return same
+
+    def _new_ndarray(self, v: Value, t: T.ArrayType, base: Value, flags: Value, error) -> Value:
+        """A new ndarray over `v`'s elements whose base object is `base` (a reference this
+        takes over, released when the array cannot be made)."""
+        b, m = self.b, self.m
+        shape, strides = b.alloca(f"[{max(t.ndim, 1)} x i64]"), b.alloca(f"[{max(t.ndim, 1)} x i64]")
+        for k in range(t.ndim):
+            b.store_at(b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_SHAPE}, {k}"), shape, 8 * k)
+            b.store_at(b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_STRIDES}, {k}"), strides, 8 * k)
+        descr = capi.call_numpy(m, b, "script.np.DescrFromType",
+                                int_const("i32", capi.NPY_TYPE_NUMS[str(t.dtype)][0]))
+        arr = capi.call_numpy(m, b, "script.np.NewFromDescr", m.declare_data("PyArray_Type"), descr,
+                              int_const("i32", t.ndim), shape, strides,
+                              b.extract_value(v, ARRAY_DATA, "ptr"), flags, NULL)
+        failed = self.fn.append_block("no_array")
+        fb = Builder(self.fn, failed)
+        capi.call(m, fb, "Py_DecRef", base)
+        fb.branch(error)
+        self._continue_if(b.icmp("ne", arr, NULL), failed)
+        no_base = self.fn.append_block("no_base")        # SetBaseObject released `base`
+        nb = Builder(self.fn, no_base)
+        capi.call(m, nb, "Py_DecRef", arr)
+        nb.branch(error)
+        ok = capi.call_numpy(m, b, "script.np.SetBaseObject", arr, base)
+        self._continue_if(b.icmp("eq", ok, int_const("i32", 0)), no_base)
+        return arr
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b
@@ -261,17 +333,37 @@ class Converter:
         return tup
 
 
+RELEASE_BUFFER = "script.release_buffer"
+
+
+def release_buffer(m: NativeModule):
+    """``void script.release_buffer(PyObject *capsule)``, the runtime library's destructor
+    of the capsule that is the base of an ndarray over a buffer made in compiled code (it
+    holds one reference). It lives in the runtime library, which lives as long as the
+    process: an array may outlive the library of the function that returned it."""
+    return m.declare(RELEASE_BUFFER, "void", ["ptr"], attrs=("nounwind",))
+
+
+def _build_release_buffer(m: NativeModule) -> str:
+    fn = m.new_function(RELEASE_BUFFER, "void", ["ptr"], linkage="external")
+    b = Builder(fn, fn.append_block("entry"))
+    owner = capi.call(m, b, "PyCapsule_GetPointer", fn.args[0], NULL)
+    b.call(memory.helper(m, memory.DECREF), [owner])
+    b.ret_void()
+    return fn.name
+
+
 # --- the runtime library's conversions -----------------------------------------------------
 
 def build_runtime(m: NativeModule) -> list[str]:
-    """Define ``script.unbox.<t>`` for every int type `t` in `m` (the runtime library);
-    returns their names.
+    """Define ``script.release_buffer`` and ``script.unbox.<t>`` for every int type `t` in `m`
+    (the runtime library); returns their names.
 
         {i64, i1} script.unbox.<t>(PyObject *obj)    // obj: an exact int
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = []
+    names = [_build_release_buffer(m)]
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)

@@ -59,6 +59,20 @@ FUNCTIONS = {
     "PyObject_GC_UnTrack": ("void", ["ptr"], False),
     "PyObject_GC_Del": ("void", ["ptr"], False),
     "PyObject_ClearWeakRefs": ("void", ["ptr"], False),
+    "PyEval_SaveThread": ("ptr", [], False),
+    "PyEval_RestoreThread": ("void", ["ptr"], False),
+    "PyErr_CheckSignals": ("i32", [], False),
+    "PyCapsule_New": ("ptr", ["ptr", "ptr", "ptr"], False),
+    "PyCapsule_GetPointer": ("ptr", ["ptr", "ptr"], False),
+}
+
+# NumPy's C-API functions generated code calls, by our symbol name: (slot in NumPy's
+# ``_ARRAY_API`` table, a stable ABI, return type, parameter types). `numpy_symbol_library`
+# (runtime.symbols) binds them to the table's entries.
+NUMPY_FUNCTIONS = {
+    "script.np.DescrFromType": (45, "ptr", ["i32"]),
+    "script.np.NewFromDescr": (94, "ptr", ["ptr", "ptr", "i32", "ptr", "ptr", "ptr", "i32", "ptr"]),
+    "script.np.SetBaseObject": (282, "i32", ["ptr", "ptr"]),
 }
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
@@ -76,6 +90,12 @@ def call(m: NativeModule, b: Builder, name: str, *args) -> Value | None:
     """Call the C-API function `name`, declaring it in `m` on first use."""
     ret, params, var_arg = FUNCTIONS[name]
     return b.call(m.declare(name, ret, params, var_arg=var_arg, attrs=("nounwind",)), args)
+
+
+def call_numpy(m: NativeModule, b: Builder, name: str, *args) -> Value:
+    """Call NumPy's C-API function `name` (a key of NUMPY_FUNCTIONS)."""
+    _, ret, params = NUMPY_FUNCTIONS[name]
+    return b.call(m.declare(name, ret, params, attrs=("nounwind",)), args)
 
 
 def address_of(m: NativeModule, name: str) -> Value:

@@ -22,7 +22,14 @@ Matching is exact (runtime.boxing); an int out of range raises OverflowError.
 The entry owns the `Env` record (llvm.abi) on its stack and passes it to every entry function
 (one that cannot raise never writes it). When the native function reports an exception, the
 entry hands the record to ``script.raise``, which raises it as
-``PyErr_Format(PyExc_<name>, fmt, args...)`` (or ``PyErr_SetNone`` for a message of None).
+``PyErr_Format(PyExc_<name>, fmt, args...)`` (or ``PyErr_SetNone`` for a message of None), or
+leaves the exception a signal handler raised at a poll (runtime.interrupt) as it is.
+
+The GIL. The entry releases it around the native call (PyEval_SaveThread, keeping the thread
+state in the Env for ``script.poll``) when the library's ``script.nogil`` byte is set
+(llvm.interrupt `can_run_long`: a loop or recursion, and ``nogil=True``); a call that cannot
+run long keeps it, since releasing and taking it back costs more than such a call.
+Everything that touches Python objects (unboxing, boxing, raising) runs with the GIL held.
 
 The cold paths that do not depend on the types are calls into the runtime library
 (runtime.shared), compiled once per process: ``script.mismatch`` and ``script.raise``
@@ -34,8 +41,9 @@ from __future__ import annotations
 from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
-    ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, KERNEL_SYMBOL, NONE_VALUE,
-    UNLIKELY, native_signature)
+    ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
+    KERNEL_SYMBOL, NONE_VALUE, STATUS_PYTHON_ERROR, UNLIKELY, native_signature)
+from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
 from script.backend.runtime import capi, dispatch
@@ -78,7 +86,7 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
     here = b.ptrtoint(env, "i64")
     b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
-    ret = b.call(kernel, [env] + values)
+    ret = emit_native_call(m, fn, b, kernel, env, values)
     raised, cont = fn.append_block("raised"), fn.append_block()
     b.cbranch(load_status(b, env), raised, cont, UNLIKELY)
     rb = Builder(fn, raised)
@@ -86,6 +94,31 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
     rb.ret(NULL)
     b.position_at_end(cont)
     b.ret(conv.emit_box(NONE_VALUE if ret is None else ret, ret_type, error))
+
+
+def emit_native_call(m: NativeModule, fn, b: Builder, kernel, env, values):
+    """Call the library's entry function, without the GIL when the library says it may run
+    for long (its ``script.nogil`` byte, llvm.interrupt), and with the call's count of
+    SIGINTs in the Env (runtime.interrupt). Leaves `b` after the call, the GIL held again."""
+    sigints = b.load_atomic("i64", m.declare_data(SIGINTS_SYMBOL, "i64"), 8)
+    b.store_at(sigints, env, ENV_SIGINTS)
+    b.store_at(NULL, env, ENV_TSTATE)
+    release = b.load("i8", m.declare_data(RELEASE_GIL_SYMBOL, "i8"))
+    save, call = fn.append_block("release_gil"), fn.append_block("call")
+    b.cbranch(b.icmp("ne", release, int_const("i8", 0)), save, call)
+    b.position_at_end(save)
+    b.store_at(capi.call(m, b, "PyEval_SaveThread"), env, ENV_TSTATE)
+    b.branch(call)
+    b.position_at_end(call)
+    ret = b.call(kernel, [env] + values)
+    tstate = b.load_at("ptr", env, ENV_TSTATE)       # script.poll may have renewed it
+    take, after = fn.append_block("take_gil"), fn.append_block("returned")
+    b.cbranch(b.icmp("ne", tstate, NULL), take, after)
+    b.position_at_end(take)
+    capi.call(m, b, "PyEval_RestoreThread", tstate)
+    b.branch(after)
+    b.position_at_end(after)
+    return ret
 
 
 def stack_budget() -> int:
@@ -129,6 +162,12 @@ def _build_raise(m: NativeModule) -> None:
     fn = m.new_function(RAISE_SYMBOL, "ptr", ["ptr"], linkage="external")
     env, = fn.args
     b = Builder(fn, fn.append_block("entry"))
+    already, record = fn.append_block("already_set"), fn.append_block("from_env")
+    status = b.load_at("i32", env, ENV_STATUS)
+    b.cbranch(b.icmp("eq", status, int_const("i32", STATUS_PYTHON_ERROR)), already, record)
+    b.position_at_end(already)          # a signal handler raised at a poll (runtime.interrupt)
+    b.ret(NULL)
+    b.position_at_end(record)
     exc_index = b.load_at("i32", env, ENV_EXC)
     fmt = b.load_at("ptr", env, ENV_FMT)
     slots = [b.load_at("i64", env, ENV_ARGS + 8 * k) for k in range(4)]

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from script.ir import types as T
 from script.ir.core import Function, Module
-from script.backend.llvm.abi import ENTRY_SYMBOL, has_arrays, kernel_name
-from script.backend.llvm.builder import NativeModule
+from script.backend.llvm.abi import ENTRY_SYMBOL, has_arrays, kernel_name, reachable_functions
+from script.backend.llvm.builder import NativeModule, int_const
+from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
 from script.backend.runtime.entry import build_entry
-from script.backend.runtime.shared import libraries
+from script.backend.runtime.shared import install_sigint_hook, libraries
 from script.backend.runtime.symbols import numpy_symbol_library
 
 
@@ -106,22 +107,29 @@ class NativeLibrary:
         return f"<NativeLibrary {self.function_name} at {self.entry_address:#x}>"
 
 
-def build_llvm_module(module: Module, entry: str) -> NativeModule:
-    """The LLVM module of `entry`: its lowering and its callees'."""
+def build_llvm_module(module: Module, entry: str, nogil: bool = True) -> NativeModule:
+    """The LLVM module of `entry`: its lowering and its callees', and the ``script.nogil``
+    byte its entry point reads: set when `nogil` and the code may run for long."""
     jit = get_jit()
     m = NativeModule(f"script.{entry}", jit.triple, jit.data_layout)
-    lower_entry(m, module.functions[entry])
+    func = module.functions[entry]
+    lower_entry(m, func)
+    release = nogil and can_run_long(reachable_functions(func))
+    m.define_constant(int_const("i8", int(release)), RELEASE_GIL_SYMBOL)
     return m
 
 
-def compile_native(module: Module, entry: str, opt_level: int = 3) -> NativeLibrary:
-    """Lower, optimize at -O`opt_level`, emit and load `module.functions[entry]`.
+def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool = True
+                   ) -> NativeLibrary:
+    """Lower, optimize at -O`opt_level`, emit and load `module.functions[entry]`; its entry
+    point releases the GIL during the call when `nogil` and the code may run for long.
 
     Requires: the module is verified."""
     t = [time.perf_counter()]
     jit = get_jit()
     func = module.functions[entry]
-    text = build_llvm_module(module, entry).text()
+    install_sigint_hook()
+    text = build_llvm_module(module, entry, nogil).text()
     t.append(time.perf_counter())
     mod = jit.parse(text)
     t.append(time.perf_counter())
@@ -143,6 +151,7 @@ def load_native(object_code: bytes, entry_func: Function) -> NativeLibrary:
     """Load object code that `compile_native` emitted for `entry_func` (same CPU); only its
     name and signature matter. Object code of another function does not link (RuntimeError)."""
     start = time.perf_counter()
+    install_sigint_hook()
     point = entry_point(entry_func.param_types, entry_func.ret_type)
     exports = [ENTRY_SYMBOL, kernel_name(entry_func.name)]    # the second fails for another's
     tracker = get_jit().link([bytes(object_code), point.object_code], exports,

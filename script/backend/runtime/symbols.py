@@ -38,7 +38,23 @@ def numpy_symbol_library() -> str:
     import numpy
     from script.backend.llvm.jit import get_jit
     _check_numpy_layout(numpy)
-    return get_jit().add_symbols("script.numpy", {"PyArray_Type": id(numpy.ndarray)})
+    table = {"PyArray_Type": id(numpy.ndarray)}
+    table.update(_numpy_api(numpy))
+    return get_jit().add_symbols("script.numpy", table)
+
+
+@functools.cache
+def _numpy_api(np) -> dict[str, int]:
+    """The addresses of NumPy's C-API functions in capi.NUMPY_FUNCTIONS, read from the
+    ``_ARRAY_API`` table that NumPy's own extension modules use."""
+    try:
+        from numpy._core import _multiarray_umath as multiarray
+    except ImportError:                     # NumPy 1.x
+        from numpy.core import _multiarray_umath as multiarray
+    get = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+        ("PyCapsule_GetPointer", ctypes.pythonapi))
+    table = ctypes.cast(get(multiarray._ARRAY_API, None), ctypes.POINTER(ctypes.c_void_p))
+    return {name: table[slot] for name, (slot, _, _) in capi.NUMPY_FUNCTIONS.items()}
 
 
 @functools.cache

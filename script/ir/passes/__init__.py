@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg
+from script.ir.passes import (bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg,
+                              strength)
 
 PASSES = {
     "inline": inline,
@@ -30,6 +31,7 @@ PASSES = {
     "cse": cse,
     "licm": licm,
     "bce": bce,
+    "strength": strength,
 }
 
 
@@ -47,12 +49,13 @@ PIPELINES: dict[int, tuple] = {
     # -O0: the IR as the frontend built it.
     0: (),
     # -O1: cheap local cleanup, once.
-    1: _CLEANUP,
+    1: ("strength", *_CLEANUP),
     # -O2 (default): propagate constants across the CFG to a fixpoint, then remove
     # redundancy, hoist, and clean up what that exposed.
     2: (
         "inline",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg"), limit=4),
+        "strength",
         "cse",
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
@@ -60,7 +63,8 @@ PIPELINES: dict[int, tuple] = {
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
         "inline",
-        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "cse", "licm"), limit=8),
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "strength", "cse", "licm"),
+                 limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
     ),
 }
@@ -80,6 +84,11 @@ ORDER = (
      "bce matches the loop bound and an index check's dim as one value, which CSE makes"),
     ("cse", "licm",
      "licm then hoists one copy of a repeated invariant instead of each duplicate"),
+    ("sccp", "strength",
+     "an exponent that only propagation makes constant (an inlined callee's argument) is "
+     "rewritten only once sccp has made it one"),
+    ("strength", "cse",
+     "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
 )
 
 

@@ -1,11 +1,14 @@
 """bce: bounds-check elimination from the ranges of counted loops.
 
 Does: finds loop induction variables of the shape the frontend gives a `for` over a range
-with step 1 — a header parameter ``%i`` whose entry arguments are constants >= 0 and whose
-back-edge arguments are ``add %i, 1``, tested by the header's ``cbr (cmp.lt %i, %n)`` — and,
-in the blocks the loop body dominates (where ``0 <= %i < %n`` holds), rewrites
-``cmp.lt %i, 0`` to false, ``cmp.ge %i, %n`` to false and ``cmp.lt %i, %n`` to true, and
-``select (cmp.lt %i, 0), _, %i`` to ``%i``. The index checks of ``a[i]`` for
+with step 1 — a header parameter ``%i`` whose entry arguments are constants >= 0 (the least
+is ``lo``) and whose back-edge arguments are ``add %i, 1``, tested by the header's
+``cbr (cmp.lt %i, %n)`` — and, in the blocks the loop body dominates (where
+``lo <= %i < %n`` holds), rewrites the checks of indices ``%i + d`` (d a small constant):
+``cmp.lt %j, 0`` to false when ``lo + d >= 0``; ``cmp.ge %j, %B`` to false and
+``cmp.lt %j, %B`` to true when ``%n`` is ``%B + k`` (``%B`` a `dim`, or ``%n`` itself with
+k = 0) and ``d + k <= 0``; ``select (cmp.lt %j, 0), _, %j`` to ``%j``. So the stencil
+``for i in range(1, len(a) - 1): a[i - 1] + a[i + 1]`` runs without checks. The index checks of ``a[i]`` for
 ``for i in range(len(a))`` then fold away (constfold, dce), since CSE has made the loop bound
 and the check's ``dim.0 %a`` one value.
 
@@ -25,9 +28,10 @@ from script.ir.core import BlockParam, Const, Function, Instr, replace_all_uses_
 from script.ir.dom import DomTree
 
 
-def _induction(header, cond, body, dom) -> tuple[BlockParam, object] | None:
-    """(%i, %n) when `cond` is ``cmp.lt %i, %n`` on a step-1 induction variable of `header`
-    whose increments are all computed inside the body (where ``%i < %n``)."""
+def _induction(header, cond, body, dom) -> tuple[BlockParam, object, int] | None:
+    """(%i, %n, lo) when `cond` is ``cmp.lt %i, %n`` on a step-1 induction variable of
+    `header` whose increments are all computed inside the body (where ``%i < %n``) and
+    whose entry values are constants, the least of them `lo` (>= 0)."""
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt"):
         return None
     i, n = cond.operands
@@ -35,6 +39,7 @@ def _induction(header, cond, body, dom) -> tuple[BlockParam, object] | None:
             and i.type.signed):
         return None
     k = header.params.index(i)
+    lo = None
     for pred in set(header.preds):
         term = pred.terminator
         for s_i, s in enumerate(term.succs):
@@ -44,28 +49,65 @@ def _induction(header, cond, body, dom) -> tuple[BlockParam, object] | None:
             if isinstance(arg, Const):
                 if arg.value < 0:
                     return None
+                lo = arg.value if lo is None else min(lo, arg.value)
             elif not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
                       and isinstance(arg.operands[1], Const) and arg.operands[1].value == 1
                       and dom.dominates(body, arg.block)):
                 return None
-    return i, n
+    return (i, n, lo) if lo is not None else None
 
 
-def _known(instr: Instr, i, n):
-    """The constant `instr` has where 0 <= i < n, or None."""
-    if instr.opname == "cmp" and instr.operands[0] is i:
-        other = instr.operands[1]
-        if isinstance(other, Const) and other.value == 0 and instr.attr == "lt":
-            return Const(False, T.BOOL)
-        if isinstance(other, Const) and other.value == 0 and instr.attr == "ge":
-            return Const(True, T.BOOL)
-        if other is n and instr.attr in ("ge", "lt"):
+_LIMIT = 1 << 40        # offsets this small cannot wrap an index of an array's length
+
+
+def _offset(v, i) -> int | None:
+    """d when `v` is ``%i + d`` (adds and subtracts of small constants), else None."""
+    d = 0
+    while v is not i:
+        if not (isinstance(v, Instr) and v.opname in ("add", "sub")):
+            return None
+        x, c = v.operands
+        if v.opname == "add" and isinstance(x, Const):
+            x, c = c, x
+        if not isinstance(c, Const) or abs(c.value) > _LIMIT:
+            return None
+        d += c.value if v.opname == "add" else -c.value
+        v = x
+    return d
+
+
+def _split(n) -> tuple[object, int]:
+    """(B, k) with ``n == B + k`` exactly: B a `dim` (a length: no wrap) and k a small
+    constant, or (n, 0)."""
+    if isinstance(n, Instr) and n.opname in ("add", "sub") and isinstance(n.operands[1], Const) \
+            and abs(n.operands[1].value) <= _LIMIT and isinstance(n.operands[0], Instr) \
+            and n.operands[0].opname == "dim":
+        c = n.operands[1].value
+        return n.operands[0], c if n.opname == "add" else -c
+    return n, 0
+
+
+def _known(instr: Instr, i, n, lo: int):
+    """The value `instr` has where ``lo <= i < n``, or None. An index ``i + d`` is >= 0 when
+    ``lo + d >= 0``, and below ``B`` when ``n == B + k`` and ``d + k <= 0``."""
+    if instr.opname == "cmp":
+        v, other = instr.operands
+        d = _offset(v, i)
+        if d is None:
+            return None
+        if isinstance(other, Const) and other.value == 0 and lo + d >= 0 and instr.attr in ("lt", "ge"):
+            return Const(instr.attr == "ge", T.BOOL)
+        base, k = _split(n)
+        if instr.attr in ("ge", "lt") and (other is base and d + k <= 0 or other is n and d <= 0):
             return Const(instr.attr == "lt", T.BOOL)
-    if instr.opname == "select" and instr.operands[2] is i:
-        c = instr.operands[0]
-        if isinstance(c, Instr) and c.opname == "cmp" and c.attr == "lt" and c.operands[0] is i \
-                and isinstance(c.operands[1], Const) and c.operands[1].value == 0:
-            return i
+        return None
+    if instr.opname == "select":
+        c, _, v = instr.operands
+        d = _offset(v, i)
+        if d is not None and lo + d >= 0 and isinstance(c, Instr) and c.opname == "cmp" \
+                and c.attr == "lt" and c.operands[0] is v and isinstance(c.operands[1], Const) \
+                and c.operands[1].value == 0:
+            return v
     return None
 
 
@@ -84,12 +126,12 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         found = _induction(header, term.operands[0], body, dom)
         if found is None:
             continue
-        i, n = found
+        i, n, lo = found
         for block in func.blocks:
             if not dom.dominates(body, block):
                 continue
             for instr in list(block.instrs):
-                value = _known(instr, i, n)
+                value = _known(instr, i, n, lo)
                 if value is None or value is instr:
                     continue
                 replace_all_uses_with(instr, value)

@@ -45,7 +45,7 @@ def _find_live(func: Function) -> set[Value]:
                 work.extend(i.operands)
             elif op.name == "cbr":
                 work.append(i.operands[0])
-            elif not op.pure and not op.terminator:
+            elif not op.deletable and not op.terminator:
                 work.append(i)
     incoming: dict = {}             # block -> _incoming(block), computed when first needed
     while work:
@@ -70,7 +70,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     blocks = remove_unreachable_blocks(func)
     live = _find_live(func)
     dead_instrs = [i for b in func.blocks for i in b.instrs
-                   if i.op.pure and not i.op.terminator and i not in live]
+                   if i.op.deletable and i not in live]
     for i in dead_instrs:
         i.drop_operands()
     dead_params = 0

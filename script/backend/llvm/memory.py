@@ -1,0 +1,103 @@
+"""Arrays made in compiled code: their buffers and reference counts.
+
+A buffer is one block from ``aligned_alloc(64, ...)``: a 64-byte header whose first word is
+the reference count, then the elements (so the data is 64-byte aligned, as vector loops
+like). The array struct's `owner` field (abi) says who keeps the memory alive:
+
+- a buffer: the header's address (64-byte aligned, so its low bit is 0); each array value
+  that holds it counts one reference, and the last `decref` frees it;
+- an argument: the address of the caller's ndarray plus 1 (``owner | 1``, never a multiple
+  of 64); the caller keeps it alive for the call, so counting it is a no-op;
+- NULL: memory nobody owns (a kernel's shared array); counting is a no-op too.
+
+Counts are plain loads and stores, not atomics: native code runs without the GIL, but a
+buffer is only ever reachable from the one call that made it until it is returned, and
+then its only holder is the ndarray's base object (boxing), released with the GIL held.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm.abi import LIKELY, ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, itemsize, llvm_type
+from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const, undef
+
+HEADER = 64             # bytes before the first element; also the alignment
+INCREF, DECREF = "script.incref", "script.decref"
+
+
+def managed(t: T.Type) -> bool:
+    """Whether a value of type `t` holds references: an array, or a tuple holding one."""
+    if isinstance(t, T.ArrayType):
+        return True
+    return isinstance(t, T.TupleType) and any(managed(e) for e in t.elems)
+
+
+def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) -> Value:
+    """A new C-contiguous array of `t` with lengths `dims` and one reference; jumps to the
+    block `fail` (MemoryError) when the memory cannot be had. The frontend has checked that
+    the lengths are >= 0 and the byte size fits in an i64."""
+    size = itemsize(t.dtype)
+    strides = [int_const("i64", size)]
+    for d in reversed(dims[1:]):
+        strides.insert(0, b.index_arith("mul", strides[0], d, "nuw nsw"))
+    nbytes = b.index_arith("mul", strides[0], dims[0], "nuw nsw") if dims else int_const("i64", size)
+    # Round up to the alignment, as aligned_alloc requires a multiple of it.
+    total = b.and_(b.index_arith("add", nbytes, int_const("i64", 2 * HEADER - 1), "nuw nsw"),
+                   int_const("i64", -HEADER))
+    fn = m.declare("aligned_alloc", "ptr", ["i64", "i64"], attrs=("nounwind",))
+    block = b.call(fn, [int_const("i64", HEADER), total])
+    cont = b.fn.append_block("allocated")
+    b.cbranch(b.icmp("ne", block, NULL), cont, fail, LIKELY)
+    b.position_at_end(cont)
+    b.store(int_const("i64", 1), block, 8)
+    lt = llvm_type(t)
+    out = b.insert_value(undef(lt), block, ARRAY_OWNER)
+    out = b.insert_value(out, b.gep("i8", block, int_const("i64", HEADER)), ARRAY_DATA)
+    for k, (d, st) in enumerate(zip(dims, strides)):
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {d.ref}, {ARRAY_SHAPE}, {k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
+    return out
+
+
+def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None:
+    """``incref`` or ``decref`` every array reference native value `v` of type `t` holds."""
+    if isinstance(t, T.ArrayType):
+        owner = b.extract_value(v, ARRAY_OWNER, "ptr")
+        b.call(helper(m, INCREF if kind == "incref" else DECREF), [owner])
+        return
+    for k, e in enumerate(t.elems):
+        if managed(e):
+            emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e)
+
+
+def helper(m: NativeModule, name: str):
+    """``void script.incref(ptr owner)`` / ``script.decref``, defined once per module; the
+    last decref frees the buffer."""
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
+    owner, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    count, done = fn.append_block("count"), fn.append_block("done")
+    addr = b.ptrtoint(owner, "i64")
+    # A buffer's header is 64-byte aligned and not NULL; an argument's owner has bit 0 set.
+    is_buffer = b.and_(b.icmp("ne", addr, int_const("i64", 0)),
+                       b.icmp("eq", b.and_(addr, int_const("i64", 1)), int_const("i64", 0)))
+    b.cbranch(is_buffer, count, done)
+    b.position_at_end(count)
+    old = b.load("i64", owner, 8)
+    if name == INCREF:
+        b.store(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), owner, 8)
+        b.branch(done)
+    else:
+        new = b.index_arith("sub", old, int_const("i64", 1), "nuw nsw")
+        b.store(new, owner, 8)
+        release = fn.append_block("release")
+        b.cbranch(b.icmp("eq", new, int_const("i64", 0)), release, done)
+        b.position_at_end(release)
+        b.call(m.declare("free", "void", ["ptr"], attrs=("nounwind",)), [owner])
+        b.branch(done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn

@@ -1,0 +1,164 @@
+"""Where the lowering counts array references (memory.py): a plan computed from SSA liveness.
+
+Ownership. Every SSA value of a managed type (an array, or a tuple holding one) *owns* one
+reference, except the function's parameters, which are *borrowed* (the caller holds them
+for the call). A value gets its reference from its definition:
+
+- ``alloc`` and ``call`` return a new reference; ``tuple`` takes over the references its
+  operands give it (see consuming uses);
+- every other instruction with a managed result (``view``, ``transpose``, ``extract``,
+  ``select``, ...) shares memory with an operand, so it counts one more (`incref` right
+  after it);
+- a block parameter receives a reference from each edge that passes it.
+
+Uses. ``ret`` and ``tuple`` operands and branch arguments are *consuming*: they hand a
+reference on. A consuming use that is the value's last use hands over the value's own
+reference; otherwise (the value is live afterwards, used twice by the same instruction, or
+borrowed) it counts one more first. Every other use only reads. An owned value is
+released (`decref`) right after its last use on every path: after the last instruction
+that uses it in a block it does not outlive, on an edge to a successor where it is dead,
+or at once when it is never used.
+
+Exceptions. When an instruction raises (``check``, ``alloc``, a ``call`` of a raising
+function), every reference held at that point is released on the way out: `cleanup` lists
+them (values live across the instruction, and its operands whose last use it is).
+
+Order. At one point, all increfs come before all decrefs: a view made from an array's last
+use must count its reference before the array lets go of the same buffer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from script.ir.core import BlockParam, Const, Function, Instr, Value, reachable_blocks
+from script.backend.llvm.memory import managed
+
+_CONSUMING = ("ret", "tuple")
+_FRESH = ("alloc", "call", "tuple")
+
+
+@dataclass
+class Plan:
+    """`after[id(i)]`: (kind, value) pairs to emit after instruction `i`; `before[id(i)]`:
+    before it (a terminator); `edge[(id(block), k)]`: on the k-th edge of the block's
+    terminator; `start[id(block)]`: after its parameters; `cleanup[id(i)]`: owned values to
+    release when `i` raises."""
+
+    after: dict = field(default_factory=dict)
+    before: dict = field(default_factory=dict)
+    edge: dict = field(default_factory=dict)
+    start: dict = field(default_factory=dict)
+    cleanup: dict = field(default_factory=dict)
+
+
+def plan(func: Function, may_raise) -> Plan | None:
+    """The reference counting of `func`, or None when it has no managed values.
+    `may_raise(instr)` tells whether a (non-terminator) instruction can raise."""
+    if not _has_managed(func):
+        return None
+    blocks = reachable_blocks(func)
+    borrowed = set(func.params)
+    live_in, live_out = _liveness(blocks)
+    p = Plan()
+    for block in blocks:
+        _plan_block(p, block, live_in, live_out[block], borrowed, may_raise)
+    return p
+
+
+def _has_managed(func: Function) -> bool:
+    return (any(managed(t) for t in func.param_types)
+            or any(i.has_result and managed(i.type) for i in func.instructions()))
+
+
+def _managed_operands(i: Instr) -> list[Value]:
+    return [v for v in i.operands if not isinstance(v, Const) and managed(v.type)]
+
+
+def _liveness(blocks):
+    """Managed values live into and out of each block (block parameters are defined at the
+    top of their block; branch arguments are used by the branch)."""
+    use, defs = {}, {}
+    for block in blocks:
+        d = {p for p in block.params if managed(p.type)}
+        u = set()
+        for i in block.instrs:
+            for v in _managed_operands(i):
+                if v not in d:
+                    u.add(v)
+            if i.has_result and managed(i.type):
+                d.add(i)
+        use[block], defs[block] = u, d
+    live_in = {b: set(use[b]) for b in blocks}
+    live_out = {b: set() for b in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(blocks):
+            out = set()
+            for s in block.instrs[-1].succs:
+                out |= live_in.get(s, set())
+            if out != live_out[block]:
+                live_out[block] = out
+                new_in = use[block] | (out - defs[block])
+                if new_in != live_in[block]:
+                    live_in[block] = new_in
+                    changed = True
+    return live_in, live_out
+
+
+def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise) -> None:
+    owned = lambda v: v not in borrowed     # noqa: E731
+    term = block.instrs[-1]
+    # Values holding a reference after the terminator's operands are read.
+    live = {v for v in live_out if owned(v)}
+    if term.opname in ("br", "cbr"):
+        held = live | {v for v in _managed_operands(term) if owned(v)}
+        for k, succ in enumerate(term.succs):
+            args = Counter(v for v in term.succ_args(k) if not isinstance(v, Const) and managed(v.type))
+            ops = []
+            for v in held | set(args):
+                need = args[v] + (1 if owned(v) and v in live_in[succ] else 0)
+                delta = need - (1 if owned(v) else 0)
+                ops += [("incref", v)] * max(delta, 0) + [("decref", v)] * max(-delta, 0)
+            if ops:
+                p.edge[(id(block), k)] = _ordered(ops)
+        live = held
+    elif term.opname == "ret" and term.operands and managed(term.operands[0].type):
+        v = term.operands[0]
+        if owned(v):
+            live = {v}
+        else:
+            p.before[id(term)] = [("incref", v)]
+    for i in reversed(block.instrs[:-1]):
+        ops = []
+        if i.has_result and managed(i.type):
+            if i in live:
+                live.discard(i)
+                if i.opname not in _FRESH:
+                    ops.append(("incref", i))
+            elif i.opname in _FRESH:
+                ops.append(("decref", i))      # never used: release at once
+        operands = Counter(_managed_operands(i))
+        if may_raise(i):
+            p.cleanup[id(i)] = [v for v in live | set(operands) if owned(v)]
+        for v, n in operands.items():
+            consumed = n if i.opname in _CONSUMING else 0
+            if owned(v) and v not in live:
+                live.add(v)
+                if consumed:
+                    consumed -= 1          # the last use hands its reference on
+                else:
+                    ops.append(("decref", v))
+            ops += [("incref", v)] * consumed
+        if ops:
+            p.after[id(i)] = _ordered(ops)
+    dead_params = [("decref", q) for q in block.params
+                   if managed(q.type) and owned(q) and q not in live]
+    if dead_params:
+        p.start[id(block)] = dead_params
+
+
+def _ordered(ops):
+    return [op for op in ops if op[0] == "incref"] + [op for op in ops if op[0] == "decref"]

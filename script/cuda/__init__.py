@@ -1,0 +1,163 @@
+"""The CUDA kernel language and the host API of `@script.kernel`.
+
+Inside a kernel (and the device functions it calls)::
+
+    cuda.grid(ndim), cuda.gridsize(ndim)
+    cuda.threadIdx.x / .y / .z, cuda.blockIdx, cuda.blockDim, cuda.gridDim
+    cuda.syncthreads()
+    cuda.shared.array(shape, dtype)               # static shape: ints or a tuple of ints
+    cuda.atomic.add(a, i, v), .max, .min          # the old value; i an int or a tuple
+    cuda.atomic.cas(a, i, expected, new)
+
+These names are markers: the frontend asks each for its own lowering (`__script_call__`,
+`__script_value__`, see script/frontend/cuda_lowering.py). Called from Python they raise.
+
+On the host: `select("auto" | "gpu" | "cpu")` (also the SCRIPT_CUDA environment variable)
+chooses where `kernel[grid, block](...)` runs; `is_available()` says whether a GPU can be
+used; `to_device`, `device_array`, `device_array_like` and `synchronize` manage device memory.
+Nothing here imports NumPy, llvmlite or the driver until it is used.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "syncthreads",
+           "shared", "atomic", "select", "selected", "is_available", "to_device", "device_array",
+           "device_array_like", "synchronize", "CudaError"]
+
+
+class CudaError(RuntimeError):
+    """The CUDA driver failed, or no GPU is usable where one was asked for."""
+
+
+# ---- kernel-language markers ---------------------------------------------------------------
+
+class _Intrinsic:
+    """A function of the kernel language, e.g. `cuda.grid`."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"cuda.{self.name}() can only be used inside a @script.kernel function "
+                           "or a device function it calls")
+
+    def __script_call__(self, builder, node):
+        from script.frontend.cuda_lowering import lower_call
+        return lower_call(self.name, builder, node)
+
+    def __repr__(self):
+        return f"<script.cuda.{self.name}>"
+
+
+class _Register:
+    """A special register read as a value, e.g. `cuda.threadIdx.x` (the IR's `sreg.tid_x`)."""
+
+    __slots__ = ("reg", "spelling")
+
+    def __init__(self, reg: str, spelling: str):
+        self.reg = reg
+        self.spelling = spelling
+
+    def __script_value__(self, builder, node):
+        from script.frontend.cuda_lowering import lower_register
+        return lower_register(self.reg, builder, node)
+
+    def __repr__(self):
+        return f"<script.cuda.{self.spelling} (only inside kernels)>"
+
+
+class _Dim3:
+    __slots__ = ("x", "y", "z")
+
+    def __init__(self, reg: str, name: str):
+        self.x, self.y, self.z = (_Register(f"{reg}_{a}", f"{name}.{a}") for a in "xyz")
+
+
+class _Namespace:
+    def __init__(self, prefix: str, names):
+        for n in names:
+            setattr(self, n, _Intrinsic(f"{prefix}.{n}"))
+
+
+grid = _Intrinsic("grid")
+gridsize = _Intrinsic("gridsize")
+syncthreads = _Intrinsic("syncthreads")
+threadIdx = _Dim3("tid", "threadIdx")
+blockDim = _Dim3("ntid", "blockDim")
+blockIdx = _Dim3("ctaid", "blockIdx")
+gridDim = _Dim3("nctaid", "gridDim")
+shared = _Namespace("shared", ("array",))
+atomic = _Namespace("atomic", ("add", "max", "min", "cas"))
+
+
+# ---- where kernels run -----------------------------------------------------------------------
+
+_MODES = ("auto", "gpu", "cpu")
+_mode: str | None = None
+
+
+def select(mode: str) -> None:
+    """Run launches on the GPU ("gpu": an error when none is usable), on the CPU ("cpu"), or
+    on the GPU when one is usable and else the CPU ("auto", the default). Overrides the
+    SCRIPT_CUDA environment variable."""
+    global _mode
+    if mode not in _MODES:
+        raise ValueError(f"cuda.select() takes one of {', '.join(map(repr, _MODES))}, not {mode!r}")
+    _mode = mode
+
+
+def selected() -> str:
+    """The mode `select` chose, else SCRIPT_CUDA's, else "auto"."""
+    if _mode is not None:
+        return _mode
+    env = os.environ.get("SCRIPT_CUDA", "auto").strip().lower() or "auto"
+    if env not in _MODES:
+        raise ValueError(f"SCRIPT_CUDA must be one of {', '.join(_MODES)}, not {env!r}")
+    return env
+
+
+def is_available() -> bool:
+    """Whether a CUDA driver and at least one GPU can be used (the driver is loaded once)."""
+    from script.cuda.driver import driver_available
+    return driver_available()
+
+
+def uses_gpu() -> bool:
+    """Whether launches now go to the GPU (per `selected()`); raises CudaError for "gpu"
+    when no GPU is usable."""
+    mode = selected()
+    if mode == "cpu":
+        return False
+    if mode == "gpu":
+        from script.cuda.driver import get_driver
+        get_driver()                # raises CudaError with the reason
+        return True
+    return is_available()
+
+
+def to_device(array, stream=None):
+    """A device copy of the NumPy array `array` (a `DeviceArray`)."""
+    from script.cuda.devicearray import to_device as impl
+    return impl(array, stream)
+
+
+def device_array(shape, dtype=float):
+    """An uninitialized C-contiguous device array."""
+    from script.cuda.devicearray import device_array as impl
+    return impl(shape, dtype)
+
+
+def device_array_like(array):
+    from script.cuda.devicearray import device_array as impl
+    return impl(array.shape, array.dtype)
+
+
+def synchronize() -> None:
+    """Wait for all work on the GPU (nothing to wait for on the CPU path)."""
+    if selected() != "cpu" and is_available():
+        from script.cuda.driver import get_driver
+        get_driver().synchronize()

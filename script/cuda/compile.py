@@ -1,0 +1,193 @@
+"""Compiling one kernel specialization: the IR module, its checks, PTX, and CPU code.
+
+`build_module` runs the frontend and the IR passes as `@script` does (script.compiler), then
+`check_kernel` rejects what kernels cannot do, at the user's line. `compile_ptx` and
+`compile_cpu` take the module from there.
+"""
+
+from __future__ import annotations
+
+import time
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.core import Function, Module
+from script.ir.ops import OPS
+
+# The ops kernels support: the ones below; an op added to the table later (say, array
+# allocation) is a CompileError in a kernel until its GPU lowering exists.
+KERNEL_OK = frozenset((
+    "add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor", "shl", "shr",
+    "min", "max", "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "dim",
+    "stride", "load", "store", "view", "transpose", "extract", "math", "call", "check", "br",
+    "cbr", "ret", "raise", "sreg", "barrier", "shared", "atomic"))
+assert KERNEL_OK <= set(OPS), "a kernel op is missing from the op table"
+
+
+def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "opt",
+                 print_after: str | None = None, stream=None) -> Module:
+    """The kernel's IR module after the frontend (`stage` "ssa") or the IR passes ("opt");
+    `print_after` and `stream` as in `run_pipeline` (the CLI's --print-after)."""
+    from script.compiler import disabled_passes, verify_enabled
+    from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
+    from script.ir.clone import clone_functions
+    from script.ir.passes import run_pipeline
+    with COMPILE_LOCK:
+        func = specialize(info, types, boundscheck)
+        funcs = clone_functions(closure_of(func))
+        module = Module(funcs)
+        check_kernel(module, funcs[0], info)
+        if verify_enabled():
+            from script.ir.verifier import verify_module
+            verify_module(module, after="frontend")
+        if stage == "ssa":
+            return module
+        for f in funcs:
+            run_pipeline(f, level=opt, verify=verify_enabled(), disabled=disabled_passes(),
+                         print_after=print_after, stream=stream)
+        return Module(closure_of(funcs[0]))
+
+
+def check_kernel(module: Module, entry: Function, info) -> None:
+    """CompileError for a kernel returning a value, taking a tuple, recursing, or using an op
+    GPU code does not have."""
+    if not isinstance(entry.ret_type, T.NoneType):
+        ret = next((i for i in entry.instructions() if i.opname == "ret" and i.operands), None)
+        raise CompileError(f"a kernel cannot return a value (it returns {entry.ret_type}); write "
+                           "results into an array argument", ret.loc if ret is not None else entry.loc)
+    for name, t in zip(info.param_names, entry.param_types):
+        if isinstance(t, T.TupleType):
+            raise CompileError(f"kernel parameter '{name}' is a tuple; kernels take arrays and "
+                               "scalars", entry.loc)
+    for f in module.functions.values():
+        for i in f.instructions():
+            if i.opname not in KERNEL_OK:
+                raise CompileError(f"'{i.opname}' (an array made in compiled code, or another "
+                                   "CPU-only operation) is not supported in a kernel", i.loc or f.loc)
+            if i.opname == "call" and _reaches(i.attr, f):
+                raise CompileError("recursion is not supported in kernels", i.loc or f.loc)
+
+
+def _reaches(start: Function, target: Function) -> bool:
+    seen, work = set(), [start]
+    while work:
+        g = work.pop()
+        if g is target:
+            return True
+        if id(g) not in seen:
+            seen.add(id(g))
+            work.extend(g.callees())
+    return False
+
+
+def compile_ptx(module: Module, entry: str, arch: str, opt: int):
+    from script.backend.nvptx.target import compile_ptx as emit
+    return emit(module, entry, arch, 3 if opt > 0 else 0)
+
+
+class CpuKernel:
+    """A kernel compiled for the CPU: `run(args, grid, block)` runs the whole launch."""
+
+    def __init__(self, callable_, library, resumable: bool, timings: dict):
+        self.callable = callable_
+        self.library = library
+        self.resumable = resumable
+        self.timings = timings
+
+    def run(self, args, grid, block) -> None:
+        self.callable(*args, *grid, *block)
+
+
+def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
+    """The grid driver of backend.llvm.grid around the kernel, loaded into this process."""
+    from script.backend.llvm.abi import KERNEL_SYMBOL, WRITTEN_SYMBOL, has_arrays, kernel_name
+    from script.backend.llvm.builder import NativeModule, int_const
+    from script.backend.llvm.grid import SharedLayout, cpu_lowering, emit_driver
+    from script.backend.llvm.jit import get_jit
+    from script.backend.nvptx.lower import lower_functions
+    from script.backend.runtime.library import ENTRY_SYMBOL, NativeLibrary, entry_point
+    from script.backend.runtime.shared import libraries
+    from script.backend.runtime.symbols import numpy_symbol_library
+    from script.compiler import LLVM_LEVEL
+    from script.cuda.barriers import has_barrier, make_resumable
+    from script.ir.analysis import written_array_params
+    t0 = time.perf_counter()
+    func = module.functions[entry]
+    param_types = list(func.param_types)
+    _inline_barriers(module, func)
+    resumable = make_resumable(func) if has_barrier(func) else None
+    kernel = resumable.func if resumable is not None else func
+    _verify(kernel)
+    funcs = [kernel] + [f for f in module.functions.values() if f is not func]
+    layout = SharedLayout(funcs)
+    jit = get_jit()
+    m = NativeModule(f"script.cpu.{entry}", jit.triple, jit.data_layout)
+    lowered = lower_functions(m, kernel, cpu_lowering(layout))
+    driver = emit_driver(m, lowered.entry_native, param_types, layout, resumable)
+    m.alias(KERNEL_SYMBOL, driver)
+    m.alias(kernel_name(entry), driver)
+    sig = param_types + [T.I64] * 6
+    libs = libraries()
+    if has_arrays(sig):
+        written = written_array_params(kernel)
+        m.define_constant(int_const("i64", sum(1 << k for k in written if k < len(sig))), WRITTEN_SYMBOL)
+        libs.append(numpy_symbol_library())
+    try:      # the entry point keeps the GIL (the runtime's Ctrl-C/GIL protocol, if present)
+        from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL
+        m.define_constant(int_const("i8", 0), RELEASE_GIL_SYMBOL)
+    except ImportError:
+        pass
+    mod = jit.parse(m.text())
+    level = LLVM_LEVEL[opt]
+    jit.optimize(mod, level)
+    obj = jit.emit_object(mod, level)
+    point = entry_point(sig, T.NONE)
+    tracker = jit.link([obj, point.object_code], [ENTRY_SYMBOL], libs)
+    timings = {"cpu": time.perf_counter() - t0}
+    lib = NativeLibrary(entry, tracker, obj, timings, mod, level, point)
+    return _cpu_kernel(lib, entry, len(sig), resumable is not None)
+
+
+def _cpu_kernel(lib, entry: str, nargs: int, resumable: bool) -> CpuKernel:
+    from script.backend import new_instance, set_specializations
+    from script.backend.runtime.heaptype import plain_function_type
+
+    def mismatch(*args, **kwargs):
+        raise TypeError(f"kernel {entry}: arguments do not match its compiled signature")
+
+    obj = new_instance(plain_function_type(), mismatch)
+    set_specializations(obj, [lib], nargs)
+    return CpuKernel(obj, lib, resumable, lib.timings)
+
+
+def load_cpu(object_code: bytes, entry: str, param_types, resumable: bool) -> CpuKernel:
+    """A CPU kernel from the object code `compile_cpu` emitted for the kernel `entry` taking
+    `param_types` (a saved module's; same CPU). RuntimeError when it does not link."""
+    from script.backend import load_native
+    sig = list(param_types) + [T.I64] * 6        # the grid driver's: grid and block dims
+    lib = load_native(object_code, Function(entry, sig, T.NONE))
+    return _cpu_kernel(lib, entry, len(sig), resumable)
+
+
+def _inline_barriers(module: Module, func: Function) -> None:
+    """Inline every call of a function that has (or calls one that has) a barrier into the
+    kernel, so that `make_resumable` sees them all."""
+    from script.cuda.barriers import has_barrier
+    from script.ir.passes.inline import inline_call
+
+    def needs(f, seen=()):
+        return has_barrier(f) or any(needs(g, seen + (id(f),)) for g in f.callees() if id(g) not in seen)
+
+    for _ in range(32):
+        call = next((i for i in func.instructions() if i.opname == "call" and needs(i.attr)), None)
+        if call is None:
+            return
+        inline_call(func, call, call.attr)
+    raise CompileError("cuda.syncthreads() is nested too deeply in device functions", func.loc)
+
+
+def _verify(func: Function) -> None:
+    from script.compiler import verify_enabled
+    if verify_enabled():
+        from script.ir.verifier import verify_function
+        verify_function(func, after="cuda.barriers")

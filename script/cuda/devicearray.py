@@ -1,0 +1,112 @@
+"""Device arrays: `cuda.to_device`, `cuda.device_array`, `.copy_to_host()`.
+
+A `DeviceArray` is C-contiguous. On the GPU it owns device memory (freed when the object
+goes); on the CPU path (no GPU, or `cuda.select("cpu")`) it holds a NumPy array, so the same
+program runs unchanged on both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from script.frontend.typeinfer import array_type_of
+
+
+class DeviceArray:
+    """`shape`, `dtype`, `size`, `nbytes`, `ndim`, `strides`; `copy_to_host(out=None)`,
+    `copy_to_device(host)`. `ir_type` is the array type kernels see."""
+
+    def __init__(self, shape, dtype, host: np.ndarray | None = None, pointer: int | None = None):
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = np.dtype(dtype)
+        self._host = host               # the CPU path's storage
+        self._pointer = pointer         # the GPU's (driver.Allocation)
+        self.ir_type = array_type_of(np.empty((1,) * len(self.shape), self.dtype)).with_layout("C")
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @property
+    def strides(self) -> tuple:
+        return _c_strides(self.shape, self.dtype.itemsize)
+
+    @property
+    def device_pointer(self) -> int:
+        return int(self._pointer) if self._pointer is not None else 0
+
+    def copy_to_host(self, out: np.ndarray | None = None, stream=None) -> np.ndarray:
+        if out is None:
+            out = np.empty(self.shape, self.dtype)
+        if self._host is not None:
+            np.copyto(out, self._host)
+            return out
+        from script.cuda.driver import get_driver
+        if not out.flags.c_contiguous or out.nbytes != self.nbytes:
+            raise ValueError("copy_to_host needs a C-contiguous array of the same size")
+        get_driver().copy_to_host(out, self.device_pointer, self.nbytes, stream)
+        return out
+
+    def copy_to_device(self, host, stream=None) -> None:
+        host = np.ascontiguousarray(host, self.dtype).reshape(self.shape)
+        if self._host is not None:
+            np.copyto(self._host, host)
+            return
+        from script.cuda.driver import get_driver
+        get_driver().copy_to_device(self.device_pointer, host, self.nbytes, stream)
+
+    def __repr__(self):
+        where = "host memory (CPU path)" if self._host is not None else "GPU"
+        return f"<DeviceArray {self.shape} {self.dtype} on {where}>"
+
+
+def _c_strides(shape, itemsize: int) -> tuple:
+    out, s = [], itemsize
+    for n in reversed(shape):
+        out.insert(0, s)
+        s *= n
+    return tuple(out)
+
+
+def _on_gpu() -> bool:
+    from script.cuda import uses_gpu
+    return uses_gpu()
+
+
+def device_array(shape, dtype=float) -> DeviceArray:
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    dtype = np.dtype(dtype)
+    if not _on_gpu():
+        return DeviceArray(shape, dtype, host=np.empty(shape, dtype))
+    from script.cuda.driver import get_driver
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    return DeviceArray(shape, dtype, pointer=get_driver().alloc(nbytes))
+
+
+def to_device(array, stream=None) -> DeviceArray:
+    host = np.ascontiguousarray(array)
+    if array_type_of(host) is None:
+        raise TypeError(f"arrays of {host.dtype} cannot be passed to kernels")
+    if not _on_gpu():
+        return DeviceArray(host.shape, host.dtype, host=host.copy())
+    d = device_array(host.shape, host.dtype)
+    d.copy_to_device(host, stream)
+    return d
+
+
+def host_view(value):
+    """A CPU-path argument: a DeviceArray's NumPy storage, anything else as it is."""
+    if isinstance(value, DeviceArray):
+        if value._host is None:
+            raise ValueError("this DeviceArray lives on the GPU; the kernel runs on the CPU: copy it "
+                             "with .copy_to_host() first")
+        return value._host
+    return value

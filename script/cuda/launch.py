@@ -1,0 +1,96 @@
+"""Launching a kernel on the GPU: PTX loaded per (signature, GPU), arguments packed, results
+copied back, the error record read.
+
+Host NumPy arrays are copied to the device before the launch and back after it (all of
+them: a kernel may write any array it receives); device arrays are passed as they are.
+The launch is synchronous when host arrays are involved or an exception record must be read;
+with only device arrays and a stream it still waits for the stream, so that a kernel's
+exception is raised by the launch that caused it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+
+import numpy as np
+
+from script.ir import types as T
+from script.ir.ops import EXCEPTIONS
+from script.backend.nvptx.abi import ERROR_SYMBOL, ERROR_WORDS, kernel_param_kinds
+
+_CTYPES = {T.I8: ctypes.c_int8, T.I16: ctypes.c_int16, T.I32: ctypes.c_int32, T.I64: ctypes.c_int64,
+           T.U8: ctypes.c_uint8, T.U16: ctypes.c_uint16, T.U32: ctypes.c_uint32, T.U64: ctypes.c_uint64,
+           T.F32: ctypes.c_float, T.F64: ctypes.c_double, T.BOOL: ctypes.c_uint8}
+
+
+class LoadedKernel:
+    """A kernel's PTX loaded into the current context."""
+
+    def __init__(self, driver, code):
+        self.module = driver.load_module(code.text)
+        self.function = driver.function(self.module, code.name)
+        self.error_record = driver.global_address(self.module, ERROR_SYMBOL)[0]
+        self.messages = code.messages
+
+
+def _loaded(kernel, types, driver) -> LoadedKernel:
+    cache = kernel.__dict__.setdefault("_loaded", {})
+    key = (types, driver.arch)
+    loaded = cache.get(key)
+    if loaded is None:
+        loaded = cache[key] = LoadedKernel(driver, kernel.device_ptx(types, driver.arch))
+    return loaded
+
+
+def launch_gpu(kernel, types: tuple, values: list, config) -> None:
+    from script.cuda.devicearray import DeviceArray, to_device
+    from script.cuda.driver import get_driver
+    driver = get_driver()
+    loaded = _loaded(kernel, types, driver)
+    copies = []                    # (host array, device array) to copy back
+    params = []
+    for t, v in zip(types, values):
+        if isinstance(t, T.ArrayType):
+            if not isinstance(v, DeviceArray):
+                host = np.asarray(v)
+                v = to_device(host, config.stream)       # C-contiguous on the device
+                copies.append((host, v))
+            strides = v.strides
+            params.append(ctypes.c_uint64(v.device_pointer))
+            params += [ctypes.c_int64(n) for n in v.shape]
+            params += [ctypes.c_int64(s) for s in strides]
+        else:
+            params.append(_CTYPES[t](v))
+    assert len(params) == len(kernel_param_kinds(types))
+    driver.launch(loaded.function, config.grid, config.block, int(config.shared_bytes or 0),
+                  config.stream, params)
+    if config.stream:
+        driver.synchronize_stream(config.stream)
+    else:
+        driver.synchronize()
+    _raise_recorded(driver, loaded)
+    for host, d in copies:
+        if host.flags.writeable:
+            back = d.copy_to_host(stream=config.stream)
+            np.copyto(host, back.reshape(host.shape))
+
+
+def _raise_recorded(driver, loaded: LoadedKernel) -> None:
+    """Raise the exception a thread recorded (nvptx.abi), after zeroing the record."""
+    record = np.zeros(ERROR_WORDS, np.int64)
+    driver.copy_to_host(record, loaded.error_record, record.nbytes)
+    if record[0] == 0:
+        return
+    driver.copy_to_device(loaded.error_record, np.zeros(ERROR_WORDS, np.int64), record.nbytes)
+    exc = getattr(builtins, EXCEPTIONS[int(record[1])], RuntimeError) \
+        if 0 <= record[1] < len(EXCEPTIONS) else RuntimeError
+    message = None
+    k = int(record[2])
+    if 0 <= k < len(loaded.messages):
+        fmt = loaded.messages[k].decode("ascii", "replace").replace("%lld", "%d").replace("%s", "?")
+        try:
+            message = fmt % tuple(int(a) for a in record[3:3 + fmt.count("%d")])
+        except (TypeError, ValueError):
+            message = fmt
+    raise exc(*(() if message is None else (message,)))

@@ -1,0 +1,511 @@
+"""Element-wise array expressions: operators, comparisons and NumPy ufuncs on arrays, with
+NumPy's broadcasting, result dtypes and scalar semantics, fused into one loop.
+
+An operation with an array operand does not compute anything at once: it returns an
+`ArrayExpr`, a tree whose leaves are arrays and scalars. The tree becomes code only where
+its value is needed, and then as one loop nest that computes each element of the whole
+expression, so ``np.tanh(w @ x + u @ h + b)`` makes one array, not three:
+
+- `materialize`: a new array (an assignment to a name, an argument, a return value);
+- `store_expr`: straight into an existing array or view (``out[t, :] = a * b``, ``a += b``),
+  with no temporary unless the destination may overlap a leaf it would overwrite first.
+
+Dtypes are NumPy's, asked of NumPy itself (`ufunc.resolve_dtypes`), with Python scalars
+weak as NEP 50 says (an ``int``/``float``/``bool`` value of compiled code counts as a Python
+scalar; a sized one such as ``script.f32`` as a NumPy scalar). Element semantics are
+NumPy's, not Python's: integer division or modulo by zero gives 0 and float division by
+zero inf or NaN, never an exception; integers to negative integer powers raise ValueError.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_BINOPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "true_divide",
+           ast.FloorDiv: "floor_divide", ast.Mod: "remainder", ast.Pow: "power",
+           ast.BitAnd: "bitwise_and", ast.BitOr: "bitwise_or", ast.BitXor: "bitwise_xor",
+           ast.LShift: "left_shift", ast.RShift: "right_shift"}
+_CMPOPS = {ast.Eq: "equal", ast.NotEq: "not_equal", ast.Lt: "less", ast.LtE: "less_equal",
+           ast.Gt: "greater", ast.GtE: "greater_equal"}
+_UNARY = {ast.USub: "negative", ast.UAdd: "positive", ast.Invert: "invert"}
+_CMP_PRED = {"equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
+             "greater": "gt", "greater_equal": "ge"}
+_SIMPLE = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "div",
+           "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
+           "left_shift": "shl", "right_shift": "shr"}
+# ufunc name -> math op, for the float functions.
+_MATH = {"sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log",
+         "log2": "log2", "log10": "log10", "log1p": "log1p", "sin": "sin", "cos": "cos",
+         "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
+         "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+         "arctanh": "atanh", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "rint",
+         "cbrt": "cbrt", "fabs": "fabs", "arctan2": "atan2", "hypot": "hypot",
+         "copysign": "copysign", "fmod": "fmod", "nextafter": "nextafter"}
+# Every ufunc (by NumPy name) element-wise expressions support.
+UFUNCS = (set(_BINOPS.values()) | set(_CMPOPS.values()) | set(_UNARY.values()) | set(_MATH)
+          | {"absolute", "minimum", "maximum", "fmin", "fmax", "isnan", "isinf", "isfinite",
+             "square", "reciprocal", "sign", "logical_and", "logical_or", "logical_xor",
+             "logical_not", "divide", "mod", "power", "conjugate"})
+_ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute", "conjugate": "positive"}
+
+
+@dataclass(eq=False)
+class ArrayExpr:
+    """An element-wise expression not yet computed: `kind` is "leaf" (`value` an array),
+    "scalar" (`value` a scalar, the same for every element) or "op" (`name` a ufunc or
+    "where", applied to `args`); `dtype` the element type, `ndim` the rank."""
+
+    kind: str
+    dtype: T.Type
+    ndim: int
+    value: Value | None = None
+    name: str = ""
+    args: tuple = ()
+    loop: tuple = ()        # "op": the loop's input types (NumPy's resolution)
+
+    def leaves(self) -> list[Value]:
+        if self.kind == "leaf":
+            return [self.value]
+        out = []
+        for a in self.args:
+            for v in a.leaves():
+                if all(v is not w for w in out):
+                    out.append(v)
+        return out
+
+
+def is_array_like(v) -> bool:
+    return isinstance(v, ArrayExpr) or isinstance(getattr(v, "type", None), T.ArrayType)
+
+
+class ElementwiseLowering:
+    """Mixin for FunctionLowering."""
+
+    # ---- building expressions -------------------------------------------------------------
+
+    def as_expr(self, v, node) -> ArrayExpr:
+        if isinstance(v, ArrayExpr):
+            return v
+        if isinstance(v.type, T.ArrayType):
+            return ArrayExpr("leaf", v.type.dtype, v.type.ndim, v)
+        if not v.type.is_numeric():
+            self.error(f"cannot use a value of type {v.type} in an array expression", node)
+        return ArrayExpr("scalar", v.type, 0, v)
+
+    def ufunc_expr(self, name: str, operands: list, node) -> ArrayExpr:
+        """`name` (a ufunc of UFUNCS) applied element-wise to `operands` (arrays, scalars,
+        expressions), with NumPy's result dtype."""
+        name = _ALIASES.get(name, name)
+        args = tuple(self.as_expr(v, node) for v in operands)
+        loop = self.resolve_loop(name, args, node)
+        return ArrayExpr("op", loop[-1], max(a.ndim for a in args), name=name, args=args, loop=loop[:-1])
+
+    def resolve_loop(self, name: str, args, node) -> tuple:
+        """The input and output element types of ufunc `name` on `args`, as NumPy resolves
+        them (Python scalars weak)."""
+        import numpy as np
+        from script.frontend.lower_expr import WeakConst
+        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        ufunc = getattr(np, name)
+        spec = []
+        for a in args:
+            t = a.dtype
+            if a.kind == "scalar" and (isinstance(a.value, WeakConst) or t in (T.I64, T.F64)):
+                spec.append(float if isinstance(t, T.FloatType) else int)
+            else:
+                spec.append(np.dtype(numpy_name(t)))
+        try:
+            dts = ufunc.resolve_dtypes(tuple(spec) + (None,) * ufunc.nout)
+        except Exception as e:      # noqa: BLE001 - NumPy's own refusal, reported as is
+            self.error(f"numpy.{name} is not defined for {', '.join(str(a.dtype) for a in args)}: {e}", node)
+        types = tuple(dtype_to_type(d) for d in dts)
+        if None in types:
+            self.error(f"numpy.{name} of {', '.join(str(a.dtype) for a in args)} gives "
+                       f"{', '.join(map(str, dts))}, which compiled code does not support", node)
+        return types
+
+    def where_expr(self, cond, x, y, node) -> ArrayExpr:
+        import numpy as np
+        from script.frontend.lower_expr import WeakConst
+        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
+        weak = lambda e: (0.0 if isinstance(e.dtype, T.FloatType) else 0) if (   # noqa: E731
+            e.kind == "scalar" and (isinstance(e.value, WeakConst) or e.dtype in (T.I64, T.F64))) \
+            else np.dtype(numpy_name(e.dtype))
+        t = dtype_to_type(np.result_type(weak(a), weak(b)))
+        return ArrayExpr("op", t, max(c.ndim, a.ndim, b.ndim), name="where", args=(c, a, b),
+                         loop=(T.BOOL, t, t))
+
+    def array_binop(self, op: type, a, b, node) -> ArrayExpr:
+        name = _BINOPS.get(op)
+        if name is None:
+            self.error(f"operator {op.__name__} is not supported on arrays", node)
+        return self.ufunc_expr(name, [a, b], node)
+
+    def array_compare(self, op, a, b, node) -> ArrayExpr:
+        name = _CMPOPS.get(type(op))
+        if name is None:
+            self.error(f"comparison {type(op).__name__} is not supported on arrays", node)
+        return self.ufunc_expr(name, [a, b], node)
+
+    def array_unary(self, op, v, node) -> ArrayExpr:
+        if isinstance(op, ast.Not):
+            self.error("the truth value of an array with more than one element is ambiguous; "
+                       "use a.any() or a.all()", node)
+        e = self.as_expr(v, node)
+        if isinstance(op, ast.Invert) and isinstance(e.dtype, T.BoolType):
+            return self.ufunc_expr("logical_not", [e], node)
+        return self.ufunc_expr(_UNARY[type(op)], [e], node)
+
+    # ---- computing elements ---------------------------------------------------------------
+
+    def element(self, e: ArrayExpr, idx: list[Value], out_ndim: int, node) -> Value:
+        """The element of `e` at output index `idx` (broadcast: a leaf of lower rank sees
+        the trailing indices; an axis of length 1 the index 0 when `self._stretch` says)."""
+        loc = self.loc(node)
+        if e.kind == "scalar":
+            return e.value
+        if e.kind == "leaf":
+            arr = e.value
+            mine = idx[out_ndim - e.ndim:]
+            stretch = getattr(self, "_stretch", {}).get(id(arr))
+            if stretch is not None:
+                mine = [self.emit("select", [s, Const(0, T.I64), i], T.I64, None, loc) if s is not None else i
+                        for s, i in zip(stretch, mine)]
+            return self.emit("load", [arr, *mine], arr.type.dtype, None, loc)
+        vals = [self.element(a, idx, out_ndim, node) for a in e.args]
+        vals = [self.cast_element(v, t, node) for v, t in zip(vals, e.loop)]
+        return self.ufunc_scalar(e.name, vals, e.dtype, node)
+
+    def ufunc_scalar(self, name: str, vals: list[Value], out: T.Type, node) -> Value:
+        """One element of ufunc `name`: `vals` already of the loop's input types."""
+        loc = self.loc(node)
+        def emit(op, xs, t=None, attr=None):
+            return self.emit(op, xs, t or xs[1 if op == "select" else 0].type, attr, loc)
+        x = vals[0]
+        t = x.type
+        is_bool = isinstance(t, T.BoolType)
+        if name == "where":
+            return emit("select", vals, vals[1].type)
+        if name in _CMP_PRED:
+            return emit("cmp", vals, T.BOOL, _CMP_PRED[name])
+        if is_bool and name in ("add", "multiply", "bitwise_or", "bitwise_and", "bitwise_xor",
+                                "maximum", "minimum", "logical_or", "logical_and", "logical_xor"):
+            op = {"add": "or", "multiply": "and", "maximum": "or", "minimum": "and", "bitwise_or": "or",
+                  "bitwise_and": "and", "bitwise_xor": "xor", "logical_or": "or", "logical_and": "and",
+                  "logical_xor": "xor"}[name]
+            return emit(op, vals)
+        if name in ("logical_and", "logical_or", "logical_xor"):
+            a, b = (self.truth(v, node) for v in vals)
+            return emit({"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}[name], [a, b])
+        if name == "logical_not":
+            return emit("not", [self.truth(x, node)])
+        if name in _SIMPLE:
+            if is_bool:
+                self.error(f"numpy boolean {name} is not supported, use the bitwise or logical "
+                           "operators instead", node)
+            return emit(_SIMPLE[name], vals)
+        if name in ("floor_divide", "remainder"):
+            return self.np_divmod_part(name, vals[0], vals[1], node)
+        if name == "power":
+            return self.np_power(vals[0], vals[1], node)
+        if name == "negative":
+            if is_bool:
+                self.error("the numpy boolean negative, the `-` operator, is not supported, use "
+                           "the `~` operator or the logical_not function instead", node)
+            return emit("neg", [x])
+        if name == "positive":
+            return x
+        if name == "invert":
+            return emit("not" if is_bool else "invert", [x])
+        if name == "absolute":
+            return x if is_bool or (isinstance(t, T.IntType) and not t.signed) else emit("abs", [x])
+        if name == "square":
+            return emit("mul", [x, x])
+        if name == "reciprocal":
+            if isinstance(t, T.FloatType):
+                return emit("div", [Const(1.0, t), x])
+            return self.np_divmod_part("floor_divide", Const(1, t), x, node, truncate=True)
+        if name == "sign":
+            pos = emit("convert", [self.cmp("gt", x, Const(0, t), node)], t)
+            neg = emit("convert", [self.cmp("lt", x, Const(0, t), node)], t)
+            r = emit("sub", [pos, neg])
+            if isinstance(t, T.FloatType):
+                r = emit("select", [emit("cmp", [x, x], T.BOOL, "ne"), x, r])
+            return r
+        if name in ("minimum", "maximum", "fmin", "fmax"):
+            a, b = vals
+            r = emit("min" if name in ("minimum", "fmin") else "max", [a, b])
+            if isinstance(t, T.FloatType):
+                a_nan = emit("cmp", [a, a], T.BOOL, "ne")
+                b_nan = emit("cmp", [b, b], T.BOOL, "ne")
+                if name in ("minimum", "maximum"):      # NaN from either side wins
+                    r = emit("select", [a_nan, a, emit("select", [b_nan, b, r])])
+                else:                                   # fmin/fmax: the other side wins
+                    r = emit("select", [a_nan, b, emit("select", [b_nan, a, r])])
+            return r
+        if name in ("isnan", "isinf", "isfinite"):
+            if not isinstance(t, T.FloatType):
+                return Const(name == "isfinite", T.BOOL)
+            if name == "isnan":
+                return emit("cmp", [x, x], T.BOOL, "ne")
+            ax = emit("abs", [x])
+            return emit("cmp", [ax, Const(float("inf"), t)], T.BOOL, "eq" if name == "isinf" else "lt")
+        if name in _MATH:
+            return emit("math", vals, None, _MATH[name])
+        self.error(f"numpy.{name} is not supported on arrays in compiled code", node)
+
+    def np_divmod_part(self, name: str, a: Value, b: Value, node, truncate: bool = False) -> Value:
+        """NumPy's floor_divide or remainder of one element: by zero, 0 for ints, and for
+        floats ``a / 0`` (floor_divide) or NaN (remainder)."""
+        loc = self.loc(node)
+        t = a.type
+        zero = self.cmp("eq", b, Const(0, t), node)
+        safe = self.emit("select", [zero, Const(1, t), b], t, None, loc)
+        op = "floordiv" if name == "floor_divide" else "mod"
+        if truncate and isinstance(t, T.IntType):       # reciprocal of an int: C division
+            q = self.emit("floordiv", [a, safe], t, None, loc)
+            r = self.emit("mod", [a, safe], t, None, loc)
+            fix = self.emit("and", [self.cmp("ne", r, Const(0, t), node),
+                                    self.cmp("lt", safe, Const(0, t), node)], T.BOOL, None, loc)
+            q = self.emit("select", [fix, self.emit("add", [q, Const(1, t)], t, None, loc), q], t, None, loc)
+            return self.emit("select", [zero, Const(0, t), q], t, None, loc)
+        r = self.emit(op, [a, safe], t, None, loc)
+        if isinstance(t, T.FloatType):
+            by_zero = self.emit("div", [a, b], t, None, loc) if op == "floordiv" else Const(float("nan"), t)
+        else:
+            by_zero = Const(0, t)
+        return self.emit("select", [zero, by_zero, r], t, None, loc)
+
+    def np_power(self, a: Value, b: Value, node) -> Value:
+        loc = self.loc(node)
+        t = a.type
+        if isinstance(t, T.FloatType):
+            return self.emit("math", [a, b], t, "pow", loc)
+        if isinstance(t, T.BoolType):
+            self.error("numpy.power is not supported on booleans", node)
+        if t.signed:
+            neg = self.cmp("lt", b, Const(0, t), node)
+            self.raise_if(neg, "ValueError", "Integers to negative integer powers are not allowed.", node)
+        return self.emit("pow", [a, b], t, None, loc)
+
+    # ---- evaluating expressions -----------------------------------------------------------
+
+    def broadcast_shape(self, e: ArrayExpr, node) -> list[Value]:
+        """The output lengths of `e` (NumPy's broadcasting), checked; sets `self._stretch`
+        (`stretch_marks`)."""
+        loc = self.loc(node)
+        leaves = e.leaves()
+        dims = [self.dims_of(a, node) for a in leaves]
+        out: list[Value] = []
+        for axis in range(e.ndim):
+            acc: Value = Const(1, T.I64)
+            for d in dims:
+                k = axis - (e.ndim - len(d))
+                if k >= 0:
+                    acc = d[k] if isinstance(acc, Const) and acc.value == 1 else self.emit(
+                        "select", [self.cmp("eq", d[k], Const(1, T.I64), node), acc, d[k]], T.I64, None, loc)
+            out.append(acc)
+        if len(leaves) > 1:
+            self.broadcast_error(self.mismatch(dims, out, node), dims, node)
+        self._stretch = self.stretch_marks(leaves, dims, out, node)
+        return out
+
+    def mismatch(self, dims: list[list[Value]], out: list[Value], node) -> Value:
+        """Whether some length in `dims` (right-aligned with `out`) is neither 1 nor out's."""
+        loc = self.loc(node)
+        bad: Value = Const(False, T.BOOL)
+        for d in dims:
+            for k, dk in enumerate(d):
+                o = out[len(out) - len(d) + k]
+                if o is dk:
+                    continue
+                ok = self.emit("or", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("eq", dk, o, node)],
+                               T.BOOL, None, loc)
+                bad = self.emit("or", [bad, self.emit("not", [ok], T.BOOL, None, loc)], T.BOOL, None, loc)
+        return bad
+
+    def stretch_marks(self, leaves, dims, out: list[Value], node) -> dict:
+        """For each leaf (by id), per axis, a bool that is true where its length 1 is
+        stretched to a longer output axis (None where its length is the output's)."""
+        loc = self.loc(node)
+        marks = {}
+        for a, d in zip(leaves, dims):
+            ms = []
+            for k, dk in enumerate(d):
+                o = out[len(out) - len(d) + k]
+                ms.append(None if o is dk else self.emit(
+                    "and", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("ne", o, Const(1, T.I64), node)],
+                    T.BOOL, None, loc))
+            marks[id(a)] = ms
+        return marks
+
+    def broadcast_error(self, bad: Value, dims, node) -> None:
+        flat = [d for ds in dims for d in ds]
+        if len(flat) <= 4:
+            text = " ".join("(" + ",".join(["%lld"] * len(ds)) + ("," if len(ds) == 1 else "") + ")"
+                            for ds in dims)
+            self.raise_if(bad, "ValueError", f"operands could not be broadcast together with shapes {text} ",
+                          node, flat)
+        else:
+            self.raise_if(bad, "ValueError", "operands could not be broadcast together", node)
+
+    def materialize(self, e: ArrayExpr, node) -> Value:
+        """A new array holding the value of `e`."""
+        if e.kind == "leaf":
+            return e.value
+        if e.ndim == 0:
+            self.error("an element-wise expression of scalars only", node)
+        dims = self.broadcast_shape(e, node)
+        stretch = self._stretch
+        out = self.alloc_array(e.dtype, dims, node)
+        self.expr_loops(e, out, dims, stretch, node, convert=False)
+        return out
+
+    def expr_loops(self, e: ArrayExpr, dst: Value, dims, stretch, node, convert: bool) -> None:
+        """The loop nest storing each element of `e` into `dst` (of lengths `dims`). With
+        stretched leaves, a second nest without the index selects runs when nothing is
+        stretched at run time."""
+        def body(idx):
+            v = self.element(e, idx, len(dims), node)
+            if convert:
+                self.store_element(dst, idx, v, node)
+            else:
+                self.emit("store", [dst, self.cast_element(v, dst.type.dtype, node), *idx], T.NONE, None,
+                          self.loc(node))
+        marks = [m for ms in stretch.values() for m in ms if m is not None]
+        if not marks:
+            self._stretch = {}
+            self.loop_nest(node, dims, body)
+            return
+        loc = self.loc(node)
+        any_stretch = marks[0]
+        for m in marks[1:]:
+            any_stretch = self.emit("or", [any_stretch, m], T.BOOL, None, loc)
+
+        def general():
+            self._stretch = stretch
+            self.loop_nest(node, dims, body)
+
+        def plain():
+            self._stretch = {}
+            self.loop_nest(node, dims, body)
+        self.if_else(any_stretch, general, plain, node)
+
+    def if_else(self, cond: Value, then, other, node) -> None:
+        loc = self.loc(node)
+        a, b, done = self.new_block("bc.general"), self.new_block("bc.plain"), self.new_block("bc.done")
+        self.branch(cond, a, b, loc)
+        self.seal(a)
+        self.seal(b)
+        self.start(a)
+        then()
+        self.goto(done, loc)
+        self.start(b)
+        other()
+        self.goto(done, loc)
+        self.finish_join(done)
+
+    def store_expr(self, dst: Value, value, node) -> None:
+        """``dst[...] = value`` for an array `dst` (a view or a whole array) and an array,
+        expression or scalar `value` broadcast to its shape (NumPy's assignment rules: array
+        elements are cast unchecked, a scalar as item assignment checks it)."""
+        e = self.as_expr(value, node)
+        if e.ndim > dst.type.ndim:
+            self.error(f"cannot assign a {e.ndim}-d array to a {dst.type.ndim}-d array", node)
+        if e.kind != "scalar" and self.may_overlap(dst, e):
+            e = self.as_expr(self.copy_array(e.value, node) if e.kind == "leaf" else self.materialize(e, node),
+                             node)
+        dims = self.dims_of(dst, node)
+        if e.kind == "scalar":
+            v = self.item_value(e.value, dst.type.dtype, node)      # checked once, as NumPy does
+            self.loop_nest(node, dims, lambda idx: self.emit("store", [dst, v, *idx], T.NONE, None, self.loc(node)))
+            return
+        shape = self.broadcast_shape(e, node) if e.kind == "op" else self.dims_of(e.value, node)
+        bad = self.mismatch([shape], dims, node)
+        if len(shape) + len(dims) <= 4:
+            fmt = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"   # noqa: E731
+            self.raise_if(bad, "ValueError", f"could not broadcast input array from shape {fmt(len(shape))} "
+                          f"into shape {fmt(len(dims))}", node, shape + dims)
+        else:
+            self.raise_if(bad, "ValueError", "could not broadcast input array into the destination shape", node)
+        leaves = e.leaves()
+        stretch = self.stretch_marks(leaves, [self.dims_of(a, node) for a in leaves], dims, node)
+        self.expr_loops(e, dst, dims, stretch, node, convert=False)
+
+    def may_overlap(self, dst: Value, e: ArrayExpr) -> bool:
+        """Whether writing `dst` element by element could change a leaf of `e` before it is
+        read: a leaf that is a different view of the same array (the same view is read at
+        each element before that element is written). Arrays passed as different arguments
+        are assumed not to overlap."""
+        root = _root(dst)
+        return any(leaf is not dst and _root(leaf) is root for leaf in e.leaves())
+
+
+    # ---- calls and in-place forms ---------------------------------------------------------
+
+    def call_ufunc_any(self, name: str, node) -> Value:
+        """A call of NumPy ufunc `name`: element-wise on arrays; on scalars, NumPy's
+        semantics of one element (NaN or inf, never an exception)."""
+        if node.keywords:
+            self.error(f"numpy.{name}() keyword arguments are not supported in compiled code", node)
+        import numpy as np
+        nin = getattr(np, _ALIASES.get(name, name)).nin
+        if len(node.args) != nin:
+            self.error(f"numpy.{name}() takes {nin} argument{'s' if nin > 1 else ''} ({len(node.args)} given)",
+                       node)
+        args = [self.lazy(a) for a in node.args]
+        e = self.ufunc_expr(name, args, node)
+        if e.ndim:
+            return e
+        return self.element(e, [], 0, node)
+
+    def np_where(self, node, name):
+        cond, x, y = self.np_args(node, name, ("condition", "x", "y"), 1)
+        if x is None or y is None:
+            self.error("numpy.where(condition) with one argument is not supported in compiled code; "
+                       "pass x and y", node)
+        c = self.lazy(cond)
+        if not is_array_like(c):
+            c = self.truth(c, cond)
+        e = self.where_expr(c, self.lazy(x), self.lazy(y), node)
+        if not isinstance(e.args[0].dtype, T.BoolType):
+            e.args = (self.ufunc_expr("not_equal", [e.args[0], Const(0, T.I64)], node),) + e.args[1:]
+        return e if e.ndim else self.element(e, [], 0, node)
+
+    def np_clip(self, node, name):
+        a, lo, hi = self.np_args(node, name, ("a", "a_min", "a_max"), 3)
+        e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [self.lazy(a), self.lazy(lo)], node),
+                                        self.lazy(hi)], node)
+        return e if e.ndim else self.element(e, [], 0, node)
+
+    def array_aug_assign_to(self, dst: Value, op: type, value, node) -> None:
+        """``dst op= value`` in place, as NumPy does: the result is cast back to `dst`'s
+        dtype under 'same_kind' casting."""
+        import numpy as np
+        from script.frontend.typeinfer import numpy_name
+        e = self.array_binop(op, dst, value, node)
+        if not np.can_cast(numpy_name(e.dtype), numpy_name(dst.type.dtype), "same_kind"):
+            self.error(f"Cannot cast ufunc '{e.name}' output from dtype('{numpy_name(e.dtype)}') to "
+                       f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
+        self.store_expr(dst, e, node)
+
+
+def _root(v: Value) -> Value:
+    """The array `v` is a view of (following views, transposes and reshapes)."""
+    from script.ir.core import Instr
+    while isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape", "convert"):
+        v = v.operands[0]
+    return v
+
+
+def _register() -> None:
+    from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
+    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip})
+
+
+_register()

@@ -1,0 +1,113 @@
+"""Products of arrays in compiled code: `np.dot`, `a.dot(b)`, `np.matmul` and the `@` operator
+on 1-d and 2-d arrays (vector . vector, matrix . vector, vector . matrix, matrix . matrix).
+
+Requires the host class to be a `FunctionLowering` (with numpy_reduce's `call_kernel`). The
+loops are numpy_kernels' (no BLAS): a matrix product runs in i-k-j order over a C-contiguous
+result, so its inner loop walks a row of the result and of the right operand and vectorizes.
+Operands that are not C-contiguous are copied first for the matrix forms (an O(n^2) copy for
+O(n^3) work); a vector . vector product reads them in place.
+
+Result dtypes are NumPy's: the promotion of the two dtypes, bool for two bool arrays (any
+pair of both-true elements); integers wrap in their own width, as NumPy's do. Float results
+agree with NumPy's (whose BLAS adds in its own order) up to rounding. A length mismatch
+raises NumPy's ValueError: ``shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)`` for
+`np.dot` (with a 2-d operand the message stops after "not aligned", see `_MESSAGE_VALUES`),
+the gufunc's message for `@` and `np.matmul`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend import numpy_kernels
+from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+# A message carries at most 4 integers (the backend's MAX_MESSAGE_ARGS): NumPy's dot message
+# for 2-d operands, which repeats the two lengths after the shapes, ends after the shapes.
+_MESSAGE_VALUES = 4
+_MATMUL_MISMATCH = ("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                    "signature (n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)")
+
+
+def product_type(a: T.Type, b: T.Type) -> T.Type:
+    if isinstance(a, T.BoolType) and isinstance(b, T.BoolType):
+        return T.BOOL
+    return T.promote(a, b)
+
+
+class LinalgLowering:
+    """Mixin for FunctionLowering."""
+
+    def np_dot(self, node, name):
+        a, b = self.np_args(node, name, ("a", "b"), 2)
+        return self.product(self.expr(a), self.expr(b), "dot", node)
+
+    def np_matmul(self, node, name):
+        a, b = self.np_args(node, name, ("x1", "x2"), 2)
+        return self.product(self.expr(a), self.expr(b), "matmul", node)
+
+    def method_dot(self, arr, node):
+        (b,) = self.np_args(node, "dot", ("b",), 1)
+        return self.product(arr, self.expr(b), "dot", node)
+
+    def matmul(self, a: Value, b: Value, node) -> Value:
+        """`a @ b` (the hook lower_expr's `binop` calls when an operand is an array)."""
+        return self.product(a, b, "matmul", node)
+
+    def product(self, a: Value, b: Value, how: str, node) -> Value:
+        if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        what = f"numpy.{how}()" if isinstance(node, ast.Call) else "operator @"
+        for v in (a, b):
+            if not isinstance(v.type, T.ArrayType):
+                self.error(f"{what} of {a.type} and {b.type} is not supported in compiled code (it "
+                           "takes two arrays; scale by a scalar with *)", node)
+            if v.type.ndim > 2:
+                self.error(f"{what} of arrays of more than 2 dimensions is not supported in compiled "
+                           "code", node)
+        dtype = product_type(a.type.dtype, b.type.dtype)
+        self.check_aligned(a, b, how, node)
+        zero = Const(0, T.I64) if isinstance(dtype, T.BoolType) else Const(0.0 if isinstance(
+            dtype, T.FloatType) else 0, dtype)
+        shape = (a.type.ndim, b.type.ndim)
+        if shape == (1, 1):
+            s = self.call_kernel(numpy_kernels.dot_1d, [a, b, zero], node)
+            return self.truth(s, node) if isinstance(dtype, T.BoolType) else s
+        a, b = self.c_layout(a, node), self.c_layout(b, node)
+        da, db = self.dims_of(a, node), self.dims_of(b, node)
+        if shape == (2, 1):
+            out = self.alloc_array(dtype, [da[0]], node)
+            self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node)
+            return out
+        out = self.alloc_array(dtype, [da[0], db[1]] if shape == (2, 2) else [db[1]], node)
+        self.fill(out, Const(0, T.I64), node)
+        kernel = numpy_kernels.matmul if shape == (2, 2) else numpy_kernels.vecmat
+        self.call_kernel(kernel, [out, a, b], node)
+        return out
+
+    def check_aligned(self, a: Value, b: Value, how: str, node) -> None:
+        """NumPy's ValueError unless a's last length equals b's first."""
+        da, db = self.dims_of(a, node), self.dims_of(b, node)
+        k_a, k_b = da[-1], db[0]
+        bad = self.cmp("ne", k_a, k_b, node)
+        if how == "matmul":
+            self.raise_if(bad, "ValueError", _MATMUL_MISMATCH, node, [k_b, k_a])
+            return
+        shape_text = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"  # noqa: E731
+        text = f"shapes {shape_text(len(da))} and {shape_text(len(db))} not aligned"
+        values = [*da, *db]
+        if len(values) + 2 <= _MESSAGE_VALUES:
+            text += f": %lld (dim {len(da) - 1}) != %lld (dim 0)"
+            values += [k_a, k_b]
+        self.raise_if(bad, "ValueError", text, node, values)
+
+    def c_layout(self, arr: Value, node) -> Value:
+        """`arr` typed C-contiguous: itself, or (when its strides are not C's) a copy."""
+        return arr if arr.type.layout == "C" else self.contiguous(arr, node)
+
+
+NUMPY_FUNCTIONS.update({"dot": LinalgLowering.np_dot, "matmul": LinalgLowering.np_matmul})
+_METHODS.update({"dot": LinalgLowering.method_dot})

@@ -1,0 +1,362 @@
+"""NumPy's reductions in compiled code: `sum`, `prod`, `min`, `max`, `mean`, `argmin`,
+`argmax`, `any`, `all` over a whole array or along one axis, and the running `cumsum` and
+`cumprod`, as `np.sum(a, axis)` and as methods (`a.sum(axis)`).
+
+Requires the host class to be a `FunctionLowering`. Results follow NumPy:
+
+- dtypes: sum, prod, cumsum and cumprod of bool and of ints narrower than 64 bits give int64
+  (uint64 for unsigned ints); mean of bool and ints gives float64; argmin/argmax int64;
+  any/all bool; min/max the array's dtype. Integers wrap on overflow, as NumPy's do.
+- an axis is an int constant (negative counts from the end); one out of range is a
+  CompileError with NumPy's AxisError message. Reducing a 1-d array along its axis gives a
+  scalar, as NumPy does.
+- min/max of a zero-length reduction raise NumPy's ValueError ("zero-size array to reduction
+  operation minimum which has no identity"), argmin/argmax theirs ("attempt to get argmin of
+  an empty sequence"); a mean of nothing is NaN (NumPy also warns; compiled code does not).
+- NaN: min/max propagate it; argmin/argmax give the index of the first NaN.
+- float sums use NumPy's pairwise summation (numpy_kernels.pairwise_sum) along a contiguous
+  line: the whole of a C-contiguous or 1-d array, or each line of a reduction along the last
+  axis; along another axis they add the slices in order, as NumPy's iteration does. The
+  result is then bit-identical to NumPy's in those cases; other layouts (a transposed array,
+  a strided 2-d view) sum the same numbers in another order and differ only by rounding.
+
+Loop order: a reduction along the last axis (and every argmin, argmax, any, all) reduces
+one line per result element; sum/prod/min/max/mean along an earlier axis instead combine
+whole slices into the result (``out[j] += a[i, j]`` with `j` innermost), which walks memory
+in order and vectorizes.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend import numpy_kernels
+from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS, itemsize
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_ALIASES = {"amin": "min", "amax": "max"}
+_UFUNC = {"min": "minimum", "max": "maximum"}
+
+
+def sum_type(dtype: T.Type) -> T.Type:
+    """The dtype of NumPy's sum, prod, cumsum and cumprod of `dtype` (the platform int for
+    bool and narrower ints, its unsigned twin for unsigned ones)."""
+    if isinstance(dtype, T.BoolType):
+        return T.I64
+    if isinstance(dtype, T.IntType):
+        return T.I64 if dtype.signed else T.U64
+    return dtype
+
+
+def result_type(kind: str, dtype: T.Type) -> T.Type:
+    if kind in ("sum", "prod"):
+        return sum_type(dtype)
+    if kind == "mean":
+        return dtype if isinstance(dtype, T.FloatType) else T.F64
+    if kind in ("argmin", "argmax"):
+        return T.I64
+    if kind in ("any", "all"):
+        return T.BOOL
+    return dtype
+
+
+class ReduceLowering:
+    """Mixin for FunctionLowering."""
+
+    # ---- entry points ---------------------------------------------------------------------
+
+    def np_reduce(self, node, name):
+        a_node, axis_node = self.np_args(node, name, ("a", "axis"), 1)
+        return self.reduce_value(self.expr(a_node), _ALIASES.get(name, name), axis_node, node)
+
+    def method_reduce(self, arr, node):
+        name = node.func.attr
+        (axis_node,) = self.np_args(node, name, ("axis",), 0)
+        return self.reduce_value(arr, name, axis_node, node)
+
+    def reduce_value(self, arr: Value, kind: str, axis_node, node) -> Value:
+        if isinstance(arr.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.{kind}() of a {arr.type} is not supported in compiled code "
+                       "(it takes an array)", node)
+        axis = self.axis_arg(axis_node, arr.type.ndim, node)
+        if axis is None or arr.type.ndim == 1:
+            return self.reduce_all(arr, kind, node)
+        return self.reduce_axis(arr, axis, kind, node)
+
+    def axis_arg(self, axis_node, ndim: int, node) -> int | None:
+        """The axis an ``axis=`` argument names, normalized to 0 <= axis < ndim; None for
+        the whole array."""
+        if axis_node is None:
+            return None
+        v = self.expr(axis_node)
+        if isinstance(v, Const) and v.value is None:
+            return None
+        if not (isinstance(v, Const) and isinstance(v.type, T.IntType)):
+            self.error("axis must be an int constant in compiled code (tuples of axes are not "
+                       "supported)", axis_node)
+        if not -ndim <= v.value < ndim:
+            self.error(f"axis {v.value} is out of bounds for array of dimension {ndim}", axis_node)
+        return v.value % ndim
+
+    # ---- whole arrays ---------------------------------------------------------------------
+
+    def reduce_all(self, arr: Value, kind: str, node) -> Value:
+        """The reduction of every element of `arr` (a scalar)."""
+        t: T.ArrayType = arr.type
+        self.check_nonempty(self.size_of(arr, node), kind, node)
+        if t.ndim == 1:
+            return self.reduce_line(arr, 0, [], kind, node)
+        dims = self.dims_of(arr, node)
+        rt = result_type(kind, t.dtype)
+        if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
+            total = self.float_sum_all(arr, rt, node)
+            return self.mean_of(total, self.size_of(arr, node), node) if kind == "mean" else total
+        load = lambda idx: self.emit("load", [arr, *idx], t.dtype, None, self.loc(node))  # noqa: E731
+        if kind in ("argmin", "argmax"):
+            best, where, _ = self.fold(node, dims, self.arg_init(arr, [Const(0, T.I64)] * t.ndim, node) + [
+                Const(0, T.I64)], lambda acc, idx: self.arg_step(kind, acc[:2], load(idx), acc[2], node) + [
+                self.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, self.loc(node))])
+            return where
+        init = self.reduce_init(arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
+        step = self.reduce_step(kind, rt, node)
+        (total,) = self.fold(node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
+        return self.mean_of(total, self.size_of(arr, node), node) if kind == "mean" else total
+
+    def float_sum_all(self, arr: Value, rt: T.Type, node) -> Value:
+        """The float sum of an n-d array, as NumPy adds it: pairwise over all of its memory
+        when it is C-contiguous, else pairwise per line along the last axis, the lines added
+        in order."""
+        loc = self.loc(node)
+
+        def flat():
+            line = self.emit("reshape", [arr, self.size_of(arr, node)], T.ArrayType(arr.type.dtype, 1, "C"),
+                             None, loc)
+            return self.reduce_line(line, 0, [], "sum", node, rt)
+
+        def by_lines():
+            dims = self.dims_of(arr, node)
+            (total,) = self.fold(node, dims[:-1], [Const(0.0, rt)], lambda acc, idx: [self.emit(
+                "add", [acc[0], self.reduce_line(arr, arr.type.ndim - 1, idx, "sum", node, rt)], rt, None, loc)])
+            return total
+
+        if arr.type.layout == "C":
+            return flat()
+        return self.choose(self.is_c_contiguous(arr, node), flat, by_lines, node)
+
+    # ---- along an axis --------------------------------------------------------------------
+
+    def reduce_axis(self, arr: Value, axis: int, kind: str, node) -> Value:
+        """The reduction of `arr` (ndim >= 2) along `axis`: a new array of the other axes."""
+        t: T.ArrayType = arr.type
+        loc = self.loc(node)
+        dims = self.dims_of(arr, node)
+        n = dims[axis]
+        out_dims = dims[:axis] + dims[axis + 1:]
+        rt = result_type(kind, t.dtype)
+        self.check_nonempty(n, kind, node)
+        out = self.alloc_array(rt, out_dims, node)
+        store = lambda v, idx: self.emit("store", [out, v, *idx], T.NONE, None, loc)  # noqa: E731
+        if axis == t.ndim - 1 or kind in ("argmin", "argmax", "any", "all"):
+            self.loop_nest(node, out_dims, lambda idx: store(self.reduce_line(arr, axis, idx, kind, node), idx))
+            return out
+        # Whole slices at a time: out[j] = step(out[j], a[..., i, ...]) for i in order.
+        at = lambda idx, i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
+        load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
+        step = self.reduce_step(kind, rt, node)
+        first = 1 if kind in ("min", "max") else 0
+        self.loop_nest(node, out_dims, lambda idx: store(self.reduce_init(arr, kind, rt, at(idx, Const(0, T.I64)),
+                                                                          node), idx))
+        self.counted_loop(self.info.synthetic_loop(node), Const(first, T.I64), n, Const(1, T.I64),
+                          lambda i: self.loop_nest(node, out_dims, lambda idx: store(
+                              step(load(out, idx), load(arr, at(idx, i))), idx)))
+        if kind == "mean":
+            self.loop_nest(node, out_dims, lambda idx: store(self.mean_of(load(out, idx), n, node), idx))
+        return out
+
+    def reduce_line(self, arr: Value, axis: int, idx: list[Value], kind: str, node,
+                    rt: T.Type | None = None) -> Value:
+        """The reduction of the line of `arr` along `axis` at the other axes' indices `idx`
+        (a scalar of the result type, or `rt`). The caller has checked that min, max,
+        argmin and argmax have an element to start from."""
+        t: T.ArrayType = arr.type
+        loc = self.loc(node)
+        rt = rt or result_type(kind, t.dtype)
+        n = self.emit("dim", [arr], T.I64, axis, loc)
+        if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
+            line = arr if t.ndim == 1 else self.line_view(arr, axis, idx, node)
+            s = self.call_kernel(numpy_kernels.pairwise_sum, [line, Const(0, T.I64), n, Const(-0.0, rt)], node)
+            s = self.emit("add", [Const(0.0, rt), s], rt, None, loc)     # NumPy's sum of -0.0s is 0.0
+            return self.mean_of(s, n, node) if kind == "mean" else s
+        at = lambda i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
+        load = lambda i: self.emit("load", [arr, *at(i)], t.dtype, None, loc)  # noqa: E731
+        if kind in ("argmin", "argmax"):
+            _, where = self.fold(node, [n], self.arg_init(arr, at(Const(0, T.I64)), node),
+                                 lambda acc, i: self.arg_step(kind, acc, load(i[0]), i[0], node))
+            return where
+        step = self.reduce_step(kind, rt, node)
+        (total,) = self.fold(node, [n], [self.reduce_init(arr, kind, rt, at(Const(0, T.I64)), node)],
+                             lambda acc, i: [step(acc[0], load(i[0]))])
+        return self.mean_of(total, n, node) if kind == "mean" else total
+
+    def line_view(self, arr: Value, axis: int, idx: list[Value], node) -> Value:
+        """The 1-d view of `arr` along `axis` at the other axes' indices `idx`; typed
+        C-contiguous when it is (the last axis of a C array)."""
+        loc = self.loc(node)
+        n = self.emit("dim", [arr], T.I64, axis, loc)
+        operands = [arr, *idx[:axis], Const(0, T.I64), n, Const(1, T.I64), *idx[axis:]]
+        axes = "i" * axis + "s" + "i" * (arr.type.ndim - axis - 1)
+        view = self.emit("view", operands, T.ArrayType(arr.type.dtype, 1, "A"), axes, loc)
+        if arr.type.layout == "C" and axis == arr.type.ndim - 1:
+            return self.emit("reshape", [view, n], T.ArrayType(arr.type.dtype, 1, "C"), None, loc)
+        return view
+
+    # ---- the operations -------------------------------------------------------------------
+
+    def reduce_init(self, arr: Value, kind: str, rt: T.Type, first_idx: list[Value], node) -> Value:
+        """Where a reduction starts: its identity, or the first element (min, max; the
+        caller has checked there is one)."""
+        if kind in ("min", "max"):
+            return self.emit("load", [arr, *first_idx], arr.type.dtype, None, self.loc(node))
+        value = {"sum": 0, "mean": 0, "prod": 1, "any": False, "all": True}[kind]
+        return Const(float(value) if isinstance(rt, T.FloatType) else value, rt)
+
+    def reduce_step(self, kind: str, rt: T.Type, node):
+        """`step(acc, x) -> acc` of a reduction with accumulator type `rt`."""
+        loc = self.loc(node)
+        if kind in ("any", "all"):
+            op = "or" if kind == "any" else "and"
+            return lambda acc, x: self.emit(op, [acc, self.truth(x, node)], T.BOOL, None, loc)
+        if kind in ("sum", "mean", "prod"):
+            op = "mul" if kind == "prod" else "add"
+            return lambda acc, x: self.emit(op, [acc, self.coerce(x, rt, node)], rt, None, loc)
+        if isinstance(rt, T.BoolType):
+            op = "and" if kind == "min" else "or"
+            return lambda acc, x: self.emit(op, [acc, x], rt, None, loc)
+
+        def minmax(acc, x):
+            r = self.emit(kind, [acc, x], rt, None, loc)
+            if isinstance(rt, T.FloatType):        # a NaN wins, and stays
+                r = self.emit("select", [self.emit("cmp", [x, x], T.BOOL, "ne", loc), x, r], rt, None, loc)
+            return r
+        return minmax
+
+    def arg_init(self, arr: Value, first_idx: list[Value], node) -> list[Value]:
+        return [self.emit("load", [arr, *first_idx], arr.type.dtype, None, self.loc(node)), Const(0, T.I64)]
+
+    def arg_step(self, kind: str, acc: list[Value], x: Value, i: Value, node) -> list[Value]:
+        """(best, index) after seeing element `x` at index `i`: the first extreme wins; with
+        floats the first NaN wins over everything."""
+        loc = self.loc(node)
+        best, where = acc
+        if isinstance(x.type, T.BoolType):
+            x, best = self.coerce(x, T.U8, node), self.coerce(best, T.U8, node)
+        take = self.emit("cmp", [x, best], T.BOOL, "lt" if kind == "argmin" else "gt", loc)
+        if isinstance(x.type, T.FloatType):
+            x_nan = self.emit("cmp", [x, x], T.BOOL, "ne", loc)
+            best_num = self.emit("cmp", [best, best], T.BOOL, "eq", loc)
+            take = self.emit("or", [take, self.emit("and", [x_nan, best_num], T.BOOL, None, loc)], T.BOOL, None, loc)
+        best = self.emit("select", [take, x, best], x.type, None, loc)
+        if isinstance(acc[0].type, T.BoolType):
+            best = self.coerce(best, T.BOOL, node)
+        return [best, self.emit("select", [take, i, where], T.I64, None, loc)]
+
+    def check_nonempty(self, n: Value, kind: str, node) -> None:
+        """NumPy's ValueError for min/max/argmin/argmax of nothing (`n` elements)."""
+        if kind in ("min", "max"):
+            text = f"zero-size array to reduction operation {_UFUNC[kind]} which has no identity"
+        elif kind in ("argmin", "argmax"):
+            text = f"attempt to get {kind} of an empty sequence"
+        else:
+            return
+        self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError", text, node)
+
+    def mean_of(self, total: Value, n: Value, node) -> Value:
+        """total / n in the float type of `total`: NaN for 0 / 0, as NumPy gives."""
+        return self.emit("div", [total, self.coerce(n, total.type, node)], total.type, None, self.loc(node))
+
+    # ---- cumsum, cumprod ------------------------------------------------------------------
+
+    def np_cumulative(self, node, name):
+        a_node, axis_node = self.np_args(node, name, ("a", "axis"), 1)
+        arr = self.expr(a_node)
+        if isinstance(arr.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
+                       "(it takes an array)", node)
+        return self.cumulative(arr, name, self.axis_arg(axis_node, arr.type.ndim, node), node)
+
+    def method_cumulative(self, arr, node):
+        name = node.func.attr
+        (axis_node,) = self.np_args(node, name, ("axis",), 0)
+        return self.cumulative(arr, name, self.axis_arg(axis_node, arr.type.ndim, node), node)
+
+    def cumulative(self, arr: Value, name: str, axis: int | None, node) -> Value:
+        """`np.cumsum`/`np.cumprod`: the running sums (products) in order, of the flattened
+        array (C order) when `axis` is None, else along `axis` (same shape as `arr`)."""
+        t: T.ArrayType = arr.type
+        loc = self.loc(node)
+        rt = sum_type(t.dtype)
+        op = "add" if name == "cumsum" else "mul"
+        dims = self.dims_of(arr, node)
+        load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
+        if axis is None:
+            out = self.alloc_array(rt, [self.size_of(arr, node)], node)
+
+            def running(acc, idx):
+                x = self.coerce(load(arr, idx), rt, node)
+                first = self.cmp("eq", acc[1], Const(0, T.I64), node)
+                v = self.emit("select", [first, x, self.emit(op, [acc[0], x], rt, None, loc)], rt, None, loc)
+                self.emit("store", [out, v, acc[1]], T.NONE, None, loc)
+                return [v, self.emit("add", [acc[1], Const(1, T.I64)], T.I64, None, loc)]
+            self.fold(node, dims, [Const(0, rt), Const(0, T.I64)], running)
+            return out
+        out = self.alloc_array(rt, dims, node)
+
+        def body(idx):
+            # out[.., i, ..] = a[.., i, ..] (+ out[.., i - 1, ..] unless i == 0): in C order, so
+            # the previous element along the axis is always written first.
+            x = self.coerce(load(arr, idx), rt, node)
+            i = idx[axis]
+            first = self.cmp("eq", i, Const(0, T.I64), node)
+            prev_i = self.emit("max", [self.emit("sub", [i, Const(1, T.I64)], T.I64, None, loc), Const(0, T.I64)],
+                               T.I64, None, loc)
+            prev = load(out, [*idx[:axis], prev_i, *idx[axis + 1:]])
+            v = self.emit("select", [first, x, self.emit(op, [prev, x], rt, None, loc)], rt, None, loc)
+            self.emit("store", [out, v, *idx], T.NONE, None, loc)
+        self.loop_nest(node, dims, body)
+        return out
+
+    # ---- building blocks ------------------------------------------------------------------
+
+    def fold(self, node, dims: list[Value], init: list[Value], step) -> list[Value]:
+        """Accumulators `init` after `acc = step(acc, idx)` for every index tuple of lengths
+        `dims` in C order; `step` keeps each accumulator's type."""
+        self.counter += 1
+        names = [f"$fold{self.counter}.{k}" for k in range(len(init))]
+        for name, v in zip(names, init):
+            self.write(name, v)
+
+        def body(idx):
+            acc = [self.read(name, self.loc(node)) for name in names]
+            for name, v in zip(names, step(acc, idx)):
+                self.write(name, v)
+        self.loop_nest(node, dims, body)
+        return [self.read(name, self.loc(node)) for name in names]
+
+    def call_kernel(self, fn, args: list[Value], node) -> Value:
+        """A call of `fn` from numpy_kernels, specialized for the types of `args` and built
+        without bounds checks (its indices are in range by construction)."""
+        callee = self.ctx.specialize(self.ctx.info_for(fn), tuple(a.type for a in args), False)
+        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+
+
+_KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
+NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})
+NUMPY_FUNCTIONS.update({"cumsum": ReduceLowering.np_cumulative, "cumprod": ReduceLowering.np_cumulative})
+_METHODS.update({name: ReduceLowering.method_reduce for name in _KINDS})
+_METHODS.update({"cumsum": ReduceLowering.method_cumulative, "cumprod": ReduceLowering.method_cumulative})

@@ -1,0 +1,206 @@
+"""Interrupt checks: `poll` instructions in every loop, placed so that they cost almost nothing.
+
+`insert_polls(func)` runs after the optimization pipeline, at every level, when the function
+is compiled with ``interruptible=True`` (the default). It is not a pass of the pipeline: it
+depends on that option, it must run at -O0 too, and no pass should move or merge what it
+inserts. A `poll` (ops.py) is a load and a compare on the fast path; the backend lowers it
+(llvm.interrupt) and the runtime answers it (runtime.interrupt).
+
+Where the checks go, loop by loop (natural loops, script.ir.dom):
+
+- a *counted innermost loop* — no loop inside it, no `call` in it, a header ending in
+  ``cbr (cmp.lt %i, %n), body, exit`` where `%i` is an integer header parameter that every
+  back edge increments by one and `%n` is defined outside the loop (``cmp.gt`` and a step of -1 for a loop counting down): the shape
+  of ``for i in range(...)`` — is strip-mined: it runs in chunks of at most `CHUNK`
+  iterations, with a `poll` between chunks and none inside. Its body keeps a single exit and
+  a trip count LLVM can compute, so it still vectorizes.
+- every other loop gets a `poll` at the top of its header: once per iteration. Such a loop
+  does not vectorize anyway (it has a data-dependent exit, an inner loop, or a call), and a
+  load and a compare beside its own test cost little (docs/architecture.md has figures).
+- a counted innermost loop whose counter has at most 16 bits ends within 2**16 iterations
+  of a body without calls or loops: it gets no poll.
+
+The cost of strip-mining: the chunk head's phi hides the counter's start from LLVM. The
+``max %c, %start`` below restores it where LLVM keeps it, but LLVM folds it away when it
+can push it through that phi, and then it loses facts such as "the counter is >= 1", which
+made `a[j - 1]`'s negative-index fix-up and bounds check disappear (a 2-D stencil with
+unchecked-by-bce indices measured 1.2-1.5x slower; see docs/architecture.md).
+
+The strip-mined shape, for ``cmp.lt`` (``H`` is the old header, its parameters ``%i`` and
+``%x…``)::
+
+    C(%c, %x0…):                     every edge from outside the loop now comes here
+        %i0 = max %c, %start             (with one edge from outside, passing %start: a
+                                         no-op that tells LLVM the counter's range)
+        %lim = min %n, (%i0 + CHUNK, or the largest value when that overflows)
+        br H(%i0, %x0…, %lim)
+    H(%i, %x…, %lim):                the back edges pass %lim on unchanged
+        …the header's instructions, %c = cmp.lt %i, %n among them…
+        %more = cmp.lt %i, %lim
+        cbr %more, body(…), E
+    E:                               the chunk is done: the loop's own test decides
+        cbr %c, P, exit(…)
+    P:
+        poll
+        br C(%i, %x…)
+
+``%i < %lim`` implies ``%i < %n`` since ``%lim <= %n``, so the body runs exactly when it did
+before; the chunk ends after at most CHUNK iterations because each adds 1 to ``%i``.
+Requires: verified IR. Preserves: behaviour, except that a poll may raise.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.ir.core import BlockParam, Block, Const, Function, Instr, set_terminator
+from script.ir.dom import DomTree, Loop, find_loops
+from script.ir.passes._cfg import retarget
+
+CHUNK = 1 << 16     # iterations of a strip-mined loop between two polls
+
+# A loop with a call is polled in its header: the callee may run long itself. (Loops with
+# index checks are strip-mined: LLVM still vectorizes many of them, checks and all.)
+_NOT_STRAIGHT = ("call",)
+
+
+def insert_polls(func: Function) -> int:
+    """Add interrupt checks to every loop of `func` (see the module docstring); returns how
+    many loops got them."""
+    loops = find_loops(func, DomTree(func))
+    headers = {loop.header for loop in loops}
+    plans = []
+    for loop in loops:
+        counted = _counted(loop, headers)
+        plans.append((loop, counted))
+    for loop, counted in plans:            # CFG edits below keep the other loops' blocks
+        if counted is None:
+            _poll_at_header(loop.header)
+        elif counted[0].operands[0].type.bits > 16:
+            _strip_mine(func, loop, *counted)
+        # else: a counter of at most 16 bits stepping by one ends within 2**16 iterations
+    return len(plans)
+
+
+def has_polls(func: Function) -> bool:
+    return any(i.opname == "poll" for i in func.instructions())
+
+
+def _poll_at_header(header: Block) -> None:
+    header.insert(0, Instr("poll", [], T.NONE, loc=_loc(header)))
+
+
+def _loc(block: Block):
+    term = block.terminator
+    return term.loc if term is not None else None
+
+
+def _counted(loop: Loop, headers: set) -> tuple | None:
+    """``(cond, i_index, n, up)`` when `loop` is a counted innermost loop, else None."""
+    header = loop.header
+    if any(b is not header and b in headers for b in loop.blocks):
+        return None                                   # a loop inside
+    if any(i.opname in _NOT_STRAIGHT for b in loop.blocks for i in b.instrs):
+        return None
+    term = header.terminator
+    if term is None or term.opname != "cbr" or term.succs[0] is term.succs[1]:
+        return None
+    body, exit_ = term.succs
+    if body not in loop.blocks or exit_ in loop.blocks:
+        return None
+    cond = term.operands[0]
+    if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")
+            and cond.block is header):
+        return None
+    i, n = cond.operands
+    if not (isinstance(i, BlockParam) and i.block is header and isinstance(i.type, T.IntType)):
+        return None
+    if not (isinstance(n, Const) or _defined_outside(n, loop)):
+        return None
+    up = cond.attr == "lt"
+    k = header.params.index(i)
+    for latch in set(loop.latches):
+        lt = latch.terminator
+        for s_i, s in enumerate(lt.succs):
+            if s is header and not _steps(lt.succ_args(s_i)[k], i, up):
+                return None
+    return cond, k, n, up
+
+
+def _defined_outside(v, loop: Loop) -> bool:
+    if isinstance(v, BlockParam):
+        return v.block not in loop.blocks
+    return isinstance(v, Instr) and v.block is not None and v.block not in loop.blocks
+
+
+def _steps(arg, i, up: bool) -> bool:
+    """Whether `arg` is ``add %i, 1`` (``add %i, -1`` when counting down): with a step of
+    one the counter cannot wrap, since ``%i < %n`` before the step."""
+    if not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
+            and isinstance(arg.operands[1], Const)):
+        return False
+    c = arg.operands[1].value
+    if not i.type.signed:
+        return up and c == 1
+    return c == (1 if up else -1)
+
+
+def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool) -> None:
+    header = loop.header
+    t = header.params[k].type
+    loc = cond.loc
+    # C: the chunk head, with the header's parameters; outside edges go there.
+    chunk = _new_block_before(func, header, "chunk")
+    for p in header.params:
+        chunk.add_param(p.type, p.loc)
+    edges = [(pred, s_i) for pred in dict.fromkeys(header.preds) if pred not in loop.blocks
+             for s_i, s in enumerate(pred.terminator.succs) if s is header]
+    for pred, s_i in edges:
+        retarget(pred, s_i, chunk, list(pred.terminator.succ_args(s_i)))
+    i0 = chunk.params[k]
+    if len(edges) == 1:
+        # The counter never goes back past where it started; saying so (a no-op) gives
+        # LLVM the start's range, which the phi of the chunk head hides (a counter known
+        # to be >= 0 makes `i % 3` an unsigned remainder, `a[i - 1]`'s check go away).
+        start = edges[0][0].terminator.succ_args(edges[0][1])[k]
+        i0 = chunk.append(Instr("max" if up else "min", [i0, start], t, loc=loc))
+    edge, step = (t.max, CHUNK) if up else (t.min, -CHUNK)    # counting down: signed
+    near = chunk.append(Instr("cmp", [i0, Const(edge - step, t)], T.BOOL, "gt" if up else "lt", loc))
+    moved = chunk.append(Instr("add", [i0, Const(step, t)], t, loc=loc))
+    bound = chunk.append(Instr("select", [near, Const(edge, t), moved], t, loc=loc))
+    lim = chunk.append(Instr("min" if up else "max", [n, bound], t, loc=loc))
+    # H gains %lim; every back edge passes it on.
+    lim_param = header.add_param(t, loc)
+    for latch in dict.fromkeys(loop.latches):
+        lt = latch.terminator
+        for s_i, s in enumerate(lt.succs):
+            if s is header:
+                lt.add_succ_arg(s_i, lim_param)
+    args = list(chunk.params)
+    args[k] = i0
+    set_terminator(chunk, "br", args + [lim], [header], [len(args) + 1], loc)
+    # E and P: the loop's own test after a chunk, then a poll and the next chunk.
+    term = header.terminator
+    body, exit_ = term.succs
+    body_args, exit_args = list(term.succ_args(0)), list(term.succ_args(1))
+    ended = _new_block_after(func, header, "chunk_done")
+    polled = _new_block_after(func, ended, "poll")
+    more = Instr("cmp", [header.params[k], lim_param], T.BOOL, cond.attr, loc)
+    header.insert_before_terminator(more)
+    set_terminator(header, "cbr", [more] + body_args, [body, ended], [len(body_args), 0], loc)
+    set_terminator(ended, "cbr", [cond] + exit_args, [polled, exit_], [0, len(exit_args)], loc)
+    polled.append(Instr("poll", [], T.NONE, loc=loc))
+    set_terminator(polled, "br", list(header.params[:-1]), [chunk], [len(chunk.params)], loc)
+
+
+def _new_block_before(func: Function, where: Block, name: str) -> Block:
+    block = func.add_block(name)
+    func.blocks.remove(block)
+    func.blocks.insert(func.blocks.index(where), block)
+    return block
+
+
+def _new_block_after(func: Function, where: Block, name: str) -> Block:
+    block = func.add_block(name)
+    func.blocks.remove(block)
+    func.blocks.insert(func.blocks.index(where) + 1, block)
+    return block

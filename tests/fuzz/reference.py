@@ -1,0 +1,139 @@
+"""The CPython side of a comparison: the program run by CPython with its int arithmetic
+watched, so that a result that depends on unbounded ints is discarded rather than reported.
+
+`instrument(source)` rewrites the program's `ast`:
+
+- every arithmetic operation, unary operation and call becomes `_R(...)`, which raises
+  `Discard` when an int leaves int64 (compiled code wraps there: a documented difference)
+  and `ComplexResult` when a value is complex (a negative float to a fractional power:
+  compiled code raises ValueError, also documented);
+- `x op= e` on a name becomes `x = _R(x op e)`;
+- `int ** e` with a non-literal exponent checks that `e` is not negative (compiled code
+  raises ValueError there; CPython gives a float);
+- true division of two ints beyond 2**53, and comparisons of an int beyond 2**53 (where
+  compiled code rounds the int to a float first) are discarded too.
+
+The rewritten program computes the same values and raises the same exceptions in the same
+order as the original; only these markers are new.
+"""
+
+from __future__ import annotations
+
+import ast
+
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+EXACT = 2**53
+
+
+class Discard(Exception):
+    """The result depends on arithmetic beyond int64 (or int/float rounding beyond 2**53)."""
+
+
+class ComplexResult(Exception):
+    """CPython made a complex number, where compiled code raises ValueError."""
+
+
+def _R(v):
+    t = type(v)
+    if t is int:
+        if not INT64_MIN <= v <= INT64_MAX:
+            raise Discard(f"int {v} beyond int64")
+    elif t is complex:
+        raise ComplexResult()
+    elif t is tuple:
+        for x in v:
+            _R(x)
+    return v
+
+
+def _pow(a, b):
+    if type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
+        raise Discard("int ** negative int")
+    return _R(a ** b)
+
+
+def _div(a, b):
+    if type(a) is int and type(b) is int and (abs(a) > EXACT or abs(b) > EXACT):
+        raise Discard("int / int beyond 2**53")
+    return _R(a / b)
+
+
+def _shl(a, b):
+    if type(a) is int and type(b) is int and b >= 64 and a != 0:
+        raise Discard("shift beyond int64")       # (and 1 << 2**31 would not fit in memory)
+    return _R(a << b)
+
+
+def _V(v):
+    if type(v) is int and abs(v) > EXACT:
+        raise Discard("comparison of an int beyond 2**53")
+    return v
+
+
+HELPERS = {"_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V}
+
+
+def _is_literal(node) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant)
+
+
+def _helper(name: str, *args) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+
+def _watched(node: ast.BinOp) -> ast.Call:
+    if isinstance(node.op, ast.Pow) and not _is_literal(node.right):
+        return _helper("_pow", node.left, node.right)
+    if isinstance(node.op, ast.Div):
+        return _helper("_div", node.left, node.right)
+    if isinstance(node.op, ast.LShift):
+        return _helper("_shl", node.left, node.right)
+    return _helper("_R", node)
+
+
+class _Watch(ast.NodeTransformer):
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return _watched(node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not) or _is_literal(node):
+            return node
+        return _helper("_R", node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        return _helper("_R", node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        node.left = _helper("_V", node.left)
+        node.comparators = [c if isinstance(c, ast.Tuple) else _helper("_V", c) for c in node.comparators]
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):
+            return node
+        load = ast.Name(node.target.id, ast.Load())
+        value = _watched(ast.BinOp(load, node.op, node.value))
+        return ast.Assign([node.target], value)
+
+    def visit_FunctionDef(self, node):
+        if node.name == "inputs":
+            return node
+        self.generic_visit(node)
+        return node
+
+
+def instrument(source: str, filename: str = "<reference>") -> dict:
+    """The namespace of the instrumented program (its functions and `inputs`)."""
+    tree = _Watch().visit(ast.parse(source))
+    ast.fix_missing_locations(tree)
+    namespace = dict(HELPERS)
+    namespace["__name__"] = "fuzz_reference"
+    exec(compile(tree, filename, "exec"), namespace)
+    return namespace

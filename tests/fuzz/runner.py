@@ -1,0 +1,191 @@
+"""Run one generated program in CPython and compiled (opt=0 and the default level) and say
+whether they agree.
+
+`run_program(source, workdir)` returns a verdict, a dict with `status`:
+
+- "agree": every input that was not discarded gave the same result (floats exactly, NaN
+  equal to NaN, the sign of zero counted), or the same exception type and message, and left
+  the argument arrays with the same contents;
+- "mismatch": some input did not (`detail` says which, and both outcomes);
+- "compile_error": the compiler raised `CompileError` (a compiler gap, or a generator bug);
+- "internal_error": an exception escaped from inside the compiler (frontend, IR, backend);
+- "generator_error": the program is not valid Python of the subset (CPython itself raised
+  TypeError or NameError, or the source does not parse);
+- "skipped": every input was discarded by reference.py (int64 overflow and the like).
+
+Crashes and hangs cannot be seen from inside; the worker's parent records those.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+import sys
+import traceback
+
+import numpy as np
+
+import script
+from script.errors import CompileError
+
+from ..difftest import same_value
+from .reference import ComplexResult, Discard, instrument
+
+SCRIPT_DIR = os.path.dirname(os.path.abspath(script.__file__))
+LEVELS = (("opt=0", {"opt": 0}), ("default", {}))
+
+
+class CompilerProblem(Exception):
+    def __init__(self, status: str, error: BaseException):
+        self.status = status
+        self.error = error
+        super().__init__(f"{status}: {type(error).__name__}: {error}")
+
+
+def _from_compiler(e: BaseException) -> bool:
+    """Whether `e` was raised by the compiler (its last frame is in script/, outside the
+    dispatcher through which compiled code's own exceptions pass)."""
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return False
+    last = os.path.abspath(frames[-1].filename)
+    return last.startswith(SCRIPT_DIR + os.sep) and os.path.basename(last) != "dispatcher.py"
+
+
+def _snapshot(args) -> list:
+    return [a.copy() for a in args if isinstance(a, np.ndarray)]
+
+
+def _outcome(fn, args, reference: bool):
+    try:
+        result = ("ok", fn(*args))
+    except (Discard, ComplexResult):
+        if not reference:
+            raise
+        raise
+    except CompileError as e:
+        raise CompilerProblem("compile_error", e) from None
+    except Exception as e:  # noqa: BLE001 - every exception is part of the behaviour
+        if not reference and _from_compiler(e):
+            raise CompilerProblem("internal_error", e) from None
+        result = ("raise", type(e).__name__, str(e))
+    return result, _snapshot(args)
+
+
+def same_array(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind != "f":
+        return bool(np.array_equal(a, b))
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    return bool(np.array_equal(nan_a, nan_b) and np.array_equal(a[~nan_a], b[~nan_b])
+                and np.array_equal(np.signbit(a[~nan_a]), np.signbit(b[~nan_b])))
+
+
+def same_outcome(want, got) -> bool:
+    (w, w_arrays), (g, g_arrays) = want, got
+    if len(w_arrays) != len(g_arrays) or not all(map(same_array, w_arrays, g_arrays)):
+        return False
+    if w[0] == "complex":
+        return g[0] == "raise" and g[1] == "ValueError"
+    if w[0] == "ok" and g[0] == "ok":
+        return same_value(w[1], g[1])
+    return w == g
+
+
+def _describe(outcome) -> str:
+    result, arrays = outcome
+    text = repr(result)
+    if arrays:
+        text += " arrays " + " ".join(np.array2string(a, threshold=30) for a in arrays)
+    return text
+
+
+def load_module(source: str, path: str, module_name: str):
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# Failures already understood and reported, but not fixed yet: (status, pattern in the
+# detail, why). They are counted apart ("known") so that a run still finds new ones.
+KNOWN = (
+    ("compile_error", r"is read before any assignment",
+     "the compiler rejects a read that no assignment reaches, where CPython raises "
+     "UnboundLocalError only if the line runs"),
+    ("compile_error", r"range\(\) arg 3 must not be zero",
+     "a step that folds to 0 is a compile-time error, where CPython raises ValueError only if "
+     "the loop runs"),
+)
+
+
+def classify(verdict: dict) -> dict:
+    """`verdict` with status "known" (and `known`, the reason) when it matches KNOWN."""
+    for status, pattern, why in KNOWN:
+        if verdict["status"] == status and re.search(pattern, verdict.get("detail", "")):
+            return {**verdict, "status": "known", "known": why, "was": status}
+    return verdict
+
+
+def run_program(source: str, workdir: str, tag: str = "prog") -> dict:
+    path = os.path.join(workdir, f"{tag}.py")
+    module_name = f"fuzzprog_{tag}"
+    try:
+        try:
+            module = load_module(source, path, module_name)
+            ref = instrument(source, path)
+        except SyntaxError as e:
+            return {"status": "generator_error", "detail": f"SyntaxError: {e}"}
+        return classify(_compare(module, ref))
+    finally:
+        sys.modules.pop(module_name, None)
+
+
+def _compare(module, ref) -> dict:
+    compiled = [(level, script.script(module.main, **options)) for level, options in LEVELS]
+    ran = skipped = 0
+    n_inputs = len(module.inputs())
+    for k in range(n_inputs):
+        try:
+            want = _outcome(ref["main"], ref["inputs"]()[k], reference=True)
+        except Discard:
+            skipped += 1
+            continue
+        except ComplexResult:
+            want = (("complex",), _snapshot(ref["inputs"]()[k]))
+            want = _complex_outcome(ref, k)
+        if want[0][0] == "raise" and want[0][1] in ("TypeError", "NameError", "AttributeError"):
+            return {"status": "generator_error", "detail": f"input {k}: CPython {want[0]}"}
+        ran += 1
+        for level, fn in compiled:
+            try:
+                got = _outcome(fn, module.inputs()[k], reference=False)
+            except CompilerProblem as p:
+                return {"status": p.status, "detail": f"{level}: {type(p.error).__name__}: {p.error}",
+                        "error": type(p.error).__name__}
+            if not same_outcome(want, got):
+                return {"status": "mismatch", "detail": f"input {k}, {level}: CPython "
+                        f"{_describe(want)}, compiled {_describe(got)}"}
+    if ran == 0:
+        return {"status": "skipped", "detail": f"{skipped} inputs discarded"}
+    return {"status": "agree", "ran": ran, "skipped": skipped}
+
+
+def _complex_outcome(ref, k):
+    """The reference outcome when CPython made a complex number: ValueError expected, with
+    the arrays as they were when it happened."""
+    args = ref["inputs"]()[k]
+    try:
+        ref["main"](*args)
+    except ComplexResult:
+        pass
+    return ("complex",), _snapshot(args)
+
+
+__all__ = ["run_program", "same_outcome", "same_array", "LEVELS", "math"]

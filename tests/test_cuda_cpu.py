@@ -1,0 +1,203 @@
+"""Kernels run on the CPU path, against NumPy (script.cuda, docs/cuda.md)."""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from script import cuda
+
+import cuda_kernels as K
+
+
+# benchmarks/gpu_check.py runs this file with SCRIPT_CUDA=gpu: the same tests on a GPU.
+ON_GPU = os.environ.get("SCRIPT_CUDA") == "gpu"
+cpu_only = pytest.mark.skipif(ON_GPU, reason="CPU-path behaviour")
+
+
+@pytest.fixture(autouse=True)
+def cpu_path():
+    cuda.select("gpu" if ON_GPU else "cpu")
+    yield
+    cuda.select("auto")
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(0, 700), a=st.floats(-4, 4), block=st.sampled_from([1, 32, 128, 256]))
+def test_saxpy(n, a, block):
+    rng = np.random.default_rng(n)
+    x = rng.random(n, dtype=np.float32)
+    y = rng.random(n, dtype=np.float32)
+    want = (np.float64(a) * x + y).astype(np.float32)
+    K.saxpy[(n + block - 1) // block, block](a, x, y)
+    np.testing.assert_allclose(y, want, rtol=1e-6)
+
+
+@settings(max_examples=10, deadline=None)
+@given(n=st.integers(1, 2000))
+def test_block_tree_reduction(n):
+    x = np.random.default_rng(n).random(n)
+    blocks = (n + 127) // 128
+    out = np.zeros(blocks)
+    K.block_sum[blocks, 128](x, out)
+    want = [x[b * 128:(b + 1) * 128].sum() for b in range(blocks)]
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+
+
+def test_values_live_across_barrier():
+    a = np.arange(256, dtype=np.int32)
+    K.reverse_block[4, 64](a)
+    np.testing.assert_array_equal(a, np.concatenate([np.arange(64)[::-1] + 64 * b for b in range(4)]))
+
+
+def test_barrier_in_for_loop_sorts():
+    a = np.random.default_rng(1).integers(-100, 100, 64).astype(np.int32)
+    want = np.sort(a)
+    K.odd_even_sort[1, 32](a)
+    np.testing.assert_array_equal(a, want)
+
+
+@settings(max_examples=10, deadline=None)
+@given(n=st.integers(0, 3000), nbins=st.integers(1, 17))
+def test_histogram_atomic_add_grid_stride(n, nbins):
+    x = np.random.default_rng(n).integers(0, 1000, n)
+    bins = np.zeros(nbins, np.int32)
+    K.histogram[3, 64](x, bins)
+    np.testing.assert_array_equal(bins, np.bincount(x % nbins, minlength=nbins))
+
+
+def test_atomic_max_min_float_and_int():
+    x = np.random.default_rng(2).random(500)
+    out = np.array([-np.inf, np.inf])
+    iout = np.array([-10**9, 10**9], np.int64)
+    K.atomic_extremes[4, 128](x, out, iout)
+    assert out.tolist() == [x.max(), x.min()]
+    assert iout.tolist() == [int(x.max() * 1000), int(x.min() * 1000)]
+
+
+def test_atomics_on_shared_memory():
+    out = np.zeros(5, np.int32)
+    K.shared_counter[5, (8, 4)](out)
+    assert out.tolist() == [32] * 5
+
+
+@cpu_only
+def test_atomic_cas():
+    flag = np.zeros(1, np.int32)
+    winner = np.full(1, -1, np.int32)
+    K.cas_first[2, 16](flag, winner)
+    assert flag[0] == 1 and winner[0] == 0      # threads run in order on the CPU
+
+
+def test_device_functions_and_libdevice_math():
+    x = np.linspace(-3, 3, 301)
+    out = np.zeros_like(x)
+    K.device_math[3, 128](x, out)
+    want = np.clip(np.exp(-x * x) + np.sin(x) * np.cos(x) + np.log1p(np.abs(x)) + np.tanh(x), -1, 2)
+    np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-14)
+
+
+def test_2d_grid_on_strided_arrays():
+    a = np.random.default_rng(3).random((40, 30))
+    b = np.random.default_rng(4).random((80, 30))[::2]          # strided rows
+    out = np.zeros((40, 30)).T.copy().T                           # Fortran order
+    K.add_2d[(5, 4), (8, 8)](a, b, out)
+    np.testing.assert_allclose(out, a + 2 * b)
+
+
+def test_3d_indices_and_dims():
+    out = np.zeros((6, 5, 4), np.int64)
+    K.indices_3d[(2, 3, 2), (3, 2, 2)](out)
+    x, y, z = np.indices(out.shape)
+    np.testing.assert_array_equal(out, (x * 6 + y) * 4 + z + 3_000_000 + 30_000)
+
+
+@pytest.mark.parametrize("shape", [(8, 8, 8), (13, 21, 9), (1, 5, 1)])
+def test_tiled_matmul(shape):
+    m, k, n = shape
+    rng = np.random.default_rng(m * k * n)
+    a = rng.random((m, k), dtype=np.float32)
+    b = rng.random((k, n), dtype=np.float32)
+    c = np.zeros((m, n), np.float32)
+    K.matmul_tiled[((n + 7) // 8, (m + 7) // 8), (8, 8)](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+def test_unannotated_kernel_specializes_per_launch():
+    a = np.arange(20.0)
+    K.strided_scale[1, 32](a[::2], 3.0)
+    np.testing.assert_array_equal(a, np.where(np.arange(20) % 2 == 0, 3.0, 1.0) * np.arange(20.0))
+    b = np.arange(10, dtype=np.int32)
+    K.strided_scale[1, 32](b, 2)
+    assert b.tolist() == [2 * i for i in range(10)]
+
+
+@cpu_only
+def test_exceptions_raise_as_in_python():
+    a = np.arange(10)
+    with pytest.raises(ZeroDivisionError):
+        K.int_divide[1, 16](a, 0)
+    K.int_divide[1, 16](a, 3)
+    assert a.tolist() == [i // 3 for i in range(10)]
+    with pytest.raises(IndexError, match="out of bounds"):
+        K.out_of_bounds[1, 20](np.zeros(10))      # bounds are checked on the CPU path
+
+
+@cpu_only
+def test_divergent_barrier_is_an_error():
+    with pytest.raises(RuntimeError, match="different cuda.syncthreads"):
+        K.diverged_barrier[1, 4](np.zeros(2))
+
+
+def test_threads_that_exit_before_a_barrier():
+    a, out = np.arange(5.0), np.zeros(5)
+    K.early_exit_barrier[1, 8](a, out)
+    b = np.arange(5.0) + 1
+    np.testing.assert_array_equal(out, b + np.roll(b, -1))
+
+
+def test_device_arrays_on_the_cpu_path():
+    x = np.arange(100, dtype=np.float32)
+    dx = cuda.to_device(x)
+    dy = cuda.device_array(100, np.float32)
+    dy.copy_to_device(np.ones(100, np.float32))
+    K.saxpy[4, 32](2.0, dx, dy)
+    np.testing.assert_array_equal(dy.copy_to_host(), 2 * x + 1)
+    assert dy.shape == (100,) and dy.strides == (4,)
+
+
+def test_launch_configuration_errors():
+    with pytest.raises(TypeError, match=r"saxpy\[grid, block\]"):
+        K.saxpy(1.0, np.zeros(1, np.float32), np.zeros(1, np.float32))
+    with pytest.raises(ValueError):
+        K.saxpy[1]
+    with pytest.raises(TypeError, match="must be"):
+        K.saxpy[1, 1](1.0, np.zeros(1), np.zeros(1, np.float32))
+    K.saxpy[1, 1, 0, 0](1.0, np.zeros(1, np.float32), np.zeros(1, np.float32))
+
+
+@cpu_only
+def test_gpu_requested_without_driver_is_a_clear_error():
+    if cuda.is_available():
+        pytest.skip("a GPU is present")
+    cuda.select("gpu")
+    with pytest.raises(cuda.CudaError, match="no usable GPU"):
+        K.saxpy[1, 1](1.0, np.zeros(1, np.float32), np.zeros(1, np.float32))
+
+
+def test_intrinsics_called_from_python_raise():
+    with pytest.raises(RuntimeError, match="inside a @script.kernel"):
+        cuda.syncthreads()
+
+
+@cpu_only
+def test_select_and_env(monkeypatch):
+    cuda.select("auto")
+    monkeypatch.setenv("SCRIPT_CUDA", "cpu")
+    import script.cuda as c
+    c._mode = None
+    assert cuda.selected() == "cpu"
+    with pytest.raises(ValueError):
+        cuda.select("tpu")
