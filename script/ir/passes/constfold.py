@@ -209,6 +209,29 @@ def extract_tuple(i: Instr):
     return None
 
 
+def dim_known(i: Instr):
+    # %1 = alloc %n, %m : f64[:,::1]; %2 = dim.1 %1 : i64       ->  %m
+    # (also `reshape`'s lengths, and a `view`'s length operand of a sliced axis)
+    a = i.operands[0]
+    if not isinstance(a, Instr):
+        return None
+    if a.opname == "alloc":
+        return a.operands[i.attr]
+    if a.opname == "reshape":
+        return a.operands[1 + i.attr]
+    if a.opname == "view":
+        pos, kept = 1, 0
+        for kind in a.attr:
+            if kind == "s":
+                if kept == i.attr:
+                    return a.operands[pos + 1]
+                kept += 1
+                pos += 3
+            else:
+                pos += 1
+    return None
+
+
 def cbr_const(i: Instr):
     # cbr true, bb1(%0), bb2             ->  br bb1(%0)
     c = i.operands[0]
@@ -247,6 +270,7 @@ RULES: dict[str, tuple] = {
     "convert": (fold_constant, convert_same_type),
     "select": (select_const_cond, select_same, select_bool),
     "extract": (extract_tuple,),
+    "dim": (dim_known,),
     "math": (fold_constant,),
     "cbr": (cbr_const,),
     "check": (check_false,),
