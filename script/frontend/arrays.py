@@ -272,6 +272,9 @@ class ArrayLowering:
             return self.emit("transpose", [arr], t.with_layout("A"), None, loc)
         if attr == "itemsize":
             return Const(_itemsize(t.dtype), T.I64)
+        if attr == "nbytes":
+            size = self.size_of(arr, node)
+            return self.emit("mul", [size, Const(_itemsize(t.dtype), T.I64)], T.I64, None, loc)
         if attr == "dtype":
             self.error("a.dtype can only be compared (a.dtype == np.float64) or passed as "
                        "dtype= in compiled code", node)

@@ -135,9 +135,10 @@ class CallLowering:
             self.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
         return [self.expr(a) for a in node.args]
 
-    def call_script(self, info, node: ast.Call) -> Value:
-        """A call to another compiled function: bind arguments, specialize, emit `call`."""
-        values = [self.expr(a) for a in node.args]
+    def call_script(self, info, node: ast.Call, first: Value | None = None) -> Value:
+        """A call to another compiled function: bind arguments, specialize, emit `call`.
+        `first`: an argument before the call's own (the array of a method call)."""
+        values = ([first] if first is not None else []) + [self.expr(a) for a in node.args]
         kw = {k.arg: (self.expr(k.value), k.value) for k in node.keywords}
         names = info.param_names
         if len(values) > len(names):

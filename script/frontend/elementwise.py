@@ -20,7 +20,7 @@ zero inf or NaN, never an exception; integers to negative integer powers raise V
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -66,6 +66,8 @@ class ArrayExpr:
     name: str = ""
     args: tuple = ()
     loop: tuple = ()        # "op": the loop's input types (NumPy's resolution)
+    call: tuple = ()        # "op": the operands of the one NumPy call it computes, where
+                            # that is not `args` (np.clip: a, a_min, a_max), for its errors
 
     def leaves(self) -> list[Value]:
         if self.kind == "leaf":
@@ -114,7 +116,8 @@ class ElementwiseLowering:
         spec = []
         for a in args:
             t = a.dtype
-            if a.kind == "scalar" and (isinstance(a.value, WeakConst) or t in (T.I64, T.F64)):
+            if a.kind == "scalar" and t != T.BOOL and (isinstance(a.value, WeakConst) or t in (T.I64, T.F64)):
+                # (a Python bool is not weak: NumPy takes it as a bool array would be)
                 spec.append(float if isinstance(t, T.FloatType) else int)
             else:
                 spec.append(np.dtype(numpy_name(t)))
@@ -134,7 +137,7 @@ class ElementwiseLowering:
         from script.frontend.typeinfer import dtype_to_type, numpy_name
         c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
         weak = lambda e: (0.0 if isinstance(e.dtype, T.FloatType) else 0) if (   # noqa: E731
-            e.kind == "scalar" and (isinstance(e.value, WeakConst) or e.dtype in (T.I64, T.F64))) \
+            e.kind == "scalar" and e.dtype != T.BOOL and (isinstance(e.value, WeakConst) or e.dtype in (T.I64, T.F64))) \
             else np.dtype(numpy_name(e.dtype))
         t = dtype_to_type(np.result_type(weak(a), weak(b)))
         return ArrayExpr("op", t, max(c.ndim, a.ndim, b.ndim), name="where", args=(c, a, b),
@@ -298,21 +301,40 @@ class ElementwiseLowering:
     def broadcast_shape(self, e: ArrayExpr, node) -> list[Value]:
         """The output lengths of `e` (NumPy's broadcasting), checked; sets `self._stretch`
         (`stretch_marks`)."""
-        loc = self.loc(node)
         leaves = e.leaves()
         dims = [self.dims_of(a, node) for a in leaves]
+        out = self.checked_shape(e, {id(a): d for a, d in zip(leaves, dims)}, node)
+        self._stretch = self.stretch_marks(leaves, dims, out, node)
+        return out
+
+    def checked_shape(self, e: ArrayExpr, leaf_dims: dict, node) -> list[Value]:
+        """The lengths of `e`, checking each operation's operands as NumPy does when it
+        evaluates the expression one call at a time, innermost and leftmost first: a
+        mismatch names that call's operands (a scalar as `()`), not the whole tree's."""
+        if e.kind == "leaf":
+            return leaf_dims[id(e.value)]
+        if e.kind == "scalar":
+            return []
+        operands = e.call or e.args
+        shapes = [self.checked_shape(a, leaf_dims, node) for a in operands]
+        out = self.broadcast_dims(shapes, e.ndim, node)
+        if sum(1 for a in operands if a.kind != "scalar") > 1:
+            self.broadcast_error(self.mismatch(shapes, out, node), shapes, node)
+        return out
+
+    def broadcast_dims(self, shapes: list[list[Value]], ndim: int, node) -> list[Value]:
+        """The broadcast lengths of `shapes` (unchecked: a length that is neither 1 nor the
+        others' is `mismatch`'s to find)."""
+        loc = self.loc(node)
         out: list[Value] = []
-        for axis in range(e.ndim):
+        for axis in range(ndim):
             acc: Value = Const(1, T.I64)
-            for d in dims:
-                k = axis - (e.ndim - len(d))
+            for d in shapes:
+                k = axis - (ndim - len(d))
                 if k >= 0:
                     acc = d[k] if isinstance(acc, Const) and acc.value == 1 else self.emit(
                         "select", [self.cmp("eq", d[k], Const(1, T.I64), node), acc, d[k]], T.I64, None, loc)
             out.append(acc)
-        if len(leaves) > 1:
-            self.broadcast_error(self.mismatch(dims, out, node), dims, node)
-        self._stretch = self.stretch_marks(leaves, dims, out, node)
         return out
 
     def mismatch(self, dims: list[list[Value]], out: list[Value], node) -> Value:
@@ -410,13 +432,17 @@ class ElementwiseLowering:
         self.goto(done, loc)
         self.finish_join(done)
 
-    def store_expr(self, dst: Value, value, node) -> None:
+    def store_expr(self, dst: Value, value, node, in_place: bool = False) -> None:
         """``dst[...] = value`` for an array `dst` (a view or a whole array) and an array,
         expression or scalar `value` broadcast to its shape (NumPy's assignment rules: array
-        elements are cast unchecked, a scalar as item assignment checks it)."""
+        elements are cast unchecked, a scalar as item assignment checks it). `in_place`:
+        `value` is ``dst op v`` of ``dst op= v``, whose shapes NumPy checks as a ufunc call
+        with `dst` as its output too."""
         e = self.as_expr(value, node)
         if e.ndim > dst.type.ndim:
             self.error(f"cannot assign a {e.ndim}-d array to a {dst.type.ndim}-d array", node)
+        if in_place and e.kind == "op":
+            self.check_in_place(dst, e, node)
         if e.kind != "scalar" and self.may_overlap(dst, e):
             e = self.as_expr(self.copy_array(e.value, node) if e.kind == "leaf" else self.materialize(e, node),
                              node)
@@ -436,6 +462,24 @@ class ElementwiseLowering:
         leaves = e.leaves()
         stretch = self.stretch_marks(leaves, [self.dims_of(a, node) for a in leaves], dims, node)
         self.expr_loops(e, dst, dims, stretch, node, convert=False)
+
+    def check_in_place(self, dst: Value, e: ArrayExpr, node) -> None:
+        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``): the inputs must broadcast
+        together (the message lists the output's shape too), and to `dst`'s own shape."""
+        leaves = e.leaves()
+        leaf_dims = {id(a): self.dims_of(a, node) for a in leaves}
+        dims = leaf_dims[id(dst)] if id(dst) in leaf_dims else self.dims_of(dst, node)
+        shapes = [self.checked_shape(a, leaf_dims, node) for a in e.args]
+        out = self.broadcast_dims(shapes, len(dims), node)
+        if sum(1 for a in e.args if a.kind != "scalar") > 1:
+            self.broadcast_error(self.mismatch(shapes, out, node), shapes + [dims], node)
+        bad = self.mismatch([out], dims, node)
+        if 2 * len(dims) <= 4:
+            fmt = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"   # noqa: E731
+            self.raise_if(bad, "ValueError", f"non-broadcastable output operand with shape {fmt(len(dims))} "
+                          f"doesn't match the broadcast shape {fmt(len(dims))}", node, dims + out)
+        else:
+            self.raise_if(bad, "ValueError", "non-broadcastable output operand", node)
 
     def may_overlap(self, dst: Value, e: ArrayExpr) -> bool:
         """Whether writing `dst` element by element could change a leaf of `e` before it is
@@ -477,10 +521,17 @@ class ElementwiseLowering:
             e.args = (self.ufunc_expr("not_equal", [e.args[0], Const(0, T.I64)], node),) + e.args[1:]
         return e if e.ndim else self.element(e, [], 0, node)
 
-    def np_clip(self, node, name):
-        a, lo, hi = self.np_args(node, name, ("a", "a_min", "a_max"), 3)
-        e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [self.lazy(a), self.lazy(lo)], node),
-                                        self.lazy(hi)], node)
+    def np_clip(self, node, name, first=None):
+        """``np.clip(a, lo, hi)``, or ``a.clip(lo, hi)`` with `first` the array."""
+        if first is None:
+            a, lo, hi = self.np_args(node, name, ("a", "a_min", "a_max"), 3)
+            a = self.lazy(a)
+        else:
+            lo, hi = self.np_args(node, name, ("min", "max"), 2)
+            a = first
+        a, lo, hi = (self.as_expr(v, node) for v in (a, self.lazy(lo), self.lazy(hi)))
+        e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [a, lo], node), hi], node)
+        e = replace(e, call=(a, lo, hi))      # one NumPy call: its shapes together
         return e if e.ndim else self.element(e, [], 0, node)
 
     def array_aug_assign_to(self, dst: Value, op: type, value, node) -> None:
@@ -492,7 +543,7 @@ class ElementwiseLowering:
         if not np.can_cast(numpy_name(e.dtype), numpy_name(dst.type.dtype), "same_kind"):
             self.error(f"Cannot cast ufunc '{e.name}' output from dtype('{numpy_name(e.dtype)}') to "
                        f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
-        self.store_expr(dst, e, node)
+        self.store_expr(dst, e, node, in_place=True)
 
 
 def _root(v: Value) -> Value:

@@ -19,6 +19,7 @@ from script.frontend.numpy_linalg import LinalgLowering
 from script.frontend.numpy_reduce import ReduceLowering
 from script.frontend.elementwise import ElementwiseLowering, is_array_like
 from script.frontend.fancy_index import FancyIndexLowering
+from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -57,7 +58,8 @@ class Loop:
 
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
-                       ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering):
+                       ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
+                       JoinLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)

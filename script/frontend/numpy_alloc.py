@@ -418,7 +418,21 @@ class AllocLowering:
         return handler(self, arr, node)
 
     def array_method_other(self, arr: Value, name: str, node: ast.Call) -> Value:
+        from script.frontend import numpy_lib
+        fn = numpy_lib.METHODS.get(name)
+        if fn is not None:
+            return self.call_script(self.ctx.info_for(fn), node, first=arr)
+        if name == "clip":
+            return self.np_clip(node, name, first=arr)
+        if name in ("transpose", "swapaxes") and arr.type.ndim == 2 and (
+                name == "transpose" and not node.args or name == "swapaxes" and len(node.args) == 2):
+            return self.emit("transpose", [arr], arr.type.with_layout("A"), None, self.loc(node))
         self.error(f"array method '{name}' is not supported in compiled code", node.func)
+
+    def np_library(self, node, name):
+        """``np.<name>(...)`` written in the subset itself (numpy_lib)."""
+        from script.frontend import numpy_lib
+        return self.call_script(self.ctx.info_for(numpy_lib.LIBRARY[name]), node)
 
     def method_copy(self, arr, node):
         self.method_args(node, "copy", 0)
@@ -480,4 +494,9 @@ def numpy_handler(obj):
     name = getattr(obj, "__name__", None)
     if name in NUMPY_FUNCTIONS and getattr(np, name, None) is obj:
         return name, NUMPY_FUNCTIONS[name]
+    from script.frontend import numpy_lib
+    if name in numpy_lib.LIBRARY and getattr(np, name, None) is obj:
+        return name, AllocLowering.np_library
+    if name == "norm" and getattr(getattr(np, "linalg", None), "norm", None) is obj:
+        return "linalg.norm", AllocLowering.np_library
     return None

@@ -1,0 +1,197 @@
+"""Arrays built from several values: ``np.array([...])`` of a list literal, ``np.asarray``,
+``np.concatenate``, ``np.stack``, ``np.vstack``, ``np.hstack``; and ``np.transpose``.
+
+Requires the host class to be a `FunctionLowering`. The sequences these take are tuple or
+list literals (or tuple values) written at the call: their length is known when compiling.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend.elementwise import ArrayExpr
+from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+
+class JoinLowering:
+    """Mixin for FunctionLowering."""
+
+    def sequence_values(self, seq_node, name: str) -> list[Value]:
+        """The values of a tuple/list literal or a tuple value given to numpy.`name`."""
+        if isinstance(seq_node, (ast.Tuple, ast.List)):
+            return [self.expr(e) for e in seq_node.elts]
+        v = self.expr(seq_node)
+        if isinstance(v.type, T.TupleType):
+            return [self.tuple_item(v, Const(k, T.I64), seq_node, seq_node) for k in range(len(v.type.elems))]
+        if isinstance(v.type, T.ArrayType):
+            return [v]
+        self.error(f"numpy.{name}() takes a tuple or list of arrays here, not {v.type}", seq_node)
+
+    def result_dtype(self, values: list[Value], node) -> T.Type:
+        import numpy as np
+        from script.frontend.lower_expr import WeakConst
+        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        spec = []
+        for v in values:
+            t = v.type.dtype if isinstance(v.type, T.ArrayType) else v.type
+            if not t.is_numeric():
+                self.error(f"cannot make an array of {t}", node)
+            weak = not isinstance(v.type, T.ArrayType) and (isinstance(v, WeakConst) or t in (T.I64, T.F64))
+            spec.append((0.0 if isinstance(t, T.FloatType) else 0) if weak and not isinstance(t, T.BoolType)
+                        else np.dtype(numpy_name(t)))
+        if all(not isinstance(s, np.dtype) for s in spec):      # only Python scalars: NumPy's defaults
+            return T.F64 if any(isinstance(s, float) for s in spec) else T.I64
+        return dtype_to_type(np.result_type(*spec))
+
+    # ---- np.array -----------------------------------------------------------------------
+
+    def np_array(self, node, name):
+        obj, dtype = self.np_args(node, name, ("object", "dtype"), 1)
+        if isinstance(obj, (ast.List, ast.Tuple)) and obj.elts and all(isinstance(e, (ast.List, ast.Tuple))
+                                                                         for e in obj.elts):
+            rows = [[self.expr(x) for x in e.elts] for e in obj.elts]
+            width = len(rows[0])
+            if any(len(r) != width for r in rows):
+                self.error("setting an array element with a sequence: the nested lists have different "
+                           "lengths", obj)
+            flat = [x for r in rows for x in r]
+            shape = [len(rows), width]
+        elif isinstance(obj, (ast.List, ast.Tuple)):
+            flat = [self.expr(e) for e in obj.elts]
+            shape = [len(flat)]
+            if any(isinstance(v.type, T.ArrayType) for v in flat):
+                return self.np_stack_values(flat, 0, node, self.dtype_arg(dtype, None))
+        else:
+            v = self.expr(obj)
+            if isinstance(v.type, T.ArrayType):
+                return v if name == "asarray" and dtype is None else self.copy_array(
+                    v, node, self.dtype_arg(dtype, v.type.dtype))
+            self.error(f"numpy.{name}() of a {v.type} is not supported in compiled code (give a list "
+                       "literal or an array)", obj)
+        if not flat:
+            t = self.dtype_arg(dtype, T.F64)
+        else:
+            t = self.dtype_arg(dtype, None) or self.result_dtype(flat, node)
+        out = self.alloc_array(t, [Const(d, T.I64) for d in shape], node)
+        for k, v in enumerate(flat):
+            idx = [Const(k // shape[1], T.I64), Const(k % shape[1], T.I64)] if len(shape) == 2 else [Const(k, T.I64)]
+            self.emit("store", [out, self.item_value(v, t, node), *idx], T.NONE, None, self.loc(node))
+        return out
+
+    # ---- joining arrays -----------------------------------------------------------------
+
+    def np_concatenate(self, node, name):
+        seq, axis = self.np_args(node, name, ("arrays", "axis"), 1)
+        parts = self.sequence_values(seq, name)
+        return self.concatenate_values(parts, self.const_axis(axis, parts, 0, node), node)
+
+    def np_stack(self, node, name):
+        seq, axis = self.np_args(node, name, ("arrays", "axis"), 1)
+        parts = self.sequence_values(seq, name)
+        return self.np_stack_values(parts, self.const_axis(axis, parts, 0, node, extra=1), node)
+
+    def np_vstack(self, node, name):
+        (seq,) = self.np_args(node, name, ("tup",), 1)
+        parts = self.sequence_values(seq, name)
+        if all(p.type.ndim == 1 for p in self.arrays_of(parts, name, node)):
+            return self.np_stack_values(parts, 0, node)
+        return self.concatenate_values(parts, 0, node)
+
+    def np_hstack(self, node, name):
+        (seq,) = self.np_args(node, name, ("tup",), 1)
+        parts = self.arrays_of(self.sequence_values(seq, name), name, node)
+        return self.concatenate_values(parts, 0 if parts[0].type.ndim == 1 else 1, node)
+
+    def arrays_of(self, parts, name, node) -> list[Value]:
+        if not parts:
+            self.error("need at least one array to concatenate", node)
+        for p in parts:
+            if not isinstance(p.type, T.ArrayType):
+                self.error(f"numpy.{name}() joins arrays; got a {p.type}", node)
+        return parts
+
+    def const_axis(self, axis_node, parts, default: int, node, extra: int = 0) -> int:
+        ndim = parts[0].type.ndim + extra if parts and isinstance(parts[0].type, T.ArrayType) else 1
+        if axis_node is None:
+            return default
+        v = self.expr(axis_node)
+        if not (isinstance(v, Const) and isinstance(v.type, T.IntType)):
+            self.error("axis must be an int constant in compiled code", axis_node)
+        if not -ndim <= v.value < ndim:
+            self.error(f"axis {v.value} is out of bounds for array of dimension {ndim}", axis_node)
+        return v.value % ndim
+
+    def concatenate_values(self, parts: list[Value], axis: int, node, dtype=None) -> Value:
+        """The arrays of `parts` (one rank) joined along `axis`."""
+        parts = self.arrays_of(parts, "concatenate", node)
+        ndim = parts[0].type.ndim
+        if any(p.type.ndim != ndim for p in parts):
+            self.error("all the input arrays must have same number of dimensions", node)
+        loc = self.loc(node)
+        dims = self.dims_of(parts[0], node)
+        total: Value = dims[axis]
+        for p in parts[1:]:
+            pd = self.dims_of(p, node)
+            for k in range(ndim):
+                if k != axis:
+                    self.raise_if(self.cmp("ne", pd[k], dims[k], node), "ValueError",
+                                  "all the input array dimensions except for the concatenation axis must "
+                                  f"match exactly, but along dimension {k}, the array at index 0 has size "
+                                  "%lld and the array at index 1 has size %lld", node, [dims[k], pd[k]])
+            total = self.emit("add", [total, pd[axis]], T.I64, None, loc)
+        out = self.alloc_array(dtype or self.result_dtype(parts, node), dims[:axis] + [total] + dims[axis + 1:],
+                               node)
+        offset: Value = Const(0, T.I64)
+        for p in parts:
+            self.copy_shifted(out, p, axis, offset, node)
+            offset = self.emit("add", [offset, self.emit("dim", [p], T.I64, axis, loc)], T.I64, None, loc)
+        return out
+
+    def copy_shifted(self, out: Value, part: Value, axis: int, offset: Value, node) -> None:
+        loc = self.loc(node)
+
+        def body(idx):
+            v = self.emit("load", [part, *idx], part.type.dtype, None, loc)
+            at = list(idx)
+            at[axis] = self.emit("add", [idx[axis], offset], T.I64, None, loc)
+            self.emit("store", [out, self.cast_element(v, out.type.dtype, node), *at], T.NONE, None, loc)
+        self.loop_nest(node, self.dims_of(part, node), body)
+
+    def np_stack_values(self, parts: list[Value], axis: int, node, dtype=None) -> Value:
+        """The arrays of `parts` (one shape) stacked along a new `axis`."""
+        parts = self.arrays_of(parts, "stack", node)
+        loc = self.loc(node)
+        dims = self.dims_of(parts[0], node)
+        for p in parts[1:]:
+            if p.type.ndim != parts[0].type.ndim:
+                self.error("all input arrays must have the same shape", node)
+            bad: Value = Const(False, T.BOOL)
+            for a, b in zip(dims, self.dims_of(p, node)):
+                bad = self.emit("or", [bad, self.cmp("ne", a, b, node)], T.BOOL, None, loc)
+            self.raise_if(bad, "ValueError", "all input arrays must have the same shape", node)
+        out_dims = dims[:axis] + [Const(len(parts), T.I64)] + dims[axis:]
+        out = self.alloc_array(dtype or self.result_dtype(parts, node), out_dims, node)
+        for k, p in enumerate(parts):
+            def body(idx, p=p, k=k):
+                v = self.emit("load", [p, *idx], p.type.dtype, None, loc)
+                at = idx[:axis] + [Const(k, T.I64)] + idx[axis:]
+                self.emit("store", [out, self.cast_element(v, out.type.dtype, node), *at], T.NONE, None, loc)
+            self.loop_nest(node, dims, body)
+        return out
+
+    def np_transpose(self, node, name):
+        (a,) = self.np_args(node, name, ("a",), 1)
+        v = self.expr(a)
+        if isinstance(v, ArrayExpr) or not isinstance(v.type, T.ArrayType):
+            self.error("numpy.transpose() takes an array", a)
+        return v if v.type.ndim == 1 else self.emit("transpose", [v], v.type.with_layout("A"), None, self.loc(node))
+
+
+NUMPY_FUNCTIONS.update({
+    "array": JoinLowering.np_array, "asarray": JoinLowering.np_array,
+    "concatenate": JoinLowering.np_concatenate, "stack": JoinLowering.np_stack,
+    "vstack": JoinLowering.np_vstack, "hstack": JoinLowering.np_hstack,
+    "transpose": JoinLowering.np_transpose,
+})
