@@ -183,3 +183,12 @@ def tuple_of_arrays_arg(p, k):
 
 def write_through_view(a):
     a[1:] = 0.0
+
+
+def new_axes(X, C):
+    d = X[:, None, :] - C[None, :, :]
+    return (d * d).sum(axis=2), X[..., 0], X[np.newaxis].shape[0], X[0, ...]
+
+
+def outer_by_broadcast(x):
+    return x[:, None] * x[None, :]

@@ -255,3 +255,12 @@ def test_writing_through_a_view_of_a_read_only_array_is_refused():
     with pytest.raises(ValueError, match="read-only"):
         compiled(K.write_through_view)(a)
     np.testing.assert_array_equal(a, np.arange(4.0))
+
+
+def test_new_axes_and_ellipsis():
+    rng = np.random.default_rng(4)
+    X, C = rng.random((5, 3)), rng.random((4, 3))
+    check_all_levels(K.new_axes, X, C, approx=True)
+    check_all_levels(K.new_axes, X.T.copy().T, C[::-1], approx=True)
+    check_all_levels(K.outer_by_broadcast, np.arange(4.0))
+    check_all_levels(K.outer_by_broadcast, np.arange(0.0))

@@ -28,20 +28,31 @@ class ArrayLowering:
     def is_view_index(self, arr: Value, index_node) -> bool:
         """Whether `arr[index_node]` is a sub-array (a slice, or fewer indices than axes)."""
         parts = self.index_parts(index_node)
-        return any(isinstance(p, ast.Slice) for p in parts) or len(parts) < arr.type.ndim
+        return any(isinstance(p, ast.Slice) or _is_newaxis(p) or _is_ellipsis(p) for p in parts) \
+            or len(parts) < arr.type.ndim
 
     def array_view(self, arr: Value, index_node, node) -> Value:
         """`arr[...]` with slices or missing trailing axes: a view sharing `arr`'s memory."""
         t: T.ArrayType = arr.type
         parts = list(self.index_parts(index_node))
-        if len(parts) > t.ndim:
+        real = sum(1 for p in parts if not (_is_newaxis(p) or _is_ellipsis(p)))
+        if real > t.ndim:
             self.error(f"too many indices for array: array is {t.ndim}-dimensional, but "
-                       f"{len(parts)} were indexed", index_node)
-        parts += [ast.Slice(None, None, None)] * (t.ndim - len(parts))
+                       f"{real} were indexed", index_node)
+        ellipses = [k for k, p in enumerate(parts) if _is_ellipsis(p)]
+        if len(ellipses) > 1:
+            self.error("an index can only have a single ellipsis ('...')", index_node)
+        fill = [ast.Slice(None, None, None)] * (t.ndim - real)
+        parts = parts[:ellipses[0]] + fill + parts[ellipses[0] + 1:] if ellipses else parts + fill
         # Python computes the whole index before NumPy checks it, axis by axis.
         values = [self.slice_values(p) if isinstance(p, ast.Slice) else self.expr(p) for p in parts]
         axes, operands = "", [arr]
-        for axis, (p, v) in enumerate(zip(parts, values)):
+        axis = -1
+        for p, v in zip(parts, values):
+            if isinstance(getattr(v, "type", None), T.NoneType):      # None, np.newaxis
+                axes += "n"
+                continue
+            axis += 1
             if isinstance(p, ast.Slice):
                 axes += "s"
                 operands += self.slice_operands(arr, axis, p, node, v)
@@ -50,9 +61,9 @@ class ArrayLowering:
                     self.error(f"array indices must be integers or slices, not {v.type}", p)
                 axes += "i"
                 operands.append(self.checked_index(arr, axis, self.coerce(v, T.I64, p), p))
-        if "s" not in axes:
-            self.error("indexing every axis gives an element, not a view", node)
-        rt = T.ArrayType(t.dtype, axes.count("s"), "A")
+        if "s" not in axes and "n" not in axes:          # a[..., 0] of a 1-d array: an element
+            return self.emit("load", operands, t.dtype, None, self.loc(node))
+        rt = T.ArrayType(t.dtype, axes.count("s") + axes.count("n"), "A")
         return self.emit("view", operands, rt, axes, self.loc(node))
 
     def slice_values(self, sl: ast.Slice) -> tuple:
@@ -305,6 +316,15 @@ class ArrayLowering:
             operands += [Const(0, T.I64), self.emit("dim", [arr], T.I64, axis, self.loc(node)), Const(1, T.I64)]
         rt = T.ArrayType(t.dtype, t.ndim - 1, "A")
         return self.emit("view", operands, rt, "i" + "s" * (t.ndim - 1), self.loc(node))
+
+
+def _is_newaxis(p) -> bool:
+    return (isinstance(p, ast.Constant) and p.value is None) or (
+        isinstance(p, ast.Attribute) and p.attr == "newaxis")
+
+
+def _is_ellipsis(p) -> bool:
+    return isinstance(p, ast.Constant) and p.value is Ellipsis
 
 
 def _itemsize(t: T.Type) -> int:

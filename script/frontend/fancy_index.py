@@ -22,7 +22,8 @@ class FancyIndexLowering:
     def array_index_value(self, index_node):
         """The value of a lone index expression when it is an array (or an element-wise
         expression), else None; either way `index_node` is evaluated once (`pre_evaluated`)."""
-        if isinstance(index_node, (ast.Tuple, ast.Slice)):
+        if isinstance(index_node, (ast.Tuple, ast.Slice)) or (
+                isinstance(index_node, ast.Constant) and index_node.value in (None, Ellipsis)):
             return None
         v = self.lazy(index_node)
         if is_array_like(v):

@@ -45,8 +45,9 @@ store          ``store %a, %v, %i0, ... %iN``: writes %v (of the array's element
 view.AXES      a view of an array sharing its memory; AXES has one letter per axis of the
                source: ``i`` takes one operand (an index, in bounds: the axis is dropped),
                ``s`` three (start, length, step: a slice already normalized as
-               `slice.indices` does, so every element it names is in bounds); the result
-               is an any-layout array of the kept axes
+               `slice.indices` does, so every element it names is in bounds); ``n``, no
+               operand and no source axis, inserts an axis of length 1 (``a[:, None]``);
+               the result is an any-layout array of the sliced and inserted axes
 transpose      the same array with its axes reversed (`a.T`): a view
 reshape        ``reshape %a, %d0, ... %dN : T``: the elements of %a, which are C-contiguous
                (the frontend checks, whatever %a's layout), seen as a C array of type T with

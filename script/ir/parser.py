@@ -361,8 +361,8 @@ class _FunctionReader:
                 self.r.fail(f"extract needs an index, not {suffix!r}", op_tok)
             attr = int(suffix)
         elif info.attr == "axes":
-            if not suffix or set(suffix) - {"i", "s"}:
-                self.r.fail(f"view needs axes of i and s, not {suffix!r}", op_tok)
+            if not suffix or set(suffix) - {"i", "s", "n"}:
+                self.r.fail(f"view needs axes of i, s and n, not {suffix!r}", op_tok)
             attr = suffix
         elif info.attr == "fn":
             if suffix not in MATH_FUNCS:

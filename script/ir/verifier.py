@@ -239,12 +239,12 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
 def _check_view(i: Instr, types: list) -> None:
     a = types[0] if types else None
     axes = i.attr
-    if not isinstance(a, T.ArrayType) or not isinstance(axes, str) or len(axes) != a.ndim \
-            or set(axes) - {"i", "s"}:
+    if not isinstance(a, T.ArrayType) or not isinstance(axes, str) or len(axes) - axes.count("n") != a.ndim \
+            or set(axes) - {"i", "s", "n"}:
         _fail(f"view.{axes} of a {a}", i)
-    if len(types) != 1 + sum(1 if c == "i" else 3 for c in axes) or any(t != T.I64 for t in types[1:]):
+    if len(types) != 1 + sum({"i": 1, "s": 3, "n": 0}[c] for c in axes) or any(t != T.I64 for t in types[1:]):
         _fail(f"view.{axes} takes one i64 per index axis and three per slice axis", i)
-    kept = axes.count("s")
+    kept = axes.count("s") + axes.count("n")
     if kept == 0 or i.type != T.ArrayType(a.dtype, kept, "A"):
         _fail(f"view.{axes} of {a} gives {T.ArrayType(a.dtype, max(kept, 1), 'A')}, not {i.type}", i)
 

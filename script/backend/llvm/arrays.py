@@ -67,7 +67,12 @@ def view(b: Builder, t: T.ArrayType, arr: Value, axes: str, operands: list[Value
     offset = None
     kept = []
     pos = 0
-    for axis, kind in enumerate(axes):
+    axis = -1
+    for kind in axes:
+        if kind == "n":                 # a new axis of length 1
+            kept.append((int_const("i64", 1), int_const("i64", 0)))
+            continue
+        axis += 1
         st = stride(b, arr, axis)
         first = operands[pos]
         term = b.index_arith("mul", first, st)

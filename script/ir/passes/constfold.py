@@ -222,11 +222,11 @@ def dim_known(i: Instr):
     if a.opname == "view":
         pos, kept = 1, 0
         for kind in a.attr:
-            if kind == "s":
+            if kind in "sn":
                 if kept == i.attr:
-                    return a.operands[pos + 1]
+                    return a.operands[pos + 1] if kind == "s" else Const(1, T.I64)
                 kept += 1
-                pos += 3
+                pos += 3 if kind == "s" else 0
             else:
                 pos += 1
     return None
