@@ -80,3 +80,7 @@ def joins_2d(m):
 
 def concat_mismatch(m, n):
     return np.concatenate((m, n), axis=0)
+
+
+def std_axes(m):
+    return m.std(axis=0), np.var(m, axis=1), np.std(m, 0, ddof=1), (m - m.mean(axis=0)) / m.std(axis=0)

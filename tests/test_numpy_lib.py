@@ -66,3 +66,10 @@ def test_joins_2d_and_errors():
     check_all_levels(K.joins_2d, m)
     check_all_levels(K.joins_2d, m.T)
     check_all_levels(K.concat_mismatch, m, np.zeros((2, 4)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 5)), elements=FLOATS))
+def test_std_var_along_an_axis(m):
+    check_all_levels(K.std_axes, m, approx=True)
+    check_all_levels(K.std_axes, m.T, approx=True)

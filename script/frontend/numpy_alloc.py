@@ -238,9 +238,9 @@ class AllocLowering:
         floats = any(isinstance(v.type, T.FloatType) for v in values)
         t = T.F64 if floats else T.I64
         lo, hi, st = (self.coerce(v, t, node) for v in values)
-        if isinstance(st, Const) and st.value == 0:
-            self.error("Maximum allowed size exceeded", node)
-        self.raise_if(self.cmp("eq", st, Const(0, t), node), "ZeroDivisionError", "division by zero", node)
+        # (a step of 0 raises when the call runs, as in NumPy, even where it is a constant)
+        self.raise_if(self.cmp("eq", st, Const(0, t), node), "ZeroDivisionError",
+                      "float division by zero" if floats else "division by zero", node)
         if floats:
             span = self.emit("div", [self.emit("sub", [hi, lo], t, None, loc), st], t, None, loc)
             count = self.emit("math", [span], t, "ceil", loc)
@@ -254,12 +254,26 @@ class AllocLowering:
             n = self.emit("floordiv", [self.emit("add", [span, self.emit("add", [st, adj], t, None, loc)], t, None, loc),
                                        st], t, None, loc)
             n = self.emit("max", [n, Const(0, t)], t, None, loc)
-        out = self.alloc_array(self.dtype_arg(dtype, t), [n], node)
+        od = self.dtype_arg(dtype, t)
+        out = self.alloc_array(od, [n], node)
+        # As NumPy's `fill` functions: the first two elements are start and start + step in
+        # the output type, element i > 1 is first + i * (second - first), computed in the
+        # output type (ints in int64, then wrapped). So np.arange(1.0, 4.0, 0.1)[5] is
+        # 1.0 + 5 * 0.10000000000000009, not 1.0 + 5 * 0.1.
+        first = self.cast_element(lo, od, node)
+        second = self.cast_element(self.emit("add", [lo, st], t, None, loc), od, node)
+        ct = od if isinstance(od, T.FloatType) else T.I64
+        base, delta = self.coerce(first, ct, node), self.coerce(second, ct, node)
+        delta = self.emit("sub", [delta, base], ct, None, loc)
 
         def body(idx):
-            i = self.coerce(idx[0], t, node)
-            v = self.emit("add", [lo, self.emit("mul", [i, st], t, None, loc)], t, None, loc)
-            self.emit("store", [out, self.cast_element(v, out.type.dtype, node), idx[0]], T.NONE, None, loc)
+            i = idx[0]
+            v = self.emit("add", [base, self.emit("mul", [self.coerce(i, ct, node), delta], ct, None, loc)],
+                          ct, None, loc)
+            v = self.cast_element(v, od, node)
+            v = self.emit("select", [self.cmp("eq", i, Const(1, T.I64), node), second, v], od, None, loc)
+            v = self.emit("select", [self.cmp("eq", i, Const(0, T.I64), node), first, v], od, None, loc)
+            self.emit("store", [out, v, i], T.NONE, None, loc)
         self.loop_nest(node, [n], body)
         return out
 
@@ -348,6 +362,9 @@ class AllocLowering:
             if isinstance(d, Const) and d.value < 0:
                 self.error("negative dimensions not allowed in a shape", node)
         bad = self.cmp("ne", known, size, node)
+        if unknown:
+            # NumPy cannot infer a length next to a zero one, even for an empty array
+            bad = self.emit("or", [bad, self.emit("not", [nonzero], T.BOOL, None, loc)], T.BOOL, None, loc)
         for d in shape:
             bad = self.emit("or", [bad, self.cmp("lt", d, Const(0, T.I64), node)], T.BOOL, None, loc)
         # NumPy's message names an inferred length "newaxis".
@@ -420,6 +437,8 @@ class AllocLowering:
     def array_method_other(self, arr: Value, name: str, node: ast.Call) -> Value:
         from script.frontend import numpy_lib
         fn = numpy_lib.METHODS.get(name)
+        if name in ("std", "var") and self.axis_given(node, 0):
+            return self.std_var(node, name, first=arr)
         if fn is not None:
             return self.call_script(self.ctx.info_for(fn), node, first=arr)
         if name == "clip":
@@ -432,7 +451,47 @@ class AllocLowering:
     def np_library(self, node, name):
         """``np.<name>(...)`` written in the subset itself (numpy_lib)."""
         from script.frontend import numpy_lib
+        if name in ("std", "var") and self.axis_given(node, 1):
+            return self.std_var(node, name)
         return self.call_script(self.ctx.info_for(numpy_lib.LIBRARY[name]), node)
+
+    @staticmethod
+    def axis_given(node: ast.Call, position: int) -> bool:
+        """Whether a call passes ``axis`` (by keyword, or as positional argument `position`)."""
+        return len(node.args) > position or any(k.arg == "axis" for k in node.keywords)
+
+    def std_var(self, node, name, first: Value | None = None) -> Value:
+        """``np.std``/``np.var`` along an axis: the mean along it, broadcast back through a
+        new axis, the squared differences summed along it over ``n - ddof``."""
+        if first is None:
+            a_node, axis_node, ddof_node = self.np_args(node, name, ("a", "axis", "ddof"), 1)
+            arr = self.expr(a_node)
+        else:
+            axis_node, ddof_node = self.np_args(node, name, ("axis", "ddof"), 0)
+            arr = first
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.{name}() takes an array", node)
+        loc = self.loc(node)
+        axis = self.axis_arg(axis_node, arr.type.ndim, node)
+        if axis is None or arr.type.ndim == 1:
+            self.error(f"numpy.{name}(axis=...) needs an axis of an array of 2 or more dimensions here", node)
+        m = self.reduce_value(arr, "mean", axis_node, node)
+        operands, axes = [m], ""
+        for k in range(m.type.ndim + 1):
+            if k == axis:
+                axes += "n"
+            else:
+                operands += [Const(0, T.I64), self.emit("dim", [m], T.I64, len(axes) - axes.count("n"), loc),
+                             Const(1, T.I64)]
+                axes += "s"
+        mv = self.emit("view", operands, T.ArrayType(m.type.dtype, m.type.ndim + 1, "A"), axes, loc)
+        d = self.ufunc_expr("subtract", [arr, mv], node)
+        sq = self.materialize(self.ufunc_expr("multiply", [d, d], node), node)
+        total = self.reduce_value(sq, "sum", axis_node, node)
+        ddof = Const(0, T.I64) if ddof_node is None else self.coerce(self.expr(ddof_node), T.I64, ddof_node)
+        count = self.emit("sub", [self.emit("dim", [arr], T.I64, axis, loc), ddof], T.I64, None, loc)
+        v = self.ufunc_expr("true_divide", [total, count], node)
+        return self.ufunc_expr("sqrt", [v], node) if name == "std" else v
 
     def method_copy(self, arr, node):
         self.method_args(node, "copy", 0)
