@@ -15,6 +15,24 @@ def _best(fn, args, repeat=3):
     return best, result
 
 
+def _arrays(script, out) -> None:
+    """The array examples against NumPy running the same functions."""
+    import numpy as np
+    from script.examples import arrays
+    out("\nNumPy code (script/examples/arrays.py), compiled against NumPy running it:\n")
+    out(f"{'function':<16}{'compile':>10}{'NumPy':>12}{'compiled':>12}{'speed-up':>10}  same result")
+    for name, args in arrays.arguments().items():
+        py = getattr(arrays, name)
+        t0 = time.perf_counter()
+        fn = script.script(py)
+        fn(*args)
+        compile_s = time.perf_counter() - t0
+        t_py, r_py = _best(py, args)
+        t_c, r_c = _best(fn, args)
+        same = "yes" if np.allclose(r_py, r_c, rtol=1e-12, atol=1e-12) else "NO"
+        out(f"{name:<16}{compile_s * 1e3:>8.1f}ms{t_py * 1e3:>10.2f}ms{t_c * 1e3:>10.3f}ms{t_py / t_c:>9.1f}x  {same}")
+
+
 def main(out=print) -> int:
     import script
     from script.examples import scalar
@@ -39,6 +57,7 @@ def main(out=print) -> int:
         same = "yes" if r_py == r_c else f"NO ({r_py!r} vs {r_c!r})"
         out(f"{name:<16}{str(args):<18}{compile_s * 1e3:>8.1f}ms{t_py * 1e3:>10.2f}ms{t_c * 1e3:>10.3f}ms"
             f"{t_py / t_c:>9.0f}x  {same}")
+    _arrays(script, out)
     poly = script.script(scalar.poly)
     poly(0.5, 10)
     poly(2, 3)
