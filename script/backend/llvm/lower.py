@@ -113,6 +113,7 @@ class FunctionLowering:
         self.b = Builder(self.fn)
         self._unwind: llvm.Block | None = None
         self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
+        self._cleanups: dict[tuple, llvm.Block] = {}  # shared releases before unwinding
         self.rc = refcount.plan(func, self.may_raise)
 
     def run(self) -> None:
@@ -281,20 +282,22 @@ class FunctionLowering:
         values = self.cleanup(i)
         if not values:
             return self.unwind_block()
-        here = self.b.block
-        block = self.fn.append_block("cleanup")
-        self.b.position_at_end(block)
-        self.emit_rc([("decref", v) for v in values])
-        self.b.branch(self.unwind_block())
-        self.b.position_at_end(here)
+        key = tuple(sorted(id(v) for v in values))
+        block = self._cleanups.get(key)       # one per set of values: raises share it
+        if block is None:
+            here = self.b.block
+            block = self._cleanups[key] = self.fn.append_block("cleanup")
+            self.b.position_at_end(block)
+            self.emit_rc([("decref", v) for v in values])
+            self.b.branch(self.unwind_block())
+            self.b.position_at_end(here)
         return block
 
     def _op_alloc(self, i: Instr):
         fail = self.fn.append_block("no_memory")
         here = self.b.block
         self.b.position_at_end(fail)
-        self.emit_rc([("decref", v) for v in self.cleanup(i)])
-        self.emit_raise(ExcInfo("MemoryError", None), [], i)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
         self.b.position_at_end(here)
         return memory.alloc(self.m, self.b, i.type, [self.value(v) for v in i.operands], fail)
 
@@ -309,8 +312,7 @@ class FunctionLowering:
             raise_block = self.fn.append_block("raise")
             self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
             self.b.position_at_end(raise_block)
-            self.emit_rc([("decref", v) for v in self.cleanup(i)])
-            self.emit_raise(i.attr, args, i)
+            self.emit_raise(i.attr, args, i, self.unwind_with_cleanup(i))
         else:
             self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
         self.b.position_at_end(cont)
@@ -338,8 +340,9 @@ class FunctionLowering:
             self.b.position_at_end(here)
         return block
 
-    def emit_raise(self, exc: ExcInfo, args: list[Value], i: Instr) -> None:
-        """Record `exc` with message arguments `args` in the Env, then unwind."""
+    def emit_raise(self, exc: ExcInfo, args: list[Value], i: Instr, unwind=None) -> None:
+        """Record `exc` with message arguments `args` in the Env, then unwind (through
+        `unwind`, a block releasing what is held, when given)."""
         slots = []
         fmt = llvm.NULL
         if exc.message is not None:
@@ -351,7 +354,7 @@ class FunctionLowering:
                 else:
                     slots.append(self.widen(args[slot]))
         store_exception(self.b, self.env, EXCEPTIONS.index(exc.name), fmt, slots)
-        self.b.branch(self.unwind_block())
+        self.b.branch(unwind or self.unwind_block())
 
     def widen(self, v: Value) -> llvm.Value:
         x = self.value(v)

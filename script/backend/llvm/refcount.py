@@ -2,7 +2,9 @@
 
 Ownership. Every SSA value of a managed type (an array, or a tuple holding one) *owns* one
 reference, except the function's parameters, which are *borrowed* (the caller holds them
-for the call). A value gets its reference from its definition:
+for the call), and the views of borrowed values (`_borrowed`), which the same holding keeps
+alive: so a function that only views its arguments counts nothing. A value gets its
+reference from its definition:
 
 - ``alloc`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
@@ -59,12 +61,27 @@ def plan(func: Function, may_raise) -> Plan | None:
     if not _has_managed(func):
         return None
     blocks = reachable_blocks(func)
-    borrowed = set(func.params)
+    borrowed = _borrowed(func, blocks)
     live_in, live_out = _liveness(blocks)
     p = Plan()
     for block in blocks:
         _plan_block(p, block, live_in, live_out[block], borrowed, may_raise)
     return p
+
+
+def _borrowed(func: Function, blocks) -> set:
+    """The parameters, and every value that only views memory a borrowed value holds (a
+    view, transpose, reshape or tuple element of one; a select of two): the caller keeps
+    that memory alive for the whole call, so these need no counting at all."""
+    borrowed = set(func.params)
+    for block in blocks:                # reverse postorder: operands before their uses
+        for i in block.instrs:
+            if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
+                continue
+            sources = i.operands[1:] if i.opname == "select" else i.operands[:1]
+            if sources and all(v in borrowed for v in sources):
+                borrowed.add(i)
+    return borrowed
 
 
 def _has_managed(func: Function) -> bool:
@@ -133,7 +150,7 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
             p.before[id(term)] = [("incref", v)]
     for i in reversed(block.instrs[:-1]):
         ops = []
-        if i.has_result and managed(i.type):
+        if i.has_result and managed(i.type) and owned(i):
             if i in live:
                 live.discard(i)
                 if i.opname not in _FRESH:
