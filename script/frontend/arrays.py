@@ -57,8 +57,7 @@ class ArrayLowering:
                 axes += "s"
                 operands += self.slice_operands(arr, axis, p, node, v)
             else:
-                if not isinstance(v.type, (T.IntType, T.BoolType)):
-                    self.error(f"array indices must be integers or slices, not {v.type}", p)
+                self.check_scalar_index(v, p)
                 axes += "i"
                 operands.append(self.checked_index(arr, axis, self.coerce(v, T.I64, p), p))
         if "s" not in axes and "n" not in axes:          # a[..., 0] of a 1-d array: an element
@@ -130,10 +129,18 @@ class ArrayLowering:
         values = []
         for p in parts:         # every index is computed before any is checked, as in Python
             v = self.expr(p)
-            if not isinstance(v.type, (T.IntType, T.BoolType)):
-                self.error(f"array indices must be integers, not {v.type}", p)
+            self.check_scalar_index(v, p)
             values.append(self.coerce(v, T.I64, p))
         return [self.checked_index(arr, axis, v, p) for axis, (v, p) in enumerate(zip(values, parts))]
+
+    def check_scalar_index(self, v: Value, p) -> None:
+        """An index on one axis must be an int. (A bool is not the int 0 or 1 to NumPy but a
+        0-d boolean mask: `a[True]` adds an axis, `a[False]` selects nothing.)"""
+        if isinstance(v.type, T.BoolType):
+            self.error("a bool used as an array index is a 0-d boolean mask in NumPy (it adds an axis), "
+                       "which compiled code does not support; use int(...) for the index 0 or 1", p)
+        if not isinstance(v.type, T.IntType):
+            self.error(f"array indices must be integers or slices, not {v.type}", p)
 
     def checked_index(self, arr: Value, axis: int, i: Value, node) -> Value:
         """`i` wrapped if negative and checked against the length of `axis`."""

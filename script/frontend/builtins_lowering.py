@@ -375,6 +375,9 @@ class CallLowering:
             a, b = self.coerce(a, t, node), self.coerce(b, t, node)
             r = self.emit("min" if fn == "minimum" else "max", [a, b], t, None, loc)
             if isinstance(t, T.FloatType):          # NumPy propagates a NaN from either side
+                # (the IR's min(a, b) is `b < a ? b : a`: it gives a for a NaN b)
+                b_nan = self.emit("cmp", [b, b], T.BOOL, "ne", loc)
+                r = self.emit("select", [b_nan, b, r], t, None, loc)
                 a_nan = self.emit("cmp", [a, a], T.BOOL, "ne", loc)
                 r = self.emit("select", [a_nan, a, r], t, None, loc)
             return r

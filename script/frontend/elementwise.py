@@ -104,7 +104,13 @@ class ElementwiseLowering:
         name = _ALIASES.get(name, name)
         args = tuple(self.as_expr(v, node) for v in operands)
         loop = self.resolve_loop(name, args, node)
-        return ArrayExpr("op", loop[-1], max(a.ndim for a in args), name=name, args=args, loop=loop[:-1])
+        ins = loop[:-1]
+        if name in _CMP_PRED and any(_weak_int(a) and _narrow_int(t) for a, t in zip(args, ins)) \
+                and all(not (isinstance(t, T.IntType) and not t.signed and t.bits == 64) for t in ins):
+            # NumPy compares a Python int with an int array by value (`int8_array <= 255` is
+            # all True), where the loop's type would wrap it
+            ins = (T.I64,) * len(ins)
+        return ArrayExpr("op", loop[-1], max(a.ndim for a in args), name=name, args=args, loop=ins)
 
     def resolve_loop(self, name: str, args, node) -> tuple:
         """The input and output element types of ufunc `name` on `args`, as NumPy resolves
@@ -317,6 +323,13 @@ class ElementwiseLowering:
             return []
         operands = e.call or e.args
         shapes = [self.checked_shape(a, leaf_dims, node) for a in operands]
+        if e.name != "where":
+            # a Python int the loop's int type cannot hold: NumPy's OverflowError
+            # (`int8_array + 300`), raised before the call's shapes are checked
+            typed = zip(e.args, e.loop) if not e.call else ((a, e.loop[0]) for a in e.call)
+            for a, t in typed:
+                if _weak_int(a) and _narrow_int(t):
+                    self.check_int_fits(a.value, t, node)
         out = self.broadcast_dims(shapes, e.ndim, node)
         if sum(1 for a in operands if a.kind != "scalar") > 1:
             self.broadcast_error(self.mismatch(shapes, out, node), shapes, node)
@@ -443,6 +456,18 @@ class ElementwiseLowering:
             self.error(f"cannot assign a {e.ndim}-d array to a {dst.type.ndim}-d array", node)
         if in_place and e.kind == "op":
             self.check_in_place(dst, e, node)
+            if (self.may_overlap(dst, e) or _may_raise(e.args[-1])) and len(e.args) == 2 \
+                    and e.args[0].kind == "leaf" and e.args[0].value is dst:
+                # As NumPy: the right-hand side is a temporary (or a copy of an input that
+                # shares memory with `dst`), and the operation itself writes into `dst`
+                # element by element (an error part way, int ** negative, leaves what it wrote)
+                v = e.args[1]
+                v = self.as_expr(self.copy_array(v.value, node) if v.kind == "leaf" else self.materialize(v, node),
+                                 node)
+                e = replace(e, args=(e.args[0], v))
+        elif e.kind == "op" and _may_raise(e):
+            # NumPy computes the value whole before it assigns: an error writes nothing
+            e = self.as_expr(self.materialize(e, node), node)
         if e.kind != "scalar" and self.may_overlap(dst, e):
             e = self.as_expr(self.copy_array(e.value, node) if e.kind == "leaf" else self.materialize(e, node),
                              node)
@@ -531,6 +556,19 @@ class ElementwiseLowering:
             a = first
         a, lo, hi = (self.as_expr(v, node) for v in (a, self.lazy(lo), self.lazy(hi)))
         e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [a, lo], node), hi], node)
+        t = e.loop[0]
+        if _narrow_int(t) and (_weak_int(lo) or _weak_int(hi)):
+            # NumPy drops a Python int bound that the type's whole range lies within
+            # (np.clip(int8_array, 0, 300) is np.maximum(a, 0)); any other bound beyond the
+            # range is an OverflowError (numpy/_core/_methods.py, _clip)
+            loc = self.loc(node)
+
+            def clamp(b, op, end):
+                if not _weak_int(b):
+                    return b
+                return self.as_expr(self.emit(op, [b.value, Const(end, T.I64)], T.I64, None, loc), node)
+            lo, hi = clamp(lo, "max", t.min), clamp(hi, "min", t.max)
+            e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [a, lo], node), hi], node)
         e = replace(e, call=(a, lo, hi))      # one NumPy call: its shapes together
         return e if e.ndim else self.element(e, [], 0, node)
 
@@ -544,6 +582,24 @@ class ElementwiseLowering:
             self.error(f"Cannot cast ufunc '{e.name}' output from dtype('{numpy_name(e.dtype)}') to "
                        f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
         self.store_expr(dst, e, node, in_place=True)
+
+
+def _may_raise(e: ArrayExpr) -> bool:
+    """Whether computing `e` may raise part way through its loop (an int ** negative int)."""
+    if e.kind != "op":
+        return False
+    if e.name == "power" and isinstance(e.loop[0], T.IntType):
+        return True
+    return any(_may_raise(a) for a in e.args)
+
+
+def _weak_int(e: ArrayExpr) -> bool:
+    """Whether `e` is a Python int (an i64 scalar, weak under NEP 50)."""
+    return e.kind == "scalar" and e.dtype == T.I64
+
+
+def _narrow_int(t: T.Type) -> bool:
+    return isinstance(t, T.IntType) and t != T.I64
 
 
 def _root(v: Value) -> Value:

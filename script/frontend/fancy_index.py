@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.elementwise import ArrayExpr, is_array_like
+from script.frontend.elementwise import ArrayExpr, _root, is_array_like
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -44,14 +44,22 @@ class FancyIndexLowering:
 
     def mask_dims(self, arr: Value, mask: ArrayExpr, node) -> list[Value]:
         """The lengths of `arr`, checked against the mask's as NumPy checks them."""
+        loc = self.loc(node)
         dims = self.dims_of(arr, node)
         shape = self.broadcast_shape(mask, node)
         self._stretch_mask = self._stretch
+        # NumPy takes an empty boolean index as an empty integer index: it selects nothing
+        # whatever the array's shape (a[np.zeros(0, bool)] is empty, no IndexError)
+        empty: Value = Const(False, T.BOOL)
+        for m in shape:
+            empty = self.emit("or", [empty, self.cmp("eq", m, Const(0, T.I64), node)], T.BOOL, None, loc)
         for axis, (d, m) in enumerate(zip(dims, shape)):
-            self.raise_if(self.cmp("ne", d, m, node), "IndexError",
+            bad = self.emit("and", [self.cmp("ne", d, m, node), self.emit("not", [empty], T.BOOL, None, loc)],
+                            T.BOOL, None, loc)
+            self.raise_if(bad, "IndexError",
                           f"boolean index did not match indexed array along axis {axis}; size of axis is "
                           "%lld but size of corresponding boolean axis is %lld", node, [d, m])
-        return dims
+        return [self.emit("select", [empty, Const(0, T.I64), d], T.I64, None, loc) for d in dims]
 
     def for_masked(self, arr: Value, mask: ArrayExpr, node, body) -> None:
         """`body(idx)` for each index (C order) where the mask is true."""
@@ -111,11 +119,20 @@ class FancyIndexLowering:
         src = None if scalar else (self.materialize(value, node) if isinstance(value, ArrayExpr) else value)
         if src is not None and src.type.ndim != 1:
             self.error("the values assigned through an array index must be a scalar or a 1-d array here", node)
+        # NumPy reads the index and the values whole before it writes: where they may be
+        # `arr`'s own memory (`b[b] = 4`, `a[m] = a[:2]`), they are copied first.
+        if src is not None and _root(src) is _root(arr):
+            src = self.copy_array(src, node)
         if isinstance(e.dtype, T.BoolType):
+            if self.may_overlap(arr, e):
+                e = self.as_expr(self.materialize(e, node), node)
             if src is not None:
                 n = self.count_true(arr, e, node)
                 have = self.emit("dim", [src], T.I64, 0, loc)
-                self.raise_if(self.cmp("ne", have, n, node), "ValueError",
+                one = self.cmp("eq", have, Const(1, T.I64), node)      # one value goes everywhere
+                bad = self.emit("and", [self.cmp("ne", have, n, node), self.emit("not", [one], T.BOOL, None, loc)],
+                                T.BOOL, None, loc)
+                self.raise_if(bad, "ValueError",
                               "NumPy boolean array indexing assignment cannot assign %lld input values to the "
                               "%lld output values where the mask is true", node, [have, n])
             self.counter += 1
@@ -127,7 +144,8 @@ class FancyIndexLowering:
                     self.emit("store", [arr, v, *idx], T.NONE, None, loc)
                     return
                 k = self.read(var, loc)
-                x = self.emit("load", [src, k], src.type.dtype, None, loc)
+                x = self.emit("load", [src, self.emit("select", [one, Const(0, T.I64), k], T.I64, None, loc)],
+                              src.type.dtype, None, loc)
                 self.emit("store", [arr, self.cast_element(x, arr.type.dtype, node), *idx], T.NONE, None, loc)
                 self.write(var, self.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
             self.for_masked(arr, e, node, put)
@@ -135,6 +153,8 @@ class FancyIndexLowering:
         idx_arr = self.materialize(e, node) if e.kind != "leaf" else e.value
         if idx_arr.type.ndim != 1:
             self.error("an integer array index must be 1-d for assignment here", node)
+        if e.kind == "leaf" and _root(idx_arr) is _root(arr):
+            idx_arr = self.copy_array(idx_arr, node)
         n = self.emit("dim", [idx_arr], T.I64, 0, loc)
         if src is not None:
             have = self.emit("dim", [src], T.I64, 0, loc)

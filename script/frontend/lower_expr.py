@@ -309,7 +309,9 @@ class ExprLowering:
         zero = Const(0.0, t)
         if not (isinstance(b, Const) and b.value >= 0):
             az = self.emit("cmp", [a, zero], T.BOOL, "eq", loc)
-            bn = self.emit("cmp", [b, zero], T.BOOL, "lt", loc)
+            # (0.0 ** -inf is inf in CPython: its infinite exponents are handled first)
+            bn = self.emit("and", [self.emit("cmp", [b, zero], T.BOOL, "lt", loc), self.is_finite(b, loc)],
+                           T.BOOL, None, loc)
             self.raise_if(self.emit("and", [az, bn], T.BOOL, None, loc), "ZeroDivisionError",
                           message("zero_neg_pow"), node)
         if not (isinstance(b, Const) and float(b.value).is_integer()) and not (isinstance(a, Const) and a.value >= 0):

@@ -95,9 +95,12 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
         order = reachable_blocks(self.func)
         live = set(order)
-        for b in list(self.func.blocks):
-            if b not in live:
-                self.func.remove_block(b)
+        dead = [b for b in self.func.blocks if b not in live]
+        for b in dead:          # first every use by unreachable code (of values it defines too)
+            for instr in b.instrs:
+                instr.drop_operands()
+        for b in dead:
+            self.func.remove_block(b)
         self.func.blocks = order        # reverse postorder: definitions print before uses
         self.drop_unknown_params()
         return self.func
@@ -395,8 +398,18 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.finish_join(join)
 
     def finish_join(self, join) -> None:
+        """Go on after a join: in `join`, or nowhere when nothing reaches it (every path
+        returned, raised or broke out). Inside unreachable code (a constant-false branch, the
+        rest of `3 > 11 > min(a)`), nothing reaches it either, but an expression whose
+        lowering made the loop or branch (a reduction, an element-wise loop) still goes on
+        there: the join becomes unreachable code too."""
         self.seal(join)
-        self.block = join if join.preds else None
+        if join.preds:
+            self.block = join
+        elif self._left is not None and self.is_dead(self._left):
+            self.start(join)
+        else:
+            self.block = None
 
     def stmt_Break(self, node) -> None:
         if not self.loops:

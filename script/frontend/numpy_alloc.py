@@ -194,8 +194,9 @@ class AllocLowering:
     def np_full(self, node, name):
         shape, value, dtype, order = self.np_args(node, name, ("shape", "fill_value", "dtype", "order"), 2)
         self.check_order(order, node)
+        dims = self.shape_values(shape, node)       # the arguments in order, as Python
         v = self.expr(value)
-        arr = self.alloc_array(self.dtype_arg(dtype, self.default_dtype(v)), self.shape_values(shape, node), node)
+        arr = self.alloc_array(self.dtype_arg(dtype, self.default_dtype(v)), dims, node)
         self.fill(arr, v, node)
         return arr
 
@@ -367,9 +368,12 @@ class AllocLowering:
             bad = self.emit("or", [bad, self.emit("not", [nonzero], T.BOOL, None, loc)], T.BOOL, None, loc)
         for d in shape:
             bad = self.emit("or", [bad, self.cmp("lt", d, Const(0, T.I64), node)], T.BOOL, None, loc)
-        # NumPy's message names an inferred length "newaxis".
-        dims_text = ",".join("newaxis" if k in unknown else "%lld" for k in range(len(shape))) + (
-            "," if len(shape) == 1 else "")
+        # NumPy's message names an inferred length "newaxis", and leaves out a leading one
+        # (`a.reshape(-1, 2)`: "into shape (2)").
+        parts = ["newaxis" if k in unknown else "%lld" for k in range(len(shape))]
+        if unknown == [0]:
+            parts = parts[1:]
+        dims_text = ",".join(parts) + ("," if len(shape) == 1 and parts else "")
         named = [d for k, d in enumerate(shape) if k not in unknown]
         if len(named) <= 3:
             self.raise_if(bad, "ValueError", f"cannot reshape array of size %lld into shape ({dims_text})",

@@ -2,6 +2,8 @@
 
 - program.py, stmts.py, exprs.py, context.py, kinds.py: random well-typed programs of the
   compiled subset (production tables; new constructs are new productions);
+- arrays.py: the array productions (allocation, element-wise expressions, in-place forms,
+  advanced indexing, reductions, products), with NumPy's own result dtypes;
 - reference.py: the CPython run, with results that depend on unbounded ints discarded;
 - runner.py: one program run in CPython and compiled at opt=0 and the default level, compared;
 - worker.py: crash-safe worker processes (a segfault or a hang is counted, not fatal);

@@ -35,6 +35,8 @@ class FuncCtx:
     counter: int = 0
     budget: int = 24                                # statements left to write
     unbound_reads: bool = False                     # read maybe-unassigned variables too
+    early_returns: int = 0                          # `return`s written before the last
+    ret_arrays: list = field(default_factory=list)  # main's array parameters it also returns
 
     def __post_init__(self):
         for name, t in self.params:

@@ -416,10 +416,14 @@ def truth(g, ctx, depth):
 
 @production(BOOL, 0.7)
 def membership(g, ctx, depth):
+    """`x in (a, b)`. The needle is an int: `in` tests identity before ==, and a NaN found
+    only by identity through another expression (`nan in (max(nan, 1.0),)`, where `max`
+    returns its argument object) is something compiled code cannot see
+    (regressions/in_tuple_identity_nan.py tests the case it can: the same variable)."""
     t = g.rng.choice(NUMBERS)
     items = [g.expr(ctx, t, depth + 2) for _ in range(g.rng.choice((2, 3)))]
     op = ast.In() if g.rng.random() < 0.7 else ast.NotIn()
-    return ast.Compare(g.expr(ctx, t, depth + 1), [op], [ast.Tuple(items, ast.Load())])
+    return ast.Compare(g.expr(ctx, INT, depth + 1), [op], [ast.Tuple(items, ast.Load())])
 
 
 # ---- tuples ------------------------------------------------------------------------------

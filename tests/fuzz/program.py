@@ -21,6 +21,7 @@ import ast
 import math
 import random
 
+from . import arrays as array_productions  # noqa: F401 - registers its productions
 from . import exprs, stmts
 from .context import Callee, FuncCtx
 from .exprs import EXPR, call, const, index, int_const, name
@@ -36,6 +37,8 @@ class Gen:
     def __init__(self, rng: random.Random, unbound_reads: bool = False):
         self.rng = rng
         self.unbound_reads = unbound_reads
+        self.approx = False         # an inexact array operation was written (see arrays.py)
+        self.writing = False        # drawing a value to write into an array (arrays.py)
 
     # expressions
 
@@ -177,6 +180,8 @@ def _function(g: Gen, name_: str, params, ret, callees, recursive: bool, budget:
                   unbound_reads=g.unbound_reads)
     ctx.self_calls = 0
     ctx.used = set()
+    arrays = [p for p, t in params if isinstance(t, ArrayT)]
+    ctx.ret_arrays = g.rng.sample(arrays, g.rng.randint(0, len(arrays))) if summary else []
     body = []
     if recursive:
         n = params[0][0]
@@ -208,6 +213,14 @@ def _summary(g, ctx):
             items.append(name(n))
         else:
             items.append(g.expr(ctx, t, 1))
+    # arrays made or changed here are compared too (dtype, shape, values): any array when
+    # main has no other return, else main's own array parameters (the same types everywhere)
+    if ctx.early_returns:
+        items += [name(a) for a in ctx.ret_arrays]
+    else:
+        arrays = ctx.arrays()
+        for _ in range(g.rng.choice((0, 1, 1, 2)) if arrays else 0):
+            items.append(name(g.rng.choice(arrays)))
     return ast.Tuple(items, ast.Load())
 
 
@@ -299,7 +312,11 @@ def generate(seed, n_inputs: int = 3, unbound_reads: bool = False) -> str:
         rows.append(ast.Tuple(args, ast.Load()))
     inputs = ast.FunctionDef("inputs", ast.arguments([], [], None, [], [], None, []),
                              [ast.Return(ast.List(rows, ast.Load()))], [], None)
-    module = ast.Module([ast.Import([ast.alias("math")]), ast.Import([ast.alias("numpy", "np")]),
-                         *functions, inputs], [])
+    header = [ast.Import([ast.alias("math")]), ast.Import([ast.alias("numpy", "np")])]
+    if g.approx:
+        # floats from exp/log/tanh, BLAS products and sums in another order: compared
+        # within a few ulps (runner.py)
+        header.append(ast.Assign([ast.Name("APPROX", ast.Store())], ast.Constant(True)))
+    module = ast.Module([*header, *functions, inputs], [])
     ast.fix_missing_locations(module)
     return ast.unparse(module) + "\n"

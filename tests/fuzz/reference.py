@@ -7,7 +7,8 @@ watched, so that a result that depends on unbounded ints is discarded rather tha
   `Discard` when an int leaves int64 (compiled code wraps there: a documented difference)
   and `ComplexResult` when a value is complex (a negative float to a fractional power:
   compiled code raises ValueError, also documented);
-- `x op= e` on a name becomes `x = _R(x op e)`;
+- `x op= e` on a name becomes `x = _aug("op", x, e)`: `x = _R(x op e)` for a scalar, NumPy's
+  in-place operation for an array (which it changes, keeping its dtype);
 - `int ** e` with a non-literal exponent checks that `e` is not negative (compiled code
   raises ValueError there; CPython gives a float);
 - true division of two ints beyond 2**53, and comparisons of an int beyond 2**53 (where
@@ -20,6 +21,9 @@ order as the original; only these markers are new.
 from __future__ import annotations
 
 import ast
+import operator
+
+import numpy as np
 
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 EXACT = 2**53
@@ -46,10 +50,15 @@ def _R(v):
     return v
 
 
-def _pow(a, b):
-    if type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
+def _pow(a, b, literal: bool = False):
+    if not literal and type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
         raise Discard("int ** negative int")
-    return _R(a ** b)
+    try:
+        return _R(a ** b)
+    except OverflowError as e:
+        if "complex" in str(e):        # a complex result too big: compiled code raises ValueError
+            raise ComplexResult() from None
+        raise
 
 
 def _div(a, b):
@@ -70,7 +79,25 @@ def _V(v):
     return v
 
 
-HELPERS = {"_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V}
+_BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
+           ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift",
+           ast.RShift: "rshift", ast.BitAnd: "and_", ast.BitOr: "or_", ast.BitXor: "xor",
+           ast.MatMult: "matmul"}
+
+
+def _aug(op: str, a, b):
+    if isinstance(a, np.ndarray):
+        return getattr(operator, "i" + op.rstrip("_"))(a, b)
+    if op == "pow":
+        return _pow(a, b)
+    if op == "truediv":
+        return _div(a, b)
+    if op == "lshift":
+        return _shl(a, b)
+    return _R(getattr(operator, op)(a, b))
+
+
+HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V}
 
 
 def _is_literal(node) -> bool:
@@ -84,8 +111,8 @@ def _helper(name: str, *args) -> ast.Call:
 
 
 def _watched(node: ast.BinOp) -> ast.Call:
-    if isinstance(node.op, ast.Pow) and not _is_literal(node.right):
-        return _helper("_pow", node.left, node.right)
+    if isinstance(node.op, ast.Pow):
+        return _helper("_pow", node.left, node.right, ast.Constant(_is_literal(node.right)))
     if isinstance(node.op, ast.Div):
         return _helper("_div", node.left, node.right)
     if isinstance(node.op, ast.LShift):
@@ -119,7 +146,7 @@ class _Watch(ast.NodeTransformer):
         if not isinstance(node.target, ast.Name):
             return node
         load = ast.Name(node.target.id, ast.Load())
-        value = _watched(ast.BinOp(load, node.op, node.value))
+        value = _helper("_aug", ast.Constant(_BINARY[type(node.op)]), load, node.value)
         return ast.Assign([node.target], value)
 
     def visit_FunctionDef(self, node):

@@ -45,7 +45,8 @@ def _protected(owner, field, i, stmts) -> bool:
     if isinstance(owner, ast.While) and field == "body" and i == 0 and isinstance(s, ast.AugAssign):
         return True
     if isinstance(owner, ast.Module):
-        return isinstance(s, ast.FunctionDef) and s.name in ("main", "inputs") or isinstance(s, ast.Import)
+        return isinstance(s, ast.FunctionDef) and s.name in ("main", "inputs") or isinstance(s, ast.Import) \
+            or isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and s.targets[0].id == "APPROX"
     if isinstance(owner, ast.FunctionDef) and owner.name == "inputs":
         return True
     return False

@@ -45,7 +45,8 @@ def assign_new(g, ctx, nest):
 @production(3)
 def reassign(g, ctx, nest):
     names = sorted(n for n in ctx.defined if ctx.types[n] in SCALARS or isinstance(ctx.types[n], TupleT))
-    names = [n for n in names if not n.startswith(("i", "w"))]   # loop counters stay bounded
+    # loop counters and the recursion bound `n` stay bounded
+    names = [n for n in names if not n.startswith(("i", "w")) and n != "n"]
     if not names:
         return None
     n = g.rng.choice(names)
@@ -335,6 +336,10 @@ def jump(g, ctx, nest):
 @production(0.7)
 def early_return(g, ctx, nest):
     value = g.expr(ctx, ctx.ret, 0)
+    ctx.early_returns += 1
+    if ctx.ret_arrays:
+        # main returns its array parameters too (program._summary)
+        value = ast.Tuple([g.expr(ctx, t, 1) for t in ctx.ret.items] + [name(a) for a in ctx.ret_arrays], ast.Load())
     ret = ast.Return(value)
     if g.rng.random() < 0.1:
         return [ret]
