@@ -429,21 +429,7 @@ class ElementwiseLowering:
         def plain():
             self._stretch = {}
             self.loop_nest(node, dims, body)
-        self.if_else(any_stretch, general, plain, node)
-
-    def if_else(self, cond: Value, then, other, node) -> None:
-        loc = self.loc(node)
-        a, b, done = self.new_block("bc.general"), self.new_block("bc.plain"), self.new_block("bc.done")
-        self.branch(cond, a, b, loc)
-        self.seal(a)
-        self.seal(b)
-        self.start(a)
-        then()
-        self.goto(done, loc)
-        self.start(b)
-        other()
-        self.goto(done, loc)
-        self.finish_join(done)
+        self.choose(any_stretch, general, plain, node)
 
     def store_expr(self, dst: Value, value, node, in_place: bool = False) -> None:
         """``dst[...] = value`` for an array `dst` (a view or a whole array) and an array,

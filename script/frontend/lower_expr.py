@@ -490,18 +490,27 @@ class ExprLowering:
         cond = self.truth(self.expr(node.test), node.test)
         if isinstance(cond, Const):
             return self.expr(node.body if cond.value else node.orelse)
-        then, other, done = self.new_block("ifexp.then"), self.new_block("ifexp.else"), self.new_block("ifexp.done")
-        self.branch(cond, then, other, self.loc(node))
-        self.seal(then)
-        self.seal(other)
-        self.start(then)
-        a = self.expr(node.body)
+        return self.choose(cond, lambda: self.expr(node.body), lambda: self.expr(node.orelse), node)
+
+    def choose(self, cond: Value, then, other, node):
+        """Emit `then()` where `cond` holds and `other()` where not, and go on after both:
+        with the value each returned merged into one, or None when they emit code only."""
+        loc = self.loc(node)
+        yes, no, done = self.new_block("choose"), self.new_block("choose.else"), self.new_block("choose.done")
+        self.branch(cond, yes, no, loc)
+        self.seal(yes)
+        self.seal(no)
+        self.start(yes)
+        a = then()
         pa = self.block
-        self.goto(done, self.loc(node))
-        self.start(other)
-        b = self.expr(node.orelse)
+        self.goto(done, loc)
+        self.start(no)
+        b = other()
         pb = self.block
-        self.goto(done, self.loc(node))
+        self.goto(done, loc)
+        if a is None and b is None:
+            self.finish_join(done)
+            return None
         return self.merge_values(done, [(pa, a), (pb, b)], node)
 
     def merge_values(self, done, pending, node) -> Value:

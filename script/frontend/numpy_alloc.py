@@ -406,24 +406,6 @@ class AllocLowering:
             expect = self.emit("mul", [expect, d], T.I64, None, loc)
         return ok
 
-    def choose(self, cond: Value, then, other, node) -> Value:
-        """The value `then()` emits where `cond` holds, else the one `other()` emits."""
-        loc = self.loc(node)
-        yes, no, done = self.new_block("choose"), self.new_block("choose.else"), self.new_block("choose.done")
-        self.branch(cond, yes, no, loc)
-        self.seal(yes)
-        self.seal(no)
-        self.start(yes)
-        a = then()
-        pa = self.block
-        self.goto(done, loc)
-        self.start(no)
-        b = other()
-        pb = self.block
-        self.goto(done, loc)
-        return self.merge_values(done, [(pa, a), (pb, b)], node)
-
-
     def size_of(self, arr: Value, node) -> Value:
         size: Value = Const(1, T.I64)
         for d in self.dims_of(arr, node):
