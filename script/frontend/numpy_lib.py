@@ -123,9 +123,10 @@ def median(a):
         return math.nan
     if s[n - 1] != s[n - 1]:
         return math.nan
+    # NumPy takes the mean of the middle element(s): a sum that starts from +0.0
     if n % 2 == 1:
-        return s[n // 2] * 1.0
-    return (s[n // 2 - 1] + s[n // 2]) / 2.0
+        return (0.0 + s[n // 2]) / 1.0
+    return ((0.0 + s[n // 2 - 1]) + s[n // 2]) / 2.0
 
 
 def percentile(a, q):
@@ -137,9 +138,14 @@ def percentile(a, q):
     if s[n - 1] != s[n - 1]:
         return math.nan
     pos = (n - 1) * (q / 100.0)
-    lo = int(math.floor(pos))
-    hi = min(lo + 1, n - 1)
-    frac = pos - lo
+    if pos >= n - 1:            # NumPy's _get_indexes: the last element, "previous" index -1
+        lo = n - 1
+        hi = n - 1
+        frac = pos + 1.0
+    else:
+        lo = int(math.floor(pos))
+        hi = lo + 1
+        frac = pos - lo
     # NumPy's _lerp: a + (b - a) * t, from the other end when t >= 0.5
     x = s[lo] * 1.0
     y = s[hi] * 1.0
