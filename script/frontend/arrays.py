@@ -280,10 +280,7 @@ class ArrayLowering:
             parts = [self.emit(op, [arr], T.I64, k, loc) for k in range(t.ndim)]
             return self.make_tuple(parts, node)
         if attr == "size":
-            size: Value = self.emit("dim", [arr], T.I64, 0, loc)
-            for k in range(1, t.ndim):
-                size = self.emit("mul", [size, self.emit("dim", [arr], T.I64, k, loc)], T.I64, None, loc)
-            return size
+            return self.size_of(arr, node)
         if attr == "T":
             if t.ndim == 1:
                 return arr

@@ -72,9 +72,7 @@ class FancyIndexLowering:
         self.loop_nest(node, dims, visit)
 
     def count_true(self, arr: Value, mask: ArrayExpr, node) -> Value:
-        self.counter += 1
-        var = f"$count{self.counter}"
-        self.write(var, Const(0, T.I64))
+        var = self.new_var("count", Const(0, T.I64))
         self.for_masked(arr, mask, node, lambda idx: self.write(
             var, self.emit("add", [self.read(var, self.loc(node)), Const(1, T.I64)], T.I64, None, self.loc(node))))
         return self.read(var, self.loc(node))
@@ -87,9 +85,7 @@ class FancyIndexLowering:
         if isinstance(e.dtype, T.BoolType):
             n = self.count_true(arr, e, node)
             out = self.alloc_array(arr.type.dtype, [n], node)
-            self.counter += 1
-            var = f"$k{self.counter}"
-            self.write(var, Const(0, T.I64))
+            var = self.new_var("k", Const(0, T.I64))
 
             def take(idx):
                 k = self.read(var, loc)
@@ -135,9 +131,7 @@ class FancyIndexLowering:
                 self.raise_if(bad, "ValueError",
                               "NumPy boolean array indexing assignment cannot assign %lld input values to the "
                               "%lld output values where the mask is true", node, [have, n])
-            self.counter += 1
-            var = f"$k{self.counter}"
-            self.write(var, Const(0, T.I64))
+            var = self.new_var("k", Const(0, T.I64))
 
             def put(idx):
                 if src is None:

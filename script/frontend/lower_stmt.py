@@ -507,12 +507,18 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.array_len(seq, node), lambda i: self.array_item(seq, i, node), et
         self.error(f"cannot iterate over a value of type {seq.type}", node)
 
+    def new_var(self, prefix: str, init: Value) -> str:
+        """A fresh synthetic local holding `init` (``$`` keeps it apart from Python names;
+        the same name in every rebuild of the function, so type hints find it again)."""
+        self.counter += 1
+        var = f"${prefix}{self.counter}"
+        self.write(var, init)
+        return var
+
     def reduce_loop(self, node, n: Value, item, init: Value, step) -> Value:
         """Fold `step(acc, item(i))` over 0 <= i < n starting from `init`; `step` keeps the
         accumulator's type. The loop's key is `node`, so type hints survive rebuilds."""
-        self.counter += 1
-        var = f"$acc{self.counter}"
-        self.write(var, init)
+        var = self.new_var("acc", init)
         loop = self.info.synthetic_loop(node)
 
         def bind(i):
@@ -562,9 +568,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             counter, limit, pred, unit = Const(0, ut), self.trip_count(start, stop, step, ut, node), "lt", Const(1, ut)
             value_of = lambda k: self.emit(  # noqa: E731
                 "add", [start, self.emit("mul", [self.coerce(k, t, node), step], t, None, loc)], t, None, loc)
-        self.counter += 1
-        var = f"$iter{self.counter}"
-        self.write(var, counter)
+        var = self.new_var("iter", counter)
         header = self.new_block("for.head", loop_key=node)
         self.goto(header, loc)
         self.enter_loop_header(header)

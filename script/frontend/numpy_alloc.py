@@ -407,8 +407,9 @@ class AllocLowering:
         return ok
 
     def size_of(self, arr: Value, node) -> Value:
-        size: Value = Const(1, T.I64)
-        for d in self.dims_of(arr, node):
+        """The number of elements of `arr` (the product of its lengths)."""
+        size, *rest = self.dims_of(arr, node)
+        for d in rest:
             size = self.emit("mul", [size, d], T.I64, None, self.loc(node))
         return size
 

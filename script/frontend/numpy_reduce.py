@@ -336,10 +336,7 @@ class ReduceLowering:
     def fold(self, node, dims: list[Value], init: list[Value], step) -> list[Value]:
         """Accumulators `init` after `acc = step(acc, idx)` for every index tuple of lengths
         `dims` in C order; `step` keeps each accumulator's type."""
-        self.counter += 1
-        names = [f"$fold{self.counter}.{k}" for k in range(len(init))]
-        for name, v in zip(names, init):
-            self.write(name, v)
+        names = [self.new_var("fold", v) for v in init]
 
         def body(idx):
             acc = [self.read(name, self.loc(node)) for name in names]
