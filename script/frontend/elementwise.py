@@ -172,21 +172,22 @@ class ElementwiseLowering:
 
     # ---- computing elements ---------------------------------------------------------------
 
-    def element(self, e: ArrayExpr, idx: list[Value], out_ndim: int, node) -> Value:
+    def element(self, e: ArrayExpr, idx: list[Value], out_ndim: int, node, stretch: dict | None = None) -> Value:
         """The element of `e` at output index `idx` (broadcast: a leaf of lower rank sees
-        the trailing indices; an axis of length 1 the index 0 when `self._stretch` says)."""
+        the trailing indices; an axis of length 1 the index 0 where `stretch`, the marks of
+        `stretch_marks`, says it is stretched)."""
         loc = self.loc(node)
         if e.kind == "scalar":
             return e.value
         if e.kind == "leaf":
             arr = e.value
             mine = idx[out_ndim - e.ndim:]
-            stretch = getattr(self, "_stretch", {}).get(id(arr))
-            if stretch is not None:
+            marks = (stretch or {}).get(id(arr))
+            if marks is not None:
                 mine = [self.emit("select", [s, Const(0, T.I64), i], T.I64, None, loc) if s is not None else i
-                        for s, i in zip(stretch, mine)]
+                        for s, i in zip(marks, mine)]
             return self.emit("load", [arr, *mine], arr.type.dtype, None, loc)
-        vals = [self.element(a, idx, out_ndim, node) for a in e.args]
+        vals = [self.element(a, idx, out_ndim, node, stretch) for a in e.args]
         vals = [self.cast_element(v, t, node) for v, t in zip(vals, e.loop)]
         return self.ufunc_scalar(e.name, vals, e.dtype, node)
 
@@ -304,14 +305,13 @@ class ElementwiseLowering:
 
     # ---- evaluating expressions -----------------------------------------------------------
 
-    def broadcast_shape(self, e: ArrayExpr, node) -> list[Value]:
-        """The output lengths of `e` (NumPy's broadcasting), checked; sets `self._stretch`
-        (`stretch_marks`)."""
+    def broadcast_shape(self, e: ArrayExpr, node) -> tuple[list[Value], dict]:
+        """The output lengths of `e` (NumPy's broadcasting), checked, and the marks of its
+        stretched leaf axes (`stretch_marks`)."""
         leaves = e.leaves()
         dims = [self.dims_of(a, node) for a in leaves]
         out = self.checked_shape(e, {id(a): d for a, d in zip(leaves, dims)}, node)
-        self._stretch = self.stretch_marks(leaves, dims, out, node)
-        return out
+        return out, self.stretch_marks(leaves, dims, out, node)
 
     def checked_shape(self, e: ArrayExpr, leaf_dims: dict, node) -> list[Value]:
         """The lengths of `e`, checking each operation's operands as NumPy does when it
@@ -395,8 +395,7 @@ class ElementwiseLowering:
             return e.value
         if e.ndim == 0:
             self.error("an element-wise expression of scalars only", node)
-        dims = self.broadcast_shape(e, node)
-        stretch = self._stretch
+        dims, stretch = self.broadcast_shape(e, node)
         out = self.alloc_array(e.dtype, dims, node)
         self.expr_loops(e, out, dims, stretch, node, convert=False)
         return out
@@ -405,31 +404,24 @@ class ElementwiseLowering:
         """The loop nest storing each element of `e` into `dst` (of lengths `dims`). With
         stretched leaves, a second nest without the index selects runs when nothing is
         stretched at run time."""
-        def body(idx):
-            v = self.element(e, idx, len(dims), node)
+        def body(idx, marks):
+            v = self.element(e, idx, len(dims), node, marks)
             if convert:
                 self.store_element(dst, idx, v, node)
             else:
                 self.emit("store", [dst, self.cast_element(v, dst.type.dtype, node), *idx], T.NONE, None,
                           self.loc(node))
+        def nest(marks):
+            self.loop_nest(node, dims, lambda idx: body(idx, marks))
         marks = [m for ms in stretch.values() for m in ms if m is not None]
         if not marks:
-            self._stretch = {}
-            self.loop_nest(node, dims, body)
+            nest({})
             return
         loc = self.loc(node)
         any_stretch = marks[0]
         for m in marks[1:]:
             any_stretch = self.emit("or", [any_stretch, m], T.BOOL, None, loc)
-
-        def general():
-            self._stretch = stretch
-            self.loop_nest(node, dims, body)
-
-        def plain():
-            self._stretch = {}
-            self.loop_nest(node, dims, body)
-        self.choose(any_stretch, general, plain, node)
+        self.choose(any_stretch, lambda: nest(stretch), lambda: nest({}), node)
 
     def store_expr(self, dst: Value, value, node, in_place: bool = False) -> None:
         """``dst[...] = value`` for an array `dst` (a view or a whole array) and an array,
@@ -462,7 +454,7 @@ class ElementwiseLowering:
             v = self.item_value(e.value, dst.type.dtype, node)      # checked once, as NumPy does
             self.loop_nest(node, dims, lambda idx: self.emit("store", [dst, v, *idx], T.NONE, None, self.loc(node)))
             return
-        shape = self.broadcast_shape(e, node) if e.kind == "op" else self.dims_of(e.value, node)
+        shape = self.broadcast_shape(e, node)[0] if e.kind == "op" else self.dims_of(e.value, node)
         bad = self.mismatch([shape], dims, node)
         if len(shape) + len(dims) <= 4:
             fmt = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"   # noqa: E731

@@ -42,12 +42,12 @@ class FancyIndexLowering:
             self.error("an integer array index is supported on 1-d arrays only in compiled code", node)
         return e
 
-    def mask_dims(self, arr: Value, mask: ArrayExpr, node) -> list[Value]:
-        """The lengths of `arr`, checked against the mask's as NumPy checks them."""
+    def mask_dims(self, arr: Value, mask: ArrayExpr, node) -> tuple[list[Value], dict]:
+        """The lengths of `arr`, checked against the mask's as NumPy checks them, and the
+        marks of the mask's stretched axes (elementwise.stretch_marks)."""
         loc = self.loc(node)
         dims = self.dims_of(arr, node)
-        shape = self.broadcast_shape(mask, node)
-        self._stretch_mask = self._stretch
+        shape, stretch = self.broadcast_shape(mask, node)
         # NumPy takes an empty boolean index as an empty integer index: it selects nothing
         # whatever the array's shape (a[np.zeros(0, bool)] is empty, no IndexError)
         empty: Value = Const(False, T.BOOL)
@@ -59,16 +59,14 @@ class FancyIndexLowering:
             self.raise_if(bad, "IndexError",
                           f"boolean index did not match indexed array along axis {axis}; size of axis is "
                           "%lld but size of corresponding boolean axis is %lld", node, [d, m])
-        return [self.emit("select", [empty, Const(0, T.I64), d], T.I64, None, loc) for d in dims]
+        return [self.emit("select", [empty, Const(0, T.I64), d], T.I64, None, loc) for d in dims], stretch
 
     def for_masked(self, arr: Value, mask: ArrayExpr, node, body) -> None:
         """`body(idx)` for each index (C order) where the mask is true."""
-        dims = self.mask_dims(arr, mask, node)
-        stretch = self._stretch_mask
+        dims, stretch = self.mask_dims(arr, mask, node)
 
         def visit(idx):
-            self._stretch = stretch
-            self.when(self.element(mask, idx, len(dims), node), lambda: body(idx), node)
+            self.when(self.element(mask, idx, len(dims), node, stretch), lambda: body(idx), node)
         self.loop_nest(node, dims, visit)
 
     def count_true(self, arr: Value, mask: ArrayExpr, node) -> Value:
