@@ -116,17 +116,9 @@ class ElementwiseLowering:
         """The input and output element types of ufunc `name` on `args`, as NumPy resolves
         them (Python scalars weak)."""
         import numpy as np
-        from script.frontend.lower_expr import WeakConst
-        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        from script.frontend.typeinfer import dtype_to_type
         ufunc = getattr(np, name)
-        spec = []
-        for a in args:
-            t = a.dtype
-            if a.kind == "scalar" and t != T.BOOL and (isinstance(a.value, WeakConst) or t in (T.I64, T.F64)):
-                # (a Python bool is not weak: NumPy takes it as a bool array would be)
-                spec.append(float if isinstance(t, T.FloatType) else int)
-            else:
-                spec.append(np.dtype(numpy_name(t)))
+        spec = [numpy_operand(a) for a in args]
         try:
             dts = ufunc.resolve_dtypes(tuple(spec) + (None,) * ufunc.nout)
         except Exception as e:      # noqa: BLE001 - NumPy's own refusal, reported as is
@@ -139,13 +131,9 @@ class ElementwiseLowering:
 
     def where_expr(self, cond, x, y, node) -> ArrayExpr:
         import numpy as np
-        from script.frontend.lower_expr import WeakConst
-        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        from script.frontend.typeinfer import dtype_to_type
         c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
-        weak = lambda e: (0.0 if isinstance(e.dtype, T.FloatType) else 0) if (   # noqa: E731
-            e.kind == "scalar" and e.dtype != T.BOOL and (isinstance(e.value, WeakConst) or e.dtype in (T.I64, T.F64))) \
-            else np.dtype(numpy_name(e.dtype))
-        t = dtype_to_type(np.result_type(weak(a), weak(b)))
+        t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
         return ArrayExpr("op", t, max(c.ndim, a.ndim, b.ndim), name="where", args=(c, a, b),
                          loop=(T.BOOL, t, t))
 
@@ -569,6 +557,19 @@ def _may_raise(e: ArrayExpr) -> bool:
     if e.name == "power" and isinstance(e.loop[0], T.IntType):
         return True
     return any(_may_raise(a) for a in e.args)
+
+
+def numpy_operand(e: ArrayExpr, as_value: bool = False):
+    """How NumPy sees operand `e` when it resolves dtypes (NEP 50): a Python int or float
+    (an ``int``/``float`` scalar of compiled code) is weak: the type, for
+    ``ufunc.resolve_dtypes``, or a value of it (`as_value`), for ``np.result_type``. Anything
+    else, a bool scalar and a sized scalar included, is its NumPy dtype."""
+    import numpy as np
+    from script.frontend.typeinfer import numpy_name
+    if e.kind == "scalar" and e.dtype in (T.I64, T.F64):
+        kind = float if e.dtype == T.F64 else int
+        return kind(0) if as_value else kind
+    return np.dtype(numpy_name(e.dtype))
 
 
 def _weak_int(e: ArrayExpr) -> bool:

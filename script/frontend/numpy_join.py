@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.elementwise import ArrayExpr
+from script.frontend.elementwise import ArrayExpr, numpy_operand
 from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -31,16 +31,12 @@ class JoinLowering:
 
     def result_dtype(self, values: list[Value], node) -> T.Type:
         import numpy as np
-        from script.frontend.lower_expr import WeakConst
-        from script.frontend.typeinfer import dtype_to_type, numpy_name
+        from script.frontend.typeinfer import dtype_to_type
         spec = []
         for v in values:
-            t = v.type.dtype if isinstance(v.type, T.ArrayType) else v.type
-            if not t.is_numeric():
-                self.error(f"cannot make an array of {t}", node)
-            weak = not isinstance(v.type, T.ArrayType) and (isinstance(v, WeakConst) or t in (T.I64, T.F64))
-            spec.append((0.0 if isinstance(t, T.FloatType) else 0) if weak and not isinstance(t, T.BoolType)
-                        else np.dtype(numpy_name(t)))
+            if not isinstance(v.type, T.ArrayType) and not v.type.is_numeric():
+                self.error(f"cannot make an array of {v.type}", node)
+            spec.append(numpy_operand(self.as_expr(v, node), as_value=True))
         if all(not isinstance(s, np.dtype) for s in spec):      # only Python scalars: NumPy's defaults
             return T.F64 if any(isinstance(s, float) for s in spec) else T.I64
         return dtype_to_type(np.result_type(*spec))
