@@ -17,13 +17,13 @@ from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_linalg import LinalgLowering
 from script.frontend.numpy_reduce import ReduceLowering
-from script.frontend.elementwise import ElementwiseLowering, is_array_like
+from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
+from script.frontend.ssa_builder import SSABuilder, Undef, Unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator

@@ -14,7 +14,6 @@ import math
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.ir.ops import ExcInfo
 
 _TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
 

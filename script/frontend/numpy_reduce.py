@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import numpy_kernels
-from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS, itemsize
+from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from script.ir.core import BlockParam, Const, Function, Instr, Value, reachable_blocks
+from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
