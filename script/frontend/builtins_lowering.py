@@ -172,7 +172,12 @@ class CallLowering:
         callee = self.ctx.callee(self, info, tuple(types), node)
         if isinstance(callee.ret_type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
-        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+        result = self.emit("call", args, callee.ret_type, callee, self.loc(node))
+        if isinstance(callee.ret_type, T.NoneType) and self.ctx.never_returns(callee):
+            # Every path of the callee raises: its result is never seen, but the expression
+            # around the call must still type-check, as it does in Python.
+            return WeakConst(0, T.I64, self.loc(node))
+        return result
 
     # ---- numeric builtins ----------------------------------------------------------------
 
