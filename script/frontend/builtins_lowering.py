@@ -12,7 +12,7 @@ import math
 import types
 
 from script.frontend import pylib
-from script.frontend.lower_expr import WeakConst
+from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
@@ -88,6 +88,9 @@ class CallLowering:
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
+            method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
+            if method is not None:
+                return self.call_script(self.ctx.info_for(method), node, first=base)
             ref = self.attribute_of(base, node.func)
         else:
             ref = self.callee_ref(node.func)
@@ -549,6 +552,15 @@ class CallLowering:
         t = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[name]
         if not node.args and not node.keywords:
             return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            # float("inf"), int("12"): folded, or the error CPython raises when it runs.
+            try:
+                return const_of(getattr(py_builtins, name)(node.args[0].value), self.loc(node))
+            except OverflowError:
+                self.error(f"integer constant {node.args[0].value} does not fit in int64", node.args[0])
+            except ValueError as e:
+                self.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
+                return Const(0, t)
         (v,) = self.positional(node, name, 1)
         return self.convert_checked(v, t, node)
 
@@ -576,6 +588,9 @@ def _conversion_target(obj) -> T.Type | None:
         return type_from_annotation(obj)
     return None
 
+
+# Methods of scalar values, written in pylib: (value type class, name) -> function.
+_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.FloatType, "is_integer"): pylib.is_integer}
 
 _BUILTIN_HANDLERS = {
     id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,

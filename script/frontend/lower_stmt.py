@@ -456,18 +456,18 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                           lambda i: self.assign(node.target, item(i), node))
 
     def builtin_call(self, node):
-        """`range`, `enumerate` or `zip` when `node` calls that builtin, else None."""
+        """`range`, `enumerate`, `zip` or `reversed` when `node` calls that builtin, else None."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
-            if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip):
+            if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed):
                 return ref.obj
         return None
 
     def iterable(self, node):
         """(length, item, element type) for what a `for` may iterate: `item(i)` gives the
         i-th element for 0 <= i < length. Ranges, arrays (along the first axis), tuples,
-        and `enumerate`/`zip` of those."""
+        and `enumerate`/`zip`/`reversed` of those."""
         builtin = self.builtin_call(node)
         loc = self.loc(node)
         if builtin is range:
@@ -492,6 +492,15 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 n = self.emit("min", [n, m], T.I64, None, loc)
             return (n, lambda i: self.make_tuple([item(i) for _, item, _ in parts], node),
                     T.TupleType([et for _, _, et in parts]))
+        if builtin is reversed:
+            if len(node.args) != 1:
+                self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)
+            inner = self.builtin_call(node.args[0])
+            if inner in (enumerate, zip):
+                self.error(f"'{inner.__name__}' object is not reversible", node)
+            n, item, et = self.iterable(node.args[0])
+            last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
+            return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
         return self.iterable_value(self.expr(node), node)
 
     def iterable_value(self, seq: Value, node):

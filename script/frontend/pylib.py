@@ -137,3 +137,19 @@ def ldexp(x: float, i: int) -> float:
     if r - r != 0.0:
         raise OverflowError("math range error")
     return r
+
+
+def bit_length(n: int) -> int:
+    """int.bit_length(): bits of |n| (INT64_MIN has 64)."""
+    if n == -9223372036854775807 - 1:
+        return 64
+    n = -n if n < 0 else n
+    bits = 0
+    while n:
+        n >>= 1
+        bits += 1
+    return bits
+
+
+def is_integer(x: float) -> bool:
+    return math.isfinite(x) and x % 1.0 == 0.0
