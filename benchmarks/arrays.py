@@ -5,6 +5,7 @@ them (`np.dot`, `@`, slicing, array expressions) and as explicit loops.
 
     python benchmarks/arrays.py            # full sizes (about a minute)
     python benchmarks/arrays.py --quick    # small sizes, no Numba (a few seconds)
+    python benchmarks/arrays.py --checks   # what bounds checks cost in the loop kernels
 
 NumPy runs its BLAS on one thread (OPENBLAS_NUM_THREADS and friends are set to 1 before
 NumPy loads), as every other column runs on one core. C is gcc -O3 -march=native
@@ -27,6 +28,7 @@ import json              # noqa: E402
 import subprocess        # noqa: E402
 import sys               # noqa: E402
 import tempfile          # noqa: E402
+import time              # noqa: E402
 
 import numpy as np       # noqa: E402
 
@@ -122,14 +124,65 @@ def c_times(size, repeats, min_time):
     return out
 
 
+def thread_time_per_call(fn, args, number: int) -> float:
+    """Thread CPU seconds per call: what other processes on a loaded machine take is not
+    counted, which wall time would."""
+    t0 = time.thread_time()
+    for _ in range(number):
+        fn(*args)
+    return (time.thread_time() - t0) / number
+
+
+def check_costs(size: str, repeats: int) -> None:
+    """For each `_loop` kernel: compiled with bounds checks, with them but without the
+    versioning pass (SCRIPT_DISABLE_PASSES, read at each compile), and without them; run
+    times interleaved, as ratios to the unchecked one, and process CPU time to compile
+    (the least of three compiles, after a first one that fills the caches)."""
+    import script
+    print(f"Bounds checks in the loop kernels, {size} sizes: thread CPU time per call, median "
+          f"of {repeats} interleaved rounds, as a ratio to boundscheck=False; compile time")
+    lines = []
+    for kind in KINDS:
+        args = K.arguments(kind, size)
+        script.script(getattr(K, kind + "_loop"))(*args)     # what a first compile caches
+        fns, compile_ms = {}, {}
+        for label, bc, disabled in (("checked", True, ""), ("no versioning", True, "versioning"),
+                                    ("unchecked", False, "")):
+            os.environ["SCRIPT_DISABLE_PASSES"] = disabled
+            spent = []
+            for _ in range(3):
+                t0 = time.process_time()
+                fns[label] = script.script(getattr(K, kind + "_loop"), boundscheck=bc)
+                fns[label](*args)
+                spent.append((time.process_time() - t0) * 1e3)
+            compile_ms[label] = min(spent)       # CPU time: only contention adds to it
+        os.environ.pop("SCRIPT_DISABLE_PASSES")
+        number = max(1, int(0.05 / max(thread_time_per_call(fns["unchecked"], args, 1), 1e-7)))
+        times = {label: [] for label in fns}
+        for _ in range(repeats):
+            for label, fn in fns.items():
+                times[label].append(thread_time_per_call(fn, args, number))
+        t = {label: C.median(v) for label, v in times.items()}
+        lines.append([kind + "_loop", fmt_time(t["unchecked"]),
+                      fmt_ratio(t["checked"] / t["unchecked"]),
+                      fmt_ratio(t["no versioning"] / t["unchecked"]),
+                      *(f"{compile_ms[label]:.0f} ms" for label in fns)])
+    table(lines, ["", "unchecked", "checked", "checked, no versioning", "compile checked",
+                  "no versioning", "unchecked"])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-numba", action="store_true")
     parser.add_argument("--repeats", type=int)
+    parser.add_argument("--checks", action="store_true")
     opts = parser.parse_args(argv)
     import script
     size = "quick" if opts.quick else "full"
+    if opts.checks:
+        check_costs(size, opts.repeats or 25)
+        return 0
     repeats = opts.repeats or (3 if opts.quick else 7)
     min_time = 0.01 if opts.quick else 0.2
     print(f"Array kernels, {size} sizes (float64): " + ", ".join(

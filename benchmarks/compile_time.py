@@ -1,14 +1,16 @@
 """Compile time per stage, in ms: end to end on fresh Python functions, and for the backend alone
 on small hand-built IR functions.
 
-    python benchmarks/compile_time.py [--trials N] [--repeats N] [--profile]
+    python benchmarks/compile_time.py [--trials N] [--repeats N] [--profile] [--no-interrupts]
 
 End to end (the function of `run.py`'s compile-latency section, COMPILE_TEMPLATE): each trial
 writes a NEW module to a temp file, imports it, and times ``script.script(f)`` plus the first
 call, split into decorate, frontend, passes, and the backend's steps (lower to LLVM IR text,
 parse, optimize, emit object code, link); "other" is the rest of the first call (argument
-binding, dispatcher update). Medians over `--trials`, wall clock. `--profile` also runs
-cProfile over the trials and prints the top functions by cumulative time.
+binding, dispatcher update). Medians over `--trials`, wall clock, and "cpu": the thread's CPU
+time for the whole, which a busy machine inflates less (it leaves out time spent waiting
+for a core). `--profile` also runs cProfile over the trials and prints the top functions by
+cumulative time; `--no-interrupts` repeats the figures with ``interruptible=False``.
 
 Backend alone: minimum over `--repeats` compilations of each hand-built function per
 optimization level (the first compilation in a process also pays for the JIT's creation,
@@ -76,7 +78,7 @@ def fresh_functions(count: int, tmp: str, tag: str):
         yield getattr(mod, name)
 
 
-def end_to_end(trials: int, profile: bool) -> None:
+def end_to_end(trials: int, profile: bool, interruptible: bool = True) -> None:
     import script
     from run import COMPILE_ARGS
     keep = []               # the frontend caches by id(function): keep every one alive
@@ -87,16 +89,19 @@ def end_to_end(trials: int, profile: bool) -> None:
             f(*COMPILE_ARGS)
             keep.append(f)
         for fn in fresh_functions(trials, tmp, "e2e"):
+            c0 = time.thread_time()
             t0 = time.perf_counter()
-            f = script.script(fn)
+            f = script.script(fn, interruptible=interruptible)
             t1 = time.perf_counter()
             f(*COMPILE_ARGS)
             t2 = time.perf_counter()
+            cpu = time.thread_time() - c0
             keep.append(f)
             spec = next(iter(f.__dict__["_specializations"].values()))
             row = {"total": t2 - t0, "decorate": t1 - t0, "frontend": spec.timings["frontend"],
                    "passes": spec.timings["passes"], **spec.native.timings}
             row["other"] = row["total"] - sum(v for k, v in row.items() if k != "total")
+            row["cpu"] = cpu
             rows.append(row)
         if profile:
             pr = cProfile.Profile()
@@ -106,8 +111,9 @@ def end_to_end(trials: int, profile: bool) -> None:
                 f(*COMPILE_ARGS)
                 keep.append(f)
             pr.disable()
-    keys = ["total", "decorate", "frontend", "passes", *BACKEND_STEPS, "other"]
-    print(f"end to end, median of {trials} fresh functions (ms):")
+    keys = ["total", "decorate", "frontend", "passes", *BACKEND_STEPS, "other", "cpu"]
+    what = "" if interruptible else ", interruptible=False"
+    print(f"end to end{what}, median of {trials} fresh functions (ms):")
     print(" ".join(f"{k:>9s}" for k in keys))
     print(" ".join(f"{statistics.median(r[k] for r in rows) * 1e3:9.2f}" for k in keys))
     if profile:
@@ -154,9 +160,13 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=15)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--no-interrupts", action="store_true",
+                        help="also time the functions compiled with interruptible=False")
     opts = parser.parse_args()
     sys.path.insert(0, HERE)
     end_to_end(opts.trials, opts.profile)
+    if opts.no_interrupts:
+        end_to_end(opts.trials, False, interruptible=False)
     backend_alone(opts.repeats)
 
 

@@ -8,6 +8,8 @@ All integers stay non-negative and below 2**63, so Python's floor division and m
 with C's truncating ones and nothing overflows an int64.
 """
 
+import random
+
 
 def fib(n):
     if n < 2:
@@ -43,6 +45,19 @@ def lcg_pi(n, seed):
     return 4.0 * inside / n
 
 
+def mt_pi(n, seed):
+    """The same estimate from Python's own generator: `random.seed` and `random.random`
+    (the Mersenne Twister; compiled code has a generator of its own giving the same stream)."""
+    random.seed(seed)
+    inside = 0
+    for i in range(n):
+        x = random.random()
+        y = random.random()
+        if x * x + y * y <= 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
 def branchy(n):
     """A loop whose body takes one of three branches, picked with % and ^ (the second
     depends on the running total, so the branch pattern is irregular)."""
@@ -62,5 +77,6 @@ KERNELS = {
     "fib": (fib, {"full": (27,), "quick": (20,)}),
     "collatz": (collatz, {"full": (30_000,), "quick": (2_000,)}),
     "lcg_pi": (lcg_pi, {"full": (1_000_000, 12345), "quick": (20_000, 12345)}),
+    "mt_pi": (mt_pi, {"full": (1_000_000, 12345), "quick": (20_000, 12345)}),
     "branchy": (branchy, {"full": (3_000_000,), "quick": (50_000,)}),
 }

@@ -8,9 +8,11 @@
    target is load >= 20x faster than compiling.
 2. `@script(cache=True)`: a miss (compile and write the entry) against a hit (read it and
    link), in this process; then a hit in a fresh process (with Python's bytecode cache on),
-   cold — paying the one-time setup any first compile or load pays (llvmlite, the JIT, the
-   runtime library, the function type) — and warm, after loading a saved module. The
-   target is a hit under 5 ms on top of `import script`.
+   cold — paying the one-time setup of a process's first load (the modules of the load
+   path, the runtime library from the per-machine store, the function type; not llvmlite
+   nor the frontend, which a hit does not import) — and warm, after loading a saved
+   module. The target is a hit under 5 ms on top of `import script`; on a shared machine
+   the CPU time of the hit is the steadier figure, and both are printed.
 
 Everything runs in one process with a warm JIT unless said otherwise; figures are medians.
 """
@@ -157,12 +159,15 @@ t1 = time.perf_counter()
 if sys.argv[2] == "warm":       # pay the one-time costs (LLVM, runtime, these modules) first
     script.load(sys.argv[3])
 t2 = time.perf_counter()
+c2 = time.process_time()
 sys.path.insert(0, sys.argv[1])
 import cached_kernel
 t3 = time.perf_counter()
+c3 = time.process_time()
 assert cached_kernel.collatz(27) == 111
 kind = type(next(iter(cached_kernel.collatz._specializations.values()))).__name__
-print(f"{(t1 - t0) * 1e3:.2f} {(t3 - t2) * 1e3:.2f} {kind}")
+llvm = "llvmlite.binding" in sys.modules
+print(f"{(t1 - t0) * 1e3:.2f} {(t3 - t2) * 1e3:.2f} {(c3 - c2) * 1e3:.2f} {kind} {llvm}")
 '''
 
 
@@ -177,16 +182,17 @@ def fresh_process_hit(directory: str, archive: str, repeats: int) -> dict:
                PYTHONPYCACHEPREFIX=os.path.join(directory, "pyc"))
     env.pop("SCRIPT_VERIFY", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)      # a fresh process, not a first run
-    rows: dict = {"import": [], "cold": [], "warm": []}
+    rows: dict = {"import": [], "cold": [], "warm": [], "cold cpu": [], "warm cpu": []}
     for i in range(repeats + 1):
         for mode in ("cold", "warm"):
             r = subprocess.run([sys.executable, "-c", FRESH_HIT, directory, mode, archive],
                                env=env, capture_output=True, text=True, check=True)
-            imp, hit, kind = r.stdout.split()
-            assert i == 0 or kind == "LoadedSpecialization", r.stdout
+            imp, hit, cpu, kind, llvm = r.stdout.split()
+            assert i == 0 or (kind, llvm) == ("LoadedSpecialization", "False"), r.stdout
             if i:                                # the first round fills the caches
                 rows["import"].append(float(imp))
                 rows[mode].append(float(hit))
+                rows[f"{mode} cpu"].append(float(cpu))
     return {k: statistics.median(v) for k, v in rows.items()}
 
 
@@ -234,8 +240,9 @@ def main() -> None:
         print(f"hit, same process        {med(hit_ms):8.2f} ms")
         fresh = fresh_process_hit(tmp, path, max(3, opts.repeats // 2))
         print(f"fresh process: import script {fresh['import']:.1f} ms; then a hit "
-              f"{fresh['cold']:.1f} ms (first use of the backend), {fresh['warm']:.2f} ms "
-              "(after loading a saved module)")
+              f"{fresh['cold']:.1f} ms, CPU {fresh['cold cpu']:.1f} ms (the process's first "
+              f"load), {fresh['warm']:.2f} ms, CPU {fresh['warm cpu']:.2f} ms (after loading a "
+              "saved module)")
         ok = "ok" if fresh["cold"] < 5 else "MISS"
         print(f"hit on top of import script  {fresh['cold']:8.1f} ms   (target < 5 ms: {ok})")
 

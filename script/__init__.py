@@ -19,7 +19,7 @@ from script.errors import CompileError, LoadError, VerifyError
 from script.frontend.typeinfer import SizedType as _Sized
 from script.ir import types as _T
 
-__version__ = "0.1.0"
+__version__ = "0.1.1"
 
 i8, i16, i32, i64 = (_Sized(t) for t in (_T.I8, _T.I16, _T.I32, _T.I64))
 u8, u16, u32, u64 = (_Sized(t) for t in (_T.U8, _T.U16, _T.U32, _T.U64))

@@ -1,8 +1,10 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
 An entry is a saved module (script.saved's format, checked the same way) holding one
-specialization of one function, in a file named by a key: the SHA-256 of every input the
-compiled code depends on —
+specialization of one function, in a file named by its slot (the function's file and
+qualified name, the argument types and the options): writing an entry replaces the slot's
+previous one. Its manifest holds the key: the SHA-256 of every input the compiled code
+depends on —
 
 - the function's source text, its defaults, and for every name it reads from outside
   (module globals, closure cells, builtins, ``mod.attr`` chains; found in the source, so a
@@ -13,7 +15,18 @@ compiled code depends on —
 - the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil` and
   SCRIPT_DISABLE_PASSES;
 - the compiler (its version and the sizes and times of its own files), LLVM's version, the
-  Python ABI, the target triple, CPU name and features.
+  Python ABI, the target triple, CPU name and features (native.store: read without LLVM).
+
+Describing a function needs its source text and the outside names it reads, which parsing
+gives (the frontend's FunctionInfo). So an entry also records, per function the key
+describes (`saved_manifest.CacheSource`), where it is, the SHA-256 of its file and of its
+source, and its outside names. A lookup first describes the functions from that record
+(`quick`): while each function is at the recorded place of a file with the recorded
+SHA-256, its source and names are the recorded ones, and the values of the names are read
+from the live objects, as always. Only when that fails (a file changed, a new callee) are
+the functions parsed. Either way the key is rebuilt in full and compared: the record saves
+the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
+(script.dispatcher defers the function's FunctionInfo until something needs it).
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
@@ -22,30 +35,28 @@ same places in the same order.
 
 Invariants: a hit links the entry's object code and compiles nothing; a wrong or stale
 entry is never used (its key, types and target are checked against the running process);
-a corrupt one is ignored with a RuntimeWarning, and rebuilt; writes are atomic (temp file
-and rename), so concurrent processes never see or leave a partial entry; writing an entry
-removes the entries it replaces (same function and signature, another key). Failing to
-write is silent: the cache never turns a compile into an error.
+a corrupt one (or one of another function) is ignored with a RuntimeWarning, and rebuilt;
+writes are atomic (temp file and rename), so concurrent processes never see or leave a
+partial entry. Failing to write is silent: the cache never turns a compile into an error.
 """
 
 from __future__ import annotations
 
-import ast
 import builtins
-import functools
 import os
-import sys
 import types
 import warnings
 
-from script.compiler import Specialization, compile_specialization, disabled_passes
+from script.backend.native.store import compiler_fingerprint, user_cache_dir
 from script.errors import CompileError, LoadError
 from script.saved_archive import read_archive_bytes, sha256, write_archive
-from script.saved_manifest import (FunctionEntry, Param, host_manifest, host_target, llvm_version,
-                                   manifest_json, object_code_mismatch, parse_manifest,
-                                   python_abi)
+from script.saved_manifest import (CacheSource, FunctionEntry, Param, host_manifest, host_target,
+                                   llvm_version, manifest_json, object_code_mismatch,
+                                   parse_manifest, python_abi)
 
-KEY_VERSION = 1
+__all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
+
+KEY_VERSION = 2
 MAX_DEPENDENCIES = 256          # functions walked for one key; beyond it, no caching
 
 
@@ -53,68 +64,133 @@ class _Uncacheable(Exception):
     pass
 
 
+class _NotQuick(Exception):
+    """The entry's record does not describe the functions as they are: parse them."""
+
+
+def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
+                 interruptible: bool = True, nogil: bool = True):
+    """``(arg_types, specialization)`` of an annotated `py_func` from the cache when its
+    entry's record still describes it (the module docstring), else None; parses nothing
+    and compiles nothing. For decoration: what is not found here goes through
+    `cached_specialization`, which reports corrupt entries."""
+    arg_types = _annotated_types(py_func)
+    if arg_types is None:
+        return None
+    request = _Request(py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
+    try:
+        entry = _read(request, warn=False)
+        return None if entry is None else (arg_types, _quick(request, entry))
+    except (_NotQuick, _Uncacheable, LoadError):
+        return None
+    except Exception:  # noqa: BLE001 - a value the key cannot describe: the slow path decides
+        return None
+
+
 def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
                           boundscheck: bool = True, interruptible: bool = True,
-                          nogil: bool = True) -> Specialization:
+                          nogil: bool = True):
     """`compile_specialization`, through the cache. Called under the frontend's lock."""
+    from script.compiler import compile_specialization
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
-    # Options at their defaults add nothing to the key or name, so entries stay as they were.
-    flags = "".join(f"-no{k}" for k, v in options.items() if not v)
+    request = _Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
+    entry = _read(request, warn=True)
+    if entry is not None:
+        try:
+            return _quick(request, entry)
+        except (_NotQuick, _Uncacheable):
+            pass
+        except LoadError as e:
+            _warn_corrupt(entry.path, e)
+            entry = None
+        except Exception:  # noqa: BLE001 - a value the key cannot describe: no caching
+            return compile_specialization(info, arg_types, opt, passes, **options)
     try:
-        key = cache_key(info, arg_types, opt, passes) + flags
+        description = _Description(request.header(), None)
+        description.function(info.py_func)
     except Exception:  # noqa: BLE001 - _Uncacheable, or a value the key cannot describe
         return compile_specialization(info, arg_types, opt, passes, **options)
-    name = entry_name(info, arg_types, opt, (passes, flags) if flags else passes, key)
-    spec = _lookup(name, key, arg_types, _directories(info.filename))
+    key = description.key()
+    spec = None
+    if entry is not None and entry.manifest.cache_key == key:
+        try:
+            spec = _load(entry)
+        except LoadError as e:
+            _warn_corrupt(entry.path, e)
+        else:
+            if not description.sources:
+                return spec
+            # A hit the record did not find (a file changed elsewhere): record it anew, so
+            # that the next lookup does not parse.
     if spec is None:
         spec = compile_specialization(info, arg_types, opt, passes, **options)
-        try:
-            _store(name, key, info, spec, _directories(info.filename))
-        except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet
-            pass
+    try:
+        _store(request, key, description.sources, info, spec)
+    except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet
+        pass
     return spec
+
+
+class _Request:
+    """One specialization asked of the cache: the function, its argument types, options."""
+
+    def __init__(self, py_func, arg_types, opt, passes, boundscheck, interruptible, nogil):
+        self.py_func, self.arg_types, self.opt, self.passes = py_func, tuple(arg_types), opt, passes
+        options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
+        # Options at their defaults add nothing, so the entries of the defaults keep their names.
+        self.flags = "".join(f"-no{k}" for k, v in options.items() if not v)
+
+    def header(self) -> list:
+        """The key's lines about everything but the functions' text and names."""
+        from script import __version__
+        target = host_target()
+        # SCRIPT_DISABLE_PASSES as written (compiler.disabled_passes reads it the same way).
+        disabled = os.environ.get("SCRIPT_DISABLE_PASSES", "")
+        return [f"script-cache {KEY_VERSION}", f"compiler {__version__} {compiler_fingerprint()}",
+                f"llvm {llvm_version()}", f"python {python_abi()}",
+                f"target {target.triple} {target.cpu} {target.features}",
+                f"options opt={self.opt} passes={self.passes!r} disabled={disabled!r} "
+                f"flags={self.flags!r}",
+                f"types {', '.join(map(str, self.arg_types))}"]
+
+    def name(self) -> str:
+        """``<file stem>.<qualname>.<slot>.smod``, the slot a digest of the file, qualified
+        name, argument types and options."""
+        filename = self.py_func.__code__.co_filename
+        qualname = self.py_func.__qualname__.replace("<locals>.", "")
+        slot = sha256(f"{filename}\n{qualname}\n{self.arg_types}\n{self.opt}\n{self.passes}\n"
+                      f"{self.flags}".encode("utf-8", "backslashreplace"))[:16]
+        stem = os.path.splitext(os.path.basename(filename))[0]
+        return f"{stem}.{qualname}.{slot}.smod"
+
+    def directories(self) -> list:
+        override = os.environ.get("SCRIPT_CACHE_DIR")
+        if override:
+            return [override]
+        source = self.py_func.__code__.co_filename
+        return [os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__"),
+                user_cache_dir()]
 
 
 # ---- the key ------------------------------------------------------------------------------
 
-def cache_key(info, arg_types: tuple, opt: int, passes) -> str:
-    """The hex SHA-256 of everything the compiled code of `info` for `arg_types` depends on."""
-    from script import __version__
-    target = host_target()
-    lines = [f"script-cache {KEY_VERSION}", f"compiler {__version__} {compiler_fingerprint()}",
-             f"llvm {llvm_version()}", f"python {python_abi()}",
-             f"target {target.triple} {target.cpu} {target.features}",
-             f"options opt={opt} passes={passes!r} disabled={disabled_passes()!r}",
-             f"types {', '.join(map(str, arg_types))}"]
-    _Dependencies(lines).function(info.py_func)
-    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))
+class _Description:
+    """The key's text: the header, then each function reached from the root — its source,
+    defaults, and the value of every outside name it reads (the module docstring). With
+    `recorded` (an entry's CacheSources) each function's source and names are taken from
+    it while its file is unchanged (else `_NotQuick`); without, they come from parsing,
+    and `sources` records them."""
 
-
-@functools.cache
-def compiler_fingerprint() -> str:
-    """The compiler's own files (path, size, modification time): a changed compiler misses."""
-    root = os.path.dirname(os.path.abspath(__file__))
-    lines = []
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                st = os.stat(path)
-                lines.append(f"{os.path.relpath(path, root)} {st.st_size} {st.st_mtime_ns}")
-    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
-
-
-class _Dependencies:
-    """Appends to `lines` a description of each function reached from the root: its source,
-    defaults, and the value of every outside name it reads (see the module docstring)."""
-
-    def __init__(self, lines: list):
-        self.lines = lines
+    def __init__(self, header: list, recorded: tuple | None):
+        self.lines = list(header)
+        self.recorded = recorded
+        self.sources: list[CacheSource] | None = [] if recorded is None else None
         self.seen: dict[int, int] = {}
 
+    def key(self) -> str:
+        return sha256("\n".join(self.lines).encode("utf-8", "backslashreplace"))
+
     def function(self, py_func) -> str:
-        from script.frontend.specialize import CONTEXT
         index = self.seen.get(id(py_func))
         if index is not None:
             return f"function #{index}"
@@ -122,36 +198,71 @@ class _Dependencies:
             raise _Uncacheable
         index = self.seen[id(py_func)] = len(self.seen)
         label = f"function #{index} {py_func.__qualname__}"
-        try:
-            info = CONTEXT.info_for(py_func)
-        except CompileError:           # cannot be compiled: a call to it will fail anyway
+        source = self._source(index, py_func)
+        if source is None:             # cannot be compiled: a call to it will fail anyway
             self.lines.append(f"{label} without source")
             return f"function #{index}"
-        source = sha256(info.source.encode("utf-8", "backslashreplace"))
-        self.lines.append(f"{label} {info.filename} {source}")
-        for name, value in info.defaults.items():
+        self.lines.append(f"{label} {source.file} {source.source_sha256}")
+        for name, value in _defaults(py_func).items():
             self.lines.append(f"  #{index} default {name} = {self.value(value)}")
-        for path in _outside_names(info):
-            self.lines.append(f"  #{index} {path} = {self.value(_resolve(info, path))}")
+        for path in source.names:
+            self.lines.append(f"  #{index} {path} = {self.value(_resolve(py_func, path))}")
         return f"function #{index}"
 
-    def value(self, obj, depth: int = 0) -> str:
+    def _source(self, index: int, py_func) -> CacheSource | None:
+        code = py_func.__code__
+        if self.recorded is not None:
+            if index >= len(self.recorded):
+                raise _NotQuick
+            rec = self.recorded[index]
+            if (rec.qualname, rec.file, rec.line) != (py_func.__qualname__, code.co_filename,
+                                                      code.co_firstlineno) \
+                    or _file_sha256(rec.file) != rec.file_sha256:
+                raise _NotQuick
+            return rec
         from script.frontend.specialize import CONTEXT
+        before = _file_sha256(code.co_filename)
+        try:
+            info = CONTEXT.info_for(py_func)
+        except CompileError:
+            self.sources = None        # nothing to record: lookups will parse
+            return None
+        source = CacheSource(py_func.__qualname__, info.filename, code.co_firstlineno,
+                             before or "", sha256(info.source.encode("utf-8", "backslashreplace")),
+                             tuple(_outside_names(info)))
+        if self.sources is not None:
+            # A file that changed while it was read, or cannot be read: no record of it.
+            if before is None or _file_sha256(code.co_filename) != before:
+                self.sources = None
+            else:
+                self.sources.append(source)
+        return source
+
+    def value(self, obj, depth: int = 0) -> str:
         if obj is _MISSING:
             return "missing"
         if obj is None or type(obj) in (bool, int, float):
             return f"{type(obj).__name__} {obj!r}"
         if type(obj) is tuple and depth < 16:
             return "(" + ", ".join(self.value(x, depth + 1) for x in obj) + ")"
-        info = CONTEXT.script_info(obj)
-        if info is not None:
-            return self.function(info.py_func)
+        from script.dispatcher import is_script_function
+        if is_script_function(obj):
+            return self.function(obj.__dict__["py_func"])
         if isinstance(obj, types.FunctionType):
             return self.function(obj)
         if isinstance(obj, types.ModuleType):
             return f"module {obj.__name__}"
         if isinstance(obj, (type, types.BuiltinFunctionType)):
             return f"{type(obj).__name__} {getattr(obj, '__module__', None)}.{obj.__qualname__}"
+        if isinstance(obj, types.MethodType):
+            # a bound method such as random.seed (the frontend knows it by identity): its
+            # repr holds an address, different in every process
+            owner = type(obj.__self__)
+            return f"method {owner.__module__}.{owner.__qualname__}.{obj.__func__.__name__}"
+        if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
+            # frozen into the code (frontend.frozen): its contents are part of the key
+            import numpy as np
+            return f"ndarray {obj.dtype.str} {obj.shape} {sha256(np.ascontiguousarray(obj).tobytes())}"
         try:
             text = repr(obj)
         except Exception:  # noqa: BLE001 - an object whose repr fails: never reuse
@@ -162,9 +273,26 @@ class _Dependencies:
 _MISSING = object()
 
 
+def _file_sha256(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return sha256(f.read())
+    except OSError:
+        return None
+
+
+def _defaults(py_func) -> dict:
+    """Parameter name -> default, from the last parameter back (as the frontend's
+    FunctionInfo.defaults)."""
+    code = py_func.__code__
+    names = code.co_varnames[:code.co_argcount]
+    return dict(zip(reversed(names), reversed(py_func.__defaults__ or ())))
+
+
 def _outside_names(info) -> list[str]:
     """Every name, and ``a.b.c`` chain, that `info`'s signature and body read from outside
     the function (not decorators: they do not reach compiled code)."""
+    import ast
     node = info.node
     roots = [node.args, *node.body] + ([node.returns] if node.returns is not None else [])
     paths = set()
@@ -179,53 +307,79 @@ def _outside_names(info) -> list[str]:
     return sorted(paths)
 
 
-def _resolve(info, path: str):
-    """What `path` names for `info` now: closure cell, then module global, then builtin."""
+def _resolve(py_func, path: str):
+    """What `path` names for `py_func` now: closure cell, then module global, then builtin
+    (the frontend's order, FunctionInfo.global_value)."""
     first, *rest = path.split(".")
-    found, obj = info.global_value(first)
-    if not found:
-        if not hasattr(builtins, first):
-            return _MISSING
-        obj = getattr(builtins, first)
+    code = py_func.__code__
+    obj = _MISSING
+    if first in code.co_freevars:
+        try:
+            obj = py_func.__closure__[code.co_freevars.index(first)].cell_contents
+        except ValueError:              # an empty cell
+            pass
+    if obj is _MISSING:
+        obj = py_func.__globals__.get(first, _MISSING)
+    if obj is _MISSING:
+        obj = getattr(builtins, first, _MISSING)
     for attr in rest:
+        if obj is _MISSING:
+            break
         try:
             obj = getattr(obj, attr)
         except Exception:  # noqa: BLE001 - whatever getattr raises, the name is not there
-            return _MISSING
+            obj = _MISSING
     return obj
 
 
-# ---- files --------------------------------------------------------------------------------
+def _annotated_types(py_func) -> tuple | None:
+    """The argument types of a function whose every parameter has an annotation naming a
+    type (evaluated as the frontend evaluates it), else None."""
+    from script.frontend.typeinfer import type_from_annotation
+    code = py_func.__code__
+    if code.co_kwonlyargcount or code.co_flags & 0x0C:       # *args, **kwargs
+        return None
+    annotations = getattr(py_func, "__annotations__", None) or {}
+    out = []
+    for name in code.co_varnames[:code.co_argcount]:
+        ann = annotations.get(name)
+        if isinstance(ann, str):
+            scope = dict(py_func.__globals__)
+            scope.update((n, c.cell_contents) for n, c in zip(code.co_freevars,
+                                                               py_func.__closure__ or ())
+                         if _is_full(c))
+            try:
+                ann = eval(ann, scope)  # noqa: S307 - as the frontend evaluates annotations
+            except Exception:  # noqa: BLE001 - the frontend will report it
+                return None
+        t = None if ann is None or getattr(ann, "__name__", None) == "ndarray" \
+            else type_from_annotation(ann)
+        if t is None:
+            return None
+        out.append(t)
+    return tuple(out)
 
-def entry_name(info, arg_types: tuple, opt: int, passes, key: str) -> str:
-    """``<file stem>.<qualname>.<slot>.<key>.smod``: the slot (function, file, types and
-    options) is what an entry replaces older entries of."""
-    slot = sha256(f"{info.filename}\n{info.qualname}\n{arg_types}\n{opt}\n{passes}"
-                  .encode("utf-8", "backslashreplace"))[:16]
-    stem = os.path.splitext(os.path.basename(info.filename))[0]
-    return f"{stem}.{info.qualname}.{slot}.{key[:32]}.smod"
+
+def _is_full(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
 
 
-def user_cache_dir() -> str:
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~/AppData/Local")
-        return os.path.join(base, "script", "Cache")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/script")
-    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "script")
+# ---- entries ------------------------------------------------------------------------------
+
+class _Entry:
+    def __init__(self, path, archive, manifest, record):
+        self.path, self.archive, self.manifest, self.record = path, archive, manifest, record
 
 
-def _directories(source_file: str) -> list[str]:
-    override = os.environ.get("SCRIPT_CACHE_DIR")
-    if override:
-        return [override]
-    beside = os.path.join(os.path.dirname(os.path.abspath(source_file)), "__pycache__")
-    return [beside, user_cache_dir()]
-
-
-def _lookup(name: str, key: str, arg_types: tuple, directories: list) -> Specialization | None:
-    from script.saved import load_specialization
-    for directory in directories:
+def _read(request: _Request, warn: bool) -> _Entry | None:
+    """The slot's entry, checked as a saved module and as one of this function and these
+    argument types; None when there is none, or it is corrupt (a RuntimeWarning if `warn`)."""
+    name = request.name()
+    for directory in request.directories():
         path = os.path.join(directory, name)
         try:
             with open(path, "rb") as f:
@@ -236,24 +390,51 @@ def _lookup(name: str, key: str, arg_types: tuple, directories: list) -> Special
             archive = read_archive_bytes(data, path)
             manifest = parse_manifest(archive.manifest, path)
             records = [s for f in manifest.functions for s in f.specializations]
-            if manifest.cache_key != key or len(records) != 1 or records[0].arg_types != arg_types \
-                    or records[0].object is None or object_code_mismatch(manifest) is not None:
-                raise LoadError("it does not describe this function, key and CPU")
-            return load_specialization(archive, records[0], use_object=True)
+            if manifest.cache_key is None or len(records) != 1 or records[0].object is None \
+                    or records[0].arg_types != request.arg_types \
+                    or manifest.functions[0].qualname != request.py_func.__qualname__:
+                raise LoadError("it is not an entry of this function and these types")
+            return _Entry(path, archive, manifest, records[0])
         except LoadError as e:
-            warnings.warn(f"script: ignoring a corrupt cache entry {path}: {e}; compiling again",
-                          RuntimeWarning, stacklevel=2)
+            if warn:
+                _warn_corrupt(path, e)
     return None
 
 
-def _store(name: str, key: str, info, spec: Specialization, directories: list) -> None:
+def _quick(request: _Request, entry: _Entry):
+    """The entry's specialization when its record rebuilds its key (else _NotQuick)."""
+    if not entry.manifest.cache_sources:
+        raise _NotQuick
+    description = _Description(request.header(), entry.manifest.cache_sources)
+    description.function(request.py_func)
+    if description.key() != entry.manifest.cache_key:
+        raise _NotQuick
+    return _load(entry)
+
+
+def _load(entry: _Entry):
+    from script.saved import load_specialization
+    mismatch = object_code_mismatch(entry.manifest)
+    if mismatch is not None:
+        raise LoadError(f"its object code cannot run here ({mismatch})")
+    return load_specialization(entry.archive, entry.record, use_object=True)
+
+
+def _warn_corrupt(path: str, error: Exception) -> None:
+    warnings.warn(f"script: ignoring a corrupt cache entry {path}: {error}; compiling again",
+                  RuntimeWarning, stacklevel=4)
+
+
+def _store(request: _Request, key: str, sources, info, spec) -> None:
     from script.saved import spec_record
     record, members = spec_record(spec, "f0/s0")
     params = tuple(Param(n, t) for n, t in zip(info.param_names, info.param_types))
-    entry = FunctionEntry("function", info.qualname, info.py_func.__module__ or "", None, params,
-                          (), (record,))
-    manifest = manifest_json(host_manifest((entry,), cache_key=key))
-    for directory in directories:
+    entry = FunctionEntry("function", info.py_func.__qualname__, info.py_func.__module__ or "",
+                          None, params, (), (record,))
+    manifest = manifest_json(host_manifest((entry,), cache_key=key,
+                                           cache_sources=tuple(sources or ())))
+    name = request.name()
+    for directory in request.directories():
         try:
             os.makedirs(directory, exist_ok=True)
             write_archive(os.path.join(directory, name), manifest, members)
@@ -264,7 +445,8 @@ def _store(name: str, key: str, info, spec: Specialization, directories: list) -
 
 
 def _remove_replaced(directory: str, name: str) -> None:
-    slot_prefix = name.rsplit(".", 2)[0] + "."
+    """Remove the slot's entries written under older names (with the key in the name)."""
+    slot_prefix = name[:-len("smod")]
     try:
         for other in os.listdir(directory):
             if other.startswith(slot_prefix) and other.endswith(".smod") and other != name:

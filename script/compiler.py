@@ -37,13 +37,19 @@ class Specialization:
     arg_types: tuple
     ret_type: T.Type
     module: Module                     # optimized IR: the entry function first, then callees
-    ssa_text: str
+    ssa_functions: list                # the frontend's IR (never changed after it is built)
     native: object                     # backend NativeLibrary
     timings: dict = field(default_factory=dict)
 
     @property
     def entry(self) -> Function:
         return next(iter(self.module.functions.values()))
+
+    @property
+    def ssa_text(self) -> str:
+        """Printed on demand: printing it for every compilation cost 0.5 ms of ~30."""
+        from script.ir.printer import format_module
+        return format_module(Module(self.ssa_functions))
 
     @property
     def opt_text(self) -> str:
@@ -96,21 +102,26 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     after the IR passes (script.ir.interrupts), so Ctrl-C stops a running call; `nogil`
     lets the entry point release the GIL while code that may run long runs."""
     from script.backend import compile_native
+    from script.dispatcher import make_function_infos
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
-    from script.ir.printer import format_module
     with COMPILE_LOCK:
         t0 = time.perf_counter()
+        make_function_infos()           # so that calls to cache hits are seen as @script calls
         func = specialize(info, arg_types, boundscheck)
-        funcs = clone_functions(closure_of(func))
+        ssa_functions = closure_of(func)
+        funcs = clone_functions(ssa_functions)
         module = Module(funcs)
         from script.frontend.cuda_lowering import reject_kernel_ops
         reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
+        from script.frontend.lists import reject_argument_list_writes
+        reject_argument_list_writes(module)  # lists from Python are copies: read-only
+        from script.frontend.frozen import reject_const_array_writes
+        reject_const_array_writes(module)    # global arrays are constants of the code
         if verify_enabled():
             from script.ir.verifier import verify_module
             verify_module(module, after="frontend")
         t1 = time.perf_counter()
-        ssa_text = format_module(module)
         optimize_module(module, opt, passes)
         module = Module(closure_of(funcs[0]))     # callees inlined everywhere are gone
         if interruptible:
@@ -118,5 +129,5 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         t2 = time.perf_counter()
         native = compile_native(module, funcs[0].name, opt_level=LLVM_LEVEL[opt], nogil=nogil)
         t3 = time.perf_counter()
-    return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_text, native,
+    return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_functions, native,
                           {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})

@@ -12,8 +12,8 @@ since a Python subclass would lose the fast call path.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import threading
+import weakref
 
 from script.errors import CompileError
 from script.ir import types as T
@@ -23,6 +23,7 @@ _TYPE = None
 _TYPE_LOCK = threading.Lock()
 _reentry = threading.local()
 _deferred: list | None = None      # CompileErrors of decorations while deferred_compilation() runs
+_without_info = weakref.WeakSet()  # functions whose FunctionInfo is made on first use
 
 
 def function_type():
@@ -92,16 +93,26 @@ def _signature_key(fn, types) -> tuple:
 
 def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
                          boundscheck: bool = True, interruptible: bool = True, nogil: bool = True):
-    from script.backend import new_instance
-    from script.frontend.specialize import COMPILE_LOCK, CONTEXT
-    with COMPILE_LOCK:
-        try:
-            info = CONTEXT.info_for(py_func)
-        except CompileError as e:
-            if _deferred is None:
-                raise
-            _deferred.append(e.with_traceback(None))
-            return py_func
+    """The function object of `py_func`. With `cache`, an annotated function found in the
+    compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
+    when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
+    from script.backend import new_instance, set_specializations
+    options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
+    hit = None
+    if cache and _deferred is None:
+        from script.cache import quick_lookup
+        hit = quick_lookup(py_func, opt, passes, **options)
+    info = None
+    if hit is None:
+        from script.frontend.specialize import COMPILE_LOCK, CONTEXT
+        with COMPILE_LOCK:
+            try:
+                info = CONTEXT.info_for(py_func)
+            except CompileError as e:
+                if _deferred is None:
+                    raise
+                _deferred.append(e.with_traceback(None))
+                return py_func
     target = []      # the fallback needs the object, which needs the fallback: one indirection
 
     def trampoline(*args, **kwargs):
@@ -109,19 +120,47 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
 
     obj = new_instance(function_type(), trampoline)
     d = obj.__dict__
-    d.update(_script_info=info, py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
+    d.update(py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
              _cache=cache, _boundscheck=boundscheck, _interruptible=interruptible, _nogil=nogil,
              __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
-    target.append(_make_fallback(obj, info, inspect.signature(py_func)))
+    target.append(_make_fallback(obj))
+    if hit is not None:
+        arg_types, spec = hit
+        d["_specializations"][arg_types] = spec
+        set_specializations(obj, [spec.native], len(arg_types))
+        _without_info.add(obj)
+        return obj
+    d["_script_info"] = info
     if info.is_annotated and _deferred is None:
         _specialization_for(obj, tuple(info.param_types))
     return obj
 
 
+def function_info(obj):
+    """The frontend's FunctionInfo of a function `@script` returned, made now if its
+    decoration deferred it."""
+    d = obj.__dict__
+    info = d.get("_script_info")
+    if info is None:
+        from script.frontend.specialize import COMPILE_LOCK, CONTEXT
+        with COMPILE_LOCK:
+            info = d["_script_info"] = CONTEXT.info_for(d["py_func"])
+            _without_info.discard(obj)
+    return info
+
+
+def make_function_infos() -> None:
+    """Give every function whose decoration deferred its FunctionInfo one: the frontend
+    recognizes a call to a `@script` function by it. Whatever compiles user code
+    (script.compiler, script.cuda) calls this first."""
+    for obj in list(_without_info):
+        function_info(obj)
+
+
 def is_script_function(obj) -> bool:
     """Whether `obj` is a function object `@script` returned."""
-    return _TYPE is not None and type(obj) is _TYPE and "_script_info" in obj.__dict__
+    return _TYPE is not None and type(obj) is _TYPE and obj.__dict__.get("py_func") is not None
 
 
 @contextlib.contextmanager
@@ -159,16 +198,27 @@ def make_loaded_function(info, specs: dict):
     obj.__dict__.update(_saved_info=info, py_func=None, _specializations=dict(specs),
                         __name__=info.name, __qualname__=info.qualname, __doc__=info.doc,
                         __module__=info.module)
-    target.append(_make_fallback(obj, info, info.python_signature()))
+    target.append(_make_fallback(obj, info, info.python_signature))
     set_specializations(obj, [s.native for s in specs.values()], len(info.params))
     return obj
 
 
-def _make_fallback(obj, info, signature):
-    """`info` is the frontend's FunctionInfo, or a saved function's FunctionEntry (which
-    cannot compile: only its saved specializations exist)."""
+def _make_fallback(obj, info=None, make_signature=None):
+    """`info` is a saved function's FunctionEntry (which cannot compile: only its saved
+    specializations exist), with `make_signature` giving its Python signature; None for a
+    `@script` function. Either is made on the first call that needs it (imports cost
+    what a cache hit or a load should not)."""
+    signature = None
 
     def fallback(*args, **kwargs):
+        nonlocal info, signature
+        if signature is None:
+            if info is None:
+                import inspect
+                info = function_info(obj)
+                signature = inspect.signature(info.py_func)
+            else:
+                signature = make_signature()
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -176,7 +226,7 @@ def _make_fallback(obj, info, signature):
         bound.apply_defaults()
         values = list(bound.arguments.values())
         key, coerced = _types_for(obj, info, values)
-        if "_script_info" not in obj.__dict__ and key not in obj.__dict__["_specializations"]:
+        if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
         _specialization_for(obj, key)
         if getattr(_reentry, "active", False):
@@ -227,6 +277,10 @@ def _type_error(obj, info, values, bad=None) -> str:
     text = f"{info.name}() got arguments of types {got}"
     if bad is not None:
         text += f"; argument '{bad[0]}' of type {type(bad[1]).__name__} is not supported in compiled code"
+        if type(bad[1]) is list:
+            text += (" (an empty list has no element type: annotate the parameter, e.g. list[int])"
+                     if not bad[1] else " (list arguments hold only bools, only ints within int64, "
+                     "or ints and floats)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text
@@ -238,7 +292,7 @@ def _specialization_for(obj, key: tuple):
     spec = specs.get(key)
     if spec is not None:
         return spec
-    if "_script_info" not in d:
+    if d.get("py_func") is None:
         raise TypeError(f"{d['__name__']}() was loaded from a saved module without a "
                         f"specialization {format_signature(key)}; it has "
                         f"{', '.join(format_signature(k) for k in specs)}")
@@ -252,7 +306,7 @@ def _specialization_for(obj, key: tuple):
         if spec is not None:
             return spec
         try:
-            spec = build(d["_script_info"], key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
+            spec = build(function_info(obj), key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
                          interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True))
         except CompileError as e:
             raise e.with_traceback(None) from None

@@ -13,7 +13,9 @@ in it is evaluated by Python; the only code that runs is the compiled code it de
 before it runs anything, then for each specialization either links its object code — when
 the compiler version, the Python ABI, the triple and the CPU match
 (saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
-compiles it again for this CPU. IR texts not compiled are hash-checked when first shown. The loaded functions are objects of the same type as `@script`'s, with
+compiles it again for this CPU. Object code is linked by native.link's loader, without LLVM,
+where it can (backend `load_object`). IR texts not compiled are hash-checked when first shown.
+The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments; they cannot
 compile new specializations, having no source. Kernels (`@script.kernel`) are saved and
 loaded by script.saved_cuda: IR, PTX per architecture and the CPU path's object code. Every
@@ -27,7 +29,6 @@ import os
 import time
 import types
 
-from script.compiler import Specialization
 from script.errors import LoadError
 from script.saved_archive import Archive, read_archive, sha256, write_archive
 from script.saved_manifest import (FunctionEntry, Manifest, Member, Param, SpecEntry,
@@ -37,11 +38,12 @@ from script.saved_manifest import (FunctionEntry, Manifest, Member, Param, SpecE
 __all__ = ["save", "load", "SavedModule", "LoadedSpecialization"]
 
 
-class LoadedSpecialization(Specialization):
+class LoadedSpecialization:
     """A specialization read from a saved module or a cache entry: `compiler.Specialization`'s
-    interface. `record` is its manifest entry. Its texts are read from the archive (their
-    size and SHA-256 checked; `LoadError` if damaged) and its IR parsed only when asked for,
-    so loading object code neither decompresses IR nor imports lark; `opt_text` is the saved
+    interface (not its subclass: loading imports neither the compiler nor the IR classes).
+    `record` is its manifest entry. Its texts are read from the archive (their size and
+    SHA-256 checked; `LoadError` if damaged) and its IR parsed only when asked for, so
+    loading object code neither decompresses IR nor imports lark; `opt_text` is the saved
     text, which is what printing the parsed module gives."""
 
     def __init__(self, record: SpecEntry, archive: Archive, native, module, timings: dict):
@@ -76,6 +78,14 @@ class LoadedSpecialization(Specialization):
             self._module = parse_ir(self.opt_text, self.record, self.origin)
         return self._module
 
+    @property
+    def entry(self):
+        return next(iter(self.module.functions.values()))
+
+    def ir(self, stage: str) -> str:
+        from script.compiler import Specialization
+        return Specialization.ir(self, stage)       # the same stages and messages
+
     def __repr__(self):
         return f"<LoadedSpecialization {self.record.entry} from {self.origin}>"
 
@@ -107,12 +117,11 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool) -
             archive.check(text.path, text.size)    # present; its hash is checked when read
     module = None
     if use_object and record.object is not None:
-        from script.backend import load_native
-        from script.ir.core import Function
+        from script.backend import load_object
         code = archive.member(*_fields(record.object))
         try:
-            native = load_native(code, Function(record.entry, list(record.arg_types), record.ret_type))
-        except RuntimeError as e:       # llvmlite's linker: not an object file, symbols missing
+            native = load_object(code, record.entry, record.arg_types, record.ret_type)
+        except RuntimeError as e:       # the linker: not an object file, symbols missing
             raise LoadError(f"{archive.origin}: object code of {record.entry} does not load: "
                             f"{e}") from None
     else:
@@ -250,8 +259,9 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
                   members)
 
 
-def spec_record(spec: Specialization, base: str) -> tuple[SpecEntry, dict]:
-    """The manifest entry of `spec` and its members (name -> bytes), named `base` + suffix."""
+def spec_record(spec, base: str) -> tuple[SpecEntry, dict]:
+    """The manifest entry of `spec` (a compiled or loaded specialization) and its members
+    (name -> bytes), named `base` + suffix."""
     if isinstance(spec, LoadedSpecialization):
         functions, calls, opt_level = spec.record.functions, spec.record.calls, spec.record.opt_level
     else:
@@ -289,7 +299,7 @@ def _named_functions(obj) -> dict:
             raise ValueError(f"{name!r} cannot name a saved function (an identifier not "
                              "starting with '__' is needed)")
         d = getattr(fn, "__dict__", {})
-        if "_script_info" not in d and "_saved_info" not in d and not _is_kernel(fn):
+        if d.get("py_func") is None and "_saved_info" not in d and not _is_kernel(fn):
             raise TypeError(f"{name!r} is not a compiled function (decorate it with @script "
                             "or @script.kernel)")
     return functions
@@ -337,7 +347,8 @@ def _function_entry(name: str, fn, specs: tuple) -> FunctionEntry:
     saved = d.get("_saved_info")
     if saved is not None:
         return FunctionEntry(name, saved.qualname, saved.module, saved.doc, saved.params, (), specs)
-    info = d["_script_info"]
+    from script.dispatcher import function_info
+    info = function_info(fn)
     params = []
     for pname, ptype in zip(info.param_names, info.param_types):
         has_default = pname in info.defaults

@@ -17,6 +17,9 @@ specialization the IR module PTX is made from (`gpu`), the IR module of the CPU 
 its object code (`cpu`), and PTX per architecture (`PtxEntry`: the text, its entry name and
 the exception-message table the launcher reads).
 
+Compile-cache entries (script.cache) add `cache_key` and `cache_sources` (`CacheSource`:
+what the key describes, so that a lookup can rebuild it without parsing).
+
 Readers ignore keys they do not know; a change that an older reader must not ignore bumps
 `FORMAT_VERSION`, and a reader refuses versions it does not know. Version 1 (no kernels) is
 still read.
@@ -29,6 +32,8 @@ import re
 import sys
 from typing import NamedTuple
 
+from script.backend.native import store
+from script.backend.native.store import python_abi
 from script.errors import LoadError
 from script.ir import types as T
 from script.saved_archive import is_member_name
@@ -46,6 +51,7 @@ MAX_TYPE_DEPTH = 16
 MAX_PTX = 16                            # architectures per kernel specialization
 MAX_MESSAGES = 4096
 MAX_MESSAGE = 1 << 16
+MAX_DEPENDENCIES = 256                  # functions a compile-cache key describes
 _ARCH = re.compile(r"sm_[0-9]{2,4}a?")
 _SHA256 = re.compile("[0-9a-f]{64}")
 
@@ -165,6 +171,18 @@ class KernelEntry(NamedTuple):
     is_annotated = FunctionEntry.is_annotated
 
 
+class CacheSource(NamedTuple):
+    """In a compile-cache entry: one function its key describes, in the key's order, with
+    what a lookup needs to describe it again without parsing it (script.cache): where it
+    is, the SHA-256 of its file and of its source text, and the outside names it reads."""
+    qualname: str
+    file: str
+    line: int                                   # co_firstlineno
+    file_sha256: str
+    source_sha256: str
+    names: tuple
+
+
 class Manifest(NamedTuple):
     compiler_version: str
     python_version: str                         # informative ("3.11.7")
@@ -175,34 +193,29 @@ class Manifest(NamedTuple):
     cache_key: str | None = None                # set in compile-cache entries
     format_version: int = FORMAT_VERSION
     kernels: tuple = ()                         # KernelEntry (format version 2)
+    cache_sources: tuple = ()                   # CacheSource, in compile-cache entries
 
 
 # ---- the running process ------------------------------------------------------------------
 
-def python_abi() -> str:
-    """The CPython ABI object code depends on: implementation, minor version, ABI flags."""
-    impl = sys.implementation
-    tag = impl.cache_tag or f"{impl.name}-{sys.version_info[0]}{sys.version_info[1]}"
-    return tag + getattr(sys, "abiflags", "")
-
-
 def host_target() -> Target:
-    from script.backend.llvm.jit import get_jit
-    jit = get_jit()
-    return Target(jit.triple, jit.cpu, jit.features)
+    """What this process compiles for (native.store: recorded per machine, so that reading
+    it does not load LLVM)."""
+    return Target(*store.host_target()[:3])
 
 
 def llvm_version() -> str:
-    import llvmlite.binding as llvm
-    return ".".join(map(str, llvm.llvm_version_info))
+    return store.host_target()[3]
 
 
-def host_manifest(functions: tuple, cache_key: str | None = None, kernels: tuple = ()) -> Manifest:
+def host_manifest(functions: tuple, cache_key: str | None = None, kernels: tuple = (),
+                  cache_sources: tuple = ()) -> Manifest:
     """A manifest of `functions` (FunctionEntry) and `kernels` (KernelEntry) compiled in
     this process for this CPU."""
     from script import __version__
     return Manifest(__version__, sys.version.split()[0], python_abi(), llvm_version(),
-                    host_target(), tuple(functions), cache_key, FORMAT_VERSION, tuple(kernels))
+                    host_target(), tuple(functions), cache_key, FORMAT_VERSION, tuple(kernels),
+                    tuple(cache_sources))
 
 
 def object_code_mismatch(m: Manifest) -> str | None:
@@ -236,6 +249,8 @@ def encode_type(t: T.Type):
         return {"tuple": [encode_type(e) for e in t.elems]}
     if _is_array(t):
         return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
+    if isinstance(t, T.ListType):
+        return {"list": encode_type(t.elem)}
     if T.parse_scalar(str(t)) == t:
         return str(t)
     raise ValueError(f"values of type {t} cannot be saved yet")
@@ -292,6 +307,8 @@ def manifest_json(m: Manifest) -> dict:
     }
     if m.cache_key is not None:
         out["cache_key"] = m.cache_key
+    if m.cache_sources:
+        out["cache_sources"] = [dict(s._asdict(), names=list(s.names)) for s in m.cache_sources]
     if m.format_version >= 2:
         out["kernels"] = [_kernel_json(k) for k in m.kernels]
     return out
@@ -397,11 +414,27 @@ def parse_manifest(obj, origin: str) -> Manifest:
         if len(set(kernel_names)) != len(kernel_names) or set(kernel_names) & set(names):
             top.fail("two functions or kernels have the same name")
     key = top.get("cache_key", optional=True)
+    sources = top.get("cache_sources", optional=True)
+    sources = () if sources is None else tuple(_parse_cache_source(c)
+                                               for c in sources.list(MAX_DEPENDENCIES))
     return Manifest(top.get("compiler").get("version").str(), top.get("python").get("version").str(),
                     top.get("python").get("abi").str(), top.get("llvm").get("version").str(),
                     Target(target.get("triple").str(), target.get("cpu").str(),
                            target.get("features").str(1 << 16)),
-                    tuple(functions), None if key is None else key.str(), version, tuple(kernels))
+                    tuple(functions), None if key is None else key.str(), version, tuple(kernels),
+                    sources)
+
+
+def _parse_cache_source(at: _At) -> CacheSource:
+    digests = []
+    for field in ("file_sha256", "source_sha256"):
+        digest = at.get(field).str(64)
+        if _SHA256.fullmatch(digest) is None:
+            at.get(field).fail("expected 64 lowercase hex digits")
+        digests.append(digest)
+    return CacheSource(at.get("qualname").str(), at.get("file").str(4096),
+                       at.get("line").int(0, 1 << 31), *digests,
+                       tuple(n.str() for n in at.get("names").list(MAX_FUNCTIONS)))
 
 
 def _parse_function(at: _At) -> FunctionEntry:
@@ -546,6 +579,11 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not dtype.is_numeric() or layout not in ("C", "A"):
             a.fail("not an array of numbers in layout 'C' or 'A'")
         return T.ArrayType(dtype, a.get("ndim").int(1, 32), layout)
+    elif isinstance(v, dict) and list(v) == ["list"] and depth < MAX_TYPE_DEPTH:
+        elem = _parse_type(at.get("list"), depth + 1)
+        if not T.is_list_element(elem):
+            at.fail(f"lists of {elem} are not supported")
+        return T.ListType(elem)
     at.fail(f"{v!r:.60} is not a type this version of script knows")
 
 

@@ -28,13 +28,14 @@ def uses_global(x):
 
 
 def uses_lambda(x):
-    f = lambda y: y + 1  # error: lambda
-    return f(x)
+    return (lambda y: y + 1)(x)  # error: lambda
 
 
 def uses_closure(x):
-    def inner(y):  # error: nested functions
-        return y + x
+    def inner(y):
+        def innermost(z):  # error: nested two deep
+            return z + x
+        return innermost(y)
     return inner(1)
 
 
@@ -52,8 +53,8 @@ def uses_set(x):
     return s
 
 
-def uses_list(x):
-    return [x, x]  # error: lists
+def uses_list_of_arrays(x):
+    return [x, x]  # error: lists of arrays
 
 
 def uses_string(x):
@@ -62,7 +63,7 @@ def uses_string(x):
 
 
 def uses_fstring(x):
-    raise ValueError(f"bad {x}")  # error: f-strings
+    raise ValueError(f"bad {x:>8}")  # error: format spec '>8' is not supported
 
 
 def uses_mutable_global(x):
@@ -74,7 +75,7 @@ def uses_unknown_name(x):
 
 
 def uses_print(x):
-    print(x)  # error: call to 'print' is not supported
+    print(x, file=None)  # error: print() keyword 'file' is not supported
 
 
 def type_conflict(x):

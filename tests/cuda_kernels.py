@@ -194,6 +194,16 @@ def odd_even_sort(a: script.i32[:]):
         cuda.syncthreads()
 
 
+@script.kernel
+def checked_positive(x: script.f64[:]):
+    """A raise whose message formats an int, a float and a bool (script.frontend.messages)."""
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        if x[i] < 0:
+            raise ValueError(f"negative at {i}: {x[i]:.2f} {x[i]} {x[i] > -5}")
+        x[i] = x[i] * 2
+
+
 ALL_ANNOTATED = [saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
                  cas_first, device_math, add_2d, indices_3d, matmul_tiled, int_divide,
-                 out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort]
+                 out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive]

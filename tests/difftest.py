@@ -38,6 +38,8 @@ def same_value(a, b) -> bool:
     # NumPy scalars (what indexing an array gives in CPython) compare as the Python scalars
     # compiled code returns.
     a, b = _python_scalar(a), _python_scalar(b)
+    if isinstance(a, list) or isinstance(b, list):
+        return type(a) is type(b) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, bool) or isinstance(b, bool):

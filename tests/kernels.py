@@ -50,6 +50,36 @@ def shifts(a, b):
     return a << b, a >> b
 
 
+def shifts_by_constants(a, small):
+    """Constant counts below the width lower to plain shifts (backend arith); `small` keeps
+    the left shifts within int64, where Python's and int64's agree."""
+    return a >> 0, a >> 1, a >> 63, a >> 64, small << 0, small << 3, small << 60
+
+
+def mod_compares(x):
+    """`x % k == c` for a constant k > 0 and 0 <= c < k is lowered without the sign fix-up
+    (backend arith.lower_mod_cmp); the others take the general path."""
+    return (x % 5 == 1, x % 5 != 1, 1 == x % 5, x % 7 == 0, x % 3 != 2, x % 6 == 5,
+            x % 5 == 7, x % 5 == -1, x % -5 == -1, x % 4 == 1, x % 1000003 == 999999)
+
+
+def mod5_is_1(x):
+    return x % 5 == 1
+
+
+def mod_compare_loop(n, s):
+    """branchy's shape over negative counters and totals."""
+    t = 0
+    for i in range(-n, n):
+        if i % 3 == 0:
+            t += i ^ (i >> 1)
+        elif (i ^ t ^ s) % 5 == 1:
+            t += i % 7
+        else:
+            t ^= i
+    return t
+
+
 def compare(a, b):
     return a < b, a <= b, a > b, a >= b, a == b, a != b
 

@@ -84,3 +84,86 @@ def concat_mismatch(m, n):
 
 def std_axes(m):
     return m.std(axis=0), np.var(m, axis=1), np.std(m, 0, ddof=1), (m - m.mean(axis=0)) / m.std(axis=0)
+
+
+# ---- numpy_stats: counting and statistics ---------------------------------------------------
+
+def bincount_(x):
+    return np.bincount(x)
+
+
+def bincount_weighted(x, w, n):
+    return np.bincount(x, weights=w, minlength=n)
+
+
+def histogram_(a, bins):
+    return np.histogram(a, bins)
+
+
+def histogram_range(a, lo, hi):
+    return np.histogram(a, bins=7, range=(lo, hi))
+
+
+def digitize_(x, bins):
+    return np.digitize(x, bins), np.digitize(x, bins, right=True)
+
+
+def digitize_scalar(v, bins):
+    return np.digitize(v, bins), np.digitize(v, bins, True)
+
+
+def average_(a, w):
+    return np.average(a), np.average(a, weights=w)
+
+
+def nan_reductions(a):
+    return (np.nansum(a), np.nanprod(a), np.nanmean(a), np.nanmax(a), np.nanmin(a), np.nanvar(a),
+            np.nanstd(a, ddof=1))
+
+
+def nan_args(a):
+    return np.nanargmax(a), np.nanargmin(a)
+
+
+def nan_axes(a):
+    return (np.nansum(a, axis=0), np.nanprod(a, 1), np.nanmean(a, axis=0), np.nanmax(a, axis=1),
+            np.nanmin(a, 0), np.nanvar(a, axis=0), np.nanstd(a, axis=-1, ddof=1))
+
+
+def nan_arg_axes(a):
+    return np.nanargmax(a, axis=0), np.nanargmin(a, axis=1)
+
+
+# ---- numpy_lib: nonzero elements, triangles, grids; numpy_signal; numpy_linalg_lib ---------
+
+def nonzeros(a):
+    return np.nonzero(a), np.flatnonzero(a), np.argwhere(a), np.where(a > 0), a.nonzero(), np.count_nonzero(a)
+
+
+def triangles(m):
+    return np.triu(m), np.triu(m, 1), np.tril(m, -2), np.tril(m), np.triu(m, k=-1)
+
+
+def grid(x, y):
+    return np.meshgrid(x, y)
+
+
+def convolutions(a, v):
+    return (np.convolve(a, v), np.convolve(a, v, 'same'), np.convolve(a, v, mode='valid'), np.correlate(a, v),
+            np.correlate(a, v, 'same'), np.correlate(a, v, "full"))
+
+
+def polyvals(p, x):
+    return np.polyval(p, x), np.polyval(p, 2.5), np.polyval(p, 3)
+
+
+def trapezoids(y, x):
+    return np.trapezoid(y), np.trapezoid(y, dx=0.5), np.trapezoid(y, x), np.trapezoid(y, x=x)
+
+
+def solve_(a, b):
+    return np.linalg.solve(a, b)
+
+
+def inv_det(a):
+    return np.linalg.inv(a), np.linalg.det(a)

@@ -69,5 +69,9 @@ def div_mod_pow2_i8(x: script.i8):
     return x // 2, x // 4, x // 64, x % 2, x % 4, x % 64, x // -2, x % -2, x // -64, x % -64
 
 
+def mod_compares_i8(x: script.i8):
+    return x % 5 == 1, x % 7 != 6, x % 100 == 99, x % 127 == 0, x % 3 == 2
+
+
 def div_mod_pow2_u8(x: script.u8):
     return x // 2, x // 8, x // 128, x % 2, x % 8, x % 128

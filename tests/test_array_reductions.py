@@ -366,14 +366,11 @@ def test_product_mismatch_messages():
         for fn in (K.matmul_op, K.np_matmul):
             check_all_levels(fn, a, b)                     # NumPy's gufunc message
         want = outcome(K.dot, a, b)
+        assert want[1] is ValueError
         for fn in (K.dot, K.dot_method):
-            got = outcome(compiled(fn), a, b)
-            assert got[1] is ValueError
-            if len(sa) + len(sb) <= 2:
-                assert got == want
-            else:   # at most 4 numbers in a message: NumPy's text up to "not aligned"
-                assert want[2].startswith(got[2]) and got[2].endswith("not aligned")
-    assert outcome(compiled(K.dot), np.zeros((2, 3)), np.zeros(4))[2] == "shapes (2,3) and (4,) not aligned"
+            assert outcome(compiled(fn), a, b) == want
+    assert outcome(compiled(K.dot), np.zeros((2, 3)), np.zeros(4))[2] == \
+        "shapes (2,3) and (4,) not aligned: 3 (dim 1) != 4 (dim 0)"
 
 
 def test_product_compile_errors():

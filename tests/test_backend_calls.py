@@ -7,7 +7,7 @@ import pytest
 from script.errors import CompileError
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr, Module, set_terminator
-from script.ir.ops import ExcInfo
+from script.ir.ops import MAX_MESSAGE_ARGS, ExcInfo
 from script.ir.verifier import verify_function
 from test_backend_ops import build, compiled, emit
 
@@ -190,14 +190,26 @@ def test_raise_terminator_without_message_and_sized_arguments():
         fail(200, False)
 
 
-def test_message_with_too_many_arguments_is_a_compile_error():
+def _message_of(n: int) -> Function:
+    """Raises ValueError when its argument is negative, the message naming n values a, a+1, ..."""
     def body(blk, a):
         t = emit(blk, "cmp", [a, i64(0)], T.BOOL, "lt")
-        blk.append(Instr("check", [t, a, a, a, a, a], T.NONE,
-                         ExcInfo("ValueError", "%lld %lld %lld %lld %lld")))
+        values = [a] + [emit(blk, "add", [a, i64(k)]) for k in range(1, n)]
+        blk.append(Instr("check", [t, *values], T.NONE, ExcInfo("ValueError", " ".join(["%lld"] * n))))
         return a
-    with pytest.raises(CompileError, match="at most 4"):
-        compiled(build("many", [T.I64], body))
+    return build(f"many{n}", [T.I64], body)
+
+
+def test_message_with_the_most_arguments_reaches_python_in_order():
+    f = compiled(_message_of(MAX_MESSAGE_ARGS))
+    with pytest.raises(ValueError) as info:
+        f(-100)
+    assert str(info.value) == " ".join(str(-100 + k) for k in range(MAX_MESSAGE_ARGS))
+
+
+def test_message_with_too_many_arguments_is_a_compile_error():
+    with pytest.raises(CompileError, match=f"at most {MAX_MESSAGE_ARGS}"):
+        compiled(_message_of(MAX_MESSAGE_ARGS + 1))
 
 
 def test_every_exception_class_reaches_python():

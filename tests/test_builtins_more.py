@@ -106,3 +106,67 @@ def test_bit_length_extremes():
 @given(st.floats(allow_nan=True, allow_infinity=True))
 def test_is_integer(x):
     check_all_levels(integral, x)
+
+
+def unpacking(n, a, lst):
+    x, *y = (1, 2.5, 3)
+    *p, q = (n, n + 1)
+    r, *s, t = (n, 2, 3, 4, n * 2)
+    u, *v, w = (1, 2)
+    a1, a2 = lst
+    b1, *b2 = a
+    c1, c2, c3 = a
+    h, *tail = lst
+    return x, sum(y), len(p), q, r, sum(s), t, len(v), w, a1 + a2, b1, len(b2), c1 + c2 + c3, h, sum(tail)
+
+
+@SET
+@given(st.integers(-5, 5), st.integers(0, 5), st.lists(st.integers(-9, 9), min_size=1, max_size=4))
+def test_unpacking_with_and_without_a_star(n, m, lst):
+    check_all_levels(unpacking, n, np.arange(float(m)), lst)
+
+
+def truth_tests(lst0, x):
+    lst = list(lst0)
+    a = 0
+    if lst and lst[-1] == x:           # list and bool: only the truth is used
+        a += 1
+    if not (lst and lst[0] > x):
+        a += 10
+    while lst and lst[-1] > x:
+        lst.pop()
+        a += 100
+    b = 1 if (lst or x > 2) else 2
+    return a, b, len(lst), [v for v in lst0 if v and v > x]
+
+
+@SET
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=5), st.integers(-3, 3))
+def test_and_or_in_conditions(lst, x):
+    check_all_levels(truth_tests, lst, x)
+
+
+def clip_one_sided(a, k):
+    return np.clip(a, None, k), np.clip(a, k, None), a.clip(None, 2), np.clip(a, None, None)
+
+
+def clip_int8(b):
+    return np.clip(b, None, 300), np.clip(b, -500, None), np.clip(2.5, None, 1.0)
+
+
+def optional_array(a, w=None):
+    if w is None:
+        return a.sum()
+    if a is not None and w is not None:
+        return (a * w).sum()
+    return 0.0
+
+
+@SET
+@given(st.integers(0, 6), st.floats(-5, 5))
+def test_clip_with_one_bound_and_is_none_of_arrays(n, k):
+    a = np.arange(float(n)) - 2.5
+    check_all_levels(clip_one_sided, a, k)
+    check_all_levels(clip_int8, np.arange(-n, n, dtype=np.int8))
+    check_all_levels(optional_array, a)
+    check_all_levels(optional_array, a, a * k)

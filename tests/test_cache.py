@@ -161,13 +161,16 @@ def test_compiler_llvm_and_cpu_are_in_the_key(src, monkeypatch):
         assert hit(fresh_import(src).work), name
 
 
-def test_replaced_entries_are_removed(src, tmp_path):
+def test_a_new_entry_replaces_the_old_one_of_its_slot(src, tmp_path):
     fresh_import(src)
-    before = entries(tmp_path / "cache")
+    [name] = entries(tmp_path / "cache")
+    before = (tmp_path / "cache" / name).read_bytes()
+    older = name.replace(".smod", ".0123456789abcdef0123456789abcdef.smod")   # the old naming
+    (tmp_path / "cache" / older).write_bytes(before)
     write(src / "main.py", MAIN.replace("K = 3", "K = 5"))
-    fresh_import(src)
-    after = entries(tmp_path / "cache")
-    assert len(after) == 1 and after != before
+    assert not hit(fresh_import(src).work)
+    assert entries(tmp_path / "cache") == [name]
+    assert (tmp_path / "cache" / name).read_bytes() != before
 
 
 @pytest.mark.parametrize("damage", [b"", b"garbage", "truncate", "flip", "other-key"])
@@ -252,5 +255,69 @@ def test_concurrent_processes_share_the_cache_safely(src, tmp_path):
     results = [finish(p) for p in [child(src, env, wait=False) for _ in range(4)]]
     assert all(r["result"] == expected_work(10) for r in results)
     names = os.listdir(tmp_path / "cache")
-    assert len(names) == 1 and all(n.endswith(".smod") and not n.startswith(".") for n in names)
+    assert len([n for n in names if n != "native"]) == 1
+    assert all(n.endswith(".smod") for n in names if n != "native")
+    native = os.listdir(tmp_path / "cache" / "native")       # the runtime and entry points
+    assert native and all(n.endswith((".o", ".json")) for n in native)
     assert child(src, env)["hit"]
+
+
+# ---- hits without parsing -----------------------------------------------------------------
+
+def test_a_hit_parses_nothing_while_the_files_are_unchanged(src, monkeypatch):
+    from script.frontend import specialize
+    fresh_import(src)
+    parsed = []
+    real = specialize.Context.info_for
+    with monkeypatch.context() as m:
+        m.setattr(specialize.Context, "info_for",
+                  lambda self, f: parsed.append(f.__name__) or real(self, f))
+        again = fresh_import(src)
+    assert hit(again.work) and "_script_info" not in again.work.__dict__
+    assert parsed == ["free"]           # unannotated: described at decoration, compiled at calls
+    assert again.work(10) == expected_work(10)
+    assert again.work.ir("opt") and "_script_info" not in again.work.__dict__
+    from script.dispatcher import function_info
+    assert function_info(again.work).name == "work" == again.work._script_info.name
+
+
+def test_a_changed_file_is_parsed_once_then_recorded_again(src, monkeypatch):
+    from script.frontend import specialize
+    fresh_import(src)
+    write(src / "helpers.py", HELPERS + "\ndef more():\n    return 1\n")
+    parsed = []
+    real = specialize.Context.info_for
+    monkeypatch.setattr(specialize.Context, "info_for",
+                        lambda self, f: parsed.append(f.__name__) or real(self, f))
+    assert hit(fresh_import(src).work) and "helper" in parsed      # the key, built by parsing
+    parsed.clear()
+    assert hit(fresh_import(src).work) and parsed == ["free"]       # the rewritten record
+
+
+CALLER = """
+import script
+
+@script.script(cache=True)
+def g(x: int) -> int:
+    return x * 3
+
+@script.script
+def f(x: int) -> int:
+    return g(x) + 1
+"""
+
+
+def test_a_compiled_caller_sees_a_callee_that_was_a_hit(src):
+    write(src / "main.py", CALLER)
+    assert fresh_import(src).f(2) == 7
+    m = fresh_import(src)
+    assert hit(m.g) and m.f(2) == 7 and m.g(5) == 15
+
+
+def test_key_of_a_bound_method_names_it_without_an_address():
+    # random.seed is a bound method of a Random instance: its repr differs in every process,
+    # which made every lookup of a function calling it a miss
+    import random
+    from script.cache import _Description
+    text = _Description([], None).value(random.seed)
+    assert "0x" not in text and text == "method random.Random.seed"

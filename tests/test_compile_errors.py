@@ -4,6 +4,7 @@ from inside the compiler."""
 import inspect
 import re
 
+import numpy as np
 import pytest
 
 import bad_kernels
@@ -27,7 +28,7 @@ def _cases():
     return cases
 
 
-ARGS = {"uses_star_args": ()}
+ARGS = {"uses_star_args": (), "uses_list_of_arrays": (np.zeros(2),)}
 
 
 @pytest.mark.parametrize("fn,line,text", _cases())

@@ -143,6 +143,8 @@ def test_exceptions_raise_as_in_python():
     assert a.tolist() == [i // 3 for i in range(10)]
     with pytest.raises(IndexError, match="out of bounds"):
         K.out_of_bounds[1, 20](np.zeros(10))      # bounds are checked on the CPU path
+    with pytest.raises(ValueError, match=r"^negative at 1: -2.50 -2.5 True$"):
+        K.checked_positive[1, 4](np.array([1.0, -2.5, 3.0]))
 
 
 @cpu_only

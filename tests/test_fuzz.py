@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +26,7 @@ if ROOT not in sys.path:
 from tests.fuzz import mutation  # noqa: E402
 from tests.fuzz.program import generate  # noqa: E402
 from tests.fuzz.reference import Discard, instrument  # noqa: E402
+from tests.fuzz.runner import PART_WAY_ERROR, same_outcome  # noqa: E402
 from tests.fuzz.shrink import shrink  # noqa: E402
 from tests.fuzz.worker import Pool  # noqa: E402
 
@@ -120,6 +122,19 @@ def test_generator_covers_the_subset():
                       " @ ", "np.dot(", "axis=", "np.mean(", "np.argmin(", "np.any(", ".fill(", " &= ",
                       "[::-1]", "APPROX = True"):
         assert construct in text, construct
+
+
+def test_part_way_int_power_error_accepts_only_the_order_difference():
+    """Both raise the int power error: an element may differ only where one side left it as
+    it was (docs/arrays.md); anything else, or another error, is still a mismatch."""
+    old = np.array([5, -1, 6])
+    numpy_after, compiled_after = np.array([5, -1, 46656]), np.array([3125, -1, 6])
+    error = PART_WAY_ERROR
+    assert same_outcome((error, [numpy_after]), (error, [compiled_after]), before=[old])
+    assert not same_outcome((error, [numpy_after]), (error, [np.array([3125, -1, 7])]), before=[old])
+    assert not same_outcome((error, [numpy_after]), (error, [compiled_after]))
+    other = ("raise", "ValueError", "math domain error")
+    assert not same_outcome((other, [numpy_after]), (other, [compiled_after]), before=[old])
 
 
 def test_reference_discards_int64_overflow():

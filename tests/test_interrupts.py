@@ -111,7 +111,6 @@ def test_a_loop_counting_down_is_strip_mined_too():
 
 @pytest.mark.parametrize("change", [
     ("add %1, 1:i64", "add %1, 2:i64"),        # a step other than one
-    ("cmp.lt %1, %0", "cmp.ne %1, %0"),        # not a bound test
     ("add %2, %1 : i64", "call @g(%1) : i64"), # a call in the body
 ])
 def test_other_loops_poll_once_per_iteration_in_the_header(change):
@@ -131,6 +130,60 @@ def test_other_loops_poll_once_per_iteration_in_the_header(change):
         // CHECK-NEXT:   poll
     """))
     assert text.count("poll") == 1
+
+
+BRANCHY = """
+func @f(%0: i64) -> i64 {
+bb0:
+  br bb1(0:i64, 0:i64)
+bb1(%1: i64, %2: i64):
+  %3 = cmp.lt %1, %0 : bool
+  cbr %3, bb2, bb5
+bb2:
+  %4 = cmp.lt %2, 100:i64 : bool
+  cbr %4, bb3, bb4(%2)
+bb3:
+  %5 = add %2, %1 : i64
+  br bb4(%5)
+bb4(%6: i64):
+  %7 = add %1, 1:i64 : i64
+  br bb1(%7, %6)
+bb5:
+  ret %2
+}
+"""
+
+
+@pytest.mark.parametrize("change", [
+    ("", ""),                                  # an if in the body of a counted loop
+    ("cmp.lt %1, %0", "cmp.ne %1, %0"),        # not a bound test: a while loop with a counter
+    ("add %1, 1:i64", "add %1, -1:i64"),       # counting down
+])
+def test_a_loop_with_a_counter_polls_when_its_low_bits_are_zero(change):
+    filecheck(polled(BRANCHY.replace(*change)), parse_checks("""
+        // CHECK:      bb1(%1: i64, %2: i64):
+        // CHECK-NEXT:   %3 = and %1, 65535:i64 : i64
+        // CHECK-NEXT:   %4 = cmp.eq %3, 0:i64 : bool
+        // CHECK-NEXT:   poll %4
+        // CHECK-NOT:    poll
+    """))
+
+
+@pytest.mark.parametrize("change", [
+    ("br bb1(%7, %6)", "cbr %4, bb1(%7, %6), bb1(%1, %6)"),   # one back edge does not step
+    ("i64", "i16"),                                            # a counter of 16 bits
+])
+def test_a_counter_steps_by_one_on_every_back_edge_and_is_wide(change):
+    text = polled(BRANCHY.replace(*change))
+    assert "poll %" not in text and text.count("poll") == 1
+
+
+def test_a_poll_with_a_due_flag_parses_and_verifies_only_with_a_bool():
+    from script.ir.parser import IRParseError
+    text = polled(BRANCHY)
+    assert "poll %4" in text
+    with pytest.raises(IRParseError, match="poll of i64: takes nothing or a bool"):
+        parse_function(text.replace("poll %4", "poll %3"))
 
 
 def test_nested_loops_poll_in_the_outer_header_only():
@@ -282,6 +335,17 @@ def spin_sum(flag, n: int) -> int:
     return t
 
 @script.script
+def spin_branchy(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    for i in range(n):
+        if x % 3 == 0:
+            x = (x * 1103515245 + 12345) % 2147483648
+        else:
+            x = (x * 69069 + 1) % 2147483648
+    return x
+
+@script.script
 def wait_for(flag) -> int:
     flag[0] = 1
     i = 0
@@ -315,7 +379,7 @@ def run_child(tmp_path, body: str, timeout: float = 120) -> str:
     return r.stdout
 
 
-@pytest.mark.parametrize("kernel", ["spin_while", "spin_range", "spin_sum"])
+@pytest.mark.parametrize("kernel", ["spin_while", "spin_range", "spin_sum", "spin_branchy"])
 def test_sigint_interrupts_a_long_compiled_loop(tmp_path, kernel):
     out = run_child(tmp_path, f"""
         flag = np.zeros(1000, np.int64)

@@ -63,3 +63,33 @@ def test_dynamics(r, x0, steps):
     check_all_levels(R.logistic_map, r, x0, steps)
     check_all_levels(R.rk4_decay, x0, r, 0.01, steps)
     check_all_levels(R.clamp_sum, steps % 60, -10, 50)
+
+
+import numpy as np  # noqa: E402
+
+import realistic_more as M  # noqa: E402
+
+
+@SET
+@given(st.integers(-3, 200))
+def test_lists_and_formatted_errors(n):
+    check_all_levels(M.sieve, n)
+    check_all_levels(M.newton_sqrt, float(n) * 1.7)
+
+
+@SET
+@given(st.lists(st.floats(-1e3, 1e3), max_size=12), st.integers(-1, 6))
+def test_windows_histograms_ranking(xs, k):
+    if xs:      # an empty list argument has no element type (docs/lists.md)
+        check_all_levels(M.moving_average, xs, k, approx=True)
+        check_all_levels(M.histogram_counts, xs, -1e3, 1e3, k)
+        check_all_levels(M.run_length, [round(x / 400) for x in xs])
+    check_all_levels(M.top_k, np.array(xs), min(max(k, 0), len(xs)))
+    check_all_levels(M.smooth3, np.array(xs), approx=True)
+
+
+@SET
+@given(st.integers(0, 7), st.integers(0, 1000))
+def test_closure_over_an_array(n, seed):
+    pts = np.random.default_rng(seed).standard_normal((n, 3))
+    check_all_levels(M.pairwise_min_distance, pts, approx=True)

@@ -2,6 +2,7 @@
 results and same exceptions, over many inputs, at opt=0 and at the default level."""
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -87,6 +88,45 @@ def test_bitwise(a, b):
 @given(st.integers(-1000, 1000), st.integers(-3, 40))
 def test_shifts(a, b):
     check_all_levels(K.shifts, a, b)
+
+
+I64_EDGES = [0, 1, -1, 4, -4, 5, -5, 6, -6, 2**63 - 1, -(2**63), -(2**63) + 1, 1000002, -1000002]
+
+
+@SET
+@given(st.one_of(st.integers(-(2**63), 2**63 - 1), st.sampled_from(I64_EDGES)), st.integers(-8, 7))
+def test_shifts_by_constants(a, small):
+    check_all_levels(K.shifts_by_constants, a, small)
+
+
+@SET
+@given(st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-50, 50),
+                 st.sampled_from(I64_EDGES)))
+def test_mod_compared_with_a_constant(x):
+    check_all_levels(K.mod_compares, x)
+
+
+@SET
+@given(st.integers(-128, 127))
+def test_mod_compared_with_a_constant_i8(x):
+    import strength_kernels as SK
+    check_all_levels(SK.mod_compares_i8, x)
+
+
+@SET
+@given(st.integers(0, 300), st.integers(-(2**62), 2**62))
+def test_mod_compares_in_a_loop_over_negatives(n, s):
+    check_all_levels(K.mod_compare_loop, n, s)
+
+
+def test_a_mod_compared_with_a_constant_skips_the_sign_fix_up():
+    # Guards the premise of the tests above: `x % 5 == 1` is C's remainder tested against 1
+    # and 1 - 5, with no select of the fixed-up remainder (`x % 5` alone keeps one).
+    f, g = compiled(K.mod5_is_1), compiled(K.modulo)
+    f(3), g(3, 5)
+    kernel = f.ir("llvm").split("; ModuleID")[1]
+    assert re.search(r"srem i64 %\w+, 5", kernel) and re.search(r"icmp eq i64 %\w+, -4", kernel)
+    assert "select" not in kernel and "select" in g.ir("llvm").split("; ModuleID")[1]
 
 
 @SET

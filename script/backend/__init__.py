@@ -2,10 +2,12 @@
 calling it (`runtime/`).
 
 The entry points below import llvmlite only when first called, so `import script.backend`
-stays cheap.
+stays cheap; loading object code on the CPU it was compiled for (`load_object`) does not
+import it at all (`native/`).
 
     compile_native(module, entry, opt_level=3, nogil=True) -> NativeLibrary
     load_native(object_code, entry_func) -> NativeLibrary
+    load_object(object_code, entry, param_types, ret_type) -> NativeLibrary
     make_function_type(name, methods) -> type
     new_instance(tp, fallback) -> compiled-function object
     set_specializations(obj, [NativeLibrary | address, ...], nargs)
@@ -34,8 +36,20 @@ def compile_native(module: "Module", entry: str, opt_level: int = 3,
 
 def load_native(object_code: bytes, entry_func: "Function") -> "NativeLibrary":
     """Load the `object_code` of a `NativeLibrary` compiled for `entry_func` (same CPU)."""
-    from script.backend.runtime.library import load_native as load
-    return load(object_code, entry_func)
+    return load_object(object_code, entry_func.name, entry_func.param_types, entry_func.ret_type)
+
+
+def load_object(object_code: bytes, entry: str, param_types, ret_type) -> "NativeLibrary":
+    """`load_native` for the IR function named `entry` of this signature: linked without
+    LLVM where native.link can (a cache hit or a saved module then imports no llvmlite),
+    else by LLVM's linker. RuntimeError when the object is not that function's."""
+    from script.backend.native.link import load_object as link
+    lib = link(object_code, entry, param_types, ret_type)
+    if lib is None:
+        from script.backend.runtime.library import load_native as load
+        from script.ir.core import Function
+        lib = load(object_code, Function(entry, list(param_types), ret_type))
+    return lib
 
 
 def make_function_type(name: str, methods: dict | None = None) -> type:

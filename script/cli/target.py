@@ -46,7 +46,8 @@ class Target:
     def info(self):
         if self.is_kernel:
             return self.fn._info
-        return self.fn.__dict__["_script_info"]
+        from script.dispatcher import function_info
+        return function_info(self.fn)
 
     @property
     def is_kernel(self) -> bool:

@@ -29,10 +29,12 @@ def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "
     """The kernel's IR module after the frontend (`stage` "ssa") or the IR passes ("opt");
     `print_after` and `stream` as in `run_pipeline` (the CLI's --print-after)."""
     from script.compiler import disabled_passes, verify_enabled
+    from script.dispatcher import make_function_infos
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
     from script.ir.passes import run_pipeline
     with COMPILE_LOCK:
+        make_function_infos()           # so that calls to cache hits are seen as @script calls
         func = specialize(info, types, boundscheck)
         funcs = clone_functions(closure_of(func))
         module = Module(funcs)
@@ -61,6 +63,8 @@ def check_kernel(module: Module, entry: Function, info) -> None:
                                "scalars", entry.loc)
     for f in module.functions.values():
         for i in f.instructions():
+            if i.opname == "print":
+                raise CompileError("print() is not supported in kernels", i.loc or f.loc)
             if i.opname not in KERNEL_OK:
                 raise CompileError(f"'{i.opname}' (an array made in compiled code, or another "
                                    "CPU-only operation) is not supported in a kernel", i.loc or f.loc)

@@ -17,7 +17,8 @@ import numpy as np
 
 from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
-from script.backend.nvptx.abi import ERROR_SYMBOL, ERROR_WORDS, kernel_param_kinds
+from script.backend.llvm.abi import KINDS_SHIFT, format_message
+from script.backend.nvptx.abi import ERROR_SYMBOL, kernel_param_kinds
 
 _CTYPES = {T.I8: ctypes.c_int8, T.I16: ctypes.c_int16, T.I32: ctypes.c_int32, T.I64: ctypes.c_int64,
            T.U8: ctypes.c_uint8, T.U16: ctypes.c_uint16, T.U32: ctypes.c_uint32, T.U64: ctypes.c_uint64,
@@ -30,7 +31,10 @@ class LoadedKernel:
     def __init__(self, driver, code):
         self.module = driver.load_module(code.text)
         self.function = driver.function(self.module, code.name)
-        self.error_record = driver.global_address(self.module, ERROR_SYMBOL)[0]
+        # the record's size is the PTX's own: a saved module's PTX from before the message
+        # slots grew (nvptx.abi ERROR_WORDS) has a smaller one
+        self.error_record, size = driver.global_address(self.module, ERROR_SYMBOL)
+        self.error_words = size // 8
         self.messages = code.messages
 
 
@@ -78,19 +82,15 @@ def launch_gpu(kernel, types: tuple, values: list, config) -> None:
 
 def _raise_recorded(driver, loaded: LoadedKernel) -> None:
     """Raise the exception a thread recorded (nvptx.abi), after zeroing the record."""
-    record = np.zeros(ERROR_WORDS, np.int64)
+    record = np.zeros(loaded.error_words, np.int64)
     driver.copy_to_host(record, loaded.error_record, record.nbytes)
     if record[0] == 0:
         return
-    driver.copy_to_device(loaded.error_record, np.zeros(ERROR_WORDS, np.int64), record.nbytes)
-    exc = getattr(builtins, EXCEPTIONS[int(record[1])], RuntimeError) \
-        if 0 <= record[1] < len(EXCEPTIONS) else RuntimeError
+    driver.copy_to_device(loaded.error_record, np.zeros(loaded.error_words, np.int64), record.nbytes)
+    index = int(record[1]) & ((1 << KINDS_SHIFT) - 1)      # the rest: where the slot kinds are
+    exc = getattr(builtins, EXCEPTIONS[index], RuntimeError) if index < len(EXCEPTIONS) else RuntimeError
     message = None
     k = int(record[2])
     if 0 <= k < len(loaded.messages):
-        fmt = loaded.messages[k].decode("ascii", "replace").replace("%lld", "%d").replace("%s", "?")
-        try:
-            message = fmt % tuple(int(a) for a in record[3:3 + fmt.count("%d")])
-        except (TypeError, ValueError):
-            message = fmt
+        message = format_message(loaded.messages[k], [int(a) for a in record[3:]])
     raise exc(*(() if message is None else (message,)))

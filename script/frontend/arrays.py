@@ -70,12 +70,14 @@ class ArrayLowering:
         in that order, as Python builds a slice."""
         return tuple(None if e is None else self.expr(e) for e in (sl.lower, sl.upper, sl.step))
 
-    def slice_operands(self, arr: Value, axis: int, sl: ast.Slice, node, values=None) -> list[Value]:
+    def slice_operands(self, arr: Value, axis: int, sl: ast.Slice, node, values=None,
+                       length: Value | None = None) -> list[Value]:
         """(start, length, step) of `sl` on `axis`, as Python's slice.indices computes them;
-        `values`: what `slice_values(sl)` gave, when computed already."""
+        `values`: what `slice_values(sl)` gave, when computed already; `length`: the length
+        sliced, when `arr` is not an array (a list)."""
         loc = self.loc(node)
         lower, upper, sv = values if values is not None else self.slice_values(sl)
-        n = self.emit("dim", [arr], T.I64, axis, loc)
+        n = self.emit("dim", [arr], T.I64, axis, loc) if length is None else length
         step = Const(1, T.I64)
         if sl.step is not None:
             if not isinstance(sv.type, (T.IntType, T.BoolType)):

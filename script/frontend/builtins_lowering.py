@@ -12,8 +12,11 @@ import math
 import types
 
 from script.frontend import pylib
+from script.frontend.closures import NestedFunction
+from script.frontend.lists import ListLowering
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
+from script.frontend.random_calls import random_call
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -88,6 +91,8 @@ class CallLowering:
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.ListType):
+                return self.list_method(base, node.func.attr, node)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -97,9 +102,14 @@ class CallLowering:
         if not isinstance(ref, PyRef):
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
+        if isinstance(obj, NestedFunction):
+            return self.call_nested(obj, node)
         np_fn = numpy_handler(obj)
         if np_fn is not None:
             return np_fn[1](self, node, np_fn[0])
+        rng_fn = random_call(obj)
+        if rng_fn is not None:
+            return rng_fn(self, node)
         intrinsic = getattr(type(obj), "__script_call__", None)
         if intrinsic is not None:          # an object that lowers its own calls (script.cuda)
             return intrinsic(obj, self, node)
@@ -138,10 +148,11 @@ class CallLowering:
             self.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
         return [self.expr(a) for a in node.args]
 
-    def call_script(self, info, node: ast.Call, first: Value | None = None) -> Value:
+    def call_script(self, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
         """A call to another compiled function: bind arguments, specialize, emit `call`.
-        `first`: an argument before the call's own (the array of a method call)."""
-        values = ([first] if first is not None else []) + [self.expr(a) for a in node.args]
+        `first`: an argument before the call's own (the array of a method call); `leading`:
+        arguments before those (a nested function's free variables, closures.py)."""
+        values = list(leading) + ([first] if first is not None else []) + [self.expr(a) for a in node.args]
         kw = {k.arg: (self.expr(k.value), k.value) for k in node.keywords}
         names = info.param_names
         if len(values) > len(names):
@@ -161,6 +172,8 @@ class CallLowering:
                 bound[i] = self.python_object(info.defaults[names[i]], names[i], node)
         if any(isinstance(v.type, Unknown) for v in bound):
             return Undef(UNKNOWN, self.loc(node))
+        for v in bound:
+            self.settle_list_types(v.type)
         types = []
         args = []
         for v, ann, pname in zip(bound, info.param_types, names):
@@ -193,6 +206,8 @@ class CallLowering:
         """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
         if isinstance(v.type, Unknown):
             return v
+        if isinstance(t, T.BoolType) and isinstance(v.type, T.ListType):
+            return self.truth(v, node)
         if not v.type.is_numeric():
             self.error(f"cannot convert {v.type} to {t}", node)
         if isinstance(t, T.BoolType):
@@ -416,6 +431,10 @@ class CallLowering:
         return self.emit("abs", [v], v.type, None, self.loc(node))
 
     def builtin_minmax(self, node, name) -> Value:
+        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) or \
+                node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
+            default = self.expr(node.keywords[0].value) if node.keywords else None
+            return self.minmax_each(node.args[0], name, default, node)
         if node.keywords:
             self.error(f"{name}() keyword arguments are not supported in compiled code", node)
         if len(node.args) == 1 and self.builtin_call(node.args[0]) is not None:
@@ -437,7 +456,7 @@ class CallLowering:
         return result
 
     def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
-        if not isinstance(v.type, T.ArrayType):
+        if not isinstance(v.type, (T.ArrayType, T.ListType)):
             self.error(f"{name}() of a single {v.type} is not supported", node)
         return self.minmax_of(self.iterable_value(v, node), name, node)
 
@@ -510,12 +529,15 @@ class CallLowering:
         return self.binop(ast.Pow, args[0], args[1], node)
 
     def builtin_sum(self, node, name) -> Value:
+        if node.args and isinstance(node.args[0], ast.GeneratorExp):
+            start = self.positional(ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
+            return self.sum_each(node.args[0], start[0] if start else None, node)
         if node.args and self.builtin_call(node.args[0]) is not None:
             start = [self.expr(a) for a in node.args[1:2]]
             return self.sum_of(self.iterable(node.args[0]), start, node)
         args = self.positional(node, name, 1, 2)
         seq = args[0]
-        if isinstance(seq.type, T.ArrayType):
+        if isinstance(seq.type, (T.ArrayType, T.ListType)):
             return self.sum_of(self.iterable_value(seq, node), args[1:], node)
         if not isinstance(seq.type, T.TupleType):
             self.error(f"sum() of a {seq.type} is not supported", node)
@@ -546,6 +568,8 @@ class CallLowering:
     def len_of(self, v: Value, node) -> Value:
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
+        if isinstance(v.type, T.ListType):
+            return self.list_len(v, node)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:
@@ -598,4 +622,7 @@ _BUILTIN_HANDLERS = {
     id(divmod): CallLowering.builtin_divmod, id(pow): CallLowering.builtin_pow,
     id(len): CallLowering.builtin_len, id(sum): CallLowering.builtin_sum, id(int): CallLowering.builtin_conversion,
     id(float): CallLowering.builtin_conversion, id(bool): CallLowering.builtin_conversion,
+    id(print): lambda self, node, name: self.builtin_print(node, name),
+    id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
+    id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
 }

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import MAX_MESSAGE_ARGS
 
 _BINOPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "true_divide",
            ast.FloorDiv: "floor_divide", ast.Mod: "remainder", ast.Pow: "power",
@@ -57,7 +58,8 @@ _ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute", "con
 class ArrayExpr:
     """An element-wise expression not yet computed: `kind` is "leaf" (`value` an array),
     "scalar" (`value` a scalar, the same for every element) or "op" (`name` a ufunc or
-    "where", applied to `args`); `dtype` the element type, `ndim` the rank."""
+    "where", applied to `args`); `dtype` the element type, `ndim` the rank, `shape` its
+    lengths (i64 values computed where the node is built, so they dominate every use)."""
 
     kind: str
     dtype: T.Type
@@ -68,16 +70,21 @@ class ArrayExpr:
     loop: tuple = ()        # "op": the loop's input types (NumPy's resolution)
     call: tuple = ()        # "op": the operands of the one NumPy call it computes, where
                             # that is not `args` (np.clip: a, a_min, a_max), for its errors
+    shape: tuple = ()
 
-    def leaves(self) -> list[Value]:
+    def leaf_nodes(self) -> list[ArrayExpr]:
+        """The leaves, one for each array."""
         if self.kind == "leaf":
-            return [self.value]
+            return [self]
         out = []
         for a in self.args:
-            for v in a.leaves():
-                if all(v is not w for w in out):
-                    out.append(v)
+            for leaf in a.leaf_nodes():
+                if all(leaf.value is not w.value for w in out):
+                    out.append(leaf)
         return out
+
+    def leaves(self) -> list[Value]:
+        return [leaf.value for leaf in self.leaf_nodes()]
 
 
 def is_array_like(v) -> bool:
@@ -93,14 +100,16 @@ class ElementwiseLowering:
         if isinstance(v, ArrayExpr):
             return v
         if isinstance(v.type, T.ArrayType):
-            return ArrayExpr("leaf", v.type.dtype, v.type.ndim, v)
+            return ArrayExpr("leaf", v.type.dtype, v.type.ndim, v, shape=tuple(self.dims_of(v, node)))
         if not v.type.is_numeric():
             self.error(f"cannot use a value of type {v.type} in an array expression", node)
         return ArrayExpr("scalar", v.type, 0, v)
 
-    def ufunc_expr(self, name: str, operands: list, node) -> ArrayExpr:
+    def ufunc_expr(self, name: str, operands: list, node, check: bool = True) -> ArrayExpr:
         """`name` (a ufunc of UFUNCS) applied element-wise to `operands` (arrays, scalars,
-        expressions), with NumPy's result dtype."""
+        expressions), with NumPy's result dtype. `check`: raise the call's errors here, where
+        Python makes the call (`check_call`); else its caller checks it, as part of a bigger
+        call (np.clip, ``a op= b``)."""
         name = _ALIASES.get(name, name)
         args = tuple(self.as_expr(v, node) for v in operands)
         loop = self.resolve_loop(name, args, node)
@@ -110,7 +119,12 @@ class ElementwiseLowering:
             # NumPy compares a Python int with an int array by value (`int8_array <= 255` is
             # all True), where the loop's type would wrap it
             ins = (T.I64,) * len(ins)
-        return ArrayExpr("op", loop[-1], max(a.ndim for a in args), name=name, args=args, loop=ins)
+        ndim = max(a.ndim for a in args)
+        e = ArrayExpr("op", loop[-1], ndim, name=name, args=args, loop=ins,
+                      shape=tuple(self.broadcast_dims([a.shape for a in args], ndim, node)))
+        if check:
+            self.check_call(e, node)
+        return e
 
     def resolve_loop(self, name: str, args, node) -> tuple:
         """The input and output element types of ufunc `name` on `args`, as NumPy resolves
@@ -134,14 +148,17 @@ class ElementwiseLowering:
         from script.frontend.typeinfer import dtype_to_type
         c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
         t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
-        return ArrayExpr("op", t, max(c.ndim, a.ndim, b.ndim), name="where", args=(c, a, b),
-                         loop=(T.BOOL, t, t))
+        ndim = max(c.ndim, a.ndim, b.ndim)
+        e = ArrayExpr("op", t, ndim, name="where", args=(c, a, b), loop=(T.BOOL, t, t),
+                      shape=tuple(self.broadcast_dims([c.shape, a.shape, b.shape], ndim, node)))
+        self.check_call(e, node)
+        return e
 
-    def array_binop(self, op: type, a, b, node) -> ArrayExpr:
+    def array_binop(self, op: type, a, b, node, check: bool = True) -> ArrayExpr:
         name = _BINOPS.get(op)
         if name is None:
             self.error(f"operator {op.__name__} is not supported on arrays", node)
-        return self.ufunc_expr(name, [a, b], node)
+        return self.ufunc_expr(name, [a, b], node, check)
 
     def array_compare(self, op, a, b, node) -> ArrayExpr:
         name = _CMPOPS.get(type(op))
@@ -190,6 +207,8 @@ class ElementwiseLowering:
         if name == "where":
             return emit("select", vals, vals[1].type)
         if name in _CMP_PRED:
+            if vals[0].type != vals[1].type:
+                return self.mixed_sign_cmp(_CMP_PRED[name], vals[0], vals[1], node)
             return emit("cmp", vals, T.BOOL, _CMP_PRED[name])
         if is_bool and name in ("add", "multiply", "bitwise_or", "bitwise_and", "bitwise_xor",
                                 "maximum", "minimum", "logical_or", "logical_and", "logical_xor"):
@@ -257,6 +276,18 @@ class ElementwiseLowering:
             return emit("math", vals, None, _MATH[name])
         self.error(f"numpy.{name} is not supported on arrays in compiled code", node)
 
+    def mixed_sign_cmp(self, pred: str, a: Value, b: Value, node) -> Value:
+        """NumPy's exact comparison of an int64 and a uint64 (its ``qQ->?`` loops): a
+        negative signed operand is below every unsigned one; else both compare as uint64."""
+        loc = self.loc(node)
+        signed, other = (a, b) if a.type.signed else (b, a)
+        negative = self.cmp("lt", signed, Const(0, signed.type), node)
+        both = [self.emit("convert", [v], T.U64, None, loc) if v is signed else v for v in (a, b)]
+        # `a pred b` where the signed side is negative: that side is the smaller
+        when_negative = pred in (("lt", "le", "ne") if signed is a else ("gt", "ge", "ne"))
+        return self.emit("select", [negative, Const(when_negative, T.BOOL), self.cmp(pred, *both, node)],
+                         T.BOOL, None, loc)
+
     def np_divmod_part(self, name: str, a: Value, b: Value, node, truncate: bool = False) -> Value:
         """NumPy's floor_divide or remainder of one element: by zero, 0 for ints, and for
         floats ``a / 0`` (floor_divide) or NaN (remainder)."""
@@ -293,35 +324,29 @@ class ElementwiseLowering:
 
     # ---- evaluating expressions -----------------------------------------------------------
 
-    def broadcast_shape(self, e: ArrayExpr, node) -> tuple[list[Value], dict]:
-        """The output lengths of `e` (NumPy's broadcasting), checked, and the marks of its
-        stretched leaf axes (`stretch_marks`)."""
-        leaves = e.leaves()
-        dims = [self.dims_of(a, node) for a in leaves]
-        out = self.checked_shape(e, {id(a): d for a, d in zip(leaves, dims)}, node)
-        return out, self.stretch_marks(leaves, dims, out, node)
-
-    def checked_shape(self, e: ArrayExpr, leaf_dims: dict, node) -> list[Value]:
-        """The lengths of `e`, checking each operation's operands as NumPy does when it
-        evaluates the expression one call at a time, innermost and leftmost first: a
-        mismatch names that call's operands (a scalar as `()`), not the whole tree's."""
-        if e.kind == "leaf":
-            return leaf_dims[id(e.value)]
-        if e.kind == "scalar":
-            return []
+    def check_call(self, e: ArrayExpr, node, output: tuple = ()) -> None:
+        """NumPy's errors of the one call `e` computes (its operands' own calls were checked
+        when they were built, as Python makes them, before the operands to their right):
+        a Python int that the loop's int type cannot hold (OverflowError, `int8_array + 300`),
+        then operands that do not broadcast together, the message naming each operand's
+        shape (a scalar's as `()`) and `output`'s, an in-place call's output."""
         operands = e.call or e.args
-        shapes = [self.checked_shape(a, leaf_dims, node) for a in operands]
         if e.name != "where":
-            # a Python int the loop's int type cannot hold: NumPy's OverflowError
-            # (`int8_array + 300`), raised before the call's shapes are checked
             typed = zip(e.args, e.loop) if not e.call else ((a, e.loop[0]) for a in e.call)
             for a, t in typed:
                 if _weak_int(a) and _narrow_int(t):
                     self.check_int_fits(a.value, t, node)
-        out = self.broadcast_dims(shapes, e.ndim, node)
         if sum(1 for a in operands if a.kind != "scalar") > 1:
-            self.broadcast_error(self.mismatch(shapes, out, node), shapes, node)
-        return out
+            shapes = [list(a.shape) for a in operands]
+            self.broadcast_error(self.mismatch(shapes, list(e.shape), node),
+                                 shapes + ([list(output)] if output else []), node)
+
+    def broadcast_shape(self, e: ArrayExpr, node) -> tuple[list[Value], dict]:
+        """The output lengths of `e` and the marks of its stretched leaf axes
+        (`stretch_marks`)."""
+        leaves = e.leaf_nodes()
+        out = list(e.shape)
+        return out, self.stretch_marks([a.value for a in leaves], [a.shape for a in leaves], out, node)
 
     def broadcast_dims(self, shapes: list[list[Value]], ndim: int, node) -> list[Value]:
         """The broadcast lengths of `shapes` (unchecked: a length that is neither 1 nor the
@@ -369,9 +394,8 @@ class ElementwiseLowering:
 
     def broadcast_error(self, bad: Value, dims, node) -> None:
         flat = [d for ds in dims for d in ds]
-        if len(flat) <= 4:
-            text = " ".join("(" + ",".join(["%lld"] * len(ds)) + ("," if len(ds) == 1 else "") + ")"
-                            for ds in dims)
+        if len(flat) <= MAX_MESSAGE_ARGS:
+            text = " ".join(shape_format(len(ds)) for ds in dims)
             self.raise_if(bad, "ValueError", f"operands could not be broadcast together with shapes {text} ",
                           node, flat)
         else:
@@ -442,43 +466,56 @@ class ElementwiseLowering:
             v = self.item_value(e.value, dst.type.dtype, node)      # checked once, as NumPy does
             self.loop_nest(node, dims, lambda idx: self.emit("store", [dst, v, *idx], T.NONE, None, self.loc(node)))
             return
-        shape = self.broadcast_shape(e, node)[0] if e.kind == "op" else self.dims_of(e.value, node)
+        shape = list(e.shape)
         bad = self.mismatch([shape], dims, node)
-        if len(shape) + len(dims) <= 4:
-            fmt = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"   # noqa: E731
-            self.raise_if(bad, "ValueError", f"could not broadcast input array from shape {fmt(len(shape))} "
-                          f"into shape {fmt(len(dims))}", node, shape + dims)
+        if len(shape) + len(dims) <= MAX_MESSAGE_ARGS:
+            self.raise_if(bad, "ValueError", f"could not broadcast input array from shape "
+                          f"{shape_format(len(shape))} into shape {shape_format(len(dims))}", node, shape + dims)
         else:
             self.raise_if(bad, "ValueError", "could not broadcast input array into the destination shape", node)
-        leaves = e.leaves()
-        stretch = self.stretch_marks(leaves, [self.dims_of(a, node) for a in leaves], dims, node)
+        e = self.unshared(dst, e, node)
+        leaves = e.leaf_nodes()
+        stretch = self.stretch_marks([a.value for a in leaves], [a.shape for a in leaves], dims, node)
         self.expr_loops(e, dst, dims, stretch, node, convert=False)
 
     def check_in_place(self, dst: Value, e: ArrayExpr, node) -> None:
-        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``): the inputs must broadcast
-        together (the message lists the output's shape too), and to `dst`'s own shape."""
-        leaves = e.leaves()
-        leaf_dims = {id(a): self.dims_of(a, node) for a in leaves}
-        dims = leaf_dims[id(dst)] if id(dst) in leaf_dims else self.dims_of(dst, node)
-        shapes = [self.checked_shape(a, leaf_dims, node) for a in e.args]
-        out = self.broadcast_dims(shapes, len(dims), node)
-        if sum(1 for a in e.args if a.kind != "scalar") > 1:
-            self.broadcast_error(self.mismatch(shapes, out, node), shapes + [dims], node)
+        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked): the inputs must
+        broadcast together (the message lists the output's shape too), and to `dst`'s own."""
+        dims = list(e.args[0].shape)
+        self.check_call(e, node, output=dims)
+        out = list(e.shape)
         bad = self.mismatch([out], dims, node)
-        if 2 * len(dims) <= 4:
-            fmt = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"   # noqa: E731
-            self.raise_if(bad, "ValueError", f"non-broadcastable output operand with shape {fmt(len(dims))} "
-                          f"doesn't match the broadcast shape {fmt(len(dims))}", node, dims + out)
+        if 2 * len(dims) <= MAX_MESSAGE_ARGS:
+            fmt = shape_format(len(dims))
+            self.raise_if(bad, "ValueError", f"non-broadcastable output operand with shape {fmt} "
+                          f"doesn't match the broadcast shape {fmt}", node, dims + out)
         else:
             self.raise_if(bad, "ValueError", "non-broadcastable output operand", node)
 
     def may_overlap(self, dst: Value, e: ArrayExpr) -> bool:
         """Whether writing `dst` element by element could change a leaf of `e` before it is
         read: a leaf that is a different view of the same array (the same view is read at
-        each element before that element is written). Arrays passed as different arguments
-        are assumed not to overlap."""
+        each element before that element is written). Leaves of other arrays are
+        `unshared`'s."""
         root = _root(dst)
         return any(leaf is not dst and _root(leaf) is root for leaf in e.leaves())
+
+    def unshared(self, dst: Value, e: ArrayExpr, node) -> ArrayExpr:
+        """`e` with each leaf that is a view of another array than `dst`'s, but not one
+        provably apart from it (`_apart`), read from a copy when their memory overlaps at
+        run time, as NumPy copies such an input. That array may be `dst`'s own: a variable
+        read in a loop is the loop header's parameter while the loop is being built, and
+        `for row in a: a *= row` views the array `a` held before the loop."""
+        loc = self.loc(node)
+        root = _root(dst)
+        fresh = {}
+        for leaf in e.leaf_nodes():
+            v = leaf.value
+            if v is dst or _apart(_root(v), root, self.func):
+                continue
+            shared = self.emit("overlap", [dst, v], T.BOOL, None, loc)
+            fresh[id(v)] = self.choose(shared, lambda: self.copy_array(v, node), lambda: v, node)
+        return _with_leaves(e, fresh) if fresh else e
 
 
     # ---- calls and in-place forms ---------------------------------------------------------
@@ -507,9 +544,9 @@ class ElementwiseLowering:
         c = self.lazy(cond)
         if not is_array_like(c):
             c = self.truth(c, cond)
+        elif not isinstance(self.as_expr(c, node).dtype, T.BoolType):
+            c = self.ufunc_expr("not_equal", [c, Const(0, T.I64)], node)     # NumPy's cast to bool
         e = self.where_expr(c, self.lazy(x), self.lazy(y), node)
-        if not isinstance(e.args[0].dtype, T.BoolType):
-            e.args = (self.ufunc_expr("not_equal", [e.args[0], Const(0, T.I64)], node),) + e.args[1:]
         return e if e.ndim else self.element(e, [], 0, node)
 
     def np_clip(self, node, name, first=None):
@@ -520,8 +557,19 @@ class ElementwiseLowering:
         else:
             lo, hi = self.np_args(node, name, ("min", "max"), 2)
             a = first
-        a, lo, hi = (self.as_expr(v, node) for v in (a, self.lazy(lo), self.lazy(hi)))
-        e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [a, lo], node), hi], node)
+        lo, hi = self.lazy(lo), self.lazy(hi)
+        absent = lambda v: isinstance(getattr(v, "type", None), T.NoneType)    # noqa: E731
+        if absent(lo) and absent(hi):           # NumPy 2: a copy of `a`
+            return self.as_expr(self.copy_array(self.materialize(a, node) if isinstance(a, ArrayExpr) else a, node), node) \
+                if is_array_like(a) else a
+        a = self.as_expr(a, node)
+        lo, hi = (None if absent(v) else self.as_expr(v, node) for v in (lo, hi))
+
+        def clip(lo, hi):
+            e = a if lo is None else self.ufunc_expr("maximum", [a, lo], node, False)
+            return e if hi is None else self.ufunc_expr("minimum", [e, hi], node, False)
+        # one NumPy call: its errors are checked once, for its operands together
+        e = clip(lo, hi)
         t = e.loop[0]
         if _narrow_int(t) and (_weak_int(lo) or _weak_int(hi)):
             # NumPy drops a Python int bound that the type's whole range lies within
@@ -530,12 +578,13 @@ class ElementwiseLowering:
             loc = self.loc(node)
 
             def clamp(b, op, end):
-                if not _weak_int(b):
+                if b is None or not _weak_int(b):
                     return b
                 return self.as_expr(self.emit(op, [b.value, Const(end, T.I64)], T.I64, None, loc), node)
             lo, hi = clamp(lo, "max", t.min), clamp(hi, "min", t.max)
-            e = self.ufunc_expr("minimum", [self.ufunc_expr("maximum", [a, lo], node), hi], node)
-        e = replace(e, call=(a, lo, hi))      # one NumPy call: its shapes together
+            e = clip(lo, hi)
+        e = replace(e, call=tuple(v for v in (a, lo, hi) if v is not None))
+        self.check_call(e, node)
         return e if e.ndim else self.element(e, [], 0, node)
 
     def array_aug_assign_to(self, dst: Value, op: type, value, node) -> None:
@@ -543,11 +592,16 @@ class ElementwiseLowering:
         dtype under 'same_kind' casting."""
         import numpy as np
         from script.frontend.typeinfer import numpy_name
-        e = self.array_binop(op, dst, value, node)
+        e = self.array_binop(op, dst, value, node, check=False)     # check_in_place checks it
         if not np.can_cast(numpy_name(e.dtype), numpy_name(dst.type.dtype), "same_kind"):
             self.error(f"Cannot cast ufunc '{e.name}' output from dtype('{numpy_name(e.dtype)}') to "
                        f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
         self.store_expr(dst, e, node, in_place=True)
+
+
+def shape_format(n: int) -> str:
+    """NumPy's text of a shape of rank `n`, a ``%lld`` for each length: ``(%lld,)`` for one."""
+    return "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"
 
 
 def _may_raise(e: ArrayExpr) -> bool:
@@ -572,13 +626,37 @@ def numpy_operand(e: ArrayExpr, as_value: bool = False):
     return np.dtype(numpy_name(e.dtype))
 
 
-def _weak_int(e: ArrayExpr) -> bool:
+def _weak_int(e: ArrayExpr | None) -> bool:
     """Whether `e` is a Python int (an i64 scalar, weak under NEP 50)."""
-    return e.kind == "scalar" and e.dtype == T.I64
+    return e is not None and e.kind == "scalar" and e.dtype == T.I64
 
 
 def _narrow_int(t: T.Type) -> bool:
     return isinstance(t, T.IntType) and t != T.I64
+
+
+def _apart(a: Value, b: Value, func) -> bool:
+    """Whether arrays `a` and `b` (roots: `_root`) are known not to share memory: an
+    array made in the function and any other, or two of the function's parameters (arrays
+    passed as different arguments are assumed not to overlap, see docs/arrays.md). The
+    same root is `may_overlap`'s."""
+    from script.ir.core import Instr
+    if a is b:
+        return True
+    if any(isinstance(v, Instr) and v.opname == "alloc" for v in (a, b)):
+        return True
+    return all(any(v is p for p in func.params) for v in (a, b))
+
+
+def _with_leaves(e: ArrayExpr, fresh: dict) -> ArrayExpr:
+    """`e` with each leaf array whose id is in `fresh` replaced by the array it maps to (of
+    the same shape)."""
+    if e.kind == "leaf":
+        return replace(e, value=fresh[id(e.value)]) if id(e.value) in fresh else e
+    if e.kind == "scalar":
+        return e
+    return replace(e, args=tuple(_with_leaves(a, fresh) for a in e.args),
+                   call=tuple(_with_leaves(a, fresh) for a in e.call))
 
 
 def _root(v: Value) -> Value:

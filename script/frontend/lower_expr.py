@@ -124,6 +124,8 @@ class ExprLowering:
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
             return self.array_load(base, node.slice, node)
+        if isinstance(base.type, T.ListType):
+            return self.list_subscript(base, node.slice, node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:
@@ -190,6 +192,8 @@ class ExprLowering:
             return Const(False, T.BOOL)
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
+        if isinstance(t, T.ListType):
+            return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
         if t.is_numeric():
             if isinstance(v, Const):
                 return Const(bool(v.value), T.BOOL)
@@ -227,6 +231,8 @@ class ExprLowering:
                 return self.matmul(*(self.materialize(v, node) if isinstance(v, ArrayExpr) else v
                                      for v in (a, b)), node)
             return self.array_binop(op, a, b, node)
+        if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
+            return self.list_binop(op, a, b, node)
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
@@ -340,6 +346,10 @@ class ExprLowering:
         return self.emit("cmp", [ax, Const(float("inf"), x.type)], T.BOOL, "lt", loc)
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.BoolOp):
+            c = self.condition(node.operand)            # only its truth matters
+            return Const(not c.value, T.BOOL) if isinstance(c, Const) else \
+                self.emit("not", [c], T.BOOL, None, self.loc(node))
         v = self.lazy(node.operand)
         if is_array_like(v):
             return self.array_unary(node.op, v, node)
@@ -374,7 +384,7 @@ class ExprLowering:
         left = self.lazy(node.left)
         if len(node.ops) == 1:
             right = self.lazy(node.comparators[0])
-            if is_array_like(left) or is_array_like(right):
+            if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 return self.array_compare(node.ops[0], left, right, node)
             return self.compare(node.ops[0], left, right, node)
         if isinstance(left, ArrayExpr):
@@ -399,13 +409,17 @@ class ExprLowering:
     def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         loc = self.loc(node)
         if isinstance(op, (ast.Is, ast.IsNot)):
+            a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
                 self.error("'is' is only supported with None", node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, T.ListType):
+            hit = self.list_contains(a, b, node)
+            return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(b.type, T.TupleType):
-                self.error(f"'in' is only supported on tuples, not {b.type}", node)
+                self.error(f"'in' is only supported on tuples and lists, not {b.type}", node)
             hit: Value = Const(False, T.BOOL)
             # CPython's `in` tests identity before ==: `x in (y, x)` holds even for a NaN. A
             # tuple element that is the very value of `a` (the same variable) is that object.
@@ -461,15 +475,23 @@ class ExprLowering:
                 else Const(not result.value, T.BOOL)
         return result
 
-    def expr_BoolOp(self, node: ast.BoolOp) -> Value:
+    def condition(self, node) -> Value:
+        """The truth of `node` where only its truth is used (an `if`, `while`, `assert` or
+        conditional-expression test): `and`/`or` there need not merge their operands'
+        values, which may be of types that do not unify (`lst and lst[-1] == x`)."""
+        if isinstance(node, ast.BoolOp):
+            return self.expr_BoolOp(node, truth_only=True)
+        return self.truth(self.expr(node), node)
+
+    def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
         # `a or b` is a if a is true else b; b is evaluated only when needed.
         is_and = isinstance(node.op, ast.And)
         done = self.new_block("boolop.done")
         pending = []           # (block, value) reaching `done`
         last = len(node.values) - 1
         for k, sub in enumerate(node.values):
-            v = self.expr(sub)
-            c = self.truth(v, sub) if k < last else None
+            v = self.condition(sub) if truth_only else self.expr(sub)
+            c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
                 pending.append((self.block, v))
                 self.goto(done, self.loc(node))
@@ -487,7 +509,7 @@ class ExprLowering:
         return self.merge_values(done, pending, node)
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:
-        cond = self.truth(self.expr(node.test), node.test)
+        cond = self.condition(node.test)
         if isinstance(cond, Const):
             return self.expr(node.body if cond.value else node.orelse)
         return self.choose(cond, lambda: self.expr(node.body), lambda: self.expr(node.orelse), node)
@@ -526,6 +548,7 @@ class ExprLowering:
             u = T.unify(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
                 t if isinstance(v.type, Unknown) else v.type)
             if u is None:
+                self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
                 self.error(f"the two sides have incompatible types {t} and {v.type}", node)
             t = u
         if len({id(v) for _, v in pending}) == 1:

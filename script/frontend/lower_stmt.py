@@ -21,6 +21,9 @@ from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
+from script.frontend.messages import MessageLowering
+from script.frontend.closures import ClosureLowering
+from script.frontend.lists import ListLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.ssa_builder import SSABuilder, Undef, Unknown
@@ -35,7 +38,7 @@ _UNSUPPORTED_STMTS = {
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
     "Delete": "'del' statements", "Import": "imports inside compiled functions",
     "ImportFrom": "imports inside compiled functions", "ClassDef": "class definitions",
-    "FunctionDef": "nested functions (closures)", "Match": "'match' statements",
+    "Match": "'match' statements",
 }
 
 
@@ -59,7 +62,8 @@ class Loop:
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering):
+                       JoinLowering, ListLowering, MessageLowering,
+                       ClosureLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -75,6 +79,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.used_ret_hint = False
         self.locals = info.local_names
         self.counter = 0
+        self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
+        self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
+        self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -92,6 +99,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if self.block is not None:
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
+        self.settle_pending_lists()
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
         order = reachable_blocks(self.func)
         live = set(order)
@@ -138,6 +146,12 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
 
     def lookup(self, node: ast.Name):
         name = node.id
+        nested = self.nested_functions.get(name)
+        if nested is not None:
+            return PyRef(nested, name)
+        scoped = self.comprehension_var(name) if self.comp_scopes else None
+        if scoped is not None:
+            return self.read(scoped, self.loc(node))
         if name in self.locals:
             return self.read_local(name, node)
         found, obj = self.info.global_value(name)
@@ -161,6 +175,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
+        if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
+            from script.frontend.frozen import frozen_array
+            return frozen_array(self, obj, name, node)
         return PyRef(obj, name)
 
     def read_local(self, name: str, node) -> Value:
@@ -197,25 +214,72 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(target, ast.Name):
             self.assign_name(target.id, value, node)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            if any(isinstance(e, ast.Starred) for e in target.elts):
-                self.error("starred assignment is not supported", target)
-            if not isinstance(value.type, T.TupleType):
-                self.error(f"cannot unpack a value of type {value.type}", node)
-            n = len(value.type.elems)
-            if n != len(target.elts):
-                self.error(f"cannot unpack a tuple of {n} values into {len(target.elts)} targets", node)
-            parts = [self.emit("extract", [value], et, k, self.loc(node)) for k, et in enumerate(value.type.elems)]
-            for t, v in zip(target.elts, parts):
-                self.assign(t, v, node)
+            self.unpack(target.elts, value, node)
         elif isinstance(target, ast.Subscript):
             self.assign_subscript(target, value, node)
         else:
             self.error(f"cannot assign to {type(target).__name__.lower()}", target)
 
+    def unpack(self, targets, value: Value, node) -> None:
+        """`a, b = value` and `a, *rest, z = value` for a tuple (its length is known: a wrong
+        count is a CompileError), a list or an array (checked when it runs, with CPython's
+        ValueError); the starred target gets a list."""
+        stars = [k for k, e in enumerate(targets) if isinstance(e, ast.Starred)]
+        if len(stars) > 1:
+            self.error("multiple starred expressions in assignment", targets[stars[1]])
+        k, loc = len(targets), self.loc(node)
+        if isinstance(value.type, T.TupleType):
+            n = len(value.type.elems)
+            if n != k if not stars else n < k - 1:
+                self.error(f"cannot unpack a tuple of {n} values into {k} targets", node)
+            count = Const(n, T.I64)
+            item = lambda i: self.emit("extract", [value], value.type.elems[i.value], i.value, loc)  # noqa: E731
+        elif isinstance(value.type, (T.ListType, T.ArrayType)):
+            count, item, _ = self.iterable_value(value, node)
+            if not stars:
+                self.raise_if(self.cmp("lt", count, Const(k, T.I64), node), "ValueError",
+                              f"not enough values to unpack (expected {k}, got %lld)", node, [count])
+                self.raise_if(self.cmp("gt", count, Const(k, T.I64), node), "ValueError",
+                              f"too many values to unpack (expected {k})", node)
+            else:
+                self.raise_if(self.cmp("lt", count, Const(k - 1, T.I64), node), "ValueError",
+                              f"not enough values to unpack (expected at least {k - 1}, got %lld)", node, [count])
+        else:
+            self.error(f"cannot unpack a value of type {value.type}", node)
+        star = stars[0] if stars else k
+        tail = k - 1 - star                     # targets after the starred one
+        for j, t in enumerate(targets[:star]):
+            self.assign(t, item(Const(j, T.I64)), node)
+        if stars:
+            rest = self.emit("sub", [count, Const(k - 1, T.I64)], T.I64, None, loc) \
+                if not isinstance(count, Const) else Const(count.value - (k - 1), T.I64)
+            self.assign(targets[star].value, self.list_of_items(rest, star, item, node), node)
+        for j, t in enumerate(targets[star + 1:]):
+            at = Const(count.value - tail + j, T.I64) if isinstance(count, Const) else \
+                self.emit("add", [count, Const(j - tail, T.I64)], T.I64, None, loc)
+            self.assign(t, item(at), node)
+
+    def list_of_items(self, n: Value, first: int, item, node) -> Value:
+        """A new list of `item(first)`, ..., `item(first + n - 1)` (the starred target)."""
+        if isinstance(n, Const):
+            values = [item(Const(first + j, T.I64)) for j in range(n.value)]
+            if not values:
+                return self.list_of_unknown(node)
+            lst = self.new_list(self.element_type([v.type for v in values], node), n, node)
+            for j, v in enumerate(values):
+                self.set_item(lst, v, Const(j, T.I64), node)
+            return lst
+        lst = self.list_of_unknown(node)
+        self.for_range(node, n, lambda i: self.append_item(
+            lst, item(self.emit("add", [i, Const(first, T.I64)], T.I64, None, self.loc(node))), node))
+        return lst
+
     def assign_subscript(self, target, value, node):
         base = self.expr(target.value)
         if isinstance(base.type, T.ArrayType):
             return self.array_store(base, target.slice, value, node)
+        if isinstance(base.type, T.ListType):
+            return self.list_store(base, target.slice, value, node)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
@@ -229,6 +293,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
+            self.assign_lambda(node.targets[0], node.value)      # closures.py
+            return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy(node.value) if into_array else self.expr(node.value)
@@ -263,31 +330,42 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                                              col_offset=node.col_offset))
         if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
+        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add):
+            return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
         value = self.binop(type(node.op), current, self.expr(node.value), node)
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Subscript):
+            if isinstance(self.pre_evaluate(node.target.value).type, T.ListType):
+                return self.list_aug_assign(node)
             return self.array_aug_assign(node)
         self.error("augmented assignment is only supported on names and array elements", node.target)
 
     def stmt_Assert(self, node: ast.Assert) -> None:
-        cond = self.truth(self.expr(node.test), node.test)
-        text = None
-        if node.msg is not None:
-            text = self.constant_message(node.msg)
-        if isinstance(cond, Const):
-            if cond.value:
-                return
-            self.emit_raise(ExcInfo("AssertionError", text), [], node)
+        cond = self.condition(node.test)
+        if isinstance(cond, Const) and cond.value:
             return
-        bad = self.emit("not", [cond], T.BOOL, None, self.loc(node))
-        self.emit("check", [bad], T.NONE, ExcInfo("AssertionError", text), self.loc(node))
-
-    def constant_message(self, node) -> str:
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)):
-            return str(node.value).replace("%", "%%")
-        self.error("only a constant message is supported here", node)
+        if node.msg is None or isinstance(node.msg, ast.Constant):
+            text = self.exception_message(node.msg)[0] if node.msg is not None else None
+            if isinstance(cond, Const):
+                self.emit_raise(ExcInfo("AssertionError", text), [], node)
+                return
+            bad = self.emit("not", [cond], T.BOOL, None, self.loc(node))
+            self.emit("check", [bad], T.NONE, ExcInfo("AssertionError", text), self.loc(node))
+            return
+        # A message with values is computed only when the assertion fails, as in Python.
+        if not isinstance(cond, Const):
+            fail, ok = self.new_block("assert.fail"), self.new_block("assert.ok")
+            self.branch(cond, ok, fail, self.loc(node))
+            self.seal(fail)
+            self.start(fail)
+        else:
+            ok = None
+        text, args = self.exception_message(node.msg)
+        self.emit_raise(ExcInfo("AssertionError", text), args, node)
+        if ok is not None:
+            self.finish_join(ok)
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         if node.exc is None:
@@ -302,18 +380,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             call_args = exc.args
             exc = exc.func
         cls = self.exception_class(exc)
-        args: list[Value] = []
-        text = None
-        if call_args:
-            arg = call_args[0]
-            if isinstance(arg, ast.Constant):
-                text = self.constant_message(arg)
-            else:
-                v = self.expr(arg)
-                if not isinstance(v.type, (T.IntType, T.BoolType)):
-                    self.error("exception messages must be constant strings or integers", arg)
-                args = [self.coerce(v, T.I64, arg)]
-                text = "%lld"
+        text, args = self.exception_message(call_args[0]) if call_args else (None, [])
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:
@@ -343,6 +410,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
+        self.settle_list_types(value.type)
         if isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
@@ -380,7 +448,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     # ---- control flow --------------------------------------------------------------------
 
     def stmt_If(self, node: ast.If) -> None:
-        cond = self.truth(self.expr(node.test), node.test)
+        cond = self.condition(node.test)
         if isinstance(cond, Const):
             self.stmts(node.body if cond.value else node.orelse)
             return
@@ -426,7 +494,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.goto(header, self.loc(node))
         self.enter_loop_header(header)
         self.start(header)
-        cond = self.truth(self.expr(node.test), node.test)
+        cond = self.condition(node.test)
         body, after = self.new_block("while.body"), self.new_block("while.end")
         other = self.new_block("while.else") if node.orelse else after
         self.branch(cond, body, other, self.loc(node))
@@ -504,7 +572,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         return self.iterable_value(self.expr(node), node)
 
     def iterable_value(self, seq: Value, node):
-        """`iterable` for a tuple or array value."""
+        """`iterable` for a tuple, array or list value (lists.py: the length when the loop
+        starts, each element read with a bounds check)."""
+        if isinstance(seq.type, T.ListType):
+            return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
+                    self.read_type(seq))
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:

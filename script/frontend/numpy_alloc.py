@@ -14,6 +14,7 @@ import math
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import MAX_MESSAGE_ARGS
 
 _TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
 
@@ -256,6 +257,13 @@ class AllocLowering:
             n = self.emit("max", [n, Const(0, t)], t, None, loc)
         od = self.dtype_arg(dtype, t)
         out = self.alloc_array(od, [n], node)
+        if isinstance(od, T.IntType):
+            # NumPy stores the first two elements as Python scalars (item assignment: int()
+            # of a float, OverflowError for a value the type cannot hold), the rest wrapped
+            def check(value):
+                self.item_value(value, od, node)
+            for k, value in enumerate((lo, self.emit("add", [lo, st], t, None, loc))):
+                self.choose(self.cmp("gt", n, Const(k, T.I64), node), lambda: check(value), lambda: None, node)
         # As NumPy's `fill` functions: the first two elements are start and start + step in
         # the output type, element i > 1 is first + i * (second - first), computed in the
         # output type (ints in int64, then wrapped). So np.arange(1.0, 4.0, 0.1)[5] is
@@ -374,7 +382,7 @@ class AllocLowering:
             parts = parts[1:]
         dims_text = ",".join(parts) + ("," if len(shape) == 1 and parts else "")
         named = [d for k, d in enumerate(shape) if k not in unknown]
-        if len(named) <= 3:
+        if 1 + len(named) <= MAX_MESSAGE_ARGS:
             self.raise_if(bad, "ValueError", f"cannot reshape array of size %lld into shape ({dims_text})",
                           node, [size] + named)
         else:
@@ -427,6 +435,9 @@ class AllocLowering:
             return self.std_var(node, name, first=arr)
         if fn is not None:
             return self.call_script(self.ctx.info_for(fn), node, first=arr)
+        if name == "nonzero":
+            from script.frontend.numpy_lib_call import call_library
+            return call_library(self, node, name, first=arr)
         if name == "clip":
             return self.np_clip(node, name, first=arr)
         if name in ("transpose", "swapaxes") and arr.type.ndim == 2 and (
@@ -435,11 +446,18 @@ class AllocLowering:
         self.error(f"array method '{name}' is not supported in compiled code", node.func)
 
     def np_library(self, node, name):
-        """``np.<name>(...)`` written in the subset itself (numpy_lib)."""
-        from script.frontend import numpy_lib
+        """``np.<name>(...)`` written in the subset itself (numpy_lib_call)."""
+        from script.frontend.numpy_lib_call import call_library
         if name in ("std", "var") and self.axis_given(node, 1):
             return self.std_var(node, name)
-        return self.call_script(self.ctx.info_for(numpy_lib.LIBRARY[name]), node)
+        return call_library(self, node, name)
+
+    def np_where_any(self, node, name):
+        """``np.where(condition)`` is ``np.nonzero``; with x and y, element-wise
+        (elementwise.np_where)."""
+        if len(node.args) + len(node.keywords) == 1:
+            return self.np_library(node, "nonzero")
+        return NUMPY_FUNCTIONS["where"](self, node, name)
 
     @staticmethod
     def axis_given(node: ast.Call, position: int) -> bool:
@@ -461,16 +479,7 @@ class AllocLowering:
         axis = self.axis_arg(axis_node, arr.type.ndim, node)
         if axis is None or arr.type.ndim == 1:
             self.error(f"numpy.{name}(axis=...) needs an axis of an array of 2 or more dimensions here", node)
-        m = self.reduce_value(arr, "mean", axis_node, node)
-        operands, axes = [m], ""
-        for k in range(m.type.ndim + 1):
-            if k == axis:
-                axes += "n"
-            else:
-                operands += [Const(0, T.I64), self.emit("dim", [m], T.I64, len(axes) - axes.count("n"), loc),
-                             Const(1, T.I64)]
-                axes += "s"
-        mv = self.emit("view", operands, T.ArrayType(m.type.dtype, m.type.ndim + 1, "A"), axes, loc)
+        mv = self.keep_axis(self.reduce_value(arr, "mean", axis_node, node), axis, node)
         d = self.ufunc_expr("subtract", [arr, mv], node)
         sq = self.materialize(self.ufunc_expr("multiply", [d, d], node), node)
         total = self.reduce_value(sq, "sum", axis_node, node)
@@ -537,11 +546,10 @@ def numpy_handler(obj):
     if np is None:
         return None
     name = getattr(obj, "__name__", None)
+    if name == "where" and np.where is obj:
+        return name, AllocLowering.np_where_any
     if name in NUMPY_FUNCTIONS and getattr(np, name, None) is obj:
         return name, NUMPY_FUNCTIONS[name]
-    from script.frontend import numpy_lib
-    if name in numpy_lib.LIBRARY and getattr(np, name, None) is obj:
-        return name, AllocLowering.np_library
-    if name == "norm" and getattr(getattr(np, "linalg", None), "norm", None) is obj:
-        return "linalg.norm", AllocLowering.np_library
-    return None
+    from script.frontend.numpy_lib_call import library_name
+    lib_name = library_name(obj)
+    return None if lib_name is None else (lib_name, AllocLowering.np_library)

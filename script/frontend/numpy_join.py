@@ -64,6 +64,8 @@ class JoinLowering:
             if isinstance(v.type, T.ArrayType):
                 return v if name == "asarray" and dtype is None else self.copy_array(
                     v, node, self.dtype_arg(dtype, v.type.dtype))
+            if isinstance(v.type, T.ListType):
+                return self.list_to_array(v, self.dtype_arg(dtype, None), node)
             self.error(f"numpy.{name}() of a {v.type} is not supported in compiled code (give a list "
                        "literal or an array)", obj)
         if not flat:

@@ -1,7 +1,7 @@
 """NumPy functions written in the compiled subset itself: sorting and order statistics,
 differences, products, norms, comparisons, small constructors.
 
-`numpy_alloc.numpy_handler` maps ``np.<name>`` (and ``a.<name>()`` where NumPy has the
+`numpy_lib_call` maps ``np.<name>`` (and ``a.<name>()`` where NumPy has the
 method) to the function of the same name here (``linalg_norm`` for ``np.linalg.norm``),
 which is compiled like any callee (specialized per argument types, inlined when small) and
 binds the user's arguments by NumPy's parameter names. Each follows NumPy's documented
@@ -268,6 +268,62 @@ def interp(x, xp, fp):
     return slope * (x - xp[j]) + fp[j]
 
 
+# ---- where the nonzero elements are, triangles, grids -------------------------------------
+
+def argwhere(a: np.ndarray):
+    """The index of each nonzero element (C order), one row per element, one column per
+    axis. (np.nonzero's arrays are its columns: numpy_lib_call.nonzero_tuple.)"""
+    flat = a.ravel()
+    out = np.empty((count_nonzero(flat), a.ndim), dtype=np.int64)
+    row = 0
+    for i in range(flat.shape[0]):
+        if flat[i] != 0:
+            rest = i
+            for k in range(a.ndim - 1, -1, -1):
+                out[row, k] = rest % a.shape[k]
+                rest //= a.shape[k]
+            row += 1
+    return out
+
+
+def flatnonzero(a: np.ndarray):
+    """The indices of the nonzero elements of the flattened array."""
+    flat = a.ravel()
+    out = np.empty(count_nonzero(flat), dtype=np.int64)
+    n = 0
+    for i in range(flat.shape[0]):
+        if flat[i] != 0:
+            out[n] = i
+            n += 1
+    return out
+
+
+def triu(m: np.ndarray, k=0):
+    """A copy of the 2-d `m` with the elements below its k-th diagonal zeroed."""
+    out = m.copy()
+    for i in range(out.shape[0]):
+        out[i, :max(0, min(i + k, out.shape[1]))] = 0
+    return out
+
+
+def tril(m: np.ndarray, k=0):
+    """A copy of the 2-d `m` with the elements above its k-th diagonal zeroed."""
+    out = m.copy()
+    for i in range(out.shape[0]):
+        out[i, max(0, i + k + 1):] = 0
+    return out
+
+
+def meshgrid(x: np.ndarray, y: np.ndarray, indexing=0):
+    """(X, Y) of shape (len(y), len(x)): x along each row, y down each column ('xy')."""
+    xs = np.empty((y.shape[0], x.shape[0]), dtype=x.dtype)
+    ys = np.empty((y.shape[0], x.shape[0]), dtype=y.dtype)
+    for i in range(y.shape[0]):
+        xs[i, :] = x
+        ys[i, :] = y[i]
+    return xs, ys
+
+
 # ---- reductions and comparisons -----------------------------------------------------------
 
 def count_nonzero(a):
@@ -328,9 +384,5 @@ def std(a, ddof=0):
     return math.sqrt(var(a, ddof))
 
 
-# NumPy name -> function here (np.linalg.norm is "linalg.norm").
-LIBRARY = {name: fn for name, fn in dict(globals()).items()
-           if callable(fn) and not name.startswith("_") and fn.__module__ == __name__ and name != "LIBRARY"}
-LIBRARY["linalg.norm"] = LIBRARY.pop("linalg_norm")
 # ndarray method -> function here (the array is its first argument)
 METHODS = {"var": var, "std": std, "round": around, "argsort": argsort, "sort": sort_in_place}

@@ -1,8 +1,9 @@
 """Products of arrays in compiled code: `np.dot`, `a.dot(b)`, `np.matmul` and the `@` operator
 on 1-d and 2-d arrays (vector . vector, matrix . vector, vector . matrix, matrix . matrix).
 
-Requires the host class to be a `FunctionLowering` (with numpy_reduce's `call_kernel`). The
-loops are numpy_kernels' (no BLAS): a matrix product runs in i-k-j order over a C-contiguous
+Requires the host class to be a `FunctionLowering` (with numpy_reduce's `call_kernel`). Large
+float products of one dtype go to NumPy's own BLAS when the process has it (`with_blas`, the
+`gemm` op); the loops are numpy_kernels': a matrix product runs in i-k-j order over a C-contiguous
 result, so its inner loop walks a row of the result and of the right operand and vectorizes.
 Operands that are not C-contiguous are copied first for the matrix forms (an O(n^2) copy for
 O(n^3) work); a vector . vector product reads them in place.
@@ -11,8 +12,7 @@ Result dtypes are NumPy's: the promotion of the two dtypes, bool for two bool ar
 pair of both-true elements); integers wrap in their own width, as NumPy's do. Float results
 agree with NumPy's (whose BLAS adds in its own order) up to rounding. A length mismatch
 raises NumPy's ValueError: ``shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)`` for
-`np.dot` (with a 2-d operand the message stops after "not aligned", see `_MESSAGE_VALUES`),
-the gufunc's message for `@` and `np.matmul`.
+`np.dot`, the gufunc's message for `@` and `np.matmul`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ from __future__ import annotations
 import ast
 
 from script.frontend import numpy_kernels
+from script.frontend.elementwise import shape_format
 from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 
-# A message carries at most 4 integers (the backend's MAX_MESSAGE_ARGS): NumPy's dot message
-# for 2-d operands, which repeats the two lengths after the shapes, ends after the shapes.
-_MESSAGE_VALUES = 4
 _MATMUL_MISMATCH = ("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                     "signature (n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)")
 
@@ -80,13 +78,28 @@ class LinalgLowering:
         da, db = self.dims_of(a, node), self.dims_of(b, node)
         if shape == (2, 1):
             out = self.alloc_array(dtype, [da[0]], node)
-            self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node)
+            self.with_blas(out, a, b, lambda: self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node), node)
             return out
         out = self.alloc_array(dtype, [da[0], db[1]] if shape == (2, 2) else [db[1]], node)
-        self.fill(out, Const(0, T.I64), node)
-        kernel = numpy_kernels.matmul if shape == (2, 2) else numpy_kernels.vecmat
-        self.call_kernel(kernel, [out, a, b], node)
+
+        def loops():
+            self.fill(out, Const(0, T.I64), node)
+            kernel = numpy_kernels.matmul if shape == (2, 2) else numpy_kernels.vecmat
+            self.call_kernel(kernel, [out, a, b], node)
+        if shape == (2, 2):
+            self.with_blas(out, a, b, loops, node)
+        else:
+            loops()
         return out
+
+    def with_blas(self, out: Value, a: Value, b: Value, loops, node) -> None:
+        """`out = a @ b` by the platform's BLAS (the `gemm` op) where it has one and the
+        product is large, else by `loops()`: float arrays of one dtype only."""
+        if not (out.type.dtype == a.type.dtype == b.type.dtype and out.type.dtype in (T.F32, T.F64)):
+            loops()
+            return
+        done = self.emit("gemm", [out, a, b], T.BOOL, None, self.loc(node))
+        self.choose(done, lambda: None, lambda: loops() and None, node)
 
     def check_aligned(self, a: Value, b: Value, how: str, node) -> None:
         """NumPy's ValueError unless a's last length equals b's first."""
@@ -96,13 +109,9 @@ class LinalgLowering:
         if how == "matmul":
             self.raise_if(bad, "ValueError", _MATMUL_MISMATCH, node, [k_b, k_a])
             return
-        shape_text = lambda n: "(" + ",".join(["%lld"] * n) + ("," if n == 1 else "") + ")"  # noqa: E731
-        text = f"shapes {shape_text(len(da))} and {shape_text(len(db))} not aligned"
-        values = [*da, *db]
-        if len(values) + 2 <= _MESSAGE_VALUES:
-            text += f": %lld (dim {len(da) - 1}) != %lld (dim 0)"
-            values += [k_a, k_b]
-        self.raise_if(bad, "ValueError", text, node, values)
+        text = (f"shapes {shape_format(len(da))} and {shape_format(len(db))} not aligned: "
+                f"%lld (dim {len(da) - 1}) != %lld (dim 0)")
+        self.raise_if(bad, "ValueError", text, node, [*da, *db, k_a, k_b])
 
     def c_layout(self, arr: Value, node) -> Value:
         """`arr` typed C-contiguous: itself, or (when its strides are not C's) a copy."""

@@ -29,6 +29,7 @@ in order and vectorizes.
 from __future__ import annotations
 
 import ast
+import math
 
 from script.frontend import numpy_kernels
 from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
@@ -331,6 +332,101 @@ class ReduceLowering:
         self.loop_nest(node, dims, body)
         return out
 
+    # ---- NaN-ignoring reductions (np.nansum, ...) -----------------------------------------
+
+    def np_nan_reduce(self, node, name):
+        """``np.nan<kind>(a, axis)``: NumPy's definitions (numpy/lib/_nanfunctions_impl.py)
+        on the reductions above: NaN replaced by the identity (sum, prod, mean) or by the
+        infinity that never wins (max, min, argmax, argmin); an all-NaN line gives NaN
+        (max, min; NumPy also warns) or ValueError (argmax, argmin); mean, var and std count
+        only the numbers. Int and bool arrays have no NaN: the plain reduction."""
+        kind = name[3:]
+        params = ("a", "axis", "ddof") if kind in ("std", "var") else ("a", "axis")
+        a_node, axis_node, *ddof = self.np_args(node, name, params, 1)
+        arr = self.expr(a_node)
+        if isinstance(arr.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code (it takes an array)", node)
+        axis = self.axis_arg(axis_node, arr.type.ndim, node)
+        n = self.size_of(arr, node) if axis is None else self.emit("dim", [arr], T.I64, axis, self.loc(node))
+        if kind in ("max", "min"):
+            self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
+                          f"zero-size array to reduction operation f{kind} which has no identity", node)
+        dtype = arr.type.dtype
+        if not isinstance(dtype, T.FloatType):
+            if kind in ("std", "var"):
+                self.pre_evaluated[id(a_node)] = arr
+                return self.np_library(node, kind)
+            return self.reduce_value(arr, kind, axis_node, node)
+        nan = self.materialize(self.ufunc_expr("isnan", [arr], node), node)
+
+        def replaced(value: float) -> Value:
+            return self.materialize(self.where_expr(nan, Const(value, dtype), arr, node), node)
+
+        if kind in ("sum", "prod"):
+            return self.reduce_value(replaced(0.0 if kind == "sum" else 1.0), kind, axis_node, node)
+        if kind in ("max", "min"):
+            best = self.reduce_value(replaced(-math.inf if kind == "max" else math.inf), kind, axis_node, node)
+            return self.where_value(self.reduce_value(nan, "all", axis_node, node), Const(math.nan, dtype), best, node)
+        if kind in ("argmax", "argmin"):
+            all_nan = self.reduce_value(nan, "all", axis_node, node)
+            if isinstance(all_nan.type, T.ArrayType):
+                all_nan = self.reduce_all(all_nan, "any", node)
+            has_any = self.cmp("gt", self.size_of(arr, node), Const(0, T.I64), node)
+            self.raise_if(self.emit("and", [has_any, all_nan], T.BOOL, None, self.loc(node)), "ValueError",
+                          "All-NaN slice encountered", node)
+            return self.reduce_value(replaced(-math.inf if kind == "argmax" else math.inf), kind, axis_node, node)
+        zeroed = replaced(0.0)
+        count = self.reduce_value(self.materialize(self.ufunc_expr("logical_not", [nan], node), node), "sum",
+                                  axis_node, node)
+        mean = self.divide_in(self.reduce_value(zeroed, "sum", axis_node, node), count, dtype, node)
+        if kind == "mean":
+            return mean
+        if axis is not None and arr.type.ndim > 1:
+            mean = self.keep_axis(mean, axis, node)
+        d = self.where_expr(nan, Const(0.0, dtype), self.ufunc_expr("subtract", [zeroed, mean], node), node)
+        sq = self.materialize(self.ufunc_expr("multiply", [d, d], node), node)
+        ddof_v = Const(0, T.I64) if not ddof or ddof[0] is None else self.coerce(self.expr(ddof[0]), T.I64, ddof[0])
+        dof = self.as_value(self.ufunc_expr("subtract", [count, ddof_v], node), node)
+        var = self.divide_in(self.reduce_value(sq, "sum", axis_node, node), dof, dtype, node)
+        bad = self.as_value(self.ufunc_expr("less_equal", [dof, Const(0, T.I64)], node), node) \
+            if isinstance(dof.type, T.ArrayType) else self.cmp("le", dof, Const(0, T.I64), node)
+        var = self.where_value(bad, Const(math.nan, dtype), var, node)
+        return self.as_value(self.ufunc_expr("sqrt", [var], node), node) if kind == "std" else var
+
+    def divide_in(self, total: Value, count: Value, dtype: T.Type, node) -> Value:
+        """total / count (a scalar or an array each) in `dtype`, as NumPy's _divide_by_count:
+        the quotient of float64 values, cast back to float32 for float32."""
+        return self.as_value(self.ufunc_expr("true_divide", [total, count], node), node, dtype)
+
+    def where_value(self, cond: Value, x: Value, y: Value, node) -> Value:
+        """``np.where(cond, x, y)`` of scalars or arrays, computed."""
+        return self.as_value(self.where_expr(cond, x, y, node), node)
+
+    def as_value(self, e, node, dtype: T.Type | None = None) -> Value:
+        """The value of element-wise expression `e` (a new array, or a scalar for a 0-d one),
+        cast to `dtype` when given."""
+        if e.ndim:
+            v = self.materialize(e, node)
+            return v if dtype is None or v.type.dtype == dtype else self.copy_array(v, node, dtype)
+        v = self.element(e, [], 0, node)
+        return v if dtype is None else self.cast_element(v, dtype, node)
+
+    def keep_axis(self, m: Value, axis: int, node) -> Value:
+        """A view of `m` (a reduction along `axis`) with that axis back, of length 1: the
+        shape NumPy's keepdims gives, broadcasting against the reduced array."""
+        loc = self.loc(node)
+        operands, axes = [m], ""
+        for k in range(m.type.ndim + 1):
+            if k == axis:
+                axes += "n"
+            else:
+                operands += [Const(0, T.I64), self.emit("dim", [m], T.I64, len(axes) - axes.count("n"), loc),
+                             Const(1, T.I64)]
+                axes += "s"
+        return self.emit("view", operands, T.ArrayType(m.type.dtype, m.type.ndim + 1, "A"), axes, loc)
+
     # ---- building blocks ------------------------------------------------------------------
 
     def fold(self, node, dims: list[Value], init: list[Value], step) -> list[Value]:
@@ -356,4 +452,6 @@ _KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
 NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})
 NUMPY_FUNCTIONS.update({"cumsum": ReduceLowering.np_cumulative, "cumprod": ReduceLowering.np_cumulative})
 _METHODS.update({name: ReduceLowering.method_reduce for name in _KINDS})
+NUMPY_FUNCTIONS.update({"nan" + name: ReduceLowering.np_nan_reduce
+                        for name in ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var")})
 _METHODS.update({"cumsum": ReduceLowering.method_cumulative, "cumprod": ReduceLowering.method_cumulative})

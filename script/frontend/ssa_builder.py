@@ -405,6 +405,8 @@ class SSABuilder:
     def _type_conflict(self, var: str, param: BlockParam, v: Value):
         others = [self.read_in(var, p) for p in param.block.preds]
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
+        if other is not None and hasattr(self, "merge_pending_list"):
+            self.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type

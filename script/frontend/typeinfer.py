@@ -106,6 +106,10 @@ def type_from_annotation(ann) -> T.Type | None:
         return ann.ir_type
     import typing
     origin = typing.get_origin(ann)
+    if origin is list:
+        args = typing.get_args(ann)
+        elem = type_from_annotation(args[0]) if len(args) == 1 else None
+        return T.ListType(elem) if elem is not None and T.is_list_element(elem) else None
     if origin is tuple:
         args = typing.get_args(ann)
         elems = [type_from_annotation(a) for a in args]
@@ -131,6 +135,8 @@ def typeof(value) -> T.Type | None:
     if cls is tuple:
         elems = [typeof(v) for v in value]
         return None if None in elems else T.TupleType(elems)
+    if cls is list:
+        return list_type_of(value)
     if isinstance(value, int):          # int subclasses (IntEnum, …)
         return T.I64
     if isinstance(value, float):
@@ -141,6 +147,19 @@ def typeof(value) -> T.Type | None:
             return array_type_of(value)
         return _numpy_scalar_type(cls)
     return None
+
+
+def list_type_of(value: list) -> T.ListType | None:
+    """The type of a list argument, from its elements (the entry point checks the same rule,
+    runtime.boxing `script.list.kind`): all bools, all ints (within int64), or ints and
+    floats with at least one float; None for an empty list or any other elements."""
+    kinds = {type(x) for x in value}
+    if kinds == {bool}:
+        return T.ListType(T.BOOL)
+    if not value or not kinds <= {int, float} or any(
+            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
+        return None
+    return T.ListType(T.F64 if float in kinds else T.I64)
 
 
 def array_type_of(a) -> T.ArrayType | None:
@@ -157,6 +176,8 @@ def array_type_of(a) -> T.ArrayType | None:
 
 def python_type_name(t: T.Type) -> str:
     """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
+    if isinstance(t, T.ListType):
+        return f"list[{python_type_name(t.elem)}]"
     return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None"}.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
@@ -191,6 +212,10 @@ def to_python_value(t: T.Type, value):
         if not isinstance(value, tuple) or len(value) != len(t.elems):
             raise TypeError
         return tuple(to_python_value(e, v) for e, v in zip(t.elems, value))
+    if isinstance(t, T.ListType):
+        if not isinstance(value, list):
+            raise TypeError
+        return [to_python_value(t.elem, v) for v in value]
     if isinstance(t, T.ArrayType):
         import numpy as np
         if not isinstance(value, np.ndarray):

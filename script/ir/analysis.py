@@ -4,6 +4,9 @@
 `func` may write through, directly or in a function it calls, following arrays through block
 parameters, layout conversions, views and tuple elements. The entry point checks those arguments are writeable NumPy arrays before
 the call, so a write to a read-only array is an error instead of a silent write.
+
+`const_array_writes(func)`: the instructions that may write a frozen global array
+(`const_array`), which the frontend rejects.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from script.ir import types as T
 from script.ir.core import BlockParam, Function, Instr, Value
 
 
-def _origins(v: Value, func: Function, seen: set) -> set[int]:
-    """Indices of `func`'s parameters that array value `v` may be."""
+def _origins(v: Value, func: Function, seen: set) -> set:
+    """What array value `v` may be the memory of: indices of `func`'s parameters, and
+    `const_array` instructions."""
     if id(v) in seen:
         return set()
     seen.add(id(v))
+    if isinstance(v, Instr) and v.opname == "const_array":
+        return {v}
     if isinstance(v, BlockParam):
         if v.block is func.entry:
             return {func.params.index(v)}
@@ -43,15 +49,25 @@ def written_array_params(func: Function, _memo: dict | None = None) -> set[int]:
     if id(func) in memo:
         return memo[id(func)]
     memo[id(func)] = set()               # recursion: assume nothing until computed
-    written: set[int] = set()
+    written = {r for _, r in _writes(func, memo) if isinstance(r, int)}
+    memo[id(func)] = written
+    return written
+
+
+def const_array_writes(func: Function) -> list[Instr]:
+    """The instructions of `func` that may write a `const_array` (directly, or in a callee
+    that writes the argument): the frontend rejects them, constant memory is read-only."""
+    return [i for i, r in _writes(func, {}) if isinstance(r, Instr)]
+
+
+def _writes(func: Function, memo: dict):
+    """(instruction, origin) for each write of `func` and each origin it may write."""
     for block in func.blocks:
         for i in block.instrs:
             if i.opname in ("store", "atomic"):
-                written |= _origins(i.operands[0], func, set())
+                yield from ((i, r) for r in _origins(i.operands[0], func, set()))
             elif i.opname == "call":
                 for k in written_array_params(i.attr, memo):
                     arg = i.operands[k]
                     if isinstance(arg.type, (T.ArrayType, T.TupleType)):
-                        written |= _origins(arg, func, set())
-    memo[id(func)] = written
-    return written
+                        yield from ((i, r) for r in _origins(arg, func, set()))

@@ -35,7 +35,11 @@ check          if the bool first operand is true, raise the attribute's exceptio
                operands are integer arguments of the message's printf-style format
 poll           ``poll``: if a SIGINT arrived since the compiled call began, run Python's signal
                handlers there and raise what they raise (KeyboardInterrupt by default); else
-               nothing. Inserted into loops after optimization (script.ir.interrupts)
+               nothing. ``poll %due``: the same when the bool `%due` is true (seldom: a test
+               of a loop counter). Inserted into loops after optimization (script.ir.interrupts)
+print          ``print "text", %a, ...``: writes the text, a message format as for `check` with
+               its operands, to Python's sys.stdout (taking the GIL for it when the call
+               released it). Never raises: an error of the stream is dropped
 dim.K          the length of an array along axis K (i64)
 stride.K       the distance in bytes between elements along axis K (i64)
 load           ``load %a, %i0, ... %iN``: the element of array %a at those indices (i64, each
@@ -49,19 +53,42 @@ view.AXES      a view of an array sharing its memory; AXES has one letter per ax
                operand and no source axis, inserts an axis of length 1 (``a[:, None]``);
                the result is an any-layout array of the sliced and inserted axes
 transpose      the same array with its axes reversed (`a.T`): a view
+overlap        ``overlap %a, %b``: whether the bytes spanned by arrays %a and %b (each from its
+               lowest element to its highest) intersect; false when either is empty. NumPy's
+               bounds test of whether two arrays may share memory
 reshape        ``reshape %a, %d0, ... %dN : T``: the elements of %a, which are C-contiguous
                (the frontend checks, whatever %a's layout), seen as a C array of type T with
                those lengths (their product is %a's size): a view
+const_array.D  ``const_array.2x3_0011… : T``: a read-only C-contiguous array whose shape and
+               bytes are the attribute (`ArrayData`): a module-level NumPy array frozen when the
+               function was compiled. Nobody owns it (no reference counting); never written
+gemm           ``gemm %c, %a, %b``: C = A @ B through the process's BLAS (script/backend/llvm/
+               blas.py) when it has one and the product is large; gives whether it did (false:
+               C untouched). A is 2-d, B and C both 2-d or both 1-d (a column); all C-contiguous
+               arrays of one dtype, f32 or f64, with matching lengths (the frontend checks)
 alloc          ``alloc %d0, ... %dN : T``: a new C-contiguous array of type T (layout "C") with
                those lengths (each >= 0, and the byte size in range: the frontend checks),
                contents undefined; raises MemoryError when memory runs out. Never merged
                with an equal twin or moved, but deleted when unused (`removable`)
+list_new       ``list_new : list[T]``: a new empty list with one reference. Never fails: when
+               memory runs out it gives a list whose every `list_resize` fails (so the
+               frontend follows it with a checked `list_resize`). Deleted when unused
+list_len       the number of elements of a list (i64); reads memory, so it is not pure
+list_get       ``list_get %l, %i``: element %i of the list (0 <= %i < len: the frontend checks)
+list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the list
+list_resize    ``list_resize %l, %n``: sets the length to %n >= 0, keeping the first elements
+               (new ones are undefined; capacity grows by doubling, so appending is amortized
+               O(1)); gives false, changing nothing, when memory runs out
 sreg.R         a GPU thread's special register R (`SREGS`: ``tid_x``, ``ntid_y``, ``ctaid_z``,
                ``nctaid_x``, ...) as an i64: the same within one thread (pure), kernels only
 barrier        ``cuda.syncthreads()``: waits until every thread of the block reaches it
 shared         ``shared %d0, ... %dN : T``: the block's static shared-memory array of type T
                (layout "C"); the lengths are i64 constants. One array per instruction,
                the same memory each time it runs, so it is never merged or moved
+rng_state.G    ``rng_state.G : u32[::1]``: the state of random generator G (`RNG_STATES`:
+               ``random``, ``numpy``), one per process, as an array of its uint32 words;
+               ``rng_state.G : f64[::1]``: its cached Gaussian, an array of one element
+               (layout: script/backend/llvm/rng.py). The same memory each time (pure)
 atomic.F       ``atomic.F %a, %v, %i0, ...`` (``cas``: ``%a, %expected, %new, %i0, ...``):
                updates the element in one indivisible step and gives its old value.
                F in `ATOMIC_FUNCS`: add, max, min (Python's `max`/`min` of old and %v),
@@ -75,16 +102,42 @@ raise          raise the attribute's exception (as `check` with a true condition
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from script.ir import types as T
 
 
 @dataclass(frozen=True)
+class ArrayData:
+    """The attribute of `const_array`: a C-contiguous array's shape and bytes, written
+    ``2x3_<hex>`` (``x``-separated lengths, then the little-endian bytes in hex)."""
+
+    shape: tuple
+    data: bytes
+
+    def __str__(self) -> str:
+        return "x".join(map(str, self.shape)) + "_" + self.data.hex()
+
+    @staticmethod
+    def parse(text: str) -> "ArrayData | None":
+        dims, sep, digits = text.partition("_")
+        parts = dims.split("x")
+        if not sep or not all(p.isdigit() for p in parts) or len(digits) % 2:
+            return None
+        try:
+            return ArrayData(tuple(int(p) for p in parts), bytes.fromhex(digits))
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True)
 class OpInfo:
     name: str
     nargs: int | None          # None: variadic
-    attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic" or None
+    attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng"
+                               # or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -100,6 +153,8 @@ class OpInfo:
 # the grid, grid size (PTX's tid, ntid, ctaid, nctaid), each along x, y and z.
 SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz")
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
+# The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
+RNG_STATES = ("random", "numpy")
 
 CMP_PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
 
@@ -142,18 +197,30 @@ _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
 _op("view", None, "given", attr="axes")
 _op("transpose", 1, "given")
+_op("overlap", 2, "bool")
 _op("reshape", None, "given")
 _op("alloc", None, "given", pure=False, removable=True)
+_op("const_array", 0, "given", attr="data")
+_op("gemm", 3, "bool", pure=False)
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
 _op("check", None, "void", attr="exc", pure=False)
-_op("poll", 0, "void", pure=False)
+_op("poll", None, "void", pure=False)      # no operand, or the bool %due
+_op("print", None, "void", attr="text", pure=False)
+# Lists (script/backend/llvm/lists.py): reads and writes of memory, so none is pure.
+_op("list_new", 0, "given", pure=False, removable=True)
+_op("list_len", 1, "i64", pure=False, removable=True)
+_op("list_get", 2, "item", pure=False, removable=True)
+_op("list_set", 3, "void", pure=False)
+_op("list_resize", 2, "bool", pure=False)
 # The CUDA kernel language (script.cuda): thread indices, barriers, shared memory, atomics.
 _op("sreg", 0, "i64", attr="sreg")
 _op("barrier", 0, "void", pure=False)
 _op("shared", None, "given", pure=False)
 _op("atomic", None, "element", attr="atomic", pure=False)
+# The compiled random generators (script/frontend/pyrandom.py).
+_op("rng_state", 0, "given", attr="rng")
 _op("br", None, "void", terminator=True)
 _op("cbr", None, "void", terminator=True)
 _op("ret", None, "void", terminator=True)
@@ -178,6 +245,9 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "element":
         t = operand_types[0] if operand_types else None
         return t.dtype if isinstance(t, T.ArrayType) else None
+    if rule == "item":
+        t = operand_types[0] if operand_types else None
+        return t.elem if isinstance(t, T.ListType) else None
     if rule == "same":
         return operand_types[0] if operand_types else None
     if rule == "select":
@@ -197,12 +267,32 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
 @dataclass(frozen=True)
 class ExcInfo:
     """The exception a `check` or `raise` throws: a builtin exception class name, a printf-style
-    message format (``%lld`` for each integer operand; ``%%`` for a percent sign), or None for
-    an exception raised without a message."""
+    message format (a directive of `MESSAGE_DIRECTIVE` for each operand; ``%%`` for a percent
+    sign), or None for an exception raised without a message."""
 
     name: str
     message: str | None
 
+
+# The directives of exception messages (script.frontend.messages): ``%lld``/``%llu`` take an
+# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64.
+MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%\.(\d+)([feg])")
+
+
+def message_operands(message: str) -> list[str]:
+    """What each operand of `message` is: "int", "bool" or "float", in order."""
+    kinds = []
+    for m in MESSAGE_DIRECTIVE.finditer(message):
+        d = m.group()
+        if d != "%%":
+            kinds.append("int" if d in ("%lld", "%llu") else "bool" if d == "%B" else "float")
+    return kinds
+
+
+# The most integer operands a `check`'s message takes: the message slots of the backends'
+# exception record (llvm.abi `Env`), enough for NumPy's broadcast messages, which name every
+# operand's shape (three 3-d operands and an output: `shapes (2,2,2) (3,2,2) (1,2,2)`).
+MAX_MESSAGE_ARGS = 12
 
 # Builtin exception classes compiled code may raise, by name (CPython's PyExc_<name>).
 EXCEPTIONS = (

@@ -32,7 +32,7 @@ from pathlib import Path
 from script.errors import LoadError, SourceLoc, VerifyError
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Module, Value, replace_all_uses_with
-from script.ir.ops import ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, OPS, SREGS, ExcInfo
+from script.ir.ops import ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, OPS, RNG_STATES, SREGS, ArrayData, ExcInfo
 
 __all__ = ["IRParseError", "parse_module", "parse_function"]
 
@@ -227,6 +227,11 @@ class _Reader:
                 self.fail(f"arrays of {dtype} are not supported", scalar)
             text = str(dims)
             return T.ArrayType(dtype, text.count(":") - text.count("::"), "C" if "::1" in text else "A")
+        if tree.data == "list_type":
+            elem = self.type(tree.children[0])
+            if not T.is_list_element(elem):
+                self.fail(f"lists of {elem} are not supported", tree.children[0])
+            return T.ListType(elem)
         return T.TupleType([self.type(c) for c in tree.children])
 
     # body
@@ -337,12 +342,15 @@ class _FunctionReader:
         if kind == "raise":
             exc, *extra = ch
             return Instr("raise", [self.operand(v) for v in extra], attr=self.exc(exc))
+        if kind == "print":
+            text, *extra = ch
+            return Instr("print", [self.operand(v) for v in extra], attr=self.r.string(text))
         raise AssertionError(kind)
 
     def make_op(self, op_tok, operands, rtype: T.Type, name_tok) -> Instr:
         name, _, suffix = str(op_tok).partition(".")
         info = OPS.get(name)
-        if info is None or name in ("call", "check", "raise", "br", "cbr"):
+        if info is None or name in ("call", "check", "raise", "br", "cbr", "print"):
             self.r.fail(f"unknown op {name!r}", op_tok)
         if info.result == "void" and name_tok is not None:
             self.r.fail(f"{name} has no result", name_tok)
@@ -368,8 +376,12 @@ class _FunctionReader:
             if suffix not in MATH_FUNCS:
                 self.r.fail(f"unknown math function {suffix!r}", op_tok)
             attr = suffix
-        elif info.attr in ("sreg", "atomic"):
-            known = SREGS if info.attr == "sreg" else ATOMIC_FUNCS
+        elif info.attr == "data":
+            attr = ArrayData.parse(suffix)
+            if attr is None:
+                self.r.fail(f"bad array data {suffix[:40]!r}: lengths joined by x, _, hex bytes", op_tok)
+        elif info.attr in ("sreg", "atomic", "rng"):
+            known = {"sreg": SREGS, "atomic": ATOMIC_FUNCS, "rng": RNG_STATES}[info.attr]
             if suffix not in known:
                 self.r.fail(f"unknown {name} {suffix!r}; expected one of {', '.join(known)}", op_tok)
             attr = suffix

@@ -101,6 +101,8 @@ def format_instr(instr: Instr, namer: Namer) -> str:
     elif name == "call":
         args = ", ".join(namer.value(a) for a in ops)
         body = f"call {format_func_name(instr.attr.name)}({args})"
+    elif name == "print":
+        body = f"print {json.dumps(instr.attr)}" + "".join(f", {namer.value(a)}" for a in ops)
     elif op.attr == "exc":
         exc = instr.attr
         parts = [namer.value(a) for a in ops]

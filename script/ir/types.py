@@ -2,8 +2,8 @@
 
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
-the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none`` and
-tuples ``(i64, f64)``.
+the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
+tuples ``(i64, f64)``, arrays ``f64[:,::1]`` and lists ``list[i64]``.
 """
 
 from __future__ import annotations
@@ -158,6 +158,41 @@ class ArrayType(Type):
         return f"{self.dtype}[{','.join(dims)}]"
 
     __repr__ = __str__
+
+
+class ListType(Type):
+    """A Python list: a reference to one growable heap object (script/backend/llvm/lists.py),
+    so two values may name the same list and a change through one is seen through the other.
+    Elements are scalars or tuples of scalars (`is_list_element`: the frontend and the
+    parser check; while a function is built, an element type may still be a placeholder).
+    Printed ``list[i64]``."""
+
+    __slots__ = ("elem",)
+
+    def __init__(self, elem: Type):
+        self.elem = elem
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, ListType) and other.elem == self.elem
+
+    def __hash__(self):
+        return hash(("list", self.elem))
+
+    def __str__(self):
+        return f"list[{self.elem}]"
+
+    __repr__ = __str__
+
+
+def is_list_element(t: Type) -> bool:
+    """Whether a list may hold values of type `t`: a bool, int or float, or a tuple of them
+    (values that hold no references, so a list frees its elements with its memory)."""
+    if isinstance(t, TupleType):
+        return all(is_list_element(e) for e in t.elems)
+    return t.is_numeric()
 
 
 BOOL = BoolType()

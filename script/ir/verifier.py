@@ -13,13 +13,15 @@ Invariants checked, for each function:
 6. Operand counts and types follow the op table (`ops.py`): binary ops take one type, `cmp`
    gives bool, `cbr`/`select`/`check` take a bool condition, `convert` goes between numeric
    types (or from an array to the same array of any layout), `extract` indexes a tuple in
-   range, `dim`/`stride` name an axis of the array, `view`'s axes match its operands and result,
-   `transpose` keeps the element type and rank, `load`/`store` take one i64 index per
-   axis and `store` a value of the element type, `math` takes floats of one type with the
-   function's arity, `call` passes the callee's parameter types and gives its return type,
-   `ret` returns the function's return type.
-   The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
-   `atomic` takes an int or float array, its element type and i64 indices.
+   range, `dim`/`stride` name an axis of the array, `overlap` takes two arrays, `view`'s
+   axes match its operands and result, `transpose` keeps the element type and rank,
+   `load`/`store` take one i64 index per axis and `store` a value of the element type,
+   `math` takes floats of one type with the function's arity, `call` passes the callee's
+   parameter types and gives its return type, `ret` returns the function's return type.
+   The list ops take a list and i64 indices and lengths (`list_set` a value of the element
+   type). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
+   `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
+   names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
 7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
    a constant, a parameter of a block of this function, or an instruction of this function.
 8. Use lists are exact: `v.uses` holds each user once per operand slot.
@@ -36,7 +38,8 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, SREGS, result_type
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
+                           message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
 
@@ -155,6 +158,8 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     if name in ("br", "cbr"):
         _check_branch(i, types, blocks)
         return
+    if name == "poll" and types not in ([], [T.BOOL]):
+        _fail(f"poll of {', '.join(map(str, types))}: takes nothing or a bool", i)
     if name == "ret":
         want = [] if isinstance(func.ret_type, T.NoneType) else [func.ret_type]
         if types != want and not (types == [T.NONE] and not want):
@@ -162,6 +167,11 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         return
     if op.attr == "exc":
         _check_exc(i, types, name)
+        return
+    if name == "print":
+        if not isinstance(i.attr, str):
+            _fail("print needs its text", i)
+        _check_message_operands(i, i.attr, types)
         return
     if name == "cmp":
         if i.attr not in CMP_PREDS:
@@ -196,6 +206,10 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif name == "view":
         _check_view(i, types)
         return
+    elif name == "overlap":
+        if not all(isinstance(t, T.ArrayType) for t in types):
+            _fail(f"overlap of {', '.join(map(str, types))}, not arrays", i)
+        return
     elif name == "transpose":
         a = types[0]
         if not isinstance(a, T.ArrayType) or i.type != a.with_layout("A"):
@@ -213,8 +227,32 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
                 or any(x != T.I64 for x in types):
             _fail(f"alloc of {t} takes one i64 length per axis and gives a C array", i)
         return
+    elif name == "gemm":
+        c, a, b = types
+        if not all(isinstance(x, T.ArrayType) and x.layout == "C" and x.dtype == c.dtype for x in (c, a, b)) \
+                or c.dtype not in (T.F32, T.F64) or a.ndim != 2 or b.ndim != c.ndim or c.ndim not in (1, 2):
+            _fail(f"gemm of {a} and {b} into {c} takes C arrays of one float dtype, a 2-d", i)
+        return
+    elif name == "const_array":
+        t, data = i.type, i.attr
+        if not isinstance(t, T.ArrayType) or t.layout != "C" or not isinstance(data, ArrayData) \
+                or len(data.shape) != t.ndim:
+            _fail(f"const_array gives a C array of as many axes as its data has: {t}", i)
+        size = 1
+        for n in data.shape:
+            size *= n
+        if len(data.data) != size * (1 if t.dtype == T.BOOL else t.dtype.bits // 8):
+            _fail(f"const_array of {t} with shape {data.shape} holds {len(data.data)} bytes", i)
+        return
+    elif name.startswith("list_"):
+        _check_list_op(i, name, types)
+        return
     elif name in ("sreg", "barrier", "shared", "atomic"):
         _check_kernel_op(i, name, types)
+        return
+    elif name == "rng_state":
+        if i.attr not in RNG_STATES or i.type not in _RNG_VIEWS:
+            _fail(f"rng_state.{i.attr} : {i.type}", i)
         return
     elif name in ("dim", "stride", "load", "store"):
         _check_array_op(i, name, types)
@@ -236,6 +274,10 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
 
 
+# What `rng_state` gives: a generator's words, or its cached Gaussian.
+_RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))
+
+
 def _check_view(i: Instr, types: list) -> None:
     a = types[0] if types else None
     axes = i.attr
@@ -247,6 +289,25 @@ def _check_view(i: Instr, types: list) -> None:
     kept = axes.count("s") + axes.count("n")
     if kept == 0 or i.type != T.ArrayType(a.dtype, kept, "A"):
         _fail(f"view.{axes} of {a} gives {T.ArrayType(a.dtype, max(kept, 1), 'A')}, not {i.type}", i)
+
+
+def _check_list_op(i: Instr, name: str, types: list) -> None:
+    """The list ops (ops.py): `list_new` gives a list; the others take a list first, then
+    an i64 index or length (`list_set`: the element type's value before the index)."""
+    if name == "list_new":
+        if types or not isinstance(i.type, T.ListType):
+            _fail(f"list_new takes nothing and gives a list, not {i.type}", i)
+        return
+    lst = types[0] if types else None
+    if not isinstance(lst, T.ListType):
+        _fail(f"{name} of a {lst}, not a list", i)
+    want = {"list_len": [lst], "list_get": [lst, T.I64], "list_set": [lst, lst.elem, T.I64],
+            "list_resize": [lst, T.I64]}[name]
+    if types != want:
+        _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
+    result = {"list_len": T.I64, "list_get": lst.elem, "list_set": T.NONE, "list_resize": T.BOOL}[name]
+    if i.type != result:
+        _fail(f"{name} gives {result}, instruction says {i.type}", i)
 
 
 def _check_kernel_op(i: Instr, name: str, types: list) -> None:
@@ -319,5 +380,17 @@ def _check_exc(i: Instr, types: list, name: str) -> None:
         if not types or types[0] != T.BOOL:
             _fail("check needs a bool condition", i)
         extra = types[1:]
-    if not all(isinstance(t, T.IntType) for t in extra):
-        _fail("exception message arguments must be ints", i)
+    if exc.message is None:
+        if extra:
+            _fail("an exception without a message takes no values", i)
+        return
+    _check_message_operands(i, exc.message, extra)
+
+
+def _check_message_operands(i: Instr, message: str, types: list) -> None:
+    want = message_operands(message)
+    if len(want) != len(types):
+        _fail(f"message takes {len(want)} values, the instruction gives {len(types)}", i)
+    for kind, t in zip(want, types):
+        if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool" else t == T.F64):
+            _fail(f"message argument of type {t} for a directive that takes a {kind}", i)

@@ -105,7 +105,7 @@ def result_type(fn, *operands):
 
 
 def _variable(g, ctx, pred=lambda t: True):
-    names = [n for n in ctx.arrays() if pred(ctx.types[n]) and not (g.writing and n.startswith("x"))]
+    names = [n for n in ctx.arrays() if pred(ctx.types[n])]
     if not names:
         return None
     n = g.rng.choice(names)
@@ -671,8 +671,7 @@ INPLACE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Div, ast.P
 
 
 def _source_for(g, ctx, target_node, target: str, tt: ArrayT, depth: int = 1):
-    """An array value to write into `target` (see the module docstring on helpers). Not the
-    rows of a `for` loop over an array (known/in_place_with_loop_row_of_target.py)."""
+    """An array value to write into `target` (see the module docstring on helpers)."""
     if ctx.name != "main":
         r = g.rng.random()
         if r < 0.5:
@@ -680,11 +679,7 @@ def _source_for(g, ctx, target_node, target: str, tt: ArrayT, depth: int = 1):
         if r < 0.8:
             return index(target_node, ast.Slice(None, None, const(-1))), tt
         return binop(name(target), ast.Mult(), const(2)), result_type(np.multiply, tt, INT)
-    g.writing = True
-    try:
-        return operand(g, ctx, depth)
-    finally:
-        g.writing = False
+    return operand(g, ctx, depth)
 
 
 @statement(2.5)
@@ -748,11 +743,7 @@ def array_store_expr(g, ctx, nest):
     if ctx.name != "main" or rng.random() < 0.3:
         got = _source_for(g, ctx, index(name(a), *([ast.Slice()] * ta.ndim)), a, ta)
     else:
-        g.writing = True
-        try:
-            got = any_array(g, ctx, 1)
-        finally:
-            g.writing = False
+        got = any_array(g, ctx, 1)
     if got is None or got[1] is None:
         return None
     v, tv = got

@@ -38,7 +38,6 @@ class Gen:
         self.rng = rng
         self.unbound_reads = unbound_reads
         self.approx = False         # an inexact array operation was written (see arrays.py)
-        self.writing = False        # drawing a value to write into an array (arrays.py)
 
     # expressions
 

@@ -25,7 +25,7 @@ caller-provided `Env` record and returns an undefined value::
                          // exception is already set (a signal handler raised it at a poll)
         i32 exc;         // index of the exception class in script.ir.ops.EXCEPTIONS
         i8 *fmt;         // printf-style message for PyErr_Format, or NULL (no arguments)
-        i64 args[4];     // message arguments: ints widened to i64 (signed ints sign-extend,
+        i64 args[12];    // MAX_MESSAGE_ARGS message arguments: ints widened to i64 (signed ints sign-extend,
                          // unsigned zero-extend), or C strings (see below); only the
                          // slots the message uses are written
         i64 stack_limit; // lowest stack address recursive code may use (set by the entry)
@@ -63,16 +63,18 @@ from dataclasses import dataclass
 from script.errors import CompileError
 from script.ir import types as T
 from script.ir.core import Function
+from script.ir.ops import MAX_MESSAGE_ARGS, MESSAGE_DIRECTIVE
 from script.backend.llvm.builder import Value
 
 PTR = "ptr"
 NONE_TYPE = "{}"
 NONE_VALUE = Value(NONE_TYPE, "zeroinitializer")
 
-MAX_MESSAGE_ARGS = 4
-ENV = "{i32, i32, ptr, [4 x i64], i64, ptr, i64}"
+ENV = f"{{i32, i32, ptr, [{MAX_MESSAGE_ARGS} x i64], i64, ptr, i64}}"
 # Byte offsets of the Env fields (x86-64 and AArch64 layout of the struct above).
-ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS, ENV_STACK, ENV_TSTATE, ENV_SIGINTS = 0, 4, 8, 16, 48, 56, 64
+ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS = 0, 4, 8, 16
+ENV_STACK = ENV_ARGS + 8 * MAX_MESSAGE_ARGS
+ENV_TSTATE, ENV_SIGINTS = ENV_STACK + 8, ENV_STACK + 16
 STATUS_PYTHON_ERROR = 2     # Env.status: a Python exception is set already
 RECURSION_MESSAGE = "maximum recursion depth exceeded"
 
@@ -83,6 +85,7 @@ UNLIKELY = (1, 2000)
 FN_PREFIX = "script.fn."
 KERNEL_SYMBOL = "script.kernel"     # a library's entry function (an alias)
 ENTRY_SYMBOL = "script.entry"       # a library's CPython entry point
+PRINT_SYMBOL = "script.print"       # the runtime's print() (runtime.entry)
 
 
 def kernel_name(func_name: str) -> str:
@@ -103,6 +106,8 @@ def llvm_type(t: T.Type) -> str:
         return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
     if isinstance(t, T.ArrayType):
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
+    if isinstance(t, T.ListType):
+        return PTR                      # the list object (llvm.lists)
     raise AssertionError(f"no LLVM type for {t}")
 
 
@@ -191,22 +196,42 @@ def compute_may_raise(funcs: list[Function]) -> set[int]:
     return raising
 
 
-_DIRECTIVE = re.compile(r"%%|%lld")
+
+# How the runtime's ``script.raise`` turns a slot into a ``%s`` argument, for messages that
+# print more than ints (script.frontend.messages): 4 bytes per slot after the format's NUL,
+# found through the offset in bits 16-29 of ``Env.exc`` (0: the slots go to PyErr_Format as
+# they are). A float slot holds the double's bits: ``PyOS_double_to_string(x, code,
+# precision, flags)`` makes its text, as CPython's own str() and format() do.
+SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL = 0, 1, 2
+KINDS_SHIFT = 16
+DTSF_ADD_DOT_0 = 2          # Py_DTSF_ADD_DOT_0: repr's "1.0" for an integral float
 
 
 @dataclass(frozen=True)
 class EncodedMessage:
-    """A message ready for `PyErr_Format`: an ASCII format, and what fills each ``args`` slot:
-    an int ``k`` (the k-th integer operand of the check) or bytes (a UTF-8 string for ``%s``)."""
+    """A message ready for `PyErr_Format`: an ASCII format, what fills each ``args`` slot
+    (an int ``k``, the k-th operand of the check, or bytes: a UTF-8 string for ``%s``) and
+    the slots' kinds for ``script.raise`` (empty when every slot goes as it is)."""
 
     fmt: bytes
     slots: tuple
+    kinds: bytes = b""
+
+    def data(self) -> bytes:
+        """The bytes of the message's constant: the format, and after its NUL the kinds."""
+        return self.fmt + (b"\0" + self.kinds if self.kinds else b"")
+
+    def exc_word(self, exc_index: int) -> int:
+        """``Env.exc`` for this message: the class index and where the kinds are."""
+        return exc_index | ((len(self.fmt) + 1) << KINDS_SHIFT if self.kinds else 0)
 
 
-def encode_message(message: str, nints: int, loc=None) -> EncodedMessage:
-    """Encode a printf-style message with `nints` ``%lld`` operands (see the module doc)."""
+def encode_message(message: str, nargs: int, loc=None) -> EncodedMessage:
+    """Encode a message with `nargs` operand directives (``%lld``, ``%llu``, ``%B``, ``%R``,
+    ``%.Nf``/``e``/``g``: script.frontend.messages) (see the module doc)."""
     fmt = []
     slots = []
+    kinds = []
     pos = 0
     nint = 0
 
@@ -219,21 +244,73 @@ def encode_message(message: str, nints: int, loc=None) -> EncodedMessage:
             else:
                 fmt.append(b"%s")
                 slots.append(run.encode("utf-8"))
+                kinds.append(bytes(4))
 
-    for m in _DIRECTIVE.finditer(message):
+    for m in MESSAGE_DIRECTIVE.finditer(message):
         literal(message[pos:m.start()])
         pos = m.end()
-        if m.group() == "%%":
+        d = m.group()
+        if d == "%%":
             fmt.append(b"%%")
+            continue
+        slots.append(nint)
+        nint += 1
+        if d in ("%lld", "%llu"):
+            fmt.append(d.encode())
+            kinds.append(bytes(4))
+        elif d == "%B":
+            fmt.append(b"%s")
+            kinds.append(bytes([SLOT_BOOL, 0, 0, 0]))
+        elif d == "%R":
+            fmt.append(b"%s")
+            kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_ADD_DOT_0]))
         else:
-            fmt.append(b"%lld")
-            slots.append(nint)
-            nint += 1
+            precision = int(m.group(1))
+            if precision > 100:
+                raise CompileError(f"a precision of {precision} is not supported in exception messages", loc)
+            fmt.append(b"%s")
+            kinds.append(bytes([SLOT_FLOAT, ord(m.group(2)), precision, 0]))
     literal(message[pos:])
-    if nint != nints:
-        raise CompileError(f"exception message {message!r} has {nint} %lld directives for "
-                           f"{nints} values", loc)
+    if nint != nargs:
+        raise CompileError(f"exception message {message!r} has {nint} directives for "
+                           f"{nargs} values", loc)
     if len(slots) > MAX_MESSAGE_ARGS:
         raise CompileError(f"an exception message takes at most {MAX_MESSAGE_ARGS} values "
                            f"(each run of non-ASCII text counts as one): {message!r}", loc)
-    return EncodedMessage(b"".join(fmt), tuple(slots))
+    plain = all(k[0] == SLOT_AS_IS for k in kinds)
+    return EncodedMessage(b"".join(fmt), tuple(slots), b"" if plain else b"".join(kinds))
+
+
+def format_message(data: bytes, args) -> str:
+    """The text ``script.raise`` makes of a message constant's `data` (`EncodedMessage.data`)
+    and its slots' values `args` (ints as stored: i64 words), in Python: for the GPU
+    launcher, which reads the slots back from the device."""
+    import struct
+    fmt, _, kinds = data.partition(b"\0")
+    values = []
+    for k, word in enumerate(args):
+        kind = kinds[4 * k:4 * k + 4] or bytes(4)
+        if kind[0] == SLOT_FLOAT:
+            x = struct.unpack("<d", struct.pack("<q", word))[0]
+            values.append(repr(x) if kind[1] == ord("r") else format(x, f".{kind[2]}{chr(kind[1])}"))
+        elif kind[0] == SLOT_BOOL:
+            values.append("True" if word else "False")
+        else:
+            values.append(word)
+    text = fmt.decode("ascii", "replace")
+    out, pos, k = [], 0, 0
+    for m in re.finditer(r"%%|%lld|%llu|%s", text):
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        if m.group() == "%%":
+            out.append("%")
+            continue
+        v = values[k] if k < len(values) else "?"
+        if m.group() == "%llu" and isinstance(v, int):
+            v &= (1 << 64) - 1
+        if m.group() == "%s" and isinstance(v, int):
+            v = "?"                 # a string of the host's memory: not seen from the device
+        out.append(str(v))
+        k += 1
+    out.append(text[pos:])
+    return "".join(out)

@@ -85,7 +85,7 @@ def _floordiv(m, b, t, x, y):
         return _float_divmod(m, b, t, x, y)[0]
     if not is_signed(t):
         return b.udiv(x, y)
-    return _int_divmod(b, x, y)[0]
+    return _int_divmod(b, x, y, quotient=True)
 
 
 def _mod(m, b, t, x, y):
@@ -93,7 +93,7 @@ def _mod(m, b, t, x, y):
         return _float_divmod(m, b, t, x, y)[1]
     if not is_signed(t):
         return b.urem(x, y)
-    return _int_divmod(b, x, y)[1]
+    return _int_divmod(b, x, y, quotient=False)
 
 
 def _constant_int(v: Value) -> int | None:
@@ -102,8 +102,10 @@ def _constant_int(v: Value) -> int | None:
     return int(ref) if v.type[0] == "i" and (ref[0] == "-" or ref[0].isdigit()) else None
 
 
-def _int_divmod(b: Builder, x: Value, y: Value):
-    """Python's floor division and modulo of signed ints; `y` is never 0.
+def _int_divmod(b: Builder, x: Value, y: Value, quotient: bool) -> Value:
+    """Python's floor division (`quotient`) or modulo of signed ints; `y` is never 0. Emits
+    only what that result needs: LLVM drops an unused division late, and parses and
+    optimizes it until then.
 
     ``y == -1`` divides by 1 and negates instead (the quotient of INT_MIN wraps to INT_MIN);
     otherwise C's truncating quotient is moved down by one when the remainder is nonzero and
@@ -117,21 +119,38 @@ def _int_divmod(b: Builder, x: Value, y: Value):
         # two, and one sign fix-up (no -1 case) otherwise. LLVM turns sdiv by a constant into
         # a multiply, but cannot see through the general fix-up below.
         if k & (k - 1) == 0:
-            return b.ashr(x, int_const(lt, k.bit_length() - 1)), b.and_(x, int_const(lt, k - 1))
-        q0 = b.sdiv(x, y)
+            if quotient:
+                return b.ashr(x, int_const(lt, k.bit_length() - 1))
+            return b.and_(x, int_const(lt, k - 1))
         r0 = b.srem(x, y)
         neg = b.icmp("slt", r0, zero)
-        return b.sub(q0, b.zext(neg, lt)), b.select(neg, b.add(r0, y), r0)
+        if quotient:
+            return b.sub(b.sdiv(x, y), b.zext(neg, lt))
+        return b.select(neg, b.add(r0, y), r0)
     by_minus_one = b.icmp("eq", y, minus_one)
     d = b.select(by_minus_one, one, y)
-    q0 = b.sdiv(x, d)
     r0 = b.srem(x, d)
+    adjust = b.and_(b.icmp("ne", r0, zero), b.icmp("slt", b.xor(r0, y), zero))
+    if not quotient:
+        return b.select(adjust, b.add(r0, y), r0)
+    q0 = b.sdiv(x, d)
     q1 = b.select(by_minus_one, b.sub(zero, q0), q0)
-    signs_differ = b.icmp("slt", b.xor(r0, y), zero)
-    adjust = b.and_(b.icmp("ne", r0, zero), signs_differ)
-    q = b.sub(q1, b.zext(adjust, lt))
-    r = b.select(adjust, b.add(r0, y), r0)
-    return q, r
+    return b.sub(q1, b.zext(adjust, lt))
+
+
+def lower_mod_cmp(b: Builder, pred: str, x: Value, k: int, c: int) -> Value:
+    """``cmp.eq``/``cmp.ne`` of Python's ``x % k`` with `c`, for signed `x`, a constant
+    ``k > 0`` that is not a power of two and ``0 <= c < k``: Python's remainder is `c`
+    exactly when C's is `c` or ``c - k`` (a negative `x`), so the sign fix-up of `_mod`
+    leaves the path to the branch (branchy: `(i ^ total) % 5 == 1` was 4 instructions
+    longer than C's, on the path that resolves a mispredicted branch). `x % k` itself is
+    still lowered where it has other uses; LLVM drops it where not."""
+    lt = x.type
+    r0 = b.srem(x, int_const(lt, k))
+    same = b.icmp("eq", r0, int_const(lt, c))
+    if c > 0:
+        same = b.or_(same, b.icmp("eq", r0, int_const(lt, c - k)))
+    return same if pred == "eq" else b.not_(same)
 
 
 def _float_divmod(m: NativeModule, b: Builder, t: T.Type, vx: Value, wx: Value):
@@ -221,17 +240,28 @@ def _bitxor(m, b, t, x, y):
 
 
 def _shl(m, b, t, x, y):
+    if _is_shift_count(y, t):
+        return b.shl(x, y)
     width = int_const(x.type, t.bits)
     return b.select(b.icmp("uge", y, width), int_const(x.type, 0), b.shl(x, y))
 
 
 def _shr(m, b, t, x, y):
+    if _is_shift_count(y, t):
+        return b.ashr(x, y) if is_signed(t) else b.lshr(x, y)
     width = int_const(x.type, t.bits)
     if is_signed(t):
         top = int_const(x.type, t.bits - 1)
         count = b.select(b.icmp("ugt", y, top), top, y)
         return b.ashr(x, count)
     return b.select(b.icmp("uge", y, width), int_const(x.type, 0), b.lshr(x, y))
+
+
+def _is_shift_count(y: Value, t: T.Type) -> bool:
+    """Whether `y` is a constant in ``[0, width)``: the plain shift is then defined, and the
+    saturating selects would only be more IR for LLVM to fold (``i >> 1`` is common)."""
+    k = _constant_int(y)
+    return k is not None and 0 <= k < t.bits
 
 
 def _min(m, b, t, x, y):

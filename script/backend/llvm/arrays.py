@@ -1,5 +1,5 @@
-"""Lowering of the array ops (`dim`, `stride`, `load`, `store`, `view`) on the array struct
-of `abi`.
+"""Lowering of the array ops (`dim`, `stride`, `load`, `store`, `view`, `overlap`) on the
+array struct of `abi`.
 
 Addresses: for layout "C" the strides are not read: the element address is
 ``&data[((i0 * d1 + i1) * d2 + i2) ...]`` in elements, so LLVM sees unit stride along the
@@ -18,6 +18,23 @@ from script.backend.llvm.abi import (
 from script.backend.llvm.builder import Builder, Value, int_const, undef
 
 
+def static_array(b: Builder, t: T.ArrayType, data: Value, shape: list[int]) -> Value:
+    """The array struct of a C array at `data` of constant `shape` that nobody owns (owner
+    NULL: reference counting passes it by): shared memory of kernels, `const_array`."""
+    lt = llvm_type(t)
+    out = b.insert_value(undef(lt), Value("ptr", "null"), ARRAY_OWNER)
+    out = b.insert_value(out, data, ARRAY_DATA)
+    stride = itemsize(t.dtype)
+    strides = []
+    for n in reversed(shape):
+        strides.insert(0, stride)
+        stride *= n
+    for k, (n, s) in enumerate(zip(shape, strides)):
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {n}, {ARRAY_SHAPE}, {k}")
+        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {s}, {ARRAY_STRIDES}, {k}")
+    return out
+
+
 def dim(b: Builder, arr: Value, axis: int) -> Value:
     return b.extract_value(arr, (ARRAY_SHAPE, axis), "i64")
 
@@ -25,6 +42,27 @@ def dim(b: Builder, arr: Value, axis: int) -> Value:
 def stride(b: Builder, arr: Value, axis: int) -> Value:
     """The stride NumPy reports (`a.strides[axis]`), read from the struct."""
     return b.extract_value(arr, (ARRAY_STRIDES, axis), "i64")
+
+
+def overlap(b: Builder, a: Value, ta: T.ArrayType, c: Value, tc: T.ArrayType) -> Value:
+    """Whether the byte ranges of arrays `a` and `c` intersect (the `overlap` op): each runs
+    from its lowest element to the end of its highest, and an empty array has none."""
+    def extent(arr, t):
+        lo = b.ptrtoint(b.extract_value(arr, ARRAY_DATA, "ptr"), "i64")
+        hi = b.add(lo, int_const("i64", itemsize(t.dtype)))
+        empty = int_const("i1", 0)
+        for axis in range(t.ndim):
+            n = dim(b, arr, axis)
+            span = b.mul(b.sub(n, int_const("i64", 1)), stride(b, arr, axis))
+            below = b.icmp("slt", span, int_const("i64", 0))
+            lo = b.add(lo, b.select(below, span, int_const("i64", 0)))
+            hi = b.add(hi, b.select(below, int_const("i64", 0), span))
+            empty = b.or_(empty, b.icmp("eq", n, int_const("i64", 0)))
+        return lo, hi, empty
+    lo_a, hi_a, empty_a = extent(a, ta)
+    lo_c, hi_c, empty_c = extent(c, tc)
+    meet = b.and_(b.icmp("ult", lo_a, hi_c), b.icmp("ult", lo_c, hi_a))
+    return b.and_(meet, b.not_(b.or_(empty_a, empty_c)))
 
 
 def element_address(b: Builder, t: T.ArrayType, arr: Value, indices: list[Value]) -> Value:

@@ -242,6 +242,7 @@ class Builder:
     fptrunc, fpext = _cast("fptrunc"), _cast("fpext")
     sitofp, uitofp = _cast("sitofp"), _cast("uitofp")
     ptrtoint, inttoptr = _cast("ptrtoint"), _cast("inttoptr")
+    bitcast = _cast("bitcast")
 
     # aggregates
     def insert_value(self, agg: Value, value: Value, index: int) -> Value:
@@ -388,6 +389,13 @@ class NativeModule:
             self._declarations.append(
                 f"{ref.ref} = private unnamed_addr constant [{len(data) + 1} x i8] "
                 f'c"{escape_bytes(data)}\\00"')
+        return ref
+
+    def constant_data(self, data: bytes, align: int = 64) -> Value:
+        """A pointer to a private constant copy of `data`, aligned to `align` bytes."""
+        ref = Value("ptr", f"@script.data.{len(self._declarations)}")
+        self._declarations.append(f"{ref.ref} = private unnamed_addr constant [{len(data)} x i8] "
+                                  f'c"{escape_bytes(data)}", align {align}')
         return ref
 
     def define_constant(self, value: Value, name: str) -> None:

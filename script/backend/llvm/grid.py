@@ -66,7 +66,7 @@ def cpu_lowering(layout: SharedLayout):
             if name == "sreg":
                 self.values[id(i)] = self.b.load_at("i64", self.env, _REG_OFFSET[i.attr])
             elif name == "shared":
-                from script.backend.nvptx.lower import static_array
+                from script.backend.llvm.arrays import static_array
                 base = self.b.load_at("ptr", self.env, SHARED_PTR)
                 data = self.b.offset(base, layout.offsets[id(i)])
                 self.values[id(i)] = static_array(self.b, i.type, data, [c.value for c in i.operands])

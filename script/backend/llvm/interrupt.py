@@ -6,7 +6,8 @@ by the entry point, llvm.abi) and, only when they differ, calls the runtime's
 ``script.poll(env)``; a nonzero result means a signal handler raised, and the function
 unwinds. The fast path is one atomic (``monotonic``, a plain ``mov`` on x86-64 and AArch64)
 load of the count, one load from the Env and a compare: the atomic load keeps LLVM from
-hoisting the check out of the loop.
+hoisting the check out of the loop. ``poll %due`` does all this only when `%due` is true
+(a test of a loop counter's low bits: script.ir.interrupts).
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ POLL_SYMBOL = "script.poll"         # i32 (Env *): runs Python's signal handlers
 RELEASE_GIL_SYMBOL = "script.nogil"
 
 
-def emit_poll(m: NativeModule, b: Builder, env: Value, unwind: Block) -> None:
-    """Check for a SIGINT at `b`'s position; go to `unwind` when a handler raised. `b` ends
-    positioned in the block that continues."""
+def emit_poll(m: NativeModule, b: Builder, env: Value, unwind: Block,
+              due: Value | None = None) -> None:
+    """Check for a SIGINT at `b`'s position (only when the i1 `due` is true, if given: a
+    branch weighted as seldom taken, so that LLVM lays the check out of the loop's way);
+    go to `unwind` when a handler raised. `b` ends positioned in the block that continues."""
     fn = b.fn
+    cont = fn.append_block()
+    if due is not None:
+        check = fn.append_block("poll")
+        b.cbranch(due, check, cont, UNLIKELY)
+        b.position_at_end(check)
     count = b.load_atomic("i64", m.declare_data(SIGINTS_SYMBOL, "i64"), 8)
     seen = b.load_at("i64", env, ENV_SIGINTS)
-    slow, cont = fn.append_block("sigint"), fn.append_block()
+    slow = fn.append_block("sigint")
     b.cbranch(b.icmp("ne", count, seen), slow, cont, UNLIKELY)
     b.position_at_end(slow)
     raised = b.call(m.declare(POLL_SYMBOL, "i32", ["ptr"], attrs=("nounwind", "cold")), [env])

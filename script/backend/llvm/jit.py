@@ -14,6 +14,7 @@ LLVM is not thread-safe per target machine, so every method takes the JIT's lock
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 
@@ -70,11 +71,11 @@ class Jit:
 
     def emit_object(self, mod: llvm.ModuleRef, level: int = 3) -> bytes:
         """Machine code for `mod`; code generation optimizes unless `level` is 0."""
-        with self.lock:
+        with self.lock, _without_lsr():
             return bytes((self.tm if level > 0 else self._tm_fast).emit_object(mod))
 
     def emit_assembly(self, mod: llvm.ModuleRef, level: int = 3) -> str:
-        with self.lock:
+        with self.lock, _without_lsr():
             return (self.tm if level > 0 else self._tm_fast).emit_assembly(mod)
 
     def add_symbols(self, name: str, table: dict[str, int]) -> str:
@@ -106,6 +107,22 @@ class Jit:
             for symbol in exports:
                 builder.export_symbol(symbol)
             return builder.link(self.lljit, name or f"script.lib{next(self._names)}")
+
+
+@contextlib.contextmanager
+def _without_lsr():
+    """Code generation without loop strength reduction. LSR rewrote `i % 3` of a loop counter
+    into divisions computed in the loop header on every iteration (`i % 7` too, though
+    only one branch used it): benchmarks' branchy ran 1.3x C with it and 1.13x without;
+    the array kernels of benchmarks/arrays.py and interrupt_cost.py ran the same within
+    noise (their addresses are `base + i * 8`, which x86 addressing does in place). LLVM
+    reads the option when it builds each code generation pipeline, and it is process-wide:
+    it is set only while script emits code, so other users of LLVM here keep theirs."""
+    llvm.set_option("", "-disable-lsr=true")
+    try:
+        yield
+    finally:
+        llvm.set_option("", "-disable-lsr=false")
 
 
 def get_jit() -> Jit:

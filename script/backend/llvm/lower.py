@@ -17,10 +17,11 @@ from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
-from script.backend.llvm import arith, arrays, interrupt, mathlib, memory, refcount
+from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
-    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, RECURSION_MESSAGE, KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
+    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
+    KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
     WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import Builder, NativeModule
@@ -215,6 +216,10 @@ class FunctionLowering:
             self.emit_rc(self.rc.after.get(id(i), ()))
 
     def _op_cmp(self, i: Instr):
+        mod = _mod_by_constant(i)
+        if mod is not None:
+            dividend, k, c = mod
+            return arith.lower_mod_cmp(self.b, i.attr, self.value(dividend), k, c)
         x, y = (self.value(v) for v in i.operands)
         return arith.lower_cmp(self.b, i.attr, i.operands[0].type, x, y)
 
@@ -239,6 +244,10 @@ class FunctionLowering:
 
     def _op_stride(self, i: Instr):
         return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
+
+    def _op_overlap(self, i: Instr):
+        a, c = i.operands
+        return arrays.overlap(self.b, self.value(a), a.type, self.value(c), c.type)
 
     def _op_load(self, i: Instr):
         arr, *idx = i.operands
@@ -301,8 +310,50 @@ class FunctionLowering:
         self.b.position_at_end(here)
         return memory.alloc(self.m, self.b, i.type, [self.value(v) for v in i.operands], fail)
 
+    def _op_list_new(self, i: Instr):
+        return lists.new(self.m, self.b)
+
+    def _op_list_len(self, i: Instr):
+        return lists.length(self.b, self.value(i.operands[0]))
+
+    def _op_list_get(self, i: Instr):
+        lst, index = i.operands
+        return lists.get(self.b, lst.type, self.value(lst), self.value(index))
+
+    def _op_list_set(self, i: Instr):
+        lst, v, index = i.operands
+        lists.set_item(self.b, lst.type, self.value(lst), self.value(v), self.value(index))
+
+    def _op_list_resize(self, i: Instr):
+        lst, n = i.operands
+        return lists.resize(self.m, self.b, lst.type, self.value(lst), self.value(n))
+
+    def _op_rng_state(self, i: Instr):
+        return rng.state_view(self.m, i.attr, i.type)
+
     def _op_poll(self, i: Instr):
-        interrupt.emit_poll(self.m, self.b, self.env, self.unwind_with_cleanup(i))
+        due = self.value(i.operands[0]) if i.operands else None
+        interrupt.emit_poll(self.m, self.b, self.env, self.unwind_with_cleanup(i), due)
+
+    def _op_gemm(self, i: Instr):
+        c, a, b = (self.value(v) for v in i.operands)
+        return blas.lower_gemm(self.m, self.b, self.fn, c, a, b, tuple(v.type for v in i.operands))
+
+    def _op_const_array(self, i: Instr):
+        data = self.m.constant_data(i.attr.data or b"\0")
+        return arrays.static_array(self.b, i.type, data, list(i.attr.shape))
+
+    def _op_print(self, i: Instr):
+        """A call of the runtime's ``script.print`` (runtime.entry) with the message's slots."""
+        enc = encode_message(i.attr, len(i.operands), i.loc)
+        kinds = enc.kinds or bytes(4 * len(enc.slots))      # script.print always reads them
+        slots = [self.b.ptrtoint(self.m.cstring(s), "i64") if isinstance(s, bytes) else self.widen(i.operands[s])
+                 for s in enc.slots]
+        slots += [llvm.int_const("i64", 0)] * (MAX_MESSAGE_ARGS - len(slots))
+        fmt = self.m.cstring(enc.fmt + b"\0" + kinds)
+        fn = self.m.declare(PRINT_SYMBOL, "void", ["ptr", "i32", "ptr"] + ["i64"] * MAX_MESSAGE_ARGS,
+                            attrs=("nounwind", "cold"))
+        self.b.call(fn, [self.env, llvm.int_const("i32", len(enc.fmt) + 1), fmt, *slots])
 
     def _op_check(self, i: Instr):
         cond, *args = i.operands
@@ -345,21 +396,26 @@ class FunctionLowering:
         `unwind`, a block releasing what is held, when given)."""
         slots = []
         fmt = llvm.NULL
+        exc_word = EXCEPTIONS.index(exc.name)
         if exc.message is not None:
             enc = encode_message(exc.message, len(args), i.loc if i is not None else None)
-            fmt = self.m.cstring(enc.fmt)
+            fmt = self.m.cstring(enc.data())
+            exc_word = enc.exc_word(exc_word)
             for slot in enc.slots:
                 if isinstance(slot, bytes):
                     slots.append(self.m.cstring(slot))
                 else:
                     slots.append(self.widen(args[slot]))
-        store_exception(self.b, self.env, EXCEPTIONS.index(exc.name), fmt, slots)
+        store_exception(self.b, self.env, exc_word, fmt, slots)
         self.b.branch(unwind or self.unwind_block())
 
     def widen(self, v: Value) -> llvm.Value:
+        """A message operand as its i64 slot: ints extended by their sign, floats' bits."""
         x = self.value(v)
         if x.type == "i64":
             return x
+        if x.type == "double":
+            return self.b.bitcast(x, "i64")
         return self.b.sext(x, "i64") if arith.is_signed(v.type) else self.b.zext(x, "i64")
 
     def _op_ret(self, i: Instr):
@@ -412,6 +468,23 @@ class FunctionLowering:
             phi = self.phis.get(id(p))
             if phi is not None:
                 phi.add_incoming(a, self.b.block)
+
+
+def _mod_by_constant(cmp: Instr):
+    """``(x, k, c)`` when `cmp` is ``cmp.eq``/``cmp.ne`` of ``mod x, k`` (signed ints, `k` a
+    constant > 0 and not a power of two) with a constant `c` in ``[0, k)``, either way
+    round: the shape `arith.lower_mod_cmp` lowers without the sign fix-up."""
+    if cmp.attr not in ("eq", "ne"):
+        return None
+    for mod, c in (cmp.operands, reversed(cmp.operands)):
+        if not (isinstance(mod, Instr) and mod.opname == "mod" and isinstance(c, Const)):
+            continue
+        x, k = mod.operands
+        t = mod.type
+        if (isinstance(t, T.IntType) and t.signed and isinstance(k, Const)
+                and k.value > 0 and k.value & (k.value - 1) and 0 <= c.value < k.value):
+            return x, k.value, c.value
+    return None
 
 
 # op name -> the FunctionLowering method lowering it (``_op_<name>``); others are arith's.

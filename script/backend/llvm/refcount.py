@@ -1,4 +1,4 @@
-"""Where the lowering counts array references (memory.py): a plan computed from SSA liveness.
+"""Where the lowering counts array and list references (memory.py, lists.py): a plan computed from SSA liveness.
 
 Ownership. Every SSA value of a managed type (an array, or a tuple holding one) *owns* one
 reference, except the function's parameters, which are *borrowed* (the caller holds them
@@ -6,7 +6,7 @@ for the call), and the views of borrowed values (`_borrowed`), which the same ho
 alive: so a function that only views its arguments counts nothing. A value gets its
 reference from its definition:
 
-- ``alloc`` and ``call`` return a new reference; ``tuple`` takes over the references its
+- ``alloc``, ``list_new`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
   ``select``, ...) shares memory with an operand, so it counts one more (`incref` right
@@ -38,7 +38,7 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple")
+_FRESH = ("alloc", "call", "tuple", "list_new")
 
 
 @dataclass
@@ -70,12 +70,15 @@ def plan(func: Function, may_raise) -> Plan | None:
 
 
 def _borrowed(func: Function, blocks) -> set:
-    """The parameters, and every value that only views memory a borrowed value holds (a
+    """The parameters, constant arrays, and every value that only views memory a borrowed value holds (a
     view, transpose, reshape or tuple element of one; a select of two): the caller keeps
     that memory alive for the whole call, so these need no counting at all."""
     borrowed = set(func.params)
     for block in blocks:                # reverse postorder: operands before their uses
         for i in block.instrs:
+            if i.opname == "const_array":   # nobody owns it: nothing to count
+                borrowed.add(i)
+                continue
             if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
                 continue
             sources = i.operands[1:] if i.opname == "select" else i.operands[:1]

@@ -12,19 +12,20 @@ Tuples are not kernel parameters (a CompileError before this is reached).
 
 Exceptions. A failed `check` in a kernel records the exception and ends its thread (the
 function returns, as on the CPU). The entry then claims the module's error record, an
-``[8 x i64]`` global named `ERROR_SYMBOL`, with a compare-and-swap of its first word from 0
+``[ERROR_WORDS x i64]`` global named `ERROR_SYMBOL`, with a compare-and-swap of its first word from 0
 to 1, so the first thread to fail wins, and writes: word 1, the index of the exception class
 in `script.ir.ops.EXCEPTIONS`; word 2, the index of its message in the kernel's message
-table (-1: none); words 3-6, the message's integer arguments. The launcher reads the record
+table (-1: none); words 3 on, the message's integer arguments (MAX_MESSAGE_ARGS). The launcher reads the record
 after the kernel has run, raises the same exception with the same message, and zeroes it.
 """
 
 from __future__ import annotations
 
 from script.ir import types as T
+from script.ir.ops import MAX_MESSAGE_ARGS
 
 ERROR_SYMBOL = "script_error"
-ERROR_WORDS = 8
+ERROR_WORDS = 3 + MAX_MESSAGE_ARGS
 
 
 def kernel_param_kinds(param_types) -> list[tuple[str, T.Type]]:

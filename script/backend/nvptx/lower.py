@@ -21,7 +21,7 @@ from script.ir.core import Function, Instr
 from script.backend.llvm import arrays
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
-    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, FN_PREFIX, compute_may_raise, element_type, itemsize,
+    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, compute_may_raise, element_type,
     llvm_type, native_signature, reachable_functions, recursive_functions)
 from script.backend.llvm.atomics import lower_atomic
 from script.backend.llvm.builder import Builder, NativeModule, int_const
@@ -102,7 +102,7 @@ class KernelLowering(FunctionLowering):
                                 f"[{count} x {element_type(t.dtype)}] undef, align 16")
         self.m.shared_count += 1
         data = llvm.Value("ptr", f"addrspacecast (ptr addrspace(3) {ref} to ptr)")
-        return static_array(self.b, t, data, shape)
+        return arrays.static_array(self.b, t, data, shape)
 
     def _kop_atomic(self, i: Instr):
         return emit_atomic(self, i)
@@ -115,22 +115,6 @@ def emit_atomic(fl: FunctionLowering, i: Instr):
     idx = [fl.value(v) for v in i.operands[1 + nvals:]]
     ptr = arrays.element_address(fl.b, arr.type, fl.value(arr), idx)
     return lower_atomic(fl.m, fl.b, i.attr, arr.type.dtype, ptr, values)
-
-
-def static_array(b: Builder, t: T.ArrayType, data: llvm.Value, shape: list[int]) -> llvm.Value:
-    """The array struct of a C array at `data` of constant `shape` that nobody owns."""
-    lt = llvm_type(t)
-    out = b.insert_value(llvm.undef(lt), llvm.NULL, 0)
-    out = b.insert_value(out, data, 1)
-    stride = itemsize(t.dtype)
-    strides = []
-    for n in reversed(shape):
-        strides.insert(0, stride)
-        stride *= n
-    for k, (n, s) in enumerate(zip(shape, strides)):
-        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {n}, 2, {k}")
-        out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {s}, 3, {k}")
-    return out
 
 
 _KERNEL_HANDLERS = {name[5:]: fn for name, fn in vars(KernelLowering).items()
@@ -214,7 +198,7 @@ def _emit_error_record(m: NvptxModule, b: Builder, fn: llvm.Function, env) -> li
         hit = b.icmp("eq", fmt, m.strings[data])
         index = b.select(hit, int_const("i64", k), index)
     b.store(index, word(2))
-    for k in range(4):
+    for k in range(MAX_MESSAGE_ARGS):
         b.store(b.load_at("i64", env, ENV_ARGS + 8 * k), word(3 + k))
     b.branch(done)
     b.position_at_end(done)

@@ -10,6 +10,13 @@ OverflowError; a mismatch lets the dispatcher try the next specialization).
 Results are new references, or NULL with the Python exception set when an allocation fails
 (a partly built tuple is released first).
 
+Lists. A list argument is matched by its elements (`script.list.kind`: all bools, all ints
+that fit in int64, or floats and such ints with at least one float; an empty list matches a
+list of any of these) and copied into a new native list (`script.list.unbox.<t>`), which the
+entry releases after the call (`release_unboxed`): compiled code never writes an argument
+list (frontend.lists), so no write is lost. A returned list becomes a new Python list of
+boxed elements, and the native list is released.
+
 An int of one digit (the common case) unboxes inline; any other int, and one out of a narrow
 type's range, goes through ``script.unbox.<t>`` (`build_runtime`), compiled once per process in
 the runtime library (runtime.shared), which converts it or raises CPython's OverflowError.
@@ -18,19 +25,25 @@ the runtime library (runtime.shared), which converts it or raises CPython's Over
 from __future__ import annotations
 
 from script.ir import types as T
-from script.backend.llvm import memory
+from script.backend.llvm import lists, memory
 from script.backend.llvm.abi import (
     ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
     llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
 from script.backend.runtime import capi
-from script.backend.runtime.capi import FLOAT_VALUE, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type"}
+                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
+
+# What `script.list.kind` says of a list's elements, and the element type each kind unboxes
+# to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
+LIST_EMPTY, LIST_MIXED = 0, -1
+LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
+LIST_KIND_SYMBOL = "script.list.kind"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
 UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
@@ -50,6 +63,7 @@ class Converter:
         self.fn = fn
         self.b = b
         self.error = error
+        self.unboxed_lists: list[Value] = []      # released after the call
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -86,6 +100,15 @@ class Converter:
                 self.emit_type_checks(items, t.elems, mismatch)
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
+            elif isinstance(t, T.ListType):
+                if t.elem not in LIST_KINDS:
+                    b.branch(mismatch)          # never passed from Python
+                    b.position_at_end(self.fn.append_block())
+                    continue
+                kind = b.call(self.m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
+                ok = b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[t.elem])),
+                           b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
+                self._continue_if(ok, mismatch)
 
     def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
         """An ndarray (matched by type) of `t`'s rank, element type in native byte order,
@@ -154,6 +177,8 @@ class Converter:
             return self._unbox_int(obj, t)
         if isinstance(t, T.ArrayType):
             return self._unbox_array(obj, t)
+        if isinstance(t, T.ListType):
+            return self._unbox_list(obj, t)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -174,6 +199,27 @@ class Converter:
             out = b._emit(out.type, f"insertvalue {out.type} {out.ref}, "
                                     f"i64 {b.load_at('i64', strides, 8 * k).ref}, 3, {k}")
         return out
+
+    def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
+        """A new native list holding the elements of list `obj`; MemoryError without memory."""
+        b = self.b
+        lst = b.call(self.m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",)), [obj])
+        no_memory = self.fn.append_block("no_memory")
+        nb = Builder(self.fn, no_memory)
+        capi.call(self.m, nb, "PyErr_NoMemory")
+        self._release_lists(nb)
+        nb.branch(self.error)
+        self._continue_if(b.icmp("ne", lst, NULL), no_memory)
+        self.unboxed_lists.append(lst)
+        return lst
+
+    def _release_lists(self, b: Builder) -> None:
+        for lst in self.unboxed_lists:
+            lists.emit_rc(self.m, b, "decref", lst)
+
+    def release_unboxed(self) -> None:
+        """Release the lists `emit_unbox` made (call right after the native call)."""
+        self._release_lists(self.b)
 
     def _unbox_int(self, obj: Value, t: T.IntType) -> Value:
         """`obj` (an exact int) as `t`: inline for a one-digit value in range, through
@@ -228,6 +274,8 @@ class Converter:
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
             return self._box_array(v, t, error)
+        if isinstance(t, T.ListType):
+            return self._box_list(v, t, error)
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
@@ -240,13 +288,21 @@ class Converter:
         """The ndarray of array value `v`, taking over its reference (llvm.memory): an
         argument array itself when `v` is all of it; a view of an argument, with the
         argument as its base (read-only if the argument is); or an array over a buffer made
-        in compiled code, whose base is a capsule that releases the buffer."""
+        in compiled code, whose base is a capsule that releases the buffer; or a copy of an
+        array nobody owns (a frozen global, `const_array`)."""
         b, m = self.b, self.m
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")
         is_arg = b.icmp("ne", b.and_(b.ptrtoint(owner, "i64"), int_const("i64", 1)), int_const("i64", 0))
         from_arg, from_buffer, done = (self.fn.append_block(n) for n in ("from_arg", "from_buffer", "boxed"))
+        owned, unowned = self.fn.append_block("owned"), self.fn.append_block("unowned")
+        b.cbranch(b.icmp("eq", owner, NULL), unowned, owned)
+        b.position_at_end(owned)
         b.cbranch(is_arg, from_arg, from_buffer)
         results = []
+
+        b.position_at_end(unowned)
+        results.append((self._copy_unowned(v, t, error), b.block))
+        b.branch(done)
 
         b.position_at_end(from_arg)
         obj = b.gep("i8", owner, int_const("i64", -1))
@@ -278,6 +334,17 @@ class Converter:
             out.add_incoming(r, block)
         return out
 
+    def _copy_unowned(self, v: Value, t: T.ArrayType, error) -> Value:
+        """A new ndarray holding a copy of the elements of `v`, whose memory nobody owns (it
+        may be read-only constant data: the copy is what Python gets)."""
+        b, m = self.b, self.m
+        view = self._ndarray_over(v, t, int_const("i32", 0))
+        self._continue_if(b.icmp("ne", view, NULL), error)
+        copy = capi.call_numpy(m, b, "script.np.NewCopy", view, int_const("i32", 0))    # NPY_CORDER
+        capi.call(m, b, "Py_DecRef", view)
+        self._continue_if(b.icmp("ne", copy, NULL), error)
+        return copy
+
     def _is_whole(self, v: Value, t: T.ArrayType, obj: Value) -> Value:
         """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides."""
         b = self.b
@@ -292,9 +359,8 @@ class Converter:
             same = b.and_(same, b.icmp("eq", st, b.load_at("i64", strides, 8 * k)))
         return same
 
-    def _new_ndarray(self, v: Value, t: T.ArrayType, base: Value, flags: Value, error) -> Value:
-        """A new ndarray over `v`'s elements whose base object is `base` (a reference this
-        takes over, released when the array cannot be made)."""
+    def _ndarray_over(self, v: Value, t: T.ArrayType, flags: Value) -> Value:
+        """A new ndarray (no base) over the elements of `v`, or NULL with an exception set."""
         b, m = self.b, self.m
         shape, strides = b.alloca(f"[{max(t.ndim, 1)} x i64]"), b.alloca(f"[{max(t.ndim, 1)} x i64]")
         for k in range(t.ndim):
@@ -302,9 +368,15 @@ class Converter:
             b.store_at(b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_STRIDES}, {k}"), strides, 8 * k)
         descr = capi.call_numpy(m, b, "script.np.DescrFromType",
                                 int_const("i32", capi.NPY_TYPE_NUMS[str(t.dtype)][0]))
-        arr = capi.call_numpy(m, b, "script.np.NewFromDescr", m.declare_data("PyArray_Type"), descr,
-                              int_const("i32", t.ndim), shape, strides,
-                              b.extract_value(v, ARRAY_DATA, "ptr"), flags, NULL)
+        return capi.call_numpy(m, b, "script.np.NewFromDescr", m.declare_data("PyArray_Type"), descr,
+                               int_const("i32", t.ndim), shape, strides,
+                               b.extract_value(v, ARRAY_DATA, "ptr"), flags, NULL)
+
+    def _new_ndarray(self, v: Value, t: T.ArrayType, base: Value, flags: Value, error) -> Value:
+        """A new ndarray over `v`'s elements whose base object is `base` (a reference this
+        takes over, released when the array cannot be made)."""
+        b, m = self.b, self.m
+        arr = self._ndarray_over(v, t, flags)
         failed = self.fn.append_block("no_array")
         fb = Builder(self.fn, failed)
         capi.call(m, fb, "Py_DecRef", base)
@@ -317,6 +389,40 @@ class Converter:
         ok = capi.call_numpy(m, b, "script.np.SetBaseObject", arr, base)
         self._continue_if(b.icmp("eq", ok, int_const("i32", 0)), no_base)
         return arr
+
+    def _box_list(self, v: Value, t: T.ListType, error) -> Value:
+        """A new Python list of the boxed elements of native list `v`, whose reference this
+        takes over (released whether boxing succeeds or not)."""
+        b, m = self.b, self.m
+        failed = self.fn.append_block("list_failed")
+        fb = Builder(self.fn, failed)
+        lists.emit_rc(m, fb, "decref", v)
+        fb.branch(error)
+        n = lists.length(b, v)
+        out = capi.call(m, b, "PyList_New", n)
+        self._continue_if(b.icmp("ne", out, NULL), failed)
+        release = self.fn.append_block("release_list")
+        rb = Builder(self.fn, release)
+        capi.call(m, rb, "Py_DecRef", out)
+        rb.branch(failed)
+        items = b.load_at("ptr", out, LIST_ITEMS)
+        head, body, done = (self.fn.append_block(x) for x in ("box_head", "box_item", "boxed_list"))
+        entry = b.block
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi("i64")
+        i.add_incoming(int_const("i64", 0), entry)
+        b.cbranch(b.icmp("slt", i, n), body, done)
+        b.position_at_end(body)
+        item = self.emit_box(lists.get(b, t, v, i), t.elem, release)
+        self._continue_if(b.icmp("ne", item, NULL), release)
+        b.store(item, b.gep("ptr", items, i))
+        nxt = b.add(i, int_const("i64", 1))
+        i.add_incoming(nxt, b.block)
+        b.branch(head)
+        b.position_at_end(done)
+        lists.emit_rc(m, b, "decref", v)
+        return out
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b
@@ -363,7 +469,9 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m)]
+    names = [_build_release_buffer(m), _build_list_kind(m)]
+    for t in LIST_KINDS:
+        names.append(_build_unbox_list(m, t))
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)
@@ -400,6 +508,92 @@ def _build_unbox(m: NativeModule, fn: Function, t: T.IntType) -> None:
             too_small = b.icmp("slt", v, int_const("i64", t.min))
             conv._continue_if(b.not_(too_small), _raise_overflow(m, fn, fail, low))
     b.ret(b.insert_value(b.insert_value(undef(UNBOX_RESULT), v, 0), TRUE, 1))
+
+
+def _unbox_list_symbol(elem: T.Type) -> str:
+    return f"script.list.unbox.{elem}"
+
+
+def _build_list_kind(m: NativeModule) -> str:
+    """``i32 script.list.kind(PyObject *list)``: LIST_EMPTY, LIST_MIXED (other elements, an
+    int beyond int64, bools with numbers) or the LIST_KINDS value of an exact list's elements."""
+    fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "number", "check_int", "next", "done", "mixed"))
+    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats):
+        phi.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    cls = b.load_at("ptr", item, OB_TYPE)
+    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
+    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
+    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    b.position_at_end(number)
+    b.cbranch(is_int, check_int, next_)
+    b.position_at_end(check_int)
+    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
+    floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
+    b.branch(head)
+    b.position_at_end(done)
+    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
+                    int_const("i32", LIST_KINDS[T.I64]))
+    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
+    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
+    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
+    return fn.name
+
+
+def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
+    """``ptr script.list.unbox.<elem>(PyObject *list)``: a new native list (llvm.lists) of
+    the elements of a list `script.list.kind` matched with `elem`; NULL without memory."""
+    fn = m.new_function(_unbox_list_symbol(elem), "ptr", ["ptr"], linkage="external")
+    obj, = fn.args
+    t = T.ListType(elem)
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, done, failed = (fn.append_block(x) for x in ("head", "body", "done", "failed"))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    lst = lists.new(m, b)
+    overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
+    fb = Builder(fn, failed)
+    lists.emit_rc(m, fb, "decref", lst)
+    fb.ret(NULL)
+    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), fn.blocks[0])
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    if elem == T.BOOL:
+        v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
+    elif elem == T.F64:
+        v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
+    else:
+        v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    lists.set_item(b, t, lst, v, i)
+    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret(lst)
+    return fn.name
 
 
 def _raise_overflow(m: NativeModule, fn: Function, fail, message: str):

@@ -23,6 +23,7 @@ OB_TYPE = 8             # PyObject.ob_type
 VAR_SIZE = 16           # PyVarObject.ob_size
 FLOAT_VALUE = 16        # PyFloatObject.ob_fval
 TUPLE_ITEMS = 24        # PyTupleObject.ob_item[0]
+LIST_ITEMS = 24         # PyListObject.ob_item (a pointer to the item array)
 LONG_HEADER = 16        # 3.10-3.11: ob_size (sign * ndigits); 3.12+: lv_tag (ndigits << 3 | sign)
 LONG_DIGITS = 24        # ob_digit[0], a uint32 holding 30 bits
 
@@ -51,6 +52,9 @@ FUNCTIONS = {
     "Py_DecRef": ("void", ["ptr"], False),
     "PyTuple_New": ("ptr", ["i64"], False),
     "PyTuple_SetItem": ("i32", ["ptr", "i64", "ptr"], False),
+    "PyList_New": ("ptr", ["i64"], False),
+    "PyFloat_AsDouble": ("double", ["ptr"], False),
+    "PyErr_NoMemory": ("ptr", [], False),
     "PyErr_Format": ("ptr", ["ptr", "ptr"], True),
     "PyErr_SetNone": ("void", ["ptr"], False),
     "PyErr_SetString": ("void", ["ptr", "ptr"], False),
@@ -64,6 +68,9 @@ FUNCTIONS = {
     "PyErr_CheckSignals": ("i32", [], False),
     "PyCapsule_New": ("ptr", ["ptr", "ptr", "ptr"], False),
     "PyCapsule_GetPointer": ("ptr", ["ptr", "ptr"], False),
+    "PyOS_double_to_string": ("ptr", ["double", "i8", "i32", "i32", "ptr"], False),
+    "PyMem_Free": ("void", ["ptr"], False),
+    "PySys_FormatStdout": ("void", ["ptr"], True),
 }
 
 # NumPy's C-API functions generated code calls, by our symbol name: (slot in NumPy's
@@ -73,10 +80,11 @@ NUMPY_FUNCTIONS = {
     "script.np.DescrFromType": (45, "ptr", ["i32"]),
     "script.np.NewFromDescr": (94, "ptr", ["ptr", "ptr", "i32", "ptr", "ptr", "ptr", "i32", "ptr"]),
     "script.np.SetBaseObject": (282, "i32", ["ptr", "ptr"]),
+    "script.np.NewCopy": (85, "ptr", ["ptr", "i32"]),
 }
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
-OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type",
+OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
 
 # Exception classes generated code raises: those of compiled code, and one for the runtime.
@@ -153,6 +161,7 @@ def check_layout() -> None:
           and word((7, 8, 9), VAR_SIZE, ctypes.c_ssize_t) == 3
           and tuple.__basicsize__ == TUPLE_ITEMS
           and word((7, 8, 9), TUPLE_ITEMS + 8) == id(8)
+          and ctypes.c_void_p.from_address(word([7, 8], LIST_ITEMS) + 8).value == id(8)
           and (LONG_LAYOUT is None or _check_long_layout(word)))
     if not ok:
         raise RuntimeError("script's native entry points need a default 64-bit CPython build "
@@ -169,3 +178,28 @@ def _check_long_layout(word) -> bool:
             word(neg, LONG_HEADER, ctypes.c_ssize_t) == -1
     return word(big, LONG_HEADER, ctypes.c_ssize_t) == 8 and \
         word(neg, LONG_HEADER, ctypes.c_ssize_t) == 10
+
+
+def holding_gil(m: NativeModule, b: Builder, env: Value, body):
+    """Run `body()` (which emits code at `b`) with the GIL: taken back with ``env->tstate``
+    when the call released it (runtime.entry), and released again after, with the new
+    thread state stored back. Returns what `body` returns."""
+    from script.backend.llvm.abi import ENV_TSTATE
+    from script.backend.llvm.builder import NULL
+    fn = b.fn
+    tstate = b.load_at("ptr", env, ENV_TSTATE)
+    released = b.icmp("ne", tstate, NULL)
+    take, held = fn.append_block("take_gil"), fn.append_block("with_gil")
+    b.cbranch(released, take, held)
+    b.position_at_end(take)
+    call(m, b, "PyEval_RestoreThread", tstate)
+    b.branch(held)
+    b.position_at_end(held)
+    result = body()
+    give, done = fn.append_block("release_gil"), fn.append_block("gil_done")
+    b.cbranch(released, give, done)
+    b.position_at_end(give)
+    b.store_at(call(m, b, "PyEval_SaveThread"), env, ENV_TSTATE)
+    b.branch(done)
+    b.position_at_end(done)
+    return result

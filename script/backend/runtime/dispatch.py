@@ -1,18 +1,5 @@
-"""The C functions of the compiled-function type, generated in LLVM IR once per process
-(into the runtime library, runtime.shared).
-
-Instance layout (`struct CompiledFunction`, 64-bit)::
-
-    offset  field
-       0    PyObject_HEAD (ob_refcnt, ob_type)
-      16    vectorcallfunc vectorcall                             (__vectorcalloffset__)
-      24    PyObject *dict                                        (__dictoffset__)
-      32    PyObject *weaklist                                    (__weaklistoffset__)
-      40    PyObject *fallback      called when no specialization matches
-      48    PyObject *keepalive     a list owning the entry tables and their libraries
-      56    Py_ssize_t nargs        positional arguments every specialization takes (-1: none)
-      64    Py_ssize_t ntry         entries of `tries` in use
-      72    vectorcallfunc *tries   entry points (runtime.entry), tried in order
+"""The C functions of the compiled-function type, generated in LLVM IR once per machine
+(into the runtime library, runtime.shared). The instance layout is runtime.layout's.
 
 The vectorcall slot holds the entry point of the only specialization when there is one (it
 calls the fallback itself when the call does not match), and ``script.dispatch`` otherwise:
@@ -34,13 +21,11 @@ from script.backend.llvm.abi import LIKELY
 from script.backend.llvm.builder import (
     NULL, Builder, Callee, Function, NativeModule, Value, int_const)
 from script.backend.runtime import capi
+from script.backend.runtime.layout import (
+    FALLBACK, NARGS, NTRY, OBJECT_FIELDS, TRIES, VECTORCALL, WEAKLIST)
 
 MISMATCH = 1        # what an entry point called with self == NULL returns for a mismatch
 MISMATCH_VALUE = Value("ptr", f"inttoptr (i64 {MISMATCH} to ptr)")
-
-VECTORCALL, DICT, WEAKLIST, FALLBACK, KEEPALIVE, NARGS, NTRY, TRIES = range(16, 80, 8)
-BASICSIZE = 80
-OBJECT_FIELDS = (DICT, FALLBACK, KEEPALIVE)      # strong references, visited and cleared
 
 # PyObject *(*vectorcallfunc)(PyObject *callable, PyObject *const *args, size_t nargsf,
 #                             PyObject *kwnames)

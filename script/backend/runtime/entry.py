@@ -42,7 +42,8 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, NONE_VALUE, STATUS_PYTHON_ERROR, UNLIKELY, native_signature)
+    KERNEL_SYMBOL, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, STATUS_PYTHON_ERROR,
+    UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
@@ -87,6 +88,7 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
     here = b.ptrtoint(env, "i64")
     b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
     ret = emit_native_call(m, fn, b, kernel, env, values)
+    conv.release_unboxed()
     raised, cont = fn.append_block("raised"), fn.append_block()
     b.cbranch(load_status(b, env), raised, cont, UNLIKELY)
     rb = Builder(fn, raised)
@@ -154,11 +156,13 @@ def build_runtime(m: NativeModule) -> list[str]:
     b.ret(MISMATCH_VALUE)
     b.position_at_end(to_fallback)
     dispatch.emit_fallback_call(m, b, fn, self_, args, nargsf, kwnames)
-    _build_raise(m)
-    return [MISMATCH_SYMBOL, RAISE_SYMBOL]
+    slot_text = _build_slot_text(m)
+    _build_raise(m, slot_text)
+    _build_print(m, slot_text)
+    return [MISMATCH_SYMBOL, RAISE_SYMBOL, PRINT_SYMBOL]
 
 
-def _build_raise(m: NativeModule) -> None:
+def _build_raise(m: NativeModule, slot_text) -> None:
     fn = m.new_function(RAISE_SYMBOL, "ptr", ["ptr"], linkage="external")
     env, = fn.args
     b = Builder(fn, fn.append_block("entry"))
@@ -168,9 +172,11 @@ def _build_raise(m: NativeModule) -> None:
     b.position_at_end(already)          # a signal handler raised at a poll (runtime.interrupt)
     b.ret(NULL)
     b.position_at_end(record)
-    exc_index = b.load_at("i32", env, ENV_EXC)
+    exc_word = b.load_at("i32", env, ENV_EXC)
+    exc_index = b.and_(exc_word, int_const("i32", (1 << KINDS_SHIFT) - 1))
+    kinds_at = b.zext(b.lshr(exc_word, int_const("i32", KINDS_SHIFT)), "i64")
     fmt = b.load_at("ptr", env, ENV_FMT)
-    slots = [b.load_at("i64", env, ENV_ARGS + 8 * k) for k in range(4)]
+    slots = [b.load_at("i64", env, ENV_ARGS + 8 * k) for k in range(MAX_MESSAGE_ARGS)]
     join = fn.append_block("exc_class")
     unknown = fn.append_block("exc_unknown")
     cases = []
@@ -197,5 +203,70 @@ def _build_raise(m: NativeModule) -> None:
     capi.call(m, b, "PyErr_SetNone", exc)
     b.ret(NULL)
     b.position_at_end(message)
+    as_is, converted = fn.append_block("exc_slots_as_is"), fn.append_block("exc_slots_converted")
+    b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
+    b.position_at_end(as_is)
     capi.call(m, b, "PyErr_Format", exc, fmt, *slots)
     b.ret(NULL)
+    b.position_at_end(converted)        # floats and bools to text (llvm.abi SLOT_*)
+    _with_slot_texts(m, b, slot_text, fmt, kinds_at, slots,
+                     lambda texts: capi.call(m, b, "PyErr_Format", exc, fmt, *texts))
+    b.ret(NULL)
+
+
+def _with_slot_texts(m: NativeModule, b: Builder, slot_text, fmt, kinds_at, slots, use) -> None:
+    """`use(texts)`: the slots as `slot_text` makes them; then what it made is released."""
+    text_of, free_text = slot_text
+    kinds = b.gep("i8", fmt, kinds_at)
+    texts = [b.call(text_of, [b.offset(kinds, 4 * k), s]) for k, s in enumerate(slots)]
+    use(texts)
+    for k, t in enumerate(texts):
+        b.call(free_text, [b.offset(kinds, 4 * k), t])
+
+
+def _build_print(m: NativeModule, slot_text) -> None:
+    """``void script.print(Env *env, i32 kinds_at, char *fmt, i64 slots...)``: the `print` op
+    (llvm.lower): formats like ``script.raise`` and writes to sys.stdout with the GIL,
+    taking it back for the write when the call released it (``env->tstate``)."""
+    fn = m.new_function(PRINT_SYMBOL, "void", ["ptr", "i32", "ptr"] + ["i64"] * MAX_MESSAGE_ARGS,
+                        linkage="external")
+    env, kinds_at, fmt, *slots = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    capi.holding_gil(m, b, env, lambda: _with_slot_texts(
+        m, b, slot_text, fmt, b.zext(kinds_at, "i64"), slots,
+        lambda texts: capi.call(m, b, "PySys_FormatStdout", fmt, *texts)))
+    b.ret_void()
+
+
+def _build_slot_text(m: NativeModule):
+    """``i64 slot_text(i8 *kind, i64 slot)``: the ``%s`` argument of a slot of kind `kind`
+    (llvm.abi: SLOT_FLOAT, PyOS_double_to_string's text; SLOT_BOOL, "True"/"False"), else the
+    slot; ``void free_text(i8 *kind, i64 text)`` releases what slot_text made."""
+    fn = m.new_function("script.slot_text", "i64", ["ptr", "i64"])
+    kind, slot = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    float_, bool_, as_is = fn.append_block("float"), fn.append_block("bool"), fn.append_block("as_is")
+    b.switch(b.load("i8", kind), as_is, [(SLOT_FLOAT, float_), (SLOT_BOOL, bool_)])
+    b.position_at_end(as_is)
+    b.ret(slot)
+    b.position_at_end(bool_)
+    text = b.select(b.icmp("ne", slot, int_const("i64", 0)), m.cstring(b"True"), m.cstring(b"False"))
+    b.ret(b.ptrtoint(text, "i64"))
+    b.position_at_end(float_)
+    x = b.bitcast(slot, "double")
+    code, precision, flags = (b.load_at("i8", kind, k) for k in (1, 2, 3))
+    text = capi.call(m, b, "PyOS_double_to_string", x, code, b.zext(precision, "i32"),
+                     b.zext(flags, "i32"), NULL)
+    b.ret(b.ptrtoint(text, "i64"))          # NULL (no memory) prints as "(null)"
+
+    free = m.new_function("script.free_text", "void", ["ptr", "i64"])
+    kind, text = free.args
+    b = Builder(free, free.append_block("entry"))
+    done, release = free.append_block("done"), free.append_block("release")
+    b.cbranch(b.icmp("eq", b.load("i8", kind), int_const("i8", SLOT_FLOAT)), release, done)
+    b.position_at_end(release)
+    capi.call(m, b, "PyMem_Free", b.inttoptr(text, "ptr"))
+    b.branch(done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn, free

@@ -10,7 +10,7 @@ path. ``__dict__`` and ``__weakref__`` in `methods` are skipped: they describe t
 caller's own attributes, and calls `fallback(*args, **kwargs)` until `set_specializations`
 installs entry points (runtime.entry) to try first.
 
-The instance layout and the dispatch algorithm are documented in runtime.dispatch. All writes
+The instance layout is runtime.layout's, the dispatch algorithm runtime.dispatch's. All writes
 to an instance's native fields happen here, with the GIL held, in an order that keeps a
 concurrent call safe: `ntry` is zeroed before the table changes and set last.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import functools
 
-from script.backend.runtime import dispatch
+from script.backend.runtime import layout
 from script.backend.runtime.shared import runtime_library
 
 _Py_tp_call, _Py_tp_clear, _Py_tp_dealloc, _Py_tp_traverse, _Py_tp_members, _Py_tp_getset = \
@@ -69,9 +69,9 @@ def make_function_type(name: str, methods: dict | None = None) -> type:
     """A new compiled-function type called `name` (``module.Name`` sets ``__module__``)."""
     rt = runtime_library()
     members = (_Member * 4)(
-        _Member(b"__vectorcalloffset__", _T_PYSSIZET, dispatch.VECTORCALL, _READONLY, None),
-        _Member(b"__dictoffset__", _T_PYSSIZET, dispatch.DICT, _READONLY, None),
-        _Member(b"__weaklistoffset__", _T_PYSSIZET, dispatch.WEAKLIST, _READONLY, None),
+        _Member(b"__vectorcalloffset__", _T_PYSSIZET, layout.VECTORCALL, _READONLY, None),
+        _Member(b"__dictoffset__", _T_PYSSIZET, layout.DICT, _READONLY, None),
+        _Member(b"__weaklistoffset__", _T_PYSSIZET, layout.WEAKLIST, _READONLY, None),
         _Member(None, 0, 0, 0, None))
     getset = (_GetSet * 2)(
         _GetSet(b"__dict__", _address(_api.PyObject_GenericGetDict),
@@ -86,7 +86,7 @@ def make_function_type(name: str, methods: dict | None = None) -> type:
         _Slot(_Py_tp_dealloc, rt.address["script.dealloc"]),
         _Slot(0, None))
     qualified = name if "." in name else f"script.{name}"
-    spec = _Spec(qualified.encode(), dispatch.BASICSIZE, 0, _FLAGS, slots)
+    spec = _Spec(qualified.encode(), layout.BASICSIZE, 0, _FLAGS, slots)
     _specs_alive.append((spec, slots, members, getset))
     tp = _api.PyType_FromSpec(ctypes.byref(spec))
     _types[id(tp)] = tp
@@ -124,11 +124,11 @@ def new_instance(tp: type, fallback) -> object:
         raise TypeError("the fallback must be callable")
     obj = _api.PyType_GenericAlloc(tp, 0)      # zeroed and tracked by the GC
     keepalive = []
-    _field(obj, dispatch.NARGS).value = -1
-    for offset, value in ((dispatch.FALLBACK, fallback), (dispatch.KEEPALIVE, keepalive)):
+    _field(obj, layout.NARGS).value = -1
+    for offset, value in ((layout.FALLBACK, fallback), (layout.KEEPALIVE, keepalive)):
         _api.Py_IncRef(value)
         _field(obj, offset, ctypes.c_void_p).value = id(value)
-    _field(obj, dispatch.VECTORCALL, ctypes.c_void_p).value = \
+    _field(obj, layout.VECTORCALL, ctypes.c_void_p).value = \
         runtime_library().address["script.dispatch"]
     return obj
 
@@ -146,18 +146,18 @@ def set_specializations(obj, specs, nargs: int) -> None:
     table = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
     # Calls in flight may still read an old table or run old code: keep them all.
     _keepalive(obj).append((table, [s for s in specs if not isinstance(s, int)]))
-    vectorcall = _field(obj, dispatch.VECTORCALL, ctypes.c_void_p)
+    vectorcall = _field(obj, layout.VECTORCALL, ctypes.c_void_p)
     vectorcall.value = runtime_library().address["script.dispatch"]
-    _field(obj, dispatch.NTRY).value = 0
-    _field(obj, dispatch.TRIES, ctypes.c_void_p).value = ctypes.addressof(table)
-    _field(obj, dispatch.NARGS).value = nargs
-    _field(obj, dispatch.NTRY).value = len(addresses)
+    _field(obj, layout.NTRY).value = 0
+    _field(obj, layout.TRIES, ctypes.c_void_p).value = ctypes.addressof(table)
+    _field(obj, layout.NARGS).value = nargs
+    _field(obj, layout.NTRY).value = len(addresses)
     if len(addresses) == 1:
         vectorcall.value = addresses[0]
 
 
 def _keepalive(obj) -> list:
-    address = _field(obj, dispatch.KEEPALIVE, ctypes.c_void_p).value
+    address = _field(obj, layout.KEEPALIVE, ctypes.c_void_p).value
     if address is None:
         raise RuntimeError("compiled function was cleared by the garbage collector")
     return ctypes.cast(address, ctypes.py_object).value

@@ -39,18 +39,18 @@ import os
 import signal
 import threading
 
-from script.backend.llvm.abi import ENV_SIGINTS, ENV_STATUS, ENV_TSTATE, STATUS_PYTHON_ERROR
-from script.backend.llvm.builder import NULL, Builder, Callee, NativeModule, int_const
-from script.backend.llvm.interrupt import POLL_SYMBOL, SIGINTS_SYMBOL
-from script.backend.runtime import capi
-
 HANDLER_SYMBOL = "script.sigint"        # void (int): the SIGINT hook
 PREVIOUS_SYMBOL = "script.sigint.prev"  # the handler the hook chains to
 
 
-def build_runtime(m: NativeModule) -> list[str]:
+# The hook is installed on the load path, which does not import the LLVM backend: the code
+# generation below imports it when it runs.
+
+def build_runtime(m) -> list[str]:
     """Define the count, the hook and ``script.poll`` in `m` (the runtime library); returns
     the names to export."""
+    from script.backend.llvm.builder import NULL, int_const
+    from script.backend.llvm.interrupt import POLL_SYMBOL, SIGINTS_SYMBOL
     count = m.define_variable(int_const("i64", 0), SIGINTS_SYMBOL)
     previous = m.define_variable(NULL, PREVIOUS_SYMBOL)
     _build_handler(m, count, previous)
@@ -58,7 +58,8 @@ def build_runtime(m: NativeModule) -> list[str]:
     return [SIGINTS_SYMBOL, PREVIOUS_SYMBOL, HANDLER_SYMBOL, POLL_SYMBOL]
 
 
-def _build_handler(m: NativeModule, count, previous) -> None:
+def _build_handler(m, count, previous) -> None:
+    from script.backend.llvm.builder import Builder, Callee, int_const
     fn = m.new_function(HANDLER_SYMBOL, "void", ["i32"], linkage="external")
     sig, = fn.args
     b = Builder(fn, fn.append_block("entry"))
@@ -74,26 +75,17 @@ def _build_handler(m: NativeModule, count, previous) -> None:
     b.ret_void()
 
 
-def _build_poll(m: NativeModule, count) -> None:
+def _build_poll(m, count) -> None:
+    from script.backend.llvm.abi import ENV_SIGINTS, ENV_STATUS, STATUS_PYTHON_ERROR
+    from script.backend.llvm.builder import Builder, int_const
+    from script.backend.llvm.interrupt import POLL_SYMBOL
+    from script.backend.runtime import capi
     fn = m.new_function(POLL_SYMBOL, "i32", ["ptr"], linkage="external")
     env, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     b.store_at(b.load_atomic("i64", count, 8), env, ENV_SIGINTS)
-    tstate = b.load_at("ptr", env, ENV_TSTATE)
-    released = b.icmp("ne", tstate, NULL)
-    take, check = fn.append_block("take_gil"), fn.append_block("check")
-    b.cbranch(released, take, check)
-    b.position_at_end(take)
-    capi.call(m, b, "PyEval_RestoreThread", tstate)
-    b.branch(check)
-    b.position_at_end(check)
-    failed = b.icmp("ne", capi.call(m, b, "PyErr_CheckSignals"), int_const("i32", 0))
-    give, done = fn.append_block("release_gil"), fn.append_block("done")
-    b.cbranch(released, give, done)
-    b.position_at_end(give)
-    b.store_at(capi.call(m, b, "PyEval_SaveThread"), env, ENV_TSTATE)
-    b.branch(done)
-    b.position_at_end(done)
+    failed = capi.holding_gil(m, b, env, lambda: b.icmp(
+        "ne", capi.call(m, b, "PyErr_CheckSignals"), int_const("i32", 0)))
     raised, clean = fn.append_block("raised"), fn.append_block("clean")
     b.cbranch(failed, raised, clean)
     b.position_at_end(raised)
@@ -154,4 +146,5 @@ def _uninstall() -> None:
 
 def sigint_count(address: dict) -> int:
     """SIGINTs the hook has seen (for tests)."""
+    from script.backend.llvm.interrupt import SIGINTS_SYMBOL
     return ctypes.c_int64.from_address(address[SIGINTS_SYMBOL]).value

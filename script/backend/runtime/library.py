@@ -1,16 +1,19 @@
-"""Compiling an IR entry function to a loaded native library, and loading saved object code.
+"""Compiling an IR entry function to a loaded native library, and loading saved object code
+with LLVM's linker (where native.link's loader declines).
 
 A `NativeLibrary` is one JIT-linked library of two objects: the library's own, with the
 lowered entry function (exported as ``script.kernel``, llvm.abi) and copies of all it calls;
 and the CPython entry point ``script.entry`` of the entry function's signature
 (runtime.entry), compiled once per process and signature (`entry_point`) and linked into
-every library of that signature. A library keeps its code loaded for as long as it is
+every library of that signature, and kept in the per-machine store (native.store) for
+processes that load code without LLVM. A library keeps its code loaded for as long as it is
 referenced; whoever installs its `entry_address` in a dispatcher must keep the library alive
 too (runtime.heaptype does).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -22,6 +25,8 @@ from script.backend.llvm.builder import NativeModule, int_const
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
+from script.backend.native import elfload, store
+from script.backend.native.link import entry_point_path
 from script.backend.runtime.entry import build_entry
 from script.backend.runtime.shared import install_sigint_hook, libraries
 from script.backend.runtime.symbols import numpy_symbol_library
@@ -59,7 +64,17 @@ def entry_point(param_types, ret_type: T.Type) -> EntryPoint:
             build_entry(m, *key)
             mod = jit.parse(m.text())         # `optnone`: nothing for the optimizer to do
             point = _entry_points[key] = EntryPoint(jit.emit_object(mod), mod)
+            _store_entry_point(key, point.object_code)
         return point
+
+
+def _store_entry_point(key: tuple, object_code: bytes) -> None:
+    """Keep the object of an entry point in the per-machine store, where loading saved code
+    without LLVM finds it (native.link)."""
+    if elfload.is_supported():
+        path = entry_point_path(*key)
+        if not os.path.exists(path):
+            store.write_object(path, object_code)
 
 
 class NativeLibrary:

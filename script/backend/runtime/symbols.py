@@ -1,4 +1,8 @@
-"""The address of every external symbol generated code may name, for the JIT's linker."""
+"""The address of every external symbol generated code may name: for the JIT's linker
+(`symbol_library`, `numpy_symbol_library`) and for native.elfload (`resolve`).
+
+This module is on the load path: it imports the backend's tables (runtime.capi, llvm.mathlib)
+only where a lookup needs them."""
 
 from __future__ import annotations
 
@@ -6,21 +10,51 @@ import ctypes
 import functools
 import sys
 
-from script.backend.llvm import mathlib
-from script.backend.runtime import capi
+NUMPY_OBJECTS = ("PyArray_Type",)
+NUMPY_PREFIX = "script.np."             # runtime.capi's names of NumPy's API functions
 
 
 @functools.cache
 def symbol_addresses() -> dict[str, int]:
-    """The C-API (runtime.capi) and libm (llvm.mathlib) symbols of this process, by name.
-    A libm name this platform lacks is left to the JIT's process-wide lookup."""
+    """The C-API (runtime.capi), libm (llvm.mathlib) and random-state (runtime.random_state)
+    symbols of this process, by name. A libm name this platform lacks is left to the JIT's
+    process-wide lookup."""
+    from script.backend.llvm import mathlib
+    from script.backend.runtime import blas, capi, random_state
     table = dict(capi.symbol_addresses())
-    libm = ctypes.CDLL("libm.so.6" if sys.platform.startswith("linux") else None)
+    table.update(random_state.addresses())
+    table["script.blas"] = blas.table_address()
     for name in mathlib.libm_symbols():
-        fn = getattr(libm, name, None)
+        fn = getattr(_libm(), name, None)
         if fn is not None:
             table[name] = ctypes.cast(fn, ctypes.c_void_p).value
     return table
+
+
+@functools.cache
+def _libm():
+    return ctypes.CDLL("libm.so.6" if sys.platform.startswith("linux") else None)
+
+
+def resolve(name: str) -> int | None:
+    """The address the JIT's libraries would bind the external symbol `name` to, or None:
+    NumPy's objects and API (importing NumPy), else the running process (the C-API, libc,
+    and libm, which CPython links), else libm; the random generators' states
+    (runtime.random_state)."""
+    if name in NUMPY_OBJECTS or name.startswith(NUMPY_PREFIX):
+        return numpy_addresses().get(name)
+    if name == "script.blas":                      # llvm.blas's TABLE_SYMBOL
+        from script.backend.runtime import blas
+        return blas.table_address()
+    if name.startswith("script.rng."):             # llvm.rng's PREFIX
+        from script.backend.runtime import random_state
+        return random_state.addresses().get(name)
+    for lib in (ctypes.pythonapi, _libm()):
+        try:
+            return ctypes.addressof(ctypes.c_char.in_dll(lib, name))
+        except ValueError:
+            continue
+    return None
 
 
 def symbol_library() -> str:
@@ -29,24 +63,29 @@ def symbol_library() -> str:
     return get_jit().add_symbols("script.symbols", symbol_addresses())
 
 
-NUMPY_OBJECTS = ("PyArray_Type",)
-
-
 def numpy_symbol_library() -> str:
     """The JIT library binding NumPy's objects that entry points taking arrays name
     (``PyArray_Type``, the address of `numpy.ndarray`); imports NumPy."""
-    import numpy
     from script.backend.llvm.jit import get_jit
+    return get_jit().add_symbols("script.numpy", numpy_addresses())
+
+
+@functools.cache
+def numpy_addresses() -> dict[str, int]:
+    """NumPy's objects and API functions by the names generated code gives them; imports
+    NumPy and checks its object layout first."""
+    import numpy
     _check_numpy_layout(numpy)
     table = {"PyArray_Type": id(numpy.ndarray)}
     table.update(_numpy_api(numpy))
-    return get_jit().add_symbols("script.numpy", table)
+    return table
 
 
 @functools.cache
 def _numpy_api(np) -> dict[str, int]:
     """The addresses of NumPy's C-API functions in capi.NUMPY_FUNCTIONS, read from the
     ``_ARRAY_API`` table that NumPy's own extension modules use."""
+    from script.backend.runtime import capi
     try:
         from numpy._core import _multiarray_umath as multiarray
     except ImportError:                     # NumPy 1.x
@@ -60,6 +99,7 @@ def _numpy_api(np) -> dict[str, int]:
 @functools.cache
 def _check_numpy_layout(np) -> None:
     """Fail loudly if NumPy's object layout differs from runtime.capi's offsets."""
+    from script.backend.runtime import capi
     a = np.zeros((3, 5), np.int32)[::-1]
     word = lambda addr, kind=ctypes.c_int64: kind.from_address(addr).value   # noqa: E731
     base = id(a)

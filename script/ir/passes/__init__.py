@@ -20,7 +20,7 @@ from typing import IO, Iterable
 
 from script.ir.core import Function, Module
 from script.ir.passes import (bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg,
-                              strength)
+                              strength, versioning)
 
 PASSES = {
     "inline": inline,
@@ -32,6 +32,7 @@ PASSES = {
     "licm": licm,
     "bce": bce,
     "strength": strength,
+    "versioning": versioning,
 }
 
 
@@ -59,6 +60,8 @@ PIPELINES: dict[int, tuple] = {
         "cse",
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
+        "versioning",
+        Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
@@ -66,6 +69,8 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "strength", "cse", "licm"),
                  limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
+        "versioning",
+        Fixpoint(_CLEANUP, limit=2),
     ),
 }
 
@@ -87,6 +92,12 @@ ORDER = (
     ("sccp", "strength",
      "an exponent that only propagation makes constant (an inlined callee's argument) is "
      "rewritten only once sccp has made it one"),
+    ("bce", "versioning",
+     "a check bce proves never fails costs nothing, one left to versioning costs a copy of "
+     "its loop"),
+    ("licm", "versioning",
+     "a loop-invariant leaf of a check (a row index) is seen as invariant once hoisted, and "
+     "the guard is built from values outside the loop"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
 )

@@ -2,7 +2,7 @@
 the expression call by call: `np.where(a > 0, a, b)` lists three shapes, `np.clip(a, b, 1.0)`
 three with the scalar as `()`, `(a + b) * c` the shapes of `a + b` and `c`. Compiled code used
 to check the fused expression's distinct leaves together (two shapes for `where`, the shapes
-of `a`, `b` and `c` for the product). Fixed in script/frontend/elementwise.py (checked_shape)."""
+of `a`, `b` and `c` for the product). Fixed in script/frontend/elementwise.py (checked_shape; since then `check_call`, as each call is built)."""
 import numpy as np
 
 

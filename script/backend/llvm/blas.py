@@ -1,0 +1,53 @@
+"""The `gemm` op: a matrix product through the BLAS NumPy itself uses, when there is one.
+
+NumPy's wheels carry OpenBLAS built with 64-bit integers (its functions named
+``scipy_cblas_dgemm64_``, ``cblas_dgemm64_`` in other builds); runtime.blas finds them when
+the process starts compiled code and fills the table ``script.blas`` (a function pointer
+for f64, one for f32; NULL where none was found). `gemm` calls the one for its dtype when it
+is there and the product is large enough to pay for the call (`MIN_WORK` multiply-adds), and
+gives whether it did; the frontend's own loops run otherwise (numpy_linalg). The product is
+NumPy's own then, bit for bit on the same BLAS.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm.abi import ARRAY_DATA
+from script.backend.llvm.builder import NULL, Builder, Callee, NativeModule, Value, int_const
+
+TABLE_SYMBOL = "script.blas"        # [2 x ptr]: cblas ?gemm for f64, f32 (runtime.blas)
+MIN_WORK = 1 << 14                  # M*N*K below which the compiled loops are as fast
+ROW_MAJOR, NO_TRANS = 101, 111      # CBLAS enums
+
+
+def lower_gemm(m: NativeModule, b: Builder, fn, c: Value, a: Value, bb: Value,
+               types: tuple) -> Value:
+    """``gemm %c, %a, %b``: C = A @ B for C-contiguous A (2-d) and B, C (2-d, or 1-d: a
+    column); gives i1 true when BLAS computed it."""
+    from script.backend.llvm import arrays
+    ct, at, bt = types
+    scalar = "double" if ct.dtype == T.F64 else "float"
+    rows, inner = arrays.dim(b, a, 0), arrays.dim(b, a, 1)
+    cols = arrays.dim(b, bb, 1) if bt.ndim == 2 else int_const("i64", 1)
+    table = m.declare_data(TABLE_SYMBOL, "[2 x ptr]")
+    fptr = b.load("ptr", b.offset(table, 0 if ct.dtype == T.F64 else 8))
+    work = b.mul(b.mul(rows, cols), inner)
+    worth = b.and_(b.icmp("ne", fptr, NULL), b.icmp("sge", work, int_const("i64", MIN_WORK)))
+    call, skip, done = fn.append_block("blas"), fn.append_block("no_blas"), fn.append_block("blas_done")
+    b.cbranch(worth, call, skip)
+    b.position_at_end(call)
+    i32, i64 = (lambda k: int_const("i32", k)), (lambda k: int_const("i64", k))
+    gemm = Callee(fptr.ref, "void", ["i32", "i32", "i32", "i64", "i64", "i64", scalar, "ptr", "i64",
+                                     "ptr", "i64", scalar, "ptr", "i64"])
+    one, zero = Value(scalar, "1.0"), Value(scalar, "0.0")
+    data = lambda v: b.extract_value(v, ARRAY_DATA, "ptr")       # noqa: E731
+    b.call(gemm, [i32(ROW_MAJOR), i32(NO_TRANS), i32(NO_TRANS), rows, cols, inner, one, data(a), inner,
+                  data(bb), cols, zero, data(c), cols])
+    b.branch(done)
+    b.position_at_end(skip)
+    b.branch(done)
+    b.position_at_end(done)
+    result = b.phi("i1")
+    result.add_incoming(int_const("i1", 1), call)
+    result.add_incoming(int_const("i1", 0), skip)
+    return result

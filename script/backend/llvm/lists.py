@@ -1,0 +1,176 @@
+"""Lists made in compiled code: their heap objects, reference counts and the list ops.
+
+A list value is a pointer to a 32-byte object from ``malloc``::
+
+    struct List { i64 refcount; i64 len; i64 cap; ptr data; }
+
+`data` (from ``realloc``) holds `cap` elements in their LLVM types (`abi.llvm_type`), of
+which the first `len` are the list's. Growing doubles the capacity, so appending is
+amortized O(1). A list is only ever reachable from the call that made it: an argument list
+from Python is copied in, a returned one boxed into a new Python list (runtime.boxing). So
+counts are plain loads and stores, as for array buffers (memory.py), and since elements hold
+no references (`types.is_list_element`) the last decref frees the data and the object.
+
+Out of memory: `list_new` gives NULL when even the object cannot be had, and `list_resize`
+of NULL fails like any resize that finds no memory. The frontend follows every `list_new`
+with a checked `list_resize`, which raises MemoryError, so no other op ever sees NULL;
+counting NULL (releasing what is held on the way out of that MemoryError) does nothing.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm.abi import LIKELY, llvm_type
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+
+REFCOUNT, LEN, CAP, DATA = 0, 8, 16, 24
+OBJECT_SIZE = 32
+INCREF, DECREF = "script.list.incref", "script.list.decref"
+NEW, RESIZE, GROW = "script.list.new", "script.list.resize", "script.list.grow"
+MIN_CAPACITY = 4
+
+
+def element_size(elem: T.Type) -> Value:
+    """The distance in bytes between two elements of type `elem` in a list's data."""
+    return Value("i64", f"ptrtoint (ptr getelementptr ({llvm_type(elem)}, ptr null, i32 1) to i64)")
+
+
+def new(m: NativeModule, b: Builder) -> Value:
+    """``list_new``: an empty list with one reference (NULL without memory)."""
+    return b.call(_new_helper(m), [])
+
+
+def length(b: Builder, lst: Value) -> Value:
+    return b.load_at("i64", lst, LEN)
+
+
+def get(b: Builder, t: T.ListType, lst: Value, index: Value) -> Value:
+    lt = llvm_type(t.elem)
+    return b.load(lt, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
+
+
+def set_item(b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+    lt = llvm_type(t.elem)
+    b.store(value, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
+
+
+def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> Value:
+    """``list_resize``: true when the list now has `n` elements, false (unchanged) when
+    memory ran out."""
+    return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
+
+
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value) -> None:
+    b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
+
+
+def data_pointer(b: Builder, lst: Value) -> Value:
+    """The address of element 0 (for code that fills or reads a whole list: boxing)."""
+    return b.load_at("ptr", lst, DATA)
+
+
+# --- helpers, defined once per module ------------------------------------------------------
+
+def _new_helper(m: NativeModule):
+    fn = m.helpers.get(NEW)
+    if fn is not None:
+        return fn
+    fn = m.helpers[NEW] = m.new_function(NEW, "ptr", [], attrs=("nounwind",))
+    b = Builder(fn, fn.append_block("entry"))
+    obj = b.call(m.declare("malloc", "ptr", ["i64"], attrs=("nounwind",)), [int_const("i64", OBJECT_SIZE)])
+    ok, failed = fn.append_block("ok"), fn.append_block("failed")
+    b.cbranch(b.icmp("ne", obj, NULL), ok, failed, LIKELY)
+    b.position_at_end(failed)
+    b.ret(NULL)
+    b.position_at_end(ok)
+    b.store_at(int_const("i64", 1), obj, REFCOUNT)
+    b.store_at(int_const("i64", 0), obj, LEN)
+    b.store_at(int_const("i64", 0), obj, CAP)
+    b.store_at(NULL, obj, DATA)
+    b.ret(obj)
+    return fn
+
+
+def _resize_helper(m: NativeModule):
+    """``i1 script.list.resize(ptr list, i64 n, i64 size)``: inlined; within the capacity it
+    only stores the length, else it calls the out-of-line ``script.list.grow``."""
+    fn = m.helpers.get(RESIZE)
+    if fn is not None:
+        return fn
+    fn = m.helpers[RESIZE] = m.new_function(RESIZE, "i1", ["ptr", "i64", "i64"],
+                                            attrs=("nounwind", "alwaysinline"))
+    lst, n, size = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    live, failed, fits, grow = (fn.append_block(x) for x in ("live", "failed", "fits", "grow"))
+    b.cbranch(b.icmp("ne", lst, NULL), live, failed, LIKELY)
+    b.position_at_end(failed)
+    b.ret(FALSE)
+    b.position_at_end(live)
+    b.cbranch(b.icmp("sle", n, b.load_at("i64", lst, CAP)), fits, grow, LIKELY)
+    b.position_at_end(fits)
+    b.store_at(n, lst, LEN)
+    b.ret(TRUE)
+    b.position_at_end(grow)
+    b.ret(b.call(_grow_helper(m), [lst, n, size]))
+    return fn
+
+
+def _grow_helper(m: NativeModule):
+    """``i1 script.list.grow(ptr list, i64 n, i64 size)``: a capacity of at least `n`, at
+    least double the old one; false when the byte size is out of range or realloc fails."""
+    fn = m.helpers.get(GROW)
+    if fn is not None:
+        return fn
+    fn = m.helpers[GROW] = m.new_function(GROW, "i1", ["ptr", "i64", "i64"], attrs=("nounwind", "noinline"))
+    lst, n, size = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    sized, failed, done = fn.append_block("sized"), fn.append_block("failed"), fn.append_block("done")
+    twice = b.index_arith("mul", b.load_at("i64", lst, CAP), int_const("i64", 2), "nuw nsw")
+    cap = b.select(b.icmp("sgt", n, twice), n, twice)
+    cap = b.select(b.icmp("slt", cap, int_const("i64", MIN_CAPACITY)), int_const("i64", MIN_CAPACITY), cap)
+    # No more bytes than an i64 can count (far beyond any real memory: realloc then fails).
+    limit = b._emit("i64", f"udiv i64 {1 << 62}, {size.ref}")
+    b.cbranch(b.icmp("sle", cap, limit), sized, failed, LIKELY)
+    b.position_at_end(failed)
+    b.ret(FALSE)
+    b.position_at_end(sized)
+    realloc = m.declare("realloc", "ptr", ["ptr", "i64"], attrs=("nounwind",))
+    data = b.call(realloc, [b.load_at("ptr", lst, DATA), b.index_arith("mul", cap, size, "nuw nsw")])
+    b.cbranch(b.icmp("ne", data, NULL), done, failed, LIKELY)
+    b.position_at_end(done)
+    b.store_at(data, lst, DATA)
+    b.store_at(cap, lst, CAP)
+    b.store_at(n, lst, LEN)
+    b.ret(TRUE)
+    return fn
+
+
+def _rc_helper(m: NativeModule, name: str):
+    """``void script.list.incref(ptr list)`` / ``decref``; the last decref frees the data and
+    the object. NULL (a list that could not be made) is left alone."""
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
+    lst, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    count, done = fn.append_block("count"), fn.append_block("done")
+    b.cbranch(b.icmp("ne", lst, NULL), count, done, LIKELY)
+    b.position_at_end(count)
+    old = b.load_at("i64", lst, REFCOUNT)
+    if name == INCREF:
+        b.store_at(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), lst, REFCOUNT)
+        b.branch(done)
+    else:
+        new_count = b.index_arith("sub", old, int_const("i64", 1), "nuw nsw")
+        b.store_at(new_count, lst, REFCOUNT)
+        release = fn.append_block("release")
+        b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
+        b.position_at_end(release)
+        free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
+        b.call(free, [b.load_at("ptr", lst, DATA)])
+        b.call(free, [lst])
+        b.branch(done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn

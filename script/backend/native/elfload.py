@@ -1,0 +1,424 @@
+"""A loader for the relocatable ELF objects the JIT emits (x86-64, PIC, default code model):
+what a static linker and a dynamic loader do for them, in Python, without LLVM.
+
+`load(objects, resolve)` maps the allocated sections of one or several objects that
+reference each other, binds each undefined symbol (to a global symbol of the objects
+themselves, else to ``resolve(name)``), applies the relocations, makes the memory executable,
+and returns an `Image` holding the address of every global symbol.
+
+Layout: one anonymous mapping of three page-aligned parts, written while writable and then
+protected part by part (W^X: no page is ever writable and executable):
+
+    text    every .text*, then a jump stub per external function called
+            (``jmp *0(%rip)`` and the 8-byte address: the C-API and libm are usually more
+            than 2 GiB away, out of reach of a 32-bit call)                       r-x
+    rodata  every .rodata* (jump tables, constants, strings), then the GOT: an 8-byte
+            slot per symbol loaded through ``sym@GOTPCREL``                         r--
+    data    every .data* and .bss*                                                  rw-
+
+Relocations, as the System V x86-64 psABI defines them (S the symbol's address, A the
+addend, P the place, L the symbol's stub, G+GOT its slot): R_X86_64_64 S+A; PC32 and PC64
+S+A-P; PLT32 L+A-P, or S+A-P when S is in the image; GOTPCREL, GOTPCRELX and REX_GOTPCRELX
+G+GOT+A-P (the instruction stays as it is: relaxing it is an optional optimization);
+32 and 32S S+A when it fits.
+
+Anything else is declined with `ElfError`, never guessed at: another OS, machine, byte
+order or file type; TLS, common or indirect symbols; a section that is not code or data
+(static constructors, which nothing here would run); REL relocations or another
+relocation type; a value that does not fit its field; a symbol nobody defines. Every read
+is bounds-checked, so a damaged object is an `ElfError` too. Callers fall back to LLVM's
+linker, or report the damage. `.eh_frame` is not loaded: nothing unwinds through compiled
+code (its exceptions are status codes), so only debuggers and profilers lose their way.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import sys
+import weakref
+from typing import Callable, Sequence
+
+_EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
+_SHDR = struct.Struct("<IIQQQQIIQQ")
+_SYM = struct.Struct("<IBBHQQ")
+_RELA = struct.Struct("<QQq")
+_STUB = b"\xff\x25\x00\x00\x00\x00"     # jmp *0(%rip): the address follows the instruction
+_STUB_SIZE = 16
+
+_SHT_PROGBITS, _SHT_SYMTAB, _SHT_RELA, _SHT_NOBITS, _SHT_REL = 1, 2, 4, 8, 9
+_SHT_X86_64_UNWIND = 0x70000001
+_SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR, _SHF_TLS = 0x1, 0x2, 0x4, 0x400
+_SHN_UNDEF, _SHN_LORESERVE, _SHN_ABS = 0, 0xFF00, 0xFFF1
+_STB_LOCAL, _STB_GLOBAL, _STB_WEAK = 0, 1, 2
+_STT_TLS, _STT_GNU_IFUNC = 6, 10
+
+_R_64, _R_PC32, _R_PLT32, _R_GOTPCREL, _R_32, _R_32S, _R_PC64 = 1, 2, 4, 9, 10, 11, 24
+_R_GOT = frozenset({_R_GOTPCREL, 41, 42})       # GOTPCREL, GOTPCRELX, REX_GOTPCRELX
+_R_KNOWN = frozenset({_R_64, _R_PC32, _R_PLT32, _R_32, _R_32S, _R_PC64}) | _R_GOT
+
+_TEXT, _RODATA, _DATA = 0, 1, 2
+_PROT = (0x1 | 0x4, 0x1, 0x1 | 0x2)            # r-x, r--, rw-
+_PROT_RW, _MAP_PRIVATE_ANONYMOUS = 0x1 | 0x2, 0x02 | 0x20
+_MAX_IMAGE = 1 << 30
+
+
+class ElfError(Exception):
+    """The objects cannot be loaded by this loader (see the module docstring)."""
+
+
+class Image:
+    """Loaded objects: `symbols` maps each global symbol they define to its address. The
+    code stays mapped while the image is referenced (or for the process's life, after
+    `keep`); whoever installs an address from it must keep the image alive. Nothing is
+    unmapped at exit, when objects that point into the code may still be freed."""
+
+    def __init__(self, base: int, size: int, symbols: dict[str, int]):
+        self.base = base
+        self.size = size
+        self.symbols = symbols
+        self._unmap = weakref.finalize(self, _libc().munmap, base, size)
+        self._unmap.atexit = False
+
+    def keep(self) -> None:
+        """Never unmap this image."""
+        self._unmap.detach()
+
+    def __getitem__(self, name: str) -> int:
+        return self.symbols[name]
+
+    def __repr__(self):
+        return f"<elfload.Image {len(self.symbols)} symbols at {self.base:#x}>"
+
+
+def is_supported() -> bool:
+    """Whether this process can run what `load` loads (Linux on x86-64)."""
+    return sys.platform.startswith("linux") and os.uname().machine == "x86_64" \
+        and sys.maxsize > 2**32
+
+
+def load(objects: Sequence[bytes], resolve: Callable[[str], int | None]) -> Image:
+    """Load `objects` as one image; undefined symbols that none of them defines are bound to
+    ``resolve(name)`` (None: undefined, an `ElfError`)."""
+    if not is_supported():
+        raise ElfError(f"objects run only on x86-64 Linux, not {sys.platform} {os.uname().machine}")
+    objs = [_Object(bytes(data), i) for i, data in enumerate(objects)]
+    defined = _global_definitions(objs)
+    sizes = [0, 0, 0]
+    for o in objs:
+        for sec in o.loaded.values():
+            sec.offset = _align(sizes[sec.part], sec.align)
+            sizes[sec.part] = sec.offset + sec.size
+    external: dict[str, int] = {}
+    stubs: dict[str, int] = {}
+    slots: dict[tuple, int] = {}
+    for o in objs:
+        for rel in o.relocations:
+            target = rel.target = _target(o, rel.symbol, defined, external, resolve)
+            if rel.type == _R_PLT32 and target[0] == "abs" and target[1] not in stubs:
+                stubs[target[1]] = len(stubs)
+            elif rel.type in _R_GOT and target not in slots:
+                slots[target] = len(slots)
+    stub_start = _align(sizes[_TEXT], _STUB_SIZE)
+    got_start = _align(sizes[_RODATA], 8)
+    page = os.sysconf("SC_PAGE_SIZE")
+    part_size = [stub_start + _STUB_SIZE * len(stubs), got_start + 8 * len(slots), sizes[_DATA]]
+    part_start = [0, 0, 0]
+    for part in (_RODATA, _DATA):
+        part_start[part] = _align(part_start[part - 1] + part_size[part - 1], page)
+    total = max(_align(part_start[_DATA] + part_size[_DATA], page), page)
+    if total > _MAX_IMAGE:
+        raise ElfError(f"an image of {total} bytes")
+    base = _map(total)
+    try:
+        buf = bytearray(total)
+        at = _Addresses(base, part_start, objs, external)
+        for o in objs:
+            for sec in o.loaded.values():
+                if sec.data is not None:
+                    start = part_start[sec.part] + sec.offset
+                    buf[start:start + sec.size] = sec.data
+        for name, k in stubs.items():
+            start = stub_start + _STUB_SIZE * k
+            buf[start:start + 14] = _STUB + struct.pack("<Q", external[name])
+        for target, k in slots.items():
+            struct.pack_into("<Q", buf, part_start[_RODATA] + got_start + 8 * k, at.of(target))
+        stub_base, got_base = base + stub_start, base + part_start[_RODATA] + got_start
+        for o in objs:
+            for rel in o.relocations:
+                _apply(buf, rel, o, at, stub_base, stubs, got_base, slots)
+        ctypes.memmove(base, (ctypes.c_char * total).from_buffer(buf), total)
+        _protect(base, part_start, part_size, page)
+        symbols = {name: at.of(("sym", o.index, i)) for name, (o, i) in defined.items()}
+    except BaseException:
+        _libc().munmap(base, total)
+        raise
+    return Image(base, total, symbols)
+
+
+# ---- reading one object -------------------------------------------------------------------
+
+class _Section:
+    __slots__ = ("name", "part", "align", "size", "data", "offset")
+
+    def __init__(self, name, part, align, size, data):
+        self.name, self.part, self.align, self.size, self.data = name, part, align, size, data
+        self.offset = 0
+
+
+class _Reloc:
+    __slots__ = ("section", "offset", "type", "symbol", "addend", "target")
+
+    def __init__(self, section, offset, type_, symbol, addend):
+        self.section, self.offset, self.type, self.symbol, self.addend = \
+            section, offset, type_, symbol, addend
+        self.target = None          # what `symbol` stands for (`_target`), once bound
+
+
+class _Object:
+    """One object file, checked: its loaded sections, symbols and relocations."""
+
+    def __init__(self, data: bytes, index: int):
+        self.index = index
+        (ident, e_type, machine, _, _, _, shoff, _, _, _, _, shentsize, shnum,
+         shstrndx) = _unpack(_EHDR, data, 0)
+        if ident[:4] != b"\x7fELF":
+            raise ElfError("not an ELF object")
+        if ident[4:6] != b"\x02\x01" or machine != 62:
+            raise ElfError(f"not an x86-64 object (class {ident[4]}, data {ident[5]}, "
+                           f"machine {machine})")
+        if e_type != 1:
+            raise ElfError(f"ELF type {e_type} is not a relocatable object")
+        if shentsize != _SHDR.size or not 0 < shnum < _SHN_LORESERVE or shstrndx >= shnum:
+            raise ElfError("malformed section header table")
+        headers = [_unpack(_SHDR, data, shoff + k * _SHDR.size) for k in range(shnum)]
+        names = _table(data, headers[shstrndx])
+        self.loaded: dict[int, _Section] = {}
+        symtabs = []
+        for k, (name_at, type_, flags, _, offset, size, link, info, align, entsize) \
+                in enumerate(headers):
+            name = _name(names, name_at)
+            if type_ == _SHT_SYMTAB:
+                symtabs.append(k)
+            if not flags & _SHF_ALLOC or name == ".eh_frame" or type_ == _SHT_X86_64_UNWIND:
+                continue
+            if flags & _SHF_TLS:
+                raise ElfError(f"thread-local section {name}")
+            if type_ not in (_SHT_PROGBITS, _SHT_NOBITS):
+                raise ElfError(f"section {name} of type {type_:#x}")
+            if flags & _SHF_EXECINSTR and flags & _SHF_WRITE:
+                raise ElfError(f"section {name} is writable code")
+            if align > 4096 or align & (align - 1):
+                raise ElfError(f"section {name} has alignment {align}")
+            part = _TEXT if flags & _SHF_EXECINSTR else _DATA if flags & _SHF_WRITE else _RODATA
+            content = None if type_ == _SHT_NOBITS else _bytes(data, offset, size)
+            self.loaded[k] = _Section(name, part, max(align, 1), size, content)
+        if len(symtabs) > 1:
+            raise ElfError("several symbol tables")
+        self.symbols = self._read_symbols(data, headers, symtabs[0]) if symtabs else []
+        self.relocations = self._read_relocations(data, headers, symtabs)
+
+    def _read_symbols(self, data: bytes, headers: list, k: int) -> list:
+        _, _, _, _, offset, size, link, _, _, entsize = headers[k]
+        if entsize != _SYM.size or size % _SYM.size or link >= len(headers):
+            raise ElfError("malformed symbol table")
+        strings = _table(data, headers[link])
+        symbols = []
+        for at in range(offset, offset + size, _SYM.size):
+            name_at, info, _, shndx, value, _ = _unpack(_SYM, data, at)
+            bind, type_ = info >> 4, info & 0xF
+            if type_ in (_STT_TLS, _STT_GNU_IFUNC):
+                raise ElfError(f"symbol {_name(strings, name_at)!r} of type {type_}")
+            if shndx >= _SHN_LORESERVE and shndx != _SHN_ABS:
+                raise ElfError(f"symbol {_name(strings, name_at)!r} in section {shndx:#x}")
+            if bind not in (_STB_LOCAL, _STB_GLOBAL, _STB_WEAK):
+                raise ElfError(f"symbol {_name(strings, name_at)!r} has binding {bind}")
+            if shndx not in (_SHN_UNDEF, _SHN_ABS) and shndx not in self.loaded \
+                    and shndx >= len(headers):
+                raise ElfError("a symbol names a section that does not exist")
+            name = _name(strings, name_at) if bind != _STB_LOCAL else None
+            symbols.append((name, bind, shndx, value))
+        return symbols
+
+    def _read_relocations(self, data: bytes, headers: list, symtabs: list) -> list:
+        out = []
+        for k, (_, type_, _, _, offset, size, link, info, _, entsize) in enumerate(headers):
+            if type_ not in (_SHT_RELA, _SHT_REL) or info not in self.loaded:
+                continue           # relocations of a section not loaded (.eh_frame)
+            if type_ == _SHT_REL:
+                raise ElfError("REL relocations (x86-64 objects use RELA)")
+            if entsize != _RELA.size or size % _RELA.size or [link] != symtabs:
+                raise ElfError("malformed relocation section")
+            section = self.loaded[info]
+            for at in range(offset, offset + size, _RELA.size):
+                r_offset, r_info, addend = _unpack(_RELA, data, at)
+                symbol, kind = r_info >> 32, r_info & 0xFFFFFFFF
+                if kind not in _R_KNOWN:
+                    raise ElfError(f"relocation type {kind} in {section.name}")
+                if symbol >= len(self.symbols) or section.data is None \
+                        or r_offset + _width(kind) > section.size:
+                    raise ElfError(f"relocation out of range in {section.name}")
+                out.append(_Reloc(info, r_offset, kind, symbol, addend))
+        return out
+
+
+def _global_definitions(objs: list) -> dict:
+    """name -> (object, symbol index) for each global symbol the objects define: a strong
+    definition wins over weak ones, the first weak one over later ones, two strong ones
+    are an error."""
+    defined: dict[str, tuple] = {}
+    for o in objs:
+        for i, (name, bind, shndx, _) in enumerate(o.symbols):
+            if bind == _STB_LOCAL or shndx == _SHN_UNDEF:
+                continue
+            if shndx != _SHN_ABS and shndx not in o.loaded:
+                continue                # defined in a section not loaded: never referenced
+            old = defined.get(name)
+            if old is not None:
+                old_bind = old[0].symbols[old[1]][1]
+                if old_bind == _STB_GLOBAL and bind == _STB_GLOBAL:
+                    raise ElfError(f"symbol {name!r} is defined twice")
+                if old_bind == _STB_GLOBAL or bind == _STB_WEAK:
+                    continue
+            defined[name] = (o, i)
+    return defined
+
+
+def _target(o: _Object, k: int, defined: dict, external: dict, resolve) -> tuple:
+    """What symbol `k` of `o` stands for: ("sym", object index, symbol index) in the image,
+    or ("abs", name) bound outside it (recorded in `external`)."""
+    name, bind, shndx, _ = o.symbols[k]
+    if shndx != _SHN_UNDEF or k == 0:
+        if bind != _STB_LOCAL and name in defined:     # a weak symbol another one overrides
+            owner, index = defined[name]
+            return ("sym", owner.index, index)
+        if shndx not in (_SHN_UNDEF, _SHN_ABS) and shndx not in o.loaded:
+            raise ElfError("a relocation refers to a section that is not loaded")
+        return ("sym", o.index, k)
+    if not name:
+        raise ElfError("an undefined local or unnamed symbol")
+    if name in defined:
+        owner, index = defined[name]
+        return ("sym", owner.index, index)
+    if name not in external:
+        address = resolve(name)
+        if not address:
+            raise ElfError(f"undefined symbol {name!r}")
+        external[name] = address
+    return ("abs", name)
+
+
+class _Addresses:
+    """Final addresses of targets once the mapping's base is known."""
+
+    def __init__(self, base: int, part_start: list, objs: list, external: dict):
+        self.base, self.part_start, self.objs, self.external = base, part_start, objs, external
+
+    def of(self, target: tuple) -> int:
+        if target[0] == "abs":
+            return self.external[target[1]]
+        o = self.objs[target[1]]
+        _, _, shndx, value = o.symbols[target[2]]
+        if shndx == _SHN_ABS or target[2] == 0:
+            return value
+        sec = o.loaded[shndx]
+        return self.base + self.part_start[sec.part] + sec.offset + value
+
+
+def _apply(buf: bytearray, rel: _Reloc, o: _Object, at: _Addresses, stub_base: int,
+           stubs: dict, got_base: int, slots: dict) -> None:
+    sec = o.loaded[rel.section]
+    where = at.part_start[sec.part] + sec.offset + rel.offset
+    place = at.base + where
+    target = rel.target
+    kind, a = rel.type, rel.addend
+    if kind in _R_GOT:
+        value, fmt = got_base + 8 * slots[target] + a - place, "<i"
+    elif kind == _R_PLT32:
+        s = stub_base + _STUB_SIZE * stubs[target[1]] if target[0] == "abs" else at.of(target)
+        value, fmt = s + a - place, "<i"
+    elif kind == _R_PC32:
+        value, fmt = at.of(target) + a - place, "<i"
+    elif kind == _R_PC64:
+        value, fmt = at.of(target) + a - place, "<q"
+    elif kind == _R_64:
+        value, fmt = (at.of(target) + a) % (1 << 64), "<Q"
+    elif kind == _R_32:
+        value, fmt = at.of(target) + a, "<I"
+    else:
+        value, fmt = at.of(target) + a, "<i"
+    try:
+        struct.pack_into(fmt, buf, where, value)
+    except struct.error:
+        raise ElfError(f"relocation type {kind} in {sec.name}: {value:#x} does not fit") from None
+
+
+def _width(kind: int) -> int:
+    return 8 if kind in (_R_64, _R_PC64) else 4
+
+
+# ---- bounds-checked reads -----------------------------------------------------------------
+
+def _unpack(s: struct.Struct, data: bytes, offset: int) -> tuple:
+    if offset < 0 or offset + s.size > len(data):
+        raise ElfError("truncated object")
+    return s.unpack_from(data, offset)
+
+
+def _bytes(data: bytes, offset: int, size: int) -> bytes:
+    if offset + size > len(data):
+        raise ElfError("truncated object")
+    return data[offset:offset + size]
+
+
+def _table(data: bytes, header: tuple) -> bytes:
+    return _bytes(data, header[4], header[5])
+
+
+def _name(table: bytes, offset: int) -> str:
+    end = table.find(b"\0", offset)
+    if end < 0 or offset >= len(table):
+        raise ElfError("malformed string table")
+    try:
+        return table[offset:end].decode("ascii")
+    except UnicodeDecodeError:
+        raise ElfError("a name that is not ASCII") from None
+
+
+def _align(n: int, alignment: int) -> int:
+    return (n + alignment - 1) & -alignment
+
+
+# ---- memory -------------------------------------------------------------------------------
+
+_libc_handle = None
+
+
+def _libc():
+    global _libc_handle
+    if _libc_handle is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long]
+        libc.mprotect.restype = ctypes.c_int
+        libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        libc.munmap.restype = ctypes.c_int
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        _libc_handle = libc
+    return _libc_handle
+
+
+def _map(size: int) -> int:
+    base = _libc().mmap(None, size, _PROT_RW, _MAP_PRIVATE_ANONYMOUS, -1, 0)
+    if base in (None, ctypes.c_void_p(-1).value):
+        raise ElfError(f"mmap of {size} bytes failed: {os.strerror(ctypes.get_errno())}")
+    return base
+
+
+def _protect(base: int, part_start: list, part_size: list, page: int) -> None:
+    for part in (_TEXT, _RODATA, _DATA):
+        if part_size[part] and _libc().mprotect(base + part_start[part],
+                                                _align(part_size[part], page), _PROT[part]):
+            raise ElfError(f"mprotect failed: {os.strerror(ctypes.get_errno())}")

@@ -1,0 +1,206 @@
+"""The per-machine store: object code every process needs (the runtime library, the entry
+point of each signature), and what LLVM said about this CPU, kept on disk so that loading
+saved code in a new process neither compiles nor imports LLVM.
+
+Where: ``$SCRIPT_CACHE_DIR/native`` when that is set, else ``native`` in the user's cache
+directory (`user_cache_dir`).
+
+- The host record (``host-<id>.json``) holds the triple, CPU name, CPU features and LLVM
+  version that LLVM gave when it was first loaded on this machine. `id` digests what can be
+  read cheaply and determines them: the OS and machine, /proc/cpuinfo's vendor, family,
+  model, stepping, model name and flags (the kernel's view of CPUID, the source LLVM reads
+  them from), and llvmlite's version and shared library (size, time), which fix LLVM's. A
+  record whose id is not this machine's is never read; where no id can be made (no
+  /proc/cpuinfo), LLVM is asked. Whenever the JIT is running, its own answer is used, and a
+  record that disagrees with it is rewritten.
+- An object is named by the SHA-256 of what it was compiled from: its kind and description
+  (a signature), the compiler (`compiler_fingerprint`: version and its own files), the Python
+  ABI and the host target. Its file carries the SHA-256 of its bytes: a damaged file is
+  ignored with a RuntimeWarning and removed (whoever compiles it next writes it again).
+
+Writes are atomic (a temporary file and a rename) and their failures silent: the store
+never turns a compile or a load into an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+import warnings
+
+from script.saved_archive import sha256
+
+_MAGIC = b"script-object 1\n"
+_DIGEST = 64                    # hex SHA-256 of the payload, after the magic
+_MAX_OBJECT = 64 << 20
+
+_host: tuple | None = None      # (triple, cpu, features, llvm_version) for this process
+
+
+def cache_root() -> str:
+    """Where the compile cache and this store live: $SCRIPT_CACHE_DIR, else the user's."""
+    return os.environ.get("SCRIPT_CACHE_DIR") or user_cache_dir()
+
+
+def user_cache_dir() -> str:
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~/AppData/Local")
+        return os.path.join(base, "script", "Cache")
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/script")
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "script")
+
+
+def python_abi() -> str:
+    """The CPython ABI object code depends on: implementation, minor version, ABI flags."""
+    impl = sys.implementation
+    tag = impl.cache_tag or f"{impl.name}-{sys.version_info[0]}{sys.version_info[1]}"
+    return tag + getattr(sys, "abiflags", "")
+
+
+@functools.cache
+def compiler_fingerprint() -> str:
+    """The compiler's own files (path, size, modification time): a changed compiler misses."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    lines = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        where = folder[len(root) + 1:]
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))
+                lines.append(f"{os.path.join(where, name)} {st.st_size} {st.st_mtime_ns}")
+    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
+
+
+# ---- the host -----------------------------------------------------------------------------
+
+def host_target() -> tuple:
+    """(triple, CPU name, CPU features, LLVM version) of the JIT, read from the host record
+    when the JIT is not running (see the module docstring)."""
+    global _host
+    jit_module = sys.modules.get("script.backend.llvm.jit")
+    if jit_module is not None and jit_module._jit is not None:
+        live = _ask_llvm()
+        if live != _host:
+            if live != _read_host_record():
+                _write_host_record(live)
+            _host = live
+        return live
+    if _host is None:
+        _host = _read_host_record()
+        if _host is None:
+            _host = _ask_llvm()
+            _write_host_record(_host)
+    return _host
+
+
+def _ask_llvm() -> tuple:
+    import llvmlite.binding as llvm
+    from script.backend.llvm.jit import get_jit
+    jit = get_jit()
+    return (jit.triple, jit.cpu, jit.features, ".".join(map(str, llvm.llvm_version_info)))
+
+
+@functools.cache
+def host_id() -> str | None:
+    """The digest that names this machine's host record, or None where it cannot be made."""
+    try:
+        with open("/proc/cpuinfo", "rb") as f:
+            text = f.read(1 << 16).decode("ascii", "replace")
+        import llvmlite
+        so = os.stat(os.path.join(os.path.dirname(llvmlite.__file__), "binding", "libllvmlite.so"))
+    except (OSError, ImportError):
+        return None
+    first = text.split("\n\n", 1)[0]
+    keys = ("vendor_id", "cpu family", "model", "model name", "stepping", "flags")
+    fields = {}
+    for line in first.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in keys:
+            fields[key.strip()] = " ".join(value.split())
+    if set(fields) != set(keys):
+        return None
+    lines = [f"host 1 {sys.platform} {os.uname().machine}", f"llvmlite {llvmlite.__version__} "
+             f"{so.st_size} {so.st_mtime_ns}"] + [f"{k}: {fields[k]}" for k in keys]
+    return sha256("\n".join(lines).encode())
+
+
+def _host_record_path() -> str | None:
+    hid = host_id()
+    return None if hid is None else os.path.join(cache_root(), "native", f"host-{hid[:24]}.json")
+
+
+def _read_host_record() -> tuple | None:
+    path = _host_record_path()
+    if path is None:
+        return None
+    import json
+    try:
+        with open(path, "rb") as f:
+            record = json.loads(f.read(1 << 16))
+        value = tuple(record[k] for k in ("triple", "cpu", "features", "llvm"))
+        if record["id"] != host_id() or not all(isinstance(v, str) for v in value):
+            return None
+        return value
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_host_record(value: tuple) -> None:
+    path = _host_record_path()
+    if path is not None:
+        import json
+        record = dict(zip(("triple", "cpu", "features", "llvm"), value), id=host_id())
+        _write(path, json.dumps(record).encode())
+
+
+# ---- objects ------------------------------------------------------------------------------
+
+def object_path(kind: str, description: str) -> str:
+    """The file of the object `kind` compiled from `description` here (see the docstring)."""
+    from script import __version__
+    key = "\n".join([f"object 1 {kind}", description, f"compiler {__version__} "
+                     f"{compiler_fingerprint()}", f"python {python_abi()}",
+                     "target " + " ".join(host_target())])
+    return os.path.join(cache_root(), "native", f"{kind}-{sha256(key.encode())[:32]}.o")
+
+
+def read_object(path: str) -> bytes | None:
+    """The object stored at `path` (`object_path`), or None when there is none or it is damaged
+    (with a RuntimeWarning)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_OBJECT + len(_MAGIC) + _DIGEST + 1)
+    except OSError:
+        return None
+    head = len(_MAGIC) + _DIGEST
+    payload = data[head:]
+    if data[:len(_MAGIC)] != _MAGIC or data[len(_MAGIC):head].decode("ascii", "replace") \
+            != sha256(payload) or len(payload) > _MAX_OBJECT:
+        warnings.warn(f"script: ignoring a damaged object {path}; compiling it again",
+                      RuntimeWarning, stacklevel=3)
+        try:
+            os.unlink(path)             # so that whoever compiles it next writes it again
+        except OSError:
+            pass
+        return None
+    return payload
+
+
+def write_object(path: str, data: bytes) -> None:
+    """Store `data` at `path` (silently nothing when that cannot be written)."""
+    _write(path, _MAGIC + sha256(data).encode("ascii") + bytes(data))
+
+
+def _write(path: str, data: bytes) -> None:
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        with open(temp, "wb") as f:
+            f.write(data)
+        os.replace(temp, path)
+    except OSError:
+        pass

@@ -1,0 +1,136 @@
+"""Functions defined inside a compiled function: nested `def`s and lambdas bound to a name.
+
+    def outer(a, n):
+        scale = 2.0
+        def f(x):                 # or: f = lambda x: x * scale + n
+            return x * scale + n
+        return f(a) + f(a + 1)
+
+A nested function is compiled like any callee, with the outer variables it reads (its free
+variables: `scale`, `n`) as extra leading parameters; each call passes their values at the
+time of the call, which is what Python's closure cells give when the nested function does
+not assign them (`nonlocal` is not supported). It may call itself and the nested functions
+defined before it. It is called by name; passing it as a value (to `sorted(key=...)`,
+returning it) is a CompileError.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.errors import CompileError
+from script.frontend.source import FunctionInfo, _assigned_names
+from script.ir.core import Value
+
+
+class NestedFunction:
+    """The compiled-code meaning of a nested function's name: what to call, with which outer
+    variables first."""
+
+    def __init__(self, info: "NestedFunctionInfo"):
+        self.info = info
+        self.__name__ = info.name
+
+
+class NestedFunctionInfo(FunctionInfo):
+    """`FunctionInfo` of a nested function, built from its AST inside `outer`'s: same file,
+    globals and source positions; its free variables become its first parameters."""
+
+    def __init__(self, outer: FunctionInfo, node: ast.FunctionDef, visible: dict):
+        self.py_func = outer.py_func            # globals and closure cells of the outer function
+        self.outer = outer
+        self.name = node.name
+        self.qualname = f"{outer.qualname}.{node.name}"
+        self.filename = outer.filename
+        self.source = outer.source
+        self.indent = outer.indent
+        self.line_offset = outer.line_offset
+        self._check_signature(node)
+        own = [a.arg for a in node.args.posonlyargs + node.args.args]
+        self.free = _free_variables(node, own, outer, visible)
+        self.node = node
+        self.first_line = outer.line_offset + node.lineno
+        self.param_names = self.free + own
+        self.defaults = {}
+        for name, default in zip(reversed(own), reversed(node.args.defaults)):
+            try:
+                self.defaults[name] = ast.literal_eval(default)
+            except ValueError:
+                raise CompileError("a default of a nested function must be a constant here",
+                                   self.loc(default)) from None
+        self.any_array_params = set()
+        self.param_types = [None] * len(self.free) + [
+            self._annotation(a.arg, a.annotation) for a in node.args.posonlyargs + node.args.args]
+        self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
+        self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
+        self.is_annotated = False
+        self.specializations = {}
+        # the nested functions its body may call: those defined before it, and itself
+        self.visible = dict(visible)
+        self.visible[node.name] = NestedFunction(self)
+
+
+def _free_variables(node: ast.FunctionDef, own: list[str], outer: FunctionInfo, visible: dict) -> list[str]:
+    """The outer variables `node` reads (directly, or through the nested functions it calls),
+    in order of first use."""
+    local = set(own) | _assigned_names(node)
+    free: list[str] = []
+    for n in ast.walk(node):
+        if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not node:
+            raise CompileError("functions nested two deep are not supported in compiled code",
+                               outer.loc(n))
+        if isinstance(n, (ast.Nonlocal, ast.Global)):
+            raise CompileError(f"'{type(n).__name__.lower()}' is not supported in a nested function",
+                               outer.loc(n))
+        if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)) or n.id in local:
+            continue
+        names = visible[n.id].info.free if n.id in visible else [n.id]
+        for name in names:
+            if name in outer.local_names and name not in free and name not in local:
+                free.append(name)
+    return free
+
+
+def lambda_as_def(name: str, node: ast.Lambda) -> ast.FunctionDef:
+    """`name = lambda args: body` as the `def` it means."""
+    fn = ast.FunctionDef(name=name, args=node.args, body=[ast.Return(node.body)], decorator_list=[],
+                         returns=None, type_comment=None)
+    ast.copy_location(fn.body[0], node.body)
+    return ast.copy_location(fn, node)
+
+
+class ClosureLowering:
+    """Mixin: nested `def` statements, lambdas assigned to a name, and calls of them."""
+
+    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            self.error("decorators on nested functions are not supported in compiled code", node)
+        self.define_nested(node)
+
+    def define_nested(self, node: ast.FunctionDef) -> None:
+        if node.name in self.info.param_names:
+            self.error(f"nested function '{node.name}' shadows a parameter", node)
+        cache = self.ctx.__dict__.setdefault("nested_infos", {})
+        key = (id(self.info), id(node))
+        info = cache.get(key)
+        if info is None:
+            info = cache[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
+        self.nested_functions[node.name] = NestedFunction(info)
+
+    def assign_lambda(self, target, value: ast.Lambda) -> bool:
+        """`name = lambda ...`: defines a nested function; True when handled."""
+        if not isinstance(target, ast.Name):
+            self.error("a lambda can only be assigned to a name in compiled code", value)
+        self.define_nested(self.lambda_def(target.id, value))
+        return True
+
+    def lambda_def(self, name: str, node: ast.Lambda) -> ast.FunctionDef:
+        cache = self.ctx.__dict__.setdefault("lambda_defs", {})
+        fn = cache.get(id(node))
+        if fn is None:
+            fn = cache[id(node)] = lambda_as_def(name, node)
+        return fn
+
+    def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
+        leading = [self.read_local(name, node) for name in fn.info.free]
+        return self.call_script(fn.info, node, leading=leading)

@@ -1,0 +1,109 @@
+"""List methods whose natural implementation is a loop, written in the compiled subset.
+
+Compiled on demand for each element type by the same frontend (as pylib's builtins are) when
+user code calls the method (frontend/lists.py), and usually inlined. Each behaves exactly
+like CPython's method, messages included (except `index`'s, which CPython writes with the
+value: compiled messages carry only ints); `lst` is always a list made or copied in compiled
+code (a list argument from Python is read-only, so these never write one).
+"""
+
+
+def pop_at(lst, i: int):
+    n = len(lst)
+    if n == 0:
+        raise IndexError("pop from empty list")
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("pop index out of range")
+    item = lst[i]
+    for k in range(i, n - 1):
+        lst[k] = lst[k + 1]
+    lst._resize(n - 1)
+    return item
+
+
+def insert(lst, i: int, item) -> None:
+    n = len(lst)
+    if i < 0:
+        i += n
+        if i < 0:
+            i = 0
+    if i > n:
+        i = n
+    lst._resize(n + 1)
+    for k in range(n, i, -1):
+        lst[k] = lst[k - 1]
+    lst[i] = item
+
+
+def index(lst, item) -> int:
+    for k in range(len(lst)):
+        if lst[k] == item:
+            return k
+    raise ValueError("list.index(x): x not in list")    # CPython names the value: "5 is not in list"
+
+
+def remove(lst, item) -> None:
+    for k in range(len(lst)):
+        if lst[k] == item:
+            pop_at(lst, k)
+            return
+    raise ValueError("list.remove(x): x not in list")
+
+
+def count(lst, item) -> int:
+    c = 0
+    for k in range(len(lst)):
+        if lst[k] == item:
+            c += 1
+    return c
+
+
+def reverse(lst) -> None:
+    i = 0
+    j = len(lst) - 1
+    while i < j:
+        lst[i], lst[j] = lst[j], lst[i]
+        i += 1
+        j -= 1
+
+
+def sort(lst) -> None:
+    """Stable bottom-up merge sort (Python's order for numbers: `<` only), runs of 16 made
+    by insertion sort first."""
+    n = len(lst)
+    for start in range(0, n, 16):
+        stop = min(start + 16, n)
+        for k in range(start + 1, stop):
+            item = lst[k]
+            j = k - 1
+            while j >= start and item < lst[j]:
+                lst[j + 1] = lst[j]
+                j -= 1
+            lst[j + 1] = item
+    if n <= 16:
+        return
+    src = lst
+    dst = lst[:]
+    flipped = False         # whether the sorted runs are in the copy
+    width = 16
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            a = lo
+            b = mid
+            for k in range(lo, hi):
+                if b < hi and (a >= mid or src[b] < src[a]):
+                    dst[k] = src[b]
+                    b += 1
+                else:
+                    dst[k] = src[a]
+                    a += 1
+        src, dst = dst, src
+        flipped = not flipped
+        width *= 2
+    if flipped:
+        for k in range(n):
+            lst[k] = src[k]

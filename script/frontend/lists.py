@@ -1,0 +1,653 @@
+"""Python lists in compiled code: literals, `list(...)`, comprehensions, indexing, slices,
+methods, operators and the builtins that take them.
+
+A list is a `T.ListType` value, a reference to one heap object (backend/llvm/lists.py), so
+``b = a; b.append(1)`` changes `a` too. Everything lowers to five IR ops: `list_new`,
+`list_len`, `list_get`, `list_set` and `list_resize` (a checked resize raises MemoryError);
+methods that are loops are written in the compiled subset (listlib.py).
+
+Element types. A literal's elements meet at one type (`[1, 2.5]` is a list of floats). The
+element type of an empty list (`[]`, `list()`) or of a comprehension is not known where it
+is made: the first round of a build gives it a `PendingElement`, the first value stored
+into it (an `append`, or the comprehension's element) records a hint keyed by the literal's
+node and restarts the build (as loop variables that widen do), and a list nothing is ever
+stored into becomes a list of ints. A value of a wider type than the elements (a float into
+a list of ints) is a `CompileError`.
+
+Iteration (`for x in lst`, `sum(lst)`, ...) takes the length once, when the loop starts,
+and reads each element with a bounds check: a loop that appends to the list it iterates
+stops at the old length (CPython goes on), one that removes from it raises IndexError.
+
+Lists passed from Python are copied in, so a write to one would be lost: writes reachable
+from a parameter of the entry function are a CompileError (`reject_argument_list_writes`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.errors import CompileError
+from script.frontend import listlib
+from script.frontend.lower_expr import WeakConst
+from script.frontend.ssa_builder import Restart
+from script.ir import types as T
+from script.ir.core import Const, Function, Module, Value
+from script.ir.ops import ExcInfo
+
+_INDEX_ERROR = "list index out of range"
+_STORE_ERROR = "list assignment index out of range"
+_LIMIT = 1 << 62            # no list has more elements (list_resize fails first)
+
+
+class PendingElement(T.Type):
+    """The element type of an empty list or comprehension made at `key` (its AST node), not
+    yet known in this round of the build."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+    def __eq__(self, other):
+        return isinstance(other, PendingElement) and other.key is self.key
+
+    def __hash__(self):
+        return id(self.key)
+
+    def __str__(self):
+        return "?"
+
+
+class ListLowering:
+    """Mixin for `FunctionLowering`: lists, comprehensions and generator expressions."""
+
+    # ---- element types ---------------------------------------------------------------
+
+    def list_of_unknown(self, node) -> Value:
+        """A new empty list whose element type is whatever is first stored into it."""
+        hint = self.hints.get(("list", node))
+        if hint is None:
+            self.pending_lists.add(node)
+            hint = PendingElement(node)
+        return self.new_list(hint, Const(0, T.I64), node)
+
+    def settle_pending_lists(self) -> None:
+        """At the end of a round: lists nothing was stored into hold ints."""
+        pending = [n for n in self.pending_lists if ("list", n) not in self.hints]
+        if pending:
+            for n in pending:
+                self.hints[("list", n)] = T.I64
+            self.hints_changed = True
+            raise Restart()
+
+    def stored_type(self, lst: Value, t: T.Type, node) -> T.Type:
+        """The element type of `lst`, which a value of type `t` is about to be stored in."""
+        elem = lst.type.elem
+        if isinstance(elem, PendingElement):
+            self.hints[("list", elem.key)] = self.element_type([t], node)
+            self.hints_changed = True
+            raise Restart()
+        if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+            self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
+                       f"set by its first elements (write {_example(t)} to start with)", node)
+        return elem
+
+    def merge_pending_list(self, a: T.Type, b: T.Type) -> None:
+        """Where a list of unknown element type (`[]`) meets a list of known one at a merge
+        (`x if c else []`, a variable assigned both), the unknown one takes the known type."""
+        if isinstance(a, T.ListType) and isinstance(b, T.ListType):
+            for pending, known in ((a.elem, b.elem), (b.elem, a.elem)):
+                if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
+                    self.hints[("list", pending.key)] = known
+                    self.hints_changed = True
+                    raise Restart()
+
+    def settle_list_types(self, t: T.Type) -> None:
+        """Lists of unknown element type that leave the function in a value of type `t`
+        (returned, passed to a call) hold ints."""
+        if isinstance(t, T.TupleType):
+            for e in t.elems:
+                self.settle_list_types(e)
+        elif isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
+            self.hints[("list", t.elem.key)] = T.I64
+            self.hints_changed = True
+            raise Restart()
+
+    def read_type(self, lst: Value) -> T.Type:
+        """The element type of `lst` for a read: a list nothing was stored into holds ints."""
+        elem = lst.type.elem
+        if isinstance(elem, PendingElement):
+            self.hints[("list", elem.key)] = T.I64
+            self.hints_changed = True
+            raise Restart()
+        return elem
+
+    def element_type(self, types, node) -> T.Type:
+        """The one type elements of these types meet at (a CompileError when none)."""
+        t = types[0]
+        for u in types[1:]:
+            w = T.unify(t, u)
+            if w is None:
+                self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
+            t = w
+        if isinstance(t, T.ListType) or isinstance(t, T.ArrayType):
+            self.error(f"lists of {'lists' if isinstance(t, T.ListType) else 'arrays'} are not "
+                       "supported in compiled code", node)
+        if not T.is_list_element(t):
+            self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
+                       "ints, floats or tuples of them)", node)
+        return t
+
+    # ---- the primitive operations -----------------------------------------------------
+
+    def new_list(self, elem: T.Type, n: Value, node) -> Value:
+        lst = self.emit("list_new", [], T.ListType(elem), None, self.loc(node))
+        self.resize_list(lst, n, node)
+        return lst
+
+    def resize_list(self, lst: Value, n: Value, node) -> None:
+        """Give `lst` `n` elements (the new ones undefined); MemoryError without memory."""
+        loc = self.loc(node)
+        ok = self.emit("list_resize", [lst, n], T.BOOL, None, loc)
+        self.emit("check", [self.emit("not", [ok], T.BOOL, None, loc)], T.NONE, ExcInfo("MemoryError", None), loc)
+
+    def list_len(self, lst: Value, node) -> Value:
+        return self.emit("list_len", [lst], T.I64, None, self.loc(node))
+
+    def get_item(self, lst: Value, i: Value, node) -> Value:
+        """Element `i` (0 <= i < len) of `lst`."""
+        return self.emit("list_get", [lst, i], self.read_type(lst), None, self.loc(node))
+
+    def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
+        elem = self.stored_type(lst, v.type, node)
+        v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
+        self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
+
+    def checked_item(self, lst: Value, i: Value, node) -> Value:
+        """`lst[i]` for a loop index `i` >= 0 (IndexError when the list has shrunk since)."""
+        bad = self.cmp("ge", i, self.list_len(lst, node), node)
+        self.raise_if(bad, "IndexError", _INDEX_ERROR, node)
+        return self.get_item(lst, i, node)
+
+    def list_index(self, lst: Value, index: Value, index_node, node, text: str) -> Value:
+        """`index` as an element number of `lst`, counting from the end when negative;
+        IndexError(`text`) when out of range."""
+        if not isinstance(index.type, (T.IntType, T.BoolType)):
+            self.error(f"list indices must be integers, not {index.type}", index_node)
+        loc = self.loc(node)
+        i = self.coerce(index, T.I64, index_node)
+        n = self.list_len(lst, node)
+        neg = self.cmp("lt", i, Const(0, T.I64), node)
+        i = self.pick(neg, self.emit("add", [i, n], T.I64, None, loc), i, node)
+        bad = self.emit("or", [self.cmp("lt", i, Const(0, T.I64), node), self.cmp("ge", i, n, node)],
+                        T.BOOL, None, loc)
+        self.raise_if(bad, "IndexError", text, node)
+        return i
+
+    def append_item(self, lst: Value, v: Value, node) -> None:
+        self.stored_type(lst, v.type, node)
+        n = self.list_len(lst, node)
+        self.resize_list(lst, self.emit("add", [n, Const(1, T.I64)], T.I64, None, self.loc(node)), node)
+        self.set_item(lst, v, n, node)
+
+    def for_range(self, node, n: Value, body) -> None:
+        """`body(i)` for 0 <= i < n, in a loop keyed by `node` (stable across rounds)."""
+        self.counted_loop(self.info.synthetic_loop(node), Const(0, T.I64), n, Const(1, T.I64), body)
+
+    def fill_from(self, lst: Value, at: Value, iterable, node) -> None:
+        """Store the `n` elements of `iterable` = (n, item, type) at `lst[at:at + n]`."""
+        n, item, _ = iterable
+        loc = self.loc(node)
+        self.for_range(node, n, lambda i: self.set_item(
+            lst, item(i), self.emit("add", [at, i], T.I64, None, loc), node))
+
+    # ---- expressions ------------------------------------------------------------------
+
+    def expr_List(self, node: ast.List) -> Value:
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                self.unsupported(e)
+        values = [self.expr(e) for e in node.elts]
+        if not values:
+            return self.list_of_unknown(node)
+        elem = self.element_type([v.type for v in values], node)
+        lst = self.new_list(elem, Const(len(values), T.I64), node)
+        for k, v in enumerate(values):
+            self.set_item(lst, v, Const(k, T.I64), node)
+        return lst
+
+    def expr_ListComp(self, node: ast.ListComp) -> Value:
+        lst = self.list_of_unknown(node)
+        self.comprehension(node, lambda: self.append_item(lst, self.expr(node.elt), node))
+        return lst
+
+    def list_of(self, arg_node, node) -> Value:
+        """`list(x)`: a new list of the elements of a list, tuple, range, 1-d array,
+        `enumerate`/`zip` or generator expression."""
+        if isinstance(arg_node, ast.GeneratorExp):
+            return self.expr_ListComp(arg_node)
+        n, item, et = self.iterable(arg_node)
+        lst = self.new_list(self.element_type([et], node), n, node)
+        self.fill_from(lst, Const(0, T.I64), (n, item, et), node)
+        return lst
+
+    def list_subscript(self, lst: Value, index_node, node) -> Value:
+        if isinstance(index_node, ast.Slice):
+            return self.list_slice(lst, index_node, node)
+        i = self.list_index(lst, self.expr(index_node), index_node, node, _INDEX_ERROR)
+        return self.get_item(lst, i, node)
+
+    def list_slice(self, lst: Value, sl: ast.Slice, node) -> Value:
+        """`lst[a:b:c]`: a new list (Python's slice.indices rules)."""
+        start, count, step = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
+        loc = self.loc(node)
+        out = self.new_list(self.read_type(lst), count, node)
+        self.for_range(sl, count, lambda i: self.set_item(out, self.get_item(lst, self.emit(
+            "add", [start, self.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
+        return out
+
+    def list_store(self, lst: Value, index_node, value: Value, node) -> None:
+        if isinstance(index_node, ast.Slice):
+            self.error("assignment to list slices is not supported in compiled code", index_node)
+        i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
+        self.set_item(lst, value, i, node)
+
+    def list_aug_assign(self, node: ast.AugAssign) -> None:
+        """`lst[i] op= v`: the index is computed once, as in Python."""
+        target = node.target
+        lst = self.expr(target.value)
+        if isinstance(target.slice, ast.Slice):
+            self.error("augmented assignment to list slices is not supported in compiled code", target)
+        i = self.list_index(lst, self.expr(target.slice), target.slice, node, _INDEX_ERROR)
+        value = self.binop(type(node.op), self.get_item(lst, i, node), self.expr(node.value), node)
+        self.set_item(lst, value, i, node)
+
+    def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
+        """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
+        if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+            elem = self.element_type([self.read_type(a), self.read_type(b)], node)
+            na, nb = self.list_len(a, node), self.list_len(b, node)
+            out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node)
+            self.fill_from(out, Const(0, T.I64), (na, lambda i: self.get_item(a, i, node), elem), a)
+            self.fill_from(out, na, (nb, lambda i: self.get_item(b, i, node), elem), b)
+            return out
+        if op is ast.Mult:
+            lst, n = (a, b) if isinstance(a.type, T.ListType) else (b, a)
+            if isinstance(n.type, (T.IntType, T.BoolType)):
+                return self.repeat_list(lst, self.coerce(n, T.I64, node), node)
+        self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
+
+    def repeat_list(self, lst: Value, n: Value, node) -> Value:
+        loc = self.loc(node)
+        n = self.emit("max", [n, Const(0, T.I64)], T.I64, None, loc)
+        m = self.list_len(lst, node)
+        # More than an i64 can count is MemoryError, as CPython's list repetition says.
+        big = self.emit("and", [self.cmp("gt", n, Const(0, T.I64), node), self.cmp(
+            "gt", m, self.emit("floordiv", [Const(_LIMIT, T.I64), self.emit("max", [n, Const(1, T.I64)], T.I64,
+                                                                            None, loc)], T.I64, None, loc), node)],
+                       T.BOOL, None, loc)
+        self.emit("check", [big], T.NONE, ExcInfo("MemoryError", None), loc)
+        out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node)
+
+        def copy(r):
+            base = self.emit("mul", [r, m], T.I64, None, loc)
+            self.fill_from(out, base, (m, lambda i: self.get_item(lst, i, node), None), lst)
+
+        self.for_range(node, n, copy)
+        return out
+
+    def extend_list(self, lst: Value, arg_node, node) -> None:
+        """`lst.extend(x)`, `lst += x`: the length of `x` is taken before `lst` grows, so
+        ``a.extend(a)`` doubles `a` as in CPython."""
+        if isinstance(arg_node, ast.GeneratorExp):
+            self.comprehension(arg_node, lambda: self.append_item(lst, self.expr(arg_node.elt), node))
+            return
+        self.extend_with(lst, self.iterable(arg_node), node)
+
+    def extend_with(self, lst: Value, iterable, node) -> None:
+        n, item, et = iterable
+        self.stored_type(lst, et, node)
+        start = self.list_len(lst, node)
+        self.resize_list(lst, self.emit("add", [start, n], T.I64, None, self.loc(node)), node)
+        self.fill_from(lst, start, iterable, node)
+
+    def list_contains(self, x: Value, lst: Value, node) -> Value:
+        """`x in lst`: == against each element in order, stopping at the first equal one."""
+        return self.any_of(self.iterable_value(lst, node), node,
+                           lambda e: self.compare(ast.Eq(), x, e, node))
+
+    # ---- methods ----------------------------------------------------------------------
+
+    def list_method(self, lst: Value, name: str, node: ast.Call) -> Value:
+        if node.keywords:
+            self.error(f"list.{name}() takes no keyword arguments", node)
+        args = node.args
+        loc = self.loc(node)
+        if name == "append":
+            (v,) = self.positional(node, "append", 1)
+            self.append_item(lst, v, node)
+            return Const(None, T.NONE, loc)
+        if name == "extend":
+            if len(args) != 1:
+                self.error(f"list.extend() takes exactly one argument ({len(args)} given)", node)
+            self.extend_list(lst, args[0], node)
+            return Const(None, T.NONE, loc)
+        if name == "clear":
+            self.positional(node, "clear", 0)
+            self.resize_list(lst, Const(0, T.I64), node)
+            return Const(None, T.NONE, loc)
+        if name == "copy":
+            self.positional(node, "copy", 0)
+            return self.list_slice(lst, ast.Slice(lineno=node.lineno, col_offset=node.col_offset), node)
+        if name == "_resize" and self.info.py_func.__module__ == listlib.__name__:
+            (n,) = self.positional(node, name, 1)
+            self.resize_list(lst, n, node)
+            return Const(None, T.NONE, loc)
+        helper = _METHODS.get(name)
+        if helper is None:
+            self.error(f"list has no method '{name}' in compiled code", node.func)
+        if name == "sort" and not self.read_type(lst).is_numeric():
+            self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
+        if name == "pop" and not args:
+            args = [ast.Constant(-1, lineno=node.lineno, col_offset=node.col_offset)]
+        if name == "insert" and len(args) == 2:
+            # The element type of an empty list is settled here, by the value (in order).
+            self.pre_evaluate(args[0])
+            self.stored_type(lst, self.pre_evaluate(args[1]).type, node)
+        call = ast.Call(node.func, args, [], lineno=node.lineno, col_offset=node.col_offset)
+        return self.call_script(self.ctx.info_for(helper), call, first=lst)
+
+    def pre_evaluate(self, node) -> Value:
+        """The value of `node`, computed now and given again by its next `lazy` (lower_expr)."""
+        v = self.expr(node)
+        self.pre_evaluated[id(node)] = v
+        return v
+
+    # ---- comprehensions and generator expressions ---------------------------------------
+
+    def comprehension(self, node, body) -> None:
+        """`body()` for each binding of the `for` clauses of `node` (a comprehension or
+        generator expression) whose `if` clauses hold, in Python's order; the targets are
+        names of their own scope, as in Python 3."""
+        scope: dict[str, str] = {}
+        self.comp_scopes.append(scope)
+        try:
+            self._clause(node, 0, scope, body)
+        finally:
+            self.comp_scopes.pop()
+
+    def _clause(self, node, k: int, scope: dict, body) -> None:
+        if k == len(node.generators):
+            body()
+            return
+        gen = node.generators[k]
+        if gen.is_async:
+            self.error("asynchronous comprehensions are not supported", gen)
+        n, item, _ = self.iterable(gen.iter)
+
+        def bind(i):
+            self.bind_target(gen.target, item(i), scope, node)
+            self._filtered(gen.ifs, lambda: self._clause(node, k + 1, scope, body))
+
+        self.for_range(gen, n, bind)
+
+    def _filtered(self, ifs, then) -> None:
+        if not ifs:
+            then()
+            return
+        cond = self.condition(ifs[0])
+        if isinstance(cond, Const):
+            if cond.value:
+                self._filtered(ifs[1:], then)
+            return
+        yes, join = self.new_block("comp.if"), self.new_block("comp.next")
+        self.branch(cond, yes, join, self.loc(ifs[0]))
+        self.seal(yes)
+        self.start(yes)
+        self._filtered(ifs[1:], then)
+        self.goto(join, self.loc(ifs[0]))
+        self.finish_join(join)
+
+    def bind_target(self, target, value: Value, scope: dict, node) -> None:
+        if isinstance(target, ast.Name):
+            var = scope.get(target.id)
+            if var is None:
+                self.counter += 1
+                var = scope[target.id] = f"$comp{self.counter}:{target.id}"
+            self.write(var, value, loc=self.loc(target))
+            return
+        if not isinstance(target, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in target.elts):
+            self.error("comprehension targets must be names or tuples of names", target)
+        if not isinstance(value.type, T.TupleType) or len(value.type.elems) != len(target.elts):
+            self.error(f"cannot unpack a value of type {value.type} into {len(target.elts)} targets", target)
+        for k, (t, et) in enumerate(zip(target.elts, value.type.elems)):
+            self.bind_target(t, self.emit("extract", [value], et, k, self.loc(node)), scope, node)
+
+    def comprehension_var(self, name: str) -> str | None:
+        """The variable standing for comprehension target `name` here, if one is in scope."""
+        for scope in reversed(self.comp_scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def each(self, arg_node, body) -> None:
+        """`body(x)` for each element `x` of what `arg_node` gives: a generator expression
+        (without making a list) or anything `iterable` takes."""
+        if isinstance(arg_node, ast.GeneratorExp):
+            self.comprehension(arg_node, lambda: body(self.expr(arg_node.elt)))
+            return
+        n, item, _ = self.iterable(arg_node)
+        self.for_range(arg_node, n, lambda i: body(item(i)))
+
+    def expr_GeneratorExp(self, node):
+        self.error("generator expressions are supported as the argument of sum, min, max, any, "
+                   "all, list, sorted and list.extend (here it would be a generator object)", node)
+
+    def sum_each(self, arg_node, start: Value | None, node) -> Value:
+        """sum() of a generator expression: the accumulator's type widens as Python's
+        result does (bools sum to an int, an int start with floats gives a float)."""
+        acc = self.new_var("acc", start if start is not None else Const(0, T.I64))
+        self.each(arg_node, lambda x: self.write(
+            acc, self.binop(ast.Add, self.read(acc, self.loc(node)), x, node)))
+        return self.read(acc, self.loc(node))
+
+    def minmax_each(self, arg_node, name: str, default, node) -> Value:
+        """min()/max() of a generator expression: Python's rule (a later element replaces
+        the result only when strictly smaller/greater), ValueError or `default` when empty."""
+        loc = self.loc(node)
+        seen = self.new_var("seen", Const(False, T.BOOL))
+        self.counter += 1
+        acc = f"$best{self.counter}"       # assigned by the first element
+
+        def step(x):
+            if not x.type.is_numeric():
+                self.error(f"{name}() of elements of type {x.type} is not supported", node)
+            best = self.choose(self.read(seen, loc), lambda: self.binop_minmax(
+                name, self.read(acc, loc), x, node), lambda: x, node)
+            self.write(acc, best)
+            self.write(seen, Const(True, T.BOOL))
+
+        self.each(arg_node, step)
+        found = self.read(seen, loc)
+        if default is None:
+            self.raise_if(self.emit("not", [found], T.BOOL, None, loc), "ValueError", _empty_message(name), node)
+            return self.read(acc, loc)
+        return self.choose(found, lambda: self.read(acc, loc), lambda: default, node)
+
+    def binop_minmax(self, name: str, a: Value, b: Value, node) -> Value:
+        t = self.common_type(a, b, node)
+        return self.emit(name, [self.coerce(a, t, node), self.coerce(b, t, node)], t, None, self.loc(node))
+
+    def any_all(self, arg_node, is_any: bool, node) -> Value:
+        """any()/all(), stopping at the first decisive element (later ones are not computed)."""
+        if not isinstance(arg_node, ast.GeneratorExp) and self.builtin_call(arg_node) is None:
+            seq = self.expr(arg_node)
+            if isinstance(seq.type, T.ArrayType) and seq.type.ndim > 1:
+                self.error("the truth value of an array with more than one element is ambiguous "
+                           "(use a.any() or a.all())", arg_node)
+            if isinstance(seq.type, T.TupleType):       # known length: no loop
+                result: Value = Const(not is_any, T.BOOL)
+                for k, et in enumerate(seq.type.elems):
+                    c = self.truth(self.emit("extract", [seq], et, k, self.loc(node)), node)
+                    result = self.emit("or" if is_any else "and", [result, c], T.BOOL, None, self.loc(node)) \
+                        if not isinstance(result, Const) or result.value != is_any else result
+                return result
+            return self.any_of(self.iterable_value(seq, node), node, lambda x: self.truth(x, node), is_any)
+        return self.any_of(arg_node, node, lambda x: self.truth(x, node), is_any)
+
+    def any_of(self, source, node, test, is_any: bool = True) -> Value:
+        """Whether `test(x)` holds for some (`is_any`) or every element `x` of `source`
+        (a node for `each`, or an (n, item, type) iterable), stopping at the first decisive one."""
+        loc = self.loc(node)
+        result = self.new_var("found", Const(not is_any, T.BOOL))
+        done = self.new_block("any.done")
+
+        def step(x):
+            c = test(x)
+            decisive = c if is_any else (Const(not c.value, T.BOOL) if isinstance(c, Const)
+                                         else self.emit("not", [c], T.BOOL, None, loc))
+            hit, go_on = self.new_block("any.hit"), self.new_block("any.next")
+            self.branch(decisive, hit, go_on, loc)
+            self.seal(hit)
+            self.seal(go_on)
+            self.start(hit)
+            self.write(result, Const(is_any, T.BOOL))
+            self.goto(done, loc)
+            self.start(go_on)
+
+        if isinstance(source, tuple):
+            n, item, _ = source
+            self.for_range(node, n, lambda i: step(item(i)))
+        else:
+            self.each(source, step)
+        self.goto(done, loc)
+        self.finish_join(done)
+        return self.read(result, loc)
+
+    # ---- builtins -----------------------------------------------------------------------
+
+    def builtin_any(self, node, name) -> Value:
+        if node.keywords or len(node.args) != 1:
+            self.error(f"{name}() takes exactly one argument", node)
+        return self.any_all(node.args[0], name == "any", node)
+
+    def builtin_list(self, node, name) -> Value:
+        if node.keywords or len(node.args) > 1:
+            self.error("list() takes at most 1 argument", node)
+        if not node.args:
+            return self.list_of_unknown(node)
+        return self.list_of(node.args[0], node)
+
+    def builtin_sorted(self, node, name) -> Value:
+        if node.keywords:
+            self.error("sorted() with key= or reverse= is not supported in compiled code", node)
+        if len(node.args) != 1:
+            self.error(f"sorted expected 1 argument, got {len(node.args)}", node)
+        lst = self.list_of(node.args[0], node)
+        if not self.read_type(lst).is_numeric():
+            self.error(f"sorted() of elements of type {lst.type.elem} is not supported", node)
+        info = self.ctx.info_for(listlib.sort)
+        self.emit("call", [lst], T.NONE, self.ctx.callee(self, info, (lst.type,), node), self.loc(node))
+        return lst
+
+    def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
+        """`np.array(lst)`: a new 1-d array of the elements."""
+        elem = self.read_type(lst)
+        if not elem.is_numeric():
+            self.error(f"numpy.array() of a {lst.type} is not supported in compiled code", node)
+        t = dtype or elem
+        n = self.list_len(lst, node)
+        out = self.alloc_array(t, [n], node)
+        self.for_range(node, n, lambda i: self.emit(
+            "store", [out, self.item_value(self.get_item(lst, i, node), t, node), i], T.NONE, None, self.loc(node)))
+        return out
+
+
+_METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.index,
+            "remove": listlib.remove, "count": listlib.count, "reverse": listlib.reverse,
+            "sort": listlib.sort}
+
+
+def _empty_message(name: str) -> str:
+    from script.frontend.pymessages import message
+    return message(f"{name}_empty")
+
+
+def _example(t: T.Type) -> str:
+    return {T.F64: "floats, e.g. [0.0]", T.I64: "ints"}.get(t, f"{t} values")
+
+
+# ---- lists passed from Python are read-only ---------------------------------------------
+
+def reject_argument_list_writes(module: Module) -> None:
+    """CompileError at the first write (a `list_set`, `list_resize` or call of a function
+    that writes its parameter) reachable from a list parameter of the module's entry
+    function: such lists are copies of the caller's (runtime.boxing), so the write would
+    be lost. Values flowing through tuples, selects, block parameters and call results are
+    followed (conservatively)."""
+    funcs = list(module.functions.values())
+    entry = funcs[0]
+    if not any(_holds_list(t) for t in entry.param_types):
+        return
+    writes: dict[int, dict] = {id(f): {} for f in funcs}
+    changed = True
+    while changed:                  # callee summaries to a fixpoint (recursion)
+        changed = False
+        for f in funcs:
+            found = _param_writes(f, writes)
+            if found.keys() != writes[id(f)].keys():
+                writes[id(f)] = found
+                changed = True
+    for k, instr in sorted(writes[id(entry)].items()):
+        name = entry.params[k].name or f"#{k}"
+        raise CompileError(f"list argument '{name}' is written here: lists passed from Python are "
+                           f"read-only in compiled code (they are copies, so the write would be lost); "
+                           f"copy it first with {name} = list({name})", instr.loc or entry.loc)
+
+
+def _holds_list(t: T.Type) -> bool:
+    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
+
+
+def _param_writes(func: Function, writes: dict) -> dict:
+    """{parameter index: the first instruction writing a list it holds} for `func`, given
+    the callees' summaries in `writes`."""
+    origin: dict[int, set] = {id(p): {k} for k, p in enumerate(func.params) if _holds_list(p.type)}
+    if not origin:
+        return {}
+
+    def of(v):
+        return origin.get(id(v), set())
+
+    changed = True
+    while changed:
+        changed = False
+        for block in func.blocks:
+            for i in block.instrs:
+                if i.opname in ("br", "cbr"):
+                    for k, s in enumerate(i.succs):
+                        for p, a in zip(s.params, i.succ_args(k)):
+                            if of(a) - of(p):
+                                origin[id(p)] = of(p) | of(a)
+                                changed = True
+                    continue
+                if not (i.has_result and _holds_list(i.type)):
+                    continue
+                src = set().union(*(of(v) for v in i.operands)) if i.operands else set()
+                if src - of(i):
+                    origin[id(i)] = of(i) | src
+                    changed = True
+    found: dict = {}
+    for block in func.blocks:
+        for i in block.instrs:
+            hit = set()
+            if i.opname in ("list_set", "list_resize"):
+                hit = of(i.operands[0])
+            elif i.opname == "call":
+                callee_writes = writes.get(id(i.attr), {})
+                for k, v in enumerate(i.operands):
+                    if k in callee_writes:
+                        hit |= of(v)
+            for k in hit:
+                found.setdefault(k, i)
+    return found

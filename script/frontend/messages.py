@@ -1,0 +1,226 @@
+"""Exception messages built at run time: f-strings, `str.format` and `%` formatting of the
+values a `raise` or an `assert` reports.
+
+A message becomes the printf-style text of an `ExcInfo` (script.ir.ops) and the values its
+directives take, in order:
+
+    %lld    a signed int (and unsigned ones below 2**63), widened to i64
+    %llu    a u64
+    %B      a bool: ``True`` / ``False``
+    %R      a float as Python prints it (``str(x)``, the shortest repr)
+    %.Nf    a float with Python's ``format(x, ".Nf")``; also ``e`` and ``g``
+    %%      a percent sign
+
+The backends turn these into what the runtime needs (llvm.abi `encode_message`). Python
+computes ``str(x)`` of each value when the message is built; so does compiled code, from the
+same bits: the messages are equal. What has no such directive (width, alignment, ``x``
+and other integer presentations, tuples, arrays) is a CompileError at its place.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_FLOAT_SPEC = re.compile(r"(?:\.(\d+))?([feg])")
+_PERCENT = re.compile(r"%(?:(%)|(\.\d+)?([dirsfeg]))")
+
+
+def escape(text: str) -> str:
+    return text.replace("%", "%%")
+
+
+class MessageLowering:
+    """Mixin: `exception_message(node)` -> (format text, values) for an exception's message argument."""
+
+    def exception_message(self, node) -> tuple[str, list[Value]]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return escape(node.value), []
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+                and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+            return self._str_format(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+                and isinstance(node.left.value, str):
+            return self._percent(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(node.left) \
+                and _is_text(node.right):
+            (t1, v1), (t2, v2) = self.exception_message(node.left), self.exception_message(node.right)
+            return t1 + t2, v1 + v2
+        if _is_str_call(node):
+            return self._value_text(node.args[0], "", "r" if node.func.id == "repr" else None)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return escape(str(node.value)), []
+        v = self.expr(node)
+        return self._directive(v, "", None, node)
+
+    def builtin_print(self, node: ast.Call, name) -> Value:
+        """print(*values, sep=' ', end='\\n') of ints, floats, bools, strings and messages
+        built as for exceptions; `sep`/`end` constant strings. Writes to sys.stdout."""
+        options = {"sep": " ", "end": "\n"}
+        for k in node.keywords:
+            if k.arg not in options:
+                self.error(f"print() keyword '{k.arg}' is not supported in compiled code", k.value)
+            if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, (str, type(None)))):
+                self.error(f"print() {k.arg}= must be a constant string here", k.value)
+            if k.value.value is not None:
+                options[k.arg] = k.value.value
+        text, values = [], []
+        for arg in node.args:
+            t, vs = self.exception_message(arg)
+            text.append(t)
+            values += vs
+        message = escape(options["sep"]).join(text) + escape(options["end"])
+        self.emit("print", values, T.NONE, message, self.loc(node))
+        return Const(None, T.NONE)
+
+    # ---- the three ways to format ------------------------------------------------------
+
+    def _fstring(self, node: ast.JoinedStr):
+        text, values = [], []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                text.append(escape(part.value))
+                continue
+            spec = ""
+            if part.format_spec is not None:
+                if not all(isinstance(p, ast.Constant) for p in part.format_spec.values):
+                    self.error("a computed format spec is not supported in exception messages", part)
+                spec = "".join(p.value for p in part.format_spec.values)
+            conversion = None if part.conversion == -1 else chr(part.conversion)
+            t, vs = self._value_text(part.value, spec, conversion)
+            text.append(t)
+            values += vs
+        return "".join(text), values
+
+    def _str_format(self, node: ast.Call):
+        template = node.func.value.value
+        keywords = {k.arg: k.value for k in node.keywords}
+        if None in keywords:
+            self.error("**kwargs in calls is not supported", node)
+        text, values, auto = [], [], 0
+        try:
+            fields = list(string.Formatter().parse(template))
+        except ValueError as e:
+            self.error(f"bad format string: {e}", node.func.value)
+        for literal, name, spec, conversion in fields:
+            text.append(escape(literal))
+            if name is None:
+                continue
+            if name == "":
+                name, auto = str(auto), auto + 1
+            if name.isdigit():
+                if int(name) >= len(node.args):
+                    self.error(f"format string needs argument {name}, only {len(node.args)} given", node)
+                arg = node.args[int(name)]
+            elif name in keywords:
+                arg = keywords[name]
+            else:
+                self.error(f"format field '{name}' is not supported in exception messages "
+                           "(give positional or keyword arguments)", node)
+            if "{" in (spec or ""):
+                self.error("a computed format spec is not supported in exception messages", node)
+            t, vs = self._value_text(arg, spec or "", conversion)
+            text.append(t)
+            values += vs
+        return "".join(text), values
+
+    def _percent(self, node: ast.BinOp):
+        template = node.left.value
+        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        text, values, pos, k = [], [], 0, 0
+        for m in _PERCENT.finditer(template):
+            text.append(escape(template[pos:m.start()]))
+            pos = m.end()
+            if m.group(1):
+                text.append("%%")
+                continue
+            if k >= len(args):
+                self.error("not enough arguments for format string", node)
+            precision, kind = m.group(2), m.group(3)
+            k += 1
+            if kind in "rs" and _is_str(args[k - 1]):
+                t, vs = self._value_text(args[k - 1], "", kind)
+                text.append(t)
+                continue
+            v = self.expr(args[k - 1])
+            if kind in "dirs":
+                if kind in "di" and isinstance(v.type, T.FloatType):
+                    self.error("%d of a float is not supported in exception messages", args[k - 1])
+                if kind in "di" and isinstance(v.type, T.BoolType):
+                    v = self.coerce(v, T.I64, args[k - 1])      # "%d" % True is '1'
+                t, vs = self._directive(v, "", "r" if kind == "r" else None, args[k - 1])
+            else:
+                t, vs = self._directive(v, f".{(precision or '.6')[1:]}{kind}", None, args[k - 1])
+            text.append(t)
+            values += vs
+        rest = template[pos:]
+        if "%" in rest:
+            self.error(f"format directive {rest[rest.index('%'):][:3]!r} is not supported in exception messages",
+                       node.left)
+        text.append(escape(rest))
+        if k != len(args):
+            self.error("not all arguments converted during string formatting", node)
+        return "".join(text), values
+
+    # ---- one value ---------------------------------------------------------------------
+
+    def _value_text(self, node, spec: str, conversion) -> tuple[str, list[Value]]:
+        """The text of one formatted value: a string constant as it is, else a directive."""
+        if _is_str(node):
+            if spec and spec != "s":
+                self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
+            return escape(repr(node.value) if conversion == "r" else node.value), []
+        return self._directive(self.expr(node), spec, conversion, node)
+
+    def _directive(self, v: Value, spec: str, conversion, node) -> tuple[str, list[Value]]:
+        """The directive that prints `v` as ``format(v, spec)`` after `conversion`."""
+        t = v.type
+        if conversion not in (None, "s", "r"):
+            self.error(f"the !{conversion} conversion is not supported in exception messages", node)
+        if conversion is not None and spec:
+            self.error("a conversion with a format spec is not supported in exception messages", node)
+        if isinstance(t, T.BoolType) and not spec:
+            return "%B", [v]
+        if isinstance(t, T.IntType) and spec in ("", "d"):
+            if t == T.U64:
+                return "%llu", [v]
+            return "%lld", [v]
+        if isinstance(t, (T.IntType, T.FloatType, T.BoolType)) and spec:
+            m = _FLOAT_SPEC.fullmatch(spec)
+            if m is None:
+                self.error(f"format spec {spec!r} is not supported in exception messages "
+                           "(only .Nf, .Ne, .Ng and d)", node)
+            return f"%.{m.group(1) or 6}{m.group(2)}", [self.coerce(v, T.F64, node)]
+        if isinstance(t, T.FloatType):
+            return "%R", [self.coerce(v, T.F64, node)]
+        self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
+
+
+def _is_str(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _is_str_call(node) -> bool:
+    """`str(x)` or `repr(x)` (the builtins: a local of that name would shadow them, which the
+    frontend's own lookup of other calls reports)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("str", "repr")
+            and len(node.args) == 1 and not node.keywords)
+
+
+def _is_text(node) -> bool:
+    """Whether `node` is a string-valued message part: a constant, an f-string, str(x),
+    a formatting, or a sum of those."""
+    if _is_str(node) or isinstance(node, ast.JoinedStr) or _is_str_call(node):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_text(node.left) and _is_text(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _is_str(node.left)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+            and _is_str(node.func.value))

@@ -1,0 +1,221 @@
+"""Calls of the NumPy functions written in the compiled subset (numpy_lib, numpy_stats,
+numpy_signal, numpy_linalg_lib): which function a ``np.<name>`` names, the argument checks
+that must fail at the user's line rather than inside the library's code, and the results
+the frontend assembles itself (``np.nonzero``'s tuple, one array per axis).
+
+A library function is an ordinary Python function compiled like any callee; a parameter
+annotated ``np.ndarray`` must receive an array (a scalar there is a CompileError at the
+argument). `CHECKS` adds the dtype and rank rules NumPy enforces before computing, and
+a module's `SCALAR_FORMS` names the function that takes a scalar where NumPy also takes one
+(``np.digitize(2.0, bins)``), its `ARRAY_FORMS` the one for an optional array that was
+given (``weights=w``): compiled code can ask neither whether a value is an array nor
+whether an array is None. String options (``mode="same"``) arrive as ints (`OPTIONS`).
+Arguments are evaluated once, in the call's order, before any of this (``pre_evaluated``).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+from script.frontend.ssa_builder import Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+
+@functools.cache
+def library() -> dict:
+    """NumPy name -> function: every public function of the library modules; a function
+    named ``linalg_<x>`` is ``np.linalg.<x>``."""
+    from script.frontend import numpy_lib, numpy_linalg_lib, numpy_signal, numpy_stats
+    table = {}
+    for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib):
+        for name, fn in vars(module).items():
+            if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
+                table[name.replace("linalg_", "linalg.", 1)] = fn
+    return table
+
+
+@functools.cache
+def forms() -> tuple[dict, dict]:
+    """The library modules' ``SCALAR_FORMS`` and ``ARRAY_FORMS``: NumPy name -> (parameter,
+    the function to call instead when that parameter holds a scalar / an array)."""
+    from script.frontend import numpy_signal, numpy_stats
+    modules = (numpy_stats, numpy_signal)
+    return ({k: v for m in modules for k, v in m.SCALAR_FORMS.items()},
+            {k: v for m in modules for k, v in getattr(m, "ARRAY_FORMS", {}).items()})
+
+
+def library_name(obj) -> str | None:
+    """The library's name for NumPy function `obj` (``"linalg.solve"``), or None."""
+    import numpy as np
+    name = getattr(obj, "__name__", None)
+    if name is None:
+        return None
+    if getattr(np, name, None) is obj and (name in library() or name == "nonzero"):
+        return name
+    if getattr(np.linalg, name, None) is obj and "linalg." + name in library():
+        return "linalg." + name
+    return None
+
+
+def call_library(low, node: ast.Call, name: str, first: Value | None = None) -> Value:
+    """``np.<name>(...)`` (or a method, `first` its array): checked, then compiled."""
+    if name == "nonzero":
+        return nonzero_tuple(low, node, first)
+    info = low.ctx.info_for(library()[name])
+    args = bind(low, info, node, first)
+    if any(isinstance(v.type, Unknown) for v, _ in args.values()):
+        return low.call_script(info, node, first=first)
+    scalar_forms, array_forms = forms()
+    if name in array_forms:
+        pname, fn = array_forms[name]
+        if pname in args and isinstance(args[pname][0].type, T.ArrayType):
+            info = low.ctx.info_for(fn)
+    if name in scalar_forms:
+        pname, fn = scalar_forms[name]
+        if pname in args and not isinstance(args[pname][0].type, T.ArrayType):
+            return low.call_script(low.ctx.info_for(fn), node, first=first)
+    for pname in info.any_array_params:
+        if pname in args and not isinstance(args[pname][0].type, T.ArrayType):
+            v, vnode = args[pname]
+            low.error(f"numpy.{name}() takes an array for '{pname}' here, not {v.type}", vnode)
+    check = CHECKS.get(name)
+    if check is not None:
+        check(low, {k: v for k, (v, _) in args.items()}, {k: n for k, (_, n) in args.items()}, node)
+    return low.call_script(info, node, first=first)
+
+
+def bind(low, info, node: ast.Call, first: Value | None) -> dict[str, tuple[Value, ast.AST]]:
+    """The call's arguments by parameter name, each evaluated now, in the call's order, and
+    left in `pre_evaluated` for `call_script` to take (unknown names are its to report)."""
+    names = info.param_names[1:] if first is not None else info.param_names
+    out = {}
+    if first is not None:
+        out[info.param_names[0]] = (first, node)
+    pairs = list(zip(list(names) + [None] * len(node.args), node.args))
+    for pname, arg in pairs + [(kw.arg, kw.value) for kw in node.keywords]:
+        choices = OPTIONS.get(pname)
+        if choices is not None and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            if arg.value not in choices:
+                low.error(f"{pname} must be one of {', '.join(map(repr, choices))} here, not {arg.value!r}", arg)
+            v = Const(choices[arg.value], T.I64)
+        else:
+            v = low.expr(arg)
+        low.pre_evaluated[id(arg)] = v
+        if pname is not None:
+            out[pname] = (v, arg)
+    return out
+
+
+# String options, passed to the library as ints (its defaults are these ints). NumPy's own
+# codes for the modes of convolve and correlate.
+OPTIONS = {"mode": {"valid": 0, "same": 1, "full": 2}, "indexing": {"xy": 0}}
+
+
+def nonzero_tuple(low, node: ast.Call, first: Value | None) -> Value:
+    """``np.nonzero(a)`` / ``a.nonzero()`` / ``np.where(a)``: the columns of
+    ``np.argwhere(a)``, one index array per axis of `a`."""
+    info = low.ctx.info_for(library()["argwhere"])
+    args = bind(low, info, node, first)
+    a, a_node = args.get("a", (None, node))
+    if a is not None and not isinstance(a.type, (T.ArrayType, Unknown)):
+        low.error(f"numpy.nonzero() takes an array here, not {a.type}", a_node)
+    coords = low.call_script(info, node, first=first)
+    if a is None or isinstance(coords.type, Unknown):
+        return coords
+    ndim = a.type.ndim
+    cols = [low.line_view(coords, 0, [Const(k, T.I64)], node) for k in range(ndim)]
+    return low.emit("tuple", cols, T.TupleType([c.type for c in cols]), None, low.loc(node))
+
+
+class _RaiseIf:
+    """``raise_if(cond, ValueError, "text %d ...", n, ...)`` in library code: raise with
+    NumPy's message formatted from ints (a `raise` takes a constant message only)."""
+
+    def __script_call__(self, low, node: ast.Call) -> Value:
+        cond_node, exc_node, text_node, *arg_nodes = node.args
+        if not (isinstance(text_node, ast.Constant) and isinstance(text_node.value, str)):
+            low.error("raise_if() takes a constant message", text_node)
+        cond = low.truth(low.expr(cond_node), cond_node)
+        args = [low.coerce(low.expr(a), T.I64, a) for a in arg_nodes]
+        text = text_node.value.replace("%d", "%lld") if args else text_node.value
+        low.raise_if(cond, low.exception_class(exc_node), text, node, args)
+        return Const(None, T.NONE)
+
+
+raise_if = _RaiseIf()
+
+
+# ---- argument checks ------------------------------------------------------------------------
+
+def _dtype_kind(t: T.Type) -> str:
+    if isinstance(t, T.BoolType):
+        return "b"
+    if isinstance(t, T.IntType):
+        return "i" if t.signed else "u"
+    return "f"
+
+
+def _numpy_dtype(t: T.Type) -> str:
+    from script.frontend.typeinfer import numpy_name
+    return numpy_name(t)
+
+
+def _check_bincount(low, vals, nodes, node) -> None:
+    x = vals["x"]
+    if x.type.ndim != 1:
+        low.error("object too deep for desired array (numpy.bincount() takes a 1-d array)", nodes["x"])
+    if _dtype_kind(x.type.dtype) == "f":
+        low.error(f"Cannot cast array data from dtype('{_numpy_dtype(x.type.dtype)}') to dtype('int64') "
+                  "according to the rule 'safe'", nodes["x"])
+    w = vals.get("weights")
+    if w is not None and not isinstance(w.type, (T.ArrayType, T.NoneType)):
+        low.error(f"numpy.bincount() takes an array of weights here, not {w.type}", nodes["weights"])
+    if w is not None and isinstance(w.type, T.ArrayType) and w.type.ndim != 1:
+        low.error("object too deep for desired array (the weights must be 1-d)", nodes["weights"])
+
+
+def _check_rank(param: str, ranks: tuple, what: str):
+    def check(low, vals, nodes, node):
+        v = vals.get(param)
+        if v is not None and isinstance(v.type, T.ArrayType) and v.type.ndim not in ranks:
+            low.error(f"{what} (a {v.type.ndim}-d array given)", nodes[param])
+    return check
+
+
+def _check_all(*checks):
+    def check(low, vals, nodes, node):
+        for c in checks:
+            c(low, vals, nodes, node)
+    return check
+
+
+def _check_int_arg(param: str, what: str):
+    def check(low, vals, nodes, node):
+        v = vals.get(param)
+        if v is not None and not isinstance(v.type, (T.IntType, T.BoolType)):
+            low.error(f"{what}, not {v.type}", nodes[param])
+    return check
+
+
+_SQUARE = _check_rank("a", (2,), "numpy.linalg takes a 2-d array here")
+
+CHECKS = {
+    "bincount": _check_bincount,
+    "histogram": _check_int_arg("bins", "numpy.histogram() takes an int number of bins here"),
+    "digitize": _check_rank("bins", (1,), "object too deep for desired array (the bins must be 1-d)"),
+    "linalg.solve": _check_all(_SQUARE, _check_rank("b", (1, 2), "numpy.linalg.solve() takes a 1-d or "
+                                                                 "2-d right-hand side here")),
+    "linalg.inv": _SQUARE,
+    "linalg.det": _SQUARE,
+    "convolve": _check_all(_check_rank("a", (1,), "numpy.convolve() takes 1-d arrays"),
+                           _check_rank("v", (1,), "numpy.convolve() takes 1-d arrays")),
+    "correlate": _check_all(_check_rank("a", (1,), "numpy.correlate() takes 1-d arrays"),
+                            _check_rank("v", (1,), "numpy.correlate() takes 1-d arrays")),
+    "polyval": _check_rank("p", (1,), "numpy.polyval() takes a 1-d array of coefficients"),
+    "triu": _check_rank("m", (2,), "numpy.triu() takes a 2-d array here"),
+    "tril": _check_rank("m", (2,), "numpy.tril() takes a 2-d array here"),
+    "meshgrid": _check_all(_check_rank("x", (1,), "numpy.meshgrid() takes 1-d arrays here"),
+                           _check_rank("y", (1,), "numpy.meshgrid() takes 1-d arrays here")),
+}

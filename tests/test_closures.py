@@ -1,0 +1,53 @@
+"""Nested functions and lambdas in compiled code (script/frontend/closures.py), against
+CPython."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+import closure_kernels as K
+from difftest import check_all_levels
+from script.errors import CompileError
+
+SET = settings(max_examples=30, deadline=None)
+
+
+@SET
+@given(st.integers(-20, 20), st.floats(-1e3, 1e3))
+def test_scalar_closures(n, x):
+    check_all_levels(K.scaled_sum, np.arange(4.0) * x, n)
+    check_all_levels(K.lambdas, x, n)
+    check_all_levels(K.lambdas, n, n)
+    check_all_levels(K.recursive_inner, n)
+    check_all_levels(K.calls_earlier, x, n)
+    check_all_levels(K.shadows, n)
+    check_all_levels(K.raising_inner, n)
+
+
+@SET
+@given(st.integers(0, 6), st.floats(-10, 10))
+def test_closures_over_arrays(n, x):
+    check_all_levels(K.over_arrays, np.arange(float(n)) + x, np.ones(n) * x)
+
+
+def _compile_source(tmp_path, body):
+    path = tmp_path / "nested_bad.py"
+    path.write_text("def f(n):\n" + body)
+    ns = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)
+    return script.script(ns["f"])
+
+
+@pytest.mark.parametrize("body, match", [
+    ("    def g(x):\n        def h(y):\n            return y\n        return h(x)\n    return g(n)\n",
+     "nested two deep"),
+    ("    t = 0\n    def g(x):\n        nonlocal t\n        t += x\n        return t\n    return g(n)\n",
+     "'nonlocal' is not supported"),
+    ("    def g(x):\n        return x\n    return g\n", "cannot be used as a value"),
+    ("    return sorted((n, 1), key=lambda v: -v)[0]\n", "lambda"),
+])
+def test_unsupported_nested_forms(tmp_path, body, match):
+    with pytest.raises(CompileError, match=match) as info:
+        _compile_source(tmp_path, body)(3)
+    assert "nested_bad.py:" in str(info.value)

@@ -1,0 +1,142 @@
+"""Exception messages with values: f-strings, str.format and % formatting of ints, floats
+and bools in `raise` and `assert`, against CPython."""
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import check_all_levels
+from script.errors import CompileError
+from message_kernels import fstrings, lazy_assert, small_ints, string_parts
+
+SET = settings(max_examples=60, deadline=None)
+
+
+@SET
+@given(st.integers(-100, 100), st.floats(allow_nan=True, allow_infinity=True), st.booleans())
+def test_fstrings_format_and_percent(n, x, b):
+    check_all_levels(fstrings, n, x, b)
+
+
+@SET
+@given(st.integers(-5, 5), st.integers(-1, 1))
+def test_assert_message_is_lazy(n, d):
+    check_all_levels(lazy_assert, n, d)
+
+
+@SET
+@given(st.integers(-2**40, 2**40), st.integers(-10, 10))
+def test_int_expressions_in_messages(a, b):
+    check_all_levels(small_ints, a, b)
+
+
+def test_string_constants_inside_messages():
+    for n in range(4):
+        check_all_levels(string_parts, n)
+
+
+def test_unsigned_64_bit_values():
+    def f(a: script.u64) -> script.u64:
+        if a > 10:
+            raise ValueError(f"big: {a}")
+        return a
+    g = script.script(f)
+    with pytest.raises(ValueError, match="^big: 18446744073709551615$"):
+        g(2**64 - 1)
+
+
+def test_float32_values_print_as_their_double():
+    def f(a: script.f32) -> script.f32:
+        raise ValueError(f"{a} {a:.3f}")
+    with pytest.raises(ValueError, match=r"^0\.5 0\.500$"):
+        script.script(f)(0.5)
+
+
+@pytest.mark.parametrize("src, match", [
+    ("raise ValueError(f'{n:>5}')", "format spec '>5' is not supported"),
+    ("raise ValueError(f'{n:x}')", "format spec 'x' is not supported"),
+    ("raise ValueError(f'{n!a}')", "the !a conversion is not supported"),
+    ("raise ValueError(f'{(n, n)}')", "cannot be formatted in an exception message"),
+    ("raise ValueError('%d %d' % (n,))", "not enough arguments for format string"),
+    ("raise ValueError('%d' % (n, n))", "not all arguments converted"),
+    ("raise ValueError('%x' % n)", "format directive '%x' is not supported"),
+    ("raise ValueError('{} {}'.format(n))", "needs argument 1"),
+])
+def test_unsupported_formats_are_compile_errors(tmp_path, src, match):
+    path = tmp_path / "bad_message.py"
+    path.write_text(f"def f(n):\n    if n > 0:\n        {src}\n    return n\n")
+    ns = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)
+    with pytest.raises(CompileError, match=match) as info:
+        script.script(ns["f"])(1)
+    assert "bad_message.py:3:" in str(info.value)
+
+
+def test_kernel_messages_format_on_the_host():
+    from script.backend.llvm.abi import encode_message, format_message
+    import struct
+    bits = struct.unpack("<q", struct.pack("<d", math.pi))[0]
+    enc = encode_message("i=%lld x=%R %.3f %B %llu %%", 5)
+    assert format_message(enc.data(), [-3, bits, bits, 0, -1]) == \
+        f"i=-3 x={math.pi!r} {math.pi:.3f} False {2**64 - 1} %"
+
+
+@SET
+@given(st.integers(0, 12), st.floats(allow_nan=True, allow_infinity=True, width=64), st.booleans())
+def test_print_writes_what_cpython_writes(n, x, b):
+    import contextlib
+    import io
+    from message_kernels import printing
+    for compiled in (script.script(printing, opt=0), script.script(printing)):
+        want, got = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(want):
+            printing(n, x, b)
+        with contextlib.redirect_stdout(got):
+            compiled(n, x, b)
+        assert got.getvalue() == want.getvalue()
+
+
+def test_print_from_threads_without_the_gil(capfd):
+    import threading
+
+    def count(n):
+        t = 0
+        for i in range(n):
+            t += i
+        print("total", t)
+        return t
+    f = script.script(count, nogil=True)
+    threads = [threading.Thread(target=f, args=(200_000,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert capfd.readouterr().out.count(f"total {sum(range(200_000))}\n") == 4
+
+
+def test_print_options_and_errors():
+    def bad_file(n):
+        print(n, file=None)
+
+    def bad_value(a):
+        print(a)
+    with pytest.raises(CompileError, match="print\\(\\) keyword 'file' is not supported"):
+        script.script(bad_file)(1)
+    import numpy as np
+    with pytest.raises(CompileError, match="cannot be formatted"):
+        script.script(bad_value)(np.zeros(2))
+
+
+def test_print_in_a_kernel_is_a_compile_error():
+    import numpy as np
+    from script import cuda
+
+    def show(x):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            print("x", x[i])
+    with pytest.raises(CompileError, match="print\\(\\) is not supported in kernels") as info:
+        script.kernel(show)[1, 2](np.array([1.5, 2.5]))
+    assert "test_messages.py" in str(info.value)
