@@ -110,11 +110,10 @@ class ClosureLowering:
     def define_nested(self, node: ast.FunctionDef) -> None:
         if node.name in self.info.param_names:
             self.error(f"nested function '{node.name}' shadows a parameter", node)
-        cache = self.ctx.__dict__.setdefault("nested_infos", {})
         key = (id(self.info), id(node))
-        info = cache.get(key)
+        info = self.ctx.nested_infos.get(key)
         if info is None:
-            info = cache[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
+            info = self.ctx.nested_infos[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
         self.nested_functions[node.name] = NestedFunction(info)
 
     def assign_lambda(self, target, value: ast.Lambda) -> bool:
@@ -125,10 +124,9 @@ class ClosureLowering:
         return True
 
     def lambda_def(self, name: str, node: ast.Lambda) -> ast.FunctionDef:
-        cache = self.ctx.__dict__.setdefault("lambda_defs", {})
-        fn = cache.get(id(node))
+        fn = self.ctx.lambda_defs.get(id(node))
         if fn is None:
-            fn = cache[id(node)] = lambda_as_def(name, node)
+            fn = self.ctx.lambda_defs[id(node)] = lambda_as_def(name, node)
         return fn
 
     def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:

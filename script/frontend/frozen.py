@@ -29,7 +29,7 @@ def frozen_array(lowering, arr: np.ndarray, name: str, node):
     if arr.nbytes > MAX_FROZEN_BYTES:
         lowering.error(f"global array '{name}' has {arr.nbytes} bytes; compiled code freezes arrays "
                        f"of at most {MAX_FROZEN_BYTES >> 20} MiB (pass it as an argument)", node)
-    data = ArrayData(tuple(arr.shape), np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes())
+    data = ArrayData(tuple(arr.shape), np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes())
     return lowering.emit("const_array", [], T.ArrayType(dtype, arr.ndim, "C"), data, lowering.loc(node))
 
 

@@ -78,7 +78,7 @@ class LinalgLowering:
         da, db = self.dims_of(a, node), self.dims_of(b, node)
         if shape == (2, 1):
             out = self.alloc_array(dtype, [da[0]], node)
-            self.with_blas(out, a, b, lambda: self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node), node)
+            self.with_blas(out, a, b, lambda: [self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node)], node)
             return out
         out = self.alloc_array(dtype, [da[0], db[1]] if shape == (2, 2) else [db[1]], node)
 
@@ -94,12 +94,13 @@ class LinalgLowering:
 
     def with_blas(self, out: Value, a: Value, b: Value, loops, node) -> None:
         """`out = a @ b` by the platform's BLAS (the `gemm` op) where it has one and the
-        product is large, else by `loops()`: float arrays of one dtype only."""
+        product is large, else by `loops()` (what it returns is dropped): float arrays of one
+        dtype only."""
         if not (out.type.dtype == a.type.dtype == b.type.dtype and out.type.dtype in (T.F32, T.F64)):
             loops()
             return
         done = self.emit("gemm", [out, a, b], T.BOOL, None, self.loc(node))
-        self.choose(done, lambda: None, lambda: loops() and None, node)
+        self.choose(done, lambda: None, lambda: (loops(), None)[1], node)
 
     def check_aligned(self, a: Value, b: Value, how: str, node) -> None:
         """NumPy's ValueError unless a's last length equals b's first."""

@@ -40,6 +40,8 @@ class Context:
         self.journal: list[tuple] = []                 # cache insertions, in order
         self.infos: dict[int, FunctionInfo] = {}
         self.names: dict[str, tuple] = {}
+        self.nested_infos: dict[tuple, FunctionInfo] = {}  # (outer info id, def node id) -> info (closures.py)
+        self.lambda_defs: dict[int, object] = {}           # lambda node id -> its def (closures.py)
 
     # ---- user functions ------------------------------------------------------------------
 

@@ -33,8 +33,9 @@ def lower_gemm(m: NativeModule, b: Builder, fn, c: Value, a: Value, bb: Value,
     fptr = b.load("ptr", b.offset(table, 0 if ct.dtype == T.F64 else 8))
     work = b.mul(b.mul(rows, cols), inner)
     worth = b.and_(b.icmp("ne", fptr, NULL), b.icmp("sge", work, int_const("i64", MIN_WORK)))
-    call, skip, done = fn.append_block("blas"), fn.append_block("no_blas"), fn.append_block("blas_done")
-    b.cbranch(worth, call, skip)
+    here = b.block
+    call, done = fn.append_block("blas"), fn.append_block("blas_done")
+    b.cbranch(worth, call, done)
     b.position_at_end(call)
     i32, i64 = (lambda k: int_const("i32", k)), (lambda k: int_const("i64", k))
     gemm = Callee(fptr.ref, "void", ["i32", "i32", "i32", "i64", "i64", "i64", scalar, "ptr", "i64",
@@ -44,10 +45,8 @@ def lower_gemm(m: NativeModule, b: Builder, fn, c: Value, a: Value, bb: Value,
     b.call(gemm, [i32(ROW_MAJOR), i32(NO_TRANS), i32(NO_TRANS), rows, cols, inner, one, data(a), inner,
                   data(bb), cols, zero, data(c), cols])
     b.branch(done)
-    b.position_at_end(skip)
-    b.branch(done)
     b.position_at_end(done)
     result = b.phi("i1")
     result.add_incoming(int_const("i1", 1), call)
-    result.add_incoming(int_const("i1", 0), skip)
+    result.add_incoming(int_const("i1", 0), here)
     return result

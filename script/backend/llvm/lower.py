@@ -11,7 +11,7 @@ Raises whose message takes no run-time value share one block per exception and m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
@@ -346,11 +346,10 @@ class FunctionLowering:
     def _op_print(self, i: Instr):
         """A call of the runtime's ``script.print`` (runtime.entry) with the message's slots."""
         enc = encode_message(i.attr, len(i.operands), i.loc)
-        kinds = enc.kinds or bytes(4 * len(enc.slots))      # script.print always reads them
-        slots = [self.b.ptrtoint(self.m.cstring(s), "i64") if isinstance(s, bytes) else self.widen(i.operands[s])
-                 for s in enc.slots]
+        enc = replace(enc, kinds=enc.kinds or bytes(4 * len(enc.slots)))     # script.print always reads them
+        slots = [self.b.ptrtoint(s, "i64") if s.type == "ptr" else s for s in self.message_slots(enc, i.operands)]
         slots += [llvm.int_const("i64", 0)] * (MAX_MESSAGE_ARGS - len(slots))
-        fmt = self.m.cstring(enc.fmt + b"\0" + kinds)
+        fmt = self.m.cstring(enc.data())
         fn = self.m.declare(PRINT_SYMBOL, "void", ["ptr", "i32", "ptr"] + ["i64"] * MAX_MESSAGE_ARGS,
                             attrs=("nounwind", "cold"))
         self.b.call(fn, [self.env, llvm.int_const("i32", len(enc.fmt) + 1), fmt, *slots])
@@ -401,13 +400,14 @@ class FunctionLowering:
             enc = encode_message(exc.message, len(args), i.loc if i is not None else None)
             fmt = self.m.cstring(enc.data())
             exc_word = enc.exc_word(exc_word)
-            for slot in enc.slots:
-                if isinstance(slot, bytes):
-                    slots.append(self.m.cstring(slot))
-                else:
-                    slots.append(self.widen(args[slot]))
+            slots = self.message_slots(enc, args)
         store_exception(self.b, self.env, exc_word, fmt, slots)
         self.b.branch(unwind or self.unwind_block())
+
+    def message_slots(self, enc, args: list[Value]) -> list[llvm.Value]:
+        """The values of an encoded message's slots: its strings' addresses, its operands
+        widened (`widen`)."""
+        return [self.m.cstring(s) if isinstance(s, bytes) else self.widen(args[s]) for s in enc.slots]
 
     def widen(self, v: Value) -> llvm.Value:
         """A message operand as its i64 slot: ints extended by their sign, floats' bits."""
