@@ -157,8 +157,16 @@ class FancyIndexLowering:
 
         def index_at(k):
             return self.coerce(self.emit("load", [idx_arr, k], idx_arr.type.dtype, None, loc), T.I64, node)
-        if self.boundscheck:        # NumPy checks every index before it writes any
-            self.loop_nest(node, [n], lambda idx: self.checked_index(arr, 0, index_at(idx[0]), node))
+        if self.boundscheck:        # NumPy checks every index before it writes any,
+            # walking the index array in memory order (a negative stride flipped), so the bad
+            # index it names is the first there
+            backwards = self.cmp("lt", self.emit("stride", [idx_arr], T.I64, 0, loc), Const(0, T.I64), node)
+            last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
+
+            def in_memory_order(k):
+                back = self.emit("sub", [last, k], T.I64, None, loc)
+                return self.emit("select", [backwards, back, k], T.I64, None, loc)
+            self.loop_nest(node, [n], lambda idx: self.checked_index(arr, 0, index_at(in_memory_order(idx[0])), node))
 
         def scatter(idx):
             i = index_at(idx[0])
