@@ -100,6 +100,13 @@ def histogram_(a, bins):
     return np.histogram(a, bins)
 
 
+def histogram_zero_unsigned(a, bins):
+    # The range comes from max/min, whose pick between -0.0 and 0.0 follows NumPy's SIMD
+    # order (unspecified): + 0.0 makes a zero edge 0.0 on both sides.
+    counts, edges = np.histogram(a, bins)
+    return counts, edges + 0.0
+
+
 def histogram_range(a, lo, hi):
     return np.histogram(a, bins=7, range=(lo, hi))
 

@@ -52,8 +52,8 @@ def test_bincount_errors():
 @given(views(hnp.arrays(FLOAT_DTYPES, st.integers(0, 40), elements=st.floats(-50, 50, width=32))),
        st.integers(-1, 12))
 def test_histogram_floats(a, bins):
-    check_all_levels(K.histogram_, a, bins)
-    check_all_levels(K.histogram_, a.reshape(-1, 1), bins)
+    check_all_levels(K.histogram_zero_unsigned, a, bins)
+    check_all_levels(K.histogram_zero_unsigned, a.reshape(-1, 1), bins)
     check_all_levels(K.histogram_range, a, -10.0, 20.5)
     check_all_levels(K.histogram_range, a, -10, 20)
 
@@ -66,6 +66,8 @@ def test_histogram_ints(a, bins):
 
 
 def test_histogram_edges_and_errors():
+    # found by hypothesis: max(-0.0, 0.0) picks the zero NumPy's SIMD order does not
+    check_all_levels(K.histogram_zero_unsigned, np.array([-0.0, 0.0, -1.0]), 1)
     # values on the edges, the right-closed last bin, rounding near an edge
     check_all_levels(K.histogram_, np.linspace(0.0, 1.0, 11), 10)
     check_all_levels(K.histogram_, np.array([0.1, 0.2, 0.3, 0.7]) * 3, 3)
