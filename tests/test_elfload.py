@@ -195,27 +195,49 @@ def test_a_damaged_stored_object_is_ignored_with_a_warning_and_rewritten(tmp_pat
         assert store.read_object(path) is None
 
 
+def test_the_host_record_round_trips_and_a_malformed_one_is_ignored(tmp_path, monkeypatch):
+    if store.host_id() is None:
+        pytest.skip("no host id here (no /proc/cpuinfo or llvmlite found on sys.path)")
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path))
+    value = ("x86_64-unknown-linux-gnu", "somecpu", "+a,-b", "22.1.0")
+    store._write_host_record(value)
+    path = store._host_record_path()
+    assert path.startswith(str(tmp_path)) and path.endswith(".txt")
+    assert store._read_host_record() == value
+    text = open(path, encoding="utf-8").read()
+    for bad in [text.replace("script-host 2", "script-host 1"),     # another format
+                text.replace(store.host_id(), "0" * 64),               # another machine
+                text[:-1], text + "more\n", text.replace("somecpu", ""), b"\xff\n"]:
+        with open(path, "wb") as f:
+            f.write(bad if isinstance(bad, bytes) else bad.encode())
+        assert store._read_host_record() is None
+    store._write_host_record(("with\nnewline", "c", "f", "v"))     # never written
+    assert store._read_host_record() is None
+
+
 # ---- Ctrl-C and the GIL in loaded code ----------------------------------------------------
 
-def wait_for_flag(flag, limit):
+def wait_for_flag(flag, out, limit):
     flag[1] = 1
     i = 0
     while flag[0] == 0 and i < limit:
+        out[0] = i      # `out` may be `flag`: LLVM reads flag[0] again in every iteration
         i += 1
     return i
 
 
 def test_the_gil_is_released_while_loaded_code_runs(tmp_path):
+    # the race of test_interrupts.py's test of the GIL, in loaded code
     f = script.script(wait_for_flag)
-    flag = np.zeros(2, np.int64)
-    f(flag, 1)
+    flag, out = np.zeros(2, np.int64), np.zeros(1, np.int64)
+    f(flag, out, 1)
     script.save(f, tmp_path / "w.smod")
     g = script.load(tmp_path / "w.smod").wait_for_flag
     assert isinstance(natives(g)[0], link.LoadedLibrary)
     flag[:] = 0
     limit = 10 ** 11            # minutes: reached only if this thread never ran meanwhile
     result = []
-    t = threading.Thread(target=lambda: result.append(g(flag, limit)))
+    t = threading.Thread(target=lambda: result.append(g(flag, out, limit)))
     t.start()
     while flag[1] == 0:         # the loop has started ...
         t.join(0.001)

@@ -109,25 +109,30 @@ def test_a_loop_counting_down_is_strip_mined_too():
     assert text.count("poll") == 1
 
 
+def polled_with_callee(source: str) -> str:
+    from script.ir.parser import parse_module
+    module = parse_module("func @g(%0: i64) -> i64 {\nbb0:\n  ret %0\n}\n" + source)
+    f = module.functions["f"]
+    insert_polls(f)
+    return format_function(f)
+
+
 @pytest.mark.parametrize("change", [
-    ("add %1, 1:i64", "add %1, 2:i64"),        # a step other than one
-    ("add %2, %1 : i64", "call @g(%1) : i64"), # a call in the body
+    [("add %1, 1:i64", "add %1, 2:i64")],                               # a step of two
+    [("add %1, 1:i64", "add %1, 2:i64"), ("add %2, %1 : i64", "call @g(%1) : i64")],
 ])
-def test_other_loops_poll_once_per_iteration_in_the_header(change):
-    source = COUNTED.replace(*change)
-    if "@g" in change[1]:
-        source = "func @g(%0: i64) -> i64 {\nbb0:\n  ret %0\n}\n" + source.replace(
-            "func @f", "func @f")
-        from script.ir.parser import parse_module
-        module = parse_module(source)
-        f = module.functions["f"]
-        insert_polls(f)
-        text = format_function(f)
-    else:
-        text = polled(source)
+def test_other_loops_poll_once_per_iteration_before_the_back_edge(change):
+    source = COUNTED
+    for old, new in change:
+        source = source.replace(old, new)
+    text = polled_with_callee(source) if "@g" in source else polled(source)
     filecheck(text, parse_checks("""
         // CHECK:      bb1(%1: i64, %2: i64):
-        // CHECK-NEXT:   poll
+        // CHECK-NEXT:   %3 = cmp.lt %1, %0 : bool
+        // CHECK-NEXT:   cbr %3, bb2, bb3
+        // CHECK-NEXT: bb2:
+        // CHECK:        poll
+        // CHECK-NEXT:   br bb1(%5, %4)
     """))
     assert text.count("poll") == 1
 
@@ -154,43 +159,187 @@ bb5:
 """
 
 
-@pytest.mark.parametrize("change", [
-    ("", ""),                                  # an if in the body of a counted loop
-    ("cmp.lt %1, %0", "cmp.ne %1, %0"),        # not a bound test: a while loop with a counter
-    ("add %1, 1:i64", "add %1, -1:i64"),       # counting down
-])
-def test_a_loop_with_a_counter_polls_when_its_low_bits_are_zero(change):
-    filecheck(polled(BRANCHY.replace(*change)), parse_checks("""
+def test_a_counted_loop_with_an_if_in_its_body_is_strip_mined_too():
+    # LLVM turns the if into a select and then unrolls or vectorizes the chunk loop, which
+    # it does for neither a loop with a poll inside nor one with a second exit.
+    filecheck(polled(BRANCHY), parse_checks("""
         // CHECK:      bb1(%1: i64, %2: i64):
-        // CHECK-NEXT:   %3 = and %1, 65535:i64 : i64
-        // CHECK-NEXT:   %4 = cmp.eq %3, 0:i64 : bool
-        // CHECK-NEXT:   poll %4
+        // CHECK-NEXT:   %3 = max %1, 0:i64 : i64
+        // CHECK:        %7 = min %0, %6 : i64
+        // CHECK-NEXT:   br bb2(%3, %2, %7)
+        // CHECK-NEXT: bb2(%8: i64, %9: i64, %10: i64):
+        // CHECK-NEXT:   %11 = cmp.lt %8, %0 : bool
+        // CHECK-NEXT:   %12 = cmp.lt %8, %10 : bool
+        // CHECK-NEXT:   cbr %12, bb5, bb3
+        // CHECK-NEXT: bb3:
+        // CHECK-NEXT:   cbr %11, bb4, bb8
+        // CHECK-NEXT: bb4:
+        // CHECK-NEXT:   poll
+        // CHECK-NEXT:   br bb1(%8, %9)
         // CHECK-NOT:    poll
     """))
 
 
 @pytest.mark.parametrize("change", [
-    ("br bb1(%7, %6)", "cbr %4, bb1(%7, %6), bb1(%1, %6)"),   # one back edge does not step
-    ("i64", "i16"),                                            # a counter of 16 bits
+    ("cmp.lt %1, %0", "cmp.ne %1, %0"),        # not a bound test: a while loop with a counter
+    ("add %1, 1:i64", "add %1, -1:i64"),       # counting down
+    ("cbr %4, bb3, bb4(%2)", "cbr %4, bb3, bb5"),                 # a break
+    ("%4 = cmp.lt %2, 100:i64 : bool",                            # a check
+     "%4 = cmp.lt %2, 100:i64 : bool\n  check %4, IndexError \"i\""),
+])
+def test_a_loop_with_a_counter_polls_before_its_back_edge_when_its_low_bits_are_zero(change):
+    filecheck(polled(BRANCHY.replace(*change)), parse_checks("""
+        // CHECK:      bb1(%1: i64, %2: i64):
+        // CHECK-NOT:    poll
+        // CHECK:      bb4(%6: i64):
+        // CHECK-NEXT:   %7 = add %1, {{-?}}1:i64 : i64
+        // CHECK-NEXT:   %8 = and %1, 65535:i64 : i64
+        // CHECK-NEXT:   %9 = cmp.eq %8, 0:i64 : bool
+        // CHECK-NEXT:   poll %9
+        // CHECK-NEXT:   br bb1(%7, %6)
+        // CHECK-NOT:    poll
+    """))
+
+
+@pytest.mark.parametrize("change", [
+    [("br bb1(%7, %6)", "cbr %4, bb1(%7, %6), bb1(%1, %6)")],    # one back edge does not step
+    [("cmp.lt %1, %0", "cmp.ne %1, %0"), ("i64", "i16")],        # a while loop, 16 bits
 ])
 def test_a_counter_steps_by_one_on_every_back_edge_and_is_wide(change):
-    text = polled(BRANCHY.replace(*change))
+    source = BRANCHY
+    for old, new in change:
+        source = source.replace(old, new)
+    text = polled(source)
     assert "poll %" not in text and text.count("poll") == 1
+
+
+def test_a_counted_loop_with_a_call_polls_every_call_chunk_iterations_as_one_loop():
+    # Strip-mined without a loop nest: the poll block computes the next limit and goes
+    # back to the header, so an iteration runs one compare, as without checks.
+    text = polled_with_callee(COUNTED.replace("add %2, %1 : i64", "call @g(%1) : i64"))
+    filecheck(text, parse_checks("""
+        // CHECK:      bb1(%1: i64, %2: i64):
+        // CHECK-NEXT:   %3 = max %1, 0:i64 : i64
+        // CHECK-NEXT:   %4 = cmp.gt %3, 9223372036854775743:i64 : bool
+        // CHECK-NEXT:   %5 = add %3, 64:i64 : i64
+        // CHECK-NEXT:   %6 = select %4, 9223372036854775807:i64, %5 : i64
+        // CHECK-NEXT:   %7 = min %0, %6 : i64
+        // CHECK-NEXT:   br bb2(%3, %2, %7)
+        // CHECK-NEXT: bb2(%8: i64, %9: i64, %10: i64):
+        // CHECK-NEXT:   %11 = cmp.lt %8, %0 : bool
+        // CHECK-NEXT:   %12 = cmp.lt %8, %10 : bool
+        // CHECK-NEXT:   cbr %12, bb5, bb3
+        // CHECK-NEXT: bb3:
+        // CHECK-NEXT:   cbr %11, bb4, bb6
+        // CHECK-NEXT: bb4:
+        // CHECK-NEXT:   poll
+        // CHECK-NEXT:   %13 = cmp.gt %8, 9223372036854775743:i64 : bool
+        // CHECK-NEXT:   %14 = add %8, 64:i64 : i64
+        // CHECK-NEXT:   %15 = select %13, 9223372036854775807:i64, %14 : i64
+        // CHECK-NEXT:   %16 = min %0, %15 : i64
+        // CHECK-NEXT:   br bb2(%8, %9, %16)
+        // CHECK-NEXT: bb5:
+        // CHECK-NEXT:   %17 = call @g(%8) : i64
+        // CHECK-NEXT:   %18 = add %8, 1:i64 : i64
+        // CHECK-NEXT:   br bb2(%18, %17, %10)
+    """))
+    assert interrupts.CALL_CHUNK == 64
+
+
+def test_a_loop_with_a_call_and_a_counter_polls_once_in_call_chunk_iterations():
+    source = BRANCHY.replace("cmp.lt %1, %0", "cmp.ne %1, %0").replace(
+        "%5 = add %2, %1 : i64", "%5 = call @g(%1) : i64")
+    filecheck(polled_with_callee(source), parse_checks("""
+        // CHECK:      bb4(%6: i64):
+        // CHECK-NEXT:   %7 = add %1, 1:i64 : i64
+        // CHECK-NEXT:   %8 = and %1, 63:i64 : i64
+        // CHECK-NEXT:   %9 = cmp.eq %8, 0:i64 : bool
+        // CHECK-NEXT:   poll %9
+        // CHECK-NEXT:   br bb1(%7, %6)
+    """))
+
+
+def test_a_counted_loop_with_a_16_bit_counter_needs_no_poll_whatever_its_body():
+    assert "poll" not in polled(BRANCHY.replace("i64", "i16"))
+
+
+def test_every_latch_of_a_loop_polls():
+    # Two back edges from two blocks (a `continue`): each iteration ends on one of them.
+    source = BRANCHY.replace("cbr %4, bb3, bb4(%2)", "cbr %4, bb3, bb6").replace(
+        "bb5:\n  ret %2", "bb5:\n  ret %2\nbb6:\n  %8 = add %1, 1:i64 : i64\n"
+        "  br bb1(%8, %2)").replace("cmp.lt %1, %0", "cmp.ne %1, %0")
+    text = polled(source)
+    assert text.count("poll %") == 2
+    filecheck(text, parse_checks("""
+        // CHECK:      bb4(%6: i64):
+        // CHECK:        poll %
+        // CHECK-NEXT:   br bb1(
+        // CHECK:      bb6:
+        // CHECK:        poll %
+        // CHECK-NEXT:   br bb1(
+    """))
+
+
+INNER_EXITS_TO_OUTER_HEADER = """
+func @f(%0: i64) -> i64 {
+bb0:
+  br bb1(0:i64, 0:i64)
+bb1(%1: i64, %2: i64):
+  %3 = cmp.ne %1, %0 : bool
+  cbr %3, bb2, bb4
+bb2:
+  br bb3(0:i64, %2)
+bb3(%4: i64, %5: i64):
+  %6 = cmp.lt %4, 10:i64 : bool
+  %7 = call @g(%4) : i64
+  %8 = add %5, %7 : i64
+  %9 = add %4, 1:i64 : i64
+  %10 = add %1, 1:i64 : i64
+  cbr %6, bb3(%9, %8), bb1(%10, %8)
+bb4:
+  ret %2
+}
+"""
+
+
+def test_an_outer_loop_whose_latch_heads_an_inner_loop_polls_on_its_own_back_edge():
+    # bb3 heads the inner loop and ends the outer one's iterations: the outer loop's poll
+    # goes on a block of its own on that edge, not into bb3 (every inner iteration).
+    from script.ir.parser import parse_module
+    from ir_interp import outcome
+    module = parse_module("func @g(%0: i64) -> i64 {\nbb0:\n  ret %0\n}\n"
+                          + INNER_EXITS_TO_OUTER_HEADER)
+    f = module.functions["f"]
+    want = outcome(f, [3])
+    insert_polls(f)
+    verify_function(f, after="interrupts")
+    text = format_function(f)
+    assert same_outcome(outcome(f, [3]), want)
+    filecheck(text, parse_checks("""
+        // CHECK:      call @g
+        // CHECK-NOT:  poll
+        // CHECK:      cbr
+        // CHECK:      poll
+        // CHECK:      bb7(%24: i64, %25: i64):
+        // CHECK-NEXT:   poll
+        // CHECK-NEXT:   br bb1(%24, %25)
+    """))
+    assert text.count("poll") == 2             # the outer loop's and the inner chunks'
 
 
 def test_a_poll_with_a_due_flag_parses_and_verifies_only_with_a_bool():
     from script.ir.parser import IRParseError
-    text = polled(BRANCHY)
-    assert "poll %4" in text
+    text = polled(BRANCHY.replace("cmp.lt %1, %0", "cmp.ne %1, %0"))
+    assert "poll %9" in text
     with pytest.raises(IRParseError, match="poll of i64: takes nothing or a bool"):
-        parse_function(text.replace("poll %4", "poll %3"))
+        parse_function(text.replace("poll %9", "poll %8"))
 
 
-def test_nested_loops_poll_in_the_outer_header_only():
+def test_nested_loops_poll_in_the_outer_loop_only():
     f = script.script(nested_sum)
     assert f(3, 4) == nested_sum(3, 4)
     text = f.ir("opt")
-    assert text.count("poll") == 1          # the outer header: before each run of the inner loop
+    assert text.count("poll") == 1          # the outer latch: between runs of the inner loop
     assert "65536" not in text
 
 
@@ -217,12 +366,12 @@ def test_without_loops_nothing_changes():
        chunk=st.sampled_from([1, 2, 1 << 16]))
 def test_polls_never_change_what_a_function_computes(func, inputs, chunk):
     expected = [outcome(func, args) for args in inputs]
-    saved = interrupts.CHUNK
-    interrupts.CHUNK = chunk
+    saved = interrupts.CHUNK, interrupts.CALL_CHUNK
+    interrupts.CHUNK = interrupts.CALL_CHUNK = chunk
     try:
         insert_polls(func)
     finally:
-        interrupts.CHUNK = saved
+        interrupts.CHUNK, interrupts.CALL_CHUNK = saved
     verify_function(func, after="interrupts")
     for args, want in zip(inputs, expected):
         if want[0] in ("undefined", "step limit"):
@@ -288,11 +437,21 @@ def axpy(a, x, y, out):
         out[i] = a * x[i] + y[i]
 
 
+def clip(a, lo, hi):
+    for i in range(a.shape[0]):
+        x = a[i]
+        if x < lo:
+            a[i] = lo
+        elif x > hi:
+            a[i] = hi
+
+
 @pytest.mark.skipif(not re.match(r"x86_64|AMD64|aarch64|arm64", os.uname().machine),
                     reason="vector units of a known target")
 def test_strip_mined_loops_still_vectorize():
     x, y, out = np.arange(100.0), np.ones(100), np.zeros(100)
-    for fn, args in [(int_sum, (np.arange(100),)), (axpy, (2.0, x, y, out))]:
+    for fn, args in [(int_sum, (np.arange(100),)), (axpy, (2.0, x, y, out)),
+                     (clip, (np.linspace(0, 1, 100), 0.2, 0.8))]:   # an if in the body
         plain, checked = script.script(fn, interruptible=False), script.script(fn)
         plain(*args), checked(*args)
         assert vector_types(plain) and vector_types(checked) == vector_types(plain)
@@ -346,6 +505,54 @@ def spin_branchy(flag, n: int) -> int:
     return x
 
 @script.script
+def spin_break(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        if x == -1:
+            break
+    return x
+
+@script.script
+def spin_checked(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    t = 0
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        t += flag[x % 7]
+    return t
+
+@script.script
+def spin_no_counter(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    while x != 0:
+        x = (x * 1103515245 + 12345) % 2147483648 + n
+    return x
+
+@script.script
+def lcg_step(x):
+    if x < 0:
+        return lcg_step(-x)
+    return (x * 1103515245 + 12345) % 2147483648
+
+@script.script
+def spin_calls(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    for i in range(n):
+        x = lcg_step(x)
+    return x
+
+@script.script
+def spin_recursive(flag, n, depth):
+    if depth > 0:
+        return spin_recursive(flag, n, depth - 1) + 1
+    return spin_range(flag, n)
+
+@script.script
 def wait_for(flag) -> int:
     flag[0] = 1
     i = 0
@@ -379,13 +586,18 @@ def run_child(tmp_path, body: str, timeout: float = 120) -> str:
     return r.stdout
 
 
-@pytest.mark.parametrize("kernel", ["spin_while", "spin_range", "spin_sum", "spin_branchy"])
+@pytest.mark.parametrize("kernel", [
+    "spin_while", "spin_range", "spin_sum", "spin_branchy", "spin_break", "spin_checked",
+    "spin_no_counter", "spin_calls", "spin_recursive"])
 def test_sigint_interrupts_a_long_compiled_loop(tmp_path, kernel):
+    args = "flag, 10 ** 17, 3" if kernel == "spin_recursive" else "flag, 10 ** 17"
+    if kernel == "spin_no_counter":
+        args = "flag, 1"
     out = run_child(tmp_path, f"""
         flag = np.zeros(1000, np.int64)
         send_sigint_when_running(flag)
         try:
-            {kernel}(flag, 10 ** 17)
+            {kernel}({args})
             print("finished")
         except KeyboardInterrupt:
             print("KeyboardInterrupt")
@@ -494,22 +706,26 @@ def test_a_loop_in_another_thread_is_not_interrupted_but_the_main_thread_is(tmp_
 
 # --- the GIL -------------------------------------------------------------------------------
 
-def wait_for_flag(flag, limit):
+def wait_for_flag(flag, out, limit):
     flag[1] = 1
     i = 0
     while flag[0] == 0 and i < limit:
+        out[0] = i      # `out` may be `flag`: LLVM reads flag[0] again in every iteration
         i += 1
     return i
 
 
 def test_the_gil_is_released_while_a_compiled_loop_runs():
+    # Another thread's write to an array races with compiled code reading it, as in C:
+    # the store to `out` keeps LLVM from keeping flag[0] in a register (a poll only
+    # makes it read flag[0] again after a SIGINT was handled).
     f = script.script(wait_for_flag)
-    flag = np.zeros(2, np.int64)
-    f(flag, 1)
+    flag, out = np.zeros(2, np.int64), np.zeros(1, np.int64)
+    f(flag, out, 1)
     flag[:] = 0
     limit = 10 ** 11            # minutes: reached only if this thread never ran meanwhile
     result = []
-    t = threading.Thread(target=lambda: result.append(f(flag, limit)))
+    t = threading.Thread(target=lambda: result.append(f(flag, out, limit)))
     t.start()
     while flag[1] == 0:         # the loop has started ...
         t.join(0.001)

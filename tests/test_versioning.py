@@ -118,7 +118,7 @@ def test_both_copies_of_a_top_level_loop_are_interruptible():
     assert f(a, a) == 5.0
     text = f.ir("opt")
     assert text.count("check ") == 1              # the checked copy's
-    assert text.count("poll") == 2                # one per strip-mined copy
+    assert text.count("poll") == 2                # one per copy (the checked one polls by its counter)
 
 
 def test_checks_stay_when_bounds_checks_are_off():

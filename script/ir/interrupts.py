@@ -6,33 +6,63 @@ depends on that option, it must run at -O0 too, and no pass should move or merge
 inserts. A `poll` (ops.py) is a load and a compare on the fast path; the backend lowers it
 (llvm.interrupt) and the runtime answers it (runtime.interrupt).
 
-Where the checks go, loop by loop (natural loops, script.ir.dom):
+What a poll costs is mostly what it keeps LLVM from doing. Its slow path calls the runtime
+and may leave the loop, so a loop with a poll inside has a call and a second exit: LLVM
+neither vectorizes it nor unrolls it by a runtime count (a loop with a call is not
+unrolled at all), and a poll at the top of a header also kept LoopRotate from moving the
+loop's test to its latch, which left the vectorizer's overlap checks of a 2-D stencil's
+inner loop inside the outer loop. Hence, loop by loop (natural loops, script.ir.dom):
 
 - a *counted innermost loop* — no loop inside it, no `call` in it, a header ending in
   ``cbr (cmp.lt %i, %n), body, exit`` where `%i` is an integer header parameter that every
-  back edge increments by one and `%n` is defined outside the loop (``cmp.gt`` and a step of -1 for a loop counting down): the shape
-  of ``for i in range(...)`` — is strip-mined: it runs in chunks of at most `CHUNK`
-  iterations, with a `poll` between chunks and none inside. Its body keeps a single exit and
-  a trip count LLVM can compute, so it still vectorizes.
+  back edge increments by one and `%n` is defined outside the loop (``cmp.gt`` and a step
+  of -1 for a loop counting down): the shape of ``for i in range(...)``, with or without
+  an ``if`` in its body — whose only exit is its header's and that has no `check` in it, is
+  strip-mined: it runs in chunks of at most `CHUNK` iterations, with a `poll` between
+  chunks and none inside. Its body keeps a single exit, no call and a trip count LLVM can
+  compute, so it still vectorizes or unrolls as it would without checks (benchmarks'
+  lcg_pi, polled by its counter, ran 1.2-1.4x its time without checks: LLVM unrolled it
+  4 times only without them; prefix_max 1.15-1.5x).
+- a counted innermost loop with another exit (a ``break``, a ``return``, a `check` that
+  raises) is not vectorized or unrolled by LLVM anyway: strip-mining it would only cost
+  compile time (about 5 ms of LLVM's for each loop strip-mined, docs/architecture.md).
+  It polls by its counter (next item). So does the copy of a loop that the versioning
+  pass keeps for arguments whose indices it could not prove in bounds.
 - any other innermost loop without calls that has a *counter* — a header parameter of
-  more than 16 bits that every back edge steps by one, all up or all down (an ``if`` inside
-  a ``for``; a ``while`` loop with ``k += 1``) — polls at the top of its header when the
+  more than 16 bits that every back edge steps by one, all up or all down (a ``while``
+  loop with ``k += 1``; the counted loops above) — polls before each back edge when the
   counter's low bits are zero (``poll %due``, `_poll_every_chunk`): once in `CHUNK` (a
   power of two) iterations, since consecutive iterations see consecutive counters. The
-  test is an ``and`` and a compare of a register, where a poll is two loads and a compare:
-  benchmarks' lcg_pi, polled every iteration, ran 1.15x its time without polls.
-  Strip-mining such a loop cost LLVM about 40% more compile time on a typical 20-line
-  function (docs/architecture.md) for loops LLVM seldom vectorizes.
-- every other loop gets a `poll` at the top of its header: once per iteration. Such a loop
-  does not vectorize anyway (it has a data-dependent exit, an inner loop, or a call), and a
-  load and a compare beside its own test cost little (docs/architecture.md has figures).
+  test is an ``and`` and a compare of a register, where a poll is two loads and a compare
+  (lcg_pi polled every iteration ran 1.15x its time without polls).
+- an innermost loop with a `call` polls once in `CALL_CHUNK` iterations: the callee may
+  run long itself (recursion is not polled), and a Ctrl-C then waits for at most that
+  many calls. A counted one is strip-mined as *one* loop (LLVM does not unroll a loop
+  with a call, so a nest would buy nothing): the poll block computes the next chunk's
+  limit and goes back to the header, and an iteration runs one compare, as without
+  checks; one with only a counter polls by its counter, as below. A poll per iteration,
+  two loads and a compare, cost benchmarks' mt_pi 3-4% (3.8% more instructions; the
+  counter's test 2.9%).
+- every other loop gets a `poll` before each back edge: once per iteration. Such a loop
+  does not vectorize anyway (it has a data-dependent exit or an inner loop), and a load
+  and a compare beside its own test cost little (docs/architecture.md has figures).
 - a counted innermost loop whose counter has at most 16 bits ends within 2**16 iterations
   of a body without calls or loops: it gets no poll.
 - a counted innermost loop nested in another loop gets no poll either: the enclosing loop
-  polls in its header before each run of it, so a Ctrl-C waits at most for one run (a row
-  of a 2-d loop nest). Strip-mining the inner loops of nests cost LLVM 40-80% more compile
-  time for array code (every inner loop vectorized twice over) for no gain in latency that
-  matters.
+  polls before each back edge, between runs of it, so a Ctrl-C waits at most for one run
+  (a row of a 2-d loop nest). Strip-mining the inner loops of nests cost LLVM 40-80% more
+  compile time for array code for no gain in latency that matters (a single run of an
+  inner loop that lasts seconds is not interruptible: the price of this rule).
+
+Polls go before back edges, not at the top of headers: a header that ends in the loop's
+test lets LLVM rotate the loop (its test moves to the latch), and a poll in the latch of a
+rotated outer loop leaves its inner loops' preheaders where LICM can hoist out of them.
+Every iteration ends on a back edge, so every iteration still passes a poll; a latch that
+is reached without taking its back edge (it has a second successor) polls anyway, which is
+harmless, except where that latch heads an inner loop (whose exit edge is the back edge):
+the poll then goes on a block of its own on the edge, not into every inner iteration. A poll orders nothing: a loop that waits for another thread to write an array
+may read the array once and never again (a data race, as in C); after a poll that ran a
+signal handler, which may have written it, LLVM reads it again.
 
 The cost of strip-mining: the chunk head's phi hides the counter's start from LLVM. The
 ``max %c, %start`` below restores it where LLVM keeps it, but LLVM folds it away when it
@@ -56,7 +86,8 @@ The strip-mined shape, for ``cmp.lt`` (``H`` is the old header, its parameters `
         cbr %c, P, exit(…)
     P:
         poll
-        br C(%i, %x…)
+        br C(%i, %x…)                a loop nest; as one loop (a loop with a call), P
+                                     computes the next %lim and goes to H(%i, %x…, %lim)
 
 ``%i < %lim`` implies ``%i < %n`` since ``%lim <= %n``, so the body runs exactly when it did
 before; the chunk ends after at most CHUNK iterations because each adds 1 to ``%i``.
@@ -71,10 +102,7 @@ from script.ir.dom import DomTree, Loop, find_loops
 from script.ir.passes._cfg import retarget
 
 CHUNK = 1 << 16     # iterations between two polls of a strip-mined or counter-tested loop
-
-# A loop with a call is polled in its header: the callee may run long itself. (Loops with
-# index checks are strip-mined: LLVM still vectorizes many of them, checks and all.)
-_NOT_STRAIGHT = ("call",)
+CALL_CHUNK = 1 << 6 # the same for a loop with a call: the callee may run long itself
 
 
 def insert_polls(func: Function) -> int:
@@ -84,30 +112,42 @@ def insert_polls(func: Function) -> int:
     headers = {loop.header for loop in loops}
     plans = []
     for loop in loops:
-        simple = _is_innermost_without_calls(loop, headers)
-        counted = _counted(loop) if simple else None
-        counter = _counter(loop) if simple and counted is None else None
-        plans.append((loop, counted, counter))
-    for loop, counted, counter in plans:   # CFG edits below keep the other loops' blocks
-        nested = any(other is not loop and loop.header in other.blocks for other in loops)
-        if counter is not None:
-            _poll_every_chunk(loop.header, counter)
-        elif counted is None:
-            _poll_at_header(loop.header)
-        elif nested:
-            pass        # the enclosing loop polls between runs of this one (see below)
-        elif counted[0].operands[0].type.bits > 16:
-            _strip_mine(func, loop, *counted)
-        # else: a counter of at most 16 bits stepping by one ends within 2**16 iterations
-    return len(plans)
+        innermost = not any(b is not loop.header and b in headers for b in loop.blocks)
+        calls = any(i.opname == "call" for b in loop.blocks for i in b.instrs)
+        counted = _counted(loop) if innermost else None
+        if counted is not None:
+            counter = loop.header.params[counted[1]]
+        else:
+            counter = _counter(loop) if innermost else None
+        if counted is not None and calls and counter.type.bits <= 16:
+            counted = counter = None          # polled every iteration
+        nest = counted is not None and not calls and _has_one_exit(loop)
+        plans.append((loop, counted, counter, calls, nest))
+    polled, strips = 0, []
+    for loop, counted, counter, calls, nest in plans:
+        if counted is not None and not calls and (
+                counter.type.bits <= 16 or _is_nested(loop, loops)):
+            continue    # it ends within 2**16 iterations, or the enclosing loop polls
+        polled += 1
+        every = CALL_CHUNK if calls else CHUNK
+        if nest or (counted is not None and calls):
+            strips.append((loop, counted, every, nest))
+            continue
+        for latch in dict.fromkeys(loop.latches):
+            if counter is not None:
+                _poll_every_chunk(latch, counter, every)
+                continue
+            if latch in headers:    # an inner loop's header: its exit edge is our back edge
+                latch = _split_back_edges(func, latch, loop.header)
+            latch.insert_before_terminator(Instr("poll", [], T.NONE, loc=_loc(latch)))
+    # Strip-mining last: it changes headers' terminators, which the latches above may be.
+    for loop, counted, every, nest in strips:
+        _strip_mine(func, loop, *counted, every, nest)
+    return polled
 
 
 def has_polls(func: Function) -> bool:
     return any(i.opname == "poll" for i in func.instructions())
-
-
-def _poll_at_header(header: Block) -> None:
-    header.insert(0, Instr("poll", [], T.NONE, loc=_loc(header)))
 
 
 def _loc(block: Block):
@@ -115,19 +155,39 @@ def _loc(block: Block):
     return term.loc if term is not None else None
 
 
-def _is_innermost_without_calls(loop: Loop, headers: set) -> bool:
+def _split_back_edges(func: Function, latch: Block, header: Block) -> Block:
+    """A new block on the edges from `latch` to `header` (one latch of the same loop
+    polls once per iteration even when `latch` heads an inner loop); returns it."""
+    edge = _new_block_after(func, latch, "latch")
+    params = [edge.add_param(p.type, p.loc) for p in header.params]
+    for s_i in range(len(latch.terminator.succs)):
+        term = latch.terminator                     # retarget rebuilds it
+        if term.succs[s_i] is header:
+            retarget(latch, s_i, edge, list(term.succ_args(s_i)))
+    set_terminator(edge, "br", list(params), [header], [len(params)], _loc(latch))
+    return edge
+
+
+def _is_nested(loop: Loop, loops: list) -> bool:
+    return any(other is not loop and loop.header in other.blocks for other in loops)
+
+
+def _has_one_exit(loop: Loop) -> bool:
+    """Whether the header's edge out is `loop`'s only exit and no `check` in it may raise
+    (a check is an exit to LLVM)."""
     header = loop.header
-    if any(b is not header and b in headers for b in loop.blocks):
-        return False                                  # a loop inside
-    return not any(i.opname in _NOT_STRAIGHT for b in loop.blocks for i in b.instrs)
+    for b in loop.blocks:
+        if b is not header and any(s not in loop.blocks for s in b.succs):
+            return False
+        if any(i.opname == "check" for i in b.instrs):
+            return False
+    return True
 
 
 def _counted(loop: Loop) -> tuple | None:
     """``(cond, i_index, n, up)`` when `loop`, innermost and without calls, is counted (the
     module docstring), else None."""
     header = loop.header
-    if any(b is not header and b.terminator.opname == "cbr" for b in loop.blocks):
-        return None                                   # branches in the body: see below
     term = header.terminator
     if term is None or term.opname != "cbr" or term.succs[0] is term.succs[1]:
         return None
@@ -176,18 +236,20 @@ def _step(arg, p) -> int | None:
     return None
 
 
-def _poll_every_chunk(header: Block, counter: BlockParam) -> None:
-    """At the top of `header`: a `poll` when the counter's low bits are zero, once in
-    `CHUNK` iterations (the backend weights the test as seldom true)::
+def _poll_every_chunk(latch: Block, counter: BlockParam, every: int) -> None:
+    """Before the terminator of `latch`: a `poll` when the loop counter's low bits are zero,
+    once in `every` (a power of two) iterations (the backend weights the test as seldom
+    true)::
 
-        %low = and %i, CHUNK - 1
+        %low = and %i, every - 1
         %due = cmp.eq %low, 0
         poll %due
     """
-    t, loc = counter.type, _loc(header)
-    low = header.insert(0, Instr("and", [counter, Const(CHUNK - 1, t)], t, loc=loc))
-    due = header.insert(1, Instr("cmp", [low, Const(0, t)], T.BOOL, "eq", loc))
-    header.insert(2, Instr("poll", [due], T.NONE, loc=loc))
+    t, loc = counter.type, _loc(latch)
+    low = latch.insert_before_terminator(
+        Instr("and", [counter, Const(every - 1, t)], t, loc=loc))
+    due = latch.insert_before_terminator(Instr("cmp", [low, Const(0, t)], T.BOOL, "eq", loc))
+    latch.insert_before_terminator(Instr("poll", [due], T.NONE, loc=loc))
 
 
 def _defined_outside(v, loop: Loop) -> bool:
@@ -208,7 +270,11 @@ def _steps(arg, i, up: bool) -> bool:
     return c == (1 if up else -1)
 
 
-def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool) -> None:
+def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool, every: int,
+                nest: bool) -> None:
+    """Run `loop` in chunks of at most `every` iterations with a poll between chunks (the
+    module docstring); as a loop nest when `nest`, else as one loop whose header has two
+    back edges."""
     header = loop.header
     t = header.params[k].type
     loc = cond.loc
@@ -227,11 +293,7 @@ def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool) ->
         # to be >= 0 makes `i % 3` an unsigned remainder, `a[i - 1]`'s check go away).
         start = edges[0][0].terminator.succ_args(edges[0][1])[k]
         i0 = chunk.append(Instr("max" if up else "min", [i0, start], t, loc=loc))
-    edge, step = (t.max, CHUNK) if up else (t.min, -CHUNK)    # counting down: signed
-    near = chunk.append(Instr("cmp", [i0, Const(edge - step, t)], T.BOOL, "gt" if up else "lt", loc))
-    moved = chunk.append(Instr("add", [i0, Const(step, t)], t, loc=loc))
-    bound = chunk.append(Instr("select", [near, Const(edge, t), moved], t, loc=loc))
-    lim = chunk.append(Instr("min" if up else "max", [n, bound], t, loc=loc))
+    lim = _append_limit(chunk, i0, n, up, every, loc)
     # H gains %lim; every back edge passes it on.
     lim_param = header.add_param(t, loc)
     for latch in dict.fromkeys(loop.latches):
@@ -253,7 +315,25 @@ def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool) ->
     set_terminator(header, "cbr", [more] + body_args, [body, ended], [len(body_args), 0], loc)
     set_terminator(ended, "cbr", [cond] + exit_args, [polled, exit_], [0, len(exit_args)], loc)
     polled.append(Instr("poll", [], T.NONE, loc=loc))
-    set_terminator(polled, "br", list(header.params[:-1]), [chunk], [len(chunk.params)], loc)
+    if nest:
+        set_terminator(polled, "br", list(header.params[:-1]), [chunk], [len(chunk.params)],
+                       loc)
+        return
+    lim = _append_limit(polled, header.params[k], n, up, every, loc)
+    set_terminator(polled, "br", list(header.params[:-1]) + [lim], [header],
+                   [len(header.params)], loc)
+
+
+def _append_limit(block: Block, i, n, up: bool, every: int, loc):
+    """``min %n, %i + every`` (``max %n, %i - every`` counting down), saturating, appended
+    to `block`."""
+    t = i.type
+    edge, step = (t.max, every) if up else (t.min, -every)    # counting down: signed
+    near = block.append(Instr("cmp", [i, Const(edge - step, t)], T.BOOL, "gt" if up else "lt",
+                              loc))
+    moved = block.append(Instr("add", [i, Const(step, t)], t, loc=loc))
+    bound = block.append(Instr("select", [near, Const(edge, t), moved], t, loc=loc))
+    return block.append(Instr("min" if up else "max", [n, bound], t, loc=loc))
 
 
 def _new_block_before(func: Function, where: Block, name: str) -> Block:

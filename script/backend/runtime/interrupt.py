@@ -36,8 +36,9 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
-import signal
 import threading
+
+import _signal as signal    # the C module without `signal`'s enums: a cache hit imports this
 
 HANDLER_SYMBOL = "script.sigint"        # void (int): the SIGINT hook
 PREVIOUS_SYMBOL = "script.sigint.prev"  # the handler the hook chains to
