@@ -10,7 +10,8 @@ parse, optimize, emit object code, link); "other" is the rest of the first call 
 binding, dispatcher update). Medians over `--trials`, wall clock, and "cpu": the thread's CPU
 time for the whole, which a busy machine inflates less (it leaves out time spent waiting
 for a core). `--profile` also runs cProfile over the trials and prints the top functions by
-cumulative time; `--no-interrupts` repeats the figures with ``interruptible=False``.
+cumulative time; `--no-interrupts` also times functions compiled with ``interruptible=False``,
+alternating with the others trial by trial, so that both see the same machine load.
 
 Backend alone: minimum over `--repeats` compilations of each hand-built function per
 optimization level (the first compilation in a process also pays for the JIT's creation,
@@ -78,31 +79,37 @@ def fresh_functions(count: int, tmp: str, tag: str):
         yield getattr(mod, name)
 
 
-def end_to_end(trials: int, profile: bool, interruptible: bool = True) -> None:
+def end_to_end(trials: int, profile: bool, settings=(True,)) -> None:
+    """Compile latency of fresh functions, for each `interruptible` value in `settings`
+    (trials alternate between them)."""
     import script
     from run import COMPILE_ARGS
     keep = []               # the frontend caches by id(function): keep every one alive
-    rows = []
+    rows = {setting: [] for setting in settings}
     with tempfile.TemporaryDirectory(prefix="script-compile-time-") as tmp:
         for fn in fresh_functions(3, tmp, "warm"):      # JIT, runtime library, caches
             f = script.script(fn)
             f(*COMPILE_ARGS)
             keep.append(f)
-        for fn in fresh_functions(trials, tmp, "e2e"):
-            c0 = time.thread_time()
-            t0 = time.perf_counter()
-            f = script.script(fn, interruptible=interruptible)
-            t1 = time.perf_counter()
-            f(*COMPILE_ARGS)
-            t2 = time.perf_counter()
-            cpu = time.thread_time() - c0
-            keep.append(f)
-            spec = next(iter(f.__dict__["_specializations"].values()))
-            row = {"total": t2 - t0, "decorate": t1 - t0, "frontend": spec.timings["frontend"],
-                   "passes": spec.timings["passes"], **spec.native.timings}
-            row["other"] = row["total"] - sum(v for k, v in row.items() if k != "total")
-            row["cpu"] = cpu
-            rows.append(row)
+        fns = fresh_functions(trials * len(settings), tmp, "e2e")
+        for t in range(trials):
+            for interruptible in (settings if t % 2 == 0 else settings[::-1]):
+                fn = next(fns)
+                c0 = time.thread_time()
+                t0 = time.perf_counter()
+                f = script.script(fn, interruptible=interruptible)
+                t1 = time.perf_counter()
+                f(*COMPILE_ARGS)
+                t2 = time.perf_counter()
+                cpu = time.thread_time() - c0
+                keep.append(f)
+                spec = next(iter(f.__dict__["_specializations"].values()))
+                row = {"total": t2 - t0, "decorate": t1 - t0,
+                       "frontend": spec.timings["frontend"], "passes": spec.timings["passes"],
+                       **spec.native.timings}
+                row["other"] = row["total"] - sum(v for k, v in row.items() if k != "total")
+                row["cpu"] = cpu
+                rows[interruptible].append(row)
         if profile:
             pr = cProfile.Profile()
             pr.enable()
@@ -112,10 +119,12 @@ def end_to_end(trials: int, profile: bool, interruptible: bool = True) -> None:
                 keep.append(f)
             pr.disable()
     keys = ["total", "decorate", "frontend", "passes", *BACKEND_STEPS, "other", "cpu"]
-    what = "" if interruptible else ", interruptible=False"
-    print(f"end to end{what}, median of {trials} fresh functions (ms):")
-    print(" ".join(f"{k:>9s}" for k in keys))
-    print(" ".join(f"{statistics.median(r[k] for r in rows) * 1e3:9.2f}" for k in keys))
+    for interruptible in settings:
+        what = "" if interruptible else ", interruptible=False"
+        print(f"end to end{what}, median of {trials} fresh functions (ms):")
+        print(" ".join(f"{k:>9s}" for k in keys))
+        print(" ".join(f"{statistics.median(r[k] for r in rows[interruptible]) * 1e3:9.2f}"
+                       for k in keys))
     if profile:
         pstats.Stats(pr).sort_stats("cumulative").print_stats(40)
 
@@ -164,9 +173,7 @@ def main() -> None:
                         help="also time the functions compiled with interruptible=False")
     opts = parser.parse_args()
     sys.path.insert(0, HERE)
-    end_to_end(opts.trials, opts.profile)
-    if opts.no_interrupts:
-        end_to_end(opts.trials, False, interruptible=False)
+    end_to_end(opts.trials, opts.profile, (True, False) if opts.no_interrupts else (True,))
     backend_alone(opts.repeats)
 
 

@@ -176,3 +176,35 @@ def test_speculatable(text, expected):
     f = parse_function(f"func @f(%0: i64, %1: i64, %2: f64) -> i64 {{\nbb0:\n"
                        f"  %3 = {text}\n  ret %0\n}}\n")
     assert is_speculatable(f.entry.instrs[0]) is expected
+
+
+def test_a_pass_that_found_nothing_runs_again_only_after_a_change(monkeypatch):
+    calls = []
+
+    def recorder(name, changes):
+        class Pass:
+            @staticmethod
+            def run(func, stats=None):
+                calls.append(name)
+                return changes
+        return Pass
+    monkeypatch.setitem(PASSES, "idle", recorder("idle", False))
+    monkeypatch.setitem(PASSES, "changer", recorder("changer", True))
+    run_pipeline(parse_function(LOOP), passes=["idle", "idle", "changer", "idle", "idle"])
+    assert calls == ["idle", "changer", "idle"]
+
+
+def test_llvm_level_is_lowered_only_for_register_only_code():
+    from script.compiler import llvm_level
+    scalar = parse_module(LOOP)
+    assert [llvm_level(scalar, opt) for opt in (0, 1, 2, 3)] == [0, 1, 1, 3]
+    assert llvm_level(parse_module(LOOP + "\n" + LOOP.replace("@f", "@g")), 2) == 2
+    array = parse_module(textwrap.dedent("""\
+        func @f(%0: f64[:]) -> f64 {
+        bb0:
+          %1 = dim.0 %0 : i64
+          %2 = convert %1 : f64
+          ret %2
+        }
+        """))
+    assert llvm_level(array, 2) == 2

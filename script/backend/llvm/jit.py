@@ -59,12 +59,14 @@ class Jit:
         SLP vectorization (packing independent scalar operations into vectors) runs only at
         -O3: on scalar code its cost model misjudges int/float conversions on this CPU family
         (the two independent draws of benchmarks' lcg_pi, packed, ran 2.2x slower), and it
-        costs compile time. Loop vectorization runs from -O2."""
+        costs compile time. Loop vectorization and unrolling run at every level from -O1
+        (script.compiler `llvm_level` picks -O1 for code without memory, whose reductions
+        still vectorize)."""
         if level <= 0:
             return
         with self.lock:
             pto = llvm.create_pipeline_tuning_options(speed_level=min(level, 3))
-            pto.loop_vectorization = level >= 2
+            pto.loop_vectorization = True
             pto.slp_vectorization = level >= 3
             pb = llvm.create_pass_builder(self.tm, pto)
             pb.getModulePassManager().run(mod, pb)
