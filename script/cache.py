@@ -1,10 +1,10 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
-An entry is a saved module (script.saved's format, checked the same way) holding one
-specialization of one function, in a file named by its slot (the function's file and
-qualified name, the argument types and the options): writing an entry replaces the slot's
-previous one. Its manifest holds the key: the SHA-256 of every input the compiled code
-depends on —
+An entry (script.cache_entry: a flat file, checked by its SHA-256, read without zipfile or
+json) holds one specialization of one function: its IR texts and object code, as a saved
+module has them, in a file named by its slot (the function's file and qualified name, the
+argument types and the options): writing an entry replaces the slot's previous one. It
+holds the key: the SHA-256 of every input the compiled code depends on —
 
 - the function's source text, its defaults, and for every name it reads from outside
   (module globals, closure cells, builtins, ``mod.attr`` chains; found in the source, so a
@@ -19,14 +19,16 @@ depends on —
 
 Describing a function needs its source text and the outside names it reads, which parsing
 gives (the frontend's FunctionInfo). So an entry also records, per function the key
-describes (`saved_manifest.CacheSource`), where it is, the SHA-256 of its file and of its
+describes (`cache_entry.Source`), where it is, the SHA-256 of its file and of its
 source, and its outside names. A lookup first describes the functions from that record
 (`quick`): while each function is at the recorded place of a file with the recorded
 SHA-256, its source and names are the recorded ones, and the values of the names are read
 from the live objects, as always. Only when that fails (a file changed, a new callee) are
 the functions parsed. Either way the key is rebuilt in full and compared: the record saves
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
-(script.dispatcher defers the function's FunctionInfo until something needs it).
+(script.dispatcher defers the function's FunctionInfo until something needs it), and the
+modules a hit imports are few and small: this one, cache_entry, the dispatcher, saved's
+`LoadedSpecialization` and the native loader (not zipfile, json, hashlib or the manifest).
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
@@ -47,16 +49,16 @@ import os
 import types
 import warnings
 
-from script.backend.native.store import compiler_fingerprint, user_cache_dir
+from script import cache_entry
+from script.backend.native import store
+from script.backend.native.store import compiler_fingerprint, python_abi, sha256, user_cache_dir
+from script.cache_entry import Source
 from script.errors import CompileError, LoadError
-from script.saved_archive import read_archive_bytes, sha256, write_archive
-from script.saved_manifest import (CacheSource, FunctionEntry, Param, host_manifest, host_target,
-                                   llvm_version, manifest_json, object_code_mismatch,
-                                   parse_manifest, python_abi)
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
 
 KEY_VERSION = 2
+SUFFIX = ".cache"               # an entry's file: <file stem>.<qualname>.<slot>.cache
 MAX_DEPENDENCIES = 256          # functions walked for one key; beyond it, no caching
 
 
@@ -66,6 +68,24 @@ class _Uncacheable(Exception):
 
 class _NotQuick(Exception):
     """The entry's record does not describe the functions as they are: parse them."""
+
+
+class Target:
+    """What this process compiles for: LLVM's triple, CPU name and features."""
+
+    __slots__ = ("triple", "cpu", "features")
+
+    def __init__(self, triple: str, cpu: str, features: str):
+        self.triple, self.cpu, self.features = triple, cpu, features
+
+
+def host_target() -> Target:
+    """The host's target (native.store: recorded per machine, read without LLVM)."""
+    return Target(*store.host_target()[:3])
+
+
+def llvm_version() -> str:
+    return store.host_target()[3]
 
 
 def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
@@ -93,7 +113,9 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     """`compile_specialization`, through the cache. Called under the frontend's lock."""
     from script.compiler import compile_specialization
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
+    from script.dispatcher import numpy_scalar_params
     request = _Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
+    request.numpy_scalars = numpy_scalar_params(info.param_types, arg_types)
     entry = _read(request, warn=True)
     if entry is not None:
         try:
@@ -112,9 +134,9 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         return compile_specialization(info, arg_types, opt, passes, **options)
     key = description.key()
     spec = None
-    if entry is not None and entry.manifest.cache_key == key:
+    if entry is not None and entry.key == key:
         try:
-            spec = _load(entry)
+            spec = _load(entry, request.numpy_scalars)
         except LoadError as e:
             _warn_corrupt(entry.path, e)
         else:
@@ -132,7 +154,12 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
 
 
 class _Request:
-    """One specialization asked of the cache: the function, its argument types, options."""
+    """One specialization asked of the cache: the function, its argument types, options, and
+    the positions of the parameters its entry point takes as NumPy scalars (none for an
+    annotated function; script.dispatcher `numpy_scalar_params`: the source and the argument
+    types, which the key covers, decide them, so the key need not name them)."""
+
+    numpy_scalars: tuple = ()
 
     def __init__(self, py_func, arg_types, opt, passes, boundscheck, interruptible, nogil):
         self.py_func, self.arg_types, self.opt, self.passes = py_func, tuple(arg_types), opt, passes
@@ -154,14 +181,14 @@ class _Request:
                 f"types {', '.join(map(str, self.arg_types))}"]
 
     def name(self) -> str:
-        """``<file stem>.<qualname>.<slot>.smod``, the slot a digest of the file, qualified
+        """``<file stem>.<qualname>.<slot>.cache``, the slot a digest of the file, qualified
         name, argument types and options."""
         filename = self.py_func.__code__.co_filename
         qualname = self.py_func.__qualname__.replace("<locals>.", "")
         slot = sha256(f"{filename}\n{qualname}\n{self.arg_types}\n{self.opt}\n{self.passes}\n"
                       f"{self.flags}".encode("utf-8", "backslashreplace"))[:16]
         stem = os.path.splitext(os.path.basename(filename))[0]
-        return f"{stem}.{qualname}.{slot}.smod"
+        return f"{stem}.{qualname}.{slot}{SUFFIX}"
 
     def directories(self) -> list:
         override = os.environ.get("SCRIPT_CACHE_DIR")
@@ -177,14 +204,14 @@ class _Request:
 class _Description:
     """The key's text: the header, then each function reached from the root — its source,
     defaults, and the value of every outside name it reads (the module docstring). With
-    `recorded` (an entry's CacheSources) each function's source and names are taken from
+    `recorded` (an entry's Sources) each function's source and names are taken from
     it while its file is unchanged (else `_NotQuick`); without, they come from parsing,
     and `sources` records them."""
 
     def __init__(self, header: list, recorded: tuple | None):
         self.lines = list(header)
         self.recorded = recorded
-        self.sources: list[CacheSource] | None = [] if recorded is None else None
+        self.sources: list[Source] | None = [] if recorded is None else None
         self.seen: dict[int, int] = {}
 
     def key(self) -> str:
@@ -209,7 +236,7 @@ class _Description:
             self.lines.append(f"  #{index} {path} = {self.value(_resolve(py_func, path))}")
         return f"function #{index}"
 
-    def _source(self, index: int, py_func) -> CacheSource | None:
+    def _source(self, index: int, py_func) -> Source | None:
         code = py_func.__code__
         if self.recorded is not None:
             if index >= len(self.recorded):
@@ -227,9 +254,9 @@ class _Description:
         except CompileError:
             self.sources = None        # nothing to record: lookups will parse
             return None
-        source = CacheSource(py_func.__qualname__, info.filename, code.co_firstlineno,
-                             before or "", sha256(info.source.encode("utf-8", "backslashreplace")),
-                             tuple(_outside_names(info)))
+        source = Source(py_func.__qualname__, info.filename, code.co_firstlineno,
+                        before or "", sha256(info.source.encode("utf-8", "backslashreplace")),
+                        tuple(_outside_names(info)))
         if self.sources is not None:
             # A file that changed while it was read, or cannot be read: no record of it.
             if before is None or _file_sha256(code.co_filename) != before:
@@ -370,54 +397,49 @@ def _is_full(cell) -> bool:
 
 # ---- entries ------------------------------------------------------------------------------
 
-class _Entry:
-    def __init__(self, path, archive, manifest, record):
-        self.path, self.archive, self.manifest, self.record = path, archive, manifest, record
-
-
-def _read(request: _Request, warn: bool) -> _Entry | None:
-    """The slot's entry, checked as a saved module and as one of this function and these
+def _read(request: _Request, warn: bool):
+    """The slot's entry (a `cache_entry.Entry`), checked as one of this function and these
     argument types; None when there is none, or it is corrupt (a RuntimeWarning if `warn`)."""
     name = request.name()
     for directory in request.directories():
         path = os.path.join(directory, name)
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(cache_entry.MAX_ENTRY_BYTES + 1)
         except OSError:
             continue
         try:
-            archive = read_archive_bytes(data, path)
-            manifest = parse_manifest(archive.manifest, path)
-            records = [s for f in manifest.functions for s in f.specializations]
-            if manifest.cache_key is None or len(records) != 1 or records[0].object is None \
-                    or records[0].arg_types != request.arg_types \
-                    or manifest.functions[0].qualname != request.py_func.__qualname__:
+            entry = cache_entry.decode(data, path)
+            if entry.record.arg_types != request.arg_types \
+                    or entry.qualname != request.py_func.__qualname__:
                 raise LoadError("it is not an entry of this function and these types")
-            return _Entry(path, archive, manifest, records[0])
+            return entry
         except LoadError as e:
             if warn:
                 _warn_corrupt(path, e)
     return None
 
 
-def _quick(request: _Request, entry: _Entry):
+def _quick(request: _Request, entry):
     """The entry's specialization when its record rebuilds its key (else _NotQuick)."""
-    if not entry.manifest.cache_sources:
+    if not entry.sources:
         raise _NotQuick
-    description = _Description(request.header(), entry.manifest.cache_sources)
+    description = _Description(request.header(), entry.sources)
     description.function(request.py_func)
-    if description.key() != entry.manifest.cache_key:
+    if description.key() != entry.key:
         raise _NotQuick
-    return _load(entry)
+    return _load(entry, request.numpy_scalars)
 
 
-def _load(entry: _Entry):
+def _load(entry, numpy_scalars: tuple):
+    from script import __version__
     from script.saved import load_specialization
-    mismatch = object_code_mismatch(entry.manifest)
-    if mismatch is not None:
-        raise LoadError(f"its object code cannot run here ({mismatch})")
-    return load_specialization(entry.archive, entry.record, use_object=True)
+    host = host_target()
+    # The key covers all of these; a mismatch means an entry that lies about its key.
+    if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
+            (__version__, python_abi(), (host.triple, host.cpu, host.features), llvm_version()):
+        raise LoadError("its object code was compiled for another compiler, Python or CPU")
+    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars)
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:
@@ -426,18 +448,27 @@ def _warn_corrupt(path: str, error: Exception) -> None:
 
 
 def _store(request: _Request, key: str, sources, info, spec) -> None:
+    from script import __version__
     from script.saved import spec_record
     record, members = spec_record(spec, "f0/s0")
-    params = tuple(Param(n, t) for n, t in zip(info.param_names, info.param_types))
-    entry = FunctionEntry("function", info.py_func.__qualname__, info.py_func.__module__ or "",
-                          None, params, (), (record,))
-    manifest = manifest_json(host_manifest((entry,), cache_key=key,
-                                           cache_sources=tuple(sources or ())))
+    target = host_target()
+    payload = {"ir": members["f0/s0.ir"], "ssa": members.get("f0/s0.ssa.ir"),
+               "object": members["f0/s0.o"]}
+    try:
+        data = cache_entry.encode(cache_entry.entry_fields(
+            key, __version__, python_abi(), llvm_version(),
+            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
+            sources), payload)
+    except ValueError:          # a file name with a tab or line break: no record, lookups parse
+        data = cache_entry.encode(cache_entry.entry_fields(
+            key, __version__, python_abi(), llvm_version(),
+            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
+            None), payload)
     name = request.name()
     for directory in request.directories():
         try:
             os.makedirs(directory, exist_ok=True)
-            write_archive(os.path.join(directory, name), manifest, members)
+            cache_entry.write(os.path.join(directory, name), data)
         except OSError:
             continue
         _remove_replaced(directory, name)
@@ -445,11 +476,13 @@ def _store(request: _Request, key: str, sources, info, spec) -> None:
 
 
 def _remove_replaced(directory: str, name: str) -> None:
-    """Remove the slot's entries written under older names (with the key in the name)."""
-    slot_prefix = name[:-len("smod")]
+    """Remove the slot's other entries: written under older names (with the key in the
+    name) or in the older zip format (``.smod``)."""
+    slot_prefix = name[:-len(SUFFIX)] + "."
     try:
         for other in os.listdir(directory):
-            if other.startswith(slot_prefix) and other.endswith(".smod") and other != name:
+            if other.startswith(slot_prefix) and other.endswith((SUFFIX, ".smod")) \
+                    and other != name:
                 os.unlink(os.path.join(directory, other))
     except OSError:
         pass

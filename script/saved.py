@@ -16,24 +16,26 @@ the compiler version, the Python ABI, the triple and the CPU match
 compiles it again for this CPU. Object code is linked by native.link's loader, without LLVM,
 where it can (backend `load_object`). IR texts not compiled are hash-checked when first shown.
 The loaded functions are objects of the same type as `@script`'s, with
-the same dispatch, argument checks, exceptions, keyword and default arguments; they cannot
-compile new specializations, having no source. Kernels (`@script.kernel`) are saved and
-loaded by script.saved_cuda: IR, PTX per architecture and the CPU path's object code. Every
-failure is a `LoadError`.
+the same dispatch, argument checks, exceptions, keyword and default arguments (an
+unannotated parameter of a narrow type, i32 or f32, takes NumPy scalars only, as it did
+before saving: the manifest's parameters say which are annotated, script.dispatcher
+`numpy_scalar_params`); they cannot compile new specializations, having no source.
+Kernels (`@script.kernel`) are saved and loaded by script.saved_cuda: IR, PTX per
+architecture and the CPU path's object code. Every failure is a `LoadError`.
 """
 
 from __future__ import annotations
 
-import keyword
 import os
 import time
 import types
 
 from script.errors import LoadError
-from script.saved_archive import Archive, read_archive, sha256, write_archive
-from script.saved_manifest import (FunctionEntry, Manifest, Member, Param, SpecEntry,
-                                   encode_value, host_manifest, manifest_json,
-                                   object_code_mismatch, parse_manifest)
+
+# The container and the manifest (saved_archive, saved_manifest: zipfile, json, re, typing)
+# are imported where a saved module is read or written, not here: a compile-cache hit
+# (script.cache) uses `LoadedSpecialization` and `load_specialization` without them. The
+# annotations naming their classes (Archive, Member, SpecEntry...) are never evaluated.
 
 __all__ = ["save", "load", "SavedModule", "LoadedSpecialization"]
 
@@ -109,8 +111,11 @@ def parse_ir(text: str, record: SpecEntry, origin: str):
     return module
 
 
-def load_specialization(archive: Archive, record: SpecEntry, use_object: bool) -> LoadedSpecialization:
-    """Link `record`'s object code when `use_object`, else compile its IR for this CPU."""
+def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
+                        numpy_scalars: tuple = ()) -> LoadedSpecialization:
+    """Link `record`'s object code when `use_object`, else compile its IR for this CPU; the
+    entry point takes NumPy scalars at the positions `numpy_scalars` (script.dispatcher
+    `numpy_scalar_params`: the unannotated parameters' narrow scalars)."""
     start = time.perf_counter()
     for text in (record.ir, record.ssa):
         if text is not None:
@@ -120,7 +125,8 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool) -
         from script.backend import load_object
         code = archive.member(*_fields(record.object))
         try:
-            native = load_object(code, record.entry, record.arg_types, record.ret_type)
+            native = load_object(code, record.entry, record.arg_types, record.ret_type,
+                                 numpy_scalars)
         except RuntimeError as e:       # the linker: not an object file, symbols missing
             raise LoadError(f"{archive.origin}: object code of {record.entry} does not load: "
                             f"{e}") from None
@@ -128,7 +134,8 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool) -
         from script.backend import compile_native
         module = parse_ir(archive.text(*_fields(record.ir)), record, archive.origin)
         try:
-            native = compile_native(module, record.entry, record.opt_level)
+            native = compile_native(module, record.entry, record.opt_level,
+                                    numpy_scalars=numpy_scalars)
         except Exception as e:  # noqa: BLE001 - verified IR the backend rejects: still the file's
             raise LoadError(f"{archive.origin}: compiling the IR of {record.entry} failed "
                             f"({type(e).__name__}: {e})") from e
@@ -205,14 +212,18 @@ def _format_param(p: Param) -> str:
 
 def load(path: str | os.PathLike) -> SavedModule:
     """Load the module `save` wrote at `path`. Raises LoadError if anything is wrong with it."""
-    from script.dispatcher import make_loaded_function
+    from script.dispatcher import make_loaded_function, numpy_scalar_params
+    from script.saved_archive import read_archive
+    from script.saved_manifest import object_code_mismatch, parse_manifest
     archive = read_archive(path)
     manifest = parse_manifest(archive.manifest, archive.origin)
     mismatch = object_code_mismatch(manifest)
     functions = {}
     for entry in manifest.functions:
-        specs = {r.arg_types: load_specialization(archive, r, mismatch is None)
-                 for r in entry.specializations}
+        specs = {}
+        for r in entry.specializations:
+            rule = numpy_scalar_params(entry.param_types, r.arg_types)
+            specs[r.arg_types] = load_specialization(archive, r, mismatch is None, rule)
         functions[entry.name] = make_loaded_function(entry, specs)
     kernels = {}
     if manifest.kernels:
@@ -234,6 +245,8 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
     a list of argument-type tuples when `obj` is one function, else a dict from name to
     such a list (they are compiled first if need be)."""
     from script.cuda.kernel import is_kernel
+    from script.saved_archive import write_archive
+    from script.saved_manifest import host_manifest, manifest_json
     functions = _named_functions(obj)
     wanted = _wanted_signatures(functions, signatures)
     kernels = {name: fn for name, fn in functions.items() if is_kernel(fn)}
@@ -262,6 +275,8 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
 def spec_record(spec, base: str) -> tuple[SpecEntry, dict]:
     """The manifest entry of `spec` (a compiled or loaded specialization) and its members
     (name -> bytes), named `base` + suffix."""
+    from script.saved_archive import sha256
+    from script.saved_manifest import Member, SpecEntry
     if isinstance(spec, LoadedSpecialization):
         functions, calls, opt_level = spec.record.functions, spec.record.calls, spec.record.opt_level
     else:
@@ -280,6 +295,7 @@ def spec_record(spec, base: str) -> tuple[SpecEntry, dict]:
 
 
 def _named_functions(obj) -> dict:
+    import keyword
     if isinstance(obj, dict):
         functions = dict(obj)
     elif isinstance(obj, (list, tuple)):
@@ -346,8 +362,10 @@ def _function_entry(name: str, fn, specs: tuple) -> FunctionEntry:
     d = fn.__dict__
     saved = d.get("_saved_info")
     if saved is not None:
+        from script.saved_manifest import FunctionEntry
         return FunctionEntry(name, saved.qualname, saved.module, saved.doc, saved.params, (), specs)
     from script.dispatcher import function_info
+    from script.saved_manifest import FunctionEntry, Param, encode_value
     info = function_info(fn)
     params = []
     for pname, ptype in zip(info.param_names, info.param_types):

@@ -30,6 +30,7 @@ import os
 import re
 import zipfile
 
+from script.backend.native.store import sha256
 from script.errors import LoadError
 
 MANIFEST = "manifest.json"
@@ -44,18 +45,6 @@ _NAME = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)      # archives of the same content are the same bytes
 
 
-try:                        # CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms)
-    from _sha2 import sha256 as _sha256         # 3.12 and later
-except ImportError:
-    try:
-        from _sha256 import sha256 as _sha256   # 3.11
-    except ImportError:
-        from hashlib import sha256 as _sha256
-
-
-def sha256(data: bytes) -> str:
-    """The hex SHA-256 of `data`."""
-    return _sha256(data).hexdigest()
 
 
 def is_member_name(name: object) -> bool:

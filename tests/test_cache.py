@@ -80,7 +80,8 @@ def hit(fn, key=None) -> bool:
 
 
 def entries(directory) -> list:
-    return sorted(f for f in os.listdir(directory) if f.endswith(".smod")) if directory.exists() else []
+    return sorted(f for f in os.listdir(directory) if f.endswith(cache.SUFFIX)) \
+        if directory.exists() else []
 
 
 @pytest.fixture
@@ -165,11 +166,14 @@ def test_a_new_entry_replaces_the_old_one_of_its_slot(src, tmp_path):
     fresh_import(src)
     [name] = entries(tmp_path / "cache")
     before = (tmp_path / "cache" / name).read_bytes()
-    older = name.replace(".smod", ".0123456789abcdef0123456789abcdef.smod")   # the old naming
+    older = name.replace(".cache", ".0123456789abcdef0123456789abcdef.cache")   # the old naming
     (tmp_path / "cache" / older).write_bytes(before)
+    zipped = name.replace(".cache", ".smod")            # the zip format entries had before
+    (tmp_path / "cache" / zipped).write_bytes(b"PK an old entry")
     write(src / "main.py", MAIN.replace("K = 3", "K = 5"))
     assert not hit(fresh_import(src).work)
     assert entries(tmp_path / "cache") == [name]
+    assert not (tmp_path / "cache" / zipped).exists()
     assert (tmp_path / "cache" / name).read_bytes() != before
 
 
@@ -196,6 +200,70 @@ def test_a_corrupt_entry_warns_and_is_rebuilt(src, tmp_path, damage):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert hit(fresh_import(src).work)
+
+
+def _damaged(data: bytes, how: str) -> bytes:
+    """`data` (an entry's bytes) damaged in one of the ways the entry format must detect."""
+    from script import cache_entry
+    head = len(cache_entry.MAGIC)
+    if how.startswith("truncate"):
+        return data[:{"truncate-head": head + 10, "truncate-text": head + 80,
+                      "truncate-object": len(data) - 1}[how]]
+    if how == "version":
+        return data.replace(cache_entry.MAGIC, b"script-cache-entry 99\n", 1)
+    if how == "appended":
+        return data + b"\0"
+    at = {"flip-magic": 3, "flip-digest": head + 5, "flip-sizes": head + 66,
+          "flip-text": head + 90, "flip-object": len(data) - 20}[how]
+    return data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1:]
+
+
+@pytest.mark.parametrize("how", ["truncate-head", "truncate-text", "truncate-object", "version",
+                                 "appended", "flip-magic", "flip-digest", "flip-sizes",
+                                 "flip-text", "flip-object"])
+def test_the_entry_format_detects_damage_warns_and_is_rebuilt(src, tmp_path, how):
+    fresh_import(src)
+    [name] = entries(tmp_path / "cache")
+    path = tmp_path / "cache" / name
+    good = path.read_bytes()
+    path.write_bytes(_damaged(good, how))
+    match = "another version" if how == "version" else "corrupt cache entry"
+    with pytest.warns(RuntimeWarning, match=match):
+        m = fresh_import(src)
+    assert not hit(m.work) and m.work(10) == expected_work(10)
+    assert path.read_bytes() != _damaged(good, how)        # rewritten, whole
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert hit(fresh_import(src).work)
+
+
+def test_every_single_bit_flip_or_truncation_is_a_load_error(src, tmp_path):
+    from script import cache_entry
+    from script.errors import LoadError
+    fresh_import(src)
+    [name] = entries(tmp_path / "cache")
+    data = (tmp_path / "cache" / name).read_bytes()
+    entry = cache_entry.decode(data, name)
+    assert entry.qualname == "work" and entry.record.entry.startswith("work.")
+    for at in range(0, len(data), max(1, len(data) // 300)):
+        for damaged in (data[:at], data[:at] + bytes([data[at] ^ (1 << at % 8)]) + data[at + 1:]):
+            with pytest.raises(LoadError):
+                cache_entry.decode(damaged, name)
+
+
+@pytest.mark.parametrize("text", ["i64", "bool", "f32", "none", "(i64, f64)", "(i64,)",
+                                  "f64[:,::1]", "i32[:]", "u8[:,:,:]", "list[i64]",
+                                  "list[(i64, bool)]", "((f64, i64), f64[::1])"])
+def test_entry_types_round_trip(text):
+    from script import cache_entry
+    assert str(cache_entry.parse_type(text)) == text
+
+
+@pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[f64[:]]", "str", "f64[:,]x"])
+def test_entry_types_reject_what_is_not_a_type(text):
+    from script import cache_entry
+    with pytest.raises(ValueError):
+        cache_entry.parse_type(text)
 
 
 def test_entries_go_to_pycache_beside_the_source(src, monkeypatch):
@@ -256,9 +324,9 @@ def test_concurrent_processes_share_the_cache_safely(src, tmp_path):
     assert all(r["result"] == expected_work(10) for r in results)
     names = os.listdir(tmp_path / "cache")
     assert len([n for n in names if n != "native"]) == 1
-    assert all(n.endswith(".smod") for n in names if n != "native")
+    assert all(n.endswith(cache.SUFFIX) for n in names if n != "native")
     native = os.listdir(tmp_path / "cache" / "native")       # the runtime and entry points
-    assert native and all(n.endswith((".o", ".json")) for n in native)
+    assert native and all(n.endswith((".o", ".txt")) for n in native)
     assert child(src, env)["hit"]
 
 

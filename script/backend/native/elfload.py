@@ -38,7 +38,6 @@ import os
 import struct
 import sys
 import weakref
-from typing import Callable, Sequence
 
 _EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
 _SHDR = struct.Struct("<IIQQQQIIQQ")
@@ -98,7 +97,7 @@ def is_supported() -> bool:
         and sys.maxsize > 2**32
 
 
-def load(objects: Sequence[bytes], resolve: Callable[[str], int | None]) -> Image:
+def load(objects: "Sequence[bytes]", resolve: "Callable[[str], int | None]") -> Image:
     """Load `objects` as one image; undefined symbols that none of them defines are bound to
     ``resolve(name)`` (None: undefined, an `ElfError`)."""
     if not is_supported():
@@ -114,8 +113,12 @@ def load(objects: Sequence[bytes], resolve: Callable[[str], int | None]) -> Imag
     stubs: dict[str, int] = {}
     slots: dict[tuple, int] = {}
     for o in objs:
+        bound: dict[int, tuple] = {}        # symbol index -> target: many relocations share one
         for rel in o.relocations:
-            target = rel.target = _target(o, rel.symbol, defined, external, resolve)
+            target = bound.get(rel.symbol)
+            if target is None:
+                target = bound[rel.symbol] = _target(o, rel.symbol, defined, external, resolve)
+            rel.target = target
             if rel.type == _R_PLT32 and target[0] == "abs" and target[1] not in stubs:
                 stubs[target[1]] = len(stubs)
             elif rel.type in _R_GOT and target not in slots:
@@ -192,7 +195,7 @@ class _Object:
             raise ElfError(f"ELF type {e_type} is not a relocatable object")
         if shentsize != _SHDR.size or not 0 < shnum < _SHN_LORESERVE or shstrndx >= shnum:
             raise ElfError("malformed section header table")
-        headers = [_unpack(_SHDR, data, shoff + k * _SHDR.size) for k in range(shnum)]
+        headers = list(_SHDR.iter_unpack(_bytes(data, shoff, shnum * _SHDR.size)))
         names = _table(data, headers[shstrndx])
         self.loaded: dict[int, _Section] = {}
         symtabs = []
@@ -225,8 +228,7 @@ class _Object:
             raise ElfError("malformed symbol table")
         strings = _table(data, headers[link])
         symbols = []
-        for at in range(offset, offset + size, _SYM.size):
-            name_at, info, _, shndx, value, _ = _unpack(_SYM, data, at)
+        for name_at, info, _, shndx, value, _ in _SYM.iter_unpack(_bytes(data, offset, size)):
             bind, type_ = info >> 4, info & 0xF
             if type_ in (_STT_TLS, _STT_GNU_IFUNC):
                 raise ElfError(f"symbol {_name(strings, name_at)!r} of type {type_}")
@@ -251,13 +253,13 @@ class _Object:
             if entsize != _RELA.size or size % _RELA.size or [link] != symtabs:
                 raise ElfError("malformed relocation section")
             section = self.loaded[info]
-            for at in range(offset, offset + size, _RELA.size):
-                r_offset, r_info, addend = _unpack(_RELA, data, at)
+            nsymbols = len(self.symbols)
+            for r_offset, r_info, addend in _RELA.iter_unpack(_bytes(data, offset, size)):
                 symbol, kind = r_info >> 32, r_info & 0xFFFFFFFF
                 if kind not in _R_KNOWN:
                     raise ElfError(f"relocation type {kind} in {section.name}")
-                if symbol >= len(self.symbols) or section.data is None \
-                        or r_offset + _width(kind) > section.size:
+                if symbol >= nsymbols or section.data is None \
+                        or r_offset + (8 if kind == _R_64 or kind == _R_PC64 else 4) > section.size:
                     raise ElfError(f"relocation out of range in {section.name}")
                 out.append(_Reloc(info, r_offset, kind, symbol, addend))
         return out
@@ -354,10 +356,6 @@ def _apply(buf: bytearray, rel: _Reloc, o: _Object, at: _Addresses, stub_base: i
         raise ElfError(f"relocation type {kind} in {sec.name}: {value:#x} does not fit") from None
 
 
-def _width(kind: int) -> int:
-    return 8 if kind in (_R_64, _R_PC64) else 4
-
-
 # ---- bounds-checked reads -----------------------------------------------------------------
 
 def _unpack(s: struct.Struct, data: bytes, offset: int) -> tuple:
@@ -367,7 +365,7 @@ def _unpack(s: struct.Struct, data: bytes, offset: int) -> tuple:
 
 
 def _bytes(data: bytes, offset: int, size: int) -> bytes:
-    if offset + size > len(data):
+    if offset < 0 or size < 0 or offset + size > len(data):
         raise ElfError("truncated object")
     return data[offset:offset + size]
 
@@ -418,7 +416,7 @@ def _map(size: int) -> int:
 
 
 def _protect(base: int, part_start: list, part_size: list, page: int) -> None:
-    for part in (_TEXT, _RODATA, _DATA):
+    for part in (_TEXT, _RODATA):      # data stays as mapped: read-write
         if part_size[part] and _libc().mprotect(base + part_start[part],
                                                 _align(part_size[part], page), _PROT[part]):
             raise ElfError(f"mprotect failed: {os.strerror(ctypes.get_errno())}")

@@ -5,13 +5,15 @@ saved code in a new process neither compiles nor imports LLVM.
 Where: ``$SCRIPT_CACHE_DIR/native`` when that is set, else ``native`` in the user's cache
 directory (`user_cache_dir`).
 
-- The host record (``host-<id>.json``) holds the triple, CPU name, CPU features and LLVM
-  version that LLVM gave when it was first loaded on this machine. `id` digests what can be
-  read cheaply and determines them: the OS and machine, /proc/cpuinfo's vendor, family,
-  model, stepping, model name and flags (the kernel's view of CPUID, the source LLVM reads
-  them from), and llvmlite's version and shared library (size, time), which fix LLVM's. A
-  record whose id is not this machine's is never read; where no id can be made (no
-  /proc/cpuinfo), LLVM is asked. Whenever the JIT is running, its own answer is used, and a
+- The host record (``host-<id>.txt``: a line naming the format, then the id, the triple,
+  the CPU name, the CPU features and LLVM's version, one a line) holds what LLVM gave when it
+  was first loaded on this machine. `id` digests what can be read cheaply and determines
+  them: the OS and machine, /proc/cpuinfo's vendor, family, model, stepping, model name and
+  flags of the first CPU (the kernel's view of CPUID, the source LLVM reads them from), and
+  llvmlite's shared library (path, size, time), which fixes LLVM's version; it is found on
+  ``sys.path`` as the import system would find it, without importing llvmlite. A record
+  whose id is not this machine's is never read; where no id can be made (no /proc/cpuinfo,
+  no llvmlite), LLVM is asked. Whenever the JIT is running, its own answer is used, and a
   record that disagrees with it is rewritten.
 - An object is named by the SHA-256 of what it was compiled from: its kind and description
   (a signature), the compiler (`compiler_fingerprint`: version and its own files), the Python
@@ -20,6 +22,9 @@ directory (`user_cache_dir`).
 
 Writes are atomic (a temporary file and a rename) and their failures silent: the store
 never turns a compile or a load into an error.
+
+This module is on the path of every cache hit and load: it imports neither json nor hashlib
+(nor llvmlite, unless LLVM must be asked), and each answer is computed once a process.
 """
 
 from __future__ import annotations
@@ -30,13 +35,28 @@ import sys
 import threading
 import warnings
 
-from script.saved_archive import sha256
+# CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms). Chosen by version, since a
+# failed import searches the whole of sys.path.
+try:
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256 as _sha256
+    else:
+        from _sha256 import sha256 as _sha256
+except ImportError:                             # another implementation
+    from hashlib import sha256 as _sha256
 
 _MAGIC = b"script-object 1\n"
 _DIGEST = 64                    # hex SHA-256 of the payload, after the magic
 _MAX_OBJECT = 64 << 20
 
 _host: tuple | None = None      # (triple, cpu, features, llvm_version) for this process
+_host_jit = None                # the JIT `_host` was last asked of
+_HOST_FORMAT = "script-host 2"  # the first line of a host record
+
+
+def sha256(data: bytes) -> str:
+    """The hex SHA-256 of `data`."""
+    return _sha256(data).hexdigest()
 
 
 def cache_root() -> str:
@@ -62,16 +82,22 @@ def python_abi() -> str:
 
 @functools.cache
 def compiler_fingerprint() -> str:
-    """The compiler's own files (path, size, modification time): a changed compiler misses."""
+    """The compiler's own files (path, size, modification time): a changed compiler misses.
+    One ``stat`` a file through `os.scandir` (~130 files: well under a millisecond)."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     lines = []
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        where = folder[len(root) + 1:]
-        for name in sorted(files):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(folder, name))
-                lines.append(f"{os.path.join(where, name)} {st.st_size} {st.st_mtime_ns}")
+    pending = [""]
+    while pending:
+        where = pending.pop()
+        with os.scandir(os.path.join(root, where) if where else root) as it:
+            found = sorted(it, key=lambda e: e.name)
+        for e in reversed(found):       # depth first, in name order (pending is a stack)
+            if e.name != "__pycache__" and e.is_dir():
+                pending.append(f"{where}/{e.name}" if where else e.name)
+        for e in found:
+            if e.name.endswith(".py"):
+                st = e.stat()
+                lines.append(f"{where}/{e.name} {st.st_size} {st.st_mtime_ns}")
     return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
 
 
@@ -80,14 +106,16 @@ def compiler_fingerprint() -> str:
 def host_target() -> tuple:
     """(triple, CPU name, CPU features, LLVM version) of the JIT, read from the host record
     when the JIT is not running (see the module docstring)."""
-    global _host
+    global _host, _host_jit
     jit_module = sys.modules.get("script.backend.llvm.jit")
-    if jit_module is not None and jit_module._jit is not None:
+    jit = None if jit_module is None else jit_module._jit
+    if jit is not None:
+        if jit is _host_jit:
+            return _host
         live = _ask_llvm()
-        if live != _host:
-            if live != _read_host_record():
-                _write_host_record(live)
-            _host = live
+        if live != _host and live != _read_host_record():
+            _write_host_record(live)
+        _host, _host_jit = live, jit
         return live
     if _host is None:
         _host = _read_host_record()
@@ -107,14 +135,21 @@ def _ask_llvm() -> tuple:
 @functools.cache
 def host_id() -> str | None:
     """The digest that names this machine's host record, or None where it cannot be made."""
+    so = _llvmlite_library()
+    if so is None:
+        return None
     try:
         with open("/proc/cpuinfo", "rb") as f:
-            text = f.read(1 << 16).decode("ascii", "replace")
-        import llvmlite
-        so = os.stat(os.path.join(os.path.dirname(llvmlite.__file__), "binding", "libllvmlite.so"))
-    except (OSError, ImportError):
+            text = f.read(4096)
+            while b"\n\n" not in text and len(text) < 1 << 16:     # the first CPU's block
+                more = f.read(4096)
+                if not more:
+                    break
+                text += more
+        st = os.stat(so)
+    except OSError:
         return None
-    first = text.split("\n\n", 1)[0]
+    first = text.decode("ascii", "replace").split("\n\n", 1)[0]
     keys = ("vendor_id", "cpu family", "model", "model name", "stepping", "flags")
     fields = {}
     for line in first.splitlines():
@@ -123,38 +158,53 @@ def host_id() -> str | None:
             fields[key.strip()] = " ".join(value.split())
     if set(fields) != set(keys):
         return None
-    lines = [f"host 1 {sys.platform} {os.uname().machine}", f"llvmlite {llvmlite.__version__} "
-             f"{so.st_size} {so.st_mtime_ns}"] + [f"{k}: {fields[k]}" for k in keys]
-    return sha256("\n".join(lines).encode())
+    lines = [f"host 2 {sys.platform} {os.uname().machine}",
+             f"llvmlite {so} {st.st_size} {st.st_mtime_ns}"] + [f"{k}: {fields[k]}" for k in keys]
+    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))
+
+
+def _llvmlite_library() -> str | None:
+    """The path of llvmlite's shared library (what fixes LLVM's version): beside the imported
+    llvmlite, else in the first ``sys.path`` entry that has the package, as the import
+    system finds it (importing llvmlite costs a millisecond a hit does not need)."""
+    tail = os.path.join("binding", "libllvmlite.so")
+    module = sys.modules.get("llvmlite")
+    if module is not None and getattr(module, "__file__", None):
+        candidates = [os.path.dirname(module.__file__)]
+    else:
+        candidates = [os.path.join(p or os.curdir, "llvmlite") for p in sys.path
+                      if isinstance(p, str)]
+    for folder in candidates:
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            so = os.path.join(os.path.abspath(folder), tail)
+            return so if os.path.isfile(so) else None
+    return None
 
 
 def _host_record_path() -> str | None:
     hid = host_id()
-    return None if hid is None else os.path.join(cache_root(), "native", f"host-{hid[:24]}.json")
+    return None if hid is None else os.path.join(cache_root(), "native", f"host-{hid[:24]}.txt")
 
 
 def _read_host_record() -> tuple | None:
     path = _host_record_path()
     if path is None:
         return None
-    import json
     try:
         with open(path, "rb") as f:
-            record = json.loads(f.read(1 << 16))
-        value = tuple(record[k] for k in ("triple", "cpu", "features", "llvm"))
-        if record["id"] != host_id() or not all(isinstance(v, str) for v in value):
-            return None
-        return value
-    except (OSError, ValueError, KeyError, TypeError):
+            lines = f.read(1 << 16).decode("utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
         return None
+    if len(lines) != 7 or lines[0] != _HOST_FORMAT or lines[1] != host_id() or lines[6] \
+            or not all(lines[2:6]):
+        return None
+    return tuple(lines[2:6])
 
 
 def _write_host_record(value: tuple) -> None:
     path = _host_record_path()
-    if path is not None:
-        import json
-        record = dict(zip(("triple", "cpu", "features", "llvm"), value), id=host_id())
-        _write(path, json.dumps(record).encode())
+    if path is not None and all(isinstance(v, str) and v and "\n" not in v for v in value):
+        _write(path, "\n".join([_HOST_FORMAT, host_id(), *value, ""]).encode("utf-8"))
 
 
 # ---- objects ------------------------------------------------------------------------------
