@@ -6,6 +6,8 @@ kept (lazily for LLVM and assembly) so `f.ir(stage)` can show it without recompi
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import time
 from dataclasses import dataclass, field
@@ -17,7 +19,40 @@ STAGES = ("ssa", "opt", "llvm", "asm")
 
 # LLVM's optimization level for each of script's: -O2 by default (as fast as -O3 on the
 # benchmark kernels and without SLP vectorization, see llvm.jit `optimize`), -O3 for opt=3.
+# `llvm_level` lowers -O2 to -O1 for code that keeps all its data in registers.
 LLVM_LEVEL = {0: 0, 1: 2, 2: 2, 3: 3}
+
+# Impure ops that touch no memory but the Env's exception and interrupt fields.
+_REGISTER_EFFECTS = frozenset({"check", "poll", "raise"})
+
+
+def llvm_level(module: Module, opt: int) -> int:
+    """LLVM's optimization level for `module` at script's level `opt`: `LLVM_LEVEL[opt]`, but
+    -O1 in place of -O2 for a module of one function whose values are all scalars (or
+    tuples of them) and that calls nothing but the math library. What -O2 adds to -O1
+    (GVN, dead store and memcpy elimination, merged load/store motion, constraint
+    elimination of bounds checks, tail calls) works on memory and calls, or repeats what
+    script's own passes did (sccp, cse, licm); loop vectorization and unrolling run at
+    both levels (llvm.jit `optimize`). LLVM's optimizer takes about a sixth less time at
+    -O1, and the benchmarks' scalar loops (collatz, lcg_pi, branchy) run as fast."""
+    level = LLVM_LEVEL[opt]
+    if level != 2 or len(module.functions) != 1:
+        return level
+    func = next(iter(module.functions.values()))
+    if not all(_is_scalar(t) for t in (*func.param_types, func.ret_type)):
+        return level
+    for i in func.instructions():
+        if not i.op.pure and i.op.name not in _REGISTER_EFFECTS:
+            return level
+        if i.has_result and not _is_scalar(i.type):
+            return level
+    return 1
+
+
+def _is_scalar(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return all(_is_scalar(e) for e in t.elems)
+    return isinstance(t, (T.BoolType, T.NoneType, T.IntType, T.FloatType))
 
 
 def verify_enabled() -> bool:
@@ -95,6 +130,23 @@ def add_interrupt_checks(module: Module) -> None:
             verify_function(f, after="interrupts")
 
 
+@contextlib.contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while a compile runs: it makes tens of thousands of
+    objects (AST, IR, LLVM text) that live until it ends, so collections triggered by
+    their allocation find little garbage but walk every live object of the process (two
+    collections, 0.5-1 ms, a compile with a small heap; more with a large one). The
+    garbage it leaves (cycles of IR values and their users) is collected afterwards."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
                            boundscheck: bool = True, interruptible: bool = True,
                            nogil: bool = True) -> Specialization:
@@ -102,10 +154,10 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     after the IR passes (script.ir.interrupts), so Ctrl-C stops a running call; `nogil`
     lets the entry point release the GIL while code that may run long runs."""
     from script.backend import compile_native
-    from script.dispatcher import make_function_infos
+    from script.dispatcher import make_function_infos, numpy_scalar_params
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
-    with COMPILE_LOCK:
+    with COMPILE_LOCK, _gc_paused():
         t0 = time.perf_counter()
         make_function_infos()           # so that calls to cache hits are seen as @script calls
         func = specialize(info, arg_types, boundscheck)
@@ -127,7 +179,9 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         if interruptible:
             add_interrupt_checks(module)
         t2 = time.perf_counter()
-        native = compile_native(module, funcs[0].name, opt_level=LLVM_LEVEL[opt], nogil=nogil)
+        native = compile_native(module, funcs[0].name, opt_level=llvm_level(module, opt),
+                                nogil=nogil,
+                                numpy_scalars=numpy_scalar_params(info.param_types, arg_types))
         t3 = time.perf_counter()
     return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_functions, native,
                           {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})

@@ -7,6 +7,14 @@ matches (a new type signature, keyword arguments, a NumPy scalar, a wrong type),
 Python `_fallback` below, which binds the arguments, compiles a new specialization if the
 function is unannotated, and calls again. The methods here are copied onto that heap type,
 since a Python subclass would lose the fast call path.
+
+Narrow scalars (i8 … u64 but int64, f32: types no Python value has). Each call dispatches on
+its arguments' own types, whatever was compiled before: an unannotated parameter takes a
+Python int as int64 and ``numpy.int32(3)`` as i32, so the entry point of a specialization
+that inferred i32 matches only NumPy's int32 scalars (`numpy_scalar_params`, runtime.boxing),
+never a Python int. An annotated parameter (``x: script.i32``) converts what it is given: a
+Python int (OverflowError out of range), natively, and a NumPy scalar of a kind that converts
+(`to_python_value`), through the fallback.
 """
 
 from __future__ import annotations
@@ -240,6 +248,23 @@ def _make_fallback(obj, info=None, make_signature=None):
     return fallback
 
 
+def numpy_scalar_params(annotations, arg_types) -> tuple:
+    """The positions of the unannotated parameters (annotation None) whose argument types hold
+    a narrow scalar type (`_has_narrow`): their specialization's entry point takes those as
+    NumPy scalars (backend `numpy_scalars`). A function's, a saved function's and a cached
+    function's specializations all take the rule from here."""
+    return tuple(k for k, (ann, t) in enumerate(zip(annotations, arg_types))
+                 if ann is None and _has_narrow(t))
+
+
+def _has_narrow(t) -> bool:
+    """Whether `t` is or holds (in a tuple) a scalar type no Python value has (runtime.boxing
+    `has_narrow`, which this module does not import: it is on the load path)."""
+    if isinstance(t, T.TupleType):
+        return any(_has_narrow(e) for e in t.elems)
+    return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
+
+
 def _types_for(obj, info, values):
     types, coerced = [], []
     for name, ann, value in zip(info.param_names, info.param_types, values):
@@ -257,7 +282,7 @@ def _types_for(obj, info, values):
             raise TypeError(f"{info.name}(): argument '{name}' must be a numpy.ndarray, not "
                             f"{type(value).__name__}")
         types.append(t)
-        coerced.append(to_python_value(t, value))
+        coerced.append(to_python_value(t, value, numpy_scalars=True))
     return tuple(types), coerced
 
 

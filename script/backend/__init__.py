@@ -5,9 +5,12 @@ The entry points below import llvmlite only when first called, so `import script
 stays cheap; loading object code on the CPU it was compiled for (`load_object`) does not
 import it at all (`native/`).
 
-    compile_native(module, entry, opt_level=3, nogil=True) -> NativeLibrary
-    load_native(object_code, entry_func) -> NativeLibrary
-    load_object(object_code, entry, param_types, ret_type) -> NativeLibrary
+    compile_native(module, entry, opt_level=3, nogil=True, numpy_scalars=()) -> NativeLibrary
+    load_native(object_code, entry_func, numpy_scalars=()) -> NativeLibrary
+    load_object(object_code, entry, param_types, ret_type, numpy_scalars=()) -> NativeLibrary
+
+`numpy_scalars` are the positions of the parameters whose narrow scalars (i32, f32, …) the
+entry point takes as NumPy scalars, not as Python ints and floats (runtime.boxing).
     make_function_type(name, methods) -> type
     new_instance(tp, fallback) -> compiled-function object
     set_specializations(obj, [NativeLibrary | address, ...], nargs)
@@ -24,31 +27,33 @@ if TYPE_CHECKING:
 
 
 def compile_native(module: "Module", entry: str, opt_level: int = 3,
-                   nogil: bool = True) -> "NativeLibrary":
+                   nogil: bool = True, numpy_scalars=()) -> "NativeLibrary":
     """Compile `module.functions[entry]` (and all it calls) for this CPU and load it.
 
     The result keeps the code loaded; its `entry_address` (also `try_call_address`) is the
     CPython entry point (runtime.entry), which releases the GIL during calls when `nogil`
     and the code has a loop or recursion."""
     from script.backend.runtime.library import compile_native as compile_
-    return compile_(module, entry, opt_level, nogil)
+    return compile_(module, entry, opt_level, nogil, numpy_scalars)
 
 
-def load_native(object_code: bytes, entry_func: "Function") -> "NativeLibrary":
+def load_native(object_code: bytes, entry_func: "Function", numpy_scalars=()) -> "NativeLibrary":
     """Load the `object_code` of a `NativeLibrary` compiled for `entry_func` (same CPU)."""
-    return load_object(object_code, entry_func.name, entry_func.param_types, entry_func.ret_type)
+    return load_object(object_code, entry_func.name, entry_func.param_types, entry_func.ret_type,
+                       numpy_scalars)
 
 
-def load_object(object_code: bytes, entry: str, param_types, ret_type) -> "NativeLibrary":
+def load_object(object_code: bytes, entry: str, param_types, ret_type,
+                numpy_scalars=()) -> "NativeLibrary":
     """`load_native` for the IR function named `entry` of this signature: linked without
     LLVM where native.link can (a cache hit or a saved module then imports no llvmlite),
     else by LLVM's linker. RuntimeError when the object is not that function's."""
     from script.backend.native.link import load_object as link
-    lib = link(object_code, entry, param_types, ret_type)
+    lib = link(object_code, entry, param_types, ret_type, numpy_scalars)
     if lib is None:
         from script.backend.runtime.library import load_native as load
         from script.ir.core import Function
-        lib = load(object_code, Function(entry, list(param_types), ret_type))
+        lib = load(object_code, Function(entry, list(param_types), ret_type), numpy_scalars)
     return lib
 
 

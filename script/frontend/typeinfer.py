@@ -187,10 +187,22 @@ def format_signature(types) -> str:
     return "(" + ", ".join(python_type_name(t) for t in types) + ")"
 
 
-def to_python_value(t: T.Type, value):
-    """Coerce a Python argument to what a parameter of type `t` takes, or raise TypeError."""
+def _is_narrow(t: T.Type) -> bool:
+    return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
+
+
+def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
+    """Coerce a Python argument to what a parameter of type `t` takes, or raise TypeError.
+    With `numpy_scalars` (an unannotated parameter, whose type is `typeof(value)`), a narrow
+    scalar (i32, f32, …: a type no Python value has) stays the NumPy scalar it is, which is
+    what the entry point of that parameter matches (script.dispatcher); otherwise it becomes
+    a Python int or float."""
+    if numpy_scalars and _is_narrow(t):
+        if _numpy_scalar_type(type(value)) != t:
+            raise TypeError
+        return value
     if isinstance(t, T.BoolType):
-        if isinstance(value, bool) or type(value).__name__ == "bool_":
+        if isinstance(value, bool) or type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"):
             return bool(value)
         raise TypeError
     if isinstance(t, T.IntType):
@@ -211,7 +223,7 @@ def to_python_value(t: T.Type, value):
     if isinstance(t, T.TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.elems):
             raise TypeError
-        return tuple(to_python_value(e, v) for e, v in zip(t.elems, value))
+        return tuple(to_python_value(e, v, numpy_scalars) for e, v in zip(t.elems, value))
     if isinstance(t, T.ListType):
         if not isinstance(value, list):
             raise TypeError

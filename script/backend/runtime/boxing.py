@@ -7,6 +7,20 @@ Argument matching is exact, never a coercion: an int parameter accepts exactly `
 a call whose types do not match before any conversion raises (an int out of range raises
 OverflowError; a mismatch lets the dispatcher try the next specialization).
 
+Narrow scalars. A parameter of a scalar type no Python value has (`is_narrow`: i8 … u64
+but int64, and f32) matches by one of two rules, chosen per parameter by the entry point's
+`numpy_scalars` (the positions of the parameters of the second rule):
+
+- converting (an annotated parameter, ``x: script.i32``): exactly `int` (`float` for f32),
+  converted, OverflowError when out of range;
+- NumPy scalars (an unannotated parameter, whose type came from a NumPy scalar argument):
+  exactly NumPy's scalar type of that type (``numpy.int32``; for u64 ``numpy.uint64`` or
+  ``numpy.ulonglong``), whose value is read from the object (`capi.NPY_SCALAR_VALUE`). A
+  Python int does not match, so it reaches a specialization for int64 as it would had the
+  NumPy one never been compiled (script.dispatcher).
+
+The rule covers the scalars inside a tuple parameter too.
+
 Results are new references, or NULL with the Python exception set when an allocation fails
 (a partly built tuple is released first).
 
@@ -49,6 +63,18 @@ INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
 UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
 
 
+def is_narrow(t: T.Type) -> bool:
+    """Whether `t` is a scalar type no Python value has: a NumPy scalar passes it."""
+    return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
+
+
+def has_narrow(t: T.Type) -> bool:
+    """Whether `t` is, or a tuple `t` holds, a narrow scalar type (`is_narrow`)."""
+    if isinstance(t, T.TupleType):
+        return any(has_narrow(e) for e in t.elems)
+    return is_narrow(t)
+
+
 def unbox_symbol(t: T.IntType) -> str:
     """The runtime library's slow conversion of an exact int to `t`."""
     return f"script.unbox.{t}"
@@ -73,16 +99,24 @@ class Converter:
 
     # --- Python -> native ------------------------------------------------------------------
 
-    def emit_type_checks(self, objs: list[Value], types, mismatch) -> None:
+    def emit_type_checks(self, objs: list[Value], types, mismatch, numpy=None) -> None:
         """Continue only if each of `objs` exactly matches its type in `types`; jump to
-        `mismatch` otherwise. One branch tests every object's type; a tuple then adds one for
-        its size and one for its items'."""
+        `mismatch` otherwise. `numpy[k]` says that object k's narrow scalars match as NumPy
+        scalars (the module docstring; none do when `numpy` is None). One branch tests every
+        object's type; a tuple then adds one for its size and one for its items'."""
         if not objs:
             return
+        numpy = numpy or [False] * len(objs)
         b = self.b
         ok = None
-        for obj, t in zip(objs, types):
-            if isinstance(t, T.NoneType):
+        for obj, t, as_numpy in zip(objs, types, numpy):
+            if as_numpy and is_narrow(t):
+                cls = b.load_at("ptr", obj, OB_TYPE)
+                cond = None
+                for name in capi.numpy_scalar_types(str(t)):
+                    c = b.icmp("eq", cls, self.m.declare_data(name))
+                    cond = c if cond is None else b.or_(cond, c)
+            elif isinstance(t, T.NoneType):
                 cond = b.icmp("eq", obj, capi.address_of(self.m, "_Py_NoneStruct"))
             elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
                 cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
@@ -92,12 +126,12 @@ class Converter:
                               capi.address_of(self.m, _TYPE_OBJECT[type(t)]))
             ok = cond if ok is None else b.and_(ok, cond)
         self._continue_if(ok, mismatch)
-        for obj, t in zip(objs, types):
+        for obj, t, as_numpy in zip(objs, types, numpy):
             if isinstance(t, T.TupleType):
                 size = b.load_at("i64", obj, VAR_SIZE)
                 self._continue_if(b.icmp("eq", size, int_const("i64", len(t.elems))), mismatch)
                 items = [b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k) for k in range(len(t.elems))]
-                self.emit_type_checks(items, t.elems, mismatch)
+                self.emit_type_checks(items, t.elems, mismatch, [as_numpy] * len(items))
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.ListType):
@@ -163,9 +197,12 @@ class Converter:
                 out += self._arrays_in(self.b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
         return out
 
-    def emit_unbox(self, obj: Value, t: T.Type) -> Value:
-        """The native value of `obj`, which `emit_type_checks` has matched against `t`."""
+    def emit_unbox(self, obj: Value, t: T.Type, numpy: bool = False) -> Value:
+        """The native value of `obj`, which `emit_type_checks` has matched against `t` (with
+        the same `numpy`)."""
         b = self.b
+        if numpy and is_narrow(t):          # a NumPy scalar: its value, in range by its type
+            return b.load_at(llvm_type(t), obj, capi.NPY_SCALAR_VALUE)
         if isinstance(t, T.NoneType):
             return NONE_VALUE
         if isinstance(t, T.BoolType):
@@ -182,7 +219,7 @@ class Converter:
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
-            out = b.insert_value(out, self.emit_unbox(item, elem), k)
+            out = b.insert_value(out, self.emit_unbox(item, elem, numpy), k)
         return out
 
     def _unbox_array(self, obj: Value, t: T.ArrayType) -> Value:

@@ -40,6 +40,13 @@ NPY_C_CONTIGUOUS, NPY_ALIGNED, NPY_WRITEABLE = 0x1, 0x100, 0x400
 # 64-bit on the LP64 platforms supported).
 NPY_TYPE_NUMS = {"bool": (0,), "i8": (1,), "u8": (2,), "i16": (3,), "u16": (4,), "i32": (5,),
                  "u32": (6,), "i64": (7, 9), "u64": (8, 10), "f32": (11,), "f64": (12,)}
+# NumPy's scalar type objects (``numpy.int32`` …) by type number, named as NumPy's C-API
+# names them, in NUMPY_FUNCTIONS's namespace (runtime.symbols `numpy_addresses` binds them).
+# A scalar's value follows its object header (``obval``).
+NUMPY_SCALAR_TYPES = {num: f"script.np.Py{name}ArrType_Type" for num, name in enumerate((
+    "Bool", "Byte", "UByte", "Short", "UShort", "Int", "UInt", "Long", "ULong", "LongLong",
+    "ULongLong", "Float", "Double"))}
+NPY_SCALAR_VALUE = 16
 
 # name -> (return type, parameter types, varargs), in LLVM types
 FUNCTIONS = {
@@ -110,6 +117,11 @@ def address_of(m: NativeModule, name: str) -> Value:
     """The address of the C-API object `name` (e.g. ``PyFloat_Type``), as a ``ptr``."""
     assert name in OBJECTS, name
     return m.declare_data(name)
+
+
+def numpy_scalar_types(element: str) -> list[str]:
+    """The names of NumPy's scalar types that hold element type `element` ("i32", …)."""
+    return [NUMPY_SCALAR_TYPES[num] for num in NPY_TYPE_NUMS[element]]
 
 
 def exception_class(m: NativeModule, b: Builder, name: str) -> Value:

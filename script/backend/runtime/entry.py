@@ -17,7 +17,12 @@ It serves two callers:
   that a mismatch returns `MISMATCH` (the address 1, never an object) instead.
 
 A mismatch is decided before anything is converted, so it never leaves an exception set.
-Matching is exact (runtime.boxing); an int out of range raises OverflowError.
+Matching is exact (runtime.boxing); an int out of range raises OverflowError. A parameter of
+a narrow scalar type (i32, f32, …) matches a Python int or float, converted, or — when its
+position is in the entry point's `numpy_scalars` (an unannotated parameter: script.dispatcher
+`numpy_scalar_params`) — exactly NumPy's scalar of that type instead. The positions are part
+of what the entry point is compiled from (`runtime.library.entry_point`'s key, native.link's
+name of its object in the store).
 
 The entry owns the `Env` record (llvm.abi) on its stack and passes it to every entry function
 (one that cannot raise never writes it). When the native function reports an exception, the
@@ -60,8 +65,9 @@ MISMATCH_SYMBOL = "script.mismatch"
 RAISE_SYMBOL = "script.raise"
 
 
-def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
-    """Add ``script.entry`` for entry functions of this signature to `m`."""
+def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()) -> None:
+    """Add ``script.entry`` for entry functions of this signature to `m`; the parameters at
+    the positions `numpy_scalars` take their narrow scalars as NumPy scalars."""
     kernel = m.declare(KERNEL_SYMBOL, *native_signature(param_types, ret_type),
                        attrs=("nounwind",))
     fn = m.new_function(ENTRY_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external",
@@ -80,9 +86,10 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type) -> None:
 
     conv = Converter(m, fn, b, error)
     objs = [b.load_at("ptr", args, 8 * k) for k in range(len(param_types))]
-    conv.emit_type_checks(objs, param_types, mismatch)
+    numpy = [k in numpy_scalars for k in range(len(param_types))]
+    conv.emit_type_checks(objs, param_types, mismatch, numpy)
     conv.emit_writeable_checks(objs, param_types)
-    values = [conv.emit_unbox(obj, t) for obj, t in zip(objs, param_types)]
+    values = [conv.emit_unbox(obj, t, n) for obj, t, n in zip(objs, param_types, numpy)]
 
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
     here = b.ptrtoint(env, "i64")

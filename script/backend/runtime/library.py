@@ -32,10 +32,11 @@ from script.backend.runtime.shared import install_sigint_hook, libraries
 from script.backend.runtime.symbols import numpy_symbol_library
 
 
-def _libraries(func: Function) -> list[str]:
-    """The JIT libraries the library of `func` links against (NumPy's when it takes arrays)."""
+def _libraries(func: Function, numpy_scalars=()) -> list[str]:
+    """The JIT libraries the library of `func` links against (NumPy's when it takes arrays or
+    its entry point NumPy scalars)."""
     libs = libraries()
-    if has_arrays(list(func.param_types) + [func.ret_type]):
+    if numpy_scalars or has_arrays(list(func.param_types) + [func.ret_type]):
         libs.append(numpy_symbol_library())
     return libs
 
@@ -52,10 +53,11 @@ _entry_points: dict[tuple, EntryPoint] = {}
 _entry_points_lock = threading.Lock()
 
 
-def entry_point(param_types, ret_type: T.Type) -> EntryPoint:
-    """The entry point for entry functions taking `param_types` and returning `ret_type`,
-    compiled on first use, then kept for the process."""
-    key = (tuple(param_types), ret_type)
+def entry_point(param_types, ret_type: T.Type, numpy_scalars=()) -> EntryPoint:
+    """The entry point for entry functions taking `param_types` and returning `ret_type`, whose
+    parameters at the positions `numpy_scalars` take NumPy scalars (runtime.entry), compiled
+    on first use, then kept for the process."""
+    key = (tuple(param_types), ret_type, tuple(numpy_scalars))
     with _entry_points_lock:
         point = _entry_points.get(key)
         if point is None:
@@ -82,6 +84,7 @@ class NativeLibrary:
 
     Attributes: `function_name`; `entry_address`, also `try_call_address` (the entry point of
     runtime.entry: a vectorcall that returns MISMATCH when called with ``self == NULL``);
+    `numpy_scalars`, the positions of the parameters its entry point takes as NumPy scalars;
     `object_code` (the library's own object, relocatable and position-independent; loadable by
     `load_native` in any process on the same CPU); `compile_seconds` (lowering, optimization,
     emission and linking; for a loaded library, the load time) and `timings` (seconds per
@@ -91,8 +94,10 @@ class NativeLibrary:
     """
 
     def __init__(self, function_name: str, tracker, object_code: bytes, timings: dict,
-                 module_ref=None, opt_level: int = 3, entry: EntryPoint | None = None):
+                 module_ref=None, opt_level: int = 3, entry: EntryPoint | None = None,
+                 numpy_scalars: tuple = ()):
         self.function_name = function_name
+        self.numpy_scalars = numpy_scalars
         self._tracker = tracker
         self.entry_address: int = tracker[ENTRY_SYMBOL]
         self.try_call_address = self.entry_address
@@ -134,10 +139,11 @@ def build_llvm_module(module: Module, entry: str, nogil: bool = True) -> NativeM
     return m
 
 
-def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool = True
-                   ) -> NativeLibrary:
+def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool = True,
+                   numpy_scalars=()) -> NativeLibrary:
     """Lower, optimize at -O`opt_level`, emit and load `module.functions[entry]`; its entry
-    point releases the GIL during the call when `nogil` and the code may run for long.
+    point releases the GIL during the call when `nogil` and the code may run for long, and
+    takes NumPy scalars for the parameters at the positions `numpy_scalars`.
 
     Requires: the module is verified."""
     t = [time.perf_counter()]
@@ -152,24 +158,28 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
     t.append(time.perf_counter())
     obj = jit.emit_object(mod, opt_level)
     t.append(time.perf_counter())
-    point = entry_point(func.param_types, func.ret_type)
-    tracker = jit.link([obj, point.object_code], [ENTRY_SYMBOL], _libraries(func))
+    numpy_scalars = tuple(numpy_scalars)
+    point = entry_point(func.param_types, func.ret_type, numpy_scalars)
+    tracker = jit.link([obj, point.object_code], [ENTRY_SYMBOL], _libraries(func, numpy_scalars))
     t.append(time.perf_counter())
     timings = {step: b - a for step, a, b in zip(_STEPS, t, t[1:])}
-    return NativeLibrary(entry, tracker, obj, timings, mod, opt_level, point)
+    return NativeLibrary(entry, tracker, obj, timings, mod, opt_level, point, numpy_scalars)
 
 
 _STEPS = ("lower", "parse", "optimize", "emit", "link")
 
 
-def load_native(object_code: bytes, entry_func: Function) -> NativeLibrary:
+def load_native(object_code: bytes, entry_func: Function, numpy_scalars=()) -> NativeLibrary:
     """Load object code that `compile_native` emitted for `entry_func` (same CPU); only its
-    name and signature matter. Object code of another function does not link (RuntimeError)."""
+    name and signature matter, and the entry point takes NumPy scalars for the parameters at
+    the positions `numpy_scalars`. Object code of another function does not link
+    (RuntimeError)."""
     start = time.perf_counter()
     install_sigint_hook()
-    point = entry_point(entry_func.param_types, entry_func.ret_type)
+    numpy_scalars = tuple(numpy_scalars)
+    point = entry_point(entry_func.param_types, entry_func.ret_type, numpy_scalars)
     exports = [ENTRY_SYMBOL, kernel_name(entry_func.name)]    # the second fails for another's
     tracker = get_jit().link([bytes(object_code), point.object_code], exports,
-                           _libraries(entry_func))
+                           _libraries(entry_func, numpy_scalars))
     return NativeLibrary(entry_func.name, tracker, bytes(object_code),
-                         {"link": time.perf_counter() - start})
+                         {"link": time.perf_counter() - start}, numpy_scalars=numpy_scalars)

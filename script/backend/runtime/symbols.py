@@ -11,7 +11,7 @@ import functools
 import sys
 
 NUMPY_OBJECTS = ("PyArray_Type",)
-NUMPY_PREFIX = "script.np."             # runtime.capi's names of NumPy's API functions
+NUMPY_PREFIX = "script.np."     # runtime.capi's names of NumPy's API functions and scalar types
 
 
 @functools.cache
@@ -20,9 +20,10 @@ def symbol_addresses() -> dict[str, int]:
     symbols of this process, by name. A libm name this platform lacks is left to the JIT's
     process-wide lookup."""
     from script.backend.llvm import mathlib
-    from script.backend.runtime import blas, capi, random_state
+    from script.backend.runtime import blas, capi, lapack, random_state
     table = dict(capi.symbol_addresses())
     table.update(random_state.addresses())
+    table.update(lapack.addresses())
     table["script.blas"] = blas.table_address()
     for name in mathlib.libm_symbols():
         fn = getattr(_libm(), name, None)
@@ -46,6 +47,9 @@ def resolve(name: str) -> int | None:
     if name == "script.blas":                      # llvm.blas's TABLE_SYMBOL
         from script.backend.runtime import blas
         return blas.table_address()
+    if name.startswith("script.lapack."):          # runtime.lapack's PREFIX
+        from script.backend.runtime import lapack
+        return lapack.addresses().get(name)
     if name.startswith("script.rng."):             # llvm.rng's PREFIX
         from script.backend.runtime import random_state
         return random_state.addresses().get(name)
@@ -78,7 +82,15 @@ def numpy_addresses() -> dict[str, int]:
     _check_numpy_layout(numpy)
     table = {"PyArray_Type": id(numpy.ndarray)}
     table.update(_numpy_api(numpy))
+    table.update(_numpy_scalar_types(numpy))
     return table
+
+
+def _numpy_scalar_types(np) -> dict[str, int]:
+    """The addresses of NumPy's scalar type objects (capi.NUMPY_SCALAR_TYPES), by type number."""
+    from script.backend.runtime import capi
+    classes = {np.dtype(code).num: np.dtype(code).type for code in "?bBhHiIlLqQfd"}
+    return {name: id(classes[num]) for num, name in capi.NUMPY_SCALAR_TYPES.items()}
 
 
 @functools.cache
@@ -111,7 +123,12 @@ def _check_numpy_layout(np) -> None:
           and descr == id(a.dtype)
           and word(descr + capi.DESCR_TYPE_NUM, ctypes.c_int32) == a.dtype.num
           and word(descr + capi.DESCR_BYTEORDER, ctypes.c_char) == b"="
-          and word(base + capi.NPY_FLAGS, ctypes.c_int32) & 0xFFFF == a.flags.num & 0xFFFF)
+          and word(base + capi.NPY_FLAGS, ctypes.c_int32) & 0xFFFF == a.flags.num & 0xFFFF
+          and all(word(id(x) + capi.NPY_SCALAR_VALUE, kind) == v for x, kind, v in (
+              (np.int8(-7), ctypes.c_int8, -7), (np.uint16(65000), ctypes.c_uint16, 65000),
+              (np.int32(-123456), ctypes.c_int32, -123456),
+              (np.uint64(2**64 - 2), ctypes.c_uint64, 2**64 - 2),
+              (np.float32(1.5), ctypes.c_float, 1.5))))
     if not ok:
         raise RuntimeError(f"script's array entry points do not know NumPy {np.__version__}'s "
                            "object layout")
