@@ -27,9 +27,9 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import numpy_lib, numpy_linalg_lib, numpy_signal, numpy_stats
+    from script.frontend import numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_signal, numpy_stats
     table = {}
-    for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib):
+    for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
@@ -63,8 +63,12 @@ def call_library(low, node: ast.Call, name: str, first: Value | None = None) -> 
     """``np.<name>(...)`` (or a method, `first` its array): checked, then compiled."""
     if name == "nonzero":
         return nonzero_tuple(low, node, first)
+    from script.frontend import numpy_lapack_call
     info = low.ctx.info_for(library()[name])
-    args = bind(low, info, node, first)
+    args = bind(low, info, node, first, name)
+    form = numpy_lapack_call.constant_form(low, name, args)
+    if form is not None:
+        info = low.ctx.info_for(form)
     if any(isinstance(v.type, Unknown) for v, _ in args.values()):
         return low.call_script(info, node, first=first)
     scalar_forms, array_forms = forms()
@@ -80,22 +84,27 @@ def call_library(low, node: ast.Call, name: str, first: Value | None = None) -> 
         if pname in args and not isinstance(args[pname][0].type, T.ArrayType):
             v, vnode = args[pname]
             low.error(f"numpy.{name}() takes an array for '{pname}' here, not {v.type}", vnode)
-    check = CHECKS.get(name)
+    check = CHECKS.get(name) or numpy_lapack_call.CHECKS.get(name)
     if check is not None:
         check(low, {k: v for k, (v, _) in args.items()}, {k: n for k, (_, n) in args.items()}, node)
     return low.call_script(info, node, first=first)
 
 
-def bind(low, info, node: ast.Call, first: Value | None) -> dict[str, tuple[Value, ast.AST]]:
+def bind(low, info, node: ast.Call, first: Value | None,
+         name: str | None = None) -> dict[str, tuple[Value, ast.AST]]:
     """The call's arguments by parameter name, each evaluated now, in the call's order, and
-    left in `pre_evaluated` for `call_script` to take (unknown names are its to report)."""
+    left in `pre_evaluated` for `call_script` to take (unknown names are its to report).
+    String options are those of NumPy function `name` (numpy_lapack_call.OPTIONS) or the
+    shared `OPTIONS`."""
+    from script.frontend.numpy_lapack_call import OPTIONS as FUNCTION_OPTIONS
+    own = FUNCTION_OPTIONS.get(name, {})
     names = info.param_names[1:] if first is not None else info.param_names
     out = {}
     if first is not None:
         out[info.param_names[0]] = (first, node)
     pairs = list(zip(list(names) + [None] * len(node.args), node.args))
     for pname, arg in pairs + [(kw.arg, kw.value) for kw in node.keywords]:
-        choices = OPTIONS.get(pname)
+        choices = own.get(pname, OPTIONS.get(pname))
         if choices is not None and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             if arg.value not in choices:
                 low.error(f"{pname} must be one of {', '.join(map(repr, choices))} here, not {arg.value!r}", arg)

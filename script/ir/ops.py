@@ -66,6 +66,13 @@ gemm           ``gemm %c, %a, %b``: C = A @ B through the process's BLAS (script
                blas.py) when it has one and the product is large; gives whether it did (false:
                C untouched). A is 2-d, B and C both 2-d or both 1-d (a column); all C-contiguous
                arrays of one dtype, f32 or f64, with matching lengths (the frontend checks)
+lapack.R       ``lapack.R %x0, ... : i64``: calls LAPACK routine R (`LAPACK_ROUTINES`, its
+               Fortran argument list) of the process's LAPACK (script/backend/llvm/lapack.py)
+               with one operand per argument, each passed by reference as Fortran does: an
+               array by its data (C-contiguous; the routine reads and writes it), a scalar
+               through a temporary. Gives the routine's INFO (0 for the BLAS routines of
+               `LAPACK_NO_INFO`), or `LAPACK_MISSING` (nothing called) when the process has
+               no LAPACK with 64-bit integers
 alloc          ``alloc %d0, ... %dN : T``: a new C-contiguous array of type T (layout "C") with
                those lengths (each >= 0, and the byte size in range: the frontend checks),
                contents undefined; raises MemoryError when memory runs out. Never merged
@@ -136,8 +143,8 @@ class ArrayData:
 class OpInfo:
     name: str
     nargs: int | None          # None: variadic
-    attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng"
-                               # or None
+    attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
+                               # "lapack" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -155,6 +162,28 @@ SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "x
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
 # The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
 RNG_STATES = ("random", "numpy")
+
+# The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and
+# the BLAS ?gemm that its matmul calls), by their Fortran argument lists less the final INFO,
+# one letter an argument: ``c`` CHARACTER*1 (an i64 operand holding its code), ``i`` INTEGER
+# (i64), ``f`` DOUBLE PRECISION (f64), ``r`` REAL (f32), ``d`` a DOUBLE PRECISION array (a C
+# f64 array), ``s`` a REAL array (a C f32 array), ``n`` an INTEGER array (a C i64 array; also
+# an INTEGER output such as gelsd's RANK, as an array of one).
+LAPACK_ROUTINES = {
+    "dsyevd": "ccididdini",         # JOBZ UPLO N A LDA W WORK LWORK IWORK LIWORK
+    "dgesdd": "ciididdididin",      # JOBZ M N A LDA S U LDU VT LDVT WORK LWORK IWORK
+    "dgelsd": "iiidididfndin",      # M N NRHS A LDA B LDB S RCOND RANK WORK LWORK IWORK
+    "dgeqrf": "iididdi",            # M N A LDA TAU WORK LWORK
+    "dorgqr": "iiididdi",           # M N K A LDA TAU WORK LWORK
+    "dpotrf": "cidi",               # UPLO N A LDA
+    "dgetrf": "iidin",              # M N A LDA IPIV
+    "dgemm": "cciiifdidifdi",       # TRANSA TRANSB M N K ALPHA A LDA B LDB BETA C LDC
+    "sgemm": "cciiirsisirsi",       # the same in REAL
+}
+LAPACK_NO_INFO = frozenset(("dgemm", "sgemm"))      # BLAS: no INFO argument (`lapack` gives 0)
+# What `lapack` gives, calling nothing, when the process has no such routine (INFO itself is
+# never below minus the number of arguments).
+LAPACK_MISSING = -(1 << 62)
 
 CMP_PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
 
@@ -202,6 +231,7 @@ _op("reshape", None, "given")
 _op("alloc", None, "given", pure=False, removable=True)
 _op("const_array", 0, "given", attr="data")
 _op("gemm", 3, "bool", pure=False)
+_op("lapack", None, "i64", attr="lapack", pure=False)
 _op("extract", 1, "extract", attr="index")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)

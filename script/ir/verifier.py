@@ -22,6 +22,9 @@ Invariants checked, for each function:
    type). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
    `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
    names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
+   `lapack` names a routine of `LAPACK_ROUTINES` and takes one operand per letter of its
+   argument list (i64 for ``c``/``i``, f64 for ``f``, f32 for ``r``, a C f64 array for ``d``,
+   a C f32 array for ``s``, a C i64 array for ``n``), giving i64.
 7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
    a constant, a parameter of a block of this function, or an instruction of this function.
 8. Use lists are exact: `v.uses` holds each user once per operand slot.
@@ -38,7 +41,7 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -233,6 +236,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
                 or c.dtype not in (T.F32, T.F64) or a.ndim != 2 or b.ndim != c.ndim or c.ndim not in (1, 2):
             _fail(f"gemm of {a} and {b} into {c} takes C arrays of one float dtype, a 2-d", i)
         return
+    elif name == "lapack":
+        _check_lapack(i, types)
+        return
     elif name == "const_array":
         t, data = i.type, i.attr
         if not isinstance(t, T.ArrayType) or t.layout != "C" or not isinstance(data, ArrayData) \
@@ -308,6 +314,25 @@ def _check_list_op(i: Instr, name: str, types: list) -> None:
     result = {"list_len": T.I64, "list_get": lst.elem, "list_set": T.NONE, "list_resize": T.BOOL}[name]
     if i.type != result:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
+
+
+_LAPACK_ARGS = {"c": T.I64, "i": T.I64, "f": T.F64, "r": T.F32, "d": T.ArrayType(T.F64, 1, "C"),
+                "s": T.ArrayType(T.F32, 1, "C"), "n": T.ArrayType(T.I64, 1, "C")}
+
+
+def _check_lapack(i: Instr, types) -> None:
+    """`lapack.R`: R is known, and each operand has its argument's type (arrays of any rank)."""
+    sig = LAPACK_ROUTINES.get(i.attr)
+    if sig is None:
+        _fail(f"unknown LAPACK routine {i.attr!r}", i)
+    if i.type != T.I64 or len(types) != len(sig):
+        _fail(f"lapack.{i.attr} takes {len(sig)} operands ({sig}) and gives i64", i)
+    for k, (letter, t) in enumerate(zip(sig, types)):
+        want = _LAPACK_ARGS[letter]
+        ok = t == want if not isinstance(want, T.ArrayType) else \
+            isinstance(t, T.ArrayType) and t.dtype == want.dtype and t.layout == "C"
+        if not ok:
+            _fail(f"operand {k} of lapack.{i.attr} ({letter}) is {t}", i)
 
 
 def _check_kernel_op(i: Instr, name: str, types: list) -> None:
