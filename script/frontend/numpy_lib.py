@@ -386,3 +386,65 @@ def std(a, ddof=0):
 
 # ndarray method -> function here (the array is its first argument)
 METHODS = {"var": var, "std": std, "round": around, "argsort": argsort, "sort": sort_in_place}
+
+
+def roll(a, shift, axis=None):
+    """The elements shifted by `shift` places, those pushed off the end coming back at the
+    start: of the flattened array (C order, the result with `a`'s shape), or along `axis`
+    (an int; 1-d and 2-d arrays)."""
+    if axis is None:
+        flat = a.ravel()
+        n = flat.shape[0]
+        out = np.empty(n, dtype=a.dtype)
+        s = shift % n if n > 0 else 0
+        out[s:] = flat[:n - s]
+        out[:s] = flat[n - s:]
+        return out.reshape(a.shape)
+    ax = axis + a.ndim if axis < 0 else axis
+    if ax < 0 or ax >= a.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    if a.ndim == 1:
+        return roll(a, shift)
+    if a.ndim == 2:
+        out = np.empty((a.shape[0], a.shape[1]), dtype=a.dtype)
+        n = a.shape[ax]
+        s = shift % n if n > 0 else 0
+        if ax == 0:
+            out[s:, :] = a[:n - s, :]
+            out[:s, :] = a[n - s:, :]
+        else:
+            out[:, s:] = a[:, :n - s]
+            out[:, :s] = a[:, n - s:]
+        return out
+    raise ValueError("np.roll along an axis takes a 1-d or 2-d array in compiled code")
+
+
+def diag(v, k=0):
+    """A 2-d array with `v` (1-d) on its k-th diagonal, or the k-th diagonal of `v` (2-d),
+    copied (NumPy returns a read-only view)."""
+    if v.ndim == 1:
+        m = v.shape[0]
+        n = m + abs(k)
+        out = np.zeros((n, n), dtype=v.dtype)
+        for i in range(m):
+            if k >= 0:
+                out[i, i + k] = v[i]
+            else:
+                out[i - k, i] = v[i]
+        return out
+    if v.ndim == 2:
+        rows = v.shape[0]
+        cols = v.shape[1]
+        m = max(0, min(rows, cols - k)) if k >= 0 else max(0, min(rows + k, cols))
+        d = np.empty(m, dtype=v.dtype)
+        for i in range(m):
+            d[i] = v[i, i + k] if k >= 0 else v[i - k, i]
+        return d
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def array_equal(a1, a2):
+    """Whether both arrays have the same shape and elements (NaN is never equal)."""
+    if a1.shape != a2.shape:
+        return False
+    return bool((a1 == a2).all())

@@ -455,3 +455,5 @@ _METHODS.update({name: ReduceLowering.method_reduce for name in _KINDS})
 NUMPY_FUNCTIONS.update({"nan" + name: ReduceLowering.np_nan_reduce
                         for name in ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var")})
 _METHODS.update({"cumsum": ReduceLowering.method_cumulative, "cumprod": ReduceLowering.method_cumulative})
+
+from script.frontend import reduce_keywords  # noqa: E402,F401  (keepdims=, dtype=: wraps the handlers above)

@@ -5,10 +5,17 @@ for these argument types, building its callees on demand. The build of one funct
 in rounds (see ssa_builder.Restart): type hints widen between rounds until they are stable.
 
 Recursion: while `f` is being built, a call to `f` itself uses `f`'s return type — the
-annotation, or the hint from an earlier round. In the first round there is none: the call
-raises `NeedReturnType`, and `f`'s round restarts with the type of the first `return` it had
-already seen (the base case, which comes first in recursive code). Entries cached while a round
-ran are dropped if it restarts, since they may have used a stale return type.
+annotation, or the hint from an earlier round. In the first round there is none: the call's
+result has the unknown type (ssa_builder.Unknown), which operations pass on, merges ignore and
+`return` skips, so the round types `f` from its returns that do not depend on the call (the
+base cases, wherever they are: `return 1 if n < 2 else n * f(n - 1)` gives int). That round is
+never kept: `f` is built again with the type found as a hint, and again while its return type
+still widens (a fixed point: `1 if n < 2 else f(n - 1) * 0.5` settles at float), so the body
+that is kept was checked whole against the final type. A function that no known `return`
+types is a CompileError asking for an annotation. Mutual recursion works the same way:
+functions built while `f`'s return type is unknown are *tainted* (they may have used it); they
+are cached only for the rest of `f`'s round, which is always rolled back. Entries cached while a
+round ran are dropped if it restarts, since they may have used a stale return type.
 
 All of this runs under one process-wide lock, so compiling from several threads is safe.
 """
@@ -19,19 +26,12 @@ import threading
 
 from script.errors import CompileError
 from script.frontend.source import FunctionInfo
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import UNKNOWN, Restart
 from script.ir import types as T
 from script.ir.core import Function
 
 COMPILE_LOCK = threading.RLock()
 MAX_ROUNDS = 12
-
-
-class NeedReturnType(Exception):
-    def __init__(self, key, loc=None):
-        super().__init__(key)
-        self.key = key
-        self.loc = loc
 
 
 class Context:
@@ -65,11 +65,24 @@ class Context:
         current = self.in_progress.get(key)
         if current is not None:
             if current.ret_type is None:
-                raise NeedReturnType(key, builder.loc(node))
+                self._mark_unknown_recursion(key, builder.loc(node))
+                current.func.ret_type = UNKNOWN     # the call gives an Undef (call_script)
+                return current.func
             current.used_ret_hint = True
             current.func.ret_type = current.ret_type
             return current.func
         return self.specialize(info, types, builder.boundscheck)
+
+    def _mark_unknown_recursion(self, key, loc) -> None:
+        """A call to the in-progress `key` whose return type is not known yet: that round must
+        be rebuilt, and every function being built inside it (the stack above it) may have
+        used the unknown type."""
+        keys = list(self.in_progress)
+        target = self.in_progress[key]
+        if target.unknown_recursion is None:
+            target.unknown_recursion = loc
+        for k in keys[keys.index(key) + 1:]:
+            self.in_progress[k].tainted = True
 
     def never_returns(self, func: Function) -> bool:
         """Whether a finished specialization raises on every path (it has no `ret`)."""
@@ -91,24 +104,35 @@ class Context:
         name = self.unique_name(info, types) + ("" if boundscheck else ".nobc")
         for _ in range(MAX_ROUNDS):
             builder = FunctionLowering(self, info, types, hints, name, boundscheck)
+            builder.unknown_recursion = None    # where a call to this function found no type yet
+            builder.tainted = False             # built while a caller's return type is unknown
             self.in_progress[key] = builder
             try:
                 func = builder.build()
             except Restart:
                 self._rollback(mark)
                 continue
-            except NeedReturnType as e:
+            except CompileError:
+                # An error in a round where a recursive call's result was unknown may come from
+                # that (`range(f(n - 1))`): the next round, with a return type, decides.
                 self._rollback(mark)
-                if e.key != key:
+                if builder.unknown_recursion is None or builder.tainted:
                     raise
-                if builder.first_ret_type is None:
-                    raise CompileError(f"cannot infer the return type of recursive function "
-                                       f"'{info.name}': annotate it (-> int, -> float, ...)",
-                                       e.loc or info.loc(info.node)) from None
-                hints[("ret", None)] = builder.first_ret_type
+                self._next_ret_hint(info, builder, hints)
                 continue
             finally:
                 self.in_progress.pop(key, None)
+            if builder.tainted:
+                # Junk typed with a caller's unknown return type; the caller's round is rolled
+                # back, this entry with it. Its return type, if any, lets the caller go on.
+                func.ret_type = builder.ret_type or hints.get(("ret", None)) or UNKNOWN
+                info.specializations[skey] = func
+                self.journal.append(key)
+                return func
+            if builder.unknown_recursion is not None:
+                self._rollback(mark)
+                self._next_ret_hint(info, builder, hints)
+                continue
             if builder.saw_unknown is not None:
                 self._rollback(mark)
                 if builder.hints_changed:
@@ -124,6 +148,16 @@ class Context:
             return func
         raise CompileError(f"the types of '{info.name}' did not settle after {MAX_ROUNDS} rounds of "
                            "inference; annotate its variables", info.loc(info.node))
+
+    @staticmethod
+    def _next_ret_hint(info: FunctionInfo, builder, hints: dict) -> None:
+        """After a round that met its own recursive call untyped: the return type its other
+        returns gave (the hint `do_return` recorded), or the error asking for an annotation."""
+        if hints.get(("ret", None)) is None:
+            raise CompileError(f"cannot infer the return type of recursive function '{info.name}': "
+                               "no return gives a value that does not depend on the recursive call; "
+                               "annotate it (-> int, -> float, ...)",
+                               builder.unknown_recursion or info.loc(info.node)) from None
 
     def _rollback(self, mark: int) -> None:
         for info, skey in self.journal[mark:]:

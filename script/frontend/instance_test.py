@@ -1,0 +1,111 @@
+"""`isinstance(x, T)` in compiled code: decided when the function is compiled.
+
+Every value has one static type per specialization, so `isinstance` is a constant: the
+branch it guards is the only one built (`if isinstance(x, int): ... else: ...` in an
+unannotated function compiles one side per argument type, and the other side may use
+operations that the argument's type does not have).
+
+The answer is CPython's own: `issubclass(C, T)` for the Python class `C` that a CPython run
+holds where compiled code holds a value of the static type (`python_class`), with `T`
+whatever CPython accepts there (a class, a tuple of them, nested, a union `int | float`, an
+abstract class such as `numbers.Real`). The compiled model of values (README, "Differences
+from CPython"): `bool`, `int` and `float` values are Python's `bool`, `int` and `float`; sized
+scalars (`script.i32`, an element read from an `int32` array) are NumPy scalars (`np.int32`),
+as element-wise code already treats them (NEP 50). One difference follows: an element read
+from an `int64` or `bool` array is a NumPy scalar in CPython (`isinstance(a[0], int)` is
+False there) and an `int`/`bool` compiled (True, as in Numba). An element read from a
+`float64` array is a `float` in both (`np.float64` subclasses `float`), except against NumPy's
+own classes (`np.floating`, `np.float64`), which CPython answers True and compiled code False.
+
+The first argument is evaluated (for its side effects and errors) and then unused.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, has_unknown
+from script.frontend.typeinfer import SizedType
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_ARG2 = "isinstance() arg 2 must be a type, a tuple of types, or a union"
+
+
+def python_class(t: T.Type):
+    """The Python class of what CPython holds where compiled code holds a value of type `t`
+    (the module docstring gives the model), or None for a type with no such class."""
+    import numpy as np
+    from script.frontend.typeinfer import numpy_name
+    if isinstance(t, T.BoolType):
+        return bool
+    if t == T.I64:
+        return int
+    if t == T.F64:
+        return float
+    if isinstance(t, (T.IntType, T.FloatType)):
+        return np.dtype(numpy_name(t)).type
+    if isinstance(t, T.NoneType):
+        return type(None)
+    if isinstance(t, T.TupleType):
+        return tuple
+    if isinstance(t, T.ArrayType):
+        return np.ndarray
+    if isinstance(t, T.ListType):
+        return list
+    return None
+
+
+def lower_isinstance(self, node: ast.Call, name: str) -> Value:
+    """The handler of `isinstance` (builtins_lowering); `self` is the FunctionLowering."""
+    if node.keywords:
+        self.error("isinstance() takes no keyword arguments", node)
+    if len(node.args) != 2:
+        self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
+    spec = class_spec(self, node.args[1])
+    value = self.expr(node.args[0])
+    if not isinstance(value, Value):
+        self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
+    if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):
+        return Undef(UNKNOWN, self.loc(node))
+    cls = python_class(value.type)
+    if cls is None:
+        self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",
+                   node.args[0])
+    return Const(issubclass(cls, spec), T.BOOL, self.loc(node))
+
+
+def class_spec(self, node: ast.expr):
+    """The second argument as the Python object CPython would receive: a class, a tuple
+    of specs, or a union; anything else is the TypeError CPython raises, at compile time."""
+    from script.frontend.lower_stmt import PyRef
+    if isinstance(node, ast.Tuple):
+        return tuple(class_spec(self, e) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = (type(None) if isinstance(n, ast.Constant) and n.value is None else class_spec(self, n)
+                       for n in (node.left, node.right))
+        try:
+            return left | right
+        except TypeError:
+            self.error(_ARG2, node)
+    if isinstance(node, ast.Constant) and node.value is None:
+        self.error(_ARG2, node)
+    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not isinstance(ref, PyRef):
+        self.error(_ARG2 + " known when the function is compiled (a class, or a global "
+                   "tuple of classes)", node)
+    obj = ref.obj
+    if isinstance(obj, SizedType):
+        self.error(f"{obj!r} is an annotation, not a class: CPython's isinstance() rejects "
+                   f"it; use the NumPy scalar type (np.{_numpy_name(obj)})", node)
+    try:
+        issubclass(int, obj)
+    except TypeError:
+        self.error(_ARG2, node)
+    return obj
+
+
+def _numpy_name(sized) -> str:
+    from script.frontend.typeinfer import numpy_name
+    name = numpy_name(sized.ir_type)
+    return "bool_" if name == "bool" else name
