@@ -14,6 +14,7 @@ import types
 from script.frontend import pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
+from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.random_calls import random_call
@@ -243,6 +244,8 @@ class CallLowering:
     def call_math(self, name: str, node) -> Value:
         if name in ("floor", "ceil", "trunc"):
             (v,) = self.positional(node, name, 1)
+            if isinstance(v.type, Unknown):     # a value of code that never runs, or not typed yet
+                return Undef(UNKNOWN, self.loc(node))
             if isinstance(v.type, (T.IntType, T.BoolType)):
                 return self.coerce(v, T.I64, node)
             v = self.float_arg(v, node)
@@ -251,6 +254,8 @@ class CallLowering:
             return self.coerce(r, T.I64, node)
         if name in ("isnan", "isinf", "isfinite"):
             (v,) = self.positional(node, name, 1)
+            if isinstance(v.type, Unknown):
+                return Undef(UNKNOWN, self.loc(node))
             v = self.float_arg(v, node)
             loc = self.loc(node)
             if name == "isnan":
@@ -514,6 +519,8 @@ class CallLowering:
     def builtin_divmod(self, node, name) -> Value:
         a, b = self.positional(node, name, 2)
         t = self.common_type(a, b, node)
+        if isinstance(t, Unknown):          # an operand of code that never runs
+            return Undef(UNKNOWN, self.loc(node))
         if isinstance(t, T.BoolType):
             t = T.I64
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
@@ -625,4 +632,5 @@ _BUILTIN_HANDLERS = {
     id(print): lambda self, node, name: self.builtin_print(node, name),
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
+    id(isinstance): lower_isinstance,
 }

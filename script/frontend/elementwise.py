@@ -124,6 +124,10 @@ class ElementwiseLowering:
                       shape=tuple(self.broadcast_dims([a.shape for a in args], ndim, node)))
         if check:
             self.check_call(e, node)
+            if ndim and name == "power" and _may_raise(e):
+                # NumPy computes the power whole where Python calls it, raising (part way)
+                # before the calls around it check their shapes or run
+                return self.as_expr(self.materialize(e, node), node)
         return e
 
     def resolve_loop(self, name: str, args, node) -> tuple:
@@ -186,7 +190,9 @@ class ElementwiseLowering:
             return e.value
         if e.kind == "leaf":
             arr = e.value
-            mine = idx[out_ndim - e.ndim:]
+            # a leaf of more axes than the output (its extra ones of length 1) reads index 0 there
+            mine = idx[out_ndim - e.ndim:] if e.ndim <= out_ndim else \
+                [Const(0, T.I64)] * (e.ndim - out_ndim) + list(idx)
             marks = (stretch or {}).get(id(arr))
             if marks is not None:
                 mine = [self.emit("select", [s, Const(0, T.I64), i], T.I64, None, loc) if s is not None else i
@@ -194,6 +200,15 @@ class ElementwiseLowering:
             return self.emit("load", [arr, *mine], arr.type.dtype, None, loc)
         vals = [self.element(a, idx, out_ndim, node, stretch) for a in e.args]
         vals = [self.cast_element(v, t, node) for v, t in zip(vals, e.loop)]
+        if e.name == "power" and isinstance(e.dtype, T.FloatType) and e.args[1].kind == "scalar":
+            # NumPy's float power loop with one exponent for all elements takes 0.5 as sqrt:
+            # (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 there, inf and 0.0 for pow
+            half = self.cmp("eq", vals[1], Const(0.5, e.dtype), node)
+            root = self.emit("math", [vals[0]], e.dtype, "sqrt", loc)
+            if isinstance(half, Const):
+                return root if half.value else self.ufunc_scalar(e.name, vals, e.dtype, node)
+            return self.emit("select", [half, root, self.ufunc_scalar(e.name, vals, e.dtype, node)], e.dtype,
+                             None, loc)
         return self.ufunc_scalar(e.name, vals, e.dtype, node)
 
     def ufunc_scalar(self, name: str, vals: list[Value], out: T.Type, node) -> Value:
@@ -364,16 +379,20 @@ class ElementwiseLowering:
         return out
 
     def mismatch(self, dims: list[list[Value]], out: list[Value], node) -> Value:
-        """Whether some length in `dims` (right-aligned with `out`) is neither 1 nor out's."""
+        """Whether some length in `dims` (right-aligned with `out`) is neither 1 nor out's;
+        a length on an axis before `out`'s first (an array assigned to a view of fewer axes)
+        must be 1."""
         loc = self.loc(node)
         bad: Value = Const(False, T.BOOL)
         for d in dims:
             for k, dk in enumerate(d):
-                o = out[len(out) - len(d) + k]
+                j = len(out) - len(d) + k
+                o = out[j] if j >= 0 else None
                 if o is dk:
                     continue
-                ok = self.emit("or", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("eq", dk, o, node)],
-                               T.BOOL, None, loc)
+                ok = self.cmp("eq", dk, Const(1, T.I64), node) if o is None else self.emit(
+                    "or", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("eq", dk, o, node)],
+                    T.BOOL, None, loc)
                 bad = self.emit("or", [bad, self.emit("not", [ok], T.BOOL, None, loc)], T.BOOL, None, loc)
         return bad
 
@@ -385,7 +404,8 @@ class ElementwiseLowering:
         for a, d in zip(leaves, dims):
             ms = []
             for k, dk in enumerate(d):
-                o = out[len(out) - len(d) + k]
+                j = len(out) - len(d) + k
+                o = out[j] if j >= 0 else dk            # an axis before out's: of length 1, index 0
                 ms.append(None if o is dk else self.emit(
                     "and", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("ne", o, Const(1, T.I64), node)],
                     T.BOOL, None, loc))
@@ -442,10 +462,9 @@ class ElementwiseLowering:
         `value` is ``dst op v`` of ``dst op= v``, whose shapes NumPy checks as a ufunc call
         with `dst` as its output too."""
         e = self.as_expr(value, node)
-        if e.ndim > dst.type.ndim:
-            self.error(f"cannot assign a {e.ndim}-d array to a {dst.type.ndim}-d array", node)
         if in_place and e.kind == "op":
-            self.check_in_place(dst, e, node)
+            if not self.check_in_place(dst, e, node):
+                return          # a broadcast shape of more axes than `dst`: it always raises
             if (self.may_overlap(dst, e) or _may_raise(e.args[-1])) and len(e.args) == 2 \
                     and e.args[0].kind == "leaf" and e.args[0].value is dst:
                 # As NumPy: the right-hand side is a temporary (or a copy of an input that
@@ -467,30 +486,57 @@ class ElementwiseLowering:
             self.loop_nest(node, dims, lambda idx: self.emit("store", [dst, v, *idx], T.NONE, None, self.loc(node)))
             return
         shape = list(e.shape)
-        bad = self.mismatch([shape], dims, node)
-        if len(shape) + len(dims) <= MAX_MESSAGE_ARGS:
-            self.raise_if(bad, "ValueError", f"could not broadcast input array from shape "
-                          f"{shape_format(len(shape))} into shape {shape_format(len(dims))}", node, shape + dims)
-        else:
-            self.raise_if(bad, "ValueError", "could not broadcast input array into the destination shape", node)
+        self.check_assign_shape(self.mismatch([shape], dims, node), shape, dims, node)
         e = self.unshared(dst, e, node)
         leaves = e.leaf_nodes()
         stretch = self.stretch_marks([a.value for a in leaves], [a.shape for a in leaves], dims, node)
         self.expr_loops(e, dst, dims, stretch, node, convert=False)
 
-    def check_in_place(self, dst: Value, e: ArrayExpr, node) -> None:
+    def check_assign_shape(self, bad: Value, shape: list[Value], dims: list[Value], node) -> None:
+        """NumPy's error for assigning an array of lengths `shape` to one of lengths `dims`
+        where `bad` holds. Its message drops the input's leading lengths of 1 while it has
+        more axes than the destination (shape (1, 1, 2) into (2, 3) is named (1,2)): one
+        check for each number of axes dropped."""
+        loc = self.loc(node)
+
+        def both(a: Value, b: Value) -> Value:
+            for x, y in ((a, b), (b, a)):
+                if isinstance(x, Const):
+                    return y if x.value else x
+            return self.emit("and", [a, b], T.BOOL, None, loc)
+        extra = max(0, len(shape) - len(dims))
+        ones: Value = Const(True, T.BOOL)           # shape[:dropped] all 1
+        for dropped in range(extra + 1):
+            shown = shape[dropped:]
+            stop = Const(True, T.BOOL) if dropped == extra else self.cmp("ne", shape[dropped], Const(1, T.I64), node)
+            cond = both(both(ones, stop), bad)
+            if len(shown) + len(dims) <= MAX_MESSAGE_ARGS:
+                self.raise_if(cond, "ValueError", f"could not broadcast input array from shape "
+                              f"{shape_format(len(shown))} into shape {shape_format(len(dims))}", node,
+                              shown + dims)
+            else:
+                self.raise_if(cond, "ValueError", "could not broadcast input array into the destination shape",
+                              node)
+            if dropped < extra:
+                ones = both(ones, self.cmp("eq", shape[dropped], Const(1, T.I64), node))
+
+    def check_in_place(self, dst: Value, e: ArrayExpr, node) -> bool:
         """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked): the inputs must
-        broadcast together (the message lists the output's shape too), and to `dst`'s own."""
+        broadcast together (the message lists the output's shape too), and to `dst`'s own.
+        False when the broadcast shape has more axes than `dst` (``q[1] -= q``): NumPy then
+        raises whatever the lengths (even 1), so the statement always raises when it runs."""
         dims = list(e.args[0].shape)
         self.check_call(e, node, output=dims)
         out = list(e.shape)
-        bad = self.mismatch([out], dims, node)
-        if 2 * len(dims) <= MAX_MESSAGE_ARGS:
-            fmt = shape_format(len(dims))
-            self.raise_if(bad, "ValueError", f"non-broadcastable output operand with shape {fmt} "
-                          f"doesn't match the broadcast shape {fmt}", node, dims + out)
+        fits = len(out) <= len(dims)
+        bad = self.mismatch([out], dims, node) if fits else Const(True, T.BOOL)
+        if len(dims) + len(out) <= MAX_MESSAGE_ARGS:
+            self.raise_if(bad, "ValueError", f"non-broadcastable output operand with shape "
+                          f"{shape_format(len(dims))} doesn't match the broadcast shape "
+                          f"{shape_format(len(out))}", node, dims + out)
         else:
             self.raise_if(bad, "ValueError", "non-broadcastable output operand", node)
+        return fits
 
     def may_overlap(self, dst: Value, e: ArrayExpr) -> bool:
         """Whether writing `dst` element by element could change a leaf of `e` before it is
@@ -608,8 +654,10 @@ def _may_raise(e: ArrayExpr) -> bool:
     """Whether computing `e` may raise part way through its loop (an int ** negative int)."""
     if e.kind != "op":
         return False
-    if e.name == "power" and isinstance(e.loop[0], T.IntType):
-        return True
+    if e.name == "power" and isinstance(e.loop[0], T.IntType) and e.loop[0].signed:
+        exp = e.args[1]
+        if not (exp.kind == "scalar" and isinstance(exp.value, Const) and exp.value.value >= 0):
+            return True
     return any(_may_raise(a) for a in e.args)
 
 

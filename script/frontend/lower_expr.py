@@ -537,12 +537,18 @@ class ExprLowering:
 
     def merge_values(self, done, pending, node) -> Value:
         """Seal `done` and give it one parameter taking each (block, value) that jumps to it."""
+        built = [v.type for blk, v in pending if not isinstance(v.type, Unknown)]
         pending = [(blk, v) for blk, v in pending if blk is not None and done in blk.succs]
         self.seal(done)
         self.start(done)
         if not pending:
+            # code that never runs (`0 > 7 < round(1.0 or x)`): a placeholder of the type the
+            # value would have, so the rest of it builds as it would where it ran
             self.block = done
-            return Undef(UNKNOWN, self.loc(node))
+            t = built[0] if built else UNKNOWN
+            for u in built[1:]:
+                t = T.unify(t, u) or UNKNOWN if not isinstance(t, Unknown) else t
+            return Undef(t, self.loc(node))
         t = pending[0][1].type
         for _, v in pending[1:]:
             u = T.unify(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (

@@ -713,7 +713,9 @@ def array_inplace(g, ctx, nest):
             return None
         v, tv = got
     res = result_type(BINOPS[op], tt, tv)
-    if res is None or not np.can_cast(res.dtype, ta.dtype, "same_kind") or res.ndim > tt.ndim:
+    # (a result of more dimensions than the target always raises ValueError: seldom)
+    if res is None or not np.can_cast(res.dtype, ta.dtype, "same_kind") or (res.ndim > tt.ndim
+                                                                           and rng.random() < 0.9):
         return None
     target = _as_store(target)
     return [ast.AugAssign(target, op(), v)]
@@ -747,8 +749,9 @@ def array_store_expr(g, ctx, nest):
     if got is None or got[1] is None:
         return None
     v, tv = got
-    # (a value of more dimensions than the target is a CompileError, even with leading 1s)
-    if not np.can_cast(tv.dtype, ta.dtype, "same_kind") or tv.ndim > sum(isinstance(p, ast.Slice) for p in parts):
+    # (a value of more dimensions than the target: NumPy drops leading lengths of 1, else raises)
+    if not np.can_cast(tv.dtype, ta.dtype, "same_kind") or (
+            tv.ndim > sum(isinstance(p, ast.Slice) for p in parts) and rng.random() < 0.7):
         return None
     return [ast.Assign([_as_store(target)], v)]
 

@@ -9,8 +9,13 @@ watched, so that a result that depends on unbounded ints is discarded rather tha
   compiled code raises ValueError, also documented);
 - `x op= e` on a name becomes `x = _aug("op", x, e)`: `x = _R(x op e)` for a scalar, NumPy's
   in-place operation for an array (which it changes, keeping its dtype);
+- `t **= e` (any target) becomes `t **= _before_in_place(e)` followed by `_after_in_place()`:
+  the argument arrays (`watch_arguments`) are copied once `e` is computed, just before the
+  in-place power runs, so that an error part way through it can be judged against the arrays
+  as that statement found them (`arrays_before_part_way`, runner.py PART_WAY_ERROR);
 - `int ** e` with a non-literal exponent checks that `e` is not negative (compiled code
-  raises ValueError there; CPython gives a float);
+  raises ValueError there, with its own message; CPython gives a float, NumPy's int scalars
+  and 0-d arrays another ValueError);
 - true division of two ints beyond 2**53, and comparisons of an int beyond 2**53 (where
   compiled code rounds the int to a float first) are discarded too.
 
@@ -50,8 +55,16 @@ def _R(v):
     return v
 
 
+def _int_scalar(v) -> bool:
+    """An int as compiled code sees it: Python's, NumPy's scalars, a 0-d int array (what
+    `np.where` of scalars gives, a scalar when compiled)."""
+    if type(v) in (int, bool) or isinstance(v, (np.integer, np.bool_)):
+        return True
+    return isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "biu"
+
+
 def _pow(a, b, literal: bool = False):
-    if not literal and type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
+    if not literal and _int_scalar(a) and _int_scalar(b) and b < 0:
         raise Discard("int ** negative int")
     try:
         return _R(a ** b)
@@ -97,7 +110,30 @@ def _aug(op: str, a, b):
     return _R(getattr(operator, op)(a, b))
 
 
-HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V}
+_PART_WAY = {"args": (), "before": None}
+
+
+def watch_arguments(args) -> None:
+    """Watch the argument arrays `args` of the next reference call (see _before_in_place)."""
+    _PART_WAY["args"], _PART_WAY["before"] = args, None
+
+
+def arrays_before_part_way() -> list | None:
+    """The argument arrays just before the in-place power that raised, if one did."""
+    return _PART_WAY["before"]
+
+
+def _before_in_place(v):
+    _PART_WAY["before"] = [a.copy() for a in _PART_WAY["args"] if isinstance(a, np.ndarray)]
+    return v
+
+
+def _after_in_place() -> None:
+    _PART_WAY["before"] = None
+
+
+HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V,
+           "_before_in_place": _before_in_place, "_after_in_place": _after_in_place}
 
 
 def _is_literal(node) -> bool:
@@ -143,6 +179,13 @@ class _Watch(ast.NodeTransformer):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            node.value = _helper("_before_in_place", node.value)
+            return [self._in_place(node), ast.Expr(_helper("_after_in_place"))]
+        return self._in_place(node)
+
+    @staticmethod
+    def _in_place(node):
         if not isinstance(node.target, ast.Name):
             return node
         load = ast.Name(node.target.id, ast.Load())

@@ -31,7 +31,7 @@ import script
 from script.errors import CompileError
 
 from ..difftest import same_value
-from .reference import ComplexResult, Discard, instrument
+from .reference import ComplexResult, Discard, arrays_before_part_way, instrument, watch_arguments
 
 SCRIPT_DIR = os.path.dirname(os.path.abspath(script.__file__))
 LEVELS = (("opt=0", {"opt": 0}), ("default", {}))
@@ -117,8 +117,9 @@ PART_WAY_ERROR = ("raise", "ValueError", "Integers to negative integer powers ar
 def same_outcome(want, got, approx: bool = False, before: list | None = None) -> bool:
     """Exactly the same (NaN equal to NaN, zeros' signs counted), or with `approx` floats
     within a few ulps (the program's APPROX: see arrays.py). `before`: the argument arrays
-    before the call; after a PART_WAY_ERROR in both, an element may differ where one side
-    left it as it was (written in one order and not yet in the other)."""
+    as the failing statement found them (reference.py records them; else as the call did);
+    after a PART_WAY_ERROR in both, an element may differ where one side left it as it was
+    there (written in one order and not yet in the other)."""
     (w, w_arrays), (g, g_arrays) = want, got
     if len(w_arrays) != len(g_arrays):
         return False
@@ -204,7 +205,9 @@ def _compare(module, ref) -> dict:
     for k in range(n_inputs):
         try:
             with np.errstate(all="ignore"):   # NumPy warns where compiled code cannot
-                want = _outcome(ref["main"], ref["inputs"]()[k], reference=True)
+                args = ref["inputs"]()[k]
+                watch_arguments(args)
+                want = _outcome(ref["main"], args, reference=True)
         except Discard:
             skipped += 1
             continue
@@ -214,7 +217,9 @@ def _compare(module, ref) -> dict:
         if want[0][0] == "raise" and want[0][1] in ("TypeError", "NameError", "AttributeError"):
             return {"status": "generator_error", "detail": f"input {k}: CPython {want[0]}"}
         ran += 1
-        before = _snapshot(module.inputs()[k])
+        # an in-place int power that raised part way: the arrays as that statement found them
+        before = arrays_before_part_way() if want[0] == PART_WAY_ERROR else None
+        before = before if before is not None else _snapshot(module.inputs()[k])
         for level, fn in compiled:
             try:
                 got = _outcome(fn, module.inputs()[k], reference=False)

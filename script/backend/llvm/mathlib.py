@@ -37,6 +37,11 @@ def lower_math(m: NativeModule, b: Builder, fn: str, t: T.Type, args) -> Value:
     """``math.fn`` of `args` (all of float type `t`)."""
     lt = llvm_type(t)
     arity = MATH_FUNCS[fn][0]
+    if fn == "fmod":
+        # `frem` is C's fmod without errno. A call of `fmod` LLVM 22 may itself turn into
+        # `frem nnan` when it wrongly proves no operand NaN (the first one `llvm.log` of a
+        # NaN constant), which makes the result poison (found by tests/fuzz)
+        return b.frem(*args)
     if fn in INTRINSICS:
         callee = m.intrinsic(f"llvm.{INTRINSICS[fn]}.f{t.bits}", lt, [lt] * arity)
     else:
