@@ -74,3 +74,23 @@ def mutual_b(n: int) -> float:
     if n <= 0:
         return 0.25
     return mutual_a(n - 1) * 0.5 + mutual_a(0)
+
+
+def tail_even(n):
+    """Tail calls only: LLVM would make a loop of them, which for n < 0 never ends (or
+    wraps around) where CPython raises RecursionError."""
+    if n == 0:
+        return True
+    return tail_odd(n - 1)
+
+
+def tail_odd(n):
+    if n == 0:
+        return False
+    return tail_even(n - 1)
+
+
+def tail_count(n, acc):
+    if n == 0:
+        return acc
+    return tail_count(n - 1, acc + 1)

@@ -196,3 +196,11 @@ def test_deep_recursion_raises_recursion_error_not_a_crash():
     with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
         f(10**7)
     assert f(10) == K.mutual_a(10)          # still usable afterwards
+
+
+def test_runaway_tail_recursion_raises_recursion_error():
+    even, count = script.script(K.tail_even), script.script(K.tail_count)
+    assert even(10) is True and even(7) is False and count(500, 0) == 500
+    for call in (lambda: even(-1), lambda: count(-1, 0)):
+        with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+            call()

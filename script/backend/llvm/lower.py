@@ -277,8 +277,12 @@ class FunctionLowering:
 
     def _op_call(self, i: Instr):
         callee: Function = i.attr
+        # `notail` on a call within a call cycle: LLVM would turn a tail call into a loop,
+        # which never reaches the callee's stack guard, so runaway recursion would spin (or
+        # wrap around) where CPython raises RecursionError.
         call = self.b.call(self.lowered.native[id(callee)],
-                           [self.env] + [self.value(v) for v in i.operands])
+                           [self.env] + [self.value(v) for v in i.operands],
+                           notail=id(callee) in self.lowered.recursive)
         if id(callee) in self.lowered.may_raise:
             cont = self.fn.append_block()
             self.b.cbranch(load_status(self.b, self.env), self.unwind_with_cleanup(i), cont, UNLIKELY)
@@ -338,6 +342,10 @@ class FunctionLowering:
     def _op_gemm(self, i: Instr):
         c, a, b = (self.value(v) for v in i.operands)
         return blas.lower_gemm(self.m, self.b, self.fn, c, a, b, tuple(v.type for v in i.operands))
+
+    def _op_lapack(self, i: Instr):
+        from script.backend.llvm.lapack import lower_lapack
+        return lower_lapack(self.m, self.b, i.attr, [self.value(v) for v in i.operands])
 
     def _op_const_array(self, i: Instr):
         data = self.m.constant_data(i.attr.data or b"\0")
