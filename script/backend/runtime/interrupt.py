@@ -49,7 +49,9 @@ PREVIOUS_SYMBOL = "script.sigint.prev"  # the handler the hook chains to
 
 def build_runtime(m) -> list[str]:
     """Define the count, the hook and ``script.poll`` in `m` (the runtime library); returns
-    the names to export."""
+    the names to export. ``script.poll(env)`` returns 0 at once when the count is the one
+    ``env`` has seen; else it records the count, runs Python's signal handlers and returns 1
+    (status set) when one raised."""
     from script.backend.llvm.builder import NULL, int_const
     from script.backend.llvm.interrupt import POLL_SYMBOL, SIGINTS_SYMBOL
     count = m.define_variable(int_const("i64", 0), SIGINTS_SYMBOL)
@@ -84,10 +86,13 @@ def _build_poll(m, count) -> None:
     fn = m.new_function(POLL_SYMBOL, "i32", ["ptr"], linkage="external")
     env, = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    b.store_at(b.load_atomic("i64", count, 8), env, ENV_SIGINTS)
+    now = b.load_atomic("i64", count, 8)
+    raised, clean, handle = (fn.append_block(n) for n in ("raised", "clean", "handle"))
+    b.cbranch(b.icmp("eq", now, b.load_at("i64", env, ENV_SIGINTS)), clean, handle)
+    b.position_at_end(handle)
+    b.store_at(now, env, ENV_SIGINTS)
     failed = capi.holding_gil(m, b, env, lambda: b.icmp(
         "ne", capi.call(m, b, "PyErr_CheckSignals"), int_const("i32", 0)))
-    raised, clean = fn.append_block("raised"), fn.append_block("clean")
     b.cbranch(failed, raised, clean)
     b.position_at_end(raised)
     b.store_at(int_const("i32", STATUS_PYTHON_ERROR), env, ENV_STATUS)
