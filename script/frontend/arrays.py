@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+import numpy as np
+
 from script.frontend.elementwise import is_array_like
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -295,6 +297,10 @@ class ArrayLowering:
         if attr == "dtype":
             self.error("a.dtype can only be compared (a.dtype == np.float64) or passed as "
                        "dtype= in compiled code", node)
+        if attr == "flat":
+            self.error("a.flat is supported only in a `for` loop (for x in a.flat) and in reads "
+                       "a.flat[i] in compiled code; writing through it is not: index the array, "
+                       "or write to a.reshape(-1) of a contiguous array", node)
         self.error(f"array attribute '{attr}' is not supported yet", node)
 
     def dtype_compare(self, node: ast.Compare) -> Value | None:
@@ -308,6 +314,97 @@ class ArrayLowering:
             return None
         a, b = (self.dtype_arg(x, None) for x in sides)
         return Const((a == b) == isinstance(node.ops[0], ast.Eq), T.BOOL)
+
+    # ---- a.flat and np.ndenumerate ------------------------------------------------------
+
+    def flat_base(self, node):
+        """(array, None) when `node` is ``a.flat`` of an array `a`, which is no value of its
+        own in compiled code; (None, value) for any other attribute named flat; None when
+        `node` is no such attribute. `a` is computed once either way."""
+        if not (isinstance(node, ast.Attribute) and node.attr == "flat"):
+            return None
+        base = self.callee_ref(node.value)
+        if isinstance(base, Value) and isinstance(base.type, T.ArrayType):
+            return base, None
+        return None, self.attribute_of(base, node)
+
+    def flat_iterable(self, node):
+        """`iterable` (lower_stmt) for ``a.flat`` and ``np.ndenumerate(a)``: the elements of
+        `a` in C order, without a copy, each with its index tuple for ndenumerate; None when
+        `node` is neither."""
+        flat = self.flat_base(node)
+        if flat is not None:
+            arr, other = flat
+            if arr is None:
+                return self.iterable_value(other, node)
+            return self.size_of(arr, node), self.flat_element(arr, node), arr.type.dtype
+        func = getattr(node, "func", None)
+        named = isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name))
+        # resolving a name or a module's attribute computes nothing, so another callee is left alone
+        if not (named and getattr(func, "id", getattr(func, "attr", None)) == "ndenumerate"
+                and getattr(self.callee_ref(func), "obj", None) is np.ndenumerate):
+            return None
+        if len(node.args) != 1 or node.keywords:
+            self.error("numpy.ndenumerate() takes one array here", node)
+        arr = self.expr(node.args[0])
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.ndenumerate() takes an array here, not {arr.type}", node.args[0])
+        t = arr.type
+        dims = [self.emit("dim", [arr], T.I64, k, self.loc(node)) for k in range(t.ndim)]
+
+        def item(i):
+            idx = self.unravel(i, dims, node)
+            elem = self.emit("load", [arr, *idx], t.dtype, None, self.loc(node))
+            return self.make_tuple([self.make_tuple(idx, node), elem], node)
+
+        return (self.size_of(arr, node), item,
+                T.TupleType([T.TupleType([T.I64] * t.ndim), t.dtype]))
+
+    def flat_element(self, arr: Value, node):
+        """i -> element i of `arr` in C order (0 <= i < arr.size): one load from a flat view
+        of a C-contiguous array, else from the index the flat position unravels to."""
+        t: T.ArrayType = arr.type
+        loc = self.loc(node)
+        if t.ndim == 1 or t.layout == "C":
+            flat = arr if t.ndim == 1 else self.reshape(arr, [Const(-1, T.I64)], node)
+            return lambda i: self.emit("load", [flat, i], t.dtype, None, loc)
+        dims = [self.emit("dim", [arr], T.I64, k, loc) for k in range(t.ndim)]
+        return lambda i: self.emit("load", [arr, *self.unravel(i, dims, node)], t.dtype, None, loc)
+
+    def unravel(self, i: Value, dims: list[Value], node) -> list[Value]:
+        """The C-order index of flat position 0 <= i < prod(dims) (np.unravel_index)."""
+        loc = self.loc(node)
+        idx = []
+        for d in reversed(dims[1:]):
+            idx.append(self.emit("mod", [i, d], T.I64, None, loc))
+            i = self.emit("floordiv", [i, d], T.I64, None, loc)
+        return [i] + idx[::-1]
+
+    def flat_load(self, node: ast.Subscript) -> Value | None:
+        """``a.flat[i]``: element i of `a` in C order (negative i counts from the end; out of
+        range raises NumPy's IndexError); None when `node` indexes no ``a.flat``."""
+        flat = self.flat_base(node.value)
+        if flat is None:
+            return None
+        arr, other = flat
+        if arr is None:
+            return self.subscript_of(other, node)
+        if isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            self.error("a.flat takes one integer index in compiled code (a.flat[i]); for a slice, "
+                       "use a.ravel()[...]", node)
+        v = self.expr(node.slice)
+        if not isinstance(v.type, T.IntType):
+            self.error(f"a.flat takes one integer index in compiled code, not {v.type}", node.slice)
+        loc = self.loc(node)
+        i = self.coerce(v, T.I64, node.slice)
+        size = self.size_of(arr, node)
+        neg = self.cmp("lt", i, Const(0, T.I64), node)
+        j = self.emit("select", [neg, self.emit("add", [i, size], T.I64, None, loc), i], T.I64, None, loc)
+        if self.boundscheck:
+            bad = self.emit("or", [self.cmp("lt", j, Const(0, T.I64), node),
+                                   self.emit("cmp", [j, size], T.BOOL, "ge", loc)], T.BOOL, None, loc)
+            self.raise_if(bad, "IndexError", "index %lld is out of bounds for size %lld", node, [i, size])
+        return self.flat_element(arr, node)(j)
 
     def array_len(self, arr: Value, node) -> Value:
         return self.emit("dim", [arr], T.I64, 0, self.loc(node))

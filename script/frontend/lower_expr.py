@@ -119,7 +119,10 @@ class ExprLowering:
         return self.resolve_attribute(node)
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
-        base = self.expr(node.value)
+        flat = self.flat_load(node)         # arrays.py: a.flat[i]
+        return flat if flat is not None else self.subscript_of(self.expr(node.value), node)
+
+    def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):

@@ -535,7 +535,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def iterable(self, node):
         """(length, item, element type) for what a `for` may iterate: `item(i)` gives the
         i-th element for 0 <= i < length. Ranges, arrays (along the first axis), tuples,
-        and `enumerate`/`zip`/`reversed` of those."""
+        `a.flat`, `np.ndenumerate(a)`, and `enumerate`/`zip`/`reversed` of those."""
         builtin = self.builtin_call(node)
         loc = self.loc(node)
         if builtin is range:
@@ -569,7 +569,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
-        return self.iterable_value(self.expr(node), node)
+        flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        return flat if flat is not None else self.iterable_value(self.expr(node), node)
 
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop

@@ -448,3 +448,19 @@ def array_equal(a1, a2):
     if a1.shape != a2.shape:
         return False
     return bool((a1 == a2).all())
+
+
+def kron(a, b):
+    """The Kronecker product of 1-d and 2-d arrays: block (i, j) of the result is
+    ``a[i, j] * b``, in `a * b`'s dtype, as NumPy's outer-product-and-reshape computes it;
+    a 1-d operand next to a 2-d one counts as a single row."""
+    if a.ndim == 1 and b.ndim == 1:
+        return (a[:, None] * b[None, :]).reshape(a.shape[0] * b.shape[0])
+    if a.ndim == 1:
+        return kron(a.reshape(1, a.shape[0]), b)
+    if b.ndim == 1:
+        return kron(a, b.reshape(1, b.shape[0]))
+    if a.ndim == 2 and b.ndim == 2:
+        prod = a[:, None, :, None] * b[None, :, None, :]
+        return prod.reshape(a.shape[0] * b.shape[0], a.shape[1] * b.shape[1])
+    raise ValueError("np.kron takes 1-d and 2-d arrays in compiled code")
