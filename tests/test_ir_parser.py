@@ -100,6 +100,7 @@ def _const_function(values):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(
     st.floats().map(lambda x: Const(x, T.F64)),
+    st.sampled_from([math.nan, -math.nan]).map(lambda x: Const(x, T.F64)),
     st.floats(width=32).map(lambda x: Const(x, T.F32)),
     st.integers(-2**63, 2**63 - 1).map(lambda x: Const(x, T.I64)),
     st.integers(0, 2**64 - 1).map(lambda x: Const(x, T.U64)),
@@ -114,6 +115,8 @@ def test_constants_round_trip_bit_for_bit(values):
         assert a.type == b.type
         if isinstance(a.value, float) and not math.isnan(a.value):
             assert struct.pack("d", a.value) == struct.pack("d", b.value)
+        elif isinstance(a.value, float):     # a NaN keeps its sign bit (math.copysign sees it)
+            assert math.copysign(1.0, a.value) == math.copysign(1.0, b.value)
         elif not isinstance(a.value, float):
             assert a.value == b.value
 

@@ -14,7 +14,8 @@ Format (one function)::
 
 Values and blocks are numbered densely in print order (entry parameters first), so output is
 deterministic. Constants are written inline as ``value:type`` (``true``, ``false``, ``none``,
-``nan:f64``, ``inf:f32``, ``-0.0:f64``; floats use Python's shortest round-tripping repr).
+``nan:f64``, ``-nan:f64`` (a NaN with its sign bit set), ``inf:f32``, ``-0.0:f64``; floats
+use Python's shortest round-tripping repr).
 A trailing ``; line:col`` is the source location.
 """
 
@@ -41,8 +42,8 @@ def format_const(c: Const) -> str:
     if isinstance(c.type, T.NoneType):
         return "none"
     if isinstance(c.type, T.FloatType):
-        if math.isnan(v):
-            text = "nan"
+        if math.isnan(v):       # the sign bit is observable (math.copysign): kept
+            text = "-nan" if math.copysign(1.0, v) < 0 else "nan"
         elif math.isinf(v):
             text = "inf" if v > 0 else "-inf"
         else:

@@ -17,6 +17,7 @@ from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.passes._semantics import fold
 from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
@@ -201,7 +202,10 @@ class FunctionLowering:
         if self.rc is not None and i.op.terminator:
             self.emit_rc(self.rc.before.get(id(i), ()))
         handler = _HANDLERS.get(name)
-        if handler is not None:
+        folded = _folded_float(i)
+        if folded is not None:
+            result = self.const(folded)
+        elif handler is not None:
             result = handler(self, i)
         elif i.op.nargs == 2 and i.op.result == "same":
             x, y = (self.value(v) for v in i.operands)
@@ -476,6 +480,18 @@ class FunctionLowering:
             phi = self.phis.get(id(p))
             if phi is not None:
                 phi.add_incoming(a, self.b.block)
+
+
+def _folded_float(i: Instr) -> Const | None:
+    """The float an op of constants gives, computed as CPython computes it (ir.passes
+    _semantics, the constfold pass's own folding), or None. Lowering folds these at every
+    level: LLVM would fold them itself, with NaN results whose sign bit it leaves
+    unspecified where CPython has the machine's (``math.inf % 0.25``, ``inf - inf``: the sign
+    bit set on x86-64, which ``math.copysign`` shows)."""
+    if not (i.op.pure and i.has_result and isinstance(i.type, T.FloatType) and i.operands
+            and all(isinstance(v, Const) for v in i.operands)):
+        return None
+    return fold(i.op.name, i.attr, i.type, i.operands)
 
 
 def _mod_by_constant(cmp: Instr):

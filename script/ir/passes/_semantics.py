@@ -113,10 +113,9 @@ def _float_binary(op: str, a: float, b: float, t: T.FloatType) -> float | None:
     if op in ("min", "max"):
         return _min_max(op, a, b)
     if op in ("floordiv", "mod"):
-        if t.bits != 64 or b == 0 or not (math.isfinite(a) and math.isfinite(b)):
+        if t.bits != 64 or b == 0:
             return None
-        r = a // b if op == "floordiv" else a % b
-        return r if math.isfinite(r) else None
+        return a // b if op == "floordiv" else a % b    # CPython's float_divmod itself
     if op == "pow":
         return _exact_pow(a, b)
     return None
