@@ -75,7 +75,6 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
         self.ret_type: T.Type | None = info.return_type or hints.get(("ret", None))
-        self.first_ret_type: T.Type | None = None
         self.used_ret_hint = False
         self.locals = info.local_names
         self.counter = 0
@@ -415,8 +414,6 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
             return
-        if self.first_ret_type is None:
-            self.first_ret_type = value.type
         if self.ret_type is None:
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
