@@ -468,7 +468,7 @@ def _store(request: _Request, key: str, sources, info, spec) -> None:
     for directory in request.directories():
         try:
             os.makedirs(directory, exist_ok=True)
-            cache_entry.write(os.path.join(directory, name), data)
+            store.write_atomically(os.path.join(directory, name), data)
         except OSError:
             continue
         _remove_replaced(directory, name)

@@ -30,8 +30,6 @@ This module is on the path of every cache hit: it imports what Python starts wit
 
 from __future__ import annotations
 
-import os
-
 from script.backend.native.store import sha256
 from script.errors import LoadError
 from script.ir import types as T
@@ -138,22 +136,6 @@ def encode(fields: list, members: dict) -> bytes:
     body = b"".join([" ".join(map(str, sizes)).encode("ascii"), b"\n", text, members["ir"],
                      ssa or b"", members["object"]])
     return MAGIC + sha256(body).encode("ascii") + b"\n" + body
-
-
-def write(path: str, data: bytes) -> None:
-    """Write `data` to `path` atomically (a temporary file beside it, then a rename).
-    OSError when it cannot be written."""
-    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def entry_fields(key: str, compiler: str, python_abi: str, llvm: str, target: tuple,

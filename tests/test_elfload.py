@@ -18,6 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 import saved_kernels as K
 import script
+from test_interrupts import wait_for_flag
 from script.backend.llvm import abi
 from script.backend.native import elfload, link, store
 from script.backend.runtime import capi, symbols
@@ -216,15 +217,6 @@ def test_the_host_record_round_trips_and_a_malformed_one_is_ignored(tmp_path, mo
 
 
 # ---- Ctrl-C and the GIL in loaded code ----------------------------------------------------
-
-def wait_for_flag(flag, out, limit):
-    flag[1] = 1
-    i = 0
-    while flag[0] == 0 and i < limit:
-        out[0] = i      # `out` may be `flag`: LLVM reads flag[0] again in every iteration
-        i += 1
-    return i
-
 
 def test_the_gil_is_released_while_loaded_code_runs(tmp_path):
     # the race of test_interrupts.py's test of the GIL, in loaded code

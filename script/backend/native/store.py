@@ -248,9 +248,22 @@ def write_object(path: str, data: bytes) -> None:
 def _write(path: str, data: bytes) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        write_atomically(path, data)
+    except OSError:
+        pass
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write `data` to `path` atomically (a temporary file beside it, named by process and
+    thread, then a rename; removed when that fails). OSError when it cannot be written."""
+    temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
         with open(temp, "wb") as f:
             f.write(data)
         os.replace(temp, path)
-    except OSError:
-        pass
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
