@@ -14,7 +14,7 @@
    have it) of the time from the end of `import script` to the end of the import of a
    module whose one function is a hit — paying the one-time setup of a process's first
    load (the modules of the hit path, the runtime library from the per-machine store, the
-   function type; not llvmlite, the frontend, zipfile or json, which the benchmark checks
+   function type; not llvmlite, the frontend, zipfile, json or ctypes, which the benchmark checks
    a hit does not import) — and the same after a saved module was loaded ("warm"). The
    target is a hit under 5 ms on top of `import script`. Also `import script` itself, and
    with NumPy (target under 120 ms).
@@ -171,7 +171,8 @@ t3, c3 = time.perf_counter(), time.process_time()
 assert cached_kernel.collatz(27) == 111
 kind = type(next(iter(cached_kernel.collatz._specializations.values()))).__name__
 heavy = sorted(m for m in ("llvmlite.binding", "script.frontend.specialize", "zipfile", "json",
-                           "hashlib", "script.saved_manifest") if m in sys.modules and m not in before)
+                           "hashlib", "script.saved_manifest", "ctypes")
+               if m in sys.modules and m not in before)
 print(f"{(t1 - t0) * 1e3:.3f} {(c1 - c0) * 1e3:.3f} {(t3 - t2) * 1e3:.3f} {(c3 - c2) * 1e3:.3f} "
       f"{kind} {len(set(sys.modules) - before)} {','.join(heavy) or '-'}")
 '''
@@ -290,7 +291,7 @@ def main() -> None:
         print(f"hit, the process's first {fresh['cold']:8.2f} ms   CPU {fresh['cold cpu']:6.2f} ms   "
               f"({fresh['modules']:.0f} modules imported; "
               f"{', '.join(fresh['heavy']) or 'none'} of llvmlite.binding, the frontend, zipfile, "
-              "json, hashlib, the manifest)")
+              "json, hashlib, the manifest, ctypes)")
         ok = "ok" if fresh["cold"] < 5 else "MISS"
         print(f"cache hit on top of `import script`: {fresh['cold']:.2f} ms wall, "
               f"{fresh['cold cpu']:.2f} ms CPU   (target < 5 ms: {ok})")

@@ -6,8 +6,8 @@
     def collatz(n: int) -> int:
         ...
 
-`import script` stays light: the frontend, lark, llvmlite and the CUDA path load when a
-function is first compiled, not before.
+`import script` stays light: the decorator's dispatcher loads with it; the frontend, lark,
+llvmlite and the CUDA path load when a function is first compiled, not before.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from script.frontend.typeinfer import SizedType as _Sized
 from script.ir import types as _T
 
 __version__ = "0.1.1"
+
+# The decorator's machinery is loaded with the package: every user decorates.
+from script.dispatcher import make_script_function as _make_script_function  # noqa: E402
 
 i8, i16, i32, i64 = (_Sized(t) for t in (_T.I8, _T.I16, _T.I32, _T.I64))
 u8, u16, u32, u64 = (_Sized(t) for t in (_T.U8, _T.U16, _T.U32, _T.U64))
@@ -49,8 +52,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     def wrap(f):
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
-        from script.dispatcher import make_script_function
-        return make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
+        return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
                                     interruptible=interruptible, nogil=nogil)
 
     return wrap if fn is None else wrap(fn)

@@ -13,7 +13,7 @@ in it is evaluated by Python; the only code that runs is the compiled code it de
 before it runs anything, then for each specialization either links its object code — when
 the compiler version, the Python ABI, the triple and the CPU match
 (saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
-compiles it again for this CPU. Object code is linked by native.link's loader, without LLVM,
+compiles it again for this CPU. Object code is linked by native.loader's loader, without LLVM,
 where it can (backend `load_object`). IR texts not compiled are hash-checked when first shown.
 The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments (an

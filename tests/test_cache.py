@@ -15,6 +15,7 @@ import pytest
 
 import script
 from script import cache
+from script.backend.native import store
 from script.saved import LoadedSpecialization
 from script.saved_manifest import Target
 
@@ -325,8 +326,8 @@ def test_concurrent_processes_share_the_cache_safely(src, tmp_path):
     names = os.listdir(tmp_path / "cache")
     assert len([n for n in names if n != "native"]) == 1
     assert all(n.endswith(cache.SUFFIX) for n in names if n != "native")
-    native = os.listdir(tmp_path / "cache" / "native")       # the runtime and entry points
-    assert native and all(n.endswith((".o", ".txt")) for n in native)
+    native = os.listdir(tmp_path / "cache" / "native")   # the runtime, entry points, code
+    assert native and all(n.endswith((".o", ".so", ".txt")) for n in native)
     assert child(src, env)["hit"]
 
 
@@ -389,3 +390,41 @@ def test_key_of_a_bound_method_names_it_without_an_address():
     from script.cache import _Description
     text = _Description([], None).value(random.seed)
     assert "0x" not in text and text == "method random.Random.seed"
+
+
+def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
+    package = tmp_path / "checkout" / "script"
+    (package / "ir").mkdir(parents=True)
+    for name in ("__init__.py", "ir/core.py"):
+        (package / name).write_text("x = 1\n")
+    before = store.fingerprint(str(package))
+    (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
+    assert store.fingerprint(str(package)) != before
+
+
+def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
+    site = tmp_path / "site-packages"
+    package = site / "script"
+    (package / "ir").mkdir(parents=True)
+    (package / "ir" / "core.py").write_text("x = 1\n")
+    info = site / f"script-{script.__version__}.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("script/ir/core.py,,\n")
+    before = store.fingerprint(str(package))
+    (package / "ir" / "core.py").write_text("x = 22\n")          # not how an install changes
+    assert store.fingerprint(str(package)) == before
+    (info / "RECORD").write_text("script/ir/core.py,sha256=new,7\n")    # a new installation
+    assert store.fingerprint(str(package)) != before
+
+
+def test_a_damaged_shared_object_in_the_store_is_removed_and_rebuilt(tmp_path):
+    path = str(tmp_path / "lib-x.so")
+    store.write_shared(path, b"\x7fELF some shared object")
+    assert store.check_shared(path)
+    data = bytearray(open(path, "rb").read())
+    data[5] ^= 1
+    open(path, "wb").write(bytes(data))
+    with pytest.warns(RuntimeWarning, match="damaged shared object"):
+        assert not store.check_shared(path)
+    assert not os.path.exists(path)
+    assert not store.check_shared(path)                      # absent: no warning

@@ -3,6 +3,7 @@ LLVM's linker loads (results, exceptions, arrays, recursion, calls, Ctrl-C, the 
 loader declines what it does not know so that LLVM takes over, damaged objects never crash
 it, and the per-machine store ignores damaged objects with a warning."""
 
+import functools
 import os
 import random
 import struct
@@ -20,9 +21,9 @@ import saved_kernels as K
 import script
 from test_interrupts import wait_for_flag
 from script.backend.llvm import abi
-from script.backend.native import elfload, link, store
+from script.backend.native import elfload, loader as link, store
 from script.backend.runtime import capi, symbols
-from script.backend.runtime.shared import runtime_library
+from script.backend.native.loader import runtime_library
 
 pytestmark = pytest.mark.skipif(not elfload.is_supported(), reason="elfload runs on x86-64 Linux")
 
@@ -51,8 +52,9 @@ def test_names_are_the_backends():
     assert all(n.startswith(symbols.NUMPY_PREFIX) for n in capi.NUMPY_FUNCTIONS)
 
 
-def test_the_runtime_library_is_loaded_by_elfload():
-    assert runtime_library().image is not None
+def test_the_runtime_library_is_a_shared_object_from_the_store():
+    assert runtime_library().path is not None
+    assert "script._runtime" in sys.modules
 
 
 def test_saved_code_loads_without_llvm_and_behaves_the_same(compiled, loaded):
@@ -111,6 +113,7 @@ def test_a_declined_object_is_linked_by_llvm(compiled, tmp_path, monkeypatch):
         raise elfload.ElfError("declined for the test")
 
     monkeypatch.setattr(elfload, "load", decline)
+    monkeypatch.setattr(link, "_load_shared", lambda *args: None)
     m = script.load(path)
     assert not any(isinstance(n, link.LoadedLibrary) for n in natives(m.fib))
     assert K.outcomes({n: getattr(m, n) for n in K.NAMES}) == K.outcomes(compiled)
@@ -129,8 +132,10 @@ def K_types(fn):
 
 # ---- what the loader declines, and damage -------------------------------------------------
 
+@functools.cache
 def runtime_object() -> bytes:
-    return store.read_object(store.object_path("runtime", "runtime library"))
+    from script.backend.runtime.shared import compile_runtime
+    return compile_runtime()[0]
 
 
 def with_relocation_type(obj: bytes, kind: int) -> bytes:

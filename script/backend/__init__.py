@@ -46,9 +46,9 @@ def load_native(object_code: bytes, entry_func: "Function", numpy_scalars=()) ->
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
                 numpy_scalars=()) -> "NativeLibrary":
     """`load_native` for the IR function named `entry` of this signature: linked without
-    LLVM where native.link can (a cache hit or a saved module then imports no llvmlite),
+    LLVM where native.loader can (a cache hit or a saved module then imports no llvmlite),
     else by LLVM's linker. RuntimeError when the object is not that function's."""
-    from script.backend.native.link import load_object as link
+    from script.backend.native.loader import load_object as link
     lib = link(object_code, entry, param_types, ret_type, numpy_scalars)
     if lib is None:
         from script.backend.runtime.library import load_native as load
@@ -59,21 +59,21 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
 
 def make_function_type(name: str, methods: dict | None = None) -> type:
     """A new heap type for compiled functions, with `methods` assigned onto it."""
-    from script.backend.runtime.heaptype import make_function_type as make
+    from script.backend.native.loader import make_function_type as make
     return make(name, methods)
 
 
 def new_instance(tp: type, fallback) -> object:
     """A compiled-function object of type `tp` that calls `fallback(*args, **kwargs)` until
     specializations match."""
-    from script.backend.runtime.heaptype import new_instance as new
+    from script.backend.native.loader import new_instance as new
     return new(tp, fallback)
 
 
 def set_specializations(obj, specs, nargs: int) -> None:
     """Make `obj` try `specs` (NativeLibrary objects or entry addresses) in order for calls
     with exactly `nargs` positional arguments and no keywords, then its fallback."""
-    from script.backend.runtime.heaptype import set_specializations as install
+    from script.backend.native.loader import set_specializations as install
     install(obj, specs, nargs)
 
 
@@ -81,7 +81,7 @@ def compile_callable(module: "Module", entry: str, fallback=None, opt_level: int
     """`module.functions[entry]` compiled and wrapped in a callable object of a plain
     compiled-function type: for tests and tools that start from IR. Calls whose argument
     types do not match go to `fallback`, or raise TypeError without one."""
-    from script.backend.runtime.heaptype import plain_function_type
+    from script.backend.native.loader import plain_function_type
     lib = compile_native(module, entry, opt_level)
     func = module.functions[entry]
     if fallback is None:

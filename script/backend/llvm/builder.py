@@ -271,6 +271,11 @@ class Builder:
         """An atomic load (never hoisted out of a loop, never merged with another)."""
         return self._emit(type, f"load atomic {type}, ptr {ptr.ref} {ordering}, align {align}")
 
+    def store_atomic(self, value: Value, ptr: Value, align: int,
+                     ordering: str = "monotonic") -> None:
+        self._emit_void(f"store atomic {value.type} {value.ref}, ptr {ptr.ref} {ordering}, "
+                        f"align {align}")
+
     def atomic_rmw(self, op: str, ptr: Value, value: Value, ordering: str = "monotonic") -> Value:
         """``atomicrmw op``: updates ``*ptr`` in one indivisible step; gives the old value."""
         return self._emit(value.type, f"atomicrmw {op} ptr {ptr.ref}, {value.type} {value.ref} "
@@ -407,6 +412,15 @@ class NativeModule:
         """An exported, writable global `name` holding `value` at first; returns its address."""
         ref = Value("ptr", global_ref(name))
         self._declarations.append(f"{ref.ref} = global {value.type} {value.ref}, align 8")
+        return ref
+
+    def define_global(self, name: str, type: str, init: str, constant: bool = False,
+                      linkage: str = "internal") -> Value:
+        """A global `name` of LLVM type `type` initialized with the constant text `init`
+        (which may name functions and other globals); returns its address."""
+        ref = Value("ptr", global_ref(name))
+        kind = "constant" if constant else "global"
+        self._declarations.append(f"{ref.ref} = {linkage} {kind} {type} {init}, align 8")
         return ref
 
     def alias(self, name: str, fn: Function) -> None:

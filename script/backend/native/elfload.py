@@ -39,6 +39,8 @@ import struct
 import sys
 import weakref
 
+from script.backend.native import is_supported
+
 _EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
 _SHDR = struct.Struct("<IIQQQQIIQQ")
 _SYM = struct.Struct("<IBBHQQ")
@@ -89,12 +91,6 @@ class Image:
 
     def __repr__(self):
         return f"<elfload.Image {len(self.symbols)} symbols at {self.base:#x}>"
-
-
-def is_supported() -> bool:
-    """Whether this process can run what `load` loads (Linux on x86-64)."""
-    return sys.platform.startswith("linux") and os.uname().machine == "x86_64" \
-        and sys.maxsize > 2**32
 
 
 def load(objects: "Sequence[bytes]", resolve: "Callable[[str], int | None]") -> Image:
@@ -219,6 +215,7 @@ class _Object:
             self.loaded[k] = _Section(name, part, max(align, 1), size, content)
         if len(symtabs) > 1:
             raise ElfError("several symbol tables")
+        self.kinds: list[tuple[int, int]] = []     # (type, size) of each symbol: elfso's
         self.symbols = self._read_symbols(data, headers, symtabs[0]) if symtabs else []
         self.relocations = self._read_relocations(data, headers, symtabs)
 
@@ -228,7 +225,8 @@ class _Object:
             raise ElfError("malformed symbol table")
         strings = _table(data, headers[link])
         symbols = []
-        for name_at, info, _, shndx, value, _ in _SYM.iter_unpack(_bytes(data, offset, size)):
+        for name_at, info, _, shndx, value, extent in \
+                _SYM.iter_unpack(_bytes(data, offset, size)):
             bind, type_ = info >> 4, info & 0xF
             if type_ in (_STT_TLS, _STT_GNU_IFUNC):
                 raise ElfError(f"symbol {_name(strings, name_at)!r} of type {type_}")
@@ -241,6 +239,7 @@ class _Object:
                 raise ElfError("a symbol names a section that does not exist")
             name = _name(strings, name_at) if bind != _STB_LOCAL else None
             symbols.append((name, bind, shndx, value))
+            self.kinds.append((type_, extent))
         return symbols
 
     def _read_relocations(self, data: bytes, headers: list, symtabs: list) -> list:

@@ -82,14 +82,32 @@ def python_abi() -> str:
 
 @functools.cache
 def compiler_fingerprint() -> str:
-    """The compiler's own files (path, size, modification time): a changed compiler misses.
-    One ``stat`` a file through `os.scandir` (~130 files: well under a millisecond)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    """What identifies the compiler's own code: a changed compiler misses. An installed copy
+    (in site-packages) changes only with a new installation, which rewrites its RECORD: one
+    ``stat``. A source checkout (an editable install, where the files are edited in place)
+    is described by the path, size and modification time of each of its files (~140: one
+    ``stat`` each through `os.scandir`, about a millisecond)."""
+    return fingerprint(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def fingerprint(package: str) -> str:
+    """`compiler_fingerprint` of the package directory `package`."""
+    parent = os.path.dirname(package)
+    if os.path.basename(parent) in ("site-packages", "dist-packages"):
+        from script import __version__
+        for path in (os.path.join(parent, f"script-{__version__}.dist-info", "RECORD"),
+                     os.path.join(package, "__init__.py")):
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            return sha256(f"installed {path} {st.st_size} {st.st_mtime_ns}".encode(
+                "utf-8", "backslashreplace"))[:16]
     lines = []
     pending = [""]
     while pending:
         where = pending.pop()
-        with os.scandir(os.path.join(root, where) if where else root) as it:
+        with os.scandir(os.path.join(package, where) if where else package) as it:
             found = sorted(it, key=lambda e: e.name)
         for e in reversed(found):       # depth first, in name order (pending is a stack)
             if e.name != "__pycache__" and e.is_dir():
@@ -211,11 +229,20 @@ def _write_host_record(value: tuple) -> None:
 
 def object_path(kind: str, description: str) -> str:
     """The file of the object `kind` compiled from `description` here (see the docstring)."""
+    return _path(kind, description, "o")
+
+
+def shared_path(kind: str, description: str) -> str:
+    """The file of the shared object `kind` linked from `description` here."""
+    return _path(kind, description, "so")
+
+
+def _path(kind: str, description: str, suffix: str) -> str:
     from script import __version__
     key = "\n".join([f"object 1 {kind}", description, f"compiler {__version__} "
                      f"{compiler_fingerprint()}", f"python {python_abi()}",
                      "target " + " ".join(host_target())])
-    return os.path.join(cache_root(), "native", f"{kind}-{sha256(key.encode())[:32]}.o")
+    return os.path.join(cache_root(), "native", f"{kind}-{sha256(key.encode())[:32]}.{suffix}")
 
 
 def read_object(path: str) -> bytes | None:
@@ -230,14 +257,40 @@ def read_object(path: str) -> bytes | None:
     payload = data[head:]
     if data[:len(_MAGIC)] != _MAGIC or data[len(_MAGIC):head].decode("ascii", "replace") \
             != sha256(payload) or len(payload) > _MAX_OBJECT:
-        warnings.warn(f"script: ignoring a damaged object {path}; compiling it again",
-                      RuntimeWarning, stacklevel=3)
-        try:
-            os.unlink(path)             # so that whoever compiles it next writes it again
-        except OSError:
-            pass
+        _discard(path, "object")
         return None
     return payload
+
+
+def check_shared(path: str) -> bool:
+    """Whether the shared object at `path` (`shared_path`) is there and whole: its file ends
+    with the SHA-256 of what precedes it (the system's loader reads only what the ELF headers
+    name). A damaged one is removed with a RuntimeWarning."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_OBJECT + len(_MAGIC) + _DIGEST + 1)
+    except OSError:
+        return False
+    head, tail = data[:-len(_MAGIC) - _DIGEST], data[-len(_MAGIC) - _DIGEST:]
+    if tail[:len(_MAGIC)] == _MAGIC and tail[len(_MAGIC):].decode("ascii", "replace") \
+            == sha256(head) and len(data) <= _MAX_OBJECT:
+        return True
+    _discard(path, "shared object")
+    return False
+
+
+def write_shared(path: str, data: bytes) -> None:
+    """Store the shared object `data` at `path` (silently nothing when that cannot be written)."""
+    _write(path, bytes(data) + _MAGIC + sha256(data).encode("ascii"))
+
+
+def _discard(path: str, what: str) -> None:
+    warnings.warn(f"script: ignoring a damaged {what} {path}; compiling it again",
+                  RuntimeWarning, stacklevel=4)
+    try:
+        os.unlink(path)             # so that whoever compiles it next writes it again
+    except OSError:
+        pass
 
 
 def write_object(path: str, data: bytes) -> None:

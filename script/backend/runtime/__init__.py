@@ -8,5 +8,6 @@
 - `shared`:    the runtime library: functions every compiled library shares, compiled once.
 - `interrupt`: Ctrl-C: the SIGINT hook in front of Python's, and `script.poll`.
 - `dispatch`:  the instance layout and its vectorcall / GC functions, in LLVM IR.
-- `heaptype`:  the heap type (``PyType_FromSpec`` through ctypes) and its instances.
+- `pymodule`:  the runtime's extension module: the heap type and its instances, the SIGINT
+               hook, dlopen (the load path, native.loader, uses it instead of ctypes).
 """

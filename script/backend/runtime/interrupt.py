@@ -8,8 +8,8 @@ as they go. Instead:
   SIGINTs, and ``script.sigint``, a C signal handler that adds one to it (an atomic add:
   async-signal-safe) and then calls the handler it replaced — Python's own, which trips the
   signal for the interpreter, so Python still sees every SIGINT exactly as before.
-- `install_sigint_hook` puts ``script.sigint`` in front of Python's handler with
-  ``PyOS_getsig``/``PyOS_setsig``. It runs whenever code is compiled or loaded (cheap: one
+- native.loader's `install_sigint_hook` puts ``script.sigint`` in front of Python's handler
+  with ``PyOS_getsig``/``PyOS_setsig`` (in the runtime module, runtime.pymodule). It runs whenever code is compiled or loaded (cheap: one
   system call) and does nothing unless SIGINT is handled by Python, through a Python-level
   handler (``signal.getsignal(SIGINT)`` is callable): a program that ignores SIGINT, or
   leaves it to the system, is not changed. ``signal.signal(SIGINT, h)`` reinstalls Python's
@@ -33,19 +33,9 @@ just before a call starts is handled by Python when the call returns.
 
 from __future__ import annotations
 
-import atexit
-import ctypes
-import os
-import threading
-
-import _signal as signal    # the C module without `signal`'s enums: a cache hit imports this
-
 HANDLER_SYMBOL = "script.sigint"        # void (int): the SIGINT hook
 PREVIOUS_SYMBOL = "script.sigint.prev"  # the handler the hook chains to
 
-
-# The hook is installed on the load path, which does not import the LLVM backend: the code
-# generation below imports it when it runs.
 
 def build_runtime(m) -> list[str]:
     """Define the count, the hook and ``script.poll`` in `m` (the runtime library); returns
@@ -99,58 +89,3 @@ def _build_poll(m, count) -> None:
     b.ret(int_const("i32", 1))
     b.position_at_end(clean)
     b.ret(int_const("i32", 0))
-
-
-# --- installing the hook -------------------------------------------------------------------
-
-_lock = threading.Lock()
-_installed: dict = {}       # "handler", "previous": addresses, once installed
-
-
-def _api():
-    api = ctypes.pythonapi
-    getsig, setsig = api.PyOS_getsig, api.PyOS_setsig
-    getsig.restype, getsig.argtypes = ctypes.c_void_p, [ctypes.c_int]
-    setsig.restype, setsig.argtypes = ctypes.c_void_p, [ctypes.c_int, ctypes.c_void_p]
-    return getsig, setsig
-
-
-def install_sigint_hook(address: dict) -> bool:
-    """Put the runtime's SIGINT hook in front of Python's handler, unless it is there already
-    or Python does not handle SIGINT; `address` maps the runtime library's symbols to their
-    addresses. Returns whether the hook is installed."""
-    if os.name != "posix" or not hasattr(signal, "SIGINT"):
-        return False
-    if not callable(signal.getsignal(signal.SIGINT)):
-        return False                     # SIG_IGN, SIG_DFL, or not installed from Python
-    handler = address[HANDLER_SYMBOL]
-    getsig, setsig = _api()
-    with _lock:
-        current = getsig(signal.SIGINT) or 0
-        if current == handler:
-            return True
-        if current in (0, 1) or current == ctypes.c_void_p(-1).value:   # DFL, IGN, ERR
-            return False
-        previous = ctypes.c_void_p.from_address(address[PREVIOUS_SYMBOL])
-        previous.value = current         # before the hook can run
-        replaced = setsig(signal.SIGINT, handler) or 0
-        if replaced != current:          # changed in between: chain to what was there
-            previous.value = replaced if replaced > 1 else None
-        if not _installed:
-            atexit.register(_uninstall)
-        _installed.update(handler=handler, previous=previous)
-        return True
-
-
-def _uninstall() -> None:
-    """Give SIGINT back to the handler the hook chains to (at exit: the JIT's code goes)."""
-    getsig, setsig = _api()
-    with _lock:
-        if _installed and getsig(signal.SIGINT) == _installed["handler"]:
-            setsig(signal.SIGINT, _installed["previous"].value or 0)
-
-
-def sigint_count(address: dict) -> int:
-    """SIGINTs the hook has seen (for tests)."""
-    from script.backend.llvm.interrupt import SIGINTS_SYMBOL
-    return ctypes.c_int64.from_address(address[SIGINTS_SYMBOL]).value

@@ -1,6 +1,6 @@
 """The instance layout of the compiled-function type (`struct CompiledFunction`, 64-bit),
 shared by the code that generates its C functions (runtime.dispatch) and the code that makes
-the type and writes its instances (runtime.heaptype, which the load path imports: so this
+the type and writes its instances (native.loader, which the load path imports: so this
 module imports nothing)::
 
     offset  field

@@ -1,0 +1,160 @@
+"""The load path without ctypes or LLVM (native.loader): the runtime library as the extension
+module ``script._runtime`` (runtime.pymodule), and compiled code as shared objects in the
+store (native.elfso), with late binding of what the system's loader cannot bind."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import script
+from script.backend import native
+from script.backend.native import loader, store
+from script.backend.native.loader import runtime_library
+
+pytestmark = pytest.mark.skipif(not native.is_supported(), reason="shared objects: x86-64 Linux")
+
+
+def module():
+    return runtime_library().module
+
+
+def test_the_runtime_module_checks_its_arguments():
+    m = module()
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        m.dlsym(1)
+    with pytest.raises(TypeError):
+        m.new_type("not bytes")
+    with pytest.raises(TypeError):
+        m.dlsym("not an int", b"x")
+    with pytest.raises(OSError, match="nonexistent"):
+        m.dlopen(b"/nonexistent/lib.so")
+    with pytest.raises(TypeError):
+        m.set_specializations(loader.new_instance(loader.plain_function_type(), print),
+                              "not bytes", 1, None)
+
+
+def test_the_runtime_module_reads_what_ctypes_would():
+    import ctypes
+    import resource
+    m = module()
+    assert m.stack_limit() == resource.getrlimit(resource.RLIMIT_STACK)[0]
+    handle = m.dlopen(runtime_library().path.encode())
+    assert m.dlsym(handle, b"script.dispatch") == runtime_library().address["script.dispatch"]
+    assert m.dlsym(handle, b"no such symbol") == 0
+    libm = m.dlopen(b"libm.so.6")
+    assert m.dlsym(libm, b"cos") == ctypes.cast(ctypes.CDLL("libm.so.6").cos, ctypes.c_void_p).value
+    cell = ctypes.c_void_p(0)
+    m.poke(ctypes.addressof(cell), 0x1234)
+    assert cell.value == 0x1234
+
+
+def test_the_runtime_module_names_every_export():
+    assert set(module().names.decode().split("\n")) == set(runtime_library().address)
+    assert all(runtime_library().address.values())
+
+
+HIT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import kernels
+specs = [next(iter(f._specializations.values())) for f in (kernels.steps, kernels.ramp)]
+print(json.dumps({
+    "kinds": [type(s).__name__ for s in specs],
+    "shared": [getattr(s.native, "_image", "x") is None for s in specs],
+    "results": [kernels.steps(27), kernels.ramp(4).tolist()],
+    "heavy": sorted(m for m in ("ctypes", "llvmlite", "script.frontend.specialize")
+                    if m in sys.modules and m not in kernels.BEFORE),
+}))
+"""
+
+KERNELS = """
+import sys
+BEFORE = set(sys.modules)
+import script
+
+@script.script(cache=True)
+def steps(n: int) -> int:
+    k = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        k += 1
+    return k
+
+import numpy as np
+BEFORE |= set(sys.modules)
+
+@script.script(cache=True)
+def ramp(n: int):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = i * 0.5
+    return out
+"""
+
+
+def run_child(tmp_path) -> dict:
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", HIT, str(tmp_path)], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads(r.stdout.splitlines()[-1])
+
+
+def test_a_cache_hit_runs_shared_objects_without_ctypes_or_llvm(tmp_path):
+    (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    first = run_child(tmp_path)
+    assert first["kinds"] == ["Specialization"] * 2
+    second = run_child(tmp_path)
+    assert second["kinds"] == ["LoadedSpecialization"] * 2
+    assert second["shared"] == [True, True]      # NumPy's names bound late, not by elfload
+    assert second["results"] == first["results"] == [111, [0.0, 0.5, 1.0, 1.5]]
+    assert second["heavy"] == []                 # ctypes: only NumPy's own import
+    native_dir = tmp_path / "cache" / "native"
+    shared = [n for n in os.listdir(native_dir) if n.startswith("code-")]
+    assert len(shared) == 2 and all(n.endswith(".so") for n in shared)
+
+
+def test_a_damaged_shared_object_of_code_is_rebuilt(tmp_path):
+    (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    run_child(tmp_path)
+    run_child(tmp_path)
+    native_dir = tmp_path / "cache" / "native"
+    for name in os.listdir(native_dir):
+        if name.startswith(("code-", "runtime-")):
+            path = native_dir / name
+            data = bytearray(path.read_bytes())
+            data[len(data) // 3] ^= 0x40
+            path.write_bytes(bytes(data))
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", HIT, str(tmp_path)], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "damaged shared object" in r.stderr
+    again = json.loads(r.stdout.splitlines()[-1])
+    assert again["results"] == [111, [0.0, 0.5, 1.0, 1.5]]
+    assert run_child(tmp_path)["shared"] == [True, True]
+
+
+def test_loaded_code_matches_compiled_code(tmp_path):
+    @script.script
+    def mix(a, k: int):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * (i % k)
+        return s
+
+    a = np.linspace(0.0, 3.0, 17)
+    expected = mix(a, 3)
+    lib = next(iter(mix._specializations.values())).native
+    spec = next(iter(mix._specializations.values()))
+    loaded = loader.load_object(lib.object_code, spec.entry.name if hasattr(spec, "entry") else
+                                lib.function_name, spec.arg_types, spec.ret_type)
+    assert loaded is not None and loaded._image is None
+    obj = loader.new_instance(loader.plain_function_type(), print)
+    loader.set_specializations(obj, [loaded], 2)
+    assert obj(a, 3) == expected
