@@ -14,7 +14,8 @@ holds the key: the SHA-256 of every input the compiled code depends on —
   changes the key, and editing an unrelated function in the same file does not;
 - the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil` and
   SCRIPT_DISABLE_PASSES;
-- the compiler (its version and the sizes and times of its own files), LLVM's version, the
+- the compiler (its version, and the sizes and times of its own files in a checkout or its
+  install's RECORD: native.store `compiler_fingerprint`), LLVM's version, the
   Python ABI, the target triple, CPU name and features (native.store: read without LLVM).
 
 Describing a function needs its source text and the outside names it reads, which parsing
