@@ -23,6 +23,7 @@ import pytest
 
 import script
 from script.backend.native import elfload, elfso
+from test_elfload import with_relocation_type
 
 pytestmark = pytest.mark.skipif(not elfload.is_supported(), reason="elfso links for x86-64 Linux")
 
@@ -450,20 +451,6 @@ def test_a_late_bound_name_needs_a_got_slot():
         elfso.link_shared([compile_ir(LATE.replace('@"late.table" = external global i64',
                                                    '@"late.table" = external dso_local global i64'))],
                           late=lambda name: name.startswith("late."))
-
-
-def with_relocation_type(obj: bytes, kind: int) -> bytes:
-    """`obj` with the type of its first relocation replaced."""
-    shoff, = struct.unpack_from("<Q", obj, 0x28)
-    shnum, = struct.unpack_from("<H", obj, 0x3C)
-    for k in range(shnum):
-        type_, = struct.unpack_from("<I", obj, shoff + 64 * k + 4)
-        if type_ == 4:
-            offset, = struct.unpack_from("<Q", obj, shoff + 64 * k + 24)
-            data = bytearray(obj)
-            struct.pack_into("<I", data, offset + 8, kind)
-            return bytes(data)
-    raise AssertionError("no relocations")
 
 
 def test_absolute_32_bit_relocations_are_declined():
