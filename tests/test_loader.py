@@ -158,3 +158,33 @@ def test_loaded_code_matches_compiled_code(tmp_path):
     obj = loader.new_instance(loader.plain_function_type(), print)
     loader.set_specializations(obj, [loaded], 2)
     assert obj(a, 3) == expected
+
+
+JIT_ONLY = r"""
+import json, signal
+import script
+from script.backend import native
+native.is_supported = lambda: False         # as on another OS: the runtime goes into the JIT
+from script.backend.native.loader import runtime_library, install_sigint_hook
+
+@script.script
+def f(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i * i
+    return s
+
+rt = runtime_library()
+print(json.dumps({"path": rt.path, "jit": rt._tracker is not None, "f": f(10),
+                  "hook": install_sigint_hook(), "count": rt.module.sigint_count()}))
+"""
+
+
+def test_where_shared_objects_do_not_run_the_runtime_goes_into_the_jit(tmp_path):
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"))
+    (tmp_path / "jit_only.py").write_text(JIT_ONLY)
+    r = subprocess.run([sys.executable, str(tmp_path / "jit_only.py")], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == {
+        "path": None, "jit": True, "f": 285, "hook": True, "count": 0}
