@@ -260,6 +260,11 @@ def _parse_type(text: str, depth: int) -> T.Type:
         if last:
             parts.append(last)
         return T.TupleType([_parse_type(p, depth + 1) for p in parts])
+    if text.startswith("opt[") and text.endswith("]"):
+        value = _parse_type(text[4:-1], depth + 1)
+        if not T.is_optional_value(value):
+            raise ValueError(f"optionals of {value} are not supported")
+        return T.OptionalType(value)
     if text.startswith("list[") and text.endswith("]"):
         elem = _parse_type(text[5:-1], depth + 1)
         if not T.is_list_element(elem):

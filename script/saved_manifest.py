@@ -245,6 +245,8 @@ def _enabled(features: str) -> set:
 # ---- writing ------------------------------------------------------------------------------
 
 def encode_type(t: T.Type):
+    if isinstance(t, T.OptionalType):      # before tuples: it is one
+        return {"optional": encode_type(t.value)}
     if isinstance(t, T.TupleType):
         return {"tuple": [encode_type(e) for e in t.elems]}
     if _is_array(t):
@@ -579,6 +581,11 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not dtype.is_numeric() or layout not in ("C", "A"):
             a.fail("not an array of numbers in layout 'C' or 'A'")
         return T.ArrayType(dtype, a.get("ndim").int(1, 32), layout)
+    elif isinstance(v, dict) and list(v) == ["optional"] and depth < MAX_TYPE_DEPTH:
+        value = _parse_type(at.get("optional"), depth + 1)
+        if not T.is_optional_value(value):
+            at.fail(f"optionals of {value} are not supported")
+        return T.OptionalType(value)
     elif isinstance(v, dict) and list(v) == ["list"] and depth < MAX_TYPE_DEPTH:
         elem = _parse_type(at.get("list"), depth + 1)
         if not T.is_list_element(elem):

@@ -67,7 +67,8 @@ def uses_fstring(x):
 
 
 def uses_mutable_global(x):
-    return COUNTER[0] + x  # error: cannot be used as a value
+    COUNTER.append(x)  # error: global list 'COUNTER' is read-only
+    return x
 
 
 def uses_unknown_name(x):
@@ -92,10 +93,10 @@ def return_conflict(x):
     return (1, 2)  # error: returns incompatible types
 
 
-def return_none_and_int(x):
-    if x > 0:  # error: returns i64 on one path and none
-        return 1
-    # falls off the end (after the last statement): returns None
+def return_none_and_list(x):
+    if x > 0:  # error: returns list[i64] on one path and none
+        return [1]
+    # falls off the end (after the last statement): returns None; a list has no optional
 
 
 def bad_annotation(x: str):  # error: unsupported type annotation

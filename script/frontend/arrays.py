@@ -168,6 +168,9 @@ class ArrayLowering:
         fancy = self.array_index_value(index_node)
         if fancy is not None:
             return self.fancy_load(arr, fancy, node)
+        mixed = self.mixed_index(arr, index_node, node)      # fancy_index.py: a[:, idx]
+        if mixed is not None:
+            return mixed
         if self.is_view_index(arr, index_node):
             return self.array_view(arr, index_node, node)
         idx = self.array_indices(arr, index_node, node)
@@ -179,11 +182,23 @@ class ArrayLowering:
         if fancy is not None:
             return self.fancy_store(arr, fancy, value, node)
         if self.is_view_index(arr, index_node):
-            return self.store_expr(self.array_view(arr, index_node, node), value, node)
+            view = self.array_view(arr, index_node, node)
+            return self.store_expr(view, self.sequence_as_array(value, arr.type.dtype, node), node)
         if is_array_like(value):
             self.error("setting an array element with a sequence", node)
         idx = self.array_indices(arr, index_node, node)
         self.store_element(arr, idx, value, node)
+
+    def sequence_as_array(self, value, dtype: T.Type, node):
+        """A tuple or list of numbers stored into a sub-array (`pts[i] = (x, y)`,
+        `a[:] = [1, 2]`): as an array of `dtype`, whose shape NumPy then checks; any other
+        value as it is."""
+        t = getattr(value, "type", None)
+        if isinstance(t, T.TupleType) and t.elems:
+            return self.tuple_to_array(value, dtype, node)
+        if isinstance(t, T.ListType) and self.read_type(value).is_numeric():
+            return self.list_to_array(value, dtype, node)
+        return value
 
     def store_element(self, arr: Value, idx, value: Value, node) -> None:
         self.emit("store", [arr, self.item_value(value, arr.type.dtype, node), *idx], T.NONE, None,

@@ -17,6 +17,7 @@ from script.frontend.lists import ListLowering
 from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
+from script.frontend.optional import is_optional
 from script.frontend.random_calls import random_call
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
@@ -153,11 +154,12 @@ class CallLowering:
         """A call to another compiled function: bind arguments, specialize, emit `call`.
         `first`: an argument before the call's own (the array of a method call); `leading`:
         arguments before those (a nested function's free variables, closures.py)."""
-        values = list(leading) + ([first] if first is not None else []) + [self.expr(a) for a in node.args]
-        kw = {k.arg: (self.expr(k.value), k.value) for k in node.keywords}
+        values = list(leading) + ([first] if first is not None else []) + [self.call_argument(a) for a in node.args]
+        kw = {k.arg: (self.call_argument(k.value), k.value) for k in node.keywords}
         names = info.param_names
-        if len(values) > len(names):
-            self.error(f"{info.name}() takes {len(names)} positional arguments but {len(values)} were given", node)
+        n_positional = getattr(info, "n_positional", len(names))
+        if len(values) > n_positional:
+            self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
         bound: list[Value | None] = values + [None] * (len(names) - len(values))
         for key, (v, vnode) in kw.items():
             if key not in names:
@@ -170,7 +172,9 @@ class CallLowering:
             if v is None:
                 if names[i] not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
-                bound[i] = self.python_object(info.defaults[names[i]], names[i], node)
+                bound[i] = self.static_default(self.python_object(info.defaults[names[i]], names[i], node))
+        info, bound = self.bind_statics(info, bound, node)       # static_args.py
+        names = info.param_names
         if any(isinstance(v.type, Unknown) for v in bound):
             return Undef(UNKNOWN, self.loc(node))
         for v in bound:
@@ -436,6 +440,8 @@ class CallLowering:
         return self.emit("abs", [v], v.type, None, self.loc(node))
 
     def builtin_minmax(self, node, name) -> Value:
+        if any(k.arg == "key" for k in node.keywords):
+            return self.minmax_key(node, name)            # keyed.py
         if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) or \
                 node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
             default = self.expr(node.keywords[0].value) if node.keywords else None
@@ -592,8 +598,22 @@ class CallLowering:
             except ValueError as e:
                 self.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
                 return Const(0, t)
-        (v,) = self.positional(node, name, 1)
+        if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            v = self.expr_opt(node.args[0])
+            if is_optional(v):      # bool(None) is False; int(None) and float(None) raise
+                if name == "bool":
+                    return self.truth(v, node)
+                v = self.unwrap(v, node, _NONE_CONVERSION[name])
+        else:
+            (v,) = self.positional(node, name, 1)
         return self.convert_checked(v, t, node)
+
+
+# CPython's TypeError for int(None) and float(None).
+_NONE_CONVERSION = {
+    "int": "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'",
+    "float": "float() argument must be a string or a real number, not 'NoneType'",
+}
 
 
 # NumPy ufunc name -> (the `math` op or special case, arity), for scalar arguments.

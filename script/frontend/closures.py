@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
-from script.frontend.source import FunctionInfo, _assigned_names
+from script.frontend.source import FunctionInfo, _assigned_names, all_params
 from script.ir.core import Value
 
 
@@ -46,21 +46,24 @@ class NestedFunctionInfo(FunctionInfo):
         self.indent = outer.indent
         self.line_offset = outer.line_offset
         self._check_signature(node)
-        own = [a.arg for a in node.args.posonlyargs + node.args.args]
+        positional = [a.arg for a in node.args.posonlyargs + node.args.args]
+        own = [a.arg for a in all_params(node)]
         self.free = _free_variables(node, own, outer, visible)
         self.node = node
         self.first_line = outer.line_offset + node.lineno
         self.param_names = self.free + own
+        self.n_positional = len(self.free) + len(positional)
+        defaults = list(zip(reversed(positional), reversed(node.args.defaults)))
+        defaults += [(a.arg, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
         self.defaults = {}
-        for name, default in zip(reversed(own), reversed(node.args.defaults)):
+        for name, default in defaults:
             try:
                 self.defaults[name] = ast.literal_eval(default)
             except ValueError:
                 raise CompileError("a default of a nested function must be a constant here",
                                    self.loc(default)) from None
         self.any_array_params = set()
-        self.param_types = [None] * len(self.free) + [
-            self._annotation(a.arg, a.annotation) for a in node.args.posonlyargs + node.args.args]
+        self.param_types = [None] * len(self.free) + [self._annotation(a.arg, a.annotation) for a in all_params(node)]
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False
@@ -103,9 +106,21 @@ class ClosureLowering:
     """Mixin: nested `def` statements, lambdas assigned to a name, and calls of them."""
 
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
-        if node.decorator_list:
-            self.error("decorators on nested functions are not supported in compiled code", node)
+        for dec in node.decorator_list:
+            if not self.is_script_decorator(dec):
+                self.error("decorators on nested functions are not supported in compiled code", node)
         self.define_nested(node)
+
+    def is_script_decorator(self, dec) -> bool:
+        """`@script.script` (or `@script`, with or without options) on a nested function:
+        it is compiled with the outer function anyway, so the decorator changes nothing."""
+        import script as package
+        from script.frontend.lower_stmt import PyRef
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if not isinstance(target, (ast.Name, ast.Attribute)):
+            return False
+        ref = self.callee_ref(target)
+        return isinstance(ref, PyRef) and (ref.obj is package or ref.obj is package.script)
 
     def define_nested(self, node: ast.FunctionDef) -> None:
         if node.name in self.info.param_names:
@@ -130,5 +145,6 @@ class ClosureLowering:
         return fn
 
     def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
-        leading = [self.read_local(name, node) for name in fn.info.free]
+        reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
+        leading = [self.read_local(name, node) for name in reads]
         return self.call_script(fn.info, node, leading=leading)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend.arrays import _OUT_OF_BOUNDS, _is_ellipsis
 from script.frontend.elementwise import ArrayExpr, _root, is_array_like
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import ExcInfo
 
 
 class FancyIndexLowering:
@@ -26,10 +28,99 @@ class FancyIndexLowering:
                 isinstance(index_node, ast.Constant) and index_node.value in (None, Ellipsis)):
             return None
         v = self.lazy(index_node)
+        if isinstance(getattr(v, "type", None), T.ListType) and self.read_type(v).is_numeric():
+            return self.list_to_array(v, None, index_node)       # a[[0, 2]]: as np.array([0, 2])
         if is_array_like(v):
             return v
         self.pre_evaluated[id(index_node)] = v
         return None
+
+    def mixed_index(self, arr: Value, index_node, node):
+        """For `arr[i, idx]`, `arr[:, idx]`, `arr[idx, 1:]` (a tuple index with one integer
+        array, the other parts ints and slices): (view, axis, index array, NumPy's axis) such
+        that the result is the view gathered along `axis` by the index array; None when the
+        index holds no array. Every part is computed once, left to right."""
+        if not isinstance(index_node, ast.Tuple):
+            return None
+        parts = index_node.elts
+        found = None
+        for k, p in enumerate(parts):
+            if _is_ellipsis(p):
+                continue
+            if isinstance(p, ast.Slice):
+                for e in (p.lower, p.upper, p.step):
+                    if e is not None:
+                        self.pre_evaluated[id(e)] = self.expr(e)
+                continue
+            v = self.lazy(p)
+            if isinstance(getattr(v, "type", None), T.ListType) and self.read_type(v).is_numeric():
+                v = self.list_to_array(v, None, p)
+            if is_array_like(v):
+                if found is not None:
+                    self.error("an index with more than one array is not supported in compiled code", p)
+                found = (k, v)
+                continue
+            self.pre_evaluated[id(p)] = v
+        if found is None:
+            return None
+        k, index = found
+        e = self.as_expr(index, node)
+        if not isinstance(e.dtype, T.IntType):
+            self.error("a boolean array is supported only as the whole index in compiled code", parts[k])
+        for p in parts:
+            if _is_ellipsis(p) or isinstance(p, ast.Constant) and p.value is None:
+                self.error("'...' or None next to an array index is not supported in compiled code", p)
+        if len(parts) > arr.type.ndim:
+            self.error(f"too many indices for array: array is {arr.type.ndim}-dimensional, but "
+                       f"{len(parts)} were indexed", index_node)
+        ints = [j for j, p in enumerate(parts) if j != k and not isinstance(p, ast.Slice)]
+        span = range(min(ints + [k]), max(ints + [k]) + 1)
+        front = any(isinstance(parts[j], ast.Slice) for j in span)   # NumPy: the index's axes first
+        axis = sum(1 for p in parts[:k] if isinstance(p, ast.Slice))
+        rest = [ast.Slice(None, None, None) if j == k else p for j, p in enumerate(parts)]
+        view = self.array_view(arr, ast.copy_location(ast.Tuple(rest, ast.Load()), index_node), node)
+        index = self.materialize(e, node) if e.kind != "leaf" else e.value
+        return self.gather(view, axis, index, k, front, node)
+
+    def gather(self, arr: Value, axis: int, index: Value, shown_axis: int, front: bool, node) -> Value:
+        """A new array of `arr`'s elements with the positions along `axis` taken from the
+        integer array `index` (NumPy's `arr[..., index, ...]`): its axes replace `axis`, or
+        come first when `front`. Every index is checked (IndexError naming `shown_axis`, the
+        axis of the array as indexed) before any element is read, as NumPy does."""
+        loc = self.loc(node)
+        dims = self.dims_of(arr, node)
+        idx_dims = self.dims_of(index, node)
+        k = len(idx_dims)
+
+        def index_at(pos):
+            i = self.coerce(self.emit("load", [index, *pos], index.type.dtype, None, loc), T.I64, node)
+            n = dims[axis]
+            neg = self.cmp("lt", i, Const(0, T.I64), node)
+            return i, self.emit("select", [neg, self.emit("add", [i, n], T.I64, None, loc), i], T.I64, None, loc)
+
+        if self.boundscheck:
+            def check(pos):
+                i, j = index_at(pos)
+                bad = self.emit("or", [self.cmp("lt", j, Const(0, T.I64), node), self.cmp("ge", j, dims[axis], node)],
+                                T.BOOL, None, loc)
+                self.emit("check", [bad, i, Const(shown_axis, T.I64), dims[axis]], T.NONE,
+                          ExcInfo("IndexError", _OUT_OF_BOUNDS), loc)
+            self.loop_nest(node, idx_dims, check)
+        others = dims[:axis] + dims[axis + 1:]
+        out_dims = idx_dims + others if front else dims[:axis] + idx_dims + dims[axis + 1:]
+        out = self.alloc_array(arr.type.dtype, out_dims, node)
+
+        def take(pos):
+            if front:
+                ipos, rest = pos[:k], pos[k:]
+                before, after = rest[:axis], rest[axis:]
+            else:
+                before, ipos, after = pos[:axis], pos[axis:axis + k], pos[axis + k:]
+            _, j = index_at(ipos)
+            x = self.emit("load", [arr, *before, j, *after], arr.type.dtype, None, loc)
+            self.emit("store", [out, x, *pos], T.NONE, None, loc)
+        self.loop_nest(node, out_dims, take)
+        return out
 
     def index_expr(self, arr: Value, index, node) -> ArrayExpr:
         e = self.as_expr(index, node)
@@ -38,8 +129,6 @@ class FancyIndexLowering:
                 self.error(f"a boolean index must have the array's {arr.type.ndim} dimensions, not {e.ndim}", node)
         elif not isinstance(e.dtype, T.IntType):
             self.error(f"arrays used as indices must be of integer (or boolean) type, not {e.dtype}", node)
-        elif arr.type.ndim != 1:
-            self.error("an integer array index is supported on 1-d arrays only in compiled code", node)
         return e
 
     def mask_dims(self, arr: Value, mask: ArrayExpr, node) -> tuple[list[Value], dict]:
@@ -93,20 +182,15 @@ class FancyIndexLowering:
             self.for_masked(arr, e, node, take)
             return out
         idx_arr = self.materialize(e, node) if e.kind != "leaf" else e.value
-        dims = self.dims_of(idx_arr, node)
-        out = self.alloc_array(arr.type.dtype, dims, node)
-
-        def gather(idx):
-            i = self.coerce(self.emit("load", [idx_arr, *idx], idx_arr.type.dtype, None, loc), T.I64, node)
-            j = self.checked_index(arr, 0, i, node)
-            self.emit("store", [out, self.emit("load", [arr, j], arr.type.dtype, None, loc), *idx], T.NONE, None, loc)
-        self.loop_nest(node, dims, gather)
-        return out
+        return self.gather(arr, 0, idx_arr, 0, False, node)
 
     def fancy_store(self, arr: Value, index, value, node) -> None:
         """``arr[index] = value`` for an array index: a scalar goes to every selected
         element; an array gives one value per selected element, in order."""
         e = self.index_expr(arr, index, node)
+        if isinstance(e.dtype, T.IntType) and arr.type.ndim != 1:
+            self.error("assignment through an integer array index is supported on 1-d arrays only "
+                       "in compiled code", node)
         loc = self.loc(node)
         scalar = not is_array_like(value)
         v = self.item_value(value, arr.type.dtype, node) if scalar else None

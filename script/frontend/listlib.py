@@ -107,3 +107,69 @@ def sort(lst) -> None:
     if flipped:
         for k in range(n):
             lst[k] = src[k]
+
+
+def sort_reversed(lst) -> None:
+    """`lst.sort(reverse=True)`: stable, as CPython's (equal elements keep their order)."""
+    reverse(lst)
+    sort(lst)
+    reverse(lst)
+
+
+def sort_keyed(lst, key, descending: bool) -> None:
+    """`lst.sort(key=key, reverse=descending)`: `key` (a function bound when compiling,
+    static_args.py) is called once per element, in order, as CPython calls it."""
+    if descending:
+        reverse(lst)
+    keys = [key(x) for x in lst]
+    sort_by(keys, lst)
+    if descending:
+        reverse(lst)
+
+
+def sort_by(keys, lst) -> None:
+    """Stable merge sort of `lst` by `keys` (as long as `lst`), moving both: `sort` with a
+    parallel list."""
+    n = len(lst)
+    for start in range(0, n, 16):
+        stop = min(start + 16, n)
+        for k in range(start + 1, stop):
+            kk = keys[k]
+            item = lst[k]
+            j = k - 1
+            while j >= start and kk < keys[j]:
+                keys[j + 1] = keys[j]
+                lst[j + 1] = lst[j]
+                j -= 1
+            keys[j + 1] = kk
+            lst[j + 1] = item
+    if n <= 16:
+        return
+    src_keys = keys
+    dst_keys = keys[:]
+    src = lst
+    dst = lst[:]
+    flipped = False
+    width = 16
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            a = lo
+            b = mid
+            for k in range(lo, hi):
+                if b < hi and (a >= mid or src_keys[b] < src_keys[a]):
+                    dst_keys[k] = src_keys[b]
+                    dst[k] = src[b]
+                    b += 1
+                else:
+                    dst_keys[k] = src_keys[a]
+                    dst[k] = src[a]
+                    a += 1
+        src_keys, dst_keys = dst_keys, src_keys
+        src, dst = dst, src
+        flipped = not flipped
+        width *= 2
+    if flipped:
+        for k in range(n):
+            lst[k] = src[k]

@@ -37,6 +37,7 @@ from script.ir.ops import ExcInfo
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
 _LIMIT = 1 << 62            # no list has more elements (list_resize fails first)
+_GLOBAL_LIST_UNROLL = 32    # longer global lists of numbers are copied from a frozen array
 
 
 class PendingElement(T.Type):
@@ -221,6 +222,54 @@ class ListLowering:
         self.comprehension(node, lambda: self.append_item(lst, self.expr(node.elt), node))
         return lst
 
+    def global_list(self, obj: list, name: str, node) -> Value:
+        """A module-level list read by compiled code: a new list of its elements as they are
+        when the function is compiled (as a global array is frozen, frozen.py), made where it
+        is read. Compiled code may read it but not write it (`check_list_writable`): the write
+        would change a copy, not the global."""
+        if not obj:
+            self.error(f"global '{name}' is an empty list, which compiled code cannot type", node)
+        if len(obj) > _GLOBAL_LIST_UNROLL and all(type(x) in (int, float, bool) for x in obj):
+            import numpy as np
+            from script.frontend.frozen import frozen_array
+            try:
+                arr = np.array(obj)
+            except OverflowError:
+                self.error(f"global list '{name}' holds an int that does not fit in int64", node)
+            data = frozen_array(self, arr, name, node)
+            n = Const(len(obj), T.I64)
+            lst = self.new_list(self.element_type([data.type.dtype], node), n, node)
+            loc = self.loc(node)
+            self.for_range(node, n, lambda i: self.set_item(
+                lst, self.emit("load", [data, i], data.type.dtype, None, loc), i, node))
+        else:
+            values = [self.python_object(x, name, node) for x in obj]
+            if not all(isinstance(v, Value) for v in values):
+                self.error(f"global list '{name}' holds values compiled code cannot use "
+                           "(bools, ints, floats and tuples of them)", node)
+            lst = self.new_list(self.element_type([v.type for v in values], node), Const(len(values), T.I64), node)
+            for k, v in enumerate(values):
+                self.set_item(lst, v, Const(k, T.I64), node)
+        self.global_lists[id(lst)] = name
+        return lst
+
+    def check_list_writable(self, lst: Value, node) -> None:
+        """CompileError for a write to a global list (`global_list`)."""
+        name = self.global_lists.get(id(lst))
+        if name is not None:
+            self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
+                       f"function is compiled, so the write would be lost); copy it first: "
+                       f"xs = list({name})", node)
+
+    def list_delete(self, lst: Value, index_node, node) -> None:
+        """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
+        self.check_list_writable(lst, node)
+        if isinstance(index_node, ast.Slice):
+            self.error("'del' of list slices is not supported in compiled code", index_node)
+        i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
+        pop = self.ctx.callee(self, self.ctx.info_for(listlib.pop_at), (lst.type, T.I64), node)
+        self.emit("call", [lst, i], pop.ret_type, pop, self.loc(node))
+
     def list_of(self, arg_node, node) -> Value:
         """`list(x)`: a new list of the elements of a list, tuple, range, 1-d array,
         `enumerate`/`zip` or generator expression."""
@@ -247,6 +296,7 @@ class ListLowering:
         return out
 
     def list_store(self, lst: Value, index_node, value: Value, node) -> None:
+        self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
             self.error("assignment to list slices is not supported in compiled code", index_node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
@@ -256,6 +306,7 @@ class ListLowering:
         """`lst[i] op= v`: the index is computed once, as in Python."""
         target = node.target
         lst = self.expr(target.value)
+        self.check_list_writable(lst, node)
         if isinstance(target.slice, ast.Slice):
             self.error("augmented assignment to list slices is not supported in compiled code", target)
         i = self.list_index(lst, self.expr(target.slice), target.slice, node, _INDEX_ERROR)
@@ -319,10 +370,18 @@ class ListLowering:
     # ---- methods ----------------------------------------------------------------------
 
     def list_method(self, lst: Value, name: str, node: ast.Call) -> Value:
+        if name == "sort":
+            self.check_list_writable(lst, node)
+            if node.args:
+                self.error("sort() takes no positional arguments", node)
+            self.sort_list(lst, node.keywords, "sort", node)     # keyed.py
+            return Const(None, T.NONE, self.loc(node))
         if node.keywords:
             self.error(f"list.{name}() takes no keyword arguments", node)
         args = node.args
         loc = self.loc(node)
+        if name in _WRITING_METHODS:
+            self.check_list_writable(lst, node)
         if name == "append":
             (v,) = self.positional(node, "append", 1)
             self.append_item(lst, v, node)
@@ -539,15 +598,10 @@ class ListLowering:
         return self.list_of(node.args[0], node)
 
     def builtin_sorted(self, node, name) -> Value:
-        if node.keywords:
-            self.error("sorted() with key= or reverse= is not supported in compiled code", node)
         if len(node.args) != 1:
             self.error(f"sorted expected 1 argument, got {len(node.args)}", node)
         lst = self.list_of(node.args[0], node)
-        if not self.read_type(lst).is_numeric():
-            self.error(f"sorted() of elements of type {lst.type.elem} is not supported", node)
-        info = self.ctx.info_for(listlib.sort)
-        self.emit("call", [lst], T.NONE, self.ctx.callee(self, info, (lst.type,), node), self.loc(node))
+        self.sort_list(lst, node.keywords, "sort", node)       # keyed.py
         return lst
 
     def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
@@ -566,6 +620,9 @@ class ListLowering:
 _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.index,
             "remove": listlib.remove, "count": listlib.count, "reverse": listlib.reverse,
             "sort": listlib.sort}
+
+
+_WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort")
 
 
 def _empty_message(name: str) -> str:

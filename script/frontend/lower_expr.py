@@ -13,6 +13,7 @@ import ast
 
 from script.frontend.pymessages import message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
+from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -50,8 +51,9 @@ def const_of(value, loc=None) -> Const:
     raise TypeError(type(value))
 
 
-class ExprLowering:
-    """Mixin: `expr(node) -> Value` and the operator helpers statements share."""
+class ExprLowering(OptionalLowering):
+    """Mixin: `expr(node) -> Value` and the operator helpers statements share. A value that
+    may be None (optional.py) is unwrapped by `expr` and `lazy`, kept whole by `expr_opt`."""
 
     # ---- entry ---------------------------------------------------------------------------
 
@@ -63,6 +65,13 @@ class ExprLowering:
         """`expr`, except that an element-wise array expression stays an `ArrayExpr`
         (elementwise.py) for a consumer that computes it in its own loop. A node already
         evaluated by a look-ahead (`pre_evaluated`) gives that value, once."""
+        v = self.lazy_opt(node)
+        if is_optional(v) and not isinstance(v, ArrayExpr):
+            return self.unwrap(v, node)
+        return v
+
+    def lazy_opt(self, node: ast.expr):
+        """`lazy`, except that an optional stays one."""
         done = self.pre_evaluated.pop(id(node), None)
         if done is not None:
             return done
@@ -97,7 +106,7 @@ class ExprLowering:
         return self.resolve_name(node)
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:
-        elems = [self.expr(e) for e in node.elts]
+        elems = [self.expr_opt(e) for e in node.elts]
         for e in node.elts:
             if isinstance(e, ast.Starred):
                 self.unsupported(e)
@@ -108,7 +117,7 @@ class ExprLowering:
         return self.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, self.loc(node))
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
-        value = self.expr(node.value)
+        value = self.expr_opt(node.value)
         self.assign_name(node.target.id, value, node)
         return value
 
@@ -120,7 +129,12 @@ class ExprLowering:
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         flat = self.flat_load(node)         # arrays.py: a.flat[i]
-        return flat if flat is not None else self.subscript_of(self.expr(node.value), node)
+        if flat is not None:
+            return flat
+        base = self.lazy_opt(node.value)
+        if is_optional(base):
+            base = self.unwrap(base, node, "'NoneType' object is not subscriptable")
+        return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
         if isinstance(base.type, T.TupleType):
@@ -175,7 +189,11 @@ class ExprLowering:
         """`v` converted to `t` (numeric conversion, element-wise for tuples)."""
         if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
             return v
-        if not T.is_convertible(v.type, t):
+        if isinstance(t, T.OptionalType):
+            if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
+                self.error(f"cannot convert {v.type} to {t}", node)
+            return self.make_optional(v, t, node)
+        if not T.is_convertible(v.type, t) and T.unify(v.type, t) != t:     # (i64, none) to (i64, opt[i64])
             self.error(f"cannot convert {v.type} to {t}", node)
         folded = fold_convert(v, t)
         if folded is not None:
@@ -193,6 +211,8 @@ class ExprLowering:
             return v
         if isinstance(t, T.NoneType):
             return Const(False, T.BOOL)
+        if isinstance(t, T.OptionalType):
+            return self.optional_truth(v, node)
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ListType):
@@ -224,11 +244,15 @@ class ExprLowering:
     # ---- operators -----------------------------------------------------------------------
 
     def expr_BinOp(self, node: ast.BinOp) -> Value:
-        left = self.lazy(node.left)
-        right = self.lazy(node.right)
+        left = self.lazy_opt(node.left)
+        right = self.lazy_opt(node.right)
         return self.binop(type(node.op), left, right, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        if is_optional(a) or is_optional(b):
+            symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
+            a, b = self.unwrap_operands(
+                a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
         if is_array_like(a) or is_array_like(b):
             if op is ast.MatMult and hasattr(self, "matmul"):
                 return self.matmul(*(self.materialize(v, node) if isinstance(v, ArrayExpr) else v
@@ -353,7 +377,12 @@ class ExprLowering:
             c = self.condition(node.operand)            # only its truth matters
             return Const(not c.value, T.BOOL) if isinstance(c, Const) else \
                 self.emit("not", [c], T.BOOL, None, self.loc(node))
-        v = self.lazy(node.operand)
+        v = self.lazy_opt(node.operand)
+        if is_optional(v):
+            if isinstance(node.op, ast.Not):
+                return self._not(self.truth(v, node), self.loc(node))
+            symbol = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}[type(node.op)]
+            v = self.unwrap(v, node, f"bad operand type for unary {symbol}: 'NoneType'")
         if is_array_like(v):
             return self.array_unary(node.op, v, node)
         loc = self.loc(node)
@@ -382,11 +411,13 @@ class ExprLowering:
     def expr_Compare(self, node: ast.Compare) -> Value:
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
         known = self.dtype_compare(node)
+        if known is None:
+            known = self.static_str_compare(node)          # static_args.py
         if known is not None:
             return known
-        left = self.lazy(node.left)
+        left = self.lazy_opt(node.left)
         if len(node.ops) == 1:
-            right = self.lazy(node.comparators[0])
+            right = self.lazy_opt(node.comparators[0])
             if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 return self.array_compare(node.ops[0], left, right, node)
             return self.compare(node.ops[0], left, right, node)
@@ -395,7 +426,7 @@ class ExprLowering:
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
-            right = self.expr(right_node)
+            right = self.expr_opt(right_node)
             c = self.compare(op, left, right, node)
             if k == len(node.ops) - 1:
                 self.jump_with(done, [c], node)
@@ -411,6 +442,9 @@ class ExprLowering:
 
     def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         loc = self.loc(node)
+        known = self.optional_compare(op, a, b, node)
+        if known is not None:
+            return known
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
@@ -462,9 +496,9 @@ class ExprLowering:
             if pred in ("eq", "ne"):
                 return Const(pred == "ne", T.BOOL)
             self.error(f"comparison of {a.type} and {b.type} is not supported", node)
-        if pred not in ("eq", "ne"):
-            self.error("only == and != are supported on tuples", node)
         loc = self.loc(node)
+        if pred not in ("eq", "ne"):
+            return self.order_tuples(pred, a, b, node)
         if len(a.type.elems) != len(b.type.elems):
             return Const(pred == "ne", T.BOOL)
         result: Value = Const(True, T.BOOL)
@@ -478,13 +512,38 @@ class ExprLowering:
                 else Const(not result.value, T.BOOL)
         return result
 
+    def order_tuples(self, pred: str, a: Value, b: Value, node) -> Value:
+        """`a < b` (`<=`, `>`, `>=`) of tuples, as Python orders them: at the first position
+        whose elements differ (`==` false), those elements decide; when one tuple is a prefix
+        of the other, the lengths do."""
+        loc = self.loc(node)
+        na, nb = len(a.type.elems), len(b.type.elems)
+        result: Value = Const({"lt": na < nb, "le": na <= nb, "gt": na > nb, "ge": na >= nb}[pred], T.BOOL)
+        op = {"lt": ast.Lt, "le": ast.Lt, "gt": ast.Gt, "ge": ast.Gt}[pred]()
+        # CPython compares elements by identity first: the same variable in both is equal,
+        # even a NaN (as for `in`, `compare`).
+        parts_a, parts_b = (v.operands if getattr(v, "opname", None) == "tuple" else None for v in (a, b))
+        for k in reversed(range(min(na, nb))):
+            if parts_a is not None and parts_b is not None and parts_a[k] is parts_b[k] \
+                    and not isinstance(parts_a[k], Const):
+                continue
+            x = self.emit("extract", [a], a.type.elems[k], k, loc)
+            y = self.emit("extract", [b], b.type.elems[k], k, loc)
+            same = self.compare(ast.Eq(), x, y, node)
+            decided = self.compare(op, x, y, node)
+            if isinstance(same, Const):
+                result = result if same.value else decided
+                continue
+            result = self.emit("select", [same, result, decided], T.BOOL, None, loc)
+        return result
+
     def condition(self, node) -> Value:
         """The truth of `node` where only its truth is used (an `if`, `while`, `assert` or
         conditional-expression test): `and`/`or` there need not merge their operands'
         values, which may be of types that do not unify (`lst and lst[-1] == x`)."""
         if isinstance(node, ast.BoolOp):
             return self.expr_BoolOp(node, truth_only=True)
-        return self.truth(self.expr(node), node)
+        return self.truth(self.expr_opt(node), node)
 
     def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
         # `a or b` is a if a is true else b; b is evaluated only when needed.
@@ -493,7 +552,9 @@ class ExprLowering:
         pending = []           # (block, value) reaching `done`
         last = len(node.values) - 1
         for k, sub in enumerate(node.values):
-            v = self.condition(sub) if truth_only else self.expr(sub)
+            if k > 0:       # only reached when the operands before were true (and) or false (or)
+                self.narrow(test_facts(node.values[k - 1])[0 if is_and else 1])
+            v = self.condition(sub) if truth_only else self.expr_opt(sub)
             c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
                 pending.append((self.block, v))
@@ -514,8 +575,10 @@ class ExprLowering:
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         cond = self.condition(node.test)
         if isinstance(cond, Const):
-            return self.expr(node.body if cond.value else node.orelse)
-        return self.choose(cond, lambda: self.expr(node.body), lambda: self.expr(node.orelse), node)
+            return self.expr_opt(node.body if cond.value else node.orelse)
+        yes, no = test_facts(node.test)
+        return self.choose(cond, lambda: self.narrow(yes) or self.expr_opt(node.body),
+                           lambda: self.narrow(no) or self.expr_opt(node.orelse), node)
 
     def choose(self, cond: Value, then, other, node):
         """Emit `then()` where `cond` holds and `other()` where not, and go on after both:

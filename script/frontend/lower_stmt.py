@@ -23,7 +23,10 @@ from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
+from script.frontend.static_args import StaticArgLowering
+from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering
+from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.ssa_builder import SSABuilder, Undef, Unknown
@@ -36,7 +39,7 @@ _UNSUPPORTED_STMTS = {
     "Try": "'try' statements", "TryStar": "'try' statements", "With": "'with' statements",
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
-    "Delete": "'del' statements", "Import": "imports inside compiled functions",
+"Import": "imports inside compiled functions",
     "ImportFrom": "imports inside compiled functions", "ClassDef": "class definitions",
     "Match": "'match' statements",
 }
@@ -63,7 +66,7 @@ class Loop:
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, MessageLowering,
-                       ClosureLowering):
+                       ClosureLowering, StaticArgLowering, KeyedLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -81,6 +84,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
+        self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -152,7 +157,10 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if scoped is not None:
             return self.read(scoped, self.loc(node))
         if name in self.locals:
-            return self.read_local(name, node)
+            value = self.read_local(name, node)
+            if is_optional(value):
+                self.optional_names.add(name)       # narrowed by tests of it (optional.py)
+            return value
         found, obj = self.info.global_value(name)
         if not found:
             if hasattr(py_builtins, name):
@@ -172,6 +180,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 return const_of(obj, self.loc(node))
             except OverflowError:
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
+        if isinstance(obj, list):
+            return self.global_list(obj, name, node)        # lists.py
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
@@ -203,9 +213,12 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
             want = self.declared[name]
-            if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown):
+            if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
+                    and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
             value = self.coerce(value, want, node)
+        if is_optional(value):
+            self.optional_names.add(name)
         self.write(name, value, loc=self.loc(node))
         self.write("$def:" + name, Const(True, T.BOOL))
 
@@ -213,6 +226,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(target, ast.Name):
             self.assign_name(target.id, value, node)
         elif isinstance(target, (ast.Tuple, ast.List)):
+            if is_optional(value):
+                value = self.unwrap(value, node, "cannot unpack non-iterable NoneType object")
             self.unpack(target.elts, value, node)
         elif isinstance(target, ast.Subscript):
             self.assign_subscript(target, value, node)
@@ -283,6 +298,21 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
 
     # ---- simple statements ---------------------------------------------------------------
 
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        """`del lst[i]` (lists.py) and `del name` (the name is unbound afterwards)."""
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id in self.locals:
+                self.read_local(target.id, target)          # UnboundLocalError if unassigned
+                self.write("$def:" + target.id, Const(False, T.BOOL))
+                continue
+            if isinstance(target, ast.Subscript):
+                base = self.expr(target.value)
+                if isinstance(base.type, T.ListType):
+                    self.list_delete(base, target.slice, target)
+                    continue
+            self.error(f"'del' of {ast.unparse(target)!r} is not supported in compiled code "
+                       "(only list items and local names)", target)
+
     def stmt_Pass(self, node) -> None:
         pass
 
@@ -297,7 +327,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
-        value = self.lazy(node.value) if into_array else self.expr(node.value)
+        value = self.lazy(node.value) if into_array else self.expr_opt(node.value)
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -310,7 +340,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.error(f"'{name}' was declared {self.declared[name]} before", node)
         self.declared[name] = t
         if node.value is not None:
-            self.assign_name(name, self.expr(node.value), node)
+            self.assign_name(name, self.expr_opt(node.value), node)
 
     def annotation_type(self, ann_node) -> T.Type:
         try:
@@ -352,6 +382,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 return
             bad = self.emit("not", [cond], T.BOOL, None, self.loc(node))
             self.emit("check", [bad], T.NONE, ExcInfo("AssertionError", text), self.loc(node))
+            self.narrow(test_facts(node.test)[0])
             return
         # A message with values is computed only when the assertion fails, as in Python.
         if not isinstance(cond, Const):
@@ -365,6 +396,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.emit_raise(ExcInfo("AssertionError", text), args, node)
         if ok is not None:
             self.finish_join(ok)
+            self.narrow(test_facts(node.test)[0])
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         if node.exc is None:
@@ -398,7 +430,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     # ---- return --------------------------------------------------------------------------
 
     def stmt_Return(self, node: ast.Return) -> None:
-        value = self.expr(node.value) if node.value is not None else None
+        value = self.expr_opt(node.value) if node.value is not None else None
         self.do_return(value, node)
 
     def do_return(self, value: Value | None, node, implicit: bool = False) -> None:
@@ -419,7 +451,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.hints[("ret", None)] = value.type
         want = self.ret_type
         if value.type != want:
-            u = T.unify(want, value.type) if not isinstance(want, T.NoneType) else None
+            u = T.unify(want, value.type)
             if self.info.return_type is not None:
                 if u != want:
                     what = "reaches its end (returning None)" if implicit else f"returns {value.type}"
@@ -449,15 +481,18 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(cond, Const):
             self.stmts(node.body if cond.value else node.orelse)
             return
+        yes, no = self.optional_facts(node.test)
         then, other, join = self.new_block("if.then"), self.new_block("if.else"), self.new_block("if.end")
-        self.branch(cond, then, other if node.orelse else join, self.loc(node))
+        self.branch(cond, then, other if node.orelse or no else join, self.loc(node))
         self.seal(then)
         self.start(then)
+        self.narrow(yes)
         self.stmts(node.body)
         self.goto(join, self.loc(node))
-        if node.orelse:
+        if node.orelse or no:
             self.seal(other)
             self.start(other)
+            self.narrow(no)
             self.stmts(node.orelse)
             self.goto(join, self.loc(node))
         self.finish_join(join)
@@ -492,19 +527,22 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.enter_loop_header(header)
         self.start(header)
         cond = self.condition(node.test)
+        yes, no = self.optional_facts(node.test)
         body, after = self.new_block("while.body"), self.new_block("while.end")
-        other = self.new_block("while.else") if node.orelse else after
+        other = self.new_block("while.else") if node.orelse or no else after
         self.branch(cond, body, other, self.loc(node))
         self.seal(body)
         self.start(body)
+        self.narrow(yes)
         self.loops.append(Loop(after, header))
         self.stmts(node.body)
         self.loops.pop()
         self.goto(header, self.loc(node))
         self.seal(header)
-        if node.orelse:
+        if node.orelse or no:
             self.seal(other)
             self.start(other if other.preds else None)
+            self.narrow(no)
             self.stmts(node.orelse)
             self.goto(after, self.loc(node))
         self.finish_join(after)

@@ -38,8 +38,9 @@ class MessageLowering:
     """Mixin: `exception_message(node)` -> (format text, values) for an exception's message argument."""
 
     def exception_message(self, node) -> tuple[str, list[Value]]:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return escape(node.value), []
+        fixed = self._static_text(node)
+        if fixed is not None:
+            return escape(fixed), []
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
@@ -48,8 +49,8 @@ class MessageLowering:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
                 and isinstance(node.left.value, str):
             return self._percent(node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(node.left) \
-                and _is_text(node.right):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(node.left, self._static_text) \
+                and _is_text(node.right, self._static_text):
             (t1, v1), (t2, v2) = self.exception_message(node.left), self.exception_message(node.right)
             return t1 + t2, v1 + v2
         if _is_str_call(node):
@@ -172,11 +173,20 @@ class MessageLowering:
 
     def _value_text(self, node, spec: str, conversion) -> tuple[str, list[Value]]:
         """The text of one formatted value: a string constant as it is, else a directive."""
-        if _is_str(node):
+        fixed = self._static_text(node)
+        if fixed is not None:
             if spec and spec != "s":
                 self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
-            return escape(repr(node.value) if conversion == "r" else node.value), []
+            return escape(repr(fixed) if conversion == "r" else fixed), []
         return self._directive(self.expr(node), spec, conversion, node)
+
+    def _static_text(self, node) -> str | None:
+        """The string `node` is when compiling: a constant, or a name bound to a string
+        (a global, or a string argument bound by static_args.py); else None."""
+        if _is_str(node):
+            return node.value
+        text = self.static_str(node) if isinstance(node, ast.Name) else None
+        return text if isinstance(text, str) else None
 
     def _directive(self, v: Value, spec: str, conversion, node) -> tuple[str, list[Value]]:
         """The directive that prints `v` as ``format(v, spec)`` after `conversion`."""
@@ -213,13 +223,15 @@ def _is_str_call(node) -> bool:
             and len(node.args) == 1 and not node.keywords)
 
 
-def _is_text(node) -> bool:
-    """Whether `node` is a string-valued message part: a constant, an f-string, str(x),
-    a formatting, or a sum of those."""
+def _is_text(node, static_text) -> bool:
+    """Whether `node` is a string-valued message part: a constant (or a name `static_text`
+    finds a string for), an f-string, str(x), a formatting, or a sum of those."""
     if _is_str(node) or isinstance(node, ast.JoinedStr) or _is_str_call(node):
         return True
+    if isinstance(node, ast.Name):
+        return static_text(node) is not None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _is_text(node.left) and _is_text(node.right)
+        return _is_text(node.left, static_text) and _is_text(node.right, static_text)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return _is_str(node.left)
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"

@@ -220,3 +220,25 @@ def permutation(x):
     for k in range(x.shape[0]):
         out[k] = x[idx[k]]
     return out
+
+
+def choice(a, size=None):
+    """``choice(a, size)`` with replacement and equal probabilities, of a 1-d array: NumPy's
+    legacy draw, ``a[randint(0, len(a), size)]``."""
+    if a.shape[0] == 0:
+        if size is None:
+            raise ValueError("'a' cannot be empty unless no samples are taken")
+        if _count(size) != 0:
+            raise ValueError("'a' cannot be empty unless no samples are taken")
+    idx = randint(0, a.shape[0], size)
+    return a[idx]
+
+
+def choice_of_int(a: int, size=None):
+    """``choice(n, size)``: ``randint(0, n, size)``, with choice's message for n <= 0."""
+    if a <= 0:
+        if size is None:
+            raise ValueError("a must be greater than 0 unless no samples are taken")
+        if _count(size) != 0:
+            raise ValueError("a must be greater than 0 unless no samples are taken")
+    return randint(0, a, size)

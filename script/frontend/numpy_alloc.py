@@ -431,6 +431,9 @@ class AllocLowering:
     def array_method_other(self, arr: Value, name: str, node: ast.Call) -> Value:
         from script.frontend import numpy_lib
         fn = numpy_lib.METHODS.get(name)
+        if name == "tolist" and arr.type.ndim != 1:
+            self.error("a.tolist() of an array of more than one axis (a list of lists) is not "
+                       "supported in compiled code", node)
         if name in ("std", "var") and self.axis_given(node, 0):
             return self.std_var(node, name, first=arr)
         if fn is not None:
@@ -537,6 +540,14 @@ NUMPY_FUNCTIONS = {
     "full_like": AllocLowering.np_like, "copy": AllocLowering.np_copy,
     "arange": AllocLowering.np_arange, "linspace": AllocLowering.np_linspace,
 }
+
+
+def _limits(lowering, node, name):
+    from script.frontend.numpy_limits import lower_limits
+    return lower_limits(lowering, node, name)
+
+
+NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits})
 
 
 def numpy_handler(obj):

@@ -66,6 +66,8 @@ class JoinLowering:
                     v, node, self.dtype_arg(dtype, v.type.dtype))
             if isinstance(v.type, T.ListType):
                 return self.list_to_array(v, self.dtype_arg(dtype, None), node)
+            if isinstance(v.type, T.TupleType) and v.type.elems:
+                return self.tuple_to_array(v, self.dtype_arg(dtype, None), node)
             self.error(f"numpy.{name}() of a {v.type} is not supported in compiled code (give a list "
                        "literal or an array)", obj)
         if not flat:
@@ -76,6 +78,19 @@ class JoinLowering:
         for k, v in enumerate(flat):
             idx = [Const(k // shape[1], T.I64), Const(k % shape[1], T.I64)] if len(shape) == 2 else [Const(k, T.I64)]
             self.emit("store", [out, self.item_value(v, t, node), *idx], T.NONE, None, self.loc(node))
+        return out
+
+    def tuple_to_array(self, v: Value, dtype: T.Type | None, node) -> Value:
+        """`np.array(t)` of a tuple of numbers: a new 1-d array of its elements, of `dtype`
+        or the type NumPy gives them."""
+        loc = self.loc(node)
+        if not all(e.is_numeric() for e in v.type.elems):
+            self.error(f"an array of a {v.type} is not supported in compiled code (numbers only)", node)
+        flat = [self.emit("extract", [v], e, k, loc) for k, e in enumerate(v.type.elems)]
+        t = dtype or self.result_dtype(flat, node)
+        out = self.alloc_array(t, [Const(len(flat), T.I64)], node)
+        for k, x in enumerate(flat):
+            self.emit("store", [out, self.item_value(x, t, node), Const(k, T.I64)], T.NONE, None, loc)
         return out
 
     # ---- joining arrays -----------------------------------------------------------------
@@ -101,6 +116,16 @@ class JoinLowering:
         (seq,) = self.np_args(node, name, ("tup",), 1)
         parts = self.arrays_of(self.sequence_values(seq, name), name, node)
         return self.concatenate_values(parts, 0 if parts[0].type.ndim == 1 else 1, node)
+
+    def np_column_stack(self, node, name):
+        """1-d arrays as columns, 2-d ones as they are, joined along axis 1."""
+        (seq,) = self.np_args(node, name, ("tup",), 1)
+        parts = self.arrays_of(self.sequence_values(seq, name), name, node)
+        loc = self.loc(node)
+        columns = [p if p.type.ndim != 1 else self.emit(
+            "view", [p, Const(0, T.I64), self.emit("dim", [p], T.I64, 0, loc), Const(1, T.I64)],
+            T.ArrayType(p.type.dtype, 2, "A"), "sn", loc) for p in parts]       # p[:, None]
+        return self.concatenate_values(columns, 1, node)
 
     def arrays_of(self, parts, name, node) -> list[Value]:
         if not parts:
@@ -188,6 +213,7 @@ class JoinLowering:
 
 
 NUMPY_FUNCTIONS.update({
+    "column_stack": JoinLowering.np_column_stack,
     "array": JoinLowering.np_array, "asarray": JoinLowering.np_array,
     "concatenate": JoinLowering.np_concatenate, "stack": JoinLowering.np_stack,
     "vstack": JoinLowering.np_vstack, "hstack": JoinLowering.np_hstack,

@@ -385,7 +385,13 @@ def std(a, ddof=0):
 
 
 # ndarray method -> function here (the array is its first argument)
-METHODS = {"var": var, "std": std, "round": around, "argsort": argsort, "sort": sort_in_place}
+def tolist(a):
+    """``a.tolist()`` of a 1-d array: a list of its elements as Python numbers."""
+    return [x for x in a]
+
+
+METHODS = {"var": var, "std": std, "round": around, "argsort": argsort, "sort": sort_in_place,
+           "tolist": tolist}
 
 
 def roll(a, shift, axis=None):

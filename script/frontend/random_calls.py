@@ -26,7 +26,7 @@ _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sa
           "randn": "standard_normal", "standard_normal": "standard_normal", "uniform": "uniform",
           "normal": "normal", "exponential": "exponential",
           "standard_exponential": "standard_exponential", "randint": "randint",
-          "shuffle": "shuffle", "permutation": "permutation"}
+          "shuffle": "shuffle", "permutation": "permutation", "choice": "choice"}
 
 
 def random_call(obj):
@@ -61,6 +61,11 @@ def _call_numpy(name: str, low, node: ast.Call):
     x = args.get("x")
     if name == "permutation" and x is not None and isinstance(x[0].type, (T.IntType, T.BoolType)):
         info = low.ctx.info_for(nprandom.permutation_of_int)
+    a = args.get("a")
+    if name == "choice" and isinstance(a[0].type, (T.IntType, T.BoolType)):
+        info = low.ctx.info_for(nprandom.choice_of_int)
+    elif name == "choice" and not (isinstance(a[0].type, T.ArrayType) and a[0].type.ndim == 1):
+        low.error("numpy.random.choice() takes an int or a 1-d array here", a[1])
     size, size_node = args.get("size", (None, None))
     if size is not None and isinstance(size.type, (T.IntType, T.BoolType)):
         low.pre_evaluated[id(size_node)] = low.make_tuple([low.coerce(size, T.I64, size_node)], size_node)

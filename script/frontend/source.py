@@ -45,13 +45,15 @@ class FunctionInfo:
         self.node = node
         self.first_line = first + node.lineno - 1
         self._check_signature(node)
-        self.param_names = [a.arg for a in node.args.posonlyargs + node.args.args]
+        positional = [a.arg for a in node.args.posonlyargs + node.args.args]
+        self.n_positional = len(positional)     # keyword-only parameters follow them
+        self.param_names = positional + [a.arg for a in node.args.kwonlyargs]
         self.defaults = {}
-        for name, value in zip(reversed(self.param_names), reversed(py_func.__defaults__ or ())):
+        for name, value in zip(reversed(positional), reversed(py_func.__defaults__ or ())):
             self.defaults[name] = value
+        self.defaults.update(py_func.__kwdefaults__ or {})
         self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
-        self.param_types = [self._annotation(name, ann_node) for name, ann_node in
-                            zip(self.param_names, [a.annotation for a in node.args.posonlyargs + node.args.args])]
+        self.param_types = [self._annotation(a.arg, a.annotation) for a in all_params(node)]
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)
@@ -75,8 +77,6 @@ class FunctionInfo:
             raise CompileError("*args parameters are not supported", self.loc(a.vararg))
         if a.kwarg is not None:
             raise CompileError("**kwargs parameters are not supported", self.loc(a.kwarg))
-        if a.kwonlyargs:
-            raise CompileError("keyword-only parameters are not supported", self.loc(a.kwonlyargs[0]))
 
     def _annotation(self, name: str, ann_node) -> T.Type | None:
         if ann_node is None:
@@ -126,6 +126,12 @@ class FunctionInfo:
         line = getattr(node, "lineno", 1) + self.line_offset
         col = getattr(node, "col_offset", 0) + self.indent
         return SourceLoc(self.filename, line, col)
+
+
+def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
+    """The parameters of `fn` in the order of `FunctionInfo.param_names`: positional ones,
+    then keyword-only ones."""
+    return fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
 
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:

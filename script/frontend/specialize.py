@@ -42,6 +42,7 @@ class Context:
         self.names: dict[str, tuple] = {}
         self.nested_infos: dict[tuple, FunctionInfo] = {}  # (outer info id, def node id) -> info (closures.py)
         self.lambda_defs: dict[int, object] = {}           # lambda node id -> its def (closures.py)
+        self.bound_infos: dict[tuple, tuple] = {}          # (info id, statics) -> (BoundFunctionInfo, info) (static_args.py)
 
     # ---- user functions ------------------------------------------------------------------
 
@@ -177,6 +178,8 @@ class Context:
 
 def mangle(t: T.Type) -> str:
     """A type as part of a symbol name: letters, digits and underscores only."""
+    if isinstance(t, T.OptionalType):
+        return "O" + mangle(t.value) + "E"
     if isinstance(t, T.TupleType):
         return "T" + "".join(mangle(e) for e in t.elems) + "E"
     if isinstance(t, T.ArrayType):

@@ -458,6 +458,15 @@ class SSABuilder:
         folded = fold_convert(v, t)
         if folded is not None:
             return folded
+        if isinstance(t, T.OptionalType) and not isinstance(v.type, T.OptionalType):
+            # None, or a value, where a merge makes an optional (optional.py)
+            if isinstance(v.type, T.NoneType):
+                elems = [Const(False, T.BOOL), self._undefined(t.value, block, v.loc)]
+            else:
+                elems = [Const(True, T.BOOL), self.convert_in(block, v, t.value)]
+            instr = Instr("tuple", elems, t, None, v.loc)
+            block.insert_before_terminator(instr)
+            return instr
         if isinstance(t, T.TupleType):
             elems = []
             for k, et in enumerate(t.elems):

@@ -283,6 +283,8 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "select":
         return operand_types[1] if len(operand_types) == 3 else None
     if rule == "tuple":
+        if isinstance(given, T.OptionalType) and list(given.elems) == list(operand_types):
+            return given            # (present, value) is how an optional is made
         return T.TupleType(operand_types)
     if rule == "extract":
         t = operand_types[0] if operand_types else None

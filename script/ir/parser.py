@@ -233,6 +233,11 @@ class _Reader:
             if not T.is_list_element(elem):
                 self.fail(f"lists of {elem} are not supported", tree.children[0])
             return T.ListType(elem)
+        if tree.data == "opt_type":
+            value = self.type(tree.children[0])
+            if not T.is_optional_value(value):
+                self.fail(f"optionals of {value} are not supported", tree.children[0])
+            return T.OptionalType(value)
         return T.TupleType([self.type(c) for c in tree.children])
 
     # body

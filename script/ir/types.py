@@ -3,7 +3,8 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
-tuples ``(i64, f64)``, arrays ``f64[:,::1]`` and lists ``list[i64]``.
+tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]`` and optionals
+``opt[i64]``.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class TupleType(Type):
         self.elems = tuple(elems)
 
     def __eq__(self, other):
-        return isinstance(other, TupleType) and other.elems == self.elems
+        return type(other) is TupleType and other.elems == self.elems
 
     def __hash__(self):
         return hash(("tuple", self.elems))
@@ -124,6 +125,44 @@ class TupleType(Type):
         return "(" + ", ".join(map(str, self.elems)) + ")"
 
     __repr__ = __str__
+
+
+class OptionalType(TupleType):
+    """A value of type `value` or None: Python's `Optional[T]`, Numba's optional. It is the
+    tuple ``(present: bool, value)`` (an absent value holds a placeholder of its type, zero),
+    so everything that builds, takes apart, stores and lowers tuples (`tuple`, `extract`,
+    block parameters, the backends) handles it unchanged; only its spelling, ``opt[i64]``,
+    and its boxing (None or the value) differ. The frontend builds these values and takes
+    them apart (script/frontend/optional.py); `value` is a scalar or a tuple of them
+    (`is_optional_value`). Never equal to the plain tuple of the same elements."""
+
+    __slots__ = ()
+
+    def __init__(self, value: Type):
+        super().__init__((BOOL, value))
+
+    @property
+    def value(self) -> Type:
+        return self.elems[1]
+
+    def __eq__(self, other):
+        return isinstance(other, OptionalType) and other.elems == self.elems
+
+    def __hash__(self):
+        return hash(("opt", self.elems))
+
+    def __str__(self):
+        return f"opt[{self.value}]"
+
+    __repr__ = __str__
+
+
+def is_optional_value(t: Type) -> bool:
+    """Whether `opt[t]` exists: `t` a bool, int or float, or a tuple of such values (of
+    optionals too); values holding no references, so a placeholder costs nothing."""
+    if isinstance(t, TupleType):
+        return all(is_optional_value(e) for e in t.elems)
+    return t.is_numeric()
 
 
 class ArrayType(Type):
@@ -190,6 +229,8 @@ class ListType(Type):
 def is_list_element(t: Type) -> bool:
     """Whether a list may hold values of type `t`: a bool, int or float, or a tuple of them
     (values that hold no references, so a list frees its elements with its memory)."""
+    if isinstance(t, OptionalType):
+        return False
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
     return t.is_numeric()
@@ -245,6 +286,8 @@ def unify(a: Type, b: Type) -> Type | None:
     """The type a variable holding either `a` or `b` gets at a control-flow merge, or None."""
     if a == b:
         return a
+    if any(isinstance(t, (OptionalType, NoneType)) for t in (a, b)):
+        return _unify_optional(a, b)
     if isinstance(a, ArrayType) and isinstance(b, ArrayType):
         if a.dtype == b.dtype and a.ndim == b.ndim:
             return a.with_layout("A")        # a C array is also an any-layout array
@@ -255,6 +298,17 @@ def unify(a: Type, b: Type) -> Type | None:
     return promote(a, b)
 
 
+def _unify_optional(a: Type, b: Type) -> Type | None:
+    """None with `t`, or an optional with `t`, None or another optional: `opt[...]` of the
+    unified values (None when they do not unify or have no optional)."""
+    va = a.value if isinstance(a, OptionalType) else None if isinstance(a, NoneType) else a
+    vb = b.value if isinstance(b, OptionalType) else None if isinstance(b, NoneType) else b
+    v = va if vb is None else vb if va is None else unify(va, vb)
+    if v is None or not is_optional_value(v):
+        return None
+    return OptionalType(v)
+
+
 def is_convertible(src: Type, dst: Type) -> bool:
     """Whether `convert` (or element-wise convert for tuples) can take `src` to `dst`."""
     if src == dst:
@@ -262,6 +316,8 @@ def is_convertible(src: Type, dst: Type) -> bool:
     if isinstance(src, ArrayType) or isinstance(dst, ArrayType):
         return (isinstance(src, ArrayType) and isinstance(dst, ArrayType) and dst.layout == "A"
                 and src.dtype == dst.dtype and src.ndim == dst.ndim)
+    if isinstance(src, OptionalType) != isinstance(dst, OptionalType):
+        return False
     if isinstance(src, TupleType) and isinstance(dst, TupleType):
         return len(src.elems) == len(dst.elems) and all(
             is_convertible(s, d) for s, d in zip(src.elems, dst.elems))

@@ -307,6 +307,8 @@ class Converter:
             obj = b.select(v, capi.address_of(m, "_Py_TrueStruct"),
                            capi.address_of(m, "_Py_FalseStruct"))
             return capi.call(m, b, "Py_NewRef", obj)
+        if isinstance(t, T.OptionalType):
+            return self._box_optional(v, t, error)
         if isinstance(t, T.TupleType):
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
@@ -460,6 +462,24 @@ class Converter:
         b.position_at_end(done)
         lists.emit_rc(m, b, "decref", v)
         return out
+
+    def _box_optional(self, v: Value, t: T.OptionalType, error) -> Value:
+        """None, or the object of the value, for optional `v` (the tuple (present, value))."""
+        b = self.b
+        some, none, done = (self.fn.append_block(h) for h in ("opt_some", "opt_none", "opt_done"))
+        b.cbranch(b.extract_value(v, 0, llvm_type(T.BOOL)), some, none)
+        b.position_at_end(none)
+        none_obj = capi.call(self.m, b, "Py_NewRef", capi.address_of(self.m, "_Py_NoneStruct"))
+        b.branch(done)
+        b.position_at_end(some)
+        obj = self.emit_box(b.extract_value(v, 1, llvm_type(t.value)), t.value, error)
+        end = b.block
+        b.branch(done)
+        b.position_at_end(done)
+        phi = b.phi("ptr")
+        phi.add_incoming(obj, end)
+        phi.add_incoming(none_obj, none)
+        return phi
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b

@@ -1,0 +1,269 @@
+"""Values that may be None: Python's `Optional[T]` (Numba's optional), typed `opt[T]`.
+
+A variable or a return that is None on some paths and a `T` on others gets `opt[T]` where the
+paths merge (`types.unify`: None with `T`, or an optional with either). Its IR value is the
+tuple ``(present, value)`` (`types.OptionalType`), built here and taken apart here; no other
+part of the frontend sees one:
+
+- `lazy`/`expr` (lower_expr) *unwrap* an optional before giving it to their consumer: a check
+  that raises TypeError when it is None, then its value. Operators unwrap their operands with
+  CPython's own messages (`unsupported operand type(s) for +: 'NoneType' and 'int'`).
+- The places where None is a value keep it whole (`expr_opt`): assignment, `return`, tuple
+  items, conditional expressions, `and`/`or` operands, `is`/`==`/`!=` against None or a value,
+  and truth tests (`if x:` is `present and bool(value)`).
+
+Narrowing. A test of a local name (`x is None`, `x is not None`, `x == None`, `x != None`,
+`x`, `not ...`, `and`/`or` of those) gives *facts* for where it is true and where it is false:
+`x` is None there, or is present. `if`, `while`, `assert`, conditional expressions and the
+right operands of `and`/`or` write them into the variable at the start of the branch they
+hold in: `x` becomes its unwrapped value (no check), or the constant None. SSA then carries
+them: after `if x is None: return` (or `raise`, `break`, `continue`) only the branch where `x`
+is present reaches the rest of the function, so `x` is a plain `T` there, and where the two
+branches merge again `x` is an optional once more.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend.ssa_builder import Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+NONE_NAME = "NoneType"
+
+# Where an optional is unwrapped with no operator of its own to name (a call argument, an
+# index): CPython's messages differ with the callee; this one names what was found.
+GENERIC_MESSAGE = "'NoneType' object cannot be used here: a value of type {} is required"
+
+
+def python_name(t: T.Type) -> str:
+    """The name CPython gives the class of a value of type `t` in its messages."""
+    if isinstance(t, T.NoneType):
+        return NONE_NAME
+    if isinstance(t, T.OptionalType):
+        return python_name(t.value)
+    if isinstance(t, T.TupleType):
+        return "tuple"
+    if isinstance(t, T.ListType):
+        return "list"
+    if isinstance(t, T.ArrayType):
+        return "numpy.ndarray"
+    if t in (T.I64, T.F64, T.BOOL):
+        return {T.I64: "int", T.F64: "float", T.BOOL: "bool"}[t]
+    from script.frontend.typeinfer import numpy_name
+    return "numpy." + numpy_name(t)
+
+
+def is_optional(v) -> bool:
+    return isinstance(getattr(v, "type", None), T.OptionalType)
+
+
+def _tested_name(node) -> str | None:
+    """The local name a test looks at: `x`, or `(x := ...)`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+        return node.target.id
+    return None
+
+
+def _is_none_literal(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def test_facts(test) -> tuple[list, list]:
+    """What `test` being true, and being false, says about local names: two lists of
+    (name, present) pairs."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+            test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+        left, right = test.left, test.comparators[0]
+        if _is_none_literal(left):
+            left, right = right, left
+        name = _tested_name(left)
+        if name is None or not _is_none_literal(right):
+            return [], []
+        is_none = isinstance(test.ops[0], (ast.Is, ast.Eq))
+        return [(name, not is_none)], [(name, is_none)]
+    name = _tested_name(test)
+    if name is not None:
+        return [(name, True)], []
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        yes, no = test_facts(test.operand)
+        return no, yes
+    if isinstance(test, ast.BoolOp):
+        parts = [test_facts(v) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return [f for yes, _ in parts for f in yes], []
+        return [], [f for _, no in parts for f in no]
+    return [], []
+
+
+class OptionalLowering:
+    """Mixin for ExprLowering: optional values, their checks and narrowing."""
+
+    def expr_opt(self, node: ast.expr) -> Value:
+        """`expr`, except that an optional stays one."""
+        from script.frontend.elementwise import ArrayExpr
+        v = self.lazy_opt(node)
+        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+
+    def present(self, v: Value, node=None) -> Value:
+        """Whether optional `v` holds a value (a bool value)."""
+        parts = _parts(v)
+        if parts is not None:
+            return parts[0]
+        return self.emit("extract", [v], T.BOOL, 0, self.loc(node) if node is not None else v.loc)
+
+    def absent(self, v: Value, node=None) -> Value:
+        p = self.present(v, node)
+        if isinstance(p, Const):
+            return Const(not p.value, T.BOOL)
+        return self.emit("not", [p], T.BOOL, None, self.loc(node) if node is not None else v.loc)
+
+    def value_of(self, v: Value, node=None) -> Value:
+        """The value optional `v` holds, unchecked (its placeholder, zero, when it is None)."""
+        parts = _parts(v)
+        if parts is not None:
+            return parts[1]
+        return self.emit("extract", [v], v.type.value, 1, self.loc(node) if node is not None else v.loc)
+
+    def unwrap(self, v: Value, node, text: str | None = None) -> Value:
+        """The value of optional `v`, raising TypeError(`text`) where it is None."""
+        if text is None:
+            text = GENERIC_MESSAGE.format(python_name(v.type.value))
+        self.raise_if(self.absent(v, node), "TypeError", text, node)
+        return self.value_of(v, node)
+
+    def unwrap_operands(self, a: Value, b: Value, describe, node) -> tuple[Value, Value]:
+        """`a` and `b` unwrapped where either is optional; `describe(name_a, name_b)` is the
+        message when one is None, with the class names CPython's message has."""
+        oa, ob = is_optional(a), is_optional(b)
+        if not (oa or ob):
+            return a, b
+        na, nb = python_name(a.type), python_name(b.type)
+        if oa and ob:
+            both = self.emit("and", [self.absent(a, node), self.absent(b, node)], T.BOOL, None, self.loc(node))
+            self.raise_if(both, "TypeError", describe(NONE_NAME, NONE_NAME), node)
+        if oa:
+            self.raise_if(self.absent(a, node), "TypeError", describe(NONE_NAME, nb), node)
+        if ob:
+            self.raise_if(self.absent(b, node), "TypeError", describe(na, NONE_NAME), node)
+        return (self.value_of(a, node) if oa else a), (self.value_of(b, node) if ob else b)
+
+    def make_optional(self, v: Value, t: T.OptionalType, node=None) -> Value:
+        """`v` (None, a value convertible to `t.value`, or another optional) as an `opt` of
+        type `t`, built in the current block."""
+        loc = self.loc(node) if node is not None else v.loc
+        if isinstance(v.type, T.NoneType):
+            present, value = Const(False, T.BOOL), self.placeholder(t.value, loc)
+        elif isinstance(v.type, T.OptionalType):
+            present, value = self.present(v, node), self.coerce(self.value_of(v, node), t.value, node)
+        else:
+            present, value = Const(True, T.BOOL), self.coerce(v, t.value, node)
+        if isinstance(value, Const) and type(value) is not Const:
+            value = Const(value.value, value.type, value.loc)        # a weak literal: fixed now
+        return self.emit("tuple", [present, value], t, None, loc)
+
+    def placeholder(self, t: T.Type, loc) -> Value:
+        """A value of type `t` (zero) that stands for nothing, in the current block."""
+        if isinstance(t, T.TupleType):
+            return self.emit("tuple", [self.placeholder(e, loc) for e in t.elems], t, None, loc)
+        return Const(0, t, loc)
+
+    # ---- truth and comparisons ------------------------------------------------------------
+
+    def optional_truth(self, v: Value, node=None) -> Value:
+        """`bool(v)` of an optional: present, and the value true."""
+        p = self.present(v, node)
+        inner = self.truth(self.value_of(v, node), node)
+        if isinstance(inner, Const):
+            return p if inner.value else Const(False, T.BOOL)
+        if isinstance(p, Const):
+            return inner if p.value else Const(False, T.BOOL)
+        return self.emit("and", [p, inner], T.BOOL, None, self.loc(node) if node is not None else v.loc)
+
+    def optional_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value | None:
+        """`a op b` where `a` or `b` is optional, or None when neither is. `is`/`==` (and
+        their negations) never raise: None equals only None; the others unwrap both sides
+        with CPython's message."""
+        if not (is_optional(a) or is_optional(b)):
+            return None
+        loc = self.loc(node)
+        negate = isinstance(op, (ast.IsNot, ast.NotEq, ast.NotIn))
+        if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            if isinstance(op, (ast.Is, ast.IsNot)) and not any(isinstance(v.type, T.NoneType) for v in (a, b)):
+                self.error("'is' is only supported with None", node)
+            eq = self._optional_eq(a, b, node)
+            return self._not(eq, loc) if negate else eq
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if is_optional(b):
+                b = self.unwrap(b, node, f"argument of type '{NONE_NAME}' is not iterable")
+                return self.compare(op, a, b, node)
+            hit = self.compare(ast.In(), self.value_of(a, node), b, node)
+            hit = self._and(self.present(a, node), hit, loc)
+            return self._not(hit, loc) if negate else hit
+        symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
+        a, b = self.unwrap_operands(
+            a, b, lambda x, y: f"'{symbol}' not supported between instances of '{x}' and '{y}'", node)
+        return self.compare(op, a, b, node)
+
+    def _optional_eq(self, a: Value, b: Value, node) -> Value:
+        loc = self.loc(node)
+        if not is_optional(a):
+            a, b = b, a
+        if isinstance(b.type, T.NoneType):
+            return self.absent(a, node)
+        if not is_optional(b):
+            same = self.compare(ast.Eq(), self.value_of(a, node), b, node)
+            return self._and(self.present(a, node), same, loc)
+        pa, pb = self.present(a, node), self.present(b, node)
+        same = self.compare(ast.Eq(), self.value_of(a, node), self.value_of(b, node), node)
+        both_none = self._and(self._not(pa, loc), self._not(pb, loc), loc)
+        return self._or(both_none, self._and(self._and(pa, pb, loc), same, loc), loc)
+
+    def _not(self, v: Value, loc) -> Value:
+        return Const(not v.value, T.BOOL) if isinstance(v, Const) else self.emit("not", [v], T.BOOL, None, loc)
+
+    def _and(self, x: Value, y: Value, loc) -> Value:
+        if isinstance(x, Const):
+            return y if x.value else x
+        if isinstance(y, Const):
+            return x if y.value else y
+        return self.emit("and", [x, y], T.BOOL, None, loc)
+
+    def _or(self, x: Value, y: Value, loc) -> Value:
+        if isinstance(x, Const):
+            return x if x.value else y
+        if isinstance(y, Const):
+            return y if y.value else x
+        return self.emit("or", [x, y], T.BOOL, None, loc)
+
+    # ---- narrowing ------------------------------------------------------------------------
+
+    def optional_facts(self, test) -> tuple[list, list]:
+        """`test_facts(test)`, keeping only names read as optionals in this function (the
+        others need no narrowing, and a branch built for none would change the IR)."""
+        seen = self.optional_names
+        yes, no = test_facts(test)
+        return [f for f in yes if f[0] in seen], [f for f in no if f[0] in seen]
+
+    def narrow(self, facts) -> None:
+        """Write `facts` ((name, present) pairs, `test_facts`) into the current block: each
+        optional local named becomes its value, or None."""
+        if self.block is None or self.is_dead():
+            return
+        for name, present in facts:
+            if name not in self.optional_names or any(name in scope for scope in self.comp_scopes):
+                continue
+            v = self.read(name)
+            if not is_optional(v) or isinstance(v.type, Unknown):
+                continue
+            self.write(name, self.value_of(v) if present else Const(None, T.NONE))
+
+
+def _parts(v: Value):
+    """The (present, value) operands of an optional built in this function, else None."""
+    if getattr(v, "opname", None) == "tuple" and isinstance(v.type, T.OptionalType):
+        return v.operands
+    return None
