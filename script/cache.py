@@ -28,8 +28,8 @@ from the live objects, as always. Only when that fails (a file changed, a new ca
 the functions parsed. Either way the key is rebuilt in full and compared: the record saves
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
 (script.dispatcher defers the function's FunctionInfo until something needs it), and the
-modules a hit imports are few and small: this one, cache_entry, the dispatcher, saved's
-`LoadedSpecialization` and the native loader (not zipfile, json, hashlib or the manifest).
+modules a hit imports are few and small: this one, cache_entry, script.loaded and the
+native loader (not zipfile, json, hashlib or the manifest).
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
@@ -434,7 +434,7 @@ def _quick(request: _Request, entry):
 
 def _load(entry, numpy_scalars: tuple):
     from script import __version__
-    from script.saved import load_specialization
+    from script.loaded import load_specialization
     host = host_target()
     # The key covers all of these; a mismatch means an entry that lies about its key.
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \

@@ -26,15 +26,12 @@ import time
 
 from script.cuda.kernel import IrText, Kernel, default_arch
 from script.errors import LoadError
+from script.loaded import member_fields, parse_ir
 from script.saved_archive import Archive, sha256
 from script.saved_manifest import (KernelEntry, KernelModule, KernelSpecEntry, Member, Param,
                                    PtxEntry)
 
 __all__ = ["SavedKernel", "kernel_record", "load_kernel"]
-
-
-def _fields(m: Member) -> tuple:
-    return m.path, m.size, m.sha256
 
 
 class SavedKernel(Kernel):
@@ -98,10 +95,9 @@ class SavedKernel(Kernel):
 
     def ir_text(self, types: tuple, gpu: bool) -> IrText:
         code = self._code(types, gpu)
-        return IrText(self._archive.text(*_fields(code.ir)), code.entry, code.functions, code.calls)
+        return IrText(self._archive.text(*member_fields(code.ir)), code.entry, code.functions, code.calls)
 
     def _module(self, types: tuple, gpu: bool, stage: str = "opt", **trace):
-        from script.saved import parse_ir
         if stage != "opt":
             raise ValueError(f"the {stage!r} IR of a kernel is not saved (only the optimized IR)")
         code = self._code(types, gpu)
@@ -179,7 +175,7 @@ def load_kernel(archive: Archive, entry: KernelEntry, use_object: bool) -> Saved
         for code in (spec.gpu, spec.cpu):
             archive.check(code.ir.path, code.ir.size)      # its hash is checked when read
         for p in spec.ptx:
-            text = archive.text(*_fields(p.ptx))
+            text = archive.text(*member_fields(p.ptx))
             _check_ptx(archive, entry, p, text)
             ptx[(types, p.arch)] = PtxCode(text, p.name, p.arch, list(p.messages), None)
         cpu[types] = _load_cpu(archive, entry, spec, use_object)
@@ -199,15 +195,14 @@ def _load_cpu(archive: Archive, entry: KernelEntry, spec: KernelSpecEntry, use_o
     code = spec.cpu
     start = time.perf_counter()
     if use_object:
-        data = archive.member(*_fields(code.object))
+        data = archive.member(*member_fields(code.object))
         try:
             kernel = load_cpu(data, code.entry, spec.arg_types, code.resumable)
         except RuntimeError as e:       # llvmlite's linker: not an object file, symbols missing
             raise LoadError(f"{archive.origin}: object code of kernel {entry.name} "
                             f"({code.entry}) does not load: {e}") from None
     else:
-        from script.saved import parse_ir
-        module = parse_ir(archive.text(*_fields(code.ir)), code, archive.origin)
+        module = parse_ir(archive.text(*member_fields(code.ir)), code, archive.origin)
         try:
             kernel = compile_cpu(module, code.entry, entry.opt)
         except Exception as e:  # noqa: BLE001 - verified IR the backend rejects: still the file's
