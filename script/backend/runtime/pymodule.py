@@ -14,6 +14,7 @@ through ctypes:
     dlopen(path: bytes) -> int              a shared object's handle (OSError when it fails)
     dlsym(handle: int, name: bytes) -> int  a symbol's address, 0 when it has none
     stack_limit() -> int                    the soft RLIMIT_STACK, -1 when unlimited
+                                            (these three on POSIX systems only)
     poke(address: int, value: int) -> None  write a pointer (a late-bound GOT slot, native.elfso)
 
 and ``names``, the runtime library's exported symbols (bytes, one a line). Where the runtime
@@ -24,6 +25,8 @@ instance follow runtime.layout, in the order native.loader documents.
 """
 
 from __future__ import annotations
+
+import os
 
 from script.backend.llvm.builder import (
     NULL, Builder, Callee, NativeModule, Value, global_ref, int_const)
@@ -86,11 +89,10 @@ def build_runtime(m: NativeModule, names: list[str]) -> list[str]:
         ("set_specializations", 4, _set_specializations),
         ("sigint_hook", 1, _sigint_hook),
         ("sigint_count", 0, _sigint_count),
-        ("dlopen", 1, _dlopen),
-        ("dlsym", 2, _dlsym),
-        ("stack_limit", 0, _stack_limit),
         ("poke", 2, _poke),
     ]
+    if os.name == "posix":          # what the load path uses where shared objects run
+        methods += [("dlopen", 1, _dlopen), ("dlsym", 2, _dlsym), ("stack_limit", 0, _stack_limit)]
     entries = []
     for name, nargs, body in methods:
         fn = _method(m, name, nargs, body)
