@@ -64,7 +64,7 @@ def test_string_options_and_errors_point_at_the_call():
         return np.convolve(a, a, mode="middle")
 
     def ij(a):
-        return np.meshgrid(a, a, indexing="ij")
+        return np.meshgrid(a, a, indexing="ji")
 
     def one_d(a):
         return np.linalg.inv(a)

@@ -436,8 +436,12 @@ class AllocLowering:
                        "supported in compiled code", node)
         if name in ("std", "var") and self.axis_given(node, 0):
             return self.std_var(node, name, first=arr)
+        from script.frontend import numpy_shape
+        from script.frontend.numpy_lib_call import call_library
         if fn is not None:
-            return self.call_script(self.ctx.info_for(fn), node, first=arr)
+            return call_library(self, node, name, first=arr, fn=fn)
+        if name in numpy_shape.METHODS:
+            return call_library(self, node, name, first=arr)
         if name == "nonzero":
             from script.frontend.numpy_lib_call import call_library
             return call_library(self, node, name, first=arr)

@@ -59,27 +59,79 @@ def _sort_range(a, lo, hi) -> None:
         a[m + 1] = x
 
 
-def sort_in_place(a):
-    """``a.sort()``: sorts along the last axis in place (1-d and 2-d arrays)."""
+def _axis(axis, ndim):
+    """`axis` counted from the front; NumPy's error when it is out of range."""
+    ax = axis + ndim if axis < 0 else axis
+    if ax < 0 or ax >= ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return ax
+
+
+def _lanes(c, ax):
+    """The C-contiguous array `c` viewed as (before, along, after) around axis `ax`: each
+    ``v[i, :, j]`` of the view is one lane along the axis."""
+    before = 1
+    after = 1
+    for i in range(ax):
+        before *= c.shape[i]
+    for i in range(ax + 1, c.ndim):
+        after *= c.shape[i]
+    return c.reshape(before, c.shape[ax], after)
+
+
+def sort_in_place(a, axis=-1, kind=0):
+    """``a.sort()``: sorts each lane along `axis` in place (any kind is the one sort here)."""
     if a.ndim == 1:
+        _axis(axis, 1)
         _sort_range(a, 0, a.shape[0])
+    elif a.ndim == 2:
+        if _axis(axis, 2) == 1:
+            for row in a:
+                _sort_range(row, 0, row.shape[0])
+        else:
+            for j in range(a.shape[1]):
+                _sort_range(a[:, j], 0, a.shape[0])
     else:
-        for row in a:
-            _sort_range(row, 0, row.shape[0])
+        a[...] = sort(a, axis)
 
 
-def sort(a, axis=-1):
-    """A sorted copy, along the last axis (1-d and 2-d arrays)."""
+def sort(a, axis=-1, kind=0):
+    """A sorted copy: each lane along `axis` sorted (the flattened array for None)."""
+    if axis is None:
+        flat = a.ravel().copy()
+        _sort_range(flat, 0, flat.shape[0])
+        return flat
     out = a.copy()
     if out.ndim == 1:
+        _axis(axis, 1)
         _sort_range(out, 0, out.shape[0])
-    else:
-        for row in out:
-            _sort_range(row, 0, row.shape[0])
+        return out
+    v = _lanes(out, _axis(axis, out.ndim))
+    for i in range(v.shape[0]):
+        for j in range(v.shape[2]):
+            _sort_range(v[i, :, j], 0, v.shape[1])
     return out
 
 
-def argsort(a, axis=-1):
+def argsort(a, axis=-1, kind=0):
+    """The indices that sort each lane along `axis` (the flattened array for None). Stable
+    whatever `kind`: equal elements keep their order, as NumPy's "stable" sort leaves them."""
+    if axis is None:
+        return _argsort_1d(a.ravel())
+    if a.ndim == 1:
+        _axis(axis, 1)
+        return _argsort_1d(a)
+    ax = _axis(axis, a.ndim)
+    out = np.empty(a.shape, dtype=np.int64)
+    src = _lanes(a.copy(), ax)
+    dst = _lanes(out, ax)
+    for i in range(src.shape[0]):
+        for j in range(src.shape[2]):
+            dst[i, :, j] = _argsort_1d(src[i, :, j])
+    return out
+
+
+def _argsort_1d(a):
     """The indices that sort a 1-d array (stable: equal elements keep their order)."""
     n = a.shape[0]
     idx = np.arange(n)
@@ -115,9 +167,15 @@ def argsort(a, axis=-1):
     return idx
 
 
-def median(a):
-    """The median of all elements (NaN if any is NaN, as NumPy)."""
-    s = sort(a.ravel())
+def median(a, axis=None):
+    """The median of all elements, or of each lane along `axis` of a 1-d or 2-d array (NaN
+    where a lane holds a NaN, as NumPy)."""
+    if axis is None:
+        return _median_sorted(sort(a.ravel()))
+    return _along(sort(a, axis), axis, 0.0, 0)
+
+
+def _median_sorted(s):
     n = s.shape[0]
     if n == 0:
         return math.nan
@@ -129,15 +187,72 @@ def median(a):
     return ((0.0 + s[n // 2 - 1]) + s[n // 2]) / 2.0
 
 
-def percentile(a, q):
-    """The q-th percentile of all elements, NumPy's default linear interpolation."""
+def _along(s, axis, q, kind):
+    """The median (`kind` 0) or the `q`-quantile (`kind` 1) of each lane of the sorted 1-d or
+    2-d `s` along `axis`."""
+    if s.ndim == 1:
+        _axis(axis, 1)
+        return _median_sorted(s) if kind == 0 else _quantile_sorted(s, q)
+    if s.ndim != 2:
+        raise ValueError("axis= takes a 1-d or 2-d array here")
+    ax = _axis(axis, 2)
+    n = s.shape[1 - ax]
+    out = np.empty(n, dtype=(s[:0, 0] * 1.0).dtype)         # float32 stays float32
+    for i in range(n):
+        lane = s[:, i] if ax == 0 else s[i, :]
+        out[i] = _median_sorted(lane) if kind == 0 else _quantile_sorted(lane, q)
+    return out
+
+
+def percentile(a, q, axis=None):
+    """The q-th percentiles of all elements (or of each lane along `axis`), NumPy's default
+    linear interpolation; an array `q` gives an array of its shape."""
+    if isinstance(q, np.ndarray):
+        flat = q.ravel()
+        for i in range(flat.shape[0]):
+            if flat[i] < 0 or flat[i] > 100:
+                raise ValueError("Percentiles must be in the range [0, 100]")
+        return _quantiles(a, q / 100.0)
     if q < 0 or q > 100:
         raise ValueError("Percentiles must be in the range [0, 100]")
+    if axis is None:
+        return _quantile_sorted(sort(a.ravel()), q / 100.0)
+    return _along(sort(a, axis), axis, q / 100.0, 1)
+
+
+def quantile(a, q, axis=None):
+    """The q-th quantiles (0 <= q <= 1), as `percentile` computes them."""
+    if isinstance(q, np.ndarray):
+        flat = q.ravel()
+        for i in range(flat.shape[0]):
+            if flat[i] < 0 or flat[i] > 1:
+                raise ValueError("Quantiles must be in the range [0, 1]")
+        return _quantiles(a, q * 1.0)
+    if q < 0 or q > 1:
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    if axis is None:
+        return _quantile_sorted(sort(a.ravel()), q * 1.0)
+    return _along(sort(a, axis), axis, q * 1.0, 1)
+
+
+def _quantiles(a, q):
     s = sort(a.ravel())
+    out = np.empty(q.shape)
+    flat = out.ravel()
+    qs = q.ravel()
+    for i in range(qs.shape[0]):
+        flat[i] = _quantile_sorted(s, qs[i])
+    return out
+
+
+def _quantile_sorted(s, q):
+    """The q-quantile of the sorted 1-d `s` (NaN last)."""
     n = s.shape[0]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     if s[n - 1] != s[n - 1]:
         return math.nan
-    pos = (n - 1) * (q / 100.0)
+    pos = (n - 1) * q
     if pos >= n - 1:            # NumPy's _get_indexes: the last element, "previous" index -1
         lo = n - 1
         hi = n - 1
@@ -155,13 +270,25 @@ def percentile(a, q):
     return x + d * frac
 
 
-def searchsorted(a, v):
-    """Where v would be inserted into the sorted 1-d `a` (NumPy's side="left")."""
+def searchsorted(a, v, side=0):
+    """Where `v` (a scalar, or each element of an array) would be inserted into the sorted
+    1-d `a`: before equal elements (side "left", 0) or after them ("right", 1)."""
+    if isinstance(v, np.ndarray):
+        out = np.empty(v.shape, dtype=np.int64)
+        flat = out.ravel()
+        vs = v.ravel()
+        for i in range(vs.shape[0]):
+            flat[i] = _search(a, vs[i], side)
+        return out
+    return _search(a, v, side)
+
+
+def _search(a, v, side):
     lo = 0
     hi = a.shape[0]
     while lo < hi:
         mid = (lo + hi) // 2
-        if _before(a[mid], v):
+        if _before(a[mid], v) if side == 0 else not _before(v, a[mid]):
             lo = mid + 1
         else:
             hi = mid
@@ -182,9 +309,29 @@ def unique(a):
 
 # ---- differences, products, constructors --------------------------------------------------
 
-def diff(a):
-    """a[1:] - a[:-1] along the last axis of a 1-d array."""
-    return a[1:] - a[:-1]
+def diff(a, n=1, axis=-1):
+    """The n-th differences along `axis` of a 1-d or 2-d array (``!=`` of neighbours for
+    bools, as NumPy)."""
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    ax = _axis(axis, a.ndim)
+    out = a
+    for _ in range(n):
+        if out.ndim == 1:
+            out = _step(out[1:], out[:-1])
+        elif ax == 0:
+            out = _step(out[1:, :], out[:-1, :])
+        elif out.ndim == 2:
+            out = _step(out[:, 1:], out[:, :-1])
+        else:
+            raise ValueError("np.diff takes a 1-d or 2-d array here")
+    return out.copy() if n == 0 else out
+
+
+def _step(x, y):
+    if x.dtype == np.bool_:
+        return x != y
+    return x - y
 
 
 def outer(a, b):
@@ -196,76 +343,81 @@ def outer(a, b):
     return out
 
 
-def trace(a):
-    """The sum of the diagonal, added as NumPy adds it (a pairwise sum)."""
-    n = min(a.shape[0], a.shape[1])
-    d = np.empty(n, dtype=a.dtype)
-    for i in range(n):
-        d[i] = a[i, i]
-    return d.sum()
-
-
-def eye(N, M=None, k=0):
+def eye(N, M=None, k=0, dtype=float):
     m = N if M is None else M
-    out = np.zeros((N, m))
+    out = np.zeros((N, m), dtype=dtype)
     for i in range(N):
         if 0 <= i + k < m:
-            out[i, i + k] = 1.0
+            out[i, i + k] = 1
     return out
 
 
-def identity(n):
-    return eye(n)
-
-
-def flip(a):
-    """The elements in reverse order (1-d)."""
-    return a[::-1].copy()
+def identity(n, dtype=float):
+    return eye(n, dtype=dtype)
 
 
 def cross(a, b):
-    """The cross product of two 3-vectors."""
-    out = np.empty(3, dtype=(a[:0] * b[:0]).dtype)
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
+    """The cross product of 3-vectors: of two 1-d arrays, or row by row (the last axis)
+    of 2-d arrays and a 1-d one broadcast against them."""
+    if a.ndim == 1 and b.ndim == 1:
+        if a.shape[0] != 3 or b.shape[0] != 3:
+            raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+        out = np.empty(3, dtype=(a[:0] * b[:0]).dtype)
+        out[0] = a[1] * b[2] - a[2] * b[1]
+        out[1] = a[2] * b[0] - a[0] * b[2]
+        out[2] = a[0] * b[1] - a[1] * b[0]
+        return out
+    x = a[..., 0] * b[..., 0]
+    out = np.empty((x.shape[0], 3), dtype=x.dtype)
+    out[:, 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[:, 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[:, 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     return out
 
 
-def repeat(a, repeats):
-    """Each element of the flattened array `repeats` times."""
-    f = a.ravel()
-    out = np.empty(f.shape[0] * repeats, dtype=f.dtype)
-    for i in range(f.shape[0]):
-        for r in range(repeats):
-            out[i * repeats + r] = f[i]
-    return out
-
-
-def tile(a, reps):
-    """A 1-d array repeated `reps` times end to end."""
-    n = a.shape[0]
-    out = np.empty(n * reps, dtype=a.dtype)
-    for r in range(reps):
-        out[r * n:(r + 1) * n] = a
-    return out
-
-
-def interp(x, xp, fp):
-    """Linear interpolation of the scalar `x` in the increasing `xp` (NumPy's np.interp,
-    clamped to fp[0] and fp[-1] outside)."""
+def interp(x, xp, fp, left=None, right=None):
+    """Linear interpolation in the increasing `xp` of `x` (a scalar, or each element of an
+    array): NumPy's algorithm (compiled_base.c), fp[0] and fp[-1] (or `left`/`right`)
+    outside."""
     n = xp.shape[0]
     if n == 0:
         raise ValueError("array of sample points is empty")
-    if x <= xp[0]:
-        return fp[0] * 1.0
-    if x >= xp[n - 1]:
+    if fp.shape[0] != n:
+        raise ValueError("fp and xp are not of the same length.")
+    lo = fp[0] * 1.0 if left is None else left * 1.0
+    hi = fp[n - 1] * 1.0 if right is None else right * 1.0
+    if isinstance(x, np.ndarray):
+        out = np.empty(x.shape)
+        flat = out.ravel()
+        xs = x.ravel()
+        for i in range(xs.shape[0]):
+            flat[i] = _interp1(xs[i] * 1.0, xp, fp, lo, hi)
+        return out
+    return _interp1(x * 1.0, xp, fp, lo, hi)
+
+
+def _interp1(x, xp, fp, lo, hi):
+    n = xp.shape[0]
+    if x > xp[n - 1]:
+        return hi
+    if x < xp[0]:
+        return lo
+    if x == xp[n - 1]:
         return fp[n - 1] * 1.0
-    j = max(searchsorted(xp, x) - 1, 0)
-    while j + 1 < n and xp[j + 1] <= x:
-        j += 1
-    slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j])
-    return slope * (x - xp[j]) + fp[j]
+    if x != x:
+        return x
+    j = _search(xp, x, 1) - 1
+    if j >= n - 1:
+        return fp[n - 1] * 1.0
+    if xp[j] == x:
+        return fp[j] * 1.0
+    slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j] * 1.0)
+    r = slope * (x - xp[j]) + fp[j]
+    if r != r:
+        r = slope * (x - xp[j + 1]) + fp[j + 1]
+        if r != r and fp[j] == fp[j + 1]:
+            r = fp[j] * 1.0
+    return r
 
 
 # ---- where the nonzero elements are, triangles, grids -------------------------------------
@@ -315,7 +467,15 @@ def tril(m: np.ndarray, k=0):
 
 
 def meshgrid(x: np.ndarray, y: np.ndarray, indexing=0):
-    """(X, Y) of shape (len(y), len(x)): x along each row, y down each column ('xy')."""
+    """(X, Y): x along each row and y down each column, of shape (len(y), len(x)) ('xy');
+    transposed, (len(x), len(y)), for 'ij'."""
+    if indexing == 1:
+        xs = np.empty((x.shape[0], y.shape[0]), dtype=x.dtype)
+        ys = np.empty((x.shape[0], y.shape[0]), dtype=y.dtype)
+        for i in range(x.shape[0]):
+            xs[i, :] = x[i]
+            ys[i, :] = y
+        return xs, ys
     xs = np.empty((y.shape[0], x.shape[0]), dtype=x.dtype)
     ys = np.empty((y.shape[0], x.shape[0]), dtype=y.dtype)
     for i in range(y.shape[0]):
@@ -338,13 +498,78 @@ def ptp(a):
     return a.max() - a.min()
 
 
-def linalg_norm(x):
-    """The 2-norm of a vector, the Frobenius norm of a matrix: sqrt of the sum of squares."""
-    f = x.ravel()
-    s = 0.0
-    for i in range(f.shape[0]):
-        s += f[i] * f[i]
-    return math.sqrt(s)
+def linalg_norm(x, ord=None, axis=None):
+    """The norm of a vector (1-d, or each lane along `axis` of a 2-d array) or of a matrix
+    (2-d, `axis` None), of order `ord` as NumPy defines them; 2-norms of matrices through the
+    singular values. None is the 2-norm (Frobenius for a matrix): the sqrt of the sum of
+    squares."""
+    if axis is None:
+        if ord is None:
+            f = x.ravel()
+            s = 0.0
+            for i in range(f.shape[0]):
+                s += f[i] * f[i]
+            return math.sqrt(s)
+        if x.ndim == 1:
+            return _vector_norm(x * 1.0, ord)
+        if x.ndim == 2:
+            return _matrix_norm(x * 1.0, ord)
+        raise ValueError("Improper number of dimensions to norm.")
+    if x.ndim == 1:
+        _axis(axis, 1)
+        return linalg_norm(x, ord)
+    if x.ndim != 2:
+        raise ValueError("np.linalg.norm(axis=...) takes a 1-d or 2-d array here")
+    f = x * 1.0
+    ax = _axis(axis, 2)
+    n = f.shape[1 - ax]
+    out = np.empty(n, dtype=f.dtype)
+    for i in range(n):
+        out[i] = _vector_norm(f[:, i] if ax == 0 else f[i, :], ord)
+    return out
+
+
+def _vector_norm(v, ord):
+    if ord is None:
+        return math.sqrt((v * v).sum())
+    if ord == math.inf:
+        return np.abs(v).max()
+    if ord == -math.inf:
+        return np.abs(v).min()
+    if ord == 0:
+        return (v != 0).sum() * (v[:0].sum() + 1.0)
+    if ord == 1:
+        return np.abs(v).sum()
+    if ord == 2:
+        return math.sqrt((v * v).sum())
+    if ord == _ORD_FRO or ord == _ORD_NUC:
+        raise ValueError("Invalid norm order for vectors.")
+    return (np.abs(v) ** ord).sum() ** (1.0 / ord)
+
+
+def _matrix_norm(m, ord):
+    if ord == _ORD_FRO:
+        return math.sqrt((m * m).sum())
+    if ord == 1:
+        return np.abs(m).sum(axis=0).max()
+    if ord == -1:
+        return np.abs(m).sum(axis=0).min()
+    if ord == math.inf:
+        return np.abs(m).sum(axis=1).max()
+    if ord == -math.inf:
+        return np.abs(m).sum(axis=1).min()
+    if ord == 2 or ord == -2 or ord == _ORD_NUC:
+        u, sv, vt = np.linalg.svd(m)
+        if ord == 2:
+            return sv.max()
+        if ord == -2:
+            return sv.min()
+        return sv.sum()
+    raise ValueError("Invalid norm order for matrices.")
+
+
+_ORD_FRO = 1 << 62          # numpy_lib_call.ORD_FRO, ORD_NUC: ord="fro", ord="nuc"
+_ORD_NUC = (1 << 62) + 1
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08):
@@ -355,9 +580,13 @@ def allclose(a, b, rtol=1e-05, atol=1e-08):
     return bool(np.all(isclose(a, b, rtol, atol)))
 
 
-def nan_to_num(x, nan=0.0):
-    big = 1.7976931348623157e308
-    return np.where(x != x, nan, np.where(x == math.inf, big, np.where(x == -math.inf, -big, x)))
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """`x` with NaN replaced by `nan` and infinities by `posinf`/`neginf` (the largest
+    finite floats of `x`'s type by default); always a new array here (for any `copy`)."""
+    big = np.finfo(x.dtype).max if isinstance(x, np.ndarray) else 1.7976931348623157e308
+    hi = big if posinf is None else posinf
+    lo = -big if neginf is None else neginf
+    return np.where(x != x, nan, np.where(x == math.inf, hi, np.where(x == -math.inf, lo, x)))
 
 
 def around(a, decimals=0):

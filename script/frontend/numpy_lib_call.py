@@ -27,9 +27,11 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_signal, numpy_stats
+    from script.frontend import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_shape,
+                                 numpy_signal, numpy_stats)
     table = {}
-    for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack):
+    for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
+                   numpy_more):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
@@ -59,12 +61,14 @@ def library_name(obj) -> str | None:
     return None
 
 
-def call_library(low, node: ast.Call, name: str, first: Value | None = None) -> Value:
-    """``np.<name>(...)`` (or a method, `first` its array): checked, then compiled."""
+def call_library(low, node: ast.Call, name: str, first: Value | None = None, fn=None) -> Value:
+    """``np.<name>(...)`` (or a method, `first` its array): checked, then compiled. `fn`: the
+    library function to call where it is not ``np.<name>``'s (``a.sort()`` sorts in place)."""
     if name == "nonzero":
         return nonzero_tuple(low, node, first)
     from script.frontend import numpy_lapack_call
-    info = low.ctx.info_for(library()[name])
+    name, node = flag_form(name, node)
+    info = low.ctx.info_for(library()[name] if fn is None else fn)
     args = bind(low, info, node, first, name)
     form = numpy_lapack_call.constant_form(low, name, args)
     if form is not None:
@@ -90,6 +94,39 @@ def call_library(low, node: ast.Call, name: str, first: Value | None = None) -> 
     return low.call_script(info, node, first=first)
 
 
+def _is_static(low, arg: ast.AST) -> bool:
+    """Whether `arg` names no value (``np.int64``, ``float``), which call_script binds
+    statically (static_args.py)."""
+    from script.frontend.static_args import Static
+    if not isinstance(arg, ast.Name) and not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)):
+        return False
+    try:
+        return isinstance(low.call_argument(arg), Static)
+    except Exception:                   # noqa: BLE001 - not a name the call can bind statically
+        return False
+
+
+# NumPy function -> {flag: the library function to call when only that flag is a constant
+# True}: flags that change the type of the result (a tuple instead of an array).
+FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"}}
+
+
+def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
+    """`name` and `node`, or the library function a constant flag selects (FLAG_FORMS) and
+    the call without the flags (a constant False flag is dropped too)."""
+    flags = FLAG_FORMS.get(name)
+    if not flags:
+        return name, node
+    const = [kw for kw in node.keywords if kw.arg in flags and isinstance(kw.value, ast.Constant)
+             and isinstance(kw.value.value, bool)]
+    on = [kw for kw in const if kw.value.value]
+    if not const or len(on) > 1:
+        return name, node
+    call = ast.copy_location(ast.Call(func=node.func, args=node.args,
+                                      keywords=[kw for kw in node.keywords if kw not in const]), node)
+    return (flags[on[0].arg] if on else name), call
+
+
 def bind(low, info, node: ast.Call, first: Value | None,
          name: str | None = None) -> dict[str, tuple[Value, ast.AST]]:
     """The call's arguments by parameter name, each evaluated now, in the call's order, and
@@ -109,6 +146,8 @@ def bind(low, info, node: ast.Call, first: Value | None,
             if arg.value not in choices:
                 low.error(f"{pname} must be one of {', '.join(map(repr, choices))} here, not {arg.value!r}", arg)
             v = Const(choices[arg.value], T.I64)
+        elif _is_static(low, arg):
+            continue                    # a dtype or a function: bound when the callee is compiled
         else:
             v = low.expr(arg)
         low.pre_evaluated[id(arg)] = v
@@ -117,9 +156,16 @@ def bind(low, info, node: ast.Call, first: Value | None,
     return out
 
 
+# np.linalg.norm's string orders, as ints no numeric order takes.
+ORD_FRO = 1 << 62
+ORD_NUC = (1 << 62) + 1
+
 # String options, passed to the library as ints (its defaults are these ints). NumPy's own
 # codes for the modes of convolve and correlate.
-OPTIONS = {"mode": {"valid": 0, "same": 1, "full": 2}, "indexing": {"xy": 0}}
+OPTIONS = {"mode": {"valid": 0, "same": 1, "full": 2}, "indexing": {"xy": 0, "ij": 1},
+           "side": {"left": 0, "right": 1},
+           "kind": {"quicksort": 0, "mergesort": 1, "heapsort": 2, "stable": 3},
+           "ord": {"fro": ORD_FRO, "nuc": ORD_NUC}}
 
 
 def nonzero_tuple(low, node: ast.Call, first: Value | None) -> Value:
