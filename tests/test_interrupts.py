@@ -525,6 +525,16 @@ def spin_checked(flag, n: int) -> int:
     return t
 
 @script.script
+def spin_countdown(flag, n: int) -> int:
+    flag[0] = 1
+    x = 1
+    j = n
+    while j >= 0:
+        x = (x * 1103515245 + 12345) % 2147483648
+        j -= 1
+    return x
+
+@script.script
 def spin_no_counter(flag, n: int) -> int:
     flag[0] = 1
     x = 1
@@ -588,7 +598,7 @@ def run_child(tmp_path, body: str, timeout: float = 120) -> str:
 
 @pytest.mark.parametrize("kernel", [
     "spin_while", "spin_range", "spin_sum", "spin_branchy", "spin_break", "spin_checked",
-    "spin_no_counter", "spin_calls", "spin_recursive"])
+    "spin_countdown", "spin_no_counter", "spin_calls", "spin_recursive"])
 def test_sigint_interrupts_a_long_compiled_loop(tmp_path, kernel):
     args = "flag, 10 ** 17, 3" if kernel == "spin_recursive" else "flag, 10 ** 17"
     if kernel == "spin_no_counter":

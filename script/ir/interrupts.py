@@ -16,7 +16,9 @@ inner loop inside the outer loop. Hence, loop by loop (natural loops, script.ir.
 - a *counted innermost loop* — no loop inside it, no `call` in it, a header ending in
   ``cbr (cmp.lt %i, %n), body, exit`` where `%i` is an integer header parameter that every
   back edge increments by one and `%n` is defined outside the loop (``cmp.gt`` and a step
-  of -1 for a loop counting down): the shape of ``for i in range(...)``, with or without
+  of -1 for a loop counting down; ``cmp.ge %j, C`` or ``cmp.le %i, C`` with a constant C
+  count as ``cmp.gt %j, C - 1`` and ``cmp.lt %i, C + 1``): the shape of ``for i in
+  range(...)``, and of insertion sort's ``while j >= 0 and …: …; j -= 1``, with or without
   an ``if`` in its body — whose only exit is its header's and that has no `check` in it, is
   strip-mined: it runs in chunks of at most `CHUNK` iterations, with a `poll` between
   chunks and none inside. Its body keeps a single exit, no call and a trip count LLVM can
@@ -195,7 +197,7 @@ def _counted(loop: Loop) -> tuple | None:
     if body not in loop.blocks or exit_ in loop.blocks:
         return None
     cond = term.operands[0]
-    if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")
+    if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt", "le", "ge")
             and cond.block is header):
         return None
     i, n = cond.operands
@@ -203,7 +205,14 @@ def _counted(loop: Loop) -> tuple | None:
         return None
     if not (isinstance(n, Const) or _defined_outside(n, loop)):
         return None
-    up = cond.attr == "lt"
+    up = cond.attr in ("lt", "le")
+    if cond.attr in ("le", "ge"):
+        # ``%j >= C`` is ``%j > C - 1`` (``while j >= 0: …; j -= 1``), ``%i <= C`` is
+        # ``%i < C + 1``: a constant bound away from the ends of the type
+        t = i.type
+        if not (isinstance(n, Const) and t.min < n.value < t.max):
+            return None
+        n = Const(n.value + 1 if up else n.value - 1, t)
     k = header.params.index(i)
     for latch in set(loop.latches):
         lt = latch.terminator
@@ -229,10 +238,11 @@ def _counter(loop: Loop) -> BlockParam | None:
 
 
 def _step(arg, p) -> int | None:
-    """`c` when `arg` is ``add %p, c`` with a constant `c`, else None."""
-    if isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is p \
+    """`c` when `arg` is ``add %p, c`` with a constant `c` (or ``sub %p, -c``: a ``while``
+    loop's ``j -= 1``), else None."""
+    if isinstance(arg, Instr) and arg.opname in ("add", "sub") and arg.operands[0] is p \
             and isinstance(arg.operands[1], Const):
-        return arg.operands[1].value
+        return arg.operands[1].value if arg.opname == "add" else -arg.operands[1].value
     return None
 
 
@@ -259,12 +269,12 @@ def _defined_outside(v, loop: Loop) -> bool:
 
 
 def _steps(arg, i, up: bool) -> bool:
-    """Whether `arg` is ``add %i, 1`` (``add %i, -1`` when counting down): with a step of
-    one the counter cannot wrap, since ``%i < %n`` before the step."""
-    if not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
+    """Whether `arg` is ``add %i, 1`` (``add %i, -1`` or ``sub %i, 1`` when counting down):
+    with a step of one the counter cannot wrap, since ``%i < %n`` before the step."""
+    if not (isinstance(arg, Instr) and arg.opname in ("add", "sub") and arg.operands[0] is i
             and isinstance(arg.operands[1], Const)):
         return False
-    c = arg.operands[1].value
+    c = arg.operands[1].value if arg.opname == "add" else -arg.operands[1].value
     if not i.type.signed:
         return up and c == 1
     return c == (1 if up else -1)
@@ -310,7 +320,7 @@ def _strip_mine(func: Function, loop: Loop, cond: Instr, k: int, n, up: bool, ev
     body_args, exit_args = list(term.succ_args(0)), list(term.succ_args(1))
     ended = _new_block_after(func, header, "chunk_done")
     polled = _new_block_after(func, ended, "poll")
-    more = Instr("cmp", [header.params[k], lim_param], T.BOOL, cond.attr, loc)
+    more = Instr("cmp", [header.params[k], lim_param], T.BOOL, "lt" if up else "gt", loc)
     header.insert_before_terminator(more)
     set_terminator(header, "cbr", [more] + body_args, [body, ended], [len(body_args), 0], loc)
     set_terminator(ended, "cbr", [cond] + exit_args, [polled, exit_], [0, len(exit_args)], loc)

@@ -298,6 +298,14 @@ def lower_unary(m: NativeModule, b: Builder, op: str, t: T.Type, x: Value) -> Va
 
 # --- conversions ---------------------------------------------------------------------------
 
+def lower_exact_float_to_int(b: Builder, dst: T.IntType, x: Value) -> Value:
+    """``convert`` of a float known to be neither NaN nor outside `dst`'s range (checks that
+    raised otherwise dominate it): LLVM's ``fptosi``/``fptoui``, which truncate as the
+    saturating intrinsics do on such values, in one instruction."""
+    lt = llvm_type(dst)
+    return b.fptosi(x, lt) if dst.signed else b.fptoui(x, lt)
+
+
 def lower_convert(m: NativeModule, b: Builder, src: T.Type, dst: T.Type, x: Value) -> Value:
     """``convert`` from `src` to `dst` (tuples element-wise), as ops.py specifies."""
     if src == dst or isinstance(src, T.ArrayType):     # C layout -> any layout: same struct

@@ -241,6 +241,7 @@ class Builder:
     trunc, zext, sext = _cast("trunc"), _cast("zext"), _cast("sext")
     fptrunc, fpext = _cast("fptrunc"), _cast("fpext")
     sitofp, uitofp = _cast("sitofp"), _cast("uitofp")
+    fptosi, fptoui = _cast("fptosi"), _cast("fptoui")
     ptrtoint, inttoptr = _cast("ptrtoint"), _cast("inttoptr")
     bitcast = _cast("bitcast")
 
@@ -308,13 +309,14 @@ class Builder:
         self.store(value, self.offset(ptr, offset))
 
     # calls and phis
-    def call(self, callee: Callee, args, notail: bool = False) -> Value | None:
+    def call(self, callee: Callee, args, notail: bool = False, cc: str = "") -> Value | None:
         """Call `callee`; None when it returns void. `notail`: LLVM may not make it a tail
-        call (nor, then, a loop)."""
+        call (nor, then, a loop). `cc`: the calling convention the callee was defined with
+        (``preserve_allcc``), which the call must name too."""
         arg_text = ", ".join(f"{a.type} {a.ref}" for a in args)
         fnty = f"{callee.ret} ({', '.join(callee.params)}, ...)" if callee.var_arg \
             else callee.ret
-        text = f"{'notail ' if notail else ''}call {fnty} {callee.ref}({arg_text})"
+        text = f"{'notail ' if notail else ''}call {cc + ' ' if cc else ''}{fnty} {callee.ref}({arg_text})"
         if callee.ret == "void":
             self._emit_void(text)
             return None

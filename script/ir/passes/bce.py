@@ -15,8 +15,15 @@ and the check's ``dim.0 %a`` one value.
 Why the induction is sound: ``%i`` starts >= 0, and in the body ``%i < %n <= INT_MAX``, so
 ``%i + 1`` cannot wrap: every value of ``%i`` in the body lies in ``[0, %n)``.
 
-Assumes: verified IR. Preserves: behaviour (only comparisons whose value is known change).
-Stats: ``rewritten`` comparisons and selects.
+Also: a countdown ``%j`` (`_countdown`: entered as ``%i + d``, d <= 0, with ``%i`` such an
+induction variable of an enclosing loop, stepped by -1 and tested ``%j >= 0``) lies in
+``[0, %n + d)`` in its body, which decides the checks of ``b[j]`` and ``b[j + 1]`` of
+insertion sort's ``while j >= 0 and b[j] > x``; and a `check` of the condition of a
+`check` that dominates it is deleted.
+
+Assumes: verified IR. Preserves: behaviour (only comparisons whose value is known change,
+and checks that cannot fail go). Stats: ``rewritten`` comparisons and selects, ``repeated``
+checks.
 """
 
 from __future__ import annotations
@@ -87,9 +94,10 @@ def _split(n) -> tuple[object, int]:
     return n, 0
 
 
-def _known(instr: Instr, i, n, lo: int):
-    """The value `instr` has where ``lo <= i < n``, or None. An index ``i + d`` is >= 0 when
-    ``lo + d >= 0``, and below ``B`` when ``n == B + k`` and ``d + k <= 0``."""
+def _known(instr: Instr, i, n, lo: int, shift: int = 0):
+    """The value `instr` has where ``lo <= i < n + shift`` (`shift` <= 0), or None. An index
+    ``i + d`` is >= 0 when ``lo + d >= 0``, and below ``B`` when ``n == B + k`` and
+    ``d + shift + k <= 0``."""
     if instr.opname == "cmp":
         v, other = instr.operands
         d = _offset(v, i)
@@ -98,6 +106,7 @@ def _known(instr: Instr, i, n, lo: int):
         if isinstance(other, Const) and other.value == 0 and lo + d >= 0 and instr.attr in ("lt", "ge"):
             return Const(instr.attr == "ge", T.BOOL)
         base, k = _split(n)
+        d += shift
         if instr.attr in ("ge", "lt") and (other is base and d + k <= 0 or other is n and d <= 0):
             return Const(instr.attr == "lt", T.BOOL)
         return None
@@ -111,10 +120,85 @@ def _known(instr: Instr, i, n, lo: int):
     return None
 
 
+def _countdown(header, cond, body, dom):
+    """(%j, e) when `cond` is ``cmp.ge %j, 0`` on a header parameter %j of `header` that
+    enters the loop as `e` on every edge from outside and whose back-edge arguments are all
+    ``sub %j, 1`` (or ``add %j, -1``) computed in the body (where ``%j >= 0``, so they
+    cannot wrap): in the blocks the body dominates, ``0 <= %j <= e``. The shape of
+    ``j = i - 1; while j >= 0 and …: …; j -= 1`` (insertion sort)."""
+    if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "ge"
+            and isinstance(cond.operands[1], Const) and cond.operands[1].value == 0):
+        return None
+    j = cond.operands[0]
+    if not (isinstance(j, BlockParam) and j.block is header and j.type == T.I64):
+        return None
+    k = header.params.index(j)
+    entry = None
+    for pred in set(header.preds):
+        term = pred.terminator
+        for s_i, s in enumerate(term.succs):
+            if s is not header:
+                continue
+            arg = term.succ_args(s_i)[k]
+            if isinstance(arg, Instr) and arg.opname in ("sub", "add") and arg.operands[0] is j \
+                    and isinstance(arg.operands[1], Const) \
+                    and arg.operands[1].value == (1 if arg.opname == "sub" else -1):
+                if not dom.dominates(body, arg.block):
+                    return None
+            elif dom.dominates(header, pred):
+                return None                       # another back edge
+            elif entry is None or entry is arg:
+                entry = arg
+            else:
+                return None
+    return (j, entry) if entry is not None else None
+
+
+def _rewrite(func, dom, body, facts, stats) -> bool:
+    """Rewrite the comparisons and selects of the blocks `body` dominates that `facts`
+    (arguments of `_known`) decide."""
+    changed = False
+    for block in func.blocks:
+        if not dom.dominates(body, block):
+            continue
+        for instr in list(block.instrs):
+            value = _known(instr, *facts)
+            if value is None or value is instr:
+                continue
+            replace_all_uses_with(instr, value)
+            stats["rewritten"] += 1
+            changed = True
+    return changed
+
+
+def _drop_repeated_checks(func, dom, stats) -> bool:
+    """A `check` of the very condition of a `check` that dominates it cannot fail (the
+    first raised if it held): ``b[j + 1] = b[j]`` after ``b[j] > x`` tests ``b[j]`` once."""
+    changed = False
+    seen = {}
+    for block in func.blocks:
+        for instr in list(block.instrs):
+            if instr.opname != "check":
+                continue
+            cond = instr.operands[0]
+            first = seen.get(id(cond))
+            if first is not None and first is not instr and first.block is not None \
+                    and dom.dominates(first.block, block) \
+                    and (first.block is not block or block.instrs.index(first) < block.instrs.index(instr)):
+                instr.erase()
+                stats["repeated"] += 1
+                changed = True
+            elif first is None or first.block is None:
+                seen[id(cond)] = instr
+    return changed
+
+
 def run(func: Function, stats: Counter | None = None) -> bool:
     stats = stats if stats is not None else Counter()
     dom = None
     changed = False
+    inductions = []
+    countdowns = []
     for header in list(func.blocks):
         term = header.terminator
         if term is None or term.opname != "cbr":
@@ -125,16 +209,20 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         dom = dom or DomTree(func)
         found = _induction(header, term.operands[0], body, dom)
         if found is None:
+            down = _countdown(header, term.operands[0], body, dom)
+            if down is not None:
+                countdowns.append((header, body, *down))
             continue
         i, n, lo = found
-        for block in func.blocks:
-            if not dom.dominates(body, block):
-                continue
-            for instr in list(block.instrs):
-                value = _known(instr, i, n, lo)
-                if value is None or value is instr:
-                    continue
-                replace_all_uses_with(instr, value)
-                stats["rewritten"] += 1
-                changed = True
+        inductions.append((body, i, n, lo))
+        changed = _rewrite(func, dom, body, (i, n, lo), stats) or changed
+    # A countdown from e = %i + d, %i an induction < %n around it: 0 <= %j <= %i + d < %n + d.
+    for header, body, j, e in countdowns:
+        for outer_body, i, n, lo in inductions:
+            d = _offset(e, i)
+            if d is not None and d <= 0 and dom.dominates(outer_body, header):
+                changed = _rewrite(func, dom, body, (j, n, 0, d), stats) or changed
+                break
+    if dom is not None:
+        changed = _drop_repeated_checks(func, dom, stats) or changed
     return changed

@@ -232,6 +232,22 @@ def dim_known(i: Instr):
     return None
 
 
+def sqrt_is_infinite(i: Instr):
+    # %r = math.sqrt %x; %a = abs %r; cmp.eq %a, inf   ->  cmp.eq %x, inf
+    # (the range check after math.sqrt: its result is infinite only for x = +inf, since
+    # the root of a finite x is finite or NaN; LLVM then folds the check, ``x == inf and
+    # |x| < inf``, to false)
+    a, inf = i.operands
+    if not (i.attr == "eq" and isinstance(inf, Const) and inf.value == float("inf")
+            and isinstance(a, Instr) and a.opname == "abs"):
+        return None
+    r = a.operands[0]
+    if not (isinstance(r, Instr) and r.opname == "math" and r.attr == "sqrt" and len(r.operands) == 1):
+        return None
+    i.set_operand(0, r.operands[0])
+    return CHANGED
+
+
 def cbr_const(i: Instr):
     # cbr true, bb1(%0), bb2             ->  br bb1(%0)
     c = i.operands[0]
@@ -266,7 +282,7 @@ RULES: dict[str, tuple] = {
     "invert": (fold_constant, involution),
     "not": (fold_constant, involution),
     "abs": (fold_constant,),
-    "cmp": (fold_constant, swap_constant_right, cmp_self),
+    "cmp": (fold_constant, swap_constant_right, cmp_self, sqrt_is_infinite),
     "convert": (fold_constant, convert_same_type),
     "select": (select_const_cond, select_same, select_bool),
     "extract": (extract_tuple,),

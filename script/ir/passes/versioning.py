@@ -76,6 +76,7 @@ class _Counted:
     n: Value
     start: Value
     up: bool
+    stepped: tuple | None = None    # what `_trip_count` says of a stepped range's ends
 
 
 @dataclass
@@ -87,10 +88,13 @@ class _Plan:
     invariants: dict = field(default_factory=dict)   # id -> value that must be false
     false: dict = field(default_factory=dict)        # id -> instruction false in the copy
     checks: list = field(default_factory=list)       # checks the copy drops
+    stepped: dict = field(default_factory=dict)      # ids -> (start, stop, step, B or None)
 
     def add(self, need: tuple) -> None:
         kind, *what = need
-        if kind == "form":
+        if kind == "stepped":
+            self.stepped[tuple(id(v) for v in what)] = tuple(what)
+        elif kind == "form":
             self.forms.add(what[0])
         elif kind == "below":
             bound, scale, offset = what
@@ -134,8 +138,8 @@ def _counted(func: Function, loop: Loop, headers: set) -> _Counted | None:
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")):
         return None
     i, n = cond.operands
-    if not (isinstance(i, BlockParam) and i.block is header and i.type == T.I64
-            and _invariant(n, loop)):
+    if not (isinstance(i, BlockParam) and i.block is header and _invariant(n, loop)
+            and (i.type == T.I64 or i.type == T.U64 and cond.attr == "lt")):
         return None
     edges = [(p, s_i) for p in dict.fromkeys(header.preds) if p not in loop.blocks
              for s_i, s in enumerate(p.terminator.succs) if s is header]
@@ -145,7 +149,7 @@ def _counted(func: Function, loop: Loop, headers: set) -> _Counted | None:
     if pred.terminator.opname == "cbr" and all(s in headers for s in pred.terminator.succs):
         return None                                   # a versioned pair: see above
     k = header.params.index(i)
-    step = 1 if cond.attr == "lt" else -1
+    step = Const(1, i.type) if cond.attr == "lt" else Const(-1, i.type)
     for latch in set(loop.latches):
         lt = latch.terminator
         for s_i, s in enumerate(lt.succs):
@@ -154,12 +158,158 @@ def _counted(func: Function, loop: Loop, headers: set) -> _Counted | None:
             arg = lt.succ_args(s_i)[k]
             # Stepped in the body, where %i is in range: the step cannot wrap.
             if not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
-                    and isinstance(arg.operands[1], Const) and arg.operands[1].value == step
+                    and isinstance(arg.operands[1], Const) and arg.operands[1].value == step.value
                     and arg.block is not header and arg.block in loop.blocks):
                 return None
     blocks = [b for b in func.blocks if b in loop.blocks]
     start = pred.terminator.succ_args(edge)[k]
-    return _Counted(loop, blocks, pred, edge, k, i, n, start, step == 1)
+    if i.type == T.U64:
+        # only the values of a stepped range (`_stepped`) count such a loop: %i itself
+        # may exceed 2**63, where the signed guards below would not hold
+        stepped = _trip_count(n) if _is_zero(start) else None
+        if stepped is None:
+            return None
+        return _Counted(loop, blocks, pred, edge, k, i, n, start, True, stepped)
+    return _Counted(loop, blocks, pred, edge, k, i, n, start, step.value == 1)
+
+
+def _source(v: Value):
+    """The i64 that `v` (a u64) is ``convert``ed from, or the i64 of a u64 constant; else
+    None."""
+    if isinstance(v, Instr) and v.opname == "convert" and v.operands[0].type == T.I64:
+        return v.operands[0]
+    if isinstance(v, Const):
+        return Const(v.value - (1 << 64) if v.value >= 1 << 63 else v.value, T.I64)
+    return None
+
+
+def _trip_count(n: Value) -> tuple | None:
+    """What `n` says of its range when it is the trip count the frontend computes for
+    ``range(start, stop, step)`` with a step other than 1 and -1 (frontend
+    ``trip_count``): ``select nonempty, (span - 1) // |step| + 1, 0``, the span a u64
+    ``stop - start`` (up) or ``start - stop`` (down) for a constant step, or ``select
+    (step > 0), up, down`` with ``|step|`` ``select (step > 0), step, 0 - step`` for a
+    variable one. Returns ``("var", start, stop, step)``, or ``("const", x, y, |step|)``
+    for a span ``x - y`` (`_stepped_value` orients it by the step's sign), or None.
+
+    The loop then runs over the values ``start + k * step`` (k = 0, 1, … below `n`), all of
+    them in ``[start, stop)`` for a positive step and in ``(stop, start]`` for a negative
+    one: exactly the values of the range."""
+    if not (isinstance(n, Instr) and n.opname == "select" and _is_zero(n.operands[2])):
+        return None
+    more = n.operands[1]
+    if not (isinstance(more, Instr) and more.opname == "add" and isinstance(more.operands[1], Const)
+            and more.operands[1].value == 1):
+        return None
+    last = more.operands[0]
+    if not (isinstance(last, Instr) and last.opname == "floordiv" and isinstance(last.operands[0], Instr)
+            and last.operands[0].opname == "sub" and isinstance(last.operands[0].operands[1], Const)
+            and last.operands[0].operands[1].value == 1):
+        return None
+    span, astep = last.operands[0].operands[0], last.operands[1]
+    if not isinstance(span, Instr):
+        return None
+    if span.opname == "sub" and isinstance(astep, Const):
+        x, y = (_source(v) for v in span.operands)
+        return ("const", x, y, astep.value) if x is not None and y is not None and astep.value > 0 else None
+    if not (span.opname == "select" and isinstance(astep, Instr) and astep.opname == "select"
+            and astep.operands[0] is span.operands[0]):
+        return None
+    up, down = span.operands[1:]
+    ustep, neg = astep.operands[1:]
+    if not (isinstance(up, Instr) and up.opname == "sub" and isinstance(down, Instr) and down.opname == "sub"
+            and up.operands[0] is down.operands[1] and up.operands[1] is down.operands[0]
+            and isinstance(neg, Instr) and neg.opname == "sub" and _is_zero(neg.operands[0])
+            and neg.operands[1] is ustep):
+        return None
+    pos = span.operands[0]
+    start, stop, step = _source(up.operands[1]), _source(up.operands[0]), _source(ustep)
+    # ``pos`` must be ``step > 0``: then the up span goes with a positive step
+    if not (isinstance(pos, Instr) and pos.opname == "cmp" and pos.attr == "gt"
+            and pos.operands[0] is step and _is_zero(pos.operands[1])):
+        return None
+    return ("var", start, stop, step) if None not in (start, stop, step) else None
+
+
+def _stepped_value(x: Value, c: _Counted):
+    """``(start, stop, step)`` when `x` is ``start + convert(%i : i64) * step``, the value
+    the frontend binds the variable of `c`'s stepped range to; else None."""
+    if not (isinstance(x, Instr) and x.opname == "add" and x.block in c.loop.blocks
+            and x.block is not c.loop.header):
+        return None
+    start, prod = x.operands
+    if not (isinstance(prod, Instr) and prod.opname == "mul"):
+        start, prod = prod, start
+    if not (isinstance(prod, Instr) and prod.opname == "mul"):
+        return None
+    k, step = prod.operands
+    if not (isinstance(k, Instr) and k.opname == "convert" and k.operands[0] is c.i
+            and k.type == T.I64):
+        return None
+    kind, a, b, s = c.stepped
+    if kind == "var":
+        return (a, b, s) if start is a and step is s else None
+    if not (isinstance(step, Const) and abs(step.value) == s):
+        return None
+    first, stop = (b, a) if step.value > 0 else (a, b)       # up: stop - start; down: start - stop
+    same = start is first or isinstance(start, Const) and isinstance(first, Const) \
+        and start.value == first.value
+    return (first, stop, step) if same else None
+
+
+def _stepped_leaf(v: Instr, x: Value, bound, c: _Counted) -> list | None:
+    """Needs of a leaf ``cmp.lt %x, 0`` or ``cmp.ge %x, %B`` (`bound` None or B) of a
+    stepped range's value %x, or of NumPy's negative-index fix-up of it."""
+    fixup = None
+    if isinstance(x, Instr) and x.opname == "select":
+        cond, _, y = x.operands
+        if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt"
+                and cond.operands[0] is y and _is_zero(cond.operands[1])
+                and cond.block in c.loop.blocks and cond.block is not c.loop.header):
+            return None
+        fixup, x = cond, y
+    rng = _stepped_value(x, c)
+    if rng is None or not all(_invariant(e, c.loop) for e in rng):
+        return None
+    needs = [("stepped", *rng, None), ("false", v)]
+    if bound is not None:
+        needs.append(("stepped", *rng, bound))
+    return needs + ([("false", fixup)] if fixup is not None else [])
+
+
+def _stepped_guard(emit, plan: _Plan) -> list:
+    """Conditions that put every value of a stepped range in ``[0, B)`` (in ``[0, 2**63)``
+    when B is None) for each bound B of the plan: with a step > 0 the values lie in
+    ``[start, stop)``, so ``start >= 0`` and ``stop <= B`` do; with a step < 0 they lie in
+    ``(stop, start]``: ``stop >= -1`` and ``start < B``. (When the loop runs no iteration,
+    nothing is indexed, whatever the guard says.)"""
+    oks = []
+
+    def both(conds):
+        ok = conds[0]
+        for other in conds[1:]:
+            ok = emit("and", [ok, other], T.BOOL)
+        return ok
+
+    for start, stop, step, bound in plan.stepped.values():
+        alternatives = []
+        for up in (True, False):
+            if isinstance(step, Const) and (step.value > 0) != up:
+                continue
+            if bound is None:
+                conds = [emit("cmp", [start, Const(0, T.I64)], T.BOOL, "ge") if up
+                         else emit("cmp", [stop, Const(-1, T.I64)], T.BOOL, "ge")]
+            else:
+                conds = [emit("cmp", [stop, bound], T.BOOL, "le") if up
+                         else emit("cmp", [start, bound], T.BOOL, "lt")]
+            if not isinstance(step, Const):
+                conds.append(emit("cmp", [step, Const(0, T.I64)], T.BOOL, "gt" if up else "lt"))
+            alternatives.append(both(conds))
+        ok = alternatives[0]
+        for other in alternatives[1:]:
+            ok = emit("or", [ok, other], T.BOOL)
+        oks.append(ok)
+    return oks
 
 
 def _is_zero(v: Value) -> bool:
@@ -169,6 +319,8 @@ def _is_zero(v: Value) -> bool:
 def _affine(v: Value, c: _Counted, fixups: list) -> tuple[int, int] | None:
     """(C, D) when `v` is C * %i + D modulo 2**64 in the body; appends to `fixups` each
     negative-index fix-up passed through, as (its condition, the form it tests)."""
+    if c.stepped is not None:
+        return None
     if v is c.i:
         return 1, 0
     if not isinstance(v, Instr) or v.block is c.loop.header or v.block not in c.loop.blocks:
@@ -220,6 +372,10 @@ def _leaf(v: Value, c: _Counted) -> list | None:
     if not (isinstance(v, Instr) and v.opname == "cmp" and v.block is not c.loop.header):
         return None
     x, bound = v.operands
+    if c.stepped is not None:       # [0, B) follows from the guard, whatever the sign of B
+        if v.attr == "lt" and _is_zero(bound) or v.attr == "ge" and _invariant(bound, c.loop):
+            return _stepped_leaf(v, x, None if v.attr == "lt" else bound, c)
+        return None
     if v.attr == "lt" and _is_zero(bound):
         bound = None
     elif not (v.attr == "ge" and _invariant(bound, c.loop) and _nonnegative(bound)):
@@ -272,7 +428,7 @@ def _plan(c: _Counted) -> _Plan | None:
                 continue
             for need in (n for leaf in needs for n in leaf):
                 plan.add(need)
-                involves_i = involves_i or need[0] == "form"
+                involves_i = involves_i or need[0] in ("form", "stepped")
             plan.checks.append(instr)
     return plan if involves_i else None
 
@@ -288,7 +444,9 @@ def _guard(pre: Block, c: _Counted, plan: _Plan, loc) -> Value:
 
     lo_base, lo_off, hi_base, hi_off = _ends(c)
     oks = []
-    if not isinstance(lo_base, Const):              # (a constant passed `_feasible`)
+    if not plan.forms:
+        pass
+    elif not isinstance(lo_base, Const):              # (a constant passed `_feasible`)
         low = max(-(d // s) for s, d in plan.forms)     # lo >= ceil(-D / C) for every form
         oks.append(emit("cmp", [lo_base, i64(low - lo_off)], T.BOOL, "ge"))
     cap = min(((_MAX - d) // s for s, d in plan.forms if not plan.has_length_for((s, d))),
@@ -303,6 +461,8 @@ def _guard(pre: Block, c: _Counted, plan: _Plan, loc) -> Value:
         if scale > 1:
             limit = emit("floordiv", [limit, i64(scale)])
         oks.append(emit("cmp", [hi_base, limit], T.BOOL, "le"))
+    if c.stepped is not None:
+        oks += _stepped_guard(emit, plan)
     for v in plan.invariants.values():
         oks.append(emit("not", [v], T.BOOL))
     ok = oks[0] if oks else Const(True, T.BOOL)

@@ -1,0 +1,29 @@
+#include <string.h>
+#include "bench.h"
+
+/* kernels_classic.histogram: counts in nbins equal bins over [lo, hi), truncating binning. */
+static void histogram(const double *x, int64_t n, int64_t nbins, double lo, double hi, int64_t *counts) {
+    memset(counts, 0, sizeof(int64_t) * nbins);
+    double scale = (double)nbins / (hi - lo);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = (int64_t)((x[i] - lo) * scale);
+        if (0 <= b && b < nbins)
+            counts[b]++;
+    }
+}
+
+double bench_histogram(const double *x, int64_t nbins, double lo, double hi, int64_t *counts, int64_t n,
+                       int reps, double *check) {
+    double t0 = bench_now();
+    for (int r = 0; r < reps; r++) {
+        const double *p = x;
+        LAUNDER(p);
+        histogram(p, n, nbins, lo, hi, counts);
+        __asm__ volatile("" ::: "memory");
+    }
+    double t1 = bench_now();
+    double s = 0.0;
+    for (int64_t i = 0; i < nbins; i++) s += (double)counts[i] * (double)(i + 1);
+    *check = s;
+    return (t1 - t0) / reps;
+}
