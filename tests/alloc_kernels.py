@@ -287,3 +287,45 @@ def gather(a, idx):
 def scatter(a, idx, v):
     a[idx] = v
     return a
+
+
+def scatter_rows(m, idx, v):
+    m[idx] = v
+    return m
+
+
+def scatter_cols(m, idx, v):
+    m[:, idx] = v
+    return m
+
+
+def scatter_col_of_rows(m, idx, j, v):
+    m[idx, j] = v
+    return m
+
+
+def mask_rows(m, mask):
+    return m[mask]
+
+
+def mask_rows_put(m, mask, v):
+    m[mask] = v
+    return m
+
+
+def mask_rows_cols(m, mask):
+    return m[mask, 1:]
+
+
+def gather_pairs(m, r, c):
+    return m[r, c]
+
+
+def scatter_pairs(m, r, c, v):
+    m[r, c] = v
+    return m
+
+
+def scatter_list(m):
+    m[[0, 1, 0]] = 5
+    return m

@@ -168,9 +168,9 @@ class ArrayLowering:
         fancy = self.array_index_value(index_node)
         if fancy is not None:
             return self.fancy_load(arr, fancy, node)
-        mixed = self.mixed_index(arr, index_node, node)      # fancy_index.py: a[:, idx]
-        if mixed is not None:
-            return mixed
+        plan = self.index_plan(arr, index_node, node)      # fancy_index.py: a[:, idx], a[r, c]
+        if plan is not None:
+            return self.gather(plan, node)
         if self.is_view_index(arr, index_node):
             return self.array_view(arr, index_node, node)
         idx = self.array_indices(arr, index_node, node)
@@ -181,6 +181,9 @@ class ArrayLowering:
         fancy = self.array_index_value(index_node)
         if fancy is not None:
             return self.fancy_store(arr, fancy, value, node)
+        plan = self.index_plan(arr, index_node, node)
+        if plan is not None:
+            return self.scatter(plan, value, node)
         if self.is_view_index(arr, index_node):
             view = self.array_view(arr, index_node, node)
             return self.store_expr(view, self.sequence_as_array(value, arr.type.dtype, node), node)
