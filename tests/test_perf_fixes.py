@@ -183,18 +183,6 @@ def test_polled_float_loop(xs, lo, scale):
               np.array(xs, dtype=np.float64), lo, scale)
 
 
-def test_poll_thunk_in_long_loop():
-    """A loop of more than one poll chunk (2**16 iterations) runs and agrees."""
-    x = np.linspace(-3.0, 3.0, 200_003)
-    check(K.polled_float_loop, compiled(K.polled_float_loop), x, -3.0, 2.0)
-    f = compiled(K.polled_float_loop)
-    f(x[:3], 0.0, 1.0)
-    asm = f.ir("llvm")
-    import platform
-    if platform.machine() in ("x86_64", "AMD64"):
-        assert "preserve_allcc" in asm
-
-
 # --- short-circuit joins threaded, countdowns and repeated checks in bce ------------------------
 
 @settings(max_examples=80, deadline=None)
@@ -230,15 +218,6 @@ def test_countdown_edges():
 @given(st.lists(st.floats(-3.0, 3.0), max_size=20), st.floats(-2.0, 0.0), st.floats(0.0, 2.0))
 def test_short_circuits(xs, lo, hi):
     check_levels(K.short_circuit_or, np.array(xs, dtype=np.float64), lo, hi)
-
-
-def test_insertion_sort_inner_loop_unchecked():
-    """Only ``b[j + 1] = x`` after the inner loop (j may be -1 there) and the copy keep index
-    checks; the inner loop's ``b[j]`` and ``b[j + 1]`` have none."""
-    ir = opt_ir(K.insertion_sort, np.array([3, 1, 2]))
-    assert ir.count("IndexError") == 1, ir
-    ir = opt_ir(K.countdown_from_i, np.zeros(3), 0.5)
-    assert ir.count("IndexError") >= 1, ir                  # a[j + 1] stays checked
 
 
 # --- float sums vectorized in order ---------------------------------------------------------------

@@ -309,14 +309,13 @@ class Builder:
         self.store(value, self.offset(ptr, offset))
 
     # calls and phis
-    def call(self, callee: Callee, args, notail: bool = False, cc: str = "") -> Value | None:
+    def call(self, callee: Callee, args, notail: bool = False) -> Value | None:
         """Call `callee`; None when it returns void. `notail`: LLVM may not make it a tail
-        call (nor, then, a loop). `cc`: the calling convention the callee was defined with
-        (``preserve_allcc``), which the call must name too."""
+        call (nor, then, a loop)."""
         arg_text = ", ".join(f"{a.type} {a.ref}" for a in args)
         fnty = f"{callee.ret} ({', '.join(callee.params)}, ...)" if callee.var_arg \
             else callee.ret
-        text = f"{'notail ' if notail else ''}call {cc + ' ' if cc else ''}{fnty} {callee.ref}({arg_text})"
+        text = f"{'notail ' if notail else ''}call {fnty} {callee.ref}({arg_text})"
         if callee.ret == "void":
             self._emit_void(text)
             return None

@@ -43,37 +43,9 @@ def emit_poll(m: NativeModule, b: Builder, env: Value, unwind: Block,
         slow = fn.append_block("sigint")
         b.cbranch(b.icmp("ne", count, seen), slow, cont, UNLIKELY)
         b.position_at_end(slow)
-    thunk = _poll_thunk(m, poll)
-    raised = b.call(thunk, [env], cc=PRESERVE_ALL) if thunk is not poll else b.call(poll, [env])
+    raised = b.call(poll, [env])
     b.cbranch(b.icmp("ne", raised, int_const("i32", 0)), unwind, cont)
     b.position_at_end(cont)
-
-
-PRESERVE_ALL = "preserve_allcc"
-POLL_THUNK = "script.poll.preserve"
-
-
-def _poll_thunk(m: NativeModule, poll):
-    """On x86-64, a module-local ``preserve_allcc`` function calling `poll` (once per
-    module); elsewhere `poll` itself.
-
-    Why: a poll's slow path is a call inside the loop. Under the C convention that call
-    clobbers every vector register and half the integer ones, so LLVM keeps the loop's
-    doubles and pointers that live across it in stack slots and reloads them on every
-    iteration, or reloads them after the call: a histogram's binning loop, polled by its
-    counter, ran 1.35x its time without polls for that alone. A ``preserve_allcc`` callee
-    saves and restores whatever it uses itself (only on the seldom-taken path), so the
-    call site clobbers only the return register, and the loop's registers stay put."""
-    if not m.triple.startswith("x86_64"):
-        return poll
-    thunk = m.helpers.get(POLL_THUNK)
-    if thunk is None:
-        thunk = m.new_function(POLL_THUNK, "i32", ["ptr"], linkage=f"internal {PRESERVE_ALL}",
-                               attrs=("nounwind", "cold", "noinline"))
-        m.helpers[POLL_THUNK] = thunk
-        tb = Builder(thunk, thunk.append_block("entry"))
-        tb.ret(tb.call(poll, [thunk.args[0]]))
-    return thunk
 
 
 def can_run_long(funcs: list[Function]) -> bool:

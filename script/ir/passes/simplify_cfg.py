@@ -9,9 +9,6 @@ Does, repeatedly until nothing changes (at most `ROUNDS` rounds):
 - threads jumps through empty blocks: an edge into a block that holds only
   ``br bb3(args)`` goes straight to bb3 (the block's parameters, used only by that `br`,
   are replaced by the arguments of the edge);
-- threads an edge into a block holding only ``cbr %p`` on its parameter %p when the edge
-  passes a value known there (a bool constant, or the predecessor's own ``cbr`` condition)
-  to the successor it picks: the join of a short-circuit ``and``/``or``;
 - merges a block into its only predecessor when that predecessor's terminator is a `br`
   to it.
 
@@ -97,47 +94,6 @@ def _thread_jumps(func: Function, stats: Counter) -> bool:
     return changed
 
 
-def _known_arg(pred: Block, k: int, v: Value):
-    """The constant `v` is on edge `k` of `pred`: itself when a bool constant, and the
-    condition of `pred`'s own ``cbr`` (true on its first edge, false on its second) when
-    the two edges go to different blocks; else None."""
-    if isinstance(v, Const) and isinstance(v.value, bool):
-        return v.value
-    t = pred.terminator
-    if t.opname == "cbr" and v is t.operands[0] and t.succs[0] is not t.succs[1]:
-        return k == 0
-    return None
-
-
-def _thread_known_branches(func: Function, stats: Counter) -> bool:
-    """An edge into a block that holds only ``cbr %p, …`` on one of its own parameters, and
-    passes %p a value known on that edge, goes straight to the successor that value picks
-    (the short-circuit join of ``while j >= 0 and a[j] > x``: the edge on which
-    ``j >= 0`` failed passes false, and now leaves the loop at once; the loop body is then
-    dominated by the test, which bce needs)."""
-    changed = False
-    for b in func.blocks[1:]:
-        t = b.terminator
-        if len(b.instrs) != 1 or t.opname != "cbr" or t.operands[0] not in b.params:
-            continue
-        index = b.params.index(t.operands[0])
-        for pred, k in list(_edges_into(b)):
-            if pred is b:
-                continue
-            passed = pred.terminator.succ_args(k)
-            known = _known_arg(pred, k, passed[index])
-            if known is None:
-                continue
-            side = 0 if known else 1
-            if t.succs[side] is b:
-                continue
-            mapping = dict(zip(b.params, passed))
-            retarget(pred, k, t.succs[side], [mapping.get(a, a) for a in t.succ_args(side)])
-            stats["threaded"] += 1
-            changed = True
-    return changed
-
-
 def _merge_into_pred(func: Function, stats: Counter) -> bool:
     changed = False
     for b in list(func.blocks[1:]):
@@ -172,7 +128,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         stats["unreachable"] += removed
         step = removed > 0
         for simplify in (_fold_same_target, _drop_trivial_params, _thread_jumps,
-                         _thread_known_branches, _merge_into_pred):
+                         _merge_into_pred):
             step = simplify(func, stats) or step
         if not step:
             break
