@@ -4,6 +4,7 @@ searchsorted's side and array forms, interp of arrays, diff's order and axis, no
 covariance, sets and NaN-skipping statistics (numpy_more.py)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -24,6 +25,7 @@ def _layouts(m):
     return [m, m.T, m[::-1]]
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @EX
 @given(MAT)
 def test_sort_argsort_median_axes(m):
@@ -74,6 +76,7 @@ def test_diff(m, n):
     check_all_levels(K.diffs, m[0], -1)
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @EX
 @given(VEC, MAT)
 def test_norms(v, m):
@@ -116,6 +119,7 @@ def test_repeat_tile(m, k, c):
     check_all_levels(K.expand, m)
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @EX
 @given(MAT, st.integers(-8, 8))
 def test_indexing_functions(m, i):

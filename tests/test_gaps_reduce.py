@@ -17,6 +17,7 @@ INTS = st.tuples(hnp.arrays(np.int64, SHAPE, elements=st.integers(-100, 100)),
 BOOLS = hnp.arrays(np.bool_, SHAPE)
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @settings(max_examples=40, deadline=None)
 @given(st.one_of(FLOATS, INTS, BOOLS))
 def test_keepdims(a):

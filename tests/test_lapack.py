@@ -175,6 +175,7 @@ def test_square_functions_agree_with_numpy(n, dtype, layout, seed):
         assert_same(outcome(COMPILED[f], a), outcome(NUMPY[f], a))
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @needs_lapack
 @SET
 @given(SIZES, SIZES, DTYPES, LAYOUTS, st.integers(0, 2**32 - 1))
@@ -185,6 +186,7 @@ def test_rectangular_functions_agree_with_numpy(m, n, dtype, layout, seed):
     assert_same(outcome(COMPILED[pinv], a), outcome(NUMPY[pinv], a))
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @needs_lapack
 @SET
 @given(SIZES, SIZES, st.integers(0, 3), DTYPES, DTYPES, LAYOUTS, st.integers(0, 2**32 - 1))

@@ -102,6 +102,7 @@ def test_digitize_monotonicity():
         check_all_levels(K.digitize_, np.array([0.5, 1.0, 2.5, np.nan]), np.array(bins))
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @settings(max_examples=25, deadline=None)
 @given(hnp.arrays(st.sampled_from([np.float64, np.float32, np.int32]), st.tuples(st.integers(0, 5), st.integers(1, 4)),
                   elements=st.integers(-9, 9)), st.sampled_from([np.float64, np.float32, np.int64]))
@@ -145,6 +146,7 @@ def test_nan_reductions(a):
     check_all_levels(K.nan_args, a)
 
 
+@pytest.mark.slow       # long: compiles many variants (CI keeps a 15 min budget)
 @settings(max_examples=25, deadline=None)
 @given(hnp.arrays(FLOAT_DTYPES, st.tuples(st.integers(1, 5), st.integers(1, 5)),
                   elements=st.floats(-100, 100, width=32) | st.just(np.nan)))
