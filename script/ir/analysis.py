@@ -27,12 +27,8 @@ def _origins(v: Value, func: Function, seen: set) -> set:
         if v.block is func.entry:
             return {func.params.index(v)}
         out: set[int] = set()
-        k = v.index
-        for pred in set(v.block.preds):
-            term = pred.terminator
-            for s_i, s in enumerate(term.succs):
-                if s is v.block:
-                    out |= _origins(term.succ_args(s_i)[k], func, seen)
+        for _, arg in v.block.incoming(v.index):
+            out |= _origins(arg, func, seen)
         return out
     if isinstance(v, Instr) and v.opname in ("convert", "select"):
         out = set()

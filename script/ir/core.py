@@ -183,6 +183,17 @@ class Block:
                     term.remove_succ_arg(k, i)
         del self.params[i]
 
+    def incoming(self, i: int) -> list[tuple[Block, Value]]:
+        """(predecessor, argument) for parameter `i` on each edge into this block (an edge
+        per branch: a `cbr` with both arms here gives two)."""
+        out = []
+        for pred in set(self.preds):
+            term = pred.terminator
+            for k, s in enumerate(term.succs):
+                if s is self:
+                    out.append((pred, term.succ_args(k)[i]))
+        return out
+
     @property
     def terminator(self) -> Instr | None:
         if self.instrs and self.instrs[-1].is_terminator:

@@ -45,22 +45,16 @@ def _induction(header, cond, body, dom) -> tuple[BlockParam, object, int] | None
     if not (isinstance(i, BlockParam) and i.block is header and isinstance(i.type, T.IntType)
             and i.type.signed):
         return None
-    k = header.params.index(i)
     lo = None
-    for pred in set(header.preds):
-        term = pred.terminator
-        for s_i, s in enumerate(term.succs):
-            if s is not header:
-                continue
-            arg = term.succ_args(s_i)[k]
-            if isinstance(arg, Const):
-                if arg.value < 0:
-                    return None
-                lo = arg.value if lo is None else min(lo, arg.value)
-            elif not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
-                      and isinstance(arg.operands[1], Const) and arg.operands[1].value == 1
-                      and dom.dominates(body, arg.block)):
+    for _, arg in header.incoming(header.params.index(i)):
+        if isinstance(arg, Const):
+            if arg.value < 0:
                 return None
+            lo = arg.value if lo is None else min(lo, arg.value)
+        elif not (isinstance(arg, Instr) and arg.opname == "add" and arg.operands[0] is i
+                  and isinstance(arg.operands[1], Const) and arg.operands[1].value == 1
+                  and dom.dominates(body, arg.block)):
+            return None
     return (i, n, lo) if lo is not None else None
 
 
@@ -132,25 +126,19 @@ def _countdown(header, cond, body, dom):
     j = cond.operands[0]
     if not (isinstance(j, BlockParam) and j.block is header and j.type == T.I64):
         return None
-    k = header.params.index(j)
     entry = None
-    for pred in set(header.preds):
-        term = pred.terminator
-        for s_i, s in enumerate(term.succs):
-            if s is not header:
-                continue
-            arg = term.succ_args(s_i)[k]
-            if isinstance(arg, Instr) and arg.opname in ("sub", "add") and arg.operands[0] is j \
-                    and isinstance(arg.operands[1], Const) \
-                    and arg.operands[1].value == (1 if arg.opname == "sub" else -1):
-                if not dom.dominates(body, arg.block):
-                    return None
-            elif dom.dominates(header, pred):
-                return None                       # another back edge
-            elif entry is None or entry is arg:
-                entry = arg
-            else:
+    for pred, arg in header.incoming(header.params.index(j)):
+        if isinstance(arg, Instr) and arg.opname in ("sub", "add") and arg.operands[0] is j \
+                and isinstance(arg.operands[1], Const) \
+                and arg.operands[1].value == (1 if arg.opname == "sub" else -1):
+            if not dom.dominates(body, arg.block):
                 return None
+        elif dom.dominates(header, pred):
+            return None                       # another back edge
+        elif entry is None or entry is arg:
+            entry = arg
+        else:
+            return None
     return (j, entry) if entry is not None else None
 
 
