@@ -112,7 +112,8 @@ def link_shared(objects: Sequence[bytes], *, soname: str | None = None,
             raise ElfError(f"the objects define {name!r}, a name of late binding")
     exported = [*defined] + (["script.late"] if late_slots else []) \
         + [f"script.got.{n}" for n, _ in late_slots]
-    n_rela = sum(not _is_absolute(objs, t) and t[1] not in late_names(late_slots)
+    late_bound = [name for name, _ in late_slots]
+    n_rela = sum(not _is_absolute(objs, t) and t[1] not in late_bound
                  for t in slots) + sum(
         rel.type == _R_64 and not _is_absolute(objs, rel.target)
         for o in objs for rel in o.relocations)
@@ -153,7 +154,7 @@ def link_shared(objects: Sequence[bytes], *, soname: str | None = None,
 
     buf = bytearray(file_end)
     at = _Addresses(0, [0, 0, 0], objs,      # address = file offset; imports bound by ld.so
-                    dict.fromkeys([*imports, *late_names(late_slots)], 0))
+                    dict.fromkeys([*imports, *late_bound], 0))
     _write_image(buf, objs, outs, at, slots, stubs)
     symbol_index = {name: nsyms - len(imports) + j for j, name in enumerate(imports)}
     rela = _dynamic_relocations(objs, at, slots, outs[".got"].tail_at, symbol_index)
@@ -174,10 +175,6 @@ def link_shared(objects: Sequence[bytes], *, soname: str | None = None,
     _program_headers(buf, outs, segments, has_text, file_end, memory_end,
                      relro_end=got.addr if late_slots else None)
     return _finish(buf, shown, outs, nphdr)
-
-
-def late_names(late_slots: list) -> list:
-    return [name for name, _ in late_slots]
 
 
 def _bind(objs: list, defined: dict, late) -> tuple[dict, dict, dict, set]:

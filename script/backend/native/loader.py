@@ -313,7 +313,8 @@ def _load_shared(object_code: bytes, key: tuple, kernel: str, runtime) -> int | 
                                                      f"{os.path.basename(point_path)[:-2]}.so")
     if not store.check_shared(path):
         point = _entry_point(*key)
-        if point is None or not _link_shared(path, [object_code, point]):
+        from script.backend.runtime.symbols import bound_at_run_time
+        if point is None or not _link_shared(path, [object_code, point], bound_at_run_time):
             return None
     module = runtime.module
     try:
@@ -342,11 +343,10 @@ def _bind_late(module, handle: int) -> None:
             module.poke(slot, address)
 
 
-def _link_shared(path: str, objects: list) -> bool:
+def _link_shared(path: str, objects: list, late=None) -> bool:
+    """Link `objects` into a shared object stored at `path` (elfso `link_shared`, binding the
+    names `late` picks after loading); whether the store now holds it."""
     from script.backend.native import elfload, elfso
-    late = None
-    if len(objects) > 1:                # compiled code; the runtime library binds none late
-        from script.backend.runtime.symbols import bound_at_run_time as late
     try:
         data = elfso.link_shared(objects, late=late)
     except elfload.ElfError:
