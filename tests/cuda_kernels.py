@@ -159,6 +159,11 @@ def out_of_bounds(a: script.f64[:]):
     a[cuda.grid(1)] = 1.0
 
 
+@script.kernel(boundscheck=True)
+def checked_out_of_bounds(a: script.f64[:]):
+    a[cuda.grid(1)] = 1.0
+
+
 @script.kernel
 def diverged_barrier(a: script.f64[:]):
     if cuda.threadIdx.x < 2:
@@ -206,4 +211,4 @@ def checked_positive(x: script.f64[:]):
 
 ALL_ANNOTATED = [saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
                  cas_first, device_math, add_2d, indices_3d, matmul_tiled, int_divide,
-                 out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive]
+                 out_of_bounds, checked_out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive]

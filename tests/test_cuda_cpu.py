@@ -15,6 +15,7 @@ import cuda_kernels as K
 # benchmarks/gpu_check.py runs this file with SCRIPT_CUDA=gpu: the same tests on a GPU.
 ON_GPU = os.environ.get("SCRIPT_CUDA") == "gpu"
 cpu_only = pytest.mark.skipif(ON_GPU, reason="CPU-path behaviour")
+gpu_only = pytest.mark.skipif(not ON_GPU, reason="GPU behaviour (benchmarks/gpu_check.py)")
 
 
 @pytest.fixture(autouse=True)
@@ -91,6 +92,14 @@ def test_atomic_cas():
     assert flag[0] == 1 and winner[0] == 0      # threads run in order on the CPU
 
 
+@gpu_only
+def test_atomic_cas_on_the_gpu():
+    flag = np.zeros(1, np.int32)
+    winner = np.full(1, -1, np.int32)
+    K.cas_first[2, 16](flag, winner)
+    assert flag[0] == 1 and 0 <= winner[0] < 32      # one thread won, any of them
+
+
 def test_device_functions_and_libdevice_math():
     x = np.linspace(-3, 3, 301)
     out = np.zeros_like(x)
@@ -147,6 +156,22 @@ def test_exceptions_raise_as_in_python():
         K.checked_positive[1, 4](np.array([1.0, -2.5, 3.0]))
 
 
+@gpu_only
+def test_exceptions_raise_from_the_gpu():
+    a = np.arange(10)
+    with pytest.raises(ZeroDivisionError):
+        K.int_divide[1, 16](a, 0)
+    K.int_divide[1, 16](a, 3)                  # the record was cleared
+    assert a.tolist() == [i // 3 for i in range(10)]
+    with pytest.raises(ValueError, match=r"^negative at 1: -2.50 -2.5 True$"):
+        K.checked_positive[1, 4](np.array([1.0, -2.5, 3.0]))
+    with pytest.raises(IndexError, match="out of bounds"):
+        K.checked_out_of_bounds[1, 20](np.zeros(10))     # boundscheck=True on the GPU too
+    d = cuda.to_device(np.arange(10))
+    with pytest.raises(ZeroDivisionError):
+        K.int_divide[1, 16](d, 0)                # device arrays: the launch still raises
+
+
 @cpu_only
 def test_divergent_barrier_is_an_error():
     with pytest.raises(RuntimeError, match="different cuda.syncthreads"):
@@ -168,6 +193,40 @@ def test_device_arrays_on_the_cpu_path():
     K.saxpy[4, 32](2.0, dx, dy)
     np.testing.assert_array_equal(dy.copy_to_host(), 2 * x + 1)
     assert dy.shape == (100,) and dy.strides == (4,)
+
+
+def test_streams_and_asynchronous_launches():
+    s = cuda.stream()
+    n = 1 << 16
+    x = np.random.default_rng(5).random(n, dtype=np.float32)
+    dx, dy = cuda.to_device(x, s), cuda.to_device(np.ones(n, np.float32), s)
+    for _ in range(3):                         # queued one after another on the stream
+        K.saxpy[(n + 255) // 256, 256, s](2.0, dx, dy)
+    s.synchronize()
+    np.testing.assert_allclose(dy.copy_to_host(stream=s), 6 * x + 1, rtol=1e-6)
+    K.saxpy[(n + 255) // 256, 256](1.0, dx, dy)       # default stream, returns at once
+    np.testing.assert_allclose(dy.copy_to_host(), 7 * x + 1, rtol=1e-6)   # the copy waits
+    cuda.synchronize()
+
+
+def test_stream_arguments_of_other_libraries():
+    import ctypes
+    from script.cuda.driver import stream_handle
+
+    class Protocol:
+        def __cuda_stream__(self):
+            return (0, 0)
+
+    class CuPyLike:
+        ptr = 0
+
+    class NumbaLike:
+        handle = ctypes.c_void_p(None)
+
+    assert [stream_handle(s) for s in (None, 0, Protocol(), CuPyLike(), NumbaLike())] == [0] * 5
+    assert stream_handle(cuda.stream()) >= 0
+    with pytest.raises(TypeError, match="stream"):
+        stream_handle("fast")
 
 
 def test_launch_configuration_errors():

@@ -14,7 +14,8 @@ These names are markers: the frontend asks each for its own lowering (`__script_
 
 On the host: `select("auto" | "gpu" | "cpu")` (also the SCRIPT_CUDA environment variable)
 chooses where `kernel[grid, block](...)` runs; `is_available()` says whether a GPU can be
-used; `to_device`, `device_array`, `device_array_like` and `synchronize` manage device memory.
+used; `to_device`, `device_array`, `device_array_like`, `stream` and `synchronize` manage device memory
+and work.
 Nothing here imports NumPy, llvmlite or the driver until it is used.
 """
 
@@ -24,7 +25,7 @@ import os
 
 __all__ = ["grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "syncthreads",
            "shared", "atomic", "select", "selected", "is_available", "to_device", "device_array",
-           "device_array_like", "synchronize", "CudaError"]
+           "device_array_like", "stream", "synchronize", "CudaError"]
 
 
 class CudaError(RuntimeError):
@@ -154,6 +155,12 @@ def device_array(shape, dtype=float):
 def device_array_like(array):
     from script.cuda.devicearray import device_array as impl
     return impl(array.shape, array.dtype)
+
+
+def stream():
+    """A new CUDA stream (`Stream`): `k[grid, block, s](...)`, `s.synchronize()`."""
+    from script.cuda.devicearray import Stream
+    return Stream()
 
 
 def synchronize() -> None:

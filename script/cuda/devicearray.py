@@ -1,4 +1,5 @@
-"""Device arrays: `cuda.to_device`, `cuda.device_array`, `.copy_to_host()`.
+"""Device arrays (`cuda.to_device`, `cuda.device_array`, `.copy_to_host()`) and streams
+(`cuda.stream()`).
 
 A `DeviceArray` is C-contiguous. On the GPU it owns device memory (freed when the object
 goes); on the CPU path (no GPU, or `cuda.select("cpu")`) it holds a NumPy array, so the same
@@ -49,10 +50,10 @@ class DeviceArray:
         if self._host is not None:
             np.copyto(out, self._host)
             return out
-        from script.cuda.driver import get_driver
+        from script.cuda.driver import get_driver, stream_handle
         if not out.flags.c_contiguous or out.nbytes != self.nbytes:
             raise ValueError("copy_to_host needs a C-contiguous array of the same size")
-        get_driver().copy_to_host(out, self.device_pointer, self.nbytes, stream)
+        get_driver().copy_to_host(out, self.device_pointer, self.nbytes, stream_handle(stream))
         return out
 
     def copy_to_device(self, host, stream=None) -> None:
@@ -60,8 +61,8 @@ class DeviceArray:
         if self._host is not None:
             np.copyto(self._host, host)
             return
-        from script.cuda.driver import get_driver
-        get_driver().copy_to_device(self.device_pointer, host, self.nbytes, stream)
+        from script.cuda.driver import get_driver, stream_handle
+        get_driver().copy_to_device(self.device_pointer, host, self.nbytes, stream_handle(stream))
 
     def __repr__(self):
         where = "host memory (CPU path)" if self._host is not None else "GPU"
@@ -110,3 +111,37 @@ def host_view(value):
                              "with .copy_to_host() first")
         return value._host
     return value
+
+
+class Stream:
+    """A CUDA stream (`cuda.stream()`): pass it as a launch's third item,
+    `k[grid, block, stream](...)`, or to copies; `synchronize()` waits for its work. On the
+    CPU path it is the default stream and work is done when a launch returns."""
+
+    def __init__(self):
+        self._handle = 0
+        if _on_gpu():
+            from script.cuda.driver import get_driver
+            self._driver = get_driver()
+            self._handle = self._driver.create_stream()
+
+    @property
+    def handle(self) -> int:
+        return self._handle
+
+    def __int__(self) -> int:
+        return self._handle
+
+    def synchronize(self) -> None:
+        if self._handle:
+            self._driver.synchronize_stream(self._handle)
+
+    def __del__(self):
+        if self._handle:
+            try:
+                self._driver.destroy_stream(self._handle)
+            except Exception:  # noqa: BLE001 - interpreter shutdown, context gone
+                pass
+
+    def __repr__(self):
+        return f"<cuda stream {self._handle:#x}>" if self._handle else "<cuda default stream>"

@@ -18,6 +18,7 @@ from script.cuda import CudaError
 _lock = threading.Lock()
 _driver = None
 _failure: str | None = None
+_thread = threading.local()         # .current: the driver's context is current in this thread
 
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
@@ -176,10 +177,62 @@ class Driver:
     def synchronize_stream(self, stream) -> None:
         self._check(self.lib.cuStreamSynchronize(ctypes.c_void_p(int(stream))), "cuStreamSynchronize")
 
+    # ---- streams and events -----------------------------------------------------------------
+
+    def create_stream(self) -> int:
+        handle = ctypes.c_void_p()
+        self._check(self.lib.cuStreamCreate(ctypes.byref(handle), 0), "cuStreamCreate")
+        return handle.value
+
+    def destroy_stream(self, handle: int) -> None:
+        self.lib.cuStreamDestroy_v2(ctypes.c_void_p(handle))
+
+    def create_event(self) -> int:
+        handle = ctypes.c_void_p()
+        self._check(self.lib.cuEventCreate(ctypes.byref(handle), 0), "cuEventCreate")
+        return handle.value
+
+    def record_event(self, event: int, stream=0) -> None:
+        self._check(self.lib.cuEventRecord(ctypes.c_void_p(event), ctypes.c_void_p(int(stream or 0))),
+                    "cuEventRecord")
+
+    def elapsed_ms(self, start: int, end: int) -> float:
+        """Milliseconds between two recorded events (waits for the second)."""
+        self._check(self.lib.cuEventSynchronize(ctypes.c_void_p(end)), "cuEventSynchronize")
+        ms = ctypes.c_float()
+        self._check(self.lib.cuEventElapsedTime(ctypes.byref(ms), ctypes.c_void_p(start), ctypes.c_void_p(end)),
+                    "cuEventElapsedTime")
+        return ms.value
+
+
+def stream_handle(stream) -> int:
+    """The `CUstream` of a launch's stream argument: None or 0 (the default stream), an int
+    handle, a `cuda.stream()`, or another library's stream object (the `__cuda_stream__`
+    protocol, CuPy's `.ptr`, Numba's `.handle`)."""
+    if stream is None:
+        return 0
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        return stream
+    protocol = getattr(stream, "__cuda_stream__", None)
+    if protocol is not None:
+        return int(protocol()[1])
+    for attr in ("ptr", "handle"):
+        value = getattr(stream, attr, None)
+        if value is not None:
+            value = getattr(value, "value", value)      # a ctypes c_void_p
+            return int(value or 0)
+    try:
+        return int(stream)
+    except (TypeError, ValueError):
+        raise TypeError(f"a launch's stream is an int handle or a stream object, not {type(stream).__name__}") \
+            from None
+
 
 def get_driver() -> Driver:
     """The process's driver; CudaError (with the reason) when there is none or no GPU."""
     global _driver, _failure
+    if _driver is not None and getattr(_thread, "current", False):
+        return _driver
     with _lock:
         if _driver is None:
             if _failure is not None:
@@ -191,6 +244,7 @@ def get_driver() -> Driver:
                 raise CudaError(_failure) from None
         else:
             _driver.make_current()
+        _thread.current = True
         return _driver
 
 

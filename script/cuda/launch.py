@@ -3,9 +3,10 @@ copied back, the error record read.
 
 Host NumPy arrays are copied to the device before the launch and back after it (all of
 them: a kernel may write any array it receives); device arrays are passed as they are.
-The launch is synchronous when host arrays are involved or an exception record must be read;
-with only device arrays and a stream it still waits for the stream, so that a kernel's
-exception is raised by the launch that caused it.
+A launch waits for the kernel (on its stream) when host arrays must be copied back or when
+the kernel can raise (its PTX writes the error record), so that an exception is raised by the
+launch that caused it; otherwise it returns at once, as CUDA launches do, and a copy to the
+host or `cuda.synchronize()` waits.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class LoadedKernel:
         self.error_record, size = driver.global_address(self.module, ERROR_SYMBOL)
         self.error_words = size // 8
         self.messages = code.messages
+        # the record's declaration is one mention; a kernel that cannot raise has no other
+        self.can_raise = code.text.count(ERROR_SYMBOL) > 1
 
 
 def _loaded(kernel, types, driver) -> LoadedKernel:
@@ -49,34 +52,40 @@ def _loaded(kernel, types, driver) -> LoadedKernel:
 
 def launch_gpu(kernel, types: tuple, values: list, config) -> None:
     from script.cuda.devicearray import DeviceArray, to_device
-    from script.cuda.driver import get_driver
+    from script.cuda.driver import get_driver, stream_handle
     driver = get_driver()
     loaded = _loaded(kernel, types, driver)
+    stream = stream_handle(config.stream)
     copies = []                    # (host array, device array) to copy back
     params = []
     for t, v in zip(types, values):
         if isinstance(t, T.ArrayType):
             if not isinstance(v, DeviceArray):
                 host = np.asarray(v)
-                v = to_device(host, config.stream)       # C-contiguous on the device
+                v = to_device(host, stream)       # C-contiguous on the device
                 copies.append((host, v))
-            strides = v.strides
+            elif v._pointer is None:
+                raise ValueError("this DeviceArray was made on the CPU path (cuda.select('cpu')); "
+                                 "make it again with cuda.to_device on the GPU")
             params.append(ctypes.c_uint64(v.device_pointer))
             params += [ctypes.c_int64(n) for n in v.shape]
-            params += [ctypes.c_int64(s) for s in strides]
+            params += [ctypes.c_int64(s) for s in v.strides]
         else:
             params.append(_CTYPES[t](v))
     assert len(params) == len(kernel_param_kinds(types))
     driver.launch(loaded.function, config.grid, config.block, int(config.shared_bytes or 0),
-                  config.stream, params)
-    if config.stream:
-        driver.synchronize_stream(config.stream)
+                  stream, params)
+    if not (copies or loaded.can_raise):
+        return
+    if stream:
+        driver.synchronize_stream(stream)
     else:
         driver.synchronize()
-    _raise_recorded(driver, loaded)
+    if loaded.can_raise:
+        _raise_recorded(driver, loaded)
     for host, d in copies:
         if host.flags.writeable:
-            back = d.copy_to_host(stream=config.stream)
+            back = d.copy_to_host(stream=stream)
             np.copyto(host, back.reshape(host.shape))
 
 

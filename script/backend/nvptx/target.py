@@ -59,14 +59,18 @@ def target_machine(arch: str):
         return tm
 
 
+def _cuda_roots() -> list[str]:
+    """Where a CUDA toolkit may be installed: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda*."""
+    roots = [os.environ.get(k) for k in ("CUDA_HOME", "CUDA_PATH")]
+    return list(filter(None, roots)) + sorted(glob.glob("/usr/local/cuda*"), reverse=True)
+
+
 def find_libdevice() -> str | None:
     """The path of ``libdevice.10.bc``, or None."""
     env = os.environ.get("SCRIPT_LIBDEVICE")
     if env and os.path.isfile(env):
         return env
-    roots = [os.environ.get(k) for k in ("CUDA_HOME", "CUDA_PATH")]
-    roots += sorted(glob.glob("/usr/local/cuda*"), reverse=True)
-    for root in filter(None, roots):
+    for root in _cuda_roots():
         path = os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")
         if os.path.isfile(path):
             return path
@@ -129,7 +133,14 @@ def compile_ptx(module: Module, entry: str, arch: str = DEFAULT_ARCH, opt_level:
 # ---- ptxas ---------------------------------------------------------------------------------
 
 def ptxas_path() -> str | None:
-    return shutil.which("ptxas")
+    """ptxas on the PATH, else in a CUDA toolkit's bin folder."""
+    found = shutil.which("ptxas")
+    if found is None:
+        for root in _cuda_roots():
+            found = shutil.which("ptxas", path=os.path.join(root, "bin"))
+            if found:
+                break
+    return found
 
 
 def run_ptxas(ptx: str, arch: str, verbose: bool = True) -> str:
