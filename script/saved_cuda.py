@@ -47,6 +47,7 @@ class SavedKernel(Kernel):
         self._ptx = ptx                     # (types, arch) -> PtxCode
         self._cpu = cpu                     # types -> CpuKernel
         self._ir = {}
+        self._launches, self._arg_types = {}, {}
         self.cpu_recompiled = cpu_recompiled
         self.py_func = None
         self.arch, self.boundscheck, self.opt = entry.arch, entry.boundscheck, entry.opt

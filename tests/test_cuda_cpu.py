@@ -237,6 +237,29 @@ def test_launch_configuration_errors():
     with pytest.raises(TypeError, match="must be"):
         K.saxpy[1, 1](1.0, np.zeros(1), np.zeros(1, np.float32))
     K.saxpy[1, 1, 0, 0](1.0, np.zeros(1, np.float32), np.zeros(1, np.float32))
+    with pytest.raises(ValueError, match="shared_bytes"):
+        K.saxpy[1, 1, 0, -4]
+    y = np.zeros(4, np.float32)
+    K.saxpy[[1], [4]](1.0, np.ones(4, np.float32), y)           # lists: not memoized, same launch
+    K.saxpy[0, 32](1.0, np.ones(4, np.float32), y)              # no threads: nothing runs
+    assert y.tolist() == [1.0] * 4
+
+
+def test_repeated_launches_convert_and_check_every_argument():
+    d = cuda.to_device(np.arange(8, dtype=np.float32))
+    out = cuda.to_device(np.zeros(8, np.float32))
+    for a in (2.0, 3, np.float32(0.5), np.float64(1.5), True):   # the same or new memo entries
+        out.copy_to_device(np.zeros(8, np.float32))
+        K.saxpy[1, 8](a, d, out)
+        np.testing.assert_array_equal(out.copy_to_host(), np.float32(float(a)) * np.arange(8, dtype=np.float32))
+    with pytest.raises(TypeError, match="argument 'a' must be"):
+        K.saxpy[1, 8]("2", d, out)
+    with pytest.raises(TypeError, match="argument 'x' must be"):
+        K.saxpy[1, 8](2.0, cuda.to_device(np.zeros(8)), out)
+    a = np.arange(10)
+    K.int_divide[1, 16](a, 2)
+    with pytest.raises(TypeError, match="argument 'd' must be"):
+        K.int_divide[1, 16](a, 2.5)
 
 
 @cpu_only

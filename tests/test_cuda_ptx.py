@@ -132,3 +132,11 @@ def test_import_script_stays_light():
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_default_arch_from_the_environment(monkeypatch):
+    monkeypatch.setenv("SCRIPT_CUDA_ARCH", "sm_86")
+    assert ".target sm_86" in K.saxpy.ptx()
+    monkeypatch.setenv("SCRIPT_CUDA_ARCH", "gfx90a")
+    with pytest.raises(ValueError, match="SCRIPT_CUDA_ARCH: arch must name"):
+        K.saxpy.ptx()

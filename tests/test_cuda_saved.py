@@ -22,6 +22,20 @@ from script.errors import LoadError
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ptxas = pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas not installed")
+PYTHONPATH = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def default_arch_sm80():
+    """The default architecture these tests expect, also on a machine with another GPU (and
+    in the processes they start)."""
+    before = os.environ.get("SCRIPT_CUDA_ARCH")
+    os.environ["SCRIPT_CUDA_ARCH"] = "sm_80"
+    yield
+    if before is None:
+        del os.environ["SCRIPT_CUDA_ARCH"]
+    else:
+        os.environ["SCRIPT_CUDA_ARCH"] = before
 
 SOURCE = textwrap.dedent('''
     import numpy as np
@@ -142,7 +156,7 @@ def expected_launches() -> dict:
 
 
 def run(tmp_path, *args) -> dict:
-    env = {**os.environ, "SCRIPT_CUDA": "cpu", "PYTHONPATH": ROOT}
+    env = {**os.environ, "SCRIPT_CUDA": "cpu", "PYTHONPATH": PYTHONPATH}
     r = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], capture_output=True,
                        text=True, cwd=tmp_path, timeout=600, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -446,7 +460,7 @@ def test_format_version_1_archives_still_load(tmp_path):
 # ---- the command line ----------------------------------------------------------------------
 
 def scriptc(*args, cwd):
-    env = {**os.environ, "PYTHONPATH": ROOT, "NO_COLOR": "1"}
+    env = {**os.environ, "PYTHONPATH": PYTHONPATH, "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "script", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=600)
 

@@ -130,14 +130,24 @@ def is_available() -> bool:
 def uses_gpu() -> bool:
     """Whether launches now go to the GPU (per `selected()`); raises CudaError for "gpu"
     when no GPU is usable."""
-    mode = selected()
+    mode = _mode or selected()
     if mode == "cpu":
         return False
-    if mode == "gpu":
+    if _driver.get is None:
         from script.cuda.driver import get_driver
-        get_driver()                # raises CudaError with the reason
+        _driver.get = get_driver
+    if mode == "gpu":
+        _driver.get()               # raises CudaError with the reason
         return True
-    return is_available()
+    try:
+        _driver.get()
+        return True
+    except CudaError:
+        return False
+
+
+class _driver:
+    get = None                      # script.cuda.driver.get_driver once imported
 
 
 def to_device(array, stream=None):

@@ -23,6 +23,8 @@ class DeviceArray:
         self._host = host               # the CPU path's storage
         self._pointer = pointer         # the GPU's (driver.Allocation)
         self.ir_type = array_type_of(np.empty((1,) * len(self.shape), self.dtype)).with_layout("C")
+        self.type_key = (DeviceArray, self.dtype.str, len(self.shape))     # Kernel.types_of's memo
+        self.strides = _c_strides(self.shape, self.dtype.itemsize)
 
     @property
     def ndim(self) -> int:
@@ -35,10 +37,6 @@ class DeviceArray:
     @property
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
-
-    @property
-    def strides(self) -> tuple:
-        return _c_strides(self.shape, self.dtype.itemsize)
 
     @property
     def device_pointer(self) -> int:

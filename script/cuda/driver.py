@@ -80,6 +80,9 @@ class Driver:
         for fn in ("cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemFree_v2",
                    "cuModuleGetGlobal_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2"):
             getattr(lib, fn).restype = ctypes.c_int
+        self._launch = lib.cuLaunchKernel
+        self._launch.restype = ctypes.c_int
+        self._launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
 
     def _check(self, status: int, what: str) -> None:
         if status == 0:
@@ -163,13 +166,12 @@ class Driver:
                     "cuModuleGetGlobal")
         return ptr.value, size.value
 
-    def launch(self, fn, grid, block, shared_bytes: int, stream, params: list) -> None:
-        """Launch with `params`, a list of ctypes values (one per PTX parameter)."""
-        pointers = (ctypes.c_void_p * max(len(params), 1))(
-            *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in params])
-        self._check(self.lib.cuLaunchKernel(fn, *map(ctypes.c_uint, grid), *map(ctypes.c_uint, block),
-                                            ctypes.c_uint(shared_bytes), ctypes.c_void_p(int(stream or 0)),
-                                            pointers, None), "cuLaunchKernel")
+    def launch(self, fn: int, grid, block, shared_bytes: int, stream: int, extra) -> None:
+        """Launch with the parameters packed in one buffer (`extra`: cuLaunchKernel's list of
+        CU_LAUNCH_PARAM_BUFFER_POINTER, the buffer, CU_LAUNCH_PARAM_BUFFER_SIZE, its size, END)."""
+        status = self._launch(fn, *grid, *block, shared_bytes, stream, None, extra)
+        if status:
+            self._check(status, "cuLaunchKernel")
 
     def synchronize(self) -> None:
         self._check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize (the kernel failed)")

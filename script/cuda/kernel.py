@@ -13,9 +13,11 @@ on a GPU the failing thread records the exception and stops, and the launch rais
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import NamedTuple
 
+from script.cuda import uses_gpu
 from script.errors import CompileError
 
 _lock = threading.RLock()
@@ -51,6 +53,8 @@ class Kernel:
         self._ptx: dict[tuple, object] = {}       # (types, arch) -> nvptx.target.PtxCode
         self._cpu: dict[tuple, object] = {}       # types -> compile.CpuKernel
         self._ir: dict[tuple, "IrText"] = {}      # (types, gpu) -> the optimized IR compiled
+        self._launches: dict = {}                 # kernel[config] -> Launch (plain configs)
+        self._arg_types: dict = {}                # types_of's memo (see there)
 
     def __repr__(self):
         return f"<script kernel {self.__qualname__}>"
@@ -59,6 +63,11 @@ class Kernel:
         raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[grid, block](...)")
 
     def __getitem__(self, config) -> "Launch":
+        try:
+            return self._launches[config]
+        except (KeyError, TypeError):           # new, or unhashable (lists)
+            pass
+        key = config
         config = tuple(config) if isinstance(config, tuple) else (config,)
         if not 2 <= len(config) <= 4:
             raise ValueError("a launch is kernel[grid, block], kernel[grid, block, stream] or "
@@ -66,7 +75,15 @@ class Kernel:
         grid, block = _dim3(config[0], "grid"), _dim3(config[1], "block")
         stream = config[2] if len(config) > 2 else None
         shared = config[3] if len(config) > 3 else 0
-        return Launch(self, grid, block, stream, shared)
+        if not isinstance(shared, int) or isinstance(shared, bool) or shared < 0:
+            raise ValueError(f"the shared_bytes of a launch is an int >= 0, not {shared!r}")
+        launch = Launch(self, grid, block, stream, shared)
+        if isinstance(stream, (int, type(None))) and len(self._launches) < 64:
+            try:
+                self._launches[key] = launch
+            except TypeError:
+                pass
+        return launch
 
     # ---- signatures ------------------------------------------------------------------------
 
@@ -87,7 +104,30 @@ class Kernel:
                          "it first")
 
     def types_of(self, args) -> tuple[tuple, list]:
-        """The argument types of a launch and the arguments as the kernel takes them."""
+        """The argument types of a launch and the arguments as the kernel takes them.
+        Memoized on the Python types of the arguments (a device array's: its array type)
+        when none is a host array: then only scalars are converted again."""
+        key = tuple(getattr(v, "type_key", None) or type(v) for v in args)
+        known = self._arg_types.get(key)
+        if known is not None:
+            types, converters = known
+            try:
+                return types, [v if c is None else c(v) for c, v in zip(converters, args)]
+            except (TypeError, ValueError):
+                pass                                # _types_of names the argument
+        types, values = self._types_of(args)
+        from script.ir import types as T
+        from script.cuda.devicearray import DeviceArray
+        if len(self._arg_types) < 64 and all(type(v) is DeviceArray or not isinstance(t, T.ArrayType)
+                                             for t, v in zip(types, args)):
+            from script.frontend.typeinfer import to_python_value
+            converters = tuple(None if isinstance(t, T.ArrayType) or ann is None
+                               else functools.partial(to_python_value, ann)
+                               for t, ann in zip(types, self._info.param_types))
+            self._arg_types[key] = (types, converters)
+        return types, values
+
+    def _types_of(self, args) -> tuple[tuple, list]:
         from script.cuda.devicearray import DeviceArray
         from script.frontend.typeinfer import to_python_value, typeof
         info = self._info
@@ -228,7 +268,16 @@ def is_kernel(obj) -> bool:
 
 
 def default_arch() -> str:
-    """The architecture of GPU 0 when a driver and GPU are present, else sm_80."""
+    """$SCRIPT_CUDA_ARCH when set, else the architecture of GPU 0 when a driver and GPU are
+    present, else sm_80."""
+    import os
+    env = os.environ.get("SCRIPT_CUDA_ARCH", "").strip()
+    if env:
+        from script.backend.nvptx.abi import check_arch
+        try:
+            return check_arch(env)
+        except ValueError as e:
+            raise ValueError(f"SCRIPT_CUDA_ARCH: {e}") from None
     from script.cuda import is_available
     if is_available():
         from script.cuda.driver import get_driver
@@ -245,12 +294,17 @@ class Launch:
         self.stream, self.shared_bytes = stream, shared_bytes
 
     def __call__(self, *args) -> None:
-        from script.cuda import uses_gpu
         types, values = self.kernel.types_of(args)
         if uses_gpu():
-            from script.cuda.launch import launch_gpu
-            launch_gpu(self.kernel, types, values, self)
+            if _launch.gpu is None:
+                from script.cuda.launch import launch_gpu
+                _launch.gpu = launch_gpu
+            _launch.gpu(self.kernel, types, values, self)
             return
         from script.cuda.devicearray import host_view
         code = self.kernel.compile_cpu(types)
         code.run([host_view(v) for v in values], self.grid, self.block)
+
+
+class _launch:
+    gpu = None                      # script.cuda.launch.launch_gpu once imported

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import builtins
 import ctypes
+import struct
+import threading
 
 import numpy as np
 
@@ -20,18 +22,22 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import KINDS_SHIFT, format_message
 from script.backend.nvptx.abi import ERROR_SYMBOL, kernel_param_kinds
+from script.cuda.devicearray import DeviceArray, to_device
+from script.cuda.driver import get_driver, stream_handle
 
-_CTYPES = {T.I8: ctypes.c_int8, T.I16: ctypes.c_int16, T.I32: ctypes.c_int32, T.I64: ctypes.c_int64,
-           T.U8: ctypes.c_uint8, T.U16: ctypes.c_uint16, T.U32: ctypes.c_uint32, T.U64: ctypes.c_uint64,
-           T.F32: ctypes.c_float, T.F64: ctypes.c_double, T.BOOL: ctypes.c_uint8}
+_FORMATS = {T.I8: "b", T.I16: "h", T.I32: "i", T.I64: "q", T.U8: "B", T.U16: "H", T.U32: "I",
+            T.U64: "Q", T.F32: "f", T.F64: "d", T.BOOL: "?"}
 
 
 class LoadedKernel:
-    """A kernel's PTX loaded into the current context."""
+    """A kernel's PTX loaded into the current context, with the layout of its parameters:
+    one buffer (`extra` of cuLaunchKernel) packed with `struct`'s native alignment, which is
+    the alignment of PTX kernel parameters (abi.kernel_param_kinds)."""
 
-    def __init__(self, driver, code):
+    def __init__(self, driver, code, types):
+        self.driver, self.types = driver, types
         self.module = driver.load_module(code.text)
-        self.function = driver.function(self.module, code.name)
+        self.function = driver.function(self.module, code.name).value
         # the record's size is the PTX's own: a saved module's PTX from before the message
         # slots grew (nvptx.abi ERROR_WORDS) has a smaller one
         self.error_record, size = driver.global_address(self.module, ERROR_SYMBOL)
@@ -39,42 +45,61 @@ class LoadedKernel:
         self.messages = code.messages
         # the record's declaration is one mention; a kernel that cannot raise has no other
         self.can_raise = code.text.count(ERROR_SYMBOL) > 1
+        self.arrays = tuple(isinstance(t, T.ArrayType) for t in types)
+        self.params = struct.Struct("@" + "".join("Q" + "q" * 2 * t.ndim if isinstance(t, T.ArrayType)
+                                                  else _FORMATS[t] for t in types))
+        assert len(self.params.format) - 1 == len(kernel_param_kinds(types))
+        self.buffer = (ctypes.c_char * max(self.params.size, 1))()
+        self.size = ctypes.c_size_t(self.params.size)
+        # CU_LAUNCH_PARAM_BUFFER_POINTER, the buffer, CU_LAUNCH_PARAM_BUFFER_SIZE, its size, END
+        self.extra = (ctypes.c_void_p * 5)(1, ctypes.addressof(self.buffer), 2, ctypes.addressof(self.size), 0)
+        self.lock = threading.Lock()
 
 
 def _loaded(kernel, types, driver) -> LoadedKernel:
+    last = kernel.__dict__.get("_loaded_last")
+    if last is not None and last.types is types and last.driver is driver:
+        return last                # the same memoized signature as the last launch: no hashing
     cache = kernel.__dict__.setdefault("_loaded", {})
     key = (types, driver.arch)
     loaded = cache.get(key)
     if loaded is None:
-        loaded = cache[key] = LoadedKernel(driver, kernel.device_ptx(types, driver.arch))
+        loaded = cache[key] = LoadedKernel(driver, kernel.device_ptx(types, driver.arch), types)
+    kernel._loaded_last = loaded
+    loaded.types = types
     return loaded
 
 
 def launch_gpu(kernel, types: tuple, values: list, config) -> None:
-    from script.cuda.devicearray import DeviceArray, to_device
-    from script.cuda.driver import get_driver, stream_handle
     driver = get_driver()
     loaded = _loaded(kernel, types, driver)
+    if 0 in config.grid or 0 in config.block:
+        return                     # no threads: the driver would reject the launch
     stream = stream_handle(config.stream)
-    copies = []                    # (host array, device array) to copy back
-    params = []
-    for t, v in zip(types, values):
-        if isinstance(t, T.ArrayType):
-            if not isinstance(v, DeviceArray):
-                host = np.asarray(v)
-                v = to_device(host, stream)       # C-contiguous on the device
-                copies.append((host, v))
-            elif v._pointer is None:
-                raise ValueError("this DeviceArray was made on the CPU path (cuda.select('cpu')); "
-                                 "make it again with cuda.to_device on the GPU")
-            params.append(ctypes.c_uint64(v.device_pointer))
-            params += [ctypes.c_int64(n) for n in v.shape]
-            params += [ctypes.c_int64(s) for s in v.strides]
-        else:
-            params.append(_CTYPES[t](v))
-    assert len(params) == len(kernel_param_kinds(types))
-    driver.launch(loaded.function, config.grid, config.block, int(config.shared_bytes or 0),
-                  stream, params)
+    copies = None                  # (host array, device array) to copy back
+    flat = []
+    for is_array, v in zip(loaded.arrays, values):
+        if not is_array:
+            flat.append(v)
+            continue
+        if type(v) is not DeviceArray:
+            host = np.asarray(v)
+            v = to_device(host, stream)       # C-contiguous on the device
+            copies = copies or []
+            copies.append((host, v))
+        elif v._pointer is None:
+            raise ValueError("this DeviceArray was made on the CPU path (cuda.select('cpu')); "
+                             "make it again with cuda.to_device on the GPU")
+        flat.append(v.device_pointer)
+        flat += v.shape
+        flat += v.strides
+    with loaded.lock:              # the buffer is read by the driver during the call
+        try:
+            loaded.params.pack_into(loaded.buffer, 0, *flat)
+        except struct.error as e:
+            raise OverflowError(f"{kernel.__name__}(): an argument does not fit its parameter's type "
+                                f"({', '.join(map(str, types))}): {e}") from None
+        driver.launch(loaded.function, config.grid, config.block, config.shared_bytes, stream, loaded.extra)
     if not (copies or loaded.can_raise):
         return
     if stream:
@@ -83,7 +108,7 @@ def launch_gpu(kernel, types: tuple, values: list, config) -> None:
         driver.synchronize()
     if loaded.can_raise:
         _raise_recorded(driver, loaded)
-    for host, d in copies:
+    for host, d in copies or ():
         if host.flags.writeable:
             back = d.copy_to_host(stream=stream)
             np.copyto(host, back.reshape(host.shape))
