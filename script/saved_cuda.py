@@ -22,6 +22,8 @@ compatible), or PTX made from the saved GPU IR; on the CPU with the loaded code.
 
 from __future__ import annotations
 
+import os
+
 import time
 
 from script.cuda.kernel import IrText, Kernel, default_arch
@@ -107,7 +109,9 @@ class SavedKernel(Kernel):
     def compile_ptx(self, types: tuple, arch: str | None = None):
         if arch is None and self.arch is None:
             from script.cuda import is_available
-            if is_available():
+            if os.environ.get("SCRIPT_CUDA_ARCH", "").strip():
+                arch = default_arch()
+            elif is_available():
                 from script.cuda.driver import get_driver
                 return self.device_ptx(types, get_driver().arch)
             arch = self.saved_archs(types)[0] if self.saved_archs(types) else default_arch()

@@ -209,6 +209,17 @@ def checked_positive(x: script.f64[:]):
         x[i] = x[i] * 2
 
 
-ALL_ANNOTATED = [saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
+@script.kernel
+def grid_stride_sum(x: script.f64[:], out: script.f64[:]):
+    """Each thread sums a grid-stride slice (the GPU lowering unrolls this loop)."""
+    i = cuda.grid(1)
+    acc = 0.0
+    while i < x.shape[0]:
+        acc += x[i]
+        i += cuda.gridsize(1)
+    cuda.atomic.add(out, 0, acc)
+
+
+ALL_ANNOTATED = [grid_stride_sum, saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
                  cas_first, device_math, add_2d, indices_3d, matmul_tiled, int_divide,
                  out_of_bounds, checked_out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive]

@@ -47,6 +47,15 @@ def test_block_tree_reduction(n):
     np.testing.assert_allclose(out, want, rtol=1e-12)
 
 
+@settings(max_examples=10, deadline=None)
+@given(n=st.integers(0, 3000), blocks=st.integers(1, 5), threads=st.sampled_from([1, 7, 32, 64]))
+def test_grid_stride_loop(n, blocks, threads):
+    x = np.random.default_rng(n).random(n)
+    out = np.zeros(1)
+    K.grid_stride_sum[blocks, threads](x, out)
+    np.testing.assert_allclose(out[0], x.sum(), rtol=1e-12)
+
+
 def test_values_live_across_barrier():
     a = np.arange(256, dtype=np.int32)
     K.reverse_block[4, 64](a)

@@ -140,3 +140,13 @@ def test_default_arch_from_the_environment(monkeypatch):
     monkeypatch.setenv("SCRIPT_CUDA_ARCH", "gfx90a")
     with pytest.raises(ValueError, match="SCRIPT_CUDA_ARCH: arch must name"):
         K.saxpy.ptx()
+
+
+def test_grid_stride_loops_are_unrolled_with_a_remainder():
+    """Four loads in the unrolled body, none of them behind an exit test of its own (the
+    lengths' range lets LLVM count the trips), so a thread keeps four loads in flight."""
+    ptx = K.grid_stride_sum.ptx(arch="sm_90")
+    bodies = [b for b in ptx.split("$L__BB") if b.count("ld.global.b64") == 4]
+    assert len(bodies) == 1, ptx
+    loads = bodies[0][bodies[0].index("ld.global"):bodies[0].rindex("ld.global")]
+    assert "bra" not in loads and "div" in ptx, ptx       # the trip count: one division

@@ -66,19 +66,48 @@ class NvptxModule(NativeModule):
             self.foreign.append(name)
         return super().declare(name, ret, params, var_arg, attrs)
 
+    def unroll_metadata(self) -> str:
+        """A new loop identity asking LLVM to unroll by UNROLL (one per loop, as LLVM wants)."""
+        k = self.loop_count = getattr(self, "loop_count", 0) + 1
+        ref, count = f"!{1000 + 2 * k}", f"!{1001 + 2 * k}"
+        self._declarations.append(f"{ref} = distinct !{{{ref}, {count}}}")
+        self._declarations.append(f'{count} = !{{!"llvm.loop.unroll.count", i32 {UNROLL}}}')
+        return ref
+
     @property
     def strings(self) -> dict:
         """Constant C strings by content (exception messages), as `cstring` made them."""
         return self._strings
 
 
+UNROLL = 4                  # the count asked of LLVM for small innermost loops (see below)
+# An array's length on a GPU is below 2**48 (no GPU has 256 TiB). Said to LLVM, it proves
+# that `i += stride` below a length cannot wrap, which it needs to count a grid-stride loop's
+# trips and unroll it with a remainder (then the copies' loads come before their uses).
+SHAPE_PARAM = "i64 range(i64 0, 281474976710656)"
+_UNROLL_MAX_OPS = 40
+
+
 class KernelLowering(FunctionLowering):
-    """`FunctionLowering` plus the kernel ops, for the GPU."""
+    """`FunctionLowering` plus the kernel ops, for the GPU.
+
+    Small innermost loops without barriers are marked ``llvm.loop.unroll.count`` 4. A GPU
+    thread issues its loads in order and waits for none until a value is used, so the copies
+    of an unrolled grid-stride loop keep four loads in flight where the loop kept one; LLVM
+    does not unroll such loops itself (their trip count needs a division by the stride).
+    Each copy keeps its exit test, so nothing runs that the loop would not have run."""
+
+    def run(self) -> None:
+        self._unroll_latches = _small_loop_latches(self.func)
+        super().run()
 
     def lower_instr(self, i: Instr) -> None:
         handler = _KERNEL_HANDLERS.get(i.op.name)
         if handler is None:
-            return super().lower_instr(i)
+            super().lower_instr(i)
+            if i.op.terminator and i.block in self._unroll_latches and self.b.block.lines[-1].startswith("  br "):
+                self.b.block.lines[-1] += f", !llvm.loop {self.m.unroll_metadata()}"
+            return
         result = handler(self, i)
         if result is not None:
             self.values[id(i)] = result
@@ -106,6 +135,22 @@ class KernelLowering(FunctionLowering):
 
     def _kop_atomic(self, i: Instr):
         return emit_atomic(self, i)
+
+
+def _small_loop_latches(func: Function) -> set:
+    """The latches of `func`'s innermost loops of at most _UNROLL_MAX_OPS instructions with
+    no barrier (unrolling a loop with a barrier is legal, but the copies only add code)."""
+    from script.ir.dom import find_loops
+    loops = find_loops(func)
+    headers = {loop.header for loop in loops}
+    latches = set()
+    for loop in loops:
+        if any(b is not loop.header and b in headers for b in loop.blocks):
+            continue                            # not innermost
+        ops = [i for b in loop.blocks for i in b.instrs]
+        if len(ops) <= _UNROLL_MAX_OPS and not any(i.op.name == "barrier" for i in ops):
+            latches.update(loop.latches)
+    return latches
 
 
 def emit_atomic(fl: FunctionLowering, i: Instr):
@@ -147,7 +192,7 @@ def lower_kernel(m: NvptxModule, entry: Function) -> tuple[str, list[bytes]]:
     name = ptx_name(entry.name)
     params = []
     for kind, t in kernel_param_kinds(entry.param_types):
-        params.append("ptr addrspace(1)" if kind == "data" else
+        params.append("ptr addrspace(1)" if kind == "data" else SHAPE_PARAM if kind == "shape" else
                       "i8" if isinstance(t, T.BoolType) else llvm_type(t))
     # The calling convention goes where a linkage would: `define ptx_kernel void @k(...)`.
     fn = m.new_function(name, "void", params, linkage="ptx_kernel", attrs=())
