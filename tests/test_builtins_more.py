@@ -170,3 +170,51 @@ def test_clip_with_one_bound_and_is_none_of_arrays(n, k):
     check_all_levels(clip_int8, np.arange(-n, n, dtype=np.int8))
     check_all_levels(optional_array, a)
     check_all_levels(optional_array, a, a * k)
+
+
+def three_pow(b, e, m):
+    return pow(b, e, m)
+
+
+def small_pow(b, e, m):
+    return pow(b, e, m), pow(b % 7, 3, 10), pow(2, e % 60, m)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-2**63, 2**63 - 1), st.integers(-2**63, 2**63 - 1),
+       st.integers(-2**63 + 1, 2**63 - 1).filter(lambda m: m != 0)
+       | st.sampled_from([1, -1, 2, 97, -97, 2**61 - 1, 2**63 - 1, -(2**63 - 1), 3037000499, 3037000500]))
+def test_pow_with_a_modulus(b, e, m):
+    """Modular powers (products past 2**63 done by doubling), negative moduli, and negative
+    exponents (the inverse, or CPython's ValueError when there is none)."""
+    check_all_levels(three_pow, b, e, m)
+    check_all_levels(three_pow, b, abs(e) % 1000, m)
+    check_all_levels(small_pow, b, e, m)
+
+
+def test_pow_modulus_errors():
+    check_all_levels(three_pow, 3, 4, 0)                      # ValueError: cannot be 0
+    check_all_levels(three_pow, 6, -1, 9)                     # not invertible
+    import pytest
+    import script
+    from script.errors import CompileError
+
+    def float_pow(x):
+        return pow(x, 2, 5)
+    with pytest.raises(CompileError, match="3rd argument not allowed unless all arguments are integers"):
+        script.script(float_pow)(2.0)
+
+
+def tuple_extremes(xs, a, b):
+    pairs = [(x % 5, -x) for x in xs]
+    best = (a, b)
+    for p in pairs:
+        best = max(best, p)
+    return max((a, b), (b, a)), min((a, b), (b, a), (a, a)), max(pairs), min(pairs), best
+
+
+@SET
+@given(st.lists(st.integers(-20, 20), min_size=1, max_size=8), st.integers(-3, 3), st.integers(-3, 3))
+def test_min_max_of_tuples(xs, a, b):
+    check_all_levels(tuple_extremes, xs, a, b)
+    check_all_levels(tuple_extremes, [], a, b)               # ValueError: max() arg is an empty sequence

@@ -458,6 +458,11 @@ class CallLowering:
             return self.minmax_of_iterable(values[0], name, node)
         if not values:
             self.error(f"{name} expected at least 1 argument, got 0", node)
+        if any(isinstance(v.type, T.TupleType) for v in values):
+            result = values[0]
+            for v in values[1:]:
+                result = self.better_of(result, v, name, node)
+            return result
         result = values[0]
         for v in values[1:]:
             t = self.common_type(result, v, node)
@@ -474,13 +479,21 @@ class CallLowering:
     def minmax_of(self, iterable, name: str, node) -> Value:
         """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
         n, item, et = iterable
-        if not et.is_numeric():
+        if not (et.is_numeric() or isinstance(et, T.TupleType)):
             self.error(f"{name}() of elements of type {et} is not supported", node)
         self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
                       message(f"{name}_empty"), node)
         first = item(Const(0, T.I64))
+        if isinstance(et, T.TupleType):
+            return self.reduce_loop(node, n, item, first, lambda acc, x: self.better_of(acc, x, name, node))
         return self.reduce_loop(node, n, item, first, lambda acc, x: self.emit(
             name, [acc, self.coerce(x, acc.type, node)], acc.type, None, self.loc(node)))
+
+    def better_of(self, best: Value, v: Value, name: str, node) -> Value:
+        """Python's min/max step for values compared with < (tuples): `v` replaces `best`
+        only when strictly better, so the first of equal values wins."""
+        take = self.compare(ast.Gt() if name == "max" else ast.Lt(), v, best, node)
+        return self.choose(take, lambda: v, lambda: best, node)
 
     def builtin_round(self, node, name) -> Value:
         args = self.positional(node, name, 1, 2)
@@ -538,8 +551,16 @@ class CallLowering:
         return self.make_tuple([q, r], node)
 
     def builtin_pow(self, node, name) -> Value:
-        args = self.positional(node, name, 2, 2)
-        return self.binop(ast.Pow, args[0], args[1], node)
+        args = self.positional(node, name, 2, 3)
+        if len(args) == 2 or isinstance(args[2].type, T.NoneType):
+            return self.binop(ast.Pow, args[0], args[1], node)
+        if any(isinstance(a.type, Unknown) for a in args):
+            return Undef(UNKNOWN, self.loc(node))
+        if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
+            self.error("pow() 3rd argument not allowed unless all arguments are integers", node)
+        args = [self.coerce(a, T.I64, node) for a in args]
+        callee = self.ctx.callee(self, self.ctx.info_for(pylib.powmod), (T.I64,) * 3, node)
+        return self.emit("call", args, T.I64, callee, self.loc(node))
 
     def builtin_sum(self, node, name) -> Value:
         if node.args and isinstance(node.args[0], ast.GeneratorExp):

@@ -25,6 +25,54 @@ def lcm2(a: int, b: int) -> int:
     return -r if r < 0 else r
 
 
+def _addmod(a: int, b: int, m: int) -> int:
+    """(a + b) % m for 0 <= a, b < m, without overflow."""
+    return a - (m - b) if a >= m - b else a + b
+
+
+def _mulmod(a: int, b: int, m: int) -> int:
+    """a * b % m for 0 <= a, b < m, without overflow (doubling when a * b could pass 2**63)."""
+    if m <= 3037000499:
+        return a * b % m
+    r = 0
+    while b > 0:
+        if b & 1:
+            r = _addmod(r, a, m)
+        a = _addmod(a, a, m)
+        b >>= 1
+    return r
+
+
+def powmod(base: int, exp: int, mod: int) -> int:
+    """pow(base, exp, mod) as CPython: the result has mod's sign; a negative exponent
+    raises to the power of base's inverse modulo mod."""
+    if mod == 0:
+        raise ValueError("pow() 3rd argument cannot be 0")
+    if mod == -9223372036854775807 - 1:
+        raise OverflowError("pow() modulus does not fit in int64 when negated")
+    m = -mod if mod < 0 else mod
+    b = base % m
+    r = 1 % m
+    if exp < 0:
+        # the inverse of b modulo m by the extended Euclidean algorithm
+        r0, r1, s0, s1 = m, b, 0, 1
+        while r1 != 0:
+            q = r0 // r1
+            r0, r1 = r1, r0 - q * r1
+            s0, s1 = s1, s0 - q * s1
+        if r0 != 1:
+            raise ValueError("base is not invertible for the given modulus")
+        b = s0 % m
+        r = b % m                  # one factor now: -exp may not fit in int64
+        exp = -(exp + 1)
+    while exp > 0:
+        if exp & 1:
+            r = _mulmod(r, b, m)
+        b = _mulmod(b, b, m)
+        exp >>= 1
+    return r - m if mod < 0 and r != 0 else r
+
+
 def isqrt(n: int) -> int:
     if n < 0:
         raise ValueError("isqrt() argument must be nonnegative")
