@@ -7,11 +7,13 @@ builtin raises what CPython raises for the same arguments (messages are read fro
 from __future__ import annotations
 
 import ast
+import bisect
+import heapq
 import builtins as py_builtins
 import math
 import types
 
-from script.frontend import pylib
+from script.frontend import heapqlib, pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
 from script.frontend.instance_test import lower_isinstance
@@ -33,7 +35,16 @@ _NEVER_RAISE = ("fabs", "copysign", "atan2", "floor", "ceil", "trunc", "rint", "
                 "erfc", "tanh", "atan", "cbrt", "hypot")
 _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm,
-          math.frexp: pylib.frexp, math.ldexp: pylib.ldexp}
+          math.frexp: pylib.frexp, math.ldexp: pylib.ldexp,
+          heapq.heappush: heapqlib.heappush, heapq.heappop: heapqlib.heappop,
+          heapq.heapreplace: heapqlib.heapreplace, heapq.heappushpop: heapqlib.heappushpop,
+          heapq.heapify: heapqlib.heapify, heapq.nsmallest: heapqlib.nsmallest,
+          heapq.nlargest: heapqlib.nlargest, bisect.bisect_left: heapqlib.bisect_left,
+          bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
+          bisect.insort_right: heapqlib.insort_right}
+
+_STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
+                bisect.insort_right)
 
 
 class CallLowering:
@@ -119,6 +130,13 @@ class CallLowering:
         if info is not None:
             return self.call_script(info, node)
         if obj in _PYLIB:
+            if obj in _STORES_ITEM and len(node.args) >= 2 and not node.keywords:
+                # heappush(h, x) with `h = []`: x gives h its element type, as h.append(x) would
+                lst, item = self.expr(node.args[0]), self.expr(node.args[1])
+                if isinstance(lst.type, T.ListType):
+                    self.stored_type(lst, item.type, node)
+                rest = ast.Call(node.func, node.args[2:], [])
+                return self.call_script(self.ctx.info_for(_PYLIB[obj]), rest, first=item, leading=(lst,))
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
