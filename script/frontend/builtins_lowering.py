@@ -9,11 +9,12 @@ from __future__ import annotations
 import ast
 import bisect
 import heapq
+import itertools
 import builtins as py_builtins
 import math
 import types
 
-from script.frontend import heapqlib, pylib
+from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
 from script.frontend.instance_test import lower_isinstance
@@ -43,6 +44,9 @@ _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
           bisect.insort_right: heapqlib.insort_right}
 
+_ITERTOOLS = {itertools.product: "product", itertools.combinations: "combinations",
+              itertools.combinations_with_replacement: "combinations_with_replacement",
+              itertools.permutations: "permutations"}
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
 
@@ -129,6 +133,8 @@ class CallLowering:
         info = self.ctx.script_info(obj)
         if info is not None:
             return self.call_script(info, node)
+        if obj in _ITERTOOLS:
+            return self.lower_itertools(node, _ITERTOOLS[obj])
         if obj in _PYLIB:
             if obj in _STORES_ITEM and len(node.args) >= 2 and not node.keywords:
                 # heappush(h, x) with `h = []`: x gives h its element type, as h.append(x) would
@@ -167,6 +173,39 @@ class CallLowering:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
             self.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
         return [self.expr(a) for a in node.args]
+
+    def lower_itertools(self, node: ast.Call, name: str) -> Value:
+        """`itertools.<name>(...)` as the list of the tuples it yields (itertoolslib): the
+        tuples' length must be a constant, at most 4."""
+        def constant(expr, what: str) -> int:
+            v = self.expr(expr)
+            if not (isinstance(v, Const) and isinstance(v.value, int) and not isinstance(v.value, bool)):
+                self.error(f"{name}()'s {what} must be a constant int in compiled code (a tuple's "
+                           "length is part of its type)", expr)
+            if v.value < 0:
+                self.error(f"{what} must be non-negative", expr)
+            return v.value
+
+        kw = {k.arg: k.value for k in node.keywords}
+        if name == "product":
+            if set(kw) - {"repeat"}:
+                self.error("product() takes only the keyword argument 'repeat'", node)
+            args = list(node.args) * (constant(kw["repeat"], "repeat") if "repeat" in kw else 1)
+        else:
+            if set(kw) - {"r"} or len(node.args) + len(kw) != 2 or not node.args:
+                self.error(f"{name}() takes an iterable and its length r in compiled code", node)
+            args = node.args[:1]
+            r = constant(node.args[1] if len(node.args) == 2 else kw["r"], "r")
+        count = len(args) if name == "product" else r
+        if count > 4:
+            self.error(f"{name}() of tuples longer than 4 is not supported in compiled code", node)
+        # each iterable as a list (ranges, zips, generator expressions, arrays...): what
+        # CPython's itertools take in as well before yielding anything
+        seqs = tuple(self.list_of(a, node) for a in args)
+        none = ast.Call(node.func, [], [])
+        if count == 0:
+            return self.call_script(self.ctx.info_for(itertoolslib.empty_product), none)
+        return self.call_script(self.ctx.info_for(itertoolslib.ROUTINES[name][count - 1]), none, leading=seqs)
 
     def call_script(self, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
         """A call to another compiled function: bind arguments, specialize, emit `call`.

@@ -128,6 +128,9 @@ def _grow_helper(m: NativeModule):
     twice = b.index_arith("mul", b.load_at("i64", lst, CAP), int_const("i64", 2), "nuw nsw")
     cap = b.select(b.icmp("sgt", n, twice), n, twice)
     cap = b.select(b.icmp("slt", cap, int_const("i64", MIN_CAPACITY)), int_const("i64", MIN_CAPACITY), cap)
+    # Elements of no bytes (empty tuples) count as one byte: no division by zero, and no
+    # realloc(p, 0), which frees p.
+    size = b.select(b.icmp("eq", size, int_const("i64", 0)), int_const("i64", 1), size)
     # No more bytes than an i64 can count (far beyond any real memory: realloc then fails).
     limit = b._emit("i64", f"udiv i64 {1 << 62}, {size.ref}")
     b.cbranch(b.icmp("sle", cap, limit), sized, failed, LIKELY)

@@ -1,0 +1,113 @@
+"""`itertools.product`, `combinations`, `combinations_with_replacement` and `permutations`,
+written in the compiled subset.
+
+A tuple's length is part of its type, so the length `r` (or the number of iterables of
+`product`) must be a constant: each length has its own routine below, chosen when the call
+is compiled (builtins_lowering.lower_itertools). Each builds the list of tuples CPython's
+iterator yields, in its order; a loop over the call walks that list (the list is built first,
+not lazily: its size is the number of tuples).
+"""
+
+
+def combinations1(seq):
+    xs = list(seq)
+    return [(x,) for x in xs]
+
+
+def combinations2(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j]) for i in range(n) for j in range(i + 1, n)]
+
+
+def combinations3(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k]) for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)]
+
+
+def combinations4(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k], xs[m]) for i in range(n) for j in range(i + 1, n)
+            for k in range(j + 1, n) for m in range(k + 1, n)]
+
+
+def replacement1(seq):
+    return combinations1(seq)
+
+
+def replacement2(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j]) for i in range(n) for j in range(i, n)]
+
+
+def replacement3(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k]) for i in range(n) for j in range(i, n) for k in range(j, n)]
+
+
+def replacement4(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k], xs[m]) for i in range(n) for j in range(i, n)
+            for k in range(j, n) for m in range(k, n)]
+
+
+def permutations1(seq):
+    return combinations1(seq)
+
+
+def permutations2(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j]) for i in range(n) for j in range(n) if j != i]
+
+
+def permutations3(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k]) for i in range(n) for j in range(n) if j != i
+            for k in range(n) if k != i and k != j]
+
+
+def permutations4(seq):
+    xs = list(seq)
+    n = len(xs)
+    return [(xs[i], xs[j], xs[k], xs[m]) for i in range(n) for j in range(n) if j != i
+            for k in range(n) if k != i and k != j
+            for m in range(n) if m != i and m != j and m != k]
+
+
+def product1(a):
+    return [(x,) for x in list(a)]
+
+
+def product2(a, b):
+    ys = list(b)
+    return [(x, y) for x in list(a) for y in ys]
+
+
+def product3(a, b, c):
+    ys = list(b)
+    zs = list(c)
+    return [(x, y, z) for x in list(a) for y in ys for z in zs]
+
+
+def product4(a, b, c, d):
+    ys = list(b)
+    zs = list(c)
+    ws = list(d)
+    return [(x, y, z, w) for x in list(a) for y in ys for z in zs for w in ws]
+
+
+def empty_product():
+    return [()]
+
+
+ROUTINES = {"combinations": (combinations1, combinations2, combinations3, combinations4),
+            "combinations_with_replacement": (replacement1, replacement2, replacement3, replacement4),
+            "permutations": (permutations1, permutations2, permutations3, permutations4),
+            "product": (product1, product2, product3, product4)}

@@ -1,0 +1,93 @@
+"""itertools.product / combinations / combinations_with_replacement / permutations in
+compiled code (script/frontend/itertoolslib.py), against CPython."""
+
+import itertools
+from itertools import combinations, permutations, product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import check_all_levels
+from script.errors import CompileError
+
+SET = settings(max_examples=30, deadline=None)
+
+
+def pairs_and_triples(xs, n):
+    s = 0
+    for a, b in combinations(xs, 2):
+        s = (s * 3 + a - b) % 1000003
+    for a, b, c in itertools.combinations(range(n), 3):
+        s += a * b - c
+    for t in itertools.combinations_with_replacement(xs, 2):
+        s = (s * 2 - t[0] + t[1]) % 1000003
+    return s, list(combinations(xs, 4)), list(combinations(xs, 1)), list(combinations(xs, 0))
+
+
+def orders(xs):
+    return (list(permutations(xs, 2)), list(permutations(xs, 3)), list(permutations(xs, 1)),
+            list(itertools.combinations_with_replacement(xs, 3)), len(list(permutations(xs, 4))))
+
+
+def products(xs, ys, n):
+    grid = [(i, j) for i, j in product(range(n), range(n)) if i != j]
+    total = 0.0
+    for x, y in product(xs, ys):
+        total = total * 0.5 + x * y
+    cube = list(product(xs, repeat=3))
+    return grid, total, cube, list(product(range(2), xs, ys, [7])), list(product()), sum(1 for _ in product(xs, repeat=2))
+
+
+def shortest_tour(d):
+    n = d.shape[0]
+    best = 1e300
+    for p in permutations(range(1, n), 3):
+        best = min(best, d[0, p[0]] + d[p[0], p[1]] + d[p[1], p[2]] + d[p[2], 0])
+    return best
+
+
+@SET
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=7), st.integers(0, 7))
+def test_combinations(xs, n):
+    check_all_levels(pairs_and_triples, xs, n)
+    check_all_levels(orders, xs)
+
+
+@SET
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=5),
+       st.lists(st.floats(-4, 4), min_size=1, max_size=5), st.integers(0, 5))
+def test_products(xs, ys, n):
+    check_all_levels(products, xs, ys, n)
+
+
+def test_permutations_over_an_array_index():
+    d = np.random.default_rng(0).random((6, 6))
+    check_all_levels(shortest_tour, d)
+
+
+def test_lists_of_empty_tuples():
+    """A list literal of empty tuples divided by the element size (0) and killed the
+    process with SIGFPE; now elements of no bytes count as one."""
+    def empties(n):
+        a = [()]
+        b = [()] * n
+        a.append(())
+        return a, b, len(a) + len(b)
+    check_all_levels(empties, 3)
+
+
+def variable_r(xs, r):
+    return list(combinations(xs, r))
+
+
+def long_tuples(xs):
+    return list(combinations(xs, 5))
+
+
+def test_lengths_must_be_constant_and_short():
+    with pytest.raises(CompileError, match=r"combinations\(\)'s r must be a constant int"):
+        script.script(variable_r)([1, 2, 3], 2)
+    with pytest.raises(CompileError, match="tuples longer than 4"):
+        script.script(long_tuples)([1, 2, 3])
