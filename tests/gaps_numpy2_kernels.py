@@ -214,3 +214,7 @@ def uniques(a):
     u, c = np.unique(a, return_counts=True)
     v, inv = np.unique(a, return_inverse=True)
     return u, c, v, inv
+
+
+def polyfits(x, y, deg):
+    return np.polyfit(x, y, deg), np.polyval(np.polyfit(x, y, 1), x)

@@ -197,3 +197,12 @@ def test_covariance_vectors():
 @given(hnp.arrays(np.float64, st.integers(0, 8), elements=st.sampled_from([np.nan, 1.0, -2.0, 0.5, 3.0])))
 def test_nan_skipping(a):
     check_all_levels(K.nan_skipping, a)
+
+
+@EX
+@given(hnp.arrays(np.float64, st.integers(2, 9), elements=st.floats(-10, 10), unique=True), st.integers(0, 3))
+def test_polyfit(x, deg):
+    """np.polyfit's steps (scaled Vandermonde columns, lstsq, rcond = len(x) * eps)."""
+    y = np.sin(x) * 3 + x
+    check_all_levels(K.polyfits, x, y, deg, approx=True)
+    check_all_levels(K.polyfits, x, y, -1)                      # ValueError: expected deg >= 0

@@ -391,3 +391,33 @@ def unique_inverse(ar):
                 hi = mid
         flat[i] = lo
     return u, inv
+
+
+# ---- polynomials -----------------------------------------------------------------------------
+
+def polyfit(x, y, deg):
+    """Least-squares polynomial coefficients, highest power first, by NumPy's steps: the
+    Vandermonde matrix's columns scaled to unit norm, `lstsq` with rcond = len(x) * eps, the
+    scale divided out (NumPy's RankWarning is not given). `y` 1-d."""
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.shape[0] == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim != 1:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    order = deg + 1
+    n = x.shape[0]
+    lhs = np.empty((n, order))
+    for i in range(n):
+        p = 1.0
+        for j in range(order - 1, -1, -1):
+            lhs[i, j] = p
+            p = p * x[i]
+    scale = np.sqrt((lhs * lhs).sum(axis=0))
+    lhs = lhs / scale
+    c = np.linalg.lstsq(lhs, y * 1.0, n * 2.220446049250313e-16)[0]
+    return c / scale
