@@ -44,6 +44,7 @@ _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
           bisect.insort_right: heapqlib.insort_right}
 
+_EINSUM = getattr(__import__("numpy"), "einsum", None)
 _ITERTOOLS = {itertools.product: "product", itertools.combinations: "combinations",
               itertools.combinations_with_replacement: "combinations_with_replacement",
               itertools.permutations: "permutations"}
@@ -121,6 +122,9 @@ class CallLowering:
         obj = ref.obj
         if isinstance(obj, NestedFunction):
             return self.call_nested(obj, node)
+        if obj is _EINSUM:
+            from script.frontend.numpy_einsum import lower_einsum
+            return lower_einsum(self, node)
         np_fn = numpy_handler(obj)
         if np_fn is not None:
             return np_fn[1](self, node, np_fn[0])
