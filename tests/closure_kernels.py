@@ -74,3 +74,50 @@ def raising_inner(n):
             raise ValueError(f"negative: {v}")
         return v
     return check(n) + check(n - 3)
+
+
+def nonlocal_total(n):
+    total = 0
+    def add(k):
+        nonlocal total
+        total += k
+    for i in range(n):
+        add(i)
+    return total
+
+
+def nonlocal_counter(n, x):
+    count = 0
+    best = -1.0
+    def visit(v):
+        nonlocal count, best
+        count += 1
+        if v > best:
+            best = v
+            return True
+        return False
+    hits = 0
+    for i in range(n):
+        if visit((i * 37 % 11) * x):
+            hits += 1
+    return count, best, hits
+
+
+def nonlocal_recursion(n):
+    calls = 0
+    def fib(k):
+        nonlocal calls
+        calls += 1
+        if k < 2:
+            return k
+        return fib(k - 1) + fib(k - 2)
+    return fib(n), calls
+
+
+def nonlocal_in_comprehension(n):
+    acc = 1
+    def mul(k):
+        nonlocal acc
+        acc *= k
+        return acc
+    return [mul(i + 1) for i in range(n)], acc

@@ -26,6 +26,17 @@ def test_scalar_closures(n, x):
 
 
 @SET
+@given(st.integers(0, 25), st.floats(-10, 10))
+def test_nonlocal(n, x):
+    """`nonlocal` variables written by a nested function, also recursively and from a
+    comprehension, with returns and without."""
+    check_all_levels(K.nonlocal_total, n)
+    check_all_levels(K.nonlocal_counter, n, x)
+    check_all_levels(K.nonlocal_recursion, n % 15)
+    check_all_levels(K.nonlocal_in_comprehension, n % 8)
+
+
+@SET
 @given(st.integers(0, 6), st.floats(-10, 10))
 def test_closures_over_arrays(n, x):
     check_all_levels(K.over_arrays, np.arange(float(n)) + x, np.ones(n) * x)
@@ -42,8 +53,8 @@ def _compile_source(tmp_path, body):
 @pytest.mark.parametrize("body, match", [
     ("    def g(x):\n        def h(y):\n            return y\n        return h(x)\n    return g(n)\n",
      "nested two deep"),
-    ("    t = 0\n    def g(x):\n        nonlocal t\n        t += x\n        return t\n    return g(n)\n",
-     "'nonlocal' is not supported"),
+    ("    t = 0\n    def g(x):\n        nonlocal t\n        t += x\n    def h(x):\n        g(x)\n"
+     "    h(n)\n    return t\n", "only the function that defines it may call it"),
     ("    def g(x):\n        return x\n    return g\n", "cannot be used as a value"),
     ("    fs = (lambda v: -v, n)\n    return n\n", "lambda"),
 ])

@@ -9,9 +9,14 @@
 A nested function is compiled like any callee, with the outer variables it reads (its free
 variables: `scale`, `n`) as extra leading parameters; each call passes their values at the
 time of the call, which is what Python's closure cells give when the nested function does
-not assign them (`nonlocal` is not supported). It may call itself and the nested functions
-defined before it. It is called by name; passing it as a value (to `sorted(key=...)`,
-returning it) is a CompileError.
+not assign them. It may call itself and the nested functions defined before it. It is called
+by name; passing it as a value (to `sorted(key=...)`, returning it) is a CompileError.
+
+`nonlocal x` (`with_nonlocals`): the function also returns the final values of the variables
+it declares nonlocal, after its own result, and each call stores them back into the caller's
+variables — what the shared cell gives, since the function is only ever called, never kept.
+Only the function that defines it (or it itself) may call such a function: a nested function
+calling it would have to hand the new values on.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ import ast
 
 from script.errors import CompileError
 from script.frontend.source import FunctionInfo, _assigned_names, all_params
-from script.ir.core import Value
+from script.ir import types as T
+from script.ir.core import Const, Value
 
 
 class NestedFunction:
@@ -48,7 +54,11 @@ class NestedFunctionInfo(FunctionInfo):
         self._check_signature(node)
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         own = [a.arg for a in all_params(node)]
-        self.free = _free_variables(node, own, outer, visible)
+        self.nonlocals = _nonlocal_names(node, outer)
+        self.free = _free_variables(node, own, outer, visible, self.nonlocals)
+        self.returns_value = any(isinstance(n, ast.Return) and n.value is not None for n in _own_nodes(node))
+        if self.nonlocals:
+            node = with_nonlocals(node, self.nonlocals, self.returns_value)
         self.node = node
         self.first_line = outer.line_offset + node.lineno
         self.param_names = self.free + own
@@ -73,25 +83,66 @@ class NestedFunctionInfo(FunctionInfo):
         self.visible[node.name] = NestedFunction(self)
 
 
-def _free_variables(node: ast.FunctionDef, own: list[str], outer: FunctionInfo, visible: dict) -> list[str]:
-    """The outer variables `node` reads (directly, or through the nested functions it calls),
-    in order of first use."""
-    local = set(own) | _assigned_names(node)
-    free: list[str] = []
+def _own_nodes(node: ast.FunctionDef):
+    return (n for stmt in node.body for n in ast.walk(stmt))
+
+
+def _nonlocal_names(node: ast.FunctionDef, outer: FunctionInfo) -> list[str]:
+    """The names `node` declares nonlocal (Python has checked that the outer function binds
+    them and that none is a parameter)."""
+    names: list[str] = []
+    for n in _own_nodes(node):
+        if isinstance(n, ast.Global):
+            raise CompileError("'global' is not supported in a nested function", outer.loc(n))
+        if isinstance(n, ast.Nonlocal):
+            names += [name for name in n.names if name not in names]
+    return names
+
+
+def _free_variables(node: ast.FunctionDef, own: list[str], outer: FunctionInfo, visible: dict,
+                    nonlocals: list[str]) -> list[str]:
+    """The outer variables `node` reads or declares nonlocal (directly, or through the nested
+    functions it calls), in order of first use."""
+    local = (set(own) | _assigned_names(node)) - set(nonlocals)
+    free: list[str] = [name for name in nonlocals]
     for n in ast.walk(node):
         if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not node:
             raise CompileError("functions nested two deep are not supported in compiled code",
                                outer.loc(n))
-        if isinstance(n, (ast.Nonlocal, ast.Global)):
-            raise CompileError(f"'{type(n).__name__.lower()}' is not supported in a nested function",
-                               outer.loc(n))
         if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)) or n.id in local:
             continue
+        if n.id in visible and visible[n.id].info.nonlocals:
+            raise CompileError(f"'{n.id}' assigns nonlocal variables: only the function that defines it "
+                               "may call it in compiled code", outer.loc(n))
         names = visible[n.id].info.free if n.id in visible else [n.id]
         for name in names:
             if name in outer.local_names and name not in free and name not in local:
                 free.append(name)
     return free
+
+
+def with_nonlocals(node: ast.FunctionDef, nonlocals: list[str], returns_value: bool) -> ast.FunctionDef:
+    """A copy of `node` without its `nonlocal` statements that returns the nonlocal variables'
+    values after its own result (when it has one): ``return x`` becomes ``return (x, a, b)``."""
+    import copy
+    fn = copy.deepcopy(node)
+
+    def values(result):
+        elts = ([result if result is not None else ast.Constant(None)] if returns_value else [])
+        return ast.Tuple(elts + [ast.Name(name, ast.Load()) for name in nonlocals], ast.Load())
+
+    class Rewrite(ast.NodeTransformer):
+        def visit_Nonlocal(self, n):
+            return ast.copy_location(ast.Pass(), n)
+
+        def visit_Return(self, n):
+            return ast.copy_location(ast.Return(ast.copy_location(values(n.value), n)), n)
+
+    fn = Rewrite().visit(fn)
+    if not (fn.body and isinstance(fn.body[-1], ast.Return)):
+        end = fn.body[-1] if fn.body else fn
+        fn.body.append(ast.copy_location(ast.Return(ast.copy_location(values(None), end)), end))
+    return ast.fix_missing_locations(fn)
 
 
 def lambda_as_def(name: str, node: ast.Lambda) -> ast.FunctionDef:
@@ -147,4 +198,15 @@ class ClosureLowering:
     def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
         reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
         leading = [self.read_local(name, node) for name in reads]
-        return self.call_script(fn.info, node, leading=leading)
+        result = self.call_script(fn.info, node, leading=leading)
+        nonlocals = getattr(fn.info, "nonlocals", ())
+        if not nonlocals or not isinstance(getattr(result, "type", None), T.TupleType):
+            return result
+        loc = self.loc(node)
+        first = 1 if fn.info.returns_value else 0
+        elems = result.type.elems
+        for k, name in enumerate(nonlocals):       # the shared cells' new values
+            self.write(name, self.emit("extract", [result], elems[first + k], first + k, loc))
+        if not fn.info.returns_value:
+            return Const(None, T.NONE, loc)
+        return self.emit("extract", [result], elems[0], 0, loc)
