@@ -91,3 +91,20 @@ def test_lengths_must_be_constant_and_short():
         script.script(variable_r)([1, 2, 3], 2)
     with pytest.raises(CompileError, match="tuples longer than 4"):
         script.script(long_tuples)([1, 2, 3])
+
+
+def plus_one(v):
+    return v + 1
+
+
+def maps_and_filters(xs, ys):
+    return (list(map(abs, xs)), sum(map(lambda v: v * v, xs)), list(filter(lambda v: v > 0, xs)),
+            list(map(lambda a, b: a * b - 1, xs, ys)), list(filter(None, xs)), [v for v in map(int, ys)],
+            list(map(plus_one, range(len(xs)))), max(map(abs, xs), default=-1),
+            list(map(lambda a, b, c: a + b + c, xs, ys, xs)))
+
+
+@SET
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=8), st.lists(st.floats(-5, 5), min_size=1, max_size=8))
+def test_map_and_filter(xs, ys):
+    check_all_levels(maps_and_filters, xs, ys)

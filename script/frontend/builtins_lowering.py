@@ -139,6 +139,8 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
+            return self.lower_map_filter(node, obj.__name__)
         if obj in _PYLIB:
             if obj in _STORES_ITEM and len(node.args) >= 2 and not node.keywords:
                 # heappush(h, x) with `h = []`: x gives h its element type, as h.append(x) would
@@ -210,6 +212,24 @@ class CallLowering:
         if count == 0:
             return self.call_script(self.ctx.info_for(itertoolslib.empty_product), none)
         return self.call_script(self.ctx.info_for(itertoolslib.ROUTINES[name][count - 1]), none, leading=seqs)
+
+    def lower_map_filter(self, node: ast.Call, name: str) -> Value:
+        """`map(f, xs, ...)` / `filter(f, xs)` as the list of what they yield (itertoolslib;
+        `f` is bound when compiled, as any function passed to a compiled callee)."""
+        if node.keywords:
+            self.error(f"{name}() takes no keyword arguments", node)
+        if name == "map" and not 2 <= len(node.args) <= 4:
+            self.error("map() takes a function and one to three iterables in compiled code", node)
+        if name == "filter" and len(node.args) != 2:
+            self.error(f"filter expected 2 arguments, got {len(node.args)}", node)
+        f, iterables = node.args[0], node.args[1:]
+        seqs = tuple(self.list_of(a, node) for a in iterables)
+        if name == "filter" and isinstance(f, ast.Constant) and f.value is None:
+            return self.call_script(self.ctx.info_for(itertoolslib.filter_true), ast.Call(node.func, [], []),
+                                    leading=seqs)
+        fn = itertoolslib.filter_by if name == "filter" else \
+            (itertoolslib.map1, itertoolslib.map2, itertoolslib.map3)[len(seqs) - 1]
+        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [f], []), leading=seqs)
 
     def call_script(self, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
         """A call to another compiled function: bind arguments, specialize, emit `call`.

@@ -111,3 +111,25 @@ ROUTINES = {"combinations": (combinations1, combinations2, combinations3, combin
             "combinations_with_replacement": (replacement1, replacement2, replacement3, replacement4),
             "permutations": (permutations1, permutations2, permutations3, permutations4),
             "product": (product1, product2, product3, product4)}
+
+
+# ---- map and filter (their iterables first: the function is bound when compiled) -------------
+
+def map1(xs, f):
+    return [f(x) for x in xs]
+
+
+def map2(xs, ys, f):
+    return [f(x, y) for x, y in zip(xs, ys)]
+
+
+def map3(xs, ys, zs, f):
+    return [f(x, y, z) for x, y, z in zip(xs, ys, zs)]
+
+
+def filter_by(xs, f):
+    return [x for x in xs if f(x)]
+
+
+def filter_true(xs):
+    return [x for x in xs if x]
