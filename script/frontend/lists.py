@@ -19,19 +19,18 @@ and reads each element with a bounds check: a loop that appends to the list it i
 stops at the old length (CPython goes on), one that removes from it raises IndexError.
 
 Lists passed from Python are copied in, so a write to one would be lost: writes reachable
-from a parameter of the entry function are a CompileError (`reject_argument_list_writes`).
+from a parameter of the entry function are a CompileError (list_args.py).
 """
 
 from __future__ import annotations
 
 import ast
 
-from script.errors import CompileError
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
 from script.ir import types as T
-from script.ir.core import Const, Function, Module, Value
+from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
 
 _INDEX_ERROR = "list index out of range"
@@ -70,7 +69,21 @@ class ListLowering:
         if hint is None:
             self.pending_lists.add(node)
             hint = PendingElement(node)
-        return self.new_list(hint, Const(0, T.I64), node)
+        return self.new_list(self.resolve_pending(hint), Const(0, T.I64), node)
+
+    def resolve_pending(self, t: T.Type) -> T.Type:
+        """`t` with the pending element types that have hints by now replaced (a hint for a
+        list of lists may name the inner lists' pending type: ``[[]]``, `rows.append([])`)."""
+        if isinstance(t, PendingElement):
+            hint = self.hints.get(("list", t.key))
+            return t if hint is None else self.resolve_pending(hint)
+        if isinstance(t, T.ListType):
+            elem = self.resolve_pending(t.elem)
+            return t if elem is t.elem else T.ListType(elem)
+        if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+            elems = [self.resolve_pending(e) for e in t.elems]
+            return t if all(a is b for a, b in zip(elems, t.elems)) else T.TupleType(elems)
+        return t
 
     def settle_pending_lists(self) -> None:
         """At the end of a round: lists nothing was stored into hold ints."""
@@ -84,10 +97,13 @@ class ListLowering:
     def stored_type(self, lst: Value, t: T.Type, node) -> T.Type:
         """The element type of `lst`, which a value of type `t` is about to be stored in."""
         elem = lst.type.elem
+        if isinstance(t, Unknown):
+            return elem
         if isinstance(elem, PendingElement):
             self.hints[("list", elem.key)] = self.element_type([t], node)
             self.hints_changed = True
             raise Restart()
+        self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
@@ -97,11 +113,22 @@ class ListLowering:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
         (`x if c else []`, a variable assigned both), the unknown one takes the known type."""
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
-            for pending, known in ((a.elem, b.elem), (b.elem, a.elem)):
-                if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
-                    self.hints[("list", pending.key)] = known
-                    self.hints_changed = True
-                    raise Restart()
+            self.merge_pending(a.elem, b.elem)
+
+    def merge_pending(self, a: T.Type, b: T.Type) -> None:
+        """Where types `a` and `b` meet (a merge, a value stored in a list, two elements of a
+        literal), a pending element type in one facing a known type in the other, at the
+        same place inside lists and tuples, takes that type (a hint, then Restart)."""
+        for pending, known in ((a, b), (b, a)):
+            if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
+                self.hints[("list", pending.key)] = known
+                self.hints_changed = True
+                raise Restart()
+        if isinstance(a, T.ListType) and isinstance(b, T.ListType):
+            self.merge_pending(a.elem, b.elem)
+        elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
+            for x, y in zip(a.elems, b.elems):
+                self.merge_pending(x, y)
 
     def settle_list_types(self, t: T.Type) -> None:
         """Lists of unknown element type that leave the function in a value of type `t`
@@ -113,6 +140,8 @@ class ListLowering:
             self.hints[("list", t.elem.key)] = T.I64
             self.hints_changed = True
             raise Restart()
+        elif isinstance(t, T.ListType):
+            self.settle_list_types(t.elem)
 
     def read_type(self, lst: Value) -> T.Type:
         """The element type of `lst` for a read: a list nothing was stored into holds ints."""
@@ -127,16 +156,14 @@ class ListLowering:
         """The one type elements of these types meet at (a CompileError when none)."""
         t = types[0]
         for u in types[1:]:
+            self.merge_pending(t, u)
             w = T.unify(t, u)
             if w is None:
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
             t = w
-        if isinstance(t, T.ListType) or isinstance(t, T.ArrayType):
-            self.error(f"lists of {'lists' if isinstance(t, T.ListType) else 'arrays'} are not "
-                       "supported in compiled code", node)
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats or tuples of them)", node)
+                       "ints, floats, lists, arrays or tuples of them)", node)
         return t
 
     # ---- the primitive operations -----------------------------------------------------
@@ -156,10 +183,19 @@ class ListLowering:
         return self.emit("list_len", [lst], T.I64, None, self.loc(node))
 
     def get_item(self, lst: Value, i: Value, node) -> Value:
-        """Element `i` (0 <= i < len) of `lst`."""
-        return self.emit("list_get", [lst, i], self.read_type(lst), None, self.loc(node))
+        """Element `i` (0 <= i < len) of `lst`. Of a list whose element type is not known yet
+        (read before anything is stored: `rows[i - 1][j]` above `rows.append(row)`), an
+        Undef of unknown type: this round is rebuilt, with the type of the first value stored
+        into the list or, when there is none, ints (`settle_pending_lists`)."""
+        elem = lst.type.elem
+        if isinstance(elem, PendingElement):
+            self.pending_lists.add(elem.key)
+            return Undef(UNKNOWN, self.loc(node))
+        return self.emit("list_get", [lst, i], elem, None, self.loc(node))
 
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
+        if isinstance(v.type, Unknown):
+            return          # (a round to be rebuilt: get_item)
         elem = self.stored_type(lst, v.type, node)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
         self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
@@ -632,79 +668,3 @@ def _empty_message(name: str) -> str:
 
 def _example(t: T.Type) -> str:
     return {T.F64: "floats, e.g. [0.0]", T.I64: "ints"}.get(t, f"{t} values")
-
-
-# ---- lists passed from Python are read-only ---------------------------------------------
-
-def reject_argument_list_writes(module: Module) -> None:
-    """CompileError at the first write (a `list_set`, `list_resize` or call of a function
-    that writes its parameter) reachable from a list parameter of the module's entry
-    function: such lists are copies of the caller's (runtime.boxing), so the write would
-    be lost. Values flowing through tuples, selects, block parameters and call results are
-    followed (conservatively)."""
-    funcs = list(module.functions.values())
-    entry = funcs[0]
-    if not any(_holds_list(t) for t in entry.param_types):
-        return
-    writes: dict[int, dict] = {id(f): {} for f in funcs}
-    changed = True
-    while changed:                  # callee summaries to a fixpoint (recursion)
-        changed = False
-        for f in funcs:
-            found = _param_writes(f, writes)
-            if found.keys() != writes[id(f)].keys():
-                writes[id(f)] = found
-                changed = True
-    for k, instr in sorted(writes[id(entry)].items()):
-        name = entry.params[k].name or f"#{k}"
-        raise CompileError(f"list argument '{name}' is written here: lists passed from Python are "
-                           f"read-only in compiled code (they are copies, so the write would be lost); "
-                           f"copy it first with {name} = list({name})", instr.loc or entry.loc)
-
-
-def _holds_list(t: T.Type) -> bool:
-    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
-
-
-def _param_writes(func: Function, writes: dict) -> dict:
-    """{parameter index: the first instruction writing a list it holds} for `func`, given
-    the callees' summaries in `writes`."""
-    origin: dict[int, set] = {id(p): {k} for k, p in enumerate(func.params) if _holds_list(p.type)}
-    if not origin:
-        return {}
-
-    def of(v):
-        return origin.get(id(v), set())
-
-    changed = True
-    while changed:
-        changed = False
-        for block in func.blocks:
-            for i in block.instrs:
-                if i.opname in ("br", "cbr"):
-                    for k, s in enumerate(i.succs):
-                        for p, a in zip(s.params, i.succ_args(k)):
-                            if of(a) - of(p):
-                                origin[id(p)] = of(p) | of(a)
-                                changed = True
-                    continue
-                if not (i.has_result and _holds_list(i.type)):
-                    continue
-                src = set().union(*(of(v) for v in i.operands)) if i.operands else set()
-                if src - of(i):
-                    origin[id(i)] = of(i) | src
-                    changed = True
-    found: dict = {}
-    for block in func.blocks:
-        for i in block.instrs:
-            hit = set()
-            if i.opname in ("list_set", "list_resize"):
-                hit = of(i.operands[0])
-            elif i.opname == "call":
-                callee_writes = writes.get(id(i.attr), {})
-                for k, v in enumerate(i.operands):
-                    if k in callee_writes:
-                        hit |= of(v)
-            for k in hit:
-                found.setdefault(k, i)
-    return found

@@ -151,15 +151,51 @@ def typeof(value) -> T.Type | None:
 
 def list_type_of(value: list) -> T.ListType | None:
     """The type of a list argument, from its elements (the entry point checks the same rule,
-    runtime.boxing `script.list.kind`): all bools, all ints (within int64), or ints and
-    floats with at least one float; None for an empty list or any other elements."""
-    kinds = {type(x) for x in value}
-    if kinds == {bool}:
-        return T.ListType(T.BOOL)
-    if not value or not kinds <= {int, float} or any(
-            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
+    runtime.boxing `script.list.kind` and `script.list.kind.nested`): lists nested as deep as
+    the deepest path (`[[1], []]` is a list of lists), whose innermost elements are all
+    bools, all ints (within int64), or ints and floats with at least one float; None when
+    there are no innermost elements (`[]`, `[[]]`) or other values."""
+    depth = _list_depth(value)
+    counts = [0, 0, 0]          # innermost elements, bools, floats
+    if depth is None or not _scan_list(value, depth, counts):
         return None
-    return T.ListType(T.F64 if float in kinds else T.I64)
+    n, bools, floats = counts
+    if n == 0 or 0 < bools < n:
+        return None
+    t = T.BOOL if bools == n else T.F64 if floats else T.I64
+    for _ in range(depth):
+        t = T.ListType(t)
+    return t
+
+
+def _list_depth(value, limit: int = 32):
+    """1 + the largest depth of the list items of `value` (None past `limit`: a list that
+    holds itself)."""
+    if limit == 0:
+        return None
+    depth = 1
+    for x in value:
+        if type(x) is list:
+            d = _list_depth(x, limit - 1)
+            if d is None:
+                return None
+            depth = max(depth, d + 1)
+    return depth
+
+
+def _scan_list(value: list, depth: int, counts: list) -> bool:
+    for x in value:
+        if depth > 1:
+            if type(x) is not list or not _scan_list(x, depth - 1, counts):
+                return False
+            continue
+        cls = type(x)
+        if cls not in (bool, int, float) or cls is int and not T.I64.min <= x <= T.I64.max:
+            return False
+        counts[0] += 1
+        counts[1] += cls is bool
+        counts[2] += cls is float
+    return True
 
 
 def array_type_of(a) -> T.ArrayType | None:

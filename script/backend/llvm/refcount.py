@@ -79,8 +79,8 @@ def _borrowed(func: Function, blocks) -> set:
             if i.opname == "const_array":   # nobody owns it: nothing to count
                 borrowed.add(i)
                 continue
-            if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
-                continue
+            if not (i.has_result and managed(i.type)) or i.opname in _FRESH + ("list_get",):
+                continue    # a list's element may be replaced (and released) while it is in use
             sources = i.operands[1:] if i.opname == "select" else i.operands[:1]
             if sources and all(v in borrowed for v in sources):
                 borrowed.add(i)

@@ -58,6 +58,8 @@ _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
 LIST_EMPTY, LIST_MIXED = 0, -1
 LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
 LIST_KIND_SYMBOL = "script.list.kind"
+NESTED_KIND_SYMBOL = "script.list.kind.nested"
+SCAN_SYMBOL = "script.list.scan"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
 UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
@@ -89,7 +91,7 @@ class Converter:
         self.fn = fn
         self.b = b
         self.error = error
-        self.unboxed_lists: list[Value] = []      # released after the call
+        self.unboxed_lists: list = []      # (list, type), released after the call
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -135,12 +137,17 @@ class Converter:
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.ListType):
-                if t.elem not in LIST_KINDS:
+                depth, leaf = list_depth(t)
+                if leaf not in LIST_KINDS:
                     b.branch(mismatch)          # never passed from Python
                     b.position_at_end(self.fn.append_block())
                     continue
-                kind = b.call(self.m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
-                ok = b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[t.elem])),
+                if depth == 1:
+                    kind = b.call(self.m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
+                else:
+                    kind = b.call(self.m.declare(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], attrs=("nounwind",)),
+                                  [obj, int_const("i64", depth)])
+                ok = b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[leaf])),
                            b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
                 self._continue_if(ok, mismatch)
 
@@ -240,19 +247,19 @@ class Converter:
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj`; MemoryError without memory."""
         b = self.b
-        lst = b.call(self.m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",)), [obj])
+        lst = b.call(_unbox_list_callee(self.m, t), [obj])
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
         capi.call(self.m, nb, "PyErr_NoMemory")
         self._release_lists(nb)
         nb.branch(self.error)
         self._continue_if(b.icmp("ne", lst, NULL), no_memory)
-        self.unboxed_lists.append(lst)
+        self.unboxed_lists.append((lst, t))
         return lst
 
     def _release_lists(self, b: Builder) -> None:
-        for lst in self.unboxed_lists:
-            lists.emit_rc(self.m, b, "decref", lst)
+        for lst, t in self.unboxed_lists:
+            lists.emit_rc(self.m, b, "decref", lst, t)
 
     def release_unboxed(self) -> None:
         """Release the lists `emit_unbox` made (call right after the native call)."""
@@ -435,7 +442,7 @@ class Converter:
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v)
+        lists.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         n = lists.length(b, v)
         out = capi.call(m, b, "PyList_New", n)
@@ -453,14 +460,17 @@ class Converter:
         i.add_incoming(int_const("i64", 0), entry)
         b.cbranch(b.icmp("slt", i, n), body, done)
         b.position_at_end(body)
-        item = self.emit_box(lists.get(b, t, v, i), t.elem, release)
+        item = lists.get(b, t, v, i)
+        if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
+            memory.emit_rc(m, b, "incref", item, t.elem)
+        item = self.emit_box(item, t.elem, release)
         self._continue_if(b.icmp("ne", item, NULL), release)
         b.store(item, b.gep("ptr", items, i))
         nxt = b.add(i, int_const("i64", 1))
         i.add_incoming(nxt, b.block)
         b.branch(head)
         b.position_at_end(done)
-        lists.emit_rc(m, b, "decref", v)
+        lists.emit_rc(m, b, "decref", v, t)
         return out
 
     def _box_optional(self, v: Value, t: T.OptionalType, error) -> Value:
@@ -526,7 +536,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m), _build_list_kind(m)]
+    names = [_build_release_buffer(m), _build_list_kind(m), _build_list_scan(m), _build_nested_kind(m)]
     for t in LIST_KINDS:
         names.append(_build_unbox_list(m, t))
     for t in INT_TYPES:
@@ -569,6 +579,52 @@ def _build_unbox(m: NativeModule, fn: Function, t: T.IntType) -> None:
 
 def _unbox_list_symbol(elem: T.Type) -> str:
     return f"script.list.unbox.{elem}"
+
+
+def list_depth(t: T.ListType) -> tuple[int, T.Type]:
+    """How many lists `t` nests (list[list[i64]]: 2) and the innermost element type."""
+    depth = 0
+    while isinstance(t, T.ListType):
+        depth, t = depth + 1, t.elem
+    return depth, t
+
+
+def _unbox_list_callee(m: NativeModule, t: T.ListType):
+    """``ptr (PyObject *list)`` making a new native list of `t` from a Python list that
+    `emit_type_checks` matched (NULL without memory): the runtime library's for a flat list,
+    one defined in `m` for nested lists (each inner list unboxed the same way)."""
+    if not isinstance(t.elem, T.ListType):
+        return m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",))
+    name = _unbox_list_symbol(t.elem)
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr"])
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, stored, done, failed = (fn.append_block(x) for x in ("head", "body", "stored", "done", "failed"))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    lst = lists.new(m, b)
+    fb = Builder(fn, failed)
+    lists.emit_rc(m, fb, "decref", lst, t)          # with the inner lists made so far
+    fb.ret(NULL)
+    entry = b.block
+    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)       # slots zeroed
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    inner = b.call(_unbox_list_callee(m, t.elem), [b.load("ptr", b.gep("ptr", items, i))])
+    b.cbranch(b.icmp("ne", inner, NULL), stored, failed, LIKELY)
+    b.position_at_end(stored)
+    lists.set_item(b, t, lst, inner, i)
+    i.add_incoming(b.add(i, int_const("i64", 1)), stored)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret(lst)
+    return fn
 
 
 def _build_list_kind(m: NativeModule) -> str:
@@ -617,6 +673,81 @@ def _build_list_kind(m: NativeModule) -> str:
     return fn.name
 
 
+def _build_list_scan(m: NativeModule) -> str:
+    """``i1 script.list.scan(PyObject *list, i64 depth, i64 *counts)``: whether `list` is
+    lists nested `depth` deep (empty ones anywhere) whose innermost elements are bools, ints
+    within int64 or floats; adds to counts[0..2] the number of those elements, bools and
+    floats. Recursive (a list holding itself has no finite depth: the scan stops at `depth`)."""
+    fn = m.new_function(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], linkage="external")
+    obj, depth, counts = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, inner, leaf, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "inner", "leaf", "number", "check_int", "next", "done", "mixed"))
+    Builder(fn, mixed).ret(int_const("i1", 0))
+    Builder(fn, done).ret(TRUE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    cls = b.load_at("ptr", item, OB_TYPE)
+    b.cbranch(b.icmp("sgt", depth, int_const("i64", 1)), inner, leaf)
+    b.position_at_end(inner)
+    is_list = b.icmp("eq", cls, capi.address_of(m, "PyList_Type"))
+    lower = fn.append_block("lower")
+    b.cbranch(is_list, lower, mixed)
+    b.position_at_end(lower)
+    ok = b.call(fn, [item, b.sub(depth, int_const("i64", 1)), counts])
+    b.cbranch(ok, next_, mixed)
+    b.position_at_end(leaf)
+    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
+    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
+    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    b.position_at_end(number)
+    for k, add in enumerate((TRUE, is_bool, is_float)):
+        b.store_at(b.add(b.load_at("i64", counts, 8 * k), b.zext(add, "i64")), counts, 8 * k)
+    b.cbranch(is_int, check_int, next_)
+    b.position_at_end(check_int)
+    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    b.branch(head)
+    return fn.name
+
+
+def _build_nested_kind(m: NativeModule) -> str:
+    """``i32 script.list.kind.nested(PyObject *list, i64 depth)``: `script.list.kind` for
+    lists nested `depth` deep, over all their innermost elements (LIST_EMPTY when there are
+    none)."""
+    fn = m.new_function(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], linkage="external")
+    obj, depth = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    scanned, mixed = fn.append_block("scanned"), fn.append_block("mixed")
+    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
+    counts = b.alloca("[3 x i64]")
+    for k in range(3):
+        b.store_at(int_const("i64", 0), counts, 8 * k)
+    ok = b.call(m.declare(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], attrs=("nounwind",)), [obj, depth, counts])
+    b.cbranch(ok, scanned, mixed)
+    b.position_at_end(scanned)
+    n, bools, floats = (b.load_at("i64", counts, 8 * k) for k in range(3))
+    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
+                    int_const("i32", LIST_KINDS[T.I64]))
+    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
+    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
+    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
+    return fn.name
+
+
 def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     """``ptr script.list.unbox.<elem>(PyObject *list)``: a new native list (llvm.lists) of
     the elements of a list `script.list.kind` matched with `elem`; NULL without memory."""
@@ -630,7 +761,7 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     lst = lists.new(m, b)
     overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
     fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst)
+    lists.emit_rc(m, fb, "decref", lst, t)
     fb.ret(NULL)
     b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
     b.position_at_end(head)
