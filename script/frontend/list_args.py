@@ -5,8 +5,9 @@ to it would be lost: `reject_argument_list_writes` makes the first write a Compi
 its line. It runs on the module as built, before the passes.
 
 The analysis follows objects, not just values. Values that may be the same list object
-share a class (union-find): a block parameter and its arguments, a select and its choices,
-a tuple and its items, an extract and its tuple, a call's result and its list operands.
+share a class (union-find over the lists in values, a tuple's one by one): a block
+parameter and its arguments, a select and its choices, a tuple's item and its operand, an
+extract and the tuple's item. A call's result may be any list its operands reach.
 Each class has `origin`, the entry function's parameters whose lists (or lists inside
 them) it may be, and `inside`, the parameters whose lists may be stored inside it:
 
@@ -66,21 +67,30 @@ def _depth(t: T.Type) -> int:
     return 1 + _depth(t.elem) if isinstance(t, T.ListType) else 0
 
 
+def _leaves(t: T.Type, path: tuple = ()):
+    """The paths to the lists in a value of type `t`: () for a list, (k, ...) into tuples."""
+    if isinstance(t, T.ListType):
+        yield path
+    elif isinstance(t, T.TupleType):
+        for k, e in enumerate(t.elems):
+            yield from _leaves(e, path + (k,))
+
+
 class _Classes:
-    """Union-find over values (by id) with an origin and an inside set per class."""
+    """Union-find over the lists in values, each named (id(value), path to it in tuples),
+    with an origin and an inside set per class."""
 
     def __init__(self):
-        self.parent: dict[int, int] = {}
-        self.origin: dict[int, set] = {}
-        self.inside: dict[int, set] = {}
+        self.parent: dict = {}
+        self.origin: dict = {}
+        self.inside: dict = {}
 
-    def find(self, v) -> int:
-        k = id(v)
-        root = self.parent.setdefault(k, k)
+    def find(self, key):
+        root = self.parent.setdefault(key, key)
         while root != self.parent[root]:
             root = self.parent[root]
-        while self.parent[k] != root:
-            self.parent[k], k = root, self.parent[k]
+        while self.parent[key] != root:
+            self.parent[key], key = root, self.parent[key]
         return root
 
     def union(self, a, b) -> bool:
@@ -92,17 +102,36 @@ class _Classes:
         self.inside[ra] = self.inside.get(ra, set()) | self.inside.pop(rb, set())
         return True
 
-    def reach(self, v) -> set:
-        r = self.find(v)
+    def union_values(self, a, pa: tuple, b, pb: tuple, t: T.Type) -> bool:
+        """Value `a` at path `pa` and `b` at `pb`, both of type `t`, are the same objects."""
+        changed = False
+        for path in _leaves(t):
+            changed |= self.union((id(a), pa + path), (id(b), pb + path))
+        return changed
+
+    def reach(self, key) -> set:
+        r = self.find(key)
         return self.origin.get(r, set()) | self.inside.get(r, set())
 
-    def add(self, table: dict, v, ks: set) -> bool:
-        r = self.find(v)
+    def reach_value(self, v) -> set:
+        out: set = set()
+        for path in _leaves(v.type):
+            out |= self.reach((id(v), path))
+        return out
+
+    def add(self, table: dict, key, ks: set) -> bool:
+        r = self.find(key)
         have = table.setdefault(r, set())
         if ks <= have:
             return False
         have |= ks
         return True
+
+    def add_value(self, table: dict, v, ks: set) -> bool:
+        changed = False
+        for path in _leaves(v.type):
+            changed |= self.add(table, (id(v), path), ks)
+        return changed
 
 
 def _param_writes(func: Function, writes: dict) -> dict:
@@ -110,8 +139,7 @@ def _param_writes(func: Function, writes: dict) -> dict:
     the callees' summaries in `writes`."""
     c = _Classes()
     for k, p in enumerate(func.params):
-        if _holds_list(p.type):
-            c.add(c.origin, p, {k})
+        c.add_value(c.origin, p, {k})
     if not c.origin:
         return {}
     lists = lambda vs: [v for v in vs if not isinstance(v, Const) and _holds_list(v.type)]    # noqa: E731
@@ -120,44 +148,61 @@ def _param_writes(func: Function, writes: dict) -> dict:
     while changed:
         changed = False
         for i in instrs:
-            if i.opname in ("br", "cbr"):
-                for k, s in enumerate(i.succs):
-                    for p, a in zip(s.params, i.succ_args(k)):
-                        if _holds_list(p.type) and not isinstance(a, Const):
-                            changed |= c.union(p, a)
-            elif i.opname == "list_get":
-                if _holds_list(i.type):
-                    lst = i.operands[0]
-                    changed |= c.add(c.origin, i, c.reach(lst))
-                    changed |= c.add(c.inside, i, c.reach(lst))
-                    changed |= c.add(c.inside, lst, c.reach(i))
-            elif i.opname == "list_set":
-                lst, v = i.operands[0], i.operands[1]
-                if _holds_list(v.type) and not isinstance(v, Const):
-                    changed |= c.add(c.inside, lst, c.reach(v))
-            elif i.opname == "call":
-                ops = lists(i.operands)
-                for op in ops:
-                    if _depth(op.type) > 1:
-                        for other in ops:
-                            if other is not op:
-                                changed |= c.add(c.inside, op, c.reach(other))
-                if i.has_result and _holds_list(i.type):
-                    for op in ops:
-                        changed |= c.add(c.origin, i, c.reach(op))
-            elif i.has_result and _holds_list(i.type):
-                for op in lists(i.operands):
-                    changed |= c.union(i, op)
+            changed |= _step(c, i, lists)
     found: dict = {}
     for i in instrs:
         hit = set()
         if i.opname in ("list_set", "list_resize"):
-            hit = c.origin.get(c.find(i.operands[0]), set())
+            hit = c.origin.get(c.find((id(i.operands[0]), ())), set())
         elif i.opname == "call":
             callee_writes = writes.get(id(i.attr), {})
             for k, v in enumerate(i.operands):
                 if k in callee_writes and not isinstance(v, Const) and _holds_list(v.type):
-                    hit |= c.reach(v)
+                    hit |= c.reach_value(v)
         for k in hit:
             found.setdefault(k, i)
     return found
+
+
+def _step(c: _Classes, i, lists) -> bool:
+    """Apply instruction `i`'s rule (the module docstring); whether a class changed."""
+    changed = False
+    if i.opname in ("br", "cbr"):
+        for k, s in enumerate(i.succs):
+            for p, a in zip(s.params, i.succ_args(k)):
+                if _holds_list(p.type) and not isinstance(a, Const):
+                    changed |= c.union_values(p, (), a, (), p.type)
+    elif i.opname == "list_get":
+        lst = i.operands[0]
+        outer = c.reach((id(lst), ()))
+        for path in _leaves(i.type):
+            changed |= c.add(c.origin, (id(i), path), outer)
+            changed |= c.add(c.inside, (id(i), path), outer)
+            changed |= c.add(c.inside, (id(lst), ()), c.reach((id(i), path)))
+    elif i.opname == "list_set":
+        v = i.operands[1]
+        if _holds_list(v.type) and not isinstance(v, Const):
+            changed |= c.add(c.inside, (id(i.operands[0]), ()), c.reach_value(v))
+    elif i.opname == "tuple":
+        for k, op in enumerate(i.operands):
+            if _holds_list(op.type) and not isinstance(op, Const):
+                changed |= c.union_values(i, (k,), op, (), op.type)
+    elif i.opname == "extract" and _holds_list(i.type):
+        changed |= c.union_values(i, (), i.operands[0], (i.attr,), i.type)
+    elif i.opname == "select" and _holds_list(i.type):
+        for op in lists(i.operands[1:]):
+            changed |= c.union_values(i, (), op, (), i.type)
+    elif i.opname == "call":
+        ops = lists(i.operands)
+        for op in ops:
+            if _depth(op.type) > 1:
+                for other in ops:
+                    if other is not op:
+                        changed |= c.add_value(c.inside, op, c.reach_value(other))
+        if i.has_result and _holds_list(i.type):
+            for op in ops:
+                changed |= c.add_value(c.origin, i, c.reach_value(op))
+    elif i.has_result and _holds_list(i.type):
+        for op in lists(i.operands):
+            changed |= c.add_value(c.origin, i, c.reach_value(op))
+    return changed
