@@ -309,3 +309,14 @@ def arg_shallow_ok(t):
 def arg_write_in_callee(t):
     helper_fill(t, 0)
     return t
+
+
+def to_array(t):
+    return np.array(t)
+
+
+def cube(n, m, k, i):
+    t = [[[a + b * 0.5 + c for c in range(k)] for b in range(m)] for a in range(n)]
+    if n:
+        t[i % n].append([1.0] * k)          # ragged at level 1 when n > 1
+    return np.array(t, dtype=np.float32), np.asarray(t).sum()

@@ -15,6 +15,7 @@ import script
 from difftest import check_all_levels, compiled
 
 SMALL = st.integers(-5, 5)
+GRID = [[1, 2], [3, 4]]
 # (A list argument without any innermost element, [[]], has no element type of its own.)
 INT_ROWS = st.lists(st.lists(st.integers(-9, 9), max_size=5), min_size=1, max_size=5).filter(any)
 FLOAT_ROWS = st.lists(st.lists(st.integers(-20, 20).map(lambda k: k / 4), max_size=5), min_size=1,
@@ -57,6 +58,7 @@ def test_ragged_rows(t):
     check_all_levels(K.row_sums, t)
     check_all_levels(K.copies, t, 0)
     check_all_levels(K.arg_total, t)
+    check_all_levels(K.to_array, t)             # NumPy's ValueError for ragged rows
 
 
 @settings(max_examples=20, deadline=None)
@@ -99,6 +101,12 @@ def test_comprehensions_tuples_methods_and_depth(n, m, i, j, k):
     check_all_levels(K.tuples_in_rows, n, m)
     check_all_levels(K.methods, n, i)
     check_all_levels(K.deep, n, i, j, k)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(0, 3))
+def test_arrays_from_lists_of_lists(n, m, k, i):
+    check_all_levels(K.cube, n, m, k, i)        # (np.array of an empty list is 1-d: docs/lists.md)
 
 
 def test_lists_of_arrays():
@@ -153,10 +161,27 @@ def test_unsupported_uses_are_compile_errors():
     def mixed_depth(n):
         return [[n], [[n]]]
 
-    for fn in (contains, compare, sort_rows, mixed_depth):
+    def index_of_row(n):
+        t = [[n]]
+        return t.index([n])
+
+    def write_global_row(n):
+        rows = list(GRID)
+        rows[n][0] = 5
+        return rows
+
+    for fn in (contains, compare, sort_rows, mixed_depth, index_of_row, write_global_row):
         with pytest.raises(script.CompileError) as e:
             script.script(fn)(1)
         assert "test_nested_lists.py" in str(e.value), str(e.value)
+
+
+def test_global_lists_of_lists_are_read_only_copies():
+    def read_global(i, j):
+        return GRID[i][j] + sum(len(r) for r in GRID)
+
+    for i, j in ((0, 1), (1, 0), (2, 0), (-1, -3)):
+        check_all_levels(read_global, i, j)
 
 
 def _rss_kb():

@@ -143,14 +143,17 @@ class ListLowering:
         elif isinstance(t, T.ListType):
             self.settle_list_types(t.elem)
 
-    def read_type(self, lst: Value) -> T.Type:
-        """The element type of `lst` for a read: a list nothing was stored into holds ints."""
-        elem = lst.type.elem
-        if isinstance(elem, PendingElement):
-            self.hints[("list", elem.key)] = T.I64
+    def read_type_of(self, t: T.ListType) -> T.Type:
+        """`read_type` for a list of type `t`."""
+        if isinstance(t.elem, PendingElement):
+            self.hints[("list", t.elem.key)] = T.I64
             self.hints_changed = True
             raise Restart()
-        return elem
+        return t.elem
+
+    def read_type(self, lst: Value) -> T.Type:
+        """The element type of `lst` for a read: a list nothing was stored into holds ints."""
+        return self.read_type_of(lst.type)
 
     def element_type(self, types, node) -> T.Type:
         """The one type elements of these types meet at (a CompileError when none)."""
@@ -191,13 +194,19 @@ class ListLowering:
         if isinstance(elem, PendingElement):
             self.pending_lists.add(elem.key)
             return Undef(UNKNOWN, self.loc(node))
-        return self.emit("list_get", [lst, i], elem, None, self.loc(node))
+        item = self.emit("list_get", [lst, i], elem, None, self.loc(node))
+        holder = self.global_rows.get(id(lst)) or isinstance(elem, T.ListType) and self.global_lists.get(id(lst))
+        if holder:                      # a row of a global list: read-only too
+            self.global_lists[id(item)] = self.global_rows[id(item)] = holder
+        return item
 
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
         if isinstance(v.type, Unknown):
             return          # (a round to be rebuilt: get_item)
         elem = self.stored_type(lst, v.type, node)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
+        if isinstance(elem, T.ListType) and id(v) in self.global_rows:
+            self.global_rows[id(lst)] = self.global_rows[id(v)]      # (list(G), [r for r in G])
         self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
 
     def checked_item(self, lst: Value, i: Value, node) -> Value:
@@ -293,9 +302,11 @@ class ListLowering:
         """CompileError for a write to a global list (`global_list`)."""
         name = self.global_lists.get(id(lst))
         if name is not None:
+            copy = f"[list(r) for r in {name}]" if id(lst) in self.global_rows or isinstance(
+                lst.type.elem, T.ListType) else f"list({name})"
             self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
                        f"function is compiled, so the write would be lost); copy it first: "
-                       f"xs = list({name})", node)
+                       f"xs = {copy}", node)
 
     def list_delete(self, lst: Value, index_node, node) -> None:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
@@ -400,6 +411,7 @@ class ListLowering:
 
     def list_contains(self, x: Value, lst: Value, node) -> Value:
         """`x in lst`: == against each element in order, stopping at the first equal one."""
+        self.check_comparable(lst, "'in'", node)
         return self.any_of(self.iterable_value(lst, node), node,
                            lambda e: self.compare(ast.Eq(), x, e, node))
 
@@ -441,6 +453,8 @@ class ListLowering:
         helper = _METHODS.get(name)
         if helper is None:
             self.error(f"list has no method '{name}' in compiled code", node.func)
+        if name in ("index", "count", "remove"):
+            self.check_comparable(lst, f"list.{name}()", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
             self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
         if name == "pop" and not args:
@@ -451,6 +465,13 @@ class ListLowering:
             self.stored_type(lst, self.pre_evaluate(args[1]).type, node)
         call = ast.Call(node.func, args, [], lineno=node.lineno, col_offset=node.col_offset)
         return self.call_script(self.ctx.info_for(helper), call, first=lst)
+
+    def check_comparable(self, lst: Value, what: str, node) -> None:
+        """CompileError for `what` (which compares elements with ==) on a list of lists or
+        arrays: == between lists is not supported."""
+        if _holds_reference(self.read_type(lst)):
+            self.error(f"{what} of a {lst.type} compares its elements with ==, which compiled code does "
+                       "not support between lists or arrays", node)
 
     def pre_evaluate(self, node) -> Value:
         """The value of `node`, computed now and given again by its next `lazy` (lower_expr)."""
@@ -641,8 +662,11 @@ class ListLowering:
         return lst
 
     def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
-        """`np.array(lst)`: a new 1-d array of the elements."""
+        """`np.array(lst)`: a new 1-d array of the elements (list_arrays.py: of lists)."""
         elem = self.read_type(lst)
+        if isinstance(elem, T.ListType):
+            from script.frontend.list_arrays import nested_list_to_array
+            return nested_list_to_array(self, lst, dtype, node)
         if not elem.is_numeric():
             self.error(f"numpy.array() of a {lst.type} is not supported in compiled code", node)
         t = dtype or elem
@@ -659,6 +683,12 @@ _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.in
 
 
 _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort")
+
+
+def _holds_reference(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_holds_reference(e) for e in t.elems)
+    return isinstance(t, (T.ListType, T.ArrayType))
 
 
 def _empty_message(name: str) -> str:
