@@ -320,3 +320,25 @@ def cube(n, m, k, i):
     if n:
         t[i % n].append([1.0] * k)          # ragged at level 1 when n > 1
     return np.array(t, dtype=np.float32), np.asarray(t).sum()
+
+
+def replace_row(t, r):
+    t[0] = [0]
+    r.append(5)
+    return len(r) + r[0]
+
+
+def rows_outlive_their_slots(n):
+    t = [[n, 2], [3]]
+    r = t[0]
+    t[0] = [9]                  # the list drops the row; `r` still holds it
+    a = r[1] + len(r)
+    u = [[n, 1]]
+    b = replace_row(u, u[0])
+    s = [[1, 2], [n]]
+    last = s[1]
+    s.pop()
+    x = [[[n]]]
+    inner = x[0][0]
+    x[0] = [[0]]
+    return a, b, last[0] + inner[0], r, u, s, x
