@@ -342,3 +342,48 @@ def rows_outlive_their_slots(n):
     inner = x[0][0]
     x[0] = [[0]]
     return a, b, last[0] + inner[0], r, u, s, x
+
+
+def keyed(n):
+    rows = [[(i * 7) % 5, i] for i in range(n)]
+    s = sorted(rows, key=lambda r: r[0])
+    rows.sort(key=lambda r: -r[1])
+    return s, rows, max(rows, key=len) if rows else [0]
+
+
+def perms(xs):
+    if len(xs) <= 1:
+        return [xs[:]]
+    out = []
+    for i in range(len(xs)):
+        rest = xs[:i] + xs[i + 1:]
+        for p in perms(rest):
+            out.append([xs[i]] + p)
+    return out
+
+
+def permutations(n):
+    return perms(list(range(n)))
+
+
+def subsets(n):
+    res = [[]]
+    for x in range(n):
+        res = res + [r + [x] for r in res]
+    return res
+
+
+def tuples_holding_lists(n):
+    t = [(i, [i] * i) for i in range(n)]
+    if n:
+        t[0][1].append(5)
+    total = 0
+    for k, lst in t:
+        total += k * len(lst)
+    return t, total
+
+
+def maybe_rows(n):
+    if n > 1:
+        rows = [[n]]
+    return rows                 # UnboundLocalError when n <= 1

@@ -93,6 +93,11 @@ def test_building_rows(n, k):
     check_all_levels(K.grow_last, n)
     check_all_levels(K.bools_triangle, n)
     check_all_levels(K.fill_via_helper, n)
+    check_all_levels(K.keyed, n)
+    check_all_levels(K.subsets, k)
+    check_all_levels(K.permutations, k)
+    check_all_levels(K.tuples_holding_lists, n)
+    check_all_levels(K.maybe_rows, k)
 
 
 @settings(max_examples=20, deadline=None)
