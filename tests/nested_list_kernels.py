@@ -387,3 +387,11 @@ def maybe_rows(n):
     if n > 1:
         rows = [[n]]
     return rows                 # UnboundLocalError when n <= 1
+
+
+def declared_rows(n):
+    rows: list[list[float]] = []
+    for i in range(n):
+        rows.append([float(i)] * i)
+    empty: list[list[int]] = []
+    return rows, empty

@@ -98,6 +98,7 @@ def test_building_rows(n, k):
     check_all_levels(K.permutations, k)
     check_all_levels(K.tuples_holding_lists, n)
     check_all_levels(K.maybe_rows, k)
+    check_all_levels(K.declared_rows, k)
 
 
 @settings(max_examples=20, deadline=None)
@@ -167,6 +168,11 @@ def test_unsupported_uses_are_compile_errors():
     def mixed_depth(n):
         return [[n], [[n]]]
 
+    def int_row_in_float_table(n):
+        rows: list[list[float]] = []
+        rows.append([n])
+        return rows
+
     def index_of_row(n):
         t = [[n]]
         return t.index([n])
@@ -176,7 +182,8 @@ def test_unsupported_uses_are_compile_errors():
         rows[n][0] = 5
         return rows
 
-    for fn in (contains, compare, sort_rows, mixed_depth, index_of_row, write_global_row):
+    for fn in (contains, compare, sort_rows, mixed_depth, index_of_row, write_global_row,
+               int_row_in_float_table):
         with pytest.raises(script.CompileError) as e:
             script.script(fn)(1)
         assert "test_nested_lists.py" in str(e.value), str(e.value)

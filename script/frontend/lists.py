@@ -105,6 +105,10 @@ class ListLowering:
             raise Restart()
         self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+            if _holds_reference(elem) or _holds_reference(t):
+                self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
+                           f"list all have one type, and a list is not converted (it is a reference): "
+                           f"make this one a {elem} too (e.g. with float elements)", node)
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
         return elem

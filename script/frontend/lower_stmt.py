@@ -214,6 +214,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
             want = self.declared[name]
+            self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
