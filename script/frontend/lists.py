@@ -14,6 +14,15 @@ node and restarts the build (as loop variables that widen do), and a list nothin
 stored into becomes a list of ints. A value of a wider type than the elements (a float into
 a list of ints) is a `CompileError`.
 
+Lists of lists. Elements may be lists (and arrays, tuples holding them), references as in
+Python. A pending element type may sit inside another type (`[[]]`, `rows.append([])`):
+`merge_pending` matches pending and known types at the same place inside lists and tuples,
+and `resolve_pending` puts the hints found since into a hint. An element read from a list
+whose element type is still pending (`rows[i - 1][j]` above the `rows.append(row)` that
+decides it) is an Undef of unknown type: the operations that meet it (indexing, `len`,
+methods, item assignment, iteration) give Unknown or do nothing, and the round is rebuilt
+once the type is known (the store restarts it, or `settle_pending_lists` does).
+
 Iteration (`for x in lst`, `sum(lst)`, ...) takes the length once, when the loop starts,
 and reads each element with a bounds check: a loop that appends to the list it iterates
 stops at the old length (CPython goes on), one that removes from it raises IndexError.
