@@ -395,3 +395,38 @@ def declared_rows(n):
         rows.append([float(i)] * i)
     empty: list[list[int]] = []
     return rows, empty
+
+
+def run_ops(ops):
+    """Random edits of a table and rows held on the side (ops: (code, a, b) triples)."""
+    t = [[0], [1, 1]]
+    held = [0]
+    spare = [[7]]
+    for k in range(0, len(ops) - 2, 3):
+        code, a, b = ops[k], ops[k + 1], ops[k + 2]
+        if code == 0:
+            t.append([a] * (b % 4))
+        elif code == 1 and t:
+            t[a % len(t)].append(b)
+        elif code == 2 and t:
+            row = t[a % len(t)]
+            if row:
+                row[b % len(row)] = a * b
+        elif code == 3 and t:
+            held = t.pop(a % len(t))
+        elif code == 4:
+            t.insert(a, held)
+        elif code == 5 and t:
+            t[a % len(t)] = spare[0]
+            spare[0] = [b]
+        elif code == 6:
+            t = t[a % 3:] + [row[:] for row in t[:b % 3]]
+        elif code == 7 and t:
+            del t[a % len(t)]
+        elif code == 8:
+            t = t * (b % 3)
+        elif code == 9 and t and t[0]:
+            t[0].pop()
+        else:
+            spare.append(held)
+    return t, held, spare, [len(r) for r in t]

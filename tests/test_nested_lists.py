@@ -116,6 +116,12 @@ def test_arrays_from_lists_of_lists(n, m, k, i):
     check_all_levels(K.cube, n, m, k, i)        # (np.array of an empty list is 1-d: docs/lists.md)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-3, 9), max_size=60))
+def test_random_edits_of_a_table(ops):
+    check_all_levels(K.run_ops, [0, 0, 0] + ops)   # (the leading no-op types the argument)
+
+
 def test_lists_of_arrays():
     for n, m in ((0, 2), (1, 1), (3, 4)):
         check_all_levels(K.arrays_in_list, n, m)
@@ -205,7 +211,8 @@ def test_freed_memory_is_never_read():
             "from difftest import check\n"
             "for fn, args in ((K.rows_outlive_their_slots, (3,)), (K.aliasing, (3, 1, 2, 9)),\n"
             "                 (K.rows_append, (5,)), (K.methods, (4, 1)), (K.pascal, (7,)),\n"
-            "                 (K.copies, ([[1, 2], [3, 4]], 1))):\n"
+            "                 (K.copies, ([[1, 2], [3, 4]], 1)),\n"
+            "                 (K.run_ops, ([0, 2, 3, 3, 0, 0, 4, 1, 0, 5, 0, 2, 6, 1, 1, 9, 0, 0, 8, 0, 2],))):\n"
             "    f = script.script(fn)\n"
             "    for _ in range(50):\n"
             "        check(fn, f, *args)\n"
