@@ -430,3 +430,25 @@ def run_ops(ops):
         else:
             spare.append(held)
     return t, held, spare, [len(r) for r in t]
+
+
+def edges(pairs, n):
+    """A graph from a list of (a, b, weight) tuples: degrees and total weight."""
+    deg = [0] * n
+    w = 0.0
+    adj = [[] for _ in range(n)]
+    for a, b, c in pairs:
+        deg[a] += 1
+        deg[b] += 1
+        w += c
+        adj[a].append((b, c))
+    return deg, w, adj, pairs
+
+
+def tuple_rows(t):
+    s = 0.0
+    for row in t:
+        for a, (b, flag) in row:
+            if flag:
+                s += a * b
+    return s, t

@@ -150,6 +150,35 @@ def test_list_of_lists_arguments_and_dispatch():
     assert scaled([], 1) == []
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 5), st.data())
+def test_list_of_tuples_arguments(n, data):
+    weight = st.one_of(st.integers(-5, 5), st.integers(-10, 10).map(lambda k: k / 2))
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), weight),
+                               min_size=1, max_size=8))
+    check_all_levels(K.edges, pairs, n)
+    rows = data.draw(st.lists(st.lists(st.tuples(st.integers(-3, 3), st.tuples(
+        st.integers(-3, 3).map(lambda k: k / 2), st.booleans())), max_size=3), min_size=1, max_size=3)
+        .filter(any))
+    check_all_levels(K.tuple_rows, rows)
+
+
+def test_list_of_tuples_argument_matching():
+    f = compiled(K.edges)
+    assert f([(0, 1, 2)], 2)[1] == 2.0 and f([(0, 1, 2.5)], 2)[1] == 2.5
+    assert set(f.signatures) >= {"(list[tuple[int, int, int]], int) -> tuple[list[int], float, "
+                                 "list[list[tuple[int, int]]], list[tuple[int, int, int]]]"}
+    for bad in ([(0, 1, "a")], [(0, 1, 2**70)], [(0, 1, 2), [1, 2, 3]], [(True, 1, 1), (1, 1, 1)]):
+        with pytest.raises(TypeError, match="not supported"):
+            f(bad, 2)
+    arg = [(0, 1, 10**12 + 1)]
+    before = sys.getrefcount(arg), sys.getrefcount(arg[0]), sys.getrefcount(arg[0][2])
+    for _ in range(500):
+        f(arg, 2)
+    gc.collect()
+    assert (sys.getrefcount(arg), sys.getrefcount(arg[0]), sys.getrefcount(arg[0][2])) == before
+
+
 def test_writes_to_argument_lists_of_lists_are_compile_errors():
     for fn in (K.arg_write_inner, K.arg_write_alias, K.arg_write_in_callee):
         with pytest.raises(script.CompileError, match=r"read-only in compiled code.*\[list\(x\) for x in t\]") as e:
@@ -212,7 +241,8 @@ def test_freed_memory_is_never_read():
             "for fn, args in ((K.rows_outlive_their_slots, (3,)), (K.aliasing, (3, 1, 2, 9)),\n"
             "                 (K.rows_append, (5,)), (K.methods, (4, 1)), (K.pascal, (7,)),\n"
             "                 (K.copies, ([[1, 2], [3, 4]], 1)),\n"
-            "                 (K.run_ops, ([0, 2, 3, 3, 0, 0, 4, 1, 0, 5, 0, 2, 6, 1, 1, 9, 0, 0, 8, 0, 2],))):\n"
+            "                 (K.run_ops, ([0, 2, 3, 3, 0, 0, 4, 1, 0, 5, 0, 2, 6, 1, 1, 9, 0, 0, 8, 0, 2],)),\n"
+            "                 (K.tuple_rows, ([[(1, (2.5, True))], [], [(2, (1.0, False))]],))):\n"
             "    f = script.script(fn)\n"
             "    for _ in range(50):\n"
             "        check(fn, f, *args)\n"

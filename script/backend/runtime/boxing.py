@@ -24,12 +24,13 @@ The rule covers the scalars inside a tuple parameter too.
 Results are new references, or NULL with the Python exception set when an allocation fails
 (a partly built tuple is released first).
 
-Lists. A list argument is matched by its elements (`script.list.kind`: all bools, all ints
-that fit in int64, or floats and such ints with at least one float; an empty list matches a
-list of any of these) and copied into a new native list (`script.list.unbox.<t>`), which the
-entry releases after the call (`release_unboxed`): compiled code never writes an argument
-list (frontend.lists), so no write is lost. A returned list becomes a new Python list of
-boxed elements, and the native list is released.
+Lists. A list argument is matched by its elements (list_boxing.py: all bools, all ints
+that fit in int64, or floats and such ints with at least one float; lists of such lists;
+lists of tuples of them; an empty list matches a list of any of these) and copied into a new
+native list, which the entry releases after the call (`release_unboxed`): compiled code
+never writes an argument list (frontend.list_args), so no write is lost. A returned list
+becomes a new Python list of boxed elements (lists, arrays and tuples in it boxed the same
+way), and the native list is released.
 
 An int of one digit (the common case) unboxes inline; any other int, and one out of a narrow
 type's range, goes through ``script.unbox.<t>`` (`build_runtime`), compiled once per process in
@@ -45,7 +46,7 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi
+from script.backend.runtime import capi, list_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
@@ -53,13 +54,6 @@ READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
 
-# What `script.list.kind` says of a list's elements, and the element type each kind unboxes
-# to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
-LIST_EMPTY, LIST_MIXED = 0, -1
-LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
-LIST_KIND_SYMBOL = "script.list.kind"
-NESTED_KIND_SYMBOL = "script.list.kind.nested"
-SCAN_SYMBOL = "script.list.scan"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
 UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
@@ -137,19 +131,7 @@ class Converter:
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.ListType):
-                depth, leaf = list_depth(t)
-                if leaf not in LIST_KINDS:
-                    b.branch(mismatch)          # never passed from Python
-                    b.position_at_end(self.fn.append_block())
-                    continue
-                if depth == 1:
-                    kind = b.call(self.m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
-                else:
-                    kind = b.call(self.m.declare(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], attrs=("nounwind",)),
-                                  [obj, int_const("i64", depth)])
-                ok = b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[leaf])),
-                           b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
-                self._continue_if(ok, mismatch)
+                self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
 
     def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
         """An ndarray (matched by type) of `t`'s rank, element type in native byte order,
@@ -247,7 +229,7 @@ class Converter:
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj`; MemoryError without memory."""
         b = self.b
-        lst = b.call(_unbox_list_callee(self.m, t), [obj])
+        lst = b.call(list_boxing.unbox_callee(self.m, t), [obj])
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
         capi.call(self.m, nb, "PyErr_NoMemory")
@@ -536,9 +518,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m), _build_list_kind(m), _build_list_scan(m), _build_nested_kind(m)]
-    for t in LIST_KINDS:
-        names.append(_build_unbox_list(m, t))
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)
@@ -575,213 +555,6 @@ def _build_unbox(m: NativeModule, fn: Function, t: T.IntType) -> None:
             too_small = b.icmp("slt", v, int_const("i64", t.min))
             conv._continue_if(b.not_(too_small), _raise_overflow(m, fn, fail, low))
     b.ret(b.insert_value(b.insert_value(undef(UNBOX_RESULT), v, 0), TRUE, 1))
-
-
-def _unbox_list_symbol(elem: T.Type) -> str:
-    return f"script.list.unbox.{elem}"
-
-
-def list_depth(t: T.ListType) -> tuple[int, T.Type]:
-    """How many lists `t` nests (list[list[i64]]: 2) and the innermost element type."""
-    depth = 0
-    while isinstance(t, T.ListType):
-        depth, t = depth + 1, t.elem
-    return depth, t
-
-
-def _unbox_list_callee(m: NativeModule, t: T.ListType):
-    """``ptr (PyObject *list)`` making a new native list of `t` from a Python list that
-    `emit_type_checks` matched (NULL without memory): the runtime library's for a flat list,
-    one defined in `m` for nested lists (each inner list unboxed the same way)."""
-    if not isinstance(t.elem, T.ListType):
-        return m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",))
-    name = _unbox_list_symbol(t.elem)
-    fn = m.helpers.get(name)
-    if fn is not None:
-        return fn
-    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr"])
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, stored, done, failed = (fn.append_block(x) for x in ("head", "body", "stored", "done", "failed"))
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    lst = lists.new(m, b)
-    fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst, t)          # with the inner lists made so far
-    fb.ret(NULL)
-    entry = b.block
-    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)       # slots zeroed
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    inner = b.call(_unbox_list_callee(m, t.elem), [b.load("ptr", b.gep("ptr", items, i))])
-    b.cbranch(b.icmp("ne", inner, NULL), stored, failed, LIKELY)
-    b.position_at_end(stored)
-    lists.set_item(b, t, lst, inner, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), stored)
-    b.branch(head)
-    b.position_at_end(done)
-    b.ret(lst)
-    return fn
-
-
-def _build_list_kind(m: NativeModule) -> str:
-    """``i32 script.list.kind(PyObject *list)``: LIST_EMPTY, LIST_MIXED (other elements, an
-    int beyond int64, bools with numbers) or the LIST_KINDS value of an exact list's elements."""
-    fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "number", "check_int", "next", "done", "mixed"))
-    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats):
-        phi.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    cls = b.load_at("ptr", item, OB_TYPE)
-    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
-    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
-    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
-    b.position_at_end(number)
-    b.cbranch(is_int, check_int, next_)
-    b.position_at_end(check_int)
-    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
-    floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
-    b.branch(head)
-    b.position_at_end(done)
-    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
-                    int_const("i32", LIST_KINDS[T.I64]))
-    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
-    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
-    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
-    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
-    return fn.name
-
-
-def _build_list_scan(m: NativeModule) -> str:
-    """``i1 script.list.scan(PyObject *list, i64 depth, i64 *counts)``: whether `list` is
-    lists nested `depth` deep (empty ones anywhere) whose innermost elements are bools, ints
-    within int64 or floats; adds to counts[0..2] the number of those elements, bools and
-    floats. Recursive (a list holding itself has no finite depth: the scan stops at `depth`)."""
-    fn = m.new_function(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], linkage="external")
-    obj, depth, counts = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, inner, leaf, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "inner", "leaf", "number", "check_int", "next", "done", "mixed"))
-    Builder(fn, mixed).ret(int_const("i1", 0))
-    Builder(fn, done).ret(TRUE)
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    cls = b.load_at("ptr", item, OB_TYPE)
-    b.cbranch(b.icmp("sgt", depth, int_const("i64", 1)), inner, leaf)
-    b.position_at_end(inner)
-    is_list = b.icmp("eq", cls, capi.address_of(m, "PyList_Type"))
-    lower = fn.append_block("lower")
-    b.cbranch(is_list, lower, mixed)
-    b.position_at_end(lower)
-    ok = b.call(fn, [item, b.sub(depth, int_const("i64", 1)), counts])
-    b.cbranch(ok, next_, mixed)
-    b.position_at_end(leaf)
-    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
-    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
-    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
-    b.position_at_end(number)
-    for k, add in enumerate((TRUE, is_bool, is_float)):
-        b.store_at(b.add(b.load_at("i64", counts, 8 * k), b.zext(add, "i64")), counts, 8 * k)
-    b.cbranch(is_int, check_int, next_)
-    b.position_at_end(check_int)
-    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    b.branch(head)
-    return fn.name
-
-
-def _build_nested_kind(m: NativeModule) -> str:
-    """``i32 script.list.kind.nested(PyObject *list, i64 depth)``: `script.list.kind` for
-    lists nested `depth` deep, over all their innermost elements (LIST_EMPTY when there are
-    none)."""
-    fn = m.new_function(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], linkage="external")
-    obj, depth = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    scanned, mixed = fn.append_block("scanned"), fn.append_block("mixed")
-    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
-    counts = b.alloca("[3 x i64]")
-    for k in range(3):
-        b.store_at(int_const("i64", 0), counts, 8 * k)
-    ok = b.call(m.declare(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], attrs=("nounwind",)), [obj, depth, counts])
-    b.cbranch(ok, scanned, mixed)
-    b.position_at_end(scanned)
-    n, bools, floats = (b.load_at("i64", counts, 8 * k) for k in range(3))
-    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
-                    int_const("i32", LIST_KINDS[T.I64]))
-    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
-    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
-    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
-    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
-    return fn.name
-
-
-def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
-    """``ptr script.list.unbox.<elem>(PyObject *list)``: a new native list (llvm.lists) of
-    the elements of a list `script.list.kind` matched with `elem`; NULL without memory."""
-    fn = m.new_function(_unbox_list_symbol(elem), "ptr", ["ptr"], linkage="external")
-    obj, = fn.args
-    t = T.ListType(elem)
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, done, failed = (fn.append_block(x) for x in ("head", "body", "done", "failed"))
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    lst = lists.new(m, b)
-    overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
-    fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst, t)
-    fb.ret(NULL)
-    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), fn.blocks[0])
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    if elem == T.BOOL:
-        v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
-    elif elem == T.F64:
-        v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
-    else:
-        v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    lists.set_item(b, t, lst, v, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), body)
-    b.branch(head)
-    b.position_at_end(done)
-    b.ret(lst)
-    return fn.name
 
 
 def _raise_overflow(m: NativeModule, fn: Function, fail, message: str):
