@@ -452,3 +452,7 @@ def tuple_rows(t):
             if flag:
                 s += a * b
     return s, t
+
+
+def echo(t):
+    return t

@@ -179,6 +179,35 @@ def test_list_of_tuples_argument_matching():
     assert (sys.getrefcount(arg), sys.getrefcount(arg[0]), sys.getrefcount(arg[0][2])) == before
 
 
+_SCALARS = st.one_of(st.booleans(), st.integers(-3, 3), st.integers(-3, 3).map(float),
+                    st.sampled_from([2**63, -2**63 - 1, "x", None]))
+_LEAVES = st.one_of(_SCALARS, st.tuples(_SCALARS, _SCALARS))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_VALUES, max_size=4))
+def test_argument_types_agree_with_the_entry_point(value):
+    """Whatever the dispatcher's rule (typeinfer.list_type_of) types, the entry point's native
+    check accepts and copies exactly; whatever it rejects, the call rejects."""
+    from script.frontend.typeinfer import list_type_of, to_python_value
+    f = compiled(K.echo)
+    t = list_type_of(value)
+    if t is None:
+        if _has_leaf(value):
+            with pytest.raises(TypeError):
+                f(value)
+        return
+    got = f(value)
+    want = to_python_value(t, value)
+    assert repr(got) == repr(want) and f.signatures
+    assert value == want                # (only ints became floats)
+
+
+def _has_leaf(v) -> bool:
+    return any(_has_leaf(x) if type(x) is list else True for x in v)
+
+
 def test_writes_to_argument_lists_of_lists_are_compile_errors():
     for fn in (K.arg_write_inner, K.arg_write_alias, K.arg_write_in_callee):
         with pytest.raises(script.CompileError, match=r"read-only in compiled code.*\[list\(x\) for x in t\]") as e:

@@ -13,6 +13,7 @@ fewer dimensions.
 from __future__ import annotations
 
 import ast
+import functools
 
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -70,6 +71,7 @@ def _key(lo, node, tag) -> ast.AST:
     return key
 
 
+@functools.lru_cache(maxsize=None)
 def _ragged_message(k: int) -> str:
     """NumPy's ValueError for lists whose lengths differ at level `k`, with ``%lld`` for each
     length of the shape found so far."""
