@@ -166,7 +166,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         module = Module(funcs)
         from script.frontend.cuda_lowering import reject_kernel_ops
         reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
-        from script.frontend.lists import reject_argument_list_writes
+        from script.frontend.list_args import reject_argument_list_writes
         reject_argument_list_writes(module)  # lists from Python are copies: read-only
         from script.frontend.frozen import reject_const_array_writes
         reject_const_array_writes(module)    # global arrays are constants of the code

@@ -53,8 +53,8 @@ def uses_set(x):
     return s
 
 
-def uses_list_of_arrays(x):
-    return [x, x]  # error: lists of arrays
+def uses_list_of_none(x):
+    return [None, None]  # error: lists of none are not supported
 
 
 def uses_string(x):

@@ -254,13 +254,14 @@ def test_every_single_bit_flip_or_truncation_is_a_load_error(src, tmp_path):
 
 @pytest.mark.parametrize("text", ["i64", "bool", "f32", "none", "(i64, f64)", "(i64,)",
                                   "f64[:,::1]", "i32[:]", "u8[:,:,:]", "list[i64]",
-                                  "list[(i64, bool)]", "((f64, i64), f64[::1])"])
+                                  "list[(i64, bool)]", "((f64, i64), f64[::1])", "list[list[f64]]",
+                                  "list[(i64, list[bool])]", "list[f64[:,::1]]"])
 def test_entry_types_round_trip(text):
     from script import cache_entry
     assert str(cache_entry.parse_type(text)) == text
 
 
-@pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[f64[:]]", "str", "f64[:,]x"])
+@pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[none]", "list[opt[i64]]", "str", "f64[:,]x"])
 def test_entry_types_reject_what_is_not_a_type(text):
     from script import cache_entry
     with pytest.raises(ValueError):

@@ -28,7 +28,7 @@ def _cases():
     return cases
 
 
-ARGS = {"uses_star_args": (), "uses_list_of_arrays": (np.zeros(2),)}
+ARGS = {"uses_star_args": (), "uses_list_of_none": (np.zeros(2),)}
 
 
 @pytest.mark.parametrize("fn,line,text", _cases())

@@ -111,6 +111,8 @@ class CallLowering:
                 return self.array_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.ListType):
                 return self.list_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), Unknown):
+                return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -685,6 +687,8 @@ class CallLowering:
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):
             return self.list_len(v, node)
+        if isinstance(v.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:

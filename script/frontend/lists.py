@@ -14,24 +14,32 @@ node and restarts the build (as loop variables that widen do), and a list nothin
 stored into becomes a list of ints. A value of a wider type than the elements (a float into
 a list of ints) is a `CompileError`.
 
+Lists of lists. Elements may be lists (and arrays, tuples holding them), references as in
+Python. A pending element type may sit inside another type (`[[]]`, `rows.append([])`):
+`merge_pending` matches pending and known types at the same place inside lists and tuples,
+and `resolve_pending` puts the hints found since into a hint. An element read from a list
+whose element type is still pending (`rows[i - 1][j]` above the `rows.append(row)` that
+decides it) is an Undef of unknown type: the operations that meet it (indexing, `len`,
+methods, item assignment, iteration) give Unknown or do nothing, and the round is rebuilt
+once the type is known (the store restarts it, or `settle_pending_lists` does).
+
 Iteration (`for x in lst`, `sum(lst)`, ...) takes the length once, when the loop starts,
 and reads each element with a bounds check: a loop that appends to the list it iterates
 stops at the old length (CPython goes on), one that removes from it raises IndexError.
 
 Lists passed from Python are copied in, so a write to one would be lost: writes reachable
-from a parameter of the entry function are a CompileError (`reject_argument_list_writes`).
+from a parameter of the entry function are a CompileError (list_args.py).
 """
 
 from __future__ import annotations
 
 import ast
 
-from script.errors import CompileError
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
 from script.ir import types as T
-from script.ir.core import Const, Function, Module, Value
+from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
 
 _INDEX_ERROR = "list index out of range"
@@ -70,7 +78,21 @@ class ListLowering:
         if hint is None:
             self.pending_lists.add(node)
             hint = PendingElement(node)
-        return self.new_list(hint, Const(0, T.I64), node)
+        return self.new_list(self.resolve_pending(hint), Const(0, T.I64), node)
+
+    def resolve_pending(self, t: T.Type) -> T.Type:
+        """`t` with the pending element types that have hints by now replaced (a hint for a
+        list of lists may name the inner lists' pending type: ``[[]]``, `rows.append([])`)."""
+        if isinstance(t, PendingElement):
+            hint = self.hints.get(("list", t.key))
+            return t if hint is None else self.resolve_pending(hint)
+        if isinstance(t, T.ListType):
+            elem = self.resolve_pending(t.elem)
+            return t if elem is t.elem else T.ListType(elem)
+        if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+            elems = [self.resolve_pending(e) for e in t.elems]
+            return t if all(a is b for a, b in zip(elems, t.elems)) else T.TupleType(elems)
+        return t
 
     def settle_pending_lists(self) -> None:
         """At the end of a round: lists nothing was stored into hold ints."""
@@ -84,11 +106,18 @@ class ListLowering:
     def stored_type(self, lst: Value, t: T.Type, node) -> T.Type:
         """The element type of `lst`, which a value of type `t` is about to be stored in."""
         elem = lst.type.elem
+        if isinstance(t, Unknown):
+            return elem
         if isinstance(elem, PendingElement):
             self.hints[("list", elem.key)] = self.element_type([t], node)
             self.hints_changed = True
             raise Restart()
+        self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+            if _holds_reference(elem) or _holds_reference(t):
+                self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
+                           f"list all have one type, and a list is not converted (it is a reference): "
+                           f"make this one a {elem} too (e.g. with float elements)", node)
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
         return elem
@@ -97,11 +126,22 @@ class ListLowering:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
         (`x if c else []`, a variable assigned both), the unknown one takes the known type."""
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
-            for pending, known in ((a.elem, b.elem), (b.elem, a.elem)):
-                if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
-                    self.hints[("list", pending.key)] = known
-                    self.hints_changed = True
-                    raise Restart()
+            self.merge_pending(a.elem, b.elem)
+
+    def merge_pending(self, a: T.Type, b: T.Type) -> None:
+        """Where types `a` and `b` meet (a merge, a value stored in a list, two elements of a
+        literal), a pending element type in one facing a known type in the other, at the
+        same place inside lists and tuples, takes that type (a hint, then Restart)."""
+        for pending, known in ((a, b), (b, a)):
+            if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
+                self.hints[("list", pending.key)] = known
+                self.hints_changed = True
+                raise Restart()
+        if isinstance(a, T.ListType) and isinstance(b, T.ListType):
+            self.merge_pending(a.elem, b.elem)
+        elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
+            for x, y in zip(a.elems, b.elems):
+                self.merge_pending(x, y)
 
     def settle_list_types(self, t: T.Type) -> None:
         """Lists of unknown element type that leave the function in a value of type `t`
@@ -113,30 +153,33 @@ class ListLowering:
             self.hints[("list", t.elem.key)] = T.I64
             self.hints_changed = True
             raise Restart()
+        elif isinstance(t, T.ListType):
+            self.settle_list_types(t.elem)
+
+    def read_type_of(self, t: T.ListType) -> T.Type:
+        """`read_type` for a list of type `t`."""
+        if isinstance(t.elem, PendingElement):
+            self.hints[("list", t.elem.key)] = T.I64
+            self.hints_changed = True
+            raise Restart()
+        return t.elem
 
     def read_type(self, lst: Value) -> T.Type:
         """The element type of `lst` for a read: a list nothing was stored into holds ints."""
-        elem = lst.type.elem
-        if isinstance(elem, PendingElement):
-            self.hints[("list", elem.key)] = T.I64
-            self.hints_changed = True
-            raise Restart()
-        return elem
+        return self.read_type_of(lst.type)
 
     def element_type(self, types, node) -> T.Type:
         """The one type elements of these types meet at (a CompileError when none)."""
         t = types[0]
         for u in types[1:]:
+            self.merge_pending(t, u)
             w = T.unify(t, u)
             if w is None:
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
             t = w
-        if isinstance(t, T.ListType) or isinstance(t, T.ArrayType):
-            self.error(f"lists of {'lists' if isinstance(t, T.ListType) else 'arrays'} are not "
-                       "supported in compiled code", node)
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats or tuples of them)", node)
+                       "ints, floats, lists, arrays or tuples of them)", node)
         return t
 
     # ---- the primitive operations -----------------------------------------------------
@@ -156,12 +199,27 @@ class ListLowering:
         return self.emit("list_len", [lst], T.I64, None, self.loc(node))
 
     def get_item(self, lst: Value, i: Value, node) -> Value:
-        """Element `i` (0 <= i < len) of `lst`."""
-        return self.emit("list_get", [lst, i], self.read_type(lst), None, self.loc(node))
+        """Element `i` (0 <= i < len) of `lst`. Of a list whose element type is not known yet
+        (read before anything is stored: `rows[i - 1][j]` above `rows.append(row)`), an
+        Undef of unknown type: this round is rebuilt, with the type of the first value stored
+        into the list or, when there is none, ints (`settle_pending_lists`)."""
+        elem = lst.type.elem
+        if isinstance(elem, PendingElement):
+            self.pending_lists.add(elem.key)
+            return Undef(UNKNOWN, self.loc(node))
+        item = self.emit("list_get", [lst, i], elem, None, self.loc(node))
+        holder = self.global_rows.get(id(lst)) or isinstance(elem, T.ListType) and self.global_lists.get(id(lst))
+        if holder:                      # a row of a global list: read-only too
+            self.global_lists[id(item)] = self.global_rows[id(item)] = holder
+        return item
 
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
+        if isinstance(v.type, Unknown):
+            return          # (a round to be rebuilt: get_item)
         elem = self.stored_type(lst, v.type, node)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
+        if isinstance(elem, T.ListType) and id(v) in self.global_rows:
+            self.global_rows[id(lst)] = self.global_rows[id(v)]      # (list(G), [r for r in G])
         self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
 
     def checked_item(self, lst: Value, i: Value, node) -> Value:
@@ -257,9 +315,11 @@ class ListLowering:
         """CompileError for a write to a global list (`global_list`)."""
         name = self.global_lists.get(id(lst))
         if name is not None:
+            copy = f"[list(r) for r in {name}]" if id(lst) in self.global_rows or isinstance(
+                lst.type.elem, T.ListType) else f"list({name})"
             self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
                        f"function is compiled, so the write would be lost); copy it first: "
-                       f"xs = list({name})", node)
+                       f"xs = {copy}", node)
 
     def list_delete(self, lst: Value, index_node, node) -> None:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
@@ -364,6 +424,7 @@ class ListLowering:
 
     def list_contains(self, x: Value, lst: Value, node) -> Value:
         """`x in lst`: == against each element in order, stopping at the first equal one."""
+        self.check_comparable(lst, "'in'", node)
         return self.any_of(self.iterable_value(lst, node), node,
                            lambda e: self.compare(ast.Eq(), x, e, node))
 
@@ -405,6 +466,8 @@ class ListLowering:
         helper = _METHODS.get(name)
         if helper is None:
             self.error(f"list has no method '{name}' in compiled code", node.func)
+        if name in ("index", "count", "remove"):
+            self.check_comparable(lst, f"list.{name}()", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
             self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
         if name == "pop" and not args:
@@ -415,6 +478,13 @@ class ListLowering:
             self.stored_type(lst, self.pre_evaluate(args[1]).type, node)
         call = ast.Call(node.func, args, [], lineno=node.lineno, col_offset=node.col_offset)
         return self.call_script(self.ctx.info_for(helper), call, first=lst)
+
+    def check_comparable(self, lst: Value, what: str, node) -> None:
+        """CompileError for `what` (which compares elements with ==) on a list of lists or
+        arrays: == between lists is not supported."""
+        if _holds_reference(self.read_type(lst)):
+            self.error(f"{what} of a {lst.type} compares its elements with ==, which compiled code does "
+                       "not support between lists or arrays", node)
 
     def pre_evaluate(self, node) -> Value:
         """The value of `node`, computed now and given again by its next `lazy` (lower_expr)."""
@@ -605,8 +675,11 @@ class ListLowering:
         return lst
 
     def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
-        """`np.array(lst)`: a new 1-d array of the elements."""
+        """`np.array(lst)`: a new 1-d array of the elements (list_arrays.py: of lists)."""
         elem = self.read_type(lst)
+        if isinstance(elem, T.ListType):
+            from script.frontend.list_arrays import nested_list_to_array
+            return nested_list_to_array(self, lst, dtype, node)
         if not elem.is_numeric():
             self.error(f"numpy.array() of a {lst.type} is not supported in compiled code", node)
         t = dtype or elem
@@ -625,6 +698,12 @@ _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.in
 _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort")
 
 
+def _holds_reference(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_holds_reference(e) for e in t.elems)
+    return isinstance(t, (T.ListType, T.ArrayType))
+
+
 def _empty_message(name: str) -> str:
     from script.frontend.pymessages import message
     return message(f"{name}_empty")
@@ -632,79 +711,3 @@ def _empty_message(name: str) -> str:
 
 def _example(t: T.Type) -> str:
     return {T.F64: "floats, e.g. [0.0]", T.I64: "ints"}.get(t, f"{t} values")
-
-
-# ---- lists passed from Python are read-only ---------------------------------------------
-
-def reject_argument_list_writes(module: Module) -> None:
-    """CompileError at the first write (a `list_set`, `list_resize` or call of a function
-    that writes its parameter) reachable from a list parameter of the module's entry
-    function: such lists are copies of the caller's (runtime.boxing), so the write would
-    be lost. Values flowing through tuples, selects, block parameters and call results are
-    followed (conservatively)."""
-    funcs = list(module.functions.values())
-    entry = funcs[0]
-    if not any(_holds_list(t) for t in entry.param_types):
-        return
-    writes: dict[int, dict] = {id(f): {} for f in funcs}
-    changed = True
-    while changed:                  # callee summaries to a fixpoint (recursion)
-        changed = False
-        for f in funcs:
-            found = _param_writes(f, writes)
-            if found.keys() != writes[id(f)].keys():
-                writes[id(f)] = found
-                changed = True
-    for k, instr in sorted(writes[id(entry)].items()):
-        name = entry.params[k].name or f"#{k}"
-        raise CompileError(f"list argument '{name}' is written here: lists passed from Python are "
-                           f"read-only in compiled code (they are copies, so the write would be lost); "
-                           f"copy it first with {name} = list({name})", instr.loc or entry.loc)
-
-
-def _holds_list(t: T.Type) -> bool:
-    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
-
-
-def _param_writes(func: Function, writes: dict) -> dict:
-    """{parameter index: the first instruction writing a list it holds} for `func`, given
-    the callees' summaries in `writes`."""
-    origin: dict[int, set] = {id(p): {k} for k, p in enumerate(func.params) if _holds_list(p.type)}
-    if not origin:
-        return {}
-
-    def of(v):
-        return origin.get(id(v), set())
-
-    changed = True
-    while changed:
-        changed = False
-        for block in func.blocks:
-            for i in block.instrs:
-                if i.opname in ("br", "cbr"):
-                    for k, s in enumerate(i.succs):
-                        for p, a in zip(s.params, i.succ_args(k)):
-                            if of(a) - of(p):
-                                origin[id(p)] = of(p) | of(a)
-                                changed = True
-                    continue
-                if not (i.has_result and _holds_list(i.type)):
-                    continue
-                src = set().union(*(of(v) for v in i.operands)) if i.operands else set()
-                if src - of(i):
-                    origin[id(i)] = of(i) | src
-                    changed = True
-    found: dict = {}
-    for block in func.blocks:
-        for i in block.instrs:
-            hit = set()
-            if i.opname in ("list_set", "list_resize"):
-                hit = of(i.operands[0])
-            elif i.opname == "call":
-                callee_writes = writes.get(id(i.attr), {})
-                for k, v in enumerate(i.operands):
-                    if k in callee_writes:
-                        hit |= of(v)
-            for k in hit:
-                found.setdefault(k, i)
-    return found

@@ -143,6 +143,8 @@ class ExprLowering(OptionalLowering):
             return self.array_load(base, node.slice, node)
         if isinstance(base.type, T.ListType):
             return self.list_subscript(base, node.slice, node)
+        if isinstance(base.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))       # a round to be rebuilt (lists.get_item)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:

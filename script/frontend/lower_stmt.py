@@ -25,11 +25,11 @@ from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
-from script.frontend.lists import ListLowering
+from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.ssa_builder import SSABuilder, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -85,6 +85,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
+        self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
 
     # ---- driver --------------------------------------------------------------------------
@@ -213,6 +214,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
             want = self.declared[name]
+            self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
@@ -294,6 +296,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.array_store(base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
             return self.list_store(base, target.slice, value, node)
+        if isinstance(base.type, Unknown):
+            return None     # a round to be rebuilt (lists.get_item)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
@@ -611,8 +615,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
         if isinstance(seq.type, T.ListType):
+            et = seq.type.elem
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
-                    self.read_type(seq))
+                    UNKNOWN if isinstance(et, PendingElement) else et)     # lists.get_item
+        if isinstance(seq.type, Unknown):
+            return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:

@@ -151,15 +151,107 @@ def typeof(value) -> T.Type | None:
 
 def list_type_of(value: list) -> T.ListType | None:
     """The type of a list argument, from its elements (the entry point checks the same rule,
-    runtime.boxing `script.list.kind`): all bools, all ints (within int64), or ints and
-    floats with at least one float; None for an empty list or any other elements."""
-    kinds = {type(x) for x in value}
-    if kinds == {bool}:
-        return T.ListType(T.BOOL)
-    if not value or not kinds <= {int, float} or any(
-            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
+    runtime.list_boxing): lists nested as deep as the deepest path (`[[1], []]` is a list of
+    lists), whose innermost elements are all bools, all ints (within int64), or ints and
+    floats with at least one float; or tuples of the same shape whose items follow that rule
+    position by position. None when there are no innermost elements (`[]`, `[[]]`) or other
+    values."""
+    depth = _list_depth(value)
+    if depth is None:
         return None
-    return T.ListType(T.F64 if float in kinds else T.I64)
+    leaf = _first_leaf(value, depth)
+    if leaf is _NO_LEAF:
+        return None
+    shape = _tuple_shape(leaf)
+    counts: list = []           # per scalar position: [bools, floats]
+    n = _scan_list(value, depth, shape, counts)
+    if not n:
+        return None
+    kinds = []
+    for bools, floats in counts:
+        if 0 < bools < n:
+            return None
+        kinds.append(T.BOOL if bools == n else T.F64 if floats else T.I64)
+    t = _build_leaf(shape, iter(kinds))
+    for _ in range(depth):
+        t = T.ListType(t)
+    return t
+
+
+_NO_LEAF = object()
+
+
+def _list_depth(value, limit: int = 32):
+    """1 + the largest depth of the list items of `value` (None past `limit`: a list that
+    holds itself)."""
+    if limit == 0:
+        return None
+    depth = 1
+    for x in value:
+        if type(x) is list:
+            d = _list_depth(x, limit - 1)
+            if d is None:
+                return None
+            depth = max(depth, d + 1)
+    return depth
+
+
+def _first_leaf(value, depth: int):
+    for x in value:
+        if depth == 1:
+            return x
+        if type(x) is list:
+            leaf = _first_leaf(x, depth - 1)
+            if leaf is not _NO_LEAF:
+                return leaf
+    return _NO_LEAF
+
+
+def _tuple_shape(x, limit: int = 8):
+    """None for a scalar, else a tuple of the shapes of a tuple's items."""
+    if type(x) is tuple and x and limit:
+        return tuple(_tuple_shape(e, limit - 1) for e in x)
+    return None
+
+
+def _build_leaf(shape, kinds) -> T.Type:
+    if shape is None:
+        return next(kinds)
+    return T.TupleType([_build_leaf(s, kinds) for s in shape])
+
+
+def _scan_list(value: list, depth: int, shape, counts: list) -> int | None:
+    """The number of innermost elements of `value` (None when one does not fit: a value of
+    another kind, depth or tuple shape), counting bools and floats per scalar position in
+    `counts`."""
+    total = 0
+    for x in value:
+        if depth > 1:
+            k = _scan_list(x, depth - 1, shape, counts) if type(x) is list else None
+            if k is None:
+                return None
+            total += k
+        elif _scan_leaf(x, shape, counts, [0]):
+            total += 1
+        else:
+            return None
+    return total
+
+
+def _scan_leaf(x, shape, counts: list, position: list) -> bool:
+    if shape is not None:
+        return type(x) is tuple and len(x) == len(shape) and all(
+            _scan_leaf(e, s, counts, position) for e, s in zip(x, shape))
+    cls = type(x)
+    if cls not in (bool, int, float) or cls is int and not T.I64.min <= x <= T.I64.max:
+        return False
+    p = position[0]
+    position[0] += 1
+    while len(counts) <= p:
+        counts.append([0, 0])
+    counts[p][0] += cls is bool
+    counts[p][1] += cls is float
+    return True
 
 
 def array_type_of(a) -> T.ArrayType | None:

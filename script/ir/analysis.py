@@ -7,6 +7,9 @@ the call, so a write to a read-only array is an error instead of a silent write.
 
 `const_array_writes(func)`: the instructions that may write a frozen global array
 (`const_array`), which the frontend rejects.
+
+Arrays are not followed into lists: storing one in a list (`list_set`) counts as a write
+of its memory.
 """
 
 from __future__ import annotations
@@ -62,8 +65,28 @@ def _writes(func: Function, memo: dict):
         for i in block.instrs:
             if i.opname in ("store", "atomic"):
                 yield from ((i, r) for r in _origins(i.operands[0], func, set()))
+            elif i.opname == "list_set" and _holds_array(i.operands[1].type):
+                # An array stored in a list is no longer followed: count it as written.
+                yield from ((i, r) for r in _stored_origins(i.operands[1], func))
             elif i.opname == "call":
                 for k in written_array_params(i.attr, memo):
                     arg = i.operands[k]
                     if isinstance(arg.type, (T.ArrayType, T.TupleType)):
                         yield from ((i, r) for r in _origins(arg, func, set()))
+
+
+def _holds_array(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_holds_array(e) for e in t.elems)
+    return isinstance(t, T.ArrayType)
+
+
+def _stored_origins(v: Value, func: Function) -> set:
+    """The origins of the arrays value `v` holds (itself, or a tuple's elements)."""
+    if isinstance(v, Instr) and v.opname == "tuple":
+        out: set = set()
+        for op in v.operands:
+            if _holds_array(op.type):
+                out |= _stored_origins(op, func)
+        return out
+    return _origins(v, func, set())

@@ -202,9 +202,11 @@ class ArrayType(Type):
 class ListType(Type):
     """A Python list: a reference to one growable heap object (script/backend/llvm/lists.py),
     so two values may name the same list and a change through one is seen through the other.
-    Elements are scalars or tuples of scalars (`is_list_element`: the frontend and the
-    parser check; while a function is built, an element type may still be a placeholder).
-    Printed ``list[i64]``."""
+    Elements are scalars, lists, arrays or tuples of them (`is_list_element`: the frontend
+    and the parser check; while a function is built, an element type may still be a
+    placeholder). An element that is a list or an array is a reference, as in Python: the
+    list counts one reference to it (backend/llvm/lists.py). Printed ``list[i64]``,
+    ``list[list[f64]]``."""
 
     __slots__ = ("elem",)
 
@@ -227,12 +229,14 @@ class ListType(Type):
 
 
 def is_list_element(t: Type) -> bool:
-    """Whether a list may hold values of type `t`: a bool, int or float, or a tuple of them
-    (values that hold no references, so a list frees its elements with its memory)."""
+    """Whether a list may hold values of type `t`: a bool, int or float, a list, an array,
+    or a tuple of them (not an optional, not None)."""
     if isinstance(t, OptionalType):
         return False
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
+    if isinstance(t, (ListType, ArrayType)):
+        return True
     return t.is_numeric()
 
 

@@ -135,10 +135,11 @@ def itemsize(dtype: T.Type) -> int:
     return 1 if isinstance(dtype, T.BoolType) else dtype.bits // 8
 
 
-def has_arrays(types) -> bool:
-    """Whether any of `types` is an array or a tuple holding one."""
+def has_arrays(types, in_lists: bool = False) -> bool:
+    """Whether any of `types` is an array or a tuple holding one (`in_lists`: or a list)."""
     return any(isinstance(t, T.ArrayType)
-               or (isinstance(t, T.TupleType) and has_arrays(t.elems)) for t in types)
+               or (isinstance(t, T.TupleType) and has_arrays(t.elems, in_lists))
+               or (in_lists and isinstance(t, T.ListType) and has_arrays([t.elem], True)) for t in types)
 
 
 def llvm_return_type(t: T.Type) -> str:

@@ -8,8 +8,15 @@ A list value is a pointer to a 32-byte object from ``malloc``::
 which the first `len` are the list's. Growing doubles the capacity, so appending is
 amortized O(1). A list is only ever reachable from the call that made it: an argument list
 from Python is copied in, a returned one boxed into a new Python list (runtime.boxing). So
-counts are plain loads and stores, as for array buffers (memory.py), and since elements hold
-no references (`types.is_list_element`) the last decref frees the data and the object.
+counts are plain loads and stores, as for array buffers (memory.py).
+
+Elements that hold references (lists, arrays, tuples of them: `memory.managed`) are owned by
+the list: each slot counts one reference, a slot not yet written is all zeros (a NULL list,
+an array without owner: counting it does nothing). So for such element types `list_set`
+counts the new value and releases the old one (`replace_item`), `list_resize` releases the
+elements it drops and zeroes the slots it adds, and the last decref releases every element
+before freeing the data (helpers per element type, ``script.list.*.<elem>``). Types are
+trees, so a list never holds itself and releasing ends.
 
 Out of memory: `list_new` gives NULL when even the object cannot be had, and `list_resize`
 of NULL fails like any resize that finds no memory. The frontend follows every `list_new`
@@ -50,18 +57,44 @@ def get(b: Builder, t: T.ListType, lst: Value, index: Value) -> Value:
 
 
 def set_item(b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+    """Store `value` in slot `index`, counting nothing (a fresh slot takes over a reference)."""
     lt = llvm_type(t.elem)
     b.store(value, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
+
+
+def replace_item(m: NativeModule, b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+    """``list_set``: the slot gets a reference to `value` (borrowed from the caller) and
+    releases the element it held (counted first, as the two may be the same object)."""
+    if not _managed(t.elem):
+        set_item(b, t, lst, value, index)
+        return
+    from script.backend.llvm import memory
+    lt = llvm_type(t.elem)
+    slot = b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index)
+    memory.emit_rc(m, b, "incref", value, t.elem)
+    old = b.load(lt, slot)
+    b.store(value, slot)
+    memory.emit_rc(m, b, "decref", old, t.elem)
 
 
 def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> Value:
     """``list_resize``: true when the list now has `n` elements, false (unchanged) when
     memory ran out."""
+    if _managed(t.elem):
+        return b.call(_managed_resize_helper(m, t.elem), [lst, n])
     return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value) -> None:
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType) -> None:
+    if kind == "decref" and _managed(t.elem):
+        b.call(_managed_decref_helper(m, t.elem), [lst])
+        return
     b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
+
+
+def _managed(elem: T.Type) -> bool:
+    from script.backend.llvm import memory
+    return memory.managed(elem)
 
 
 def data_pointer(b: Builder, lst: Value) -> Value:
@@ -176,4 +209,87 @@ def _rc_helper(m: NativeModule, name: str):
         b.branch(done)
     b.position_at_end(done)
     b.ret_void()
+    return fn
+
+
+def _release_elements(m: NativeModule, fn, b: Builder, elem: T.Type, lst: Value, lo: Value, hi: Value) -> None:
+    """Release elements `lo` <= k < `hi` of `lst` (a loop in `fn`; `b` continues after it)."""
+    from script.backend.llvm import memory
+    lt = llvm_type(elem)
+    data = b.load_at("ptr", lst, DATA)
+    entry = b.block
+    head, body, done = fn.append_block("rel.head"), fn.append_block("rel.body"), fn.append_block("rel.done")
+    b.branch(head)
+    b.position_at_end(head)
+    k = b.phi("i64")
+    k.add_incoming(lo, entry)
+    b.cbranch(b.icmp("slt", k, hi), body, done)
+    b.position_at_end(body)
+    memory.emit_rc(m, b, "decref", b.load(lt, b.gep_inbounds(lt, data, k)), elem)
+    k.add_incoming(b.index_arith("add", k, int_const("i64", 1), "nuw nsw"), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+
+
+def _managed_decref_helper(m: NativeModule, elem: T.Type):
+    """``void script.list.decref.<elem>(ptr list)``: the last decref releases the elements,
+    then frees the data and the object. Not inlined (it loops, and may recurse into the
+    helpers of inner element types)."""
+    name = f"{DECREF}.{elem}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind",))
+    lst, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    count, release, done = fn.append_block("count"), fn.append_block("release"), fn.append_block("done")
+    b.cbranch(b.icmp("ne", lst, NULL), count, done, LIKELY)
+    b.position_at_end(count)
+    new_count = b.index_arith("sub", b.load_at("i64", lst, REFCOUNT), int_const("i64", 1), "nuw nsw")
+    b.store_at(new_count, lst, REFCOUNT)
+    b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
+    b.position_at_end(release)
+    _release_elements(m, fn, b, elem, lst, int_const("i64", 0), b.load_at("i64", lst, LEN))
+    free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
+    b.call(free, [b.load_at("ptr", lst, DATA)])
+    b.call(free, [lst])
+    b.branch(done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
+
+
+def _managed_resize_helper(m: NativeModule, elem: T.Type):
+    """``i1 script.list.resize.<elem>(ptr list, i64 n)``: releases the elements beyond `n`
+    when shrinking, zeroes the new slots when growing (after the plain resize succeeded)."""
+    name = f"{RESIZE}.{elem}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "i64"], attrs=("nounwind",))
+    lst, n = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    live, failed, shrink, sized, grown, done = (fn.append_block(x) for x in (
+        "live", "failed", "shrink", "sized", "grown", "done"))
+    b.cbranch(b.icmp("ne", lst, NULL), live, failed, LIKELY)
+    b.position_at_end(failed)
+    b.ret(FALSE)
+    b.position_at_end(live)
+    old = b.load_at("i64", lst, LEN)
+    b.cbranch(b.icmp("slt", n, old), shrink, sized)
+    b.position_at_end(shrink)
+    _release_elements(m, fn, b, elem, lst, n, old)
+    b.branch(sized)
+    b.position_at_end(sized)
+    size = element_size(elem)
+    ok = b.call(_resize_helper(m), [lst, n, size])
+    b.cbranch(b.and_(ok, b.icmp("sgt", n, old)), grown, done)
+    b.position_at_end(grown)
+    start = b.gep("i8", b.load_at("ptr", lst, DATA), b.index_arith("mul", old, size, "nuw nsw"))
+    nbytes = b.index_arith("mul", b.index_arith("sub", n, old, "nuw nsw"), size, "nuw nsw")
+    memset = m.intrinsic("llvm.memset.p0.i64", "void", ["ptr", "i8", "i64", "i1"])
+    b.call(memset, [start, int_const("i8", 0), nbytes, FALSE])
+    b.branch(done)
+    b.position_at_end(done)
+    b.ret(ok)
     return fn

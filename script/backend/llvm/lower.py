@@ -340,7 +340,7 @@ class FunctionLowering:
 
     def _op_list_set(self, i: Instr):
         lst, v, index = i.operands
-        lists.set_item(self.b, lst.type, self.value(lst), self.value(v), self.value(index))
+        lists.replace_item(self.m, self.b, lst.type, self.value(lst), self.value(v), self.value(index))
 
     def _op_list_resize(self, i: Instr):
         lst, n = i.operands

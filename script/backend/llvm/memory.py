@@ -64,7 +64,7 @@ def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) 
 def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None:
     """``incref`` or ``decref`` every reference native value `v` of type `t` holds."""
     if isinstance(t, T.ListType):
-        lists.emit_rc(m, b, kind, v)
+        lists.emit_rc(m, b, kind, v, t)
         return
     if isinstance(t, T.ArrayType):
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")

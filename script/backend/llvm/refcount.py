@@ -61,30 +61,66 @@ def plan(func: Function, may_raise) -> Plan | None:
     if not _has_managed(func):
         return None
     blocks = reachable_blocks(func)
-    borrowed = _borrowed(func, blocks)
     live_in, live_out = _liveness(blocks)
+    borrowed = _borrowed(func, blocks, live_out)
     p = Plan()
     for block in blocks:
         _plan_block(p, block, live_in, live_out[block], borrowed, may_raise)
     return p
 
 
-def _borrowed(func: Function, blocks) -> set:
+def _borrowed(func: Function, blocks, live_out) -> set:
     """The parameters, constant arrays, and every value that only views memory a borrowed value holds (a
     view, transpose, reshape or tuple element of one; a select of two): the caller keeps
-    that memory alive for the whole call, so these need no counting at all."""
+    that memory alive for the whole call, so these need no counting at all. And the elements
+    read from lists that `_is_borrowed_row` finds safe to use uncounted."""
     borrowed = set(func.params)
     for block in blocks:                # reverse postorder: operands before their uses
-        for i in block.instrs:
+        positions = None
+        for k, i in enumerate(block.instrs):
             if i.opname == "const_array":   # nobody owns it: nothing to count
                 borrowed.add(i)
                 continue
+            if i.opname == "list_get" and managed(i.type):
+                positions = positions or {id(x): n for n, x in enumerate(block.instrs)}
+                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed, func):
+                    borrowed.add(i)
+                continue    # (else a list's element may be replaced and released while in use)
             if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
                 continue
             sources = i.operands[1:] if i.opname == "select" else i.operands[:1]
             if sources and all(v in borrowed for v in sources):
                 borrowed.add(i)
     return borrowed
+
+
+_ROW_USES = ("list_len", "list_get", "list_set", "list_resize")
+
+
+def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set, func) -> bool:
+    """Whether element `i` = ``list_get %l, ...`` (at position `k` of `block`) can go uncounted:
+    the list's slot keeps it alive as long as (1) every use of `i` is in this block and only
+    reads it or its elements (no consuming use, nothing that views it into another value),
+    (2) nothing from `i` to its last use may overwrite or drop list elements that hold
+    references (a `list_set` or `list_resize` of such a list, a call), and (3) `%l` stays
+    alive until then: a parameter (or a view of one), or used again at or after that point,
+    or live out of the block. Row reads in a table's inner loop (`dp[i - 1][j]`) then count
+    nothing."""
+    last = k
+    for u in i.uses:
+        at = positions.get(id(u))
+        if at is None or u.block is not block or u.is_terminator:
+            return False
+        if u.opname not in _ROW_USES and u.has_result and managed(u.type):
+            return False
+        last = max(last, at)
+    for x in block.instrs[k + 1:last + 1]:
+        if x.opname == "call" or x.opname in ("list_set", "list_resize") and managed(x.operands[0].type.elem):
+            return False
+    lst = i.operands[0]
+    if lst in borrowed and getattr(lst, "opname", None) != "list_get" or lst in live_out:
+        return True
+    return any(u.block is block and positions.get(id(u), -1) >= last for u in lst.uses)
 
 
 def _has_managed(func: Function) -> bool:

@@ -24,12 +24,13 @@ The rule covers the scalars inside a tuple parameter too.
 Results are new references, or NULL with the Python exception set when an allocation fails
 (a partly built tuple is released first).
 
-Lists. A list argument is matched by its elements (`script.list.kind`: all bools, all ints
-that fit in int64, or floats and such ints with at least one float; an empty list matches a
-list of any of these) and copied into a new native list (`script.list.unbox.<t>`), which the
-entry releases after the call (`release_unboxed`): compiled code never writes an argument
-list (frontend.lists), so no write is lost. A returned list becomes a new Python list of
-boxed elements, and the native list is released.
+Lists. A list argument is matched by its elements (list_boxing.py: all bools, all ints
+that fit in int64, or floats and such ints with at least one float; lists of such lists;
+lists of tuples of them; an empty list matches a list of any of these) and copied into a new
+native list, which the entry releases after the call (`release_unboxed`): compiled code
+never writes an argument list (frontend.list_args), so no write is lost. A returned list
+becomes a new Python list of boxed elements (lists, arrays and tuples in it boxed the same
+way), and the native list is released.
 
 An int of one digit (the common case) unboxes inline; any other int, and one out of a narrow
 type's range, goes through ``script.unbox.<t>`` (`build_runtime`), compiled once per process in
@@ -45,7 +46,7 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi
+from script.backend.runtime import capi, list_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
@@ -53,11 +54,6 @@ READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
 
-# What `script.list.kind` says of a list's elements, and the element type each kind unboxes
-# to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
-LIST_EMPTY, LIST_MIXED = 0, -1
-LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
-LIST_KIND_SYMBOL = "script.list.kind"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
 UNBOX_RESULT = "{i64, i1}"      # the value (as i64) and whether it converted
@@ -89,7 +85,7 @@ class Converter:
         self.fn = fn
         self.b = b
         self.error = error
-        self.unboxed_lists: list[Value] = []      # released after the call
+        self.unboxed_lists: list = []      # (list, type), released after the call
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -135,14 +131,7 @@ class Converter:
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.ListType):
-                if t.elem not in LIST_KINDS:
-                    b.branch(mismatch)          # never passed from Python
-                    b.position_at_end(self.fn.append_block())
-                    continue
-                kind = b.call(self.m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
-                ok = b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[t.elem])),
-                           b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
-                self._continue_if(ok, mismatch)
+                self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
 
     def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
         """An ndarray (matched by type) of `t`'s rank, element type in native byte order,
@@ -240,19 +229,19 @@ class Converter:
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj`; MemoryError without memory."""
         b = self.b
-        lst = b.call(self.m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",)), [obj])
+        lst = b.call(list_boxing.unbox_callee(self.m, t), [obj])
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
         capi.call(self.m, nb, "PyErr_NoMemory")
         self._release_lists(nb)
         nb.branch(self.error)
         self._continue_if(b.icmp("ne", lst, NULL), no_memory)
-        self.unboxed_lists.append(lst)
+        self.unboxed_lists.append((lst, t))
         return lst
 
     def _release_lists(self, b: Builder) -> None:
-        for lst in self.unboxed_lists:
-            lists.emit_rc(self.m, b, "decref", lst)
+        for lst, t in self.unboxed_lists:
+            lists.emit_rc(self.m, b, "decref", lst, t)
 
     def release_unboxed(self) -> None:
         """Release the lists `emit_unbox` made (call right after the native call)."""
@@ -435,7 +424,7 @@ class Converter:
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v)
+        lists.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         n = lists.length(b, v)
         out = capi.call(m, b, "PyList_New", n)
@@ -453,14 +442,17 @@ class Converter:
         i.add_incoming(int_const("i64", 0), entry)
         b.cbranch(b.icmp("slt", i, n), body, done)
         b.position_at_end(body)
-        item = self.emit_box(lists.get(b, t, v, i), t.elem, release)
+        item = lists.get(b, t, v, i)
+        if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
+            memory.emit_rc(m, b, "incref", item, t.elem)
+        item = self.emit_box(item, t.elem, release)
         self._continue_if(b.icmp("ne", item, NULL), release)
         b.store(item, b.gep("ptr", items, i))
         nxt = b.add(i, int_const("i64", 1))
         i.add_incoming(nxt, b.block)
         b.branch(head)
         b.position_at_end(done)
-        lists.emit_rc(m, b, "decref", v)
+        lists.emit_rc(m, b, "decref", v, t)
         return out
 
     def _box_optional(self, v: Value, t: T.OptionalType, error) -> Value:
@@ -526,9 +518,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m), _build_list_kind(m)]
-    for t in LIST_KINDS:
-        names.append(_build_unbox_list(m, t))
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)
@@ -565,92 +555,6 @@ def _build_unbox(m: NativeModule, fn: Function, t: T.IntType) -> None:
             too_small = b.icmp("slt", v, int_const("i64", t.min))
             conv._continue_if(b.not_(too_small), _raise_overflow(m, fn, fail, low))
     b.ret(b.insert_value(b.insert_value(undef(UNBOX_RESULT), v, 0), TRUE, 1))
-
-
-def _unbox_list_symbol(elem: T.Type) -> str:
-    return f"script.list.unbox.{elem}"
-
-
-def _build_list_kind(m: NativeModule) -> str:
-    """``i32 script.list.kind(PyObject *list)``: LIST_EMPTY, LIST_MIXED (other elements, an
-    int beyond int64, bools with numbers) or the LIST_KINDS value of an exact list's elements."""
-    fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "number", "check_int", "next", "done", "mixed"))
-    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats):
-        phi.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    cls = b.load_at("ptr", item, OB_TYPE)
-    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
-    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
-    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
-    b.position_at_end(number)
-    b.cbranch(is_int, check_int, next_)
-    b.position_at_end(check_int)
-    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
-    floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
-    b.branch(head)
-    b.position_at_end(done)
-    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
-                    int_const("i32", LIST_KINDS[T.I64]))
-    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
-    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
-    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
-    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
-    return fn.name
-
-
-def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
-    """``ptr script.list.unbox.<elem>(PyObject *list)``: a new native list (llvm.lists) of
-    the elements of a list `script.list.kind` matched with `elem`; NULL without memory."""
-    fn = m.new_function(_unbox_list_symbol(elem), "ptr", ["ptr"], linkage="external")
-    obj, = fn.args
-    t = T.ListType(elem)
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, done, failed = (fn.append_block(x) for x in ("head", "body", "done", "failed"))
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    lst = lists.new(m, b)
-    overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
-    fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst)
-    fb.ret(NULL)
-    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), fn.blocks[0])
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    if elem == T.BOOL:
-        v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
-    elif elem == T.F64:
-        v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
-    else:
-        v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    lists.set_item(b, t, lst, v, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), body)
-    b.branch(head)
-    b.position_at_end(done)
-    b.ret(lst)
-    return fn.name
 
 
 def _raise_overflow(m: NativeModule, fn: Function, fail, message: str):

@@ -36,7 +36,7 @@ def _libraries(func: Function, numpy_scalars=()) -> list[str]:
     """The JIT libraries the library of `func` links against (NumPy's when it takes arrays or
     its entry point NumPy scalars)."""
     libs = libraries()
-    if numpy_scalars or has_arrays(list(func.param_types) + [func.ret_type]):
+    if numpy_scalars or has_arrays(list(func.param_types) + [func.ret_type], in_lists=True):
         libs.append(numpy_symbol_library())
     return libs
 

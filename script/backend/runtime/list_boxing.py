@@ -1,0 +1,410 @@
+"""List arguments: matching a Python list against a list type and copying it into a native
+list (runtime.boxing calls these; frontend.typeinfer `list_type_of` is the same rule in
+Python, for the dispatcher).
+
+A list matches by its innermost elements, all of them together: all bools, all ints within
+int64, or ints and floats with at least one float (which unbox as floats); a list without
+any innermost element matches any list type. Lists nest evenly (every path as deep as the
+type says; empty lists anywhere). Innermost tuples (``list[(i64, f64)]``) match position by
+position, each position by the same rule over all the tuples.
+
+Flat lists of numbers use the runtime library's ``script.list.kind`` and
+``script.list.unbox.<t>``; nested lists of numbers ``script.list.kind.nested`` (compiled once
+per process, `build_runtime`). Other list types get helpers defined in the entry point's own
+module: ``script.list.unbox.<elem>`` for nested lists, and for lists of tuples
+``script.list.scan.<t>`` / ``script.list.match.<t>`` and their unboxing.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm import lists
+from script.backend.llvm.abi import LIKELY, llvm_type
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const, undef
+from script.backend.runtime import capi
+from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+
+# What `script.list.kind` says of a list's elements, and the element type each kind unboxes to.
+LIST_EMPTY, LIST_MIXED = 0, -1
+LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
+LIST_KIND_SYMBOL = "script.list.kind"
+NESTED_KIND_SYMBOL = "script.list.kind.nested"
+SCAN_SYMBOL = "script.list.scan"
+
+
+def build_runtime(m: NativeModule) -> list[str]:
+    """Define the runtime library's list functions in `m`; returns their names."""
+    names = [_build_list_kind(m), _build_list_scan(m), _build_nested_kind(m)]
+    for t in LIST_KINDS:
+        names.append(_build_unbox_list(m, t))
+    return names
+
+
+def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
+    """Whether list `obj` (an exact list: the caller checked its type) matches `t` (i1)."""
+    depth, leaf = list_depth(t)
+    if leaf in LIST_KINDS:
+        if depth == 1:
+            kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
+        else:
+            kind = b.call(m.declare(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], attrs=("nounwind",)),
+                          [obj, int_const("i64", depth)])
+        return b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[leaf])),
+                     b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
+    if is_tuple_leaf(leaf):
+        return b.call(_match_helper(m, t), [obj])
+    return FALSE                        # never passed from Python
+
+
+def is_tuple_leaf(t: T.Type) -> bool:
+    """Whether innermost elements of type `t` can come from Python: a tuple whose items are
+    bools, ints, floats (int64, float64) or such tuples."""
+    return isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType) and bool(t.elems) and all(
+        e in LIST_KINDS or is_tuple_leaf(e) for e in t.elems)
+
+
+def unbox_callee(m: NativeModule, t: T.ListType):
+    """``ptr (PyObject *list)`` making a new native list of `t` from a Python list that
+    `emit_match` matched (NULL without memory): the runtime library's for a flat list of
+    numbers, one defined in `m` otherwise (each inner list unboxed the same way)."""
+    if t.elem in LIST_KINDS:
+        return m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",))
+    name = _unbox_list_symbol(t.elem)
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr"])
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, stored, done, failed = (fn.append_block(x) for x in ("head", "body", "stored", "done", "failed"))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    lst = lists.new(m, b)
+    overflow = b.alloca("i32")          # (never set: `emit_match` checked the range)
+    fb = Builder(fn, failed)
+    lists.emit_rc(m, fb, "decref", lst, t)          # with the inner lists made so far
+    fb.ret(NULL)
+    entry = b.block
+    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)       # (inner lists: slots zeroed)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    if isinstance(t.elem, T.ListType):
+        value = b.call(unbox_callee(m, t.elem), [item])
+        b.cbranch(b.icmp("ne", value, NULL), stored, failed, LIKELY)
+    else:
+        value = _unbox_tuple(m, b, item, t.elem, overflow)
+        b.branch(stored)
+    b.position_at_end(stored)
+    lists.set_item(b, t, lst, value, i)
+    i.add_incoming(b.add(i, int_const("i64", 1)), stored)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret(lst)
+    return fn
+
+
+def _unbox_tuple(m: NativeModule, b: Builder, obj: Value, t: T.TupleType, overflow: Value) -> Value:
+    """Tuple `obj`, matched by `_scan_helper`, as a native `t`: a bool, an int within int64,
+    or a float or an int for f64 at each position."""
+    out = undef(llvm_type(t))
+    for k, e in enumerate(t.elems):
+        item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
+        if isinstance(e, T.TupleType):
+            v = _unbox_tuple(m, b, item, e, overflow)
+        elif e == T.BOOL:
+            v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
+        elif e == T.F64:
+            v = capi.call(m, b, "PyFloat_AsDouble", item)
+        else:
+            v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+        out = b.insert_value(out, v, k)
+    return out
+
+
+def _positions(t: T.Type) -> list[T.Type]:
+    """The scalar types of a tuple leaf, depth first."""
+    if isinstance(t, T.TupleType):
+        return [p for e in t.elems for p in _positions(e)]
+    return [t]
+
+
+def _match_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.match.<t>(PyObject *list)``, for lists (nested) of tuples: the
+    structure checks of `_scan_helper`, then each position's kind (the module docstring)."""
+    name = f"script.list.match.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"])
+    obj, = fn.args
+    _, leaf = list_depth(t)
+    kinds = _positions(leaf)
+    b = Builder(fn, fn.append_block("entry"))
+    scanned, failed = fn.append_block("scanned"), fn.append_block("failed")
+    Builder(fn, failed).ret(FALSE)
+    counts = b.alloca(f"[{1 + 2 * len(kinds)} x i64]")
+    for k in range(1 + 2 * len(kinds)):
+        b.store_at(int_const("i64", 0), counts, 8 * k)
+    b.cbranch(b.call(_scan_helper(m, t), [obj, counts]), scanned, failed)
+    b.position_at_end(scanned)
+    zero = int_const("i64", 0)
+    n = b.load_at("i64", counts, 0)
+    ok = TRUE
+    for p, kind in enumerate(kinds):
+        bools, floats = b.load_at("i64", counts, 8 * (1 + 2 * p)), b.load_at("i64", counts, 8 * (2 + 2 * p))
+        if kind == T.BOOL:
+            good = b.icmp("eq", bools, n)
+        else:
+            no_bools = b.icmp("eq", bools, zero)
+            good = b.and_(no_bools, b.icmp("eq" if kind == T.I64 else "ne", floats, zero))
+        ok = good if ok is TRUE else b.and_(ok, good)
+    b.ret(b.or_(ok, b.icmp("eq", n, zero)))
+    return fn
+
+
+def _scan_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.scan.<t>(PyObject *list, i64 *counts)``: whether `list`'s items are
+    exact lists scanned the same way (`t` a list of lists) or exact tuples of `t`'s element
+    shape whose items are bools, ints within int64 or floats; counts the tuples in
+    counts[0] and, per position p, the bools and floats in counts[1 + 2p], counts[2 + 2p]."""
+    name = f"script.list.scan.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr"])
+    obj, counts = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, next_, done, mixed = (fn.append_block(x) for x in ("head", "body", "next", "done", "mixed"))
+    Builder(fn, mixed).ret(FALSE)
+    Builder(fn, done).ret(TRUE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+
+    def require(cond):
+        cont = fn.append_block("ok")
+        b.cbranch(cond, cont, mixed, LIKELY)
+        b.position_at_end(cont)
+
+    def is_exact(obj, type_name):
+        return b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, type_name))
+
+    if isinstance(t.elem, T.ListType):
+        require(is_exact(item, "PyList_Type"))
+        require(b.call(_scan_helper(m, t.elem), [item, counts]))
+    else:
+        position = [0]
+
+        def check(obj, et):
+            if isinstance(et, T.TupleType):
+                require(is_exact(obj, "PyTuple_Type"))
+                require(b.icmp("eq", b.load_at("i64", obj, VAR_SIZE), int_const("i64", len(et.elems))))
+                for k, e in enumerate(et.elems):
+                    check(b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
+                return
+            p = position[0]
+            position[0] += 1
+            is_bool, is_float, is_int = (is_exact(obj, c) for c in ("PyBool_Type", "PyFloat_Type", "PyLong_Type"))
+            require(b.or_(b.or_(is_bool, is_float), is_int))
+            for offset, add in ((1 + 2 * p, is_bool), (2 + 2 * p, is_float)):
+                b.store_at(b.add(b.load_at("i64", counts, 8 * offset), b.zext(add, "i64")), counts, 8 * offset)
+            # An int must fit in int64 (a float or bool passes: overflow stays 0).
+            b.store(int_const("i32", 0), overflow)
+            checked, fits = fn.append_block("int"), fn.append_block("fits")
+            b.cbranch(is_int, checked, fits)
+            b.position_at_end(checked)
+            capi.call(m, b, "PyLong_AsLongLongAndOverflow", obj, overflow)
+            b.branch(fits)
+            b.position_at_end(fits)
+            require(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)))
+
+        check(item, t.elem)
+        b.store_at(b.add(b.load_at("i64", counts, 0), int_const("i64", 1)), counts, 0)
+    b.branch(next_)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    b.branch(head)
+    return fn
+
+
+# --- the runtime library's functions --------------------------------------------------------
+
+def _unbox_list_symbol(elem: T.Type) -> str:
+    return f"script.list.unbox.{elem}"
+
+
+def list_depth(t: T.ListType) -> tuple[int, T.Type]:
+    """How many lists `t` nests (list[list[i64]]: 2) and the innermost element type."""
+    depth = 0
+    while isinstance(t, T.ListType):
+        depth, t = depth + 1, t.elem
+    return depth, t
+
+
+def _build_list_kind(m: NativeModule) -> str:
+    """``i32 script.list.kind(PyObject *list)``: LIST_EMPTY, LIST_MIXED (other elements, an
+    int beyond int64, bools with numbers) or the LIST_KINDS value of an exact list's elements."""
+    fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "number", "check_int", "next", "done", "mixed"))
+    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats):
+        phi.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    cls = b.load_at("ptr", item, OB_TYPE)
+    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
+    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
+    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    b.position_at_end(number)
+    b.cbranch(is_int, check_int, next_)
+    b.position_at_end(check_int)
+    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
+    floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
+    b.branch(head)
+    b.position_at_end(done)
+    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
+                    int_const("i32", LIST_KINDS[T.I64]))
+    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
+    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
+    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
+    return fn.name
+
+
+def _build_list_scan(m: NativeModule) -> str:
+    """``i1 script.list.scan(PyObject *list, i64 depth, i64 *counts)``: whether `list` is
+    lists nested `depth` deep (empty ones anywhere) whose innermost elements are bools, ints
+    within int64 or floats; adds to counts[0..2] the number of those elements, bools and
+    floats. Recursive (a list holding itself has no finite depth: the scan stops at `depth`)."""
+    fn = m.new_function(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], linkage="external")
+    obj, depth, counts = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, inner, leaf, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "inner", "leaf", "number", "check_int", "next", "done", "mixed"))
+    Builder(fn, mixed).ret(int_const("i1", 0))
+    Builder(fn, done).ret(TRUE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    cls = b.load_at("ptr", item, OB_TYPE)
+    b.cbranch(b.icmp("sgt", depth, int_const("i64", 1)), inner, leaf)
+    b.position_at_end(inner)
+    is_list = b.icmp("eq", cls, capi.address_of(m, "PyList_Type"))
+    lower = fn.append_block("lower")
+    b.cbranch(is_list, lower, mixed)
+    b.position_at_end(lower)
+    ok = b.call(fn, [item, b.sub(depth, int_const("i64", 1)), counts])
+    b.cbranch(ok, next_, mixed)
+    b.position_at_end(leaf)
+    is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
+    is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
+    is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    b.position_at_end(number)
+    for k, add in enumerate((TRUE, is_bool, is_float)):
+        b.store_at(b.add(b.load_at("i64", counts, 8 * k), b.zext(add, "i64")), counts, 8 * k)
+    b.cbranch(is_int, check_int, next_)
+    b.position_at_end(check_int)
+    capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    b.branch(head)
+    return fn.name
+
+
+def _build_nested_kind(m: NativeModule) -> str:
+    """``i32 script.list.kind.nested(PyObject *list, i64 depth)``: `script.list.kind` for
+    lists nested `depth` deep, over all their innermost elements (LIST_EMPTY when there are
+    none)."""
+    fn = m.new_function(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], linkage="external")
+    obj, depth = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    scanned, mixed = fn.append_block("scanned"), fn.append_block("mixed")
+    Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
+    counts = b.alloca("[3 x i64]")
+    for k in range(3):
+        b.store_at(int_const("i64", 0), counts, 8 * k)
+    ok = b.call(m.declare(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], attrs=("nounwind",)), [obj, depth, counts])
+    b.cbranch(ok, scanned, mixed)
+    b.position_at_end(scanned)
+    n, bools, floats = (b.load_at("i64", counts, 8 * k) for k in range(3))
+    kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
+                    int_const("i32", LIST_KINDS[T.I64]))
+    kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
+    some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
+    kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
+    return fn.name
+
+
+def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
+    """``ptr script.list.unbox.<elem>(PyObject *list)``: a new native list (llvm.lists) of
+    the elements of a list `script.list.kind` matched with `elem`; NULL without memory."""
+    fn = m.new_function(_unbox_list_symbol(elem), "ptr", ["ptr"], linkage="external")
+    obj, = fn.args
+    t = T.ListType(elem)
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, done, failed = (fn.append_block(x) for x in ("head", "body", "done", "failed"))
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    lst = lists.new(m, b)
+    overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
+    fb = Builder(fn, failed)
+    lists.emit_rc(m, fb, "decref", lst, t)
+    fb.ret(NULL)
+    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), fn.blocks[0])
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    if elem == T.BOOL:
+        v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
+    elif elem == T.F64:
+        v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
+    else:
+        v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+    lists.set_item(b, t, lst, v, i)
+    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret(lst)
+    return fn.name

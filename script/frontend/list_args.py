@@ -1,0 +1,208 @@
+"""Lists passed from Python are read-only in compiled code.
+
+A list argument is a copy of the caller's (runtime.boxing), inner lists included, so a write
+to it would be lost: `reject_argument_list_writes` makes the first write a CompileError at
+its line. It runs on the module as built, before the passes.
+
+The analysis follows objects, not just values. Values that may be the same list object
+share a class (union-find over the lists in values, a tuple's one by one): a block
+parameter and its arguments, a select and its choices, a tuple's item and its operand, an
+extract and the tuple's item. A call's result may be any list its operands reach.
+Each class has `origin`, the entry function's parameters whose lists (or lists inside
+them) it may be, and `inside`, the parameters whose lists may be stored inside it:
+
+- ``list_get %l``: the element may be any list inside `%l`, so its origin takes `%l`'s
+  origin and inside; and what is stored in the element is inside `%l` (its inside takes the
+  element's origin and inside);
+- ``list_set %l, %v``: `%l`'s inside takes `%v`'s origin and inside;
+- a call: a list operand able to hold lists may have the other operands stored in it.
+
+A write (`list_set`, `list_resize`, or a call of a function that writes that parameter, a
+summary computed to a fixpoint over the module's functions) to a class with an origin is
+the error. Conservative: a list that merely holds an argument's inner lists, or anything
+merged with one, may be reported too.
+"""
+
+from __future__ import annotations
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.core import Const, Function, Module
+
+
+def reject_argument_list_writes(module: Module) -> None:
+    """CompileError at the first write reachable from a list parameter of the module's entry
+    function (a function's first)."""
+    funcs = list(module.functions.values())
+    entry = funcs[0]
+    if not any(_holds_list(t) for t in entry.param_types):
+        return
+    writes: dict[int, dict] = {id(f): {} for f in funcs}
+    changed = True
+    while changed:                  # callee summaries to a fixpoint (recursion)
+        changed = False
+        for f in funcs:
+            found = _param_writes(f, writes)
+            if found.keys() != writes[id(f)].keys():
+                writes[id(f)] = found
+                changed = True
+    for k, instr in sorted(writes[id(entry)].items()):
+        name = entry.params[k].name or f"#{k}"
+        copy = f"{name} = list({name})"
+        if _depth(entry.param_types[k]) > 1:
+            copy = f"{name} = [list(x) for x in {name}] (a list's inner lists are the caller's too)"
+        raise CompileError(f"list argument '{name}' is written here: lists passed from Python are "
+                           f"read-only in compiled code (they are copies, so the write would be lost); "
+                           f"copy it first with {copy}", instr.loc or entry.loc)
+
+
+def _holds_list(t: T.Type) -> bool:
+    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
+
+
+def _depth(t: T.Type) -> int:
+    """How deep lists nest in `t` (a tuple: its deepest item)."""
+    if isinstance(t, T.TupleType):
+        return max((_depth(e) for e in t.elems), default=0)
+    return 1 + _depth(t.elem) if isinstance(t, T.ListType) else 0
+
+
+def _leaves(t: T.Type, path: tuple = ()):
+    """The paths to the lists in a value of type `t`: () for a list, (k, ...) into tuples."""
+    if isinstance(t, T.ListType):
+        yield path
+    elif isinstance(t, T.TupleType):
+        for k, e in enumerate(t.elems):
+            yield from _leaves(e, path + (k,))
+
+
+class _Classes:
+    """Union-find over the lists in values, each named (id(value), path to it in tuples),
+    with an origin and an inside set per class."""
+
+    def __init__(self):
+        self.parent: dict = {}
+        self.origin: dict = {}
+        self.inside: dict = {}
+
+    def find(self, key):
+        root = self.parent.setdefault(key, key)
+        while root != self.parent[root]:
+            root = self.parent[root]
+        while self.parent[key] != root:
+            self.parent[key], key = root, self.parent[key]
+        return root
+
+    def union(self, a, b) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        self.parent[rb] = ra
+        self.origin[ra] = self.origin.get(ra, set()) | self.origin.pop(rb, set())
+        self.inside[ra] = self.inside.get(ra, set()) | self.inside.pop(rb, set())
+        return True
+
+    def union_values(self, a, pa: tuple, b, pb: tuple, t: T.Type) -> bool:
+        """Value `a` at path `pa` and `b` at `pb`, both of type `t`, are the same objects."""
+        changed = False
+        for path in _leaves(t):
+            changed |= self.union((id(a), pa + path), (id(b), pb + path))
+        return changed
+
+    def reach(self, key) -> set:
+        r = self.find(key)
+        return self.origin.get(r, set()) | self.inside.get(r, set())
+
+    def reach_value(self, v) -> set:
+        out: set = set()
+        for path in _leaves(v.type):
+            out |= self.reach((id(v), path))
+        return out
+
+    def add(self, table: dict, key, ks: set) -> bool:
+        r = self.find(key)
+        have = table.setdefault(r, set())
+        if ks <= have:
+            return False
+        have |= ks
+        return True
+
+    def add_value(self, table: dict, v, ks: set) -> bool:
+        changed = False
+        for path in _leaves(v.type):
+            changed |= self.add(table, (id(v), path), ks)
+        return changed
+
+
+def _param_writes(func: Function, writes: dict) -> dict:
+    """{parameter index: the first instruction writing a list it holds} for `func`, given
+    the callees' summaries in `writes`."""
+    c = _Classes()
+    for k, p in enumerate(func.params):
+        c.add_value(c.origin, p, {k})
+    if not c.origin:
+        return {}
+    lists = lambda vs: [v for v in vs if not isinstance(v, Const) and _holds_list(v.type)]    # noqa: E731
+    instrs = [i for block in func.blocks for i in block.instrs]
+    changed = True
+    while changed:
+        changed = False
+        for i in instrs:
+            changed |= _step(c, i, lists)
+    found: dict = {}
+    for i in instrs:
+        hit = set()
+        if i.opname in ("list_set", "list_resize"):
+            hit = c.origin.get(c.find((id(i.operands[0]), ())), set())
+        elif i.opname == "call":
+            callee_writes = writes.get(id(i.attr), {})
+            for k, v in enumerate(i.operands):
+                if k in callee_writes and not isinstance(v, Const) and _holds_list(v.type):
+                    hit |= c.reach_value(v)
+        for k in hit:
+            found.setdefault(k, i)
+    return found
+
+
+def _step(c: _Classes, i, lists) -> bool:
+    """Apply instruction `i`'s rule (the module docstring); whether a class changed."""
+    changed = False
+    if i.opname in ("br", "cbr"):
+        for k, s in enumerate(i.succs):
+            for p, a in zip(s.params, i.succ_args(k)):
+                if _holds_list(p.type) and not isinstance(a, Const):
+                    changed |= c.union_values(p, (), a, (), p.type)
+    elif i.opname == "list_get":
+        lst = i.operands[0]
+        outer = c.reach((id(lst), ()))
+        for path in _leaves(i.type):
+            changed |= c.add(c.origin, (id(i), path), outer)
+            changed |= c.add(c.inside, (id(i), path), outer)
+            changed |= c.add(c.inside, (id(lst), ()), c.reach((id(i), path)))
+    elif i.opname == "list_set":
+        v = i.operands[1]
+        if _holds_list(v.type) and not isinstance(v, Const):
+            changed |= c.add(c.inside, (id(i.operands[0]), ()), c.reach_value(v))
+    elif i.opname == "tuple":
+        for k, op in enumerate(i.operands):
+            if _holds_list(op.type) and not isinstance(op, Const):
+                changed |= c.union_values(i, (k,), op, (), op.type)
+    elif i.opname == "extract" and _holds_list(i.type):
+        changed |= c.union_values(i, (), i.operands[0], (i.attr,), i.type)
+    elif i.opname == "select" and _holds_list(i.type):
+        for op in lists(i.operands[1:]):
+            changed |= c.union_values(i, (), op, (), i.type)
+    elif i.opname == "call":
+        ops = lists(i.operands)
+        for op in ops:
+            if _depth(op.type) > 1:
+                for other in ops:
+                    if other is not op:
+                        changed |= c.add_value(c.inside, op, c.reach_value(other))
+        if i.has_result and _holds_list(i.type):
+            for op in ops:
+                changed |= c.add_value(c.origin, i, c.reach_value(op))
+    elif i.has_result and _holds_list(i.type):
+        for op in lists(i.operands):
+            changed |= c.add_value(c.origin, i, c.reach_value(op))
+    return changed
