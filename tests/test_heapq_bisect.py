@@ -1,8 +1,11 @@
-"""heapq and bisect on lists in compiled code (script/frontend/heapqlib.py), against CPython:
-the heap's list must hold the same order afterwards, not only the same minimum."""
+"""heapq, bisect and collections.deque on lists in compiled code (script/frontend/heapqlib.py,
+listlib.py), against CPython: the heap's list must hold the same order afterwards, not only
+the same minimum."""
 
 import bisect
+import collections
 import heapq
+from collections import deque
 from heapq import heappop, heappush
 
 from hypothesis import given, settings, strategies as st
@@ -95,3 +98,42 @@ def test_an_item_of_another_type_is_an_error_at_the_users_line():
         return h
     with pytest.raises(CompileError, match=r"test_heapq_bisect.py:\d+:\d+: cannot store a value of type f64 in a list\[i64\]"):
         script.script(mixed)(2.5)
+
+
+def bfs(n, k):
+    adj = [[(i + 1) % n, (i * k) % n] for i in range(n)]
+    dist = [-1] * n
+    dist[0] = 0
+    q = deque([0])
+    while q:
+        u = q.popleft()
+        for v in adj[u]:
+            if dist[v] < 0:
+                dist[v] = dist[u] + 1
+                q.append(v)
+    return dist
+
+
+def deque_ops(xs, k):
+    d = collections.deque()
+    for i, x in enumerate(xs):
+        if i % 2:
+            d.append(x)
+        else:
+            d.appendleft(x)
+    d.rotate(k)
+    d.extendleft(xs[:2])
+    first = d.popleft()
+    return list(d), first, len(d), d[0], d[-1], xs[0] in d, d.pop()
+
+
+@SET
+@given(st.integers(1, 30), st.integers(0, 7))
+def test_deque_bfs(n, k):
+    check_all_levels(bfs, n, k)
+
+
+@SET
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=12), st.integers(-15, 15))
+def test_deque_methods(xs, k):
+    check_all_levels(deque_ops, xs, k)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import collections
 import heapq
 import itertools
 import builtins as py_builtins
@@ -141,6 +142,10 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        if obj is collections.deque:           # a list in compiled code (docs/lists.md)
+            if node.keywords or len(node.args) > 1:
+                self.error("deque() takes at most an iterable in compiled code (no maxlen)", node)
+            return self.list_of(node.args[0], node) if node.args else self.list_of_unknown(node)
         if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
             return self.lower_map_filter(node, obj.__name__)
         if obj in _PYLIB:

@@ -173,3 +173,22 @@ def sort_by(keys, lst) -> None:
     if flipped:
         for k in range(n):
             lst[k] = src[k]
+
+
+# ---- collections.deque's methods (a deque is a list in compiled code) -------------------------
+
+def extendleft(lst, items) -> None:
+    for x in items:
+        insert(lst, 0, x)
+
+
+def rotate(lst, k: int = 1) -> None:
+    n = len(lst)
+    if n <= 1:
+        return
+    k %= n
+    if k == 0:
+        return
+    moved = lst[n - k:] + lst[:n - k]
+    for i in range(n):
+        lst[i] = moved[i]

@@ -459,6 +459,19 @@ class ListLowering:
         if name == "copy":
             self.positional(node, "copy", 0)
             return self.list_slice(lst, ast.Slice(lineno=node.lineno, col_offset=node.col_offset), node)
+        if name in ("appendleft", "popleft"):        # a deque is a list (docs/lists.md)
+            self.positional(node, name, 1 if name == "appendleft" else 0)
+            zero = ast.Constant(0, lineno=node.lineno, col_offset=node.col_offset)
+            name, args = ("insert", [zero, args[0]]) if name == "appendleft" else ("pop", [zero])
+        if name == "extendleft":
+            if len(args) != 1:
+                self.error(f"extendleft() takes exactly one argument ({len(args)} given)", node)
+            items = self.list_of(args[0], node)
+            if isinstance(items.type.elem, PendingElement):
+                return Const(None, T.NONE, loc)
+            self.stored_type(lst, items.type.elem, node)
+            call = ast.Call(node.func, [], [], lineno=node.lineno, col_offset=node.col_offset)
+            return self.call_script(self.ctx.info_for(listlib.extendleft), call, first=items, leading=(lst,))
         if name == "_resize" and self.info.py_func.__module__ == listlib.__name__:
             (n,) = self.positional(node, name, 1)
             self.resize_list(lst, n, node)
@@ -692,10 +705,11 @@ class ListLowering:
 
 _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.index,
             "remove": listlib.remove, "count": listlib.count, "reverse": listlib.reverse,
-            "sort": listlib.sort}
+            "sort": listlib.sort, "rotate": listlib.rotate}
 
 
-_WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort")
+_WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort",
+                    "appendleft", "popleft", "extendleft", "rotate")
 
 
 def _holds_reference(t: T.Type) -> bool:
