@@ -119,6 +119,18 @@ def test_random_edits_of_a_table(ops):
     check_all_levels(K.run_ops, [0, 0, 0] + ops)   # (the leading no-op types the argument)
 
 
+def test_tolist_of_2d_arrays():
+    for a in (np.arange(6).reshape(2, 3), np.arange(6.0).reshape(3, 2).T, np.zeros((0, 2)),
+              np.array([[True], [False]]), np.arange(3, dtype=np.int32).reshape(3, 1)):
+        check_all_levels(K.array_to_lists, a)
+    a = np.arange(24).reshape(2, 3, 4)
+    assert compiled(K.echo)(a.tolist()) == a.tolist() and script.script(lambda_free_tolist)(a) == a.tolist()
+
+
+def lambda_free_tolist(a):
+    return a.tolist()
+
+
 def test_lists_of_arrays():
     for n, m in ((0, 2), (1, 1), (3, 4)):
         check_all_levels(K.arrays_in_list, n, m)
