@@ -83,7 +83,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
                 continue
             if i.opname == "list_get" and managed(i.type):
                 positions = positions or {id(x): n for n, x in enumerate(block.instrs)}
-                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed, func):
+                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed):
                     borrowed.add(i)
                 continue    # (else a list's element may be replaced and released while in use)
             if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
@@ -97,7 +97,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
 _ROW_USES = ("list_len", "list_get", "list_set", "list_resize")
 
 
-def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set, func) -> bool:
+def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set) -> bool:
     """Whether element `i` = ``list_get %l, ...`` (at position `k` of `block`) can go uncounted:
     the list's slot keeps it alive as long as (1) every use of `i` is in this block and only
     reads it or its elements (no consuming use, nothing that views it into another value),
