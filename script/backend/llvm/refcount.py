@@ -9,8 +9,10 @@ reference from its definition:
 - ``alloc``, ``list_new`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
-  ``select``, ...) shares memory with an operand, so it counts one more (`incref` right
-  after it);
+  ``select``, ``list_get``, ...) shares memory with an operand, so it counts one more
+  (`incref` right after it); a ``list_get`` element is never borrowed from a borrowed list
+  (the list may drop it while it is in use), except a row used briefly while nothing can
+  drop it (`_is_borrowed_row`);
 - a block parameter receives a reference from each edge that passes it.
 
 Uses. ``ret`` and ``tuple`` operands and branch arguments are *consuming*: they hand a
