@@ -456,3 +456,9 @@ def tuple_rows(t):
 
 def echo(t):
     return t
+
+
+def array_to_lists(a):
+    rows = a.tolist()
+    rows.append([])
+    return rows, len(rows[0]) if a.shape[0] else -1

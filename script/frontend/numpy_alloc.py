@@ -431,9 +431,11 @@ class AllocLowering:
     def array_method_other(self, arr: Value, name: str, node: ast.Call) -> Value:
         from script.frontend import numpy_lib
         fn = numpy_lib.METHODS.get(name)
-        if name == "tolist" and arr.type.ndim != 1:
-            self.error("a.tolist() of an array of more than one axis (a list of lists) is not "
-                       "supported in compiled code", node)
+        if name == "tolist":
+            fn = numpy_lib.TOLIST.get(arr.type.ndim)
+            if fn is None:
+                self.error(f"a.tolist() of a {arr.type.ndim}-d array is not supported in compiled code "
+                           f"(up to {max(numpy_lib.TOLIST)} axes: lists of lists)", node)
         if name in ("std", "var") and self.axis_given(node, 0):
             return self.std_var(node, name, first=arr)
         from script.frontend import numpy_shape

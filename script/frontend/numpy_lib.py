@@ -619,6 +619,18 @@ def tolist(a):
     return [x for x in a]
 
 
+def tolist2(a):
+    """``a.tolist()`` of a 2-d array: a list of rows, lists of Python numbers."""
+    return [[x for x in row] for row in a]
+
+
+def tolist3(a):
+    return [[[x for x in row] for row in plane] for plane in a]
+
+
+TOLIST = {1: tolist, 2: tolist2, 3: tolist3}        # by the array's number of axes
+
+
 METHODS = {"var": var, "std": std, "round": around, "argsort": argsort, "sort": sort_in_place,
            "tolist": tolist}
 

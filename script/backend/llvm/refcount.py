@@ -9,8 +9,10 @@ reference from its definition:
 - ``alloc``, ``list_new`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
-  ``select``, ...) shares memory with an operand, so it counts one more (`incref` right
-  after it);
+  ``select``, ``list_get``, ...) shares memory with an operand, so it counts one more
+  (`incref` right after it); a ``list_get`` element is never borrowed from a borrowed list
+  (the list may drop it while it is in use), except a row used briefly while nothing can
+  drop it (`_is_borrowed_row`);
 - a block parameter receives a reference from each edge that passes it.
 
 Uses. ``ret`` and ``tuple`` operands and branch arguments are *consuming*: they hand a
@@ -83,7 +85,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
                 continue
             if i.opname == "list_get" and managed(i.type):
                 positions = positions or {id(x): n for n, x in enumerate(block.instrs)}
-                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed, func):
+                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed):
                     borrowed.add(i)
                 continue    # (else a list's element may be replaced and released while in use)
             if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
@@ -97,7 +99,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
 _ROW_USES = ("list_len", "list_get", "list_set", "list_resize")
 
 
-def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set, func) -> bool:
+def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set) -> bool:
     """Whether element `i` = ``list_get %l, ...`` (at position `k` of `block`) can go uncounted:
     the list's slot keeps it alive as long as (1) every use of `i` is in this block and only
     reads it or its elements (no consuming use, nothing that views it into another value),
