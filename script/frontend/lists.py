@@ -96,6 +96,8 @@ class ListLowering:
     def merge_pending_list(self, a: T.Type, b: T.Type) -> None:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
         (`x if c else []`, a variable assigned both), the unknown one takes the known type."""
+        if isinstance(a, T.HashType) and isinstance(b, T.HashType):
+            self.merge_pending_table(a, b)
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             for pending, known in ((a.elem, b.elem), (b.elem, a.elem)):
                 if isinstance(pending, PendingElement) and not isinstance(known, PendingElement):
@@ -398,7 +400,7 @@ class ListLowering:
         if name == "copy":
             self.positional(node, "copy", 0)
             return self.list_slice(lst, ast.Slice(lineno=node.lineno, col_offset=node.col_offset), node)
-        if name == "_resize" and self.info.py_func.__module__ == listlib.__name__:
+        if name == "_resize" and self.info.py_func.__module__ in (listlib.__name__, "script.frontend.dictlib"):
             (n,) = self.positional(node, name, 1)
             self.resize_list(lst, n, node)
             return Const(None, T.NONE, loc)
@@ -657,13 +659,20 @@ def reject_argument_list_writes(module: Module) -> None:
                 changed = True
     for k, instr in sorted(writes[id(entry)].items()):
         name = entry.params[k].name or f"#{k}"
+        t = entry.params[k].type
+        if isinstance(t, T.HashType):
+            kind = "set" if isinstance(t, T.SetType) else "dict"
+            raise CompileError(f"{kind} argument '{name}' is written here: {kind}s passed from Python are "
+                               f"read-only in compiled code (they are copies, so the write would be lost); "
+                               f"copy it first with {name} = {kind}({name})", instr.loc or entry.loc)
         raise CompileError(f"list argument '{name}' is written here: lists passed from Python are "
                            f"read-only in compiled code (they are copies, so the write would be lost); "
                            f"copy it first with {name} = list({name})", instr.loc or entry.loc)
 
 
 def _holds_list(t: T.Type) -> bool:
-    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
+    return isinstance(t, (T.ListType, T.HashType)) or isinstance(t, T.TupleType) and any(
+        _holds_list(e) for e in t.elems)
 
 
 def _param_writes(func: Function, writes: dict) -> dict:

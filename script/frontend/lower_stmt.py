@@ -26,6 +26,8 @@ from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering
+from script.frontend.dicts import DictLowering
+from script.frontend.dict_methods import TableMethods
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -65,7 +67,7 @@ class Loop:
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, MessageLowering,
+                       JoinLowering, ListLowering, DictLowering, TableMethods, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -84,6 +86,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.pending_tables: set = set()               # dicts and sets of unknown types (dicts.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
 
@@ -104,6 +107,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
         self.settle_pending_lists()
+        self.settle_pending_tables()
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
         order = reachable_blocks(self.func)
         live = set(order)
@@ -294,6 +298,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.array_store(base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
             return self.list_store(base, target.slice, value, node)
+        if isinstance(base.type, T.HashType):
+            return self.table_store_item(base, target.slice, value, node)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
@@ -310,8 +316,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 if isinstance(base.type, T.ListType):
                     self.list_delete(base, target.slice, target)
                     continue
+                if isinstance(base.type, T.HashType):
+                    self.table_delete(base, target.slice, target)
+                    continue
             self.error(f"'del' of {ast.unparse(target)!r} is not supported in compiled code "
-                       "(only list items and local names)", target)
+                       "(only list and dict items and local names)", target)
 
     def stmt_Pass(self, node) -> None:
         pass
@@ -366,8 +375,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Subscript):
-            if isinstance(self.pre_evaluate(node.target.value).type, T.ListType):
+            base = self.pre_evaluate(node.target.value)
+            if isinstance(base.type, T.ListType):
                 return self.list_aug_assign(node)
+            if isinstance(base.type, T.HashType):
+                return self.table_aug_assign(self.expr(node.target.value), node)
             return self.array_aug_assign(node)
         self.error("augmented assignment is only supported on names and array elements", node.target)
 
@@ -442,6 +454,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
         self.settle_list_types(value.type)
+        self.settle_table_types(value.type)
         if isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
@@ -599,12 +612,17 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)
             inner = self.builtin_call(node.args[0])
+            if inner is None and (self.table_view(node.args[0]) is not None or isinstance(node.args[0], ast.Name)
+                                  and isinstance(self.pre_evaluate(node.args[0]).type, T.HashType)):
+                self.error("reversed() of a dict or set is not supported in compiled code", node)
             if inner in (enumerate, zip):
                 self.error(f"'{inner.__name__}' object is not reversible", node)
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
         flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        if flat is None:
+            flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
         return flat if flat is not None else self.iterable_value(self.expr(node), node)
 
     def iterable_value(self, seq: Value, node):
@@ -613,6 +631,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(seq.type, T.ListType):
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
                     self.read_type(seq))
+        if isinstance(seq.type, T.HashType):
+            return self.table_iterable(seq, "keys", node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:

@@ -18,7 +18,7 @@ from script.ir.core import Block, Const, Function, Instr, Value, reachable_block
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
+from script.backend.llvm import arith, arrays, blas, hashing, interrupt, lists, mathlib, memory, refcount, rng
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -284,6 +284,10 @@ class FunctionLowering:
 
     def _op_extract(self, i: Instr):
         return self.b.extract_value(self.value(i.operands[0]), i.attr, llvm_type(i.type))
+
+    def _op_hash(self, i: Instr):
+        k = i.operands[0]
+        return hashing.lower_hash(self.b, k.type, self.value(k))
 
     def _op_math(self, i: Instr):
         args = [self.value(v) for v in i.operands]

@@ -27,9 +27,9 @@ INCREF, DECREF = "script.incref", "script.decref"
 
 
 def managed(t: T.Type) -> bool:
-    """Whether a value of type `t` holds references: an array, a list (lists.py), or a tuple
-    holding one."""
-    if isinstance(t, (T.ArrayType, T.ListType)):
+    """Whether a value of type `t` holds references: an array, a list (lists.py), a dict or
+    set (its lists), or a tuple holding one."""
+    if isinstance(t, (T.ArrayType, T.ListType, T.HashType)):
         return True
     return isinstance(t, T.TupleType) and any(managed(e) for e in t.elems)
 

@@ -45,13 +45,14 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi
+from script.backend.runtime import capi, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
+                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type",
+                **table_boxing.TYPE_OBJECT}
 
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes
 # to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
@@ -90,6 +91,7 @@ class Converter:
         self.b = b
         self.error = error
         self.unboxed_lists: list[Value] = []      # released after the call
+        self.unboxed_tables: list = []            # (index, entries) of dicts and sets, likewise
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -134,6 +136,8 @@ class Converter:
                 self.emit_type_checks(items, t.elems, mismatch, [as_numpy] * len(items))
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
+            elif isinstance(t, T.HashType):
+                table_boxing.check_table(self, obj, t, mismatch)
             elif isinstance(t, T.ListType):
                 if t.elem not in LIST_KINDS:
                     b.branch(mismatch)          # never passed from Python
@@ -216,6 +220,8 @@ class Converter:
             return self._unbox_array(obj, t)
         if isinstance(t, T.ListType):
             return self._unbox_list(obj, t)
+        if isinstance(t, T.HashType):
+            return table_boxing.unbox_table(self, obj, t)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -253,6 +259,7 @@ class Converter:
     def _release_lists(self, b: Builder) -> None:
         for lst in self.unboxed_lists:
             lists.emit_rc(self.m, b, "decref", lst)
+        table_boxing.release_tables(self, b)
 
     def release_unboxed(self) -> None:
         """Release the lists `emit_unbox` made (call right after the native call)."""
@@ -315,6 +322,8 @@ class Converter:
             return self._box_array(v, t, error)
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
+        if isinstance(t, T.HashType):
+            return table_boxing.box_table(self, v, t, error)
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)

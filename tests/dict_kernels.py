@@ -1,0 +1,296 @@
+"""Functions using dicts and sets, run by CPython and compiled (tests/test_dicts.py)."""
+
+
+def count(xs):
+    counts = {}
+    for x in xs:
+        counts[x] = counts.get(x, 0) + 1
+    return counts
+
+
+def count_weighted(xs, w):
+    totals = {}
+    for x in xs:
+        totals[x] = totals.get(x, 0) + w       # widens to float values when w is a float
+    return totals
+
+
+def fib_memo(n):
+    memo = {0: 0, 1: 1}
+    for i in range(2, n + 1):
+        memo[i] = memo[i - 1] + memo[i - 2]
+    return memo[n], len(memo)
+
+
+def lookups(xs, k):
+    d = {x: x * 3 for x in xs}
+    return k in d, k not in d, d.get(k, -1), d.get(k) is None, len(d), bool(d)
+
+
+def subscript(xs, k):
+    d = {x: float(x) / 2 for x in xs}
+    return d[k]
+
+
+def tuple_keys(xs, ys, i, j):
+    d = {}
+    for a, b in zip(xs, ys):
+        d[(a, b)] = d.get((a, b), 0) + a * b
+    return d, d[(i, j)]
+
+
+def float_keys(xs, k):
+    d = {}
+    for x in xs:
+        d[x] = d.get(x, 0) + 1
+    return d, d[k]
+
+
+def bool_keys(xs):
+    d = {}
+    for x in xs:
+        d[x] = d.get(x, 0) + 1
+    return d, d[True]
+
+
+def churn(n, step):
+    """Many inserts and deletes: the table is rebuilt (deleted entries dropped) as it grows."""
+    d = {}
+    for i in range(n):
+        d[i] = i * i
+        if i % step == 0:
+            del d[i // 2]
+    total = 0
+    for k in d:
+        total += k
+    return len(d), total, d
+
+
+def delete_missing(xs, k):
+    d = {x: 1 for x in xs}
+    del d[k]
+    return d
+
+
+def pops(xs, k, default):
+    d = {x: -x for x in xs}
+    a = d.pop(k, default)
+    b = d.setdefault(k + 1, 7)
+    c = d.setdefault(k + 1, 8)
+    return a, b, c, d
+
+
+def pop_missing(xs, k):
+    d = {x: -x for x in xs}
+    return d.pop(k), d
+
+
+def popitems(xs):
+    d = {x: 2 * x for x in xs}
+    out = []
+    while d:
+        out.append(d.popitem())
+    return out, d.popitem()
+
+
+def iterate(xs):
+    d = {}
+    for x in xs:
+        d[x % 5] = x
+    keys = [k for k in d]
+    vals = [v for v in d.values()]
+    items = list(d.items())
+    s = 0
+    for k, v in d.items():
+        s += k * v
+    return keys, vals, items, s, list(d), sorted(d.keys()), sum(d.values()), list(enumerate(d))
+
+
+def mutate_while_iterating(n, grow):
+    d = {i: i for i in range(n)}
+    for k in d:
+        if grow:
+            d[k + n] = 1
+        else:
+            d[k] = k * 10          # changing values is fine
+    return d
+
+
+def delete_while_iterating(n):
+    d = {i: i for i in range(n)}
+    for k in d:
+        del d[k]
+    return d
+
+
+def constructors(xs):
+    a = dict()
+    a[1] = 2.5
+    b = dict(zip(xs, range(len(xs))))
+    c = dict(b)
+    c[-1] = -1
+    e = dict([(x, x) for x in xs])
+    f = {k: v for k, v in b.items() if k % 2 == 0}
+    return a, b, c, e, f
+
+
+def updates(xs, ys):
+    a = {x: 1 for x in xs}
+    b = {y: 2 for y in ys}
+    c = a.copy()
+    c.update(b)
+    d = a | b
+    a.clear()
+    return a, c, d, c == d, a == b, c != b
+
+
+def nested_values(n):
+    d = {}
+    for i in range(n):
+        d[i % 4] = (i, float(i) * 0.5)
+    best = d.get(2, (-1, -1.0))
+    return d, best
+
+
+def helper_add(d, k):
+    d[k] = d.get(k, 0) + 1
+    return len(d)
+
+
+def passes_to_callee(xs):
+    d = {}
+    for x in xs:
+        helper_add(d, x)
+    return d
+
+
+def reference_semantics(n):
+    a = {}
+    b = a
+    for i in range(n):
+        b[i] = i
+    b[-1] = 0
+    return a, len(a) == len(b)
+
+
+def read_arg(d, k):
+    total = 0.0
+    for key, v in d.items():
+        total += key * v
+    return d.get(k, -1.0), k in d, len(d), total
+
+
+def read_set_arg(s, k):
+    return k in s, len(s), sum(s)
+
+
+def return_arg(d):
+    return d
+
+
+def keys_to_list(d):
+    return sorted(d)
+
+
+def grow(n):
+    d = {}
+    for i in range(n):
+        d[i * 7919 % 100003] = i
+    s = 0
+    for i in range(n):
+        s += d[i * 7919 % 100003]
+    return len(d), s
+
+
+def empty_returned():
+    return {}, set()
+
+
+def dict_in_tuple(xs):
+    d = {x: x + 0.5 for x in xs}
+    return len(d), d
+
+
+# ---- sets ----------------------------------------------------------------------------
+
+def seen_before(xs):
+    seen = set()
+    dups = []
+    for x in xs:
+        if x in seen:
+            dups.append(x)
+        seen.add(x)
+    return dups, len(seen), seen
+
+
+def set_literals(xs, k):
+    s = {1, 2, 3}
+    t = {x % 4 for x in xs}
+    u = set(xs)
+    return k in s, k in t, len(u), s, t, u, set(), set([k, k])
+
+
+def set_methods(xs, k):
+    s = set(xs)
+    s.discard(k)
+    s.discard(k)
+    t = s.copy()
+    t.add(k)
+    t.update([k + 1, k + 2])
+    return s, t, s <= t, t >= s, s < t, s == t, t.issuperset(s), s.issubset(t), s.isdisjoint({k})
+
+
+def set_remove(xs, k):
+    s = set(xs)
+    s.remove(k)
+    return s
+
+
+def set_pop(xs):
+    s = set(xs)
+    total = 0
+    while s:
+        total += s.pop()
+    return total, s.pop()
+
+
+def set_operators(xs, ys):
+    a = set(xs)
+    b = set(ys)
+    return (sorted(a | b), sorted(a & b), sorted(a - b), sorted(a ^ b), a.union(ys), a.intersection(ys),
+            a.difference(ys), a.symmetric_difference(b), a == b, a != b)
+
+
+def tuple_set(xs, ys):
+    s = set()
+    for p in zip(xs, ys):
+        s.add(p)
+    return len(s), (0, 0) in s, s
+
+
+def set_iteration(xs):
+    s = set(xs)
+    total = 0
+    for x in s:
+        total += x * x
+    return total, sorted(s), sorted(x + 1 for x in s), max(s) if s else -1
+
+
+def set_mutate_while_iterating(xs):
+    s = set(xs)
+    for x in s:
+        s.add(x + 1000)
+    return s
+
+
+def float_set(xs, k):
+    s = set(xs)
+    return k in s, len(s), s
+
+
+def unique_count(a):
+    """A NumPy array's distinct values, through a set of floats."""
+    s = set()
+    for x in a:
+        s.add(float(x))
+    return len(s)
