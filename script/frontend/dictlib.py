@@ -161,3 +161,10 @@ def last_live(entries) -> int:
     while entries[j][0] < 0:
         j -= 1
     return j
+
+
+# Kept out of line (ir.core `inline_mark`): the writers are large, and `rebuild` seldom runs.
+for _fn, _mark in ((rebuild, "$cold"), (dict_store, "$outline"), (set_add, "$outline"),
+                   (dict_remove, "$outline"), (set_remove, "$outline"), (clear, "$outline"),
+                   (last_live, "$outline")):
+    _fn.__qualname__ = _fn.__name__ + _mark

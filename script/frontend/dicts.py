@@ -411,14 +411,30 @@ class DictLowering:
             value = self.emit("extract", [e], t.value, _VALUE, loc)
             return value if what == "values" else self.make_tuple([key, value], node)
 
+        def exhausted():
+            # CPython's next() raises when the last step changed the size.
+            changed = self.cmp("ne", self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, loc), size, node)
+            self.raise_if(changed, "RuntimeError", "Set changed size during iteration" if isinstance(t, T.SetType)
+                          else "dictionary changed size during iteration", node)
+
         et = {"keys": t.key, "values": getattr(t, "value", None)}.get(what) or T.TupleType([t.key, t.value])
-        return size, item, et
+        return TableIterable(size, item, et, exhausted)
 
     def table_contains(self, x: Value, d: Value, node) -> Value:
         """`x in d`: whether `d` has the key (a key of a type the keys cannot equal, such as a
         float in a dict of ints, is a CompileError, as for a lookup)."""
         j, _ = self.table_lookup(d, x, node)
         return self.cmp("ge", j, Const(0, T.I64), node)
+
+class TableIterable(tuple):
+    """`iterable`'s (n, item, type) for a table, with `exhausted()`, the check a `for`
+    statement runs when the loop ends by itself (lower_stmt `counted_loop`)."""
+
+    def __new__(cls, n, item, et, exhausted):
+        self = super().__new__(cls, (n, item, et))
+        self.exhausted = exhausted
+        return self
+
 
 def _hinted_type(node, hint) -> T.HashType:
     is_set, key, value = hint

@@ -567,9 +567,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             start, stop, step = self.range_args(it)
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node))
-        n, item, _ = self.iterable(it)
+        source = self.iterable(it)
+        n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
-                          lambda i: self.assign(node.target, item(i), node))
+                          lambda i: self.assign(node.target, item(i), node),
+                          exhausted=getattr(source, "exhausted", None))
 
     def builtin_call(self, node):
         """`range`, `enumerate`, `zip` or `reversed` when `node` calls that builtin, else None."""
@@ -688,8 +690,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.raise_if(zero, "ValueError", message("range_zero_step"), call)
         return args[0], args[1], step
 
-    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind) -> None:
-        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target.
+    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind, exhausted=None) -> None:
+        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target;
+        `exhausted()` emits code run when the loop ends by its condition (not by `break`).
 
         With a step of 1 or -1 the loop counts `i` itself and compares it with `stop` (it can
         never step past the int range). Other steps count iterations: the trip count is
@@ -713,7 +716,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         cur = self.read(var, loc)
         cond = self.emit("cmp", [cur, limit], T.BOOL, pred, loc)
         body, latch, after = self.new_block("for.body"), self.new_block("for.next"), self.new_block("for.end")
-        other = self.new_block("for.else") if node.orelse else after
+        other = self.new_block("for.else") if node.orelse or exhausted else after
         self.branch(cond, body, other, loc)
         self.seal(body)
         self.start(body)
@@ -729,9 +732,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.write(var, nxt)
             self.goto(header, loc)
         self.seal(header)
-        if node.orelse:
+        if node.orelse or exhausted:
             self.seal(other)
             self.start(other if other.preds else None)
+            if exhausted is not None and self.block is not None:
+                exhausted()
             self.stmts(node.orelse)
             self.goto(after, loc)
         self.finish_join(after)

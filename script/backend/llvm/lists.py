@@ -60,8 +60,28 @@ def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> 
     return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value) -> None:
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, cold: bool = False) -> None:
+    """Count a reference of `lst`; `cold`: a decref on a path that seldom runs (releasing
+    what is held when an exception leaves), through a call instead of inline code, which
+    would otherwise be copied into every such path of a function holding many lists."""
+    if cold and kind == "decref":
+        b.call(_cold_decref(m), [lst])
+        return
     b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
+
+
+COLD_DECREF = "script.list.decref.cold"
+
+
+def _cold_decref(m: NativeModule):
+    fn = m.helpers.get(COLD_DECREF)
+    if fn is not None:
+        return fn
+    fn = m.helpers[COLD_DECREF] = m.new_function(COLD_DECREF, "void", ["ptr"], attrs=("nounwind", "noinline", "cold"))
+    b = Builder(fn, fn.append_block("entry"))
+    b.call(_rc_helper(m, DECREF), [fn.args[0]])
+    b.ret_void()
+    return fn
 
 
 def data_pointer(b: Builder, lst: Value) -> Value:

@@ -61,10 +61,11 @@ def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) 
     return out
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None:
-    """``incref`` or ``decref`` every reference native value `v` of type `t` holds."""
+def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: bool = False) -> None:
+    """``incref`` or ``decref`` every reference native value `v` of type `t` holds (`cold`:
+    on a path that seldom runs, lists.emit_rc)."""
     if isinstance(t, T.ListType):
-        lists.emit_rc(m, b, kind, v)
+        lists.emit_rc(m, b, kind, v, cold)
         return
     if isinstance(t, T.ArrayType):
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")
@@ -72,7 +73,7 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None
         return
     for k, e in enumerate(t.elems):
         if managed(e):
-            emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e)
+            emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e, cold)
 
 
 def helper(m: NativeModule, name: str):
