@@ -294,3 +294,26 @@ def unique_count(a):
     for x in a:
         s.add(float(x))
     return len(s)
+
+
+def in_place_operators(xs, ys):
+    a = set(xs)
+    b = a
+    a |= set(ys)
+    c = set(xs)
+    c &= set(ys)
+    e = set(xs)
+    e -= set(ys)
+    g = set(xs)
+    g ^= set(ys)
+    d = {x: 1 for x in xs}
+    dd = d
+    d |= {y: 2 for y in ys}
+    return b, c, e, g, dd
+
+
+def views_and_reductions(xs):
+    d = {x: x * 1.5 for x in xs}
+    s = set(d)
+    d.update([(100, 1.0), (101, 2.0)])
+    return min(d.values()), max(d.values()), max(s), min(d), 3 in d.keys(), sum(d.values()), s

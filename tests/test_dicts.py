@@ -110,6 +110,8 @@ def test_iteration_methods_and_constructors(xs):
 @given(KEYS, KEYS)
 def test_updates_merges_and_equality(xs, ys):
     check(K.updates, xs, ys)
+    check(K.in_place_operators, xs, ys)
+    check(K.views_and_reductions, xs)
 
 
 @settings(max_examples=10, deadline=None)

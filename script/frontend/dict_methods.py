@@ -17,6 +17,8 @@ from script.frontend.dicts import _KEY, _VALUE
 from script.ir import types as T
 from script.ir.core import Const, Value
 
+_SYMBOLS = {ast.BitOr: "|", ast.BitAnd: "&", ast.Sub: "-", ast.BitXor: "^", ast.Add: "+"}
+
 # Methods that change the table (a table from Python is read-only: lists.py).
 WRITING = ("clear", "pop", "popitem", "setdefault", "update", "add", "discard", "remove",
            "intersection_update", "difference_update", "symmetric_difference_update")
@@ -55,6 +57,22 @@ class TableMethods:
         self.raise_key_error(self.cmp("lt", j, Const(0, T.I64), node), k, node)
         value = self.binop(type(node.op), self.entry_part(d, j, _VALUE, node), self.expr(node.value), node)
         self.table_store(d, k, value, node)
+
+    def table_aug_assign_in_place(self, d: Value, node: ast.AugAssign) -> None:
+        """`s |= t`, `s &= t`, `s -= t`, `s ^= t` of sets and `d |= other` of a dict change
+        the table itself, as CPython's in-place operators do (other names for it see the
+        change)."""
+        op = type(node.op)
+        if op is ast.BitOr:
+            self.update_from(d, node.value, node)
+            return
+        other = self.expr(node.value)
+        if not isinstance(d.type, T.SetType) or op not in (ast.BitAnd, ast.Sub, ast.BitXor):
+            self.error(f"unsupported operand types for {_SYMBOLS.get(op, '?')}=: {d.type} and {other.type}", node)
+        result = self.set_binop(op, d, other, node)
+        self.table_call(dictlib.clear, list(self.table_parts(d, node)), node)
+        n, item, _ = self.table_iterable(result, "keys", node)
+        self.for_range(node, n, lambda i: self.table_store(d, item(i), None, node))
 
     # ---- methods ----------------------------------------------------------------------
 

@@ -370,6 +370,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add):
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
+        if isinstance(current.type, T.HashType):
+            return self.table_aug_assign_in_place(current, node)   # dict_methods.py
         value = self.binop(type(node.op), current, self.expr(node.value), node)
         self.assign_name(node.target.id, value, node)
 
