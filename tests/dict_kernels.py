@@ -317,3 +317,15 @@ def views_and_reductions(xs):
     s = set(d)
     d.update([(100, 1.0), (101, 2.0)])
     return min(d.values()), max(d.values()), max(s), min(d), 3 in d.keys(), sum(d.values()), s
+
+
+def churn_tables(n):
+    t = 0
+    for i in range(n):
+        d = {j: j * 2 for j in range(20)}
+        s = set(d)
+        s.add(i)
+        t += len(s) + d[3]
+        if i % 30 in d:
+            del d[i % 30]
+    return t

@@ -282,3 +282,16 @@ def test_saved_and_cached(tmp_path, monkeypatch):
     assert outs[1] == "{1: 2, 2: 1} {1, 3, 7}"
     assert outs[2].startswith("{5: 2}")
     assert any(f.endswith(".cache") for f in __import__("os").listdir(tmp_path / "cache"))
+
+
+def test_tables_made_in_a_loop_and_raised_past_are_freed():
+    import resource
+    f, g = compiled(K.churn_tables), compiled(K.subscript)
+    f(10)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    f(200_000)
+    for _ in range(20_000):
+        with pytest.raises(KeyError):
+            g([1, 2, 3], 7)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 20_000, grown_kb
