@@ -13,8 +13,10 @@ are dropped and the slots sized for about three times the live ones (so a growin
 doubles, and a table of deletions shrinks back). Probing therefore always meets an empty
 slot. `h` is always the key's `hash` (>= 0), computed by the caller (frontend/dicts.py).
 
-Compiled for each table type by the same frontend when user code needs it, and usually
-inlined. A table from Python is read-only (frontend/lists.py `reject_argument_list_writes`),
+Compiled for each table type by the same frontend when user code needs it; lookups are
+inlined, the writers kept out of line (the marks at the end). Elements are read and written
+with the unchecked `_get`/`_set` (lists.py `library_method`): every position here is within
+its list by construction. A table from Python is read-only (frontend/lists.py `reject_argument_list_writes`),
 so the writers here only ever see tables made or copied in compiled code.
 """
 
@@ -27,11 +29,11 @@ def find_slot(index, entries, h: int, key) -> int:
         return 0
     i = h & mask
     while True:
-        j = index[i + 1]
+        j = index._get(i + 1)
         if j == -1:
             return -(i + 1)
         if j >= 0:
-            e = entries[j]
+            e = entries._get(j)
             if e[0] == h and e[1] == key:
                 return i + 1
         i = (i + 1) & mask
@@ -41,7 +43,7 @@ def lookup(index, entries, h: int, key) -> int:
     """The position of `key`'s entry in `entries`, or -1."""
     p = find_slot(index, entries, h, key)
     if p > 0:
-        return index[p]
+        return index._get(p)
     return -1
 
 
@@ -50,9 +52,9 @@ def rebuild(index, entries, need: int) -> None:
     three per entry or more, a power of two)."""
     w = 0
     for r in range(len(entries)):
-        e = entries[r]
+        e = entries._get(r)
         if e[0] >= 0:
-            entries[w] = e
+            entries._set(w, e)
             w += 1
     entries._resize(w)
     size = 8
@@ -61,13 +63,13 @@ def rebuild(index, entries, need: int) -> None:
     index._resize(size + 1)
     mask = size - 1
     for i in range(1, size + 1):
-        index[i] = -1
-    index[0] = w
+        index._set(i, -1)
+    index._set(0, w)
     for j in range(w):
-        i = entries[j][0] & mask
-        while index[i + 1] != -1:
+        i = entries._get(j)[0] & mask
+        while index._get(i + 1) != -1:
             i = (i + 1) & mask
-        index[i + 1] = j
+        index._set(i + 1, j)
 
 
 def slot_for_new(index, entries, h: int, key) -> int:
@@ -75,7 +77,7 @@ def slot_for_new(index, entries, h: int, key) -> int:
     if one more entry would fill two thirds of the slots."""
     n = len(index) - 1
     if 3 * (len(entries) + 1) > 2 * n:
-        rebuild(index, entries, index[0] + 1)
+        rebuild(index, entries, index._get(0) + 1)
     return -find_slot(index, entries, h, key)
 
 
@@ -84,14 +86,14 @@ def dict_store(index, entries, h: int, key, value) -> None:
     (its key stays the first one stored, as in CPython: 0.0 after a store with -0.0)."""
     p = find_slot(index, entries, h, key)
     if p > 0:
-        j = index[p]
-        e = entries[j]
-        entries[j] = (h, e[1], value)
+        j = index._get(p)
+        e = entries._get(j)
+        entries._set(j, (h, e[1], value))
         return
     p = slot_for_new(index, entries, h, key)
-    index[p] = len(entries)
+    index._set(p, len(entries))
     entries.append((h, key, value))
-    index[0] += 1
+    index._set(0, index._get(0) + 1)
 
 
 def set_add(index, entries, h: int, key) -> None:
@@ -99,9 +101,9 @@ def set_add(index, entries, h: int, key) -> None:
     if p > 0:
         return
     p = slot_for_new(index, entries, h, key)
-    index[p] = len(entries)
+    index._set(p, len(entries))
     entries.append((h, key))
-    index[0] += 1
+    index._set(0, index._get(0) + 1)
 
 
 def dict_remove(index, entries, h: int, key) -> int:
@@ -110,11 +112,11 @@ def dict_remove(index, entries, h: int, key) -> int:
     p = find_slot(index, entries, h, key)
     if p <= 0:
         return -1
-    j = index[p]
-    e = entries[j]
-    entries[j] = (-1, e[1], e[2])
-    index[p] = -2
-    index[0] -= 1
+    j = index._get(p)
+    e = entries._get(j)
+    entries._set(j, (-1, e[1], e[2]))
+    index._set(p, -2)
+    index._set(0, index._get(0) - 1)
     return j
 
 
@@ -123,17 +125,17 @@ def set_remove(index, entries, h: int, key) -> bool:
     p = find_slot(index, entries, h, key)
     if p <= 0:
         return False
-    j = index[p]
-    e = entries[j]
-    entries[j] = (-1, e[1])
-    index[p] = -2
-    index[0] -= 1
+    j = index._get(p)
+    e = entries._get(j)
+    entries._set(j, (-1, e[1]))
+    index._set(p, -2)
+    index._set(0, index._get(0) - 1)
     return True
 
 
 def clear(index, entries) -> None:
     index._resize(1)
-    index[0] = 0
+    index._set(0, 0)
     entries._resize(0)
 
 
@@ -141,12 +143,12 @@ def next_live(index, entries, j: int, size: int, is_set: bool) -> int:
     """The position of the first live entry at or after `j`, for an iteration that began
     with `size` live entries; CPython's RuntimeError when the table changed size since (or
     changed keys, so that no live entry is left)."""
-    if index[0] != size:
+    if index._get(0) != size:
         if is_set:
             raise RuntimeError("Set changed size during iteration")
         raise RuntimeError("dictionary changed size during iteration")
     n = len(entries)
-    while j < n and entries[j][0] < 0:
+    while j < n and entries._get(j)[0] < 0:
         j += 1
     if j >= n:
         if is_set:
@@ -158,7 +160,7 @@ def next_live(index, entries, j: int, size: int, is_set: bool) -> int:
 def last_live(entries) -> int:
     """The position of the last live entry (the table is not empty)."""
     j = len(entries) - 1
-    while entries[j][0] < 0:
+    while entries._get(j)[0] < 0:
         j -= 1
     return j
 

@@ -70,6 +70,25 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, cold: bool = Fal
     b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
 
 
+FREE = "script.list.free"
+
+
+def _free_helper(m: NativeModule):
+    """``void script.list.free(ptr list)``: frees the data and the object of a list whose
+    last reference went; out of line, so that each decref inlines only its count."""
+    fn = m.helpers.get(FREE)
+    if fn is not None:
+        return fn
+    fn = m.helpers[FREE] = m.new_function(FREE, "void", ["ptr"], attrs=("nounwind", "noinline"))
+    lst, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
+    b.call(free, [b.load_at("ptr", lst, DATA)])
+    b.call(free, [lst])
+    b.ret_void()
+    return fn
+
+
 COLD_DECREF = "script.list.decref.cold"
 
 
@@ -187,9 +206,7 @@ def _rc_helper(m: NativeModule, name: str):
         release = fn.append_block("release")
         b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
         b.position_at_end(release)
-        free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
-        b.call(free, [b.load_at("ptr", lst, DATA)])
-        b.call(free, [lst])
+        b.call(_free_helper(m), [lst])
         b.branch(done)
     b.position_at_end(done)
     b.ret_void()

@@ -73,7 +73,7 @@ def _attributes(f: Function) -> tuple:
     mark = f.inline_mark
     if mark is None:
         return ("nounwind",)
-    return ("nounwind", "noinline", "cold") if mark == COLD else ("nounwind", "noinline")
+    return ("nounwind", "noinline", "cold", "minsize", "optsize") if mark == COLD else ("nounwind", "noinline")
 
 
 def export_entry(m: NativeModule, native: llvm.Function, name: str, recursive: bool) -> None:
