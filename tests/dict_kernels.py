@@ -329,3 +329,34 @@ def churn_tables(n):
         if i % 30 in d:
             del d[i % 30]
     return t
+
+
+def many_tables(n):
+    a = {}
+    b = {}
+    c = {}
+    d = {}
+    e = set()
+    f = set()
+    g = {}
+    h = {}
+    k = {}
+    m = {}
+    p = {}
+    q = {}
+    r = {}
+    for i in range(n):
+        a[i] = i
+        b[i] = i * 0.5
+        c[i] = (i, i)
+        d[i] = True
+        e.add(i)
+        f.add(i * 1.5)
+        g[i] = a[i]
+        h[i] = 1
+        k[i] = 2
+        m[i] = 3
+        p[i] = 4
+        q[i] = 5
+        r[-i] = 6
+    return a, b, c, d, e, f, g, len(h) + len(k) + len(m) + len(p) + len(q) + len(r)

@@ -104,6 +104,7 @@ def test_iteration_methods_and_constructors(xs):
     check(K.passes_to_callee, xs)
     check(K.reference_semantics, len(xs))
     check(K.dict_in_tuple, xs)
+    check(K.many_tables, len(xs))
 
 
 @settings(max_examples=20, deadline=None)

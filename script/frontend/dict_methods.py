@@ -14,6 +14,7 @@ import ast
 
 from script.frontend import dictlib
 from script.frontend.dicts import _KEY, _VALUE
+from script.frontend.ssa_builder import Restart
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -129,7 +130,8 @@ class TableMethods:
             self.error("setdefault() of a compiled dict needs the default value (a dict cannot hold None)", node)
         key = self.expr(node.args[0])
         default = self.expr(node.args[1])
-        self.store_types(d, key.type, default.type, node)
+        if self.store_types(d, key.type, default.type, node):
+            raise Restart()
         j, k = self.table_lookup(d, key, node)
         found = self.cmp("ge", j, Const(0, T.I64), node)
 

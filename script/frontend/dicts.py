@@ -106,9 +106,10 @@ class DictLowering:
             key = T.I64
         value = value if value is not None and T.is_list_element(value) else T.I64
         is_set = isinstance(t, T.SetType)
+        old = self.hints.get(("table", pending[0].node)) or (is_set, None, None)    # stores of this round
         self.hints[("table", pending[0].node)] = (
-            is_set, t.key if not is_pending(t.key) else key,
-            None if is_set else t.value if not is_pending(t.value) else value)
+            is_set, t.key if not is_pending(t.key) else old[1] or key,
+            None if is_set else t.value if not is_pending(t.value) else old[2] or value)
         self.hints_changed = True
         raise Restart()
 
@@ -126,9 +127,12 @@ class DictLowering:
                 self.hints_changed = True
                 raise Restart()
 
-    def store_types(self, d: Value, key_t: T.Type, value_t: T.Type | None, node) -> None:
-        """Make sure `d` can take a key of type `key_t` (and a value of `value_t`): settle its
-        unknown parts or widen its hints and restart; a CompileError when it cannot."""
+    def store_types(self, d: Value, key_t: T.Type, value_t: T.Type | None, node) -> bool:
+        """Make sure `d` can take a key of type `key_t` (and a value of `value_t`): widen its
+        hints and restart when it cannot yet, a CompileError when it never can. True when
+        `d` is a table of unknown types: the store records its types in the table's hint and
+        the round goes on without it (the next round has them), so that one round settles
+        every table of a function whose first uses are stores."""
         t = d.type
         is_set = isinstance(t, T.SetType)
         if not T.is_key_type(key_t):
@@ -142,13 +146,18 @@ class DictLowering:
             new.append(self._widened(t.value, value_t, node))
         old = _parts(t)
         if new == old:
-            return
+            return False
         hint = (is_set, new[0], None if is_set else new[1])
         pending = [p for p in old if is_pending(p)]
         if pending:
-            self.hints[("table", pending[0].node)] = hint
+            key = ("table", pending[0].node)
+            before = self.hints.get(key)
+            if before is not None:      # an earlier store of this round
+                hint = (is_set,) + tuple(h if b is None else T.unify(b, h) or h for b, h in zip(before[1:], hint[1:]))
+            self.hints[key] = hint
             self.hints_changed = True
-            raise Restart()
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            return True
         widened = False
         for k, v in list(self.hints.items()):
             if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and _hinted_type(k[1], v) == t:
@@ -248,7 +257,8 @@ class DictLowering:
     def table_store(self, d: Value, key: Value, value: Value | None, node) -> None:
         """`d[key] = value`, or `s.add(key)` when `value` is None."""
         t = d.type
-        self.store_types(d, key.type, value.type if value is not None else None, node)
+        if self.store_types(d, key.type, value.type if value is not None else None, node):
+            return
         key = self.table_key(d, key, node)
         args = self.probe_args(d, key, node)
         if value is None:
