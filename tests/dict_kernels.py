@@ -360,3 +360,74 @@ def many_tables(n):
         q[i] = 5
         r[-i] = 6
     return a, b, c, d, e, f, g, len(h) + len(k) + len(m) + len(p) + len(q) + len(r)
+
+
+# ---- idioms from real code ------------------------------------------------------------
+
+def top(xs):
+    d = {}
+    for x in xs:
+        d[x] = d.get(x, 0) + 1
+    best = sorted(d.items(), key=lambda kv: kv[1], reverse=True)
+    return best[:2]
+
+def enum_items(xs):
+    d = {x: x * x for x in xs}
+    out = []
+    for i, (k, v) in enumerate(d.items()):
+        out.append(i + k + v)
+    return out, list(zip(d.keys(), d.values()))
+
+def eq_empty(xs):
+    d = {x: 1.5 for x in xs}
+    e = {}
+    return d == {}, e == {}, d != e, not d, bool(e)
+
+def graph_bfs(n):
+    adj = {}
+    for i in range(n):
+        adj[(i, (i * 7) % n)] = 1
+    seen = {0}
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in range(n):
+                if (u, v) in adj and v not in seen:
+                    seen.add(v)
+                    nxt.append(v)
+        frontier = nxt
+    return len(seen)
+
+def two_sum(xs, target):
+    pos = {}
+    for i, x in enumerate(xs):
+        if target - x in pos:
+            return pos[target - x], i
+        pos[x] = i
+    return -1, -1
+
+def lru(keys, cap):
+    cache = {}
+    hits = 0
+    for k in keys:
+        if k in cache:
+            hits += 1
+            v = cache.pop(k)
+            cache[k] = v
+        else:
+            if len(cache) >= cap:
+                oldest = -1
+                for kk in cache:
+                    oldest = kk
+                    break
+                del cache[oldest]
+            cache[k] = k * 10
+    return hits, list(cache)
+
+def optional_get(xs, k):
+    d = {x: (x, 0.5) for x in xs}
+    r = d.get(k)
+    if r is None:
+        return (-1, -1.0)
+    return r

@@ -150,6 +150,18 @@ def test_every_kernel_at_the_default_level():
     check_both(K.unique_count, np.array([1.0, 2.0, 1.0, -0.0, 0.0]))
 
 
+@settings(max_examples=15, deadline=None)
+@given(KEYS, SMALL, st.integers(1, 4))
+def test_idioms(xs, k, cap):
+    check(K.top, xs)
+    check(K.enum_items, xs)
+    check(K.eq_empty, xs)
+    check(K.graph_bfs, len(xs))
+    check(K.two_sum, xs, k)
+    check(K.lru, xs, cap)
+    check(K.optional_get, xs, k)
+
+
 # ---- sets ----------------------------------------------------------------------------
 
 @settings(max_examples=25, deadline=None)
