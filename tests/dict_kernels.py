@@ -431,3 +431,17 @@ def optional_get(xs, k):
     if r is None:
         return (-1, -1.0)
     return r
+
+
+# ---- module-level tables (copied when compiled, read-only) -------------------------------
+
+PRIMES = {2, 3, 5, 7, 11, 13}
+WEIGHTS = {(0, 1): 0.5, (1, 2): 1.5, (2, 0): -1.0}
+
+
+def global_tables(a, b):
+    return (a, b) in WEIGHTS, WEIGHTS.get((a, b), 0.0), a in PRIMES, len(PRIMES), sorted(WEIGHTS)
+
+
+def global_written(k):
+    PRIMES.add(k)

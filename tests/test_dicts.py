@@ -160,6 +160,7 @@ def test_idioms(xs, k, cap):
     check(K.two_sum, xs, k)
     check(K.lru, xs, cap)
     check(K.optional_get, xs, k)
+    check(K.global_tables, k, cap)
 
 
 # ---- sets ----------------------------------------------------------------------------
@@ -241,6 +242,7 @@ def _mixed_keys():
     (_float_lookup_of_int_dict, (1.5,), "cannot be looked up with a key of type f64", "return d[x]"),
     (_set_subscript, (), "'set' object is not subscriptable", "return s[0]"),
     (_mixed_keys, (), "cannot be mixed", "return {1: 2, (1, 2): 3}"),
+    (K.global_written, (1,), "global set 'PRIMES' is read-only", "PRIMES.add(k)"),
 ])
 def test_unsupported_uses_point_at_the_line(fn, args, text, line):
     with pytest.raises(CompileError) as e:

@@ -42,17 +42,20 @@ class TableMethods:
     def table_store_item(self, d: Value, index_node, value: Value, node) -> None:
         if isinstance(d.type, T.SetType):
             self.error("'set' object does not support item assignment", node)
+        self.check_table_writable(d, node)
         self.table_store(d, self.expr(index_node), value, node)
 
     def table_delete(self, d: Value, index_node, node) -> None:
         if isinstance(d.type, T.SetType):
             self.error("'set' object doesn't support item deletion", node)
+        self.check_table_writable(d, node)
         self.table_remove(d, self.expr(index_node), node)
 
     def table_aug_assign(self, d: Value, node: ast.AugAssign) -> None:
         """`d[k] op= v`: the key is computed once; KeyError when it is missing."""
         if isinstance(d.type, T.SetType):
             self.error("'set' object is not subscriptable", node)
+        self.check_table_writable(d, node)
         key = self.expr(node.target.slice)
         j, k = self.table_lookup(d, key, node)
         self.raise_key_error(self.cmp("lt", j, Const(0, T.I64), node), k, node)
@@ -63,6 +66,7 @@ class TableMethods:
         """`s |= t`, `s &= t`, `s -= t`, `s ^= t` of sets and `d |= other` of a dict change
         the table itself, as CPython's in-place operators do (other names for it see the
         change)."""
+        self.check_table_writable(d, node)
         op = type(node.op)
         if op is ast.BitOr:
             self.update_from(d, node.value, node)
@@ -85,6 +89,8 @@ class TableMethods:
         method = getattr(self, f"_{kind}_{name}", None) or getattr(self, f"_table_{name}", None)
         if method is None or name.startswith("_"):
             self.error(f"{kind} has no method '{name}' in compiled code", node.func)
+        if name in WRITING:
+            self.check_table_writable(d, node)
         result = method(d, node)
         return result if result is not None else Const(None, T.NONE, self.loc(node))
 

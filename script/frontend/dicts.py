@@ -34,6 +34,7 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 
 _KEY, _VALUE = 1, 2             # positions in an entry (hash, key, value)
+_GLOBAL_TABLE_LIMIT = 1000      # items of a module-level dict or set copied item by item
 
 
 class PendingPart(T.Type):
@@ -371,6 +372,39 @@ class DictLowering:
             self.for_range(node, n, lambda i: put(item(i)))
             return
         self.each(arg_node, put)
+
+    def global_table(self, obj, name: str, node) -> Value:
+        """A module-level dict or set read by compiled code: a new table of its items as they
+        are when the function is compiled (as a global list is, lists.py), made where it is
+        read; compiled code may read it but not write it (`check_table_writable`)."""
+        kind = "dict" if isinstance(obj, dict) else "set"
+        if not obj:
+            self.error(f"global '{name}' is an empty {kind}, which compiled code cannot type", node)
+        if len(obj) > _GLOBAL_TABLE_LIMIT:
+            self.error(f"global {kind} '{name}' has {len(obj)} items; compiled code copies at most "
+                       f"{_GLOBAL_TABLE_LIMIT} (pass it as an argument instead)", node)
+        keys = [self.python_object(k, name, node) for k in obj]
+        values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
+        if not all(isinstance(v, Value) for v in keys + values):
+            self.error(f"global {kind} '{name}' holds values compiled code cannot use "
+                       "(bools, ints, floats and tuples of them)", node)
+        known = (self._meet([k.type for k in keys], node),
+                 self._meet([v.type for v in values], node) if values else None)
+        t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
+        d = self.new_table(t, node)
+        for k, v in zip(keys, values or [None] * len(keys)):
+            self.table_store(d, k, v, node)
+        self.global_lists[id(d)] = name
+        return d
+
+    def check_table_writable(self, d: Value, node) -> None:
+        """CompileError for a write to a global dict or set (`global_table`)."""
+        name = self.global_lists.get(id(d))
+        if name is not None:
+            kind = "set" if isinstance(d.type, T.SetType) else "dict"
+            self.error(f"global {kind} '{name}' is read-only in compiled code (it is copied when the "
+                       f"function is compiled, so the write would be lost); copy it first: "
+                       f"d = {kind}({name})", node)
 
     # ---- iteration --------------------------------------------------------------------
 

@@ -186,6 +186,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
+        if type(obj) in (dict, set, frozenset):
+            return self.global_table(obj, name, node)       # dicts.py
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
