@@ -47,6 +47,8 @@ def python_name(t: T.Type) -> str:
         return "tuple"
     if isinstance(t, T.ListType):
         return "list"
+    if isinstance(t, T.HashType):
+        return "set" if isinstance(t, T.SetType) else "dict"
     if isinstance(t, T.ArrayType):
         return "numpy.ndarray"
     if t in (T.I64, T.F64, T.BOOL):
