@@ -445,3 +445,8 @@ def global_tables(a, b):
 
 def global_written(k):
     PRIMES.add(k)
+
+
+def argmax_key(xs):
+    d = {x: -x * x + 3 * x for x in xs}
+    return max(d, key=d.get), min(d.items(), key=lambda kv: kv[1])

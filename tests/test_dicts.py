@@ -161,6 +161,7 @@ def test_idioms(xs, k, cap):
     check(K.lru, xs, cap)
     check(K.optional_get, xs, k)
     check(K.global_tables, k, cap)
+    check(K.argmax_key, xs)
 
 
 # ---- sets ----------------------------------------------------------------------------
