@@ -70,18 +70,16 @@ class DictLowering:
         A hint is (is_set, key type, value type), None for a part not yet known."""
         hint = self.hints.get(("table", node))
         if hint is None:
-            self.pending_tables.add(node)
+            self.pending_tables[node] = is_set
             hint = (is_set,) + tuple(known)
         return _hinted_type(node, hint)
 
     def settle_pending_tables(self) -> None:
         """At the end of a round: tables nothing was stored into have int keys and values."""
         changed = False
-        for node in self.pending_tables:
+        for node, is_set in self.pending_tables.items():
             hint = self.hints.get(("table", node))
             if hint is None or hint[1] is None or hint[2] is None and not hint[0]:
-                is_set = hint[0] if hint is not None else isinstance(node, (ast.Set, ast.SetComp)) or (
-                    isinstance(node, ast.Call) and getattr(node.func, "id", None) == "set")
                 self.hints[("table", node)] = (is_set, hint[1] if hint and hint[1] else T.I64,
                                                None if is_set else hint[2] if hint and hint[2] else T.I64)
                 changed = True

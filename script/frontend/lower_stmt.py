@@ -86,7 +86,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
-        self.pending_tables: set = set()               # dicts and sets of unknown types (dicts.py)
+        self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
 
