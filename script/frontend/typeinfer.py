@@ -175,7 +175,8 @@ def table_type_of(value) -> T.HashType | None:
     """The type of a dict or set argument: its keys' (and values') one exact type, which
     the entry point matches item by item (runtime.table_boxing); None when empty, when the
     types differ, or when they are not keys (values) compiled code holds."""
-    if not value:
+    if not value or not all(_fits_int64(k) for k in value) or isinstance(value, dict) and not all(
+            _fits_int64(v) for v in value.values()):
         return None
     keys = {typeof(k) for k in value}
     if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
@@ -187,6 +188,15 @@ def table_type_of(value) -> T.HashType | None:
     if len(values) != 1 or None in values or not T.is_list_element(next(iter(values))):
         return None
     return T.DictType(key, values.pop())
+
+
+def _fits_int64(v) -> bool:
+    """Whether the ints in `v` (an int or a tuple) are within int64 (others do not convert)."""
+    if type(v) is int:
+        return T.I64.min <= v <= T.I64.max
+    if type(v) is tuple:
+        return all(_fits_int64(x) for x in v)
+    return True
 
 
 def array_type_of(a) -> T.ArrayType | None:
