@@ -450,3 +450,36 @@ def global_written(k):
 def argmax_key(xs):
     d = {x: -x * x + 3 * x for x in xs}
     return max(d, key=d.get), min(d.items(), key=lambda kv: kv[1])
+
+
+def replay(codes, keys):
+    """A random program of table operations: code k % 7 picks the operation on key keys[i]
+    (a dict and a set side by side); the results and final tables are compared with CPython."""
+    d = {}
+    s = set()
+    out = []
+    for i in range(len(codes)):
+        c = codes[i] % 7
+        k = keys[i]
+        if c == 0 or c == 1:
+            d[k] = d.get(k, 0) + i
+            s.add(k)
+        elif c == 2:
+            out.append(d.pop(k, -1))
+            s.discard(k)
+        elif c == 3:
+            out.append(d.setdefault(k, i))
+        elif c == 4:
+            if k in d:
+                del d[k]
+                s.remove(k)
+        elif c == 5:
+            out.append(len(d) * 1000 + len(s) + (1 if k in s else 0))
+        elif d:
+            kk, v = d.popitem()
+            out.append(kk * 7 + v)
+            s.discard(kk)
+    total = 0
+    for k, v in d.items():
+        total = (total * 31 + k * 17 + v) % 1000003
+    return out, d, sorted(s), total

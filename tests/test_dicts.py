@@ -134,6 +134,15 @@ def test_arguments_from_python(d, k, s):
     check(K.return_arg, s)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.one_of(st.integers(-40, 40), st.integers(-10**6, 10**6).map(
+    lambda x: x * 1024))), min_size=1, max_size=300))    # few keys, often repeated; many sharing low bits
+def test_random_operation_sequences(ops):
+    codes = [c for c, _ in ops]
+    keys = [k for _, k in ops]
+    check(K.replay, codes, keys)
+
+
 def test_kernels_at_the_default_level():
     check_both(K.count, [3, 1, 3])
     check_both(K.tuple_keys, [1, 2], [3, 4], 1, 3)
@@ -142,6 +151,7 @@ def test_kernels_at_the_default_level():
     check_both(K.seen_before, [1, 2, 1])
     check_both(K.read_arg, {1: 2.0}, 1)
     check_both(K.unique_count, np.array([1.0, 2.0, 1.0, -0.0, 0.0]))
+    check_both(K.replay, [i % 7 for i in range(400)], [(i * 37) % 53 for i in range(400)])
 
 
 # ---- sets ----------------------------------------------------------------------------
