@@ -291,6 +291,10 @@ class _Description:
             # frozen into the code (frontend.frozen): its contents are part of the key
             import numpy as np
             return f"ndarray {obj.dtype.str} {obj.shape} {sha256(np.ascontiguousarray(obj).tobytes())}"
+        if type(obj) in (list, dict, set, frozenset):
+            # copied into the code when compiled (frontend.lists, frontend.dicts): all of its
+            # contents are part of the key, not the first thousand characters of its repr
+            return f"{type(obj).__name__} {sha256(repr(obj).encode())}"
         try:
             text = repr(obj)
         except Exception:  # noqa: BLE001 - an object whose repr fails: never reuse

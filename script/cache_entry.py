@@ -239,6 +239,23 @@ def parse_type(text: str) -> T.Type:
     return t
 
 
+def _split_top(inner: str) -> list[str]:
+    """`inner` split at its commas outside brackets."""
+    parts, level, start = [], 0, 0
+    for i, c in enumerate(inner):
+        if c in "([":
+            level += 1
+        elif c in ")]":
+            level -= 1
+        elif c == "," and level == 0:
+            parts.append(inner[start:i].strip())
+            start = i + 1
+    last = inner[start:].strip()
+    if last:
+        parts.append(last)
+    return parts
+
+
 def _parse_type(text: str, depth: int) -> T.Type:
     if depth > 16:
         raise ValueError("a type nested too deeply")
@@ -265,6 +282,19 @@ def _parse_type(text: str, depth: int) -> T.Type:
         if not T.is_optional_value(value):
             raise ValueError(f"optionals of {value} are not supported")
         return T.OptionalType(value)
+    if text.startswith("set[") and text.endswith("]"):
+        key = _parse_type(text[4:-1], depth + 1)
+        if not T.is_key_type(key):
+            raise ValueError(f"sets of {key} are not supported")
+        return T.SetType(key)
+    if text.startswith("dict[") and text.endswith("]"):
+        parts = _split_top(text[5:-1])
+        if len(parts) != 2:
+            raise ValueError(f"{text!r} is not a dict type")
+        key, value = (_parse_type(p, depth + 1) for p in parts)
+        if not T.is_key_type(key) or not T.is_list_element(value):
+            raise ValueError(f"dicts of {key}, {value} are not supported")
+        return T.DictType(key, value)
     if text.startswith("list[") and text.endswith("]"):
         elem = _parse_type(text[5:-1], depth + 1)
         if not T.is_list_element(elem):

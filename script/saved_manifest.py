@@ -253,6 +253,10 @@ def encode_type(t: T.Type):
         return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
     if isinstance(t, T.ListType):
         return {"list": encode_type(t.elem)}
+    if isinstance(t, T.DictType):
+        return {"dict": [encode_type(t.key), encode_type(t.value)]}
+    if isinstance(t, T.SetType):
+        return {"set": encode_type(t.key)}
     if T.parse_scalar(str(t)) == t:
         return str(t)
     raise ValueError(f"values of type {t} cannot be saved yet")
@@ -591,6 +595,13 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not T.is_list_element(elem):
             at.fail(f"lists of {elem} are not supported")
         return T.ListType(elem)
+    elif isinstance(v, dict) and list(v) in (["dict"], ["set"]) and depth < MAX_TYPE_DEPTH:
+        parts = [at.get("set")] if "set" in v else at.get("dict").list(2)
+        types = [_parse_type(p, depth + 1) for p in parts]
+        if len(types) != (1 if "set" in v else 2) or not T.is_key_type(types[0]) \
+                or len(types) == 2 and not T.is_list_element(types[1]):
+            at.fail(f"{'sets' if 'set' in v else 'dicts'} of {', '.join(map(str, types))} are not supported")
+        return T.SetType(types[0]) if "set" in v else T.DictType(*types)
     at.fail(f"{v!r:.60} is not a type this version of script knows")
 
 

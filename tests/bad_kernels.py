@@ -44,13 +44,13 @@ def uses_star_args(*args):  # error: *args parameters
 
 
 def uses_dict(x):
-    d = {"a": x}  # error: dicts
+    d = {x: [x]}  # error: dict values of type list[i64] are not supported
     return d
 
 
 def uses_set(x):
-    s = {x}  # error: sets
-    return s
+    s = {x}
+    return s[0]  # error: 'set' object is not subscriptable
 
 
 def uses_list_of_none(x):

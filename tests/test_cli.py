@@ -82,7 +82,7 @@ def untyped(a, b):
 
 
 def helper(x):
-    return x + {1: 2}
+    return x + {1: [2]}
 
 
 @script.script
@@ -93,7 +93,7 @@ def calls_helper(x: int) -> int:
 BAD_ERRORS = [("11:5", "'try' statements are not supported"),
               ("19:5", "returns f64, but is annotated to return i64"),
               ("23:23", "unsupported type annotation 'str'"),
-              ("33:16", "dicts are not supported")]
+              ("33:16", "dict values of type list[i64] are not supported")]
 
 
 def run(*args, cwd, stdin=None, check_rc=None):
@@ -123,7 +123,7 @@ def work(tmp_path_factory):
 
         @script.script
         def f(x: int) -> int:
-            return {x: 1}[x]
+            return {x: [1]}[x]
 
         f(3)
         '''))

@@ -18,6 +18,7 @@ import types
 from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
+from script.frontend.dicts import DictLowering
 from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
@@ -114,6 +115,8 @@ class CallLowering:
                 return self.list_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), Unknown):
                 return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
+            if isinstance(getattr(base, "type", None), T.HashType):
+                return self.table_method(base, node.func.attr, node)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -267,6 +270,7 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         for v in bound:
             self.settle_list_types(v.type)
+            self.settle_table_types(v.type)
         types = []
         args = []
         for v, ann, pname in zip(bound, info.param_types, names):
@@ -299,7 +303,7 @@ class CallLowering:
         """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
         if isinstance(v.type, Unknown):
             return v
-        if isinstance(t, T.BoolType) and isinstance(v.type, T.ListType):
+        if isinstance(t, T.BoolType) and isinstance(v.type, (T.ListType, T.HashType)):
             return self.truth(v, node)
         if not v.type.is_numeric():
             self.error(f"cannot convert {v.type} to {t}", node)
@@ -560,7 +564,7 @@ class CallLowering:
         return result
 
     def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
-        if not isinstance(v.type, (T.ArrayType, T.ListType)):
+        if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)):
             self.error(f"{name}() of a single {v.type} is not supported", node)
         return self.minmax_of(self.iterable_value(v, node), name, node)
 
@@ -654,12 +658,12 @@ class CallLowering:
         if node.args and isinstance(node.args[0], ast.GeneratorExp):
             start = self.positional(ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
             return self.sum_each(node.args[0], start[0] if start else None, node)
-        if node.args and self.builtin_call(node.args[0]) is not None:
+        if node.args and (self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None):
             start = [self.expr(a) for a in node.args[1:2]]
             return self.sum_of(self.iterable(node.args[0]), start, node)
         args = self.positional(node, name, 1, 2)
         seq = args[0]
-        if isinstance(seq.type, (T.ArrayType, T.ListType)):
+        if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)):
             return self.sum_of(self.iterable_value(seq, node), args[1:], node)
         if not isinstance(seq.type, T.TupleType):
             self.error(f"sum() of a {seq.type} is not supported", node)
@@ -694,6 +698,8 @@ class CallLowering:
             return self.list_len(v, node)
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(v.type, T.HashType):
+            return self.table_len(v, node)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:
@@ -763,5 +769,6 @@ _BUILTIN_HANDLERS = {
     id(print): lambda self, node, name: self.builtin_print(node, name),
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
+    id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
     id(isinstance): lower_isinstance,
 }

@@ -53,6 +53,8 @@ def python_class(t: T.Type):
         return np.ndarray
     if isinstance(t, T.ListType):
         return list
+    if isinstance(t, T.HashType):
+        return set if isinstance(t, T.SetType) else dict
     return None
 
 

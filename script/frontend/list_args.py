@@ -48,6 +48,12 @@ def reject_argument_list_writes(module: Module) -> None:
                 changed = True
     for k, instr in sorted(writes[id(entry)].items()):
         name = entry.params[k].name or f"#{k}"
+        t = entry.param_types[k]
+        if isinstance(t, T.HashType):
+            kind = "set" if isinstance(t, T.SetType) else "dict"
+            raise CompileError(f"{kind} argument '{name}' is written here: {kind}s passed from Python are "
+                               f"read-only in compiled code (they are copies, so the write would be lost); "
+                               f"copy it first with {name} = {kind}({name})", instr.loc or entry.loc)
         copy = f"{name} = list({name})"
         if _depth(entry.param_types[k]) > 1:
             copy = f"{name} = [list(x) for x in {name}] (a list's inner lists are the caller's too)"
@@ -57,21 +63,25 @@ def reject_argument_list_writes(module: Module) -> None:
 
 
 def _holds_list(t: T.Type) -> bool:
-    return isinstance(t, T.ListType) or isinstance(t, T.TupleType) and any(_holds_list(e) for e in t.elems)
+    """Whether `t` holds lists: a list, a dict or set (a tuple of two lists), or a tuple of
+    such."""
+    return isinstance(t, T.ListType) or isinstance(t, (T.TupleType, T.HashType)) and any(
+        _holds_list(e) for e in t.elems)
 
 
 def _depth(t: T.Type) -> int:
-    """How deep lists nest in `t` (a tuple: its deepest item)."""
-    if isinstance(t, T.TupleType):
+    """How deep lists nest in `t` (a tuple, dict or set: its deepest item)."""
+    if isinstance(t, (T.TupleType, T.HashType)):
         return max((_depth(e) for e in t.elems), default=0)
     return 1 + _depth(t.elem) if isinstance(t, T.ListType) else 0
 
 
 def _leaves(t: T.Type, path: tuple = ()):
-    """The paths to the lists in a value of type `t`: () for a list, (k, ...) into tuples."""
+    """The paths to the lists in a value of type `t`: () for a list, (k, ...) into tuples
+    (and into dicts and sets, tuples of their two lists)."""
     if isinstance(t, T.ListType):
         yield path
-    elif isinstance(t, T.TupleType):
+    elif isinstance(t, (T.TupleType, T.HashType)):
         for k, e in enumerate(t.elems):
             yield from _leaves(e, path + (k,))
 

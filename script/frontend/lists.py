@@ -125,6 +125,8 @@ class ListLowering:
     def merge_pending_list(self, a: T.Type, b: T.Type) -> None:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
         (`x if c else []`, a variable assigned both), the unknown one takes the known type."""
+        if isinstance(a, T.HashType) and isinstance(b, T.HashType):
+            self.merge_pending_table(a, b)
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
 
@@ -472,10 +474,8 @@ class ListLowering:
             self.stored_type(lst, items.type.elem, node)
             call = ast.Call(node.func, [], [], lineno=node.lineno, col_offset=node.col_offset)
             return self.call_script(self.ctx.info_for(listlib.extendleft), call, first=items, leading=(lst,))
-        if name == "_resize" and self.info.py_func.__module__ == listlib.__name__:
-            (n,) = self.positional(node, name, 1)
-            self.resize_list(lst, n, node)
-            return Const(None, T.NONE, loc)
+        if name in _LIBRARY_METHODS and self.info.py_func.__module__ in (listlib.__name__, "script.frontend.dictlib"):
+            return self.library_method(lst, name, node)
         helper = _METHODS.get(name)
         if helper is None:
             self.error(f"list has no method '{name}' in compiled code", node.func)
@@ -498,6 +498,21 @@ class ListLowering:
         if _holds_reference(self.read_type(lst)):
             self.error(f"{what} of a {lst.type} compares its elements with ==, which compiled code does "
                        "not support between lists or arrays", node)
+
+    def library_method(self, lst: Value, name: str, node: ast.Call) -> Value:
+        """The list methods only listlib and dictlib may call: ``lst._resize(n)``, and
+        ``lst._get(i)`` / ``lst._set(i, v)``, element `i` without a bounds check (their code
+        keeps 0 <= i < len by construction)."""
+        args = self.positional(node, name, {"_resize": 1, "_get": 1, "_set": 2}[name])
+        if name == "_resize":
+            self.resize_list(lst, args[0], node)
+            return Const(None, T.NONE, self.loc(node))
+        i = self.coerce(Const(args[0].value, args[0].type) if isinstance(args[0], WeakConst) else args[0],
+                        T.I64, node)
+        if name == "_get":
+            return self.get_item(lst, i, node)
+        self.set_item(lst, args[1], i, node)
+        return Const(None, T.NONE, self.loc(node))
 
     def pre_evaluate(self, node) -> Value:
         """The value of `node`, computed now and given again by its next `lazy` (lower_expr)."""
@@ -707,6 +722,8 @@ _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.in
             "remove": listlib.remove, "count": listlib.count, "reverse": listlib.reverse,
             "sort": listlib.sort, "rotate": listlib.rotate}
 
+
+_LIBRARY_METHODS = ("_resize", "_get", "_set")
 
 _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort",
                     "appendleft", "popleft", "extendleft", "rotate")

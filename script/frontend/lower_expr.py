@@ -145,6 +145,8 @@ class ExprLowering(OptionalLowering):
             return self.list_subscript(base, node.slice, node)
         if isinstance(base.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))       # a round to be rebuilt (lists.get_item)
+        if isinstance(base.type, T.HashType):
+            return self.table_subscript(base, node.slice, node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:
@@ -219,6 +221,8 @@ class ExprLowering(OptionalLowering):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ListType):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
+        if isinstance(t, T.HashType):
+            return self.cmp("ne", self.table_len(v, node), Const(0, T.I64), node)
         if t.is_numeric():
             if isinstance(v, Const):
                 return Const(bool(v.value), T.BOOL)
@@ -262,6 +266,8 @@ class ExprLowering(OptionalLowering):
             return self.array_binop(op, a, b, node)
         if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
             return self.list_binop(op, a, b, node)
+        if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
+            return self.set_binop(op, a, b, node)
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
@@ -453,8 +459,8 @@ class ExprLowering(OptionalLowering):
                 self.error("'is' is only supported with None", node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
-        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, T.ListType):
-            hit = self.list_contains(a, b, node)
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, (T.ListType, T.HashType)):
+            hit = self.list_contains(a, b, node) if isinstance(b.type, T.ListType) else self.table_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not isinstance(b.type, T.TupleType):
@@ -480,6 +486,8 @@ class ExprLowering(OptionalLowering):
                     else Const(not hit.value, T.BOOL)
             return hit
         pred = _CMP_OPS[type(op)]
+        if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
+            return self.table_compare(pred, a, b, node)
         if isinstance(a.type, T.TupleType) or isinstance(b.type, T.TupleType):
             return self.compare_tuples(pred, a, b, node)
         if isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType):

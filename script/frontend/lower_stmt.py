@@ -26,6 +26,8 @@ from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering, PendingElement
+from script.frontend.dicts import DictLowering
+from script.frontend.dict_methods import TableMethods
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -65,7 +67,7 @@ class Loop:
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, MessageLowering,
+                       JoinLowering, ListLowering, DictLowering, TableMethods, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -84,6 +86,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
@@ -105,6 +108,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
         self.settle_pending_lists()
+        self.settle_pending_tables()
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
         order = reachable_blocks(self.func)
         live = set(order)
@@ -183,6 +187,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
+        if type(obj) in (dict, set, frozenset):
+            return self.global_table(obj, name, node)       # dicts.py
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
@@ -298,6 +304,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.list_store(base, target.slice, value, node)
         if isinstance(base.type, Unknown):
             return None     # a round to be rebuilt (lists.get_item)
+        if isinstance(base.type, T.HashType):
+            return self.table_store_item(base, target.slice, value, node)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
@@ -314,8 +322,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 if isinstance(base.type, T.ListType):
                     self.list_delete(base, target.slice, target)
                     continue
+                if isinstance(base.type, T.HashType):
+                    self.table_delete(base, target.slice, target)
+                    continue
             self.error(f"'del' of {ast.unparse(target)!r} is not supported in compiled code "
-                       "(only list items and local names)", target)
+                       "(only list and dict items and local names)", target)
 
     def stmt_Pass(self, node) -> None:
         pass
@@ -365,13 +376,18 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add):
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
+        if isinstance(current.type, T.HashType):
+            return self.table_aug_assign_in_place(current, node)   # dict_methods.py
         value = self.binop(type(node.op), current, self.expr(node.value), node)
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Subscript):
-            if isinstance(self.pre_evaluate(node.target.value).type, T.ListType):
+            base = self.pre_evaluate(node.target.value)
+            if isinstance(base.type, T.ListType):
                 return self.list_aug_assign(node)
+            if isinstance(base.type, T.HashType):
+                return self.table_aug_assign(self.expr(node.target.value), node)
             return self.array_aug_assign(node)
         self.error("augmented assignment is only supported on names and array elements", node.target)
 
@@ -446,6 +462,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
         self.settle_list_types(value.type)
+        self.settle_table_types(value.type)
         if isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
@@ -558,9 +575,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             start, stop, step = self.range_args(it)
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node))
-        n, item, _ = self.iterable(it)
+        source = self.iterable(it)
+        n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
-                          lambda i: self.assign(node.target, item(i), node))
+                          lambda i: self.assign(node.target, item(i), node),
+                          exhausted=getattr(source, "exhausted", None))
 
     def builtin_call(self, node):
         """`range`, `enumerate`, `zip` or `reversed` when `node` calls that builtin, else None."""
@@ -603,12 +622,17 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)
             inner = self.builtin_call(node.args[0])
+            if inner is None and (self.table_view(node.args[0]) is not None or isinstance(node.args[0], ast.Name)
+                                  and isinstance(self.pre_evaluate(node.args[0]).type, T.HashType)):
+                self.error("reversed() of a dict or set is not supported in compiled code", node)
             if inner in (enumerate, zip):
                 self.error(f"'{inner.__name__}' object is not reversible", node)
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
         flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        if flat is None:
+            flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
         return flat if flat is not None else self.iterable_value(self.expr(node), node)
 
     def iterable_value(self, seq: Value, node):
@@ -620,6 +644,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                     UNKNOWN if isinstance(et, PendingElement) else et)     # lists.get_item
         if isinstance(seq.type, Unknown):
             return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
+        if isinstance(seq.type, T.HashType):
+            return self.table_iterable(seq, "keys", node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:
@@ -675,8 +701,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.raise_if(zero, "ValueError", message("range_zero_step"), call)
         return args[0], args[1], step
 
-    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind) -> None:
-        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target.
+    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind, exhausted=None) -> None:
+        """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target;
+        `exhausted()` emits code run when the loop ends by its condition (not by `break`).
 
         With a step of 1 or -1 the loop counts `i` itself and compares it with `stop` (it can
         never step past the int range). Other steps count iterations: the trip count is
@@ -700,7 +727,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         cur = self.read(var, loc)
         cond = self.emit("cmp", [cur, limit], T.BOOL, pred, loc)
         body, latch, after = self.new_block("for.body"), self.new_block("for.next"), self.new_block("for.end")
-        other = self.new_block("for.else") if node.orelse else after
+        other = self.new_block("for.else") if node.orelse or exhausted else after
         self.branch(cond, body, other, loc)
         self.seal(body)
         self.start(body)
@@ -716,9 +743,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.write(var, nxt)
             self.goto(header, loc)
         self.seal(header)
-        if node.orelse:
+        if node.orelse or exhausted:
             self.seal(other)
             self.start(other if other.preds else None)
+            if exhausted is not None and self.block is not None:
+                exhausted()
             self.stmts(node.orelse)
             self.goto(after, loc)
         self.finish_join(after)

@@ -47,10 +47,14 @@ def python_name(t: T.Type) -> str:
         return "tuple"
     if isinstance(t, T.ListType):
         return "list"
+    if isinstance(t, T.HashType):
+        return "set" if isinstance(t, T.SetType) else "dict"
     if isinstance(t, T.ArrayType):
         return "numpy.ndarray"
     if t in (T.I64, T.F64, T.BOOL):
         return {T.I64: "int", T.F64: "float", T.BOOL: "bool"}[t]
+    if not isinstance(t, (T.IntType, T.FloatType)):
+        return str(t)           # a type not known yet in this build round (the next one has it)
     from script.frontend.typeinfer import numpy_name
     return "numpy." + numpy_name(t)
 

@@ -110,6 +110,13 @@ def type_from_annotation(ann) -> T.Type | None:
         args = typing.get_args(ann)
         elem = type_from_annotation(args[0]) if len(args) == 1 else None
         return T.ListType(elem) if elem is not None and T.is_list_element(elem) else None
+    if origin in (dict, set):
+        args = [type_from_annotation(a) for a in typing.get_args(ann)]
+        if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]):
+            return None
+        if origin is set:
+            return T.SetType(args[0])
+        return T.DictType(args[0], args[1]) if args[1] is not None and T.is_list_element(args[1]) else None
     if origin is tuple:
         args = typing.get_args(ann)
         elems = [type_from_annotation(a) for a in args]
@@ -137,6 +144,8 @@ def typeof(value) -> T.Type | None:
         return None if None in elems else T.TupleType(elems)
     if cls is list:
         return list_type_of(value)
+    if cls is dict or cls is set:
+        return table_type_of(value)
     if isinstance(value, int):          # int subclasses (IntEnum, …)
         return T.I64
     if isinstance(value, float):
@@ -254,6 +263,34 @@ def _scan_leaf(x, shape, counts: list, position: list) -> bool:
     return True
 
 
+def table_type_of(value) -> T.HashType | None:
+    """The type of a dict or set argument: its keys' (and values') one exact type, which
+    the entry point matches item by item (runtime.table_boxing); None when empty, when the
+    types differ, or when they are not keys (values) compiled code holds."""
+    if not value or not all(_fits_int64(k) for k in value) or isinstance(value, dict) and not all(
+            _fits_int64(v) for v in value.values()):
+        return None
+    keys = {typeof(k) for k in value}
+    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
+        return None
+    key = keys.pop()
+    if isinstance(value, set):
+        return T.SetType(key)
+    values = {typeof(v) for v in value.values()}
+    if len(values) != 1 or None in values or not T.is_list_element(next(iter(values))):
+        return None
+    return T.DictType(key, values.pop())
+
+
+def _fits_int64(v) -> bool:
+    """Whether the ints in `v` (an int or a tuple) are within int64 (others do not convert)."""
+    if type(v) is int:
+        return T.I64.min <= v <= T.I64.max
+    if type(v) is tuple:
+        return all(_fits_int64(x) for x in v)
+    return True
+
+
 def array_type_of(a) -> T.ArrayType | None:
     """The type of an ndarray argument: its element type, rank and layout (None if its
     element type, byte order or alignment is not supported)."""
@@ -270,6 +307,10 @@ def python_type_name(t: T.Type) -> str:
     """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
+    if isinstance(t, T.DictType):
+        return f"dict[{python_type_name(t.key)}, {python_type_name(t.value)}]"
+    if isinstance(t, T.SetType):
+        return f"set[{python_type_name(t.key)}]"
     return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None"}.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
@@ -320,6 +361,14 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         if not isinstance(value, list):
             raise TypeError
         return [to_python_value(t.elem, v) for v in value]
+    if isinstance(t, T.DictType):
+        if not isinstance(value, dict):
+            raise TypeError
+        return {to_python_value(t.key, k): to_python_value(t.value, v) for k, v in value.items()}
+    if isinstance(t, T.SetType):
+        if not isinstance(value, (set, frozenset)):
+            raise TypeError
+        return {to_python_value(t.key, k) for k in value}
     if isinstance(t, T.ArrayType):
         import numpy as np
         if not isinstance(value, np.ndarray):

@@ -227,6 +227,12 @@ class Block:
         return f"Block({self.name or id(self)})"
 
 
+# Marks at the end of a library function's Python name (frontend.dictlib): the function is
+# never inlined (by the inline pass or LLVM), for code that is large and not worth copying
+# into every caller; COLD also says it seldom runs.
+OUT_OF_LINE, COLD = "$outline", "$cold"
+
+
 class Function:
     """One specialization of a user function: fixed parameter and return types."""
 
@@ -244,6 +250,15 @@ class Function:
     @property
     def entry(self) -> Block:
         return self.blocks[0]
+
+    @property
+    def inline_mark(self) -> str | None:
+        """OUT_OF_LINE or COLD when the function's name carries that mark, else None."""
+        base = self.name.split(".", 1)[0]
+        for mark in (OUT_OF_LINE, COLD):
+            if base.endswith(mark):
+                return mark
+        return None
 
     @property
     def params(self) -> list[BlockParam]:

@@ -27,8 +27,12 @@ convert        to the result type: int<->int truncates or extends by the source'
                int->float rounds, float->int truncates toward zero (the frontend checks the
                range first), x->bool is ``x != 0``, bool->x is 0 or 1
 select         ``a if c else b``
-tuple          builds a tuple of its operands
-extract.N      element N of a tuple
+tuple          builds a tuple of its operands; with a dict or set type written on it, that
+               dict or set from its two lists (types.HashType)
+extract.N      element N of a tuple (or list N of a dict or set)
+hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
+               of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
+               equal keys (0.0 and -0.0 alike). Not Python's `hash()`
 math.F         the C math function F on floats (table MATH_FUNCS gives arity)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
@@ -233,6 +237,7 @@ _op("const_array", 0, "given", attr="data")
 _op("gemm", 3, "bool", pure=False)
 _op("lapack", None, "i64", attr="lapack", pure=False)
 _op("extract", 1, "extract", attr="index")
+_op("hash", 1, "i64")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
 _op("check", None, "void", attr="exc", pure=False)
@@ -283,12 +288,12 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "select":
         return operand_types[1] if len(operand_types) == 3 else None
     if rule == "tuple":
-        if isinstance(given, T.OptionalType) and list(given.elems) == list(operand_types):
-            return given            # (present, value) is how an optional is made
+        if isinstance(given, (T.OptionalType, T.HashType)) and list(given.elems) == list(operand_types):
+            return given            # (present, value) is how an optional is made; (index, entries) a dict
         return T.TupleType(operand_types)
     if rule == "extract":
         t = operand_types[0] if operand_types else None
-        if isinstance(t, T.TupleType) and isinstance(attr, int) and 0 <= attr < len(t.elems):
+        if isinstance(t, (T.TupleType, T.HashType)) and isinstance(attr, int) and 0 <= attr < len(t.elems):
             return t.elems[attr]
         return None
     if rule == "callee":

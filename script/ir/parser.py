@@ -233,6 +233,16 @@ class _Reader:
             if not T.is_list_element(elem):
                 self.fail(f"lists of {elem} are not supported", tree.children[0])
             return T.ListType(elem)
+        if tree.data in ("dict_type", "set_type"):
+            key = self.type(tree.children[0])
+            if not T.is_key_type(key):
+                self.fail(f"dict keys and set elements of type {key} are not supported", tree.children[0])
+            if tree.data == "set_type":
+                return T.SetType(key)
+            value = self.type(tree.children[1])
+            if not T.is_list_element(value):
+                self.fail(f"dict values of type {value} are not supported", tree.children[1])
+            return T.DictType(key, value)
         if tree.data == "opt_type":
             value = self.type(tree.children[0])
             if not T.is_optional_value(value):

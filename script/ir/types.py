@@ -3,8 +3,8 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
-tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]`` and optionals
-``opt[i64]``.
+tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts ``dict[i64, f64]``,
+sets ``set[i64]`` and optionals ``opt[i64]``.
 """
 
 from __future__ import annotations
@@ -230,14 +230,92 @@ class ListType(Type):
 
 def is_list_element(t: Type) -> bool:
     """Whether a list may hold values of type `t`: a bool, int or float, a list, an array,
-    or a tuple of them (not an optional, not None)."""
-    if isinstance(t, OptionalType):
+    or a tuple of them (not an optional, None, a dict or a set)."""
+    if isinstance(t, (OptionalType, HashType)):
         return False
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
     if isinstance(t, (ListType, ArrayType)):
         return True
     return t.is_numeric()
+
+
+class HashType(Type):
+    """A Python dict or set (script/frontend/dicts.py): a hash table of keys of one type
+    (`is_key_type`), made of lists, so it is a reference as a list is. The value is the tuple
+    `elems` of two lists, which `tuple` builds and `extract` takes apart (as an optional is a
+    tuple): ``index``, a ``list[i64]`` whose element 0 is the number of live entries and the
+    rest the slots of an open-addressing table (-1 empty, -2 deleted, else an entry's position),
+    and ``entries``, the entries in insertion order: ``(hash, key)`` for a set, ``(hash, key,
+    value)`` for a dict, with hash -1 for a deleted one. Never equal to the tuple of its parts."""
+
+    __slots__ = ()
+
+    def is_numeric(self) -> bool:
+        return False
+
+    @property
+    def entry(self) -> "TupleType":
+        raise NotImplementedError
+
+    @property
+    def elems(self) -> tuple:
+        return (ListType(I64), ListType(self.entry))
+
+
+class DictType(HashType):
+    """``dict[K, V]``: keys K (`is_key_type`), values V (`is_list_element`)."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, key: Type, value: Type):
+        self.key = key
+        self.value = value
+
+    @property
+    def entry(self) -> "TupleType":
+        return TupleType((I64, self.key, self.value))
+
+    def __eq__(self, other):
+        return isinstance(other, DictType) and other.key == self.key and other.value == self.value
+
+    def __hash__(self):
+        return hash(("dict", self.key, self.value))
+
+    def __str__(self):
+        return f"dict[{self.key}, {self.value}]"
+
+    __repr__ = __str__
+
+
+class SetType(HashType):
+    """``set[K]``: a dict without values."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Type):
+        self.key = key
+
+    @property
+    def entry(self) -> "TupleType":
+        return TupleType((I64, self.key))
+
+    def __eq__(self, other):
+        return isinstance(other, SetType) and other.key == self.key
+
+    def __hash__(self):
+        return hash(("set", self.key))
+
+    def __str__(self):
+        return f"set[{self.key}]"
+
+    __repr__ = __str__
+
+
+def is_key_type(t: Type) -> bool:
+    """Whether dict keys and set elements may be of type `t`: a bool, int or float, or a tuple
+    of them (values the `hash` op hashes; a str is meant to join them)."""
+    return is_list_element(t)
 
 
 BOOL = BoolType()

@@ -102,7 +102,7 @@ def llvm_type(t: T.Type) -> str:
     lt = _SCALAR.get(t)
     if lt is not None:
         return lt
-    if isinstance(t, T.TupleType):
+    if isinstance(t, (T.TupleType, T.HashType)):       # a dict or set: its two lists
         return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
     if isinstance(t, T.ArrayType):
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"

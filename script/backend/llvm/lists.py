@@ -85,11 +85,50 @@ def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> 
     return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType) -> None:
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType, cold: bool = False) -> None:
+    """Count a reference of `lst`; `cold`: a decref on a path that seldom runs (releasing
+    what is held when an exception leaves), through a call instead of inline code, which
+    would otherwise be copied into every such path of a function holding many lists."""
     if kind == "decref" and _managed(t.elem):
         b.call(_managed_decref_helper(m, t.elem), [lst])
         return
+    if cold and kind == "decref":
+        b.call(_cold_decref(m), [lst])
+        return
     b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
+
+
+FREE = "script.list.free"
+
+
+def _free_helper(m: NativeModule):
+    """``void script.list.free(ptr list)``: frees the data and the object of a list whose
+    last reference went; out of line, so that each decref inlines only its count."""
+    fn = m.helpers.get(FREE)
+    if fn is not None:
+        return fn
+    fn = m.helpers[FREE] = m.new_function(FREE, "void", ["ptr"], attrs=("nounwind", "noinline"))
+    lst, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
+    b.call(free, [b.load_at("ptr", lst, DATA)])
+    b.call(free, [lst])
+    b.ret_void()
+    return fn
+
+
+COLD_DECREF = "script.list.decref.cold"
+
+
+def _cold_decref(m: NativeModule):
+    fn = m.helpers.get(COLD_DECREF)
+    if fn is not None:
+        return fn
+    fn = m.helpers[COLD_DECREF] = m.new_function(COLD_DECREF, "void", ["ptr"], attrs=("nounwind", "noinline", "cold"))
+    b = Builder(fn, fn.append_block("entry"))
+    b.call(_rc_helper(m, DECREF), [fn.args[0]])
+    b.ret_void()
+    return fn
 
 
 def _managed(elem: T.Type) -> bool:
@@ -203,9 +242,7 @@ def _rc_helper(m: NativeModule, name: str):
         release = fn.append_block("release")
         b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
         b.position_at_end(release)
-        free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
-        b.call(free, [b.load_at("ptr", lst, DATA)])
-        b.call(free, [lst])
+        b.call(_free_helper(m), [lst])
         b.branch(done)
     b.position_at_end(done)
     b.ret_void()

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from script.ir import types as T
-from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
+from script.ir.core import COLD, Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
+from script.backend.llvm import arith, arrays, blas, hashing, interrupt, lists, mathlib, memory, refcount, rng
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -54,7 +54,8 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
             name = f"{FN_PREFIX}{f.name}.{k}"
             k += 1
         used_names.add(name)
-        lowered.native[id(f)] = m.new_function(name, *native_signature(f.param_types, f.ret_type))
+        lowered.native[id(f)] = m.new_function(name, *native_signature(f.param_types, f.ret_type),
+                                               attrs=_attributes(f))
     for f in funcs:
         FunctionLowering(m, lowered, f).run()
     recursive = any(c is entry for f in funcs for c in f.callees())
@@ -64,6 +65,15 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
         assert all(k < 64 for k in written), "more than 64 parameters"
         m.define_constant(llvm.int_const("i64", sum(1 << k for k in written)), WRITTEN_SYMBOL)
     return lowered
+
+
+def _attributes(f: Function) -> tuple:
+    """A library function marked out of line (ir.core `inline_mark`) is never inlined by
+    LLVM either (which would copy it into every caller); a cold one is also laid out apart."""
+    mark = f.inline_mark
+    if mark is None:
+        return ("nounwind",)
+    return ("nounwind", "noinline", "cold", "minsize", "optsize") if mark == COLD else ("nounwind", "noinline")
 
 
 def export_entry(m: NativeModule, native: llvm.Function, name: str, recursive: bool) -> None:
@@ -157,9 +167,9 @@ class FunctionLowering:
             return id(i.attr) in self.lowered.may_raise
         return name in ("check", "alloc", "poll")
 
-    def emit_rc(self, ops) -> None:
+    def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
-            memory.emit_rc(self.m, self.b, kind, self.value(v), v.type)
+            memory.emit_rc(self.m, self.b, kind, self.value(v), v.type, cold)
 
     def cleanup(self, i: Instr) -> list:
         """The owned values to release when `i` raises (refcount)."""
@@ -285,6 +295,10 @@ class FunctionLowering:
     def _op_extract(self, i: Instr):
         return self.b.extract_value(self.value(i.operands[0]), i.attr, llvm_type(i.type))
 
+    def _op_hash(self, i: Instr):
+        k = i.operands[0]
+        return hashing.lower_hash(self.b, k.type, self.value(k))
+
     def _op_math(self, i: Instr):
         args = [self.value(v) for v in i.operands]
         return mathlib.lower_math(self.m, self.b, i.attr, i.type, args)
@@ -315,7 +329,7 @@ class FunctionLowering:
             here = self.b.block
             block = self._cleanups[key] = self.fn.append_block("cleanup")
             self.b.position_at_end(block)
-            self.emit_rc([("decref", v) for v in values])
+            self.emit_rc([("decref", v) for v in values], cold=True)
             self.b.branch(self.unwind_block())
             self.b.position_at_end(here)
         return block

@@ -27,9 +27,9 @@ INCREF, DECREF = "script.incref", "script.decref"
 
 
 def managed(t: T.Type) -> bool:
-    """Whether a value of type `t` holds references: an array, a list (lists.py), or a tuple
-    holding one."""
-    if isinstance(t, (T.ArrayType, T.ListType)):
+    """Whether a value of type `t` holds references: an array, a list (lists.py), a dict or
+    set (its lists), or a tuple holding one."""
+    if isinstance(t, (T.ArrayType, T.ListType, T.HashType)):
         return True
     return isinstance(t, T.TupleType) and any(managed(e) for e in t.elems)
 
@@ -61,10 +61,11 @@ def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) 
     return out
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None:
-    """``incref`` or ``decref`` every reference native value `v` of type `t` holds."""
+def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: bool = False) -> None:
+    """``incref`` or ``decref`` every reference native value `v` of type `t` holds (`cold`:
+    on a path that seldom runs, lists.emit_rc)."""
     if isinstance(t, T.ListType):
-        lists.emit_rc(m, b, kind, v, t)
+        lists.emit_rc(m, b, kind, v, t, cold)
         return
     if isinstance(t, T.ArrayType):
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")
@@ -72,7 +73,7 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type) -> None
         return
     for k, e in enumerate(t.elems):
         if managed(e):
-            emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e)
+            emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e, cold)
 
 
 def helper(m: NativeModule, name: str):

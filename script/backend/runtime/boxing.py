@@ -46,13 +46,14 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi, list_boxing
+from script.backend.runtime import capi, list_boxing, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
+                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type",
+                **table_boxing.TYPE_OBJECT}
 
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -86,6 +87,7 @@ class Converter:
         self.b = b
         self.error = error
         self.unboxed_lists: list = []      # (list, type), released after the call
+        self.unboxed_tables: list = []     # (index, entries) of dicts and sets, likewise
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -130,6 +132,8 @@ class Converter:
                 self.emit_type_checks(items, t.elems, mismatch, [as_numpy] * len(items))
             elif isinstance(t, T.ArrayType):
                 self._check_array(obj, t, mismatch)
+            elif isinstance(t, T.HashType):
+                table_boxing.check_table(self, obj, t, mismatch)
             elif isinstance(t, T.ListType):
                 self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
 
@@ -205,6 +209,8 @@ class Converter:
             return self._unbox_array(obj, t)
         if isinstance(t, T.ListType):
             return self._unbox_list(obj, t)
+        if isinstance(t, T.HashType):
+            return table_boxing.unbox_table(self, obj, t)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -242,6 +248,7 @@ class Converter:
     def _release_lists(self, b: Builder) -> None:
         for lst, t in self.unboxed_lists:
             lists.emit_rc(self.m, b, "decref", lst, t)
+        table_boxing.release_tables(self, b)
 
     def release_unboxed(self) -> None:
         """Release the lists `emit_unbox` made (call right after the native call)."""
@@ -304,6 +311,8 @@ class Converter:
             return self._box_array(v, t, error)
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
+        if isinstance(t, T.HashType):
+            return table_boxing.box_table(self, v, t, error)
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)

@@ -60,6 +60,17 @@ FUNCTIONS = {
     "PyTuple_New": ("ptr", ["i64"], False),
     "PyTuple_SetItem": ("i32", ["ptr", "i64", "ptr"], False),
     "PyList_New": ("ptr", ["i64"], False),
+    "PyDict_New": ("ptr", [], False),
+    "PyDict_SetItem": ("i32", ["ptr", "ptr", "ptr"], False),
+    "PyDict_Next": ("i32", ["ptr", "ptr", "ptr", "ptr"], False),
+    "PyDict_Size": ("i64", ["ptr"], False),
+    "PySet_New": ("ptr", ["ptr"], False),
+    "PySet_Add": ("i32", ["ptr", "ptr"], False),
+    "PySequence_Tuple": ("ptr", ["ptr"], False),
+    "PyUnicode_FromFormat": ("ptr", ["ptr"], True),
+    "PyImport_ImportModule": ("ptr", ["ptr"], False),
+    "PyObject_CallMethod": ("ptr", ["ptr", "ptr", "ptr"], True),
+    "PyErr_SetObject": ("void", ["ptr", "ptr"], False),
     "PyFloat_AsDouble": ("double", ["ptr"], False),
     "PyErr_NoMemory": ("ptr", [], False),
     "PyErr_Format": ("ptr", ["ptr", "ptr"], True),
@@ -91,7 +102,7 @@ NUMPY_FUNCTIONS = {
 }
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
-OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type",
+OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type", "PySet_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
 
 # Exception classes generated code raises: those of compiled code, and one for the runtime.

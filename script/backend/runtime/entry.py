@@ -210,6 +210,11 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     capi.call(m, b, "PyErr_SetNone", exc)
     b.ret(NULL)
     b.position_at_end(message)
+    keyed, plain = fn.append_block("exc_keyed"), fn.append_block("exc_plain")
+    b.cbranch(b.icmp("eq", b.load("i8", fmt), int_const("i8", KEYED_MARK)), keyed, plain)
+    b.position_at_end(keyed)
+    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots)
+    b.position_at_end(plain)
     as_is, converted = fn.append_block("exc_slots_as_is"), fn.append_block("exc_slots_converted")
     b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
     b.position_at_end(as_is)
@@ -218,6 +223,47 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     b.position_at_end(converted)        # floats and bools to text (llvm.abi SLOT_*)
     _with_slot_texts(m, b, slot_text, fmt, kinds_at, slots,
                      lambda texts: capi.call(m, b, "PyErr_Format", exc, fmt, *texts))
+    b.ret(NULL)
+
+
+# A message whose first byte is KEYED_MARK is the text of a dict key (frontend.dicts): the
+# exception is raised with the key itself as its argument, as CPython's KeyError is
+# (script.keyerror turns the text back into the key).
+KEYED_MARK = 1
+
+
+def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slots) -> None:
+    """Raise ``KeyError(key)`` for the key whose text the message after its mark gives."""
+    text_at = b.alloca("ptr")
+    text_fmt = b.gep("i8", fmt, int_const("i64", 1))
+    as_is, converted, join = (fn.append_block(x) for x in ("key_as_is", "key_converted", "key_text"))
+    b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
+    b.position_at_end(as_is)
+    b.store(capi.call(m, b, "PyUnicode_FromFormat", text_fmt, *slots), text_at)
+    b.branch(join)
+    b.position_at_end(converted)
+    _with_slot_texts(m, b, slot_text, fmt, kinds_at, slots,
+                     lambda texts: b.store(capi.call(m, b, "PyUnicode_FromFormat", text_fmt, *texts), text_at))
+    b.branch(join)
+    b.position_at_end(join)
+    text = b.load("ptr", text_at)
+    failed, made = fn.append_block("key_failed"), fn.append_block("key_made")
+    b.cbranch(b.icmp("eq", text, NULL), failed, made)
+    b.position_at_end(failed)
+    b.ret(NULL)
+    b.position_at_end(made)
+    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.keyerror"))
+    imported = fn.append_block("key_module")
+    b.cbranch(b.icmp("eq", module, NULL), failed, imported)
+    b.position_at_end(imported)
+    args = capi.call(m, b, "PyObject_CallMethod", module, m.cstring(b"key_args"), m.cstring(b"O"), text)
+    capi.call(m, b, "Py_DecRef", module)
+    capi.call(m, b, "Py_DecRef", text)
+    got = fn.append_block("key_args")
+    b.cbranch(b.icmp("eq", args, NULL), failed, got)
+    b.position_at_end(got)
+    capi.call(m, b, "PyErr_SetObject", capi.exception_class(m, b, "KeyError"), args)
+    capi.call(m, b, "Py_DecRef", args)
     b.ret(NULL)
 
 

@@ -1,6 +1,7 @@
 """inline: replaces calls of small functions by a copy of the callee's body.
 
-Does: for each `call` whose callee has at most `THRESHOLD` instructions, splits the calling
+Does: for each `call` whose callee has at most `THRESHOLD` instructions (and no
+`inline_mark`: ir.core), splits the calling
 block after the call, copies the callee's blocks in (the callee's entry parameters become
 the call's arguments), turns each copied `ret v` into a jump to the continuation block with
 `v` as its parameter, and removes the call. A `raise` or `check` in the copy raises from the
@@ -43,6 +44,8 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         inlined = False
         for call in calls:
             callee = call.attr
+            if callee.inline_mark is not None:        # kept out of line (ir.core)
+                continue
             if callee is func:
                 if snapshot is None:
                     snapshot = clone_functions([func])[0] if _size(func) <= SELF_THRESHOLD else False

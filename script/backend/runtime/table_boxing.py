@@ -1,0 +1,206 @@
+"""Dicts and sets between Python and native code (the tables of frontend/dictlib.py).
+
+A returned dict or set becomes a new Python `dict` (its items in insertion order) or `set`
+of the boxed live entries, and the native table is released. A dict or set argument is
+matched exactly (a `dict` or `set`, whose keys, and values, each match the parameter's types
+as a tuple's items do) and copied into a new native table: the entries in the argument's
+order, hashed with the `hash` op's code (llvm.hashing), and the slots built here, sized as
+dictlib's `rebuild` sizes them. Like an argument list, the copy is released after the call;
+compiled code never writes it (frontend.lists), so no write is lost. (An int key or value
+beyond the parameter's type, which only a call that skips the dispatcher's check passes,
+raises OverflowError as for a scalar argument; the table copied so far is then not freed.)
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm import hashing, lists, memory
+from script.backend.llvm.abi import llvm_type
+from script.backend.llvm.builder import NULL, Builder, Value, int_const, undef
+from script.backend.runtime import capi
+from script.backend.runtime.capi import OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+
+TYPE_OBJECT = {T.DictType: "PyDict_Type", T.SetType: "PySet_Type"}
+
+
+def _loop(conv, n: Value, body) -> None:
+    """`body(i)` for 0 <= i < n; `body` may leave the builder in another block, and returns
+    nothing (it jumps to its own exits on failure)."""
+    b, fn = conv.b, conv.fn
+    head, body_block, latch, done = (fn.append_block(x) for x in ("tbl_head", "tbl_body", "tbl_next", "tbl_done"))
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body_block, done)
+    b.position_at_end(body_block)
+    body(i, latch)
+    b.branch(latch)
+    b.position_at_end(latch)
+    i.add_incoming(b.add(i, int_const("i64", 1)), latch)
+    b.branch(head)
+    b.position_at_end(done)
+
+
+# --- native -> Python ----------------------------------------------------------------------
+
+def box_table(conv, v: Value, t: T.HashType, error) -> Value:
+    """A new dict or set of the live entries of native table `v`, whose reference this takes
+    over (released whether boxing succeeds or not)."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    failed = fn.append_block("table_failed")
+    fb = Builder(fn, failed)
+    memory.emit_rc(m, fb, "decref", v, t)
+    fb.branch(error)
+    is_set = isinstance(t, T.SetType)
+    out = capi.call(m, b, "PySet_New", NULL) if is_set else capi.call(m, b, "PyDict_New")
+    conv._continue_if(b.icmp("ne", out, NULL), failed)
+    release = fn.append_block("release_table")
+    rb = Builder(fn, release)
+    capi.call(m, rb, "Py_DecRef", out)
+    rb.branch(failed)
+    entries = b.extract_value(v, 1, "ptr")
+    et = t.entry
+    lt = T.ListType(et)
+
+    def body(i, latch):
+        e = lists.get(b, lt, entries, i)
+        live = fn.append_block("tbl_live")
+        b.cbranch(b.icmp("sge", b.extract_value(e, 0, "i64"), int_const("i64", 0)), live, latch)
+        b.position_at_end(live)
+        key = conv.emit_box(b.extract_value(e, 1, llvm_type(t.key)), t.key, release)
+        conv._continue_if(b.icmp("ne", key, NULL), release)
+        if is_set:
+            ok = capi.call(m, b, "PySet_Add", out, key)
+            capi.call(m, b, "Py_DecRef", key)
+        else:
+            release_key = fn.append_block("release_key")
+            kb = Builder(fn, release_key)
+            capi.call(m, kb, "Py_DecRef", key)
+            kb.branch(release)
+            value = conv.emit_box(b.extract_value(e, 2, llvm_type(t.value)), t.value, release_key)
+            conv._continue_if(b.icmp("ne", value, NULL), release_key)
+            ok = capi.call(m, b, "PyDict_SetItem", out, key, value)
+            capi.call(m, b, "Py_DecRef", key)
+            capi.call(m, b, "Py_DecRef", value)
+        conv._continue_if(b.icmp("eq", ok, int_const("i32", 0)), release)
+
+    _loop(conv, lists.length(b, entries), body)
+    memory.emit_rc(m, b, "decref", v, t)
+    return out
+
+
+# --- Python -> native ----------------------------------------------------------------------
+
+def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
+    """Continue when `obj` (a dict or set, matched by type) holds keys (and values) that
+    match `t`'s; else `mismatch`."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    if isinstance(t, T.DictType):
+        pos, key_at, value_at = b.alloca("i64"), b.alloca("ptr"), b.alloca("ptr")
+        b.store(int_const("i64", 0), pos)
+
+        def body(i, latch):
+            capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
+            conv.emit_type_checks([b.load("ptr", key_at), b.load("ptr", value_at)], [t.key, t.value], mismatch)
+
+        _loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
+        return
+    items = capi.call(m, b, "PySequence_Tuple", obj)
+    conv._continue_if(b.icmp("ne", items, NULL), conv.error)
+    drop = fn.append_block("set_mismatch")
+    db = Builder(fn, drop)
+    capi.call(m, db, "Py_DecRef", items)
+    db.branch(mismatch)
+
+    def body(i, latch):
+        item = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), i))
+        conv.emit_type_checks([item], [t.key], drop)
+
+    _loop(conv, b.load_at("i64", items, VAR_SIZE), body)
+    capi.call(m, b, "Py_DecRef", items)
+
+
+def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
+    """A new native table holding the entries of `obj`, which `check_table` matched."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    is_set = isinstance(t, T.SetType)
+    if is_set:
+        items = capi.call(m, b, "PySequence_Tuple", obj)
+        conv._continue_if(b.icmp("ne", items, NULL), conv.error)
+        n = b.load_at("i64", items, VAR_SIZE)
+    else:
+        n = capi.call(m, b, "PyDict_Size", obj)
+    index, entries = lists.new(m, b), lists.new(m, b)
+    conv.unboxed_tables.append((index, entries, t))
+    # Slots as dictlib.rebuild sizes them: a power of two, at least 8 and 3 per entry.
+    three = b.mul(n, int_const("i64", 3))
+    three = b.select(b.icmp("slt", three, int_const("i64", 8)), int_const("i64", 8), three)
+    zeros = b.call(m.intrinsic("llvm.ctlz.i64", "i64", ["i64", "i1"]),
+                   [b.sub(three, int_const("i64", 1)), int_const("i1", 0)])
+    size = b.shl(int_const("i64", 1), b.sub(int_const("i64", 64), zeros))
+    no_memory = fn.append_block("no_memory")
+    nb = Builder(fn, no_memory)
+    capi.call(m, nb, "PyErr_NoMemory")
+    nb.branch(conv.error)
+    ok = b.and_(lists.resize(m, b, T.ListType(T.I64), index, b.add(size, int_const("i64", 1))),
+                lists.resize(m, b, T.ListType(t.entry), entries, n))
+    conv._continue_if(ok, no_memory)
+    slots = lists.data_pointer(b, index)
+    b.store(n, slots)
+    b.call(m.intrinsic("llvm.memset.p0.i64", "void", ["ptr", "i8", "i64", "i1"]),
+           [b.gep("i64", slots, int_const("i64", 1)), int_const("i8", -1),
+            b.mul(size, int_const("i64", 8)), int_const("i1", 0)])
+    mask = b.sub(size, int_const("i64", 1))
+    pos, key_at, value_at = b.alloca("i64"), b.alloca("ptr"), b.alloca("ptr")
+    b.store(int_const("i64", 0), pos)
+    lt = llvm_type(t.entry)
+
+    def body(j, latch):
+        if is_set:
+            key_obj = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), j))
+        else:
+            capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
+            key_obj = b.load("ptr", key_at)
+        key = conv.emit_unbox(key_obj, t.key)
+        h = hashing.lower_hash(b, t.key, key)
+        e = b.insert_value(b.insert_value(undef(lt), h, 0), key, 1)
+        if not is_set:
+            e = b.insert_value(e, conv.emit_unbox(b.load("ptr", value_at), t.value), 2)
+        lists.set_item(b, T.ListType(t.entry), entries, e, j)
+        _place(conv, slots, b.and_(h, mask), mask, j)
+
+    _loop(conv, n, body)
+    if is_set:
+        capi.call(m, b, "Py_DecRef", items)
+    return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
+
+
+def _place(conv, slots: Value, start: Value, mask: Value, j: Value) -> None:
+    """Store entry number `j` in the first empty slot from `start` on (linear probing)."""
+    b, fn = conv.b, conv.fn
+    head, found = fn.append_block("probe"), fn.append_block("probe_found")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(start, entry)
+    slot = b.gep("i64", slots, b.add(i, int_const("i64", 1)))
+    nxt = b.and_(b.add(i, int_const("i64", 1)), mask)
+    i.add_incoming(nxt, head)
+    b.cbranch(b.icmp("eq", b.load("i64", slot), int_const("i64", -1)), found, head)
+    b.position_at_end(found)
+    b.store(j, slot)
+
+
+def release_tables(conv, b: Builder) -> None:
+    for index, entries, t in conv.unboxed_tables:
+        lists.emit_rc(conv.m, b, "decref", index, T.ListType(T.I64))
+        lists.emit_rc(conv.m, b, "decref", entries, T.ListType(t.entry()))
+
+
+def type_check(conv, obj: Value, t: T.HashType) -> Value:
+    """Whether `obj`'s type is exactly `dict` (`set`)."""
+    b = conv.b
+    return b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(conv.m, TYPE_OBJECT[type(t)]))

@@ -1,0 +1,508 @@
+"""Dicts and sets in compiled code: literals, comprehensions, `dict()`/`set()`, lookups,
+stores, `del`, `in`, `len`, iteration and the methods (dict_methods.py).
+
+A dict or set is a `T.HashType` value: the tuple of two lists (types.py) that the hash table
+of dictlib.py works on, so it is a reference as a list is (`b = a; b[k] = v` changes `a`),
+and everything lowers to list ops, `hash` and calls of dictlib.
+
+Types. Keys are bools, ints, floats or tuples of them; values anything a list holds. The
+types of an empty `{}`, `set()`, `dict()` or a comprehension are not known where it is made:
+a build round gives it `PendingPart` placeholders keyed by its node, the first store records
+a hint (`("table", node)` -> (key, value)) and restarts the build, as for lists. Unlike a
+list's, a table's types widen: storing a float value into a dict of ints rebuilds the function
+with float values (the hints of every table of that type made in this function widen, since
+types do not say where a value was made). A lookup of a table of unknown types settles its
+key type from the key (and a `get` its value type from the default); a table nothing is
+stored into has int keys and values.
+
+Keys are converted to the key type before hashing, so `True` finds `1` and an int key finds
+the equal float in a dict of floats; a float key in a dict of ints is a CompileError.
+
+Iteration (`for k in d`, `d.items()`, ...) walks the entries in insertion order with a cursor
+(a loop-carried variable), skipping deleted ones; each step checks that the table still has
+the size it had when the loop began (CPython's RuntimeError otherwise).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend import dictlib
+from script.frontend.lower_expr import WeakConst
+from script.frontend.ssa_builder import Restart
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_KEY, _VALUE = 1, 2             # positions in an entry (hash, key, value)
+_GLOBAL_TABLE_LIMIT = 1000      # items of a module-level dict or set copied item by item
+
+
+class PendingPart(T.Type):
+    """The key or value type of a table made at `node`, not yet known in this round."""
+
+    __slots__ = ("node", "part")
+
+    def __init__(self, node, part: str):
+        self.node = node
+        self.part = part
+
+    def __eq__(self, other):
+        return isinstance(other, PendingPart) and other.node is self.node and other.part == self.part
+
+    def __hash__(self):
+        return hash((id(self.node), self.part))
+
+    def __str__(self):
+        return "?"
+
+
+def is_pending(t: T.Type) -> bool:
+    return isinstance(t, PendingPart)
+
+
+class DictLowering:
+    """Mixin for `FunctionLowering`: dicts and sets."""
+
+    # ---- types ------------------------------------------------------------------------
+
+    def table_type(self, node, is_set: bool, known=(None, None)) -> T.HashType:
+        """The type of the table made at `node`: its hint, else `known`, else placeholders.
+        A hint is (is_set, key type, value type), None for a part not yet known."""
+        hint = self.hints.get(("table", node))
+        if hint is None:
+            self.pending_tables[node] = is_set
+            hint = (is_set,) + tuple(known)
+        return _hinted_type(node, hint)
+
+    def settle_pending_tables(self) -> None:
+        """At the end of a round: tables nothing was stored into have int keys and values."""
+        changed = False
+        for node, is_set in self.pending_tables.items():
+            hint = self.hints.get(("table", node))
+            if hint is None or hint[1] is None or hint[2] is None and not hint[0]:
+                self.hints[("table", node)] = (is_set, hint[1] if hint and hint[1] else T.I64,
+                                               None if is_set else hint[2] if hint and hint[2] else T.I64)
+                changed = True
+        if changed:
+            self.hints_changed = True
+            raise Restart()
+
+    def settle_table_types(self, t: T.Type) -> None:
+        """Tables of unknown types that leave the function (returned, passed) get ints."""
+        if isinstance(t, T.TupleType):
+            for e in t.elems:
+                self.settle_table_types(e)
+        elif isinstance(t, T.HashType):
+            self.read_table_types(t, T.I64, T.I64)
+
+    def read_table_types(self, t: T.HashType, key: T.Type, value: T.Type | None) -> None:
+        """Settle the unknown parts of `t`, about to be read with a key of type `key` (and a
+        default of type `value`, or ints), and restart."""
+        pending = [p for p in _parts(t) if is_pending(p)]
+        if not pending:
+            return
+        if not T.is_key_type(key):
+            key = T.I64
+        value = value if value is not None and T.is_list_element(value) else T.I64
+        is_set = isinstance(t, T.SetType)
+        old = self.hints.get(("table", pending[0].node)) or (is_set, None, None)    # stores of this round
+        self.hints[("table", pending[0].node)] = (
+            is_set, t.key if not is_pending(t.key) else old[1] or key,
+            None if is_set else t.value if not is_pending(t.value) else old[2] or value)
+        self.hints_changed = True
+        raise Restart()
+
+    def merge_pending_table(self, a: T.HashType, b: T.HashType) -> None:
+        """Where a table of unknown types (`{}`) meets a known one at a merge, it takes the
+        known types."""
+        if type(a) is not type(b):
+            return
+        for pending, known in ((a, b), (b, a)):
+            parts = _parts(pending)
+            if any(is_pending(p) for p in parts) and not any(is_pending(p) for p in _parts(known)):
+                node = next(p for p in parts if is_pending(p)).node
+                self.hints[("table", node)] = (isinstance(known, T.SetType), known.key,
+                                               getattr(known, "value", None))
+                self.hints_changed = True
+                raise Restart()
+
+    def store_types(self, d: Value, key_t: T.Type, value_t: T.Type | None, node) -> bool:
+        """Make sure `d` can take a key of type `key_t` (and a value of `value_t`): widen its
+        hints and restart when it cannot yet, a CompileError when it never can. True when
+        `d` is a table of unknown types: the store records its types in the table's hint and
+        the round goes on without it (the next round has them), so that one round settles
+        every table of a function whose first uses are stores."""
+        t = d.type
+        is_set = isinstance(t, T.SetType)
+        if not T.is_key_type(key_t):
+            self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
+                       "bools, ints, floats or tuples of them)", node)
+        new = [self._widened(t.key, key_t, node)]
+        if not is_set:
+            if not T.is_list_element(value_t) or _holds_reference(value_t):
+                self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
+                           "bools, ints, floats or tuples of them)", node)
+            new.append(self._widened(t.value, value_t, node))
+        old = _parts(t)
+        if new == old:
+            return False
+        hint = (is_set, new[0], None if is_set else new[1])
+        pending = [p for p in old if is_pending(p)]
+        if pending:
+            key = ("table", pending[0].node)
+            before = self.hints.get(key)
+            if before is not None:      # an earlier store of this round
+                hint = (is_set,) + tuple(h if b is None else T.unify(b, h) or h for b, h in zip(before[1:], hint[1:]))
+            self.hints[key] = hint
+            self.hints_changed = True
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            return True
+        widened = False
+        for k, v in list(self.hints.items()):
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and _hinted_type(k[1], v) == t:
+                self.hints[k] = hint
+                widened = True
+        if not widened:
+            self.error(f"cannot store a {_describe_store(t, key_t, value_t)} in a {t}: its types were "
+                       "set where it was made", node)
+        self.hints_changed = True
+        raise Restart()
+
+    def _widened(self, have: T.Type, t: T.Type, node) -> T.Type:
+        if is_pending(have):
+            return t
+        u = T.unify(have, t)
+        if u is None or not T.is_list_element(u):
+            self.error(f"keys or values of types {have} and {t} cannot be mixed in one compiled dict or set",
+                       node)
+        return u
+
+    # ---- the primitive operations -----------------------------------------------------
+
+    def new_table(self, t: T.HashType, node) -> Value:
+        """A new empty table of type `t` (no slots yet: the first store makes them)."""
+        index = self.new_list(T.I64, Const(1, T.I64), node)
+        self.set_item(index, Const(0, T.I64), Const(0, T.I64), node)
+        entries = self.new_list(t.entry, Const(0, T.I64), node)
+        return self.emit("tuple", [index, entries], t, None, self.loc(node))
+
+    def table_parts(self, d: Value, node) -> tuple[Value, Value]:
+        loc = self.loc(node)
+        return (self.emit("extract", [d], d.type.elems[0], 0, loc),
+                self.emit("extract", [d], d.type.elems[1], 1, loc))
+
+    def table_len(self, d: Value, node) -> Value:
+        index, _ = self.table_parts(d, node)
+        return self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, self.loc(node))
+
+    def table_call(self, fn, args, node) -> Value:
+        """A call of the dictlib function `fn`."""
+        args = [Const(a.value, a.type) if isinstance(a, WeakConst) else a for a in args]
+        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(a.type for a in args), node)
+        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+
+    def table_key(self, d: Value, key: Value, node) -> Value:
+        """`key` converted to the key type of `d` (settling it first when unknown)."""
+        t = d.type
+        if is_pending(t.key):
+            self.read_table_types(t, key.type, None)
+        if T.unify(t.key, (key.type)) != t.key:
+            self.error(f"a {t} cannot be looked up with a key of type {key.type} (convert the key "
+                       f"to {t.key} first)", node)
+        if isinstance(key, WeakConst):
+            key = Const(key.value, key.type)
+        return self.coerce(key, t.key, node)
+
+    def probe_args(self, d: Value, key: Value, node):
+        """(index, entries, hash, key) for a call of dictlib with the converted `key`."""
+        index, entries = self.table_parts(d, node)
+        h = self.emit("hash", [key], T.I64, None, self.loc(node))
+        return [index, entries, h, key]
+
+    def table_lookup(self, d: Value, key_node_or_value, node) -> tuple[Value, Value]:
+        """(position of the key's entry or -1, the converted key)."""
+        key = key_node_or_value if isinstance(key_node_or_value, Value) else self.expr(key_node_or_value)
+        key = self.table_key(d, key, node)
+        return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
+
+    def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
+        _, entries = self.table_parts(d, node)
+        e = self.emit("list_get", [entries, j], d.type.entry, None, self.loc(node))
+        return self.emit("extract", [e], d.type.entry.elems[part], part, self.loc(node))
+
+    def raise_key_error(self, cond: Value, key: Value, node) -> None:
+        """KeyError(key) when `cond` holds (the key's text, as CPython's message)."""
+        fmt, args = self.key_message(key, node)
+        self.raise_if(cond, "KeyError", fmt, node, args) if args else self.raise_if(cond, "KeyError", fmt, node)
+
+    def key_message(self, key: Value, node):
+        """A message format giving `repr(key)` and its operands (`messages.py` directives)."""
+        t = key.type
+        loc = self.loc(node)
+        if isinstance(t, T.TupleType):
+            texts, args = [], []
+            for k, et in enumerate(t.elems):
+                f, a = self.key_message(self.emit("extract", [key], et, k, loc), node)
+                texts.append(f)
+                args += a
+            inner = ", ".join(texts) + ("," if len(texts) == 1 else "")
+            return "\x01(" + inner.replace("\x01", "") + ")", args
+        if isinstance(t, T.BoolType):
+            return "\x01%B", [key]
+        if isinstance(t, T.FloatType):
+            return "\x01%R", [self.coerce(key, T.F64, node)]
+        return ("\x01%llu" if not t.signed else "\x01%lld"), [key]
+
+    def table_store(self, d: Value, key: Value, value: Value | None, node) -> None:
+        """`d[key] = value`, or `s.add(key)` when `value` is None."""
+        t = d.type
+        if self.store_types(d, key.type, value.type if value is not None else None, node):
+            return
+        key = self.table_key(d, key, node)
+        args = self.probe_args(d, key, node)
+        if value is None:
+            self.table_call(dictlib.set_add, args, node)
+            return
+        if isinstance(value, WeakConst):
+            value = Const(value.value, value.type)
+        self.table_call(dictlib.dict_store, args + [self.coerce(value, t.value, node)], node)
+
+    def table_remove(self, d: Value, key: Value, node) -> Value:
+        """Delete `key` (KeyError when missing) and give the position of its entry."""
+        key = self.table_key(d, key, node)
+        j = self.table_call(dictlib.dict_remove, self.probe_args(d, key, node), node)
+        self.raise_key_error(self.cmp("lt", j, Const(0, T.I64), node), key, node)
+        return j
+
+    # ---- making tables ----------------------------------------------------------------
+
+    def expr_Dict(self, node: ast.Dict) -> Value:
+        for k in node.keys:
+            if k is None:
+                self.error("'**' in dict displays is not supported in compiled code", node)
+        keys, values = [], []
+        for k, v in zip(node.keys, node.values):
+            keys.append(self.expr(k))
+            values.append(self.expr(v))
+        known = (None, None)
+        if keys:
+            known = (self._meet([k.type for k in keys], node), self._meet([v.type for v in values], node))
+        d = self.new_table(self.table_type(node, False, known), node)
+        for k, v in zip(keys, values):
+            self.table_store(d, k, v, node)
+        return d
+
+    def expr_Set(self, node: ast.Set) -> Value:
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                self.error("'*' in set displays is not supported in compiled code", e)
+        values = [self.expr(e) for e in node.elts]
+        s = self.new_table(self.table_type(node, True, (self._meet([v.type for v in values], node), None)), node)
+        for v in values:
+            self.table_store(s, v, None, node)
+        return s
+
+    def _meet(self, types, node) -> T.Type:
+        t = (types[0])
+        for u in types[1:]:
+            w = T.unify(t, (u))
+            if w is None:
+                self.error(f"keys or values of types {t} and {u} cannot be mixed in one compiled dict or set",
+                           node)
+            t = w
+        return t
+
+    def expr_DictComp(self, node: ast.DictComp) -> Value:
+        d = self.new_table(self.table_type(node, False), node)
+        self.comprehension(node, lambda: self.table_store(d, self.expr(node.key), self.expr(node.value), node))
+        return d
+
+    def expr_SetComp(self, node: ast.SetComp) -> Value:
+        s = self.new_table(self.table_type(node, True), node)
+        self.comprehension(node, lambda: self.table_store(s, self.expr(node.elt), None, node))
+        return s
+
+    def builtin_dict(self, node, name) -> Value:
+        """`dict()`, `dict(d)` (a copy), `dict(pairs)` of an iterable of 2-tuples."""
+        if node.keywords:
+            self.error("dict() with keyword arguments is not supported in compiled code", node)
+        if len(node.args) > 1:
+            self.error(f"dict expected at most 1 argument, got {len(node.args)}", node)
+        d = self.new_table(self.table_type(node, False), node)
+        if node.args:
+            self.update_from(d, node.args[0], node)
+        return d
+
+    def builtin_set(self, node, name) -> Value:
+        """`set()`, `set(iterable)`."""
+        if node.keywords:
+            self.error("set() takes no keyword arguments", node)
+        if len(node.args) > 1:
+            self.error(f"set expected at most 1 argument, got {len(node.args)}", node)
+        s = self.new_table(self.table_type(node, True), node)
+        if node.args:
+            self.update_from(s, node.args[0], node)
+        return s
+
+    def update_from(self, d: Value, arg_node, node) -> None:
+        """Store every element of what `arg_node` gives into `d`: keys of a set; pairs into
+        a dict (a dict argument gives its items)."""
+        is_set = isinstance(d.type, T.SetType)
+
+        def put(x):
+            if is_set:
+                self.table_store(d, x, None, node)
+                return
+            if not isinstance(x.type, T.TupleType) or len(x.type.elems) != 2:
+                self.error(f"dict() needs pairs (2-tuples), not {x.type}", arg_node)
+            loc = self.loc(node)
+            self.table_store(d, self.emit("extract", [x], x.type.elems[0], 0, loc),
+                             self.emit("extract", [x], x.type.elems[1], 1, loc), node)
+
+        if not isinstance(arg_node, ast.GeneratorExp) and self.builtin_call(arg_node) is None \
+                and self.table_view(arg_node) is None:
+            src = self.expr(arg_node)
+            if isinstance(src.type, T.DictType) and not is_set:
+                n, item, _ = self.table_iterable(src, "items", node)
+                self.for_range(node, n, lambda i: put(item(i)))
+                return
+            n, item, _ = self.iterable_value(src, arg_node)
+            self.for_range(node, n, lambda i: put(item(i)))
+            return
+        self.each(arg_node, put)
+
+    def global_table(self, obj, name: str, node) -> Value:
+        """A module-level dict or set read by compiled code: a new table of its items as they
+        are when the function is compiled (as a global list is, lists.py), made where it is
+        read; compiled code may read it but not write it (`check_table_writable`)."""
+        kind = "dict" if isinstance(obj, dict) else "set"
+        if not obj:
+            self.error(f"global '{name}' is an empty {kind}, which compiled code cannot type", node)
+        if len(obj) > _GLOBAL_TABLE_LIMIT:
+            self.error(f"global {kind} '{name}' has {len(obj)} items; compiled code copies at most "
+                       f"{_GLOBAL_TABLE_LIMIT} (pass it as an argument instead)", node)
+        keys = [self.python_object(k, name, node) for k in obj]
+        values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
+        if not all(isinstance(v, Value) for v in keys + values):
+            self.error(f"global {kind} '{name}' holds values compiled code cannot use "
+                       "(bools, ints, floats and tuples of them)", node)
+        known = (self._meet([k.type for k in keys], node),
+                 self._meet([v.type for v in values], node) if values else None)
+        t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
+        d = self.new_table(t, node)
+        for k, v in zip(keys, values or [None] * len(keys)):
+            self.table_store(d, k, v, node)
+        self.global_lists[id(d)] = name
+        return d
+
+    def check_table_writable(self, d: Value, node) -> None:
+        """CompileError for a write to a global dict or set (`global_table`)."""
+        name = self.global_lists.get(id(d))
+        if name is not None:
+            kind = "set" if isinstance(d.type, T.SetType) else "dict"
+            self.error(f"global {kind} '{name}' is read-only in compiled code (it is copied when the "
+                       f"function is compiled, so the write would be lost); copy it first: "
+                       f"d = {kind}({name})", node)
+
+    # ---- iteration --------------------------------------------------------------------
+
+    def table_view(self, node):
+        """(dict, "keys" | "values" | "items") when `node` is `d.keys()` and the like."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("keys", "values", "items") and not node.args and not node.keywords):
+            return None
+        base = self.pre_evaluate(node.func.value)
+        if not isinstance(base.type, T.DictType):
+            if isinstance(node.func.value, ast.Name):      # read again where it is used
+                self.pre_evaluated.pop(id(node.func.value), None)
+            return None
+        return base, node.func.attr
+
+    def table_iterable_of(self, node):
+        """`iterable` (lower_stmt) for `d.keys()`, `d.values()`, `d.items()`, or None."""
+        view = self.table_view(node)
+        if view is None:
+            return None
+        self.expr(node.func.value)          # (given again by pre_evaluate)
+        return self.table_iterable(view[0], view[1], node)
+
+    def table_iterable(self, d: Value, what: str, node):
+        """(n, item, type) over the live entries of `d` in order: keys, values or items."""
+        t = d.type
+        self.settle_table_types(t)
+        index, entries = self.table_parts(d, node)
+        loc = self.loc(node)
+        size = self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, loc)
+        last_i = self.new_var("cursor_i", Const(-1, T.I64))     # the element given last
+        last_j = self.new_var("cursor_j", Const(-1, T.I64))     # and the entry it came from
+        is_set = Const(isinstance(t, T.SetType), T.BOOL)
+
+        def item(i):
+            # In order, each element once; asking for the last one again (min and max read
+            # the first element twice) gives it again.
+            prev = self.read(last_j, loc)
+            j = self.choose(self.cmp("eq", i, self.read(last_i, loc), node), lambda: prev, lambda: self.table_call(
+                dictlib.next_live, [index, entries, self.emit("add", [prev, Const(1, T.I64)], T.I64, None, loc),
+                                    size, is_set], node), node)
+            self.write(last_i, i)
+            self.write(last_j, j)
+            e = self.emit("list_get", [entries, j], t.entry, None, loc)
+            key = self.emit("extract", [e], t.key, _KEY, loc)
+            if what == "keys":
+                return key
+            value = self.emit("extract", [e], t.value, _VALUE, loc)
+            return value if what == "values" else self.make_tuple([key, value], node)
+
+        def exhausted():
+            # CPython's next() raises when the last step changed the size.
+            changed = self.cmp("ne", self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, loc), size, node)
+            self.raise_if(changed, "RuntimeError", "Set changed size during iteration" if isinstance(t, T.SetType)
+                          else "dictionary changed size during iteration", node)
+
+        et = {"keys": t.key, "values": getattr(t, "value", None)}.get(what) or T.TupleType([t.key, t.value])
+        return TableIterable(size, item, et, exhausted)
+
+    def table_contains(self, x: Value, d: Value, node) -> Value:
+        """`x in d`: whether `d` has the key (a key of a type the keys cannot equal, such as a
+        float in a dict of ints, is a CompileError, as for a lookup)."""
+        j, _ = self.table_lookup(d, x, node)
+        return self.cmp("ge", j, Const(0, T.I64), node)
+
+class TableIterable(tuple):
+    """`iterable`'s (n, item, type) for a table, with `exhausted()`, the check a `for`
+    statement runs when the loop ends by itself (lower_stmt `counted_loop`)."""
+
+    def __new__(cls, n, item, et, exhausted):
+        self = super().__new__(cls, (n, item, et))
+        self.exhausted = exhausted
+        return self
+
+
+def _hinted_type(node, hint) -> T.HashType:
+    is_set, key, value = hint
+    key = key if key is not None else PendingPart(node, "key")
+    if is_set:
+        return T.SetType(key)
+    return T.DictType(key, value if value is not None else PendingPart(node, "value"))
+
+
+def _parts(t: T.HashType) -> list:
+    return [t.key] + ([t.value] if isinstance(t, T.DictType) else [])
+
+
+def _kind(t: T.HashType) -> str:
+    return "sets" if isinstance(t, T.SetType) else "dicts"
+
+
+def _describe_store(t: T.HashType, key_t, value_t) -> str:
+    if isinstance(t, T.SetType):
+        return f"{key_t} element"
+    return f"{key_t} key and {value_t} value"
+
+
+def _holds_reference(t: T.Type) -> bool:
+    """Whether values of `t` hold references (lists, arrays, tables; tuples of them): a
+    table's entries may not (their release is the entries list's, which counts none)."""
+    if isinstance(t, T.TupleType):
+        return any(_holds_reference(e) for e in t.elems)
+    return isinstance(t, (T.ListType, T.ArrayType, T.HashType))

@@ -1,0 +1,303 @@
+"""Dicts and sets: compiled against CPython (kernels in tests/dict_kernels.py).
+
+Results are compared with their types: a dict's items in order, a set's elements, and every
+key and value with `same_value` (an int is not a float). Most draws run at opt=0, which
+compiles fast; each kernel also runs once at the default level."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import dict_kernels as K
+import script
+from difftest import compiled, outcome, same_value
+from script.errors import CompileError
+from script.ir.parser import parse_module
+from script.ir.printer import format_module
+
+SMALL = st.integers(-6, 6)
+KEYS = st.lists(SMALL, min_size=1, max_size=15)   # (an empty list argument has no type)
+BIG = st.lists(st.integers(-2**63, 2**63 - 1), min_size=1, max_size=10)
+FLOATS = st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.25, 1e300, math.inf, -math.inf, 3.0]), min_size=1, max_size=10)
+
+
+def same(a, b) -> bool:
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (type(a) is type(b) and len(a) == len(b)
+                and all(same_value(x, y) and same_value(a[x], b[y]) for x, y in zip(a, b)))
+    if isinstance(a, set) or isinstance(b, set):
+        return type(a) is type(b) and a == b and same(sorted(a, key=repr), sorted(b, key=repr))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return same_value(a, b)
+
+
+def check(fn, *args, opt=0):
+    want = outcome(fn, args)
+    got = outcome(compiled(fn, opt=opt) if opt is not None else compiled(fn), args)
+    if want[0] == "ok" and got[0] == "ok":
+        assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
+    else:
+        assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
+
+
+def check_both(fn, *args):
+    check(fn, *args, opt=0)
+    check(fn, *args, opt=None)
+
+
+# ---- dicts ---------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(KEYS, SMALL)
+def test_counting_and_lookups(xs, k):
+    check(K.count, xs)
+    check(K.lookups, xs, k)
+    check(K.subscript, xs, k)
+    check(K.delete_missing, xs, k)
+    check(K.pops, xs, k, -9)
+    check(K.pop_missing, xs, k)
+
+
+@settings(max_examples=15, deadline=None)
+@given(BIG, st.sampled_from([2, 0.5, True]))
+def test_big_ints_and_widened_values(xs, w):
+    check(K.count, xs)
+    check(K.count_weighted, xs, w)
+
+
+@settings(max_examples=20, deadline=None)
+@given(KEYS, KEYS, SMALL, SMALL)
+def test_tuple_keys(xs, ys, i, j):
+    check(K.tuple_keys, xs, ys, i, j)
+
+
+@settings(max_examples=20, deadline=None)
+@given(FLOATS, st.sampled_from([0.0, -0.0, 1.5, 2.0, math.inf]))
+def test_float_keys(xs, k):
+    check(K.float_keys, xs, k)
+    check(K.float_set, xs, k)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=6))
+def test_bool_keys(xs):
+    check(K.bool_keys, xs)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 3000), st.integers(1, 5))
+def test_growth_and_deletions(n, step):
+    check(K.churn, n, step)
+    check(K.grow, n)
+
+
+@settings(max_examples=20, deadline=None)
+@given(KEYS)
+def test_iteration_methods_and_constructors(xs):
+    check(K.iterate, xs)
+    check(K.popitems, xs)
+    check(K.constructors, xs)
+    check(K.nested_values, len(xs))
+    check(K.passes_to_callee, xs)
+    check(K.reference_semantics, len(xs))
+    check(K.dict_in_tuple, xs)
+    check(K.many_tables, len(xs))
+
+
+@settings(max_examples=20, deadline=None)
+@given(KEYS, KEYS)
+def test_updates_merges_and_equality(xs, ys):
+    check(K.updates, xs, ys)
+    check(K.in_place_operators, xs, ys)
+    check(K.views_and_reductions, xs)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 5), st.booleans())
+def test_changes_during_iteration(n, grow):
+    check(K.mutate_while_iterating, n, grow)
+    check(K.delete_while_iterating, n)
+    check(K.set_mutate_while_iterating, list(range(n + 1)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.dictionaries(SMALL, st.floats(allow_nan=False), min_size=1, max_size=8), SMALL,
+       st.sets(st.integers(-100, 100), min_size=1, max_size=8))
+def test_arguments_from_python(d, k, s):
+    check(K.read_arg, d, k)
+    check(K.return_arg, d)
+    check(K.keys_to_list, d)
+    check(K.read_set_arg, s, k)
+    check(K.return_arg, s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.one_of(st.integers(-40, 40), st.integers(-10**6, 10**6).map(
+    lambda x: x * 1024))), min_size=1, max_size=300))    # few keys, often repeated; many sharing low bits
+def test_random_operation_sequences(ops):
+    codes = [c for c, _ in ops]
+    keys = [k for _, k in ops]
+    check(K.replay, codes, keys)
+
+
+def test_kernels_at_the_default_level():
+    check_both(K.count, [3, 1, 3])
+    check_both(K.tuple_keys, [1, 2], [3, 4], 1, 3)
+    check_both(K.churn, 500, 2)
+    check_both(K.iterate, [5, 3, 9, 14])
+    check_both(K.seen_before, [1, 2, 1])
+    check_both(K.read_arg, {1: 2.0}, 1)
+    check_both(K.unique_count, np.array([1.0, 2.0, 1.0, -0.0, 0.0]))
+    check_both(K.replay, [i % 7 for i in range(400)], [(i * 37) % 53 for i in range(400)])
+
+
+# ---- sets ----------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(KEYS, KEYS, SMALL)
+def test_sets(xs, ys, k):
+    check(K.seen_before, xs)
+    check(K.set_literals, xs, k)
+    check(K.set_methods, xs, k)
+    check(K.set_remove, xs, k)
+    check(K.set_pop, xs)
+    check(K.set_operators, xs, ys)
+    check(K.tuple_set, xs, ys[:len(xs)] + xs[len(ys):])
+    check(K.set_iteration, xs)
+
+
+# ---- errors, arguments, round trips ----------------------------------------------------
+
+def test_empty_results_and_key_error_arguments():
+    check(K.empty_returned)
+    with pytest.raises(KeyError) as e:
+        compiled(K.tuple_keys)([1], [2], 3, 4)
+    assert e.value.args == ((3, 4),)
+    with pytest.raises(KeyError) as e:
+        compiled(K.float_keys)([1.5], -math.inf)
+    assert e.value.args == (-math.inf,)
+    with pytest.raises(KeyError) as e:
+        compiled(K.popitems)([1])
+    assert e.value.args == ("popitem(): dictionary is empty",)
+
+
+def test_argument_types():
+    f = script.script(K.read_arg)
+    with pytest.raises(TypeError, match="keys, and values, must each be of one type"):
+        f({1: 2.0, 3: 4}, 1)
+    with pytest.raises(TypeError, match="an empty dict has no key type"):
+        f({}, 1)
+    assert f({1: 2.0}, 1) == (2.0, True, 1, 2.0)
+    assert f({}, 1) == (-1.0, False, 0, 0.0)         # an empty dict matches what is compiled
+
+
+def _dict_writer(d, k):
+    d[k] = 1
+    return d
+
+
+def _set_writer(s):
+    s.add(1)
+
+
+def _dict_of_lists():
+    return {1: [2]}
+
+
+def _str_keys():
+    d = {}
+    d[(1, [2])] = 1
+
+
+def _float_lookup_of_int_dict(x):
+    d = {1: 2}
+    return d[x]
+
+
+def _set_subscript():
+    s = {1}
+    return s[0]
+
+
+def _mixed_keys():
+    return {1: 2, (1, 2): 3}
+
+
+@pytest.mark.parametrize("fn, args, text, line", [
+    (_dict_writer, ({1: 1}, 2), "dict argument 'd' is written here", "d[k] = 1"),
+    (_set_writer, ({1},), "set argument 's' is written here", "s.add(1)"),
+    (_dict_of_lists, (), "dict values of type list[i64] are not supported", "return {1: [2]}"),
+    (_float_lookup_of_int_dict, (1.5,), "cannot be looked up with a key of type f64", "return d[x]"),
+    (_set_subscript, (), "'set' object is not subscriptable", "return s[0]"),
+    (_mixed_keys, (), "cannot be mixed", "return {1: 2, (1, 2): 3}"),
+    (K.global_written, (1,), "global set 'PRIMES' is read-only", "PRIMES.add(k)"),
+])
+def test_unsupported_uses_point_at_the_line(fn, args, text, line):
+    with pytest.raises(CompileError) as e:
+        script.script(fn)(*args)
+    assert text in str(e.value) and line in str(e.value)
+
+
+def test_ir_text_round_trips():
+    texts = []
+    for fn, args in ((K.count, ([1, 2],)), (K.seen_before, ([1, 2],)), (K.read_arg, ({1: 1.0}, 1)),
+                     (K.tuple_keys, ([1], [2], 1, 2))):
+        f = compiled(fn, opt=0)
+        f(*args)
+        for spec in f.__dict__["_specializations"].values():
+            texts += [spec.ssa_text, format_module(spec.module)]
+    assert any("dict[i64, i64]" in t for t in texts) and any("set[i64]" in t for t in texts)
+    assert any("hash %" in t for t in texts)
+    for text in texts:
+        assert format_module(parse_module(text)) == text
+
+
+def test_saved_and_cached(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import textwrap
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "m.py").write_text(textwrap.dedent('''
+        import script
+
+        @script.script(cache=True)
+        def count(xs: list[int]) -> dict[int, int]:
+            c = {}
+            for x in xs:
+                c[x] = c.get(x, 0) + 1
+            return c
+
+        @script.script
+        def uniq(d: dict[int, float], s: set[tuple[int, int]]) -> set[int]:
+            out = set(d)
+            for a, b in s:
+                out.add(a + b)
+            return out
+    '''))
+    save = "import script, m; print(m.count([1, 1, 2]), m.uniq({1: 2.0}, {(1, 2)})); " \
+           f"script.save([m.count, m.uniq], {str(tmp_path / 'm.smod')!r})"
+    load = f"import script; m = script.load({str(tmp_path / 'm.smod')!r}); " \
+           "print(m.count([1, 1, 2]), m.uniq({1: 2.0, 7: 1.0}, {(1, 2)}))"
+    cached = "import m; print(m.count([5, 5]), m.count.__dict__.get('_cache_hit'))"
+    outs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                           check=True).stdout.strip() for code in (save, load, cached)]
+    assert outs[0] == "{1: 2, 2: 1} {1, 3}"
+    assert outs[1] == "{1: 2, 2: 1} {1, 3, 7}"
+    assert outs[2].startswith("{5: 2}")
+    assert any(f.endswith(".cache") for f in __import__("os").listdir(tmp_path / "cache"))
+
+
+def test_tables_made_in_a_loop_and_raised_past_are_freed():
+    import resource
+    f, g = compiled(K.churn_tables), compiled(K.subscript)
+    f(10)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    f(100_000)
+    for _ in range(5_000):
+        with pytest.raises(KeyError):
+            g([1, 2, 3], 7)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 10_000, grown_kb
