@@ -197,7 +197,7 @@ def _place(conv, slots: Value, start: Value, mask: Value, j: Value) -> None:
 def release_tables(conv, b: Builder) -> None:
     for index, entries, t in conv.unboxed_tables:
         lists.emit_rc(conv.m, b, "decref", index, T.ListType(T.I64))
-        lists.emit_rc(conv.m, b, "decref", entries, T.ListType(t.entry()))
+        lists.emit_rc(conv.m, b, "decref", entries, T.ListType(t.entry))
 
 
 def type_check(conv, obj: Value, t: T.HashType) -> Value:
