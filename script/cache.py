@@ -405,8 +405,7 @@ def _read(request: _Request, warn: bool):
     for directory in request.directories():
         path = os.path.join(directory, name)
         try:
-            with open(path, "rb") as f:
-                data = f.read(cache_entry.MAX_ENTRY_BYTES + 1)
+            data = store.read_file(path, cache_entry.MAX_ENTRY_BYTES)
         except OSError:
             continue
         try:

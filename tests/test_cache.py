@@ -402,6 +402,16 @@ def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
     assert store.fingerprint(str(package)) != before
 
 
+def test_store_files_are_read_with_a_buffer_of_their_size(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    assert store.read_file(str(path), 1000) == b"x" * 100
+    assert store.read_file(str(path), 100) == b"x" * 100
+    assert store.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
+    path.write_bytes(b"")
+    assert store.read_file(str(path), 10) == b""
+
+
 def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
     site = tmp_path / "site-packages"
     package = site / "script"
