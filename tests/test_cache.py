@@ -6,6 +6,7 @@ import itertools
 import json
 import linecache
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -400,6 +401,44 @@ def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
     before = store.fingerprint(str(package))
     (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
     assert store.fingerprint(str(package)) != before
+
+
+def test_the_checkout_fingerprint_covers_every_file_a_compile_can_import(tmp_path):
+    package = tmp_path / "checkout" / "script"
+    for name in ("__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py",
+                 "cuda/kernel.py", "cli/dump.py", "examples/scalar.py", "demo.py"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("x = 1\n")
+    fingerprints = {store.fingerprint(str(package))}
+    for name in ("frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py"):
+        (package / name).write_text("x = 2\n")                    # the same size, a later time
+        os.utime(package / name, ns=(next(_mtime), next(_mtime)))
+        fingerprints.add(store.fingerprint(str(package)))
+    (package / "ir").mkdir()
+    (package / "ir" / "new.py").write_text("")                    # a new module
+    fingerprints.add(store.fingerprint(str(package)))
+    assert len(fingerprints) == 5
+    for name in ("cli/dump.py", "examples/scalar.py", "demo.py"):
+        (package / name).write_text("x = 22\n")                   # never imported by a compile
+    (package / "cli" / "new.py").write_text("")
+    assert store.fingerprint(str(package)) in fingerprints
+
+
+def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
+    # store.NOT_COMPILER may leave a file out only while compiling, loading and the cache
+    # cannot import it: only what it leaves out imports it
+    root = os.path.dirname(script.__file__)
+    left_out = sorted(os.path.splitext(n)[0] for n in store.NOT_COMPILER)
+    pattern = re.compile(r"\bscript\.(%s)\b|from script import .*\b(%s)\b"
+                         % ("|".join(left_out), "|".join(left_out)))
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        if rel.split(os.sep)[0] in store.NOT_COMPILER:
+            continue
+        for name in files:
+            if name.endswith(".py") and not (rel == "." and name in store.NOT_COMPILER):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    assert not pattern.search(f.read()), os.path.join(rel, name)
 
 
 def test_store_files_are_read_with_a_buffer_of_their_size(tmp_path):
