@@ -477,3 +477,20 @@ def test_a_damaged_shared_object_in_the_store_is_removed_and_rebuilt(tmp_path):
         assert not store.check_shared(path)
     assert not os.path.exists(path)
     assert not store.check_shared(path)                      # absent: no warning
+
+
+def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
+    path = str(tmp_path / "f")
+    payload = bytes(range(40))
+    for write, check in ((store.write_shared, store.check_shared),
+                         (store.write_object, store.read_object)):
+        write(path, payload)
+        good = open(path, "rb").read()
+        assert check(path)
+        damaged = [good[:n] for n in range(len(good))] + [
+            good[:i] + bytes([good[i] ^ 1 << bit]) + good[i + 1:]
+            for i in range(len(good)) for bit in range(8)]
+        for data in damaged:
+            open(path, "wb").write(data)
+            with pytest.warns(RuntimeWarning, match="damaged"):
+                assert not check(path)
