@@ -439,7 +439,8 @@ def _load(entry, numpy_scalars: tuple):
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
             (__version__, python_abi(), (host.triple, host.cpu, host.features), llvm_version()):
         raise LoadError("its object code was compiled for another compiler, Python or CPU")
-    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars)
+    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars,
+                               digest=entry.digest)
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:

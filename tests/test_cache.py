@@ -110,6 +110,19 @@ def test_miss_then_hit(src, tmp_path):
     assert again.work.signatures == first.work.signatures
 
 
+def test_a_hit_names_its_shared_object_by_the_entry_digest(src, tmp_path):
+    # the entry's SHA-256 covers its object code: the hit does not hash the object again
+    from script import cache_entry
+    fresh_import(src)
+    assert hit(fresh_import(src).work)
+    [name] = entries(tmp_path / "cache")
+    entry = cache_entry.decode((tmp_path / "cache" / name).read_bytes(), name)
+    assert len(entry.digest) == 64
+    shared = [f for f in os.listdir(tmp_path / "cache" / "native") if f.startswith("code-")]
+    if script.backend.native.is_supported():
+        assert any(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
+
+
 def test_each_signature_and_option_has_its_entry(src, tmp_path):
     m = fresh_import(src)
     assert (m.free(2, 3), m.free(2.0, 3), m.free(True, 2)) == (9, 9.0, 5)

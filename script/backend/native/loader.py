@@ -270,11 +270,11 @@ class LoadedLibrary:
 
 
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
-                numpy_scalars=()) -> LoadedLibrary | None:
+                numpy_scalars=(), digest: str | None = None) -> LoadedLibrary | None:
     """Link `object_code`, compiled for the IR function `entry` of this signature, with its
     entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars); None
     when neither loader can (see the module docstring). RuntimeError when the object is not
-    that function's."""
+    that function's. `digest` (hex SHA-256) identifies `object_code`: its own by default."""
     start = time.perf_counter()
     if not native.is_supported():
         return None
@@ -285,7 +285,8 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
     runtime = runtime_library()
     address = None
     if runtime.path is not None:
-        address = _load_shared(object_code, key, kernel, runtime)
+        address = _load_shared(object_code, digest or store.sha256(object_code), key, kernel,
+                               runtime)
     image = None
     if address is None:
         point = _entry_point(*key)
@@ -305,11 +306,13 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
                          numpy_scalars, image)
 
 
-def _load_shared(object_code: bytes, key: tuple, kernel: str, runtime) -> int | None:
-    """The entry address of the shared object of `object_code` with the entry point of `key`,
-    linked into the store on first use; None when it cannot be made or does not load."""
+def _load_shared(object_code: bytes, digest: str, key: tuple, kernel: str,
+                 runtime) -> int | None:
+    """The entry address of the shared object of `object_code` (identified by `digest`) with
+    the entry point of `key`, linked into the store on first use; None when it cannot be made
+    or does not load."""
     point_path = entry_point_path(*key)
-    path = os.path.join(os.path.dirname(point_path), f"code-{store.sha256(object_code)[:32]}-"
+    path = os.path.join(os.path.dirname(point_path), f"code-{digest[:32]}-"
                                                      f"{os.path.basename(point_path)[:-2]}.so")
     if not store.check_shared(path):
         point = _entry_point(*key)
