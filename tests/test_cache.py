@@ -406,35 +406,71 @@ def test_key_of_a_bound_method_names_it_without_an_address():
     assert "0x" not in text and text == "method random.Random.seed"
 
 
-def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
+def _checkout(tmp_path, names) -> tuple:
+    """A package folder with the files `names`, and a folder for its listing records."""
     package = tmp_path / "checkout" / "script"
-    (package / "ir").mkdir(parents=True)
-    for name in ("__init__.py", "ir/core.py"):
+    for name in names:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text("x = 1\n")
-    before = store.fingerprint(str(package))
+    return package, str(tmp_path / "records")
+
+
+def _settle(package):
+    """Give every folder of `package` a time long past, as an unchanged checkout has."""
+    for folder, _, _ in os.walk(package):
+        os.utime(folder, ns=(next(_mtime), next(_mtime)))
+
+
+def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
+    package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py"])
+    before = store.fingerprint(str(package), records)
     (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
-    assert store.fingerprint(str(package)) != before
+    assert store.fingerprint(str(package), records) != before
 
 
 def test_the_checkout_fingerprint_covers_every_file_a_compile_can_import(tmp_path):
-    package = tmp_path / "checkout" / "script"
-    for name in ("__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py",
-                 "cuda/kernel.py", "cli/dump.py", "examples/scalar.py", "demo.py"):
-        (package / name).parent.mkdir(parents=True, exist_ok=True)
-        (package / name).write_text("x = 1\n")
-    fingerprints = {store.fingerprint(str(package))}
+    package, records = _checkout(tmp_path, [
+        "__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py",
+        "cli/dump.py", "examples/scalar.py", "demo.py"])
+    fingerprints = {store.fingerprint(str(package), records)}
     for name in ("frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py"):
         (package / name).write_text("x = 2\n")                    # the same size, a later time
         os.utime(package / name, ns=(next(_mtime), next(_mtime)))
-        fingerprints.add(store.fingerprint(str(package)))
+        fingerprints.add(store.fingerprint(str(package), records))
     (package / "ir").mkdir()
     (package / "ir" / "new.py").write_text("")                    # a new module
-    fingerprints.add(store.fingerprint(str(package)))
+    fingerprints.add(store.fingerprint(str(package), records))
     assert len(fingerprints) == 5
     for name in ("cli/dump.py", "examples/scalar.py", "demo.py"):
         (package / name).write_text("x = 22\n")                   # never imported by a compile
     (package / "cli" / "new.py").write_text("")
-    assert store.fingerprint(str(package)) in fingerprints
+    assert store.fingerprint(str(package), records) in fingerprints
+
+
+def test_a_checkout_listing_is_kept_and_made_again_when_a_folder_changes(tmp_path):
+    package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py", "ir/types.py"])
+    fresh = store.fingerprint(str(package), records)
+    assert not os.path.exists(records)              # folders changed just now: racy, not kept
+    _settle(package)
+    assert store.fingerprint(str(package), records) == fresh
+    [record] = os.listdir(records)
+    text = open(os.path.join(records, record)).read()
+    assert "ir/\t" in text and "core.py\ttypes.py" in text
+    (package / "ir" / "types.py").write_text("y = 1\n")           # in place: the listing holds
+    edited = store.fingerprint(str(package), records)
+    assert edited != fresh and open(os.path.join(records, record)).read() == text
+    os.unlink(package / "ir" / "types.py")                        # removed
+    _settle(package)
+    removed = store.fingerprint(str(package), records)
+    assert removed not in (fresh, edited) and "types.py" not in \
+        open(os.path.join(records, record)).read()
+    (package / "ir" / "new.py").write_text("")                    # added
+    _settle(package)
+    added = store.fingerprint(str(package), records)
+    assert added not in (fresh, edited, removed)
+    open(os.path.join(records, record), "w").write("damaged")     # unreadable: made again
+    assert store.fingerprint(str(package), records) == added
+    assert open(os.path.join(records, record)).read().startswith("script-checkout 1\t")
 
 
 def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():

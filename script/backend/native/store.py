@@ -35,6 +35,7 @@ import os
 import stat
 import sys
 import threading
+import time
 import warnings
 import zlib
 
@@ -116,13 +117,24 @@ def compiler_fingerprint() -> str:
     (in site-packages) changes only with a new installation, which rewrites its RECORD: one
     ``stat``. A source checkout (an editable install, where files are edited in place, which
     changes neither a directory's time nor its listing) is described by the path, size and
-    modification time of each of its ``.py`` files but those of `NOT_COMPILER` (~130: a
-    ``stat`` each, the floor of what finds an edit; about half a millisecond)."""
+    modification time of each of its ``.py`` files but those of `NOT_COMPILER` (~130): a
+    ``stat`` each, the floor of what finds an edit in place. Which files there are is kept in
+    the store (`fingerprint`), so that listing the package's folders is not paid each time."""
     return fingerprint(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
-def fingerprint(package: str) -> str:
-    """`compiler_fingerprint` of the package directory `package`."""
+def fingerprint(package: str, records: str | None = None) -> str:
+    """`compiler_fingerprint` of the package directory `package`.
+
+    Its files are listed once and the listing kept in `records` (the store's folder by
+    default) as ``checkout-<digest of the path>.txt``: a line naming the format and the
+    package, then a line per folder, tab-separated: its path below the package, its
+    modification time when it was listed, its ``.py`` files. A folder's time changes
+    whenever a file in it is added, removed or renamed (an editor's save by renaming too), so
+    a listing is used while every folder has its recorded time and every file is there, and
+    made again otherwise; either way each file is ``stat``ed. A listing with a folder changed
+    in the last `_RACY_NS` is not kept: a file added to it in the same tick of the clock
+    after the listing would leave its time as recorded (git's "racy" entries)."""
     parent = os.path.dirname(package)
     if os.path.basename(parent) in ("site-packages", "dist-packages"):
         from script import __version__
@@ -134,21 +146,82 @@ def fingerprint(package: str) -> str:
                 continue
             return sha256(f"installed {path} {st.st_size} {st.st_mtime_ns}".encode(
                 "utf-8", "backslashreplace"))[:16]
-    lines = []
-    pending = [""]                      # folders below `package`, each "" or ending in "/"
+    record = os.path.join(records or os.path.join(cache_root(), "native"), "checkout-"
+                          f"{sha256(package.encode('utf-8', 'backslashreplace'))[:24]}.txt")
+    head = f"{_CHECKOUT_FORMAT}\t{package}"
+    folders = _read_listing(record, head)
+    if folders is not None:
+        try:
+            return _files_fingerprint(package, folders, check=True)
+        except OSError:                 # a folder changed, or a file is gone
+            pass
+    folders = _list_package(package)
+    lines = [head] + ["\t".join([where, str(mtime), *names]) for where, mtime, names in folders]
+    settled = time.time_ns() - _RACY_NS
+    if all(mtime < settled for _, mtime, _ in folders) and not any("\n" in line for line in lines) \
+            and all("\t" not in name for _, _, names in folders for name in names):
+        _write(record, ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
+    return _files_fingerprint(package, folders, check=False)
+
+
+_CHECKOUT_FORMAT = "script-checkout 1"
+_RACY_NS = 2_000_000_000        # what a folder's time may lag behind a change to it, at most
+
+
+def _read_listing(record: str, head: str) -> list | None:
+    """The folders of the listing at `record` (`fingerprint`) when its first line is `head`."""
+    try:
+        text = read_file(record, 1 << 20).decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    lines = text.split("\n")
+    if lines[0] != head or lines[-1]:
+        return None
+    folders = []
+    for line in lines[1:-1]:
+        where, mtime, *names = line.split("\t")
+        if not mtime.isdigit():
+            return None
+        folders.append((where, int(mtime), names))
+    return folders
+
+
+def _list_package(package: str) -> list:
+    """``(folder, its time, its .py files)`` for each folder of `package` (as ``""`` or
+    ``"a/b/"``) but ``__pycache__`` and `NOT_COMPILER`'s, in name order; a folder's time is
+    read before its listing, so that a change during the listing shows next time."""
+    folders = []
+    pending = [""]
     while pending:
         where = pending.pop()
-        with os.scandir(os.path.join(package, where)) as it:
+        path = os.path.join(package, where)
+        mtime = os.stat(path).st_mtime_ns
+        names = []
+        with os.scandir(path) as it:
             for e in it:
                 name = e.name
                 if not where and name in NOT_COMPILER:
                     continue
                 if name.endswith(".py"):
-                    st = e.stat()
-                    lines.append(f"{where}{name} {st.st_size} {st.st_mtime_ns}")
+                    names.append(name)
                 elif name != "__pycache__" and e.is_dir():
                     pending.append(f"{where}{name}/")
-    lines.sort()
+        folders.append((where, mtime, sorted(names)))
+    folders.sort()
+    return folders
+
+
+def _files_fingerprint(package: str, folders: list, check: bool) -> str:
+    """The digest of the path, size and time of each file of `folders`; with `check`, OSError
+    when a folder's time is not the recorded one (or a file is gone)."""
+    lines = []
+    for where, mtime, names in folders:
+        folder = os.path.join(package, where)
+        if check and os.stat(folder).st_mtime_ns != mtime:
+            raise OSError("the folder changed")
+        for name in names:
+            st = os.stat(folder + name)     # `folder` ends with a separator
+            lines.append(f"{where}{name} {st.st_size} {st.st_mtime_ns}")
     return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
 
 
