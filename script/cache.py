@@ -303,8 +303,7 @@ _MISSING = object()
 
 def _file_sha256(path: str) -> str | None:
     try:
-        with open(path, "rb") as f:
-            return sha256(f.read())
+        return sha256(store.read_file(path, 1 << 30))
     except OSError:
         return None
 
