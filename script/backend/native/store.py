@@ -281,13 +281,16 @@ def host_id() -> str | None:
     if so is None:
         return None
     try:
-        with open("/proc/cpuinfo", "rb") as f:
-            text = f.read(4096)
+        fd = os.open("/proc/cpuinfo", os.O_RDONLY | _OPEN_FLAGS)
+        try:
+            text = os.read(fd, 4096)
             while b"\n\n" not in text and len(text) < 1 << 16:     # the first CPU's block
-                more = f.read(4096)
+                more = os.read(fd, 4096)
                 if not more:
                     break
                 text += more
+        finally:
+            os.close(fd)
         st = os.stat(so)
     except OSError:
         return None
