@@ -20,6 +20,9 @@ directory (`user_cache_dir`).
   ABI and the host target. Its file carries the CRC-32 of its bytes (`checksum`): a damaged
   file is ignored with a RuntimeWarning and removed (whoever compiles it next writes it
   again).
+- A source checkout's listing (``checkout-<digest of its path>.txt``): which files the
+  compiler fingerprint of a checkout ``stat``s, kept while no folder of the package changes
+  (`fingerprint`).
 
 Writes are atomic (a temporary file and a rename) and their failures silent: the store
 never turns a compile or a load into an error.
