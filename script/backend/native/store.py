@@ -180,7 +180,7 @@ def fingerprint(package: str, records: str | None = None) -> str:
     lines = [head] + ["\t".join([where, str(mtime), *names]) for where, mtime, names in folders]
     settled = time.time_ns() - _RACY_NS
     if all(mtime < settled for _, mtime, _ in folders) and not any("\n" in line for line in lines) \
-            and all("\t" not in name for _, _, names in folders for name in names):
+            and not any("\t" in name for where, _, names in folders for name in [where, *names]):
         _write(record, ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
     return _files_fingerprint(package, folders, check=False)
 
