@@ -17,9 +17,8 @@ directory (`user_cache_dir`).
   record that disagrees with it is rewritten.
 - An object is named by the SHA-256 of what it was compiled from: its kind and description
   (a signature), the compiler (`compiler_fingerprint`: version and its own files), the Python
-  ABI and the host target. Its file carries the CRC-32 of its bytes (`checksum`): a damaged
-  file is ignored with a RuntimeWarning and removed (whoever compiles it next writes it
-  again).
+  ABI and the host target. Its file carries the SHA-256 of its bytes: a damaged file is
+  ignored with a RuntimeWarning and removed (whoever compiles it next writes it again).
 - A source checkout's listing (``checkout-<digest of its path>.txt``): which files the
   compiler fingerprint of a checkout ``stat``s, kept while no folder of the package changes
   (`fingerprint`).
@@ -40,7 +39,6 @@ import sys
 import threading
 import time
 import warnings
-import zlib
 
 # CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms). Chosen by version, since a
 # failed import searches the whole of sys.path.
@@ -52,8 +50,8 @@ try:
 except ImportError:                             # another implementation
     from hashlib import sha256 as _sha256
 
-_MAGIC = b"script-object 2\n"
-_DIGEST = 8                     # hex CRC-32 of the payload (`checksum`), after the magic
+_MAGIC = b"script-object 1\n"
+_DIGEST = 64                    # hex SHA-256 of the payload, after the magic
 _MAX_OBJECT = 64 << 20
 
 _host: tuple | None = None      # (triple, cpu, features, llvm_version) for this process
@@ -67,11 +65,11 @@ def sha256(data: bytes) -> str:
 
 
 def checksum(data: bytes) -> bytes:
-    """The hex CRC-32 of `data`, which a file of the store carries: what finds a damaged file
-    (a truncated write, a flipped bit), as a SHA-256 beside it would (neither finds a forged
-    one), at a tenth of the cost: SHA-256 took ~0.4 ms of a fresh process's first load to
-    check the runtime library (30 KB) and the function's shared object."""
-    return b"%08x" % zlib.crc32(data)
+    """The hex SHA-256 of `data` that a file of the store carries, which finds a damaged file
+    (a truncated write, a flipped bit). Not zlib's CRC-32, though it computes ten times as
+    fast: importing zlib costs a fresh process more (0.6 ms) than hashing the two shared
+    objects of a hit (0.2 ms), except where something else imported it before."""
+    return sha256(data).encode("ascii")
 
 
 def read_file(path: str, limit: int) -> bytes:
@@ -368,7 +366,7 @@ def shared_path(kind: str, description: str) -> str:
 
 def _path(kind: str, description: str, suffix: str) -> str:
     from script import __version__
-    key = "\n".join([f"object 2 {kind}", description, f"compiler {__version__} "
+    key = "\n".join([f"object 1 {kind}", description, f"compiler {__version__} "
                      f"{compiler_fingerprint()}", f"python {python_abi()}",
                      "target " + " ".join(host_target())])
     return os.path.join(cache_root(), "native", f"{kind}-{sha256(key.encode())[:32]}.{suffix}")
@@ -392,7 +390,7 @@ def read_object(path: str) -> bytes | None:
 
 def check_shared(path: str) -> bool:
     """Whether the shared object at `path` (`shared_path`) is there and whole: its file ends
-    with the CRC-32 of what precedes it (the system's loader reads only what the ELF headers
+    with the SHA-256 of what precedes it (the system's loader reads only what the ELF headers
     name). A damaged one is removed with a RuntimeWarning."""
     try:
         data = read_file(path, _MAX_OBJECT + len(_MAGIC) + _DIGEST)
