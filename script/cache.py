@@ -48,7 +48,6 @@ from __future__ import annotations
 import builtins
 import os
 import types
-import warnings
 
 from script import cache_entry
 from script.backend.native import store
@@ -443,6 +442,7 @@ def _load(entry, numpy_scalars: tuple):
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:
+    import warnings             # not before: few processes warn, and importing it costs one
     warnings.warn(f"script: ignoring a corrupt cache entry {path}: {error}; compiling again",
                   RuntimeWarning, stacklevel=4)
 

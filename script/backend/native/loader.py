@@ -46,9 +46,11 @@ it later keeps the entry points it has read.)
 
 from __future__ import annotations
 
+# Only modules that `import script` has loaded, even where Python starts without site (which
+# imports re, struct and warnings in many installations, and not in a clean one): each other
+# costs a fresh process's cache hit 0.5-1 ms (tests/test_loader.py checks what a hit imports).
 import functools
 import os
-import struct
 import sys
 import threading
 import time
@@ -211,7 +213,7 @@ def set_specializations(obj, specs, nargs: int) -> None:
     _check(obj)
     specs = list(specs)
     addresses = [s if isinstance(s, int) else s.entry_address for s in specs]
-    table = struct.pack(f"<{len(addresses)}Q", *addresses)
+    table = b"".join(a.to_bytes(8, "little") for a in addresses)   # not struct: the imports
     # Calls in flight may still read an old table or run old code: keep them all.
     runtime_library().module.set_specializations(
         obj, table, nargs, (table, [s for s in specs if not isinstance(s, int)]))

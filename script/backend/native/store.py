@@ -38,7 +38,6 @@ import stat
 import sys
 import threading
 import time
-import warnings
 
 # CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms). Chosen by version, since a
 # failed import searches the whole of sys.path.
@@ -410,6 +409,7 @@ def write_shared(path: str, data: bytes) -> None:
 
 
 def _discard(path: str, what: str) -> None:
+    import warnings             # not before: few processes warn, and importing it costs one
     warnings.warn(f"script: ignoring a damaged {what} {path}; compiling it again",
                   RuntimeWarning, stacklevel=4)
     try:
