@@ -473,6 +473,18 @@ def test_a_checkout_listing_is_kept_and_made_again_when_a_folder_changes(tmp_pat
     assert open(os.path.join(records, record)).read().startswith("script-checkout 1\t")
 
 
+def test_a_checkout_listing_of_other_left_out_files_is_made_again(tmp_path, monkeypatch):
+    package, records = _checkout(tmp_path, ["__init__.py", "cli/main.py"])
+    _settle(package)
+    before = store.fingerprint(str(package), records)
+    assert store.fingerprint(str(package), records) == before        # from the listing
+    monkeypatch.setattr(store, "NOT_COMPILER", frozenset())          # the command line counts
+    with_cli = store.fingerprint(str(package), records)
+    assert with_cli != before
+    (package / "cli" / "main.py").write_text("x = 333\n")
+    assert store.fingerprint(str(package), records) != with_cli
+
+
 def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
     # store.NOT_COMPILER may leave a file out only while compiling, loading and the cache
     # cannot import it: only what it leaves out imports it

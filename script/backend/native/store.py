@@ -145,8 +145,8 @@ def fingerprint(package: str, records: str | None = None) -> str:
     """`compiler_fingerprint` of the package directory `package`.
 
     Its files are listed once and the listing kept in `records` (the store's folder by
-    default) as ``checkout-<digest of the path>.txt``: a line naming the format and the
-    package, then a line per folder, tab-separated: its path below the package, its
+    default) as ``checkout-<digest of the path>.txt``: a line naming the format, the package
+    and `NOT_COMPILER` (another set of files lists again), then a line per folder, tab-separated: its path below the package, its
     modification time when it was listed, its ``.py`` files. A folder's time changes
     whenever a file in it is added, removed or renamed (an editor's save by renaming too), so
     a listing is used while every folder has its recorded time and every file is there, and
@@ -166,7 +166,7 @@ def fingerprint(package: str, records: str | None = None) -> str:
                 "utf-8", "backslashreplace"))[:16]
     record = os.path.join(records or os.path.join(cache_root(), "native"), "checkout-"
                           f"{sha256(package.encode('utf-8', 'backslashreplace'))[:24]}.txt")
-    head = f"{_CHECKOUT_FORMAT}\t{package}"
+    head = "\t".join([_CHECKOUT_FORMAT, package, *sorted(NOT_COMPILER)])  # what is listed
     folders = _read_listing(record, head)
     if folders is not None:
         try:
