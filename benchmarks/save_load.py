@@ -20,7 +20,8 @@
    Also `import script` itself, and with NumPy (target under 120 ms). The interpreters start
    without site (``-S``, the site directories on PYTHONPATH instead), so that no ``.pth``
    file imports modules before the clock starts, as none does in a clean environment (this
-   machine's import zipfile, re and typing, which hid ~13 ms a hit spent importing typing).
+   machine's site imports zipfile, re and typing, which hid the ~13 ms a hit spent importing
+   typing until session 6).
 
 Everything runs in one process with a warm JIT unless said otherwise; figures are medians.
 """

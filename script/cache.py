@@ -29,7 +29,8 @@ the functions parsed. Either way the key is rebuilt in full and compared: the re
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
 (script.dispatcher defers the function's FunctionInfo until something needs it), and the
 modules a hit imports are few and small: this one, cache_entry, script.loaded and the
-native loader (not zipfile, json, hashlib or the manifest).
+native loader (not zipfile, json, hashlib or the manifest, nor any module of Python's that
+`import script` has not: tests/test_loader.py).
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
