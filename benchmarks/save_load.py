@@ -15,9 +15,13 @@
    module whose one function is a hit — paying the one-time setup of a process's first
    load (the modules of the hit path, the runtime library from the per-machine store, the
    function type; not llvmlite, the frontend, zipfile, json or ctypes, which the benchmark checks
-   a hit does not import) — and the same after a saved module was loaded ("warm"). The
-   target is a hit under 5 ms on top of `import script`. Also `import script` itself, and
-   with NumPy (target under 120 ms).
+   a hit does not import, nor typing, re, struct or warnings) — and the same after a saved
+   module was loaded ("warm"). The target is a hit under 5 ms on top of `import script`.
+   Also `import script` itself, and with NumPy (target under 120 ms). The interpreters start
+   without site (``-S``, the site directories on PYTHONPATH instead), so that no ``.pth``
+   file imports modules before the clock starts, as none does in a clean environment (this
+   machine's site imports zipfile, re and typing, which hid the ~13 ms a hit spent importing
+   typing until session 6).
 
 Everything runs in one process with a warm JIT unless said otherwise; figures are medians.
 """
@@ -171,7 +175,8 @@ t3, c3 = time.perf_counter(), time.process_time()
 assert cached_kernel.collatz(27) == 111
 kind = type(next(iter(cached_kernel.collatz._specializations.values()))).__name__
 heavy = sorted(m for m in ("llvmlite.binding", "script.frontend.specialize", "zipfile", "json",
-                           "hashlib", "script.saved_manifest", "ctypes")
+                           "hashlib", "script.saved_manifest", "ctypes", "typing", "re",
+                           "struct", "warnings")
                if m in sys.modules and m not in before)
 print(f"{(t1 - t0) * 1e3:.3f} {(c1 - c0) * 1e3:.3f} {(t3 - t2) * 1e3:.3f} {(c3 - c2) * 1e3:.3f} "
       f"{kind} {len(set(sys.modules) - before)} {','.join(heavy) or '-'}")
@@ -185,9 +190,17 @@ print(f"{(time.perf_counter() - t0) * 1e3:.3f}")
 '''
 
 
+FRESH = [sys.executable, "-S", "-c"]
+
+
 def fresh_env(directory: str) -> dict:
+    """The environment of the fresh interpreters (run with `FRESH`): this checkout, then the
+    site directories, whose .pth files do not run."""
+    import site
+    path = [ROOT, *site.getsitepackages(), site.getusersitepackages(),
+            os.environ.get("PYTHONPATH", "")]
     env = dict(os.environ, SCRIPT_CACHE_DIR=os.path.join(directory, "fresh-cache"),
-               PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONPATH=os.pathsep.join(p for p in path if p),
                PYTHONPYCACHEPREFIX=os.path.join(directory, "pyc"))
     env.pop("SCRIPT_VERIFY", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)      # a fresh process, not a first run
@@ -208,7 +221,7 @@ def fresh_process_hit(directory: str, archive: str, processes: int) -> dict:
     for i in range(processes + 1):
         for mode in ("cold", "warm"):            # interleaved, so that load drifts hit both
             for _attempt in range(3):            # a miss: the compiler's files changed
-                r = subprocess.run([sys.executable, "-c", FRESH_HIT, directory, mode, archive],
+                r = subprocess.run([*FRESH, FRESH_HIT, directory, mode, archive],
                                    env=env, capture_output=True, text=True, check=True)
                 imp, imp_cpu, hit, cpu, kind, modules, loaded = r.stdout.split()
                 if kind == "LoadedSpecialization":
@@ -225,7 +238,7 @@ def fresh_process_hit(directory: str, archive: str, processes: int) -> dict:
                 heavy.update(loaded.split(",") if loaded != "-" else ())
     out = {k: statistics.median(v) for k, v in rows.items()}
     out["heavy"] = sorted(heavy)
-    numpy_ms = [float(subprocess.run([sys.executable, "-c", IMPORT_NUMPY], env=env,
+    numpy_ms = [float(subprocess.run([*FRESH, IMPORT_NUMPY], env=env,
                                      capture_output=True, text=True, check=True).stdout)
                 for _ in range(max(3, processes // 2))]
     out["import numpy"] = statistics.median(numpy_ms)
@@ -284,14 +297,14 @@ def main() -> None:
         print(f"miss (compile + write)   {med(miss_ms):8.1f} ms")
         print(f"hit, same process        {med(hit_ms):8.2f} ms")
         fresh = fresh_process_hit(tmp, path, opts.processes)
-        print(f"== Fresh processes (median of {opts.processes}, bytecode caches on)")
+        print(f"== Fresh processes (median of {opts.processes}, bytecode caches on, no site)")
         print(f"import script            {fresh['import']:8.2f} ms   CPU {fresh['import cpu']:6.2f} ms")
         print(f"import numpy, script     {fresh['import numpy']:8.2f} ms   (target < 120 ms)")
         print(f"hit, after a load        {fresh['warm']:8.2f} ms   CPU {fresh['warm cpu']:6.2f} ms")
         print(f"hit, the process's first {fresh['cold']:8.2f} ms   CPU {fresh['cold cpu']:6.2f} ms   "
               f"({fresh['modules']:.0f} modules imported; "
               f"{', '.join(fresh['heavy']) or 'none'} of llvmlite.binding, the frontend, zipfile, "
-              "json, hashlib, the manifest, ctypes)")
+              "json, hashlib, the manifest, ctypes, typing, re, struct, warnings)")
         ok = "ok" if fresh["cold"] < 5 else "MISS"
         print(f"cache hit on top of `import script`: {fresh['cold']:.2f} ms wall, "
               f"{fresh['cold cpu']:.2f} ms CPU   (target < 5 ms: {ok})")

@@ -29,7 +29,8 @@ the functions parsed. Either way the key is rebuilt in full and compared: the re
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
 (script.dispatcher defers the function's FunctionInfo until something needs it), and the
 modules a hit imports are few and small: this one, cache_entry, script.loaded and the
-native loader (not zipfile, json, hashlib or the manifest).
+native loader (not zipfile, json, hashlib or the manifest, nor any module of Python's that
+`import script` has not: tests/test_loader.py).
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
@@ -48,7 +49,6 @@ from __future__ import annotations
 import builtins
 import os
 import types
-import warnings
 
 from script import cache_entry
 from script.backend.native import store
@@ -307,8 +307,7 @@ _MISSING = object()
 
 def _file_sha256(path: str) -> str | None:
     try:
-        with open(path, "rb") as f:
-            return sha256(f.read())
+        return sha256(store.read_file(path, 1 << 30))
     except OSError:
         return None
 
@@ -409,8 +408,7 @@ def _read(request: _Request, warn: bool):
     for directory in request.directories():
         path = os.path.join(directory, name)
         try:
-            with open(path, "rb") as f:
-                data = f.read(cache_entry.MAX_ENTRY_BYTES + 1)
+            data = store.read_file(path, cache_entry.MAX_ENTRY_BYTES)
         except OSError:
             continue
         try:
@@ -444,10 +442,12 @@ def _load(entry, numpy_scalars: tuple):
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
             (__version__, python_abi(), (host.triple, host.cpu, host.features), llvm_version()):
         raise LoadError("its object code was compiled for another compiler, Python or CPU")
-    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars)
+    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars,
+                               digest=entry.digest)
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:
+    import warnings             # not before: few processes warn, and importing it costs one
     warnings.warn(f"script: ignoring a corrupt cache entry {path}: {error}; compiling again",
                   RuntimeWarning, stacklevel=4)
 

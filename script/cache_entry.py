@@ -84,7 +84,10 @@ class Record:
 
 class Entry:
     """A read entry: its fields, and its members handed out like `saved_archive.Archive`'s
-    (`check`, `member`, `text`), from memory."""
+    (`check`, `member`, `text`), from memory. `digest` is its SHA-256 (of all that follows
+    the digest line), which identifies its object code as well as the object's own would."""
+
+    digest = ""
 
     def __init__(self, origin: str, fields: dict, record: Record, sources: tuple,
                  members: dict):
@@ -172,11 +175,13 @@ def decode(data: bytes, origin: str) -> Entry:
             or data[len(MAGIC):start - 1] != sha256(body).encode("ascii"):
         raise LoadError(f"{origin}: the entry is damaged (its SHA-256 does not match)")
     try:
-        return _parse(body, origin)
+        entry = _parse(body, origin)
     except LoadError:
         raise
     except (ValueError, KeyError, IndexError) as e:
         raise LoadError(f"{origin}: malformed cache entry ({type(e).__name__}: {e})") from None
+    entry.digest = data[len(MAGIC):start - 1].decode("ascii")
+    return entry
 
 
 def _parse(body: bytes, origin: str) -> Entry:

@@ -85,10 +85,13 @@ def parse_ir(text: str, record: SpecEntry, origin: str):
 
 
 def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
-                        numpy_scalars: tuple = ()) -> LoadedSpecialization:
+                        numpy_scalars: tuple = (), digest: str | None = None
+                        ) -> LoadedSpecialization:
     """Link `record`'s object code when `use_object`, else compile its IR for this CPU; the
     entry point takes NumPy scalars at the positions `numpy_scalars` (script.dispatcher
-    `numpy_scalar_params`: the unannotated parameters' narrow scalars)."""
+    `numpy_scalar_params`: the unannotated parameters' narrow scalars). `digest`, a SHA-256
+    that identifies the object code (a cache entry's own), names its shared object in the
+    store; by default the manifest's SHA-256 of the object (checked when it is read)."""
     start = time.perf_counter()
     for text in (record.ir, record.ssa):
         if text is not None:
@@ -99,7 +102,7 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
         code = archive.member(*member_fields(record.object))
         try:
             native = load_object(code, record.entry, record.arg_types, record.ret_type,
-                                 numpy_scalars)
+                                 numpy_scalars, digest or record.object.sha256)
         except RuntimeError as e:       # the linker: not an object file, symbols missing
             raise LoadError(f"{archive.origin}: object code of {record.entry} does not load: "
                             f"{e}") from None

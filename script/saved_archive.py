@@ -30,7 +30,7 @@ import os
 import re
 import zipfile
 
-from script.backend.native.store import sha256
+from script.backend.native.store import read_file, sha256
 from script.errors import LoadError
 
 MANIFEST = "manifest.json"
@@ -142,8 +142,7 @@ def read_archive(path: str | os.PathLike) -> Archive:
     """Open and check the archive at `path` (see the module docstring). Raises LoadError."""
     origin = os.fspath(path)
     try:
-        with open(origin, "rb") as f:
-            data = f.read(MAX_ARCHIVE_BYTES + 1)
+        data = read_file(origin, MAX_ARCHIVE_BYTES)
     except OSError as e:
         raise LoadError(f"cannot read saved module {origin!r}: {e.strerror or e}") from None
     return read_archive_bytes(data, origin)

@@ -6,6 +6,7 @@ import itertools
 import json
 import linecache
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -107,6 +108,19 @@ def test_miss_then_hit(src, tmp_path):
     assert hit(again.work) and again.work(10) == expected_work(10)
     assert again.work.ir("opt") == first.work.ir("opt")
     assert again.work.signatures == first.work.signatures
+
+
+def test_a_hit_names_its_shared_object_by_the_entry_digest(src, tmp_path):
+    # the entry's SHA-256 covers its object code: the hit does not hash the object again
+    from script import cache_entry
+    fresh_import(src)
+    assert hit(fresh_import(src).work)
+    [name] = entries(tmp_path / "cache")
+    entry = cache_entry.decode((tmp_path / "cache" / name).read_bytes(), name)
+    assert len(entry.digest) == 64
+    shared = [f for f in os.listdir(tmp_path / "cache" / "native") if f.startswith("code-")]
+    if script.backend.native.is_supported():
+        assert any(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
 
 
 def test_each_signature_and_option_has_its_entry(src, tmp_path):
@@ -393,14 +407,110 @@ def test_key_of_a_bound_method_names_it_without_an_address():
     assert "0x" not in text and text == "method random.Random.seed"
 
 
-def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
+def _checkout(tmp_path, names) -> tuple:
+    """A package folder with the files `names`, and a folder for its listing records."""
     package = tmp_path / "checkout" / "script"
-    (package / "ir").mkdir(parents=True)
-    for name in ("__init__.py", "ir/core.py"):
+    for name in names:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text("x = 1\n")
-    before = store.fingerprint(str(package))
+    return package, str(tmp_path / "records")
+
+
+def _settle(package):
+    """Give every folder of `package` a time long past, as an unchanged checkout has."""
+    for folder, _, _ in os.walk(package):
+        os.utime(folder, ns=(next(_mtime), next(_mtime)))
+
+
+def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
+    package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py"])
+    before = store.fingerprint(str(package), records)
     (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
-    assert store.fingerprint(str(package)) != before
+    assert store.fingerprint(str(package), records) != before
+
+
+def test_the_checkout_fingerprint_covers_every_file_a_compile_can_import(tmp_path):
+    package, records = _checkout(tmp_path, [
+        "__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py",
+        "cli/dump.py", "examples/scalar.py", "demo.py"])
+    fingerprints = {store.fingerprint(str(package), records)}
+    for name in ("frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py"):
+        (package / name).write_text("x = 2\n")                    # the same size, a later time
+        os.utime(package / name, ns=(next(_mtime), next(_mtime)))
+        fingerprints.add(store.fingerprint(str(package), records))
+    (package / "ir").mkdir()
+    (package / "ir" / "new.py").write_text("")                    # a new module
+    fingerprints.add(store.fingerprint(str(package), records))
+    assert len(fingerprints) == 5
+    for name in ("cli/dump.py", "examples/scalar.py", "demo.py"):
+        (package / name).write_text("x = 22\n")                   # never imported by a compile
+    (package / "cli" / "new.py").write_text("")
+    assert store.fingerprint(str(package), records) in fingerprints
+
+
+def test_a_checkout_listing_is_kept_and_made_again_when_a_folder_changes(tmp_path):
+    package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py", "ir/types.py"])
+    fresh = store.fingerprint(str(package), records)
+    assert not os.path.exists(records)              # folders changed just now: racy, not kept
+    _settle(package)
+    assert store.fingerprint(str(package), records) == fresh
+    [record] = os.listdir(records)
+    text = open(os.path.join(records, record)).read()
+    assert "ir/\t" in text and "core.py\ttypes.py" in text
+    (package / "ir" / "types.py").write_text("y = 1\n")           # in place: the listing holds
+    edited = store.fingerprint(str(package), records)
+    assert edited != fresh and open(os.path.join(records, record)).read() == text
+    os.unlink(package / "ir" / "types.py")                        # removed
+    _settle(package)
+    removed = store.fingerprint(str(package), records)
+    assert removed not in (fresh, edited) and "types.py" not in \
+        open(os.path.join(records, record)).read()
+    (package / "ir" / "new.py").write_text("")                    # added
+    _settle(package)
+    added = store.fingerprint(str(package), records)
+    assert added not in (fresh, edited, removed)
+    open(os.path.join(records, record), "w").write("damaged")     # unreadable: made again
+    assert store.fingerprint(str(package), records) == added
+    assert open(os.path.join(records, record)).read().startswith("script-checkout 1\t")
+
+
+def test_a_checkout_listing_of_other_left_out_files_is_made_again(tmp_path, monkeypatch):
+    package, records = _checkout(tmp_path, ["__init__.py", "cli/main.py"])
+    _settle(package)
+    before = store.fingerprint(str(package), records)
+    assert store.fingerprint(str(package), records) == before        # from the listing
+    monkeypatch.setattr(store, "NOT_COMPILER", frozenset())          # the command line counts
+    with_cli = store.fingerprint(str(package), records)
+    assert with_cli != before
+    (package / "cli" / "main.py").write_text("x = 333\n")
+    assert store.fingerprint(str(package), records) != with_cli
+
+
+def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
+    # store.NOT_COMPILER may leave a file out only while compiling, loading and the cache
+    # cannot import it: only what it leaves out imports it
+    root = os.path.dirname(script.__file__)
+    left_out = sorted(os.path.splitext(n)[0] for n in store.NOT_COMPILER)
+    pattern = re.compile(r"\bscript\.(%s)\b|from script import .*\b(%s)\b"
+                         % ("|".join(left_out), "|".join(left_out)))
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        if rel.split(os.sep)[0] in store.NOT_COMPILER:
+            continue
+        for name in files:
+            if name.endswith(".py") and not (rel == "." and name in store.NOT_COMPILER):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    assert not pattern.search(f.read()), os.path.join(rel, name)
+
+
+def test_store_files_are_read_with_a_buffer_of_their_size(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 100)
+    assert store.read_file(str(path), 1000) == b"x" * 100
+    assert store.read_file(str(path), 100) == b"x" * 100
+    assert store.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
+    path.write_bytes(b"")
+    assert store.read_file(str(path), 10) == b""
 
 
 def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
@@ -429,3 +539,20 @@ def test_a_damaged_shared_object_in_the_store_is_removed_and_rebuilt(tmp_path):
         assert not store.check_shared(path)
     assert not os.path.exists(path)
     assert not store.check_shared(path)                      # absent: no warning
+
+
+def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
+    path = str(tmp_path / "f")
+    payload = bytes(range(40))
+    for write, check in ((store.write_shared, store.check_shared),
+                         (store.write_object, store.read_object)):
+        write(path, payload)
+        good = open(path, "rb").read()
+        assert check(path)
+        damaged = [good[:n] for n in range(len(good))] + [
+            good[:i] + bytes([good[i] ^ 1 << bit]) + good[i + 1:]
+            for i in range(len(good)) for bit in range(8)]
+        for data in damaged:
+            open(path, "wb").write(data)
+            with pytest.warns(RuntimeWarning, match="damaged"):
+                assert not check(path)

@@ -7,7 +7,8 @@ import it at all (`native/`).
 
     compile_native(module, entry, opt_level=3, nogil=True, numpy_scalars=()) -> NativeLibrary
     load_native(object_code, entry_func, numpy_scalars=()) -> NativeLibrary
-    load_object(object_code, entry, param_types, ret_type, numpy_scalars=()) -> NativeLibrary
+    load_object(object_code, entry, param_types, ret_type, numpy_scalars=(), digest=None)
+        -> NativeLibrary
 
 `numpy_scalars` are the positions of the parameters whose narrow scalars (i32, f32, …) the
 entry point takes as NumPy scalars, not as Python ints and floats (runtime.boxing).
@@ -19,11 +20,9 @@ entry point takes as NumPy scalars, not as Python ints and floats (runtime.boxin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from script.backend.runtime.library import NativeLibrary
-    from script.ir.core import Function, Module
+# The annotations name NativeLibrary (runtime.library), Function and Module (ir.core); they are
+# never evaluated. No `typing` here: a cache hit imports this package, and where nothing has
+# imported typing before (no site, a clean virtual environment) it costs ~10 ms with re and enum.
 
 
 def compile_native(module: "Module", entry: str, opt_level: int = 3,
@@ -44,12 +43,14 @@ def load_native(object_code: bytes, entry_func: "Function", numpy_scalars=()) ->
 
 
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
-                numpy_scalars=()) -> "NativeLibrary":
+                numpy_scalars=(), digest: str | None = None) -> "NativeLibrary":
     """`load_native` for the IR function named `entry` of this signature: linked without
     LLVM where native.loader can (a cache hit or a saved module then imports no llvmlite),
-    else by LLVM's linker. RuntimeError when the object is not that function's."""
+    else by LLVM's linker. RuntimeError when the object is not that function's. `digest`,
+    a hex SHA-256 that identifies `object_code` (the caller has one: a manifest's, a cache
+    entry's), saves hashing it to name its shared object."""
     from script.backend.native.loader import load_object as link
-    lib = link(object_code, entry, param_types, ret_type, numpy_scalars)
+    lib = link(object_code, entry, param_types, ret_type, numpy_scalars, digest)
     if lib is None:
         from script.backend.runtime.library import load_native as load
         from script.ir.core import Function

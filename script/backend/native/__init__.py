@@ -8,10 +8,12 @@ with `elfload`) and imports neither llvmlite.binding nor the frontend; whenever 
 (another architecture or OS, a relocation they do not implement), the caller uses LLVM's
 linker."""
 
+import functools
 import os
 import sys
 
 
+@functools.cache
 def is_supported() -> bool:
     """Whether this process can run what elfload and elfso make (Linux on x86-64)."""
     return sys.platform.startswith("linux") and os.uname().machine == "x86_64" \

@@ -46,9 +46,11 @@ it later keeps the entry points it has read.)
 
 from __future__ import annotations
 
+# Only modules that `import script` has loaded, even where Python starts without site (which
+# imports re, struct and warnings in many installations, and not in a clean one): each other
+# costs a fresh process's cache hit 0.5-1 ms (tests/test_loader.py checks what a hit imports).
 import functools
 import os
-import struct
 import sys
 import threading
 import time
@@ -211,7 +213,7 @@ def set_specializations(obj, specs, nargs: int) -> None:
     _check(obj)
     specs = list(specs)
     addresses = [s if isinstance(s, int) else s.entry_address for s in specs]
-    table = struct.pack(f"<{len(addresses)}Q", *addresses)
+    table = b"".join(a.to_bytes(8, "little") for a in addresses)   # not struct: the imports
     # Calls in flight may still read an old table or run old code: keep them all.
     runtime_library().module.set_specializations(
         obj, table, nargs, (table, [s for s in specs if not isinstance(s, int)]))
@@ -270,11 +272,11 @@ class LoadedLibrary:
 
 
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
-                numpy_scalars=()) -> LoadedLibrary | None:
+                numpy_scalars=(), digest: str | None = None) -> LoadedLibrary | None:
     """Link `object_code`, compiled for the IR function `entry` of this signature, with its
     entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars); None
     when neither loader can (see the module docstring). RuntimeError when the object is not
-    that function's."""
+    that function's. `digest` (hex SHA-256) identifies `object_code`: its own by default."""
     start = time.perf_counter()
     if not native.is_supported():
         return None
@@ -285,7 +287,8 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
     runtime = runtime_library()
     address = None
     if runtime.path is not None:
-        address = _load_shared(object_code, key, kernel, runtime)
+        address = _load_shared(object_code, digest or store.sha256(object_code), key, kernel,
+                               runtime)
     image = None
     if address is None:
         point = _entry_point(*key)
@@ -305,11 +308,13 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
                          numpy_scalars, image)
 
 
-def _load_shared(object_code: bytes, key: tuple, kernel: str, runtime) -> int | None:
-    """The entry address of the shared object of `object_code` with the entry point of `key`,
-    linked into the store on first use; None when it cannot be made or does not load."""
+def _load_shared(object_code: bytes, digest: str, key: tuple, kernel: str,
+                 runtime) -> int | None:
+    """The entry address of the shared object of `object_code` (identified by `digest`) with
+    the entry point of `key`, linked into the store on first use; None when it cannot be made
+    or does not load."""
     point_path = entry_point_path(*key)
-    path = os.path.join(os.path.dirname(point_path), f"code-{store.sha256(object_code)[:32]}-"
+    path = os.path.join(os.path.dirname(point_path), f"code-{digest[:32]}-"
                                                      f"{os.path.basename(point_path)[:-2]}.so")
     if not store.check_shared(path):
         point = _entry_point(*key)

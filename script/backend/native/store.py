@@ -19,6 +19,9 @@ directory (`user_cache_dir`).
   (a signature), the compiler (`compiler_fingerprint`: version and its own files), the Python
   ABI and the host target. Its file carries the SHA-256 of its bytes: a damaged file is
   ignored with a RuntimeWarning and removed (whoever compiles it next writes it again).
+- A source checkout's listing (``checkout-<digest of its path>.txt``): which files the
+  compiler fingerprint of a checkout ``stat``s, kept while no folder of the package changes
+  (`fingerprint`).
 
 Writes are atomic (a temporary file and a rename) and their failures silent: the store
 never turns a compile or a load into an error.
@@ -31,9 +34,10 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import sys
 import threading
-import warnings
+import time
 
 # CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms). Chosen by version, since a
 # failed import searches the whole of sys.path.
@@ -59,6 +63,45 @@ def sha256(data: bytes) -> str:
     return _sha256(data).hexdigest()
 
 
+def checksum(data: bytes) -> bytes:
+    """The hex SHA-256 of `data` that a file of the store carries, which finds a damaged file
+    (a truncated write, a flipped bit). Not zlib's CRC-32, though it computes ten times as
+    fast: importing zlib costs a fresh process more (0.6 ms) than hashing the two shared
+    objects of a hit (0.2 ms), except where something else imported it before."""
+    return sha256(data).encode("ascii")
+
+
+def read_file(path: str, limit: int) -> bytes:
+    """The bytes of the file at `path`, only its first ``limit + 1`` when it is larger (the
+    caller tells a file over `limit` by the length). OSError when it cannot be read.
+
+    One ``open``, ``fstat``, ``read`` and ``close``: Python's ``open(path, "rb").read(n)``
+    makes eight system calls, and with ``n = limit + 1`` allocates that first (256 MiB for a
+    cache entry). A regular file is read up to its size (the files read here are replaced by
+    renames, never grown in place); another kind of file (a pipe) up to the end."""
+    fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    try:
+        st = os.fstat(fd)
+        regular = stat.S_ISREG(st.st_mode)
+        want = min(st.st_size, limit) if regular else limit
+        chunks = []
+        got = 0
+        while got <= want:
+            chunk = os.read(fd, want + 1 - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            if regular and got == st.st_size:
+                break
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+_OPEN_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def cache_root() -> str:
     """Where the compile cache and this store live: $SCRIPT_CACHE_DIR, else the user's."""
     return os.environ.get("SCRIPT_CACHE_DIR") or user_cache_dir()
@@ -80,18 +123,36 @@ def python_abi() -> str:
     return tag + getattr(sys, "abiflags", "")
 
 
+# What a checkout's fingerprint leaves out: top-level entries of the package that compiling,
+# loading and the cache never import (the command line, the examples and the demo that shows
+# them); tests/test_cache.py checks that nothing else imports them.
+NOT_COMPILER = frozenset({"cli", "examples", "demo.py", "__main__.py"})
+
+
 @functools.cache
 def compiler_fingerprint() -> str:
     """What identifies the compiler's own code: a changed compiler misses. An installed copy
     (in site-packages) changes only with a new installation, which rewrites its RECORD: one
-    ``stat``. A source checkout (an editable install, where the files are edited in place)
-    is described by the path, size and modification time of each of its files (~140: one
-    ``stat`` each through `os.scandir`, about a millisecond)."""
+    ``stat``. A source checkout (an editable install, where files are edited in place, which
+    changes neither a directory's time nor its listing) is described by the path, size and
+    modification time of each of its ``.py`` files but those of `NOT_COMPILER` (~130): a
+    ``stat`` each, the floor of what finds an edit in place. Which files there are is kept in
+    the store (`fingerprint`), so that listing the package's folders is not paid each time."""
     return fingerprint(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
-def fingerprint(package: str) -> str:
-    """`compiler_fingerprint` of the package directory `package`."""
+def fingerprint(package: str, records: str | None = None) -> str:
+    """`compiler_fingerprint` of the package directory `package`.
+
+    Its files are listed once and the listing kept in `records` (the store's folder by
+    default) as ``checkout-<digest of the path>.txt``: a line naming the format, the package
+    and `NOT_COMPILER` (another set of files lists again), then a line per folder, tab-separated: its path below the package, its
+    modification time when it was listed, its ``.py`` files. A folder's time changes
+    whenever a file in it is added, removed or renamed (an editor's save by renaming too), so
+    a listing is used while every folder has its recorded time and every file is there, and
+    made again otherwise; either way each file is ``stat``ed. A listing with a folder changed
+    in the last `_RACY_NS` is not kept: a file added to it in the same tick of the clock
+    after the listing would leave its time as recorded (git's "racy" entries)."""
     parent = os.path.dirname(package)
     if os.path.basename(parent) in ("site-packages", "dist-packages"):
         from script import __version__
@@ -103,19 +164,82 @@ def fingerprint(package: str) -> str:
                 continue
             return sha256(f"installed {path} {st.st_size} {st.st_mtime_ns}".encode(
                 "utf-8", "backslashreplace"))[:16]
-    lines = []
+    record = os.path.join(records or os.path.join(cache_root(), "native"), "checkout-"
+                          f"{sha256(package.encode('utf-8', 'backslashreplace'))[:24]}.txt")
+    head = "\t".join([_CHECKOUT_FORMAT, package, *sorted(NOT_COMPILER)])  # what is listed
+    folders = _read_listing(record, head)
+    if folders is not None:
+        try:
+            return _files_fingerprint(package, folders, check=True)
+        except OSError:                 # a folder changed, or a file is gone
+            pass
+    folders = _list_package(package)
+    lines = [head] + ["\t".join([where, str(mtime), *names]) for where, mtime, names in folders]
+    settled = time.time_ns() - _RACY_NS
+    if all(mtime < settled for _, mtime, _ in folders) and not any("\n" in line for line in lines) \
+            and not any("\t" in name for where, _, names in folders for name in [where, *names]):
+        _write(record, ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
+    return _files_fingerprint(package, folders, check=False)
+
+
+_CHECKOUT_FORMAT = "script-checkout 1"
+_RACY_NS = 2_000_000_000        # what a folder's time may lag behind a change to it, at most
+
+
+def _read_listing(record: str, head: str) -> list | None:
+    """The folders of the listing at `record` (`fingerprint`) when its first line is `head`."""
+    try:
+        text = read_file(record, 1 << 20).decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    lines = text.split("\n")
+    if lines[0] != head or lines[-1]:
+        return None
+    folders = []
+    for line in lines[1:-1]:
+        where, mtime, *names = line.split("\t")
+        if not mtime.isdigit():
+            return None
+        folders.append((where, int(mtime), names))
+    return folders
+
+
+def _list_package(package: str) -> list:
+    """``(folder, its time, its .py files)`` for each folder of `package` (as ``""`` or
+    ``"a/b/"``) but ``__pycache__`` and `NOT_COMPILER`'s, in name order; a folder's time is
+    read before its listing, so that a change during the listing shows next time."""
+    folders = []
     pending = [""]
     while pending:
         where = pending.pop()
-        with os.scandir(os.path.join(package, where) if where else package) as it:
-            found = sorted(it, key=lambda e: e.name)
-        for e in reversed(found):       # depth first, in name order (pending is a stack)
-            if e.name != "__pycache__" and e.is_dir():
-                pending.append(f"{where}/{e.name}" if where else e.name)
-        for e in found:
-            if e.name.endswith(".py"):
-                st = e.stat()
-                lines.append(f"{where}/{e.name} {st.st_size} {st.st_mtime_ns}")
+        path = os.path.join(package, where)
+        mtime = os.stat(path).st_mtime_ns
+        names = []
+        with os.scandir(path) as it:
+            for e in it:
+                name = e.name
+                if not where and name in NOT_COMPILER:
+                    continue
+                if name.endswith(".py"):
+                    names.append(name)
+                elif name != "__pycache__" and e.is_dir():
+                    pending.append(f"{where}{name}/")
+        folders.append((where, mtime, sorted(names)))
+    folders.sort()
+    return folders
+
+
+def _files_fingerprint(package: str, folders: list, check: bool) -> str:
+    """The digest of the path, size and time of each file of `folders`; with `check`, OSError
+    when a folder's time is not the recorded one (or a file is gone)."""
+    lines = []
+    for where, mtime, names in folders:
+        folder = os.path.join(package, where)
+        if check and os.stat(folder).st_mtime_ns != mtime:
+            raise OSError("the folder changed")
+        for name in names:
+            st = os.stat(folder + name)     # `folder` ends with a separator
+            lines.append(f"{where}{name} {st.st_size} {st.st_mtime_ns}")
     return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
 
 
@@ -157,13 +281,16 @@ def host_id() -> str | None:
     if so is None:
         return None
     try:
-        with open("/proc/cpuinfo", "rb") as f:
-            text = f.read(4096)
+        fd = os.open("/proc/cpuinfo", os.O_RDONLY | _OPEN_FLAGS)
+        try:
+            text = os.read(fd, 4096)
             while b"\n\n" not in text and len(text) < 1 << 16:     # the first CPU's block
-                more = f.read(4096)
+                more = os.read(fd, 4096)
                 if not more:
                     break
                 text += more
+        finally:
+            os.close(fd)
         st = os.stat(so)
     except OSError:
         return None
@@ -209,8 +336,7 @@ def _read_host_record() -> tuple | None:
     if path is None:
         return None
     try:
-        with open(path, "rb") as f:
-            lines = f.read(1 << 16).decode("utf-8").split("\n")
+        lines = read_file(path, 1 << 16).decode("utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
         return None
     if len(lines) != 7 or lines[0] != _HOST_FORMAT or lines[1] != host_id() or lines[6] \
@@ -249,14 +375,13 @@ def read_object(path: str) -> bytes | None:
     """The object stored at `path` (`object_path`), or None when there is none or it is damaged
     (with a RuntimeWarning)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(_MAX_OBJECT + len(_MAGIC) + _DIGEST + 1)
+        data = read_file(path, _MAX_OBJECT + len(_MAGIC) + _DIGEST)
     except OSError:
         return None
     head = len(_MAGIC) + _DIGEST
     payload = data[head:]
-    if data[:len(_MAGIC)] != _MAGIC or data[len(_MAGIC):head].decode("ascii", "replace") \
-            != sha256(payload) or len(payload) > _MAX_OBJECT:
+    if data[:len(_MAGIC)] != _MAGIC or data[len(_MAGIC):head] != checksum(payload) \
+            or len(payload) > _MAX_OBJECT:
         _discard(path, "object")
         return None
     return payload
@@ -267,13 +392,12 @@ def check_shared(path: str) -> bool:
     with the SHA-256 of what precedes it (the system's loader reads only what the ELF headers
     name). A damaged one is removed with a RuntimeWarning."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(_MAX_OBJECT + len(_MAGIC) + _DIGEST + 1)
+        data = read_file(path, _MAX_OBJECT + len(_MAGIC) + _DIGEST)
     except OSError:
         return False
     head, tail = data[:-len(_MAGIC) - _DIGEST], data[-len(_MAGIC) - _DIGEST:]
-    if tail[:len(_MAGIC)] == _MAGIC and tail[len(_MAGIC):].decode("ascii", "replace") \
-            == sha256(head) and len(data) <= _MAX_OBJECT:
+    if tail[:len(_MAGIC)] == _MAGIC and tail[len(_MAGIC):] == checksum(head) \
+            and len(data) <= _MAX_OBJECT:
         return True
     _discard(path, "shared object")
     return False
@@ -281,10 +405,11 @@ def check_shared(path: str) -> bool:
 
 def write_shared(path: str, data: bytes) -> None:
     """Store the shared object `data` at `path` (silently nothing when that cannot be written)."""
-    _write(path, bytes(data) + _MAGIC + sha256(data).encode("ascii"))
+    _write(path, bytes(data) + _MAGIC + checksum(data))
 
 
 def _discard(path: str, what: str) -> None:
+    import warnings             # not before: few processes warn, and importing it costs one
     warnings.warn(f"script: ignoring a damaged {what} {path}; compiling it again",
                   RuntimeWarning, stacklevel=4)
     try:
@@ -295,7 +420,7 @@ def _discard(path: str, what: str) -> None:
 
 def write_object(path: str, data: bytes) -> None:
     """Store `data` at `path` (silently nothing when that cannot be written)."""
-    _write(path, _MAGIC + sha256(data).encode("ascii") + bytes(data))
+    _write(path, _MAGIC + checksum(data) + bytes(data))
 
 
 def _write(path: str, data: bytes) -> None:
