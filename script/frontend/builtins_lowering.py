@@ -14,6 +14,7 @@ import types
 from script.frontend import pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
+from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
@@ -95,6 +96,8 @@ class CallLowering:
                 return self.array_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.ListType):
                 return self.list_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.StrType):
+                return self.str_method(base, node.func.attr, node)          # strings.py
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -120,6 +123,8 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _PYLIB:
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
+        if obj in STR_INTRINSICS:
+            return self.lower_str_intrinsic(obj, node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -583,6 +588,8 @@ class CallLowering:
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):
             return self.list_len(v, node)
+        if isinstance(v.type, T.StrType):
+            return self.str_len(v, node)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:
@@ -606,6 +613,8 @@ class CallLowering:
                 v = self.unwrap(v, node, _NONE_CONVERSION[name])
         else:
             (v,) = self.positional(node, name, 1)
+        if isinstance(v.type, T.StrType):
+            return self.str_truth(v, node) if name == "bool" else self.str_to_number(v, t, node)
         return self.convert_checked(v, t, node)
 
 
@@ -653,4 +662,6 @@ _BUILTIN_HANDLERS = {
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(isinstance): lower_isinstance,
+    id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
+    id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
 }

@@ -99,7 +99,7 @@ class ExprLowering(OptionalLowering):
             except OverflowError:
                 self.error(f"integer constant {v} does not fit in int64", node)
         if isinstance(v, str):
-            self.error("strings are only supported as exception messages", node)
+            return self.str_constant(v, node)          # strings.py
         self.error(f"constants of type {type(v).__name__} are not supported", node)
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -143,6 +143,8 @@ class ExprLowering(OptionalLowering):
             return self.array_load(base, node.slice, node)
         if isinstance(base.type, T.ListType):
             return self.list_subscript(base, node.slice, node)
+        if isinstance(base.type, T.StrType):
+            return self.str_subscript(base, node.slice, node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:
@@ -217,6 +219,8 @@ class ExprLowering(OptionalLowering):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ListType):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
+        if isinstance(t, T.StrType):
+            return self.str_truth(v, node)
         if t.is_numeric():
             if isinstance(v, Const):
                 return Const(bool(v.value), T.BOOL)
@@ -260,6 +264,8 @@ class ExprLowering(OptionalLowering):
             return self.array_binop(op, a, b, node)
         if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
             return self.list_binop(op, a, b, node)
+        if isinstance(a.type, T.StrType) or isinstance(b.type, T.StrType):
+            return self.str_binop(op, a, b, node)              # strings.py
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
@@ -451,6 +457,9 @@ class ExprLowering(OptionalLowering):
                 self.error("'is' is only supported with None", node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
+        membership = isinstance(op, (ast.In, ast.NotIn))
+        if isinstance(b.type, T.StrType) or not membership and isinstance(a.type, T.StrType):
+            return self.str_compare(op, a, b, node)            # strings.py
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, T.ListType):
             hit = self.list_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)

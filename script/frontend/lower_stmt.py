@@ -26,6 +26,7 @@ from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering
+from script.frontend.strings import StrLowering
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -65,7 +66,7 @@ class Loop:
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, MessageLowering,
+                       JoinLowering, ListLowering, StrLowering, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -182,7 +183,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
+        if isinstance(obj, str):
+            return self.str_constant(str(obj), node)          # strings.py
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple, str)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array
@@ -613,6 +616,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         if isinstance(seq.type, T.ListType):
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
                     self.read_type(seq))
+        if isinstance(seq.type, T.StrType):
+            return self.str_iterable(seq, node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:

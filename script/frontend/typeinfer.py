@@ -100,6 +100,8 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.F64
     if ann is bool:
         return T.BOOL
+    if ann is str:
+        return T.STR
     if ann is None or ann is type(None):
         return T.NONE
     if isinstance(ann, (SizedType, ArraySpec)):
@@ -130,6 +132,8 @@ def typeof(value) -> T.Type | None:
         return T.I64
     if cls is float:
         return T.F64
+    if cls is str:
+        return T.STR
     if value is None:
         return T.NONE
     if cls is tuple:
@@ -141,6 +145,8 @@ def typeof(value) -> T.Type | None:
         return T.I64
     if isinstance(value, float):
         return T.F64
+    if isinstance(value, str):          # str subclasses (StrEnum, …)
+        return T.STR
     mod = getattr(cls, "__module__", "")
     if mod == "numpy" or mod.startswith("numpy."):
         if cls.__name__ == "ndarray":
@@ -156,6 +162,8 @@ def list_type_of(value: list) -> T.ListType | None:
     kinds = {type(x) for x in value}
     if kinds == {bool}:
         return T.ListType(T.BOOL)
+    if kinds == {str}:
+        return T.ListType(T.STR)
     if not value or not kinds <= {int, float} or any(
             type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
         return None
@@ -178,7 +186,7 @@ def python_type_name(t: T.Type) -> str:
     """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
-    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None"}.get(t) or (
+    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None", T.STR: "str"}.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
 
@@ -219,6 +227,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.NoneType):
         if value is None:
             return None
+        raise TypeError
+    if isinstance(t, T.StrType):
+        if isinstance(value, str):
+            return str(value)           # a subclass as a plain str, which the entry matches
         raise TypeError
     if isinstance(t, T.TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.elems):

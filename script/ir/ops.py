@@ -86,6 +86,23 @@ list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the lis
 list_resize    ``list_resize %l, %n``: sets the length to %n >= 0, keeping the first elements
                (new ones are undefined; capacity grows by doubling, so appending is amortized
                O(1)); gives false, changing nothing, when memory runs out
+str_const      ``str_const "text" : str``: the string constant (any code points; printed as a JSON
+               string). Nobody owns it (no reference counting is needed); the same object
+               each time (pure)
+str_new        ``str_new %n : str``: a new string of %n >= 0 code points (contents undefined,
+               filled by `str_set` before anyone reads it); raises MemoryError when memory runs
+               out. Deleted when unused
+str_char       ``str_char %c : str``: the one-character string of code point %c (an i64 in
+               0..0x10FFFF); one of 256 immortal objects for %c < 256, else a new one
+               (MemoryError when memory runs out). Pure: two of the same %c may be one
+str_len        the number of code points of a string (i64); strings are immutable (pure)
+str_get        ``str_get %s, %i : i64``: code point %i (0 <= %i < len: the frontend checks);
+               reads memory a `str_set` may write, so it is not pure
+str_set        ``str_set %s, %c, %i``: writes code point %c (an i64 in 0..0x10FFFF) at %i (in
+               bounds) of a string made by `str_new` that nobody has read yet
+str_py.F       ``str_py.F %x... : T``: what CPython computes for F (`STR_PY`: int(s), float(s),
+               str(x) of a float, s.lower(), format(x, spec), ...), run with the GIL (taken
+               back when the call released it); raises what CPython raises, with its message
 sreg.R         a GPU thread's special register R (`SREGS`: ``tid_x``, ``ntid_y``, ``ctaid_z``,
                ``nctaid_x``, ...) as an i64: the same within one thread (pure), kernels only
 barrier        ``cuda.syncthreads()``: waits until every thread of the block reaches it
@@ -144,7 +161,7 @@ class OpInfo:
     name: str
     nargs: int | None          # None: variadic
     attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
-                               # "lapack" or None
+                               # "lapack", "text", "strpy" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -162,6 +179,22 @@ SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "x
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
 # The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
 RNG_STATES = ("random", "numpy")
+
+# What `str_py.F` computes through CPython: F -> (operand types, result type), each type
+# spelled as in the IR. The string functions whose exact Unicode rules (case mappings,
+# character classes, the syntax of numbers) are CPython's own (frontend/strings.py).
+STR_PY = {
+    "int": (("str",), "i64"), "float": (("str",), "f64"), "repr_float": (("f64",), "str"),
+    "format_int": (("i64", "str"), "str"), "format_float": (("f64", "str"), "str"),
+    "format_str": (("str", "str"), "str"),
+    "lower": (("str",), "str"), "upper": (("str",), "str"), "casefold": (("str",), "str"),
+    "title": (("str",), "str"), "capitalize": (("str",), "str"), "swapcase": (("str",), "str"),
+    "isdigit": (("str",), "bool"), "isalpha": (("str",), "bool"), "isalnum": (("str",), "bool"),
+    "isspace": (("str",), "bool"), "isupper": (("str",), "bool"), "islower": (("str",), "bool"),
+    "isdecimal": (("str",), "bool"), "isnumeric": (("str",), "bool"), "istitle": (("str",), "bool"),
+    "isidentifier": (("str",), "bool"), "isprintable": (("str",), "bool"),
+    "repr": (("str",), "str"),
+}
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and
 # the BLAS ?gemm that its matmul calls), by their Fortran argument lists less the final INFO,
@@ -244,6 +277,14 @@ _op("list_len", 1, "i64", pure=False, removable=True)
 _op("list_get", 2, "item", pure=False, removable=True)
 _op("list_set", 3, "void", pure=False)
 _op("list_resize", 2, "bool", pure=False)
+# Strings (script/backend/llvm/strings.py): immutable once filled.
+_op("str_const", 0, "given", attr="text")
+_op("str_new", 1, "given", pure=False, removable=True)
+_op("str_char", 1, "given")
+_op("str_len", 1, "i64")
+_op("str_get", 2, "i64", pure=False, removable=True)
+_op("str_set", 3, "void", pure=False)
+_op("str_py", None, "given", attr="strpy", pure=False)
 # The CUDA kernel language (script.cuda): thread indices, barriers, shared memory, atomics.
 _op("sreg", 0, "i64", attr="sreg")
 _op("barrier", 0, "void", pure=False)

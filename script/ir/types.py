@@ -3,8 +3,8 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
-tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]`` and optionals
-``opt[i64]``.
+tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, optionals
+``opt[i64]`` and strings ``str``.
 """
 
 from __future__ import annotations
@@ -101,6 +101,27 @@ class FloatType(Type):
 
     def __str__(self):
         return f"f{self.bits}"
+
+    __repr__ = __str__
+
+
+class StrType(Type):
+    """A Python str: a reference to an immutable heap object of Unicode code points
+    (script/backend/llvm/strings.py; docs/strings.md). Printed ``str``."""
+
+    __slots__ = ()
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, StrType)
+
+    def __hash__(self):
+        return hash("str")
+
+    def __str__(self):
+        return "str"
 
     __repr__ = __str__
 
@@ -227,13 +248,13 @@ class ListType(Type):
 
 
 def is_list_element(t: Type) -> bool:
-    """Whether a list may hold values of type `t`: a bool, int or float, or a tuple of them
-    (values that hold no references, so a list frees its elements with its memory)."""
+    """Whether a list may hold values of type `t`: a bool, int, float or str, or a tuple of
+    them (a list holding strs counts their references: backend/llvm/lists.py)."""
     if isinstance(t, OptionalType):
         return False
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
-    return t.is_numeric()
+    return t.is_numeric() or isinstance(t, StrType)
 
 
 BOOL = BoolType()
@@ -241,8 +262,9 @@ NONE = NoneType()
 I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
+STR = StrType()
 
-SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64)}
+SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR)}
 
 
 def parse_scalar(name: str) -> Type | None:

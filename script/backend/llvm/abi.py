@@ -106,8 +106,8 @@ def llvm_type(t: T.Type) -> str:
         return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
     if isinstance(t, T.ArrayType):
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
-    if isinstance(t, T.ListType):
-        return PTR                      # the list object (llvm.lists)
+    if isinstance(t, (T.ListType, T.StrType)):
+        return PTR                      # the list object (llvm.lists), the str's (llvm.strings)
     raise AssertionError(f"no LLVM type for {t}")
 
 

@@ -5,7 +5,10 @@ A list value is a pointer to a 32-byte object from ``malloc``::
     struct List { i64 refcount; i64 len; i64 cap; ptr data; }
 
 `data` (from ``realloc``) holds `cap` elements in their LLVM types (`abi.llvm_type`), of
-which the first `len` are the list's. Growing doubles the capacity, so appending is
+which the first `len` are the list's. Elements that hold references (strs, tuples with
+strs: `memory.managed`) are counted by the list: a slot owns one reference, `list_set`
+releases what it overwrites, `list_resize` releases the slots it drops and zeroes the ones
+it adds (NULL, which counting leaves alone), and the last decref releases every element. Growing doubles the capacity, so appending is
 amortized O(1). A list is only ever reachable from the call that made it: an argument list
 from Python is copied in, a returned one boxed into a new Python list (runtime.boxing). So
 counts are plain loads and stores, as for array buffers (memory.py), and since elements hold
@@ -49,19 +52,39 @@ def get(b: Builder, t: T.ListType, lst: Value, index: Value) -> Value:
     return b.load(lt, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
 
 
-def set_item(b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+def set_item(b: Builder, t: T.ListType, lst: Value, value: Value, index: Value, m: NativeModule = None) -> None:
+    """Store `value` at `index`; for counted elements the slot takes over the value's
+    reference and the element it held is released (`m` is then needed)."""
     lt = llvm_type(t.elem)
-    b.store(value, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
+    slot = b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index)
+    if not _counted(t.elem):
+        b.store(value, slot)
+        return
+    from script.backend.llvm.memory import emit_rc as emit_value_rc
+    old = b.load(lt, slot)
+    b.store(value, slot)
+    emit_value_rc(m, b, "decref", old, t.elem)
 
 
 def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> Value:
     """``list_resize``: true when the list now has `n` elements, false (unchanged) when
     memory ran out."""
+    if _counted(t.elem):
+        return b.call(_counted_resize_helper(m, t), [lst, n])
     return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value) -> None:
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType | None = None) -> None:
+    """Count a reference to list `lst` of type `t` (needed for a list of counted elements)."""
+    if kind == "decref" and t is not None and _counted(t.elem):
+        b.call(_counted_decref_helper(m, t), [lst])
+        return
     b.call(_rc_helper(m, INCREF if kind == "incref" else DECREF), [lst])
+
+
+def _counted(elem: T.Type) -> bool:
+    from script.backend.llvm.memory import managed
+    return managed(elem)
 
 
 def data_pointer(b: Builder, lst: Value) -> Value:
@@ -142,6 +165,79 @@ def _grow_helper(m: NativeModule):
     b.store_at(cap, lst, CAP)
     b.store_at(n, lst, LEN)
     b.ret(TRUE)
+    return fn
+
+
+def _each_element(m: NativeModule, b: Builder, t: T.ListType, lst: Value, lo: Value, hi: Value, kind: str) -> None:
+    """Emit `kind` (incref/decref) of elements lo <= k < hi of `lst`, in a loop at `b`."""
+    from script.backend.llvm.memory import emit_rc as emit_value_rc
+    fn = b.fn
+    head, body, done = fn.append_block("elems_head"), fn.append_block("elems_body"), fn.append_block("elems_done")
+    start = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    k = b.phi("i64")
+    k.add_incoming(lo, start)
+    b.cbranch(b.icmp("slt", k, hi), body, done)
+    b.position_at_end(body)
+    emit_value_rc(m, b, kind, get(b, t, lst, k), t.elem)
+    k.add_incoming(b.index_arith("add", k, int_const("i64", 1), "nuw nsw"), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+
+
+def _counted_resize_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.resize.<elem>(ptr list, i64 n)``: `resize` of a list of counted
+    elements: the dropped ones are released, the added ones zeroed."""
+    name = f"{RESIZE}.{t.elem}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "i64"], attrs=("nounwind",))
+    lst, n = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    live, failed = fn.append_block("live"), fn.append_block("failed")
+    b.cbranch(b.icmp("ne", lst, NULL), live, failed, LIKELY)
+    b.position_at_end(failed)
+    b.ret(FALSE)
+    b.position_at_end(live)
+    old = length(b, lst)
+    _each_element(m, b, t, lst, n, old, "decref")      # nothing when growing
+    size = element_size(t.elem)
+    ok = b.call(_resize_helper(m), [lst, n, size])
+    grown, done = fn.append_block("grown"), fn.append_block("done")
+    b.cbranch(b.and_(ok, b.icmp("sgt", n, old)), grown, done)
+    b.position_at_end(grown)
+    start = b.gep_inbounds("i8", b.load_at("ptr", lst, DATA), b.index_arith("mul", old, size, "nuw nsw"))
+    memset = m.intrinsic("llvm.memset.p0.i64", "void", ["ptr", "i8", "i64", "i1"])
+    b.call(memset, [start, int_const("i8", 0), b.index_arith("mul", b.sub(n, old), size, "nuw nsw"), FALSE])
+    b.branch(done)
+    b.position_at_end(done)
+    b.ret(ok)
+    return fn
+
+
+def _counted_decref_helper(m: NativeModule, t: T.ListType):
+    """``void script.list.decref.<elem>(ptr list)``: the last decref releases the elements,
+    then the data and the object."""
+    name = f"{DECREF}.{t.elem}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind",))
+    lst, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    count, release, done = fn.append_block("count"), fn.append_block("release"), fn.append_block("done")
+    b.cbranch(b.icmp("ne", lst, NULL), count, done, LIKELY)
+    b.position_at_end(count)
+    old = b.load_at("i64", lst, REFCOUNT)
+    b.cbranch(b.icmp("eq", old, int_const("i64", 1)), release, done)
+    b.position_at_end(release)
+    _each_element(m, b, t, lst, int_const("i64", 0), length(b, lst), "decref")
+    b.branch(done)
+    b.position_at_end(done)
+    b.call(_rc_helper(m, DECREF), [lst])
+    b.ret_void()
     return fn
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
-from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
+from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng, strings
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -155,7 +155,7 @@ class FunctionLowering:
         name = i.opname
         if name == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in ("check", "alloc", "poll")
+        return name in ("check", "alloc", "poll", "str_new", "str_char", "str_py")
 
     def emit_rc(self, ops) -> None:
         for kind, v in ops:
@@ -340,11 +340,47 @@ class FunctionLowering:
 
     def _op_list_set(self, i: Instr):
         lst, v, index = i.operands
-        lists.set_item(self.b, lst.type, self.value(lst), self.value(v), self.value(index))
+        lists.set_item(self.b, lst.type, self.value(lst), self.value(v), self.value(index), self.m)
 
     def _op_list_resize(self, i: Instr):
         lst, n = i.operands
         return lists.resize(self.m, self.b, lst.type, self.value(lst), self.value(n))
+
+    def _op_str_const(self, i: Instr):
+        return strings.constant(self.m, i.attr)
+
+    def _op_str_new(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        return strings.new(self.m, self.b, self.value(i.operands[0]), fail)
+
+    def _op_str_char(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        return strings.char(self.m, self.b, self.value(i.operands[0]), fail)
+
+    def _op_str_len(self, i: Instr):
+        return strings.length(self.b, self.value(i.operands[0]))
+
+    def _op_str_get(self, i: Instr):
+        s, index = i.operands
+        return strings.get(self.b, self.value(s), self.value(index))
+
+    def _op_str_set(self, i: Instr):
+        s, code, index = i.operands
+        strings.set_item(self.b, self.value(s), self.value(code), self.value(index))
+
+    def _op_str_py(self, i: Instr):
+        types, result = STR_PY[i.attr]
+        return strings.call_python(self.m, self.b, self.env, list(STR_PY).index(i.attr),
+                                   [self.value(v) for v in i.operands], list(types), result,
+                                   self.unwind_with_cleanup(i))
 
     def _op_rng_state(self, i: Instr):
         return rng.state_view(self.m, i.attr, i.type)

@@ -6,14 +6,14 @@ for the call), and the views of borrowed values (`_borrowed`), which the same ho
 alive: so a function that only views its arguments counts nothing. A value gets its
 reference from its definition:
 
-- ``alloc``, ``list_new`` and ``call`` return a new reference; ``tuple`` takes over the references its
+- ``alloc``, ``list_new``, ``str_new``, ``str_char``, ``str_py`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
   ``select``, ...) shares memory with an operand, so it counts one more (`incref` right
   after it);
 - a block parameter receives a reference from each edge that passes it.
 
-Uses. ``ret`` and ``tuple`` operands and branch arguments are *consuming*: they hand a
+Uses. ``ret`` and ``tuple`` operands, ``list_set``'s value and branch arguments are *consuming*: they hand a
 reference on. A consuming use that is the value's last use hands over the value's own
 reference; otherwise (the value is live afterwards, used twice by the same instruction, or
 borrowed) it counts one more first. Every other use only reads. An owned value is
@@ -38,7 +38,7 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new")
+_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char")
 
 
 @dataclass
@@ -76,11 +76,11 @@ def _borrowed(func: Function, blocks) -> set:
     borrowed = set(func.params)
     for block in blocks:                # reverse postorder: operands before their uses
         for i in block.instrs:
-            if i.opname == "const_array":   # nobody owns it: nothing to count
+            if i.opname in ("const_array", "str_const"):   # nobody owns it: nothing to count
                 borrowed.add(i)
                 continue
-            if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
-                continue
+            if not (i.has_result and managed(i.type)) or i.opname in _FRESH or i.opname == "list_get":
+                continue                # (a list's element may be overwritten while in use)
             sources = i.operands[1:] if i.opname == "select" else i.operands[:1]
             if sources and all(v in borrowed for v in sources):
                 borrowed.add(i)
@@ -164,7 +164,7 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
         if may_raise(i):
             p.cleanup[id(i)] = [v for v in live | set(operands) if owned(v)]
         for v, n in operands.items():
-            consumed = n if i.opname in _CONSUMING else 0
+            consumed = n if i.opname in _CONSUMING else _stored(i, v)
             if owned(v) and v not in live:
                 live.add(v)
                 if consumed:
@@ -178,6 +178,12 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
                    if managed(q.type) and owned(q) and q not in live]
     if dead_params:
         p.start[id(block)] = dead_params
+
+
+def _stored(i: Instr, v: Value) -> int:
+    """How many references `i` takes over from `v` other than `_CONSUMING` ops: `list_set`'s
+    value, which the list's slot then holds (lists.py)."""
+    return 1 if i.opname == "list_set" and i.operands[1] is v else 0
 
 
 def _ordered(ops):

@@ -51,12 +51,13 @@ from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
+                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type",
+                T.StrType: "PyUnicode_Type"}
 
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes
 # to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
 LIST_EMPTY, LIST_MIXED = 0, -1
-LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
+LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3, T.STR: 4}
 LIST_KIND_SYMBOL = "script.list.kind"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -89,7 +90,7 @@ class Converter:
         self.fn = fn
         self.b = b
         self.error = error
-        self.unboxed_lists: list[Value] = []      # released after the call
+        self.unboxed: list[tuple] = []      # (value, type) of lists and strs, released after the call
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -216,6 +217,8 @@ class Converter:
             return self._unbox_array(obj, t)
         if isinstance(t, T.ListType):
             return self._unbox_list(obj, t)
+        if isinstance(t, T.StrType):
+            return self._unbox_str(obj)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -239,24 +242,33 @@ class Converter:
 
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj`; MemoryError without memory."""
+        lst = self.b.call(self.m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",)), [obj])
+        return self._made(lst, t)
+
+    def _unbox_str(self, obj: Value) -> Value:
+        """A new native str of the code points of str `obj`; MemoryError without memory."""
+        from script.backend.runtime import strings
+        return self._made(strings.from_py(self.m, self.b, obj), T.STR)
+
+    def _made(self, v: Value, t: T.Type) -> Value:
+        """`v`, a new list or str (NULL: no memory), to be released after the call."""
         b = self.b
-        lst = b.call(self.m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",)), [obj])
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
         capi.call(self.m, nb, "PyErr_NoMemory")
-        self._release_lists(nb)
+        self._release_unboxed(nb)
         nb.branch(self.error)
-        self._continue_if(b.icmp("ne", lst, NULL), no_memory)
-        self.unboxed_lists.append(lst)
-        return lst
+        self._continue_if(b.icmp("ne", v, NULL), no_memory)
+        self.unboxed.append((v, t))
+        return v
 
-    def _release_lists(self, b: Builder) -> None:
-        for lst in self.unboxed_lists:
-            lists.emit_rc(self.m, b, "decref", lst)
+    def _release_unboxed(self, b: Builder) -> None:
+        for v, t in self.unboxed:
+            memory.emit_rc(self.m, b, "decref", v, t)
 
     def release_unboxed(self) -> None:
-        """Release the lists `emit_unbox` made (call right after the native call)."""
-        self._release_lists(self.b)
+        """Release the lists and strs `emit_unbox` made (call right after the native call)."""
+        self._release_unboxed(self.b)
 
     def _unbox_int(self, obj: Value, t: T.IntType) -> Value:
         """`obj` (an exact int) as `t`: inline for a one-digit value in range, through
@@ -315,6 +327,11 @@ class Converter:
             return self._box_array(v, t, error)
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
+        if isinstance(t, T.StrType):        # a new str; the native one released
+            from script.backend.runtime import strings
+            obj = strings.to_py(m, b, v)
+            memory.emit_rc(m, b, "decref", v, t)
+            return obj
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
@@ -435,7 +452,7 @@ class Converter:
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v)
+        lists.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         n = lists.length(b, v)
         out = capi.call(m, b, "PyList_New", n)
@@ -453,14 +470,17 @@ class Converter:
         i.add_incoming(int_const("i64", 0), entry)
         b.cbranch(b.icmp("slt", i, n), body, done)
         b.position_at_end(body)
-        item = self.emit_box(lists.get(b, t, v, i), t.elem, release)
+        elem = lists.get(b, t, v, i)
+        if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
+            memory.emit_rc(m, b, "incref", elem, t.elem)
+        item = self.emit_box(elem, t.elem, release)
         self._continue_if(b.icmp("ne", item, NULL), release)
         b.store(item, b.gep("ptr", items, i))
         nxt = b.add(i, int_const("i64", 1))
         i.add_incoming(nxt, b.block)
         b.branch(head)
         b.position_at_end(done)
-        lists.emit_rc(m, b, "decref", v)
+        lists.emit_rc(m, b, "decref", v, t)
         return out
 
     def _box_optional(self, v: Value, t: T.OptionalType, error) -> Value:
@@ -577,8 +597,8 @@ def _build_list_kind(m: NativeModule) -> str:
     fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
     obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "number", "check_int", "next", "done", "mixed"))
+    head, body, number, check_int, check_str, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "number", "check_int", "check_str", "next", "done", "mixed"))
     Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
     n = b.load_at("i64", obj, VAR_SIZE)
     items = b.load_at("ptr", obj, LIST_ITEMS)
@@ -586,8 +606,8 @@ def _build_list_kind(m: NativeModule) -> str:
     entry = b.block
     b.branch(head)
     b.position_at_end(head)
-    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats):
+    i, bools, floats, strs = b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats, strs):
         phi.add_incoming(int_const("i64", 0), entry)
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
@@ -596,7 +616,10 @@ def _build_list_kind(m: NativeModule) -> str:
     is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
     is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
     is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    is_str = b.icmp("eq", cls, capi.address_of(m, "PyUnicode_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, check_str)
+    b.position_at_end(check_str)
+    b.cbranch(is_str, next_, mixed)
     b.position_at_end(number)
     b.cbranch(is_int, check_int, next_)
     b.position_at_end(check_int)
@@ -606,6 +629,7 @@ def _build_list_kind(m: NativeModule) -> str:
     i.add_incoming(b.add(i, int_const("i64", 1)), next_)
     bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
     floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
+    strs.add_incoming(b.add(strs, b.zext(is_str, "i64")), next_)
     b.branch(head)
     b.position_at_end(done)
     kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
@@ -613,6 +637,9 @@ def _build_list_kind(m: NativeModule) -> str:
     kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    kind = b.select(b.icmp("eq", strs, n), int_const("i32", LIST_KINDS[T.STR]), kind)
+    some_strs = b.and_(b.icmp("ne", strs, int_const("i64", 0)), b.icmp("ne", strs, n))
+    kind = b.select(some_strs, int_const("i32", LIST_MIXED), kind)
     b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
     return fn.name
 
@@ -630,7 +657,7 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     lst = lists.new(m, b)
     overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
     fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst)
+    lists.emit_rc(m, fb, "decref", lst, t)
     fb.ret(NULL)
     b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
     b.position_at_end(head)
@@ -639,14 +666,20 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
     item = b.load("ptr", b.gep("ptr", items, i))
-    if elem == T.BOOL:
+    if elem == T.STR:
+        from script.backend.runtime import strings
+        v = strings.from_py(m, b, item)
+        made = fn.append_block("made")
+        b.cbranch(b.icmp("ne", v, NULL), made, failed)
+        b.position_at_end(made)
+    elif elem == T.BOOL:
         v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
     elif elem == T.F64:
         v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
     else:
         v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-    lists.set_item(b, t, lst, v, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    lists.set_item(b, t, lst, v, i, m)
+    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
     b.branch(head)
     b.position_at_end(done)
     b.ret(lst)
