@@ -503,15 +503,21 @@ def isspace(s: str) -> bool:
     return len(s) > 0
 
 
+def _is_ascii_space(c: int) -> bool:
+    """The spaces int() skips as they are (CPython's Py_ISSPACE); other Unicode spaces it
+    first turns into these, which CPython does here (`_py`)."""
+    return c == 32 or 9 <= c <= 13
+
+
 def parse_int(s: str) -> int:
     """int(s): plain ASCII decimal text here (spaces, a sign, up to 18 digits), anything else
     (underscores, other digits, errors) through CPython."""
     n = len(s)
     i = 0
-    while i < n and is_space(_code(s, i)):
+    while i < n and _is_ascii_space(_code(s, i)):
         i += 1
     j = n
-    while j > i and is_space(_code(s, j - 1)):
+    while j > i and _is_ascii_space(_code(s, j - 1)):
         j -= 1
     neg = False
     if i < j and (_code(s, i) == 45 or _code(s, i) == 43):

@@ -348,17 +348,19 @@ class ExcInfo:
 
 
 # The directives of exception messages (script.frontend.messages): ``%lld``/``%llu`` take an
-# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64.
-MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%\.(\d+)([feg])")
+# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64, ``%U``
+# a str (its text).
+MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%U|%\.(\d+)([feg])")
 
 
 def message_operands(message: str) -> list[str]:
-    """What each operand of `message` is: "int", "bool" or "float", in order."""
+    """What each operand of `message` is: "int", "bool", "float" or "str", in order."""
     kinds = []
     for m in MESSAGE_DIRECTIVE.finditer(message):
         d = m.group()
         if d != "%%":
-            kinds.append("int" if d in ("%lld", "%llu") else "bool" if d == "%B" else "float")
+            kinds.append("int" if d in ("%lld", "%llu") else "bool" if d == "%B" else "str" if d == "%U"
+                         else "float")
     return kinds
 
 

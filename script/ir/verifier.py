@@ -441,5 +441,6 @@ def _check_message_operands(i: Instr, message: str, types: list) -> None:
     if len(want) != len(types):
         _fail(f"message takes {len(want)} values, the instruction gives {len(types)}", i)
     for kind, t in zip(want, types):
-        if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool" else t == T.F64):
+        if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool"
+                else t == T.STR if kind == "str" else t == T.F64):
             _fail(f"message argument of type {t} for a directive that takes a {kind}", i)

@@ -485,7 +485,7 @@ class FunctionLowering:
     def _op_raise(self, i: Instr):
         raise_block = self.shared_raise(i, i.operands)
         if raise_block is None:
-            self.emit_raise(i.attr, i.operands, i)
+            self.emit_raise(i.attr, i.operands, i, self.unwind_with_cleanup(i))
         else:
             self.b.branch(raise_block)
 
@@ -527,6 +527,9 @@ class FunctionLowering:
     def widen(self, v: Value) -> llvm.Value:
         """A message operand as its i64 slot: ints extended by their sign, floats' bits."""
         x = self.value(v)
+        if isinstance(v.type, T.StrType):       # the slot holds a reference (abi.SLOT_STR)
+            strings.emit_rc(self.m, self.b, "incref", x)
+            return self.b.ptrtoint(x, "i64")
         if x.type == "i64":
             return x
         if x.type == "double":

@@ -145,6 +145,11 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
             if ops:
                 p.edge[(id(block), k)] = _ordered(ops)
         live = held
+    elif term.opname == "raise":
+        # A message's strs are read when the exception is recorded, then released with it.
+        live = {v for v in _managed_operands(term) if owned(v)}
+        if live:
+            p.cleanup[id(term)] = list(live)
     elif term.opname == "ret" and term.operands and managed(term.operands[0].type):
         v = term.operands[0]
         if owned(v):
