@@ -266,3 +266,7 @@ def shout(s: str) -> str:
 
 def call_shout() -> str:
     return shout("hey")
+
+
+def extremes(a: str, b: str):
+    return max(a, b), min(a, b, "m"), max(a.split() + [b]), min([a, b])

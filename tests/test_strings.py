@@ -140,6 +140,7 @@ def test_lists_of_strings(words, w):
     check_all_levels(K.list_ops, words, w)
     check_all_levels(K.sort_words, ",".join(words))
     check_all_levels(K.max_word, " ".join(words))
+    check_all_levels(K.extremes, " ".join(words), w)
 
 
 def test_strings_in_tuples_lists_and_globals():

@@ -465,6 +465,9 @@ class CallLowering:
             self.error(f"{name} expected at least 1 argument, got 0", node)
         result = values[0]
         for v in values[1:]:
+            if isinstance(result.type, T.StrType) and isinstance(v.type, T.StrType):
+                result = self.str_minmax(name, result, v, node)        # strings.py
+                continue
             t = self.common_type(result, v, node)
             if isinstance(t, Unknown):
                 return Undef(UNKNOWN, self.loc(node))
@@ -479,11 +482,13 @@ class CallLowering:
     def minmax_of(self, iterable, name: str, node) -> Value:
         """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
         n, item, et = iterable
-        if not et.is_numeric():
+        if not (et.is_numeric() or isinstance(et, T.StrType)):
             self.error(f"{name}() of elements of type {et} is not supported", node)
         self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
                       message(f"{name}_empty"), node)
         first = item(Const(0, T.I64))
+        if isinstance(et, T.StrType):
+            return self.reduce_loop(node, n, item, first, lambda acc, x: self.str_minmax(name, acc, x, node))
         return self.reduce_loop(node, n, item, first, lambda acc, x: self.emit(
             name, [acc, self.coerce(x, acc.type, node)], acc.type, None, self.loc(node)))
 

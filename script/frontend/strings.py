@@ -251,6 +251,11 @@ class StrLowering:
         self.raise_if(bad, "ValueError", _CHR_ERROR, node)
         return self.str_char(c, node)
 
+    def str_minmax(self, name: str, best: Value, x: Value, node) -> Value:
+        """min/max's step: `x` replaces `best` only when strictly smaller/greater."""
+        better = self.str_compare(ast.Gt() if name == "max" else ast.Lt(), x, best, node)
+        return self.emit("select", [better, x, best], T.STR, None, self.loc(node))
+
     def builtin_hash(self, node, name) -> Value:
         (v,) = self.positional(node, "hash", 1)
         if not is_str(v):
