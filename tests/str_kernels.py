@@ -270,3 +270,20 @@ def call_shout() -> str:
 
 def extremes(a: str, b: str):
     return max(a, b), min(a, b, "m"), max(a.split() + [b]), min([a, b])
+
+
+def last_word(s: str):
+    for w in s.split():
+        last = w
+    return last          # UnboundLocalError when there is no word
+
+
+def largest_char(s: str):
+    best = ""
+    i = 0
+    while i < len(s):
+        cur = s[i]
+        if cur > best:
+            best = cur
+        i += 1
+    return best

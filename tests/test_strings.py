@@ -21,7 +21,7 @@ TEXT = st.text(alphabet=ALPHABET, max_size=12)
 ANY_TEXT = st.text(max_size=10)                 # any code point but surrogates
 SHORT = st.text(alphabet="ab,é😀 ", max_size=3)
 SMALL = st.integers(-14, 14)
-EXAMPLES = settings(max_examples=25, deadline=None)
+EXAMPLES = settings(max_examples=20, deadline=None)
 
 
 def test_examples_from_the_brief():
@@ -55,6 +55,8 @@ def test_characters(s, c):
     check_all_levels(K.ord_of, c)
     check_all_levels(K.ord_of, s)
     check_all_levels(K.truth, s)
+    check_all_levels(K.last_word, s)
+    check_all_levels(K.largest_char, s)
 
 
 @EXAMPLES

@@ -216,6 +216,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
             want = self.declared[name]
+            self.merge_pending_list(value.type, want)      # `xs: list[str] = []` (lists.py)
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)

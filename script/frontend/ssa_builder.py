@@ -375,7 +375,7 @@ class SSABuilder:
         """What a parameter of type `t` receives from `pred` when its variable is unassigned
         there (`at_start`: a value made at the start of `pred`, the entry, for every use of a
         parameter found to be never assigned). It is never read (every read checks `$def:x`
-        first), so any value of the type will do: zero, or for an array a new empty one (a
+        first), so any value of the type will do: zero, "" for a str, or for an array a new empty one (a
         real array, so that reference counting needs no special case)."""
         made: list[Instr] = []
 
@@ -387,6 +387,8 @@ class SSABuilder:
                 if t.layout != "C":
                     made.append(instr)
                     instr = Instr("convert", [instr], t, None, loc)
+            elif isinstance(t, T.StrType):
+                instr = Instr("str_const", [], t, "", loc)      # immortal: nothing to count
             else:
                 return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
             made.append(instr)

@@ -318,8 +318,7 @@ def strip_chars(s: str, chars: str, left: bool, right: bool) -> str:
 
 
 def split_spaces(s: str, maxsplit: int) -> list[str]:
-    out = [""]
-    out.pop()
+    out: list[str] = []
     n = len(s)
     i = 0
     while i < n:
@@ -342,8 +341,7 @@ def split_sep(s: str, sep: str, maxsplit: int) -> list[str]:
     m = len(sep)
     if m == 0:
         raise ValueError("empty separator")
-    out = [""]
-    out.pop()
+    out: list[str] = []
     n = len(s)
     i = 0
     while maxsplit < 0 or len(out) < maxsplit:
@@ -357,8 +355,7 @@ def split_sep(s: str, sep: str, maxsplit: int) -> list[str]:
 
 
 def rsplit_spaces(s: str, maxsplit: int) -> list[str]:
-    out = [""]
-    out.pop()
+    out: list[str] = []
     j = len(s)
     while j > 0:
         while j > 0 and is_space(_code(s, j - 1)):
@@ -381,8 +378,7 @@ def rsplit_sep(s: str, sep: str, maxsplit: int) -> list[str]:
     m = len(sep)
     if m == 0:
         raise ValueError("empty separator")
-    out = [""]
-    out.pop()
+    out: list[str] = []
     j = len(s)
     while maxsplit < 0 or len(out) < maxsplit:
         k = rfind(s, sep, 0, j)
