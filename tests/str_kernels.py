@@ -287,3 +287,14 @@ def largest_char(s: str):
             best = cur
         i += 1
     return best
+
+
+def build_by_appending(n: int, s: str):
+    out = ""
+    for i in range(n):
+        out += chr(97 + i % 26)
+    t = s + ""
+    t += t                  # the same string on both sides
+    kept = t
+    t += "x"                # kept still sees the old text
+    return out, t, kept

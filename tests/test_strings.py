@@ -66,6 +66,7 @@ def test_indexing_and_slicing(s, a, b, c):
     if c != 0:
         check_all_levels(K.slices, s, a, b, c)
     check_all_levels(K.concat, s, s[::2], a)
+    check_all_levels(K.build_by_appending, a + 14, s)
 
 
 def test_slice_step_zero_and_index_messages():
@@ -191,6 +192,14 @@ def test_results_are_python_strs():
         pass
 
     assert f(S("x"), "y", 1)[0] == "xyx"          # a subclass arrives as a plain str
+
+
+def test_appending_in_a_loop_extends_in_place():
+    f = compiled(K.build_by_appending)
+    out = f(2_000_000, "ab")[0]         # (copying at each append would take minutes)
+    assert len(out) == 2_000_000 and out[:3] == "abc" and out[-1] == chr(97 + 1_999_999 % 26)
+    ir = f.ir("opt")
+    assert "str_concat" in ir
 
 
 def test_strings_run_in_bounded_memory():

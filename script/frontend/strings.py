@@ -2,8 +2,8 @@
 operators, methods and the builtins that make or take them.
 
 A str is a `T.STR` value, a reference to an immutable heap object of code points
-(backend/llvm/strings.py; docs/strings.md). Everything lowers to six IR ops: `str_const`,
-`str_new`, `str_char`, `str_len`, `str_get`, `str_set`, and `str_py` for what only CPython's
+(backend/llvm/strings.py; docs/strings.md). Everything lowers to eight IR ops: `str_const`,
+`str_new`, `str_char`, `str_len`, `str_get`, `str_set`, `str_concat`, and `str_py` for what only CPython's
 Unicode tables and number syntax decide; loops are written in the compiled subset
 (strlib.py), whose four intrinsics `lower_str_intrinsic` lowers.
 
@@ -125,10 +125,14 @@ class StrLowering:
             return self.str_constant("", node)
         out = parts[0]
         for p in parts[1:]:
-            out = self.str_lib(strlib.concat, [out, p], node)
+            out = self.str_concat(out, p, node)
         return out
 
     # ---- reading them -------------------------------------------------------------------
+
+    def str_concat(self, a: Value, b: Value, node) -> Value:
+        """a + b (in place when `a` is the only reference to its string: `s += t` in a loop)."""
+        return self.emit("str_concat", [a, b], T.STR, None, self.loc(node))
 
     def str_len(self, s: Value, node) -> Value:
         if isinstance(s, Instr) and s.opname == "str_const":
@@ -170,7 +174,7 @@ class StrLowering:
 
     def str_binop(self, op: type, a: Value, b: Value, node) -> Value:
         if op is ast.Add and is_str(a) and is_str(b):
-            return self.str_lib(strlib.concat, [a, b], node)
+            return self.str_concat(a, b, node)
         if op is ast.Mult:
             s, n = (a, b) if is_str(a) else (b, a)
             if isinstance(n.type, (T.IntType, T.BoolType)):

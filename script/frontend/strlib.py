@@ -39,21 +39,6 @@ def _py(name: str, *args):
 
 # ---- building ----------------------------------------------------------------------------
 
-def concat(a: str, b: str) -> str:
-    na = len(a)
-    nb = len(b)
-    if nb == 0:
-        return a
-    if na == 0:
-        return b
-    out = _new(na + nb)
-    for i in range(na):
-        _put(out, i, _code(a, i))
-    for i in range(nb):
-        _put(out, na + i, _code(b, i))
-    return out
-
-
 def repeat(s: str, n: int) -> str:
     m = len(s)
     if n <= 0 or m == 0:

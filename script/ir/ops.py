@@ -95,6 +95,9 @@ str_new        ``str_new %n : str``: a new string of %n >= 0 code points (conten
 str_char       ``str_char %c : str``: the one-character string of code point %c (an i64 in
                0..0x10FFFF); one of 256 immortal objects for %c < 256, else a new one
                (MemoryError when memory runs out). Pure: two of the same %c may be one
+str_concat     ``str_concat %a, %b : str``: a + b. Takes over %a's reference: when it was the
+               only one (and %a is not a constant) %a's memory is extended in place (amortized
+               O(1) appends, as CPython's ``s += t``). MemoryError when memory runs out
 str_len        the number of code points of a string (i64); strings are immutable (pure)
 str_get        ``str_get %s, %i : i64``: code point %i (0 <= %i < len: the frontend checks);
                reads memory a `str_set` may write, so it is not pure
@@ -281,6 +284,7 @@ _op("list_resize", 2, "bool", pure=False)
 _op("str_const", 0, "given", attr="text")
 _op("str_new", 1, "given", pure=False, removable=True)
 _op("str_char", 1, "given")
+_op("str_concat", 2, "given", pure=False)
 _op("str_len", 1, "i64")
 _op("str_get", 2, "i64", pure=False, removable=True)
 _op("str_set", 3, "void", pure=False)

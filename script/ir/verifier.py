@@ -329,7 +329,8 @@ def _check_str_op(i: Instr, name: str, types: list) -> None:
             _fail(f"unknown str_py function {i.attr}", i)
         want, result = [T.parse_scalar(t) for t in spec[0]], T.parse_scalar(spec[1])
     else:
-        want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_len": [T.STR], "str_get": [T.STR, T.I64],
+        want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
+                "str_len": [T.STR], "str_get": [T.STR, T.I64],
                 "str_set": [T.STR, T.I64, T.I64]}[name]
         result = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE}.get(name, T.STR)
     if types != want:

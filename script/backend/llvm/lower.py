@@ -155,7 +155,7 @@ class FunctionLowering:
         name = i.opname
         if name == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in ("check", "alloc", "poll", "str_new", "str_char", "str_py")
+        return name in ("check", "alloc", "poll", "str_new", "str_char", "str_py", "str_concat")
 
     def emit_rc(self, ops) -> None:
         for kind, v in ops:
@@ -207,7 +207,7 @@ class FunctionLowering:
 
     def lower_instr(self, i: Instr) -> None:
         name = i.op.name
-        if self.rc is not None and i.op.terminator:
+        if self.rc is not None:
             self.emit_rc(self.rc.before.get(id(i), ()))
         handler = _HANDLERS.get(name)
         folded = _folded_float(i)
@@ -364,6 +364,15 @@ class FunctionLowering:
         self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
         self.b.position_at_end(here)
         return strings.char(self.m, self.b, self.value(i.operands[0]), fail)
+
+    def _op_str_concat(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        a, b = (self.value(v) for v in i.operands)
+        return strings.concat(self.m, self.b, a, b, fail)
 
     def _op_str_len(self, i: Instr):
         return strings.length(self.b, self.value(i.operands[0]))

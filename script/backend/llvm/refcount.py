@@ -13,7 +13,8 @@ reference from its definition:
   after it);
 - a block parameter receives a reference from each edge that passes it.
 
-Uses. ``ret`` and ``tuple`` operands, ``list_set``'s value and branch arguments are *consuming*: they hand a
+Uses. ``ret`` and ``tuple`` operands, ``list_set``'s value, ``str_concat``'s first operand and
+branch arguments are *consuming*: they hand a
 reference on. A consuming use that is the value's last use hands over the value's own
 reference; otherwise (the value is live afterwards, used twice by the same instruction, or
 borrowed) it counts one more first. Every other use only reads. An owned value is
@@ -38,7 +39,10 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char")
+_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char", "str_concat")
+# Ops that take over an operand's reference and look at its count (`str_concat` appends in
+# place to a string only it holds): the increfs of a value live after them come first.
+_READS_COUNT = ("str_concat",)
 
 
 @dataclass
@@ -168,6 +172,7 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
         operands = Counter(_managed_operands(i))
         if may_raise(i):
             p.cleanup[id(i)] = [v for v in live | set(operands) if owned(v)]
+        first = []                          # counted before `i`: it reads the count
         for v, n in operands.items():
             consumed = n if i.opname in _CONSUMING else _stored(i, v)
             if owned(v) and v not in live:
@@ -176,9 +181,11 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
                     consumed -= 1          # the last use hands its reference on
                 else:
                     ops.append(("decref", v))
-            ops += [("incref", v)] * consumed
+            (first if i.opname in _READS_COUNT else ops).extend([("incref", v)] * consumed)
         if ops:
             p.after[id(i)] = _ordered(ops)
+        if first:
+            p.before[id(i)] = first
     dead_params = [("decref", q) for q in block.params
                    if managed(q.type) and owned(q) and q not in live]
     if dead_params:
@@ -187,8 +194,12 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
 
 def _stored(i: Instr, v: Value) -> int:
     """How many references `i` takes over from `v` other than `_CONSUMING` ops: `list_set`'s
-    value, which the list's slot then holds (lists.py)."""
-    return 1 if i.opname == "list_set" and i.operands[1] is v else 0
+    value, which the list's slot then holds (lists.py); `str_concat`'s first operand."""
+    if i.opname == "list_set":
+        return 1 if i.operands[1] is v else 0
+    if i.opname == "str_concat":
+        return 1 if i.operands[0] is v else 0
+    return 0
 
 
 def _ordered(ops):

@@ -20,7 +20,7 @@ value, but a list's unset slots hold NULL (lists.py), which counting leaves alon
 
 from __future__ import annotations
 
-from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const
+from script.backend.llvm.builder import FALSE, NULL, Builder, NativeModule, Value, int_const
 
 REFCOUNT, LEN, DATA = 0, 8, 16
 IMMORTAL = 1 << 62
@@ -136,6 +136,74 @@ def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands
         return b.load("double", out)
     word = b.load("i64", out)
     return b.icmp("ne", word, int_const("i64", 0)) if result == "bool" else word
+
+
+def concat(m: NativeModule, b: Builder, x: Value, y: Value, fail) -> Value:
+    """``str_concat``: x + y, taking over `x`'s reference; jumps to `fail` (x untouched) when
+    memory runs out."""
+    r = b.call(_concat_helper(m), [x, y])
+    ok = b.fn.append_block("concat_ok")
+    b.cbranch(b.icmp("ne", r, NULL), ok, fail)
+    b.position_at_end(ok)
+    return r
+
+
+def _concat_helper(m: NativeModule):
+    """``ptr script.str.concat(ptr x, ptr y)``: x + y (NULL without memory, x unchanged). A
+    string only `x` holds (count 1, not `y` itself) grows in place with ``realloc``: appending
+    in a loop is amortized O(1) where realloc can extend the block, as in CPython."""
+    name = "script.str.concat"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr"], attrs=("nounwind",))
+    x, y = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    nx, ny = length(b, x), length(b, y)
+    same, sized, grow, copy, copied, failed = (fn.append_block(h) for h in (
+        "same", "sized", "grow", "copy", "copied", "failed"))
+    b.cbranch(b.icmp("eq", ny, int_const("i64", 0)), same, sized)
+    b.position_at_end(same)
+    b.ret(x)
+    b.position_at_end(failed)
+    b.ret(NULL)
+    b.position_at_end(sized)
+    n = b.index_arith("add", nx, ny, "nuw nsw")
+    nbytes = b.index_arith("add", b.index_arith("mul", n, int_const("i64", 4), "nuw nsw"),
+                           int_const("i64", DATA), "nuw nsw")
+    fits = b.icmp("ule", n, int_const("i64", MAX_LEN))
+    only = b.and_(b.icmp("eq", b.load_at("i64", x, REFCOUNT), int_const("i64", 1)), b.icmp("ne", x, y))
+    in_place = fn.append_block("in_place")
+    b.cbranch(fits, in_place, failed)
+    b.position_at_end(in_place)
+    b.cbranch(only, grow, copy)
+    memcpy = m.intrinsic("llvm.memcpy.p0.p0.i64", "void", ["ptr", "ptr", "i64", "i1"])
+    four = int_const("i64", 4)
+
+    def append_y(p):
+        at = b.gep_inbounds("i32", data_pointer(b, p), nx)
+        b.call(memcpy, [at, data_pointer(b, y), b.index_arith("mul", ny, four, "nuw nsw"), FALSE])
+
+    b.position_at_end(grow)
+    realloc = m.declare("realloc", "ptr", ["ptr", "i64"], attrs=("nounwind",))
+    p = b.call(realloc, [x, nbytes])
+    grown = fn.append_block("grown")
+    b.cbranch(b.icmp("ne", p, NULL), grown, failed)
+    b.position_at_end(grown)
+    append_y(p)
+    b.store_at(n, p, LEN)
+    b.ret(p)
+    b.position_at_end(copy)
+    q = b.call(m.declare("malloc", "ptr", ["i64"], attrs=("nounwind",)), [nbytes])
+    b.cbranch(b.icmp("ne", q, NULL), copied, failed)
+    b.position_at_end(copied)
+    b.store_at(int_const("i64", 1), q, REFCOUNT)
+    b.store_at(n, q, LEN)
+    b.call(memcpy, [data_pointer(b, q), data_pointer(b, x), b.index_arith("mul", nx, four, "nuw nsw"), FALSE])
+    append_y(q)
+    b.call(_rc_helper(m, DECREF), [x])          # a count above 1 (or immortal): not freed
+    b.ret(q)
+    return fn
 
 
 def emit_rc(m: NativeModule, b: Builder, kind: str, s: Value) -> None:
