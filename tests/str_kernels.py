@@ -298,3 +298,52 @@ def build_by_appending(n: int, s: str):
     kept = t
     t += "x"                # kept still sees the old text
     return out, t, kept
+
+
+def reverse_recursive(s: str) -> str:
+    if len(s) <= 1:
+        return s
+    return reverse_recursive(s[1:]) + s[0]
+
+
+def run_length(s: str) -> str:
+    i = 0
+    out = []
+    while i < len(s):
+        j = i
+        while j < len(s) and s[j] == s[i]:
+            j += 1
+        out.append(s[i] + str(j - i))
+        i = j
+    return "".join(out)
+
+
+def run_length_decode(s: str) -> str:
+    out = ""
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        j = i + 1
+        n = 0
+        while j < len(s) and s[j].isdigit():
+            n = n * 10 + int(s[j])
+            j += 1
+        out += ch * n
+        i = j
+    return out
+
+
+def with_closures(s: str, n: int):
+    suffix = "!" * n
+
+    def add(x):
+        return x + suffix
+
+    words = s.split()
+    return add(s), [add(w) for w in words], sorted(words, key=lambda w: len(w))
+
+
+def unpacking(s: str):
+    a, b = s.split(",", 1) if "," in s else [s, ""]
+    first, *rest = s.split(",")
+    return b, a, first, rest, s or "empty", s and "full"

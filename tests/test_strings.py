@@ -69,6 +69,16 @@ def test_indexing_and_slicing(s, a, b, c):
     check_all_levels(K.build_by_appending, a + 14, s)
 
 
+@EXAMPLES
+@given(TEXT, st.integers(0, 3))
+def test_functions_users_write(s, n):
+    check_all_levels(K.reverse_recursive, s)
+    check_all_levels(K.run_length, s)
+    check_all_levels(K.run_length_decode, K.run_length(s))
+    check_all_levels(K.with_closures, s, n)
+    check_all_levels(K.unpacking, s)
+
+
 def test_slice_step_zero_and_index_messages():
     check_all_levels(K.slices, "abc", 0, 1, 0)        # ValueError: slice step cannot be zero
     check_all_levels(K.index, "", 0)
