@@ -105,6 +105,8 @@ class StaticArgLowering:
         if isinstance(node, (ast.Name, ast.Attribute)):
             from script.frontend.lower_stmt import PyRef
             ref = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
+            if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
+                return Static(ref.attr)
             return Static(ref.obj) if isinstance(ref, PyRef) else ref
         return self.expr_opt(node)          # a value that may be None stays one (optional.py)
 
