@@ -2,8 +2,8 @@
 operators, methods and the builtins that make or take them.
 
 A str is a `T.STR` value, a reference to an immutable heap object of code points
-(backend/llvm/strings.py; docs/strings.md). Everything lowers to eight IR ops: `str_const`,
-`str_new`, `str_char`, `str_len`, `str_get`, `str_set`, `str_concat`, and `str_py` for what only CPython's
+(backend/llvm/strings.py; docs/strings.md). Everything lowers to nine IR ops: `str_const`,
+`str_new`, `str_char`, `str_len`, `str_get`, `str_set`, `str_eq`, `str_concat`, and `str_py` for what only CPython's
 Unicode tables and number syntax decide; loops are written in the compiled subset
 (strlib.py), whose four intrinsics `lower_str_intrinsic` lowers.
 
@@ -203,7 +203,7 @@ class StrLowering:
         if ca is not None and cb is not None:
             return self.cmp(pred, ca, cb, node)
         if pred in ("eq", "ne"):
-            same = self.str_lib(strlib.eq, [a, b], node)
+            same = self.emit("str_eq", [a, b], T.BOOL, None, loc)
             return same if pred == "eq" else self.emit("not", [same], T.BOOL, None, loc)
         order = self.str_lib(strlib.compare, [a, b], node)
         return self.cmp(pred, order, Const(0, T.I64), node)

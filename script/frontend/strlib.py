@@ -123,16 +123,6 @@ def str_of_int(v: int) -> str:
 
 # ---- comparing and searching -------------------------------------------------------------
 
-def eq(a: str, b: str) -> bool:
-    n = len(a)
-    if n != len(b):
-        return False
-    for i in range(n):
-        if _code(a, i) != _code(b, i):
-            return False
-    return True
-
-
 def compare(a: str, b: str) -> int:
     """-1, 0 or 1 as `a` sorts before, with or after `b` (by code points, as CPython)."""
     na = len(a)

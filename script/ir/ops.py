@@ -99,6 +99,7 @@ str_concat     ``str_concat %a, %b : str``: a + b. Takes over %a's reference: wh
                only one (and %a is not a constant) %a's memory is extended in place (amortized
                O(1) appends, as CPython's ``s += t``). MemoryError when memory runs out
 str_len        the number of code points of a string (i64); strings are immutable (pure)
+str_eq         ``str_eq %a, %b : bool``: whether the strings hold the same code points (pure)
 str_get        ``str_get %s, %i : i64``: code point %i (0 <= %i < len: the frontend checks);
                reads memory a `str_set` may write, so it is not pure
 str_set        ``str_set %s, %c, %i``: writes code point %c (an i64 in 0..0x10FFFF) at %i (in
@@ -286,6 +287,7 @@ _op("str_new", 1, "given", pure=False, removable=True)
 _op("str_char", 1, "given")
 _op("str_concat", 2, "given", pure=False)
 _op("str_len", 1, "i64")
+_op("str_eq", 2, "bool")
 _op("str_get", 2, "i64", pure=False, removable=True)
 _op("str_set", 3, "void", pure=False)
 _op("str_py", None, "given", attr="strpy", pure=False)

@@ -330,9 +330,9 @@ def _check_str_op(i: Instr, name: str, types: list) -> None:
         want, result = [T.parse_scalar(t) for t in spec[0]], T.parse_scalar(spec[1])
     else:
         want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
-                "str_len": [T.STR], "str_get": [T.STR, T.I64],
+                "str_len": [T.STR], "str_eq": [T.STR, T.STR], "str_get": [T.STR, T.I64],
                 "str_set": [T.STR, T.I64, T.I64]}[name]
-        result = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE}.get(name, T.STR)
+        result = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE, "str_eq": T.BOOL}.get(name, T.STR)
     if types != want:
         _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
     if i.type != result:

@@ -374,6 +374,10 @@ class FunctionLowering:
         a, b = (self.value(v) for v in i.operands)
         return strings.concat(self.m, self.b, a, b, fail)
 
+    def _op_str_eq(self, i: Instr):
+        a, b = (self.value(v) for v in i.operands)
+        return strings.equal(self.m, self.b, a, b)
+
     def _op_str_len(self, i: Instr):
         return strings.length(self.b, self.value(i.operands[0]))
 

@@ -20,7 +20,7 @@ value, but a list's unset slots hold NULL (lists.py), which counting leaves alon
 
 from __future__ import annotations
 
-from script.backend.llvm.builder import FALSE, NULL, Builder, NativeModule, Value, int_const
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
 
 REFCOUNT, LEN, DATA = 0, 8, 16
 IMMORTAL = 1 << 62
@@ -203,6 +203,35 @@ def _concat_helper(m: NativeModule):
     append_y(q)
     b.call(_rc_helper(m, DECREF), [x])          # a count above 1 (or immortal): not freed
     b.ret(q)
+    return fn
+
+
+def equal(m: NativeModule, b: Builder, x: Value, y: Value) -> Value:
+    """``str_eq``: the same object, or the same length and code points (``memcmp``)."""
+    return b.call(_equal_helper(m), [x, y])
+
+
+def _equal_helper(m: NativeModule):
+    name = "script.str.eq"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr"], attrs=("nounwind",))
+    x, y = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    same, other, sized, compare = (fn.append_block(h) for h in ("same", "other", "sized", "compare"))
+    b.cbranch(b.icmp("eq", x, y), same, other)
+    b.position_at_end(same)
+    b.ret(TRUE)
+    b.position_at_end(other)
+    n = length(b, x)
+    b.cbranch(b.icmp("eq", n, length(b, y)), compare, sized)
+    b.position_at_end(sized)
+    b.ret(FALSE)
+    b.position_at_end(compare)
+    memcmp = m.declare("memcmp", "i32", ["ptr", "ptr", "i64"], attrs=("nounwind",))
+    r = b.call(memcmp, [data_pointer(b, x), data_pointer(b, y), b.index_arith("mul", n, int_const("i64", 4), "nuw nsw")])
+    b.ret(b.icmp("eq", r, int_const("i32", 0)))
     return fn
 
 
