@@ -305,7 +305,7 @@ def _type_error(obj, info, values, bad=None) -> str:
         if type(bad[1]) is list:
             text += (" (an empty list has no element type: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
-                     "or ints and floats)")
+                     "ints and floats, or only strs)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text
