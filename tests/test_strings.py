@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import script
 import str_kernels as K
-from difftest import check, check_all_levels, compiled
+from difftest import check_all_levels, compiled
 from script.ir.parser import parse_module
 from script.ir.printer import format_module
 

@@ -230,7 +230,8 @@ def _equal_helper(m: NativeModule):
     b.ret(FALSE)
     b.position_at_end(compare)
     memcmp = m.declare("memcmp", "i32", ["ptr", "ptr", "i64"], attrs=("nounwind",))
-    r = b.call(memcmp, [data_pointer(b, x), data_pointer(b, y), b.index_arith("mul", n, int_const("i64", 4), "nuw nsw")])
+    nbytes = b.index_arith("mul", n, int_const("i64", 4), "nuw nsw")
+    r = b.call(memcmp, [data_pointer(b, x), data_pointer(b, y), nbytes])
     b.ret(b.icmp("eq", r, int_const("i32", 0)))
     return fn
 

@@ -159,8 +159,10 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
     if name == "repr":
         return _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_Repr", u0))
     # A method without arguments: s.lower(), s.isdigit(), ...
-    method = _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_GetAttrString", u0, m.cstring(name.encode())))
-    return _guarded(m, b, method, lambda: _then_release(m, b, method, capi.call(m, b, "PyObject_CallObject", method, NULL)))
+    method = _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_GetAttrString", u0,
+                                                  m.cstring(name.encode())))
+    return _guarded(m, b, method, lambda: _then_release(
+        m, b, method, capi.call(m, b, "PyObject_CallObject", method, NULL)))
 
 
 def _then_release(m: NativeModule, b: Builder, obj: Value, result: Value) -> Value:
