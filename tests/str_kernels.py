@@ -347,3 +347,7 @@ def unpacking(s: str):
     a, b = s.split(",", 1) if "," in s else [s, ""]
     first, *rest = s.split(",")
     return b, a, first, rest, s or "empty", s and "full"
+
+
+def parse_int_base(s: str, base: int) -> int:
+    return int(s, base)

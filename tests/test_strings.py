@@ -133,6 +133,9 @@ def test_numbers_from_unicode_digits_and_errors():
     for s in ("٣٤", " 12 ", "1_000", "-0", "+7", "", " ", "1e5", "0x10", "١٢.٥", "nan", "-inf", "1__0"):
         check_all_levels(K.parse_int, s)
         check_all_levels(K.parse_float, s)
+    for s, base in (("ff", 16), ("0x1F", 0), ("0b101", 0), ("101", 2), ("z", 36), ("12", 1), ("12", 37),
+                    ("-7f", 16), ("08", 0), (" 1_0 ", 8), ("9", 8), ("1", -1), ("1", 1 << 40)):
+        check_all_levels(K.parse_int_base, s, base)
 
 
 @EXAMPLES

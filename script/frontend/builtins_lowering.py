@@ -610,6 +610,8 @@ class CallLowering:
             except ValueError as e:
                 self.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
                 return Const(0, t)
+        if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
+            return self.str_to_int_base(node)            # strings.py: int(s, base)
         if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             v = self.expr_opt(node.args[0])
             if is_optional(v):      # bool(None) is False; int(None) and float(None) raise

@@ -27,6 +27,17 @@ _CHR_ERROR = "chr() arg not in range(0x110000)"
 _MAX_INLINE_MEMBERS = 16            # `c in "..."` with a constant this long: compares inline
 _NO_END = 1 << 62                   # an end index beyond any string (ADJUST_INDICES clamps it)
 
+
+def _base_error() -> str:
+    try:
+        int("1", 1)
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("int('1', 1) did not raise")
+
+
+_BASE_ERROR = _base_error()          # int()'s own text, from the running CPython
+
 # Methods without arguments computed by strlib or CPython (ops.STR_PY).
 _LIB_METHODS = {"lower": strlib.lower, "upper": strlib.upper, "isdigit": strlib.isdigit,
                 "isalpha": strlib.isalpha, "isalnum": strlib.isalnum, "isspace": strlib.isspace,
@@ -269,6 +280,23 @@ class StrLowering:
     def str_hash(self, s: Value, node) -> Value:
         """The hash of a str for compiled dicts and sets (strlib.hash_str: not CPython's)."""
         return self.str_lib(strlib.hash_str, [s], node)
+
+    def str_to_int_base(self, node: ast.Call) -> Value:
+        """int(s, base): CPython's parsing (prefixes, base 0, underscores) and errors."""
+        args = list(node.args) + [k.value for k in node.keywords]
+        if len(args) != 2:
+            self.error("int() takes a string and a base here", node)
+        s, base = self.expr(args[0]), self.expr(args[1])
+        if not is_str(s):
+            self.error("int() can't convert non-string with explicit base", node)
+        if not isinstance(base.type, (T.IntType, T.BoolType)):
+            self.error(f"int() base must be an int, not {base.type}", node)
+        base = self.coerce(base, T.I64, node)
+        bad = self.emit("and", [self.cmp("ne", base, Const(0, T.I64), node), self.emit("or", [
+            self.cmp("lt", base, Const(2, T.I64), node), self.cmp("gt", base, Const(36, T.I64), node)],
+            T.BOOL, None, self.loc(node))], T.BOOL, None, self.loc(node))
+        self.raise_if(bad, "ValueError", _BASE_ERROR, node)
+        return self.emit("str_py", [s, base], T.I64, "int_base", self.loc(node))
 
     def str_to_number(self, s: Value, t: T.Type, node) -> Value:
         """int(s) (`t` i64) or float(s) (f64): CPython's syntax and errors."""

@@ -188,7 +188,7 @@ RNG_STATES = ("random", "numpy")
 # spelled as in the IR. The string functions whose exact Unicode rules (case mappings,
 # character classes, the syntax of numbers) are CPython's own (frontend/strings.py).
 STR_PY = {
-    "int": (("str",), "i64"), "float": (("str",), "f64"), "repr_float": (("f64",), "str"),
+    "int": (("str",), "i64"), "int_base": (("str", "i64"), "i64"), "float": (("str",), "f64"), "repr_float": (("f64",), "str"),
     "format_int": (("i64", "str"), "str"), "format_float": (("f64", "str"), "str"),
     "format_str": (("str", "str"), "str"),
     "lower": (("str",), "str"), "upper": (("str",), "str"), "casefold": (("str",), "str"),

@@ -143,6 +143,9 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
     """The Python object function `name` gives (a new reference), or NULL with an exception."""
     if name == "int":
         return _guarded(m, b, u0, lambda: capi.call(m, b, "PyLong_FromUnicodeObject", u0, int_const("i32", 10)))
+    if name == "int_base":            # (the frontend checked 0 or 2 <= base <= 36)
+        base = b.trunc(i, "i32")
+        return _guarded(m, b, u0, lambda: capi.call(m, b, "PyLong_FromUnicodeObject", u0, base))
     if name == "float":
         return _guarded(m, b, u0, lambda: capi.call(m, b, "PyFloat_FromString", u0))
     if name == "repr_float":
