@@ -351,3 +351,8 @@ def unpacking(s: str):
 
 def parse_int_base(s: str, base: int) -> int:
     return int(s, base)
+
+
+def partitions(s: str, sep: str):
+    return (s.partition(sep), s.rpartition(sep), s.removeprefix(sep), s.removesuffix(sep),
+            s.splitlines(), s.splitlines(True), s.splitlines(keepends=False))

@@ -99,6 +99,7 @@ def test_splitting_and_replacing(s, sep, new, n):
     check_all_levels(K.replaces, s, sep, new, n)
     check_all_levels(K.join_words, s, sep)
     check_all_levels(K.strips, s, sep)
+    check_all_levels(K.partitions, s.replace("b", "\n").replace("A", "\r\n").replace("B", "\u2028"), sep)
 
 
 @EXAMPLES

@@ -307,7 +307,7 @@ class StrLowering:
     # ---- methods ---------------------------------------------------------------------------
 
     def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
-        if node.keywords and name not in ("split", "rsplit"):
+        if node.keywords and name not in ("split", "rsplit", "splitlines"):
             self.error(f"str.{name}() takes no keyword arguments", node)
         if name in _LIB_METHODS:
             self.positional(node, name, 0)
@@ -344,6 +344,16 @@ class StrLowering:
             return self.str_lib(strlib.replace, [s, args[0], args[1], limit], node)
         if name in _JUSTIFY or name == "zfill":
             return self._justify(s, name, node)
+        if name in ("partition", "rpartition", "removeprefix", "removesuffix"):
+            (arg,) = self.positional(node, name, 1)
+            self._want_str(arg, name, node)
+            return self.str_lib(getattr(strlib, name), [s, arg], node)
+        if name == "splitlines":
+            values = list(node.args) + [k.value for k in node.keywords if k.arg == "keepends"]
+            if len(values) > 1 or any(k.arg != "keepends" for k in node.keywords):
+                self.error("splitlines() takes one argument, keepends", node)
+            keep = self.truth(self.expr(values[0]), node) if values else Const(False, T.BOOL)
+            return self.str_lib(strlib.splitlines, [s, keep], node)
         if name == "format":
             self.error("str.format() is not supported in compiled code; use an f-string", node)
         self.error(f"str has no method '{name}' in compiled code", node.func)

@@ -561,3 +561,56 @@ def zfill(s: str, width: int) -> str:
         _put(out, 0, _code(s, 0))
         _put(out, pad, 48)
     return out
+
+
+def partition(s: str, sep: str) -> tuple[str, str, str]:
+    m = len(sep)
+    if m == 0:
+        raise ValueError("empty separator")
+    k = find(s, sep, 0, len(s))
+    if k < 0:
+        return s, "", ""
+    return slice_of(s, 0, k, 1), sep, slice_of(s, k + m, len(s) - k - m, 1)
+
+
+def rpartition(s: str, sep: str) -> tuple[str, str, str]:
+    m = len(sep)
+    if m == 0:
+        raise ValueError("empty separator")
+    k = rfind(s, sep, 0, len(s))
+    if k < 0:
+        return "", "", s
+    return slice_of(s, 0, k, 1), sep, slice_of(s, k + m, len(s) - k - m, 1)
+
+
+def is_line_break(c: int) -> bool:
+    """The code points str.splitlines splits at."""
+    return (10 <= c <= 13 or 28 <= c <= 30 or c == 0x85 or c == 0x2028 or c == 0x2029)
+
+
+def splitlines(s: str, keepends: bool) -> list[str]:
+    out: list[str] = []
+    n = len(s)
+    i = 0
+    while i < n:
+        j = i
+        while j < n and not is_line_break(_code(s, j)):
+            j += 1
+        end = j
+        if j < n:
+            j += 2 if _code(s, j) == 13 and j + 1 < n and _code(s, j + 1) == 10 else 1
+        out.append(slice_of(s, i, (j if keepends else end) - i, 1))
+        i = j
+    return out
+
+
+def removeprefix(s: str, prefix: str) -> str:
+    if startswith(s, prefix, 0, len(s)):
+        return slice_of(s, len(prefix), len(s) - len(prefix), 1)
+    return s
+
+
+def removesuffix(s: str, suffix: str) -> str:
+    if len(suffix) > 0 and endswith(s, suffix, 0, len(s)):
+        return slice_of(s, 0, len(s) - len(suffix), 1)
+    return s
