@@ -356,3 +356,8 @@ def parse_int_base(s: str, base: int) -> int:
 def partitions(s: str, sep: str):
     return (s.partition(sep), s.rpartition(sep), s.removeprefix(sep), s.removesuffix(sep),
             s.splitlines(), s.splitlines(True), s.splitlines(keepends=False))
+
+
+def formats(s: str, i: int, x: float):
+    return ("{} and {}".format(s, i), "{1}-{0}-{1}".format(s, x), "{name:>8}|{v:.2f}".format(name=s, v=x),
+            "{!r}".format(s), "{{literal}} {}".format(i), "[{:^9}]".format(s))

@@ -120,6 +120,7 @@ def test_justify(s, w):
 def test_numbers_to_text(i, x, b):
     check_all_levels(K.to_text, i, x, b)
     check_all_levels(K.fstring, str(i), i // 2)          # (i * 2 would wrap: int64)
+    check_all_levels(K.formats, str(b), i, x)
 
 
 @EXAMPLES

@@ -139,6 +139,48 @@ class StrLowering:
             out = self.str_concat(out, p, node)
         return out
 
+    def str_format(self, s: Value, node: ast.Call) -> Value:
+        """`"template".format(...)` of a constant template: its fields as an f-string's."""
+        import string
+        if not (isinstance(s, Instr) and s.opname == "str_const"):
+            self.error("str.format() needs a constant template in compiled code", node)
+        try:
+            fields = list(string.Formatter().parse(s.attr))
+        except ValueError as e:
+            self.error(f"bad format string: {e}", node.func)
+        keywords = {k.arg: k.value for k in node.keywords}
+        if None in keywords:
+            self.error("**kwargs in calls is not supported", node)
+        parts, auto = [], 0
+        for literal, field, spec, conversion in fields:
+            if literal:
+                parts.append(self.str_constant(literal, node))
+            if field is None:
+                continue
+            if field == "":
+                field, auto = str(auto), auto + 1
+            if field.isdigit() and int(field) < len(node.args):
+                arg = node.args[int(field)]
+            elif field in keywords:
+                arg = keywords[field]
+            else:
+                self.error(f"format field {field!r} is not supported here (positional or keyword "
+                           "arguments by name only)", node)
+            if "{" in (spec or ""):
+                self.error("a computed format spec is not supported in str.format()", node)
+            if conversion not in (None, "s", "r"):
+                self.error(f"the !{conversion} conversion is not supported in compiled code", node)
+            v = self.expr(arg)
+            if spec:
+                v = self.str_of(v, node, conversion) if conversion else v
+                parts.append(self.format_value(v, self.str_constant(spec, node), node))
+            else:
+                parts.append(self.str_of(v, node, conversion or "s"))
+        out = parts[0] if parts else self.str_constant("", node)
+        for p in parts[1:]:
+            out = self.str_concat(out, p, node)
+        return out
+
     # ---- reading them -------------------------------------------------------------------
 
     def str_concat(self, a: Value, b: Value, node) -> Value:
@@ -307,7 +349,7 @@ class StrLowering:
     # ---- methods ---------------------------------------------------------------------------
 
     def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
-        if node.keywords and name not in ("split", "rsplit", "splitlines"):
+        if node.keywords and name not in ("split", "rsplit", "splitlines", "format"):
             self.error(f"str.{name}() takes no keyword arguments", node)
         if name in _LIB_METHODS:
             self.positional(node, name, 0)
@@ -355,7 +397,7 @@ class StrLowering:
             keep = self.truth(self.expr(values[0]), node) if values else Const(False, T.BOOL)
             return self.str_lib(strlib.splitlines, [s, keep], node)
         if name == "format":
-            self.error("str.format() is not supported in compiled code; use an f-string", node)
+            return self.str_format(s, node)
         self.error(f"str has no method '{name}' in compiled code", node.func)
 
     def _want_str(self, v: Value, name: str, node) -> None:
