@@ -361,3 +361,26 @@ def partitions(s: str, sep: str):
 def formats(s: str, i: int, x: float):
     return ("{} and {}".format(s, i), "{1}-{0}-{1}".format(s, x), "{name:>8}|{v:.2f}".format(name=s, v=x),
             "{!r}".format(s), "{{literal}} {}".format(i), "[{:^9}]".format(s))
+
+
+def longest_or_none(text: str):
+    best = None
+    for w in text.split():
+        if best is None or len(w) > len(best):
+            best = w
+    return best
+
+
+def first_with(text: str, prefix: str):
+    for w in text.split():
+        if w.startswith(prefix):
+            return w
+    return None
+
+
+def optional_ops(text: str, prefix: str):
+    w = first_with(text, prefix)
+    if w is None:
+        return "none", False, "!"
+    best = longest_or_none(text)
+    return w.upper(), best == w, (best or "") + "!"

@@ -77,6 +77,8 @@ def test_functions_users_write(s, n):
     check_all_levels(K.run_length_decode, K.run_length(s))
     check_all_levels(K.with_closures, s, n)
     check_all_levels(K.unpacking, s)
+    check_all_levels(K.longest_or_none, s)
+    check_all_levels(K.optional_ops, s, s[:n])
 
 
 def test_slice_step_zero_and_index_messages():

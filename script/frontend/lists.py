@@ -136,7 +136,7 @@ class ListLowering:
                        "supported in compiled code", node)
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats or tuples of them)", node)
+                       "ints, floats, strs or tuples of them)", node)
         return t
 
     # ---- the primitive operations -----------------------------------------------------

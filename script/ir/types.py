@@ -179,11 +179,11 @@ class OptionalType(TupleType):
 
 
 def is_optional_value(t: Type) -> bool:
-    """Whether `opt[t]` exists: `t` a bool, int or float, or a tuple of such values (of
-    optionals too); values holding no references, so a placeholder costs nothing."""
+    """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
+    optionals too); a placeholder costs nothing (a str's is the immortal "")."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric()
+    return t.is_numeric() or isinstance(t, StrType)
 
 
 class ArrayType(Type):

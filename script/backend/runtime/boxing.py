@@ -489,7 +489,10 @@ class Converter:
         some, none, done = (self.fn.append_block(h) for h in ("opt_some", "opt_none", "opt_done"))
         b.cbranch(b.extract_value(v, 0, llvm_type(T.BOOL)), some, none)
         b.position_at_end(none)
+        if memory.managed(t.value):         # boxing takes over the placeholder's reference too
+            memory.emit_rc(self.m, b, "decref", b.extract_value(v, 1, llvm_type(t.value)), t.value)
         none_obj = capi.call(self.m, b, "Py_NewRef", capi.address_of(self.m, "_Py_NoneStruct"))
+        none = b.block
         b.branch(done)
         b.position_at_end(some)
         obj = self.emit_box(b.extract_value(v, 1, llvm_type(t.value)), t.value, error)
