@@ -275,6 +275,8 @@ def encode_value(v):
         return {"float": repr(v)}
     if type(v) is tuple:
         return {"tuple": [encode_value(x) for x in v]}
+    if type(v) is str:
+        return {"str": v}
     raise ValueError(f"{v!r} of type {type(v).__name__}")
 
 
@@ -616,4 +618,6 @@ def _parse_value(at: _At, depth: int = 0):
             at.fail(f"{v['float']!r} is not a float")
     if isinstance(v, dict) and list(v) == ["tuple"] and depth < MAX_TYPE_DEPTH:
         return tuple(_parse_value(e, depth + 1) for e in at.get("tuple").list(64))
+    if isinstance(v, dict) and list(v) == ["str"]:
+        return at.get("str").str(1 << 20)
     at.fail(f"{v!r:.60} is not a default value this version of script knows")

@@ -58,8 +58,15 @@ def uses_list_of_none(x):
 
 
 def uses_string(x):
-    s = "hello"  # error: strings are only supported as exception messages
-    return x
+    return "n=%d" % x  # error: printf-style formatting (str % values) is not supported
+
+
+def uses_string_method(s: str):
+    return s.encode()  # error: str has no method 'encode'
+
+
+def uses_string_minus(s: str):
+    return s - "a"  # error: unsupported operand types for this operator: str and str
 
 
 def uses_fstring(x):
@@ -99,7 +106,7 @@ def return_none_and_list(x):
     # falls off the end (after the last statement): returns None; a list has no optional
 
 
-def bad_annotation(x: str):  # error: unsupported type annotation
+def bad_annotation(x: bytes):  # error: unsupported type annotation
     return x
 
 

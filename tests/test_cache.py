@@ -275,7 +275,7 @@ def test_entry_types_round_trip(text):
     assert str(cache_entry.parse_type(text)) == text
 
 
-@pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[none]", "list[opt[i64]]", "str", "f64[:,]x"])
+@pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[none]", "list[opt[i64]]", "bytes", "f64[:,]x"])
 def test_entry_types_reject_what_is_not_a_type(text):
     from script import cache_entry
     with pytest.raises(ValueError):

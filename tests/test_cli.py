@@ -72,7 +72,7 @@ def wrong_return(x: float) -> int:
 
 
 @script.script
-def bad_annotation(x: str) -> int:
+def bad_annotation(x: bytes) -> int:
     return 1
 
 
@@ -92,7 +92,7 @@ def calls_helper(x: int) -> int:
 
 BAD_ERRORS = [("11:5", "'try' statements are not supported"),
               ("19:5", "returns f64, but is annotated to return i64"),
-              ("23:23", "unsupported type annotation 'str'"),
+              ("23:23", "unsupported type annotation 'bytes'"),
               ("33:16", "dict values of type list[i64] are not supported")]
 
 
@@ -392,7 +392,7 @@ def test_signature_parser():
     assert fit_to_arity(parse_option("(float, int)").types, 1) == (T.TupleType([T.F64, T.I64]),)
     assert parse_option("f64[:], f32[:, ::1], np.int32[::1]").types == (
         T.ArrayType(T.F64, 1, "A"), T.ArrayType(T.F32, 2, "C"), T.ArrayType(T.I32, 1, "C"))
-    for bad in ("f64 i64", "f64,,", "str", "(", "i64)", "f64[1]", "f64[::1, :]", "f64[:", "1"):
+    for bad in ("f64 i64", "f64,,", "bytes", "(", "i64)", "f64[1]", "f64[::1, :]", "f64[:", "1"):
         with pytest.raises(UsageError):
             parse_option(bad)
 

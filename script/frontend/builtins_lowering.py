@@ -19,6 +19,7 @@ from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.closures import NestedFunction
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
+from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
@@ -117,6 +118,8 @@ class CallLowering:
                 return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
             if isinstance(getattr(base, "type", None), T.HashType):
                 return self.table_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.StrType):
+                return self.str_method(base, node.func.attr, node)          # strings.py
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -160,6 +163,8 @@ class CallLowering:
                 rest = ast.Call(node.func, node.args[2:], [])
                 return self.call_script(self.ctx.info_for(_PYLIB[obj]), rest, first=item, leading=(lst,))
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
+        if obj in STR_INTRINSICS:
+            return self.lower_str_intrinsic(obj, node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -557,6 +562,9 @@ class CallLowering:
             return result
         result = values[0]
         for v in values[1:]:
+            if isinstance(result.type, T.StrType) and isinstance(v.type, T.StrType):
+                result = self.str_minmax(name, result, v, node)        # strings.py
+                continue
             t = self.common_type(result, v, node)
             if isinstance(t, Unknown):
                 return Undef(UNKNOWN, self.loc(node))
@@ -571,13 +579,15 @@ class CallLowering:
     def minmax_of(self, iterable, name: str, node) -> Value:
         """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
         n, item, et = iterable
-        if not (et.is_numeric() or isinstance(et, T.TupleType)):
+        if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType))):
             self.error(f"{name}() of elements of type {et} is not supported", node)
         self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
                       message(f"{name}_empty"), node)
         first = item(Const(0, T.I64))
         if isinstance(et, T.TupleType):
             return self.reduce_loop(node, n, item, first, lambda acc, x: self.better_of(acc, x, name, node))
+        if isinstance(et, T.StrType):
+            return self.reduce_loop(node, n, item, first, lambda acc, x: self.str_minmax(name, acc, x, node))
         return self.reduce_loop(node, n, item, first, lambda acc, x: self.emit(
             name, [acc, self.coerce(x, acc.type, node)], acc.type, None, self.loc(node)))
 
@@ -700,6 +710,8 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         if isinstance(v.type, T.HashType):
             return self.table_len(v, node)
+        if isinstance(v.type, T.StrType):
+            return self.str_len(v, node)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:
@@ -715,6 +727,8 @@ class CallLowering:
             except ValueError as e:
                 self.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
                 return Const(0, t)
+        if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
+            return self.str_to_int_base(node)            # strings.py: int(s, base)
         if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             v = self.expr_opt(node.args[0])
             if is_optional(v):      # bool(None) is False; int(None) and float(None) raise
@@ -723,6 +737,8 @@ class CallLowering:
                 v = self.unwrap(v, node, _NONE_CONVERSION[name])
         else:
             (v,) = self.positional(node, name, 1)
+        if isinstance(v.type, T.StrType):
+            return self.str_truth(v, node) if name == "bool" else self.str_to_number(v, t, node)
         return self.convert_checked(v, t, node)
 
 
@@ -771,4 +787,6 @@ _BUILTIN_HANDLERS = {
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
     id(isinstance): lower_isinstance,
+    id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
+    id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
 }

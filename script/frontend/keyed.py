@@ -24,7 +24,7 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
-    return t.is_numeric()
+    return t.is_numeric() or isinstance(t, T.StrType)
 
 
 class KeyedLowering:
@@ -70,8 +70,8 @@ class KeyedLowering:
             self.call_script(self.ctx.info_for(listlib.sort_keyed), call, first=lst)
             return
         if not is_sortable(self.read_type(lst)):
-            self.error(f"sorting a {lst.type} is not supported in compiled code (numbers and tuples "
-                       "of numbers only)", node)
+            self.error(f"sorting a {lst.type} is not supported in compiled code (numbers, strs and tuples "
+                       "of them only)", node)
 
         def run(fn):
             f = self.ctx.callee(self, self.ctx.info_for(fn), (lst.type,), node)

@@ -181,7 +181,7 @@ class ListLowering:
             t = w
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats, lists, arrays or tuples of them)", node)
+                       "ints, floats, strs, lists, arrays or tuples of them)", node)
         return t
 
     # ---- the primitive operations -----------------------------------------------------

@@ -99,7 +99,7 @@ class ExprLowering(OptionalLowering):
             except OverflowError:
                 self.error(f"integer constant {v} does not fit in int64", node)
         if isinstance(v, str):
-            self.error("strings are only supported as exception messages", node)
+            return self.str_constant(v, node)          # strings.py
         self.error(f"constants of type {type(v).__name__} are not supported", node)
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -147,6 +147,8 @@ class ExprLowering(OptionalLowering):
             return Undef(UNKNOWN, self.loc(node))       # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
             return self.table_subscript(base, node.slice, node)
+        if isinstance(base.type, T.StrType):
+            return self.str_subscript(base, node.slice, node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:
@@ -223,6 +225,8 @@ class ExprLowering(OptionalLowering):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
         if isinstance(t, T.HashType):
             return self.cmp("ne", self.table_len(v, node), Const(0, T.I64), node)
+        if isinstance(t, T.StrType):
+            return self.str_truth(v, node)
         if t.is_numeric():
             if isinstance(v, Const):
                 return Const(bool(v.value), T.BOOL)
@@ -268,6 +272,8 @@ class ExprLowering(OptionalLowering):
             return self.list_binop(op, a, b, node)
         if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
             return self.set_binop(op, a, b, node)
+        if isinstance(a.type, T.StrType) or isinstance(b.type, T.StrType):
+            return self.str_binop(op, a, b, node)              # strings.py
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:
@@ -459,6 +465,9 @@ class ExprLowering(OptionalLowering):
                 self.error("'is' is only supported with None", node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
+        membership = isinstance(op, (ast.In, ast.NotIn))
+        if isinstance(b.type, T.StrType) or not membership and isinstance(a.type, T.StrType):
+            return self.str_compare(op, a, b, node)            # strings.py
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, (T.ListType, T.HashType)):
             hit = self.list_contains(a, b, node) if isinstance(b.type, T.ListType) else self.table_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)

@@ -28,6 +28,8 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
+from script.frontend.strings import StrLowering
+from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
@@ -67,7 +69,8 @@ class Loop:
 
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, DictLowering, TableMethods, MessageLowering,
+                       JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
+                       StrMethodLowering, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -189,7 +192,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return self.global_list(obj, name, node)        # lists.py
         if type(obj) in (dict, set, frozenset):
             return self.global_table(obj, name, node)       # dicts.py
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
+        if isinstance(obj, str):
+            return self.str_constant(str(obj), node)          # strings.py
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple, str)) or x is None for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array
@@ -220,7 +225,7 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def assign_name(self, name: str, value: Value, node) -> None:
         if name in self.declared:
             want = self.declared[name]
-            self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`
+            self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
@@ -646,6 +651,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
         if isinstance(seq.type, T.HashType):
             return self.table_iterable(seq, "keys", node)
+        if isinstance(seq.type, T.StrType):
+            return self.str_iterable(seq, node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:

@@ -9,6 +9,7 @@ directives take, in order:
     %B      a bool: ``True`` / ``False``
     %R      a float as Python prints it (``str(x)``, the shortest repr)
     %.Nf    a float with Python's ``format(x, ".Nf")``; also ``e`` and ``g``
+    %U      a str (frontend/strings.py), its text
     %%      a percent sign
 
 The backends turn these into what the runtime needs (llvm.abi `encode_message`). Python
@@ -209,6 +210,10 @@ class MessageLowering:
             return f"%.{m.group(1) or 6}{m.group(2)}", [self.coerce(v, T.F64, node)]
         if isinstance(t, T.FloatType):
             return "%R", [self.coerce(v, T.F64, node)]
+        if isinstance(t, T.StrType):            # strings.py makes the text
+            if spec:
+                return "%U", [self.format_value(v, self.str_constant(spec, node), node)]
+            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
 
 

@@ -107,6 +107,8 @@ class AllocLowering:
                 return base.type.dtype
         ref = self.callee_ref(dtype_node)
         from script.frontend.lower_stmt import PyRef
+        if getattr(ref, "opname", None) == "str_const":      # a name bound to a string ("f4")
+            return self.dtype_from_object(ref.attr, dtype_node)
         if not isinstance(ref, PyRef):
             self.error("dtype must be a type known when compiling (float, np.int32, 'f8', ...)", dtype_node)
         return self.dtype_from_object(ref.obj, dtype_node)

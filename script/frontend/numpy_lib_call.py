@@ -52,7 +52,7 @@ def library_name(obj) -> str | None:
     """The library's name for NumPy function `obj` (``"linalg.solve"``), or None."""
     import numpy as np
     name = getattr(obj, "__name__", None)
-    if name is None:
+    if name is None or any(obj is t for t in (str, bytes, object)):    # np.str &c. warn
         return None
     if getattr(np, name, None) is obj and (name in library() or name == "nonzero"):
         return name

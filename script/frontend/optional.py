@@ -49,6 +49,8 @@ def python_name(t: T.Type) -> str:
         return "list"
     if isinstance(t, T.HashType):
         return "set" if isinstance(t, T.SetType) else "dict"
+    if isinstance(t, T.StrType):
+        return "str"
     if isinstance(t, T.ArrayType):
         return "numpy.ndarray"
     if t in (T.I64, T.F64, T.BOOL):
@@ -173,6 +175,8 @@ class OptionalLowering:
         """A value of type `t` (zero) that stands for nothing, in the current block."""
         if isinstance(t, T.TupleType):
             return self.emit("tuple", [self.placeholder(e, loc) for e in t.elems], t, None, loc)
+        if isinstance(t, T.StrType):
+            return self.emit("str_const", [], t, "", loc)      # immortal: nothing to count
         return Const(0, t, loc)
 
     # ---- truth and comparisons ------------------------------------------------------------

@@ -375,8 +375,8 @@ class SSABuilder:
         """What a parameter of type `t` receives from `pred` when its variable is unassigned
         there (`at_start`: a value made at the start of `pred`, the entry, for every use of a
         parameter found to be never assigned). It is never read (every read checks `$def:x`
-        first), so any value of the type will do: zero, or for an array or a list a new empty
-        one (a real one, so that reference counting needs no special case)."""
+        first), so any value of the type will do: zero, "" for a str, or for an array or a
+        list a new empty one (a real one, so that reference counting needs no special case)."""
         made: list[Instr] = []
 
         def make(t: T.Type) -> Value:
@@ -389,6 +389,8 @@ class SSABuilder:
                     instr = Instr("convert", [instr], t, None, loc)
             elif isinstance(t, T.ListType):
                 instr = Instr("list_new", [], t, None, loc)     # (no length: never read)
+            elif isinstance(t, T.StrType):
+                instr = Instr("str_const", [], t, "", loc)      # immortal: nothing to count
             else:
                 return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
             made.append(instr)

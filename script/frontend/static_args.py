@@ -105,18 +105,25 @@ class StaticArgLowering:
         if isinstance(node, (ast.Name, ast.Attribute)):
             from script.frontend.lower_stmt import PyRef
             ref = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
+            if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
+                return Static(ref.attr)
             return Static(ref.obj) if isinstance(ref, PyRef) else ref
         return self.expr_opt(node)          # a value that may be None stays one (optional.py)
 
     def static_default(self, value):
         """A default argument's value: a Static for a string or another non-value."""
         from script.frontend.lower_stmt import PyRef
+        if getattr(value, "opname", None) == "str_const":
+            return Static(value.attr)
         return Static(value.obj) if isinstance(value, PyRef) else value
 
     def bind_statics(self, info: FunctionInfo, bound: list, node) -> tuple[FunctionInfo, list[Value]]:
         """The specialization of `info` for the Static arguments in `bound` (one per
         parameter), and the values to pass it: the hidden ones, then the others."""
         names = info.param_names
+        # A string the callee assigns to is passed as a value (it cannot be bound).
+        bound = [self.str_constant(v.obj, node) if isinstance(v, Static) and isinstance(v.obj, str)
+                 and _is_assigned(info, n) else v for n, v in zip(names, bound)]
         statics = {n: v.obj for n, v in zip(names, bound) if isinstance(v, Static)}
         if not statics:
             return info, bound

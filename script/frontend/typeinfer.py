@@ -100,6 +100,8 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.F64
     if ann is bool:
         return T.BOOL
+    if ann is str:
+        return T.STR
     if ann is None or ann is type(None):
         return T.NONE
     if isinstance(ann, (SizedType, ArraySpec)):
@@ -137,6 +139,8 @@ def typeof(value) -> T.Type | None:
         return T.I64
     if cls is float:
         return T.F64
+    if cls is str:
+        return T.STR
     if value is None:
         return T.NONE
     if cls is tuple:
@@ -150,6 +154,8 @@ def typeof(value) -> T.Type | None:
         return T.I64
     if isinstance(value, float):
         return T.F64
+    if isinstance(value, str):          # str subclasses (StrEnum, …)
+        return T.STR
     mod = getattr(cls, "__module__", "")
     if mod == "numpy" or mod.startswith("numpy."):
         if cls.__name__ == "ndarray":
@@ -163,8 +169,10 @@ def list_type_of(value: list) -> T.ListType | None:
     runtime.list_boxing): lists nested as deep as the deepest path (`[[1], []]` is a list of
     lists), whose innermost elements are all bools, all ints (within int64), or ints and
     floats with at least one float; or tuples of the same shape whose items follow that rule
-    position by position. None when there are no innermost elements (`[]`, `[[]]`) or other
-    values."""
+    position by position; or a flat list of strs only. None when there are no innermost
+    elements (`[]`, `[[]]`) or other values."""
+    if value and all(type(x) is str for x in value):
+        return T.ListType(T.STR)
     depth = _list_depth(value)
     if depth is None:
         return None
@@ -311,7 +319,7 @@ def python_type_name(t: T.Type) -> str:
         return f"dict[{python_type_name(t.key)}, {python_type_name(t.value)}]"
     if isinstance(t, T.SetType):
         return f"set[{python_type_name(t.key)}]"
-    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None"}.get(t) or (
+    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None", T.STR: "str"}.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
 
@@ -352,6 +360,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.NoneType):
         if value is None:
             return None
+        raise TypeError
+    if isinstance(t, T.StrType):
+        if isinstance(value, str):
+            return str(value)           # a subclass as a plain str, which the entry matches
         raise TypeError
     if isinstance(t, T.TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.elems):

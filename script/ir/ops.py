@@ -90,6 +90,27 @@ list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the lis
 list_resize    ``list_resize %l, %n``: sets the length to %n >= 0, keeping the first elements
                (new ones are undefined; capacity grows by doubling, so appending is amortized
                O(1)); gives false, changing nothing, when memory runs out
+str_const      ``str_const "text" : str``: the string constant (any code points; printed as a JSON
+               string). Nobody owns it (no reference counting is needed); the same object
+               each time (pure)
+str_new        ``str_new %n : str``: a new string of %n >= 0 code points (contents undefined,
+               filled by `str_set` before anyone reads it); raises MemoryError when memory runs
+               out. Deleted when unused
+str_char       ``str_char %c : str``: the one-character string of code point %c (an i64 in
+               0..0x10FFFF); one of 256 immortal objects for %c < 256, else a new one
+               (MemoryError when memory runs out). Pure: two of the same %c may be one
+str_concat     ``str_concat %a, %b : str``: a + b. Takes over %a's reference: when it was the
+               only one (and %a is not a constant) %a's memory is extended in place (amortized
+               O(1) appends, as CPython's ``s += t``). MemoryError when memory runs out
+str_len        the number of code points of a string (i64); strings are immutable (pure)
+str_eq         ``str_eq %a, %b : bool``: whether the strings hold the same code points (pure)
+str_get        ``str_get %s, %i : i64``: code point %i (0 <= %i < len: the frontend checks);
+               reads memory a `str_set` may write, so it is not pure
+str_set        ``str_set %s, %c, %i``: writes code point %c (an i64 in 0..0x10FFFF) at %i (in
+               bounds) of a string made by `str_new` that nobody has read yet
+str_py.F       ``str_py.F %x... : T``: what CPython computes for F (`STR_PY`: int(s), float(s),
+               str(x) of a float, s.lower(), format(x, spec), ...), run with the GIL (taken
+               back when the call released it); raises what CPython raises, with its message
 sreg.R         a GPU thread's special register R (`SREGS`: ``tid_x``, ``ntid_y``, ``ctaid_z``,
                ``nctaid_x``, ...) as an i64: the same within one thread (pure), kernels only
 barrier        ``cuda.syncthreads()``: waits until every thread of the block reaches it
@@ -148,7 +169,7 @@ class OpInfo:
     name: str
     nargs: int | None          # None: variadic
     attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
-                               # "lapack" or None
+                               # "lapack", "text", "strpy" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -166,6 +187,22 @@ SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "x
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
 # The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
 RNG_STATES = ("random", "numpy")
+
+# What `str_py.F` computes through CPython: F -> (operand types, result type), each type
+# spelled as in the IR. The string functions whose exact Unicode rules (case mappings,
+# character classes, the syntax of numbers) are CPython's own (frontend/strings.py).
+STR_PY = {
+    "int": (("str",), "i64"), "int_base": (("str", "i64"), "i64"), "float": (("str",), "f64"), "repr_float": (("f64",), "str"),
+    "format_int": (("i64", "str"), "str"), "format_float": (("f64", "str"), "str"),
+    "format_str": (("str", "str"), "str"),
+    "lower": (("str",), "str"), "upper": (("str",), "str"), "casefold": (("str",), "str"),
+    "title": (("str",), "str"), "capitalize": (("str",), "str"), "swapcase": (("str",), "str"),
+    "isdigit": (("str",), "bool"), "isalpha": (("str",), "bool"), "isalnum": (("str",), "bool"),
+    "isspace": (("str",), "bool"), "isupper": (("str",), "bool"), "islower": (("str",), "bool"),
+    "isdecimal": (("str",), "bool"), "isnumeric": (("str",), "bool"), "istitle": (("str",), "bool"),
+    "isidentifier": (("str",), "bool"), "isprintable": (("str",), "bool"),
+    "repr": (("str",), "str"),
+}
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and
 # the BLAS ?gemm that its matmul calls), by their Fortran argument lists less the final INFO,
@@ -249,6 +286,16 @@ _op("list_len", 1, "i64", pure=False, removable=True)
 _op("list_get", 2, "item", pure=False, removable=True)
 _op("list_set", 3, "void", pure=False)
 _op("list_resize", 2, "bool", pure=False)
+# Strings (script/backend/llvm/strings.py): immutable once filled.
+_op("str_const", 0, "given", attr="text")
+_op("str_new", 1, "given", pure=False, removable=True)
+_op("str_char", 1, "given")
+_op("str_concat", 2, "given", pure=False)
+_op("str_len", 1, "i64")
+_op("str_eq", 2, "bool")
+_op("str_get", 2, "i64", pure=False, removable=True)
+_op("str_set", 3, "void", pure=False)
+_op("str_py", None, "given", attr="strpy", pure=False)
 # The CUDA kernel language (script.cuda): thread indices, barriers, shared memory, atomics.
 _op("sreg", 0, "i64", attr="sreg")
 _op("barrier", 0, "void", pure=False)
@@ -312,17 +359,19 @@ class ExcInfo:
 
 
 # The directives of exception messages (script.frontend.messages): ``%lld``/``%llu`` take an
-# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64.
-MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%\.(\d+)([feg])")
+# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64, ``%U``
+# a str (its text).
+MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%U|%\.(\d+)([feg])")
 
 
 def message_operands(message: str) -> list[str]:
-    """What each operand of `message` is: "int", "bool" or "float", in order."""
+    """What each operand of `message` is: "int", "bool", "float" or "str", in order."""
     kinds = []
     for m in MESSAGE_DIRECTIVE.finditer(message):
         d = m.group()
         if d != "%%":
-            kinds.append("int" if d in ("%lld", "%llu") else "bool" if d == "%B" else "float")
+            kinds.append("int" if d in ("%lld", "%llu") else "bool" if d == "%B" else "str" if d == "%U"
+                         else "float")
     return kinds
 
 

@@ -104,6 +104,8 @@ def format_instr(instr: Instr, namer: Namer) -> str:
         body = f"call {format_func_name(instr.attr.name)}({args})"
     elif name == "print":
         body = f"print {json.dumps(instr.attr)}" + "".join(f", {namer.value(a)}" for a in ops)
+    elif name == "str_const":
+        body = f"str_const {json.dumps(instr.attr)}"        # ASCII, any code point escaped
     elif op.attr == "exc":
         exc = instr.attr
         parts = [namer.value(a) for a in ops]

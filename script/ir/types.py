@@ -4,7 +4,7 @@ Types are immutable and interned by value (equal types compare and hash equal), 
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
 tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts ``dict[i64, f64]``,
-sets ``set[i64]`` and optionals ``opt[i64]``.
+sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
 from __future__ import annotations
@@ -105,6 +105,27 @@ class FloatType(Type):
     __repr__ = __str__
 
 
+class StrType(Type):
+    """A Python str: a reference to an immutable heap object of Unicode code points
+    (script/backend/llvm/strings.py; docs/strings.md). Printed ``str``."""
+
+    __slots__ = ()
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, StrType)
+
+    def __hash__(self):
+        return hash("str")
+
+    def __str__(self):
+        return "str"
+
+    __repr__ = __str__
+
+
 class TupleType(Type):
     """A fixed-length heterogeneous tuple of other types."""
 
@@ -158,11 +179,11 @@ class OptionalType(TupleType):
 
 
 def is_optional_value(t: Type) -> bool:
-    """Whether `opt[t]` exists: `t` a bool, int or float, or a tuple of such values (of
-    optionals too); values holding no references, so a placeholder costs nothing."""
+    """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
+    optionals too); a placeholder costs nothing (a str's is the immortal "")."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric()
+    return t.is_numeric() or isinstance(t, StrType)
 
 
 class ArrayType(Type):
@@ -229,13 +250,13 @@ class ListType(Type):
 
 
 def is_list_element(t: Type) -> bool:
-    """Whether a list may hold values of type `t`: a bool, int or float, a list, an array,
-    or a tuple of them (not an optional, None, a dict or a set)."""
+    """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
+    array, or a tuple of them (not an optional, None, a dict or a set)."""
     if isinstance(t, (OptionalType, HashType)):
         return False
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
-    if isinstance(t, (ListType, ArrayType)):
+    if isinstance(t, (ListType, ArrayType, StrType)):
         return True
     return t.is_numeric()
 
@@ -323,8 +344,9 @@ NONE = NoneType()
 I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
+STR = StrType()
 
-SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64)}
+SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR)}
 
 
 def parse_scalar(name: str) -> Type | None:

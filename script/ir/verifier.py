@@ -19,7 +19,7 @@ Invariants checked, for each function:
    `math` takes floats of one type with the function's arity, `call` passes the callee's
    parameter types and gives its return type, `ret` returns the function's return type.
    The list ops take a list and i64 indices and lengths (`list_set` a value of the element
-   type). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
+   type). The string ops take strs, i64 indices and code points (`_check_str_op`). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
    `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
    names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
    `lapack` names a routine of `LAPACK_ROUTINES` and takes one operand per letter of its
@@ -41,7 +41,7 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, STR_PY, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -256,6 +256,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif name.startswith("list_"):
         _check_list_op(i, name, types)
         return
+    elif name.startswith("str_"):
+        _check_str_op(i, name, types)
+        return
     elif name in ("sreg", "barrier", "shared", "atomic"):
         _check_kernel_op(i, name, types)
         return
@@ -317,6 +320,28 @@ def _check_list_op(i: Instr, name: str, types: list) -> None:
     result = {"list_len": T.I64, "list_get": lst.elem, "list_set": T.NONE, "list_resize": T.BOOL}[name]
     if i.type != result:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
+
+
+def _check_str_op(i: Instr, name: str, types: list) -> None:
+    """The string ops (ops.py): `str_const` gives a str of its text; `str_new` takes an i64
+    length; `str_len`, `str_get`, `str_set` take a str, then i64 code points and indices;
+    `str_char` takes an i64 code point; `str_py.F` takes and gives what `STR_PY[F]` says."""
+    if name == "str_py":
+        spec = STR_PY.get(i.attr)
+        if spec is None:
+            _fail(f"unknown str_py function {i.attr}", i)
+        want, result = [T.parse_scalar(t) for t in spec[0]], T.parse_scalar(spec[1])
+    else:
+        want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
+                "str_len": [T.STR], "str_eq": [T.STR, T.STR], "str_get": [T.STR, T.I64],
+                "str_set": [T.STR, T.I64, T.I64]}[name]
+        result = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE, "str_eq": T.BOOL}.get(name, T.STR)
+    if types != want:
+        _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
+    if i.type != result:
+        _fail(f"{name} gives {result}, instruction says {i.type}", i)
+    if name == "str_const" and not isinstance(i.attr, str):
+        _fail("str_const needs its text", i)
 
 
 _LAPACK_ARGS = {"c": T.I64, "i": T.I64, "f": T.F64, "r": T.F32, "d": T.ArrayType(T.F64, 1, "C"),
@@ -420,5 +445,6 @@ def _check_message_operands(i: Instr, message: str, types: list) -> None:
     if len(want) != len(types):
         _fail(f"message takes {len(want)} values, the instruction gives {len(types)}", i)
     for kind, t in zip(want, types):
-        if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool" else t == T.F64):
+        if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool"
+                else t == T.STR if kind == "str" else t == T.F64):
             _fail(f"message argument of type {t} for a directive that takes a {kind}", i)

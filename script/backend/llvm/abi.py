@@ -106,8 +106,8 @@ def llvm_type(t: T.Type) -> str:
         return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
     if isinstance(t, T.ArrayType):
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
-    if isinstance(t, T.ListType):
-        return PTR                      # the list object (llvm.lists)
+    if isinstance(t, (T.ListType, T.StrType)):
+        return PTR                      # the list object (llvm.lists), the str's (llvm.strings)
     raise AssertionError(f"no LLVM type for {t}")
 
 
@@ -203,7 +203,9 @@ def compute_may_raise(funcs: list[Function]) -> set[int]:
 # found through the offset in bits 16-29 of ``Env.exc`` (0: the slots go to PyErr_Format as
 # they are). A float slot holds the double's bits: ``PyOS_double_to_string(x, code,
 # precision, flags)`` makes its text, as CPython's own str() and format() do.
-SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL = 0, 1, 2
+# A str slot (SLOT_STR) holds a reference to a native str (llvm.strings), which the slot's
+# text (a Python str for PyErr_Format's ``%U``) takes over and releases.
+SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL, SLOT_STR = 0, 1, 2, 3
 KINDS_SHIFT = 16
 DTSF_ADD_DOT_0 = 2          # Py_DTSF_ADD_DOT_0: repr's "1.0" for an integral float
 
@@ -262,6 +264,9 @@ def encode_message(message: str, nargs: int, loc=None) -> EncodedMessage:
         elif d == "%B":
             fmt.append(b"%s")
             kinds.append(bytes([SLOT_BOOL, 0, 0, 0]))
+        elif d == "%U":
+            fmt.append(b"%U")
+            kinds.append(bytes([SLOT_STR, 0, 0, 0]))
         elif d == "%R":
             fmt.append(b"%s")
             kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_ADD_DOT_0]))

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from script.ir import types as T
 from script.ir.core import COLD, Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
-from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, hashing, interrupt, lists, mathlib, memory, refcount, rng
+from script.backend.llvm import arith, arrays, blas, hashing, interrupt, lists, mathlib, memory, refcount, rng, strings
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -165,7 +165,7 @@ class FunctionLowering:
         name = i.opname
         if name == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in ("check", "alloc", "poll")
+        return name in ("check", "alloc", "poll", "str_new", "str_char", "str_py", "str_concat")
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
@@ -217,7 +217,7 @@ class FunctionLowering:
 
     def lower_instr(self, i: Instr) -> None:
         name = i.op.name
-        if self.rc is not None and i.op.terminator:
+        if self.rc is not None:
             self.emit_rc(self.rc.before.get(id(i), ()))
         handler = _HANDLERS.get(name)
         folded = _folded_float(i)
@@ -360,6 +360,55 @@ class FunctionLowering:
         lst, n = i.operands
         return lists.resize(self.m, self.b, lst.type, self.value(lst), self.value(n))
 
+    def _op_str_const(self, i: Instr):
+        return strings.constant(self.m, i.attr)
+
+    def _op_str_new(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        return strings.new(self.m, self.b, self.value(i.operands[0]), fail)
+
+    def _op_str_char(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        return strings.char(self.m, self.b, self.value(i.operands[0]), fail)
+
+    def _op_str_concat(self, i: Instr):
+        fail = self.fn.append_block("no_memory")
+        here = self.b.block
+        self.b.position_at_end(fail)
+        self.emit_raise(ExcInfo("MemoryError", None), [], i, self.unwind_with_cleanup(i))
+        self.b.position_at_end(here)
+        a, b = (self.value(v) for v in i.operands)
+        return strings.concat(self.m, self.b, a, b, fail)
+
+    def _op_str_eq(self, i: Instr):
+        a, b = (self.value(v) for v in i.operands)
+        return strings.equal(self.m, self.b, a, b)
+
+    def _op_str_len(self, i: Instr):
+        return strings.length(self.b, self.value(i.operands[0]))
+
+    def _op_str_get(self, i: Instr):
+        s, index = i.operands
+        return strings.get(self.b, self.value(s), self.value(index))
+
+    def _op_str_set(self, i: Instr):
+        s, code, index = i.operands
+        strings.set_item(self.b, self.value(s), self.value(code), self.value(index))
+
+    def _op_str_py(self, i: Instr):
+        types, result = STR_PY[i.attr]
+        return strings.call_python(self.m, self.b, self.env, list(STR_PY).index(i.attr),
+                                   [self.value(v) for v in i.operands], list(types), result,
+                                   self.unwind_with_cleanup(i))
+
     def _op_rng_state(self, i: Instr):
         return rng.state_view(self.m, i.attr, i.type)
 
@@ -463,7 +512,7 @@ class FunctionLowering:
     def _op_raise(self, i: Instr):
         raise_block = self.shared_raise(i, i.operands)
         if raise_block is None:
-            self.emit_raise(i.attr, i.operands, i)
+            self.emit_raise(i.attr, i.operands, i, self.unwind_with_cleanup(i))
         else:
             self.b.branch(raise_block)
 
@@ -505,6 +554,9 @@ class FunctionLowering:
     def widen(self, v: Value) -> llvm.Value:
         """A message operand as its i64 slot: ints extended by their sign, floats' bits."""
         x = self.value(v)
+        if isinstance(v.type, T.StrType):       # the slot holds a reference (abi.SLOT_STR)
+            strings.emit_rc(self.m, self.b, "incref", x)
+            return self.b.ptrtoint(x, "i64")
         if x.type == "i64":
             return x
         if x.type == "double":

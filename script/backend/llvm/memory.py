@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, itemsize, llvm_type
-from script.backend.llvm import lists
+from script.backend.llvm import lists, strings
 from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const, undef
 
 HEADER = 64             # bytes before the first element; also the alignment
@@ -28,8 +28,8 @@ INCREF, DECREF = "script.incref", "script.decref"
 
 def managed(t: T.Type) -> bool:
     """Whether a value of type `t` holds references: an array, a list (lists.py), a dict or
-    set (its lists), or a tuple holding one."""
-    if isinstance(t, (T.ArrayType, T.ListType, T.HashType)):
+    set (its lists), a str (strings.py), or a tuple holding one."""
+    if isinstance(t, (T.ArrayType, T.ListType, T.HashType, T.StrType)):
         return True
     return isinstance(t, T.TupleType) and any(managed(e) for e in t.elems)
 
@@ -66,6 +66,9 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: b
     on a path that seldom runs, lists.emit_rc)."""
     if isinstance(t, T.ListType):
         lists.emit_rc(m, b, kind, v, t, cold)
+        return
+    if isinstance(t, T.StrType):
+        strings.emit_rc(m, b, kind, v)
         return
     if isinstance(t, T.ArrayType):
         owner = b.extract_value(v, ARRAY_OWNER, "ptr")

@@ -6,7 +6,7 @@ for the call), and the views of borrowed values (`_borrowed`), which the same ho
 alive: so a function that only views its arguments counts nothing. A value gets its
 reference from its definition:
 
-- ``alloc``, ``list_new`` and ``call`` return a new reference; ``tuple`` takes over the references its
+- ``alloc``, ``list_new``, ``str_new``, ``str_char``, ``str_py`` and ``call`` return a new reference; ``tuple`` takes over the references its
   operands give it (see consuming uses);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
   ``select``, ``list_get``, ...) shares memory with an operand, so it counts one more
@@ -15,7 +15,8 @@ reference from its definition:
   drop it (`_is_borrowed_row`);
 - a block parameter receives a reference from each edge that passes it.
 
-Uses. ``ret`` and ``tuple`` operands and branch arguments are *consuming*: they hand a
+Uses. ``ret`` and ``tuple`` operands, ``str_concat``'s first operand and branch arguments
+are *consuming* (``list_set`` borrows its value: lists.replace_item counts it): they hand a
 reference on. A consuming use that is the value's last use hands over the value's own
 reference; otherwise (the value is live afterwards, used twice by the same instruction, or
 borrowed) it counts one more first. Every other use only reads. An owned value is
@@ -40,7 +41,10 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new")
+_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char", "str_concat")
+# Ops that take over an operand's reference and look at its count (`str_concat` appends in
+# place to a string only it holds): the increfs of a value live after them come first.
+_READS_COUNT = ("str_concat",)
 
 
 @dataclass
@@ -80,7 +84,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
     for block in blocks:                # reverse postorder: operands before their uses
         positions = None
         for k, i in enumerate(block.instrs):
-            if i.opname == "const_array":   # nobody owns it: nothing to count
+            if i.opname in ("const_array", "str_const"):   # nobody owns it: nothing to count
                 borrowed.add(i)
                 continue
             if i.opname == "list_get" and managed(i.type):
@@ -183,6 +187,11 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
             if ops:
                 p.edge[(id(block), k)] = _ordered(ops)
         live = held
+    elif term.opname == "raise":
+        # A message's strs are read when the exception is recorded, then released with it.
+        live = {v for v in _managed_operands(term) if owned(v)}
+        if live:
+            p.cleanup[id(term)] = list(live)
     elif term.opname == "ret" and term.operands and managed(term.operands[0].type):
         v = term.operands[0]
         if owned(v):
@@ -201,21 +210,32 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
         operands = Counter(_managed_operands(i))
         if may_raise(i):
             p.cleanup[id(i)] = [v for v in live | set(operands) if owned(v)]
+        first = []                          # counted before `i`: it reads the count
         for v, n in operands.items():
-            consumed = n if i.opname in _CONSUMING else 0
+            consumed = n if i.opname in _CONSUMING else _stored(i, v)
             if owned(v) and v not in live:
                 live.add(v)
                 if consumed:
                     consumed -= 1          # the last use hands its reference on
                 else:
                     ops.append(("decref", v))
-            ops += [("incref", v)] * consumed
+            (first if i.opname in _READS_COUNT else ops).extend([("incref", v)] * consumed)
         if ops:
             p.after[id(i)] = _ordered(ops)
+        if first:
+            p.before[id(i)] = first
     dead_params = [("decref", q) for q in block.params
                    if managed(q.type) and owned(q) and q not in live]
     if dead_params:
         p.start[id(block)] = dead_params
+
+
+def _stored(i: Instr, v: Value) -> int:
+    """How many references `i` takes over from `v` other than `_CONSUMING` ops:
+    `str_concat`'s first operand (it may append in place)."""
+    if i.opname == "str_concat":
+        return 1 if i.operands[0] is v else 0
+    return 0
 
 
 def _ordered(ops):

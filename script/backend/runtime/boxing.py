@@ -53,7 +53,7 @@ READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type",
-                **table_boxing.TYPE_OBJECT}
+                T.StrType: "PyUnicode_Type", **table_boxing.TYPE_OBJECT}
 
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -86,8 +86,8 @@ class Converter:
         self.fn = fn
         self.b = b
         self.error = error
-        self.unboxed_lists: list = []      # (list, type), released after the call
-        self.unboxed_tables: list = []     # (index, entries) of dicts and sets, likewise
+        self.unboxed: list[tuple] = []      # (value, type) of lists and strs, released after the call
+        self.unboxed_tables: list = []       # (index, entries, type) of dicts and sets, likewise
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -211,6 +211,8 @@ class Converter:
             return self._unbox_list(obj, t)
         if isinstance(t, T.HashType):
             return table_boxing.unbox_table(self, obj, t)
+        if isinstance(t, T.StrType):
+            return self._unbox_str(obj)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -234,25 +236,34 @@ class Converter:
 
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj`; MemoryError without memory."""
+        lst = self.b.call(list_boxing.unbox_callee(self.m, t), [obj])
+        return self._made(lst, t)
+
+    def _unbox_str(self, obj: Value) -> Value:
+        """A new native str of the code points of str `obj`; MemoryError without memory."""
+        from script.backend.runtime import strings
+        return self._made(strings.from_py(self.m, self.b, obj), T.STR)
+
+    def _made(self, v: Value, t: T.Type) -> Value:
+        """`v`, a new list or str (NULL: no memory), to be released after the call."""
         b = self.b
-        lst = b.call(list_boxing.unbox_callee(self.m, t), [obj])
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
         capi.call(self.m, nb, "PyErr_NoMemory")
-        self._release_lists(nb)
+        self._release_unboxed(nb)
         nb.branch(self.error)
-        self._continue_if(b.icmp("ne", lst, NULL), no_memory)
-        self.unboxed_lists.append((lst, t))
-        return lst
+        self._continue_if(b.icmp("ne", v, NULL), no_memory)
+        self.unboxed.append((v, t))
+        return v
 
-    def _release_lists(self, b: Builder) -> None:
-        for lst, t in self.unboxed_lists:
-            lists.emit_rc(self.m, b, "decref", lst, t)
+    def _release_unboxed(self, b: Builder) -> None:
+        for v, t in self.unboxed:
+            memory.emit_rc(self.m, b, "decref", v, t)
         table_boxing.release_tables(self, b)
 
     def release_unboxed(self) -> None:
-        """Release the lists `emit_unbox` made (call right after the native call)."""
-        self._release_lists(self.b)
+        """Release the lists and strs `emit_unbox` made (call right after the native call)."""
+        self._release_unboxed(self.b)
 
     def _unbox_int(self, obj: Value, t: T.IntType) -> Value:
         """`obj` (an exact int) as `t`: inline for a one-digit value in range, through
@@ -313,6 +324,11 @@ class Converter:
             return self._box_list(v, t, error)
         if isinstance(t, T.HashType):
             return table_boxing.box_table(self, v, t, error)
+        if isinstance(t, T.StrType):        # a new str; the native one released
+            from script.backend.runtime import strings
+            obj = strings.to_py(m, b, v)
+            memory.emit_rc(m, b, "decref", v, t)
+            return obj
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
@@ -470,7 +486,10 @@ class Converter:
         some, none, done = (self.fn.append_block(h) for h in ("opt_some", "opt_none", "opt_done"))
         b.cbranch(b.extract_value(v, 0, llvm_type(T.BOOL)), some, none)
         b.position_at_end(none)
+        if memory.managed(t.value):         # boxing takes over the placeholder's reference too
+            memory.emit_rc(self.m, b, "decref", b.extract_value(v, 1, llvm_type(t.value)), t.value)
         none_obj = capi.call(self.m, b, "Py_NewRef", capi.address_of(self.m, "_Py_NoneStruct"))
+        none = b.block
         b.branch(done)
         b.position_at_end(some)
         obj = self.emit_box(b.extract_value(v, 1, llvm_type(t.value)), t.value, error)

@@ -89,6 +89,18 @@ FUNCTIONS = {
     "PyOS_double_to_string": ("ptr", ["double", "i8", "i32", "i32", "ptr"], False),
     "PyMem_Free": ("void", ["ptr"], False),
     "PySys_FormatStdout": ("void", ["ptr"], True),
+    "PyUnicode_FromKindAndData": ("ptr", ["i32", "ptr", "i64"], False),
+    "PyUnicode_AsUCS4": ("ptr", ["ptr", "ptr", "i64", "i32"], False),
+    "PyUnicode_GetLength": ("i64", ["ptr"], False),
+    "PyLong_FromUnicodeObject": ("ptr", ["ptr", "i32"], False),
+    "PyLong_AsLongLong": ("i64", ["ptr"], False),
+    "PyFloat_FromString": ("ptr", ["ptr"], False),
+    "PyObject_Str": ("ptr", ["ptr"], False),
+    "PyObject_Repr": ("ptr", ["ptr"], False),
+    "PyObject_Format": ("ptr", ["ptr", "ptr"], False),
+    "PyObject_GetAttrString": ("ptr", ["ptr", "ptr"], False),
+    "PyObject_CallObject": ("ptr", ["ptr", "ptr"], False),
+    "PyObject_IsTrue": ("i32", ["ptr"], False),
 }
 
 # NumPy's C-API functions generated code calls, by our symbol name: (slot in NumPy's
@@ -103,6 +115,7 @@ NUMPY_FUNCTIONS = {
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
 OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type", "PySet_Type",
+           "PyUnicode_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
 
 # Exception classes generated code raises: those of compiled code, and one for the runtime.

@@ -47,12 +47,14 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
+from script.backend.llvm import strings
 from script.backend.runtime import capi, dispatch
+from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, VECTORCALL_RET
 
@@ -299,7 +301,13 @@ def _build_slot_text(m: NativeModule):
     kind, slot = fn.args
     b = Builder(fn, fn.append_block("entry"))
     float_, bool_, as_is = fn.append_block("float"), fn.append_block("bool"), fn.append_block("as_is")
-    b.switch(b.load("i8", kind), as_is, [(SLOT_FLOAT, float_), (SLOT_BOOL, bool_)])
+    str_ = fn.append_block("str")
+    b.switch(b.load("i8", kind), as_is, [(SLOT_FLOAT, float_), (SLOT_BOOL, bool_), (SLOT_STR, str_)])
+    b.position_at_end(str_)             # a Python str of the native one, whose reference it ends
+    native = b.inttoptr(slot, "ptr")
+    text = runtime_strings.to_py(m, b, native)
+    strings.emit_rc(m, b, "decref", native)
+    b.ret(b.ptrtoint(text, "i64"))
     b.position_at_end(as_is)
     b.ret(slot)
     b.position_at_end(bool_)
@@ -315,10 +323,13 @@ def _build_slot_text(m: NativeModule):
     free = m.new_function("script.free_text", "void", ["ptr", "i64"])
     kind, text = free.args
     b = Builder(free, free.append_block("entry"))
-    done, release = free.append_block("done"), free.append_block("release")
-    b.cbranch(b.icmp("eq", b.load("i8", kind), int_const("i8", SLOT_FLOAT)), release, done)
+    done, release, release_str = (free.append_block(x) for x in ("done", "release", "release_str"))
+    b.switch(b.load("i8", kind), done, [(SLOT_FLOAT, release), (SLOT_STR, release_str)])
     b.position_at_end(release)
     capi.call(m, b, "PyMem_Free", b.inttoptr(text, "ptr"))
+    b.branch(done)
+    b.position_at_end(release_str)
+    capi.call(m, b, "Py_DecRef", b.inttoptr(text, "ptr"))
     b.branch(done)
     b.position_at_end(done)
     b.ret_void()

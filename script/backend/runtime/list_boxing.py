@@ -27,6 +27,7 @@ from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SI
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes to.
 LIST_EMPTY, LIST_MIXED = 0, -1
 LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
+STR_KIND = 4                        # a flat list of strs only (nested or in tuples: not matched)
 LIST_KIND_SYMBOL = "script.list.kind"
 NESTED_KIND_SYMBOL = "script.list.kind.nested"
 SCAN_SYMBOL = "script.list.scan"
@@ -35,7 +36,7 @@ SCAN_SYMBOL = "script.list.scan"
 def build_runtime(m: NativeModule) -> list[str]:
     """Define the runtime library's list functions in `m`; returns their names."""
     names = [_build_list_kind(m), _build_list_scan(m), _build_nested_kind(m)]
-    for t in LIST_KINDS:
+    for t in (*LIST_KINDS, T.STR):
         names.append(_build_unbox_list(m, t))
     return names
 
@@ -43,6 +44,11 @@ def build_runtime(m: NativeModule) -> list[str]:
 def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
     """Whether list `obj` (an exact list: the caller checked its type) matches `t` (i1)."""
     depth, leaf = list_depth(t)
+    if leaf == T.STR:
+        if depth != 1:
+            return FALSE
+        kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
+        return b.or_(b.icmp("eq", kind, int_const("i32", STR_KIND)), b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
     if leaf in LIST_KINDS:
         if depth == 1:
             kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
@@ -67,7 +73,7 @@ def unbox_callee(m: NativeModule, t: T.ListType):
     """``ptr (PyObject *list)`` making a new native list of `t` from a Python list that
     `emit_match` matched (NULL without memory): the runtime library's for a flat list of
     numbers, one defined in `m` otherwise (each inner list unboxed the same way)."""
-    if t.elem in LIST_KINDS:
+    if t.elem in LIST_KINDS or t.elem == T.STR:
         return m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",))
     name = _unbox_list_symbol(t.elem)
     fn = m.helpers.get(name)
@@ -255,12 +261,13 @@ def list_depth(t: T.ListType) -> tuple[int, T.Type]:
 
 def _build_list_kind(m: NativeModule) -> str:
     """``i32 script.list.kind(PyObject *list)``: LIST_EMPTY, LIST_MIXED (other elements, an
-    int beyond int64, bools with numbers) or the LIST_KINDS value of an exact list's elements."""
+    int beyond int64, bools with numbers, strs with anything else), STR_KIND, or the
+    LIST_KINDS value of an exact list's elements."""
     fn = m.new_function(LIST_KIND_SYMBOL, "i32", ["ptr"], linkage="external")
     obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    head, body, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "number", "check_int", "next", "done", "mixed"))
+    head, body, number, check_int, check_str, next_, done, mixed = (fn.append_block(x) for x in (
+        "head", "body", "number", "check_int", "check_str", "next", "done", "mixed"))
     Builder(fn, mixed).ret(int_const("i32", LIST_MIXED))
     n = b.load_at("i64", obj, VAR_SIZE)
     items = b.load_at("ptr", obj, LIST_ITEMS)
@@ -268,8 +275,8 @@ def _build_list_kind(m: NativeModule) -> str:
     entry = b.block
     b.branch(head)
     b.position_at_end(head)
-    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats):
+    i, bools, floats, strs = b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats, strs):
         phi.add_incoming(int_const("i64", 0), entry)
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
@@ -278,7 +285,10 @@ def _build_list_kind(m: NativeModule) -> str:
     is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
     is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
     is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    is_str = b.icmp("eq", cls, capi.address_of(m, "PyUnicode_Type"))
+    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, check_str)
+    b.position_at_end(check_str)
+    b.cbranch(is_str, next_, mixed)
     b.position_at_end(number)
     b.cbranch(is_int, check_int, next_)
     b.position_at_end(check_int)
@@ -288,6 +298,7 @@ def _build_list_kind(m: NativeModule) -> str:
     i.add_incoming(b.add(i, int_const("i64", 1)), next_)
     bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
     floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
+    strs.add_incoming(b.add(strs, b.zext(is_str, "i64")), next_)
     b.branch(head)
     b.position_at_end(done)
     kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
@@ -295,6 +306,9 @@ def _build_list_kind(m: NativeModule) -> str:
     kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    kind = b.select(b.icmp("eq", strs, n), int_const("i32", STR_KIND), kind)
+    some_strs = b.and_(b.icmp("ne", strs, int_const("i64", 0)), b.icmp("ne", strs, n))
+    kind = b.select(some_strs, int_const("i32", LIST_MIXED), kind)
     b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
     return fn.name
 
@@ -396,14 +410,20 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
     item = b.load("ptr", b.gep("ptr", items, i))
-    if elem == T.BOOL:
+    if elem == T.STR:
+        from script.backend.runtime import strings
+        v = strings.from_py(m, b, item)
+        made = fn.append_block("made")
+        b.cbranch(b.icmp("ne", v, NULL), made, failed)
+        b.position_at_end(made)
+    elif elem == T.BOOL:
         v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
     elif elem == T.F64:
         v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
     else:
         v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
     lists.set_item(b, t, lst, v, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
     b.branch(head)
     b.position_at_end(done)
     b.ret(lst)

@@ -7,6 +7,7 @@ compiled once per machine and loaded once per process, on first use (native.load
   ``script.dealloc``);
 - runtime.entry: the entry points' cold paths (``script.mismatch``, ``script.raise``);
 - runtime.boxing: the slow conversions of ints (``script.unbox.<t>``);
+- runtime.strings: strs between CPython and compiled code, and the `str_py` op;
 - runtime.interrupt: the count of SIGINTs, the SIGINT hook and ``script.poll``;
 - runtime.pymodule: ``PyInit__runtime``, the extension module through which Python makes
   compiled-function objects without ctypes.
@@ -31,11 +32,11 @@ def compile_runtime() -> tuple[bytes, list]:
     (benchmarks/call_overhead.py)."""
     from script.backend.llvm.builder import NativeModule
     from script.backend.llvm.jit import get_jit
-    from script.backend.runtime import boxing, dispatch, entry, interrupt, pymodule
+    from script.backend.runtime import boxing, dispatch, entry, interrupt, pymodule, strings
     jit = get_jit()
     m = NativeModule(RUNTIME_LIBRARY, jit.triple, jit.data_layout)
-    names = (dispatch.build_runtime(m) + entry.build_runtime(m) + boxing.build_runtime(m)
-             + interrupt.build_runtime(m))
+    names = (strings.build_runtime(m) + dispatch.build_runtime(m) + entry.build_runtime(m)
+             + boxing.build_runtime(m) + interrupt.build_runtime(m))     # strings first: boxing calls them
     names += pymodule.build_runtime(m, names)
     return jit.emit_object(jit.parse(m.text()), 0), names
 

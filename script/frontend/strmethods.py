@@ -1,0 +1,202 @@
+"""The methods of strs in compiled code (`s.split()`, `s.find(t)`, `"{}".format(x)`, ...):
+a mixin for `FunctionLowering` that strings.py's `StrLowering` helps. Each method is a call
+of a function of strlib.py or strtext.py, written in the compiled subset, or a `str_py` op
+for what CPython's Unicode tables decide (docs/strings.md)."""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend import strlib, strtext
+from script.frontend.strings import char_code, is_str
+from script.ir import types as T
+from script.ir.core import Const, Instr, Value
+
+_NO_END = 1 << 62                   # an end index beyond any string (ADJUST_INDICES clamps it)
+
+# Methods without arguments computed by strlib or CPython (ops.STR_PY).
+_LIB_METHODS = {"lower": strtext.lower, "upper": strtext.upper, "isdigit": strtext.isdigit,
+                "isalpha": strtext.isalpha, "isalnum": strtext.isalnum, "isspace": strtext.isspace,
+                "isascii": strtext.is_ascii}
+_PY_METHODS = ("casefold", "title", "capitalize", "swapcase", "isupper", "islower", "isdecimal",
+               "isnumeric", "istitle", "isidentifier", "isprintable")
+_SEARCH_METHODS = {"find": strlib.find, "rfind": strlib.rfind, "index": strlib.index,
+                   "rindex": strlib.rindex, "count": strlib.count}
+_JUSTIFY = {"ljust": strtext.ljust, "rjust": strtext.rjust, "center": strtext.center}
+
+
+class StrMethodLowering:
+    """Mixin for `FunctionLowering`: methods of strs."""
+
+    def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
+        if node.keywords and name not in ("split", "rsplit", "splitlines", "format"):
+            self.error(f"str.{name}() takes no keyword arguments", node)
+        if name in _LIB_METHODS:
+            self.positional(node, name, 0)
+            return self.str_lib(_LIB_METHODS[name], [s], node)
+        if name in _PY_METHODS:
+            self.positional(node, name, 0)
+            rt = T.STR if name in ("casefold", "title", "capitalize", "swapcase") else T.BOOL
+            return self.emit("str_py", [s], rt, name, self.loc(node))
+        if name in _SEARCH_METHODS or name in ("startswith", "endswith"):
+            return self._search(s, name, node)
+        if name in ("strip", "lstrip", "rstrip"):
+            args = self.positional(node, name, 0, 1)
+            left, right = name != "rstrip", name != "lstrip"
+            flags = [Const(left, T.BOOL), Const(right, T.BOOL)]
+            if not args or isinstance(args[0].type, T.NoneType):
+                return self.str_lib(strtext.strip_spaces, [s] + flags, node)
+            self._want_str(args[0], name, node)
+            return self.str_lib(strtext.strip_chars, [s, args[0]] + flags, node)
+        if name in ("split", "rsplit"):
+            return self._split(s, name, node)
+        if name == "join":
+            (parts,) = self.positional(node, "join", 1)
+            if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):
+                if isinstance(parts.type, T.ListType) or isinstance(parts.type, T.TupleType):
+                    parts = self._str_list(parts, node)
+                else:
+                    self.error(f"str.join() takes a list of strs in compiled code, not {parts.type}", node)
+            return self.str_lib(strlib.join, [s, parts], node)
+        if name == "replace":
+            args = self.positional(node, name, 2, 3)
+            for a in args[:2]:
+                self._want_str(a, name, node)
+            limit = args[2] if len(args) == 3 else Const(-1, T.I64)
+            return self.str_lib(strtext.replace, [s, args[0], args[1], limit], node)
+        if name in _JUSTIFY or name == "zfill":
+            return self._justify(s, name, node)
+        if name in ("partition", "rpartition", "removeprefix", "removesuffix"):
+            (arg,) = self.positional(node, name, 1)
+            self._want_str(arg, name, node)
+            return self.str_lib(getattr(strtext, name), [s, arg], node)
+        if name == "splitlines":
+            values = list(node.args) + [k.value for k in node.keywords if k.arg == "keepends"]
+            if len(values) > 1 or any(k.arg != "keepends" for k in node.keywords):
+                self.error("splitlines() takes one argument, keepends", node)
+            keep = self.truth(self.expr(values[0]), node) if values else Const(False, T.BOOL)
+            return self.str_lib(strtext.splitlines, [s, keep], node)
+        if name == "format":
+            return self.str_format(s, node)
+        self.error(f"str has no method '{name}' in compiled code", node.func)
+
+    def _want_str(self, v: Value, name: str, node) -> None:
+        if not is_str(v):
+            self.error(f"str.{name}() argument must be str, not {v.type}", node)
+
+    def _want_int(self, v: Value, name: str, node) -> Value:
+        if isinstance(v.type, T.NoneType):
+            return None
+        if not isinstance(v.type, (T.IntType, T.BoolType)):
+            self.error(f"slice indices of str.{name}() must be integers or None, not {v.type}", node)
+        return v
+
+    def _search(self, s: Value, name: str, node) -> Value:
+        args = self.positional(node, name, 1, 3)
+        start = (self._want_int(args[1], name, node) if len(args) > 1 else None) or Const(0, T.I64)
+        end = (self._want_int(args[2], name, node) if len(args) > 2 else None) or Const(_NO_END, T.I64)
+        sub = args[0]
+        if name in ("startswith", "endswith"):
+            fn = strlib.startswith if name == "startswith" else strlib.endswith
+            if isinstance(sub.type, T.TupleType):       # any of the tuple's strs
+                if not all(isinstance(e, T.StrType) for e in sub.type.elems):
+                    self.error(f"{name} first arg must be str or a tuple of str", node)
+                hit: Value = Const(False, T.BOOL)
+                for k in range(len(sub.type.elems)):
+                    part = self.emit("extract", [sub], T.STR, k, self.loc(node))
+                    h = self.str_lib(fn, [s, part, start, end], node)
+                    hit = h if isinstance(hit, Const) else self.emit("or", [hit, h], T.BOOL, None, self.loc(node))
+                return hit
+            if not is_str(sub):
+                self.error(f"{name} first arg must be str or a tuple of str, not {sub.type}", node)
+            return self.str_lib(fn, [s, sub, start, end], node)
+        if not is_str(sub):
+            self.error(f"must be str, not {sub.type}", node)
+        return self.str_lib(_SEARCH_METHODS[name], [s, sub, start, end], node)
+
+    def _split(self, s: Value, name: str, node) -> Value:
+        names = ("sep", "maxsplit")
+        values = list(node.args)
+        if len(values) > 2:
+            self.error(f"{name}() takes at most 2 arguments ({len(values)} given)", node)
+        values += [None] * (2 - len(values))
+        for k in node.keywords:
+            if k.arg not in names or values[names.index(k.arg)] is not None:
+                self.error(f"{name}() got an unexpected or repeated keyword argument '{k.arg}'", k.value)
+            values[names.index(k.arg)] = k.value
+        sep = self.expr(values[0]) if values[0] is not None else Const(None, T.NONE)
+        maxsplit = self.expr(values[1]) if values[1] is not None else Const(-1, T.I64)
+        if not isinstance(maxsplit.type, (T.IntType, T.BoolType)):
+            self.error(f"{name}() maxsplit must be an int, not {maxsplit.type}", node)
+        left = name == "split"
+        if isinstance(sep.type, T.NoneType):
+            return self.str_lib(strtext.split_spaces if left else strtext.rsplit_spaces, [s, maxsplit], node)
+        self._want_str(sep, name, node)
+        return self.str_lib(strtext.split_sep if left else strtext.rsplit_sep, [s, sep, maxsplit], node)
+
+    def _justify(self, s: Value, name: str, node) -> Value:
+        if name == "zfill":
+            (width,) = self.positional(node, name, 1)
+            return self.str_lib(strtext.zfill, [s, width], node)
+        args = self.positional(node, name, 1, 2)
+        fill: Value = Const(32, T.I64)
+        if len(args) == 2:
+            self._want_str(args[1], name, node)
+            fill = char_code(args[1])
+            if fill is None:
+                n = self.str_len(args[1], node)
+                self.raise_if(self.cmp("ne", n, Const(1, T.I64), node), "TypeError",
+                              "The fill character must be exactly one character long", node)
+                fill = self.str_code(args[1], Const(0, T.I64), node)
+        return self.str_lib(_JUSTIFY[name], [s, args[0], fill], node)
+
+    def _str_list(self, seq: Value, node) -> Value:
+        """A new list[str] of the strs of a tuple (`sep.join(("a", b))`)."""
+        n, item, et = self.iterable_value(seq, node)
+        if et != T.STR:
+            self.error(f"str.join() takes strs, not elements of type {et}", node)
+        lst = self.new_list(T.STR, n, node)
+        self.fill_from(lst, Const(0, T.I64), (n, item, et), node)
+        return lst
+
+    def str_format(self, s: Value, node: ast.Call) -> Value:
+        """`"template".format(...)` of a constant template: its fields as an f-string's."""
+        import string
+        if not (isinstance(s, Instr) and s.opname == "str_const"):
+            self.error("str.format() needs a constant template in compiled code", node)
+        try:
+            fields = list(string.Formatter().parse(s.attr))
+        except ValueError as e:
+            self.error(f"bad format string: {e}", node.func)
+        keywords = {k.arg: k.value for k in node.keywords}
+        if None in keywords:
+            self.error("**kwargs in calls is not supported", node)
+        parts, auto = [], 0
+        for literal, field, spec, conversion in fields:
+            if literal:
+                parts.append(self.str_constant(literal, node))
+            if field is None:
+                continue
+            if field == "":
+                field, auto = str(auto), auto + 1
+            if field.isdigit() and int(field) < len(node.args):
+                arg = node.args[int(field)]
+            elif field in keywords:
+                arg = keywords[field]
+            else:
+                self.error(f"format field {field!r} is not supported here (positional or keyword "
+                           "arguments by name only)", node)
+            if "{" in (spec or ""):
+                self.error("a computed format spec is not supported in str.format()", node)
+            if conversion not in (None, "s", "r"):
+                self.error(f"the !{conversion} conversion is not supported in compiled code", node)
+            v = self.expr(arg)
+            if spec:
+                v = self.str_of(v, node, conversion) if conversion else v
+                parts.append(self.format_value(v, self.str_constant(spec, node), node))
+            else:
+                parts.append(self.str_of(v, node, conversion or "s"))
+        out = parts[0] if parts else self.str_constant("", node)
+        for p in parts[1:]:
+            out = self.str_concat(out, p, node)
+        return out
