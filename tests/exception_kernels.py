@@ -150,8 +150,20 @@ def return_in_finally(a: int) -> int:
     try:
         return 10 // a
     finally:
-        if a > 5:
-            return -1           # swallows nothing here, replaces the result  # noqa: B012
+        if a > 5 or a == 0:
+            return -1           # replaces the result, or drops the exception  # noqa: B012
+
+
+def break_in_finally(n: int) -> int:
+    s = 0
+    for i in range(n):
+        try:
+            s += 12 // (i - 3)
+        finally:
+            if i >= 3:
+                break           # drops the ZeroDivisionError at i == 3  # noqa: B012
+            s += 1
+    return s
 
 
 def finally_sees_assignments(a: int) -> int:

@@ -39,6 +39,7 @@ def test_class_hierarchy(a, b, x):
 def test_loops_with_break_continue_and_finally(n, k):
     check_all_levels(K.loop_break_continue, n, k)
     check_all_levels(K.while_continue, n)
+    check_all_levels(K.break_in_finally, n)
     check_all_levels(K.list_ops, n, k % 7 - 3)
 
 
@@ -152,3 +153,66 @@ def test_kernels_reject_caught_exceptions():
 
     with pytest.raises(CompileError, match="not supported in kernels"):
         script.kernel(k)[1, 4](np.ones(4))
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------
+
+def test_keyboard_interrupt_passes_through_handlers(tmp_path):
+    """A SIGINT in a loop of a called function (a Python exception set by the signal
+    handler) matches no `except` clause, not even a bare one, runs `finally` bodies on its
+    way out and is not dropped by a `return` in one; one in the function's own loop leaves
+    at once."""
+    from test_interrupts import run_child
+    out = run_child(tmp_path, """
+        @script.script
+        def catch_all(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            except Exception:
+                return -1
+
+        @script.script
+        def catch_bare(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            except:
+                return -2
+
+        @script.script
+        def with_finally(flag, n: int) -> int:
+            r = 0
+            try:
+                r = spin_range(flag, n)
+            finally:
+                print("finally")
+            return r
+
+        @script.script
+        def finally_returns(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            finally:
+                return -4
+
+        @script.script
+        def own_loop(flag, n: int) -> int:
+            x = 1
+            try:
+                flag[0] = 1
+                for i in range(n):
+                    x = (x * 1103515245 + 12345) % 2147483648
+            except Exception:
+                return -3
+            return x
+
+        for f in (catch_all, catch_bare, with_finally, finally_returns, own_loop):
+            flag = np.zeros(4, np.int64)
+            send_sigint_when_running(flag)
+            try:
+                f(flag, 10 ** 17)
+                print("finished")
+            except KeyboardInterrupt:
+                print("KeyboardInterrupt")
+    """)
+    assert out.split() == ["KeyboardInterrupt", "KeyboardInterrupt", "finally", "KeyboardInterrupt",
+                           "KeyboardInterrupt", "KeyboardInterrupt"]

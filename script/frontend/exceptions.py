@@ -55,6 +55,7 @@ class TryLowering:
     FunctionLowering, placed before SSABuilder so that its `emit` sees every instruction)."""
 
     try_frames: list
+    dropping: list          # (exception, loops open) of the `finally` bodies run for one
     handling: list          # the exceptions being handled, innermost last (a bare `raise`)
     exc_names: dict         # `except E as name`: name -> the exception
 
@@ -144,7 +145,11 @@ class TryLowering:
         if frame.landing.preds:
             self.start(frame.landing)           # the exceptional exit
             e = self.read(frame.var, loc)
-            self.stmts(node.finalbody)
+            self.dropping.append((e, len(self.loops)))
+            try:
+                self.stmts(node.finalbody)
+            finally:
+                self.dropping.pop()
             if self.block is not None:
                 self.throw(e, loc)
         self.finish_join(join)
@@ -267,6 +272,24 @@ class TryLowering:
             e = self.handling[-1]
         self.throw(e, self.loc(node))
 
+    def keep_foreign(self, loops: int, node) -> None:
+        """Before a ``return`` (`loops` 0) or a ``break``/``continue`` of the loop at depth
+        `loops`: a jump out of a ``finally`` body run for an exception drops it, as in
+        CPython, except one a Python signal handler raised (already set in the thread
+        state, matched by no clause), which is raised again instead."""
+        for e, depth in reversed(self.dropping):
+            if depth < loops or self.block is None:
+                continue
+            loc = self.loc(node)
+            ours = super().emit("exc_match", [e], T.BOOL, "BaseException", loc)
+            drop, keep = self.new_block("finally.drop"), self.new_block("finally.keep")
+            self.branch(ours, drop, keep, loc)
+            self.seal(drop)
+            self.seal(keep)
+            self.start(keep)
+            self.throw(e, loc)
+            self.start(drop)
+
     def run_finally(self, down_to: int, node) -> None:
         """Run the ``finally`` bodies of the frames from the innermost down to index
         `down_to`, each built with only the frames outside it open (what it raises goes
@@ -287,6 +310,7 @@ class TryLowering:
         """Before a ``break`` or ``continue``: the ``finally`` bodies of the frames inside
         the innermost loop."""
         depth = len(self.loops)
+        self.keep_foreign(depth, node)
         k = len(self.try_frames)
         while k > 0 and self.try_frames[k - 1].loops >= depth:
             k -= 1

@@ -89,6 +89,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
         self.try_frames: list = []                     # enclosing `try` statements (exceptions.py)
         self.handling: list = []                       # exceptions being handled (exceptions.py)
+        self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
 
     # ---- driver --------------------------------------------------------------------------
@@ -440,7 +441,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr_opt(node.value) if node.value is not None else None
-        if self.try_frames:
+        if self.try_frames or self.dropping:
+            self.keep_foreign(0, node)          # exceptions.py
             self.run_finally(0, node)           # exceptions.py: `finally` bodies first
             if self.block is None:
                 return
