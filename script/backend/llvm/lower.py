@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
-from script.ir.ops import EXCEPTIONS, ExcInfo, is_subclass
+from script.ir.ops import EXCEPTIONS, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, interrupt, lists, mathlib, memory, refcount, rng
+from script.backend.llvm import arith, arrays, blas, caught, interrupt, lists, mathlib, memory, refcount, rng
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
-    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, EXC_TYPE, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
+    ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
     WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
@@ -118,7 +118,7 @@ class FunctionLowering:
         self._cleanups: dict[tuple, llvm.Block] = {}  # shared releases before unwinding
         self.rc = refcount.plan(func, self.may_raise)
         # calls whose exception goes to a handler of this function: `raised` follows them
-        self.caught = {id(b.instrs[k - 1]) for b in func.blocks for k, i in enumerate(b.instrs)
+        self.caught_calls = {id(b.instrs[k - 1]) for b in func.blocks for k, i in enumerate(b.instrs)
                        if i.opname == "raised"}
 
     def run(self) -> None:
@@ -303,7 +303,7 @@ class FunctionLowering:
         call = self.b.call(self.lowered.native[id(callee)],
                            [self.env] + [self.value(v) for v in i.operands],
                            notail=id(callee) in self.lowered.recursive)
-        if id(callee) in self.lowered.may_raise and id(i) not in self.caught:
+        if id(callee) in self.lowered.may_raise and id(i) not in self.caught_calls:
             cont = self.fn.append_block()
             self.b.cbranch(load_status(self.b, self.env), self.unwind_with_cleanup(i), cont, UNLIKELY)
             self.b.position_at_end(cont)
@@ -317,9 +317,7 @@ class FunctionLowering:
                            [load_status(self.b, self.env), llvm.int_const("i1", 0)])
 
     def _op_catch(self, i: Instr):
-        exc = self.b.load(EXC_TYPE, self.env, 8)
-        self.b.store_at(llvm.int_const("i32", 0), self.env, ENV_STATUS)
-        return exc
+        return caught.catch(self.b, self.env)
 
     def _op_exception(self, i: Instr):
         """The record `emit_raise` would store, as a value."""
@@ -330,37 +328,13 @@ class FunctionLowering:
             fmt = self.m.cstring(enc.data())
             exc_word = enc.exc_word(exc_word)
             slots = self.message_slots(enc, i.operands)
-        out = llvm.Value(EXC_TYPE, "zeroinitializer")
-        out = self.b.insert_value(out, llvm.int_const("i32", 1), 0)
-        out = self.b.insert_value(out, llvm.int_const("i32", exc_word), 1)
-        out = self.b.insert_value(out, fmt, 2)
-        for k, a in enumerate(slots):
-            if a.type == "ptr":
-                a = self.b.ptrtoint(a, "i64")
-            out = self.b.insert_value(out, a, f"3, {k}")
-        return out
+        return caught.make(self.b, exc_word, fmt, slots)
 
     def _op_exc_match(self, i: Instr):
-        """Whether the class index (the low 16 bits of the record's class word: abi) is one
-        of the subclasses of the attribute's class, and the status 1 (an exception a signal
-        handler raised, status 2, matches nothing)."""
-        exc = self.value(i.operands[0])
-        status = self.b.extract_value(exc, 0, "i32")
-        index = self.b.and_(self.b.extract_value(exc, 1, "i32"), llvm.int_const("i32", 0xFFFF))
-        inside = subclass_indices(i.attr)
-        outside = [k for k in range(len(EXCEPTIONS)) if k not in inside]
-        if len(outside) < len(inside):     # all but a few: test those
-            test = self.b.icmp("ult", index, llvm.int_const("i32", len(EXCEPTIONS)))
-            for k in outside:
-                test = self.b.and_(test, self.b.icmp("ne", index, llvm.int_const("i32", k)))
-        else:
-            test = llvm.int_const("i1", 0)
-            for k in inside:
-                test = self.b.or_(test, self.b.icmp("eq", index, llvm.int_const("i32", k)))
-        return self.b.and_(test, self.b.icmp("eq", status, llvm.int_const("i32", 1)))
+        return caught.match(self.b, self.value(i.operands[0]), i.attr)
 
     def _op_reraise(self, i: Instr):
-        self.b.store(self.value(i.operands[0]), self.env, 8)
+        caught.reraise(self.b, self.env, self.value(i.operands[0]))
         self.b.branch(self.unwind_block())
 
     def unwind_with_cleanup(self, i: Instr) -> llvm.Block:
@@ -607,11 +581,6 @@ class FunctionLowering:
             phi = self.phis.get(id(p))
             if phi is not None:
                 phi.add_incoming(a, self.b.block)
-
-
-def subclass_indices(name: str) -> set[int]:
-    """The indices in EXCEPTIONS of builtin class `name` and its subclasses."""
-    return {k for k, e in enumerate(EXCEPTIONS) if is_subclass(e, name)}
 
 
 def _folded_float(i: Instr) -> Const | None:
