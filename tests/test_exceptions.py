@@ -87,6 +87,11 @@ def test_keyboard_interrupt_is_not_an_exception():
     assert (f(0), f(1)) == (K.keyboard(0), K.keyboard(1)) == (0, 2)
 
 
+def test_runaway_recursion_is_caught():
+    f = compiled(K.catch_recursion)
+    assert (f(50), f(10 ** 8)) == (K.catch_recursion(50), K.catch_recursion(10 ** 8)) == (50, -1)
+
+
 def test_the_message_of_an_unmatched_exception_is_kept():
     f = compiled(K.unmatched)
     with pytest.raises(ValueError, match="^negative: -5$"):
@@ -114,12 +119,14 @@ def _ssa_text(f) -> str:
 
 
 def test_the_ir_of_caught_exceptions_round_trips():
+    ops = set()
     for fn in (K.calls_checked, K.else_and_finally, K.reraise_named, K.recursive, K.list_ops):
         f = compiled(fn, opt=0)
         f(*([1] * fn.__code__.co_argcount))
         for text in (_ir_text(f), _ssa_text(f)):
-            assert any(op in text for op in ("raised", "catch", "exc_match", "reraise")), text
+            ops |= {line.split("=")[-1].split()[0].split(".")[0] for line in text.splitlines() if line.startswith("  ")}
             assert format_module(parse_module(text)) == text
+    assert {"exception", "raised", "catch", "exc_match", "reraise"} <= ops, ops
 
 
 def test_save_and_load(tmp_path):

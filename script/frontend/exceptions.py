@@ -33,19 +33,23 @@ import builtins as py_builtins
 
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
-from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.ops import EXCEPTIONS, ExcInfo, is_subclass
 
 
 class Frame:
     """One enclosing ``try`` while its protected statements are built: where exceptions go
-    (`landing`, through variable `var`), and for a ``finally`` its body and the number of
-    loops open around the ``try`` (a ``break`` or ``continue`` of a loop outside runs it)."""
+    (`landing`, through variable `var`: for a ``finally`` every exception, for ``except``
+    clauses those whose class is known only at run time), the clauses (`handlers`: for each,
+    its classes, its first block and the variable its exception arrives in), and for a
+    ``finally`` its body and the number of loops open around the ``try`` (a ``break`` or
+    ``continue`` of a loop outside runs it)."""
 
-    __slots__ = ("landing", "var", "finalbody", "loops")
+    __slots__ = ("landing", "var", "handlers", "finalbody", "loops")
 
-    def __init__(self, landing, var: str, finalbody=None, loops: int = 0):
+    def __init__(self, landing, var: str, handlers=None, finalbody=None, loops: int = 0):
         self.landing = landing
         self.var = var
+        self.handlers = handlers
         self.finalbody = finalbody
         self.loops = loops
 
@@ -81,8 +85,8 @@ class TryLowering:
 
     def routed_check(self, operands, exc: ExcInfo, loc) -> Value:
         """A `check` inside a ``try``: a branch to a block sending the exception to the
-        handler."""
-        if _unknown(operands):
+        handler; a plain `check` when no handler catches its class (nor a ``finally`` runs)."""
+        if _unknown(operands) or not self.is_caught(exc.name):
             return super().emit("check", operands, T.NONE, exc, loc)
         cond, *args = operands
         if isinstance(cond, Const):
@@ -107,20 +111,44 @@ class TryLowering:
         self.block = dead
 
     def route_raise(self, exc: ExcInfo, args, loc) -> bool:
-        """Send a ``raise`` to the innermost handler; False when there is none (the caller
-        ends the block with a `raise`)."""
-        if not self.in_try():
+        """Send a ``raise`` to the handler that catches it; False when none does (the
+        caller ends the block with a `raise`)."""
+        if not self.in_try() or not self.is_caught(exc.name):
             return False
         self.throw(super().emit("exception", list(args), T.EXC, exc, loc), loc)
         return True
 
+    def is_caught(self, name: str) -> bool:
+        """Whether an exception of builtin class `name` raised here reaches a handler or a
+        ``finally`` of this function."""
+        return self.destination(name) is not None
+
+    def destination(self, name: str | None):
+        """Where an exception raised here goes: (block, variable) of the ``except`` clause
+        that catches class `name`, or of the landing block of the innermost ``finally``
+        before one, or of the innermost landing when `name` is None (a class known only at
+        run time); None when it leaves the function."""
+        for frame in reversed(self.try_frames):
+            if frame.handlers is None or name is None:
+                return frame.landing, frame.var
+            for classes, block, var in frame.handlers:
+                if any(is_subclass(name, c) for c in classes):
+                    return block, var
+        return None
+
     def throw(self, e: Value, loc) -> None:
-        """End the current block sending exception `e` to the innermost handler, or out of
-        the function (`reraise`) when there is none."""
-        if self.try_frames:
-            frame = self.try_frames[-1]
-            self.write(frame.var, e)
-            self.goto(frame.landing, loc)
+        """End the current block sending exception `e` where it goes: when its class is
+        known here (an `exception`), straight to the clause catching it, else to the
+        innermost landing block; out of the function when nothing catches it (a `raise`
+        of the known class, or `reraise`)."""
+        known = isinstance(e, Instr) and e.opname == "exception"
+        to = self.destination(e.attr.name if known else None)
+        if to is not None:
+            self.write(to[1], e)
+            self.goto(to[0], loc)
+        elif known:
+            set_terminator(self.block, "raise", list(e.operands), attr=e.attr, loc=loc)
+            self.block = None
         else:
             set_terminator(self.block, "reraise", [e], loc=loc)
             self.block = None
@@ -133,7 +161,7 @@ class TryLowering:
             self.try_except(node)
             return
         loc = self.loc(node)
-        frame = Frame(self.new_block("finally.landing"), self.exc_var(), node.finalbody, len(self.loops))
+        frame = Frame(self.new_block("finally.landing"), self.exc_var(), None, node.finalbody, len(self.loops))
         self.try_frames.append(frame)
         self.try_except(node)
         self.try_frames.pop()
@@ -174,7 +202,9 @@ class TryLowering:
             self.stmts(node.body)
             return
         loc = self.loc(node)
-        frame = Frame(self.new_block("try.landing"), self.exc_var(), None, len(self.loops))
+        handlers = [(self.handler_classes(h.type) if h.type is not None else ["BaseException"],
+                     self.new_block("except"), self.exc_var()) for h in node.handlers]
+        frame = Frame(self.new_block("try.landing"), self.exc_var(), handlers, None, len(self.loops))
         self.try_frames.append(frame)
         self.stmts(node.body)
         self.try_frames.pop()
@@ -183,21 +213,22 @@ class TryLowering:
             self.stmts(node.orelse)
             self.goto(join, loc)
         self.seal(frame.landing)
-        if frame.landing.preds:
+        if frame.landing.preds:                 # exceptions of calls: matched at run time
             self.start(frame.landing)
             e = self.read(frame.var, loc)
-            for h in node.handlers:
-                hloc = self.loc(h)
-                match = self.match(e, h.type, hloc)
-                body, other = self.new_block("except"), self.new_block("except.next")
-                self.branch(match, body, other, hloc)
-                self.seal(body)
+            for h, (classes, block, var) in zip(node.handlers, handlers):
+                self.write(var, e)
+                other = self.new_block("except.next")
+                self.branch(self.match(e, classes, self.loc(h)), block, other, self.loc(h))
                 self.seal(other)
-                self.start(body)
-                self.handler_body(h, e)
-                self.goto(join, hloc)
                 self.start(other)
             self.throw(e, loc)
+        for h, (_, block, var) in zip(node.handlers, handlers):
+            self.seal(block)
+            if block.preds:
+                self.start(block)
+                self.handler_body(h, self.read(var, self.loc(h)))
+                self.goto(join, self.loc(h))
         self.finish_join(join)
 
     def handler_body(self, h: ast.ExceptHandler, e: Value) -> None:
@@ -215,10 +246,8 @@ class TryLowering:
                 else:
                     self.exc_names[h.name] = saved
 
-    def match(self, e: Value, type_node, loc) -> Value:
-        """Whether exception `e` matches an ``except`` clause's class or tuple of classes
-        (None: a bare ``except:``, BaseException)."""
-        names = ["BaseException"] if type_node is None else self.handler_classes(type_node)
+    def match(self, e: Value, names: list[str], loc) -> Value:
+        """Whether exception `e` is of one of the classes `names` (an ``except`` clause's)."""
         result = None
         for name in names:
             m = super().emit("exc_match", [e], T.BOOL, name, loc)
