@@ -334,3 +334,16 @@ def try_in_try_handler_loop(xs, d: int) -> int:
             except IndexError:
                 total -= 1
     return total
+
+
+def deep(n):
+    if n == 0:
+        return 0
+    return deep(n - 1) + 1
+
+
+def catch_recursion(n: int) -> int:
+    try:
+        return deep(n)
+    except RecursionError:
+        return -1
