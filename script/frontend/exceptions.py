@@ -1,18 +1,18 @@
 """``try`` / ``except`` / ``else`` / ``finally`` in compiled functions.
 
-Inside a ``try`` every way of raising becomes an edge of the CFG to the handler: a `check`
-becomes a branch to a block that makes the exception as a value (`exception`) and jumps to
-the handler's landing block; a ``raise`` statement does the same without the branch; a call
-is followed by `raised` and a branch to a block that takes the callee's exception (`catch`).
-The exception travels in a synthetic variable (``$exc<N>``), so the landing block gets it,
-and every variable the handler reads, as block parameters built like any other merge
-(Braun et al.): a variable assigned in the try body is seen by the handler with the value
-it had where the exception was raised. Outside every ``try`` nothing changes: a `check`
-still leaves the function.
-
-The landing block tests the exception against each ``except`` clause in order (`exc_match`,
-CPython's class hierarchy of the builtin exceptions); none matching sends it on to the
-enclosing ``try`` or out of the function (`reraise`, with its message as it was made).
+Inside a ``try`` every way of raising becomes an edge of the CFG to where the exception
+goes. A `check` or ``raise`` has a class known while compiling: its exception is made as a
+value (`exception`, after a branch for a check) and jumps straight to the ``except`` clause
+that catches that class (CPython's hierarchy of the builtin exceptions), or to the landing
+block of the innermost ``finally`` before one; a check nothing catches stays a `check`. A
+call is followed by `raised` and a branch to a block that takes the callee's exception
+(`catch`) to the ``try``'s landing block, which tests it against each clause in order at
+run time (`exc_match`); none matching sends it on to the enclosing ``try`` or out of the
+function (`reraise`, with its message as it was made). The exception travels in a
+synthetic variable (``$exc<N>``), so the clause gets it, and every variable the handler
+reads, as block parameters built like any other merge (Braun et al.): a variable assigned
+in the try body is seen by the handler with the value it had where the exception was
+raised. Outside every ``try`` nothing changes.
 
 ``finally`` bodies are copied, as CPython's compiler copies them: one copy on the normal
 exit, one on the exceptional exit (which raises the exception again after it), and one
