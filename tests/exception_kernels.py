@@ -347,3 +347,30 @@ def catch_recursion(n: int) -> int:
         return deep(n)
     except RecursionError:
         return -1
+
+
+def newton_sqrt(x: float, iters: int) -> float:
+    g = x
+    for _ in range(iters):
+        try:
+            g = 0.5 * (g + x / g)
+        except ZeroDivisionError:
+            return 0.0
+    return g
+
+
+def mean_log_ratio(a, b) -> float:
+    """The mean of log(a[i]) / b[i] where it is defined (a real-world shape: skip the bad
+    entries, fall back when none is left)."""
+    total = 0.0
+    n = 0
+    for i in range(a.shape[0]):
+        try:
+            total += math.log(float(a[i])) / float(b[i])     # Python floats, as compiled
+            n += 1
+        except (ValueError, ZeroDivisionError):
+            continue
+    try:
+        return total / n
+    except ZeroDivisionError:
+        return math.nan

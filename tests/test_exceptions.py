@@ -82,6 +82,14 @@ def test_arrays_stay_counted(n, k):
     check_all_levels(K.array_across, max(n, 0), k)
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0]), max_size=6), FLOAT, st.integers(0, 8))
+def test_realistic_fallbacks(xs, x, iters):
+    a = np.array(xs, dtype=np.float64)
+    check_all_levels(K.mean_log_ratio, a, a[::-1].copy())
+    check_all_levels(K.newton_sqrt, x, iters)
+
+
 def test_keyboard_interrupt_is_not_an_exception():
     f = compiled(K.keyboard)
     assert (f(0), f(1)) == (K.keyboard(0), K.keyboard(1)) == (0, 2)
