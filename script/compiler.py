@@ -23,7 +23,7 @@ STAGES = ("ssa", "opt", "llvm", "asm")
 LLVM_LEVEL = {0: 0, 1: 2, 2: 2, 3: 3}
 
 # Impure ops that touch no memory but the Env's exception and interrupt fields.
-_REGISTER_EFFECTS = frozenset({"check", "poll", "raise"})
+_REGISTER_EFFECTS = frozenset({"check", "poll", "raise", "reraise"})
 
 
 def llvm_level(module: Module, opt: int) -> int:
@@ -52,7 +52,7 @@ def llvm_level(module: Module, opt: int) -> int:
 def _is_scalar(t: T.Type) -> bool:
     if isinstance(t, T.TupleType):
         return all(_is_scalar(e) for e in t.elems)
-    return isinstance(t, (T.BoolType, T.NoneType, T.IntType, T.FloatType))
+    return isinstance(t, (T.BoolType, T.NoneType, T.IntType, T.FloatType, T.ExcType))   # exc: words
 
 
 def verify_enabled() -> bool:

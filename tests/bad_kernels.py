@@ -6,11 +6,35 @@ import math
 COUNTER = [0]
 
 
-def uses_try(x):
-    try:  # error: 'try' statements
-        return x
-    except ValueError:
+def uses_try_star(x):
+    y = 0
+    try:  # error: 'except*' (exception groups)
+        y = x
+    except* ValueError:
+        y = 1
+    return y
+
+
+class MyError(Exception):
+    pass
+
+
+def catches_user_class(x):
+    try:
+        return x // 2
+    except MyError:  # error: only builtin exception classes can be caught
         return 0
+
+
+def uses_caught_exception(x):
+    try:
+        return x // 2
+    except ZeroDivisionError as e:
+        return str(e)  # error: can only be raised again
+
+
+def bare_raise_outside_except(x):
+    raise  # error: a bare 'raise' is only supported inside an 'except' clause
 
 
 def uses_with(x):

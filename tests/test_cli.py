@@ -59,11 +59,11 @@ def fine(n: int) -> int:
 
 
 @script.script
-def uses_try(n: int) -> int:
-    try:
+def uses_with(n: int) -> int:
+    with open("f"):
         return n
-    except ValueError:
-        return 0
+    n += 1
+    return 0
 
 
 @script.script
@@ -90,7 +90,7 @@ def calls_helper(x: int) -> int:
     return helper(x)
 '''
 
-BAD_ERRORS = [("11:5", "'try' statements are not supported"),
+BAD_ERRORS = [("11:5", "'with' statements are not supported"),
               ("19:5", "returns f64, but is annotated to return i64"),
               ("23:23", "unsupported type annotation 'bytes'"),
               ("33:16", "dict values of type list[i64] are not supported")]

@@ -15,7 +15,7 @@ import re
 from script.ir.core import Function
 from script.ir.printer import Namer, format_func_name, format_instr
 
-_EXITS = ("ret", "raise")
+_EXITS = ("ret", "raise", "reraise")
 _BRANCH_COLORS = ('color="#2e7d32", fontcolor="#2e7d32"', 'color="#c62828", fontcolor="#c62828"')
 _LOC_SUFFIX = re.compile(r"\s+; \d+:\d+$")
 

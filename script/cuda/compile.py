@@ -21,6 +21,8 @@ KERNEL_OK = frozenset((
     "min", "max", "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "dim",
     "stride", "load", "store", "view", "transpose", "extract", "math", "call", "check", "br",
     "cbr", "ret", "raise", "sreg", "barrier", "shared", "atomic"))
+# The ops of caught exceptions (script.frontend.exceptions): a `try` whose body can raise.
+_CAUGHT = frozenset(("exception", "raised", "catch", "exc_match", "reraise"))
 assert KERNEL_OK <= set(OPS), "a kernel op is missing from the op table"
 
 
@@ -65,6 +67,9 @@ def check_kernel(module: Module, entry: Function, info) -> None:
         for i in f.instructions():
             if i.opname == "print":
                 raise CompileError("print() is not supported in kernels", i.loc or f.loc)
+            if i.opname in _CAUGHT:
+                raise CompileError("catching exceptions ('try' with 'except' or 'finally' around "
+                                   "code that can raise) is not supported in kernels", i.loc or f.loc)
             if i.opname not in KERNEL_OK:
                 raise CompileError(f"'{i.opname}' (an array made in compiled code, or another "
                                    "CPU-only operation) is not supported in a kernel", i.loc or f.loc)

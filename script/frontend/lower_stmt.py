@@ -31,6 +31,7 @@ from script.frontend.dict_methods import TableMethods
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
+from script.frontend.exceptions import TryLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
@@ -40,7 +41,7 @@ from script.ir.core import Const, Function, Value, reachable_blocks, set_termina
 from script.ir.ops import EXCEPTIONS, ExcInfo
 
 _UNSUPPORTED_STMTS = {
-    "Try": "'try' statements", "TryStar": "'try' statements", "With": "'with' statements",
+    "TryStar": "'except*' (exception groups)", "With": "'with' statements",
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
 "Import": "imports inside compiled functions",
@@ -67,7 +68,7 @@ class Loop:
         self.continue_to = continue_to
 
 
-class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
+class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
                        StrMethodLowering, MessageLowering,
@@ -93,6 +94,10 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
+        self.try_frames: list = []                     # enclosing `try` statements (exceptions.py)
+        self.handling: list = []                       # exceptions being handled (exceptions.py)
+        self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
+        self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -158,6 +163,9 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
 
     def lookup(self, node: ast.Name):
         name = node.id
+        if name in self.exc_names:
+            self.error(f"the exception '{name}' of an 'except ... as {name}' can only be raised again "
+                       f"('raise {name}' or a bare 'raise') in compiled code", node)
         nested = self.nested_functions.get(name)
         if nested is not None:
             return PyRef(nested, name)
@@ -424,10 +432,10 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
             self.narrow(test_facts(node.test)[0])
 
     def stmt_Raise(self, node: ast.Raise) -> None:
-        if node.exc is None:
-            self.error("a bare 'raise' (re-raise) is not supported", node)
         if node.cause is not None:
             self.error("'raise ... from ...' is not supported", node)
+        if node.exc is None or isinstance(node.exc, ast.Name) and node.exc.id in self.exc_names:
+            return self.reraise(node)           # exceptions.py
         exc = node.exc
         call_args = []
         if isinstance(exc, ast.Call):
@@ -449,6 +457,8 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
                    f"({', '.join(EXCEPTIONS[:6])}, ...)", node)
 
     def emit_raise(self, exc: ExcInfo, args, node) -> None:
+        if self.route_raise(exc, args, self.loc(node)):        # inside a `try`
+            return
         set_terminator(self.block, "raise", args, attr=exc, loc=self.loc(node))
         self.block = None
 
@@ -456,6 +466,11 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr_opt(node.value) if node.value is not None else None
+        if self.try_frames or self.dropping:
+            self.keep_foreign(0, node)          # exceptions.py
+            self.run_finally(0, node)           # exceptions.py: `finally` bodies first
+            if self.block is None:
+                return
         self.do_return(value, node)
 
     def do_return(self, value: Value | None, node, implicit: bool = False) -> None:
@@ -540,11 +555,13 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
     def stmt_Break(self, node) -> None:
         if not self.loops:
             self.error("'break' outside a loop", node)
+        self.leave_loop(node)                   # exceptions.py: `finally` bodies first
         self.goto(self.loops[-1].break_to, self.loc(node))
 
     def stmt_Continue(self, node) -> None:
         if not self.loops:
             self.error("'continue' outside a loop", node)
+        self.leave_loop(node)
         self.goto(self.loops[-1].continue_to, self.loc(node))
 
     def stmt_While(self, node: ast.While) -> None:

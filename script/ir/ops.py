@@ -129,6 +129,15 @@ br             jump, passing block arguments
 cbr            conditional jump: ``cbr %c, then(args), else(args)``
 ret            return the operand (none: no operand)
 raise          raise the attribute's exception (as `check` with a true condition)
+exception      ``exception E "fmt", %a, ... : exc``: the exception `raise` would raise, as a
+               value (an `exc`), raising nothing: inside a ``try``, where the frontend sends
+               it to a handler instead (script.frontend.exceptions)
+raised         ``raised : bool``, right after a ``call``: whether the call raised. The call then
+               does not leave this function: the exception stays pending until a `catch`
+catch          ``catch : exc``: takes the pending exception (after `raised` gave true)
+exc_match.C    ``exc_match.C %e : bool``: whether %e's class is builtin class C or a subclass
+               (C in `MATCH_CLASSES`; an exception a Python signal handler raised matches none)
+reraise        ``reraise %e``: raise %e again, with its message as it was made
 =============  ==============================================================================
 """
 
@@ -169,7 +178,7 @@ class OpInfo:
     name: str
     nargs: int | None          # None: variadic
     attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
-                               # "lapack", "text", "strpy" or None
+                               # "lapack", "text", "strpy", "class" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -307,6 +316,12 @@ _op("br", None, "void", terminator=True)
 _op("cbr", None, "void", terminator=True)
 _op("ret", None, "void", terminator=True)
 _op("raise", None, "void", attr="exc", pure=False, terminator=True)
+# Exceptions caught in compiled code (script.frontend.exceptions, backend/llvm/lower.py).
+_op("exception", None, "exc", attr="exc")
+_op("raised", 0, "bool", pure=False)
+_op("catch", 0, "exc", pure=False)
+_op("exc_match", 1, "bool", attr="class")
+_op("reraise", 1, "void", pure=False, terminator=True)
 
 
 def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = None) -> T.Type | None:
@@ -324,6 +339,8 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
         return T.BOOL
     if rule == "i64":
         return T.I64
+    if rule == "exc":
+        return T.EXC
     if rule == "element":
         t = operand_types[0] if operand_types else None
         return t.dtype if isinstance(t, T.ArrayType) else None
@@ -387,3 +404,13 @@ EXCEPTIONS = (
     "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError", "FloatingPointError",
     "MemoryError", "NameError", "StopIteration", "AttributeError", "KeyboardInterrupt",
 )
+
+# What `exc_match` may name: the classes above and BaseException (a bare ``except:``).
+MATCH_CLASSES = EXCEPTIONS + ("BaseException",)
+
+
+def is_subclass(name: str, cls: str) -> bool:
+    """Whether builtin exception class `name` is `cls` or a subclass of it (CPython's own
+    hierarchy, read from the running interpreter)."""
+    import builtins
+    return issubclass(getattr(builtins, name), getattr(builtins, cls))

@@ -32,8 +32,8 @@ from pathlib import Path
 from script.errors import LoadError, SourceLoc, VerifyError
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Module, Value, replace_all_uses_with
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, OPS, RNG_STATES, SREGS, STR_PY,
-                           ArrayData, ExcInfo)
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS, OPS,
+                           RNG_STATES, SREGS, STR_PY, ArrayData, ExcInfo)
 
 __all__ = ["IRParseError", "parse_module", "parse_function"]
 
@@ -355,9 +355,9 @@ class _FunctionReader:
         if kind == "check":
             cond, exc, *extra = ch
             return Instr("check", [self.operand(cond), *map(self.operand, extra)], attr=self.exc(exc))
-        if kind == "raise":
+        if kind in ("raise", "exception"):
             exc, *extra = ch
-            return Instr("raise", [self.operand(v) for v in extra], attr=self.exc(exc))
+            return Instr(kind, [self.operand(v) for v in extra], rtype, attr=self.exc(exc))
         if kind == "print":
             text, *extra = ch
             return Instr("print", [self.operand(v) for v in extra], attr=self.r.string(text))
@@ -368,7 +368,7 @@ class _FunctionReader:
     def make_op(self, op_tok, operands, rtype: T.Type, name_tok) -> Instr:
         name, _, suffix = str(op_tok).partition(".")
         info = OPS.get(name)
-        if info is None or name in ("call", "check", "raise", "br", "cbr", "print", "str_const"):
+        if info is None or name in ("call", "check", "raise", "exception", "br", "cbr", "print", "str_const"):
             self.r.fail(f"unknown op {name!r}", op_tok)
         if info.result == "void" and name_tok is not None:
             self.r.fail(f"{name} has no result", name_tok)
@@ -398,9 +398,9 @@ class _FunctionReader:
             attr = ArrayData.parse(suffix)
             if attr is None:
                 self.r.fail(f"bad array data {suffix[:40]!r}: lengths joined by x, _, hex bytes", op_tok)
-        elif info.attr in ("sreg", "atomic", "rng", "lapack", "strpy"):
+        elif info.attr in ("sreg", "atomic", "rng", "lapack", "strpy", "class"):
             known = {"sreg": SREGS, "atomic": ATOMIC_FUNCS, "rng": RNG_STATES,
-                     "lapack": LAPACK_ROUTINES, "strpy": STR_PY}[info.attr]
+                     "lapack": LAPACK_ROUTINES, "strpy": STR_PY, "class": MATCH_CLASSES}[info.attr]
             if suffix not in known:
                 self.r.fail(f"unknown {name} {suffix!r}; expected one of {', '.join(known)}", op_tok)
             attr = suffix

@@ -112,8 +112,8 @@ def format_instr(instr: Instr, namer: Namer) -> str:
         text = exc.name if exc.message is None else f"{exc.name} {json.dumps(exc.message)}"
         if name == "check":
             body = f"check {parts[0]}, {text}" + "".join(f", {p}" for p in parts[1:])
-        else:
-            body = f"raise {text}" + "".join(f", {p}" for p in parts)
+        else:               # raise, exception
+            body = f"{name} {text}" + "".join(f", {p}" for p in parts)
     else:
         full = name if op.attr is None else f"{name}.{instr.attr}"
         body = full + (" " + ", ".join(namer.value(a) for a in ops) if ops else "")

@@ -2,7 +2,7 @@
 
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
-the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``,
+the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``, ``exc``,
 tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts ``dict[i64, f64]``,
 sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
@@ -45,6 +45,26 @@ class NoneType(Type):
 
     def __str__(self):
         return "none"
+
+    __repr__ = __str__
+
+
+class ExcType(Type):
+    """An exception caught in compiled code (script.frontend.exceptions): its class, message
+    format and message values, as a raise records them (llvm.abi's `Env`); made by
+    `exception` and `catch`, read by `exc_match`, raised again by `reraise`. Never a
+    parameter of a compiled function or a value Python sees."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, ExcType)
+
+    def __hash__(self):
+        return hash("exc")
+
+    def __str__(self):
+        return "exc"
 
     __repr__ = __str__
 
@@ -341,12 +361,13 @@ def is_key_type(t: Type) -> bool:
 
 BOOL = BoolType()
 NONE = NoneType()
+EXC = ExcType()
 I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
 STR = StrType()
 
-SCALARS = {str(t): t for t in (BOOL, NONE, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR)}
+SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR)}
 
 
 def parse_scalar(name: str) -> Type | None:

@@ -22,6 +22,9 @@ Invariants checked, for each function:
    type). The string ops take strs, i64 indices and code points (`_check_str_op`). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
    `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
    names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
+   Exceptions: `exception` takes its message's values and gives an exc, `raised` comes
+   right after a `call` in its block, `catch` gives an exc, `exc_match` names a class of
+   `MATCH_CLASSES` and takes an exc, `reraise` takes an exc.
    `lapack` names a routine of `LAPACK_ROUTINES` and takes one operand per letter of its
    argument list (i64 for ``c``/``i``, f64 for ``f``, f32 for ``r``, a C f64 array for ``d``,
    a C f32 array for ``s``, a C i64 array for ``n``), giving i64.
@@ -41,7 +44,8 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, STR_PY, ArrayData,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS, RNG_STATES,
+                           SREGS, STR_PY, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -170,6 +174,11 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         return
     if op.attr == "exc":
         _check_exc(i, types, name)
+        if name == "exception" and i.type != T.EXC:
+            _fail(f"exception gives exc, instruction says {i.type}", i)
+        return
+    if name in ("raised", "catch", "exc_match", "reraise"):
+        _check_caught(i, name, types)
         return
     if name == "print":
         if not isinstance(i.attr, str):
@@ -422,6 +431,21 @@ def _check_branch(i: Instr, types: list, blocks: set) -> None:
         for a, p in zip(args, s.params):
             if a.type != p.type:
                 _fail(f"branch passes {a.type} to a parameter of type {p.type}", i)
+
+
+def _check_caught(i: Instr, name: str, types: list) -> None:
+    if name == "raised":
+        instrs = i.block.instrs
+        k = instrs.index(i)
+        if k == 0 or instrs[k - 1].opname != "call":
+            _fail("raised must come right after a call", i)
+    if name == "exc_match" and i.attr not in MATCH_CLASSES:
+        _fail(f"exc_match of unknown class {i.attr}", i)
+    if name in ("exc_match", "reraise") and types != [T.EXC]:
+        _fail(f"{name} of {', '.join(map(str, types))}: takes an exc", i)
+    want = {"raised": T.BOOL, "catch": T.EXC, "exc_match": T.BOOL, "reraise": T.NONE}[name]
+    if i.type != want:
+        _fail(f"{name} gives {want}, instruction says {i.type}", i)
 
 
 def _check_exc(i: Instr, types: list, name: str) -> None:

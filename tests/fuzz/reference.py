@@ -34,12 +34,14 @@ INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 EXACT = 2**53
 
 
-class Discard(Exception):
-    """The result depends on arithmetic beyond int64 (or int/float rounding beyond 2**53)."""
+class Discard(BaseException):
+    """The result depends on arithmetic beyond int64 (or int/float rounding beyond 2**53).
+    Not an Exception: an `except Exception:` of the program must not catch it."""
 
 
-class ComplexResult(Exception):
-    """CPython made a complex number, where compiled code raises ValueError."""
+class ComplexResult(BaseException):
+    """CPython made a complex number, where compiled code raises ValueError (not an
+    Exception, as Discard)."""
 
 
 def _R(v):

@@ -359,6 +359,53 @@ def raise_or_assert(g, ctx, nest):
     return [ast.If(cond, [ast.Raise(call(exc, arg), None)], [])]
 
 
+# Classes a generated `except` names: the ones generated code raises (checks, `assert`,
+# `raise_or_assert`) and their bases. Never a bare `except:` or `Exception`'s base: the
+# reference's Discard and ComplexResult must pass through every handler.
+EXC_CLASSES = ("ZeroDivisionError", "ArithmeticError", "ValueError", "IndexError", "LookupError",
+               "Exception", "RuntimeError", "AssertionError", "OverflowError", "TypeError")
+
+
+@production(1.0, compound=True)
+def try_stmt(g, ctx, nest):
+    """try / except / else / finally. A handler or a `finally` may start anywhere in the
+    body, so it starts from what was assigned before the `try`, the body's assignments only
+    maybe assigned; a `finally` runs after whichever ran."""
+    rng = g.rng
+    before, maybe_before = set(ctx.defined), set(ctx.maybe)
+    body = g.block(ctx, nest + 1)
+    body_end = (ctx.defined, ctx.maybe)
+    anywhere = maybe_before | ((ctx.defined | ctx.maybe) - before)
+    handlers, ends = [], []
+    for _ in range(rng.choice((0, 1, 1, 1, 2))):
+        ctx.defined, ctx.maybe = set(before), set(anywhere)
+        classes = rng.sample(EXC_CLASSES, rng.choice((1, 1, 1, 2)))
+        kind = name(classes[0]) if len(classes) == 1 else ast.Tuple([name(c) for c in classes], ast.Load())
+        hbody = g.block(ctx, nest + 1)
+        if rng.random() < 0.15:
+            hbody.append(ast.Raise(None, None))            # raise the same exception again
+        handlers.append(ast.ExceptHandler(kind, None, hbody))
+        ends.append((ctx.defined, ctx.maybe))
+        anywhere |= (ctx.defined | ctx.maybe) - before
+    orelse = []
+    if handlers and rng.random() < 0.3:
+        ctx.defined, ctx.maybe = set(body_end[0]), set(body_end[1])
+        orelse = g.block(ctx, nest + 1)
+        ends.append((ctx.defined, ctx.maybe))
+        anywhere |= (ctx.defined | ctx.maybe) - before
+    else:
+        ends.append(body_end)
+    _merge(ctx, before, maybe_before, ends)
+    finalbody = []
+    if not handlers or rng.random() < 0.3:
+        after, after_maybe = ctx.defined, ctx.maybe
+        ctx.defined, ctx.maybe = set(before), set(anywhere)
+        finalbody = g.block(ctx, nest + 1)
+        ctx.maybe = (after_maybe | ctx.maybe | anywhere) - (after | ctx.defined)
+        ctx.defined = after | ctx.defined
+    return [ast.Try(body, handlers, orelse, finalbody)]
+
+
 @production(0.1)
 def pass_stmt(g, ctx, nest):
     return [ast.Pass()]

@@ -43,6 +43,12 @@ Deep recursion. A function on a call cycle (`recursive_functions`) compares the 
 a local with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
 recursion in compiled code is an exception instead of a crash of the interpreter.
 
+Caught exceptions. Inside a ``try`` (script.frontend.exceptions), a call is followed by
+`raised`: the caller tests ``env->status`` itself and, when set, takes the record into an
+`exc` value (`catch`: the Env's first four fields, the status cleared); `reraise` stores
+such a value back and unwinds. A raising function returns zero rather than undef, since a
+caller that catches may release (reference counting) the value the call gave.
+
 After a call to a function that may raise (`compute_may_raise`), the caller tests
 ``env->status`` and, when set, returns at once without touching the record, so the
 exception reaches the entry point unchanged. The CPython entry point (script.backend.runtime)
@@ -71,6 +77,8 @@ NONE_TYPE = "{}"
 NONE_VALUE = Value(NONE_TYPE, "zeroinitializer")
 
 ENV = f"{{i32, i32, ptr, [{MAX_MESSAGE_ARGS} x i64], i64, ptr, i64}}"
+# A caught exception (IR type ``exc``): the Env's first four fields, as a raise left them.
+EXC_TYPE = f"{{i32, i32, ptr, [{MAX_MESSAGE_ARGS} x i64]}}"
 # Byte offsets of the Env fields (x86-64 and AArch64 layout of the struct above).
 ENV_STATUS, ENV_EXC, ENV_FMT, ENV_ARGS = 0, 4, 8, 16
 ENV_STACK = ENV_ARGS + 8 * MAX_MESSAGE_ARGS
@@ -108,6 +116,8 @@ def llvm_type(t: T.Type) -> str:
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
     if isinstance(t, (T.ListType, T.StrType)):
         return PTR                      # the list object (llvm.lists), the str's (llvm.strings)
+    if isinstance(t, T.ExcType):
+        return EXC_TYPE
     raise AssertionError(f"no LLVM type for {t}")
 
 
@@ -182,10 +192,10 @@ def recursive_functions(funcs: list[Function]) -> set[int]:
 
 def compute_may_raise(funcs: list[Function]) -> set[int]:
     """The ids of the functions in `funcs` (closed under calls) that may raise: those with a
-    `check`, `raise`, `alloc` (MemoryError) or `poll` (KeyboardInterrupt), recursive ones
+    `check`, `raise`, `reraise`, `alloc` (MemoryError) or `poll` (KeyboardInterrupt), recursive ones
     (RecursionError), or a call of one that may raise."""
     raising = {id(f) for f in funcs
-               if any(i.opname in ("check", "raise", "alloc", "poll") for i in f.instructions())}
+               if any(i.opname in ("check", "raise", "reraise", "alloc", "poll") for i in f.instructions())}
     raising |= recursive_functions(funcs)
     changed = True
     while changed:

@@ -18,7 +18,8 @@ from script.ir.core import COLD, Block, Const, Function, Instr, Value, reachable
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import arith, arrays, blas, hashing, interrupt, lists, mathlib, memory, refcount, rng, strings
+from script.backend.llvm import (arith, arrays, blas, caught, hashing, interrupt, lists, mathlib, memory, refcount,
+                                 rng, strings)
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -127,6 +128,9 @@ class FunctionLowering:
         self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
         self._cleanups: dict[tuple, llvm.Block] = {}  # shared releases before unwinding
         self.rc = refcount.plan(func, self.may_raise)
+        # calls whose exception goes to a handler of this function: `raised` follows them
+        self.caught_calls = {id(b.instrs[k - 1]) for b in func.blocks for k, i in enumerate(b.instrs)
+                       if i.opname == "raised"}
 
     def run(self) -> None:
         order = reachable_blocks(self.func)
@@ -209,6 +213,9 @@ class FunctionLowering:
             b = Builder(self.fn, self._unwind)
             if self.fn.ret == "void":
                 b.ret_void()
+            elif refcount.managed(self.func.ret_type):
+                # zero: a caller catching the exception releases the value (a NULL owner)
+                b.ret(llvm.Value(self.fn.ret, "null" if self.fn.ret == "ptr" else "zeroinitializer"))
             else:
                 b.ret(llvm.undef(self.fn.ret))
         return self._unwind
@@ -311,11 +318,39 @@ class FunctionLowering:
         call = self.b.call(self.lowered.native[id(callee)],
                            [self.env] + [self.value(v) for v in i.operands],
                            notail=id(callee) in self.lowered.recursive)
-        if id(callee) in self.lowered.may_raise:
+        if id(callee) in self.lowered.may_raise and id(i) not in self.caught_calls:
             cont = self.fn.append_block()
             self.b.cbranch(load_status(self.b, self.env), self.unwind_with_cleanup(i), cont, UNLIKELY)
             self.b.position_at_end(cont)
         return None if isinstance(callee.ret_type, T.NoneType) else call
+
+    def _op_raised(self, i: Instr):
+        call = i.block.instrs[i.block.instrs.index(i) - 1]
+        if id(call.attr) not in self.lowered.may_raise:
+            return llvm.int_const("i1", 0)
+        return self.b.call(self.m.intrinsic("llvm.expect.i1", "i1", ["i1", "i1"]),
+                           [load_status(self.b, self.env), llvm.int_const("i1", 0)])
+
+    def _op_catch(self, i: Instr):
+        return caught.catch(self.b, self.env)
+
+    def _op_exception(self, i: Instr):
+        """The record `emit_raise` would store, as a value."""
+        exc = i.attr
+        exc_word, fmt, slots = EXCEPTIONS.index(exc.name), llvm.NULL, []
+        if exc.message is not None:
+            enc = encode_message(exc.message, len(i.operands), i.loc)
+            fmt = self.m.cstring(enc.data())
+            exc_word = enc.exc_word(exc_word)
+            slots = self.message_slots(enc, i.operands)
+        return caught.make(self.b, exc_word, fmt, slots)
+
+    def _op_exc_match(self, i: Instr):
+        return caught.match(self.b, self.value(i.operands[0]), i.attr)
+
+    def _op_reraise(self, i: Instr):
+        caught.reraise(self.b, self.env, self.value(i.operands[0]))
+        self.b.branch(self.unwind_block())
 
     def unwind_with_cleanup(self, i: Instr) -> llvm.Block:
         """Where an exception pending after `i` leaves: the unwind block, through a block

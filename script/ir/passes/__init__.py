@@ -20,7 +20,7 @@ from typing import IO, Iterable
 
 from script.ir.core import Function, Module
 from script.ir.passes import (bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg,
-                              strength, versioning)
+                              strength, uncaught, versioning)
 
 PASSES = {
     "inline": inline,
@@ -33,6 +33,7 @@ PASSES = {
     "bce": bce,
     "strength": strength,
     "versioning": versioning,
+    "uncaught": uncaught,
 }
 
 
@@ -55,7 +56,7 @@ PIPELINES: dict[int, tuple] = {
     # redundancy, hoist, and clean up what that exposed.
     2: (
         "inline",
-        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg"), limit=4),
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught"), limit=4),
         "strength",
         "cse",
         "licm",
@@ -66,7 +67,7 @@ PIPELINES: dict[int, tuple] = {
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
         "inline",
-        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "strength", "cse", "licm"),
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught", "strength", "cse", "licm"),
                  limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
@@ -98,6 +99,12 @@ ORDER = (
     ("licm", "versioning",
      "a loop-invariant leaf of a check (a row index) is seen as invariant once hoisted, and "
      "the guard is built from values outside the loop"),
+    ("constfold", "uncaught",
+     "an exception is known to be caught by no clause once its exc_match tests are folded"),
+    ("simplify_cfg", "uncaught",
+     "a handler that catches nothing is a block of one reraise once jumps are threaded"),
+    ("uncaught", "bce",
+     "the bounds checks of a try body are checks again, which bce can prove"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
 )

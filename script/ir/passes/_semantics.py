@@ -39,7 +39,7 @@ def round_f32(x: float) -> float:
 
 def fold(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
     """The constant `op` gives on the constants `args`, or None when not certain (see above)."""
-    if not args:
+    if not args or rtype == T.EXC:         # an `exception`: a value, not a number
         return None
     t = args[0].type
     vals = [round_f32(a.value) if t == T.F32 else a.value for a in args]

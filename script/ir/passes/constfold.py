@@ -24,6 +24,7 @@ from collections import Counter, deque
 
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr, Value, replace_all_uses_with, reachable_blocks
+from script.ir.ops import is_subclass
 from script.ir.passes import _semantics
 from script.ir.passes._cfg import take_edge
 
@@ -291,6 +292,18 @@ RULES: dict[str, tuple] = {
     "cbr": (cbr_const,),
     "check": (check_false,),
 }
+
+
+def exc_match_known(i: Instr):
+    # %1 = exception ZeroDivisionError "..." : exc
+    # %2 = exc_match.ArithmeticError %1 : bool        ->  true
+    e = i.operands[0]
+    if isinstance(e, Instr) and e.opname == "exception":
+        return Const(is_subclass(e.attr.name, i.attr), T.BOOL)
+    return None
+
+
+RULES["exc_match"] = (exc_match_known,)
 
 
 # --- driver --------------------------------------------------------------------------------

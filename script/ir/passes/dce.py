@@ -2,7 +2,7 @@
 parameters.
 
 Does: deletes the blocks the entry cannot reach; then marks live, starting from what the
-program observably does (impure instructions, `ret` and `raise` operands, `cbr`
+program observably does (impure instructions, `ret`, `raise` and `reraise` operands, `cbr`
 conditions) and following operands backwards, where a live block parameter makes live the
 argument every edge passes to it. Everything pure left unmarked is deleted: instructions
 and the parameters of blocks other than the entry, with the arguments branches pass them.
@@ -41,7 +41,7 @@ def _find_live(func: Function) -> set[Value]:
     for b in func.blocks:
         for i in b.instrs:
             op = i.op
-            if op.name in ("ret", "raise"):
+            if op.name in ("ret", "raise", "reraise"):
                 work.extend(i.operands)
             elif op.name == "cbr":
                 work.append(i.operands[0])

@@ -5,7 +5,8 @@ Does: for each `call` whose callee has at most `THRESHOLD` instructions (and no
 block after the call, copies the callee's blocks in (the callee's entry parameters become
 the call's arguments), turns each copied `ret v` into a jump to the continuation block with
 `v` as its parameter, and removes the call. A `raise` or `check` in the copy raises from the
-caller, which is what the call did. A function calling itself is inlined into itself
+caller, which is what the call did; so a call followed by `raised` (inside a ``try``) is
+not inlined: its exception goes to a handler of the caller. A function calling itself is inlined into itself
 `SELF_LEVELS` times, always from a snapshot of its body as the pass found it, so recursion
 unrolls a few levels (as gcc does for a recursive fib: each remaining call then does more
 work between stack checks) and growth is bounded by `GROWTH`; mutual recursion is inlined at
@@ -44,7 +45,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         inlined = False
         for call in calls:
             callee = call.attr
-            if callee.inline_mark is not None:        # kept out of line (ir.core)
+            if callee.inline_mark is not None or _is_caught(call):     # kept out of line (ir.core)
                 continue
             if callee is func:
                 if snapshot is None:
@@ -67,6 +68,14 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         if round_ + 1 >= SELF_LEVELS:
             snapshot = False       # recursion: SELF_LEVELS levels only
     return changed
+
+
+def _is_caught(call: Instr) -> bool:
+    """Whether `raised` follows `call` (a call inside a ``try``): a copy of the callee would
+    leave the function where the call's exception goes to a handler."""
+    instrs = call.block.instrs
+    k = instrs.index(call)
+    return k + 1 < len(instrs) and instrs[k + 1].opname == "raised"
 
 
 def _calls_itself(func: Function) -> bool:

@@ -1,0 +1,233 @@
+"""try / except / else / finally: each function run by CPython and compiled (at opt=0 and
+the default level) on the same inputs, results and raised exceptions (type and message)
+compared; the IR of the new ops round-trips; saved modules and the cache keep them; kernels
+reject them at the user's line."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import exception_kernels as K
+import script
+from difftest import check, check_all_levels, compiled
+from script.errors import CompileError
+from script.ir.parser import parse_module
+from script.ir.printer import format_module
+
+SMALL = st.integers(-8, 8)
+INT = st.integers(-200, 200)
+FLOAT = st.floats(-800.0, 800.0, allow_nan=False) | st.sampled_from([0.0, -1.0, 1e308])
+
+
+@settings(max_examples=30, deadline=None)
+@given(INT, SMALL)
+def test_scalar_handlers(a, b):
+    for fn in (K.safe_div, K.calls_checked, K.tuple_clause, K.else_and_finally, K.reraise,
+               K.reraise_named, K.raise_in_handler, K.unmatched):
+        check_all_levels(fn, a, b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SMALL, SMALL, st.floats(-800.0, 43.0) | st.floats(710.0, 800.0))
+def test_class_hierarchy(a, b, x):
+    # int(exp(x)) within int64 (compiled ints are 64 bits), or exp(x) overflowing
+    check_all_levels(K.hierarchy, a, b, x)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 20), st.integers(-2, 22))
+def test_loops_with_break_continue_and_finally(n, k):
+    check_all_levels(K.loop_break_continue, n, k)
+    check_all_levels(K.while_continue, n)
+    check_all_levels(K.break_in_finally, n)
+    check_all_levels(K.list_ops, n, k % 7 - 3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(SMALL, SMALL, SMALL)
+def test_nested_try(a, b, c):
+    check_all_levels(K.nested, a, b, c)
+
+
+@settings(max_examples=25, deadline=None)
+@given(SMALL)
+def test_finally_paths(a):
+    for fn in (K.raise_in_finally, K.return_in_finally, K.finally_sees_assignments, K.assertion,
+               K.recursive if a >= 0 else K.assertion):
+        check_all_levels(fn, a)
+
+
+@settings(max_examples=25, deadline=None)
+@given(FLOAT, SMALL)
+def test_math_and_assert_errors(x, n):
+    check_all_levels(K.bare_except, x)
+    check_all_levels(K.except_exception, x, n)
+    check_all_levels(K.sqrt_domain, x)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 6), st.integers(-9, 9), st.integers(-4, 4))
+def test_bounds_checks(n, i, j):
+    a = np.arange(float(n))
+    check_all_levels(K.index_array, a, i)
+    check_all_levels(K.unmatched_index, a, i)
+    check_all_levels(K.index_2d, np.arange(6.0).reshape(2, 3), i % 5 - 2, j)
+    check_all_levels(K.try_in_try_handler_loop, np.arange(n) - 2, j)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(-3, 6), st.integers(-2, 8))
+def test_arrays_stay_counted(n, k):
+    check_all_levels(K.array_from_call, n)
+    check_all_levels(K.array_across, max(n, 0), k)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0]), max_size=6), FLOAT, st.integers(0, 8))
+def test_realistic_fallbacks(xs, x, iters):
+    a = np.array(xs, dtype=np.float64)
+    check_all_levels(K.mean_log_ratio, a, a[::-1].copy())
+    check_all_levels(K.newton_sqrt, x, iters)
+
+
+def test_keyboard_interrupt_is_not_an_exception():
+    f = compiled(K.keyboard)
+    assert (f(0), f(1)) == (K.keyboard(0), K.keyboard(1)) == (0, 2)
+
+
+def test_runaway_recursion_is_caught():
+    f = compiled(K.catch_recursion)
+    assert (f(50), f(10 ** 8)) == (K.catch_recursion(50), K.catch_recursion(10 ** 8)) == (50, -1)
+
+
+def test_the_message_of_an_unmatched_exception_is_kept():
+    f = compiled(K.unmatched)
+    with pytest.raises(ValueError, match="^negative: -5$"):
+        f(-5, 1)
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 3"):
+        compiled(K.unmatched_index)(np.zeros(3), 9)
+
+
+def test_a_division_caught_is_a_branch():
+    """`except ZeroDivisionError` around `a // b`: the raise and the match fold away; no
+    exception is made, matched or raised again."""
+    f = compiled(K.safe_div)
+    f(1, 1)
+    text = _ir_text(f)
+    ops = {line.split("=")[-1].split()[0] for line in text.splitlines() if line.startswith("  ")}
+    assert not ops & {"exception", "exc_match", "reraise", "check"}, text
+
+
+def _ir_text(f) -> str:
+    return f.ir("opt")
+
+
+def _ssa_text(f) -> str:
+    return f.ir("ssa")
+
+
+def test_the_ir_of_caught_exceptions_round_trips():
+    ops = set()
+    for fn in (K.calls_checked, K.else_and_finally, K.reraise_named, K.recursive, K.list_ops):
+        f = compiled(fn, opt=0)
+        f(*([1] * fn.__code__.co_argcount))
+        for text in (_ir_text(f), _ssa_text(f)):
+            ops |= {line.split("=")[-1].split()[0].split(".")[0] for line in text.splitlines() if line.startswith("  ")}
+            assert format_module(parse_module(text)) == text
+    assert {"exception", "raised", "catch", "exc_match", "reraise"} <= ops, ops
+
+
+def test_save_and_load(tmp_path):
+    f = script.script(K.else_and_finally)
+    g = script.script(K.calls_checked)
+    f(1, 1), g(1, 1)
+    path = tmp_path / "m.scm"
+    script.save([f, g], str(path))
+    m = script.load(str(path))
+    for a, b in ((7, 2), (7, 0), (500, 3), (-500, 3)):
+        check(K.else_and_finally, m.else_and_finally, a, b)
+        check(K.calls_checked, m.calls_checked, a, b)
+
+
+def test_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path))
+    for _ in range(2):
+        f = script.script(K.loop_break_continue, cache=True)
+        assert f(12, 9) == K.loop_break_continue(12, 9)
+
+
+def test_kernels_reject_caught_exceptions():
+    from script import cuda
+
+    def k(a):
+        i = cuda.grid(1)
+        try:
+            a[i] = 1.0 // a[i]
+        except ZeroDivisionError:
+            a[i] = 0.0
+
+    with pytest.raises(CompileError, match="not supported in kernels"):
+        script.kernel(k)[1, 4](np.ones(4))
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------
+
+def test_keyboard_interrupt_passes_through_handlers(tmp_path):
+    """A SIGINT in a loop of a called function (a Python exception set by the signal
+    handler) matches no `except` clause, not even a bare one, runs `finally` bodies on its
+    way out and is not dropped by a `return` in one; one in the function's own loop leaves
+    at once."""
+    from test_interrupts import run_child
+    out = run_child(tmp_path, """
+        @script.script
+        def catch_all(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            except Exception:
+                return -1
+
+        @script.script
+        def catch_bare(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            except:
+                return -2
+
+        @script.script
+        def with_finally(flag, n: int) -> int:
+            r = 0
+            try:
+                r = spin_range(flag, n)
+            finally:
+                print("finally")
+            return r
+
+        @script.script
+        def finally_returns(flag, n: int) -> int:
+            try:
+                return spin_range(flag, n)
+            finally:
+                return -4
+
+        @script.script
+        def own_loop(flag, n: int) -> int:
+            x = 1
+            try:
+                flag[0] = 1
+                for i in range(n):
+                    x = (x * 1103515245 + 12345) % 2147483648
+            except Exception:
+                return -3
+            return x
+
+        for f in (catch_all, catch_bare, with_finally, finally_returns, own_loop):
+            flag = np.zeros(4, np.int64)
+            send_sigint_when_running(flag)
+            try:
+                f(flag, 10 ** 17)
+                print("finished")
+            except KeyboardInterrupt:
+                print("KeyboardInterrupt")
+    """)
+    assert out.split() == ["KeyboardInterrupt", "KeyboardInterrupt", "finally", "KeyboardInterrupt",
+                           "KeyboardInterrupt", "KeyboardInterrupt"]
