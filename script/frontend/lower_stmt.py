@@ -21,6 +21,7 @@ from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
+from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
@@ -66,7 +67,7 @@ class Loop:
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, MessageLowering,
-                       ClosureLowering, StaticArgLowering, KeyedLowering):
+                       ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -175,14 +176,15 @@ class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, Al
         value_of = getattr(type(obj), "__script_value__", None)
         if value_of is not None:
             return value_of(obj, self, node)
-        if obj is None or isinstance(obj, (bool, int, float)):
+        if obj is None or isinstance(obj, (bool, int, float, complex)):
             try:
                 return const_of(obj, self.loc(node))
             except OverflowError:
                 self.error(f"global '{name}' = {obj} does not fit in int64", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple)) or x is None for x in obj):
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple)) or x is None
+                                          for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array

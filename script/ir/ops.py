@@ -28,7 +28,12 @@ convert        to the result type: int<->int truncates or extends by the source'
                range first), x->bool is ``x != 0``, bool->x is 0 or 1
 select         ``a if c else b``
 tuple          builds a tuple of its operands
-extract.N      element N of a tuple
+extract.N      element N of a tuple; of a complex number, its real (0) or imaginary (1) part
+complex        ``complex %re, %im``: the complex number of two floats of one type (f64: c128,
+               f32: c64). On complex operands (docs/complex.md) only `add` `sub` `mul` `div`
+               (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
+               `neg`, `cmp.eq`/`cmp.ne` (both parts equal), `select`, `convert` (from any
+               numeric type to complex, c64 <-> c128) and `extract` are defined
 math.F         the C math function F on floats (table MATH_FUNCS gives arity)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
@@ -233,6 +238,7 @@ _op("const_array", 0, "given", attr="data")
 _op("gemm", 3, "bool", pure=False)
 _op("lapack", None, "i64", attr="lapack", pure=False)
 _op("extract", 1, "extract", attr="index")
+_op("complex", 2, "complex")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
 _op("check", None, "void", attr="exc", pure=False)
@@ -286,8 +292,15 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
         if isinstance(given, T.OptionalType) and list(given.elems) == list(operand_types):
             return given            # (present, value) is how an optional is made
         return T.TupleType(operand_types)
+    if rule == "complex":
+        if len(operand_types) == 2 and operand_types[0] == operand_types[1] \
+                and isinstance(operand_types[0], T.FloatType):
+            return T.complex_of(operand_types[0])
+        return None
     if rule == "extract":
         t = operand_types[0] if operand_types else None
+        if isinstance(t, T.ComplexType) and attr in (0, 1):
+            return t.part
         if isinstance(t, T.TupleType) and isinstance(attr, int) and 0 <= attr < len(t.elems):
             return t.elems[attr]
         return None

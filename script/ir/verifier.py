@@ -176,17 +176,22 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail("print needs its text", i)
         _check_message_operands(i, i.attr, types)
         return
+    if any(isinstance(t, T.ComplexType) for t in types) and name not in _COMPLEX_OPS:
+        _fail(f"{name} of a complex number", i)
     if name == "cmp":
         if i.attr not in CMP_PREDS:
             _fail(f"unknown comparison {i.attr}", i)
         if types[0] != types[1] or not types[0].is_numeric():
             _fail(f"cmp of {types[0]} and {types[1]}", i)
+        if isinstance(types[0], T.ComplexType) and i.attr not in ("eq", "ne"):
+            _fail(f"cmp.{i.attr} of complex numbers", i)
     elif name == "convert":
         if isinstance(types[0], T.ArrayType):
             if not T.is_convertible(types[0], i.type):
                 _fail(f"convert from {types[0]} to {i.type}", i)
             return
-        if not (types[0].is_numeric() and i.type.is_numeric()):
+        if not (types[0].is_numeric() and i.type.is_numeric()) \
+                or isinstance(types[0], T.ComplexType) and not isinstance(i.type, T.ComplexType):
             _fail(f"convert from {types[0]} to {i.type}", i)
         return
     elif name == "select":
@@ -267,7 +272,7 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif op.nargs in (1, 2) and op.result == "same":
         if len(set(types)) != 1 or not types[0].is_numeric():
             _fail(f"{name} of {', '.join(map(str, types))}", i)
-        if name == "div" and not isinstance(types[0], T.FloatType):
+        if name == "div" and not isinstance(types[0], (T.FloatType, T.ComplexType)):
             _fail("div takes floats", i)
         if name in ("and", "or", "xor") and isinstance(types[0], T.FloatType):
             _fail(f"{name} of floats", i)
@@ -279,6 +284,12 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     if want is None or want != i.type:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
 
+
+# The ops defined on complex operands (ops.py); the others are not (the frontend lowers
+# `abs`, `**` and cmath through these and float ops). Array ops take complex arrays.
+_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert",
+                          "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
+                          "list_get", "list_set", "alloc"))
 
 # What `rng_state` gives: a generator's words, or its cached Gaussian.
 _RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))

@@ -6,7 +6,9 @@ Calling convention. An IR function ``@f(p0, p1, ...) -> R`` becomes
 
 where ``X'`` is `llvm_type(X)`: ``bool`` is ``i1``, ints are ``iN`` (signedness lives in the
 operations, not the type), floats are ``float``/``double``, ``none`` is the empty struct
-``{}`` and a tuple is a literal struct of its element types, passed and returned by value.
+``{}``, a complex number the struct ``{double, double}`` (``{float, float}`` for ``c64``: the
+layout of C's ``double _Complex`` and NumPy's element) and a tuple is a literal struct of its
+element types, passed and returned by value.
 A function returning ``none`` returns ``void``. Every lowered function is ``nounwind`` and,
 except the library's entry function, ``internal``: each compiled library holds its own copy
 of every function it calls, so LLVM may inline, clone, change calling conventions and drop
@@ -94,7 +96,7 @@ def kernel_name(func_name: str) -> str:
 
 _SCALAR = {T.BOOL: "i1", T.I8: "i8", T.I16: "i16", T.I32: "i32", T.I64: "i64", T.U8: "i8",
            T.U16: "i16", T.U32: "i32", T.U64: "i64", T.F32: "float", T.F64: "double",
-           T.NONE: NONE_TYPE}
+           T.C64: "{float, float}", T.C128: "{double, double}", T.NONE: NONE_TYPE}
 
 
 def llvm_type(t: T.Type) -> str:
@@ -133,6 +135,12 @@ def element_type(dtype: T.Type) -> str:
 
 def itemsize(dtype: T.Type) -> int:
     return 1 if isinstance(dtype, T.BoolType) else dtype.bits // 8
+
+
+def alignment(dtype: T.Type) -> int:
+    """The alignment NumPy guarantees an aligned array of `dtype`: a complex number's is its
+    parts' (complex128: 8), every other element's its size."""
+    return dtype.bits // 16 if isinstance(dtype, T.ComplexType) else itemsize(dtype)
 
 
 def has_arrays(types) -> bool:

@@ -51,7 +51,7 @@ from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
+                T.FloatType: "PyFloat_Type", T.ComplexType: "PyComplex_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type"}
 
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes
 # to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
@@ -210,6 +210,12 @@ class Converter:
         if isinstance(t, T.FloatType):
             v = b.load_at("double", obj, FLOAT_VALUE)
             return b.fptrunc(v, "float") if t.bits == 32 else v
+        if isinstance(t, T.ComplexType):            # c64: each part rounded to float
+            parts = [b.load_at("double", obj, capi.COMPLEX_VALUE + 8 * k) for k in (0, 1)]
+            if t.bits == 64:
+                parts = [b.fptrunc(p, "float") for p in parts]
+            out = b.insert_value(undef(llvm_type(t)), parts[0], 0)
+            return b.insert_value(out, parts[1], 1)
         if isinstance(t, T.IntType):
             return self._unbox_int(obj, t)
         if isinstance(t, T.ArrayType):
@@ -318,6 +324,12 @@ class Converter:
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
+        if isinstance(t, T.ComplexType):
+            pt = llvm_type(t.part)
+            re, im = (b.extract_value(v, k, pt) for k in (0, 1))
+            if t.bits == 64:
+                re, im = b.fpext(re, "double"), b.fpext(im, "double")
+            return capi.call(m, b, "PyComplex_FromDoubles", re, im)
         if t.signed:
             return capi.call(m, b, "PyLong_FromLongLong", b.sext(v, "i64") if t.bits < 64 else v)
         return capi.call(m, b, "PyLong_FromUnsignedLongLong",
