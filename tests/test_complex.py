@@ -249,3 +249,100 @@ def test_compile_errors(fn, args, text):
         script.script(fn)(*args)
     assert text in str(err.value)
     assert f"{fn.__code__.co_firstlineno + 1}:" in str(err.value)
+
+
+# ---- cmath ---------------------------------------------------------------------------------
+
+def cm_exp(z):
+    return cmath.exp(z)
+
+
+def cm_sqrt(z):
+    return cmath.sqrt(z)
+
+
+def cm_log(z):
+    return cmath.log(z)
+
+
+def cm_log10(z):
+    return cmath.log10(z)
+
+
+def cm_sin(z):
+    return cmath.sin(z)
+
+
+def cm_cos(z):
+    return cmath.cos(z)
+
+
+def cm_tan(z):
+    return cmath.tan(z)
+
+
+def cm_sinh(z):
+    return cmath.sinh(z)
+
+
+def cm_cosh(z):
+    return cmath.cosh(z)
+
+
+def cm_tanh(z):
+    return cmath.tanh(z)
+
+
+def cm_phase_polar(z):
+    return cmath.phase(z), cmath.polar(z)
+
+
+def cm_predicates(z):
+    return cmath.isnan(z), cmath.isinf(z), cmath.isfinite(z)
+
+
+CMATH = [cm_exp, cm_sqrt, cm_log, cm_log10, cm_sin, cm_cos, cm_tan, cm_sinh, cm_cosh, cm_tanh,
+         cm_phase_polar, cm_predicates]
+wide = st.one_of(complexes, finite_complexes,
+                 st.builds(complex, st.floats(-800, 800), st.floats(-800, 800)))
+
+
+def atan2_underflows(z) -> bool:
+    """glibc's atan2 sets errno (ERANGE) for some arguments whose quotient underflows, and
+    CPython's phase and polar then raise OverflowError; compiled code gives 0.0 (documented)."""
+    return z.imag != 0 and math.isfinite(z.real) and math.atan2(z.imag, z.real) == 0
+
+
+@pytest.mark.parametrize("fn", CMATH, ids=lambda f: f.__name__)
+@settings(max_examples=50, deadline=None)
+@given(z=wide)
+def test_cmath(fn, z):
+    if fn is cm_phase_polar and atan2_underflows(z):
+        return
+    check(fn, compiled(fn), z)
+
+
+def cm_rect(r, phi):
+    return cmath.rect(r, phi)
+
+
+def cm_log_base(z, b):
+    return cmath.log(z, b)
+
+
+def cm_isclose(a, b):
+    return cmath.isclose(a, b), cmath.isclose(a, b, rel_tol=1e-3, abs_tol=0.5)
+
+
+@settings(max_examples=50, deadline=None)
+@given(a=parts, b=parts, z=complexes, w=complexes)
+def test_cmath_two_arguments(a, b, z, w):
+    check(cm_rect, compiled(cm_rect), a, b)
+    check(cm_log_base, compiled(cm_log_base), z, w)
+    check(cm_isclose, compiled(cm_isclose), z, w)
+
+
+def test_cmath_real_arguments():
+    for x in (2, -3.5, 0.0, True):
+        check(cm_sqrt, compiled(cm_sqrt), x)
+        check(cm_log, compiled(cm_log), x)

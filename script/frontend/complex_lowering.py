@@ -175,6 +175,58 @@ class ComplexLowering:
         im = br if ai is None else self.binop(ast.Add, br, ai, node)
         return self.make_complex(self.coerce(re, T.F64, node), self.coerce(im, T.F64, node), node)
 
+    def cmath_call(self, name: str, node: ast.Call) -> Value:
+        """`cmath.name(...)`: the predicates inline, the rest calls of cmathlib's versions of
+        CPython's functions (a complex, int or float argument becomes a complex)."""
+        loc = self.loc(node)
+        if name in ("isnan", "isinf", "isfinite"):
+            (z,) = (self.complex_arg(v, node) for v in self.positional(node, f"cmath.{name}", 1))
+            re, im = self.complex_part(z, 0, node), self.complex_part(z, 1, node)
+            if name == "isnan":
+                tests = [self.emit("cmp", [p, p], T.BOOL, "ne", loc) for p in (re, im)]
+                return self.emit("or", tests, T.BOOL, None, loc)
+            if name == "isinf":
+                tests = [self.emit("cmp", [self.emit("abs", [p], T.F64, None, loc), Const(math.inf, T.F64)],
+                                   T.BOOL, "eq", loc) for p in (re, im)]
+                return self.emit("or", tests, T.BOOL, None, loc)
+            return self.emit("and", [self.is_finite(re, loc), self.is_finite(im, loc)], T.BOOL, None, loc)
+        if name == "phase":
+            (z,) = (self.complex_arg(v, node) for v in self.positional(node, "cmath.phase", 1))
+            re, im = self.complex_part(z, 0, node), self.complex_part(z, 1, node)
+            return self.emit("math", [im, re], T.F64, "atan2", loc)
+        if name == "rect":
+            args = [self.float_arg(v, node) for v in self.positional(node, "cmath.rect", 2)]
+            return self.call_cmathlib(cmathlib.rect, [self.coerce(a, T.F64, node) for a in args], node)
+        if name == "isclose":
+            return self.cmath_isclose(node)
+        if name == "log":
+            args = [self.complex_arg(v, node) for v in self.positional(node, "cmath.log", 1, 2)]
+            return self.call_cmathlib(cmathlib.log_base if len(args) == 2 else cmathlib.log, args, node)
+        fn = _CMATH_UNARY.get(name)
+        if fn is None:
+            self.error(f"cmath.{name} is not supported in compiled code", node)
+        args = [self.complex_arg(v, node) for v in self.positional(node, f"cmath.{name}", 1)]
+        return self.call_cmathlib(fn, args, node)
+
+    def cmath_isclose(self, node: ast.Call) -> Value:
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 2 or set(kw) - {"rel_tol", "abs_tol"}:
+            self.error("isclose() takes 2 positional arguments and rel_tol, abs_tol", node)
+        a, b = (self.complex_arg(self.expr(x), node) for x in node.args)
+        tols = [self.coerce(self.float_arg(self.expr(kw[k]), node), T.F64, node) if k in kw else Const(d, T.F64)
+                for k, d in (("rel_tol", 1e-9), ("abs_tol", 0.0))]
+        return self.call_cmathlib(cmathlib.isclose, [a, b, *tols], node)
+
+    def complex_arg(self, v: Value, node) -> Value:
+        """A cmath argument: any number, as c128 (CPython's "D" conversion)."""
+        if not v.type.is_numeric():
+            self.error(f"must be real number, not {type_name(v.type)}", node)
+        return self.coerce(v, T.C128, node)
+
+    def call_cmathlib(self, fn, args: list, node) -> Value:
+        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(a.type for a in args), node)
+        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+
     def real_and_imag(self, v: Value, node) -> tuple[Value, Value | None]:
         """A number's real part as f64 and, for a complex one, its imaginary part."""
         if isinstance(v.type, T.ComplexType):
@@ -194,6 +246,11 @@ def _small_int(b: Value) -> int | None:
     k = int(v.real)
     return k if 0 < k <= _INLINE_POW else None
 
+
+_CMATH_UNARY = {"exp": cmathlib.exp, "sqrt": cmathlib.sqrt, "log10": cmathlib.log10,
+                "sin": cmathlib.sin, "cos": cmathlib.cos, "tan": cmathlib.tan,
+                "sinh": cmathlib.sinh, "cosh": cmathlib.cosh, "tanh": cmathlib.tanh,
+                "polar": cmathlib.polar}
 
 # `cmath` is handled by name (cmath_call); its constants are complex or float constants.
 CMATH_CONSTANTS = {"pi": cmath.pi, "e": cmath.e, "tau": cmath.tau, "inf": cmath.inf,
