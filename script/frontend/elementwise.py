@@ -51,7 +51,7 @@ UFUNCS = (set(_BINOPS.values()) | set(_CMPOPS.values()) | set(_UNARY.values()) |
           | {"absolute", "minimum", "maximum", "fmin", "fmax", "isnan", "isinf", "isfinite",
              "square", "reciprocal", "sign", "logical_and", "logical_or", "logical_xor",
              "logical_not", "divide", "mod", "power", "conjugate"})
-_ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute", "conjugate": "positive"}
+_ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute"}
 
 
 @dataclass(eq=False)
@@ -221,6 +221,10 @@ class ElementwiseLowering:
         is_bool = isinstance(t, T.BoolType)
         if name == "where":
             return emit("select", vals, vals[1].type)
+        if any(isinstance(v.type, T.ComplexType) for v in vals):
+            return self.complex_ufunc(name, vals, out, node)        # complex_arrays.py
+        if name == "conjugate":
+            return x
         if name in _CMP_PRED:
             if vals[0].type != vals[1].type:
                 return self.mixed_sign_cmp(_CMP_PRED[name], vals[0], vals[1], node)

@@ -22,6 +22,7 @@ from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.complex_lowering import ComplexLowering
+from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
@@ -67,7 +68,8 @@ class Loop:
 class FunctionLowering(SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, MessageLowering,
-                       ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering):
+                       ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
+                       ComplexArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)

@@ -34,7 +34,8 @@ complex        ``complex %re, %im``: the complex number of two floats of one typ
                (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
                `neg`, `cmp.eq`/`cmp.ne` (both parts equal), `select`, `convert` (from any
                numeric type to complex, c64 <-> c128) and `extract` are defined
-math.F         the C math function F on floats (table MATH_FUNCS gives arity)
+math.F         the C math function F on floats (table MATH_FUNCS gives arity); on one complex
+               operand for F in COMPLEX_MATH, C's cF (cexp, csqrtf, ...)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
                operands are integer arguments of the message's printf-style format
@@ -58,6 +59,9 @@ view.AXES      a view of an array sharing its memory; AXES has one letter per ax
                operand and no source axis, inserts an axis of length 1 (``a[:, None]``);
                the result is an any-layout array of the sliced and inserted axes
 transpose      the same array with its axes reversed (`a.T`): a view
+part.K         ``part.K %a : f64[:]``: the real (K 0) or imaginary (K 1) parts of the elements of
+               complex array %a (`a.real`, `a.imag`): a view of the same shape and strides,
+               of the parts' float type, any layout
 overlap        ``overlap %a, %b``: whether the bytes spanned by arrays %a and %b (each from its
                lowest element to its highest) intersect; false when either is empty. NumPy's
                bounds test of whether two arrays may share memory
@@ -207,6 +211,10 @@ MATH_FUNCS = {
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
 }
 
+# The `math` functions also defined on one complex operand: C99's cexp, clog, ... (csqrtf
+# for c64), which NumPy's complex loops call.
+COMPLEX_MATH = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh")
+
 _ARITH = ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor",
           "shl", "shr", "min", "max")
 
@@ -231,6 +239,7 @@ _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
 _op("view", None, "given", attr="axes")
 _op("transpose", 1, "given")
+_op("part", 1, "given", attr="index")
 _op("overlap", 2, "bool")
 _op("reshape", None, "given")
 _op("alloc", None, "given", pure=False, removable=True)

@@ -15,6 +15,7 @@ Invariants checked, for each function:
    types (or from an array to the same array of any layout), `extract` indexes a tuple in
    range, `dim`/`stride` name an axis of the array, `overlap` takes two arrays, `view`'s
    axes match its operands and result, `transpose` keeps the element type and rank,
+   `part` views a complex array's real or imaginary parts,
    `load`/`store` take one i64 index per axis and `store` a value of the element type,
    `math` takes floats of one type with the function's arity, `call` passes the callee's
    parameter types and gives its return type, `ret` returns the function's return type.
@@ -41,7 +42,7 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, COMPLEX_MATH, EXCEPTIONS, LAPACK_ROUTINES, MATH_FUNCS, RNG_STATES, SREGS, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -201,7 +202,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         arity = MATH_FUNCS.get(i.attr, (None,))[0]
         if arity is None:
             _fail(f"unknown math function {i.attr}", i)
-        if len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0] for t in types):
+        complex_ok = len(types) == 1 and isinstance(types[0], T.ComplexType) and i.attr in COMPLEX_MATH
+        if not complex_ok and (len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0]
+                                                              for t in types)):
             _fail(f"math.{i.attr} of {types}", i)
     elif name == "call":
         callee = i.attr
@@ -217,6 +220,12 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif name == "overlap":
         if not all(isinstance(t, T.ArrayType) for t in types):
             _fail(f"overlap of {', '.join(map(str, types))}, not arrays", i)
+        return
+    elif name == "part":
+        a = types[0]
+        if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.ComplexType) or i.attr not in (0, 1) \
+                or i.type != T.ArrayType(a.dtype.part, a.ndim, "A"):
+            _fail(f"part.{i.attr} of {a} gives {i.type}", i)
         return
     elif name == "transpose":
         a = types[0]
@@ -287,7 +296,7 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
 
 # The ops defined on complex operands (ops.py); the others are not (the frontend lowers
 # `abs`, `**` and cmath through these and float ops). Array ops take complex arrays.
-_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert",
+_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert", "math",
                           "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
                           "list_get", "list_set", "alloc"))
 

@@ -143,6 +143,16 @@ def transpose(b: Builder, arr: Value, t: T.ArrayType) -> Value:
     return out
 
 
+def part(b: Builder, arr: Value, t: T.ArrayType, k: int) -> Value:
+    """``part.K``: the same struct (owner, shape, strides in bytes) with the data pointer
+    moved to part `k` of the first complex element."""
+    if k == 0:
+        return arr
+    data = b.extract_value(arr, ARRAY_DATA, "ptr")
+    moved = b.gep("i8", data, int_const("i64", itemsize(t.dtype) // 2))
+    return b.insert_value(arr, moved, ARRAY_DATA)
+
+
 def reshape(b: Builder, arr: Value, t: T.ArrayType, dims: list[Value]) -> Value:
     """The same owner and data with lengths `dims` and C strides (`arr` is C-contiguous)."""
     lt = llvm_type(t)

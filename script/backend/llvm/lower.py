@@ -261,6 +261,9 @@ class FunctionLowering:
     def _op_transpose(self, i: Instr):
         return arrays.transpose(self.b, self.value(i.operands[0]), i.operands[0].type)
 
+    def _op_part(self, i: Instr):
+        return arrays.part(self.b, self.value(i.operands[0]), i.operands[0].type, i.attr)
+
     def _op_reshape(self, i: Instr):
         arr, *dims = i.operands
         return arrays.reshape(self.b, self.value(arr), i.type, [self.value(d) for d in dims])

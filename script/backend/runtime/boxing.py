@@ -397,9 +397,13 @@ class Converter:
         return copy
 
     def _is_whole(self, v: Value, t: T.ArrayType, obj: Value) -> Value:
-        """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides."""
+        """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides,
+        and element type (`a.real` of a complex array starts where the array does)."""
         b = self.b
         same = b.icmp("eq", b.extract_value(v, ARRAY_DATA, "ptr"), b.load_at("ptr", obj, capi.NPY_DATA))
+        if isinstance(t.dtype, (T.FloatType, T.ComplexType)):
+            type_num = b.load_at("i32", b.load_at("ptr", obj, capi.NPY_DESCR), capi.DESCR_TYPE_NUM)
+            same = b.and_(same, b.icmp("eq", type_num, int_const("i32", capi.NPY_TYPE_NUMS[str(t.dtype)][0])))
         same = b.and_(same, b.icmp("eq", b.load_at("i32", obj, capi.NPY_ND), int_const("i32", t.ndim)))
         dims = b.load_at("ptr", obj, capi.NPY_DIMENSIONS)
         strides = b.load_at("ptr", obj, capi.NPY_STRIDES)
