@@ -16,7 +16,17 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import COMPLEX_MATH
 
-_SIMPLE = {"add": "add", "subtract": "sub", "multiply": "mul"}
+_SIMPLE = {"add": "add", "subtract": "sub"}
+
+
+def numpy_uses_fma() -> bool:
+    """Whether NumPy's complex multiply loops run with fused multiply-adds on this CPU (its
+    FMA3 or AVX512F dispatch: the C compiler contracts the products there)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        return False
+    return bool(features.get("FMA3") or features.get("AVX512F"))
 
 
 class ComplexArrayLowering:
@@ -89,11 +99,12 @@ class ComplexArrayLowering:
         if name == "conjugate":
             re, im = self.complex_part(x, 0, node), self.complex_part(x, 1, node)
             return self.make_complex(re, self.emit("neg", [im], im.type, None, loc), node)
-        if name == "absolute":          # npy_cabs: hypot
-            re, im = self.complex_part(x, 0, node), self.complex_part(x, 1, node)
-            return self.emit("math", [re, im], re.type, "hypot", loc)
+        if name == "absolute":
+            return self.np_complex_abs(x, node)
+        if name == "multiply":
+            return self.np_complex_mul(vals[0], vals[1], node)
         if name == "square":
-            return self.emit("mul", [x, x], t, None, loc)
+            return self.np_complex_mul(x, x, node)
         if name in ("equal", "not_equal"):
             return self.emit("cmp", vals, T.BOOL, "eq" if name == "equal" else "ne", loc)
         if name in ("isnan", "isinf", "isfinite"):
@@ -105,6 +116,55 @@ class ComplexArrayLowering:
         if name == "reciprocal":
             return self.np_complex_reciprocal(x, node)
         self.error(f"numpy.{name} of complex numbers is not supported in compiled code", node)
+
+    def np_complex_mul(self, a: Value, b: Value, node) -> Value:
+        """NumPy's complex multiply: ``(ar*br - ai*bi, ar*bi + ai*br)``, and where its loops
+        run with FMA (`numpy_uses_fma`), as the C compiler contracts that:
+        ``(fma(ar, br, -(ai*bi)), fma(ar, bi, ai*br))`` (checked against NumPy)."""
+        if not numpy_uses_fma():
+            return self.emit("mul", [a, b], a.type, None, self.loc(node))
+        loc = self.loc(node)
+        pt = a.type.part
+        ar, ai = self.complex_part(a, 0, node), self.complex_part(a, 1, node)
+        br, bi = self.complex_part(b, 0, node), self.complex_part(b, 1, node)
+        ii = self.emit("mul", [ai, bi], pt, None, loc)
+        re = self.emit("math", [ar, br, self.emit("neg", [ii], pt, None, loc)], pt, "fma", loc)
+        im = self.emit("math", [ar, bi, self.emit("mul", [ai, br], pt, None, loc)], pt, "fma", loc)
+        return self.make_complex(re, im, node)
+
+    def np_complex_abs(self, z: Value, node) -> Value:
+        """NumPy's complex absolute (loops_unary_complex.dispatch.c.src, its SIMD loop, which
+        every aligned array takes), not hypot::
+
+            re, im = |zr|, |zi|; an infinite part makes both inf, else a NaN part both NaN
+            larger, smaller = max(re, im), min(re, im)
+            ratio = smaller / larger, or 0 where larger is 0 or smaller inf
+            sqrt(ratio * ratio + 1) * larger      (a fused multiply-add where NumPy has FMA)
+        """
+        loc = self.loc(node)
+        pt = z.type.part
+
+        def e(op, xs, t=pt, attr=None):
+            return self.emit(op, xs, t, attr, loc)
+
+        inf, nan, zero, one = (Const(v, pt) for v in (math.inf, math.nan, 0.0, 1.0))
+        re = e("abs", [self.complex_part(z, 0, node)])
+        im = e("abs", [self.complex_part(z, 1, node)])
+        re_inf, im_inf = e("cmp", [re, inf], T.BOOL, "eq"), e("cmp", [im, inf], T.BOOL, "eq")
+        im = e("select", [re_inf, inf, im])
+        re = e("select", [im_inf, inf, re])
+        re_num, im_num = e("cmp", [re, re], T.BOOL, "eq"), e("cmp", [im, im], T.BOOL, "eq")
+        im = e("select", [re_num, im, nan])
+        re = e("select", [im_num, re, nan])
+        larger = e("select", [e("cmp", [re, im], T.BOOL, "gt"), re, im])      # both NaN or neither
+        smaller = e("select", [e("cmp", [im, re], T.BOOL, "lt"), im, re])
+        skip = e("or", [e("cmp", [larger, zero], T.BOOL, "eq"), e("cmp", [smaller, inf], T.BOOL, "eq")], T.BOOL)
+        ratio = e("select", [skip, zero, e("div", [smaller, larger])])
+        if numpy_uses_fma():
+            sq = e("math", [ratio, ratio, one], pt, "fma")
+        else:
+            sq = e("add", [e("mul", [ratio, ratio]), one])
+        return e("mul", [e("math", [sq], pt, "sqrt"), larger])
 
     def np_complex_div(self, a: Value, b: Value, node) -> Value:
         """NumPy's complex division (loops_arithm_fp.dispatch.c.src), which scales by the

@@ -319,6 +319,17 @@ class ReduceLowering:
         rt = sum_type(t.dtype)
         op = "add" if name == "cumsum" else "mul"
         dims = self.dims_of(arr, node)
+        n_line = self.size_of(arr, node) if axis is None else dims[axis]
+
+        def combine(x, y):
+            if op == "mul" and isinstance(rt, T.ComplexType):
+                # NumPy's accumulate calls its multiply loop once for the line; a line of two
+                # takes its SIMD path (with FMA where it has it: np_complex_mul), a longer one,
+                # whose operands overlap, the plain scalar loop
+                two = self.cmp("eq", n_line, Const(2, T.I64), node)
+                return self.emit("select", [two, self.np_complex_mul(x, y, node),
+                                            self.emit("mul", [x, y], rt, None, loc)], rt, None, loc)
+            return self.emit(op, [x, y], rt, None, loc)
         load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
         if axis is None:
             out = self.alloc_array(rt, [self.size_of(arr, node)], node)
@@ -326,7 +337,7 @@ class ReduceLowering:
             def running(acc, idx):
                 x = self.coerce(load(arr, idx), rt, node)
                 first = self.cmp("eq", acc[1], Const(0, T.I64), node)
-                v = self.emit("select", [first, x, self.emit(op, [acc[0], x], rt, None, loc)], rt, None, loc)
+                v = self.emit("select", [first, x, combine(acc[0], x)], rt, None, loc)
                 self.emit("store", [out, v, acc[1]], T.NONE, None, loc)
                 return [v, self.emit("add", [acc[1], Const(1, T.I64)], T.I64, None, loc)]
             self.fold(node, dims, [Const(0, rt), Const(0, T.I64)], running)
@@ -342,7 +353,7 @@ class ReduceLowering:
             prev_i = self.emit("max", [self.emit("sub", [i, Const(1, T.I64)], T.I64, None, loc), Const(0, T.I64)],
                                T.I64, None, loc)
             prev = load(out, [*idx[:axis], prev_i, *idx[axis + 1:]])
-            v = self.emit("select", [first, x, self.emit(op, [prev, x], rt, None, loc)], rt, None, loc)
+            v = self.emit("select", [first, x, combine(prev, x)], rt, None, loc)
             self.emit("store", [out, v, *idx], T.NONE, None, loc)
         self.loop_nest(node, dims, body)
         return out

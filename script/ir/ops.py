@@ -209,6 +209,7 @@ MATH_FUNCS = {
     "rint": (1, False), "cbrt": (1, False),
     "atan2": (2, False), "hypot": (2, False), "copysign": (2, False), "fmod": (2, False),
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
+    "fma": (3, False),          # fma(x, y, z): x * y + z rounded once (NumPy's complex multiply)
 }
 
 # The `math` functions also defined on one complex operand: C99's cexp, clog, ... (csqrtf
