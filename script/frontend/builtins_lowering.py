@@ -77,6 +77,8 @@ class CallLowering:
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
             return base
+        if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
+            return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
         self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
 
     def callee_ref(self, node):
