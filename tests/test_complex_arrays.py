@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from difftest import check, compiled
+from script import cuda
 
 SPECIAL = [0.0, -0.0, 1.0, -2.5, math.inf, -math.inf, math.nan, 1e300, 3.0, 0.5]
 parts = st.one_of(st.sampled_from(SPECIAL), st.floats(-100, 100))
@@ -208,3 +209,19 @@ def test_unsupported_are_compile_errors(fn):
     with pytest.raises(CompileError) as err:
         compiled(fn)(np.array([1j]))
     assert "complex" in str(err.value)
+
+
+def rotate_kernel(a, w):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i] = a[i] * w
+
+
+def test_kernels_reject_complex():
+    import script
+    from script.errors import CompileError
+    k = script.kernel(rotate_kernel)
+    with pytest.raises(CompileError) as err:
+        k[1, 4](np.zeros(4, np.complex128), 1j)
+    assert "complex numbers are not supported in kernels" in str(err.value)
+    assert "a[i] = a[i] * w" in str(err.value)
