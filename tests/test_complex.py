@@ -231,7 +231,22 @@ def real_math(z):
     return math.sqrt(z)
 
 
+def biggest(a, b):
+    return max(a, b)
+
+
+def rounded(z):
+    return round(z)
+
+
+def divided(a, b):
+    return divmod(a, b)
+
+
 @pytest.mark.parametrize("fn, args, text", [
+    (biggest, (1j, 2j), "'>' not supported between instances of 'complex' and 'complex'"),
+    (rounded, (1j,), "type complex doesn't define __round__ method"),
+    (divided, (1j, 1), "unsupported operand type(s) for divmod(): 'complex' and 'int'"),
     (order, (1j, 2j), "'<' not supported between instances of 'complex' and 'complex'"),
     (order, (1j, 2), "'<' not supported between instances of 'complex' and 'int'"),
     (floor_div, (1j, 2.0), "unsupported operand type(s) for //: 'complex' and 'float'"),

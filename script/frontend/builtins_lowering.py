@@ -482,6 +482,8 @@ class CallLowering:
             t = self.common_type(result, v, node)
             if isinstance(t, Unknown):
                 return Undef(UNKNOWN, self.loc(node))
+            if isinstance(t, T.ComplexType):
+                self.complex_compare_error(ast.Gt() if name == "max" else ast.Lt(), v, result, node)
             result = self.emit(name, [self.coerce(result, t, node), self.coerce(v, t, node)], t, None, self.loc(node))
         return result
 
@@ -505,6 +507,8 @@ class CallLowering:
         args = self.positional(node, name, 1, 2)
         x = args[0]
         loc = self.loc(node)
+        if isinstance(x.type, T.ComplexType):
+            self.error("type complex doesn't define __round__ method", node)
         if len(args) == 1 or isinstance(args[1].type, T.NoneType):
             if isinstance(x.type, (T.IntType, T.BoolType)):
                 return self.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)
@@ -546,6 +550,10 @@ class CallLowering:
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):          # an operand of code that never runs
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(t, T.ComplexType):
+            from script.frontend.complex_lowering import type_name
+            self.error(f"unsupported operand type(s) for divmod(): '{type_name(a.type)}' and "
+                       f"'{type_name(b.type)}'", node)
         if isinstance(t, T.BoolType):
             t = T.I64
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
