@@ -308,6 +308,14 @@ def cm_tanh(z):
     return cmath.tanh(z)
 
 
+def cm_inverse(z):
+    return cmath.acos(z), cmath.asin(z), cmath.atan(z)
+
+
+def cm_inverse_h(z):
+    return cmath.acosh(z), cmath.asinh(z), cmath.atanh(z)
+
+
 def cm_phase_polar(z):
     return cmath.phase(z), cmath.polar(z)
 
@@ -317,7 +325,7 @@ def cm_predicates(z):
 
 
 CMATH = [cm_exp, cm_sqrt, cm_log, cm_log10, cm_sin, cm_cos, cm_tan, cm_sinh, cm_cosh, cm_tanh,
-         cm_phase_polar, cm_predicates]
+         cm_phase_polar, cm_predicates, cm_inverse, cm_inverse_h]
 wide = st.one_of(complexes, finite_complexes,
                  st.builds(complex, st.floats(-800, 800), st.floats(-800, 800)))
 

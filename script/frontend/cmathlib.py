@@ -108,6 +108,12 @@ COSH_SPECIAL = _table(cmath.cosh)
 SINH_SPECIAL = _table(cmath.sinh)
 TANH_SPECIAL = _table(cmath.tanh)
 RECT_SPECIAL = _table(cmath.rect, make=None)
+ACOS_SPECIAL = _table(cmath.acos)
+ACOSH_SPECIAL = _table(cmath.acosh)
+ASINH_SPECIAL = _table(cmath.asinh)
+ATANH_SPECIAL = _table(cmath.atanh)
+CM_SQRT_LARGE_DOUBLE = math.sqrt(CM_LARGE_DOUBLE)
+CM_SQRT_DBL_MIN = math.sqrt(DBL_MIN)
 
 
 def special_type(d: float) -> int:
@@ -338,3 +344,76 @@ def isclose(a: complex, b: complex, rel_tol: float, abs_tol: float) -> bool:
 def abs_nothrow(z: complex) -> float:
     """_Py_c_abs without the overflow error (isclose ignores errno)."""
     return np.hypot(z.real, z.imag)
+
+
+def acos(z: complex) -> complex:
+    if is_special(z):
+        return ACOS_SPECIAL[special_type(z.real), special_type(z.imag)]
+    if abs(z.real) > CM_LARGE_DOUBLE or abs(z.imag) > CM_LARGE_DOUBLE:
+        re = np.arctan2(abs(z.imag), z.real)
+        im = -math.copysign(np.log(np.hypot(z.real / 2.0, z.imag / 2.0)) + M_LN2 * 2.0, z.imag)
+        return complex(re, im)
+    s1 = sqrt(complex(1.0 - z.real, -z.imag))
+    s2 = sqrt(complex(1.0 + z.real, z.imag))
+    return complex(2.0 * np.arctan2(s1.real, s2.real), np.arcsinh(s2.real * s1.imag - s2.imag * s1.real))
+
+
+def acosh(z: complex) -> complex:
+    if is_special(z):
+        return ACOSH_SPECIAL[special_type(z.real), special_type(z.imag)]
+    if abs(z.real) > CM_LARGE_DOUBLE or abs(z.imag) > CM_LARGE_DOUBLE:
+        return complex(np.log(np.hypot(z.real / 2.0, z.imag / 2.0)) + M_LN2 * 2.0, np.arctan2(z.imag, z.real))
+    s1 = sqrt(complex(z.real - 1.0, z.imag))
+    s2 = sqrt(complex(z.real + 1.0, z.imag))
+    return complex(np.arcsinh(s1.real * s2.real + s1.imag * s2.imag), 2.0 * np.arctan2(s1.imag, s2.real))
+
+
+def asinh(z: complex) -> complex:
+    if is_special(z):
+        return ASINH_SPECIAL[special_type(z.real), special_type(z.imag)]
+    if abs(z.real) > CM_LARGE_DOUBLE or abs(z.imag) > CM_LARGE_DOUBLE:
+        if z.imag >= 0.0:
+            re = math.copysign(np.log(np.hypot(z.real / 2.0, z.imag / 2.0)) + M_LN2 * 2.0, z.real)
+        else:
+            re = -math.copysign(np.log(np.hypot(z.real / 2.0, z.imag / 2.0)) + M_LN2 * 2.0, -z.real)
+        return complex(re, np.arctan2(z.imag, abs(z.real)))
+    s1 = sqrt(complex(1.0 + z.imag, -z.real))
+    s2 = sqrt(complex(1.0 - z.imag, z.real))
+    return complex(np.arcsinh(s1.real * s2.imag - s2.real * s1.imag),
+                   np.arctan2(z.imag, s1.real * s2.real - s1.imag * s2.imag))
+
+
+def asin(z: complex) -> complex:
+    s = asinh(complex(-z.imag, z.real))
+    return complex(s.imag, -s.real)
+
+
+def atanh(z: complex) -> complex:
+    if is_special(z):
+        return ATANH_SPECIAL[special_type(z.real), special_type(z.imag)]
+    if z.real < 0.0:
+        r = atanh_nonneg(complex(-z.real, -z.imag))
+        return complex(-r.real, -r.imag)
+    return atanh_nonneg(z)
+
+
+def atanh_nonneg(z: complex) -> complex:
+    """atanh of a finite z with z.real >= 0 (CPython's reduction by atanh(-z) = -atanh(z))."""
+    ay = abs(z.imag)
+    if z.real > CM_SQRT_LARGE_DOUBLE or ay > CM_SQRT_LARGE_DOUBLE:
+        h = np.hypot(z.real / 2.0, z.imag / 2.0)
+        return complex(z.real / 4.0 / h / h, math.copysign(PI / 2.0, z.imag))
+    if z.real == 1.0 and ay < CM_SQRT_DBL_MIN:
+        if ay == 0.0:
+            raise ValueError("math domain error")
+        return complex(-np.log(np.sqrt(ay) / np.sqrt(np.hypot(ay, 2.0))),
+                       math.copysign(np.arctan2(2.0, -ay) / 2.0, z.imag))
+    one_minus = 1.0 - z.real
+    re = np.log1p(4.0 * z.real / (one_minus * one_minus + ay * ay)) / 4.0
+    im = -np.arctan2(-2.0 * z.imag, (1.0 - z.real) * (1.0 + z.real) - ay * ay) / 2.0
+    return complex(re, im)
+
+
+def atan(z: complex) -> complex:
+    s = atanh(complex(-z.imag, z.real))
+    return complex(s.imag, -s.real)

@@ -250,7 +250,9 @@ def _small_int(b: Value) -> int | None:
 _CMATH_UNARY = {"exp": cmathlib.exp, "sqrt": cmathlib.sqrt, "log10": cmathlib.log10,
                 "sin": cmathlib.sin, "cos": cmathlib.cos, "tan": cmathlib.tan,
                 "sinh": cmathlib.sinh, "cosh": cmathlib.cosh, "tanh": cmathlib.tanh,
-                "polar": cmathlib.polar}
+                "polar": cmathlib.polar, "acos": cmathlib.acos, "asin": cmathlib.asin,
+                "atan": cmathlib.atan, "acosh": cmathlib.acosh, "asinh": cmathlib.asinh,
+                "atanh": cmathlib.atanh}
 
 # `cmath` is handled by name (cmath_call); its constants are complex or float constants.
 CMATH_CONSTANTS = {"pi": cmath.pi, "e": cmath.e, "tau": cmath.tau, "inf": cmath.inf,
