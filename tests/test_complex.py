@@ -369,3 +369,31 @@ def test_cmath_real_arguments():
     for x in (2, -3.5, 0.0, True):
         check(cm_sqrt, compiled(cm_sqrt), x)
         check(cm_log, compiled(cm_log), x)
+
+
+def printing(z, w, n: int):
+    print(z)
+    print("z =", z, "w =", w, n, sep=", ", end=".\n")
+    return n
+
+
+def test_print(capsys):
+    """complex_repr: ``1j`` for a +0.0 real part, else ``(re+imj)``, parts without ".0"."""
+    @settings(max_examples=30, deadline=None)
+    @given(z=complexes, w=complexes)
+    def each(z, w):
+        capsys.readouterr()
+        printing(z, w, 3)
+        want = capsys.readouterr().out
+        compiled(printing)(z, w, 3)
+        assert capsys.readouterr().out == want
+    each()
+
+
+def formatted(z):
+    raise ValueError(f"bad {z}")
+
+
+def test_formatting_in_messages_is_a_compile_error():
+    with pytest.raises(CompileError, match="complex numbers can be printed"):
+        script.script(formatted)(1j)

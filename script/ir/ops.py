@@ -330,8 +330,10 @@ class ExcInfo:
 
 
 # The directives of exception messages (script.frontend.messages): ``%lld``/``%llu`` take an
-# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64.
-MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%\.(\d+)([feg])")
+# int, ``%B`` a bool, ``%R`` (Python's str of a float), ``%Q`` and ``%+Q`` (a part of a
+# complex number as its repr writes it: no ".0", the second with its sign) and
+# ``%.Nf``/``e``/``g`` an f64.
+MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%\+?Q|%\.(\d+)([feg])")
 
 
 def message_operands(message: str) -> list[str]:

@@ -213,6 +213,7 @@ def compute_may_raise(funcs: list[Function]) -> set[int]:
 SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL = 0, 1, 2
 KINDS_SHIFT = 16
 DTSF_ADD_DOT_0 = 2          # Py_DTSF_ADD_DOT_0: repr's "1.0" for an integral float
+DTSF_SIGN = 1               # Py_DTSF_SIGN: a "+" before a positive number
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,9 @@ def encode_message(message: str, nargs: int, loc=None) -> EncodedMessage:
         elif d == "%R":
             fmt.append(b"%s")
             kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_ADD_DOT_0]))
+        elif d in ("%Q", "%+Q"):         # complex_repr's parts: no ".0"; the imaginary one signed
+            fmt.append(b"%s")
+            kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_SIGN if d == "%+Q" else 0]))
         else:
             precision = int(m.group(1))
             if precision > 100:
@@ -300,7 +304,15 @@ def format_message(data: bytes, args) -> str:
         kind = kinds[4 * k:4 * k + 4] or bytes(4)
         if kind[0] == SLOT_FLOAT:
             x = struct.unpack("<d", struct.pack("<q", word))[0]
-            values.append(repr(x) if kind[1] == ord("r") else format(x, f".{kind[2]}{chr(kind[1])}"))
+            if kind[1] == ord("r"):
+                text = repr(x)
+                if not kind[3] & DTSF_ADD_DOT_0 and text.endswith(".0"):
+                    text = text[:-2]
+                if kind[3] & DTSF_SIGN and not text.startswith("-"):
+                    text = "+" + text
+                values.append(text)
+            else:
+                values.append(format(x, f".{kind[2]}{chr(kind[1])}"))
         elif kind[0] == SLOT_BOOL:
             values.append("True" if word else "False")
         else:
