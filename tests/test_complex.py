@@ -243,7 +243,12 @@ def divided(a, b):
     return divmod(a, b)
 
 
+def sort_them(z):
+    return sorted([z, 1j])
+
+
 @pytest.mark.parametrize("fn, args, text", [
+    (sort_them, (2j,), "'<' not supported between instances of 'complex' and 'complex'"),
     (biggest, (1j, 2j), "'>' not supported between instances of 'complex' and 'complex'"),
     (rounded, (1j,), "type complex doesn't define __round__ method"),
     (divided, (1j, 1), "unsupported operand type(s) for divmod(): 'complex' and 'int'"),

@@ -405,6 +405,8 @@ class ListLowering:
         helper = _METHODS.get(name)
         if helper is None:
             self.error(f"list has no method '{name}' in compiled code", node.func)
+        if name == "sort" and isinstance(self.read_type(lst), T.ComplexType):
+            self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
             self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
         if name == "pop" and not args:
