@@ -196,7 +196,17 @@ def test_iteration():
 
 
 def power(a):
-    return a ** 2
+    return a ** 0.5
+
+
+def powers(a):
+    return a ** 2, a ** 3, a ** 0, a ** 1, a ** -1, a ** -2, np.power(a, 5), a ** 99, a ** -7
+
+
+@EXAMPLES
+@given(a=arrays(st.one_of(elements, finite, st.sampled_from([0j, complex(-0.0, 0.0), -0j]))))
+def test_integer_powers(a):
+    check(powers, compiled(powers), a)
 
 
 def maximum(a):

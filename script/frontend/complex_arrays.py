@@ -115,6 +115,8 @@ class ComplexArrayLowering:
             return self.emit("math", [x], t, name, loc)
         if name == "reciprocal":
             return self.np_complex_reciprocal(x, node)
+        if name == "power":
+            return self.np_complex_power(x, vals[1], node)
         self.error(f"numpy.{name} of complex numbers is not supported in compiled code", node)
 
     def np_complex_mul(self, a: Value, b: Value, node) -> Value:
@@ -205,6 +207,48 @@ class ComplexArrayLowering:
             first = self.emit("select", [zero, v0, v1], pt, None, loc)
             return self.emit("select", [by_real, first, v2], pt, None, loc)
         return self.make_complex(pick(re0, re1, re2), pick(im0, im1, im2), node)
+
+    def np_complex_power(self, x: Value, y: Value, node) -> Value:
+        """NumPy's complex power by a constant integer exponent n, |n| < 100 (its nc_pow):
+        0 gives 1+0j; 2 is `square`'s loop and -1 `reciprocal`'s (NumPy's fast paths); 1 the
+        base itself, 3 ``a * (a * a)``; any other n multiplies out from 1+0j by squaring (the plain product) and divides 1 by
+        that for n < 0, a zero base giving 0j (n > 0) or NaNs (n < 0). Any other exponent
+        (NumPy calls C's cpow) is a CompileError."""
+        if getattr(y, "opname", None) == "convert" and isinstance(y.operands[0], Const):
+            y = y.operands[0]               # the scalar exponent, cast to the loop's type
+        v = complex(y.value) if isinstance(y, Const) else None
+        if v is None or v.imag != 0.0 or not math.isfinite(v.real) or v.real != math.floor(v.real) \
+                or abs(v.real) >= 100:
+            self.error("numpy.power of complex numbers is supported in compiled code with a constant "
+                       "integer exponent of magnitude below 100 only", node)
+        n = int(v.real)
+        t = x.type
+        loc = self.loc(node)
+        if n == 0:
+            return Const(1 + 0j, t)
+        if n == 2:
+            return self.np_complex_mul(x, x, node)
+        if n == -1:
+            return self.np_complex_reciprocal(x, node)
+        zero = self.cmp("eq", x, Const(0j, t), node)
+        if n == 1:
+            return self.emit("select", [zero, Const(0j, t), x], t, None, loc)
+        if n == 3:          # nc_pow's own case: a * (a * a), not from 1+0j
+            cube = self.emit("mul", [x, self.emit("mul", [x, x], t, None, loc)], t, None, loc)
+            return self.emit("select", [zero, Const(0j, t), cube], t, None, loc)
+        acc: Value = Const(1 + 0j, t)
+        p, k, mask = x, abs(n), 1
+        while True:
+            if k & mask:
+                acc = self.emit("mul", [acc, p], t, None, loc)
+            mask <<= 1
+            if k < mask:
+                break
+            p = self.emit("mul", [p, p], t, None, loc)
+        if n > 0:
+            return self.emit("select", [zero, Const(0j, t), acc], t, None, loc)
+        q = self.np_complex_div(Const(1 + 0j, t), acc, node)
+        return self.emit("select", [zero, Const(complex(math.nan, math.nan), t), q], t, None, loc)
 
     def np_complex_reciprocal(self, x: Value, node) -> Value:
         """NumPy's complex reciprocal (loops.c.src)::
