@@ -235,3 +235,16 @@ def test_kernels_reject_complex():
         k[1, 4](np.zeros(4, np.complex128), 1j)
     assert "complex numbers are not supported in kernels" in str(err.value)
     assert "a[i] = a[i] * w" in str(err.value)
+
+
+def assorted(a, x: float):
+    c = a.copy().reshape(2, 2).T
+    return (np.complex128(x), a.conj(), a.conjugate(), np.full(3, 1j * x), a.real * 2 + a.imag,
+            np.where(a.real > 0, a, 2 * a), c, a[a.real > 0], np.abs(a) ** 2 - (a * a.conj()).real,
+            np.concatenate((a, a)), np.arange(3.0).astype(np.complex128))
+
+
+@EXAMPLES
+@given(a=arrays(finite, min_size=4, max_size=4), x=st.floats(-5, 5))
+def test_assorted_numpy(a, x):
+    check(assorted, compiled(assorted), a, x)

@@ -275,11 +275,19 @@ class ComplexArrayLowering:
         return self.make_complex(re, im, node)
 
 
+def _conj_method(self, arr: Value, node: ast.Call):
+    """``a.conj()``, ``a.conjugate()``: the element-wise conjugate (the array itself, copied,
+    for a real one, as NumPy's ufunc gives)."""
+    self.positional(node, node.func.attr, 0)
+    return self.ufunc_expr("conjugate", [arr], node)
+
+
 def _register() -> None:
-    from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
+    from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
     NUMPY_FUNCTIONS.update({"real": ComplexArrayLowering.np_real_imag,
                             "imag": ComplexArrayLowering.np_real_imag,
                             "angle": ComplexArrayLowering.np_angle})
+    _METHODS.update({"conj": _conj_method, "conjugate": _conj_method})
 
 
 _register()
