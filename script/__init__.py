@@ -27,6 +27,7 @@ from script.dispatcher import make_script_function as _make_script_function  # n
 i8, i16, i32, i64 = (_Sized(t) for t in (_T.I8, _T.I16, _T.I32, _T.I64))
 u8, u16, u32, u64 = (_Sized(t) for t in (_T.U8, _T.U16, _T.U32, _T.U64))
 f32, f64 = _Sized(_T.F32), _Sized(_T.F64)
+c64, c128 = _Sized(_T.C64), _Sized(_T.C128)
 boolean = _Sized(_T.BOOL)
 
 
@@ -99,4 +100,4 @@ class _CallableModule(_types.ModuleType):
 sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["script", "kernel", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
-           "u8", "u16", "u32", "u64", "f32", "f64"]
+           "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128"]

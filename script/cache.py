@@ -269,7 +269,7 @@ class _Description:
     def value(self, obj, depth: int = 0) -> str:
         if obj is _MISSING:
             return "missing"
-        if obj is None or type(obj) in (bool, int, float):
+        if obj is None or type(obj) in (bool, int, float, complex):
             return f"{type(obj).__name__} {obj!r}"
         if type(obj) is tuple and depth < 16:
             return "(" + ", ".join(self.value(x, depth + 1) for x in obj) + ")"

@@ -273,6 +273,8 @@ def encode_value(v):
         return v
     if type(v) is float:
         return {"float": repr(v)}
+    if type(v) is complex:          # both parts exactly, signed zeros and NaN signs included
+        return {"complex": [repr(v.real), repr(v.imag)]}
     if type(v) is tuple:
         return {"tuple": [encode_value(x) for x in v]}
     if type(v) is str:
@@ -616,6 +618,14 @@ def _parse_value(at: _At, depth: int = 0):
             return float(at.get("float").str(64))
         except ValueError:
             at.fail(f"{v['float']!r} is not a float")
+    if isinstance(v, dict) and list(v) == ["complex"]:
+        parts = at.get("complex").list(2)
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            return complex(*(float(p.str(64)) for p in parts))
+        except ValueError:
+            at.fail(f"{v['complex']!r:.60} is not the two parts of a complex number")
     if isinstance(v, dict) and list(v) == ["tuple"] and depth < MAX_TYPE_DEPTH:
         return tuple(_parse_value(e, depth + 1) for e in at.get("tuple").list(64))
     if isinstance(v, dict) and list(v) == ["str"]:

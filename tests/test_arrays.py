@@ -110,7 +110,7 @@ def test_array_type_errors():
     with pytest.raises(script.CompileError, match="out of range"):
         f(np.zeros(3))                     # a 1-d array where the code indexes two axes
     with pytest.raises(TypeError):
-        compiled(K.total_1d)(np.zeros(3, dtype=np.complex128))
+        compiled(K.total_1d)(np.zeros(3, dtype=np.float16))
     with pytest.raises(TypeError):
         compiled(K.total_1d)(np.zeros(3, dtype=">f8"))
 

@@ -22,13 +22,14 @@ from script.cli.errors import UsageError
 from script.ir import types as T
 
 _PYTHON_NAMES = {"int": T.I64, "float": T.F64, "bool": T.BOOL, "None": T.NONE,
-                 "boolean": T.BOOL}
+                 "boolean": T.BOOL, "complex": T.C128}
 _NUMPY_NAMES = {"bool_": T.BOOL, "float32": T.F32, "float64": T.F64, "double": T.F64,
+                "complex64": T.C64, "complex128": T.C128,
                 **{f"int{b}": T.parse_scalar(f"i{b}") for b in (8, 16, 32, 64)},
                 **{f"uint{b}": T.parse_scalar(f"u{b}") for b in (8, 16, 32, 64)}}
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_.]*)|(\S))")
 _NAMED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(.*)$", re.S)
-KNOWN = ("int, float, bool, None, i8..i64, u8..u64, f32, f64, a tuple such as (i64, f64), or an "
+KNOWN = ("int, float, complex, bool, None, i8..i64, u8..u64, f32, f64, c64, c128, a tuple such as (i64, f64), or an "
          "array such as f64[:], f32[:, :] or f64[::1]")
 
 

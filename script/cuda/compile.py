@@ -65,6 +65,9 @@ def check_kernel(module: Module, entry: Function, info) -> None:
                                "scalars", entry.loc)
     for f in module.functions.values():
         for i in f.instructions():
+            if any(_has_complex(v.type) for v in (i, *i.operands)):
+                raise CompileError("complex numbers are not supported in kernels (they are on the "
+                                   "CPU, with @script)", i.loc or f.loc)
             if i.opname == "print":
                 raise CompileError("print() is not supported in kernels", i.loc or f.loc)
             if i.opname in _CAUGHT:
@@ -75,6 +78,14 @@ def check_kernel(module: Module, entry: Function, info) -> None:
                                    "CPU-only operation) is not supported in a kernel", i.loc or f.loc)
             if i.opname == "call" and _reaches(i.attr, f):
                 raise CompileError("recursion is not supported in kernels", i.loc or f.loc)
+
+
+def _has_complex(t: T.Type) -> bool:
+    """Whether `t` is, or a tuple `t` holds, a complex number (the first load of a complex
+    array's element is where a kernel uses one)."""
+    if isinstance(t, T.TupleType):
+        return any(_has_complex(e) for e in t.elems)
+    return isinstance(t, T.ComplexType)
 
 
 def _reaches(start: Function, target: Function) -> bool:

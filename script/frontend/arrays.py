@@ -309,6 +309,8 @@ class ArrayLowering:
             return self.emit("transpose", [arr], t.with_layout("A"), None, loc)
         if attr == "itemsize":
             return Const(_itemsize(t.dtype), T.I64)
+        if attr in ("real", "imag"):
+            return self.array_part(arr, 0 if attr == "real" else 1, node)
         if attr == "nbytes":
             size = self.size_of(arr, node)
             return self.emit("mul", [size, Const(_itemsize(t.dtype), T.I64)], T.I64, None, loc)

@@ -12,11 +12,13 @@ import collections
 import heapq
 import itertools
 import builtins as py_builtins
+import cmath
 import math
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.closures import NestedFunction
+from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
@@ -77,6 +79,9 @@ class CallLowering:
         obj = base.obj
         if obj is math and node.attr in _MATH_CONSTANTS:
             return Const(_MATH_CONSTANTS[node.attr], T.F64, self.loc(node))
+        if obj is cmath and node.attr in CMATH_CONSTANTS:
+            value = CMATH_CONSTANTS[node.attr]
+            return Const(value, T.C128 if isinstance(value, complex) else T.F64, self.loc(node))
         if not hasattr(obj, node.attr):
             self.error(f"'{base.name}' has no attribute '{node.attr}'", node)
         return self.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
@@ -85,10 +90,14 @@ class CallLowering:
         t = base.type
         if isinstance(t, T.ArrayType):
             return self.array_attribute(base, node)
+        if isinstance(t, T.ComplexType):
+            return self.complex_attribute(base, node)
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
             return base
+        if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
+            return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
         self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
 
     def callee_ref(self, node):
@@ -120,6 +129,8 @@ class CallLowering:
                 return self.table_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.StrType):
                 return self.str_method(base, node.func.attr, node)          # strings.py
+            if isinstance(getattr(base, "type", None), T.ComplexType):
+                return self.complex_method(base, node.func.attr, node)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -177,6 +188,8 @@ class CallLowering:
             return self.call_conversion(t, node)
         if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS.keys() | UFUNCS:
             return self.call_ufunc(obj.__name__, node)
+        if getattr(obj, "__module__", None) == "cmath" and obj is getattr(cmath, obj.__name__, None):
+            return self.cmath_call(obj.__name__, node)
         if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
             return self.call_math(obj.__name__, node)
         if isinstance(obj, type) and issubclass(obj, BaseException):
@@ -314,6 +327,8 @@ class CallLowering:
             self.error(f"cannot convert {v.type} to {t}", node)
         if isinstance(t, T.BoolType):
             return self.truth(v, node)
+        if isinstance(v.type, T.ComplexType) and not isinstance(t, T.ComplexType):
+            self.error(_COMPLEX_CONVERSION.get(t, f"cannot convert complex to {t}"), node)
         if isinstance(t, T.IntType) and isinstance(v.type, T.FloatType):
             self.check_float_to_int(v, t, node)
         return self.coerce(v, t, node)
@@ -338,6 +353,8 @@ class CallLowering:
     def float_arg(self, v: Value, node) -> Value:
         if isinstance(v.type, T.FloatType) or isinstance(v.type, Unknown):
             return v
+        if isinstance(v.type, T.ComplexType):
+            self.error("must be real number, not complex", node)
         if not v.type.is_numeric():
             self.error(f"must be a real number, not {v.type}", node)
         return self.coerce(v, T.F64, node)
@@ -534,6 +551,8 @@ class CallLowering:
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
             v = self.coerce(v, T.I64, node)
+        if isinstance(v.type, T.ComplexType):
+            return self.complex_abs(v, node)
         return self.emit("abs", [v], v.type, None, self.loc(node))
 
     def builtin_minmax(self, node, name) -> Value:
@@ -568,6 +587,8 @@ class CallLowering:
             t = self.common_type(result, v, node)
             if isinstance(t, Unknown):
                 return Undef(UNKNOWN, self.loc(node))
+            if isinstance(t, T.ComplexType):
+                self.complex_compare_error(ast.Gt() if name == "max" else ast.Lt(), v, result, node)
             result = self.emit(name, [self.coerce(result, t, node), self.coerce(v, t, node)], t, None, self.loc(node))
         return result
 
@@ -601,6 +622,8 @@ class CallLowering:
         args = self.positional(node, name, 1, 2)
         x = args[0]
         loc = self.loc(node)
+        if isinstance(x.type, T.ComplexType):
+            self.error("type complex doesn't define __round__ method", node)
         if len(args) == 1 or isinstance(args[1].type, T.NoneType):
             if isinstance(x.type, (T.IntType, T.BoolType)):
                 return self.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)
@@ -642,6 +665,10 @@ class CallLowering:
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):          # an operand of code that never runs
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(t, T.ComplexType):
+            from script.frontend.complex_lowering import type_name
+            self.error(f"unsupported operand type(s) for divmod(): '{type_name(a.type)}' and "
+                       f"'{type_name(b.type)}'", node)
         if isinstance(t, T.BoolType):
             t = T.I64
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
@@ -749,6 +776,13 @@ _NONE_CONVERSION = {
 }
 
 
+# CPython's TypeError for int(z) and float(z) of a complex z.
+_COMPLEX_CONVERSION = {
+    T.I64: "int() argument must be a string, a bytes-like object or a real number, not 'complex'",
+    T.F64: "float() argument must be a string or a real number, not 'complex'",
+}
+
+
 # NumPy ufunc name -> (the `math` op or special case, arity), for scalar arguments.
 _NUMPY_UFUNCS = {
     "sqrt": ("sqrt", 1), "exp": ("exp", 1), "exp2": ("exp2", 1), "expm1": ("expm1", 1),
@@ -782,6 +816,7 @@ _BUILTIN_HANDLERS = {
     id(divmod): CallLowering.builtin_divmod, id(pow): CallLowering.builtin_pow,
     id(len): CallLowering.builtin_len, id(sum): CallLowering.builtin_sum, id(int): CallLowering.builtin_conversion,
     id(float): CallLowering.builtin_conversion, id(bool): CallLowering.builtin_conversion,
+    id(complex): lambda self, node, name: self.builtin_complex(node, name),
     id(print): lambda self, node, name: self.builtin_print(node, name),
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,

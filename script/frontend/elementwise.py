@@ -51,7 +51,7 @@ UFUNCS = (set(_BINOPS.values()) | set(_CMPOPS.values()) | set(_UNARY.values()) |
           | {"absolute", "minimum", "maximum", "fmin", "fmax", "isnan", "isinf", "isfinite",
              "square", "reciprocal", "sign", "logical_and", "logical_or", "logical_xor",
              "logical_not", "divide", "mod", "power", "conjugate"})
-_ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute", "conjugate": "positive"}
+_ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute"}
 
 
 @dataclass(eq=False)
@@ -221,6 +221,10 @@ class ElementwiseLowering:
         is_bool = isinstance(t, T.BoolType)
         if name == "where":
             return emit("select", vals, vals[1].type)
+        if any(isinstance(v.type, T.ComplexType) for v in vals):
+            return self.complex_ufunc(name, vals, out, node)        # complex_arrays.py
+        if name == "conjugate":
+            return x
         if name in _CMP_PRED:
             if vals[0].type != vals[1].type:
                 return self.mixed_sign_cmp(_CMP_PRED[name], vals[0], vals[1], node)
@@ -662,14 +666,14 @@ def _may_raise(e: ArrayExpr) -> bool:
 
 
 def numpy_operand(e: ArrayExpr, as_value: bool = False):
-    """How NumPy sees operand `e` when it resolves dtypes (NEP 50): a Python int or float
-    (an ``int``/``float`` scalar of compiled code) is weak: the type, for
+    """How NumPy sees operand `e` when it resolves dtypes (NEP 50): a Python int, float or
+    complex (an ``int``/``float``/``complex`` scalar of compiled code) is weak: the type, for
     ``ufunc.resolve_dtypes``, or a value of it (`as_value`), for ``np.result_type``. Anything
     else, a bool scalar and a sized scalar included, is its NumPy dtype."""
     import numpy as np
     from script.frontend.typeinfer import numpy_name
-    if e.kind == "scalar" and e.dtype in (T.I64, T.F64):
-        kind = float if e.dtype == T.F64 else int
+    if e.kind == "scalar" and e.dtype in (T.I64, T.F64, T.C128):
+        kind = {T.F64: float, T.I64: int, T.C128: complex}[e.dtype]
         return kind(0) if as_value else kind
     return np.dtype(numpy_name(e.dtype))
 

@@ -24,7 +24,7 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
-    return t.is_numeric() or isinstance(t, T.StrType)
+    return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.StrType)     # complex: unordered
 
 
 class KeyedLowering:
@@ -69,6 +69,8 @@ class KeyedLowering:
             call = ast.copy_location(ast.Call(func=ast.Name(id="sort"), args=[key, p], keywords=[]), node)
             self.call_script(self.ctx.info_for(listlib.sort_keyed), call, first=lst)
             return
+        if isinstance(self.read_type(lst), T.ComplexType):
+            self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if not is_sortable(self.read_type(lst)):
             self.error(f"sorting a {lst.type} is not supported in compiled code (numbers, strs and tuples "
                        "of them only)", node)

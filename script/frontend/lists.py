@@ -481,6 +481,8 @@ class ListLowering:
             self.error(f"list has no method '{name}' in compiled code", node.func)
         if name in ("index", "count", "remove"):
             self.check_comparable(lst, f"list.{name}()", node)
+        if name == "sort" and isinstance(self.read_type(lst), T.ComplexType):
+            self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
             self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
         if name == "pop" and not args:

@@ -48,6 +48,8 @@ def const_of(value, loc=None) -> Const:
         return WeakConst(value, T.I64, loc)
     if isinstance(value, float):
         return WeakConst(value, T.F64, loc)
+    if isinstance(value, complex):
+        return WeakConst(value, T.C128, loc)
     raise TypeError(type(value))
 
 
@@ -93,7 +95,7 @@ class ExprLowering(OptionalLowering):
 
     def expr_Constant(self, node: ast.Constant) -> Value:
         v = node.value
-        if isinstance(v, (bool, int, float)) or v is None:
+        if isinstance(v, (bool, int, float, complex)) or v is None:
             try:
                 return const_of(v, self.loc(node))
             except OverflowError:
@@ -243,6 +245,10 @@ class ExprLowering(OptionalLowering):
         wa, wb = isinstance(a, WeakConst), isinstance(b, WeakConst)
         if wa != wb:
             weak, strong = (ta, tb) if wa else (tb, ta)
+            if isinstance(strong, T.ComplexType):
+                return strong
+            if isinstance(weak, T.ComplexType):      # 1j * x: x's float width (NumPy 2)
+                return T.complex_of(strong) if isinstance(strong, T.FloatType) else T.C128
             if isinstance(strong, T.FloatType):
                 return strong
             if isinstance(strong, T.IntType) and isinstance(weak, (T.IntType, T.BoolType)):
@@ -285,6 +291,9 @@ class ExprLowering(OptionalLowering):
             return Undef(UNKNOWN, self.loc(node))
         name = _ARITH_OPS[op]
         weak = isinstance(a, WeakConst) and isinstance(b, WeakConst)
+        if isinstance(t, T.ComplexType):
+            r = self.complex_binop(name, a, b, t, node)
+            return _weaken(r) if weak else r
         if name in ("and", "or", "xor"):
             if isinstance(t, T.FloatType):
                 self.error(f"operator {_SYMBOL[op]} is not defined on floats", node)
@@ -417,8 +426,8 @@ class ExprLowering(OptionalLowering):
                 c = Const(-v.value, t, loc)
                 return WeakConst(c.value, t, loc) if weak else c
             return self.emit("neg", [v], t, None, loc)
-        if isinstance(t, T.FloatType):
-            self.error("bad operand type for unary ~: float", node)
+        if isinstance(t, (T.FloatType, T.ComplexType)):
+            self.error(f"bad operand type for unary ~: '{'float' if isinstance(t, T.FloatType) else 'complex'}'", node)
         r = self.emit("invert", [v], t, None, loc)
         return _weaken(r) if weak else r
 
@@ -507,6 +516,8 @@ class ExprLowering(OptionalLowering):
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, loc)
+        if isinstance(t, T.ComplexType) and pred not in ("eq", "ne"):
+            self.complex_compare_error(op, a, b, node)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         return self.cmp(pred, a, b, node)
 

@@ -21,6 +21,8 @@ from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
+from script.frontend.complex_lowering import ComplexLowering
+from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
@@ -72,7 +74,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
                        StrMethodLowering, MessageLowering,
-                       ClosureLowering, StaticArgLowering, KeyedLowering):
+                       ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
+                       ComplexArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -191,7 +194,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value_of = getattr(type(obj), "__script_value__", None)
         if value_of is not None:
             return value_of(obj, self, node)
-        if obj is None or isinstance(obj, (bool, int, float)):
+        if obj is None or isinstance(obj, (bool, int, float, complex)):
             try:
                 return const_of(obj, self.loc(node))
             except OverflowError:
@@ -202,7 +205,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.global_table(obj, name, node)       # dicts.py
         if isinstance(obj, str):
             return self.str_constant(str(obj), node)          # strings.py
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, tuple, str)) or x is None for x in obj):
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
+                                          for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array

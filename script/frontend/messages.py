@@ -72,6 +72,14 @@ class MessageLowering:
                 self.error(f"print() {k.arg}= must be a constant string here", k.value)
             if k.value.value is not None:
                 options[k.arg] = k.value.value
+        complex_args = self.print_complex_args(node)
+        if complex_args:
+            self.print_complex(node, options, complex_args)
+            return Const(None, T.NONE)
+        self.emit_print(node, options)
+        return Const(None, T.NONE)
+
+    def emit_print(self, node: ast.Call, options: dict) -> None:
         text, values = [], []
         for arg in node.args:
             t, vs = self.exception_message(arg)
@@ -79,7 +87,64 @@ class MessageLowering:
             values += vs
         message = escape(options["sep"]).join(text) + escape(options["end"])
         self.emit("print", values, T.NONE, message, self.loc(node))
-        return Const(None, T.NONE)
+
+    def print_complex_args(self, node: ast.Call) -> dict:
+        """print()'s arguments evaluated first, in order, when one is a complex number (a
+        plain expression, not text): {id(arg node): value}; else {} and nothing evaluated."""
+        plain = [a for a in node.args if not (_is_text(a, self._static_text)
+                                              or isinstance(a, ast.Constant))]
+        if not plain or not any(isinstance(a, (ast.Name, ast.Call, ast.BinOp, ast.Attribute, ast.Subscript,
+                                               ast.UnaryOp)) for a in plain):
+            return {}
+        values = {id(a): self.expr(a) for a in plain}
+        if not any(isinstance(v.type, T.ComplexType) for v in values.values()):
+            for a in plain:
+                self.pre_evaluated[id(a)] = values[id(a)]
+            return {}
+        return values
+
+    def print_complex(self, node: ast.Call, options: dict, values: dict) -> None:
+        """print() of complex numbers as CPython's complex_repr writes them: ``1j`` when the
+        real part is +0.0, else ``(1+1j)``; one `print` per combination of those cases, in
+        branches (at most three complex arguments)."""
+        loc = self.loc(node)
+        numbers = [v for v in values.values() if isinstance(v.type, T.ComplexType)]
+        if len(numbers) > 3:
+            self.error("print() of more than three complex numbers is not supported in compiled code", node)
+        numbers = [self.coerce(v, T.C128, node) for v in numbers]
+        bare = []           # whether the real part is +0.0, for each
+        for z in numbers:
+            re = self.complex_part(z, 0, node)
+            sign = self.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
+            bare.append(self.emit("and", [self.cmp("eq", re, Const(0.0, T.F64), node),
+                                          self.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
+        complex_ids = [k for k, v in values.items() if isinstance(v.type, T.ComplexType)]
+
+        def variant(chosen: list):
+            if len(chosen) < len(numbers):
+                self.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
+                            lambda: variant(chosen + [False]), node)
+                return None
+            self.complex_forms = {}
+            for k, z, is_bare in zip(complex_ids, numbers, chosen):
+                self.complex_forms[id(z)] = is_bare
+                values[k] = z
+            for k, v in values.items():
+                self.pre_evaluated[k] = v
+            self.emit_print(node, options)
+            self.complex_forms = {}
+            return None
+        variant([])
+
+    def complex_directive(self, z: Value, node) -> tuple[str, list[Value]]:
+        forms = getattr(self, "complex_forms", {})
+        if id(z) not in forms:
+            self.error("complex numbers can be printed (print(z)) but not formatted in messages "
+                       "in compiled code", node)
+        im = self.complex_part(z, 1, node)
+        if forms[id(z)]:
+            return "%Qj", [im]
+        return "(%Q%+Qj)", [self.complex_part(z, 0, node), im]
 
     # ---- the three ways to format ------------------------------------------------------
 
@@ -214,6 +279,8 @@ class MessageLowering:
             if spec:
                 return "%U", [self.format_value(v, self.str_constant(spec, node), node)]
             return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
+        if isinstance(t, T.ComplexType) and not spec and conversion != "r":
+            return self.complex_directive(v, node)
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
 
 

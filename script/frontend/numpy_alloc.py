@@ -134,7 +134,7 @@ class AllocLowering:
             return T.BOOL
         if isinstance(v.type, T.IntType):
             return v.type
-        return v.type if isinstance(v.type, T.FloatType) else T.F64
+        return v.type if isinstance(v.type, (T.FloatType, T.ComplexType)) else T.F64
 
     def fill(self, arr: Value, value: Value, node) -> None:
         v = self.item_value(value, arr.type.dtype, node)

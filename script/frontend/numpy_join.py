@@ -38,6 +38,8 @@ class JoinLowering:
                 self.error(f"cannot make an array of {v.type}", node)
             spec.append(numpy_operand(self.as_expr(v, node), as_value=True))
         if all(not isinstance(s, np.dtype) for s in spec):      # only Python scalars: NumPy's defaults
+            if any(isinstance(s, complex) for s in spec):
+                return T.C128
             return T.F64 if any(isinstance(s, float) for s in spec) else T.I64
         return dtype_to_type(np.result_type(*spec))
 

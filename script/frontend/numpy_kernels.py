@@ -112,3 +112,49 @@ def matmul(out, a, b):
             aik = a[i, k]
             for j in range(m):
                 out[i, j] += aik * b[k, j]
+
+
+def pairwise_sum_complex(a, lo, n, zero):
+    """The sum of complex a[lo:lo + n] as NumPy adds it (loops_utils.h, the complex pairwise
+    sum): over the 2n floats of real and imaginary parts, blocks of 128 floats in 8 lanes
+    (four complex accumulators), halved at a multiple of 8 floats above that. `zero` is
+    -0.0 of the parts' type; the real and imaginary sums come back as a tuple."""
+    if n < 4:
+        rr = zero
+        ri = zero
+        for i in range(lo, lo + n):
+            rr += a[i].real
+            ri += a[i].imag
+        return rr, ri
+    if n <= 64:
+        r0 = a[lo].real
+        r1 = a[lo].imag
+        r2 = a[lo + 1].real
+        r3 = a[lo + 1].imag
+        r4 = a[lo + 2].real
+        r5 = a[lo + 2].imag
+        r6 = a[lo + 3].real
+        r7 = a[lo + 3].imag
+        end = lo + n - n % 4
+        i = lo + 4
+        while i < end:
+            r0 += a[i].real
+            r1 += a[i].imag
+            r2 += a[i + 1].real
+            r3 += a[i + 1].imag
+            r4 += a[i + 2].real
+            r5 += a[i + 2].imag
+            r6 += a[i + 3].real
+            r7 += a[i + 3].imag
+            i += 4
+        rr = (r0 + r2) + (r4 + r6)
+        ri = (r1 + r3) + (r5 + r7)
+        while i < lo + n:
+            rr += a[i].real
+            ri += a[i].imag
+            i += 1
+        return rr, ri
+    half = (n - n % 8) // 2
+    ar, ai = pairwise_sum_complex(a, lo, half, zero)
+    br, bi = pairwise_sum_complex(a, lo + half, n - half, zero)
+    return ar + br, ai + bi

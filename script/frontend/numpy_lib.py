@@ -606,6 +606,8 @@ def round(a, decimals=0):        # noqa: A001 - NumPy's name
 def var(a, ddof=0):
     m = a.mean()
     d = a - m
+    if a.dtype == np.complex128 or a.dtype == np.complex64:      # |d|**2 as NumPy squares it
+        return np.divide((d.real * d.real + d.imag * d.imag).sum(), a.size - ddof)
     return np.divide((d * d).sum(), a.size - ddof)      # NumPy's: nan or inf, no exception
 
 

@@ -137,6 +137,8 @@ def vdot(a, b):
     """The dot product of the flattened arrays."""
     if a.size != b.size:
         raise ValueError("cannot reshape array of size " + str(b.size) + " into shape (" + str(a.size) + ",)")
+    if a.dtype == np.complex128 or a.dtype == np.complex64:     # the first one conjugated
+        return np.dot(np.conj(a.ravel()), b.ravel())
     return np.dot(a.ravel(), b.ravel())
 
 

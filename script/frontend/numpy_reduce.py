@@ -55,7 +55,7 @@ def result_type(kind: str, dtype: T.Type) -> T.Type:
     if kind in ("sum", "prod"):
         return sum_type(dtype)
     if kind == "mean":
-        return dtype if isinstance(dtype, T.FloatType) else T.F64
+        return dtype if isinstance(dtype, (T.FloatType, T.ComplexType)) else T.F64
     if kind in ("argmin", "argmax"):
         return T.I64
     if kind in ("any", "all"):
@@ -113,7 +113,7 @@ class ReduceLowering:
             return self.reduce_line(arr, 0, [], kind, node)
         dims = self.dims_of(arr, node)
         rt = result_type(kind, t.dtype)
-        if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
+        if kind in ("sum", "mean") and isinstance(rt, (T.FloatType, T.ComplexType)):
             total = self.float_sum_all(arr, rt, node)
             return self.mean_of(total, self.size_of(arr, node), node) if kind == "mean" else total
         load = lambda idx: self.emit("load", [arr, *idx], t.dtype, None, self.loc(node))  # noqa: E731
@@ -187,6 +187,13 @@ class ReduceLowering:
         loc = self.loc(node)
         rt = rt or result_type(kind, t.dtype)
         n = self.emit("dim", [arr], T.I64, axis, loc)
+        if kind in ("sum", "mean") and isinstance(rt, T.ComplexType) and rt == t.dtype:
+            line = arr if t.ndim == 1 else self.line_view(arr, axis, idx, node)
+            parts = self.call_kernel(numpy_kernels.pairwise_sum_complex,
+                                     [line, Const(0, T.I64), n, Const(-0.0, rt.part)], node)
+            s = self.make_complex(*(self.emit("extract", [parts], rt.part, k, loc) for k in (0, 1)), node)
+            s = self.emit("add", [Const(0j, rt), s], rt, None, loc)     # as for floats
+            return self.mean_of(s, n, node) if kind == "mean" else s
         if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
             line = arr if t.ndim == 1 else self.line_view(arr, axis, idx, node)
             s = self.call_kernel(numpy_kernels.pairwise_sum, [line, Const(0, T.I64), n, Const(-0.0, rt)], node)
@@ -237,6 +244,9 @@ class ReduceLowering:
         if isinstance(rt, T.BoolType):
             op = "and" if kind == "min" else "or"
             return lambda acc, x: self.emit(op, [acc, x], rt, None, loc)
+        if isinstance(rt, T.ComplexType):
+            self.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
+                       "supported in compiled code", node)
 
         def minmax(acc, x):
             r = self.emit(kind, [acc, x], rt, None, loc)
@@ -253,6 +263,9 @@ class ReduceLowering:
         floats the first NaN wins over everything."""
         loc = self.loc(node)
         best, where = acc
+        if isinstance(x.type, T.ComplexType):
+            self.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
+                       "supported in compiled code", node)
         if isinstance(x.type, T.BoolType):
             x, best = self.coerce(x, T.U8, node), self.coerce(best, T.U8, node)
         take = self.emit("cmp", [x, best], T.BOOL, "lt" if kind == "argmin" else "gt", loc)
@@ -277,6 +290,8 @@ class ReduceLowering:
 
     def mean_of(self, total: Value, n: Value, node) -> Value:
         """total / n in the float type of `total`: NaN for 0 / 0, as NumPy gives."""
+        if isinstance(total.type, T.ComplexType):
+            return self.np_complex_div(total, self.coerce(n, total.type, node), node)
         return self.emit("div", [total, self.coerce(n, total.type, node)], total.type, None, self.loc(node))
 
     # ---- cumsum, cumprod ------------------------------------------------------------------
@@ -304,6 +319,17 @@ class ReduceLowering:
         rt = sum_type(t.dtype)
         op = "add" if name == "cumsum" else "mul"
         dims = self.dims_of(arr, node)
+        n_line = self.size_of(arr, node) if axis is None else dims[axis]
+
+        def combine(x, y):
+            if op == "mul" and isinstance(rt, T.ComplexType):
+                # NumPy's accumulate calls its multiply loop once for the line; a line of two
+                # takes its SIMD path (with FMA where it has it: np_complex_mul), a longer one,
+                # whose operands overlap, the plain scalar loop
+                two = self.cmp("eq", n_line, Const(2, T.I64), node)
+                return self.emit("select", [two, self.np_complex_mul(x, y, node),
+                                            self.emit("mul", [x, y], rt, None, loc)], rt, None, loc)
+            return self.emit(op, [x, y], rt, None, loc)
         load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
         if axis is None:
             out = self.alloc_array(rt, [self.size_of(arr, node)], node)
@@ -311,7 +337,7 @@ class ReduceLowering:
             def running(acc, idx):
                 x = self.coerce(load(arr, idx), rt, node)
                 first = self.cmp("eq", acc[1], Const(0, T.I64), node)
-                v = self.emit("select", [first, x, self.emit(op, [acc[0], x], rt, None, loc)], rt, None, loc)
+                v = self.emit("select", [first, x, combine(acc[0], x)], rt, None, loc)
                 self.emit("store", [out, v, acc[1]], T.NONE, None, loc)
                 return [v, self.emit("add", [acc[1], Const(1, T.I64)], T.I64, None, loc)]
             self.fold(node, dims, [Const(0, rt), Const(0, T.I64)], running)
@@ -327,7 +353,7 @@ class ReduceLowering:
             prev_i = self.emit("max", [self.emit("sub", [i, Const(1, T.I64)], T.I64, None, loc), Const(0, T.I64)],
                                T.I64, None, loc)
             prev = load(out, [*idx[:axis], prev_i, *idx[axis + 1:]])
-            v = self.emit("select", [first, x, self.emit(op, [prev, x], rt, None, loc)], rt, None, loc)
+            v = self.emit("select", [first, x, combine(prev, x)], rt, None, loc)
             self.emit("store", [out, v, *idx], T.NONE, None, loc)
         self.loop_nest(node, dims, body)
         return out

@@ -56,6 +56,8 @@ def numpy_name(t: T.Type) -> str:
         return f"{'int' if t.signed else 'uint'}{t.bits}"
     if isinstance(t, T.FloatType):
         return f"float{t.bits}"
+    if isinstance(t, T.ComplexType):
+        return f"complex{t.bits}"
     raise TypeError(f"{t} has no NumPy dtype")
 
 
@@ -69,7 +71,7 @@ def _numpy_scalar_type(obj) -> T.Type | None:
         dt = np.dtype(obj)
     except TypeError:
         return None
-    if obj is float or obj is int or obj is bool:
+    if obj is float or obj is int or obj is bool or obj is complex:
         return None
     return T.parse_scalar({"b": "bool"}.get(dt.kind, "") or _dtype_to_name(dt))
 
@@ -81,6 +83,8 @@ def _dtype_to_name(dt) -> str:
         return f"u{dt.itemsize * 8}"
     if dt.kind == "f" and dt.itemsize in (4, 8):
         return f"f{dt.itemsize * 8}"
+    if dt.kind == "c" and dt.itemsize in (8, 16):
+        return f"c{dt.itemsize * 8}"
     return ""
 
 
@@ -102,6 +106,8 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.BOOL
     if ann is str:
         return T.STR
+    if ann is complex:
+        return T.C128
     if ann is None or ann is type(None):
         return T.NONE
     if isinstance(ann, (SizedType, ArraySpec)):
@@ -141,6 +147,8 @@ def typeof(value) -> T.Type | None:
         return T.F64
     if cls is str:
         return T.STR
+    if cls is complex:
+        return T.C128
     if value is None:
         return T.NONE
     if cls is tuple:
@@ -156,6 +164,8 @@ def typeof(value) -> T.Type | None:
         return T.F64
     if isinstance(value, str):          # str subclasses (StrEnum, …)
         return T.STR
+    if isinstance(value, complex):      # numpy.complex128 and other subclasses
+        return T.C128
     mod = getattr(cls, "__module__", "")
     if mod == "numpy" or mod.startswith("numpy."):
         if cls.__name__ == "ndarray":
@@ -303,7 +313,7 @@ def array_type_of(a) -> T.ArrayType | None:
     """The type of an ndarray argument: its element type, rank and layout (None if its
     element type, byte order or alignment is not supported)."""
     dt = a.dtype
-    if dt.kind not in "biuf" or not dt.isnative or not a.flags.aligned or a.ndim == 0:
+    if dt.kind not in "biufc" or not dt.isnative or not a.flags.aligned or a.ndim == 0:
         return None
     t = T.parse_scalar("bool" if dt.kind == "b" else _dtype_to_name(dt))
     if t is None:
@@ -319,7 +329,7 @@ def python_type_name(t: T.Type) -> str:
         return f"dict[{python_type_name(t.key)}, {python_type_name(t.value)}]"
     if isinstance(t, T.SetType):
         return f"set[{python_type_name(t.key)}]"
-    return {T.I64: "int", T.F64: "float", T.BOOL: "bool", T.NONE: "None", T.STR: "str"}.get(t) or (
+    return {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.NONE: "None", T.STR: "str"}.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
 
@@ -356,6 +366,11 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
             if isinstance(value, complex):
                 raise TypeError
             return float(value)
+        raise TypeError
+    if isinstance(t, T.ComplexType):
+        if isinstance(value, (int, float, complex)) and not isinstance(value, bool) \
+                or type(value).__module__ == "numpy" and "complex" in type(value).__name__:
+            return complex(value)
         raise TypeError
     if isinstance(t, T.NoneType):
         if value is None:

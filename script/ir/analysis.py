@@ -38,7 +38,7 @@ def _origins(v: Value, func: Function, seen: set) -> set:
         for op in (v.operands if v.opname == "convert" else v.operands[1:]):
             out |= _origins(op, func, seen)
         return out
-    if isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape", "extract"):
+    if isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape", "extract", "part"):
         return _origins(v.operands[0], func, seen)      # the same memory (an extract: a tuple's)
     return set()
 

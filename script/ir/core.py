@@ -45,6 +45,8 @@ class Const(Value):
             value = type.wrap(int(value))
         elif isinstance(type, T.FloatType):
             value = float(value)
+        elif isinstance(type, T.ComplexType):
+            value = complex(value)
         elif isinstance(type, T.BoolType):
             value = bool(value)
         elif isinstance(type, T.NoneType):
@@ -58,6 +60,9 @@ class Const(Value):
         v = self.value
         if isinstance(v, float):
             return (self.type, "nan" if math.isnan(v) else v, math.copysign(1.0, v))
+        if isinstance(v, complex):
+            return (self.type, *(("nan" if math.isnan(x) else x, math.copysign(1.0, x))
+                                 for x in (v.real, v.imag)))
         return (self.type, v)
 
     def __repr__(self):

@@ -29,11 +29,18 @@ convert        to the result type: int<->int truncates or extends by the source'
 select         ``a if c else b``
 tuple          builds a tuple of its operands; with a dict or set type written on it, that
                dict or set from its two lists (types.HashType)
-extract.N      element N of a tuple (or list N of a dict or set)
+extract.N      element N of a tuple (or list N of a dict or set); of a complex number, its real
+               (0) or imaginary (1) part
 hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
                of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
                equal keys (0.0 and -0.0 alike). Not Python's `hash()`
-math.F         the C math function F on floats (table MATH_FUNCS gives arity)
+complex        ``complex %re, %im``: the complex number of two floats of one type (f64: c128,
+               f32: c64). On complex operands (docs/complex.md) only `add` `sub` `mul` `div`
+               (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
+               `neg`, `cmp.eq`/`cmp.ne` (both parts equal), `select`, `convert` (from any
+               numeric type to complex, c64 <-> c128) and `extract` are defined
+math.F         the C math function F on floats (table MATH_FUNCS gives arity); on one complex
+               operand for F in COMPLEX_MATH, C's cF (cexp, csqrtf, ...)
 call           calls the function named by the attribute; may raise what the callee raises
 check          if the bool first operand is true, raise the attribute's exception; the extra
                operands are integer arguments of the message's printf-style format
@@ -57,6 +64,9 @@ view.AXES      a view of an array sharing its memory; AXES has one letter per ax
                operand and no source axis, inserts an axis of length 1 (``a[:, None]``);
                the result is an any-layout array of the sliced and inserted axes
 transpose      the same array with its axes reversed (`a.T`): a view
+part.K         ``part.K %a : f64[:]``: the real (K 0) or imaginary (K 1) parts of the elements of
+               complex array %a (`a.real`, `a.imag`): a view of the same shape and strides,
+               of the parts' float type, any layout
 overlap        ``overlap %a, %b``: whether the bytes spanned by arrays %a and %b (each from its
                lowest element to its highest) intersect; false when either is empty. NumPy's
                bounds test of whether two arrays may share memory
@@ -250,7 +260,12 @@ MATH_FUNCS = {
     "rint": (1, False), "cbrt": (1, False),
     "atan2": (2, False), "hypot": (2, False), "copysign": (2, False), "fmod": (2, False),
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
+    "fma": (3, False),          # fma(x, y, z): x * y + z rounded once (NumPy's complex multiply)
 }
+
+# The `math` functions also defined on one complex operand: C99's cexp, clog, ... (csqrtf
+# for c64), which NumPy's complex loops call.
+COMPLEX_MATH = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh")
 
 _ARITH = ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor",
           "shl", "shr", "min", "max")
@@ -276,6 +291,7 @@ _op("load", None, "element", pure=False)
 _op("store", None, "void", pure=False)
 _op("view", None, "given", attr="axes")
 _op("transpose", 1, "given")
+_op("part", 1, "given", attr="index")
 _op("overlap", 2, "bool")
 _op("reshape", None, "given")
 _op("alloc", None, "given", pure=False, removable=True)
@@ -284,6 +300,7 @@ _op("gemm", 3, "bool", pure=False)
 _op("lapack", None, "i64", attr="lapack", pure=False)
 _op("extract", 1, "extract", attr="index")
 _op("hash", 1, "i64")
+_op("complex", 2, "complex")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)
 _op("check", None, "void", attr="exc", pure=False)
@@ -355,8 +372,15 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
         if isinstance(given, (T.OptionalType, T.HashType)) and list(given.elems) == list(operand_types):
             return given            # (present, value) is how an optional is made; (index, entries) a dict
         return T.TupleType(operand_types)
+    if rule == "complex":
+        if len(operand_types) == 2 and operand_types[0] == operand_types[1] \
+                and isinstance(operand_types[0], T.FloatType):
+            return T.complex_of(operand_types[0])
+        return None
     if rule == "extract":
         t = operand_types[0] if operand_types else None
+        if isinstance(t, T.ComplexType) and attr in (0, 1):
+            return t.part
         if isinstance(t, (T.TupleType, T.HashType)) and isinstance(attr, int) and 0 <= attr < len(t.elems):
             return t.elems[attr]
         return None
@@ -376,9 +400,10 @@ class ExcInfo:
 
 
 # The directives of exception messages (script.frontend.messages): ``%lld``/``%llu`` take an
-# int, ``%B`` a bool, ``%R`` (Python's str of a float) and ``%.Nf``/``e``/``g`` an f64, ``%U``
-# a str (its text).
-MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%U|%\.(\d+)([feg])")
+# int, ``%B`` a bool, ``%R`` (Python's str of a float), ``%Q`` and ``%+Q`` (a part of a
+# complex number as its repr writes it: no ".0", the second with its sign), ``%U`` a str (its
+# text) and ``%.Nf``/``e``/``g`` an f64.
+MESSAGE_DIRECTIVE = re.compile(r"%%|%lld|%llu|%B|%R|%U|%\+?Q|%\.(\d+)([feg])")
 
 
 def message_operands(message: str) -> list[str]:

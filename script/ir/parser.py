@@ -442,8 +442,13 @@ class _FunctionReader:
     def number(self, tok, type_tree) -> Const:
         t = self.r.type(type_tree)
         text = str(tok)
-        if isinstance(t, T.FloatType):
+        if isinstance(t, T.FloatType) and not text.endswith("j"):
             return Const(float(text), t)
+        if isinstance(t, T.ComplexType) and text.endswith("j"):
+            re_text, _, im_text = text[:-1].partition("+")
+            return Const(complex(float(re_text), float(im_text)), t)
+        if text.endswith("j"):
+            self.r.fail(f"{text} is not a constant of type {t}", tok)
         if not isinstance(t, T.IntType):
             self.r.fail(f"no numeric constants of type {t}", tok)
         if not text.lstrip("-").isdigit():

@@ -42,14 +42,18 @@ def format_const(c: Const) -> str:
     if isinstance(c.type, T.NoneType):
         return "none"
     if isinstance(c.type, T.FloatType):
-        if math.isnan(v):       # the sign bit is observable (math.copysign): kept
-            text = "-nan" if math.copysign(1.0, v) < 0 else "nan"
-        elif math.isinf(v):
-            text = "inf" if v > 0 else "-inf"
-        else:
-            text = repr(v)
-        return f"{text}:{c.type}"
+        return f"{format_float(v)}:{c.type}"
+    if isinstance(c.type, T.ComplexType):       # both parts, each with its sign: 1.0+-0.0j
+        return f"{format_float(v.real)}+{format_float(v.imag)}j:{c.type}"
     return f"{v}:{c.type}"
+
+
+def format_float(v: float) -> str:
+    if math.isnan(v):       # the sign bit is observable (math.copysign): kept
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return repr(v)
 
 
 class Namer:

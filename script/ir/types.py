@@ -2,9 +2,9 @@
 
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
-the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``none``, ``exc``,
-tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts ``dict[i64, f64]``,
-sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
+the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
+``none``, ``exc``, tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
+``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ class Type:
     __slots__ = ()
 
     def is_numeric(self) -> bool:
-        return isinstance(self, (IntType, FloatType, BoolType))
+        return isinstance(self, (IntType, FloatType, BoolType, ComplexType))
 
 
 class BoolType(Type):
@@ -144,6 +144,40 @@ class StrType(Type):
         return "str"
 
     __repr__ = __str__
+
+
+class ComplexType(Type):
+    """A complex number of two floats of `bits // 2` bits each (real, imaginary): ``c128`` is
+    Python's complex and NumPy's complex128, ``c64`` NumPy's complex64. Numeric (it may be an
+    array's dtype, a list's element, a tuple's), but neither ordered nor integral: the
+    frontend and the verifier allow it only the ops docs/complex.md lists."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: int):
+        assert bits in (64, 128), bits
+        self.bits = bits
+
+    @property
+    def part(self) -> "FloatType":
+        """The type of the real and the imaginary part."""
+        return F64 if self.bits == 128 else F32
+
+    def __eq__(self, other):
+        return isinstance(other, ComplexType) and other.bits == self.bits
+
+    def __hash__(self):
+        return hash(("complex", self.bits))
+
+    def __str__(self):
+        return f"c{self.bits}"
+
+    __repr__ = __str__
+
+
+def complex_of(part: Type) -> "ComplexType":
+    """The complex type whose parts have float type `part`."""
+    return C64 if part == F32 else C128
 
 
 class TupleType(Type):
@@ -366,8 +400,10 @@ I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
 STR = StrType()
+C64, C128 = ComplexType(64), ComplexType(128)
 
-SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR)}
+SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR,
+                               C64, C128)}
 
 
 def parse_scalar(name: str) -> Type | None:
@@ -378,7 +414,7 @@ def parse_scalar(name: str) -> Type | None:
 def promote(a: Type, b: Type) -> Type | None:
     """The type two numeric values are brought to before arithmetic, or None if none exists.
 
-    NumPy's promotion rules for scalars of known width: bool < ints < floats; a signed and an
+    NumPy's promotion rules for scalars of known width: bool < ints < floats < complex; a signed and an
     unsigned int of the same width go to the next wider signed int (u64 with a signed int goes
     to f64); an int with f32 goes to f32 only if the int has at most 16 bits, else f64.
     """
@@ -386,6 +422,13 @@ def promote(a: Type, b: Type) -> Type | None:
         return a
     if not (a.is_numeric() and b.is_numeric()):
         return None
+    if isinstance(a, ComplexType) or isinstance(b, ComplexType):
+        # complex with x: the complex type whose parts are the float x and the parts meet at
+        # (c64 with i32 or f64 is c128, with i16 or f32 c64), as NumPy does
+        pa = a.part if isinstance(a, ComplexType) else a
+        pb = b.part if isinstance(b, ComplexType) else b
+        p = promote(pa, pb)
+        return complex_of(p if isinstance(p, FloatType) else F64)
     if isinstance(a, BoolType):
         return b
     if isinstance(b, BoolType):
@@ -446,4 +489,6 @@ def is_convertible(src: Type, dst: Type) -> bool:
     if isinstance(src, TupleType) and isinstance(dst, TupleType):
         return len(src.elems) == len(dst.elems) and all(
             is_convertible(s, d) for s, d in zip(src.elems, dst.elems))
+    if isinstance(src, ComplexType) and not isinstance(dst, ComplexType):
+        return False            # a complex number has no real value (float(1j) raises)
     return src.is_numeric() and dst.is_numeric()

@@ -15,6 +15,7 @@ Invariants checked, for each function:
    types (or from an array to the same array of any layout), `extract` indexes a tuple in
    range, `dim`/`stride` name an axis of the array, `overlap` takes two arrays, `view`'s
    axes match its operands and result, `transpose` keeps the element type and rank,
+   `part` views a complex array's real or imaginary parts,
    `load`/`store` take one i64 index per axis and `store` a value of the element type,
    `math` takes floats of one type with the function's arity, `call` passes the callee's
    parameter types and gives its return type, `ret` returns the function's return type.
@@ -44,8 +45,8 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS, RNG_STATES,
-                           SREGS, STR_PY, ArrayData,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, COMPLEX_MATH, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS,
+                           RNG_STATES, SREGS, STR_PY, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -185,17 +186,22 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail("print needs its text", i)
         _check_message_operands(i, i.attr, types)
         return
+    if any(isinstance(t, T.ComplexType) for t in types) and name not in _COMPLEX_OPS:
+        _fail(f"{name} of a complex number", i)
     if name == "cmp":
         if i.attr not in CMP_PREDS:
             _fail(f"unknown comparison {i.attr}", i)
         if types[0] != types[1] or not types[0].is_numeric():
             _fail(f"cmp of {types[0]} and {types[1]}", i)
+        if isinstance(types[0], T.ComplexType) and i.attr not in ("eq", "ne"):
+            _fail(f"cmp.{i.attr} of complex numbers", i)
     elif name == "convert":
         if isinstance(types[0], T.ArrayType):
             if not T.is_convertible(types[0], i.type):
                 _fail(f"convert from {types[0]} to {i.type}", i)
             return
-        if not (types[0].is_numeric() and i.type.is_numeric()):
+        if not (types[0].is_numeric() and i.type.is_numeric()) \
+                or isinstance(types[0], T.ComplexType) and not isinstance(i.type, T.ComplexType):
             _fail(f"convert from {types[0]} to {i.type}", i)
         return
     elif name == "select":
@@ -205,7 +211,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         arity = MATH_FUNCS.get(i.attr, (None,))[0]
         if arity is None:
             _fail(f"unknown math function {i.attr}", i)
-        if len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0] for t in types):
+        complex_ok = len(types) == 1 and isinstance(types[0], T.ComplexType) and i.attr in COMPLEX_MATH
+        if not complex_ok and (len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0]
+                                                              for t in types)):
             _fail(f"math.{i.attr} of {types}", i)
     elif name == "call":
         callee = i.attr
@@ -224,6 +232,12 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif name == "overlap":
         if not all(isinstance(t, T.ArrayType) for t in types):
             _fail(f"overlap of {', '.join(map(str, types))}, not arrays", i)
+        return
+    elif name == "part":
+        a = types[0]
+        if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.ComplexType) or i.attr not in (0, 1) \
+                or i.type != T.ArrayType(a.dtype.part, a.ndim, "A"):
+            _fail(f"part.{i.attr} of {a} gives {i.type}", i)
         return
     elif name == "transpose":
         a = types[0]
@@ -282,7 +296,7 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     elif op.nargs in (1, 2) and op.result == "same":
         if len(set(types)) != 1 or not types[0].is_numeric():
             _fail(f"{name} of {', '.join(map(str, types))}", i)
-        if name == "div" and not isinstance(types[0], T.FloatType):
+        if name == "div" and not isinstance(types[0], (T.FloatType, T.ComplexType)):
             _fail("div takes floats", i)
         if name in ("and", "or", "xor") and isinstance(types[0], T.FloatType):
             _fail(f"{name} of floats", i)
@@ -294,6 +308,12 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     if want is None or want != i.type:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
 
+
+# The ops defined on complex operands (ops.py); the others are not (the frontend lowers
+# `abs`, `**` and cmath through these and float ops). Array ops take complex arrays.
+_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert", "math",
+                          "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
+                          "list_get", "list_set", "alloc"))
 
 # What `rng_state` gives: a generator's words, or its cached Gaussian.
 _RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))

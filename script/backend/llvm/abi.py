@@ -6,7 +6,9 @@ Calling convention. An IR function ``@f(p0, p1, ...) -> R`` becomes
 
 where ``X'`` is `llvm_type(X)`: ``bool`` is ``i1``, ints are ``iN`` (signedness lives in the
 operations, not the type), floats are ``float``/``double``, ``none`` is the empty struct
-``{}`` and a tuple is a literal struct of its element types, passed and returned by value.
+``{}``, a complex number the struct ``{double, double}`` (``{float, float}`` for ``c64``: the
+layout of C's ``double _Complex`` and NumPy's element) and a tuple is a literal struct of its
+element types, passed and returned by value.
 A function returning ``none`` returns ``void``. Every lowered function is ``nounwind`` and,
 except the library's entry function, ``internal``: each compiled library holds its own copy
 of every function it calls, so LLVM may inline, clone, change calling conventions and drop
@@ -102,7 +104,7 @@ def kernel_name(func_name: str) -> str:
 
 _SCALAR = {T.BOOL: "i1", T.I8: "i8", T.I16: "i16", T.I32: "i32", T.I64: "i64", T.U8: "i8",
            T.U16: "i16", T.U32: "i32", T.U64: "i64", T.F32: "float", T.F64: "double",
-           T.NONE: NONE_TYPE}
+           T.C64: "{float, float}", T.C128: "{double, double}", T.NONE: NONE_TYPE}
 
 
 def llvm_type(t: T.Type) -> str:
@@ -143,6 +145,12 @@ def element_type(dtype: T.Type) -> str:
 
 def itemsize(dtype: T.Type) -> int:
     return 1 if isinstance(dtype, T.BoolType) else dtype.bits // 8
+
+
+def alignment(dtype: T.Type) -> int:
+    """The alignment NumPy guarantees an aligned array of `dtype`: a complex number's is its
+    parts' (complex128: 8), every other element's its size."""
+    return dtype.bits // 16 if isinstance(dtype, T.ComplexType) else itemsize(dtype)
 
 
 def has_arrays(types, in_lists: bool = False) -> bool:
@@ -218,6 +226,7 @@ def compute_may_raise(funcs: list[Function]) -> set[int]:
 SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL, SLOT_STR = 0, 1, 2, 3
 KINDS_SHIFT = 16
 DTSF_ADD_DOT_0 = 2          # Py_DTSF_ADD_DOT_0: repr's "1.0" for an integral float
+DTSF_SIGN = 1               # Py_DTSF_SIGN: a "+" before a positive number
 
 
 @dataclass(frozen=True)
@@ -280,6 +289,9 @@ def encode_message(message: str, nargs: int, loc=None) -> EncodedMessage:
         elif d == "%R":
             fmt.append(b"%s")
             kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_ADD_DOT_0]))
+        elif d in ("%Q", "%+Q"):         # complex_repr's parts: no ".0"; the imaginary one signed
+            fmt.append(b"%s")
+            kinds.append(bytes([SLOT_FLOAT, ord("r"), 0, DTSF_SIGN if d == "%+Q" else 0]))
         else:
             precision = int(m.group(1))
             if precision > 100:
@@ -308,7 +320,15 @@ def format_message(data: bytes, args) -> str:
         kind = kinds[4 * k:4 * k + 4] or bytes(4)
         if kind[0] == SLOT_FLOAT:
             x = struct.unpack("<d", struct.pack("<q", word))[0]
-            values.append(repr(x) if kind[1] == ord("r") else format(x, f".{kind[2]}{chr(kind[1])}"))
+            if kind[1] == ord("r"):
+                text = repr(x)
+                if not kind[3] & DTSF_ADD_DOT_0 and text.endswith(".0"):
+                    text = text[:-2]
+                if kind[3] & DTSF_SIGN and not text.startswith("-"):
+                    text = "+" + text
+                values.append(text)
+            else:
+                values.append(format(x, f".{kind[2]}{chr(kind[1])}"))
         elif kind[0] == SLOT_BOOL:
             values.append("True" if word else "False")
         else:

@@ -310,6 +310,10 @@ def lower_convert(m: NativeModule, b: Builder, src: T.Type, dst: T.Type, x: Valu
     """``convert`` from `src` to `dst` (tuples element-wise), as ops.py specifies."""
     if src == dst or isinstance(src, T.ArrayType):     # C layout -> any layout: same struct
         return x
+    if isinstance(dst, T.ComplexType):
+        from script.backend.llvm import complex_arith
+        return complex_arith.lower_convert(
+            b, src, dst, x, lambda s, d, v: lower_convert(m, b, s, d, v))
     if isinstance(src, T.TupleType):
         out = undef(llvm_type(dst))
         for k, (s, d) in enumerate(zip(src.elems, dst.elems)):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import (
-    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, element_type, itemsize, llvm_type)
+    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, element_type, alignment, itemsize, llvm_type)
 from script.backend.llvm.builder import Builder, Value, int_const, undef
 
 
@@ -82,7 +82,7 @@ def element_address(b: Builder, t: T.ArrayType, arr: Value, indices: list[Value]
 
 def load(b: Builder, t: T.ArrayType, arr: Value, indices: list[Value]) -> Value:
     ptr = element_address(b, t, arr, indices)
-    v = b.load(element_type(t.dtype), ptr, itemsize(t.dtype))
+    v = b.load(element_type(t.dtype), ptr, alignment(t.dtype))
     if isinstance(t.dtype, T.BoolType):
         return b.icmp("ne", v, int_const("i8", 0))
     return v
@@ -92,7 +92,7 @@ def store(b: Builder, t: T.ArrayType, arr: Value, value: Value, indices: list[Va
     ptr = element_address(b, t, arr, indices)
     if isinstance(t.dtype, T.BoolType):
         value = b.zext(value, "i8")
-    b.store(value, ptr, itemsize(t.dtype))
+    b.store(value, ptr, alignment(t.dtype))
 
 
 def view(b: Builder, t: T.ArrayType, arr: Value, axes: str, operands: list[Value],
@@ -141,6 +141,16 @@ def transpose(b: Builder, arr: Value, t: T.ArrayType) -> Value:
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {d.ref}, {ARRAY_SHAPE}, {k}")
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
     return out
+
+
+def part(b: Builder, arr: Value, t: T.ArrayType, k: int) -> Value:
+    """``part.K``: the same struct (owner, shape, strides in bytes) with the data pointer
+    moved to part `k` of the first complex element."""
+    if k == 0:
+        return arr
+    data = b.extract_value(arr, ARRAY_DATA, "ptr")
+    moved = b.gep("i8", data, int_const("i64", itemsize(t.dtype) // 2))
+    return b.insert_value(arr, moved, ARRAY_DATA)
 
 
 def reshape(b: Builder, arr: Value, t: T.ArrayType, dims: list[Value]) -> Value:

@@ -18,8 +18,8 @@ from script.ir.core import COLD, Block, Const, Function, Instr, Value, reachable
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
-from script.backend.llvm import (arith, arrays, blas, caught, hashing, interrupt, lists, mathlib, memory, refcount,
-                                 rng, strings)
+from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
+                                 memory, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -204,6 +204,8 @@ class FunctionLowering:
         lt = llvm_type(c.type)
         if isinstance(c.type, (T.IntType, T.BoolType)):
             return llvm.int_const(lt, int(c.value))
+        if isinstance(c.type, T.ComplexType):
+            return complex_arith.const(c.type, c.value)
         return llvm.float_const(lt, c.value)
 
     def unwind_block(self) -> llvm.Block:
@@ -232,6 +234,10 @@ class FunctionLowering:
             result = self.const(folded)
         elif handler is not None:
             result = handler(self, i)
+        elif isinstance(i.type, T.ComplexType) and i.op.result == "same":
+            args = [self.value(v) for v in i.operands]
+            result = complex_arith.lower_binary(self.b, name, i.type, *args) if len(args) == 2 \
+                else complex_arith.lower_neg(self.b, i.type, *args)
         elif i.op.nargs == 2 and i.op.result == "same":
             x, y = (self.value(v) for v in i.operands)
             result = arith.lower_binary(self.m, self.b, name, i.operands[0].type, x, y)
@@ -250,7 +256,10 @@ class FunctionLowering:
             dividend, k, c = mod
             return arith.lower_mod_cmp(self.b, i.attr, self.value(dividend), k, c)
         x, y = (self.value(v) for v in i.operands)
-        return arith.lower_cmp(self.b, i.attr, i.operands[0].type, x, y)
+        t = i.operands[0].type
+        if isinstance(t, T.ComplexType):
+            return complex_arith.lower_cmp(self.b, i.attr, t, x, y)
+        return arith.lower_cmp(self.b, i.attr, t, x, y)
 
     def _op_convert(self, i: Instr):
         src = i.operands[0]
@@ -268,6 +277,9 @@ class FunctionLowering:
 
     def _op_transpose(self, i: Instr):
         return arrays.transpose(self.b, self.value(i.operands[0]), i.operands[0].type)
+
+    def _op_part(self, i: Instr):
+        return arrays.part(self.b, self.value(i.operands[0]), i.operands[0].type, i.attr)
 
     def _op_reshape(self, i: Instr):
         arr, *dims = i.operands
@@ -298,6 +310,10 @@ class FunctionLowering:
         for k, v in enumerate(i.operands):
             out = self.b.insert_value(out, self.value(v), k)
         return out
+
+    def _op_complex(self, i: Instr):
+        re, im = (self.value(v) for v in i.operands)
+        return complex_arith.make(self.b, i.type, re, im)
 
     def _op_extract(self, i: Instr):
         return self.b.extract_value(self.value(i.operands[0]), i.attr, llvm_type(i.type))

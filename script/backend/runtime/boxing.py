@@ -52,8 +52,8 @@ from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
-                T.FloatType: "PyFloat_Type", T.TupleType: "PyTuple_Type", T.ListType: "PyList_Type",
-                T.StrType: "PyUnicode_Type", **table_boxing.TYPE_OBJECT}
+                T.FloatType: "PyFloat_Type", T.ComplexType: "PyComplex_Type", T.TupleType: "PyTuple_Type",
+                T.ListType: "PyList_Type", T.StrType: "PyUnicode_Type", **table_boxing.TYPE_OBJECT}
 
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -203,6 +203,12 @@ class Converter:
         if isinstance(t, T.FloatType):
             v = b.load_at("double", obj, FLOAT_VALUE)
             return b.fptrunc(v, "float") if t.bits == 32 else v
+        if isinstance(t, T.ComplexType):            # c64: each part rounded to float
+            parts = [b.load_at("double", obj, capi.COMPLEX_VALUE + 8 * k) for k in (0, 1)]
+            if t.bits == 64:
+                parts = [b.fptrunc(p, "float") for p in parts]
+            out = b.insert_value(undef(llvm_type(t)), parts[0], 0)
+            return b.insert_value(out, parts[1], 1)
         if isinstance(t, T.IntType):
             return self._unbox_int(obj, t)
         if isinstance(t, T.ArrayType):
@@ -332,6 +338,12 @@ class Converter:
         if isinstance(t, T.FloatType):
             d = b.fpext(v, "double") if t.bits == 32 else v
             return capi.call(m, b, "PyFloat_FromDouble", d)
+        if isinstance(t, T.ComplexType):
+            pt = llvm_type(t.part)
+            re, im = (b.extract_value(v, k, pt) for k in (0, 1))
+            if t.bits == 64:
+                re, im = b.fpext(re, "double"), b.fpext(im, "double")
+            return capi.call(m, b, "PyComplex_FromDoubles", re, im)
         if t.signed:
             return capi.call(m, b, "PyLong_FromLongLong", b.sext(v, "i64") if t.bits < 64 else v)
         return capi.call(m, b, "PyLong_FromUnsignedLongLong",
@@ -399,9 +411,13 @@ class Converter:
         return copy
 
     def _is_whole(self, v: Value, t: T.ArrayType, obj: Value) -> Value:
-        """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides."""
+        """Whether array value `v` is all of ndarray `obj`: same data, rank, shape, strides,
+        and element type (`a.real` of a complex array starts where the array does)."""
         b = self.b
         same = b.icmp("eq", b.extract_value(v, ARRAY_DATA, "ptr"), b.load_at("ptr", obj, capi.NPY_DATA))
+        if isinstance(t.dtype, (T.FloatType, T.ComplexType)):
+            type_num = b.load_at("i32", b.load_at("ptr", obj, capi.NPY_DESCR), capi.DESCR_TYPE_NUM)
+            same = b.and_(same, b.icmp("eq", type_num, int_const("i32", capi.NPY_TYPE_NUMS[str(t.dtype)][0])))
         same = b.and_(same, b.icmp("eq", b.load_at("i32", obj, capi.NPY_ND), int_const("i32", t.ndim)))
         dims = b.load_at("ptr", obj, capi.NPY_DIMENSIONS)
         strides = b.load_at("ptr", obj, capi.NPY_STRIDES)

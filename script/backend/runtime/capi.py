@@ -22,6 +22,7 @@ from script.backend.llvm.builder import Builder, NativeModule, Value, int_const
 OB_TYPE = 8             # PyObject.ob_type
 VAR_SIZE = 16           # PyVarObject.ob_size
 FLOAT_VALUE = 16        # PyFloatObject.ob_fval
+COMPLEX_VALUE = 16      # PyComplexObject.cval: the real part, then the imaginary part
 TUPLE_ITEMS = 24        # PyTupleObject.ob_item[0]
 LIST_ITEMS = 24         # PyListObject.ob_item (a pointer to the item array)
 LONG_HEADER = 16        # 3.10-3.11: ob_size (sign * ndigits); 3.12+: lv_tag (ndigits << 3 | sign)
@@ -39,7 +40,8 @@ NPY_C_CONTIGUOUS, NPY_ALIGNED, NPY_WRITEABLE = 0x1, 0x100, 0x400
 # NumPy's type numbers that hold each element type natively (long and long long are both
 # 64-bit on the LP64 platforms supported).
 NPY_TYPE_NUMS = {"bool": (0,), "i8": (1,), "u8": (2,), "i16": (3,), "u16": (4,), "i32": (5,),
-                 "u32": (6,), "i64": (7, 9), "u64": (8, 10), "f32": (11,), "f64": (12,)}
+                 "u32": (6,), "i64": (7, 9), "u64": (8, 10), "f32": (11,), "f64": (12,),
+                 "c64": (14,), "c128": (15,)}
 # NumPy's scalar type objects (``numpy.int32`` …) by type number, named as NumPy's C-API
 # names them, in NUMPY_FUNCTIONS's namespace (runtime.symbols `numpy_addresses` binds them).
 # A scalar's value follows its object header (``obval``).
@@ -55,6 +57,7 @@ FUNCTIONS = {
     "PyLong_FromLongLong": ("ptr", ["i64"], False),
     "PyLong_FromUnsignedLongLong": ("ptr", ["i64"], False),
     "PyFloat_FromDouble": ("ptr", ["double"], False),
+    "PyComplex_FromDoubles": ("ptr", ["double", "double"], False),
     "Py_NewRef": ("ptr", ["ptr"], False),
     "Py_DecRef": ("void", ["ptr"], False),
     "PyTuple_New": ("ptr", ["i64"], False),
@@ -114,8 +117,8 @@ NUMPY_FUNCTIONS = {
 }
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
-OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type", "PySet_Type",
-           "PyUnicode_Type",
+OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyComplex_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type",
+           "PySet_Type", "PyUnicode_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
 
 # Exception classes generated code raises: those of compiled code, and one for the runtime.
@@ -194,6 +197,7 @@ def check_layout() -> None:
           and object.__basicsize__ == OB_TYPE + 8
           and word(1.5, OB_TYPE) == id(float)
           and word(1.5, FLOAT_VALUE, ctypes.c_double) == 1.5
+          and word(2.5-3j, COMPLEX_VALUE + 8, ctypes.c_double) == -3.0
           and word((7, 8, 9), VAR_SIZE, ctypes.c_ssize_t) == 3
           and tuple.__basicsize__ == TUPLE_ITEMS
           and word((7, 8, 9), TUPLE_ITEMS + 8) == id(8)

@@ -43,6 +43,10 @@ def fold(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
         return None
     t = args[0].type
     vals = [round_f32(a.value) if t == T.F32 else a.value for a in args]
+    if op == "complex":
+        return Const(complex(*vals), rtype)
+    if isinstance(t, T.ComplexType) or isinstance(rtype, T.ComplexType):
+        return _fold_complex(op, attr, rtype, args)
     if op == "cmp":
         value = _compare(attr, *vals) if t.is_numeric() else None
     elif op == "select":
@@ -66,6 +70,31 @@ def fold(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
     if rtype == T.F32:
         value = round_f32(value)
     return Const(value, rtype)
+
+
+def _fold_complex(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
+    """c128 ops as CPython computes them (its `complex` is the backend's: `_Py_c_prod`,
+    `_Py_c_quot`); c64 results only where no rounding to single precision is involved."""
+    t = args[0].type
+    vals = [a.value for a in args]
+    if op == "convert":
+        if not t.is_numeric() or isinstance(t, T.ComplexType) and t.bits > rtype.bits:
+            return None
+        if rtype == T.C64 and not isinstance(t, T.ComplexType):
+            return None
+        return Const(complex(vals[0]), rtype)
+    if t != T.C128:
+        return None
+    if op == "cmp" and attr in ("eq", "ne"):
+        return Const((vals[0] == vals[1]) == (attr == "eq"), T.BOOL)
+    if op == "neg":
+        return Const(-vals[0], rtype)
+    if op in ("add", "sub", "mul"):
+        a, b = vals
+        return Const(a + b if op == "add" else a - b if op == "sub" else a * b, rtype)
+    if op == "div" and vals[1] != 0:
+        return Const(vals[0] / vals[1], rtype)
+    return None
 
 
 def _compare(pred: str, a, b) -> bool:

@@ -80,8 +80,11 @@ _SWAPPED_PRED = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge
 def add_zero(i: Instr):
     # %2 = add %0, 0:i64 : i64           ->  %0
     # %2 = add %0, -0.0:f64 : f64        ->  %0     (x + 0.0 is not x for x = -0.0)
+    # %2 = add %0, -0.0+-0.0j:c128 : c128  ->  %0   (part by part, as for floats)
     a, b = i.operands
-    return a if _const(b, -0.0 if isinstance(b.type, T.FloatType) else 0) else None
+    zero = complex(-0.0, -0.0) if isinstance(b.type, T.ComplexType) else \
+        -0.0 if isinstance(b.type, T.FloatType) else 0
+    return a if _const(b, zero) else None
 
 
 def sub_zero(i: Instr):
@@ -97,9 +100,10 @@ def sub_self(i: Instr):
 
 
 def mul_one(i: Instr):
-    # %2 = mul %0, 1:i64 : i64           ->  %0     (also 1.0 for floats)
+    # %2 = mul %0, 1:i64 : i64           ->  %0     (also 1.0 for floats; not complex:
+    # (inf+1j) * (1+0j) is (nan+infj) in CPython)
     a, b = i.operands
-    return a if _const(b, 1) else None
+    return a if _const(b, 1) and not isinstance(a.type, T.ComplexType) else None
 
 
 def mul_zero(i: Instr):
@@ -111,8 +115,8 @@ def mul_zero(i: Instr):
 def div_one(i: Instr):
     # %2 = floordiv %0, 1:i64 : i64      ->  %0     (ints; div x, 1.0 for floats)
     a, b = i.operands
-    if i.opname == "floordiv" and not _is_int(a):
-        return None                       # inf // 1.0 is nan in Python
+    if i.opname == "floordiv" and not _is_int(a) or isinstance(a.type, T.ComplexType):
+        return None                       # inf // 1.0 is nan in Python, (1+infj) / 1 nan+infj
     return a if _const(b, 1) else None
 
 
@@ -171,7 +175,7 @@ def involution(i: Instr):
 def cmp_self(i: Instr):
     # %2 = cmp.le %0, %0 : bool          ->  true   (ints and bools; nan <= nan is false)
     a, b = i.operands
-    if a is not b or isinstance(a.type, T.FloatType):
+    if a is not b or isinstance(a.type, (T.FloatType, T.ComplexType)):
         return None
     return Const(i.attr in ("eq", "le", "ge"), T.BOOL)
 
@@ -204,9 +208,13 @@ def convert_same_type(i: Instr):
 
 def extract_tuple(i: Instr):
     # %2 = tuple %0, %1 : (i64, f64); %3 = extract.1 %2 : f64   ->  %1
+    # %2 = complex %0, %1 : c128; %3 = extract.1 %2 : f64       ->  %1
+    # extract.1 1.0+2.0j:c128 : f64                             ->  2.0:f64
     t = i.operands[0]
-    if isinstance(t, Instr) and t.opname == "tuple":
+    if isinstance(t, Instr) and t.opname in ("tuple", "complex"):
         return t.operands[i.attr]
+    if isinstance(t, Const) and isinstance(t.type, T.ComplexType):
+        return Const(t.value.imag if i.attr else t.value.real, i.type)
     return None
 
 
@@ -287,6 +295,7 @@ RULES: dict[str, tuple] = {
     "convert": (fold_constant, convert_same_type),
     "select": (select_const_cond, select_same, select_bool),
     "extract": (extract_tuple,),
+    "complex": (fold_constant,),
     "dim": (dim_known,),
     "math": (fold_constant,),
     "cbr": (cbr_const,),
