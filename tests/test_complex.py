@@ -402,3 +402,17 @@ def formatted(z):
 def test_formatting_in_messages_is_a_compile_error():
     with pytest.raises(CompileError, match="complex numbers can be printed"):
         script.script(formatted)(1j)
+
+
+def list_argument(lst):
+    s = 0j
+    for z in lst:
+        s += z * z
+    return s, len(lst), lst[-1]
+
+
+def test_list_arguments():
+    """A list with a complex element is a list of complex numbers (its ints and floats become
+    complex, as ints become floats in a list of floats)."""
+    for lst in ([3, 2.5, 1j], [1 + 1j], [complex(-0.0, math.nan), 0j]):
+        check(list_argument, compiled(list_argument), lst)

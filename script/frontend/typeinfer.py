@@ -161,11 +161,15 @@ def typeof(value) -> T.Type | None:
 
 def list_type_of(value: list) -> T.ListType | None:
     """The type of a list argument, from its elements (the entry point checks the same rule,
-    runtime.boxing `script.list.kind`): all bools, all ints (within int64), or ints and
-    floats with at least one float; None for an empty list or any other elements."""
+    runtime.boxing `script.list.kind`): all bools, all ints (within int64), ints and
+    floats with at least one float, or numbers with at least one complex; None for an empty
+    list or any other elements."""
     kinds = {type(x) for x in value}
     if kinds == {bool}:
         return T.ListType(T.BOOL)
+    if complex in kinds and kinds <= {int, float, complex} and not any(
+            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
+        return T.ListType(T.C128)
     if not value or not kinds <= {int, float} or any(
             type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
         return None

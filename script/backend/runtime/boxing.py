@@ -25,8 +25,8 @@ Results are new references, or NULL with the Python exception set when an alloca
 (a partly built tuple is released first).
 
 Lists. A list argument is matched by its elements (`script.list.kind`: all bools, all ints
-that fit in int64, or floats and such ints with at least one float; an empty list matches a
-list of any of these) and copied into a new native list (`script.list.unbox.<t>`), which the
+that fit in int64, floats and such ints with at least one float, or complex numbers with such
+ints and floats; an empty list matches a list of any of these) and copied into a new native list (`script.list.unbox.<t>`), which the
 entry releases after the call (`release_unboxed`): compiled code never writes an argument
 list (frontend.lists), so no write is lost. A returned list becomes a new Python list of
 boxed elements, and the native list is released.
@@ -44,7 +44,7 @@ from script.backend.llvm.abi import (
     ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
     llvm_type)
 from script.backend.llvm.builder import (
-    NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
+    NULL, TRUE, Builder, Function, NativeModule, Value, float_const, int_const, undef)
 from script.backend.runtime import capi
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
@@ -56,7 +56,7 @@ _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes
 # to (frontend.typeinfer `list_type_of` is the same rule in Python, for the dispatcher).
 LIST_EMPTY, LIST_MIXED = 0, -1
-LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
+LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3, T.C128: 4}
 LIST_KIND_SYMBOL = "script.list.kind"
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -602,8 +602,8 @@ def _build_list_kind(m: NativeModule) -> str:
     entry = b.block
     b.branch(head)
     b.position_at_end(head)
-    i, bools, floats = b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats):
+    i, bools, floats, complexes = b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats, complexes):
         phi.add_incoming(int_const("i64", 0), entry)
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
@@ -612,7 +612,8 @@ def _build_list_kind(m: NativeModule) -> str:
     is_bool = b.icmp("eq", cls, capi.address_of(m, "PyBool_Type"))
     is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
     is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, mixed)
+    is_complex = b.icmp("eq", cls, capi.address_of(m, "PyComplex_Type"))
+    b.cbranch(b.or_(b.or_(b.or_(is_bool, is_float), is_int), is_complex), number, mixed)
     b.position_at_end(number)
     b.cbranch(is_int, check_int, next_)
     b.position_at_end(check_int)
@@ -622,10 +623,12 @@ def _build_list_kind(m: NativeModule) -> str:
     i.add_incoming(b.add(i, int_const("i64", 1)), next_)
     bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
     floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
+    complexes.add_incoming(b.add(complexes, b.zext(is_complex, "i64")), next_)
     b.branch(head)
     b.position_at_end(done)
     kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
                     int_const("i32", LIST_KINDS[T.I64]))
+    kind = b.select(b.icmp("ne", complexes, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.C128]), kind)
     kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
@@ -659,10 +662,28 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
         v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
     elif elem == T.F64:
         v = capi.call(m, b, "PyFloat_AsDouble", item)     # exact floats and ints in range
+    elif elem == T.C128:                # a complex's parts; an int or float as the real part
+        is_complex = b.icmp("eq", b.load_at("ptr", item, OB_TYPE), capi.address_of(m, "PyComplex_Type"))
+        parts = []
+        for k in (0, 1):
+            cplx, other, joined = (fn.append_block(x) for x in (f"complex{k}", f"real{k}", f"part{k}"))
+            b.cbranch(is_complex, cplx, other)
+            b.position_at_end(cplx)
+            p1 = b.load_at("double", item, capi.COMPLEX_VALUE + 8 * k)
+            b.branch(joined)
+            b.position_at_end(other)
+            p2 = capi.call(m, b, "PyFloat_AsDouble", item) if k == 0 else float_const("double", 0.0)
+            b.branch(joined)
+            b.position_at_end(joined)
+            part = b.phi("double")
+            part.add_incoming(p1, cplx)
+            part.add_incoming(p2, other)
+            parts.append(part)
+        v = b.insert_value(b.insert_value(undef(llvm_type(elem)), parts[0], 0), parts[1], 1)
     else:
         v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
     lists.set_item(b, t, lst, v, i)
-    i.add_incoming(b.add(i, int_const("i64", 1)), body)
+    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
     b.branch(head)
     b.position_at_end(done)
     b.ret(lst)
