@@ -395,10 +395,38 @@ def test_print(capsys):
     each()
 
 
-def formatted(z):
-    raise ValueError(f"bad {z}")
+def formatted(z, w, k: int):
+    if k == 0:
+        raise ValueError(f"bad z={z} w={w}!")
+    if k == 1:
+        raise ValueError("z is " + str(z) + " 100%")
+    raise OverflowError("{} and {}".format(w, z))
 
 
-def test_formatting_in_messages_is_a_compile_error():
-    with pytest.raises(CompileError, match="complex numbers can be printed"):
-        script.script(formatted)(1j)
+@settings(max_examples=30, deadline=None)
+@given(z=complexes, w=complexes, k=st.integers(0, 2))
+def test_raise_messages(z, w, k):
+    check(formatted, compiled(formatted), z, w, k)
+
+
+def asserted(z):
+    assert z == 0, f"{z}"
+
+
+def test_formatting_elsewhere_is_a_compile_error():
+    with pytest.raises(CompileError, match="formatted in a raise's message, not here"):
+        script.script(asserted)(1j)
+
+
+def list_argument(lst):
+    s = 0j
+    for z in lst:
+        s += z * z
+    return s, len(lst), lst[-1]
+
+
+def test_list_arguments():
+    """A list with a complex element is a list of complex numbers (its ints and floats become
+    complex, as ints become floats in a list of floats)."""
+    for lst in ([3, 2.5, 1j], [1 + 1j], [complex(-0.0, math.nan), 0j]):
+        check(list_argument, compiled(list_argument), lst)

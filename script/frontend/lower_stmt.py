@@ -448,7 +448,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             call_args = exc.args
             exc = exc.func
         cls = self.exception_class(exc)
-        text, args = self.exception_message(call_args[0]) if call_args else (None, [])
+        text, args, numbers = self.raise_message(call_args[0]) if call_args else (None, [], [])
+        if numbers:
+            self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
+            return
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:

@@ -26,6 +26,7 @@ import string
 
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import ExcInfo
 
 _FLOAT_SPEC = re.compile(r"(?:\.(\d+))?([feg])")
 _PERCENT = re.compile(r"%(?:(%)|(\.\d+)?([dirsfeg]))")
@@ -88,6 +89,42 @@ class MessageLowering:
         message = escape(options["sep"]).join(text) + escape(options["end"])
         self.emit("print", values, T.NONE, message, self.loc(node))
 
+    def raise_message(self, node) -> tuple[str, list[Value], list[Value]]:
+        """`exception_message` for a raise: complex numbers in it become markers (the third
+        item lists them), which `raise_with_complex` resolves."""
+        self.complex_markers = []
+        try:
+            text, values = self.exception_message(node)
+            return text, values, self.complex_markers
+        finally:
+            self.complex_markers = None
+
+    def raise_with_complex(self, exc: str, text: str, values: list, numbers: list, node) -> None:
+        """Raise `exc` with message `text` whose markers stand for `numbers`: each written as
+        CPython's complex_repr writes it (``1j`` for a +0.0 real part, else ``(re+imj)``),
+        one raise per combination in branches (at most three complex numbers)."""
+        if len(numbers) > 3:
+            self.error("a message with more than three complex numbers is not supported in compiled code", node)
+        loc = self.loc(node)
+        bare = []
+        for z in numbers:
+            re = self.complex_part(z, 0, node)
+            re = self.coerce(re, T.F64, node)
+            sign = self.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
+            bare.append(self.emit("and", [self.cmp("eq", re, Const(0.0, T.F64), node),
+                                          self.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
+
+        def variant(chosen: list):
+            if len(chosen) < len(numbers):
+                self.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
+                            lambda: variant(chosen + [False]), node)
+                return None
+            t, vs = _resolve_markers(text, values, chosen, self, node)
+            self.emit_raise(ExcInfo(exc, t), vs, node)
+            return None
+        variant([])
+        self.block = None
+
     def print_complex_args(self, node: ast.Call) -> dict:
         """print()'s arguments evaluated first, in order, when one is a complex number (a
         plain expression, not text): {id(arg node): value}; else {} and nothing evaluated."""
@@ -137,10 +174,15 @@ class MessageLowering:
         variant([])
 
     def complex_directive(self, z: Value, node) -> tuple[str, list[Value]]:
+        markers = getattr(self, "complex_markers", None)
+        if markers is not None and id(z) not in getattr(self, "complex_forms", {}):
+            # a raise's message: a marker the raise resolves into one form per branch
+            markers.append(z)
+            return f"\x00{len(markers) - 1}\x00", [self.complex_part(z, 0, node), self.complex_part(z, 1, node)]
         forms = getattr(self, "complex_forms", {})
         if id(z) not in forms:
-            self.error("complex numbers can be printed (print(z)) but not formatted in messages "
-                       "in compiled code", node)
+            self.error("complex numbers can be printed (print(z)) and formatted in a raise's message, "
+                       "not here, in compiled code", node)
         im = self.complex_part(z, 1, node)
         if forms[id(z)]:
             return "%Qj", [im]
@@ -282,6 +324,36 @@ class MessageLowering:
         if isinstance(t, T.ComplexType) and not spec and conversion != "r":
             return self.complex_directive(v, node)
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
+
+
+_TOKEN = re.compile(r"%%|%lld|%llu|%B|%R|%\+?Q|%\.\d+[feg]|\x00(\d+)\x00")
+
+
+def _resolve_markers(text: str, values: list, bare: list, host, node) -> tuple[str, list]:
+    """`text` and `values` with each complex marker replaced by its form: ``%Qj`` (the
+    imaginary part) where `bare` says so, else ``(%Q%+Qj)`` (both parts, as f64)."""
+    out, vals, pos, k = [], [], 0, 0
+    for m in _TOKEN.finditer(text):
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        if m.group() == "%%":
+            out.append("%%")
+            continue
+        if m.group(1) is None:
+            out.append(m.group())
+            vals.append(values[k])
+            k += 1
+            continue
+        re_part, im_part = (host.coerce(v, T.F64, node) for v in values[k:k + 2])
+        k += 2
+        if bare[int(m.group(1))]:
+            out.append("%Qj")
+            vals.append(im_part)
+        else:
+            out.append("(%Q%+Qj)")
+            vals += [re_part, im_part]
+    out.append(text[pos:])
+    return "".join(out), vals
 
 
 def _is_str(node) -> bool:

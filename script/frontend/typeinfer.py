@@ -183,6 +183,10 @@ def list_type_of(value: list) -> T.ListType | None:
     elements (`[]`, `[[]]`) or other values."""
     if value and all(type(x) is str for x in value):
         return T.ListType(T.STR)
+    kinds = {type(x) for x in value}
+    if complex in kinds and kinds <= {int, float, complex} and not any(
+            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
+        return T.ListType(T.C128)           # a flat list of numbers with a complex one
     depth = _list_depth(value)
     if depth is None:
         return None

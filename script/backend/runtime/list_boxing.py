@@ -20,7 +20,7 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm import lists
 from script.backend.llvm.abi import LIKELY, llvm_type
-from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const, undef
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, float_const, int_const, undef
 from script.backend.runtime import capi
 from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
@@ -28,6 +28,8 @@ from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SI
 LIST_EMPTY, LIST_MIXED = 0, -1
 LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
 STR_KIND = 4                        # a flat list of strs only (nested or in tuples: not matched)
+COMPLEX_KIND = 5                    # a flat list of numbers with a complex one: list[c128]
+FLAT_KINDS = {T.STR: STR_KIND, T.C128: COMPLEX_KIND}
 LIST_KIND_SYMBOL = "script.list.kind"
 NESTED_KIND_SYMBOL = "script.list.kind.nested"
 SCAN_SYMBOL = "script.list.scan"
@@ -36,7 +38,7 @@ SCAN_SYMBOL = "script.list.scan"
 def build_runtime(m: NativeModule) -> list[str]:
     """Define the runtime library's list functions in `m`; returns their names."""
     names = [_build_list_kind(m), _build_list_scan(m), _build_nested_kind(m)]
-    for t in (*LIST_KINDS, T.STR):
+    for t in (*LIST_KINDS, *FLAT_KINDS):
         names.append(_build_unbox_list(m, t))
     return names
 
@@ -44,11 +46,12 @@ def build_runtime(m: NativeModule) -> list[str]:
 def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
     """Whether list `obj` (an exact list: the caller checked its type) matches `t` (i1)."""
     depth, leaf = list_depth(t)
-    if leaf == T.STR:
+    if leaf in FLAT_KINDS:
         if depth != 1:
             return FALSE
         kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
-        return b.or_(b.icmp("eq", kind, int_const("i32", STR_KIND)), b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
+        return b.or_(b.icmp("eq", kind, int_const("i32", FLAT_KINDS[leaf])),
+                     b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
     if leaf in LIST_KINDS:
         if depth == 1:
             kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
@@ -73,7 +76,7 @@ def unbox_callee(m: NativeModule, t: T.ListType):
     """``ptr (PyObject *list)`` making a new native list of `t` from a Python list that
     `emit_match` matched (NULL without memory): the runtime library's for a flat list of
     numbers, one defined in `m` otherwise (each inner list unboxed the same way)."""
-    if t.elem in LIST_KINDS or t.elem == T.STR:
+    if t.elem in LIST_KINDS or t.elem in FLAT_KINDS:
         return m.declare(_unbox_list_symbol(t.elem), "ptr", ["ptr"], attrs=("nounwind",))
     name = _unbox_list_symbol(t.elem)
     fn = m.helpers.get(name)
@@ -275,8 +278,8 @@ def _build_list_kind(m: NativeModule) -> str:
     entry = b.block
     b.branch(head)
     b.position_at_end(head)
-    i, bools, floats, strs = b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64")
-    for phi in (i, bools, floats, strs):
+    i, bools, floats, strs, complexes = b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64"), b.phi("i64")
+    for phi in (i, bools, floats, strs, complexes):
         phi.add_incoming(int_const("i64", 0), entry)
     b.cbranch(b.icmp("slt", i, n), body, done)
     b.position_at_end(body)
@@ -286,7 +289,8 @@ def _build_list_kind(m: NativeModule) -> str:
     is_float = b.icmp("eq", cls, capi.address_of(m, "PyFloat_Type"))
     is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type"))
     is_str = b.icmp("eq", cls, capi.address_of(m, "PyUnicode_Type"))
-    b.cbranch(b.or_(b.or_(is_bool, is_float), is_int), number, check_str)
+    is_complex = b.icmp("eq", cls, capi.address_of(m, "PyComplex_Type"))
+    b.cbranch(b.or_(b.or_(b.or_(is_bool, is_float), is_int), is_complex), number, check_str)
     b.position_at_end(check_str)
     b.cbranch(is_str, next_, mixed)
     b.position_at_end(number)
@@ -299,12 +303,14 @@ def _build_list_kind(m: NativeModule) -> str:
     bools.add_incoming(b.add(bools, b.zext(is_bool, "i64")), next_)
     floats.add_incoming(b.add(floats, b.zext(is_float, "i64")), next_)
     strs.add_incoming(b.add(strs, b.zext(is_str, "i64")), next_)
+    complexes.add_incoming(b.add(complexes, b.zext(is_complex, "i64")), next_)
     b.branch(head)
     b.position_at_end(done)
     kind = b.select(b.icmp("ne", floats, int_const("i64", 0)), int_const("i32", LIST_KINDS[T.F64]),
                     int_const("i32", LIST_KINDS[T.I64]))
     kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
+    kind = b.select(b.icmp("ne", complexes, int_const("i64", 0)), int_const("i32", COMPLEX_KIND), kind)
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
     kind = b.select(b.icmp("eq", strs, n), int_const("i32", STR_KIND), kind)
     some_strs = b.and_(b.icmp("ne", strs, int_const("i64", 0)), b.icmp("ne", strs, n))
@@ -416,6 +422,24 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
         made = fn.append_block("made")
         b.cbranch(b.icmp("ne", v, NULL), made, failed)
         b.position_at_end(made)
+    elif elem == T.C128:                # a complex's parts; an int or float as the real part
+        is_complex = b.icmp("eq", b.load_at("ptr", item, OB_TYPE), capi.address_of(m, "PyComplex_Type"))
+        parts = []
+        for k in (0, 1):
+            cplx, other, joined = (fn.append_block(x) for x in (f"complex{k}", f"real{k}", f"part{k}"))
+            b.cbranch(is_complex, cplx, other)
+            b.position_at_end(cplx)
+            p1 = b.load_at("double", item, capi.COMPLEX_VALUE + 8 * k)
+            b.branch(joined)
+            b.position_at_end(other)
+            p2 = capi.call(m, b, "PyFloat_AsDouble", item) if k == 0 else float_const("double", 0.0)
+            b.branch(joined)
+            b.position_at_end(joined)
+            part = b.phi("double")
+            part.add_incoming(p1, cplx)
+            part.add_incoming(p2, other)
+            parts.append(part)
+        v = b.insert_value(b.insert_value(undef(llvm_type(elem)), parts[0], 0), parts[1], 1)
     elif elem == T.BOOL:
         v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
     elif elem == T.F64:
