@@ -118,9 +118,10 @@ def test_a_hit_names_its_shared_object_by_the_entry_digest(src, tmp_path):
     [name] = entries(tmp_path / "cache")
     entry = cache_entry.decode((tmp_path / "cache" / name).read_bytes(), name)
     assert len(entry.digest) == 64
-    shared = [f for f in os.listdir(tmp_path / "cache" / "native") if f.startswith("code-")]
-    if script.backend.native.is_supported():
-        assert any(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
+    native = tmp_path / "cache" / "native"
+    if script.backend.native.is_supported() and native.is_dir():     # (no shared object: elfload)
+        shared = [f for f in os.listdir(native) if f.startswith("code-")]
+        assert all(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
 
 
 def test_each_signature_and_option_has_its_entry(src, tmp_path):

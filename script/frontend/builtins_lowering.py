@@ -644,6 +644,18 @@ class CallLowering:
         p = self.emit("pow", [Const(10.0, t), self.coerce(mag, t, node)], t, None, loc)
         y = self.emit("select", [neg, self.emit("div", [x, p], t, None, loc), self.emit("mul", [x, p], t, None, loc)], t, None, loc)
         z = self.emit("math", [y], t, "rint", loc)
+        # The scaled value y is rounded; when it lands exactly on a half, the part the
+        # rounding dropped (exact, by an fma: 10**n is exact for n <= 22) says on which side
+        # x * 10**n really lies, as CPython's correctly rounded decimal digits do.
+        negy = self.emit("neg", [y], t, None, loc)
+        lost = self.emit("select", [neg, self.emit("math", [negy, p, x], t, "fma", loc),
+                                    self.emit("math", [x, p, negy], t, "fma", loc)], t, None, loc)
+        fl = self.emit("math", [y], t, "floor", loc)
+        half = self.emit("cmp", [self.emit("sub", [y, fl], t, None, loc), Const(0.5, t)], T.BOOL, "eq", loc)
+        tie = self.emit("and", [half, self.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "ne", loc)], T.BOOL, None, loc)
+        side = self.emit("select", [self.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "lt", loc), fl,
+                                    self.emit("math", [y], t, "ceil", loc)], t, None, loc)
+        z = self.emit("select", [tie, side, z], t, None, loc)
         yfin = self.is_finite(y, loc)
         xfin = self.is_finite(x, loc)
         exact = self.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n >= 0 digits
