@@ -204,6 +204,9 @@ class DictLowering:
     def table_key(self, d: Value, key: Value, node) -> Value:
         """`key` converted to the key type of `d` (settling it first when unknown)."""
         t = d.type
+        if not T.is_key_type(key.type) and not isinstance(key.type, T.HashType):
+            self.error(f"{_kind(t)} with {key.type} keys are not supported in compiled code (keys are "
+                       "bools, ints, floats or tuples of them)", node)
         if is_pending(t.key):
             self.read_table_types(t, key.type, None)
         if T.unify(t.key, (key.type)) != t.key:
@@ -505,4 +508,4 @@ def _holds_reference(t: T.Type) -> bool:
     table's entries may not (their release is the entries list's, which counts none)."""
     if isinstance(t, T.TupleType):
         return any(_holds_reference(e) for e in t.elems)
-    return isinstance(t, (T.ListType, T.ArrayType, T.HashType))
+    return isinstance(t, (T.ListType, T.ArrayType, T.HashType, T.StrType))

@@ -120,7 +120,8 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.ListType(elem) if elem is not None and T.is_list_element(elem) else None
     if origin in (dict, set):
         args = [type_from_annotation(a) for a in typing.get_args(ann)]
-        if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]):
+        if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]) \
+                or T.STR in args:       # strs in tables are not converted at the boundary
             return None
         if origin is set:
             return T.SetType(args[0])
@@ -293,13 +294,13 @@ def table_type_of(value) -> T.HashType | None:
             _fits_int64(v) for v in value.values()):
         return None
     keys = {typeof(k) for k in value}
-    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
-        return None
+    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))) or T.STR in keys:
+        return None                     # (strs in tables are not converted at the boundary)
     key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
     values = {typeof(v) for v in value.values()}
-    if len(values) != 1 or None in values or not T.is_list_element(next(iter(values))):
+    if len(values) != 1 or None in values or not T.is_list_element(next(iter(values))) or T.STR in values:
         return None
     return T.DictType(key, values.pop())
 

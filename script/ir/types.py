@@ -388,9 +388,12 @@ class SetType(HashType):
 
 
 def is_key_type(t: Type) -> bool:
-    """Whether dict keys and set elements may be of type `t`: a bool, int or float, or a tuple
-    of them (values the `hash` op hashes; a str is meant to join them)."""
-    return is_list_element(t)
+    """Whether dict keys and set elements may be of type `t`: a bool, int or float or a tuple
+    of them (values the `hash` op hashes and a table's lists hold without counting). Not a
+    str yet: dictlib's entries do not count references (docs/dicts.md)."""
+    if isinstance(t, TupleType):
+        return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
+    return t.is_numeric() and not isinstance(t, ComplexType)
 
 
 BOOL = BoolType()
