@@ -139,7 +139,7 @@ class DictLowering:
                        "bools, ints, floats or tuples of them)", node)
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
-            if not T.is_list_element(value_t) or _holds_reference(value_t):
+            if not T.is_list_element(value_t) or T.holds_references(value_t):
                 self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
                            "bools, ints, floats or tuples of them)", node)
             new.append(self._widened(t.value, value_t, node))
@@ -501,11 +501,3 @@ def _describe_store(t: T.HashType, key_t, value_t) -> str:
     if isinstance(t, T.SetType):
         return f"{key_t} element"
     return f"{key_t} key and {value_t} value"
-
-
-def _holds_reference(t: T.Type) -> bool:
-    """Whether values of `t` hold references (lists, arrays, tables; tuples of them): a
-    table's entries may not (their release is the entries list's, which counts none)."""
-    if isinstance(t, T.TupleType):
-        return any(_holds_reference(e) for e in t.elems)
-    return isinstance(t, (T.ListType, T.ArrayType, T.HashType, T.StrType))

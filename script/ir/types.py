@@ -387,6 +387,14 @@ class SetType(HashType):
     __repr__ = __str__
 
 
+def holds_references(t: Type) -> bool:
+    """Whether a value of type `t` holds references the backend counts: an array, a list, a
+    dict or set (its lists), a str, or a tuple holding one (backend/llvm/memory.py)."""
+    if isinstance(t, (ArrayType, ListType, HashType, StrType)):
+        return True
+    return isinstance(t, TupleType) and any(holds_references(e) for e in t.elems)
+
+
 def is_key_type(t: Type) -> bool:
     """Whether dict keys and set elements may be of type `t`: a bool, int or float or a tuple
     of them (values the `hash` op hashes and a table's lists hold without counting). Not a

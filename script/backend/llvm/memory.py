@@ -26,12 +26,7 @@ HEADER = 64             # bytes before the first element; also the alignment
 INCREF, DECREF = "script.incref", "script.decref"
 
 
-def managed(t: T.Type) -> bool:
-    """Whether a value of type `t` holds references: an array, a list (lists.py), a dict or
-    set (its lists), a str (strings.py), or a tuple holding one."""
-    if isinstance(t, (T.ArrayType, T.ListType, T.HashType, T.StrType)):
-        return True
-    return isinstance(t, T.TupleType) and any(managed(e) for e in t.elems)
+managed = T.holds_references    # whether a value of a type holds references this module counts
 
 
 def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) -> Value:
