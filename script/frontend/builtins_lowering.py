@@ -166,13 +166,11 @@ class CallLowering:
         if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
             return self.lower_map_filter(node, obj.__name__)
         if obj in _PYLIB:
-            if obj in _STORES_ITEM and len(node.args) >= 2 and not node.keywords:
-                # heappush(h, x) with `h = []`: x gives h its element type, as h.append(x) would
-                lst, item = self.expr(node.args[0]), self.expr(node.args[1])
+            if obj in _STORES_ITEM and len(node.args) >= 2:
+                # heappush(h, x) with `h = []`: x gives h its element type, as lst.insert's does
+                lst, item = self.pre_evaluate(node.args[0]), self.pre_evaluate(node.args[1])
                 if isinstance(lst.type, T.ListType):
                     self.stored_type(lst, item.type, node)
-                rest = ast.Call(node.func, node.args[2:], [])
-                return self.call_script(self.ctx.info_for(_PYLIB[obj]), rest, first=item, leading=(lst,))
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
         if obj in STR_INTRINSICS:
             return self.lower_str_intrinsic(obj, node)
