@@ -1,10 +1,10 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
-An entry (script.cache_entry: a flat file, checked by its SHA-256, read without zipfile or
+An entry (script.cache_entry: a flat file, checked by its BLAKE2b digest, read without zipfile or
 json) holds one specialization of one function: its IR texts and object code, as a saved
 module has them, in a file named by its slot (the function's file and qualified name, the
 argument types and the options): writing an entry replaces the slot's previous one. It
-holds the key: the SHA-256 of every input the compiled code depends on —
+holds the key: the digest (native.store `digest`) of every input the compiled code depends on —
 
 - the function's source text, its defaults, and for every name it reads from outside
   (module globals, closure cells, builtins, ``mod.attr`` chains; found in the source, so a
@@ -20,10 +20,10 @@ holds the key: the SHA-256 of every input the compiled code depends on —
 
 Describing a function needs its source text and the outside names it reads, which parsing
 gives (the frontend's FunctionInfo). So an entry also records, per function the key
-describes (`cache_entry.Source`), where it is, the SHA-256 of its file and of its
+describes (`cache_entry.Source`), where it is, the digest of its file and of its
 source, and its outside names. A lookup first describes the functions from that record
 (`quick`): while each function is at the recorded place of a file with the recorded
-SHA-256, its source and names are the recorded ones, and the values of the names are read
+digest, its source and names are the recorded ones, and the values of the names are read
 from the live objects, as always. Only when that fails (a file changed, a new callee) are
 the functions parsed. Either way the key is rebuilt in full and compared: the record saves
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
@@ -52,7 +52,7 @@ import types
 
 from script import cache_entry
 from script.backend.native import store
-from script.backend.native.store import compiler_fingerprint, python_abi, sha256, user_cache_dir
+from script.backend.native.store import compiler_fingerprint, digest, python_abi, user_cache_dir
 from script.cache_entry import Source
 from script.errors import CompileError, LoadError
 
@@ -186,7 +186,7 @@ class _Request:
         name, argument types and options."""
         filename = self.py_func.__code__.co_filename
         qualname = self.py_func.__qualname__.replace("<locals>.", "")
-        slot = sha256(f"{filename}\n{qualname}\n{self.arg_types}\n{self.opt}\n{self.passes}\n"
+        slot = digest(f"{filename}\n{qualname}\n{self.arg_types}\n{self.opt}\n{self.passes}\n"
                       f"{self.flags}".encode("utf-8", "backslashreplace"))[:16]
         stem = os.path.splitext(os.path.basename(filename))[0]
         return f"{stem}.{qualname}.{slot}{SUFFIX}"
@@ -216,7 +216,7 @@ class _Description:
         self.seen: dict[int, int] = {}
 
     def key(self) -> str:
-        return sha256("\n".join(self.lines).encode("utf-8", "backslashreplace"))
+        return digest("\n".join(self.lines).encode("utf-8", "backslashreplace"))
 
     def function(self, py_func) -> str:
         index = self.seen.get(id(py_func))
@@ -230,7 +230,7 @@ class _Description:
         if source is None:             # cannot be compiled: a call to it will fail anyway
             self.lines.append(f"{label} without source")
             return f"function #{index}"
-        self.lines.append(f"{label} {source.file} {source.source_sha256}")
+        self.lines.append(f"{label} {source.file} {source.source_digest}")
         for name, value in _defaults(py_func).items():
             self.lines.append(f"  #{index} default {name} = {self.value(value)}")
         for path in source.names:
@@ -245,22 +245,22 @@ class _Description:
             rec = self.recorded[index]
             if (rec.qualname, rec.file, rec.line) != (py_func.__qualname__, code.co_filename,
                                                       code.co_firstlineno) \
-                    or _file_sha256(rec.file) != rec.file_sha256:
+                    or _file_digest(rec.file) != rec.file_digest:
                 raise _NotQuick
             return rec
         from script.frontend.specialize import CONTEXT
-        before = _file_sha256(code.co_filename)
+        before = _file_digest(code.co_filename)
         try:
             info = CONTEXT.info_for(py_func)
         except CompileError:
             self.sources = None        # nothing to record: lookups will parse
             return None
         source = Source(py_func.__qualname__, info.filename, code.co_firstlineno,
-                        before or "", sha256(info.source.encode("utf-8", "backslashreplace")),
+                        before or "", digest(info.source.encode("utf-8", "backslashreplace")),
                         tuple(_outside_names(info)))
         if self.sources is not None:
             # A file that changed while it was read, or cannot be read: no record of it.
-            if before is None or _file_sha256(code.co_filename) != before:
+            if before is None or _file_digest(code.co_filename) != before:
                 self.sources = None
             else:
                 self.sources.append(source)
@@ -290,11 +290,11 @@ class _Description:
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             # frozen into the code (frontend.frozen): its contents are part of the key
             import numpy as np
-            return f"ndarray {obj.dtype.str} {obj.shape} {sha256(np.ascontiguousarray(obj).tobytes())}"
+            return f"ndarray {obj.dtype.str} {obj.shape} {digest(np.ascontiguousarray(obj).tobytes())}"
         if type(obj) in (list, dict, set, frozenset):
             # copied into the code when compiled (frontend.lists, frontend.dicts): all of its
             # contents are part of the key, not the first thousand characters of its repr
-            return f"{type(obj).__name__} {sha256(repr(obj).encode())}"
+            return f"{type(obj).__name__} {digest(repr(obj).encode())}"
         try:
             text = repr(obj)
         except Exception:  # noqa: BLE001 - an object whose repr fails: never reuse
@@ -305,9 +305,9 @@ class _Description:
 _MISSING = object()
 
 
-def _file_sha256(path: str) -> str | None:
+def _file_digest(path: str) -> str | None:
     try:
-        return sha256(store.read_file(path, 1 << 30))
+        return digest(store.read_file(path, 1 << 30))
     except OSError:
         return None
 

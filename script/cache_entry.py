@@ -1,10 +1,11 @@
 """The file of one compile-cache entry (script.cache): a flat file that a cache hit reads
-with one ``open`` and one SHA-256, without zipfile, json or the manifest's checks.
+with one ``open`` and one BLAKE2b digest (native.store `digest`), without zipfile, json or
+the manifest's checks.
 
 Layout (docs/saved-modules.md, "The compile cache")::
 
-    script-cache-entry 1\\n          the format and its version (`MAGIC`)
-    <64 hex digits>\\n               SHA-256 of everything below this line
+    script-cache-entry 2\\n          the format and its version (`MAGIC`)
+    <64 hex digits>\\n               digest of everything below this line
     <text size> <ir> <ssa> <object>\\n   decimal byte counts (ssa -1 when absent)
     <text>                          UTF-8 lines "field<TAB>value<TAB>..." (below)
     <ir><ssa><object>               the members' bytes, in that order
@@ -14,7 +15,7 @@ Fields of the text, each once, in any order (readers ignore fields they do not k
 (triple, CPU, features), ``qualname``, ``types`` (argument types, printed as the IR prints
 them, then the return type), ``entry``, ``opt_level``, ``function`` (one per IR function,
 entry first, followed by the ones it calls), and ``source`` (one per function the key
-describes, in the key's order: qualified name, file, first line, SHA-256 of the file and
+describes, in the key's order: qualified name, file, first line, digest of the file and
 of the source text, outside names; script.cache `Source`).
 
 The digest covers every byte after it, so truncation, a flipped bit or a stray write is
@@ -30,11 +31,11 @@ This module is on the path of every cache hit: it imports what Python starts wit
 
 from __future__ import annotations
 
-from script.backend.native.store import sha256
+from script.backend.native.store import digest, sha256
 from script.errors import LoadError
 from script.ir import types as T
 
-MAGIC = b"script-cache-entry 1\n"
+MAGIC = b"script-cache-entry 2\n"
 _PREFIX = b"script-cache-entry "        # any version: another one is reported as such
 _DIGEST = 64
 MAX_ENTRY_BYTES = 256 << 20
@@ -44,15 +45,15 @@ _MEMBERS = ("ir", "ssa", "object")
 class Source:
     """A function a cache key describes, as the entry records it (script.cache)."""
 
-    __slots__ = ("qualname", "file", "line", "file_sha256", "source_sha256", "names")
+    __slots__ = ("qualname", "file", "line", "file_digest", "source_digest", "names")
 
-    def __init__(self, qualname: str, file: str, line: int, file_sha256: str,
-                 source_sha256: str, names: tuple):
+    def __init__(self, qualname: str, file: str, line: int, file_digest: str,
+                 source_digest: str, names: tuple):
         self.qualname, self.file, self.line = qualname, file, line
-        self.file_sha256, self.source_sha256, self.names = file_sha256, source_sha256, names
+        self.file_digest, self.source_digest, self.names = file_digest, source_digest, names
 
     def fields(self) -> list:
-        return [self.qualname, self.file, str(self.line), self.file_sha256, self.source_sha256,
+        return [self.qualname, self.file, str(self.line), self.file_digest, self.source_digest,
                 *self.names]
 
     def __eq__(self, other):
@@ -84,7 +85,7 @@ class Record:
 
 class Entry:
     """A read entry: its fields, and its members handed out like `saved_archive.Archive`'s
-    (`check`, `member`, `text`), from memory. `digest` is its SHA-256 (of all that follows
+    (`check`, `member`, `text`), from memory. `digest` is its own (of all that follows
     the digest line), which identifies its object code as well as the object's own would."""
 
     digest = ""
@@ -138,7 +139,7 @@ def encode(fields: list, members: dict) -> bytes:
              len(members["object"])]
     body = b"".join([" ".join(map(str, sizes)).encode("ascii"), b"\n", text, members["ir"],
                      ssa or b"", members["object"]])
-    return MAGIC + sha256(body).encode("ascii") + b"\n" + body
+    return MAGIC + digest(body).encode("ascii") + b"\n" + body
 
 
 def entry_fields(key: str, compiler: str, python_abi: str, llvm: str, target: tuple,
@@ -172,8 +173,8 @@ def decode(data: bytes, origin: str) -> Entry:
     start = len(MAGIC) + _DIGEST + 1
     body = data[start:]
     if len(data) < start or data[start - 1:start] != b"\n" \
-            or data[len(MAGIC):start - 1] != sha256(body).encode("ascii"):
-        raise LoadError(f"{origin}: the entry is damaged (its SHA-256 does not match)")
+            or data[len(MAGIC):start - 1] != digest(body).encode("ascii"):
+        raise LoadError(f"{origin}: the entry is damaged (its digest does not match)")
     try:
         entry = _parse(body, origin)
     except LoadError:
@@ -210,7 +211,7 @@ def _parse(body: bytes, origin: str) -> Entry:
         elif name == "source":
             q, file, line_no, file_sha, source_sha, *names = values
             if len(file_sha) != 64 or len(source_sha) != 64:
-                raise ValueError("a source's digests are not SHA-256")
+                raise ValueError("a source's digests are not 64 hex digits")
             sources.append(Source(q, file, int(line_no), file_sha, source_sha, tuple(names)))
         elif name in fields:
             raise ValueError(f"field {name!r} appears twice")

@@ -17,9 +17,6 @@ specialization the IR module PTX is made from (`gpu`), the IR module of the CPU 
 its object code (`cpu`), and PTX per architecture (`PtxEntry`: the text, its entry name and
 the exception-message table the launcher reads).
 
-Compile-cache entries (script.cache) add `cache_key` and `cache_sources` (`CacheSource`:
-what the key describes, so that a lookup can rebuild it without parsing).
-
 Readers ignore keys they do not know; a change that an older reader must not ignore bumps
 `FORMAT_VERSION`, and a reader refuses versions it does not know. Version 1 (no kernels) is
 still read.
@@ -51,7 +48,6 @@ MAX_TYPE_DEPTH = 16
 MAX_PTX = 16                            # architectures per kernel specialization
 MAX_MESSAGES = 4096
 MAX_MESSAGE = 1 << 16
-MAX_DEPENDENCIES = 256                  # functions a compile-cache key describes
 _ARCH = re.compile(r"sm_[0-9]{2,4}a?")
 _SHA256 = re.compile("[0-9a-f]{64}")
 
@@ -171,18 +167,6 @@ class KernelEntry(NamedTuple):
     is_annotated = FunctionEntry.is_annotated
 
 
-class CacheSource(NamedTuple):
-    """In a compile-cache entry: one function its key describes, in the key's order, with
-    what a lookup needs to describe it again without parsing it (script.cache): where it
-    is, the SHA-256 of its file and of its source text, and the outside names it reads."""
-    qualname: str
-    file: str
-    line: int                                   # co_firstlineno
-    file_sha256: str
-    source_sha256: str
-    names: tuple
-
-
 class Manifest(NamedTuple):
     compiler_version: str
     python_version: str                         # informative ("3.11.7")
@@ -190,10 +174,8 @@ class Manifest(NamedTuple):
     llvm_version: str
     target: Target
     functions: tuple
-    cache_key: str | None = None                # set in compile-cache entries
     format_version: int = FORMAT_VERSION
     kernels: tuple = ()                         # KernelEntry (format version 2)
-    cache_sources: tuple = ()                   # CacheSource, in compile-cache entries
 
 
 # ---- the running process ------------------------------------------------------------------
@@ -208,14 +190,12 @@ def llvm_version() -> str:
     return store.host_target()[3]
 
 
-def host_manifest(functions: tuple, cache_key: str | None = None, kernels: tuple = (),
-                  cache_sources: tuple = ()) -> Manifest:
+def host_manifest(functions: tuple, kernels: tuple = ()) -> Manifest:
     """A manifest of `functions` (FunctionEntry) and `kernels` (KernelEntry) compiled in
     this process for this CPU."""
     from script import __version__
     return Manifest(__version__, sys.version.split()[0], python_abi(), llvm_version(),
-                    host_target(), tuple(functions), cache_key, FORMAT_VERSION, tuple(kernels),
-                    tuple(cache_sources))
+                    host_target(), tuple(functions), FORMAT_VERSION, tuple(kernels))
 
 
 def object_code_mismatch(m: Manifest) -> str | None:
@@ -315,10 +295,6 @@ def manifest_json(m: Manifest) -> dict:
                        "specializations": [_spec_json(s) for s in f.specializations]}
                       for f in m.functions],
     }
-    if m.cache_key is not None:
-        out["cache_key"] = m.cache_key
-    if m.cache_sources:
-        out["cache_sources"] = [dict(s._asdict(), names=list(s.names)) for s in m.cache_sources]
     if m.format_version >= 2:
         out["kernels"] = [_kernel_json(k) for k in m.kernels]
     return out
@@ -423,28 +399,11 @@ def parse_manifest(obj, origin: str) -> Manifest:
         kernel_names = [k.name for k in kernels]
         if len(set(kernel_names)) != len(kernel_names) or set(kernel_names) & set(names):
             top.fail("two functions or kernels have the same name")
-    key = top.get("cache_key", optional=True)
-    sources = top.get("cache_sources", optional=True)
-    sources = () if sources is None else tuple(_parse_cache_source(c)
-                                               for c in sources.list(MAX_DEPENDENCIES))
     return Manifest(top.get("compiler").get("version").str(), top.get("python").get("version").str(),
                     top.get("python").get("abi").str(), top.get("llvm").get("version").str(),
                     Target(target.get("triple").str(), target.get("cpu").str(),
                            target.get("features").str(1 << 16)),
-                    tuple(functions), None if key is None else key.str(), version, tuple(kernels),
-                    sources)
-
-
-def _parse_cache_source(at: _At) -> CacheSource:
-    digests = []
-    for field in ("file_sha256", "source_sha256"):
-        digest = at.get(field).str(64)
-        if _SHA256.fullmatch(digest) is None:
-            at.get(field).fail("expected 64 lowercase hex digits")
-        digests.append(digest)
-    return CacheSource(at.get("qualname").str(), at.get("file").str(4096),
-                       at.get("line").int(0, 1 << 31), *digests,
-                       tuple(n.str() for n in at.get("names").list(MAX_FUNCTIONS)))
+                    tuple(functions), version, tuple(kernels))
 
 
 def _parse_function(at: _At) -> FunctionEntry:

@@ -229,7 +229,7 @@ def test_manifest_round_trips_through_json():
     params = [Param("a", T.I64), Param("b", None, True, (1, 2.5, None, True, float("inf"))),
               Param("c", T.U8, True, 10**30), Param("d", None)][:len(arg_types)]
     m = Manifest("0.1.0", "3.11.7", "cpython-311", "22.1.0", Target("x86_64", "cpu", "+a,-b"),
-                 (FunctionEntry("f", "A.f", "mod", "doc", tuple(params), (), (spec,)),), "key")
+                 (FunctionEntry("f", "A.f", "mod", "doc", tuple(params), (), (spec,)),))
     assert parse_manifest(json.loads(json.dumps(manifest_json(m))), "<test>") == m
 
 

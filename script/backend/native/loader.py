@@ -25,7 +25,7 @@ changes and set last.
 
 Saved object code: `load_object` links a library's object (runtime.library) with the entry
 point of its signature from the per-machine store, as a shared object that the system's
-loader loads — linked once by elfso and kept in the store, named by the object's SHA-256 and
+loader loads — linked once by elfso and kept in the store, named by a digest of the object and
 its entry point's file; it imports the runtime's functions, the C-API, libc and libm by
 name — else (code naming what the system's loader cannot bind: NumPy's API and objects, the
 random generators' states, BLAS and LAPACK, which runtime.symbols finds at run time) linked
@@ -276,7 +276,7 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
     """Link `object_code`, compiled for the IR function `entry` of this signature, with its
     entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars); None
     when neither loader can (see the module docstring). RuntimeError when the object is not
-    that function's. `digest` (hex SHA-256) identifies `object_code`: its own by default."""
+    that function's. `digest` (64 hex digits) identifies `object_code`: its own by default."""
     start = time.perf_counter()
     if not native.is_supported():
         return None
@@ -287,7 +287,7 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
     runtime = runtime_library()
     address = None
     if runtime.path is not None:
-        address = _load_shared(object_code, digest or store.sha256(object_code), key, kernel,
+        address = _load_shared(object_code, digest or store.digest(object_code), key, kernel,
                                runtime)
     image = None
     if address is None:

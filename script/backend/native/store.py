@@ -15,9 +15,9 @@ directory (`user_cache_dir`).
   whose id is not this machine's is never read; where no id can be made (no /proc/cpuinfo,
   no llvmlite), LLVM is asked. Whenever the JIT is running, its own answer is used, and a
   record that disagrees with it is rewritten.
-- An object is named by the SHA-256 of what it was compiled from: its kind and description
+- An object is named by the BLAKE2b digest (`digest`) of what it was compiled from: its kind and description
   (a signature), the compiler (`compiler_fingerprint`: version and its own files), the Python
-  ABI and the host target. Its file carries the SHA-256 of its bytes: a damaged file is
+  ABI and the host target. Its file carries the digest of its bytes: a damaged file is
   ignored with a RuntimeWarning and removed (whoever compiles it next writes it again).
 - A source checkout's listing (``checkout-<digest of its path>.txt``): which files the
   compiler fingerprint of a checkout ``stat``s, kept while no folder of the package changes
@@ -39,18 +39,18 @@ import sys
 import threading
 import time
 
-# CPython's own SHA-256: hashlib would load OpenSSL (5-10 ms). Chosen by version, since a
-# failed import searches the whole of sys.path.
+# CPython's own BLAKE2b: hashlib would load OpenSSL (5-10 ms). BLAKE2b rather than SHA-256
+# for what identifies and checks the store's and the cache's files: CPython's own SHA-256
+# hashes three times as slowly (a cache hit hashes the runtime library, its code and its
+# entry: ~60 KB), and nothing here needs SHA-256 in particular. Saved modules keep SHA-256,
+# which their manifest names (`sha256`, imported when first used).
 try:
-    if sys.version_info >= (3, 12):
-        from _sha2 import sha256 as _sha256
-    else:
-        from _sha256 import sha256 as _sha256
+    from _blake2 import blake2b as _blake2b
 except ImportError:                             # another implementation
-    from hashlib import sha256 as _sha256
+    from hashlib import blake2b as _blake2b
 
-_MAGIC = b"script-object 1\n"
-_DIGEST = 64                    # hex SHA-256 of the payload, after the magic
+_MAGIC = b"script-object 2\n"
+_DIGEST = 64                    # hex `digest` of the payload, after the magic
 _MAX_OBJECT = 64 << 20
 
 _host: tuple | None = None      # (triple, cpu, features, llvm_version) for this process
@@ -58,17 +58,36 @@ _host_jit = None                # the JIT `_host` was last asked of
 _HOST_FORMAT = "script-host 2"  # the first line of a host record
 
 
+def digest(data: bytes) -> str:
+    """The hex BLAKE2b-256 of `data` (64 digits): what names and checks the store's files
+    and the compile cache's entries and keys."""
+    return _blake2b(data, digest_size=32).hexdigest()
+
+
+_sha256 = None
+
+
 def sha256(data: bytes) -> str:
-    """The hex SHA-256 of `data`."""
+    """The hex SHA-256 of `data` (saved modules' manifests name their members by it)."""
+    global _sha256
+    if _sha256 is None:
+        # CPython's own, chosen by version, since a failed import searches all of sys.path.
+        try:
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256 as _sha256
+            else:
+                from _sha256 import sha256 as _sha256
+        except ImportError:                     # another implementation
+            from hashlib import sha256 as _sha256
     return _sha256(data).hexdigest()
 
 
 def checksum(data: bytes) -> bytes:
-    """The hex SHA-256 of `data` that a file of the store carries, which finds a damaged file
-    (a truncated write, a flipped bit). Not zlib's CRC-32, though it computes ten times as
+    """The hex `digest` of `data` that a file of the store carries, which finds a damaged file
+    (a truncated write, a flipped bit). Not zlib's CRC-32, though it computes four times as
     fast: importing zlib costs a fresh process more (0.6 ms) than hashing the two shared
-    objects of a hit (0.2 ms), except where something else imported it before."""
-    return sha256(data).encode("ascii")
+    objects of a hit, except where something else imported it before."""
+    return digest(data).encode("ascii")
 
 
 def read_file(path: str, limit: int) -> bytes:
@@ -162,10 +181,10 @@ def fingerprint(package: str, records: str | None = None) -> str:
                 st = os.stat(path)
             except OSError:
                 continue
-            return sha256(f"installed {path} {st.st_size} {st.st_mtime_ns}".encode(
+            return digest(f"installed {path} {st.st_size} {st.st_mtime_ns}".encode(
                 "utf-8", "backslashreplace"))[:16]
     record = os.path.join(records or os.path.join(cache_root(), "native"), "checkout-"
-                          f"{sha256(package.encode('utf-8', 'backslashreplace'))[:24]}.txt")
+                          f"{digest(package.encode('utf-8', 'backslashreplace'))[:24]}.txt")
     head = "\t".join([_CHECKOUT_FORMAT, package, *sorted(NOT_COMPILER)])  # what is listed
     folders = _read_listing(record, head)
     if folders is not None:
@@ -240,7 +259,7 @@ def _files_fingerprint(package: str, folders: list, check: bool) -> str:
         for name in names:
             st = os.stat(folder + name)     # `folder` ends with a separator
             lines.append(f"{where}{name} {st.st_size} {st.st_mtime_ns}")
-    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
+    return digest("\n".join(lines).encode("utf-8", "backslashreplace"))[:16]
 
 
 # ---- the host -----------------------------------------------------------------------------
@@ -305,7 +324,7 @@ def host_id() -> str | None:
         return None
     lines = [f"host 2 {sys.platform} {os.uname().machine}",
              f"llvmlite {so} {st.st_size} {st.st_mtime_ns}"] + [f"{k}: {fields[k]}" for k in keys]
-    return sha256("\n".join(lines).encode("utf-8", "backslashreplace"))
+    return digest("\n".join(lines).encode("utf-8", "backslashreplace"))
 
 
 def _llvmlite_library() -> str | None:
@@ -368,7 +387,7 @@ def _path(kind: str, description: str, suffix: str) -> str:
     key = "\n".join([f"object 1 {kind}", description, f"compiler {__version__} "
                      f"{compiler_fingerprint()}", f"python {python_abi()}",
                      "target " + " ".join(host_target())])
-    return os.path.join(cache_root(), "native", f"{kind}-{sha256(key.encode())[:32]}.{suffix}")
+    return os.path.join(cache_root(), "native", f"{kind}-{digest(key.encode())[:32]}.{suffix}")
 
 
 def read_object(path: str) -> bytes | None:
@@ -389,7 +408,7 @@ def read_object(path: str) -> bytes | None:
 
 def check_shared(path: str) -> bool:
     """Whether the shared object at `path` (`shared_path`) is there and whole: its file ends
-    with the SHA-256 of what precedes it (the system's loader reads only what the ELF headers
+    with the digest of what precedes it (the system's loader reads only what the ELF headers
     name). A damaged one is removed with a RuntimeWarning."""
     try:
         data = read_file(path, _MAX_OBJECT + len(_MAGIC) + _DIGEST)
