@@ -248,3 +248,41 @@ def assorted(a, x: float):
 @given(a=arrays(finite, min_size=4, max_size=4), x=st.floats(-5, 5))
 def test_assorted_numpy(a, x):
     check(assorted, compiled(assorted), a, x)
+
+
+def scalar_ufuncs(z, w, x):
+    return np.exp(z), np.log(z), np.sqrt(z), np.sin(z), np.cos(z), np.tan(z), np.sinh(z), \
+        np.cosh(z), np.tanh(z), np.abs(z), np.absolute(z), np.conj(z), np.square(z), \
+        np.isnan(z), np.isinf(z), np.isfinite(z), np.reciprocal(z), np.add(z, w), \
+        np.multiply(z, x), np.exp(-2j * np.pi * x / 7)
+
+
+def twiddled_dft(a):
+    n = len(a)
+    out = np.zeros(n, dtype=np.complex128)
+    for k in range(n):
+        s = 0j
+        for t in range(n):
+            s += a[t] * np.exp(-2j * np.pi * k * t / n)
+        out[k] = s
+    return out
+
+
+@EXAMPLES
+@given(z=st.one_of(elements, finite), w=finite, x=st.floats(-100, 100))
+def test_scalar_ufuncs_of_complex(z, w, x):
+    # NumPy's ufuncs on complex scalars: compiled code runs one element of NumPy's complex
+    # loops (with FMA where NumPy's have it; NumPy's own scalar objects multiply without)
+    want = [r[0] for r in scalar_ufuncs(np.array([z]), np.array([w]), np.array([x]))]
+    got = compiled(scalar_ufuncs)(z, w, x)
+    assert len(got) == len(want)
+    for i, (g, e) in enumerate(zip(got, want)):
+        assert type(g) in (complex, float, bool), type(g)
+        assert np.array_equal(np.asarray(g), np.asarray(e), equal_nan=True) \
+            or np.allclose(g, e, rtol=1e-12, atol=0, equal_nan=True), (i, z, w, x, g, e)
+
+
+@EXAMPLES
+@given(a=arrays(finite, max_size=6))
+def test_dft_with_complex_scalar_ufunc(a):
+    np.testing.assert_allclose(compiled(twiddled_dft)(a), twiddled_dft(a), rtol=1e-9, atol=1e-9)

@@ -500,6 +500,8 @@ class CallLowering:
         if any(is_array_like(a) for a in args):
             e = self.ufunc_expr(name, args, node)
             return e
+        if any(isinstance(getattr(a, "type", None), T.ComplexType) for a in args):
+            return self.complex_scalar_ufunc(name, args, node)
         loc = self.loc(node)
         if fn in ("abs", "isnan", "isinf", "isfinite", "minimum", "maximum"):
             return self.ufunc_special(fn, args, node)
@@ -508,6 +510,17 @@ class CallLowering:
             t = self.common_type(args[0], args[1], node)
             args = [self.coerce(a, t, node) for a in args]
         return self.emit("math", args, args[0].type, fn, loc)
+
+    def complex_scalar_ufunc(self, name: str, args, node) -> Value:
+        """NumPy ufunc `name` of scalars one of which is complex: one element of NumPy's
+        complex loop (complex_arrays `complex_ufunc`), in c64 when every complex is."""
+        complex_types = {a.type for a in args if isinstance(a.type, T.ComplexType)}
+        t = T.C64 if complex_types == {T.C64} and all(
+            isinstance(a.type, T.ComplexType) or a.type == T.F32 or isinstance(a, Const)
+            for a in args) else T.C128
+        vals = [self.coerce(a, t, node) for a in args]
+        out = T.BOOL if name in ("isnan", "isinf", "isfinite") else t
+        return self.complex_ufunc(name, vals, out, node)
 
     def ufunc_special(self, fn: str, args, node) -> Value:
         loc = self.loc(node)
