@@ -218,3 +218,63 @@ def tuple_extremes(xs, a, b):
 def test_min_max_of_tuples(xs, a, b):
     check_all_levels(tuple_extremes, xs, a, b)
     check_all_levels(tuple_extremes, [], a, b)               # ValueError: max() arg is an empty sequence
+
+
+def enumerate_from(xs, k):
+    out = [(i, x) for i, x in enumerate(xs, start=1)]
+    s = 0
+    for i, x in enumerate(xs, start=k):
+        s += i * x
+    for i, x in enumerate(xs, k):
+        s -= i
+    return out, s
+
+
+@SET
+@given(st.lists(st.integers(-100, 100), min_size=1, max_size=6), st.integers(-5, 5))
+def test_enumerate_start(xs, k):
+    check_all_levels(enumerate_from, xs, k)
+
+
+def radix(n, x):
+    return bin(n), oct(n), hex(n), bin(n > 0), format(n), format(n, "+08d"), format(x, ".3e"), \
+        format(x), format(n, "#x")
+
+
+@SET
+@given(st.integers(-2**63 + 1, 2**63 - 1), st.floats(allow_nan=True, allow_infinity=True))
+def test_bin_oct_hex_format(n, x):
+    check_all_levels(radix, n, x)
+
+
+def tuple_ops(a, b, x):
+    t = (a, b, a + b, 2.5)
+    return t * 2, 2 * (a, b), (a,) * 0, t[1:], t[:-1], t[::-1], t[::2], t[-3:5], \
+        t.count(x), t.count(a), t.index(b)
+
+
+def tuple_missing(a, x):
+    return (a, a + 1).index(x)
+
+
+@SET
+@given(st.integers(-5, 5), st.integers(-5, 5), st.integers(-5, 5))
+def test_tuple_repeat_slice_count_index(a, b, x):
+    check_all_levels(tuple_ops, a, b, x)
+    check_all_levels(tuple_missing, a, x)
+
+
+def test_tuple_repeat_and_slice_need_constants():
+    import pytest
+    import script
+    from script.errors import CompileError
+
+    def repeat(t, k):
+        return t * k
+
+    def cut(t, k):
+        return t[k:]
+    with pytest.raises(CompileError, match="constant number of times"):
+        script.script(repeat)((1, 2), 3)
+    with pytest.raises(CompileError, match="bounds must be constants"):
+        script.script(cut)((1, 2), 1)

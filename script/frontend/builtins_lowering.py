@@ -131,6 +131,8 @@ class CallLowering:
                 return self.str_method(base, node.func.attr, node)          # strings.py
             if isinstance(getattr(base, "type", None), T.ComplexType):
                 return self.complex_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.TupleType):
+                return self.tuple_method(base, node.func.attr, node)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
@@ -847,4 +849,6 @@ _BUILTIN_HANDLERS = {
     id(isinstance): lower_isinstance,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
+    id(bin): StrLowering.builtin_radix, id(oct): StrLowering.builtin_radix,
+    id(hex): StrLowering.builtin_radix, id(format): StrLowering.builtin_format,
 }

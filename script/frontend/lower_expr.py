@@ -114,6 +114,38 @@ class ExprLowering(OptionalLowering):
                 self.unsupported(e)
         return self.make_tuple(elems, node)
 
+    def tuple_repeat(self, a: Value, b: Value, node) -> Value:
+        """`t * k` and `k * t` with `k` a constant int: a tuple's length is part of its type."""
+        t, k = (a, b) if isinstance(a.type, T.TupleType) else (b, a)
+        if not isinstance(k.type, (T.IntType, T.BoolType)):
+            self.error(f"can't multiply sequence by non-int of type '{k.type}'", node)
+        if not isinstance(k, Const):
+            self.error("a tuple can only be repeated a constant number of times in compiled code "
+                       "(its length is part of its type)", node)
+        elems = [self.emit("extract", [t], et, j, self.loc(node)) for j, et in enumerate(t.type.elems)]
+        return self.make_tuple(elems * max(int(k.value), 0), node)
+
+    def tuple_method(self, t: Value, name: str, node) -> Value:
+        """`t.count(x)` and `t.index(x)` (unrolled over the tuple's elements, `==` as `in`'s)."""
+        if name not in ("count", "index"):
+            self.error(f"'tuple' object has no attribute '{name}' in compiled code", node)
+        (x,) = self.positional(node, f"tuple.{name}", 1)
+        loc = self.loc(node)
+        hits = [self.compare(ast.Eq(), x, self.emit("extract", [t], et, k, loc), node)
+                for k, et in enumerate(t.type.elems)]
+        if name == "count":
+            n: Value = Const(0, T.I64)
+            for hit in hits:
+                one = self.emit("select", [hit, Const(1, T.I64), Const(0, T.I64)], T.I64, None, loc)
+                n = self.emit("add", [n, one], T.I64, None, loc)
+            return n
+        at: Value = Const(-1, T.I64)
+        for k in reversed(range(len(hits))):
+            at = self.emit("select", [hits[k], Const(k, T.I64), at], T.I64, None, loc)
+        self.raise_if(self.cmp("lt", at, Const(0, T.I64), node), "ValueError",
+                      "tuple.index(x): x not in tuple", node)
+        return at
+
     def make_tuple(self, elems, node) -> Value:
         elems = [Const(e.value, e.type, e.loc) if isinstance(e, WeakConst) else e for e in elems]
         return self.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, self.loc(node))
@@ -156,7 +188,19 @@ class ExprLowering(OptionalLowering):
     def tuple_index(self, base: Value, index_node, node) -> Value:
         n = len(base.type.elems)
         if isinstance(index_node, ast.Slice):
-            self.error("tuple slices are not supported", index_node)
+            bounds = []
+            for part in (index_node.lower, index_node.upper, index_node.step):
+                v = None if part is None else self.expr(part)
+                if v is not None and not (isinstance(v, Const) and isinstance(v.type, (T.IntType, T.BoolType))
+                                          or isinstance(v.type, T.NoneType)):
+                    self.error("a tuple slice's bounds must be constants in compiled code (the "
+                               "result's length is part of its type)", index_node)
+                bounds.append(None if v is None or isinstance(v.type, T.NoneType) else int(v.value))
+            if bounds[2] == 0:
+                self.error("slice step cannot be zero", index_node)
+            loc = self.loc(node)
+            return self.make_tuple([self.emit("extract", [base], base.type.elems[k], k, loc)
+                                    for k in range(n)[slice(*bounds)]], node)
         return self.tuple_item(base, self.expr(index_node), index_node, node)
 
     def tuple_item(self, base: Value, index: Value, index_node, node) -> Value:
@@ -286,6 +330,8 @@ class ExprLowering(OptionalLowering):
             elems = [self.emit("extract", [a], t, k, self.loc(node)) for k, t in enumerate(a.type.elems)]
             elems += [self.emit("extract", [b], t, k, self.loc(node)) for k, t in enumerate(b.type.elems)]
             return self.make_tuple(elems, node)
+        if op is ast.Mult and (isinstance(a.type, T.TupleType) or isinstance(b.type, T.TupleType)):
+            return self.tuple_repeat(a, b, node)
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, self.loc(node))

@@ -612,10 +612,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def builtin_call(self, node):
         """`range`, `enumerate`, `zip` or `reversed` when `node` calls that builtin, else None."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
-            if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed):
+            if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed) and (
+                    not node.keywords or ref.obj is enumerate
+                    and [k.arg for k in node.keywords] == ["start"]):
                 return ref.obj
         return None
 
@@ -632,10 +634,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return n, lambda i: self.emit("add", [start, self.emit("mul", [self.coerce(i, start.type, node), step],
                                                                    start.type, None, loc)], start.type, None, loc), start.type
         if builtin is enumerate:
-            if not 1 <= len(node.args) <= 2:
+            starts = node.args[1:] + [k.value for k in node.keywords]       # start=
+            if not node.args or len(starts) > 1:
                 self.error("enumerate() takes an iterable and an optional start", node)
             n, item, et = self.iterable(node.args[0])
-            first = self.coerce(self.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
+            first = self.coerce(self.expr(starts[0]), T.I64, node) if starts else Const(0, T.I64)
             return (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
                     T.TupleType([T.I64, et]))
         if builtin is zip:

@@ -233,6 +233,23 @@ class StrLowering:
             return self.str_constant("", node)
         return self.str_of(self.expr(node.args[0]), node, "r" if name == "repr" else "s")
 
+    def builtin_radix(self, node, name) -> Value:
+        """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
+        (v,) = self.positional(node, name, 1)
+        if not isinstance(v.type, (T.IntType, T.BoolType)):
+            self.error(f"'{v.type}' object cannot be interpreted as an integer", node)
+        spec = self.str_constant({"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
+        return self.format_value(self.coerce(v, T.I64, node), spec, node)
+
+    def builtin_format(self, node, name) -> Value:
+        """format(value, spec=""): the f-string's ``f"{value:{spec}}"``."""
+        args = self.positional(node, "format", 1, 2)
+        if len(args) == 1:
+            return self.str_of(args[0], node)
+        if not is_str(args[1]):
+            self.error(f"format() argument 2 must be str, not {args[1].type}", node)
+        return self.format_value(args[0], args[1], node)
+
     def builtin_ord(self, node, name) -> Value:
         (v,) = self.positional(node, "ord", 1)
         if not is_str(v):
