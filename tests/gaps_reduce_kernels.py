@@ -60,3 +60,15 @@ def bad_dtype_on_max(a):
 
 def bad_int_mean(a):
     return a.mean(dtype=np.int32)  # error: takes a float dtype
+
+
+def ufunc_methods(a):
+    return (np.maximum.accumulate(a), np.minimum.accumulate(a), np.add.accumulate(a),
+            np.multiply.accumulate(a, axis=1), np.maximum.accumulate(a, axis=-1), np.add.reduce(a),
+            np.add.reduce(a, axis=1), np.maximum.reduce(a), np.minimum.reduce(a, axis=None),
+            np.multiply.reduce(a, 0), np.logical_or.reduce(a > 0), np.logical_and.reduce(a > 0, axis=1))
+
+
+def drawdown(prices):
+    peak = np.maximum.accumulate(prices)
+    return ((prices - peak) / peak).min()

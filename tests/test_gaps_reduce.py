@@ -63,3 +63,17 @@ def test_errors(fn, args, text):
         script.script(fn)(*args)
     assert text in info.value.message
     assert fn.__name__ not in str(info.value).splitlines()[1] or "return" in str(info.value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.one_of(INTS.map(lambda a: a.astype(np.int64)), FLOATS,
+                 hnp.arrays(np.float64, SHAPE, elements=st.sampled_from([1.0, -2.0, np.nan, np.inf]))))
+def test_ufunc_reduce_and_accumulate(a):
+    check_all_levels(K.ufunc_methods, a)
+    check_all_levels(K.ufunc_methods, a[:1].T.copy())
+
+
+@settings(max_examples=30, deadline=None)
+@given(hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(0.5, 100)))
+def test_drawdown(prices):
+    check_all_levels(K.drawdown, prices)

@@ -569,6 +569,10 @@ def numpy_handler(obj):
         return name, AllocLowering.np_where_any
     if name in NUMPY_FUNCTIONS and getattr(np, name, None) is obj:
         return name, NUMPY_FUNCTIONS[name]
+    if type(getattr(obj, "__self__", None)) is np.ufunc:        # np.maximum.accumulate
+        from script.frontend.numpy_reduce import ReduceLowering, ufunc_method
+        method = ufunc_method(obj)
+        return None if method is None else (method, ReduceLowering.np_ufunc_method)
     from script.frontend.numpy_lib_call import library_name
     lib_name = library_name(obj)
     return None if lib_name is None else (lib_name, AllocLowering.np_library)

@@ -311,13 +311,38 @@ class ReduceLowering:
         (axis_node,) = self.np_args(node, name, ("axis",), 0)
         return self.cumulative(arr, name, self.axis_arg(axis_node, arr.type.ndim, node), node)
 
+    def np_ufunc_method(self, node, name):
+        """``np.<ufunc>.reduce(a, axis=0)`` and ``np.<ufunc>.accumulate(a, axis=0)`` of add,
+        multiply, maximum, minimum (and logical_and/or's reduce): the reductions and running
+        reductions above, along axis 0 unless told (``axis=None``: the flattened array)."""
+        ufunc, method = name.split(".")
+        a_node, axis_node = self.np_args(node, name, ("array", "axis"), 1)
+        if axis_node is None:
+            axis_node = ast.copy_location(ast.Constant(0), node)
+        call = ast.copy_location(ast.Call(func=node.func, args=[a_node, axis_node], keywords=[]), node)
+        if method == "reduce":
+            kind = _REDUCE_OF[ufunc]
+            return NUMPY_FUNCTIONS[kind](self, call, kind)
+        kind = _ACCUMULATE_OF[ufunc]
+        if kind in ("cumsum", "cumprod"):
+            return NUMPY_FUNCTIONS[kind](self, call, kind)
+        arr = self.expr(a_node)
+        if isinstance(arr.type, Unknown):
+            return Undef(UNKNOWN, self.loc(node))
+        if not isinstance(arr.type, T.ArrayType):
+            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
+                       "(it takes an array)", node)
+        return self.cumulative(arr, kind, self.axis_arg(axis_node, arr.type.ndim, node), node)
+
     def cumulative(self, arr: Value, name: str, axis: int | None, node) -> Value:
-        """`np.cumsum`/`np.cumprod`: the running sums (products) in order, of the flattened
-        array (C order) when `axis` is None, else along `axis` (same shape as `arr`)."""
+        """`np.cumsum`/`np.cumprod` (and `maximum`/`minimum`: their accumulate, NaNs carried
+        on as np.maximum does): the running sums (products, maxima) in order, of the
+        flattened array (C order) when `axis` is None, else along `axis` (same shape as
+        `arr`)."""
         t: T.ArrayType = arr.type
         loc = self.loc(node)
-        rt = sum_type(t.dtype)
-        op = "add" if name == "cumsum" else "mul"
+        rt = sum_type(t.dtype) if name in ("cumsum", "cumprod") else t.dtype
+        op = {"cumsum": "add", "cumprod": "mul", "maximum": "max", "minimum": "min"}[name]
         dims = self.dims_of(arr, node)
         n_line = self.size_of(arr, node) if axis is None else dims[axis]
 
@@ -329,6 +354,8 @@ class ReduceLowering:
                 two = self.cmp("eq", n_line, Const(2, T.I64), node)
                 return self.emit("select", [two, self.np_complex_mul(x, y, node),
                                             self.emit("mul", [x, y], rt, None, loc)], rt, None, loc)
+            if op in ("max", "min"):
+                return self.ufunc_special("maximum" if op == "max" else "minimum", [x, y], node)
             return self.emit(op, [x, y], rt, None, loc)
         load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
         if axis is None:
@@ -475,6 +502,19 @@ class ReduceLowering:
 
 
 _KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
+_REDUCE_OF = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+              "logical_and": "all", "logical_or": "any"}
+_ACCUMULATE_OF = {"add": "cumsum", "multiply": "cumprod", "maximum": "maximum", "minimum": "minimum"}
+
+
+def ufunc_method(obj) -> str | None:
+    """``"maximum.accumulate"`` when `obj` is such a method of a NumPy ufunc (np_ufunc_method),
+    else None."""
+    ufunc = getattr(obj, "__self__", None)
+    if type(ufunc).__name__ != "ufunc" or getattr(ufunc, "__name__", None) is None:
+        return None
+    table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF}.get(getattr(obj, "__name__", None))
+    return None if table is None or ufunc.__name__ not in table else f"{ufunc.__name__}.{obj.__name__}"
 NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})
 NUMPY_FUNCTIONS.update({"cumsum": ReduceLowering.np_cumulative, "cumprod": ReduceLowering.np_cumulative})
 _METHODS.update({name: ReduceLowering.method_reduce for name in _KINDS})
