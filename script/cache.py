@@ -55,6 +55,7 @@ from script.backend.native import store
 from script.backend.native.store import compiler_fingerprint, digest, python_abi, user_cache_dir
 from script.cache_entry import Source
 from script.errors import CompileError, LoadError
+from script.ir import types as T
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
 
@@ -329,6 +330,9 @@ def _outside_names(info) -> list[str]:
     paths = set()
     for root in roots:
         for n in ast.walk(root):
+            if isinstance(n, (ast.Import, ast.ImportFrom)):
+                # what it binds is read when compiled, not from the module: not described
+                raise _Uncacheable
             parts = []
             while isinstance(n, ast.Attribute):
                 parts.append(n.attr)
@@ -385,7 +389,7 @@ def _annotated_types(py_func) -> tuple | None:
                 return None
         t = None if ann is None or getattr(ann, "__name__", None) == "ndarray" \
             else type_from_annotation(ann)
-        if t is None:
+        if t is None or isinstance(t, T.OptionalType):      # specialized on each call
             return None
         out.append(t)
     return tuple(out)

@@ -278,3 +278,26 @@ def test_tuple_repeat_and_slice_need_constants():
         script.script(repeat)((1, 2), 3)
     with pytest.raises(CompileError, match="bounds must be constants"):
         script.script(cut)((1, 2), 1)
+
+
+def sums(xs, a):
+    import math as m
+    return m.fsum(xs), m.fsum(a), m.prod(xs), m.prod(a, start=2.0), m.prod(range(1, 6)), \
+        m.prod((1, 2.5, 3))
+
+
+int_lists = st.lists(st.integers(-20, 20), min_size=1, max_size=12)
+
+
+@SET
+@given(st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                          st.floats(-1e308, 1e308), st.sampled_from([1e308, -1e308, 1e-16, 1.0])),
+                min_size=1, max_size=12))
+def test_fsum_and_prod(xs):
+    check_all_levels(sums, xs, np.array(xs, dtype=np.float64))
+
+
+@SET
+@given(int_lists)
+def test_prod_of_ints(xs):
+    check_all_levels(sums, [float(x) for x in xs], np.array(xs, dtype=np.float64))

@@ -400,6 +400,12 @@ class CallLowering:
             for a in args[1:]:
                 r = self.math_fn("hypot", [r, self.coerce(a, r.type, node)], node)
             return r
+        if name == "prod":
+            return self.math_prod(node)
+        if name == "fsum":
+            if len(node.args) != 1 or node.keywords:
+                self.error("fsum() takes exactly one argument", node)
+            return self.call_script(self.ctx.info_for(pylib.fsum), node)
         if name == "ulp":
             (x,) = self.positional(node, name, 1)
             x = self.float_arg(x, node)
@@ -734,18 +740,31 @@ class CallLowering:
             total = self.binop(ast.Add, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
         return total
 
-    def sum_of(self, iterable, start, node) -> Value:
+    def math_prod(self, node) -> Value:
+        """math.prod(iterable, *, start=1): sum()'s loop with `*`."""
+        if not node.args or len(node.args) > 1 or any(k.arg != "start" for k in node.keywords):
+            self.error("prod() takes an iterable and an optional start= keyword", node)
+        start = [self.expr(k.value) for k in node.keywords]
+        if self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None:
+            return self.sum_of(self.iterable(node.args[0]), start, node, ast.Mult)
+        seq = self.expr(node.args[0])
+        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType, T.TupleType)):
+            self.error(f"prod() of a {seq.type} is not supported", node)
+        return self.sum_of(self.iterable_value(seq, node), start, node, ast.Mult)
+
+    def sum_of(self, iterable, start, node, op=ast.Add) -> Value:
         """sum(iterable, start=0), accumulated in the type start and the elements meet at
-        (a literal start adapts to the elements, as NumPy's weak scalars do)."""
+        (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
+        ast.Mult, math.prod's product from start=1."""
         n, item, et = iterable
         if not et.is_numeric():
-            self.error(f"sum() of elements of type {et} is not supported", node)
-        init = start[0] if start else Const(0, T.I64)
+            self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
+        init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
         init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
         t = self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
         t = T.I64 if isinstance(t, T.BoolType) else t
         return self.reduce_loop(node, n, item, self.coerce(init, t, node), lambda acc, x: self.coerce(
-            self.binop(ast.Add, acc, x, node), t, node))
+            self.binop(op, acc, x, node), t, node))
 
     def builtin_len(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)

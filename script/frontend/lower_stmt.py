@@ -46,8 +46,7 @@ _UNSUPPORTED_STMTS = {
     "TryStar": "'except*' (exception groups)", "With": "'with' statements",
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
-"Import": "imports inside compiled functions",
-    "ImportFrom": "imports inside compiled functions", "ClassDef": "class definitions",
+"ClassDef": "class definitions",
     "Match": "'match' statements",
 }
 
@@ -91,6 +90,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.locals = info.local_names
         self.counter = 0
         self.nested_functions = dict(getattr(info, "visible", {}))     # closures.py
+        self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
@@ -172,6 +172,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         nested = self.nested_functions.get(name)
         if nested is not None:
             return PyRef(nested, name)
+        if name in self.imported:
+            return self.python_object(self.imported[name], name, node)
         scoped = self.comprehension_var(name) if self.comp_scopes else None
         if scoped is not None:
             return self.read(scoped, self.loc(node))
@@ -344,6 +346,37 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     continue
             self.error(f"'del' of {ast.unparse(target)!r} is not supported in compiled code "
                        "(only list and dict items and local names)", target)
+
+    def stmt_Import(self, node: ast.Import) -> None:
+        """`import m` / `import m.sub as s` in the body: bound when the function is compiled,
+        to the module the statement would import (as a module-level import is read)."""
+        for alias in node.names:
+            module = self.import_module(alias.name, 0, node)
+            if alias.asname is None:
+                top = alias.name.split(".")[0]
+                self.imported[top] = self.import_module(top, 0, node)
+            else:
+                self.imported[alias.asname] = module
+
+    def stmt_ImportFrom(self, node: ast.ImportFrom) -> None:
+        """`from m import x as y` in the body, as `stmt_Import`."""
+        module = self.import_module(node.module or "", node.level, node)
+        for alias in node.names:
+            if alias.name == "*":
+                self.error("'from ... import *' is not supported in compiled code", node)
+            if hasattr(module, alias.name):
+                obj = getattr(module, alias.name)
+            else:
+                obj = self.import_module(f"{module.__name__}.{alias.name}", 0, node)
+            self.imported[alias.asname or alias.name] = obj
+
+    def import_module(self, name: str, level: int, node):
+        import importlib
+        package = self.info.global_value("__package__")[1] if level else None
+        try:
+            return importlib.import_module("." * level + name, package)
+        except Exception as e:  # noqa: BLE001 - whatever importing raises is the user's
+            self.error(f"cannot import {'.' * level + name}: {type(e).__name__}: {e}", node)
 
     def stmt_Pass(self, node) -> None:
         pass

@@ -201,3 +201,64 @@ def bit_length(n: int) -> int:
 
 def is_integer(x: float) -> bool:
     return math.isfinite(x) and x % 1.0 == 0.0
+
+
+def fsum(xs) -> float:
+    """math.fsum: CPython's msum (Shewchuk's exact partials, then the correctly rounded
+    sum), with its errors for an intermediate overflow and for inf - inf."""
+    p = [0.0]
+    n = 0
+    special = 0.0
+    inf_sum = 0.0
+    for item in xs:
+        x = float(item)
+        xsave = x
+        i = 0
+        for j in range(n):
+            y = p[j]
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                p[i] = lo
+                i += 1
+            x = hi
+        n = i
+        if x != 0.0:
+            if not math.isfinite(x):
+                if math.isfinite(xsave):
+                    raise OverflowError("intermediate overflow in fsum")
+                if math.isinf(xsave):
+                    inf_sum += xsave
+                special += xsave
+                n = 0
+            else:
+                if n == len(p):
+                    p.append(x)
+                else:
+                    p[n] = x
+                n += 1
+    if special != 0.0:
+        if math.isnan(inf_sum):
+            raise ValueError("-inf + inf in fsum")
+        return special
+    hi = 0.0
+    lo = 0.0
+    if n > 0:
+        n -= 1
+        hi = p[n]
+        while n > 0:
+            x = hi
+            n -= 1
+            y = p[n]
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                break
+        if n > 0 and (lo < 0.0 and p[n - 1] < 0.0 or lo > 0.0 and p[n - 1] > 0.0):
+            y = lo * 2.0
+            x = hi + y
+            if y == x - hi:
+                hi = x
+    return hi

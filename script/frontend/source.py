@@ -88,10 +88,14 @@ class FunctionInfo:
         if getattr(ann, "__name__", None) == "ndarray" and getattr(ann, "__module__", None) == "numpy":
             self.any_array_params.add(name)
             return None                    # specialized on each call's array type
+        if _is_bare_container(ann):
+            return None                    # `xs: list`: specialized on each call's elements
         t = type_from_annotation(ann)
         if t is None:
             raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
                                self.loc(ann_node))
+        if isinstance(t, T.OptionalType) and name != "return":
+            return None     # `x: Optional[T]`: specialized on each call's None or value
         return t
 
     def eval_annotation(self, ann_node):
@@ -150,3 +154,12 @@ def _assigned_names(fn: ast.FunctionDef) -> set[str]:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return names
+
+
+def _is_bare_container(ann) -> bool:
+    """`list`, `dict`, `set`, `tuple` or typing's `List` &c. without parameters (typing is
+    looked up, not imported: an annotation made with it was imported by its user)."""
+    import sys
+    typing = sys.modules.get("typing")
+    return any(ann is t for t in (list, dict, set, tuple)) or typing is not None and any(
+        ann is t for t in (typing.List, typing.Dict, typing.Set, typing.Tuple))

@@ -132,6 +132,10 @@ def type_from_annotation(ann) -> T.Type | None:
         if None in elems or Ellipsis in args:
             return None
         return T.TupleType(elems)
+    if origin is typing.Union or type(ann).__name__ == "UnionType":     # Optional[T], T | None
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        value = type_from_annotation(args[0]) if len(args) == 1 else None
+        return T.OptionalType(value) if value is not None and T.is_optional_value(value) else None
     if isinstance(ann, type) or hasattr(ann, "dtype"):
         return _numpy_scalar_type(ann)
     return None
