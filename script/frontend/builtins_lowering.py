@@ -868,6 +868,7 @@ _BUILTIN_HANDLERS = {
     id(isinstance): lower_isinstance,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
+    id(reversed): lambda self, node, name: self.list_of(node, node),   # as a value: a list
     id(bin): StrLowering.builtin_radix, id(oct): StrLowering.builtin_radix,
     id(hex): StrLowering.builtin_radix, id(format): StrLowering.builtin_format,
 }

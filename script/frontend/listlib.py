@@ -44,6 +44,26 @@ def index(lst, item) -> int:
     raise ValueError("list.index(x): x not in list")    # CPython names the value: "5 is not in list"
 
 
+def equal(a, b) -> bool:
+    """`a == b` of two lists: CPython's, lengths first, then == element by element."""
+    if len(a) != len(b):
+        return False
+    for k in range(len(a)):
+        if not a[k] == b[k]:
+            return False
+    return True
+
+
+def less(a, b, or_equal: bool) -> bool:
+    """`a < b` (`a <= b` with `or_equal`): the first elements that differ decide, else the
+    lengths."""
+    n = min(len(a), len(b))
+    for k in range(n):
+        if not a[k] == b[k]:
+            return a[k] < b[k]
+    return len(a) < len(b) or or_equal and len(a) == len(b)
+
+
 def remove(lst, item) -> None:
     for k in range(len(lst)):
         if lst[k] == item:

@@ -495,11 +495,30 @@ class ListLowering:
         return self.call_script(self.ctx.info_for(helper), call, first=lst)
 
     def check_comparable(self, lst: Value, what: str, node) -> None:
-        """CompileError for `what` (which compares elements with ==) on a list of lists or
-        arrays: == between lists is not supported."""
-        if _holds_reference(self.read_type(lst)):
+        """CompileError for `what` (which compares elements with ==) on a list holding arrays
+        (at any depth): == between arrays is element-wise, not a truth value."""
+        if _holds_array(self.read_type(lst)):
             self.error(f"{what} of a {lst.type} compares its elements with ==, which compiled code does "
-                       "not support between lists or arrays", node)
+                       "not support between arrays", node)
+
+    def compare_lists(self, pred: str, a: Value, b: Value, node) -> Value:
+        """`a == b`, `a < b`, ... with a list on either side: CPython's lexicographic order
+        (listlib `equal`, `less`); a list is never equal to a value of another type."""
+        if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
+            if pred in ("eq", "ne"):
+                return Const(pred == "ne", T.BOOL)
+            self.error(f"'{_CMP_SYMBOLS[pred]}' is not supported between {a.type} and {b.type}", node)
+        for v in (a, b):
+            self.check_comparable(v, f"'{_CMP_SYMBOLS[pred]}'", node)
+        if pred in ("eq", "ne"):
+            r = self.call_listlib(listlib.equal, [a, b], node)
+            return r if pred == "eq" else self.emit("not", [r], T.BOOL, None, self.loc(node))
+        first, second = (a, b) if pred in ("lt", "le") else (b, a)
+        return self.call_listlib(listlib.less, [first, second, Const(pred in ("le", "ge"), T.BOOL)], node)
+
+    def call_listlib(self, fn, args: list[Value], node) -> Value:
+        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(v.type for v in args), node)
+        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
 
     def library_method(self, lst: Value, name: str, node: ast.Call) -> Value:
         """The list methods only listlib and dictlib may call: ``lst._resize(n)``, and
@@ -729,6 +748,17 @@ _LIBRARY_METHODS = ("_resize", "_get", "_set")
 
 _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort",
                     "appendleft", "popleft", "extendleft", "rotate")
+
+
+_CMP_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _holds_array(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_holds_array(e) for e in t.elems)
+    if isinstance(t, T.ListType):
+        return _holds_array(t.elem)
+    return isinstance(t, T.ArrayType)
 
 
 def _holds_reference(t: T.Type) -> bool:

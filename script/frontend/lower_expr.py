@@ -550,6 +550,8 @@ class ExprLowering(OptionalLowering):
                     else Const(not hit.value, T.BOOL)
             return hit
         pred = _CMP_OPS[type(op)]
+        if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
+            return self.compare_lists(pred, a, b, node)          # lists.py
         if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
             return self.table_compare(pred, a, b, node)
         if isinstance(a.type, T.TupleType) or isinstance(b.type, T.TupleType):
