@@ -296,7 +296,9 @@ class ReduceLowering:
 
     # ---- cumsum, cumprod ------------------------------------------------------------------
 
-    def np_cumulative(self, node, name):
+    def np_cumulative(self, node, name, kind: str | None = None):
+        """``np.cumsum(a, axis)``, ``np.cumprod``; `kind` the running reduction `cumulative`
+        computes where it is not `name`'s (np_ufunc_method)."""
         a_node, axis_node = self.np_args(node, name, ("a", "axis"), 1)
         arr = self.expr(a_node)
         if isinstance(arr.type, Unknown):
@@ -304,7 +306,7 @@ class ReduceLowering:
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
                        "(it takes an array)", node)
-        return self.cumulative(arr, name, self.axis_arg(axis_node, arr.type.ndim, node), node)
+        return self.cumulative(arr, kind or name, self.axis_arg(axis_node, arr.type.ndim, node), node)
 
     def method_cumulative(self, arr, node):
         name = node.func.attr
@@ -323,16 +325,7 @@ class ReduceLowering:
         if method == "reduce":
             kind = _REDUCE_OF[ufunc]
             return NUMPY_FUNCTIONS[kind](self, call, kind)
-        kind = _ACCUMULATE_OF[ufunc]
-        if kind in ("cumsum", "cumprod"):
-            return NUMPY_FUNCTIONS[kind](self, call, kind)
-        arr = self.expr(a_node)
-        if isinstance(arr.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if not isinstance(arr.type, T.ArrayType):
-            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
-                       "(it takes an array)", node)
-        return self.cumulative(arr, kind, self.axis_arg(axis_node, arr.type.ndim, node), node)
+        return self.np_cumulative(call, name, _ACCUMULATE_OF[ufunc])
 
     def cumulative(self, arr: Value, name: str, axis: int | None, node) -> Value:
         """`np.cumsum`/`np.cumprod` (and `maximum`/`minimum`: their accumulate, NaNs carried
