@@ -204,17 +204,24 @@ def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:
     """The names stored to in `fn`'s body, outside nested functions and lambdas (nested
-    scopes are rejected elsewhere). A walk with an explicit stack: an `ast.NodeVisitor`
-    took a sixth of the time of reading a function."""
+    scopes are rejected elsewhere). A walk with an explicit stack over each node's
+    `_fields` (an `ast.NodeVisitor` took a sixth of the time of reading a function,
+    `ast.iter_child_nodes`' generators twice the time of this loop)."""
     names: set[str] = set()
-    stack: list[ast.AST] = list(fn.body)
+    stack: list = list(fn.body)
+    skip = (ast.FunctionDef, ast.Lambda)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            continue
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store):
                 names.add(node.id)
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        if isinstance(node, skip) or not isinstance(node, ast.AST):
+            continue                    # a nested scope; a str or None from a field's list
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return names
