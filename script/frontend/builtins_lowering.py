@@ -193,6 +193,8 @@ class CallLowering:
             return self.call_math(obj.__name__, node)
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
+        if obj is next and node.args and self.walks_generator(node.args[0]):
+            self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
         if obj is tuple and node.args and self.walks_generator(node.args[0]):
             self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
                        "length is part of its type, and a generator's is known only when it runs "

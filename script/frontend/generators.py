@@ -385,9 +385,10 @@ class GeneratorLowering:
         """`yield v` / `yield from xs` as a statement."""
         record = self.gen_active
         if record is None:
-            self.error(f"'{self.info.name}' is a generator function: it {USE_ERROR}, so it cannot be "
-                       "called from Python or compiled on its own (call the plain Python function "
-                       "from Python, or iterate it inside a compiled function)", node)
+            self.error(f"'{self.info.name}' is a generator function: compiled code inlines it where it "
+                       "is iterated (a for loop, list(), sum(), ...), and it cannot be called from Python, "
+                       "since a compiled function cannot return a generator; iterate it inside a compiled "
+                       "function, or call the undecorated Python function", self.info.node)
         if any(f.finalbody is not None for f in self.try_frames[record.frames:]) \
                 or len(self.dropping) > record.dropping:
             self.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
