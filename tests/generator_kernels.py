@@ -405,3 +405,25 @@ def typed_wrong(xs):
 
 def use_typed_wrong(xs):
     return list(typed_wrong(xs))
+
+
+# ---- unpacking, `in` and unbound locals ----------------------------------------------------
+
+def maybe_unbound(n):
+    if n > 2:
+        y = n * 2
+    yield y                          # UnboundLocalError naming 'y' when n <= 2
+
+
+def use_maybe_unbound(n):
+    return list(maybe_unbound(n))
+
+
+def unpack_and_contains(n):
+    a, b = naturals()                # asks for three elements, then ValueError (infinite generator)
+    return a, b
+
+
+def unpack_star_and_contains(n):
+    c, *rest = upto(n)
+    return c, rest, n in naturals(), n not in (x * 2 for x in range(n)), 3 in evens([n, 3])

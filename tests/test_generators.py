@@ -78,6 +78,14 @@ def test_every_consumer(xs, n):
     check_all_levels(K.lists_from_generator, n)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 8))
+def test_unpacking_membership_and_unbound_locals(n):
+    check_all_levels(K.use_maybe_unbound, n)
+    check_all_levels(K.unpack_and_contains, n)
+    check_all_levels(K.unpack_star_and_contains, n)
+
+
 def fib_through_module(n):
     return [x for x in K.fib_gen(n)], sum(K.halves(n))
 

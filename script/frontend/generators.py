@@ -267,11 +267,39 @@ class GeneratorLowering:
         self.walk_items(node, body, done)
         self.finish_join(done)
 
-    def generator_list(self, node) -> Value:
-        """A new list of the elements a generator source gives (run to its end now)."""
+    def generator_list(self, node, limit: int | None = None) -> Value:
+        """A new list of the elements a generator source gives: run to its end now, or until
+        it has given `limit` elements."""
         lst = self.list_of_unknown(node)
-        self.each_item(node, lambda x: self.append_item(lst, x, node))
+        done = self.new_block("gen.end")
+
+        def put(x):
+            self.append_item(lst, x, node)
+            if limit is not None:
+                full = self.cmp("ge", self.list_len(lst, node), Const(limit, T.I64), node)
+                self._stop_unless(self.emit("not", [full], T.BOOL, None, self.loc(node)), done, node)
+
+        self.walk_items(node, put, done)
+        self.finish_join(done)
         return lst
+
+    def unpacked_generator(self, targets, node) -> Value | None:
+        """For `a, b = <generator>`: a list of at most one element more than the targets
+        want (CPython asks for no more before it reports too many); None for other values."""
+        if not all(isinstance(t, (ast.Tuple, ast.List)) for t in targets) or not self.walks_generator(node):
+            return None
+        starred = any(isinstance(e, ast.Starred) for t in targets for e in t.elts)
+        return self.generator_list(node, None if starred else max(len(t.elts) for t in targets) + 1)
+
+    def generator_contains(self, node: ast.Compare) -> Value | None:
+        """`x in <generator>` / `not in`: == against each element, stopping at the first
+        equal one (the generator is not resumed after it); None for other comparisons."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                or not self.walks_generator(node.comparators[0]):
+            return None
+        x = self.expr(node.left)
+        found = self.any_of(node.comparators[0], node, lambda e: self.compare(ast.Eq(), x, e, node))
+        return found if isinstance(node.ops[0], ast.In) else self.emit("not", [found], T.BOOL, None, self.loc(node))
 
     def for_generator(self, node: ast.For) -> None:
         """`for target in <generator source>: body else: orelse`."""

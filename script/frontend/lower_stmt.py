@@ -363,7 +363,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
-        value = self.lazy(node.value) if into_array else self.expr_opt(node.value)
+        value = self.lazy(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
+        value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.assign(target, value, node)
 
