@@ -427,3 +427,25 @@ def unpack_and_contains(n):
 def unpack_star_and_contains(n):
     c, *rest = upto(n)
     return c, rest, n in naturals(), n not in (x * 2 for x in range(n)), 3 in evens([n, 3])
+
+
+def int_then_float(n):
+    yield n
+    yield n + 0.5
+    for k in range(n):
+        yield k
+
+
+def growing_rows(a):
+    acc = []
+    for i in range(3):
+        acc.append(a * i)
+        yield acc
+
+
+def typed_per_yield(n):
+    out = [0.0]
+    for a in int_then_float(n):          # the body is built at each yield: `a` an int, then a float
+        for row in growing_rows(a):      # inlined at each, typed on its own (a list of ints, of floats)
+            out.append(len(row) + row[-1])
+    return out

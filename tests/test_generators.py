@@ -76,6 +76,7 @@ def test_every_consumer(xs, n):
     check_all_levels(K.defaults_and_keywords, xs)
     check_all_levels(K.floats, n % 10)
     check_all_levels(K.lists_from_generator, n)
+    check_all_levels(K.typed_per_yield, n % 6)
 
 
 @settings(max_examples=30, deadline=None)

@@ -19,8 +19,8 @@ the next element, and a `break` leaves the generator where it stands.
 In a `for` over a generator the consumer's `continue` resumes the generator after its
 `yield`, `break` leaves the whole inlined body, the generator's `return` (or its end) ends
 the loop and runs the `else` clause. The generator's locals are renamed (`$gen<N>:x`, in
-a copy of its AST made once per call site, so type hints keyed by its nodes survive the
-rebuilds of the consumer), its globals are its own module's, and its source positions are
+a copy of its AST made once per call site and kept, so type hints keyed by its nodes survive
+the rebuilds of the consumer), its globals are its own module's, and its source positions are
 its own, so errors point at its lines. While the consumer's body is built at a `yield`,
 the consumer's names, loops, ``try`` handlers and comprehension scopes are back in place:
 an exception the consumer raises there is not caught by the generator's ``except``
@@ -364,10 +364,15 @@ class GeneratorLowering:
             setattr(self, a, state[a])
 
     def _inline_copy(self, info, call: ast.Call) -> InlineCopy:
+        """The renamed copy for this call, and for its k-th inlining in this build: a call
+        inside a consumer body built at several `yield`s is inlined once at each, and each
+        copy is typed on its own (the same copies in every rebuild, for the type hints)."""
+        seen = self.__dict__.setdefault("inline_counts", {})
+        k = seen[id(call)] = seen.get(id(call), -1) + 1
         copies = info.__dict__.setdefault("_inline_copies", {})
-        found = copies.get(id(call))
+        found = copies.get((id(call), k))
         if found is None or found.call is not call:
-            found = copies[id(call)] = InlineCopy(info, call)
+            found = copies[(id(call), k)] = InlineCopy(info, call)
         return found
 
     def _bind_generator_args(self, info, call: ast.Call) -> dict[str, Value]:
