@@ -43,6 +43,7 @@ import ast
 import copy
 import itertools
 
+from script.errors import CompileError
 from script.frontend.lower_expr import WeakConst
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -92,7 +93,6 @@ class InlineCopy:
         self.node = copy.deepcopy(info.node)
         for n in ast.walk(self.node):
             if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not self.node:
-                from script.errors import CompileError
                 what = "lambdas" if isinstance(n, ast.Lambda) else "nested functions"
                 raise CompileError(f"{what} inside a generator function are not supported in compiled code",
                                    info.loc(n))
@@ -256,7 +256,7 @@ class GeneratorLowering:
         self.walk_items(node.args[p], step, done)
 
     def _stop_unless(self, cond: Value, done, node) -> None:
-        go_on = self.new_block("zip.more")
+        go_on = self.new_block("gen.more")
         self.branch(cond, go_on, done, self.loc(node))
         self.seal(go_on)
         self.start(go_on)
@@ -421,7 +421,7 @@ class GeneratorLowering:
             self.error(f"'{self.info.name}' is a generator function: compiled code inlines it where it "
                        "is iterated (a for loop, list(), sum(), ...), and it cannot be called from Python, "
                        "since a compiled function cannot return a generator; iterate it inside a compiled "
-                       "function, or call the undecorated Python function", self.info.node)
+                       "function, or call the undecorated Python function", node)
         if any(f.finalbody is not None for f in self.try_frames[record.frames:]) \
                 or len(self.dropping) > record.dropping:
             self.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
