@@ -449,3 +449,12 @@ def typed_per_yield(n):
         for row in growing_rows(a):      # inlined at each, typed on its own (a list of ints, of floats)
             out.append(len(row) + row[-1])
     return out
+
+
+def row_churn(n):
+    t = 0
+    for k in range(n):
+        for row in growing_rows(k):      # lists made in the generator, read by the consumer
+            t += len(row) + row[-1]
+        t += sum(len(r) for r in growing_rows(1))
+    return t

@@ -137,9 +137,12 @@ def _rss_kb():
 def test_generators_of_lists_run_in_bounded_memory():
     f = compiled(K.lists_from_generator)
     g = compiled(K.index_in_generator)
+    h = compiled(K.row_churn)
     f(100)
+    h(100)
     before = _rss_kb()
     assert f(300_000) == K.lists_from_generator(300_000)
+    assert h(200_000) == K.row_churn(200_000)
     for _ in range(20000):
         assert g([1, 2, 3], 1) == [2]
         with pytest.raises(IndexError):
