@@ -458,3 +458,13 @@ def row_churn(n):
             t += len(row) + row[-1]
         t += sum(len(r) for r in growing_rows(1))
     return t
+
+
+def with_lambdas(xs, k):
+    m = k + 1
+    for x in sorted(xs, key=lambda v: -v * m):
+        yield min(xs, key=lambda x: abs(x - m)) + x      # the lambda's x hides the generator's
+
+
+def use_lambdas(xs, k):
+    return list(with_lambdas(xs, k)), [y for y in with_lambdas(xs, -k)]

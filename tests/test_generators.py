@@ -77,6 +77,7 @@ def test_every_consumer(xs, n):
     check_all_levels(K.floats, n % 10)
     check_all_levels(K.lists_from_generator, n)
     check_all_levels(K.typed_per_yield, n % 6)
+    check_all_levels(K.use_lambdas, xs, n - 12)
 
 
 @settings(max_examples=30, deadline=None)

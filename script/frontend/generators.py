@@ -31,8 +31,9 @@ comprehension scopes back at each element).
 
 Not supported (CompileError at the line): a generator object used as a value (stored in a
 variable, passed, returned, given to next()), `send` (the value of a `yield` expression),
-recursive generators, `yield` inside a ``try`` that has a ``finally``, nested functions or
-lambdas inside a generator, generator functions defined inside the compiled function.
+recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
+generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`), generator
+functions defined inside the compiled function.
 zip() of several generators runs every generator but the first to its end first (into a
 list); reversed() of a generator is an error, as in CPython.
 """
@@ -82,23 +83,35 @@ def _has_yield(body) -> bool:
 
 class InlineCopy:
     """The generator's AST renamed for one call site: `node` (a copy of the def), `names`
-    (each local's new name), `locals` (the new names)."""
+    (each local's new name), `locals` (the new names), and `info`, the generator's
+    FunctionInfo seen through them (what its lambdas take as their outer function)."""
 
-    __slots__ = ("call", "node", "names", "locals")
+    __slots__ = ("call", "node", "names", "locals", "info")
 
     def __init__(self, info, call: ast.Call):
         self.call = call            # kept alive: the cache is keyed by its id
         k = next(_RENAMES)
         self.names = {n: f"$gen{k}:{n}" for n in info.local_names}
         self.node = copy.deepcopy(info.node)
-        for n in ast.walk(self.node):
-            if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not self.node:
-                what = "lambdas" if isinstance(n, ast.Lambda) else "nested functions"
-                raise CompileError(f"{what} inside a generator function are not supported in compiled code",
-                                   info.loc(n))
-            if isinstance(n, ast.Name) and n.id in self.names:
-                n.id = self.names[n.id]
+        for stmt in self.node.body:
+            self._rename(stmt, frozenset(), info)
         self.locals = frozenset(self.names.values())
+        self.info = copy.copy(info)
+        self.info.node, self.info.local_names = self.node, self.locals
+        self.info.__dict__.pop("_inline_copies", None)
+
+    def _rename(self, node, shadowed: frozenset, info) -> None:
+        """Rename the generator's locals in `node`, except where a lambda's own parameter
+        of the same name hides one."""
+        if isinstance(node, ast.FunctionDef):
+            raise CompileError("nested functions inside a generator function are not supported in "
+                               "compiled code", info.loc(node))
+        if isinstance(node, ast.Lambda):
+            shadowed = shadowed | {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+        elif isinstance(node, ast.Name) and node.id in self.names and node.id not in shadowed:
+            node.id = self.names[node.id]
+        for child in ast.iter_child_nodes(node):
+            self._rename(child, shadowed, info)
 
 
 class Inlined:
@@ -335,7 +348,7 @@ class GeneratorLowering:
         params = self._bind_generator_args(info, call)
         consumer = {a: getattr(self, a) for a in _STATE}
         record = Inlined(consumer, on_item, done)
-        self.info = info
+        self.info = inline.info
         self.locals = inline.locals
         self.comp_scopes = []
         self.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
