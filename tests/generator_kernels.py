@@ -468,3 +468,22 @@ def with_lambdas(xs, k):
 
 def use_lambdas(xs, k):
     return list(with_lambdas(xs, k)), [y for y in with_lambdas(xs, -k)]
+
+
+def stored_late_args(xs, n):
+    xs = list(xs)
+    g = with_defaults(xs, n)         # the arguments are taken here, as in CPython
+    n = -100
+    xs.append(7)                     # the same list, read when the loop runs the body
+    out = []
+    for v in g:
+        out.append(v + n)
+    return out
+
+
+def stored_used_twice(n):
+    g = fib_gen(n)
+    a = list(g)
+    for x in g:                      # (exhausted in CPython)
+        a.append(x)
+    return a

@@ -45,6 +45,8 @@ def test_nested_loops_consumed_twice_and_interleaving(xs, n, stop):
     check_all_levels(K.twice, xs)
     check_all_levels(K.interleaving, n % 8, stop)     # the generator's and the consumer's steps alternate
     check_all_levels(K.shadowing, xs)
+    check_all_levels(K.stored, n)          # g = gen(...) iterated once by a later for loop
+    check_all_levels(K.stored_late_args, xs, n - 5)
 
 
 @settings(max_examples=40, deadline=None)
@@ -115,7 +117,7 @@ def test_errors_in_the_generator_body_point_at_its_line():
 
 
 @pytest.mark.parametrize("fn, args, text", [
-    (K.stored, (3,), "'fib_gen' is a generator function: a call to it can only be iterated where it is made"),
+    (K.stored_used_twice, (3,), "'fib_gen' is a generator function: a call to it can only be iterated where it is made"),
     (K.returned, (3,), "a generator object cannot be stored, passed, returned"),
     (K.advanced, (3,), r"next\(\) of a generator is not supported"),
     (K.genexpr_value, ([1],), "a generator expression can only be iterated where it is made"),

@@ -181,6 +181,8 @@ class GeneratorLowering:
 
     def walks_generator(self, node) -> bool:
         """Whether `node` is a generator source, or enumerate()/zip() of one."""
+        if isinstance(node, ast.Name):
+            return id(node) in self.__dict__.get("stored_generators", ())
         if not isinstance(node, ast.Call):
             return isinstance(node, ast.GeneratorExp)
         builtin = self.builtin_call(node)
@@ -214,6 +216,9 @@ class GeneratorLowering:
                     self.comp_scopes = inner
 
             self.comprehension(node, element)
+        elif isinstance(node, ast.Name) and self.walks_generator(node):
+            info, call, args = self.stored_generators[id(node)]
+            self.inline_generator(info, call, on_item, done, {p: self.read(v) for p, v in args.items()})
         elif builtin is None and (info := self.generator_info(node)) is not None:
             self.inline_generator(info, node, on_item, done)
         else:
@@ -338,14 +343,15 @@ class GeneratorLowering:
 
     # ---- inlining a generator function ----------------------------------------------------
 
-    def inline_generator(self, info, call: ast.Call, on_item, done) -> None:
+    def inline_generator(self, info, call: ast.Call, on_item, done, params=None) -> None:
         """Build the body of generator function `info` called by `call` here, handing each
-        value it yields to `on_item`; its `return` and its end jump to `done`."""
+        value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
+        parameters' values when the call's arguments were evaluated before (`store_generator`)."""
         if any(i is info for i in self.gen_chain):
             self.error(f"recursive generator '{info.name}' is not supported in compiled code "
                        "(its body is inlined where it is iterated)", call)
         inline = self._inline_copy(info, call)
-        params = self._bind_generator_args(info, call)
+        params = self._bind_generator_args(info, call) if params is None else params
         consumer = {a: getattr(self, a) for a in _STATE}
         record = Inlined(consumer, on_item, done)
         self.info = inline.info
@@ -375,6 +381,21 @@ class GeneratorLowering:
     def _set_state(self, state: dict) -> None:
         for a in _STATE:
             setattr(self, a, state[a])
+
+    def store_generator(self, node: ast.Assign) -> bool:
+        """`g = gen(...)` whose only use is a `for ... in g` later in the same statement list:
+        the call's arguments are evaluated here, as in CPython, and the body is inlined at
+        the loop. False (nothing built) for any other assignment."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
+                or not isinstance(node.value, ast.Call):
+            return False
+        info = self.generator_info(node.value)
+        use = _loop_use(self.info.node, node) if info is not None else None
+        if use is None:
+            return False
+        args = {p: self.new_var("garg", v) for p, v in self._bind_generator_args(info, node.value).items()}
+        self.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
+        return True
 
     def _inline_copy(self, info, call: ast.Call) -> InlineCopy:
         """The renamed copy for this call, and for its k-th inlining in this build: a call
@@ -475,3 +496,28 @@ class GeneratorLowering:
                    "code; write 'yield v' as a statement", node)
 
     expr_YieldFrom = expr_Yield
+
+
+def _loop_use(fn: ast.FunctionDef, assign: ast.Assign) -> ast.Name | None:
+    """The `g` of `for ... in g` when that is the only read of the name `assign` stores (its
+    only store), in a statement after `assign` in the same statement list; else None."""
+    name = assign.targets[0].id
+    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name]
+    loads = [n for n in uses if isinstance(n.ctx, ast.Load)]
+    if len(uses) != 2 or len(loads) != 1:
+        return None
+    for node in ast.walk(fn):
+        for body in _statement_lists(node):
+            if any(s is assign for s in body):
+                k = next(i for i, s in enumerate(body) if s is assign)
+                return loads[0] if any(isinstance(s, ast.For) and s.iter is loads[0] for s in body[k + 1:]) else None
+    return None
+
+
+def _statement_lists(node):
+    for field in ("body", "orelse", "finalbody"):
+        body = getattr(node, field, None)
+        if isinstance(body, list):
+            yield body
+    for h in getattr(node, "handlers", ()):
+        yield h.body

@@ -361,6 +361,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
             self.assign_lambda(node.targets[0], node.value)      # closures.py
             return
+        if self.store_generator(node):                          # generators.py: g = gen(...)
+            return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
