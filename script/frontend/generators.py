@@ -29,8 +29,11 @@ an exception the consumer raises there is not caught by the generator's ``except
 A generator expression is walked the same way (`comprehension`, with the consumer's
 comprehension scopes back at each element).
 
+`g = gen(...)` whose only use is a later `for ... in g` in the same statement list is
+inlined at that loop with the arguments evaluated at the assignment (`store_generator`).
+
 Not supported (CompileError at the line): a generator object used as a value (stored in a
-variable, passed, returned, given to next()), `send` (the value of a `yield` expression),
+variable otherwise, passed, returned, given to next()), `send` (the value of a `yield` expression),
 recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
 generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`), generator
 functions defined inside the compiled function.
