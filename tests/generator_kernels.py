@@ -487,3 +487,20 @@ def stored_used_twice(n):
     for x in g:                      # (exhausted in CPython)
         a.append(x)
     return a
+
+
+def sq(x):
+    return x * x
+
+
+def mapped(f, xs, g=abs):
+    for x in xs:
+        yield f(g(x))
+
+
+def use_mapped(xs):
+    return list(mapped(sq, xs)), sum(mapped(float, xs, g=sq)), [v for v in mapped(abs, xs, sq)]
+
+
+def lambda_to_generator(xs):
+    return list(mapped(lambda v: v + 1, xs))

@@ -80,6 +80,7 @@ def test_every_consumer(xs, n):
     check_all_levels(K.lists_from_generator, n)
     check_all_levels(K.typed_per_yield, n % 6)
     check_all_levels(K.use_lambdas, xs, n - 12)
+    check_all_levels(K.use_mapped, xs)      # functions passed to a generator's parameters
 
 
 @settings(max_examples=30, deadline=None)
@@ -126,6 +127,7 @@ def test_errors_in_the_generator_body_point_at_its_line():
     (K.use_sender, (3,), r"the value of a 'yield' expression \(generator.send\)"),
     (K.use_rec, (3,), "recursive generator 'rec_gen' is not supported"),
     (K.use_finally, ([1],), "'yield' inside a 'try' that has a 'finally'"),
+    (K.lambda_to_generator, ([1],), "a lambda or nested function passed to a generator is not supported"),
 ])
 def test_unsupported_forms_are_compile_errors_at_the_line(fn, args, text):
     with pytest.raises(script.CompileError, match=text) as e:

@@ -117,6 +117,15 @@ class InlineCopy:
             self._rename(child, shadowed, info)
 
 
+class FunctionArg:
+    """A function passed to a generator's parameter: the inlined body calls it by name."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
 class Inlined:
     """One generator call being built: the consumer's state to go back to at each `yield`
     (`consumer`, a dict of `_STATE`), what to do with each element (`on_item`), where its
@@ -221,7 +230,8 @@ class GeneratorLowering:
             self.comprehension(node, element)
         elif isinstance(node, ast.Name) and self.walks_generator(node):
             info, call, args = self.stored_generators[id(node)]
-            self.inline_generator(info, call, on_item, done, {p: self.read(v) for p, v in args.items()})
+            self.inline_generator(info, call, on_item, done,
+                                  {p: self.read(v) if isinstance(v, str) else v for p, v in args.items()})
         elif builtin is None and (info := self.generator_info(node)) is not None:
             self.inline_generator(info, node, on_item, done)
         else:
@@ -363,13 +373,15 @@ class GeneratorLowering:
         self.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
         self.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
         self.handling, self.dropping, self.exc_names = [], list(consumer["dropping"]), {}
-        self.nested_functions = {}
+        self.nested_functions = {inline.names[p]: v.obj for p, v in params.items() if isinstance(v, FunctionArg)}
         self.gen_active = record
         self.gen_chain = consumer["gen_chain"] + (info,)
         try:
             for name in info.local_names:
                 self.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
             for name, value in params.items():
+                if isinstance(value, FunctionArg):
+                    continue            # called by its name (nested_functions, above)
                 new = inline.names[name]
                 ann = info.param_types[info.param_names.index(name)]
                 if ann is not None:
@@ -396,7 +408,8 @@ class GeneratorLowering:
         use = _loop_use(self.info.node, node) if info is not None else None
         if use is None:
             return False
-        args = {p: self.new_var("garg", v) for p, v in self._bind_generator_args(info, node.value).items()}
+        args = {p: v if isinstance(v, FunctionArg) else self.new_var("garg", v)
+                for p, v in self._bind_generator_args(info, node.value).items()}
         self.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
         return True
 
@@ -438,15 +451,29 @@ class GeneratorLowering:
             if name not in bound:
                 if name not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{name}'", call)
-                v = self.python_object(info.defaults[name], name, call)
-                if not isinstance(v, Value):
+                obj = info.defaults[name]
+                v = self.python_object(obj, name, call)
+                if not isinstance(v, Value) and not callable(obj):
                     self.error(f"the default of '{name}' of generator '{info.name}' is not a value "
                                "compiled code can use", call)
-                bound[name] = v
+                bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
         return bound
 
-    def _argument(self, node) -> Value:
-        v = self.expr_opt(node)
+    def _argument(self, node) -> Value | FunctionArg:
+        """An argument's value, or the function it names (a global function, a builtin:
+        the generator calls it by its parameter's name)."""
+        from script.frontend.closures import NestedFunction
+        from script.frontend.lower_stmt import PyRef
+        v = None
+        if isinstance(node, ast.Name) and node.id not in self.locals and not (
+                self.comp_scopes and self.comprehension_var(node.id)) or isinstance(node, ast.Attribute):
+            v = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
+        if isinstance(v, PyRef) and callable(v.obj) and not isinstance(v.obj, NestedFunction):
+            return FunctionArg(v.obj)
+        if isinstance(node, ast.Lambda) or isinstance(v, PyRef) and isinstance(v.obj, NestedFunction):
+            self.error("a lambda or nested function passed to a generator is not supported in compiled "
+                       "code (pass a module-level function)", node)
+        v = self.expr_opt(node) if not isinstance(v, Value) else v
         return Const(v.value, v.type, v.loc) if isinstance(v, WeakConst) else v
 
     # ---- yield and return inside an inlined generator ---------------------------------------
