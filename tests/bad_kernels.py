@@ -43,7 +43,7 @@ def uses_with(x):
 
 
 def uses_generator(x):
-    yield x  # error: generators
+    yield x  # error: is a generator function: compiled code inlines it where it is iterated
 
 
 def uses_global(x):

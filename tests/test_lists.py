@@ -168,7 +168,7 @@ def test_compile_errors_name_the_problem():
         return g
 
     for fn, text in ((mixed, "a compiled list holds one type"),
-                     (gen_value, "generator expressions are supported as the argument")):
+                     (gen_value, "a generator expression can only be iterated where it is made")):
         with pytest.raises(script.CompileError, match=text):
             script.script(fn)(3) if fn is gen_value else script.script(fn)()
 

@@ -17,6 +17,7 @@ import math
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
+from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
@@ -194,6 +195,12 @@ class CallLowering:
             return self.call_math(obj.__name__, node)
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
+        if obj is next and node.args and self.walks_generator(node.args[0]):
+            self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
+        if obj is tuple and node.args and self.walks_generator(node.args[0]):
+            self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
+                       "length is part of its type, and a generator's is known only when it runs "
+                       "(use list(...))", node)
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)
@@ -263,6 +270,8 @@ class CallLowering:
         """A call to another compiled function: bind arguments, specialize, emit `call`.
         `first`: an argument before the call's own (the array of a method call); `leading`:
         arguments before those (a nested function's free variables, closures.py)."""
+        if is_generator(info):
+            self.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
         values = list(leading) + ([first] if first is not None else []) + [self.call_argument(a) for a in node.args]
         kw = {k.arg: (self.call_argument(k.value), k.value) for k in node.keywords}
         names = info.param_names
@@ -577,7 +586,7 @@ class CallLowering:
     def builtin_minmax(self, node, name) -> Value:
         if any(k.arg == "key" for k in node.keywords):
             return self.minmax_key(node, name)            # keyed.py
-        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp) or \
+        if len(node.args) == 1 and self.walks_generator(node.args[0]) or \
                 node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
             default = self.expr(node.keywords[0].value) if node.keywords else None
             return self.minmax_each(node.args[0], name, default, node)
@@ -723,7 +732,7 @@ class CallLowering:
         return self.emit("call", args, T.I64, callee, self.loc(node))
 
     def builtin_sum(self, node, name) -> Value:
-        if node.args and isinstance(node.args[0], ast.GeneratorExp):
+        if node.args and self.walks_generator(node.args[0]):
             start = self.positional(ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
             return self.sum_each(node.args[0], start[0] if start else None, node)
         if node.args and (self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None):

@@ -255,7 +255,7 @@ class TableMethods:
 
     def as_set(self, arg_node, node) -> Value:
         """The set `arg_node` gives, or a new set of the elements of another iterable."""
-        if not isinstance(arg_node, ast.GeneratorExp) and self.builtin_call(arg_node) is None:
+        if not self.walks_generator(arg_node) and self.builtin_call(arg_node) is None:
             v = self.pre_evaluate(arg_node)
             if isinstance(v.type, T.SetType):
                 return self.expr(arg_node)

@@ -362,7 +362,7 @@ class DictLowering:
             self.table_store(d, self.emit("extract", [x], x.type.elems[0], 0, loc),
                              self.emit("extract", [x], x.type.elems[1], 1, loc), node)
 
-        if not isinstance(arg_node, ast.GeneratorExp) and self.builtin_call(arg_node) is None \
+        if not self.walks_generator(arg_node) and self.builtin_call(arg_node) is None \
                 and self.table_view(arg_node) is None:
             src = self.expr(arg_node)
             if isinstance(src.type, T.DictType) and not is_set:

@@ -335,8 +335,8 @@ class ListLowering:
     def list_of(self, arg_node, node) -> Value:
         """`list(x)`: a new list of the elements of a list, tuple, range, 1-d array,
         `enumerate`/`zip` or generator expression."""
-        if isinstance(arg_node, ast.GeneratorExp):
-            return self.expr_ListComp(arg_node)
+        if self.walks_generator(arg_node):
+            return self.generator_list(arg_node)        # generators.py
         n, item, et = self.iterable(arg_node)
         lst = self.new_list(self.element_type([et], node), n, node)
         self.fill_from(lst, Const(0, T.I64), (n, item, et), node)
@@ -412,8 +412,8 @@ class ListLowering:
     def extend_list(self, lst: Value, arg_node, node) -> None:
         """`lst.extend(x)`, `lst += x`: the length of `x` is taken before `lst` grows, so
         ``a.extend(a)`` doubles `a` as in CPython."""
-        if isinstance(arg_node, ast.GeneratorExp):
-            self.comprehension(arg_node, lambda: self.append_item(lst, self.expr(arg_node.elt), node))
+        if self.walks_generator(arg_node):
+            self.each_item(arg_node, lambda x: self.append_item(lst, x, node))
             return
         self.extend_with(lst, self.iterable(arg_node), node)
 
@@ -561,13 +561,16 @@ class ListLowering:
         gen = node.generators[k]
         if gen.is_async:
             self.error("asynchronous comprehensions are not supported", gen)
-        n, item, _ = self.iterable(gen.iter)
 
-        def bind(i):
-            self.bind_target(gen.target, item(i), scope, node)
+        def bind(x):
+            self.bind_target(gen.target, x, scope, node)
             self._filtered(gen.ifs, lambda: self._clause(node, k + 1, scope, body))
 
-        self.for_range(gen, n, bind)
+        if self.walks_generator(gen.iter):
+            self.each_item(gen.iter, bind)          # generators.py
+            return
+        n, item, _ = self.iterable(gen.iter)
+        self.for_range(gen, n, lambda i: bind(item(i)))
 
     def _filtered(self, ifs, then) -> None:
         if not ifs:
@@ -609,17 +612,17 @@ class ListLowering:
         return None
 
     def each(self, arg_node, body) -> None:
-        """`body(x)` for each element `x` of what `arg_node` gives: a generator expression
-        (without making a list) or anything `iterable` takes."""
-        if isinstance(arg_node, ast.GeneratorExp):
-            self.comprehension(arg_node, lambda: body(self.expr(arg_node.elt)))
+        """`body(x)` for each element `x` of what `arg_node` gives: a generator (without
+        making a list, generators.py) or anything `iterable` takes."""
+        if self.walks_generator(arg_node):
+            self.each_item(arg_node, body)
             return
         n, item, _ = self.iterable(arg_node)
         self.for_range(arg_node, n, lambda i: body(item(i)))
 
     def expr_GeneratorExp(self, node):
-        self.error("generator expressions are supported as the argument of sum, min, max, any, "
-                   "all, list, sorted and list.extend (here it would be a generator object)", node)
+        from script.frontend.generators import USE_ERROR
+        self.error(f"a generator expression {USE_ERROR}", node)
 
     def sum_each(self, arg_node, start: Value | None, node) -> Value:
         """sum() of a generator expression: the accumulator's type widens as Python's
@@ -658,7 +661,7 @@ class ListLowering:
 
     def any_all(self, arg_node, is_any: bool, node) -> Value:
         """any()/all(), stopping at the first decisive element (later ones are not computed)."""
-        if not isinstance(arg_node, ast.GeneratorExp) and self.builtin_call(arg_node) is None:
+        if not self.walks_generator(arg_node) and self.builtin_call(arg_node) is None:
             seq = self.expr(arg_node)
             if isinstance(seq.type, T.ArrayType) and seq.type.ndim > 1:
                 self.error("the truth value of an array with more than one element is ambiguous "

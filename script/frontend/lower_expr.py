@@ -481,6 +481,8 @@ class ExprLowering(OptionalLowering):
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
         known = self.dtype_compare(node)
         if known is None:
+            known = self.generator_contains(node)          # generators.py
+        if known is None:
             known = self.static_str_compare(node)          # static_args.py
         if known is not None:
             return known

@@ -34,6 +34,7 @@ from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
 from script.frontend.exceptions import TryLowering
+from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
@@ -74,7 +75,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
                        StrMethodLowering, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
-                       ComplexArrayLowering):
+                       ComplexArrayLowering, GeneratorLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -222,11 +223,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if self.is_dead():
             return value        # after a certain raise: nothing here runs
         defined = self.read("$def:" + name, self.loc(node))
-        exc = ExcInfo("UnboundLocalError", unbound_local(name).replace("%", "%%"))
+        shown = name.split(":", 1)[1] if name.startswith("$gen") else name     # generators.py renames
+        exc = ExcInfo("UnboundLocalError", unbound_local(shown).replace("%", "%%"))
         if isinstance(defined, Const) and defined.value and not isinstance(value.type, Unknown):
             return value
         if isinstance(defined, Undef) or isinstance(defined, Const) and not defined.value:
-            self.error(f"local variable '{name}' is read before any assignment to it", node)
+            self.error(f"local variable '{shown}' is read before any assignment to it", node)
         if isinstance(value.type, Unknown):
             # No assignment with a value of a known type reaches here: when the types have
             # settled (no Restart), the only assignments that could are themselves computed
@@ -384,15 +386,20 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant):
             return        # docstrings and bare constants do nothing
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            return self.stmt_yield(node.value)      # generators.py
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
             self.assign_lambda(node.targets[0], node.value)      # closures.py
             return
+        if self.store_generator(node):                          # generators.py: g = gen(...)
+            return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
-        value = self.lazy(node.value) if into_array else self.expr_opt(node.value)
+        value = self.lazy(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
+        value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -505,6 +512,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     # ---- return --------------------------------------------------------------------------
 
     def stmt_Return(self, node: ast.Return) -> None:
+        if self.gen_active is not None:
+            return self.generator_return(node)      # generators.py
         value = self.expr_opt(node.value) if node.value is not None else None
         if self.try_frames or self.dropping:
             self.keep_foreign(0, node)          # exceptions.py
@@ -632,6 +641,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_For(self, node: ast.For) -> None:
         it = node.iter
+        if self.walks_generator(it):
+            return self.for_generator(node)         # generators.py
         builtin = self.builtin_call(it)
         if builtin is range:
             start, stop, step = self.range_args(it)
@@ -657,7 +668,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def iterable(self, node):
         """(length, item, element type) for what a `for` may iterate: `item(i)` gives the
         i-th element for 0 <= i < length. Ranges, arrays (along the first axis), tuples,
-        `a.flat`, `np.ndenumerate(a)`, and `enumerate`/`zip`/`reversed` of those."""
+        `a.flat`, `np.ndenumerate(a)`, and `enumerate`/`zip`/`reversed` of those; a
+        generator (generators.py) is run to its end first, into a list."""
+        if self.walks_generator(node):
+            return self.iterable_value(self.generator_list(node), node)
         builtin = self.builtin_call(node)
         loc = self.loc(node)
         if builtin is range:
@@ -692,6 +706,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 self.error("reversed() of a dict or set is not supported in compiled code", node)
             if inner in (enumerate, zip):
                 self.error(f"'{inner.__name__}' object is not reversible", node)
+            if self.walks_generator(node.args[0]):
+                self.error("'generator' object is not reversible", node)
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et

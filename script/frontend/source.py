@@ -51,7 +51,11 @@ class FunctionInfo:
         self.defaults.update(py_func.__kwdefaults__ or {})
         self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
         self.param_types = [self._annotation(a.arg, a.annotation) for a in all_params(node)]
-        self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
+        # A generator's return annotation (Iterator[int], ...) describes no compiled value: its
+        # body is inlined where it is iterated (generators.py).
+        is_generator = code.co_flags & inspect.CO_GENERATOR
+        self.return_type = self._annotation("return", node.returns) \
+            if node.returns is not None and not is_generator else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)
         self.specializations: dict[tuple, object] = {}     # arg types -> IR Function (unoptimized)

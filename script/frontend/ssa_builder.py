@@ -408,6 +408,7 @@ class SSABuilder:
 
     def _type_conflict(self, var: str, param: BlockParam, v: Value):
         others = [self.read_in(var, p) for p in param.block.preds]
+        shown = var.split(":", 1)[1] if var.startswith("$gen") else var      # (generators.py renames)
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and hasattr(self, "merge_pending_list"):
             self.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
@@ -416,10 +417,10 @@ class SSABuilder:
         tb = other.type if other is not None else param.type
         notes = []
         if loc_b is not None:
-            notes.append(f"  '{var}' is {tb} from {loc_b}")
+            notes.append(f"  '{shown}' is {tb} from {loc_b}")
         if loc_a is not None:
-            notes.append(f"  '{var}' is {v.type} from {loc_a}")
-        raise CompileError(f"variable '{var}' has incompatible types {tb} and {v.type} where control "
+            notes.append(f"  '{shown}' is {v.type} from {loc_a}")
+        raise CompileError(f"variable '{shown}' has incompatible types {tb} and {v.type} where control "
                            f"flow merges", param.loc or loc_a, tuple(notes))
 
     def drop_unknown_params(self) -> None:

@@ -51,7 +51,10 @@ class StrMethodLowering:
         if name in ("split", "rsplit"):
             return self._split(s, name, node)
         if name == "join":
-            (parts,) = self.positional(node, "join", 1)
+            if len(node.args) == 1 and not node.keywords and self.walks_generator(node.args[0]):
+                parts = self.generator_list(node.args[0])       # generators.py
+            else:
+                (parts,) = self.positional(node, "join", 1)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):
                 if isinstance(parts.type, T.ListType) or isinstance(parts.type, T.TupleType):
                     parts = self._str_list(parts, node)

@@ -1,0 +1,553 @@
+"""Generator functions (`yield`) and generator expressions, inlined where they are iterated.
+
+A generator never exists as an object in compiled code. Where one is consumed (a `for`
+loop, a comprehension's `for` clause, list(), sum(), min(), max(), any(), all(), sorted(),
+set(), dict(), str.join(), enumerate(), zip(), list.extend(), `yield from`) its body is
+built right there, in the consumer's function: the call's arguments are bound to its
+parameters, and each `yield v` becomes "hand v to the consumer" — for a `for` loop, assign
+the target and build the loop body. So the consumer and the generator take turns exactly
+as in CPython: code of the generator between two yields runs when the consumer asks for
+the next element, and a `break` leaves the generator where it stands.
+
+    def evens(xs):                     for x in evens(xs):
+        for x in xs:                       t += x
+            if x % 2 == 0:
+                yield x                ==> for x' in xs:           (x' is evens's x, renamed)
+                                               if x' % 2 == 0:
+                                                   x = x'; t += x  (the consumer's body)
+
+In a `for` over a generator the consumer's `continue` resumes the generator after its
+`yield`, `break` leaves the whole inlined body, the generator's `return` (or its end) ends
+the loop and runs the `else` clause. The generator's locals are renamed (`$gen<N>:x`, in
+a copy of its AST made once per call site and kept, so type hints keyed by its nodes survive
+the rebuilds of the consumer), its globals are its own module's, and its source positions are
+its own, so errors point at its lines. While the consumer's body is built at a `yield`,
+the consumer's names, loops, ``try`` handlers and comprehension scopes are back in place:
+an exception the consumer raises there is not caught by the generator's ``except``
+(as in CPython, where it is raised in the consumer's frame).
+
+A generator expression is walked the same way (`comprehension`, with the consumer's
+comprehension scopes back at each element).
+
+`g = gen(...)` whose only use is a later `for ... in g` in the same statement list is
+inlined at that loop with the arguments evaluated at the assignment (`store_generator`).
+
+Not supported (CompileError at the line): a generator object used as a value (stored in a
+variable otherwise, passed, returned, given to next()), `send` (the value of a `yield` expression),
+recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
+generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`), generator
+functions defined inside the compiled function.
+zip() of several generators runs every generator but the first to its end first (into a
+list); reversed() of a generator is an error, as in CPython.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+
+from script.errors import CompileError
+from script.frontend.lower_expr import WeakConst
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_RENAMES = itertools.count(1)
+
+# What a `yield` swaps between the generator's body and its consumer's.
+_STATE = ("info", "locals", "comp_scopes", "loops", "try_frames", "handling", "dropping", "exc_names",
+          "nested_functions", "gen_active", "gen_chain")
+
+USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop, a comprehension, "
+             "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
+             "enumerate(), zip(), yield from); a generator object cannot be stored, passed, "
+             "returned or given to next()")
+
+
+def is_generator(info) -> bool:
+    """Whether the function `info` describes is a generator function (a `yield` in its own
+    body, outside nested functions and lambdas); computed once per function."""
+    found = info.__dict__.get("_is_generator")
+    if found is None:
+        found = info.__dict__["_is_generator"] = _has_yield(info.node.body)
+    return found
+
+
+def _has_yield(body) -> bool:
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+class InlineCopy:
+    """The generator's AST renamed for one call site: `node` (a copy of the def), `names`
+    (each local's new name), `locals` (the new names), and `info`, the generator's
+    FunctionInfo seen through them (what its lambdas take as their outer function)."""
+
+    __slots__ = ("call", "node", "names", "locals", "info")
+
+    def __init__(self, info, call: ast.Call):
+        self.call = call            # kept alive: the cache is keyed by its id
+        k = next(_RENAMES)
+        self.names = {n: f"$gen{k}:{n}" for n in info.local_names}
+        self.node = copy.deepcopy(info.node)
+        for stmt in self.node.body:
+            self._rename(stmt, frozenset(), info)
+        self.locals = frozenset(self.names.values())
+        self.info = copy.copy(info)
+        self.info.node, self.info.local_names = self.node, self.locals
+        self.info.__dict__.pop("_inline_copies", None)
+
+    def _rename(self, node, shadowed: frozenset, info) -> None:
+        """Rename the generator's locals in `node`, except where a lambda's own parameter
+        of the same name hides one."""
+        if isinstance(node, ast.FunctionDef):
+            raise CompileError("nested functions inside a generator function are not supported in "
+                               "compiled code", info.loc(node))
+        if isinstance(node, ast.Lambda):
+            shadowed = shadowed | {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+        elif isinstance(node, ast.Name) and node.id in self.names and node.id not in shadowed:
+            node.id = self.names[node.id]
+        for child in ast.iter_child_nodes(node):
+            self._rename(child, shadowed, info)
+
+
+class FunctionArg:
+    """A function passed to a generator's parameter: the inlined body calls it by name."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+class Inlined:
+    """One generator call being built: the consumer's state to go back to at each `yield`
+    (`consumer`, a dict of `_STATE`), what to do with each element (`on_item`), where its
+    `return` goes (`done`), and how many ``try`` frames, loops and dropped exceptions of the
+    consumer lie under the generator's own."""
+
+    __slots__ = ("consumer", "on_item", "done", "frames", "loops", "dropping")
+
+    def __init__(self, consumer: dict, on_item, done):
+        self.consumer = consumer
+        self.on_item = on_item
+        self.done = done
+        self.frames = len(consumer["try_frames"])
+        self.loops = len(consumer["loops"]) + 1
+        self.dropping = len(consumer["dropping"])
+
+
+class GeneratorLowering:
+    """Mixin for `FunctionLowering`: generator functions and generator expressions."""
+
+    gen_active: Inlined | None = None       # the generator whose body is being built here
+    gen_chain: tuple = ()                   # the generator functions being inlined, outermost first
+
+    # ---- what is a generator ------------------------------------------------------------
+
+    def generator_info(self, node):
+        """The FunctionInfo of the generator function `node` calls, or None."""
+        if not isinstance(node, ast.Call):
+            return None
+        obj = self._callee_object(node.func)
+        if obj is None:
+            return None
+        from script.frontend.closures import NestedFunction
+        if isinstance(obj, NestedFunction):
+            if is_generator(obj.info):
+                self.error("generator functions defined inside a compiled function are not supported; "
+                           "define it at module level", node)
+            return None
+        info = self.ctx.script_info(obj)
+        if info is None:
+            import types
+            if not isinstance(obj, types.FunctionType) or not obj.__code__.co_flags & 0x20:    # CO_GENERATOR
+                return None
+            info = self.ctx.info_for(obj)
+        return info if is_generator(info) else None
+
+    def _callee_object(self, func):
+        """The Python object a call's `func` names (a global function, `module.function`),
+        found without building anything; None for anything else."""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            base = self._callee_object(func.value)
+            return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
+        if not isinstance(func, ast.Name) or func.id in self.locals \
+                or (self.comp_scopes and self.comprehension_var(func.id)):
+            return None
+        if func.id in self.nested_functions:
+            return self.nested_functions[func.id]
+        found, obj = self.info.global_value(func.id)
+        return obj if found else None
+
+    def is_generator_source(self, node) -> bool:
+        """Whether iterating `node` runs a generator: a generator expression or a call of a
+        generator function."""
+        return isinstance(node, ast.GeneratorExp) or self.generator_info(node) is not None
+
+    def walks_generator(self, node) -> bool:
+        """Whether `node` is a generator source, or enumerate()/zip() of one."""
+        if isinstance(node, ast.Name):
+            return id(node) in self.__dict__.get("stored_generators", ())
+        if not isinstance(node, ast.Call):
+            return isinstance(node, ast.GeneratorExp)
+        builtin = self.builtin_call(node)
+        if builtin is enumerate:
+            return bool(node.args) and self.walks_generator(node.args[0])
+        if builtin is zip:
+            return any(self.walks_generator(a) for a in node.args)
+        return builtin is None and self.generator_info(node) is not None
+
+    # ---- walking --------------------------------------------------------------------------
+
+    def walk_items(self, node, on_item, done) -> None:
+        """`on_item(x)` for each element `x` of what `node` gives, in order, built where the
+        element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
+        stop). `node` is a generator source, enumerate()/zip() of one, or any iterable."""
+        loc = self.loc(node)
+        builtin = self.builtin_call(node) if isinstance(node, ast.Call) else None
+        if builtin is enumerate and self.walks_generator(node):
+            return self._walk_enumerate(node, on_item, done)
+        if builtin is zip and self.walks_generator(node):
+            return self._walk_zip(node, on_item, done)
+        if isinstance(node, ast.GeneratorExp):
+            outer = list(self.comp_scopes)
+
+            def element():
+                x = self.expr(node.elt)
+                inner, self.comp_scopes = self.comp_scopes, outer
+                try:
+                    on_item(x)
+                finally:        # (a Restart unwinds through comprehension's own finally)
+                    self.comp_scopes = inner
+
+            self.comprehension(node, element)
+        elif isinstance(node, ast.Name) and self.walks_generator(node):
+            info, call, args = self.stored_generators[id(node)]
+            self.inline_generator(info, call, on_item, done,
+                                  {p: self.read(v) if isinstance(v, str) else v for p, v in args.items()})
+        elif builtin is None and (info := self.generator_info(node)) is not None:
+            self.inline_generator(info, node, on_item, done)
+        else:
+            n, item, _ = self.iterable(node)
+            self.for_range(node, n, lambda i: on_item(item(i)))
+        self.goto(done, loc)
+
+    def _walk_enumerate(self, node, on_item, done) -> None:
+        if not 1 <= len(node.args) <= 2 or node.keywords:
+            self.error("enumerate() takes an iterable and an optional start", node)
+        first = self.coerce(self.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
+        count = self.new_var("count", first)
+        loc = self.loc(node)
+
+        def step(x):
+            k = self.read(count, loc)
+            self.write(count, self.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
+            on_item(self.make_tuple([k, x], node))
+
+        self.walk_items(node.args[0], step, done)
+
+    def _walk_zip(self, node, on_item, done) -> None:
+        """zip() with a generator among its arguments: the first one is walked, the others
+        are indexed (a generator after the first runs to its end first, into a list). As in
+        CPython, the iterables before the walked one are asked first: when one of them ends,
+        the generator is not resumed; when one after it ends, its last element is dropped."""
+        loc = self.loc(node)
+        if node.keywords:
+            self.error("zip() takes no keyword arguments in compiled code", node)
+        p = next(k for k, a in enumerate(node.args) if self.walks_generator(a))
+        parts = {k: self.iterable(a) for k, a in enumerate(node.args) if k != p}
+
+        def shortest(ks):
+            n = None
+            for k in ks:
+                n = parts[k][0] if n is None else self.emit("min", [n, parts[k][0]], T.I64, None, loc)
+            return n
+
+        before, after = shortest(range(p)), shortest(range(p + 1, len(node.args)))
+        count = self.new_var("zip", Const(0, T.I64))
+
+        def step(x):
+            k = self.read(count, loc)
+            if after is not None:
+                self._stop_unless(self.cmp("lt", k, after, node), done, node)
+            self.write(count, self.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
+            on_item(self.make_tuple([parts[j][1](k) if j != p else x for j in range(len(node.args))], node))
+            if before is not None and self.block is not None:
+                self._stop_unless(self.cmp("lt", self.read(count, loc), before, node), done, node)
+
+        if before is not None:
+            self._stop_unless(self.cmp("gt", before, Const(0, T.I64), node), done, node)
+        self.walk_items(node.args[p], step, done)
+
+    def _stop_unless(self, cond: Value, done, node) -> None:
+        go_on = self.new_block("gen.more")
+        self.branch(cond, go_on, done, self.loc(node))
+        self.seal(go_on)
+        self.start(go_on)
+
+    def each_item(self, node, body) -> None:
+        """`body(x)` for each element of a generator source (or enumerate()/zip() of one)."""
+        done = self.new_block("gen.end")
+        self.walk_items(node, body, done)
+        self.finish_join(done)
+
+    def generator_list(self, node, limit: int | None = None) -> Value:
+        """A new list of the elements a generator source gives: run to its end now, or until
+        it has given `limit` elements."""
+        lst = self.list_of_unknown(node)
+        done = self.new_block("gen.end")
+
+        def put(x):
+            self.append_item(lst, x, node)
+            if limit is not None:
+                full = self.cmp("ge", self.list_len(lst, node), Const(limit, T.I64), node)
+                self._stop_unless(self.emit("not", [full], T.BOOL, None, self.loc(node)), done, node)
+
+        self.walk_items(node, put, done)
+        self.finish_join(done)
+        return lst
+
+    def unpacked_generator(self, targets, node) -> Value | None:
+        """For `a, b = <generator>`: a list of at most one element more than the targets
+        want (CPython asks for no more before it reports too many); None for other values."""
+        if not all(isinstance(t, (ast.Tuple, ast.List)) for t in targets) or not self.walks_generator(node):
+            return None
+        starred = any(isinstance(e, ast.Starred) for t in targets for e in t.elts)
+        return self.generator_list(node, None if starred else max(len(t.elts) for t in targets) + 1)
+
+    def generator_contains(self, node: ast.Compare) -> Value | None:
+        """`x in <generator>` / `not in`: == against each element, stopping at the first
+        equal one (the generator is not resumed after it); None for other comparisons."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+                or not self.walks_generator(node.comparators[0]):
+            return None
+        x = self.expr(node.left)
+        found = self.any_of(node.comparators[0], node, lambda e: self.compare(ast.Eq(), x, e, node))
+        return found if isinstance(node.ops[0], ast.In) else self.emit("not", [found], T.BOOL, None, self.loc(node))
+
+    def for_generator(self, node: ast.For) -> None:
+        """`for target in <generator source>: body else: orelse`."""
+        loc = self.loc(node)
+        after, done = self.new_block("for.end"), self.new_block("gen.done")
+
+        def on_item(x):
+            from script.frontend.lower_stmt import Loop
+            self.assign(node.target, x, node)
+            resume = self.new_block("gen.resume")
+            self.loops.append(Loop(after, resume))
+            self.stmts(node.body)
+            self.loops.pop()
+            self.goto(resume, loc)
+            self.finish_join(resume)
+
+        self.walk_items(node.iter, on_item, done)
+        self.finish_join(done)
+        if self.block is not None:
+            self.stmts(node.orelse)
+            self.goto(after, loc)
+        self.finish_join(after)
+
+    # ---- inlining a generator function ----------------------------------------------------
+
+    def inline_generator(self, info, call: ast.Call, on_item, done, params=None) -> None:
+        """Build the body of generator function `info` called by `call` here, handing each
+        value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
+        parameters' values when the call's arguments were evaluated before (`store_generator`)."""
+        if any(i is info for i in self.gen_chain):
+            self.error(f"recursive generator '{info.name}' is not supported in compiled code "
+                       "(its body is inlined where it is iterated)", call)
+        inline = self._inline_copy(info, call)
+        params = self._bind_generator_args(info, call) if params is None else params
+        consumer = {a: getattr(self, a) for a in _STATE}
+        record = Inlined(consumer, on_item, done)
+        self.info = inline.info
+        self.locals = inline.locals
+        self.comp_scopes = []
+        self.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
+        self.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
+        self.handling, self.dropping, self.exc_names = [], list(consumer["dropping"]), {}
+        self.nested_functions = {inline.names[p]: v.obj for p, v in params.items() if isinstance(v, FunctionArg)}
+        self.gen_active = record
+        self.gen_chain = consumer["gen_chain"] + (info,)
+        try:
+            for name in info.local_names:
+                self.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
+            for name, value in params.items():
+                if isinstance(value, FunctionArg):
+                    continue            # called by its name (nested_functions, above)
+                new = inline.names[name]
+                ann = info.param_types[info.param_names.index(name)]
+                if ann is not None:
+                    self.declared[new] = ann
+                    value = self.coerce(value, ann, call)
+                self.write(new, value, loc=self.loc(call))
+            self.stmts(inline.node.body)
+            self.goto(done, self.loc(call))
+        finally:
+            self._set_state(consumer)
+
+    def _set_state(self, state: dict) -> None:
+        for a in _STATE:
+            setattr(self, a, state[a])
+
+    def store_generator(self, node: ast.Assign) -> bool:
+        """`g = gen(...)` whose only use is a `for ... in g` later in the same statement list:
+        the call's arguments are evaluated here, as in CPython, and the body is inlined at
+        the loop. False (nothing built) for any other assignment."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
+                or not isinstance(node.value, ast.Call):
+            return False
+        info = self.generator_info(node.value)
+        use = _loop_use(self.info.node, node) if info is not None else None
+        if use is None:
+            return False
+        args = {p: v if isinstance(v, FunctionArg) else self.new_var("garg", v)
+                for p, v in self._bind_generator_args(info, node.value).items()}
+        self.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
+        return True
+
+    def _inline_copy(self, info, call: ast.Call) -> InlineCopy:
+        """The renamed copy for this call, and for its k-th inlining in this build: a call
+        inside a consumer body built at several `yield`s is inlined once at each, and each
+        copy is typed on its own (the same copies in every rebuild, for the type hints)."""
+        seen = self.__dict__.setdefault("inline_counts", {})
+        k = seen[id(call)] = seen.get(id(call), -1) + 1
+        copies = info.__dict__.setdefault("_inline_copies", {})
+        found = copies.get((id(call), k))
+        if found is None or found.call is not call:
+            found = copies[(id(call), k)] = InlineCopy(info, call)
+        return found
+
+    def _bind_generator_args(self, info, call: ast.Call) -> dict[str, Value]:
+        """The generator's parameters bound to the call's arguments (evaluated here, in the
+        consumer, in order) and defaults, by name."""
+        for a in call.args:
+            if isinstance(a, ast.Starred):
+                self.error("*args in calls is not supported", a)
+        names = info.param_names
+        n_positional = getattr(info, "n_positional", len(names))
+        if len(call.args) > n_positional:
+            self.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
+                       "were given", call)
+        bound: dict[str, Value] = {}
+        for name, a in zip(names, call.args):
+            bound[name] = self._argument(a)
+        for k in call.keywords:
+            if k.arg is None:
+                self.error("**kwargs in calls is not supported", k.value)
+            if k.arg not in names:
+                self.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
+            if k.arg in bound:
+                self.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
+            bound[k.arg] = self._argument(k.value)
+        for name in names:
+            if name not in bound:
+                if name not in info.defaults:
+                    self.error(f"{info.name}() missing required argument '{name}'", call)
+                obj = info.defaults[name]
+                v = self.python_object(obj, name, call)
+                if not isinstance(v, Value) and not callable(obj):
+                    self.error(f"the default of '{name}' of generator '{info.name}' is not a value "
+                               "compiled code can use", call)
+                bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
+        return bound
+
+    def _argument(self, node) -> Value | FunctionArg:
+        """An argument's value, or the function it names (a global function, a builtin:
+        the generator calls it by its parameter's name)."""
+        from script.frontend.closures import NestedFunction
+        from script.frontend.lower_stmt import PyRef
+        v = None
+        if isinstance(node, ast.Name) and node.id not in self.locals and not (
+                self.comp_scopes and self.comprehension_var(node.id)) or isinstance(node, ast.Attribute):
+            v = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
+        if isinstance(v, PyRef) and callable(v.obj) and not isinstance(v.obj, NestedFunction):
+            return FunctionArg(v.obj)
+        if isinstance(node, ast.Lambda) or isinstance(v, PyRef) and isinstance(v.obj, NestedFunction):
+            self.error("a lambda or nested function passed to a generator is not supported in compiled "
+                       "code (pass a module-level function)", node)
+        v = self.expr_opt(node) if not isinstance(v, Value) else v
+        return Const(v.value, v.type, v.loc) if isinstance(v, WeakConst) else v
+
+    # ---- yield and return inside an inlined generator ---------------------------------------
+
+    def stmt_yield(self, node) -> None:
+        """`yield v` / `yield from xs` as a statement."""
+        record = self.gen_active
+        if record is None:
+            self.error(f"'{self.info.name}' is a generator function: compiled code inlines it where it "
+                       "is iterated (a for loop, list(), sum(), ...), and it cannot be called from Python, "
+                       "since a compiled function cannot return a generator; iterate it inside a compiled "
+                       "function, or call the undecorated Python function", node)
+        if any(f.finalbody is not None for f in self.try_frames[record.frames:]) \
+                or len(self.dropping) > record.dropping:
+            self.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
+                       node)
+        if isinstance(node, ast.YieldFrom):
+            self.each_item(node.value, self._hand_on)
+            return
+        value = self.expr(node.value) if node.value is not None else Const(None, T.NONE)
+        self._hand_on(value)
+
+    def _hand_on(self, value: Value) -> None:
+        """Give `value` to the consumer of the generator being built: its code is built here,
+        with its own state back in place."""
+        record = self.gen_active
+        if isinstance(value, WeakConst):
+            value = Const(value.value, value.type, value.loc)
+        mine = {a: getattr(self, a) for a in _STATE}
+        self._set_state(record.consumer)
+        try:
+            record.on_item(value)
+        finally:
+            self._set_state(mine)
+
+    def generator_return(self, node: ast.Return) -> None:
+        """`return` in an inlined generator: the `finally` bodies of its own ``try``
+        statements, then the end of the walk (a returned value is computed and dropped: a
+        consumer never sees StopIteration.value)."""
+        record = self.gen_active
+        if node.value is not None:
+            self.expr(node.value)
+        self.keep_foreign(record.loops, node)
+        self.run_finally(record.frames, node)
+        if self.block is not None:
+            self.goto(record.done, self.loc(node))
+
+    def expr_Yield(self, node):
+        self.error("the value of a 'yield' expression (generator.send) is not supported in compiled "
+                   "code; write 'yield v' as a statement", node)
+
+    expr_YieldFrom = expr_Yield
+
+
+def _loop_use(fn: ast.FunctionDef, assign: ast.Assign) -> ast.Name | None:
+    """The `g` of `for ... in g` when that is the only read of the name `assign` stores (its
+    only store), in a statement after `assign` in the same statement list; else None."""
+    name = assign.targets[0].id
+    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name]
+    loads = [n for n in uses if isinstance(n.ctx, ast.Load)]
+    if len(uses) != 2 or len(loads) != 1:
+        return None
+    for node in ast.walk(fn):
+        for body in _statement_lists(node):
+            if any(s is assign for s in body):
+                k = next(i for i, s in enumerate(body) if s is assign)
+                return loads[0] if any(isinstance(s, ast.For) and s.iter is loads[0] for s in body[k + 1:]) else None
+    return None
+
+
+def _statement_lists(node):
+    for field in ("body", "orelse", "finalbody"):
+        body = getattr(node, field, None)
+        if isinstance(body, list):
+            yield body
+    for h in getattr(node, "handlers", ()):
+        yield h.body
