@@ -289,6 +289,8 @@ class DictLowering:
             return "\x01(" + inner.replace("\x01", "") + ")", args
         if isinstance(t, T.BoolType):
             return "\x01%B", [key]
+        if isinstance(t, T.StrType):
+            return "\x01%U", [self.str_of(key, node, "r")]
         if isinstance(t, T.FloatType):
             return "\x01%R", [self.coerce(key, T.F64, node)]
         return ("\x01%llu" if not t.signed else "\x01%lld"), [key]
