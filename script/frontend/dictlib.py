@@ -165,6 +165,19 @@ def last_live(entries) -> int:
     return j
 
 
+def _count(item) -> int:
+    return item[1]
+
+
+def most_common(items, n: int):
+    """Counter.most_common(n) of the list of (key, count) items: by count, ties in the
+    order of `items` (CPython's nlargest and sorted are stable), at most `n` (none if n < 0)."""
+    s = sorted(items, key=_count, reverse=True)
+    if n < 0:
+        n = 0
+    return s[:n]
+
+
 # Kept out of line (ir.core `inline_mark`): the writers are large, and `rebuild` seldom runs.
 for _fn, _mark in ((rebuild, "$cold"), (dict_store, "$outline"), (set_add, "$outline"),
                    (dict_remove, "$outline"), (set_remove, "$outline"), (clear, "$outline"),

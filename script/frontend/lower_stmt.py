@@ -30,6 +30,7 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
+from script.frontend.default_tables import DefaultTables
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
@@ -72,7 +73,7 @@ class Loop:
 
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
+                       JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering):
@@ -361,6 +362,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy(node.value) if into_array else self.expr_opt(node.value)
         for target in node.targets:
+            self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
