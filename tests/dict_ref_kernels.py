@@ -214,3 +214,23 @@ def counter_update(xs):
     for x in xs:
         c[x % 5] += 1
     return c[1], c[99], len(c), c.most_common(2)
+
+
+def counter_chars(text):
+    return Counter(text)
+
+
+def counter_all(words):
+    return Counter(w[:1] for w in words).most_common()
+
+
+def dd_lambda(words):
+    d = defaultdict(lambda: [0])
+    for w in words:
+        d[len(w)][0] += 1
+        d[len(w)].append(len(d))
+    return d
+
+
+def sum_lists(d):
+    return sum(len(v) for v in d.values())

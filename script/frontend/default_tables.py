@@ -89,10 +89,13 @@ class DefaultTables:
                        "value is not supported in compiled code (use another name)", target)
 
     def table_default_of(self, base_node):
-        """(kind, factory node) when `base_node` names a defaultdict or Counter."""
+        """(kind, factory node) when `base_node` names a defaultdict or Counter, or makes one
+        (`Counter(xs).most_common(3)`)."""
+        calls = self.default_calls()
+        if isinstance(base_node, ast.Call):
+            return calls.get(id(base_node))
         if not isinstance(base_node, ast.Name):
             return None
-        self.default_calls()
         default = self.table_defaults.get(base_node.id)
         if default is not None and default[0] == _DEFAULT and default[1] is None:
             return None                 # defaultdict() without a factory: a dict
