@@ -112,6 +112,14 @@ def test_a_dict_of_lists_argument_is_refused_at_the_call():
         f({1: [2, 3]})
 
 
+def test_a_dict_of_lists_parameter_annotation_is_refused():
+    def f(d: dict[int, list[int]]) -> int:
+        return len(d)
+
+    with pytest.raises(CompileError, match="a dict parameter whose values are lists or arrays"):
+        script.script(f)({1: [2]})
+
+
 def _reassigned_default(words):
     d = defaultdict(int)
     d = {}
@@ -188,3 +196,33 @@ def test_freed_entries_are_never_read():
 def test_entries_are_released():
     # Each round makes ~40 KB of strs, lists and tables: 3000 rounds leaking would be 100+ MB.
     assert _run_child(3000) < 20_000
+
+
+def test_saved_and_cached(tmp_path, monkeypatch):
+    import textwrap
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "m.py").write_text(textwrap.dedent('''
+        import script
+        from collections import defaultdict
+
+        @script.script(cache=True)
+        def groups(words: list[str]) -> dict[str, list[str]]:
+            d = defaultdict(list)
+            for w in words:
+                d[w[:1]].append(w)
+            return d
+
+        @script.script
+        def lookup(d: dict[str, str], s: set[tuple[str, int]]) -> list[str]:
+            return [d[k] for k, n in sorted(s) if k in d]
+    '''))
+    save = "import script, m; print(m.groups(['ab', 'b', 'ac']), m.lookup({'a': 'x'}, {('a', 1), ('q', 2)})); " \
+           f"script.save([m.groups, m.lookup], {str(tmp_path / 'm.smod')!r})"
+    load = f"import script; m = script.load({str(tmp_path / 'm.smod')!r}); " \
+           "print(m.groups(['ab', 'b', 'ac']), m.lookup({'a': 'x'}, {('a', 1), ('q', 2)}))"
+    cached = "import m; print(m.groups(['z']), m.groups.__dict__.get('_cache_hit'))"
+    outs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                           check=True).stdout.strip() for code in (save, load, cached)]
+    assert outs[0] == "{'a': ['ab', 'ac'], 'b': ['b']} ['x']"
+    assert outs[1] == outs[0]
+    assert outs[2].startswith("{'z': ['z']}")

@@ -12,7 +12,7 @@ import inspect
 import textwrap
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.typeinfer import type_from_annotation
+from script.frontend.typeinfer import is_table_argument_value, type_from_annotation
 from script.ir import types as T
 
 
@@ -92,6 +92,10 @@ class FunctionInfo:
         if t is None:
             raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
                                self.loc(ann_node))
+        if name != "return" and _has_list_valued_table(t):
+            raise CompileError(f"a dict parameter whose values are lists or arrays ('{name}') is not supported: "
+                               "an argument dict is a read-only copy, so a change to one of its lists would be "
+                               "lost (dicts of lists can be results)", self.loc(ann_node))
         return t
 
     def eval_annotation(self, ann_node):
@@ -150,3 +154,12 @@ def _assigned_names(fn: ast.FunctionDef) -> set[str]:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return names
+
+
+def _has_list_valued_table(t: T.Type) -> bool:
+    """Whether `t` has a dict whose values hold lists or arrays (typeinfer.is_table_argument_value)."""
+    if isinstance(t, T.TupleType):
+        return any(_has_list_valued_table(e) for e in t.elems)
+    if isinstance(t, T.ListType):
+        return _has_list_valued_table(t.elem)
+    return isinstance(t, T.DictType) and not is_table_argument_value(t.value)

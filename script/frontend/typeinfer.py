@@ -124,7 +124,7 @@ def type_from_annotation(ann) -> T.Type | None:
             return None
         if origin is set:
             return T.SetType(args[0])
-        return T.DictType(args[0], args[1]) if args[1] is not None and is_table_argument_value(args[1]) else None
+        return T.DictType(args[0], args[1]) if args[1] is not None and T.is_list_element(args[1]) else None
     if origin is tuple:
         args = typing.get_args(ann)
         elems = [type_from_annotation(a) for a in args]
