@@ -234,3 +234,25 @@ def dd_lambda(words):
 
 def sum_lists(d):
     return sum(len(v) for v in d.values())
+
+
+def append_or_start(xs):
+    """The value is read (appended to) above the first store that types it."""
+    d = {}
+    for x in xs:
+        if x % 4 in d:
+            d[x % 4].append(str(x))
+        else:
+            d[x % 4] = [str(x)]
+    return d
+
+
+def never_stored(k):
+    d = {}
+    if k in d:
+        return d[k] + 1
+    return len(d)
+
+
+def empty_lists(xs):
+    return {x: [] for x in xs}

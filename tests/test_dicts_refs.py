@@ -56,7 +56,8 @@ CASES = [
     (K.dd_count, (W,)), (K.dd_lists, (list(range(10)),)), (K.dd_read, (W,)), (K.dd_str, (list(range(10)),)),
     (K.counter, (W,)), (K.counter_chars, ("mississippi",)), (K.counter_most, (W, 2)), (K.counter_most, (W, -1)),
     (K.counter_most, (W, 50)), (K.counter_all, (W,)), (K.counter_update, (list(range(13)),)),
-    (K.dd_lambda, (W,)),
+    (K.dd_lambda, (W,)), (K.append_or_start, (list(range(9)),)), (K.never_stored, (3,)),
+    (K.empty_lists, ([1, 2],)),
 ]
 
 
@@ -95,6 +96,7 @@ def test_ints(xs):
     check(K.dd_lists, xs)
     check(K.dd_str, xs)
     check(K.counter_update, xs)
+    check(K.append_or_start, xs)
     check(K.adjacency, [(0, 1)] + [(abs(a) % 7, abs(b) % 7) for a, b in zip(xs, xs[1:])], 7)
 
 

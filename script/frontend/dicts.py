@@ -30,7 +30,7 @@ import ast
 from script.frontend import dictlib
 from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -89,8 +89,13 @@ class DictLowering:
         return t if key is t.key and value is t.value else T.DictType(key, value)
 
     def settle_pending_tables(self) -> None:
-        """At the end of a round: tables nothing was stored into have int keys and values."""
+        """At the end of a round: tables nothing was stored into have int keys and values
+        (also those whose int values a read guessed, once no store changed them)."""
         changed = False
+        if getattr(self, "read_guessed", False) and not self.hints_changed:
+            for k in [k for k in self.hints if isinstance(k, tuple) and k[0] == "table_guess"]:
+                del self.hints[k]
+                changed = True
         for node, is_set in self.pending_tables.items():
             hint = self.hints.get(("table", node))
             if hint is None or hint[1] is None or hint[2] is None and not hint[0]:
@@ -108,6 +113,8 @@ class DictLowering:
                 self.settle_table_types(e)
         elif isinstance(t, T.HashType):
             self.read_table_types(t, T.I64, T.I64)
+            for part in _parts(t):
+                self.settle_list_types(part)
 
     def read_table_types(self, t: T.HashType, key: T.Type, value: T.Type | None) -> None:
         """Settle the unknown parts of `t`, about to be read with a key of type `key` (and a
@@ -166,6 +173,7 @@ class DictLowering:
         old = _parts(t)
         for n in guessed:
             del self.hints[("table_guess", n)]
+            self.hints_changed = True   # (a read of the guessed values this round gave Undef)
         if new == old:
             return False
         hint = (is_set, new[0], None if is_set else new[1])
@@ -266,6 +274,12 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
+        if part == _VALUE and self._guessed_nodes(d.type):
+            # Values typed by a read alone: a store later in this round may give them their
+            # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            self.read_guessed = True
+            return Undef(UNKNOWN, self.loc(node))
         _, entries = self.table_parts(d, node)
         e = self.emit("list_get", [entries, j], d.type.entry, None, self.loc(node))
         return self.emit("extract", [e], d.type.entry.elems[part], part, self.loc(node))
@@ -298,6 +312,9 @@ class DictLowering:
     def table_store(self, d: Value, key: Value, value: Value | None, node) -> None:
         """`d[key] = value`, or `s.add(key)` when `value` is None."""
         t = d.type
+        if value is not None and isinstance(value.type, Unknown):
+            self.saw_unknown = self.saw_unknown or self.loc(node)      # (entry_part)
+            return
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
         key = self.table_key(d, key, node)
