@@ -256,3 +256,10 @@ def never_stored(k):
 
 def empty_lists(xs):
     return {x: [] for x in xs}
+
+
+def dd_annotated(words):
+    d: dict[str, int] = defaultdict(int)
+    for w in words:
+        d[w] += len(w)
+    return d

@@ -57,7 +57,7 @@ CASES = [
     (K.counter, (W,)), (K.counter_chars, ("mississippi",)), (K.counter_most, (W, 2)), (K.counter_most, (W, -1)),
     (K.counter_most, (W, 50)), (K.counter_all, (W,)), (K.counter_update, (list(range(13)),)),
     (K.dd_lambda, (W,)), (K.append_or_start, (list(range(9)),)), (K.never_stored, (3,)),
-    (K.empty_lists, ([1, 2],)),
+    (K.empty_lists, ([1, 2],)), (K.dd_annotated, (W,)),
 ]
 
 

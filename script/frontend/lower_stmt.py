@@ -239,6 +239,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if name in self.declared:
             want = self.declared[name]
             self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
+            if isinstance(want, T.HashType) and isinstance(value.type, T.HashType):
+                self.merge_pending_table(value.type, want)      # `d: dict[str, int] = {}`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
@@ -374,7 +376,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.error(f"'{name}' was declared {self.declared[name]} before", node)
         self.declared[name] = t
         if node.value is not None:
-            self.assign_name(name, self.expr_opt(node.value), node)
+            value = self.expr_opt(node.value)
+            self.note_default_table(node.target, node.value)
+            self.assign_name(name, value, node)
 
     def annotation_type(self, ann_node) -> T.Type:
         try:
