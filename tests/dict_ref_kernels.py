@@ -263,3 +263,7 @@ def dd_annotated(words):
     for w in words:
         d[w] += len(w)
     return d
+
+
+def lists_param(d: dict[int, list[int]]) -> int:
+    return len(d)
