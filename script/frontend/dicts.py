@@ -5,7 +5,8 @@ A dict or set is a `T.HashType` value: the tuple of two lists (types.py) that th
 of dictlib.py works on, so it is a reference as a list is (`b = a; b[k] = v` changes `a`),
 and everything lowers to list ops, `hash` and calls of dictlib.
 
-Types. Keys are bools, ints, floats or tuples of them; values anything a list holds. The
+Types. Keys are bools, ints, floats, strs or tuples of them; values anything a list holds
+(strs, lists and arrays too: the entries list counts them as any list counts its elements). The
 types of an empty `{}`, `set()`, `dict()` or a comprehension are not known where it is made:
 a build round gives it `PendingPart` placeholders keyed by its node, the first store records
 a hint (`("table", node)` -> (key, value)) and restarts the build, as for lists. Unlike a
