@@ -68,7 +68,7 @@ def uses_star_args(*args):  # error: *args parameters
 
 
 def uses_dict(x):
-    d = {x: [x]}  # error: dict values of type list[i64] are not supported
+    d = {x: {x: x}}  # error: dict values of type dict[i64, i64] are not supported
     return d
 
 

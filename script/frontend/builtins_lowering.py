@@ -162,6 +162,9 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        kind = self.default_kind(obj)
+        if kind is not None:                   # defaultdict, Counter (default_tables.py)
+            return self.make_default_table(kind, node)
         if obj is collections.deque:           # a list in compiled code (docs/lists.md)
             if node.keywords or len(node.args) > 1:
                 self.error("deque() takes at most an iterable in compiled code (no maxlen)", node)

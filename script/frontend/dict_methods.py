@@ -35,6 +35,9 @@ class TableMethods:
             self.error("'set' object is not subscriptable", node)
         if isinstance(index_node, ast.Slice):
             self.error("dicts cannot be sliced", index_node)
+        default = self.table_default_of(node.value) if isinstance(node, ast.Subscript) else None
+        if default is not None:
+            return self.default_subscript(d, default, index_node, node)      # default_tables.py
         j, key = self.table_lookup(d, index_node, node)
         self.raise_key_error(self.cmp("lt", j, Const(0, T.I64), node), key, node)
         return self.entry_part(d, j, _VALUE, node)
@@ -56,6 +59,9 @@ class TableMethods:
         if isinstance(d.type, T.SetType):
             self.error("'set' object is not subscriptable", node)
         self.check_table_writable(d, node)
+        default = self.table_default_of(node.target.value)
+        if default is not None:
+            return self.default_aug_assign(d, default, node)                  # default_tables.py
         key = self.expr(node.target.slice)
         j, k = self.table_lookup(d, key, node)
         self.raise_key_error(self.cmp("lt", j, Const(0, T.I64), node), k, node)
@@ -86,6 +92,9 @@ class TableMethods:
         kind = "set" if is_set else "dict"
         if node.keywords:
             self.error(f"{kind}.{name}() takes no keyword arguments", node)
+        default = self.table_default_of(node.func.value)
+        if name == "most_common" and default is not None and default[0] == "Counter":
+            return self.counter_most_common(d, node)                          # default_tables.py
         method = getattr(self, f"_{kind}_{name}", None) or getattr(self, f"_table_{name}", None)
         if method is None or name.startswith("_"):
             self.error(f"{kind} has no method '{name}' in compiled code", node.func)

@@ -16,7 +16,9 @@ slot. `h` is always the key's `hash` (>= 0), computed by the caller (frontend/di
 Compiled for each table type by the same frontend when user code needs it; lookups are
 inlined, the writers kept out of line (the marks at the end). Elements are read and written
 with the unchecked `_get`/`_set` (lists.py `library_method`): every position here is within
-its list by construction. A table from Python is read-only (frontend/list_args.py `reject_argument_list_writes`),
+its list by construction. They are `list_get`/`list_set`, and `_resize` is `list_resize`, so
+entries holding references (str keys, list values) are counted as a list's elements are:
+moved entries counted, replaced and dropped ones released. A table from Python is read-only (frontend/list_args.py `reject_argument_list_writes`),
 so the writers here only ever see tables made or copied in compiled code.
 """
 
@@ -163,6 +165,19 @@ def last_live(entries) -> int:
     while entries._get(j)[0] < 0:
         j -= 1
     return j
+
+
+def _count(item) -> int:
+    return item[1]
+
+
+def most_common(items, n: int):
+    """Counter.most_common(n) of the list of (key, count) items: by count, ties in the
+    order of `items` (CPython's nlargest and sorted are stable), at most `n` (none if n < 0)."""
+    s = sorted(items, key=_count, reverse=True)
+    if n < 0:
+        n = 0
+    return s[:n]
 
 
 # Kept out of line (ir.core `inline_mark`): the writers are large, and `rebuild` seldom runs.

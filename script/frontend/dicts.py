@@ -5,7 +5,8 @@ A dict or set is a `T.HashType` value: the tuple of two lists (types.py) that th
 of dictlib.py works on, so it is a reference as a list is (`b = a; b[k] = v` changes `a`),
 and everything lowers to list ops, `hash` and calls of dictlib.
 
-Types. Keys are bools, ints, floats or tuples of them; values anything a list holds. The
+Types. Keys are bools, ints, floats, strs or tuples of them; values anything a list holds
+(strs, lists and arrays too: the entries list counts them as any list counts its elements). The
 types of an empty `{}`, `set()`, `dict()` or a comprehension are not known where it is made:
 a build round gives it `PendingPart` placeholders keyed by its node, the first store records
 a hint (`("table", node)` -> (key, value)) and restarts the build, as for lists. Unlike a
@@ -28,8 +29,9 @@ from __future__ import annotations
 import ast
 
 from script.frontend import dictlib
+from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -70,13 +72,31 @@ class DictLowering:
         A hint is (is_set, key type, value type), None for a part not yet known."""
         hint = self.hints.get(("table", node))
         if hint is None:
-            self.pending_tables[node] = is_set
             hint = (is_set,) + tuple(known)
-        return _hinted_type(node, hint)
+            if known[0] is not None and (is_set or known[1] is not None):
+                self.hints[("table", node)] = hint      # (what a later store may widen)
+            else:
+                self.pending_tables[node] = is_set
+        return self.hinted_table(node, hint)
+
+    def hinted_table(self, node, hint) -> T.HashType:
+        """The table type a hint gives, with the pending list types in it that have hints
+        by now resolved (`{k: [] ...}`, then an append to a value)."""
+        t = _hinted_type(node, hint)
+        key = self.resolve_pending(t.key)
+        if isinstance(t, T.SetType):
+            return t if key is t.key else T.SetType(key)
+        value = self.resolve_pending(t.value)
+        return t if key is t.key and value is t.value else T.DictType(key, value)
 
     def settle_pending_tables(self) -> None:
-        """At the end of a round: tables nothing was stored into have int keys and values."""
+        """At the end of a round: tables nothing was stored into have int keys and values
+        (also those whose int values a read guessed, once no store changed them)."""
         changed = False
+        if getattr(self, "read_guessed", False) and not self.hints_changed:
+            for k in [k for k in self.hints if isinstance(k, tuple) and k[0] == "table_guess"]:
+                del self.hints[k]
+                changed = True
         for node, is_set in self.pending_tables.items():
             hint = self.hints.get(("table", node))
             if hint is None or hint[1] is None or hint[2] is None and not hint[0]:
@@ -94,6 +114,8 @@ class DictLowering:
                 self.settle_table_types(e)
         elif isinstance(t, T.HashType):
             self.read_table_types(t, T.I64, T.I64)
+            for part in _parts(t):
+                self.settle_list_types(part)
 
     def read_table_types(self, t: T.HashType, key: T.Type, value: T.Type | None) -> None:
         """Settle the unknown parts of `t`, about to be read with a key of type `key` (and a
@@ -103,9 +125,12 @@ class DictLowering:
             return
         if not T.is_key_type(key):
             key = T.I64
+        guessed = value is None
         value = value if value is not None and T.is_list_element(value) else T.I64
         is_set = isinstance(t, T.SetType)
         old = self.hints.get(("table", pending[0].node)) or (is_set, None, None)    # stores of this round
+        if not is_set and is_pending(t.value) and old[2] is None and guessed:
+            self.hints[("table_guess", pending[0].node)] = True     # a store may still set it
         self.hints[("table", pending[0].node)] = (
             is_set, t.key if not is_pending(t.key) else old[1] or key,
             None if is_set else t.value if not is_pending(t.value) else old[2] or value)
@@ -136,14 +161,20 @@ class DictLowering:
         is_set = isinstance(t, T.SetType)
         if not T.is_key_type(key_t):
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
-                       "bools, ints, floats or tuples of them)", node)
+                       "bools, ints, floats, strs or tuples of them)", node)
+        guessed = self._guessed_nodes(t)
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
-            if not T.is_list_element(value_t) or T.holds_references(value_t):
+            if not T.is_list_element(value_t):
                 self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
-                           "bools, ints, floats or tuples of them)", node)
-            new.append(self._widened(t.value, value_t, node))
+                           "what a list holds: numbers, strs, lists, arrays or tuples of them)", node)
+            if not is_pending(t.value) and not guessed:
+                self.merge_pending(t.value, value_t)        # list[?] meeting a known list type
+            new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
+        for n in guessed:
+            del self.hints[("table_guess", n)]
+            self.hints_changed = True   # (a read of the guessed values this round gave Undef)
         if new == old:
             return False
         hint = (is_set, new[0], None if is_set else new[1])
@@ -159,7 +190,7 @@ class DictLowering:
             return True
         widened = False
         for k, v in list(self.hints.items()):
-            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and _hinted_type(k[1], v) == t:
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t:
                 self.hints[k] = hint
                 widened = True
         if not widened:
@@ -167,6 +198,14 @@ class DictLowering:
                        "set where it was made", node)
         self.hints_changed = True
         raise Restart()
+
+    def _guessed_nodes(self, t: T.HashType) -> list:
+        """The tables of type `t` whose value type a read guessed (ints) before any store:
+        a store replaces it (`if k not in d: d[k] = []`) instead of widening it."""
+        if isinstance(t, T.SetType):
+            return []
+        return [k[1] for k in self.hints if isinstance(k, tuple) and k[0] == "table_guess"
+                and self.hinted_table(k[1], self.hints[("table", k[1])]) == t]
 
     def _widened(self, have: T.Type, t: T.Type, node) -> T.Type:
         if is_pending(have):
@@ -196,9 +235,16 @@ class DictLowering:
         return self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, self.loc(node))
 
     def table_call(self, fn, args, node) -> Value:
-        """A call of the dictlib function `fn`."""
+        """A call of the dictlib function `fn`. A table whose values are lists of a type not
+        known yet (`{k: [] ...}` before the first append) cannot be passed on: the call is
+        to the function for lists of ints, in a round that is retried (`saw_unknown`) once
+        the list's type is known."""
         args = [Const(a.value, a.type) if isinstance(a, WeakConst) else a for a in args]
-        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(a.type for a in args), node)
+        types = tuple(a.type for a in args)
+        if any(_has_pending_element(t) for t in types):
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            types = tuple(_without_pending(t) for t in types)
+        callee = self.ctx.callee(self, self.ctx.info_for(fn), types, node)
         return self.emit("call", args, callee.ret_type, callee, self.loc(node))
 
     def table_key(self, d: Value, key: Value, node) -> Value:
@@ -206,7 +252,7 @@ class DictLowering:
         t = d.type
         if not T.is_key_type(key.type) and not isinstance(key.type, T.HashType):
             self.error(f"{_kind(t)} with {key.type} keys are not supported in compiled code (keys are "
-                       "bools, ints, floats or tuples of them)", node)
+                       "bools, ints, floats, strs or tuples of them)", node)
         if is_pending(t.key):
             self.read_table_types(t, key.type, None)
         if T.unify(t.key, (key.type)) != t.key:
@@ -229,6 +275,12 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
+        if part == _VALUE and self._guessed_nodes(d.type):
+            # Values typed by a read alone: a store later in this round may give them their
+            # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            self.read_guessed = True
+            return Undef(UNKNOWN, self.loc(node))
         _, entries = self.table_parts(d, node)
         e = self.emit("list_get", [entries, j], d.type.entry, None, self.loc(node))
         return self.emit("extract", [e], d.type.entry.elems[part], part, self.loc(node))
@@ -252,6 +304,8 @@ class DictLowering:
             return "\x01(" + inner.replace("\x01", "") + ")", args
         if isinstance(t, T.BoolType):
             return "\x01%B", [key]
+        if isinstance(t, T.StrType):
+            return "\x01%U", [self.str_of(key, node, "r")]
         if isinstance(t, T.FloatType):
             return "\x01%R", [self.coerce(key, T.F64, node)]
         return ("\x01%llu" if not t.signed else "\x01%lld"), [key]
@@ -259,6 +313,9 @@ class DictLowering:
     def table_store(self, d: Value, key: Value, value: Value | None, node) -> None:
         """`d[key] = value`, or `s.add(key)` when `value` is None."""
         t = d.type
+        if value is not None and isinstance(value.type, Unknown):
+            self.saw_unknown = self.saw_unknown or self.loc(node)      # (entry_part)
+            return
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
         key = self.table_key(d, key, node)
@@ -487,6 +544,31 @@ def _hinted_type(node, hint) -> T.HashType:
     if is_set:
         return T.SetType(key)
     return T.DictType(key, value if value is not None else PendingPart(node, "value"))
+
+
+def _has_pending_element(t: T.Type) -> bool:
+    if isinstance(t, PendingElement):
+        return True
+    if isinstance(t, T.ListType):
+        return _has_pending_element(t.elem)
+    if isinstance(t, T.DictType):
+        return _has_pending_element(t.key) or _has_pending_element(t.value)
+    if isinstance(t, T.SetType):
+        return _has_pending_element(t.key)
+    return isinstance(t, T.TupleType) and any(_has_pending_element(e) for e in t.elems)
+
+
+def _without_pending(t: T.Type) -> T.Type:
+    """`t` with ints for the pending list element types in it."""
+    if isinstance(t, PendingElement):
+        return T.I64
+    if isinstance(t, T.ListType):
+        return T.ListType(_without_pending(t.elem))
+    if isinstance(t, T.DictType):
+        return T.DictType(_without_pending(t.key), _without_pending(t.value))
+    if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+        return T.TupleType([_without_pending(e) for e in t.elems])
+    return t
 
 
 def _parts(t: T.HashType) -> list:

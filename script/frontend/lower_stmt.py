@@ -30,6 +30,7 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
+from script.frontend.default_tables import DefaultTables
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
@@ -72,7 +73,7 @@ class Loop:
 
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
+                       JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering):
@@ -242,6 +243,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if name in self.declared:
             want = self.declared[name]
             self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
+            if isinstance(want, T.HashType) and isinstance(value.type, T.HashType):
+                self.merge_pending_table(value.type, want)      # `d: dict[str, int] = {}`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
@@ -401,6 +404,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value = self.lazy(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
         value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
+            self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -412,7 +416,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.error(f"'{name}' was declared {self.declared[name]} before", node)
         self.declared[name] = t
         if node.value is not None:
-            self.assign_name(name, self.expr_opt(node.value), node)
+            value = self.expr_opt(node.value)
+            self.note_default_table(node.target, node.value)
+            self.assign_name(name, value, node)
 
     def annotation_type(self, ann_node) -> T.Type:
         try:

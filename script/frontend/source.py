@@ -13,7 +13,7 @@ import textwrap
 import tokenize
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.typeinfer import type_from_annotation
+from script.frontend.typeinfer import is_table_argument_value, type_from_annotation
 from script.ir import types as T
 
 
@@ -97,6 +97,10 @@ class FunctionInfo:
                                self.loc(ann_node))
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
+        if name != "return" and _has_list_valued_table(t):
+            raise CompileError(f"a dict parameter whose values are lists or arrays ('{name}') is not supported: "
+                               "an argument dict is a read-only copy, so a change to one of its lists would be "
+                               "lost (dicts of lists can be results)", self.loc(ann_node))
         return t
 
     def eval_annotation(self, ann_node):
@@ -242,3 +246,12 @@ def _is_bare_container(ann) -> bool:
     typing = sys.modules.get("typing")
     return any(ann is t for t in (list, dict, set, tuple)) or typing is not None and any(
         ann is t for t in (typing.List, typing.Dict, typing.Set, typing.Tuple))
+
+
+def _has_list_valued_table(t: T.Type) -> bool:
+    """Whether `t` has a dict whose values hold lists or arrays (typeinfer.is_table_argument_value)."""
+    if isinstance(t, T.TupleType):
+        return any(_has_list_valued_table(e) for e in t.elems)
+    if isinstance(t, T.ListType):
+        return _has_list_valued_table(t.elem)
+    return isinstance(t, T.DictType) and not is_table_argument_value(t.value)

@@ -120,8 +120,7 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.ListType(elem) if elem is not None and T.is_list_element(elem) else None
     if origin in (dict, set):
         args = [type_from_annotation(a) for a in typing.get_args(ann)]
-        if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]) \
-                or T.STR in args:       # strs in tables are not converted at the boundary
+        if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]):
             return None
         if origin is set:
             return T.SetType(args[0])
@@ -298,15 +297,28 @@ def table_type_of(value) -> T.HashType | None:
             _fits_int64(v) for v in value.values()):
         return None
     keys = {typeof(k) for k in value}
-    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))) or T.STR in keys:
-        return None                     # (strs in tables are not converted at the boundary)
+    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
+        return None
     key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
     values = {typeof(v) for v in value.values()}
-    if len(values) != 1 or None in values or not T.is_list_element(next(iter(values))) or T.STR in values:
+    if len(values) != 1 or None in values or not is_table_argument_value(next(iter(values))):
         return None
     return T.DictType(key, values.pop())
+
+
+def is_table_argument_value(t: T.Type) -> bool:
+    """Whether a dict argument's values may be of type `t`: what a key may be (numbers, strs,
+    tuples of them). Not lists or arrays: an argument dict is a read-only copy, and a list
+    taken out of it and changed (`d[k].append(x)`) would change only the copy."""
+    return T.is_list_element(t) and not _holds_containers(t)
+
+
+def _holds_containers(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_holds_containers(e) for e in t.elems)
+    return isinstance(t, (T.ListType, T.ArrayType, T.HashType))
 
 
 def _fits_int64(v) -> bool:

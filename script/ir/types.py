@@ -396,11 +396,13 @@ def holds_references(t: Type) -> bool:
 
 
 def is_key_type(t: Type) -> bool:
-    """Whether dict keys and set elements may be of type `t`: a bool, int or float or a tuple
-    of them (values the `hash` op hashes and a table's lists hold without counting). Not a
-    str yet: dictlib's entries do not count references (docs/dicts.md)."""
+    """Whether dict keys and set elements may be of type `t`: a bool, int, float or str, or a
+    tuple of them (values the `hash` op hashes and `==` compares; a table's entries count the
+    strs they hold as a list's elements do)."""
     if isinstance(t, TupleType):
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
+    if isinstance(t, StrType):
+        return True
     return t.is_numeric() and not isinstance(t, ComplexType)
 
 

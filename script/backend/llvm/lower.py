@@ -320,7 +320,7 @@ class FunctionLowering:
 
     def _op_hash(self, i: Instr):
         k = i.operands[0]
-        return hashing.lower_hash(self.b, k.type, self.value(k))
+        return hashing.lower_hash(self.m, self.b, k.type, self.value(k))
 
     def _op_math(self, i: Instr):
         args = [self.value(v) for v in i.operands]

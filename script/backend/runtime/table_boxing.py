@@ -69,7 +69,7 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
         live = fn.append_block("tbl_live")
         b.cbranch(b.icmp("sge", b.extract_value(e, 0, "i64"), int_const("i64", 0)), live, latch)
         b.position_at_end(live)
-        key = conv.emit_box(b.extract_value(e, 1, llvm_type(t.key)), t.key, release)
+        key = conv.emit_box(_shared(conv, b.extract_value(e, 1, llvm_type(t.key)), t.key), t.key, release)
         conv._continue_if(b.icmp("ne", key, NULL), release)
         if is_set:
             ok = capi.call(m, b, "PySet_Add", out, key)
@@ -79,7 +79,8 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
             kb = Builder(fn, release_key)
             capi.call(m, kb, "Py_DecRef", key)
             kb.branch(release)
-            value = conv.emit_box(b.extract_value(e, 2, llvm_type(t.value)), t.value, release_key)
+            value = conv.emit_box(_shared(conv, b.extract_value(e, 2, llvm_type(t.value)), t.value), t.value,
+                                  release_key)
             conv._continue_if(b.icmp("ne", value, NULL), release_key)
             ok = capi.call(m, b, "PyDict_SetItem", out, key, value)
             capi.call(m, b, "Py_DecRef", key)
@@ -89,6 +90,14 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
     _loop(conv, lists.length(b, entries), body)
     memory.emit_rc(m, b, "decref", v, t)
     return out
+
+
+def _shared(conv, x: Value, t: T.Type) -> Value:
+    """`x`, an entry's key or value, with one more reference for boxing to take over (the
+    entries keep their own until the table is released)."""
+    if memory.managed(t):
+        memory.emit_rc(conv.m, conv.b, "incref", x, t)
+    return x
 
 
 # --- Python -> native ----------------------------------------------------------------------
@@ -163,11 +172,13 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
         else:
             capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
             key_obj = b.load("ptr", key_at)
+        made = len(conv.unboxed)
         key = conv.emit_unbox(key_obj, t.key)
-        h = hashing.lower_hash(b, t.key, key)
+        h = hashing.lower_hash(m, b, t.key, key)
         e = b.insert_value(b.insert_value(undef(lt), h, 0), key, 1)
         if not is_set:
             e = b.insert_value(e, conv.emit_unbox(b.load("ptr", value_at), t.value), 2)
+        del conv.unboxed[made:]         # the strs made: the entries own them (a fresh slot takes over)
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 

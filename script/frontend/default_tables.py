@@ -1,0 +1,147 @@
+"""`collections.defaultdict` and `collections.Counter` in compiled code: dicts whose missing
+keys read as a default.
+
+Both are plain dicts (`T.DictType`) in compiled code and when returned; what is special is
+how `d[k]` reads a missing key, and that depends on the variable, not the type (types do not
+say where a table was made). So a variable assigned `defaultdict(f)` or `Counter(...)` is
+recorded by name (`table_defaults`, per round), and `d[k]` and `d[k] op= v` through that
+name use its default:
+
+- a defaultdict inserts `f()` (CPython's `__missing__`): `d[k] += 1`, `d[k].append(x)`
+  (the list inserted is the one appended to, a reference);
+- a Counter gives 0 and inserts nothing (`c[k] += 1` stores the sum).
+
+`f` is any function compiled code can call with no arguments: `int`, `float`, `str`,
+`bool`, `list`, `set`, a lambda, a nested or global function. `Counter(iterable)` counts the
+elements; `c.most_common(n)` (dictlib.most_common) gives the `(key, count)` pairs by count,
+ties in insertion order, as CPython's. A name that holds a defaultdict or Counter and is
+assigned anything else is a CompileError (the default would silently change). Passed to
+another function, such a dict is a plain dict there (a missing key raises KeyError).
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+
+from script.frontend import dictlib
+from script.frontend.dicts import _VALUE
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_COUNTER, _DEFAULT = "Counter", "defaultdict"
+
+
+class DefaultTables:
+    """Mixin for `FunctionLowering`."""
+
+    def default_kind(self, obj) -> str | None:
+        """Which special dict a call of `obj` makes, or None."""
+        if obj is collections.defaultdict:
+            return _DEFAULT
+        if obj is collections.Counter:
+            return _COUNTER
+        return None
+
+    def make_default_table(self, kind: str, node: ast.Call) -> Value:
+        """`defaultdict(f)` / `Counter()` / `Counter(iterable)`: a new dict, its default
+        kept for the assignment that names it (`note_default_table`)."""
+        if node.keywords:
+            self.error(f"{kind}() with keyword arguments is not supported in compiled code", node)
+        if len(node.args) > 1:
+            self.error(f"{kind}() takes at most one argument in compiled code (defaultdict(factory), "
+                       "Counter(iterable))", node)
+        d = self.new_table(self.table_type(node, False), node)
+        factory = node.args[0] if node.args and kind == _DEFAULT else None
+        if isinstance(factory, ast.Constant) and factory.value is None:
+            factory = None
+        self.default_calls()[id(node)] = (kind, factory)
+        if kind == _COUNTER and node.args:
+            self.each(node.args[0], lambda x: self.count_into(d, x, node))
+        return d
+
+    def count_into(self, d: Value, x: Value, node) -> None:
+        j, key = self.table_lookup(d, x, node)
+        self.table_store(d, key, self.emit("add", [self.missing_or(d, j, _COUNTER, None, key, node),
+                                                  Const(1, T.I64)], T.I64, None, self.loc(node)), node)
+
+    def default_calls(self) -> dict:
+        if not hasattr(self, "_default_calls"):
+            self._default_calls: dict = {}           # id(call node) -> (kind, factory node)
+            self.table_defaults: dict = {}          # variable name -> (kind, factory node)
+        return self._default_calls
+
+    def note_default_table(self, target, value_node) -> None:
+        """After `target = value_node` (stmt_Assign): remember the default of a name assigned
+        a defaultdict or Counter; reject another value assigned to such a name."""
+        if not isinstance(target, ast.Name):
+            return
+        calls = self.default_calls()
+        made = calls.get(id(value_node))
+        if made is not None:
+            old = self.table_defaults.get(target.id)
+            if old is not None and (old[0], ast.dump(old[1]) if old[1] else None) != \
+                    (made[0], ast.dump(made[1]) if made[1] else None):
+                self.error(f"'{target.id}' holds a {old[0]} with another default; use another name", target)
+            self.table_defaults[target.id] = made
+        elif target.id in self.table_defaults:
+            self.error(f"'{target.id}' holds a {self.table_defaults[target.id][0]}; assigning it another "
+                       "value is not supported in compiled code (use another name)", target)
+
+    def table_default_of(self, base_node):
+        """(kind, factory node) when `base_node` names a defaultdict or Counter, or makes one
+        (`Counter(xs).most_common(3)`)."""
+        calls = self.default_calls()
+        if isinstance(base_node, ast.Call):
+            return calls.get(id(base_node))
+        if not isinstance(base_node, ast.Name):
+            return None
+        default = self.table_defaults.get(base_node.id)
+        if default is not None and default[0] == _DEFAULT and default[1] is None:
+            return None                 # defaultdict() without a factory: a dict
+        return default
+
+    def missing_or(self, d: Value, j: Value, kind: str, factory, key: Value, node) -> Value:
+        """The value of entry `j` of `d`, or when `j` < 0 the default (a defaultdict's
+        `factory()` inserted under `key` first; a Counter's 0)."""
+        found = self.cmp("ge", j, Const(0, T.I64), node)
+
+        def missing():
+            if kind == _COUNTER:
+                return self.coerce(Const(0, T.I64), d.type.value, node)
+            v = self.default_value(factory, node)
+            self.table_store(d, key, v, node)
+            return self.coerce(v, d.type.value, node)
+
+        return self.choose(found, lambda: self.entry_part(d, j, _VALUE, node), missing, node)
+
+    def default_value(self, factory, node) -> Value:
+        """`factory()`, through a call node made once per factory (kept in the hints, so that
+        a `list()` it makes is the same list node, with its element type, every round)."""
+        if isinstance(factory, ast.Lambda):
+            return self.call_function_node(factory, [], node)
+        call = self.hints.get(("default_call", id(factory)))
+        if call is None:
+            call = self.hints[("default_call", id(factory))] = ast.copy_location(
+                ast.Call(func=factory, args=[], keywords=[]), node)
+        return self.expr(call)
+
+    def default_subscript(self, d: Value, default, index_node, node) -> Value:
+        """`d[k]` of a defaultdict or Counter."""
+        j, key = self.table_lookup(d, index_node, node)
+        return self.missing_or(d, j, default[0], default[1], key, node)
+
+    def default_aug_assign(self, d: Value, default, node: ast.AugAssign) -> None:
+        """`d[k] op= v` of a defaultdict or Counter: the default (inserted, for a
+        defaultdict), then the result stored."""
+        j, key = self.table_lookup(d, self.expr(node.target.slice), node)
+        current = self.missing_or(d, j, default[0], default[1], key, node)
+        self.table_store(d, key, self.binop(type(node.op), current, self.expr(node.value), node), node)
+
+    def counter_most_common(self, d: Value, node: ast.Call) -> Value:
+        """`c.most_common()` / `c.most_common(n)`."""
+        if len(node.args) > 1:
+            self.error(f"most_common expected at most 1 argument, got {len(node.args)}", node)
+        items = self.view_list(d, "items", ast.copy_location(ast.Call(func=node.func, args=[], keywords=[]), node))
+        n = self.coerce(self.expr(node.args[0]), T.I64, node) if node.args else self.list_len(items, node)
+        return self.table_call(dictlib.most_common, [items, n], node)
