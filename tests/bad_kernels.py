@@ -63,7 +63,7 @@ def uses_closure(x):
     return inner(1)
 
 
-def uses_star_args(*args):  # error: *args parameters
+def uses_star_args(**kwargs):  # error: **kwargs parameters are not supported
     return 0
 
 
