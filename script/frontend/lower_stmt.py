@@ -28,6 +28,7 @@ from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
+from script.frontend.list_slices import ListSliceLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -74,7 +75,7 @@ class Loop:
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
-                       StrMethodLowering, MessageLowering, VarargLowering,
+                       StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
