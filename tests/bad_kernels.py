@@ -82,7 +82,7 @@ def uses_list_of_none(x):
 
 
 def uses_string(x):
-    return "n=%d" % x  # error: printf-style formatting (str % values) is not supported
+    return "n=%(x)d" % x  # error: printf-style formatting with a mapping ('%(x)d') is not supported
 
 
 def uses_string_method(s: str):

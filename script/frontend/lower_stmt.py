@@ -29,6 +29,7 @@ from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
+from script.frontend.printf import PrintfLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -76,6 +77,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
+                       PrintfLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):

@@ -180,8 +180,10 @@ class StrLowering:
             if isinstance(n.type, (T.IntType, T.BoolType)):
                 return self.str_lib(strlib.repeat, [s, n], node)
         if op is ast.Mod and is_str(a):
-            self.error("printf-style formatting (str % values) is not supported in compiled code; "
-                       "use an f-string", node)
+            if getattr(a, "opname", None) != "str_const":
+                self.error("printf-style formatting (str % values) needs a string literal on the left "
+                           "in compiled code; use an f-string", node)
+            return self.percent_format(a.attr, b, node)        # printf.py
         self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
 
     def str_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
