@@ -268,12 +268,21 @@ class TryLowering:
 
     def check_exc_name_uses(self, h: ast.ExceptHandler) -> None:
         """CompileError at a use of ``name`` of ``except E as name`` other than ``raise
-        name``, even in a handler that nothing can reach (it is not built)."""
-        raised = {id(s.exc) for s in ast.walk(ast.Module(h.body, [])) if isinstance(s, ast.Raise)}
+        name`` and its text (``str(name)``, ``repr``, ``print``, an f-string field: strings.py
+        `str_of`), even in a handler that nothing can reach (it is not built)."""
+        allowed = set()
+        for s in ast.walk(ast.Module(h.body, [])):
+            if isinstance(s, ast.Raise):
+                allowed.add(id(s.exc))
+            elif isinstance(s, ast.FormattedValue):
+                allowed.add(id(s.value))
+            elif isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id in ("str", "repr", "print"):
+                allowed.update(id(a) for a in s.args)
         for n in ast.walk(ast.Module(h.body, [])):
-            if isinstance(n, ast.Name) and n.id == h.name and id(n) not in raised:
-                self.error(f"the exception '{h.name}' of an 'except ... as {h.name}' can only be "
-                           f"raised again ('raise {h.name}' or a bare 'raise') in compiled code", n)
+            if isinstance(n, ast.Name) and n.id == h.name and id(n) not in allowed:
+                self.error(f"the exception '{h.name}' of an 'except ... as {h.name}' can only be raised "
+                           f"again ('raise {h.name}', a bare 'raise') or made text (str({h.name}), "
+                           f"repr({h.name}), print({h.name}), f'{{{h.name}}}') in compiled code", n)
 
     def handler_classes(self, type_node) -> list[str]:
         nodes = type_node.elts if isinstance(type_node, ast.Tuple) else [type_node]

@@ -171,8 +171,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def lookup(self, node: ast.Name):
         name = node.id
         if name in self.exc_names:
-            self.error(f"the exception '{name}' of an 'except ... as {name}' can only be raised again "
-                       f"('raise {name}' or a bare 'raise') in compiled code", node)
+            return self.exc_names[name]     # raised again or made text (exceptions.py)
         nested = self.nested_functions.get(name)
         if nested is not None:
             return PyRef(nested, name)

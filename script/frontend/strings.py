@@ -87,6 +87,8 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
         if isinstance(t, T.NoneType):
             return self.str_constant("None", node)
+        if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
+            return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
         self.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
     def format_value(self, v: Value, spec: Value, node) -> Value:

@@ -221,6 +221,8 @@ STR_PY = {
     "isdecimal": (("str",), "bool"), "isnumeric": (("str",), "bool"), "istitle": (("str",), "bool"),
     "isidentifier": (("str",), "bool"), "isprintable": (("str",), "bool"),
     "repr": (("str",), "str"),
+    # str(e) and repr(e) of a caught exception (script.caught_text reads the record)
+    "exc_str": (("exc",), "str"), "exc_repr": (("exc",), "str"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and
