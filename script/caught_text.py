@@ -22,6 +22,7 @@ _KINDS_SHIFT = 16                     # abi KINDS_SHIFT
 _SLOT_FLOAT, _SLOT_BOOL, _SLOT_STR = 1, 2, 3
 _DTSF_ADD_DOT_0, _DTSF_SIGN = 2, 1
 _KEYED_MARK = 1                       # runtime.entry KEYED_MARK
+_USER_MARK = 2                        # runtime.entry USER_MARK
 _STR_LEN, _STR_DATA = 8, 16           # llvm.strings LEN, DATA
 
 
@@ -31,6 +32,30 @@ def exc_str(address: int) -> str:
 
 def exc_repr(address: int) -> str:
     return repr(_exception(address))
+
+
+def exc_is(address: int, key: str) -> bool:
+    """Whether the exception is of user class `key` ("module:qualname") or a subclass."""
+    return isinstance(_exception(address), user_class(key))
+
+
+def user_exception(text: str) -> BaseException:
+    """The user exception a message ``module:qualname`` + (``\x02`` + text, or ``\x03``)
+    stands for (frontend/user_exceptions.py; the runtime's raise, after its first mark)."""
+    for k, c in enumerate(text):
+        if c in "\x02\x03":
+            cls = user_class(text[:k])
+            return cls(text[k + 1:]) if c == "\x02" else cls()
+    return SystemError(f"malformed exception of a user class: {text!r}")
+
+
+def user_class(key: str) -> type:
+    import importlib
+    module, _, qualname = key.partition(":")
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def _exception(address: int) -> BaseException:
@@ -49,6 +74,8 @@ def _exception(address: int) -> BaseException:
     if fmt[:1] == bytes([_KEYED_MARK]):
         from script.keyerror import key_args
         return cls(*key_args(_text(fmt[1:], kinds, slots)))
+    if fmt[:1] == bytes([_USER_MARK]):
+        return user_exception(_text(fmt[1:], kinds, slots))
     return cls(_text(fmt, kinds, slots))
 
 

@@ -30,6 +30,7 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
 from script.frontend.printf import PrintfLowering
+from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -77,7 +78,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
-                       PrintfLowering,
+                       PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
@@ -450,11 +451,17 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 self.error("an exception takes at most one message argument here", exc)
             call_args = exc.args
             exc = exc.func
-        cls = self.exception_class(exc)
+        ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
+        user = self.user_exception_class(getattr(ref, "obj", None), exc)      # user_exceptions.py
+        cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args[0]) if call_args else (None, [], [])
         if numbers:
+            if user is not None:
+                self.error("a complex number in the message of a user exception is not supported", node)
             self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
             return
+        if user is not None:
+            text = self.user_raise_text(user[1], text)
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:
