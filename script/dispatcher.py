@@ -140,6 +140,14 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
         _without_info.add(obj)
         return obj
     d["_script_info"] = info
+    if info.vararg is not None:
+        # Python's binding packs `*args` (the fallback); the specializations live on a
+        # second object, so no call from Python reaches them unpacked (frontend/varargs.py).
+        from script.backend.native.loader import plain_function_type
+
+        def no_match(*args, **kwargs):
+            raise TypeError(_type_error(obj, info, args))
+        d["_packed"] = new_instance(plain_function_type(), no_match)
     if info.is_annotated and _deferred is None:
         _specialization_for(obj, tuple(info.param_types))
     return obj
@@ -241,7 +249,7 @@ def _make_fallback(obj, info=None, make_signature=None):
             raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
         try:
-            return obj(*coerced)
+            return obj.__dict__.get("_packed", obj)(*coerced)
         finally:
             _reentry.active = False
 
@@ -342,5 +350,5 @@ def _specialization_for(obj, key: tuple):
             raise e.with_traceback(None) from None
         specs[key] = spec
         from script.backend import set_specializations
-        set_specializations(obj, [s.native for s in specs.values()], len(key))
+        set_specializations(d.get("_packed", obj), [s.native for s in specs.values()], len(key))
     return spec

@@ -15,14 +15,15 @@ def uses_try_star(x):
     return y
 
 
-class MyError(Exception):
-    pass
+class MethodError(Exception):
+    def code(self):
+        return 1
 
 
 def catches_user_class(x):
     try:
         return x // 2
-    except MyError:  # error: only builtin exception classes can be caught
+    except MethodError:  # error: exception class 'MethodError' defines code
         return 0
 
 
@@ -30,7 +31,7 @@ def uses_caught_exception(x):
     try:
         return x // 2
     except ZeroDivisionError as e:
-        return str(e)  # error: can only be raised again
+        return len(e.args)  # error: can only be raised again
 
 
 def bare_raise_outside_except(x):
@@ -63,7 +64,7 @@ def uses_closure(x):
     return inner(1)
 
 
-def uses_star_args(*args):  # error: *args parameters
+def uses_star_args(**kwargs):  # error: **kwargs parameters are not supported
     return 0
 
 
@@ -82,7 +83,7 @@ def uses_list_of_none(x):
 
 
 def uses_string(x):
-    return "n=%d" % x  # error: printf-style formatting (str % values) is not supported
+    return "n=%(x)d" % x  # error: printf-style formatting with a mapping ('%(x)d') is not supported
 
 
 def uses_string_method(s: str):
@@ -155,7 +156,7 @@ def read_before_assign(x):
 
 
 def raise_custom(x):
-    raise MyError("x")  # error: only builtin exception classes
+    raise MethodError("x")  # error: exception class 'MethodError' defines code
 
 
 class MyError(Exception):

@@ -253,7 +253,7 @@ def test_unsupported_uses_name_the_line():
         return s
 
     def percent(s: str):
-        return "%s!" % s
+        return "%(k)s!" % s          # ("%s!" % s works: tests/test_printf.py)
 
     def str_plus_int(s: str):
         return s + 1

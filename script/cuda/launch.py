@@ -127,4 +127,7 @@ def _raise_recorded(driver, loaded: LoadedKernel) -> None:
     k = int(record[2])
     if 0 <= k < len(loaded.messages):
         message = format_message(loaded.messages[k], [int(a) for a in record[3:]])
+    if message is not None and message.startswith("\x02"):     # a user class (frontend/user_exceptions)
+        from script.caught_text import user_exception
+        raise user_exception(message[1:])
     raise exc(*(() if message is None else (message,)))

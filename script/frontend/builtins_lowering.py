@@ -112,12 +112,11 @@ class CallLowering:
 
     def lower_call(self, node: ast.Call) -> Value:
         from script.frontend.lower_stmt import PyRef
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                self.error("*args in calls is not supported", a)
         for k in node.keywords:
             if k.arg is None:
-                self.error("**kwargs in calls is not supported", k.value)
+                self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
+                           "(name the keyword arguments)", k.value)
+        node = self.spread_starred(node)        # f(*t): varargs.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
@@ -279,9 +278,14 @@ class CallLowering:
         kw = {k.arg: (self.call_argument(k.value), k.value) for k in node.keywords}
         names = info.param_names
         n_positional = getattr(info, "n_positional", len(names))
-        if len(values) > n_positional:
+        vararg = getattr(info, "vararg", None)
+        if len(values) > n_positional and vararg is None:
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
-        bound: list[Value | None] = values + [None] * (len(names) - len(values))
+        bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
+        if vararg is not None:
+            self.pack_varargs(info, bound, values, node)       # varargs.py
+            if vararg in kw:
+                self.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
         for key, (v, vnode) in kw.items():
             if key not in names:
                 self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)

@@ -51,7 +51,8 @@ class NestedFunctionInfo(FunctionInfo):
         self.source = outer.source
         self.indent = outer.indent
         self.line_offset = outer.line_offset
-        self._check_signature(node)
+        self._check_signature(node, nested=True)
+        self.vararg = None
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         own = [a.arg for a in all_params(node)]
         self.nonlocals = _nonlocal_names(node, outer)

@@ -33,7 +33,8 @@ import builtins as py_builtins
 
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
-from script.ir.ops import EXCEPTIONS, ExcInfo, is_subclass
+from script.frontend.user_exceptions import catches, raised_class
+from script.ir.ops import EXCEPTIONS, ExcInfo
 
 
 class Frame:
@@ -86,7 +87,7 @@ class TryLowering:
     def routed_check(self, operands, exc: ExcInfo, loc) -> Value:
         """A `check` inside a ``try``: a branch to a block sending the exception to the
         handler; a plain `check` when no handler catches its class (nor a ``finally`` runs)."""
-        if _unknown(operands) or not self.is_caught(exc.name):
+        if _unknown(operands) or not self.is_caught(exc):
             return super().emit("check", operands, T.NONE, exc, loc)
         cond, *args = operands
         if isinstance(cond, Const):
@@ -113,26 +114,27 @@ class TryLowering:
     def route_raise(self, exc: ExcInfo, args, loc) -> bool:
         """Send a ``raise`` to the handler that catches it; False when none does (the
         caller ends the block with a `raise`)."""
-        if not self.in_try() or not self.is_caught(exc.name):
+        if not self.in_try() or not self.is_caught(exc):
             return False
         self.throw(super().emit("exception", list(args), T.EXC, exc, loc), loc)
         return True
 
-    def is_caught(self, name: str) -> bool:
-        """Whether an exception of builtin class `name` raised here reaches a handler or a
-        ``finally`` of this function."""
-        return self.destination(name) is not None
+    def is_caught(self, exc: ExcInfo) -> bool:
+        """Whether an exception raised here with `exc` reaches a handler or a ``finally`` of
+        this function."""
+        return self.destination(exc) is not None
 
-    def destination(self, name: str | None):
+    def destination(self, exc: ExcInfo | None):
         """Where an exception raised here goes: (block, variable) of the ``except`` clause
-        that catches class `name`, or of the landing block of the innermost ``finally``
-        before one, or of the innermost landing when `name` is None (a class known only at
-        run time); None when it leaves the function."""
+        that catches the class of `exc` (a user class's too: user_exceptions.py), or of the
+        landing block of the innermost ``finally`` before one, or of the innermost landing
+        when `exc` is None (a class known only at run time); None when it leaves the function."""
+        raised = raised_class(exc) if exc is not None else None
         for frame in reversed(self.try_frames):
-            if frame.handlers is None or name is None:
+            if frame.handlers is None or raised is None:
                 return frame.landing, frame.var
             for classes, block, var in frame.handlers:
-                if any(is_subclass(name, c) for c in classes):
+                if any(catches(raised, c) for c in classes):
                     return block, var
         return None
 
@@ -142,7 +144,7 @@ class TryLowering:
         innermost landing block; out of the function when nothing catches it (a `raise`
         of the known class, or `reraise`)."""
         known = isinstance(e, Instr) and e.opname == "exception"
-        to = self.destination(e.attr.name if known else None)
+        to = self.destination(e.attr if known else None)
         if to is not None:
             self.write(to[1], e)
             self.goto(to[0], loc)
@@ -250,7 +252,11 @@ class TryLowering:
         """Whether exception `e` is of one of the classes `names` (an ``except`` clause's)."""
         result = None
         for name in names:
-            m = super().emit("exc_match", [e], T.BOOL, name, loc)
+            if isinstance(name, type):          # a user class (user_exceptions.py)
+                base, key = self.user_exception_class(name, None)
+                m = self.match_user_class(e, base, key, loc)
+            else:
+                m = super().emit("exc_match", [e], T.BOOL, name, loc)
             result = m if result is None else super().emit("or", [result, m], T.BOOL, None, loc)
         return result
 
@@ -268,12 +274,21 @@ class TryLowering:
 
     def check_exc_name_uses(self, h: ast.ExceptHandler) -> None:
         """CompileError at a use of ``name`` of ``except E as name`` other than ``raise
-        name``, even in a handler that nothing can reach (it is not built)."""
-        raised = {id(s.exc) for s in ast.walk(ast.Module(h.body, [])) if isinstance(s, ast.Raise)}
+        name`` and its text (``str(name)``, ``repr``, ``print``, an f-string field: strings.py
+        `str_of`), even in a handler that nothing can reach (it is not built)."""
+        allowed = set()
+        for s in ast.walk(ast.Module(h.body, [])):
+            if isinstance(s, ast.Raise):
+                allowed.add(id(s.exc))
+            elif isinstance(s, ast.FormattedValue):
+                allowed.add(id(s.value))
+            elif isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id in ("str", "repr", "print"):
+                allowed.update(id(a) for a in s.args)
         for n in ast.walk(ast.Module(h.body, [])):
-            if isinstance(n, ast.Name) and n.id == h.name and id(n) not in raised:
-                self.error(f"the exception '{h.name}' of an 'except ... as {h.name}' can only be "
-                           f"raised again ('raise {h.name}' or a bare 'raise') in compiled code", n)
+            if isinstance(n, ast.Name) and n.id == h.name and id(n) not in allowed:
+                self.error(f"the exception '{h.name}' of an 'except ... as {h.name}' can only be raised "
+                           f"again ('raise {h.name}', a bare 'raise') or made text (str({h.name}), "
+                           f"repr({h.name}), print({h.name}), f'{{{h.name}}}') in compiled code", n)
 
     def handler_classes(self, type_node) -> list[str]:
         nodes = type_node.elts if isinstance(type_node, ast.Tuple) else [type_node]
@@ -281,6 +296,9 @@ class TryLowering:
         for n in nodes:
             ref = self.lookup(n) if isinstance(n, ast.Name) else None
             obj = getattr(ref, "obj", None)
+            if self.user_exception_class(obj, n) is not None:
+                names.append(obj)
+                continue
             if not (isinstance(obj, type) and issubclass(obj, BaseException)
                     and (obj.__name__ in EXCEPTIONS or obj is BaseException)
                     and getattr(py_builtins, obj.__name__, None) is obj):

@@ -327,7 +327,7 @@ class ListLowering:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            self.error("'del' of list slices is not supported in compiled code", index_node)
+            return self.list_slice_delete(lst, index_node, node)        # list_slices.py
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         pop = self.ctx.callee(self, self.ctx.info_for(listlib.pop_at), (lst.type, T.I64), node)
         self.emit("call", [lst, i], pop.ret_type, pop, self.loc(node))
@@ -360,7 +360,7 @@ class ListLowering:
     def list_store(self, lst: Value, index_node, value: Value, node) -> None:
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            self.error("assignment to list slices is not supported in compiled code", index_node)
+            return self.list_slice_store(lst, index_node, value, node)  # list_slices.py
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         self.set_item(lst, value, i, node)
 
@@ -474,7 +474,8 @@ class ListLowering:
             self.stored_type(lst, items.type.elem, node)
             call = ast.Call(node.func, [], [], lineno=node.lineno, col_offset=node.col_offset)
             return self.call_script(self.ctx.info_for(listlib.extendleft), call, first=items, leading=(lst,))
-        if name in _LIBRARY_METHODS and self.info.py_func.__module__ in (listlib.__name__, "script.frontend.dictlib"):
+        if name in _LIBRARY_METHODS and self.info.py_func.__module__ in (
+                listlib.__name__, "script.frontend.dictlib", "script.frontend.slicelib"):
             return self.library_method(lst, name, node)
         helper = _METHODS.get(name)
         if helper is None:

@@ -212,6 +212,10 @@ class ExprLowering(OptionalLowering):
             return self.emit("extract", [base], base.type.elems[i % n], i % n, self.loc(node))
         if not isinstance(index.type, T.IntType):
             self.error(f"tuple indices must be integers, not {index.type}", index_node)
+        if n == 0:          # `*args` of a call without extras: every index is out of range
+            self.emit("check", [Const(True, T.BOOL)], T.NONE, ExcInfo("IndexError", "tuple index out of range"),
+                      self.loc(node))
+            return Const(0, T.I64)
         et = base.type.elems[0] if base.type.elems else None
         for e in base.type.elems[1:]:
             et = T.unify(et, e) if et is not None else None

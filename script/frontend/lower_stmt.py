@@ -27,6 +27,10 @@ from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
+from script.frontend.varargs import VarargLowering
+from script.frontend.list_slices import ListSliceLowering
+from script.frontend.printf import PrintfLowering
+from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -74,7 +78,8 @@ class Loop:
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
-                       StrMethodLowering, MessageLowering,
+                       StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
+                       PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
@@ -169,8 +174,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def lookup(self, node: ast.Name):
         name = node.id
         if name in self.exc_names:
-            self.error(f"the exception '{name}' of an 'except ... as {name}' can only be raised again "
-                       f"('raise {name}' or a bare 'raise') in compiled code", node)
+            return self.exc_names[name]     # raised again or made text (exceptions.py)
         nested = self.nested_functions.get(name)
         if nested is not None:
             return PyRef(nested, name)
@@ -493,11 +497,17 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 self.error("an exception takes at most one message argument here", exc)
             call_args = exc.args
             exc = exc.func
-        cls = self.exception_class(exc)
+        ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
+        user = self.user_exception_class(getattr(ref, "obj", None), exc)      # user_exceptions.py
+        cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args[0]) if call_args else (None, [], [])
         if numbers:
+            if user is not None:
+                self.error("a complex number in the message of a user exception is not supported", node)
             self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
             return
+        if user is not None:
+            text = self.user_raise_text(user[1], text)
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:

@@ -317,6 +317,8 @@ class MessageLowering:
             return f"%.{m.group(1) or 6}{m.group(2)}", [self.coerce(v, T.F64, node)]
         if isinstance(t, T.FloatType):
             return "%R", [self.coerce(v, T.F64, node)]
+        if t == T.EXC and not spec:             # a caught exception (`except C as e`)
+            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         if isinstance(t, T.StrType):            # strings.py makes the text
             if spec:
                 return "%U", [self.format_value(v, self.str_constant(spec, node), node)]

@@ -43,14 +43,16 @@ class FunctionInfo:
         self.first_line = first + node.lineno - 1
         self._check_signature(node)
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
-        self.n_positional = len(positional)     # keyword-only parameters follow them
-        self.param_names = positional + [a.arg for a in node.args.kwonlyargs]
+        self.n_positional = len(positional)     # `*args`, then keyword-only parameters follow them
+        self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py
+        self.param_names = [a.arg for a in all_params(node)]
         self.defaults = {}
         for name, value in zip(reversed(positional), reversed(py_func.__defaults__ or ())):
             self.defaults[name] = value
         self.defaults.update(py_func.__kwdefaults__ or {})
         self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
-        self.param_types = [self._annotation(a.arg, a.annotation) for a in all_params(node)]
+        self.param_types = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
+                            for a in all_params(node)]     # `*args`: specialized on each call's
         # A generator's return annotation (Iterator[int], ...) describes no compiled value: its
         # body is inlined where it is iterated (generators.py).
         is_generator = code.co_flags & inspect.CO_GENERATOR
@@ -72,12 +74,14 @@ class FunctionInfo:
                                              col_offset=getattr(node, "col_offset", 0))
         return loop
 
-    def _check_signature(self, node: ast.FunctionDef) -> None:
+    def _check_signature(self, node: ast.FunctionDef, nested: bool = False) -> None:
         a = node.args
-        if a.vararg is not None:
-            raise CompileError("*args parameters are not supported", self.loc(a.vararg))
+        if a.vararg is not None and nested:
+            raise CompileError("*args parameters of nested functions and lambdas are not supported",
+                               self.loc(a.vararg))
         if a.kwarg is not None:
-            raise CompileError("**kwargs parameters are not supported", self.loc(a.kwarg))
+            raise CompileError(f"**{a.kwarg.arg} parameters are not supported in compiled code "
+                               "(*args parameters are)", self.loc(a.kwarg))
 
     def _annotation(self, name: str, ann_node) -> T.Type | None:
         if ann_node is None:
@@ -209,9 +213,10 @@ def _def_block(lines: list[str], start: int) -> list[str] | None:
 
 
 def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
-    """The parameters of `fn` in the order of `FunctionInfo.param_names`: positional ones,
-    then keyword-only ones."""
-    return fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+    """The parameters of `fn` in the order of `FunctionInfo.param_names` (and of Python's
+    `inspect.signature`): positional ones, `*args` (a tuple), then keyword-only ones."""
+    star = [fn.args.vararg] if fn.args.vararg is not None else []
+    return fn.args.posonlyargs + fn.args.args + star + fn.args.kwonlyargs
 
 
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:

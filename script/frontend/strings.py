@@ -87,6 +87,8 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
         if isinstance(t, T.NoneType):
             return self.str_constant("None", node)
+        if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
+            return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
         self.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
     def format_value(self, v: Value, spec: Value, node) -> Value:
@@ -180,8 +182,10 @@ class StrLowering:
             if isinstance(n.type, (T.IntType, T.BoolType)):
                 return self.str_lib(strlib.repeat, [s, n], node)
         if op is ast.Mod and is_str(a):
-            self.error("printf-style formatting (str % values) is not supported in compiled code; "
-                       "use an f-string", node)
+            if getattr(a, "opname", None) != "str_const":
+                self.error("printf-style formatting (str % values) needs a string literal on the left "
+                           "in compiled code; use an f-string", node)
+            return self.percent_format(a.attr, b, node)        # printf.py
         self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
 
     def str_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:

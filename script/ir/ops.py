@@ -221,6 +221,10 @@ STR_PY = {
     "isdecimal": (("str",), "bool"), "isnumeric": (("str",), "bool"), "istitle": (("str",), "bool"),
     "isidentifier": (("str",), "bool"), "isprintable": (("str",), "bool"),
     "repr": (("str",), "str"),
+    # str(e) and repr(e) of a caught exception (script.caught_text reads the record)
+    "exc_str": (("exc",), "str"), "exc_repr": (("exc",), "str"),
+    # whether a caught exception is of the user class "module:qualname" (frontend/user_exceptions.py)
+    "exc_is": (("exc", "str"), "bool"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

@@ -20,6 +20,7 @@ value, but a list's unset slots hold NULL (lists.py), which counting leaves alon
 
 from __future__ import annotations
 
+from script.backend.llvm.abi import EXC_TYPE
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
 
 REFCOUNT, LEN, DATA = 0, 8, 16
@@ -122,6 +123,11 @@ def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands
     `unwind` when it raised (the Env's status says so)."""
     strs = [v for v, t in zip(operands, types) if t == "str"] + [NULL, NULL]
     ints = [v for v, t in zip(operands, types) if t == "i64"] + [int_const("i64", 0)]
+    for v, t in zip(operands, types):
+        if t == "exc":          # a caught exception: its record's address, as the int
+            record = b.alloca(EXC_TYPE)
+            b.store(v, record)
+            ints.insert(0, b.ptrtoint(record, "i64"))
     floats = [v for v, t in zip(operands, types) if t == "f64"] + [Value("double", "0.0")]
     out = b.alloca("i64")
     callee = m.declare(PY_SYMBOL, "i32", ["ptr", "i32", "ptr", "ptr", "i64", "double", "ptr"],

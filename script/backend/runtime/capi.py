@@ -74,6 +74,7 @@ FUNCTIONS = {
     "PyImport_ImportModule": ("ptr", ["ptr"], False),
     "PyObject_CallMethod": ("ptr", ["ptr", "ptr", "ptr"], True),
     "PyErr_SetObject": ("void", ["ptr", "ptr"], False),
+    "PyObject_Type": ("ptr", ["ptr"], False),
     "PyFloat_AsDouble": ("double", ["ptr"], False),
     "PyErr_NoMemory": ("ptr", [], False),
     "PyErr_Format": ("ptr", ["ptr", "ptr"], True),

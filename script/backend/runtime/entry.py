@@ -212,10 +212,12 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     capi.call(m, b, "PyErr_SetNone", exc)
     b.ret(NULL)
     b.position_at_end(message)
-    keyed, plain = fn.append_block("exc_keyed"), fn.append_block("exc_plain")
-    b.cbranch(b.icmp("eq", b.load("i8", fmt), int_const("i8", KEYED_MARK)), keyed, plain)
+    keyed, user, plain = fn.append_block("exc_keyed"), fn.append_block("exc_user"), fn.append_block("exc_plain")
+    b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user)])
     b.position_at_end(keyed)
     _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots)
+    b.position_at_end(user)
+    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots, user=True)
     b.position_at_end(plain)
     as_is, converted = fn.append_block("exc_slots_as_is"), fn.append_block("exc_slots_converted")
     b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
@@ -232,13 +234,18 @@ def _build_raise(m: NativeModule, slot_text) -> None:
 # exception is raised with the key itself as its argument, as CPython's KeyError is
 # (script.keyerror turns the text back into the key).
 KEYED_MARK = 1
+# A message whose first byte is USER_MARK raises a user exception class (frontend
+# user_exceptions): ``script.caught_text.user_exception`` makes it from the text after the mark.
+USER_MARK = 2
 
 
-def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slots) -> None:
-    """Raise ``KeyError(key)`` for the key whose text the message after its mark gives."""
+def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slots, user: bool = False) -> None:
+    """Raise ``KeyError(key)`` for the key whose text the message after its mark gives; with
+    `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
+    p = "user_" if user else "key_"
     text_at = b.alloca("ptr")
     text_fmt = b.gep("i8", fmt, int_const("i64", 1))
-    as_is, converted, join = (fn.append_block(x) for x in ("key_as_is", "key_converted", "key_text"))
+    as_is, converted, join = (fn.append_block(p + x) for x in ("as_is", "converted", "text"))
     b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
     b.position_at_end(as_is)
     b.store(capi.call(m, b, "PyUnicode_FromFormat", text_fmt, *slots), text_at)
@@ -249,22 +256,28 @@ def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slot
     b.branch(join)
     b.position_at_end(join)
     text = b.load("ptr", text_at)
-    failed, made = fn.append_block("key_failed"), fn.append_block("key_made")
+    failed, made = fn.append_block(p + "failed"), fn.append_block(p + "made")
     b.cbranch(b.icmp("eq", text, NULL), failed, made)
     b.position_at_end(failed)
     b.ret(NULL)
     b.position_at_end(made)
-    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.keyerror"))
-    imported = fn.append_block("key_module")
+    module_name, helper = (b"script.caught_text", b"user_exception") if user else (b"script.keyerror", b"key_args")
+    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(module_name))
+    imported = fn.append_block(p + "module")
     b.cbranch(b.icmp("eq", module, NULL), failed, imported)
     b.position_at_end(imported)
-    args = capi.call(m, b, "PyObject_CallMethod", module, m.cstring(b"key_args"), m.cstring(b"O"), text)
+    args = capi.call(m, b, "PyObject_CallMethod", module, m.cstring(helper), m.cstring(b"O"), text)
     capi.call(m, b, "Py_DecRef", module)
     capi.call(m, b, "Py_DecRef", text)
-    got = fn.append_block("key_args")
+    got = fn.append_block(p + "args")
     b.cbranch(b.icmp("eq", args, NULL), failed, got)
     b.position_at_end(got)
-    capi.call(m, b, "PyErr_SetObject", capi.exception_class(m, b, "KeyError"), args)
+    if user:            # `args` is the exception itself
+        cls = capi.call(m, b, "PyObject_Type", args)
+        capi.call(m, b, "PyErr_SetObject", cls, args)
+        capi.call(m, b, "Py_DecRef", cls)
+    else:
+        capi.call(m, b, "PyErr_SetObject", capi.exception_class(m, b, "KeyError"), args)
     capi.call(m, b, "Py_DecRef", args)
     b.ret(NULL)
 

@@ -1,0 +1,108 @@
+"""printf-style formatting of strs, `"%d items, %.2f" % (n, x)` (docs/strings.md).
+
+Each directive becomes the `format()` spec that gives CPython's `%` result, and is formatted
+by the same code an f-string's `{x:spec}` uses (`format_value`: int and float formatting in
+the runtime, exact as CPython's), then the pieces are joined. The template is a string
+literal (or a name bound to one), so the directives are known when compiling; the types of the
+values are too, so a directive of the wrong type (`%d` of a str) and a wrong number of values
+are CompileErrors where CPython raises TypeError when it runs. Exception messages keep their
+own `%` path (messages.py), which builds the text only when raising.
+
+Supported: `%d %i %u %x %X %o %e %E %f %F %g %G %s %r %%`, the flags `- + space # 0`, a
+width and a precision, for ints, floats, bools and strs. Not supported (CompileErrors):
+`%(name)s` (a mapping), `*` widths, `%c`, `%a`, a precision on an integer directive.
+"""
+
+from __future__ import annotations
+
+import re
+
+from script.frontend.ssa_builder import Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_DIRECTIVE = re.compile(r"%(?P<key>\([^)]*\))?(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?"
+                        r"(?:\.(?P<prec>\*|\d*))?[hlL]?(?P<kind>.?)", re.S)
+_INTEGER = "diuxXo"
+_FLOAT = "eEfFgG"
+
+
+class PrintfLowering:
+    def percent_format(self, template: str, values: Value, node) -> Value:
+        """`template % values`: a str value."""
+        if isinstance(values.type, Unknown):
+            return values
+        args = ([self.emit("extract", [values], t, k, self.loc(node)) for k, t in enumerate(values.type.elems)]
+                if isinstance(values.type, T.TupleType) else [values])
+        parts, pos, k = [], 0, 0
+        for m in _DIRECTIVE.finditer(template):
+            if m.start() > pos:
+                parts.append(self.str_constant(template[pos:m.start()], node))
+            pos = m.end()
+            kind = m.group("kind")
+            if kind == "%" and m.group(0) == "%%":
+                parts.append(self.str_constant("%", node))
+                continue
+            self._check_directive(m, node)
+            if k >= len(args):
+                self.error("not enough arguments for format string", node)
+            parts.append(self._directive_text(m, args[k], node))
+            k += 1
+        if k != len(args):
+            self.error("not all arguments converted during string formatting", node)
+        if pos < len(template):
+            parts.append(self.str_constant(template[pos:], node))
+        if not parts:
+            return self.str_constant("", node)
+        out = parts[0]
+        for p in parts[1:]:
+            out = self.str_concat(out, p, node)
+        return out
+
+    def _check_directive(self, m: re.Match, node) -> None:
+        text = m.group(0)
+        if m.group("key") is not None:
+            self.error(f"printf-style formatting with a mapping ({text!r}) is not supported in compiled "
+                       "code; use an f-string", node)
+        if m.group("width") == "*" or m.group("prec") == "*":
+            self.error(f"a '*' width or precision ({text!r}) is not supported in compiled code", node)
+        kind = m.group("kind")
+        if not kind:
+            self.error("incomplete format", node)
+        if kind not in _INTEGER + _FLOAT + "sr":
+            what = {"c": "%c", "a": "%a"}.get(kind)
+            if what is None:
+                self.error(f"unsupported format character {kind!r} (0x{ord(kind):x}) at index {m.start('kind')}",
+                           node)
+            self.error(f"{what} in printf-style formatting is not supported in compiled code", node)
+        if kind in _INTEGER and m.group("prec") is not None:
+            self.error(f"a precision on an integer directive ({text!r}) is not supported in compiled code", node)
+
+    def _directive_text(self, m: re.Match, v: Value, node) -> Value:
+        """The text of one directive `m` applied to `v`."""
+        kind, flags, width = m.group("kind"), m.group("flags"), m.group("width") or ""
+        prec = m.group("prec")
+        t = v.type
+        if kind in "sr":
+            if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType)):
+                self.error(f"%{kind} of a value of type {t} is not supported in compiled code", node)
+            text = self.str_of(v, node, kind)
+            spec = ("<" if "-" in flags else ">") + width + (f".{prec or 0}" if prec is not None else "")
+            return text if spec == ">" else self.format_value(text, self.str_constant(spec, node), node)
+        if not isinstance(t, (T.IntType, T.BoolType, T.FloatType)):
+            self.error(f"%{kind} format: a real number is required, not {t}" if kind in _FLOAT + "di" else
+                       f"%{kind} format: an integer is required, not {t}", node)
+        if kind in _INTEGER:
+            if isinstance(t, T.FloatType):
+                if kind not in "diu":
+                    self.error(f"%{kind} format: an integer is required, not float", node)
+                v = self.convert_checked(v, T.I64, node)      # '%d' % 2.7 is '2', as int(2.7)
+            v = self.coerce(v, T.I64, node)
+            kind = "d" if kind in "diu" else kind
+        else:
+            v = self.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, T.F64, node)
+        spec = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags else "")
+        spec += ("#" if "#" in flags else "") + ("0" if "0" in flags and "-" not in flags else "") + width
+        if kind in _FLOAT:
+            spec += f".{6 if prec is None else prec or 0}"
+        return self.format_value(v, self.str_constant(spec + kind, node), node)

@@ -1,0 +1,142 @@
+"""`*args` parameters and `f(*t)` calls, compiled against CPython (docs/calls.md)."""
+
+import gc
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import check, check_all_levels, compiled
+
+NUMS = st.lists(st.integers(-10**6, 10**6), max_size=5)
+
+
+def total(x, *rest):
+    s = x
+    for r in rest:
+        s += r
+    return s, len(rest), sum(rest)
+
+
+def pick(i, *rest):
+    return rest[i]
+
+
+def packed(*args):
+    return args
+
+
+def with_keyword(a, *rest, scale=2):
+    return (a + sum(rest)) * scale
+
+
+def calls_total(a, b, c):
+    return total(a), total(a, b), total(a, b, c), total(a, b * 0.5, c)
+
+
+def spreads(t):
+    return total(*t), total(100, *t), pick(0, *t, 7), with_keyword(*t, scale=3)
+
+
+def spread_middle(t, u):
+    return packed(1, *t, 2, *u), max(*t, 0)
+
+
+def strs_and_lists(s, lst):
+    rest = packed(s, lst, s + "!")
+    return rest[0], len(rest[1]), rest[2], packed()
+
+
+def rows_through_varargs(n):
+    out = 0
+    for k in range(n):
+        row = [k, k + 1]
+        t = packed(row, [str(k)], "x" * (k % 3))
+        out += len(t[0]) + len(t[1][0]) + len(t[2])
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-100, 100), NUMS)
+def test_varargs_from_python(x, rest):
+    check_all_levels(total, x, *rest)
+    check_all_levels(packed, *rest)
+    check_all_levels(with_keyword, x, *rest)
+    for i in (-1, 0, 1, 3, len(rest)):
+        check(pick, compiled(pick), i, *rest)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-100, 100), st.integers(-100, 100), st.integers(-100, 100))
+def test_varargs_from_compiled_callers(a, b, c):
+    check_all_levels(calls_total, a, b, c)
+    check_all_levels(spreads, (a, b, c))
+    check_all_levels(spreads, (a, b))
+    check_all_levels(spread_middle, (a, b), (c,))
+    check_all_levels(spread_middle, (a,), ())
+
+
+def test_varargs_mixed_and_keyword_forms():
+    check_all_levels(total, 1, 2.5, 3)           # an int and floats meet as floats when iterated
+    check_all_levels(packed, 1, "a", [1, 2], (3, 4.5))
+    assert compiled(with_keyword)(1, 2, 3, scale=5) == with_keyword(1, 2, 3, scale=5)
+    check_all_levels(strs_and_lists, "ab", [1.5, 2.5])
+    f = compiled(packed)
+    assert f(1, (2, 3)) == ((1, (2, 3)))         # a tuple argument is not mistaken for the pack
+    assert f((2, 3)) == ((2, 3),)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        compiled(with_keyword)(1, rest=2)
+
+
+def test_references_through_varargs_stay_counted():
+    assert compiled(rows_through_varargs)(20000) == rows_through_varargs(20000)
+    f = compiled(packed)
+    arg = [10**12 + 1]
+    before = sys.getrefcount(arg)
+    for _ in range(1000):
+        f(arg, arg)
+    gc.collect()
+    assert sys.getrefcount(arg) == before
+
+
+def kwargs_param(a, **kw):
+    return a
+
+
+def spread_list(lst):
+    return total(*lst)
+
+
+def spread_mapping(d):
+    return with_keyword(1, **d)
+
+
+def nested_varargs(x):
+    def inner(*r):
+        return len(r)
+    return inner(x)
+
+
+def keyword_for_star(x):
+    return total(x, rest=(1, 2))
+
+
+@pytest.mark.parametrize("fn, args, text", [
+    (kwargs_param, (1,), r"\*\*kw parameters are not supported"),
+    (spread_list, ([1, 2],), r"\*lst in a call must be a tuple.*not a list"),
+    (spread_mapping, ({1: 2},), r"\*\*d in a call is not supported"),
+    (nested_varargs, (1,), r"\*args parameters of nested functions"),
+    (keyword_for_star, (1,), "unexpected keyword argument 'rest'"),
+])
+def test_unsupported_forms_are_compile_errors(fn, args, text):
+    with pytest.raises(script.CompileError, match=text) as e:
+        script.script(fn)(*args)
+    assert e.value.loc.line >= fn.__code__.co_firstlineno and e.value.loc.file == __file__
+
+
+def test_saving_a_varargs_function_says_it_cannot(tmp_path):
+    f = compiled(packed)
+    f(1, 2)
+    with pytest.raises(ValueError, match=r"\*args parameter cannot be saved"):
+        script.save(f, tmp_path / "m.zip")
