@@ -52,12 +52,7 @@ class PrintfLowering:
             self.error("not all arguments converted during string formatting", node)
         if pos < len(template):
             parts.append(self.str_constant(template[pos:], node))
-        if not parts:
-            return self.str_constant("", node)
-        out = parts[0]
-        for p in parts[1:]:
-            out = self.str_concat(out, p, node)
-        return out
+        return self.str_join_parts(parts, node)
 
     def _check_directive(self, m: re.Match, node) -> None:
         text = m.group(0)

@@ -123,6 +123,10 @@ class StrLowering:
                 parts.append(self.format_value(v, spec, part))
             else:
                 parts.append(self.str_of(v, part, conversion))
+        return self.str_join_parts(parts, node)
+
+    def str_join_parts(self, parts: list[Value], node) -> Value:
+        """The concatenation of the str values `parts` ("" for none)."""
         if not parts:
             return self.str_constant("", node)
         out = parts[0]
