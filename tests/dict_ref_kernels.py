@@ -267,3 +267,22 @@ def dd_annotated(words):
 
 def lists_param(d: dict[int, list[int]]) -> int:
     return len(d)
+
+
+def two_sum(nums, target):
+    # the dict's values are read (in a returned tuple) before the store that types them
+    seen = {}
+    for i, x in enumerate(nums):
+        if target - x in seen:
+            return (seen[target - x], i)
+        seen[x] = i
+    return (-1, -1)
+
+
+def first_repeated_word(words):
+    seen = {}
+    for i, w in enumerate(words):
+        if w in seen:
+            return seen[w], w
+        seen[w] = i
+    return -1, ""

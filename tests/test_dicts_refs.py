@@ -225,3 +225,12 @@ def test_saved_and_cached(tmp_path, monkeypatch):
     assert outs[0] == "{'a': ['ab', 'ac'], 'b': ['b']} ['x']"
     assert outs[1] == outs[0]
     assert outs[2].startswith("{'z': ['z']}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=8), st.integers(-10, 10),
+       st.lists(st.sampled_from(["a", "b", "cc", "d"]), min_size=1, max_size=6))
+def test_values_read_in_a_returned_tuple_before_their_store(nums, target, words):
+    assert outcome(compiled(K.two_sum), (nums, target)) == outcome(K.two_sum, (nums, target))
+    assert outcome(compiled(K.first_repeated_word), (words,)) == \
+        outcome(K.first_repeated_word, (words,))

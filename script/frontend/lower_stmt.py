@@ -42,7 +42,7 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -548,7 +548,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = Const(value.value, value.type, value.loc)
         self.settle_list_types(value.type)
         self.settle_table_types(value.type)
-        if isinstance(value.type, Unknown):
+        if has_unknown(value.type):        # (a tuple holding a value not typed yet)
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
             return
