@@ -269,20 +269,7 @@ def _parse_type(text: str, depth: int) -> T.Type:
     if scalar is not None:
         return scalar
     if text.startswith("(") and text.endswith(")"):
-        inner = text[1:-1]
-        parts, level, start = [], 0, 0
-        for i, c in enumerate(inner):
-            if c in "([":
-                level += 1
-            elif c in ")]":
-                level -= 1
-            elif c == "," and level == 0:
-                parts.append(inner[start:i].strip())
-                start = i + 1
-        last = inner[start:].strip()
-        if last:
-            parts.append(last)
-        return T.TupleType([_parse_type(p, depth + 1) for p in parts])
+        return T.TupleType([_parse_type(p, depth + 1) for p in _split_top(text[1:-1])])
     if text.startswith("opt[") and text.endswith("]"):
         value = _parse_type(text[4:-1], depth + 1)
         if not T.is_optional_value(value):
