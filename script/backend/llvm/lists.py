@@ -223,26 +223,33 @@ def _grow_helper(m: NativeModule):
 def _rc_helper(m: NativeModule, name: str):
     """``void script.list.incref(ptr list)`` / ``decref``; the last decref frees the data and
     the object. NULL (a list that could not be made) is left alone."""
+    return refcount_helper(m, name, name == INCREF, lambda: _free_helper(m), LIKELY)
+
+
+def refcount_helper(m: NativeModule, name: str, increments: bool, free, weights=None):
+    """``void <name>(ptr obj)`` for an object whose count is its first i64 (a list, a str):
+    one more, or (not `increments`) one less and ``free()``'s function called on the object at
+    zero; NULL is left alone (`weights`: the NULL test's branch weights)."""
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
     fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
-    lst, = fn.args
+    obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     count, done = fn.append_block("count"), fn.append_block("done")
-    b.cbranch(b.icmp("ne", lst, NULL), count, done, LIKELY)
+    b.cbranch(b.icmp("ne", obj, NULL), count, done, weights)
     b.position_at_end(count)
-    old = b.load_at("i64", lst, REFCOUNT)
-    if name == INCREF:
-        b.store_at(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), lst, REFCOUNT)
+    old = b.load_at("i64", obj, REFCOUNT)
+    if increments:
+        b.store_at(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), obj, REFCOUNT)
         b.branch(done)
     else:
         new_count = b.index_arith("sub", old, int_const("i64", 1), "nuw nsw")
-        b.store_at(new_count, lst, REFCOUNT)
+        b.store_at(new_count, obj, REFCOUNT)
         release = fn.append_block("release")
         b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
         b.position_at_end(release)
-        b.call(_free_helper(m), [lst])
+        b.call(free(), [obj])
         b.branch(done)
     b.position_at_end(done)
     b.ret_void()

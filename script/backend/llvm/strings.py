@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from script.backend.llvm.abi import EXC_TYPE
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+from script.backend.llvm.lists import refcount_helper
 
 REFCOUNT, LEN, DATA = 0, 8, 16
 IMMORTAL = 1 << 62
@@ -249,27 +250,5 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, s: Value) -> None:
 def _rc_helper(m: NativeModule, name: str):
     """``void script.str.incref(ptr s)`` / ``decref``; the last decref frees the object.
     NULL (an unset list slot) is left alone."""
-    fn = m.helpers.get(name)
-    if fn is not None:
-        return fn
-    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
-    s, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    count, done = fn.append_block("count"), fn.append_block("done")
-    b.cbranch(b.icmp("ne", s, NULL), count, done)
-    b.position_at_end(count)
-    old = b.load_at("i64", s, REFCOUNT)
-    if name == INCREF:
-        b.store_at(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), s, REFCOUNT)
-        b.branch(done)
-    else:
-        new_count = b.index_arith("sub", old, int_const("i64", 1), "nuw nsw")
-        b.store_at(new_count, s, REFCOUNT)
-        release = fn.append_block("release")
-        b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
-        b.position_at_end(release)
-        b.call(m.declare("free", "void", ["ptr"], attrs=("nounwind",)), [s])
-        b.branch(done)
-    b.position_at_end(done)
-    b.ret_void()
-    return fn
+    return refcount_helper(m, name, name == INCREF,
+                           lambda: m.declare("free", "void", ["ptr"], attrs=("nounwind",)))
