@@ -1,10 +1,10 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
-An entry (script.cache_entry: a flat file, checked by its BLAKE2b digest, read without zipfile or
-json) holds one specialization of one function: its IR texts and object code, as a saved
+An entry (a flat file, checked by its BLAKE2b digest, read without zipfile or json: "entries"
+below) holds one specialization of one function: its IR texts and object code, as a saved
 module has them, in a file named by its slot (the function's file and qualified name, the
 argument types and the options): writing an entry replaces the slot's previous one. It
-holds the key: the digest (native.store `digest`) of every input the compiled code depends on —
+holds the key: the digest (loadpath `digest`) of every input the compiled code depends on —
 
 - the function's source text, its defaults, and for every name it reads from outside
   (module globals, closure cells, builtins, ``mod.attr`` chains; found in the source, so a
@@ -15,22 +15,24 @@ holds the key: the digest (native.store `digest`) of every input the compiled co
 - the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil` and
   SCRIPT_DISABLE_PASSES;
 - the compiler (its version, and the sizes and times of its own files in a checkout or its
-  install's RECORD: native.store `compiler_fingerprint`), LLVM's version, the
-  Python ABI, the target triple, CPU name and features (native.store: read without LLVM).
+  install's RECORD: loadpath `compiler_fingerprint`), LLVM's version, the Python ABI, the
+  target triple, CPU name and features (loadpath `host_target`: read without LLVM).
 
 Describing a function needs its source text and the outside names it reads, which parsing
 gives (the frontend's FunctionInfo). So an entry also records, per function the key
-describes (`cache_entry.Source`), where it is, the digest of its file and of its
+describes (`Source`), where it is, the digest of its file and of its
 source, and its outside names. A lookup first describes the functions from that record
 (`quick`): while each function is at the recorded place of a file with the recorded
 digest, its source and names are the recorded ones, and the values of the names are read
 from the live objects, as always. Only when that fails (a file changed, a new callee) are
 the functions parsed. Either way the key is rebuilt in full and compared: the record saves
 the parsing, never the check. A hit at decoration then needs neither the frontend nor LLVM
-(script.dispatcher defers the function's FunctionInfo until something needs it), and the
-modules a hit imports are few and small: this one, cache_entry, script.loaded and the
-native loader (not zipfile, json, hashlib or the manifest, nor any module of Python's that
-`import script` has not: tests/test_loader.py).
+(script.dispatcher defers the function's FunctionInfo until something needs it), and a hit
+imports two modules: this one and script.loadpath, which links the object code (not
+zipfile, json, hashlib or the manifest, nor any module of Python's that `import script` has
+not: tests/test_loader.py). A fresh process pays ~0.3 ms for each module it imports, so
+what only a miss runs — parsing functions for their outside names, writing entries — is in
+script.cache_write.
 
 Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
 user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
@@ -50,11 +52,9 @@ import builtins
 import os
 import types
 
-from script import cache_entry
-from script.backend.native import store
-from script.backend.native.store import compiler_fingerprint, digest, python_abi, user_cache_dir
-from script.cache_entry import Source
+from script import loadpath
 from script.errors import CompileError, LoadError
+from script.loadpath import compiler_fingerprint, digest, python_abi, read_file, user_cache_dir
 from script.ir import types as T
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
@@ -64,7 +64,7 @@ SUFFIX = ".cache"               # an entry's file: <file stem>.<qualname>.<slot>
 MAX_DEPENDENCIES = 256          # functions walked for one key; beyond it, no caching
 
 
-class _Uncacheable(Exception):
+class Uncacheable(Exception):
     pass
 
 
@@ -82,12 +82,12 @@ class Target:
 
 
 def host_target() -> Target:
-    """The host's target (native.store: recorded per machine, read without LLVM)."""
-    return Target(*store.host_target()[:3])
+    """The host's target (loadpath: recorded per machine, read without LLVM)."""
+    return Target(*loadpath.host_target()[:3])
 
 
 def llvm_version() -> str:
-    return store.host_target()[3]
+    return loadpath.host_target()[3]
 
 
 def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
@@ -99,11 +99,11 @@ def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
     arg_types = _annotated_types(py_func)
     if arg_types is None:
         return None
-    request = _Request(py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
+    request = Request(py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
     try:
         entry = _read(request, warn=False)
         return None if entry is None else (arg_types, _quick(request, entry))
-    except (_NotQuick, _Uncacheable, LoadError):
+    except (_NotQuick, Uncacheable, LoadError):
         return None
     except Exception:  # noqa: BLE001 - a value the key cannot describe: the slow path decides
         return None
@@ -116,13 +116,13 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     from script.compiler import compile_specialization
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
     from script.dispatcher import numpy_scalar_params
-    request = _Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
+    request = Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil)
     request.numpy_scalars = numpy_scalar_params(info.param_types, arg_types)
     entry = _read(request, warn=True)
     if entry is not None:
         try:
             return _quick(request, entry)
-        except (_NotQuick, _Uncacheable):
+        except (_NotQuick, Uncacheable):
             pass
         except LoadError as e:
             _warn_corrupt(entry.path, e)
@@ -132,7 +132,7 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     try:
         description = _Description(request.header(), None)
         description.function(info.py_func)
-    except Exception:  # noqa: BLE001 - _Uncacheable, or a value the key cannot describe
+    except Exception:  # noqa: BLE001 - Uncacheable, or a value the key cannot describe
         return compile_specialization(info, arg_types, opt, passes, **options)
     key = description.key()
     spec = None
@@ -149,13 +149,14 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     if spec is None:
         spec = compile_specialization(info, arg_types, opt, passes, **options)
     try:
-        _store(request, key, description.sources, info, spec)
+        from script.cache_write import store_entry
+        store_entry(request, key, description.sources, info, spec)
     except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet
         pass
     return spec
 
 
-class _Request:
+class Request:
     """One specialization asked of the cache: the function, its argument types, options, and
     the positions of the parameters its entry point takes as NumPy scalars (none for an
     annotated function; script.dispatcher `numpy_scalar_params`: the source and the argument
@@ -224,7 +225,7 @@ class _Description:
         if index is not None:
             return f"function #{index}"
         if len(self.seen) >= MAX_DEPENDENCIES:
-            raise _Uncacheable
+            raise Uncacheable
         index = self.seen[id(py_func)] = len(self.seen)
         label = f"function #{index} {py_func.__qualname__}"
         source = self._source(index, py_func)
@@ -249,6 +250,7 @@ class _Description:
                     or _file_digest(rec.file) != rec.file_digest:
                 raise _NotQuick
             return rec
+        from script.cache_write import outside_names
         from script.frontend.specialize import CONTEXT
         before = _file_digest(code.co_filename)
         try:
@@ -258,7 +260,7 @@ class _Description:
             return None
         source = Source(py_func.__qualname__, info.filename, code.co_firstlineno,
                         before or "", digest(info.source.encode("utf-8", "backslashreplace")),
-                        tuple(_outside_names(info)))
+                        tuple(outside_names(info)))
         if self.sources is not None:
             # A file that changed while it was read, or cannot be read: no record of it.
             if before is None or _file_digest(code.co_filename) != before:
@@ -299,7 +301,7 @@ class _Description:
         try:
             text = repr(obj)
         except Exception:  # noqa: BLE001 - an object whose repr fails: never reuse
-            raise _Uncacheable from None
+            raise Uncacheable from None
         return f"object {type(obj).__module__}.{type(obj).__qualname__} {text[:1000]}"
 
 
@@ -308,7 +310,7 @@ _MISSING = object()
 
 def _file_digest(path: str) -> str | None:
     try:
-        return digest(store.read_file(path, 1 << 30))
+        return digest(read_file(path, 1 << 30))
     except OSError:
         return None
 
@@ -319,27 +321,6 @@ def _defaults(py_func) -> dict:
     code = py_func.__code__
     names = code.co_varnames[:code.co_argcount]
     return dict(zip(reversed(names), reversed(py_func.__defaults__ or ())))
-
-
-def _outside_names(info) -> list[str]:
-    """Every name, and ``a.b.c`` chain, that `info`'s signature and body read from outside
-    the function (not decorators: they do not reach compiled code)."""
-    import ast
-    node = info.node
-    roots = [node.args, *node.body] + ([node.returns] if node.returns is not None else [])
-    paths = set()
-    for root in roots:
-        for n in ast.walk(root):
-            if isinstance(n, (ast.Import, ast.ImportFrom)):
-                # what it binds is read when compiled, not from the module: not described
-                raise _Uncacheable
-            parts = []
-            while isinstance(n, ast.Attribute):
-                parts.append(n.attr)
-                n = n.value
-            if isinstance(n, ast.Name) and n.id not in info.local_names:
-                paths.add(".".join([n.id, *reversed(parts)]))
-    return sorted(paths)
 
 
 def _resolve(py_func, path: str):
@@ -404,19 +385,132 @@ def _is_full(cell) -> bool:
 
 
 # ---- entries ------------------------------------------------------------------------------
+#
+# An entry is a flat file that a hit reads with one ``open`` and one digest (loadpath
+# `digest`), without zipfile, json or the manifest's checks (docs/saved-modules.md, "The
+# compile cache"):
+#
+#     script-cache-entry 2\n          the format and its version (`MAGIC`)
+#     <64 hex digits>\n               digest of everything below this line
+#     <text size> <ir> <ssa> <object>\n   decimal byte counts (ssa -1 when absent)
+#     <text>                          UTF-8 lines "field<TAB>value<TAB>..." (below)
+#     <ir><ssa><object>               the members' bytes, in that order
+#
+# Fields of the text, each once, in any order (readers ignore fields they do not know):
+# ``key`` (the cache key), ``compiler`` (version), ``python`` (ABI), ``llvm``, ``target``
+# (triple, CPU, features), ``qualname``, ``types`` (argument types, printed as the IR prints
+# them, then the return type), ``entry``, ``opt_level``, ``function`` (one per IR function,
+# entry first, followed by the ones it calls), and ``source`` (one per function the key
+# describes, in the key's order: qualified name, file, first line, digest of the file and of
+# the source text, outside names: `Source`). script.cache_write writes them.
+#
+# The digest covers every byte after it, so truncation, a flipped bit or a stray write is
+# found before anything is parsed; a file of another format or version, a digest that does
+# not match, a malformed field: every failure is a `LoadError`, which the cache reports and
+# replaces. Like a saved module, the file is data: nothing in it is evaluated, and the only
+# code that runs is the object code it carries.
 
-def _read(request: _Request, warn: bool):
-    """The slot's entry (a `cache_entry.Entry`), checked as one of this function and these
+MAGIC = b"script-cache-entry 2\n"
+_PREFIX = b"script-cache-entry "        # any version: another one is reported as such
+_DIGEST = 64
+MAX_ENTRY_BYTES = 256 << 20
+MEMBERS = ("ir", "ssa", "object")
+
+
+class Source:
+    """A function a cache key describes, as the entry records it (script.cache)."""
+
+    __slots__ = ("qualname", "file", "line", "file_digest", "source_digest", "names")
+
+    def __init__(self, qualname: str, file: str, line: int, file_digest: str,
+                 source_digest: str, names: tuple):
+        self.qualname, self.file, self.line = qualname, file, line
+        self.file_digest, self.source_digest, self.names = file_digest, source_digest, names
+
+    def fields(self) -> list:
+        return [self.qualname, self.file, str(self.line), self.file_digest, self.source_digest,
+                *self.names]
+
+    def __eq__(self, other):
+        return isinstance(other, Source) and self.fields() == other.fields()
+
+
+class Member:
+    """A member of an entry: `saved_manifest.Member`'s fields. `sha256` is None: the entry's
+    own digest, checked when it was read, covers the bytes."""
+
+    __slots__ = ("path", "size", "sha256")
+
+    def __init__(self, path: str, size: int):
+        self.path, self.size, self.sha256 = path, size, None
+
+
+class Record:
+    """The specialization an entry holds: the fields of `saved_manifest.SpecEntry` that
+    loading and saving read (script.saved `LoadedSpecialization`, `spec_record`)."""
+
+    __slots__ = ("arg_types", "ret_type", "entry", "opt_level", "functions", "calls", "ir",
+                 "ssa", "object")
+
+    def __init__(self, arg_types, ret_type, entry, opt_level, functions, calls, ir, ssa, obj):
+        self.arg_types, self.ret_type, self.entry, self.opt_level = arg_types, ret_type, entry, \
+            opt_level
+        self.functions, self.calls, self.ir, self.ssa, self.object = functions, calls, ir, ssa, obj
+
+
+class Entry:
+    """A read entry: its fields, and its members handed out like `saved_archive.Archive`'s
+    (`check`, `member`, `text`), from memory. `digest` is its own (of all that follows
+    the digest line), which identifies its object code as well as the object's own would."""
+
+    digest = ""
+
+    def __init__(self, origin: str, fields: dict, record: Record, sources: tuple,
+                 members: dict):
+        self.origin = origin
+        self.path = origin
+        self.key = fields["key"][0]
+        self.compiler, self.python_abi, self.llvm = (fields[k][0] for k in
+                                                     ("compiler", "python", "llvm"))
+        self.target = tuple(fields["target"])
+        self.qualname = fields["qualname"][0]
+        self.record = record
+        self.sources = sources
+        self._members = members
+
+    def check(self, name: str, size: int) -> None:
+        data = self._members.get(name)
+        if data is None or len(data) != size:
+            raise LoadError(f"{self.origin}: member {name!r} is missing or has another size")
+
+    def member(self, name: str, size: int, digest=None) -> bytes:
+        self.check(name, size)
+        data = self._members[name]
+        if digest is not None:
+            from script.backend.native.store import sha256
+            if sha256(data) != digest:
+                raise LoadError(f"{self.origin}: member {name!r} is corrupt")
+        return data
+
+    def text(self, name: str, size: int, digest=None) -> str:
+        try:
+            return self.member(name, size, digest).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise LoadError(f"{self.origin}: member {name!r} is not UTF-8 text ({e})") from None
+
+
+def _read(request: Request, warn: bool):
+    """The slot's entry (an `Entry`), checked as one of this function and these
     argument types; None when there is none, or it is corrupt (a RuntimeWarning if `warn`)."""
     name = request.name()
     for directory in request.directories():
         path = os.path.join(directory, name)
         try:
-            data = store.read_file(path, cache_entry.MAX_ENTRY_BYTES)
+            data = read_file(path, MAX_ENTRY_BYTES)
         except OSError:
             continue
         try:
-            entry = cache_entry.decode(data, path)
+            entry = decode(data, path)
             if entry.record.arg_types != request.arg_types \
                     or entry.qualname != request.py_func.__qualname__:
                 raise LoadError("it is not an entry of this function and these types")
@@ -427,7 +521,7 @@ def _read(request: _Request, warn: bool):
     return None
 
 
-def _quick(request: _Request, entry):
+def _quick(request: Request, entry):
     """The entry's specialization when its record rebuilds its key (else _NotQuick)."""
     if not entry.sources:
         raise _NotQuick
@@ -440,14 +534,13 @@ def _quick(request: _Request, entry):
 
 def _load(entry, numpy_scalars: tuple):
     from script import __version__
-    from script.loaded import load_specialization
     host = host_target()
     # The key covers all of these; a mismatch means an entry that lies about its key.
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
             (__version__, python_abi(), (host.triple, host.cpu, host.features), llvm_version()):
         raise LoadError("its object code was compiled for another compiler, Python or CPU")
-    return load_specialization(entry, entry.record, use_object=True, numpy_scalars=numpy_scalars,
-                               digest=entry.digest)
+    return loadpath.load_specialization(entry, entry.record, use_object=True,
+                                        numpy_scalars=numpy_scalars, code_digest=entry.digest)
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:
@@ -456,42 +549,146 @@ def _warn_corrupt(path: str, error: Exception) -> None:
                   RuntimeWarning, stacklevel=4)
 
 
-def _store(request: _Request, key: str, sources, info, spec) -> None:
-    from script import __version__
-    from script.saved import spec_record
-    record, members = spec_record(spec, "f0/s0")
-    target = host_target()
-    payload = {"ir": members["f0/s0.ir"], "ssa": members.get("f0/s0.ssa.ir"),
-               "object": members["f0/s0.o"]}
+def decode(data: bytes, origin: str) -> Entry:
+    """The entry in `data` (a file's bytes), every byte checked against its digest and every
+    field parsed; LoadError naming what is wrong."""
+    if not data.startswith(MAGIC):
+        if data.startswith(_PREFIX):
+            version = data[len(_PREFIX):data.find(b"\n", 0, 64)][:16]
+            raise LoadError(f"{origin}: a cache entry of another version "
+                            f"({version.decode('ascii', 'replace')!r}; this script writes "
+                            f"{MAGIC.strip().decode()!r})")
+        raise LoadError(f"{origin}: not a cache entry of this format")
+    if len(data) > MAX_ENTRY_BYTES:
+        raise LoadError(f"{origin}: larger than {MAX_ENTRY_BYTES} bytes")
+    start = len(MAGIC) + _DIGEST + 1
+    body = data[start:]
+    if len(data) < start or data[start - 1:start] != b"\n" \
+            or data[len(MAGIC):start - 1] != digest(body).encode("ascii"):
+        raise LoadError(f"{origin}: the entry is damaged (its digest does not match)")
     try:
-        data = cache_entry.encode(cache_entry.entry_fields(
-            key, __version__, python_abi(), llvm_version(),
-            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
-            sources), payload)
-    except ValueError:          # a file name with a tab or line break: no record, lookups parse
-        data = cache_entry.encode(cache_entry.entry_fields(
-            key, __version__, python_abi(), llvm_version(),
-            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
-            None), payload)
-    name = request.name()
-    for directory in request.directories():
-        try:
-            os.makedirs(directory, exist_ok=True)
-            store.write_atomically(os.path.join(directory, name), data)
-        except OSError:
-            continue
-        _remove_replaced(directory, name)
-        return
+        entry = _parse(body, origin)
+    except LoadError:
+        raise
+    except (ValueError, KeyError, IndexError) as e:
+        raise LoadError(f"{origin}: malformed cache entry ({type(e).__name__}: {e})") from None
+    entry.digest = data[len(MAGIC):start - 1].decode("ascii")
+    return entry
 
 
-def _remove_replaced(directory: str, name: str) -> None:
-    """Remove the slot's other entries: written under older names (with the key in the
-    name) or in the older zip format (``.smod``)."""
-    slot_prefix = name[:-len(SUFFIX)] + "."
-    try:
-        for other in os.listdir(directory):
-            if other.startswith(slot_prefix) and other.endswith((SUFFIX, ".smod")) \
-                    and other != name:
-                os.unlink(os.path.join(directory, other))
-    except OSError:
-        pass
+def _parse(body: bytes, origin: str) -> Entry:
+    end = body.index(b"\n", 0, 128)
+    sizes = [int(s) for s in body[:end].split(b" ")]
+    if len(sizes) != 4 or min(sizes[0], sizes[1], sizes[3]) < 0 or sizes[2] < -1 \
+            or end + 1 + sum(max(s, 0) for s in sizes) != len(body):
+        raise LoadError(f"{origin}: malformed cache entry (its sizes do not add up)")
+    at = end + 1
+    text = body[at:at + sizes[0]].decode("utf-8")
+    at += sizes[0]
+    members = {}
+    for kind, size in zip(MEMBERS, sizes[1:]):
+        if size >= 0:
+            members[kind] = body[at:at + size]
+            at += size
+    fields: dict = {}
+    functions, calls, sources = [], {}, []
+    if not text.endswith("\n"):
+        raise ValueError("the text does not end a line")
+    for line in text[:-1].split("\n"):
+        name, *values = line.split("\t")
+        if name == "function":
+            functions.append(values[0])
+            calls[values[0]] = tuple(values[1:])
+        elif name == "source":
+            q, file, line_no, file_sha, source_sha, *names = values
+            if len(file_sha) != 64 or len(source_sha) != 64:
+                raise ValueError("a source's digests are not 64 hex digits")
+            sources.append(Source(q, file, int(line_no), file_sha, source_sha, tuple(names)))
+        elif name in fields:
+            raise ValueError(f"field {name!r} appears twice")
+        else:
+            fields[name] = values
+    for name, count in (("key", 1), ("compiler", 1), ("python", 1), ("llvm", 1), ("target", 3),
+                        ("qualname", 1), ("entry", 1), ("opt_level", 1)):
+        if len(fields.get(name, ())) != count:
+            raise ValueError(f"field {name!r} is missing or malformed")
+    types = [parse_type(t) for t in fields.get("types", ())]
+    entry = fields["entry"][0]
+    opt_level = int(fields["opt_level"][0])
+    if not types or not functions or functions[0] != entry or len(set(functions)) != \
+            len(functions) or not 0 <= opt_level <= 3 or "ir" not in members \
+            or "object" not in members \
+            or any(not set(c) <= set(functions) for c in calls.values()):
+        raise ValueError("its types, functions or members are inconsistent")
+    record = Record(tuple(types[:-1]), types[-1], entry, opt_level, tuple(functions), calls,
+                    Member("ir", len(members["ir"])),
+                    Member("ssa", len(members["ssa"])) if "ssa" in members else None,
+                    Member("object", len(members["object"])))
+    return Entry(origin, fields, record, tuple(sources), members)
+
+
+def parse_type(text: str) -> T.Type:
+    """The type `str(t)` printed as `text` (scalars, tuples, arrays, lists); ValueError for
+    anything else."""
+    t = _parse_type(text, 0)
+    if str(t) != text:
+        raise ValueError(f"{text!r} is not a type as script prints it")
+    return t
+
+
+def _split_top(inner: str) -> list[str]:
+    """`inner` split at its commas outside brackets."""
+    parts, level, start = [], 0, 0
+    for i, c in enumerate(inner):
+        if c in "([":
+            level += 1
+        elif c in ")]":
+            level -= 1
+        elif c == "," and level == 0:
+            parts.append(inner[start:i].strip())
+            start = i + 1
+    last = inner[start:].strip()
+    if last:
+        parts.append(last)
+    return parts
+
+
+def _parse_type(text: str, depth: int) -> T.Type:
+    if depth > 16:
+        raise ValueError("a type nested too deeply")
+    scalar = T.parse_scalar(text)
+    if scalar is not None:
+        return scalar
+    if text.startswith("(") and text.endswith(")"):
+        return T.TupleType([_parse_type(p, depth + 1) for p in _split_top(text[1:-1])])
+    if text.startswith("opt[") and text.endswith("]"):
+        value = _parse_type(text[4:-1], depth + 1)
+        if not T.is_optional_value(value):
+            raise ValueError(f"optionals of {value} are not supported")
+        return T.OptionalType(value)
+    if text.startswith("set[") and text.endswith("]"):
+        key = _parse_type(text[4:-1], depth + 1)
+        if not T.is_key_type(key):
+            raise ValueError(f"sets of {key} are not supported")
+        return T.SetType(key)
+    if text.startswith("dict[") and text.endswith("]"):
+        parts = _split_top(text[5:-1])
+        if len(parts) != 2:
+            raise ValueError(f"{text!r} is not a dict type")
+        key, value = (_parse_type(p, depth + 1) for p in parts)
+        if not T.is_key_type(key) or not T.is_list_element(value):
+            raise ValueError(f"dicts of {key}, {value} are not supported")
+        return T.DictType(key, value)
+    if text.startswith("list[") and text.endswith("]"):
+        elem = _parse_type(text[5:-1], depth + 1)
+        if not T.is_list_element(elem):
+            raise ValueError(f"lists of {elem} are not supported")
+        return T.ListType(elem)
+    dtype, bracket, dims = text.partition("[")
+    dtype_type = T.parse_scalar(dtype)
+    if bracket and dims.endswith("]") and dtype_type is not None and dtype_type.is_numeric():
+        parts = dims[:-1].split(",")
+        layout = "C" if parts[-1] == "::1" else "A"
+        if 1 <= len(parts) <= 32:
+            return T.ArrayType(dtype_type, len(parts), layout)
+    raise ValueError(f"{text!r} is not a type this version of script knows")

@@ -41,7 +41,7 @@ def function_type():
     if _TYPE is None:
         with _TYPE_LOCK:
             if _TYPE is None:
-                from script.backend import make_function_type
+                from script.loadpath import make_function_type
                 _TYPE = make_function_type("script.Function", dict(_Methods.__dict__))
     return _TYPE
 
@@ -104,7 +104,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     """The function object of `py_func`. With `cache`, an annotated function found in the
     compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
     when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
-    from script.backend import new_instance, set_specializations
+    from script.loadpath import new_instance, set_specializations
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
     hit = None
     if cache and _deferred is None:
@@ -143,7 +143,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     if info.vararg is not None:
         # Python's binding packs `*args` (the fallback); the specializations live on a
         # second object, so no call from Python reaches them unpacked (frontend/varargs.py).
-        from script.backend.native.loader import plain_function_type
+        from script.loadpath import plain_function_type
 
         def no_match(*args, **kwargs):
             raise TypeError(_type_error(obj, info, args))
@@ -204,7 +204,7 @@ def make_loaded_function(info, specs: dict):
     is its `saved_manifest.FunctionEntry`, `specs` maps argument types to loaded
     specializations. It dispatches, checks and converts arguments, binds keywords and
     defaults like the original, and raises TypeError for types it was not saved with."""
-    from script.backend import new_instance, set_specializations
+    from script.loadpath import new_instance, set_specializations
     target = []
 
     def trampoline(*args, **kwargs):
@@ -349,6 +349,6 @@ def _specialization_for(obj, key: tuple):
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec
-        from script.backend import set_specializations
+        from script.loadpath import set_specializations
         set_specializations(d.get("_packed", obj), [s.native for s in specs.values()], len(key))
     return spec

@@ -13,8 +13,8 @@ in it is evaluated by Python; the only code that runs is the compiled code it de
 before it runs anything, then for each specialization either links its object code — when
 the compiler version, the Python ABI, the triple and the CPU match
 (saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
-compiles it again for this CPU. Object code is linked by native.loader's loader, without LLVM,
-where it can (backend `load_object`). IR texts not compiled are hash-checked when first shown.
+compiles it again for this CPU. Object code is linked by script.loadpath, without LLVM, where
+it can. IR texts not compiled are hash-checked when first shown.
 The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments (an
 unannotated parameter of a narrow type, i32 or f32, takes NumPy scalars only, as it did
@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import types
 
-from script.loaded import LoadedSpecialization, load_specialization
+from script.loadpath import LoadedSpecialization, load_specialization
 
 # The container and the manifest (saved_archive, saved_manifest: zipfile, json, re, typing)
 # are imported where a saved module is read or written, not here. The annotations naming

@@ -30,7 +30,8 @@ import os
 import re
 import zipfile
 
-from script.backend.native.store import read_file, sha256
+from script.backend.native.store import sha256
+from script.loadpath import read_file
 from script.errors import LoadError
 
 MANIFEST = "manifest.json"

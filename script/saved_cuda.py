@@ -28,7 +28,7 @@ import time
 
 from script.cuda.kernel import IrText, Kernel, default_arch
 from script.errors import LoadError
-from script.loaded import member_fields, parse_ir
+from script.loadpath import member_fields, parse_ir
 from script.saved_archive import Archive, sha256
 from script.saved_manifest import (KernelEntry, KernelModule, KernelSpecEntry, Member, Param,
                                    PtxEntry)

@@ -29,8 +29,8 @@ import re
 import sys
 from typing import NamedTuple
 
-from script.backend.native import store
-from script.backend.native.store import python_abi
+from script import loadpath
+from script.loadpath import python_abi
 from script.errors import LoadError
 from script.ir import types as T
 from script.saved_archive import is_member_name
@@ -181,13 +181,13 @@ class Manifest(NamedTuple):
 # ---- the running process ------------------------------------------------------------------
 
 def host_target() -> Target:
-    """What this process compiles for (native.store: recorded per machine, so that reading
+    """What this process compiles for (script.loadpath: recorded per machine, so that reading
     it does not load LLVM)."""
-    return Target(*store.host_target()[:3])
+    return Target(*loadpath.host_target()[:3])
 
 
 def llvm_version() -> str:
-    return store.host_target()[3]
+    return loadpath.host_target()[3]
 
 
 def host_manifest(functions: tuple, kernels: tuple = ()) -> Manifest:

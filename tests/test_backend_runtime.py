@@ -214,7 +214,7 @@ def test_instances_release_their_type_and_fallback():
 
 def test_calling_a_cleared_object_raises():
     import ctypes
-    from script.backend.native.loader import runtime_library
+    from script.loadpath import runtime_library
     obj = new_instance(make_function_type("tests.Cleared"), record_fallback)
     set_specializations(obj, [compile_native(Module([add_i64()]), "add")], 2)
     clear = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object)(

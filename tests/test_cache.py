@@ -16,6 +16,7 @@ import pytest
 
 import script
 from script import cache
+from script import loadpath
 from script.backend.native import store
 from script.saved import LoadedSpecialization
 from script.saved_manifest import Target
@@ -112,14 +113,13 @@ def test_miss_then_hit(src, tmp_path):
 
 def test_a_hit_names_its_shared_object_by_the_entry_digest(src, tmp_path):
     # the entry's SHA-256 covers its object code: the hit does not hash the object again
-    from script import cache_entry
     fresh_import(src)
     assert hit(fresh_import(src).work)
     [name] = entries(tmp_path / "cache")
-    entry = cache_entry.decode((tmp_path / "cache" / name).read_bytes(), name)
+    entry = cache.decode((tmp_path / "cache" / name).read_bytes(), name)
     assert len(entry.digest) == 64
     native = tmp_path / "cache" / "native"
-    if script.backend.native.is_supported() and native.is_dir():     # (no shared object: elfload)
+    if loadpath.is_supported() and native.is_dir():     # (no shared object: elfload)
         shared = [f for f in os.listdir(native) if f.startswith("code-")]
         assert all(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
 
@@ -220,13 +220,12 @@ def test_a_corrupt_entry_warns_and_is_rebuilt(src, tmp_path, damage):
 
 def _damaged(data: bytes, how: str) -> bytes:
     """`data` (an entry's bytes) damaged in one of the ways the entry format must detect."""
-    from script import cache_entry
-    head = len(cache_entry.MAGIC)
+    head = len(cache.MAGIC)
     if how.startswith("truncate"):
         return data[:{"truncate-head": head + 10, "truncate-text": head + 80,
                       "truncate-object": len(data) - 1}[how]]
     if how == "version":
-        return data.replace(cache_entry.MAGIC, b"script-cache-entry 99\n", 1)
+        return data.replace(cache.MAGIC, b"script-cache-entry 99\n", 1)
     if how == "appended":
         return data + b"\0"
     at = {"flip-magic": 3, "flip-digest": head + 5, "flip-sizes": head + 66,
@@ -254,17 +253,16 @@ def test_the_entry_format_detects_damage_warns_and_is_rebuilt(src, tmp_path, how
 
 
 def test_every_single_bit_flip_or_truncation_is_a_load_error(src, tmp_path):
-    from script import cache_entry
     from script.errors import LoadError
     fresh_import(src)
     [name] = entries(tmp_path / "cache")
     data = (tmp_path / "cache" / name).read_bytes()
-    entry = cache_entry.decode(data, name)
+    entry = cache.decode(data, name)
     assert entry.qualname == "work" and entry.record.entry.startswith("work.")
     for at in range(0, len(data), max(1, len(data) // 300)):
         for damaged in (data[:at], data[:at] + bytes([data[at] ^ (1 << at % 8)]) + data[at + 1:]):
             with pytest.raises(LoadError):
-                cache_entry.decode(damaged, name)
+                cache.decode(damaged, name)
 
 
 @pytest.mark.parametrize("text", ["i64", "bool", "f32", "none", "(i64, f64)", "(i64,)",
@@ -272,15 +270,13 @@ def test_every_single_bit_flip_or_truncation_is_a_load_error(src, tmp_path):
                                   "list[(i64, bool)]", "((f64, i64), f64[::1])", "list[list[f64]]",
                                   "list[(i64, list[bool])]", "list[f64[:,::1]]"])
 def test_entry_types_round_trip(text):
-    from script import cache_entry
-    assert str(cache_entry.parse_type(text)) == text
+    assert str(cache.parse_type(text)) == text
 
 
 @pytest.mark.parametrize("text", ["", "i65", "(i64", "f64[", "list[none]", "list[opt[i64]]", "bytes", "f64[:,]x"])
 def test_entry_types_reject_what_is_not_a_type(text):
-    from script import cache_entry
     with pytest.raises(ValueError):
-        cache_entry.parse_type(text)
+        cache.parse_type(text)
 
 
 def test_entries_go_to_pycache_beside_the_source(src, monkeypatch):
@@ -423,83 +419,97 @@ def _settle(package):
         os.utime(folder, ns=(next(_mtime), next(_mtime)))
 
 
+def test_the_compiler_fingerprint_is_the_script_packages(tmp_path, monkeypatch):
+    # of the package's own folder: not the checkout around it (tests, benchmarks), nor less
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path))
+    seen, real = [], loadpath.fingerprint
+    monkeypatch.setattr(loadpath, "fingerprint",
+                        lambda package, records=None: seen.append(package) or real(package))
+    loadpath.compiler_fingerprint.cache_clear()
+    try:
+        loadpath.compiler_fingerprint()
+    finally:
+        loadpath.compiler_fingerprint.cache_clear()
+    assert seen == [os.path.dirname(os.path.abspath(script.__file__))]
+
+
 def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
     package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py"])
-    before = store.fingerprint(str(package), records)
+    before = loadpath.fingerprint(str(package), records)
     (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
-    assert store.fingerprint(str(package), records) != before
+    assert loadpath.fingerprint(str(package), records) != before
 
 
 def test_the_checkout_fingerprint_covers_every_file_a_compile_can_import(tmp_path):
     package, records = _checkout(tmp_path, [
         "__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py",
         "cli/dump.py", "examples/scalar.py", "demo.py"])
-    fingerprints = {store.fingerprint(str(package), records)}
+    fingerprints = {loadpath.fingerprint(str(package), records)}
     for name in ("frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py"):
         (package / name).write_text("x = 2\n")                    # the same size, a later time
         os.utime(package / name, ns=(next(_mtime), next(_mtime)))
-        fingerprints.add(store.fingerprint(str(package), records))
+        fingerprints.add(loadpath.fingerprint(str(package), records))
     (package / "ir").mkdir()
     (package / "ir" / "new.py").write_text("")                    # a new module
-    fingerprints.add(store.fingerprint(str(package), records))
+    fingerprints.add(loadpath.fingerprint(str(package), records))
     assert len(fingerprints) == 5
     for name in ("cli/dump.py", "examples/scalar.py", "demo.py"):
         (package / name).write_text("x = 22\n")                   # never imported by a compile
     (package / "cli" / "new.py").write_text("")
-    assert store.fingerprint(str(package), records) in fingerprints
+    assert loadpath.fingerprint(str(package), records) in fingerprints
 
 
 def test_a_checkout_listing_is_kept_and_made_again_when_a_folder_changes(tmp_path):
     package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py", "ir/types.py"])
-    fresh = store.fingerprint(str(package), records)
+    fresh = loadpath.fingerprint(str(package), records)
     assert not os.path.exists(records)              # folders changed just now: racy, not kept
     _settle(package)
-    assert store.fingerprint(str(package), records) == fresh
+    assert loadpath.fingerprint(str(package), records) == fresh
     [record] = os.listdir(records)
     text = open(os.path.join(records, record)).read()
     assert "ir/\t" in text and "core.py\ttypes.py" in text
     (package / "ir" / "types.py").write_text("y = 1\n")           # in place: the listing holds
-    edited = store.fingerprint(str(package), records)
+    edited = loadpath.fingerprint(str(package), records)
     assert edited != fresh and open(os.path.join(records, record)).read() == text
     os.unlink(package / "ir" / "types.py")                        # removed
     _settle(package)
-    removed = store.fingerprint(str(package), records)
+    removed = loadpath.fingerprint(str(package), records)
     assert removed not in (fresh, edited) and "types.py" not in \
         open(os.path.join(records, record)).read()
     (package / "ir" / "new.py").write_text("")                    # added
     _settle(package)
-    added = store.fingerprint(str(package), records)
+    added = loadpath.fingerprint(str(package), records)
     assert added not in (fresh, edited, removed)
     open(os.path.join(records, record), "w").write("damaged")     # unreadable: made again
-    assert store.fingerprint(str(package), records) == added
+    assert loadpath.fingerprint(str(package), records) == added
     assert open(os.path.join(records, record)).read().startswith("script-checkout 1\t")
 
 
 def test_a_checkout_listing_of_other_left_out_files_is_made_again(tmp_path, monkeypatch):
     package, records = _checkout(tmp_path, ["__init__.py", "cli/main.py"])
     _settle(package)
-    before = store.fingerprint(str(package), records)
-    assert store.fingerprint(str(package), records) == before        # from the listing
-    monkeypatch.setattr(store, "NOT_COMPILER", frozenset())          # the command line counts
-    with_cli = store.fingerprint(str(package), records)
+    before = loadpath.fingerprint(str(package), records)
+    assert loadpath.fingerprint(str(package), records) == before        # from the listing
+    monkeypatch.setattr(loadpath, "NOT_COMPILER", frozenset())          # the command line counts
+    with_cli = loadpath.fingerprint(str(package), records)
     assert with_cli != before
     (package / "cli" / "main.py").write_text("x = 333\n")
-    assert store.fingerprint(str(package), records) != with_cli
+    assert loadpath.fingerprint(str(package), records) != with_cli
 
 
 def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
-    # store.NOT_COMPILER may leave a file out only while compiling, loading and the cache
+    # loadpath.NOT_COMPILER may leave a file out only while compiling, loading and the cache
     # cannot import it: only what it leaves out imports it
     root = os.path.dirname(script.__file__)
-    left_out = sorted(os.path.splitext(n)[0] for n in store.NOT_COMPILER)
+    left_out = sorted(os.path.splitext(n)[0] for n in loadpath.NOT_COMPILER)
     pattern = re.compile(r"\bscript\.(%s)\b|from script import .*\b(%s)\b"
                          % ("|".join(left_out), "|".join(left_out)))
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
-        if rel.split(os.sep)[0] in store.NOT_COMPILER:
+        if rel.split(os.sep)[0] in loadpath.NOT_COMPILER:
             continue
         for name in files:
-            if name.endswith(".py") and not (rel == "." and name in store.NOT_COMPILER):
+            if name.endswith(".py") and not (rel == "." and name in loadpath.NOT_COMPILER):
                 with open(os.path.join(folder, name), encoding="utf-8") as f:
                     assert not pattern.search(f.read()), os.path.join(rel, name)
 
@@ -507,11 +517,11 @@ def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
 def test_store_files_are_read_with_a_buffer_of_their_size(tmp_path):
     path = tmp_path / "f"
     path.write_bytes(b"x" * 100)
-    assert store.read_file(str(path), 1000) == b"x" * 100
-    assert store.read_file(str(path), 100) == b"x" * 100
-    assert store.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
+    assert loadpath.read_file(str(path), 1000) == b"x" * 100
+    assert loadpath.read_file(str(path), 100) == b"x" * 100
+    assert loadpath.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
     path.write_bytes(b"")
-    assert store.read_file(str(path), 10) == b""
+    assert loadpath.read_file(str(path), 10) == b""
 
 
 def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
@@ -522,31 +532,31 @@ def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
     info = site / f"script-{script.__version__}.dist-info"
     info.mkdir()
     (info / "RECORD").write_text("script/ir/core.py,,\n")
-    before = store.fingerprint(str(package))
+    before = loadpath.fingerprint(str(package))
     (package / "ir" / "core.py").write_text("x = 22\n")          # not how an install changes
-    assert store.fingerprint(str(package)) == before
+    assert loadpath.fingerprint(str(package)) == before
     (info / "RECORD").write_text("script/ir/core.py,sha256=new,7\n")    # a new installation
-    assert store.fingerprint(str(package)) != before
+    assert loadpath.fingerprint(str(package)) != before
 
 
 def test_a_damaged_shared_object_in_the_store_is_removed_and_rebuilt(tmp_path):
     path = str(tmp_path / "lib-x.so")
     store.write_shared(path, b"\x7fELF some shared object")
-    assert store.check_shared(path)
+    assert loadpath.check_shared(path)
     data = bytearray(open(path, "rb").read())
     data[5] ^= 1
     open(path, "wb").write(bytes(data))
     with pytest.warns(RuntimeWarning, match="damaged shared object"):
-        assert not store.check_shared(path)
+        assert not loadpath.check_shared(path)
     assert not os.path.exists(path)
-    assert not store.check_shared(path)                      # absent: no warning
+    assert not loadpath.check_shared(path)                      # absent: no warning
 
 
 def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
     path = str(tmp_path / "f")
     payload = bytes(range(40))
-    for write, check in ((store.write_shared, store.check_shared),
-                         (store.write_object, store.read_object)):
+    for write, check in ((store.write_shared, loadpath.check_shared),
+                         (store.write_object, loadpath.read_object)):
         write(path, payload)
         good = open(path, "rb").read()
         assert check(path)

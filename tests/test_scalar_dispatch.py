@@ -204,7 +204,7 @@ def test_cached_functions_keep_the_rule(tmp_path, monkeypatch):
 
 
 def test_entry_points_of_the_two_rules_are_stored_apart():
-    from script.backend.native.loader import entry_point_path
+    from script.loadpath import entry_point_path
     converting = entry_point_path([T.I32], T.I32)
     assert entry_point_path([T.I32], T.I32, (0,)) != converting
     assert os.path.basename(entry_point_path([T.I64], T.I64)) != os.path.basename(converting)

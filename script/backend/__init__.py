@@ -3,12 +3,13 @@ calling it (`runtime/`).
 
 The entry points below import llvmlite only when first called, so `import script.backend`
 stays cheap; loading object code on the CPU it was compiled for (`load_object`) does not
-import it at all (`native/`).
+import it at all (script.loadpath, which a cache hit uses without this package).
 
     compile_native(module, entry, opt_level=3, nogil=True, numpy_scalars=()) -> NativeLibrary
     load_native(object_code, entry_func, numpy_scalars=()) -> NativeLibrary
-    load_object(object_code, entry, param_types, ret_type, numpy_scalars=(), digest=None)
+    load_object(object_code, entry, param_types, ret_type, numpy_scalars=(), code_digest=None)
         -> NativeLibrary
+    link_with_llvm(object_code, entry, param_types, ret_type, numpy_scalars=()) -> NativeLibrary
 
 `numpy_scalars` are the positions of the parameters whose narrow scalars (i32, f32, …) the
 entry point takes as NumPy scalars, not as Python ints and floats (runtime.boxing).
@@ -43,38 +44,43 @@ def load_native(object_code: bytes, entry_func: "Function", numpy_scalars=()) ->
 
 
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
-                numpy_scalars=(), digest: str | None = None) -> "NativeLibrary":
+                numpy_scalars=(), code_digest: str | None = None) -> "NativeLibrary":
     """`load_native` for the IR function named `entry` of this signature: linked without
-    LLVM where native.loader can (a cache hit or a saved module then imports no llvmlite),
-    else by LLVM's linker. RuntimeError when the object is not that function's. `digest`,
-    a hex SHA-256 that identifies `object_code` (the caller has one: a manifest's, a cache
-    entry's), saves hashing it to name its shared object."""
-    from script.backend.native.loader import load_object as link
-    lib = link(object_code, entry, param_types, ret_type, numpy_scalars, digest)
-    if lib is None:
-        from script.backend.runtime.library import load_native as load
-        from script.ir.core import Function
-        lib = load(object_code, Function(entry, list(param_types), ret_type), numpy_scalars)
-    return lib
+    LLVM where script.loadpath can (a cache hit or a saved module then imports no
+    llvmlite), else by LLVM's linker. RuntimeError when the object is not that function's.
+    `code_digest`, 64 hex digits that identify `object_code` (the caller has them: a
+    manifest's, a cache entry's), saves hashing it to name its shared object."""
+    from script.loadpath import load_object as link
+    lib = link(object_code, entry, param_types, ret_type, numpy_scalars, code_digest)
+    return lib if lib is not None else link_with_llvm(object_code, entry, param_types,
+                                                      ret_type, numpy_scalars)
+
+
+def link_with_llvm(object_code: bytes, entry: str, param_types, ret_type,
+                   numpy_scalars=()) -> "NativeLibrary":
+    """`load_object` by LLVM's linker, where script.loadpath declines."""
+    from script.backend.runtime.library import load_native as load
+    from script.ir.core import Function
+    return load(object_code, Function(entry, list(param_types), ret_type), numpy_scalars)
 
 
 def make_function_type(name: str, methods: dict | None = None) -> type:
     """A new heap type for compiled functions, with `methods` assigned onto it."""
-    from script.backend.native.loader import make_function_type as make
+    from script.loadpath import make_function_type as make
     return make(name, methods)
 
 
 def new_instance(tp: type, fallback) -> object:
     """A compiled-function object of type `tp` that calls `fallback(*args, **kwargs)` until
     specializations match."""
-    from script.backend.native.loader import new_instance as new
+    from script.loadpath import new_instance as new
     return new(tp, fallback)
 
 
 def set_specializations(obj, specs, nargs: int) -> None:
     """Make `obj` try `specs` (NativeLibrary objects or entry addresses) in order for calls
     with exactly `nargs` positional arguments and no keywords, then its fallback."""
-    from script.backend.native.loader import set_specializations as install
+    from script.loadpath import set_specializations as install
     install(obj, specs, nargs)
 
 
@@ -82,7 +88,7 @@ def compile_callable(module: "Module", entry: str, fallback=None, opt_level: int
     """`module.functions[entry]` compiled and wrapped in a callable object of a plain
     compiled-function type: for tests and tools that start from IR. Calls whose argument
     types do not match go to `fallback`, or raise TypeError without one."""
-    from script.backend.native.loader import plain_function_type
+    from script.loadpath import plain_function_type
     lib = compile_native(module, entry, opt_level)
     func = module.functions[entry]
     if fallback is None:

@@ -170,7 +170,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
 
 def _cpu_kernel(lib, entry: str, nargs: int, resumable: bool) -> CpuKernel:
     from script.backend import new_instance, set_specializations
-    from script.backend.native.loader import plain_function_type
+    from script.loadpath import plain_function_type
 
     def mismatch(*args, **kwargs):
         raise TypeError(f"kernel {entry}: arguments do not match its compiled signature")

@@ -9,5 +9,5 @@
 - `interrupt`: Ctrl-C: the SIGINT hook in front of Python's, and `script.poll`.
 - `dispatch`:  the instance layout and its vectorcall / GC functions, in LLVM IR.
 - `pymodule`:  the runtime's extension module: the heap type and its instances, the SIGINT
-               hook, dlopen (the load path, native.loader, uses it instead of ctypes).
+               hook, dlopen (the load path, script.loadpath, uses it instead of ctypes).
 """

@@ -12,7 +12,7 @@ instances take part in cyclic garbage collection (their dict usually holds the P
 whose globals hold the instance).
 
 Invariant: `tries[:ntry]` and the code they point to stay alive while `keepalive` is
-referenced; a writer sets `ntry` to 0 before changing `tries` or `nargs` (native.loader).
+referenced; a writer sets `ntry` to 0 before changing `tries` or `nargs` (script.loadpath).
 """
 
 from __future__ import annotations

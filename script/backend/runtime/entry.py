@@ -21,7 +21,7 @@ Matching is exact (runtime.boxing); an int out of range raises OverflowError. A 
 a narrow scalar type (i32, f32, …) matches a Python int or float, converted, or — when its
 position is in the entry point's `numpy_scalars` (an unannotated parameter: script.dispatcher
 `numpy_scalar_params`) — exactly NumPy's scalar of that type instead. The positions are part
-of what the entry point is compiled from (`runtime.library.entry_point`'s key, native.loader's
+of what the entry point is compiled from (`runtime.library.entry_point`'s key, script.loadpath's
 name of its object in the store).
 
 The entry owns the `Env` record (llvm.abi) on its stack and passes it to every entry function

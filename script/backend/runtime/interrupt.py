@@ -8,7 +8,7 @@ as they go. Instead:
   SIGINTs, and ``script.sigint``, a C signal handler that adds one to it (an atomic add:
   async-signal-safe) and then calls the handler it replaced — Python's own, which trips the
   signal for the interpreter, so Python still sees every SIGINT exactly as before.
-- native.loader's `install_sigint_hook` puts ``script.sigint`` in front of Python's handler
+- script.loadpath's `install_sigint_hook` puts ``script.sigint`` in front of Python's handler
   with ``PyOS_getsig``/``PyOS_setsig`` (in the runtime module, runtime.pymodule). It runs whenever code is compiled or loaded (cheap: one
   system call) and does nothing unless SIGINT is handled by Python, through a Python-level
   handler (``signal.getsignal(SIGINT)`` is callable): a program that ignores SIGINT, or

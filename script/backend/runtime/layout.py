@@ -1,7 +1,7 @@
 """The instance layout of the compiled-function type (`struct CompiledFunction`, 64-bit),
 shared by the code that generates its C functions (runtime.dispatch) and the code that makes
-the type and writes its instances (native.loader, which the load path imports: so this
-module imports nothing)::
+the type and writes its instances (runtime.pymodule, whose constants the load path uses:
+so this module imports nothing)::
 
     offset  field
        0    PyObject_HEAD (ob_refcnt, ob_type)

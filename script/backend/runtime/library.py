@@ -1,5 +1,5 @@
 """Compiling an IR entry function to a loaded native library, and loading saved object code
-with LLVM's linker (where native.loader's loader declines).
+with LLVM's linker (where script.loadpath declines).
 
 A `NativeLibrary` is one JIT-linked library of two objects: the library's own, with the
 lowered entry function (exported as ``script.kernel``, llvm.abi) and copies of all it calls;
@@ -8,7 +8,7 @@ and the CPython entry point ``script.entry`` of the entry function's signature
 every library of that signature, and kept in the per-machine store (native.store) for
 processes that load code without LLVM. A library keeps its code loaded for as long as it is
 referenced; whoever installs its `entry_address` in a dispatcher must keep the library alive
-too (native.loader does).
+too (script.loadpath does).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
 from script.backend.native import elfload, store
-from script.backend.native.loader import entry_point_path, install_sigint_hook
+from script.loadpath import entry_point_path, install_sigint_hook
 from script.backend.runtime.entry import build_entry
 from script.backend.runtime.shared import libraries
 from script.backend.runtime.symbols import numpy_symbol_library
@@ -72,7 +72,7 @@ def entry_point(param_types, ret_type: T.Type, numpy_scalars=()) -> EntryPoint:
 
 def _store_entry_point(key: tuple, object_code: bytes) -> None:
     """Keep the object of an entry point in the per-machine store, where loading saved code
-    without LLVM finds it (native.loader)."""
+    without LLVM finds it (script.loadpath)."""
     if elfload.is_supported():
         path = entry_point_path(*key)
         if not os.path.exists(path):

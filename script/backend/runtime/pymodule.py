@@ -5,7 +5,7 @@ the load path, so that loading compiled code needs neither ctypes nor LLVM.
 functions (METH_FASTCALL, generated here in LLVM IR) do what the load path would otherwise do
 through ctypes:
 
-    new_type(name: bytes) -> type           the compiled-function heap type (native.loader)
+    new_type(name: bytes) -> type           the compiled-function heap type (script.loadpath)
     new_instance(tp, fallback) -> object    an instance calling `fallback` for now
     set_specializations(obj, table: bytes, nargs: int, keep) -> None
                                             install the entry points packed in `table`
@@ -20,8 +20,8 @@ through ctypes:
 and ``names``, the runtime library's exported symbols (bytes, one a line). Where the runtime
 library is a shared object (native.elfso) Python imports it with ``_imp.create_dynamic``;
 where LLVM's JIT links it, Python calls ``PyInit__runtime`` through ctypes
-(native.loader). The writes to an
-instance follow runtime.layout, in the order native.loader documents.
+(script.loadpath). The writes to an
+instance follow runtime.layout, in the order script.loadpath documents.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import os
 from script.backend.llvm.builder import (
     NULL, Builder, Callee, NativeModule, Value, global_ref, int_const)
 from script.backend.runtime import layout
-from script.backend.native.loader import INIT_SYMBOL, MODULE_NAME
+from script.loadpath import INIT_SYMBOL, MODULE_NAME
 
 _PYTHON_API_VERSION = 1013
 _METH_FASTCALL = 0x80

@@ -1,5 +1,5 @@
 """The runtime library: native functions every compiled library shares, generated in LLVM IR,
-compiled once per machine and loaded once per process, on first use (native.loader
+compiled once per machine and loaded once per process, on first use (script.loadpath
 `runtime_library`, which keeps it in the per-machine store as a shared object where it can).
 
 - runtime.dispatch: the compiled-function type's vectorcall for several specializations and
@@ -19,7 +19,7 @@ that LLVM links find its functions (`jit_library`).
 
 from __future__ import annotations
 
-from script.backend.native.loader import INIT_SYMBOL, runtime_library
+from script.loadpath import INIT_SYMBOL, runtime_library
 
 RUNTIME_LIBRARY = "script.runtime"
 _jit_library: str | None = None
@@ -44,7 +44,7 @@ def compile_runtime() -> tuple[bytes, list]:
 def load_in_jit() -> tuple:
     """Compile the runtime library into the JIT: (addresses, the extension module
     (``PyInit__runtime`` called through ctypes), None, the JIT's tracker), the arguments of
-    native.loader's `RuntimeLibrary`."""
+    script.loadpath's `RuntimeLibrary`."""
     import ctypes
     from script.backend.llvm.jit import get_jit
     from script.backend.runtime import symbols

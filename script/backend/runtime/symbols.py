@@ -40,7 +40,7 @@ def _libm():
 def bound_at_run_time(name: str) -> bool:
     """Whether `resolve` finds `name` in this process's objects (NumPy's, the random
     generators' states, BLAS and LAPACK tables) rather than a library's symbol table: what
-    the system's loader cannot bind (native.loader binds it late)."""
+    the system's loader cannot bind (script.loadpath binds it late)."""
     return name in NUMPY_OBJECTS or name.startswith((NUMPY_PREFIX, "script.lapack.",
                                                      "script.rng.")) or name == "script.blas"
 

@@ -1,0 +1,111 @@
+"""What a miss adds to the compile cache (script.cache): the outside names a parsed function
+reads, which its key describes, and writing its entry (the layout script.cache reads:
+"entries"), apart so that a hit does not import them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from script import cache
+from script.backend.native.store import write_atomically
+from script.cache import MAGIC, SUFFIX, Uncacheable
+from script.loadpath import digest
+
+
+def outside_names(info) -> list[str]:
+    """Every name, and ``a.b.c`` chain, that `info`'s signature and body read from outside
+    the function (not decorators: they do not reach compiled code)."""
+    import ast
+    node = info.node
+    roots = [node.args, *node.body] + ([node.returns] if node.returns is not None else [])
+    paths = set()
+    for root in roots:
+        for n in ast.walk(root):
+            if isinstance(n, (ast.Import, ast.ImportFrom)):
+                # what it binds is read when compiled, not from the module: not described
+                raise Uncacheable
+            parts = []
+            while isinstance(n, ast.Attribute):
+                parts.append(n.attr)
+                n = n.value
+            if isinstance(n, ast.Name) and n.id not in info.local_names:
+                paths.add(".".join([n.id, *reversed(parts)]))
+    return sorted(paths)
+
+
+def store_entry(request: Request, key: str, sources, info, spec) -> None:
+    """Write the entry of `spec` (compiled for `request`, keyed `key`, its functions described
+    by `sources`: their `Source` records, or None) to the first of the request's directories
+    that can be written, replacing the slot's other entries; silently nothing when none can."""
+    from script import __version__
+    from script.saved import spec_record
+    record, members = spec_record(spec, "f0/s0")
+    # The running process's, as script.cache sees them (tests change them there).
+    target, llvm, abi = cache.host_target(), cache.llvm_version(), cache.python_abi()
+    payload = {"ir": members["f0/s0.ir"], "ssa": members.get("f0/s0.ssa.ir"),
+               "object": members["f0/s0.o"]}
+    try:
+        data = encode(entry_fields(
+            key, __version__, abi, llvm,
+            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
+            sources), payload)
+    except ValueError:          # a file name with a tab or line break: no record, lookups parse
+        data = encode(entry_fields(
+            key, __version__, abi, llvm,
+            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
+            None), payload)
+    name = request.name()
+    for directory in request.directories():
+        try:
+            os.makedirs(directory, exist_ok=True)
+            write_atomically(os.path.join(directory, name), data)
+        except OSError:
+            continue
+        _remove_replaced(directory, name)
+        return
+
+
+def _remove_replaced(directory: str, name: str) -> None:
+    """Remove the slot's other entries: written under older names (with the key in the
+    name) or in the older zip format (``.smod``)."""
+    slot_prefix = name[:-len(SUFFIX)] + "."
+    try:
+        for other in os.listdir(directory):
+            if other.startswith(slot_prefix) and other.endswith((SUFFIX, ".smod")) \
+                    and other != name:
+                os.unlink(os.path.join(directory, other))
+    except OSError:
+        pass
+
+
+def encode(fields: list, members: dict) -> bytes:
+    """The bytes of an entry: `fields` a list of lists of strings (the first of each its
+    name), `members` "ir", "ssa" (or None) and "object" -> bytes. ValueError when a field
+    holds a tab or a line break (such an entry could not be read back)."""
+    lines = []
+    for field in fields:
+        if any(not isinstance(v, str) or "\t" in v or "\n" in v or "\r" in v for v in field):
+            raise ValueError(f"a cache entry field cannot hold {field!r}")
+        lines.append("\t".join(field))
+    text = ("\n".join(lines) + "\n").encode("utf-8")
+    ssa = members.get("ssa")
+    sizes = [len(text), len(members["ir"]), -1 if ssa is None else len(ssa),
+             len(members["object"])]
+    body = b"".join([" ".join(map(str, sizes)).encode("ascii"), b"\n", text, members["ir"],
+                     ssa or b"", members["object"]])
+    return MAGIC + digest(body).encode("ascii") + b"\n" + body
+
+
+def entry_fields(key: str, compiler: str, python_abi: str, llvm: str, target: tuple,
+                 qualname: str, record, sources) -> list:
+    """The text fields of an entry for `record` (a `saved_manifest.SpecEntry` or `Record`)."""
+    out = [["key", key], ["compiler", compiler], ["python", python_abi], ["llvm", llvm],
+           ["target", *target], ["qualname", qualname],
+           ["types", *map(str, record.arg_types), str(record.ret_type)],
+           ["entry", record.entry], ["opt_level", str(record.opt_level)]]
+    for name in record.functions:
+        out.append(["function", name, *record.calls[name]])
+    for s in sources or ():
+        out.append(["source", *s.fields()])
+    return out
