@@ -506,7 +506,7 @@ def _read(request: Request, warn: bool):
     for directory in request.directories():
         path = os.path.join(directory, name)
         try:
-            data = read_file(path, MAX_ENTRY_BYTES)
+            data = read_file(path, MAX_ENTRY_BYTES, touch=True)
         except OSError:
             continue
         try:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 
 from script import cache
-from script.backend.native.store import write_atomically
+from script.backend.native.store import maybe_sweep, write_atomically
 from script.cache import MAGIC, SUFFIX, Uncacheable
-from script.loadpath import digest
+from script.loadpath import cache_root, digest
 
 
 def outside_names(info) -> list[str]:
@@ -63,6 +63,7 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
         except OSError:
             continue
         _remove_replaced(directory, name)
+        maybe_sweep(cache_root())
         return
 
 

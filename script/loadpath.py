@@ -97,9 +97,17 @@ def checksum(data: bytes) -> bytes:
     return digest(data).encode("ascii")
 
 
-def read_file(path: str, limit: int) -> bytes:
+# A file of the store (or a cache entry) read this long after it was last written or
+# touched is touched again: native.store `sweep` removes those untouched for `MAX_AGE_S`.
+TOUCH_AFTER_S = 86400
+MAX_AGE_S = 30 * 86400
+
+
+def read_file(path: str, limit: int, touch: bool = False) -> bytes:
     """The bytes of the file at `path`, only its first ``limit + 1`` when it is larger (the
-    caller tells a file over `limit` by the length). OSError when it cannot be read.
+    caller tells a file over `limit` by the length). OSError when it cannot be read. With
+    `touch`, a file last modified more than `TOUCH_AFTER_S` ago gets the current time (a
+    file of the store in use, which the sweep keeps).
 
     One ``open``, ``fstat``, ``read`` and ``close``: Python's ``open(path, "rb").read(n)``
     makes eight system calls, and with ``n = limit + 1`` allocates that first. A regular file
@@ -109,6 +117,11 @@ def read_file(path: str, limit: int) -> bytes:
     try:
         st = os.fstat(fd)
         regular = stat.S_ISREG(st.st_mode)
+        if touch and regular and st.st_mtime < time.time() - TOUCH_AFTER_S:
+            try:
+                os.utime(path)
+            except OSError:
+                pass
         want = min(st.st_size, limit) if regular else limit
         chunks = []
         got = 0
@@ -199,7 +212,7 @@ def fingerprint(package: str, records: str | None = None) -> str:
 def _read_listing(record: str, head: str) -> list | None:
     """The folders of the listing at `record` when its first line is `head`."""
     try:
-        text = read_file(record, 1 << 20).decode("utf-8", "surrogateescape")
+        text = read_file(record, 1 << 20, touch=True).decode("utf-8", "surrogateescape")
     except OSError:
         return None
     lines = text.split("\n")
@@ -324,7 +337,7 @@ def read_host_record() -> tuple | None:
     if path is None:
         return None
     try:
-        lines = read_file(path, 1 << 16).decode("utf-8").split("\n")
+        lines = read_file(path, 1 << 16, touch=True).decode("utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
         return None
     if len(lines) != 7 or lines[0] != HOST_FORMAT or lines[1] != host_id() or lines[6] \
@@ -357,7 +370,7 @@ def read_object(path: str) -> bytes | None:
     """The object stored at `path` (`object_path`), or None when there is none or it is
     damaged (with a RuntimeWarning)."""
     try:
-        data = read_file(path, MAX_OBJECT + len(OBJECT_MAGIC) + DIGEST_LENGTH)
+        data = read_file(path, MAX_OBJECT + len(OBJECT_MAGIC) + DIGEST_LENGTH, touch=True)
     except OSError:
         return None
     head = len(OBJECT_MAGIC) + DIGEST_LENGTH
@@ -374,7 +387,7 @@ def check_shared(path: str) -> bool:
     with the digest of what precedes it (the system's loader reads only what the ELF headers
     name). A damaged one is removed with a RuntimeWarning."""
     try:
-        data = read_file(path, MAX_OBJECT + len(OBJECT_MAGIC) + DIGEST_LENGTH)
+        data = read_file(path, MAX_OBJECT + len(OBJECT_MAGIC) + DIGEST_LENGTH, touch=True)
     except OSError:
         return False
     head, tail = data[:-len(OBJECT_MAGIC) - DIGEST_LENGTH], data[-len(OBJECT_MAGIC) - DIGEST_LENGTH:]

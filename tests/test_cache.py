@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 import warnings
 
 import pytest
@@ -567,3 +568,79 @@ def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
             open(path, "wb").write(data)
             with pytest.warns(RuntimeWarning, match="damaged"):
                 assert not check(path)
+
+
+# ---- nothing is kept for ever -------------------------------------------------------------
+
+def _age(path, days: float) -> None:
+    t = time.time() - days * 86400
+    os.utime(path, (t, t))
+
+
+def test_the_sweep_removes_only_its_own_files_untouched_for_a_month(tmp_path):
+    native = tmp_path / "native"
+    native.mkdir()
+    old = ["runtime-" + "a" * 32 + ".so", "entry-" + "b" * 32 + ".o", "host-" + "c" * 24 + ".txt",
+           "code-" + "d" * 32 + "-entry-" + "e" * 32 + ".so", "checkout-" + "f" * 24 + ".txt"]
+    for name in old + ["entry-" + "1" * 32 + ".o", "notes.txt", "entry-mine.o"]:
+        (native / name).write_bytes(b"x")
+    for name in ["main.work.0123456789abcdef.cache", "main.other.0123456789abcdef.cache",
+                 "report.cache", "x.tmp"]:
+        (tmp_path / name).write_bytes(b"x")
+    (native / ("entry-" + "2" * 32 + ".o.12.34.tmp")).write_bytes(b"x")
+    for path in [*(native / n for n in old), native / "notes.txt", native / "entry-mine.o",
+                 tmp_path / "main.work.0123456789abcdef.cache", tmp_path / "report.cache",
+                 tmp_path / "x.tmp"]:
+        _age(path, 31)
+    _age(native / ("entry-" + "2" * 32 + ".o.12.34.tmp"), 0.1)       # a killed writer's
+    assert store.sweep(str(tmp_path), time.time()) == len(old) + 2
+    assert sorted(os.listdir(native)) == sorted(["entry-" + "1" * 32 + ".o", "notes.txt",
+                                                  "entry-mine.o"])
+    assert sorted(os.listdir(tmp_path)) == sorted(["native", "main.other.0123456789abcdef.cache",
+                                                    "report.cache", "x.tmp"])
+
+
+def test_the_sweep_runs_at_most_once_a_day(tmp_path):
+    (tmp_path / "native").mkdir()
+    stale = tmp_path / "native" / ("entry-" + "a" * 32 + ".o")
+    stale.write_bytes(b"x")
+    _age(stale, 40)
+    assert store.maybe_sweep(str(tmp_path)) == 1                    # no stamp yet: sweeps
+    stale.write_bytes(b"x")
+    _age(stale, 40)
+    assert store.maybe_sweep(str(tmp_path)) == 0 and stale.exists()  # swept today
+    _age(tmp_path / "native" / "swept.txt", 1.5)
+    assert store.maybe_sweep(str(tmp_path)) == 1 and not stale.exists()
+
+
+def test_what_a_hit_reads_is_kept_fresh(src):
+    # the entry and the code's shared object are touched when read a day or more after their
+    # last touch (the runtime library, the host record and the listing, read once a process,
+    # the same way: loadpath `read_file(touch=True)`)
+    fresh_import(src)
+    assert hit(fresh_import(src).work)      # the first hit links the code's shared object
+    cache_dir = src.parent / "cache"
+    files = [p for p in cache_dir.rglob("*") if p.is_file() and p.name != "swept.txt"]
+    for path in files:
+        _age(path, 20)
+    assert hit(fresh_import(src).work)
+    touched = {p.name for p in files if time.time() - p.stat().st_mtime < 3600}
+    assert any(n.endswith(".cache") for n in touched), touched
+    if loadpath.is_supported():
+        assert any(n.startswith("code-") for n in touched), touched
+    store.sweep(str(cache_dir), time.time() + 15 * 86400)     # what was read outlives the rest
+    assert all(p.exists() for p in files if p.name in touched)
+    assert hit(fresh_import(src).work)
+
+
+def test_reading_touches_only_a_file_untouched_for_a_day(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"data")
+    _age(path, 0.5)
+    before = path.stat().st_mtime
+    assert loadpath.read_file(str(path), 100, touch=True) == b"data"
+    assert path.stat().st_mtime == before                            # touched today: left
+    _age(path, 2)
+    assert loadpath.read_file(str(path), 100) == b"data" and time.time() - path.stat().st_mtime > 86400
+    loadpath.read_file(str(path), 100, touch=True)
+    assert time.time() - path.stat().st_mtime < 3600

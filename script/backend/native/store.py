@@ -29,17 +29,28 @@ directory (loadpath `user_cache_dir`).
 
 Writes are atomic (a temporary file and a rename) and their failures silent: the store
 never turns a compile or a load into an error.
+
+Nothing is kept for ever: what a new compiler, an edited function or another signature no
+longer uses would pile up (a checkout whose compiler is edited makes a new runtime library
+and new entry points each time). Reading a file of the store, or a cache entry, touches it
+when it was last touched more than a day ago (loadpath `read_file`), and at most once a day
+a process that writes to the store removes (`sweep`) the store's files, and the cache
+entries in the cache's own folder, untouched for 30 days (loadpath `MAX_AGE_S`), and
+temporary files a killed writer left an hour ago. What is removed is made again when needed.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import sys
 import threading
 import time
 
 from script import loadpath
-from script.loadpath import HOST_FORMAT, OBJECT_MAGIC, checksum, host_id, host_record_path
+from script.loadpath import (HOST_FORMAT, MAX_AGE_S, OBJECT_MAGIC, cache_root, checksum, host_id,
+                             host_record_path)
 
 _sha256 = None
 
@@ -142,6 +153,64 @@ def _write(path: str, data: bytes) -> None:
         write_atomically(path, data)
     except OSError:
         pass
+    maybe_sweep(cache_root())
+
+
+# ---- removing what is no longer used ------------------------------------------------------
+
+SWEEP_EVERY_S = 86400
+_TEMP_AGE_S = 3600
+_STAMP = "swept.txt"            # in the store: touched by each sweep (empty)
+# Only files this package writes, and their temporary files (`write_atomically`).
+_STORE_FILE = re.compile(r"(runtime|entry|code|host|checkout)-[0-9a-f]{16,}[-\w.]*?"
+                         r"\.(so|o|txt)(\.\d+\.\d+\.tmp)?")
+_ENTRY_FILE = re.compile(r".+\.[0-9a-f]{16}\.cache(\.\d+\.\d+\.tmp)?")
+
+
+def maybe_sweep(root: str) -> int:
+    """`sweep` the cache folder `root` when no process has in the last `SWEEP_EVERY_S` (the
+    store's stamp file says when); the number of files removed."""
+    stamp = os.path.join(root, "native", _STAMP)
+    now = time.time()
+    try:
+        if now - os.stat(stamp).st_mtime < SWEEP_EVERY_S:
+            return 0
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return 0
+    try:
+        with open(stamp, "wb"):         # first, so that concurrent writers do not sweep too
+            pass
+    except OSError:
+        return 0
+    return sweep(root, now)
+
+
+def sweep(root: str, now: float) -> int:
+    """Remove from the cache folder `root` the store's files (in ``native/``) and the cache
+    entries (in `root` itself) not touched for `MAX_AGE_S` at time `now`, and their temporary
+    files older than an hour; files of other names are left alone (`$SCRIPT_CACHE_DIR` may
+    name a folder of the user's). The number of files removed."""
+    removed = 0
+    for folder, pattern in ((os.path.join(root, "native"), _STORE_FILE), (root, _ENTRY_FILE)):
+        try:
+            it = os.scandir(folder)
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                if not pattern.fullmatch(e.name):
+                    continue
+                age = _TEMP_AGE_S if e.name.endswith(".tmp") else MAX_AGE_S
+                try:
+                    st = e.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and now - st.st_mtime > age:
+                        os.unlink(e.path)
+                        removed += 1
+                except OSError:
+                    pass
+    return removed
 
 
 def write_atomically(path: str, data: bytes) -> None:
