@@ -10,6 +10,7 @@ import ast
 import bisect
 import collections
 import heapq
+import functools
 import itertools
 import builtins as py_builtins
 import cmath
@@ -161,6 +162,8 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        if obj is functools.reduce or obj is itertools.accumulate:
+            return self.lower_fold(node, obj.__name__)
         kind = self.default_kind(obj)
         if kind is not None:                   # defaultdict, Counter (default_tables.py)
             return self.make_default_table(kind, node)
@@ -267,6 +270,33 @@ class CallLowering:
         fn = itertoolslib.filter_by if name == "filter" else \
             (itertoolslib.map1, itertoolslib.map2, itertoolslib.map3)[len(seqs) - 1]
         return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [f], []), leading=seqs)
+
+    def lower_fold(self, node: ast.Call, name: str) -> Value:
+        """`functools.reduce(f, xs[, initial])` and `itertools.accumulate(xs[, f], initial=)`
+        (the list of what it yields), through itertoolslib; `f` is bound when compiled."""
+        kw = {k.arg: k.value for k in node.keywords}
+        if name == "reduce":
+            if kw or not 2 <= len(node.args) <= 3:
+                self.error("reduce() takes a function, an iterable and an optional initial value", node)
+            f, xs, initial = node.args[0], node.args[1], node.args[2:]
+        else:
+            if set(kw) - {"func", "initial"} or not 1 <= len(node.args) + ("func" in kw) <= 2:
+                self.error("accumulate() takes an iterable, an optional function and initial=", node)
+            xs = node.args[0]
+            f = node.args[1] if len(node.args) > 1 else kw.get("func")
+            initial = [kw["initial"]] if "initial" in kw and not (
+                isinstance(kw["initial"], ast.Constant) and kw["initial"].value is None) else []
+            if isinstance(f, ast.Constant) and f.value is None:
+                f = None
+        seq = self.list_of(xs, node)
+        if name == "reduce":
+            fn = itertoolslib.reduce_from if initial else itertoolslib.reduce_first
+        elif f is None:
+            fn = itertoolslib.accumulate_sum_from if initial else itertoolslib.accumulate_sum
+        else:
+            fn = itertoolslib.accumulate_by_from if initial else itertoolslib.accumulate_by
+        args = ([f] if f is not None else []) + initial
+        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, args, []), leading=(seq,))
 
     def call_script(self, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
         """A call to another compiled function: bind arguments, specialize, emit `call`.

@@ -1,5 +1,5 @@
 """`itertools.product`, `combinations`, `combinations_with_replacement` and `permutations`,
-written in the compiled subset.
+`map`, `filter`, `functools.reduce` and `itertools.accumulate`, written in the compiled subset.
 
 A tuple's length is part of its type, so the length `r` (or the number of iterables of
 `product`) must be a constant: each length has its own routine below, chosen when the call
@@ -133,3 +133,56 @@ def filter_by(xs, f):
 
 def filter_true(xs):
     return [x for x in xs if x]
+
+
+def reduce_first(xs, f):
+    if len(xs) == 0:
+        raise TypeError("reduce() of empty iterable with no initial value")
+    acc = xs[0]
+    for i in range(1, len(xs)):
+        acc = f(acc, xs[i])
+    return acc
+
+
+def reduce_from(xs, f, acc):
+    for x in xs:
+        acc = f(acc, x)
+    return acc
+
+
+def accumulate_sum(xs):
+    out = []
+    if len(xs) > 0:
+        acc = xs[0]
+        out.append(acc)
+        for i in range(1, len(xs)):
+            acc = acc + xs[i]
+            out.append(acc)
+    return out
+
+
+def accumulate_by(xs, f):
+    out = []
+    if len(xs) > 0:
+        acc = xs[0]
+        out.append(acc)
+        for i in range(1, len(xs)):
+            acc = f(acc, xs[i])
+            out.append(acc)
+    return out
+
+
+def accumulate_sum_from(xs, acc):
+    out = [acc]
+    for x in xs:
+        acc = acc + x
+        out.append(acc)
+    return out
+
+
+def accumulate_by_from(xs, f, acc):
+    out = [acc]
+    for x in xs:
+        acc = f(acc, x)
+        out.append(acc)
+    return out

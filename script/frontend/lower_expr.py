@@ -520,6 +520,8 @@ class ExprLowering(OptionalLowering):
         known = self.optional_compare(op, a, b, node)
         if known is not None:
             return known
+        if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
+            return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):

@@ -1,0 +1,113 @@
+"""`functools.cache` and `functools.lru_cache` on nested functions: memoized in compiled code.
+
+A decorated nested `def` is rewritten, before anything reads the outer function, into a dict
+that belongs to the outer function's call (as CPython's cache does: the decorator runs each
+time the `def` does), and the function, which looks its arguments up first and records what
+it returns::
+
+    $memo:f = {}
+    def f(a, b):
+        $key = (a, b)                      # one parameter: the argument itself is the key
+        if $key in $memo:f:
+            return $memo:f[$key]
+        <the body, each `return x` now:  $result = x; $memo:f[$key] = $result; return $result>
+
+`maxsize` is not honoured (nothing is evicted; results are the same for the pure functions
+a cache is meant for). Keyword-only, default and `*args` parameters are refused, as are
+other decorators (closures.py). Module-level cached functions are Python objects compiled
+code cannot call (a CompileError names them).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+
+def is_cache_decorator(dec: ast.expr, resolve) -> bool:
+    """Whether `dec` is ``functools.cache``, ``functools.lru_cache`` or a call of
+    ``lru_cache(...)``; `resolve(name)` gives (found, value) of a free name."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    parts = []
+    while isinstance(target, ast.Attribute):
+        parts.append(target.attr)
+        target = target.value
+    if not isinstance(target, ast.Name):
+        return False
+    found, obj = resolve(target.id)
+    for attr in reversed(parts):
+        if not found:
+            break
+        obj = getattr(obj, attr, None)
+    if not found:
+        return False
+    if isinstance(dec, ast.Call):
+        return obj is functools.lru_cache
+    return obj is functools.cache or obj is functools.lru_cache
+
+
+def memoize_nested(fn: ast.FunctionDef, resolve) -> None:
+    """Rewrite in place every nested def of `fn` (at any depth) decorated only with a cache."""
+    for node in ast.walk(fn):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list):
+                continue
+            out = []
+            for stmt in stmts:
+                if isinstance(stmt, ast.FunctionDef) and stmt is not fn and len(stmt.decorator_list) == 1 \
+                        and is_cache_decorator(stmt.decorator_list[0], resolve):
+                    out.extend(_memoized(stmt))
+                else:
+                    out.append(stmt)
+            setattr(node, field, out)
+
+
+def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
+    args = fn.args
+    if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.kw_defaults:
+        return [fn]                     # left decorated: closures.py refuses it with its line
+    names = [a.arg for a in args.posonlyargs + args.args]
+    memo = f"$memo:{fn.name}"
+
+    def name(n, store=False):
+        return ast.Name(n, ast.Store() if store else ast.Load())
+
+    def remember(value: ast.expr, at: ast.AST) -> list[ast.stmt]:
+        out = [ast.Assign([name("$result", True)], value),
+               ast.Assign([ast.Subscript(name(memo), name("$key"), ast.Store())], name("$result")),
+               ast.Return(name("$result"))]
+        for stmt in out:
+            for n in ast.walk(stmt):
+                ast.copy_location(n, at)
+        return out
+
+    class Returns(ast.NodeTransformer):
+        def visit_FunctionDef(self, n):
+            return n                    # a nested scope's returns are its own
+
+        visit_Lambda = visit_FunctionDef
+
+        def visit_Return(self, n):
+            return remember(n.value if n.value is not None else ast.Constant(None), n)
+
+    key = name(names[0]) if len(names) == 1 else ast.Tuple([name(n) for n in names], ast.Load())
+    body = [Returns().visit(stmt) for stmt in fn.body]
+    body = [s for stmt in body for s in (stmt if isinstance(stmt, list) else [stmt])]
+    if not (body and isinstance(body[-1], ast.Return)):
+        body += remember(ast.Constant(None), fn.body[-1])
+    head = [ast.Assign([name("$key", True)], key),
+            ast.If(ast.Compare(name("$key"), [ast.In()], [name(memo)]),
+                   [ast.Return(ast.Subscript(name(memo), name("$key"), ast.Load()))], [])]
+    for stmt in head:
+        for n in ast.walk(stmt):
+            ast.copy_location(n, fn)
+    new = ast.FunctionDef(fn.name, fn.args, head + body, [], fn.returns, None)
+    table = ast.Assign([name(memo, True)], ast.Dict([], []))
+    for stmt in (new, table):
+        ast.copy_location(stmt, fn)
+        ast.fix_missing_locations(stmt)
+    return [table, new]
