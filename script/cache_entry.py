@@ -31,6 +31,8 @@ This module is on the path of every cache hit: it imports what Python starts wit
 
 from __future__ import annotations
 
+import json
+
 from script.backend.native.store import digest, sha256
 from script.errors import LoadError
 from script.ir import types as T
@@ -262,6 +264,20 @@ def _split_top(inner: str) -> list[str]:
     return parts
 
 
+def _parse_named(inner: str, depth: int) -> T.NamedTupleType:
+    """``"mod:P", "x": i64, ...`` (types.NamedTupleType's spelling; names have no commas or
+    brackets: a class's qualname and field names are identifiers)."""
+    key, *parts = _split_top(inner)
+    fields, elems = [], []
+    for part in parts:
+        name, sep, t = part.partition(": ")
+        if not sep:
+            raise ValueError(f"{part!r} is not a named tuple field")
+        fields.append(json.loads(name))
+        elems.append(_parse_type(t, depth + 1))
+    return T.NamedTupleType(json.loads(key), fields, elems)
+
+
 def _parse_type(text: str, depth: int) -> T.Type:
     if depth > 16:
         raise ValueError("a type nested too deeply")
@@ -270,6 +286,8 @@ def _parse_type(text: str, depth: int) -> T.Type:
         return scalar
     if text.startswith("(") and text.endswith(")"):
         return T.TupleType([_parse_type(p, depth + 1) for p in _split_top(text[1:-1])])
+    if text.startswith("named[") and text.endswith("]"):
+        return _parse_named(text[6:-1], depth)
     if text.startswith("opt[") and text.endswith("]"):
         value = _parse_type(text[4:-1], depth + 1)
         if not T.is_optional_value(value):

@@ -31,6 +31,7 @@ from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
 from script.frontend.printf import PrintfLowering
 from script.frontend.user_exceptions import UserExceptionLowering
+from script.frontend.named_tuples import NamedTupleLowering, is_named_tuple_class
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -81,7 +82,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
-                       ComplexArrayLowering, GeneratorLowering):
+                       ComplexArrayLowering, GeneratorLowering, NamedTupleLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -213,6 +214,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.global_table(obj, name, node)       # dicts.py
         if isinstance(obj, str):
             return self.str_constant(str(obj), node)          # strings.py
+        if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
+                                                   or x is None for x in obj):
+            return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
                                           for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)

@@ -28,7 +28,8 @@ convert        to the result type: int<->int truncates or extends by the source'
                range first), x->bool is ``x != 0``, bool->x is 0 or 1
 select         ``a if c else b``
 tuple          builds a tuple of its operands; with a dict or set type written on it, that
-               dict or set from its two lists (types.HashType)
+               dict or set from its two lists (types.HashType); with a named tuple type, that
+               named tuple (types.NamedTupleType)
 extract.N      element N of a tuple (or list N of a dict or set); of a complex number, its real
                (0) or imaginary (1) part
 hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
@@ -373,7 +374,8 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "select":
         return operand_types[1] if len(operand_types) == 3 else None
     if rule == "tuple":
-        if isinstance(given, (T.OptionalType, T.HashType)) and list(given.elems) == list(operand_types):
+        if isinstance(given, (T.OptionalType, T.HashType, T.NamedTupleType)) and \
+                list(given.elems) == list(operand_types):
             return given            # (present, value) is how an optional is made; (index, entries) a dict
         return T.TupleType(operand_types)
     if rule == "complex":

@@ -243,6 +243,10 @@ class _Reader:
             if not T.is_list_element(value):
                 self.fail(f"dict values of type {value} are not supported", tree.children[1])
             return T.DictType(key, value)
+        if tree.data == "named_type":
+            key, *fields = tree.children
+            elems = [self.type(f.children[1]) for f in fields]
+            return T.NamedTupleType(self.string(key), [self.string(f.children[0]) for f in fields], elems)
         if tree.data == "opt_type":
             value = self.type(tree.children[0])
             if not T.is_optional_value(value):

@@ -1,0 +1,151 @@
+"""Named tuples (and module-level classes) in compiled code against CPython
+(docs/records.md): construction, fields, indexing, unpacking, equality, list elements,
+instances of the user's class returned to Python and taken as arguments."""
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import check_all_levels, compiled, same_value
+import record_kernels as K
+
+floats = st.floats(-1e6, 1e6, allow_nan=False)
+
+
+def same_classes(a, b) -> bool:
+    """Same value and the same classes throughout (a Point is no plain tuple)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(same_classes(x, y) for x, y in zip(a, b))
+    return same_value(a, b)
+
+
+def check_classes(fn, *args):
+    want = fn(*args)
+    for opt in (0, None):
+        f = compiled(fn) if opt is None else compiled(fn, opt=0)
+        got = f(*args)
+        assert same_classes(want, got), f"{fn.__name__}{args}: CPython {want!r}, compiled {got!r}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(floats, floats)
+def test_construct_access_unpack(a, b):
+    check_all_levels(K.nt_construct, a, b)
+    check_all_levels(K.nt_unpack, a, b)
+    check_all_levels(K.nt_eq, a, b)
+
+
+@pytest.mark.parametrize("i", [-3, -2, -1, 0, 1, 2])
+def test_index(i):
+    check_all_levels(K.nt_index, 1.5, -2.5, i)
+
+
+@pytest.mark.parametrize("n", [0, 3, -7, 2**40])
+def test_returns_the_users_class(n):
+    check_classes(K.nt_return, n)
+    check_classes(K.nt_return_point, float(n))
+    check_classes(K.nt_walk, abs(n) % 20 + 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(floats, floats)
+def test_arguments(a, b):
+    check_all_levels(K.nt_arg, K.Point(a, b))
+    check_classes(K.nt_arg_pair, K.Pair(int(a), int(b)))
+    check_classes(K.nt_replace, K.Point(a, b))
+    check_all_levels(K.nt_annotated, K.Point(a, b))
+
+
+def test_arguments_typed_from_field_values():
+    f = script.script(K.nt_arg_pair)
+    check_classes(K.nt_arg_pair, K.Pair(3, 4))
+    assert same_classes(f(K.Pair(1.5, 2)), K.nt_arg_pair(K.Pair(1.5, 2)))
+    assert same_classes(f(K.Pair(True, 2)), K.nt_arg_pair(K.Pair(True, 2)))
+    assert len(f.__dict__["_specializations"]) == 2
+    with pytest.raises(script.CompileError, match="has no attribute 'b'"):    # a plain tuple has no names
+        f((1, 2))
+
+
+def test_annotated_parameter_converts_fields():
+    f = script.script(K.nt_annotated)
+    assert f(K.Point(3, 4)) == K.nt_annotated(K.Point(3, 4)) == 5.5
+    with pytest.raises(TypeError):
+        f(K.Pair(3.0, 4.0))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_list_of_named_tuples(n):
+    check_classes(K.nt_list, n)
+
+
+@pytest.mark.parametrize("words", [[""], ["a"], ["ab", "abc", "x", "abc"]])
+def test_str_fields(words):
+    check_classes(K.nt_str, words)
+
+
+def test_array_field():
+    want = K.nt_array(4)
+    got = compiled(K.nt_array)(4)
+    assert got[0] == want[0] and type(got[1]) is K.Pair and np.array_equal(got[1].a, want[1].a)
+
+
+def test_no_leaks():
+    f = compiled(K.nt_str)
+    word = "".join(["lea", "ked"])
+    before = sys.getrefcount(word)
+    for _ in range(5000):
+        assert f([word, "ab"]) == K.Named(word, 6)
+    assert sys.getrefcount(word) == before
+    g = compiled(K.nt_list)
+    for _ in range(2000):
+        out, total = g(6)
+    assert out == K.nt_list(6)[0] and total == K.nt_list(6)[1]
+
+
+@pytest.mark.parametrize("fn, message", [
+    (K.nt_bad_field, "'Point' object has no attribute 'z'"),
+    (K.nt_bad_kw, "unexpected keyword argument 'w'"),
+    (K.nt_missing, "missing required argument 'b'"),
+])
+def test_errors(fn, message):
+    with pytest.raises(script.CompileError, match=message) as e:
+        script.script(fn)(*([1.0] if fn is not K.nt_missing else []))
+    assert "record_kernels.py" in str(e.value)
+
+
+def test_saved_and_cached(tmp_path):
+    """A saved module and a cache entry give back the user's class in a new process (it is
+    found again by module and qualname)."""
+    import os
+    import subprocess
+    import textwrap
+    (tmp_path / "m.py").write_text(textwrap.dedent('''
+        import typing, script
+
+        class P(typing.NamedTuple):
+            x: int
+            y: float
+
+        @script.script(cache=True)
+        def mk(n):
+            return P(n, n / 2)
+
+        @script.script
+        def use(p):
+            return p.x + p.y
+    '''))
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.dirname(os.path.dirname(script.__file__))]))
+    save = f"import script, m; print(m.mk(3), m.use(m.P(1, 2.5))); script.save([m.mk, m.use], {str(tmp_path / 'm.smod')!r})"
+    load = (f"import script, m; l = script.load({str(tmp_path / 'm.smod')!r}); "
+            "print(m.mk(3), l.mk(4), type(l.mk(4)) is m.P, l.use(m.P(1, 2.5)))")
+    for code in (save, load):
+        out = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, env=env,
+                             cwd=str(tmp_path))
+        assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["P(x=3,", "y=1.5)", "P(x=4,", "y=2.0)", "True", "3.5"]
