@@ -25,6 +25,7 @@ from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
 from script.frontend.named_tuples import is_named_tuple_class
+from script.frontend.records import is_record_class
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
@@ -96,6 +97,8 @@ class CallLowering:
             return self.complex_attribute(base, node)
         if isinstance(t, T.NamedTupleType):
             return self.named_field(base, node)             # named_tuples.py
+        if isinstance(t, T.ClassType):
+            return self.record_field(base, node)            # records.py
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -124,6 +127,8 @@ class CallLowering:
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.ClassType):
+                return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
                 return self.list_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), Unknown):
@@ -203,6 +208,8 @@ class CallLowering:
             return self.call_math(obj.__name__, node)
         if is_named_tuple_class(obj):
             return self.make_named_tuple(obj, node)         # named_tuples.py
+        if is_record_class(obj):
+            return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
         if obj is next and node.args and self.walks_generator(node.args[0]):

@@ -3,7 +3,7 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
-``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
+``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
 ``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
@@ -331,13 +331,49 @@ class ListType(Type):
         return False
 
     def __eq__(self, other):
-        return isinstance(other, ListType) and other.elem == self.elem
+        return type(other) is ListType and other.elem == self.elem
 
     def __hash__(self):
         return hash(("list", self.elem))
 
     def __str__(self):
         return f"list[{self.elem}]"
+
+    __repr__ = __str__
+
+
+class ClassType(ListType):
+    """An instance of a module-level class (docs/records.md, frontend/records.py): a
+    reference to one heap record, so two names for one instance see each other's changes.
+    The record is a list of one element, the tuple of the fields (`elem`), so the lists'
+    machinery allocates it, counts its references and frees it; the frontend reads
+    ``obj.x`` as element x of that tuple and writes it by storing a new tuple. `key` is the
+    class's ``module:qualname``, `fields` the field names in the order ``__init__`` first
+    assigns them. Printed ``obj["mod:Particle", "x": f64, "v": list[f64]]``. Never equal to
+    the list of the same tuples, and never boxed (compiled code keeps its instances)."""
+
+    __slots__ = ("key", "fields")
+
+    def __init__(self, key: str, fields, elem: TupleType):
+        super().__init__(elem)
+        self.key = key
+        self.fields = tuple(fields)
+        assert isinstance(elem, TupleType) and len(elem.elems) == len(self.fields), (fields, elem)
+
+    @property
+    def name(self) -> str:
+        return self.key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+
+    def __eq__(self, other):
+        return (type(other) is ClassType and other.key == self.key and other.fields == self.fields
+                and other.elem == self.elem)
+
+    def __hash__(self):
+        return hash(("obj", self.key, self.fields, self.elem))
+
+    def __str__(self):
+        parts = [json.dumps(self.key)] + [f"{json.dumps(f)}: {t}" for f, t in zip(self.fields, self.elem.elems)]
+        return f"obj[{', '.join(parts)}]"
 
     __repr__ = __str__
 
