@@ -2,6 +2,7 @@
 compiled code (docs/records.md). Each runs unchanged in CPython."""
 
 import collections
+import dataclasses
 import typing
 
 import numpy as np
@@ -118,3 +119,211 @@ def nt_bad_kw(a):
 
 def nt_missing():
     return Pair(1)
+
+
+# ---- classes ---------------------------------------------------------------------------
+
+class Particle:
+    """A Particle-style class: scalar fields, methods calling methods, fields mutated."""
+
+    G = 9.81
+
+    def __init__(self, x, v):
+        self.x = x
+        self.v = v
+        self.steps = 0
+
+    def step(self, dt):
+        self.v -= self.G * dt
+        self.x += self.v * dt
+        self.steps += 1
+
+    def energy(self):
+        return 0.5 * self.v * self.v + self.G * self.x
+
+    def run(self, n, dt):
+        for _ in range(n):
+            self.step(dt)
+        return self.x
+
+
+class Stack:
+    def __init__(self, name):
+        self.items: list[int] = []
+        self.name = name
+
+    def push(self, x):
+        self.items.append(x)
+
+    def pop(self):
+        return self.items.pop()
+
+    def size(self):
+        return len(self.items)
+
+
+class Grid:
+    def __init__(self, n):
+        self.cells = np.zeros(n)
+        self.n = n
+        self.total = 0.0
+
+    def add(self, i, v):
+        self.cells[i % self.n] += v
+        self.total += v
+
+
+class Node:
+    def __init__(self, value, label):
+        self.value = value
+        self.label = label + "!"
+
+
+@dataclasses.dataclass
+class Vec:
+    x: float
+    y: float = 0.0
+
+    def dot(self, o):
+        return self.x * o.x + self.y * o.y
+
+    def scale(self, k):
+        self.x *= k
+        self.y *= k
+
+
+def cls_particle(x0, v0, n):
+    p = Particle(x0, v0)
+    p.run(n, 0.01)
+    return p.x, p.v, p.steps, p.energy()
+
+
+def cls_alias(a, b):
+    """Two names for one instance see each other's changes; a copy of the fields does not."""
+    p = Particle(a, b)
+    q = p
+    q.x = q.x + 1.0
+    x_before = p.x
+    p.v = -b
+    other = Particle(a, b)
+    return x_before, q.v, other.v, p.x - other.x
+
+
+def cls_stack(xs):
+    s = Stack("s")
+    for x in xs:
+        s.push(x)
+    out = 0
+    while s.size() > 1:
+        out = out * 3 + s.pop()
+    return out, s.size(), s.name, len(s.items)
+
+
+def cls_grid(n, m):
+    g = Grid(n)
+    for i in range(m):
+        g.add(i * 7, i * 0.5)
+    return g.cells.sum(), g.total, g.cells
+
+
+def cls_list(n):
+    nodes = [Node(i, str(i)) for i in range(n)]
+    for nd in nodes:
+        nd.value = nd.value * 2
+    keep = nodes[0] if n else Node(-1, "none")
+    keep.label = keep.label + "?"
+    return [nd.label for nd in nodes], sum([nd.value for nd in nodes]), keep.label
+
+
+def cls_vec(a, b):
+    u = Vec(a, b)
+    w = Vec(1)
+    w.scale(2.0)
+    return u.dot(w), w.x, w.y, Vec(y=a, x=b).dot(u)
+
+
+def cls_dataclass_int(a):
+    v = Vec(a, a)           # x: float: the int is kept as a float (docs/records.md)
+    return v.x * 2
+
+
+def cls_loop(n):
+    best = Particle(0.0, 0.0)
+    for i in range(n):
+        p = Particle(float(i), float(n - i))
+        if p.energy() > best.energy():
+            best = p
+    return best.x, best.v
+
+
+def cls_return():
+    return Particle(1.0, 2.0)
+
+
+def cls_bad_store(a):
+    p = Particle(a, a)
+    p.steps = "many"
+    return p.x
+
+
+def cls_bad_attr(a):
+    p = Particle(a, a)
+    return p.mass
+
+
+def cls_bad_new_field(a):
+    p = Particle(a, a)
+    p.mass = a
+    return p.x
+
+
+class Base:
+    def __init__(self):
+        self.a = 1
+
+
+class Derived(Base):
+    def __init__(self):
+        self.b = 2
+
+
+class WithProperty:
+    def __init__(self):
+        self.a = 1
+
+    @property
+    def double(self):
+        return self.a * 2
+
+
+class WithDunder:
+    def __init__(self):
+        self.a = 1
+
+    def __add__(self, other):
+        return self.a + other.a
+
+
+class CallsInInit:
+    def __init__(self):
+        self.a = 1
+        self.setup()
+
+    def setup(self):
+        self.a = 2
+
+
+def cls_derived():
+    return Derived().b
+
+
+def cls_property():
+    return WithProperty().a
+
+
+def cls_dunder():
+    return WithDunder().a
+
+
+def cls_calls_in_init():
+    return CallsInInit().a

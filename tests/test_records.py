@@ -149,3 +149,79 @@ def test_saved_and_cached(tmp_path):
                              cwd=str(tmp_path))
         assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["P(x=3,", "y=1.5)", "P(x=4,", "y=2.0)", "True", "3.5"]
+
+
+# ---- classes ---------------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(-100, 100), st.floats(-100, 100), st.integers(0, 50))
+def test_particle(x0, v0, n):
+    check_all_levels(K.cls_particle, x0, v0, n)
+
+
+@settings(max_examples=30, deadline=None)
+@given(floats, floats)
+def test_reference_semantics(a, b):
+    check_all_levels(K.cls_alias, a, b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-1000, 1000), min_size=1, max_size=12))
+def test_list_field(xs):
+    check_all_levels(K.cls_stack, xs)
+
+
+@pytest.mark.parametrize("n, m", [(1, 0), (3, 10), (5, 100)])
+def test_array_field_mutated(n, m):
+    want, got = K.cls_grid(n, m), compiled(K.cls_grid)(n, m)
+    assert want[:2] == got[:2] and np.array_equal(want[2], got[2])
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_instances_in_lists(n):
+    check_all_levels(K.cls_list, n)
+
+
+@settings(max_examples=30, deadline=None)
+@given(floats, floats)
+def test_dataclass(a, b):
+    check_all_levels(K.cls_vec, a, b)
+
+
+def test_dataclass_converts_to_annotations():
+    assert compiled(K.cls_dataclass_int)(3) == 6.0      # CPython: 6 (the int kept)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_instance_carried_round_a_loop(n):
+    check_all_levels(K.cls_loop, n)
+
+
+def test_instances_are_freed():
+    f = compiled(K.cls_list)
+    label = "".join(["la", "bel"])
+    before = sys.getrefcount(label)
+    for _ in range(3000):
+        out = f(5)
+    assert out == K.cls_list(5)
+    g = compiled(K.cls_stack)
+    for _ in range(3000):
+        assert g([1, 2, 3]) == K.cls_stack([1, 2, 3])
+    assert sys.getrefcount(label) == before
+
+
+@pytest.mark.parametrize("fn, message", [
+    (K.cls_return, "returns an instance of class 'Particle'"),
+    (K.cls_bad_store, "field 'steps' of 'Particle' is i64; it cannot hold a str"),
+    (K.cls_bad_attr, "'Particle' object has no attribute 'mass'"),
+    (K.cls_bad_new_field, "'Particle' object has no field 'mass'"),
+    (K.cls_derived, r"class 'Derived' derives from Base.*record_kernels.py:\d+"),
+    (K.cls_property, r"class 'WithProperty' defines a property \('double'\).*record_kernels.py:\d+"),
+    (K.cls_dunder, r"class 'WithDunder' defines the special method __add__.*record_kernels.py:\d+"),
+    (K.cls_calls_in_init, "calls method 'setup' before the instance exists"),
+])
+def test_class_errors(fn, message):
+    args = [] if fn.__code__.co_argcount == 0 else [1.0]
+    with pytest.raises(script.CompileError, match=message) as e:
+        script.script(fn)(*args)
+    assert "record_kernels.py" in str(e.value)
