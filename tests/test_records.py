@@ -225,3 +225,32 @@ def test_class_errors(fn, message):
     with pytest.raises(script.CompileError, match=message) as e:
         script.script(fn)(*args)
     assert "record_kernels.py" in str(e.value)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("p[0]", "'Particle' object is not subscriptable"),
+    ("len(p)", "'Particle' object has no len()"),
+    ("[x for x in p]", "'Particle' object is not iterable"),
+    ("p == p", "'Particle' object cannot be compared"),
+])
+def test_instances_are_not_lists(body, message, tmp_path):
+    src = f"from record_kernels import Particle\ndef f(a):\n    p = Particle(a, a)\n    return {body}\n"
+    path = tmp_path / "misuse.py"
+    path.write_text(src)
+    scope = {}
+    exec(compile(src, str(path), "exec"), scope)
+    with pytest.raises(script.CompileError, match=message):
+        script.script(scope["f"])(1.0)
+
+
+def test_is_none_and_truth():
+    def f(a):
+        p = Particle(a, a)
+        return p is None, p is not None, 1 if p else 0
+    Particle = K.Particle
+    assert script.script(f)(1.0) == (False, True, 1)
+
+
+def test_instance_argument_is_refused_clearly():
+    with pytest.raises(TypeError, match="instances of classes stay inside compiled code"):
+        script.script(K.nt_arg)(K.Particle(1.0, 2.0))

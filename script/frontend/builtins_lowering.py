@@ -804,6 +804,7 @@ class CallLowering:
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
+        self.reject_instance(v, "has no len()", node)           # records.py
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):

@@ -171,6 +171,7 @@ class ExprLowering(OptionalLowering):
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
+        self.reject_instance(base, "is not subscriptable", node)        # records.py
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
@@ -520,6 +521,8 @@ class ExprLowering(OptionalLowering):
         known = self.optional_compare(op, a, b, node)
         if known is not None:
             return known
+        for v in () if isinstance(op, (ast.Is, ast.IsNot)) else (a, b):
+            self.reject_instance(v, "cannot be compared in compiled code (compare its fields)", node)
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):

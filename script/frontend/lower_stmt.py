@@ -760,6 +760,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
+        self.reject_instance(seq, "is not iterable", node)      # records.py
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),

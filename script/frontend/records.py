@@ -315,6 +315,12 @@ class RecordLowering:
         self.emit("list_set", [base, self.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
                   T.NONE, None, loc)
 
+    def reject_instance(self, v, what: str, node) -> None:
+        """CompileError `what` when `v` is an instance: a record is a list underneath, and
+        only field and method access may see it."""
+        if isinstance(getattr(v, "type", None), T.ClassType):
+            self.error(f"'{v.type.name}' object {what}", node)
+
     def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
         """``obj.m(...)``: method m compiled with ``self`` bound to `obj`."""
         t = base.type
