@@ -350,6 +350,9 @@ def array_type_of(a) -> T.ArrayType | None:
 
 def python_type_name(t: T.Type) -> str:
     """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
+    if isinstance(t, (T.NamedTupleType, T.ClassType)):
+        elems = t.elems if isinstance(t, T.NamedTupleType) else t.elem.elems
+        return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
     if isinstance(t, T.DictType):
