@@ -108,6 +108,33 @@ def nt_array(n):
     return p.a.sum() + p.b, p
 
 
+class Line(typing.NamedTuple):
+    a: Point
+    b: Point
+
+
+def nt_keys(n):
+    d = {}
+    for i in range(n):
+        d[Point(float(i), 0.0)] = i
+    return d, {Pair(i, i % 2) for i in range(n)}
+
+
+def nt_nested(x):
+    line = Line(Point(x, 1.0), Point(2.0, x))
+    return line, line.a.x + line.b.x
+
+
+def nt_nested_arg(line):
+    return line.b.y - line.a.y, line
+
+
+def nt_list_field(n):
+    p = Pair([i for i in range(n)], "s")
+    p.a.append(99)
+    return p
+
+
 def nt_bad_field(a):
     p = Point(a, a)
     return p.z

@@ -88,6 +88,15 @@ def test_str_fields(words):
     check_classes(K.nt_str, words)
 
 
+@pytest.mark.parametrize("n", [0, 3])
+def test_keys_nesting_and_list_fields(n):
+    want, got = K.nt_keys(n), compiled(K.nt_keys)(n)
+    assert want == got and all(type(k) is K.Point for k in got[0]) and all(type(k) is K.Pair for k in got[1])
+    check_classes(K.nt_nested, float(n))
+    check_classes(K.nt_nested_arg, K.Line(K.Point(1.0, 2.0), K.Point(3.0, float(n))))
+    check_classes(K.nt_list_field, n)
+
+
 def test_array_field():
     want = K.nt_array(4)
     got = compiled(K.nt_array)(4)
