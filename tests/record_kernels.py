@@ -219,6 +219,37 @@ class Vec:
         self.y *= k
 
 
+class Body:
+    """Fields that are instances, named tuples and lists of them; defaults; chained calls."""
+
+    def __init__(self, x, y, m=1.0, name="b"):
+        self.pos = Vec(x, y)
+        self.m = m
+        self.name = name
+        self.trail = [Point(x, y)]
+        if m > 1:
+            self.kind = 1.5
+        else:
+            self.kind = 0.0
+
+    def move(self, dx):
+        self.pos.x += dx
+        self.trail.append(Point(self.pos.x, self.pos.y))
+        return self
+
+    def weight(self, g=9.8):
+        return self.m * g
+
+
+def cls_body(n, dx):
+    b = Body(1.0, 2.0, m=3.0)
+    c = Body(0.0, 0.0)
+    for i in range(n):
+        b.move(dx).move(0.25)
+    Body.move(c, 1.0)
+    return b.pos.x, len(b.trail), b.trail[-1], b.weight(), c.weight(g=1.0), b.kind, c.kind, c.name, c.pos.x
+
+
 def cls_particle(x0, v0, n):
     p = Particle(x0, v0)
     p.run(n, 0.01)

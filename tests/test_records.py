@@ -168,6 +168,12 @@ def test_particle(x0, v0, n):
     check_all_levels(K.cls_particle, x0, v0, n)
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 20), floats)
+def test_nested_instances_and_defaults(n, dx):
+    check_all_levels(K.cls_body, n, dx)
+
+
 @settings(max_examples=30, deadline=None)
 @given(floats, floats)
 def test_reference_semantics(a, b):
