@@ -247,6 +247,9 @@ def test_class_errors(fn, message):
     ("len(p)", "'Particle' object has no len()"),
     ("[x for x in p]", "'Particle' object is not iterable"),
     ("p == p", "'Particle' object cannot be compared"),
+    ("p + p", "'Particle' object has no operators"),
+    ("p.__init__(a, a)", r"'Particle.__init__' cannot be called"),
+    ("sorted(p)", "'Particle' object is not iterable"),
 ])
 def test_instances_are_not_lists(body, message, tmp_path):
     src = f"from record_kernels import Particle\ndef f(a):\n    p = Particle(a, a)\n    return {body}\n"

@@ -314,6 +314,8 @@ class ExprLowering(OptionalLowering):
         return self.binop(type(node.op), left, right, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        for v in (a, b):
+            self.reject_instance(v, "has no operators in compiled code (special methods are not supported)", node)
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(

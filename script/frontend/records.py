@@ -325,6 +325,9 @@ class RecordLowering:
         """``obj.m(...)``: method m compiled with ``self`` bound to `obj`."""
         t = base.type
         method = vars(lookup_class(t.key)).get(name)
+        if name.startswith("__") and name.endswith("__"):
+            self.error(f"'{t.name}.{name}' cannot be called in compiled code (special methods are not "
+                       "supported)", node)
         if not inspect.isfunction(method):
             self.error(f"'{t.name}' object has no method '{name}'", node)
         return self.call_script(self.ctx.info_for(method), node, first=base)
