@@ -314,6 +314,15 @@ def cls_loop(n):
     return best.x, best.v
 
 
+def cls_identity(a, b):
+    p = Particle(a, b)
+    q = p
+    r = Particle(a, b)
+    u, v, w = Vec(a, b), Vec(a, b), Vec(a, 2.0)
+    return (p is q, p is r, p is not r, p == q, p == r, p != r, p == u, u == v, u is v, u == w, u != v,
+            p in [r, q], p in [r], p is None, p == 1, [r, p, q].index(q), [p, q, r].count(r))
+
+
 def cls_return():
     return Particle(1.0, 2.0)
 

@@ -207,6 +207,12 @@ def test_dataclass_converts_to_annotations():
     assert compiled(K.cls_dataclass_int)(3) == 6.0      # CPython: 6 (the int kept)
 
 
+@settings(max_examples=20, deadline=None)
+@given(floats, floats)
+def test_identity_and_dataclass_equality(a, b):
+    check_all_levels(K.cls_identity, a, b)
+
+
 @pytest.mark.parametrize("n", [0, 1, 7])
 def test_instance_carried_round_a_loop(n):
     check_all_levels(K.cls_loop, n)
@@ -246,7 +252,7 @@ def test_class_errors(fn, message):
     ("p[0]", "'Particle' object is not subscriptable"),
     ("len(p)", "'Particle' object has no len()"),
     ("[x for x in p]", "'Particle' object is not iterable"),
-    ("p == p", "'Particle' object cannot be compared"),
+    ("p < p", "'Particle' object cannot be compared with 'Lt'"),
     ("p + p", "'Particle' object has no operators"),
     ("p.__init__(a, a)", r"'Particle.__init__' cannot be called"),
     ("sorted(p)", "'Particle' object is not iterable"),

@@ -523,8 +523,10 @@ class ExprLowering(OptionalLowering):
         known = self.optional_compare(op, a, b, node)
         if known is not None:
             return known
-        for v in () if isinstance(op, (ast.Is, ast.IsNot)) else (a, b):
-            self.reject_instance(v, "cannot be compared in compiled code (compare its fields)", node)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            self.reject_instance(b, "is not iterable", node)   # records.py
+        elif isinstance(a.type, T.ClassType) or isinstance(b.type, T.ClassType):
+            return self.record_compare(op, a, b, node)         # records.py
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):

@@ -321,6 +321,26 @@ class RecordLowering:
         if isinstance(getattr(v, "type", None), T.ClassType):
             self.error(f"'{v.type.name}' object {what}", node)
 
+    def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        """``is``, ``==`` and their negations with an instance: identity (`list_same`), as
+        ``object.__eq__``; a dataclass's ``==`` compares the fields of two instances of it,
+        as its generated ``__eq__`` does. Other comparisons are CompileErrors."""
+        negate = isinstance(op, (ast.IsNot, ast.NotEq))
+        if not isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            v = a if isinstance(a.type, T.ClassType) else b
+            self.error(f"'{v.type.name}' object cannot be compared with '{type(op).__name__}' in compiled code "
+                       "(special methods are not supported)", node)
+        loc = self.loc(node)
+        if a.type != b.type:                # another class or value: never the same object
+            return Const(negate, T.BOOL, loc)
+        cls = lookup_class(a.type.key)
+        params = getattr(cls, "__dataclass_params__", None)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and params is not None and params.eq:
+            fields = [self.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc) for v in (a, b)]
+            return self.compare(op, fields[0], fields[1], node)
+        same = self.emit("list_same", [a, b], T.BOOL, None, loc)
+        return self.emit("not", [same], T.BOOL, None, loc) if negate else same
+
     def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
         """``obj.m(...)``: method m compiled with ``self`` bound to `obj`."""
         t = base.type
