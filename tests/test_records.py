@@ -365,3 +365,42 @@ def test_freed_records_are_never_read():
 def test_records_are_released():
     # Each round makes ~10 KB of records, lists and strs: 3000 rounds leaking would be 30+ MB.
     assert _run_child(3000) < 15_000
+
+
+def test_cache_key_covers_the_classes(tmp_path):
+    """A cached function's key holds the sources of the methods of the classes it uses, so
+    changing a method (or a named tuple argument's method) compiles again."""
+    import os
+    import subprocess
+    template = '''
+import typing, script
+
+class P(typing.NamedTuple):
+    x: int
+    def twice(self):
+        return self.x * {k}
+
+class C:
+    def __init__(self, v):
+        self.v = v
+    def get(self):
+        return self.v + {k}
+
+@script.script(cache=True)
+def f(n):
+    return C(n).get()
+
+@script.script(cache=True)
+def g(p):
+    return p.twice()
+'''
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.dirname(os.path.dirname(script.__file__))]))
+    outs = []
+    for k in (1, 1, 5):
+        (tmp_path / "m.py").write_text(template.format(k=k))
+        out = subprocess.run([sys.executable, "-c", "import m; print(m.f(10), m.g(m.P(3)))"], capture_output=True,
+                             text=True, env=env, cwd=str(tmp_path))
+        assert out.returncode == 0, out.stderr[-3000:]
+        outs.append(out.stdout.split())
+    assert outs == [["11", "3"], ["11", "3"], ["15", "15"]]
