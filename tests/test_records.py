@@ -147,17 +147,32 @@ def test_saved_and_cached(tmp_path):
         @script.script
         def use(p):
             return p.x + p.y
+
+        class Acc:
+            def __init__(self):
+                self.total = 0.0
+
+            def add(self, v):
+                self.total += v
+
+        @script.script
+        def acc(n):
+            a = Acc()
+            for i in range(n):
+                a.add(i * 0.5)
+            return a.total
     '''))
     env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.dirname(os.path.dirname(script.__file__))]))
-    save = f"import script, m; print(m.mk(3), m.use(m.P(1, 2.5))); script.save([m.mk, m.use], {str(tmp_path / 'm.smod')!r})"
+    save = (f"import script, m; print(m.mk(3), m.use(m.P(1, 2.5)), m.acc(4)); "
+            f"script.save([m.mk, m.use, m.acc], {str(tmp_path / 'm.smod')!r})")
     load = (f"import script, m; l = script.load({str(tmp_path / 'm.smod')!r}); "
-            "print(m.mk(3), l.mk(4), type(l.mk(4)) is m.P, l.use(m.P(1, 2.5)))")
+            "print(m.mk(3), l.mk(4), type(l.mk(4)) is m.P, l.use(m.P(1, 2.5)), l.acc(4))")
     for code in (save, load):
         out = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, env=env,
                              cwd=str(tmp_path))
         assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.split() == ["P(x=3,", "y=1.5)", "P(x=4,", "y=2.0)", "True", "3.5"]
+    assert out.stdout.split() == ["P(x=3,", "y=1.5)", "P(x=4,", "y=2.0)", "True", "3.5", "3.0"]
 
 
 # ---- classes ---------------------------------------------------------------------------
