@@ -250,6 +250,23 @@ def cls_body(n, dx):
     return b.pos.x, len(b.trail), b.trail[-1], b.weight(), c.weight(g=1.0), b.kind, c.kind, c.name, c.pos.x
 
 
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    x: float
+    y: float
+
+
+def cls_frozen(a, b):
+    p, q = Frozen(a, b), Frozen(a, b)
+    return p.x - p.y, p == q, p is q, p == Frozen(b, a)
+
+
+def cls_frozen_store(a):
+    p = Frozen(a, a)
+    p.x = 1.0
+    return p.x
+
+
 def cls_particle(x0, v0, n):
     p = Particle(x0, v0)
     p.run(n, 0.01)
@@ -321,6 +338,12 @@ def cls_identity(a, b):
     u, v, w = Vec(a, b), Vec(a, b), Vec(a, 2.0)
     return (p is q, p is r, p is not r, p == q, p == r, p != r, p == u, u == v, u is v, u == w, u != v,
             p in [r, q], p in [r], p is None, p == 1, [r, p, q].index(q), [p, q, r].count(r))
+
+
+def cls_isinstance(a):
+    p, q = Particle(a, a), Point(a, a)
+    return isinstance(p, Particle), isinstance(p, Vec), isinstance(p, object), isinstance(q, Point), \
+        isinstance(q, tuple), isinstance(q, Pair), isinstance((a, a), Point)
 
 
 def cls_return():

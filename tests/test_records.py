@@ -218,6 +218,12 @@ def test_dataclass(a, b):
     check_all_levels(K.cls_vec, a, b)
 
 
+@settings(max_examples=20, deadline=None)
+@given(floats, floats)
+def test_frozen_dataclass(a, b):
+    check_all_levels(K.cls_frozen, a, b)
+
+
 def test_dataclass_converts_to_annotations():
     assert compiled(K.cls_dataclass_int)(3) == 6.0      # CPython: 6 (the int kept)
 
@@ -226,6 +232,10 @@ def test_dataclass_converts_to_annotations():
 @given(floats, floats)
 def test_identity_and_dataclass_equality(a, b):
     check_all_levels(K.cls_identity, a, b)
+
+
+def test_isinstance():
+    check_all_levels(K.cls_isinstance, 1.5)
 
 
 @pytest.mark.parametrize("n", [0, 1, 7])
@@ -255,6 +265,7 @@ def test_instances_are_freed():
     (K.cls_property, r"class 'WithProperty' defines a property \('double'\).*record_kernels.py:\d+"),
     (K.cls_dunder, r"class 'WithDunder' defines the special method __add__.*record_kernels.py:\d+"),
     (K.cls_calls_in_init, "calls method 'setup' before the instance exists"),
+    (K.cls_frozen_store, "cannot assign to field 'x' of frozen dataclass 'Frozen'"),
 ])
 def test_class_errors(fn, message):
     args = [] if fn.__code__.co_argcount == 0 else [1.0]

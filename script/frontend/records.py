@@ -28,6 +28,7 @@ import ast
 import copy
 import dataclasses
 import inspect
+import sys
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.source import FunctionInfo, _assigned_names
@@ -50,8 +51,8 @@ def is_record_class(obj) -> bool:
     `check_class` come when it is used, so a wrong one is a CompileError, not a fallthrough)."""
     if not isinstance(obj, type) or issubclass(obj, (BaseException, tuple)):
         return False
-    module = getattr(obj, "__module__", "") or ""
-    return module.split(".")[0] not in _LIBRARY_MODULES and type(obj) is type
+    top = (getattr(obj, "__module__", "") or "").split(".")[0]
+    return top not in _LIBRARY_MODULES and top not in sys.stdlib_module_names and type(obj) is type
 
 
 def _is_dataclass_init(cls: type) -> bool:
@@ -154,6 +155,8 @@ def check_class(cls: type) -> None:
     if "__slots__" in vars(cls):
         raise CompileError(f"class '{name}' defines __slots__: not supported in compiled code ({_where(cls)})")
     made = _DATACLASS_MADE if dataclasses.is_dataclass(cls) else set()
+    if dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen:
+        made = made | {"__setattr__", "__delattr__"}    # stores are CompileErrors (store_record_field)
     for key, member in vars(cls).items():
         if key in _OWN_KEYS or key in made or key in ("__slots__",):
             continue
@@ -303,6 +306,9 @@ class RecordLowering:
         if attr not in t.fields:
             self.error(f"'{t.name}' object has no field '{attr}': compiled code takes the fields __init__ "
                        "assigns", node)
+        params = getattr(lookup_class(t.key), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
         k = t.fields.index(attr)
         ft = t.elem.elems[k]
         if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
