@@ -135,6 +135,14 @@ def nt_list_field(n):
     return p
 
 
+ORIGIN = Point(0.0, 1.0)
+
+
+def nt_global(a):
+    p = Point(a, a)
+    return ORIGIN, p.x - ORIGIN.x + ORIGIN.y, p == ORIGIN
+
+
 def nt_bad_field(a):
     p = Point(a, a)
     return p.z

@@ -97,6 +97,11 @@ def test_keys_nesting_and_list_fields(n):
     check_classes(K.nt_list_field, n)
 
 
+def test_module_level_instance():
+    check_classes(K.nt_global, 0.0)
+    check_classes(K.nt_global, 2.5)
+
+
 def test_array_field():
     want = K.nt_array(4)
     got = compiled(K.nt_array)(4)
