@@ -208,6 +208,28 @@ class Grid:
         self.total += v
 
 
+class Annotated:
+    """Class-level annotations type the fields: x starts as an int and is a float."""
+
+    x: float
+    n: int
+
+    def __init__(self, x):
+        self.x = x
+        self.n = 0
+
+    def halve(self):
+        self.x = self.x / 2
+        self.n += 1
+
+
+def cls_annotated(k):
+    a = Annotated(k)
+    for _ in range(3):
+        a.halve()
+    return a.x, a.n
+
+
 class Node:
     def __init__(self, value, label):
         self.value = value

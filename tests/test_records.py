@@ -229,6 +229,11 @@ def test_frozen_dataclass(a, b):
     check_all_levels(K.cls_frozen, a, b)
 
 
+@pytest.mark.parametrize("k", [0, 7, -12])
+def test_class_annotations_type_fields(k):
+    check_all_levels(K.cls_annotated, k)
+
+
 def test_dataclass_converts_to_annotations():
     assert compiled(K.cls_dataclass_int)(3) == 6.0      # CPython: 6 (the int kept)
 

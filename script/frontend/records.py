@@ -224,6 +224,7 @@ class RecordLowering:
                 if not isinstance(values.type, T.TupleType):
                     return values           # a round to be rebuilt (Unknown)
                 values = [self.emit("extract", [values], t, k, self.loc(node)) for k, t in enumerate(values.type.elems)]
+                values = self._annotated_fields(cls, fields, values, node)
         except CompileError as e:
             if e.loc is None:               # a class-level problem: shown at the construction
                 self.error(e.message, node)
@@ -240,6 +241,24 @@ class RecordLowering:
         self.resize_list(record, Const(1, T.I64), node)
         self.emit("list_set", [record, tup, Const(0, T.I64)], T.NONE, None, loc)
         return record
+
+    def _annotated_fields(self, cls: type, fields, values: list, node) -> list:
+        """`values` converted to the class-level annotations of their fields (``x: float``
+        in the class body), where there are any."""
+        anns = vars(cls).get("__annotations__") or {}
+        if not anns:
+            return values
+        from script.frontend.typeinfer import type_from_annotation
+        out = []
+        for f, v in zip(fields, values):
+            t = type_from_annotation(anns[f]) if f in anns and not isinstance(anns[f], str) else None
+            if t is not None and v.type != t:
+                if not T.is_convertible(v.type, t) or T.unify(t, v.type) != t:
+                    self.error(f"field '{f}' of class '{cls.__name__}' is annotated {t}; __init__ gives it "
+                               f"a {v.type}", node)
+                v = self.coerce(v, t, node)
+            out.append(v)
+        return out
 
     def _dataclass_fields(self, cls: type, node: ast.Call):
         """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
