@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from script.ir import types as T
 from script.named_instance import CLASSES as _CLASSES, lookup_class
-from script.ir.core import Value
+from script.ir.core import Const, Value
 
 def is_named_tuple_class(obj) -> bool:
     return (isinstance(obj, type) and issubclass(obj, tuple) and obj is not tuple
@@ -77,10 +77,9 @@ class NamedTupleLowering:
         return self.named_tuple_of(cls, bound, node)
 
     def named_tuple_of(self, cls: type, elems: list, node) -> Value:
-        plain = self.make_tuple(elems, node)
-        return self.emit("tuple", [self.emit("extract", [plain], t, k, plain.loc)
-                                   for k, t in enumerate(plain.type.elems)],
-                         named_type_of(cls, plain.type.elems), None, self.loc(node))
+        from script.frontend.lower_expr import WeakConst
+        elems = [Const(e.value, e.type, e.loc) if isinstance(e, WeakConst) else e for e in elems]
+        return self.emit("tuple", elems, named_type_of(cls, [e.type for e in elems]), None, self.loc(node))
 
     def named_field(self, base: Value, node: ast.Attribute) -> Value:
         """``p.x``: the element of field x."""
