@@ -19,6 +19,13 @@ class Point(typing.NamedTuple):
         return Point(self.x * k, self.y * k)
 
 
+class Point3(Point):
+    """A subclass of a named tuple class: its fields, its own methods and Point's."""
+
+    def total(self):
+        return self.x + self.y + self.norm2()
+
+
 class Named(typing.NamedTuple):
     name: str
     count: int
@@ -57,6 +64,11 @@ def nt_return(n):
 
 def nt_return_point(a):
     return Point(a, -a).scaled(2.0)
+
+
+def nt_subclass(a):
+    p = Point3(a, 1.0)
+    return p.total(), p.scaled(2.0), p
 
 
 def nt_arg(p):

@@ -45,6 +45,10 @@ def test_index(i):
     check_all_levels(K.nt_index, 1.5, -2.5, i)
 
 
+def test_subclass_of_a_named_tuple():
+    check_classes(K.nt_subclass, 1.5)
+
+
 @pytest.mark.parametrize("n", [0, 3, -7, 2**40])
 def test_returns_the_users_class(n):
     check_classes(K.nt_return, n)

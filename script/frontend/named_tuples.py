@@ -103,7 +103,7 @@ class NamedTupleLowering:
                     self.error(f"Got unexpected field names: ['{k.arg}']", k.value)
                 elems[t.fields.index(k.arg)] = self.expr_opt(k.value)
             return self.named_tuple_of(cls, elems, node)
-        method = vars(cls).get(name)
+        method = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
         if method is None or not callable(method) or isinstance(method, (staticmethod, classmethod)):
             self.error(f"'{t.name}' object has no method '{name}' in compiled code (its own plain "
                        "methods, _replace, count and index are supported)", node)
