@@ -258,8 +258,9 @@ class _Description:
         """A named tuple or record class compiled code reads (frontend named_tuples.py,
         records.py): its fields, defaults, constants and every function it defines, whose
         sources join the key as a called function's do. None for other classes."""
-        from script.frontend.named_tuples import is_named_tuple_class
-        from script.frontend.records import is_record_class
+        if cls.__module__ == "builtins":
+            return None
+        from script.named_instance import is_named_tuple_class, is_record_class
         if not (is_named_tuple_class(cls) or is_record_class(cls)):
             return None
         if id(cls) in self.classes:

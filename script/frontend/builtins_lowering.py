@@ -24,8 +24,7 @@ from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
-from script.frontend.named_tuples import is_named_tuple_class
-from script.frontend.records import is_record_class
+from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional

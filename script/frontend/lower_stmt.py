@@ -31,7 +31,8 @@ from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
 from script.frontend.printf import PrintfLowering
 from script.frontend.user_exceptions import UserExceptionLowering
-from script.frontend.named_tuples import NamedTupleLowering, is_named_tuple_class
+from script.frontend.named_tuples import NamedTupleLowering
+from script.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering

@@ -17,11 +17,6 @@ from script.ir import types as T
 from script.named_instance import CLASSES as _CLASSES, lookup_class
 from script.ir.core import Const, Value
 
-def is_named_tuple_class(obj) -> bool:
-    return (isinstance(obj, type) and issubclass(obj, tuple) and obj is not tuple
-            and isinstance(getattr(obj, "_fields", None), tuple) and hasattr(obj, "_make"))
-
-
 def class_key(cls: type) -> str | None:
     """``module:qualname`` of a module-level class, registered for script.named_instance; None for a
     class defined inside a function (boxing could not find it again)."""

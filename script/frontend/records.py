@@ -28,7 +28,6 @@ import ast
 import copy
 import dataclasses
 import inspect
-import sys
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.source import FunctionInfo, _assigned_names
@@ -41,18 +40,7 @@ _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__",
              "__dataclass_fields__", "__dataclass_params__", "__hash__", "__annotate_func__",
              "__annotations_cache__"}
 _DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
-_LIBRARY_MODULES = ("builtins", "numpy", "collections", "typing", "script", "math", "cmath", "random",
-                    "itertools", "functools", "abc", "enum", "dataclasses", "types")
 _FACTORIES: dict[type, "FactoryInfo"] = {}
-
-
-def is_record_class(obj) -> bool:
-    """Whether `obj` is a user class compiled code instantiates as a record (the checks of
-    `check_class` come when it is used, so a wrong one is a CompileError, not a fallthrough)."""
-    if not isinstance(obj, type) or issubclass(obj, (BaseException, tuple)):
-        return False
-    top = (getattr(obj, "__module__", "") or "").split(".")[0]
-    return top not in _LIBRARY_MODULES and top not in sys.stdlib_module_names and type(obj) is type
 
 
 def _is_dataclass_init(cls: type) -> bool:
