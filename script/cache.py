@@ -132,6 +132,7 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     try:
         description = _Description(request.header(), None)
         description.function(info.py_func)
+        description.argument_classes(arg_types)
     except Exception:  # noqa: BLE001 - Uncacheable, or a value the key cannot describe
         return compile_specialization(info, arg_types, opt, passes, **options)
     key = description.key()
@@ -216,6 +217,7 @@ class _Description:
         self.recorded = recorded
         self.sources: list[Source] | None = [] if recorded is None else None
         self.seen: dict[int, int] = {}
+        self.classes: dict[int, int] = {}
 
     def key(self) -> str:
         return digest("\n".join(self.lines).encode("utf-8", "backslashreplace"))
@@ -238,6 +240,49 @@ class _Description:
         for path in source.names:
             self.lines.append(f"  #{index} {path} = {self.value(_resolve(py_func, path))}")
         return f"function #{index}"
+
+    def argument_classes(self, arg_types) -> None:
+        """The named tuple classes of the arguments (their methods are compiled too)."""
+        from script.named_instance import lookup_class
+        stack = list(arg_types)
+        while stack:
+            t = stack.pop()
+            if isinstance(t, T.NamedTupleType):
+                self.lines.append(f"argument class {self.value(lookup_class(t.key))}")
+            if isinstance(t, T.TupleType):
+                stack.extend(t.elems)
+            elif isinstance(t, T.ListType):
+                stack.append(t.elem)
+
+    def user_class(self, cls: type) -> str | None:
+        """A named tuple or record class compiled code reads (frontend named_tuples.py,
+        records.py): its fields, defaults, constants and every function it defines, whose
+        sources join the key as a called function's do. None for other classes."""
+        if cls.__module__ == "builtins":
+            return None
+        from script.named_instance import is_named_tuple_class, is_record_class
+        if not (is_named_tuple_class(cls) or is_record_class(cls)):
+            return None
+        if id(cls) in self.classes:
+            return f"class #{self.classes[id(cls)]}"
+        self.classes[id(cls)] = len(self.classes)
+        parts = [f"class #{self.classes[id(cls)]} {cls.__module__}.{cls.__qualname__}",
+                 f"bases {[b.__qualname__ for b in cls.__bases__]}"]
+        for name in ("_fields", "_field_defaults", "__annotations__"):
+            if name in vars(cls):
+                parts.append(f"{name} {vars(cls)[name]!r}")
+        for f in getattr(cls, "__dataclass_fields__", {}).values():
+            parts.append(f"field {f.name} {f.type!r} {f.default!r} {f.init}")
+        for name, member in sorted(vars(cls).items()):
+            if isinstance(member, types.FunctionType) and member.__code__.co_filename.startswith("<"):
+                parts.append(f"{name} made")       # a dataclass's or namedtuple's own
+            elif isinstance(member, types.FunctionType):
+                parts.append(f"{name} {self.function(member)}")
+            elif type(member) in (bool, int, float, complex, str):
+                parts.append(f"{name} {type(member).__name__} {member!r}")
+            elif not name.startswith("__"):
+                parts.append(f"{name} {type(member).__name__}")
+        return "; ".join(parts)
 
     def _source(self, index: int, py_func) -> Source | None:
         code = py_func.__code__
@@ -283,6 +328,9 @@ class _Description:
             return self.function(obj)
         if isinstance(obj, types.ModuleType):
             return f"module {obj.__name__}"
+        described = self.user_class(obj) if isinstance(obj, type) else None
+        if described is not None:
+            return described
         if isinstance(obj, (type, types.BuiltinFunctionType)):
             return f"{type(obj).__name__} {getattr(obj, '__module__', None)}.{obj.__qualname__}"
         if isinstance(obj, types.MethodType):
@@ -527,6 +575,7 @@ def _quick(request: Request, entry):
         raise _NotQuick
     description = _Description(request.header(), entry.sources)
     description.function(request.py_func)
+    description.argument_classes(request.arg_types)
     if description.key() != entry.key:
         raise _NotQuick
     return _load(entry, request.numpy_scalars)
@@ -653,6 +702,26 @@ def _split_top(inner: str) -> list[str]:
     return parts
 
 
+def _parse_named(inner: str, depth: int) -> T.NamedTupleType:
+    """``"mod:P", "x": i64, ...`` (types.NamedTupleType's spelling: quoted names, which are
+    identifiers, so no escapes: not json, which a hit does not import)."""
+    key, *parts = _split_top(inner)
+    fields, elems = [], []
+    for part in parts:
+        name, sep, t = part.partition(": ")
+        if not sep:
+            raise ValueError(f"{part!r} is not a named tuple field")
+        fields.append(_unquote(name))
+        elems.append(_parse_type(t, depth + 1))
+    return T.NamedTupleType(_unquote(key), fields, elems)
+
+
+def _unquote(text: str) -> str:
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"' or "\\" in text or '"' in text[1:-1]:
+        raise ValueError(f"{text!r} is not a quoted name")
+    return text[1:-1]
+
+
 def _parse_type(text: str, depth: int) -> T.Type:
     if depth > 16:
         raise ValueError("a type nested too deeply")
@@ -661,6 +730,8 @@ def _parse_type(text: str, depth: int) -> T.Type:
         return scalar
     if text.startswith("(") and text.endswith(")"):
         return T.TupleType([_parse_type(p, depth + 1) for p in _split_top(text[1:-1])])
+    if text.startswith("named[") and text.endswith("]"):
+        return _parse_named(text[6:-1], depth)
     if text.startswith("opt[") and text.endswith("]"):
         value = _parse_type(text[4:-1], depth + 1)
         if not T.is_optional_value(value):

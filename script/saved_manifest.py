@@ -227,6 +227,8 @@ def _enabled(features: str) -> set:
 def encode_type(t: T.Type):
     if isinstance(t, T.OptionalType):      # before tuples: it is one
         return {"optional": encode_type(t.value)}
+    if isinstance(t, getattr(T, "NamedTupleType", ())):     # before tuples: it is one
+        return {"named": {"key": t.key, "fields": list(t.fields), "elems": [encode_type(e) for e in t.elems]}}
     if isinstance(t, T.TupleType):
         return {"tuple": [encode_type(e) for e in t.elems]}
     if _is_array(t):
@@ -541,6 +543,16 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
             return t
     elif isinstance(v, dict) and list(v) == ["tuple"] and depth < MAX_TYPE_DEPTH:
         return T.TupleType([_parse_type(e, depth + 1) for e in at.get("tuple").list(64)])
+    elif isinstance(v, dict) and list(v) == ["named"] and depth < MAX_TYPE_DEPTH:
+        n = at.get("named")
+        key = n.get("key").str(512)
+        if ":" not in key:
+            n.get("key").fail(f"{key!r} is not a class's 'module:qualname'")
+        fields = [f.str() for f in n.get("fields").list(64)]
+        elems = [_parse_type(e, depth + 1) for e in n.get("elems").list(64)]
+        if len(fields) != len(elems):
+            n.fail("a named tuple needs one type a field")
+        return T.NamedTupleType(key, fields, elems)
     elif isinstance(v, dict) and list(v) == ["array"] and hasattr(T, "ArrayType"):
         a = at.get("array")
         dtype = _parse_type(a.get("dtype"), MAX_TYPE_DEPTH)

@@ -25,6 +25,7 @@ from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
+from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
@@ -94,6 +95,10 @@ class CallLowering:
             return self.array_attribute(base, node)
         if isinstance(t, T.ComplexType):
             return self.complex_attribute(base, node)
+        if isinstance(t, T.NamedTupleType):
+            return self.named_field(base, node)             # named_tuples.py
+        if isinstance(t, T.ClassType):
+            return self.record_field(base, node)            # records.py
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -122,6 +127,8 @@ class CallLowering:
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.ClassType):
+                return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
                 return self.list_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), Unknown):
@@ -132,6 +139,9 @@ class CallLowering:
                 return self.str_method(base, node.func.attr, node)          # strings.py
             if isinstance(getattr(base, "type", None), T.ComplexType):
                 return self.complex_method(base, node.func.attr, node)
+            if isinstance(getattr(base, "type", None), T.NamedTupleType) and \
+                    node.func.attr not in ("count", "index"):
+                return self.named_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.TupleType):
                 return self.tuple_method(base, node.func.attr, node)
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
@@ -198,6 +208,10 @@ class CallLowering:
             return self.cmath_call(obj.__name__, node)
         if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
             return self.call_math(obj.__name__, node)
+        if is_named_tuple_class(obj):
+            return self.make_named_tuple(obj, node)         # named_tuples.py
+        if is_record_class(obj):
+            return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
         if obj is next and node.args and self.walks_generator(node.args[0]):
@@ -819,6 +833,7 @@ class CallLowering:
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
+        self.reject_instance(v, "has no len()", node)           # records.py
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):

@@ -171,6 +171,7 @@ class ExprLowering(OptionalLowering):
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
+        self.reject_instance(base, "is not subscriptable", node)        # records.py
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
@@ -313,6 +314,8 @@ class ExprLowering(OptionalLowering):
         return self.binop(type(node.op), left, right, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        for v in (a, b):
+            self.reject_instance(v, "has no operators in compiled code (special methods are not supported)", node)
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
@@ -522,6 +525,10 @@ class ExprLowering(OptionalLowering):
             return known
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
+        if isinstance(op, (ast.In, ast.NotIn)):
+            self.reject_instance(b, "is not iterable", node)   # records.py
+        elif isinstance(a.type, T.ClassType) or isinstance(b.type, T.ClassType):
+            return self.record_compare(op, a, b, node)         # records.py
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):

@@ -31,6 +31,9 @@ from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
 from script.frontend.printf import PrintfLowering
 from script.frontend.user_exceptions import UserExceptionLowering
+from script.frontend.named_tuples import NamedTupleLowering
+from script.named_instance import is_named_tuple_class
+from script.frontend.records import RecordLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -81,7 +84,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
-                       ComplexArrayLowering, GeneratorLowering):
+                       ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
+                       RecordLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -213,6 +217,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.global_table(obj, name, node)       # dicts.py
         if isinstance(obj, str):
             return self.str_constant(str(obj), node)          # strings.py
+        if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
+                                                   or x is None for x in obj):
+            return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
                                           for x in obj):
             return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
@@ -267,8 +274,19 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.unpack(target.elts, value, node)
         elif isinstance(target, ast.Subscript):
             self.assign_subscript(target, value, node)
+        elif isinstance(target, ast.Attribute):
+            self.assign_attribute(target, value, node)
         else:
             self.error(f"cannot assign to {type(target).__name__.lower()}", target)
+
+    def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
+        """``obj.f = value`` for an instance of a class (records.py)."""
+        base = self.callee_ref(target.value)
+        if not isinstance(getattr(base, "type", None), T.ClassType):
+            what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
+            self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
+                       "class instances)", target)
+        self.store_record_field(base, target.attr, value, node)
 
     def unpack(self, targets, value: Value, node) -> None:
         """`a, b = value` and `a, *rest, z = value` for a tuple (its length is known: a wrong
@@ -449,6 +467,14 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
+        if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
+            base = self.expr(node.target.value)
+            if not isinstance(base.type, T.ClassType):
+                self.error("augmented assignment to an attribute is only supported on class instances", node.target)
+            current = self.record_field(base, node.target)
+            self.store_record_field(base, node.target.attr,
+                                    self.binop(type(node.op), current, self.expr(node.value), node), node)
+            return
         if isinstance(node.target, ast.Subscript):
             base = self.pre_evaluate(node.target.value)
             if isinstance(base.type, T.ListType):
@@ -735,6 +761,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
+        self.reject_instance(seq, "is not iterable", node)      # records.py
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),

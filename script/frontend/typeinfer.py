@@ -8,6 +8,7 @@ specialized on.
 
 from __future__ import annotations
 
+from script.named_instance import is_named_tuple_class, lookup_class
 from script.ir import types as T
 
 
@@ -135,6 +136,9 @@ def type_from_annotation(ann) -> T.Type | None:
         args = [a for a in typing.get_args(ann) if a is not type(None)]
         value = type_from_annotation(args[0]) if len(args) == 1 else None
         return T.OptionalType(value) if value is not None and T.is_optional_value(value) else None
+    if is_named_tuple_class(ann):
+        from script.frontend.named_tuples import annotated_type
+        return annotated_type(ann, type_from_annotation)
     if isinstance(ann, type) or hasattr(ann, "dtype"):
         return _numpy_scalar_type(ann)
     return None
@@ -162,6 +166,10 @@ def typeof(value) -> T.Type | None:
         return list_type_of(value)
     if cls is dict or cls is set:
         return table_type_of(value)
+    if is_named_tuple_class(cls):
+        from script.frontend.named_tuples import named_type_of
+        elems = [typeof(v) for v in value]
+        return None if None in elems else named_type_of(cls, elems)
     if isinstance(value, int):          # int subclasses (IntEnum, …)
         return T.I64
     if isinstance(value, float):
@@ -344,6 +352,9 @@ def array_type_of(a) -> T.ArrayType | None:
 
 def python_type_name(t: T.Type) -> str:
     """How a type is named to users in signatures: `int`, `float`, `bool`, `i32`, …"""
+    if isinstance(t, (T.NamedTupleType, T.ClassType)):
+        elems = t.elems if isinstance(t, T.NamedTupleType) else t.elem.elems
+        return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
     if isinstance(t, T.DictType):
@@ -401,6 +412,11 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         if isinstance(value, str):
             return str(value)           # a subclass as a plain str, which the entry matches
         raise TypeError
+    if isinstance(t, T.NamedTupleType):
+        cls = lookup_class(t.key)
+        if type(value) is not cls:
+            raise TypeError
+        return cls._make(to_python_value(e, v, numpy_scalars) for e, v in zip(t.elems, value))
     if isinstance(t, T.TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.elems):
             raise TypeError

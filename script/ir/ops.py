@@ -28,7 +28,8 @@ convert        to the result type: int<->int truncates or extends by the source'
                range first), x->bool is ``x != 0``, bool->x is 0 or 1
 select         ``a if c else b``
 tuple          builds a tuple of its operands; with a dict or set type written on it, that
-               dict or set from its two lists (types.HashType)
+               dict or set from its two lists (types.HashType); with a named tuple type, that
+               named tuple (types.NamedTupleType)
 extract.N      element N of a tuple (or list N of a dict or set); of a complex number, its real
                (0) or imaginary (1) part
 hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
@@ -97,6 +98,8 @@ list_new       ``list_new : list[T]``: a new empty list with one reference. Neve
 list_len       the number of elements of a list (i64); reads memory, so it is not pure
 list_get       ``list_get %l, %i``: element %i of the list (0 <= %i < len: the frontend checks)
 list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the list
+list_same      ``list_same %a, %b``: whether two lists (of one type) are the same object: ``is``
+               between two class instances (types.ClassType)
 list_resize    ``list_resize %l, %n``: sets the length to %n >= 0, keeping the first elements
                (new ones are undefined; capacity grows by doubling, so appending is amortized
                O(1)); gives false, changing nothing, when memory runs out
@@ -316,6 +319,7 @@ _op("list_len", 1, "i64", pure=False, removable=True)
 _op("list_get", 2, "item", pure=False, removable=True)
 _op("list_set", 3, "void", pure=False)
 _op("list_resize", 2, "bool", pure=False)
+_op("list_same", 2, "bool")
 # Strings (script/backend/llvm/strings.py): immutable once filled.
 _op("str_const", 0, "given", attr="text")
 _op("str_new", 1, "given", pure=False, removable=True)
@@ -373,7 +377,8 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "select":
         return operand_types[1] if len(operand_types) == 3 else None
     if rule == "tuple":
-        if isinstance(given, (T.OptionalType, T.HashType)) and list(given.elems) == list(operand_types):
+        if isinstance(given, (T.OptionalType, T.HashType, T.NamedTupleType)) and \
+                list(given.elems) == list(operand_types):
             return given            # (present, value) is how an optional is made; (index, entries) a dict
         return T.TupleType(operand_types)
     if rule == "complex":

@@ -243,6 +243,15 @@ class _Reader:
             if not T.is_list_element(value):
                 self.fail(f"dict values of type {value} are not supported", tree.children[1])
             return T.DictType(key, value)
+        if tree.data in ("named_type", "obj_type"):
+            key, *fields = tree.children
+            elems = [self.type(f.children[1]) for f in fields]
+            names = [self.string(f.children[0]) for f in fields]
+            if tree.data == "named_type":
+                return T.NamedTupleType(self.string(key), names, elems)
+            if not all(T.is_list_element(e) for e in elems):
+                self.fail(f"fields of types {', '.join(map(str, elems))} are not supported", tree)
+            return T.ClassType(self.string(key), names, T.TupleType(elems))
         if tree.data == "opt_type":
             value = self.type(tree.children[0])
             if not T.is_optional_value(value):

@@ -3,11 +3,12 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
-``none``, ``exc``, tuples ``(i64, f64)``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
+``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
 ``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
 from __future__ import annotations
+
 
 
 class Type:
@@ -232,6 +233,50 @@ class OptionalType(TupleType):
     __repr__ = __str__
 
 
+def _quoted(name: str) -> str:
+    """A class's key or a field's name as the IR text spells it: in double quotes (they are
+    identifiers, dots and a colon: nothing to escape; not json, which `import script` does
+    not import)."""
+    return f'"{name}"'
+
+
+class NamedTupleType(TupleType):
+    """A named tuple: an instance of a module-level ``typing.NamedTuple`` class or
+    ``collections.namedtuple`` (docs/records.md). A tuple with names, so everything that
+    builds, takes apart, stores and lowers tuples handles it unchanged; the frontend reads
+    ``p.x`` as the element of field x, and boxing makes an instance of the class `key`
+    (``module:qualname``). Printed ``named["mod:Point", "x": i64, "y": f64]``. Never
+    equal to the plain tuple of the same elements."""
+
+    __slots__ = ("key", "fields")
+
+    def __init__(self, key: str, fields, elems):
+        super().__init__(elems)
+        self.key = key
+        self.fields = tuple(fields)
+        assert len(self.fields) == len(self.elems), (fields, elems)
+
+    @property
+    def name(self) -> str:
+        return self.key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+
+    def with_elems(self, elems) -> "NamedTupleType":
+        return NamedTupleType(self.key, self.fields, elems)
+
+    def __eq__(self, other):
+        return (type(other) is NamedTupleType and other.key == self.key and other.fields == self.fields
+                and other.elems == self.elems)
+
+    def __hash__(self):
+        return hash(("named", self.key, self.fields, self.elems))
+
+    def __str__(self):
+        parts = [_quoted(self.key)] + [f"{_quoted(f)}: {t}" for f, t in zip(self.fields, self.elems)]
+        return f"named[{', '.join(parts)}]"
+
+    __repr__ = __str__
+
+
 def is_optional_value(t: Type) -> bool:
     """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
     optionals too); a placeholder costs nothing (a str's is the immortal "")."""
@@ -292,13 +337,49 @@ class ListType(Type):
         return False
 
     def __eq__(self, other):
-        return isinstance(other, ListType) and other.elem == self.elem
+        return type(other) is ListType and other.elem == self.elem
 
     def __hash__(self):
         return hash(("list", self.elem))
 
     def __str__(self):
         return f"list[{self.elem}]"
+
+    __repr__ = __str__
+
+
+class ClassType(ListType):
+    """An instance of a module-level class (docs/records.md, frontend/records.py): a
+    reference to one heap record, so two names for one instance see each other's changes.
+    The record is a list of one element, the tuple of the fields (`elem`), so the lists'
+    machinery allocates it, counts its references and frees it; the frontend reads
+    ``obj.x`` as element x of that tuple and writes it by storing a new tuple. `key` is the
+    class's ``module:qualname``, `fields` the field names in the order ``__init__`` first
+    assigns them. Printed ``obj["mod:Particle", "x": f64, "v": list[f64]]``. Never equal to
+    the list of the same tuples, and never boxed (compiled code keeps its instances)."""
+
+    __slots__ = ("key", "fields")
+
+    def __init__(self, key: str, fields, elem: TupleType):
+        super().__init__(elem)
+        self.key = key
+        self.fields = tuple(fields)
+        assert isinstance(elem, TupleType) and len(elem.elems) == len(self.fields), (fields, elem)
+
+    @property
+    def name(self) -> str:
+        return self.key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+
+    def __eq__(self, other):
+        return (type(other) is ClassType and other.key == self.key and other.fields == self.fields
+                and other.elem == self.elem)
+
+    def __hash__(self):
+        return hash(("obj", self.key, self.fields, self.elem))
+
+    def __str__(self):
+        parts = [_quoted(self.key)] + [f"{_quoted(f)}: {t}" for f, t in zip(self.fields, self.elem.elems)]
+        return f"obj[{', '.join(parts)}]"
 
     __repr__ = __str__
 
@@ -474,8 +555,13 @@ def unify(a: Type, b: Type) -> Type | None:
             return a.with_layout("A")        # a C array is also an any-layout array
         return None
     if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.elems) == len(b.elems):
+        if isinstance(a, NamedTupleType) != isinstance(b, NamedTupleType) or \
+                isinstance(a, NamedTupleType) and (a.key, a.fields) != (b.key, b.fields):
+            return None                 # a Point and a plain tuple (or another class) do not meet
         elems = [unify(x, y) for x, y in zip(a.elems, b.elems)]
-        return None if None in elems else TupleType(elems)
+        if None in elems:
+            return None
+        return a.with_elems(elems) if isinstance(a, NamedTupleType) else TupleType(elems)
     return promote(a, b)
 
 

@@ -399,6 +399,10 @@ class FunctionLowering:
     def _op_list_len(self, i: Instr):
         return lists.length(self.b, self.value(i.operands[0]))
 
+    def _op_list_same(self, i: Instr):
+        a, b = i.operands
+        return self.b.icmp("eq", self.value(a), self.value(b))
+
     def _op_list_get(self, i: Instr):
         lst, index = i.operands
         return lists.get(self.b, lst.type, self.value(lst), self.value(index))

@@ -49,6 +49,9 @@ from script.backend.llvm.builder import (
 from script.backend.runtime import capi, list_boxing, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
+TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
+TUPLE_SUBCLASS = 1 << 26                # Py_TPFLAGS_TUPLE_SUBCLASS
+
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
@@ -116,6 +119,8 @@ class Converter:
                     cond = c if cond is None else b.or_(cond, c)
             elif isinstance(t, T.NoneType):
                 cond = b.icmp("eq", obj, capi.address_of(self.m, "_Py_NoneStruct"))
+            elif isinstance(t, T.NamedTupleType):
+                cond = self._is_named_class(obj, t)
             elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
                 cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
                               self.m.declare_data("PyArray_Type"))
@@ -136,6 +141,19 @@ class Converter:
                 table_boxing.check_table(self, obj, t, mismatch)
             elif isinstance(t, T.ListType):
                 self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
+
+    def _is_named_class(self, obj: Value, t: T.NamedTupleType) -> Value:
+        """Whether `obj`'s class is a tuple subclass named as named tuple class `t` is (its
+        ``tp_name``; the dispatcher typed the argument from the class itself, so two module-level
+        classes of one name and the same field types are the only confusion)."""
+        b = self.b
+        cls = b.load_at("ptr", obj, OB_TYPE)
+        flags = b.load_at("i64", cls, TP_FLAGS)
+        is_tuple = b.icmp("ne", b.and_(flags, int_const("i64", TUPLE_SUBCLASS)), int_const("i64", 0))
+        strcmp = self.m.declare("strcmp", "i32", ["ptr", "ptr"], attrs=("nounwind",))
+        same = b.icmp("eq", b.call(strcmp, [b.load_at("ptr", cls, TP_NAME), self.m.cstring(t.name.encode())]),
+                      int_const("i32", 0))
+        return b.and_(is_tuple, same)
 
     def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
         """An ndarray (matched by type) of `t`'s rank, element type in native byte order,
@@ -322,6 +340,8 @@ class Converter:
             return capi.call(m, b, "Py_NewRef", obj)
         if isinstance(t, T.OptionalType):
             return self._box_optional(v, t, error)
+        if isinstance(t, T.NamedTupleType):
+            return self._box_named(v, t, error)
         if isinstance(t, T.TupleType):
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
@@ -516,6 +536,22 @@ class Converter:
         phi.add_incoming(obj, end)
         phi.add_incoming(none_obj, none)
         return phi
+
+    def _box_named(self, v: Value, t: T.NamedTupleType, error) -> Value:
+        """The instance of the user's class: the tuple, then ``script.named_instance.instance``."""
+        b, m = self.b, self.m
+        tup = self._box_tuple(v, t, error)
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.named_instance"))
+        release = self.fn.append_block("release_named")
+        rb = Builder(self.fn, release)
+        capi.call(m, rb, "Py_DecRef", tup)
+        rb.branch(error)
+        self._continue_if(b.icmp("ne", module, NULL), release)
+        obj = capi.call(m, b, "PyObject_CallMethod", module, m.cstring(b"instance"), m.cstring(b"sO"),
+                        m.cstring(t.key.encode()), tup)
+        capi.call(m, b, "Py_DecRef", module)
+        capi.call(m, b, "Py_DecRef", tup)
+        return obj
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b

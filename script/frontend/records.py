@@ -1,0 +1,366 @@
+"""Instances of plain module-level classes in compiled code (docs/records.md).
+
+Requires the host class to be a `FunctionLowering`. A class whose only base is `object`,
+with an ``__init__`` that assigns ``self.field = ...`` and plain methods (or a
+``@dataclass`` with annotated fields), is instantiated and used inside compiled code: an
+instance is a `types.ClassType`, a reference to a record (a list of one tuple of the
+fields), reference-counted as lists are, so two names for one instance see each other's
+changes.
+
+- Construction compiles ``__init__`` as a *factory*: the same body with ``self.f`` read and
+  written as a local named ``self.f``, returning the tuple of the fields in the order the
+  body first assigns them (`FactoryInfo`). A field's type is the type its value has there
+  (or its annotation, ``self.items: list[int] = []``); later stores convert to it or are
+  CompileErrors. A dataclass's generated ``__init__`` binds the arguments to its fields,
+  converted to their annotated types.
+- ``obj.f`` reads element f of the record's tuple; ``obj.f = v`` stores a new tuple.
+- ``obj.m(...)`` compiles method m with ``self`` bound to `obj`, as a call of any Python
+  function is (builtins_lowering `call_script`).
+
+An instance never crosses into Python (`reject_boxed_instances`). Inheritance, properties,
+static and class methods, and dunder methods other than ``__init__`` are CompileErrors that
+name the class and the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import inspect
+
+from script.errors import CompileError, SourceLoc
+from script.frontend.source import FunctionInfo, _assigned_names
+from script.ir import types as T
+from script.ir.core import Const, Value
+from script.named_instance import CLASSES, lookup_class
+
+_OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__", "__firstlineno__",
+             "__static_attributes__", "__annotations__", "__init__", "__match_args__",
+             "__dataclass_fields__", "__dataclass_params__", "__hash__", "__annotate_func__",
+             "__annotations_cache__"}
+_DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
+_FACTORIES: dict[type, "FactoryInfo"] = {}
+
+
+def _is_dataclass_init(cls: type) -> bool:
+    init = vars(cls).get("__init__")
+    return dataclasses.is_dataclass(cls) and (init is None or init.__code__.co_filename.startswith("<"))
+
+
+def _where(cls: type, member=None) -> str:
+    code = getattr(member, "__code__", None) or getattr(getattr(member, "fget", None), "__code__", None)
+    if code is not None:
+        return f"{code.co_filename}:{code.co_firstlineno}"
+    try:
+        return f"{inspect.getsourcefile(cls)}:{inspect.getsourcelines(cls)[1]}"
+    except (OSError, TypeError):
+        return cls.__module__
+
+
+class FactoryInfo(FunctionInfo):
+    """``__init__`` of class `cls` as a function of its arguments returning the tuple of the
+    fields (the module docstring). `fields`: their names, in the order first assigned."""
+
+    def __init__(self, cls: type):
+        super().__init__(cls.__init__)
+        node = copy.deepcopy(self.node)
+        if not node.args.args:
+            raise CompileError(f"{cls.__name__}.__init__ takes no 'self'", self.loc(node))
+        self_name = node.args.args[0].arg
+        rewrite = _SelfFields(self, cls, self_name)
+        node.body = [rewrite.visit(s) for s in node.body]
+        self.fields = rewrite.fields
+        last = node.body[-1]
+        ret = ast.Return(ast.Tuple([ast.Name(f"self.{f}", ast.Load()) for f in self.fields], ast.Load()))
+        node.body.append(ast.fix_missing_locations(ast.copy_location(ret, last)))
+        for n in ast.walk(ret):
+            ast.copy_location(n, last)
+        node.args.args = node.args.args[1:]
+        self.node = node
+        self.name = f"{cls.__name__}.__init__"
+        self.n_positional -= 1
+        self.param_names = self.param_names[1:]
+        self.param_types = self.param_types[1:]
+        self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
+        self.is_annotated = all(t is not None for t in self.param_types)
+        self.return_type = None
+
+
+class _SelfFields(ast.NodeTransformer):
+    """`FactoryInfo`'s rewrite of ``self.f`` to the local ``self.f``."""
+
+    def __init__(self, info: FunctionInfo, cls: type, self_name: str):
+        self.info, self.cls, self.self_name = info, cls, self_name
+        self.fields: list[str] = []
+
+    def _fail(self, message: str, node):
+        raise CompileError(f"{self.cls.__name__}.__init__: {message}", self.info.loc(node))
+
+    def visit_Attribute(self, node: ast.Attribute):
+        if not (isinstance(node.value, ast.Name) and node.value.id == self.self_name):
+            return self.generic_visit(node)
+        if isinstance(node.ctx, ast.Store) and node.attr not in self.fields:
+            self.fields.append(node.attr)
+        if node.attr not in self.fields:
+            value = vars(self.cls).get(node.attr)
+            if callable(value):
+                self._fail(f"calls method '{node.attr}' before the instance exists: __init__ may only "
+                           "assign and read fields in compiled code", node)
+            if isinstance(value, (bool, int, float, str)):
+                return ast.copy_location(ast.Constant(value), node)
+            self._fail(f"reads self.{node.attr} before assigning it", node)
+        return ast.copy_location(ast.Name(f"self.{node.attr}", node.ctx), node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign):
+        node = self.generic_visit(node)
+        node.simple = 1
+        return node
+
+    def visit_Name(self, node: ast.Name):
+        if node.id == self.self_name:
+            self._fail(f"uses '{self.self_name}' other than as self.field: compiled code builds the "
+                       "instance after __init__ assigns its fields", node)
+        return node
+
+    def visit_Return(self, node: ast.Return):
+        self._fail("'return' in __init__ is not supported in compiled code", node)
+
+    def visit_FunctionDef(self, node):
+        return node             # a nested function: rejected where the body is compiled
+
+
+def check_class(cls: type) -> None:
+    """CompileError (at the class's line) for a class compiled code cannot instantiate."""
+    name = cls.__name__
+    if "<locals>" in cls.__qualname__:
+        raise CompileError(f"class '{name}' is defined inside a function: compiled code takes only classes "
+                           f"defined at module level ({_where(cls)})")
+    if cls.__bases__ != (object,):
+        bases = ", ".join(b.__name__ for b in cls.__bases__)
+        raise CompileError(f"class '{name}' derives from {bases}: compiled code takes classes whose only base "
+                           f"is object ({_where(cls)})")
+    if "__slots__" in vars(cls):
+        raise CompileError(f"class '{name}' defines __slots__: not supported in compiled code ({_where(cls)})")
+    made = _DATACLASS_MADE if dataclasses.is_dataclass(cls) else set()
+    if dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen:
+        made = made | {"__setattr__", "__delattr__"}    # stores are CompileErrors (store_record_field)
+    for key, member in vars(cls).items():
+        if key in _OWN_KEYS or key in made or key in ("__slots__",):
+            continue
+        what = ("a property" if isinstance(member, property) else
+                "a static method" if isinstance(member, staticmethod) else
+                "a class method" if isinstance(member, classmethod) else
+                f"the special method {key}" if key.startswith("__") and key.endswith("__") else None)
+        if what is not None:
+            raise CompileError(f"class '{name}' defines {what} ('{key}'): compiled code takes classes with "
+                               f"__init__, plain methods and constant class attributes ({_where(cls, member)})")
+        if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
+            raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
+                               f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
+    if not dataclasses.is_dataclass(cls) and "__init__" not in vars(cls):
+        raise CompileError(f"class '{name}' has no __init__: compiled code makes instances of classes whose "
+                           f"__init__ assigns their fields ({_where(cls)})")
+
+
+def factory_for(cls: type) -> FactoryInfo:
+    info = _FACTORIES.get(cls)
+    if info is None:
+        check_class(cls)
+        info = _FACTORIES[cls] = FactoryInfo(cls)
+    return info
+
+
+def class_key(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def reject_boxed_instances(func, name: str) -> None:
+    """CompileError when compiled function `func` (called from Python) returns an instance."""
+    if _has_instance(func.ret_type):
+        raise CompileError(f"'{name}' returns {_describe(func.ret_type)}: instances of classes stay inside "
+                           "compiled code (return their fields instead)", func.loc)
+
+
+def _has_instance(t) -> bool:
+    if isinstance(t, T.ClassType):
+        return True
+    if isinstance(t, T.ListType):
+        return _has_instance(t.elem)
+    if isinstance(t, T.TupleType):
+        return any(_has_instance(e) for e in t.elems)
+    if isinstance(t, T.DictType):
+        return _has_instance(t.value)
+    return False
+
+
+def _describe(t) -> str:
+    return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
+
+
+class RecordLowering:
+    def make_record(self, cls: type, node: ast.Call) -> Value:
+        """``C(args)``: a new record holding the fields ``__init__`` computes."""
+        try:
+            if _is_dataclass_init(cls):
+                check_class(cls)
+                fields, values = self._dataclass_fields(cls, node)
+            else:
+                info = factory_for(cls)
+                fields = info.fields
+                values = self.call_script(info, node)
+                if not isinstance(values.type, T.TupleType):
+                    return values           # a round to be rebuilt (Unknown)
+                values = [self.emit("extract", [values], t, k, self.loc(node)) for k, t in enumerate(values.type.elems)]
+                values = self._annotated_fields(cls, fields, values, node)
+        except CompileError as e:
+            if e.loc is None:               # a class-level problem: shown at the construction
+                self.error(e.message, node)
+            raise
+        for f, v in zip(fields, values):
+            if not T.is_list_element(v.type):
+                self.error(f"field '{f}' of class '{cls.__name__}' is {v.type}: compiled code keeps bools, "
+                           "ints, floats, strs, lists, arrays, instances and tuples of them in fields", node)
+        tup = self.make_tuple(values, node)
+        t = T.ClassType(class_key(cls), fields, tup.type)
+        CLASSES[t.key] = cls
+        loc = self.loc(node)
+        record = self.emit("list_new", [], t, None, loc)
+        self.resize_list(record, Const(1, T.I64), node)
+        self.emit("list_set", [record, tup, Const(0, T.I64)], T.NONE, None, loc)
+        return record
+
+    def _annotated_fields(self, cls: type, fields, values: list, node) -> list:
+        """`values` converted to the class-level annotations of their fields (``x: float``
+        in the class body), where there are any."""
+        anns = vars(cls).get("__annotations__") or {}
+        if not anns:
+            return values
+        from script.frontend.typeinfer import type_from_annotation
+        out = []
+        for f, v in zip(fields, values):
+            t = type_from_annotation(anns[f]) if f in anns and not isinstance(anns[f], str) else None
+            if t is not None and v.type != t:
+                if not T.is_convertible(v.type, t) or T.unify(t, v.type) != t:
+                    self.error(f"field '{f}' of class '{cls.__name__}' is annotated {t}; __init__ gives it "
+                               f"a {v.type}", node)
+                v = self.coerce(v, t, node)
+            out.append(v)
+        return out
+
+    def _dataclass_fields(self, cls: type, node: ast.Call):
+        """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
+        converted to their annotated types."""
+        if "__post_init__" in vars(cls):
+            self.error(f"dataclass '{cls.__name__}' defines __post_init__: not supported in compiled code", node)
+        from script.frontend.typeinfer import type_from_annotation
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+        names = [f.name for f in fields]
+        if len(node.args) > len(fields):
+            self.error(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(node.args)} "
+                       "were given", node)
+        bound: list = [self.expr(a) for a in node.args] + [None] * (len(fields) - len(node.args))
+        for k in node.keywords:
+            if k.arg not in names:
+                self.error(f"{cls.__name__}() got an unexpected keyword argument '{k.arg}'", k.value)
+            if bound[names.index(k.arg)] is not None:
+                self.error(f"{cls.__name__}() got multiple values for argument '{k.arg}'", k.value)
+            bound[names.index(k.arg)] = self.expr(k.value)
+        values = []
+        for f, v in zip(fields, bound):
+            if v is None:
+                if f.default is dataclasses.MISSING:
+                    self.error(f"{cls.__name__}() missing required argument '{f.name}'", node)
+                v = self.python_object(f.default, f.name, node)
+                if not isinstance(v, Value):
+                    self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
+                               "code takes (default_factory is not supported)", node)
+            ann = f.type
+            if isinstance(ann, str):
+                ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
+            t = type_from_annotation(ann)
+            if t is None:
+                self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
+                           "compiled code does not read", node)
+            values.append(self.coerce(v, t, node))
+        return names, values
+
+    def record_field(self, base: Value, node: ast.Attribute) -> Value:
+        """``obj.f``: the field, or a constant class attribute."""
+        t = base.type
+        if node.attr in t.fields:
+            k = t.fields.index(node.attr)
+            loc = self.loc(node)
+            tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
+            return self.emit("extract", [tup], t.elem.elems[k], k, loc)
+        value = vars(lookup_class(t.key)).get(node.attr) if self._has_class(t) else None
+        if isinstance(value, (bool, int, float, str)):
+            return self.python_object(value, node.attr, node)
+        if callable(value):
+            self.error(f"'{t.name}.{node.attr}' is a method: compiled code only calls it (obj.{node.attr}(...))", node)
+        self.error(f"'{t.name}' object has no attribute '{node.attr}'", node)
+
+    def _has_class(self, t: T.ClassType) -> bool:
+        try:
+            lookup_class(t.key)
+            return True
+        except (ImportError, AttributeError, ValueError):
+            return False
+
+    def store_record_field(self, base: Value, attr: str, value: Value, node) -> None:
+        """``obj.f = value``: the record's tuple, with field f replaced."""
+        t = base.type
+        if attr not in t.fields:
+            self.error(f"'{t.name}' object has no field '{attr}': compiled code takes the fields __init__ "
+                       "assigns", node)
+        params = getattr(lookup_class(t.key), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
+        k = t.fields.index(attr)
+        ft = t.elem.elems[k]
+        if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
+            self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
+                       "the type __init__ gave it)", node)
+        loc = self.loc(node)
+        tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
+        elems = [self.emit("extract", [tup], et, j, loc) for j, et in enumerate(t.elem.elems)]
+        elems[k] = self.coerce(value, ft, node)
+        self.emit("list_set", [base, self.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
+                  T.NONE, None, loc)
+
+    def reject_instance(self, v, what: str, node) -> None:
+        """CompileError `what` when `v` is an instance: a record is a list underneath, and
+        only field and method access may see it."""
+        if isinstance(getattr(v, "type", None), T.ClassType):
+            self.error(f"'{v.type.name}' object {what}", node)
+
+    def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        """``is``, ``==`` and their negations with an instance: identity (`list_same`), as
+        ``object.__eq__``; a dataclass's ``==`` compares the fields of two instances of it,
+        as its generated ``__eq__`` does. Other comparisons are CompileErrors."""
+        negate = isinstance(op, (ast.IsNot, ast.NotEq))
+        if not isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+            v = a if isinstance(a.type, T.ClassType) else b
+            self.error(f"'{v.type.name}' object cannot be compared with '{type(op).__name__}' in compiled code "
+                       "(special methods are not supported)", node)
+        loc = self.loc(node)
+        if a.type != b.type:                # another class or value: never the same object
+            return Const(negate, T.BOOL, loc)
+        cls = lookup_class(a.type.key)
+        params = getattr(cls, "__dataclass_params__", None)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and params is not None and params.eq:
+            fields = [self.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc) for v in (a, b)]
+            return self.compare(op, fields[0], fields[1], node)
+        same = self.emit("list_same", [a, b], T.BOOL, None, loc)
+        return self.emit("not", [same], T.BOOL, None, loc) if negate else same
+
+    def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
+        """``obj.m(...)``: method m compiled with ``self`` bound to `obj`."""
+        t = base.type
+        method = vars(lookup_class(t.key)).get(name)
+        if name.startswith("__") and name.endswith("__"):
+            self.error(f"'{t.name}.{name}' cannot be called in compiled code (special methods are not "
+                       "supported)", node)
+        if not inspect.isfunction(method):
+            self.error(f"'{t.name}' object has no method '{name}'", node)
+        return self.call_script(self.ctx.info_for(method), node, first=base)

@@ -1,0 +1,50 @@
+"""Instances of named tuple classes made from compiled results (docs/records.md).
+
+The entry point of a function returning a named tuple (runtime.boxing) boxes the tuple and
+calls `instance` with the class's ``module:qualname`` key; the class is found again by that
+key, so a saved module loaded in another process returns the same class (it imports the
+module that defines it). Kept apart from the frontend: it is on the call path, and the compile cache's key (which a
+cache hit computes) asks its `is_named_tuple_class` and `is_record_class`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+CLASSES: dict[str, type] = {}        # "module:qualname" -> the class
+
+
+def lookup_class(key: str) -> type:
+    cls = CLASSES.get(key)
+    if cls is None:
+        import importlib
+        module, qualname = key.split(":", 1)
+        cls = importlib.import_module(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part)
+        CLASSES[key] = cls
+    return cls
+
+
+def instance(key: str, values: tuple):
+    """The instance of named tuple class `key` holding `values`."""
+    return lookup_class(key)._make(values)
+
+
+_LIBRARY_MODULES = ("numpy", "script")
+
+
+def is_named_tuple_class(obj) -> bool:
+    """A ``typing.NamedTuple`` or ``collections.namedtuple`` class (frontend named_tuples.py)."""
+    return (isinstance(obj, type) and issubclass(obj, tuple) and obj is not tuple
+            and isinstance(getattr(obj, "_fields", None), tuple) and hasattr(obj, "_make"))
+
+
+def is_record_class(obj) -> bool:
+    """Whether `obj` is a user class compiled code instantiates as a record (frontend
+    records.py; its `check_class` comes when it is used, so a wrong one is a CompileError,
+    not a fallthrough): a plain class of a module outside the standard library and NumPy."""
+    if not isinstance(obj, type) or type(obj) is not type or issubclass(obj, (BaseException, tuple)):
+        return False
+    top = (getattr(obj, "__module__", "") or "").split(".")[0]
+    return top not in _LIBRARY_MODULES and top not in sys.stdlib_module_names
