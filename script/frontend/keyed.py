@@ -24,6 +24,8 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
+    if isinstance(t, T.ListType):        # lists order as tuples do (lists.compare_lists)
+        return is_sortable(t.elem)
     return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.StrType)     # complex: unordered
 
 
@@ -73,7 +75,7 @@ class KeyedLowering:
             self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if not is_sortable(self.read_type(lst)):
             self.error(f"sorting a {lst.type} is not supported in compiled code (numbers, strs and tuples "
-                       "of them only)", node)
+                       "or lists of them only)", node)
 
         def run(fn):
             f = self.ctx.callee(self, self.ctx.info_for(fn), (lst.type,), node)
