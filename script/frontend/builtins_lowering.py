@@ -116,6 +116,8 @@ class CallLowering:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
                            "(name the keyword arguments)", k.value)
+        if self.builtin_call(node) is zip:
+            return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
         node = self.spread_starred(node)        # f(*t): varargs.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
