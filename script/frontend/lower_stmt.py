@@ -194,8 +194,30 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if not found:
             if hasattr(py_builtins, name):
                 return PyRef(getattr(py_builtins, name), name)
+            later = self.later_sibling(name, node)
+            if later is not None:
+                return PyRef(later, name)
             self.error(f"name '{name}' is not defined", node)
         return self.python_object(obj, name, node)
+
+    def later_sibling(self, name: str, node):
+        """In a nested function, the nested function `name` of the enclosing function defined
+        after this one (mutual recursion: `parse_expr` calling `parse_term`), when it reads
+        no outer variable this one does not pass on; None when there is no such function."""
+        later = getattr(self.info, "siblings", {}).get(name)
+        if later is None:
+            outer = getattr(self.info, "outer", None)
+            if outer is not None and any(isinstance(n, ast.FunctionDef) and n.name == name
+                                         for n in ast.walk(outer.node)):
+                self.error(f"'{name}' is a nested function defined after '{self.info.name}' is called: "
+                           f"define it before the first call", node)
+            return None
+        missing = [v for v in later.info.free if v not in self.info.free]
+        if missing or later.info.nonlocals:
+            what = f"reads '{missing[0]}'" if missing else "assigns nonlocal variables"
+            self.error(f"'{name}' is a nested function defined after '{self.info.name}', which calls it, and "
+                       f"{what} of the enclosing function: compiled code needs it defined first", node)
+        return later
 
     def python_object(self, obj, name: str, node):
         """A global's value: scalars and tuples of them become constants, objects that lower
