@@ -2,8 +2,10 @@
 textbooks): strings, lists, lists of lists, dicts, sets, tuples, sorting, DP tables, graph
 search, parsing, number theory. Run compiled against CPython by tests/test_realistic_py3.py."""
 
+import bisect
+import heapq
 import math
-from collections import deque
+from collections import Counter, defaultdict, deque
 
 
 # ---- lists of lists, transposes, sorting with keys ------------------------------------------
@@ -668,3 +670,303 @@ def rank_records(records):
 
 def sorted_rows(rows):
     return sorted(rows), max(rows), min(rows, key=len), sorted(rows, key=lambda r: (len(r), r), reverse=True)
+
+
+# ---- a second batch: graphs with heaps, parsers, number formatting, bits --------------------
+
+def dijkstra(n, edges, src):
+    adj = [[] for _ in range(n)]
+    for u, v, w in edges:
+        adj[u].append((v, w))
+        adj[v].append((u, w))
+    dist = [math.inf] * n
+    dist[src] = 0
+    pq = [(0, src)]
+    while pq:
+        d, u = heapq.heappop(pq)
+        if d > dist[u]:
+            continue
+        for v, w in adj[u]:
+            nd = d + w
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(pq, (nd, v))
+    return [d if d < math.inf else -1 for d in dist]
+
+
+def word_break(s, words):
+    ws = set(words)
+    ok = [True] + [False] * len(s)
+    for i in range(1, len(s) + 1):
+        for j in range(i):
+            if ok[j] and s[j:i] in ws:
+                ok[i] = True
+                break
+    return ok[-1]
+
+
+def group_anagrams(words):
+    groups = defaultdict(list)
+    for w in words:
+        groups["".join(sorted(w))].append(w)
+    return sorted(sorted(g) for g in groups.values())
+
+
+def most_common_chars(s, k):
+    return Counter(s).most_common(k)
+
+
+def matrix_mult(a, b):
+    return [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]
+
+
+def flatten(rows):
+    return [x for row in rows for x in row]
+
+
+def pascal(n):
+    rows = [[1]]
+    for _ in range(n - 1):
+        prev = rows[-1]
+        rows.append([1] + [prev[i] + prev[i + 1] for i in range(len(prev) - 1)] + [1])
+    return rows
+
+
+def tokenize(expr):
+    tokens = []
+    i = 0
+    while i < len(expr):
+        c = expr[i]
+        if c.isspace():
+            i += 1
+        elif c.isdigit():
+            j = i
+            while j < len(expr) and expr[j].isdigit():
+                j += 1
+            tokens.append(("num", expr[i:j]))
+            i = j
+        else:
+            tokens.append(("op", c))
+            i += 1
+    return tokens
+
+
+def evaluate(expr):
+    def parse_expr(toks, pos):
+        val, pos = parse_term(toks, pos)
+        while pos < len(toks) and toks[pos] in ("+", "-"):
+            op = toks[pos]
+            rhs, pos = parse_term(toks, pos + 1)
+            val = val + rhs if op == "+" else val - rhs
+        return val, pos
+
+    def parse_term(toks, pos):
+        val, pos = parse_atom(toks, pos)
+        while pos < len(toks) and toks[pos] in ("*", "/"):
+            op = toks[pos]
+            rhs, pos = parse_atom(toks, pos + 1)
+            val = val * rhs if op == "*" else val // rhs
+        return val, pos
+
+    def parse_atom(toks, pos):
+        return int(toks[pos]), pos + 1
+
+    toks = expr.replace("+", " + ").replace("-", " - ").replace("*", " * ").replace("/", " / ").split()
+    return parse_expr(toks, 0)[0]
+
+
+def gcd_lcm(nums):
+    g = 0
+    l = 1
+    for x in nums:
+        g = math.gcd(g, x)
+        l = l * x // math.gcd(l, x) if x else l
+    return g, l
+
+
+def sieve_factor(n):
+    spf = list(range(n + 1))
+    for i in range(2, int(n ** 0.5) + 1):
+        if spf[i] == i:
+            for j in range(i * i, n + 1, i):
+                if spf[j] == j:
+                    spf[j] = i
+    def factors(x):
+        out = []
+        while x > 1:
+            out.append(spf[x])
+            x //= spf[x]
+        return out
+    return [factors(x) for x in range(2, n + 1)]
+
+
+def binary_search(xs, target):
+    lo, hi = 0, len(xs) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if xs[mid] == target:
+            return mid
+        elif xs[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -(lo + 1)
+
+
+def longest_increasing(xs):
+    tails = []
+    for x in xs:
+        i = bisect.bisect_left(tails, x)
+        if i == len(tails):
+            tails.append(x)
+        else:
+            tails[i] = x
+    return len(tails)
+
+
+def title_case(s):
+    small = {"a", "an", "the", "of", "and"}
+    words = s.split()
+    return " ".join(w.capitalize() if i == 0 or w not in small else w for i, w in enumerate(words))
+
+
+def format_money(cents):
+    sign = "-" if cents < 0 else ""
+    d, c = divmod(abs(cents), 100)
+    return f"{sign}${d:,}.{c:02d}"
+
+
+def histogram_bars(xs):
+    counts = Counter(xs)
+    return "\n".join(f"{k:>3} {'#' * v}" for k, v in sorted(counts.items()))
+
+
+def tuple_stats(pairs):
+    xs, ys = zip(*pairs)
+    return sum(xs), max(ys)
+
+
+def enumerate_tuples(s):
+    return [(i, c, c.isupper()) for i, c in enumerate(s, 1) if c != " "]
+
+
+def swap_case_count(s):
+    up = sum(1 for c in s if c.isupper())
+    low = sum(c.islower() for c in s)
+    return s.swapcase(), up, low
+
+
+def interleave(a, b):
+    out = []
+    for x, y in zip(a, b):
+        out += [x, y]
+    out.extend(a[len(b):] or b[len(a):])
+    return out
+
+
+def reverse_words(s):
+    return " ".join(reversed(s.split()))
+
+
+def is_valid_ip(s):
+    parts = s.split(".")
+    if len(parts) != 4:
+        return False
+    for p in parts:
+        if not p.isdigit() or (len(p) > 1 and p[0] == "0") or int(p) > 255:
+            return False
+    return True
+
+
+def char_grid_neighbors(grid):
+    h, w = len(grid), len(grid[0])
+    out = [[0] * w for _ in range(h)]
+    for i in range(h):
+        for j in range(w):
+            out[i][j] = sum(grid[a][b] == "#" for a in range(max(0, i - 1), min(h, i + 2))
+                            for b in range(max(0, j - 1), min(w, j + 2)) if (a, b) != (i, j))
+    return out
+
+
+def merge_sorted(a, b):
+    i = j = 0
+    out = []
+    while i < len(a) and j < len(b):
+        if a[i] <= b[j]:
+            out.append(a[i]); i += 1
+        else:
+            out.append(b[j]); j += 1
+    return out + a[i:] + b[j:]
+
+
+def quicksort(xs):
+    if len(xs) <= 1:
+        return xs
+    pivot = xs[len(xs) // 2]
+    return quicksort([x for x in xs if x < pivot]) + [x for x in xs if x == pivot] + quicksort([x for x in xs if x > pivot])
+
+
+def running_totals(xs):
+    total = 0
+    out = []
+    for x in xs:
+        total += x
+        out.append(total)
+    return out, max(enumerate(out), key=lambda p: p[1])
+
+
+def dict_of_tuples(pairs):
+    d = {}
+    for a, b in pairs:
+        d[(a, b)] = d.get((a, b), 0) + 1
+    return {k: v for k, v in d.items() if v > 1}, sorted(d, key=lambda k: (-d[k], k))
+
+
+def string_tuple_sort(names):
+    people = [(n.split()[-1], n.split()[0]) for n in names]
+    people.sort()
+    return [f"{last}, {first}" for last, first in people]
+
+
+def count_islands(grid):
+    g = [list(row) for row in grid]
+    h, w = len(g), len(g[0]) if g else 0
+    count = 0
+    for i in range(h):
+        for j in range(w):
+            if g[i][j] == "1":
+                count += 1
+                stack = [(i, j)]
+                while stack:
+                    a, b = stack.pop()
+                    if 0 <= a < h and 0 <= b < w and g[a][b] == "1":
+                        g[a][b] = "0"
+                        stack.extend([(a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)])
+    return count
+
+
+def power_set_sums(xs):
+    sums = {0}
+    for x in xs:
+        sums |= {s + x for s in sums}
+    return sorted(sums)
+
+
+def any_all_mix(rows):
+    return any(all(v > 0 for v in r) for r in rows), all(any(v > 0 for v in r) for r in rows if r)
+
+
+def chained(a, b, c):
+    return a < b < c, a == b == c, a != b != c, 0 <= a <= 10 < c
+
+
+def round_and_fmt(x):
+    return round(x, 2), round(x), f"{x:.3f}", "%.1f%%" % (x * 100), str(round(x, 1))
+
+
+def bit_tricks(n):
+    return bin(n), n.bit_length(), bin(n).count("1"), n & (n - 1), n ^ (n >> 1), hex(n), oct(n)
+
+
+def str_int_conv(xs):
+    return [int(x) for x in xs.split(",")], ",".join(str(x * 2) for x in range(5)), int("ff", 16)

@@ -208,6 +208,114 @@ def test_recursion_and_memo():
         check_all_levels(R.primes_below, n)
 
 
+# ---- the second batch: fixed examples, then drawn ones ---------------------------------------
+
+SECOND = [
+    (R.dijkstra, (4, [(0, 1, 4), (1, 2, 1), (0, 2, 7)], 0)), (R.dijkstra, (3, [(0, 1, 2)], 2)),
+    (R.word_break, ("leetcode", ["leet", "code"])), (R.word_break, ("catsandog", ["cats", "dog", "and", "cat"])),
+    (R.group_anagrams, (["eat", "tea", "tan", "ate", "nat", "bat"],)), (R.most_common_chars, ("mississippi", 2)),
+    (R.matrix_mult, ([[1, 2], [3, 4]], [[5, 6], [7, 8]])), (R.flatten, ([[1, 2], [], [3]],)), (R.pascal, (6,)),
+    (R.tokenize, ("12 + 3*(45)",)), (R.evaluate, ("2+3*4-10/3",)), (R.evaluate, ("1/0",)),
+    (R.gcd_lcm, ([12, 18, 0, 8],)), (R.sieve_factor, (30,)), (R.binary_search, ([1, 3, 5, 7], 4)),
+    (R.longest_increasing, ([10, 9, 2, 5, 3, 7, 101, 18],)), (R.title_case, ("the lord of the rings",)),
+    (R.format_money, (-1234567,)), (R.format_money, (5,)), (R.histogram_bars, ([1, 3, 1, 2, 3, 3],)),
+    (R.tuple_stats, ([(1, 2), (3, 4)],)), (R.tuple_stats, ([(1, 2)],)), (R.enumerate_tuples, ("Hi there",)),
+    (R.swap_case_count, ("Hello Wörld",)), (R.interleave, ([1, 2, 3], [9])), (R.reverse_words, ("the sky  is blue",)),
+    (R.is_valid_ip, ("192.168.0.1",)), (R.is_valid_ip, ("1.02.3.4",)), (R.is_valid_ip, ("a.b",)),
+    (R.char_grid_neighbors, (["#.#", "...", "##."],)), (R.merge_sorted, ([1, 4, 6], [2, 3, 7, 8])),
+    (R.quicksort, ([3, 6, 1, 8, 1, 9],)), (R.running_totals, ([3, -1, 4, -10, 2],)),
+    (R.dict_of_tuples, ([(1, 2), (1, 2), (2, 3)],)), (R.string_tuple_sort, (["Ada Lovelace", "Alan Turing", "Grace Hopper"],)),
+    (R.count_islands, (["110", "010", "001"],)), (R.power_set_sums, ([1, 2, 5],)), (R.any_all_mix, ([[1, 2], [-1], []],)),
+    (R.chained, (1, 2, 30)), (R.round_and_fmt, (2.675,)), (R.bit_tricks, (37,)), (R.str_int_conv, ("1,2,-3",)),
+    (R.str_int_conv, ("1,,2",)),
+]
+
+
+@pytest.mark.parametrize("fn, args", SECOND, ids=lambda v: getattr(v, "__name__", ""))
+def test_second_batch(fn, args):
+    check_all_levels(fn, *args)
+
+
+@SET
+@given(st.lists(INTS, min_size=1, max_size=8), st.lists(INTS, min_size=1, max_size=5))
+def test_second_batch_drawn(xs, ys):
+    check_all_levels(R.quicksort, xs)
+    check_all_levels(R.merge_sorted, sorted(xs), sorted(ys))
+    check_all_levels(R.binary_search, sorted(xs), ys[0])
+    check_all_levels(R.longest_increasing, xs)
+    check_all_levels(R.running_totals, xs)
+    check_all_levels(R.power_set_sums, [abs(y) for y in ys])
+    check_all_levels(R.interleave, xs, ys)
+    check_all_levels(R.gcd_lcm, [abs(x) for x in xs])
+    check_all_levels(R.bit_tricks, abs(xs[0]) + 1)
+    check_all_levels(R.chained, xs[0], ys[0], len(xs))
+    check_all_levels(R.tuple_stats, list(zip(xs, ys)))
+    check_all_levels(R.dict_of_tuples, list(zip(xs, ys)) * 2)
+    check_all_levels(R.round_and_fmt, xs[0] / 7)
+    check_all_levels(R.format_money, xs[0] * 98765)
+
+
+def _mutual_recursion_needs_a_type(expr):
+    def parse(toks, pos):
+        val, pos = atom(toks, pos)
+        while pos < len(toks) and toks[pos] == "+":
+            rhs, pos = atom(toks, pos + 1)
+            val += rhs
+        return val, pos
+
+    def atom(toks, pos):
+        if toks[pos] == "(":
+            val, pos = parse(toks, pos + 1)
+            return val, pos + 1
+        return int(toks[pos]), pos + 1
+
+    return parse(expr.split(), 0)[0]
+
+
+def _later_sibling_reads_outer(n):
+    def a(k):
+        return b(k) + 1
+
+    def b(k):
+        return k * n
+
+    return a(2)
+
+
+def _even_odd(n):
+    def is_even(k):
+        return True if k == 0 else is_odd(k - 1)
+
+    def is_odd(k):
+        return False if k == 0 else is_even(k - 1)
+
+    return [is_even(i) for i in range(n)]
+
+
+def test_nested_functions_calling_later_ones():
+    for n in (0, 1, 7):
+        check_all_levels(_even_odd, n)
+    with pytest.raises(script.CompileError, match="'b' is a nested function defined after 'a', which calls it, "
+                                                  "and reads 'n'"):
+        script.script(_later_sibling_reads_outer)(3)
+    # (an existing limit of recursion through tuples of results: a clear error, not a crash)
+    with pytest.raises(script.CompileError, match="cannot infer the return type of recursive function"):
+        script.script(_mutual_recursion_needs_a_type)("1 + ( 2 + 3 )")
+
+
+def _dict_of_dicts(words):
+    by_first = {}
+    for w in words:
+        by_first.setdefault(w[0], {})
+    return by_first
+
+
+def test_dicts_of_dicts_are_a_compile_error():
+    with pytest.raises(script.CompileError, match=r"dict values of type dict\[\?, \?\] are not supported") as e:
+        script.script(_dict_of_dicts)(["ab"])
+    assert "test_realistic_py3.py" in str(e.value)
+
+
 # ---- the constructs one by one, at their edges --------------------------------------------
 
 def _zip_tuple_of_lists(a, b):
