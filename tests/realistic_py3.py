@@ -970,3 +970,35 @@ def bit_tricks(n):
 
 def str_int_conv(xs):
     return [int(x) for x in xs.split(",")], ",".join(str(x * 2) for x in range(5)), int("ff", 16)
+
+
+# ---- parsing with try/except around CPython's own conversions ----------------------------------
+
+def parse_safely(tokens):
+    out = []
+    for t in tokens:
+        try:
+            out.append(int(t))
+        except ValueError:
+            continue
+    return out
+
+
+def to_number(text):
+    try:
+        return float(text), ""
+    except ValueError as e:
+        return -1.0, str(e)
+
+
+def parse_records(lines):
+    good, bad = [], []
+    for line in lines:
+        name, _, value = line.partition("=")
+        try:
+            good.append((name.strip(), int(value)))
+        except ValueError:
+            bad.append(name)
+        finally:
+            name = name.upper()
+    return good, bad

@@ -316,6 +316,18 @@ def test_dicts_of_dicts_are_a_compile_error():
     assert "test_realistic_py3.py" in str(e.value)
 
 
+@SET
+@given(st.lists(st.sampled_from(["1", "-2", " 3 ", "x", "", "4.5", "1e3", "٣", "9" * 25, "inf", "nan", "0x1"]), max_size=6))
+def test_try_except_around_int_and_float(tokens):
+    # int(s) and float(s) are computed by CPython (str_py): their ValueError is caught by
+    # compiled code's except clauses as its own ("9" * 25: int64's documented OverflowError).
+    tokens = [t for t in tokens if t != "9" * 25]
+    check_all_levels(R.parse_safely, tokens or ["x"])
+    for t in tokens:
+        check_all_levels(R.to_number, t)
+    check_all_levels(R.parse_records, [f"k{i}={t}" for i, t in enumerate(tokens)] or ["a=1"])
+
+
 # ---- the constructs one by one, at their edges --------------------------------------------
 
 def _zip_tuple_of_lists(a, b):
@@ -433,7 +445,9 @@ cases = [(R.transpose, ([[1, 2, 3], [4, 5, 6]],)), (R.common_prefix_zip, (W,)), 
          (R.format_table, ([(w, 7) for w in W],)), (R.chunked_sums, (list(range(40)), 3)),
          (R.primes_below, (60,)), (R.best_pair, (list(range(12)),)), (R.daily_temperatures, ([5, 3, 8, 1, 9],)),
          (R.two_sum_pairs, (list(range(20)), 11)), (R.word_frequencies, (" ".join(W * 3),)),
-         (R.bfs_grid, (["...", ".#.", "..."], 0, 0)), (R.name_lengths, ([(w, 1.0) for w in W],))]
+         (R.bfs_grid, (["...", ".#.", "..."], 0, 0)), (R.name_lengths, ([(w, 1.0) for w in W],)),
+         (R.parse_safely, (["1", "x", "2", "yé"] * 5,)), (R.to_number, ("zz" * 20,)),
+         (R.parse_records, (["a=1", "b=x", "c=3"],)), (R.evaluate, ("2+3*4-10/3",))]
 fs = [(script.script(f), f, a) for f, a in cases]
 
 def run(n):
