@@ -478,3 +478,15 @@ def test_freed_memory_is_never_read():
 def test_nothing_leaks():
     # Each round makes ~30 KB of lists, strs and tuples: 3000 rounds leaking would be ~90 MB.
     assert _run_child(3000) < 20_000
+
+
+def _method_keys(words):
+    ws = list(words)
+    ws.sort(key=str.upper, reverse=True)
+    return sorted(words, key=str.lower), min(words, key=str.casefold), max(words, key=str.isupper), ws
+
+
+@SET
+@given(WORDS)
+def test_str_methods_as_keys(words):
+    check_all_levels(_method_keys, [w.title() if len(w) % 2 else w for w in words])
