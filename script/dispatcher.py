@@ -313,7 +313,7 @@ def _type_error(obj, info, values, bad=None) -> str:
         if type(bad[1]) is list:
             text += (" (an empty list has no element type: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
-                     "or ints and floats, or only strs; tuples of numbers; or lists of such lists)")
+                     "or ints and floats, or only strs; tuples of numbers and strs; or lists of such lists)")
         if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):
             text += " (instances of classes stay inside compiled code: pass their fields; docs/records.md)"
         if type(bad[1]) in (dict, set):

@@ -122,6 +122,8 @@ class CallLowering:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
                            "(name the keyword arguments)", k.value)
+        if self.builtin_call(node) is zip:
+            return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
         node = self.spread_starred(node)        # f(*t): varargs.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
@@ -679,12 +681,12 @@ class CallLowering:
     def minmax_of(self, iterable, name: str, node) -> Value:
         """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
         n, item, et = iterable
-        if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType))):
+        if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType, T.ListType))):
             self.error(f"{name}() of elements of type {et} is not supported", node)
         self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
                       message(f"{name}_empty"), node)
         first = item(Const(0, T.I64))
-        if isinstance(et, T.TupleType):
+        if isinstance(et, (T.TupleType, T.ListType)):
             return self.reduce_loop(node, n, item, first, lambda acc, x: self.better_of(acc, x, name, node))
         if isinstance(et, T.StrType):
             return self.reduce_loop(node, n, item, first, lambda acc, x: self.str_minmax(name, acc, x, node))
@@ -805,6 +807,8 @@ class CallLowering:
         if not node.args or len(node.args) > 1 or any(k.arg != "start" for k in node.keywords):
             self.error("prod() takes an iterable and an optional start= keyword", node)
         start = [self.expr(k.value) for k in node.keywords]
+        if self.walks_generator(node.args[0]):
+            return self.sum_each(node.args[0], start[0] if start else None, node, ast.Mult)
         if self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None:
             return self.sum_of(self.iterable(node.args[0]), start, node, ast.Mult)
         seq = self.expr(node.args[0])

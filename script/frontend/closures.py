@@ -79,7 +79,10 @@ class NestedFunctionInfo(FunctionInfo):
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False
         self.specializations = {}
-        # the nested functions its body may call: those defined before it, and itself
+        # the nested functions its body may call: those defined before it, and itself; and
+        # the enclosing function's, as they are when it is compiled (`siblings`: defined
+        # after it, called by name when they read no variable it does not: lower_stmt.lookup)
+        self.siblings = visible
         self.visible = dict(visible)
         self.visible[node.name] = NestedFunction(self)
 
@@ -181,6 +184,7 @@ class ClosureLowering:
         info = self.ctx.nested_infos.get(key)
         if info is None:
             info = self.ctx.nested_infos[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
+        info.siblings = self.nested_functions       # this build's (a cached info saw an earlier one)
         self.nested_functions[node.name] = NestedFunction(info)
 
     def assign_lambda(self, target, value: ast.Lambda) -> bool:

@@ -35,8 +35,12 @@ inlined at that loop with the arguments evaluated at the assignment (`store_gene
 Not supported (CompileError at the line): a generator object used as a value (stored in a
 variable otherwise, passed, returned, given to next()), `send` (the value of a `yield` expression),
 recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
-generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`), generator
-functions defined inside the compiled function.
+generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`).
+
+A generator function defined inside the compiled function (`def chunks(): ... yield
+xs[i:i + k]`) is inlined the same way; the outer variables it reads (its free variables,
+closures.py) are not renamed, so the inlined body reads the consumer's variables as they
+are when it runs, as CPython's closure cells give. It may not assign `nonlocal` ones.
 zip() of several generators runs every generator but the first to its end first (into a
 list); reversed() of a generator is an error, as in CPython.
 """
@@ -94,11 +98,14 @@ class InlineCopy:
     def __init__(self, info, call: ast.Call):
         self.call = call            # kept alive: the cache is keyed by its id
         k = next(_RENAMES)
-        self.names = {n: f"$gen{k}:{n}" for n in info.local_names}
+        free = free_names(info)
+        self.names = {n: f"$gen{k}:{n}" for n in info.local_names if n not in free}
         self.node = copy.deepcopy(info.node)
         for stmt in self.node.body:
             self._rename(stmt, frozenset(), info)
-        self.locals = frozenset(self.names.values())
+        # A generator defined in the function that iterates it reads that function's
+        # variables by their own names, when it runs (CPython's closure cells).
+        self.locals = frozenset(self.names.values()) | frozenset(free)
         self.info = copy.copy(info)
         self.info.node, self.info.local_names = self.node, self.locals
         self.info.__dict__.pop("_inline_copies", None)
@@ -115,6 +122,12 @@ class InlineCopy:
             node.id = self.names[node.id]
         for child in ast.iter_child_nodes(node):
             self._rename(child, shadowed, info)
+
+
+def free_names(info) -> list[str]:
+    """The outer variables a generator defined inside a compiled function reads (closures.py:
+    the leading parameters of a nested function); none for a module-level one."""
+    return list(getattr(info, "free", ()))
 
 
 class FunctionArg:
@@ -160,10 +173,12 @@ class GeneratorLowering:
             return None
         from script.frontend.closures import NestedFunction
         if isinstance(obj, NestedFunction):
-            if is_generator(obj.info):
-                self.error("generator functions defined inside a compiled function are not supported; "
-                           "define it at module level", node)
-            return None
+            if not is_generator(obj.info):
+                return None
+            if obj.info.nonlocals:
+                self.error("a generator function defined inside a compiled function may not assign "
+                           "'nonlocal' variables in compiled code", node)
+            return obj.info
         info = self.ctx.script_info(obj)
         if info is None:
             import types
@@ -373,12 +388,15 @@ class GeneratorLowering:
         self.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
         self.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
         self.handling, self.dropping, self.exc_names = [], list(consumer["dropping"]), {}
-        self.nested_functions = {inline.names[p]: v.obj for p, v in params.items() if isinstance(v, FunctionArg)}
+        outer = dict(consumer["nested_functions"]) if hasattr(info, "free") else {}    # (defined beside it)
+        self.nested_functions = outer | {inline.names[p]: v.obj for p, v in params.items()
+                                         if isinstance(v, FunctionArg)}
         self.gen_active = record
         self.gen_chain = consumer["gen_chain"] + (info,)
         try:
             for name in info.local_names:
-                self.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
+                if name in inline.names:        # (not the outer variables it reads)
+                    self.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
             for name, value in params.items():
                 if isinstance(value, FunctionArg):
                     continue            # called by its name (nested_functions, above)
@@ -431,8 +449,9 @@ class GeneratorLowering:
         for a in call.args:
             if isinstance(a, ast.Starred):
                 self.error("*args in calls is not supported", a)
-        names = info.param_names
-        n_positional = getattr(info, "n_positional", len(names))
+        skip = len(free_names(info))       # (read where they are, not passed)
+        names = info.param_names[skip:]
+        n_positional = getattr(info, "n_positional", len(info.param_names)) - skip
         if len(call.args) > n_positional:
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
                        "were given", call)

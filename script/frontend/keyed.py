@@ -24,6 +24,8 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
+    if isinstance(t, T.ListType):        # lists order as tuples do (lists.compare_lists)
+        return is_sortable(t.elem)
     return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.StrType)     # complex: unordered
 
 
@@ -57,7 +59,29 @@ class KeyedLowering:
         key = opts.get("key")
         if isinstance(key, ast.Constant) and key.value is None:
             key = None
-        return key, opts.get("reverse")
+        return self.method_key(key), opts.get("reverse")
+
+    def method_key(self, key):
+        """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`, the
+        same node in every build round; any other key as it is."""
+        from script.frontend.lower_stmt import PyRef
+        if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
+            return key
+        ref = self.callee_ref(key.value)
+        if not (isinstance(ref, PyRef) and ref.obj is str and callable(getattr(str, key.attr, None))):
+            return key
+        made = self.info.__dict__.setdefault("_method_keys", {})
+        fn = made.get(id(key))
+        if fn is None:
+            arg = ast.arguments(posonlyargs=[], args=[ast.arg(arg="s")], vararg=None, kwonlyargs=[],
+                                kw_defaults=[], kwarg=None, defaults=[])
+            call = ast.Call(func=ast.Attribute(value=ast.Name(id="s", ctx=ast.Load()), attr=key.attr,
+                                               ctx=ast.Load()), args=[], keywords=[])
+            fn = made[id(key)] = ast.fix_missing_locations(ast.copy_location(ast.Lambda(args=arg, body=call), key))
+            for n in ast.walk(fn):
+                ast.copy_location(n, key)
+            made[("node", id(key))] = key           # (kept alive: the cache is keyed by its id)
+        return fn
 
     def sort_list(self, lst: Value, keywords, name: str, node) -> None:
         """Sort `lst` in place, with sort()'s `key=` and `reverse=`."""
@@ -73,7 +97,7 @@ class KeyedLowering:
             self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if not is_sortable(self.read_type(lst)):
             self.error(f"sorting a {lst.type} is not supported in compiled code (numbers, strs and tuples "
-                       "of them only)", node)
+                       "or lists of them only)", node)
 
         def run(fn):
             f = self.ctx.callee(self, self.ctx.info_for(fn), (lst.type,), node)
@@ -89,7 +113,7 @@ class KeyedLowering:
         for k in opts:
             if k not in ("key", "default"):
                 self.error(f"{name}() got an unexpected keyword argument '{k}'", opts[k])
-        key = opts["key"]
+        key = self.method_key(opts["key"])
         if "default" in opts and len(node.args) != 1:
             self.error(f"Cannot specify a default for {name}() with multiple positional arguments", node)
         loc = self.loc(node)

@@ -12,15 +12,21 @@ Each class has `origin`, the entry function's parameters whose lists (or lists i
 them) it may be, and `inside`, the parameters whose lists may be stored inside it:
 
 - ``list_get %l``: the element may be any list inside `%l`, so its origin takes `%l`'s
-  origin and inside; and what is stored in the element is inside `%l` (its inside takes the
-  element's origin and inside);
+  origin one level down and its inside; and what is stored in the element is inside `%l`
+  (its inside takes the element's origin and inside);
 - ``list_set %l, %v``: `%l`'s inside takes `%v`'s origin and inside;
-- a call: a list operand able to hold lists may have the other operands stored in it.
+- a call: a list operand able to hold lists may have the other operands stored in it. Its
+  result may be an operand (its origin takes theirs) or hold their lists (its inside takes
+  what is in them), and may be one of the lists inside an operand only where its type
+  occurs inside the operand's type: `sorted(rows)`'s copy of a list of lists is a new outer
+  list holding the argument's rows, never one of them.
 
-A write (`list_set`, `list_resize`, or a call of a function that writes that parameter, a
-summary computed to a fixpoint over the module's functions) to a class with an origin is
-the error. Conservative: a list that merely holds an argument's inner lists, or anything
-merged with one, may be reported too.
+Origins name a parameter and a level: (k, 0) the list(s) of parameter k itself, (k, 1) a
+list inside them. A write (`list_set`, `list_resize`, or a call of a function that writes
+that parameter, a summary computed to a fixpoint over the module's functions: a callee
+that writes only its parameter's own list, as a sort does, writes only what the operand
+itself may be) to a class with an origin is the error. Conservative: a list that merely
+holds an argument's inner lists, or anything merged with one, may be reported too.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ def reject_argument_list_writes(module: Module) -> None:
             if found.keys() != writes[id(f)].keys():
                 writes[id(f)] = found
                 changed = True
-    for k, instr in sorted(writes[id(entry)].items()):
+    for (k, _), instr in sorted(writes[id(entry)].items(), key=lambda kv: kv[0]):
         name = entry.params[k].name or f"#{k}"
         t = entry.param_types[k]
         if isinstance(t, T.HashType):
@@ -67,6 +73,21 @@ def _holds_list(t: T.Type) -> bool:
     such."""
     return isinstance(t, T.ListType) or isinstance(t, (T.TupleType, T.HashType)) and any(
         _holds_list(e) for e in t.elems)
+
+
+def _inside(t: T.Type, sub: T.Type) -> bool:
+    """Whether a list of type `sub` can be found inside (not at the top of) a value of
+    type `t`: in an element of a list, at any depth."""
+    if isinstance(t, T.ListType):
+        return t.elem == sub or _inside(t.elem, sub)
+    if isinstance(t, (T.TupleType, T.HashType)):
+        return any(_inside(e, sub) for e in t.elems)
+    return False
+
+
+def _down(tokens: set) -> set:
+    """Origins one level down: what an element of a list with these origins may be."""
+    return {(k, 1) for k, _ in tokens}
 
 
 def _depth(t: T.Type) -> int:
@@ -120,8 +141,18 @@ class _Classes:
         return changed
 
     def reach(self, key) -> set:
+        """What a list in this class may be or hold (origins seen from outside: the lists
+        inside one of level 0 are of level 1)."""
         r = self.find(key)
         return self.origin.get(r, set()) | self.inside.get(r, set())
+
+    def held(self, key) -> set:
+        """What may be found inside a list of this class."""
+        r = self.find(key)
+        return _down(self.origin.get(r, set())) | self.inside.get(r, set())
+
+    def origin_of(self, key) -> set:
+        return self.origin.get(self.find(key), set())
 
     def reach_value(self, v) -> set:
         out: set = set()
@@ -149,7 +180,7 @@ def _param_writes(func: Function, writes: dict) -> dict:
     the callees' summaries in `writes`."""
     c = _Classes()
     for k, p in enumerate(func.params):
-        c.add_value(c.origin, p, {k})
+        c.add_value(c.origin, p, {(k, 0)})
     if not c.origin:
         return {}
     lists = lambda vs: [v for v in vs if not isinstance(v, Const) and _holds_list(v.type)]    # noqa: E731
@@ -163,14 +194,20 @@ def _param_writes(func: Function, writes: dict) -> dict:
     for i in instrs:
         hit = set()
         if i.opname in ("list_set", "list_resize"):
-            hit = c.origin.get(c.find((id(i.operands[0]), ())), set())
+            hit = c.origin_of((id(i.operands[0]), ()))
         elif i.opname == "call":
-            callee_writes = writes.get(id(i.attr), {})
+            callee_writes = {k for k, _ in writes.get(id(i.attr), {})}
+            levels = writes.get(id(i.attr), {})
             for k, v in enumerate(i.operands):
-                if k in callee_writes and not isinstance(v, Const) and _holds_list(v.type):
-                    hit |= c.reach_value(v)
-        for k in hit:
-            found.setdefault(k, i)
+                if k not in callee_writes or isinstance(v, Const) or not _holds_list(v.type):
+                    continue
+                for path in _leaves(v.type):
+                    if (k, 0) in levels:            # the operand's own list
+                        hit |= c.origin_of((id(v), path))
+                    if (k, 1) in levels:            # a list inside it
+                        hit |= c.held((id(v), path))
+        for token in hit:
+            found.setdefault(token, i)
     return found
 
 
@@ -184,7 +221,7 @@ def _step(c: _Classes, i, lists) -> bool:
                     changed |= c.union_values(p, (), a, (), p.type)
     elif i.opname == "list_get":
         lst = i.operands[0]
-        outer = c.reach((id(lst), ()))
+        outer = c.held((id(lst), ()))
         for path in _leaves(i.type):
             changed |= c.add(c.origin, (id(i), path), outer)
             changed |= c.add(c.inside, (id(i), path), outer)
@@ -210,9 +247,30 @@ def _step(c: _Classes, i, lists) -> bool:
                     if other is not op:
                         changed |= c.add_value(c.inside, op, c.reach_value(other))
         if i.has_result and _holds_list(i.type):
-            for op in ops:
-                changed |= c.add_value(c.origin, i, c.reach_value(op))
+            changed |= _call_result(c, i, ops)
     elif i.has_result and _holds_list(i.type):
         for op in lists(i.operands):
             changed |= c.add_value(c.origin, i, c.reach_value(op))
     return changed
+
+
+def _call_result(c: _Classes, i, ops) -> bool:
+    """A call's result may be one of its list operands, hold what they hold, and be a list
+    held inside one of them only where its type can be found there (the module docstring)."""
+    changed = False
+    for rpath, rt in _typed_leaves(i.type):
+        for op in ops:
+            for path, t in _typed_leaves(op.type):
+                changed |= c.add(c.origin, (id(i), rpath), c.origin_of((id(op), path)))
+                held = c.held((id(op), path))
+                changed |= c.add(c.origin if _inside(t, rt) else c.inside, (id(i), rpath), held)
+    return changed
+
+
+def _typed_leaves(t: T.Type, path: tuple = ()):
+    """(path, type) of each list in a value of type `t` (`_leaves` with the types)."""
+    if isinstance(t, T.ListType):
+        yield path, t
+    elif isinstance(t, (T.TupleType, T.HashType)):
+        for k, e in enumerate(t.elems):
+            yield from _typed_leaves(e, path + (k,))

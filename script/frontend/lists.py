@@ -37,7 +37,7 @@ import ast
 
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -95,8 +95,10 @@ class ListLowering:
         return t
 
     def settle_pending_lists(self) -> None:
-        """At the end of a round: lists nothing was stored into hold ints."""
-        pending = [n for n in self.pending_lists if ("list", n) not in self.hints]
+        """At the end of a round: lists nothing was stored into hold ints. A list given only
+        values of a type not known yet this round (`pairs.append((seen[k], i))` before the
+        store that types `seen`) waits for the next round, when the round is redone anyway."""
+        pending = [n for n in self.pending_lists if ("list", n) not in self.hints and not self.waits_for_type(n)]
         if pending:
             for n in pending:
                 self.hints[("list", n)] = T.I64
@@ -106,7 +108,9 @@ class ListLowering:
     def stored_type(self, lst: Value, t: T.Type, node) -> T.Type:
         """The element type of `lst`, which a value of type `t` is about to be stored in."""
         elem = lst.type.elem
-        if isinstance(t, Unknown):
+        if has_unknown(t):          # (a round to be rebuilt: get_item)
+            if isinstance(elem, PendingElement):
+                self.unknown_stores.add(elem.key)
             return elem
         if isinstance(elem, PendingElement):
             self.hints[("list", elem.key)] = self.element_type([t], node)
@@ -145,6 +149,11 @@ class ListLowering:
             for x, y in zip(a.elems, b.elems):
                 self.merge_pending(x, y)
 
+    def waits_for_type(self, key) -> bool:
+        """Whether the pending list made at `key` was given a value of a type not known yet
+        this round, in a round that is redone with new hints anyway (settle_pending_lists)."""
+        return key in self.unknown_stores and self.hints_changed and getattr(self, "saw_unknown", None) is not None
+
     def settle_list_types(self, t: T.Type) -> None:
         """Lists of unknown element type that leave the function in a value of type `t`
         (returned, passed to a call) hold ints."""
@@ -152,7 +161,8 @@ class ListLowering:
             for e in t.elems:
                 self.settle_list_types(e)
         elif isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
-            self.hints[("list", t.elem.key)] = T.I64
+            if not self.waits_for_type(t.elem.key):
+                self.hints[("list", t.elem.key)] = T.I64
             self.hints_changed = True
             raise Restart()
         elif isinstance(t, T.ListType):
@@ -216,7 +226,7 @@ class ListLowering:
         return item
 
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
-        if isinstance(v.type, Unknown):
+        if has_unknown(v.type):
             return          # (a round to be rebuilt: get_item)
         elem = self.stored_type(lst, v.type, node)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
@@ -233,6 +243,8 @@ class ListLowering:
     def list_index(self, lst: Value, index: Value, index_node, node, text: str) -> Value:
         """`index` as an element number of `lst`, counting from the end when negative;
         IndexError(`text`) when out of range."""
+        if isinstance(index.type, Unknown):      # (read from a list of a type not known yet:
+            return Undef(T.I64, self.loc(node))     # get_item; the round is rebuilt)
         if not isinstance(index.type, (T.IntType, T.BoolType)):
             self.error(f"list indices must be integers, not {index.type}", index_node)
         loc = self.loc(node)
@@ -600,6 +612,11 @@ class ListLowering:
             return
         if not isinstance(target, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in target.elts):
             self.error("comprehension targets must be names or tuples of names", target)
+        if isinstance(value.type, (T.ListType, T.ArrayType)):     # (a zip(*rows) column)
+            _, item = self.checked_unpack(value, len(target.elts), False, node)
+            for k, t in enumerate(target.elts):
+                self.bind_target(t, item(Const(k, T.I64)), scope, node)
+            return
         if not isinstance(value.type, T.TupleType) or len(value.type.elems) != len(target.elts):
             self.error(f"cannot unpack a value of type {value.type} into {len(target.elts)} targets", target)
         for k, (t, et) in enumerate(zip(target.elts, value.type.elems)):
@@ -625,12 +642,14 @@ class ListLowering:
         from script.frontend.generators import USE_ERROR
         self.error(f"a generator expression {USE_ERROR}", node)
 
-    def sum_each(self, arg_node, start: Value | None, node) -> Value:
-        """sum() of a generator expression: the accumulator's type widens as Python's
-        result does (bools sum to an int, an int start with floats gives a float)."""
-        acc = self.new_var("acc", start if start is not None else Const(0, T.I64))
+    def sum_each(self, arg_node, start: Value | None, node, op=ast.Add) -> Value:
+        """sum() of a generator expression (math.prod's with `op` ast.Mult): the
+        accumulator's type widens as Python's result does (bools sum to an int, an int
+        start with floats gives a float)."""
+        init = Const(0 if op is ast.Add else 1, T.I64)
+        acc = self.new_var("acc", start if start is not None else init)
         self.each(arg_node, lambda x: self.write(
-            acc, self.binop(ast.Add, self.read(acc, self.loc(node)), x, node)))
+            acc, self.binop(op, self.read(acc, self.loc(node)), x, node)))
         return self.read(acc, self.loc(node))
 
     def minmax_each(self, arg_node, name: str, default, node) -> Value:
@@ -642,9 +661,9 @@ class ListLowering:
         acc = f"$best{self.counter}"       # assigned by the first element
 
         def step(x):
-            if not x.type.is_numeric():
+            if not (x.type.is_numeric() or isinstance(x.type, (T.TupleType, T.StrType, T.ListType))):
                 self.error(f"{name}() of elements of type {x.type} is not supported", node)
-            best = self.choose(self.read(seen, loc), lambda: self.binop_minmax(
+            best = self.choose(self.read(seen, loc), lambda: self.minmax_step(
                 name, self.read(acc, loc), x, node), lambda: x, node)
             self.write(acc, best)
             self.write(seen, Const(True, T.BOOL))
@@ -655,6 +674,16 @@ class ListLowering:
             self.raise_if(self.emit("not", [found], T.BOOL, None, loc), "ValueError", _empty_message(name), node)
             return self.read(acc, loc)
         return self.choose(found, lambda: self.read(acc, loc), lambda: default, node)
+
+    def minmax_step(self, name: str, best: Value, x: Value, node) -> Value:
+        """One step of min()/max(): tuples by Python's ordering, strs by code points."""
+        if isinstance(best.type, Unknown):          # the result's type is not known yet
+            return Undef(UNKNOWN, self.loc(node))
+        if isinstance(x.type, (T.TupleType, T.ListType)):
+            return self.better_of(best, x, name, node)
+        if isinstance(x.type, T.StrType):
+            return self.str_minmax(name, best, x, node)
+        return self.binop_minmax(name, best, x, node)
 
     def binop_minmax(self, name: str, a: Value, b: Value, node) -> Value:
         t = self.common_type(a, b, node)

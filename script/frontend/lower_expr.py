@@ -535,6 +535,8 @@ class ExprLowering(OptionalLowering):
                 self.error("'is' is only supported with None", node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
+        if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
+            return Undef(UNKNOWN, loc)          # a round rebuilt once the type is known
         membership = isinstance(op, (ast.In, ast.NotIn))
         if isinstance(b.type, T.StrType) or not membership and isinstance(a.type, T.StrType):
             return self.str_compare(op, a, b, node)            # strings.py

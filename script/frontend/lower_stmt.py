@@ -29,6 +29,7 @@ from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
+from script.frontend.star_zip import StarZipLowering
 from script.frontend.printf import PrintfLowering
 from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.named_tuples import NamedTupleLowering
@@ -85,7 +86,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering):
+                       RecordLowering, StarZipLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -104,6 +105,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
@@ -196,8 +198,30 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if not found:
             if hasattr(py_builtins, name):
                 return PyRef(getattr(py_builtins, name), name)
+            later = self.later_sibling(name, node)
+            if later is not None:
+                return PyRef(later, name)
             self.error(f"name '{name}' is not defined", node)
         return self.python_object(obj, name, node)
+
+    def later_sibling(self, name: str, node):
+        """In a nested function, the nested function `name` of the enclosing function defined
+        after this one (mutual recursion: `parse_expr` calling `parse_term`), when it reads
+        no outer variable this one does not pass on; None when there is no such function."""
+        later = getattr(self.info, "siblings", {}).get(name)
+        if later is None:
+            outer = getattr(self.info, "outer", None)
+            if outer is not None and any(isinstance(n, ast.FunctionDef) and n.name == name
+                                         for n in ast.walk(outer.node)):
+                self.error(f"'{name}' is a nested function defined after '{self.info.name}' is called: "
+                           f"define it before the first call", node)
+            return None
+        missing = [v for v in later.info.free if v not in self.info.free]
+        if missing or later.info.nonlocals:
+            what = f"reads '{missing[0]}'" if missing else "assigns nonlocal variables"
+            self.error(f"'{name}' is a nested function defined after '{self.info.name}', which calls it, and "
+                       f"{what} of the enclosing function: compiled code needs it defined first", node)
+        return later
 
     def python_object(self, obj, name: str, node):
         """A global's value: scalars and tuples of them become constants, objects that lower
@@ -303,15 +327,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             count = Const(n, T.I64)
             item = lambda i: self.emit("extract", [value], value.type.elems[i.value], i.value, loc)  # noqa: E731
         elif isinstance(value.type, (T.ListType, T.ArrayType)):
-            count, item, _ = self.iterable_value(value, node)
-            if not stars:
-                self.raise_if(self.cmp("lt", count, Const(k, T.I64), node), "ValueError",
-                              f"not enough values to unpack (expected {k}, got %lld)", node, [count])
-                self.raise_if(self.cmp("gt", count, Const(k, T.I64), node), "ValueError",
-                              f"too many values to unpack (expected {k})", node)
-            else:
-                self.raise_if(self.cmp("lt", count, Const(k - 1, T.I64), node), "ValueError",
-                              f"not enough values to unpack (expected at least {k - 1}, got %lld)", node, [count])
+            count, item = self.checked_unpack(value, k, bool(stars), node)
         else:
             self.error(f"cannot unpack a value of type {value.type}", node)
         star = stars[0] if stars else k
@@ -326,6 +342,20 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             at = Const(count.value - tail + j, T.I64) if isinstance(count, Const) else \
                 self.emit("add", [count, Const(j - tail, T.I64)], T.I64, None, loc)
             self.assign(t, item(at), node)
+
+    def checked_unpack(self, value: Value, k: int, starred: bool, node):
+        """(count, item) of a list or array unpacked into `k` targets (one `starred`), with
+        CPython's ValueError when the count does not fit."""
+        count, item, _ = self.iterable_value(value, node)
+        if not starred:
+            self.raise_if(self.cmp("lt", count, Const(k, T.I64), node), "ValueError",
+                          f"not enough values to unpack (expected {k}, got %lld)", node, [count])
+            self.raise_if(self.cmp("gt", count, Const(k, T.I64), node), "ValueError",
+                          f"too many values to unpack (expected {k})", node)
+        else:
+            self.raise_if(self.cmp("lt", count, Const(k - 1, T.I64), node), "ValueError",
+                          f"not enough values to unpack (expected at least {k - 1}, got %lld)", node, [count])
+        return count, item
 
     def list_of_items(self, n: Value, first: int, item, node) -> Value:
         """A new list of `item(first)`, ..., `item(first + n - 1)` (the starred target)."""
@@ -733,12 +763,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if builtin is zip:
             if not node.args:
                 self.error("zip() needs at least one iterable here", node)
-            parts = [self.iterable(a) for a in node.args]
-            n = parts[0][0]
-            for m, _, _ in parts[1:]:
-                n = self.emit("min", [n, m], T.I64, None, loc)
-            return (n, lambda i: self.make_tuple([item(i) for _, item, _ in parts], node),
-                    T.TupleType([et for _, _, et in parts]))
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                return self.zip_unpacked(node)          # star_zip.py
+            return self.zip_parts([self.iterable(a) for a in node.args], node)
         if builtin is reversed:
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)

@@ -472,6 +472,10 @@ class SSABuilder:
             instr = Instr("tuple", elems, t, None, v.loc)
             block.insert_before_terminator(instr)
             return instr
+        if isinstance(t, T.TupleType) and isinstance(v.type, Unknown):
+            # a value of a round that is rebuilt once its type is known (a min/max
+            # accumulator of tuples read before the first element types it)
+            return self._undefined(t, block, v.loc)
         if isinstance(t, T.TupleType):
             elems = []
             for k, et in enumerate(t.elems):

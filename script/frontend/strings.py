@@ -316,6 +316,8 @@ class StrLowering:
         """int(s) (`t` i64) or float(s) (f64): CPython's syntax and errors."""
         if t == T.I64:
             return self.str_lib(strtext.parse_int, [s], node)
+        if self.in_try():
+            return self.str_lib(strtext.parse_float, [s], node)
         return self.emit("str_py", [s], T.F64, "float", self.loc(node))
 
     # ---- strlib's intrinsics --------------------------------------------------------------

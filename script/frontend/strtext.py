@@ -253,6 +253,12 @@ def parse_int(s: str) -> int:
     return -v if neg else v
 
 
+def parse_float(s: str) -> float:
+    """float(s), by CPython: a call of its own, so that a ``try`` around it catches its
+    ValueError as it catches a callee's (frontend.exceptions routes calls, not `str_py`)."""
+    return _py("float", s)
+
+
 def ljust(s: str, width: int, fill: int) -> str:
     n = len(s)
     if width <= n:

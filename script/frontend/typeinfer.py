@@ -191,7 +191,8 @@ def list_type_of(value: list) -> T.ListType | None:
     runtime.list_boxing): lists nested as deep as the deepest path (`[[1], []]` is a list of
     lists), whose innermost elements are all bools, all ints (within int64), or ints and
     floats with at least one float; or tuples of the same shape whose items follow that rule
-    position by position; or a flat list of strs only. None when there are no innermost
+    position by position (strs too: `[("a", 1)]` is a list[(str, i64)]); or strs only, at
+    any depth. None when there are no innermost
     elements (`[]`, `[[]]`) or other values."""
     if value and all(type(x) is str for x in value):
         return T.ListType(T.STR)
@@ -211,10 +212,10 @@ def list_type_of(value: list) -> T.ListType | None:
     if not n:
         return None
     kinds = []
-    for bools, floats in counts:
-        if 0 < bools < n:
+    for bools, floats, strs in counts:
+        if 0 < bools < n or 0 < strs < n:
             return None
-        kinds.append(T.BOOL if bools == n else T.F64 if floats else T.I64)
+        kinds.append(T.STR if strs else T.BOOL if bools == n else T.F64 if floats else T.I64)
     t = _build_leaf(shape, iter(kinds))
     for _ in range(depth):
         t = T.ListType(t)
@@ -286,14 +287,15 @@ def _scan_leaf(x, shape, counts: list, position: list) -> bool:
         return type(x) is tuple and len(x) == len(shape) and all(
             _scan_leaf(e, s, counts, position) for e, s in zip(x, shape))
     cls = type(x)
-    if cls not in (bool, int, float) or cls is int and not T.I64.min <= x <= T.I64.max:
+    if cls not in (bool, int, float, str) or cls is int and not T.I64.min <= x <= T.I64.max:
         return False
     p = position[0]
     position[0] += 1
     while len(counts) <= p:
-        counts.append([0, 0])
+        counts.append([0, 0, 0])
     counts[p][0] += cls is bool
     counts[p][1] += cls is float
+    counts[p][2] += cls is str
     return True
 
 

@@ -24,7 +24,7 @@ from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
-    WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
+    RAISING_OPS, WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import Builder, NativeModule
 
@@ -169,7 +169,7 @@ class FunctionLowering:
         name = i.opname
         if name == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in ("check", "alloc", "poll", "str_new", "str_char", "str_py", "str_concat")
+        return name in RAISING_OPS and name not in ("raise", "reraise")     # (terminators)
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:

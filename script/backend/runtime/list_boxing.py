@@ -27,7 +27,7 @@ from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SI
 # What `script.list.kind` says of a list's elements, and the element type each kind unboxes to.
 LIST_EMPTY, LIST_MIXED = 0, -1
 LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
-STR_KIND = 4                        # a flat list of strs only (nested or in tuples: not matched)
+STR_KIND = 4                        # a flat list of strs only (nested or in tuples: the scan helpers)
 COMPLEX_KIND = 5                    # a flat list of numbers with a complex one: list[c128]
 FLAT_KINDS = {T.STR: STR_KIND, T.C128: COMPLEX_KIND}
 LIST_KIND_SYMBOL = "script.list.kind"
@@ -46,6 +46,8 @@ def build_runtime(m: NativeModule) -> list[str]:
 def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
     """Whether list `obj` (an exact list: the caller checked its type) matches `t` (i1)."""
     depth, leaf = list_depth(t)
+    if leaf == T.STR and depth > 1:
+        return b.call(_match_helper(m, t), [obj])
     if leaf in FLAT_KINDS:
         if depth != 1:
             return FALSE
@@ -67,9 +69,9 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
 
 def is_tuple_leaf(t: T.Type) -> bool:
     """Whether innermost elements of type `t` can come from Python: a tuple whose items are
-    bools, ints, floats (int64, float64) or such tuples."""
+    bools, ints, floats (int64, float64), strs or such tuples."""
     return isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType) and bool(t.elems) and all(
-        e in LIST_KINDS or is_tuple_leaf(e) for e in t.elems)
+        e in LIST_KINDS or e == T.STR or is_tuple_leaf(e) for e in t.elems)
 
 
 def unbox_callee(m: NativeModule, t: T.ListType):
@@ -105,7 +107,7 @@ def unbox_callee(m: NativeModule, t: T.ListType):
         value = b.call(unbox_callee(m, t.elem), [item])
         b.cbranch(b.icmp("ne", value, NULL), stored, failed, LIKELY)
     else:
-        value = _unbox_tuple(m, b, item, t.elem, overflow)
+        value = _unbox_tuple(m, b, item, t.elem, overflow, failed)
         b.branch(stored)
     b.position_at_end(stored)
     lists.set_item(b, t, lst, value, i)
@@ -116,14 +118,22 @@ def unbox_callee(m: NativeModule, t: T.ListType):
     return fn
 
 
-def _unbox_tuple(m: NativeModule, b: Builder, obj: Value, t: T.TupleType, overflow: Value) -> Value:
+def _unbox_tuple(m: NativeModule, b: Builder, obj: Value, t: T.TupleType, overflow: Value, failed) -> Value:
     """Tuple `obj`, matched by `_scan_helper`, as a native `t`: a bool, an int within int64,
-    or a float or an int for f64 at each position."""
+    a float or an int for f64, or a new str at each position. Without memory for a str,
+    a jump to `failed` (the strs of this tuple made before it are not released: a leak only
+    when memory has run out)."""
     out = undef(llvm_type(t))
     for k, e in enumerate(t.elems):
         item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
         if isinstance(e, T.TupleType):
-            v = _unbox_tuple(m, b, item, e, overflow)
+            v = _unbox_tuple(m, b, item, e, overflow, failed)
+        elif e == T.STR:
+            from script.backend.runtime import strings
+            v = strings.from_py(m, b, item)
+            made = b.fn.append_block("made")
+            b.cbranch(b.icmp("ne", v, NULL), made, failed, LIKELY)
+            b.position_at_end(made)
         elif e == T.BOOL:
             v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
         elif e == T.F64:
@@ -135,10 +145,11 @@ def _unbox_tuple(m: NativeModule, b: Builder, obj: Value, t: T.TupleType, overfl
 
 
 def _positions(t: T.Type) -> list[T.Type]:
-    """The scalar types of a tuple leaf, depth first."""
+    """The scalar types of a tuple leaf, depth first (not strs: `_scan_helper` requires
+    exact strs where the type has them, so their kind needs no count)."""
     if isinstance(t, T.TupleType):
         return [p for e in t.elems for p in _positions(e)]
-    return [t]
+    return [] if t == T.STR else [t]
 
 
 def _match_helper(m: NativeModule, t: T.ListType):
@@ -222,6 +233,9 @@ def _scan_helper(m: NativeModule, t: T.ListType):
                 require(b.icmp("eq", b.load_at("i64", obj, VAR_SIZE), int_const("i64", len(et.elems))))
                 for k, e in enumerate(et.elems):
                     check(b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
+                return
+            if et == T.STR:
+                require(is_exact(obj, "PyUnicode_Type"))
                 return
             p = position[0]
             position[0] += 1

@@ -1,0 +1,91 @@
+"""`zip(*rows)`: the transpose idiom (`[list(c) for c in zip(*matrix)]`, `for chars in
+zip(*words)`).
+
+Requires the host class to be a `FunctionLowering`. A tuple of iterables is spread into
+`zip(a, b, ...)` as written. A list of rows (lists, strs, tuples, 1-d arrays) gives as
+many columns as its shortest row has elements (none without rows), each a new list of the
+rows' elements at that position: CPython gives tuples, but a tuple's length is part of its
+type in compiled code and the number of rows is known only when the code runs. Whatever
+takes a column (`list(c)`, `sum(c)`, `set(c)`, `"".join(c)`, `c[0]`, `len(c)`, a loop,
+unpacking into names) sees the same elements; a column returned to Python is a list.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_INT64_MAX = 2 ** 63 - 1
+
+
+def row_element_type(t: T.Type) -> T.Type | None:
+    """The type of the elements `for x in row` gives for a row of type `t`, or None."""
+    if isinstance(t, T.ListType):
+        return t.elem
+    if isinstance(t, T.StrType):
+        return T.STR
+    if isinstance(t, T.TupleType) and t.elems:
+        et = t.elems[0]
+        for e in t.elems[1:]:
+            et = T.unify(et, e)
+            if et is None:
+                return None
+        return et
+    if isinstance(t, T.ArrayType) and t.ndim == 1:
+        return t.dtype
+    return None
+
+
+class StarZipLowering:
+    """Mixin for FunctionLowering."""
+
+    def zip_parts(self, parts, node):
+        """`iterable` of zip() over the (n, item, type) iterables `parts`."""
+        loc = self.loc(node)
+        n = parts[0][0]
+        for m, _, _ in parts[1:]:
+            n = self.emit("min", [n, m], T.I64, None, loc)
+        return (n, lambda i: self.make_tuple([item(i) for _, item, _ in parts], node),
+                T.TupleType([et for _, _, et in parts]))
+
+    def zip_unpacked(self, node: ast.Call):
+        """`iterable` of `zip(*rows)` (see the module's docstring)."""
+        if len(node.args) != 1:
+            self.error("zip() with a *-unpacked argument among others is not supported in compiled code "
+                       "(zip(*rows) alone is)", node)
+        rows = self.expr(node.args[0].value)
+        if isinstance(rows.type, Unknown):
+            return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
+        if isinstance(rows.type, T.TupleType):
+            if not rows.type.elems:
+                return Const(0, T.I64), lambda i: self.make_tuple([], node), T.TupleType([])
+            loc = self.loc(node)
+            return self.zip_parts([self.iterable_value(self.emit("extract", [rows], t, k, loc), node)
+                                   for k, t in enumerate(rows.type.elems)], node)
+        if not isinstance(rows.type, T.ListType):
+            self.error(f"zip(*x) of a {rows.type} is not supported in compiled code (a list or tuple of "
+                       "iterables is)", node.args[0])
+        row_type = self.read_type(rows)
+        et = row_element_type(row_type)
+        if et is None:
+            self.error(f"zip(*x) of a list of {row_type} is not supported in compiled code (rows must be "
+                       "lists, strs, tuples of one element type or 1-d arrays)", node.args[0])
+        return self._columns(rows, et, node)
+
+    def _columns(self, rows: Value, et: T.Type, node):
+        loc = self.loc(node)
+        m = self.list_len(rows, node)
+        shortest = self.reduce_loop(node, m, lambda j: self.get_item(rows, j, node), Const(_INT64_MAX, T.I64),
+                                    lambda acc, row: self.emit(
+                                        "min", [acc, self.iterable_value(row, node)[0]], T.I64, None, loc))
+        n = self.pick(self.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
+
+        def column(i: Value) -> Value:
+            out = self.new_list(et, m, node)
+            self.for_range(node.args[0], m, lambda j: self.set_item(
+                out, self.iterable_value(self.checked_item(rows, j, node), node)[1](i), j, node))
+            return out
+        return n, column, T.ListType(et)
