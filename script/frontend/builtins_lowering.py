@@ -27,7 +27,7 @@ from script.frontend.instance_test import lower_isinstance
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
-from script.frontend.random_calls import random_call
+from script.frontend.random_calls import is_default_rng, make_generator, random_call
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -106,6 +106,8 @@ class CallLowering:
             return self.lookup(node)
         if isinstance(node, ast.Attribute):
             return self.attribute_ref(node)
+        if isinstance(node, ast.Call) and is_default_rng(self, node.func):
+            return make_generator(self, node)       # np.random.default_rng(s).random(): random_calls.py
         return self.expr(node)
 
     # ---- calls -------------------------------------------------------------------------
