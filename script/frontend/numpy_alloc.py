@@ -461,6 +461,9 @@ class AllocLowering:
         from script.frontend.numpy_lib_call import call_library
         if name in ("std", "var") and self.axis_given(node, 1):
             return self.std_var(node, name)
+        if name in ("average", "count_nonzero") and self.axis_given(node, 1) and not self.axis_is_none(node):
+            from script.frontend import axis_stats
+            return getattr(axis_stats, name + "_axis")(self, node)
         return call_library(self, node, name)
 
     def np_where_any(self, node, name):
@@ -469,6 +472,12 @@ class AllocLowering:
         if len(node.args) + len(node.keywords) == 1:
             return self.np_library(node, "nonzero")
         return NUMPY_FUNCTIONS["where"](self, node, name)
+
+    @staticmethod
+    def axis_is_none(node: ast.Call) -> bool:
+        """Whether a call says ``axis=None`` by keyword (the whole-array form)."""
+        return any(k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value is None
+                   for k in node.keywords)
 
     @staticmethod
     def axis_given(node: ast.Call, position: int) -> bool:

@@ -486,7 +486,8 @@ def meshgrid(x: np.ndarray, y: np.ndarray, indexing=0):
 
 # ---- reductions and comparisons -----------------------------------------------------------
 
-def count_nonzero(a):
+def count_nonzero(a, axis=None):
+    """Of the whole array (a constant axis: axis_stats.py)."""
     n = 0
     for x in a.ravel():
         if x != 0:

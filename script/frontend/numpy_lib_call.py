@@ -127,10 +127,15 @@ def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
     return (flags[on[0].arg] if on else name), call
 
 
+# Parameters that take a sequence of ints, not an array_like of values.
+_LIST_PARAMS = frozenset({"shape", "axes", "reps", "newshape", "dims", "pad_width"})
+
+
 def bind(low, info, node: ast.Call, first: Value | None,
          name: str | None = None) -> dict[str, tuple[Value, ast.AST]]:
     """The call's arguments by parameter name, each evaluated now, in the call's order, and
     left in `pre_evaluated` for `call_script` to take (unknown names are its to report).
+    A list where NumPy takes an array_like is made an array (``np.asarray``).
     String options are those of NumPy function `name` (numpy_lapack_call.OPTIONS) or the
     shared `OPTIONS`."""
     from script.frontend.numpy_lapack_call import OPTIONS as FUNCTION_OPTIONS
@@ -150,6 +155,8 @@ def bind(low, info, node: ast.Call, first: Value | None,
             continue                    # a dtype or a function: bound when the callee is compiled
         else:
             v = low.expr(arg)
+            if isinstance(v.type, T.ListType) and pname not in _LIST_PARAMS:
+                v = low.list_to_array(v, None, arg)     # array_like: np.percentile(a, [10, 90])
         low.pre_evaluated[id(arg)] = v
         if pname is not None:
             out[pname] = (v, arg)

@@ -232,12 +232,13 @@ def _search_reversed(a, v, right):
     return lo
 
 
-def average(a: np.ndarray, weights=None):
-    """The mean of all elements (with `weights`: `_average_weighted`)."""
+def average(a: np.ndarray, axis=None, weights=None):
+    """The mean of all elements (with `weights`: `_average_weighted`; a constant axis:
+    axis_stats.py)."""
     return a.mean()
 
 
-def _average_weighted(a: np.ndarray, weights: np.ndarray):
+def _average_weighted(a: np.ndarray, axis=None, weights: np.ndarray = None):
     """The weighted mean Σ a·w / Σ w, in NumPy's result type (float64 for int arrays)."""
     if a.ndim != weights.ndim:
         raise TypeError("Axis must be specified when shapes of a and weights differ.")
