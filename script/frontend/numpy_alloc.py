@@ -564,7 +564,12 @@ def _limits(lowering, node, name):
     return lower_limits(lowering, node, name)
 
 
-NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits})
+def _pad(lowering, node, name):
+    from script.frontend.numpy_pad import lower_pad
+    return lower_pad(lowering, node)
+
+
+NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits, "pad": _pad})
 
 
 def numpy_handler(obj):
