@@ -280,9 +280,10 @@ class ArrayLowering:
         arr = self.expr(target.value)
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"item assignment is not supported on {arr.type}", target)
-        if self.array_index_value(target.slice) is not None:
-            self.error("augmented assignment through an array index (a[mask] += v) is not supported "
-                       "in compiled code; write a[mask] = a[mask] + v", node)
+        fancy = self.array_index_value(target.slice)
+        plan = self.index_plan(arr, target.slice, target) if fancy is None else None
+        if fancy is not None or plan is not None:
+            return self.fancy_aug_assign(arr, fancy, plan, node)
         if self.is_view_index(arr, target.slice):
             view = self.array_view(arr, target.slice, target)
             return self.array_aug_assign_to(view, type(node.op), self.lazy(node.value), node)
@@ -290,6 +291,23 @@ class ArrayLowering:
         old = self.emit("load", [arr, *idx], arr.type.dtype, None, self.loc(target))
         new = self.binop(type(node.op), old, self.expr(node.value), node)
         self.store_element(arr, idx, new, node)
+
+    def fancy_aug_assign(self, arr: Value, fancy, plan, node: ast.AugAssign) -> None:
+        """``a[mask] += v``, ``a[idx] *= v``, ``m[idx, 1:] -= v``: NumPy's ``t = a[index];
+        t += v; a[index] = t``. The index is computed once, before the value; the in-place
+        step is a new array's, with its same_kind rule and broadcasting; duplicate indices
+        take the last write, as NumPy's."""
+        from script.frontend.elementwise import ArrayExpr
+        if isinstance(fancy, ArrayExpr):
+            fancy = self.materialize(fancy, node)
+        temp = self.fancy_load(arr, fancy, node) if plan is None else self.gather(plan, node)
+        if not isinstance(getattr(temp, "type", None), T.ArrayType):
+            self.error("augmented assignment through this index is not supported in compiled code", node)
+        self.array_aug_assign_to(temp, type(node.op), self.lazy(node.value), node)
+        if plan is None:
+            self.fancy_store(arr, fancy, temp, node)
+        else:
+            self.scatter(plan, temp, node)
 
     def array_attribute(self, arr: Value, node: ast.Attribute) -> Value:
         t: T.ArrayType = arr.type
