@@ -3,6 +3,7 @@ whole array only, built in the frontend from its element-wise expressions and re
 where the axis is a constant (numpy_alloc.np_library routes them here):
 
 - ``np.count_nonzero(a, axis)``: ``(a != 0).sum(axis)``, int64;
+- ``np.ptp(a, axis)``: ``a.max(axis) - a.min(axis)`` in `a`'s dtype;
 - ``np.average(a, axis, weights=None)``: ``a.mean(axis)`` without weights; with them
   NumPy's ``(a * w).sum(axis) / w.sum(axis)`` in ``result_type(a, w)`` (float64 at least for
   int and bool `a`), a 1-d `w` laid along `axis`; a zero weight sum raises NumPy's
@@ -25,6 +26,18 @@ def count_nonzero_axis(low, node) -> Value:
         low.error(f"numpy.count_nonzero(axis=...) takes an array here, not {arr.type}", a_node)
     nonzero = low.materialize(low.ufunc_expr("not_equal", [arr, Const(0, T.I64)], node), node)
     return low.reduce_value(nonzero, "sum", axis_node, node)
+
+
+def ptp_axis(low, node) -> Value:
+    a_node, axis_node = low.np_args(node, "ptp", ("a", "axis"), 1)
+    arr = low.expr(a_node)
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, low.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        low.error(f"numpy.ptp(axis=...) takes an array here, not {arr.type}", a_node)
+    hi = low.reduce_value(arr, "max", axis_node, node)
+    lo = low.reduce_value(arr, "min", axis_node, node)
+    return low.as_value(low.ufunc_expr("subtract", [hi, lo], node), node)
 
 
 def average_axis(low, node) -> Value:

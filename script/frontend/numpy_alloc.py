@@ -461,7 +461,7 @@ class AllocLowering:
         from script.frontend.numpy_lib_call import call_library
         if name in ("std", "var") and self.axis_given(node, 1):
             return self.std_var(node, name)
-        if name in ("average", "count_nonzero") and self.axis_given(node, 1) and not self.axis_is_none(node):
+        if name in ("average", "count_nonzero", "ptp") and self.axis_given(node, 1) and not self.axis_is_none(node):
             from script.frontend import axis_stats
             return getattr(axis_stats, name + "_axis")(self, node)
         return call_library(self, node, name)
