@@ -108,7 +108,8 @@ def _is_static(low, arg: ast.AST) -> bool:
 
 # NumPy function -> {flag: the library function to call when only that flag is a constant
 # True}: flags that change the type of the result (a tuple instead of an array).
-FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"}}
+FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"},
+              "histogram": {"density": "histogram_density"}}
 
 
 def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
@@ -261,11 +262,22 @@ def _check_int_arg(param: str, what: str):
     return check
 
 
+def _check_bins(low, vals, nodes, node) -> None:
+    bins = vals.get("bins")
+    if bins is not None and isinstance(bins.type, T.ArrayType):
+        if bins.type.ndim != 1:
+            low.error("`bins` must be 1d, when an array", nodes["bins"])
+        return
+    _check_int_arg("bins", "numpy.histogram() takes an int number of bins or an array of edges here")(
+        low, vals, nodes, node)
+
+
 _SQUARE = _check_rank("a", (2,), "numpy.linalg takes a 2-d array here")
 
 CHECKS = {
     "bincount": _check_bincount,
-    "histogram": _check_int_arg("bins", "numpy.histogram() takes an int number of bins here"),
+    "histogram": _check_bins,
+    "histogram_density": _check_bins,
     "digitize": _check_rank("bins", (1,), "object too deep for desired array (the bins must be 1-d)"),
     "linalg.solve": _check_all(_SQUARE, _check_rank("b", (1, 2), "numpy.linalg.solve() takes a 1-d or "
                                                                  "2-d right-hand side here")),
