@@ -434,3 +434,202 @@ def metropolis(n, seed):
             x = prop
         out[i] = x
     return out
+
+
+# --- a second batch: more of what kernels written for numba use ------------------------------
+
+def kmeans_step(X, C):
+    d = ((X[:, None, :] - C[None, :, :]) ** 2).sum(axis=2)
+    labels = np.argmin(d, axis=1)
+    newC = C.copy()
+    for k in range(C.shape[0]):
+        members = X[labels == k]
+        if members.shape[0] > 0:
+            newC[k] = members.mean(axis=0)
+    return labels, newC
+
+
+def top_k_partition(a, k):
+    idx = np.argpartition(a, -k)[-k:]
+    return np.sort(a[idx]), np.sort(np.partition(a, k)[:k])
+
+
+def diff_prepend(a):
+    return np.diff(a, prepend=0.0), np.diff(a, append=a[-1]), np.diff(a, n=2)
+
+
+def pair_indices(n):
+    i, j = np.triu_indices(n, k=1)
+    r, c = np.tril_indices(n)
+    return i, j, r, c
+
+
+def pair_distances_triu(X):
+    i, j = np.triu_indices(X.shape[0], 1)
+    d = X[i] - X[j]
+    return np.sqrt((d * d).sum(axis=1))
+
+
+def membership(a, b):
+    return np.isin(a, b), a[np.isin(a, b, invert=True)]
+
+
+def floyd_warshall(w):
+    d = w.copy()
+    n = d.shape[0]
+    for k in range(n):
+        d = np.minimum(d, d[:, k:k + 1] + d[k:k + 1, :])
+    return d
+
+
+def floyd_warshall_inf(n, edges):
+    d = np.full((n, n), np.inf)
+    np.fill_diagonal(d, 0.0)
+    for e in range(edges.shape[0]):
+        d[int(edges[e, 0]), int(edges[e, 1])] = edges[e, 2]
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                if d[i, k] + d[k, j] < d[i, j]:
+                    d[i, j] = d[i, k] + d[k, j]
+    return d
+
+
+def histogram_edges(a, edges):
+    counts, _ = np.histogram(a, bins=edges)
+    dens, e2 = np.histogram(a, bins=5, density=True)
+    return counts, dens, e2
+
+
+def correlation(x, y):
+    return np.corrcoef(x, y)[0, 1], np.cov(x, y)
+
+
+def column_stats(m):
+    return m.std(axis=0, ddof=1), np.ptp(m, axis=0), np.median(m, axis=1), np.var(m, axis=1)
+
+
+def labels_inverse(a):
+    vals, inv = np.unique(a, return_inverse=True)
+    return vals, inv
+
+
+def masks_logic(a, lo, hi):
+    m = np.logical_and(a > lo, a < hi) | np.isnan(a)
+    return m, np.logical_not(m).sum(), np.where(m)[0], np.mean(m)
+
+
+def rounding(a):
+    return np.round(a, 2), np.floor(a).astype(np.int64), np.ceil(a).astype(np.int32), np.rint(a), np.trunc(a)
+
+
+def int_ops(a, b):
+    return np.floor_divide(a, b), np.mod(a, b), np.abs(a), np.sign(a), a // 3, a % 3, np.maximum(a, b)
+
+
+def spaces(n):
+    x, step = np.linspace(0.0, 1.0, n, endpoint=False, retstep=True)
+    return x, step, np.logspace(0.0, 2.0, n), np.arange(n)[::-1], np.geomspace(1.0, 1000.0, 4)
+
+
+def ising_energy(spins):
+    """Periodic nearest-neighbour energy of a 2-D spin lattice."""
+    return -float(np.sum(spins * (np.roll(spins, 1, axis=0) + np.roll(spins, 1, axis=1))))
+
+
+def ising_sweep(n, beta, seed):
+    rng = np.random.default_rng(seed)
+    s = rng.choice([-1, 1], size=(n, n))
+    for _ in range(n * n):
+        i = rng.integers(0, n)
+        j = rng.integers(0, n)
+        nb = s[(i + 1) % n, j] + s[(i - 1) % n, j] + s[i, (j + 1) % n] + s[i, (j - 1) % n]
+        dE = 2 * s[i, j] * nb
+        if dE <= 0 or rng.random() < np.exp(-beta * dE):
+            s[i, j] = -s[i, j]
+    return s
+
+
+def ndindex_sum(m):
+    total = 0.0
+    for idx in np.ndindex(m.shape):
+        total += m[idx] * (idx[0] + 1)
+    return total
+
+
+def rows_loop(m):
+    out = []
+    for row in m:
+        out.append(float(row.max() - row.min()))
+    return np.array(out)
+
+
+def zip_arrays(a, b):
+    acc = 0.0
+    for x, y in zip(a, b):
+        acc += x * y
+    return acc, np.shape(a), np.size(a), a.size, a.ndim
+
+
+def row_mask_update(m):
+    out = m.copy()
+    out[out[:, 0] > 0] *= 2.0
+    out[:, 1][out[:, 1] < 0] = 0.0
+    return out, m[m[:, 0] > 0], m[m[:, 0] > 0, 1:]
+
+
+def clip_array_bounds(a, lo, hi):
+    return np.clip(a, lo, hi), np.minimum(np.maximum(a, lo), hi)
+
+
+def tiles_2d(a):
+    return np.tile(a, (2, 3)), np.repeat(a, 2, axis=0), np.ascontiguousarray(a.T)
+
+
+def mandelbrot(w, h, iters):
+    out = np.zeros((h, w), dtype=np.int32)
+    for py in range(h):
+        for px in range(w):
+            c = complex(-2.0 + 3.0 * px / w, -1.0 + 2.0 * py / h)
+            z = 0j
+            n = 0
+            while abs(z) <= 2.0 and n < iters:
+                z = z * z + c
+                n += 1
+            out[py, px] = n
+    return out
+
+
+def nan_quantiles(a):
+    b = a.copy()
+    b[b > 50.0] = np.nan
+    return np.nanmedian(b), np.nanpercentile(b, 75.0), np.nanmin(b), np.nanargmax(b)
+
+
+def lstsq_fit(x, y):
+    A = np.vstack([x, np.ones(len(x))]).T
+    sol, res, rank, sv = np.linalg.lstsq(A, y, rcond=None)
+    return sol, rank
+
+
+def cumulative_int32(a):
+    b = a.astype(np.int32)
+    return np.cumsum(b), np.cumprod(b[:4]), b.sum(axis=0), np.max(b), b.mean()
+
+
+def argsort_desc(a):
+    return np.argsort(-a, kind="stable"), np.sort(a)[::-1], np.argmax(a), np.argmin(a)
+
+
+def dtype_mix_arrays(a):
+    f = a.astype(np.float32)
+    g = f * 2 + 1
+    h = np.sqrt(np.abs(g))
+    return g, h, h.dtype == np.float32, float(f.sum()), np.float32(1.5) * f
+
+
+def float32_scalar_by_int(a):
+    """Known difference: a float32 scalar divided by an int value (not a literal) is
+    float64 in compiled code, float32 in NumPy (NEP 50 takes Python ints as weak)."""
+    f = a.astype(np.float32)
+    return f.sum() / f.size

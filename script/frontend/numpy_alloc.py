@@ -291,8 +291,12 @@ class AllocLowering:
         start, stop, num, endpoint, retstep, dtype = self.np_args(
             node, name, ("start", "stop", "num", "endpoint", "retstep", "dtype"), 2)
         loc = self.loc(node)
+        with_step = False
         if retstep is not None:
-            self.error("numpy.linspace(retstep=...) is not supported in compiled code", retstep)
+            r = self.expr(retstep)
+            if not isinstance(r, Const):
+                self.error("numpy.linspace(retstep=...) must be a constant in compiled code", retstep)
+            with_step = bool(r.value)
         lo = self.float_arg(self.expr(start), node)
         hi = self.float_arg(self.expr(stop), node)
         t = T.F64
@@ -331,6 +335,9 @@ class AllocLowering:
             has_two = self.cmp("gt", n, Const(1, T.I64), node)
             self.when(has_two, lambda: self.emit(
                 "store", [out, self.cast_element(hi, out.type.dtype, node), last], T.NONE, None, loc), node)
+        if with_step:           # (samples, step); the step is NaN where there is none, as NumPy's
+            step = self.emit("select", [positive, step, Const(float("nan"), t)], t, None, loc)
+            return self.make_tuple([out, step], node)
         return out
 
     def when(self, cond: Value, then, node) -> None:
