@@ -65,9 +65,7 @@ def _check_sample(n: int, size, what: str) -> None:
 
 def choice_of_int(a: int, size=None, replace=True):
     """``choice(n, size, replace)``: values of ``arange(n)``."""
-    if a < 0:
-        raise ValueError("a must be a positive integer unless no samples are taken")
-    _check_sample(a, size, "a cannot be empty unless no samples are taken")
+    _check_sample(a, size, "a must be a positive integer unless no samples are taken")
     if replace:
         return _randint(0, a, size)
     return _without_replacement(a, size)
@@ -109,11 +107,11 @@ def _cdf_of(p, n: int):
     for i in range(n):
         x = float(p[i])
         if not x >= 0.0:
-            raise ValueError("probabilities are not non-negative")
+            raise ValueError("Probabilities are not non-negative")
         acc += x
         cdf[i] = acc
     if abs(acc - 1.0) > math.sqrt(2.220446049250313e-16):
-        raise ValueError("probabilities do not sum to 1")
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.")
     return cdf / acc
 
 
@@ -144,7 +142,7 @@ def _weighted(n: int, size, p):
 
 def choice_of_int_p(a: int, size=None, replace=True, p=None):
     """``choice(n, size, p=p)``: with replacement, by inverting p's cumulative sum."""
-    _check_sample(a, size, "a cannot be empty unless no samples are taken")
+    _check_sample(a, size, "a must be a positive integer unless no samples are taken")
     return _weighted(a, size, p)
 
 
@@ -156,8 +154,8 @@ def choice_p(a, size=None, replace=True, p=None):
 def poisson(lam: float = 1.0, size=None):
     """Knuth's product of uniforms below lam 10, Hormann's PTRS above (NumPy's choice of
     algorithms; other draws)."""
-    if lam < 0.0:
-        raise ValueError("lam < 0")
+    if not lam >= 0.0:
+        raise ValueError("lam < 0 or lam is NaN")
     mt = NUMPY_WORDS()
     if size is None:
         return _poisson(mt, lam)
