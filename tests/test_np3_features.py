@@ -369,3 +369,54 @@ def test_new_paths_free_what_they_allocate():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     f(300_000)
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 20_000     # KB
+
+
+def rows_1d(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.arange(3.0) * i)
+    return (np.array(rows), np.vstack(rows), np.stack(rows), np.concatenate(rows), np.hstack(rows),
+            np.asarray(rows), np.array(rows, dtype=np.int32))
+
+
+def blocks_2d(n):
+    blocks = []
+    for i in range(n):
+        blocks.append(np.ones((i + 1, 2)) * i)
+    return np.vstack(blocks), np.concatenate(blocks)
+
+
+def ragged_array(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.arange(i + 1))
+    return np.array(rows)
+
+
+def ragged_stack(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.arange(i + 1))
+    return np.stack(rows)
+
+
+def ragged_vstack(n):
+    blocks = []
+    for i in range(n):
+        blocks.append(np.ones((2, i + 1)))
+    return np.vstack(blocks)
+
+
+def lists_and_items(x, y, a):
+    return np.min([x, y]), np.max([x, y, 0.5]), np.sum([x, y]), np.mean([x, y]), a[0].item(), a.sum().item()
+
+
+def test_lists_of_arrays_built_at_run_time():
+    for n in (1, 3):
+        check_all_levels(rows_1d, n)
+        check_all_levels(ragged_array, n)        # NumPy's inhomogeneous-shape ValueError
+        check_all_levels(ragged_stack, n)
+        check_all_levels(ragged_vstack, n)
+    for n in (0, 1, 3):
+        check_all_levels(blocks_2d, n)           # 0: need at least one array
+    check_all_levels(lists_and_items, 1.5, -2.0, np.array([0.25, 3.0]))

@@ -135,6 +135,9 @@ class CallLowering:
                 return self.complex_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.TupleType):
                 return self.tuple_method(base, node.func.attr, node)
+            if node.func.attr == "item" and isinstance(getattr(base, "type", None), (T.IntType, T.FloatType, T.BoolType)):
+                self.positional(node, "item", 0)
+                return base                     # a NumPy scalar's .item(): the Python value
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)

@@ -80,6 +80,8 @@ class ReduceLowering:
     def reduce_value(self, arr: Value, kind: str, axis_node, node) -> Value:
         if isinstance(arr.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(arr.type, T.ListType) and self.read_type(arr).is_numeric():
+            arr = self.list_to_array(arr, None, node)       # np.max([x, y]): as np.asarray
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"numpy.{kind}() of a {arr.type} is not supported in compiled code "
                        "(it takes an array)", node)
