@@ -76,6 +76,8 @@ def is_default_rng(low, func: ast.AST) -> bool:
     from script.frontend.lower_stmt import PyRef
     if not isinstance(func, (ast.Name, ast.Attribute)):
         return False
+    if getattr(func, "id", getattr(func, "attr", None)) != "default_rng":
+        return False                    # resolve nothing else: every call assigned comes here
     node = func
     while isinstance(node, ast.Attribute):
         node = node.value
