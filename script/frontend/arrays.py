@@ -164,7 +164,26 @@ class ArrayLowering:
                   ExcInfo("IndexError", _OUT_OF_BOUNDS), loc)
         return j
 
+    def spread_tuple_index(self, index_node):
+        """`index_node`, or, when it is an expression whose value is a tuple (``m[idx]`` for
+        ``idx`` from ``np.ndindex``), a tuple node of its items (each given by
+        `pre_evaluated`), as ``m[i, j]``. The index is evaluated once, here."""
+        if isinstance(index_node, (ast.Tuple, ast.Slice, ast.Constant)):
+            return index_node
+        v = self.lazy(index_node)
+        if not isinstance(getattr(v, "type", None), T.TupleType) or not v.type.elems:
+            self.pre_evaluated[id(index_node)] = v
+            return index_node
+        loc = self.loc(index_node)
+        parts = []
+        for k, t in enumerate(v.type.elems):
+            part = ast.copy_location(ast.Name(f"index{k}", ast.Load()), index_node)
+            self.pre_evaluated[id(part)] = self.emit("extract", [v], t, k, loc)
+            parts.append(part)
+        return ast.copy_location(ast.Tuple(parts, ast.Load()), index_node)
+
     def array_load(self, arr: Value, index_node, node) -> Value:
+        index_node = self.spread_tuple_index(index_node)
         fancy = self.array_index_value(index_node)
         if fancy is not None:
             return self.fancy_load(arr, fancy, node)
@@ -178,6 +197,7 @@ class ArrayLowering:
 
     def array_store(self, arr: Value, index_node, value, node) -> None:
         """``arr[index] = value``; `value` may be an element-wise expression (elementwise)."""
+        index_node = self.spread_tuple_index(index_node)
         fancy = self.array_index_value(index_node)
         if fancy is not None:
             return self.fancy_store(arr, fancy, value, node)
@@ -280,16 +300,35 @@ class ArrayLowering:
         arr = self.expr(target.value)
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"item assignment is not supported on {arr.type}", target)
-        if self.array_index_value(target.slice) is not None:
-            self.error("augmented assignment through an array index (a[mask] += v) is not supported "
-                       "in compiled code; write a[mask] = a[mask] + v", node)
-        if self.is_view_index(arr, target.slice):
-            view = self.array_view(arr, target.slice, target)
+        index_node = self.spread_tuple_index(target.slice)
+        fancy = self.array_index_value(index_node)
+        plan = self.index_plan(arr, index_node, target) if fancy is None else None
+        if fancy is not None or plan is not None:
+            return self.fancy_aug_assign(arr, fancy, plan, node)
+        if self.is_view_index(arr, index_node):
+            view = self.array_view(arr, index_node, target)
             return self.array_aug_assign_to(view, type(node.op), self.lazy(node.value), node)
-        idx = self.array_indices(arr, target.slice, target)
+        idx = self.array_indices(arr, index_node, target)
         old = self.emit("load", [arr, *idx], arr.type.dtype, None, self.loc(target))
         new = self.binop(type(node.op), old, self.expr(node.value), node)
         self.store_element(arr, idx, new, node)
+
+    def fancy_aug_assign(self, arr: Value, fancy, plan, node: ast.AugAssign) -> None:
+        """``a[mask] += v``, ``a[idx] *= v``, ``m[idx, 1:] -= v``: NumPy's ``t = a[index];
+        t += v; a[index] = t``. The index is computed once, before the value; the in-place
+        step is a new array's, with its same_kind rule and broadcasting; duplicate indices
+        take the last write, as NumPy's."""
+        from script.frontend.elementwise import ArrayExpr
+        if isinstance(fancy, ArrayExpr):
+            fancy = self.materialize(fancy, node)
+        temp = self.fancy_load(arr, fancy, node) if plan is None else self.gather(plan, node)
+        if not isinstance(getattr(temp, "type", None), T.ArrayType):
+            self.error("augmented assignment through this index is not supported in compiled code", node)
+        self.array_aug_assign_to(temp, type(node.op), self.lazy(node.value), node)
+        if plan is None:
+            self.fancy_store(arr, fancy, temp, node)
+        else:
+            self.scatter(plan, temp, node)
 
     def array_attribute(self, arr: Value, node: ast.Attribute) -> Value:
         t: T.ArrayType = arr.type
@@ -358,11 +397,9 @@ class ArrayLowering:
             if arr is None:
                 return self.iterable_value(other, node)
             return self.size_of(arr, node), self.flat_element(arr, node), arr.type.dtype
-        func = getattr(node, "func", None)
-        named = isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name))
-        # resolving a name or a module's attribute computes nothing, so another callee is left alone
-        if not (named and getattr(func, "id", getattr(func, "attr", None)) == "ndenumerate"
-                and getattr(self.callee_ref(func), "obj", None) is np.ndenumerate):
+        if self.names_numpy(node, "ndindex"):
+            return self.ndindex_iterable(node)
+        if not self.names_numpy(node, "ndenumerate"):
             return None
         if len(node.args) != 1 or node.keywords:
             self.error("numpy.ndenumerate() takes one array here", node)
@@ -379,6 +416,37 @@ class ArrayLowering:
 
         return (self.size_of(arr, node), item,
                 T.TupleType([T.TupleType([T.I64] * t.ndim), t.dtype]))
+
+    def names_numpy(self, node, name: str) -> bool:
+        """Whether `node` is a call of ``np.<name>`` (by a name or a module's attribute, whose
+        resolution computes nothing, so another callee is left alone)."""
+        func = getattr(node, "func", None)
+        named = isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name))
+        return named and getattr(func, "id", getattr(func, "attr", None)) == name \
+            and getattr(self.callee_ref(func), "obj", None) is getattr(np, name)
+
+    def ndindex_iterable(self, node):
+        """``np.ndindex(shape)`` / ``np.ndindex(d0, d1, ...)``: every index tuple of that shape
+        in C order; NumPy's ValueError for a negative length."""
+        if node.keywords:
+            self.error("numpy.ndindex() takes no keyword arguments", node)
+        loc = self.loc(node)
+        values = []
+        for a in node.args:         # ndindex(shape), ndindex(d0, d1), ndindex(*shape)
+            v = self.expr(a.value if isinstance(a, ast.Starred) else a)
+            if isinstance(v.type, T.TupleType) and (isinstance(a, ast.Starred) or len(node.args) == 1):
+                values += [self.emit("extract", [v], e, k, loc) for k, e in enumerate(v.type.elems)]
+            else:
+                values.append(v)
+        if not values or not all(isinstance(v.type, (T.IntType, T.BoolType)) for v in values):
+            self.error("numpy.ndindex() takes a shape: a tuple of ints, or ints", node)
+        dims = [self.coerce(v, T.I64, node) for v in values]
+        size = Const(1, T.I64)
+        for d in dims:
+            self.raise_if(self.cmp("lt", d, Const(0, T.I64), node), "ValueError",
+                          "negative dimensions are not allowed", node)
+            size = self.emit("mul", [size, d], T.I64, None, loc)
+        return size, lambda i: self.make_tuple(self.unravel(i, dims, node), node), T.TupleType([T.I64] * len(dims))
 
     def flat_element(self, arr: Value, node):
         """i -> element i of `arr` in C order (0 <= i < arr.size): one load from a flat view

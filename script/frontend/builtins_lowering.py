@@ -29,7 +29,7 @@ from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
-from script.frontend.random_calls import random_call
+from script.frontend.random_calls import is_default_rng, make_generator, random_call
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -112,6 +112,8 @@ class CallLowering:
             return self.lookup(node)
         if isinstance(node, ast.Attribute):
             return self.attribute_ref(node)
+        if isinstance(node, ast.Call) and is_default_rng(self, node.func):
+            return make_generator(self, node)       # np.random.default_rng(s).random(): random_calls.py
         return self.expr(node)
 
     # ---- calls -------------------------------------------------------------------------
@@ -146,6 +148,9 @@ class CallLowering:
                 return self.named_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.TupleType):
                 return self.tuple_method(base, node.func.attr, node)
+            if node.func.attr == "item" and isinstance(getattr(base, "type", None), (T.IntType, T.FloatType, T.BoolType)):
+                self.positional(node, "item", 0)
+                return base                     # a NumPy scalar's .item(): the Python value
             method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)

@@ -46,6 +46,7 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
+from script.frontend.random_calls import GENERATOR, assign_default_rng
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
@@ -114,6 +115,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
+        self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -189,6 +191,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         scoped = self.comprehension_var(name) if self.comp_scopes else None
         if scoped is not None:
             return self.read(scoped, self.loc(node))
+        if name in self.rng_names:
+            return PyRef(GENERATOR, name)
         if name in self.locals:
             value = self.read_local(name, node)
             if is_optional(value):
@@ -450,6 +454,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.assign_lambda(node.targets[0], node.value)      # closures.py
             return
         if self.store_generator(node):                          # generators.py: g = gen(...)
+            return
+        if assign_default_rng(self, node):                      # random_calls.py: rng = default_rng(s)
             return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)

@@ -291,8 +291,12 @@ class AllocLowering:
         start, stop, num, endpoint, retstep, dtype = self.np_args(
             node, name, ("start", "stop", "num", "endpoint", "retstep", "dtype"), 2)
         loc = self.loc(node)
+        with_step = False
         if retstep is not None:
-            self.error("numpy.linspace(retstep=...) is not supported in compiled code", retstep)
+            r = self.expr(retstep)
+            if not isinstance(r, Const):
+                self.error("numpy.linspace(retstep=...) must be a constant in compiled code", retstep)
+            with_step = bool(r.value)
         lo = self.float_arg(self.expr(start), node)
         hi = self.float_arg(self.expr(stop), node)
         t = T.F64
@@ -331,6 +335,9 @@ class AllocLowering:
             has_two = self.cmp("gt", n, Const(1, T.I64), node)
             self.when(has_two, lambda: self.emit(
                 "store", [out, self.cast_element(hi, out.type.dtype, node), last], T.NONE, None, loc), node)
+        if with_step:           # (samples, step); the step is NaN where there is none, as NumPy's
+            step = self.emit("select", [positive, step, Const(float("nan"), t)], t, None, loc)
+            return self.make_tuple([out, step], node)
         return out
 
     def when(self, cond: Value, then, node) -> None:
@@ -461,6 +468,9 @@ class AllocLowering:
         from script.frontend.numpy_lib_call import call_library
         if name in ("std", "var") and self.axis_given(node, 1):
             return self.std_var(node, name)
+        if name in ("average", "count_nonzero", "ptp") and self.axis_given(node, 1) and not self.axis_is_none(node):
+            from script.frontend import axis_stats
+            return getattr(axis_stats, name + "_axis")(self, node)
         return call_library(self, node, name)
 
     def np_where_any(self, node, name):
@@ -469,6 +479,12 @@ class AllocLowering:
         if len(node.args) + len(node.keywords) == 1:
             return self.np_library(node, "nonzero")
         return NUMPY_FUNCTIONS["where"](self, node, name)
+
+    @staticmethod
+    def axis_is_none(node: ast.Call) -> bool:
+        """Whether a call says ``axis=None`` by keyword (the whole-array form)."""
+        return any(k.arg == "axis" and isinstance(k.value, ast.Constant) and k.value.value is None
+                   for k in node.keywords)
 
     @staticmethod
     def axis_given(node: ast.Call, position: int) -> bool:
@@ -555,7 +571,12 @@ def _limits(lowering, node, name):
     return lower_limits(lowering, node, name)
 
 
-NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits})
+def _pad(lowering, node, name):
+    from script.frontend.numpy_pad import lower_pad
+    return lower_pad(lowering, node)
+
+
+NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits, "pad": _pad})
 
 
 def numpy_handler(obj):

@@ -66,6 +66,10 @@ class JoinLowering:
             if isinstance(v.type, T.ArrayType):
                 return v if name == "asarray" and dtype is None else self.copy_array(
                     v, node, self.dtype_arg(dtype, v.type.dtype))
+            if isinstance(v.type, T.ListType) and isinstance(self.read_type(v), T.ArrayType):
+                self.pre_evaluated[id(obj)] = v
+                rows = self.list_join(obj, name, node, "array_of_rows")
+                return rows if dtype is None else self.copy_array(rows, node, self.dtype_arg(dtype, None))
             if isinstance(v.type, T.ListType):
                 return self.list_to_array(v, self.dtype_arg(dtype, None), node)
             if isinstance(v.type, T.TupleType) and v.type.elems:
@@ -97,18 +101,46 @@ class JoinLowering:
 
     # ---- joining arrays -----------------------------------------------------------------
 
+    def list_join(self, seq_node, name: str, node, fn_name: str, axis_node=None):
+        """`numpy.name` of a list value of arrays (numpy_lists.py), or None when `seq_node`
+        is a literal or holds no such list; only the default axis."""
+        if isinstance(seq_node, (ast.Tuple, ast.List)):
+            return None
+        v = self.lazy(seq_node)
+        if not (isinstance(getattr(v, "type", None), T.ListType) and isinstance(self.read_type(v), T.ArrayType)):
+            self.pre_evaluated[id(seq_node)] = v
+            return None
+        if axis_node is not None and not (isinstance(axis_node, ast.Constant) and axis_node.value == 0):
+            self.error(f"numpy.{name}() of a list built at run time takes axis 0 only in compiled code", axis_node)
+        from script.frontend import numpy_lists
+        self.pre_evaluated[id(seq_node)] = v
+        call = ast.copy_location(ast.Call(ast.Name(fn_name, ast.Load()), [seq_node], []), node)
+        return self.call_script(self.ctx.info_for(getattr(numpy_lists, fn_name)), call)
+
     def np_concatenate(self, node, name):
         seq, axis = self.np_args(node, name, ("arrays", "axis"), 1)
+        joined = self.list_join(seq, name, node, "concatenate_rows", axis)
+        if joined is not None:
+            return joined
         parts = self.sequence_values(seq, name)
         return self.concatenate_values(parts, self.const_axis(axis, parts, 0, node), node)
 
     def np_stack(self, node, name):
         seq, axis = self.np_args(node, name, ("arrays", "axis"), 1)
+        joined = self.list_join(seq, name, node, "stack_rows", axis)
+        if joined is not None:
+            return joined
         parts = self.sequence_values(seq, name)
         return self.np_stack_values(parts, self.const_axis(axis, parts, 0, node, extra=1), node)
 
     def np_vstack(self, node, name):
         (seq,) = self.np_args(node, name, ("tup",), 1)
+        v = self.lazy(seq) if not isinstance(seq, (ast.Tuple, ast.List)) else None
+        if v is not None:
+            self.pre_evaluated[id(seq)] = v
+            if isinstance(getattr(v, "type", None), T.ListType) and isinstance(self.read_type(v), T.ArrayType):
+                rows = "stack_rows" if self.read_type(v).ndim == 1 else "concatenate_rows"
+                return self.list_join(seq, name, node, rows)
         parts = self.sequence_values(seq, name)
         if all(p.type.ndim == 1 for p in self.arrays_of(parts, name, node)):
             return self.np_stack_values(parts, 0, node)
@@ -116,6 +148,13 @@ class JoinLowering:
 
     def np_hstack(self, node, name):
         (seq,) = self.np_args(node, name, ("tup",), 1)
+        v = self.lazy(seq) if not isinstance(seq, (ast.Tuple, ast.List)) else None
+        if v is not None:
+            self.pre_evaluated[id(seq)] = v
+            if isinstance(getattr(v, "type", None), T.ListType) and isinstance(self.read_type(v), T.ArrayType):
+                if self.read_type(v).ndim != 1:
+                    self.error("numpy.hstack() of a list built at run time takes 1-d arrays in compiled code", seq)
+                return self.list_join(seq, name, node, "concatenate_rows")
         parts = self.arrays_of(self.sequence_values(seq, name), name, node)
         return self.concatenate_values(parts, 0 if parts[0].type.ndim == 1 else 1, node)
 

@@ -309,9 +309,49 @@ def unique(a):
 
 # ---- differences, products, constructors --------------------------------------------------
 
-def diff(a, n=1, axis=-1):
+def diff(a, n=1, axis=-1, prepend=None, append=None):
     """The n-th differences along `axis` of a 1-d or 2-d array (``!=`` of neighbours for
-    bools, as NumPy)."""
+    bools, as NumPy), of `a` with `prepend` and `append` (scalars or arrays) joined on."""
+    if prepend is None and append is None:
+        return _diff(a, n, axis)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    return _diff(_extended(a, _axis(axis, a.ndim), prepend, append), n, axis)
+
+
+def _extended(a, ax, prepend, append):
+    if a.ndim == 1:
+        if prepend is None:
+            return np.concatenate((a, _block(append, a, ax)))
+        if append is None:
+            return np.concatenate((_block(prepend, a, ax), a))
+        return np.concatenate((_block(prepend, a, ax), a, _block(append, a, ax)))
+    if ax == 0:
+        if prepend is None:
+            return np.concatenate((a, _block(append, a, ax)), axis=0)
+        if append is None:
+            return np.concatenate((_block(prepend, a, ax), a), axis=0)
+        return np.concatenate((_block(prepend, a, ax), a, _block(append, a, ax)), axis=0)
+    if prepend is None:
+        return np.concatenate((a, _block(append, a, ax)), axis=1)
+    if append is None:
+        return np.concatenate((_block(prepend, a, ax), a), axis=1)
+    return np.concatenate((_block(prepend, a, ax), a, _block(append, a, ax)), axis=1)
+
+
+def _block(v, a, ax):
+    """`v` as the block diff joins to `a` along `ax`: an array as it is, a scalar broadcast
+    to length 1 along the axis (NumPy's broadcast_to)."""
+    if isinstance(v, np.ndarray):
+        return v
+    if a.ndim == 1:
+        return np.full(1, v)
+    if ax == 0:
+        return np.full((1, a.shape[1]), v)
+    return np.full((a.shape[0], 1), v)
+
+
+def _diff(a, n, axis):
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     ax = _axis(axis, a.ndim)
@@ -486,7 +526,8 @@ def meshgrid(x: np.ndarray, y: np.ndarray, indexing=0):
 
 # ---- reductions and comparisons -----------------------------------------------------------
 
-def count_nonzero(a):
+def count_nonzero(a, axis=None):
+    """Of the whole array (a constant axis: axis_stats.py)."""
     n = 0
     for x in a.ravel():
         if x != 0:
@@ -494,7 +535,8 @@ def count_nonzero(a):
     return n
 
 
-def ptp(a):
+def ptp(a, axis=None):
+    """Of the whole array (a constant axis: axis_stats.py)."""
     return a.max() - a.min()
 
 

@@ -27,11 +27,11 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_shape,
-                                 numpy_signal, numpy_stats)
+    from script.frontend import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_select,
+                                 numpy_shape, numpy_signal, numpy_stats)
     table = {}
     for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
-                   numpy_more):
+                   numpy_more, numpy_select):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
@@ -108,7 +108,8 @@ def _is_static(low, arg: ast.AST) -> bool:
 
 # NumPy function -> {flag: the library function to call when only that flag is a constant
 # True}: flags that change the type of the result (a tuple instead of an array).
-FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"}}
+FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"},
+              "histogram": {"density": "histogram_density"}}
 
 
 def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
@@ -127,10 +128,15 @@ def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
     return (flags[on[0].arg] if on else name), call
 
 
+# Parameters that take a sequence of ints, not an array_like of values.
+_LIST_PARAMS = frozenset({"shape", "axes", "reps", "newshape", "dims", "pad_width"})
+
+
 def bind(low, info, node: ast.Call, first: Value | None,
          name: str | None = None) -> dict[str, tuple[Value, ast.AST]]:
     """The call's arguments by parameter name, each evaluated now, in the call's order, and
     left in `pre_evaluated` for `call_script` to take (unknown names are its to report).
+    A list where NumPy takes an array_like is made an array (``np.asarray``).
     String options are those of NumPy function `name` (numpy_lapack_call.OPTIONS) or the
     shared `OPTIONS`."""
     from script.frontend.numpy_lapack_call import OPTIONS as FUNCTION_OPTIONS
@@ -150,6 +156,8 @@ def bind(low, info, node: ast.Call, first: Value | None,
             continue                    # a dtype or a function: bound when the callee is compiled
         else:
             v = low.expr(arg)
+            if isinstance(v.type, T.ListType) and pname not in _LIST_PARAMS:
+                v = low.list_to_array(v, None, arg)     # array_like: np.percentile(a, [10, 90])
         low.pre_evaluated[id(arg)] = v
         if pname is not None:
             out[pname] = (v, arg)
@@ -254,11 +262,22 @@ def _check_int_arg(param: str, what: str):
     return check
 
 
+def _check_bins(low, vals, nodes, node) -> None:
+    bins = vals.get("bins")
+    if bins is not None and isinstance(bins.type, T.ArrayType):
+        if bins.type.ndim != 1:
+            low.error("`bins` must be 1d, when an array", nodes["bins"])
+        return
+    _check_int_arg("bins", "numpy.histogram() takes an int number of bins or an array of edges here")(
+        low, vals, nodes, node)
+
+
 _SQUARE = _check_rank("a", (2,), "numpy.linalg takes a 2-d array here")
 
 CHECKS = {
     "bincount": _check_bincount,
-    "histogram": _check_int_arg("bins", "numpy.histogram() takes an int number of bins here"),
+    "histogram": _check_bins,
+    "histogram_density": _check_bins,
     "digitize": _check_rank("bins", (1,), "object too deep for desired array (the bins must be 1-d)"),
     "linalg.solve": _check_all(_SQUARE, _check_rank("b", (1, 2), "numpy.linalg.solve() takes a 1-d or "
                                                                  "2-d right-hand side here")),

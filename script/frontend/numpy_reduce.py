@@ -80,13 +80,36 @@ class ReduceLowering:
     def reduce_value(self, arr: Value, kind: str, axis_node, node) -> Value:
         if isinstance(arr.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(arr.type, T.ListType) and self.read_type(arr).is_numeric():
+            arr = self.list_to_array(arr, None, node)       # np.max([x, y]): as np.asarray
         if not isinstance(arr.type, T.ArrayType):
             self.error(f"numpy.{kind}() of a {arr.type} is not supported in compiled code "
                        "(it takes an array)", node)
+        if isinstance(axis_node, ast.Tuple):
+            return self.reduce_axes(arr, kind, axis_node, node)
         axis = self.axis_arg(axis_node, arr.type.ndim, node)
         if axis is None or arr.type.ndim == 1:
             return self.reduce_all(arr, kind, node)
         return self.reduce_axis(arr, axis, kind, node)
+
+    def reduce_axes(self, arr: Value, kind: str, axes_node: ast.Tuple, node) -> Value:
+        """A reduction along a tuple of constant axes (``a.sum(axis=(0, 1))``): the whole
+        array when it names every axis, else one axis after another, the last first (a mean
+        of the means of equal-length lines is the mean; float results differ from NumPy's
+        by rounding only)."""
+        ndim = arr.type.ndim
+        if kind not in ("sum", "prod", "min", "max", "mean", "any", "all"):
+            self.error(f"numpy.{kind}() takes one axis, not a tuple of axes", axes_node)
+        axes = [self.axis_arg(e, ndim, node) for e in axes_node.elts]
+        if any(a is None for a in axes):
+            self.error("an axis in a tuple of axes must be an int constant", axes_node)
+        if len(set(axes)) != len(axes):
+            self.error("duplicate value in 'axis'", axes_node)
+        if len(axes) == ndim:
+            return self.reduce_all(arr, kind, node)
+        for axis in sorted(axes, reverse=True):
+            arr = self.reduce_axis(arr, axis, kind, node) if arr.type.ndim > 1 else self.reduce_all(arr, kind, node)
+        return arr
 
     def axis_arg(self, axis_node, ndim: int, node) -> int | None:
         """The axis an ``axis=`` argument names, normalized to 0 <= axis < ndim; None for

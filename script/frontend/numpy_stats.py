@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+builtins_range = range      # `range` is histogram's parameter
+
 from script.frontend.numpy_lib_call import raise_if
 
 
@@ -88,6 +90,47 @@ def histogram(a: np.ndarray, bins=10, range=None):    # noqa: A002 - NumPy's nam
     _fill_edges(edges, lo, hi)
     _check_edges(edges)
     return _count(values, edges, hi - lo, False), edges
+
+
+def _histogram_edges(a: np.ndarray, bins: np.ndarray, range=None):    # noqa: A002 - NumPy's name
+    """(counts, bins) for an array of edges: the values in [bins[k], bins[k + 1]) (the last
+    bin closed), by NumPy's searchsorted over the sorted data; `range` plays no part."""
+    if bins.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    for k in builtins_range(bins.shape[0] - 1):
+        if bins[k] > bins[k + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    nb = bins.shape[0] - 1
+    counts = np.zeros(max(nb, 0), dtype=np.int64)
+    if nb <= 0:
+        return counts, bins
+    values = np.sort(a.ravel())
+    below = np.searchsorted(values, bins[0])
+    for k in builtins_range(nb):
+        if k == nb - 1:
+            upper = np.searchsorted(values, bins[k + 1], side="right")
+        else:
+            upper = np.searchsorted(values, bins[k + 1])
+        counts[k] = upper - below
+        below = upper
+    return counts, bins
+
+
+def histogram_density(a: np.ndarray, bins=10, range=None):    # noqa: A002 - NumPy's name
+    """``histogram(..., density=True)``: counts / bin widths / total (NaN for no data, as
+    NumPy's 0/0)."""
+    counts, edges = histogram(a, bins, range)
+    return _density(counts, edges), edges
+
+
+def _histogram_density_edges(a: np.ndarray, bins: np.ndarray, range=None):    # noqa: A002
+    counts, edges = _histogram_edges(a, bins, range)
+    return _density(counts, edges), edges
+
+
+def _density(counts, edges):
+    widths = (edges[1:] - edges[:-1]).astype(np.float64)
+    return counts / widths / counts.sum()
 
 
 def _not_finite(lo, hi, supplied) -> None:
@@ -232,12 +275,13 @@ def _search_reversed(a, v, right):
     return lo
 
 
-def average(a: np.ndarray, weights=None):
-    """The mean of all elements (with `weights`: `_average_weighted`)."""
+def average(a: np.ndarray, axis=None, weights=None):
+    """The mean of all elements (with `weights`: `_average_weighted`; a constant axis:
+    axis_stats.py)."""
     return a.mean()
 
 
-def _average_weighted(a: np.ndarray, weights: np.ndarray):
+def _average_weighted(a: np.ndarray, axis=None, weights: np.ndarray = None):
     """The weighted mean Σ a·w / Σ w, in NumPy's result type (float64 for int arrays)."""
     if a.ndim != weights.ndim:
         raise TypeError("Axis must be specified when shapes of a and weights differ.")
@@ -254,4 +298,5 @@ def _average_weighted(a: np.ndarray, weights: np.ndarray):
 # the function to call when the named parameter holds a scalar, or an array (numpy_lib_call;
 # `weights is None` does not compile when `weights` is an array)
 SCALAR_FORMS = {"digitize": ("x", _digitize_scalar)}
-ARRAY_FORMS = {"bincount": ("weights", _bincount_weighted), "average": ("weights", _average_weighted)}
+ARRAY_FORMS = {"bincount": ("weights", _bincount_weighted), "average": ("weights", _average_weighted),
+               "histogram": ("bins", _histogram_edges), "histogram_density": ("bins", _histogram_density_edges)}

@@ -14,7 +14,7 @@ import ast
 import functools
 import sys
 
-from script.frontend import nprandom, pyrandom
+from script.frontend import npgenerator, nprandom, pyrandom
 from script.frontend.numpy_lib_call import bind
 from script.ir import types as T
 
@@ -29,10 +29,150 @@ _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sa
           "shuffle": "shuffle", "permutation": "permutation", "choice": "choice"}
 
 
+# Generator method -> npgenerator function name
+_GENERATOR = {"random": "random", "normal": "normal", "standard_normal": "standard_normal",
+              "uniform": "uniform", "integers": "integers", "exponential": "exponential",
+              "standard_exponential": "standard_exponential", "choice": "choice",
+              "shuffle": "shuffle", "permutation": "permutation", "poisson": "poisson"}
+
+
+class CompiledGenerator:
+    """What a name bound to ``np.random.default_rng(...)`` is in compiled code: no value, a
+    Python object whose attributes are the methods below. Passed to a callee, it is bound
+    statically (static_args.py), as functions are."""
+
+    def __getattr__(self, name: str):
+        if name in _GENERATOR:
+            return GeneratorMethod(name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return "a numpy.random.Generator"
+
+
+class GeneratorMethod:
+    """``rng.<name>``: lowers its own calls (lower_call's `__script_call__`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GeneratorMethod) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("GeneratorMethod", self.name))
+
+    def __script_call__(self, low, node: ast.Call):
+        return _call_generator(self.name, low, node)
+
+
+GENERATOR = CompiledGenerator()
+
+
+def is_default_rng(low, func: ast.AST) -> bool:
+    """Whether `func` names ``numpy.random.default_rng`` (a name or an attribute chain)."""
+    from script.frontend.lower_stmt import PyRef
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    if getattr(func, "id", getattr(func, "attr", None)) != "default_rng":
+        return False                    # resolve nothing else: every call assigned comes here
+    node = func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id in low.locals:
+        return False
+    try:
+        ref = low.callee_ref(func)
+    except Exception:                   # noqa: BLE001 - not a name of a Python object
+        return False
+    module = sys.modules.get("numpy.random")
+    return isinstance(ref, PyRef) and module is not None and ref.obj is module.default_rng
+
+
+def make_generator(low, node: ast.Call):
+    """``np.random.default_rng(seed)``: seeds the compiled numpy state (when a seed is
+    given) and gives the PyRef every method call goes through."""
+    from script.frontend.lower_stmt import PyRef
+    if len(node.args) + len(node.keywords) > 1 or any(k.arg != "seed" for k in node.keywords):
+        low.error("numpy.random.default_rng() takes one argument, the seed", node)
+    given = node.args[0] if node.args else node.keywords[0].value if node.keywords else None
+    if given is not None and not (isinstance(given, ast.Constant) and given.value is None):
+        seed = low.expr(given)
+        if not isinstance(seed.type, (T.IntType, T.BoolType)):
+            low.error(f"numpy.random.default_rng()'s seed must be an int in compiled code, not {seed.type}", given)
+        call = ast.copy_location(ast.Call(ast.Name("seed_generator", ast.Load()), [given], []), node)
+        low.pre_evaluated[id(given)] = seed
+        low.call_script(low.ctx.info_for(npgenerator.seed_generator), call)
+    return PyRef(GENERATOR, "default_rng()")
+
+
+def assign_default_rng(low, node: ast.Assign) -> bool:
+    """``rng = np.random.default_rng(seed)``: seeds, and makes `rng` name the generator for the
+    rest of the function (True); False for any other assignment. Assigning anything else to
+    such a name is a CompileError."""
+    names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+    if not (isinstance(node.value, ast.Call) and is_default_rng(low, node.value.func)):
+        for name in names:
+            if name in low.rng_names:
+                low.error(f"'{name}' names a numpy.random.Generator here: compiled code cannot "
+                          "assign another value to it", node)
+        return False
+    if len(names) != len(node.targets):
+        low.error("numpy.random.default_rng() can only be assigned to a name in compiled code", node)
+    make_generator(low, node.value)
+    low.rng_names.update(names)
+    return True
+
+
+def _generator_value(low, node: ast.Call):
+    low.error("a numpy.random.Generator is not a value in compiled code: assign "
+              "np.random.default_rng(...) to a name, or call its methods on the call", node)
+
+
+def _call_generator(name: str, low, node: ast.Call):
+    fn = _GENERATOR[name]
+    params = {"choice": ("a", "size", "replace", "p")}.get(name)
+    if params is not None:
+        given = dict(zip(params, node.args))
+        given.update((k.arg, k.value) for k in node.keywords)
+        p = given.get("p")
+        if p is not None and not (isinstance(p, ast.Constant) and p.value is None):
+            replace = given.get("replace")
+            if replace is not None and not (isinstance(replace, ast.Constant) and replace.value is True):
+                low.error("choice() with p= and replace=False is not supported in compiled code", node)
+            fn = "choice_p"
+    info = low.ctx.info_for(getattr(npgenerator, fn))
+    args = bind(low, info, node, None)
+    a = args.get("a") if name == "choice" else args.get("x") if name == "permutation" else None
+    if a is not None and isinstance(a[0].type, (T.IntType, T.BoolType)):
+        info = low.ctx.info_for(getattr(npgenerator, fn.replace("choice", "choice_of_int")
+                                        if name == "choice" else "permutation_of_int"))
+    elif name == "choice" and not (isinstance(a[0].type, T.ArrayType) and a[0].type.ndim == 1):
+        low.error("Generator.choice() takes an int or a 1-d array here", a[1])
+    if name in ("shuffle", "permutation") and any(k.arg == "axis" for k in node.keywords):
+        low.error(f"Generator.{name}()'s axis is not supported in compiled code", node)
+    _size_tuple(low, args)
+    return low.call_script(info, node)
+
+
+def _size_tuple(low, args) -> None:
+    """An int `size` becomes a 1-tuple; ``size=()`` is refused."""
+    size, size_node = args.get("size", (None, None))
+    if size is not None and isinstance(size.type, (T.IntType, T.BoolType)):
+        low.pre_evaluated[id(size_node)] = low.make_tuple([low.coerce(size, T.I64, size_node)], size_node)
+    elif size is not None and size.type == T.TupleType([]):
+        low.error("a size of () (a 0-d array) is not supported in compiled code", size_node)
+
+
 def random_call(obj):
     """The lowering ``(low, node) -> Value`` of a call of `obj` when it is one of the
     functions above of `random` or `numpy.random`, else None."""
     name = getattr(obj, "__name__", None)
+    module = sys.modules.get("numpy.random")
+    if name == "default_rng" and module is not None and obj is module.default_rng:
+        return _generator_value
     module = sys.modules.get("random")
     if name in _PYTHON and module is not None and getattr(module, name, None) is obj:
         return functools.partial(_call_python, name)
@@ -66,11 +206,7 @@ def _call_numpy(name: str, low, node: ast.Call):
         info = low.ctx.info_for(nprandom.choice_of_int)
     elif name == "choice" and not (isinstance(a[0].type, T.ArrayType) and a[0].type.ndim == 1):
         low.error("numpy.random.choice() takes an int or a 1-d array here", a[1])
-    size, size_node = args.get("size", (None, None))
-    if size is not None and isinstance(size.type, (T.IntType, T.BoolType)):
-        low.pre_evaluated[id(size_node)] = low.make_tuple([low.coerce(size, T.I64, size_node)], size_node)
-    elif size is not None and size.type == T.TupleType([]):
-        low.error("a size of () (a 0-d array) is not supported in compiled code", size_node)
+    _size_tuple(low, args)
     return low.call_script(info, node)
 
 

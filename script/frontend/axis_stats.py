@@ -1,0 +1,96 @@
+"""The ``axis=`` forms of NumPy functions the library (numpy_lib, numpy_stats) writes for the
+whole array only, built in the frontend from its element-wise expressions and reductions,
+where the axis is a constant (numpy_alloc.np_library routes them here):
+
+- ``np.count_nonzero(a, axis)``: ``(a != 0).sum(axis)``, int64;
+- ``np.ptp(a, axis)``: ``a.max(axis) - a.min(axis)`` in `a`'s dtype;
+- ``np.average(a, axis, weights=None)``: ``a.mean(axis)`` without weights; with them
+  NumPy's ``(a * w).sum(axis) / w.sum(axis)`` in ``result_type(a, w)`` (float64 at least for
+  int and bool `a`), a 1-d `w` laid along `axis`; a zero weight sum raises NumPy's
+  ``ZeroDivisionError``.
+"""
+
+from __future__ import annotations
+
+from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+
+def count_nonzero_axis(low, node) -> Value:
+    a_node, axis_node = low.np_args(node, "count_nonzero", ("a", "axis"), 1)
+    arr = low.expr(a_node)
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, low.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        low.error(f"numpy.count_nonzero(axis=...) takes an array here, not {arr.type}", a_node)
+    nonzero = low.materialize(low.ufunc_expr("not_equal", [arr, Const(0, T.I64)], node), node)
+    return low.reduce_value(nonzero, "sum", axis_node, node)
+
+
+def ptp_axis(low, node) -> Value:
+    a_node, axis_node = low.np_args(node, "ptp", ("a", "axis"), 1)
+    arr = low.expr(a_node)
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, low.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        low.error(f"numpy.ptp(axis=...) takes an array here, not {arr.type}", a_node)
+    hi = low.reduce_value(arr, "max", axis_node, node)
+    lo = low.reduce_value(arr, "min", axis_node, node)
+    return low.as_value(low.ufunc_expr("subtract", [hi, lo], node), node)
+
+
+def average_axis(low, node) -> Value:
+    a_node, axis_node, w_node, returned = low.np_args(node, "average", ("a", "axis", "weights", "returned"), 1)
+    if returned is not None:
+        low.error("numpy.average(returned=...) is not supported in compiled code", returned)
+    arr = low.expr(a_node)
+    w = low.expr(w_node) if w_node is not None else Const(None, T.NONE)
+    if isinstance(arr.type, Unknown) or isinstance(w.type, Unknown):
+        return Undef(UNKNOWN, low.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        low.error(f"numpy.average(axis=...) takes an array here, not {arr.type}", a_node)
+    if isinstance(w.type, T.NoneType):
+        return low.reduce_value(arr, "mean", axis_node, node)
+    if not isinstance(w.type, T.ArrayType):
+        low.error(f"numpy.average() takes an array of weights here, not {w.type}", w_node)
+    axis = low.axis_arg(axis_node, arr.type.ndim, node)
+    if axis is None:
+        low.error("numpy.average(axis=None, weights=...) is the whole-array form: leave axis out", axis_node)
+    loc = low.loc(node)
+    text = "Shape of weights must be consistent with shape of a along specified axis."
+    if w.type.ndim != arr.type.ndim:
+        if w.type.ndim != 1:
+            low.error(text, w_node)
+        length = low.emit("dim", [w], T.I64, 0, loc)
+        low.raise_if(low.cmp("ne", length, low.emit("dim", [arr], T.I64, axis, loc), node), "ValueError", text, node)
+        w = _along(low, w, axis, arr.type.ndim, node)
+    else:       # the same shape; else (1-d and 1-d) the length along the axis
+        for k in range(arr.type.ndim):
+            differ = low.cmp("ne", low.emit("dim", [w], T.I64, k, loc), low.emit("dim", [arr], T.I64, k, loc), node)
+            low.raise_if(differ, "ValueError", text, node)
+    base = arr if isinstance(arr.type.dtype, (T.FloatType, T.ComplexType)) else \
+        low.ufunc_expr("multiply", [arr, Const(1.0, T.F64)], node)
+    products = low.materialize(low.ufunc_expr("multiply", [base, w], node), node)
+    rt = products.type.dtype
+    weights = w if w.type.dtype == rt else low.copy_array(w, node, rt)
+    total = low.reduce_value(products, "sum", axis_node, node)
+    scale = low.reduce_value(weights, "sum", axis_node, node)
+    zero = low.ufunc_expr("equal", [scale, Const(0.0, T.F64)], node)
+    hit = low.reduce_value(low.materialize(zero, node), "any", None, node) if zero.ndim else \
+        low.as_value(zero, node)
+    low.raise_if(hit, "ZeroDivisionError", "Weights sum to zero, can't be normalized", node)
+    return low.as_value(low.ufunc_expr("true_divide", [total, scale], node), node)
+
+
+def _along(low, w: Value, axis: int, ndim: int, node) -> Value:
+    """A view of 1-d `w` with length-1 axes around it, its own at `axis` of `ndim`."""
+    loc = low.loc(node)
+    operands, letters = [w], ""
+    for k in range(ndim):
+        if k == axis:
+            operands += [Const(0, T.I64), low.emit("dim", [w], T.I64, 0, loc), Const(1, T.I64)]
+            letters += "s"
+        else:
+            letters += "n"
+    return low.emit("view", operands, T.ArrayType(w.type.dtype, ndim, "A"), letters, loc)
