@@ -45,7 +45,13 @@ def user_exception(text: str) -> BaseException:
     for k, c in enumerate(text):
         if c in "\x02\x03":
             cls = user_class(text[:k])
-            return cls(text[k + 1:]) if c == "\x02" else cls()
+            if c == "\x03":
+                return cls()
+            rest = text[k + 1:]
+            if rest.startswith("\x01"):        # its arguments' repr (frontend.messages ARGS_MARK)
+                from script.keyerror import key_args
+                return cls(*key_args(rest[1:]))
+            return cls(rest)
     return SystemError(f"malformed exception of a user class: {text!r}")
 
 

@@ -1,4 +1,5 @@
-"""The argument of a KeyError raised by compiled code for a missing dict key.
+"""The arguments of an exception raised by compiled code: the key of a KeyError for a missing
+dict key, the values of ``raise ValueError(x)``.
 
 Native code carries an exception out as a message (runtime.entry); for a dict key the
 message is the key's text (frontend.dicts `key_message`: ints, bools, floats as Python's repr
@@ -15,15 +16,21 @@ _NAMES = {"inf": math.inf, "nan": math.nan, "True": True, "False": False}
 
 
 def key_args(text: str) -> tuple:
-    """(key,) for the text of a key, or (text,) when it is not one."""
+    """(key,) for the text of a key, the arguments for ``*`` and the text of a tuple of them
+    (frontend.messages `args_message`), or (text,) when it is neither."""
     try:
+        if text.startswith("*"):
+            args = _value(ast.parse(text[1:], mode="eval").body)
+            if isinstance(args, tuple):
+                return args
+            raise ValueError("not arguments")
         return (_value(ast.parse(text, mode="eval").body),)
     except (SyntaxError, ValueError):
         return (text,)
 
 
 def _value(node):
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str):
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str, type(None)):
         return node.value
     if isinstance(node, ast.Name) and node.id in _NAMES:
         return _NAMES[node.id]

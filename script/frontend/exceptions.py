@@ -279,7 +279,7 @@ class TryLowering:
         allowed = set()
         for s in ast.walk(ast.Module(h.body, [])):
             if isinstance(s, ast.Raise):
-                allowed.add(id(s.exc))
+                allowed.update((id(s.exc), id(s.cause)))
             elif isinstance(s, ast.FormattedValue):
                 allowed.add(id(s.value))
             elif isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id in ("str", "repr", "print"):
@@ -318,6 +318,16 @@ class TryLowering:
         else:
             e = self.handling[-1]
         self.throw(e, self.loc(node))
+
+    def check_cause(self, cause) -> None:
+        """``raise X from cause``: `cause` is None or the ``e`` of an ``except ... as e``.
+        The exception raised is X, as in CPython; its ``__cause__`` is not kept (compiled
+        code has no traceback to show it in)."""
+        if isinstance(cause, ast.Constant) and cause.value is None:
+            return
+        if isinstance(cause, ast.Name) and cause.id in self.exc_names:
+            return
+        self.error("'raise ... from X' takes None or the name of an 'except ... as' in compiled code", cause)
 
     def keep_foreign(self, loops: int, node) -> None:
         """Before a ``return`` (`loops` 0) or a ``break``/``continue`` of the loop at depth

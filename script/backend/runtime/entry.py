@@ -215,9 +215,9 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     keyed, user, plain = fn.append_block("exc_keyed"), fn.append_block("exc_user"), fn.append_block("exc_plain")
     b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user)])
     b.position_at_end(keyed)
-    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots)
+    _raise_keyed(m, fn, b, slot_text, exc, fmt, kinds_at, slots)
     b.position_at_end(user)
-    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots, user=True)
+    _raise_keyed(m, fn, b, slot_text, exc, fmt, kinds_at, slots, user=True)
     b.position_at_end(plain)
     as_is, converted = fn.append_block("exc_slots_as_is"), fn.append_block("exc_slots_converted")
     b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
@@ -230,18 +230,20 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     b.ret(NULL)
 
 
-# A message whose first byte is KEYED_MARK is the text of a dict key (frontend.dicts): the
-# exception is raised with the key itself as its argument, as CPython's KeyError is
-# (script.keyerror turns the text back into the key).
+# A message whose first byte is KEYED_MARK is the repr of the exception's arguments (a dict
+# key: frontend.dicts; the arguments of a raise: frontend.messages `args_message`): the
+# exception is raised with those values as its arguments, as CPython's KeyError(3) is
+# (script.keyerror turns the text back into them).
 KEYED_MARK = 1
 # A message whose first byte is USER_MARK raises a user exception class (frontend
 # user_exceptions): ``script.caught_text.user_exception`` makes it from the text after the mark.
 USER_MARK = 2
 
 
-def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slots, user: bool = False) -> None:
-    """Raise ``KeyError(key)`` for the key whose text the message after its mark gives; with
-    `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
+def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, exc, fmt, kinds_at, slots,
+                 user: bool = False) -> None:
+    """Raise ``exc(*args)`` for the arguments whose repr the message after its mark gives;
+    with `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
     p = "user_" if user else "key_"
     text_at = b.alloca("ptr")
     text_fmt = b.gep("i8", fmt, int_const("i64", 1))
@@ -277,7 +279,7 @@ def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slot
         capi.call(m, b, "PyErr_SetObject", cls, args)
         capi.call(m, b, "Py_DecRef", cls)
     else:
-        capi.call(m, b, "PyErr_SetObject", capi.exception_class(m, b, "KeyError"), args)
+        capi.call(m, b, "PyErr_SetObject", exc, args)
     capi.call(m, b, "Py_DecRef", args)
     b.ret(NULL)
 
