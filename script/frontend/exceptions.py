@@ -5,8 +5,8 @@ goes. A `check` or ``raise`` has a class known while compiling: its exception is
 value (`exception`, after a branch for a check) and jumps straight to the ``except`` clause
 that catches that class (CPython's hierarchy of the builtin exceptions), or to the landing
 block of the innermost ``finally`` before one; a check nothing catches stays a `check`. A
-call is followed by `raised` and a branch to a block that takes the callee's exception
-(`catch`) to the ``try``'s landing block, which tests it against each clause in order at
+call (and a `str_py`, whose exception CPython raised: runtime/py_errors.py) is followed by
+`raised` and a branch to a block that takes the callee's exception (`catch`) to the ``try``'s landing block, which tests it against each clause in order at
 run time (`exc_match`); none matching sends it on to the enclosing ``try`` or out of the
 function (`reraise`, with its message as it was made). The exception travels in a
 synthetic variable (``$exc<N>``), so the clause gets it, and every variable the handler
@@ -73,7 +73,7 @@ class TryLowering:
         if op == "check" and self.in_try():
             return self.routed_check(operands, attr, loc)
         result = super().emit(op, operands, type, attr, loc)
-        if op == "call" and self.in_try() and isinstance(result, Instr):
+        if op in ("call", "str_py") and self.in_try() and isinstance(result, Instr):
             raised = super().emit("raised", [], T.BOOL, None, loc)
             land, cont = self.new_block("try.caught"), self.new_block("try.cont")
             self.branch(raised, land, cont, loc)

@@ -56,6 +56,7 @@ from script.backend.llvm import strings
 from script.backend.runtime import capi, dispatch
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
+from script.backend.runtime.py_errors import PYOBJ_MARK
 from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, VECTORCALL_RET
 
 # Straight-line checks and conversions that LLVM could barely improve: not optimized, and
@@ -213,7 +214,15 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     b.ret(NULL)
     b.position_at_end(message)
     keyed, user, plain = fn.append_block("exc_keyed"), fn.append_block("exc_user"), fn.append_block("exc_plain")
-    b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user)])
+    pyobj = fn.append_block("exc_pyobj")
+    b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user), (PYOBJ_MARK, pyobj)])
+    b.position_at_end(pyobj)            # CPython's own exception (runtime.py_errors), its reference
+    obj = b.inttoptr(slots[0], "ptr")
+    cls = capi.call(m, b, "PyObject_Type", obj)
+    capi.call(m, b, "PyErr_SetObject", cls, obj)
+    capi.call(m, b, "Py_DecRef", cls)
+    capi.call(m, b, "Py_DecRef", obj)
+    b.ret(NULL)
     b.position_at_end(keyed)
     _raise_keyed(m, fn, b, slot_text, exc, fmt, kinds_at, slots)
     b.position_at_end(user)

@@ -7,16 +7,15 @@
 - ``i32 script.str.py(Env*, i32 f, ptr s0, ptr s1, i64 i, double x, ptr out)``: the `str_py`
   op (ops.STR_PY, llvm.strings `call_python`): function number `f` of STR_PY computed by
   CPython with the GIL (taken back when the call released it), its result written to
-  `out`; 0 with the exception left set and ``env->status = STATUS_PYTHON_ERROR`` when it
-  raised, so that compiled code unwinds and the entry point raises it as it is.
+  `out`; 0 when it raised, with the exception in the Env's record (runtime.py_errors), so
+  that compiled code catches it or unwinds and the entry point raises it as it is.
 """
 
 from __future__ import annotations
 
 from script.backend.llvm import strings
-from script.backend.llvm.abi import ENV_STATUS, STATUS_PYTHON_ERROR
 from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const
-from script.backend.runtime import capi
+from script.backend.runtime import capi, py_errors
 from script.ir.ops import STR_PY
 
 FROM_PY, TO_PY = "script.str.from_py", "script.str.to_py"
@@ -84,13 +83,18 @@ def _build_py(m: NativeModule) -> None:
         b.position_at_end(done)
         for u in (u0, u1):
             _xdecref(m, b, u)
+        failed, computed = fn.append_block("failed"), fn.append_block("succeeded")
+        b.cbranch(b.icmp("eq", b.load("i32", ok), int_const("i32", 0)), failed, computed)
+        b.position_at_end(failed)
+        py_errors.emit_record(m, b, env)            # a record compiled code can catch
+        b.branch(computed)
+        b.position_at_end(computed)
 
     capi.holding_gil(m, b, env, body)
     result = b.load("i32", ok)
     raised, fine = fn.append_block("raised"), fn.append_block("fine")
     b.cbranch(b.icmp("eq", result, int_const("i32", 0)), raised, fine)
     b.position_at_end(raised)
-    b.store_at(int_const("i32", STATUS_PYTHON_ERROR), env, ENV_STATUS)
     b.ret(int_const("i32", 0))
     b.position_at_end(fine)
     b.ret(int_const("i32", 1))
