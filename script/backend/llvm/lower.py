@@ -173,7 +173,10 @@ class FunctionLowering:
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
-            memory.emit_rc(self.m, self.b, kind, self.value(v), v.type, cold)
+            if v.type == T.EXC:
+                caught.emit_rc(self.m, self.b, self.env, kind, self.value(v))
+            else:
+                memory.emit_rc(self.m, self.b, kind, self.value(v), v.type, cold)
 
     def cleanup(self, i: Instr) -> list:
         """The owned values to release when `i` raises (refcount)."""

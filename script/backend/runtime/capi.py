@@ -60,6 +60,7 @@ FUNCTIONS = {
     "PyComplex_FromDoubles": ("ptr", ["double", "double"], False),
     "Py_NewRef": ("ptr", ["ptr"], False),
     "Py_DecRef": ("void", ["ptr"], False),
+    "Py_IncRef": ("void", ["ptr"], False),
     "PyTuple_New": ("ptr", ["i64"], False),
     "PyTuple_SetItem": ("i32", ["ptr", "i64", "ptr"], False),
     "PyList_New": ("ptr", ["i64"], False),

@@ -58,3 +58,65 @@ def emit_record(m: NativeModule, b: Builder, env: Value) -> None:
     capi.call(m, b, "Py_DecRef", b.load("ptr", parts[2]))
     b.branch(done)
     b.position_at_end(done)
+
+
+# ---- references a caught exception holds ----------------------------------------------------
+
+RETAIN_SYMBOL, RELEASE_SYMBOL = "script.exc.incref", "script.exc.decref"
+
+
+def build_runtime(m: NativeModule) -> list[str]:
+    """``void script.exc.incref(Env *env, ptr record)`` and ``script.exc.decref``: count the
+    references an exception record (an `exc` value, llvm.caught) holds one more or one less:
+    the Python object of a PYOBJ_MARK record (with the GIL, taken back with ``env->tstate``
+    when the call released it), else the native strs of its SLOT_STR slots (their kinds end
+    with KINDS_END: llvm.abi). A record of status 2 holds nothing."""
+    for name, increments in ((RETAIN_SYMBOL, True), (RELEASE_SYMBOL, False)):
+        _build_rc(m, name, increments)
+    return [RETAIN_SYMBOL, RELEASE_SYMBOL]
+
+
+def _build_rc(m: NativeModule, name: str, increments: bool) -> None:
+    from script.backend.llvm import strings
+    from script.backend.llvm.abi import KINDS_END, KINDS_SHIFT, SLOT_STR
+    fn = m.new_function(name, "void", ["ptr", "ptr"], linkage="external")
+    env, record = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    done, recorded, formatted, pyobj, slots = (fn.append_block(n) for n in (
+        "done", "recorded", "formatted", "pyobj", "slots"))
+    status = b.load_at("i32", record, ENV_STATUS)
+    b.cbranch(b.icmp("eq", status, int_const("i32", STATUS_RECORDED)), recorded, done)
+    b.position_at_end(recorded)
+    fmt = b.load_at("ptr", record, ENV_FMT)
+    b.cbranch(b.icmp("ne", fmt, NULL), formatted, done)
+    b.position_at_end(formatted)
+    b.cbranch(b.icmp("eq", b.load("i8", fmt), int_const("i8", PYOBJ_MARK)), pyobj, slots)
+
+    b.position_at_end(pyobj)
+    obj = b.inttoptr(b.load_at("i64", record, ENV_ARGS), "ptr")
+    capi.holding_gil(m, b, env, lambda: capi.call(m, b, "Py_IncRef" if increments else "Py_DecRef", obj))
+    b.branch(done)
+
+    b.position_at_end(slots)            # kinds: 4 bytes a slot after the format, KINDS_END last
+    kinds_at = b.zext(b.lshr(b.load_at("i32", record, ENV_EXC), int_const("i32", KINDS_SHIFT)), "i64")
+    start = b.block
+    loop, body, str_slot, next_ = (fn.append_block(n) for n in ("kind", "kind_body", "str_slot", "next"))
+    has_kinds = b.icmp("ne", kinds_at, int_const("i64", 0))
+    b.cbranch(has_kinds, loop, done)
+    b.position_at_end(loop)
+    k = b.phi("i64")
+    k.add_incoming(int_const("i64", 0), start)
+    kind = b.load(("i8"), b.gep("i8", fmt, b.add(kinds_at, b.mul(k, int_const("i64", 4)))))
+    b.cbranch(b.icmp("eq", kind, int_const("i8", KINDS_END)), done, body)
+    b.position_at_end(body)
+    b.cbranch(b.icmp("eq", kind, int_const("i8", SLOT_STR)), str_slot, next_)
+    b.position_at_end(str_slot)
+    s = b.inttoptr(b.load(("i64"), b.gep("i8", record, b.add(int_const("i64", ENV_ARGS), b.mul(k, int_const("i64", 8))))), "ptr")
+    strings.emit_rc(m, b, "incref" if increments else "decref", s)
+    b.branch(next_)
+    b.position_at_end(next_)
+    k_next = b.add(k, int_const("i64", 1))
+    k.add_incoming(k_next, next_)
+    b.branch(loop)
+    b.position_at_end(done)
+    b.ret_void()
