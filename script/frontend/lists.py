@@ -482,6 +482,8 @@ class ListLowering:
             self.error(f"list has no method '{name}' in compiled code", node.func)
         if name in ("index", "count", "remove"):
             self.check_comparable(lst, f"list.{name}()", node)
+        if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(self.pre_evaluate(args[0]).type):
+            helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
         if name == "sort" and isinstance(self.read_type(lst), T.ComplexType):
             self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
@@ -755,6 +757,11 @@ _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "rev
 
 
 _CMP_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _is_named(t: T.Type) -> bool:
+    """Whether an exception message can name a value of type `t` (messages.py)."""
+    return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType))
 
 
 def _holds_array(t: T.Type) -> bool:
