@@ -545,3 +545,51 @@ def keep_text(s: str) -> str:
             return str(int(s))
         except ValueError:
             return str(e)[-3:]
+
+
+# ---- more library errors ------------------------------------------------------------------
+
+def deque_popleft(n: int) -> int:
+    from collections import deque
+    d = deque([1])
+    for _ in range(n):
+        d.popleft()
+    return len(d)
+
+
+def shift(a: int, b: int) -> int:
+    return (a << b) + (a >> b)
+
+
+def reshape(n: int) -> float:
+    a = np.arange(6.0)
+    return a.reshape((n, 4))[0, 0]
+
+
+def empty_of(n: int) -> float:
+    return np.empty(n).sum()
+
+
+def log_base(x: float, b: float) -> float:
+    return math.log(x, b)
+
+
+def split_by(s: str, t: str) -> int:
+    return len(s.split(t))
+
+
+def pow_mod(a: int, b: int, m: int) -> int:
+    return pow(a, b, m)
+
+
+def dot_of(n: int) -> float:
+    return float(np.dot(np.ones(3), np.ones(n)))
+
+
+def nested_index(i: int, j: int) -> int:
+    xs = [[1, 2], [3]]
+    return xs[i][j]
+
+
+def gamma_of(x: float) -> float:
+    return math.gamma(x)

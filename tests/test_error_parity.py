@@ -56,6 +56,11 @@ CASES = [
     (K.exception_catches_all, [(n, x, s) for n in range(6) for x, s in ((-1.0, "x"), (2.0, "12"))]),
     (K.reraise_inner, [(0,), (2,)]), (K.tuple_as, [(1, "3"), (0, "x"), (0, "4")]),
     (K.drop_text, [("ab", 3)]), (K.keep_text, [("ab",), ("12",)]),
+    # more library errors
+    (K.deque_popleft, [(2,), (1,)]), (K.shift, [(1, -1), (5, 2)]), (K.reshape, [(2,)]), (K.empty_of, [(-1,)]),
+    (K.log_base, [(8.0, 1.0), (-1.0, 2.0), (8.0, 0.0)]), (K.split_by, [("ab", ""), ("a b", " ")]),
+    (K.pow_mod, [(2, 3, 0), (2, 3, 5)]), (K.dot_of, [(4,)]), (K.nested_index, [(1, 1), (2, 0)]),
+    (K.gamma_of, [(0.0,), (-1.0,), (200.0,)]),
 ]
 
 

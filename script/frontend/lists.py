@@ -463,6 +463,9 @@ class ListLowering:
             return self.list_slice(lst, ast.Slice(lineno=node.lineno, col_offset=node.col_offset), node)
         if name in ("appendleft", "popleft"):        # a deque is a list (docs/lists.md)
             self.positional(node, name, 1 if name == "appendleft" else 0)
+            if name == "popleft":                   # CPython's deque message, not a list's
+                empty = self.cmp("eq", self.list_len(lst, node), Const(0, T.I64), node)
+                self.raise_if(empty, "IndexError", "pop from an empty deque", node)
             zero = ast.Constant(0, lineno=node.lineno, col_offset=node.col_offset)
             name, args = ("insert", [zero, args[0]]) if name == "appendleft" else ("pop", [zero])
         if name == "extendleft":
