@@ -160,3 +160,60 @@ def test_caught_exceptions_are_released():
     for _ in range(50):
         assert k(big) == "7x!"
     assert _rss_kb() - before < 40_000
+
+
+SAVED_CALLS = [("catch_parse", ("x",)), ("catch_parse", ("12",)), ("parse_through_calls", ("1", "z")),
+               ("drop_text", ("ab", 50)), ("keep_text", ("ab",)), ("raise_tuple", (3, 0.5)),
+               ("raise_two", (4,)), ("parse_reraise", ("q",)), ("deque_popleft", (2,))]
+
+_SAVED = r'''
+import sys, json
+sys.path.insert(0, sys.argv[3])
+import script
+CALLS = eval(sys.argv[4])
+
+def outcomes(fns):
+    out = []
+    for name, args in CALLS:
+        try:
+            out.append(["ok", repr(fns[name](*args))])
+        except Exception as e:
+            out.append(["raise", repr(e)])
+    return out
+
+if sys.argv[1] == "save":
+    import error_parity_kernels as K
+    fns = {name: script.script(getattr(K, name)) for name, _ in CALLS}
+    out = outcomes(fns)
+    script.save(fns, sys.argv[2])
+else:
+    m = script.load(sys.argv[2])
+    out = outcomes({n: getattr(m, n) for n in m.__all__})
+print(json.dumps(out))
+'''
+
+
+def test_saved_modules_keep_the_errors(tmp_path):
+    """Saved and loaded in fresh processes, without the source: the same exceptions, caught
+    or raised, as CPython's."""
+    import json
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = tmp_path / "errs.smod"
+
+    def run(mode):
+        r = subprocess.run([sys.executable, "-c", _SAVED, mode, str(path), here if mode == "save" else str(tmp_path),
+                            repr(SAVED_CALLS)], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        return json.loads(r.stdout.splitlines()[-1])
+    saved, loaded = run("save"), run("load")
+    want = []
+    for name, args in SAVED_CALLS:
+        try:
+            want.append(["ok", repr(getattr(K, name)(*args))])
+        except Exception as e:  # noqa: BLE001
+            want.append(["raise", repr(e)])
+    assert saved == want
+    assert loaded == want
