@@ -593,3 +593,70 @@ def nested_index(i: int, j: int) -> int:
 
 def gamma_of(x: float) -> float:
     return math.gamma(x)
+
+
+# ---- CPython's errors with finally, loops and nesting ------------------------------------
+
+def return_in_finally(s: str) -> int:
+    """The return in the finally drops the ValueError of int(s), as in CPython."""
+    try:
+        return int(s)
+    finally:
+        return -5
+
+
+def parse_else(s: str, t: str) -> int:
+    try:
+        x = int(s)
+    except ValueError:
+        x = int(t)
+    else:
+        x += int(t)
+    return x
+
+
+def finally_in_loop(s: str) -> str:
+    out = ""
+    for k in range(3):
+        try:
+            try:
+                v = int(s[k:])
+            finally:
+                out += str(k)
+        except ValueError:
+            out += "E"
+            continue
+        out += "v" + str(v)
+    return out
+
+
+def while_continue_finally(s: str) -> int:
+    n = 0
+    while True:
+        n += 1
+        try:
+            if n > 3:
+                break
+            int(s)
+        except ValueError:
+            continue
+        finally:
+            n += 10
+    return n
+
+
+def handler_raises(a: int, s: str) -> str:
+    try:
+        try:
+            return str(10 // a)
+        except ZeroDivisionError:
+            return str(int(s))
+    except ValueError as e:
+        return "outer " + repr(e)
+
+
+def bad_spec(spec: str) -> str:
+    try:
+        return format(3.5, spec)
+    except ValueError as e:
+        return "bad " + str(e)

@@ -61,6 +61,11 @@ CASES = [
     (K.log_base, [(8.0, 1.0), (-1.0, 2.0), (8.0, 0.0)]), (K.split_by, [("ab", ""), ("a b", " ")]),
     (K.pow_mod, [(2, 3, 0), (2, 3, 5)]), (K.dot_of, [(4,)]), (K.nested_index, [(1, 1), (2, 0)]),
     (K.gamma_of, [(0.0,), (-1.0,), (200.0,)]),
+    # CPython's errors with finally, loops and nesting
+    (K.return_in_finally, [("x",), ("1",)]),
+    (K.parse_else, [("1", "2"), ("x", "2"), ("1", "y"), ("x", "y")]),
+    (K.finally_in_loop, [("12",), ("1x2",)]), (K.while_continue_finally, [("x",), ("1",)]),
+    (K.handler_raises, [(0, "x"), (0, "7"), (2, "x")]), (K.bad_spec, [(".2f",), ("zz",)]),
 ]
 
 
