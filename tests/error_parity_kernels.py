@@ -660,3 +660,13 @@ def bad_spec(spec: str) -> str:
         return format(3.5, spec)
     except ValueError as e:
         return "bad " + str(e)
+
+
+def catch_in_loop(s: str, n: int) -> int:
+    c = 0
+    for _ in range(n):
+        try:
+            c += int(s)
+        except ValueError:
+            c -= 1
+    return c

@@ -147,6 +147,15 @@ def test_bad_exception_arguments_are_compile_errors(tmp_path):
         assert "bad_args.py" in str(info.value)
 
 
+@pytest.mark.parametrize("opt", [0, 2])
+def test_many_caught_exceptions_in_one_call(opt):
+    """Each exception caught in a loop reuses the same stack memory (300,000 records of 112
+    bytes would overflow an 8 MB stack)."""
+    assert compiled(K.catch_in_loop, opt=opt)("x", 300_000) == -300_000
+    assert compiled(K.catch_in_loop, opt=opt)("2", 1000) == 2000
+    assert compiled(K.drop_text, opt=opt)("ab", 300_000) == 300_000
+
+
 def _rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 

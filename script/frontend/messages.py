@@ -378,8 +378,9 @@ class MessageLowering:
 
 
 def _is_arg_type(t: T.Type) -> bool:
+    """Whether `key_message` writes the repr of a value of type `t` (dicts.py)."""
     if isinstance(t, T.TupleType):
-        return all(_is_arg_type(e) for e in t.elems)
+        return not isinstance(t, T.OptionalType) and all(_is_arg_type(e) for e in t.elems)
     return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType))
 
 

@@ -65,7 +65,7 @@ def match(b: Builder, exc: llvm.Value, cls: str) -> llvm.Value:
 def emit_rc(m, b: Builder, env: llvm.Value, kind: str, exc: llvm.Value) -> None:
     """Count the references `exc` holds (its message's strs, or the Python exception of a
     record CPython made: runtime.py_errors) one more or one less."""
-    record = b.alloca(EXC_TYPE)
+    record = b.entry_alloca(EXC_TYPE)
     b.store(exc, record)
     name = "script.exc.incref" if kind == "incref" else "script.exc.decref"
     b.call(m.declare(name, "void", ["ptr", "ptr"], attrs=("nounwind",)), [env, record])

@@ -127,11 +127,11 @@ def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands
     ints = [v for v, t in zip(operands, types) if t == "i64"] + [int_const("i64", 0)]
     for v, t in zip(operands, types):
         if t == "exc":          # a caught exception: its record's address, as the int
-            record = b.alloca(EXC_TYPE)
+            record = b.entry_alloca(EXC_TYPE)
             b.store(v, record)
             ints.insert(0, b.ptrtoint(record, "i64"))
     floats = [v for v, t in zip(operands, types) if t == "f64"] + [Value("double", "0.0")]
-    out = b.alloca("i64")
+    out = b.entry_alloca("i64")
     if unwind is None:
         b.store(int_const("i64", 0), out)
     callee = m.declare(PY_SYMBOL, "i32", ["ptr", "i32", "ptr", "ptr", "i64", "double", "ptr"],
