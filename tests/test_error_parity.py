@@ -231,3 +231,20 @@ def test_saved_modules_keep_the_errors(tmp_path):
             want.append(["raise", repr(e)])
     assert saved == want
     assert loaded == want
+
+
+def test_the_ir_of_caught_str_py_round_trips():
+    """`raised` after a `str_py` prints, parses back and verifies."""
+    from script.ir.parser import parse_module
+    from script.ir.printer import format_module
+    from script.ir.verifier import verify_module
+    for fn, args in ((K.catch_parse, ("x",)), (K.parse_else, ("x", "2")), (K.finally_in_loop, ("1x",))):
+        for opt in (0, 2):
+            f = compiled(fn, opt=opt)
+            f(*args)
+            for stage in ("ssa", "opt"):
+                text = f.ir(stage)
+                assert "str_py.int" in text and "raised" in text, text
+                module = parse_module(text)
+                verify_module(module)
+                assert format_module(module) == text
