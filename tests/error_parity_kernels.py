@@ -670,3 +670,14 @@ def catch_in_loop(s: str, n: int) -> int:
         except ValueError:
             c -= 1
     return c
+
+
+def to_float(s: str) -> float:
+    return float(s)
+
+
+def print_after_call(s: str) -> float:
+    """Nothing after the call runs when it raised (at opt=0 too, where it stays a call)."""
+    x = to_float(s)
+    print("after", x)
+    return x * 2.0

@@ -248,3 +248,12 @@ def test_the_ir_of_caught_str_py_round_trips():
                 module = parse_module(text)
                 verify_module(module)
                 assert format_module(module) == text
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_a_call_that_raised_in_cpython_ends_the_caller(opt, capsys):
+    f = compiled(K.print_after_call, opt=opt)
+    assert f("1.5") == 3.0
+    with pytest.raises(ValueError, match="could not convert string to float: 'x'"):
+        f("x")
+    assert capsys.readouterr().out == "after 1.5\n"

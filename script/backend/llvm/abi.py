@@ -198,12 +198,15 @@ def recursive_functions(funcs: list[Function]) -> set[int]:
     return out
 
 
+_RAISING_OPS = ("check", "raise", "reraise", "alloc", "poll", "str_new", "str_char", "str_py", "str_concat")
+
+
 def compute_may_raise(funcs: list[Function]) -> set[int]:
     """The ids of the functions in `funcs` (closed under calls) that may raise: those with a
-    `check`, `raise`, `reraise`, `alloc` (MemoryError) or `poll` (KeyboardInterrupt), recursive ones
+    `check`, `raise`, `reraise`, `alloc` (MemoryError), `poll` (KeyboardInterrupt), a str op
+    that allocates (MemoryError) or `str_py` (what CPython raises), recursive ones
     (RecursionError), or a call of one that may raise."""
-    raising = {id(f) for f in funcs
-               if any(i.opname in ("check", "raise", "reraise", "alloc", "poll") for i in f.instructions())}
+    raising = {id(f) for f in funcs if any(i.opname in _RAISING_OPS for i in f.instructions())}
     raising |= recursive_functions(funcs)
     changed = True
     while changed:
