@@ -681,3 +681,13 @@ def print_after_call(s: str) -> float:
     x = to_float(s)
     print("after", x)
     return x * 2.0
+
+
+def raise_complex(x: float, y: float) -> int:
+    if x > 5.0:
+        raise ValueError(complex(x, y))
+    if x > 0.0:
+        raise KeyError("z", complex(x, y), 3)
+    if x < -5.0:
+        raise ValueError(2j, -1j)
+    raise KeyError(complex(y, x), (1, 2))

@@ -105,8 +105,8 @@ class MessageLowering:
 
     def args_message(self, nodes: list) -> tuple[str, list[Value]]:
         """The message of an exception made with the arguments `nodes` (``raise C(*nodes)``,
-        ``assert test, node``). One argument that is text (a str, a caught exception, a
-        complex number) is the message itself, as CPython's str(e) is. Other arguments keep
+        ``assert test, node``). One argument that is text (a str, a caught exception) is the
+        message itself, as CPython's str(e) is. Other arguments keep
         their types, as CPython's ``e.args`` does: the message is ARGS_MARK and the repr of
         the value (``KeyError(3)``), or of the tuple of them after a ``*`` (``ValueError('bad',
         3)``), which the runtime reads back into the arguments (script.keyerror.key_args)."""
@@ -127,24 +127,27 @@ class MessageLowering:
         if _is_text(node, self._static_text):
             return True
         if isinstance(node, ast.Constant):
-            return not isinstance(node.value, (int, float, type(None)))
+            return not isinstance(node.value, (int, float, complex, type(None)))
         v = self.expr(node)
         self.pre_evaluated[id(node)] = v
-        return isinstance(v.type, (T.StrType, T.ComplexType)) or v.type == T.EXC
+        return isinstance(v.type, T.StrType) or v.type == T.EXC
 
     def _arg_repr(self, node) -> tuple[str, list[Value]]:
         """The repr of an exception argument, as a message format and its values."""
         fixed = self._static_text(node)
         if fixed is not None:
             return escape(repr(fixed)), []
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, type(None))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, type(None))):
             return escape(repr(node.value)), []
         v = self.expr(node)
         if isinstance(v, Const) and v.value is None or isinstance(v.type, T.NoneType):
             return "None", []
+        if isinstance(v.type, T.ComplexType):       # complex_repr's text (a raise resolves it)
+            return self.complex_directive(self.coerce(v, T.C128, node), node)
         if not _is_arg_type(v.type):
             self.error(f"a value of type {v.type} cannot be an exception's argument in compiled code "
-                       "(ints, floats, bools, strs and tuples of them can)", node)
+                       "(ints, floats, complex numbers, bools, strs, None, and tuples of ints, floats, "
+                       "bools and strs can)", node)
         text, values = self.key_message(v, node)        # dicts.py: the repr of a key
         return text.replace(ARGS_MARK, ""), values
 

@@ -47,10 +47,10 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_END, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
-from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
+from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
 from script.backend.runtime import capi, dispatch
@@ -294,13 +294,21 @@ def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, exc, fmt, kinds_at,
 
 
 def _with_slot_texts(m: NativeModule, b: Builder, slot_text, fmt, kinds_at, slots, use) -> None:
-    """`use(texts)`: the slots as `slot_text` makes them; then what it made is released."""
+    """`use(texts)`: the slots as `slot_text` makes them; then what it made is released. The
+    kinds are read up to their KINDS_END: the slots after the message's own go as they are
+    (reading on would read whatever constant follows the message's)."""
     text_of, free_text = slot_text
     kinds = b.gep("i8", fmt, kinds_at)
-    texts = [b.call(text_of, [b.offset(kinds, 4 * k), s]) for k, s in enumerate(slots)]
+    as_is = m.cstring(bytes(4))         # SLOT_AS_IS
+    live, at = TRUE, []
+    for k in range(len(slots)):
+        kind = b.select(live, b.offset(kinds, 4 * k), as_is)     # never past KINDS_END
+        live = b.and_(live, b.icmp("ne", b.load("i8", kind), int_const("i8", KINDS_END)))
+        at.append(b.select(live, kind, as_is))
+    texts = [b.call(text_of, [p, s]) for p, s in zip(at, slots)]
     use(texts)
-    for k, t in enumerate(texts):
-        b.call(free_text, [b.offset(kinds, 4 * k), t])
+    for p, t in zip(at, texts):
+        b.call(free_text, [p, t])
 
 
 def _build_print(m: NativeModule, slot_text) -> None:
