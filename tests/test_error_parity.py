@@ -258,3 +258,29 @@ def test_a_call_that_raised_in_cpython_ends_the_caller(opt, capsys):
     with pytest.raises(ValueError, match="could not convert string to float: 'x'"):
         f("x")
     assert capsys.readouterr().out == "after 1.5\n"
+
+
+def test_gpu_launcher_raises_the_arguments():
+    """The GPU launcher reads a thread's record back on the host (cuda/launch.py): arguments
+    written as their repr become the exception's arguments there too (no GPU needed: a
+    stand-in driver hands the record over)."""
+    import struct
+    from types import SimpleNamespace
+    from script.backend.llvm.abi import encode_message
+    from script.cuda.launch import _raise_recorded
+    from script.ir.ops import EXCEPTIONS
+    enc = encode_message("\x01*(%lld, %R, 'k')", 2)
+    bits = struct.unpack("<q", struct.pack("<d", 2.5))[0]
+    words = [1, enc.exc_word(EXCEPTIONS.index("KeyError")), 0, -3, bits] + [0] * 10
+
+    class Driver:
+        def copy_to_host(self, record, _address, _size):
+            record[:] = words
+
+        def copy_to_device(self, *_):
+            pass
+
+    loaded = SimpleNamespace(error_words=len(words), error_record=0, messages=[enc.data()])
+    with pytest.raises(KeyError) as info:
+        _raise_recorded(Driver(), loaded)
+    assert info.value.args == (-3, 2.5, "k")
