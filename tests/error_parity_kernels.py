@@ -691,3 +691,22 @@ def raise_complex(x: float, y: float) -> int:
     if x < -5.0:
         raise ValueError(2j, -1j)
     raise KeyError(complex(y, x), (1, 2))
+
+
+class ParseError(ValueError):
+    """A user exception class (docs/exceptions.md): its arguments keep their types too."""
+
+
+def raise_user(a: int, s: str) -> str:
+    try:
+        if a > 0:
+            raise ParseError(a)
+        if a < 0:
+            raise ParseError("bad", a, 0.5)
+        return str(int(s))
+    except ParseError as e:
+        if a > 5:
+            raise
+        return repr(e)
+    except ValueError as e:
+        raise ParseError(str(e)) from e

@@ -66,6 +66,7 @@ CASES = [
     (K.parse_else, [("1", "2"), ("x", "2"), ("1", "y"), ("x", "y")]),
     (K.finally_in_loop, [("12",), ("1x2",)]), (K.while_continue_finally, [("x",), ("1",)]),
     (K.handler_raises, [(0, "x"), (0, "7"), (2, "x")]), (K.bad_spec, [(".2f",), ("zz",)]),
+    (K.raise_user, [(3, "1"), (7, "1"), (-2, "1"), (0, "12"), (0, "x")]),
     (K.raise_complex, [(x, y) for x in (6.0, 1.0, -6.0, -0.0, 0.0) for y in (0.0, -0.0, 2.5, math.inf, math.nan)]),
 ]
 
