@@ -4,8 +4,9 @@ Compiled code carries an exception as a record (backend/llvm/abi.py: status, cla
 message format, message slots); the `str_py.exc_str` / `exc_repr` ops hand the runtime the
 record's address, and the runtime calls these functions with the GIL. They make the Python
 exception `script.raise` would raise from the same record (the class of the word's index,
-the message as `PyErr_Format` would write it, a KeyError's key read back by script.keyerror)
-and give CPython's `str()` or `repr()` of it. The record is only read: the strs its slots
+the message as `PyErr_Format` would write it, a KeyError's key read back by script.keyerror;
+or the Python exception object a record holds: runtime.py_errors) and give CPython's
+`str()` or `repr()` of it. The record is only read: the strs its slots
 refer to stay its own (a later `raise e` still raises them).
 """
 
@@ -23,6 +24,7 @@ _SLOT_FLOAT, _SLOT_BOOL, _SLOT_STR = 1, 2, 3
 _DTSF_ADD_DOT_0, _DTSF_SIGN = 2, 1
 _KEYED_MARK = 1                       # runtime.entry KEYED_MARK
 _USER_MARK = 2                        # runtime.entry USER_MARK
+_PYOBJ_MARK = 4                       # runtime.py_errors PYOBJ_MARK
 _STR_LEN, _STR_DATA = 8, 16           # llvm.strings LEN, DATA
 
 
@@ -45,8 +47,24 @@ def user_exception(text: str) -> BaseException:
     for k, c in enumerate(text):
         if c in "\x02\x03":
             cls = user_class(text[:k])
-            return cls(text[k + 1:]) if c == "\x02" else cls()
+            if c == "\x03":
+                return cls()
+            rest = text[k + 1:]
+            if rest.startswith("\x01"):        # its arguments' repr (frontend.messages ARGS_MARK)
+                from script.keyerror import key_args
+                return cls(*key_args(rest[1:]))
+            return cls(rest)
     return SystemError(f"malformed exception of a user class: {text!r}")
+
+
+def class_index(exc: BaseException) -> int:
+    """The index in EXCEPTIONS of the nearest class of `exc` there, -1 for none (runtime.py_errors:
+    what a record of a Python exception says its class is)."""
+    from script.ir.ops import EXCEPTIONS
+    for cls in type(exc).__mro__:
+        if getattr(builtins, cls.__name__, None) is cls and cls.__name__ in EXCEPTIONS:
+            return EXCEPTIONS.index(cls.__name__)
+    return -1
 
 
 def user_class(key: str) -> type:
@@ -67,6 +85,8 @@ def _exception(address: int) -> BaseException:
     if not fmt_at:
         return cls()
     fmt = ctypes.string_at(fmt_at)
+    if fmt[:1] == bytes([_PYOBJ_MARK]):       # CPython's own exception object
+        return ctypes.cast(ctypes.c_void_p.from_address(address + _SLOTS).value, ctypes.py_object).value
     kinds_at = word >> _KINDS_SHIFT
     n = len([m for m in _DIRECTIVE.finditer(fmt) if m.group() != b"%%"])
     kinds = ctypes.string_at(fmt_at + kinds_at, 4 * n) if kinds_at else bytes(4 * n)

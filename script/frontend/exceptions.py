@@ -5,8 +5,8 @@ goes. A `check` or ``raise`` has a class known while compiling: its exception is
 value (`exception`, after a branch for a check) and jumps straight to the ``except`` clause
 that catches that class (CPython's hierarchy of the builtin exceptions), or to the landing
 block of the innermost ``finally`` before one; a check nothing catches stays a `check`. A
-call is followed by `raised` and a branch to a block that takes the callee's exception
-(`catch`) to the ``try``'s landing block, which tests it against each clause in order at
+call (and a `str_py`, whose exception CPython raised: runtime/py_errors.py) is followed by
+`raised` and a branch to a block that takes the callee's exception (`catch`) to the ``try``'s landing block, which tests it against each clause in order at
 run time (`exc_match`); none matching sends it on to the enclosing ``try`` or out of the
 function (`reraise`, with its message as it was made). The exception travels in a
 synthetic variable (``$exc<N>``), so the clause gets it, and every variable the handler
@@ -73,7 +73,7 @@ class TryLowering:
         if op == "check" and self.in_try():
             return self.routed_check(operands, attr, loc)
         result = super().emit(op, operands, type, attr, loc)
-        if op == "call" and self.in_try() and isinstance(result, Instr):
+        if op in ("call", "str_py") and self.in_try() and isinstance(result, Instr):
             raised = super().emit("raised", [], T.BOOL, None, loc)
             land, cont = self.new_block("try.caught"), self.new_block("try.cont")
             self.branch(raised, land, cont, loc)
@@ -279,7 +279,7 @@ class TryLowering:
         allowed = set()
         for s in ast.walk(ast.Module(h.body, [])):
             if isinstance(s, ast.Raise):
-                allowed.add(id(s.exc))
+                allowed.update((id(s.exc), id(s.cause)))
             elif isinstance(s, ast.FormattedValue):
                 allowed.add(id(s.value))
             elif isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id in ("str", "repr", "print"):
@@ -318,6 +318,16 @@ class TryLowering:
         else:
             e = self.handling[-1]
         self.throw(e, self.loc(node))
+
+    def check_cause(self, cause) -> None:
+        """``raise X from cause``: `cause` is None or the ``e`` of an ``except ... as e``.
+        The exception raised is X, as in CPython; its ``__cause__`` is not kept (compiled
+        code has no traceback to show it in)."""
+        if isinstance(cause, ast.Constant) and cause.value is None:
+            return
+        if isinstance(cause, ast.Name) and cause.id in self.exc_names:
+            return
+        self.error("'raise ... from X' takes None or the name of an 'except ... as' in compiled code", cause)
 
     def keep_foreign(self, loops: int, node) -> None:
         """Before a ``return`` (`loops` 0) or a ``break``/``continue`` of the loop at depth

@@ -2,10 +2,16 @@
 
 Compiled on demand for each element type by the same frontend (as pylib's builtins are) when
 user code calls the method (frontend/lists.py), and usually inlined. Each behaves exactly
-like CPython's method, messages included (except `index`'s, which CPython writes with the
-value: compiled messages carry only ints); `lst` is always a list made or copied in compiled
-code (a list argument from Python is read-only, so these never write one).
+like CPython's method, messages included (except `index`'s of a value that is not a scalar
+or a str, which CPython before 3.13 writes with its repr); `lst` is always a list made or
+copied in compiled code (a list argument from Python is read-only, so these never write one).
 """
+
+import sys
+
+# CPython's message of list.index for a missing value: "5 is not in list" before 3.13,
+# "list.index(x): x not in list" since.
+NAMES_VALUE = sys.version_info < (3, 13)
 
 
 def pop_at(lst, i: int):
@@ -41,7 +47,16 @@ def index(lst, item) -> int:
     for k in range(len(lst)):
         if lst[k] == item:
             return k
-    raise ValueError("list.index(x): x not in list")    # CPython names the value: "5 is not in list"
+    raise ValueError("list.index(x): x not in list")
+
+
+def index_named(lst, item) -> int:
+    """`index` with CPython's message before 3.13, for an item of a type messages format
+    (frontend/lists.py chooses it)."""
+    for k in range(len(lst)):
+        if lst[k] == item:
+            return k
+    raise ValueError(f"{item!r} is not in list")
 
 
 def equal(a, b) -> bool:

@@ -475,6 +475,9 @@ class ListLowering:
             return self.list_slice(lst, ast.Slice(lineno=node.lineno, col_offset=node.col_offset), node)
         if name in ("appendleft", "popleft"):        # a deque is a list (docs/lists.md)
             self.positional(node, name, 1 if name == "appendleft" else 0)
+            if name == "popleft":                   # CPython's deque message, not a list's
+                empty = self.cmp("eq", self.list_len(lst, node), Const(0, T.I64), node)
+                self.raise_if(empty, "IndexError", "pop from an empty deque", node)
             zero = ast.Constant(0, lineno=node.lineno, col_offset=node.col_offset)
             name, args = ("insert", [zero, args[0]]) if name == "appendleft" else ("pop", [zero])
         if name == "extendleft":
@@ -494,6 +497,8 @@ class ListLowering:
             self.error(f"list has no method '{name}' in compiled code", node.func)
         if name in ("index", "count", "remove"):
             self.check_comparable(lst, f"list.{name}()", node)
+        if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(self.pre_evaluate(args[0]).type):
+            helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
         if name == "sort" and isinstance(self.read_type(lst), T.ComplexType):
             self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
@@ -784,6 +789,11 @@ _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "rev
 
 
 _CMP_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def _is_named(t: T.Type) -> bool:
+    """Whether an exception message can name a value of type `t` (messages.py)."""
+    return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType))
 
 
 def _holds_array(t: T.Type) -> bool:

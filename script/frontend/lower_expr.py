@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.pymessages import message, printf_escape
+from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
@@ -438,7 +438,7 @@ class ExprLowering(OptionalLowering):
         inf = self.emit("cmp", [self.emit("abs", [r], t, None, loc), Const(float("inf"), t)], T.BOOL, "eq", loc)
         fin = self.emit("and", [self.is_finite(a, loc), self.is_finite(b, loc)], T.BOOL, None, loc)
         self.raise_if(self.emit("and", [inf, fin], T.BOOL, None, loc), "OverflowError",
-                      message("float_pow_overflow"), node)
+                      args_text("float_pow_overflow"), node)
         return r
 
     def is_finite(self, x: Value, loc) -> Value:

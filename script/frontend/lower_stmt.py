@@ -525,7 +525,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(cond, Const) and cond.value:
             return
         if node.msg is None or isinstance(node.msg, ast.Constant):
-            text = self.exception_message(node.msg)[0] if node.msg is not None else None
+            text = self.args_message([node.msg])[0] if node.msg is not None else None
             if isinstance(cond, Const):
                 self.emit_raise(ExcInfo("AssertionError", text), [], node)
                 return
@@ -541,7 +541,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.start(fail)
         else:
             ok = None
-        text, args = self.exception_message(node.msg)
+        text, args = self.args_message([node.msg])
         self.emit_raise(ExcInfo("AssertionError", text), args, node)
         if ok is not None:
             self.finish_join(ok)
@@ -549,20 +549,22 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         if node.cause is not None:
-            self.error("'raise ... from ...' is not supported", node)
+            self.check_cause(node.cause)        # exceptions.py
         if node.exc is None or isinstance(node.exc, ast.Name) and node.exc.id in self.exc_names:
             return self.reraise(node)           # exceptions.py
         exc = node.exc
         call_args = []
         if isinstance(exc, ast.Call):
-            if exc.keywords or len(exc.args) > 1:
-                self.error("an exception takes at most one message argument here", exc)
+            if exc.keywords:
+                self.error("an exception takes no keyword arguments here", exc)
+            if any(isinstance(a, ast.Starred) for a in exc.args):
+                self.error("*args in the arguments of an exception are not supported in compiled code", exc)
             call_args = exc.args
             exc = exc.func
         ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
         user = self.user_exception_class(getattr(ref, "obj", None), exc)      # user_exceptions.py
         cls = user[0] if user is not None else self.exception_class(exc)
-        text, args, numbers = self.raise_message(call_args[0]) if call_args else (None, [], [])
+        text, args, numbers = self.raise_message(call_args)        # messages.py
         if numbers:
             if user is not None:
                 self.error("a complex number in the message of a user exception is not supported", node)

@@ -28,6 +28,8 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
 
+# A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
+ARGS_MARK = "\x01"
 _FLOAT_SPEC = re.compile(r"(?:\.(\d+))?([feg])")
 _PERCENT = re.compile(r"%(?:(%)|(\.\d+)?([dirsfeg]))")
 
@@ -89,15 +91,65 @@ class MessageLowering:
         message = escape(options["sep"]).join(text) + escape(options["end"])
         self.emit("print", values, T.NONE, message, self.loc(node))
 
-    def raise_message(self, node) -> tuple[str, list[Value], list[Value]]:
-        """`exception_message` for a raise: complex numbers in it become markers (the third
-        item lists them), which `raise_with_complex` resolves."""
+    def raise_message(self, nodes: list) -> tuple[str | None, list[Value], list[Value]]:
+        """`args_message` for a raise: complex numbers in it become markers (the third item
+        lists them), which `raise_with_complex` resolves."""
+        if not nodes:
+            return None, [], []
         self.complex_markers = []
         try:
-            text, values = self.exception_message(node)
+            text, values = self.args_message(nodes)
             return text, values, self.complex_markers
         finally:
             self.complex_markers = None
+
+    def args_message(self, nodes: list) -> tuple[str, list[Value]]:
+        """The message of an exception made with the arguments `nodes` (``raise C(*nodes)``,
+        ``assert test, node``). One argument that is text (a str, a caught exception) is the
+        message itself, as CPython's str(e) is. Other arguments keep
+        their types, as CPython's ``e.args`` does: the message is ARGS_MARK and the repr of
+        the value (``KeyError(3)``), or of the tuple of them after a ``*`` (``ValueError('bad',
+        3)``), which the runtime reads back into the arguments (script.keyerror.key_args)."""
+        if len(nodes) == 1 and self._is_text_arg(nodes[0]):
+            return self.exception_message(nodes[0])
+        parts, values = [], []
+        for node in nodes:
+            text, vs = self._arg_repr(node)
+            parts.append(text)
+            values += vs
+        if len(nodes) == 1:
+            return ARGS_MARK + parts[0], values
+        return ARGS_MARK + "*(" + ", ".join(parts) + ")", values
+
+    def _is_text_arg(self, node) -> bool:
+        """Whether exception argument `node` is text; a plain expression is evaluated here,
+        once (`pre_evaluated` hands its value on)."""
+        if _is_text(node, self._static_text):
+            return True
+        if isinstance(node, ast.Constant):
+            return not isinstance(node.value, (int, float, complex, type(None)))
+        v = self.expr(node)
+        self.pre_evaluated[id(node)] = v
+        return isinstance(v.type, T.StrType) or v.type == T.EXC
+
+    def _arg_repr(self, node) -> tuple[str, list[Value]]:
+        """The repr of an exception argument, as a message format and its values."""
+        fixed = self._static_text(node)
+        if fixed is not None:
+            return escape(repr(fixed)), []
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, type(None))):
+            return escape(repr(node.value)), []
+        v = self.expr(node)
+        if isinstance(v, Const) and v.value is None or isinstance(v.type, T.NoneType):
+            return "None", []
+        if isinstance(v.type, T.ComplexType):       # complex_repr's text (a raise resolves it)
+            return self.complex_directive(self.coerce(v, T.C128, node), node)
+        if not _is_arg_type(v.type):
+            self.error(f"a value of type {v.type} cannot be an exception's argument in compiled code "
+                       "(ints, floats, complex numbers, bools, strs, None, and tuples of ints, floats, "
+                       "bools and strs can)", node)
+        text, values = self.key_message(v, node)        # dicts.py: the repr of a key
+        return text.replace(ARGS_MARK, ""), values
 
     def raise_with_complex(self, exc: str, text: str, values: list, numbers: list, node) -> None:
         """Raise `exc` with message `text` whose markers stand for `numbers`: each written as
@@ -326,6 +378,13 @@ class MessageLowering:
         if isinstance(t, T.ComplexType) and not spec and conversion != "r":
             return self.complex_directive(v, node)
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
+
+
+def _is_arg_type(t: T.Type) -> bool:
+    """Whether `key_message` writes the repr of a value of type `t` (dicts.py)."""
+    if isinstance(t, T.TupleType):
+        return not isinstance(t, T.OptionalType) and all(_is_arg_type(e) for e in t.elems)
+    return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType))
 
 
 _TOKEN = re.compile(r"%%|%lld|%llu|%B|%R|%\+?Q|%\.\d+[feg]|\x00(\d+)\x00")

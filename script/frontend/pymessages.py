@@ -11,15 +11,34 @@ import functools
 
 
 def _message_of(thunk) -> str:
+    return str(_raised_by(thunk))
+
+
+def _raised_by(thunk) -> Exception:
     try:
         thunk()
     except Exception as e:     # noqa: BLE001 - we want whatever CPython raises
-        return str(e)
+        return e
     raise AssertionError("expected an exception")
 
 
 @functools.lru_cache(maxsize=None)
 def message(kind: str) -> str:
+    return _message_of(_THUNKS[kind])
+
+
+@functools.lru_cache(maxsize=None)
+def args_text(kind: str) -> str:
+    """The message of error `kind` as a check carries it: its text, or, when its arguments
+    are not one str (``10.0 ** 400.0``: ``OverflowError(34, 'Numerical result out of range')``),
+    the mark and repr that keep them (frontend.messages `args_message`)."""
+    e = _raised_by(_THUNKS[kind])
+    if len(e.args) == 1 and isinstance(e.args[0], str):
+        return str(e)
+    return "\x01*" + repr(e.args)
+
+
+def _thunks() -> dict:
     zero, fzero, one = 0, 0.0, 1
     thunks = {
         "int_truediv": lambda: one / zero,
@@ -41,7 +60,10 @@ def message(kind: str) -> str:
         "min_empty": lambda: min(()),
         "max_empty": lambda: max(()),
     }
-    return _message_of(thunks[kind])
+    return thunks
+
+
+_THUNKS = _thunks()
 
 
 @functools.lru_cache(maxsize=None)

@@ -145,8 +145,8 @@ raise          raise the attribute's exception (as `check` with a true condition
 exception      ``exception E "fmt", %a, ... : exc``: the exception `raise` would raise, as a
                value (an `exc`), raising nothing: inside a ``try``, where the frontend sends
                it to a handler instead (script.frontend.exceptions)
-raised         ``raised : bool``, right after a ``call``: whether the call raised. The call then
-               does not leave this function: the exception stays pending until a `catch`
+raised         ``raised : bool``, right after a ``call`` or a ``str_py``: whether it raised. It
+               then does not leave this function: the exception stays pending until a `catch`
 catch          ``catch : exc``: takes the pending exception (after `raised` gave true)
 exc_match.C    ``exc_match.C %e : bool``: whether %e's class is builtin class C or a subclass
                (C in `MATCH_CLASSES`; an exception a Python signal handler raised matches none)

@@ -24,7 +24,7 @@ Invariants checked, for each function:
    `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
    names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
    Exceptions: `exception` takes its message's values and gives an exc, `raised` comes
-   right after a `call` in its block, `catch` gives an exc, `exc_match` names a class of
+   right after a `call` or a `str_py` in its block, `catch` gives an exc, `exc_match` names a class of
    `MATCH_CLASSES` and takes an exc, `reraise` takes an exc.
    `lapack` names a routine of `LAPACK_ROUTINES` and takes one operand per letter of its
    argument list (i64 for ``c``/``i``, f64 for ``f``, f32 for ``r``, a C f64 array for ``d``,
@@ -458,8 +458,8 @@ def _check_caught(i: Instr, name: str, types: list) -> None:
     if name == "raised":
         instrs = i.block.instrs
         k = instrs.index(i)
-        if k == 0 or instrs[k - 1].opname != "call":
-            _fail("raised must come right after a call", i)
+        if k == 0 or instrs[k - 1].opname not in ("call", "str_py"):
+            _fail("raised must come right after a call or a str_py", i)
     if name == "exc_match" and i.attr not in MATCH_CLASSES:
         _fail(f"exc_match of unknown class {i.attr}", i)
     if name in ("exc_match", "reraise") and types != [T.EXC]:

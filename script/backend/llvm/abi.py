@@ -227,6 +227,9 @@ def compute_may_raise(funcs: list[Function]) -> set[int]:
 # A str slot (SLOT_STR) holds a reference to a native str (llvm.strings), which the slot's
 # text (a Python str for PyErr_Format's ``%U``) takes over and releases.
 SLOT_AS_IS, SLOT_FLOAT, SLOT_BOOL, SLOT_STR = 0, 1, 2, 3
+# The byte after the last slot's kind, so that the runtime can find every str slot of a
+# record it releases (runtime.py_errors) without parsing the format.
+KINDS_END = 0xFF
 KINDS_SHIFT = 16
 DTSF_ADD_DOT_0 = 2          # Py_DTSF_ADD_DOT_0: repr's "1.0" for an integral float
 DTSF_SIGN = 1               # Py_DTSF_SIGN: a "+" before a positive number
@@ -244,7 +247,7 @@ class EncodedMessage:
 
     def data(self) -> bytes:
         """The bytes of the message's constant: the format, and after its NUL the kinds."""
-        return self.fmt + (b"\0" + self.kinds if self.kinds else b"")
+        return self.fmt + (b"\0" + self.kinds + bytes([KINDS_END]) if self.kinds else b"")
 
     def exc_word(self, exc_index: int) -> int:
         """``Env.exc`` for this message: the class index and where the kinds are."""

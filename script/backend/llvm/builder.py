@@ -258,7 +258,16 @@ class Builder:
 
     # memory
     def alloca(self, type: str) -> Value:
+        """Stack memory at this point: in a block that runs repeatedly (a loop) each run takes
+        more, until the function returns (prefer `entry_alloca` there)."""
         return self._emit("ptr", f"alloca {type}")
+
+    def entry_alloca(self, type: str) -> Value:
+        """Stack memory of the function's frame: an alloca at the start of its entry block, the
+        same memory however often the code that uses it runs."""
+        name = self.fn.fresh()
+        self.fn.blocks[0].lines.insert(0, f"  {name} = alloca {type}")
+        return Value("ptr", name)
 
     def load(self, type: str, ptr: Value, align: int | None = None) -> Value:
         tail = f", align {align}" if align else ""

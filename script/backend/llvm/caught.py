@@ -62,6 +62,15 @@ def match(b: Builder, exc: llvm.Value, cls: str) -> llvm.Value:
     return b.and_(test, b.icmp("eq", status, llvm.int_const("i32", STATUS_RECORDED)))
 
 
+def emit_rc(m, b: Builder, env: llvm.Value, kind: str, exc: llvm.Value) -> None:
+    """Count the references `exc` holds (its message's strs, or the Python exception of a
+    record CPython made: runtime.py_errors) one more or one less."""
+    record = b.entry_alloca(EXC_TYPE)
+    b.store(exc, record)
+    name = "script.exc.incref" if kind == "incref" else "script.exc.decref"
+    b.call(m.declare(name, "void", ["ptr", "ptr"], attrs=("nounwind",)), [env, record])
+
+
 def subclass_indices(name: str) -> set[int]:
     """The indices in EXCEPTIONS of builtin class `name` and its subclasses."""
     return {k for k, e in enumerate(EXCEPTIONS) if is_subclass(e, name)}

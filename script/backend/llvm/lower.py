@@ -173,7 +173,10 @@ class FunctionLowering:
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
-            memory.emit_rc(self.m, self.b, kind, self.value(v), v.type, cold)
+            if v.type == T.EXC:
+                caught.emit_rc(self.m, self.b, self.env, kind, self.value(v))
+            else:
+                memory.emit_rc(self.m, self.b, kind, self.value(v), v.type, cold)
 
     def cleanup(self, i: Instr) -> list:
         """The owned values to release when `i` raises (refcount)."""
@@ -342,7 +345,7 @@ class FunctionLowering:
 
     def _op_raised(self, i: Instr):
         call = i.block.instrs[i.block.instrs.index(i) - 1]
-        if id(call.attr) not in self.lowered.may_raise:
+        if call.opname == "call" and id(call.attr) not in self.lowered.may_raise:
             return llvm.int_const("i1", 0)
         return self.b.call(self.m.intrinsic("llvm.expect.i1", "i1", ["i1", "i1"]),
                            [load_status(self.b, self.env), llvm.int_const("i1", 0)])
@@ -460,9 +463,9 @@ class FunctionLowering:
 
     def _op_str_py(self, i: Instr):
         types, result = STR_PY[i.attr]
+        unwind = None if id(i) in self.caught_calls else self.unwind_with_cleanup(i)
         return strings.call_python(self.m, self.b, self.env, list(STR_PY).index(i.attr),
-                                   [self.value(v) for v in i.operands], list(types), result,
-                                   self.unwind_with_cleanup(i))
+                                   [self.value(v) for v in i.operands], list(types), result, unwind)
 
     def _op_rng_state(self, i: Instr):
         return rng.state_view(self.m, i.attr, i.type)

@@ -26,7 +26,11 @@ HEADER = 64             # bytes before the first element; also the alignment
 INCREF, DECREF = "script.incref", "script.decref"
 
 
-managed = T.holds_references    # whether a value of a type holds references this module counts
+def managed(t: T.Type) -> bool:
+    """Whether a value of type `t` holds references the lowering counts: T.holds_references,
+    and a caught exception (`exc`: its message's strs, or CPython's exception object; counted
+    by llvm.caught `emit_rc`)."""
+    return T.holds_references(t) or t == T.EXC
 
 
 def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) -> Value:

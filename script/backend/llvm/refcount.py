@@ -7,7 +7,8 @@ alive: so a function that only views its arguments counts nothing. A value gets 
 reference from its definition:
 
 - ``alloc``, ``list_new``, ``str_new``, ``str_char``, ``str_py`` and ``call`` return a new reference; ``tuple`` takes over the references its
-  operands give it (see consuming uses);
+  operands give it (see consuming uses); so do ``catch`` and ``exception`` (an `exc` holds
+  its message's strs, or CPython's exception object: llvm.caught);
 - every other instruction with a managed result (``view``, ``transpose``, ``extract``,
   ``select``, ``list_get``, ...) shares memory with an operand, so it counts one more
   (`incref` right after it); a ``list_get`` element is never borrowed from a borrowed list
@@ -15,7 +16,7 @@ reference from its definition:
   drop it (`_is_borrowed_row`);
 - a block parameter receives a reference from each edge that passes it.
 
-Uses. ``ret`` and ``tuple`` operands, ``str_concat``'s first operand and branch arguments
+Uses. ``ret``, ``reraise`` and ``tuple`` operands, ``str_concat``'s first operand and branch arguments
 are *consuming* (``list_set`` borrows its value: lists.replace_item counts it): they hand a
 reference on. A consuming use that is the value's last use hands over the value's own
 reference; otherwise (the value is live afterwards, used twice by the same instruction, or
@@ -41,7 +42,8 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char", "str_concat")
+_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char", "str_concat", "catch",
+          "exception")
 # Ops that take over an operand's reference and look at its count (`str_concat` appends in
 # place to a string only it holds): the increfs of a value live after them come first.
 _READS_COUNT = ("str_concat",)
@@ -192,7 +194,7 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
         live = {v for v in _managed_operands(term) if owned(v)}
         if live:
             p.cleanup[id(term)] = list(live)
-    elif term.opname == "ret" and term.operands and managed(term.operands[0].type):
+    elif term.opname in ("ret", "reraise") and term.operands and managed(term.operands[0].type):
         v = term.operands[0]
         if owned(v):
             live = {v}

@@ -121,22 +121,26 @@ def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands
     """``str_py``: the runtime's ``i32 script.str.py(Env*, i32 f, ptr s0, ptr s1, i64 i, double x,
     ptr out)`` (runtime/strings.py) with the str operands as s0, s1, an int as i, a float as
     x; its result (`result`: "str", "i64", "f64" or "bool") read from `out`. Goes to
-    `unwind` when it raised (the Env's status says so)."""
+    `unwind` when it raised (the Env's status says so); with no `unwind` (a `raised` follows)
+    it goes on, with a zero result (a NULL str, which releasing leaves alone)."""
     strs = [v for v, t in zip(operands, types) if t == "str"] + [NULL, NULL]
     ints = [v for v, t in zip(operands, types) if t == "i64"] + [int_const("i64", 0)]
     for v, t in zip(operands, types):
         if t == "exc":          # a caught exception: its record's address, as the int
-            record = b.alloca(EXC_TYPE)
+            record = b.entry_alloca(EXC_TYPE)
             b.store(v, record)
             ints.insert(0, b.ptrtoint(record, "i64"))
     floats = [v for v, t in zip(operands, types) if t == "f64"] + [Value("double", "0.0")]
-    out = b.alloca("i64")
+    out = b.entry_alloca("i64")
+    if unwind is None:
+        b.store(int_const("i64", 0), out)
     callee = m.declare(PY_SYMBOL, "i32", ["ptr", "i32", "ptr", "ptr", "i64", "double", "ptr"],
                        attrs=("nounwind",))
     ok = b.call(callee, [env, int_const("i32", fn_index), strs[0], strs[1], ints[0], floats[0], out])
-    cont = b.fn.append_block("str_py_done")
-    b.cbranch(b.icmp("eq", ok, int_const("i32", 0)), unwind, cont)
-    b.position_at_end(cont)
+    if unwind is not None:
+        cont = b.fn.append_block("str_py_done")
+        b.cbranch(b.icmp("eq", ok, int_const("i32", 0)), unwind, cont)
+        b.position_at_end(cont)
     if result == "str":
         return b.load("ptr", out)
     if result == "f64":

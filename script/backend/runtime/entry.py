@@ -47,15 +47,16 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_END, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
-from script.backend.llvm.builder import NULL, Builder, NativeModule, int_const
+from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
 from script.backend.runtime import capi, dispatch
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
+from script.backend.runtime.py_errors import PYOBJ_MARK
 from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, VECTORCALL_RET
 
 # Straight-line checks and conversions that LLVM could barely improve: not optimized, and
@@ -213,11 +214,19 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     b.ret(NULL)
     b.position_at_end(message)
     keyed, user, plain = fn.append_block("exc_keyed"), fn.append_block("exc_user"), fn.append_block("exc_plain")
-    b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user)])
+    pyobj = fn.append_block("exc_pyobj")
+    b.switch(b.load("i8", fmt), plain, [(KEYED_MARK, keyed), (USER_MARK, user), (PYOBJ_MARK, pyobj)])
+    b.position_at_end(pyobj)            # CPython's own exception (runtime.py_errors), its reference
+    obj = b.inttoptr(slots[0], "ptr")
+    cls = capi.call(m, b, "PyObject_Type", obj)
+    capi.call(m, b, "PyErr_SetObject", cls, obj)
+    capi.call(m, b, "Py_DecRef", cls)
+    capi.call(m, b, "Py_DecRef", obj)
+    b.ret(NULL)
     b.position_at_end(keyed)
-    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots)
+    _raise_keyed(m, fn, b, slot_text, exc, fmt, kinds_at, slots)
     b.position_at_end(user)
-    _raise_keyed(m, fn, b, slot_text, fmt, kinds_at, slots, user=True)
+    _raise_keyed(m, fn, b, slot_text, exc, fmt, kinds_at, slots, user=True)
     b.position_at_end(plain)
     as_is, converted = fn.append_block("exc_slots_as_is"), fn.append_block("exc_slots_converted")
     b.cbranch(b.icmp("eq", kinds_at, int_const("i64", 0)), as_is, converted)
@@ -230,18 +239,20 @@ def _build_raise(m: NativeModule, slot_text) -> None:
     b.ret(NULL)
 
 
-# A message whose first byte is KEYED_MARK is the text of a dict key (frontend.dicts): the
-# exception is raised with the key itself as its argument, as CPython's KeyError is
-# (script.keyerror turns the text back into the key).
+# A message whose first byte is KEYED_MARK is the repr of the exception's arguments (a dict
+# key: frontend.dicts; the arguments of a raise: frontend.messages `args_message`): the
+# exception is raised with those values as its arguments, as CPython's KeyError(3) is
+# (script.keyerror turns the text back into them).
 KEYED_MARK = 1
 # A message whose first byte is USER_MARK raises a user exception class (frontend
 # user_exceptions): ``script.caught_text.user_exception`` makes it from the text after the mark.
 USER_MARK = 2
 
 
-def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slots, user: bool = False) -> None:
-    """Raise ``KeyError(key)`` for the key whose text the message after its mark gives; with
-    `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
+def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, exc, fmt, kinds_at, slots,
+                 user: bool = False) -> None:
+    """Raise ``exc(*args)`` for the arguments whose repr the message after its mark gives;
+    with `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
     p = "user_" if user else "key_"
     text_at = b.alloca("ptr")
     text_fmt = b.gep("i8", fmt, int_const("i64", 1))
@@ -277,19 +288,27 @@ def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, fmt, kinds_at, slot
         capi.call(m, b, "PyErr_SetObject", cls, args)
         capi.call(m, b, "Py_DecRef", cls)
     else:
-        capi.call(m, b, "PyErr_SetObject", capi.exception_class(m, b, "KeyError"), args)
+        capi.call(m, b, "PyErr_SetObject", exc, args)
     capi.call(m, b, "Py_DecRef", args)
     b.ret(NULL)
 
 
 def _with_slot_texts(m: NativeModule, b: Builder, slot_text, fmt, kinds_at, slots, use) -> None:
-    """`use(texts)`: the slots as `slot_text` makes them; then what it made is released."""
+    """`use(texts)`: the slots as `slot_text` makes them; then what it made is released. The
+    kinds are read up to their KINDS_END: the slots after the message's own go as they are
+    (reading on would read whatever constant follows the message's)."""
     text_of, free_text = slot_text
     kinds = b.gep("i8", fmt, kinds_at)
-    texts = [b.call(text_of, [b.offset(kinds, 4 * k), s]) for k, s in enumerate(slots)]
+    as_is = m.cstring(bytes(4))         # SLOT_AS_IS
+    live, at = TRUE, []
+    for k in range(len(slots)):
+        kind = b.select(live, b.offset(kinds, 4 * k), as_is)     # never past KINDS_END
+        live = b.and_(live, b.icmp("ne", b.load("i8", kind), int_const("i8", KINDS_END)))
+        at.append(b.select(live, kind, as_is))
+    texts = [b.call(text_of, [p, s]) for p, s in zip(at, slots)]
     use(texts)
-    for k, t in enumerate(texts):
-        b.call(free_text, [b.offset(kinds, 4 * k), t])
+    for p, t in zip(at, texts):
+        b.call(free_text, [p, t])
 
 
 def _build_print(m: NativeModule, slot_text) -> None:

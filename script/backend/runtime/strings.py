@@ -7,25 +7,16 @@
 - ``i32 script.str.py(Env*, i32 f, ptr s0, ptr s1, i64 i, double x, ptr out)``: the `str_py`
   op (ops.STR_PY, llvm.strings `call_python`): function number `f` of STR_PY computed by
   CPython with the GIL (taken back when the call released it), its result written to
-  `out`; 0 when it raised. A ValueError or OverflowError (exactly those classes: what
-  int("x"), float("x") and a bad format spec raise) is recorded in the Env as compiled code
-  records its own (`record_python_error`), its message a str slot, so that an ``except``
-  of compiled code catches it and an uncaught one reaches Python with the same class and
-  message; any other exception is left set, with ``env->status = STATUS_PYTHON_ERROR``, so
-  that compiled code unwinds and the entry point raises it as it is.
+  `out`; 0 when it raised, with the exception in the Env's record (runtime.py_errors), so
+  that compiled code catches it or unwinds and the entry point raises it as it is.
 """
 
 from __future__ import annotations
 
 from script.backend.llvm import strings
-from script.backend.llvm.abi import ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STATUS, STATUS_PYTHON_ERROR, encode_message
 from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const
-from script.backend.runtime import capi
-from script.ir.ops import EXCEPTIONS, STR_PY
-
-# The classes of CPython's exceptions that str_py records as compiled code's own.
-RECORDED_CLASSES = ("ValueError", "OverflowError")
-STATUS_RECORDED = 1
+from script.backend.runtime import capi, py_errors
+from script.ir.ops import STR_PY
 
 FROM_PY, TO_PY = "script.str.from_py", "script.str.to_py"
 UCS4 = 4
@@ -74,8 +65,6 @@ def _build_py(m: NativeModule) -> None:
     b = Builder(fn, fn.append_block("entry"))
     ok = b.alloca("i32")
     b.store(int_const("i32", 0), ok)
-    status = b.alloca("i32")            # what a raise leaves in env->status
-    b.store(int_const("i32", STATUS_PYTHON_ERROR), status)
 
     def body():
         # Python objects of the operands (NULL where there is none, or when one could not
@@ -94,65 +83,21 @@ def _build_py(m: NativeModule) -> None:
         b.position_at_end(done)
         for u in (u0, u1):
             _xdecref(m, b, u)
-        failed, after = fn.append_block("py_failed"), fn.append_block("py_after")
-        b.cbranch(b.icmp("eq", b.load("i32", ok), int_const("i32", 0)), failed, after)
+        failed, computed = fn.append_block("failed"), fn.append_block("succeeded")
+        b.cbranch(b.icmp("eq", b.load("i32", ok), int_const("i32", 0)), failed, computed)
         b.position_at_end(failed)
-        record_python_error(m, b, env, status)
-        b.branch(after)
-        b.position_at_end(after)
+        py_errors.emit_record(m, b, env)            # a record compiled code can catch
+        b.branch(computed)
+        b.position_at_end(computed)
 
     capi.holding_gil(m, b, env, body)
     result = b.load("i32", ok)
     raised, fine = fn.append_block("raised"), fn.append_block("fine")
     b.cbranch(b.icmp("eq", result, int_const("i32", 0)), raised, fine)
     b.position_at_end(raised)
-    b.store_at(b.load("i32", status), env, ENV_STATUS)
     b.ret(int_const("i32", 0))
     b.position_at_end(fine)
     b.ret(int_const("i32", 1))
-
-
-def record_python_error(m: NativeModule, b: Builder, env: Value, status: Value) -> None:
-    """With the GIL and a Python exception set: when its class is one of RECORDED_CLASSES,
-    take it and record it in the Env as a raise of compiled code does (the class, message
-    "%U" with its str() as a native str slot: abi.encode_message) and set `status` (an i32
-    slot) to STATUS_RECORDED; else (or without memory for the text) leave it set."""
-    fn = b.fn
-    occurred = capi.call(m, b, "PyErr_Occurred")
-    enc = encode_message("%U", 1)
-    fmt = m.cstring(enc.data())
-    done = fn.append_block("record_done")
-    for name in RECORDED_CLASSES:
-        take, other = fn.append_block(f"record_{name}"), fn.append_block("record_next")
-        b.cbranch(b.icmp("eq", occurred, capi.exception_class(m, b, name)), take, other)
-        b.position_at_end(take)
-        parts = [b.alloca("ptr") for _ in range(3)]
-        capi.call(m, b, "PyErr_Fetch", *parts)
-        capi.call(m, b, "PyErr_NormalizeException", *parts)
-        tp, value, tb = (b.load("ptr", p) for p in parts)
-        text = capi.call(m, b, "PyObject_Str", value)
-        native = fn.append_block("record_text")
-        restore = fn.append_block("record_restore")
-        b.cbranch(b.icmp("ne", text, NULL), native, restore)
-        b.position_at_end(native)
-        s = from_py(m, b, text)
-        capi.call(m, b, "Py_DecRef", text)
-        made = fn.append_block("record_made")
-        b.cbranch(b.icmp("ne", s, NULL), made, restore)
-        b.position_at_end(made)
-        for v in (tp, value, tb):
-            _xdecref(m, b, v)
-        b.store_at(int_const("i32", enc.exc_word(EXCEPTIONS.index(name))), env, ENV_EXC)
-        b.store_at(fmt, env, ENV_FMT)
-        b.store_at(b.ptrtoint(s, "i64"), env, ENV_ARGS)
-        b.store(int_const("i32", STATUS_RECORDED), status)
-        b.branch(done)
-        b.position_at_end(restore)      # (no memory for the text: raise it as it is)
-        capi.call(m, b, "PyErr_Restore", tp, value, tb)
-        b.branch(done)
-        b.position_at_end(other)
-    b.branch(done)
-    b.position_at_end(done)
 
 
 def _maybe_py(m: NativeModule, b: Builder, s: Value) -> Value:
