@@ -1,0 +1,120 @@
+"""Empty containers whose types a callee decides.
+
+    def topo(...):
+        seen = set(); order = []
+        for u in ...: dfs(u, graph, seen, order)     # dfs: seen.add(u) ... order.append(str(u))
+        return order
+
+The types of an empty `[]`, `{}` or `set()` are pending (lists.py `PendingElement`, dicts.py
+`PendingPart`, keyed by the AST node that made it) until the first store, which records a hint
+for that node in the builder that made it, and rebuilds it. A container passed to a call
+(a nested function's free variable or argument, a plain or `@script` callee's argument) before
+any store keeps its pending type into the callee's specialization: the callee is built with
+the caller's pending types among its argument types, its *foreign* nodes.
+
+When a round of the callee records a hint for a foreign node (a store, a read that settles a
+type, the callee's own `[]` stored into it), the callee's build stops there: nothing of it is
+cached (its entries are rolled back as for a Restart) and `CalleeHint` carries the hints up.
+The builder of each caller on the way catches it where its round ends (`Context.specialize`):
+it keeps the hints for nodes that are not foreign to itself (its own containers, and the
+callee's own `[]`s now inside its containers' types) and restarts its round with them; it
+passes on the rest, for a caller further up.
+
+Every round that passes a pending type to a callee is rebuilt (the container's node settles by
+the round's end: a store, a hint from a callee, or ints), so a specialization cached with a
+pending type among its key's types is rolled back with that round and never kept.
+"""
+
+from __future__ import annotations
+
+from script.frontend.ssa_builder import Restart
+from script.ir import types as T
+
+_NODE_KEYS = ("list", "table", "table_guess")
+
+
+class CalleeHint(Exception):
+    """Hints a callee found for containers made by its callers: {hint key: hint}."""
+
+    def __init__(self, hints: dict):
+        super().__init__("hints for a caller's containers")
+        self.hints = hints
+
+
+def pending_parts(t: T.Type, out: dict | None = None) -> dict:
+    """The pending element, key and value types inside `t`, by id of the node that made them:
+    {id(node): [(kind, node, part)]} with kind "list" or "table" (part "key", "value", or None)."""
+    from script.frontend.dicts import PendingPart
+    from script.frontend.lists import PendingElement
+    out = {} if out is None else out
+    if isinstance(t, PendingElement):
+        out.setdefault(id(t.key), []).append(("list", t.key, None))
+    elif isinstance(t, PendingPart):
+        out.setdefault(id(t.node), []).append(("table", t.node, t.part))
+    elif isinstance(t, T.ListType):
+        pending_parts(t.elem, out)
+    elif isinstance(t, T.DictType):
+        pending_parts(t.key, out)
+        pending_parts(t.value, out)
+    elif isinstance(t, T.SetType):
+        pending_parts(t.key, out)
+    elif isinstance(t, T.TupleType):
+        for e in t.elems:
+            pending_parts(e, out)
+    return out
+
+
+def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
+    """Before `builder` passes a value of type `t` to a parameter annotated `ann` (or None):
+    an annotation gives the pending types in `t` theirs; a pending type whose hint this round
+    has found already restarts the round; the others go into the callee as they are."""
+    parts = pending_parts(t)
+    if not parts:
+        return
+    if ann is not None:
+        builder.merge_pending_list(t, ann)          # a hint and Restart where they differ
+        builder.settle_list_types(t)                # (an annotation that does not match: ints,
+        builder.settle_table_types(t)               # then the call's own error)
+        return
+    for uses in parts.values():
+        for kind, node, part in uses:
+            hint = builder.hints.get((kind, node))
+            if hint is not None and (kind == "list" or hint[1 if part == "key" else 2] is not None):
+                builder.hints_changed = True
+                raise Restart()
+
+
+def foreign_nodes(types: tuple) -> frozenset:
+    """The callers' pending nodes among a specialization's argument types (usually none)."""
+    out: dict = {}
+    for t in types:
+        pending_parts(t, out)
+    return frozenset(out)
+
+
+def _is_node_key(k) -> bool:
+    return isinstance(k, tuple) and len(k) == 2 and k[0] in _NODE_KEYS
+
+
+def raise_foreign(foreign: frozenset, hints: dict) -> None:
+    """At the end of a callee's round: raise the hints it recorded for foreign nodes."""
+    if not foreign:
+        return
+    found = {k: v for k, v in hints.items() if _is_node_key(k) and id(k[1]) in foreign}
+    if found:
+        raise CalleeHint(found)
+
+
+def take_hints(e: CalleeHint, foreign: frozenset, hints: dict) -> None:
+    """In a caller whose callee raised `e`: keep the hints for nodes not foreign to it (then
+    its round restarts); raise the others on, to the callers further up."""
+    mine = {k: v for k, v in e.hints.items() if id(k[1]) not in foreign}
+    up = {k: v for k, v in e.hints.items() if id(k[1]) in foreign}
+    if up:
+        raise CalleeHint(up) from None
+    for k, v in mine.items():
+        old = hints.get(k)
+        if k[0] == "table" and old is not None:      # a store of this round in the caller too
+            v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
+                                for b, h in zip(old[1:], v[1:]))
+        hints[k] = v
