@@ -34,11 +34,13 @@ _NODE_KEYS = ("list", "table", "table_guess")
 
 
 class CalleeHint(Exception):
-    """Hints a callee found for containers made by its callers: {hint key: hint}."""
+    """Hints a callee found for containers made by its callers: {hint key: hint}, and for those
+    whose table was typed already (a widening store), the builder that made it."""
 
-    def __init__(self, hints: dict):
+    def __init__(self, hints: dict, owners: dict):
         super().__init__("hints for a caller's containers")
         self.hints = hints
+        self.owners = owners
 
 
 def pending_parts(t: T.Type, out: dict | None = None) -> dict:
@@ -96,25 +98,67 @@ def _is_node_key(k) -> bool:
     return isinstance(k, tuple) and len(k) == 2 and k[0] in _NODE_KEYS
 
 
-def raise_foreign(foreign: frozenset, hints: dict) -> None:
-    """At the end of a callee's round: raise the hints it recorded for foreign nodes."""
-    if not foreign:
+def raise_foreign(foreign: frozenset, hints: dict, builder) -> None:
+    """At the end of a callee's round: raise the hints it recorded for foreign nodes, and for
+    its callers' typed tables that it widened (`widen_in_callers`)."""
+    borrowed = getattr(builder, "borrowed", None)
+    if not foreign and not borrowed:
         return
-    found = {k: v for k, v in hints.items() if _is_node_key(k) and id(k[1]) in foreign}
+    found = {k: v for k, v in hints.items() if _is_node_key(k) and (id(k[1]) in foreign or
+                                                                   borrowed and id(k[1]) in borrowed)}
     if found:
-        raise CalleeHint(found)
+        owners = {k: borrowed[id(k[1])] for k in found if borrowed and id(k[1]) in borrowed}
+        raise CalleeHint(found, owners)
 
 
-def take_hints(e: CalleeHint, foreign: frozenset, hints: dict) -> None:
-    """In a caller whose callee raised `e`: keep the hints for nodes not foreign to it (then
-    its round restarts); raise the others on, to the callers further up."""
-    mine = {k: v for k, v in e.hints.items() if id(k[1]) not in foreign}
-    up = {k: v for k, v in e.hints.items() if id(k[1]) in foreign}
+def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> None:
+    """In a caller whose callee raised `e`: keep the hints for its own nodes (those not foreign
+    to it, or widened tables it made), then its round restarts; raise the others on, to the
+    callers further up."""
+    def is_mine(k):
+        owner = e.owners.get(k)
+        return owner is builder if owner is not None else id(k[1]) not in foreign
+    up = {k: v for k, v in e.hints.items() if not is_mine(k)}
     if up:
-        raise CalleeHint(up) from None
-    for k, v in mine.items():
+        raise CalleeHint(up, {k: o for k, o in e.owners.items() if k in up}) from None
+    for k, v in e.hints.items():
         old = hints.get(k)
-        if k[0] == "table" and old is not None:      # a store of this round in the caller too
-            v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
-                                for b, h in zip(old[1:], v[1:]))
+        if k[0] == "table" and old is not None:
+            if hints.pop(("table_guess", k[1]), None) and ("table_guess", k[1]) not in e.hints:
+                v = (v[0], old[1] if v[1] is None else v[1], v[2])   # a store replaces guessed values
+            else:                                                    # a store of this round in the caller too
+                v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
+                                    for b, h in zip(old[1:], v[1:]))
         hints[k] = v
+
+
+def guessed_in_callers(builder, t: T.HashType) -> list:
+    """The tables of type `t` made by the functions calling `builder` (being built) whose values
+    a read guessed to be ints before any store (dicts.py `_guessed_nodes`)."""
+    if not isinstance(t, T.DictType) or t.value != T.I64 or len(builder.ctx.in_progress) < 2:
+        return []
+    found = []
+    for caller in _callers(builder):
+        for n in caller._guessed_nodes(t):
+            builder.__dict__.setdefault("borrowed", {})[id(n)] = caller
+            found.append(n)
+    return found
+
+
+def widen_in_callers(builder, t: T.HashType, hint: tuple) -> bool:
+    """A store in `builder` widens `t`, the type of a table one of its callers made: record the
+    hint for that table (`raise_foreign` carries it up); False when no caller made one."""
+    widened = False
+    for caller in _callers(builder):
+        for k, v in list(caller.hints.items()):
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and caller.hinted_table(k[1], v) == t:
+                builder.hints[k] = hint
+                builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
+                widened = True
+    return widened
+
+
+def _callers(builder) -> list:
+    """The builders of the functions being built while `builder` is, nearest first."""
+    stack = list(builder.ctx.in_progress.values())
+    return [b for b in reversed(stack) if b is not builder]

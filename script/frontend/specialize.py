@@ -114,13 +114,13 @@ class Context:
                 try:
                     func = builder.build()
                 finally:
-                    raise_foreign(foreign, hints)
+                    raise_foreign(foreign, hints, builder)
             except Restart:
                 self._rollback(mark)
                 continue
             except CalleeHint as e:
                 self._rollback(mark)
-                take_hints(e, foreign, hints)
+                take_hints(e, foreign, hints, builder)
                 continue
             except CompileError:
                 # An error in a round where a recursive call's result was unknown may come from
