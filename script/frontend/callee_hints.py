@@ -111,16 +111,17 @@ def raise_foreign(foreign: frozenset, hints: dict, builder) -> None:
         raise CalleeHint(found, owners)
 
 
-def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> None:
+def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
     """In a caller whose callee raised `e`: keep the hints for its own nodes (those not foreign
     to it, or widened tables it made), then its round restarts; raise the others on, to the
-    callers further up."""
+    callers further up. True when a hint changed."""
     def is_mine(k):
         owner = e.owners.get(k)
         return owner is builder if owner is not None else id(k[1]) not in foreign
     up = {k: v for k, v in e.hints.items() if not is_mine(k)}
     if up:
         raise CalleeHint(up, {k: o for k, o in e.owners.items() if k in up}) from None
+    changed = False
     for k, v in e.hints.items():
         old = hints.get(k)
         if k[0] == "table" and old is not None:
@@ -129,7 +130,9 @@ def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> None:
             else:                                                    # a store of this round in the caller too
                 v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
                                     for b, h in zip(old[1:], v[1:]))
+        changed = changed or hints.get(k) != v
         hints[k] = v
+    return changed
 
 
 def guessed_in_callers(builder, t: T.HashType) -> list:

@@ -105,7 +105,9 @@ class Context:
         mark = len(self.journal)
         name = self.unique_name(info, types) + ("" if boundscheck else ".nobc")
         foreign = foreign_nodes(types)      # a caller's containers of pending types (callee_hints.py)
-        for _ in range(MAX_ROUNDS):
+        rounds = 0
+        while rounds < MAX_ROUNDS:
+            rounds += 1
             builder = FunctionLowering(self, info, types, hints, name, boundscheck)
             builder.unknown_recursion = None    # where a call to this function found no type yet
             builder.tainted = False             # built while a caller's return type is unknown
@@ -120,7 +122,8 @@ class Context:
                 continue
             except CalleeHint as e:
                 self._rollback(mark)
-                take_hints(e, foreign, hints, builder)
+                if take_hints(e, foreign, hints, builder):
+                    rounds -= 1     # a callee's new hints: one a container, so they run out
                 continue
             except CompileError:
                 # An error in a round where a recursive call's result was unknown may come from
