@@ -49,20 +49,23 @@ def pending_parts(t: T.Type, out: dict | None = None) -> dict:
     from script.frontend.dicts import PendingPart
     from script.frontend.lists import PendingElement
     out = {} if out is None else out
-    if isinstance(t, PendingElement):
-        out.setdefault(id(t.key), []).append(("list", t.key, None))
-    elif isinstance(t, PendingPart):
-        out.setdefault(id(t.node), []).append(("table", t.node, t.part))
-    elif isinstance(t, T.ListType):
-        pending_parts(t.elem, out)
-    elif isinstance(t, T.DictType):
-        pending_parts(t.key, out)
-        pending_parts(t.value, out)
-    elif isinstance(t, T.SetType):
-        pending_parts(t.key, out)
-    elif isinstance(t, T.TupleType):
-        for e in t.elems:
-            pending_parts(e, out)
+
+    def walk(t):
+        if isinstance(t, PendingElement):
+            out.setdefault(id(t.key), []).append(("list", t.key, None))
+        elif isinstance(t, PendingPart):
+            out.setdefault(id(t.node), []).append(("table", t.node, t.part))
+        elif isinstance(t, T.ListType):
+            walk(t.elem)
+        elif isinstance(t, T.DictType):
+            walk(t.key)
+            walk(t.value)
+        elif isinstance(t, T.SetType):
+            walk(t.key)
+        elif isinstance(t, T.TupleType):
+            for e in t.elems:
+                walk(e)
+    walk(t)
     return out
 
 
