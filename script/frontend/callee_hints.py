@@ -13,16 +13,23 @@ any store keeps its pending type into the callee's specialization: the callee is
 the caller's pending types among its argument types, its *foreign* nodes.
 
 When a round of the callee records a hint for a foreign node (a store, a read that settles a
-type, the callee's own `[]` stored into it), the callee's build stops there: nothing of it is
-cached (its entries are rolled back as for a Restart) and `CalleeHint` carries the hints up.
-The builder of each caller on the way catches it where its round ends (`Context.specialize`):
-it keeps the hints for nodes that are not foreign to itself (its own containers, and the
-callee's own `[]`s now inside its containers' types) and restarts its round with them; it
-passes on the rest, for a caller further up.
+type, the callee's own `[]` stored into it), the callee's build stops at the end of that round:
+nothing of it is cached (its entries are rolled back as for a Restart) and `CalleeHint`
+carries the hints up. The builder of each caller on the way catches it where its round ends
+(`Context.specialize`): it keeps the hints for nodes that are not foreign to itself (its own
+containers, and the callee's own `[]`s now inside its containers' types) and restarts its
+round with them; it passes on the rest, for a caller further up. Such rounds do not count
+against the rounds limit while they bring new hints (each container settles once).
 
-Every round that passes a pending type to a callee is rebuilt (the container's node settles by
-the round's end: a store, a hint from a callee, or ints), so a specialization cached with a
-pending type among its key's types is rolled back with that round and never kept.
+Tables widen (dicts.py): a callee's store that widens a table a caller typed already (`memo`
+whose values a lookup guessed as ints, then `memo[k] = 0.5`) finds that table among the
+callers' hints (`widen_in_callers`, `guessed_in_callers`) and reports the hint to the caller
+that made it (`CalleeHint.owners`).
+
+A round that passes a pending type to a callee is rebuilt (the container's node settles by the
+round's end: a store, a hint from a callee, or ints), so a specialization cached with a pending
+type among its key's types is rolled back with that round (the journal of `Context`) and the
+callee is kept only for the settled types.
 """
 
 from __future__ import annotations

@@ -115,8 +115,10 @@ class Context:
             try:
                 try:
                     func = builder.build()
-                finally:
-                    raise_foreign(foreign, hints, builder)
+                except Exception:
+                    raise_foreign(foreign, hints, builder)     # (a round about a caller's types)
+                    raise
+                raise_foreign(foreign, hints, builder)
             except Restart:
                 self._rollback(mark)
                 continue
