@@ -241,3 +241,27 @@ def raising(xs: list[int]):
     out = []
     raising_helper(xs, out)
     return out
+
+
+def weigh(c, w, x):
+    c[w] = c.get(w, 0) + x
+
+
+def weights(words: list[str], x: float):
+    """The callee's `get` types the values as ints, its store widens them to floats."""
+    c = {}
+    for w in words:
+        weigh(c, w, x)
+    return c
+
+
+def extend_both(a, s, n):
+    a.extend([str(i) for i in range(n)])
+    s.update([i * 0.5 for i in range(n)])
+
+
+def extended(n):
+    a = []
+    s = set()
+    extend_both(a, s, n)
+    return a, sorted(s)

@@ -49,10 +49,12 @@ def test_dicts_of_lists(ws):
 
 
 @SET
-@given(st.lists(st.integers(-50, 50), max_size=20))
-def test_read_before_store_in_callee(xs):
-    """`if k not in d: d[k] = []`: the values a read guessed are replaced by the store."""
+@given(st.lists(st.integers(-50, 50), max_size=20), words, st.floats(-4, 4))
+def test_read_before_store_in_callee(xs, ws, x):
+    """`if k not in d: d[k] = []`: the values a read guessed are replaced by the store;
+    `c[w] = c.get(w, 0) + x`: the callee widens the caller's ints to floats."""
     check_all_levels(K.buckets, xs)
+    check_all_levels(K.weights, ws, x)
 
 
 @SET
@@ -65,6 +67,7 @@ def test_element_types(n, ws):
     check_all_levels(K.nested_sizes, n % 6)    # a recursive callee passing its own []
     check_all_levels(K.two_sites, n)           # one helper for two containers
     check_all_levels(K.annotated, n)           # the callee's annotation types it
+    check_all_levels(K.extended, n)            # extend and update
 
 
 @SET
