@@ -135,7 +135,7 @@ def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
     for k, v in e.hints.items():
         old = hints.get(k)
         if k[0] == "table" and old is not None:
-            if hints.pop(("table_guess", k[1]), None) and ("table_guess", k[1]) not in e.hints:
+            if ("table_guess", k[1]) not in e.hints and hints.pop(("table_guess", k[1]), None):
                 v = (v[0], old[1] if v[1] is None else v[1], v[2])   # a store replaces guessed values
             else:                                                    # a store of this round in the caller too
                 v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
