@@ -265,3 +265,17 @@ def extended(n):
     s = set()
     extend_both(a, s, n)
     return a, sorted(s)
+
+
+def same(xs, d):
+    return xs, d
+
+
+def returned_through(n):
+    """A callee returning the caller's containers untouched: the stores after it type them."""
+    a = []
+    d = {}
+    b, e = same(a, d)
+    b.append(str(n))
+    e[n] = n * 0.5
+    return a, d

@@ -68,6 +68,7 @@ def test_element_types(n, ws):
     check_all_levels(K.two_sites, n)           # one helper for two containers
     check_all_levels(K.annotated, n)           # the callee's annotation types it
     check_all_levels(K.extended, n)            # extend and update
+    check_all_levels(K.returned_through, n)    # returned by the callee, stored into after
 
 
 @SET

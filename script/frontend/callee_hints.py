@@ -96,6 +96,16 @@ def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
                 raise Restart()
 
 
+def settle_returned(builder, t: T.Type) -> None:
+    """Containers of pending types returned by `builder` hold ints (lists.py, dicts.py), except
+    when all of them are its callers' (`xs = helper(xs)`): the caller's types stay pending."""
+    foreign = getattr(builder, "foreign", None)
+    if foreign and all(n in foreign for n in pending_parts(t)):
+        return
+    builder.settle_list_types(t)
+    builder.settle_table_types(t)
+
+
 def foreign_nodes(types: tuple) -> frozenset:
     """The callers' pending nodes among a specialization's argument types (usually none)."""
     out: dict = {}

@@ -111,6 +111,7 @@ class Context:
             builder = FunctionLowering(self, info, types, hints, name, boundscheck)
             builder.unknown_recursion = None    # where a call to this function found no type yet
             builder.tainted = False             # built while a caller's return type is unknown
+            builder.foreign = foreign
             self.in_progress[key] = builder
             try:
                 try:
