@@ -18,6 +18,7 @@ import math
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
+from script.frontend.callee_hints import pass_pending
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
@@ -353,12 +354,10 @@ class CallLowering:
         names = info.param_names
         if any(isinstance(v.type, Unknown) for v in bound):
             return Undef(UNKNOWN, self.loc(node))
-        for v in bound:
-            self.settle_list_types(v.type)
-            self.settle_table_types(v.type)
         types = []
         args = []
         for v, ann, pname in zip(bound, info.param_types, names):
+            pass_pending(self, v.type, ann)        # callee_hints.py
             want = ann if ann is not None else v.type
             if ann is not None and not T.is_convertible(v.type, ann):
                 self.error(f"argument '{pname}' of {info.name}() must be {ann}, not {v.type}", node)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import dictlib
+from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
@@ -162,7 +163,7 @@ class DictLowering:
         if not T.is_key_type(key_t):
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
-        guessed = self._guessed_nodes(t)
+        guessed = self._guessed_nodes(t) or guessed_in_callers(self, t)
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
             if not T.is_list_element(value_t):
@@ -173,7 +174,7 @@ class DictLowering:
             new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
-            del self.hints[("table_guess", n)]
+            self.hints.pop(("table_guess", n), None)     # (a caller's guess: callee_hints.py)
             self.hints_changed = True   # (a read of the guessed values this round gave Undef)
         if new == old:
             return False
@@ -193,7 +194,7 @@ class DictLowering:
             if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t:
                 self.hints[k] = hint
                 widened = True
-        if not widened:
+        if not widened and not widen_in_callers(self, t, hint):
             self.error(f"cannot store a {_describe_store(t, key_t, value_t)} in a {t}: its types were "
                        "set where it was made", node)
         self.hints_changed = True

@@ -13,6 +13,7 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.callee_hints import settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_linalg import LinalgLowering
@@ -610,8 +611,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
-        self.settle_list_types(value.type)
-        self.settle_table_types(value.type)
+        settle_returned(self, value.type)      # callee_hints.py
         if has_unknown(value.type):        # (a tuple holding a value not typed yet)
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None

@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 
 from script.errors import CompileError
+from script.frontend.callee_hints import CalleeHint, foreign_nodes, raise_foreign, take_hints
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import UNKNOWN, Restart
 from script.ir import types as T
@@ -103,15 +104,29 @@ class Context:
         hints: dict = {}
         mark = len(self.journal)
         name = self.unique_name(info, types) + ("" if boundscheck else ".nobc")
-        for _ in range(MAX_ROUNDS):
+        foreign = foreign_nodes(types)      # a caller's containers of pending types (callee_hints.py)
+        rounds = 0
+        while rounds < MAX_ROUNDS:
+            rounds += 1
             builder = FunctionLowering(self, info, types, hints, name, boundscheck)
             builder.unknown_recursion = None    # where a call to this function found no type yet
             builder.tainted = False             # built while a caller's return type is unknown
+            builder.foreign = foreign
             self.in_progress[key] = builder
             try:
-                func = builder.build()
+                try:
+                    func = builder.build()
+                except Exception:
+                    raise_foreign(foreign, hints, builder)     # (a round about a caller's types)
+                    raise
+                raise_foreign(foreign, hints, builder)
             except Restart:
                 self._rollback(mark)
+                continue
+            except CalleeHint as e:
+                self._rollback(mark)
+                if take_hints(e, foreign, hints, builder):
+                    rounds -= 1     # a callee's new hints: one a container, so they run out
                 continue
             except CompileError:
                 # An error in a round where a recursive call's result was unknown may come from

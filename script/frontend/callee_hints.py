@@ -1,0 +1,187 @@
+"""Empty containers whose types a callee decides.
+
+    def topo(...):
+        seen = set(); order = []
+        for u in ...: dfs(u, graph, seen, order)     # dfs: seen.add(u) ... order.append(str(u))
+        return order
+
+The types of an empty `[]`, `{}` or `set()` are pending (lists.py `PendingElement`, dicts.py
+`PendingPart`, keyed by the AST node that made it) until the first store, which records a hint
+for that node in the builder that made it, and rebuilds it. A container passed to a call
+(a nested function's free variable or argument, a plain or `@script` callee's argument) before
+any store keeps its pending type into the callee's specialization: the callee is built with
+the caller's pending types among its argument types, its *foreign* nodes.
+
+When a round of the callee records a hint for a foreign node (a store, a read that settles a
+type, the callee's own `[]` stored into it), the callee's build stops at the end of that round:
+nothing of it is cached (its entries are rolled back as for a Restart) and `CalleeHint`
+carries the hints up. The builder of each caller on the way catches it where its round ends
+(`Context.specialize`): it keeps the hints for nodes that are not foreign to itself (its own
+containers, and the callee's own `[]`s now inside its containers' types) and restarts its
+round with them; it passes on the rest, for a caller further up. Such rounds do not count
+against the rounds limit while they bring new hints (each container settles once).
+
+Tables widen (dicts.py): a callee's store that widens a table a caller typed already (`memo`
+whose values a lookup guessed as ints, then `memo[k] = 0.5`) finds that table among the
+callers' hints (`widen_in_callers`, `guessed_in_callers`) and reports the hint to the caller
+that made it (`CalleeHint.owners`).
+
+A round that passes a pending type to a callee is rebuilt (the container's node settles by the
+round's end: a store, a hint from a callee, or ints), so a specialization cached with a pending
+type among its key's types is rolled back with that round (the journal of `Context`) and the
+callee is kept only for the settled types.
+"""
+
+from __future__ import annotations
+
+from script.frontend.ssa_builder import Restart
+from script.ir import types as T
+
+_NODE_KEYS = ("list", "table", "table_guess")
+
+
+class CalleeHint(Exception):
+    """Hints a callee found for containers made by its callers: {hint key: hint}, and for those
+    whose table was typed already (a widening store), the builder that made it."""
+
+    def __init__(self, hints: dict, owners: dict):
+        super().__init__("hints for a caller's containers")
+        self.hints = hints
+        self.owners = owners
+
+
+def pending_parts(t: T.Type, out: dict | None = None) -> dict:
+    """The pending element, key and value types inside `t`, by id of the node that made them:
+    {id(node): [(kind, node, part)]} with kind "list" or "table" (part "key", "value", or None)."""
+    from script.frontend.dicts import PendingPart
+    from script.frontend.lists import PendingElement
+    out = {} if out is None else out
+
+    def walk(t):
+        if isinstance(t, PendingElement):
+            out.setdefault(id(t.key), []).append(("list", t.key, None))
+        elif isinstance(t, PendingPart):
+            out.setdefault(id(t.node), []).append(("table", t.node, t.part))
+        elif isinstance(t, T.ListType):
+            walk(t.elem)
+        elif isinstance(t, T.DictType):
+            walk(t.key)
+            walk(t.value)
+        elif isinstance(t, T.SetType):
+            walk(t.key)
+        elif isinstance(t, T.TupleType):
+            for e in t.elems:
+                walk(e)
+    walk(t)
+    return out
+
+
+def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
+    """Before `builder` passes a value of type `t` to a parameter annotated `ann` (or None):
+    an annotation gives the pending types in `t` theirs; a pending type whose hint this round
+    has found already restarts the round; the others go into the callee as they are."""
+    parts = pending_parts(t)
+    if not parts:
+        return
+    if ann is not None:
+        builder.merge_pending_list(t, ann)          # a hint and Restart where they differ
+        builder.settle_list_types(t)                # (an annotation that does not match: ints,
+        builder.settle_table_types(t)               # then the call's own error)
+        return
+    for uses in parts.values():
+        for kind, node, part in uses:
+            hint = builder.hints.get((kind, node))
+            if hint is not None and (kind == "list" or hint[1 if part == "key" else 2] is not None):
+                builder.hints_changed = True
+                raise Restart()
+
+
+def settle_returned(builder, t: T.Type) -> None:
+    """Containers of pending types returned by `builder` hold ints (lists.py, dicts.py), except
+    when all of them are its callers' (`xs = helper(xs)`): the caller's types stay pending."""
+    foreign = getattr(builder, "foreign", None)
+    if foreign and all(n in foreign for n in pending_parts(t)):
+        return
+    builder.settle_list_types(t)
+    builder.settle_table_types(t)
+
+
+def foreign_nodes(types: tuple) -> frozenset:
+    """The callers' pending nodes among a specialization's argument types (usually none)."""
+    out: dict = {}
+    for t in types:
+        pending_parts(t, out)
+    return frozenset(out)
+
+
+def _is_node_key(k) -> bool:
+    return isinstance(k, tuple) and len(k) == 2 and k[0] in _NODE_KEYS
+
+
+def raise_foreign(foreign: frozenset, hints: dict, builder) -> None:
+    """At the end of a callee's round: raise the hints it recorded for foreign nodes, and for
+    its callers' typed tables that it widened (`widen_in_callers`)."""
+    borrowed = getattr(builder, "borrowed", None)
+    if not foreign and not borrowed:
+        return
+    found = {k: v for k, v in hints.items() if _is_node_key(k) and (id(k[1]) in foreign or
+                                                                   borrowed and id(k[1]) in borrowed)}
+    if found:
+        owners = {k: borrowed[id(k[1])] for k in found if borrowed and id(k[1]) in borrowed}
+        raise CalleeHint(found, owners)
+
+
+def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
+    """In a caller whose callee raised `e`: keep the hints for its own nodes (those not foreign
+    to it, or widened tables it made), then its round restarts; raise the others on, to the
+    callers further up. True when a hint changed."""
+    def is_mine(k):
+        owner = e.owners.get(k)
+        return owner is builder if owner is not None else id(k[1]) not in foreign
+    up = {k: v for k, v in e.hints.items() if not is_mine(k)}
+    if up:
+        raise CalleeHint(up, {k: o for k, o in e.owners.items() if k in up}) from None
+    changed = False
+    for k, v in e.hints.items():
+        old = hints.get(k)
+        if k[0] == "table" and old is not None:
+            if ("table_guess", k[1]) not in e.hints and hints.pop(("table_guess", k[1]), None):
+                v = (v[0], old[1] if v[1] is None else v[1], v[2])   # a store replaces guessed values
+            else:                                                    # a store of this round in the caller too
+                v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
+                                    for b, h in zip(old[1:], v[1:]))
+        changed = changed or hints.get(k) != v
+        hints[k] = v
+    return changed
+
+
+def guessed_in_callers(builder, t: T.HashType) -> list:
+    """The tables of type `t` made by the functions calling `builder` (being built) whose values
+    a read guessed to be ints before any store (dicts.py `_guessed_nodes`)."""
+    if not isinstance(t, T.DictType) or t.value != T.I64 or len(builder.ctx.in_progress) < 2:
+        return []
+    found = []
+    for caller in _callers(builder):
+        for n in caller._guessed_nodes(t):
+            builder.__dict__.setdefault("borrowed", {})[id(n)] = caller
+            found.append(n)
+    return found
+
+
+def widen_in_callers(builder, t: T.HashType, hint: tuple) -> bool:
+    """A store in `builder` widens `t`, the type of a table one of its callers made: record the
+    hint for that table (`raise_foreign` carries it up); False when no caller made one."""
+    widened = False
+    for caller in _callers(builder):
+        for k, v in list(caller.hints.items()):
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and caller.hinted_table(k[1], v) == t:
+                builder.hints[k] = hint
+                builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
+                widened = True
+    return widened
+
+
+def _callers(builder) -> list:
+    """The builders of the functions being built while `builder` is, nearest first."""
+    stack = list(builder.ctx.in_progress.values())
+    return [b for b in reversed(stack) if b is not builder]
