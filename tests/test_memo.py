@@ -69,10 +69,10 @@ def test_the_key_is_the_arguments_as_called(n):
     check_all_levels(collatz_longest, n)
 
 
-@pytest.mark.xfail(strict=True, reason="a memo dict with tuple keys is typed by the nested function "
-                                       "that fills it: callee-typed containers are not inferred yet")
-def test_several_parameters_make_a_tuple_key():
-    assert script.script(grid_paths)(16, 16) == grid_paths(16, 16)
+@SET
+@given(st.integers(0, 16), st.integers(0, 16))
+def test_several_parameters_make_a_tuple_key(n, m):
+    check_all_levels(grid_paths, n, m)       # the memo is typed by the function that fills it
 
 
 def test_other_decorators_and_cached_defaults_are_refused():
