@@ -90,7 +90,7 @@ class Context:
         """Whether a finished specialization raises on every path (it has no `ret`)."""
         if any(b.func is func for b in self.in_progress.values()):
             return False
-        return not any(b.terminator is not None and b.terminator.op == "ret" for b in func.blocks)
+        return not any(b.terminator is not None and b.terminator.opname == "ret" for b in func.blocks)
 
     def specialize(self, info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Function:
         """The IR of `info` for argument `types`; `boundscheck=False` builds array indexing
