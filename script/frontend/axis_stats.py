@@ -17,24 +17,28 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 
 
+def _array(low, a_node, name: str) -> Value:
+    """The array argument of ``numpy.<name>(axis=...)`` (an Undef while it is not typed)."""
+    arr = low.expr(a_node)
+    if not isinstance(arr.type, (T.ArrayType, Unknown)):
+        low.error(f"numpy.{name}(axis=...) takes an array here, not {arr.type}", a_node)
+    return arr
+
+
 def count_nonzero_axis(low, node) -> Value:
     a_node, axis_node = low.np_args(node, "count_nonzero", ("a", "axis"), 1)
-    arr = low.expr(a_node)
+    arr = _array(low, a_node, "count_nonzero")
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
-    if not isinstance(arr.type, T.ArrayType):
-        low.error(f"numpy.count_nonzero(axis=...) takes an array here, not {arr.type}", a_node)
     nonzero = low.materialize(low.ufunc_expr("not_equal", [arr, Const(0, T.I64)], node), node)
     return low.reduce_value(nonzero, "sum", axis_node, node)
 
 
 def ptp_axis(low, node) -> Value:
     a_node, axis_node = low.np_args(node, "ptp", ("a", "axis"), 1)
-    arr = low.expr(a_node)
+    arr = _array(low, a_node, "ptp")
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
-    if not isinstance(arr.type, T.ArrayType):
-        low.error(f"numpy.ptp(axis=...) takes an array here, not {arr.type}", a_node)
     hi = low.reduce_value(arr, "max", axis_node, node)
     lo = low.reduce_value(arr, "min", axis_node, node)
     return low.as_value(low.ufunc_expr("subtract", [hi, lo], node), node)
@@ -44,12 +48,10 @@ def average_axis(low, node) -> Value:
     a_node, axis_node, w_node, returned = low.np_args(node, "average", ("a", "axis", "weights", "returned"), 1)
     if returned is not None:
         low.error("numpy.average(returned=...) is not supported in compiled code", returned)
-    arr = low.expr(a_node)
+    arr = _array(low, a_node, "average")
     w = low.expr(w_node) if w_node is not None else Const(None, T.NONE)
     if isinstance(arr.type, Unknown) or isinstance(w.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
-    if not isinstance(arr.type, T.ArrayType):
-        low.error(f"numpy.average(axis=...) takes an array here, not {arr.type}", a_node)
     if isinstance(w.type, T.NoneType):
         return low.reduce_value(arr, "mean", axis_node, node)
     if not isinstance(w.type, T.ArrayType):
