@@ -240,6 +240,17 @@ def _quoted(name: str) -> str:
     return f'"{name}"'
 
 
+def _record_text(kind: str, key: str, fields, elems) -> str:
+    """``kind["mod:Name", "x": t, ...]``: how named tuple and class types print."""
+    parts = [_quoted(key)] + [f"{_quoted(f)}: {t}" for f, t in zip(fields, elems)]
+    return f"{kind}[{', '.join(parts)}]"
+
+
+def _class_name(key: str) -> str:
+    """The class's own name in its key ``module:qualname``."""
+    return key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+
+
 class NamedTupleType(TupleType):
     """A named tuple: an instance of a module-level ``typing.NamedTuple`` class or
     ``collections.namedtuple`` (docs/records.md). A tuple with names, so everything that
@@ -258,7 +269,7 @@ class NamedTupleType(TupleType):
 
     @property
     def name(self) -> str:
-        return self.key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        return _class_name(self.key)
 
     def with_elems(self, elems) -> "NamedTupleType":
         return NamedTupleType(self.key, self.fields, elems)
@@ -271,8 +282,7 @@ class NamedTupleType(TupleType):
         return hash(("named", self.key, self.fields, self.elems))
 
     def __str__(self):
-        parts = [_quoted(self.key)] + [f"{_quoted(f)}: {t}" for f, t in zip(self.fields, self.elems)]
-        return f"named[{', '.join(parts)}]"
+        return _record_text("named", self.key, self.fields, self.elems)
 
     __repr__ = __str__
 
@@ -368,7 +378,7 @@ class ClassType(ListType):
 
     @property
     def name(self) -> str:
-        return self.key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        return _class_name(self.key)
 
     def __eq__(self, other):
         return (type(other) is ClassType and other.key == self.key and other.fields == self.fields
@@ -378,8 +388,7 @@ class ClassType(ListType):
         return hash(("obj", self.key, self.fields, self.elem))
 
     def __str__(self):
-        parts = [_quoted(self.key)] + [f"{_quoted(f)}: {t}" for f, t in zip(self.fields, self.elem.elems)]
-        return f"obj[{', '.join(parts)}]"
+        return _record_text("obj", self.key, self.fields, self.elem.elems)
 
     __repr__ = __str__
 
