@@ -45,16 +45,14 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
     target, llvm, abi = cache.host_target(), cache.llvm_version(), cache.python_abi()
     payload = {"ir": members["f0/s0.ir"], "ssa": members.get("f0/s0.ssa.ir"),
                "object": members["f0/s0.o"]}
+
+    def fields(recorded) -> list:
+        return entry_fields(key, __version__, abi, llvm, (target.triple, target.cpu, target.features),
+                            info.py_func.__qualname__, record, recorded)
     try:
-        data = encode(entry_fields(
-            key, __version__, abi, llvm,
-            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
-            sources), payload)
+        data = encode(fields(sources), payload)
     except ValueError:          # a file name with a tab or line break: no record, lookups parse
-        data = encode(entry_fields(
-            key, __version__, abi, llvm,
-            (target.triple, target.cpu, target.features), info.py_func.__qualname__, record,
-            None), payload)
+        data = encode(fields(None), payload)
     name = request.name()
     for directory in request.directories():
         try:
