@@ -49,9 +49,6 @@ def is_cache_decorator(dec: ast.expr, resolve) -> bool:
 def memoize_nested(fn: ast.FunctionDef, resolve) -> None:
     """Rewrite in place every nested def of `fn` (at any depth) decorated only with a cache."""
     for node in ast.walk(fn):
-        body = getattr(node, "body", None)
-        if not isinstance(body, list):
-            continue
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
             if not isinstance(stmts, list):
@@ -77,13 +74,9 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
         return ast.Name(n, ast.Store() if store else ast.Load())
 
     def remember(value: ast.expr, at: ast.AST) -> list[ast.stmt]:
-        out = [ast.Assign([name("$result", True)], value),
-               ast.Assign([ast.Subscript(name(memo), name("$key"), ast.Store())], name("$result")),
-               ast.Return(name("$result"))]
-        for stmt in out:
-            for n in ast.walk(stmt):
-                ast.copy_location(n, at)
-        return out
+        return _located([ast.Assign([name("$result", True)], value),
+                         ast.Assign([ast.Subscript(name(memo), name("$key"), ast.Store())], name("$result")),
+                         ast.Return(name("$result"))], at)
 
     class Returns(ast.NodeTransformer):
         def visit_FunctionDef(self, n):
@@ -99,15 +92,20 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
     body = [s for stmt in body for s in (stmt if isinstance(stmt, list) else [stmt])]
     if not (body and isinstance(body[-1], ast.Return)):
         body += remember(ast.Constant(None), fn.body[-1])
-    head = [ast.Assign([name("$key", True)], key),
-            ast.If(ast.Compare(name("$key"), [ast.In()], [name(memo)]),
-                   [ast.Return(ast.Subscript(name(memo), name("$key"), ast.Load()))], [])]
-    for stmt in head:
-        for n in ast.walk(stmt):
-            ast.copy_location(n, fn)
+    head = _located([ast.Assign([name("$key", True)], key),
+                     ast.If(ast.Compare(name("$key"), [ast.In()], [name(memo)]),
+                            [ast.Return(ast.Subscript(name(memo), name("$key"), ast.Load()))], [])], fn)
     new = ast.FunctionDef(fn.name, fn.args, head + body, [], fn.returns, None)
     table = ast.Assign([name(memo, True)], ast.Dict([], []))
     for stmt in (new, table):
         ast.copy_location(stmt, fn)
         ast.fix_missing_locations(stmt)
     return [table, new]
+
+
+def _located(stmts: list[ast.stmt], at: ast.AST) -> list[ast.stmt]:
+    """`stmts`, every node of them at `at`'s place in the source."""
+    for stmt in stmts:
+        for n in ast.walk(stmt):
+            ast.copy_location(n, at)
+    return stmts
