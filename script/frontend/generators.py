@@ -201,11 +201,6 @@ class GeneratorLowering:
         found, obj = self.info.global_value(func.id)
         return obj if found else None
 
-    def is_generator_source(self, node) -> bool:
-        """Whether iterating `node` runs a generator: a generator expression or a call of a
-        generator function."""
-        return isinstance(node, ast.GeneratorExp) or self.generator_info(node) is not None
-
     def walks_generator(self, node) -> bool:
         """Whether `node` is a generator source, or enumerate()/zip() of one."""
         if isinstance(node, ast.Name):
