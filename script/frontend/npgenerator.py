@@ -130,13 +130,17 @@ def _weighted_index(mt, cdf) -> int:
 
 def _weighted(n: int, size, p):
     cdf = _cdf_of(p, n)
-    mt = NUMPY_WORDS()
+    return _int_draws(size, _weighted_index, NUMPY_WORDS(), cdf)
+
+
+def _int_draws(size, draw, mt, x):
+    """One ``draw(mt, x)`` when `size` is None, else an int64 array of `size` of them."""
     if size is None:
-        return _weighted_index(mt, cdf)
+        return draw(mt, x)
     out = np.empty(size, dtype=np.int64)
     flat = out.reshape(-1)
     for i in range(flat.shape[0]):
-        flat[i] = _weighted_index(mt, cdf)
+        flat[i] = draw(mt, x)
     return out
 
 
@@ -156,14 +160,7 @@ def poisson(lam: float = 1.0, size=None):
     algorithms; other draws)."""
     if not lam >= 0.0:
         raise ValueError("lam < 0 or lam is NaN")
-    mt = NUMPY_WORDS()
-    if size is None:
-        return _poisson(mt, lam)
-    out = np.empty(size, dtype=np.int64)
-    flat = out.reshape(-1)
-    for i in range(flat.shape[0]):
-        flat[i] = _poisson(mt, lam)
-    return out
+    return _int_draws(size, _poisson, NUMPY_WORDS(), lam)
 
 
 def _poisson(mt, lam: float) -> int:
