@@ -570,6 +570,27 @@ def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
                 assert not check(path)
 
 
+def test_a_checked_shared_object_is_sealed_and_not_read_again(tmp_path, monkeypatch):
+    path = str(tmp_path / ("runtime-" + "a" * 32 + ".so"))
+    store.write_shared(path, bytes(range(100)))
+    assert os.stat(path).st_mtime_ns % 10**9 != loadpath._seal(path)   # as written: no seal
+    assert loadpath.check_shared(path)                                  # read and hashed
+    st = os.stat(path)
+    assert st.st_mtime_ns % 10**9 == loadpath._seal(path) and st.st_mtime_ns <= time.time_ns()
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a sealed file is read")
+    monkeypatch.setattr(loadpath, "read_file", no_reading)
+    assert loadpath.check_shared(path)
+    monkeypatch.undo()
+    with open(path, "r+b") as f:        # any write unseals it: the damage is found
+        f.seek(10)
+        f.write(b"\xff")
+    with pytest.warns(RuntimeWarning, match="damaged shared object"):
+        assert not loadpath.check_shared(path)
+    assert not os.path.exists(path)
+
+
 # ---- nothing is kept for ever -------------------------------------------------------------
 
 def _age(path, days: float) -> None:
