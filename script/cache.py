@@ -68,22 +68,15 @@ class Uncacheable(Exception):
     pass
 
 
-class _NotQuick(Exception):
-    """The entry's record does not describe the functions as they are: parse them."""
+# The entry's record does not describe the functions as they are: parse them. Handled where
+# Uncacheable is, and the same class: each class a hit's import makes costs ~70k instructions.
+_NotQuick = Uncacheable
 
 
-class Target:
-    """What this process compiles for: LLVM's triple, CPU name and features."""
-
-    __slots__ = ("triple", "cpu", "features")
-
-    def __init__(self, triple: str, cpu: str, features: str):
-        self.triple, self.cpu, self.features = triple, cpu, features
-
-
-def host_target() -> Target:
-    """The host's target (loadpath: recorded per machine, read without LLVM)."""
-    return Target(*loadpath.host_target()[:3])
+def host_target() -> tuple:
+    """What this process compiles for: LLVM's triple, CPU name and features (loadpath:
+    recorded per machine, read without LLVM)."""
+    return loadpath.host_target()[:3]
 
 
 def llvm_version() -> str:
@@ -103,7 +96,7 @@ def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
     try:
         entry = _read(request, warn=False)
         return None if entry is None else (arg_types, _quick(request, entry))
-    except (_NotQuick, Uncacheable, LoadError):
+    except (Uncacheable, LoadError):
         return None
     except Exception:  # noqa: BLE001 - a value the key cannot describe: the slow path decides
         return None
@@ -122,7 +115,7 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     if entry is not None:
         try:
             return _quick(request, entry)
-        except (_NotQuick, Uncacheable):
+        except Uncacheable:
             pass
         except LoadError as e:
             _warn_corrupt(entry.path, e)
@@ -174,12 +167,12 @@ class Request:
     def header(self) -> list:
         """The key's lines about everything but the functions' text and names."""
         from script import __version__
-        target = host_target()
+        triple, cpu, features = host_target()
         # SCRIPT_DISABLE_PASSES as written (compiler.disabled_passes reads it the same way).
         disabled = os.environ.get("SCRIPT_DISABLE_PASSES", "")
         return [f"script-cache {KEY_VERSION}", f"compiler {__version__} {compiler_fingerprint()}",
                 f"llvm {llvm_version()}", f"python {python_abi()}",
-                f"target {target.triple} {target.cpu} {target.features}",
+                f"target {triple} {cpu} {features}",
                 f"options opt={self.opt} passes={self.passes!r} disabled={disabled!r} "
                 f"flags={self.flags!r}",
                 f"types {', '.join(map(str, self.arg_types))}"]
@@ -583,10 +576,9 @@ def _quick(request: Request, entry):
 
 def _load(entry, numpy_scalars: tuple):
     from script import __version__
-    host = host_target()
     # The key covers all of these; a mismatch means an entry that lies about its key.
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
-            (__version__, python_abi(), (host.triple, host.cpu, host.features), llvm_version()):
+            (__version__, python_abi(), tuple(host_target()), llvm_version()):
         raise LoadError("its object code was compiled for another compiler, Python or CPU")
     return loadpath.load_specialization(entry, entry.record, use_object=True,
                                         numpy_scalars=numpy_scalars, code_digest=entry.digest)

@@ -47,7 +47,7 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
                "object": members["f0/s0.o"]}
 
     def fields(recorded) -> list:
-        return entry_fields(key, __version__, abi, llvm, (target.triple, target.cpu, target.features),
+        return entry_fields(key, __version__, abi, llvm, tuple(target),
                             info.py_func.__qualname__, record, recorded)
     try:
         data = encode(fields(sources), payload)

@@ -57,6 +57,7 @@ import stat
 import sys
 import threading
 import time
+from types import SimpleNamespace
 
 from script.errors import LoadError
 
@@ -70,7 +71,8 @@ def _load_blake2():
     folder is not on the path or the module not in it."""
     module = sys.modules.get("_blake2")
     if module is None:
-        bootstrap, external = sys.modules["_frozen_importlib"], sys.modules["_frozen_importlib_external"]
+        bootstrap = sys.modules["_frozen_importlib"]
+        external = sys.modules["_frozen_importlib_external"]
         for entry in sys.path:
             if isinstance(entry, str) and os.path.basename(entry) == "lib-dynload":
                 for suffix in external.EXTENSION_SUFFIXES:
@@ -521,13 +523,6 @@ def _load_runtime() -> RuntimeLibrary:
     return RuntimeLibrary(*load_in_jit())
 
 
-class _Spec:
-    """What ``_imp.create_dynamic`` reads of a module spec."""
-
-    def __init__(self, name: str, origin: str):
-        self.name, self.origin = name, origin
-
-
 def _import(path: str):
     """The runtime's extension module from the shared object at `path`, loaded with
     RTLD_GLOBAL; None when the store has none or it does not load."""
@@ -537,7 +532,7 @@ def _import(path: str):
     flags = sys.getdlopenflags()
     sys.setdlopenflags(os.RTLD_NOW | os.RTLD_GLOBAL)
     try:
-        return _imp.create_dynamic(_Spec(MODULE_NAME, path))
+        return _imp.create_dynamic(SimpleNamespace(name=MODULE_NAME, origin=path))   # a spec
     except ImportError:
         return None
     finally:
