@@ -25,7 +25,8 @@ import weakref
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.frontend.typeinfer import format_signature, python_type_name, to_python_value, typeof
+from script.frontend.typeinfer import (format_signature, is_leafless_list, python_type_name,
+                                      to_python_value, typeof)
 
 _TYPE = None
 _TYPE_LOCK = threading.Lock()
@@ -244,7 +245,7 @@ def _make_fallback(obj, info=None, make_signature=None):
         key, coerced = _types_for(obj, info, values)
         if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
-        _specialization_for(obj, key)
+        _compile_for(obj, info, key, values)
         if getattr(_reentry, "active", False):
             raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
@@ -271,6 +272,34 @@ def _has_narrow(t) -> bool:
     if isinstance(t, T.TupleType):
         return any(_has_narrow(e) for e in t.elems)
     return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
+
+
+def _compile_for(obj, info, key: tuple, values: list) -> None:
+    """The specialization for argument types `key`. An empty list argument (`[]`, `[[]]`) is
+    a list of ints there; when the function does not compile so, one of floats, then of strs
+    (each empty list alike: `if not words: return []` before `w.upper()`), else the TypeError
+    that asks for an annotation."""
+    try:
+        _specialization_for(obj, key)
+        return
+    except CompileError:
+        empty = [k for k, (ann, v) in enumerate(zip(info.param_types, values))
+                 if ann is None and is_leafless_list(v)]
+        if not empty:
+            raise
+    for leaf in (T.F64, T.STR):
+        try:
+            _specialization_for(obj, tuple(_with_leaf(t, leaf) if k in empty else t
+                                           for k, t in enumerate(key)))
+            return
+        except CompileError:
+            pass
+    raise TypeError(_type_error(obj, info, values, bad=(info.param_names[empty[0]],
+                                                          values[empty[0]]))) from None
+
+
+def _with_leaf(t, leaf):
+    return T.ListType(_with_leaf(t.elem, leaf)) if isinstance(t, T.ListType) else leaf
 
 
 def _types_for(obj, info, values):
@@ -311,7 +340,8 @@ def _type_error(obj, info, values, bad=None) -> str:
     if bad is not None:
         text += f"; argument '{bad[0]}' of type {type(bad[1]).__name__} is not supported in compiled code"
         if type(bad[1]) is list:
-            text += (" (an empty list has no element type: annotate the parameter, e.g. list[int])"
+            text += (" (an empty list has no element type, and the function compiles for none of "
+                     "ints, floats and strs: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
                      "or ints and floats, or only strs; tuples of numbers and strs; or lists of such lists)")
         if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):

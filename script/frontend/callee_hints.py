@@ -96,14 +96,53 @@ def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
                 raise Restart()
 
 
-def settle_returned(builder, t: T.Type) -> None:
-    """Containers of pending types returned by `builder` hold ints (lists.py, dicts.py), except
-    when all of them are its callers' (`xs = helper(xs)`): the caller's types stay pending."""
+def settle_returned(builder, t: T.Type, node=None) -> bool:
+    """Containers of pending types returned by `builder`: where another return has typed the
+    function's result (or its annotation has), they take the types there (`if not xs: return
+    []` beside `return [x * 0.5 for x in xs]`); a return before any such one waits for the
+    round's end (True: `settle_deferred_returns`); else they hold ints (lists.py, dicts.py).
+    When all of them are its callers' (`xs = helper(xs)`), the caller's types stay pending."""
+    parts = pending_parts(t)
+    if not parts:
+        return False
     foreign = getattr(builder, "foreign", None)
-    if foreign and all(n in foreign for n in pending_parts(t)):
-        return
+    if foreign and all(n in foreign for n in parts):
+        return False
+    if builder.ret_type is not None:
+        _give_known_types(builder, t, builder.ret_type)
+    elif node is not None:
+        builder.deferred_returns.append(t)
+        return True
     builder.settle_list_types(t)
     builder.settle_table_types(t)
+    return False
+
+
+def settle_deferred_returns(builder) -> None:
+    """At a round's end, the returns `settle_returned` put off: redo the round, where the
+    result's type is known by now (a hint), else give them ints."""
+    if not builder.deferred_returns:
+        return
+    found = builder.ret_type is not None or any(       # or a store typed one of them already
+        (kind, node) in builder.hints for t in builder.deferred_returns
+        for uses in pending_parts(t).values() for kind, node, _ in uses)
+    if found:
+        builder.hints_changed = True
+        raise Restart()
+    for t in builder.deferred_returns:
+        builder.settle_list_types(t)
+        builder.settle_table_types(t)
+
+
+def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
+    """The pending parts of `t` take the types at the same place in `known` (a hint, then
+    Restart; nothing where `known` has none or another shape)."""
+    if isinstance(t, T.TupleType) and isinstance(known, T.TupleType) \
+            and len(t.elems) == len(known.elems):
+        for a, b in zip(t.elems, known.elems):
+            _give_known_types(builder, a, b)
+    else:
+        builder.merge_pending_list(t, known)
 
 
 def foreign_nodes(types: tuple) -> frozenset:

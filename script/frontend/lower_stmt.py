@@ -13,7 +13,7 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.callee_hints import settle_returned
+from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_linalg import LinalgLowering
@@ -107,6 +107,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
@@ -134,6 +135,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if self.block is not None:
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
+        settle_deferred_returns(self)
         self.settle_pending_lists()
         self.settle_pending_tables()
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
@@ -611,7 +613,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
-        settle_returned(self, value.type)      # callee_hints.py
+        if settle_returned(self, value.type, node):     # callee_hints.py: the type comes
+            self.block = None                           # from a later return, next round
+            return
         if has_unknown(value.type):        # (a tuple holding a value not typed yet)
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None

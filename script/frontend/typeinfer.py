@@ -192,8 +192,8 @@ def list_type_of(value: list) -> T.ListType | None:
     lists), whose innermost elements are all bools, all ints (within int64), or ints and
     floats with at least one float; or tuples of the same shape whose items follow that rule
     position by position (strs too: `[("a", 1)]` is a list[(str, i64)]); or strs only, at
-    any depth. None when there are no innermost
-    elements (`[]`, `[[]]`) or other values."""
+    any depth; ints when there are no innermost elements (`[]`, `[[]]`). None for other
+    values."""
     if value and all(type(x) is str for x in value):
         return T.ListType(T.STR)
     kinds = {type(x) for x in value}
@@ -205,7 +205,12 @@ def list_type_of(value: list) -> T.ListType | None:
         return None
     leaf = _first_leaf(value, depth)
     if leaf is _NO_LEAF:
-        return None
+        if not _leafless(value):
+            return None
+        t = T.I64               # `[]`, `[[], []]`: ints, as an empty `[]` in compiled code holds,
+        for _ in range(depth):  # which also gives CPython's `sum([]) == 0`
+            t = T.ListType(t)
+        return t
     shape = _tuple_shape(leaf)
     counts: list = []           # per scalar position: [bools, floats]
     n = _scan_list(value, depth, shape, counts)
@@ -223,6 +228,16 @@ def list_type_of(value: list) -> T.ListType | None:
 
 
 _NO_LEAF = object()
+
+
+def is_leafless_list(value) -> bool:
+    """Whether `value` is a list without innermost elements (`[]`, `[[], []]`), which
+    `list_type_of` gives ints and which any list type of its depth holds."""
+    return type(value) is list and _list_depth(value) is not None and _leafless(value)
+
+
+def _leafless(value: list) -> bool:
+    return all(type(x) is list and _leafless(x) for x in value)
 
 
 def _list_depth(value, limit: int = 32):
