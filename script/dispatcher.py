@@ -25,7 +25,7 @@ import weakref
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.frontend.typeinfer import (format_signature, is_leafless_list, python_type_name,
+from script.frontend.typeinfer import (empty_argument_types, format_signature, python_type_name,
                                       to_python_value, typeof)
 
 _TYPE = None
@@ -275,31 +275,29 @@ def _has_narrow(t) -> bool:
 
 
 def _compile_for(obj, info, key: tuple, values: list) -> None:
-    """The specialization for argument types `key`. An empty list argument (`[]`, `[[]]`) is
-    a list of ints there; when the function does not compile so, one of floats, then of strs
-    (each empty list alike: `if not words: return []` before `w.upper()`), else the TypeError
-    that asks for an annotation."""
+    """The specialization for argument types `key`. An empty container argument (`[]`, `[[]]`,
+    `{}`, `set()`) holds ints there; when the function does not compile so, it takes the other
+    types typeinfer `empty_argument_types` lists, each empty argument its k-th, in turn (`if
+    not words: return []` before `w.upper()` compiles with strs), else the TypeError that asks
+    for an annotation."""
     try:
         _specialization_for(obj, key)
         return
     except CompileError:
-        empty = [k for k, (ann, v) in enumerate(zip(info.param_types, values))
-                 if ann is None and is_leafless_list(v)]
-        if not empty:
+        other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
+                 enumerate(zip(info.param_types, values, key)) if ann is None}
+        other = {k: ts for k, ts in other.items() if ts}
+        if not other:
             raise
-    for leaf in (T.F64, T.STR):
+    for j in range(max(map(len, other.values()))):
         try:
-            _specialization_for(obj, tuple(_with_leaf(t, leaf) if k in empty else t
+            _specialization_for(obj, tuple(other[k][min(j, len(other[k]) - 1)] if k in other else t
                                            for k, t in enumerate(key)))
             return
         except CompileError:
             pass
-    raise TypeError(_type_error(obj, info, values, bad=(info.param_names[empty[0]],
-                                                          values[empty[0]]))) from None
-
-
-def _with_leaf(t, leaf):
-    return T.ListType(_with_leaf(t.elem, leaf)) if isinstance(t, T.ListType) else leaf
+    k = min(other)
+    raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))) from None
 
 
 def _types_for(obj, info, values):
@@ -347,10 +345,12 @@ def _type_error(obj, info, values, bad=None) -> str:
         if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):
             text += " (instances of classes stay inside compiled code: pass their fields; docs/records.md)"
         if type(bad[1]) in (dict, set):
-            text += (f" (an empty {type(bad[1]).__name__} has no key type: annotate the parameter, e.g. "
+            text += (f" (an empty {type(bad[1]).__name__} has no key type, and the function compiles for "
+                     f"none of the usual ones: annotate the parameter, e.g. "
                      f"{'dict[int, int]' if type(bad[1]) is dict else 'set[int]'})" if not bad[1] else
-                     " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them;"
-                     " dicts of lists can be results but not arguments)")
+                     " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them,"
+                     " values also lists of those; dicts of arrays, dicts or sets can be results but not"
+                     " arguments)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text

@@ -269,6 +269,43 @@ def lists_param(d: dict[int, list[int]]) -> int:
     return len(d)
 
 
+def bfs_order(adj, start):
+    """A graph as a dict of adjacency lists, the common way: read, never written."""
+    seen = {start}
+    order = []
+    queue = [start]
+    while queue:
+        u = queue.pop(0)
+        order.append(u)
+        for v in adj.get(u, []):
+            if v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return order
+
+
+def longest_names(groups):
+    """A dict of lists of strs: the longest name of each group, and all of them sorted."""
+    best = {k: max(names, key=len) if names else "" for k, names in groups.items()}
+    return best, sorted(n for names in groups.values() for n in names)
+
+
+def pick_rows(table, key):
+    rows = table[key] if key in table else []
+    return [r[0] + r[1] for r in rows]
+
+
+def append_to_argument_list(adj, u):
+    adj[u].append(0)         # a write to the caller's list: a CompileError
+    return len(adj[u])
+
+
+def extend_through_alias(adj, u):
+    vs = adj.get(u, [])
+    vs.extend([1, 2])
+    return vs
+
+
 def two_sum(nums, target):
     # the dict's values are read (in a returned tuple) before the store that types them
     seen = {}

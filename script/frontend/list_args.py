@@ -22,7 +22,8 @@ them) it may be, and `inside`, the parameters whose lists may be stored inside i
   list holding the argument's rows, never one of them.
 
 Origins name a parameter and a level: (k, 0) the list(s) of parameter k itself, (k, 1) a
-list inside them. A write (`list_set`, `list_resize`, or a call of a function that writes
+list inside them. A write (`list_set`, `list_resize` but of the very value a `list_new`
+made, or a call of a function that writes
 that parameter, a summary computed to a fixpoint over the module's functions: a callee
 that writes only its parameter's own list, as a sort does, writes only what the operand
 itself may be) to a class with an origin is the error. Conservative: a list that merely
@@ -193,7 +194,9 @@ def _param_writes(func: Function, writes: dict) -> dict:
     found: dict = {}
     for i in instrs:
         hit = set()
-        if i.opname in ("list_set", "list_resize"):
+        if i.opname in ("list_set", "list_resize") and _made_here(i.operands[0]):
+            pass        # filling a new list (`xs if c else []`): never an argument's, though merged
+        elif i.opname in ("list_set", "list_resize"):
             hit = c.origin_of((id(i.operands[0]), ()))
         elif i.opname == "call":
             callee_writes = {k for k, _ in writes.get(id(i.attr), {})}
@@ -209,6 +212,13 @@ def _param_writes(func: Function, writes: dict) -> dict:
         for token in hit:
             found.setdefault(token, i)
     return found
+
+
+def _made_here(v) -> bool:
+    """Whether `v` is a list a `list_new` made: a value of its own, which the class of the
+    values it merges with (an argument in `xs if c else []`) includes, but which no
+    argument's list ever is."""
+    return getattr(v, "opname", None) == "list_new"
 
 
 def _step(c: _Classes, i, lists) -> bool:

@@ -105,9 +105,9 @@ class FunctionInfo:
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
         if name != "return" and _has_list_valued_table(t):
-            raise CompileError(f"a dict parameter whose values are lists or arrays ('{name}') is not supported: "
-                               "an argument dict is a read-only copy, so a change to one of its lists would be "
-                               "lost (dicts of lists can be results)", self.loc(ann_node))
+            raise CompileError(f"a dict parameter whose values are arrays, dicts or sets ('{name}') is not "
+                               "supported (dicts of lists of numbers, strs or tuples are; dicts of arrays "
+                               "can be results)", self.loc(ann_node))
         return t
 
     def eval_annotation(self, ann_node):
@@ -257,7 +257,7 @@ def _is_bare_container(ann) -> bool:
 
 
 def _has_list_valued_table(t: T.Type) -> bool:
-    """Whether `t` has a dict whose values hold lists or arrays (typeinfer.is_table_argument_value)."""
+    """Whether `t` has a dict whose values an argument cannot hold (typeinfer.is_table_argument_value)."""
     if isinstance(t, T.TupleType):
         return any(_has_list_valued_table(e) for e in t.elems)
     if isinstance(t, T.ListType):

@@ -230,10 +230,23 @@ def list_type_of(value: list) -> T.ListType | None:
 _NO_LEAF = object()
 
 
-def is_leafless_list(value) -> bool:
-    """Whether `value` is a list without innermost elements (`[]`, `[[], []]`), which
-    `list_type_of` gives ints and which any list type of its depth holds."""
-    return type(value) is list and _list_depth(value) is not None and _leafless(value)
+def empty_argument_types(value, t: T.Type) -> list:
+    """Other types than `t` (`typeof`'s: ints) an empty container argument `value` may take
+    (`[]`, `[[], []]`, `{}`, `set()`: the entry point matches it with any of its kind), in
+    the order the dispatcher tries them; [] for other values."""
+    if type(value) is list and _list_depth(value) is not None and _leafless(value):
+        return [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
+    if type(value) in (set, frozenset) and not value:
+        return [T.SetType(T.F64), T.SetType(T.STR)]
+    if type(value) is dict and not value:
+        return [T.DictType(k, v) for k, v in ((T.I64, T.F64), (T.STR, T.I64), (T.STR, T.STR),
+                                              (T.I64, T.ListType(T.I64)),
+                                              (T.STR, T.ListType(T.STR)))]
+    return []
+
+
+def _with_leaf(t: T.Type, leaf: T.Type) -> T.Type:
+    return T.ListType(_with_leaf(t.elem, leaf)) if isinstance(t, T.ListType) else leaf
 
 
 def _leafless(value: list) -> bool:
@@ -316,9 +329,12 @@ def _scan_leaf(x, shape, counts: list, position: list) -> bool:
 
 def table_type_of(value) -> T.HashType | None:
     """The type of a dict or set argument: its keys' (and values') one exact type, which
-    the entry point matches item by item (runtime.table_boxing); None when empty, when the
-    types differ, or when they are not keys (values) compiled code holds."""
-    if not value or not all(_fits_int64(k) for k in value) or isinstance(value, dict) and not all(
+    the entry point matches item by item (runtime.table_boxing); ints when empty (as `{}` and
+    `set()` hold in compiled code); None when the types differ, or when they are not keys
+    (values) compiled code holds."""
+    if not value:
+        return T.SetType(T.I64) if isinstance(value, (set, frozenset)) else T.DictType(T.I64, T.I64)
+    if not all(_fits_int64(k) for k in value) or isinstance(value, dict) and not all(
             _fits_int64(v) for v in value.values()):
         return None
     keys = {typeof(k) for k in value}
@@ -335,8 +351,11 @@ def table_type_of(value) -> T.HashType | None:
 
 def is_table_argument_value(t: T.Type) -> bool:
     """Whether a dict argument's values may be of type `t`: what a key may be (numbers, strs,
-    tuples of them). Not lists or arrays: an argument dict is a read-only copy, and a list
-    taken out of it and changed (`d[k].append(x)`) would change only the copy."""
+    tuples of them), or lists of those (an adjacency list `dict[int, list[int]]`), copied in
+    as list arguments are and as read-only (frontend list_args: `d[k].append(x)` would change
+    only the copy). Not arrays, dicts or sets."""
+    while isinstance(t, T.ListType):
+        t = t.elem
     return T.is_list_element(t) and not _holds_containers(t)
 
 
