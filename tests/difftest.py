@@ -75,6 +75,8 @@ def close_value(a, b, rel=1e-13) -> bool:
         return isinstance(b, tuple) and len(a) == len(b) and all(close_value(x, y, rel) for x, y in zip(a, b))
     if _is_array(a) or _is_array(b):
         return same_array(a, b, approx=True)
+    a, b = _python_scalar(a), _python_scalar(b)   # np.float32(-0.0) as a float: NumPy's SIMD
+    # max of 0.0 and -0.0 may be either
     if isinstance(a, complex) and isinstance(b, complex):
         return close_value(a.real, b.real, rel) and close_value(a.imag, b.imag, rel)
     if isinstance(a, float) and isinstance(b, float):
