@@ -12,6 +12,9 @@ appended to, popped, grown by a callee, stored in another list.
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,3 +74,54 @@ def test_many_calls_keep_lists_right():
     want = K.counts_of(xs, 17)
     for _ in range(2000):
         assert f(xs, 17) == want
+
+
+# --- products of transposed operands: BLAS reads them in place -------------------------------
+
+def _products(rng, dtype):
+    r = lambda *s: rng.standard_normal(s).astype(dtype)     # noqa: E731
+    for n, k in ((3, 2), (300, 40), (40, 500), (1, 20000), (20000, 1)):
+        yield K.xt_v, (r(n, k), r(n))
+    for m, k, n in ((2, 3, 4), (60, 70, 50), (1, 200, 90), (130, 1, 140)):
+        yield K.a_bt, (r(m, k), r(n, k))
+        yield K.at_bt, (r(k, m), r(n, k))
+    yield K.strided_a_b, (r(80, 90), r(30, 45))
+    yield K.strided_a_b, (r(8, 9), r(3, 4))
+
+
+def _same_product(got, want, dtype):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = 1e-12 if dtype == np.float64 else 2e-4
+    assert np.allclose(got, want, rtol=tol, atol=tol * np.abs(want).max(initial=1.0)), (got, want)
+
+
+def test_transposed_products_against_numpy():
+    rng = np.random.default_rng(5)
+    for dtype in (np.float64, np.float32):
+        for fn, args in _products(rng, dtype):
+            for options in LEVELS:
+                _same_product(compiled(fn, **options)(*args), fn(*args), dtype)
+
+
+def test_transposed_products_mismatch_raises_numpys_error():
+    rng = np.random.default_rng(6)
+    check_levels(K.xt_v, rng.random((30, 4)), rng.random(29))
+    check_levels(K.a_bt, rng.random((3, 4)), rng.random((5, 3)))
+    check_levels(K.at_bt, rng.random((4, 3)), rng.random((5, 3)))
+
+
+def test_transposed_products_use_blas_in_place():
+    # x.T goes to gemm as it is: no copy of it into a C array on the way
+    ir = opt_ir(K.xt_v, np.ones((300, 40)), np.ones(300))
+    transposed = re.search(r"(%\d+) = transpose", ir).group(1)
+    first_gemm = next(line for line in ir.splitlines() if "= gemm" in line)
+    assert re.search(rf"gemm %\d+, {transposed}, ", first_gemm), ir
+
+
+def test_gradient_steps():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((400, 8))
+    y = (rng.random(400) > 0.5).astype(np.float64)
+    for options in LEVELS:
+        np.testing.assert_allclose(compiled(K.gradient_steps, **options)(x, y, 20), K.gradient_steps(x, y, 20),
+                                   rtol=1e-10)

@@ -1,6 +1,10 @@
 """Kernels for tests/test_perf_workloads.py: lists whose length the `fixedlen` pass forwards
 (made by `[x] * n`, `list(range(n))`, a comprehension over a range) and lists it must not
-(appended to, passed to a call, stored in another list, made on one branch only)."""
+(appended to, passed to a call, stored in another list, made on one branch only); and
+matrix products of transposed and strided operands, which BLAS reads in place or the
+compiled code copies first."""
+
+import numpy as np
 
 
 def fill_and_index(n, i, j):
@@ -68,3 +72,27 @@ def fixed_then_popped(n, i):
         s += t[k]
     t.pop()
     return s + t[i] + len(t)
+
+
+def xt_v(x, v):
+    return x.T @ v
+
+
+def a_bt(a, b):
+    return a @ b.T
+
+
+def at_bt(a, b):
+    return a.T @ b.T
+
+
+def strided_a_b(a, b):
+    return a[::2, ::3] @ b
+
+
+def gradient_steps(x, y, iters):
+    w = x[0] * 0.0
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        w = w - 0.1 * (x.T @ (p - y))
+    return w
