@@ -20,6 +20,9 @@ from collections import Counter
 
 from script.ir.core import Function, Instr, replace_all_uses_with
 from script.ir.dom import DomTree
+from script.ir.ops import OPS
+
+_LIST_NEW = OPS["list_new"]
 
 
 def _checked(resize: Instr) -> bool:
@@ -57,7 +60,8 @@ def _after(a: Instr, b: Instr, dom: DomTree) -> bool:
 
 def run(func: Function, stats: Counter | None = None) -> bool:
     stats = stats if stats is not None else Counter()
-    found = [f for f in (_fixed(i) for i in func.instructions() if i.opname == "list_new") if f]
+    # one pass over the instructions, comparing op objects: this runs on every function
+    found = [f for b in func.blocks for i in b.instrs if i.op is _LIST_NEW and (f := _fixed(i))]
     if not found:
         return False
     dom = DomTree(func)
