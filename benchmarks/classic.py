@@ -40,7 +40,9 @@ NUMBA_SNIPPET = r'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import numba
-import _common as C, kernels_classic as K
+import importlib
+import _common as C
+K = importlib.import_module(sys.argv[6])
 names, size, repeats, min_time = sys.argv[2].split(","), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 out = {"version": numba.__version__}
 for name in names:
@@ -116,7 +118,7 @@ def _c_args(name: str, args):
     raise KeyError(name)
 
 
-def c_runner(name, args, build_dir):
+def c_runner(name, args, build_dir, c_args=_c_args):
     """A `run(reps) -> (seconds per call, check value)` over C's bench_<name>, or None."""
     if shutil.which("gcc") is None:
         return None
@@ -124,7 +126,7 @@ def c_runner(name, args, build_dir):
     subprocess.run(["gcc", *CFLAGS, "-o", lib, os.path.join(HERE, "c", f"{name}.c"), "-lm"], check=True)
     f = getattr(ctypes.CDLL(lib), f"bench_{name}")
     f.restype = ctypes.c_double
-    cargs, keep = _c_args(name, args)
+    cargs, keep = c_args(name, args)
     res = ctypes.c_double()
 
     def run(reps):
@@ -146,7 +148,13 @@ def results_equal(got, want) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_set(argv, K, _c_args, "Classic kernels", __doc__)
+
+
+def run_set(argv, K, c_args, title: str, doc: str) -> int:
+    """The command line of a kernel set: K is its kernels module (NAMES, arguments,
+    check_value, the kernels), c_args(name, args) the ctypes arguments of c/<name>.c."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-numba", action="store_true")
     parser.add_argument("--repeats", type=int)
@@ -158,7 +166,7 @@ def main(argv=None) -> int:
     size = "quick" if opts.quick else "full"
     repeats = opts.repeats or (3 if opts.quick else 7)
     min_time = 0.01 if opts.quick else 0.2
-    print(f"Classic kernels, {size} sizes; median of {repeats} repeats of >= {min_time} s; "
+    print(f"{title}, {size} sizes; median of {repeats} repeats of >= {min_time} s; "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     times = {n: {} for n in names}
     checks = {n: {} for n in names}
@@ -174,7 +182,7 @@ def main(argv=None) -> int:
                 print(f"  !! script {name} disagrees with CPython")
             args = K.arguments(name, size)
             checks[name]["script"] = K.check_value(name, f(*args))
-            c_run = c_runner(name, args, build_dir)
+            c_run = c_runner(name, args, build_dir, c_args)
             keep.append(c_run)
             ts, tc = [], []
             n_calls = C.calibrate(lambda: f(*args), min_time)
@@ -194,7 +202,7 @@ def main(argv=None) -> int:
     version = None
     if numba_py:
         r = subprocess.run([numba_py, "-c", NUMBA_SNIPPET, HERE, ",".join(names), size, str(repeats),
-                            str(min_time)], capture_output=True, text=True, timeout=900)
+                            str(min_time), K.__name__], capture_output=True, text=True, timeout=900)
         if r.returncode == 0:
             res = json.loads(r.stdout.strip().splitlines()[-1])
             version = res.pop("version")

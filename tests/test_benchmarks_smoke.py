@@ -42,3 +42,15 @@ def test_classic_kernels_quick_run():
     assert "!!" not in r.stdout, r.stdout
     for kernel in ("nbody_accel", "sieve", "histogram", "int_mod_hash"):
         assert kernel in r.stdout
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the C baselines need gcc")
+def test_workload_kernels_quick_run():
+    """benchmarks/workloads.py --quick: every workload kernel (lists, strs, dicts, float32,
+    recursion, `@`) compiles, agrees with CPython and with its C version (c/<name>.c)."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "workloads.py"), "--quick"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "!!" not in r.stdout, r.stdout
+    for kernel in ("fannkuch", "word_count", "blur_f32", "logreg", "quicksort_list"):
+        assert kernel in r.stdout

@@ -5,8 +5,9 @@ Requires the host class to be a `FunctionLowering` (with numpy_reduce's `call_ke
 float products of one dtype go to NumPy's own BLAS when the process has it (`with_blas`, the
 `gemm` op); the loops are numpy_kernels': a matrix product runs in i-k-j order over a C-contiguous
 result, so its inner loop walks a row of the result and of the right operand and vectorizes.
-Operands that are not C-contiguous are copied first for the matrix forms (an O(n^2) copy for
-O(n^3) work); a vector . vector product reads them in place.
+Operands that are not C-contiguous are copied first for the matrix forms' loops (an O(n^2) copy
+for O(n^3) work); BLAS reads a Fortran-contiguous matrix (a transpose, `x.T @ v`) in place, and
+a vector . vector product reads them in place.
 
 Result dtypes are NumPy's: the promotion of the two dtypes, bool for two bool arrays (any
 pair of both-true elements); integers wrap in their own width, as NumPy's do. Float results
@@ -74,33 +75,45 @@ class LinalgLowering:
         if shape == (1, 1):
             s = self.call_kernel(numpy_kernels.dot_1d, [a, b, zero], node)
             return self.truth(s, node) if isinstance(dtype, T.BoolType) else s
-        a, b = self.c_layout(a, node), self.c_layout(b, node)
+        if shape[1] == 1:
+            b = self.c_layout(b, node)
         da, db = self.dims_of(a, node), self.dims_of(b, node)
         if shape == (2, 1):
             out = self.alloc_array(dtype, [da[0]], node)
-            self.with_blas(out, a, b, lambda: [self.call_kernel(numpy_kernels.matvec, [out, a, b, zero], node)], node)
+            self.with_blas(out, a, b, lambda ac, bc: self.call_kernel(
+                numpy_kernels.matvec, [out, ac, bc, zero], node), node)
             return out
         out = self.alloc_array(dtype, [da[0], db[1]] if shape == (2, 2) else [db[1]], node)
 
-        def loops():
+        def loops(ac, bc):
             self.fill(out, Const(0, T.I64), node)
             kernel = numpy_kernels.matmul if shape == (2, 2) else numpy_kernels.vecmat
-            self.call_kernel(kernel, [out, a, b], node)
+            self.call_kernel(kernel, [out, ac, bc], node)
         if shape == (2, 2):
             self.with_blas(out, a, b, loops, node)
         else:
-            loops()
+            loops(self.c_layout(a, node), self.c_layout(b, node))
         return out
 
     def with_blas(self, out: Value, a: Value, b: Value, loops, node) -> None:
         """`out = a @ b` by the platform's BLAS (the `gemm` op) where it has one and the
-        product is large, else by `loops()` (what it returns is dropped): float arrays of one
-        dtype only."""
-        if not (out.type.dtype == a.type.dtype == b.type.dtype and out.type.dtype in (T.F32, T.F64)):
-            loops()
+        product is large, else by `loops(a, b)` on C-contiguous `a` and `b` (copies where
+        they are not): float arrays of one dtype only. BLAS reads a C- or
+        Fortran-contiguous 2-d operand in place (`x.T @ v`); one with other strides is
+        copied, then BLAS is tried again, as NumPy does."""
+        def copied():
+            ac, bc = self.c_layout(a, node), self.c_layout(b, node)
+            if not eligible:
+                loops(ac, bc)
+                return
+            again = self.emit("gemm", [out, ac, bc], T.BOOL, None, self.loc(node))
+            self.choose(again, lambda: None, lambda: (loops(ac, bc), None)[1], node)
+        eligible = out.type.dtype == a.type.dtype == b.type.dtype and out.type.dtype in (T.F32, T.F64)
+        if not eligible or a.type.layout == b.type.layout == "C":
+            copied()
             return
         done = self.emit("gemm", [out, a, b], T.BOOL, None, self.loc(node))
-        self.choose(done, lambda: None, lambda: (loops(), None)[1], node)
+        self.choose(done, lambda: None, lambda: (copied(), None)[1], node)
 
     def check_aligned(self, a: Value, b: Value, how: str, node) -> None:
         """NumPy's ValueError unless a's last length equals b's first."""

@@ -79,8 +79,10 @@ const_array.D  ``const_array.2x3_0011… : T``: a read-only C-contiguous array w
                function was compiled. Nobody owns it (no reference counting); never written
 gemm           ``gemm %c, %a, %b``: C = A @ B through the process's BLAS (script/backend/llvm/
                blas.py) when it has one and the product is large; gives whether it did (false:
-               C untouched). A is 2-d, B and C both 2-d or both 1-d (a column); all C-contiguous
-               arrays of one dtype, f32 or f64, with matching lengths (the frontend checks)
+               C untouched). A is 2-d, B and C both 2-d or both 1-d (a column); arrays of one
+               dtype, f32 or f64, with matching lengths (the frontend checks); C (and a 1-d B)
+               C-contiguous, a 2-d A or B of any layout: BLAS reads it in place when it is C- or
+               Fortran-contiguous at run time (a transpose), and gives false otherwise
 lapack.R       ``lapack.R %x0, ... : i64``: calls LAPACK routine R (`LAPACK_ROUTINES`, its
                Fortran argument list) of the process's LAPACK (script/backend/llvm/lapack.py)
                with one operand per argument, each passed by reference as Fortran does: an

@@ -258,9 +258,11 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         return
     elif name == "gemm":
         c, a, b = types
-        if not all(isinstance(x, T.ArrayType) and x.layout == "C" and x.dtype == c.dtype for x in (c, a, b)) \
+        if not all(isinstance(x, T.ArrayType) and x.dtype == c.dtype for x in (c, a, b)) \
+                or c.layout != "C" or (b.ndim == 1 and b.layout != "C") \
                 or c.dtype not in (T.F32, T.F64) or a.ndim != 2 or b.ndim != c.ndim or c.ndim not in (1, 2):
-            _fail(f"gemm of {a} and {b} into {c} takes C arrays of one float dtype, a 2-d", i)
+            _fail(f"gemm of {a} and {b} into {c} takes arrays of one float dtype, a 2-d, C a C array "
+                  "(and B when it is 1-d)", i)
         return
     elif name == "lapack":
         _check_lapack(i, types)

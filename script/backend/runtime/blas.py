@@ -1,4 +1,5 @@
-"""The table of BLAS functions compiled code's `gemm` calls (llvm.blas): NumPy's own.
+"""The table of BLAS functions compiled code's `gemm` calls (llvm.blas): NumPy's own
+?gemm, and ?gemv for a matrix . vector product (as NumPy calls them).
 
 NumPy's wheels bundle OpenBLAS with 64-bit integers in ``numpy.libs``; other builds may link
 another BLAS, or one with 32-bit integers, whose functions `gemm` must not call with 64-bit
@@ -13,15 +14,15 @@ import functools
 import glob
 import os
 
-_NAMES = {"d": ("scipy_cblas_dgemm64_", "cblas_dgemm64_"),
-          "s": ("scipy_cblas_sgemm64_", "cblas_sgemm64_")}
+_NAMES = {k: (f"scipy_cblas_{k}64_", f"cblas_{k}64_") for k in ("dgemm", "sgemm", "dgemv", "sgemv")}
 
 
 @functools.cache
 def table_address() -> int:
-    """The address of ``script.blas``: [dgemm, sgemm] (each NULL when not found)."""
+    """The address of ``script.blas``: [dgemm, sgemm, dgemv, sgemv] (each NULL when not
+    found), in llvm.blas's order."""
     global _table
-    _table = (ctypes.c_void_p * 2)(*(_find(_NAMES[k]) for k in "ds"))
+    _table = (ctypes.c_void_p * len(_NAMES))(*(_find(names) for names in _NAMES.values()))
     return ctypes.addressof(_table)
 
 

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, inline, licm, sccp, simplify_cfg,
-                              strength, uncaught, versioning)
+from script.ir.passes import (bce, constfold, cse, dce, fixedlen, inline, licm, sccp,
+                              simplify_cfg, strength, uncaught, versioning)
 
 PASSES = {
     "inline": inline,
+    "fixedlen": fixedlen,
     "constfold": constfold,
     "sccp": sccp,
     "dce": dce,
@@ -56,6 +57,7 @@ PIPELINES: dict[int, tuple] = {
     # redundancy, hoist, and clean up what that exposed.
     2: (
         "inline",
+        "fixedlen",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught"), limit=4),
         "strength",
         "cse",
@@ -67,6 +69,7 @@ PIPELINES: dict[int, tuple] = {
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
         "inline",
+        "fixedlen",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught", "strength", "cse", "licm"),
                  limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
@@ -78,6 +81,10 @@ PIPELINES: dict[int, tuple] = {
 ORDER = (
     ("inline", "sccp",
      "constants passed as arguments meet the callee's branches only once it is inlined"),
+    ("inline", "fixedlen",
+     "a list made in an inlined callee and indexed by the caller is one list_new once inlined"),
+    ("fixedlen", "sccp",
+     "a list's length forwarded as a constant (`[0]` has 1) folds `[0] * n`'s length to n"),
     ("sccp", "constfold",
      "sccp leaves peephole chances (x + 0 once x's operand is known) that constfold takes"),
     ("constfold", "dce",

@@ -1,0 +1,127 @@
+"""Fixes made for the workload kernels of benchmarks/kernels_workloads.py, end to end.
+
+- ``fixedlen``: the length of a list that nothing can resize after it is made
+  (``[0] * n``, ``list(range(n))``, a comprehension over a range, then only indexed) is the
+  length it was made with, so its bounds checks compare with that value instead of a
+  length read back from memory after every store.
+
+Differential: compiled (opt=0, the default level, opt=3) against CPython on indices in and
+out of range (negative ones included), and on lists that must keep reading their length:
+appended to, popped, grown by a callee, stored in another list.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import workload_kernels as K
+from difftest import check, compiled
+
+LEVELS = ({"opt": 0}, {}, {"opt": 3})
+
+
+def check_levels(fn, *args):
+    for options in LEVELS:
+        check(fn, compiled(fn, **options), *args)
+
+
+def opt_ir(fn, *args) -> str:
+    f = compiled(fn)
+    f(*args)
+    return f.ir("opt")
+
+
+def test_fixed_lists_index_in_and_out_of_range():
+    for n in range(0, 6):
+        for i in range(-n - 2, n + 2):
+            check_levels(K.fill_and_index, n, i, (i * 3) % (n + 3) - 1)
+            check_levels(K.comprehension_sum, n, i)
+            check_levels(K.grows, n, i)
+            check_levels(K.grows_in_callee, n, i)
+            check_levels(K.fixed_then_popped, n, i)
+        for i in range(-3, 5):
+            if n:
+                check_levels(K.nested_rows, n, i)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 12), st.lists(st.integers(0, 200), min_size=1, max_size=30))
+def test_range_list_swaps(n, moves):
+    check_levels(K.range_list_swaps, n, moves)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-3, 12), min_size=1, max_size=40), st.integers(0, 10))
+def test_counts(xs, m):
+    check_levels(K.counts_of, xs, m)
+
+
+def test_lengths_forwarded_only_where_fixed():
+    # the table's length is n once made: no list_len of it is left in the loop
+    assert "list_len" not in opt_ir(K.fill_and_index, 5, 1, 2)
+    # appends, a callee and a pop may change it: the length is read back
+    assert "list_len" in opt_ir(K.grows, 5, 1)
+    assert "list_len" in opt_ir(K.fixed_then_popped, 5, 1)
+
+
+def test_many_calls_keep_lists_right():
+    f = compiled(K.counts_of)
+    xs = list(range(-2, 40)) * 3
+    want = K.counts_of(xs, 17)
+    for _ in range(2000):
+        assert f(xs, 17) == want
+
+
+# --- products of transposed operands: BLAS reads them in place -------------------------------
+
+def _products(rng, dtype):
+    r = lambda *s: rng.standard_normal(s).astype(dtype)     # noqa: E731
+    for n, k in ((3, 2), (300, 40), (40, 500), (1, 20000), (20000, 1)):
+        yield K.xt_v, (r(n, k), r(n))
+    for m, k, n in ((2, 3, 4), (60, 70, 50), (1, 200, 90), (130, 1, 140)):
+        yield K.a_bt, (r(m, k), r(n, k))
+        yield K.at_bt, (r(k, m), r(n, k))
+    yield K.strided_a_b, (r(80, 90), r(30, 45))
+    yield K.strided_a_b, (r(8, 9), r(3, 4))
+
+
+def _same_product(got, want, dtype):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = 1e-12 if dtype == np.float64 else 2e-4
+    assert np.allclose(got, want, rtol=tol, atol=tol * np.abs(want).max(initial=1.0)), (got, want)
+
+
+def test_transposed_products_against_numpy():
+    rng = np.random.default_rng(5)
+    for dtype in (np.float64, np.float32):
+        for fn, args in _products(rng, dtype):
+            for options in LEVELS:
+                _same_product(compiled(fn, **options)(*args), fn(*args), dtype)
+
+
+def test_transposed_products_mismatch_raises_numpys_error():
+    rng = np.random.default_rng(6)
+    check_levels(K.xt_v, rng.random((30, 4)), rng.random(29))
+    check_levels(K.a_bt, rng.random((3, 4)), rng.random((5, 3)))
+    check_levels(K.at_bt, rng.random((4, 3)), rng.random((5, 3)))
+
+
+def test_transposed_products_use_blas_in_place():
+    # x.T goes to gemm as it is: no copy of it into a C array on the way
+    ir = opt_ir(K.xt_v, np.ones((300, 40)), np.ones(300))
+    transposed = re.search(r"(%\d+) = transpose", ir).group(1)
+    first_gemm = next(line for line in ir.splitlines() if "= gemm" in line)
+    assert re.search(rf"gemm %\d+, {transposed}, ", first_gemm), ir
+
+
+def test_gradient_steps():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((400, 8))
+    y = (rng.random(400) > 0.5).astype(np.float64)
+    for options in LEVELS:
+        np.testing.assert_allclose(compiled(K.gradient_steps, **options)(x, y, 20), K.gradient_steps(x, y, 20),
+                                   rtol=1e-10)
