@@ -13,6 +13,7 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.callee_hints import settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -239,7 +240,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             try:
                 return const_of(obj, self.loc(node))
             except OverflowError:
-                self.error(f"global '{name}' = {obj} does not fit in int64", node)
+                self.error(f"global '{name}' = {obj} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
         if type(obj) in (dict, set, frozenset):
