@@ -375,3 +375,36 @@ def bloom_bits(words, m):
         for k in range(3):
             out.append((h1 + k * h2) % m)
     return out
+
+
+def _table(n, seed):
+    out = []
+    s = seed
+    for _ in range(n):
+        s = (s + GOLDEN) & MASK64
+        out.append(splitmix_mix(s))
+    return out
+
+
+ZOBRIST = _table(64, 1)             # 64-bit keys, about half of them 2**63 or more
+ZOBRIST_SHORT = _table(4, 2)
+
+
+def zobrist_global(squares):
+    """Zobrist hashing with a module-level table of 64-bit keys (frozen when compiled)."""
+    h = 0
+    for sq in squares:
+        h ^= ZOBRIST[sq % 64]
+    for k in range(len(ZOBRIST_SHORT)):
+        if len(squares) > k:
+            h ^= ZOBRIST_SHORT[k]
+    return h
+
+
+def hex_digest(s):
+    h = fnv1a_64(s)
+    return f"{h:016x}", hex(h), "%016X" % h, str(h), repr(h), h.bit_length(), h.bit_count(), "%d" % h
+
+
+def bit_counts(x):
+    return x.bit_count(), (x & MASK64).bit_count(), x.bit_length(), (x & MASK64).bit_length()

@@ -232,3 +232,15 @@ def test_u64_constants_in_a_kernel(where):
     finally:
         cuda.select("auto")
     assert np.array_equal(out, want)
+
+
+MIXED_TABLE = [-1] * 20 + [2**64 - 1] * 20
+
+
+def mixed_table(i):
+    return MIXED_TABLE[i]
+
+
+def test_a_global_list_of_ints_that_fit_no_64_bit_type_is_an_error():
+    with pytest.raises(script.CompileError, match="global list 'MIXED_TABLE' holds ints that do not fit one"):
+        script.script(mixed_table)(0)

@@ -87,6 +87,20 @@ def test_zobrist(pieces):
     check_all_levels(R.zobrist_seeded, pieces)
 
 
+@SET
+@given(st.lists(st.integers(0, 200), min_size=1, max_size=12))
+def test_zobrist_with_a_global_table_of_64_bit_keys(squares):
+    assert max(R.ZOBRIST) >= 2**63 and max(R.ZOBRIST_SHORT) >= 2**63
+    check_all_levels(R.zobrist_global, squares)
+
+
+@SET
+@given(TEXT, INT)
+def test_formatting_and_bit_counts(s, x):
+    check_all_levels(R.hex_digest, s)
+    check_all_levels(R.bit_counts, x)
+
+
 def test_bloom_filter_indices():
     check_all_levels(R.bloom_bits, ["alpha", "beta", "", "ü"], 1000)
 

@@ -152,7 +152,8 @@ class CallLowering:
             if node.func.attr == "item" and isinstance(getattr(base, "type", None), (T.IntType, T.FloatType, T.BoolType)):
                 self.positional(node, "item", 0)
                 return base                     # a NumPy scalar's .item(): the Python value
-            method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
+            method = _SCALAR_METHODS.get((getattr(base, "type", None), node.func.attr)) or \
+                _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
             ref = self.attribute_of(base, node.func)
@@ -921,7 +922,9 @@ def _conversion_target(obj) -> T.Type | None:
 
 
 # Methods of scalar values, written in pylib: (value type class, name) -> function.
-_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.FloatType, "is_integer"): pylib.is_integer}
+# A type's own entry comes before its class's.
+_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.U64, "bit_length"): pylib.bit_length_u64,
+                   (T.IntType, "bit_count"): pylib.bit_count, (T.FloatType, "is_integer"): pylib.is_integer}
 
 _BUILTIN_HANDLERS = {
     id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,

@@ -84,3 +84,16 @@ def is_int_u64_mix(a: T.Type, b: T.Type) -> bool:
     """Whether one of `a`, `b` is `int` (i64) and the other u64: Python ints meeting a
     64-bit unsigned value, which script computes in u64 where NumPy would go to float64."""
     return {a, b} == {T.I64, T.U64}
+
+
+def takes_u64(a, b) -> bool:
+    """Whether an operator (not `/`) on values `a` and `b` computes in u64: an int meeting a
+    u64, or any signed int meeting a u64 literal beyond int64 (`x & 0xFFFFFFFFFFFFFFFF` of
+    an i32 x; NumPy has no answer for that but an OverflowError)."""
+    if is_int_u64_mix(a.type, b.type):
+        return True
+    for u, s in ((a, b), (b, a)):
+        if isinstance(u, Const) and u.type == T.U64 and u.value > T.I64.max \
+                and isinstance(s.type, T.IntType) and s.type.signed:
+            return True
+    return False

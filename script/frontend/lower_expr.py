@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, fits_64, int_constant, is_int_u64_mix
+from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, fits_64, int_constant, is_int_u64_mix, takes_u64
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
@@ -372,7 +372,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, self.loc(node))
         name = _ARITH_OPS[op]
-        if name != "div" and is_int_u64_mix(a.type, b.type):
+        if name != "div" and takes_u64(a, b):
             t = a.type if name in ("shl", "shr") else T.U64     # int_consts.py
         weak = isinstance(a, WeakConst) and isinstance(b, WeakConst)
         if isinstance(t, T.ComplexType):
