@@ -3,6 +3,8 @@ djb2, sdbm, murmur3's fmix64, Zobrist XOR), PRNGs (splitmix64, xorshift64/64*, x
 PCG32, a 64-bit LCG) and bit tricks (popcount, bit reversal, rotations, parity). Run compiled
 against CPython by tests/test_realistic_bits.py; frontend/int_consts.py says how they compile."""
 
+import script
+
 MASK64 = 0xFFFFFFFFFFFFFFFF
 MASK = (1 << 64) - 1                # a frozen global computed by Python: 2**64 - 1, a u64
 MASK32 = 0xFFFFFFFF
@@ -408,3 +410,14 @@ def hex_digest(s):
 
 def bit_counts(x):
     return x.bit_count(), (x & MASK64).bit_count(), x.bit_length(), (x & MASK64).bit_length()
+
+
+def fmix64_arg(k: script.u64):
+    """fmix64 of a full 64-bit argument: a Python int up to 2**64 - 1 passes to a `script.u64`
+    parameter (an unannotated one takes ints of int64's range)."""
+    return fmix64(k)
+
+
+def digits_and_divmod(h: script.u64):
+    q, r = divmod(h, 1 << 40)
+    return q, r, h // 10, h % 1000, h >> 63, h > 2**63, h == 2**64 - 1

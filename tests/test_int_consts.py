@@ -244,3 +244,12 @@ def mixed_table(i):
 def test_a_global_list_of_ints_that_fit_no_64_bit_type_is_an_error():
     with pytest.raises(script.CompileError, match="global list 'MIXED_TABLE' holds ints that do not fit one"):
         script.script(mixed_table)(0)
+
+
+def u64_powmod(x):
+    return pow(x & 0xFFFFFFFFFFFFFFFF, 3, 1000)
+
+
+def test_pow_with_a_modulus_of_a_u64_is_an_error_not_a_wrong_value():
+    with pytest.raises(script.CompileError, match=r"pow\(\) with three arguments is not supported on u64"):
+        script.script(u64_powmod)(-3)

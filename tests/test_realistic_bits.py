@@ -101,6 +101,13 @@ def test_formatting_and_bit_counts(s, x):
     check_all_levels(R.bit_counts, x)
 
 
+@SET
+@given(st.integers(0, 2**64 - 1))
+def test_full_64_bit_arguments_to_u64_parameters(k):
+    check_all_levels(R.fmix64_arg, k)
+    check_all_levels(R.digits_and_divmod, k)
+
+
 def test_bloom_filter_indices():
     check_all_levels(R.bloom_bits, ["alpha", "beta", "", "ü"], 1000)
 
