@@ -10,11 +10,14 @@ int64 cannot hold. So:
 - A result in int64's range is an `i64` constant (strong, as the IR ops it replaces gave:
   `x * 2**10` of an `i32` x stays `i64`); one in [2**63, 2**64) is a `u64` constant; any
   other value is a CompileError naming the expression and its value.
-- `x % 2**64` (`x % (1 << 64)`) of an int `x` is `x` taken as u64: Python's result exactly.
+- `x % 2**64` (`x % (1 << 64)`) of an int `x` is `x` taken as u64: Python's result exactly;
+  `x + 2**64` is also `x` as u64 and `x - 2**64` is `x` as i64 (lower_expr.modulo_2_64).
 
-The typing of a `u64` meeting an `int` is lower_expr.binop's (`int_u64_type`), and merges are
-`types.unify`'s: the int is taken as its two's complement, which is Python's result for `&`
-with a non-negative operand and for `+ - * ^ | <<` whenever the result is masked to 64 bits.
+An int meeting a u64 computes in u64 (`takes_u64`, used by lower_expr.binop and divmod), a
+variable merging the two is a u64 (`types.unify`), and the two compare by value
+(lower_expr.int_value_compare). The int is taken as its two's complement, which is Python's
+result for `&` with a non-negative operand and for `+ - * ^ | <<` whenever the result is
+masked to 64 bits. docs/integers.md is the user's account, with what does not work.
 """
 
 from __future__ import annotations
