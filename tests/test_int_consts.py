@@ -231,3 +231,23 @@ def u64_powmod(x):
 def test_pow_with_a_modulus_of_a_u64_is_an_error_not_a_wrong_value():
     with pytest.raises(script.CompileError, match=r"pow\(\) with three arguments is not supported on u64"):
         script.script(u64_powmod)(-3)
+
+
+def declared_int(x):
+    y: int = 0xFFFFFFFFFFFFFFFF
+    return y + x
+
+
+def preset_list(n):
+    keys = [0] * 4
+    keys[0] = (n * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    return keys
+
+
+@pytest.mark.parametrize("fn, text", [
+    (declared_int, "cannot assign 18446744073709551615 to 'y', declared i64: it does not fit"),
+    (preset_list, r"cannot store a value of type u64 in a list\[i64\]"),
+])
+def test_a_u64_where_an_int_was_declared_is_an_error(fn, text):
+    with pytest.raises(script.CompileError, match=text):
+        script.script(fn)(1)

@@ -289,6 +289,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
+            if isinstance(value, Const) and value.type == T.U64 and isinstance(want, T.IntType) \
+                    and value.value > want.max:         # `x: int = 0xFFFFFFFFFFFFFFFF` (int_consts.py)
+                self.error(f"cannot assign {value.value} to '{name}', declared {want}: it does not fit", node)
             value = self.coerce(value, want, node)
         if is_optional(value):
             self.optional_names.add(name)
