@@ -251,3 +251,22 @@ def preset_list(n):
 def test_a_u64_where_an_int_was_declared_is_an_error(fn, text):
     with pytest.raises(script.CompileError, match=text):
         script.script(fn)(1)
+
+
+def big_with_floats(x, n):
+    return x * 10**20, x / 2**70, 2**100 * 1.5, n / 10**20, -(10**19) * x
+
+
+@SET
+@given(st.floats(-1e6, 1e6), st.integers(-2**53, 2**53))
+def test_an_int_constant_beyond_64_bits_meeting_a_float_is_that_float(x, n):
+    check_all_levels(big_with_floats, x, n)
+
+
+def big_times_int(n):
+    return n * 10**20
+
+
+def test_an_int_constant_beyond_64_bits_meeting_an_int_is_an_error():
+    with pytest.raises(script.CompileError, match=r"'10 \*\* 20' = 100000000000000000000 does not fit"):
+        script.script(big_times_int)(2)

@@ -318,6 +318,9 @@ class ExprLowering(OptionalLowering):
             return folded
         if isinstance(node.op, (ast.Mod, ast.Add, ast.Sub)) and exact_int(node.right) == TWO_64:
             return self.modulo_2_64(node)
+        with_float = self.big_int_with_float(node)
+        if with_float is not None:
+            return with_float
         left = self.lazy_opt(node.left)
         right = self.lazy_opt(node.right)
         return self.binop(type(node.op), left, right, node)
@@ -329,9 +332,32 @@ class ExprLowering(OptionalLowering):
             return None
         if not fits_64(v):
             shown = v if v.bit_length() <= 256 else f"a {v.bit_length()}-bit int"
-            self.error(f"integer constant expression '{ast.unparse(node)}' = {shown} does not fit "
-                       f"in 64 bits ({RANGE_TEXT})", node)
+            what = f"integer constant {shown}" if isinstance(node, ast.Constant) else \
+                f"integer constant expression '{ast.unparse(node)}' = {shown}"
+            self.error(f"{what} does not fit in 64 bits ({RANGE_TEXT})", node)
         return int_constant(v, self.loc(node))
+
+    def big_int_with_float(self, node: ast.BinOp) -> Value | None:
+        """`x * 10**20` of a float x, `n / 2**70`: an int constant beyond 64 bits meeting a
+        float, or in a true division, is the float Python converts it to; or None when no
+        operand is such a constant. (The constant has no effects: evaluating only the other
+        operand keeps Python's order of effects.)"""
+        values = [exact_int(node.left), exact_int(node.right)]
+        big = [v is not None and not fits_64(v) for v in values]
+        if not any(big) or all(big):
+            return None
+        k = big.index(True)
+        const_node, other_node = (node.left, node.right) if k == 0 else (node.right, node.left)
+        other = self.expr(other_node)
+        numeric = other.type.is_numeric() and not isinstance(other.type, T.ComplexType)
+        if not (isinstance(other.type, T.FloatType) or isinstance(node.op, ast.Div) and numeric):
+            self.exact_constant(const_node)         # the CompileError naming the constant
+        try:
+            c = WeakConst(float(values[k]), T.F64, self.loc(const_node))
+        except OverflowError:
+            self.error(f"integer constant expression '{ast.unparse(const_node)}' is too large to "
+                       f"convert to float", const_node)
+        return self.binop(type(node.op), *((c, other) if k == 0 else (other, c)), node)
 
     def modulo_2_64(self, node: ast.BinOp) -> Value:
         """`x % 2**64` and `x + 2**64` of an int `x`: its two's complement as u64; `x - 2**64`:
