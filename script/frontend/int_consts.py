@@ -5,8 +5,10 @@ Compiled `int` is int64, but 64-bit hashing and PRNG code is written with masks 
 int64 cannot hold. So:
 
 - A constant expression of ints (literals joined by `+ - * // % ** << >> & | ^` and unary
-  `- + ~`) is computed here with Python's unbounded ints before it is lowered, never by the
-  wrapping IR ops: `2**64` is never a silent 0.
+  `- + ~`) whose value, or a part's, is beyond int64 is computed here with Python's unbounded
+  ints before it is lowered, never by the wrapping IR ops: `2**64` is never a silent 0. (One
+  that stays within int64 is lowered as it always was: `np.ones((0 - 1,))` still raises
+  NumPy's ValueError at run time.)
 - A result in int64's range is an `i64` constant (strong, as the IR ops it replaces gave:
   `x * 2**10` of an `i32` x stays `i64`); one in [2**63, 2**64) is a `u64` constant; any
   other value is a CompileError naming the expression and its value.
@@ -44,33 +46,47 @@ def exact_int(node: ast.expr) -> int | None:
     """The value of `node` if it is an int constant expression that Python computes without
     an exception or a float, else None (the caller lowers it as usual, and a division by zero
     or a negative shift raises at run time as before). Bools are not ints here."""
+    return exact_int_beyond(node)[0]
+
+
+def exact_int_beyond(node: ast.expr) -> tuple[int | None, bool]:
+    """`exact_int` and whether it, or a part of it, is beyond int64: only then does the
+    expression need computing here (otherwise int64's ops give the same value, and it is
+    lowered as it always was, its checks at run time)."""
     if isinstance(node, ast.Constant):
         v = node.value
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
+        if not isinstance(v, int) or isinstance(v, bool):
+            return None, False
+        return v, not T.I64.min <= v <= T.I64.max
     if isinstance(node, ast.UnaryOp):
         fn = _UNARY.get(type(node.op))
-        v = exact_int(node.operand) if fn is not None else None
-        return None if v is None else fn(v)
+        v, beyond = exact_int_beyond(node.operand) if fn is not None else (None, False)
+        return (None, False) if v is None else _result(fn(v), beyond)
     if not isinstance(node, ast.BinOp):
-        return None
+        return None, False
     fn = _BINARY.get(type(node.op))
     if fn is None:
-        return None
-    a = exact_int(node.left)
+        return None, False
+    a, beyond_a = exact_int_beyond(node.left)
     if a is None:
-        return None
-    b = exact_int(node.right)
+        return None, False
+    b, beyond_b = exact_int_beyond(node.right)
     if b is None:
-        return None
+        return None, False
+    beyond = beyond_a or beyond_b
     if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
-        return None
+        return None, False
     if isinstance(node.op, (ast.Pow, ast.LShift, ast.RShift)) and b < 0:
-        return None                 # a float (`**`) or a ValueError (shifts), as before
+        return None, False          # a float (`**`) or a ValueError (shifts), as before
     if isinstance(node.op, ast.Pow) and abs(a) > 1 and b > _BIG_EXPONENT:
-        return TWO_64 * abs(a)      # far beyond 64 bits: reported as too large
+        return TWO_64 * abs(a), True        # far beyond 64 bits: reported as too large
     if isinstance(node.op, ast.LShift) and a != 0 and b > _BIG_EXPONENT:
-        return TWO_64 * abs(a)
-    return fn(a, b)
+        return TWO_64 * abs(a), True
+    return _result(fn(a, b), beyond)
+
+
+def _result(v: int, beyond: bool) -> tuple[int, bool]:
+    return v, beyond or not T.I64.min <= v <= T.I64.max
 
 
 def fits_64(value: int) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, fits_64, int_constant, is_int_u64_mix, takes_u64
+from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant, is_int_u64_mix, takes_u64
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
@@ -327,8 +327,8 @@ class ExprLowering(OptionalLowering):
 
     def exact_constant(self, node) -> Const | None:
         """An int constant expression computed as Python does (int_consts.py), or None."""
-        v = exact_int(node)
-        if v is None:
+        v, beyond = exact_int_beyond(node)
+        if v is None or not beyond:
             return None
         if not fits_64(v):
             shown = v if v.bit_length() <= 256 else f"a {v.bit_length()}-bit int"
