@@ -176,7 +176,7 @@ def recursive_no_base(n):
 
 
 def huge_constant(x):
-    return x + 100000000000000000000  # error: does not fit in int64
+    return x + 100000000000000000000  # error: does not fit in 64 bits
 
 
 def uses_match(x):

@@ -220,6 +220,18 @@ def grid_stride_sum(x: script.f64[:], out: script.f64[:]):
     cuda.atomic.add(out, 0, acc)
 
 
+@script.kernel
+def splitmix_keys(seeds: script.u64[:], out: script.u64[:]):
+    """64-bit constants beyond int64 and Python masks (frontend/int_consts.py, docs/integers.md)."""
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        z = (seeds[i] + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+        out[i] = z ^ (z >> 31)
+
+
 ALL_ANNOTATED = [grid_stride_sum, saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
                  cas_first, device_math, add_2d, indices_3d, matmul_tiled, int_divide,
-                 out_of_bounds, checked_out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive]
+                 out_of_bounds, checked_out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive,
+                 splitmix_keys]

@@ -294,3 +294,15 @@ def test_select_and_env(monkeypatch):
     assert cuda.selected() == "cpu"
     with pytest.raises(ValueError):
         cuda.select("tpu")
+
+
+def test_u64_constants_and_masks_in_a_kernel():
+    def splitmix(seed):
+        z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return z ^ (z >> 31)
+    seeds = np.array([0, 1, 2**63, 2**64 - 1, 12345, 2**63 - 1, 7, 99], np.uint64)
+    out = np.zeros_like(seeds)
+    K.splitmix_keys[2, 4](seeds, out)
+    assert out.tolist() == [splitmix(int(s)) for s in seeds]

@@ -27,6 +27,7 @@ from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_isinstance
 from script.named_instance import is_named_tuple_class, is_record_class
+from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
@@ -152,7 +153,8 @@ class CallLowering:
             if node.func.attr == "item" and isinstance(getattr(base, "type", None), (T.IntType, T.FloatType, T.BoolType)):
                 self.positional(node, "item", 0)
                 return base                     # a NumPy scalar's .item(): the Python value
-            method = _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
+            method = _SCALAR_METHODS.get((getattr(base, "type", None), node.func.attr)) or \
+                _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
             if method is not None:
                 return self.call_script(self.ctx.info_for(method), node, first=base)
             ref = self.attribute_of(base, node.func)
@@ -768,6 +770,8 @@ class CallLowering:
                        f"'{type_name(b.type)}'", node)
         if isinstance(t, T.BoolType):
             t = T.I64
+        if takes_u64(a, b):
+            t = T.U64                   # as binop's // and % (int_consts.py)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         zero = self.emit("cmp", [b, Const(0, t)], T.BOOL, "eq", self.loc(node))
         kind = "float_divmod" if isinstance(t, T.FloatType) else "int_divmod"
@@ -784,6 +788,9 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
             self.error("pow() 3rd argument not allowed unless all arguments are integers", node)
+        if any(a.type == T.U64 for a in args):
+            self.error("pow() with three arguments is not supported on u64 values (ints from 2**63 "
+                       "up) in compiled code: its modular product is int64's", node)
         args = [self.coerce(a, T.I64, node) for a in args]
         callee = self.ctx.callee(self, self.ctx.info_for(pylib.powmod), (T.I64,) * 3, node)
         return self.emit("call", args, T.I64, callee, self.loc(node))
@@ -921,7 +928,9 @@ def _conversion_target(obj) -> T.Type | None:
 
 
 # Methods of scalar values, written in pylib: (value type class, name) -> function.
-_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.FloatType, "is_integer"): pylib.is_integer}
+# A type's own entry comes before its class's.
+_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.U64, "bit_length"): pylib.bit_length_u64,
+                   (T.IntType, "bit_count"): pylib.bit_count, (T.FloatType, "is_integer"): pylib.is_integer}
 
 _BUILTIN_HANDLERS = {
     id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,

@@ -304,8 +304,12 @@ class ListLowering:
         if len(obj) > _GLOBAL_LIST_UNROLL and all(type(x) in (int, float, bool) for x in obj):
             import numpy as np
             from script.frontend.frozen import frozen_array
+            big = all(type(x) is int for x in obj) and max(obj) > T.I64.max
+            if big and (min(obj) < 0 or max(obj) >= 1 << 64):
+                self.error(f"global list '{name}' holds ints that do not fit one 64-bit type (int64, "
+                           "or u64 for ints from 0 to 2**64 - 1)", node)
             try:
-                arr = np.array(obj)
+                arr = np.array(obj, np.uint64 if big else None)     # u64: int_consts.py
             except OverflowError:
                 self.error(f"global list '{name}' holds an int that does not fit in int64", node)
             data = frozen_array(self, arr, name, node)

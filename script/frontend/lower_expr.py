@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant, is_int_u64_mix, takes_u64
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
@@ -37,14 +38,17 @@ _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 
 
 def const_of(value, loc=None) -> Const:
-    """A literal Python scalar as a weak constant."""
+    """A literal Python scalar as a weak constant; an int from 2**63 to 2**64 - 1 is a (strong)
+    u64 constant, and one beyond that an OverflowError (int_consts.py)."""
     if value is None:
         return Const(None, T.NONE, loc)
     if isinstance(value, bool):
         return WeakConst(value, T.BOOL, loc)
     if isinstance(value, int):
-        if not (T.I64.min <= value <= T.I64.max):
+        if not fits_64(value):
             raise OverflowError(value)
+        if value > T.I64.max:
+            return Const(value, T.U64, loc)
         return WeakConst(value, T.I64, loc)
     if isinstance(value, float):
         return WeakConst(value, T.F64, loc)
@@ -99,7 +103,7 @@ class ExprLowering(OptionalLowering):
             try:
                 return const_of(v, self.loc(node))
             except OverflowError:
-                self.error(f"integer constant {v} does not fit in int64", node)
+                self.error(f"integer constant {v} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(v, str):
             return self.str_constant(v, node)          # strings.py
         self.error(f"constants of type {type(v).__name__} are not supported", node)
@@ -309,9 +313,60 @@ class ExprLowering(OptionalLowering):
     # ---- operators -----------------------------------------------------------------------
 
     def expr_BinOp(self, node: ast.BinOp) -> Value:
+        folded = self.exact_constant(node)
+        if folded is not None:
+            return folded
+        if isinstance(node.op, (ast.Mod, ast.Add, ast.Sub)) and exact_int(node.right) == TWO_64:
+            return self.modulo_2_64(node)
+        with_float = self.big_int_with_float(node)
+        if with_float is not None:
+            return with_float
         left = self.lazy_opt(node.left)
         right = self.lazy_opt(node.right)
         return self.binop(type(node.op), left, right, node)
+
+    def exact_constant(self, node) -> Const | None:
+        """An int constant expression computed as Python does (int_consts.py), or None."""
+        v, beyond = exact_int_beyond(node)
+        if v is None or not beyond:
+            return None
+        if not fits_64(v):
+            shown = v if v.bit_length() <= 256 else f"a {v.bit_length()}-bit int"
+            what = f"integer constant {shown}" if isinstance(node, ast.Constant) else \
+                f"integer constant expression '{ast.unparse(node)}' = {shown}"
+            self.error(f"{what} does not fit in 64 bits ({RANGE_TEXT})", node)
+        return int_constant(v, self.loc(node))
+
+    def big_int_with_float(self, node: ast.BinOp) -> Value | None:
+        """`x * 10**20` of a float x, `n / 2**70`: an int constant beyond 64 bits meeting a
+        float, or in a true division, is the float Python converts it to; or None when no
+        operand is such a constant. (The constant has no effects: evaluating only the other
+        operand keeps Python's order of effects.)"""
+        values = [exact_int(node.left), exact_int(node.right)]
+        big = [v is not None and not fits_64(v) for v in values]
+        if not any(big) or all(big):
+            return None
+        k = big.index(True)
+        const_node, other_node = (node.left, node.right) if k == 0 else (node.right, node.left)
+        other = self.expr(other_node)
+        numeric = other.type.is_numeric() and not isinstance(other.type, T.ComplexType)
+        if not (isinstance(other.type, T.FloatType) or isinstance(node.op, ast.Div) and numeric):
+            self.exact_constant(const_node)         # the CompileError naming the constant
+        try:
+            c = WeakConst(float(values[k]), T.F64, self.loc(const_node))
+        except OverflowError:
+            self.error(f"integer constant expression '{ast.unparse(const_node)}' is too large to "
+                       f"convert to float", const_node)
+        return self.binop(type(node.op), *((c, other) if k == 0 else (other, c)), node)
+
+    def modulo_2_64(self, node: ast.BinOp) -> Value:
+        """`x % 2**64` and `x + 2**64` of an int `x`: its two's complement as u64; `x - 2**64`:
+        x as i64. Python's value whenever the result fits 64 bits (always for `%`)."""
+        x = self.expr(node.left)
+        if not isinstance(x.type, (T.IntType, T.BoolType)):
+            self.error(f"'{_SYMBOL[type(node.op)]} {ast.unparse(node.right)}' (2**64) is only supported "
+                       f"on ints in compiled code, not {x.type}", node)
+        return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
         for v in (a, b):
@@ -343,6 +398,8 @@ class ExprLowering(OptionalLowering):
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, self.loc(node))
         name = _ARITH_OPS[op]
+        if name != "div" and takes_u64(a, b):
+            t = a.type if name in ("shl", "shr") else T.U64     # int_consts.py
         weak = isinstance(a, WeakConst) and isinstance(b, WeakConst)
         if isinstance(t, T.ComplexType):
             r = self.complex_binop(name, a, b, t, node)
@@ -453,6 +510,11 @@ class ExprLowering(OptionalLowering):
             c = self.condition(node.operand)            # only its truth matters
             return Const(not c.value, T.BOOL) if isinstance(c, Const) else \
                 self.emit("not", [c], T.BOOL, None, self.loc(node))
+        if not (isinstance(node.operand, ast.Constant) and const_fits_i64(node.operand.value)):
+            folded = self.exact_constant(node)      # -(2**63), -0x8000000000000000, ~(1 << 63)
+            if folded is not None:
+                return WeakConst(folded.value, T.I64, folded.loc) \
+                    if isinstance(node.operand, ast.Constant) and folded.type == T.I64 else folded
         v = self.lazy_opt(node.operand)
         if is_optional(v):
             if isinstance(node.op, ast.Not):
@@ -578,6 +640,9 @@ class ExprLowering(OptionalLowering):
                 same = a.type == b.type
                 return Const(same == (pred == "eq"), T.BOOL)
             self.error(f"'{type(op).__name__}' is not supported between {a.type} and {b.type}", node)
+        known = self.int_value_compare(pred, a, b, node)
+        if known is not None:
+            return known
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, loc)
@@ -585,6 +650,27 @@ class ExprLowering(OptionalLowering):
             self.complex_compare_error(op, a, b, node)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         return self.cmp(pred, a, b, node)
+
+    def int_value_compare(self, pred: str, a: Value, b: Value, node) -> Value | None:
+        """Ints whose types disagree, compared by value as Python does, or None: a literal
+        outside the other int's range decides alone (`u < -1` is False, as in NumPy 2, where
+        converting -1 to u64 would wrap), and an `int` meets a u64 as a Python int (a negative
+        int is below every u64; otherwise the two compare as u64)."""
+        if not (isinstance(a.type, T.IntType) and isinstance(b.type, T.IntType)):
+            return None
+        for lit, other, lit_left in ((a, b, True), (b, a, False)):
+            if isinstance(lit, WeakConst) and not isinstance(other, WeakConst) \
+                    and not other.type.min <= lit.value <= other.type.max:
+                return Const(_ordered(pred, (lit.value < other.type.min) == lit_left), T.BOOL)
+        if not is_int_u64_mix(a.type, b.type):
+            return None
+        i = a if a.type == T.I64 else b
+        neg = self.cmp("lt", i, Const(0, T.I64), node)
+        as_u64 = self.cmp(pred, self.coerce(a, T.U64, node), self.coerce(b, T.U64, node), node)
+        when_neg = Const(_ordered(pred, i is a), T.BOOL)
+        if isinstance(neg, Const):
+            return when_neg if neg.value else as_u64
+        return self.emit("select", [neg, when_neg, as_u64], T.BOOL, None, self.loc(node))
 
     def compare_tuples(self, pred: str, a: Value, b: Value, node) -> Value:
         if not (isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType)):
@@ -749,6 +835,16 @@ class ExprLowering(OptionalLowering):
             blk.terminator.add_succ_arg(0, a)
         for a in other_args:
             blk.terminator.add_succ_arg(1, a)
+
+
+def _ordered(pred: str, less: bool) -> bool:
+    """`pred(a, b)` for two unequal values, `less` telling whether a < b."""
+    return {"lt": less, "le": less, "gt": not less, "ge": not less, "eq": False, "ne": True}[pred]
+
+
+def const_fits_i64(value) -> bool:
+    """Whether a literal is lowered as it always was (not an int, or an int int64 holds)."""
+    return not isinstance(value, int) or T.I64.min <= value <= T.I64.max
 
 
 def _weaken(v: Value) -> Value:

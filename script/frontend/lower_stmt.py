@@ -13,6 +13,7 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -241,7 +242,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             try:
                 return const_of(obj, self.loc(node))
             except OverflowError:
-                self.error(f"global '{name}' = {obj} does not fit in int64", node)
+                self.error(f"global '{name}' = {obj} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(obj, list):
             return self.global_list(obj, name, node)        # lists.py
         if type(obj) in (dict, set, frozenset):
@@ -290,6 +291,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
+            if isinstance(value, Const) and value.type == T.U64 and isinstance(want, T.IntType) \
+                    and value.value > want.max:         # `x: int = 0xFFFFFFFFFFFFFFFF` (int_consts.py)
+                self.error(f"cannot assign {value.value} to '{name}', declared {want}: it does not fit", node)
             value = self.coerce(value, want, node)
         if is_optional(value):
             self.optional_names.add(name)

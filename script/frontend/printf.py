@@ -92,7 +92,7 @@ class PrintfLowering:
                 if kind not in "diu":
                     self.error(f"%{kind} format: an integer is required, not float", node)
                 v = self.convert_checked(v, T.I64, node)      # '%d' % 2.7 is '2', as int(2.7)
-            v = self.coerce(v, T.I64, node)
+            v = v if t == T.U64 else self.coerce(v, T.I64, node)
             kind = "d" if kind in "diu" else kind
         else:
             v = self.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, T.F64, node)

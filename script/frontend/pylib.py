@@ -199,6 +199,26 @@ def bit_length(n: int) -> int:
     return bits
 
 
+def bit_length_u64(n):
+    """int.bit_length() of a u64 (frontend/int_consts.py): its argument is never negative."""
+    bits = 0
+    while n:
+        n >>= 1
+        bits += 1
+    return bits
+
+
+def bit_count(n):
+    """int.bit_count(): ones in |n|, for any int type (INT64_MIN's negation is itself, whose
+    pattern has the one bit CPython counts)."""
+    n = -n if n < 0 else n
+    c = 0
+    while n:
+        n &= n - 1
+        c += 1
+    return c
+
+
 def is_integer(x: float) -> bool:
     return math.isfinite(x) and x % 1.0 == 0.0
 

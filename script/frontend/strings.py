@@ -82,6 +82,8 @@ class StrLowering:
         if isinstance(t, T.IntType):
             if isinstance(v, Const):
                 return self.str_constant(str(v.value), node)
+            if t == T.U64:
+                return self.format_value(v, self.str_constant("", node), node)
             return self.str_lib(strlib.str_of_int, [self.coerce(v, T.I64, node)], node)
         if isinstance(t, T.FloatType):
             return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
@@ -100,6 +102,8 @@ class StrLowering:
         if isinstance(t, T.BoolType):
             v = self.str_of(v, node)
             return self.emit("str_py", [v, spec], T.STR, "format_str", loc)
+        if t == T.U64:
+            return self.emit("str_py", [v, spec], T.STR, "format_uint", loc)
         if isinstance(t, T.IntType):
             return self.emit("str_py", [self.coerce(v, T.I64, node), spec], T.STR, "format_int", loc)
         if isinstance(t, T.FloatType):
@@ -247,7 +251,7 @@ class StrLowering:
         if not isinstance(v.type, (T.IntType, T.BoolType)):
             self.error(f"'{v.type}' object cannot be interpreted as an integer", node)
         spec = self.str_constant({"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
-        return self.format_value(self.coerce(v, T.I64, node), spec, node)
+        return self.format_value(v if v.type == T.U64 else self.coerce(v, T.I64, node), spec, node)
 
     def builtin_format(self, node, name) -> Value:
         """format(value, spec=""): the f-string's ``f"{value:{spec}}"``."""

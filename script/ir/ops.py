@@ -230,6 +230,8 @@ STR_PY = {
     "exc_str": (("exc",), "str"), "exc_repr": (("exc",), "str"),
     # whether a caught exception is of the user class "module:qualname" (frontend/user_exceptions.py)
     "exc_is": (("exc", "str"), "bool"),
+    # format(x, spec) of a u64 (an int from 2**63 on: frontend/int_consts.py)
+    "format_uint": (("u64", "str"), "str"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

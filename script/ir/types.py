@@ -571,6 +571,10 @@ def unify(a: Type, b: Type) -> Type | None:
         if None in elems:
             return None
         return a.with_elems(elems) if isinstance(a, NamedTupleType) else TupleType(elems)
+    if {a, b} == {I64, U64}:
+        # A variable that holds a Python int or a u64 (a hash masked with 0xFFFFFFFFFFFFFFFF
+        # on one path): u64, not NumPy's float64 (docs: frontend/int_consts.py)
+        return U64
     return promote(a, b)
 
 

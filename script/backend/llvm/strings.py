@@ -124,7 +124,7 @@ def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands
     `unwind` when it raised (the Env's status says so); with no `unwind` (a `raised` follows)
     it goes on, with a zero result (a NULL str, which releasing leaves alone)."""
     strs = [v for v, t in zip(operands, types) if t == "str"] + [NULL, NULL]
-    ints = [v for v, t in zip(operands, types) if t == "i64"] + [int_const("i64", 0)]
+    ints = [v for v, t in zip(operands, types) if t in ("i64", "u64")] + [int_const("i64", 0)]
     for v, t in zip(operands, types):
         if t == "exc":          # a caught exception: its record's address, as the int
             record = b.entry_alloca(EXC_TYPE)
