@@ -97,13 +97,62 @@ def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
 
 
 def settle_returned(builder, t: T.Type) -> None:
-    """Containers of pending types returned by `builder` hold ints (lists.py, dicts.py), except
-    when all of them are its callers' (`xs = helper(xs)`): the caller's types stay pending."""
-    foreign = getattr(builder, "foreign", None)
-    if foreign and all(n in foreign for n in pending_parts(t)):
+    """Containers of pending types returned by `builder`: those of its callers stay pending
+    (`xs = helper(xs)`); its own escape to a compiled caller (`may_escape`), which decides
+    them (`adopt_returned`), and hold ints in a function called from Python (lists.py,
+    dicts.py). Either way they are recorded as escaping from this specialization."""
+    parts = pending_parts(t)
+    foreign = builder.foreign
+    own = [use for n, uses in parts.items() if n not in foreign for use in uses]
+    if not own:
+        return
+    key = builder.escape_key
+    known = builder.ctx.escapes.get(key, ())
+    found = tuple(dict.fromkeys(known + tuple((kind, node) for kind, node, _ in own)))
+    if found != known and key is not None:
+        builder.ctx.escapes[key] = found
+    if builder.may_escape:
+        builder.escaping.update(id(node) for _, node, _ in own)
         return
     builder.settle_list_types(t)
     builder.settle_table_types(t)
+
+
+def escape_hints(caller, escaping: tuple) -> dict:
+    """The hints `caller` has for containers a callee makes and returns (`escaping`, their
+    hint keys): the callee is built with them, so its `[]` has the type the caller gave it."""
+    given = {}
+    for k in escaping:
+        hint = caller.hints.get(k)
+        if hint is not None:
+            given[k] = caller.resolve_pending(hint) if k[0] == "list" else hint
+    return given
+
+
+def adopt_returned(builder, t: T.Type) -> None:
+    """`builder` called a function whose result (of type `t`) holds containers of pending
+    types it made: they are the caller's to decide, as its own `[]`s are (a store, a callee's
+    hint, or ints at the end of the round, which rebuilds the callee with the hints)."""
+    if not pending_parts(t):
+        return
+
+    def walk(t, is_set=False):
+        if isinstance(t, PendingElement):
+            builder.pending_lists.add(t.key)
+        elif isinstance(t, PendingPart):
+            builder.pending_tables.setdefault(t.node, is_set)
+        elif isinstance(t, T.ListType):
+            walk(t.elem)
+        elif isinstance(t, T.HashType):
+            for p in (t.key, getattr(t, "value", None)):
+                if p is not None:
+                    walk(p, isinstance(t, T.SetType))
+        elif isinstance(t, T.TupleType):
+            for e in t.elems:
+                walk(e)
+    from script.frontend.dicts import PendingPart
+    from script.frontend.lists import PendingElement
+    walk(t)
 
 
 def foreign_nodes(types: tuple) -> frozenset:

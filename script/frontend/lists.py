@@ -98,7 +98,8 @@ class ListLowering:
         """At the end of a round: lists nothing was stored into hold ints. A list given only
         values of a type not known yet this round (`pairs.append((seen[k], i))` before the
         store that types `seen`) waits for the next round, when the round is redone anyway."""
-        pending = [n for n in self.pending_lists if ("list", n) not in self.hints and not self.waits_for_type(n)]
+        pending = [n for n in self.pending_lists if ("list", n) not in self.hints and not self.waits_for_type(n)
+                   and id(n) not in self.escaping]      # (returned to a caller that decides: callee_hints.py)
         if pending:
             for n in pending:
                 self.hints[("list", n)] = T.I64

@@ -109,6 +109,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
+        self.foreign: frozenset = frozenset()          # callers' pending nodes in the arguments (callee_hints.py)
+        self.may_escape = False                        # its own pending containers may be returned to a caller
+        self.escape_key = None                         # (info, (types, boundscheck)): Context.escapes
+        self.escaping: set = set()                     # ids of the nodes of those it returns (callee_hints.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)

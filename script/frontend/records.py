@@ -218,9 +218,10 @@ class RecordLowering:
                 self.error(e.message, node)
             raise
         for f, v in zip(fields, values):
-            if not T.is_list_element(v.type):
+            if not T.is_field_type(v.type):
                 self.error(f"field '{f}' of class '{cls.__name__}' is {v.type}: compiled code keeps bools, "
-                           "ints, floats, strs, lists, arrays, instances and tuples of them in fields", node)
+                           "ints, floats, strs, lists, dicts, sets, arrays, instances and tuples of them in "
+                           "fields", node)
         tup = self.make_tuple(values, node)
         t = T.ClassType(class_key(cls), fields, tup.type)
         CLASSES[t.key] = cls
