@@ -515,3 +515,20 @@ def only_made(n):
     """Nothing stored: ints, as for a local `[]`."""
     xs = new_list()
     return len(xs) + n, xs
+
+
+# ---- errors that stay errors ----------------------------------------------------------------
+
+
+def bad_two_pushes(n):
+    s = Stack()
+    s.push("a")
+    s.push(n)                   # a str stack: push's append of an int is the error
+    return len(s.items)
+
+
+def bad_push_then_store(n):
+    s = Stack()
+    s.push(n)
+    s.items.append("x")         # an int stack
+    return len(s.items)
