@@ -26,6 +26,20 @@ whose values a lookup guessed as ints, then `memo[k] = 0.5`) finds that table am
 callers' hints (`widen_in_callers`, `guessed_in_callers`) and reports the hint to the caller
 that made it (`CalleeHint.owners`).
 
+Hints flow the other way too, down from a caller to the function that made a container and
+returned it (`make()` returning `[]`; a class's factory, records.py, returning `self.items`
+among the fields; also through functions that return what they got). A function built for a
+compiled caller (`Context.specialize` with a caller, `may_escape`) does not settle its
+containers of pending types that it returns (`settle_returned`): their nodes are recorded in
+`Context.escapes` for its key, and the caller takes them as its own (`adopt_returned`): a
+store there, a callee's hint (the instance's method), or ints at the end of its round decide
+them, and the round restarts. The next call of the maker from that caller is keyed by the
+caller's hints for the nodes `Context.escapes` lists (`escape_hints`): the maker is built
+again with them as its own hints, so its `[]` has the caller's type; each caller's hints give
+their own specialization, and a call from Python settles ints as before. A specialization
+whose result holds pending types was built in a caller's round that always restarts, so the
+journal rolls it back.
+
 A round that passes a pending type to a callee is rebuilt (the container's node settles by the
 round's end: a store, a hint from a callee, or ints), so a specialization cached with a pending
 type among its key's types is rolled back with that round (the journal of `Context`) and the

@@ -12,7 +12,10 @@ changes.
   body first assigns them (`FactoryInfo`). A field's type is the type its value has there
   (or its annotation, ``self.items: list[int] = []``); later stores convert to it or are
   CompileErrors. A dataclass's generated ``__init__`` binds the arguments to its fields,
-  converted to their annotated types.
+  converted to their annotated types (``field(default_factory=list)``, ``dict``, ``set``:
+  an empty container made at the construction). An empty ``self.items = []`` is typed by
+  the first store wherever it is (callee_hints.py: the factory returns it to the caller,
+  whose methods and callees decide it). Fields hold what a list holds, dicts and sets.
 - ``obj.f`` reads element f of the record's tuple; ``obj.f = v`` stores a new tuple.
 - ``obj.m(...)`` compiles method m with ``self`` bound to `obj`, as a call of any Python
   function is (builtins_lowering `call_script`).
