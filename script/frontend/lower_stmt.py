@@ -121,6 +121,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
+        if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
+            self.ret_type = self.resolve_pending(self.ret_type)
 
     # ---- driver --------------------------------------------------------------------------
 
