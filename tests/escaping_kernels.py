@@ -532,3 +532,16 @@ def bad_push_then_store(n):
     s.push(n)
     s.items.append("x")         # an int stack
     return len(s.items)
+
+
+def halves(n):
+    """A recursive maker: its base case returns `[]`, the recursive case appends floats."""
+    if n <= 0:
+        return []
+    xs = halves(n - 1)
+    xs.append(n * 0.5)
+    return xs
+
+
+def sorted_halves(n):
+    return sorted(halves(n), reverse=True)

@@ -153,6 +153,14 @@ def test_named_tuples_of_empty_containers(pairs):
     check_all_levels(K.columns, [(a, float(len(b))) for a, b in pairs])
 
 
+@SET
+@given(st.integers(-1, 8))
+def test_recursive_maker(n):
+    """Called from compiled code, `halves` returns its base case's `[]` to itself; called
+    from Python it still settles ints at that return (a CompileError, docs/lists.md)."""
+    check_all_levels(K.sorted_halves, n)
+
+
 def test_never_stored_holds_ints():
     check_all_levels(K.only_made, 4)
 

@@ -65,7 +65,7 @@ class Context:
         return info
 
     def callee(self, builder, info: FunctionInfo, types: tuple, node) -> Function:
-        key = (info, self._skey(info, types, builder.boundscheck, builder)[0])
+        key = self._in_progress_key((info, self._skey(info, types, builder.boundscheck, builder)[0]))
         current = self.in_progress.get(key)
         if current is not None:
             if current.ret_type is None:
@@ -79,6 +79,17 @@ class Context:
         func = self.specialize(info, types, builder.boundscheck, builder)
         adopt_returned(builder, func.ret_type)      # its containers of pending types (callee_hints.py)
         return func
+
+    def _in_progress_key(self, key: tuple) -> tuple:
+        """`key`, or the key its function and types are being built under with other hints
+        for the containers it returns (its first caller's: `_skey`): a recursive call."""
+        if key in self.in_progress:
+            return key
+        info, skey = key
+        for k in self.in_progress:
+            if k[0] is info and k[1][:2] == skey[:2]:
+                return k
+        return key
 
     def _skey(self, info: FunctionInfo, types: tuple, boundscheck: bool, caller) -> tuple:
         """The cache key of `info` for `types` and the hints it is built with: for a function
