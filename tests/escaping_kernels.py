@@ -545,3 +545,27 @@ def halves(n):
 
 def sorted_halves(n):
     return sorted(halves(n), reverse=True)
+
+
+class Holder:
+    def __init__(self, items):
+        self.items = items
+
+    def add(self, x):
+        self.items.append(x)
+
+
+def given_empty(ws):
+    """The caller's own `[]` given to `__init__`, filled by a method."""
+    h = Holder([])
+    for w in ws:
+        h.add(w + "!")
+    return h.items
+
+
+def dataclass_given_empty(xs):
+    """A dataclass field annotated a bare `list` (`dict`) given `[]` (`{}`) by the caller."""
+    t = Tally("a", [], {})
+    for x in xs:
+        t.hit(x, str(x))
+    return t.hits, sorted(t.names.items())

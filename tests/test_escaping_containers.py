@@ -132,6 +132,13 @@ def test_dataclass_default_factory(pairs):
 
 
 @SET
+@given(words, st.lists(st.integers(-9, 9), min_size=1, max_size=6))
+def test_empty_containers_given_to_constructors(ws, xs):
+    check_all_levels(K.given_empty, ws)
+    check_all_levels(K.dataclass_given_empty, xs)
+
+
+@SET
 @given(words)
 def test_builder_functions(ws):
     check_all_levels(K.upper_words, ws)

@@ -198,6 +198,12 @@ def _has_instance(t) -> bool:
     return False
 
 
+def _is_kind(t, ann) -> bool:
+    """Whether a value of type `t` is a `list`, `dict` or `set`, as the bare annotation `ann` says."""
+    kinds = {list: T.ListType, dict: T.DictType, set: T.SetType}
+    return ann in kinds and isinstance(t, kinds[ann]) and not isinstance(t, T.ClassType)
+
+
 def _describe(t) -> str:
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
@@ -291,6 +297,8 @@ class RecordLowering:
                     self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
                                "code takes", node)
             t = type_from_annotation(ann)
+            if t is None and _is_kind(v.type, ann):     # a bare `list`, `dict`, `set`: the value's types
+                t = v.type
             if t is None:
                 self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
                            "compiled code does not read", node)
