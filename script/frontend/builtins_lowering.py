@@ -93,6 +93,8 @@ class CallLowering:
 
     def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
         t = base.type
+        if isinstance(t, Unknown):          # (an element of a list not typed yet: a round to be rebuilt)
+            return Undef(UNKNOWN, self.loc(node))
         if isinstance(t, T.ArrayType):
             return self.array_attribute(base, node)
         if isinstance(t, T.ComplexType):

@@ -26,6 +26,20 @@ whose values a lookup guessed as ints, then `memo[k] = 0.5`) finds that table am
 callers' hints (`widen_in_callers`, `guessed_in_callers`) and reports the hint to the caller
 that made it (`CalleeHint.owners`).
 
+Hints flow the other way too, down from a caller to the function that made a container and
+returned it (`make()` returning `[]`; a class's factory, records.py, returning `self.items`
+among the fields; also through functions that return what they got). A function built for a
+compiled caller (`Context.specialize` with a caller, `may_escape`) does not settle its
+containers of pending types that it returns (`settle_returned`): their nodes are recorded in
+`Context.escapes` for its key, and the caller takes them as its own (`adopt_returned`): a
+store there, a callee's hint (the instance's method), or ints at the end of its round decide
+them, and the round restarts. The next call of the maker from that caller is keyed by the
+caller's hints for the nodes `Context.escapes` lists (`escape_hints`): the maker is built
+again with them as its own hints, so its `[]` has the caller's type; each caller's hints give
+their own specialization, and a call from Python settles ints as before. A specialization
+whose result holds pending types was built in a caller's round that always restarts, so the
+journal rolls it back.
+
 A round that passes a pending type to a callee is rebuilt (the container's node settles by the
 round's end: a store, a hint from a callee, or ints), so a specialization cached with a pending
 type among its key's types is rolled back with that round (the journal of `Context`) and the
@@ -97,22 +111,31 @@ def pass_pending(builder, t: T.Type, ann: T.Type | None) -> None:
 
 
 def settle_returned(builder, t: T.Type, node=None) -> bool:
-    """Containers of pending types returned by `builder`: where another return has typed the
-    function's result (or its annotation has), they take the types there (`if not xs: return
-    []` beside `return [x * 0.5 for x in xs]`); a return before any such one waits for the
-    round's end (True: `settle_deferred_returns`); else they hold ints (lists.py, dicts.py).
-    When all of them are its callers' (`xs = helper(xs)`), the caller's types stay pending."""
+    """Containers of pending types returned by `builder`: those of its callers stay pending
+    (`xs = helper(xs)`). Its own take the types where another return has typed the
+    function's result (or its annotation has: `if not xs: return []` beside `return [x * 0.5
+    for x in xs]`); a return before any such one waits for the round's end (True:
+    `settle_deferred_returns`). Else they escape to a compiled caller (`may_escape`), which
+    decides them (`adopt_returned`), or hold ints in a function called from Python (lists.py,
+    dicts.py). Either way they are recorded as escaping from this specialization."""
     parts = pending_parts(t)
-    if not parts:
-        return False
-    foreign = getattr(builder, "foreign", None)
-    if foreign and all(n in foreign for n in parts):
+    foreign = builder.foreign
+    own = [use for n, uses in parts.items() if n not in foreign for use in uses]
+    if not own:
         return False
     if builder.ret_type is not None:
         _give_known_types(builder, t, builder.ret_type)
-    elif node is not None:
+    elif node is not None and ("returns_settled", None) not in builder.hints:
         builder.deferred_returns.append(t)
         return True
+    key = builder.escape_key
+    known = builder.ctx.escapes.get(key, ())
+    found = tuple(dict.fromkeys(known + tuple((kind, node) for kind, node, _ in own)))
+    if found != known and key is not None:
+        builder.ctx.escapes[key] = found
+    if builder.may_escape:
+        builder.escaping.update(id(node) for _, node, _ in own)
+        return False
     builder.settle_list_types(t)
     builder.settle_table_types(t)
     return False
@@ -126,12 +149,10 @@ def settle_deferred_returns(builder) -> None:
     found = builder.ret_type is not None or any(       # or a store typed one of them already
         (kind, node) in builder.hints for t in builder.deferred_returns
         for uses in pending_parts(t).values() for kind, node, _ in uses)
-    if found:
-        builder.hints_changed = True
-        raise Restart()
-    for t in builder.deferred_returns:
-        builder.settle_list_types(t)
-        builder.settle_table_types(t)
+    if not found:       # nothing types them: the next round returns them as they are
+        builder.hints[("returns_settled", None)] = True
+    builder.hints_changed = True
+    raise Restart()
 
 
 def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
@@ -143,6 +164,43 @@ def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
             _give_known_types(builder, a, b)
     else:
         builder.merge_pending_list(t, known)
+
+
+def escape_hints(caller, escaping: tuple) -> dict:
+    """The hints `caller` has for containers a callee makes and returns (`escaping`, their
+    hint keys): the callee is built with them, so its `[]` has the type the caller gave it."""
+    given = {}
+    for k in escaping:
+        hint = caller.hints.get(k)
+        if hint is not None:
+            given[k] = caller.resolve_pending(hint) if k[0] == "list" else hint
+    return given
+
+
+def adopt_returned(builder, t: T.Type) -> None:
+    """`builder` called a function whose result (of type `t`) holds containers of pending
+    types it made: they are the caller's to decide, as its own `[]`s are (a store, a callee's
+    hint, or ints at the end of the round, which rebuilds the callee with the hints)."""
+    if not pending_parts(t):
+        return
+
+    def walk(t, is_set=False):
+        if isinstance(t, PendingElement):
+            builder.pending_lists.add(t.key)
+        elif isinstance(t, PendingPart):
+            builder.pending_tables.setdefault(t.node, is_set)
+        elif isinstance(t, T.ListType):
+            walk(t.elem)
+        elif isinstance(t, T.HashType):
+            for p in (t.key, getattr(t, "value", None)):
+                if p is not None:
+                    walk(p, isinstance(t, T.SetType))
+        elif isinstance(t, T.TupleType):
+            for e in t.elems:
+                walk(e)
+    from script.frontend.dicts import PendingPart
+    from script.frontend.lists import PendingElement
+    walk(t)
 
 
 def foreign_nodes(types: tuple) -> frozenset:

@@ -99,6 +99,8 @@ class DictLowering:
                 del self.hints[k]
                 changed = True
         for node, is_set in self.pending_tables.items():
+            if id(node) in self.escaping:       # (returned to a caller that decides: callee_hints.py)
+                continue
             hint = self.hints.get(("table", node))
             if hint is None or hint[1] is None or hint[2] is None and not hint[0]:
                 self.hints[("table", node)] = (is_set, hint[1] if hint and hint[1] else T.I64,

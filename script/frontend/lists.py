@@ -86,19 +86,25 @@ class ListLowering:
         if isinstance(t, PendingElement):
             hint = self.hints.get(("list", t.key))
             return t if hint is None else self.resolve_pending(hint)
+        if isinstance(t, T.ClassType):          # (an instance whose fields a caller decides)
+            elem = self.resolve_pending(t.elem)
+            return t if elem is t.elem else T.ClassType(t.key, t.fields, elem)
         if isinstance(t, T.ListType):
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ListType(elem)
         if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
             elems = [self.resolve_pending(e) for e in t.elems]
-            return t if all(a is b for a, b in zip(elems, t.elems)) else T.TupleType(elems)
+            if all(a is b for a, b in zip(elems, t.elems)):
+                return t
+            return T.NamedTupleType(t.key, t.fields, elems) if isinstance(t, T.NamedTupleType) else T.TupleType(elems)
         return t
 
     def settle_pending_lists(self) -> None:
         """At the end of a round: lists nothing was stored into hold ints. A list given only
         values of a type not known yet this round (`pairs.append((seen[k], i))` before the
         store that types `seen`) waits for the next round, when the round is redone anyway."""
-        pending = [n for n in self.pending_lists if ("list", n) not in self.hints and not self.waits_for_type(n)]
+        pending = [n for n in self.pending_lists if ("list", n) not in self.hints and not self.waits_for_type(n)
+                   and id(n) not in self.escaping]      # (returned to a caller that decides: callee_hints.py)
         if pending:
             for n in pending:
                 self.hints[("list", n)] = T.I64
@@ -440,8 +446,15 @@ class ListLowering:
         self.resize_list(lst, self.emit("add", [start, n], T.I64, None, self.loc(node)), node)
         self.fill_from(lst, start, iterable, node)
 
+    def probe_type(self, lst: Value, x: Value) -> None:
+        """`x in lst`, `lst.index(x)`, `.count(x)`, `.remove(x)` on a list nothing was stored
+        into yet: its elements take the type of `x` (as a dict's keys do from a lookup)."""
+        if isinstance(lst.type.elem, PendingElement) and not has_unknown(x.type) and T.is_list_element(x.type):
+            self.merge_pending(lst.type.elem, x.type)
+
     def list_contains(self, x: Value, lst: Value, node) -> Value:
         """`x in lst`: == against each element in order, stopping at the first equal one."""
+        self.probe_type(lst, x)
         self.check_comparable(lst, "'in'", node)
         return self.any_of(self.iterable_value(lst, node), node,
                            lambda e: self.compare(ast.Eq(), x, e, node))
@@ -500,13 +513,20 @@ class ListLowering:
         if helper is None:
             self.error(f"list has no method '{name}' in compiled code", node.func)
         if name in ("index", "count", "remove"):
+            if args:
+                self.probe_type(lst, self.pre_evaluate(args[0]))
             self.check_comparable(lst, f"list.{name}()", node)
-        if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(self.pre_evaluate(args[0]).type):
+        if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(self.pre_evaluated[id(args[0])].type):
             helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
         if name == "sort" and isinstance(self.read_type(lst), T.ComplexType):
             self.error("'<' not supported between instances of 'complex' and 'complex'", node)
         if name == "sort" and not self.read_type(lst).is_numeric():
             self.error(f"sort() of a {lst.type} is not supported in compiled code (numbers only)", node)
+        if name == "pop" and isinstance(lst.type.elem, PendingElement) and id(lst.type.elem.key) not in self.foreign:
+            for a in args:          # popped before anything is pushed (in the source's order): the
+                self.expr(a)        # round is rebuilt once a store, or ints, decide (get_item)
+            self.pending_lists.add(lst.type.elem.key)
+            return Undef(UNKNOWN, loc)
         if name == "pop" and not args:
             args = [ast.Constant(-1, lineno=node.lineno, col_offset=node.col_offset)]
         if name == "insert" and len(args) == 2:

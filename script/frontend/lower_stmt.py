@@ -111,6 +111,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
+        self.foreign: frozenset = frozenset()          # callers' pending nodes in the arguments (callee_hints.py)
+        self.may_escape = False                        # its own pending containers may be returned to a caller
+        self.escape_key = None                         # (info, (types, boundscheck)): Context.escapes
+        self.escaping: set = set()                     # ids of the nodes of those it returns (callee_hints.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
         self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
@@ -119,6 +123,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
+        if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
+            self.ret_type = self.resolve_pending(self.ret_type)
 
     # ---- driver --------------------------------------------------------------------------
 

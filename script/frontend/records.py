@@ -12,7 +12,10 @@ changes.
   body first assigns them (`FactoryInfo`). A field's type is the type its value has there
   (or its annotation, ``self.items: list[int] = []``); later stores convert to it or are
   CompileErrors. A dataclass's generated ``__init__`` binds the arguments to its fields,
-  converted to their annotated types.
+  converted to their annotated types (``field(default_factory=list)``, ``dict``, ``set``:
+  an empty container made at the construction). An empty ``self.items = []`` is typed by
+  the first store wherever it is (callee_hints.py: the factory returns it to the caller,
+  whose methods and callees decide it). Fields hold what a list holds, dicts and sets.
 - ``obj.f`` reads element f of the record's tuple; ``obj.f = v`` stores a new tuple.
 - ``obj.m(...)`` compiles method m with ``self`` bound to `obj`, as a call of any Python
   function is (builtins_lowering `call_script`).
@@ -41,6 +44,7 @@ _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__",
              "__annotations_cache__"}
 _DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
 _FACTORIES: dict[type, "FactoryInfo"] = {}
+_EMPTY_FACTORIES = (list, dict, set)      # dataclasses.field(default_factory=...) compiled code makes
 
 
 def _is_dataclass_init(cls: type) -> bool:
@@ -194,6 +198,12 @@ def _has_instance(t) -> bool:
     return False
 
 
+def _is_kind(t, ann) -> bool:
+    """Whether a value of type `t` is a `list`, `dict` or `set`, as the bare annotation `ann` says."""
+    kinds = {list: T.ListType, dict: T.DictType, set: T.SetType}
+    return ann in kinds and isinstance(t, kinds[ann]) and not isinstance(t, T.ClassType)
+
+
 def _describe(t) -> str:
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
@@ -218,9 +228,10 @@ class RecordLowering:
                 self.error(e.message, node)
             raise
         for f, v in zip(fields, values):
-            if not T.is_list_element(v.type):
+            if not T.is_field_type(v.type):
                 self.error(f"field '{f}' of class '{cls.__name__}' is {v.type}: compiled code keeps bools, "
-                           "ints, floats, strs, lists, arrays, instances and tuples of them in fields", node)
+                           "ints, floats, strs, lists, dicts, sets, arrays, instances and tuples of them in "
+                           "fields", node)
         tup = self.make_tuple(values, node)
         t = T.ClassType(class_key(cls), fields, tup.type)
         CLASSES[t.key] = cls
@@ -268,22 +279,42 @@ class RecordLowering:
             bound[names.index(k.arg)] = self.expr(k.value)
         values = []
         for f, v in zip(fields, bound):
-            if v is None:
-                if f.default is dataclasses.MISSING:
-                    self.error(f"{cls.__name__}() missing required argument '{f.name}'", node)
-                v = self.python_object(f.default, f.name, node)
-                if not isinstance(v, Value):
-                    self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
-                               "code takes (default_factory is not supported)", node)
             ann = f.type
             if isinstance(ann, str):
                 ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
+            if v is None and f.default_factory in _EMPTY_FACTORIES:
+                v = self.expr(self._factory_node(f, node))
+                if ann is f.default_factory:        # (`list`, `dict`, `set`: the stores decide)
+                    values.append(v)
+                    continue
+            if v is None:
+                if f.default is dataclasses.MISSING:
+                    what = "" if f.default_factory is dataclasses.MISSING else \
+                        " (a default_factory other than list, dict or set is not supported)"
+                    self.error(f"{cls.__name__}() missing required argument '{f.name}'{what}", node)
+                v = self.python_object(f.default, f.name, node)
+                if not isinstance(v, Value):
+                    self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
+                               "code takes", node)
             t = type_from_annotation(ann)
+            if t is None and _is_kind(v.type, ann):     # a bare `list`, `dict`, `set`: the value's types
+                t = v.type
             if t is None:
                 self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
                            "compiled code does not read", node)
             values.append(self.coerce(v, t, node))
         return names, values
+
+    def _factory_node(self, f: dataclasses.Field, node: ast.Call):
+        """The empty `[]`, `{}` or `set()` a field's default_factory makes at construction
+        `node`: one AST node per construction and field, the key of its pending types."""
+        made = self.info.__dict__.setdefault("factory_nodes", {})
+        key = (id(node), f.name)
+        if key not in made:
+            empty = {list: ast.List([], ast.Load()), dict: ast.Dict([], []),
+                     set: ast.Call(ast.Name("set", ast.Load()), [], [])}[f.default_factory]
+            made[key] = (node, ast.fix_missing_locations(ast.copy_location(empty, node)))
+        return made[key][1]
 
     def record_field(self, base: Value, node: ast.Attribute) -> Value:
         """``obj.f``: the field, or a constant class attribute."""

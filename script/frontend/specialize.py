@@ -25,7 +25,8 @@ from __future__ import annotations
 import threading
 
 from script.errors import CompileError
-from script.frontend.callee_hints import CalleeHint, foreign_nodes, raise_foreign, take_hints
+from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hints, foreign_nodes, raise_foreign,
+                                          take_hints)
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import UNKNOWN, Restart
 from script.ir import types as T
@@ -44,6 +45,7 @@ class Context:
         self.nested_infos: dict[tuple, FunctionInfo] = {}  # (outer info id, def node id) -> info (closures.py)
         self.lambda_defs: dict[int, object] = {}           # lambda node id -> its def (closures.py)
         self.bound_infos: dict[tuple, tuple] = {}          # (info id, statics) -> (BoundFunctionInfo, info) (static_args.py)
+        self.escapes: dict[tuple, tuple] = {}              # (info, (types, boundscheck)) -> hint keys (callee_hints.py)
 
     # ---- user functions ------------------------------------------------------------------
 
@@ -63,7 +65,7 @@ class Context:
         return info
 
     def callee(self, builder, info: FunctionInfo, types: tuple, node) -> Function:
-        key = (info, (types, builder.boundscheck))
+        key = self._in_progress_key((info, self._skey(info, types, builder.boundscheck, builder)[0]))
         current = self.in_progress.get(key)
         if current is not None:
             if current.ret_type is None:
@@ -72,8 +74,33 @@ class Context:
                 return current.func
             current.used_ret_hint = True
             current.func.ret_type = current.ret_type
+            adopt_returned(builder, current.ret_type)
             return current.func
-        return self.specialize(info, types, builder.boundscheck)
+        func = self.specialize(info, types, builder.boundscheck, builder)
+        adopt_returned(builder, func.ret_type)      # its containers of pending types (callee_hints.py)
+        return func
+
+    def _in_progress_key(self, key: tuple) -> tuple:
+        """`key`, or the key its function and types are being built under with other hints
+        for the containers it returns (its first caller's: `_skey`): a recursive call."""
+        if key in self.in_progress:
+            return key
+        info, skey = key
+        for k in self.in_progress:
+            if k[0] is info and k[1][:2] == skey[:2]:
+                return k
+        return key
+
+    def _skey(self, info: FunctionInfo, types: tuple, boundscheck: bool, caller) -> tuple:
+        """The cache key of `info` for `types` and the hints it is built with: for a function
+        called from `caller` whose result holds containers it made of pending types (known
+        from an earlier build: `escapes`), the caller's hints for them are part of the key."""
+        skey = (types, boundscheck)
+        esc = self.escapes.get((info, skey)) if caller is not None else None
+        if esc is None:
+            return skey, {}
+        given = escape_hints(caller, esc)
+        return skey + (tuple(given.items()),), given
 
     def _mark_unknown_recursion(self, key, loc) -> None:
         """A call to the in-progress `key` whose return type is not known yet: that round must
@@ -92,18 +119,20 @@ class Context:
             return False
         return not any(b.terminator is not None and b.terminator.opname == "ret" for b in func.blocks)
 
-    def specialize(self, info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Function:
+    def specialize(self, info: FunctionInfo, types: tuple, boundscheck: bool = True, caller=None) -> Function:
         """The IR of `info` for argument `types`; `boundscheck=False` builds array indexing
-        without bounds checks (callees built for it inherit the choice)."""
-        skey = (types, boundscheck)
+        without bounds checks (callees built for it inherit the choice). `caller`: the builder
+        of the function calling it, which takes the containers of pending types it returns
+        (callee_hints.py); None for a function called from Python."""
+        skey, given = self._skey(info, types, boundscheck, caller)
         cached = info.specializations.get(skey)
         if cached is not None:
             return cached
         from script.frontend.lower_stmt import FunctionLowering
         key = (info, skey)
-        hints: dict = {}
+        hints: dict = dict(given)
         mark = len(self.journal)
-        name = self.unique_name(info, types) + ("" if boundscheck else ".nobc")
+        name = self.unique_name(info, types, skey[2:]) + ("" if boundscheck else ".nobc")
         foreign = foreign_nodes(types)      # a caller's containers of pending types (callee_hints.py)
         rounds = 0
         while rounds < MAX_ROUNDS:
@@ -112,6 +141,8 @@ class Context:
             builder.unknown_recursion = None    # where a call to this function found no type yet
             builder.tainted = False             # built while a caller's return type is unknown
             builder.foreign = foreign
+            builder.may_escape = caller is not None
+            builder.escape_key = (info, (types, boundscheck))
             self.in_progress[key] = builder
             try:
                 try:
@@ -180,14 +211,15 @@ class Context:
             info.specializations.pop(skey, None)
         del self.journal[mark:]
 
-    def unique_name(self, info: FunctionInfo, types: tuple) -> str:
+    def unique_name(self, info: FunctionInfo, types: tuple, extra: tuple = ()) -> str:
+        """A symbol name for `info` specialized for `types` (`extra`: the rest of its key)."""
         base = info.qualname + "." + "_".join(mangle(t) for t in types) if types else info.qualname
         name = base
         n = 1
-        while name in self.names and self.names[name] != (id(info), types):
+        while name in self.names and self.names[name] != (id(info), types, extra):
             n += 1
             name = f"{base}.{n}"
-        self.names[name] = (id(info), types)
+        self.names[name] = (id(info), types, extra)
         return name
 
 

@@ -249,7 +249,7 @@ class _Reader:
             names = [self.string(f.children[0]) for f in fields]
             if tree.data == "named_type":
                 return T.NamedTupleType(self.string(key), names, elems)
-            if not all(T.is_list_element(e) for e in elems):
+            if not all(T.is_field_type(e) for e in elems):
                 self.fail(f"fields of types {', '.join(map(str, elems))} are not supported", tree)
             return T.ClassType(self.string(key), names, T.TupleType(elems))
         if tree.data == "opt_type":

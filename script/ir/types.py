@@ -405,6 +405,12 @@ def is_list_element(t: Type) -> bool:
     return t.is_numeric()
 
 
+def is_field_type(t: Type) -> bool:
+    """Whether a field of a class instance (`ClassType`) may be of type `t`: what a list
+    holds, a dict or a set."""
+    return is_list_element(t) or isinstance(t, HashType)
+
+
 class HashType(Type):
     """A Python dict or set (script/frontend/dicts.py): a hash table of keys of one type
     (`is_key_type`), made of lists, so it is a reference as a list is. The value is the tuple
