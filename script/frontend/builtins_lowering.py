@@ -15,6 +15,7 @@ import itertools
 import builtins as py_builtins
 import cmath
 import math
+import sys
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
@@ -59,6 +60,20 @@ _ITERTOOLS = {itertools.product: "product", itertools.combinations: "combination
               itertools.permutations: "permutations"}
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
+
+
+def _statistics_routine(obj, name: str, lowering, node):
+    """statslib's routine for a function of the `statistics` module (imported only where
+    user code imported it), or None; a CompileError for the module's other functions."""
+    module = sys.modules.get("statistics")
+    if module is None or getattr(obj, "__module__", None) != "statistics" or \
+            getattr(module, getattr(obj, "__name__", ""), None) is not obj:
+        return None
+    from script.frontend import statslib
+    if obj.__name__ not in statslib.ROUTINES:
+        lowering.error(f"'{name}' is not supported in compiled code (of the statistics module, "
+                       f"compiled code has {', '.join(statslib.ROUTINES)})", node)
+    return getattr(statslib, obj.__name__)
 
 
 class CallLowering:
@@ -200,6 +215,9 @@ class CallLowering:
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
         if obj in STR_INTRINSICS:
             return self.lower_str_intrinsic(obj, node)
+        routine = _statistics_routine(obj, ref.name, self, node)
+        if routine is not None:
+            return self.call_script(self.ctx.info_for(routine), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
