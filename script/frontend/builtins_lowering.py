@@ -20,6 +20,7 @@ import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.callee_hints import pass_pending
+from script.frontend.itertools_calls import is_more_itertools
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
@@ -195,6 +196,8 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        if is_more_itertools(obj):
+            return self.lower_more_itertools(obj, ref.name, node)      # itertools_calls.py
         if obj is functools.reduce or obj is itertools.accumulate:
             return self.lower_fold(node, obj.__name__)
         kind = self.default_kind(obj)

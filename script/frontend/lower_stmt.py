@@ -22,6 +22,7 @@ from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
+from script.frontend.itertools_calls import ItertoolsCallLowering
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
@@ -88,7 +89,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering):
+                       RecordLowering, StarZipLowering, ItertoolsCallLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -789,6 +790,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
         flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        if flat is None:
+            flat = self.iterable_call(node)         # itertools_calls.py: count(), cycle(), repeat()
         if flat is None:
             flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
         return flat if flat is not None else self.iterable_value(self.expr(node), node)
