@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import dictlib
+from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
 from script.frontend.ssa_builder import Restart
 from script.ir import types as T
@@ -95,6 +96,8 @@ class TableMethods:
         default = self.table_default_of(node.func.value)
         if name == "most_common" and default is not None and default[0] == "Counter":
             return self.counter_most_common(d, node)                          # default_tables.py
+        if name in COUNTER_METHODS and default is not None and default[0] == "Counter":
+            return self.counter_method(d, name, node)                         # default_tables.py
         method = getattr(self, f"_{kind}_{name}", None) or getattr(self, f"_table_{name}", None)
         if method is None or name.startswith("_"):
             self.error(f"{kind} has no method '{name}' in compiled code", node.func)
@@ -308,6 +311,8 @@ class TableMethods:
         if type(a.type) is not type(b.type):
             self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
         if isinstance(a.type, T.DictType):
+            if op in (ast.Add, ast.Sub) and isinstance(a.type.value, T.IntType) and a.type == b.type:
+                return self.counter_binop(op, a, b, node)                      # default_tables.py
             if op is not ast.BitOr:
                 self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
             out = self.copy_table(a, node)
