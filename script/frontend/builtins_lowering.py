@@ -144,6 +144,8 @@ class CallLowering:
         if self.builtin_call(node) is zip:
             return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
         node = self.spread_starred(node)        # f(*t): varargs.py
+        if self.fromkeys_call(node):
+            return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
@@ -151,7 +153,9 @@ class CallLowering:
             if isinstance(getattr(base, "type", None), T.ClassType):
                 return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
-                return self.list_method(base, node.func.attr, node)
+                result = self.list_method(base, node.func.attr, node)
+                self.bounded_method(base, node.func.attr, node)     # deque(maxlen=): bounded_deques.py
+                return result
             if isinstance(getattr(base, "type", None), Unknown):
                 return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
             if isinstance(getattr(base, "type", None), T.HashType):
@@ -203,10 +207,10 @@ class CallLowering:
         kind = self.default_kind(obj)
         if kind is not None:                   # defaultdict, Counter (default_tables.py)
             return self.make_default_table(kind, node)
+        if obj is collections.OrderedDict:     # a dict in compiled code (docs/dicts.md)
+            return self.builtin_dict(node, "OrderedDict")
         if obj is collections.deque:           # a list in compiled code (docs/lists.md)
-            if node.keywords or len(node.args) > 1:
-                self.error("deque() takes at most an iterable in compiled code (no maxlen)", node)
-            return self.list_of(node.args[0], node) if node.args else self.list_of_unknown(node)
+            return self.make_deque(node)       # bounded_deques.py
         if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
             return self.lower_map_filter(node, obj.__name__)
         if obj in _PYLIB:

@@ -16,7 +16,7 @@ name use its default:
 elements; `c.most_common(n)` (dictlib.most_common) gives the `(key, count)` pairs by count,
 ties in insertion order, as CPython's; `c.update(x)` / `c.subtract(x)` of an iterable or of
 another Counter or dict, `c.total()`, `c.elements()` and `a + b`, `a - b` of two Counters
-(counterlib; the result is a Counter again when named) work as CPython's. A name that holds a defaultdict or Counter and is
+(collectionslib; the result is a Counter again when named) work as CPython's. A name that holds a defaultdict or Counter and is
 assigned anything else is a CompileError (the default would silently change). Passed to
 another function, such a dict is a plain dict there (a missing key raises KeyError).
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import counterlib, dictlib
+from script.frontend import collectionslib, dictlib
 from script.frontend.dicts import _VALUE
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -149,12 +149,45 @@ class DefaultTables:
         n = self.coerce(self.expr(node.args[0]), T.I64, node) if node.args else self.list_len(items, node)
         return self.table_call(dictlib.most_common, [items, n], node)
 
+    def fromkeys_call(self, node) -> bool:
+        """Whether `node` calls dict.fromkeys or OrderedDict.fromkeys (module names resolved
+        only; nothing evaluated)."""
+        from script.frontend.lower_stmt import PyRef
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys"):
+            return False
+        base = node.func.value
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id not in self.locals:
+            module = self.lookup(base.value)
+            ref = getattr(getattr(module, "obj", None), base.attr, None) if isinstance(module, PyRef) else None
+        elif isinstance(base, ast.Name) and base.id not in self.locals:
+            ref = getattr(self.lookup(base), "obj", None)
+        else:
+            return False
+        return ref is dict or ref is collections.OrderedDict
+
+    def fromkeys_keys(self, node):
+        """`iterable` of `dict.fromkeys(xs)` without a value (`list(dict.fromkeys(xs))`, the
+        order-keeping dedupe): its keys, first occurrences first; None otherwise."""
+        if not self.fromkeys_call(node) or len(node.args) != 1 or node.keywords:
+            return None
+        keys = self.call_script(self.ctx.info_for(collectionslib.first_occurrences), node)
+        return self.iterable_value(keys, node)
+
+    def lower_fromkeys(self, node: ast.Call) -> Value:
+        if node.keywords or not 1 <= len(node.args) <= 2:
+            self.error("fromkeys() takes an iterable and a value", node)
+        if len(node.args) == 1:
+            self.error("dict.fromkeys(xs) without a value holds None values, which compiled dicts cannot "
+                       "hold: pass a value (dict.fromkeys(xs, 0)); list(dict.fromkeys(xs)) and a for loop "
+                       "over it do work", node)
+        return self.call_script(self.ctx.info_for(collectionslib.fromkeys), node)
+
     def counter_method(self, c: Value, name: str, node: ast.Call) -> Value:
         """`c.update(x)`, `c.subtract(x)` (an iterable counted, or a dict's counts added),
         `c.total()`, `c.elements()` of a Counter."""
         if name in ("total", "elements"):
             self.positional(node, name, 0)
-            return self.call_script(self.ctx.info_for(getattr(counterlib, name)), node, first=c)
+            return self.call_script(self.ctx.info_for(getattr(collectionslib, name)), node, first=c)
         if node.keywords or len(node.args) > 1:
             self.error(f"Counter.{name}() takes at most one iterable or mapping in compiled code", node)
         self.check_table_writable(c, node)
@@ -164,7 +197,7 @@ class DefaultTables:
         other = self.pre_evaluate(arg) if not self.walks_generator(arg) else None
         if other is not None and isinstance(other.type, T.DictType):
             sign = Const(1 if name == "update" else -1, T.I64)
-            self.call_script(self.ctx.info_for(counterlib.update_from), ast.Call(node.func, [], []),
+            self.call_script(self.ctx.info_for(collectionslib.update_from), ast.Call(node.func, [], []),
                              leading=(c, other, sign))
             return Const(None, T.NONE, self.loc(node))
         if name == "update":
@@ -176,7 +209,7 @@ class DefaultTables:
     def counter_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`); the
         result reads missing keys as 0 when assigned to a name, as a Counter does."""
-        fn = counterlib.add if op is ast.Add else counterlib.sub
+        fn = collectionslib.add if op is ast.Add else collectionslib.sub
         self.default_calls()[id(node)] = (_COUNTER, None)
         return self.call_script(self.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []),
                                 leading=(a, b))

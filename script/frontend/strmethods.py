@@ -53,6 +53,8 @@ class StrMethodLowering:
         if name == "join":
             if len(node.args) == 1 and not node.keywords and self.walks_generator(node.args[0]):
                 parts = self.generator_list(node.args[0])       # generators.py
+            elif len(node.args) == 1 and not node.keywords and self.fromkeys_call(node.args[0]):
+                parts = self.list_of(node.args[0], node)        # "".join(dict.fromkeys(s))
             else:
                 (parts,) = self.positional(node, "join", 1)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):

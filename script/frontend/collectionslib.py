@@ -1,6 +1,7 @@
-"""`collections.Counter`'s arithmetic and methods beyond counting, written in the compiled
-subset (a Counter is a dict of int counts in compiled code: default_tables.py). Each does
-what CPython's `Counter` method of the same name does, in the same order of keys."""
+"""`collections.Counter`'s arithmetic and methods beyond counting, and `dict.fromkeys`,
+written in the compiled subset (a Counter is a dict of int counts in compiled code:
+default_tables.py). Each does what CPython's method of the same name does, in the same
+order of keys."""
 
 
 def add(a, b):
@@ -48,3 +49,29 @@ def elements(c):
         for _ in range(v):
             out.append(k)
     return out
+
+
+def fromkeys(xs, value):
+    d = {}
+    for x in xs:
+        d[x] = value
+    return d
+
+
+def first_occurrences(xs):
+    """The keys of dict.fromkeys(xs) in order (the dict itself would hold None values)."""
+    seen = {x: True for x in xs}
+    return [k for k in seen]
+
+
+def trim_front(xs, maxlen: int) -> None:
+    """A deque(maxlen=...) after an append or extend: the oldest items dropped."""
+    extra = len(xs) - maxlen
+    if extra > 0:
+        del xs[:extra]
+
+
+def trim_back(xs, maxlen: int) -> None:
+    """A deque(maxlen=...) after an appendleft or extendleft: the items at the right dropped."""
+    if len(xs) > maxlen:
+        del xs[maxlen:]
