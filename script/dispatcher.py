@@ -319,8 +319,9 @@ def _type_error(obj, info, values, bad=None) -> str:
         if type(bad[1]) in (dict, set):
             text += (f" (an empty {type(bad[1]).__name__} has no key type: annotate the parameter, e.g. "
                      f"{'dict[int, int]' if type(bad[1]) is dict else 'set[int]'})" if not bad[1] else
-                     " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them;"
-                     " dicts of lists can be results but not arguments)")
+                     " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them,"
+                     " or for values lists of those; dicts of lists of lists or of arrays can be results but"
+                     " not arguments)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text

@@ -108,15 +108,29 @@ def test_str_dict_arguments(d, words):
     check(K.missing, words, words[-1] + "?")
 
 
-def test_a_dict_of_lists_argument_is_refused_at_the_call():
+def test_dict_of_lists_arguments():
+    # An adjacency dict: its lists are read-only copies, as a list argument's are.
     f = script.script(K.sum_lists)
-    with pytest.raises(TypeError, match="dicts of lists can be results but not arguments"):
-        f({1: [2, 3]})
+    assert f({1: [2, 3], 4: []}) == 2
+    assert script.script(K.lists_param)({1: [2]}) == 1
+    with pytest.raises(TypeError, match="dicts of lists of lists or of arrays can be results but not arguments"):
+        f({1: [[2, 3]]})
 
 
-def test_a_dict_of_lists_parameter_annotation_is_refused():
-    with pytest.raises(CompileError, match="a dict parameter whose values are lists or arrays"):
-        script.script(K.lists_param)({1: [2]})
+def _nested_lists_param(d: dict[int, list[list[int]]]) -> int:
+    return len(d)
+
+
+def _writes_a_value_list(d, k):
+    d[k].append(1)
+    return len(d[k])
+
+
+def test_dict_of_lists_parameter_errors():
+    with pytest.raises(CompileError, match="a dict parameter whose values are lists of lists, or arrays"):
+        script.script(_nested_lists_param)({1: [[2]]})
+    with pytest.raises(CompileError, match=r"dict argument 'd' is written here.*d = \{k: list\(v\) for k, v in"):
+        script.script(_writes_a_value_list)({1: [2]}, 1)
 
 
 def _reassigned_default(words):

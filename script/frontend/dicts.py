@@ -164,6 +164,10 @@ class DictLowering:
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
         guessed = self._guessed_nodes(t) or guessed_in_callers(self, t)
+        if guessed and not is_set and value_t == t.value:
+            # (a store of what the read guessed: nothing to retype; and the guess may be
+            # another table's of the same type, which a store of its own may still retype)
+            guessed = []
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
             if not T.is_list_element(value_t):
@@ -190,8 +194,11 @@ class DictLowering:
             self.saw_unknown = self.saw_unknown or self.loc(node)
             return True
         widened = False
+        local_guesses = {("table", n) for n in guessed if ("table", n) in self.hints}
         for k, v in list(self.hints.items()):
-            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t:
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t \
+                    and (not local_guesses or k in local_guesses):
+                # (a guessed table's store retypes that table, not another of the same type)
                 self.hints[k] = hint
                 widened = True
         if not widened and not widen_in_callers(self, t, hint):

@@ -61,9 +61,12 @@ def reject_argument_list_writes(module: Module) -> None:
         t = entry.param_types[k]
         if isinstance(t, T.HashType):
             kind = "set" if isinstance(t, T.SetType) else "dict"
+            copy = f"{name} = {kind}({name})"
+            if isinstance(t, T.DictType) and isinstance(t.value, T.ListType):
+                copy = f"{name} = {{k: list(v) for k, v in {name}.items()}} (its lists are the caller's too)"
             raise CompileError(f"{kind} argument '{name}' is written here: {kind}s passed from Python are "
                                f"read-only in compiled code (they are copies, so the write would be lost); "
-                               f"copy it first with {name} = {kind}({name})", instr.loc or entry.loc)
+                               f"copy it first with {copy}", instr.loc or entry.loc)
         copy = f"{name} = list({name})"
         if _depth(entry.param_types[k]) > 1:
             copy = f"{name} = [list(x) for x in {name}] (a list's inner lists are the caller's too)"
@@ -204,6 +207,8 @@ def _param_writes(func: Function, writes: dict, returns: dict) -> tuple[dict, se
     for i in instrs:
         hit = set()
         if i.opname in ("list_set", "list_resize"):
+            if getattr(i.operands[0], "opname", None) == "list_new":
+                continue            # SSA: the new list itself, whatever it is merged with later
             hit = c.origin_of((id(i.operands[0]), ()))
         elif i.opname == "call":
             callee_writes = {k for k, _ in writes.get(id(i.attr), {})}

@@ -596,6 +596,32 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     # ---- return --------------------------------------------------------------------------
 
+    def type_returned_empty_list(self, value: Value, node) -> None:
+        """`return []` (a list whose element type is not known yet) takes the element type
+        of the function's other returns: the one already seen (`stored_type` restarts the
+        round with it), or a later one (`retype_returned_empty_list`)."""
+        t = value.type
+        if not (isinstance(t, T.ListType) and isinstance(t.elem, PendingElement)):
+            return
+        known = self.ret_type
+        if isinstance(known, T.ListType) and not isinstance(known.elem, PendingElement) and \
+                not self.info.return_type:
+            self.stored_type(value, known.elem, node)
+        self.hints.setdefault(("returned_empty", None), t.elem.key)
+
+    def retype_returned_empty_list(self, t: T.Type) -> None:
+        """A return of list type `t` meets an earlier `return []` settled to a list of ints:
+        restart with that empty list of `t`'s elements."""
+        key = self.hints.get(("returned_empty", None))
+        if key is None or not isinstance(t, T.ListType) or isinstance(t.elem, PendingElement) or \
+                self.hints.get(("list", key)) == t.elem:
+            return
+        from script.frontend.ssa_builder import Restart
+        self.hints[("list", key)] = t.elem
+        self.hints[("ret", None)] = t
+        self.hints_changed = True
+        raise Restart()
+
     def stmt_Return(self, node: ast.Return) -> None:
         if self.gen_active is not None:
             return self.generator_return(node)      # generators.py
@@ -615,6 +641,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
+        self.type_returned_empty_list(value, node)
         settle_returned(self, value.type)      # callee_hints.py
         if has_unknown(value.type):        # (a tuple holding a value not typed yet)
             self.saw_unknown = self.saw_unknown or self.loc(node)
@@ -632,6 +659,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     self.error(f"function '{self.info.name}' {what}, but is annotated to return "
                                f"{want}", node)
             elif u is None:
+                self.retype_returned_empty_list(value.type)
                 if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                     self.error(f"function '{self.info.name}' returns {want} on one path and "
                                f"{value.type} on another"
