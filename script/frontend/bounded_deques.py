@@ -46,7 +46,8 @@ class BoundedDeques:
         self.raise_if(self.cmp("lt", m, Const(0, T.I64), node), "ValueError", "maxlen must be non-negative", node)
         var = self.new_var("maxlen", m)
         self.deque_bounds()[id(node)] = var
-        self.trim_deque(lst, var, collectionslib.trim_front, node)
+        if source is not None:      # (an empty deque is within any bound; its type may be pending)
+            self.trim_deque(lst, var, collectionslib.trim_front, node)
         return lst
 
     def note_bounded_deque(self, target, value_node) -> None:

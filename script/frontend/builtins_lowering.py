@@ -207,6 +207,8 @@ class CallLowering:
         kind = self.default_kind(obj)
         if kind is not None:                   # defaultdict, Counter (default_tables.py)
             return self.make_default_table(kind, node)
+        if obj == str.maketrans:               # strmethods.py
+            return self.str_maketrans(node)
         if obj is collections.OrderedDict:     # a dict in compiled code (docs/dicts.md)
             return self.builtin_dict(node, "OrderedDict")
         if obj is collections.deque:           # a list in compiled code (docs/lists.md)

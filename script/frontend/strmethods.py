@@ -28,12 +28,40 @@ _JUSTIFY = {"ljust": strtext.ljust, "rjust": strtext.rjust, "center": strtext.ce
 class StrMethodLowering:
     """Mixin for `FunctionLowering`: methods of strs."""
 
+    def str_maketrans(self, node: ast.Call) -> Value:
+        """`str.maketrans(x, y[, z])`: in compiled code a dict of characters to their
+        replacements ("" to delete), which only `s.translate(table)` reads as CPython's table
+        (returned to Python it is not CPython's dict of ordinals)."""
+        if node.keywords or not 2 <= len(node.args) <= 3:
+            self.error("str.maketrans() takes two or three strs in compiled code (not a dict)", node)
+        args = [self.expr(a) for a in node.args] + [self.expr(ast.Constant("")) for _ in range(3 - len(node.args))]
+        for a, n in zip(args, node.args):
+            if a.type != T.STR:
+                self.error(f"str.maketrans() takes strs in compiled code, not {a.type}", n)
+        return self.call_script(self.ctx.info_for(strtext.maketrans), ast.Call(node.func, [], []), leading=args)
+
+    def str_translate(self, s: Value, node: ast.Call) -> Value:
+        (table,) = self.positional(node, "translate", 1)
+        t = table.type
+        if isinstance(t, T.DictType) and t.key == T.STR and t.value == T.STR:
+            fn = strtext.translate_chars
+        elif isinstance(t, T.DictType) and isinstance(t.key, T.IntType) and t.value == T.STR:
+            fn = strtext.translate_ords
+        elif isinstance(t, T.DictType) and isinstance(t.key, T.IntType) and isinstance(t.value, T.IntType):
+            fn = strtext.translate_ord_ords
+        else:
+            self.error(f"str.translate() takes a str.maketrans table or a dict of ordinals to strs or "
+                       f"ordinals in compiled code, not {t}", node)
+        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(s, table))
+
     def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
         if node.keywords and name not in ("split", "rsplit", "splitlines", "format"):
             self.error(f"str.{name}() takes no keyword arguments", node)
         if name in _LIB_METHODS:
             self.positional(node, name, 0)
             return self.str_lib(_LIB_METHODS[name], [s], node)
+        if name == "translate":
+            return self.str_translate(s, node)
         if name in _PY_METHODS:
             self.positional(node, name, 0)
             rt = T.STR if name in ("casefold", "title", "capitalize", "swapcase") else T.BOOL
