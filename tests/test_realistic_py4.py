@@ -66,6 +66,7 @@ FIXED = [
     (R.parse_csv_line, (" a, b ,c,, d",)), (R.split_max, ("a,b, c,d e", 2)),
     (R.remove_prefix_suffix, ("pre_notes.txt",)), (R.ascii_codes, ("abz",)),
     (R.strip_punctuation, ("Hi! How are you? Fine, thanks.",)),
+    (R.endswith_any, (["a.py", "b.txt", "c.md", ""], [".py", ".md"])),
     (R.fmt_columns, ("widget", 12, 3.5)), (R.fmt_numbers, (255,)), (R.fmt_numbers, (-1234567,)),
     (R.fmt_float, (3.14159,)), (R.fmt_float, (-0.5,)), (R.fmt_with_width, (2.5, 8)), (R.format_method, (7, 8)),
     (R.percent_bar, (3, 7)), (R.percent_bar, (0, 0)), (R.format_bytes, (123456789,)), (R.format_bytes, (10,)),
@@ -476,7 +477,6 @@ def test_return_of_an_empty_list_and_module_errors():
 UNSUPPORTED = [
     (R.group_by_first_letter, (["apple", "avocado", "banana"],), "dict values of type set"),
     (R.parse_ini, ("[db]\nhost = x\n",), "dict values of type dict"),
-    (R.endswith_any, (["a.py", "b.txt"], [".py"]), r"tuple\(\) of a list"),
     (R.expand_tabs_lines, ("a\tb",), "no method 'expandtabs'"),
     (R.parse_version, ("1.2.x",), r"tuple\(\) of a list"),
     (R.compare_versions, ("1.10", "1.9.9"), r"tuple\(\) of a list"),

@@ -117,6 +117,13 @@ class StrMethodLowering:
         if not is_str(v):
             self.error(f"str.{name}() argument must be str, not {v.type}", node)
 
+    def _tuple_of_list(self, arg) -> bool:
+        """Whether `arg` is `tuple(x)` of the builtin tuple and one argument."""
+        if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "tuple"
+                and len(arg.args) == 1 and not arg.keywords and arg.func.id not in self.locals):
+            return False
+        return getattr(self.lookup(arg.func), "obj", None) is tuple
+
     def _want_int(self, v: Value, name: str, node) -> Value:
         if isinstance(v.type, T.NoneType):
             return None
@@ -125,6 +132,18 @@ class StrMethodLowering:
         return v
 
     def _search(self, s: Value, name: str, node) -> Value:
+        if name in ("startswith", "endswith") and node.args and self._tuple_of_list(node.args[0]):
+            # s.endswith(tuple(exts)): any of the list's strs (the tuple itself is never made)
+            parts = self.list_of(node.args[0].args[0], node)
+            if self.read_type(parts) != T.STR:
+                self.error(f"{name} first arg must be str or a tuple of str", node)
+            rest = [self.expr(a) for a in node.args[1:3]]
+            if node.keywords or len(node.args) > 3:
+                self.error(f"{name}() takes at most 3 arguments", node)
+            start = (self._want_int(rest[0], name, node) if rest else None) or Const(0, T.I64)
+            end = (self._want_int(rest[1], name, node) if len(rest) > 1 else None) or Const(_NO_END, T.I64)
+            fn = strlib.startswith_any if name == "startswith" else strlib.endswith_any
+            return self.str_lib(fn, [s, parts, start, end], node)
         args = self.positional(node, name, 1, 3)
         start = (self._want_int(args[1], name, node) if len(args) > 1 else None) or Const(0, T.I64)
         end = (self._want_int(args[2], name, node) if len(args) > 2 else None) or Const(_NO_END, T.I64)
