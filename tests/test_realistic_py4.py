@@ -406,6 +406,12 @@ def _bounded(xs, k):
     return list(d), list(e), list(f), out
 
 
+def _bounded_insert(xs, k):
+    d = deque(xs, maxlen=k)
+    d.insert(0, 99)                                 # IndexError when full
+    return list(d)
+
+
 def _bounded_reassigned(xs):
     d = deque(maxlen=2)
     d = []
@@ -420,6 +426,7 @@ def test_collections_forms(xs, ys, k):
     check_all_levels(_ordered, xs, k + 2)
     check_all_levels(_ordered_errors, k)            # KeyError for a missing key, as CPython
     check_all_levels(_bounded, xs, k)               # ValueError for a negative maxlen
+    check_all_levels(_bounded_insert, xs, k + 1)
 
 
 def test_collections_refusals():

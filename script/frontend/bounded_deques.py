@@ -4,8 +4,8 @@ drops items from the other end when it grows past `maxlen`.
 A deque is a list in compiled code, and a list does not carry a bound, so the bound is kept
 by the variable, as a defaultdict's default is (default_tables.py): `d = deque(maxlen=n)`
 records `d`'s bound (a synthetic local holding `n`), and `d.append(x)`, `d.extend(xs)`,
-`d.insert(i, x)` through that name then drop the oldest items (`d.appendleft(x)`,
-`d.extendleft(xs)` the newest), as CPython's deque does. A name holding a bounded deque may
+through that name then drop the oldest items (`d.appendleft(x)`, `d.extendleft(xs)` the
+newest), and `d.insert(i, x)` of a full one raises IndexError, as CPython's deque does. A name holding a bounded deque may
 not be assigned anything else; passed to another function or returned, the deque is a plain
 list there (no bound).
 """
@@ -18,7 +18,7 @@ from script.frontend import collectionslib
 from script.ir import types as T
 from script.ir.core import Const, Value
 
-_FRONT = ("append", "extend", "insert")
+_FRONT = ("append", "extend")
 _BACK = ("appendleft", "extendleft")
 
 
@@ -61,6 +61,17 @@ class BoundedDeques:
         elif target.id in self.bounded_names:
             self.error(f"'{target.id}' holds a deque with a maxlen; assigning it another value is not "
                        "supported in compiled code (use another name)", target)
+
+    def bounded_insert_check(self, lst: Value, name: str, node: ast.Call) -> None:
+        """Before `d.insert(i, x)` of a bounded deque: CPython's IndexError when it is full."""
+        if name != "insert" or not isinstance(node.func.value, ast.Name):
+            return
+        self.deque_bounds()
+        var = self.bounded_names.get(node.func.value.id)
+        if var is None:
+            return
+        full = self.cmp("ge", self.list_len(lst, node), self.read(var, self.loc(node)), node)
+        self.raise_if(full, "IndexError", "deque already at its maximum size", node)
 
     def bounded_method(self, lst: Value, name: str, node: ast.Call) -> None:
         """After `d.<name>(...)` of a list: the bound kept, when `d` names a bounded deque."""

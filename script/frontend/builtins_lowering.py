@@ -153,6 +153,7 @@ class CallLowering:
             if isinstance(getattr(base, "type", None), T.ClassType):
                 return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
+                self.bounded_insert_check(base, node.func.attr, node)
                 result = self.list_method(base, node.func.attr, node)
                 self.bounded_method(base, node.func.attr, node)     # deque(maxlen=): bounded_deques.py
                 return result
