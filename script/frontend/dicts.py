@@ -164,10 +164,11 @@ class DictLowering:
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
         guessed = self._guessed_nodes(t) or guessed_in_callers(self, t)
-        if guessed and not is_set and value_t == t.value:
-            # (a store of what the read guessed: nothing to retype; and the guess may be
-            # another table's of the same type, which a store of its own may still retype)
-            guessed = []
+        if not guessed and not is_set and value_t != t.value:
+            # A guess a store of another table of the same type dropped this round
+            # (`indeg[t] = 0` next to `users = defaultdict(list)`): still this table's to retype.
+            guessed = [n for n in getattr(self, "dropped_guesses", ())
+                       if self.hinted_table(n, self.hints[("table", n)]) == t]
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
             if not T.is_list_element(value_t):
@@ -178,7 +179,8 @@ class DictLowering:
             new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
-            self.hints.pop(("table_guess", n), None)     # (a caller's guess: callee_hints.py)
+            if self.hints.pop(("table_guess", n), None) is not None:     # (a caller's guess: callee_hints.py)
+                self.dropped_guesses = getattr(self, "dropped_guesses", set()) | {n}
             self.hints_changed = True   # (a read of the guessed values this round gave Undef)
         if new == old:
             return False

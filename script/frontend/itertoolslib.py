@@ -250,9 +250,9 @@ def zip_longest3(a, b, c, fill):
 def islice_count(n: int, start: int, stop: int, step: int, to_end: bool) -> int:
     """How many items islice(it, start, stop, step) takes from an iterable of n; CPython's
     errors for bad bounds (to_end: a stop of None)."""
-    if stop < 0 and not to_end:
+    if stop == -1 and not to_end:
         raise ValueError("Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize.")
-    if start < 0:
+    if start < 0 or stop < -1 and not to_end:
         raise ValueError("Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.")
     if step < 1:
         raise ValueError("Step for islice() must be a positive integer or None.")

@@ -601,11 +601,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         of the function's other returns: the one already seen (`stored_type` restarts the
         round with it), or a later one (`retype_returned_empty_list`)."""
         t = value.type
-        if not (isinstance(t, T.ListType) and isinstance(t.elem, PendingElement)):
+        if not isinstance(t, T.ListType):
             return
-        known = self.ret_type
-        if isinstance(known, T.ListType) and not isinstance(known.elem, PendingElement) and \
-                not self.info.return_type:
+        if not isinstance(t.elem, PendingElement):
+            self.typed_list_return = t      # (a type of this round, not a settled guess's)
+            return
+        known = getattr(self, "typed_list_return", None)
+        if known is not None and not self.info.return_type:
             self.stored_type(value, known.elem, node)
         self.hints.setdefault(("returned_empty", None), t.elem.key)
 
