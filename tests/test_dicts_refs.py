@@ -115,7 +115,7 @@ def test_str_dict_arguments(d, words):
        st.dictionaries(WORD, st.lists(WORD, max_size=3), max_size=4),
        st.dictionaries(st.integers(0, 3), st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)),
                                                    max_size=3), max_size=4))
-def test_dict_of_lists_arguments(adj, start, groups, table):
+def test_dict_of_lists_arguments_against_cpython(adj, start, groups, table):
     """Copied in as list arguments are: read, never written."""
     check(K.sum_lists, adj)
     check(K.bfs_order, adj, start)
@@ -139,9 +139,34 @@ def test_writes_to_a_dict_of_lists_argument_are_compile_errors():
 
 def test_a_dict_of_arrays_is_refused():
     f = script.script(K.sum_lists)
-    with pytest.raises(TypeError, match="dicts of arrays, dicts or sets can be results but not "
-                                        "arguments"):
+    with pytest.raises(TypeError, match="dicts of lists of lists or of arrays can be results but "
+                                        "not arguments"):
         f({1: np.zeros(2)})
+
+
+def test_dict_of_lists_arguments():
+    # An adjacency dict: its lists are read-only copies, as a list argument's are.
+    f = script.script(K.sum_lists)
+    assert f({1: [2, 3], 4: []}) == 2
+    assert script.script(K.lists_param)({1: [2]}) == 1
+    with pytest.raises(TypeError, match="dicts of lists of lists or of arrays can be results but not arguments"):
+        f({1: [[2, 3]]})
+
+
+def _nested_lists_param(d: dict[int, list[list[int]]]) -> int:
+    return len(d)
+
+
+def _writes_a_value_list(d, k):
+    d[k].append(1)
+    return len(d[k])
+
+
+def test_dict_of_lists_parameter_errors():
+    with pytest.raises(CompileError, match="a dict parameter whose values are lists of lists, or arrays"):
+        script.script(_nested_lists_param)({1: [[2]]})
+    with pytest.raises(CompileError, match=r"dict argument 'd' is written here.*d = \{k: list\(v\) for k, v in"):
+        script.script(_writes_a_value_list)({1: [2]}, 1)
 
 
 def _reassigned_default(words):

@@ -15,10 +15,12 @@ import itertools
 import builtins as py_builtins
 import cmath
 import math
+import sys
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.callee_hints import pass_pending
+from script.frontend.itertools_calls import is_more_itertools
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
@@ -60,6 +62,20 @@ _ITERTOOLS = {itertools.product: "product", itertools.combinations: "combination
               itertools.permutations: "permutations"}
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
+
+
+def _statistics_routine(obj, name: str, lowering, node):
+    """statslib's routine for a function of the `statistics` module (imported only where
+    user code imported it), or None; a CompileError for the module's other functions."""
+    module = sys.modules.get("statistics")
+    if module is None or getattr(obj, "__module__", None) != "statistics" or \
+            getattr(module, getattr(obj, "__name__", ""), None) is not obj:
+        return None
+    from script.frontend import statslib
+    if obj.__name__ not in statslib.ROUTINES:
+        lowering.error(f"'{name}' is not supported in compiled code (of the statistics module, "
+                       f"compiled code has {', '.join(statslib.ROUTINES)})", node)
+    return getattr(statslib, obj.__name__)
 
 
 class CallLowering:
@@ -131,6 +147,8 @@ class CallLowering:
         if self.builtin_call(node) is zip:
             return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
         node = self.spread_starred(node)        # f(*t): varargs.py
+        if self.fromkeys_call(node):
+            return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
@@ -138,7 +156,10 @@ class CallLowering:
             if isinstance(getattr(base, "type", None), T.ClassType):
                 return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
-                return self.list_method(base, node.func.attr, node)
+                self.bounded_insert_check(base, node.func.attr, node)
+                result = self.list_method(base, node.func.attr, node)
+                self.bounded_method(base, node.func.attr, node)     # deque(maxlen=): bounded_deques.py
+                return result
             if isinstance(getattr(base, "type", None), Unknown):
                 return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
             if isinstance(getattr(base, "type", None), T.HashType):
@@ -184,15 +205,19 @@ class CallLowering:
             return self.call_script(info, node)
         if obj in _ITERTOOLS:
             return self.lower_itertools(node, _ITERTOOLS[obj])
+        if is_more_itertools(obj):
+            return self.lower_more_itertools(obj, ref.name, node)      # itertools_calls.py
         if obj is functools.reduce or obj is itertools.accumulate:
             return self.lower_fold(node, obj.__name__)
         kind = self.default_kind(obj)
         if kind is not None:                   # defaultdict, Counter (default_tables.py)
             return self.make_default_table(kind, node)
+        if obj == str.maketrans:               # strmethods.py
+            return self.str_maketrans(node)
+        if obj is collections.OrderedDict:     # a dict in compiled code (docs/dicts.md)
+            return self.builtin_dict(node, "OrderedDict")
         if obj is collections.deque:           # a list in compiled code (docs/lists.md)
-            if node.keywords or len(node.args) > 1:
-                self.error("deque() takes at most an iterable in compiled code (no maxlen)", node)
-            return self.list_of(node.args[0], node) if node.args else self.list_of_unknown(node)
+            return self.make_deque(node)       # bounded_deques.py
         if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
             return self.lower_map_filter(node, obj.__name__)
         if obj in _PYLIB:
@@ -204,6 +229,9 @@ class CallLowering:
             return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
         if obj in STR_INTRINSICS:
             return self.lower_str_intrinsic(obj, node)
+        routine = _statistics_routine(obj, ref.name, self, node)
+        if routine is not None:
+            return self.call_script(self.ctx.info_for(routine), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -232,6 +260,15 @@ class CallLowering:
             self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
                        "length is part of its type, and a generator's is known only when it runs "
                        "(use list(...))", node)
+        if obj is tuple and not node.keywords and len(node.args) <= 1:
+            if not node.args:
+                return self.make_tuple([], node)
+            seq = self.expr(node.args[0])
+            if isinstance(seq.type, T.TupleType):
+                return seq                      # tuple(t) of a tuple: the same tuple
+            self.error("tuple() of a list or other sequence is not supported in compiled code: a compiled "
+                       "tuple's length is part of its type, and a list's is known only when it runs "
+                       "(build the tuple from items, (xs[0], xs[1]), or keep the list)", node)
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)

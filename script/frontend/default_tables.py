@@ -14,7 +14,9 @@ name use its default:
 `f` is any function compiled code can call with no arguments: `int`, `float`, `str`,
 `bool`, `list`, `set`, a lambda, a nested or global function. `Counter(iterable)` counts the
 elements; `c.most_common(n)` (dictlib.most_common) gives the `(key, count)` pairs by count,
-ties in insertion order, as CPython's. A name that holds a defaultdict or Counter and is
+ties in insertion order, as CPython's; `c.update(x)` / `c.subtract(x)` of an iterable or of
+another Counter or dict, `c.total()`, `c.elements()` and `a + b`, `a - b` of two Counters
+(collectionslib; the result is a Counter again when named) work as CPython's. A name that holds a defaultdict or Counter and is
 assigned anything else is a CompileError (the default would silently change). Passed to
 another function, such a dict is a plain dict there (a missing key raises KeyError).
 """
@@ -24,12 +26,13 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import dictlib
+from script.frontend import collectionslib, dictlib
 from script.frontend.dicts import _VALUE
 from script.ir import types as T
 from script.ir.core import Const, Value
 
 _COUNTER, _DEFAULT = "Counter", "defaultdict"
+COUNTER_METHODS = ("update", "subtract", "total", "elements")
 
 
 class DefaultTables:
@@ -60,10 +63,10 @@ class DefaultTables:
             self.each(node.args[0], lambda x: self.count_into(d, x, node))
         return d
 
-    def count_into(self, d: Value, x: Value, node) -> None:
+    def count_into(self, d: Value, x: Value, node, step: int = 1) -> None:
         j, key = self.table_lookup(d, x, node)
         self.table_store(d, key, self.emit("add", [self.missing_or(d, j, _COUNTER, None, key, node),
-                                                  Const(1, T.I64)], T.I64, None, self.loc(node)), node)
+                                                  Const(step, T.I64)], T.I64, None, self.loc(node)), node)
 
     def default_calls(self) -> dict:
         if not hasattr(self, "_default_calls"):
@@ -145,3 +148,68 @@ class DefaultTables:
         items = self.view_list(d, "items", ast.copy_location(ast.Call(func=node.func, args=[], keywords=[]), node))
         n = self.coerce(self.expr(node.args[0]), T.I64, node) if node.args else self.list_len(items, node)
         return self.table_call(dictlib.most_common, [items, n], node)
+
+    def fromkeys_call(self, node) -> bool:
+        """Whether `node` calls dict.fromkeys or OrderedDict.fromkeys (module names resolved
+        only; nothing evaluated)."""
+        from script.frontend.lower_stmt import PyRef
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys"):
+            return False
+        base = node.func.value
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id not in self.locals:
+            module = self.lookup(base.value)
+            ref = getattr(getattr(module, "obj", None), base.attr, None) if isinstance(module, PyRef) else None
+        elif isinstance(base, ast.Name) and base.id not in self.locals:
+            ref = getattr(self.lookup(base), "obj", None)
+        else:
+            return False
+        return ref is dict or ref is collections.OrderedDict
+
+    def fromkeys_keys(self, node):
+        """`iterable` of `dict.fromkeys(xs)` without a value (`list(dict.fromkeys(xs))`, the
+        order-keeping dedupe): its keys, first occurrences first; None otherwise."""
+        if not self.fromkeys_call(node) or len(node.args) != 1 or node.keywords:
+            return None
+        keys = self.call_script(self.ctx.info_for(collectionslib.first_occurrences), node)
+        return self.iterable_value(keys, node)
+
+    def lower_fromkeys(self, node: ast.Call) -> Value:
+        if node.keywords or not 1 <= len(node.args) <= 2:
+            self.error("fromkeys() takes an iterable and a value", node)
+        if len(node.args) == 1:
+            self.error("dict.fromkeys(xs) without a value holds None values, which compiled dicts cannot "
+                       "hold: pass a value (dict.fromkeys(xs, 0)); list(dict.fromkeys(xs)) and a for loop "
+                       "over it do work", node)
+        return self.call_script(self.ctx.info_for(collectionslib.fromkeys), node)
+
+    def counter_method(self, c: Value, name: str, node: ast.Call) -> Value:
+        """`c.update(x)`, `c.subtract(x)` (an iterable counted, or a dict's counts added),
+        `c.total()`, `c.elements()` of a Counter."""
+        if name in ("total", "elements"):
+            self.positional(node, name, 0)
+            return self.call_script(self.ctx.info_for(getattr(collectionslib, name)), node, first=c)
+        if node.keywords or len(node.args) > 1:
+            self.error(f"Counter.{name}() takes at most one iterable or mapping in compiled code", node)
+        self.check_table_writable(c, node)
+        if not node.args:
+            return Const(None, T.NONE, self.loc(node))
+        arg = node.args[0]
+        other = self.pre_evaluate(arg) if not self.walks_generator(arg) else None
+        if other is not None and isinstance(other.type, T.DictType):
+            sign = Const(1 if name == "update" else -1, T.I64)
+            self.call_script(self.ctx.info_for(collectionslib.update_from), ast.Call(node.func, [], []),
+                             leading=(c, other, sign))
+            return Const(None, T.NONE, self.loc(node))
+        if name == "update":
+            self.each(arg, lambda x: self.count_into(c, x, node))
+        else:
+            self.each(arg, lambda x: self.count_into(c, x, node, -1))
+        return Const(None, T.NONE, self.loc(node))
+
+    def counter_binop(self, op: type, a: Value, b: Value, node) -> Value:
+        """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`); the
+        result reads missing keys as 0 when assigned to a name, as a Counter does."""
+        fn = collectionslib.add if op is ast.Add else collectionslib.sub
+        self.default_calls()[id(node)] = (_COUNTER, None)
+        return self.call_script(self.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []),
+                                leading=(a, b))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import dictlib
+from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
 from script.frontend.ssa_builder import Restart
 from script.ir import types as T
@@ -21,7 +22,7 @@ from script.ir.core import Const, Value
 _SYMBOLS = {ast.BitOr: "|", ast.BitAnd: "&", ast.Sub: "-", ast.BitXor: "^", ast.Add: "+"}
 
 # Methods that change the table (a table from Python is read-only: lists.py).
-WRITING = ("clear", "pop", "popitem", "setdefault", "update", "add", "discard", "remove",
+WRITING = ("clear", "pop", "popitem", "move_to_end", "setdefault", "update", "add", "discard", "remove",
            "intersection_update", "difference_update", "symmetric_difference_update")
 
 
@@ -90,11 +91,13 @@ class TableMethods:
     def table_method(self, d: Value, name: str, node: ast.Call) -> Value:
         is_set = isinstance(d.type, T.SetType)
         kind = "set" if is_set else "dict"
-        if node.keywords:
+        if node.keywords and name not in ("popitem", "move_to_end"):
             self.error(f"{kind}.{name}() takes no keyword arguments", node)
         default = self.table_default_of(node.func.value)
         if name == "most_common" and default is not None and default[0] == "Counter":
             return self.counter_most_common(d, node)                          # default_tables.py
+        if name in COUNTER_METHODS and default is not None and default[0] == "Counter":
+            return self.counter_method(d, name, node)                         # default_tables.py
         method = getattr(self, f"_{kind}_{name}", None) or getattr(self, f"_table_{name}", None)
         if method is None or name.startswith("_"):
             self.error(f"{kind} has no method '{name}' in compiled code", node.func)
@@ -171,16 +174,39 @@ class TableMethods:
         return self.choose(found, lambda: self.entry_part(d, j, _VALUE, node), lambda: default, node)
 
     def _dict_popitem(self, d: Value, node) -> Value:
-        self.positional(node, "popitem", 0)
+        last = self.ordered_last(node, "popitem", 0)
         self.settle_table_types(d.type)
         empty = self.cmp("eq", self.table_len(d, node), Const(0, T.I64), node)
-        self.raise_if(empty, "KeyError", "\x01'popitem(): dictionary is empty'", node)
+        text = "popitem(): dictionary is empty" if last is None else "dictionary is empty"
+        self.raise_if(empty, "KeyError", f"\x01'{text}'", node)
         _, entries = self.table_parts(d, node)
-        j = self.table_call(dictlib.last_live, [entries], node)
+        j = self.table_call(dictlib.last_live if last is not False else dictlib.first_live, [entries], node)
         key = self.entry_part(d, j, _KEY, node)
         value = self.entry_part(d, j, _VALUE, node)
         self.table_call(dictlib.dict_remove, self.probe_args(d, key, node), node)
         return self.make_tuple([key, value], node)
+
+    def _dict_move_to_end(self, d: Value, node) -> None:
+        """OrderedDict's `move_to_end(key)` (any dict takes it in compiled code)."""
+        if self.ordered_last(node, "move_to_end", 1) is False:
+            self.error("move_to_end(key, last=False) is not supported in compiled code (a compiled "
+                       "dict adds entries only at its end)", node)
+        key = self.table_key(d, self.expr(node.args[0]), node)
+        value = self.entry_part(d, self.table_remove(d, key, node), _VALUE, node)
+        self.table_store(d, key, value, node)
+
+    def ordered_last(self, node, name: str, nargs: int):
+        """The constant `last` of OrderedDict's popitem(last=...) / move_to_end(key, last=...)
+        (None when not given)."""
+        last = node.args[nargs:] + [k.value for k in node.keywords if k.arg == "last"]
+        if len(node.args) < nargs or len(last) > 1 or any(k.arg != "last" for k in node.keywords):
+            self.error(f"{name}() takes {'a key and ' if nargs else ''}an optional last= in compiled code", node)
+        if not last:
+            return None
+        v = self.expr(last[0])
+        if not isinstance(v, Const):
+            self.error(f"{name}()'s last= must be a constant True or False in compiled code", last[0])
+        return bool(v.value)
 
     def _dict_keys(self, d: Value, node) -> Value:
         return self.view_list(d, "keys", node)
@@ -308,6 +334,8 @@ class TableMethods:
         if type(a.type) is not type(b.type):
             self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
         if isinstance(a.type, T.DictType):
+            if op in (ast.Add, ast.Sub) and isinstance(a.type.value, T.IntType) and a.type == b.type:
+                return self.counter_binop(op, a, b, node)                      # default_tables.py
             if op is not ast.BitOr:
                 self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
             out = self.copy_table(a, node)

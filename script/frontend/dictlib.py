@@ -167,6 +167,14 @@ def last_live(entries) -> int:
     return j
 
 
+def first_live(entries) -> int:
+    """The position of the first live entry (the table is not empty)."""
+    j = 0
+    while entries._get(j)[0] < 0:
+        j += 1
+    return j
+
+
 def _count(item) -> int:
     return item[1]
 

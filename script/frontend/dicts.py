@@ -166,6 +166,11 @@ class DictLowering:
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
         guessed = self._guessed_nodes(t) or guessed_in_callers(self, t)
+        if not guessed and not is_set and value_t != t.value:
+            # A guess a store of another table of the same type dropped this round
+            # (`indeg[t] = 0` next to `users = defaultdict(list)`): still this table's to retype.
+            guessed = [n for n in getattr(self, "dropped_guesses", ())
+                       if self.hinted_table(n, self.hints[("table", n)]) == t]
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
             if not T.is_list_element(value_t):
@@ -176,7 +181,8 @@ class DictLowering:
             new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
-            self.hints.pop(("table_guess", n), None)     # (a caller's guess: callee_hints.py)
+            if self.hints.pop(("table_guess", n), None) is not None:     # (a caller's guess: callee_hints.py)
+                self.dropped_guesses = getattr(self, "dropped_guesses", set()) | {n}
             self.hints_changed = True   # (a read of the guessed values this round gave Undef)
         if new == old:
             return False
@@ -192,8 +198,11 @@ class DictLowering:
             self.saw_unknown = self.saw_unknown or self.loc(node)
             return True
         widened = False
+        local_guesses = {("table", n) for n in guessed if ("table", n) in self.hints}
         for k, v in list(self.hints.items()):
-            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t:
+            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and self.hinted_table(k[1], v) == t \
+                    and (not local_guesses or k in local_guesses):
+                # (a guessed table's store retypes that table, not another of the same type)
                 self.hints[k] = hint
                 widened = True
         if not widened and not widen_in_callers(self, t, hint):

@@ -294,7 +294,9 @@ class TryLowering:
         nodes = type_node.elts if isinstance(type_node, ast.Tuple) else [type_node]
         names = []
         for n in nodes:
-            ref = self.lookup(n) if isinstance(n, ast.Name) else None
+            # `except ValueError`, `except MyError`, `except statistics.StatisticsError`
+            ref = self.lookup(n) if isinstance(n, ast.Name) else \
+                self.attribute_ref(n) if isinstance(n, ast.Attribute) else None
             obj = getattr(ref, "obj", None)
             if self.user_exception_class(obj, n) is not None:
                 names.append(obj)

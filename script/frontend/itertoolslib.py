@@ -186,3 +186,77 @@ def accumulate_by_from(xs, f, acc):
         acc = f(acc, x)
         out.append(acc)
     return out
+
+
+# ---- chain, pairwise, groupby, zip_longest, islice (itertools_calls.py) ----------------------
+
+def concat(a, b):
+    out = list(a)
+    for x in b:
+        out.append(x)
+    return out
+
+
+def chain_rows(rows):
+    return [x for row in rows for x in row]
+
+
+def pairwise(xs):
+    return [(xs[i], xs[i + 1]) for i in range(len(xs) - 1)]
+
+
+def groupby_self(xs):
+    """groupby(xs): (key, the list of its run) for each run of equal elements."""
+    out = [(xs[0], xs[:0]) for _ in range(0)]
+    i = 0
+    n = len(xs)
+    while i < n:
+        k = xs[i]
+        j = i + 1
+        while j < n and xs[j] == k:
+            j += 1
+        out.append((k, xs[i:j]))
+        i = j
+    return out
+
+
+def groupby_key(xs, f):
+    """groupby(xs, key=f), calling f once for each element, as CPython does."""
+    keys = [f(x) for x in xs]
+    out = [(keys[0], xs[:0]) for _ in range(0)]
+    i = 0
+    n = len(xs)
+    while i < n:
+        k = keys[i]
+        j = i + 1
+        while j < n and keys[j] == k:
+            j += 1
+        out.append((k, xs[i:j]))
+        i = j
+    return out
+
+
+def zip_longest2(a, b, fill):
+    n = max(len(a), len(b))
+    return [(a[i] if i < len(a) else fill, b[i] if i < len(b) else fill) for i in range(n)]
+
+
+def zip_longest3(a, b, c, fill):
+    n = max(len(a), len(b), len(c))
+    return [(a[i] if i < len(a) else fill, b[i] if i < len(b) else fill, c[i] if i < len(c) else fill)
+            for i in range(n)]
+
+
+def islice_count(n: int, start: int, stop: int, step: int, to_end: bool) -> int:
+    """How many items islice(it, start, stop, step) takes from an iterable of n; CPython's
+    errors for bad bounds (to_end: a stop of None)."""
+    if stop == -1 and not to_end:
+        raise ValueError("Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize.")
+    if start < 0 or stop < -1 and not to_end:
+        raise ValueError("Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.")
+    if step < 1:
+        raise ValueError("Step for islice() must be a positive integer or None.")
+    end = n if to_end or stop > n else stop
+    if end <= start:
+        return 0
+    return (end - start + step - 1) // step

@@ -19,7 +19,9 @@ them) it may be, and `inside`, the parameters whose lists may be stored inside i
   result may be an operand (its origin takes theirs) or hold their lists (its inside takes
   what is in them), and may be one of the lists inside an operand only where its type
   occurs inside the operand's type: `sorted(rows)`'s copy of a list of lists is a new outer
-  list holding the argument's rows, never one of them.
+  list holding the argument's rows, never one of them. Only the operands whose lists the
+  callee's result may reach count (a summary, to a fixpoint as the writes'): the new dict
+  of `dict.fromkeys(xs, 0)` or list of `heapq.nsmallest(k, xs)` is not `xs`.
 
 Origins name a parameter and a level: (k, 0) the list(s) of parameter k itself, (k, 1) a
 list inside them. A write (`list_set`, `list_resize` but of the very value a `list_new`
@@ -45,22 +47,27 @@ def reject_argument_list_writes(module: Module) -> None:
     if not any(_holds_list(t) for t in entry.param_types):
         return
     writes: dict[int, dict] = {id(f): {} for f in funcs}
+    returns: dict[int, set] = {id(f): set() for f in funcs}
     changed = True
     while changed:                  # callee summaries to a fixpoint (recursion)
         changed = False
         for f in funcs:
-            found = _param_writes(f, writes)
-            if found.keys() != writes[id(f)].keys():
+            found, returned = _param_writes(f, writes, returns)
+            if found.keys() != writes[id(f)].keys() or returned != returns[id(f)]:
                 writes[id(f)] = found
+                returns[id(f)] = returned
                 changed = True
     for (k, _), instr in sorted(writes[id(entry)].items(), key=lambda kv: kv[0]):
         name = entry.params[k].name or f"#{k}"
         t = entry.param_types[k]
         if isinstance(t, T.HashType):
             kind = "set" if isinstance(t, T.SetType) else "dict"
+            copy = f"{name} = {kind}({name})"
+            if isinstance(t, T.DictType) and isinstance(t.value, T.ListType):
+                copy = f"{name} = {{k: list(v) for k, v in {name}.items()}} (its lists are the caller's too)"
             raise CompileError(f"{kind} argument '{name}' is written here: {kind}s passed from Python are "
                                f"read-only in compiled code (they are copies, so the write would be lost); "
-                               f"copy it first with {name} = {kind}({name})", instr.loc or entry.loc)
+                               f"copy it first with {copy}", instr.loc or entry.loc)
         copy = f"{name} = list({name})"
         if _depth(entry.param_types[k]) > 1:
             copy = f"{name} = [list(x) for x in {name}] (a list's inner lists are the caller's too)"
@@ -176,27 +183,33 @@ class _Classes:
         return changed
 
 
-def _param_writes(func: Function, writes: dict) -> dict:
-    """{parameter index: the first instruction writing a list it holds} for `func`, given
-    the callees' summaries in `writes`."""
+def _param_writes(func: Function, writes: dict, returns: dict) -> tuple[dict, set]:
+    """({parameter index: the first instruction writing a list it holds}, the parameters
+    whose lists the result may be or hold) for `func`, given the callees' summaries in
+    `writes` and `returns` (a callee not summarized may return any operand's lists)."""
     c = _Classes()
     for k, p in enumerate(func.params):
         c.add_value(c.origin, p, {(k, 0)})
     if not c.origin:
-        return {}
+        return {}, set()
     lists = lambda vs: [v for v in vs if not isinstance(v, Const) and _holds_list(v.type)]    # noqa: E731
     instrs = [i for block in func.blocks for i in block.instrs]
     changed = True
     while changed:
         changed = False
         for i in instrs:
-            changed |= _step(c, i, lists)
+            changed |= _step(c, i, lists, returns)
+    returned = set()
+    for i in instrs:
+        if i.opname == "ret":
+            for v in lists(i.operands):
+                returned |= {k for k, _ in c.reach_value(v)}
     found: dict = {}
     for i in instrs:
         hit = set()
-        if i.opname in ("list_set", "list_resize") and _made_here(i.operands[0]):
-            pass        # filling a new list (`xs if c else []`): never an argument's, though merged
-        elif i.opname in ("list_set", "list_resize"):
+        if i.opname in ("list_set", "list_resize"):
+            if getattr(i.operands[0], "opname", None) == "list_new":
+                continue            # SSA: the new list itself, whatever it is merged with later
             hit = c.origin_of((id(i.operands[0]), ()))
         elif i.opname == "call":
             callee_writes = {k for k, _ in writes.get(id(i.attr), {})}
@@ -211,17 +224,10 @@ def _param_writes(func: Function, writes: dict) -> dict:
                         hit |= c.held((id(v), path))
         for token in hit:
             found.setdefault(token, i)
-    return found
+    return found, returned
 
 
-def _made_here(v) -> bool:
-    """Whether `v` is a list a `list_new` made: a value of its own, which the class of the
-    values it merges with (an argument in `xs if c else []`) includes, but which no
-    argument's list ever is."""
-    return getattr(v, "opname", None) == "list_new"
-
-
-def _step(c: _Classes, i, lists) -> bool:
+def _step(c: _Classes, i, lists, returns: dict) -> bool:
     """Apply instruction `i`'s rule (the module docstring); whether a class changed."""
     changed = False
     if i.opname in ("br", "cbr"):
@@ -257,7 +263,10 @@ def _step(c: _Classes, i, lists) -> bool:
                     if other is not op:
                         changed |= c.add_value(c.inside, op, c.reach_value(other))
         if i.has_result and _holds_list(i.type):
-            changed |= _call_result(c, i, ops)
+            summary = returns.get(id(i.attr))
+            sources = ops if summary is None else lists(
+                [v for k, v in enumerate(i.operands) if k in summary])
+            changed |= _call_result(c, i, sources)
     elif i.has_result and _holds_list(i.type):
         for op in lists(i.operands):
             changed |= c.add_value(c.origin, i, c.reach_value(op))

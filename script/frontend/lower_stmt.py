@@ -23,6 +23,8 @@ from script.frontend.elementwise import ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
+from script.frontend.itertools_calls import ItertoolsCallLowering
+from script.frontend.bounded_deques import BoundedDeques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
@@ -89,7 +91,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering):
+                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -476,6 +478,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
+            self.note_bounded_deque(target, node.value)    # deque(maxlen=n) (bounded_deques.py)
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -489,6 +492,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if node.value is not None:
             value = self.expr_opt(node.value)
             self.note_default_table(node.target, node.value)
+            self.note_bounded_deque(node.target, node.value)
             self.assign_name(name, value, node)
 
     def annotation_type(self, ann_node) -> T.Type:
@@ -803,6 +807,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
         flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        if flat is None:
+            flat = self.iterable_call(node)         # itertools_calls.py: count(), cycle(), repeat()
+        if flat is None:
+            flat = self.fromkeys_keys(node)         # default_tables.py: list(dict.fromkeys(xs))
         if flat is None:
             flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
         return flat if flat is not None else self.iterable_value(self.expr(node), node)

@@ -105,9 +105,9 @@ class FunctionInfo:
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
         if name != "return" and _has_list_valued_table(t):
-            raise CompileError(f"a dict parameter whose values are arrays, dicts or sets ('{name}') is not "
-                               "supported (dicts of lists of numbers, strs or tuples are; dicts of arrays "
-                               "can be results)", self.loc(ann_node))
+            raise CompileError(f"a dict parameter whose values are lists of lists, or arrays ('{name}') is not "
+                               "supported (dicts of lists of numbers, strs or tuples are; the others can be "
+                               "results)", self.loc(ann_node))
         return t
 
     def eval_annotation(self, ann_node):

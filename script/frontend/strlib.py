@@ -257,3 +257,18 @@ def endswith(s: str, suffix: str, start: int, end: int) -> bool:
     if end - m < start:
         return False
     return _matches_at(s, suffix, end - m)
+
+
+def startswith_any(s: str, prefixes, start: int, end: int) -> bool:
+    """s.startswith(tuple(prefixes)): a list of strs made a tuple where it is used."""
+    for p in prefixes:
+        if startswith(s, p, start, end):
+            return True
+    return False
+
+
+def endswith_any(s: str, suffixes, start: int, end: int) -> bool:
+    for p in suffixes:
+        if endswith(s, p, start, end):
+            return True
+    return False

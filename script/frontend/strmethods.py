@@ -28,12 +28,40 @@ _JUSTIFY = {"ljust": strtext.ljust, "rjust": strtext.rjust, "center": strtext.ce
 class StrMethodLowering:
     """Mixin for `FunctionLowering`: methods of strs."""
 
+    def str_maketrans(self, node: ast.Call) -> Value:
+        """`str.maketrans(x, y[, z])`: in compiled code a dict of characters to their
+        replacements ("" to delete), which only `s.translate(table)` reads as CPython's table
+        (returned to Python it is not CPython's dict of ordinals)."""
+        if node.keywords or not 2 <= len(node.args) <= 3:
+            self.error("str.maketrans() takes two or three strs in compiled code (not a dict)", node)
+        args = [self.expr(a) for a in node.args] + [self.expr(ast.Constant("")) for _ in range(3 - len(node.args))]
+        for a, n in zip(args, node.args):
+            if a.type != T.STR:
+                self.error(f"str.maketrans() takes strs in compiled code, not {a.type}", n)
+        return self.call_script(self.ctx.info_for(strtext.maketrans), ast.Call(node.func, [], []), leading=args)
+
+    def str_translate(self, s: Value, node: ast.Call) -> Value:
+        (table,) = self.positional(node, "translate", 1)
+        t = table.type
+        if isinstance(t, T.DictType) and t.key == T.STR and t.value == T.STR:
+            fn = strtext.translate_chars
+        elif isinstance(t, T.DictType) and isinstance(t.key, T.IntType) and t.value == T.STR:
+            fn = strtext.translate_ords
+        elif isinstance(t, T.DictType) and isinstance(t.key, T.IntType) and isinstance(t.value, T.IntType):
+            fn = strtext.translate_ord_ords
+        else:
+            self.error(f"str.translate() takes a str.maketrans table or a dict of ordinals to strs or "
+                       f"ordinals in compiled code, not {t}", node)
+        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(s, table))
+
     def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
         if node.keywords and name not in ("split", "rsplit", "splitlines", "format"):
             self.error(f"str.{name}() takes no keyword arguments", node)
         if name in _LIB_METHODS:
             self.positional(node, name, 0)
             return self.str_lib(_LIB_METHODS[name], [s], node)
+        if name == "translate":
+            return self.str_translate(s, node)
         if name in _PY_METHODS:
             self.positional(node, name, 0)
             rt = T.STR if name in ("casefold", "title", "capitalize", "swapcase") else T.BOOL
@@ -53,6 +81,8 @@ class StrMethodLowering:
         if name == "join":
             if len(node.args) == 1 and not node.keywords and self.walks_generator(node.args[0]):
                 parts = self.generator_list(node.args[0])       # generators.py
+            elif len(node.args) == 1 and not node.keywords and self.fromkeys_call(node.args[0]):
+                parts = self.list_of(node.args[0], node)        # "".join(dict.fromkeys(s))
             else:
                 (parts,) = self.positional(node, "join", 1)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):
@@ -87,6 +117,13 @@ class StrMethodLowering:
         if not is_str(v):
             self.error(f"str.{name}() argument must be str, not {v.type}", node)
 
+    def _tuple_of_list(self, arg) -> bool:
+        """Whether `arg` is `tuple(x)` of the builtin tuple and one argument."""
+        if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "tuple"
+                and len(arg.args) == 1 and not arg.keywords and arg.func.id not in self.locals):
+            return False
+        return getattr(self.lookup(arg.func), "obj", None) is tuple
+
     def _want_int(self, v: Value, name: str, node) -> Value:
         if isinstance(v.type, T.NoneType):
             return None
@@ -95,6 +132,18 @@ class StrMethodLowering:
         return v
 
     def _search(self, s: Value, name: str, node) -> Value:
+        if name in ("startswith", "endswith") and node.args and self._tuple_of_list(node.args[0]):
+            # s.endswith(tuple(exts)): any of the list's strs (the tuple itself is never made)
+            parts = self.list_of(node.args[0].args[0], node)
+            if self.read_type(parts) != T.STR:
+                self.error(f"{name} first arg must be str or a tuple of str", node)
+            rest = [self.expr(a) for a in node.args[1:3]]
+            if node.keywords or len(node.args) > 3:
+                self.error(f"{name}() takes at most 3 arguments", node)
+            start = (self._want_int(rest[0], name, node) if rest else None) or Const(0, T.I64)
+            end = (self._want_int(rest[1], name, node) if len(rest) > 1 else None) or Const(_NO_END, T.I64)
+            fn = strlib.startswith_any if name == "startswith" else strlib.endswith_any
+            return self.str_lib(fn, [s, parts, start, end], node)
         args = self.positional(node, name, 1, 3)
         start = (self._want_int(args[1], name, node) if len(args) > 1 else None) or Const(0, T.I64)
         end = (self._want_int(args[2], name, node) if len(args) > 2 else None) or Const(_NO_END, T.I64)

@@ -368,3 +368,44 @@ def removesuffix(s: str, suffix: str) -> str:
     if len(suffix) > 0 and endswith(s, suffix, 0, len(s)):
         return slice_of(s, 0, len(s) - len(suffix), 1)
     return s
+
+
+# ---- str.maketrans and str.translate (strmethods.py) -----------------------------------------
+
+def maketrans(x: str, y: str, z: str):
+    """str.maketrans(x, y, z) as compiled code keeps it: each character to its replacement
+    (a str; "" for those of z, deleted)."""
+    if len(x) != len(y):
+        raise ValueError("the first two maketrans arguments must have equal length")
+    table = {"": ""}
+    table.clear()
+    for i in range(len(x)):
+        table[x[i]] = y[i]
+    for c in z:
+        table[c] = ""
+    return table
+
+
+def translate_chars(s: str, table) -> str:
+    """s.translate(table) of a table of maketrans (characters to strs)."""
+    out = []
+    for c in s:
+        out.append(table.get(c, c))
+    return "".join(out)
+
+
+def translate_ords(s: str, table) -> str:
+    """s.translate(table) of a dict of ordinals to strs."""
+    out = []
+    for c in s:
+        out.append(table.get(ord(c), c))
+    return "".join(out)
+
+
+def translate_ord_ords(s: str, table) -> str:
+    """s.translate(table) of a dict of ordinals to ordinals."""
+    out = []
+    for c in s:
+        k = ord(c)
+        out.append(chr(table[k]) if k in table else c)
+    return "".join(out)

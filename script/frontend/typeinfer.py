@@ -343,7 +343,7 @@ def table_type_of(value) -> T.HashType | None:
     key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
-    values = {typeof(v) for v in value.values()}
+    values = {typeof(v) for v in value.values() if not (type(v) is list and not v)}
     if len(values) != 1 or None in values or not is_table_argument_value(next(iter(values))):
         return None
     return T.DictType(key, values.pop())
@@ -351,11 +351,11 @@ def table_type_of(value) -> T.HashType | None:
 
 def is_table_argument_value(t: T.Type) -> bool:
     """Whether a dict argument's values may be of type `t`: what a key may be (numbers, strs,
-    tuples of them), or lists of those (an adjacency list `dict[int, list[int]]`), copied in
-    as list arguments are and as read-only (frontend list_args: `d[k].append(x)` would change
-    only the copy). Not arrays, dicts or sets."""
-    while isinstance(t, T.ListType):
-        t = t.elem
+    tuples of them), or a list of those (an adjacency list: `graph[u]`). An argument dict is
+    a read-only copy, its lists too: a write to one (`d[k].append(x)`) is a CompileError
+    (list_args), since it would change only the copy. Not arrays, dicts or lists of lists."""
+    if isinstance(t, T.ListType):
+        return T.is_list_element(t.elem) and not _holds_containers(t.elem)
     return T.is_list_element(t) and not _holds_containers(t)
 
 

@@ -1,0 +1,77 @@
+"""`collections.Counter`'s arithmetic and methods beyond counting, and `dict.fromkeys`,
+written in the compiled subset (a Counter is a dict of int counts in compiled code:
+default_tables.py). Each does what CPython's method of the same name does, in the same
+order of keys."""
+
+
+def add(a, b):
+    """a + b: the sums, only those above zero."""
+    out = {k: v for k, v in a.items() if v < 0 and v > 0}
+    for k, v in a.items():
+        s = v + b.get(k, 0)
+        if s > 0:
+            out[k] = s
+    for k, v in b.items():
+        if k not in a and v > 0:
+            out[k] = v
+    return out
+
+
+def sub(a, b):
+    """a - b: the differences, only those above zero."""
+    out = {k: v for k, v in a.items() if v < 0 and v > 0}
+    for k, v in a.items():
+        s = v - b.get(k, 0)
+        if s > 0:
+            out[k] = s
+    for k, v in b.items():
+        if k not in a and v < 0:
+            out[k] = 0 - v
+    return out
+
+
+def update_from(c, other, sign: int) -> None:
+    """c.update(mapping) (sign 1) and c.subtract(mapping) (sign -1)."""
+    for k, v in other.items():
+        c[k] = c.get(k, 0) + sign * v
+
+
+def total(c) -> int:
+    s = 0
+    for v in c.values():
+        s += v
+    return s
+
+
+def elements(c):
+    out = [k for k in c if False]
+    for k, v in c.items():
+        for _ in range(v):
+            out.append(k)
+    return out
+
+
+def fromkeys(xs, value):
+    d = {}
+    for x in xs:
+        d[x] = value
+    return d
+
+
+def first_occurrences(xs):
+    """The keys of dict.fromkeys(xs) in order (the dict itself would hold None values)."""
+    seen = {x: True for x in xs}
+    return [k for k in seen]
+
+
+def trim_front(xs, maxlen: int) -> None:
+    """A deque(maxlen=...) after an append or extend: the oldest items dropped."""
+    extra = len(xs) - maxlen
+    if extra > 0:
+        del xs[:extra]
+
+
+def trim_back(xs, maxlen: int) -> None:
+    """A deque(maxlen=...) after an appendleft or extendleft: the items at the right dropped."""
+    if len(xs) > maxlen:
+        del xs[maxlen:]
