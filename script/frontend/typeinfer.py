@@ -343,7 +343,8 @@ def table_type_of(value) -> T.HashType | None:
     key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
-    values = {typeof(v) for v in value.values() if not (type(v) is list and not v)}
+    values = {typeof(v) for v in value.values() if not (type(v) is list and not v)} \
+        or {T.ListType(T.I64)}              # (every value an empty list: lists of ints)
     if len(values) != 1 or None in values or not is_table_argument_value(next(iter(values))):
         return None
     return T.DictType(key, values.pop())
