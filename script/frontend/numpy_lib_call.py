@@ -27,11 +27,11 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_select,
-                                 numpy_shape, numpy_signal, numpy_stats)
+    from script.frontend import (numpy_along, numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more,
+                                 numpy_select, numpy_shape, numpy_signal, numpy_stats)
     table = {}
     for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
-                   numpy_more, numpy_select):
+                   numpy_more, numpy_select, numpy_along):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
