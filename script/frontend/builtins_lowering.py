@@ -568,6 +568,8 @@ class CallLowering:
         if name not in _NUMPY_UFUNCS or node.keywords:
             return self.call_ufunc_any(name, node)
         fn, arity = _NUMPY_UFUNCS[name]
+        if len(node.args) == arity + 1:
+            return self.call_ufunc_any(name, node)          # the output array, positional
         if len(node.args) != arity:
             self.positional(node, f"numpy.{name}", arity)
         args = [self.lazy(a) for a in node.args]

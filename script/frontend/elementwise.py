@@ -524,12 +524,13 @@ class ElementwiseLowering:
             if dropped < extra:
                 ones = both(ones, self.cmp("eq", shape[dropped], Const(1, T.I64), node))
 
-    def check_in_place(self, dst: Value, e: ArrayExpr, node) -> bool:
-        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked): the inputs must
-        broadcast together (the message lists the output's shape too), and to `dst`'s own.
-        False when the broadcast shape has more axes than `dst` (``q[1] -= q``): NumPy then
-        raises whatever the lengths (even 1), so the statement always raises when it runs."""
-        dims = list(e.args[0].shape)
+    def check_in_place(self, dst: Value, e: ArrayExpr, node, dims: list | None = None) -> bool:
+        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked; or any ufunc
+        call with output `dst` of lengths `dims`): the inputs must broadcast together (the
+        message lists the output's shape too), and to `dst`'s own. False when the broadcast
+        shape has more axes than `dst` (``q[1] -= q``): NumPy then raises whatever the
+        lengths (even 1), so the statement always raises when it runs."""
+        dims = list(e.args[0].shape) if dims is None else dims
         self.check_call(e, node, output=dims)
         out = list(e.shape)
         fits = len(out) <= len(dims)
@@ -572,19 +573,50 @@ class ElementwiseLowering:
 
     def call_ufunc_any(self, name: str, node) -> Value:
         """A call of NumPy ufunc `name`: element-wise on arrays; on scalars, NumPy's
-        semantics of one element (NaN or inf, never an exception)."""
-        if node.keywords:
-            self.error(f"numpy.{name}() keyword arguments are not supported in compiled code", node)
+        semantics of one element (NaN or inf, never an exception). ``out=`` (or one more
+        positional argument) writes the result into that array, as ``out[...] = ...`` with
+        NumPy's 'same_kind' cast, and returns it."""
         import numpy as np
         nin = getattr(np, _ALIASES.get(name, name)).nin
-        if len(node.args) != nin:
+        out_node = node.args[nin] if len(node.args) == nin + 1 else None
+        for kw in node.keywords:
+            if kw.arg != "out" or out_node is not None:
+                self.error(f"numpy.{name}() keyword argument '{kw.arg}' is not supported in compiled code",
+                           kw.value)
+            out_node = kw.value
+        if isinstance(out_node, ast.Tuple) and len(out_node.elts) == 1:
+            out_node = out_node.elts[0]
+        nargs = len(node.args) - (out_node is not None and len(node.args) == nin + 1)
+        if nargs != nin:
             self.error(f"numpy.{name}() takes {nin} argument{'s' if nin > 1 else ''} ({len(node.args)} given)",
                        node)
-        args = [self.lazy(a) for a in node.args]
+        args = [self.lazy(a) for a in node.args[:nin]]
+        if out_node is not None:
+            return self.ufunc_into(name, args, out_node, node)
         e = self.ufunc_expr(name, args, node)
         if e.ndim:
             return e
         return self.element(e, [], 0, node)
+
+    def ufunc_into(self, name: str, args: list, out_node, node) -> Value:
+        """``np.<name>(*args, out=dst)``: the result stored into the array `dst`, which is
+        returned."""
+        import numpy as np
+        from script.frontend.typeinfer import numpy_name
+        dst = self.expr(out_node)
+        if not isinstance(dst.type, T.ArrayType):
+            self.error(f"numpy.{name}() takes an array for out= here, not {dst.type}", out_node)
+        e = self.ufunc_expr(name, args, node, False)
+        if not np.can_cast(numpy_name(e.dtype), numpy_name(dst.type.dtype), "same_kind"):
+            self.error(f"Cannot cast ufunc '{name}' output from dtype('{numpy_name(e.dtype)}') to "
+                       f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
+        dims = self.dims_of(dst, node)
+        shapes = [list(a.shape) for a in (e.call or e.args)] + [dims]     # NumPy: with the output's
+        full = self.broadcast_dims(shapes, max(len(d) for d in shapes), node)
+        self.broadcast_error(self.mismatch(shapes, full, node), shapes, node)
+        if self.check_in_place(dst, e, node, dims):
+            self.store_expr(dst, e, node)
+        return dst
 
     def np_where(self, node, name):
         cond, x, y = self.np_args(node, name, ("condition", "x", "y"), 1)
