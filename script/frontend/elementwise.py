@@ -147,11 +147,13 @@ class ElementwiseLowering:
                        f"{', '.join(map(str, dts))}, which compiled code does not support", node)
         return types
 
-    def where_expr(self, cond, x, y, node) -> ArrayExpr:
+    def where_expr(self, cond, x, y, node, t: T.Type | None = None) -> ArrayExpr:
+        """``np.where(cond, x, y)``, in NumPy's dtype of `x` and `y` unless `t` is given."""
         import numpy as np
         from script.frontend.typeinfer import dtype_to_type
         c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
-        t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
+        if t is None:
+            t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
         ndim = max(c.ndim, a.ndim, b.ndim)
         e = ArrayExpr("op", t, ndim, name="where", args=(c, a, b), loop=(T.BOOL, t, t),
                       shape=tuple(self.broadcast_dims([c.shape, a.shape, b.shape], ndim, node)))
@@ -631,6 +633,32 @@ class ElementwiseLowering:
         e = self.where_expr(c, self.lazy(x), self.lazy(y), node)
         return e if e.ndim else self.element(e, [], 0, node)
 
+    def np_select(self, node, name):
+        """``np.select(condlist, choicelist, default=0)`` of lists (or tuples) written at the
+        call: nested ``np.where``s, the first true condition's choice, in NumPy's
+        ``result_type`` of every choice and the default together."""
+        import numpy as np
+        from script.frontend.typeinfer import dtype_to_type
+        conds, choices, default = self.np_args(node, name, ("condlist", "choicelist", "default"), 2)
+        for what, arg in (("condlist", conds), ("choicelist", choices)):
+            if not isinstance(arg, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in arg.elts):
+                self.error(f"numpy.select() takes a list written at the call for '{what}' here", arg)
+        if len(conds.elts) != len(choices.elts):
+            self.error("list of cases must be same length as list of conditions", node)
+        if not conds.elts:
+            self.error("select with an empty condition list is not possible", node)
+        cs = [self.as_expr(self.lazy(c), c) for c in conds.elts]
+        vs = [self.as_expr(self.lazy(v), v) for v in choices.elts]
+        d = self.as_expr(Const(0, T.I64) if default is None else self.lazy(default), default or node)
+        for i, (c, c_node) in enumerate(zip(cs, conds.elts)):
+            if not isinstance(c.dtype, T.BoolType):
+                self.error(f"invalid entry {i} in condlist: should be boolean ndarray", c_node)
+        t = dtype_to_type(np.result_type(*(numpy_operand(v, True) for v in vs + [d])))
+        e = d
+        for c, v in reversed(list(zip(cs, vs))):
+            e = self.where_expr(c, v, e, node, t)
+        return e if e.ndim else self.element(e, [], 0, node)
+
     def np_clip(self, node, name, first=None):
         """``np.clip(a, lo, hi)``, or ``a.clip(lo, hi)`` with `first` the array."""
         if first is None:
@@ -753,7 +781,8 @@ def _root(v: Value) -> Value:
 
 def _register() -> None:
     from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
-    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip})
+    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip,
+                            "select": ElementwiseLowering.np_select})
 
 
 _register()
