@@ -272,10 +272,29 @@ def _check_bins(low, vals, nodes, node) -> None:
         low, vals, nodes, node)
 
 
+def _check_squeeze(low, vals, nodes, node) -> None:
+    axis = vals.get("axis")
+    if axis is None or isinstance(axis.type, T.NoneType):
+        low.error("numpy.squeeze() without axis= is not supported in compiled code: the rank of its "
+                  "result depends on the shape at run time (pass axis=)", node)
+    if not isinstance(axis.type, (T.IntType, T.BoolType)):
+        low.error(f"numpy.squeeze() takes one int axis here, not {axis.type}", nodes["axis"])
+
+
+def _check_lexsort(low, vals, nodes, node) -> None:
+    keys = vals["keys"]
+    if isinstance(keys.type, T.TupleType) and not 1 <= len(keys.type.elems) <= 4:
+        low.error("numpy.lexsort() takes a tuple of one to four keys (or a 2-d array) here", nodes["keys"])
+    if not isinstance(keys.type, (T.TupleType, T.ArrayType)):
+        low.error(f"numpy.lexsort() takes a tuple of arrays or a 2-d array here, not {keys.type}", nodes["keys"])
+
+
 _SQUARE = _check_rank("a", (2,), "numpy.linalg takes a 2-d array here")
 
 CHECKS = {
     "bincount": _check_bincount,
+    "squeeze": _check_squeeze,
+    "lexsort": _check_lexsort,
     "histogram": _check_bins,
     "histogram_density": _check_bins,
     "digitize": _check_rank("bins", (1,), "object too deep for desired array (the bins must be 1-d)"),
