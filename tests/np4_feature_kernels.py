@@ -1,0 +1,126 @@
+"""Kernels of the NumPy forms the fourth corpus needed (tests/test_np4_features.py)."""
+
+import numpy as np
+
+
+def quantiles_axis(m, q):
+    return np.percentile(m, q * 100.0, axis=0), np.quantile(m, q, axis=1), np.quantile(m, q[None, :], axis=0)
+
+
+def quantiles_vector(a, q):
+    return np.percentile(a, q * 100.0, axis=0), np.quantile(a, q, axis=-1)
+
+
+def take_along(m):
+    return (np.take_along_axis(m, np.argsort(m, axis=1), axis=1), np.take_along_axis(m, np.argsort(m, axis=0), axis=0),
+            np.take_along_axis(m, m.argmax(axis=1)[:, None], axis=1), np.take_along_axis(m[0], np.argsort(m[0]), 0),
+            np.take_along_axis(m, np.argsort(m, axis=None), None))
+
+
+def take_along_bad(m, idx):
+    return np.take_along_axis(m, idx, axis=1)
+
+
+def put_along(m, v):
+    out = m.copy()
+    np.put_along_axis(out, out.argmin(axis=0)[None, :], v, axis=0)
+    np.put_along_axis(out, out.argmax(axis=1)[:, None], -v, axis=1)
+    return out
+
+
+def ix_mesh(m, rows, cols):
+    return m[np.ix_(rows, cols)], m[np.ix_(rows >= 1, cols)]
+
+
+def ix_write(m, rows, cols):
+    out = m.copy()
+    out[np.ix_(rows, cols)] = 0.0
+    return out
+
+
+def ix_3(v, a, b, c):
+    return v[np.ix_(a, b, c)]
+
+
+def squeezes(m):
+    return np.squeeze(m[:, :1], axis=1), m[:1].squeeze(axis=0), np.squeeze(m[None], 0), np.squeeze(m[:, None], axis=-2)
+
+
+def squeeze_bad(m):
+    return np.squeeze(m, axis=0)
+
+
+def index_grid(h, w):
+    return np.indices((h, w))
+
+
+def lexsorts(a, b, c):
+    return np.lexsort((a, b, c)), np.lexsort((b,)), np.lexsort((c, a)), np.lexsort(np.vstack((a, b)))
+
+
+def lexsort_bad(a, b):
+    return np.lexsort((a, b))
+
+
+def gradients_1d(f, dx):
+    return np.gradient(f), np.gradient(f, dx), np.gradient(f, axis=0)
+
+
+def gradient_coords(f, x):
+    return np.gradient(f, x)
+
+
+def gradients_2d(f, dy, dx):
+    return np.gradient(f), np.gradient(f, dx), np.gradient(f, dy, dx), np.gradient(f, axis=1), np.gradient(f, dx, axis=0)
+
+
+def polyders(p, m):
+    return np.polyder(p), np.polyder(p, m)
+
+
+def ufunc_out(a, b):
+    c = np.empty_like(a)
+    np.add(a, b, out=c)
+    np.multiply(c, 2.0, out=c)
+    np.sqrt(np.abs(c), c)
+    r = np.subtract(a, b[0], out=(c,))
+    return c, r
+
+
+def ufunc_out_views(m):
+    m = m.copy()            # (run twice on a written argument, maximum(-0.0, 0.0) could be either zero)
+    np.negative(m[:, 0], out=m[:, 1])
+    np.maximum(m, 0.0, out=m)
+    return m
+
+
+def ufunc_out_shape(a, b, n):
+    c = np.zeros(n)
+    np.add(a, b, out=c)
+    return c
+
+
+def ufunc_out_cast(a):
+    np.add(a, 1.5, out=a)
+    return a
+
+
+def selects(x):
+    return (np.select([x < 0, x < 1], [-x, x ** 2], default=1.0), np.select([x < 0, x > 1], [-1, 1]),
+            np.select((x < 0,), (x.astype(np.float32),), 0), np.select([x > 0], [x]))
+
+
+def select_2d(m, v):
+    return np.select([m > 0, m < -1], [m, v[None, :]], default=np.nan)
+
+
+def select_int_condition(x):
+    return np.select([x], [x])
+
+
+def select_lengths(x):
+    return np.select([x > 0, x < 0], [x])
+
+
+def squeeze_no_axis(m):
+    return np.squeeze(m)

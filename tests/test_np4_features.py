@@ -1,0 +1,153 @@
+"""The NumPy forms the fourth corpus (realistic_np4.py) needed, each against NumPy on many
+inputs, errors included: percentile/quantile of an array `q` along an axis, take_along_axis,
+put_along_axis, ix_, squeeze(axis=), indices, lexsort, gradient, polyder, ufunc `out=`,
+select (kernels in np4_feature_kernels.py)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import np4_feature_kernels as K
+from difftest import check_all_levels, compiled
+from script.errors import CompileError
+
+EX = settings(max_examples=25, deadline=None)
+FLOATS = st.floats(-100, 100, allow_nan=False, width=64)
+MAT = hnp.arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 5)), elements=FLOATS)
+VEC = hnp.arrays(np.float64, st.integers(2, 9), elements=FLOATS)
+QS = hnp.arrays(np.float64, st.integers(1, 4), elements=st.floats(0, 1))
+
+
+@EX
+@given(MAT, QS)
+def test_quantiles_along_axis(m, q):
+    check_all_levels(K.quantiles_axis, m, q)
+    check_all_levels(K.quantiles_axis, m.T, q)
+    check_all_levels(K.quantiles_vector, m[0], q)
+
+
+@EX
+@given(MAT.map(lambda m: m + 0.0))      # (no -0.0 next to 0.0: which comes first is unspecified)
+def test_take_put_along_axis(m):
+    u = np.unique(m.ravel())
+    m = u[np.arange(m.size) % u.size].reshape(m.shape)      # ties only where the sort is stable
+    check_all_levels(K.take_along, m)
+    check_all_levels(K.take_along, np.asfortranarray(m))
+    check_all_levels(K.put_along, m, 7.5)
+
+
+def test_take_along_errors():
+    m = np.arange(12.0).reshape(3, 4)
+    check_all_levels(K.take_along_bad, m, np.array([[0], [5], [1]]))         # IndexError
+    check_all_levels(K.take_along_bad, m, np.array([[0, 1], [1, 2]]))        # broadcasting
+
+
+@EX
+@given(MAT, st.lists(st.integers(-5, 4), min_size=1, max_size=4), st.lists(st.integers(-5, 4), min_size=1, max_size=4))
+def test_ix(m, rows, cols):
+    r, c = np.array(rows), np.array(cols)
+    check_all_levels(K.ix_mesh, m, r, c)
+    check_all_levels(K.ix_write, m, r, c)
+
+
+def test_ix_3d():
+    v = np.arange(24).reshape(2, 3, 4)
+    check_all_levels(K.ix_3, v, np.array([1, 0]), np.array([2]), np.array([3, 0, 1]))
+
+
+def test_squeeze():
+    m = np.arange(6.0).reshape(3, 2)
+    check_all_levels(K.squeezes, m)
+    check_all_levels(K.squeeze_bad, m)                                        # ValueError
+    check_all_levels(K.squeeze_bad, m[:1])
+    r = compiled(K.squeezes)(m)[0]
+    r[0] = 42.0
+    assert m[0, 0] == 42.0                                                    # a view, as NumPy's
+
+
+def test_squeeze_without_axis_is_a_compile_error():
+    with pytest.raises(CompileError, match=r"squeeze\(\) without axis= .* \(pass axis=\)"):
+        compiled(K.squeeze_no_axis)(np.ones((2, 1)))
+
+
+@pytest.mark.parametrize("h,w", [(3, 4), (1, 1), (0, 2)])
+def test_indices(h, w):
+    check_all_levels(K.index_grid, h, w)
+
+
+@EX
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(-2, 2), st.booleans()), min_size=1, max_size=9))
+def test_lexsort(rows):
+    a = np.array([r[0] for r in rows])
+    b = np.array([float(r[1]) for r in rows])
+    c = np.array([r[2] for r in rows])
+    check_all_levels(K.lexsorts, a, b, c)
+
+
+def test_lexsort_errors():
+    check_all_levels(K.lexsort_bad, np.arange(3), np.arange(4))               # ValueError
+
+
+@EX
+@given(VEC, st.floats(0.1, 10))
+def test_gradient_1d(f, dx):
+    check_all_levels(K.gradients_1d, f, dx, approx=True)
+    check_all_levels(K.gradients_1d, f.astype(np.float32), dx, approx=True)
+    check_all_levels(K.gradients_1d, (f * 10).astype(np.int64), dx, approx=True)
+    check_all_levels(K.gradient_coords, f, np.cumsum(np.abs(f) + 1.0), approx=True)
+    check_all_levels(K.gradient_coords, f, np.arange(len(f)) * 3, approx=True)
+
+
+def test_gradient_errors():
+    check_all_levels(K.gradients_1d, np.ones(1), 1.0)                         # too short
+    check_all_levels(K.gradient_coords, np.ones(4), np.arange(3.0))           # lengths
+    check_all_levels(K.gradients_1d, np.arange(6, dtype=np.uint8)[::-1], 2.0)
+
+
+@EX
+@given(hnp.arrays(np.float64, st.tuples(st.integers(2, 5), st.integers(2, 5)), elements=FLOATS),
+       st.floats(0.1, 4), st.floats(0.1, 4))
+def test_gradient_2d(f, dy, dx):
+    check_all_levels(K.gradients_2d, f, dy, dx, approx=True)
+    check_all_levels(K.gradients_2d, f.T, dy, dx, approx=True)
+
+
+@pytest.mark.parametrize("p,m", [(np.array([1.0, 2, 3, 4]), 2), (np.array([3, 2, 1]), 3), (np.array([5.0]), 1),
+                                 (np.array([1.0, 0.0, -2.0]), 0), (np.array([1.0, 2.0]), -1)])
+def test_polyder(p, m):
+    check_all_levels(K.polyders, p, m)
+
+
+@EX
+@given(VEC, VEC)
+def test_ufunc_out(a, b):
+    n = min(len(a), len(b))
+    check_all_levels(K.ufunc_out, a[:n], b[:n])
+    check_all_levels(K.ufunc_out_shape, a[:n], b[:n], n)
+    check_all_levels(K.ufunc_out_shape, a[:n], b[:n], 1)                      # non-broadcastable output
+    check_all_levels(K.ufunc_out_shape, a[:n], b[:n], n + 1)                  # operands ... (n,) (n,) (n+1,)
+
+
+def test_ufunc_out_views_and_cast():
+    check_all_levels(K.ufunc_out_views, np.arange(-6.0, 6.0).reshape(4, 3) + 0.5)   # (no -0.0: maximum(-0.0, 0.0) may be either)
+    with pytest.raises(CompileError, match="Cannot cast ufunc 'add' output from dtype\\('float64'\\) to "
+                                           "dtype\\('int64'\\) with casting rule 'same_kind'"):
+        compiled(K.ufunc_out_cast)(np.arange(3))
+
+
+@EX
+@given(VEC)
+def test_select(x):
+    check_all_levels(K.selects, x)
+    m = x[:len(x) // 2 * 2].reshape(2, -1)
+    check_all_levels(K.select_2d, m, np.arange(m.shape[1], dtype=np.float64))
+
+
+def test_select_errors():
+    with pytest.raises(ValueError):          # NumPy's message names the shapes another way
+        compiled(K.select_2d)(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(CompileError, match="invalid entry 0 in condlist: should be boolean ndarray"):
+        compiled(K.select_int_condition)(np.arange(3))
+    with pytest.raises(CompileError, match="list of cases must be same length as list of conditions"):
+        compiled(K.select_lengths)(np.arange(3.0))
