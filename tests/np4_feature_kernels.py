@@ -124,3 +124,37 @@ def select_lengths(x):
 
 def squeeze_no_axis(m):
     return np.squeeze(m)
+
+
+def ufunc_at(n, idx, vals):
+    out = np.zeros(n)
+    np.add.at(out, idx, vals)
+    np.subtract.at(out, idx, 0.5)
+    np.maximum.at(out, idx[:2], 100.0)
+    np.multiply.at(out, 0, 3.0)
+    np.minimum.at(out, [1, 1], -1.0)
+    return out
+
+
+def ufunc_at_rows(m, idx, row):
+    out = m.copy()
+    np.add.at(out, idx, row)
+    np.add.at(out, idx, 1)
+    np.minimum.at(out, [0, 1], m[:2])
+    return out
+
+
+def ufunc_at_int(a, idx):
+    np.add.at(a, idx, 1)
+    return a
+
+
+def ufunc_at_cast(a, idx):
+    np.add.at(a, idx, 1.5)
+    return a
+
+
+def norms_keepdims(m):
+    return (np.linalg.norm(m, axis=1, keepdims=True), np.linalg.norm(m, axis=0, keepdims=True),
+            np.linalg.norm(m, keepdims=True), np.linalg.norm(m[0], keepdims=True),
+            np.linalg.norm(m, ord=1, axis=1, keepdims=True), np.linalg.norm(m, keepdims=False))

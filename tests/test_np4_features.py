@@ -151,3 +151,27 @@ def test_select_errors():
         compiled(K.select_int_condition)(np.arange(3))
     with pytest.raises(CompileError, match="list of cases must be same length as list of conditions"):
         compiled(K.select_lengths)(np.arange(3.0))
+
+
+@EX
+@given(st.integers(1, 6), st.lists(st.integers(-6, 6), min_size=2, max_size=10))
+def test_ufunc_at(n, idx):
+    idx = np.array(idx)
+    check_all_levels(K.ufunc_at, n, idx, np.arange(float(len(idx))))      # IndexError when out of range
+    check_all_levels(K.ufunc_at, n, idx, 2.0)
+    check_all_levels(K.ufunc_at, n, idx, np.arange(3.0))                   # not broadcastable
+    check_all_levels(K.ufunc_at_int, np.zeros(n, dtype=np.int32), idx)
+
+
+def test_ufunc_at_rows_and_cast():
+    m = np.arange(12.0).reshape(4, 3)
+    for row in (np.array([1.0, 2, 3]), np.ones((3, 3)), np.ones((1, 3)), np.ones((2, 3))):
+        check_all_levels(K.ufunc_at_rows, m, np.array([1, 1, 3]), row)
+    with pytest.raises(CompileError, match="Cannot cast ufunc 'add' output from dtype\\('float64'\\)"):
+        compiled(K.ufunc_at_cast)(np.zeros(3, dtype=np.int64), np.array([0, 1]))
+
+
+@EX
+@given(MAT)
+def test_norm_keepdims(m):
+    check_all_levels(K.norms_keepdims, m, approx=True)

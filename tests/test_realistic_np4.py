@@ -188,8 +188,6 @@ XFAIL = {
     "poly_roots_companion": "np.roots (eigenvalues of the companion matrix) is not supported",
     "rgb_to_gray_dot": "@ with an operand of more than 2 dimensions is not supported",
     "squeeze_column": "np.squeeze without axis=: the result's rank depends on the shape at run time",
-    "scatter_add": "np.add.at is not supported",
-    "normalize_rows_safe": "np.linalg.norm(keepdims=True) is not supported",
 }
 RANDOM = ("mc_integral", "random_walk_2d", "bootstrap_ci")
 

@@ -1,6 +1,6 @@
 """NumPy functions of the fourth corpus (tests/realistic_np4.py), written in the compiled
 subset: indexing along an axis (`take_along_axis`, `put_along_axis`, `ix_`, `squeeze` with
-`axis`, `indices`), `lexsort` and `gradient`.
+`axis`, `indices`), the ufunc method `at` (``np.add.at(a, idx, b)``), `lexsort` and `gradient`.
 
 Compiled like numpy_lib's functions (numpy_lib_call maps ``np.<name>`` to the function of
 the same name here). `take_along_axis` and `put_along_axis` build NumPy's own fancy index
@@ -91,6 +91,74 @@ def indices(dimensions):
     out[0] = np.arange(h).reshape(h, 1)
     out[1] = np.arange(w).reshape(1, w)
     return out
+
+
+# ---- unbuffered in-place ufuncs: np.add.at -----------------------------------------------------
+
+_ADD = 0
+_SUBTRACT = 1
+_MULTIPLY = 2
+_MAXIMUM = 3
+_MINIMUM = 4
+
+
+def _apply(x, v, op):
+    if op == _ADD:
+        return x + v
+    if op == _SUBTRACT:
+        return x - v
+    if op == _MULTIPLY:
+        return x * v
+    if op == _MAXIMUM:
+        return np.maximum(x, v)
+    return np.minimum(x, v)
+
+
+def _ufunc_at(a, indices, b, op):
+    """``np.<ufunc>.at(a, indices, b)``: ``a[i] = ufunc(a[i], b[k])`` for each position k of
+    the 1-d `indices` in order, so a repeated index is applied each time (or once for an int
+    index). `b` is a scalar or broadcasts to ``a[indices]``'s shape."""
+    if not isinstance(indices, np.ndarray):
+        a[indices] = _apply(a[indices], b, op)
+        return None
+    n = indices.shape[0]
+    for k in range(n):              # NumPy checks every index before it applies any
+        a[indices[k]]
+    if not isinstance(b, np.ndarray):
+        for k in range(n):
+            a[indices[k]] = _apply(a[indices[k]], b, op)
+        return None
+    if b.ndim == a.ndim:
+        if b.shape[0] != n and b.shape[0] != 1:
+            raise ValueError("array is not broadcastable to correct shape")
+        for k in range(n):
+            a[indices[k]] = _apply(a[indices[k]], b[k if b.shape[0] == n else 0], op)
+        return None
+    if b.ndim > a.ndim:
+        raise ValueError("array is not broadcastable to correct shape")
+    for k in range(n):
+        a[indices[k]] = _apply(a[indices[k]], b, op)
+    return None
+
+
+def add_at(a, indices, b):
+    _ufunc_at(a, indices, b, _ADD)
+
+
+def subtract_at(a, indices, b):
+    _ufunc_at(a, indices, b, _SUBTRACT)
+
+
+def multiply_at(a, indices, b):
+    _ufunc_at(a, indices, b, _MULTIPLY)
+
+
+def maximum_at(a, indices, b):
+    _ufunc_at(a, indices, b, _MAXIMUM)
+
+
+def minimum_at(a, indices, b):
+    _ufunc_at(a, indices, b, _MINIMUM)
 
 
 # ---- sorting by several keys -----------------------------------------------------------------------

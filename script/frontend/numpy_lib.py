@@ -594,6 +594,19 @@ def linalg_norm(x, ord=None, axis=None):
     return out
 
 
+def linalg_norm_keepdims(x, ord=None, axis=None):
+    """``np.linalg.norm(..., keepdims=True)``: the norm with the reduced axes kept, of
+    length 1."""
+    r = linalg_norm(x, ord, axis)
+    if axis is not None and x.ndim == 2:
+        if _axis(axis, 2) == 0:
+            return r.reshape(1, r.shape[0])
+        return r.reshape(r.shape[0], 1)
+    out = np.empty(x.ndim * (1,), dtype=(x.ravel()[:0] * 1.0).dtype)
+    out.ravel()[0] = r
+    return out
+
+
 def _vector_norm(v, ord):
     if ord is None:
         return math.sqrt((v * v).sum())

@@ -109,7 +109,8 @@ def _is_static(low, arg: ast.AST) -> bool:
 # NumPy function -> {flag: the library function to call when only that flag is a constant
 # True}: flags that change the type of the result (a tuple instead of an array).
 FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"},
-              "histogram": {"density": "histogram_density"}}
+              "histogram": {"density": "histogram_density"},
+              "linalg.norm": {"keepdims": "linalg.norm_keepdims"}}
 
 
 def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
