@@ -158,3 +158,13 @@ def norms_keepdims(m):
     return (np.linalg.norm(m, axis=1, keepdims=True), np.linalg.norm(m, axis=0, keepdims=True),
             np.linalg.norm(m, keepdims=True), np.linalg.norm(m[0], keepdims=True),
             np.linalg.norm(m, ord=1, axis=1, keepdims=True), np.linalg.norm(m, keepdims=False))
+
+
+def binomials(n, p, size, seed):
+    rng = np.random.default_rng(seed)
+    return rng.binomial(n, p, size=size), rng.binomial(n, p)
+
+
+def binomial_matrix(n, p, seed):
+    rng = np.random.default_rng(seed)
+    return rng.binomial(n, p, (3, 4))

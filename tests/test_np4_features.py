@@ -175,3 +175,28 @@ def test_ufunc_at_rows_and_cast():
 @given(MAT)
 def test_norm_keepdims(m):
     check_all_levels(K.norms_keepdims, m, approx=True)
+
+
+@pytest.mark.parametrize("n,p", [(10, 0.3), (1000, 0.5), (100000, 0.02), (5, 0.9), (200, 0.9), (0, 0.5), (7, 0.0),
+                                 (7, 1.0)])
+def test_generator_binomial(n, p):
+    """Another stream than NumPy's (docs/random.md): the distribution's mean and variance,
+    the range, the dtype and reproducibility; inversion and BTPE are both exercised."""
+    f = compiled(K.binomials)
+    a, one = f(n, p, 4000, 7)
+    assert a.dtype == np.int64 and a.shape == (4000,) and isinstance(one, int)
+    assert a.min() >= 0 and a.max() <= n and 0 <= one <= n
+    sd = np.sqrt(n * p * (1 - p))
+    assert abs(a.mean() - n * p) <= 5 * sd / np.sqrt(len(a)) + 1e-12
+    assert abs(a.var() - sd * sd) <= 0.15 * sd * sd + 1e-12
+    assert np.array_equal(f(n, p, 4000, 7)[0], a)
+    assert compiled(K.binomial_matrix)(n, p, 3).shape == (3, 4)
+
+
+@pytest.mark.parametrize("n,p", [(-1, 0.5), (3, 1.5), (3, -0.1), (3, float("nan"))])
+def test_generator_binomial_errors(n, p):
+    with pytest.raises(ValueError) as want:
+        K.binomials(n, p, 3, 1)
+    with pytest.raises(ValueError) as got:
+        compiled(K.binomials)(n, p, 3, 1)
+    assert str(got.value) == str(want.value)

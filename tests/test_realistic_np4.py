@@ -154,7 +154,6 @@ CASES = {
  "newton_poly": [(np.array([1.0, 0.0, -2.0]), 1.0)],
  "poly_roots_companion": [(np.array([1.0, -6.0, 11.0, -6.0]),)],
  "legacy_mc_pi": [(1000, 3)],
- "coin_flips": [(10, 0.3, 1)],
  "legacy_normal_stats": [(100, 5)],
  "submatrix_ix": [(M, np.array([0, 2, 4]), np.array([1, 3]))],
  "scatter_add": [(5, LAB, VALS)],
@@ -182,14 +181,13 @@ CASES = {
 
 # Known gaps: each a CompileError today (or, for the last, a documented difference).
 XFAIL = {
-    "coin_flips": "Generator.binomial is not supported",
     "general_eigvals": "np.linalg.eigvals (complex results) is not supported",
     "mgrid_points": "np.mgrid is not supported",
     "poly_roots_companion": "np.roots (eigenvalues of the companion matrix) is not supported",
     "rgb_to_gray_dot": "@ with an operand of more than 2 dimensions is not supported",
     "squeeze_column": "np.squeeze without axis=: the result's rank depends on the shape at run time",
 }
-RANDOM = ("mc_integral", "random_walk_2d", "bootstrap_ci")
+RANDOM = ("mc_integral", "random_walk_2d", "bootstrap_ci", "coin_flips")
 
 
 def _corpus():
@@ -226,3 +224,5 @@ def test_monte_carlo():
     assert np.array_equal(w, compiled(R.random_walk_2d)(50, 2))
     lo, hi = compiled(R.bootstrap_ci)(V, 200, 4)
     assert lo < V.mean() < hi and lo > V.min() and hi < V.max()
+    flips = compiled(R.coin_flips)(10, 0.3, 1)
+    assert flips.dtype == np.int64 and flips.shape == (10,) and 0 <= flips.min() and flips.max() <= 10

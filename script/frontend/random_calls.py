@@ -33,7 +33,8 @@ _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sa
 _GENERATOR = {"random": "random", "normal": "normal", "standard_normal": "standard_normal",
               "uniform": "uniform", "integers": "integers", "exponential": "exponential",
               "standard_exponential": "standard_exponential", "choice": "choice",
-              "shuffle": "shuffle", "permutation": "permutation", "poisson": "poisson"}
+              "shuffle": "shuffle", "permutation": "permutation", "poisson": "poisson",
+              "binomial": "binomial"}
 
 
 class CompiledGenerator:
