@@ -168,3 +168,11 @@ def binomials(n, p, size, seed):
 def binomial_matrix(n, p, seed):
     rng = np.random.default_rng(seed)
     return rng.binomial(n, p, (3, 4))
+
+
+def int_rounding(a, b):
+    return np.floor(a), np.ceil(a), np.trunc(a), np.fmod(a, b), np.fmod(a, 3)
+
+
+def int_rounding_scalars(x, y):
+    return np.floor(x), np.ceil(x), np.trunc(x), np.fmod(x, y), np.fmod(True, y)

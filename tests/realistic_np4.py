@@ -932,3 +932,223 @@ def confusion_matrix(y_true, y_pred, k):
     for t, p in zip(y_true, y_pred):
         cm[t, p] += 1
     return cm
+
+
+# --- second batch: machine learning, ODEs, scalar helpers, random sampling ----------------------
+
+def pca_project(x, k):
+    xc = x - x.mean(axis=0)
+    u, s, vt = np.linalg.svd(xc, full_matrices=False)
+    return np.abs(xc @ vt[:k].T), s ** 2 / (x.shape[0] - 1)
+
+
+def logistic_regression(x, y, lr, iters):
+    w = np.zeros(x.shape[1])
+    b = 0.0
+    for _ in range(iters):
+        z = x @ w + b
+        pr = 1.0 / (1.0 + np.exp(-z))
+        g = pr - y
+        w -= lr * (x.T @ g) / x.shape[0]
+        b -= lr * g.mean()
+    return w, b
+
+
+def top_k_desc(x, k):
+    return np.argsort(-x)[:k], np.sort(x)[::-1][:k]
+
+
+def reverse_cumsum(x):
+    return x[::-1].cumsum()[::-1], np.cumsum(x[::-1])[::-1].copy()
+
+
+def rounding_ops(x):
+    return np.round(x, 2), np.floor(x).astype(np.int64), np.ceil(x), np.trunc(x), np.rint(x), np.fix(x)
+
+
+def modular(a, b):
+    return np.mod(a, b), np.fmod(a, b), np.remainder(a, b), np.floor_divide(a, b), a % b
+
+
+def special_functions(x):
+    ax = np.abs(x)
+    return np.exp2(x), np.log1p(ax), np.expm1(x), np.log10(ax + 1), np.sinh(x), np.cosh(x), np.cbrt(x), np.log2(ax + 1)
+
+
+def inf_handling(x):
+    best = np.full_like(x, np.inf)
+    best[x > 0] = x[x > 0]
+    return best, np.isinf(best).sum(), np.isposinf(best), np.where(np.isinf(best), -1.0, best)
+
+
+def literal_matrix():
+    a = np.array([[1, 2, 3], [4, 5, 6]])
+    b = np.array([[1.0, 0.5], [2, 3], [0, 1]])
+    return a @ b, a.T.copy(), np.ascontiguousarray(a.T), a.dtype == np.int64
+
+
+def range_stats(m):
+    return m.max(axis=1) - m.min(axis=1), np.argmin(m, axis=0), np.ptp(m, axis=0)
+
+
+def enumerate_rows(m):
+    out = np.zeros(m.shape[0])
+    for i, row in enumerate(m):
+        out[i] = row.sum() * i
+    return out
+
+
+def roulette_select(weights, u):
+    c = np.cumsum(weights)
+    c /= c[-1]
+    return np.searchsorted(c, u)
+
+
+def legacy_sampling(n, seed):
+    np.random.seed(seed)
+    a = np.random.normal(0.0, 1.0, (n, 2))
+    b = np.random.uniform(-1.0, 1.0, size=n)
+    c = np.random.randint(0, 10, size=n)
+    idx = np.arange(n)
+    np.random.shuffle(idx)
+    return a, b, c, idx, np.random.permutation(n), np.random.choice(n, 3)
+
+
+def convergence_loop(a, tol):
+    x = a.copy()
+    it = 0
+    while True:
+        new = 0.5 * (x + a / x)
+        it += 1
+        if np.max(np.abs(new - x)) < tol or it > 100:
+            return new, it
+        x = new
+
+
+def rk4_oscillator(y0, dt, steps):
+    def f(y):
+        return np.array([y[1], -y[0]])
+    y = y0.copy()
+    for _ in range(steps):
+        k1 = f(y)
+        k2 = f(y + 0.5 * dt * k1)
+        k3 = f(y + 0.5 * dt * k2)
+        k4 = f(y + dt * k3)
+        y = y + dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return y
+
+
+def lotka_volterra(x0, y0, dt, steps):
+    out = np.empty((steps + 1, 2))
+    out[0] = (x0, y0)
+    for t in range(steps):
+        x, y = out[t]
+        out[t + 1, 0] = x + dt * (1.1 * x - 0.4 * x * y)
+        out[t + 1, 1] = y + dt * (0.1 * x * y - 0.4 * y)
+    return out
+
+
+def resample_interp(x, y, n):
+    xs = np.linspace(x[0], x[-1], n)
+    return xs, np.interp(xs, x, y)
+
+
+def uint8_bits(img):
+    return img & 0xF0, img >> 4, np.bitwise_xor(img, 255), np.invert(img), (img > 127).astype(np.uint8) * 255
+
+
+def argmax_2d(m):
+    i, j = np.unravel_index(np.argmax(m), m.shape)
+    return i, j, m[i, j]
+
+
+def pairs_sum(a):
+    return a.reshape(-1, 2).sum(axis=1)
+
+
+def peak_sign_changes(x):
+    d = np.diff(np.sign(np.diff(x)))
+    return np.where(d < 0)[0] + 1
+
+
+def vander_comprehension(x, deg):
+    return np.vstack([x ** i for i in range(deg)]).T
+
+
+def list_of_scalars(xs):
+    return np.array([np.sin(v) * v for v in xs]), np.sum([v * v for v in xs])
+
+
+def clip_one_sided(x):
+    return np.clip(x, 0, None), np.clip(x, None, 1.0), np.log(np.maximum(np.abs(x), 1e-12))
+
+
+def change_points(labels):
+    return np.count_nonzero(np.diff(labels)), np.flatnonzero(np.diff(labels)) + 1
+
+
+def sliding_windows(x, w):
+    v = np.lib.stride_tricks.sliding_window_view(x, w)
+    return v.mean(axis=1)
+
+
+def scalar_types(x):
+    a = np.float64(x) * 2
+    b = np.int64(3) + 4
+    c = np.sqrt(np.float32(2.0))
+    return a, b, c, np.iinfo(np.int32).max, np.finfo(np.float64).eps
+
+
+def one_element_item(a):
+    return a[:1].item(), a.reshape(-1)[0].item(), np.prod(np.array(a.shape))
+
+
+def complex_arrays(n):
+    z = np.zeros(n, dtype=np.complex128)
+    z.real = np.arange(n)
+    z.imag = -np.arange(n) * 0.5
+    return z, np.real(z) + np.imag(z), np.conj(z) * z
+
+
+def row_cumsum_last(m):
+    return m.cumsum(axis=1)[:, -1], np.cumsum(np.ones(m.shape[0]))
+
+
+def split_halves(x):
+    a, b = np.split(x, 2)
+    return a - b
+
+
+def histogram_range(x, bins):
+    h, edges = np.histogram(x, bins=bins, range=(-3.0, 3.0))
+    return h, edges
+
+
+def fft_power(x):
+    f = np.fft.fft(x)
+    return np.abs(f) ** 2
+
+
+def sigmoid_grad(z):
+    s = 1.0 / (1.0 + np.exp(-z))
+    return s * (1.0 - s)
+
+
+def normalize_columns_inplace(m):
+    out = m.copy()
+    out -= out.mean(axis=0)
+    out /= out.std(axis=0)
+    return out
+
+
+def distance_matrix_loop(p):
+    n = p.shape[0]
+    d = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            d[i, j] = d[j, i] = np.sqrt(np.sum((p[i] - p[j]) ** 2))
+    return d
+
+
+def batched_matmul(a, b):
+    return np.einsum("bij,bjk->bik", a, b), a @ b

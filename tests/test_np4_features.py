@@ -200,3 +200,21 @@ def test_generator_binomial_errors(n, p):
     with pytest.raises(ValueError) as got:
         compiled(K.binomials)(n, p, 3, 1)
     assert str(got.value) == str(want.value)
+
+
+INT_DTYPES = st.sampled_from([np.int64, np.int32, np.int8, np.uint8, np.uint64, np.bool_])
+
+
+@EX
+@given(INT_DTYPES, st.lists(st.tuples(st.integers(-100, 100), st.integers(-5, 5)), min_size=1, max_size=8))
+def test_int_floor_ceil_trunc_fmod(dtype, pairs):
+    """NumPy 2's int (and bool) loops of floor, ceil, trunc (the value) and fmod (C's
+    remainder, 0 by zero): these compiled to float intrinsics on ints and crashed LLVM."""
+    a = np.array([p[0] for p in pairs]).astype(dtype)
+    b = np.array([p[1] for p in pairs]).astype(dtype)
+    check_all_levels(K.int_rounding, a, b)
+
+
+@pytest.mark.parametrize("x,y", [(7, 2), (-7, 2), (7, -2), (-7, -2), (5, 0), (0, 3)])
+def test_int_floor_fmod_scalars(x, y):
+    check_all_levels(K.int_rounding_scalars, x, y)

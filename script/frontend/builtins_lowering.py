@@ -576,6 +576,9 @@ class CallLowering:
         if any(is_array_like(a) for a in args):
             e = self.ufunc_expr(name, args, node)
             return e
+        if name in ("floor", "ceil", "trunc", "fmod") and all(
+                isinstance(getattr(a, "type", None), (T.IntType, T.BoolType)) for a in args):
+            return self.element(self.ufunc_expr(name, args, node), [], 0, node)     # NumPy 2: ints stay ints
         if any(isinstance(getattr(a, "type", None), T.ComplexType) for a in args):
             return self.complex_scalar_ufunc(name, args, node)
         loc = self.loc(node)

@@ -293,9 +293,25 @@ class ElementwiseLowering:
                 return emit("cmp", [x, x], T.BOOL, "ne")
             ax = emit("abs", [x])
             return emit("cmp", [ax, Const(float("inf"), t)], T.BOOL, "eq" if name == "isinf" else "lt")
+        if name in ("floor", "ceil", "trunc") and not isinstance(t, T.FloatType):
+            return x                                    # NumPy 2's int and bool loops: the value
+        if name == "fmod" and not isinstance(t, T.FloatType):
+            return self.int_fmod(vals[0], vals[1], node)
         if name in _MATH:
             return emit("math", vals, None, _MATH[name])
         self.error(f"numpy.{name} is not supported on arrays in compiled code", node)
+
+    def int_fmod(self, a: Value, b: Value, node) -> Value:
+        """NumPy's fmod of ints: C's remainder, the sign of `a` (0 by zero)."""
+        loc = self.loc(node)
+        t = a.type
+        r = self.np_divmod_part("remainder", a, b, node)   # the sign of `b`, 0 by zero
+        if not t.signed:
+            return r
+        differ = self.emit("xor", [self.cmp("lt", a, Const(0, t), node), self.cmp("lt", b, Const(0, t), node)],
+                           T.BOOL, None, loc)
+        fix = self.emit("and", [differ, self.cmp("ne", r, Const(0, t), node)], T.BOOL, None, loc)
+        return self.emit("select", [fix, self.emit("sub", [r, b], t, None, loc), r], t, None, loc)
 
     def mixed_sign_cmp(self, pred: str, a: Value, b: Value, node) -> Value:
         """NumPy's exact comparison of an int64 and a uint64 (its ``qQ->?`` loops): a
