@@ -176,3 +176,46 @@ def int_rounding(a, b):
 
 def int_rounding_scalars(x, y):
     return np.floor(x), np.ceil(x), np.trunc(x), np.fmod(x, y), np.fmod(True, y)
+
+
+def splits(x, k):
+    a, b = np.split(x, 2)
+    parts = np.array_split(x, k)
+    total = 0.0
+    for p in parts:
+        total += p.sum()
+    return a - b, len(parts), parts[0], parts[-1], total, np.split(x, [2, 5, 30])[1], np.split(x, np.array([1]))[0]
+
+
+def split_bad(x, k):
+    return np.split(x, k)
+
+
+def array_split_bad(x, k):
+    return np.array_split(x, k)
+
+
+def splits_2d(m):
+    left, right = np.hsplit(m, 2)
+    top = np.vsplit(m, np.array([1]))
+    return left + right, top[0], top[1], np.array_split(m, 3, axis=1)[2], np.split(m, 1, axis=0)[0]
+
+
+def split_writes_through(x):
+    parts = np.split(x, 2)
+    parts[1][0] = -1.0
+    return x
+
+
+def windows(x, w):
+    v = np.lib.stride_tricks.sliding_window_view(x, w)
+    return v, v.mean(axis=1)
+
+
+def windows_2d(m, w):
+    return (np.lib.stride_tricks.sliding_window_view(m, w, axis=1),
+            np.lib.stride_tricks.sliding_window_view(m, w, axis=0))
+
+
+def inf_signs(x):
+    return np.isposinf(x), np.isneginf(x)

@@ -12,6 +12,7 @@ import np4_feature_kernels as K
 from difftest import check_all_levels, compiled
 from script.errors import CompileError
 
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 EX = settings(max_examples=25, deadline=None)
 FLOATS = st.floats(-100, 100, allow_nan=False, width=64)
 MAT = hnp.arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 5)), elements=FLOATS)
@@ -218,3 +219,32 @@ def test_int_floor_ceil_trunc_fmod(dtype, pairs):
 @pytest.mark.parametrize("x,y", [(7, 2), (-7, 2), (7, -2), (-7, -2), (5, 0), (0, 3)])
 def test_int_floor_fmod_scalars(x, y):
     check_all_levels(K.int_rounding_scalars, x, y)
+
+
+@EX
+@given(hnp.arrays(np.float64, st.integers(0, 12), elements=FLOATS), st.integers(1, 5))
+def test_split(x, k):
+    check_all_levels(K.splits, x if len(x) % 2 == 0 else x[1:], k)
+    check_all_levels(K.split_bad, x, k)                   # an uneven division raises
+    check_all_levels(K.array_split_bad, x, k - 1)         # 0 sections
+
+
+def test_split_2d_and_views():
+    m = np.arange(24.0).reshape(4, 6)
+    check_all_levels(K.splits_2d, m)
+    check_all_levels(K.splits_2d, m[:, :5])               # hsplit of 5 columns in 2 raises
+    check_all_levels(K.split_writes_through, np.arange(4.0))
+    check_all_levels(K.split_bad, np.arange(4.0), 0)      # ZeroDivisionError, as NumPy's
+
+
+@EX
+@given(hnp.arrays(np.float64, st.integers(1, 10), elements=FLOATS), st.integers(0, 4))
+def test_sliding_window_view(x, w):
+    check_all_levels(K.windows, x, w, approx=True)        # a window longer than x raises
+    m = np.vstack((x, x[::-1] * 2))
+    check_all_levels(K.windows_2d, m, min(w, 2))
+
+
+def test_isposinf_isneginf():
+    check_all_levels(K.inf_signs, np.array([1.0, np.inf, -np.inf, np.nan, -0.0]))
+    check_all_levels(K.inf_signs, np.arange(-2, 3))

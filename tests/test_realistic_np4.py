@@ -13,6 +13,8 @@ import pytest
 import realistic_np4 as R
 from difftest import check, compiled
 
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
 _r = np.random.default_rng(7)
 V = _r.normal(size=24)
 W = _r.normal(size=24)

@@ -28,10 +28,10 @@ def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
     from script.frontend import (numpy_along, numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more,
-                                 numpy_select, numpy_shape, numpy_signal, numpy_stats)
+                                 numpy_select, numpy_shape, numpy_signal, numpy_split, numpy_stats)
     table = {}
     for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
-                   numpy_more, numpy_select, numpy_along):
+                   numpy_more, numpy_select, numpy_along, numpy_split):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
@@ -58,6 +58,8 @@ def library_name(obj) -> str | None:
         return name
     if getattr(np.linalg, name, None) is obj and "linalg." + name in library():
         return "linalg." + name
+    if name == "sliding_window_view" and obj is np.lib.stride_tricks.sliding_window_view:
+        return name
     return None
 
 
