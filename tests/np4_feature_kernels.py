@@ -219,3 +219,11 @@ def windows_2d(m, w):
 
 def inf_signs(x):
     return np.isposinf(x), np.isneginf(x)
+
+
+def stacked_matmul(a, b):
+    return a @ b, np.matmul(a, b)
+
+
+def stacked_dot(a, b):
+    return np.dot(a, b)

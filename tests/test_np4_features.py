@@ -3,6 +3,8 @@ inputs, errors included: percentile/quantile of an array `q` along an axis, take
 put_along_axis, ix_, squeeze(axis=), indices, lexsort, gradient, polyder, ufunc `out=`,
 select (kernels in np4_feature_kernels.py)."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -248,3 +250,37 @@ def test_sliding_window_view(x, w):
 def test_isposinf_isneginf():
     check_all_levels(K.inf_signs, np.array([1.0, np.inf, -np.inf, np.nan, -0.0]))
     check_all_levels(K.inf_signs, np.arange(-2, 3))
+
+
+SHAPES = st.sampled_from([((4, 5, 3), (3,)), ((2, 3, 4), (2, 4, 2)), ((2, 3, 4), (4, 2)), ((3, 4), (2, 4, 5)),
+                          ((3,), (2, 3, 4)), ((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (2, 4, 1)), ((2, 3, 4), (3, 2))])
+
+
+@EX
+@given(SHAPES, st.sampled_from([np.float64, np.float32, np.int64, np.int32]), st.integers(0, 2 ** 32 - 1))
+def test_stacked_matmul(shapes, dtype, seed):
+    """@ with an operand of more than two axes: stacks of products, the leading axes
+    broadcast; NumPy's core-dimension error (the last shape pair)."""
+    r = np.random.default_rng(seed)
+    a, b = ((r.normal(size=s) * 10).astype(dtype) for s in shapes)
+    for fn in (compiled(K.stacked_matmul, opt=0), compiled(K.stacked_matmul)):
+        try:
+            want = K.stacked_matmul(a, b)
+        except ValueError as e:
+            with pytest.raises(ValueError, match=re.escape(str(e))):
+                fn(a, b)
+            continue
+        for w, g in zip(want, fn(a, b)):
+            assert w.dtype == g.dtype and w.shape == g.shape
+            # sums in another order than BLAS's: within n eps sum|a||b| of each other
+            bound = 4 * a.shape[-1] * np.finfo(np.float32).eps * np.abs(a).max() * np.abs(b).max()
+            assert np.allclose(w, g, rtol=0, atol=bound) if w.dtype.kind == "f" else np.array_equal(w, g)
+
+
+def test_stacked_matmul_errors():
+    with pytest.raises(ValueError, match="operands could not be broadcast together"):     # NumPy: remapped shapes
+        compiled(K.stacked_matmul)(np.ones((2, 3, 4)), np.ones((3, 4, 2)))
+    with pytest.raises(CompileError, match=r"of arrays of more than 2 dimensions is not supported in compiled code \(use @"):
+        compiled(K.stacked_dot)(np.ones((2, 3, 4)), np.ones(4))
+    with pytest.raises(CompileError, match="bool arrays of more than 2 dimensions"):
+        compiled(K.stacked_matmul)(np.ones((2, 2, 2), bool), np.ones(2, bool))

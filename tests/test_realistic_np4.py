@@ -181,12 +181,54 @@ CASES = {
  "confusion_matrix": [(LAB, LAB[::-1].copy(), 4)],
 }
 
+CASES2 = {
+ "pca_project": [(M, 2)],
+ "logistic_regression": [(M, (V[:6] > 0).astype(np.float64), 0.1, 20)],
+ "top_k_desc": [(V, 3)],
+ "reverse_cumsum": [(V,)],
+ "rounding_ops": [(V * 3,)],
+ "modular": [(np.arange(-5, 7), np.array([3, -3, 2, 5, 4, -2, 3, 3, 7, -1, 2, 9])), (V * 5, W + 3)],
+ "special_functions": [(V,)],
+ "inf_handling": [(V,)],
+ "literal_matrix": [()],
+ "range_stats": [(M,)],
+ "enumerate_rows": [(M,)],
+ "roulette_select": [(np.abs(V[:5]) + 0.1, np.array([0.05, 0.5, 0.99]))],
+ "legacy_sampling": [(6, 11)],
+ "convergence_loop": [(np.abs(V) + 1, 1e-12)],
+ "rk4_oscillator": [(np.array([1.0, 0.0]), 0.01, 100)],
+ "lotka_volterra": [(10.0, 5.0, 0.01, 50)],
+ "resample_interp": [(np.sort(np.abs(V)), W, 7)],
+ "uint8_bits": [(U8,)],
+ "argmax_2d": [(M,)],
+ "pairs_sum": [(V,)],
+ "peak_sign_changes": [(V,)],
+ "vander_comprehension": [(V[:5], 3)],
+ "list_of_scalars": [([0.5, 1.0, 2.0],)],
+ "clip_one_sided": [(V,)],
+ "change_points": [(np.array([0, 0, 1, 1, 1, 2, 0, 0]),)],
+ "sliding_windows": [(V, 4)],
+ "scalar_types": [(1.5,)],
+ "one_element_item": [(M,)],
+ "complex_arrays": [(4,)],
+ "row_cumsum_last": [(M,)],
+ "split_halves": [(V,)],
+ "histogram_range": [(V, 6)],
+ "fft_power": [(V[:8],)],
+ "sigmoid_grad": [(V,)],
+ "normalize_columns_inplace": [(M,)],
+ "distance_matrix_loop": [(P,)],
+ "batched_matmul": [(_r.normal(size=(2, 3, 4)), _r.normal(size=(2, 4, 2)))],
+}
+CASES.update(CASES2)
+
 # Known gaps: each a CompileError today (or, for the last, a documented difference).
 XFAIL = {
     "general_eigvals": "np.linalg.eigvals (complex results) is not supported",
     "mgrid_points": "np.mgrid is not supported",
     "poly_roots_companion": "np.roots (eigenvalues of the companion matrix) is not supported",
-    "rgb_to_gray_dot": "@ with an operand of more than 2 dimensions is not supported",
+    "complex_arrays": "assigning to a.real / a.imag is not supported",
+    "fft_power": "np.fft is not supported",
     "squeeze_column": "np.squeeze without axis=: the result's rank depends on the shape at run time",
 }
 RANDOM = ("mc_integral", "random_walk_2d", "bootstrap_ci", "coin_flips")
