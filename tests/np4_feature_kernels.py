@@ -227,3 +227,9 @@ def stacked_matmul(a, b):
 
 def stacked_dot(a, b):
     return np.dot(a, b)
+
+
+def legacy_binomials(n, p, size, seed):
+    np.random.seed(seed)
+    a = np.random.binomial(n, p, size)
+    return a, np.random.binomial(n, p), np.random.binomial(n, p, (2, 3))

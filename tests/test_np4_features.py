@@ -284,3 +284,16 @@ def test_stacked_matmul_errors():
         compiled(K.stacked_dot)(np.ones((2, 3, 4)), np.ones(4))
     with pytest.raises(CompileError, match="bool arrays of more than 2 dimensions"):
         compiled(K.stacked_matmul)(np.ones((2, 2, 2), bool), np.ones(2, bool))
+
+
+@EX
+@given(st.one_of(st.integers(0, 60), st.integers(0, 10 ** 7)), st.floats(0, 1), st.integers(0, 2 ** 32 - 1))
+def test_legacy_binomial_is_numpys(n, p, seed):
+    """np.random.binomial after np.random.seed: NumPy's numbers bit for bit (inversion and
+    BTPE, the same algorithms on the same MT19937 doubles)."""
+    check_all_levels(K.legacy_binomials, n, p, 50, seed)
+
+
+@pytest.mark.parametrize("n,p", [(-1, 0.5), (3, 1.5), (3, -0.1), (3, float("nan"))])
+def test_legacy_binomial_errors(n, p):
+    check_all_levels(K.legacy_binomials, n, p, 3, 1)

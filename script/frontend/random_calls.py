@@ -26,7 +26,8 @@ _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sa
           "randn": "standard_normal", "standard_normal": "standard_normal", "uniform": "uniform",
           "normal": "normal", "exponential": "exponential",
           "standard_exponential": "standard_exponential", "randint": "randint",
-          "shuffle": "shuffle", "permutation": "permutation", "choice": "choice"}
+          "shuffle": "shuffle", "permutation": "permutation", "choice": "choice",
+          "binomial": "binomial"}
 
 
 # Generator method -> npgenerator function name
