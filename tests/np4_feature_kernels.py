@@ -233,3 +233,20 @@ def legacy_binomials(n, p, size, seed):
     np.random.seed(seed)
     a = np.random.binomial(n, p, size)
     return a, np.random.binomial(n, p), np.random.binomial(n, p, (2, 3))
+
+
+def mgrids(n, m):
+    return np.mgrid[0:n, 0:m], np.mgrid[0:n:2, 1:m], np.mgrid[0.5:3, 0:4], np.mgrid[0:n], np.mgrid[3:0:-1]
+
+
+def mgrid_points(n, a, b):
+    return np.mgrid[a:b:n * 1j, 0:2:complex(0, n)], np.mgrid[a:b:5j], np.mgrid[-1:1:5j, 0:2:3j]
+
+
+def ogrid_disk(n, m, r):
+    y, x = np.ogrid[0:n, 0:m]
+    return (x - m / 2) ** 2 + (y - n / 2) ** 2 < r * r, y, x
+
+
+def mgrid_zero_step(n):
+    return np.mgrid[0:n:0]

@@ -297,3 +297,20 @@ def test_legacy_binomial_is_numpys(n, p, seed):
 @pytest.mark.parametrize("n,p", [(-1, 0.5), (3, 1.5), (3, -0.1), (3, float("nan"))])
 def test_legacy_binomial_errors(n, p):
     check_all_levels(K.legacy_binomials, n, p, 3, 1)
+
+
+@EX
+@given(st.integers(-2, 6), st.integers(-2, 6))
+def test_mgrid_ogrid(n, m):
+    check_all_levels(K.mgrids, n, m)                       # negative lengths raise NumPy's ValueError
+    check_all_levels(K.ogrid_disk, n, m, 2.0)
+
+
+@EX
+@given(st.integers(0, 6), st.floats(-5, 5), st.floats(-5, 5))
+def test_mgrid_points(n, a, b):
+    check_all_levels(K.mgrid_points, n, a, b)
+
+
+def test_mgrid_zero_step():
+    check_all_levels(K.mgrid_zero_step, 3)                 # ZeroDivisionError

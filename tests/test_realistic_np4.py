@@ -225,7 +225,6 @@ CASES.update(CASES2)
 # Known gaps: each a CompileError today (or, for the last, a documented difference).
 XFAIL = {
     "general_eigvals": "np.linalg.eigvals (complex results) is not supported",
-    "mgrid_points": "np.mgrid is not supported",
     "poly_roots_companion": "np.roots (eigenvalues of the companion matrix) is not supported",
     "complex_arrays": "assigning to a.real / a.imag is not supported",
     "fft_power": "np.fft is not supported",
