@@ -250,3 +250,19 @@ def ogrid_disk(n, m, r):
 
 def mgrid_zero_step(n):
     return np.mgrid[0:n:0]
+
+
+def set_parts(n, re, im):
+    z = np.zeros(n, dtype=np.complex128)
+    z.real = re
+    z.imag = -im * 0.5
+    w = np.ones((2, n), dtype=np.complex64)
+    w.imag = re
+    x = np.zeros(n)
+    x.real = im
+    return z, w, x
+
+
+def set_imag_of_real(x):
+    x.imag = 1.0
+    return x

@@ -314,3 +314,16 @@ def test_mgrid_points(n, a, b):
 
 def test_mgrid_zero_step():
     check_all_levels(K.mgrid_zero_step, 3)                 # ZeroDivisionError
+
+
+@EX
+@given(st.integers(1, 5), st.floats(-10, 10))
+def test_assign_real_imag(n, s):
+    check_all_levels(K.set_parts, n, np.arange(n) * s, np.linspace(0, s, n))
+    check_all_levels(K.set_parts, n, s, 2.0)
+    check_all_levels(K.set_parts, n, np.arange(n + 1.0), 1.0)           # broadcasting error
+
+
+def test_assign_imag_of_real_array_is_a_compile_error():
+    with pytest.raises(CompileError, match="a.imag of a real array"):
+        compiled(K.set_imag_of_real)(np.zeros(3))

@@ -226,7 +226,6 @@ CASES.update(CASES2)
 XFAIL = {
     "general_eigvals": "np.linalg.eigvals (complex results) is not supported",
     "poly_roots_companion": "np.roots (eigenvalues of the companion matrix) is not supported",
-    "complex_arrays": "assigning to a.real / a.imag is not supported",
     "fft_power": "np.fft is not supported",
     "squeeze_column": "np.squeeze without axis=: the result's rank depends on the shape at run time",
 }
