@@ -266,3 +266,24 @@ def set_parts(n, re, im):
 def set_imag_of_real(x):
     x.imag = 1.0
     return x
+
+
+def churn(x, m, idx, rounds):
+    """Every new form in a loop: run many times, memory must not grow (no buffer leaks)."""
+    total = 0.0
+    for _ in range(rounds):
+        parts = np.split(x, 2)
+        total += parts[0][0] + np.gradient(x)[0]
+        c = np.empty_like(x)
+        np.add(x, x, out=c)
+        out = np.zeros(4)
+        np.add.at(out, idx, 1.0)
+        total += c[0] + out[0] + np.select([x > 0], [x], default=0.0)[0]
+        grid = np.mgrid[0:3, 0:4]
+        t = np.take_along_axis(m, np.argsort(m, axis=1), axis=1)
+        w = np.lib.stride_tricks.sliding_window_view(x, 2)
+        q = np.percentile(m, [25.0, 75.0], axis=0)
+        s = m[None] @ m.T
+        total += grid[1, 0, 1] + t[0, 0] + w[0, 0] + q[0, 0] + s[0, 0, 0] + m[np.ix_(idx[:2], idx[:1])][0, 0]
+        total += np.squeeze(m[:, :1], axis=1)[0] + np.linalg.norm(m, axis=1, keepdims=True)[0, 0]
+    return total

@@ -4,6 +4,7 @@ put_along_axis, ix_, squeeze(axis=), indices, lexsort, gradient, polyder, ufunc 
 select (kernels in np4_feature_kernels.py)."""
 
 import re
+import resource
 
 import numpy as np
 import pytest
@@ -327,3 +328,15 @@ def test_assign_real_imag(n, s):
 def test_assign_imag_of_real_array_is_a_compile_error():
     with pytest.raises(CompileError, match="a.imag of a real array"):
         compiled(K.set_imag_of_real)(np.zeros(3))
+
+
+def test_nothing_leaks():
+    x = np.arange(1.0, 9.0)
+    m = np.arange(12.0).reshape(3, 4) % 5
+    idx = np.array([0, 2, 2, 1])
+    f = compiled(K.churn)
+    assert f(x, m, idx, 3) == pytest.approx(K.churn(x, m, idx, 3))
+    f(x, m, idx, 2000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    f(x, m, idx, 100_000)          # ~20 arrays a round: leaking any would be tens of MB
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 20_000
