@@ -609,12 +609,17 @@ class CallLowering:
         if name not in _NUMPY_UFUNCS or node.keywords:
             return self.call_ufunc_any(name, node)
         fn, arity = _NUMPY_UFUNCS[name]
+        if len(node.args) == arity + 1:
+            return self.call_ufunc_any(name, node)          # the output array, positional
         if len(node.args) != arity:
             self.positional(node, f"numpy.{name}", arity)
         args = [self.lazy(a) for a in node.args]
         if any(is_array_like(a) for a in args):
             e = self.ufunc_expr(name, args, node)
             return e
+        if name in ("floor", "ceil", "trunc", "fmod") and all(
+                isinstance(getattr(a, "type", None), (T.IntType, T.BoolType)) for a in args):
+            return self.element(self.ufunc_expr(name, args, node), [], 0, node)     # NumPy 2: ints stay ints
         if any(isinstance(getattr(a, "type", None), T.ComplexType) for a in args):
             return self.complex_scalar_ufunc(name, args, node)
         loc = self.loc(node)

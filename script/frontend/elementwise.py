@@ -147,11 +147,13 @@ class ElementwiseLowering:
                        f"{', '.join(map(str, dts))}, which compiled code does not support", node)
         return types
 
-    def where_expr(self, cond, x, y, node) -> ArrayExpr:
+    def where_expr(self, cond, x, y, node, t: T.Type | None = None) -> ArrayExpr:
+        """``np.where(cond, x, y)``, in NumPy's dtype of `x` and `y` unless `t` is given."""
         import numpy as np
         from script.frontend.typeinfer import dtype_to_type
         c, a, b = (self.as_expr(v, node) for v in (cond, x, y))
-        t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
+        if t is None:
+            t = dtype_to_type(np.result_type(numpy_operand(a, True), numpy_operand(b, True)))
         ndim = max(c.ndim, a.ndim, b.ndim)
         e = ArrayExpr("op", t, ndim, name="where", args=(c, a, b), loop=(T.BOOL, t, t),
                       shape=tuple(self.broadcast_dims([c.shape, a.shape, b.shape], ndim, node)))
@@ -291,9 +293,25 @@ class ElementwiseLowering:
                 return emit("cmp", [x, x], T.BOOL, "ne")
             ax = emit("abs", [x])
             return emit("cmp", [ax, Const(float("inf"), t)], T.BOOL, "eq" if name == "isinf" else "lt")
+        if name in ("floor", "ceil", "trunc") and not isinstance(t, T.FloatType):
+            return x                                    # NumPy 2's int and bool loops: the value
+        if name == "fmod" and not isinstance(t, T.FloatType):
+            return self.int_fmod(vals[0], vals[1], node)
         if name in _MATH:
             return emit("math", vals, None, _MATH[name])
         self.error(f"numpy.{name} is not supported on arrays in compiled code", node)
+
+    def int_fmod(self, a: Value, b: Value, node) -> Value:
+        """NumPy's fmod of ints: C's remainder, the sign of `a` (0 by zero)."""
+        loc = self.loc(node)
+        t = a.type
+        r = self.np_divmod_part("remainder", a, b, node)   # the sign of `b`, 0 by zero
+        if not t.signed:
+            return r
+        differ = self.emit("xor", [self.cmp("lt", a, Const(0, t), node), self.cmp("lt", b, Const(0, t), node)],
+                           T.BOOL, None, loc)
+        fix = self.emit("and", [differ, self.cmp("ne", r, Const(0, t), node)], T.BOOL, None, loc)
+        return self.emit("select", [fix, self.emit("sub", [r, b], t, None, loc), r], t, None, loc)
 
     def mixed_sign_cmp(self, pred: str, a: Value, b: Value, node) -> Value:
         """NumPy's exact comparison of an int64 and a uint64 (its ``qQ->?`` loops): a
@@ -524,12 +542,13 @@ class ElementwiseLowering:
             if dropped < extra:
                 ones = both(ones, self.cmp("eq", shape[dropped], Const(1, T.I64), node))
 
-    def check_in_place(self, dst: Value, e: ArrayExpr, node) -> bool:
-        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked): the inputs must
-        broadcast together (the message lists the output's shape too), and to `dst`'s own.
-        False when the broadcast shape has more axes than `dst` (``q[1] -= q``): NumPy then
-        raises whatever the lengths (even 1), so the statement always raises when it runs."""
-        dims = list(e.args[0].shape)
+    def check_in_place(self, dst: Value, e: ArrayExpr, node, dims: list | None = None) -> bool:
+        """NumPy's errors for ``dst op= v`` (`e` is ``dst op v``, unchecked; or any ufunc
+        call with output `dst` of lengths `dims`): the inputs must broadcast together (the
+        message lists the output's shape too), and to `dst`'s own. False when the broadcast
+        shape has more axes than `dst` (``q[1] -= q``): NumPy then raises whatever the
+        lengths (even 1), so the statement always raises when it runs."""
+        dims = list(e.args[0].shape) if dims is None else dims
         self.check_call(e, node, output=dims)
         out = list(e.shape)
         fits = len(out) <= len(dims)
@@ -572,19 +591,50 @@ class ElementwiseLowering:
 
     def call_ufunc_any(self, name: str, node) -> Value:
         """A call of NumPy ufunc `name`: element-wise on arrays; on scalars, NumPy's
-        semantics of one element (NaN or inf, never an exception)."""
-        if node.keywords:
-            self.error(f"numpy.{name}() keyword arguments are not supported in compiled code", node)
+        semantics of one element (NaN or inf, never an exception). ``out=`` (or one more
+        positional argument) writes the result into that array, as ``out[...] = ...`` with
+        NumPy's 'same_kind' cast, and returns it."""
         import numpy as np
         nin = getattr(np, _ALIASES.get(name, name)).nin
-        if len(node.args) != nin:
+        out_node = node.args[nin] if len(node.args) == nin + 1 else None
+        for kw in node.keywords:
+            if kw.arg != "out" or out_node is not None:
+                self.error(f"numpy.{name}() keyword argument '{kw.arg}' is not supported in compiled code",
+                           kw.value)
+            out_node = kw.value
+        if isinstance(out_node, ast.Tuple) and len(out_node.elts) == 1:
+            out_node = out_node.elts[0]
+        nargs = len(node.args) - (out_node is not None and len(node.args) == nin + 1)
+        if nargs != nin:
             self.error(f"numpy.{name}() takes {nin} argument{'s' if nin > 1 else ''} ({len(node.args)} given)",
                        node)
-        args = [self.lazy(a) for a in node.args]
+        args = [self.lazy(a) for a in node.args[:nin]]
+        if out_node is not None:
+            return self.ufunc_into(name, args, out_node, node)
         e = self.ufunc_expr(name, args, node)
         if e.ndim:
             return e
         return self.element(e, [], 0, node)
+
+    def ufunc_into(self, name: str, args: list, out_node, node) -> Value:
+        """``np.<name>(*args, out=dst)``: the result stored into the array `dst`, which is
+        returned."""
+        import numpy as np
+        from script.frontend.typeinfer import numpy_name
+        dst = self.expr(out_node)
+        if not isinstance(dst.type, T.ArrayType):
+            self.error(f"numpy.{name}() takes an array for out= here, not {dst.type}", out_node)
+        e = self.ufunc_expr(name, args, node, False)
+        if not np.can_cast(numpy_name(e.dtype), numpy_name(dst.type.dtype), "same_kind"):
+            self.error(f"Cannot cast ufunc '{name}' output from dtype('{numpy_name(e.dtype)}') to "
+                       f"dtype('{numpy_name(dst.type.dtype)}') with casting rule 'same_kind'", node)
+        dims = self.dims_of(dst, node)
+        shapes = [list(a.shape) for a in (e.call or e.args)] + [dims]     # NumPy: with the output's
+        full = self.broadcast_dims(shapes, max(len(d) for d in shapes), node)
+        self.broadcast_error(self.mismatch(shapes, full, node), shapes, node)
+        if self.check_in_place(dst, e, node, dims):
+            self.store_expr(dst, e, node)
+        return dst
 
     def np_where(self, node, name):
         cond, x, y = self.np_args(node, name, ("condition", "x", "y"), 1)
@@ -597,6 +647,32 @@ class ElementwiseLowering:
         elif not isinstance(self.as_expr(c, node).dtype, T.BoolType):
             c = self.ufunc_expr("not_equal", [c, Const(0, T.I64)], node)     # NumPy's cast to bool
         e = self.where_expr(c, self.lazy(x), self.lazy(y), node)
+        return e if e.ndim else self.element(e, [], 0, node)
+
+    def np_select(self, node, name):
+        """``np.select(condlist, choicelist, default=0)`` of lists (or tuples) written at the
+        call: nested ``np.where``s, the first true condition's choice, in NumPy's
+        ``result_type`` of every choice and the default together."""
+        import numpy as np
+        from script.frontend.typeinfer import dtype_to_type
+        conds, choices, default = self.np_args(node, name, ("condlist", "choicelist", "default"), 2)
+        for what, arg in (("condlist", conds), ("choicelist", choices)):
+            if not isinstance(arg, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in arg.elts):
+                self.error(f"numpy.select() takes a list written at the call for '{what}' here", arg)
+        if len(conds.elts) != len(choices.elts):
+            self.error("list of cases must be same length as list of conditions", node)
+        if not conds.elts:
+            self.error("select with an empty condition list is not possible", node)
+        cs = [self.as_expr(self.lazy(c), c) for c in conds.elts]
+        vs = [self.as_expr(self.lazy(v), v) for v in choices.elts]
+        d = self.as_expr(Const(0, T.I64) if default is None else self.lazy(default), default or node)
+        for i, (c, c_node) in enumerate(zip(cs, conds.elts)):
+            if not isinstance(c.dtype, T.BoolType):
+                self.error(f"invalid entry {i} in condlist: should be boolean ndarray", c_node)
+        t = dtype_to_type(np.result_type(*(numpy_operand(v, True) for v in vs + [d])))
+        e = d
+        for c, v in reversed(list(zip(cs, vs))):
+            e = self.where_expr(c, v, e, node, t)
         return e if e.ndim else self.element(e, [], 0, node)
 
     def np_clip(self, node, name, first=None):
@@ -721,7 +797,8 @@ def _root(v: Value) -> Value:
 
 def _register() -> None:
     from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
-    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip})
+    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip,
+                            "select": ElementwiseLowering.np_select})
 
 
 _register()

@@ -169,6 +169,11 @@ class ExprLowering(OptionalLowering):
         flat = self.flat_load(node)         # arrays.py: a.flat[i]
         if flat is not None:
             return flat
+        if isinstance(node.value, ast.Attribute) and node.value.attr in ("mgrid", "ogrid"):
+            from script.frontend.numpy_grids import index_grid_name, lower_index_grid
+            grid = index_grid_name(self, node)
+            if grid is not None:
+                return lower_index_grid(self, node, grid)
         base = self.lazy_opt(node.value)
         if is_optional(base):
             base = self.unwrap(base, node, "'NoneType' object is not subscriptable")

@@ -323,8 +323,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.error(f"cannot assign to {type(target).__name__.lower()}", target)
 
     def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
-        """``obj.f = value`` for an instance of a class (records.py)."""
+        """``obj.f = value`` for an instance of a class (records.py), and ``a.real = v`` /
+        ``a.imag = v`` for an array: `v` written into that part, broadcast (complex_arrays.py)."""
         base = self.callee_ref(target.value)
+        if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
+            self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
+            return
         if not isinstance(getattr(base, "type", None), T.ClassType):
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from script.frontend.mt19937 import NUMPY_GAUSS, NUMPY_WORDS, init_by_array, next_double
+from script.frontend.npbinomial import binomial
 from script.frontend.nprandom import (_count, _interval, _randint, _sample, permutation,
                                       permutation_of_int, random_sample, shuffle,
                                       standard_exponential, standard_normal, uniform)
@@ -196,6 +197,6 @@ def _poisson(mt, lam: float) -> int:
             return k
 
 
-__all__ = ["choice", "choice_of_int", "choice_of_int_p", "choice_p", "exponential", "integers",
+__all__ = ["binomial", "choice", "choice_of_int", "choice_of_int_p", "choice_p", "exponential", "integers",
            "normal", "permutation", "permutation_of_int", "poisson", "random", "seed_generator",
            "shuffle", "standard_exponential", "standard_normal", "uniform"]

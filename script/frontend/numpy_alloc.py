@@ -447,11 +447,11 @@ class AllocLowering:
                            f"(up to {max(numpy_lib.TOLIST)} axes: lists of lists)", node)
         if name in ("std", "var") and self.axis_given(node, 0):
             return self.std_var(node, name, first=arr)
-        from script.frontend import numpy_shape
+        from script.frontend import numpy_along, numpy_shape
         from script.frontend.numpy_lib_call import call_library
         if fn is not None:
             return call_library(self, node, name, first=arr, fn=fn)
-        if name in numpy_shape.METHODS:
+        if name in numpy_shape.METHODS or name in numpy_along.METHODS:
             return call_library(self, node, name, first=arr)
         if name == "nonzero":
             from script.frontend.numpy_lib_call import call_library

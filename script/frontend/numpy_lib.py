@@ -212,7 +212,9 @@ def percentile(a, q, axis=None):
         for i in range(flat.shape[0]):
             if flat[i] < 0 or flat[i] > 100:
                 raise ValueError("Percentiles must be in the range [0, 100]")
-        return _quantiles(a, q / 100.0)
+        if axis is None:
+            return _quantiles(a, q / 100.0)
+        return _quantiles_along(sort(a, axis), axis, q / 100.0)
     if q < 0 or q > 100:
         raise ValueError("Percentiles must be in the range [0, 100]")
     if axis is None:
@@ -227,7 +229,9 @@ def quantile(a, q, axis=None):
         for i in range(flat.shape[0]):
             if flat[i] < 0 or flat[i] > 1:
                 raise ValueError("Quantiles must be in the range [0, 1]")
-        return _quantiles(a, q * 1.0)
+        if axis is None:
+            return _quantiles(a, q * 1.0)
+        return _quantiles_along(sort(a, axis), axis, q * 1.0)
     if q < 0 or q > 1:
         raise ValueError("Quantiles must be in the range [0, 1]")
     if axis is None:
@@ -243,6 +247,25 @@ def _quantiles(a, q):
     for i in range(qs.shape[0]):
         flat[i] = _quantile_sorted(s, qs[i])
     return out
+
+
+def _quantiles_along(s, axis, q):
+    """The quantiles `q` (an array) of each lane of the sorted 1-d or 2-d `s` along `axis`:
+    NumPy's shape, `q.shape` followed by the lanes."""
+    if s.ndim == 1:
+        _axis(axis, 1)
+        return _quantiles(s, q)
+    if s.ndim != 2:
+        raise ValueError("axis= takes a 1-d or 2-d array here")
+    ax = _axis(axis, 2)
+    n = s.shape[1 - ax]
+    qs = q.ravel()
+    out = np.empty((qs.shape[0], n))
+    for k in range(qs.shape[0]):
+        for i in range(n):
+            lane = s[:, i] if ax == 0 else s[i, :]
+            out[k, i] = _quantile_sorted(lane, qs[k])
+    return out.reshape(q.shape + (n,))
 
 
 def _quantile_sorted(s, q):
@@ -568,6 +591,19 @@ def linalg_norm(x, ord=None, axis=None):
     out = np.empty(n, dtype=f.dtype)
     for i in range(n):
         out[i] = _vector_norm(f[:, i] if ax == 0 else f[i, :], ord)
+    return out
+
+
+def linalg_norm_keepdims(x, ord=None, axis=None):
+    """``np.linalg.norm(..., keepdims=True)``: the norm with the reduced axes kept, of
+    length 1."""
+    r = linalg_norm(x, ord, axis)
+    if axis is not None and x.ndim == 2:
+        if _axis(axis, 2) == 0:
+            return r.reshape(1, r.shape[0])
+        return r.reshape(r.shape[0], 1)
+    out = np.empty(x.ndim * (1,), dtype=(x.ravel()[:0] * 1.0).dtype)
+    out.ravel()[0] = r
     return out
 
 

@@ -27,11 +27,11 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_select,
-                                 numpy_shape, numpy_signal, numpy_stats)
+    from script.frontend import (numpy_along, numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more,
+                                 numpy_select, numpy_shape, numpy_signal, numpy_split, numpy_stats)
     table = {}
     for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
-                   numpy_more, numpy_select):
+                   numpy_more, numpy_select, numpy_along, numpy_split):
         for name, fn in vars(module).items():
             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__:
                 table[name.replace("linalg_", "linalg.", 1)] = fn
@@ -58,6 +58,8 @@ def library_name(obj) -> str | None:
         return name
     if getattr(np.linalg, name, None) is obj and "linalg." + name in library():
         return "linalg." + name
+    if name == "sliding_window_view" and obj is np.lib.stride_tricks.sliding_window_view:
+        return name
     return None
 
 
@@ -109,7 +111,8 @@ def _is_static(low, arg: ast.AST) -> bool:
 # NumPy function -> {flag: the library function to call when only that flag is a constant
 # True}: flags that change the type of the result (a tuple instead of an array).
 FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"},
-              "histogram": {"density": "histogram_density"}}
+              "histogram": {"density": "histogram_density"},
+              "linalg.norm": {"keepdims": "linalg.norm_keepdims"}}
 
 
 def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
@@ -272,10 +275,29 @@ def _check_bins(low, vals, nodes, node) -> None:
         low, vals, nodes, node)
 
 
+def _check_squeeze(low, vals, nodes, node) -> None:
+    axis = vals.get("axis")
+    if axis is None or isinstance(axis.type, T.NoneType):
+        low.error("numpy.squeeze() without axis= is not supported in compiled code: the rank of its "
+                  "result depends on the shape at run time (pass axis=)", node)
+    if not isinstance(axis.type, (T.IntType, T.BoolType)):
+        low.error(f"numpy.squeeze() takes one int axis here, not {axis.type}", nodes["axis"])
+
+
+def _check_lexsort(low, vals, nodes, node) -> None:
+    keys = vals["keys"]
+    if isinstance(keys.type, T.TupleType) and not 1 <= len(keys.type.elems) <= 4:
+        low.error("numpy.lexsort() takes a tuple of one to four keys (or a 2-d array) here", nodes["keys"])
+    if not isinstance(keys.type, (T.TupleType, T.ArrayType)):
+        low.error(f"numpy.lexsort() takes a tuple of arrays or a 2-d array here, not {keys.type}", nodes["keys"])
+
+
 _SQUARE = _check_rank("a", (2,), "numpy.linalg takes a 2-d array here")
 
 CHECKS = {
     "bincount": _check_bincount,
+    "squeeze": _check_squeeze,
+    "lexsort": _check_lexsort,
     "histogram": _check_bins,
     "histogram_density": _check_bins,
     "digitize": _check_rank("bins", (1,), "object too deep for desired array (the bins must be 1-d)"),

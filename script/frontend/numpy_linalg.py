@@ -64,9 +64,11 @@ class LinalgLowering:
             if not isinstance(v.type, T.ArrayType):
                 self.error(f"{what} of {a.type} and {b.type} is not supported in compiled code (it "
                            "takes two arrays; scale by a scalar with *)", node)
-            if v.type.ndim > 2:
+        if max(a.type.ndim, b.type.ndim) > 2:
+            if how != "matmul":
                 self.error(f"{what} of arrays of more than 2 dimensions is not supported in compiled "
-                           "code", node)
+                           "code (use @ or np.matmul)", node)
+            return self.stacked_matmul(a, b, what, node)
         dtype = product_type(a.type.dtype, b.type.dtype)
         self.check_aligned(a, b, how, node)
         zero = Const(0, T.I64) if isinstance(dtype, T.BoolType) else Const(0.0 if isinstance(
@@ -94,6 +96,29 @@ class LinalgLowering:
         else:
             loops(self.c_layout(a, node), self.c_layout(b, node))
         return out
+
+    def stacked_matmul(self, a: Value, b: Value, what: str, node) -> Value:
+        """`a @ b` with an operand of more than two axes: a stack of matrix products over the
+        leading axes (broadcast, a length 1 stretching), as the einsum ``...ij,...jk->...ik``
+        written for these ranks (numpy_einsum.py); NumPy's error when the core lengths differ.
+        Float sums run in index order (NumPy's BLAS may differ by rounding)."""
+        from script.frontend.numpy_einsum import EinsumError, einsum_function
+        if isinstance(a.type.dtype, T.BoolType) or isinstance(b.type.dtype, T.BoolType):
+            self.error(f"{what} of bool arrays of more than 2 dimensions is not supported in compiled code", node)
+        da, db = self.dims_of(a, node), self.dims_of(b, node)
+        k_b = db[0] if b.type.ndim == 1 else db[-2]
+        self.raise_if(self.cmp("ne", da[-1], k_b, node), "ValueError", _MATMUL_MISMATCH, node, [k_b, da[-1]])
+        batch = "abcdefgh"
+        nb = max(a.type.ndim, b.type.ndim) - 2
+        sa = batch[nb - (a.type.ndim - 2):nb] + "ik" if a.type.ndim > 1 else "k"
+        sb = batch[nb - (b.type.ndim - 2):nb] + "kj" if b.type.ndim > 1 else "k"
+        out = batch[:nb] + ("i" if a.type.ndim > 1 else "") + ("j" if b.type.ndim > 1 else "")
+        try:
+            fn = einsum_function(f"{sa},{sb}->{out}", [a.type, b.type])
+        except EinsumError as e:
+            self.error(f"{what}: {e}", node)
+        call = ast.copy_location(ast.Call(func=ast.Name(id="matmul", ctx=ast.Load()), args=[], keywords=[]), node)
+        return self.call_script(self.ctx.info_for(fn), call, leading=(a, b))
 
     def with_blas(self, out: Value, a: Value, b: Value, loops, node) -> None:
         """`out = a @ b` by the platform's BLAS (the `gemm` op) where it has one and the

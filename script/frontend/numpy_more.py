@@ -1,8 +1,9 @@
 """More of NumPy written in the compiled subset: element-wise functions that NumPy defines by
-a formula (`deg2rad`, `logaddexp`, `sinc`, `heaviside`, `signbit`, `fix`, ...), `vdot`,
-`inner`, `logspace`, `geomspace`, `cov`, `corrcoef`, `linalg.matrix_power`, the NaN-skipping
-`nancumsum`, `nancumprod`, `nanmedian`, `nanpercentile`, `nanquantile`, and the set
-functions `isin`, `intersect1d`, `union1d`, `setdiff1d`, ``unique(..., return_counts=True)``.
+a formula (`deg2rad`, `logaddexp`, `sinc`, `heaviside`, `signbit`, `isposinf`, `isneginf`,
+`fix`, ...), `vdot`, `inner`, `logspace`, `geomspace`, `cov`, `corrcoef`,
+`linalg.matrix_power`, the NaN-skipping `nancumsum`, `nancumprod`, `nanmedian`,
+`nanpercentile`, `nanquantile`, and the set functions `isin`, `intersect1d`, `union1d`,
+`setdiff1d`, ``unique(..., return_counts=True)``.
 
 Compiled like numpy_lib's functions (see numpy_lib_call). The element-wise ones are whole
 array expressions, so they take scalars, arrays and broadcasting as the ufuncs they are made
@@ -49,6 +50,14 @@ def degrees(x):
 
 def signbit(x):
     return np.copysign(1.0, x) < 0
+
+
+def isposinf(x):
+    return np.isinf(x) & (x > 0)
+
+
+def isneginf(x):
+    return np.isinf(x) & (x < 0)
 
 
 def fix(x):

@@ -341,6 +341,8 @@ class ReduceLowering:
         multiply, maximum, minimum (and logical_and/or's reduce): the reductions and running
         reductions above, along axis 0 unless told (``axis=None``: the flattened array)."""
         ufunc, method = name.split(".")
+        if method == "at":
+            return self.ufunc_at(node, ufunc)
         a_node, axis_node = self.np_args(node, name, ("array", "axis"), 1)
         if axis_node is None:
             axis_node = ast.copy_location(ast.Constant(0), node)
@@ -349,6 +351,37 @@ class ReduceLowering:
             kind = _REDUCE_OF[ufunc]
             return NUMPY_FUNCTIONS[kind](self, call, kind)
         return self.np_cumulative(call, name, _ACCUMULATE_OF[ufunc])
+
+    def ufunc_at(self, node, ufunc: str):
+        """``np.<ufunc>.at(a, indices, b)`` at the user's call: `a` an array, `indices` an int or
+        a 1-d int array (a list of ints made one), and NumPy's 'same_kind' rule for the result cast
+        back into `a` (a CompileError with NumPy's UFuncTypeError text)."""
+        import numpy as np
+
+        from script.frontend import numpy_along
+        from script.frontend.numpy_lib_call import call_library
+        from script.frontend.typeinfer import numpy_name
+        if len(node.args) != 3 or node.keywords:
+            self.error(f"numpy.{ufunc}.at() takes three positional arguments here: (a, indices, b)", node)
+        a, idx, b = (self.expr(arg) for arg in node.args)
+        if isinstance(idx.type, T.ListType):
+            idx = self.list_to_array(idx, None, node.args[1])
+        for v, arg in ((a, node.args[0]), (b, node.args[2])):
+            self.pre_evaluated[id(arg)] = v
+        if not isinstance(a.type, T.ArrayType):
+            self.error(f"numpy.{ufunc}.at() takes an array to modify, not {a.type}", node.args[0])
+        self.pre_evaluated[id(node.args[1])] = idx
+        if isinstance(idx.type, T.ArrayType):
+            if idx.type.ndim != 1 or not isinstance(idx.type.dtype, T.IntType):
+                self.error(f"numpy.{ufunc}.at() takes a 1-d array of int indices here", node.args[1])
+        elif not isinstance(idx.type, T.IntType):
+            self.error(f"numpy.{ufunc}.at() takes an int or a 1-d array of int indices here, not {idx.type}",
+                      node.args[1])
+        e = self.ufunc_expr(ufunc, [a, b], node, False)
+        if not np.can_cast(numpy_name(e.dtype), numpy_name(a.type.dtype), "same_kind"):
+            self.error(f"Cannot cast ufunc '{ufunc}' output from dtype('{numpy_name(e.dtype)}') to "
+                      f"dtype('{numpy_name(a.type.dtype)}') with casting rule 'same_kind'", node)
+        return call_library(self, node, f"{ufunc}_at", fn=getattr(numpy_along, f"{ufunc}_at"))
 
     def cumulative(self, arr: Value, name: str, axis: int | None, node) -> Value:
         """`np.cumsum`/`np.cumprod` (and `maximum`/`minimum`: their accumulate, NaNs carried
@@ -521,15 +554,16 @@ _KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
 _REDUCE_OF = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
               "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE_OF = {"add": "cumsum", "multiply": "cumprod", "maximum": "maximum", "minimum": "minimum"}
+_AT = ("add", "subtract", "multiply", "maximum", "minimum")      # np.<ufunc>.at (numpy_along)
 
 
 def ufunc_method(obj) -> str | None:
-    """``"maximum.accumulate"`` when `obj` is such a method of a NumPy ufunc (np_ufunc_method),
+    """``"maximum.accumulate"`` (``"add.at"``) when `obj` is such a method of a NumPy ufunc (np_ufunc_method),
     else None."""
     ufunc = getattr(obj, "__self__", None)
     if type(ufunc).__name__ != "ufunc" or getattr(ufunc, "__name__", None) is None:
         return None
-    table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF}.get(getattr(obj, "__name__", None))
+    table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF, "at": _AT}.get(getattr(obj, "__name__", None))
     return None if table is None or ufunc.__name__ not in table else f"{ufunc.__name__}.{obj.__name__}"
 NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})
 NUMPY_FUNCTIONS.update({"cumsum": ReduceLowering.np_cumulative, "cumprod": ReduceLowering.np_cumulative})

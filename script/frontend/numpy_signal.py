@@ -1,5 +1,5 @@
 """NumPy's sequence functions written in the compiled subset: `convolve`, `correlate`,
-`polyval`, `trapezoid`.
+`polyval`, `polyder`, `trapezoid`.
 
 Compiled like numpy_lib's functions (numpy_lib_call routes the calls: ``mode`` strings
 arrive as NumPy's own codes, 0 valid, 1 same, 2 full). Sums run in index order; NumPy's
@@ -83,6 +83,17 @@ def polyval(p: np.ndarray, x: np.ndarray):
     y = np.zeros(x.shape, dtype=(x.ravel()[:0] * p[:0]).dtype)
     for i in range(p.shape[0]):
         y = y * x + p[i]
+    return y
+
+
+def polyder(p: np.ndarray, m=1):
+    """The coefficients of the `m`-th derivative of polynomial `p` (m = 0: `p`, in the
+    derivative's dtype)."""
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    y = p + np.zeros(p.shape[0], dtype=np.int64)
+    for _ in range(m):
+        y = y[:-1] * np.arange(y.shape[0] - 1, 0, -1)
     return y
 
 

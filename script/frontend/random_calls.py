@@ -26,14 +26,16 @@ _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sa
           "randn": "standard_normal", "standard_normal": "standard_normal", "uniform": "uniform",
           "normal": "normal", "exponential": "exponential",
           "standard_exponential": "standard_exponential", "randint": "randint",
-          "shuffle": "shuffle", "permutation": "permutation", "choice": "choice"}
+          "shuffle": "shuffle", "permutation": "permutation", "choice": "choice",
+          "binomial": "binomial"}
 
 
 # Generator method -> npgenerator function name
 _GENERATOR = {"random": "random", "normal": "normal", "standard_normal": "standard_normal",
               "uniform": "uniform", "integers": "integers", "exponential": "exponential",
               "standard_exponential": "standard_exponential", "choice": "choice",
-              "shuffle": "shuffle", "permutation": "permutation", "poisson": "poisson"}
+              "shuffle": "shuffle", "permutation": "permutation", "poisson": "poisson",
+              "binomial": "binomial"}
 
 
 class CompiledGenerator:
