@@ -143,7 +143,8 @@ def settle_returned(builder, t: T.Type, node=None) -> bool:
 
 def settle_deferred_returns(builder) -> None:
     """At a round's end, the returns `settle_returned` put off: redo the round, where the
-    result's type is known by now (a hint), else give them ints."""
+    result's type is known by now (a hint), else where they are returned as they are (to
+    escape to a compiled caller, or hold ints)."""
     if not builder.deferred_returns:
         return
     found = builder.ret_type is not None or any(       # or a store typed one of them already
