@@ -253,10 +253,10 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0)
 
 
 def test_containers_are_released():
-    """Each round makes ~60 KB of strs, lists, tables and instances: 2000 rounds leaking would
-    be over 100 MB."""
+    """Each round makes ~60 KB of strs, lists, tables and instances: 1000 rounds leaking would
+    be over 50 MB."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-c", _MEMORY, "2000"], capture_output=True, text=True, cwd=root,
+    out = subprocess.run([sys.executable, "-c", _MEMORY, "1000"], capture_output=True, text=True, cwd=root,
                          env=dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", "")))
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert int(out.stdout.split()[-1]) < 20_000

@@ -273,6 +273,7 @@ def test_global_lists_of_lists_are_read_only_copies():
         check_all_levels(read_global, i, j)
 
 
+@pytest.mark.slow          # (MALLOC_PERTURB_ over compiled corpora: ~20 s; the leak test stays)
 def test_freed_memory_is_never_read():
     """Kernels that keep rows their lists let go, run with glibc filling freed memory
     (MALLOC_PERTURB_): a row read after its last reference went would show garbage."""

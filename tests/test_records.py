@@ -398,6 +398,7 @@ def _run_child(n: int, **env) -> int:
     return int(out.stdout.split()[-1])
 
 
+@pytest.mark.slow          # (MALLOC_PERTURB_ over compiled corpora: ~20 s; the leak test stays)
 def test_freed_records_are_never_read():
     _run_child(100, MALLOC_PERTURB_="165")
 
