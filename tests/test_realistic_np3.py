@@ -11,6 +11,9 @@ from hypothesis.extra import numpy as hnp
 import realistic_np3 as R
 from difftest import check_all_levels, compiled
 
+# The corpus runs outside CI, which must stay under 15 minutes: `pytest -m slow` runs it.
+pytestmark = pytest.mark.slow
+
 EX = settings(max_examples=8, deadline=None)
 FLOATS = st.floats(-100, 100, allow_nan=False, width=64)
 MAT = hnp.arrays(np.float64, st.tuples(st.integers(2, 6), st.integers(2, 5)), elements=FLOATS)

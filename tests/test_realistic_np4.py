@@ -13,7 +13,8 @@ import pytest
 import realistic_np4 as R
 from difftest import check, compiled
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+# The corpus runs outside CI, which must stay under 15 minutes: `pytest -m slow` runs it.
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"), pytest.mark.slow]
 
 _r = np.random.default_rng(7)
 V = _r.normal(size=24)

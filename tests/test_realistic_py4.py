@@ -24,6 +24,9 @@ import realistic_py4 as R
 import script
 from difftest import check_all_levels
 
+# The corpus runs outside CI, which must stay under 15 minutes: `pytest -m slow` runs it.
+pytestmark = pytest.mark.slow
+
 SET = settings(max_examples=15, deadline=None)
 INTS = st.integers(-30, 30)
 FLOATS = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
@@ -521,6 +524,7 @@ import resource, sys
 sys.path.insert(0, "tests")
 import realistic_py4 as R
 import script
+
 G = {"a": ["b", "c"], "b": ["d"], "c": ["d", "e"], "d": ["f"], "e": ["f"], "f": []}
 I = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3]
 T = "the quick brown fox\njumps over the lazy dog\nthe end"

@@ -71,6 +71,10 @@ class LinalgLowering:
             return self.stacked_matmul(a, b, what, node)
         dtype = product_type(a.type.dtype, b.type.dtype)
         self.check_aligned(a, b, how, node)
+        if isinstance(dtype, T.FloatType) and any(isinstance(v.type.dtype, T.IntType) for v in (a, b)):
+            # int64 with uint64 is float64 in NumPy, which casts both first; the kernels'
+            # element products would meet as ints (an int meeting a u64 is a u64)
+            a, b = (v if v.type.dtype == dtype else self.copy_array(v, node, dtype) for v in (a, b))
         zero = Const(0, T.I64) if isinstance(dtype, T.BoolType) else Const(0.0 if isinstance(
             dtype, T.FloatType) else 0, dtype)
         shape = (a.type.ndim, b.type.ndim)
