@@ -454,7 +454,9 @@ class _FunctionReader:
         if isinstance(t, T.FloatType) and not text.endswith("j"):
             return Const(float(text), t)
         if isinstance(t, T.ComplexType) and text.endswith("j"):
-            re_text, _, im_text = text[:-1].partition("+")
+            body = text[:-1]        # the '+' between the parts, not an exponent's (1e+23+nanj)
+            cut = next(i for i in range(1, len(body)) if body[i] == "+" and body[i - 1] not in "eE")
+            re_text, im_text = body[:cut], body[cut + 1:]
             return Const(complex(float(re_text), float(im_text)), t)
         if text.endswith("j"):
             self.r.fail(f"{text} is not a constant of type {t}", tok)
