@@ -207,22 +207,16 @@ def pairwise(xs):
 
 def groupby_self(xs):
     """groupby(xs): (key, the list of its run) for each run of equal elements."""
-    out = [(xs[0], xs[:0]) for _ in range(0)]
-    i = 0
-    n = len(xs)
-    while i < n:
-        k = xs[i]
-        j = i + 1
-        while j < n and xs[j] == k:
-            j += 1
-        out.append((k, xs[i:j]))
-        i = j
-    return out
+    return _runs(xs, xs)
 
 
 def groupby_key(xs, f):
     """groupby(xs, key=f), calling f once for each element, as CPython does."""
-    keys = [f(x) for x in xs]
+    return _runs(xs, [f(x) for x in xs])
+
+
+def _runs(xs, keys):
+    """(keys[i], the run of xs where keys stay equal to it) for each run."""
     out = [(keys[0], xs[:0]) for _ in range(0)]
     i = 0
     n = len(xs)
