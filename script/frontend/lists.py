@@ -400,6 +400,7 @@ class ListLowering:
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+            self.merge_pending_list(a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
             elem = self.element_type([self.read_type(a), self.read_type(b)], node)
             na, nb = self.list_len(a, node), self.list_len(b, node)
             out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node)
