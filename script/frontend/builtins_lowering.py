@@ -254,6 +254,12 @@ class CallLowering:
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
+        if obj is range and self.builtin_call(node) is range:
+            # A range held as a value (`cols = range(n)`, an argument): the list of its ints,
+            # which iterates, indexes, slices, tests `in` and measures as the range does;
+            # `for`, zip, enumerate, sum... over `range(...)` itself never make it
+            call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
+            return self.builtin_list(call, "list")
         if obj is next and node.args and self.walks_generator(node.args[0]):
             self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
         if obj is tuple and node.args and self.walks_generator(node.args[0]):
