@@ -112,6 +112,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
