@@ -32,7 +32,7 @@ from script.frontend import dictlib
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -457,7 +457,7 @@ class DictLowering:
         values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
         if not all(isinstance(v, Value) for v in keys + values):
             self.error(f"global {kind} '{name}' holds values compiled code cannot use "
-                       "(bools, ints, floats and tuples of them)", node)
+                       "(bools, ints, floats, strs, lists and tuples of them)", node)
         known = (self._meet([k.type for k in keys], node),
                  self._meet([v.type for v in values], node) if values else None)
         t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
@@ -465,6 +465,8 @@ class DictLowering:
         for k, v in zip(keys, values or [None] * len(keys)):
             self.table_store(d, k, v, node)
         self.global_lists[id(d)] = name
+        if any(holds_list(v.type) for v in values):
+            self.global_rows[id(d)] = name      # its values' lists are read-only too (ssa_builder.emit)
         return d
 
     def check_table_writable(self, d: Value, node) -> None:

@@ -360,12 +360,16 @@ class ListLowering:
     def check_list_writable(self, lst: Value, node) -> None:
         """CompileError for a write to a global list (`global_list`)."""
         name = self.global_lists.get(id(lst))
-        if name is not None:
-            copy = f"[list(r) for r in {name}]" if id(lst) in self.global_rows or isinstance(
-                lst.type.elem, T.ListType) else f"list({name})"
-            self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
-                       f"function is compiled, so the write would be lost); copy it first: "
-                       f"xs = {copy}", node)
+        if name is None:
+            return
+        if id(lst) in self.global_rows:         # a list read out of a global list, tuple or dict
+            self.error(f"a list inside global '{name}' is read-only in compiled code (the global is copied "
+                       f"when the function is compiled, so the write would be lost); copy the list "
+                       f"first: xs = list(...)", node)
+        copy = f"[list(r) for r in {name}]" if isinstance(lst.type.elem, T.ListType) else f"list({name})"
+        self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
+                   f"function is compiled, so the write would be lost); copy it first: "
+                   f"xs = {copy}", node)
 
     def list_delete(self, lst: Value, index_node, node) -> None:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""

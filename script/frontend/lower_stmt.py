@@ -52,7 +52,7 @@ from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.random_calls import GENERATOR, assign_default_rng
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -263,9 +263,15 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
             return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str, list)) or x is None
                                           for x in obj):
-            return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
+            items = [self.python_object(x, name, node) for x in obj]
+            if not all(isinstance(v, Value) for v in items):
+                return PyRef(obj, name)
+            t = self.make_tuple(items, node)
+            if holds_list(t.type):          # its lists are read-only, as a global list is
+                self.global_lists[id(t)] = self.global_rows[id(t)] = name
+            return t
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array
             return frozen_array(self, obj, name, node)
