@@ -269,7 +269,10 @@ class CallLowering:
             call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
             return self.builtin_list(call, "list")
         if obj is next and node.args and self.walks_generator(node.args[0]):
-            self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
+            if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
+                self.error(f"next() of a generator held in a variable is not supported in compiled code: "
+                           f"a generator {USE_ERROR}", node)
+            return self.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
         if obj is tuple and node.args and self.walks_generator(node.args[0]):
             self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
                        "length is part of its type, and a generator's is known only when it runs "
