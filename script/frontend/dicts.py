@@ -71,6 +71,7 @@ class DictLowering:
     def table_type(self, node, is_set: bool, known=(None, None)) -> T.HashType:
         """The type of the table made at `node`: its hint, else `known`, else placeholders.
         A hint is (is_set, key type, value type), None for a part not yet known."""
+        node = self.table_origin(node)
         hint = self.hints.get(("table", node))
         if hint is None:
             hint = (is_set,) + tuple(known)
@@ -140,10 +141,25 @@ class DictLowering:
         self.hints_changed = True
         raise Restart()
 
+    def table_origin(self, node):
+        """The node whose table the table made at `node` is (merge_pending_table), else `node`."""
+        while ("table_alias", node) in self.hints:
+            node = self.hints[("table_alias", node)]
+        return node
+
     def merge_pending_table(self, a: T.HashType, b: T.HashType) -> None:
         """Where a table of unknown types (`{}`) meets a known one at a merge, it takes the
-        known types."""
+        known types; where it meets another of unknown types (`d = {}` again in a loop), the
+        second is made as the first from the next round on, so the first store types both."""
         if type(a) is not type(b):
+            return
+        pa, pb = _parts(a), _parts(b)
+        if pa and all(is_pending(p) for p in pa + pb):
+            na, nb = self.table_origin(pa[0].node), self.table_origin(pb[0].node)
+            if na is not nb:
+                self.hints[("table_alias", nb)] = na
+                self.hints_changed = True
+                raise Restart()
             return
         for pending, known in ((a, b), (b, a)):
             parts = _parts(pending)

@@ -149,6 +149,14 @@ class ListLowering:
                 self.hints[("list", pending.key)] = known
                 self.hints_changed = True
                 raise Restart()
+        if isinstance(a, PendingElement) and isinstance(b, PendingElement) and a != b:
+            # two empty lists in one variable (`cur = []` again in a loop): the second is the
+            # first from the next round on, so the first store types both
+            ra, rb = self.resolve_pending(a), self.resolve_pending(b)
+            if ra != rb and isinstance(rb, PendingElement):
+                self.hints[("list", rb.key)] = ra
+                self.hints_changed = True
+                raise Restart()
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
         elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
