@@ -51,6 +51,8 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
 
     def wrap(f):
+        if type(f).__name__ == "_lru_cache_wrapper" and hasattr(getattr(f, "__wrapped__", None), "__code__"):
+            f = f.__wrapped__       # functools.cache/lru_cache: memoized in compiled code (frontend/memo.py)
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
