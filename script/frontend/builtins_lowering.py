@@ -36,6 +36,7 @@ from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
 from script.frontend.bound_methods import bound_method_call
 from script.frontend.memo import cached_function
+from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -241,6 +242,8 @@ class CallLowering:
         routine = _statistics_routine(obj, ref.name, self, node)
         if routine is not None:
             return self.call_script(self.ctx.info_for(routine), node)
+        if numba_python_function(obj) is not None:     # an @njit function (numba_compat.py)
+            return self.call_script(self.ctx.info_for(numba_python_function(obj)), node)
         if cached_function(obj) is not None:       # a module-level functools.cache (memo.py)
             return self.call_script(self.ctx.info_for(cached_function(obj)), node)
         if isinstance(obj, types.FunctionType):

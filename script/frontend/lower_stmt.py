@@ -15,6 +15,7 @@ import builtins as py_builtins
 from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
+from script.frontend.numba_compat import is_numba_object
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -772,10 +773,19 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
+            if isinstance(ref, PyRef) and is_numba_object(ref.obj, "prange") and not node.keywords:
+                return range                # Numba's parallel range: a plain, serial one here
             if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed) and (
                     not node.keywords or ref.obj is enumerate
                     and [k.arg for k in node.keywords] == ["start"]):
                 return ref.obj
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+                and node.func.attr == "prange" and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id not in self.locals:
+            base = self.lookup(node.func.value)       # numba.prange(n), nb.prange(n), script.prange(n)
+            obj = getattr(base.obj, "prange", None) if isinstance(base, PyRef) else None
+            if obj is range or is_numba_object(obj, "prange"):
+                return range
         return None
 
     def iterable(self, node):
