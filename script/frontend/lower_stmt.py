@@ -52,7 +52,7 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.random_calls import GENERATOR, assign_default_rng
+from script.frontend.random_calls import assign_default_rng
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
@@ -128,7 +128,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
-        self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
+        self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -208,7 +208,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if scoped is not None:
             return self.read(scoped, self.loc(node))
         if name in self.rng_names:
-            return PyRef(GENERATOR, name)
+            return PyRef(self.rng_names[name], name)
         if name in self.locals:
             value = self.read_local(name, node)
             if is_optional(value):
