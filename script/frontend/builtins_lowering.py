@@ -27,7 +27,7 @@ from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
-from script.frontend.instance_test import lower_isinstance
+from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
 from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of
@@ -1010,7 +1010,7 @@ _BUILTIN_HANDLERS = {
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
-    id(isinstance): lower_isinstance,
+    id(isinstance): lower_isinstance, id(hasattr): lower_hasattr, id(getattr): lower_getattr,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
     id(reversed): lambda self, node, name: self.list_of(node, node),   # as a value: a list
