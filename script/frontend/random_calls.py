@@ -101,11 +101,15 @@ PY_RANDOM = CompiledRandom()
 
 def is_default_rng(low, func: ast.AST) -> bool:
     """Whether `func` names ``numpy.random.default_rng`` (a name or an attribute chain)."""
+    return _names(low, func, "numpy.random", "default_rng")
+
+
+def _names(low, func: ast.AST, module_name: str, name: str) -> bool:
+    """Whether `func` (a name or an attribute chain) names ``<module_name>.<name>``. Nothing
+    but a name or attribute spelled `name` is resolved: every call assigned comes here."""
     from script.frontend.lower_stmt import PyRef
-    if not isinstance(func, (ast.Name, ast.Attribute)):
+    if not isinstance(func, (ast.Name, ast.Attribute)) or getattr(func, "id", getattr(func, "attr", None)) != name:
         return False
-    if getattr(func, "id", getattr(func, "attr", None)) != "default_rng":
-        return False                    # resolve nothing else: every call assigned comes here
     node = func
     while isinstance(node, ast.Attribute):
         node = node.value
@@ -115,8 +119,8 @@ def is_default_rng(low, func: ast.AST) -> bool:
         ref = low.callee_ref(func)
     except Exception:                   # noqa: BLE001 - not a name of a Python object
         return False
-    module = sys.modules.get("numpy.random")
-    return isinstance(ref, PyRef) and module is not None and ref.obj is module.default_rng
+    module = sys.modules.get(module_name)
+    return isinstance(ref, PyRef) and module is not None and ref.obj is getattr(module, name)
 
 
 def make_generator(low, node: ast.Call):
@@ -136,31 +140,13 @@ def make_generator(low, node: ast.Call):
     return PyRef(GENERATOR, "default_rng()")
 
 
-def _is_random_class(low, func: ast.AST) -> bool:
-    """Whether `func` names ``random.Random`` (a name or an attribute chain)."""
-    from script.frontend.lower_stmt import PyRef
-    if getattr(func, "id", getattr(func, "attr", None)) != "Random":
-        return False
-    base = func
-    while isinstance(base, ast.Attribute):
-        base = base.value
-    if not isinstance(base, ast.Name) or base.id in low.locals:
-        return False
-    try:
-        ref = low.callee_ref(func)
-    except Exception:                   # noqa: BLE001 - not a name of a Python object
-        return False
-    module = sys.modules.get("random")
-    return isinstance(ref, PyRef) and module is not None and ref.obj is module.Random
-
-
 def assign_default_rng(low, node: ast.Assign) -> bool:
     """``rng = np.random.default_rng(seed)`` or ``rng = random.Random(seed)``: seeds, and makes
     `rng` name the generator for the rest of the function (True); False for any other
     assignment. Assigning anything else to such a name is a CompileError."""
     names = [t.id for t in node.targets if isinstance(t, ast.Name)]
     numpy_rng = isinstance(node.value, ast.Call) and is_default_rng(low, node.value.func)
-    python_rng = not numpy_rng and isinstance(node.value, ast.Call) and _is_random_class(low, node.value.func)
+    python_rng = not numpy_rng and isinstance(node.value, ast.Call) and _names(low, node.value.func, "random", "Random")
     if not (numpy_rng or python_rng):
         for name in names:
             if name in low.rng_names:
