@@ -295,3 +295,10 @@ def churn(x, m, idx, rounds):
         total += grid[1, 0, 1] + t[0, 0] + w[0, 0] + q[0, 0] + s[0, 0, 0] + m[np.ix_(idx[:2], idx[:1])][0, 0]
         total += np.squeeze(m[:, :1], axis=1)[0] + np.linalg.norm(m, axis=1, keepdims=True)[0, 0]
     return total
+
+
+def along_axis(m):
+    return (np.apply_along_axis(np.sum, 1, m), np.apply_along_axis(np.sum, 0, m),
+            np.apply_along_axis(lambda r: r.max() - r.min(), 1, m), np.apply_along_axis(np.sort, 1, m),
+            np.apply_along_axis(lambda c: c * 2, 0, m), np.apply_along_axis(np.mean, -1, m),
+            np.apply_along_axis(np.cumsum, 0, m[0]))

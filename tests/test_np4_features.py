@@ -177,6 +177,14 @@ def test_ufunc_outer(v, m):
     check_all_levels(K.ufunc_outer_ints, np.arange(len(v)), m.astype(np.int64))
 
 
+@EX
+@given(MAT)
+def test_apply_along_axis(m):
+    check_all_levels(K.along_axis, m)
+    check_all_levels(K.along_axis, np.round(m).astype(np.int64))
+    check_all_levels(K.along_axis, m[:0])          # NumPy's ValueError for an empty axis
+
+
 def test_ufunc_at_rows_and_cast():
     m = np.arange(12.0).reshape(4, 3)
     for row in (np.array([1.0, 2, 3]), np.ones((3, 3)), np.ones((1, 3)), np.ones((2, 3))):

@@ -14,6 +14,44 @@ from script.frontend.numpy_lib import _argsort_1d, _axis
 
 # ---- indexing along an axis -------------------------------------------------------------------
 
+def apply_along_axis(func1d, axis, arr):
+    """``func1d`` of each 1-d slice of a 1-d or 2-d `arr` along `axis`: the results (scalars,
+    or 1-d arrays of one length) in the slices' order, the axis replaced by the result's,
+    as NumPy's. `func1d` is bound when compiled (a function, lambda or NumPy function)."""
+    if arr.ndim == 1:
+        _axis(axis, 1)
+        if arr.shape[0] == 0:
+            raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+        return _as_array(func1d(arr))
+    ax = _axis(axis, arr.ndim)
+    n = arr.shape[1 - ax]
+    if n == 0 or arr.shape[ax] == 0:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    first = func1d(arr[:, 0] if ax == 0 else arr[0])
+    if not isinstance(first, np.ndarray):
+        out = np.full(n, first)
+        for i in range(1, n):
+            out[i] = func1d(arr[:, i] if ax == 0 else arr[i])
+        return out
+    k = first.shape[0]
+    out2 = np.empty((k, n) if ax == 0 else (n, k), dtype=first.dtype)
+    for i in range(n):
+        r = func1d(arr[:, i] if ax == 0 else arr[i]) if i else first
+        if r.shape[0] != k:
+            raise ValueError(f"could not broadcast input array from shape ({r.shape[0]},) into shape ({k},)")
+        if ax == 0:
+            out2[:, i] = r
+        else:
+            out2[i] = r
+    return out2
+
+
+def _as_array(r):
+    if isinstance(r, np.ndarray):
+        return r.copy()
+    return np.full(1, r).reshape(())
+
+
 def take_along_axis(arr, indices, axis=-1):
     """The elements of `arr` at `indices` along `axis` (1-d and 2-d arrays; None: the
     flattened array)."""

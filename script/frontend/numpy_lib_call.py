@@ -160,8 +160,8 @@ def bind(low, info, node: ast.Call, first: Value | None,
             if arg.value not in choices:
                 low.error(f"{pname} must be one of {', '.join(map(repr, choices))} here, not {arg.value!r}", arg)
             v = Const(choices[arg.value], T.I64)
-        elif _is_static(low, arg):
-            continue                    # a dtype or a function: bound when the callee is compiled
+        elif isinstance(arg, ast.Lambda) or _is_static(low, arg):
+            continue                    # a dtype, a function or a lambda: bound when the callee is compiled
         else:
             v = low.expr(arg)
             if isinstance(v.type, T.ListType) and pname not in _LIST_PARAMS:
