@@ -302,3 +302,10 @@ def along_axis(m):
             np.apply_along_axis(lambda r: r.max() - r.min(), 1, m), np.apply_along_axis(np.sort, 1, m),
             np.apply_along_axis(lambda c: c * 2, 0, m), np.apply_along_axis(np.mean, -1, m),
             np.apply_along_axis(np.cumsum, 0, m[0]))
+
+
+def swapped(m, v):
+    m2 = m.copy()
+    m2[np.diag_indices(min(m.shape))] = -1.0
+    return (np.swapaxes(m, 0, 1), np.moveaxis(m, 0, -1), np.swapaxes(v, 0, -1), np.moveaxis(m, 1, 1), m2,
+            np.diag_indices(3)[1])

@@ -185,6 +185,12 @@ def test_apply_along_axis(m):
     check_all_levels(K.along_axis, m[:0])          # NumPy's ValueError for an empty axis
 
 
+@EX
+@given(MAT, VEC)
+def test_swapaxes_moveaxis_diag_indices(m, v):
+    check_all_levels(K.swapped, m, v)
+
+
 def test_ufunc_at_rows_and_cast():
     m = np.arange(12.0).reshape(4, 3)
     for row in (np.array([1.0, 2, 3]), np.ones((3, 3)), np.ones((1, 3)), np.ones((2, 3))):

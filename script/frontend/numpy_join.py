@@ -252,11 +252,34 @@ class JoinLowering:
             self.error("numpy.transpose() takes an array", a)
         return v if v.type.ndim == 1 else self.emit("transpose", [v], v.type.with_layout("A"), None, self.loc(node))
 
+    def np_swapaxes(self, node, name):
+        """``np.swapaxes(a, i, j)`` and ``np.moveaxis(a, source, destination)`` of a 1-d or 2-d
+        array with constant axes: `a` itself, or its transposed view."""
+        params = ("a", "axis1", "axis2") if name == "swapaxes" else ("a", "source", "destination")
+        a, i, j = self.np_args(node, name, params, 3)
+        v = self.expr(a)
+        if isinstance(v, ArrayExpr) or not isinstance(v.type, T.ArrayType) or v.type.ndim > 2:
+            self.error(f"numpy.{name}() takes a 1-d or 2-d array in compiled code", a)
+        axes = []
+        for n in (i, j):
+            negative = isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub)
+            c = n.operand if negative else n
+            if not (isinstance(c, ast.Constant) and type(c.value) is int):
+                self.error(f"numpy.{name}() takes constant int axes in compiled code", n)
+            k = -c.value if negative else c.value
+            if not -v.type.ndim <= k < v.type.ndim:
+                self.error(f"axis {k} is out of bounds for array of dimension {v.type.ndim}", n)
+            axes.append(k % v.type.ndim)
+        if axes[0] == axes[1]:
+            return v
+        return self.emit("transpose", [v], v.type.with_layout("A"), None, self.loc(node))
+
 
 NUMPY_FUNCTIONS.update({
     "column_stack": JoinLowering.np_column_stack,
     "array": JoinLowering.np_array, "asarray": JoinLowering.np_array,
     "concatenate": JoinLowering.np_concatenate, "stack": JoinLowering.np_stack,
     "vstack": JoinLowering.np_vstack, "hstack": JoinLowering.np_hstack,
-    "transpose": JoinLowering.np_transpose,
+    "transpose": JoinLowering.np_transpose, "swapaxes": JoinLowering.np_swapaxes,
+    "moveaxis": JoinLowering.np_swapaxes,
 })

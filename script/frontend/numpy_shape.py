@@ -223,6 +223,14 @@ def item(a, i=None):
     return a.ravel()[i + n if i < 0 else i]
 
 
+def diag_indices(n, ndim=2):
+    """The indices of the main diagonal of an n x n array (two axes only here)."""
+    if ndim != 2:
+        raise ValueError("compiled code takes np.diag_indices of two axes")
+    idx = np.arange(n)
+    return idx, idx
+
+
 def diagonal(a, offset=0):
     """The `offset`-th diagonal of the 2-d `a`, copied (NumPy returns a read-only view)."""
     if a.ndim != 2:
