@@ -498,3 +498,26 @@ def reset_tables(xs):
         d[x] = x * 0.5
         s.add(str(x))
     return sizes, d, sorted(s)
+
+
+def shunting_yard(expr):
+    # `ops[-1] in prec` reads the stack `[]` before the append below types it
+    prec = {"+": 1, "-": 1, "*": 2, "/": 2}
+    out, ops = [], []
+    for tok in expr.split():
+        if tok.isdigit():
+            out.append(tok)
+        elif tok in prec:
+            while ops and ops[-1] in prec and prec[ops[-1]] >= prec[tok]:
+                out.append(ops.pop())
+            ops.append(tok)
+        elif tok == "(":
+            ops.append(tok)
+        elif tok == ")":
+            while ops and ops[-1] != "(":
+                out.append(ops.pop())
+            if ops:
+                ops.pop()
+    while ops:
+        out.append(ops.pop())
+    return " ".join(out)

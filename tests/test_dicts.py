@@ -316,3 +316,9 @@ def test_tables_made_in_a_loop_and_raised_past_are_freed():
 @given(st.lists(st.integers(-5, 5), max_size=12))
 def test_tables_made_again_in_a_loop(xs):
     check_both(K.reset_tables, xs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from(["1", "22", "+", "-", "*", "/", "(", ")"]), max_size=12))
+def test_lookups_of_a_stack_typed_later(tokens):
+    check_both(K.shunting_yard, " ".join(tokens))

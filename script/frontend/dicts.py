@@ -299,6 +299,10 @@ class DictLowering:
     def table_lookup(self, d: Value, key_node_or_value, node) -> tuple[Value, Value]:
         """(position of the key's entry or -1, the converted key)."""
         key = key_node_or_value if isinstance(key_node_or_value, Value) else self.expr(key_node_or_value)
+        if isinstance(key.type, Unknown):       # read from a `[]` typed later: the round is redone
+            self.saw_unknown = self.saw_unknown or self.loc(node)
+            key_t = T.I64 if is_pending(d.type.key) else d.type.key
+            return Undef(T.I64, self.loc(node)), Undef(key_t, self.loc(node))
         key = self.table_key(d, key, node)
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
