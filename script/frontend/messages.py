@@ -24,6 +24,7 @@ import ast
 import re
 import string
 
+from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -377,6 +378,10 @@ class MessageLowering:
             return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         if isinstance(t, T.ComplexType) and not spec and conversion != "r":
             return self.complex_directive(v, node)
+        if has_text(t):                         # container_text.py
+            if spec:
+                return "%U", [self.container_format(v, self.str_constant(spec, node), node)]
+            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast
 
 from script.frontend import strlib, strtext
+from script.frontend.container_text import container_text, has_text
+from script.frontend.optional import python_name
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -91,6 +93,8 @@ class StrLowering:
             return self.str_constant("None", node)
         if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
             return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
+        if has_text(t):
+            return container_text(self, v, node)
         self.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
     def format_value(self, v: Value, spec: Value, node) -> Value:
@@ -108,7 +112,22 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.I64, node), spec], T.STR, "format_int", loc)
         if isinstance(t, T.FloatType):
             return self.emit("str_py", [self.coerce(v, T.F64, node), spec], T.STR, "format_float", loc)
+        if has_text(t):                 # object.__format__: str(v), with an empty spec only
+            return self.container_format(v, spec, node)
         self.error(f"formatting a value of type {t} is not supported in compiled code", node)
+
+    def container_format(self, v: Value, spec: Value, node) -> Value:
+        """format(v, spec) of a list, tuple, dict or set: object.__format__, which takes only an
+        empty spec (the spec must be a constant here)."""
+        if not (isinstance(spec, Instr) and spec.opname == "str_const"):
+            self.error(f"a format spec computed at run time for a value of type {v.type} is not "
+                       "supported in compiled code", node)
+        if not spec.attr:
+            return self.str_of(v, node)
+        name = v.type.name if isinstance(v.type, T.NamedTupleType) else python_name(v.type)
+        self.raise_if(Const(True, T.BOOL), "TypeError", f"unsupported format string passed to {name}.__format__",
+                      node)
+        return self.str_constant("", node)
 
     def expr_JoinedStr(self, node: ast.JoinedStr) -> Value:
         parts = []
