@@ -30,6 +30,7 @@ from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering
+from script.frontend.match import MatchLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
@@ -63,7 +64,6 @@ _UNSUPPORTED_STMTS = {
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
 "ClassDef": "class definitions",
-    "Match": "'match' statements",
 }
 
 
@@ -92,7 +92,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques):
+                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques, MatchLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
