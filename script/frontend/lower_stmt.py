@@ -29,7 +29,7 @@ from script.frontend.bounded_deques import BoundedDeques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
-from script.frontend.closures import ClosureLowering
+from script.frontend.closures import ClosureLowering, NestedFunction
 from script.frontend.match import MatchLowering
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
@@ -976,6 +976,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
 
 def _describe(obj) -> str:
+    if isinstance(obj, NestedFunction):
+        return "a nested function"
     if isinstance(obj, type):
         return f"class {obj.__name__}"
     if callable(obj):
