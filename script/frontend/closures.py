@@ -51,8 +51,8 @@ class NestedFunctionInfo(FunctionInfo):
         self.source = outer.source
         self.indent = outer.indent
         self.line_offset = outer.line_offset
-        self._check_signature(node, nested=True)
-        self.vararg = None
+        self._check_signature(node)
+        self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         own = [a.arg for a in all_params(node)]
         self.nonlocals = _nonlocal_names(node, outer)
@@ -74,7 +74,8 @@ class NestedFunctionInfo(FunctionInfo):
                 raise CompileError("a default of a nested function must be a constant here",
                                    self.loc(default)) from None
         self.any_array_params = set()
-        self.param_types = [None] * len(self.free) + [self._annotation(a.arg, a.annotation) for a in all_params(node)]
+        self.param_types = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
+            a.arg, a.annotation) for a in all_params(node)]
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False

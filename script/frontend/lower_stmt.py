@@ -31,6 +31,7 @@ from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
 from script.frontend.match import MatchLowering
+from script.frontend.star_displays import StarDisplays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
@@ -92,7 +93,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques, MatchLowering):
+                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques, MatchLowering,
+                       StarDisplays):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)

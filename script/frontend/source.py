@@ -77,11 +77,8 @@ class FunctionInfo:
                                              col_offset=getattr(node, "col_offset", 0))
         return loop
 
-    def _check_signature(self, node: ast.FunctionDef, nested: bool = False) -> None:
+    def _check_signature(self, node: ast.FunctionDef) -> None:
         a = node.args
-        if a.vararg is not None and nested:
-            raise CompileError("*args parameters of nested functions and lambdas are not supported",
-                               self.loc(a.vararg))
         if a.kwarg is not None:
             raise CompileError(f"**{a.kwarg.arg} parameters are not supported in compiled code "
                                "(*args parameters are)", self.loc(a.kwarg))
