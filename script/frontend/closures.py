@@ -51,7 +51,7 @@ class NestedFunctionInfo(FunctionInfo):
         self.source = outer.source
         self.indent = outer.indent
         self.line_offset = outer.line_offset
-        self._check_signature(node)
+        self.kwarg = node.args.kwarg.arg if node.args.kwarg is not None else None      # varargs.py
         self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         own = [a.arg for a in all_params(node)]
@@ -62,7 +62,7 @@ class NestedFunctionInfo(FunctionInfo):
             node = with_nonlocals(node, self.nonlocals, self.returns_value)
         self.node = node
         self.first_line = outer.line_offset + node.lineno
-        self.param_names = self.free + own
+        self.param_names = self.free + own + ([self.kwarg] if self.kwarg else [])
         self.n_positional = len(self.free) + len(positional)
         defaults = list(zip(reversed(positional), reversed(node.args.defaults)))
         defaults += [(a.arg, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
@@ -75,7 +75,7 @@ class NestedFunctionInfo(FunctionInfo):
                                    self.loc(default)) from None
         self.any_array_params = set()
         self.param_types = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
-            a.arg, a.annotation) for a in all_params(node)]
+            a.arg, a.annotation) for a in all_params(node)] + ([None] if self.kwarg else [])
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False

@@ -35,6 +35,21 @@ class VarargLowering:
             extra.append(v)
         bound[n] = self.make_tuple(extra, node)
 
+    def pack_kwargs(self, info, bound: list, kw: dict, node: ast.Call) -> dict:
+        """Put the keyword arguments that name no parameter of `info` into its `**kwargs`
+        dict (str keys, values of one type, in the call's order) at that parameter's place in
+        `bound`; return the others."""
+        names = info.param_names
+        extra = {k: v for k, v in kw.items() if k not in names or k == info.kwarg}
+        d = self.new_table(self.table_type(node, False), node)
+        for key, (v, vnode) in extra.items():
+            if isinstance(v, Static):
+                self.error(f"a {type(v.obj).__name__} cannot be passed through **{info.kwarg} in compiled code "
+                           "(only values: numbers, strs, lists, tuples)", vnode)
+            self.table_store(d, self.str_constant(key, vnode), v, vnode)
+        bound[names.index(info.kwarg)] = d
+        return {k: v for k, v in kw.items() if k not in extra}
+
     def spread_starred(self, node: ast.Call) -> ast.Call:
         """`node` with each `*t` argument (a tuple) replaced by one argument per element.
         The arguments before a `*t` are evaluated first, in order; each element's value is
