@@ -56,14 +56,15 @@ def _is_settled(t: T.Type) -> bool:
     return True
 
 
-def container_text(self, v: Value, node) -> Value:
-    """str(v) for a value `v` of a type `has_text` accepts; `self` is the FunctionLowering."""
+def container_text(self, v: Value, node, conversion: str = "s") -> Value:
+    """str(v) (`conversion` "r": repr(v)) for a value `v` of a type `has_text` accepts;
+    `self` is the FunctionLowering."""
     t = v.type
     if not _is_settled(t):            # a placeholder, in a round that is built again
         self.saw_unknown = self.saw_unknown or self.loc(node)
         return self.str_constant("", node)
     if isinstance(t, T.OptionalType):
-        return self.choose(self.present(v, node), lambda: self.str_of(self.value_of(v, node), node, "r"),
+        return self.choose(self.present(v, node), lambda: self.str_of(self.value_of(v, node), node, conversion),
                            lambda: self.str_constant("None", node), node)
     if isinstance(t, T.TupleType):
         return _tuple_text(self, v, node)

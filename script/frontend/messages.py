@@ -339,7 +339,7 @@ class MessageLowering:
             if spec and spec != "s":
                 self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
             return escape(repr(fixed) if conversion == "r" else fixed), []
-        return self._directive(self.expr(node), spec, conversion, node)
+        return self._directive(self.expr_opt(node) if not spec else self.expr(node), spec, conversion, node)
 
     def _static_text(self, node) -> str | None:
         """The string `node` is when compiling: a constant, or a name bound to a string

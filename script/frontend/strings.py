@@ -94,7 +94,7 @@ class StrLowering:
         if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
             return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
         if has_text(t):
-            return container_text(self, v, node)
+            return container_text(self, v, node, conversion)
         self.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
     def format_value(self, v: Value, spec: Value, node) -> Value:
@@ -135,7 +135,7 @@ class StrLowering:
             if isinstance(part, ast.Constant):
                 parts.append(self.str_constant(part.value, part))
                 continue
-            v = self.expr(part.value)
+            v = self.expr_opt(part.value) if part.format_spec is None else self.expr(part.value)
             conversion = chr(part.conversion) if part.conversion != -1 else "s"
             if conversion == "a":
                 self.error("ascii() conversions (!a) are not supported in compiled code", part)
@@ -262,7 +262,7 @@ class StrLowering:
             self.error("str() takes at most 1 argument here (encodings are not supported)", node)
         if not node.args:
             return self.str_constant("", node)
-        return self.str_of(self.expr(node.args[0]), node, "r" if name == "repr" else "s")
+        return self.str_of(self.expr_opt(node.args[0]), node, "r" if name == "repr" else "s")
 
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""

@@ -25,15 +25,17 @@ class VarargLowering:
         """Put the positional arguments beyond `info`'s named ones into its `*args` tuple,
         at that parameter's place in `bound` (one slot per parameter)."""
         n = info.n_positional
-        extra = []
-        for v in values[n:]:
-            if isinstance(v, Static):
-                if not isinstance(v.obj, str):
-                    self.error(f"a {type(v.obj).__name__} cannot be passed through *{info.vararg} "
-                               "in compiled code (only values: numbers, strs, lists, arrays, tuples)", node)
-                v = self.str_constant(v.obj, node)
-            extra.append(v)
-        bound[n] = self.make_tuple(extra, node)
+        bound[n] = self.make_tuple([self.packed_value(v, "*" + info.vararg, node) for v in values[n:]], node)
+
+    def packed_value(self, v, where: str, node):
+        """Argument `v` as a value to put in a `*args` tuple or `**kwargs` dict: a string
+        constant (bound statically, static_args.py) as a str."""
+        if not isinstance(v, Static):
+            return v
+        if not isinstance(v.obj, str):
+            self.error(f"a {type(v.obj).__name__} cannot be passed through {where} in compiled code (only "
+                       "values: numbers, strs, lists, arrays, tuples)", node)
+        return self.str_constant(v.obj, node)
 
     def pack_kwargs(self, info, bound: list, kw: dict, node: ast.Call) -> dict:
         """Put the keyword arguments that name no parameter of `info` into its `**kwargs`
@@ -41,12 +43,9 @@ class VarargLowering:
         `bound`; return the others."""
         names = info.param_names
         extra = {k: v for k, v in kw.items() if k not in names or k == info.kwarg}
-        d = self.new_table(self.table_type(node, False), node)
+        d = self.new_table(self.table_type(node, False, (T.STR, None)), node)
         for key, (v, vnode) in extra.items():
-            if isinstance(v, Static):
-                self.error(f"a {type(v.obj).__name__} cannot be passed through **{info.kwarg} in compiled code "
-                           "(only values: numbers, strs, lists, tuples)", vnode)
-            self.table_store(d, self.str_constant(key, vnode), v, vnode)
+            self.table_store(d, self.str_constant(key, vnode), self.packed_value(v, "**" + info.kwarg, vnode), vnode)
         bound[names.index(info.kwarg)] = d
         return {k: v for k, v in kw.items() if k not in extra}
 
