@@ -203,3 +203,26 @@ def print_containers(xs, a):
 
 def format_spec_on_list(xs):
     return f"{xs:>10}"
+
+
+# ---- f(*lst) of a fixed-arity function, print(*xs) --------------------------------------------
+
+def weighted(a, b, c):
+    return a * 100 + b * 10 + c
+
+
+def spread_list(xs):
+    def diff(a, b):
+        return a - b
+    def nothing():
+        return 7
+    out = weighted(*xs) if len(xs) != 2 else weighted(1, *xs)
+    return out, diff(*xs[:2]) if len(xs) >= 2 else nothing(*xs)
+
+
+def print_unpacked(xs):
+    print(*xs)
+    print("a", *xs, "b", sep=", ", end=".\n")
+    print(*xs, *range(2), 1.5)
+    print(*[str(x) + "!" for x in xs], sep="")
+    return len(xs)

@@ -73,6 +73,20 @@ def test_print_of_containers(capsys):
     assert capsys.readouterr().out == want == "[1, 2]; (3,); {'k': [1, 2]}\nxs=[1, 2]\n"
 
 
+@SET
+@given(st.lists(st.integers(-9, 9), max_size=4))
+def test_spread_list_into_fixed_arity(xs):
+    check_all_levels(K.spread_list, xs)
+
+
+@pytest.mark.parametrize("xs", [[], [1], [2, 3, -4], ["a", "b"]])
+def test_print_unpacked(capsys, xs):
+    K.print_unpacked(xs)
+    want = capsys.readouterr().out
+    compiled(K.print_unpacked)(xs)
+    assert capsys.readouterr().out == want
+
+
 def _compile_source(tmp_path, body):
     path = tmp_path / "syntax_bad.py"
     path.write_text("def f(n):\n" + body)

@@ -84,6 +84,8 @@ class MessageLowering:
         return Const(None, T.NONE)
 
     def emit_print(self, node: ast.Call, options: dict) -> None:
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return self.print_unpacked(node, options)
         text, values = [], []
         for arg in node.args:
             t, vs = self.exception_message(arg)
@@ -91,6 +93,20 @@ class MessageLowering:
             values += vs
         message = escape(options["sep"]).join(text) + escape(options["end"])
         self.emit("print", values, T.NONE, message, self.loc(node))
+
+    def print_unpacked(self, node: ast.Call, options: dict) -> None:
+        """print(a, *xs, b): the str of each value (each element of `xs` in turn) joined with
+        `sep` when it runs, since the number of values is known only then."""
+        from script.frontend import strlib
+        parts = self.new_list(T.STR, Const(0, T.I64), node)
+        for arg in node.args:
+            if not isinstance(arg, ast.Starred):
+                self.append_item(parts, self.str_of(self.expr_opt(arg), arg), arg)
+                continue
+            n, item, _ = self.iterable(arg.value)
+            self.for_range(arg, n, lambda i: self.append_item(parts, self.str_of(item(i), arg), arg))
+        text = self.str_lib(strlib.join, [self.str_constant(options["sep"], node), parts], node)
+        self.emit("print", [text], T.NONE, "%U" + escape(options["end"]), self.loc(node))
 
     def raise_message(self, nodes: list) -> tuple[str | None, list[Value], list[Value]]:
         """`args_message` for a raise: complex numbers in it become markers (the third item
