@@ -11,12 +11,16 @@ variables: `scale`, `n`) as extra leading parameters; each call passes their val
 time of the call, which is what Python's closure cells give when the nested function does
 not assign them. It may call itself and the nested functions defined before it. It is called
 by name; passing it as a value (to `sorted(key=...)`, returning it) is a CompileError.
+Functions nest to any depth: a function's free variables include what the functions nested in
+it read from outside themselves, so each level passes them on to the next (`_outside_reads`).
 
 `nonlocal x` (`with_nonlocals`): the function also returns the final values of the variables
 it declares nonlocal, after its own result, and each call stores them back into the caller's
 variables — what the shared cell gives, since the function is only ever called, never kept.
 Only the function that defines it (or it itself) may call such a function: a nested function
-calling it would have to hand the new values on.
+calling it would have to hand the new values on. A function nested in it that assigns a
+variable of a function further out makes it assign that variable too (`_nonlocal_names`), so
+the new value is handed back level by level.
 """
 
 from __future__ import annotations
