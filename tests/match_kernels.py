@@ -324,3 +324,43 @@ def guard_raises(n):
             return x
         case _:
             return -1
+
+
+def _pairs(words):
+    for w in words:
+        match w.split("="):
+            case [k, v]:
+                yield k + ":" + v
+            case [single]:
+                yield single
+            case _:
+                yield "?"
+
+
+def in_a_generator(words):
+    return [t for t in _pairs(words)]
+
+
+@dataclass
+class Machine:
+    state: str
+    count: int
+
+    def step(self, event):
+        match (self.state, event):
+            case ("idle", "start"):
+                self.state = "run"
+            case ("run", "tick"):
+                self.count += 1
+            case ("run", "stop"):
+                self.state = "idle"
+            case (_, "reset"):
+                self.state = "idle"
+                self.count = 0
+
+
+def in_a_method(events):
+    m = Machine("idle", 0)
+    for e in events:
+        m.step(e)
+    return m.state, m.count

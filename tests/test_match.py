@@ -90,6 +90,13 @@ def test_mappings_loops_singletons(op, arg, n, b):
     check_all_levels(K.singletons, b)
 
 
+@SET
+@given(st.lists(st.sampled_from(["a=1", "b", "c=d=e", "", "start", "tick", "stop", "reset"]), max_size=6))
+def test_in_generators_and_methods(words):
+    check_all_levels(K.in_a_generator, words)
+    check_all_levels(K.in_a_method, words)
+
+
 def _compile_source(tmp_path, body):
     path = tmp_path / "match_bad.py"
     path.write_text("import math\nfrom typing import NamedTuple\n"
