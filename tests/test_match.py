@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 import match_kernels as K
 import script
-from difftest import check_all_levels
+from difftest import check_all_levels, compile_snippet
 
 SET = settings(max_examples=25, deadline=None)
 small = st.integers(-4, 4)
@@ -97,15 +97,8 @@ def test_in_generators_and_methods(words):
     check_all_levels(K.in_a_method, words)
 
 
-def _compile_source(tmp_path, body):
-    path = tmp_path / "match_bad.py"
-    path.write_text("import math\nfrom typing import NamedTuple\n"
-                    "class P(NamedTuple):\n    x: int\n    y: int\n"
-                    "class C:\n    PAIR = (1, 2)\n"
-                    "def f(n):\n" + body)
-    ns = {}
-    exec(compile(path.read_text(), str(path), "exec"), ns)
-    return script.script(ns["f"])
+_HEADER = ("import math\nfrom typing import NamedTuple\nclass P(NamedTuple):\n    x: int\n    y: int\n"
+           "class C:\n    PAIR = (1, 2)\ndef f(n):\n")
 
 
 @pytest.mark.parametrize("body, arg, match", [
@@ -119,7 +112,7 @@ def _compile_source(tmp_path, body):
      r"a value pattern of type \(i64, i64\) is not supported"),
 ])
 def test_unsupported_patterns_are_compile_errors(tmp_path, body, arg, match):
-    f = _compile_source(tmp_path, body)
+    f = compile_snippet(tmp_path, "match_bad.py", _HEADER + body)
     with pytest.raises(script.CompileError, match=match) as e:
         f(arg)
     assert "match_bad.py:" in str(e.value)

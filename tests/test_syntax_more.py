@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 import script
 import syntax_kernels as K
-from difftest import check_all_levels, compiled
+from difftest import check_all_levels, compile_snippet, compiled
 
 SET = settings(max_examples=20, deadline=None)
 ints = st.integers(-50, 50)
@@ -87,14 +87,6 @@ def test_print_unpacked(capsys, xs):
     assert capsys.readouterr().out == want
 
 
-def _compile_source(tmp_path, body):
-    path = tmp_path / "syntax_bad.py"
-    path.write_text("def f(n):\n" + body)
-    ns = {}
-    exec(compile(path.read_text(), str(path), "exec"), ns)
-    return script.script(ns["f"])
-
-
 @pytest.mark.parametrize("body, match", [
     ("    xs = [n]\n    return (*xs, 1)\n", r"\*xs in a tuple display must be a tuple"),
     ("    return {**[(1, n)]}\n", "in a dict display must be a dict"),
@@ -103,7 +95,7 @@ def _compile_source(tmp_path, body):
      "cannot be used as a value"),
 ])
 def test_unsupported_forms_are_compile_errors(tmp_path, body, match):
-    f = _compile_source(tmp_path, body)
+    f = compile_snippet(tmp_path, "syntax_bad.py", "def f(n):\n" + body)
     with pytest.raises(script.CompileError, match=match) as e:
         f(1)
     assert "syntax_bad.py:" in str(e.value)

@@ -41,19 +41,23 @@ def _is_settled(t: T.Type) -> bool:
     before its first store: the round is built again once it is known)."""
     from script.frontend.dicts import PendingPart
     from script.frontend.lists import PendingElement
-    if isinstance(t, (Unknown, PendingElement, PendingPart)):
-        return False
-    if isinstance(t, T.ClassType):
-        return True
-    if isinstance(t, T.ListType):
-        return _is_settled(t.elem)
-    if isinstance(t, T.DictType):
-        return _is_settled(t.key) and _is_settled(t.value)
-    if isinstance(t, T.SetType):
-        return _is_settled(t.key)
-    if isinstance(t, T.TupleType):
-        return all(_is_settled(e) for e in t.elems)
+    todo = [t]
+    while todo:
+        u = todo.pop()
+        if isinstance(u, (Unknown, PendingElement, PendingPart)):
+            return False
+        todo += _inner_types(u)
     return True
+
+
+def _inner_types(t: T.Type) -> list:
+    if isinstance(t, T.ClassType):
+        return []                       # (an instance is not written as text here)
+    if isinstance(t, T.ListType):
+        return [t.elem]
+    if isinstance(t, T.HashType):
+        return [t.key, t.value] if isinstance(t, T.DictType) else [t.key]
+    return list(t.elems) if isinstance(t, T.TupleType) else []
 
 
 def container_text(self, v: Value, node, conversion: str = "s") -> Value:
