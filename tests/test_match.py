@@ -9,7 +9,7 @@ import match_kernels as K
 import script
 from difftest import check_all_levels, compile_snippet
 
-SET = settings(max_examples=25, deadline=None)
+SET = settings(max_examples=15, deadline=None)
 small = st.integers(-4, 4)
 
 
