@@ -58,9 +58,9 @@ def uses_lambda(x):
 
 def uses_closure(x):
     def inner(y):
-        def innermost(z):  # error: nested two deep
+        def innermost(z):
             return z + x
-        return innermost(y)
+        return innermost  # error: cannot be used as a value
     return inner(1)
 
 
@@ -180,7 +180,7 @@ def huge_constant(x):
 
 
 def uses_match(x):
-    match x:  # error: 'match' statements
-        case 1:
+    match x:
+        case int(a, b):  # error: int() accepts 1 positional sub-pattern (2 given)
             return 1
     return 0

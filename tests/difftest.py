@@ -125,3 +125,13 @@ def check_all_levels(py_fn, *args, approx: bool = False):
     """Compare CPython with the compiled function at opt=0 and at the default level."""
     check(py_fn, compiled(py_fn, opt=0), *args, approx=approx)
     return check(py_fn, compiled(py_fn), *args, approx=approx)
+
+
+def compile_snippet(tmp_path, filename: str, source: str, name: str = "f"):
+    """`name` from `source`, written to `filename` under `tmp_path` (so that errors can
+    point at its lines), compiled."""
+    path = tmp_path / filename
+    path.write_text(source)
+    ns = {}
+    exec(compile(source, str(path), "exec"), ns)
+    return script.script(ns[name])

@@ -51,8 +51,8 @@ def _compile_source(tmp_path, body):
 
 
 @pytest.mark.parametrize("body, match", [
-    ("    def g(x):\n        def h(y):\n            return y\n        return h(x)\n    return g(n)\n",
-     "nested two deep"),
+    ("    def g(x):\n        def h(y):\n            return y\n        return h\n    return g(n)(1)\n",
+     "'h' .a nested function. cannot be used as a value"),
     ("    t = 0\n    def g(x):\n        nonlocal t\n        t += x\n    def h(x):\n        g(x)\n"
      "    h(n)\n    return t\n", "only the function that defines it may call it"),
     ("    def g(x):\n        return x\n    return g\n", "cannot be used as a value"),

@@ -58,7 +58,7 @@ def test_float32_values_print_as_their_double():
     ("raise ValueError(f'{n:>5}')", "format spec '>5' is not supported"),
     ("raise ValueError(f'{n:x}')", "format spec 'x' is not supported"),
     ("raise ValueError(f'{n!a}')", "the !a conversion is not supported"),
-    ("raise ValueError(f'{(n, n)}')", "cannot be formatted in an exception message"),
+    ("raise ValueError(f'{complex(n, 1)!r}')", "cannot be formatted in an exception message"),
     ("raise ValueError('%d %d' % (n,))", "not enough arguments for format string"),
     ("raise ValueError('%d' % (n, n))", "not all arguments converted"),
     ("raise ValueError('%x' % n)", "format directive '%x' is not supported"),

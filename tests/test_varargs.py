@@ -112,12 +112,6 @@ def spread_mapping(d):
     return with_keyword(1, **d)
 
 
-def nested_varargs(x):
-    def inner(*r):
-        return len(r)
-    return inner(x)
-
-
 def keyword_for_star(x):
     return total(x, rest=(1, 2))
 
@@ -126,7 +120,6 @@ def keyword_for_star(x):
     (kwargs_param, (1,), r"\*\*kw parameters are not supported"),
     (spread_list, ([1, 2],), r"\*lst in a call must be a tuple.*not a list"),
     (spread_mapping, ({1: 2},), r"\*\*d in a call is not supported"),
-    (nested_varargs, (1,), r"\*args parameters of nested functions"),
     (keyword_for_star, (1,), "unexpected keyword argument 'rest'"),
 ])
 def test_unsupported_forms_are_compile_errors(fn, args, text):

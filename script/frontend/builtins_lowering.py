@@ -402,6 +402,9 @@ class CallLowering:
             self.pack_varargs(info, bound, values, node)       # varargs.py
             if vararg in kw:
                 self.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
+        kwarg = getattr(info, "kwarg", None)
+        if kwarg is not None:
+            kw = self.pack_kwargs(info, bound, kw, node)       # varargs.py
         for key, (v, vnode) in kw.items():
             if key not in names:
                 self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)

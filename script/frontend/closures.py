@@ -11,12 +11,16 @@ variables: `scale`, `n`) as extra leading parameters; each call passes their val
 time of the call, which is what Python's closure cells give when the nested function does
 not assign them. It may call itself and the nested functions defined before it. It is called
 by name; passing it as a value (to `sorted(key=...)`, returning it) is a CompileError.
+Functions nest to any depth: a function's free variables include what the functions nested in
+it read from outside themselves, so each level passes them on to the next (`_outside_reads`).
 
 `nonlocal x` (`with_nonlocals`): the function also returns the final values of the variables
 it declares nonlocal, after its own result, and each call stores them back into the caller's
 variables — what the shared cell gives, since the function is only ever called, never kept.
 Only the function that defines it (or it itself) may call such a function: a nested function
-calling it would have to hand the new values on.
+calling it would have to hand the new values on. A function nested in it that assigns a
+variable of a function further out makes it assign that variable too (`_nonlocal_names`), so
+the new value is handed back level by level.
 """
 
 from __future__ import annotations
@@ -51,18 +55,18 @@ class NestedFunctionInfo(FunctionInfo):
         self.source = outer.source
         self.indent = outer.indent
         self.line_offset = outer.line_offset
-        self._check_signature(node, nested=True)
-        self.vararg = None
+        self.kwarg = node.args.kwarg.arg if node.args.kwarg is not None else None      # varargs.py
+        self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         own = [a.arg for a in all_params(node)]
         self.nonlocals = _nonlocal_names(node, outer)
         self.free = _free_variables(node, own, outer, visible, self.nonlocals)
-        self.returns_value = any(isinstance(n, ast.Return) and n.value is not None for n in _own_nodes(node))
+        self.returns_value = any(isinstance(n, ast.Return) and n.value is not None for n in _scope_nodes(node))
         if self.nonlocals:
             node = with_nonlocals(node, self.nonlocals, self.returns_value)
         self.node = node
         self.first_line = outer.line_offset + node.lineno
-        self.param_names = self.free + own
+        self.param_names = self.free + own + ([self.kwarg] if self.kwarg else [])
         self.n_positional = len(self.free) + len(positional)
         defaults = list(zip(reversed(positional), reversed(node.args.defaults)))
         defaults += [(a.arg, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
@@ -74,7 +78,8 @@ class NestedFunctionInfo(FunctionInfo):
                 raise CompileError("a default of a nested function must be a constant here",
                                    self.loc(default)) from None
         self.any_array_params = set()
-        self.param_types = [None] * len(self.free) + [self._annotation(a.arg, a.annotation) for a in all_params(node)]
+        self.param_types = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
+            a.arg, a.annotation) for a in all_params(node)] + ([None] if self.kwarg else [])
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False
@@ -87,42 +92,80 @@ class NestedFunctionInfo(FunctionInfo):
         self.visible[node.name] = NestedFunction(self)
 
 
-def _own_nodes(node: ast.FunctionDef):
-    return (n for stmt in node.body for n in ast.walk(stmt))
+_SCOPES = (ast.FunctionDef, ast.Lambda)
 
 
-def _nonlocal_names(node: ast.FunctionDef, outer: FunctionInfo) -> list[str]:
-    """The names `node` declares nonlocal (Python has checked that the outer function binds
-    them and that none is a parameter)."""
+def _scope_nodes(node):
+    """The nodes of `node`'s body in its own scope: nested functions and lambdas are yielded,
+    their insides not."""
+    stack = list(node.body) if isinstance(node, ast.FunctionDef) else [node.body]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES):
+            stack += [*n.args.defaults, *(d for d in n.args.kw_defaults if d is not None)]
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _params(node) -> set[str]:
+    return {a.arg for a in all_params(node)}
+
+
+def _declared_nonlocal(node) -> list[str]:
+    """The names `node`'s own `nonlocal` statements declare."""
     names: list[str] = []
-    for n in _own_nodes(node):
-        if isinstance(n, ast.Global):
-            raise CompileError("'global' is not supported in a nested function", outer.loc(n))
+    for n in _scope_nodes(node):
         if isinstance(n, ast.Nonlocal):
             names += [name for name in n.names if name not in names]
     return names
 
 
+def _nonlocal_names(node: ast.FunctionDef, outer: FunctionInfo) -> list[str]:
+    """The enclosing function's variables `node` assigns: those it declares nonlocal, and those
+    the functions nested in it do that are not its own locals (it hands their new values on).
+    Python has checked that an enclosing function binds them and that none is a parameter."""
+    names = _declared_nonlocal(node)
+    local = (_params(node) | _assigned_names(node)) - set(names)
+    for n in _scope_nodes(node):
+        if isinstance(n, ast.Global):
+            raise CompileError("'global' is not supported in a nested function", outer.loc(n))
+        if isinstance(n, ast.FunctionDef):
+            names += [name for name in _nonlocal_names(n, outer) if name not in local and name not in names]
+    return names
+
+
 def _free_variables(node: ast.FunctionDef, own: list[str], outer: FunctionInfo, visible: dict,
                     nonlocals: list[str]) -> list[str]:
-    """The outer variables `node` reads or declares nonlocal (directly, or through the nested
-    functions it calls), in order of first use."""
+    """The outer variables `node` reads or declares nonlocal (directly, through the nested
+    functions it calls, or in the functions nested in it), in order of first use."""
     local = (set(own) | _assigned_names(node)) - set(nonlocals)
     free: list[str] = [name for name in nonlocals]
-    for n in ast.walk(node):
-        if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not node:
-            raise CompileError("functions nested two deep are not supported in compiled code",
-                               outer.loc(n))
+    for name in _outside_reads(node, local, outer, visible):
+        if name in outer.local_names and name not in free:
+            free.append(name)
+    return free
+
+
+def _outside_reads(node, local: set, outer: FunctionInfo, visible: dict) -> list[str]:
+    """The names `node` (a def or a lambda whose locals are `local`) reads from enclosing
+    scopes: its own reads, the free variables of the enclosing function's nested functions it
+    calls, and what the functions nested in it read from outside themselves."""
+    out: list[str] = []
+    for n in _scope_nodes(node):
+        if isinstance(n, _SCOPES):
+            inner_nonlocal = _nonlocal_names(n, outer) if isinstance(n, ast.FunctionDef) else []
+            inner = _params(n) | (_assigned_names(n) if isinstance(n, ast.FunctionDef) else set())
+            names = inner_nonlocal + _outside_reads(n, inner - set(inner_nonlocal), outer, visible)
+            out += [name for name in names if name not in local]
+            continue
         if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)) or n.id in local:
             continue
         if n.id in visible and visible[n.id].info.nonlocals:
             raise CompileError(f"'{n.id}' assigns nonlocal variables: only the function that defines it "
                                "may call it in compiled code", outer.loc(n))
-        names = visible[n.id].info.free if n.id in visible else [n.id]
-        for name in names:
-            if name in outer.local_names and name not in free and name not in local:
-                free.append(name)
-    return free
+        out += visible[n.id].info.free if n.id in visible else [n.id]
+    return out
 
 
 def with_nonlocals(node: ast.FunctionDef, nonlocals: list[str], returns_value: bool) -> ast.FunctionDef:
@@ -142,7 +185,10 @@ def with_nonlocals(node: ast.FunctionDef, nonlocals: list[str], returns_value: b
         def visit_Return(self, n):
             return ast.copy_location(ast.Return(ast.copy_location(values(n.value), n)), n)
 
-    fn = Rewrite().visit(fn)
+        def visit_FunctionDef(self, n):
+            return n            # a function nested in it returns its own values
+
+    fn.body = [Rewrite().visit(stmt) for stmt in fn.body]
     if not (fn.body and isinstance(fn.body[-1], ast.Return)):
         end = fn.body[-1] if fn.body else fn
         fn.body.append(ast.copy_location(ast.Return(ast.copy_location(values(None), end)), end))

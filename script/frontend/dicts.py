@@ -33,6 +33,7 @@ from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
+from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -369,9 +370,8 @@ class DictLowering:
     # ---- making tables ----------------------------------------------------------------
 
     def expr_Dict(self, node: ast.Dict) -> Value:
-        for k in node.keys:
-            if k is None:
-                self.error("'**' in dict displays is not supported in compiled code", node)
+        if None in node.keys:
+            return self.starred_dict(node)          # star_displays.py
         keys, values = [], []
         for k, v in zip(node.keys, node.values):
             keys.append(self.expr(k))
@@ -385,9 +385,8 @@ class DictLowering:
         return d
 
     def expr_Set(self, node: ast.Set) -> Value:
-        for e in node.elts:
-            if isinstance(e, ast.Starred):
-                self.error("'*' in set displays is not supported in compiled code", e)
+        if has_star(node.elts):
+            return self.starred_set(node)           # star_displays.py
         values = [self.expr(e) for e in node.elts]
         s = self.new_table(self.table_type(node, True, (self._meet([v.type for v in values], node), None)), node)
         for v in values:

@@ -121,6 +121,10 @@ class InlineCopy:
             shadowed = shadowed | {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
         elif isinstance(node, ast.Name) and node.id in self.names and node.id not in shadowed:
             node.id = self.names[node.id]
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name in self.names:
+            node.name = self.names[node.name]       # a `match` pattern's capture
+        elif isinstance(node, ast.MatchMapping) and node.rest in self.names:
+            node.rest = self.names[node.rest]
         for child in ast.iter_child_nodes(node):
             self._rename(child, shadowed, info)
 

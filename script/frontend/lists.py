@@ -38,6 +38,7 @@ import ast
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
+from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -291,9 +292,8 @@ class ListLowering:
     # ---- expressions ------------------------------------------------------------------
 
     def expr_List(self, node: ast.List) -> Value:
-        for e in node.elts:
-            if isinstance(e, ast.Starred):
-                self.unsupported(e)
+        if has_star(node.elts):
+            return self.starred_list(node)          # star_displays.py
         values = [self.expr(e) for e in node.elts]
         if not values:
             return self.list_of_unknown(node)

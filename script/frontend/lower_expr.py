@@ -16,6 +16,7 @@ from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
+from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -112,11 +113,9 @@ class ExprLowering(OptionalLowering):
         return self.resolve_name(node)
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:
-        elems = [self.expr_opt(e) for e in node.elts]
-        for e in node.elts:
-            if isinstance(e, ast.Starred):
-                self.unsupported(e)
-        return self.make_tuple(elems, node)
+        if has_star(node.elts):
+            return self.starred_tuple(node)         # star_displays.py
+        return self.make_tuple([self.expr_opt(e) for e in node.elts], node)
 
     def tuple_repeat(self, a: Value, b: Value, node) -> Value:
         """`t * k` and `k * t` with `k` a constant int: a tuple's length is part of its type."""

@@ -30,7 +30,9 @@ from script.frontend.bounded_deques import BoundedDeques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import MessageLowering
-from script.frontend.closures import ClosureLowering
+from script.frontend.closures import ClosureLowering, NestedFunction
+from script.frontend.match import MatchLowering
+from script.frontend.star_displays import StarDisplays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
@@ -64,7 +66,6 @@ _UNSUPPORTED_STMTS = {
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
 "ClassDef": "class definitions",
-    "Match": "'match' statements",
 }
 
 
@@ -93,7 +94,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques):
+                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques, MatchLowering,
+                       StarDisplays):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -986,6 +988,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
 
 def _describe(obj) -> str:
+    if isinstance(obj, NestedFunction):
+        return "a nested function"
     if isinstance(obj, type):
         return f"class {obj.__name__}"
     if callable(obj):

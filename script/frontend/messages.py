@@ -24,6 +24,7 @@ import ast
 import re
 import string
 
+from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -83,6 +84,8 @@ class MessageLowering:
         return Const(None, T.NONE)
 
     def emit_print(self, node: ast.Call, options: dict) -> None:
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return self.print_unpacked(node, options)
         text, values = [], []
         for arg in node.args:
             t, vs = self.exception_message(arg)
@@ -90,6 +93,20 @@ class MessageLowering:
             values += vs
         message = escape(options["sep"]).join(text) + escape(options["end"])
         self.emit("print", values, T.NONE, message, self.loc(node))
+
+    def print_unpacked(self, node: ast.Call, options: dict) -> None:
+        """print(a, *xs, b): the str of each value (each element of `xs` in turn) joined with
+        `sep` when it runs, since the number of values is known only then."""
+        from script.frontend import strlib
+        parts = self.new_list(T.STR, Const(0, T.I64), node)
+        for arg in node.args:
+            if not isinstance(arg, ast.Starred):
+                self.append_item(parts, self.str_of(self.expr_opt(arg), arg), arg)
+                continue
+            n, item, _ = self.iterable(arg.value)
+            self.for_range(arg, n, lambda i: self.append_item(parts, self.str_of(item(i), arg), arg))
+        text = self.str_lib(strlib.join, [self.str_constant(options["sep"], node), parts], node)
+        self.emit("print", [text], T.NONE, "%U" + escape(options["end"]), self.loc(node))
 
     def raise_message(self, nodes: list) -> tuple[str | None, list[Value], list[Value]]:
         """`args_message` for a raise: complex numbers in it become markers (the third item
@@ -338,7 +355,7 @@ class MessageLowering:
             if spec and spec != "s":
                 self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
             return escape(repr(fixed) if conversion == "r" else fixed), []
-        return self._directive(self.expr(node), spec, conversion, node)
+        return self._directive(self.expr_opt(node) if not spec else self.expr(node), spec, conversion, node)
 
     def _static_text(self, node) -> str | None:
         """The string `node` is when compiling: a constant, or a name bound to a string
@@ -377,6 +394,10 @@ class MessageLowering:
             return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         if isinstance(t, T.ComplexType) and not spec and conversion != "r":
             return self.complex_directive(v, node)
+        if has_text(t):                         # container_text.py
+            if spec:
+                return "%U", [self.container_format(v, self.str_constant(spec, node), node)]
+            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
         self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
 
 

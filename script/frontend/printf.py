@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from script.frontend.ssa_builder import Unknown
+from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -79,7 +80,7 @@ class PrintfLowering:
         prec = m.group("prec")
         t = v.type
         if kind in "sr":
-            if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType)):
+            if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType)) and not has_text(t):
                 self.error(f"%{kind} of a value of type {t} is not supported in compiled code", node)
             text = self.str_of(v, node, kind)
             spec = ("<" if "-" in flags else ">") + width + (f".{prec or 0}" if prec is not None else "")

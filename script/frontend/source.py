@@ -78,11 +78,8 @@ class FunctionInfo:
                                              col_offset=getattr(node, "col_offset", 0))
         return loop
 
-    def _check_signature(self, node: ast.FunctionDef, nested: bool = False) -> None:
+    def _check_signature(self, node: ast.FunctionDef) -> None:
         a = node.args
-        if a.vararg is not None and nested:
-            raise CompileError("*args parameters of nested functions and lambdas are not supported",
-                               self.loc(a.vararg))
         if a.kwarg is not None:
             raise CompileError(f"**{a.kwarg.arg} parameters are not supported in compiled code "
                                "(*args parameters are)", self.loc(a.kwarg))
@@ -223,6 +220,9 @@ def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
     return fn.args.posonlyargs + fn.args.args + star + fn.args.kwonlyargs
 
 
+_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
+
+
 def _assigned_names(fn: ast.FunctionDef) -> set[str]:
     """The names stored to in `fn`'s body, outside nested functions and lambdas (nested
     scopes are rejected elsewhere). A walk with an explicit stack over each node's
@@ -239,6 +239,10 @@ def _assigned_names(fn: ast.FunctionDef) -> set[str]:
             continue
         if isinstance(node, skip) or not isinstance(node, ast.AST):
             continue                    # a nested scope; a str or None from a field's list
+        if isinstance(node, _CAPTURES):
+            name = node.rest if isinstance(node, ast.MatchMapping) else node.name
+            if name is not None:
+                names.add(name)         # a `match` pattern's capture (match.py)
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, list):

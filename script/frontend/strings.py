@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast
 
 from script.frontend import strlib, strtext
+from script.frontend.container_text import container_text, has_text
+from script.frontend.optional import python_name
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -91,6 +93,8 @@ class StrLowering:
             return self.str_constant("None", node)
         if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
             return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
+        if has_text(t):
+            return container_text(self, v, node, conversion)
         self.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
     def format_value(self, v: Value, spec: Value, node) -> Value:
@@ -108,7 +112,22 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.I64, node), spec], T.STR, "format_int", loc)
         if isinstance(t, T.FloatType):
             return self.emit("str_py", [self.coerce(v, T.F64, node), spec], T.STR, "format_float", loc)
+        if has_text(t):                 # object.__format__: str(v), with an empty spec only
+            return self.container_format(v, spec, node)
         self.error(f"formatting a value of type {t} is not supported in compiled code", node)
+
+    def container_format(self, v: Value, spec: Value, node) -> Value:
+        """format(v, spec) of a list, tuple, dict or set: object.__format__, which takes only an
+        empty spec (the spec must be a constant here)."""
+        if not (isinstance(spec, Instr) and spec.opname == "str_const"):
+            self.error(f"a format spec computed at run time for a value of type {v.type} is not "
+                       "supported in compiled code", node)
+        if not spec.attr:
+            return self.str_of(v, node)
+        name = v.type.name if isinstance(v.type, T.NamedTupleType) else python_name(v.type)
+        self.raise_if(Const(True, T.BOOL), "TypeError", f"unsupported format string passed to {name}.__format__",
+                      node)
+        return self.str_constant("", node)
 
     def expr_JoinedStr(self, node: ast.JoinedStr) -> Value:
         parts = []
@@ -116,7 +135,7 @@ class StrLowering:
             if isinstance(part, ast.Constant):
                 parts.append(self.str_constant(part.value, part))
                 continue
-            v = self.expr(part.value)
+            v = self.expr_opt(part.value) if part.format_spec is None else self.expr(part.value)
             conversion = chr(part.conversion) if part.conversion != -1 else "s"
             if conversion == "a":
                 self.error("ascii() conversions (!a) are not supported in compiled code", part)
@@ -243,7 +262,7 @@ class StrLowering:
             self.error("str() takes at most 1 argument here (encodings are not supported)", node)
         if not node.args:
             return self.str_constant("", node)
-        return self.str_of(self.expr(node.args[0]), node, "r" if name == "repr" else "s")
+        return self.str_of(self.expr_opt(node.args[0]), node, "r" if name == "repr" else "s")
 
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""

@@ -1,0 +1,101 @@
+"""`str()`/`repr()` of lists, tuples, named tuples, dicts, sets and optionals, with CPython's
+text (also for f-strings, `print` and `format(x)`): the elements are written with `repr`,
+nested containers the same way, `()`/`(x,)`, `set()` for an empty set, `None` for an
+absent optional.
+
+Tuples (whose elements may differ in type) are written inline, element by element; lists,
+dicts and sets by the functions below, written in the compiled subset and compiled on demand
+for the container's type (as strlib's are), whose own `repr(x)` of an element comes back
+here for a nested container. A set is written in its iteration order, which is insertion
+order compiled and hash order in CPython (docs/dicts.md).
+"""
+
+from __future__ import annotations
+
+from script.frontend.ssa_builder import Unknown
+from script.ir import types as T
+from script.ir.core import Value
+
+
+def list_text(xs) -> str:
+    return "[" + ", ".join([repr(x) for x in xs]) + "]"
+
+
+def set_text(s) -> str:
+    if len(s) == 0:
+        return "set()"
+    return "{" + ", ".join([repr(x) for x in s]) + "}"
+
+
+def dict_text(d) -> str:
+    return "{" + ", ".join([repr(k) + ": " + repr(v) for k, v in d.items()]) + "}"
+
+
+def has_text(t: T.Type) -> bool:
+    """Whether `container_text` writes a value of type `t`."""
+    return isinstance(t, (T.ListType, T.TupleType, T.HashType)) and not isinstance(t, T.ClassType)
+
+
+def _is_settled(t: T.Type) -> bool:
+    """Whether `t` has no part still unknown in this round (an empty list's element type
+    before its first store: the round is built again once it is known)."""
+    from script.frontend.dicts import PendingPart
+    from script.frontend.lists import PendingElement
+    todo = [t]
+    while todo:
+        u = todo.pop()
+        if isinstance(u, (Unknown, PendingElement, PendingPart)):
+            return False
+        todo += _inner_types(u)
+    return True
+
+
+def _inner_types(t: T.Type) -> list:
+    if isinstance(t, T.ClassType):
+        return []                       # (an instance is not written as text here)
+    if isinstance(t, T.ListType):
+        return [t.elem]
+    if isinstance(t, T.HashType):
+        return [t.key, t.value] if isinstance(t, T.DictType) else [t.key]
+    return list(t.elems) if isinstance(t, T.TupleType) else []
+
+
+def container_text(self, v: Value, node, conversion: str = "s") -> Value:
+    """str(v) (`conversion` "r": repr(v)) for a value `v` of a type `has_text` accepts;
+    `self` is the FunctionLowering."""
+    t = v.type
+    if not _is_settled(t):            # a placeholder, in a round that is built again
+        self.saw_unknown = self.saw_unknown or self.loc(node)
+        return self.str_constant("", node)
+    if isinstance(t, T.OptionalType):
+        return self.choose(self.present(v, node), lambda: self.str_of(self.value_of(v, node), node, conversion),
+                           lambda: self.str_constant("None", node), node)
+    if isinstance(t, T.TupleType):
+        return _tuple_text(self, v, node)
+    if isinstance(t, T.ListType):
+        return self.str_lib(list_text, [v], node)
+    if isinstance(t, T.SetType):
+        return self.str_lib(set_text, [v], node)
+    return self.str_lib(dict_text, [v], node)
+
+
+def _tuple_text(self, v: Value, node) -> Value:
+    loc = self.loc(node)
+    items = [self.str_of(self.emit("extract", [v], et, k, loc), node, "r") for k, et in enumerate(v.type.elems)]
+    if isinstance(v.type, T.NamedTupleType):
+        from script.named_instance import lookup_class
+        cls = lookup_class(v.type.key)
+        if getattr(cls.__repr__, "__module__", None) != "collections" or cls.__str__ is not object.__str__:
+            self.error(f"str() of a {cls.__name__} with its own __repr__/__str__ is not supported in "
+                       "compiled code", node)
+        parts = [self.str_constant(cls.__name__ + "(", node)]
+        for k, (name, text) in enumerate(zip(v.type.fields, items)):
+            parts += [self.str_constant((", " if k else "") + name + "=", node), text]
+        return self.str_join_parts(parts + [self.str_constant(")", node)], node)
+    if not items:
+        return self.str_constant("()", node)
+    parts = [self.str_constant("(", node)]
+    for k, text in enumerate(items):
+        parts += [self.str_constant(", ", node)] if k else []
+        parts.append(text)
+    return self.str_join_parts(parts + [self.str_constant(",)" if len(items) == 1 else ")", node)], node)
