@@ -309,3 +309,15 @@ def swapped(m, v):
     m2[np.diag_indices(min(m.shape))] = -1.0
     return (np.swapaxes(m, 0, 1), np.moveaxis(m, 0, -1), np.swapaxes(v, 0, -1), np.moveaxis(m, 1, 1), m2,
             np.diag_indices(3)[1])
+
+
+def safe_ratio(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = a / b
+        r[~np.isfinite(r)] = 0.0
+    return r
+
+
+def with_other_context(path):
+    with open(path) as f:
+        return len(f.read())

@@ -191,6 +191,21 @@ def test_swapaxes_moveaxis_diag_indices(m, v):
     check_all_levels(K.swapped, m, v)
 
 
+@EX
+@given(VEC, VEC)
+def test_errstate_block_runs_its_body(a, b):
+    n = min(len(a), len(b))
+    b = b[:n].copy()
+    b[::2] = 0.0
+    with np.errstate(all="ignore"):
+        check_all_levels(K.safe_ratio, a[:n], b)
+
+
+def test_other_with_statements_are_compile_errors():
+    with pytest.raises(CompileError, match="'with' statements are not supported in compiled code .except"):
+        compiled(K.with_other_context)("x")
+
+
 def test_ufunc_at_rows_and_cast():
     m = np.arange(12.0).reshape(4, 3)
     for row in (np.array([1.0, 2, 3]), np.ones((3, 3)), np.ones((1, 3)), np.ones((2, 3))):

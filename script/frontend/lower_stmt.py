@@ -62,7 +62,7 @@ from script.ir.core import Const, Function, Value, reachable_blocks, set_termina
 from script.ir.ops import EXCEPTIONS, ExcInfo
 
 _UNSUPPORTED_STMTS = {
-    "TryStar": "'except*' (exception groups)", "With": "'with' statements",
+    "TryStar": "'except*' (exception groups)",
     "AsyncWith": "'async with'", "AsyncFor": "'async for'", "AsyncFunctionDef": "async functions",
     "Global": "'global' declarations", "Nonlocal": "'nonlocal' declarations",
 "ClassDef": "class definitions",
@@ -469,6 +469,20 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return importlib.import_module("." * level + name, package)
         except Exception as e:  # noqa: BLE001 - whatever importing raises is the user's
             self.error(f"cannot import {'.' * level + name}: {type(e).__name__}: {e}", node)
+
+    def stmt_With(self, node: ast.With) -> None:
+        """``with np.errstate(...):``: the body as it is (compiled code gives NumPy's inf and
+        nan without warnings, so there is nothing to silence); any other context manager is
+        a CompileError."""
+        import numpy as np
+        for item in node.items:
+            call = item.context_expr
+            ref = self.callee_ref(call.func) if isinstance(call, ast.Call) and isinstance(
+                call.func, (ast.Name, ast.Attribute)) else None
+            if not isinstance(ref, PyRef) or ref.obj is not np.errstate or item.optional_vars is not None:
+                self.error("'with' statements are not supported in compiled code (except `with "
+                           "np.errstate(...):`, whose body runs as it is)", item.context_expr)
+        self.stmts(node.body)
 
     def stmt_Pass(self, node) -> None:
         pass
