@@ -35,6 +35,7 @@ from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
 from script.frontend.bound_methods import bound_method_call
+from script.frontend.dispatch_tables import dispatch_call
 from script.frontend.memo import cached_function
 from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
@@ -156,6 +157,9 @@ class CallLowering:
         if self.builtin_call(node) is zip:
             return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
         node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
+        dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
+        if dispatched is not None:
+            return dispatched
         node = self.spread_starred(node)        # f(*t): varargs.py
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py

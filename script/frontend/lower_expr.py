@@ -13,6 +13,7 @@ import ast
 
 from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant, is_int_u64_mix, takes_u64
 from script.frontend.pymessages import args_text, message, printf_escape
+from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
@@ -552,6 +553,7 @@ class ExprLowering(OptionalLowering):
 
     def expr_Compare(self, node: ast.Compare) -> Value:
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
+        node = table_keys_compare(self, node)               # dispatch_tables.py: k in ops
         known = self.dtype_compare(node)
         if known is None:
             known = self.generator_contains(node)          # generators.py

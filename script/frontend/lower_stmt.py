@@ -15,6 +15,7 @@ import builtins as py_builtins
 from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
+from script.frontend.dispatch_tables import hold_dispatch_table
 from script.frontend.numba_compat import is_numba_object
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
@@ -104,6 +105,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
         self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
+        self.dispatch_tables: dict[str, list] = {}    # name -> [(key, function node)]: dispatch_tables.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
@@ -501,6 +503,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if self.store_generator(node):                          # generators.py: g = gen(...)
             return
         if hold_bound_method(self, node):                       # bound_methods.py: ins = xs.insert
+            return
+        if hold_dispatch_table(self, node):                     # dispatch_tables.py: ops = {"+": f}
             return
         if assign_default_rng(self, node):                      # random_calls.py: rng = default_rng(s)
             return
