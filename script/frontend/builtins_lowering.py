@@ -149,6 +149,8 @@ class CallLowering:
         node = self.spread_starred(node)        # f(*t): varargs.py
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
+        if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
+            return self.super_call(node)                            # class_members.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
@@ -183,6 +185,8 @@ class CallLowering:
             ref = self.attribute_of(base, node.func)
         else:
             ref = self.callee_ref(node.func)
+        if isinstance(getattr(ref, "type", None), T.ClassType):
+            return self.instance_call(ref, node)                    # class_methods.py
         if not isinstance(ref, PyRef):
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
@@ -232,6 +236,10 @@ class CallLowering:
         routine = _statistics_routine(obj, ref.name, self, node)
         if routine is not None:
             return self.call_script(self.ctx.info_for(routine), node)
+        if isinstance(obj, types.MethodType):
+            bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
+            if bound is not None:
+                return bound
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -678,6 +686,8 @@ class CallLowering:
     def builtin_abs_value(self, v: Value, node) -> Value:
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        if isinstance(v.type, T.ClassType):
+            return self.instance_abs(v, node)                    # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
@@ -876,6 +886,8 @@ class CallLowering:
         (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
         ast.Mult, math.prod's product from start=1."""
         n, item, et = iterable
+        if isinstance(et, T.ClassType) or start and isinstance(start[0].type, T.ClassType):
+            return self.instance_sum(iterable, start, op, node)     # class_methods.py
         if not et.is_numeric():
             self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
         init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
@@ -892,7 +904,8 @@ class CallLowering:
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
-        self.reject_instance(v, "has no len()", node)           # records.py
+        if isinstance(v.type, T.ClassType):
+            return self.instance_len(v, node)                    # class_methods.py
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):

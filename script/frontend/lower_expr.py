@@ -180,7 +180,8 @@ class ExprLowering(OptionalLowering):
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
-        self.reject_instance(base, "is not subscriptable", node)        # records.py
+        if isinstance(base.type, T.ClassType):
+            return self.instance_getitem(base, node)                     # class_methods.py
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
@@ -281,6 +282,8 @@ class ExprLowering(OptionalLowering):
             return self.optional_truth(v, node)
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
+        if isinstance(t, T.ClassType):
+            return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.ListType):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
         if isinstance(t, T.HashType):
@@ -374,8 +377,8 @@ class ExprLowering(OptionalLowering):
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
-        for v in (a, b):
-            self.reject_instance(v, "has no operators in compiled code (special methods are not supported)", node)
+        if isinstance(getattr(a, "type", None), T.ClassType) or isinstance(getattr(b, "type", None), T.ClassType):
+            return self.instance_binop(op, a, b, node)                  # class_methods.py
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
@@ -534,6 +537,8 @@ class ExprLowering(OptionalLowering):
         if isinstance(node.op, ast.Not):
             return self.emit("not", [self.truth(v, node)], T.BOOL, None, loc) if not isinstance(v, Const) \
                 else Const(not v.value, T.BOOL)
+        if isinstance(v.type, T.ClassType):
+            return self.instance_unary(node.op, v, node)        # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
         t = T.I64 if isinstance(v.type, T.BoolType) else v.type
@@ -592,9 +597,11 @@ class ExprLowering(OptionalLowering):
             return known
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
-        if isinstance(op, (ast.In, ast.NotIn)):
-            self.reject_instance(b, "is not iterable", node)   # records.py
-        elif isinstance(a.type, T.ClassType) or isinstance(b.type, T.ClassType):
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, T.ClassType):
+            hit = self.instance_contains(a, b, node)           # class_methods.py
+            return hit if isinstance(op, ast.In) else self._not(hit, loc)
+        if not isinstance(op, (ast.In, ast.NotIn)) and (isinstance(a.type, T.ClassType)
+                                                        or isinstance(b.type, T.ClassType)):
             return self.record_compare(op, a, b, node)         # records.py
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
