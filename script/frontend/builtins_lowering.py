@@ -90,6 +90,8 @@ class CallLowering:
 
     def attribute_ref(self, node: ast.Attribute):
         """A Value, or a PyRef for module attributes that are functions/classes/modules."""
+        if self.is_super_call(node.value):
+            return self.super_attribute(node)          # class_members.py
         return self.attribute_of(self.callee_ref(node.value), node)
 
     def attribute_of(self, base, node: ast.Attribute):

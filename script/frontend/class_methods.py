@@ -57,6 +57,15 @@ _TOTAL_ORDERING = {
     "_gt_from_ge": ("__ge__", False, "and"), "_lt_from_ge": ("__ge__", True, None)}
 
 
+def mixed_classes(t: T.Type, u: T.Type) -> str:
+    """A note for an error where values of types `t` and `u` meet: when they are instances
+    of two classes, that compiled code does not keep them in one variable, list or field."""
+    if not (isinstance(t, T.ClassType) and isinstance(u, T.ClassType)) or t.key == u.key:
+        return ""
+    return (f" (instances of '{t.name}' and '{u.name}': compiled code gives each variable, list element and "
+            "field one class, even where the classes share a base)")
+
+
 def class_of(v) -> type | None:
     """The user class of an instance value, or None for any other value."""
     t = getattr(v, "type", None)
@@ -76,6 +85,7 @@ def find_member(cls: type, name: str):
 
 def is_made(fn) -> bool:
     """Whether `fn` was generated (by dataclasses), not written in a file."""
+    fn = inspect.unwrap(fn) if inspect.isfunction(fn) else fn      # (a dataclass's __repr__ is wrapped)
     return inspect.isfunction(fn) and fn.__code__.co_filename.startswith("<")
 
 
@@ -381,6 +391,25 @@ class SpecialMethodLowering:
         if fn is None:
             self.error(f"'{cls.__name__}' object is not callable", node.func)
         return self.call_script(self.ctx.info_for(fn), node, first=v)
+
+    def instance_generator(self, node: ast.Name, name: str = "__iter__"):
+        """The FunctionInfo of method `name` when local `node` holds an instance whose
+        `name` is a generator function (walked as generators are: generators.py)."""
+        if node.id not in self.locals or (self.comp_scopes and self.comprehension_var(node.id)):
+            return None
+        cls = class_of(self.expr(node))
+        fn = find_member(cls, name) if cls is not None else None
+        if not (inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR):
+            return None
+        return self.ctx.info_for(fn)
+
+    def method_generator(self, call: ast.Call):
+        """The FunctionInfo of generator method m called as ``x.m(...)``, x a local holding
+        an instance (its first parameter is x: generators._bind_generator_args), or None."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        return self.instance_generator(func.value, func.attr)
 
     def instance_iterable(self, v: Value, node):
         """(length, item, type) of ``for x in v``: the iterable ``__iter__`` hands to iter()."""

@@ -38,6 +38,7 @@ import ast
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
+from script.frontend.class_methods import mixed_classes
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -128,6 +129,8 @@ class ListLowering:
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                            f"list all have one type, and a list is not converted (it is a reference): "
                            f"make this one a {elem} too (e.g. with float elements)", node)
+            if mixed_classes(elem, t):
+                self.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
         return elem
@@ -193,7 +196,8 @@ class ListLowering:
             self.merge_pending(t, u)
             w = T.unify(t, u)
             if w is None:
-                self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
+                self.error(f"list elements of types {t} and {u}: a compiled list holds one type"
+                           + mixed_classes(t, u), node)
             t = w
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "

@@ -16,6 +16,7 @@ from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
+from script.frontend.class_methods import mixed_classes
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -814,7 +815,7 @@ class ExprLowering(OptionalLowering):
                 t if isinstance(v.type, Unknown) else v.type)
             if u is None:
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
-                self.error(f"the two sides have incompatible types {t} and {v.type}", node)
+                self.error(f"the two sides have incompatible types {t} and {v.type}" + mixed_classes(t, v.type), node)
             t = u
         if len({id(v) for _, v in pending}) == 1:
             return pending[0][1]

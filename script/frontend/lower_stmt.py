@@ -39,7 +39,7 @@ from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.named_tuples import NamedTupleLowering
 from script.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
-from script.frontend.class_methods import SpecialMethodLowering
+from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
 from script.frontend.class_members import MemberLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
@@ -669,7 +669,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                                f"{value.type} on another"
                                + (" (it can reach its end, which returns None)" if implicit else ""), node)
                 self.error(f"function '{self.info.name}' returns incompatible types {want} and "
-                           f"{value.type}", node)
+                           f"{value.type}" + mixed_classes(want, value.type), node)
             elif u != want:
                 self.hints[("ret", None)] = u
                 self.hints_changed = True

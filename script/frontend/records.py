@@ -181,9 +181,6 @@ def check_class(cls: type) -> None:
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
-    if not dataclasses.is_dataclass(cls) and cls.__init__ is object.__init__:
-        raise CompileError(f"class '{name}' has no __init__: compiled code makes instances of classes whose "
-                           f"__init__ assigns their fields ({_where(cls)})")
 
 
 def factory_for(cls: type) -> FactoryInfo:
@@ -237,6 +234,11 @@ class RecordLowering:
             if _is_dataclass_init(cls):
                 check_class(cls)
                 fields, values = self._dataclass_fields(cls, node)
+            elif cls.__init__ is object.__init__:       # no fields
+                check_class(cls)
+                if node.args or node.keywords:
+                    self.error(f"{cls.__name__}() takes no arguments", node)
+                fields, values = [], []
             else:
                 info = factory_for(cls)
                 fields = info.fields

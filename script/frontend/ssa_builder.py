@@ -420,8 +420,9 @@ class SSABuilder:
             notes.append(f"  '{shown}' is {tb} from {loc_b}")
         if loc_a is not None:
             notes.append(f"  '{shown}' is {v.type} from {loc_a}")
+        from script.frontend.class_methods import mixed_classes
         raise CompileError(f"variable '{shown}' has incompatible types {tb} and {v.type} where control "
-                           f"flow merges", param.loc or loc_a, tuple(notes))
+                           f"flow merges" + mixed_classes(tb, v.type), param.loc or loc_a, tuple(notes))
 
     def drop_unknown_params(self) -> None:
         """Call once the function is built and its unreachable blocks removed: parameters still
