@@ -695,6 +695,69 @@ def nbody(steps, dt):
     return round(sum(p.kinetic() for p in ps), 6)
 
 
+# ---- instances of several classes in one variable or list ---------------------------------
+
+def zoo(a, b):
+    shapes = [Rect(a, b), Circle(a), Square(b)]
+    shapes.append(Circle(b))
+    total = sum(s.area() for s in shapes)
+    kinds = [isinstance(s, Rect) for s in shapes]
+    big = max(shapes, key=lambda s: s.area())
+    ordered = sorted(shapes, key=lambda s: s.area())
+    return (round(total, 9), [s.name for s in shapes], [s.describe() for s in shapes], kinds, big.name,
+            [s.name for s in ordered], shapes[0] is shapes[0], shapes[0] is shapes[1])
+
+
+def shape_attribute(a, k):
+    shapes = [Rect(a, a), Circle(a)]
+    return shapes[k].w
+
+
+def pick(a, c):
+    s = Rect(a, a) if c else Circle(a)
+    if isinstance(s, Circle):
+        return s.r
+    s.name = "renamed"
+    return s.area() + len(s.name)
+
+
+def area_of(s):
+    return s.area()
+
+
+def passed(a, c):
+    s = Square(a) if c else Circle(a)
+    t = s
+    print("shape", s.describe())
+    return area_of(s), str(s.sides), t is s, s == t, f"{s.perimeter if c else 0.0:.1f}"
+
+
+def by_kind(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            out.append(Rect(x, 1.0))
+        elif x < 0:
+            out.append(Circle(-x))
+        else:
+            out.append(Square(1.0))
+    d = {}
+    for s in out:
+        d[s.name] = d.get(s.name, 0.0) + s.area()
+    return sorted(d.items())
+
+
+class Holder:
+    def __init__(self, s):
+        self.s = s
+
+
+def field_of_two_classes(a):
+    h = Holder(Rect(a, a))
+    h.s = Circle(a)
+    return h.s.area()
+
+
 # ---- what CPython rejects, and what compiled code does not take ----------------------------
 
 class Plain:
@@ -744,15 +807,6 @@ def vec_lt_number(a):
 
 def bad_bool(a):
     return 1 if BadBool(a) else 0
-
-
-def mixed_classes(a):
-    s = Rect(a, a) if a > 0 else Circle(a)
-    return s.area()
-
-
-def mixed_list(a):
-    return sum(s.area() for s in [Rect(a, a), Circle(a)])
 
 
 def instance_key(a):

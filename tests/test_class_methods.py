@@ -152,14 +152,40 @@ def test_len_must_not_be_negative(n):
     check_all_levels(K.neg_len, n)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.floats(0.5, 10), st.floats(0.5, 10))
+def test_list_of_several_classes(a, b):
+    check(K.zoo, compiled(K.zoo), a, b)
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_attribute_one_class_lacks(k):
+    check_all_levels(K.shape_attribute, 2.0, k)
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_variable_of_several_classes(c, capfd):
+    check(K.pick, compiled(K.pick), 2.0, c)
+    check(K.passed, compiled(K.passed), 1.5, c)
+    assert capfd.readouterr().out.count("shape ") == 2
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from([-2.0, 0.0, 1.5, 3.0]), max_size=6))
+def test_empty_list_of_several_classes(xs):
+    check(K.by_kind, compiled(K.by_kind), xs)
+
+
 def test_no_leaks():
     f = compiled(K.stack_ops)
     g = compiled(K.accounts)
+    h = compiled(K.by_kind)
     name = "".join(["a", "0"])
     before = sys.getrefcount(name)
     for _ in range(2000):
         assert f([1, 2, 3], 2) == K.stack_ops([1, 2, 3], 2)
         g([1.0, 2.0])
+        h([1.0, -1.0, 0.0])
     assert sys.getrefcount(name) == before
 
 
@@ -171,8 +197,8 @@ def test_no_leaks():
     (K.vec_lt_number, "'<' not supported between instances of 'Vec3' and 'int'"),
     (K.bad_bool, "__bool__ should return bool, returned int"),
     (K.solid_abstract, "Can't instantiate abstract class Solid with"),
-    (K.mixed_classes, "instances of 'Rect' and 'Circle': compiled code gives each variable"),
-    (K.mixed_list, "instances of 'Rect' and 'Circle'"),
+    (K.field_of_two_classes, "field 's' of 'Holder' is .*Rect.*; it cannot hold a .*Circle.* \\(instances of 'Rect' and "
+                             "'Circle'"),
     (K.instance_key, "dicts with obj.*Frac.* keys are not supported"),
 ])
 def test_errors(fn, message):

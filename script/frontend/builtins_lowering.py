@@ -117,10 +117,10 @@ class CallLowering:
             return self.array_attribute(base, node)
         if isinstance(t, T.ComplexType):
             return self.complex_attribute(base, node)
+        if T.is_instance_type(t):
+            return self.record_field(base, node)            # records.py
         if isinstance(t, T.NamedTupleType):
             return self.named_field(base, node)             # named_tuples.py
-        if isinstance(t, T.ClassType):
-            return self.record_field(base, node)            # records.py
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -157,7 +157,7 @@ class CallLowering:
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.ClassType):
+            if T.is_instance_type(getattr(base, "type", None)):
                 return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
                 self.bounded_insert_check(base, node.func.attr, node)
@@ -187,7 +187,7 @@ class CallLowering:
             ref = self.attribute_of(base, node.func)
         else:
             ref = self.callee_ref(node.func)
-        if isinstance(getattr(ref, "type", None), T.ClassType):
+        if T.is_instance_type(getattr(ref, "type", None)):
             return self.instance_call(ref, node)                    # class_methods.py
         if not isinstance(ref, PyRef):
             self.error(f"a value of type {ref.type} is not callable", node.func)
@@ -688,7 +688,7 @@ class CallLowering:
     def builtin_abs_value(self, v: Value, node) -> Value:
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
-        if isinstance(v.type, T.ClassType):
+        if T.is_instance_type(v.type):
             return self.instance_abs(v, node)                    # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
@@ -888,7 +888,7 @@ class CallLowering:
         (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
         ast.Mult, math.prod's product from start=1."""
         n, item, et = iterable
-        if isinstance(et, T.ClassType) or start and isinstance(start[0].type, T.ClassType):
+        if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
             return self.instance_sum(iterable, start, op, node)     # class_methods.py
         if not et.is_numeric():
             self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
@@ -901,12 +901,12 @@ class CallLowering:
 
     def builtin_len(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)
-        if isinstance(v.type, T.TupleType):
+        if isinstance(v.type, T.TupleType) and not T.is_instance_union(v.type):
             return Const(len(v.type.elems), T.I64)
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
-        if isinstance(v.type, T.ClassType):
+        if T.is_instance_type(v.type):
             return self.instance_len(v, node)                    # class_methods.py
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)

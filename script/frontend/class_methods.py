@@ -30,6 +30,7 @@ import copy
 import dataclasses
 import inspect
 
+from script.frontend.class_unions import is_union, per_instance
 from script.frontend.source import FunctionInfo
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
@@ -58,12 +59,12 @@ _TOTAL_ORDERING = {
 
 
 def mixed_classes(t: T.Type, u: T.Type) -> str:
-    """A note for an error where values of types `t` and `u` meet: when they are instances
-    of two classes, that compiled code does not keep them in one variable, list or field."""
+    """A note for an error where a value of type `u` meets a place of type `t`: when they
+    are instances of two classes, what keeps one class (class_unions.py)."""
     if not (isinstance(t, T.ClassType) and isinstance(u, T.ClassType)) or t.key == u.key:
         return ""
-    return (f" (instances of '{t.name}' and '{u.name}': compiled code gives each variable, list element and "
-            "field one class, even where the classes share a base)")
+    return (f" (instances of '{t.name}' and '{u.name}': a field, or a list made with elements of one class, "
+            "keeps that class; a list made empty takes instances of several)")
 
 
 def class_of(v) -> type | None:
@@ -158,6 +159,7 @@ class SpecialMethodLowering:
 
     # ---- operators ------------------------------------------------------------------------
 
+    @per_instance(1, 2)
     def instance_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """``a op b`` (``a op= b`` when `node` is an AugAssign) with an instance operand."""
         name = BINARY.get(op)
@@ -184,10 +186,12 @@ class SpecialMethodLowering:
         symbol = SYMBOL[op] if not isinstance(node, ast.AugAssign) else _AUG_SYMBOL.get(op, SYMBOL[op]) + "="
         self.error(f"unsupported operand type(s) for {symbol}: '{type_name(a)}' and '{type_name(b)}'", node)
 
+    @per_instance(1)
     def instance_unary(self, op: ast.unaryop, v: Value, node) -> Value:
         method, symbol = _UNARY[type(op)]
         return self.call_special(v, method, [], node, f"bad operand type for unary {symbol}: '{type_name(v)}'")
 
+    @per_instance(0)
     def instance_abs(self, v: Value, node) -> Value:
         return self.call_special(v, "__abs__", [], node, f"bad operand type for abs(): '{type_name(v)}'")
 
@@ -288,6 +292,7 @@ class SpecialMethodLowering:
 
     # ---- containers and conversions ------------------------------------------------------
 
+    @per_instance(0)
     def instance_len(self, v: Value, node) -> Value:
         n = self.call_special(v, "__len__", [], node, f"object of type '{type_name(v)}' has no len()")
         if not isinstance(n.type, (T.IntType, T.BoolType)):
@@ -296,6 +301,7 @@ class SpecialMethodLowering:
         self.raise_if(self.cmp("lt", n, Const(0, T.I64), node), "ValueError", "__len__() should return >= 0", node)
         return n
 
+    @per_instance(0)
     def instance_truth(self, v: Value, node) -> Value:
         """``bool(v)``: ``__bool__``, else ``len(v) != 0``, else True."""
         cls = class_of(v)
@@ -314,14 +320,17 @@ class SpecialMethodLowering:
                        "compiled code", node)
         return self.expr(index_node)
 
+    @per_instance(0)
     def instance_getitem(self, v: Value, node: ast.Subscript) -> Value:
         return self.call_special(v, "__getitem__", [self.instance_key(node.slice, node)], node,
                                  f"'{type_name(v)}' object is not subscriptable")
 
+    @per_instance(0)
     def instance_setitem(self, v: Value, index_node, value: Value, node) -> None:
         self.call_special(v, "__setitem__", [self.instance_key(index_node, node), value], node,
                           f"'{type_name(v)}' object does not support item assignment")
 
+    @per_instance(0)
     def instance_delitem(self, v: Value, index_node, node) -> None:
         self.call_special(v, "__delitem__", [self.instance_key(index_node, node)], node,
                           f"'{type_name(v)}' object doesn't support item deletion")
@@ -335,6 +344,7 @@ class SpecialMethodLowering:
         self.call_special(v, "__setitem__", [key, value], node,
                           f"'{type_name(v)}' object does not support item assignment")
 
+    @per_instance(1)
     def instance_contains(self, x: Value, v: Value, node) -> Value:
         cls = class_of(v)
         if find_member(cls, "__contains__") is None and (find_member(cls, "__iter__") is not None
@@ -344,6 +354,7 @@ class SpecialMethodLowering:
         r = self.call_special(v, "__contains__", [x], node, f"argument of type '{type_name(v)}' is not iterable")
         return self.truth(r, node)
 
+    @per_instance(0)
     def instance_str(self, v: Value, conversion: str, node) -> Value:
         """``str(v)`` (`conversion` "s") or ``repr(v)`` ("r")."""
         cls = class_of(v)
@@ -377,6 +388,7 @@ class SpecialMethodLowering:
     def repr_of(self, v: Value, node) -> Value:
         return self.instance_str(v, "r", node) if isinstance(v.type, T.ClassType) else self.str_of(v, node, "r")
 
+    @per_instance(0)
     def instance_format(self, v: Value, spec: Value, node) -> Value:
         """``format(v, spec)``: object.__format__ (str(v) for an empty spec) or the class's."""
         if find_member(class_of(v), "__format__") is not None:
@@ -386,6 +398,9 @@ class SpecialMethodLowering:
         return self.instance_str(v, "s", node)
 
     def instance_call(self, v: Value, node: ast.Call) -> Value:
+        if is_union(v):                     # the arguments evaluated once (class_unions.py)
+            call = self.evaluated_call(node)
+            return self.per_class(v, lambda x: self.instance_call(x, self.with_arguments(call)), node)
         cls = class_of(v)
         fn = find_member(cls, "__call__")
         if fn is None:
@@ -413,6 +428,9 @@ class SpecialMethodLowering:
 
     def instance_iterable(self, v: Value, node):
         """(length, item, type) of ``for x in v``: the iterable ``__iter__`` hands to iter()."""
+        if is_union(v):
+            self.error("iterating over a value that holds an instance of one of several classes is not "
+                       "supported in compiled code", node)
         cls = class_of(v)
         fn = find_member(cls, "__iter__")
         if fn is None:

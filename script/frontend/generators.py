@@ -242,12 +242,12 @@ class GeneratorLowering:
                     self.comp_scopes = inner
 
             self.comprehension(node, element)
-        elif isinstance(node, ast.Name) and (info := self.instance_generator(node)) is not None:
-            self.inline_generator(info, node, on_item, done, {info.param_names[0]: self.expr(node)})
-        elif isinstance(node, ast.Name) and self.walks_generator(node):
+        elif isinstance(node, ast.Name) and id(node) in self.__dict__.get("stored_generators", ()):
             info, call, args = self.stored_generators[id(node)]
             self.inline_generator(info, call, on_item, done,
                                   {p: self.read(v) if isinstance(v, str) else v for p, v in args.items()})
+        elif isinstance(node, ast.Name) and (info := self.instance_generator(node)) is not None:
+            self.inline_generator(info, node, on_item, done, {info.param_names[0]: self.expr(node)})
         elif builtin is None and (info := self.generator_info(node)) is not None:
             self.inline_generator(info, node, on_item, done)
         else:

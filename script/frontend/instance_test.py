@@ -73,6 +73,8 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
     if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):
         return Undef(UNKNOWN, self.loc(node))
+    if T.is_instance_union(value.type):
+        return self.union_isinstance(value, spec, node)         # class_unions.py
     cls = python_class(value.type)
     if cls is None:
         self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",

@@ -24,7 +24,7 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
-    if isinstance(t, T.ClassType):       # by its __lt__ (class_methods.py)
+    if T.is_instance_type(t):       # by its __lt__ (class_methods.py)
         return True
     if isinstance(t, T.ListType):        # lists order as tuples do (lists.compare_lists)
         return is_sortable(t.elem)

@@ -125,6 +125,7 @@ class ListLowering:
             raise Restart()
         self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+            self.widen_instance_list(elem, t)           # class_unions.py: `shapes = []` of two classes
             if _holds_reference(elem) or _holds_reference(t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                            f"list all have one type, and a list is not converted (it is a reference): "

@@ -181,7 +181,7 @@ class ExprLowering(OptionalLowering):
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
-        if isinstance(base.type, T.ClassType):
+        if T.is_instance_type(base.type):
             return self.instance_getitem(base, node)                     # class_methods.py
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
@@ -257,6 +257,8 @@ class ExprLowering(OptionalLowering):
         """`v` converted to `t` (numeric conversion, element-wise for tuples)."""
         if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
             return v
+        if T.is_instance_union(t):
+            return self.to_union(v, t, node)        # class_unions.py
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)
@@ -281,10 +283,10 @@ class ExprLowering(OptionalLowering):
             return Const(False, T.BOOL)
         if isinstance(t, T.OptionalType):
             return self.optional_truth(v, node)
+        if T.is_instance_type(t):
+            return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
-        if isinstance(t, T.ClassType):
-            return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.ListType):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
         if isinstance(t, T.HashType):
@@ -378,7 +380,7 @@ class ExprLowering(OptionalLowering):
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
-        if isinstance(getattr(a, "type", None), T.ClassType) or isinstance(getattr(b, "type", None), T.ClassType):
+        if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return self.instance_binop(op, a, b, node)                  # class_methods.py
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
@@ -538,7 +540,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(node.op, ast.Not):
             return self.emit("not", [self.truth(v, node)], T.BOOL, None, loc) if not isinstance(v, Const) \
                 else Const(not v.value, T.BOOL)
-        if isinstance(v.type, T.ClassType):
+        if T.is_instance_type(v.type):
             return self.instance_unary(node.op, v, node)        # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
@@ -598,11 +600,11 @@ class ExprLowering(OptionalLowering):
             return known
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
-        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, T.ClassType):
+        if isinstance(op, (ast.In, ast.NotIn)) and T.is_instance_type(b.type):
             hit = self.instance_contains(a, b, node)           # class_methods.py
             return hit if isinstance(op, ast.In) else self._not(hit, loc)
-        if not isinstance(op, (ast.In, ast.NotIn)) and (isinstance(a.type, T.ClassType)
-                                                        or isinstance(b.type, T.ClassType)):
+        if not isinstance(op, (ast.In, ast.NotIn)) and (T.is_instance_type(a.type)
+                                                        or T.is_instance_type(b.type)):
             return self.record_compare(op, a, b, node)         # records.py
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))

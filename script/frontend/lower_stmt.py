@@ -41,6 +41,7 @@ from script.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
 from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
 from script.frontend.class_members import MemberLowering
+from script.frontend.class_unions import UnionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -93,7 +94,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, SpecialMethodLowering, MemberLowering, StarZipLowering,
+                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering, StarZipLowering,
                        ItertoolsCallLowering, BoundedDeques):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -332,7 +333,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
             return
-        if not isinstance(getattr(base, "type", None), T.ClassType):
+        if not T.is_instance_type(getattr(base, "type", None)):
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
                        "class instances)", target)
@@ -400,7 +401,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def assign_subscript(self, target, value, node):
         base = self.expr(target.value)
-        if isinstance(base.type, T.ClassType):
+        if T.is_instance_type(base.type):
             return self.instance_setitem(base, target.slice, value, node)     # class_methods.py
         if isinstance(base.type, T.ArrayType):
             return self.array_store(base, target.slice, value, node)
@@ -423,7 +424,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 continue
             if isinstance(target, ast.Subscript):
                 base = self.expr(target.value)
-                if isinstance(base.type, T.ClassType):
+                if T.is_instance_type(base.type):
                     self.instance_delitem(base, target.slice, target)      # class_methods.py
                     continue
                 if isinstance(base.type, T.ListType):
@@ -535,7 +536,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
             base = self.expr(node.target.value)
-            if not isinstance(base.type, T.ClassType):
+            if not T.is_instance_type(base.type):
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
             current = self.record_field(base, node.target)
             self.store_record_field(base, node.target.attr,
@@ -543,7 +544,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return
         if isinstance(node.target, ast.Subscript):
             base = self.pre_evaluate(node.target.value)
-            if isinstance(base.type, T.ClassType):
+            if T.is_instance_type(base.type):
                 return self.instance_aug_item(node)                 # class_methods.py
             if isinstance(base.type, T.ListType):
                 return self.list_aug_assign(node)
@@ -836,7 +837,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
-        if isinstance(seq.type, T.ClassType):
+        if T.is_instance_type(seq.type):
             return self.instance_iterable(seq, node)            # class_methods.py
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem

@@ -355,7 +355,7 @@ class MessageLowering:
             self.error(f"the !{conversion} conversion is not supported in exception messages", node)
         if conversion is not None and spec:
             self.error("a conversion with a format spec is not supported in exception messages", node)
-        if isinstance(t, T.ClassType):         # its __str__ (class_methods.py)
+        if T.is_instance_type(t):         # its __str__ (class_methods.py)
             v = self.format_value(v, self.str_constant(spec, node), node) if spec else \
                 self.str_of(v, node, "r" if conversion == "r" else "s")
             return "%U", [v]

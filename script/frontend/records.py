@@ -35,7 +35,8 @@ import inspect
 from script.errors import CompileError, SourceLoc
 from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
                                            rewrite_base_init)
-from script.frontend.class_methods import find_member
+from script.frontend.class_methods import find_member, mixed_classes
+from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -340,6 +341,7 @@ class RecordLowering:
             made[key] = (node, ast.fix_missing_locations(ast.copy_location(empty, node)))
         return made[key][1]
 
+    @per_instance(0, missing=lambda self, x, node: lacks_attribute(self, x, node.attr))
     def record_field(self, base: Value, node: ast.Attribute) -> Value:
         """``obj.f``: the field, or a constant class attribute."""
         t = base.type
@@ -364,6 +366,7 @@ class RecordLowering:
         except (ImportError, AttributeError, ValueError):
             return False
 
+    @per_instance(0)
     def store_record_field(self, base: Value, attr: str, value: Value, node) -> None:
         """``obj.f = value``: the record's tuple, with field f replaced."""
         t = base.type
@@ -379,7 +382,7 @@ class RecordLowering:
         ft = t.elem.elems[k]
         if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
             self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
-                       "the type __init__ gave it)", node)
+                       "the type __init__ gave it)" + mixed_classes(ft, value.type), node)
         loc = self.loc(node)
         tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
         elems = [self.emit("extract", [tup], et, j, loc) for j, et in enumerate(t.elem.elems)]
@@ -393,6 +396,7 @@ class RecordLowering:
         if isinstance(getattr(v, "type", None), T.ClassType):
             self.error(f"'{v.type.name}' object {what}", node)
 
+    @per_instance(1, 2)
     def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         """A comparison with an instance: ``is`` is identity; the others are its class's
         special methods (class_methods.py), ``==`` identity without them."""
@@ -412,6 +416,12 @@ class RecordLowering:
     def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
         """``obj.m(...)``: method m (found along the class's MRO) compiled with ``self``
         bound to `obj`; a static or class method (class_members.py)."""
+        if is_union(base):                  # the arguments evaluated once (class_unions.py)
+            call = self.evaluated_call(node)
+            return self.per_class(base, lambda x: self.record_method(x, name, self.with_arguments(call))
+                                  if lacks_attribute(self, x, name) is None else
+                                  self.raise_missing(lacks_attribute(self, x, name), node),
+                                  node)
         t = base.type
         if name in t.fields:
             self.error(f"'{t.name}.{name}' is a field: compiled code does not call what it holds", node)

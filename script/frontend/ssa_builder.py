@@ -473,6 +473,14 @@ class SSABuilder:
             instr = Instr("tuple", elems, t, None, v.loc)
             block.insert_before_terminator(instr)
             return instr
+        if T.is_instance_union(t):          # instances of several classes (class_unions.py)
+            from script.frontend.class_unions import build_union
+
+            def emit(op, args, rt, attr):
+                instr = Instr(op, args, rt, attr, v.loc)
+                block.insert_before_terminator(instr)
+                return instr
+            return build_union(v, t, emit)
         if isinstance(t, T.TupleType) and isinstance(v.type, Unknown):
             # a value of a round that is rebuilt once its type is known (a min/max
             # accumulator of tuples read before the first element types it)

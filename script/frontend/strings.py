@@ -89,7 +89,7 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
         if isinstance(t, T.NoneType):
             return self.str_constant("None", node)
-        if isinstance(t, T.ClassType):
+        if T.is_instance_type(t):
             return self.instance_str(v, conversion, node)         # class_methods.py
         if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
             return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
@@ -99,7 +99,7 @@ class StrLowering:
         """format(v, spec) with `spec` a str value: CPython's format mini-language."""
         t = v.type
         loc = self.loc(node)
-        if isinstance(t, T.ClassType):
+        if T.is_instance_type(t):
             return self.instance_format(v, spec, node)            # class_methods.py
         if isinstance(t, T.StrType):
             return self.emit("str_py", [v, spec], T.STR, "format_str", loc)
