@@ -243,3 +243,10 @@ def test_ir_round_trip():
     text = f.ir("opt")
     assert "list[i64]" in text
     assert format_module(parse_module(text)) == text
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 8), st.floats(-4, 4))
+def test_int_display_widens_where_it_meets_floats(n, x):
+    check_all_levels(K.spectral_norm, n)
+    check_all_levels(K.widened_displays, n, x)

@@ -34,6 +34,7 @@ from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
+from script.frontend.bound_methods import bound_method_call
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -127,6 +128,12 @@ class CallLowering:
             return base
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
             return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
+        kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
+            (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
+        if kind is not None and callable(getattr(kind, node.attr, None)):
+            self.error(f"the bound method '{kind.__name__}.{node.attr}' is not a value in compiled code: "
+                       "call it, or hold it in a local that is assigned once and only called "
+                       f"(`f = xs.{node.attr}`, then `f(...)`)", node)
         self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
 
     def callee_ref(self, node):
@@ -148,6 +155,7 @@ class CallLowering:
                            "(name the keyword arguments)", k.value)
         if self.builtin_call(node) is zip:
             return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
+        node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
         node = self.spread_starred(node)        # f(*t): varargs.py
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
@@ -264,6 +272,12 @@ class CallLowering:
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
+        if obj is range and self.builtin_call(node) is range:
+            # A range held as a value (`cols = range(n)`, an argument): the list of its ints,
+            # which iterates, indexes, slices, tests `in` and measures as the range does;
+            # `for`, zip, enumerate, sum... over `range(...)` itself never make it
+            call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
+            return self.builtin_list(call, "list")
         if obj is next and node.args and self.walks_generator(node.args[0]):
             self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
         if obj is tuple and node.args and self.walks_generator(node.args[0]):

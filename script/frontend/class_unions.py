@@ -106,14 +106,17 @@ class UnionLowering:
                                lambda: chain(k + 1), node)
         return chain(0)
 
-    def widen_instance_list(self, elem: T.Type, t: T.Type) -> None:
-        """A value of instance type `t` stored in a list whose elements are instances of
-        type `elem`: when the list was typed by its stores (an empty ``[]``; every list of
-        those in this function typed `elem`), the next round types it as the union."""
+    def widen_instance_list(self, lst: Value, elem: T.Type, t: T.Type) -> None:
+        """A value of instance type `t` stored in list `lst` of instances of type `elem`:
+        when `lst` is a display made here (``[Rect(1, 2)]``: lists.list_origins) or was typed
+        by its stores (an empty ``[]``; every list of those here typed `elem`), the next round
+        types it as the union."""
         union = T.unify(elem, t) if T.is_instance_type(elem) and T.is_instance_type(t) else None
         if union is None:
             return
-        keys = [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem]
+        origin = self.list_origins.get(id(lst))
+        keys = [("list", origin)] if origin is not None else \
+            [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem]
         if not keys:
             return
         for k in keys:

@@ -125,13 +125,13 @@ class ListLowering:
             raise Restart()
         self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
-            self.widen_instance_list(elem, t)           # class_unions.py: `shapes = []` of two classes
+            self.widen_instance_list(lst, elem, t)      # class_unions.py: `shapes = []` of two classes
+            if mixed_classes(elem, t):
+                self.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
             if _holds_reference(elem) or _holds_reference(t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                            f"list all have one type, and a list is not converted (it is a reference): "
                            f"make this one a {elem} too (e.g. with float elements)", node)
-            if mixed_classes(elem, t):
-                self.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
         return elem
@@ -295,15 +295,37 @@ class ListLowering:
         if not values:
             return self.list_of_unknown(node)
         elem = self.element_type([v.type for v in values], node)
+        wider = self.hints.get(("list", node))      # (widen_list_at_merge)
+        if wider is not None and T.unify(elem, wider) == wider:
+            elem = wider
         lst = self.new_list(elem, Const(len(values), T.I64), node)
         for k, v in enumerate(values):
             self.set_item(lst, v, Const(k, T.I64), node)
+        self.list_origins[id(lst)] = node
         return lst
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
         self.comprehension(node, lambda: self.append_item(lst, self.expr(node.elt), node))
+        self.list_origins[id(lst)] = node
         return lst
+
+    def widen_list_at_merge(self, a: Value, b: Value) -> None:
+        """Where a list of ints made here by a display or a comprehension (`u = [1] * n`) meets
+        a list of floats (`u = step(v)`), the display makes floats (a hint, then Restart), as
+        a variable's int meets a float; else nothing (the caller's error)."""
+        if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
+            return
+        for narrow, wide in ((a, b), (b, a)):
+            node = self.list_origins.get(id(narrow))
+            t = narrow.type.elem
+            if node is None or not isinstance(t, (T.IntType, T.BoolType)) or \
+                    not isinstance(wide.type.elem, T.FloatType) or T.unify(t, wide.type.elem) != wide.type.elem:
+                continue
+            if self.hints.get(("list", node)) != wide.type.elem:
+                self.hints[("list", node)] = wide.type.elem
+                self.hints_changed = True
+                raise Restart()
 
     def global_list(self, obj: list, name: str, node) -> Value:
         """A module-level list read by compiled code: a new list of its elements as they are
@@ -405,6 +427,7 @@ class ListLowering:
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+            self.merge_pending_list(a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
             elem = self.element_type([self.read_type(a), self.read_type(b)], node)
             na, nb = self.list_len(a, node), self.list_len(b, node)
             out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node)
@@ -428,6 +451,8 @@ class ListLowering:
                        T.BOOL, None, loc)
         self.emit("check", [big], T.NONE, ExcInfo("MemoryError", None), loc)
         out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node)
+        if id(lst) in self.list_origins:        # ([1] * n: the display's, widen_list_at_merge)
+            self.list_origins[id(out)] = self.list_origins[id(lst)]
 
         def copy(r):
             base = self.emit("mul", [r, m], T.I64, None, loc)

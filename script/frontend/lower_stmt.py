@@ -14,6 +14,7 @@ import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
+from script.frontend.bound_methods import hold_bound_method
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -103,6 +104,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
+        self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
@@ -114,6 +116,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
@@ -482,6 +485,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.assign_lambda(node.targets[0], node.value)      # closures.py
             return
         if self.store_generator(node):                          # generators.py: g = gen(...)
+            return
+        if hold_bound_method(self, node):                       # bound_methods.py: ins = xs.insert
             return
         if assign_default_rng(self, node):                      # random_calls.py: rng = default_rng(s)
             return

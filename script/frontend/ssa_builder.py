@@ -412,6 +412,7 @@ class SSABuilder:
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and hasattr(self, "merge_pending_list"):
             self.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
+            self.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
