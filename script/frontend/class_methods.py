@@ -278,9 +278,8 @@ class SpecialMethodLowering:
         n, item, et = iterable
         what = "sum" if op is ast.Add else "prod"
         if not start:
-            self.error(f"{what}() of '{type_name(Const(0, et)) if not isinstance(et, T.ClassType) else et.name}' "
-                       f"instances needs a start of their class in compiled code ({what}(xs, start)): the "
-                       f"{what} of none is an int", node)
+            self.error(f"{what}() of instances needs a start of their class in compiled code ({what}(xs, start)): "
+                       f"the {what} of none is an int", node)
 
         def step(acc, x):
             r = self.binop(op, acc, x, node)

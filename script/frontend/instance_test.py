@@ -47,6 +47,8 @@ def python_class(t: T.Type):
         return np.dtype(numpy_name(t)).type
     if isinstance(t, T.NoneType):
         return type(None)
+    if T.is_instance_union(t):          # one of several classes (class_unions.py)
+        return None
     if isinstance(t, (T.NamedTupleType, T.ClassType)):     # the user's class (docs/records.md)
         from script.named_instance import lookup_class
         return lookup_class(t.key)

@@ -390,12 +390,6 @@ class RecordLowering:
         self.emit("list_set", [base, self.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
                   T.NONE, None, loc)
 
-    def reject_instance(self, v, what: str, node) -> None:
-        """CompileError `what` when `v` is an instance: a record is a list underneath, and
-        only field and method access may see it."""
-        if isinstance(getattr(v, "type", None), T.ClassType):
-            self.error(f"'{v.type.name}' object {what}", node)
-
     @per_instance(1, 2)
     def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         """A comparison with an instance: ``is`` is identity; the others are its class's
