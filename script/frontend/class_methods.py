@@ -411,7 +411,7 @@ class SpecialMethodLowering:
         `name` is a generator function (walked as generators are: generators.py)."""
         if node.id not in self.locals or (self.comp_scopes and self.comprehension_var(node.id)):
             return None
-        cls = class_of(self.expr(node))
+        cls = class_of(self.lookup(node))           # (no unwrap, no error: any local)
         fn = find_member(cls, name) if cls is not None else None
         if not (inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR):
             return None
