@@ -695,6 +695,37 @@ def nbody(steps, dt):
     return round(sum(p.kinetic() for p in ps), 6)
 
 
+class Named:
+    def __init__(self, x):
+        self.x = x
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.x})"
+
+    def __str__(self):
+        return self.__class__.__name__ + "!" + str(self.x)
+
+    def bumped(self):
+        return type(self)(self.x + 1)
+
+    def __eq__(self, o):
+        return type(self) == type(o) and self.x == o.x
+
+
+class SubNamed(Named):
+    pass
+
+
+def class_names(a):
+    b = Named(a)
+    s = SubNamed(a)
+    return repr(b), repr(s), str(s), repr(s.bumped()), b == s, s == SubNamed(a), isinstance(s, type(b))
+
+
+def type_of_numbers(a):
+    return type(a) == int, type(a) is float, type(a).__name__, isinstance(3, type(a))
+
+
 # ---- instances of several classes in one variable or list ---------------------------------
 
 def zoo(a, b):

@@ -152,6 +152,12 @@ def test_len_must_not_be_negative(n):
     check_all_levels(K.neg_len, n)
 
 
+@pytest.mark.parametrize("a", [1, 2.5])
+def test_type_of_a_value(a):
+    check(K.class_names, compiled(K.class_names), a)
+    check(K.type_of_numbers, compiled(K.type_of_numbers), a)
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.floats(0.5, 10), st.floats(0.5, 10))
 def test_list_of_several_classes(a, b):

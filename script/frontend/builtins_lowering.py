@@ -143,6 +143,8 @@ class CallLowering:
             return self.attribute_ref(node)
         if isinstance(node, ast.Call) and is_default_rng(self, node.func):
             return make_generator(self, node)       # np.random.default_rng(s).random(): random_calls.py
+        if self.is_type_call(node):
+            return self.class_ref(node)             # type(obj).__name__, type(obj)(...): class_members.py
         return self.expr(node)
 
     # ---- calls -------------------------------------------------------------------------

@@ -25,7 +25,8 @@ import sys
 
 from script.frontend.class_methods import class_of, find_member
 from script.frontend.static_args import Static
-from script.ir.core import Value
+from script.ir import types as T
+from script.ir.core import Const, Value
 
 # Members no compiled instance can honour: each changes what plain attribute access or
 # construction means.
@@ -174,6 +175,44 @@ class MemberLowering:
         if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
             return None
         return self.call_script(self.ctx.info_for(obj.__func__), node, leading=[Static(owner)])
+
+    def is_type_call(self, node) -> bool:
+        """Whether `node` is ``type(x)`` (the builtin)."""
+        from script.frontend.lower_stmt import PyRef
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals):
+            return False
+        ref = self.lookup(node.func)
+        return isinstance(ref, PyRef) and ref.obj is type
+
+    def class_ref(self, node: ast.Call):
+        """``type(x)`` where a class is wanted (``type(obj).__name__``, ``type(obj)(...)``,
+        ``type(x) == int``): the class CPython holds there (instance_test.python_class),
+        known when compiling."""
+        from script.frontend.instance_test import python_class
+        from script.frontend.lower_stmt import PyRef
+        if len(node.args) != 1 or node.keywords:
+            self.error("type() with other than one argument is not supported in compiled code", node)
+        v = self.expr(node.args[0])
+        cls = python_class(v.type)
+        if cls is None:
+            self.error(f"type() of a value of type {v.type} is not supported in compiled code (of a value "
+                       "that holds an instance of one of several classes, neither)", node)
+        return PyRef(cls, cls.__name__)
+
+    def static_class_compare(self, node: ast.Compare) -> Value | None:
+        """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
+        decided when compiling, as classes are known then; None for other comparisons."""
+        from script.frontend.lower_stmt import PyRef
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+            return None
+        sides = [node.left, node.comparators[0]]
+        if not any(self.is_type_call(s) for s in sides):
+            return None
+        refs = [self.callee_ref(s) if isinstance(s, (ast.Name, ast.Attribute, ast.Call)) else None for s in sides]
+        if not all(isinstance(r, PyRef) and isinstance(r.obj, type) for r in refs):
+            self.error("type(x) is compared only with a class or another type(y) in compiled code", node)
+        same = refs[0].obj is refs[1].obj
+        return Const(same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same, T.BOOL, self.loc(node))
 
     def is_super_call(self, node) -> bool:
         return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"

@@ -99,7 +99,7 @@ def class_spec(self, node: ast.expr):
             self.error(_ARG2, node)
     if isinstance(node, ast.Constant) and node.value is None:
         self.error(_ARG2, node)
-    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) or self.is_type_call(node) else None
     if not isinstance(ref, PyRef):
         self.error(_ARG2 + " known when the function is compiled (a class, or a global "
                    "tuple of classes)", node)

@@ -566,6 +566,8 @@ class ExprLowering(OptionalLowering):
             known = self.generator_contains(node)          # generators.py
         if known is None:
             known = self.static_str_compare(node)          # static_args.py
+        if known is None:
+            known = self.static_class_compare(node)    # class_members.py: type(a) == type(b)
         if known is not None:
             return known
         left = self.lazy_opt(node.left)

@@ -350,6 +350,9 @@ class RecordLowering:
             loc = self.loc(node)
             tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
             return self.emit("extract", [tup], t.elem.elems[k], k, loc)
+        if node.attr == "__class__" and self._has_class(t):     # (obj.__class__.__name__)
+            from script.frontend.lower_stmt import PyRef
+            return PyRef(lookup_class(t.key), t.name)
         value = find_member(lookup_class(t.key), node.attr) if self._has_class(t) else None
         if isinstance(value, property):
             return self.property_get(base, node.attr, node)            # class_members.py
