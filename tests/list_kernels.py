@@ -256,3 +256,31 @@ def widened_displays(n, x):
         xs = [e * x + k for e in xs]
     ys = [1, 2, 3] if n > 2 else [x]
     return sum(xs), sum(ys), len(ys)
+
+
+def word_wrap(text, width):
+    # `line, n = [], 0` starts a new empty list, joined before anything is appended
+    lines = []
+    line = []
+    n = 0
+    for w in text.split():
+        if n + len(w) + len(line) > width and line:
+            lines.append(" ".join(line))
+            line, n = [], 0
+        line.append(w)
+        n += len(w)
+    if line:
+        lines.append(" ".join(line))
+    return lines
+
+
+def reset_buffers(xs):
+    cur = []
+    runs = []
+    for x in xs:
+        if x < 0:
+            runs.append(cur)
+            cur = []
+        cur.append(x * 0.5)
+    runs.append(cur)
+    return runs

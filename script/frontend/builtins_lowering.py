@@ -27,7 +27,7 @@ from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
-from script.frontend.instance_test import lower_isinstance
+from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
 from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of
@@ -35,6 +35,8 @@ from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
 from script.frontend.bound_methods import bound_method_call
+from script.frontend.memo import cached_function
+from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -252,6 +254,10 @@ class CallLowering:
             bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
             if bound is not None:
                 return bound
+        if numba_python_function(obj) is not None:     # an @njit function (numba_compat.py)
+            return self.call_script(self.ctx.info_for(numba_python_function(obj)), node)
+        if cached_function(obj) is not None:       # a module-level functools.cache (memo.py)
+            return self.call_script(self.ctx.info_for(cached_function(obj)), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -281,7 +287,10 @@ class CallLowering:
             call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
             return self.builtin_list(call, "list")
         if obj is next and node.args and self.walks_generator(node.args[0]):
-            self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
+            if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
+                self.error(f"next() of a generator held in a variable is not supported in compiled code: "
+                           f"a generator {USE_ERROR}", node)
+            return self.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
         if obj is tuple and node.args and self.walks_generator(node.args[0]):
             self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
                        "length is part of its type, and a generator's is known only when it runs "
@@ -1018,7 +1027,7 @@ _BUILTIN_HANDLERS = {
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
-    id(isinstance): lower_isinstance,
+    id(isinstance): lower_isinstance, id(hasattr): lower_hasattr, id(getattr): lower_getattr,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
     id(reversed): lambda self, node, name: self.list_of(node, node),   # as a value: a list

@@ -153,6 +153,14 @@ class ListLowering:
                 self.hints[("list", pending.key)] = known
                 self.hints_changed = True
                 raise Restart()
+        if isinstance(a, PendingElement) and isinstance(b, PendingElement) and a != b:
+            # two empty lists in one variable (`cur = []` again in a loop): the second is the
+            # first from the next round on, so the first store types both
+            ra, rb = self.resolve_pending(a), self.resolve_pending(b)
+            if ra != rb and isinstance(rb, PendingElement):
+                self.hints[("list", rb.key)] = ra
+                self.hints_changed = True
+                raise Restart()
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
         elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
@@ -365,12 +373,16 @@ class ListLowering:
     def check_list_writable(self, lst: Value, node) -> None:
         """CompileError for a write to a global list (`global_list`)."""
         name = self.global_lists.get(id(lst))
-        if name is not None:
-            copy = f"[list(r) for r in {name}]" if id(lst) in self.global_rows or isinstance(
-                lst.type.elem, T.ListType) else f"list({name})"
-            self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
-                       f"function is compiled, so the write would be lost); copy it first: "
-                       f"xs = {copy}", node)
+        if name is None:
+            return
+        if id(lst) in self.global_rows:         # a list read out of a global list, tuple or dict
+            self.error(f"a list inside global '{name}' is read-only in compiled code (the global is copied "
+                       f"when the function is compiled, so the write would be lost); copy the list "
+                       f"first: xs = list(...)", node)
+        copy = f"[list(r) for r in {name}]" if isinstance(lst.type.elem, T.ListType) else f"list({name})"
+        self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
+                   f"function is compiled, so the write would be lost); copy it first: "
+                   f"xs = {copy}", node)
 
     def list_delete(self, lst: Value, index_node, node) -> None:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""

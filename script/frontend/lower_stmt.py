@@ -15,6 +15,7 @@ import builtins as py_builtins
 from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
+from script.frontend.numba_compat import is_numba_object
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -54,8 +55,8 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.random_calls import GENERATOR, assign_default_rng
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown
+from script.frontend.random_calls import assign_default_rng
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -131,7 +132,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
-        self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
+        self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -211,7 +212,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if scoped is not None:
             return self.read(scoped, self.loc(node))
         if name in self.rng_names:
-            return PyRef(GENERATOR, name)
+            return PyRef(self.rng_names[name], name)
         if name in self.locals:
             value = self.read_local(name, node)
             if is_optional(value):
@@ -267,9 +268,15 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
             return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str, list)) or x is None
                                           for x in obj):
-            return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
+            items = [self.python_object(x, name, node) for x in obj]
+            if not all(isinstance(v, Value) for v in items):
+                return PyRef(obj, name)
+            t = self.make_tuple(items, node)
+            if holds_list(t.type):          # its lists are read-only, as a global list is
+                self.global_lists[id(t)] = self.global_rows[id(t)] = name
+            return t
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array
             return frozen_array(self, obj, name, node)
@@ -781,10 +788,19 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
+            if isinstance(ref, PyRef) and is_numba_object(ref.obj, "prange") and not node.keywords:
+                return range                # Numba's parallel range: a plain, serial one here
             if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed) and (
                     not node.keywords or ref.obj is enumerate
                     and [k.arg for k in node.keywords] == ["start"]):
                 return ref.obj
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+                and node.func.attr == "prange" and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id not in self.locals:
+            base = self.lookup(node.func.value)       # numba.prange(n), nb.prange(n), script.prange(n)
+            obj = getattr(base.obj, "prange", None) if isinstance(base, PyRef) else None
+            if obj is range or is_numba_object(obj, "prange"):
+                return range
         return None
 
     def iterable(self, node):

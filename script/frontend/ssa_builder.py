@@ -457,6 +457,10 @@ class SSABuilder:
             return Undef(UNKNOWN if type is None else type, loc)
         instr = Instr(op, operands, type, attr, loc)
         self.block.append(instr)
+        rows = getattr(self, "global_rows", None)
+        if rows and op in ("extract", "list_get") and id(operands[0]) in rows and holds_list(type):
+            # a list inside a global tuple or dict (lists.global_list): read-only as the global
+            self.global_lists[id(instr)] = rows[id(instr)] = rows[id(operands[0])]
         return instr
 
     def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
@@ -520,3 +524,10 @@ def fold_convert(v: Value, t: T.Type) -> Const | None:
         return None
     from script.ir.passes._semantics import fold
     return fold("convert", None, t, [v])
+
+
+def holds_list(t: T.Type) -> bool:
+    """Whether a value of type `t` is or holds a list (a tuple's, a dict's or a set's)."""
+    if isinstance(t, (T.ListType, T.HashType)):
+        return True
+    return isinstance(t, T.TupleType) and any(holds_list(e) for e in t.elems)
