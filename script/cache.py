@@ -260,13 +260,19 @@ class _Description:
             return f"class #{self.classes[id(cls)]}"
         self.classes[id(cls)] = len(self.classes)
         parts = [f"class #{self.classes[id(cls)]} {cls.__module__}.{cls.__qualname__}",
-                 f"bases {[b.__qualname__ for b in cls.__bases__]}"]
+                 f"bases {[self.user_class(b) or b.__qualname__ for b in cls.__bases__]}"]
         for name in ("_fields", "_field_defaults", "__annotations__"):
             if name in vars(cls):
                 parts.append(f"{name} {vars(cls)[name]!r}")
         for f in getattr(cls, "__dataclass_fields__", {}).values():
             parts.append(f"field {f.name} {f.type!r} {f.default!r} {f.init}")
         for name, member in sorted(vars(cls).items()):
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if isinstance(member, property):        # (docs/records.md: properties run compiled)
+                parts += [f"{name}.{k} {self.function(f)}" for k, f in (("get", member.fget), ("set", member.fset))
+                          if isinstance(f, types.FunctionType)]
+                continue
             if isinstance(member, types.FunctionType) and member.__code__.co_filename.startswith("<"):
                 parts.append(f"{name} made")       # a dataclass's or namedtuple's own
             elif isinstance(member, types.FunctionType):

@@ -9,6 +9,7 @@ cache hit computes) asks its `is_named_tuple_class` and `is_record_class`.
 
 from __future__ import annotations
 
+import abc
 import sys
 
 CLASSES: dict[str, type] = {}        # "module:qualname" -> the class
@@ -44,7 +45,7 @@ def is_record_class(obj) -> bool:
     """Whether `obj` is a user class compiled code instantiates as a record (frontend
     records.py; its `check_class` comes when it is used, so a wrong one is a CompileError,
     not a fallthrough): a plain class of a module outside the standard library and NumPy."""
-    if not isinstance(obj, type) or type(obj) is not type or issubclass(obj, (BaseException, tuple)):
+    if not isinstance(obj, type) or type(obj) not in (type, abc.ABCMeta) or issubclass(obj, (BaseException, tuple)):
         return False
     top = (getattr(obj, "__module__", "") or "").split(".")[0]
     return top not in _LIBRARY_MODULES and top not in sys.stdlib_module_names

@@ -414,26 +414,27 @@ class Base:
         self.a = 1
 
 
-class Derived(Base):
+class Mixin:
+    def hello(self):
+        return 1
+
+
+class Derived(Base, Mixin):
     def __init__(self):
         self.b = 2
 
 
-class WithProperty:
+class WithGetattr:
     def __init__(self):
         self.a = 1
 
-    @property
-    def double(self):
-        return self.a * 2
+    def __getattr__(self, name):
+        return 0
 
 
-class WithDunder:
+class FromList(list):
     def __init__(self):
         self.a = 1
-
-    def __add__(self, other):
-        return self.a + other.a
 
 
 class CallsInInit:
@@ -449,12 +450,12 @@ def cls_derived():
     return Derived().b
 
 
-def cls_property():
-    return WithProperty().a
+def cls_getattr():
+    return WithGetattr().a
 
 
-def cls_dunder():
-    return WithDunder().a
+def cls_from_list():
+    return FromList().a
 
 
 def cls_calls_in_init():

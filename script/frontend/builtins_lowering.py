@@ -94,6 +94,8 @@ class CallLowering:
 
     def attribute_ref(self, node: ast.Attribute):
         """A Value, or a PyRef for module attributes that are functions/classes/modules."""
+        if self.is_super_call(node.value):
+            return self.super_attribute(node)          # class_members.py
         return self.attribute_of(self.callee_ref(node.value), node)
 
     def attribute_of(self, base, node: ast.Attribute):
@@ -119,10 +121,10 @@ class CallLowering:
             return self.array_attribute(base, node)
         if isinstance(t, T.ComplexType):
             return self.complex_attribute(base, node)
+        if T.is_instance_type(t):
+            return self.record_field(base, node)            # records.py
         if isinstance(t, T.NamedTupleType):
             return self.named_field(base, node)             # named_tuples.py
-        if isinstance(t, T.ClassType):
-            return self.record_field(base, node)            # records.py
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -144,6 +146,8 @@ class CallLowering:
             return self.attribute_ref(node)
         if isinstance(node, ast.Call) and is_default_rng(self, node.func):
             return make_generator(self, node)       # np.random.default_rng(s).random(): random_calls.py
+        if self.is_type_call(node):
+            return self.class_ref(node)             # type(obj).__name__, type(obj)(...): class_members.py
         return self.expr(node)
 
     # ---- calls -------------------------------------------------------------------------
@@ -163,11 +167,13 @@ class CallLowering:
         node = self.spread_starred(node)        # f(*t): varargs.py
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
+        if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
+            return self.super_call(node)                            # class_members.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.ClassType):
+            if T.is_instance_type(getattr(base, "type", None)):
                 return self.record_method(base, node.func.attr, node)      # records.py
             if isinstance(getattr(base, "type", None), T.ListType):
                 self.bounded_insert_check(base, node.func.attr, node)
@@ -197,6 +203,8 @@ class CallLowering:
             ref = self.attribute_of(base, node.func)
         else:
             ref = self.callee_ref(node.func)
+        if T.is_instance_type(getattr(ref, "type", None)):
+            return self.instance_call(ref, node)                    # class_methods.py
         if not isinstance(ref, PyRef):
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
@@ -246,6 +254,10 @@ class CallLowering:
         routine = _statistics_routine(obj, ref.name, self, node)
         if routine is not None:
             return self.call_script(self.ctx.info_for(routine), node)
+        if isinstance(obj, types.MethodType):
+            bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
+            if bound is not None:
+                return bound
         if numba_python_function(obj) is not None:     # an @njit function (numba_compat.py)
             return self.call_script(self.ctx.info_for(numba_python_function(obj)), node)
         if cached_function(obj) is not None:       # a module-level functools.cache (memo.py)
@@ -708,6 +720,8 @@ class CallLowering:
     def builtin_abs_value(self, v: Value, node) -> Value:
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        if T.is_instance_type(v.type):
+            return self.instance_abs(v, node)                    # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
@@ -906,6 +920,8 @@ class CallLowering:
         (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
         ast.Mult, math.prod's product from start=1."""
         n, item, et = iterable
+        if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
+            return self.instance_sum(iterable, start, op, node)     # class_methods.py
         if not et.is_numeric():
             self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
         init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
@@ -917,12 +933,13 @@ class CallLowering:
 
     def builtin_len(self, node, name) -> Value:
         (v,) = self.positional(node, name, 1)
-        if isinstance(v.type, T.TupleType):
+        if isinstance(v.type, T.TupleType) and not T.is_instance_union(v.type):
             return Const(len(v.type.elems), T.I64)
         return self.len_of(v, node)
 
     def len_of(self, v: Value, node) -> Value:
-        self.reject_instance(v, "has no len()", node)           # records.py
+        if T.is_instance_type(v.type):
+            return self.instance_len(v, node)                    # class_methods.py
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):

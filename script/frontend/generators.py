@@ -173,6 +173,9 @@ class GeneratorLowering:
         """The FunctionInfo of the generator function `node` calls, or None."""
         if not isinstance(node, ast.Call):
             return None
+        method = self.method_generator(node)        # obj.m(...): class_methods.py
+        if method is not None:
+            return method
         obj = self._callee_object(node.func)
         if obj is None:
             return None
@@ -209,7 +212,8 @@ class GeneratorLowering:
     def walks_generator(self, node) -> bool:
         """Whether `node` is a generator source, or enumerate()/zip() of one."""
         if isinstance(node, ast.Name):
-            return id(node) in self.__dict__.get("stored_generators", ())
+            return id(node) in self.__dict__.get("stored_generators", ()) or \
+                self.instance_generator(node) is not None       # class_methods.py
         if not isinstance(node, ast.Call):
             return isinstance(node, ast.GeneratorExp)
         builtin = self.builtin_call(node)
@@ -243,10 +247,12 @@ class GeneratorLowering:
                     self.comp_scopes = inner
 
             self.comprehension(node, element)
-        elif isinstance(node, ast.Name) and self.walks_generator(node):
+        elif isinstance(node, ast.Name) and id(node) in self.__dict__.get("stored_generators", ()):
             info, call, args = self.stored_generators[id(node)]
             self.inline_generator(info, call, on_item, done,
                                   {p: self.read(v) if isinstance(v, str) else v for p, v in args.items()})
+        elif isinstance(node, ast.Name) and (info := self.instance_generator(node)) is not None:
+            self.inline_generator(info, node, on_item, done, {info.param_names[0]: self.expr(node)})
         elif builtin is None and (info := self.generator_info(node)) is not None:
             self.inline_generator(info, node, on_item, done)
         else:
@@ -474,12 +480,15 @@ class GeneratorLowering:
             if isinstance(a, ast.Starred):
                 self.error("*args in calls is not supported", a)
         skip = len(free_names(info))       # (read where they are, not passed)
+        bound: dict[str, Value] = {}
+        if self.method_generator(call) is not None:     # obj.m(...): obj is `self`
+            bound[info.param_names[0]] = self.expr(call.func.value)
+            skip += 1
         names = info.param_names[skip:]
         n_positional = getattr(info, "n_positional", len(info.param_names)) - skip
         if len(call.args) > n_positional:
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
                        "were given", call)
-        bound: dict[str, Value] = {}
         for name, a in zip(names, call.args):
             bound[name] = self._argument(a)
         for k in call.keywords:

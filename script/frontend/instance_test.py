@@ -47,6 +47,8 @@ def python_class(t: T.Type):
         return np.dtype(numpy_name(t)).type
     if isinstance(t, T.NoneType):
         return type(None)
+    if T.is_instance_union(t):          # one of several classes (class_unions.py)
+        return None
     if isinstance(t, T.StrType):
         return str
     if isinstance(t, (T.NamedTupleType, T.ClassType)):     # the user's class (docs/records.md)
@@ -75,6 +77,8 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
     if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):
         return Undef(UNKNOWN, self.loc(node))
+    if T.is_instance_union(value.type):
+        return self.union_isinstance(value, spec, node)         # class_unions.py
     cls = python_class(value.type)
     if cls is None:
         self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",
@@ -97,7 +101,7 @@ def class_spec(self, node: ast.expr):
             self.error(_ARG2, node)
     if isinstance(node, ast.Constant) and node.value is None:
         self.error(_ARG2, node)
-    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) or self.is_type_call(node) else None
     if not isinstance(ref, PyRef):
         self.error(_ARG2 + " known when the function is compiled (a class, or a global "
                    "tuple of classes)", node)

@@ -24,6 +24,8 @@ def is_sortable(t: T.Type) -> bool:
     """Whether values of `t` have Python's ordering in compiled code."""
     if isinstance(t, T.TupleType):
         return all(is_sortable(e) for e in t.elems)
+    if T.is_instance_type(t):       # by its __lt__ (class_methods.py)
+        return True
     if isinstance(t, T.ListType):        # lists order as tuples do (lists.compare_lists)
         return is_sortable(t.elem)
     return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.StrType)     # complex: unordered

@@ -38,6 +38,7 @@ import ast
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
+from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -125,6 +126,9 @@ class ListLowering:
             raise Restart()
         self.merge_pending(elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+            self.widen_instance_list(lst, elem, t)      # class_unions.py: `shapes = []` of two classes
+            if mixed_classes(elem, t):
+                self.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
             if _holds_reference(elem) or _holds_reference(t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                            f"list all have one type, and a list is not converted (it is a reference): "
@@ -202,7 +206,8 @@ class ListLowering:
             self.merge_pending(t, u)
             w = T.unify(t, u)
             if w is None:
-                self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
+                self.error(f"list elements of types {t} and {u}: a compiled list holds one type"
+                           + mixed_classes(t, u), node)
             t = w
         if not T.is_list_element(t):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "

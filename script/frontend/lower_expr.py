@@ -17,6 +17,7 @@ from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
+from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -180,7 +181,8 @@ class ExprLowering(OptionalLowering):
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
-        self.reject_instance(base, "is not subscriptable", node)        # records.py
+        if T.is_instance_type(base.type):
+            return self.instance_getitem(base, node)                     # class_methods.py
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
@@ -255,6 +257,8 @@ class ExprLowering(OptionalLowering):
         """`v` converted to `t` (numeric conversion, element-wise for tuples)."""
         if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
             return v
+        if T.is_instance_union(t):
+            return self.to_union(v, t, node)        # class_unions.py
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)
@@ -279,6 +283,8 @@ class ExprLowering(OptionalLowering):
             return Const(False, T.BOOL)
         if isinstance(t, T.OptionalType):
             return self.optional_truth(v, node)
+        if T.is_instance_type(t):
+            return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ListType):
@@ -374,8 +380,8 @@ class ExprLowering(OptionalLowering):
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
-        for v in (a, b):
-            self.reject_instance(v, "has no operators in compiled code (special methods are not supported)", node)
+        if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
+            return self.instance_binop(op, a, b, node)                  # class_methods.py
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
@@ -534,6 +540,8 @@ class ExprLowering(OptionalLowering):
         if isinstance(node.op, ast.Not):
             return self.emit("not", [self.truth(v, node)], T.BOOL, None, loc) if not isinstance(v, Const) \
                 else Const(not v.value, T.BOOL)
+        if T.is_instance_type(v.type):
+            return self.instance_unary(node.op, v, node)        # class_methods.py
         if not v.type.is_numeric():
             self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
         t = T.I64 if isinstance(v.type, T.BoolType) else v.type
@@ -559,6 +567,8 @@ class ExprLowering(OptionalLowering):
             known = self.generator_contains(node)          # generators.py
         if known is None:
             known = self.static_str_compare(node)          # static_args.py
+        if known is None:
+            known = self.static_class_compare(node)    # class_members.py: type(a) == type(b)
         if known is not None:
             return known
         left = self.lazy_opt(node.left)
@@ -593,9 +603,11 @@ class ExprLowering(OptionalLowering):
             return known
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
-        if isinstance(op, (ast.In, ast.NotIn)):
-            self.reject_instance(b, "is not iterable", node)   # records.py
-        elif isinstance(a.type, T.ClassType) or isinstance(b.type, T.ClassType):
+        if isinstance(op, (ast.In, ast.NotIn)) and T.is_instance_type(b.type):
+            hit = self.instance_contains(a, b, node)           # class_methods.py
+            return hit if isinstance(op, ast.In) else self._not(hit, loc)
+        if not isinstance(op, (ast.In, ast.NotIn)) and (T.is_instance_type(a.type)
+                                                        or T.is_instance_type(b.type)):
             return self.record_compare(op, a, b, node)         # records.py
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
@@ -810,7 +822,7 @@ class ExprLowering(OptionalLowering):
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
                 for _, w in pending:
                     self.widen_list_at_merge(w, v)          # lists.py: `[1] if c else [0.5]`
-                self.error(f"the two sides have incompatible types {t} and {v.type}", node)
+                self.error(f"the two sides have incompatible types {t} and {v.type}" + mixed_classes(t, v.type), node)
             t = u
         if len({id(v) for _, v in pending}) == 1:
             return pending[0][1]

@@ -44,6 +44,9 @@ from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.named_tuples import NamedTupleLowering
 from script.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
+from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
+from script.frontend.class_members import MemberLowering
+from script.frontend.class_unions import UnionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
@@ -95,8 +98,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        PrintfLowering, UserExceptionLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, StarZipLowering, ItertoolsCallLowering, BoundedDeques, MatchLowering,
-                       StarDisplays):
+                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering, StarZipLowering,
+                       ItertoolsCallLowering, BoundedDeques, MatchLowering, StarDisplays):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -343,7 +346,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
             return
-        if not isinstance(getattr(base, "type", None), T.ClassType):
+        if not T.is_instance_type(getattr(base, "type", None)):
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
                        "class instances)", target)
@@ -411,6 +414,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def assign_subscript(self, target, value, node):
         base = self.expr(target.value)
+        if T.is_instance_type(base.type):
+            return self.instance_setitem(base, target.slice, value, node)     # class_methods.py
         if isinstance(base.type, T.ArrayType):
             return self.array_store(base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
@@ -432,6 +437,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 continue
             if isinstance(target, ast.Subscript):
                 base = self.expr(target.value)
+                if T.is_instance_type(base.type):
+                    self.instance_delitem(base, target.slice, target)      # class_methods.py
+                    continue
                 if isinstance(base.type, T.ListType):
                     self.list_delete(base, target.slice, target)
                     continue
@@ -548,7 +556,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                                              col_offset=node.col_offset))
         if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
-        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add):
+        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add) \
+                and not isinstance(current.type, T.ClassType):
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py
@@ -558,7 +567,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
             base = self.expr(node.target.value)
-            if not isinstance(base.type, T.ClassType):
+            if not T.is_instance_type(base.type):
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
             current = self.record_field(base, node.target)
             self.store_record_field(base, node.target.attr,
@@ -566,6 +575,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return
         if isinstance(node.target, ast.Subscript):
             base = self.pre_evaluate(node.target.value)
+            if T.is_instance_type(base.type):
+                return self.instance_aug_item(node)                 # class_methods.py
             if isinstance(base.type, T.ListType):
                 return self.list_aug_assign(node)
             if isinstance(base.type, T.HashType):
@@ -647,6 +658,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def stmt_Return(self, node: ast.Return) -> None:
         if self.gen_active is not None:
             return self.generator_return(node)      # generators.py
+        if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
+                and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
+            return self.return_not_implemented(node)    # class_methods.py
         value = self.expr_opt(node.value) if node.value is not None else None
         if self.try_frames or self.dropping:
             self.keep_foreign(0, node)          # exceptions.py
@@ -687,7 +701,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                                f"{value.type} on another"
                                + (" (it can reach its end, which returns None)" if implicit else ""), node)
                 self.error(f"function '{self.info.name}' returns incompatible types {want} and "
-                           f"{value.type}", node)
+                           f"{value.type}" + mixed_classes(want, value.type), node)
             elif u != want:
                 self.hints[("ret", None)] = u
                 self.hints_changed = True
@@ -863,7 +877,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
-        self.reject_instance(seq, "is not iterable", node)      # records.py
+        if T.is_instance_type(seq.type):
+            return self.instance_iterable(seq, node)            # class_methods.py
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem
             return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),

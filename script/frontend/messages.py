@@ -372,6 +372,10 @@ class MessageLowering:
             self.error(f"the !{conversion} conversion is not supported in exception messages", node)
         if conversion is not None and spec:
             self.error("a conversion with a format spec is not supported in exception messages", node)
+        if T.is_instance_type(t):         # its __str__ (class_methods.py)
+            v = self.format_value(v, self.str_constant(spec, node), node) if spec else \
+                self.str_of(v, node, "r" if conversion == "r" else "s")
+            return "%U", [v]
         if isinstance(t, T.BoolType) and not spec:
             return "%B", [v]
         if isinstance(t, T.IntType) and spec in ("", "d"):

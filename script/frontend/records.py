@@ -20,19 +20,23 @@ changes.
 - ``obj.m(...)`` compiles method m with ``self`` bound to `obj`, as a call of any Python
   function is (builtins_lowering `call_script`).
 
-An instance never crosses into Python (`reject_boxed_instances`). Inheritance, properties,
-static and class methods, and dunder methods other than ``__init__`` are CompileErrors that
-name the class and the line.
+An instance never crosses into Python (`reject_boxed_instances`). Special methods are
+class_methods.py's; inheritance, properties, static and class methods class_members.py's.
 """
 
 from __future__ import annotations
 
+import abc
 import ast
 import copy
 import dataclasses
 import inspect
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
+                                           rewrite_base_init)
+from script.frontend.class_methods import find_member, mixed_classes
+from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -41,7 +45,7 @@ from script.named_instance import CLASSES, lookup_class
 _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__", "__firstlineno__",
              "__static_attributes__", "__annotations__", "__init__", "__match_args__",
              "__dataclass_fields__", "__dataclass_params__", "__hash__", "__annotate_func__",
-             "__annotations_cache__"}
+             "__annotations_cache__"} | ABC_KEYS
 _DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
 _FACTORIES: dict[type, "FactoryInfo"] = {}
 _EMPTY_FACTORIES = (list, dict, set)      # dataclasses.field(default_factory=...) compiled code makes
@@ -68,6 +72,8 @@ class FactoryInfo(FunctionInfo):
 
     def __init__(self, cls: type):
         super().__init__(cls.__init__)
+        self.cls = cls
+        self.base_inits: dict[str, object] = {}     # "$init.Base" -> its factory (class_members.py)
         node = copy.deepcopy(self.node)
         if not node.args.args:
             raise CompileError(f"{cls.__name__}.__init__ takes no 'self'", self.loc(node))
@@ -90,6 +96,11 @@ class FactoryInfo(FunctionInfo):
         self.is_annotated = all(t is not None for t in self.param_types)
         self.return_type = None
 
+    def global_value(self, name: str):
+        if name in self.base_inits:
+            return True, self.base_inits[name]
+        return super().global_value(name)
+
 
 class _SelfFields(ast.NodeTransformer):
     """`FactoryInfo`'s rewrite of ``self.f`` to the local ``self.f``."""
@@ -106,8 +117,11 @@ class _SelfFields(ast.NodeTransformer):
             return self.generic_visit(node)
         if isinstance(node.ctx, ast.Store) and node.attr not in self.fields:
             self.fields.append(node.attr)
+        if isinstance(node.ctx, ast.Store) and isinstance(find_member(self.cls, node.attr), property):
+            self._fail(f"assigns property '{node.attr}' (its setter would run): not supported in compiled "
+                       "code; assign the field the setter sets", node)
         if node.attr not in self.fields:
-            value = vars(self.cls).get(node.attr)
+            value = find_member(self.cls, node.attr)
             if callable(value):
                 self._fail(f"calls method '{node.attr}' before the instance exists: __init__ may only "
                            "assign and read fields in compiled code", node)
@@ -120,6 +134,12 @@ class _SelfFields(ast.NodeTransformer):
         node = self.generic_visit(node)
         node.simple = 1
         return node
+
+    def visit_Expr(self, node: ast.Expr):
+        target = base_init_target(self.info, node, self.self_name)
+        if target is not None:              # super().__init__(...): the base's fields
+            return self.visit(rewrite_base_init(self.info, node, self.self_name, target))
+        return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name):
         if node.id == self.self_name:
@@ -140,10 +160,12 @@ def check_class(cls: type) -> None:
     if "<locals>" in cls.__qualname__:
         raise CompileError(f"class '{name}' is defined inside a function: compiled code takes only classes "
                            f"defined at module level ({_where(cls)})")
-    if cls.__bases__ != (object,):
-        bases = ", ".join(b.__name__ for b in cls.__bases__)
-        raise CompileError(f"class '{name}' derives from {bases}: compiled code takes classes whose only base "
-                           f"is object ({_where(cls)})")
+    problem = check_bases(cls, _where(cls))
+    if problem is not None:
+        raise CompileError(problem)
+    for base in cls.__bases__:
+        if base not in (object, abc.ABC):
+            check_class(base)
     if "__slots__" in vars(cls):
         raise CompileError(f"class '{name}' defines __slots__: not supported in compiled code ({_where(cls)})")
     made = _DATACLASS_MADE if dataclasses.is_dataclass(cls) else set()
@@ -152,19 +174,14 @@ def check_class(cls: type) -> None:
     for key, member in vars(cls).items():
         if key in _OWN_KEYS or key in made or key in ("__slots__",):
             continue
-        what = ("a property" if isinstance(member, property) else
-                "a static method" if isinstance(member, staticmethod) else
-                "a class method" if isinstance(member, classmethod) else
-                f"the special method {key}" if key.startswith("__") and key.endswith("__") else None)
-        if what is not None:
-            raise CompileError(f"class '{name}' defines {what} ('{key}'): compiled code takes classes with "
-                               f"__init__, plain methods and constant class attributes ({_where(cls, member)})")
+        if key in REFUSED:
+            raise CompileError(f"class '{name}' defines the special method {key}: not supported in compiled "
+                               f"code ({_where(cls, member)})")
+        if isinstance(member, (property, staticmethod, classmethod)) or member is None and key == "__hash__":
+            continue
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
-    if not dataclasses.is_dataclass(cls) and "__init__" not in vars(cls):
-        raise CompileError(f"class '{name}' has no __init__: compiled code makes instances of classes whose "
-                           f"__init__ assigns their fields ({_where(cls)})")
 
 
 def factory_for(cls: type) -> FactoryInfo:
@@ -211,10 +228,18 @@ def _describe(t) -> str:
 class RecordLowering:
     def make_record(self, cls: type, node: ast.Call) -> Value:
         """``C(args)``: a new record holding the fields ``__init__`` computes."""
+        abstract = abstract_error(cls)
+        if abstract is not None:
+            self.error(abstract, node)
         try:
             if _is_dataclass_init(cls):
                 check_class(cls)
                 fields, values = self._dataclass_fields(cls, node)
+            elif cls.__init__ is object.__init__:       # no fields
+                check_class(cls)
+                if node.args or node.keywords:
+                    self.error(f"{cls.__name__}() takes no arguments", node)
+                fields, values = [], []
             else:
                 info = factory_for(cls)
                 fields = info.fields
@@ -316,6 +341,7 @@ class RecordLowering:
             made[key] = (node, ast.fix_missing_locations(ast.copy_location(empty, node)))
         return made[key][1]
 
+    @per_instance(0, missing=lambda self, x, node: lacks_attribute(self, x, node.attr))
     def record_field(self, base: Value, node: ast.Attribute) -> Value:
         """``obj.f``: the field, or a constant class attribute."""
         t = base.type
@@ -324,7 +350,12 @@ class RecordLowering:
             loc = self.loc(node)
             tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
             return self.emit("extract", [tup], t.elem.elems[k], k, loc)
-        value = vars(lookup_class(t.key)).get(node.attr) if self._has_class(t) else None
+        if node.attr == "__class__" and self._has_class(t):     # (obj.__class__.__name__)
+            from script.frontend.lower_stmt import PyRef
+            return PyRef(lookup_class(t.key), t.name)
+        value = find_member(lookup_class(t.key), node.attr) if self._has_class(t) else None
+        if isinstance(value, property):
+            return self.property_get(base, node.attr, node)            # class_members.py
         if isinstance(value, (bool, int, float, str)):
             return self.python_object(value, node.attr, node)
         if callable(value):
@@ -338,9 +369,12 @@ class RecordLowering:
         except (ImportError, AttributeError, ValueError):
             return False
 
+    @per_instance(0)
     def store_record_field(self, base: Value, attr: str, value: Value, node) -> None:
         """``obj.f = value``: the record's tuple, with field f replaced."""
         t = base.type
+        if attr not in t.fields and self.property_set(base, attr, value, node):     # class_members.py
+            return
         if attr not in t.fields:
             self.error(f"'{t.name}' object has no field '{attr}': compiled code takes the fields __init__ "
                        "assigns", node)
@@ -351,7 +385,7 @@ class RecordLowering:
         ft = t.elem.elems[k]
         if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
             self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
-                       "the type __init__ gave it)", node)
+                       "the type __init__ gave it)" + mixed_classes(ft, value.type), node)
         loc = self.loc(node)
         tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
         elems = [self.emit("extract", [tup], et, j, loc) for j, et in enumerate(t.elem.elems)]
@@ -359,39 +393,39 @@ class RecordLowering:
         self.emit("list_set", [base, self.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
                   T.NONE, None, loc)
 
-    def reject_instance(self, v, what: str, node) -> None:
-        """CompileError `what` when `v` is an instance: a record is a list underneath, and
-        only field and method access may see it."""
-        if isinstance(getattr(v, "type", None), T.ClassType):
-            self.error(f"'{v.type.name}' object {what}", node)
-
+    @per_instance(1, 2)
     def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        """``is``, ``==`` and their negations with an instance: identity (`list_same`), as
-        ``object.__eq__``; a dataclass's ``==`` compares the fields of two instances of it,
-        as its generated ``__eq__`` does. Other comparisons are CompileErrors."""
+        """A comparison with an instance: ``is`` is identity; the others are its class's
+        special methods (class_methods.py), ``==`` identity without them."""
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            return self.identity_compare(op, a, b, node)
+        return self.instance_compare(op, a, b, node)            # class_methods.py
+
+    def identity_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        """``a is b`` (`list_same`), as ``object.__eq__`` (and ``is not``, ``!=``)."""
         negate = isinstance(op, (ast.IsNot, ast.NotEq))
-        if not isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-            v = a if isinstance(a.type, T.ClassType) else b
-            self.error(f"'{v.type.name}' object cannot be compared with '{type(op).__name__}' in compiled code "
-                       "(special methods are not supported)", node)
         loc = self.loc(node)
         if a.type != b.type:                # another class or value: never the same object
             return Const(negate, T.BOOL, loc)
-        cls = lookup_class(a.type.key)
-        params = getattr(cls, "__dataclass_params__", None)
-        if isinstance(op, (ast.Eq, ast.NotEq)) and params is not None and params.eq:
-            fields = [self.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc) for v in (a, b)]
-            return self.compare(op, fields[0], fields[1], node)
         same = self.emit("list_same", [a, b], T.BOOL, None, loc)
         return self.emit("not", [same], T.BOOL, None, loc) if negate else same
 
     def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
-        """``obj.m(...)``: method m compiled with ``self`` bound to `obj`."""
+        """``obj.m(...)``: method m (found along the class's MRO) compiled with ``self``
+        bound to `obj`; a static or class method (class_members.py)."""
+        if is_union(base):                  # the arguments evaluated once (class_unions.py)
+            call = self.evaluated_call(node)
+            return self.per_class(base, lambda x: self.record_method(x, name, self.with_arguments(call))
+                                  if lacks_attribute(self, x, name) is None else
+                                  self.raise_missing(lacks_attribute(self, x, name), node),
+                                  node)
         t = base.type
-        method = vars(lookup_class(t.key)).get(name)
-        if name.startswith("__") and name.endswith("__"):
-            self.error(f"'{t.name}.{name}' cannot be called in compiled code (special methods are not "
-                       "supported)", node)
-        if not inspect.isfunction(method):
-            self.error(f"'{t.name}' object has no method '{name}'", node)
-        return self.call_script(self.ctx.info_for(method), node, first=base)
+        if name in t.fields:
+            self.error(f"'{t.name}.{name}' is a field: compiled code does not call what it holds", node)
+        cls = lookup_class(t.key)
+        method = find_member(cls, name)
+        if name == "__init__":
+            self.error(f"'{t.name}.{name}' cannot be called in compiled code (the instance is made once)", node)
+        if method is None:
+            self.error(f"'{t.name}' object has no attribute '{name}'", node)
+        return self.call_member(cls, method, name, base, node)         # class_members.py

@@ -96,6 +96,9 @@ class FunctionInfo:
             return None                    # specialized on each call's array type
         if _is_bare_container(ann):
             return None                    # `xs: list`: specialized on each call's elements
+        from script.named_instance import is_record_class
+        if is_record_class(ann):
+            return None                    # `other: "Vec"`: an instance, its fields from each call's
         t = type_from_annotation(ann)
         if t is None:
             raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",

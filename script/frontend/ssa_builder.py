@@ -421,8 +421,9 @@ class SSABuilder:
             notes.append(f"  '{shown}' is {tb} from {loc_b}")
         if loc_a is not None:
             notes.append(f"  '{shown}' is {v.type} from {loc_a}")
+        from script.frontend.class_methods import mixed_classes
         raise CompileError(f"variable '{shown}' has incompatible types {tb} and {v.type} where control "
-                           f"flow merges", param.loc or loc_a, tuple(notes))
+                           f"flow merges" + mixed_classes(tb, v.type), param.loc or loc_a, tuple(notes))
 
     def drop_unknown_params(self) -> None:
         """Call once the function is built and its unreachable blocks removed: parameters still
@@ -477,6 +478,14 @@ class SSABuilder:
             instr = Instr("tuple", elems, t, None, v.loc)
             block.insert_before_terminator(instr)
             return instr
+        if T.is_instance_union(t):          # instances of several classes (class_unions.py)
+            from script.frontend.class_unions import build_union
+
+            def emit(op, args, rt, attr):
+                instr = Instr(op, args, rt, attr, v.loc)
+                block.insert_before_terminator(instr)
+                return instr
+            return build_union(v, t, emit)
         if isinstance(t, T.TupleType) and isinstance(v.type, Unknown):
             # a value of a round that is rebuilt once its type is known (a min/max
             # accumulator of tuples read before the first element types it)

@@ -91,6 +91,8 @@ class StrLowering:
             return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
         if isinstance(t, T.NoneType):
             return self.str_constant("None", node)
+        if T.is_instance_type(t):
+            return self.instance_str(v, conversion, node)         # class_methods.py
         if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
             return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
         if has_text(t):
@@ -101,6 +103,8 @@ class StrLowering:
         """format(v, spec) with `spec` a str value: CPython's format mini-language."""
         t = v.type
         loc = self.loc(node)
+        if T.is_instance_type(t):
+            return self.instance_format(v, spec, node)            # class_methods.py
         if isinstance(t, T.StrType):
             return self.emit("str_py", [v, spec], T.STR, "format_str", loc)
         if isinstance(t, T.BoolType):

@@ -563,6 +563,9 @@ def unify(a: Type, b: Type) -> Type | None:
     """The type a variable holding either `a` or `b` gets at a control-flow merge, or None."""
     if a == b:
         return a
+    if is_instance_type(a) and is_instance_type(b) and not (isinstance(a, ClassType) and isinstance(b, ClassType)
+                                                            and a.key == b.key):
+        return instance_union(a, b)
     if any(isinstance(t, (OptionalType, NoneType)) for t in (a, b)):
         return _unify_optional(a, b)
     if isinstance(a, ArrayType) and isinstance(b, ArrayType):
@@ -584,6 +587,36 @@ def unify(a: Type, b: Type) -> Type | None:
     return promote(a, b)
 
 
+UNION_KEY = "poly:"
+
+
+def is_instance_union(t: Type) -> bool:
+    """Whether `t` is a value holding an instance of one of several classes: a named tuple
+    keyed ``poly:...`` of the class's index (field ``$class``) and one record per class
+    (frontend class_unions.py), the slots of the other classes holding empty records."""
+    return isinstance(t, NamedTupleType) and t.key.startswith(UNION_KEY)
+
+
+def is_instance_type(t: Type) -> bool:
+    return isinstance(t, ClassType) or is_instance_union(t)
+
+
+def union_members(t: Type) -> list:
+    """The class types an instance type (a class or a union) may hold."""
+    return list(t.elems[1:]) if is_instance_union(t) else [t]
+
+
+def instance_union(a: Type, b: Type) -> Type | None:
+    """The union of the instance types `a` and `b` (classes ordered by key), or None when
+    one class appears with two sets of field types."""
+    found: dict = {}
+    for m in union_members(a) + union_members(b):
+        if found.setdefault(m.key, m) != m:
+            return None
+    keys = sorted(found)
+    return NamedTupleType(UNION_KEY + "|".join(keys), ("$class",) + tuple(keys), [I64] + [found[k] for k in keys])
+
+
 def _unify_optional(a: Type, b: Type) -> Type | None:
     """None with `t`, or an optional with `t`, None or another optional: `opt[...]` of the
     unified values (None when they do not unify or have no optional)."""
@@ -599,6 +632,8 @@ def is_convertible(src: Type, dst: Type) -> bool:
     """Whether `convert` (or element-wise convert for tuples) can take `src` to `dst`."""
     if src == dst:
         return True
+    if is_instance_union(dst) and is_instance_type(src):
+        return instance_union(src, dst) == dst
     if isinstance(src, ArrayType) or isinstance(dst, ArrayType):
         return (isinstance(src, ArrayType) and isinstance(dst, ArrayType) and dst.layout == "A"
                 and src.dtype == dst.dtype and src.ndim == dst.ndim)

@@ -1,0 +1,252 @@
+"""Members of user classes other than fields and special methods: methods found through
+single inheritance, properties, static and class methods, ``super()`` (docs/records.md).
+
+Requires the host class to be a `FunctionLowering`.
+
+- A class may derive from one other user class (and `abc.ABC`, which adds nothing compiled
+  code keeps): methods, properties and constants are found along its MRO, as CPython finds
+  them. Its fields are those its ``__init__`` assigns, with a base's ``__init__`` called as
+  ``super().__init__(...)`` or ``Base.__init__(self, ...)`` as a statement: that call is
+  the base's factory (records.FactoryInfo), whose fields it assigns in the base's order.
+  An instance of a subclass is its own type: a variable, list or field holding instances of
+  two classes is a CompileError (values have one static type).
+- ``@property`` getters run on ``obj.p``, setters on ``obj.p = v``; ``@staticmethod`` and
+  ``@classmethod`` are called as ``C.m(...)`` or ``obj.m(...)``, a class method with ``cls``
+  bound to the class when compiling (static_args.py), so ``cls(...)`` constructs.
+- ``super().m(...)`` in a method calls the next class's ``m`` after the method's own class
+  (its ``__class__`` cell, as CPython's zero-argument super does).
+"""
+
+from __future__ import annotations
+
+import abc
+import ast
+import sys
+
+from script.frontend.class_methods import class_of, find_member
+from script.frontend.static_args import Static
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+# Members no compiled instance can honour: each changes what plain attribute access or
+# construction means.
+REFUSED = ("__new__", "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__del__",
+           "__set_name__", "__get__", "__set__", "__delete__", "__init_subclass__", "__class_getitem__")
+ABC_KEYS = {"__abstractmethods__", "_abc_impl"}
+
+
+def user_bases(cls: type) -> list[type]:
+    """The user classes `cls` derives from, nearest first (not object, not abc.ABC)."""
+    return [c for c in cls.__mro__[1:] if c not in (object, abc.ABC)]
+
+
+def check_bases(cls: type, where: str) -> str | None:
+    """The reason compiled code cannot take the bases of `cls`, or None."""
+    from script.named_instance import is_record_class
+    bases = [b for b in cls.__bases__ if b not in (object, abc.ABC)]
+    if len(bases) > 1:
+        names = ", ".join(b.__name__ for b in cls.__bases__)
+        return f"class '{cls.__name__}' derives from {names}: compiled code takes single inheritance ({where})"
+    if bases and not is_record_class(bases[0]):
+        return (f"class '{cls.__name__}' derives from {bases[0].__name__}: compiled code takes classes "
+                f"deriving from object or from one other user class ({where})")
+    if type(cls) not in (type, abc.ABCMeta):
+        return f"class '{cls.__name__}' has metaclass {type(cls).__name__}: not supported in compiled code ({where})"
+    return None
+
+
+def abstract_error(cls: type) -> str | None:
+    """CPython's TypeError for instantiating `cls` while it has abstract methods, or None."""
+    missing = sorted(getattr(cls, "__abstractmethods__", ()))
+    if not missing:
+        return None
+    s = "s" if len(missing) > 1 else ""
+    if sys.version_info >= (3, 12):
+        names = ", ".join(f"'{m}'" for m in missing)
+        return f"Can't instantiate abstract class {cls.__name__} without an implementation for abstract method{s} {names}"
+    return f"Can't instantiate abstract class {cls.__name__} with abstract method{s} {', '.join(missing)}"
+
+
+class BaseInit:
+    """What a base class's ``__init__`` call in a factory names: compiled as that base's
+    factory (records.FactoryInfo), which returns its fields."""
+
+    def __init__(self, info):
+        self._script_info = info
+
+
+def defining_class(fn) -> type | None:
+    """The class a method is written in: its ``__class__`` cell (made when it uses super())."""
+    code = getattr(fn, "__code__", None)
+    if code is None or "__class__" not in code.co_freevars:
+        return None
+    return fn.__closure__[code.co_freevars.index("__class__")].cell_contents
+
+
+def next_class(cls: type, owner: type) -> list[type]:
+    """The classes after `owner` in the MRO of `cls`: where super() looks."""
+    mro = cls.__mro__
+    return list(mro[mro.index(owner) + 1:]) if owner in mro else []
+
+
+def base_init_target(factory, stmt: ast.stmt, self_name: str):
+    """For a statement of `factory`'s ``__init__`` that is ``super().__init__(...)`` or
+    ``Base.__init__(self, ...)``: (the base class, or None for object; the call's argument
+    nodes and keywords). None for any other statement."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return None
+    if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+        owner = defining_class(factory.py_func)
+        if owner is None or func.value.args:
+            return None
+        after = [c for c in next_class(factory.cls, owner) if c is not abc.ABC]
+        return after[0] if after and after[0] is not object else None, call.args, call.keywords
+    if isinstance(func.value, ast.Name) and call.args and isinstance(call.args[0], ast.Name) \
+            and call.args[0].id == self_name:
+        found, base = factory.global_value(func.value.id)
+        if found and isinstance(base, type) and base in factory.cls.__mro__[1:]:
+            return base if base not in (object, abc.ABC) else None, call.args[1:], call.keywords
+    return None
+
+
+def rewrite_base_init(factory, stmt: ast.Expr, self_name: str, target) -> ast.stmt:
+    """The statement assigning a base's fields from its factory, in place of its
+    ``__init__`` call `stmt` (`target`: base_init_target's answer)."""
+    from script.frontend.records import factory_for
+    base, args, keywords = target
+    if base is None or "__init__" not in {k for c in base.__mro__ if c is not object for k in vars(c)}:
+        return ast.copy_location(ast.Pass(), stmt)
+    info = factory_for(base)
+    name = f"$init.{base.__qualname__}"
+    factory.base_inits[name] = BaseInit(info)
+    call = ast.Call(func=ast.Name(name, ast.Load()), args=args, keywords=keywords)
+    if not info.fields:
+        out: ast.stmt = ast.Expr(call)
+    else:
+        targets = [ast.Attribute(ast.Name(self_name, ast.Load()), f, ast.Store()) for f in info.fields]
+        out = ast.Assign([ast.Tuple(targets, ast.Store())], call)
+    return ast.fix_missing_locations(ast.copy_location(out, stmt))
+
+
+class MemberLowering:
+    """Mixin for FunctionLowering: methods, properties, static and class methods."""
+
+    def call_member(self, cls: type, member, name: str, base: Value | None, node: ast.Call) -> Value:
+        """A call of `member` (found on `cls` as `name`) with `base` the instance, if any."""
+        if isinstance(member, staticmethod):
+            return self.call_script(self.ctx.info_for(member.__func__), node)
+        if isinstance(member, classmethod):
+            return self.call_script(self.ctx.info_for(member.__func__), node, leading=[Static(cls)])
+        if isinstance(member, property):
+            self.error(f"'{cls.__name__}.{name}' is a property: compiled code does not call what it returns", node)
+        if callable(member) and hasattr(member, "__code__"):
+            if base is None:
+                return self.call_script(self.ctx.info_for(member), node)
+            return self.call_script(self.ctx.info_for(member), node, first=base)
+        self.error(f"'{cls.__name__}' object has no method '{name}'", node)
+
+    def property_get(self, base: Value, name: str, node) -> Value | None:
+        """``obj.p`` of a property p, or None when `name` is no property of the class."""
+        member = find_member(class_of(base), name)
+        if not isinstance(member, property):
+            return None
+        if member.fget is None:
+            self.error(f"property '{name}' of '{base.type.name}' object has no getter", node)
+        return self.call_method(member.fget, [base], node)
+
+    def property_set(self, base: Value, name: str, value: Value, node) -> bool:
+        """``obj.p = value`` of a property p (its setter); False when `name` is no property."""
+        member = find_member(class_of(base), name)
+        if not isinstance(member, property):
+            return False
+        if member.fset is None:
+            self.error(f"property '{name}' of '{base.type.name}' object has no setter", node)
+        self.call_method(member.fset, [base, value], node)
+        return True
+
+    def class_method_call(self, obj, node: ast.Call) -> Value | None:
+        """``C.m(...)`` of a class method m of a user class (a method bound to the class)."""
+        from script.named_instance import is_record_class
+        owner = getattr(obj, "__self__", None)
+        if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
+            return None
+        return self.call_script(self.ctx.info_for(obj.__func__), node, leading=[Static(owner)])
+
+    def is_type_call(self, node) -> bool:
+        """Whether `node` is ``type(x)`` (the builtin)."""
+        from script.frontend.lower_stmt import PyRef
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals):
+            return False
+        ref = self.lookup(node.func)
+        return isinstance(ref, PyRef) and ref.obj is type
+
+    def class_ref(self, node: ast.Call):
+        """``type(x)`` where a class is wanted (``type(obj).__name__``, ``type(obj)(...)``,
+        ``type(x) == int``): the class CPython holds there (instance_test.python_class),
+        known when compiling."""
+        from script.frontend.instance_test import python_class
+        from script.frontend.lower_stmt import PyRef
+        if len(node.args) != 1 or node.keywords:
+            self.error("type() with other than one argument is not supported in compiled code", node)
+        v = self.expr(node.args[0])
+        cls = python_class(v.type)
+        if cls is None:
+            self.error(f"type() of a value of type {v.type} is not supported in compiled code (of a value "
+                       "that holds an instance of one of several classes, neither)", node)
+        return PyRef(cls, cls.__name__)
+
+    def static_class_compare(self, node: ast.Compare) -> Value | None:
+        """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
+        decided when compiling, as classes are known then; None for other comparisons."""
+        from script.frontend.lower_stmt import PyRef
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+            return None
+        sides = [node.left, node.comparators[0]]
+        if not any(self.is_type_call(s) for s in sides):
+            return None
+        refs = [self.callee_ref(s) if isinstance(s, (ast.Name, ast.Attribute, ast.Call)) else None for s in sides]
+        if not all(isinstance(r, PyRef) and isinstance(r.obj, type) for r in refs):
+            self.error("type(x) is compared only with a class or another type(y) in compiled code", node)
+        same = refs[0].obj is refs[1].obj
+        return Const(same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same, T.BOOL, self.loc(node))
+
+    def is_super_call(self, node) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+                and "super" not in self.locals and not node.args and not node.keywords)
+
+    def super_member(self, node: ast.Attribute):
+        """(the instance, the class, the member) ``super().name`` finds in a method."""
+        owner = defining_class(self.info.py_func)
+        args = self.info.node.args.posonlyargs + self.info.node.args.args
+        if owner is None or not args:
+            self.error("super() is supported in compiled code only inside a method of a class", node)
+        me = self.expr(ast.copy_location(ast.Name(args[0].arg, ast.Load()), node))
+        cls = class_of(me)
+        if cls is None:
+            self.error("super() is supported in compiled code only in methods called on an instance", node)
+        for c in next_class(cls, owner):
+            if c is object:
+                break
+            if node.attr in vars(c):
+                return me, cls, vars(c)[node.attr]
+        self.error(f"'super' object has no attribute '{node.attr}'", node)
+
+    def super_call(self, node: ast.Call) -> Value:
+        """``super().m(...)``."""
+        me, cls, member = self.super_member(node.func)
+        if isinstance(member, property):
+            self.error("calling what a property of super() returns is not supported in compiled code", node)
+        return self.call_member(cls, member, node.func.attr, me, node)
+
+    def super_attribute(self, node: ast.Attribute) -> Value:
+        """``super().p`` of a property p or a constant."""
+        me, cls, member = self.super_member(node)
+        if isinstance(member, property) and member.fget is not None:
+            return self.call_method(member.fget, [me], node)
+        if isinstance(member, (bool, int, float, str)):
+            return self.python_object(member, node.attr, node)
+        self.error(f"super().{node.attr} is only supported in calls, for properties and constants", node)
