@@ -3,6 +3,7 @@ compiled code (docs/records.md). Each runs unchanged in CPython."""
 
 import collections
 import dataclasses
+import math
 import typing
 
 import numpy as np
@@ -460,3 +461,47 @@ def cls_from_list():
 
 def cls_calls_in_init():
     return CallsInInit().a
+
+
+class SlottedPoint:
+    __slots__ = ("x", "y", "z")
+
+    def __init__(self, i):
+        self.x = x = math.sin(i)
+        self.y = math.cos(i) * 3
+        self.z = (x * x) / 2
+
+    def normalize(self):
+        norm = math.sqrt(self.x * self.x + self.y * self.y + self.z * self.z)
+        self.x /= norm
+        self.y /= norm
+        self.z /= norm
+
+    def maximize(self, other):
+        self.x = self.x if self.x > other.x else other.x
+        self.y = self.y if self.y > other.y else other.y
+        self.z = self.z if self.z > other.z else other.z
+        return self
+
+
+def slotted_float_benchmark(n):
+    # pyperformance's float benchmark: a class with __slots__
+    points = [SlottedPoint(i) for i in range(n)]
+    for p in points:
+        p.normalize()
+    best = points[0]
+    for p in points[1:]:
+        best = best.maximize(p)
+    return best.x, best.y, best.z
+
+
+class SlotsMissAField:
+    __slots__ = ("a",)
+
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+
+def slots_miss_a_field():
+    return SlotsMissAField().a

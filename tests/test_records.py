@@ -449,3 +449,11 @@ def g(p):
         assert out.returncode == 0, out.stderr[-3000:]
         outs.append(out.stdout.split())
     assert outs == [["11", "3"], ["11", "3"], ["15", "15"]]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 60))
+def test_classes_with_slots(n):
+    check_all_levels(K.slotted_float_benchmark, n)
+    with pytest.raises(script.CompileError, match="'SlotsMissAField' object has no attribute 'b'"):
+        compiled(K.slots_miss_a_field)()

@@ -81,6 +81,11 @@ class FactoryInfo(FunctionInfo):
         rewrite = _SelfFields(self, cls, self_name)
         node.body = [rewrite.visit(s) for s in node.body]
         self.fields = rewrite.fields
+        allowed = slot_names(cls)
+        extra = [f for f in self.fields if allowed is not None and f not in allowed]
+        if extra:
+            raise CompileError(f"'{cls.__name__}' object has no attribute '{extra[0]}' (its __slots__ do not "
+                               f"name it): CPython's AttributeError in __init__", self.loc(node))
         last = node.body[-1]
         ret = ast.Return(ast.Tuple([ast.Name(f"self.{f}", ast.Load()) for f in self.fields], ast.Load()))
         node.body.append(ast.fix_missing_locations(ast.copy_location(ret, last)))
@@ -166,13 +171,13 @@ def check_class(cls: type) -> None:
     for base in cls.__bases__:
         if base not in (object, abc.ABC):
             check_class(base)
-    if "__slots__" in vars(cls):
-        raise CompileError(f"class '{name}' defines __slots__: not supported in compiled code ({_where(cls)})")
+    slots = slot_names(cls) or ()
     made = _DATACLASS_MADE if dataclasses.is_dataclass(cls) else set()
     if dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen:
         made = made | {"__setattr__", "__delattr__"}    # stores are CompileErrors (store_record_field)
     for key, member in vars(cls).items():
-        if key in _OWN_KEYS or key in made or key in ("__slots__",):
+        if key in _OWN_KEYS or key in made or key in ("__slots__",) or key in slots and \
+                type(member).__name__ == "member_descriptor":
             continue
         if key in REFUSED:
             raise CompileError(f"class '{name}' defines the special method {key}: not supported in compiled "
@@ -182,6 +187,23 @@ def check_class(cls: type) -> None:
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
+
+
+def slot_names(cls: type) -> set | None:
+    """The attribute names the `__slots__` of `cls` and its bases allow, or None where an
+    instance has a `__dict__` (a class without `__slots__` on the way, or `"__dict__"` in one)."""
+    names = set()
+    for c in cls.__mro__[:-1]:
+        if c is abc.ABC:
+            continue
+        slots = vars(c).get("__slots__")
+        if slots is None:
+            return None
+        slots = (slots,) if isinstance(slots, str) else tuple(slots)
+        if "__dict__" in slots:
+            return None
+        names.update(slots)
+    return names
 
 
 def factory_for(cls: type) -> FactoryInfo:
