@@ -174,6 +174,17 @@ def test_str_table_churn(words, limit):
     check_levels(K.str_table_churn, words, limit, levels=LEVELS[:2])
 
 
+def test_str_key_errors_made_when_missing():
+    # KeyError('k') needs the key's repr: made on the failing path only
+    for words, probe in ((["a", "b", "a"], "a"), (["a"], "zz"), ([], "é'\""), (["x"], "x")):
+        check_levels(K.str_key_reads, words, probe)
+    ir = opt_ir(K.str_key_reads, ["a"], "a")
+    for line in ir.splitlines():
+        if "str_py.repr" in line:
+            i = ir.index(line)
+            assert "check true, KeyError" in ir[i:i + 300], ir
+
+
 # --- lists their own appends resize ------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)

@@ -178,3 +178,16 @@ def grows_in_loop(n, m, i):
             a.append(k)
         s += a[i] + len(a)
     return s, a
+
+
+def str_key_reads(words, probe):
+    d = {}
+    pairs = {}
+    for w in words:
+        d[w] = len(w)
+        pairs[(w, len(w))] = 1
+    t = 0
+    for w in words:
+        d[w] += 1
+        t += d[w] + pairs[(w, len(w))]
+    return t + d[probe] * 10 + pairs[(probe, 1)]
