@@ -42,7 +42,7 @@ GIL back (with ``env->tstate``), runs Python's signal handlers and returns nonze
 status 2, when one raised; the function then unwinds like any raise.
 
 Deep recursion. A function on a call cycle (`recursive_functions`) compares the address of
-a local with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
+its stack pointer (``llvm.stacksave``) with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
 recursion in compiled code is an exception instead of a crash of the interpreter.
 
 Caught exceptions. Inside a ``try`` (script.frontend.exceptions), a call is followed by
