@@ -6,7 +6,10 @@ a pairwise distance matrix, a Jacobi heat stencil with a time loop, a Cholesky f
 in loops, the spectral norm, fannkuch (int lists), N-queens (recursion on ints), character
 counting over a str, a dict word count, a list of primes built by `append`, a float32
 Gaussian blur, logistic regression by gradient descent (`@`, `np.exp` on arrays), an
-iterative quicksort and a bubble sort on Python lists, Horner's rule over an array.
+iterative quicksort and a bubble sort on Python lists, Horner's rule over an array; and
+what everyday code does with strs, dicts, recursion and tuples: anagram groups (a dict keyed
+by `"".join(sorted(w))`), a CSV text built from f-strings and `"\n".join`, Ackermann's
+function, a list of tuples sorted with `key=`.
 c/<name>.c holds the same loops in C. This file imports only `math` and NumPy: script, Numba
 and CPython all load it.
 """
@@ -292,6 +295,58 @@ def horner(c, x):
     return out
 
 
+def anagram_groups(text):
+    """Words grouped by their sorted letters in a dict of strs; sum of squared group sizes + groups."""
+    groups = {}
+    for w in text.split():
+        key = "".join(sorted(w))
+        if key in groups:
+            groups[key] += 1
+        else:
+            groups[key] = 1
+    total = 0
+    for v in groups.values():
+        total += v * v
+    return total + len(groups)
+
+
+def csv_builder(n):
+    """n f-string lines of an LCG joined by newlines; the length and a sample of the characters."""
+    parts = []
+    x = 12345
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        parts.append(f"{i},{x % 1000},{x % 7 - 3}")
+    text = "\n".join(parts)
+    s = 0
+    for k in range(0, len(text), 7):
+        s += ord(text[k])
+    return len(text) * 1000 + s % 1000
+
+
+def ackermann(m, n):
+    """The Ackermann function by plain double recursion."""
+    if m == 0:
+        return n + 1
+    if n == 0:
+        return ackermann(m - 1, 1)
+    return ackermann(m - 1, ackermann(m, n - 1))
+
+
+def sort_records(n, seed):
+    """A list of LCG (int, int, int) tuples sorted with a key (first ascending, third descending)."""
+    recs = []
+    x = seed
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        recs.append((x % 1000, i, (x >> 10) % 10007))
+    recs.sort(key=lambda r: (r[0], -r[2]))
+    s = 0
+    for k in range(n):
+        s += recs[k][1] * (k % 7) + recs[k][2]
+    return s
+
+
 # --- arguments: (full size, quick size), each a function of a NumPy Generator
 
 def _spd(rng, n):
@@ -342,6 +397,10 @@ SIZES = {
     "bubble_sort": (lambda g: (2000, 12345), lambda g: (60, 12345)),
     "horner": (lambda g: (g.uniform(-1.0, 1.0, 12), g.uniform(-1.0, 1.0, 1_000_000)),
                lambda g: (g.uniform(-1.0, 1.0, 5), g.uniform(-1.0, 1.0, 100))),
+    "anagram_groups": (lambda g: (_text(g, 200_000, 5000),), lambda g: (_text(g, 500, 100),)),
+    "csv_builder": (lambda g: (200_000,), lambda g: (300,)),
+    "ackermann": (lambda g: (3, 8), lambda g: (2, 3)),
+    "sort_records": (lambda g: (200_000, 12345), lambda g: (300, 12345)),
 }
 NAMES = tuple(SIZES)
 

@@ -1,7 +1,8 @@
 """Workload kernels (kernels_workloads.py) against Numba and C: a pairwise distance matrix,
 a Jacobi heat stencil, Cholesky, the spectral norm, fannkuch, N-queens, character counting
 over a str, a dict word count, a list of primes, a float32 blur, logistic regression, an
-iterative quicksort and a bubble sort on lists, Horner's rule.
+iterative quicksort and a bubble sort on lists, Horner's rule; anagram groups (a dict of
+strs), a CSV text from f-strings, Ackermann's function, a list of tuples sorted with a key.
 
     python benchmarks/workloads.py               # full sizes (about two minutes)
     python benchmarks/workloads.py --quick       # small sizes, no Numba (a few seconds)
@@ -53,10 +54,10 @@ def _c_args(name: str, args):
         return [i(args[0])], keep
     if name == "nqueens":
         return [i(args[0])], keep
-    if name in ("char_count", "word_count"):
+    if name in ("char_count", "word_count", "anagram_groups"):
         keep.append(b := ctypes.create_string_buffer(args[0].encode("ascii")))
         return [b, i(len(args[0]))], keep
-    if name == "primes_list":
+    if name in ("primes_list", "csv_builder"):
         return [i(args[0])], keep
     if name == "blur_f32":
         img, k = args
@@ -67,7 +68,7 @@ def _c_args(name: str, args):
         n, dd = x.shape
         keep += [w := f64(dd), pp := f64(n), g := f64(dd)]
         return [p(x), p(y), i(n), i(dd), i(iters), d(lr), p(w), p(pp), p(g)], keep
-    if name in ("quicksort_list", "bubble_sort"):
+    if name in ("quicksort_list", "bubble_sort", "ackermann", "sort_records"):
         return [i(args[0]), i(args[1])], keep
     if name == "horner":
         c, x = args

@@ -1,9 +1,12 @@
 """Fixes made for the workload kernels of benchmarks/kernels_workloads.py, end to end.
 
-- ``fixedlen``: the length of a list that nothing can resize after it is made
-  (``[0] * n``, ``list(range(n))``, a comprehension over a range, then only indexed) is the
-  length it was made with, so its bounds checks compare with that value instead of a
-  length read back from memory after every store.
+- ``fixedlen``: the length of a list that only the function's own resizes change
+  (``[0] * n``, ``list(range(n))``, a comprehension over a range, a list built by `append`
+  and then sorted in place) is a value the pass knows, so its bounds checks compare with
+  that value instead of a length read back from memory after every store.
+- ``for w in s.split()`` (and ``splitlines``, and a comprehension's clause) walks the parts
+  one at a time, without a list of them; a table of strs is probed without counting the
+  keys it compares.
 
 Differential: compiled (opt=0, the default level, opt=3) against CPython on indices in and
 out of range (negative ones included), and on lists that must keep reading their length:
@@ -24,8 +27,8 @@ from difftest import check, compiled
 LEVELS = ({"opt": 0}, {}, {"opt": 3})
 
 
-def check_levels(fn, *args):
-    for options in LEVELS:
+def check_levels(fn, *args, levels=LEVELS):
+    for options in levels:
         check(fn, compiled(fn, **options), *args)
 
 
@@ -63,8 +66,10 @@ def test_counts(xs, m):
 def test_lengths_forwarded_only_where_fixed():
     # the table's length is n once made: no list_len of it is left in the loop
     assert "list_len" not in opt_ir(K.fill_and_index, 5, 1, 2)
-    # appends, a callee and a pop may change it: the length is read back
-    assert "list_len" in opt_ir(K.grows, 5, 1)
+    # the function's own appends change it to a value it knows: forwarded too
+    assert "list_len" not in opt_ir(K.grows, 5, 1)
+    # a list inside another one and a pop (a call) may change it: the length is read back
+    assert "list_len" in opt_ir(K.nested_rows, 5, 1)
     assert "list_len" in opt_ir(K.fixed_then_popped, 5, 1)
 
 
@@ -125,3 +130,79 @@ def test_gradient_steps():
     for options in LEVELS:
         np.testing.assert_allclose(compiled(K.gradient_steps, **options)(x, y, 20), K.gradient_steps(x, y, 20),
                                    rtol=1e-10)
+
+
+# --- loops over the parts of a str ---------------------------------------------------------
+
+_TEXT = st.lists(st.sampled_from(list("ab ,\t\n\r\x0b\x1c\x85\u2028\u3000xé€😀") + ["stop"]),
+                 max_size=30).map("".join)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_TEXT, st.sampled_from([None, " ", ",", "ab", "", "😀"]), st.integers(-2, 4))
+def test_split_loops(text, sep, maxsplit):
+    check_levels(K.split_counts, text, sep, maxsplit, levels=LEVELS[:2])
+
+
+@settings(max_examples=20, deadline=None)
+@given(_TEXT, st.booleans())
+def test_split_comprehensions_and_lines(text, keepends):
+    check_levels(K.split_comprehensions, text, levels=LEVELS[1:2])
+    check_levels(K.split_lines_kept, text, keepends, levels=LEVELS[1:2])
+
+
+def test_split_edge_cases():
+    for text in ("", " ", "a", "  a  b  ", "stop a", "a,,b,", "\r\n\n", "x\u2028y\x85z", "é € 😀"):
+        for sep in (None, " ", ",", "", "stop"):
+            for maxsplit in (-1, 0, 1, 5):
+                check_levels(K.split_counts, text, sep, maxsplit)
+        check_levels(K.split_comprehensions, text, levels=LEVELS[:2])
+        check_levels(K.split_lines_kept, text, True, levels=LEVELS[:2])
+    check_levels(K.split_receiver_once, ["a b", "c dd  e"], 2)
+    check_levels(K.split_receiver_once, [], 2)
+
+
+def test_split_loop_makes_no_list():
+    ir = opt_ir(K.split_counts, "a b", None, -1)
+    assert "list_new : list[str]" not in ir, ir
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "ab", "a", "é", "ab€", "b" * 9, "😀"]), max_size=40),
+       st.integers(0, 4))
+def test_str_table_churn(words, limit):
+    check_levels(K.str_table_churn, words, limit, levels=LEVELS[:2])
+
+
+def test_str_key_errors_made_when_missing():
+    # KeyError('k') needs the key's repr: made on the failing path only
+    for words, probe in ((["a", "b", "a"], "a"), (["a"], "zz"), ([], "é'\""), (["x"], "x")):
+        check_levels(K.str_key_reads, words, probe)
+    ir = opt_ir(K.str_key_reads, ["a"], "a")
+    for line in ir.splitlines():
+        if "str_py.repr" in line:
+            i = ir.index(line)
+            assert "check true, KeyError" in ir[i:i + 300], ir
+
+
+# --- lists their own appends resize ------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-50, 50), max_size=25), st.integers(-30, 30), st.integers(-30, 30))
+def test_append_then_sort(xs, i, j):
+    check_levels(K.append_then_sort, xs, i, j)
+
+
+def test_grows_in_loop():
+    for n in range(0, 4):
+        for m in range(0, 8):
+            for i in range(-n - 4, n + 4):
+                check_levels(K.grows_in_loop, n, m, i)
+
+
+def test_sort_in_place_reads_its_length_once():
+    # the length is read where the appends leave it (the build loop's test) and once
+    # after: every index check of the sort compares with that one value
+    ir = opt_ir(K.append_then_sort, [3, 1, 2], 0, 1)
+    built = re.search(r"(%\d+) = list_new", ir).group(1)
+    assert len(re.findall(rf"list_len {built}\b", ir)) == 2, ir

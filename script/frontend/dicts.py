@@ -319,9 +319,25 @@ class DictLowering:
         return self.emit("extract", [e], d.type.entry.elems[part], part, self.loc(node))
 
     def raise_key_error(self, cond: Value, key: Value, node) -> None:
-        """KeyError(key) when `cond` holds (the key's text, as CPython's message)."""
+        """KeyError(key) when `cond` holds (the key's text, as CPython's message). The repr of
+        a str key is a call into CPython: it is made on the failing path only, not by every
+        `d[k]` that finds its key."""
+        if isinstance(cond, Const) and not cond.value:
+            return
+        if not _has_str(key.type):
+            fmt, args = self.key_message(key, node)
+            self.raise_if(cond, "KeyError", fmt, node, args)
+            return
+        loc = self.loc(node)
+        missing, found = self.new_block("key.missing"), self.new_block("key.found")
+        self.branch(cond, missing, found, loc)
+        self.seal(missing)
+        self.start(missing)
         fmt, args = self.key_message(key, node)
-        self.raise_if(cond, "KeyError", fmt, node, args) if args else self.raise_if(cond, "KeyError", fmt, node)
+        self.raise_if(Const(True, T.BOOL), "KeyError", fmt, node, args)
+        self.goto(found, loc)
+        self.seal(found)
+        self.start(found)
 
     def key_message(self, key: Value, node):
         """A message format giving `repr(key)` and its operands (`messages.py` directives)."""
@@ -616,3 +632,8 @@ def _describe_store(t: T.HashType, key_t, value_t) -> str:
     if isinstance(t, T.SetType):
         return f"{key_t} element"
     return f"{key_t} key and {value_t} value"
+
+
+def _has_str(t: T.Type) -> bool:
+    """Whether a key of type `t` holds a str (whose repr CPython computes)."""
+    return isinstance(t, T.StrType) or isinstance(t, T.TupleType) and any(map(_has_str, t.elems))

@@ -255,6 +255,8 @@ class GeneratorLowering:
             self.inline_generator(info, node, on_item, done, {info.param_names[0]: self.expr(node)})
         elif builtin is None and (info := self.generator_info(node)) is not None:
             self.inline_generator(info, node, on_item, done)
+        elif self.is_str_parts(node):
+            self.walk_str_parts(node, on_item, done)            # strmethods.py
         else:
             n, item, _ = self.iterable(node)
             self.for_range(node, n, lambda i: on_item(item(i)))

@@ -650,8 +650,8 @@ class ListLowering:
             self.bind_target(gen.target, x, scope, node)
             self._filtered(gen.ifs, lambda: self._clause(node, k + 1, scope, body))
 
-        if self.walks_generator(gen.iter):
-            self.each_item(gen.iter, bind)          # generators.py
+        if self.walks_generator(gen.iter) or self.is_str_parts(gen.iter):
+            self.each_item(gen.iter, bind)          # generators.py, strmethods.py
             return
         n, item, _ = self.iterable(gen.iter)
         self.for_range(gen, n, lambda i: bind(item(i)))

@@ -789,8 +789,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_For(self, node: ast.For) -> None:
         it = node.iter
-        if self.walks_generator(it):
-            return self.for_generator(node)         # generators.py
+        if self.walks_generator(it) or self.is_str_parts(it):
+            return self.for_generator(node)         # generators.py, strmethods.py
         builtin = self.builtin_call(it)
         if builtin is range:
             start, stop, step = self.range_args(it)

@@ -22,6 +22,11 @@ _PY_METHODS = ("casefold", "title", "capitalize", "swapcase", "isupper", "islowe
                "isnumeric", "istitle", "isidentifier", "isprintable")
 _SEARCH_METHODS = {"find": strlib.find, "rfind": strlib.rfind, "index": strlib.index,
                    "rindex": strlib.rindex, "count": strlib.count}
+# The methods a loop walks part by part (is_str_parts): each list-making strtext function
+# beside its generator.
+_PART_GENERATORS = {"split": {strtext.split_spaces: strtext.iter_split_spaces,
+                              strtext.split_sep: strtext.iter_split_sep},
+                    "splitlines": {strtext.splitlines: strtext.iter_splitlines}}
 _JUSTIFY = {"ljust": strtext.ljust, "rjust": strtext.rjust, "center": strtext.center}
 
 
@@ -76,8 +81,8 @@ class StrMethodLowering:
                 return self.str_lib(strtext.strip_spaces, [s] + flags, node)
             self._want_str(args[0], name, node)
             return self.str_lib(strtext.strip_chars, [s, args[0]] + flags, node)
-        if name in ("split", "rsplit"):
-            return self._split(s, name, node)
+        if name in ("split", "rsplit", "splitlines"):
+            return self.str_lib(*self._parts_call(s, name, node), node)
         if name == "join":
             if len(node.args) == 1 and not node.keywords and self.walks_generator(node.args[0]):
                 parts = self.generator_list(node.args[0])       # generators.py
@@ -105,12 +110,6 @@ class StrMethodLowering:
             (arg,) = self.positional(node, name, 1)
             self._want_str(arg, name, node)
             return self.str_lib(getattr(strtext, name), [s, arg], node)
-        if name == "splitlines":
-            values = list(node.args) + [k.value for k in node.keywords if k.arg == "keepends"]
-            if len(values) > 1 or any(k.arg != "keepends" for k in node.keywords):
-                self.error("splitlines() takes one argument, keepends", node)
-            keep = self.truth(self.expr(values[0]), node) if values else Const(False, T.BOOL)
-            return self.str_lib(strtext.splitlines, [s, keep], node)
         if name == "format":
             return self.str_format(s, node)
         self.error(f"str has no method '{name}' in compiled code", node.func)
@@ -168,7 +167,15 @@ class StrMethodLowering:
             self.error(f"must be str, not {sub.type}", node)
         return self.str_lib(_SEARCH_METHODS[name], [s, sub, start, end], node)
 
-    def _split(self, s: Value, name: str, node) -> Value:
+    def _parts_call(self, s: Value, name: str, node) -> tuple:
+        """(the strtext function, its arguments) of `s.split(...)`, `s.rsplit(...)` or
+        `s.splitlines(...)`; the arguments are evaluated here."""
+        if name == "splitlines":
+            values = list(node.args) + [k.value for k in node.keywords if k.arg == "keepends"]
+            if len(values) > 1 or any(k.arg != "keepends" for k in node.keywords):
+                self.error("splitlines() takes one argument, keepends", node)
+            keep = self.truth(self.expr(values[0]), node) if values else Const(False, T.BOOL)
+            return strtext.splitlines, [s, keep]
         names = ("sep", "maxsplit")
         values = list(node.args)
         if len(values) > 2:
@@ -184,9 +191,34 @@ class StrMethodLowering:
             self.error(f"{name}() maxsplit must be an int, not {maxsplit.type}", node)
         left = name == "split"
         if isinstance(sep.type, T.NoneType):
-            return self.str_lib(strtext.split_spaces if left else strtext.rsplit_spaces, [s, maxsplit], node)
+            return strtext.split_spaces if left else strtext.rsplit_spaces, [s, maxsplit]
         self._want_str(sep, name, node)
-        return self.str_lib(strtext.split_sep if left else strtext.rsplit_sep, [s, sep, maxsplit], node)
+        return strtext.split_sep if left else strtext.rsplit_sep, [s, sep, maxsplit]
+
+    # ---- loops over the parts of a str -------------------------------------------------
+
+    def is_str_parts(self, node) -> bool:
+        """Whether `node` is `s.split(...)` or `s.splitlines(...)` of a str `s`, which a loop
+        (a `for` statement, a comprehension's clause) walks part by part (walk_str_parts)
+        instead of making the list of its parts. Asked where the loop evaluates its
+        iterable: `s` is evaluated here, and given again by its next `expr` (pre_evaluate)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _PART_GENERATORS):
+            return False
+        if is_str(self.pre_evaluate(node.func.value)):
+            return True
+        if isinstance(node.func.value, ast.Name):      # read again where it is used
+            self.pre_evaluated.pop(id(node.func.value), None)
+        return False
+
+    def walk_str_parts(self, node: ast.Call, on_item, done) -> None:
+        """`on_item(part)` for each part of `node` (`is_str_parts`), made when the loop asks
+        for it: the strtext generator beside the list-making function is inlined here
+        (generators.py), so each part lives only as long as the loop keeps it."""
+        s = self.expr(node.func.value)
+        fn, args = self._parts_call(s, node.func.attr, node)
+        info = self.ctx.info_for(_PART_GENERATORS[node.func.attr][fn])
+        self.inline_generator(info, node, on_item, done, dict(zip(info.param_names, args)))
 
     def _justify(self, s: Value, name: str, node) -> Value:
         if name == "zfill":

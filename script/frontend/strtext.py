@@ -41,40 +41,50 @@ def strip_chars(s: str, chars: str, left: bool, right: bool) -> str:
 
 
 def split_spaces(s: str, maxsplit: int) -> list[str]:
-    out: list[str] = []
+    return list(iter_split_spaces(s, maxsplit))
+
+
+def iter_split_spaces(s: str, maxsplit: int):
+    """The parts of `s.split(None, maxsplit)` one at a time: a generator, inlined where a loop
+    walks `s.split()` (strmethods.walk_str_parts), so that no list of the parts is made."""
     n = len(s)
     i = 0
+    parts = 0
     while i < n:
         while i < n and is_space(_code(s, i)):
             i += 1
         if i == n:
             break
-        if maxsplit >= 0 and len(out) == maxsplit:
-            out.append(slice_of(s, i, n - i, 1))      # the rest, as it is
+        if parts == maxsplit:
+            yield slice_of(s, i, n - i, 1)      # the rest, as it is
             break
         j = i
         while j < n and not is_space(_code(s, j)):
             j += 1
-        out.append(slice_of(s, i, j - i, 1))
+        yield slice_of(s, i, j - i, 1)
+        parts += 1
         i = j
-    return out
 
 
 def split_sep(s: str, sep: str, maxsplit: int) -> list[str]:
+    return list(iter_split_sep(s, sep, maxsplit))
+
+
+def iter_split_sep(s: str, sep: str, maxsplit: int):
     m = len(sep)
     if m == 0:
         raise ValueError("empty separator")
-    out: list[str] = []
     n = len(s)
     i = 0
-    while maxsplit < 0 or len(out) < maxsplit:
+    parts = 0
+    while maxsplit < 0 or parts < maxsplit:
         k = find(s, sep, i, n)
         if k < 0:
             break
-        out.append(slice_of(s, i, k - i, 1))
+        yield slice_of(s, i, k - i, 1)
+        parts += 1
         i = k + m
-    out.append(slice_of(s, i, n - i, 1))
-    return out
+    yield slice_of(s, i, n - i, 1)
 
 
 def rsplit_spaces(s: str, maxsplit: int) -> list[str]:
@@ -343,7 +353,10 @@ def is_line_break(c: int) -> bool:
 
 
 def splitlines(s: str, keepends: bool) -> list[str]:
-    out: list[str] = []
+    return list(iter_splitlines(s, keepends))
+
+
+def iter_splitlines(s: str, keepends: bool):
     n = len(s)
     i = 0
     while i < n:
@@ -353,9 +366,8 @@ def splitlines(s: str, keepends: bool) -> list[str]:
         end = j
         if j < n:
             j += 2 if _code(s, j) == 13 and j + 1 < n and _code(s, j + 1) == 10 else 1
-        out.append(slice_of(s, i, (j if keepends else end) - i, 1))
+        yield slice_of(s, i, (j if keepends else end) - i, 1)
         i = j
-    return out
 
 
 def removeprefix(s: str, prefix: str) -> str:

@@ -41,9 +41,10 @@ count of SIGINTs and, when they differ, calls the runtime's ``script.poll``, whi
 GIL back (with ``env->tstate``), runs Python's signal handlers and returns nonzero, with
 status 2, when one raised; the function then unwinds like any raise.
 
-Deep recursion. A function on a call cycle (`recursive_functions`) compares the address of
-a local with ``env->stack_limit`` on entry and raises RecursionError below it, so runaway
-recursion in compiled code is an exception instead of a crash of the interpreter.
+Deep recursion. A function on a call cycle (`recursive_functions`) compares its stack
+pointer (``llvm.stacksave``, which needs no frame pointer) with ``env->stack_limit`` on entry
+and raises RecursionError below it, so runaway recursion in compiled code is an exception
+instead of a crash of the interpreter.
 
 Caught exceptions. Inside a ``try`` (script.frontend.exceptions), a call is followed by
 `raised`: the caller tests ``env->status`` itself and, when set, takes the record into an

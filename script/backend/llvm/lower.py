@@ -185,7 +185,7 @@ class FunctionLowering:
     def emit_stack_guard(self, guard: llvm.Block, body: llvm.Block) -> None:
         """RecursionError when this frame is below the Env's stack limit (abi.py)."""
         self.b.position_at_end(guard)
-        frame = self.b.call(self.m.intrinsic("llvm.frameaddress.p0", "ptr", ["i32"]), [llvm.int_const("i32", 0)])
+        frame = self.b.call(self.m.intrinsic("llvm.stacksave.p0", "ptr", []), [])
         here = self.b.ptrtoint(frame, "i64")
         low = self.b.icmp("ult", here, self.b.load_at("i64", self.env, ENV_STACK))
         deep = self.fn.append_block("too_deep")

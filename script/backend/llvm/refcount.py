@@ -83,15 +83,14 @@ def _borrowed(func: Function, blocks, live_out) -> set:
     that memory alive for the whole call, so these need no counting at all. And the elements
     read from lists that `_is_borrowed_row` finds safe to use uncounted."""
     borrowed = set(func.params)
+    positions: dict = {}
     for block in blocks:                # reverse postorder: operands before their uses
-        positions = None
         for k, i in enumerate(block.instrs):
             if i.opname in ("const_array", "str_const"):   # nobody owns it: nothing to count
                 borrowed.add(i)
                 continue
             if i.opname == "list_get" and managed(i.type):
-                positions = positions or {id(x): n for n, x in enumerate(block.instrs)}
-                if _is_borrowed_row(i, k, block, positions, live_out[block], borrowed):
+                if _is_borrowed_row(i, k, block, live_out, borrowed, positions):
                     borrowed.add(i)
                 continue    # (else a list's element may be replaced and released while in use)
             if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
@@ -105,30 +104,49 @@ def _borrowed(func: Function, blocks, live_out) -> set:
 _ROW_USES = ("list_len", "list_get", "list_set", "list_resize")
 
 
-def _is_borrowed_row(i: Instr, k: int, block, positions: dict, live_out: set, borrowed: set) -> bool:
+def _is_borrowed_row(i: Instr, k: int, block, live_out: dict, borrowed: set, positions: dict) -> bool:
     """Whether element `i` = ``list_get %l, ...`` (at position `k` of `block`) can go uncounted:
-    the list's slot keeps it alive as long as (1) every use of `i` is in this block and only
-    reads it or its elements (no consuming use, nothing that views it into another value),
-    (2) nothing from `i` to its last use may overwrite or drop list elements that hold
-    references (a `list_set` or `list_resize` of such a list, a call), and (3) `%l` stays
-    alive until then: a parameter (or a view of one), or used again at or after that point,
-    or live out of the block. Row reads in a table's inner loop (`dp[i - 1][j]`) then count
-    nothing."""
-    last = k
-    for u in i.uses:
-        at = positions.get(id(u))
-        if at is None or u.block is not block or u.is_terminator:
+    the list's slot keeps it alive as long as (1) every use of `i` (and of the elements of a
+    tuple `i`) is in this block or in a successor entered only from it (the other side of a
+    short-circuit `and`: ``entry[0] == h and entry[1] == key``), and only reads it (no
+    consuming use, nothing that views it into another value), (2) nothing from `i` to its
+    last use on that path may overwrite or drop list elements that hold references (a
+    `list_set` or `list_resize` of such a list, a call), and (3) `%l` stays alive until then:
+    a parameter (or a view of one), or used again at or after that point, or live out of
+    the block of that use. Row reads in a table's inner loop (`dp[i - 1][j]`) and the
+    probes of a table of strs then count nothing."""
+    last = {block: k}              # the last use in each block
+    uses = list(i.uses)
+    while uses:
+        u = uses.pop()
+        where = u.block
+        if u.is_terminator:
             return False
-        if u.opname not in _ROW_USES and u.has_result and managed(u.type):
+        if u.opname == "extract":
+            uses.extend(u.uses)     # (borrowed too when `i` is: _borrowed)
+        elif u.opname not in _ROW_USES and u.has_result and managed(u.type):
             return False
-        last = max(last, at)
-    for x in block.instrs[k + 1:last + 1]:
-        if x.opname == "call" or x.opname in ("list_set", "list_resize") and managed(x.operands[0].type.elem):
+        if where is not block and set(where.preds) != {block}:
             return False
+        last[where] = max(last.get(where, -1), _position(positions, u))
+    after = block.instrs[k + 1:] if len(last) > 1 else block.instrs[k + 1:last[block] + 1]
+    spans = [after] + [b.instrs[:at + 1] for b, at in last.items() if b is not block]
+    if any(x.opname == "call" or x.opname in ("list_set", "list_resize") and managed(x.operands[0].type.elem)
+           for span in spans for x in span):
+        return False
     lst = i.operands[0]
-    if lst in borrowed and getattr(lst, "opname", None) != "list_get" or lst in live_out:
+    if lst in borrowed and getattr(lst, "opname", None) != "list_get":
         return True
-    return any(u.block is block and positions.get(id(u), -1) >= last for u in lst.uses)
+    return all(lst in live_out[b] or any(u.block is b and _position(positions, u) >= at for u in lst.uses)
+               for b, at in last.items())
+
+
+def _position(positions: dict, i: Instr) -> int:
+    """The index of `i` in its block (`positions` caches each block's table)."""
+    table = positions.get(i.block)
+    if table is None:
+        table = positions[i.block] = {id(x): n for n, x in enumerate(i.block.instrs)}
+    return table[id(i)]
 
 
 def _has_managed(func: Function) -> bool:
