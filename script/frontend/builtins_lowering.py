@@ -151,6 +151,9 @@ class CallLowering:
             return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
+            if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
+                base = self.unwrap(base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
+                                   "AttributeError")
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.ClassType):
@@ -987,6 +990,7 @@ _BUILTIN_HANDLERS = {
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
+    id(frozenset): DictLowering.builtin_set,        # (a set: compiled code has no frozenset type)
     id(isinstance): lower_isinstance,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,

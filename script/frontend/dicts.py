@@ -81,9 +81,24 @@ class DictLowering:
         return self.hinted_table(node, hint)
 
     def hinted_table(self, node, hint) -> T.HashType:
-        """The table type a hint gives, with the pending list types in it that have hints
-        by now resolved (`{k: [] ...}`, then an append to a value)."""
+        """The table type a hint gives, with the pending list and table types in it that
+        have hints by now resolved (`{k: [] ...}`, then an append to a value)."""
         t = _hinted_type(node, hint)
+        if any(is_pending(p) for p in _parts(t)):
+            return t
+        return self.resolve_pending_table(t)
+
+    def resolve_pending_table(self, t: T.HashType) -> T.HashType:
+        """`resolve_pending` of a table type: a table of unknown types that has a hint by now
+        (the inner `{}` of `d.setdefault(k, {})[j] = v`) takes it; the parts of a known one
+        are resolved in turn (`dict[i64, list[?]]`)."""
+        pending = [p for p in _parts(t) if is_pending(p)]
+        if pending:
+            hint = self.hints.get(("table", pending[0].node))
+            if hint is None:
+                return t
+            u = self.hinted_table(pending[0].node, hint)
+            return t if u == t else self.resolve_pending(u)
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
@@ -328,6 +343,8 @@ class DictLowering:
         if value is not None and isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)      # (entry_part)
             return
+        if value is not None:
+            value = self.fit_optional(t.value if not is_pending(t.value) else PendingElement(node), value, node)
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
         key = self.table_key(d, key, node)
@@ -559,7 +576,7 @@ def _hinted_type(node, hint) -> T.HashType:
 
 
 def _has_pending_element(t: T.Type) -> bool:
-    if isinstance(t, PendingElement):
+    if isinstance(t, (PendingElement, PendingPart)):
         return True
     if isinstance(t, T.ListType):
         return _has_pending_element(t.elem)
@@ -571,13 +588,15 @@ def _has_pending_element(t: T.Type) -> bool:
 
 
 def _without_pending(t: T.Type) -> T.Type:
-    """`t` with ints for the pending list element types in it."""
-    if isinstance(t, PendingElement):
+    """`t` with ints for the pending list element and table types in it."""
+    if isinstance(t, (PendingElement, PendingPart)):
         return T.I64
     if isinstance(t, T.ListType):
         return T.ListType(_without_pending(t.elem))
     if isinstance(t, T.DictType):
         return T.DictType(_without_pending(t.key), _without_pending(t.value))
+    if isinstance(t, T.SetType):
+        return T.SetType(_without_pending(t.key))
     if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
         return T.TupleType([_without_pending(e) for e in t.elems])
     return t

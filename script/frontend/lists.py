@@ -37,6 +37,7 @@ import ast
 
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
+from script.frontend.optional import test_facts
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -86,13 +87,18 @@ class ListLowering:
         if isinstance(t, PendingElement):
             hint = self.hints.get(("list", t.key))
             return t if hint is None else self.resolve_pending(hint)
+        if isinstance(t, T.HashType):           # (a table of tables: `d.setdefault(k, {})[j] = v`)
+            return self.resolve_pending_table(t)
         if isinstance(t, T.ClassType):          # (an instance whose fields a caller decides)
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ClassType(t.key, t.fields, elem)
         if isinstance(t, T.ListType):
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ListType(elem)
-        if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+        if isinstance(t, T.OptionalType):       # (a list of None and values: `[None] * n`)
+            value = self.resolve_pending(t.value)
+            return t if value is t.value else T.OptionalType(value)
+        if isinstance(t, T.TupleType):
             elems = [self.resolve_pending(e) for e in t.elems]
             if all(a is b for a, b in zip(elems, t.elems)):
                 return t
@@ -123,6 +129,8 @@ class ListLowering:
             self.hints_changed = True
             raise Restart()
         self.merge_pending(elem, t)
+        if isinstance(t, T.NoneType) and isinstance(elem, T.OptionalType):
+            return elem
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
             if _holds_reference(elem) or _holds_reference(t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
@@ -149,8 +157,13 @@ class ListLowering:
                 self.hints[("list", pending.key)] = known
                 self.hints_changed = True
                 raise Restart()
+        for o, v in ((a, b), (b, a)):
+            if isinstance(o, T.OptionalType) and not isinstance(v, (T.OptionalType, T.NoneType)):
+                self.merge_pending(o.value, v)      # (a value stored into `[None] * n`)
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
+        elif isinstance(a, T.HashType) and isinstance(b, T.HashType):
+            self.merge_pending_table(a, b)
         elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
             for x, y in zip(a.elems, b.elems):
                 self.merge_pending(x, y)
@@ -195,9 +208,24 @@ class ListLowering:
             if w is None:
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type", node)
             t = w
-        if not T.is_list_element(t):
+        if isinstance(t, T.NoneType):
+            t = self.none_elements(node)
+        if not T.is_list_element(t) and not isinstance(t, T.OptionalType):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
                        "ints, floats, strs, lists, arrays or tuples of them)", node)
+        return t
+
+    def none_elements(self, node) -> T.OptionalType:
+        """The element type of a list whose elements are None so far (`[None] * n`, a memo
+        table; `xs.append(None)` into `[]`): optionals of the type of the first other value
+        stored (`opt[?]`, a pending type keyed by a node made once for `node`); ints when
+        none is."""
+        key = self.hints.get(("none_elements", id(node)))
+        if key is None:
+            key = self.hints[("none_elements", id(node))] = ast.copy_location(ast.Constant(None), node)
+        t = self.resolve_pending(T.OptionalType(PendingElement(key)))
+        if isinstance(t.value, PendingElement):
+            self.pending_lists.add(key)
         return t
 
     # ---- the primitive operations -----------------------------------------------------
@@ -222,6 +250,8 @@ class ListLowering:
         Undef of unknown type: this round is rebuilt, with the type of the first value stored
         into the list or, when there is none, ints (`settle_pending_lists`)."""
         elem = lst.type.elem
+        if isinstance(elem, T.OptionalType) and isinstance(elem.value, PendingElement):
+            elem = elem.value               # (`[None] * n` before the first value stored)
         if isinstance(elem, PendingElement):
             self.pending_lists.add(elem.key)
             return Undef(UNKNOWN, self.loc(node))
@@ -234,7 +264,10 @@ class ListLowering:
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
         if has_unknown(v.type):
             return          # (a round to be rebuilt: get_item)
+        v = self.fit_optional(lst.type.elem, v, node)
         elem = self.stored_type(lst, v.type, node)
+        if isinstance(elem, T.OptionalType) and isinstance(elem.value, PendingElement):
+            return          # (None into `[None] * n`: the round is redone once its type is known)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
         if isinstance(elem, T.ListType) and id(v) in self.global_rows:
             self.global_rows[id(lst)] = self.global_rows[id(v)]      # (list(G), [r for r in G])
@@ -263,7 +296,18 @@ class ListLowering:
         self.raise_if(bad, "IndexError", text, node)
         return i
 
+    def fit_optional(self, elem: T.Type, v: Value, node) -> Value:
+        """`v`, about to be stored among elements of type `elem`: an optional stays one where
+        the elements are optionals or not known yet (`xs.append(None if c else i)`), and is
+        unwrapped (CPython's TypeError happens later, where it is used, here at the store)
+        where they are values."""
+        from script.frontend.optional import is_optional
+        if is_optional(v) and not isinstance(elem, (T.OptionalType, PendingElement)) and not has_unknown(elem):
+            return self.unwrap(v, node)
+        return v
+
     def append_item(self, lst: Value, v: Value, node) -> None:
+        v = self.fit_optional(lst.type.elem, v, node)
         self.stored_type(lst, v.type, node)
         n = self.list_len(lst, node)
         self.resize_list(lst, self.emit("add", [n, Const(1, T.I64)], T.I64, None, self.loc(node)), node)
@@ -297,7 +341,7 @@ class ListLowering:
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
-        self.comprehension(node, lambda: self.append_item(lst, self.expr(node.elt), node))
+        self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt), node))
         return lst
 
     def global_list(self, obj: list, name: str, node) -> Value:
@@ -475,8 +519,9 @@ class ListLowering:
         if name in _WRITING_METHODS:
             self.check_list_writable(lst, node)
         if name == "append":
-            (v,) = self.positional(node, "append", 1)
-            self.append_item(lst, v, node)
+            if len(args) != 1:
+                self.positional(node, "append", 1)
+            self.append_item(lst, self.expr_opt(args[0]), node)
             return Const(None, T.NONE, loc)
         if name == "extend":
             if len(args) != 1:
@@ -627,6 +672,7 @@ class ListLowering:
         self.branch(cond, yes, join, self.loc(ifs[0]))
         self.seal(yes)
         self.start(yes)
+        self.narrow(test_facts(ifs[0])[0])         # (`if x is not None`: optional.py)
         self._filtered(ifs[1:], then)
         self.goto(join, self.loc(ifs[0]))
         self.finish_join(join)

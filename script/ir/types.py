@@ -395,12 +395,13 @@ class ClassType(ListType):
 
 def is_list_element(t: Type) -> bool:
     """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
-    array, or a tuple of them (not an optional, None, a dict or a set)."""
-    if isinstance(t, (OptionalType, HashType)):
-        return False
+    array, a dict or set, an optional (`opt[i64]`: None or a value), or a tuple of them (not
+    None)."""
+    if isinstance(t, OptionalType):
+        return is_optional_value(t.value)
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
-    if isinstance(t, (ListType, ArrayType, StrType)):
+    if isinstance(t, (ListType, ArrayType, StrType, HashType)):
         return True
     return t.is_numeric()
 
