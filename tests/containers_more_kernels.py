@@ -3,6 +3,7 @@ that are dicts, sets or lists of lists, defaultdicts of tables, and container an
 typing's spellings. Plain Python: the tests run each in CPython and compiled."""
 
 import collections.abc
+import heapq
 from collections import Counter, defaultdict, deque
 from typing import DefaultDict, Deque, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple, Union
 
@@ -387,3 +388,168 @@ def ann_return_open(n: int) -> Dict[int, set]:
 
 def ann_optional_elements(xs: List[Optional[int]]) -> List[Optional[int]]:
     return [None if x is None else x * 2 for x in xs]
+
+
+# ---- more shapes: None values in dicts, two empty containers meeting, graphs ----------------
+
+def dijkstra(edges, src):
+    graph: Dict[int, List[Tuple[int, float]]] = defaultdict(list)
+    for a, b, w in edges:
+        graph[a].append((b, w))
+    dist = {src: 0.0}
+    pq = [(0.0, src)]
+    while pq:
+        d, u = heapq.heappop(pq)
+        if d > dist.get(u, float("inf")):
+            continue
+        for v, w in graph[u]:
+            nd = d + w
+            if nd < dist.get(v, float("inf")):
+                dist[v] = nd
+                heapq.heappush(pq, (nd, v))
+    return dist
+
+
+def lcs_memo(a, b):
+    memo = [[None] * (len(b) + 1) for _ in range(len(a) + 1)]
+    def go(i, j):
+        if i == len(a) or j == len(b):
+            return 0
+        if memo[i][j] is not None:
+            return memo[i][j]
+        if a[i] == b[j]:
+            r = 1 + go(i + 1, j + 1)
+        else:
+            r = max(go(i + 1, j), go(i, j + 1))
+        memo[i][j] = r
+        return r
+    return go(0, 0)
+
+
+def dict_none_values(keys):
+    d = {}
+    for k in keys:
+        d[k] = None
+    return list(d)
+
+
+def fromkeys_value(xs):
+    return dict.fromkeys(xs)
+
+
+def parent_pointers(n, edges):
+    parent = [None] * n
+    parent[0] = -1
+    q = deque([0])
+    adj = defaultdict(list)
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    while q:
+        u = q.popleft()
+        for v in adj[u]:
+            if parent[v] is None:
+                parent[v] = u
+                q.append(v)
+    return parent
+
+
+def graph_degree_dd(edges):
+    g = defaultdict(lambda: defaultdict(int))
+    for a, b in edges:
+        g[a][b] += 1
+        g[b][a] += 1
+    return sorted((k, sum(v.values())) for k, v in g.items())
+
+
+def cooccurrence(sentences):
+    co = defaultdict(Counter)
+    for s in sentences:
+        ws = s.split()
+        for i, w in enumerate(ws):
+            for x in ws[i + 1:]:
+                co[w][x] += 1
+    return {w: dict(c) for w, c in co.items()}
+
+
+def opt_max(xs):
+    best: Optional[int] = None
+    for x in xs:
+        if best is None or x > best:
+            best = x
+    return best
+
+
+def nested_get(d, a, b):
+    return d.get(a, {}).get(b, -1)
+
+
+def set_of_dict_keys(d):
+    s = set()
+    for k, inner in d.items():
+        s |= set(inner)
+    return sorted(s)
+
+
+def sets_in_list(n):
+    buckets = [set() for _ in range(3)]
+    for i in range(n):
+        buckets[i % 3].add(i // 2)
+    return [sorted(b) for b in buckets]
+
+
+def opt_list_sum(xs: List[Optional[float]]) -> float:
+    return sum(x for x in xs if x is not None)
+
+
+def dict_of_lists_of_sets(words):
+    d = defaultdict(list)
+    for w in words:
+        d[len(w)].append(set(w))
+    return {k: [len(s) for s in v] for k, v in d.items()}
+
+
+def dict_opt_values(xs):
+    d = {}
+    for i, x in enumerate(xs):
+        d[i] = x if x > 0 else None
+    return d
+
+
+def last_index(xs):
+    last = {}
+    for i, x in enumerate(xs):
+        last[x] = i
+    res = [None] * len(xs)
+    for i, x in enumerate(xs):
+        if last[x] != i:
+            res[i] = last[x]
+    return res
+
+
+def two_lists(words):      # two [] nodes meet as one dict's values
+    d = {}
+    for w in words:
+        if w[0] == "a":
+            d[w] = []
+        else:
+            d.setdefault(w[0], []).append(w)
+    return d
+
+def two_dicts(words):
+    d = {}
+    for w in words:
+        if w[0] == "a":
+            d[w] = {}
+        else:
+            d.setdefault(w[0], {})[w] = 1
+    return d
+
+
+def trie(words):
+    root = {}
+    for w in words:
+        node = root
+        for c in w:
+            node = node.setdefault(c, {})
+    return len(root)

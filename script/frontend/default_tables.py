@@ -198,11 +198,8 @@ class DefaultTables:
     def lower_fromkeys(self, node: ast.Call) -> Value:
         if node.keywords or not 1 <= len(node.args) <= 2:
             self.error("fromkeys() takes an iterable and a value", node)
-        if len(node.args) == 1:
-            self.error("dict.fromkeys(xs) without a value holds None values, which compiled dicts cannot "
-                       "hold: pass a value (dict.fromkeys(xs, 0)); list(dict.fromkeys(xs)) and a for loop "
-                       "over it do work", node)
-        return self.call_script(self.ctx.info_for(collectionslib.fromkeys), node)
+        fn = collectionslib.fromkeys if len(node.args) == 2 else collectionslib.fromkeys_none
+        return self.call_script(self.ctx.info_for(fn), node)
 
     def counter_method(self, c: Value, name: str, node: ast.Call) -> Value:
         """`c.update(x)`, `c.subtract(x)` (an iterable counted, or a dict's counts added),

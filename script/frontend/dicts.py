@@ -84,9 +84,9 @@ class DictLowering:
         """The table type a hint gives, with the pending list and table types in it that
         have hints by now resolved (`{k: [] ...}`, then an append to a value)."""
         t = _hinted_type(node, hint)
-        if any(is_pending(p) for p in _parts(t)):
+        if any(is_pending(p) and p.node is node for p in _parts(t)):
             return t
-        return self.resolve_pending_table(t)
+        return self.resolve_pending_table(t)       # (also a table aliased to another: `alias_pending`)
 
     def resolve_pending_table(self, t: T.HashType) -> T.HashType:
         """`resolve_pending` of a table type: a table of unknown types that has a hint by now
@@ -94,11 +94,20 @@ class DictLowering:
         are resolved in turn (`dict[i64, list[?]]`)."""
         pending = [p for p in _parts(t) if is_pending(p)]
         if pending:
-            hint = self.hints.get(("table", pending[0].node))
+            node = pending[0].node
+            hint = self.hints.get(("table", node))
             if hint is None:
                 return t
-            u = self.hinted_table(pending[0].node, hint)
-            return t if u == t else self.resolve_pending(u)
+            resolving = self.__dict__.setdefault("_resolving_tables", set())
+            if id(node) in resolving:
+                self.error("a dict that holds dicts of its own type (a trie: `node = node.setdefault(c, {})`) "
+                           "is not supported in compiled code: its type would never end", node)
+            resolving.add(id(node))
+            try:
+                u = self.hinted_table(node, hint)
+                return t if u == t else self.resolve_pending(u)
+            finally:
+                resolving.discard(id(node))
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
@@ -188,11 +197,14 @@ class DictLowering:
                        if self.hinted_table(n, self.hints[("table", n)]) == t]
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
-            if not T.is_list_element(value_t):
+            if isinstance(value_t, T.NoneType):         # `d[k] = None`: optionals (lists.none_elements)
+                value_t = t.value if isinstance(t.value, T.OptionalType) else self.none_elements(node)
+            if not T.is_list_element(value_t) and not _is_pending_optional(value_t):
                 self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
                            "what a list holds: numbers, strs, lists, arrays or tuples of them)", node)
             if not is_pending(t.value) and not guessed:
                 self.merge_pending(t.value, value_t)        # list[?] meeting a known list type
+                self.alias_pending(t.value, value_t)
             new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
@@ -226,6 +238,24 @@ class DictLowering:
         self.hints_changed = True
         raise Restart()
 
+    def alias_pending(self, have: T.Type, new: T.Type) -> None:
+        """Where two containers of types not known yet meet as values of one dict (`d[k] = []`
+        and `d.setdefault(k, []).append(x)`, `d[k] = {}` and `d.setdefault(k, {})[j] = v`),
+        the new one is typed as the one the dict holds (a hint naming its placeholders), and
+        the round restarts."""
+        if isinstance(have, PendingElement) and isinstance(new, PendingElement) and have != new:
+            self.hints[("list", new.key)] = have
+        elif isinstance(have, T.ListType) and isinstance(new, T.ListType):
+            return self.alias_pending(have.elem, new.elem)
+        elif type(have) is type(new) and isinstance(have, T.HashType) and _parts(have) != _parts(new) \
+                and all(is_pending(p) for p in _parts(have) + _parts(new)):
+            self.hints[("table", _parts(new)[0].node)] = (isinstance(have, T.SetType),) + tuple(_parts(have)) \
+                + ((None,) if isinstance(have, T.SetType) else ())
+        else:
+            return
+        self.hints_changed = True
+        raise Restart()
+
     def _guessed_nodes(self, t: T.HashType) -> list:
         """The tables of type `t` whose value type a read guessed (ints) before any store:
         a store replaces it (`if k not in d: d[k] = []`) instead of widening it."""
@@ -235,7 +265,7 @@ class DictLowering:
                 and self.hinted_table(k[1], self.hints[("table", k[1])]) == t]
 
     def _widened(self, have: T.Type, t: T.Type, node) -> T.Type:
-        if is_pending(have):
+        if is_pending(have) or have == t:
             return t
         u = T.unify(have, t)
         if u is None or not T.is_list_element(u):
@@ -302,7 +332,7 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
-        if part == _VALUE and self._guessed_nodes(d.type):
+        if part == _VALUE and (self._guessed_nodes(d.type) or _is_pending_optional(d.type.value)):
             # Values typed by a read alone: a store later in this round may give them their
             # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
             self.saw_unknown = self.saw_unknown or self.loc(node)
@@ -352,6 +382,8 @@ class DictLowering:
         if value is None:
             self.table_call(dictlib.set_add, args, node)
             return
+        if _is_pending_optional(t.value):
+            return          # (None into a dict of optionals not typed yet: the round is redone)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type)
         self.table_call(dictlib.dict_store, args + [self.coerce(value, t.value, node)], node)
@@ -573,6 +605,11 @@ def _hinted_type(node, hint) -> T.HashType:
     if is_set:
         return T.SetType(key)
     return T.DictType(key, value if value is not None else PendingPart(node, "value"))
+
+
+def _is_pending_optional(t: T.Type) -> bool:
+    """Whether `t` is `opt[?]`: values None so far (`d[k] = None`, `[None] * n`)."""
+    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
 
 
 def _has_pending_element(t: T.Type) -> bool:

@@ -97,6 +97,8 @@ class ListLowering:
             return t if elem is t.elem else T.ListType(elem)
         if isinstance(t, T.OptionalType):       # (a list of None and values: `[None] * n`)
             value = self.resolve_pending(t.value)
+            if isinstance(value, PendingElement):
+                self.pending_lists.add(value.key)       # (ints, if no value is ever stored)
             return t if value is t.value else T.OptionalType(value)
         if isinstance(t, T.TupleType):
             elems = [self.resolve_pending(e) for e in t.elems]
