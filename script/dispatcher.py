@@ -353,8 +353,8 @@ def _type_error(obj, info, values, bad=None) -> str:
                      f"none of the usual ones: annotate the parameter, e.g. "
                      f"{'dict[int, int]' if type(bad[1]) is dict else 'set[int]'})" if not bad[1] else
                      " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them,"
-                     " or for values lists of those, or dicts or sets; dicts of lists of lists or of arrays can"
-                     " be results but not arguments)")
+                     " or for values lists (of lists) of those, or dicts or sets; dicts of arrays can be results"
+                     " but not arguments)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text

@@ -553,3 +553,38 @@ def trie(words):
         for c in w:
             node = node.setdefault(c, {})
     return len(root)
+
+
+# ---- tuples of run-time length: zip(*m) columns, tuple(xs) ---------------------------------
+
+def transpose(m):
+    return list(zip(*m))
+
+
+def column_checks(m):
+    return [c == (1, 3) for c in zip(*m)], [c == [1, 3] for c in zip(*m)], [list(c) for c in zip(*m)]
+
+
+def version_compare(a, b):
+    va = tuple(int(p) for p in a.split("."))
+    vb = tuple(int(p) for p in b.split("."))
+    return (va > vb) - (va < vb), va, vb
+
+
+def frozen_copy(xs):
+    ys = list(xs)
+    t = tuple(ys)
+    ys.append(0)                    # (the tuple is a copy)
+    return t, len(t), t[-1] if t else -1, t[1:], tuple(sorted(ys)) > t
+
+
+def unzip_pairs(pairs):
+    xs, ys = zip(*pairs)
+    return xs, ys, sum(xs)
+
+
+def tuple_ops(xs):
+    t = tuple(xs)
+    u = t
+    t += (9,)
+    return t, u, t + u, t * 2, t[::-1], 9 in t, t.index(9), t.count(9), sorted(t)

@@ -103,12 +103,17 @@ CASES = [
     (K.set_of_dict_keys, ({1: {2: 3}, 4: {5: 6}},)), (K.sets_in_list, (7,)), (K.opt_list_sum, ([1.5, None],)),
     (K.dict_of_lists_of_sets, (["ab", "abb", "c"],)), (K.dict_opt_values, ([1, -1, 2],)),
     (K.last_index, ([1, 2, 1, 3, 2],)), (K.two_lists, (["ab", "bc", "bd"],)), (K.two_dicts, (["ab", "bc", "bd"],)),
+    (K.transpose, ([[1, 2], [3, 4], [5, 6]],)), (K.transpose, ([],)), (K.transpose, ([[1], []],)),
+    (K.column_checks, ([[1, 2], [3, 4]],)), (K.version_compare, ("1.10", "1.9.9")), (K.version_compare, ("2", "2")),
+    (K.version_compare, ("1.x", "1")), (K.frozen_copy, ([3, 1, 2],)), (K.frozen_copy, ([],)),
+    (K.unzip_pairs, ([(1, 2.5), (3, 4.0)],)), (K.tuple_ops, ([3, 1],)), (K.tuple_ops, ([],)),
 ]
 
 
 # CI runs a share of the kernels (its budget); `pytest -m slow` runs them all, at both levels.
 CI_SHARE = {K.fib_memo, K.count_none, K.coin_change_memo, K.optional_names, K.nested_setdefault, K.undirected,
-            K.bigram_counts, K.nested_lookup, K.ann_typing_locals, K.ann_ellipsis, K.fromkeys_value, K.two_dicts}
+            K.bigram_counts, K.nested_lookup, K.ann_typing_locals, K.ann_ellipsis, K.fromkeys_value, K.two_dicts,
+            K.transpose, K.version_compare}
 
 
 @pytest.mark.parametrize("fn, args", [c for c in CASES if c[0] in CI_SHARE], ids=lambda x: getattr(x, "__name__", ""))
@@ -198,11 +203,17 @@ def _none_with_lists(n):
     return [None, [n]]
 
 
+def _appends_to_a_column(m):
+    for c in zip(*m):
+        c.append(1)
+
+
 @pytest.mark.parametrize("fn, args, text, line", [
     (_append_none_to_ints, (1,), "cannot store a value of type none in a list[i64]", "xs.append(None)"),
     (_writes_inner_table, ({1: {2: 2}},), "dict argument 'd' is written here", "d[1][2] = 3"),
     (_none_with_lists, (1,), "list elements of types none and list[i64]", "return [None, [n]]"),
     (K.trie, (["ab"],), "a dict that holds dicts of its own type", "node = node.setdefault(c, {})"),
+    (_appends_to_a_column, ([[1]],), "'tuple' object has no attribute 'append'", "c.append(1)"),
 ])
 def test_unsupported_uses_point_at_the_line(fn, args, text, line):
     with pytest.raises(CompileError) as e:
@@ -228,13 +239,13 @@ def test_empty_dict_arguments():
 def test_ir_text_round_trips():
     texts = []
     for fn, args in ((K.slots_result, (5, 2)), (K.count_none, ([1, None],)), (K.undirected, (E,)),
-                     (K.nested_lookup, ({1: {2: 3}}, 1, 2)), (K.list_of_sets, (W,))):
+                     (K.nested_lookup, ({1: {2: 3}}, 1, 2)), (K.list_of_sets, (W,)), (K.transpose, ([[1]],))):
         f = compiled(fn, opt=0)
         f(*args)
         for spec in f.__dict__["_specializations"].values():
             texts += [spec.ssa_text, format_module(spec.module)]
     for want in ("list[opt[f64]]", "list[opt[i64]]", "dict[i64, set[i64]]", "dict[i64, dict[i64, i64]]",
-                 "list[set[str]]"):
+                 "list[set[str]]", "list[tuple[i64, ...]]"):
         assert any(want in t for t in texts), want
     for text in texts:
         assert format_module(parse_module(text)) == text
@@ -242,12 +253,14 @@ def test_ir_text_round_trips():
 
 def test_saved_module_keeps_the_new_types(tmp_path):
     path = tmp_path / "m.smod"
-    fs = [script.script(K.count_none), script.script(K.degree_table)]
+    fs = [script.script(K.count_none), script.script(K.degree_table), script.script(K.transpose)]
     fs[0]([1, None])
     fs[1]({1: {2}})
+    fs[2]([[1, 2]])
     script.save(fs, path)
     m = script.load(path)
     assert m.count_none([None, 2, None]) == 2 and m.degree_table({3: {1, 2}}) == {3: 2}
+    assert m.transpose([[1, 2], [3, 4]]) == [(1, 3), (2, 4)]
 
 
 _MEMORY = """

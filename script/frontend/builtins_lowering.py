@@ -259,19 +259,13 @@ class CallLowering:
             self.error("exceptions can only be created in a 'raise' statement", node)
         if obj is next and node.args and self.walks_generator(node.args[0]):
             self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
-        if obj is tuple and node.args and self.walks_generator(node.args[0]):
-            self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
-                       "length is part of its type, and a generator's is known only when it runs "
-                       "(use list(...))", node)
         if obj is tuple and not node.keywords and len(node.args) <= 1:
             if not node.args:
                 return self.make_tuple([], node)
-            seq = self.expr(node.args[0])
-            if isinstance(seq.type, T.TupleType):
-                return seq                      # tuple(t) of a tuple: the same tuple
-            self.error("tuple() of a list or other sequence is not supported in compiled code: a compiled "
-                       "tuple's length is part of its type, and a list's is known only when it runs "
-                       "(build the tuple from items, (xs[0], xs[1]), or keep the list)", node)
+            seq = self.pre_evaluate(node.args[0]) if not self.walks_generator(node.args[0]) else None
+            if seq is not None and isinstance(seq.type, (T.TupleType, T.VarTupleType)):
+                return self.expr(node.args[0])  # tuple(t) of a tuple: the same tuple
+            return self.var_tuple_of(node.args[0], node)    # a tuple of run-time length (lists.py)
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)

@@ -37,7 +37,7 @@ import ast
 
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
-from script.frontend.optional import test_facts
+from script.frontend.optional import python_name, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -232,8 +232,9 @@ class ListLowering:
 
     # ---- the primitive operations -----------------------------------------------------
 
-    def new_list(self, elem: T.Type, n: Value, node) -> Value:
-        lst = self.emit("list_new", [], T.ListType(elem), None, self.loc(node))
+    def new_list(self, elem: T.Type, n: Value, node, kind=T.ListType) -> Value:
+        """A new list of `n` elements not set yet (`kind` T.VarTupleType: a tuple of them)."""
+        lst = self.emit("list_new", [], kind(elem), None, self.loc(node))
         self.resize_list(lst, n, node)
         return lst
 
@@ -420,12 +421,15 @@ class ListLowering:
         """`lst[a:b:c]`: a new list (Python's slice.indices rules)."""
         start, count, step = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
         loc = self.loc(node)
-        out = self.new_list(self.read_type(lst), count, node)
+        out = self.new_list(self.read_type(lst), count, node, type(lst.type) if isinstance(lst.type, T.VarTupleType)
+                            else T.ListType)
         self.for_range(sl, count, lambda i: self.set_item(out, self.get_item(lst, self.emit(
             "add", [start, self.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
         return out
 
     def list_store(self, lst: Value, index_node, value: Value, node) -> None:
+        if isinstance(lst.type, T.VarTupleType):
+            self.error("'tuple' object does not support item assignment", node)
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
             return self.list_slice_store(lst, index_node, value, node)  # list_slices.py
@@ -445,10 +449,16 @@ class ListLowering:
 
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
+        if op is ast.Add:
+            a, b = self.listlike(a, b, node), self.listlike(b, a, node)
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+            if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType):
+                self.error(f"can only concatenate {python_name(a.type)} (not \"{python_name(b.type)}\") to "
+                           f"{python_name(a.type)}", node)
             elem = self.element_type([self.read_type(a), self.read_type(b)], node)
             na, nb = self.list_len(a, node), self.list_len(b, node)
-            out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node)
+            out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node,
+                                type(a.type))
             self.fill_from(out, Const(0, T.I64), (na, lambda i: self.get_item(a, i, node), elem), a)
             self.fill_from(out, na, (nb, lambda i: self.get_item(b, i, node), elem), b)
             return out
@@ -468,7 +478,7 @@ class ListLowering:
                                                                             None, loc)], T.I64, None, loc), node)],
                        T.BOOL, None, loc)
         self.emit("check", [big], T.NONE, ExcInfo("MemoryError", None), loc)
-        out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node)
+        out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node, type(lst.type))
 
         def copy(r):
             base = self.emit("mul", [r, m], T.I64, None, loc)
@@ -518,6 +528,8 @@ class ListLowering:
             self.error(f"list.{name}() takes no keyword arguments", node)
         args = node.args
         loc = self.loc(node)
+        if name in _WRITING_METHODS and isinstance(lst.type, T.VarTupleType):
+            self.error(f"'tuple' object has no attribute '{name}'", node.func)
         if name in _WRITING_METHODS:
             self.check_list_writable(lst, node)
         if name == "append":
@@ -592,8 +604,11 @@ class ListLowering:
 
     def compare_lists(self, pred: str, a: Value, b: Value, node) -> Value:
         """`a == b`, `a < b`, ... with a list on either side: CPython's lexicographic order
-        (listlib `equal`, `less`); a list is never equal to a value of another type."""
-        if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
+        (listlib `equal`, `less`); a list is never equal to a value of another type. A tuple
+        of run-time length (`VarTupleType`) compares with tuples, as a tuple, not with lists."""
+        a, b = self.listlike(a, b, node), self.listlike(b, a, node)
+        if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType) or \
+                not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
             if pred in ("eq", "ne"):
                 return Const(pred == "ne", T.BOOL)
             self.error(f"'{_CMP_SYMBOLS[pred]}' is not supported between {a.type} and {b.type}", node)
@@ -604,6 +619,28 @@ class ListLowering:
             return r if pred == "eq" else self.emit("not", [r], T.BOOL, None, self.loc(node))
         first, second = (a, b) if pred in ("lt", "le") else (b, a)
         return self.call_listlib(listlib.less, [first, second, Const(pred in ("le", "ge"), T.BOOL)], node)
+
+    def listlike(self, v: Value, other: Value, node) -> Value:
+        """Tuple `v` as a `VarTupleType` of its items where it meets one (`col == (1, 2)`,
+        `col + (0,)`)."""
+        if not (isinstance(other.type, T.VarTupleType) and type(v.type) is T.TupleType):
+            return v
+        loc = self.loc(node)
+        items = [self.emit("extract", [v], et, k, loc) for k, et in enumerate(v.type.elems)]
+        if any(T.unify(other.type.elem, it.type) != other.type.elem for it in items):
+            return v                        # (items of other types: never equal, as a list)
+        out = self.new_list(other.type.elem, Const(len(items), T.I64), node, T.VarTupleType)
+        for k, it in enumerate(items):
+            self.set_item(out, it, Const(k, T.I64), node)
+        return out
+
+    def var_tuple_of(self, arg_node, node) -> Value:
+        """`tuple(xs)` of a list, str, range, generator, ...: a tuple of run-time length."""
+        lst = self.list_of(arg_node, node)
+        n = self.list_len(lst, node)
+        out = self.new_list(self.read_type(lst), n, node, T.VarTupleType)
+        self.for_range(node, n, lambda i: self.set_item(out, self.get_item(lst, i, node), i, node))
+        return out
 
     def call_listlib(self, fn, args: list[Value], node) -> Value:
         callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(v.type for v in args), node)

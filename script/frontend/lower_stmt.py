@@ -519,7 +519,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                                              col_offset=node.col_offset))
         if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
-        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add):
+        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add) and \
+                not isinstance(current.type, T.VarTupleType):       # (a tuple's += makes a new one)
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py

@@ -43,7 +43,7 @@ def python_name(t: T.Type) -> str:
         return NONE_NAME
     if isinstance(t, T.OptionalType):
         return python_name(t.value)
-    if isinstance(t, T.TupleType):
+    if isinstance(t, (T.TupleType, T.VarTupleType)):
         return "tuple"
     if isinstance(t, T.ListType):
         return "list"

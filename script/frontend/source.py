@@ -105,8 +105,8 @@ class FunctionInfo:
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
         if name != "return" and _has_list_valued_table(t):
-            raise CompileError(f"a dict parameter whose values are lists of lists, or arrays ('{name}') is not "
-                               "supported (dicts of lists of numbers, strs or tuples are; the others can be "
+            raise CompileError(f"a dict parameter whose values hold arrays ('{name}') is not supported (dicts "
+                               "of numbers, strs, tuples, lists, dicts and sets are; dicts of arrays can be "
                                "results)", self.loc(ann_node))
         return t
 

@@ -417,8 +417,8 @@ def is_table_argument_value(t: T.Type) -> bool:
     tuples of them), or a list of those (an adjacency list: `graph[u]`). An argument dict is
     a read-only copy, its lists too: a write to one (`d[k].append(x)`) is a CompileError
     (list_args), since it would change only the copy. Not arrays, dicts or lists of lists."""
-    if isinstance(t, T.ListType):
-        return T.is_list_element(t.elem) and not _holds_containers(t.elem)
+    if isinstance(t, T.ListType):       # (lists of lists too: `list_type_of`'s rule, any depth)
+        return is_table_argument_value(t.elem) and not isinstance(t.elem, T.HashType)
     if isinstance(t, T.HashType):       # a dict of dicts or of sets (`g[u]` an adjacency set)
         return T.is_key_type(t.key) and (isinstance(t, T.SetType) or is_table_argument_value(t.value))
     return T.is_list_element(t) and not _holds_containers(t)
@@ -456,6 +456,8 @@ def python_type_name(t: T.Type) -> str:
     if isinstance(t, (T.NamedTupleType, T.ClassType)):
         elems = t.elems if isinstance(t, T.NamedTupleType) else t.elem.elems
         return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
+    if isinstance(t, T.VarTupleType):
+        return f"tuple[{python_type_name(t.elem)}, ...]"
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
     if isinstance(t, T.DictType):

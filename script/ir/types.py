@@ -358,6 +358,27 @@ class ListType(Type):
     __repr__ = __str__
 
 
+class VarTupleType(ListType):
+    """A tuple whose length is known only when the code runs, of one element type: a column
+    of `zip(*rows)`, `tuple(xs)` of a list. A list in every way (the lists' ops and
+    machinery), except that it boxes to a Python `tuple`, is never equal to a list, and
+    compiled code never changes it (frontend/lists.py). Printed ``tuple[i64, ...]``. A
+    tuple of fixed length is a `TupleType`."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is VarTupleType and other.elem == self.elem
+
+    def __hash__(self):
+        return hash(("vartuple", self.elem))
+
+    def __str__(self):
+        return f"tuple[{self.elem}, ...]"
+
+    __repr__ = __str__
+
+
 class ClassType(ListType):
     """An instance of a module-level class (docs/records.md, frontend/records.py): a
     reference to one heap record, so two names for one instance see each other's changes.
