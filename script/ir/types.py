@@ -414,23 +414,25 @@ class ClassType(ListType):
     __repr__ = __str__
 
 
-def is_list_element(t: Type) -> bool:
+def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
     """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
     array, a dict or set, an optional (`opt[i64]`: None or a value), or a tuple of them (not
-    None)."""
+    None). Without `tables_and_optionals`, not dicts, sets or optionals (`is_field_type`)."""
     if isinstance(t, OptionalType):
-        return is_optional_value(t.value)
+        return tables_and_optionals and is_optional_value(t.value)
     if isinstance(t, TupleType):
-        return all(is_list_element(e) for e in t.elems)
-    if isinstance(t, (ListType, ArrayType, StrType, HashType)):
+        return all(is_list_element(e, tables_and_optionals) for e in t.elems)
+    if isinstance(t, HashType):
+        return tables_and_optionals
+    if isinstance(t, (ListType, ArrayType, StrType)):
         return True
     return t.is_numeric()
 
 
 def is_field_type(t: Type) -> bool:
-    """Whether a field of a class instance (`ClassType`) may be of type `t`: what a list
-    holds, a dict or a set."""
-    return is_list_element(t) or isinstance(t, HashType)
+    """Whether a field of a class instance (`ClassType`) may be of type `t`: a number, str,
+    list, array or tuple of them, a dict or a set."""
+    return is_list_element(t, False) or isinstance(t, HashType)
 
 
 class HashType(Type):
