@@ -284,12 +284,15 @@ _NO_LEAF = object()
 
 def empty_argument_types(value, t: T.Type) -> list:
     """Other types than `t` (`typeof`'s: ints) an empty container argument `value` may take
-    (`[]`, `[[], []]`, `{}`, `set()`: the entry point matches it with any of its kind), in
-    the order the dispatcher tries them; [] for other values."""
+    (`[]`, `[[], []]`, `{}`, `set()`, a dict of empty lists: the entry point matches it with
+    any of its kind), in the order the dispatcher tries them; [] for other values."""
     if type(value) is list and _list_depth(value) is not None and _leafless(value):
         return [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
     if type(value) in (set, frozenset) and not value:
         return [T.SetType(T.F64), T.SetType(T.STR)]
+    if type(value) is dict and value and isinstance(t, T.DictType) and all(
+            type(v) is list and _list_depth(v) is not None and _leafless(v) for v in value.values()):
+        return [T.DictType(t.key, _with_leaf(t.value, leaf)) for leaf in (T.F64, T.STR)]    # {'a': []}
     if type(value) is dict and not value:
         return [T.DictType(k, v) for k, v in ((T.I64, T.F64), (T.STR, T.I64), (T.STR, T.STR),
                                               (T.I64, T.ListType(T.I64)),
