@@ -483,3 +483,18 @@ def replay(codes, keys):
     for k, v in d.items():
         total = (total * 31 + k * 17 + v) % 1000003
     return out, d, sorted(s), total
+
+
+def reset_tables(xs):
+    # `d = {}` / `s = set()` again in a loop: one table type for both, from the first store
+    d = {}
+    s = set()
+    sizes = []
+    for x in xs:
+        if x < 0:
+            sizes.append((len(d), len(s)))
+            d = {}
+            s = set()
+        d[x] = x * 0.5
+        s.add(str(x))
+    return sizes, d, sorted(s)

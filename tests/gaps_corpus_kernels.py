@@ -264,3 +264,26 @@ def column_stack(a, b, m):
 
 def to_list(a):
     return a.tolist(), (a > 0).tolist()
+
+
+BODIES = {
+    "sun": ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], 39.47),
+    "jupiter": ([4.84, -1.16, -0.10], [0.606, 2.81, -0.025], 0.037),
+    "saturn": ([8.34, 4.12, -0.40], [-1.01, 1.82, 0.008], 0.011),
+}
+SHAPE = ("tri", [(0, 0), (4, 0), (0, 3)])
+
+
+def nbody_energy(steps, dt):
+    # pyperformance's nbody: the bodies copied out of a global dict of tuples of lists
+    bodies = [([p[0], p[1], p[2]], [v[0], v[1], v[2]], m) for (p, v, m) in BODIES.values()]
+    for _ in range(steps):
+        for (r, [vx, vy, vz], m) in bodies:
+            r[0] += dt * vx
+            r[1] += dt * vy
+            r[2] += dt * vz
+    e = 0.0
+    for (r, v, m) in bodies:
+        e += m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / 2.0 + r[0] * 1e-3
+    name, pts = SHAPE
+    return e, name, len(pts), sum(x + y for x, y in pts), BODIES["sun"][2]

@@ -61,3 +61,19 @@ def bad_spec(x):
 
 def bad_arity(x):
     return isinstance(x)  # error: isinstance expected 2 arguments, got 1
+
+
+class Probe:
+    def __init__(self, x):
+        self.x = x
+
+    def norm(self):
+        return abs(self.x)
+
+
+def attributes(x):
+    # hasattr/getattr with constant names: decided when compiled, as isinstance is
+    p = Probe(1.5)
+    return (hasattr(x, "shape"), hasattr(x, "real"), hasattr(x, "bit_length"), hasattr(x, "count"),
+            getattr(x, "real", None) is not None, hasattr(p, "x"), hasattr(p, "y"), hasattr(p, "norm"),
+            getattr(p, "x"), getattr(p, "y", -1.0))

@@ -213,7 +213,9 @@ def sets(a, b):
 def uniques(a):
     u, c = np.unique(a, return_counts=True)
     v, inv = np.unique(a, return_inverse=True)
-    return u, c, v, inv
+    return (u, c, v, inv, np.unique(a, return_index=True), np.unique(a, return_index=True, return_counts=True),
+            np.unique(a, return_inverse=True, return_index=True, return_counts=True),
+            np.unique(a, return_counts=True, return_inverse=True, return_index=False))
 
 
 def polyfits(x, y, deg):

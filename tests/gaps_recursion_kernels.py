@@ -100,3 +100,23 @@ def checked(n):
     if n < 0:
         raise ValueError("negative")
     return 1 if n == 0 else 2 * checked(n - 1)
+
+
+def hanoi(n, a="A", b="B", c="C"):
+    # the only return not depending on the recursion is `[]`: the call's result is that
+    # list, typed by `+ [(a, c)]`
+    if n == 0:
+        return []
+    return hanoi(n - 1, a, c, b) + [(a, c)] + hanoi(n - 1, b, a, c)
+
+
+def scaled_prefixes(t, d):
+    if d <= 0:
+        return []
+    out = scaled_prefixes(t, d - 1)
+    out.append(t * d)
+    return out
+
+
+def joined(xs):
+    return [] + xs + []

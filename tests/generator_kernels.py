@@ -2,6 +2,7 @@
 (tests/test_generators.py). The generators are plain Python functions (one is @script):
 compiled code inlines them where they are iterated."""
 
+import itertools
 from typing import Iterator
 
 import script
@@ -348,7 +349,48 @@ def returned(n):
 
 
 def advanced(n):
-    return next(fib_gen(n))
+    g = fib_gen(n)
+    return next(g) + next(g)
+
+
+def logged_naturals(log):
+    i = 0
+    while True:
+        log.append(i)
+        yield i
+        i += 1
+
+
+def sieve_gen():
+    # the incremental sieve: an endless generator over a dict of lists
+    d = {}
+    q = 2
+    while True:
+        if q not in d:
+            yield q
+            d[q * q] = [q]
+        else:
+            for p in d[q]:
+                d.setdefault(p + q, []).append(p)
+            del d[q]
+        q += 1
+
+
+def sliced_endless(n, start, step):
+    log = []
+    a = list(itertools.islice(logged_naturals(log), start, n, step))
+    b = list(itertools.islice(sieve_gen(), n))
+    c = list(itertools.islice((x * x for x in range(30)), start, None))
+    return a, log, b, c
+
+
+def firsts(xs, t):
+    log = []
+    a = next(x for x in logged_naturals(log) if x * x > t)
+    b = next((i for i, x in enumerate(xs) if x == t), None)
+    c = next((x * 0.5 for x in xs if x > t), -1.0)
+    d = next(x for x in xs if x < t)            # StopIteration when there is none
+    return a, log, b, c, d
 
 
 def genexpr_value(xs):

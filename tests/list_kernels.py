@@ -228,3 +228,59 @@ def raise_in_loop(n):
         x = [0] * 10
         out.append(x[k])          # IndexError at k == 10
     return out
+
+
+def _times(u, transpose):
+    n = len(u)
+    return [sum((1.0 / ((j + i) * (j + i + 1) // 2 + (j if transpose else i) + 1)) * u[j] for j in range(n))
+            for i in range(n)]
+
+
+def spectral_norm(n):
+    # `u = [1] * n` meets the list of floats `u = _times(...)` at the loop's head
+    u = [1] * n
+    v = u
+    for _ in range(3):
+        v = _times(_times(u, False), True)
+        u = _times(_times(v, False), True)
+    vbv = vv = 0
+    for ue, ve in zip(u, v):
+        vbv += ue * ve
+        vv += ve * ve
+    return vbv / vv if vv else 0.0
+
+
+def widened_displays(n, x):
+    xs = [0 for _ in range(n)]
+    for k in range(3):
+        xs = [e * x + k for e in xs]
+    ys = [1, 2, 3] if n > 2 else [x]
+    return sum(xs), sum(ys), len(ys)
+
+
+def word_wrap(text, width):
+    # `line, n = [], 0` starts a new empty list, joined before anything is appended
+    lines = []
+    line = []
+    n = 0
+    for w in text.split():
+        if n + len(w) + len(line) > width and line:
+            lines.append(" ".join(line))
+            line, n = [], 0
+        line.append(w)
+        n += len(w)
+    if line:
+        lines.append(" ".join(line))
+    return lines
+
+
+def reset_buffers(xs):
+    cur = []
+    runs = []
+    for x in xs:
+        if x < 0:
+            runs.append(cur)
+            cur = []
+        cur.append(x * 0.5)
+    runs.append(cur)
+    return runs

@@ -136,6 +136,14 @@ def ufunc_at(n, idx, vals):
     return out
 
 
+def ufunc_outer(a, b):
+    return np.add.outer(a, b), np.subtract.outer(a, b) > 0, np.maximum.outer(b, a), np.hypot.outer(a, b)
+
+
+def ufunc_outer_ints(a, b):
+    return np.multiply.outer(a, b), np.add.outer([1, 2], 3), np.add.outer(2, 3.5)
+
+
 def ufunc_at_rows(m, idx, row):
     out = m.copy()
     np.add.at(out, idx, row)

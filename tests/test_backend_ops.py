@@ -60,6 +60,15 @@ def same_float(got, want) -> bool:
     return got == want and math.copysign(1, got) == math.copysign(1, want)
 
 
+def near_float(got, want, t) -> bool:
+    """`same_float`, or for float32 within 2 units in the last place of `want`: NumPy's
+    float32 power (and other transcendentals) on CPUs with AVX-512 is a SIMD approximation
+    that can be 1 ULP off the correctly rounded value the compiled code gives."""
+    if same_float(got, want) or t.bits == 64 or not (math.isfinite(got) and math.isfinite(want)):
+        return same_float(got, want)
+    return abs(got - want) <= 2 * float(np.spacing(np.float32(abs(want))))
+
+
 # --- integers ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("t", INT_TYPES, ids=str)
@@ -186,7 +195,7 @@ def test_float_floordiv_mod_pow(t):
             else:
                 want = (ref(t, np.floor_divide, a, b), ref(t, np.remainder, a, b))
             assert same_float(got[0], want[0]) and same_float(got[1], want[1]), (a, b, got, want)
-        assert same_float(got[2], ref(t, np.power, a, b)), (a, b, got)
+        assert near_float(got[2], ref(t, np.power, a, b), t), (a, b, got)
 
 
 def test_float_divmod_signed_zeros_exactly_as_cpython():

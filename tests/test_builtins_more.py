@@ -301,3 +301,23 @@ def test_fsum_and_prod(xs):
 @given(int_lists)
 def test_prod_of_ints(xs):
     check_all_levels(sums, [float(x) for x in xs], np.array(xs, dtype=np.float64))
+
+
+def range_values(n, step):
+    cols = range(n)
+    r = range(-3, n, step) if step % 2 else range(n, -3, -step)
+    t = 0
+    for i in r:
+        for j in cols:
+            t += i * j
+    last = r[-1] if len(r) else None
+    return (sum(cols), len(r), [c * 2 for c in cols], n - 1 in cols, last, list(reversed(r)),
+            list(r[1:3]), len(set(i % 3 for i in r)), t)
+
+
+@SET
+@given(st.integers(0, 12), st.integers(1, 4))
+def test_range_values(n, step):
+    # a range held in a variable is the list of its ints (README, "range"): same iteration,
+    # len, indexing (IndexError past the end), `in` and slicing as the range
+    check_all_levels(range_values, n, step)

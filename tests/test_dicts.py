@@ -305,3 +305,9 @@ def test_tables_made_in_a_loop_and_raised_past_are_freed():
             g([1, 2, 3], 7)
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown_kb < 10_000, grown_kb
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=12))
+def test_tables_made_again_in_a_loop(xs):
+    check_both(K.reset_tables, xs)

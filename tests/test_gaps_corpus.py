@@ -94,6 +94,27 @@ def test_global_list_of_tuples():
     check_all_levels(K.neighbours, np.arange(12).reshape(3, 4))
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 5), st.floats(-1, 1))
+def test_lists_inside_global_tuples_and_dicts(steps, dt):
+    check_all_levels(K.nbody_energy, steps, dt)
+
+
+def test_writing_a_list_inside_a_global_is_a_compile_error():
+    def writes(x):
+        for (p, v, m) in K.BODIES.values():
+            v[0] = x
+        return 0
+
+    def appends(x):
+        K.SHAPE[1].append((x, x))
+        return 0
+
+    for fn in (writes, appends):
+        with pytest.raises(script.CompileError, match="a list inside global 'K.(BODIES|SHAPE)' is read-only"):
+            script.script(fn)(1)
+
+
 def test_writing_a_global_list_is_a_compile_error():
     def writes():
         K.PRIMES.append(17)

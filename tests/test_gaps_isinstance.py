@@ -72,3 +72,9 @@ def test_errors_point_at_the_call(fn, text):
         script.script(fn)(3)
     assert text in info.value.message
     assert "isinstance(x" in str(info.value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(VALUES)
+def test_hasattr_and_getattr(x):
+    check_all_levels(K.attributes, x)

@@ -65,3 +65,13 @@ def test_no_base_case_is_an_error_at_the_call():
         script.script(loops_forever)(3)
     assert "cannot infer the return type of recursive function 'loops_forever'" in info.value.message
     assert "loops_forever(n - 1)" in str(info.value)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(-1, 6), st.lists(st.floats(-5, 5), max_size=4))
+def test_returned_empty_list_typed_by_the_recursion(n, xs):
+    check_all_levels(K.hanoi, n)
+    check_all_levels(K.hanoi, n, "x", "y", "z")
+    check_all_levels(K.scaled_prefixes, 1.5, n)
+    check_all_levels(K.scaled_prefixes, 2, n)
+    check_all_levels(K.joined, xs)

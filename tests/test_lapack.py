@@ -310,3 +310,21 @@ def test_the_compiled_op_calls_lapack_and_saves(tmp_path):
     script.save([COMPILED[eigh]], path)
     loaded = script.load(path)
     assert_same(loaded.eigh(a), L.eigh(a))
+
+
+def conds(a):
+    return np.linalg.cond(a), np.linalg.cond(a, 2), np.linalg.cond(a, -2)
+
+
+CONDS = script.script(conds)
+
+
+@needs_lapack
+@SET
+@given(st.integers(1, 6), st.integers(1, 6), LAYOUTS, st.integers(0, 2**32 - 1))
+def test_condition_numbers(m, n, layout, seed):
+    a = matrix(seed, m, n, np.float64, layout)
+    want = conds(a)
+    got = CONDS(a)
+    assert np.allclose(got, want, rtol=1e-12), (got, want)
+    assert CONDS(np.zeros((n, n)))[0] == np.inf

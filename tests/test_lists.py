@@ -243,3 +243,17 @@ def test_ir_round_trip():
     text = f.ir("opt")
     assert "list[i64]" in text
     assert format_module(parse_module(text)) == text
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 8), st.floats(-4, 4))
+def test_int_display_widens_where_it_meets_floats(n, x):
+    check_all_levels(K.spectral_norm, n)
+    check_all_levels(K.widened_displays, n, x)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.text("ab cd", max_size=30), st.integers(1, 8), st.lists(st.integers(-5, 5), max_size=10))
+def test_lists_made_again_in_a_loop(text, width, xs):
+    check_all_levels(K.word_wrap, text, width)
+    check_all_levels(K.reset_buffers, xs)

@@ -91,3 +91,33 @@ def test_other_decorators_and_cached_defaults_are_refused():
     for fn in (with_default, other):
         with pytest.raises(script.CompileError, match="decorators on nested functions"):
             script.script(fn)
+
+
+@functools.lru_cache(maxsize=None)
+def tribonacci_ways(n):
+    if n < 0:
+        return 0
+    if n == 0:
+        return 1
+    return tribonacci_ways(n - 1) + tribonacci_ways(n - 2) + tribonacci_ways(n - 3)
+
+
+@cache
+def binomial(n, k=2):
+    if k == 0 or k == n:
+        return 1
+    return binomial(n - 1, k - 1) + binomial(n - 1, k)
+
+
+def uses_module_level_caches(n):
+    return tribonacci_ways(n) + binomial(n + 2) + binomial(n + 4, k=3)
+
+
+@SET
+@given(st.integers(0, 60))
+def test_module_level_cached_functions(n):
+    # called from compiled code, and compiled themselves: memoized (60 levels unmemoized
+    # would not finish), the memo living as long as the compiled call
+    check_all_levels(uses_module_level_caches, n)
+    assert script.script(tribonacci_ways)(n) == tribonacci_ways(n)
+    assert script.script(binomial)(n + 2) == binomial(n + 2)

@@ -1,7 +1,7 @@
 """The NumPy forms the fourth corpus (realistic_np4.py) needed, each against NumPy on many
 inputs, errors included: percentile/quantile of an array `q` along an axis, take_along_axis,
 put_along_axis, ix_, squeeze(axis=), indices, lexsort, gradient, polyder, ufunc `out=`,
-select (kernels in np4_feature_kernels.py)."""
+select, ufunc `.at` and `.outer` (kernels in np4_feature_kernels.py)."""
 
 import re
 import resource
@@ -165,6 +165,16 @@ def test_ufunc_at(n, idx):
     check_all_levels(K.ufunc_at, n, idx, 2.0)
     check_all_levels(K.ufunc_at, n, idx, np.arange(3.0))                   # not broadcastable
     check_all_levels(K.ufunc_at_int, np.zeros(n, dtype=np.int32), idx)
+
+
+@EX
+@given(VEC, MAT)
+def test_ufunc_outer(v, m):
+    v, m = v + 0.0, m + 0.0         # (no -0.0: NumPy's SIMD maximum of 0.0 and -0.0 gives either)
+    check_all_levels(K.ufunc_outer, v, v[::-1])
+    check_all_levels(K.ufunc_outer, m, v)              # shape (r, c, n): neither flattened
+    check_all_levels(K.ufunc_outer, m[:, ::2], m.T)    # a strided operand
+    check_all_levels(K.ufunc_outer_ints, np.arange(len(v)), m.astype(np.int64))
 
 
 def test_ufunc_at_rows_and_cast():

@@ -140,6 +140,37 @@ def test_choice_and_shuffle(s, n):
     check_all_levels(py_choice_shuffle, s, n)
 
 
+def _random_step(r, x):
+    return x + r.random()
+
+
+def py_instance(s, n):
+    # one random.Random(seed) in the function: the compiled state seeded, its methods the module's
+    r = random.Random(s)
+    xs = list(range(n))
+    r.shuffle(xs)
+    x = 0.0
+    for _ in range(n):
+        x = _random_step(r, x)
+    return xs, x, r.randint(1, 6), r.choice(xs) if xs else -1, r.gauss(0.0, 1.0), r.uniform(1.0, 2.0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(PY_SEEDS, st.integers(0, 30))
+def test_a_seeded_random_instance_is_cpythons(s, n):
+    check_all_levels(py_instance, s, n)
+
+
+def unseeded_instance(n):
+    r = random.Random()
+    return r.random()
+
+
+def test_an_unseeded_random_instance_is_an_error():
+    with pytest.raises(CompileError, match="random.Random\\(\\) takes one argument, the seed"):
+        script.script(unseeded_instance)(1)
+
+
 @pytest.mark.parametrize("k", range(9))
 def test_python_errors_are_cpythons(k):
     got = check_all_levels(py_errors, k)

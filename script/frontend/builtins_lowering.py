@@ -27,13 +27,16 @@ from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
-from script.frontend.instance_test import lower_isinstance
+from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
 from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
+from script.frontend.bound_methods import bound_method_call
+from script.frontend.memo import cached_function
+from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
@@ -125,6 +128,12 @@ class CallLowering:
             return base
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
             return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
+        kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
+            (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
+        if kind is not None and callable(getattr(kind, node.attr, None)):
+            self.error(f"the bound method '{kind.__name__}.{node.attr}' is not a value in compiled code: "
+                       "call it, or hold it in a local that is assigned once and only called "
+                       f"(`f = xs.{node.attr}`, then `f(...)`)", node)
         self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
 
     def callee_ref(self, node):
@@ -146,6 +155,7 @@ class CallLowering:
                            "(name the keyword arguments)", k.value)
         if self.builtin_call(node) is zip:
             return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
+        node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
         node = self.spread_starred(node)        # f(*t): varargs.py
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
@@ -235,6 +245,10 @@ class CallLowering:
         routine = _statistics_routine(obj, ref.name, self, node)
         if routine is not None:
             return self.call_script(self.ctx.info_for(routine), node)
+        if numba_python_function(obj) is not None:     # an @njit function (numba_compat.py)
+            return self.call_script(self.ctx.info_for(numba_python_function(obj)), node)
+        if cached_function(obj) is not None:       # a module-level functools.cache (memo.py)
+            return self.call_script(self.ctx.info_for(cached_function(obj)), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
@@ -257,8 +271,17 @@ class CallLowering:
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
+        if obj is range and self.builtin_call(node) is range:
+            # A range held as a value (`cols = range(n)`, an argument): the list of its ints,
+            # which iterates, indexes, slices, tests `in` and measures as the range does;
+            # `for`, zip, enumerate, sum... over `range(...)` itself never make it
+            call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
+            return self.builtin_list(call, "list")
         if obj is next and node.args and self.walks_generator(node.args[0]):
-            self.error(f"next() of a generator is not supported in compiled code: a generator {USE_ERROR}", node)
+            if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
+                self.error(f"next() of a generator held in a variable is not supported in compiled code: "
+                           f"a generator {USE_ERROR}", node)
+            return self.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
         if obj is tuple and not node.keywords and len(node.args) <= 1:
             if not node.args:
                 return self.make_tuple([], node)
@@ -985,7 +1008,7 @@ _BUILTIN_HANDLERS = {
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
     id(frozenset): DictLowering.builtin_set,        # (a set: compiled code has no frozenset type)
-    id(isinstance): lower_isinstance,
+    id(isinstance): lower_isinstance, id(hasattr): lower_hasattr, id(getattr): lower_getattr,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
     id(reversed): lambda self, node, name: self.list_of(node, node),   # as a value: a list

@@ -32,7 +32,7 @@ from script.frontend import dictlib
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown
+from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -71,6 +71,7 @@ class DictLowering:
     def table_type(self, node, is_set: bool, known=(None, None)) -> T.HashType:
         """The type of the table made at `node`: its hint, else `known`, else placeholders.
         A hint is (is_set, key type, value type), None for a part not yet known."""
+        node = self.table_origin(node)
         hint = self.hints.get(("table", node))
         if hint is None:
             hint = (is_set,) + tuple(known)
@@ -164,10 +165,25 @@ class DictLowering:
         self.hints_changed = True
         raise Restart()
 
+    def table_origin(self, node):
+        """The node whose table the table made at `node` is (merge_pending_table), else `node`."""
+        while ("table_alias", node) in self.hints:
+            node = self.hints[("table_alias", node)]
+        return node
+
     def merge_pending_table(self, a: T.HashType, b: T.HashType) -> None:
         """Where a table of unknown types (`{}`) meets a known one at a merge, it takes the
-        known types."""
+        known types; where it meets another of unknown types (`d = {}` again in a loop), the
+        second is made as the first from the next round on, so the first store types both."""
         if type(a) is not type(b):
+            return
+        pa, pb = _parts(a), _parts(b)
+        if pa and all(is_pending(p) for p in pa + pb):
+            na, nb = self.table_origin(pa[0].node), self.table_origin(pb[0].node)
+            if na is not nb:
+                self.hints[("table_alias", nb)] = na
+                self.hints_changed = True
+                raise Restart()
             return
         for pending, known in ((a, b), (b, a)):
             parts = _parts(pending)
@@ -506,7 +522,7 @@ class DictLowering:
         values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
         if not all(isinstance(v, Value) for v in keys + values):
             self.error(f"global {kind} '{name}' holds values compiled code cannot use "
-                       "(bools, ints, floats and tuples of them)", node)
+                       "(bools, ints, floats, strs, lists and tuples of them)", node)
         known = (self._meet([k.type for k in keys], node),
                  self._meet([v.type for v in values], node) if values else None)
         t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
@@ -514,6 +530,8 @@ class DictLowering:
         for k, v in zip(keys, values or [None] * len(keys)):
             self.table_store(d, k, v, node)
         self.global_lists[id(d)] = name
+        if any(holds_list(v.type) for v in values):
+            self.global_rows[id(d)] = name      # its values' lists are read-only too (ssa_builder.emit)
         return d
 
     def check_table_writable(self, d: Value, node) -> None:

@@ -55,6 +55,7 @@ from script.errors import CompileError
 from script.frontend.lower_expr import WeakConst
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import ExcInfo
 
 _RENAMES = itertools.count(1)
 
@@ -64,8 +65,8 @@ _STATE = ("info", "locals", "comp_scopes", "loops", "try_frames", "handling", "d
 
 USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop, a comprehension, "
              "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
-             "enumerate(), zip(), yield from); a generator object cannot be stored, passed, "
-             "returned or given to next()")
+             "enumerate(), zip(), islice(), next(), yield from); a generator object cannot be "
+             "stored, passed, returned or given to next() twice")
 
 
 def is_generator(info) -> bool:
@@ -307,6 +308,30 @@ class GeneratorLowering:
         done = self.new_block("gen.end")
         self.walk_items(node, body, done)
         self.finish_join(done)
+
+    def first_item(self, source, default, node) -> Value:
+        """`next(<generator expression or call>[, default])`: its first item, asking it for no
+        more (`next(i for i, x in enumerate(xs) if x == t)`); when it has none, `default`
+        (a None default makes the result an optional) or CPython's StopIteration."""
+        loc = self.loc(node)
+        var = self.new_var("next", Const(None, T.NONE))
+        got, done = self.new_block("next.got"), self.new_block("next.none")
+
+        def on_item(x):
+            self.write(var, x)
+            self.goto(got, loc)
+            self.block = None
+
+        self.walk_items(source, on_item, done)
+        self.finish_join(done)
+        if self.block is not None:
+            if default is None:
+                self.throw(self.emit("exception", [], T.EXC, ExcInfo("StopIteration", None), loc), loc)
+            else:
+                self.write(var, self.expr_opt(default))
+                self.goto(got, loc)
+        self.finish_join(got)
+        return self.read(var, loc)
 
     def generator_list(self, node, limit: int | None = None) -> Value:
         """A new list of the elements a generator source gives: run to its end now, or until

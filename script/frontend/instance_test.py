@@ -114,3 +114,48 @@ def _numpy_name(sized) -> str:
     from script.frontend.typeinfer import numpy_name
     name = numpy_name(sized.ir_type)
     return "bool_" if name == "bool" else name
+
+
+def _attribute_name(self, node: ast.Call, fn: str, counts: tuple) -> str:
+    if node.keywords or len(node.args) not in counts:
+        self.error(f"{fn}() takes {' or '.join(map(str, counts))} positional arguments here", node)
+    name = node.args[1]
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        self.error(f"{fn}() with an attribute name that is not a constant str is not supported in "
+                   "compiled code (the attribute must be known when the function is compiled)", name)
+    return name.value
+
+
+def _has_attribute(self, value: Value, attr: str, node) -> bool:
+    """Whether CPython's `hasattr` is True of what compiled code holds as `value`."""
+    t = value.type
+    cls = python_class(t)
+    if cls is None:
+        self.error(f"hasattr() of a value of type {t} is not supported in compiled code", node)
+    return attr in getattr(t, "fields", ()) or hasattr(cls, attr)
+
+
+def lower_hasattr(self, node: ast.Call, name: str) -> Value:
+    """`hasattr(x, "name")`: decided when the function is compiled, from the class CPython
+    would hold (`python_class`) and, for the user's classes, their fields."""
+    attr = _attribute_name(self, node, "hasattr", (2,))
+    value = self.expr(node.args[0])
+    if has_unknown(value.type):
+        return Undef(UNKNOWN, self.loc(node))
+    return Const(_has_attribute(self, value, attr, node.args[0]), T.BOOL, self.loc(node))
+
+
+def lower_getattr(self, node: ast.Call, name: str) -> Value:
+    """`getattr(x, "name")` is `x.name`; `getattr(x, "name", default)` is `default` where
+    `hasattr` is False (the default is then all that is evaluated beside `x`)."""
+    attr = _attribute_name(self, node, "getattr", (2, 3))
+    target = ast.copy_location(ast.Attribute(value=node.args[0], attr=attr, ctx=ast.Load()), node)
+    if len(node.args) == 2:
+        return self.expr(target)
+    value = self.expr(node.args[0])
+    if has_unknown(value.type):
+        return Undef(UNKNOWN, self.loc(node))
+    if not _has_attribute(self, value, attr, node.args[0]):
+        return self.expr(node.args[2])
+    self.pre_evaluated[id(node.args[0])] = value
+    return self.expr(target)

@@ -148,7 +148,8 @@ class ItertoolsCallLowering:
         if node.keywords or not 2 <= len(node.args) <= 4:
             self.error("islice() takes an iterable, then stop or start, stop[, step]", node)
         loc = self.loc(node)
-        n, item, et = self.iterable(node.args[0])
+        generator = self.walks_generator(node.args[0])
+        n, item, et = (Const(T.I64.max, T.I64), None, None) if generator else self.iterable(node.args[0])
         bounds = node.args[1:]
         if len(bounds) == 1:
             bounds = [ast.Constant(None)] + bounds
@@ -164,7 +165,37 @@ class ItertoolsCallLowering:
         count = self.call_script(self.ctx.info_for(itertoolslib.islice_count), ast.Call(node.func, [], []),
                                  leading=args)
         first, stride = args[1], args[3]
+        if generator:
+            return self._islice_generator(node, first, None if to_end else args[2], stride)
         out = self.new_list(self.element_type([et], node), count, node)
         self.for_range(node, count, lambda i: self.set_item(out, item(self.emit(
             "add", [first, self.emit("mul", [i, stride], T.I64, None, loc)], T.I64, None, loc)), i, node))
+        return out
+
+    def _islice_generator(self, node: ast.Call, start: Value, stop: Value | None, step: Value) -> Value:
+        """islice() of a generator (an endless one too): its items walked one at a time, those
+        at start, start + step, ... before `stop` kept, and no item asked for after the one
+        at index max(start, stop) - 1 (CPython's islice skips to `start` first, then stops at
+        `stop`), none at all when both are 0."""
+        loc = self.loc(node)
+        out = self.list_of_unknown(node)
+        done = self.new_block("islice.end")
+        k = self.new_var("islice", Const(0, T.I64))
+        if stop is not None:
+            stop = self.emit("max", [stop, start], T.I64, None, loc)
+            self._stop_unless(self.cmp("gt", stop, Const(0, T.I64), node), done, node)
+
+        def on_item(x):
+            i = self.read(k, loc)
+            off = self.emit("sub", [i, start], T.I64, None, loc)
+            take = self.emit("and", [self.cmp("ge", off, Const(0, T.I64), node), self.cmp(
+                "eq", self.emit("mod", [off, step], T.I64, None, loc), Const(0, T.I64), node)], T.BOOL, None, loc)
+            self.when(take, lambda: self.append_item(out, x, node), node)
+            nxt = self.emit("add", [i, Const(1, T.I64)], T.I64, None, loc)
+            self.write(k, nxt)
+            if stop is not None:
+                self._stop_unless(self.cmp("lt", nxt, stop, node), done, node)
+
+        self.walk_items(node.args[0], on_item, done)
+        self.finish_join(done)
         return out

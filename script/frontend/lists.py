@@ -162,6 +162,14 @@ class ListLowering:
         for o, v in ((a, b), (b, a)):
             if isinstance(o, T.OptionalType) and not isinstance(v, (T.OptionalType, T.NoneType)):
                 self.merge_pending(o.value, v)      # (a value stored into `[None] * n`)
+        if isinstance(a, PendingElement) and isinstance(b, PendingElement) and a != b:
+            # two empty lists in one variable (`cur = []` again in a loop): the second is the
+            # first from the next round on, so the first store types both
+            ra, rb = self.resolve_pending(a), self.resolve_pending(b)
+            if ra != rb and isinstance(rb, PendingElement):
+                self.hints[("list", rb.key)] = ra
+                self.hints_changed = True
+                raise Restart()
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
         elif isinstance(a, T.HashType) and isinstance(b, T.HashType):
@@ -337,15 +345,37 @@ class ListLowering:
         if not values:
             return self.list_of_unknown(node)
         elem = self.element_type([v.type for v in values], node)
+        wider = self.hints.get(("list", node))      # (widen_list_at_merge)
+        if wider is not None and T.unify(elem, wider) == wider:
+            elem = wider
         lst = self.new_list(elem, Const(len(values), T.I64), node)
         for k, v in enumerate(values):
             self.set_item(lst, v, Const(k, T.I64), node)
+        self.list_origins[id(lst)] = node
         return lst
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
         self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt), node))
+        self.list_origins[id(lst)] = node
         return lst
+
+    def widen_list_at_merge(self, a: Value, b: Value) -> None:
+        """Where a list of ints made here by a display or a comprehension (`u = [1] * n`) meets
+        a list of floats (`u = step(v)`), the display makes floats (a hint, then Restart), as
+        a variable's int meets a float; else nothing (the caller's error)."""
+        if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
+            return
+        for narrow, wide in ((a, b), (b, a)):
+            node = self.list_origins.get(id(narrow))
+            t = narrow.type.elem
+            if node is None or not isinstance(t, (T.IntType, T.BoolType)) or \
+                    not isinstance(wide.type.elem, T.FloatType) or T.unify(t, wide.type.elem) != wide.type.elem:
+                continue
+            if self.hints.get(("list", node)) != wide.type.elem:
+                self.hints[("list", node)] = wide.type.elem
+                self.hints_changed = True
+                raise Restart()
 
     def global_list(self, obj: list, name: str, node) -> Value:
         """A module-level list read by compiled code: a new list of its elements as they are
@@ -385,12 +415,16 @@ class ListLowering:
     def check_list_writable(self, lst: Value, node) -> None:
         """CompileError for a write to a global list (`global_list`)."""
         name = self.global_lists.get(id(lst))
-        if name is not None:
-            copy = f"[list(r) for r in {name}]" if id(lst) in self.global_rows or isinstance(
-                lst.type.elem, T.ListType) else f"list({name})"
-            self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
-                       f"function is compiled, so the write would be lost); copy it first: "
-                       f"xs = {copy}", node)
+        if name is None:
+            return
+        if id(lst) in self.global_rows:         # a list read out of a global list, tuple or dict
+            self.error(f"a list inside global '{name}' is read-only in compiled code (the global is copied "
+                       f"when the function is compiled, so the write would be lost); copy the list "
+                       f"first: xs = list(...)", node)
+        copy = f"[list(r) for r in {name}]" if isinstance(lst.type.elem, T.ListType) else f"list({name})"
+        self.error(f"global list '{name}' is read-only in compiled code (it is copied when the "
+                   f"function is compiled, so the write would be lost); copy it first: "
+                   f"xs = {copy}", node)
 
     def list_delete(self, lst: Value, index_node, node) -> None:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
@@ -452,6 +486,7 @@ class ListLowering:
         if op is ast.Add:
             a, b = self.listlike(a, b, node), self.listlike(b, a, node)
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+            self.merge_pending_list(a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
             if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType):
                 self.error(f"can only concatenate {python_name(a.type)} (not \"{python_name(b.type)}\") to "
                            f"{python_name(a.type)}", node)
@@ -479,6 +514,8 @@ class ListLowering:
                        T.BOOL, None, loc)
         self.emit("check", [big], T.NONE, ExcInfo("MemoryError", None), loc)
         out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node, type(lst.type))
+        if id(lst) in self.list_origins:        # ([1] * n: the display's, widen_list_at_merge)
+            self.list_origins[id(out)] = self.list_origins[id(lst)]
 
         def copy(r):
             base = self.emit("mul", [r, m], T.I64, None, loc)

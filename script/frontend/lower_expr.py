@@ -807,6 +807,8 @@ class ExprLowering(OptionalLowering):
                 t if isinstance(v.type, Unknown) else v.type)
             if u is None:
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
+                for _, w in pending:
+                    self.widen_list_at_merge(w, v)          # lists.py: `[1] if c else [0.5]`
                 self.error(f"the two sides have incompatible types {t} and {v.type}", node)
             t = u
         if len({id(v) for _, v in pending}) == 1:

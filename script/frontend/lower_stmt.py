@@ -14,6 +14,8 @@ import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
+from script.frontend.bound_methods import hold_bound_method
+from script.frontend.numba_compat import is_numba_object
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -50,8 +52,8 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
-from script.frontend.random_calls import GENERATOR, assign_default_rng
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown
+from script.frontend.random_calls import assign_default_rng
+from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
 from script.frontend.typeinfer import is_open_annotation, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -99,6 +101,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
+        self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
@@ -110,6 +113,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.imported: dict = {}        # names bound by imports in the body (stmt_Import)
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
+        self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
@@ -124,7 +128,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
-        self.rng_names: set[str] = set()               # names of np.random.default_rng() (random_calls.py)
+        self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -204,7 +208,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if scoped is not None:
             return self.read(scoped, self.loc(node))
         if name in self.rng_names:
-            return PyRef(GENERATOR, name)
+            return PyRef(self.rng_names[name], name)
         if name in self.locals:
             value = self.read_local(name, node)
             if is_optional(value):
@@ -260,9 +264,15 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
             return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
-        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str)) or x is None
+        if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str, list)) or x is None
                                           for x in obj):
-            return self.make_tuple([self.python_object(x, name, node) for x in obj], node)
+            items = [self.python_object(x, name, node) for x in obj]
+            if not all(isinstance(v, Value) for v in items):
+                return PyRef(obj, name)
+            t = self.make_tuple(items, node)
+            if holds_list(t.type):          # its lists are read-only, as a global list is
+                self.global_lists[id(t)] = self.global_rows[id(t)] = name
+            return t
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
             from script.frontend.frozen import frozen_array
             return frozen_array(self, obj, name, node)
@@ -475,6 +485,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.assign_lambda(node.targets[0], node.value)      # closures.py
             return
         if self.store_generator(node):                          # generators.py: g = gen(...)
+            return
+        if hold_bound_method(self, node):                       # bound_methods.py: ins = xs.insert
             return
         if assign_default_rng(self, node):                      # random_calls.py: rng = default_rng(s)
             return
@@ -765,10 +777,19 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
+            if isinstance(ref, PyRef) and is_numba_object(ref.obj, "prange") and not node.keywords:
+                return range                # Numba's parallel range: a plain, serial one here
             if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed) and (
                     not node.keywords or ref.obj is enumerate
                     and [k.arg for k in node.keywords] == ["start"]):
                 return ref.obj
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+                and node.func.attr == "prange" and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id not in self.locals:
+            base = self.lookup(node.func.value)       # numba.prange(n), nb.prange(n), script.prange(n)
+            obj = getattr(base.obj, "prange", None) if isinstance(base, PyRef) else None
+            if obj is range or is_numba_object(obj, "prange"):
+                return range
         return None
 
     def iterable(self, node):

@@ -14,8 +14,13 @@ it returns::
 
 `maxsize` is not honoured (nothing is evicted; results are the same for the pure functions
 a cache is meant for). Keyword-only, default and `*args` parameters are refused, as are
-other decorators (closures.py). Module-level cached functions are Python objects compiled
-code cannot call (a CompileError names them).
+other decorators (closures.py).
+
+A module-level cached function (called from compiled code, or given to `@script`: its
+wrapper's `__wrapped__`, `cached_function`) is compiled from its own source rewritten by
+`memoize_self` into an entry that defines the memoized function nested under its own name
+and calls it, so its recursive calls find the memo; the memo belongs to the entry's call, as
+a nested function's does (so results are CPython's; only the cache's lifetime differs).
 """
 
 from __future__ import annotations
@@ -44,6 +49,32 @@ def is_cache_decorator(dec: ast.expr, resolve) -> bool:
     if isinstance(dec, ast.Call):
         return obj is functools.lru_cache
     return obj is functools.cache or obj is functools.lru_cache
+
+
+def cached_function(obj):
+    """The plain function a `functools.cache`/`lru_cache` wrapper `obj` wraps, else None."""
+    import types
+    wrapped = getattr(obj, "__wrapped__", None)
+    if type(obj).__name__ == "_lru_cache_wrapper" and isinstance(wrapped, types.FunctionType):
+        return wrapped
+    return None
+
+
+def memoize_self(fn: ast.FunctionDef, resolve) -> None:
+    """When `fn`'s own decorators include a cache: rewrite it in place into
+    ``def fn(a, b): <fn memoized, nested, without its defaults>; return fn(a, b)``."""
+    caches = [d for d in fn.decorator_list if is_cache_decorator(d, resolve)]
+    args = fn.args
+    if not caches or args.vararg or args.kwarg or args.kwonlyargs:
+        return
+    import copy
+    inner = copy.deepcopy(fn)
+    inner.decorator_list = caches[:1]
+    inner.args.defaults = []
+    names = [a.arg for a in args.posonlyargs + args.args]
+    call = ast.Return(ast.Call(ast.Name(fn.name, ast.Load()), [ast.Name(n, ast.Load()) for n in names], []))
+    fn.body = [inner] + _located([call], fn)
+    fn.decorator_list = [d for d in fn.decorator_list if d not in caches]
 
 
 def memoize_nested(fn: ast.FunctionDef, resolve) -> None:

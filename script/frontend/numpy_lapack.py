@@ -178,6 +178,23 @@ def _svd_values(a: np.ndarray, full_matrices=True, compute_uv=False):
     return _vector(s, min(m, n), _probe(a))
 
 
+def linalg_cond(x: np.ndarray, p=None):
+    """The condition number of a matrix in the 2-norm (`p` None or 2; -2: its inverse), the
+    ratio of its extreme singular values: inf where the smallest is 0, as NumPy's."""
+    if p is not None and p != 2 and p != -2:
+        raise ValueError("compiled code takes np.linalg.cond's p as None, 2 or -2")
+    if x.ndim != 2:
+        raise np.linalg.LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least two-dimensional")
+    s = _svd_values(x)
+    big = s[0]
+    small = s[s.shape[0] - 1]
+    if p == -2:
+        big, small = small, big
+    if small == 0.0:
+        return np.inf
+    return big / small
+
+
 def linalg_matrix_rank(A: np.ndarray, tol=None):
     """The number of singular values above `tol` (default: the largest times max(m, n)
     times the machine epsilon of their dtype, computed in that dtype as NumPy does)."""

@@ -110,7 +110,8 @@ def _is_static(low, arg: ast.AST) -> bool:
 
 # NumPy function -> {flag: the library function to call when only that flag is a constant
 # True}: flags that change the type of the result (a tuple instead of an array).
-FLAG_FORMS = {"unique": {"return_counts": "unique_counts", "return_inverse": "unique_inverse"},
+FLAG_FORMS = {"unique": {"return_index": "unique_index", "return_counts": "unique_counts",
+                         "return_inverse": "unique_inverse"},
               "histogram": {"density": "histogram_density"},
               "linalg.norm": {"keepdims": "linalg.norm_keepdims"}}
 
@@ -124,10 +125,14 @@ def flag_form(name: str, node: ast.Call) -> tuple[str, ast.Call]:
     const = [kw for kw in node.keywords if kw.arg in flags and isinstance(kw.value, ast.Constant)
              and isinstance(kw.value.value, bool)]
     on = [kw for kw in const if kw.value.value]
-    if not const or len(on) > 1:
+    if not const or len(on) > 1 and name != "unique":
         return name, node
     call = ast.copy_location(ast.Call(func=node.func, args=node.args,
                                       keywords=[kw for kw in node.keywords if kw not in const]), node)
+    if len(on) > 1:         # unique's flags together: the results in NumPy's order
+        given = {kw.arg for kw in on}
+        return "unique_" + "_".join(f[7:] for f in ("return_index", "return_inverse", "return_counts")
+                                     if f in given), call
     return (flags[on[0].arg] if on else name), call
 
 

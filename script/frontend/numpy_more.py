@@ -404,6 +404,54 @@ def unique_inverse(ar):
     return u, inv
 
 
+def _unique_all(ar):
+    """The sorted distinct elements of `ar`, the index of each one's first occurrence in the
+    flattened `ar`, the index of each element of `ar` among them (`ar`'s shape, as NumPy 2
+    gives it) and how often each occurs: by a stable argsort, as NumPy's."""
+    f = ar.ravel()
+    n = f.shape[0]
+    order = np.argsort(f, kind="stable")
+    u = np.empty(n, dtype=f.dtype)
+    index = np.empty(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    inverse = np.empty(ar.shape, dtype=np.int64)
+    flat = inverse.ravel()
+    k = -1
+    for i in range(n):
+        j = order[i]
+        if k < 0 or f[j] != u[k]:
+            k += 1
+            u[k] = f[j]
+            index[k] = j
+        counts[k] += 1
+        flat[j] = k
+    return u[:k + 1].copy(), index[:k + 1].copy(), inverse, counts[:k + 1].copy()
+
+
+def unique_index(ar):
+    u, index, inverse, counts = _unique_all(ar)
+    return u, index
+
+
+def unique_index_inverse(ar):
+    u, index, inverse, counts = _unique_all(ar)
+    return u, index, inverse
+
+
+def unique_index_counts(ar):
+    u, index, inverse, counts = _unique_all(ar)
+    return u, index, counts
+
+
+def unique_inverse_counts(ar):
+    u, index, inverse, counts = _unique_all(ar)
+    return u, inverse, counts
+
+
+def unique_index_inverse_counts(ar):
+    return _unique_all(ar)
+
+
 # ---- polynomials -----------------------------------------------------------------------------
 
 def polyfit(x, y, deg):

@@ -339,10 +339,13 @@ class ReduceLowering:
     def np_ufunc_method(self, node, name):
         """``np.<ufunc>.reduce(a, axis=0)`` and ``np.<ufunc>.accumulate(a, axis=0)`` of add,
         multiply, maximum, minimum (and logical_and/or's reduce): the reductions and running
-        reductions above, along axis 0 unless told (``axis=None``: the flattened array)."""
+        reductions above, along axis 0 unless told (``axis=None``: the flattened array);
+        ``.at`` and ``.outer`` (ufunc_at, ufunc_outer)."""
         ufunc, method = name.split(".")
         if method == "at":
             return self.ufunc_at(node, ufunc)
+        if method == "outer":
+            return self.ufunc_outer(node, ufunc)
         a_node, axis_node = self.np_args(node, name, ("array", "axis"), 1)
         if axis_node is None:
             axis_node = ast.copy_location(ast.Constant(0), node)
@@ -351,6 +354,22 @@ class ReduceLowering:
             kind = _REDUCE_OF[ufunc]
             return NUMPY_FUNCTIONS[kind](self, call, kind)
         return self.np_cumulative(call, name, _ACCUMULATE_OF[ufunc])
+
+    def ufunc_outer(self, node, ufunc: str):
+        """``np.<ufunc>.outer(a, b)`` of a binary ufunc: ``ufunc(a[..., None, ...], b)``, the
+        result's shape `a`'s then `b`'s (neither flattened: np.outer flattens, this does not);
+        lists are made arrays first, two scalars give the ufunc of them."""
+        if len(node.args) != 2 or node.keywords:
+            self.error(f"numpy.{ufunc}.outer() takes two positional arguments here: (A, B)", node)
+        a, b = (self.expr(arg) for arg in node.args)
+        if isinstance(a.type, T.ListType):
+            a = self.list_to_array(a, None, node.args[0])
+        if isinstance(b.type, T.ListType):
+            b = self.list_to_array(b, None, node.args[1])
+        if isinstance(a.type, T.ArrayType) and isinstance(b.type, T.ArrayType) and b.type.ndim:
+            a = self.reshape(a, self.dims_of(a, node) + [Const(1, T.I64)] * b.type.ndim, node)
+        e = self.ufunc_expr(ufunc, [a, b], node)
+        return self.as_value(e, node) if e.ndim else self.element(e, [], 0, node)
 
     def ufunc_at(self, node, ufunc: str):
         """``np.<ufunc>.at(a, indices, b)`` at the user's call: `a` an array, `indices` an int or
@@ -563,6 +582,8 @@ def ufunc_method(obj) -> str | None:
     ufunc = getattr(obj, "__self__", None)
     if type(ufunc).__name__ != "ufunc" or getattr(ufunc, "__name__", None) is None:
         return None
+    if getattr(obj, "__name__", None) == "outer":
+        return f"{ufunc.__name__}.outer" if ufunc.nin == 2 and ufunc.nout == 1 else None
     table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF, "at": _AT}.get(getattr(obj, "__name__", None))
     return None if table is None or ufunc.__name__ not in table else f"{ufunc.__name__}.{obj.__name__}"
 NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})

@@ -73,13 +73,43 @@ class GeneratorMethod:
 GENERATOR = CompiledGenerator()
 
 
+class CompiledRandom:
+    """What a name bound to ``random.Random(seed)`` is in compiled code: the compiled `random`
+    state seeded with `seed` (one state per process, as for the module's functions), whose
+    methods are the module's functions."""
+
+    def __getattr__(self, name: str):
+        if name in _PYTHON:
+            return RandomMethod(name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return "a random.Random"
+
+
+class RandomMethod(GeneratorMethod):
+    """``r.<name>`` of a `CompiledRandom`."""
+
+    __slots__ = ()
+
+    def __script_call__(self, low, node: ast.Call):
+        return _call_python(self.name, low, node)
+
+
+PY_RANDOM = CompiledRandom()
+
+
 def is_default_rng(low, func: ast.AST) -> bool:
     """Whether `func` names ``numpy.random.default_rng`` (a name or an attribute chain)."""
+    return _names(low, func, "numpy.random", "default_rng")
+
+
+def _names(low, func: ast.AST, module_name: str, name: str) -> bool:
+    """Whether `func` (a name or an attribute chain) names ``<module_name>.<name>``. Nothing
+    but a name or attribute spelled `name` is resolved: every call assigned comes here."""
     from script.frontend.lower_stmt import PyRef
-    if not isinstance(func, (ast.Name, ast.Attribute)):
+    if not isinstance(func, (ast.Name, ast.Attribute)) or getattr(func, "id", getattr(func, "attr", None)) != name:
         return False
-    if getattr(func, "id", getattr(func, "attr", None)) != "default_rng":
-        return False                    # resolve nothing else: every call assigned comes here
     node = func
     while isinstance(node, ast.Attribute):
         node = node.value
@@ -89,8 +119,8 @@ def is_default_rng(low, func: ast.AST) -> bool:
         ref = low.callee_ref(func)
     except Exception:                   # noqa: BLE001 - not a name of a Python object
         return False
-    module = sys.modules.get("numpy.random")
-    return isinstance(ref, PyRef) and module is not None and ref.obj is module.default_rng
+    module = sys.modules.get(module_name)
+    return isinstance(ref, PyRef) and module is not None and ref.obj is getattr(module, name)
 
 
 def make_generator(low, node: ast.Call):
@@ -111,20 +141,31 @@ def make_generator(low, node: ast.Call):
 
 
 def assign_default_rng(low, node: ast.Assign) -> bool:
-    """``rng = np.random.default_rng(seed)``: seeds, and makes `rng` name the generator for the
-    rest of the function (True); False for any other assignment. Assigning anything else to
-    such a name is a CompileError."""
+    """``rng = np.random.default_rng(seed)`` or ``rng = random.Random(seed)``: seeds, and makes
+    `rng` name the generator for the rest of the function (True); False for any other
+    assignment. Assigning anything else to such a name is a CompileError."""
     names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-    if not (isinstance(node.value, ast.Call) and is_default_rng(low, node.value.func)):
+    numpy_rng = isinstance(node.value, ast.Call) and is_default_rng(low, node.value.func)
+    python_rng = not numpy_rng and isinstance(node.value, ast.Call) and _names(low, node.value.func, "random", "Random")
+    if not (numpy_rng or python_rng):
         for name in names:
             if name in low.rng_names:
-                low.error(f"'{name}' names a numpy.random.Generator here: compiled code cannot "
+                low.error(f"'{name}' names {low.rng_names[name]!r} here: compiled code cannot "
                           "assign another value to it", node)
         return False
+    what = "numpy.random.default_rng()" if numpy_rng else "random.Random()"
     if len(names) != len(node.targets):
-        low.error("numpy.random.default_rng() can only be assigned to a name in compiled code", node)
-    make_generator(low, node.value)
-    low.rng_names.update(names)
+        low.error(f"{what} can only be assigned to a name in compiled code", node)
+    if numpy_rng:
+        make_generator(low, node.value)
+    else:
+        call = node.value
+        if len(call.args) != 1 or call.keywords:
+            low.error("random.Random() takes one argument, the seed, in compiled code (it cannot "
+                      "seed from the system's entropy)", call)
+        _check_seed(low, call, "random.Random")
+        low.call_script(low.ctx.info_for(pyrandom.seed), call)
+    low.rng_names.update(dict.fromkeys(names, GENERATOR if numpy_rng else PY_RANDOM))
     return True
 
 

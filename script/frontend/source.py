@@ -58,8 +58,9 @@ class FunctionInfo:
         is_generator = code.co_flags & inspect.CO_GENERATOR
         self.return_type = self._annotation("return", node.returns) \
             if node.returns is not None and not is_generator else None
-        if "cache" in self.source:      # @functools.cache on a nested def (memo.py)
-            from script.frontend.memo import memoize_nested
+        if "cache" in self.source:      # @functools.cache on this def or a nested one (memo.py)
+            from script.frontend.memo import memoize_nested, memoize_self
+            memoize_self(node, self.global_value)
             memoize_nested(node, self.global_value)
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)

@@ -68,6 +68,11 @@ class Context:
         key = self._in_progress_key((info, self._skey(info, types, builder.boundscheck, builder)[0]))
         current = self.in_progress.get(key)
         if current is not None:
+            if current.ret_type is None and current.deferred_returns:
+                # only a `return []` (of pending types) came before its own call: the call
+                # gives that container, so that `f(n - 1) + [x]` or `out.append(x)` types it
+                current.func.ret_type = current.deferred_returns[0]
+                return current.func
             if current.ret_type is None:
                 self._mark_unknown_recursion(key, builder.loc(node))
                 current.func.ret_type = UNKNOWN     # the call gives an Undef (call_script)

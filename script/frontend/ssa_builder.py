@@ -412,6 +412,7 @@ class SSABuilder:
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and hasattr(self, "merge_pending_list"):
             self.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
+            self.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
@@ -455,6 +456,10 @@ class SSABuilder:
             return Undef(UNKNOWN if type is None else type, loc)
         instr = Instr(op, operands, type, attr, loc)
         self.block.append(instr)
+        rows = getattr(self, "global_rows", None)
+        if rows and op in ("extract", "list_get") and id(operands[0]) in rows and holds_list(type):
+            # a list inside a global tuple or dict (lists.global_list): read-only as the global
+            self.global_lists[id(instr)] = rows[id(instr)] = rows[id(operands[0])]
         return instr
 
     def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
@@ -510,3 +515,10 @@ def fold_convert(v: Value, t: T.Type) -> Const | None:
         return None
     from script.ir.passes._semantics import fold
     return fold("convert", None, t, [v])
+
+
+def holds_list(t: T.Type) -> bool:
+    """Whether a value of type `t` is or holds a list (a tuple's, a dict's or a set's)."""
+    if isinstance(t, (T.ListType, T.HashType)):
+        return True
+    return isinstance(t, T.TupleType) and any(holds_list(e) for e in t.elems)

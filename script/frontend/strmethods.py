@@ -85,6 +85,8 @@ class StrMethodLowering:
                 parts = self.list_of(node.args[0], node)        # "".join(dict.fromkeys(s))
             else:
                 (parts,) = self.positional(node, "join", 1)
+            if isinstance(parts.type, T.ListType):
+                self.merge_pending(parts.type.elem, T.STR)      # (a `[]` joined before its first store)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):
                 if isinstance(parts.type, T.ListType) or isinstance(parts.type, T.TupleType):
                     parts = self._str_list(parts, node)

@@ -28,9 +28,14 @@ def serve() -> None:
     warnings.simplefilter("ignore")
     from .runner import run_program
     workdir = tempfile.mkdtemp(prefix="fuzz-worker-")
-    for line in sys.stdin:
+    # Every program gets a module name of its own, and no bytecode is written: a program
+    # written under an earlier one's name within the same second and of the same size would
+    # be run from that one's stale .pyc (its mtime is kept in whole seconds); run_one sends
+    # every program as job 0
+    sys.dont_write_bytecode = True
+    for served, line in enumerate(sys.stdin):
         request = json.loads(line)
-        tag = f"p{os.getpid()}_{request['id']}"
+        tag = f"p{os.getpid()}_{served}_{request['id']}"
         try:
             verdict = run_program(request["source"], workdir, tag)
         except Exception as e:  # noqa: BLE001 - a bug in the harness itself, reported as such

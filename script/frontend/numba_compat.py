@@ -1,0 +1,26 @@
+"""Code written for Numba, compiled as it is: `numba.prange` is a plain range (the loop runs
+serially; `script.prange` is `range` itself), and a function decorated with `numba.njit` /
+`numba.jit` that compiled code calls is compiled from its Python source (`py_func`), as a
+plain function is. Numba itself is never imported here: only objects the user's module
+already holds are recognized."""
+
+from __future__ import annotations
+
+import types
+
+
+def is_numba_object(obj, name: str) -> bool:
+    """Whether `obj` is Numba's object called `name` (its class's or its own name)."""
+    module = getattr(type(obj), "__module__", "") or ""
+    if not module.startswith("numba"):
+        module = getattr(obj, "__module__", "") or ""
+    return module.startswith("numba") and name in (getattr(obj, "__name__", None), type(obj).__name__)
+
+
+def numba_python_function(obj):
+    """The Python function a Numba dispatcher (`@njit`, `@jit`, `@vectorize` aside) wraps,
+    else None."""
+    if not (getattr(type(obj), "__module__", "") or "").startswith("numba"):
+        return None
+    fn = getattr(obj, "py_func", None)
+    return fn if isinstance(fn, types.FunctionType) else None
