@@ -30,7 +30,7 @@ import ast
 
 from script.frontend import dictlib
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
-from script.frontend.lists import PendingElement
+from script.frontend.lists import PendingElement, is_pending_optional
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
 from script.ir import types as T
@@ -215,9 +215,10 @@ class DictLowering:
         if not is_set:
             if isinstance(value_t, T.NoneType):         # `d[k] = None`: optionals (lists.none_elements)
                 value_t = t.value if isinstance(t.value, T.OptionalType) else self.none_elements(node)
-            if not T.is_list_element(value_t) and not _is_pending_optional(value_t):
+            if not T.is_list_element(value_t) and not is_pending_optional(value_t):
                 self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
-                           "what a list holds: numbers, strs, lists, arrays or tuples of them)", node)
+                           "what a list holds: numbers, strs, lists, arrays, dicts, sets, None among "
+                           "values, or tuples of them)", node)
             if not is_pending(t.value) and not guessed:
                 self.merge_pending(t.value, value_t)        # list[?] meeting a known list type
                 self.alias_pending(t.value, value_t)
@@ -348,7 +349,7 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
-        if part == _VALUE and (self._guessed_nodes(d.type) or _is_pending_optional(d.type.value)):
+        if part == _VALUE and (self._guessed_nodes(d.type) or is_pending_optional(d.type.value)):
             # Values typed by a read alone: a store later in this round may give them their
             # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
             self.saw_unknown = self.saw_unknown or self.loc(node)
@@ -389,8 +390,8 @@ class DictLowering:
         if value is not None and isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)      # (entry_part)
             return
-        if value is not None:
-            value = self.fit_optional(t.value if not is_pending(t.value) else PendingElement(node), value, node)
+        if value is not None and not is_pending(t.value):
+            value = self.fit_optional(t.value, value, node)
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
         key = self.table_key(d, key, node)
@@ -398,7 +399,7 @@ class DictLowering:
         if value is None:
             self.table_call(dictlib.set_add, args, node)
             return
-        if _is_pending_optional(t.value):
+        if is_pending_optional(t.value):
             return          # (None into a dict of optionals not typed yet: the round is redone)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type)
@@ -623,11 +624,6 @@ def _hinted_type(node, hint) -> T.HashType:
     if is_set:
         return T.SetType(key)
     return T.DictType(key, value if value is not None else PendingPart(node, "value"))
-
-
-def _is_pending_optional(t: T.Type) -> bool:
-    """Whether `t` is `opt[?]`: values None so far (`d[k] = None`, `[None] * n`)."""
-    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
 
 
 def _has_pending_element(t: T.Type) -> bool:

@@ -68,6 +68,12 @@ class PendingElement(T.Type):
         return "?"
 
 
+def is_pending_optional(t: T.Type) -> bool:
+    """Whether `t` is `opt[?]`: elements (dict values) None so far (`[None] * n`, `d[k] =
+    None`), their type not known yet."""
+    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
+
+
 class ListLowering:
     """Mixin for `FunctionLowering`: lists, comprehensions and generator expressions."""
 
@@ -222,7 +228,8 @@ class ListLowering:
             t = self.none_elements(node)
         if not T.is_list_element(t) and not isinstance(t, T.OptionalType):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats, strs, lists, arrays or tuples of them)", node)
+                       "ints, floats, strs, lists, arrays, dicts, sets, None among values, or tuples "
+                       "of them)", node)
         return t
 
     def none_elements(self, node) -> T.OptionalType:
@@ -261,7 +268,7 @@ class ListLowering:
         Undef of unknown type: this round is rebuilt, with the type of the first value stored
         into the list or, when there is none, ints (`settle_pending_lists`)."""
         elem = lst.type.elem
-        if isinstance(elem, T.OptionalType) and isinstance(elem.value, PendingElement):
+        if is_pending_optional(elem):
             elem = elem.value               # (`[None] * n` before the first value stored)
         if isinstance(elem, PendingElement):
             self.pending_lists.add(elem.key)
@@ -277,7 +284,7 @@ class ListLowering:
             return          # (a round to be rebuilt: get_item)
         v = self.fit_optional(lst.type.elem, v, node)
         elem = self.stored_type(lst, v.type, node)
-        if isinstance(elem, T.OptionalType) and isinstance(elem.value, PendingElement):
+        if is_pending_optional(elem):
             return          # (None into `[None] * n`: the round is redone once its type is known)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
         if isinstance(elem, T.ListType) and id(v) in self.global_rows:
