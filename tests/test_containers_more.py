@@ -271,7 +271,8 @@ W = ["ab" * 10, "ba", "c", "abc", "cab" * 20, "x", "c", "é"] + [str(i) * 5 for 
 E = [(i % 9, (i * 7) % 11) for i in range(40)]
 cases = [(K.slots_result, (50, 3)), (K.count_none, ([1, None] * 20,)), (K.undirected, (E,)),
          (K.bigram_counts, (W,)), (K.list_of_sets, (W,)),
-         (K.nested_lookup, ({i: {j: j for j in range(5)} for i in range(5)}, 1, 9))]
+         (K.nested_lookup, ({i: {j: j for j in range(5)} for i in range(5)}, 1, 9)),
+         (K.transpose, ([[str(i), "x"] for i in range(20)],)), (K.dict_opt_values, (list(range(-20, 20)),))]
 fs = [(script.script(f), f, a) for f, a in cases]
 
 def run(n):
