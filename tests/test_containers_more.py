@@ -17,55 +17,23 @@ whose resident size is checked (entries of inner tables never released would sho
 import os
 import subprocess
 import sys
-from collections import Counter, defaultdict
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import containers_more_kernels as K
 import script
-from difftest import compiled, outcome, same_value
+from difftest import compiled
 from script.errors import CompileError
 from script.ir import types as T
 from script.ir.parser import parse_module
 from script.ir.printer import format_module
+from test_dicts_refs import check
 
 SET = settings(max_examples=25, deadline=None)
 W = ["ab", "ba", "ab", "c", "abc", "cb", "ab", "ba", "é"]
 E = [(0, 1), (1, 2), (3, 4), (2, 0), (5, 5)]
 OPT_INTS = st.lists(st.one_of(st.none(), st.integers(-50, 50)), max_size=12)
-
-
-def plain(v):
-    """CPython's result as compiled code returns it: defaultdicts and Counters as dicts."""
-    if isinstance(v, (defaultdict, Counter)):
-        v = dict(v)
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, tuple):
-        return tuple(plain(x) for x in v)
-    return v
-
-
-def same(a, b) -> bool:
-    if isinstance(a, dict) or isinstance(b, dict):
-        return type(a) is type(b) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, set) or isinstance(b, set):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return same_value(a, b)
-
-
-def check(fn, *args, opt=0):
-    want = outcome(fn, args)
-    got = outcome(compiled(fn, opt=opt) if opt is not None else compiled(fn), args)
-    if want[0] == "ok" and got[0] == "ok":
-        assert same(plain(want[1]), got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
-    else:
-        assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
 
 
 CASES = [

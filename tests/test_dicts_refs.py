@@ -30,10 +30,14 @@ W = ["ab", "ba", "c", "abc", "cab", "x", "c", "ab", "é", "zz", "\U0001f600"]
 
 
 def _plain(v):
+    """CPython's result as compiled code returns it: defaultdicts and Counters as dicts, at
+    every depth (tests/test_containers_more.py: dicts of defaultdicts)."""
     if isinstance(v, (Counter, defaultdict)):
-        return dict(v)
-    if isinstance(v, tuple):
-        return tuple(_plain(x) for x in v)
+        v = dict(v)
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (tuple, list)):
+        return type(v)(_plain(x) for x in v)
     return v
 
 
