@@ -753,6 +753,11 @@ def _parse_type(text: str, depth: int) -> T.Type:
         if not T.is_list_element(elem):
             raise ValueError(f"lists of {elem} are not supported")
         return T.ListType(elem)
+    if text.startswith("tuple[") and text.endswith(", ...]"):
+        elem = _parse_type(text[6:-6], depth + 1)
+        if not T.is_list_element(elem):
+            raise ValueError(f"tuples of {elem} are not supported")
+        return T.VarTupleType(elem)
     dtype, bracket, dims = text.partition("[")
     dtype_type = T.parse_scalar(dtype)
     if bracket and dims.endswith("]") and dtype_type is not None and dtype_type.is_numeric():

@@ -283,12 +283,13 @@ def _compile_for(obj, info, key: tuple, values: list) -> None:
     try:
         _specialization_for(obj, key)
         return
-    except CompileError:
+    except CompileError as e:
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
         other = {k: ts for k, ts in other.items() if ts}
         if not other:
             raise
+        first = e
     for j in range(max(map(len, other.values()))):
         try:
             _specialization_for(obj, tuple(other[k][min(j, len(other[k]) - 1)] if k in other else t
@@ -297,7 +298,9 @@ def _compile_for(obj, info, key: tuple, values: list) -> None:
         except CompileError:
             pass
     k = min(other)
-    raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))) from None
+    why = str(first).splitlines()[0] if str(first) else ""
+    raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))
+                    + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
 
 
 def _types_for(obj, info, values):
@@ -341,7 +344,8 @@ def _type_error(obj, info, values, bad=None) -> str:
             text += (" (an empty list has no element type, and the function compiles for none of "
                      "ints, floats and strs: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
-                     "or ints and floats, or only strs; tuples of numbers and strs; or lists of such lists)")
+                     "or ints and floats, or only strs; tuples of numbers and strs; numbers or None; "
+                     "or lists of such lists)")
         if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):
             text += " (instances of classes stay inside compiled code: pass their fields; docs/records.md)"
         if type(bad[1]) in (dict, set):
@@ -349,8 +353,8 @@ def _type_error(obj, info, values, bad=None) -> str:
                      f"none of the usual ones: annotate the parameter, e.g. "
                      f"{'dict[int, int]' if type(bad[1]) is dict else 'set[int]'})" if not bad[1] else
                      " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them,"
-                     " or for values lists of those; dicts of lists of lists or of arrays can be results but"
-                     " not arguments)")
+                     " or for values lists (of lists) of those, or dicts or sets; dicts of arrays can be results"
+                     " but not arguments)")
     if accepted:
         text += f"; it accepts {' or '.join(accepted)}"
     return text

@@ -233,6 +233,8 @@ def encode_type(t: T.Type):
         return {"tuple": [encode_type(e) for e in t.elems]}
     if _is_array(t):
         return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
+    if isinstance(t, getattr(T, "VarTupleType", ())):      # before lists: it is one
+        return {"var_tuple": encode_type(t.elem)}
     if isinstance(t, T.ListType):
         return {"list": encode_type(t.elem)}
     if isinstance(t, T.DictType):
@@ -565,11 +567,11 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not T.is_optional_value(value):
             at.fail(f"optionals of {value} are not supported")
         return T.OptionalType(value)
-    elif isinstance(v, dict) and list(v) == ["list"] and depth < MAX_TYPE_DEPTH:
-        elem = _parse_type(at.get("list"), depth + 1)
+    elif isinstance(v, dict) and list(v) in (["list"], ["var_tuple"]) and depth < MAX_TYPE_DEPTH:
+        elem = _parse_type(at.get(next(iter(v))), depth + 1)
         if not T.is_list_element(elem):
             at.fail(f"lists of {elem} are not supported")
-        return T.ListType(elem)
+        return T.ListType(elem) if "list" in v else T.VarTupleType(elem)
     elif isinstance(v, dict) and list(v) in (["dict"], ["set"]) and depth < MAX_TYPE_DEPTH:
         parts = [at.get("set")] if "set" in v else at.get("dict").list(2)
         types = [_parse_type(p, depth + 1) for p in parts]

@@ -69,7 +69,7 @@ def uses_star_args(**kwargs):  # error: **kwargs parameters are not supported
 
 
 def uses_dict(x):
-    d = {x: {x: x}}  # error: dict values of type dict[i64, i64] are not supported
+    d = {[x]: x}  # error: dicts with list[i64] keys are not supported
     return d
 
 
@@ -79,7 +79,7 @@ def uses_set(x):
 
 
 def uses_list_of_none(x):
-    return [None, None]  # error: lists of none are not supported
+    return [None, [x]]  # error: list elements of types none and list[f64[::1]]
 
 
 def uses_string(x):

@@ -93,7 +93,7 @@ def calls_helper(x: int) -> int:
 BAD_ERRORS = [("11:5", "'with' statements are not supported"),
               ("19:5", "returns f64, but is annotated to return i64"),
               ("23:23", "unsupported type annotation 'bytes'"),
-              ("33:16", "dict values of type dict[i64, i64] are not supported")]
+              ("33:12", "unsupported operand types for this operator: i64 and dict[i64, dict[i64, i64]]")]
 
 
 def run(*args, cwd, stdin=None, check_rc=None):

@@ -203,10 +203,6 @@ def _set_writer(s):
     s.add(1)
 
 
-def _dict_of_dicts():
-    return {1: {2: 3}}
-
-
 def _list_in_key():
     d = {}
     d[(1, [2])] = 1
@@ -235,7 +231,6 @@ def _list_keys():
 @pytest.mark.parametrize("fn, args, text, line", [
     (_dict_writer, ({1: 1}, 2), "dict argument 'd' is written here", "d[k] = 1"),
     (_set_writer, ({1},), "set argument 's' is written here", "s.add(1)"),
-    (_dict_of_dicts, (), "dict values of type dict[i64, i64] are not supported", "return {1: {2: 3}}"),
     (_float_lookup_of_int_dict, (1.5,), "cannot be looked up with a key of type f64", "return d[x]"),
     (_set_subscript, (), "'set' object is not subscriptable", "return s[0]"),
     (_mixed_keys, (), "cannot be mixed", "return {1: 2, (1, 2): 3}"),

@@ -122,7 +122,6 @@ def test_errors_in_the_generator_body_point_at_its_line():
     (K.returned, (3,), "a generator object cannot be stored, passed, returned"),
     (K.advanced, (3,), "a generator object cannot be stored, passed, returned or given to next"),
     (K.genexpr_value, ([1],), "a generator expression can only be iterated where it is made"),
-    (K.tuple_of, ([1],), r"tuple\(\) of a generator is not supported"),
     (K.reversed_gen, ([1],), "'generator' object is not reversible"),
     (K.use_sender, (3,), r"the value of a 'yield' expression \(generator.send\)"),
     (K.use_rec, (3,), "recursive generator 'rec_gen' is not supported"),

@@ -82,6 +82,9 @@ FIXED = [
     (R.dfs_reachable, (G, "c")), (R.dfs_reachable, (G, "zz")),
     (R.dijkstra_dict, ({0: [(1, 4), (2, 1)], 2: [(1, 2), (3, 7)], 1: [(3, 1)]}, 0)),
     (R.kahn_toposort, ({"app": ["lib", "util"], "lib": ["util"], "util": []},)),
+    (R.group_by_first_letter, (["apple", "avocado", "banana"],)),        # dict values that are tables
+    (R.parse_version, ("1.2.x",)), (R.compare_versions, ("1.10", "1.9.9")),  # tuple(list): tuple[i64, ...]
+    (R.parse_ini, ("[db]\nhost = x\n; c\n[web]\nport = 80\n",)),
     (R.kahn_toposort, ({"a": ["b"], "b": ["a"]},)), (R.has_cycle, (4, [(0, 1), (1, 2), (2, 0)])),
     (R.has_cycle, (4, [(0, 1), (1, 2), (0, 3)])), (R.union_find_groups, (6, [(0, 1), (2, 3), (1, 3)])),
     (R.grid_bfs_steps, (["..#", ".#.", "..."],)), (R.prim_mst, (4, [(0, 1, 1), (1, 2, 2), (0, 2, 4), (2, 3, 3)])),
@@ -489,11 +492,7 @@ def test_return_of_an_empty_list_and_module_errors():
 # ---- what still fails: strict xfails, so a fix is noticed ---------------------------------------
 
 UNSUPPORTED = [
-    (R.group_by_first_letter, (["apple", "avocado", "banana"],), "dict values of type set"),
-    (R.parse_ini, ("[db]\nhost = x\n",), "dict values of type dict"),
     (R.expand_tabs_lines, ("a\tb",), "no method 'expandtabs'"),
-    (R.parse_version, ("1.2.x",), r"tuple\(\) of a list"),
-    (R.compare_versions, ("1.10", "1.9.9"), r"tuple\(\) of a list"),
     (R.nested_counter, (4,), "'inc' .a nested function. cannot be used as a value"),
     (R.float_stats, ([3.0, 4.0, 0.5],), r"\*xs\[:2\] in a call must be a tuple"),
     (R.all_orderings, ("abc",), "permutations.. takes an iterable and its length r"),
@@ -509,7 +508,7 @@ def test_still_refused_with_a_clear_error(fn, args, why):
     assert "realistic_py4.py" in str(e.value)
 
 
-@pytest.mark.xfail(strict=True, reason="dict of sets / of dicts, tuple(list), expandtabs, "
+@pytest.mark.xfail(strict=True, reason="expandtabs, "
                                        "returned closures, *list in a call, permutations without r and "
                                        "combinations of a run-time r are not supported in compiled code")
 @pytest.mark.parametrize("fn, args, why", UNSUPPORTED, ids=lambda v: getattr(v, "__name__", ""))

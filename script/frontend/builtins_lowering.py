@@ -171,6 +171,9 @@ class CallLowering:
             return self.super_call(node)                            # class_members.py
         if isinstance(node.func, ast.Attribute):
             base = self.callee_ref(node.func.value)
+            if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
+                base = self.unwrap(base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
+                                   "AttributeError")
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
             if T.is_instance_type(getattr(base, "type", None)):
@@ -295,19 +298,13 @@ class CallLowering:
                 self.error(f"next() of a generator held in a variable is not supported in compiled code: "
                            f"a generator {USE_ERROR}", node)
             return self.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
-        if obj is tuple and node.args and self.walks_generator(node.args[0]):
-            self.error("tuple() of a generator is not supported in compiled code: a compiled tuple's "
-                       "length is part of its type, and a generator's is known only when it runs "
-                       "(use list(...))", node)
         if obj is tuple and not node.keywords and len(node.args) <= 1:
             if not node.args:
                 return self.make_tuple([], node)
-            seq = self.expr(node.args[0])
-            if isinstance(seq.type, T.TupleType):
-                return seq                      # tuple(t) of a tuple: the same tuple
-            self.error("tuple() of a list or other sequence is not supported in compiled code: a compiled "
-                       "tuple's length is part of its type, and a list's is known only when it runs "
-                       "(build the tuple from items, (xs[0], xs[1]), or keep the list)", node)
+            seq = self.pre_evaluate(node.args[0]) if not self.walks_generator(node.args[0]) else None
+            if seq is not None and isinstance(seq.type, (T.TupleType, T.VarTupleType)):
+                return self.expr(node.args[0])  # tuple(t) of a tuple: the same tuple
+            return self.var_tuple_of(node.args[0], node)    # a tuple of run-time length (lists.py)
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)
@@ -1034,6 +1031,7 @@ _BUILTIN_HANDLERS = {
     id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
     id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
     id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
+    id(frozenset): DictLowering.builtin_set,        # (a set: compiled code has no frozenset type)
     id(isinstance): lower_isinstance, id(hasattr): lower_hasattr, id(getattr): lower_getattr,
     id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
     id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,

@@ -3,6 +3,8 @@ written in the compiled subset (a Counter is a dict of int counts in compiled co
 default_tables.py). Each does what CPython's method of the same name does, in the same
 order of keys."""
 
+from typing import Optional
+
 
 def add(a, b):
     """a + b: the sums, only those above zero."""
@@ -56,6 +58,12 @@ def fromkeys(xs, value):
     for x in xs:
         d[x] = value
     return d
+
+
+def fromkeys_none(xs):
+    """`dict.fromkeys(xs)`: None values (optional ints, which a later store may not widen)."""
+    value: Optional[int] = None
+    return fromkeys(xs, value)
 
 
 def first_occurrences(xs):

@@ -97,12 +97,42 @@ class DefaultTables:
         calls = self.default_calls()
         if isinstance(base_node, ast.Call):
             return calls.get(id(base_node))
+        if isinstance(base_node, ast.Subscript):        # `c[a][b] += 1`: what c's factory makes
+            outer = self.table_default_of(base_node.value)
+            return self._default_made_by(outer[1]) if outer is not None and outer[0] == _DEFAULT else None
         if not isinstance(base_node, ast.Name):
             return None
         default = self.table_defaults.get(base_node.id)
         if default is not None and default[0] == _DEFAULT and default[1] is None:
             return None                 # defaultdict() without a factory: a dict
         return default
+
+    def _default_made_by(self, factory):
+        """(kind, factory node) of the defaultdict or Counter a defaultdict's `factory` makes:
+        `lambda: defaultdict(int)`, `lambda: Counter()`, `Counter`; None for anything else
+        (its values are plain dicts)."""
+        if isinstance(factory, ast.Lambda) and isinstance(factory.body, ast.Call):
+            call = factory.body
+            kind = self.default_kind(self._global_object(call.func))
+            if kind is None or call.keywords or len(call.args) > (1 if kind == _DEFAULT else 0):
+                return None
+            inner = call.args[0] if call.args and kind == _DEFAULT else None
+            if isinstance(inner, ast.Constant) and inner.value is None or kind == _DEFAULT and inner is None:
+                return None
+            return kind, inner
+        if self.default_kind(self._global_object(factory)) == _COUNTER:
+            return _COUNTER, None
+        return None
+
+    def _global_object(self, node):
+        """The module-level object `node` (a name or `module.name`, not a local) names, or None."""
+        from script.frontend.lower_stmt import PyRef
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.locals:
+            module = self.lookup(node.value)
+            return getattr(getattr(module, "obj", None), node.attr, None) if isinstance(module, PyRef) else None
+        if isinstance(node, ast.Name) and node.id not in self.locals:
+            return getattr(self.lookup(node), "obj", None)
+        return None
 
     def missing_or(self, d: Value, j: Value, kind: str, factory, key: Value, node) -> Value:
         """The value of entry `j` of `d`, or when `j` < 0 the default (a defaultdict's
@@ -152,17 +182,9 @@ class DefaultTables:
     def fromkeys_call(self, node) -> bool:
         """Whether `node` calls dict.fromkeys or OrderedDict.fromkeys (module names resolved
         only; nothing evaluated)."""
-        from script.frontend.lower_stmt import PyRef
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys"):
             return False
-        base = node.func.value
-        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id not in self.locals:
-            module = self.lookup(base.value)
-            ref = getattr(getattr(module, "obj", None), base.attr, None) if isinstance(module, PyRef) else None
-        elif isinstance(base, ast.Name) and base.id not in self.locals:
-            ref = getattr(self.lookup(base), "obj", None)
-        else:
-            return False
+        ref = self._global_object(node.func.value)
         return ref is dict or ref is collections.OrderedDict
 
     def fromkeys_keys(self, node):
@@ -176,11 +198,8 @@ class DefaultTables:
     def lower_fromkeys(self, node: ast.Call) -> Value:
         if node.keywords or not 1 <= len(node.args) <= 2:
             self.error("fromkeys() takes an iterable and a value", node)
-        if len(node.args) == 1:
-            self.error("dict.fromkeys(xs) without a value holds None values, which compiled dicts cannot "
-                       "hold: pass a value (dict.fromkeys(xs, 0)); list(dict.fromkeys(xs)) and a for loop "
-                       "over it do work", node)
-        return self.call_script(self.ctx.info_for(collectionslib.fromkeys), node)
+        fn = collectionslib.fromkeys if len(node.args) == 2 else collectionslib.fromkeys_none
+        return self.call_script(self.ctx.info_for(fn), node)
 
     def counter_method(self, c: Value, name: str, node: ast.Call) -> Value:
         """`c.update(x)`, `c.subtract(x)` (an iterable counted, or a dict's counts added),

@@ -94,9 +94,11 @@ class TableMethods:
         if node.keywords and name not in ("popitem", "move_to_end"):
             self.error(f"{kind}.{name}() takes no keyword arguments", node)
         default = self.table_default_of(node.func.value)
-        if name == "most_common" and default is not None and default[0] == "Counter":
+        is_counter = default is not None and default[0] == "Counter"
+        # (methods a dict lacks: a Counter's wherever it came from, `c[k].most_common(1)`)
+        if name == "most_common" and not is_set:
             return self.counter_most_common(d, node)                          # default_tables.py
-        if name in COUNTER_METHODS and default is not None and default[0] == "Counter":
+        if name in COUNTER_METHODS and (is_counter or name in ("total", "elements") and not is_set):
             return self.counter_method(d, name, node)                         # default_tables.py
         method = getattr(self, f"_{kind}_{name}", None) or getattr(self, f"_table_{name}", None)
         if method is None or name.startswith("_"):

@@ -30,7 +30,7 @@ import ast
 
 from script.frontend import dictlib
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
-from script.frontend.lists import PendingElement
+from script.frontend.lists import PendingElement, is_pending_optional
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
 from script.frontend.star_displays import has_star
@@ -83,9 +83,33 @@ class DictLowering:
         return self.hinted_table(node, hint)
 
     def hinted_table(self, node, hint) -> T.HashType:
-        """The table type a hint gives, with the pending list types in it that have hints
-        by now resolved (`{k: [] ...}`, then an append to a value)."""
+        """The table type a hint gives, with the pending list and table types in it that
+        have hints by now resolved (`{k: [] ...}`, then an append to a value)."""
         t = _hinted_type(node, hint)
+        if any(is_pending(p) and p.node is node for p in _parts(t)):
+            return t
+        return self.resolve_pending_table(t)       # (also a table aliased to another: `alias_pending`)
+
+    def resolve_pending_table(self, t: T.HashType) -> T.HashType:
+        """`resolve_pending` of a table type: a table of unknown types that has a hint by now
+        (the inner `{}` of `d.setdefault(k, {})[j] = v`) takes it; the parts of a known one
+        are resolved in turn (`dict[i64, list[?]]`)."""
+        pending = [p for p in _parts(t) if is_pending(p)]
+        if pending:
+            node = pending[0].node
+            hint = self.hints.get(("table", node))
+            if hint is None:
+                return t
+            resolving = self.__dict__.setdefault("_resolving_tables", set())
+            if id(node) in resolving:
+                self.error("a dict that holds dicts of its own type (a trie: `node = node.setdefault(c, {})`) "
+                           "is not supported in compiled code: its type would never end", node)
+            resolving.add(id(node))
+            try:
+                u = self.hinted_table(node, hint)
+                return t if u == t else self.resolve_pending(u)
+            finally:
+                resolving.discard(id(node))
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
@@ -190,11 +214,15 @@ class DictLowering:
                        if self.hinted_table(n, self.hints[("table", n)]) == t]
         new = [self._widened(t.key, key_t, node)]
         if not is_set:
-            if not T.is_list_element(value_t):
+            if isinstance(value_t, T.NoneType):         # `d[k] = None`: optionals (lists.none_elements)
+                value_t = t.value if isinstance(t.value, T.OptionalType) else self.none_elements(node)
+            if not T.is_list_element(value_t) and not is_pending_optional(value_t):
                 self.error(f"dict values of type {value_t} are not supported in compiled code (values are "
-                           "what a list holds: numbers, strs, lists, arrays or tuples of them)", node)
+                           "what a list holds: numbers, strs, lists, arrays, dicts, sets, None among "
+                           "values, or tuples of them)", node)
             if not is_pending(t.value) and not guessed:
                 self.merge_pending(t.value, value_t)        # list[?] meeting a known list type
+                self.alias_pending(t.value, value_t)
             new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
@@ -228,6 +256,24 @@ class DictLowering:
         self.hints_changed = True
         raise Restart()
 
+    def alias_pending(self, have: T.Type, new: T.Type) -> None:
+        """Where two containers of types not known yet meet as values of one dict (`d[k] = []`
+        and `d.setdefault(k, []).append(x)`, `d[k] = {}` and `d.setdefault(k, {})[j] = v`),
+        the new one is typed as the one the dict holds (a hint naming its placeholders), and
+        the round restarts."""
+        if isinstance(have, PendingElement) and isinstance(new, PendingElement) and have != new:
+            self.hints[("list", new.key)] = have
+        elif isinstance(have, T.ListType) and isinstance(new, T.ListType):
+            return self.alias_pending(have.elem, new.elem)
+        elif type(have) is type(new) and isinstance(have, T.HashType) and _parts(have) != _parts(new) \
+                and all(is_pending(p) for p in _parts(have) + _parts(new)):
+            self.hints[("table", _parts(new)[0].node)] = (isinstance(have, T.SetType),) + tuple(_parts(have)) \
+                + ((None,) if isinstance(have, T.SetType) else ())
+        else:
+            return
+        self.hints_changed = True
+        raise Restart()
+
     def _guessed_nodes(self, t: T.HashType) -> list:
         """The tables of type `t` whose value type a read guessed (ints) before any store:
         a store replaces it (`if k not in d: d[k] = []`) instead of widening it."""
@@ -237,7 +283,7 @@ class DictLowering:
                 and self.hinted_table(k[1], self.hints[("table", k[1])]) == t]
 
     def _widened(self, have: T.Type, t: T.Type, node) -> T.Type:
-        if is_pending(have):
+        if is_pending(have) or have == t:
             return t
         u = T.unify(have, t)
         if u is None or not T.is_list_element(u):
@@ -308,7 +354,7 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
-        if part == _VALUE and self._guessed_nodes(d.type):
+        if part == _VALUE and (self._guessed_nodes(d.type) or is_pending_optional(d.type.value)):
             # Values typed by a read alone: a store later in this round may give them their
             # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
             self.saw_unknown = self.saw_unknown or self.loc(node)
@@ -365,6 +411,8 @@ class DictLowering:
         if value is not None and isinstance(value.type, Unknown):
             self.saw_unknown = self.saw_unknown or self.loc(node)      # (entry_part)
             return
+        if value is not None and not is_pending(t.value):
+            value = self.fit_optional(t.value, value, node)
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
         key = self.table_key(d, key, node)
@@ -372,6 +420,8 @@ class DictLowering:
         if value is None:
             self.table_call(dictlib.set_add, args, node)
             return
+        if is_pending_optional(t.value):
+            return          # (None into a dict of optionals not typed yet: the round is redone)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type)
         self.table_call(dictlib.dict_store, args + [self.coerce(value, t.value, node)], node)
@@ -596,7 +646,7 @@ def _hinted_type(node, hint) -> T.HashType:
 
 
 def _has_pending_element(t: T.Type) -> bool:
-    if isinstance(t, PendingElement):
+    if isinstance(t, (PendingElement, PendingPart)):
         return True
     if isinstance(t, T.ListType):
         return _has_pending_element(t.elem)
@@ -608,13 +658,15 @@ def _has_pending_element(t: T.Type) -> bool:
 
 
 def _without_pending(t: T.Type) -> T.Type:
-    """`t` with ints for the pending list element types in it."""
-    if isinstance(t, PendingElement):
+    """`t` with ints for the pending list element and table types in it."""
+    if isinstance(t, (PendingElement, PendingPart)):
         return T.I64
     if isinstance(t, T.ListType):
         return T.ListType(_without_pending(t.elem))
     if isinstance(t, T.DictType):
         return T.DictType(_without_pending(t.key), _without_pending(t.value))
+    if isinstance(t, T.SetType):
+        return T.SetType(_without_pending(t.key))
     if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
         return T.TupleType([_without_pending(e) for e in t.elems])
     return t

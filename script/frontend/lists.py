@@ -37,6 +37,7 @@ import ast
 
 from script.frontend import listlib
 from script.frontend.lower_expr import WeakConst
+from script.frontend.optional import python_name, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
@@ -69,6 +70,12 @@ class PendingElement(T.Type):
         return "?"
 
 
+def is_pending_optional(t: T.Type) -> bool:
+    """Whether `t` is `opt[?]`: elements (dict values) None so far (`[None] * n`, `d[k] =
+    None`), their type not known yet."""
+    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
+
+
 class ListLowering:
     """Mixin for `FunctionLowering`: lists, comprehensions and generator expressions."""
 
@@ -88,13 +95,20 @@ class ListLowering:
         if isinstance(t, PendingElement):
             hint = self.hints.get(("list", t.key))
             return t if hint is None else self.resolve_pending(hint)
+        if isinstance(t, T.HashType):           # (a table of tables: `d.setdefault(k, {})[j] = v`)
+            return self.resolve_pending_table(t)
         if isinstance(t, T.ClassType):          # (an instance whose fields a caller decides)
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ClassType(t.key, t.fields, elem)
         if isinstance(t, T.ListType):
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ListType(elem)
-        if isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+        if isinstance(t, T.OptionalType):       # (a list of None and values: `[None] * n`)
+            value = self.resolve_pending(t.value)
+            if isinstance(value, PendingElement):
+                self.pending_lists.add(value.key)       # (ints, if no value is ever stored)
+            return t if value is t.value else T.OptionalType(value)
+        if isinstance(t, T.TupleType):
             elems = [self.resolve_pending(e) for e in t.elems]
             if all(a is b for a, b in zip(elems, t.elems)):
                 return t
@@ -125,6 +139,8 @@ class ListLowering:
             self.hints_changed = True
             raise Restart()
         self.merge_pending(elem, t)
+        if isinstance(t, T.NoneType) and isinstance(elem, T.OptionalType):
+            return elem
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
             self.widen_instance_list(lst, elem, t)      # class_unions.py: `shapes = []` of two classes
             if mixed_classes(elem, t):
@@ -154,6 +170,9 @@ class ListLowering:
                 self.hints[("list", pending.key)] = known
                 self.hints_changed = True
                 raise Restart()
+        for o, v in ((a, b), (b, a)):
+            if isinstance(o, T.OptionalType) and not isinstance(v, (T.OptionalType, T.NoneType)):
+                self.merge_pending(o.value, v)      # (a value stored into `[None] * n`)
         if isinstance(a, PendingElement) and isinstance(b, PendingElement) and a != b:
             # two empty lists in one variable (`cur = []` again in a loop): the second is the
             # first from the next round on, so the first store types both
@@ -164,6 +183,8 @@ class ListLowering:
                 raise Restart()
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
             self.merge_pending(a.elem, b.elem)
+        elif isinstance(a, T.HashType) and isinstance(b, T.HashType):
+            self.merge_pending_table(a, b)
         elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
             for x, y in zip(a.elems, b.elems):
                 self.merge_pending(x, y)
@@ -209,15 +230,32 @@ class ListLowering:
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type"
                            + mixed_classes(t, u), node)
             t = w
-        if not T.is_list_element(t):
+        if isinstance(t, T.NoneType):
+            t = self.none_elements(node)
+        if not T.is_list_element(t) and not isinstance(t, T.OptionalType):
             self.error(f"lists of {t} are not supported in compiled code (elements must be bools, "
-                       "ints, floats, strs, lists, arrays or tuples of them)", node)
+                       "ints, floats, strs, lists, arrays, dicts, sets, None among values, or tuples "
+                       "of them)", node)
+        return t
+
+    def none_elements(self, node) -> T.OptionalType:
+        """The element type of a list whose elements are None so far (`[None] * n`, a memo
+        table; `xs.append(None)` into `[]`): optionals of the type of the first other value
+        stored (`opt[?]`, a pending type keyed by a node made once for `node`); ints when
+        none is."""
+        key = self.hints.get(("none_elements", id(node)))
+        if key is None:
+            key = self.hints[("none_elements", id(node))] = ast.copy_location(ast.Constant(None), node)
+        t = self.resolve_pending(T.OptionalType(PendingElement(key)))
+        if isinstance(t.value, PendingElement):
+            self.pending_lists.add(key)
         return t
 
     # ---- the primitive operations -----------------------------------------------------
 
-    def new_list(self, elem: T.Type, n: Value, node) -> Value:
-        lst = self.emit("list_new", [], T.ListType(elem), None, self.loc(node))
+    def new_list(self, elem: T.Type, n: Value, node, kind=T.ListType) -> Value:
+        """A new list of `n` elements not set yet (`kind` T.VarTupleType: a tuple of them)."""
+        lst = self.emit("list_new", [], kind(elem), None, self.loc(node))
         self.resize_list(lst, n, node)
         return lst
 
@@ -236,6 +274,8 @@ class ListLowering:
         Undef of unknown type: this round is rebuilt, with the type of the first value stored
         into the list or, when there is none, ints (`settle_pending_lists`)."""
         elem = lst.type.elem
+        if is_pending_optional(elem):
+            elem = elem.value               # (`[None] * n` before the first value stored)
         if isinstance(elem, PendingElement):
             self.pending_lists.add(elem.key)
             return Undef(UNKNOWN, self.loc(node))
@@ -248,7 +288,10 @@ class ListLowering:
     def set_item(self, lst: Value, v: Value, i: Value, node) -> None:
         if has_unknown(v.type):
             return          # (a round to be rebuilt: get_item)
+        v = self.fit_optional(lst.type.elem, v, node)
         elem = self.stored_type(lst, v.type, node)
+        if is_pending_optional(elem):
+            return          # (None into `[None] * n`: the round is redone once its type is known)
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
         if isinstance(elem, T.ListType) and id(v) in self.global_rows:
             self.global_rows[id(lst)] = self.global_rows[id(v)]      # (list(G), [r for r in G])
@@ -277,7 +320,18 @@ class ListLowering:
         self.raise_if(bad, "IndexError", text, node)
         return i
 
+    def fit_optional(self, elem: T.Type, v: Value, node) -> Value:
+        """`v`, about to be stored among elements of type `elem`: an optional stays one where
+        the elements are optionals or not known yet (`xs.append(None if c else i)`), and is
+        unwrapped (CPython's TypeError happens later, where it is used, here at the store)
+        where they are values."""
+        from script.frontend.optional import is_optional
+        if is_optional(v) and not isinstance(elem, (T.OptionalType, PendingElement)) and not has_unknown(elem):
+            return self.unwrap(v, node)
+        return v
+
     def append_item(self, lst: Value, v: Value, node) -> None:
+        v = self.fit_optional(lst.type.elem, v, node)
         self.stored_type(lst, v.type, node)
         n = self.list_len(lst, node)
         self.resize_list(lst, self.emit("add", [n, Const(1, T.I64)], T.I64, None, self.loc(node)), node)
@@ -314,7 +368,7 @@ class ListLowering:
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
-        self.comprehension(node, lambda: self.append_item(lst, self.expr(node.elt), node))
+        self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt), node))
         self.list_origins[id(lst)] = node
         return lst
 
@@ -413,12 +467,15 @@ class ListLowering:
         """`lst[a:b:c]`: a new list (Python's slice.indices rules)."""
         start, count, step = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
         loc = self.loc(node)
-        out = self.new_list(self.read_type(lst), count, node)
+        out = self.new_list(self.read_type(lst), count, node, type(lst.type) if isinstance(lst.type, T.VarTupleType)
+                            else T.ListType)
         self.for_range(sl, count, lambda i: self.set_item(out, self.get_item(lst, self.emit(
             "add", [start, self.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
         return out
 
     def list_store(self, lst: Value, index_node, value: Value, node) -> None:
+        if isinstance(lst.type, T.VarTupleType):
+            self.error("'tuple' object does not support item assignment", node)
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
             return self.list_slice_store(lst, index_node, value, node)  # list_slices.py
@@ -438,11 +495,17 @@ class ListLowering:
 
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
+        if op is ast.Add:
+            a, b = self.listlike(a, b, node), self.listlike(b, a, node)
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
             self.merge_pending_list(a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
+            if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType):
+                self.error(f"can only concatenate {python_name(a.type)} (not \"{python_name(b.type)}\") to "
+                           f"{python_name(a.type)}", node)
             elem = self.element_type([self.read_type(a), self.read_type(b)], node)
             na, nb = self.list_len(a, node), self.list_len(b, node)
-            out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node)
+            out = self.new_list(elem, self.emit("add", [na, nb], T.I64, None, self.loc(node)), node,
+                                type(a.type))
             self.fill_from(out, Const(0, T.I64), (na, lambda i: self.get_item(a, i, node), elem), a)
             self.fill_from(out, na, (nb, lambda i: self.get_item(b, i, node), elem), b)
             return out
@@ -462,7 +525,7 @@ class ListLowering:
                                                                             None, loc)], T.I64, None, loc), node)],
                        T.BOOL, None, loc)
         self.emit("check", [big], T.NONE, ExcInfo("MemoryError", None), loc)
-        out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node)
+        out = self.new_list(self.read_type(lst), self.emit("mul", [m, n], T.I64, None, loc), node, type(lst.type))
         if id(lst) in self.list_origins:        # ([1] * n: the display's, widen_list_at_merge)
             self.list_origins[id(out)] = self.list_origins[id(lst)]
 
@@ -514,11 +577,14 @@ class ListLowering:
             self.error(f"list.{name}() takes no keyword arguments", node)
         args = node.args
         loc = self.loc(node)
+        if name in _WRITING_METHODS and isinstance(lst.type, T.VarTupleType):
+            self.error(f"'tuple' object has no attribute '{name}'", node.func)
         if name in _WRITING_METHODS:
             self.check_list_writable(lst, node)
         if name == "append":
-            (v,) = self.positional(node, "append", 1)
-            self.append_item(lst, v, node)
+            if len(args) != 1:
+                self.positional(node, "append", 1)
+            self.append_item(lst, self.expr_opt(args[0]), node)
             return Const(None, T.NONE, loc)
         if name == "extend":
             if len(args) != 1:
@@ -587,8 +653,11 @@ class ListLowering:
 
     def compare_lists(self, pred: str, a: Value, b: Value, node) -> Value:
         """`a == b`, `a < b`, ... with a list on either side: CPython's lexicographic order
-        (listlib `equal`, `less`); a list is never equal to a value of another type."""
-        if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
+        (listlib `equal`, `less`); a list is never equal to a value of another type. A tuple
+        of run-time length (`VarTupleType`) compares with tuples, as a tuple, not with lists."""
+        a, b = self.listlike(a, b, node), self.listlike(b, a, node)
+        if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType) or \
+                not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
             if pred in ("eq", "ne"):
                 return Const(pred == "ne", T.BOOL)
             self.error(f"'{_CMP_SYMBOLS[pred]}' is not supported between {a.type} and {b.type}", node)
@@ -599,6 +668,28 @@ class ListLowering:
             return r if pred == "eq" else self.emit("not", [r], T.BOOL, None, self.loc(node))
         first, second = (a, b) if pred in ("lt", "le") else (b, a)
         return self.call_listlib(listlib.less, [first, second, Const(pred in ("le", "ge"), T.BOOL)], node)
+
+    def listlike(self, v: Value, other: Value, node) -> Value:
+        """Tuple `v` as a `VarTupleType` of its items where it meets one (`col == (1, 2)`,
+        `col + (0,)`)."""
+        if not (isinstance(other.type, T.VarTupleType) and type(v.type) is T.TupleType):
+            return v
+        loc = self.loc(node)
+        items = [self.emit("extract", [v], et, k, loc) for k, et in enumerate(v.type.elems)]
+        if any(T.unify(other.type.elem, it.type) != other.type.elem for it in items):
+            return v                        # (items of other types: never equal, as a list)
+        out = self.new_list(other.type.elem, Const(len(items), T.I64), node, T.VarTupleType)
+        for k, it in enumerate(items):
+            self.set_item(out, it, Const(k, T.I64), node)
+        return out
+
+    def var_tuple_of(self, arg_node, node) -> Value:
+        """`tuple(xs)` of a list, str, range, generator, ...: a tuple of run-time length."""
+        lst = self.list_of(arg_node, node)
+        n = self.list_len(lst, node)
+        out = self.new_list(self.read_type(lst), n, node, T.VarTupleType)
+        self.for_range(node, n, lambda i: self.set_item(out, self.get_item(lst, i, node), i, node))
+        return out
 
     def call_listlib(self, fn, args: list[Value], node) -> Value:
         callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(v.type for v in args), node)
@@ -669,6 +760,7 @@ class ListLowering:
         self.branch(cond, yes, join, self.loc(ifs[0]))
         self.seal(yes)
         self.start(yes)
+        self.narrow(test_facts(ifs[0])[0])         # (`if x is not None`: optional.py)
         self._filtered(ifs[1:], then)
         self.goto(join, self.loc(ifs[0]))
         self.finish_join(join)

@@ -60,7 +60,7 @@ from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.random_calls import assign_default_rng
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
-from script.frontend.typeinfer import type_from_annotation
+from script.frontend.typeinfer import is_open_annotation, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
@@ -416,6 +416,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         base = self.expr(target.value)
         if T.is_instance_type(base.type):
             return self.instance_setitem(base, target.slice, value, node)     # class_methods.py
+        if is_optional(value) and not isinstance(base.type, (T.ListType, T.HashType)):
+            value = self.unwrap(value, node)        # (a list or dict may hold None: lists.fit_optional)
         if isinstance(base.type, T.ArrayType):
             return self.array_store(base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
@@ -518,7 +520,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
-        value = self.lazy(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
+        value = self.lazy_opt(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
         value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
@@ -532,7 +534,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         name = node.target.id
         if name in self.declared and self.declared[name] != t:
             self.error(f"'{name}' was declared {self.declared[name]} before", node)
-        self.declared[name] = t
+        if t is not None:               # (`g: Dict[int, set] = {}`: typed by its stores)
+            self.declared[name] = t
         if node.value is not None:
             value = self.expr_opt(node.value)
             self.note_default_table(node.target, node.value)
@@ -545,7 +548,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         except Exception as e:   # noqa: BLE001 - any failure is the user's annotation
             self.error(f"cannot evaluate the annotation: {e}", ann_node)
         t = type_from_annotation(ann)
-        if t is None:
+        if t is None and not is_open_annotation(ann):
             self.error(f"unsupported type annotation {ast.unparse(ann_node)!r}", ann_node)
         return t
 
@@ -557,7 +560,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
             return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add) \
-                and not isinstance(current.type, T.ClassType):
+                and not isinstance(current.type, (T.ClassType, T.VarTupleType)):   # (a tuple's += makes a new one)
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py

@@ -43,7 +43,7 @@ def python_name(t: T.Type) -> str:
         return NONE_NAME
     if isinstance(t, T.OptionalType):
         return python_name(t.value)
-    if isinstance(t, T.TupleType):
+    if isinstance(t, (T.TupleType, T.VarTupleType)):
         return "tuple"
     if isinstance(t, T.ListType):
         return "list"
@@ -134,11 +134,11 @@ class OptionalLowering:
             return parts[1]
         return self.emit("extract", [v], v.type.value, 1, self.loc(node) if node is not None else v.loc)
 
-    def unwrap(self, v: Value, node, text: str | None = None) -> Value:
-        """The value of optional `v`, raising TypeError(`text`) where it is None."""
+    def unwrap(self, v: Value, node, text: str | None = None, error: str = "TypeError") -> Value:
+        """The value of optional `v`, raising `error`(`text`) where it is None."""
         if text is None:
             text = GENERIC_MESSAGE.format(python_name(v.type.value))
-        self.raise_if(self.absent(v, node), "TypeError", text, node)
+        self.raise_if(self.absent(v, node), error, text, node)
         return self.value_of(v, node)
 
     def unwrap_operands(self, a: Value, b: Value, describe, node) -> tuple[Value, Value]:
@@ -262,12 +262,13 @@ class OptionalLowering:
         if self.block is None or self.is_dead():
             return
         for name, present in facts:
-            if name not in self.optional_names or any(name in scope for scope in self.comp_scopes):
+            var = self.comprehension_var(name)      # (`[s.upper() for s in xs if s is not None]`)
+            if var is None and name not in self.optional_names:
                 continue
-            v = self.read(name)
+            v = self.read(var or name)
             if not is_optional(v) or isinstance(v.type, Unknown):
                 continue
-            self.write(name, self.value_of(v) if present else Const(None, T.NONE))
+            self.write(var or name, self.value_of(v) if present else Const(None, T.NONE))
 
 
 def _parts(v: Value):

@@ -13,7 +13,7 @@ import textwrap
 import tokenize
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.typeinfer import is_table_argument_value, type_from_annotation
+from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
 from script.ir import types as T
 
 
@@ -94,20 +94,20 @@ class FunctionInfo:
         if getattr(ann, "__name__", None) == "ndarray" and getattr(ann, "__module__", None) == "numpy":
             self.any_array_params.add(name)
             return None                    # specialized on each call's array type
-        if _is_bare_container(ann):
-            return None                    # `xs: list`: specialized on each call's elements
         from script.named_instance import is_record_class
         if is_record_class(ann):
             return None                    # `other: "Vec"`: an instance, its fields from each call's
         t = type_from_annotation(ann)
+        if t is None and is_open_annotation(ann):
+            return None             # `xs: list`, `Sequence[int]`: specialized on each call's argument
         if t is None:
             raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
                                self.loc(ann_node))
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
         if name != "return" and _has_list_valued_table(t):
-            raise CompileError(f"a dict parameter whose values are lists of lists, or arrays ('{name}') is not "
-                               "supported (dicts of lists of numbers, strs or tuples are; the others can be "
+            raise CompileError(f"a dict parameter whose values hold arrays ('{name}') is not supported (dicts "
+                               "of numbers, strs, tuples, lists, dicts and sets are; dicts of arrays can be "
                                "results)", self.loc(ann_node))
         return t
 
@@ -253,15 +253,6 @@ def _assigned_names(fn: ast.FunctionDef) -> set[str]:
             elif isinstance(value, ast.AST):
                 stack.append(value)
     return names
-
-
-def _is_bare_container(ann) -> bool:
-    """`list`, `dict`, `set`, `tuple` or typing's `List` &c. without parameters (typing is
-    looked up, not imported: an annotation made with it was imported by its user)."""
-    import sys
-    typing = sys.modules.get("typing")
-    return any(ann is t for t in (list, dict, set, tuple)) or typing is not None and any(
-        ann is t for t in (typing.List, typing.Dict, typing.Set, typing.Tuple))
 
 
 def _has_list_valued_table(t: T.Type) -> bool:

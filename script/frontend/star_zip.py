@@ -3,11 +3,11 @@ zip(*words)`).
 
 Requires the host class to be a `FunctionLowering`. A tuple of iterables is spread into
 `zip(a, b, ...)` as written. A list of rows (lists, strs, tuples, 1-d arrays) gives as
-many columns as its shortest row has elements (none without rows), each a new list of the
-rows' elements at that position: CPython gives tuples, but a tuple's length is part of its
-type in compiled code and the number of rows is known only when the code runs. Whatever
-takes a column (`list(c)`, `sum(c)`, `set(c)`, `"".join(c)`, `c[0]`, `len(c)`, a loop,
-unpacking into names) sees the same elements; a column returned to Python is a list.
+many columns as its shortest row has elements (none without rows), each a new tuple of the
+rows' elements at that position, as CPython's: the number of rows is known only when the
+code runs, so a column is a `VarTupleType`, a tuple of run-time length (a list inside,
+returned to Python as a tuple). Whatever takes a column (`list(c)`, `sum(c)`, `set(c)`,
+`"".join(c)`, `c[0]`, `len(c)`, a loop, unpacking into names) sees the same elements.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ class StarZipLowering:
         n = self.pick(self.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
 
         def column(i: Value) -> Value:
-            out = self.new_list(et, m, node)
+            out = self.new_list(et, m, node, T.VarTupleType)
             self.for_range(node.args[0], m, lambda j: self.set_item(
                 out, self.iterable_value(self.checked_item(rows, j, node), node)[1](i), j, node))
             return out
-        return n, column, T.ListType(et)
+        return n, column, T.VarTupleType(et)

@@ -114,11 +114,15 @@ def type_from_annotation(ann) -> T.Type | None:
     if isinstance(ann, (SizedType, ArraySpec)):
         return ann.ir_type
     import typing
-    origin = typing.get_origin(ann)
+    origin = _container_origin(typing.get_origin(ann))
     if origin is list:
         args = typing.get_args(ann)
         elem = type_from_annotation(args[0]) if len(args) == 1 else None
         return T.ListType(elem) if elem is not None and T.is_list_element(elem) else None
+    if origin is _COUNTER:
+        args = [type_from_annotation(a) for a in typing.get_args(ann)]
+        return T.DictType(args[0], T.I64) if len(args) == 1 and args[0] is not None and T.is_key_type(args[0]) \
+            else None
     if origin in (dict, set):
         args = [type_from_annotation(a) for a in typing.get_args(ann)]
         if len(args) != (2 if origin is dict else 1) or args[0] is None or not T.is_key_type(args[0]):
@@ -142,6 +146,53 @@ def type_from_annotation(ann) -> T.Type | None:
     if isinstance(ann, type) or hasattr(ann, "dtype"):
         return _numpy_scalar_type(ann)
     return None
+
+
+_COUNTER = "Counter"
+
+
+def _container_origin(origin):
+    """`list`, `dict`, `set`, `tuple` or `_COUNTER` for the class a generic annotation is of
+    (`typing.DefaultDict[K, V]` is a dict, `Deque[T]` a list, `FrozenSet[T]` a set), else
+    `origin` itself."""
+    import collections
+    if origin is collections.deque:
+        return list
+    if origin is collections.Counter:
+        return _COUNTER
+    if origin in (collections.defaultdict, collections.OrderedDict):
+        return dict
+    if origin is frozenset:
+        return set
+    return origin
+
+
+def is_open_annotation(ann) -> bool:
+    """Whether `ann` names a container whose types are left to the values: a bare `list`,
+    `dict`, `set`, `tuple` (typing's `List`, `Deque`, `DefaultDict`, ... too), one with such
+    parts (`Dict[int, set]`), `tuple[int, ...]`, an abstract collection
+    (`collections.abc.Sequence[int]`, `Iterable[float]`, `Mapping[str, int]`), or one of these
+    or None (`list[int] | None`). A parameter so annotated is specialized on each call's
+    argument, as an unannotated one; a local so annotated takes its type from its stores.
+    False where a part names no type at all (`dict[int, object]`)."""
+    import collections
+    import collections.abc
+    import typing
+    if ann is Ellipsis or ann is None or ann is type(None):
+        return False
+    bare = (list, dict, set, frozenset, tuple, collections.deque, collections.defaultdict,
+            collections.Counter, collections.OrderedDict)
+    if any(ann is c for c in bare) or getattr(ann, "__module__", None) == "collections.abc":
+        return True
+    origin = typing.get_origin(ann)
+    args = typing.get_args(ann)
+    if origin is typing.Union or type(ann).__name__ == "UnionType":
+        rest = [a for a in args if a is not type(None)]
+        return len(rest) == 1 and len(args) == 2 and (type_from_annotation(rest[0]) is not None
+                                                      or is_open_annotation(rest[0]))
+    if any(origin is c for c in bare) or getattr(origin, "__module__", None) == "collections.abc":
+        return all(a is Ellipsis or type_from_annotation(a) is not None or is_open_annotation(a) for a in args)
+    return False
 
 
 def typeof(value) -> T.Type | None:
@@ -212,15 +263,16 @@ def list_type_of(value: list) -> T.ListType | None:
             t = T.ListType(t)
         return t
     shape = _tuple_shape(leaf)
-    counts: list = []           # per scalar position: [bools, floats]
+    counts: list = []           # per scalar position: [bools, floats, strs, Nones]
     n = _scan_list(value, depth, shape, counts)
     if not n:
         return None
     kinds = []
-    for bools, floats, strs in counts:
-        if 0 < bools < n or 0 < strs < n:
+    for bools, floats, strs, nones in counts:
+        if 0 < bools < n - nones or 0 < strs < n or strs and nones:
             return None
-        kinds.append(T.STR if strs else T.BOOL if bools == n else T.F64 if floats else T.I64)
+        kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
+        kinds.append(T.OptionalType(kind) if nones else kind)     # (`[1, None]`: list[opt[i64]])
     t = _build_leaf(shape, iter(kinds))
     for _ in range(depth):
         t = T.ListType(t)
@@ -232,16 +284,22 @@ _NO_LEAF = object()
 
 def empty_argument_types(value, t: T.Type) -> list:
     """Other types than `t` (`typeof`'s: ints) an empty container argument `value` may take
-    (`[]`, `[[], []]`, `{}`, `set()`: the entry point matches it with any of its kind), in
-    the order the dispatcher tries them; [] for other values."""
+    (`[]`, `[[], []]`, `{}`, `set()`, a dict of empty lists: the entry point matches it with
+    any of its kind), in the order the dispatcher tries them; [] for other values."""
     if type(value) is list and _list_depth(value) is not None and _leafless(value):
         return [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
     if type(value) in (set, frozenset) and not value:
         return [T.SetType(T.F64), T.SetType(T.STR)]
+    if type(value) is dict and value and isinstance(t, T.DictType) and all(
+            type(v) is list and _list_depth(v) is not None and _leafless(v) for v in value.values()):
+        return [T.DictType(t.key, _with_leaf(t.value, leaf)) for leaf in (T.F64, T.STR)]    # {'a': []}
     if type(value) is dict and not value:
         return [T.DictType(k, v) for k, v in ((T.I64, T.F64), (T.STR, T.I64), (T.STR, T.STR),
                                               (T.I64, T.ListType(T.I64)),
-                                              (T.STR, T.ListType(T.STR)))]
+                                              (T.STR, T.ListType(T.STR)),
+                                              (T.I64, T.SetType(T.I64)),        # adjacency sets
+                                              (T.STR, T.SetType(T.STR)),
+                                              (T.STR, T.DictType(T.STR, T.I64)))]
     return []
 
 
@@ -269,14 +327,20 @@ def _list_depth(value, limit: int = 32):
 
 
 def _first_leaf(value, depth: int):
+    """The first innermost element that is not None (None when all are)."""
+    nones = False
     for x in value:
         if depth == 1:
+            if x is None:
+                nones = True
+                continue
             return x
         if type(x) is list:
             leaf = _first_leaf(x, depth - 1)
-            if leaf is not _NO_LEAF:
+            if leaf is not _NO_LEAF and leaf is not None:
                 return leaf
-    return _NO_LEAF
+            nones = nones or leaf is None
+    return None if nones else _NO_LEAF
 
 
 def _tuple_shape(x, limit: int = 8):
@@ -315,15 +379,16 @@ def _scan_leaf(x, shape, counts: list, position: list) -> bool:
         return type(x) is tuple and len(x) == len(shape) and all(
             _scan_leaf(e, s, counts, position) for e, s in zip(x, shape))
     cls = type(x)
-    if cls not in (bool, int, float, str) or cls is int and not T.I64.min <= x <= T.I64.max:
+    if cls not in (bool, int, float, str) and x is not None or cls is int and not T.I64.min <= x <= T.I64.max:
         return False
     p = position[0]
     position[0] += 1
     while len(counts) <= p:
-        counts.append([0, 0, 0])
+        counts.append([0, 0, 0, 0])
     counts[p][0] += cls is bool
     counts[p][1] += cls is float
     counts[p][2] += cls is str
+    counts[p][3] += x is None
     return True
 
 
@@ -343,8 +408,8 @@ def table_type_of(value) -> T.HashType | None:
     key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
-    values = {typeof(v) for v in value.values() if not (type(v) is list and not v)} \
-        or {T.ListType(T.I64)}              # (every value an empty list: lists of ints)
+    values = {typeof(v) for v in value.values() if not (type(v) in (list, dict, set) and not v)} \
+        or {typeof(next(iter(value.values())))}     # (every value an empty container: of ints)
     if len(values) != 1 or None in values or not is_table_argument_value(next(iter(values))):
         return None
     return T.DictType(key, values.pop())
@@ -355,8 +420,10 @@ def is_table_argument_value(t: T.Type) -> bool:
     tuples of them), or a list of those (an adjacency list: `graph[u]`). An argument dict is
     a read-only copy, its lists too: a write to one (`d[k].append(x)`) is a CompileError
     (list_args), since it would change only the copy. Not arrays, dicts or lists of lists."""
-    if isinstance(t, T.ListType):
-        return T.is_list_element(t.elem) and not _holds_containers(t.elem)
+    if isinstance(t, T.ListType):       # (lists of lists too: `list_type_of`'s rule, any depth)
+        return is_table_argument_value(t.elem) and not isinstance(t.elem, T.HashType)
+    if isinstance(t, T.HashType):       # a dict of dicts or of sets (`g[u]` an adjacency set)
+        return T.is_key_type(t.key) and (isinstance(t, T.SetType) or is_table_argument_value(t.value))
     return T.is_list_element(t) and not _holds_containers(t)
 
 
@@ -392,6 +459,8 @@ def python_type_name(t: T.Type) -> str:
     if isinstance(t, (T.NamedTupleType, T.ClassType)):
         elems = t.elems if isinstance(t, T.NamedTupleType) else t.elem.elems
         return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
+    if isinstance(t, T.VarTupleType):
+        return f"tuple[{python_type_name(t.elem)}, ...]"
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
     if isinstance(t, T.DictType):
@@ -449,6 +518,8 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         if isinstance(value, str):
             return str(value)           # a subclass as a plain str, which the entry matches
         raise TypeError
+    if isinstance(t, T.OptionalType):
+        return None if value is None else to_python_value(t.value, value, numpy_scalars)
     if isinstance(t, T.NamedTupleType):
         cls = lookup_class(t.key)
         if type(value) is not cls:

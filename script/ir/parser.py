@@ -228,11 +228,11 @@ class _Reader:
                 self.fail(f"arrays of {dtype} are not supported", scalar)
             text = str(dims)
             return T.ArrayType(dtype, text.count(":") - text.count("::"), "C" if "::1" in text else "A")
-        if tree.data == "list_type":
+        if tree.data in ("list_type", "var_tuple_type"):
             elem = self.type(tree.children[0])
             if not T.is_list_element(elem):
                 self.fail(f"lists of {elem} are not supported", tree.children[0])
-            return T.ListType(elem)
+            return T.ListType(elem) if tree.data == "list_type" else T.VarTupleType(elem)
         if tree.data in ("dict_type", "set_type"):
             key = self.type(tree.children[0])
             if not T.is_key_type(key):

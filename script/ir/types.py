@@ -358,6 +358,27 @@ class ListType(Type):
     __repr__ = __str__
 
 
+class VarTupleType(ListType):
+    """A tuple whose length is known only when the code runs, of one element type: a column
+    of `zip(*rows)`, `tuple(xs)` of a list. A list in every way (the lists' ops and
+    machinery), except that it boxes to a Python `tuple`, is never equal to a list, and
+    compiled code never changes it (frontend/lists.py). Printed ``tuple[i64, ...]``. A
+    tuple of fixed length is a `TupleType`."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is VarTupleType and other.elem == self.elem
+
+    def __hash__(self):
+        return hash(("vartuple", self.elem))
+
+    def __str__(self):
+        return f"tuple[{self.elem}, ...]"
+
+    __repr__ = __str__
+
+
 class ClassType(ListType):
     """An instance of a module-level class (docs/records.md, frontend/records.py): a
     reference to one heap record, so two names for one instance see each other's changes.
@@ -393,22 +414,25 @@ class ClassType(ListType):
     __repr__ = __str__
 
 
-def is_list_element(t: Type) -> bool:
+def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
     """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
-    array, or a tuple of them (not an optional, None, a dict or a set)."""
-    if isinstance(t, (OptionalType, HashType)):
-        return False
+    array, a dict or set, an optional (`opt[i64]`: None or a value), or a tuple of them (not
+    None). Without `tables_and_optionals`, not dicts, sets or optionals (`is_field_type`)."""
+    if isinstance(t, OptionalType):
+        return tables_and_optionals and is_optional_value(t.value)
     if isinstance(t, TupleType):
-        return all(is_list_element(e) for e in t.elems)
+        return all(is_list_element(e, tables_and_optionals) for e in t.elems)
+    if isinstance(t, HashType):
+        return tables_and_optionals
     if isinstance(t, (ListType, ArrayType, StrType)):
         return True
     return t.is_numeric()
 
 
 def is_field_type(t: Type) -> bool:
-    """Whether a field of a class instance (`ClassType`) may be of type `t`: what a list
-    holds, a dict or a set."""
-    return is_list_element(t) or isinstance(t, HashType)
+    """Whether a field of a class instance (`ClassType`) may be of type `t`: a number, str,
+    list, array or tuple of them, a dict or a set."""
+    return is_list_element(t, False) or isinstance(t, HashType)
 
 
 class HashType(Type):

@@ -480,21 +480,22 @@ class Converter:
         return arr
 
     def _box_list(self, v: Value, t: T.ListType, error) -> Value:
-        """A new Python list of the boxed elements of native list `v`, whose reference this
-        takes over (released whether boxing succeeds or not)."""
+        """A new Python list (a tuple for a `VarTupleType`) of the boxed elements of native
+        list `v`, whose reference this takes over (released whether boxing succeeds or not)."""
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
         lists.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         n = lists.length(b, v)
-        out = capi.call(m, b, "PyList_New", n)
+        is_tuple = isinstance(t, T.VarTupleType)        # (a zip(*rows) column, tuple(xs))
+        out = capi.call(m, b, "PyTuple_New" if is_tuple else "PyList_New", n)
         self._continue_if(b.icmp("ne", out, NULL), failed)
         release = self.fn.append_block("release_list")
         rb = Builder(self.fn, release)
         capi.call(m, rb, "Py_DecRef", out)
         rb.branch(failed)
-        items = b.load_at("ptr", out, LIST_ITEMS)
+        items = b.offset(out, TUPLE_ITEMS) if is_tuple else b.load_at("ptr", out, LIST_ITEMS)
         head, body, done = (self.fn.append_block(x) for x in ("box_head", "box_item", "boxed_list"))
         entry = b.block
         b.branch(head)

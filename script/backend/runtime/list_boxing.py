@@ -33,6 +33,7 @@ FLAT_KINDS = {T.STR: STR_KIND, T.C128: COMPLEX_KIND}
 LIST_KIND_SYMBOL = "script.list.kind"
 NESTED_KIND_SYMBOL = "script.list.kind.nested"
 SCAN_SYMBOL = "script.list.scan"
+_COUNTS = 3                         # per scalar position of a scanned leaf: bools, floats, Nones
 
 
 def build_runtime(m: NativeModule) -> list[str]:
@@ -68,9 +69,12 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
 
 
 def is_tuple_leaf(t: T.Type) -> bool:
-    """Whether innermost elements of type `t` can come from Python: a tuple whose items are
-    bools, ints, floats (int64, float64), strs or such tuples."""
-    return isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType) and bool(t.elems) and all(
+    """Whether innermost elements of type `t` can come from Python through the scan helpers:
+    a tuple whose items are bools, ints, floats (int64, float64), strs, such tuples or
+    optionals of numbers; or an optional of a number (`[1, None, 3]`: list[opt[i64]])."""
+    if isinstance(t, T.OptionalType):
+        return t.value in LIST_KINDS
+    return isinstance(t, T.TupleType) and bool(t.elems) and all(
         e in LIST_KINDS or e == T.STR or is_tuple_leaf(e) for e in t.elems)
 
 
@@ -107,7 +111,7 @@ def unbox_callee(m: NativeModule, t: T.ListType):
         value = b.call(unbox_callee(m, t.elem), [item])
         b.cbranch(b.icmp("ne", value, NULL), stored, failed, LIKELY)
     else:
-        value = _unbox_tuple(m, b, item, t.elem, overflow, failed)
+        value = _unbox_item(m, b, item, t.elem, overflow, failed)
         b.branch(stored)
     b.position_at_end(stored)
     lists.set_item(b, t, lst, value, i)
@@ -125,28 +129,53 @@ def _unbox_tuple(m: NativeModule, b: Builder, obj: Value, t: T.TupleType, overfl
     when memory has run out)."""
     out = undef(llvm_type(t))
     for k, e in enumerate(t.elems):
-        item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
-        if isinstance(e, T.TupleType):
-            v = _unbox_tuple(m, b, item, e, overflow, failed)
-        elif e == T.STR:
-            from script.backend.runtime import strings
-            v = strings.from_py(m, b, item)
-            made = b.fn.append_block("made")
-            b.cbranch(b.icmp("ne", v, NULL), made, failed, LIKELY)
-            b.position_at_end(made)
-        elif e == T.BOOL:
-            v = b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
-        elif e == T.F64:
-            v = capi.call(m, b, "PyFloat_AsDouble", item)
-        else:
-            v = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
-        out = b.insert_value(out, v, k)
+        out = b.insert_value(out, _unbox_item(m, b, b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e, overflow,
+                                              failed), k)
     return out
+
+
+def _unbox_item(m: NativeModule, b: Builder, item: Value, e: T.Type, overflow: Value, failed) -> Value:
+    """One innermost element or tuple item `item` as a native `e` (`_unbox_tuple`); an
+    optional is (False, 0) for None."""
+    if isinstance(e, T.OptionalType):
+        fn = b.fn
+        absent, present, done = (fn.append_block(x) for x in ("opt_none", "opt_value", "opt_done"))
+        b.cbranch(b.icmp("eq", item, capi.address_of(m, "_Py_NoneStruct")), absent, present)
+        b.position_at_end(present)
+        value = _unbox_item(m, b, item, e.value, overflow, failed)
+        some = b.insert_value(b.insert_value(undef(llvm_type(e)), TRUE, 0), value, 1)
+        from_value = b.block
+        b.branch(done)
+        b.position_at_end(absent)
+        zero = float_const("double", 0.0) if e.value == T.F64 else FALSE if e.value == T.BOOL else int_const("i64", 0)
+        none = b.insert_value(b.insert_value(undef(llvm_type(e)), FALSE, 0), zero, 1)
+        b.branch(done)
+        b.position_at_end(done)
+        out = b.phi(llvm_type(e))
+        out.add_incoming(some, from_value)
+        out.add_incoming(none, absent)
+        return out
+    if isinstance(e, T.TupleType):
+        return _unbox_tuple(m, b, item, e, overflow, failed)
+    if e == T.STR:
+        from script.backend.runtime import strings
+        v = strings.from_py(m, b, item)
+        made = b.fn.append_block("made")
+        b.cbranch(b.icmp("ne", v, NULL), made, failed, LIKELY)
+        b.position_at_end(made)
+        return v
+    if e == T.BOOL:
+        return b.icmp("eq", item, capi.address_of(m, "_Py_TrueStruct"))
+    if e == T.F64:
+        return capi.call(m, b, "PyFloat_AsDouble", item)
+    return capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
 
 
 def _positions(t: T.Type) -> list[T.Type]:
     """The scalar types of a tuple leaf, depth first (not strs: `_scan_helper` requires
     exact strs where the type has them, so their kind needs no count)."""
+    if isinstance(t, T.OptionalType):
+        return _positions(t.value)
     if isinstance(t, T.TupleType):
         return [p for e in t.elems for p in _positions(e)]
     return [] if t == T.STR else [t]
@@ -166,8 +195,8 @@ def _match_helper(m: NativeModule, t: T.ListType):
     b = Builder(fn, fn.append_block("entry"))
     scanned, failed = fn.append_block("scanned"), fn.append_block("failed")
     Builder(fn, failed).ret(FALSE)
-    counts = b.alloca(f"[{1 + 2 * len(kinds)} x i64]")
-    for k in range(1 + 2 * len(kinds)):
+    counts = b.alloca(f"[{1 + _COUNTS * len(kinds)} x i64]")
+    for k in range(1 + _COUNTS * len(kinds)):
         b.store_at(int_const("i64", 0), counts, 8 * k)
     b.cbranch(b.call(_scan_helper(m, t), [obj, counts]), scanned, failed)
     b.position_at_end(scanned)
@@ -175,9 +204,9 @@ def _match_helper(m: NativeModule, t: T.ListType):
     n = b.load_at("i64", counts, 0)
     ok = TRUE
     for p, kind in enumerate(kinds):
-        bools, floats = b.load_at("i64", counts, 8 * (1 + 2 * p)), b.load_at("i64", counts, 8 * (2 + 2 * p))
+        bools, floats, nones = (b.load_at("i64", counts, 8 * (1 + _COUNTS * p + k)) for k in range(_COUNTS))
         if kind == T.BOOL:
-            good = b.icmp("eq", bools, n)
+            good = b.icmp("eq", b.add(bools, nones), n)
         else:
             no_bools = b.icmp("eq", bools, zero)
             good = b.and_(no_bools, b.icmp("eq" if kind == T.I64 else "ne", floats, zero))
@@ -189,8 +218,9 @@ def _match_helper(m: NativeModule, t: T.ListType):
 def _scan_helper(m: NativeModule, t: T.ListType):
     """``i1 script.list.scan.<t>(PyObject *list, i64 *counts)``: whether `list`'s items are
     exact lists scanned the same way (`t` a list of lists) or exact tuples of `t`'s element
-    shape whose items are bools, ints within int64 or floats; counts the tuples in
-    counts[0] and, per position p, the bools and floats in counts[1 + 2p], counts[2 + 2p]."""
+    shape whose items are bools, ints within int64 or floats (or None where `t` has an
+    optional); counts the tuples in counts[0] and, per position p, the bools, floats and
+    Nones in counts[1 + 3p], counts[2 + 3p], counts[3 + 3p]."""
     name = f"script.list.scan.{t}"
     fn = m.helpers.get(name)
     if fn is not None:
@@ -228,6 +258,19 @@ def _scan_helper(m: NativeModule, t: T.ListType):
         position = [0]
 
         def check(obj, et):
+            if isinstance(et, T.OptionalType):
+                p = position[0]
+                absent, present, joined = (fn.append_block(x) for x in ("none", "value", "checked"))
+                b.cbranch(b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct")), absent, present)
+                b.position_at_end(absent)
+                offset = 8 * (1 + _COUNTS * p + 2)
+                b.store_at(b.add(b.load_at("i64", counts, offset), int_const("i64", 1)), counts, offset)
+                b.branch(joined)
+                b.position_at_end(present)
+                check(obj, et.value)
+                b.branch(joined)
+                b.position_at_end(joined)
+                return
             if isinstance(et, T.TupleType):
                 require(is_exact(obj, "PyTuple_Type"))
                 require(b.icmp("eq", b.load_at("i64", obj, VAR_SIZE), int_const("i64", len(et.elems))))
@@ -241,7 +284,7 @@ def _scan_helper(m: NativeModule, t: T.ListType):
             position[0] += 1
             is_bool, is_float, is_int = (is_exact(obj, c) for c in ("PyBool_Type", "PyFloat_Type", "PyLong_Type"))
             require(b.or_(b.or_(is_bool, is_float), is_int))
-            for offset, add in ((1 + 2 * p, is_bool), (2 + 2 * p, is_float)):
+            for offset, add in ((1 + _COUNTS * p, is_bool), (2 + _COUNTS * p, is_float)):
                 b.store_at(b.add(b.load_at("i64", counts, 8 * offset), b.zext(add, "i64")), counts, 8 * offset)
             # An int must fit in int64 (a float or bool passes: overflow stays 0).
             b.store(int_const("i32", 0), overflow)

@@ -172,13 +172,14 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
         else:
             capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
             key_obj = b.load("ptr", key_at)
-        made = len(conv.unboxed)
+        made, made_tables = len(conv.unboxed), len(conv.unboxed_tables)
         key = conv.emit_unbox(key_obj, t.key)
         h = hashing.lower_hash(m, b, t.key, key)
         e = b.insert_value(b.insert_value(undef(lt), h, 0), key, 1)
         if not is_set:
             e = b.insert_value(e, conv.emit_unbox(b.load("ptr", value_at), t.value), 2)
-        del conv.unboxed[made:]         # the strs made: the entries own them (a fresh slot takes over)
+        # The strs, lists and tables made: the entries own them (a fresh slot takes over).
+        del conv.unboxed[made:], conv.unboxed_tables[made_tables:]
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 
