@@ -380,7 +380,7 @@ class SSABuilder:
         made: list[Instr] = []
 
         def make(t: T.Type) -> Value:
-            if isinstance(t, T.TupleType):
+            if isinstance(t, (T.TupleType, T.HashType)):     # (a dict or set: the tuple of its two lists)
                 instr = Instr("tuple", [make(e) for e in t.elems], t, None, loc)
             elif isinstance(t, T.ArrayType):
                 instr = Instr("alloc", [Const(0, T.I64)] * t.ndim, t.with_layout("C"), None, loc)
