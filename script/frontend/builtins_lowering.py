@@ -108,6 +108,7 @@ class CallLowering:
         return self.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
 
     def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
+        base = self.instance_base(base, node.attr, node)     # an instance or None: class_types.py
         t = base.type
         if isinstance(t, Unknown):          # (an element of a list not typed yet: a round to be rebuilt)
             return Undef(UNKNOWN, self.loc(node))
@@ -150,7 +151,7 @@ class CallLowering:
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute):
-            base = self.callee_ref(node.func.value)
+            base = self.instance_base(self.callee_ref(node.func.value), node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.ClassType):

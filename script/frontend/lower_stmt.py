@@ -325,7 +325,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
         """``obj.f = value`` for an instance of a class (records.py), and ``a.real = v`` /
         ``a.imag = v`` for an array: `v` written into that part, broadcast (complex_arrays.py)."""
-        base = self.callee_ref(target.value)
+        base = self.instance_base(self.callee_ref(target.value), target.attr, target)
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
             return
@@ -525,7 +525,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
-            base = self.expr(node.target.value)
+            base = self.instance_base(self.expr_opt(node.target.value), node.target.attr, node.target)
             if not isinstance(base.type, T.ClassType):
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
             current = self.record_field(base, node.target)

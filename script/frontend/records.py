@@ -33,6 +33,7 @@ import dataclasses
 import inspect
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.class_types import ClassTypesLowering
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -208,7 +209,7 @@ def _describe(t) -> str:
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
 
-class RecordLowering:
+class RecordLowering(ClassTypesLowering):
     def make_record(self, cls: type, node: ast.Call) -> Value:
         """``C(args)``: a new record holding the fields ``__init__`` computes."""
         try:
@@ -227,13 +228,14 @@ class RecordLowering:
             if e.loc is None:               # a class-level problem: shown at the construction
                 self.error(e.message, node)
             raise
-        for f, v in zip(fields, values):
-            if not T.is_field_type(v.type):
-                self.error(f"field '{f}' of class '{cls.__name__}' is {v.type}: compiled code keeps bools, "
-                           "ints, floats, strs, lists, dicts, sets, arrays, instances and tuples of them in "
-                           "fields", node)
-        tup = self.make_tuple(values, node)
-        t = T.ClassType(class_key(cls), fields, tup.type)
+        t = T.ClassType(class_key(cls), fields, T.TupleType(self.tabled_fields(cls, class_key(cls), fields,
+                                                                                values, node)))
+        for f, ft in zip(fields, t.elem.elems):
+            if not T.is_field_type(ft):
+                self.error(f"field '{f}' of class '{cls.__name__}' is {ft}: compiled code keeps bools, "
+                           "ints, floats, strs, lists, dicts, sets, arrays, instances (or None) and tuples "
+                           "of them in fields", node)
+        tup = self.make_tuple(self.fit_fields(t, values, node), node)
         CLASSES[t.key] = cls
         loc = self.loc(node)
         record = self.emit("list_new", [], t, None, loc)
@@ -349,7 +351,9 @@ class RecordLowering:
             self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
         k = t.fields.index(attr)
         ft = t.elem.elems[k]
-        if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
+        if value.type != ft and (T.unify(ft, value.type) != ft or not (
+                T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
+            self.widen_on_store(t, attr, value, node)       # a field typed per class (class_types.py)
             self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
                        "the type __init__ gave it)", node)
         loc = self.loc(node)

@@ -3,7 +3,8 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
-``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
+``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``
+(``rec["m:C"]`` inside one: an instance of that class itself), arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
 ``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
@@ -289,10 +290,11 @@ class NamedTupleType(TupleType):
 
 def is_optional_value(t: Type) -> bool:
     """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
-    optionals too); a placeholder costs nothing (a str's is the immortal "")."""
+    optionals too), or a class instance; a placeholder costs nothing (a str's is the
+    immortal "", an instance's a NULL reference, which counting leaves alone)."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric() or isinstance(t, StrType)
+    return t.is_numeric() or isinstance(t, (StrType, ClassType, ClassRef))
 
 
 class ArrayType(Type):
@@ -366,15 +368,43 @@ class ClassType(ListType):
     ``obj.x`` as element x of that tuple and writes it by storing a new tuple. `key` is the
     class's ``module:qualname``, `fields` the field names in the order ``__init__`` first
     assigns them. Printed ``obj["mod:Particle", "x": f64, "v": list[f64]]``. Never equal to
-    the list of the same tuples, and never boxed (compiled code keeps its instances)."""
+    the list of the same tuples, and never boxed (compiled code keeps its instances).
 
-    __slots__ = ("key", "fields")
+    Recursive classes (docs/records.md): a field may hold instances of the class itself
+    (``opt[...]``, in a list, a dict's values...). The type keeps its fields *folded*
+    (`folded`): each such instance is a `ClassRef` to the class (printed ``rec["mod:Node"]``),
+    so the type is finite and equal types compare equal; `elem` is the fields *unfolded*,
+    where the references are this very type again (computed once, on first use). A walker
+    over types that could meet one descends into `contents`, which keeps the references.
+    Instances of the class nested in `elem` at construction are folded when they are of
+    the type being made (so ``Node(Node(None, None), None)`` with ``left: opt[rec]`` is one
+    type); an instance of another specialization of the class (``Box(Box(1))``) stays nested."""
+
+    __slots__ = ("key", "fields", "folded", "_unfolded")
 
     def __init__(self, key: str, fields, elem: TupleType):
-        super().__init__(elem)
         self.key = key
         self.fields = tuple(fields)
         assert isinstance(elem, TupleType) and len(elem.elems) == len(self.fields), (fields, elem)
+        found: list = []
+        self.folded = _fold_self(elem, key, found)
+        self._unfolded = None
+        if found and any(f != self for f in found):
+            self.folded = elem          # another specialization of the class inside: not recursive
+
+    @property
+    def elem(self) -> TupleType:
+        if self._unfolded is None:
+            self._unfolded = _unfold_self(self.folded, self) if self.is_recursive else self.folded
+        return self._unfolded
+
+    @property
+    def contents(self) -> TupleType:
+        return self.folded
+
+    @property
+    def is_recursive(self) -> bool:
+        return _refers_to(self.folded, self.key)
 
     @property
     def name(self) -> str:
@@ -382,22 +412,109 @@ class ClassType(ListType):
 
     def __eq__(self, other):
         return (type(other) is ClassType and other.key == self.key and other.fields == self.fields
-                and other.elem == self.elem)
+                and other.folded == self.folded)
 
     def __hash__(self):
-        return hash(("obj", self.key, self.fields, self.elem))
+        return hash(("obj", self.key, self.fields, self.folded))
 
     def __str__(self):
-        return _record_text("obj", self.key, self.fields, self.elem.elems)
+        return _record_text("obj", self.key, self.fields, self.folded.elems)
 
     __repr__ = __str__
 
 
+class ClassRef(Type):
+    """Inside a recursive `ClassType`'s folded fields: an instance of that class itself.
+    Never the type of a value (the fields are unfolded before they are read). Printed
+    ``rec["mod:Node"]``."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def __eq__(self, other):
+        return type(other) is ClassRef and other.key == self.key
+
+    def __hash__(self):
+        return hash(("rec", self.key))
+
+    def __str__(self):
+        return f"rec[{_quoted(self.key)}]"
+
+    __repr__ = __str__
+
+
+def map_parts(t: Type, fn) -> Type:
+    """`t` with each part `x` replaced by `fn(x)` where that is not None, else descended
+    into through tuples, optionals, lists, dicts and sets (never into class instances'
+    fields: `fn` decides on them); `t` itself when nothing changed."""
+    done = fn(t)
+    if done is not None:
+        return done
+    if isinstance(t, OptionalType):
+        v = map_parts(t.value, fn)
+        return t if v is t.value else OptionalType(v)
+    if isinstance(t, TupleType):
+        elems = [map_parts(e, fn) for e in t.elems]
+        if all(a is b for a, b in zip(elems, t.elems)):
+            return t
+        return t.with_elems(elems) if isinstance(t, NamedTupleType) else TupleType(elems)
+    if type(t) is ListType:
+        e = map_parts(t.elem, fn)
+        return t if e is t.elem else ListType(e)
+    if isinstance(t, DictType):
+        k, v = map_parts(t.key, fn), map_parts(t.value, fn)
+        return t if k is t.key and v is t.value else DictType(k, v)
+    if isinstance(t, SetType):
+        k = map_parts(t.key, fn)
+        return t if k is t.key else SetType(k)
+    return t
+
+
+def _map_fields(t: Type, leaf) -> Type:
+    """`t` with `leaf(x)` for each class instance or `ClassRef` `x` in it (`map_parts`)."""
+    return map_parts(t, lambda x: leaf(x) if isinstance(x, (ClassType, ClassRef)) else None)
+
+
+def _fold_self(t: Type, key: str, found: list) -> Type:
+    def leaf(x):
+        if isinstance(x, ClassType) and x.key == key:
+            found.append(x)
+            return ClassRef(key)
+        return x
+    return _map_fields(t, leaf)
+
+
+def _unfold_self(t: Type, cls: "ClassType") -> Type:
+    return _map_fields(t, lambda x: cls if isinstance(x, ClassRef) and x.key == cls.key else x)
+
+
+def _refers_to(t: Type, key: str) -> bool:
+    found = []
+    _map_fields(t, lambda x: found.append(x) or x)
+    return any(isinstance(x, ClassRef) and x.key == key for x in found)
+
+
+def contents(t: "ListType") -> Type:
+    """What a walker over the types inside list `t` descends into: its elements' type, or a
+    class instance's folded fields (`ClassType.contents`: finite for a recursive class)."""
+    return t.contents if isinstance(t, ClassType) else t.elem
+
+
 def is_list_element(t: Type) -> bool:
     """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
-    array, or a tuple of them (not an optional, None, a dict or a set)."""
-    if isinstance(t, (OptionalType, HashType)):
+    array, a class instance or None (`opt` of one), or a tuple of them (not another
+    optional, None, a dict or a set)."""
+    if isinstance(t, OptionalType):
+        return isinstance(t.value, (ClassType, ClassRef))   # an instance or None (docs/records.md)
+    if isinstance(t, HashType):
         return False
+    if isinstance(t, ClassRef):
+        return True
     if isinstance(t, TupleType):
         return all(is_list_element(e) for e in t.elems)
     if isinstance(t, (ListType, ArrayType, StrType)):
@@ -407,8 +524,8 @@ def is_list_element(t: Type) -> bool:
 
 def is_field_type(t: Type) -> bool:
     """Whether a field of a class instance (`ClassType`) may be of type `t`: what a list
-    holds, a dict or a set."""
-    return is_list_element(t) or isinstance(t, HashType)
+    holds, a dict or a set, or None (a field no construction has given anything else yet)."""
+    return is_list_element(t) or isinstance(t, (HashType, NoneType))
 
 
 class HashType(Type):

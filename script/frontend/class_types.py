@@ -1,0 +1,196 @@
+"""Fields that may be None, and classes whose fields hold their own instances (docs/records.md).
+
+    class Node:
+        def __init__(self, left, right):
+            self.left = left; self.right = right
+
+    def make_tree(d):
+        return Node(None, None) if d == 0 else Node(make_tree(d - 1), make_tree(d - 1))
+
+A field that is None in one construction and an instance in another (or stored later:
+``self.root = None`` in ``__init__``, ``self.root = Node(k)`` in a method) is an optional
+field, ``opt[...]``; a field holding instances of its own class makes the class recursive
+(`types.ClassType`, its own instances folded to ``rec[...]``). Such fields cannot be typed
+by one construction (``Node(None, None)`` says nothing of what ``left`` holds elsewhere), so
+they are typed per class, not per construction: `FIELD_TYPES` holds, for each class, the
+type of each such *tabled* field, folded (its own instances as `types.ClassRef`). Every
+construction converts its values to the table's types (None to ``opt[Node]``), every store
+too. A construction or store that needs a wider type widens the table and raises
+`FieldsWidened`; the outermost `specialize` (specialize.py) builds again from the start, so
+every function sees the one type of the class. The table only widens (None, then an
+optional), so this ends after a round or two; the specializations built with an older type
+of the class are dropped (`USERS`).
+
+Only these fields are tabled: a field that is None, an optional, or holds an instance of its
+own class (in a list, a dict...). The others keep their per-construction types, so a
+``Stack()`` of strs and one of floats still differ. Two classes that hold each other (A's
+field holds a B whose field holds an A) are not supported: a CompileError.
+"""
+
+from __future__ import annotations
+
+from script.frontend.optional import NONE_NAME, is_optional
+from script.frontend.ssa_builder import Unknown
+from script.ir import types as T
+from script.ir.core import Value
+
+FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
+USERS: dict[str, set] = {}                          # class key -> {(info, skey)} built with its table
+MAX_WIDENINGS = 16
+
+
+class FieldsWidened(Exception):
+    """The table of class `key` widened: the outermost specialization builds again."""
+
+    def __init__(self, key: str):
+        super().__init__(f"the fields of {key} widened")
+        self.key = key
+
+
+def _instances(t: T.Type) -> list:
+    found: list = []
+    T._map_fields(t, lambda x: found.append(x) or x)
+    return found
+
+
+def _needs_table(t: T.Type, key: str) -> bool:
+    """Whether a field of class `key` with values of type `t` is typed per class."""
+    if isinstance(t, (T.NoneType, T.OptionalType)):
+        return True
+    return any(x.key == key for x in _instances(t))
+
+
+def _fold(builder, t: T.Type, key: str, cls_name: str, field: str, node) -> T.Type:
+    """`t` with the instances of class `key` in it as `rec` (one type per tabled class)."""
+    for x in _instances(t):
+        if isinstance(x, T.ClassType) and x.key != key and any(y.key == key for y in _deep_instances(x)):
+            builder.error(f"field '{field}' of class '{cls_name}' holds a '{x.name}' that holds a "
+                          f"'{cls_name}': classes that refer to each other are not supported in compiled "
+                          "code (only a class whose fields hold its own instances)", node)
+    return T._map_fields(t, lambda x: T.ClassRef(key) if x.key == key else x)
+
+
+def _deep_instances(t: T.Type, seen=None) -> list:
+    """Every class instance type inside `t`, through other classes' fields too."""
+    seen = set() if seen is None else seen
+    out = []
+    for x in _instances(t):
+        if isinstance(x, T.ClassType) and x not in seen:
+            seen.add(x)
+            out.append(x)
+            out += _deep_instances(x.contents, seen)
+    return out
+
+
+def _widen(old: T.Type, new: T.Type) -> T.Type | None:
+    """The table type of a field that held `old` and is given `new` (both folded): None with
+    an instance is an optional; of two specializations of one other class, the later one
+    (the table is built again with it)."""
+    if old == new:
+        return old
+    if isinstance(old, T.ClassType) and isinstance(new, T.ClassType) and old.key == new.key:
+        return new
+    if isinstance(old, (T.OptionalType, T.NoneType)) or isinstance(new, (T.OptionalType, T.NoneType)):
+        a = old.value if isinstance(old, T.OptionalType) else None if isinstance(old, T.NoneType) else old
+        b = new.value if isinstance(new, T.OptionalType) else None if isinstance(new, T.NoneType) else new
+        if a is None or b is None:
+            v = a if b is None else b
+            return T.NONE if v is None else T.OptionalType(v) if T.is_optional_value(v) else None
+        v = _widen(a, b)
+        return None if v is None or not T.is_optional_value(v) else T.OptionalType(v)
+    return T.unify(old, new)
+
+
+def _changed(key: str, table: dict) -> None:
+    """`table` is class `key`'s now: drop what was built with the old one, build again."""
+    FIELD_TYPES[key] = table
+    for info, skey in USERS.pop(key, ()):
+        info.specializations.pop(skey, None)
+    raise FieldsWidened(key)
+
+
+def note_users(builder, info, skey) -> None:
+    """A specialization kept in the cache: it is dropped when a table it used widens."""
+    for key in getattr(builder, "tabled_classes", ()):
+        USERS.setdefault(key, set()).add((info, skey))
+
+
+class ClassTypesLowering:
+    """Mixin for `FunctionLowering` (records.py calls it)."""
+
+    def tabled_fields(self, cls: type, key: str, fields, values: list, node) -> list:
+        """The folded types of `values` (those `__init__` gave the fields of a new instance of
+        class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must)."""
+        table = FIELD_TYPES.get(key, {})
+        if not table and not any(_needs_table(v.type, key) for v in values):
+            return [v.type for v in values]
+        self.__dict__.setdefault("tabled_classes", set()).add(key)
+        new = dict(table)
+        out = []
+        for f, v in zip(fields, values):
+            if f not in new and not _needs_table(v.type, key):
+                out.append(v.type)
+                continue
+            folded = _fold(self, v.type, key, cls.__name__, f, node)
+            wide = folded if f not in new else _widen(new[f], folded)
+            if wide is None:
+                self.error(f"field '{f}' of class '{cls.__name__}' holds {new[f]} and {folded}: a field "
+                           "keeps one type in compiled code", node)
+            new[f] = wide
+            out.append(wide)
+        if new != table:
+            _changed(key, new)
+        return out
+
+    def widen_on_store(self, t: T.ClassType, attr: str, value: Value, node) -> None:
+        """``obj.f = value`` where the field's type cannot hold `value`: the field's table type
+        widened (FieldsWidened), or nothing when the field is not one the table types."""
+        key = t.key
+        table = FIELD_TYPES.get(key, {})
+        ft = t.elem.elems[t.fields.index(attr)]
+        if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)):
+            return
+        name = t.name
+        old = table.get(attr, _fold(self, ft, key, name, attr, node))
+        wide = _widen(old, _fold(self, value.type, key, name, attr, node))
+        if wide is None:
+            return                  # the caller's own error
+        self.__dict__.setdefault("tabled_classes", set()).add(key)
+        new = dict(table)
+        new[attr] = wide
+        if new != table or t.contents.elems[t.fields.index(attr)] != wide:
+            _changed(key, new)
+
+    def instance_base(self, base, attr: str, node):
+        """`base` for ``base.attr``: an optional instance unwrapped, raising CPython's
+        AttributeError where it is None."""
+        if not is_optional(base) or not isinstance(base.type.value, T.ClassType):
+            return base
+        self.raise_if(self.absent(base, node), "AttributeError",
+                      f"'{NONE_NAME}' object has no attribute '{attr}'", node)
+        return self.value_of(base, node)
+
+    def fit_fields(self, t: T.ClassType, values: list, node) -> list:
+        """`values` converted to the fields of `t`; one of an older type of a tabled class
+        (built before its table widened) builds again."""
+        out = []
+        for v, ft in zip(values, t.elem.elems):
+            if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
+                _changed(t.key, FIELD_TYPES.get(t.key, {}))
+            out.append(self.coerce(v, ft, node))
+        return out
+
+
+def tie_knot(hint: T.Type, pending: T.Type) -> T.Type:
+    """The hint for a container of pending type `pending` (lists.py, dicts.py) that is an
+    instance holding that very container (``self.children = {}``, then
+    ``node.children[ch] = TrieNode()``): the class is recursive, its container holds `rec`."""
+    if not isinstance(hint, T.ClassType):
+        return hint
+    contents = _substitute(hint.contents, pending, T.ClassRef(hint.key))
+    return hint if contents is hint.contents else T.ClassType(hint.key, hint.fields, contents)
+
+
+def _substitute(t: T.Type, old: T.Type, new: T.Type) -> T.Type:
+    """`t` with `new` for `old` (not inside other classes' fields)."""
+    return T.map_parts(t, lambda x: new if x == old else x if isinstance(x, T.ClassType) else None)
