@@ -464,8 +464,8 @@ def lru_ops(capacity, ops):
     cache = LRU(capacity)
     out = []
     for k, v in ops:
-        if v < 0:
-            out.append(cache.get(k))
-        else:
+        if v >= 0:
             cache.put(k, v)
+        else:
+            out.append(cache.get(k))
     return out

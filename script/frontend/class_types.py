@@ -29,6 +29,7 @@ field holds a B whose field holds an A) are not supported: a CompileError.
 
 from __future__ import annotations
 
+from script.frontend.callee_hints import pending_parts
 from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
@@ -128,6 +129,9 @@ class ClassTypesLowering:
         new = dict(table)
         out = []
         for f, v in zip(fields, values):
+            if pending_parts(v.type):           # an empty container: the table's type, or its stores'
+                out.append(new.get(f, v.type))
+                continue
             if f not in new and not _needs_table(v.type, key):
                 out.append(v.type)
                 continue
@@ -175,22 +179,21 @@ class ClassTypesLowering:
         (built before its table widened) builds again."""
         out = []
         for v, ft in zip(values, t.elem.elems):
+            if pending_parts(v.type):
+                self.merge_pending_list(v.type, ft)     # (the table's type: a hint, then Restart)
             if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
                 _changed(t.key, FIELD_TYPES.get(t.key, {}))
             out.append(self.coerce(v, ft, node))
         return out
 
 
-def tie_knot(hint: T.Type, pending: T.Type) -> T.Type:
+def tie_knot(hint: T.Type, pending: T.Type, known: dict | None = None) -> T.Type:
     """The hint for a container of pending type `pending` (lists.py, dicts.py) that is an
     instance holding that very container (``self.children = {}``, then
-    ``node.children[ch] = TrieNode()``): the class is recursive, its container holds `rec`."""
+    ``node.children[ch] = TrieNode()``): the class is recursive, its container holds `rec`
+    (and the container's other pending parts take the types `known` gives them)."""
     if not isinstance(hint, T.ClassType):
         return hint
-    contents = _substitute(hint.contents, pending, T.ClassRef(hint.key))
+    swap = {pending: T.ClassRef(hint.key), **(known or {})}
+    contents = T.map_parts(hint.contents, lambda x: swap.get(x) or (x if isinstance(x, T.ClassType) else None))
     return hint if contents is hint.contents else T.ClassType(hint.key, hint.fields, contents)
-
-
-def _substitute(t: T.Type, old: T.Type, new: T.Type) -> T.Type:
-    """`t` with `new` for `old` (not inside other classes' fields)."""
-    return T.map_parts(t, lambda x: new if x == old else x if isinstance(x, T.ClassType) else None)

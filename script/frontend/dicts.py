@@ -88,7 +88,7 @@ class DictLowering:
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
-        value = self.resolve_pending(tie_knot(t.value, PendingPart(node, "value")))
+        value = self.resolve_pending(tie_knot(t.value, PendingPart(node, "value"), {PendingPart(node, "key"): key}))
         return t if key is t.key and value is t.value else T.DictType(key, value)
 
     def settle_pending_tables(self) -> None:
@@ -288,9 +288,10 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
-        if part == _VALUE and self._guessed_nodes(d.type):
-            # Values typed by a read alone: a store later in this round may give them their
-            # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
+        if part == _VALUE and (self._guessed_nodes(d.type) or guessed_in_callers(self, d.type)):
+            # Values typed by a read alone (here or in a caller, which made the table): a
+            # store later in this round may give them their type (`if k in d:
+            # d[k].append(x) else: d[k] = [x]`); the round is retried.
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.read_guessed = True
             return Undef(UNKNOWN, self.loc(node))

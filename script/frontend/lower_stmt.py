@@ -329,6 +329,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
             return
+        if isinstance(getattr(base, "type", None), Unknown):
+            return              # (a value not typed yet: a round to be rebuilt)
         if not isinstance(getattr(base, "type", None), T.ClassType):
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, llvm_type
 from script.backend.llvm.builder import NULL, Builder, Callee, NativeModule, Value, int_const
-from script.backend.llvm.lists import CAP, DATA, DECREF, LEN, REFCOUNT
+from script.backend.llvm.lists import CAP, DATA, LEN, REFCOUNT
 
 RELEASE = "script.record.release"
 
@@ -28,7 +28,7 @@ def decref(m: NativeModule, b: Builder, obj: Value, t: T.ClassType) -> None:
 
 
 def _decref_helper(m: NativeModule, t: T.ClassType):
-    name = f"{DECREF}.{t}"
+    name = f"script.record.decref.{t}"      # (not lists' DECREF: that of a list of instances)
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
