@@ -37,6 +37,7 @@ from script.ir.core import Value
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
 USERS: dict[str, set] = {}                          # class key -> {(info, skey)} built with its table
+MADE: dict[str, set] = {}                           # class key -> the types its constructions gave
 MAX_WIDENINGS = 16
 
 
@@ -121,7 +122,9 @@ class ClassTypesLowering:
 
     def tabled_fields(self, cls: type, key: str, fields, values: list, node) -> list:
         """The folded types of `values` (those `__init__` gave the fields of a new instance of
-        class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must)."""
+        class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must).
+        A table that only gains fields builds nothing again while every instance made so far
+        has the type this one gets (`MADE`)."""
         table = FIELD_TYPES.get(key, {})
         if not table and not any(_needs_table(v.type, key) for v in values):
             return [v.type for v in values]
@@ -142,8 +145,12 @@ class ClassTypesLowering:
                            "keeps one type in compiled code", node)
             new[f] = wide
             out.append(wide)
-        if new != table:
+        made = MADE.setdefault(key, set())
+        t = T.ClassType(key, fields, T.TupleType(out))
+        if new != table and (made - {t} or any(new[f] != old for f, old in table.items())):
             _changed(key, new)
+        FIELD_TYPES[key] = new
+        made.add(t)
         return out
 
     def widen_on_store(self, t: T.ClassType, attr: str, value: Value, node) -> None:

@@ -206,6 +206,8 @@ def _is_kind(t, ann) -> bool:
 
 
 def _describe(t) -> str:
+    if isinstance(t, T.OptionalType) and isinstance(t.value, T.ClassType):
+        return f"an instance of class '{t.value.name}' or None"
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
 
