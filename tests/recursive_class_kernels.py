@@ -2,6 +2,11 @@
 tests/test_recursive_classes.py in CPython and compiled. Results are fields and values:
 instances stay inside compiled code."""
 
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
 
 # ---- binary trees ------------------------------------------------------------------------
 
@@ -468,4 +473,56 @@ def lru_ops(capacity, ops):
             cache.put(k, v)
         else:
             out.append(cache.get(k))
+    return out
+
+
+# ---- dataclasses with Optional and list annotations --------------------------------------
+
+@dataclass
+class Cell:
+    value: float
+    next: Optional[Cell] = None
+
+
+def dc_list(xs):
+    head = None
+    for x in xs:
+        head = Cell(x, head)
+    total = 0.0
+    n = 0
+    while head is not None:
+        total += head.value
+        n += 1
+        head = head.next
+    return total, n
+
+
+@dataclass
+class Category:
+    name: str
+    children: list[Category] = field(default_factory=list)
+
+
+def _walk(c, depth, out):
+    out.append((c.name, depth))
+    for k in c.children:
+        _walk(k, depth + 1, out)
+
+
+def dc_tree(paths):
+    """A category tree from '/'-separated paths, walked depth first."""
+    root = Category("")
+    for p in paths:
+        node = root
+        for part in p.split("/"):
+            found = None
+            for k in node.children:
+                if k.name == part:
+                    found = k
+            if found is None:
+                found = Category(part)
+                node.children.append(found)
+            node = found
+    out = []
+    _walk(root, 0, out)
     return out

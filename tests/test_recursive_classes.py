@@ -79,6 +79,13 @@ def test_lru(capacity, ops):
     check_all_levels(K.lru_ops, capacity, ops)
 
 
+@SET
+@given(st.lists(st.floats(-1e3, 1e3), max_size=15), st.lists(st.text("ab/", min_size=1, max_size=6), max_size=8))
+def test_dataclasses(xs, paths):
+    check_all_levels(K.dc_list, xs)
+    check_all_levels(K.dc_tree, paths)
+
+
 def test_long_list_is_freed_without_recursion():
     """10**6 nodes released by the last reference, in a thread of a 256 KiB stack: the
     release loops (backend/llvm/records.py), it does not recurse."""

@@ -29,6 +29,10 @@ field holds a B whose field holds an A) are not supported: a CompileError.
 
 from __future__ import annotations
 
+import inspect
+import types
+import typing
+
 from script.frontend.callee_hints import pending_parts
 from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.ssa_builder import Unknown
@@ -192,6 +196,23 @@ class ClassTypesLowering:
                 _changed(t.key, FIELD_TYPES.get(t.key, {}))
             out.append(self.coerce(v, ft, node))
         return out
+
+
+def names_instances(ann) -> bool:
+    """Whether annotation `ann` names instances of a user class: the class (a string or a
+    forward reference to it too), ``Optional`` of it, ``list[Node]``, ``dict[str, Node]``...
+    A field so annotated takes its values' types (one type per class: `FIELD_TYPES`)."""
+    if isinstance(ann, (str, typing.ForwardRef)):
+        return True
+    if ann is None or ann is type(None):
+        return False
+    args = typing.get_args(ann)
+    if typing.get_origin(ann) in (typing.Union, types.UnionType):
+        return any(names_instances(a) for a in args)
+    if args:
+        return any(names_instances(a) for a in args if a is not Ellipsis)
+    return inspect.isclass(ann) and ann.__module__ not in ("builtins", "typing") and \
+        not ann.__module__.startswith("numpy")
 
 
 def tie_knot(hint: T.Type, pending: T.Type, known: dict | None = None) -> T.Type:

@@ -33,7 +33,7 @@ import dataclasses
 import inspect
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.class_types import ClassTypesLowering
+from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -160,6 +160,8 @@ def check_class(cls: type) -> None:
         if what is not None:
             raise CompileError(f"class '{name}' defines {what} ('{key}'): compiled code takes classes with "
                                f"__init__, plain methods and constant class attributes ({_where(cls, member)})")
+        if member is None and key in getattr(cls, "__dataclass_fields__", {}):
+            continue                # a dataclass field's default None (class_types.py)
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
@@ -274,21 +276,21 @@ class RecordLowering(ClassTypesLowering):
         if len(node.args) > len(fields):
             self.error(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(node.args)} "
                        "were given", node)
-        bound: list = [self.expr(a) for a in node.args] + [None] * (len(fields) - len(node.args))
+        bound: list = [self.expr_opt(a) for a in node.args] + [None] * (len(fields) - len(node.args))
         for k in node.keywords:
             if k.arg not in names:
                 self.error(f"{cls.__name__}() got an unexpected keyword argument '{k.arg}'", k.value)
             if bound[names.index(k.arg)] is not None:
                 self.error(f"{cls.__name__}() got multiple values for argument '{k.arg}'", k.value)
-            bound[names.index(k.arg)] = self.expr(k.value)
+            bound[names.index(k.arg)] = self.expr_opt(k.value)
         values = []
         for f, v in zip(fields, bound):
             ann = f.type
             if isinstance(ann, str):
                 ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
             if v is None and f.default_factory in _EMPTY_FACTORIES:
-                v = self.expr(self._factory_node(f, node))
-                if ann is f.default_factory:        # (`list`, `dict`, `set`: the stores decide)
+                v = self.expr(self._factory_node(f, node, names_instances(ann)))
+                if ann is f.default_factory or names_instances(ann):    # (the stores decide)
                     values.append(v)
                     continue
             if v is None:
@@ -301,19 +303,20 @@ class RecordLowering(ClassTypesLowering):
                     self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
                                "code takes", node)
             t = type_from_annotation(ann)
-            if t is None and _is_kind(v.type, ann):     # a bare `list`, `dict`, `set`: the value's types
-                t = v.type
+            if t is None and (_is_kind(v.type, ann) or names_instances(ann)):
+                t = v.type          # a bare `list`, `dict`, `set`, or instances: the value's types
             if t is None:
                 self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
                            "compiled code does not read", node)
             values.append(self.coerce(v, t, node))
         return names, values
 
-    def _factory_node(self, f: dataclasses.Field, node: ast.Call):
+    def _factory_node(self, f: dataclasses.Field, node: ast.Call, shared: bool = False):
         """The empty `[]`, `{}` or `set()` a field's default_factory makes at construction
-        `node`: one AST node per construction and field, the key of its pending types."""
+        `node`: one AST node per construction and field, the key of its pending types (per
+        field alone where it holds instances, `shared`: all of them have one type then)."""
         made = self.info.__dict__.setdefault("factory_nodes", {})
-        key = (id(node), f.name)
+        key = (None if shared else id(node), f.name, id(f))
         if key not in made:
             empty = {list: ast.List([], ast.Load()), dict: ast.Dict([], []),
                      set: ast.Call(ast.Name("set", ast.Load()), [], [])}[f.default_factory]
