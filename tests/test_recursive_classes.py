@@ -217,3 +217,50 @@ def test_trees_and_lists_are_released():
 @pytest.mark.slow
 def test_freed_instances_are_never_read():
     _run_child(100, MALLOC_PERTURB_="165")
+
+
+def test_saved_and_cached(tmp_path):
+    """A saved module and a cache entry keep the recursive types (the IR text's rec[...]),
+    read back in a new process."""
+    import textwrap
+    (tmp_path / "m.py").write_text(textwrap.dedent('''
+        import script
+
+        class Node:
+            def __init__(self, key):
+                self.key = key
+                self.left = None
+                self.right = None
+
+        def insert(node, key):
+            if node is None:
+                return Node(key)
+            if key < node.key:
+                node.left = insert(node.left, key)
+            else:
+                node.right = insert(node.right, key)
+            return node
+
+        def total(node):
+            return 0 if node is None else node.key + total(node.left) + total(node.right)
+
+        @script.script(cache=True)
+        def tree_sum(xs: list[int]):
+            root = None
+            for x in xs:
+                root = insert(root, x)
+            return total(root)
+    '''))
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.path.dirname(os.path.dirname(script.__file__))]))
+    smod = str(tmp_path / "m.smod")
+    runs = [f"import script, m; print(m.tree_sum([3, 1, 2])); script.save([m.tree_sum], {smod!r})",
+            f"import script, m; print(m.tree_sum([5, 1])); print(script.load({smod!r}).tree_sum([4, 4, 1]))"]
+    outs = []
+    for code in runs:
+        out = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, env=env,
+                             cwd=str(tmp_path))
+        assert out.returncode == 0, out.stderr[-3000:]
+        outs += out.stdout.split()
+    assert outs == ["6", "6", "9"]
+    assert os.listdir(tmp_path / "cache")
