@@ -38,8 +38,10 @@ from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
 from script.ir.core import Value
+from script.named_instance import lookup_class
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
+_OWNERS: dict[str, type] = {}                       # class key -> the class its table is of
 USERS: dict[str, set] = {}                          # class key -> {(info, skey)} built with its table
 MADE: dict[str, set] = {}                           # class key -> the types its constructions gave
 MAX_WIDENINGS = 16
@@ -107,6 +109,15 @@ def _widen(old: T.Type, new: T.Type) -> T.Type | None:
     return T.unify(old, new)
 
 
+def _table(key: str, cls: type) -> dict:
+    """The table of class `cls` (a class defined again under the same name starts anew)."""
+    if _OWNERS.get(key) is not cls:
+        _OWNERS[key] = cls
+        FIELD_TYPES.pop(key, None)
+        MADE.pop(key, None)
+    return FIELD_TYPES.get(key, {})
+
+
 def _changed(key: str, table: dict) -> None:
     """`table` is class `key`'s now: drop what was built with the old one, build again."""
     FIELD_TYPES[key] = table
@@ -129,7 +140,7 @@ class ClassTypesLowering:
         class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must).
         A table that only gains fields builds nothing again while every instance made so far
         has the type this one gets (`MADE`)."""
-        table = FIELD_TYPES.get(key, {})
+        table = _table(key, cls)
         if not table and not any(_needs_table(v.type, key) for v in values):
             return [v.type for v in values]
         self.__dict__.setdefault("tabled_classes", set()).add(key)
@@ -161,7 +172,7 @@ class ClassTypesLowering:
         """``obj.f = value`` where the field's type cannot hold `value`: the field's table type
         widened (FieldsWidened), or nothing when the field is not one the table types."""
         key = t.key
-        table = FIELD_TYPES.get(key, {})
+        table = _table(key, lookup_class(key))
         ft = t.elem.elems[t.fields.index(attr)]
         if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)):
             return
@@ -193,7 +204,7 @@ class ClassTypesLowering:
             if pending_parts(v.type):
                 self.merge_pending_list(v.type, ft)     # (the table's type: a hint, then Restart)
             if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
-                _changed(t.key, FIELD_TYPES.get(t.key, {}))
+                _changed(t.key, _table(t.key, lookup_class(t.key)))
             out.append(self.coerce(v, ft, node))
         return out
 
