@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import script
-from difftest import check_all_levels
+from difftest import check_all_levels, run_child
 import recursive_class_kernels as K
 
 SET = settings(max_examples=12, deadline=None)
@@ -180,43 +180,43 @@ import resource, sys
 sys.path.insert(0, "tests")
 import script
 import recursive_class_kernels as K
-cases = [(K.binary_trees, (5,)), (K.list_remove, ([1, 2, 1, 3] * 5, 1)), (K.bst_sort, (list(range(20, 0, -3)), [3, 5])),
-         (K.trie_ops, (["abc", "abd", "b"], ["abc", "x"])), (K.graph_bfs, (6, [(0, 1), (1, 2), (2, 0), (3, 4)])),
-         (K.list_second_val, ([1],))]
-fs = [(script.script(f), f, a) for f, a in cases]
+runs = [(script.script(K.binary_trees), (5,)), (script.script(K.list_remove), ([1, 2, 1, 3] * 5, 1)),
+        (script.script(K.bst_sort), (list(range(20, 0, -3)), [3, 5])),
+        (script.script(K.trie_ops), (["abc", "abd", "b"], ["abc", "x"])),
+        (script.script(K.graph_bfs), (6, [(0, 1), (1, 2), (2, 0), (3, 4)])),
+        (script.script(K.list_second_val), ([1],))]     # (AttributeError: what it holds is released)
 
-def run(n):
-    for _ in range(n):
-        for g, f, a in fs:
-            try:
-                g(*a)
-            except AttributeError:
-                pass
 
-run(20)
+def call(g, args):
+    try:
+        return g(*args)
+    except AttributeError:
+        return None
+
+
+for _ in range(20):
+    [call(g, args) for g, args in runs]
 r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-run(int(sys.argv[1]))
+for _ in range(int(sys.argv[1])):
+    [call(g, args) for g, args in runs]
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0)
 """
 
 
-def _run_child(n: int, **env) -> int:
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-c", _MEMORY, str(n)], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=root, **env), cwd=root)
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    return int(out.stdout.split()[-1])
+def _growth(rounds: int, **env) -> int:
+    """How many KB the peak memory grew over `rounds` calls of each case (`_MEMORY`)."""
+    return int(run_child(_MEMORY, str(rounds), **env).split()[-1])
 
 
 def test_trees_and_lists_are_released():
     # Each round makes ~20 KB of instances (trees of up to 63 nodes, lists, a trie...): 600
     # rounds leaking would be 12+ MB.
-    assert _run_child(600) < 6_000
+    assert _growth(600) < 6_000
 
 
 @pytest.mark.slow
 def test_freed_instances_are_never_read():
-    _run_child(100, MALLOC_PERTURB_="165")
+    _growth(100, MALLOC_PERTURB_="165")
 
 
 def test_saved_and_cached(tmp_path):

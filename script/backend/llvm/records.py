@@ -17,34 +17,26 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, llvm_type
 from script.backend.llvm.builder import NULL, Builder, Callee, NativeModule, Value, int_const
-from script.backend.llvm.lists import CAP, DATA, LEN, REFCOUNT
+from script.backend.llvm.lists import CAP, DATA, LEN, REFCOUNT, refcount_helper
 
 RELEASE = "script.record.release"
 
 
 def decref(m: NativeModule, b: Builder, obj: Value, t: T.ClassType) -> None:
     """One reference less to instance `obj` (NULL: none); at zero, its release."""
-    b.call(_decref_helper(m, t), [obj])
-
-
-def _decref_helper(m: NativeModule, t: T.ClassType):
     name = f"script.record.decref.{t}"      # (not lists' DECREF: that of a list of instances)
+    b.call(refcount_helper(m, name, False, lambda: _free_helper(m, t), LIKELY), [obj])
+
+
+def _free_helper(m: NativeModule, t: T.ClassType):
+    """``void script.record.free.<t>(ptr obj)``: the release of dead instance `obj`."""
+    name = f"script.record.free.{t}"
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
-    obj, = fn.args
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "noinline"))
     b = Builder(fn, fn.append_block("entry"))
-    count, release, done = fn.append_block("count"), fn.append_block("release"), fn.append_block("done")
-    b.cbranch(b.icmp("ne", obj, NULL), count, done, LIKELY)
-    b.position_at_end(count)
-    new_count = b.index_arith("sub", b.load_at("i64", obj, REFCOUNT), int_const("i64", 1), "nuw nsw")
-    b.store_at(new_count, obj, REFCOUNT)
-    b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
-    b.position_at_end(release)
-    b.call(_release_helper(m), [obj, _fields_helper(m, t).pointer])
-    b.branch(done)
-    b.position_at_end(done)
+    b.call(_release_helper(m), [fn.args[0], _fields_helper(m, t).pointer])
     b.ret_void()
     return fn
 
