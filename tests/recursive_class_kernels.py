@@ -526,3 +526,59 @@ def dc_tree(paths):
     out = []
     _walk(root, 0, out)
     return out
+
+
+# ---- classes that hold each other ---------------------------------------------------------
+
+class GNode:
+    def __init__(self, name):
+        self.name = name
+        self.edges = []
+
+
+class GEdge:
+    def __init__(self, src, dst, weight):
+        self.src = src
+        self.dst = dst
+        self.weight = weight
+
+
+def shortest_paths(n, arcs):
+    """Bellman-Ford over nodes holding their edges, edges holding their ends."""
+    nodes = [GNode(k) for k in range(n)]
+    for a, b, w in arcs:
+        nodes[a % n].edges.append(GEdge(nodes[a % n], nodes[b % n], w))
+    dist = [10**9] * n
+    dist[0] = 0
+    for _ in range(n):
+        for node in nodes:
+            for e in node.edges:
+                if dist[e.src.name] + e.weight < dist[e.dst.name]:
+                    dist[e.dst.name] = dist[e.src.name] + e.weight
+    return dist
+
+
+class Section:
+    def __init__(self, title, chapter):
+        self.title = title
+        self.chapter = chapter          # the Chapter it belongs to, or None
+
+
+class Chapter:
+    def __init__(self, title):
+        self.title = title
+        self.first = None               # a Section, or None
+        self.count = 0
+
+
+def chapters(titles):
+    """A Chapter holds a Section that holds the Chapter (A -> B -> A)."""
+    out = []
+    for t in titles:
+        c = Chapter(t)
+        c.first = Section(t + ".1", c)
+        c.count += 1
+        s = c.first
+        out.append(s.chapter.title + "/" + s.title)
+        c.first = None                  # (breaks the cycle: both are freed)
+    return out

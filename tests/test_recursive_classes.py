@@ -102,29 +102,20 @@ def test_long_list_is_freed_without_recursion():
     assert out == [2 * 10**6 - 1]
 
 
+@SET
+@given(st.integers(1, 6), st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 20)),
+                                   min_size=1, max_size=12))
+def test_classes_that_hold_each_other(n, arcs):
+    check_all_levels(K.shortest_paths, n, arcs)
+
+
+@SET
+@given(st.lists(st.text("xy", max_size=3), min_size=1, max_size=6))
+def test_a_class_holding_one_that_holds_it(titles):
+    check_all_levels(K.chapters, titles)
+
+
 # ---- errors ------------------------------------------------------------------------------
-
-class A:
-    def __init__(self, b):
-        self.b = b
-
-
-class B:
-    def __init__(self, a):
-        self.a = a
-
-
-def mutual(n):
-    a = A(None)
-    for _ in range(n):
-        a = A(B(a))
-    return a.b is None
-
-
-def test_classes_that_hold_each_other_are_a_compile_error():
-    with pytest.raises(script.CompileError, match="refer to each other"):
-        script.script(mutual)(3)
-
 
 def test_an_instance_field_is_not_a_result():
     def f(n):
@@ -166,6 +157,34 @@ def test_recursive_types_round_trip():
     assert not outer.is_recursive and outer.elem.elems[0] == box
 
 
+MUTUAL_IR = '''\
+func @g(%0: obj["m:A", "b": opt[obj["m:B", "a": opt[rec["m:A"]], "k": list[rec["m:B"]]]], "n": i64]) -> i64 "m.py":1 {
+bb0:
+  %1 = list_get %0, 0:i64 : (opt[obj["m:B", "a": opt[obj["m:A", "b": opt[rec["m:B"]], "n": i64]], "k": list[rec["m:B"]]]], i64)
+  %2 = extract.0 %1 : opt[obj["m:B", "a": opt[obj["m:A", "b": opt[rec["m:B"]], "n": i64]], "k": list[rec["m:B"]]]]
+  %3 = extract.1 %2 : obj["m:B", "a": opt[obj["m:A", "b": opt[rec["m:B"]], "n": i64]], "k": list[rec["m:B"]]]
+  %4 = list_get %3, 0:i64 : (opt[obj["m:A", "b": opt[obj["m:B", "a": opt[rec["m:A"]], "k": list[rec["m:B"]]]], "n": i64]], list[obj["m:B", "a": opt[obj["m:A", "b": opt[rec["m:B"]], "n": i64]], "k": list[rec["m:B"]]]])
+  %5 = extract.1 %1 : i64
+  ret %5
+}
+'''
+
+
+def test_classes_holding_each_other_round_trip():
+    """A holds a B that holds an A (and Bs): each class's type keeps the other in its group,
+    printed where first met from the class at the top."""
+    from script.ir.parser import parse_function
+    from script.ir.printer import format_function
+    from script.ir.verifier import verify_function
+    f = parse_function(MUTUAL_IR)
+    verify_function(f)
+    assert format_function(f) == MUTUAL_IR
+    a, = f.param_types
+    b = a.elem.elems[0].value
+    assert b.key == "m:B" and b.elem.elems[0].value == a and b.elem.elems[1].elem == b
+    assert a.member("m:B") == b and b.member("m:A") == a
+
+
 def test_rec_outside_its_class_is_refused():
     from script.errors import LoadError
     from script.ir.parser import parse_function
@@ -184,6 +203,7 @@ runs = [(script.script(K.binary_trees), (5,)), (script.script(K.list_remove), ([
         (script.script(K.bst_sort), (list(range(20, 0, -3)), [3, 5])),
         (script.script(K.trie_ops), (["abc", "abd", "b"], ["abc", "x"])),
         (script.script(K.graph_bfs), (6, [(0, 1), (1, 2), (2, 0), (3, 4)])),
+        (script.script(K.chapters), (["ab", "c"],)),
         (script.script(K.list_second_val), ([1],))]     # (AttributeError: what it holds is released)
 
 

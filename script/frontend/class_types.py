@@ -9,8 +9,8 @@
 
 A field that is None in one construction and an instance in another (or stored later:
 ``self.root = None`` in ``__init__``, ``self.root = Node(k)`` in a method) is an optional
-field, ``opt[...]``; a field holding instances of its own class makes the class recursive
-(`types.ClassType`, its own instances folded to ``rec[...]``). Such fields cannot be typed
+field, ``opt[...]``; a field holding instances of its own class (or of a class that holds
+it) makes the class recursive (`types.ClassType`, those instances folded to ``rec[...]``). Such fields cannot be typed
 by one construction (``Node(None, None)`` says nothing of what ``left`` holds elsewhere), so
 they are typed per class, not per construction: `FIELD_TYPES` holds, for each class, the
 type of each such *tabled* field, folded (its own instances as `types.ClassRef`). Every
@@ -22,9 +22,8 @@ optional), so this ends after a round or two; the specializations built with an 
 of the class are dropped (`USERS`).
 
 Only these fields are tabled: a field that is None, an optional, or holds an instance of its
-own class (in a list, a dict...). The others keep their per-construction types, so a
-``Stack()`` of strs and one of floats still differ. Two classes that hold each other (A's
-field holds a B whose field holds an A) are not supported: a CompileError.
+own class, or of one that holds it (in a list, a dict...). The others keep their
+per-construction types, so a ``Stack()`` of strs and one of floats still differ.
 """
 
 from __future__ import annotations
@@ -55,39 +54,33 @@ class FieldsWidened(Exception):
         self.key = key
 
 
-def _instances(t: T.Type) -> list:
-    found: list = []
-    T._map_fields(t, lambda x: found.append(x) or x)
-    return found
-
-
 def _needs_table(t: T.Type, key: str) -> bool:
     """Whether a field of class `key` with values of type `t` is typed per class."""
     if isinstance(t, (T.NoneType, T.OptionalType)):
         return True
-    return any(x.key == key for x in _instances(t))
+    return any(isinstance(x, T.ClassType) and _mentions(x, key) for x in T.instances(t))
 
 
-def _fold(builder, t: T.Type, key: str, cls_name: str, field: str, node) -> T.Type:
-    """`t` with the instances of class `key` in it as `rec` (one type per tabled class)."""
-    for x in _instances(t):
-        if isinstance(x, T.ClassType) and x.key != key and any(y.key == key for y in _deep_instances(x)):
-            builder.error(f"field '{field}' of class '{cls_name}' holds a '{x.name}' that holds a "
-                          f"'{cls_name}': classes that refer to each other are not supported in compiled "
-                          "code (only a class whose fields hold its own instances)", node)
-    return T._map_fields(t, lambda x: T.ClassRef(key) if x.key == key else x)
+def _mentions(x: T.ClassType, key: str) -> bool:
+    """Whether instances of type `x` hold instances of class `key`, at any depth."""
+    if x.key == key or key in x.group_keys:
+        return True
+    return any(isinstance(y, T.ClassType) and _mentions(y, key)
+               for e in (x.folded, *(g[2] for g in x.group)) for y in T.instances(e))
 
 
-def _deep_instances(t: T.Type, seen=None) -> list:
-    """Every class instance type inside `t`, through other classes' fields too."""
-    seen = set() if seen is None else seen
-    out = []
-    for x in _instances(t):
-        if isinstance(x, T.ClassType) and x not in seen:
-            seen.add(x)
-            out.append(x)
-            out += _deep_instances(x.contents, seen)
-    return out
+def _fold(t: T.Type, key: str) -> T.Type:
+    """`t` with the instances of class `key` in it as `rec`, also inside the fields of the
+    classes that hold them (A's field holds a B whose field holds an A: that B's type refers
+    to the A being made): one type per tabled class."""
+    def leaf(x):
+        if isinstance(x, T.ClassRef) or not _mentions(x, key):
+            return x
+        if x.key == key:
+            return T.ClassRef(key)
+        return T.ClassType(x.key, x.fields, _fold(x.folded, key),
+                           [(k, f, _fold(e, key)) for k, f, e in x.group if k != key])
+    return T._map_fields(t, leaf)
 
 
 def _widen(old: T.Type, new: T.Type) -> T.Type | None:
@@ -153,7 +146,7 @@ class ClassTypesLowering:
             if f not in new and not _needs_table(v.type, key):
                 out.append(v.type)
                 continue
-            folded = _fold(self, v.type, key, cls.__name__, f, node)
+            folded = _fold(v.type, key)
             wide = folded if f not in new else _widen(new[f], folded)
             if wide is None:
                 self.error(f"field '{f}' of class '{cls.__name__}' holds {new[f]} and {folded}: a field "
@@ -176,9 +169,8 @@ class ClassTypesLowering:
         ft = t.elem.elems[t.fields.index(attr)]
         if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)):
             return
-        name = t.name
-        old = table.get(attr, _fold(self, ft, key, name, attr, node))
-        wide = _widen(old, _fold(self, value.type, key, name, attr, node))
+        old = table.get(attr, _fold(ft, key))
+        wide = _widen(old, _fold(value.type, key))
         if wide is None:
             return                  # the caller's own error
         self.__dict__.setdefault("tabled_classes", set()).add(key)
@@ -228,11 +220,27 @@ def names_instances(ann) -> bool:
 
 def tie_knot(hint: T.Type, pending: T.Type, known: dict | None = None) -> T.Type:
     """The hint for a container of pending type `pending` (lists.py, dicts.py) that is an
-    instance holding that very container (``self.children = {}``, then
-    ``node.children[ch] = TrieNode()``): the class is recursive, its container holds `rec`
-    (and the container's other pending parts take the types `known` gives them)."""
+    instance holding that very container, maybe through another class's fields
+    (``self.children = {}``, then ``node.children[ch] = TrieNode()``; ``self.edges = []`` of
+    `Edge`s whose `src` is a `Node`): the class is recursive, the container holds `rec` (and
+    the container's other pending parts take the types `known` gives them)."""
     if not isinstance(hint, T.ClassType):
         return hint
     swap = {pending: T.ClassRef(hint.key), **(known or {})}
-    contents = T.map_parts(hint.contents, lambda x: swap.get(x) or (x if isinstance(x, T.ClassType) else None))
-    return hint if contents is hint.contents else T.ClassType(hint.key, hint.fields, contents)
+    tied = _swap_in_classes(hint.contents, swap)
+    return hint if tied is hint.contents else T.ClassType(hint.key, hint.fields, tied, hint.group)
+
+
+def _swap_in_classes(t: T.Type, swap: dict) -> T.Type:
+    """`t` with `swap[x]` for its parts `x`, inside the fields of the classes in it too."""
+    def fn(x):
+        if x in swap:
+            return swap[x]
+        if not isinstance(x, T.ClassType):
+            return None
+        folded = _swap_in_classes(x.folded, swap)
+        group = [(k, f, _swap_in_classes(e, swap)) for k, f, e in x.group]
+        if folded is x.folded and all(g[2] is e for g, (_, _, e) in zip(group, x.group)):
+            return x
+        return T.ClassType(x.key, x.fields, folded, group)
+    return T.map_parts(t, fn)

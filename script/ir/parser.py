@@ -246,7 +246,7 @@ class _Reader:
             return T.DictType(key, value)
         if tree.data == "rec_type":
             key = self.string(tree.children[0])
-            if not self.class_keys or self.class_keys[-1] != key:
+            if key not in self.class_keys:
                 self.fail(f"rec[{key!r}] outside the fields of class {key!r}", tree)
             return T.ClassRef(key)
         if tree.data in ("named_type", "obj_type"):
