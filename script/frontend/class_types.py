@@ -80,7 +80,7 @@ def _fold(t: T.Type, key: str) -> T.Type:
             return T.ClassRef(key)
         return T.ClassType(x.key, x.fields, _fold(x.folded, key),
                            [(k, f, _fold(e, key)) for k, f, e in x.group if k != key])
-    return T._map_fields(t, leaf)
+    return T.map_fields(t, leaf)
 
 
 def _widen(old: T.Type, new: T.Type) -> T.Type | None:
