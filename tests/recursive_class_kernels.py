@@ -450,13 +450,10 @@ class LRU:
         return node.value
 
     def put(self, key, value):
-        if key in self.map:
-            node = self.map[key]
-            node.value = value
-            self._unlink(node)
-            self._push_front(node)
-            return
         node = DNode(key, value)
+        old = self.map.get(key, node)   # (the default types the table's values)
+        if old is not node:
+            self._unlink(old)
         self.map[key] = node
         self._push_front(node)
         if len(self.map) > self.capacity:

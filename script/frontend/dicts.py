@@ -288,10 +288,9 @@ class DictLowering:
         return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
-        if part == _VALUE and (self._guessed_nodes(d.type) or guessed_in_callers(self, d.type)):
-            # Values typed by a read alone (here or in a caller, which made the table): a
-            # store later in this round may give them their type (`if k in d:
-            # d[k].append(x) else: d[k] = [x]`); the round is retried.
+        if part == _VALUE and self._guessed_nodes(d.type):
+            # Values typed by a read alone: a store later in this round may give them their
+            # type (`if k in d: d[k].append(x) else: d[k] = [x]`); the round is retried.
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.read_guessed = True
             return Undef(UNKNOWN, self.loc(node))
