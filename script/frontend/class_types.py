@@ -10,10 +10,11 @@
 A field that is None in one construction and an instance in another (or stored later:
 ``self.root = None`` in ``__init__``, ``self.root = Node(k)`` in a method) is an optional
 field, ``opt[...]``; a field holding instances of its own class (or of a class that holds
-it) makes the class recursive (`types.ClassType`, those instances folded to ``rec[...]``). Such fields cannot be typed
-by one construction (``Node(None, None)`` says nothing of what ``left`` holds elsewhere), so
-they are typed per class, not per construction: `FIELD_TYPES` holds, for each class, the
-type of each such *tabled* field, folded (its own instances as `types.ClassRef`). Every
+it) makes the class recursive (`types.ClassType`, those instances folded to ``rec[...]``).
+Such fields cannot be typed by one construction (``Node(None, None)`` says nothing of what
+``left`` holds elsewhere), so they are typed per class, not per construction:
+`FIELD_TYPES` holds, for each class, the type of each such *tabled* field, folded (its own
+instances as `types.ClassRef`). Every
 construction converts its values to the table's types (None to ``opt[Node]``), every store
 too. A construction or store that needs a wider type widens the table and raises
 `FieldsWidened`; the outermost `specialize` (specialize.py) builds again from the start, so
