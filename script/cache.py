@@ -245,7 +245,7 @@ class _Description:
             if isinstance(t, T.TupleType):
                 stack.extend(t.elems)
             elif isinstance(t, T.ListType):
-                stack.append(t.elem)
+                stack.append(T.contents(t))
 
     def user_class(self, cls: type) -> str | None:
         """A named tuple or record class compiled code reads (frontend named_tuples.py,

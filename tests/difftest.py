@@ -135,3 +135,16 @@ def compile_snippet(tmp_path, filename: str, source: str, name: str = "f"):
     ns = {}
     exec(compile(source, str(path), "exec"), ns)
     return script.script(ns[name])
+
+
+def run_child(code: str, *argv: str, **env) -> str:
+    """The standard output of `code` run by a new Python in the repository root (tests on
+    the path: ``sys.path.insert(0, "tests")``), with `env` added; its failure fails the test."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=root, **env), cwd=root)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return out.stdout

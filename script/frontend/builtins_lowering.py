@@ -114,6 +114,7 @@ class CallLowering:
         return self.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
 
     def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
+        base = self.instance_base(base, node.attr, node)     # an instance or None: class_types.py
         t = base.type
         if isinstance(t, Unknown):          # (an element of a list not typed yet: a round to be rebuilt)
             return Undef(UNKNOWN, self.loc(node))
@@ -170,7 +171,7 @@ class CallLowering:
         if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
             return self.super_call(node)                            # class_members.py
         if isinstance(node.func, ast.Attribute):
-            base = self.callee_ref(node.func.value)
+            base = self.instance_base(self.callee_ref(node.func.value), node.func.attr, node)
             if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
                 base = self.unwrap(base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
                                    "AttributeError")

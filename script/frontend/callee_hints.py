@@ -77,7 +77,7 @@ def pending_parts(t: T.Type, out: dict | None = None) -> dict:
         elif isinstance(t, PendingPart):
             out.setdefault(id(t.node), []).append(("table", t.node, t.part))
         elif isinstance(t, T.ListType):
-            walk(t.elem)
+            walk(T.contents(t))
         elif isinstance(t, T.DictType):
             walk(t.key)
             walk(t.value)
@@ -191,7 +191,7 @@ def adopt_returned(builder, t: T.Type) -> None:
         elif isinstance(t, PendingPart):
             builder.pending_tables.setdefault(t.node, is_set)
         elif isinstance(t, T.ListType):
-            walk(t.elem)
+            walk(T.contents(t))
         elif isinstance(t, T.HashType):
             for p in (t.key, getattr(t, "value", None)):
                 if p is not None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import dictlib
+from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement, is_pending_optional
 from script.frontend.lower_expr import WeakConst
@@ -113,7 +114,7 @@ class DictLowering:
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
-        value = self.resolve_pending(t.value)
+        value = self.resolve_pending(tie_knot(t.value, PendingPart(node, "value"), {PendingPart(node, "key"): key}))
         return t if key is t.key and value is t.value else T.DictType(key, value)
 
     def settle_pending_tables(self) -> None:
@@ -649,7 +650,7 @@ def _has_pending_element(t: T.Type) -> bool:
     if isinstance(t, (PendingElement, PendingPart)):
         return True
     if isinstance(t, T.ListType):
-        return _has_pending_element(t.elem)
+        return _has_pending_element(T.contents(t))
     if isinstance(t, T.DictType):
         return _has_pending_element(t.key) or _has_pending_element(t.value)
     if isinstance(t, T.SetType):

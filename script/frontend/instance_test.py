@@ -72,17 +72,22 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
     if len(node.args) != 2:
         self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
     spec = class_spec(self, node.args[1])
-    value = self.expr(node.args[0])
+    value = self.expr_opt(node.args[0])
+    maybe = isinstance(getattr(value, "type", None), T.OptionalType) and isinstance(value.type.value, T.ClassType)
+    if not maybe and isinstance(getattr(value, "type", None), T.OptionalType):
+        value = self.unwrap(value, node.args[0])
     if not isinstance(value, Value):
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
     if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):
         return Undef(UNKNOWN, self.loc(node))
     if T.is_instance_union(value.type):
         return self.union_isinstance(value, spec, node)         # class_unions.py
-    cls = python_class(value.type)
+    cls = python_class(value.type.value if maybe else value.type)
     if cls is None:
         self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",
                    node.args[0])
+    if maybe and issubclass(cls, spec) != issubclass(type(None), spec):     # an instance or None
+        return self.present(value, node) if issubclass(cls, spec) else self.absent(value, node)
     return Const(issubclass(cls, spec), T.BOOL, self.loc(node))
 
 

@@ -87,7 +87,7 @@ def _inside(t: T.Type, sub: T.Type) -> bool:
     """Whether a list of type `sub` can be found inside (not at the top of) a value of
     type `t`: in an element of a list, at any depth."""
     if isinstance(t, T.ListType):
-        return t.elem == sub or _inside(t.elem, sub)
+        return t.elem == sub or _inside(T.contents(t), sub)
     if isinstance(t, (T.TupleType, T.HashType)):
         return any(_inside(e, sub) for e in t.elems)
     return False
@@ -102,7 +102,7 @@ def _depth(t: T.Type) -> int:
     """How deep lists nest in `t` (a tuple, dict or set: its deepest item)."""
     if isinstance(t, (T.TupleType, T.HashType)):
         return max((_depth(e) for e in t.elems), default=0)
-    return 1 + _depth(t.elem) if isinstance(t, T.ListType) else 0
+    return 1 + _depth(T.contents(t)) if isinstance(t, T.ListType) else 0
 
 
 def _leaves(t: T.Type, path: tuple = ()):

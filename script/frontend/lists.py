@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import listlib
+from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
@@ -94,12 +95,12 @@ class ListLowering:
         list of lists may name the inner lists' pending type: ``[[]]``, `rows.append([])`)."""
         if isinstance(t, PendingElement):
             hint = self.hints.get(("list", t.key))
-            return t if hint is None else self.resolve_pending(hint)
+            return t if hint is None else self.resolve_pending(tie_knot(hint, t))
         if isinstance(t, T.HashType):           # (a table of tables: `d.setdefault(k, {})[j] = v`)
             return self.resolve_pending_table(t)
         if isinstance(t, T.ClassType):          # (an instance whose fields a caller decides)
-            elem = self.resolve_pending(t.elem)
-            return t if elem is t.elem else T.ClassType(t.key, t.fields, elem)
+            elem = self.resolve_pending(t.contents)
+            return t if elem is t.contents else T.ClassType(t.key, t.fields, elem)
         if isinstance(t, T.ListType):
             elem = self.resolve_pending(t.elem)
             return t if elem is t.elem else T.ListType(elem)
@@ -159,7 +160,7 @@ class ListLowering:
         if isinstance(a, T.HashType) and isinstance(b, T.HashType):
             self.merge_pending_table(a, b)
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
-            self.merge_pending(a.elem, b.elem)
+            self.merge_pending(T.contents(a), T.contents(b))
 
     def merge_pending(self, a: T.Type, b: T.Type) -> None:
         """Where types `a` and `b` meet (a merge, a value stored in a list, two elements of a
@@ -182,7 +183,7 @@ class ListLowering:
                 self.hints_changed = True
                 raise Restart()
         if isinstance(a, T.ListType) and isinstance(b, T.ListType):
-            self.merge_pending(a.elem, b.elem)
+            self.merge_pending(T.contents(a), T.contents(b))
         elif isinstance(a, T.HashType) and isinstance(b, T.HashType):
             self.merge_pending_table(a, b)
         elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
@@ -206,7 +207,7 @@ class ListLowering:
             self.hints_changed = True
             raise Restart()
         elif isinstance(t, T.ListType):
-            self.settle_list_types(t.elem)
+            self.settle_list_types(T.contents(t))
 
     def read_type_of(self, t: T.ListType) -> T.Type:
         """`read_type` for a list of type `t`."""
@@ -958,7 +959,7 @@ def _holds_array(t: T.Type) -> bool:
     if isinstance(t, T.TupleType):
         return any(_holds_array(e) for e in t.elems)
     if isinstance(t, T.ListType):
-        return _holds_array(t.elem)
+        return _holds_array(T.contents(t))
     return isinstance(t, T.ArrayType)
 
 

@@ -287,6 +287,8 @@ class ExprLowering(OptionalLowering):
             return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
+        if isinstance(t, T.ClassType):
+            return Const(True, T.BOOL)          # an instance (docs/records.md)
         if isinstance(t, T.ListType):
             return self.cmp("ne", self.list_len(v, node), Const(0, T.I64), node)
         if isinstance(t, T.HashType):

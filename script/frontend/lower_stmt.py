@@ -342,10 +342,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
         """``obj.f = value`` for an instance of a class (records.py), and ``a.real = v`` /
         ``a.imag = v`` for an array: `v` written into that part, broadcast (complex_arrays.py)."""
-        base = self.callee_ref(target.value)
+        base = self.instance_base(self.callee_ref(target.value), target.attr, target)
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
             return
+        if isinstance(getattr(base, "type", None), Unknown):
+            return              # (a value not typed yet: a round to be rebuilt)
         if not T.is_instance_type(getattr(base, "type", None)):
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
@@ -569,7 +571,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
-            base = self.expr(node.target.value)
+            base = self.instance_base(self.expr_opt(node.target.value), node.target.attr, node.target)
             if not T.is_instance_type(base.type):
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
             current = self.record_field(base, node.target)

@@ -177,6 +177,8 @@ class OptionalLowering:
             return self.emit("tuple", [self.placeholder(e, loc) for e in t.elems], t, None, loc)
         if isinstance(t, T.StrType):
             return self.emit("str_const", [], t, "", loc)      # immortal: nothing to count
+        if isinstance(t, T.ClassType):
+            return self.emit("list_null", [], t, None, loc)    # NULL: nothing to count
         return Const(0, t, loc)
 
     # ---- truth and comparisons ------------------------------------------------------------
@@ -201,7 +203,12 @@ class OptionalLowering:
         negate = isinstance(op, (ast.IsNot, ast.NotEq, ast.NotIn))
         if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
             if isinstance(op, (ast.Is, ast.IsNot)) and not any(isinstance(v.type, T.NoneType) for v in (a, b)):
-                self.error("'is' is only supported with None", node)
+                if not all(isinstance(v.type.value if is_optional(v) else v.type, T.ClassType) for v in (a, b)):
+                    self.error("'is' is only supported with None", node)
+                # instances, or None: the same reference (an absent one is NULL: `placeholder`)
+                same = self.emit("list_same", [self.value_of(v, node) if is_optional(v) else v for v in (a, b)],
+                                 T.BOOL, None, loc)
+                return self._not(same, loc) if negate else same
             eq = self._optional_eq(a, b, node)
             return self._not(eq, loc) if negate else eq
         if isinstance(op, (ast.In, ast.NotIn)):

@@ -37,6 +37,7 @@ from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, ba
                                            rewrite_base_init)
 from script.frontend.class_methods import find_member, mixed_classes
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
+from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -184,6 +185,8 @@ def check_class(cls: type) -> None:
                                f"code ({_where(cls, member)})")
         if isinstance(member, (property, staticmethod, classmethod)) or member is None and key == "__hash__":
             continue
+        if member is None and key in getattr(cls, "__dataclass_fields__", {}):
+            continue                # a dataclass field's default None (class_types.py)
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
@@ -244,10 +247,12 @@ def _is_kind(t, ann) -> bool:
 
 
 def _describe(t) -> str:
+    if isinstance(t, T.OptionalType) and isinstance(t.value, T.ClassType):
+        return f"an instance of class '{t.value.name}' or None"
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
 
-class RecordLowering:
+class RecordLowering(ClassTypesLowering):
     def make_record(self, cls: type, node: ast.Call) -> Value:
         """``C(args)``: a new record holding the fields ``__init__`` computes."""
         abstract = abstract_error(cls)
@@ -274,13 +279,14 @@ class RecordLowering:
             if e.loc is None:               # a class-level problem: shown at the construction
                 self.error(e.message, node)
             raise
-        for f, v in zip(fields, values):
-            if not T.is_field_type(v.type):
-                self.error(f"field '{f}' of class '{cls.__name__}' is {v.type}: compiled code keeps bools, "
-                           "ints, floats, strs, lists, dicts, sets, arrays, instances and tuples of them in "
-                           "fields", node)
-        tup = self.make_tuple(values, node)
-        t = T.ClassType(class_key(cls), fields, tup.type)
+        t = T.ClassType(class_key(cls), fields, T.TupleType(self.tabled_fields(cls, class_key(cls), fields,
+                                                                                values, node)))
+        for f, ft in zip(fields, t.elem.elems):
+            if not T.is_field_type(ft):
+                self.error(f"field '{f}' of class '{cls.__name__}' is {ft}: compiled code keeps bools, "
+                           "ints, floats, strs, lists, dicts, sets, arrays, instances (or None) and tuples "
+                           "of them in fields", node)
+        tup = self.make_tuple(self.fit_fields(t, values, node), node)
         CLASSES[t.key] = cls
         loc = self.loc(node)
         record = self.emit("list_new", [], t, None, loc)
@@ -317,21 +323,21 @@ class RecordLowering:
         if len(node.args) > len(fields):
             self.error(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(node.args)} "
                        "were given", node)
-        bound: list = [self.expr(a) for a in node.args] + [None] * (len(fields) - len(node.args))
+        bound: list = [self.expr_opt(a) for a in node.args] + [None] * (len(fields) - len(node.args))
         for k in node.keywords:
             if k.arg not in names:
                 self.error(f"{cls.__name__}() got an unexpected keyword argument '{k.arg}'", k.value)
             if bound[names.index(k.arg)] is not None:
                 self.error(f"{cls.__name__}() got multiple values for argument '{k.arg}'", k.value)
-            bound[names.index(k.arg)] = self.expr(k.value)
+            bound[names.index(k.arg)] = self.expr_opt(k.value)
         values = []
         for f, v in zip(fields, bound):
             ann = f.type
             if isinstance(ann, str):
                 ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
             if v is None and f.default_factory in _EMPTY_FACTORIES:
-                v = self.expr(self._factory_node(f, node))
-                if ann is f.default_factory:        # (`list`, `dict`, `set`: the stores decide)
+                v = self.expr(self._factory_node(f, node, names_instances(ann)))
+                if ann is f.default_factory or names_instances(ann):    # (the stores decide)
                     values.append(v)
                     continue
             if v is None:
@@ -344,19 +350,20 @@ class RecordLowering:
                     self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
                                "code takes", node)
             t = type_from_annotation(ann)
-            if t is None and _is_kind(v.type, ann):     # a bare `list`, `dict`, `set`: the value's types
-                t = v.type
+            if t is None and (_is_kind(v.type, ann) or names_instances(ann)):
+                t = v.type          # a bare `list`, `dict`, `set`, or instances: the value's types
             if t is None:
                 self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
                            "compiled code does not read", node)
             values.append(self.coerce(v, t, node))
         return names, values
 
-    def _factory_node(self, f: dataclasses.Field, node: ast.Call):
+    def _factory_node(self, f: dataclasses.Field, node: ast.Call, shared: bool = False):
         """The empty `[]`, `{}` or `set()` a field's default_factory makes at construction
-        `node`: one AST node per construction and field, the key of its pending types."""
+        `node`: one AST node per construction and field, the key of its pending types (per
+        field alone where it holds instances, `shared`: all of them have one type then)."""
         made = self.info.__dict__.setdefault("factory_nodes", {})
-        key = (id(node), f.name)
+        key = (None if shared else id(node), f.name, id(f))
         if key not in made:
             empty = {list: ast.List([], ast.Load()), dict: ast.Dict([], []),
                      set: ast.Call(ast.Name("set", ast.Load()), [], [])}[f.default_factory]
@@ -405,7 +412,9 @@ class RecordLowering:
             self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
         k = t.fields.index(attr)
         ft = t.elem.elems[k]
-        if value.type != ft and (T.unify(ft, value.type) != ft or not T.is_convertible(value.type, ft)):
+        if value.type != ft and (T.unify(ft, value.type) != ft or not (
+                T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
+            self.widen_on_store(t, attr, value, node)       # a field typed per class (class_types.py)
             self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
                        "the type __init__ gave it)" + mixed_classes(ft, value.type), node)
         loc = self.loc(node)

@@ -260,5 +260,5 @@ def _has_list_valued_table(t: T.Type) -> bool:
     if isinstance(t, T.TupleType):
         return any(_has_list_valued_table(e) for e in t.elems)
     if isinstance(t, T.ListType):
-        return _has_list_valued_table(t.elem)
+        return _has_list_valued_table(T.contents(t))
     return isinstance(t, T.DictType) and not is_table_argument_value(t.value)

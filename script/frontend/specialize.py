@@ -27,6 +27,7 @@ import threading
 from script.errors import CompileError
 from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hints, foreign_nodes, raise_foreign,
                                           take_hints)
+from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import UNKNOWN, Restart
 from script.ir import types as T
@@ -180,6 +181,7 @@ class Context:
                 func.ret_type = builder.ret_type or hints.get(("ret", None)) or UNKNOWN
                 info.specializations[skey] = func
                 self.journal.append(key)
+                note_users(builder, info, skey)
                 return func
             if builder.unknown_recursion is not None:
                 self._rollback(mark)
@@ -197,6 +199,7 @@ class Context:
                 continue
             info.specializations[skey] = func
             self.journal.append(key)
+            note_users(builder, info, skey)
             return func
         raise CompileError(f"the types of '{info.name}' did not settle after {MAX_ROUNDS} rounds of "
                            "inference; annotate its variables", info.loc(info.node))
@@ -243,8 +246,18 @@ CONTEXT = Context()
 
 
 def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Function:
+    """`Context.specialize` for a function called from Python: built again from the start
+    while the fields of a class widen (class_types.py: they have one type everywhere)."""
     with COMPILE_LOCK:
-        return CONTEXT.specialize(info, types, boundscheck)
+        for _ in range(MAX_WIDENINGS):
+            mark = len(CONTEXT.journal)
+            try:
+                return CONTEXT.specialize(info, types, boundscheck)
+            except FieldsWidened:
+                CONTEXT._rollback(mark)
+                CONTEXT.in_progress.clear()
+        raise CompileError(f"the types of the fields of the classes '{info.name}' uses did not settle; "
+                           "annotate them", info.loc(info.node))
 
 
 def closure_of(func: Function) -> list[Function]:

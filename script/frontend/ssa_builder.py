@@ -387,8 +387,8 @@ class SSABuilder:
                 if t.layout != "C":
                     made.append(instr)
                     instr = Instr("convert", [instr], t, None, loc)
-            elif isinstance(t, T.ListType):
-                instr = Instr("list_new", [], t, None, loc)     # (no length: never read)
+            elif isinstance(t, T.ListType):     # (no length: never read; an instance: NULL)
+                instr = Instr("list_null" if isinstance(t, T.ClassType) else "list_new", [], t, None, loc)
             elif isinstance(t, T.StrType):
                 instr = Instr("str_const", [], t, "", loc)      # immortal: nothing to count
             else:

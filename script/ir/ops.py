@@ -97,6 +97,9 @@ alloc          ``alloc %d0, ... %dN : T``: a new C-contiguous array of type T (l
 list_new       ``list_new : list[T]``: a new empty list with one reference. Never fails: when
                memory runs out it gives a list whose every `list_resize` fails (so the
                frontend follows it with a checked `list_resize`). Deleted when unused
+list_null      ``list_null : obj[...]``: no instance, the value an absent optional instance
+               holds (`opt[obj[...]]`, frontend/optional.py); counting leaves it alone, and
+               nothing reads it
 list_len       the number of elements of a list (i64); reads memory, so it is not pure
 list_get       ``list_get %l, %i``: element %i of the list (0 <= %i < len: the frontend checks)
 list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the list
@@ -319,6 +322,7 @@ _op("poll", None, "void", pure=False)      # no operand, or the bool %due
 _op("print", None, "void", attr="text", pure=False)
 # Lists (script/backend/llvm/lists.py): reads and writes of memory, so none is pure.
 _op("list_new", 0, "given", pure=False, removable=True)
+_op("list_null", 0, "given")
 _op("list_len", 1, "i64", pure=False, removable=True)
 _op("list_get", 2, "item", pure=False, removable=True)
 _op("list_set", 3, "void", pure=False)

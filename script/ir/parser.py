@@ -187,6 +187,7 @@ class _Reader:
     def __init__(self, text: str, filename: str):
         self.text = text
         self.filename = filename
+        self.class_keys: list[str] = []     # the classes whose fields are being read (rec_type)
 
     def fail(self, message: str, where) -> None:
         if hasattr(where, "meta"):
@@ -243,12 +244,21 @@ class _Reader:
             if not T.is_list_element(value):
                 self.fail(f"dict values of type {value} are not supported", tree.children[1])
             return T.DictType(key, value)
+        if tree.data == "rec_type":
+            key = self.string(tree.children[0])
+            if key not in self.class_keys:
+                self.fail(f"rec[{key!r}] outside the fields of class {key!r}", tree)
+            return T.ClassRef(key)
         if tree.data in ("named_type", "obj_type"):
             key, *fields = tree.children
-            elems = [self.type(f.children[1]) for f in fields]
             names = [self.string(f.children[0]) for f in fields]
             if tree.data == "named_type":
-                return T.NamedTupleType(self.string(key), names, elems)
+                return T.NamedTupleType(self.string(key), names, [self.type(f.children[1]) for f in fields])
+            self.class_keys.append(self.string(key))
+            try:
+                elems = [self.type(f.children[1]) for f in fields]
+            finally:
+                self.class_keys.pop()
             if not all(T.is_field_type(e) for e in elems):
                 self.fail(f"fields of types {', '.join(map(str, elems))} are not supported", tree)
             return T.ClassType(self.string(key), names, T.TupleType(elems))

@@ -3,7 +3,8 @@
 Types are immutable and interned by value (equal types compare and hash equal), so they can
 be used as dict keys and compared with `==`. `str(t)` is the spelling the printer writes and
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
-``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``, arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
+``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``
+(``rec["m:C"]`` inside one: an instance of that class itself), arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
 ``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
 """
 
@@ -289,10 +290,11 @@ class NamedTupleType(TupleType):
 
 def is_optional_value(t: Type) -> bool:
     """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
-    optionals too); a placeholder costs nothing (a str's is the immortal "")."""
+    optionals too), or a class instance; a placeholder costs nothing (a str's is the
+    immortal "", an instance's a NULL reference, which counting leaves alone)."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric() or isinstance(t, StrType)
+    return t.is_numeric() or isinstance(t, (StrType, ClassType, ClassRef))
 
 
 class ArrayType(Type):
@@ -379,47 +381,42 @@ class VarTupleType(ListType):
     __repr__ = __str__
 
 
-class ClassType(ListType):
-    """An instance of a module-level class (docs/records.md, frontend/records.py): a
-    reference to one heap record, so two names for one instance see each other's changes.
-    The record is a list of one element, the tuple of the fields (`elem`), so the lists'
-    machinery allocates it, counts its references and frees it; the frontend reads
-    ``obj.x`` as element x of that tuple and writes it by storing a new tuple. `key` is the
-    class's ``module:qualname``, `fields` the field names in the order ``__init__`` first
-    assigns them. Printed ``obj["mod:Particle", "x": f64, "v": list[f64]]``. Never equal to
-    the list of the same tuples, and never boxed (compiled code keeps its instances)."""
-
-    __slots__ = ("key", "fields")
-
-    def __init__(self, key: str, fields, elem: TupleType):
-        super().__init__(elem)
-        self.key = key
-        self.fields = tuple(fields)
-        assert isinstance(elem, TupleType) and len(elem.elems) == len(self.fields), (fields, elem)
-
-    @property
-    def name(self) -> str:
-        return _class_name(self.key)
-
-    def __eq__(self, other):
-        return (type(other) is ClassType and other.key == self.key and other.fields == self.fields
-                and other.elem == self.elem)
-
-    def __hash__(self):
-        return hash(("obj", self.key, self.fields, self.elem))
-
-    def __str__(self):
-        return _record_text("obj", self.key, self.fields, self.elem.elems)
-
-    __repr__ = __str__
+def map_parts(t: Type, fn) -> Type:
+    """`t` with each part `x` replaced by `fn(x)` where that is not None, else descended
+    into through tuples, optionals, lists, dicts and sets (never into class instances'
+    fields: `fn` decides on them); `t` itself when nothing changed."""
+    done = fn(t)
+    if done is not None:
+        return done
+    if isinstance(t, OptionalType):
+        v = map_parts(t.value, fn)
+        return t if v is t.value else OptionalType(v)
+    if isinstance(t, TupleType):
+        elems = [map_parts(e, fn) for e in t.elems]
+        if all(a is b for a, b in zip(elems, t.elems)):
+            return t
+        return t.with_elems(elems) if isinstance(t, NamedTupleType) else TupleType(elems)
+    if type(t) in (ListType, VarTupleType):
+        e = map_parts(t.elem, fn)
+        return t if e is t.elem else type(t)(e)
+    if isinstance(t, DictType):
+        k, v = map_parts(t.key, fn), map_parts(t.value, fn)
+        return t if k is t.key and v is t.value else DictType(k, v)
+    if isinstance(t, SetType):
+        k = map_parts(t.key, fn)
+        return t if k is t.key else SetType(k)
+    return t
 
 
 def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
     """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
-    array, a dict or set, an optional (`opt[i64]`: None or a value), or a tuple of them (not
-    None). Without `tables_and_optionals`, not dicts, sets or optionals (`is_field_type`)."""
+    array, a dict or set, a class instance, an optional (`opt[i64]`: None or a value; `opt` of
+    an instance), or a tuple of them (not None). Without `tables_and_optionals`, not dicts,
+    sets or optionals other than of instances (`is_field_type`)."""
     if isinstance(t, OptionalType):
-        return tables_and_optionals and is_optional_value(t.value)
+        return isinstance(t.value, (ClassType, ClassRef)) or tables_and_optionals and is_optional_value(t.value)
+    if isinstance(t, ClassRef):
+        return True
     if isinstance(t, TupleType):
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
@@ -431,8 +428,9 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
 
 def is_field_type(t: Type) -> bool:
     """Whether a field of a class instance (`ClassType`) may be of type `t`: a number, str,
-    list, array or tuple of them, a dict or a set."""
-    return is_list_element(t, False) or isinstance(t, HashType)
+    list, array, instance (or None: a field no construction has given anything else yet) or
+    tuple of them, a dict or a set."""
+    return is_list_element(t, False) or isinstance(t, (HashType, NoneType))
 
 
 class HashType(Type):
@@ -669,3 +667,7 @@ def is_convertible(src: Type, dst: Type) -> bool:
     if isinstance(src, ComplexType) and not isinstance(dst, ComplexType):
         return False            # a complex number has no real value (float(1j) raises)
     return src.is_numeric() and dst.is_numeric()
+
+
+# Class instances (docs/records.md) live in their own module; the names are this module's too.
+from script.ir.instances import ClassRef, ClassType, contents, instances, map_fields  # noqa: E402

@@ -337,9 +337,9 @@ def _check_view(i: Instr, types: list) -> None:
 def _check_list_op(i: Instr, name: str, types: list) -> None:
     """The list ops (ops.py): `list_new` gives a list; the others take a list first, then
     an i64 index or length (`list_set`: the element type's value before the index)."""
-    if name == "list_new":
+    if name in ("list_new", "list_null"):
         if types or not isinstance(i.type, T.ListType):
-            _fail(f"list_new takes nothing and gives a list, not {i.type}", i)
+            _fail(f"{name} takes nothing and gives a list, not {i.type}", i)
         return
     lst = types[0] if types else None
     if not isinstance(lst, T.ListType):

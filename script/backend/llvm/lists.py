@@ -15,8 +15,9 @@ the list: each slot counts one reference, a slot not yet written is all zeros (a
 an array without owner: counting it does nothing). So for such element types `list_set`
 counts the new value and releases the old one (`replace_item`), `list_resize` releases the
 elements it drops and zeroes the slots it adds, and the last decref releases every element
-before freeing the data (helpers per element type, ``script.list.*.<elem>``). Types are
-trees, so a list never holds itself and releasing ends.
+before freeing the data (helpers per element type, ``script.list.*.<elem>``; a class
+instance's fields are released in a loop, not by recursion: records.py). A list never holds
+itself; an instance may, through a cycle of fields, and is then never freed.
 
 Out of memory: `list_new` gives NULL when even the object cannot be had, and `list_resize`
 of NULL fails like any resize that finds no memory. The frontend follows every `list_new`
@@ -89,6 +90,10 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType, c
     """Count a reference of `lst`; `cold`: a decref on a path that seldom runs (releasing
     what is held when an exception leaves), through a call instead of inline code, which
     would otherwise be copied into every such path of a function holding many lists."""
+    if kind == "decref" and isinstance(t, T.ClassType):
+        from script.backend.llvm import records
+        records.decref(m, b, lst, t)        # (no recursion: records.py)
+        return
     if kind == "decref" and _managed(t.elem):
         b.call(_managed_decref_helper(m, t.elem), [lst])
         return

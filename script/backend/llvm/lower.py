@@ -26,7 +26,7 @@ from script.backend.llvm.abi import (
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
     RAISING_OPS, WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
-from script.backend.llvm.builder import Builder, NativeModule
+from script.backend.llvm.builder import NULL, Builder, NativeModule
 
 
 @dataclass
@@ -398,6 +398,9 @@ class FunctionLowering:
 
     def _op_list_new(self, i: Instr):
         return lists.new(self.m, self.b)
+
+    def _op_list_null(self, i: Instr):
+        return NULL
 
     def _op_list_len(self, i: Instr):
         return lists.length(self.b, self.value(i.operands[0]))

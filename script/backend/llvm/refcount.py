@@ -42,7 +42,7 @@ from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
 _CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new", "str_new", "str_py", "str_char", "str_concat", "catch",
+_FRESH = ("alloc", "call", "tuple", "list_new", "list_null", "str_new", "str_py", "str_char", "str_concat", "catch",
           "exception")
 # Ops that take over an operand's reference and look at its count (`str_concat` appends in
 # place to a string only it holds): the increfs of a value live after them come first.
