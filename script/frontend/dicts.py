@@ -89,12 +89,13 @@ class DictLowering:
         t = _hinted_type(node, hint)
         if any(is_pending(p) and p.node is node for p in _parts(t)):
             return t
-        return self.resolve_pending_table(t)       # (also a table aliased to another: `alias_pending`)
+        return self.resolve_pending_table(t, node)     # (also a table aliased to another: `alias_pending`)
 
-    def resolve_pending_table(self, t: T.HashType) -> T.HashType:
+    def resolve_pending_table(self, t: T.HashType, made_at=None) -> T.HashType:
         """`resolve_pending` of a table type: a table of unknown types that has a hint by now
         (the inner `{}` of `d.setdefault(k, {})[j] = v`) takes it; the parts of a known one
-        are resolved in turn (`dict[i64, list[?]]`)."""
+        are resolved in turn (`dict[i64, list[?]]`). `made_at`: the node of the table `t` is
+        (its values may be instances holding it: `tie_knot`)."""
         pending = [p for p in _parts(t) if is_pending(p)]
         if pending:
             node = pending[0].node
@@ -114,7 +115,9 @@ class DictLowering:
         key = self.resolve_pending(t.key)
         if isinstance(t, T.SetType):
             return t if key is t.key else T.SetType(key)
-        value = self.resolve_pending(tie_knot(t.value, PendingPart(node, "value"), {PendingPart(node, "key"): key}))
+        value = t.value if made_at is None else tie_knot(
+            t.value, PendingPart(made_at, "value"), {PendingPart(made_at, "key"): key})
+        value = self.resolve_pending(value)
         return t if key is t.key and value is t.value else T.DictType(key, value)
 
     def settle_pending_tables(self) -> None:
