@@ -19,27 +19,31 @@ from script.named_instance import lookup_class
 _RECEIVERS = (T.ListType, T.HashType, T.StrType)
 
 
-def _uses(info) -> dict:
-    """Per local name of `info`'s function: [times assigned, loads not as a call's callee]."""
-    cached = info.__dict__.get("_bound_method_uses")
-    if cached is not None:
-        return cached
+def name_uses(info, kind: str, allowed) -> dict:
+    """Per local name of `info`'s function: [times assigned, loads other than the Name nodes
+    `allowed(node)` yields ids of] (cached per `kind`)."""
+    cache = info.__dict__.setdefault("_name_uses", {})
+    if kind in cache:
+        return cache[kind]
+    ok = {i for n in ast.walk(info.node) for i in allowed(n)}
     uses: dict = {}
-    callees = set()
-    for n in ast.walk(info.node):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
-            callees.add(id(n.func))
     for n in ast.walk(info.node):
         if isinstance(n, ast.Name):
             u = uses.setdefault(n.id, [0, 0])
             if not isinstance(n.ctx, ast.Load):
                 u[0] += 1
-            elif id(n) not in callees:
+            elif id(n) not in ok:
                 u[1] += 1
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Name):
             uses.setdefault(n.target.id, [0, 0])[0] += 1
-    info.__dict__["_bound_method_uses"] = uses
+    cache[kind] = uses
     return uses
+
+
+def _uses(info) -> dict:
+    """[times assigned, loads not as a call's callee] per local name."""
+    return name_uses(info, "called", lambda n: (id(n.func),) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Name) else ())
 
 
 def hold_bound_method(low, node: ast.Assign) -> bool:

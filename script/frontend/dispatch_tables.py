@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.bound_methods import _uses
+from script.frontend.bound_methods import name_uses
 from script.ir import types as T
 from script.ir.core import Const
 from script.ir.ops import ExcInfo
@@ -24,26 +24,14 @@ from script.ir.ops import ExcInfo
 def _table_uses(info) -> dict:
     """Per local name of `info`'s function: [assignments, loads other than `name[k](...)` or
     the right side of `in`/`not in`]."""
-    cached = info.__dict__.get("_dispatch_uses")
-    if cached is not None:
-        return cached
-    allowed = set()
-    for n in ast.walk(info.node):
+    def allowed(n):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Name):
-            allowed.add(id(n.func.value))
-        elif isinstance(n, ast.Compare):
-            allowed.update(id(c) for op, c in zip(n.ops, n.comparators)
-                           if isinstance(op, (ast.In, ast.NotIn)) and isinstance(c, ast.Name))
-    uses: dict = {}
-    for n in ast.walk(info.node):
-        if isinstance(n, ast.Name):
-            u = uses.setdefault(n.id, [0, 0])
-            if not isinstance(n.ctx, ast.Load):
-                u[0] += 1
-            elif id(n) not in allowed:
-                u[1] += 1
-    info.__dict__["_dispatch_uses"] = uses
-    return uses
+            return (id(n.func.value),)
+        if isinstance(n, ast.Compare):
+            return tuple(id(c) for op, c in zip(n.ops, n.comparators)
+                         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(c, ast.Name))
+        return ()
+    return name_uses(info, "dispatch", allowed)
 
 
 def _is_function(low, node) -> bool:
@@ -66,8 +54,7 @@ def hold_dispatch_table(low, node: ast.Assign) -> bool:
     d, name = node.value, node.targets[0].id
     if not d.keys or any(not (isinstance(k, ast.Constant) and type(k.value) in (str, int)) for k in d.keys):
         return False
-    if _table_uses(low.info).get(name, [0, 0]) != [1, 0] or name in _uses(low.info) and \
-            _uses(low.info)[name][0] != 1:
+    if _table_uses(low.info).get(name, [0, 0]) != [1, 0]:
         return False
     if not all(_is_function(low, v) for v in d.values):
         return False
