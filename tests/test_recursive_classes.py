@@ -284,3 +284,9 @@ def test_saved_and_cached(tmp_path):
         outs += out.stdout.split()
     assert outs == ["6", "6", "9"]
     assert os.listdir(tmp_path / "cache")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 8))
+def test_list_display_of_fields_that_may_be_none(n):
+    check_all_levels(K.children_sum, n)

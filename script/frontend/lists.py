@@ -354,7 +354,7 @@ class ListLowering:
     def expr_List(self, node: ast.List) -> Value:
         if has_star(node.elts):
             return self.starred_list(node)          # star_displays.py
-        values = [self.expr(e) for e in node.elts]
+        values = [self.expr_opt(e) for e in node.elts]     # (a value that may be None stays whole)
         if not values:
             return self.list_of_unknown(node)
         elem = self.element_type([v.type for v in values], node)
