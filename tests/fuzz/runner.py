@@ -172,6 +172,9 @@ KNOWN = (
     ("compile_error", r"range\(\) arg 3 must not be zero",
      "a step that folds to 0 is a compile-time error, where CPython raises ValueError only if "
      "the loop runs"),
+    ("compile_error", r"integer constant expression .* does not fit in 64 bits",
+     "an int constant expression beyond 64 bits is a compile-time error (compiled ints are "
+     "int64, docs/integers.md), where CPython computes it only if the line runs"),
 )
 
 
