@@ -171,9 +171,9 @@ class FancyIndexLowering:
         return idx_dims, stretch, others[:first] + idx_dims + others[first:]
 
     def check_plan(self, plan: IndexPlan, idx_dims: list[Value], node) -> None:
-        """NumPy's bounds check of every index, array by array, each in memory order (a 1-d
-        index of negative stride walked backwards), so the bad index named is NumPy's; none
-        where the index arrays broadcast to nothing (`idx_dims` holds a 0), as in NumPy."""
+        """NumPy's bounds check of every index, array by array, each in C order (also a 1-d
+        index of negative stride, as NumPy 2.4 walks it), so the bad index named is NumPy's;
+        none where the index arrays broadcast to nothing (`idx_dims` holds a 0), as in NumPy."""
         if not self.boundscheck:
             return
         loc = self.loc(node)
@@ -190,20 +190,9 @@ class FancyIndexLowering:
         for index, axis, shown in zip(plan.index, plan.axes, plan.shown):
             n = self.emit("dim", [plan.view], T.I64, axis, loc)
             dims = self.dims_of(index, node)
-            if len(dims) == 1:
-                backwards = self.cmp("lt", self.emit("stride", [index], T.I64, 0, loc), Const(0, T.I64), node)
-                last = self.emit("sub", [dims[0], Const(1, T.I64)], T.I64, None, loc)
 
-                def at(pos, index=index, backwards=backwards, last=last):
-                    k = self.emit("select", [backwards, self.emit("sub", [last, pos[0]], T.I64, None, loc), pos[0]],
-                                  T.I64, None, loc)
-                    return [k]
-            else:
-                def at(pos):
-                    return pos
-
-            def check(pos, index=index, n=n, shown=shown, at=at):
-                i = self.coerce(self.emit("load", [index, *at(pos)], index.type.dtype, None, loc), T.I64, node)
+            def check(pos, index=index, n=n, shown=shown):
+                i = self.coerce(self.emit("load", [index, *pos], index.type.dtype, None, loc), T.I64, node)
                 j = self.wrap_index(i, n, node)
                 bad = self.emit("or", [self.cmp("lt", j, Const(0, T.I64), node), self.cmp("ge", j, n, node)],
                                 T.BOOL, None, loc)

@@ -75,13 +75,22 @@ def _outcome(fn, args, reference: bool):
 
 
 def same_array(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal elements (NaN equal to NaN, zeros' signs counted), floats within 2 ulps: NumPy's
+    SIMD kernels (`power`, and the transcendentals) on CPUs with AVX-512 are that far off the
+    correctly rounded result (libm's, for float64) compiled code gives."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
     if a.dtype.kind != "f":
         return bool(np.array_equal(a, b))
     nan_a, nan_b = np.isnan(a), np.isnan(b)
-    return bool(np.array_equal(nan_a, nan_b) and np.array_equal(a[~nan_a], b[~nan_b])
-                and np.array_equal(np.signbit(a[~nan_a]), np.signbit(b[~nan_b])))
+    x, y = a[~nan_a], b[~nan_b]
+    if not (np.array_equal(nan_a, nan_b) and np.array_equal(np.signbit(x), np.signbit(y))):
+        return False
+    if np.array_equal(np.isinf(x), np.isinf(y)):
+        finite = np.isfinite(x)
+        ulp = np.spacing(np.maximum(np.abs(x[finite]), np.abs(y[finite])))
+        return bool(np.array_equal(x[~finite], y[~finite]) and np.all(np.abs(x[finite] - y[finite]) <= 2 * ulp))
+    return False
 
 
 APPROX_REL = 1e-5          # a few float32 ulps; float64 values from exp/log/tanh, BLAS products
@@ -96,6 +105,15 @@ def close_array(a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.array_equal(a, b))
     return bool(np.allclose(a, b, rtol=APPROX_REL, atol=APPROX_ABS, equal_nan=True)
                 and np.array_equal(np.isinf(a), np.isinf(b)))
+
+
+def same_result(a, b) -> bool:
+    """`difftest.same_value`, with arrays (also inside tuples) compared by `same_array`."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and same_array(a, b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(map(same_result, a, b))
+    return same_value(a, b)
 
 
 def close_value(a, b) -> bool:
@@ -131,7 +149,7 @@ def same_outcome(want, got, approx: bool = False, before: list | None = None) ->
     if w[0] == "complex":
         return g[0] == "raise" and g[1] == "ValueError"
     if w[0] == "ok" and g[0] == "ok":
-        return close_value(w[1], g[1]) if approx else same_value(w[1], g[1])
+        return close_value(w[1], g[1]) if approx else same_result(w[1], g[1])
     return w == g
 
 
@@ -172,6 +190,9 @@ KNOWN = (
     ("compile_error", r"range\(\) arg 3 must not be zero",
      "a step that folds to 0 is a compile-time error, where CPython raises ValueError only if "
      "the loop runs"),
+    ("mismatch", r"CPython \('complex',\)( arrays .*)?, compiled \('ok'",
+     "a negative number to a fractional power is complex in CPython and a ValueError compiled "
+     "(docs: differences by design); an `except` that catches the ValueError hides it"),
     ("compile_error", r"integer constant expression .* does not fit in 64 bits",
      "an int constant expression beyond 64 bits is a compile-time error (compiled ints are "
      "int64, docs/integers.md), where CPython computes it only if the line runs"),
