@@ -164,7 +164,9 @@ r = mod.f(1 + 1j, 5)
 spec = next(iter(mod.f._specializations.values()))
 print(json.dumps([repr(r), isinstance(spec, LoadedSpecialization)]))
 """
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    # (no .pyc: mod.py is rewritten below by an edit of the same size, likely within the same
+    # second, and Python's bytecode cache would then give the old module)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), PYTHONDONTWRITEBYTECODE="1")
 
     def run():
         r = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True, text=True,

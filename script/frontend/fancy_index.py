@@ -170,10 +170,11 @@ class FancyIndexLowering:
         first = plan.axes[0]
         return idx_dims, stretch, others[:first] + idx_dims + others[first:]
 
-    def check_plan(self, plan: IndexPlan, idx_dims: list[Value], node) -> None:
-        """NumPy's bounds check of every index, array by array, each in C order (also a 1-d
-        index of negative stride, as NumPy 2.4 walks it), so the bad index named is NumPy's;
-        none where the index arrays broadcast to nothing (`idx_dims` holds a 0), as in NumPy."""
+    def check_plan(self, plan: IndexPlan, idx_dims: list[Value], node, memory_order: bool = False) -> None:
+        """NumPy's bounds check of every index, array by array, each in C order for a read and
+        in memory order for a store (`memory_order`: a 1-d index of negative stride walked
+        backwards), as NumPy 2.4 walks them, so the bad index named is NumPy's; none where the
+        index arrays broadcast to nothing (`idx_dims` holds a 0), as in NumPy."""
         if not self.boundscheck:
             return
         loc = self.loc(node)
@@ -181,18 +182,29 @@ class FancyIndexLowering:
             empty: Value = Const(False, T.BOOL)
             for d in idx_dims:
                 empty = self.emit("or", [empty, self.cmp("eq", d, Const(0, T.I64), node)], T.BOOL, None, loc)
-            self.when(self.emit("not", [empty], T.BOOL, None, loc), lambda: self.check_indices(plan, node), node)
+            self.when(self.emit("not", [empty], T.BOOL, None, loc),
+                      lambda: self.check_indices(plan, node, memory_order), node)
             return
-        self.check_indices(plan, node)
+        self.check_indices(plan, node, memory_order)
 
-    def check_indices(self, plan: IndexPlan, node) -> None:
+    def check_indices(self, plan: IndexPlan, node, memory_order: bool = False) -> None:
         loc = self.loc(node)
         for index, axis, shown in zip(plan.index, plan.axes, plan.shown):
             n = self.emit("dim", [plan.view], T.I64, axis, loc)
             dims = self.dims_of(index, node)
+            if memory_order and len(dims) == 1:
+                backwards = self.cmp("lt", self.emit("stride", [index], T.I64, 0, loc), Const(0, T.I64), node)
+                last = self.emit("sub", [dims[0], Const(1, T.I64)], T.I64, None, loc)
 
-            def check(pos, index=index, n=n, shown=shown):
-                i = self.coerce(self.emit("load", [index, *pos], index.type.dtype, None, loc), T.I64, node)
+                def at(pos, backwards=backwards, last=last):
+                    return [self.emit("select", [backwards, self.emit("sub", [last, pos[0]], T.I64, None, loc),
+                                                 pos[0]], T.I64, None, loc)]
+            else:
+                def at(pos):
+                    return pos
+
+            def check(pos, index=index, n=n, shown=shown, at=at):
+                i = self.coerce(self.emit("load", [index, *at(pos)], index.type.dtype, None, loc), T.I64, node)
                 j = self.wrap_index(i, n, node)
                 bad = self.emit("or", [self.cmp("lt", j, Const(0, T.I64), node), self.cmp("ge", j, n, node)],
                                 T.BOOL, None, loc)
@@ -277,7 +289,7 @@ class FancyIndexLowering:
 
             def element(pos):
                 return v
-        self.check_plan(plan, idx_dims, node)
+        self.check_plan(plan, idx_dims, node, memory_order=True)
 
         def put(pos):
             x = element(pos)
