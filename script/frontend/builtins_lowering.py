@@ -262,10 +262,10 @@ class CallLowering:
             bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
             if bound is not None:
                 return bound
-        if numba_python_function(obj) is not None:     # an @njit function (numba_compat.py)
-            return self.call_script(self.ctx.info_for(numba_python_function(obj)), node)
-        if cached_function(obj) is not None:       # a module-level functools.cache (memo.py)
-            return self.call_script(self.ctx.info_for(cached_function(obj)), node)
+        # an @njit function (numba_compat.py), a module-level functools.cache (memo.py)
+        wrapped = numba_python_function(obj) or cached_function(obj)
+        if wrapped is not None:
+            return self.call_script(self.ctx.info_for(wrapped), node)
         if isinstance(obj, types.FunctionType):
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
