@@ -53,10 +53,12 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
 
     def wrap(f):
-        from script.frontend.memo import cached_function
-        from script.frontend.numba_compat import numba_python_function
-        # functools.cache/lru_cache (memoized in compiled code), numba.njit (compiled from its source)
-        f = cached_function(f) or numba_python_function(f) or f
+        # (checked here, not through frontend/memo.py's cached_function, which imports ast: a
+        # cache hit decorates too and imports nothing it need not, tests/test_loader.py)
+        if type(f).__name__ == "_lru_cache_wrapper" and hasattr(getattr(f, "__wrapped__", None), "__code__"):
+            f = f.__wrapped__       # functools.cache/lru_cache: memoized in compiled code (frontend/memo.py)
+        elif (type(f).__module__ or "").startswith("numba") and hasattr(getattr(f, "py_func", None), "__code__"):
+            f = f.py_func           # a numba.njit function: compiled from its source (frontend/numba_compat.py)
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
