@@ -58,6 +58,9 @@ class _Methods:
         With several specializations, all are shown unless `signature` picks one (a tuple of
         argument types or values' types, e.g. ``(float, int)``)."""
         specs = self._specializations
+        key = None if specs or self.__dict__.get("py_func") is None else signature_before_call(self)
+        if key is not None:
+            _specialization_for(self, key)      # annotated, never called: its annotations' types
         if not specs:
             raise ValueError(f"{self.__name__} has no compiled specialization yet: call it first "
                              "or annotate its parameters")
@@ -149,9 +152,14 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
         def no_match(*args, **kwargs):
             raise TypeError(_type_error(obj, info, args))
         d["_packed"] = new_instance(plain_function_type(), no_match)
-    if info.is_annotated and _deferred is None:
-        _specialization_for(obj, tuple(info.param_types))
-    return obj
+    return obj      # compiled on the first call, annotated or not: the module has run by then
+
+
+def signature_before_call(obj) -> tuple | None:
+    """The argument types to compile `obj` for when no call has chosen them (`script.save`,
+    `scriptc check`): its annotations', where every parameter has one naming a type."""
+    info = function_info(obj)
+    return tuple(info.param_types) if info.is_annotated else getattr(info, "hinted_signature", None)
 
 
 def function_info(obj):
@@ -239,7 +247,7 @@ def _make_fallback(obj, info=None, make_signature=None):
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"{info.name}(): {e}") from None
+            raise TypeError(_binding_error(obj, info, e, args, kwargs)) from None
         bound.apply_defaults()
         values = list(bound.arguments.values())
         key, coerced = _types_for(obj, info, values)
@@ -255,6 +263,19 @@ def _make_fallback(obj, info=None, make_signature=None):
             _reentry.active = False
 
     return fallback
+
+
+def _binding_error(obj, info, error: TypeError, args, kwargs) -> str:
+    """CPython's own text for arguments that do not bind (``f() missing 1 required positional
+    argument: 'b'``): the Python function is called with them, which fails before its body
+    runs, as the binding did. A saved function, which has none, words it as `inspect` does."""
+    py_func = obj.__dict__.get("py_func")
+    if py_func is not None:
+        try:
+            py_func(*args, **kwargs)
+        except TypeError as e:
+            return str(e)
+    return f"{info.name}(): {error}"
 
 
 def numpy_scalar_params(annotations, arg_types) -> tuple:
@@ -305,7 +326,10 @@ def _compile_for(obj, info, key: tuple, values: list) -> None:
 
 def _types_for(obj, info, values):
     types, coerced = [], []
-    for name, ann, value in zip(info.param_names, info.param_types, values):
+    hints = getattr(info, "param_hints", info.param_types)
+    for name, ann, hint, value in zip(info.param_names, info.param_types, hints, values):
+        if ann is None and hint is not None and _types_empty(hint, value):
+            ann = hint      # `xs: list[float]` given []: the annotation types the empty list
         if ann is not None:
             try:
                 coerced.append(to_python_value(ann, value))
@@ -322,6 +346,19 @@ def _types_for(obj, info, values):
         types.append(t)
         coerced.append(to_python_value(t, value, numpy_scalars=True))
     return tuple(types), coerced
+
+
+def _types_empty(hint, value) -> bool:
+    """Whether annotation `hint` gives the types an empty container argument `value` lacks
+    (`[]`, `[[]]`, `{}`, `set()`: values whose own type `typeof` guesses)."""
+    t = typeof(value)
+    if t is None or type(t) is not type(hint) or not empty_argument_types(value, t):
+        return False
+    try:
+        to_python_value(hint, value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _describe_value(v) -> str:

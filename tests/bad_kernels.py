@@ -131,10 +131,6 @@ def return_none_and_list(x):
     # falls off the end (after the last statement): returns None; a list has no optional
 
 
-def bad_annotation(x: bytes):  # error: unsupported type annotation
-    return x
-
-
 def float_bitwise(x):
     return x & 1.5  # error: not defined on floats
 

@@ -90,9 +90,9 @@ def calls_helper(x: int) -> int:
     return helper(x)
 '''
 
+# wrong_return and bad_annotation compile: annotations are hints, as in CPython (an int
+# annotation on a float result, a type the compiler does not know).
 BAD_ERRORS = [("11:5", "'with' statements are not supported"),
-              ("19:5", "returns f64, but is annotated to return i64"),
-              ("23:23", "unsupported type annotation 'bytes'"),
               ("33:12", "unsupported operand types for this operator: i64 and dict[i64, dict[i64, i64]]")]
 
 
@@ -123,7 +123,8 @@ def work(tmp_path_factory):
 
         @script.script
         def f(x: int) -> int:
-            return {x: [1]}[x]
+            with open("f"):
+                return x
 
         f(3)
         '''))
@@ -259,7 +260,6 @@ def test_dump_reports_compile_errors_and_goes_on(work):
     (("poly", "--sig", "f64"), "gives 1 type(s), but poly(x, k) takes 2"),
     (("poly", "--sig", "(f64, i64"), "missing ')'"),
     (("poly", "--sig", "f64[1], i64"), "an array type is written f64[:]"),
-    (("collatz", "--sig", "collatz=float"), "annotated int, not float"),
     (("--sig", "nosuch=f64"), "no function 'nosuch'"),
     (("collatz", "--sig", "poly=f64, i64"), "not among the functions"),
     (("nosuch",), "quick.py has no function 'nosuch' (its @script functions: collatz, poly)"),
@@ -269,6 +269,11 @@ def test_dump_reports_compile_errors_and_goes_on(work):
 def test_bad_signatures_and_names(work, args, message):
     p = run("dump", "quick.py", *args, cwd=work, check_rc=2)
     assert message in p.stderr, p.stderr
+
+
+def test_a_signature_other_than_the_annotations_compiles(work):
+    p = run("dump", "quick.py", "collatz", "--sig", "collatz=float", "--stage", "ssa", cwd=work, check_rc=0)
+    assert "func @collatz.f64(%0: f64)" in p.stdout      # annotations are hints, as in CPython
 
 
 def test_signature_spellings_agree(work):
@@ -308,7 +313,7 @@ def test_check_reports_every_error_in_order(work):
     for _, text in BAD_ERRORS:
         assert text in p.stderr
     assert "untyped(a, b) not checked" in p.stderr
-    assert p.stdout == "4 errors in 1 file (4 signatures checked)\n"
+    assert p.stdout == "2 errors in 1 file (4 signatures checked)\n"
     p = run("check", "bad.py", "--sig", "untyped=int, int", cwd=work, check_rc=1)
     assert "bad.py:29:16: name 'undefined_name' is not defined" in p.stderr
     assert "not checked" not in p.stderr

@@ -198,8 +198,8 @@ def _with_signatures(target: Target, sigs: list[SigOption]) -> Target:
     bare = [s for s in sigs if s.func is None]
     if named:
         target.keys = [_fit(target, s) for s in named]
-    elif info.is_annotated:
-        target.keys = [tuple(info.param_types)]
+    elif info.is_annotated or getattr(info, "hinted_signature", None) is not None:
+        target.keys = [tuple(info.param_types) if info.is_annotated else info.hinted_signature]
         if bare:
             target.notes.append(f"note: --sig {bare[0].text!r} ignored for {target.name}, which is "
                                 "annotated")

@@ -42,6 +42,7 @@ class Kernel:
             check_arch(arch)
         with COMPILE_LOCK:
             self._info = CONTEXT.info_for(py_func)
+            self._info.bind_annotations()     # a kernel's are its signature, as in CUDA C
         self.py_func = py_func
         self.arch = arch
         self.boundscheck = boundscheck

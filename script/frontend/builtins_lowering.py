@@ -19,7 +19,7 @@ import sys
 import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
-from script.frontend.callee_hints import pass_pending
+from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.itertools_calls import is_more_itertools
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -437,7 +437,10 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         types = []
         args = []
-        for v, ann, pname in zip(bound, info.param_types, names):
+        hints = getattr(info, "param_hints", info.param_types)
+        for v, ann, hint, pname in zip(bound, info.param_types, hints, names):
+            if ann is None and hint is not None and pending_parts(v.type):
+                ann = hint          # `f([])` of `xs: list[float]`: the hint types the empty list
             pass_pending(self, v.type, ann)        # callee_hints.py
             want = ann if ann is not None else v.type
             if ann is not None and not T.is_convertible(v.type, ann):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
-from script.frontend.source import FunctionInfo, _assigned_names, all_params
+from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -78,8 +78,9 @@ class NestedFunctionInfo(FunctionInfo):
                 raise CompileError("a default of a nested function must be a constant here",
                                    self.loc(default)) from None
         self.any_array_params = set()
-        self.param_types = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
+        self.param_hints = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
             a.arg, a.annotation) for a in all_params(node)] + ([None] if self.kwarg else [])
+        self.param_types = [binding_annotation(t) for t in self.param_hints]     # source.py
         self.return_type = self._annotation("return", node.returns) if node.returns is not None else None
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = False

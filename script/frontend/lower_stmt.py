@@ -60,7 +60,7 @@ from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.random_calls import assign_default_rng
 from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
-from script.frontend.typeinfer import is_open_annotation, type_from_annotation
+from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
@@ -112,7 +112,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
-        self.ret_type: T.Type | None = info.return_type or hints.get(("ret", None))
+        # The return annotation is a first guess (it types `return []` and recursive calls),
+        # given up for the returns' own types where a value would change (do_return).
+        annotated = None if hints.get(("ret", "unannotated")) else info.return_type
+        self.ret_annotated = annotated is not None
+        self.ret_type: T.Type | None = annotated or hints.get(("ret", None))
         self.used_ret_hint = False
         self.locals = info.local_names
         self.counter = 0
@@ -308,6 +312,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         return value
 
     def assign_name(self, name: str, value: Value, node) -> None:
+        if name in self.declared and not keeps_python_value(value.type, self.declared[name]) \
+                and not isinstance(value.type, Unknown):
+            # `x: float = 0` holds the int 0 in CPython: the annotation was a hint, and the
+            # name is typed by its values from here on, as an unannotated one.
+            del self.declared[name]
         if name in self.declared:
             want = self.declared[name]
             self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
@@ -534,25 +543,24 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.error("annotations are only supported on simple names", node.target)
         t = self.annotation_type(node.annotation)
         name = node.target.id
-        if name in self.declared and self.declared[name] != t:
-            self.error(f"'{name}' was declared {self.declared[name]} before", node)
         if t is not None:               # (`g: Dict[int, set] = {}`: typed by its stores)
             self.declared[name] = t
+        else:
+            self.declared.pop(name, None)
         if node.value is not None:
             value = self.expr_opt(node.value)
             self.note_default_table(node.target, node.value)
             self.note_bounded_deque(node.target, node.value)
             self.assign_name(name, value, node)
 
-    def annotation_type(self, ann_node) -> T.Type:
+    def annotation_type(self, ann_node) -> T.Type | None:
+        """The type a local's annotation names, None for one that names no type the compiler
+        knows (`Any`, `int | str`, a name it cannot evaluate): a hint CPython ignores too."""
         try:
             ann = self.info.eval_annotation(ann_node)
-        except Exception as e:   # noqa: BLE001 - any failure is the user's annotation
-            self.error(f"cannot evaluate the annotation: {e}", ann_node)
-        t = type_from_annotation(ann)
-        if t is None and not is_open_annotation(ann):
-            self.error(f"unsupported type annotation {ast.unparse(ann_node)!r}", ann_node)
-        return t
+        except Exception:   # noqa: BLE001 - CPython never evaluates a local's annotation
+            return None
+        return type_from_annotation(ann)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:
         if not isinstance(node.target, ast.Name):
@@ -695,11 +703,14 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         want = self.ret_type
         if value.type != want:
             u = T.unify(want, value.type)
-            if self.info.return_type is not None:
-                if u != want:
-                    what = "reaches its end (returning None)" if implicit else f"returns {value.type}"
-                    self.error(f"function '{self.info.name}' {what}, but is annotated to return "
-                               f"{want}", node)
+            if self.ret_annotated:
+                if not keeps_python_value(value.type, want):
+                    # CPython returns the value as it is (`-> float` returning an int gives
+                    # the int): the annotation was a hint; the returns type the result.
+                    self.hints[("ret", "unannotated")] = True
+                    self.hints_changed = True
+                    from script.frontend.ssa_builder import Restart
+                    raise Restart()
             elif u is None:
                 if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                     self.error(f"function '{self.info.name}' returns {want} on one path and "
@@ -1033,3 +1044,24 @@ def _describe(obj) -> str:
     if callable(obj):
         return "a function"
     return f"a {type(obj).__name__}"
+
+
+def keeps_python_value(have: T.Type, want: T.Type) -> bool:
+    """Whether a value of type `have` converted to `want` is still the same Python object to
+    its reader: wrapped in an optional, or a container whose parts were not typed yet (`[]`)
+    given types; not an int made a float, a bool an int, or a list of ints one of floats."""
+    if have == want:
+        return True
+    if isinstance(want, T.OptionalType):
+        inner = have.value if isinstance(have, T.OptionalType) else have
+        return isinstance(have, T.NoneType) or keeps_python_value(inner, want.value)
+    if isinstance(have, T.ListType) and isinstance(want, T.ListType) and type(have) is type(want):
+        return keeps_python_value(have.elem, want.elem)
+    if isinstance(have, T.DictType) and isinstance(want, T.DictType):
+        return keeps_python_value(have.key, want.key) and keeps_python_value(have.value, want.value)
+    if isinstance(have, T.SetType) and isinstance(want, T.SetType):
+        return keeps_python_value(have.key, want.key)
+    if isinstance(have, T.TupleType) and isinstance(want, T.TupleType) and type(have) is type(want):
+        return len(have.elems) == len(want.elems) and all(map(keeps_python_value, have.elems, want.elems))
+    return not isinstance(have, (T.BoolType, T.IntType, T.FloatType, T.ComplexType, T.StrType,
+                                 T.NoneType, T.ArrayType, T.TupleType, T.HashType, T.ListType))

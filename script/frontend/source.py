@@ -17,6 +17,14 @@ from script.frontend.typeinfer import is_open_annotation, is_table_argument_valu
 from script.ir import types as T
 
 
+def binding_annotation(t: T.Type | None) -> T.Type | None:
+    """`t` where an annotation binds its parameter's type: a scalar width no Python value has
+    (`script.i32`, `numpy.float32`), which converts what the call passes; None for a hint."""
+    if isinstance(t, T.IntType) and t != T.I64 or t == T.F32:
+        return t
+    return None
+
+
 class FunctionInfo:
     def __init__(self, py_func):
         self.py_func = py_func
@@ -51,8 +59,14 @@ class FunctionInfo:
             self.defaults[name] = value
         self.defaults.update(py_func.__kwdefaults__ or {})
         self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
-        self.param_types = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
+        # Annotations are hints, as in CPython: a call specializes on its arguments' own types
+        # (`x: float` given 1 computes with the int). `param_hints` keeps what they name, for
+        # an empty container argument (`xs: list[float]` given []) and for the signatures
+        # compiled before any call (`scriptc check`, `script.save`, the cache); only a width
+        # no Python value has (`x: script.i32`) binds the parameter (`param_types`).
+        self.param_hints = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
                             for a in all_params(node)]     # `*args`: specialized on each call's
+        self.param_types = [binding_annotation(t) for t in self.param_hints]
         # A generator's return annotation (Iterator[int], ...) describes no compiled value: its
         # body is inlined where it is iterated (generators.py).
         is_generator = code.co_flags & inspect.CO_GENERATOR
@@ -64,7 +78,14 @@ class FunctionInfo:
             memoize_nested(node, self.global_value)
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)
+        self.hinted_signature = tuple(self.param_hints) if None not in self.param_hints else None
         self.specializations: dict[tuple, object] = {}     # arg types -> IR Function (unoptimized)
+
+    def bind_annotations(self) -> None:
+        """Make every annotation bind its parameter (a kernel's: `script.kernel`), not only
+        the widths no Python value has."""
+        self.param_types = list(self.param_hints)
+        self.is_annotated = all(t is not None for t in self.param_types)
 
     def synthetic_loop(self, node) -> ast.For:
         """An empty `for` standing for a loop the compiler makes for `node` (a reduction, a
@@ -85,12 +106,15 @@ class FunctionInfo:
                                "(*args parameters are)", self.loc(a.kwarg))
 
     def _annotation(self, name: str, ann_node) -> T.Type | None:
+        """The type a parameter's or the return's annotation names, None where it names none
+        the compiler can use (`Any`, `int | str`, a name it cannot evaluate): as CPython
+        ignores annotations, such a parameter is specialized on each call's argument."""
         if ann_node is None:
             return None
         try:
             ann = self.eval_annotation(ann_node)
-        except Exception as e:  # noqa: BLE001 - any failure is the user's annotation
-            raise CompileError(f"cannot evaluate the annotation of '{name}': {e}", self.loc(ann_node)) from None
+        except Exception:  # noqa: BLE001 - CPython never evaluates a hint it does not need
+            return None
         if getattr(ann, "__name__", None) == "ndarray" and getattr(ann, "__module__", None) == "numpy":
             self.any_array_params.add(name)
             return None                    # specialized on each call's array type
@@ -101,8 +125,7 @@ class FunctionInfo:
         if t is None and is_open_annotation(ann):
             return None             # `xs: list`, `Sequence[int]`: specialized on each call's argument
         if t is None:
-            raise CompileError(f"unsupported type annotation {ast.unparse(ann_node)!r} for '{name}'",
-                               self.loc(ann_node))
+            return None             # `Any`, `int | float`, `Node | None`: only a hint
         if isinstance(t, T.OptionalType) and name != "return":
             return None     # `x: Optional[T]`: specialized on each call's None or value
         if name != "return" and _has_list_valued_table(t):
