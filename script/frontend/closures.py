@@ -233,6 +233,13 @@ class ClosureLowering:
             info = self.ctx.nested_infos[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
         info.siblings = self.nested_functions       # this build's (a cached info saw an earlier one)
         self.nested_functions[node.name] = NestedFunction(info)
+        self.share_table_defaults(info)
+
+    def share_table_defaults(self, info) -> None:
+        """A defaultdict or Counter the nested function reads as a free variable keeps its
+        default there (`d[k] += 1` in a helper inserts as in CPython: default_tables.py)."""
+        self.default_calls()
+        info.free_defaults = {n: self.table_defaults[n] for n in info.free if n in self.table_defaults}
 
     def assign_lambda(self, target, value: ast.Lambda) -> bool:
         """`name = lambda ...`: defines a nested function; True when handled."""
@@ -249,6 +256,7 @@ class ClosureLowering:
 
     def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
         reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
+        self.share_table_defaults(fn.info)
         leading = [self.read_local(name, node) for name in reads]
         result = self.call_script(fn.info, node, leading=leading)
         nonlocals = getattr(fn.info, "nonlocals", ())

@@ -71,7 +71,9 @@ class DefaultTables:
     def default_calls(self) -> dict:
         if not hasattr(self, "_default_calls"):
             self._default_calls: dict = {}           # id(call node) -> (kind, factory node)
-            self.table_defaults: dict = {}          # variable name -> (kind, factory node)
+            # variable name -> (kind, factory node); a nested function's free variables
+            # start with the enclosing function's (closures.share_table_defaults)
+            self.table_defaults: dict = dict(getattr(self.info, "free_defaults", {}))
         return self._default_calls
 
     def note_default_table(self, target, value_node) -> None:

@@ -221,6 +221,10 @@ class TableMethods:
 
     def view_list(self, d: Value, what: str, node) -> Value:
         self.positional(node, what, 0)
+        return self.table_list(d, what, node)
+
+    def table_list(self, d: Value, what: str, node) -> Value:
+        """A new list of the keys, values or items of table `d` (a set's elements: keys)."""
         n, item, et = self.table_iterable(d, what, node)
         lst = self.new_list(et, n, node)
         self.fill_from(lst, Const(0, T.I64), (n, item, et), node)

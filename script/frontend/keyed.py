@@ -64,21 +64,24 @@ class KeyedLowering:
         return self.method_key(key), opts.get("reverse")
 
     def method_key(self, key):
-        """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`, the
-        same node in every build round; any other key as it is."""
+        """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`;
+        `key=d.get` (a bound method of a local): `lambda s: d.get(s)`; the same node in every
+        build round. Any other key as it is."""
         from script.frontend.lower_stmt import PyRef
         if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
             return key
         ref = self.callee_ref(key.value)
-        if not (isinstance(ref, PyRef) and ref.obj is str and callable(getattr(str, key.attr, None))):
+        unbound = isinstance(ref, PyRef) and ref.obj is str and callable(getattr(str, key.attr, None))
+        if not unbound and key.value.id not in self.info.local_names:
             return key
         made = self.info.__dict__.setdefault("_method_keys", {})
         fn = made.get(id(key))
         if fn is None:
-            arg = ast.arguments(posonlyargs=[], args=[ast.arg(arg="s")], vararg=None, kwonlyargs=[],
+            arg = ast.arguments(posonlyargs=[], args=[ast.arg(arg="$s")], vararg=None, kwonlyargs=[],
                                 kw_defaults=[], kwarg=None, defaults=[])
-            call = ast.Call(func=ast.Attribute(value=ast.Name(id="s", ctx=ast.Load()), attr=key.attr,
-                                               ctx=ast.Load()), args=[], keywords=[])
+            s = ast.Name(id="$s", ctx=ast.Load())
+            call = ast.Call(func=ast.Attribute(value=s, attr=key.attr, ctx=ast.Load()), args=[], keywords=[]) \
+                if unbound else ast.Call(func=key, args=[s], keywords=[])
             fn = made[id(key)] = ast.fix_missing_locations(ast.copy_location(ast.Lambda(args=arg, body=call), key))
             for n in ast.walk(fn):
                 ast.copy_location(n, key)

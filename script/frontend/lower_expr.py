@@ -40,6 +40,65 @@ _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
 
 
+def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:
+    """CPython's TypeError message for `x op y` with values of types `a` and `b`, when every
+    such pair raises it (`str + int`, `list - list`, `None * 2`); None when some may not. The
+    message is CPython's own: the operator is applied to sample values of the two types,
+    since its TypeError depends only on the types (`str % x` is left out: it formats)."""
+    import operator
+    fn = getattr(operator, _OPERATOR.get(op, ""), None)
+    if fn is None or op is ast.Mod and isinstance(a, T.StrType):
+        return None
+    x, y = python_sample(a), python_sample(b)
+    if x is _NO_SAMPLE or y is _NO_SAMPLE:
+        return None
+    try:
+        fn(x, y)
+    except TypeError as e:
+        return str(e)
+    except Exception:  # noqa: BLE001 - another error depends on the values, not the types
+        return None
+    return None
+
+
+_OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
+             ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "and_",
+             ast.BitOr: "or_", ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift",
+             ast.MatMult: "matmul", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_NO_SAMPLE = object()
+
+
+def python_sample(t: T.Type | None):
+    """A Python value of type `t` whose type alone decides how operators treat it: scalars,
+    None, and lists, tuples, dicts and sets of them; `_NO_SAMPLE` for any other type (an
+    array, a narrow NumPy scalar: NumPy's rules; an instance: its own methods)."""
+    if isinstance(t, T.BoolType):
+        return True
+    if t == T.I64:
+        return 3
+    if t == T.F64:
+        return 1.5
+    if t == T.C128:
+        return 1j
+    if isinstance(t, T.StrType):
+        return "s"
+    if isinstance(t, T.NoneType):
+        return None
+    if type(t) is T.TupleType:
+        parts = tuple(python_sample(e) for e in t.elems)
+        return _NO_SAMPLE if _NO_SAMPLE in parts else parts
+    if type(t) is T.ListType:
+        e = python_sample(t.elem)
+        return _NO_SAMPLE if e is _NO_SAMPLE else [e]
+    if isinstance(t, T.DictType):
+        k, v = python_sample(t.key), python_sample(t.value)
+        return _NO_SAMPLE if _NO_SAMPLE in (k, v) or isinstance(k, list) else {k: v}
+    if isinstance(t, T.SetType):
+        k = python_sample(t.key)
+        return _NO_SAMPLE if k is _NO_SAMPLE or isinstance(k, list) else {k}
+    return _NO_SAMPLE
+
+
 def const_of(value, loc=None) -> Const:
     """A literal Python scalar as a weak constant; an int from 2**63 to 2**64 - 1 is a (strong)
     u64 constant, and one beyond that an OverflowError (int_consts.py)."""
@@ -384,6 +443,9 @@ class ExprLowering(OptionalLowering):
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return self.instance_binop(op, a, b, node)                  # class_methods.py
+        refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None))
+        if refused is not None:     # `"a" + 1`: CPython's TypeError, raised where it raises it
+            return self.raise_unbound(ExcInfo("TypeError", refused.replace("%", "%%")), self.loc(node))
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
@@ -598,11 +660,34 @@ class ExprLowering(OptionalLowering):
         self.start(done)
         return result
 
+    def identity_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        """`a is b` of values neither of which is None (nor an instance: records.py): bools
+        are the two singletons; a bool is never the same object as a value of another type.
+        Ints, floats and strs are refused (which of them CPython shares, small ints, interned
+        strs, is an accident of its implementation), and so are lists: a list argument is
+        unboxed into a copy of its own, so two arguments that are one list are two here."""
+        loc = self.loc(node)
+        negate = isinstance(op, ast.IsNot)
+        kinds = (isinstance(a.type, T.BoolType), isinstance(b.type, T.BoolType))
+        if all(kinds):
+            return self.compare(ast.NotEq() if negate else ast.Eq(), a, b, node)
+        if any(kinds) and all(isinstance(v.type, (T.BoolType, T.IntType, T.FloatType, T.StrType,
+                                                  T.ComplexType, T.ListType, T.TupleType)) for v in (a, b)):
+            return Const(negate, T.BOOL)        # `n is True` of an int: never the same object
+        self.error(f"'is' between values of types {a.type} and {b.type} is not supported: CPython's "
+                   "answer depends on which objects it happens to share (use '==')", node)
+
     def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         loc = self.loc(node)
         known = self.optional_compare(op, a, b, node)
         if known is not None:
             return known
+        same_kind = type(getattr(a, "type", None)) is type(getattr(b, "type", None)) and \
+            isinstance(a.type, (T.TupleType, T.ListType))       # (element by element: the values decide)
+        refused = None if same_kind else operand_type_error(type(op), getattr(a, "type", None),
+                                                             getattr(b, "type", None))
+        if refused is not None:     # `"a" < 1`: CPython's TypeError, raised where it raises it
+            return self.raise_unbound(ExcInfo("TypeError", refused.replace("%", "%%")), loc)
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
         if isinstance(op, (ast.In, ast.NotIn)) and T.is_instance_type(b.type):
@@ -614,7 +699,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
-                self.error("'is' is only supported with None", node)
+                return self.identity_compare(op, a, b, node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
@@ -721,6 +806,20 @@ class ExprLowering(OptionalLowering):
         na, nb = len(a.type.elems), len(b.type.elems)
         result: Value = Const({"lt": na < nb, "le": na <= nb, "gt": na > nb, "ge": na >= nb}[pred], T.BOOL)
         op = {"lt": ast.Lt, "le": ast.Lt, "gt": ast.Gt, "ge": ast.Gt}[pred]()
+        for k, (ta, tb) in enumerate(zip(a.type.elems, b.type.elems)):
+            refused = None if type(ta) is type(tb) else operand_type_error(type(op), ta, tb)
+            if refused is None:
+                continue
+            # `(1, "a") < (2, 3)` is True: CPython reaches the str and the int only when every
+            # element before them is equal, and then raises; an earlier difference decides.
+            equal: Value = Const(True, T.BOOL)
+            for j in range(k):
+                xj, yj = (self.emit("extract", [v], v.type.elems[j], j, loc) for v in (a, b))
+                equal = self._and(equal, self.compare(ast.Eq(), xj, yj, node), loc)
+            self.emit("check", [equal], T.NONE, ExcInfo("TypeError", refused.replace("%", "%%")), loc)
+            na = nb = k
+            result = Const(False, T.BOOL)       # (all equal before k: raised above)
+            break
         # CPython compares elements by identity first: the same variable in both is equal,
         # even a NaN (as for `in`, `compare`).
         parts_a, parts_b = (v.operands if getattr(v, "opname", None) == "tuple" else None for v in (a, b))

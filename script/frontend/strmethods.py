@@ -90,6 +90,8 @@ class StrMethodLowering:
                 parts = self.list_of(node.args[0], node)        # "".join(dict.fromkeys(s))
             else:
                 (parts,) = self.positional(node, "join", 1)
+            if isinstance(parts.type, T.HashType):                # a dict's keys, a set's elements
+                parts = self.table_list(parts, "keys", node)
             if isinstance(parts.type, T.ListType):
                 self.merge_pending(parts.type.elem, T.STR)      # (a `[]` joined before its first store)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):

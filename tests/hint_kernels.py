@@ -1,0 +1,121 @@
+"""Functions whose annotations disagree with the values they are called with, or name types
+the compiler does not know: CPython ignores annotations, and so must compiled code
+(tests/test_annotations_as_hints.py)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from typing import Any, Optional
+
+
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+def uses_later_helper(a: int, b: float) -> float:
+    return later_helper(a, b)
+
+
+def later_helper(a: int, b: float) -> float:
+    return a ** int(b)
+
+
+def is_int(x: float) -> bool:
+    return isinstance(x, int)
+
+
+def factorial(n: int) -> int:
+    if not isinstance(n, int) or n < 0:
+        raise ValueError("factorial() only accepts non-negative integral values")
+    r = 1
+    for i in range(2, n + 1):
+        r *= i
+    return r
+
+
+def total(xs: list[int]) -> int:
+    t = 0
+    for x in xs:
+        t += x
+    return t
+
+
+def add_any(x: Any, y: int | float) -> Any:
+    return x + y
+
+
+def scaled(x: float, k: int) -> float:
+    return x * k
+
+
+def first_or_none(xs: list[int]) -> Optional[int]:
+    if xs:
+        return xs[0]
+    return None
+
+
+def local_hint(n: int):
+    x: float = 0
+    y: list[float] = [1, 2]
+    for i in range(n):
+        x = x + i
+    return x, y
+
+
+def unknown_annotation(n: "NoSuchType") -> "AlsoMissing":  # noqa: F821 - hints, never evaluated
+    return n + 1
+
+
+def empty_hinted(xs: list[float]) -> list[float]:
+    out = list(xs)
+    out.append(1.5)
+    return out
+
+
+def bools_are_singletons(flag: bool, n: int):
+    return flag is True, flag is not False, n is True, (n > 0) is True
+
+
+def join_dict_keys(n: int) -> str:
+    d = {str(i): i for i in range(n)}
+    s = {str(i * 2) for i in range(n)}
+    return ",".join(d) + "|" + ",".join(sorted(s))
+
+
+def sort_by_dict_get(words: list[str]) -> list[str]:
+    lengths = {w: len(w) * (-1) ** len(w) for w in words}
+    return sorted(words, key=lengths.get)
+
+
+def counts_in_helper(n: int):
+    d = defaultdict(int)
+
+    def bump(k):
+        d[k] += 1
+    for i in range(n):
+        bump(i % 3)
+    return d[0], d[2], d[7], len(d)
+
+
+def missing_argument(a, b):
+    return a + b
+
+
+def permutations_of(xs: list[int]) -> int:
+    return len(list(itertools.permutations(xs, 2)))
+
+
+def plus(x, y):
+    return x + y
+
+
+def less(x, y):
+    return x < y
+
+
+def times_caught(x, y):
+    try:
+        return x * y
+    except TypeError as e:
+        return "caught: " + str(e)
