@@ -270,12 +270,32 @@ def _binding_error(obj, info, error: TypeError, args, kwargs) -> str:
     argument: 'b'``): the Python function is called with them, which fails before its body
     runs, as the binding did. A saved function, which has none, words it as `inspect` does."""
     py_func = obj.__dict__.get("py_func")
-    if py_func is not None:
-        try:
-            py_func(*args, **kwargs)
-        except TypeError as e:
-            return str(e)
+    try:
+        (py_func or _stand_in(info.name, _signature_of(obj)))(*args, **kwargs)
+    except TypeError as e:
+        return str(e)
+    except Exception:  # noqa: BLE001 - a stand-in that cannot be made: inspect's words
+        pass
     return f"{info.name}(): {error}"
+
+
+def _signature_of(obj):
+    import inspect
+    d = obj.__dict__
+    return inspect.signature(d["py_func"]) if d.get("py_func") is not None else d["_saved_info"].python_signature()
+
+
+def _stand_in(name: str, signature):
+    """A Python function with `signature`'s parameters and an empty body, for CPython's
+    binding errors of a saved function, which has no Python function of its own."""
+    import inspect
+    params = [p.replace(annotation=inspect.Parameter.empty,
+                        default=inspect.Parameter.empty if p.default is inspect.Parameter.empty else None)
+              for p in signature.parameters.values()]
+    text = str(signature.replace(parameters=params, return_annotation=inspect.Signature.empty))
+    scope: dict = {}
+    exec(f"def {name}{text}:\n    pass\n", scope)  # noqa: S102 - names and markers from a signature
+    return scope[name]
 
 
 def numpy_scalar_params(annotations, arg_types) -> tuple:

@@ -90,10 +90,6 @@ def uses_string_method(s: str):
     return s.encode()  # error: str has no method 'encode'
 
 
-def uses_string_minus(s: str):
-    return s - "a"  # error: unsupported operand types for this operator: str and str
-
-
 def uses_fstring(x):
     raise ValueError(f"bad {x:>8}")  # error: format spec '>8' is not supported
 
@@ -131,10 +127,6 @@ def return_none_and_list(x):
     # falls off the end (after the last statement): returns None; a list has no optional
 
 
-def float_bitwise(x):
-    return x & 1.5  # error: not defined on floats
-
-
 def float_range(x):
     for i in range(1.5):  # error: cannot be interpreted as an integer
         pass
@@ -157,10 +149,6 @@ def raise_custom(x):
 
 class MyError(Exception):
     pass
-
-
-def attribute_on_int(x):
-    return x.foo  # error: has no attribute 'foo'
 
 
 def bad_call_args(x):

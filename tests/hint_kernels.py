@@ -119,3 +119,15 @@ def times_caught(x, y):
         return x * y
     except TypeError as e:
         return "caught: " + str(e)
+
+
+def string_minus(s: str):
+    return s - "a"
+
+
+def float_bitwise(x):
+    return x & 1.5
+
+
+def attribute_on_int(x):
+    return x.foo

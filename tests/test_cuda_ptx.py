@@ -89,6 +89,7 @@ def test_cuda_in_plain_script_function_is_a_compile_error():
         @script.script
         def f(a: script.f64[:]) -> None:
             a[cuda.threadIdx.x] = 1.0
+        f(np.zeros(2))          # (compiled on its first call)
     msg = _error(make)
     assert "only be used in a @script.kernel" in msg and "test_cuda_ptx.py" in msg
 

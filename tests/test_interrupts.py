@@ -681,6 +681,7 @@ def test_the_hook_comes_back_with_the_next_compile_after_signal_signal(tmp_path)
         @script.script
         def other(x: int) -> int:                # any compile puts the hook back in front
             return x
+        other(1)                                 # (compiled on its first call)
         flag[0] = 0
         send_sigint_when_running(flag)
         try:

@@ -30,7 +30,7 @@ from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
 from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
-from script.frontend.lower_expr import WeakConst, const_of
+from script.frontend.lower_expr import WeakConst, const_of, missing_attribute
 from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
 from script.frontend.random_calls import is_default_rng, make_generator, random_call
@@ -44,7 +44,7 @@ from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.ir.ops import MATH_FUNCS
+from script.ir.ops import MATH_FUNCS, ExcInfo
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 _GAMMA_POLES = ("gamma", "lgamma")
@@ -132,6 +132,9 @@ class CallLowering:
             return base
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
             return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
+        missing = missing_attribute(t, node.attr)
+        if missing is not None:         # `n.size` of an int: CPython's error, where it raises it
+            return self.raise_unbound(ExcInfo("AttributeError", missing.replace("%", "%%")), self.loc(node))
         kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
             (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
         if kind is not None and callable(getattr(kind, node.attr, None)):
@@ -175,6 +178,9 @@ class CallLowering:
             if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
                 base = self.unwrap(base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
                                    "AttributeError")
+            missing = missing_attribute(getattr(base, "type", None), node.func.attr)
+            if missing is not None:     # `n.append(x)` of an int: CPython's error, where it raises it
+                return self.raise_unbound(ExcInfo("AttributeError", missing.replace("%", "%%")), self.loc(node))
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
             if T.is_instance_type(getattr(base, "type", None)):

@@ -66,6 +66,29 @@ _OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv"
              ast.BitOr: "or_", ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift",
              ast.MatMult: "matmul", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 _NO_SAMPLE = object()
+_SAME_TYPE = {list: (lambda: __import__("collections").deque(),),
+              dict: (lambda: __import__("collections").Counter(),
+                     lambda: __import__("collections").OrderedDict())}
+
+
+def missing_attribute(t: T.Type | None, name: str) -> str | None:
+    """CPython's AttributeError message when no value of type `t` has attribute `name`
+    (`n.append` of an int), else None. A number may be a NumPy scalar (an array's element),
+    whose attributes count too."""
+    sample = python_sample(t)
+    if sample is _NO_SAMPLE or hasattr(sample, name) or name.startswith("_"):
+        return None         # (`_get`, `_set`: the library's own methods, lists.library_method)
+    if isinstance(sample, (bool, int, float, complex)):
+        import numpy as np
+        if hasattr(np.asarray(sample)[()], name):
+            return None
+    if any(hasattr(kind(), name) for kind in _SAME_TYPE.get(type(sample), ())):
+        return None             # (a deque is a list here; a Counter, an OrderedDict a dict)
+    try:
+        getattr(sample, name)
+    except AttributeError as e:
+        return str(e)
+    return None
 
 
 def python_sample(t: T.Type | None):
@@ -660,7 +683,7 @@ class ExprLowering(OptionalLowering):
         self.start(done)
         return result
 
-    def identity_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+    def value_identity(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         """`a is b` of values neither of which is None (nor an instance: records.py): bools
         are the two singletons; a bool is never the same object as a value of another type.
         Ints, floats and strs are refused (which of them CPython shares, small ints, interned
@@ -699,7 +722,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(op, (ast.Is, ast.IsNot)):
             a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
-                return self.identity_compare(op, a, b, node)
+                return self.value_identity(op, a, b, node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
             return Const(same if isinstance(op, ast.Is) else not same, T.BOOL)
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):

@@ -98,6 +98,7 @@ class FactoryInfo(FunctionInfo):
         self.n_positional -= 1
         self.param_names = self.param_names[1:]
         self.param_types = self.param_types[1:]
+        self.param_hints = self.param_hints[1:]
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)
         self.return_type = None

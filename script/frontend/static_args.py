@@ -61,6 +61,8 @@ class BoundFunctionInfo(FunctionInfo):
         keep = [k for k, n in enumerate(base.param_names) if n not in bound]
         self.param_names = hidden + [base.param_names[k] for k in keep]
         self.param_types = [None] * len(hidden) + [base.param_types[k] for k in keep]
+        self.param_hints = [None] * len(hidden) + [base.param_hints[k] for k in keep]
+        self.hinted_signature = None
         self.defaults = {k: v for k, v in base.defaults.items() if k not in bound}
         self.local_names = (base.local_names - frozenset(bound)) | frozenset(hidden)
         self.qualname = f"{base.qualname}.{suffix}"
