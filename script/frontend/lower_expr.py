@@ -10,6 +10,7 @@ as NumPy 2 does for Python scalars (`x * 2` stays `i32` when `x` is `i32`).
 from __future__ import annotations
 
 import ast
+import collections
 
 from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant, is_int_u64_mix, takes_u64
 from script.frontend.pymessages import args_text, message, printf_escape
@@ -66,9 +67,7 @@ _OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv"
              ast.BitOr: "or_", ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift",
              ast.MatMult: "matmul", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 _NO_SAMPLE = object()
-_SAME_TYPE = {list: (lambda: __import__("collections").deque(),),
-              dict: (lambda: __import__("collections").Counter(),
-                     lambda: __import__("collections").OrderedDict())}
+_SAME_TYPE = {list: (collections.deque,), dict: (collections.Counter, collections.OrderedDict)}
 
 
 def missing_attribute(t: T.Type | None, name: str) -> str | None:
@@ -82,7 +81,7 @@ def missing_attribute(t: T.Type | None, name: str) -> str | None:
         import numpy as np
         if hasattr(np.asarray(sample)[()], name):
             return None
-    if any(hasattr(kind(), name) for kind in _SAME_TYPE.get(type(sample), ())):
+    if any(hasattr(kind, name) for kind in _SAME_TYPE.get(type(sample), ())):
         return None             # (a deque is a list here; a Counter, an OrderedDict a dict)
     try:
         getattr(sample, name)
