@@ -1,5 +1,5 @@
 """Compiled functions and loaded modules pickle by their IR: `multiprocessing`,
-`concurrent.futures.ProcessPoolExecutor`, Dask and Ray workers run them without the source.
+`concurrent.futures.ProcessPoolExecutor` and Dask workers run them without the source.
 
 A compiled function pickles as a saved module (script.saved) of that one function, in memory:
 its textual IR per specialization, its signatures, parameters and defaults, and no object
