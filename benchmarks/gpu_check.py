@@ -12,7 +12,7 @@
    kernel (host time per launch, queued and with a synchronization each). The same with
    Numba's CUDA target and CuPy when they are installed, in a subprocess (they may need other
    versions of llvmlite than ours on PYTHONPATH).
-Timing never decides a test; the figures go in README.md.
+Timing never decides a test; the figures go in docs/cuda.md ("On a GPU").
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ llvmlite and the CUDA path load when a function is first compiled, not before.
 
 from __future__ import annotations
 
+import os as _os
 import sys
 import types as _types
 
@@ -22,6 +23,25 @@ from script.ir import types as _T
 __version__ = "0.1.1"
 
 prange = range      # Numba's parallel range, for code ported from it: a plain (serial) range
+
+
+class _Config:
+    """`script.config`: settings read when a function is decorated.
+
+    `disable_jit` (default: the environment variable SCRIPT_DISABLE_JIT set to anything but
+    "" or "0"): `@script` returns the Python function itself and `@script.kernel` a kernel
+    run in a pure-Python simulation (script.cuda.simulator), so pdb, coverage and profilers
+    see every line, as with Numba's NUMBA_DISABLE_JIT. Functions decorated before it changes
+    keep what they were."""
+
+    def __init__(self):
+        self.disable_jit = _os.environ.get("SCRIPT_DISABLE_JIT", "").strip() not in ("", "0")
+
+    def __repr__(self):
+        return f"script.config(disable_jit={self.disable_jit})"
+
+
+config = _Config()
 
 # The decorator's machinery is loaded with the package: every user decorates.
 from script.dispatcher import make_script_function as _make_script_function  # noqa: E402
@@ -53,6 +73,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
 
     def wrap(f):
+        given = f       # without the JIT, what was decorated (a functools.cache wrapper stays one)
         # (checked here, not through frontend/memo.py's cached_function, which imports ast: a
         # cache hit decorates too and imports nothing it need not, tests/test_loader.py)
         if type(f).__name__ == "_lru_cache_wrapper" and hasattr(getattr(f, "__wrapped__", None), "__code__"):
@@ -61,6 +82,8 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
             f = f.py_func           # a numba.njit function: compiled from its source (frontend/numba_compat.py)
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
+        if config.disable_jit:
+            return _python_function(given)
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
                                     interruptible=interruptible, nogil=nogil)
 
@@ -78,10 +101,24 @@ def kernel(fn=None, *, arch: str | None = None, boundscheck: bool | None = None,
     def wrap(f):
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script.kernel expects a Python function, not {type(f).__name__}")
+        if config.disable_jit:
+            from script.cuda.simulator import SimulatedKernel
+            return SimulatedKernel(f)
         from script.cuda.kernel import Kernel
         return Kernel(f, arch=arch, boundscheck=boundscheck, opt=opt)
 
     return wrap if fn is None else wrap(fn)
+
+
+def _python_function(f):
+    """`f` itself when the JIT is disabled, with `f.py_func` naming it as a compiled
+    function's does (where `f` takes attributes)."""
+    if getattr(f, "py_func", None) is None:
+        try:
+            f.py_func = f
+        except (AttributeError, TypeError):
+            pass
+    return f
 
 
 def save(obj, path, signatures=None) -> None:
@@ -107,5 +144,5 @@ class _CallableModule(_types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["script", "kernel", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
+__all__ = ["script", "kernel", "save", "load", "config", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
            "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128"]

@@ -87,6 +87,17 @@ class _Methods:
     def __repr__(self):
         return f"<script function {self.__qualname__} at {id(self):#x}>"
 
+    def __reduce__(self):
+        """Pickled by its IR and signatures, without source or object code (script.pickling)."""
+        from script.pickling import reduce_function
+        return reduce_function(self)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
     def __get__(self, obj, objtype=None):
         return self
 

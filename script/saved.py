@@ -62,6 +62,11 @@ class SavedModule(types.ModuleType):
         for name, fn in {**functions, **kernels}.items():
             setattr(self, name, fn)
 
+    def __reduce__(self):
+        """Pickled by its functions' IR (script.pickling)."""
+        from script.pickling import reduce_module
+        return reduce_module(self)
+
     def __repr__(self):
         n, k = len(self.__all__) - len(self.__kernels__), len(self.__kernels__)
         return (f"<script saved module {self.__name__!r} from {self.__file__!r}: {n} "
@@ -103,12 +108,18 @@ def _format_param(p: Param) -> str:
 
 def load(path: str | os.PathLike) -> SavedModule:
     """Load the module `save` wrote at `path`. Raises LoadError if anything is wrong with it."""
-    from script.dispatcher import make_loaded_function, numpy_scalar_params
     from script.saved_archive import read_archive
+    return load_archive(read_archive(path))
+
+
+def load_archive(archive: Archive, recompile: str | None = None) -> SavedModule:
+    """The module in `archive` (checked: saved_archive). Its object code is linked where it
+    fits this machine, unless `recompile` says why every function is compiled from its IR
+    instead (script.pickling: a pickle carries no object code)."""
+    from script.dispatcher import make_loaded_function, numpy_scalar_params
     from script.saved_manifest import object_code_mismatch, parse_manifest
-    archive = read_archive(path)
     manifest = parse_manifest(archive.manifest, archive.origin)
-    mismatch = object_code_mismatch(manifest)
+    mismatch = recompile or object_code_mismatch(manifest)
     functions = {}
     for entry in manifest.functions:
         specs = {}
@@ -135,8 +146,14 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
     with the specializations compiled so far, or with exactly those `signatures` names:
     a list of argument-type tuples when `obj` is one function, else a dict from name to
     such a list (they are compiled first if need be)."""
-    from script.cuda.kernel import is_kernel
     from script.saved_archive import write_archive
+    write_archive(path, *saved_members(obj, signatures))
+
+
+def saved_members(obj, signatures=None, object_code: bool = True) -> tuple[dict, dict]:
+    """The manifest (as JSON data) and the members (name -> bytes) `save` writes for `obj`;
+    without `object_code`, only IR (script.pickling)."""
+    from script.cuda.kernel import is_kernel
     from script.saved_manifest import host_manifest, manifest_json
     functions = _named_functions(obj)
     wanted = _wanted_signatures(functions, signatures)
@@ -147,25 +164,26 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
         specs = _chosen_specializations(name, fn, wanted.get(name))
         records = []
         for j, spec in enumerate(specs):
-            record, data = spec_record(spec, f"f{i}/s{j}")
+            record, data = spec_record(spec, f"f{i}/s{j}", object_code)
             records.append(record)
             members.update(data)
         entries.append(_function_entry(name, fn, tuple(records)))
     entries = _with_saved_calls(entries)
     kernel_entries = []
+    if kernels and not object_code:
+        raise ValueError(f"kernel {next(iter(kernels))} cannot be saved without object code")
     if kernels:
         from script.saved_cuda import kernel_record
         for i, (name, k) in enumerate(kernels.items()):
             entry, data = kernel_record(name, k, f"k{i}", wanted.get(name))
             kernel_entries.append(entry)
             members.update(data)
-    write_archive(path, manifest_json(host_manifest(tuple(entries), kernels=tuple(kernel_entries))),
-                  members)
+    return manifest_json(host_manifest(tuple(entries), kernels=tuple(kernel_entries))), members
 
 
-def spec_record(spec, base: str) -> tuple[SpecEntry, dict]:
+def spec_record(spec, base: str, object_code: bool = True) -> tuple[SpecEntry, dict]:
     """The manifest entry of `spec` (a compiled or loaded specialization) and its members
-    (name -> bytes), named `base` + suffix."""
+    (name -> bytes), named `base` + suffix; without `object_code`, its IR only."""
     from script.saved_archive import sha256
     from script.saved_manifest import Member, SpecEntry
     if isinstance(spec, LoadedSpecialization):
@@ -178,10 +196,11 @@ def spec_record(spec, base: str) -> tuple[SpecEntry, dict]:
     data = {f"{base}.ir": spec.opt_text.encode("utf-8")}
     if spec.ssa_text is not None:
         data[f"{base}.ssa.ir"] = spec.ssa_text.encode("utf-8")
-    data[f"{base}.o"] = bytes(spec.native.object_code)
+    if object_code:
+        data[f"{base}.o"] = bytes(spec.native.object_code)
     member = {name: Member(name, len(b), sha256(b)) for name, b in data.items()}
     record = SpecEntry(tuple(spec.arg_types), spec.ret_type, functions[0], opt_level, functions,
-                       calls, member[f"{base}.ir"], member.get(f"{base}.ssa.ir"), member[f"{base}.o"])
+                       calls, member[f"{base}.ir"], member.get(f"{base}.ssa.ir"), member.get(f"{base}.o"))
     return record, data
 
 

@@ -61,21 +61,14 @@ def encode_manifest(manifest: dict) -> bytes:
 
 def write_archive(path: str | os.PathLike, manifest: dict, members: dict[str, bytes]) -> None:
     """Write `manifest` and `members` (name -> bytes) to `path`, atomically."""
-    for name in members:
-        if not is_member_name(name) or name in (MANIFEST, MANIFEST_HASH):
-            raise ValueError(f"bad member name {name!r}")
-    manifest_bytes = encode_manifest(manifest)
+    data = archive_bytes(manifest, members)
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(directory, f".tmp-{os.getpid()}-{os.urandom(6).hex()}.smod")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
-            with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as zf:
-                _write_member(zf, MANIFEST, manifest_bytes)
-                _write_member(zf, MANIFEST_HASH, sha256(manifest_bytes).encode("ascii") + b"\n")
-                for name, data in members.items():
-                    _write_member(zf, name, data)
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -85,6 +78,22 @@ def write_archive(path: str | os.PathLike, manifest: dict, members: dict[str, by
         except OSError:
             pass
         raise
+
+
+def archive_bytes(manifest: dict, members: dict[str, bytes]) -> bytes:
+    """The archive of `manifest` and `members` (name -> bytes), as `write_archive` writes it
+    (also what a pickled function carries: script.pickling)."""
+    for name in members:
+        if not is_member_name(name) or name in (MANIFEST, MANIFEST_HASH):
+            raise ValueError(f"bad member name {name!r}")
+    manifest_bytes = encode_manifest(manifest)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        _write_member(zf, MANIFEST, manifest_bytes)
+        _write_member(zf, MANIFEST_HASH, sha256(manifest_bytes).encode("ascii") + b"\n")
+        for name, data in members.items():
+            _write_member(zf, name, data)
+    return out.getvalue()
 
 
 def _write_member(zf: zipfile.ZipFile, name: str, data: bytes) -> None:

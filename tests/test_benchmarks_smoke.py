@@ -54,3 +54,25 @@ def test_workload_kernels_quick_run():
     assert "!!" not in r.stdout, r.stdout
     for kernel in ("fannkuch", "word_count", "blur_f32", "logreg", "quicksort_list"):
         assert kernel in r.stdout
+
+
+def test_the_readme_chart_is_drawn_from_the_readme_tables(tmp_path):
+    """docs/benchmarks.svg is what benchmarks/plot.py draws from README.md's tables today: a
+    changed figure without a redrawn chart fails here (rerun `python benchmarks/plot.py`)."""
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    try:
+        import plot
+    finally:
+        sys.path.pop(0)
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    panels = plot.panels(readme)
+    assert [len(rows) for _, _, rows in panels] == [6, 5]
+    scalar = dict(panels[0][2])
+    assert scalar["recursive fib(27)"] == [(1.02, 1.02), (2.63, 2.63)]
+    assert scalar["Mersenne Twister pi (random.random)"][1] == (1.5, 2.7)
+    out = tmp_path / "chart.svg"
+    plot.main(["--out", str(out)])
+    drawn = out.read_text()
+    assert drawn.count("<title>") == sum(f is not None for _, _, rows in panels for _, fs in rows for f in fs)
+    committed = open(os.path.join(ROOT, "docs", "benchmarks.svg"), encoding="utf-8").read()
+    assert drawn == committed, "docs/benchmarks.svg is stale: run python benchmarks/plot.py"

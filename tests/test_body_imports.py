@@ -1,6 +1,6 @@
 """Imports inside a compiled function's body (bound when the function is compiled to what
 the statement imports, as module-level names are read), Optional[T] and bare container
-annotations (README, "The language")."""
+annotations (docs/language.md)."""
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -318,6 +318,6 @@ def range_values(n, step):
 @SET
 @given(st.integers(0, 12), st.integers(1, 4))
 def test_range_values(n, step):
-    # a range held in a variable is the list of its ints (README, "range"): same iteration,
+    # a range held in a variable is the list of its ints (docs/language.md, "range"): same iteration,
     # len, indexing (IndexError past the end), `in` and slicing as the range
     check_all_levels(range_values, n, step)

@@ -39,6 +39,13 @@ def test_the_cache_example_compiles_then_loads(tmp_path):
     assert first.splitlines()[-1] == second.splitlines()[-1] == "lcg_pi(1_000_000) = 3.142956"
 
 
+@pytest.mark.slow          # a Dask cluster of two processes starts and stops: ~7 s
+def test_the_dask_example_maps_over_worker_processes(tmp_path):
+    pytest.importorskip("dask.distributed")
+    out = run("dask_map.py", str(tmp_path))
+    assert "64 rows on 2 Dask worker processes; same as local: True" in out, out
+
+
 def test_the_readme_lists_every_example():
     readme = open(os.path.join(EXAMPLES, "README.md")).read()
     files = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".py"))

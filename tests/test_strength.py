@@ -136,8 +136,8 @@ def test_float_exponents_one_and_zero(x):
 @example(79.44024735247876)           # glibc's pow(x, 2) is an ulp off here: x * x is not
 def test_float_square(x):
     # At opt=0 the backend calls C pow (LLVM -O0 keeps it): CPython's own result. At the
-    # default level x ** 2 is x * x, its documented meaning (README: differences from
-    # CPython), which both this pass and LLVM's -O2 give.
+    # default level x ** 2 is x * x, its documented meaning (docs/language.md: differences
+    # from CPython), which both this pass and LLVM's -O2 give.
     check(K.float_square, compiled(K.float_square, opt=0), x)
     check(K.float_square_reference, compiled(K.float_square), x)
 

@@ -22,6 +22,7 @@ Nothing here imports NumPy, llvmlite or the driver until it is used.
 from __future__ import annotations
 
 import os
+import threading
 
 __all__ = ["grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "syncthreads",
            "shared", "atomic", "select", "selected", "is_available", "to_device", "device_array",
@@ -34,6 +35,10 @@ class CudaError(RuntimeError):
 
 # ---- kernel-language markers ---------------------------------------------------------------
 
+# The simulated thread this OS thread runs, while a kernel runs as Python (script.cuda.simulator:
+# SCRIPT_DISABLE_JIT); the markers below then answer for it instead of raising.
+simulated = threading.local()
+
 class _Intrinsic:
     """A function of the kernel language, e.g. `cuda.grid`."""
 
@@ -43,6 +48,9 @@ class _Intrinsic:
         self.name = name
 
     def __call__(self, *args, **kwargs):
+        thread = getattr(simulated, "thread", None)
+        if thread is not None:
+            return thread.call(self.name, args, kwargs)
         raise RuntimeError(f"cuda.{self.name}() can only be used inside a @script.kernel function "
                            "or a device function it calls")
 
@@ -72,10 +80,22 @@ class _Register:
 
 
 class _Dim3:
-    __slots__ = ("x", "y", "z")
+    """`cuda.threadIdx` and its kind: each axis a `_Register` for the compiler, an int in a
+    simulated thread."""
+
+    __slots__ = ("name", "regs")
 
     def __init__(self, reg: str, name: str):
-        self.x, self.y, self.z = (_Register(f"{reg}_{a}", f"{name}.{a}") for a in "xyz")
+        self.name = name
+        self.regs = tuple(_Register(f"{reg}_{a}", f"{name}.{a}") for a in "xyz")
+
+    def _axis(self, k: int):
+        thread = getattr(simulated, "thread", None)
+        return self.regs[k] if thread is None else thread.dims[self.name][k]
+
+    x = property(lambda self: self._axis(0))
+    y = property(lambda self: self._axis(1))
+    z = property(lambda self: self._axis(2))
 
 
 class _Namespace:
@@ -132,6 +152,9 @@ def uses_gpu() -> bool:
     when no GPU is usable."""
     mode = _mode or selected()
     if mode == "cpu":
+        return False
+    import script
+    if script.config.disable_jit:       # kernels run as Python (script.cuda.simulator)
         return False
     if _driver.get is None:
         from script.cuda.driver import get_driver

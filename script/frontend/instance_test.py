@@ -8,8 +8,8 @@ operations that the argument's type does not have).
 The answer is CPython's own: `issubclass(C, T)` for the Python class `C` that a CPython run
 holds where compiled code holds a value of the static type (`python_class`), with `T`
 whatever CPython accepts there (a class, a tuple of them, nested, a union `int | float`, an
-abstract class such as `numbers.Real`). The compiled model of values (README, "Differences
-from CPython"): `bool`, `int` and `float` values are Python's `bool`, `int` and `float`; sized
+abstract class such as `numbers.Real`). The compiled model of values (docs/language.md,
+"Differences from CPython"): `bool`, `int` and `float` values are Python's `bool`, `int` and `float`; sized
 scalars (`script.i32`, an element read from an `int32` array) are NumPy scalars (`np.int32`),
 as element-wise code already treats them (NEP 50). One difference follows: an element read
 from an `int64` or `bool` array is a NumPy scalar in CPython (`isinstance(a[0], int)` is

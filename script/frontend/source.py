@@ -35,8 +35,8 @@ class FunctionInfo:
         try:
             lines, first, tree = _read_source(py_func)
         except (OSError, TypeError) as e:
-            raise CompileError(f"cannot read the source of '{self.name}' ({e}); compiled functions "
-                               "must be defined in a file", SourceLoc(self.filename, code.co_firstlineno)) from None
+            raise CompileError(_no_source_message(self.name, self.filename, e),
+                               SourceLoc(self.filename, code.co_firstlineno)) from None
         except SyntaxError as e:
             raise CompileError(f"cannot parse the source of '{self.name}': {e.msg}",
                                SourceLoc(self.filename, e.lineno or code.co_firstlineno)) from None
@@ -175,7 +175,13 @@ def _read_source(py_func) -> tuple[list[str], int, ast.Module]:
     where it declines, or its lines do not parse, `inspect.getblock` decides. SyntaxError
     (also for source that ends inside a bracket, where getblock's tokenizer fails) carries
     the line number in the file."""
-    lines, start = inspect.findsource(inspect.unwrap(py_func))
+    py_func = inspect.unwrap(py_func)
+    try:
+        lines, start = inspect.findsource(py_func)
+    except OSError:
+        lines, start = _cached_lines(py_func.__code__), py_func.__code__.co_firstlineno - 1
+        if not lines or not 0 <= start < len(lines):
+            raise
     block = _def_block(lines, start)
     if block is not None:
         try:
@@ -191,6 +197,36 @@ def _read_source(py_func) -> tuple[list[str], int, ast.Module]:
     except SyntaxError as e:
         e.lineno = start + (e.lineno or 1)
         raise
+
+
+def _cached_lines(code) -> list[str] | None:
+    """The lines `linecache` holds for `code`'s file where inspect finds none. Python 3.13's
+    REPL registers each input's source under its code object, not its name
+    (`<python-input-N>`); 3.13.1 and later look it up with `_getlines_from_code`. (Entries
+    under a file's name, as IPython and Jupyter make them with mtime None, inspect finds.)
+    Found lines are registered under the file's name too, so errors show their line."""
+    import linecache
+    import types
+    name = code.co_filename
+    from_code = getattr(linecache, "_getlines_from_code", None)
+    lines = from_code(code) if from_code is not None else None
+    if not lines:
+        lines = next((entry[2] for key, entry in list(linecache.cache.items())
+                      if isinstance(key, types.CodeType) and len(entry) == 4 and entry[3] == name), None)
+    if not lines:
+        return None
+    linecache.cache[name] = (sum(map(len, lines)), None, lines, name)
+    return lines
+
+
+def _no_source_message(name: str, filename: str, e: Exception) -> str:
+    """Why the source of function `name` defined in `filename` cannot be read, and what to do."""
+    where = {"<string>": "in a string given to `python -c` or exec()", "<stdin>": "in the interactive "
+             "interpreter, which keeps no source before Python 3.13"}.get(filename, f"in {filename}")
+    return (f"cannot read the source of '{name}' ({e}): it was defined {where}, and compiled functions "
+            "are compiled from their source. Put it in a .py file and import that; for source made "
+            "at run time, compile it with a file name and put its lines in `linecache` (as IPython "
+            "does); or load compiled code without source (script.load, pickle)")
 
 
 def _indent(line: str) -> int | None:

@@ -12,7 +12,7 @@ result of a dtype compiled code does not have (float16, from `np.sqrt` of an int
 the production not apply.
 
 Three things keep the comparison exact where CPython and compiled code may rightly differ
-(README "Differences from CPython", docs/arrays.md):
+(docs/language.md "Differences from CPython", docs/arrays.md):
 
 - `exp`/`log`/`tanh`, float products (`@`, `np.dot`: BLAS's order) and float sums/means of
   arrays of two or more dimensions (strided or transposed: another summation order) set

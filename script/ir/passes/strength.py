@@ -11,7 +11,7 @@ Does, for each `pow` (and float `math.pow`) whose exponent is a constant:
 - floats (`pow` and `math.pow`), exponent 1: x, and 0 or -0: 1.0 — exact for every x,
   NaN included (C99 Annex F: pow(x, ±0) is 1, pow(x, 1) is x);
 - floats, exponent 2: ``x * x``, the exactly rounded square. This is the documented meaning
-  of ``x ** 2`` (README, differences from CPython), and what LLVM's -O2 already makes of
+  of ``x ** 2`` (docs/language.md, differences from CPython), and what LLVM's -O2 already makes of
   `llvm.pow(x, 2.0)` on the CPU, so CPU results at opt >= 1 do not change; on the GPU, where
   the backend sends pow to libdevice's ``__nv_pow`` (which LLVM does not simplify), it saves
   a pow call (``out[i] = a[i] ** 2`` in a kernel: 59 lines of PTX instead of 294).
