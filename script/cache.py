@@ -54,7 +54,7 @@ import types
 
 from script import loadpath
 from script.errors import CompileError, LoadError
-from script.loadpath import compiler_fingerprint, digest, python_abi, read_file, user_cache_dir
+from script.loadpath import compiler_fingerprint, digest, mac, python_abi, read_file, user_cache_dir
 from script.ir import types as T
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
@@ -188,12 +188,20 @@ class Request:
         return f"{stem}.{qualname}.{slot}{SUFFIX}"
 
     def directories(self) -> list:
-        override = os.environ.get("SCRIPT_CACHE_DIR")
-        if override:
-            return [override]
+        """Where the entry may be, in order: `loadpath.cache_root` (checked: the user's own,
+        closed to others) when $SCRIPT_CACHE_DIR is set; else ``__pycache__`` beside the
+        source, when it is absent or the user's own and closed to others (the next otherwise,
+        silently: a folder of another user's sources is not a cache of this user's), then
+        `cache_root`."""
+        if os.environ.get("SCRIPT_CACHE_DIR"):
+            return [loadpath.cache_root()]
         source = self.py_func.__code__.co_filename
-        return [os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__"),
-                user_cache_dir()]
+        beside = os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__")
+        try:
+            private = loadpath.not_private(os.stat(beside)) is None
+        except OSError:
+            private = True              # absent: made 0700 when written
+        return ([beside] if private else []) + [loadpath.cache_root()]
 
 
 # ---- the key ------------------------------------------------------------------------------
@@ -437,7 +445,7 @@ def _is_full(cell) -> bool:
 # `digest`), without zipfile, json or the manifest's checks (docs/saved-modules.md, "The
 # compile cache"):
 #
-#     script-cache-entry 2\n          the format and its version (`MAGIC`)
+#     script-cache-entry 3\n          the format and its version (`MAGIC`)
 #     <64 hex digits>\n               digest of everything below this line
 #     <text size> <ir> <ssa> <object>\n   decimal byte counts (ssa -1 when absent)
 #     <text>                          UTF-8 lines "field<TAB>value<TAB>..." (below)
@@ -457,7 +465,7 @@ def _is_full(cell) -> bool:
 # replaces. Like a saved module, the file is data: nothing in it is evaluated, and the only
 # code that runs is the object code it carries.
 
-MAGIC = b"script-cache-entry 2\n"
+MAGIC = b"script-cache-entry 3\n"
 _PREFIX = b"script-cache-entry "        # any version: another one is reported as such
 _DIGEST = 64
 MAX_ENTRY_BYTES = 256 << 20
@@ -611,8 +619,9 @@ def decode(data: bytes, origin: str) -> Entry:
     start = len(MAGIC) + _DIGEST + 1
     body = data[start:]
     if len(data) < start or data[start - 1:start] != b"\n" \
-            or data[len(MAGIC):start - 1] != digest(body).encode("ascii"):
-        raise LoadError(f"{origin}: the entry is damaged (its digest does not match)")
+            or data[len(MAGIC):start - 1] != mac(body).encode("ascii"):
+        raise LoadError(f"{origin}: the entry is damaged or not this user's (its MAC does not "
+                        "match)")
     try:
         entry = _parse(body, origin)
     except LoadError:

@@ -45,7 +45,6 @@ import os
 import re
 import stat
 import sys
-import threading
 import time
 
 from script import loadpath
@@ -149,7 +148,7 @@ def write_object(path: str, data: bytes) -> None:
 
 def _write(path: str, data: bytes) -> None:
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         write_atomically(path, data)
     except OSError:
         pass
@@ -163,8 +162,8 @@ _TEMP_AGE_S = 3600
 _STAMP = "swept.txt"            # in the store: touched by each sweep (empty)
 # Only files this package writes, and their temporary files (`write_atomically`).
 _STORE_FILE = re.compile(r"(runtime|entry|code|host|checkout)-[0-9a-f]{16,}[-\w.]*?"
-                         r"\.(so|o|txt)(\.\d+\.\d+\.tmp)?")
-_ENTRY_FILE = re.compile(r".+\.[0-9a-f]{16}\.cache(\.\d+\.\d+\.tmp)?")
+                         r"\.(so|o|txt)(\.\d+\.[0-9a-f]+\.tmp)?")
+_ENTRY_FILE = re.compile(r".+\.[0-9a-f]{16}\.cache(\.\d+\.[0-9a-f]+\.tmp)?")
 
 
 def maybe_sweep(root: str) -> int:
@@ -173,18 +172,41 @@ def maybe_sweep(root: str) -> int:
     stamp = os.path.join(root, "native", _STAMP)
     now = time.time()
     try:
-        if now - os.stat(stamp).st_mtime < SWEEP_EVERY_S:
+        st = os.lstat(stamp)
+        if stat.S_ISREG(st.st_mode) and now - st.st_mtime < SWEEP_EVERY_S:
             return 0
     except FileNotFoundError:
         pass
     except OSError:
         return 0
-    try:
-        with open(stamp, "wb"):         # first, so that concurrent writers do not sweep too
-            pass
-    except OSError:
+    if not touch_stamp(stamp):          # first, so that concurrent writers do not sweep too
         return 0
     return sweep(root, now)
+
+
+def touch_stamp(path: str) -> bool:
+    """Give the stamp file `path` the current time, making it (0600) when absent; never
+    through a symbolic link (one there is removed, not followed) nor into another kind of
+    file. Whether it was touched."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError:
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                os.unlink(path)         # only the link: its target is left as it is
+        except OSError:
+            pass
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        os.utime(fd) if os.utime in os.supports_fd else os.utime(path, follow_symlinks=False)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def sweep(root: str, now: float) -> int:
@@ -213,12 +235,19 @@ def sweep(root: str, now: float) -> int:
     return removed
 
 
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to `path` atomically (a temporary file beside it, named by process and
-    thread, then a rename; removed when that fails). OSError when it cannot be written."""
-    temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    """Write `data` to `path` atomically: a new temporary file beside it (a random name,
+    ``O_EXCL | O_NOFOLLOW``, mode 0600: nothing planted there is followed or reused), then a
+    rename, which replaces whatever `path` was, a link included, without following it; the
+    temporary file is removed when that fails. OSError when it cannot be written."""
+    temp = f"{path}.{os.getpid()}.{os.urandom(8).hex()}.tmp"
+    fd = os.open(temp, _WRITE_FLAGS, 0o600)         # before `try`: never remove another's
     try:
-        with open(temp, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(temp, path)
     except BaseException:
