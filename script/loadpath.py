@@ -1106,7 +1106,8 @@ def check_object(code: bytes, origin: str, entry: str) -> None:
     try:
         elfload.check_object(code)
     except elfload.ElfError as e:
-        raise LoadError(f"{origin}: object code of {entry} is malformed ({e})") from None
+        raise LoadError(f"{origin}: object code of {entry} does not load: it is malformed "
+                        f"({e})") from None
 
 
 def member_fields(m: Member) -> tuple:
