@@ -473,6 +473,7 @@ def main() -> int:
     counts: dict = {"cases": 0, "crash": 0, "hang": 0, "wrong": 0, "forged_ran": 0,
                     "other_error": 0, "load_error": 0, "ok": 0}
     per_kind: dict = {}
+    seconds: dict = {}
     failures = []
     rng = random.Random(args.seed)
     for i in range(args.cases):
@@ -480,7 +481,9 @@ def main() -> int:
         case_rng = random.Random(rng.getrandbits(64))
         run, what = getattr(fuzz, kind.replace("-", "_"))(case_rng)
         print(f"case {i} {kind} {what[:200]}", flush=True)
+        began = time.monotonic()
         outcome = run_child(run, args.timeout)
+        seconds[kind] = seconds.get(kind, 0) + time.monotonic() - began
         counts["cases"] += 1
         counts[outcome] += 1
         per_kind.setdefault(kind, {}).setdefault(outcome, 0)
@@ -493,7 +496,8 @@ def main() -> int:
                 shutil.rmtree(os.path.join(work, name), ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
     counts["seconds"] = round(time.monotonic() - start, 1)
-    print(json.dumps({**counts, "kinds": per_kind, "failures": failures[:50]}))
+    print(json.dumps({**counts, "kinds": per_kind, "failures": failures[:50],
+                      "seconds_per_kind": {k: round(v, 1) for k, v in seconds.items()}}))
     bad = counts["crash"] + counts["hang"] + counts["wrong"] + counts["forged_ran"] \
         + counts["other_error"]
     return 1 if bad else 0
