@@ -1,6 +1,6 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
-An entry (a flat file, checked by its BLAKE2b digest, read without zipfile or json: "entries"
+An entry (a flat file, checked by its BLAKE2b MAC under the user's key, read without zipfile or json: "entries"
 below) holds one specialization of one function: its IR texts and object code, as a saved
 module has them, in a file named by its slot (the function's file and qualified name, the
 argument types and the options): writing an entry replaces the slot's previous one. It
@@ -34,8 +34,9 @@ not: tests/test_loader.py). A fresh process pays ~0.3 ms for each module it impo
 what only a miss runs — parsing functions for their outside names, writing entries — is in
 script.cache_write.
 
-Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
-user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
+Where (`Request.directories`; only folders of the user's that no one else may write in:
+docs/saved-modules.md, "Trust"): ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__``
+beside the source file, or the user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
 script``, ``%LOCALAPPDATA%\\script\\Cache``) when that cannot be written. A lookup tries the
 same places in the same order.
 
@@ -459,8 +460,9 @@ def _is_full(cell) -> bool:
 # describes, in the key's order: qualified name, file, first line, digest of the file and of
 # the source text, outside names: `Source`). script.cache_write writes them.
 #
-# The digest covers every byte after it, so truncation, a flipped bit or a stray write is
-# found before anything is parsed; a file of another format or version, a digest that does
+# The digest is a MAC (loadpath `mac`: BLAKE2b keyed with the user's key) and covers every
+# byte after it, so truncation, a flipped bit, a stray write or an entry another user made
+# or re-hashed is found before anything is parsed; a file of another format or version, a digest that does
 # not match, a malformed field: every failure is a `LoadError`, which the cache reports and
 # replaces. Like a saved module, the file is data: nothing in it is evaluated, and the only
 # code that runs is the object code it carries.

@@ -9,10 +9,12 @@ imports re, struct and warnings in many installations, and not in a clean one), 
 CPython's BLAKE2b (tests/test_loader.py checks what a hit imports).
 
 The store (native.store): ``$SCRIPT_CACHE_DIR/native``, else ``native`` in the user's cache
-directory. Its files are named by the `digest` of what they were compiled from — their kind
-and description, the compiler (`compiler_fingerprint`), the Python ABI and the host target
-(`host_target`, read from the host record without LLVM) — and carry the digest of their
-bytes: a damaged one is ignored with a RuntimeWarning and removed.
+directory, used only when it is the user's and closed to others (`cache_root`). Its files
+are named by the `digest` of what they were compiled from — their kind and description, the
+compiler (`compiler_fingerprint`), the Python ABI and the host target (`host_target`, read
+from the host record without LLVM) — and carry the `mac` of their bytes, keyed with the
+user's secret (`user_key`): a damaged or foreign one is ignored with a RuntimeWarning and
+removed.
 
 The runtime library (runtime.shared has its contents) is, on x86-64 Linux, a shared object in
 the store (linked by native.elfso), imported as the extension module ``script._runtime``

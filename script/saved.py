@@ -11,9 +11,11 @@ in it is evaluated by Python; the only code that runs is the compiled code it de
 
 `load` checks the archive, the manifest, every member's size and the object code's SHA-256
 before it runs anything, then for each specialization either links its object code — when
-the compiler version, the Python ABI, the triple and the CPU match
-(saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
-compiles it again for this CPU. Object code is linked by script.loadpath, without LLVM, where
+the archive is signed under a key the caller trusts or the caller passes object_code=True
+(saved_trust), and the compiler version, the Python ABI, the triple and the CPU match
+(saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified,
+loadpath `secure_foreign_ir`) and compiles it again for this CPU. `inspect` reads the
+manifest and texts only, linking nothing (`scriptc inspect`). Object code is linked by script.loadpath, without LLVM, where
 it can. IR texts not compiled are hash-checked when first shown.
 The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments (an

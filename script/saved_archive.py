@@ -18,8 +18,11 @@ byte for byte what was written:
   flipped bit anywhere is a `LoadError`, never code that runs.
 
 Every failure, whatever zipfile or zlib raise on a damaged file, comes out as `LoadError`.
-The hashes detect damage, not forgery: an archive built on purpose to carry other code is
-trusted as much as any native library one chooses to load.
+The hashes detect damage, not forgery: anyone can recompute them. The archive's
+``manifest.sig`` (script.saved_trust) says who made it, and `script.load` links object code
+only from archives signed under a key it trusts. Every size is capped on the zip's
+directory before a byte is inflated (`MAX_*`), so a small file that declares huge members
+fails at once.
 """
 
 from __future__ import annotations

@@ -20,15 +20,19 @@ directory (loadpath `user_cache_dir`).
 - An object is named by the BLAKE2b digest (loadpath `digest`) of what it was compiled from:
   its kind and description (a signature), the compiler (loadpath `compiler_fingerprint`:
   version and its own files), the Python ABI and the host target. Its file carries the
-  digest of its bytes — after a magic line for an object, at the end for a shared object,
+  MAC of its bytes (loadpath `checksum`) — after a magic line for an object, at the end for a shared object,
   whose start the system's loader reads — so a damaged file is ignored with a
   RuntimeWarning and removed (whoever compiles it next writes it again).
 - A source checkout's listing (``checkout-<digest of its path>.txt``, `list_checkout`):
   which files the compiler fingerprint of a checkout ``stat``s, kept while no folder of the
   package changes.
 
-Writes are atomic (a temporary file and a rename) and their failures silent: the store
-never turns a compile or a load into an error.
+Writes are atomic (a temporary file of a random name, opened O_EXCL | O_NOFOLLOW with mode
+0600, then a rename) and their failures silent: the store never turns a compile or a load
+into an error. The store is used only in a folder of the user's that no one else may write
+in (loadpath `cache_root`), and each file carries a MAC under the user's key (loadpath
+`mac`), so a file another user planted or re-hashed is damaged, never loaded
+(docs/saved-modules.md, "Trust").
 
 Nothing is kept for ever: what a new compiler, an edited function or another signature no
 longer uses would pile up (a checkout whose compiler is edited makes a new runtime library
