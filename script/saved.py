@@ -75,7 +75,9 @@ class SavedModule(types.ModuleType):
                  f"  saved by script {m.compiler_version} (format {m.format_version}) with CPython "
                  f"{m.python_version} ({m.python_abi}), LLVM {m.llvm_version}",
                  f"  target {m.target.triple}, CPU {m.target.cpu}",
-                 "  code: " + ("object code, as saved" if self.__recompiled__ is None
+                 "  code: " + ("none linked (inspected: the manifest and texts only)"
+                               if getattr(self, "__inspected__", False)
+                               else "object code, as saved" if self.__recompiled__ is None
                                else f"compiled again from IR ({self.__recompiled__})"),
                  ]
         if m.functions or not m.kernels:
@@ -155,7 +157,9 @@ def inspect(path: str | os.PathLike) -> SavedModule:
     if manifest.kernels:
         from script.saved_cuda import load_kernel
         kernels = {k.name: load_kernel(archive, k, None) for k in manifest.kernels}
-    return SavedModule(archive.origin, manifest, functions, "not loaded: inspected", kernels)
+    module = SavedModule(archive.origin, manifest, functions, None, kernels)
+    module.__inspected__ = True
+    return module
 
 
 class _Listed:
