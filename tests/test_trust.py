@@ -179,12 +179,15 @@ def test_zip_bomb_fails_at_once(tmp_path):
 
 
 def test_inspect_links_nothing(saved, tmp_path):
-    """`scriptc inspect` reads an archive whose object code would crash if linked and run."""
-    path, _ = saved
+    """`scriptc inspect` reads an archive whose object code does not load (or would run a
+    forgery): it links none of it."""
+    path, evil = saved
     forged = tmp_path / "crash.smod"
-    crash = A.read_members(path)["f0/s0.o"].replace(b"\x8d", b"\x0f\x0b"[:1] * 1)
-    _forge(path, forged, crash, sign=True)
+    _forge(path, forged, b"\x7fELF" + os.urandom(600), sign=True)
+    with pytest.raises(LoadError, match="does not load"):
+        script.load(forged)
     view = script.saved.inspect(forged)
+    assert "none linked" in str(view)
     assert "answer(x: int)" in str(view) and "func @answer.i64" in view.answer.ir("opt")
     with pytest.raises(ValueError, match="load it"):
         view.answer.ir("asm")
@@ -215,7 +218,7 @@ def test_key_is_made_private_and_a_loose_one_is_not_used(tmp_path, monkeypatch):
 
 # ---- the cache and the store --------------------------------------------------------------
 
-def _use_root(monkeypatch, root) -> str:
+def _use_root(monkeypatch, root) -> tuple:
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(root))
     monkeypatch.setattr(loadpath, "_warned", set())
     with warnings.catch_warnings(record=True) as caught:
@@ -328,6 +331,24 @@ def test_store_links_are_not_sealed_or_followed(tmp_path):
         assert not loadpath.check_shared(str(link))
     assert not link.exists() and victim.read_bytes() == b"\x7fELF not ours"
     assert abs(victim.stat().st_mtime - old) < 1
+
+
+def test_store_file_with_a_recomputed_digest_is_not_loaded(tmp_path, monkeypatch):
+    """A planted runtime library or code object whose digest a forger recomputed (the MAC it
+    cannot) is removed, never loaded."""
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "c"))
+    path = tmp_path / "runtime-0123456789abcdef0123.so"
+    payload = b"\x7fELF planted"
+    path.write_bytes(payload + loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode())
+    with pytest.warns(RuntimeWarning, match="damaged"):
+        assert not loadpath.check_shared(str(path))
+    assert not path.exists()
+    store.write_shared(str(path), payload)                 # this user's own: its MAC verifies
+    assert loadpath.check_shared(str(path))
+    obj = tmp_path / "entry-0123456789abcdef0123.o"
+    obj.write_bytes(loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode() + payload)
+    with pytest.warns(RuntimeWarning, match="damaged"):
+        assert loadpath.read_object(str(obj)) is None
 
 
 def test_read_file_touches_the_file_it_read_not_a_link(tmp_path):
