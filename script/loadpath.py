@@ -40,9 +40,11 @@ elfso and kept in the store, named by a digest of the object and its entry point
 imports the runtime's functions, the C-API, libc and libm by name, and what the system's
 loader cannot bind (NumPy's API and objects, the random generators' states, BLAS and LAPACK:
 runtime.symbols) is written into its GOT after loading — else linked in Python by
-native.elfload. It returns None, and the caller links with LLVM instead (backend
-`load_object`), when neither runs here or both decline, or when the store has no entry point
-for the signature yet (whoever compiles one stores it: runtime.library `entry_point`). An
+native.elfload. When the store has no entry point for the signature yet, it is compiled
+(runtime.library `entry_point`, which stores it). It returns None, and the caller links
+with LLVM instead (backend `load_object`), only where neither runs (not x86-64 Linux); where
+they run, an object elfload declines is an error (RuntimeError: the caller's LoadError),
+never given to LLVM's linker, which aborts the process on some malformed objects. An
 entry point depends on its signature, the positions of the parameters that take NumPy
 scalars, and the stack size limit (runtime.entry `stack_budget`), so all three name it.
 
@@ -875,9 +877,10 @@ class LoadedLibrary:
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
                 numpy_scalars=(), code_digest: str | None = None) -> LoadedLibrary | None:
     """Link `object_code`, compiled for the IR function `entry` of this signature, with its
-    entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars); None
-    when neither loader can (see the module docstring). RuntimeError when the object is not
-    that function's. `code_digest` (64 hex digits) identifies `object_code`: its own by
+    entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars,
+    compiled now when the store has none); None where script's loaders do not run (not
+    x86-64 Linux: LLVM's linker is the only one there). RuntimeError when the object is
+    not that function's, or for these types, or when elfload declines it. `code_digest` (64 hex digits) identifies `object_code`: its own by
     default."""
     start = time.perf_counter()
     if not is_supported():
@@ -894,16 +897,16 @@ def load_object(object_code: bytes, entry: str, param_types, ret_type,
                                (kernel, signature), runtime)
     image = None
     if address is None:
-        point = _entry_point(*key)
-        if point is None:
-            return None
+        point = _entry_point(*key) or _make_entry_point(*key)
         from script.backend.native import elfload
         from script.backend.runtime.symbols import resolve
         try:
             image = elfload.load([object_code, point],
                                  lambda name: runtime.address.get(name) or resolve(name))
-        except elfload.ElfError:
-            return None
+        except elfload.ElfError as e:
+            # Never LLVM's linker instead: it aborts the process on some objects that read
+            # well (a symbol nobody defines: "LLVM ERROR", tests/fuzz_trust.py found one).
+            raise RuntimeError(f"it is malformed or not script's ({e})") from None
         for name in (kernel, signature, ENTRY_SYMBOL):
             if name not in image.symbols:
                 raise RuntimeError(_missing(name, entry))
@@ -917,6 +920,15 @@ def _missing(name: str, entry: str) -> str:
         return (f"the object code was not compiled for the types declared for {entry} (it does "
                 f"not define {name})")
     return f"the object code does not define {name}"
+
+
+def _make_entry_point(param_types, ret_type, numpy_scalars) -> bytes:
+    """The entry point of this signature compiled now (with LLVM) and kept in the store."""
+    from script.backend.runtime.library import entry_point
+    code = entry_point(param_types, ret_type, numpy_scalars).object_code
+    with _entry_points_lock:
+        _entry_points[(tuple(param_types), ret_type, tuple(numpy_scalars))] = code
+    return code
 
 
 def _load_shared(object_code: bytes, code_digest: str, key: tuple, required: tuple,
@@ -1077,7 +1089,6 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
             native = load_object(code, record.entry, record.arg_types, record.ret_type,
                                  numpy_scalars, code_digest or record.object.sha256)
             if native is None:
-                check_object(code, archive.origin, record.entry)
                 from script.backend import link_with_llvm
                 native = link_with_llvm(code, record.entry, record.arg_types, record.ret_type,
                                         numpy_scalars)
@@ -1095,21 +1106,6 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
                             f"({type(e).__name__}: {e})") from e
     return LoadedSpecialization(record, archive, native, module,
                                 {"load": time.perf_counter() - start})
-
-
-def check_object(code: bytes, origin: str, entry: str) -> None:
-    """LoadError unless script's own ELF reader (native.elfload, which checks every offset,
-    size, symbol and relocation) reads `code`: LLVM's linker, which aborts the process on
-    some malformed objects, is given only objects that it reads. Nothing is checked where
-    that reader does not run (not x86-64 Linux)."""
-    if not is_supported():
-        return
-    from script.backend.native import elfload
-    try:
-        elfload.check_object(code)
-    except elfload.ElfError as e:
-        raise LoadError(f"{origin}: object code of {entry} does not load: it is malformed "
-                        f"({e})") from None
 
 
 def member_fields(m: Member) -> tuple:

@@ -28,7 +28,7 @@ import time
 
 from script.cuda.kernel import IrText, Kernel, default_arch
 from script.errors import LoadError
-from script.loadpath import check_object, member_fields, parse_ir
+from script.loadpath import member_fields, parse_ir
 from script.saved_archive import Archive, sha256
 from script.saved_manifest import (KernelEntry, KernelModule, KernelSpecEntry, Member, Param,
                                    PtxEntry)
@@ -202,7 +202,6 @@ def _load_cpu(archive: Archive, entry: KernelEntry, spec: KernelSpecEntry, use_o
     start = time.perf_counter()
     if use_object:
         data = archive.member(*member_fields(code.object))
-        check_object(data, archive.origin, code.entry)     # before LLVM's linker may see it
         try:
             kernel = load_cpu(data, code.entry, spec.arg_types, code.resumable)
         except RuntimeError as e:       # llvmlite's linker: not an object file, symbols missing
