@@ -233,6 +233,7 @@ def _ephemeral_key(path: str, error: Exception) -> bytes:
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_UID = os.getuid() if hasattr(os, "getuid") else None
 
 
 def not_private(st, regular: bool = False) -> str | None:
@@ -619,7 +620,8 @@ def check_shared(path: str) -> bool:
         st = os.lstat(path)         # a link is not a sealed file: read and checked below
     except OSError:
         return False
-    if st.st_mtime_ns % 1_000_000_000 == seal and stat.S_ISREG(st.st_mode):
+    if st.st_mtime_ns % 1_000_000_000 == seal and stat.S_ISREG(st.st_mode) \
+            and st.st_uid == _UID:          # another's file is read and MAC-checked below
         if st.st_mtime < time.time() - TOUCH_AFTER_S:
             _set_seal(path, seal)           # in use: the sweep keeps it (`read_file`'s touch)
         return True

@@ -351,6 +351,24 @@ def test_store_file_with_a_recomputed_digest_is_not_loaded(tmp_path, monkeypatch
         assert loadpath.read_object(str(obj)) is None
 
 
+def test_a_sealed_file_of_another_user_is_checked(tmp_path, monkeypatch):
+    """The seal (a modification time whose nanoseconds match the name's) stands for "checked
+    since written" only on the user's own files: another's is read and its MAC checked."""
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "c"))
+    path = tmp_path / "code-0123456789abcdef0123.so"
+    payload = b"\x7fELF planted"
+    path.write_bytes(payload + loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode())
+    seal = loadpath._seal(str(path))
+    now = time.time_ns()
+    os.utime(path, ns=(now, now - now % 1_000_000_000 + seal - 1_000_000_000))
+    if os.getuid() == 0:
+        os.chown(path, 54321, 54321)
+    else:
+        monkeypatch.setattr(loadpath, "_UID", -1)
+    with pytest.warns(RuntimeWarning, match="damaged"):
+        assert not loadpath.check_shared(str(path))
+
+
 def test_read_file_touches_the_file_it_read_not_a_link(tmp_path):
     f = tmp_path / "f"
     f.write_bytes(b"x")
