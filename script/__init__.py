@@ -121,18 +121,21 @@ def _python_function(f):
     return f
 
 
-def save(obj, path, signatures=None) -> None:
+def save(obj, path, signatures=None, key=None) -> None:
     """Write compiled functions (one, a list, or a dict name -> function) to the file `path`,
-    to be loaded by `script.load` in another process without their source (`script.saved`)."""
+    to be loaded by `script.load` in another process without their source (`script.saved`),
+    signed under `key` (default: the user's own key; script.saved_trust)."""
     from script.saved import save as save_
-    save_(obj, path, signatures)
+    save_(obj, path, signatures, key)
 
 
-def load(path):
+def load(path, trusted_keys=None, object_code=None):
     """The module `script.save` wrote at `path`: its attributes are the saved functions.
-    Raises `LoadError` when the file is not a valid saved module."""
+    Its object code runs only when signed under the user's key or one of `trusted_keys`, or
+    with ``object_code=True``; otherwise its IR is compiled again. Raises `LoadError` when
+    the file is not a valid saved module."""
     from script.saved import load as load_
-    return load_(path)
+    return load_(path, trusted_keys, object_code)
 
 
 class _CallableModule(_types.ModuleType):

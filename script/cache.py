@@ -1,6 +1,6 @@
 """The on-disk compile cache of ``@script(cache=True)``.
 
-An entry (a flat file, checked by its BLAKE2b digest, read without zipfile or json: "entries"
+An entry (a flat file, checked by its BLAKE2b MAC under the user's key, read without zipfile or json: "entries"
 below) holds one specialization of one function: its IR texts and object code, as a saved
 module has them, in a file named by its slot (the function's file and qualified name, the
 argument types and the options): writing an entry replaces the slot's previous one. It
@@ -34,8 +34,9 @@ not: tests/test_loader.py). A fresh process pays ~0.3 ms for each module it impo
 what only a miss runs — parsing functions for their outside names, writing entries — is in
 script.cache_write.
 
-Where: ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__`` beside the source file, or the
-user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
+Where (`Request.directories`; only folders of the user's that no one else may write in:
+docs/saved-modules.md, "Trust"): ``$SCRIPT_CACHE_DIR`` when set; else ``__pycache__``
+beside the source file, or the user's cache directory (``$XDG_CACHE_HOME/script``, ``~/.cache/script``, ``~/Library/Caches/
 script``, ``%LOCALAPPDATA%\\script\\Cache``) when that cannot be written. A lookup tries the
 same places in the same order.
 
@@ -54,7 +55,7 @@ import types
 
 from script import loadpath
 from script.errors import CompileError, LoadError
-from script.loadpath import compiler_fingerprint, digest, python_abi, read_file, user_cache_dir
+from script.loadpath import compiler_fingerprint, digest, mac, python_abi, read_file, user_cache_dir
 from script.ir import types as T
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
@@ -188,12 +189,20 @@ class Request:
         return f"{stem}.{qualname}.{slot}{SUFFIX}"
 
     def directories(self) -> list:
-        override = os.environ.get("SCRIPT_CACHE_DIR")
-        if override:
-            return [override]
+        """Where the entry may be, in order: `loadpath.cache_root` (checked: the user's own,
+        closed to others) when $SCRIPT_CACHE_DIR is set; else ``__pycache__`` beside the
+        source, when it is absent or the user's own and closed to others (the next otherwise,
+        silently: a folder of another user's sources is not a cache of this user's), then
+        `cache_root`."""
+        if os.environ.get("SCRIPT_CACHE_DIR"):
+            return [loadpath.cache_root()]
         source = self.py_func.__code__.co_filename
-        return [os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__"),
-                user_cache_dir()]
+        beside = os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__")
+        try:
+            private = loadpath.not_private(os.stat(beside)) is None
+        except OSError:
+            private = True              # absent: made 0700 when written
+        return ([beside] if private else []) + [loadpath.cache_root()]
 
 
 # ---- the key ------------------------------------------------------------------------------
@@ -437,7 +446,7 @@ def _is_full(cell) -> bool:
 # `digest`), without zipfile, json or the manifest's checks (docs/saved-modules.md, "The
 # compile cache"):
 #
-#     script-cache-entry 2\n          the format and its version (`MAGIC`)
+#     script-cache-entry 3\n          the format and its version (`MAGIC`)
 #     <64 hex digits>\n               digest of everything below this line
 #     <text size> <ir> <ssa> <object>\n   decimal byte counts (ssa -1 when absent)
 #     <text>                          UTF-8 lines "field<TAB>value<TAB>..." (below)
@@ -451,13 +460,14 @@ def _is_full(cell) -> bool:
 # describes, in the key's order: qualified name, file, first line, digest of the file and of
 # the source text, outside names: `Source`). script.cache_write writes them.
 #
-# The digest covers every byte after it, so truncation, a flipped bit or a stray write is
-# found before anything is parsed; a file of another format or version, a digest that does
+# The digest is a MAC (loadpath `mac`: BLAKE2b keyed with the user's key) and covers every
+# byte after it, so truncation, a flipped bit, a stray write or an entry another user made
+# or re-hashed is found before anything is parsed; a file of another format or version, a digest that does
 # not match, a malformed field: every failure is a `LoadError`, which the cache reports and
 # replaces. Like a saved module, the file is data: nothing in it is evaluated, and the only
 # code that runs is the object code it carries.
 
-MAGIC = b"script-cache-entry 2\n"
+MAGIC = b"script-cache-entry 3\n"
 _PREFIX = b"script-cache-entry "        # any version: another one is reported as such
 _DIGEST = 64
 MAX_ENTRY_BYTES = 256 << 20
@@ -611,8 +621,9 @@ def decode(data: bytes, origin: str) -> Entry:
     start = len(MAGIC) + _DIGEST + 1
     body = data[start:]
     if len(data) < start or data[start - 1:start] != b"\n" \
-            or data[len(MAGIC):start - 1] != digest(body).encode("ascii"):
-        raise LoadError(f"{origin}: the entry is damaged (its digest does not match)")
+            or data[len(MAGIC):start - 1] != mac(body).encode("ascii"):
+        raise LoadError(f"{origin}: the entry is damaged or not this user's (its MAC does not "
+                        "match)")
     try:
         entry = _parse(body, origin)
     except LoadError:

@@ -10,7 +10,7 @@ import os
 from script import cache
 from script.backend.native.store import maybe_sweep, write_atomically
 from script.cache import MAGIC, SUFFIX, Uncacheable
-from script.loadpath import cache_root, digest
+from script.loadpath import cache_root, mac, not_private
 
 
 def outside_names(info) -> list[str]:
@@ -56,7 +56,9 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
     name = request.name()
     for directory in request.directories():
         try:
-            os.makedirs(directory, exist_ok=True)
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            if not_private(os.stat(directory)) is not None:
+                continue                # made by another user meanwhile, or opened to others
             write_atomically(os.path.join(directory, name), data)
         except OSError:
             continue
@@ -93,7 +95,7 @@ def encode(fields: list, members: dict) -> bytes:
              len(members["object"])]
     body = b"".join([" ".join(map(str, sizes)).encode("ascii"), b"\n", text, members["ir"],
                      ssa or b"", members["object"]])
-    return MAGIC + digest(body).encode("ascii") + b"\n" + body
+    return MAGIC + mac(body).encode("ascii") + b"\n" + body
 
 
 def entry_fields(key: str, compiler: str, python_abi: str, llvm: str, target: tuple,

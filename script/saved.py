@@ -11,9 +11,11 @@ in it is evaluated by Python; the only code that runs is the compiled code it de
 
 `load` checks the archive, the manifest, every member's size and the object code's SHA-256
 before it runs anything, then for each specialization either links its object code — when
-the compiler version, the Python ABI, the triple and the CPU match
-(saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified) and
-compiles it again for this CPU. Object code is linked by script.loadpath, without LLVM, where
+the archive is signed under a key the caller trusts or the caller passes object_code=True
+(saved_trust), and the compiler version, the Python ABI, the triple and the CPU match
+(saved_manifest.object_code_mismatch) — or parses its IR (hash-checked, always verified,
+loadpath `secure_foreign_ir`) and compiles it again for this CPU. `inspect` reads the
+manifest and texts only, linking nothing (`scriptc inspect`). Object code is linked by script.loadpath, without LLVM, where
 it can. IR texts not compiled are hash-checked when first shown.
 The loaded functions are objects of the same type as `@script`'s, with
 the same dispatch, argument checks, exceptions, keyword and default arguments (an
@@ -35,7 +37,7 @@ from script.loadpath import LoadedSpecialization, load_specialization
 # are imported where a saved module is read or written, not here. The annotations naming
 # their classes (Archive, Member, SpecEntry...) are never evaluated.
 
-__all__ = ["save", "load", "SavedModule", "LoadedSpecialization"]
+__all__ = ["save", "load", "inspect", "SavedModule", "LoadedSpecialization"]
 
 
 # ---- the loaded module --------------------------------------------------------------------
@@ -78,7 +80,9 @@ class SavedModule(types.ModuleType):
                  f"  saved by script {m.compiler_version} (format {m.format_version}) with CPython "
                  f"{m.python_version} ({m.python_abi}), LLVM {m.llvm_version}",
                  f"  target {m.target.triple}, CPU {m.target.cpu}",
-                 "  code: " + ("object code, as saved" if self.__recompiled__ is None
+                 "  code: " + ("none linked (inspected: the manifest and texts only)"
+                               if getattr(self, "__inspected__", False)
+                               else "object code, as saved" if self.__recompiled__ is None
                                else f"compiled again from IR ({self.__recompiled__})"),
                  ]
         if m.functions or not m.kernels:
@@ -106,10 +110,20 @@ def _format_param(p: Param) -> str:
     return text + (f"={p.default!r}" if p.has_default else "")
 
 
-def load(path: str | os.PathLike) -> SavedModule:
-    """Load the module `save` wrote at `path`. Raises LoadError if anything is wrong with it."""
+def load(path: str | os.PathLike, trusted_keys=None, object_code: bool | None = None
+         ) -> SavedModule:
+    """Load the module `save` wrote at `path`. Raises LoadError if anything is wrong with it.
+
+    Its object code runs only when the archive is signed under the user's key or one of
+    `trusted_keys` (bytes, or paths of key files: script.saved_trust), or when the caller
+    passes ``object_code=True`` (trusting this file as a native library it chooses to
+    load). Otherwise — and with ``object_code=False`` — the functions are compiled again
+    from the archive's IR, verified and made memory-safe; ``m.__recompiled__`` says why."""
     from script.saved_archive import read_archive
-    return load_archive(read_archive(path))
+    from script.saved_trust import object_code_refusal, trusted_key_list
+    keys = trusted_key_list(trusted_keys)
+    archive = read_archive(path)
+    return load_archive(archive, object_code_refusal(archive, keys, object_code))
 
 
 def load_archive(archive: Archive, recompile: str | None = None) -> SavedModule:
@@ -134,9 +148,56 @@ def load_archive(archive: Archive, recompile: str | None = None) -> SavedModule:
     return SavedModule(archive.origin, manifest, functions, mismatch, kernels)
 
 
+def inspect(path: str | os.PathLike) -> SavedModule:
+    """The module at `path` as far as its manifest and texts show it, without linking or
+    compiling any of its code (`scriptc inspect`): its functions have `signatures` and
+    `ir("ssa" | "opt")`, its kernels their saved IR and PTX; none can be called."""
+    from script.saved_archive import read_archive
+    from script.saved_manifest import parse_manifest
+    archive = read_archive(path)
+    manifest = parse_manifest(archive.manifest, archive.origin)
+    functions = {}
+    for entry in manifest.functions:
+        specs = {r.arg_types: LoadedSpecialization(r, archive, None, None, {})
+                 for r in entry.specializations}
+        for r in entry.specializations:
+            for text in (r.ir, r.ssa, r.object):
+                if text is not None:
+                    archive.check(text.path, text.size)
+        functions[entry.name] = _Listed(entry.name, specs)
+    kernels = {}
+    if manifest.kernels:
+        from script.saved_cuda import load_kernel
+        kernels = {k.name: load_kernel(archive, k, None) for k in manifest.kernels}
+    module = SavedModule(archive.origin, manifest, functions, None, kernels)
+    module.__inspected__ = True
+    return module
+
+
+class _Listed:
+    """A saved function as `inspect` shows it: the methods of compiled functions that read
+    only its saved texts (script.dispatcher `_Methods`); no code, so no call."""
+
+    def __init__(self, name: str, specs: dict):
+        from script.dispatcher import _Methods
+        self.__name__ = name
+        self._specializations = specs
+        self._methods = _Methods
+
+    def ir(self, stage: str = "opt", signature=None) -> str:
+        if stage not in ("ssa", "opt"):
+            raise ValueError(f"inspecting a saved module shows its saved IR (ssa, opt) and "
+                             f"kernels' PTX, not {stage!r}: load it (script.load) for that")
+        return self._methods.ir(self, stage, signature)
+
+    @property
+    def signatures(self) -> list:
+        return self._methods.signatures.fget(self)
+
+
 # ---- saving -------------------------------------------------------------------------------
 
-def save(obj, path: str | os.PathLike, signatures=None) -> None:
+def save(obj, path: str | os.PathLike, signatures=None, key=None) -> None:
     """Write compiled functions to `path` (one zip archive; see the module docstring).
 
     `obj` is a compiled function or kernel (`@script.kernel`), a list of them (saved under
@@ -145,9 +206,10 @@ def save(obj, path: str | os.PathLike, signatures=None) -> None:
     far and the default one) and CPU code (script.saved_cuda). Each function is saved
     with the specializations compiled so far, or with exactly those `signatures` names:
     a list of argument-type tuples when `obj` is one function, else a dict from name to
-    such a list (they are compiled first if need be)."""
+    such a list (they are compiled first if need be). The archive is signed under `key`
+    (script.saved_trust: bytes or a key file), by default the user's own."""
     from script.saved_archive import write_archive
-    write_archive(path, *saved_members(obj, signatures))
+    write_archive(path, *saved_members(obj, signatures), key=key)
 
 
 def saved_members(obj, signatures=None, object_code: bool = True) -> tuple[dict, dict]:

@@ -18,8 +18,11 @@ byte for byte what was written:
   flipped bit anywhere is a `LoadError`, never code that runs.
 
 Every failure, whatever zipfile or zlib raise on a damaged file, comes out as `LoadError`.
-The hashes detect damage, not forgery: an archive built on purpose to carry other code is
-trusted as much as any native library one chooses to load.
+The hashes detect damage, not forgery: anyone can recompute them. The archive's
+``manifest.sig`` (script.saved_trust) says who made it, and `script.load` links object code
+only from archives signed under a key it trusts. Every size is capped on the zip's
+directory before a byte is inflated (`MAX_*`), so a small file that declares huge members
+fails at once.
 """
 
 from __future__ import annotations
@@ -33,14 +36,22 @@ import zipfile
 from script.backend.native.store import sha256
 from script.loadpath import read_file
 from script.errors import LoadError
+from script.saved_trust import MAX_SIGNATURE_BYTES, SIGNATURE
 
 MANIFEST = "manifest.json"
 MANIFEST_HASH = "manifest.sha256"
 
+# Caps checked on the zip's directory, before a byte is inflated, so that a small file that
+# declares huge members fails at once: the file, each member, all members together, and how
+# far a member larger than `RATIO_FLOOR` may inflate (DEFLATE reaches ~1000x on zeros; IR
+# text and object code inflate 2-10x).
 MAX_ARCHIVE_BYTES = 1 << 30
-MAX_MEMBER_BYTES = 256 << 20
+MAX_MEMBER_BYTES = 64 << 20             # loadpath MAX_OBJECT: no object is larger
+MAX_TOTAL_BYTES = 256 << 20
 MAX_MANIFEST_BYTES = 8 << 20
 MAX_MEMBERS = 4096
+MAX_RATIO = 64
+RATIO_FLOOR = 1 << 20
 
 _NAME = re.compile(r"[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*")
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)      # archives of the same content are the same bytes
@@ -59,13 +70,16 @@ def encode_manifest(manifest: dict) -> bytes:
     return json.dumps(manifest, indent=1, allow_nan=False).encode("ascii") + b"\n"
 
 
-def write_archive(path: str | os.PathLike, manifest: dict, members: dict[str, bytes]) -> None:
-    """Write `manifest` and `members` (name -> bytes) to `path`, atomically."""
-    data = archive_bytes(manifest, members)
+def write_archive(path: str | os.PathLike, manifest: dict, members: dict[str, bytes],
+                  key=None) -> None:
+    """Write `manifest` and `members` (name -> bytes) to `path`, atomically, signed under
+    `key` (saved_trust: the user's own by default)."""
+    data = archive_bytes(manifest, members, key)
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(directory, f".tmp-{os.getpid()}-{os.urandom(6).hex()}.smod")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -80,17 +94,20 @@ def write_archive(path: str | os.PathLike, manifest: dict, members: dict[str, by
         raise
 
 
-def archive_bytes(manifest: dict, members: dict[str, bytes]) -> bytes:
-    """The archive of `manifest` and `members` (name -> bytes), as `write_archive` writes it
-    (also what a pickled function carries: script.pickling)."""
+def archive_bytes(manifest: dict, members: dict[str, bytes], key=None) -> bytes:
+    """The archive of `manifest` and `members` (name -> bytes), signed under `key`, as
+    `write_archive` writes it (also what a pickled function carries: script.pickling)."""
+    from script.saved_trust import sign
     for name in members:
-        if not is_member_name(name) or name in (MANIFEST, MANIFEST_HASH):
+        if not is_member_name(name) or name in (MANIFEST, MANIFEST_HASH, SIGNATURE):
             raise ValueError(f"bad member name {name!r}")
     manifest_bytes = encode_manifest(manifest)
+    signature = sign(manifest_bytes, key)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         _write_member(zf, MANIFEST, manifest_bytes)
         _write_member(zf, MANIFEST_HASH, sha256(manifest_bytes).encode("ascii") + b"\n")
+        _write_member(zf, SIGNATURE, signature)
         for name, data in members.items():
             _write_member(zf, name, data)
     return out.getvalue()
@@ -108,9 +125,11 @@ class Archive:
     its members, handed out by `member` only after their size and hash are checked."""
 
     def __init__(self, origin: str, zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo],
-                 manifest: object):
+                 manifest: object, manifest_bytes: bytes = b"", signature: bytes | None = None):
         self.origin = origin
         self.manifest = manifest
+        self.manifest_bytes = manifest_bytes    # what the signature signs (saved_trust)
+        self.signature = signature              # the manifest.sig member, None when absent
         self._zf = zf
         self._infos = infos
 
@@ -193,10 +212,14 @@ def _open(data: bytes, origin: str) -> Archive:
                             f"{info.compress_type}")
         if info.file_size > MAX_MEMBER_BYTES:
             raise LoadError(f"{origin}: member {name!r} is too large ({info.file_size} bytes)")
+        if info.file_size > max(RATIO_FLOOR, MAX_RATIO * info.compress_size):
+            raise LoadError(f"{origin}: member {name!r} declares {info.file_size} bytes in "
+                            f"{info.compress_size} (more than {MAX_RATIO}x: a zip bomb?)")
         total += info.file_size
         by_name[name] = info
-    if total > MAX_ARCHIVE_BYTES:
-        raise LoadError(f"{origin}: members add up to {total} bytes, too large")
+    if total > MAX_TOTAL_BYTES:
+        raise LoadError(f"{origin}: members add up to {total} bytes, more than the "
+                        f"{MAX_TOTAL_BYTES} allowed")
     for name in (MANIFEST, MANIFEST_HASH):
         if name not in by_name:
             raise LoadError(f"{origin}: not a saved module (no {name})")
@@ -211,7 +234,14 @@ def _open(data: bytes, origin: str) -> Archive:
     if recorded != sha256(manifest_bytes).encode("ascii"):
         raise LoadError(f"{origin}: the manifest is corrupt (its SHA-256 differs from "
                         f"{MANIFEST_HASH})")
-    return Archive(origin, zf, by_name, _decode_json(manifest_bytes, origin))
+    signature = None
+    sig_info = by_name.get(SIGNATURE)
+    if sig_info is not None:
+        if sig_info.file_size > MAX_SIGNATURE_BYTES:
+            raise LoadError(f"{origin}: {SIGNATURE} is malformed")
+        signature = _read_member(origin, zf, sig_info, sig_info.file_size)
+    return Archive(origin, zf, by_name, _decode_json(manifest_bytes, origin), manifest_bytes,
+                   signature)
 
 
 def _read_member(origin: str, zf: zipfile.ZipFile, info: zipfile.ZipInfo, size: int) -> bytes:

@@ -183,7 +183,8 @@ def load_kernel(archive: Archive, entry: KernelEntry, use_object: bool) -> Saved
             text = archive.text(*member_fields(p.ptx))
             _check_ptx(archive, entry, p, text)
             ptx[(types, p.arch)] = PtxCode(text, p.name, p.arch, list(p.messages), None)
-        cpu[types] = _load_cpu(archive, entry, spec, use_object)
+        if use_object is not None:          # None: inspected, no code (script.saved `inspect`)
+            cpu[types] = _load_cpu(archive, entry, spec, use_object)
     return SavedKernel(entry, archive, specs, ptx, cpu, not use_object)
 
 

@@ -41,6 +41,7 @@ READABLE_VERSIONS = (1, 2)              # 1: before kernels
 
 MAX_FUNCTIONS = 1024
 MAX_SPECIALIZATIONS = 256
+MAX_TOTAL_SPECIALIZATIONS = 2048          # of all functions and kernels together
 MAX_PARAMS = 255
 MAX_NAME = 1024
 MAX_DOC = 1 << 20
@@ -403,6 +404,9 @@ def parse_manifest(obj, origin: str) -> Manifest:
         kernel_names = [k.name for k in kernels]
         if len(set(kernel_names)) != len(kernel_names) or set(kernel_names) & set(names):
             top.fail("two functions or kernels have the same name")
+    count = sum(len(f.specializations) for f in [*functions, *kernels])
+    if count > MAX_TOTAL_SPECIALIZATIONS:       # each one is linked or compiled at load
+        top.fail(f"{count} specializations, more than the {MAX_TOTAL_SPECIALIZATIONS} allowed")
     return Manifest(top.get("compiler").get("version").str(), top.get("python").get("version").str(),
                     top.get("python").get("abi").str(), top.get("llvm").get("version").str(),
                     Target(target.get("triple").str(), target.get("cpu").str(),

@@ -36,10 +36,13 @@ def set_member(manifest: dict, members: dict, path: str, data: bytes) -> None:
             m["sha256"] = hashlib.sha256(data).hexdigest()
 
 
-def rewrite(src, dst, edit=None, rehash=True, compression=zipfile.ZIP_DEFLATED) -> None:
+def rewrite(src, dst, edit=None, rehash=True, compression=zipfile.ZIP_DEFLATED,
+            sign=True) -> None:
     """Copy the archive `src` to `dst`, calling `edit(manifest, members)` on the decoded
     manifest and the members first; the manifest's hash is recomputed unless `rehash` is
-    false (so only the edit is wrong, not the hash)."""
+    false (so only the edit is wrong, not the hash). With `sign`, the manifest is signed
+    again under this user's key, as `script.save` would (what the loader checks behind a
+    trusted signature); without, the old signature stays (what a forger can do)."""
     members = read_members(src)
     manifest = json.loads(members["manifest.json"])
     if edit is not None:
@@ -48,6 +51,9 @@ def rewrite(src, dst, edit=None, rehash=True, compression=zipfile.ZIP_DEFLATED) 
     members["manifest.json"] = data
     if rehash:
         members["manifest.sha256"] = hashlib.sha256(data).hexdigest().encode()
+    if sign:
+        from script.saved_trust import sign as sign_manifest
+        members["manifest.sig"] = sign_manifest(data)
     write_members(dst, members, compression)
 
 

@@ -109,9 +109,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("functions", nargs="*", default=[], metavar="FUNC",
                    help="functions to show with --stage")
     p.add_argument("--stage", choices=("ssa", "opt", "llvm", "asm", "ptx"), default=None,
-                   help="also print this stage of the saved functions (llvm and asm only when "
-                        "the module was recompiled from its IR, not loaded as object code; "
-                        "ptx: the saved PTX of kernels)")
+                   help="also print this stage of the saved functions (ssa and opt: the saved "
+                        "IR; ptx: the saved PTX of kernels; inspect links no code, so llvm and "
+                        "asm exist only for a module loaded with script.load)")
     p.add_argument("--arch", metavar="SM", default=None,
                    help="with --stage ptx: this architecture's PTX (made from the saved IR "
                         "when it was not saved)")

@@ -3,9 +3,10 @@
 Both stand on the library's `script.save(functions, path)` and `script.load(path)`
 (`script/saved.py`), imported only here and only when used, so the rest of the command line
 works in a build without them. `compile` compiles every selected function for each of its
-signatures first, so the archive holds exactly those specializations; `inspect` prints the
-loaded module (functions, signatures, target, versions) and, with `--stage`, the IR or code
-of its functions.
+signatures first, so the archive holds exactly those specializations; `inspect` prints what
+the archive holds (functions, signatures, target, versions) and, with `--stage`, the saved
+IR of its functions or PTX of its kernels, without linking or running any of its code
+(`script.saved.inspect`).
 """
 
 from __future__ import annotations
@@ -77,13 +78,15 @@ def compile_targets(targets: list[Target], out_path: str, report, failures: int 
 
 
 def load(path: str):
+    """The archive at `path` as `script.saved.inspect` reads it: its manifest and texts,
+    checked, and none of its code linked or run (an archive from anywhere can be inspected)."""
     import os
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
-    load_fn = _api("load")
+    inspect = saved_module().inspect
     from script.errors import LoadError
     try:
-        return load_fn(path)
+        return inspect(path)
     except (LoadError, OSError) as e:
         raise UserCodeError(f"cannot load {path}: {e}") from None
 

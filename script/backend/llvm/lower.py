@@ -27,6 +27,7 @@ from script.backend.llvm.abi import (
     RAISING_OPS, WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
+from script.loadpath import signature_symbol
 
 
 @dataclass
@@ -61,6 +62,9 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
         FunctionLowering(m, lowered, f).run()
     recursive = any(c is entry for f in funcs for c in f.callees())
     export_entry(m, lowered.entry_native, entry.name, recursive)
+    # the types it was compiled for, which loading its object code checks (loadpath)
+    m.define_constant(llvm.int_const("i8", 1),
+                      signature_symbol(entry.name, entry.param_types, entry.ret_type))
     if has_arrays(entry.param_types):
         written = written_array_params(entry)
         assert all(k < 64 for k in written), "more than 64 parameters"

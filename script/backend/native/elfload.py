@@ -156,6 +156,12 @@ def load(objects: "Sequence[bytes]", resolve: "Callable[[str], int | None]") -> 
     return Image(base, total, symbols)
 
 
+def check_object(data: bytes) -> None:
+    """ElfError unless `data` reads as an object this loader could link (every offset, size,
+    section, symbol and relocation checked; nothing mapped or bound)."""
+    _Object(bytes(data), 0)
+
+
 # ---- reading one object -------------------------------------------------------------------
 
 class _Section:

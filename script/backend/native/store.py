@@ -20,15 +20,19 @@ directory (loadpath `user_cache_dir`).
 - An object is named by the BLAKE2b digest (loadpath `digest`) of what it was compiled from:
   its kind and description (a signature), the compiler (loadpath `compiler_fingerprint`:
   version and its own files), the Python ABI and the host target. Its file carries the
-  digest of its bytes — after a magic line for an object, at the end for a shared object,
+  MAC of its bytes (loadpath `checksum`) — after a magic line for an object, at the end for a shared object,
   whose start the system's loader reads — so a damaged file is ignored with a
   RuntimeWarning and removed (whoever compiles it next writes it again).
 - A source checkout's listing (``checkout-<digest of its path>.txt``, `list_checkout`):
   which files the compiler fingerprint of a checkout ``stat``s, kept while no folder of the
   package changes.
 
-Writes are atomic (a temporary file and a rename) and their failures silent: the store
-never turns a compile or a load into an error.
+Writes are atomic (a temporary file of a random name, opened O_EXCL | O_NOFOLLOW with mode
+0600, then a rename) and their failures silent: the store never turns a compile or a load
+into an error. The store is used only in a folder of the user's that no one else may write
+in (loadpath `cache_root`), and each file carries a MAC under the user's key (loadpath
+`mac`), so a file another user planted or re-hashed is damaged, never loaded
+(docs/saved-modules.md, "Trust").
 
 Nothing is kept for ever: what a new compiler, an edited function or another signature no
 longer uses would pile up (a checkout whose compiler is edited makes a new runtime library
@@ -45,7 +49,6 @@ import os
 import re
 import stat
 import sys
-import threading
 import time
 
 from script import loadpath
@@ -149,7 +152,7 @@ def write_object(path: str, data: bytes) -> None:
 
 def _write(path: str, data: bytes) -> None:
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         write_atomically(path, data)
     except OSError:
         pass
@@ -163,8 +166,8 @@ _TEMP_AGE_S = 3600
 _STAMP = "swept.txt"            # in the store: touched by each sweep (empty)
 # Only files this package writes, and their temporary files (`write_atomically`).
 _STORE_FILE = re.compile(r"(runtime|entry|code|host|checkout)-[0-9a-f]{16,}[-\w.]*?"
-                         r"\.(so|o|txt)(\.\d+\.\d+\.tmp)?")
-_ENTRY_FILE = re.compile(r".+\.[0-9a-f]{16}\.cache(\.\d+\.\d+\.tmp)?")
+                         r"\.(so|o|txt)(\.\d+\.[0-9a-f]+\.tmp)?")
+_ENTRY_FILE = re.compile(r".+\.[0-9a-f]{16}\.cache(\.\d+\.[0-9a-f]+\.tmp)?")
 
 
 def maybe_sweep(root: str) -> int:
@@ -173,18 +176,41 @@ def maybe_sweep(root: str) -> int:
     stamp = os.path.join(root, "native", _STAMP)
     now = time.time()
     try:
-        if now - os.stat(stamp).st_mtime < SWEEP_EVERY_S:
+        st = os.lstat(stamp)
+        if stat.S_ISREG(st.st_mode) and now - st.st_mtime < SWEEP_EVERY_S:
             return 0
     except FileNotFoundError:
         pass
     except OSError:
         return 0
-    try:
-        with open(stamp, "wb"):         # first, so that concurrent writers do not sweep too
-            pass
-    except OSError:
+    if not touch_stamp(stamp):          # first, so that concurrent writers do not sweep too
         return 0
     return sweep(root, now)
+
+
+def touch_stamp(path: str) -> bool:
+    """Give the stamp file `path` the current time, making it (0600) when absent; never
+    through a symbolic link (one there is removed, not followed) nor into another kind of
+    file. Whether it was touched."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError:
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                os.unlink(path)         # only the link: its target is left as it is
+        except OSError:
+            pass
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        os.utime(fd) if os.utime in os.supports_fd else os.utime(path, follow_symlinks=False)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def sweep(root: str, now: float) -> int:
@@ -213,12 +239,19 @@ def sweep(root: str, now: float) -> int:
     return removed
 
 
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to `path` atomically (a temporary file beside it, named by process and
-    thread, then a rename; removed when that fails). OSError when it cannot be written."""
-    temp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    """Write `data` to `path` atomically: a new temporary file beside it (a random name,
+    ``O_EXCL | O_NOFOLLOW``, mode 0600: nothing planted there is followed or reused), then a
+    rename, which replaces whatever `path` was, a link included, without following it; the
+    temporary file is removed when that fails. OSError when it cannot be written."""
+    temp = f"{path}.{os.getpid()}.{os.urandom(8).hex()}.tmp"
+    fd = os.open(temp, _WRITE_FLAGS, 0o600)         # before `try`: never remove another's
     try:
-        with open(temp, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(temp, path)
     except BaseException:

@@ -26,7 +26,7 @@ from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
 from script.backend.native import elfload, store
-from script.loadpath import entry_point_path, install_sigint_hook
+from script.loadpath import entry_point_path, install_sigint_hook, signature_symbol
 from script.backend.runtime.entry import build_entry
 from script.backend.runtime.shared import libraries
 from script.backend.runtime.symbols import numpy_symbol_library
@@ -178,7 +178,8 @@ def load_native(object_code: bytes, entry_func: Function, numpy_scalars=()) -> N
     install_sigint_hook()
     numpy_scalars = tuple(numpy_scalars)
     point = entry_point(entry_func.param_types, entry_func.ret_type, numpy_scalars)
-    exports = [ENTRY_SYMBOL, kernel_name(entry_func.name)]    # the second fails for another's
+    exports = [ENTRY_SYMBOL, kernel_name(entry_func.name),    # the second fails for another's,
+               signature_symbol(entry_func.name, entry_func.param_types, entry_func.ret_type)]
     tracker = get_jit().link([bytes(object_code), point.object_code], exports,
                            _libraries(entry_func, numpy_scalars))
     return NativeLibrary(entry_func.name, tracker, bytes(object_code),
