@@ -89,6 +89,17 @@ def _result(v: int, beyond: bool) -> tuple[int, bool]:
     return v, beyond or not T.I64.min <= v <= T.I64.max
 
 
+def overflow_text(node: ast.AST, line: int | None) -> str:
+    """The message of the OverflowError an int64 operation raises where Python's int would
+    not fit (the `ovf` checks: docs/integers.md). Run-time errors carry no traceback line of
+    the user's code, so the message names the expression and its line."""
+    text = ast.unparse(node)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    where = f" (line {line})" if line is not None else ""
+    return (f"integer overflow in '{text}'{where}: the result does not fit in 64 bits "
+            "(compiled ints are int64; CPython would give a larger int)")
+
+
 def fits_64(value: int) -> bool:
     """Whether a compiled constant can hold `value` (as i64, or as u64 from 2**63 on)."""
     return T.I64.min <= value < TWO_64

@@ -211,6 +211,8 @@ def bit_length_u64(n):
 def bit_count(n):
     """int.bit_count(): ones in |n|, for any int type (INT64_MIN's negation is itself, whose
     pattern has the one bit CPython counts)."""
+    if n == -9223372036854775807 - 1:
+        return 1                    # |n| is 2**63, which int64's negation cannot give
     n = -n if n < 0 else n
     c = 0
     while n:

@@ -1,0 +1,220 @@
+"""ranges: value-range analysis; folds the overflow checks and comparisons it decides.
+
+Does: computes an interval for every int (and bool) value (`compute`): constants, lengths
+(`dim`, `list_len`, `str_len`: >= 0), `hash` (>= 0), arithmetic exactly as Python's ints
+(`_intervals.transfer`; a result that may leave its type is the whole type), block
+parameters as the join over their incoming edges, to a fixpoint in reverse postorder, with
+widening: a loop header's parameter whose interval still grows after two rounds gets the
+type's bound on the side that grew. A value is narrowed where it is used by the comparisons
+that dominate the use: in a block whose only entry is the true (false) edge of
+``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
+that edge itself for a block argument. So a `for i in range(n)` variable is ``[0, MAX]``
+at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
+
+Then, with each operand's interval where the instruction is: an ``ovf.K`` whose exact
+result interval fits int64 becomes false (its `check` goes in constfold and dce), and a
+``cmp`` the intervals decide becomes a constant (an index's ``i < 0`` test, a loop's exit
+test known on entry).
+
+Assumes: verified IR. Preserves: behaviour (only tests whose value is known change).
+Stats: ``checks`` (overflow checks dropped), ``compares`` (comparisons folded).
+
+`compute` is the analysis alone, for other passes: ``Ranges.at(value, block)``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from script.ir import types as T
+from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with
+from script.ir.dom import DomTree
+from script.ir.passes import _intervals as iv
+
+_LENGTHS = frozenset(("dim", "list_len", "str_len", "hash"))
+_ROUNDS = 24            # a function whose intervals have not settled by then is left alone
+_WIDEN_AFTER = 2        # updates of a block parameter before its growing bound is widened
+
+
+class Ranges:
+    """The intervals of one function's int values, and the comparisons that narrow them
+    per block (module docstring). Valid until the function changes."""
+
+    def __init__(self, func: Function):
+        self.dom = DomTree(func)
+        self.values: dict[int, iv.Interval | None] = {}
+        self.facts: dict[Block, dict[int, list]] = {}
+        for b in self.dom.preorder():
+            self.facts[b] = self._block_facts(b)
+        self.settled = self._solve()
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def of(self, v: Value) -> iv.Interval | None:
+        """The interval of `v` anywhere it is defined (None: not reached, or not an int)."""
+        if isinstance(v, Const):
+            whole = iv.full(v.type)
+            return None if whole is None else (int(v.value), int(v.value))
+        return self.values.get(id(v))
+
+    def at(self, v: Value, block: Block) -> iv.Interval | None:
+        """The interval of `v` in `block`, narrowed by the comparisons dominating it."""
+        r = self.of(v)
+        if r is None or isinstance(v, Const):
+            return r
+        for pred, other, holds in self.facts.get(block, {}).get(id(v), ()):
+            o = self.of(other)
+            if o is None:
+                continue
+            r = iv.constrain(r, pred, o, holds)
+            if r is None:
+                return None         # no value gets here: the block is never reached
+        return r
+
+    # ---- facts --------------------------------------------------------------------------
+
+    def _block_facts(self, b: Block) -> dict[int, list]:
+        """The comparisons known in `b`: its immediate dominator's, and the one of the edge
+        into `b` when that edge is `b`'s only entry."""
+        idom = self.dom.idom.get(b)
+        facts = dict(self.facts[idom]) if idom is not None and idom is not b else {}
+        if len(b.preds) == 1:
+            edge = _edge_fact(b.preds[0], b)
+            if edge is not None:
+                _add_fact(facts, *edge)
+        return facts
+
+    # ---- the fixpoint -------------------------------------------------------------------
+
+    def _solve(self) -> bool:
+        order = self.dom.order
+        updates: Counter = Counter()
+        for _ in range(_ROUNDS):
+            changed = False
+            for b in order:
+                for k, p in enumerate(b.params):
+                    new = self._param(b, k, p)
+                    old = self.values.get(id(p))
+                    if new != old and old is not None:
+                        updates[id(p)] += 1
+                        if updates[id(p)] > _WIDEN_AFTER:
+                            new = _widen(old, new, iv.full(p.type))
+                    if new != old:
+                        self.values[id(p)] = new
+                        changed = True
+                for i in b.instrs:
+                    if not i.has_result or iv.full(i.type) is None:
+                        continue
+                    new = self._instr(i)
+                    if new != self.values.get(id(i)):
+                        self.values[id(i)] = new
+                        changed = True
+            if not changed:
+                return True
+        return False
+
+    def _param(self, b: Block, k: int, p: BlockParam) -> iv.Interval | None:
+        if iv.full(p.type) is None:
+            return None
+        if not b.preds:
+            return iv.full(p.type)      # the function's parameters
+        r = None
+        for pred, arg in b.incoming(k):
+            a = self.at(arg, pred)
+            edge = _edge_fact(pred, b)
+            if a is not None and edge is not None:
+                for v, cmp_pred, other, holds in _oriented(*edge):
+                    o = self.at(other, pred)
+                    if v is arg and o is not None:
+                        a = iv.constrain(a, cmp_pred, o, holds)
+                        if a is None:
+                            break
+            r = iv.join(r, a)
+        return r
+
+    def _instr(self, i: Instr) -> iv.Interval | None:
+        name = i.opname
+        whole = iv.full(i.type)
+        if name in _LENGTHS:
+            return (0, whole[1])
+        if name == "cmp" or not i.op.pure:
+            return whole
+        ops = []
+        for v in i.operands:
+            r = self.at(v, i.block)
+            if r is None:
+                if iv.full(v.type) is not None:
+                    return None         # an operand not reached yet
+                return whole
+            ops.append(r)
+        if name == "convert" and iv.full(i.operands[0].type) is None:
+            return whole
+        return iv.transfer(name, i.attr, i.type, ops)
+
+
+def compute(func: Function) -> Ranges:
+    """The value ranges of `func` (see `Ranges`)."""
+    return Ranges(func)
+
+
+def run(func: Function, stats: Counter | None = None) -> bool:
+    candidates = [i for i in func.instructions()
+                  if i.opname == "ovf" or i.opname == "cmp" and iv.full(i.operands[0].type) is not None]
+    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1:
+        return False                    # constfold decides a straight line's constant tests
+    ranges = Ranges(func)
+    if not ranges.settled:
+        return False
+    folded = Counter()
+    for i in candidates:
+        value = _decided(ranges, i)
+        if value is None:
+            continue
+        replace_all_uses_with(i, Const(value, T.BOOL))
+        i.erase()
+        folded["checks" if i.opname == "ovf" else "compares"] += 1
+    if stats is not None:
+        stats.update(folded)
+    return bool(folded)
+
+
+def _decided(ranges: Ranges, i: Instr) -> bool | None:
+    ops = [ranges.at(v, i.block) for v in i.operands]
+    if any(r is None for r in ops):
+        return None                     # not reached (or not settled): leave it
+    if i.opname == "cmp":
+        return iv.decide(i.attr, ops[0], ops[1])
+    r = iv.exact(i.attr, *ops[:-1])
+    if r is not None and T.I64.min <= r[0] and r[1] <= T.I64.max:
+        return False
+    return None
+
+
+def _edge_fact(pred: Block, succ: Block):
+    """(cmp, holds) when the edge pred -> succ is taken exactly when that comparison of ints
+    is `holds`; else None."""
+    term = pred.terminator
+    if term is None or term.opname != "cbr" or term.succs[0] is term.succs[1]:
+        return None
+    cond = term.operands[0]
+    if not (isinstance(cond, Instr) and cond.opname == "cmp" and iv.full(cond.operands[0].type) is not None):
+        return None
+    return cond, term.succs[0] is succ
+
+
+def _oriented(cmp: Instr, holds: bool):
+    """``(v, pred, other, holds)`` for each side `v` of `cmp`, the predicate read from it."""
+    a, b = cmp.operands
+    return [(a, cmp.attr, b, holds), (b, iv.swapped(cmp.attr), a, holds)]
+
+
+def _add_fact(facts: dict, cmp: Instr, holds: bool) -> None:
+    for v, pred, other, h in _oriented(cmp, holds):
+        if not isinstance(v, Const):
+            facts[id(v)] = [*facts.get(id(v), ()), (pred, other, h)]
+
+
+def _widen(old: iv.Interval, new: iv.Interval | None, whole: iv.Interval) -> iv.Interval | None:
+    if new is None:
+        return old
+    return (whole[0] if new[0] < old[0] else new[0], whole[1] if new[1] > old[1] else new[1])
