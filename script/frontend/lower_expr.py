@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
-                                        is_int_u64_mix, overflow_text, takes_u64)
+                                        is_checked, is_int_u64_mix, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
@@ -446,9 +446,10 @@ class ExprLowering(OptionalLowering):
         """`r`, the wrapping result of int op `kind` on `operands`, after a check raising
         OverflowError where Python's int would not fit in int64 (`ovf`, ops.py). Only `int`
         (i64) is checked: sized NumPy ints and u64 wrap, as NumPy's do; kernels wrap too
-        (script/cuda/compile.py). The `masked` and `ranges` passes drop the checks that
+        (script/cuda/compile.py), and so does most of the compiled library (`is_checked`). The `masked` and `ranges` passes drop the checks that
         cannot fail or whose high bits a mask removes (docs/integers.md)."""
-        if r.type != T.I64 or kind not in OVF_OPS or isinstance(r, (Const, Undef)):
+        if r.type != T.I64 or kind not in OVF_OPS or isinstance(r, (Const, Undef)) \
+                or not is_checked(self.info.py_func):
             return r
         loc = self.loc(node)
         bad = self.emit("ovf", [*operands, r], T.BOOL, kind, loc)

@@ -211,8 +211,6 @@ def bit_length_u64(n):
 def bit_count(n):
     """int.bit_count(): ones in |n|, for any int type (INT64_MIN's negation is itself, whose
     pattern has the one bit CPython counts)."""
-    if n == -9223372036854775807 - 1:
-        return 1                    # |n| is 2**63, which int64's negation cannot give
     n = -n if n < 0 else n
     c = 0
     while n:
@@ -284,3 +282,8 @@ def fsum(xs) -> float:
             if y == x - hi:
                 hi = x
     return hi
+
+
+from script.frontend.int_consts import checks_int64  # noqa: E402 (after the functions it names)
+# results the user sees, whose overflow CPython would give as a big int
+checks_int64(gcd2, lcm2, comb, perm, round_int)
