@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, fixedlen, inline, licm, masked, ranges,
-                              sccp, simplify_cfg, strength, uncaught, versioning)
+from script.ir.passes import (bce, constfold, cse, dce, deferred, fixedlen, inline, licm, masked,
+                              ranges, sccp, simplify_cfg, strength, uncaught, versioning)
 
 PASSES = {
     "inline": inline,
@@ -37,6 +37,7 @@ PASSES = {
     "uncaught": uncaught,
     "masked": masked,
     "ranges": ranges,
+    "deferred": deferred,
 }
 
 
@@ -69,6 +70,7 @@ PIPELINES: dict[int, tuple] = {
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
         "versioning",
+        "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
@@ -79,6 +81,7 @@ PIPELINES: dict[int, tuple] = {
                   "ranges", "licm"), limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
+        "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
 }
@@ -129,6 +132,13 @@ ORDER = (
      "a check ranges folds is not hoisted (nor is its test computed) at all"),
     ("ranges", "bce",
      "ranges folds the comparisons it proves; bce then handles the index shapes it knows"),
+    ("bce", "deferred",
+     "a loop keeping a bounds check keeps its overflow checks where they are (the order of "
+     "the two errors); bce first removes the bounds checks it proves"),
+    ("versioning", "deferred",
+     "the copy of a loop versioning makes without bounds checks is one deferred can change"),
+    ("ranges", "deferred",
+     "a check ranges proves needs no deferring"),
 )
 
 

@@ -17,11 +17,11 @@ result interval fits int64 becomes false (its `check` goes in constfold and dce)
 test known on entry).
 
 Counters (`_counters`): a block parameter whose every incoming value is a counter, a
-counter plus or minus a constant of at most 64, or a value within +-2**61 (a `for` over a
-`range`, ``total += 1``, ``k += 4`` in a ``while``) moves by at most 64 per executed
-instruction from within +-2**61; reaching +-2**62 would take 2**55 steps, over three months
-of nothing but that loop at four billion steps a second. So a counter's interval is met
-with +-2**62: its ``+ 1`` (and ``i + 3``, ``2 * i``) cannot overflow. (A check left in
+counter plus or minus a constant of at most 16, or a value within +-2**60 (a `for` over a
+`range`, ``total += 1``, ``k += 4`` in a ``while``) moves by at most 16 per executed
+instruction from within +-2**60; reaching +-2**61 would take 2**56 steps, over two years of
+nothing but that loop at a step a nanosecond. So a counter's interval is met with +-2**61:
+its ``+ 1``, ``i + j`` of two counters and ``2 * i`` cannot overflow. (A check left in
 lcg_pi's loop for its ``inside += 1`` cost it its strip-mined polls: 1.7x.)
 
 Assumes: verified IR. Preserves: behaviour (only tests whose value is known change).
@@ -206,15 +206,15 @@ def _decided(ranges: Ranges, i: Instr) -> bool | None:
     return None
 
 
-_COUNTER_START = 1 << 61
-_COUNTER_RANGE = (-(1 << 62), 1 << 62)
-_COUNTER_STEP = 64
+_COUNTER_START = 1 << 60
+_COUNTER_RANGE = (-(1 << 61), 1 << 61)
+_COUNTER_STEP = 16
 
 
 def _counters(func: Function, ranges: Ranges) -> set[int]:
     """The ids of the counters of `func` (module docstring): the greatest set of i64 block
     parameters whose incoming values are members, members +- a small constant, or within
-    +-2**61."""
+    +-2**60."""
     params = [p for b in func.blocks if b.preds for p in b.params if p.type == T.I64]
     members = {id(p) for p in params}
     changed = True
