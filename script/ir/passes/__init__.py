@@ -66,10 +66,10 @@ PIPELINES: dict[int, tuple] = {
         "masked",
         "strength",
         "cse",
-        "ranges",
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
         "versioning",
+        "ranges",
         "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -78,9 +78,10 @@ PIPELINES: dict[int, tuple] = {
         "inline",
         "fixedlen",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught", "masked", "strength", "cse",
-                  "ranges", "licm"), limit=8),
+                  "licm"), limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
+        "ranges",
         "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -128,10 +129,9 @@ ORDER = (
      "a check the masks drop needs no interval; ranges then works on fewer checks"),
     ("cse", "ranges",
      "a loop bound and the length a check compares with are one value once CSE merged them"),
-    ("ranges", "licm",
-     "a check ranges folds is not hoisted (nor is its test computed) at all"),
-    ("ranges", "bce",
-     "ranges folds the comparisons it proves; bce then handles the index shapes it knows"),
+    ("versioning", "ranges",
+     "versioning recognises the range checks of stepped loops, which ranges would fold in "
+     "part (a positive step); ranges then works on both copies"),
     ("bce", "deferred",
      "a loop keeping a bounds check keeps its overflow checks where they are (the order of "
      "the two errors); bce first removes the bounds checks it proves"),
@@ -139,6 +139,7 @@ ORDER = (
      "the copy of a loop versioning makes without bounds checks is one deferred can change"),
     ("ranges", "deferred",
      "a check ranges proves needs no deferring"),
+
 )
 
 
