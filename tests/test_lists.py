@@ -122,7 +122,8 @@ def test_list_arguments(lst):
         assert f.signatures == ["(list[int]) -> tuple[int, int, int, list[int]]"]
         return
     arg = list(lst)
-    if any(not -2**63 <= v < 2**63 for v in itertools.accumulate(lst)):
+    if all(type(x) is not float for x in lst) and \
+            any(not -2**63 <= v < 2**63 for v in itertools.accumulate(lst)):
         with pytest.raises(OverflowError, match="s \\+= x"):     # ints do not wrap
             compiled(K.arg_sum)(arg)
         return
