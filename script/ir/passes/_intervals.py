@@ -72,7 +72,7 @@ def exact(kind: str, a: Interval, b: Interval | None = None) -> Interval | None:
     if kind == "pow":
         if b[0] < 0 or b[1] > 64:
             return None
-        m = max(abs(a[0]), abs(a[1])) ** b[1]
+        m = max(abs(a[0]), abs(a[1]), 1) ** b[1]          # (0 ** 0 is 1)
         return (0, m) if a[0] >= 0 else (-m, m)
     if kind == "floordiv":
         if b[0] <= 0 <= b[1]:

@@ -11,6 +11,10 @@ that dominate the use: in a block whose only entry is the true (false) edge of
 that edge itself for a block argument. So a `for i in range(n)` variable is ``[0, MAX]``
 at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
 
+A result whose `ovf` test is checked before anything else reads it (`_is_checked`) is
+Python's exact result where it is read, since an overflow raised first: its interval is the
+exact one met with int64's (``1 << n``, checked, is >= 1 after its check).
+
 Then, with each operand's interval where the instruction is: an ``ovf.K`` whose exact
 result interval fits int64 becomes false (its `check` goes in constfold and dce), and a
 ``cmp`` the intervals decide becomes a constant (an index's ``i < 0`` test, a loop's exit
@@ -37,6 +41,7 @@ from collections import Counter
 from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with
 from script.ir.dom import DomTree
+from script.ir.ops import OVF_OPS
 from script.ir.passes import _intervals as iv
 
 _LENGTHS = frozenset(("dim", "list_len", "str_len", "hash"))
@@ -165,7 +170,32 @@ class Ranges:
             ops.append(r)
         if name == "convert" and iv.full(i.operands[0].type) is None:
             return whole
+        if _is_checked(i):
+            exact = iv.exact(name, *ops) if name != "shl" else iv.exact(name, ops[0], _counts(ops[1]))
+            if exact is not None:
+                return iv.meet(exact, whole)    # None: it always raises, nothing reads it
         return iv.transfer(name, i.attr, i.type, ops)
+
+
+def _is_checked(r: Instr) -> bool:
+    """Whether every use of `r` but its own `ovf` test runs after the `check` of that test:
+    then `r` is Python's exact result wherever it is read (an overflow raised first)."""
+    if r.type != T.I64 or r.opname not in OVF_OPS:
+        return False
+    block = r.block
+    tests = [u for u in r.uses if u.opname == "ovf" and u.operands[-1] is r]
+    if len(tests) != 1 or tests[0].block is not block or not tests[0].uses \
+            or any(c.opname != "check" or c.block is not block for c in tests[0].uses):
+        return False
+    order = {id(x): k for k, x in enumerate(block.instrs)}
+    last_check = max(order[id(c)] for c in tests[0].uses)
+    return all(u is tests[0] or u.block is not block or order[id(u)] > last_check for u in r.uses)
+
+
+def _counts(b: iv.Interval) -> iv.Interval:
+    """A shift count's interval clamped to [0, 64]: a checked ``x << n`` does not raise only
+    where it fits, which counts from 64 on never do (for x != 0)."""
+    return (min(max(b[0], 0), 64), min(max(b[1], 0), 64))
 
 
 def compute(func: Function) -> Ranges:
