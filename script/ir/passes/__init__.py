@@ -20,7 +20,7 @@ from typing import IO, Iterable
 
 from script.ir.core import Function, Module
 from script.ir.passes import (bce, constfold, cse, dce, deferred, fixedlen, inline, licm, masked,
-                              ranges, sccp, simplify_cfg, strength, uncaught, versioning)
+                              ranges, sccp, simplify_cfg, speculate, strength, uncaught, versioning)
 
 PASSES = {
     "inline": inline,
@@ -38,6 +38,7 @@ PASSES = {
     "masked": masked,
     "ranges": ranges,
     "deferred": deferred,
+    "speculate": speculate,
 }
 
 
@@ -70,6 +71,7 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
         "versioning",
         "ranges",
+        "speculate",
         "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -82,6 +84,7 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
         "ranges",
+        "speculate",
         "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -139,6 +142,8 @@ ORDER = (
      "the copy of a loop versioning makes without bounds checks is one deferred can change"),
     ("ranges", "deferred",
      "a check ranges proves needs no deferring"),
+    ("ranges", "speculate",
+     "an arm whose checks ranges removed is left to LLVM, which speculates plain arms itself"),
 
 )
 
