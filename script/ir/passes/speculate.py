@@ -8,7 +8,7 @@ speculatable (`_semantics.is_speculatable`: pure, defined for any operands), and
 keep their meaning guarded by the branch's condition: ``check (and %taken, %cond)``.
 
 Does: for a ``cbr %c, A, B`` (either arm) where A has that block as its only predecessor,
-ends in ``br``, and holds only speculatable instructions and `check`s (at most
+ends in ``br``, and holds only speculatable instructions of scalar results and `check`s (at most
 `_MAX_INSTRS`), moves A's instructions to before the ``cbr``, each check becoming a check
 of ``%c and`` (``not %c`` for the false arm) its condition, with its message operands. A is
 then a lone ``br``, which simplify_cfg and LLVM turn into a select.
@@ -53,7 +53,13 @@ def _movable(arm, pred) -> bool:
         return False
     if not any(i.opname == "check" and not isinstance(i.operands[0], Const) for i in body):
         return False                    # nothing to gain: LLVM speculates plain arms itself
-    return all(i.opname == "check" or is_speculatable(i) for i in body)
+    return all(i.opname == "check" or is_speculatable(i) and _is_scalar(i.type) for i in body)
+
+
+def _is_scalar(t: T.Type) -> bool:
+    """Numbers and bools only: computing an object (a str, a tuple of them) on a path that
+    did not make it would only cost its allocation and its reference counting."""
+    return isinstance(t, (T.IntType, T.FloatType, T.BoolType))
 
 
 def _move(arm, pred, term: Instr, taken: bool) -> int:
