@@ -294,3 +294,14 @@ def test_generated_loops(op, inner, mask, n, args):
         assert got == want
     else:
         _agree(want, over, got)
+
+
+def test_a_checked_arm_raises_only_when_it_runs():
+    """The `speculate` pass computes an arm's checks before its branch, guarded by the
+    branch: a large even x takes the other arm and must not raise."""
+    py, cf = _compile("def f(x):\n    n = 0\n    while x != 1 and n < 3:\n"
+                      "        x = x // 2 if x % 2 == 0 else 3 * x + 1\n        n += 1\n    return x\n")
+    for x in (1 << 62, 3 << 60, 6, 7, 12):      # the large ones stay even for three steps
+        assert cf(x) == py(x), x
+    with pytest.raises(OverflowError, match=r"'3 \* x'"):
+        cf(MAX)
