@@ -41,7 +41,7 @@ _OPS = {
 }
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(sorted(_OPS)), intervals(), intervals())
 def test_binary_transfer_contains_every_result(name, a, b):
     r = iv.transfer(name, None, T.I64, [a, b])
@@ -53,7 +53,7 @@ def test_binary_transfer_contains_every_result(name, a, b):
             assert r[0] <= _wrap(v) <= r[1], (name, a, b, x, y, r)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.sampled_from(["neg", "abs"]), intervals())
 def test_unary_transfer_contains_every_result(name, a):
     r = iv.transfer(name, None, T.I64, [a])
@@ -62,7 +62,7 @@ def test_unary_transfer_contains_every_result(name, a):
         assert r[0] <= _wrap(v) <= r[1]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.sampled_from(["shl", "shr", "pow"]), intervals(), st.integers(0, 70), st.integers(0, 70))
 def test_shift_and_power_transfer(name, a, k0, k1):
     b = (min(k0, k1), max(k0, k1))
@@ -74,7 +74,7 @@ def test_shift_and_power_transfer(name, a, k0, k1):
                 assert r[0] <= _wrap(v) <= r[1]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(["lt", "le", "gt", "ge", "eq", "ne"]), intervals(), intervals(), st.booleans())
 def test_decide_and_constrain(pred, a, b, holds):
     fn = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
