@@ -10,15 +10,16 @@ raised, before anything reads the wrapped value.
 Does: for an innermost loop whose only exit is its header's `cbr` (to a block with no
 other predecessor), whose only back edge comes from one latch, and which has no side effect
 (no store, call, print or other write; loads are fine) and no `check` but those deferred,
-each ``check (ovf.add %a, %b, %r)`` (or `sub`) in a block dominating the latch becomes a
-sticky overflow word: a new i64 header parameter, 0 on entry, or-ed on the back edge with
-``(%a ^ %r) & (%b ^ %r)`` (``(%a ^ %b) & (%a ^ %r)`` for `sub`), whose sign bit is the
-overflow; the exit block begins with ``check (cmp.lt %word, 0)`` and the same message.
-Plain int ops, so the or-reduction vectorizes. Only when no value derived from a deferred
+each ``check (ovf.K ...)`` in a block dominating the latch becomes a sticky overflow word:
+a new i64 header parameter, 0 on entry, or-ed on the back edge with ``(%a ^ %r) & (%b ^
+%r)`` for ``ovf.add %a, %b, %r`` (``(%a ^ %b) & (%a ^ %r)`` for `sub`: plain int ops, which
+vectorize), or with -1 where another K's test is true; its sign bit is the overflow, and
+the exit block begins with ``check (cmp.lt %word, 0)`` and the same message. Only when no value derived from a deferred
 sum inside the loop reaches anything but more sums, the loop's own parameters and code
 after the loop: a wrapped value never decides a branch, an index or the trip count, so the
 loop ends as CPython's would (with the same iterations) and the check raises before any
-later use.
+later use. Pure ops never trap here (ops.py: no poison, no undefined behaviour), so a
+wrapped value computed on is harmless until something outside the loop reads it.
 
 Assumes: verified IR. Preserves: behaviour, with each deferred OverflowError raised at the
 loop's exit instead of in the iteration that overflowed (nothing observable happens in
@@ -35,9 +36,6 @@ from script.ir.dom import DomTree, Loop, find_loops
 
 # What may run in a deferring loop besides pure ops: reads.
 _READS = frozenset(("load", "list_get", "list_len", "str_get"))
-# Ops through which a deferred sum's wrapped value may flow inside the loop (their results
-# are then deferred values too).
-_CARRY = frozenset(("add", "sub", "mul", "xor", "or", "and", "neg", "invert", "shl"))
 
 
 def run(func: Function, stats: Counter | None = None) -> bool:
@@ -63,6 +61,8 @@ def _defer(loop: Loop, dom: DomTree) -> int:
     checks = []
     for b in loop.blocks:
         for i in b.instrs:
+            if i.opname == "check" and _never_fails(i):
+                continue                # folded by ranges; constfold removes it later
             if i.opname == "check":
                 if not _is_sum_check(i) or not dom.dominates(b, latch):
                     return 0
@@ -96,14 +96,15 @@ def _defer(loop: Loop, dom: DomTree) -> int:
 
 def _word_update(latch, word: BlockParam, ovf: Instr) -> None:
     """``word | overflow bits of ovf`` passed on the back edge in place of `word`."""
-    a, b, r = ovf.operands
-    if ovf.attr == "add":
-        pair = [Instr("xor", [a, r], T.I64), Instr("xor", [b, r], T.I64)]
-    else:
-        pair = [Instr("xor", [a, b], T.I64), Instr("xor", [a, r], T.I64)]
-    bits = Instr("and", pair, T.I64)
-    new = Instr("or", [word, bits], T.I64)
-    for i in (*pair, bits, new):
+    if ovf.attr in ("add", "sub"):
+        a, b, r = ovf.operands
+        pair = [Instr("xor", [a, r], T.I64), Instr("xor", [b, r], T.I64)] if ovf.attr == "add" \
+            else [Instr("xor", [a, b], T.I64), Instr("xor", [a, r], T.I64)]
+        made = [*pair, Instr("and", pair, T.I64)]
+    else:                               # the test's bool as all ones or zero
+        made = [Instr("select", [ovf, Const(-1, T.I64), Const(0, T.I64)], T.I64)]
+    new = Instr("or", [word, made[-1]], T.I64)
+    for i in (*made, new):
         latch.insert_before_terminator(i)
     term = latch.terminator
     for k, s in enumerate(term.succs):
@@ -125,16 +126,22 @@ def _single_exit(loop: Loop):
     return target
 
 
+def _never_fails(c: Instr) -> bool:
+    return isinstance(c.operands[0], Const) and not c.operands[0].value
+
+
 def _is_sum_check(c: Instr) -> bool:
     cond = c.operands[0]
     return len(c.operands) == 1 and isinstance(cond, Instr) and cond.opname == "ovf" \
-        and cond.attr in ("add", "sub") and cond.block is c.block \
-        and all(u is c for u in cond.uses)
+        and cond.block is c.block and all(u is c for u in cond.uses)
 
 
 def _stays_inside(loop: Loop, sums: list[Value]) -> bool:
-    """Whether every value derived in the loop from `sums` reaches only more such values,
-    the loop's block parameters, `ovf` tests and code outside the loop."""
+    """Whether every value derived in the loop from `sums` (through pure ops and the loop's
+    block parameters) reaches only more such values, `ovf` tests and code after the loop:
+    never a branch's condition, a read's index or anything with an effect. (`ranges` may
+    have taken a checked result as exact, dropping a test of it; a wrapped one then only
+    flows into values that the exit's check keeps anyone from seeing.)"""
     seen = set()
     work = list(sums)
     while work:
@@ -145,7 +152,7 @@ def _stays_inside(loop: Loop, sums: list[Value]) -> bool:
         for u in v.uses:
             if u.block not in loop.blocks or u.opname == "ovf":
                 continue
-            if u.opname in _CARRY and not (u.opname == "shl" and u.operands[1] is v):
+            if u.op.pure and not u.is_terminator:
                 work.append(u)
             elif u.opname == "br" or u.opname == "cbr" and u.operands[0] is not v:
                 for k, s in enumerate(u.succs):

@@ -18,7 +18,8 @@ exact one met with int64's (``1 << n``, checked, is >= 1 after its check).
 Then, with each operand's interval where the instruction is: an ``ovf.K`` whose exact
 result interval fits int64 becomes false (its `check` goes in constfold and dce), and a
 ``cmp`` the intervals decide becomes a constant (an index's ``i < 0`` test, a loop's exit
-test known on entry).
+test known on entry; and a float's comparison with 0.0 when the float is an int converted:
+the zero test of ``1.0 / (n + 1)`` for an n >= 0).
 
 Counters (`_counters`): a block parameter whose every incoming value is a counter, a
 counter plus or minus a constant of at most 16, or a value within +-2**60 (a `for` over a
@@ -177,6 +178,18 @@ class Ranges:
         return iv.transfer(name, i.attr, i.type, ops)
 
 
+def _decided_float_zero(ranges: Ranges, i: Instr) -> bool | None:
+    """``cmp.P (convert %x : f64), 0.0`` of an int %x: an int converts to 0.0 exactly when
+    it is 0, and keeps its sign, so %x's interval decides it (a division's zero test of
+    ``1.0 / ((i + j) * (i + j + 1) // 2 + i + 1)``)."""
+    x, zero = i.operands
+    if not (isinstance(zero, Const) and zero.value == 0.0 and isinstance(x, Instr)
+            and x.opname == "convert" and iv.full(x.operands[0].type) is not None):
+        return None
+    r = ranges.at(x.operands[0], i.block)
+    return None if r is None else iv.decide(i.attr, r, (0, 0))
+
+
 def _is_checked(r: Instr) -> bool:
     """Whether every use of `r` but its own `ovf` test runs after the `check` of that test:
     then `r` is Python's exact result wherever it is read (an overflow raised first)."""
@@ -205,7 +218,8 @@ def compute(func: Function) -> Ranges:
 
 def run(func: Function, stats: Counter | None = None) -> bool:
     candidates = [i for i in func.instructions()
-                  if i.opname == "ovf" or i.opname == "cmp" and iv.full(i.operands[0].type) is not None]
+                  if i.opname == "ovf" or i.opname == "cmp" and (iv.full(i.operands[0].type) is not None
+                                                                 or isinstance(i.operands[0].type, T.FloatType))]
     if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1:
         return False                    # constfold decides a straight line's constant tests
     ranges = Ranges(func)
@@ -225,6 +239,8 @@ def run(func: Function, stats: Counter | None = None) -> bool:
 
 
 def _decided(ranges: Ranges, i: Instr) -> bool | None:
+    if i.opname == "cmp" and isinstance(i.operands[0].type, T.FloatType):
+        return _decided_float_zero(ranges, i)
     ops = [ranges.at(v, i.block) for v in i.operands]
     if any(r is None for r in ops):
         return None                     # not reached (or not settled): leave it
