@@ -305,3 +305,18 @@ def test_a_checked_arm_raises_only_when_it_runs():
         assert cf(x) == py(x), x
     with pytest.raises(OverflowError, match=r"'3 \* x'"):
         cf(MAX)
+
+
+def test_loop_checks_deferred_to_the_exit_still_raise():
+    """`deferred` moves the checks of a side-effect-free loop to its exit: the loop's result
+    is never returned wrapped."""
+    import numpy as np
+    py, cf = _compile("def f(a, i):\n    s = 0\n    t = 0.0\n    for j in range(a.shape[0]):\n"
+                      "        s += a[j]\n        t += 1.0 / ((i + j) * (i + j + 1) // 2 + j + 1)\n"
+                      "    return s, t\n")
+    a = np.array([1, 2, 3, 4], dtype=np.int64)
+    assert cf(a, 10) == py(a, 10)
+    with pytest.raises(OverflowError, match=r"s \+= a\[j\]"):
+        cf(np.array([MAX, 1, -5], dtype=np.int64), 1)
+    with pytest.raises(OverflowError, match=r"\(i \+ j\) \* \(i \+ j \+ 1\)"):
+        cf(a, 1 << 32)
