@@ -210,7 +210,7 @@ def countdown_ge(a, b):
     t = 0
     j = a
     while j >= -3:
-        t = t * 7 + j + b
+        t = (t * 7 + j + b) % 2**64          # masked: int64's wrapping value, exactly
         j -= 1
     return t
 
@@ -219,7 +219,7 @@ def countup_le(a, b):
     t = 0
     i = a
     while i <= 5:
-        t = t * 5 + i * b
+        t = (t * 5 + i * b) % 2**64
         i += 1
     return t
 

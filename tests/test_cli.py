@@ -211,7 +211,7 @@ def test_dump_opt_level_and_print_after(work):
     trace = run("dump", "quick.py", "collatz", "--opt", "1", "--print-after", "all",
                 cwd=work, check_rc=0)
     headers = re.findall(r"^// IR after (\w+)", trace.stdout, re.M)
-    assert headers == ["strength", "constfold", "dce", "simplify_cfg"]
+    assert headers == ["masked", "strength", "constfold", "dce", "simplify_cfg"]
     one = run("dump", "quick.py", "collatz", "--print-after", "licm", cwd=work, check_rc=0)
     assert re.findall(r"^// IR after (\w+)", one.stdout, re.M) == ["licm"]
 

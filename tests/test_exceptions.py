@@ -114,7 +114,9 @@ def test_a_division_caught_is_a_branch():
     f = compiled(K.safe_div)
     f(1, 1)
     text = _ir_text(f)
-    ops = {line.split("=")[-1].split()[0] for line in text.splitlines() if line.startswith("  ")}
+    # (the check left is -2**63 // -1's OverflowError, which the handler does not catch)
+    ops = {line.split("=")[-1].split()[0] for line in text.splitlines()
+           if line.startswith("  ") and "OverflowError" not in line}
     assert not ops & {"exception", "exc_match", "reraise", "check"}, text
 
 

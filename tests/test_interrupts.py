@@ -382,7 +382,7 @@ def test_polls_never_change_what_a_function_computes(func, inputs, chunk):
 def range_sum(a, b, step):
     t = 0
     for i in range(a, b, step):
-        t = t * 31 + i
+        t = (t * 31 + i) % 2**64           # masked: int64's wrapping value, no OverflowError
     return t
 
 
@@ -390,7 +390,7 @@ def while_down(a, b):
     t = 0
     i = a
     while i > b:
-        t = t * 7 + i
+        t = (t * 7 + i) % 2**64
         i -= 1
     return t
 
@@ -403,9 +403,9 @@ def test_compiled_chunks_run_pythons_iterations_near_the_int_edges(monkeypatch, 
     cases = [(0, 10, 1), (5, 5, 1), (big - 7, big, 1), (-big - 1, -big + 6, 1), (10, 0, -1),
              (-big + 5, -big - 1, -1), (3, 50, 7), (0, 9, 2)]
     for a, b, step in cases:
-        assert f(a, b, step) == ((range_sum(a, b, step) + 2 ** 63) % 2 ** 64) - 2 ** 63
+        assert f(a, b, step) == range_sum(a, b, step)
     for a, b in [(10, 0), (-big + 5, -big - 1), (big, big - 9), (3, 3)]:
-        assert g(a, b) == ((while_down(a, b) + 2 ** 63) % 2 ** 64) - 2 ** 63
+        assert g(a, b) == while_down(a, b)
 
 
 # --- the option ----------------------------------------------------------------------------
@@ -425,6 +425,13 @@ def test_interruptible_false_leaves_loops_unchecked():
     assert "poll" in checked.ir("opt") and "poll" not in plain.ir("opt")
     assert "script.poll" in checked.ir("llvm") and "script.poll" not in plain.ir("llvm")
     assert "script.sigints" not in plain.ir("llvm").split("; ModuleID")[1]
+
+
+def int_xor(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s ^= a[i]
+    return s
 
 
 def vector_types(f) -> set:
@@ -450,7 +457,9 @@ def clip(a, lo, hi):
                     reason="vector units of a known target")
 def test_strip_mined_loops_still_vectorize():
     x, y, out = np.arange(100.0), np.ones(100), np.zeros(100)
-    for fn, args in [(int_sum, (np.arange(100),)), (axpy, (2.0, x, y, out)),
+    # (an int sum's overflow test reads its partial sums, which LLVM does not vectorize:
+    # docs/integers.md; an xor reduction has none)
+    for fn, args in [(int_xor, (np.arange(100),)), (axpy, (2.0, x, y, out)),
                      (clip, (np.linspace(0, 1, 100), 0.2, 0.8))]:   # an if in the body
         plain, checked = script.script(fn, interruptible=False), script.script(fn)
         plain(*args), checked(*args)

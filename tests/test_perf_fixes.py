@@ -96,7 +96,7 @@ def test_stepped_loops_are_versioned():
     assert ir.count("IndexError") == 1, ir      # the checked loop (its write repeats the read's check)
     assert len(re.findall(r"^bb\d+\(%\d+: u64", ir, re.M)) >= 2, ir     # and its copy
     ir = opt_ir(K.sieve, 100)
-    inner = [b for b in ir.split("\nbb") if "store %9, false, %" in b and "mul" in b]
+    inner = [b for b in ir.split("\nbb") if re.search(r"store %\d+, false, %", b) and "mul" in b]
     assert any("IndexError" not in b for b in inner), ir
 
 
@@ -249,13 +249,12 @@ def test_countdown_loops_strip_mined_in_chunks(monkeypatch, chunk):
     import script
     from script.ir import interrupts
     monkeypatch.setattr(interrupts, "CHUNK", chunk)
-    wrap = lambda v: ((v + 2 ** 63) % 2 ** 64) - 2 ** 63      # noqa: E731 - ints wrap compiled
     big = 2 ** 63 - 1
     f, g = script.script(K.countdown_ge), script.script(K.countup_le)
     for a in (-big - 1, -big + 3, -10, -4, -3, -2, 0, 1, 7, 100, 70_000):
-        assert f(a, 2) == wrap(K.countdown_ge(a, 2)), a
+        assert f(a, 2) == K.countdown_ge(a, 2), a
     for a in (big, big - 3, 100, 6, 5, 4, -3, -70_000):
-        assert g(a, 3) == wrap(K.countup_le(a, 3)), a
+        assert g(a, 3) == K.countup_le(a, 3), a
     assert "poll" in f.ir("opt") and "poll" in g.ir("opt")
 
 

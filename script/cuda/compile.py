@@ -11,7 +11,7 @@ import time
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.ir.core import Function, Module
+from script.ir.core import Const, Function, Module, replace_all_uses_with
 from script.ir.ops import OPS
 
 # The ops kernels support: the ones below; an op added to the table later (say, array
@@ -39,6 +39,8 @@ def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "
         make_function_infos()           # so that calls to cache hits are seen as @script calls
         func = specialize(info, types, boundscheck)
         funcs = clone_functions(closure_of(func))
+        for f in funcs:
+            wrap_ints(f)
         module = Module(funcs)
         check_kernel(module, funcs[0], info)
         if verify_enabled():
@@ -50,6 +52,16 @@ def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "
             run_pipeline(f, level=opt, verify=verify_enabled(), disabled=disabled_passes(),
                          print_after=print_after, stream=stream)
         return Module(closure_of(funcs[0]))
+
+
+def wrap_ints(func: Function) -> None:
+    """Kernels keep int64's wrapping arithmetic, as CUDA C's: every `ovf` test is false
+    (docs/integers.md). A check per index computation would cost every thread a branch, and
+    a GPU thread has no big int to fall back to either."""
+    for i in list(func.instructions()):
+        if i.opname == "ovf":
+            replace_all_uses_with(i, Const(False, T.BOOL))
+            i.erase()
 
 
 def check_kernel(module: Module, entry: Function, info) -> None:

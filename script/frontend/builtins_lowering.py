@@ -735,7 +735,7 @@ class CallLowering:
             v = self.coerce(v, T.I64, node)
         if isinstance(v.type, T.ComplexType):
             return self.complex_abs(v, node)
-        return self.emit("abs", [v], v.type, None, self.loc(node))
+        return self.checked("abs", [v], self.emit("abs", [v], v.type, None, self.loc(node)), node)
 
     def builtin_minmax(self, node, name) -> Value:
         if any(k.arg == "key" for k in node.keywords):
@@ -871,7 +871,7 @@ class CallLowering:
         zero = self.emit("cmp", [b, Const(0, t)], T.BOOL, "eq", self.loc(node))
         kind = "float_divmod" if isinstance(t, T.FloatType) else "int_divmod"
         self.raise_if(zero, "ZeroDivisionError", message(kind), node)
-        q = self.emit("floordiv", [a, b], t, None, self.loc(node))
+        q = self.checked("floordiv", [a, b], self.emit("floordiv", [a, b], t, None, self.loc(node)), node)
         r = self.emit("mod", [a, b], t, None, self.loc(node))
         return self.make_tuple([q, r], node)
 

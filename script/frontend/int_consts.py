@@ -89,6 +89,37 @@ def _result(v: int, beyond: bool) -> tuple[int, bool]:
     return v, beyond or not T.I64.min <= v <= T.I64.max
 
 
+_CHECKED_LIBRARY: set = set()
+
+
+def checks_int64(*functions) -> None:
+    """Marks functions of the compiled library whose int arithmetic is the user's
+    (`math.comb`, `math.lcm`, ...): checked as user code is (`is_checked`)."""
+    _CHECKED_LIBRARY.update(f.__code__ for f in functions)
+
+
+def is_checked(py_func) -> bool:
+    """Whether the int arithmetic of `py_func` raises OverflowError rather than wrapping:
+    user code always; the compiled library (the modules of script.frontend written in the
+    subset) only where `checks_int64` says. The library is written against int64 on purpose
+    (two 32-bit words joined into an int64's bits, FNV hashes of strings, NumPy's uint64
+    spans kept as int64 bits, probing arithmetic of its hash tables), and its tests compare
+    it with CPython."""
+    module = getattr(py_func, "__module__", None) or ""
+    return not module.startswith("script.frontend.") or py_func.__code__ in _CHECKED_LIBRARY
+
+
+def overflow_text(node: ast.AST, line: int | None) -> str:
+    """The message of the OverflowError an int64 operation raises where Python's int would
+    not fit (the `ovf` checks: docs/integers.md). Run-time errors carry no traceback line of
+    the user's code, so the message names the expression and its line."""
+    text = ast.unparse(node)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    where = f" (line {line})" if line is not None else ""
+    return (f"integer overflow in '{text}'{where}: the result does not fit in 64 bits "
+            "(compiled ints are int64; CPython would give a larger int)")
+
+
 def fits_64(value: int) -> bool:
     """Whether a compiled constant can hold `value` (as i64, or as u64 from 2**63 on)."""
     return T.I64.min <= value < TWO_64

@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend.int_consts import RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant, is_int_u64_mix, takes_u64
+from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
+                                        is_checked, is_int_u64_mix, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
@@ -22,7 +23,7 @@ from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.ir.ops import ExcInfo
+from script.ir.ops import OVF_OPS, ExcInfo
 
 
 class WeakConst(Const):
@@ -522,8 +523,22 @@ class ExprLowering(OptionalLowering):
                 if t.signed:
                     neg = self.cmp("lt", b, Const(0, t), node)
                     self.raise_if(neg, "ValueError", message("negative_shift"), node)
-            r = self.emit(name, [a, b], t, None, self.loc(node))
+            r = self.checked(name, [a, b], self.emit(name, [a, b], t, None, self.loc(node)), node)
         return _weaken(r) if weak else r
+
+    def checked(self, kind: str, operands, r: Value, node) -> Value:
+        """`r`, the wrapping result of int op `kind` on `operands`, after a check raising
+        OverflowError where Python's int would not fit in int64 (`ovf`, ops.py). Only `int`
+        (i64) is checked: sized NumPy ints and u64 wrap, as NumPy's do; kernels wrap too
+        (script/cuda/compile.py), and so does most of the compiled library (`is_checked`). The `masked` and `ranges` passes drop the checks that
+        cannot fail or whose high bits a mask removes (docs/integers.md)."""
+        if r.type != T.I64 or kind not in OVF_OPS or isinstance(r, (Const, Undef)) \
+                or not is_checked(self.info.py_func):
+            return r
+        loc = self.loc(node)
+        bad = self.emit("ovf", [*operands, r], T.BOOL, kind, loc)
+        self.raise_if(bad, "OverflowError", overflow_text(node, loc.line if loc else None), node)
+        return r
 
     def raise_if(self, cond: Value, exc: str, text: str, node, args=()) -> None:
         """Emit a `check`: raise `exc(text)` when `cond` holds (`text` is plain, not a format)."""
@@ -567,7 +582,7 @@ class ExprLowering(OptionalLowering):
                     self.raise_if(neg, "ValueError",
                                   "negative exponent in int ** int: compiled code keeps ints as ints "
                                   "(use a float base for a float result)", node)
-                return self.emit("pow", [a, b], t, None, loc)
+                return self.checked("pow", [a, b], self.emit("pow", [a, b], t, None, loc), node)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         zero = Const(0.0, t)
         if not (isinstance(b, Const) and b.value >= 0):
@@ -639,7 +654,7 @@ class ExprLowering(OptionalLowering):
             if isinstance(v, Const):
                 c = Const(-v.value, t, loc)
                 return WeakConst(c.value, t, loc) if weak else c
-            return self.emit("neg", [v], t, None, loc)
+            return self.checked("neg", [v], self.emit("neg", [v], t, None, loc), node)
         if isinstance(t, (T.FloatType, T.ComplexType)):
             self.error(f"bad operand type for unary ~: '{'float' if isinstance(t, T.FloatType) else 'complex'}'", node)
         r = self.emit("invert", [v], t, None, loc)

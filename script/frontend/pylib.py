@@ -282,3 +282,8 @@ def fsum(xs) -> float:
             if y == x - hi:
                 hi = x
     return hi
+
+
+from script.frontend.int_consts import checks_int64  # noqa: E402 (after the functions it names)
+# results the user sees, whose overflow CPython would give as a big int
+checks_int64(gcd2, lcm2, comb, perm, round_int)

@@ -21,6 +21,12 @@ min max        Python's ``min(a, b)``/``max(a, b)``: ``b if b < a else a`` (resp
 neg invert     ``-x``; ``~x`` on ints
 not            logical not of a bool
 abs            ``abs(x)``; wraps for the most negative int
+ovf.K          ``ovf.K %a, %b, %r : bool`` (K in `OVF_OPS`; unary K: ``ovf.K %a, %r``): whether
+               Python's exact result of int K on i64 operands lies outside int64, %r being the
+               wrapping op's result (``%r = K %a, %b``), which the check guards. Tying %r keeps
+               the check with its result through rewrites: the `masked` pass drops a check
+               whose result reaches only masks (the high bits Python keeps cannot reach the
+               value), `ranges` one its intervals prove; docs/integers.md
 cmp.P          P in eq ne lt le gt ge; result bool; floats compare as Python does (``ne`` is
                true when either is NaN, the others false)
 convert        to the result type: int<->int truncates or extends by the source's sign,
@@ -196,7 +202,7 @@ class OpInfo:
     name: str
     nargs: int | None          # None: variadic
     attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
-                               # "lapack", "text", "strpy", "class" or None
+                               # "lapack", "text", "strpy", "class", "ovf" or None
     result: str                # result type rule, see `result_type`
     pure: bool = True
     terminator: bool = False
@@ -260,6 +266,9 @@ LAPACK_NO_INFO = frozenset(("dgemm", "sgemm"))      # BLAS: no INFO argument (`l
 LAPACK_MISSING = -(1 << 62)
 
 CMP_PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
+# The int64 ops whose Python result may not fit 64 bits, which `ovf.K` tests (the frontend
+# checks Python's `int` arithmetic only: sized NumPy ints and u64 wrap, as NumPy's do).
+OVF_OPS = ("add", "sub", "mul", "shl", "pow", "floordiv", "neg", "abs")
 
 # name -> (arity, can_overflow). Arity 2 functions take (x, y).
 MATH_FUNCS = {
@@ -295,6 +304,7 @@ for _name in _ARITH:
     _op(_name, 2, "same")
 for _name in ("neg", "invert", "not", "abs"):
     _op(_name, 1, "same")
+_op("ovf", None, "bool", attr="ovf")
 _op("cmp", 2, "bool", attr="pred")
 _op("convert", 1, "given")
 _op("select", 3, "select")

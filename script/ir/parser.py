@@ -32,7 +32,7 @@ from pathlib import Path
 from script.errors import LoadError, SourceLoc, VerifyError
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Module, Value, replace_all_uses_with
-from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS, OPS,
+from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS, OPS, OVF_OPS,
                            RNG_STATES, SREGS, STR_PY, ArrayData, ExcInfo)
 
 __all__ = ["IRParseError", "parse_module", "parse_function"]
@@ -417,9 +417,10 @@ class _FunctionReader:
             attr = ArrayData.parse(suffix)
             if attr is None:
                 self.r.fail(f"bad array data {suffix[:40]!r}: lengths joined by x, _, hex bytes", op_tok)
-        elif info.attr in ("sreg", "atomic", "rng", "lapack", "strpy", "class"):
+        elif info.attr in ("sreg", "atomic", "rng", "lapack", "strpy", "class", "ovf"):
             known = {"sreg": SREGS, "atomic": ATOMIC_FUNCS, "rng": RNG_STATES,
-                     "lapack": LAPACK_ROUTINES, "strpy": STR_PY, "class": MATCH_CLASSES}[info.attr]
+                     "lapack": LAPACK_ROUTINES, "strpy": STR_PY, "class": MATCH_CLASSES,
+                     "ovf": OVF_OPS}[info.attr]
             if suffix not in known:
                 self.r.fail(f"unknown {name} {suffix!r}; expected one of {', '.join(known)}", op_tok)
             attr = suffix

@@ -23,6 +23,8 @@ Invariants checked, for each function:
    type). The string ops take strs, i64 indices and code points (`_check_str_op`). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
    `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
    names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
+   `ovf.K` takes i64 operands, two and the result for a binary K, one and the result for
+   `neg` and `abs`.
    Exceptions: `exception` takes its message's values and gives an exc, `raised` comes
    right after a `call` or a `str_py` in its block, `catch` gives an exc, `exc_match` names a class of
    `MATCH_CLASSES` and takes an exc, `reraise` takes an exc.
@@ -295,6 +297,10 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         _check_array_op(i, name, types)
         if name == "store":
             return
+    elif name == "ovf":
+        arity = 2 if i.attr in ("neg", "abs") else 3
+        if len(types) != arity or any(t != T.I64 for t in types):
+            _fail(f"ovf.{i.attr} takes {arity} i64 operands (the last its op's result)", i)
     elif op.nargs in (1, 2) and op.result == "same":
         if len(set(types)) != 1 or not types[0].is_numeric():
             _fail(f"{name} of {', '.join(map(str, types))}", i)

@@ -19,7 +19,7 @@ from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
-                                 memory, refcount, rng, strings)
+                                 memory, overflow, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
@@ -267,6 +267,9 @@ class FunctionLowering:
         if isinstance(t, T.ComplexType):
             return complex_arith.lower_cmp(self.b, i.attr, t, x, y)
         return arith.lower_cmp(self.b, i.attr, t, x, y)
+
+    def _op_ovf(self, i: Instr):
+        return overflow.lower_overflow(self.m, self.b, i.attr, [self.value(v) for v in i.operands[:-1]])
 
     def _op_convert(self, i: Instr):
         src = i.operands[0]

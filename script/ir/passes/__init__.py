@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, fixedlen, inline, licm, sccp,
-                              simplify_cfg, strength, uncaught, versioning)
+from script.ir.passes import (bce, constfold, cse, dce, deferred, fixedlen, inline, licm, masked,
+                              ranges, sccp, simplify_cfg, speculate, strength, uncaught, versioning)
 
 PASSES = {
     "inline": inline,
@@ -35,6 +35,10 @@ PASSES = {
     "strength": strength,
     "versioning": versioning,
     "uncaught": uncaught,
+    "masked": masked,
+    "ranges": ranges,
+    "deferred": deferred,
+    "speculate": speculate,
 }
 
 
@@ -49,31 +53,39 @@ class Fixpoint:
 _CLEANUP = ("constfold", "dce", "simplify_cfg")
 
 PIPELINES: dict[int, tuple] = {
-    # -O0: the IR as the frontend built it.
-    0: (),
+    # -O0: the IR as the frontend built it, less the overflow checks of masked results
+    # (which are part of what int arithmetic means: a masked hash never raises).
+    0: ("masked",),
     # -O1: cheap local cleanup, once.
-    1: ("strength", *_CLEANUP),
+    1: ("masked", "strength", *_CLEANUP),
     # -O2 (default): propagate constants across the CFG to a fixpoint, then remove
     # redundancy, hoist, and clean up what that exposed.
     2: (
         "inline",
         "fixedlen",
         Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught"), limit=4),
+        "masked",
         "strength",
         "cse",
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
         "versioning",
+        "ranges",
+        "speculate",
+        "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
     3: (
         "inline",
         "fixedlen",
-        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught", "strength", "cse", "licm"),
-                 limit=8),
+        Fixpoint(("sccp", "constfold", "dce", "simplify_cfg", "uncaught", "masked", "strength", "cse",
+                  "licm"), limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
+        "ranges",
+        "speculate",
+        "deferred",
         Fixpoint(_CLEANUP, limit=2),
     ),
 }
@@ -114,6 +126,25 @@ ORDER = (
      "the bounds checks of a try body are checks again, which bce can prove"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
+    ("inline", "masked",
+     "a helper's product is masked by its caller (`mix(h, c) & MASK`) only once inlined"),
+    ("masked", "ranges",
+     "a check the masks drop needs no interval; ranges then works on fewer checks"),
+    ("cse", "ranges",
+     "a loop bound and the length a check compares with are one value once CSE merged them"),
+    ("versioning", "ranges",
+     "versioning recognises the range checks of stepped loops, which ranges would fold in "
+     "part (a positive step); ranges then works on both copies"),
+    ("bce", "deferred",
+     "a loop keeping a bounds check keeps its overflow checks where they are (the order of "
+     "the two errors); bce first removes the bounds checks it proves"),
+    ("versioning", "deferred",
+     "the copy of a loop versioning makes without bounds checks is one deferred can change"),
+    ("ranges", "deferred",
+     "a check ranges proves needs no deferring"),
+    ("ranges", "speculate",
+     "an arm whose checks ranges removed is left to LLVM, which speculates plain arms itself"),
+
 )
 
 

@@ -47,6 +47,8 @@ def fold(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
         return Const(complex(*vals), rtype)
     if isinstance(t, T.ComplexType) or isinstance(rtype, T.ComplexType):
         return _fold_complex(op, attr, rtype, args)
+    if op == "ovf":
+        return _overflows(attr, vals[:-1])
     if op == "cmp":
         value = _compare(attr, *vals) if t.is_numeric() else None
     elif op == "select":
@@ -70,6 +72,25 @@ def fold(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:
     if rtype == T.F32:
         value = round_f32(value)
     return Const(value, rtype)
+
+
+def _overflows(kind: str, vals: list[int]) -> Const | None:
+    """`ovf.kind` of constants: whether Python's exact result leaves int64 (None for a
+    negative count or exponent, which the frontend's earlier check rejects)."""
+    a = vals[0]
+    if kind in ("neg", "abs"):
+        exact = -a
+    elif kind in ("shl", "pow") and vals[1] < 0:
+        return None
+    elif kind == "shl":
+        exact = a << min(vals[1], 64)
+    elif kind == "pow":
+        exact = a ** vals[1] if abs(a) <= 1 or vals[1] <= 64 else 1 << 64
+    elif kind == "floordiv":
+        exact = a // vals[1] if vals[1] else 0
+    else:
+        exact = {"add": a + vals[1], "sub": a - vals[1], "mul": a * vals[1]}[kind]
+    return Const(not T.I64.min <= exact <= T.I64.max, T.BOOL)
 
 
 def _fold_complex(op: str, attr, rtype: T.Type, args: list[Const]) -> Const | None:

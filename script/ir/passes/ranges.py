@@ -1,0 +1,314 @@
+"""ranges: value-range analysis; folds the overflow checks and comparisons it decides.
+
+Does: computes an interval for every int (and bool) value (`compute`): constants, lengths
+(`dim`, `list_len`, `str_len`: >= 0), `hash` (>= 0), arithmetic exactly as Python's ints
+(`_intervals.transfer`; a result that may leave its type is the whole type), block
+parameters as the join over their incoming edges, to a fixpoint in reverse postorder, with
+widening: a loop header's parameter whose interval still grows after two rounds gets the
+type's bound on the side that grew. A value is narrowed where it is used by the comparisons
+that dominate the use: in a block whose only entry is the true (false) edge of
+``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
+that edge itself for a block argument. So a `for i in range(n)` variable is ``[0, MAX]``
+at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
+
+A result whose `ovf` test is checked before anything else reads it (`_is_checked`) is
+Python's exact result where it is read, since an overflow raised first: its interval is the
+exact one met with int64's (``1 << n``, checked, is >= 1 after its check).
+
+Then, with each operand's interval where the instruction is: an ``ovf.K`` whose exact
+result interval fits int64 becomes false (its `check` goes in constfold and dce), and a
+``cmp`` the intervals decide becomes a constant (an index's ``i < 0`` test, a loop's exit
+test known on entry; and a float's comparison with 0.0 when the float is an int converted:
+the zero test of ``1.0 / (n + 1)`` for an n >= 0).
+
+Counters (`_counters`): a block parameter whose every incoming value is a counter, a
+counter plus or minus a constant of at most 16, or a value within +-2**60 (a `for` over a
+`range`, ``total += 1``, ``k += 4`` in a ``while``) moves by at most 16 per executed
+instruction from within +-2**60; reaching +-2**61 would take 2**56 steps, over two years of
+nothing but that loop at a step a nanosecond. So a counter's interval is met with +-2**61:
+its ``+ 1``, ``i + j`` of two counters and ``2 * i`` cannot overflow. (A check left in
+lcg_pi's loop for its ``inside += 1`` cost it its strip-mined polls: 1.7x.)
+
+Assumes: verified IR. Preserves: behaviour (only tests whose value is known change).
+Stats: ``checks`` (overflow checks dropped), ``compares`` (comparisons folded).
+
+`compute` is the analysis alone, for other passes: ``Ranges.at(value, block)``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from script.ir import types as T
+from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with
+from script.ir.dom import DomTree
+from script.ir.ops import OVF_OPS
+from script.ir.passes import _intervals as iv
+
+_LENGTHS = frozenset(("dim", "list_len", "str_len", "hash"))
+_ROUNDS = 24            # a function whose intervals have not settled by then is left alone
+_WIDEN_AFTER = 2        # updates of a block parameter before its growing bound is widened
+
+
+class Ranges:
+    """The intervals of one function's int values, and the comparisons that narrow them
+    per block (module docstring). Valid until the function changes."""
+
+    def __init__(self, func: Function):
+        self.dom = DomTree(func)
+        self.values: dict[int, iv.Interval | None] = {}
+        self.facts: dict[Block, dict[int, list]] = {}
+        for b in self.dom.preorder():
+            self.facts[b] = self._block_facts(b)
+        self.counters: set[int] = set()
+        self.settled = self._solve()
+        if self.settled:
+            self.counters = _counters(func, self)
+            if self.counters:
+                self.values = {}
+                self.settled = self._solve()
+
+    # ---- queries ------------------------------------------------------------------------
+
+    def of(self, v: Value) -> iv.Interval | None:
+        """The interval of `v` anywhere it is defined (None: not reached, or not an int)."""
+        if isinstance(v, Const):
+            whole = iv.full(v.type)
+            return None if whole is None else (int(v.value), int(v.value))
+        return self.values.get(id(v))
+
+    def at(self, v: Value, block: Block) -> iv.Interval | None:
+        """The interval of `v` in `block`, narrowed by the comparisons dominating it."""
+        r = self.of(v)
+        if r is None or isinstance(v, Const):
+            return r
+        for pred, other, holds in self.facts.get(block, {}).get(id(v), ()):
+            o = self.of(other)
+            if o is None:
+                continue
+            r = iv.constrain(r, pred, o, holds)
+            if r is None:
+                return None         # no value gets here: the block is never reached
+        return r
+
+    # ---- facts --------------------------------------------------------------------------
+
+    def _block_facts(self, b: Block) -> dict[int, list]:
+        """The comparisons known in `b`: its immediate dominator's, and the one of the edge
+        into `b` when that edge is `b`'s only entry."""
+        idom = self.dom.idom.get(b)
+        facts = dict(self.facts[idom]) if idom is not None and idom is not b else {}
+        if len(b.preds) == 1:
+            edge = _edge_fact(b.preds[0], b)
+            if edge is not None:
+                _add_fact(facts, *edge)
+        return facts
+
+    # ---- the fixpoint -------------------------------------------------------------------
+
+    def _solve(self) -> bool:
+        order = self.dom.order
+        updates: Counter = Counter()
+        for _ in range(_ROUNDS):
+            changed = False
+            for b in order:
+                for k, p in enumerate(b.params):
+                    new = self._param(b, k, p)
+                    old = self.values.get(id(p))
+                    if new != old and old is not None:
+                        updates[id(p)] += 1
+                        if updates[id(p)] > _WIDEN_AFTER:
+                            new = _widen(old, new, iv.full(p.type))
+                    if id(p) in self.counters and new is not None:
+                        new = iv.meet(new, _COUNTER_RANGE) or _COUNTER_RANGE
+                    if new != old:
+                        self.values[id(p)] = new
+                        changed = True
+                for i in b.instrs:
+                    if not i.has_result or iv.full(i.type) is None:
+                        continue
+                    new = self._instr(i)
+                    if new != self.values.get(id(i)):
+                        self.values[id(i)] = new
+                        changed = True
+            if not changed:
+                return True
+        return False
+
+    def _param(self, b: Block, k: int, p: BlockParam) -> iv.Interval | None:
+        if iv.full(p.type) is None:
+            return None
+        if not b.preds:
+            return iv.full(p.type)      # the function's parameters
+        r = None
+        for pred, arg in b.incoming(k):
+            a = self.at(arg, pred)
+            edge = _edge_fact(pred, b)
+            if a is not None and edge is not None:
+                for v, cmp_pred, other, holds in _oriented(*edge):
+                    o = self.at(other, pred)
+                    if v is arg and o is not None:
+                        a = iv.constrain(a, cmp_pred, o, holds)
+                        if a is None:
+                            break
+            r = iv.join(r, a)
+        return r
+
+    def _instr(self, i: Instr) -> iv.Interval | None:
+        name = i.opname
+        whole = iv.full(i.type)
+        if name in _LENGTHS:
+            return (0, whole[1])
+        if name == "cmp" or not i.op.pure:
+            return whole
+        ops = []
+        for v in i.operands:
+            r = self.at(v, i.block)
+            if r is None:
+                if iv.full(v.type) is not None:
+                    return None         # an operand not reached yet
+                return whole
+            ops.append(r)
+        if name == "convert" and iv.full(i.operands[0].type) is None:
+            return whole
+        if _is_checked(i):
+            exact = iv.exact(name, *ops) if name != "shl" else iv.exact(name, ops[0], _counts(ops[1]))
+            if exact is not None:
+                return iv.meet(exact, whole)    # None: it always raises, nothing reads it
+        return iv.transfer(name, i.attr, i.type, ops)
+
+
+def _decided_float_zero(ranges: Ranges, i: Instr) -> bool | None:
+    """``cmp.P (convert %x : f64), 0.0`` of an int %x: an int converts to 0.0 exactly when
+    it is 0, and keeps its sign, so %x's interval decides it (a division's zero test of
+    ``1.0 / ((i + j) * (i + j + 1) // 2 + i + 1)``)."""
+    x, zero = i.operands
+    if not (isinstance(zero, Const) and zero.value == 0.0 and isinstance(x, Instr)
+            and x.opname == "convert" and iv.full(x.operands[0].type) is not None):
+        return None
+    r = ranges.at(x.operands[0], i.block)
+    return None if r is None else iv.decide(i.attr, r, (0, 0))
+
+
+def _is_checked(r: Instr) -> bool:
+    """Whether every use of `r` but its own `ovf` test runs after the `check` of that test:
+    then `r` is Python's exact result wherever it is read (an overflow raised first)."""
+    if r.type != T.I64 or r.opname not in OVF_OPS:
+        return False
+    block = r.block
+    tests = [u for u in r.uses if u.opname == "ovf" and u.operands[-1] is r]
+    if len(tests) != 1 or tests[0].block is not block or not tests[0].uses \
+            or any(c.opname != "check" or c.block is not block for c in tests[0].uses):
+        return False
+    order = {id(x): k for k, x in enumerate(block.instrs)}
+    last_check = max(order[id(c)] for c in tests[0].uses)
+    return all(u is tests[0] or u.block is not block or order[id(u)] > last_check for u in r.uses)
+
+
+def _counts(b: iv.Interval) -> iv.Interval:
+    """A shift count's interval clamped to [0, 64]: a checked ``x << n`` does not raise only
+    where it fits, which counts from 64 on never do (for x != 0)."""
+    return (min(max(b[0], 0), 64), min(max(b[1], 0), 64))
+
+
+def compute(func: Function) -> Ranges:
+    """The value ranges of `func` (see `Ranges`)."""
+    return Ranges(func)
+
+
+def run(func: Function, stats: Counter | None = None) -> bool:
+    candidates = [i for i in func.instructions()
+                  if i.opname == "ovf" or i.opname == "cmp" and (iv.full(i.operands[0].type) is not None
+                                                                 or isinstance(i.operands[0].type, T.FloatType))]
+    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1:
+        return False                    # constfold decides a straight line's constant tests
+    ranges = Ranges(func)
+    if not ranges.settled:
+        return False
+    folded = Counter()
+    for i in candidates:
+        value = _decided(ranges, i)
+        if value is None:
+            continue
+        replace_all_uses_with(i, Const(value, T.BOOL))
+        i.erase()
+        folded["checks" if i.opname == "ovf" else "compares"] += 1
+    if stats is not None:
+        stats.update(folded)
+    return bool(folded)
+
+
+def _decided(ranges: Ranges, i: Instr) -> bool | None:
+    if i.opname == "cmp" and isinstance(i.operands[0].type, T.FloatType):
+        return _decided_float_zero(ranges, i)
+    ops = [ranges.at(v, i.block) for v in i.operands]
+    if any(r is None for r in ops):
+        return None                     # not reached (or not settled): leave it
+    if i.opname == "cmp":
+        return iv.decide(i.attr, ops[0], ops[1])
+    r = iv.exact(i.attr, *ops[:-1])
+    if r is not None and T.I64.min <= r[0] and r[1] <= T.I64.max:
+        return False
+    return None
+
+
+_COUNTER_START = 1 << 60
+_COUNTER_RANGE = (-(1 << 61), 1 << 61)
+_COUNTER_STEP = 16
+
+
+def _counters(func: Function, ranges: Ranges) -> set[int]:
+    """The ids of the counters of `func` (module docstring): the greatest set of i64 block
+    parameters whose incoming values are members, members +- a small constant, or within
+    +-2**60."""
+    params = [p for b in func.blocks if b.preds for p in b.params if p.type == T.I64]
+    members = {id(p) for p in params}
+    changed = True
+    while changed:
+        changed = False
+        for p in params:
+            if id(p) in members and not all(_counter_step(a, members, ranges)
+                                            for _, a in p.block.incoming(p.index)):
+                members.discard(id(p))
+                changed = True
+    return members
+
+
+def _counter_step(a: Value, members: set[int], ranges: Ranges) -> bool:
+    if id(a) in members:
+        return True
+    if isinstance(a, Instr) and a.opname in ("add", "sub") and id(a.operands[0]) in members \
+            and isinstance(a.operands[1], Const) and abs(a.operands[1].value) <= _COUNTER_STEP:
+        return True
+    r = ranges.of(a)
+    return r is not None and -_COUNTER_START <= r[0] and r[1] <= _COUNTER_START
+
+
+def _edge_fact(pred: Block, succ: Block):
+    """(cmp, holds) when the edge pred -> succ is taken exactly when that comparison of ints
+    is `holds`; else None."""
+    term = pred.terminator
+    if term is None or term.opname != "cbr" or term.succs[0] is term.succs[1]:
+        return None
+    cond = term.operands[0]
+    if not (isinstance(cond, Instr) and cond.opname == "cmp" and iv.full(cond.operands[0].type) is not None):
+        return None
+    return cond, term.succs[0] is succ
+
+
+def _oriented(cmp: Instr, holds: bool):
+    """``(v, pred, other, holds)`` for each side `v` of `cmp`, the predicate read from it."""
+    a, b = cmp.operands
+    return [(a, cmp.attr, b, holds), (b, iv.swapped(cmp.attr), a, holds)]
+
+
+def _add_fact(facts: dict, cmp: Instr, holds: bool) -> None:
+    for v, pred, other, h in _oriented(cmp, holds):
+        if not isinstance(v, Const):
+            facts[id(v)] = [*facts.get(id(v), ()), (pred, other, h)]
+
+
+def _widen(old: iv.Interval, new: iv.Interval | None, whole: iv.Interval) -> iv.Interval | None:
+    if new is None:
+        return old
+    return (whole[0] if new[0] < old[0] else new[0], whole[1] if new[1] > old[1] else new[1])
