@@ -68,6 +68,7 @@ def numba_kernel(numba, K, name: str):
     if copy is None:
         spec = importlib.util.spec_from_file_location(K.__name__ + "_numba", K.__file__)
         copy = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = copy       # Numba links a recursive call through it
         spec.loader.exec_module(copy)
         for helper in getattr(copy, "HELPERS", ()):
             setattr(copy, helper, numba.njit(getattr(copy, helper)))
