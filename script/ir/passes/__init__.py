@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, fixedlen, inline, licm, sccp,
+from script.ir.passes import (bce, constfold, cse, dce, defer, fixedlen, inline, licm, sccp,
                               simplify_cfg, strength, uncaught, versioning)
 
 PASSES = {
@@ -34,6 +34,7 @@ PASSES = {
     "bce": bce,
     "strength": strength,
     "versioning": versioning,
+    "defer": defer,
     "uncaught": uncaught,
 }
 
@@ -64,6 +65,7 @@ PIPELINES: dict[int, tuple] = {
         "licm",
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=3),
         "versioning",
+        "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
@@ -74,6 +76,7 @@ PIPELINES: dict[int, tuple] = {
                  limit=8),
         Fixpoint(("constfold", "bce", "dce", "simplify_cfg"), limit=4),
         "versioning",
+        "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
 }
@@ -112,6 +115,11 @@ ORDER = (
      "a handler that catches nothing is a block of one reraise once jumps are threaded"),
     ("uncaught", "bce",
      "the bounds checks of a try body are checks again, which bce can prove"),
+    ("versioning", "defer",
+     "a check versioning drops from a loop's copy is not one to defer; the checked copy "
+     "keeps its index checks, which defer leaves alone"),
+    ("bce", "defer",
+     "defer takes only loops whose last checks are float ones: bce removes the others"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
 )
