@@ -45,3 +45,11 @@ def recip_store(x):
     for i in range(x.shape[0]):
         x[i] = 1.0 / float(x[i])
     return x
+
+
+def recip_sum_offset(x, y):
+    s = 0.0
+    for r in range(2):
+        for i in range(x.shape[0]):
+            s += 1.0 / float(x[i] - y[i + 2])
+    return s

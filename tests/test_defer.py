@@ -37,6 +37,17 @@ def test_float_checks_at_exit(at, bad):
                 check(fn, compiled(fn, **options), *args)
 
 
+@pytest.mark.parametrize("at", [None, 0, 7, -1])
+def test_versioned_loop(at):
+    """`y[i + 2]` is versioned (its index checks go from one copy), then the copy's float
+    check deferred; with `y` too short an index out of bounds and a zero divisor come in
+    one run, and the first wins."""
+    x = _with(lambda m: np.arange(2.0, m + 2.0), 20, at, 2.0)
+    for size in (22, 21, 10, 3):
+        for options in LEVELS:
+            check(K.recip_sum_offset, compiled(K.recip_sum_offset, **options), x, np.full(size, 2.0))
+
+
 @pytest.mark.parametrize("shift", [0, 1, 5, 40])
 def test_helper_division_in_a_double_loop(shift):
     """The spectral norm's entry through a helper: with `shift` some divisor is 0."""

@@ -116,8 +116,8 @@ ORDER = (
     ("uncaught", "bce",
      "the bounds checks of a try body are checks again, which bce can prove"),
     ("versioning", "defer",
-     "a check versioning drops from a loop's copy is not one to defer; the checked copy "
-     "keeps its index checks, which defer leaves alone"),
+     "versioning's copy of a loop without its index checks may be left with float checks "
+     "only, which defer then takes"),
     ("bce", "defer",
      "defer takes only loops whose last checks are float ones: bce removes the others"),
     ("strength", "cse",

@@ -6,7 +6,8 @@ and branching back: ``for i in range(...)``) whose body's `check`s all raise one
 with one message (no message operands) on a condition that is a `cmp` of two floats (the
 ``ZeroDivisionError`` of ``1.0 / x``, math domain errors), it replaces each such check by
 ``%f' = or %f, %cond``, carries ``%f`` in a new header parameter (false on entry), and
-tests it once, ``check %f``, at the top of the exit block. A loop with a second exit (the
+tests it once, ``check %f``, at the top of the exit block (or, where other blocks branch
+there too, in a block of its own on the loop's exit edge). A loop with a second exit (the
 check's) is one LLVM's vectorizer leaves alone; the flag is an or-reduction it vectorizes
 (benchmarks/README.md, section 10: the spectral norm's `1.0 / (...)` in a helper).
 
@@ -29,8 +30,9 @@ from __future__ import annotations
 from collections import Counter
 
 from script.ir import types as T
-from script.ir.core import Block, BlockParam, Const, Function, Instr
+from script.ir.core import Block, BlockParam, Const, Function, Instr, set_terminator
 from script.ir.dom import DomTree, Loop, find_loops
+from script.ir.passes._cfg import retarget
 from script.ir.passes._semantics import is_speculatable
 
 _ALLOWED_EFFECTS = ("load", "check")
@@ -47,7 +49,7 @@ def _counted_two_blocks(loop: Loop) -> tuple[Block, Block, Block] | None:
     body, exit_ = term.succs
     if body is not loop.latches[0] or body is header or exit_ in loop.blocks:
         return None
-    if body.preds != [header] or exit_.preds != [header] or body.succs != [header]:
+    if body.preds != [header] or body.succs != [header]:
         return None
     cond = term.operands[0]
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt"
@@ -110,7 +112,17 @@ def _defer(header: Block, body: Block, exit_: Block, checks: list[Instr]) -> Non
         carried = merged
     k = latch_term.succs.index(header)
     latch_term.set_succ_arg(k, len(header.params) - 1, carried)
-    exit_.insert(0, Instr("check", [flag], T.NONE, attr=checks[0].attr, loc=checks[0].loc))
+    test = Instr("check", [flag], T.NONE, attr=checks[0].attr, loc=checks[0].loc)
+    if exit_.preds == [header]:
+        exit_.insert(0, test)
+        return
+    # The exit is shared (the join after versioning's two copies of a loop): the test goes
+    # on the edge from this loop, in a block of its own.
+    args = list(header.terminator.succ_args(1))
+    edge = header.func.add_block("deferred")
+    retarget(header, 1, edge, [])
+    edge.append(test)
+    set_terminator(edge, "br", args, [exit_], [len(args)], loc=test.loc)
 
 
 def run(func: Function, stats: Counter | None = None) -> bool:
