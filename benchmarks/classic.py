@@ -42,13 +42,14 @@ sys.path.insert(0, sys.argv[1])
 import numba
 import importlib
 import _common as C
+from classic import numba_kernel
 K = importlib.import_module(sys.argv[6])
 names, size, repeats, min_time = sys.argv[2].split(","), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 out = {"version": numba.__version__}
 for name in names:
     args = K.arguments(name, size)
-    f = numba.njit(getattr(K, name))
     try:
+        f = numba_kernel(numba, K, name)
         check = K.check_value(name, f(*args))
         n = C.calibrate(lambda: f(*args), min_time)
         out[name] = {"check": check, "times": [C.time_per_call(lambda: f(*args), n) for _ in range(repeats)]}
@@ -56,6 +57,27 @@ for name in names:
         out[name] = f"{type(e).__name__}: {e}".splitlines()[0][:100]
 print(json.dumps(out))
 '''
+
+
+def numba_kernel(numba, K, name: str):
+    """Kernel `name` of module K under numba.njit, and the functions it calls (K.HELPERS, and
+    itself, for recursion) too. They are jitted in a private copy of K, so script and
+    CPython keep calling the plain functions."""
+    import importlib.util
+    copy = getattr(K, "_numba_copy", None)
+    if copy is None:
+        spec = importlib.util.spec_from_file_location(K.__name__ + "_numba", K.__file__)
+        copy = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = copy       # Numba links a recursive call through it
+        spec.loader.exec_module(copy)
+        for helper in getattr(copy, "HELPERS", ()):
+            setattr(copy, helper, numba.njit(getattr(copy, helper)))
+        K._numba_copy = copy
+    f = getattr(copy, name)
+    if not hasattr(f, "py_func"):
+        f = numba.njit(f)
+        setattr(copy, name, f)
+    return f
 
 
 def _c_args(name: str, args):
@@ -151,6 +173,31 @@ def main(argv=None) -> int:
     return run_set(argv, K, _c_args, "Classic kernels", __doc__)
 
 
+def _numba_in_process():
+    """Numba, when this Python has it: then its repeats are interleaved with script's and
+    C's, as theirs are with each other (a noisy neighbour slows all three alike). Numba
+    sets no LLVM option script relies on (script sets its own around each compile)."""
+    import importlib.util
+    if importlib.util.find_spec("numba") is None:
+        return None
+    import numba
+    return numba
+
+
+def _numba_checked(numba, K, name, args, checks):
+    """Kernel `name` under Numba, its result's check value put in `checks`; None (after
+    printing why) where Numba is absent or does not compile it."""
+    if numba is None:
+        return None
+    try:
+        nf = numba_kernel(numba, K, name)
+        checks["Numba"] = K.check_value(name, nf(*args))
+        return nf
+    except Exception as e:
+        print(f"  Numba {name}: " + f"{type(e).__name__}: {e}".splitlines()[0][:100])
+        return None
+
+
 def run_set(argv, K, c_args, title: str, doc: str) -> int:
     """The command line of a kernel set: K is its kernels module (NAMES, arguments,
     check_value, the kernels), c_args(name, args) the ctypes arguments of c/<name>.c."""
@@ -170,6 +217,7 @@ def run_set(argv, K, c_args, title: str, doc: str) -> int:
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     times = {n: {} for n in names}
     checks = {n: {} for n in names}
+    numba = None if opts.quick or opts.no_numba else _numba_in_process()
     build_dir = tempfile.mkdtemp(prefix="script-bench-classic-")
     keep = []
     try:
@@ -184,8 +232,11 @@ def run_set(argv, K, c_args, title: str, doc: str) -> int:
             checks[name]["script"] = K.check_value(name, f(*args))
             c_run = c_runner(name, args, build_dir, c_args)
             keep.append(c_run)
-            ts, tc = [], []
+            nf = _numba_checked(numba, K, name, args, checks[name])
+            ts, tc, tn = [], [], []
             n_calls = C.calibrate(lambda: f(*args), min_time)
+            if nf:
+                n_numba = C.calibrate(lambda: nf(*args), min_time)
             if c_run:
                 checks[name]["C"] = c_run(1)[1]
                 reps = max(1, int(min_time / max(c_run(1)[0], 1e-9)))
@@ -193,13 +244,17 @@ def run_set(argv, K, c_args, title: str, doc: str) -> int:
                 ts.append(C.time_per_call(lambda: f(*args), n_calls))
                 if c_run:
                     tc.append(c_run(reps)[0])
+                if nf:
+                    tn.append(C.time_per_call(lambda: nf(*args), n_numba))
             times[name]["script"] = C.median(ts)
             if tc:
                 times[name]["C"] = C.median(tc)
+            if tn:
+                times[name]["Numba"] = C.median(tn)
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
-    numba_py = None if opts.quick or opts.no_numba else find_numba_python(None)
-    version = None
+    numba_py = None if opts.quick or opts.no_numba or numba else find_numba_python(None)
+    version = numba.__version__ if numba else None
     if numba_py:
         r = subprocess.run([numba_py, "-c", NUMBA_SNIPPET, HERE, ",".join(names), size, str(repeats),
                             str(min_time), K.__name__], capture_output=True, text=True, timeout=900)
@@ -214,7 +269,7 @@ def run_set(argv, K, c_args, title: str, doc: str) -> int:
                     print(f"  Numba {name}: {v}")
         else:
             print("  Numba failed:", (r.stderr.strip().splitlines() or ["?"])[-1])
-    else:
+    elif not numba:
         print("  Numba: " + ("skipped" if opts.quick or opts.no_numba else "not installed"))
     for name in names:
         ref = checks[name]["script"]

@@ -54,7 +54,7 @@ boolean = _Sized(_T.BOOL)
 
 
 def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True,
-           interruptible: bool = True, nogil: bool = True):
+           interruptible: bool = True, nogil: bool = True, fastmath: bool = False):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -67,7 +67,10 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     `interruptible=False` leaves out the checks that let Ctrl-C (SIGINT) stop a running loop
     with KeyboardInterrupt (they cost under 2% on the benchmarks). `nogil=False` keeps the
     GIL during calls; by default a function with a loop or recursion runs without it, so
-    other Python threads run meanwhile.
+    other Python threads run meanwhile. `fastmath=True` lets LLVM reassociate float
+    arithmetic and fuse multiply-adds, in this function and what it calls (float sums
+    then vectorize; results may differ from CPython's in the last bits). Off by default:
+    CPython's answers.
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
@@ -85,7 +88,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         if config.disable_jit:
             return _python_function(given)
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
-                                    interruptible=interruptible, nogil=nogil)
+                                    interruptible=interruptible, nogil=nogil, fastmath=fastmath)
 
     return wrap if fn is None else wrap(fn)
 

@@ -149,7 +149,7 @@ def _gc_paused():
 
 def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
                            boundscheck: bool = True, interruptible: bool = True,
-                           nogil: bool = True) -> Specialization:
+                           nogil: bool = True, fastmath: bool = False) -> Specialization:
     """Compile `info` for `arg_types`. `interruptible` puts interrupt checks in every loop
     after the IR passes (script.ir.interrupts), so Ctrl-C stops a running call; `nogil`
     lets the entry point release the GIL while code that may run long runs."""
@@ -182,7 +182,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
             add_interrupt_checks(module)
         t2 = time.perf_counter()
         native = compile_native(module, funcs[0].name, opt_level=llvm_level(module, opt),
-                                nogil=nogil,
+                                nogil=nogil, fastmath=fastmath,
                                 numpy_scalars=numpy_scalar_params(info.param_types, arg_types))
         t3 = time.perf_counter()
     return Specialization(tuple(arg_types), funcs[0].ret_type, module, ssa_functions, native,

@@ -76,3 +76,15 @@ def test_the_readme_chart_is_drawn_from_the_readme_tables(tmp_path):
     assert drawn.count("<title>") == sum(f is not None for _, _, rows in panels for _, fs in rows for f in fs)
     committed = open(os.path.join(ROOT, "docs", "benchmarks.svg"), encoding="utf-8").read()
     assert drawn == committed, "docs/benchmarks.svg is stale: run python benchmarks/plot.py"
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the C baselines need gcc")
+def test_shape_kernels_quick_run():
+    """benchmarks/shapes.py --quick: issue 21's kernel shapes (a helper called in a double
+    loop, `min`, `math.floor` under a flag, recursion) compile and agree with CPython and C."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "shapes.py"), "--quick"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "!!" not in r.stdout, r.stdout
+    for kernel in ("spectral_norm_calls", "floyd_min", "histogram_floor", "levenshtein", "fib_rec"):
+        assert kernel in r.stdout

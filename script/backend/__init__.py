@@ -27,14 +27,14 @@ from __future__ import annotations
 
 
 def compile_native(module: "Module", entry: str, opt_level: int = 3,
-                   nogil: bool = True, numpy_scalars=()) -> "NativeLibrary":
+                   nogil: bool = True, numpy_scalars=(), fastmath: bool = False) -> "NativeLibrary":
     """Compile `module.functions[entry]` (and all it calls) for this CPU and load it.
 
     The result keeps the code loaded; its `entry_address` (also `try_call_address`) is the
     CPython entry point (runtime.entry), which releases the GIL during calls when `nogil`
-    and the code has a loop or recursion."""
+    and the code has a loop or recursion. `fastmath`: see runtime.library.build_llvm_module."""
     from script.backend.runtime.library import compile_native as compile_
-    return compile_(module, entry, opt_level, nogil, numpy_scalars)
+    return compile_(module, entry, opt_level, nogil, numpy_scalars, fastmath)
 
 
 def load_native(object_code: bytes, entry_func: "Function", numpy_scalars=()) -> "NativeLibrary":

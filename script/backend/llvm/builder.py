@@ -137,12 +137,13 @@ class Function(Callee):
     """A function definition: its parameters are `args`, its blocks are made by `append_block`
     in the order they are printed (the first one is the entry)."""
 
-    __slots__ = ("name", "args", "blocks", "linkage", "attrs", "_count", "_labels")
+    __slots__ = ("name", "args", "blocks", "linkage", "attrs", "fp_flags", "_count", "_labels")
 
     def __init__(self, name: str, ret: str, params, linkage: str = "internal",
-                 attrs=("nounwind",)):
+                 attrs=("nounwind",), fp_flags: str = ""):
         super().__init__(global_ref(name), ret, params)
         self.name = name
+        self.fp_flags = fp_flags        # " reassoc contract" under fastmath, else ""
         self.linkage = linkage
         self.attrs = " ".join(attrs)
         self.args = [Value(t, f"%a{k}") for k, t in enumerate(self.params)]
@@ -184,6 +185,14 @@ def _binary(opcode: str):
     return emit
 
 
+def _float_binary(opcode: str):
+    """A float operation, with the fast-math flags of the function it is emitted into."""
+    def emit(self, x: Value, y: Value) -> Value:
+        return self._emit(x.type, f"{opcode}{self.fn.fp_flags} {x.type} {x.ref}, {y.ref}")
+    emit.__name__ = opcode
+    return emit
+
+
 def _cast(opcode: str):
     def emit(self, x: Value, to: str) -> Value:
         return self._emit(to, f"{opcode} {x.type} {x.ref} to {to}")
@@ -217,8 +226,8 @@ class Builder:
     sdiv, srem, udiv, urem = _binary("sdiv"), _binary("srem"), _binary("udiv"), _binary("urem")
     shl, ashr, lshr = _binary("shl"), _binary("ashr"), _binary("lshr")
     and_, or_, xor = _binary("and"), _binary("or"), _binary("xor")
-    fadd, fsub, fmul = _binary("fadd"), _binary("fsub"), _binary("fmul")
-    fdiv, frem = _binary("fdiv"), _binary("frem")
+    fadd, fsub, fmul = _float_binary("fadd"), _float_binary("fsub"), _float_binary("fmul")
+    fdiv, frem = _float_binary("fdiv"), _binary("frem")
 
     def fneg(self, x: Value) -> Value:
         return self._emit(x.type, f"fneg {x.type} {x.ref}")
@@ -362,10 +371,11 @@ class NativeModule:
     """An LLVM module under construction, with caches so that each declaration, intrinsic and
     constant string appears once however many lowering steps ask for it."""
 
-    def __init__(self, name: str, triple: str = "", data_layout: str = ""):
+    def __init__(self, name: str, triple: str = "", data_layout: str = "", fp_flags: str = ""):
         self.name = name
         self.triple = triple
         self.data_layout = data_layout
+        self.fp_flags = fp_flags        # fast-math flags of every float add, sub, mul, div
         self.functions: list[Function] = []
         self._callees: dict[str, Callee] = {}       # declared or defined, by name
         self._declarations: list[str] = []
@@ -440,7 +450,7 @@ class NativeModule:
 
     def new_function(self, name: str, ret: str, params, linkage: str = "internal",
                      attrs=("nounwind",)) -> Function:
-        fn = Function(name, ret, params, linkage, attrs)
+        fn = Function(name, ret, params, linkage, attrs, self.fp_flags)
         self._callees[name] = fn
         self.functions.append(fn)
         return fn

@@ -64,7 +64,7 @@ class Jit:
         still vectorize)."""
         if level <= 0:
             return
-        with self.lock, _ordered_reductions():
+        with self.lock, _llvm_options(_OPT_OPTIONS):
             pto = llvm.create_pipeline_tuning_options(speed_level=min(level, 3))
             pto.loop_vectorization = True
             pto.slp_vectorization = level >= 3
@@ -73,11 +73,11 @@ class Jit:
 
     def emit_object(self, mod: llvm.ModuleRef, level: int = 3) -> bytes:
         """Machine code for `mod`; code generation optimizes unless `level` is 0."""
-        with self.lock, _without_lsr():
+        with self.lock, _llvm_options(_CODEGEN_OPTIONS):
             return bytes((self.tm if level > 0 else self._tm_fast).emit_object(mod))
 
     def emit_assembly(self, mod: llvm.ModuleRef, level: int = 3) -> str:
-        with self.lock, _without_lsr():
+        with self.lock, _llvm_options(_CODEGEN_OPTIONS):
             return (self.tm if level > 0 else self._tm_fast).emit_assembly(mod)
 
     def add_symbols(self, name: str, table: dict[str, int]) -> str:
@@ -112,36 +112,59 @@ class Jit:
 
 
 @contextlib.contextmanager
-def _without_lsr():
-    """Code generation without loop strength reduction. LSR rewrote `i % 3` of a loop counter
-    into divisions computed in the loop header on every iteration (`i % 7` too, though
-    only one branch used it): benchmarks' branchy ran 1.3x C with it and 1.13x without;
-    the array kernels of benchmarks/arrays.py and interrupt_cost.py ran the same within
-    noise (their addresses are `base + i * 8`, which x86 addressing does in place). LLVM
-    reads the option when it builds each code generation pipeline, and it is process-wide:
-    it is set only while script emits code, so other users of LLVM here keep theirs."""
-    llvm.set_option("", "-disable-lsr=true")
+def _llvm_options(options: dict[str, tuple[str, str]]):
+    """LLVM's command-line `options` set to their first value while script optimizes or
+    emits code, and back to the second (LLVM's default) after. They are process-wide and
+    LLVM reads them when it builds each pipeline, so other users of LLVM in the process
+    (Numba) keep the defaults."""
+    for on, _ in options.values():
+        llvm.set_option("", on)
     try:
         yield
     finally:
-        llvm.set_option("", "-disable-lsr=false")
+        for _, off in options.values():
+            llvm.set_option("", off)
 
 
-@contextlib.contextmanager
-def _ordered_reductions():
-    """Loop vectorization of float sums kept in order. Python adds in order, so LLVM may
-    not reassociate ``s += d * d``; on x86 its vectorizer then leaves such a loop scalar,
-    while in-order vector reductions (``llvm.vector.reduce.fadd`` without ``reassoc``: the
-    lanes added one by one, the same rounding as the scalar loop) still vectorize the
-    loads, subtractions and multiplications around them, as gcc does. benchmarks'
-    kmeans_assign (a 4-term squared distance per centroid) ran 0.83x its time with them;
-    the other classic and array kernels the same within noise. Set only while script
-    optimizes, like `_without_lsr`."""
-    llvm.set_option("", "-force-ordered-reductions=true")
-    try:
-        yield
-    finally:
-        llvm.set_option("", "-force-ordered-reductions=false")
+# Code generation options (`emit_object`, `emit_assembly`), each with why.
+_CODEGEN_OPTIONS = {
+    # Loop strength reduction rewrote `i % 3` of a loop counter into divisions computed in
+    # the loop header on every iteration (`i % 7` too, though only one branch used it):
+    # benchmarks' branchy ran 1.3x C with it and 1.13x without; the array kernels of
+    # benchmarks/arrays.py and interrupt_cost.py ran the same within noise (their addresses
+    # are `base + i * 8`, which x86 addressing does in place).
+    "lsr": ("-disable-lsr=true", "-disable-lsr=false"),
+    # The x86 cmov converter turns a `select` into a branch when it guesses the branch is
+    # predictable; in a DP recurrence (benchmarks/shapes.py levenshtein: three `min`s a
+    # cell, data-dependent) it turned 3 of 4 cmovs into mispredicted branches: 7.5 -> 6.2
+    # ms a call without it (C: 7.5). The other kernels of shapes.py and classic.py ran the
+    # same within noise (benchmarks/README.md, section 10).
+    "cmov": ("-x86-cmov-converter=false", "-x86-cmov-converter=true"),
+}
+
+# Optimizer options (`optimize`), each with why.
+_OPT_OPTIONS = {
+    # Loop vectorization of float sums kept in order. Python adds in order, so LLVM may not
+    # reassociate ``s += d * d``; on x86 its vectorizer then leaves such a loop scalar,
+    # while in-order vector reductions (``llvm.vector.reduce.fadd`` without ``reassoc``:
+    # the lanes added one by one, the same rounding as the scalar loop) still vectorize the
+    # loads, subtractions and multiplications around them, as gcc does. benchmarks'
+    # kmeans_assign (a 4-term squared distance per centroid) ran 0.83x its time with them;
+    # the other classic and array kernels the same within noise. It costs LLVM time on
+    # array code with reductions (the RNN loop kernel 98 -> 116 ms).
+    "ordered_reductions": ("-force-ordered-reductions=true", "-force-ordered-reductions=false"),
+    # The loop vectorizer hoists its memory-overlap check of an inner loop out of the outer
+    # loop when it can; in Floyd-Warshall (`d[i, j]` against row `d[k, :]` of the same
+    # matrix) the hoisted check spans the whole matrix and always fails, so the scalar
+    # loop always ran. Checked per inner loop it passes for every row but k: classic.py's
+    # floyd_warshall 5.8 -> 0.64 ms a call (C: 2.9 ms; gcc does not vectorize it).
+    "runtime_checks": ("-hoist-runtime-checks=false", "-hoist-runtime-checks=true"),
+    # Non-trivial loop unswitching (a loop copied per value of a loop-invariant branch that
+    # is not a loop exit), which LLVM's pipeline runs only at -O3, within its size limit
+    # (`-unswitch-threshold`): shapes.py's histogram clamps under a bool flag, `if clamp:`
+    # inside the loop, as gcc -O3 unswitches it: 1.90x -> 1.43x C.
+    "unswitch": ("-enable-nontrivial-unswitch=true", "-enable-nontrivial-unswitch=false"),
+}
 
 
 def get_jit() -> Jit:

@@ -127,11 +127,20 @@ class NativeLibrary:
         return f"<NativeLibrary {self.function_name} at {self.entry_address:#x}>"
 
 
-def build_llvm_module(module: Module, entry: str, nogil: bool = True) -> NativeModule:
+FASTMATH_FLAGS = " reassoc contract"
+
+
+def build_llvm_module(module: Module, entry: str, nogil: bool = True,
+                      fastmath: bool = False) -> NativeModule:
     """The LLVM module of `entry`: its lowering and its callees', and the ``script.nogil``
-    byte its entry point reads: set when `nogil` and the code may run for long."""
+    byte its entry point reads: set when `nogil` and the code may run for long. With
+    `fastmath`, LLVM may reassociate float additions, subtractions, multiplications and
+    divisions and contract them into FMAs (the flags `reassoc contract`; not `nnan` or
+    `ninf`, so NaN and infinity tests keep their meaning) in `entry` and every function it
+    calls."""
     jit = get_jit()
-    m = NativeModule(f"script.{entry}", jit.triple, jit.data_layout)
+    m = NativeModule(f"script.{entry}", jit.triple, jit.data_layout,
+                     FASTMATH_FLAGS if fastmath else "")
     func = module.functions[entry]
     lower_entry(m, func)
     release = nogil and can_run_long(reachable_functions(func))
@@ -140,7 +149,7 @@ def build_llvm_module(module: Module, entry: str, nogil: bool = True) -> NativeM
 
 
 def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool = True,
-                   numpy_scalars=()) -> NativeLibrary:
+                   numpy_scalars=(), fastmath: bool = False) -> NativeLibrary:
     """Lower, optimize at -O`opt_level`, emit and load `module.functions[entry]`; its entry
     point releases the GIL during the call when `nogil` and the code may run for long, and
     takes NumPy scalars for the parameters at the positions `numpy_scalars`.
@@ -150,7 +159,7 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
     jit = get_jit()
     func = module.functions[entry]
     install_sigint_hook()
-    text = build_llvm_module(module, entry, nogil).text()
+    text = build_llvm_module(module, entry, nogil, fastmath).text()
     t.append(time.perf_counter())
     mod = jit.parse(text)
     t.append(time.perf_counter())

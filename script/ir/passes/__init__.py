@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import IO, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, deferred, fixedlen, inline, licm, masked,
-                              ranges, sccp, simplify_cfg, speculate, strength, uncaught, versioning)
+from script.ir.passes import (bce, constfold, cse, dce, defer, deferred, fixedlen, inline, licm,
+                              masked, ranges, sccp, simplify_cfg, speculate, strength, uncaught,
+                              versioning)
 
 PASSES = {
     "inline": inline,
@@ -34,6 +35,7 @@ PASSES = {
     "bce": bce,
     "strength": strength,
     "versioning": versioning,
+    "defer": defer,
     "uncaught": uncaught,
     "masked": masked,
     "ranges": ranges,
@@ -73,6 +75,7 @@ PIPELINES: dict[int, tuple] = {
         "ranges",
         "speculate",
         "deferred",
+        "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
@@ -86,6 +89,7 @@ PIPELINES: dict[int, tuple] = {
         "ranges",
         "speculate",
         "deferred",
+        "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
 }
@@ -124,6 +128,11 @@ ORDER = (
      "a handler that catches nothing is a block of one reraise once jumps are threaded"),
     ("uncaught", "bce",
      "the bounds checks of a try body are checks again, which bce can prove"),
+    ("versioning", "defer",
+     "versioning's copy of a loop without its index checks may be left with float checks "
+     "only, which defer then takes"),
+    ("bce", "defer",
+     "defer takes only loops whose last checks are float ones: bce removes the others"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
     ("inline", "masked",
@@ -144,6 +153,9 @@ ORDER = (
      "a check ranges proves needs no deferring"),
     ("ranges", "speculate",
      "an arm whose checks ranges removed is left to LLVM, which speculates plain arms itself"),
+    ("deferred", "defer",
+     "defer takes a loop left with float checks only; deferred has made the overflow checks "
+     "of such a loop one sticky word first (the two are to become one pass)"),
 
 )
 
