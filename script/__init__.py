@@ -21,7 +21,13 @@ from script.ir import types as _T
 
 __version__ = "0.1.1"
 
-prange = range      # Numba's parallel range, for code ported from it: a plain (serial) range
+
+
+def prange(*args):
+    """`range`, whose loop runs on all cores in a function compiled with ``parallel=True``
+    (docs/parallel.md); elsewhere, and when Python runs it, a plain range."""
+    return range(*args)
+
 
 # The decorator's machinery is loaded with the package: every user decorates.
 from script.dispatcher import make_script_function as _make_script_function  # noqa: E402
@@ -34,7 +40,7 @@ boolean = _Sized(_T.BOOL)
 
 
 def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True,
-           interruptible: bool = True, nogil: bool = True):
+           interruptible: bool = True, nogil: bool = True, parallel: bool = False):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -47,10 +53,13 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     `interruptible=False` leaves out the checks that let Ctrl-C (SIGINT) stop a running loop
     with KeyboardInterrupt (they cost under 2% on the benchmarks). `nogil=False` keeps the
     GIL during calls; by default a function with a loop or recursion runs without it, so
-    other Python threads run meanwhile.
+    other Python threads run meanwhile. `parallel=True` runs the function's `script.prange`
+    (or `numba.prange`) loops on all cores (docs/parallel.md).
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+    if parallel and cache:
+        raise ValueError("parallel=True does not combine with cache=True yet")
 
     def wrap(f):
         # (checked here, not through frontend/memo.py's cached_function, which imports ast: a
@@ -62,7 +71,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@script expects a Python function, not {type(f).__name__}")
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
-                                    interruptible=interruptible, nogil=nogil)
+                                    interruptible=interruptible, nogil=nogil, parallel=parallel)
 
     return wrap if fn is None else wrap(fn)
 

@@ -101,7 +101,8 @@ def _signature_key(fn, types) -> tuple:
 
 
 def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
-                         boundscheck: bool = True, interruptible: bool = True, nogil: bool = True):
+                         boundscheck: bool = True, interruptible: bool = True, nogil: bool = True,
+                         parallel: bool = False):
     """The function object of `py_func`. With `cache`, an annotated function found in the
     compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
     when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
@@ -131,6 +132,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     d = obj.__dict__
     d.update(py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
              _cache=cache, _boundscheck=boundscheck, _interruptible=interruptible, _nogil=nogil,
+             _parallel=parallel,
              __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
     target.append(_make_fallback(obj))
@@ -381,7 +383,8 @@ def _specialization_for(obj, key: tuple):
             return spec
         try:
             spec = build(function_info(obj), key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
-                         interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True))
+                         interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True),
+                         **({"parallel": True} if d.get("_parallel") else {}))     # (never cached)
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

@@ -1,0 +1,457 @@
+"""Parallel loops: a `prange` loop of a function compiled with ``parallel=True`` becomes a call
+of a *chunk function*, which the backend runs on several threads (docs/parallel.md).
+
+The frontend names the header of every `prange` loop PRANGE_HEAD (a plain counted loop
+otherwise). `outline_prange_loops` runs on the entry function after the frontend, before the
+passes. For each such loop (outermost first; an inner one becomes a serial loop) it
+
+- checks that iterations are independent, and raises CompileError at the line otherwise:
+  the loop ends only when its range is exhausted (no `break`, `return`, or exception caught
+  outside it); every variable carried from one iteration to the next is a reduction, a chain
+  of ``v = v + x`` / ``v - x`` / ``v * x`` / ``min(v, x)`` / ``max(v, x)`` of one kind, under
+  conditionals too, with `v` read nowhere else in the loop; an array shared with the enclosing
+  function is written only at an index that is the loop variable itself (or through a view
+  taken at it, or by a callee given such a view), and read at that index too when it is
+  written; arrays made inside an iteration are its own; shared values are numbers, tuples of
+  them and arrays (a list's or str's reference count is not atomic); no random numbers (one
+  generator state for the process);
+- copies the loop into a new function ``<name>$parallel.<rest>.prangeN(k, nchunks, start,
+  stop, shared..., parts...)`` (ir.core PARALLEL mark) that runs chunk `k` of ``range(start,
+  stop)`` cut into `nchunks` contiguous chunks of sizes differing by at most one, each
+  reduction starting from its identity and stored into ``parts[k]`` at the end;
+- replaces the loop by ``call`` of it, then a loop combining each reduction's entry value
+  with its partial results in chunk order (the same answer on every run, whatever the number
+  of threads: the chunks do not depend on it).
+
+A ``call`` of a function with the PARALLEL mark runs it once for each ``k`` in
+``range(nchunks)`` (its second operand), in any order and on any thread, with ``k`` in place
+of its first operand (which is 0): the backend (llvm.parallel) runs the calls on the
+runtime's threads (runtime.parallel).
+"""
+
+from __future__ import annotations
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.analysis import written_array_params
+from script.ir.clone import copy_region
+from script.ir.core import PARALLEL, Block, BlockParam, Const, Function, Instr, Module, Value, set_terminator
+
+PRANGE_HEAD = "prange.head"
+CHUNKS = 128        # chunks of a parallel loop: enough for a balance over 16-32 threads
+_REDUCTIONS = {"add": "add", "sub": "add", "mul": "mul", "min": "min", "max": "max"}
+_VIEWS = ("view", "transpose", "reshape", "part")
+
+
+def outline_prange_loops(module: Module, func: Function) -> None:
+    """Outline every PRANGE_HEAD loop of `func` (the entry of `module`) into a chunk
+    function added to `module`; a prange loop nested in one runs serially."""
+    count = 0
+    while True:
+        heads = [b for b in func.blocks if b.name == PRANGE_HEAD]
+        if not heads:
+            return
+        loops = [(h, _loop_blocks(h)) for h in heads]
+        head, blocks = next((h, bl) for h, bl in loops
+                            if not any(h is not o and h in obl for o, obl in loops))
+        chunk = _outline(func, head, blocks, count)
+        count += 1
+        module.add(chunk)
+        for b in chunk.blocks:
+            if b.name == PRANGE_HEAD:
+                b.name = "for.head"         # nested: serial inside its chunk
+
+
+class _Loop:
+    """What the checks found: the counter, the limit, the reductions and the rest."""
+
+    def __init__(self, head: Block, blocks: list[Block]):
+        self.head, self.blocks = head, blocks
+        self.inside = set(map(id, blocks))
+        cmp, cbr = (head.instrs + [None, None])[:2]
+        if len(head.instrs) != 2 or cmp.opname != "cmp" or cmp.attr != "lt" or cbr.opname != "cbr" \
+                or cbr.operands[0] is not cmp or not isinstance(cmp.operands[0], BlockParam) \
+                or cmp.operands[0].block is not head:
+            _fail("only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)", cbr or head)
+        self.cmp, self.cbr = cmp, cbr
+        self.counter, self.limit = cmp.operands
+        if self.counter.type != T.I64:
+            _fail(f"a prange loop counts with int, not {self.counter.type}", cmp)
+        outside = [p for p in head.preds if id(p) not in self.inside]
+        if len(outside) != 1 or len(outside[0].succs) != 1:
+            _fail("a prange loop needs one entry", cmp)
+        self.pre = outside[0]
+        self.exit = cbr.succs[1]
+        if cbr.succs[0] is self.exit or id(self.exit) in self.inside:
+            _fail("a prange loop needs one exit", cmp)
+
+    def defined_inside(self, v: Value) -> bool:
+        where = v.block if isinstance(v, (Instr, BlockParam)) else None
+        return where is not None and id(where) in self.inside
+
+    def entry_value(self, p: BlockParam) -> Value:
+        return self.pre.terminator.succ_args(0)[p.index]
+
+    def back_values(self, p: BlockParam) -> list[Value]:
+        return [v for b, v in self.head.incoming(p.index) if id(b) in self.inside]
+
+
+def _loop_blocks(head: Block) -> list[Block]:
+    """The blocks of the loop headed by `head`: those reachable from its body without
+    passing through the header or its exit, header first."""
+    cbr = head.terminator
+    stop = {id(head)}
+    if cbr is not None and cbr.opname == "cbr":
+        stop.add(id(cbr.succs[1]))
+        start = [cbr.succs[0]]
+    else:
+        start = list(head.succs)
+    seen, order, work = set(stop), [head], list(start)
+    while work:
+        b = work.pop()
+        if id(b) in seen:
+            continue
+        seen.add(id(b))
+        order.append(b)
+        work.extend(b.succs)
+    return order
+
+
+def _fail(message: str, where) -> None:
+    loc = getattr(where, "loc", None)
+    raise CompileError(message, loc)
+
+
+def _var(p: Value) -> str:
+    name = getattr(p, "name", None) or "a value"
+    return name.removeprefix("$def:")
+
+
+# --- the checks -----------------------------------------------------------------------------
+
+def _check_exits(loop: _Loop) -> None:
+    for b in loop.blocks[1:]:
+        term = b.terminator
+        if term is not None and (term.opname == "ret" or any(s is loop.exit for s in term.succs)):
+            _fail("a prange loop ends only when its range is exhausted: no break, return, or "
+                  "exception caught outside it", term)
+
+
+def _reductions(loop: _Loop) -> dict[int, str]:
+    """id(header parameter) -> 'add' / 'mul' / 'min' / 'max' for each reduction, 'same' for a
+    parameter the loop never changes, 'dead' for one nothing reads; any other is an error."""
+    return {id(p): _classify(loop, p) for p in loop.head.params if p is not loop.counter}
+
+
+def _classify(loop: _Loop, p: BlockParam) -> str:
+    nodes: dict[int, Value] = {}
+    kinds: set[str] = set()
+
+    def walk(v: Value) -> bool:
+        if v is p or id(v) in nodes:
+            return True
+        if isinstance(v, BlockParam) and loop.defined_inside(v) and v.block is not loop.head:
+            nodes[id(v)] = v
+            return all(walk(a) for _, a in v.block.incoming(v.index))
+        if isinstance(v, Instr) and loop.defined_inside(v) and v.opname in _REDUCTIONS \
+                and (v.operands[0] is p or v.opname in ("add", "mul") and v.operands[1] is p) \
+                and v.operands[0] is not v.operands[1]:
+            nodes[id(v)] = v
+            kinds.add(_REDUCTIONS[v.opname])
+            return True
+        return False
+
+    backs = loop.back_values(p)
+    if all(walk(b) for b in backs) and len(kinds) <= 1:
+        if not kinds:
+            return "same"
+        if all(_only_feeds(loop, v, nodes, p) for v in [p, *nodes.values()]):
+            kind = kinds.pop()
+            if not isinstance(p.type, (T.IntType, T.FloatType)) and not (
+                    isinstance(p.type, T.ComplexType) and kind in ("add", "mul")):
+                _fail(f"'{_var(p)}' is a reduction of {p.type}, which a prange loop cannot combine",
+                      _first_use(loop, p))
+            return kind
+    reads = _reads(loop, p)
+    if not reads:
+        return "dead"
+    _fail(f"'{_var(p)}' carries a value from one iteration of the prange loop to the next and "
+          "is not a reduction (v += x, v -= x, v *= x, v = min(v, x), v = max(v, x)); iterations "
+          "must be independent", reads[0])
+
+
+def _reads(loop: _Loop, p: BlockParam) -> list[Instr]:
+    """The instructions that read `p`'s value, following it through branch arguments into
+    the loop's block parameters: inside the loop first."""
+    seen, work, inner, outer = {id(p)}, [p], [], []
+    while work:
+        v = work.pop()
+        for u in v.uses:
+            if not loop.defined_inside(u):
+                outer.append(u)
+            elif not u.is_terminator or u.opname == "cbr" and u.operands[0] is v:
+                inner.append(u)
+            else:
+                for k, target in enumerate(u.succs):
+                    for param, arg in zip(target.params, u.succ_args(k)):
+                        if arg is v and target is not loop.head and id(param) not in seen:
+                            seen.add(id(param))
+                            work.append(param)
+    return inner + outer
+
+
+def _only_feeds(loop: _Loop, v: Value, nodes: dict, p: BlockParam) -> bool:
+    """Whether every use of `v` inside the loop is a node of p's reduction chain or a branch
+    passing it to one (or to the header); uses outside the loop are allowed only for `p`."""
+    for u in v.uses:
+        if not loop.defined_inside(u):
+            if v is not p:
+                return False
+            continue
+        if id(u) in nodes:
+            continue
+        if not u.is_terminator:
+            return False
+        if u.opname == "cbr" and u.operands[0] is v:
+            return False
+        for k, target in enumerate(u.succs):
+            for param, arg in zip(target.params, u.succ_args(k)):
+                if arg is v and id(param) not in nodes and not (target is loop.head and param is p):
+                    return False
+    return True
+
+
+def _first_use(loop: _Loop, p: Value):
+    return next((u for u in p.uses if loop.defined_inside(u)), p)
+
+
+def _is_counter(loop: _Loop, v: Value) -> bool:
+    """The loop variable, or Python's wrap of a negative index of it (``i + n if i < 0``)."""
+    if v is loop.counter:
+        return True
+    if isinstance(v, Instr) and v.opname == "select":
+        c, a, b = v.operands
+        return (b is loop.counter and isinstance(c, Instr) and c.opname == "cmp" and c.attr == "lt"
+                and c.operands[0] is loop.counter and isinstance(a, Instr) and a.opname == "add"
+                and a.operands[0] is loop.counter)
+    return False
+
+
+def _array_origin(loop: _Loop, a: Value) -> tuple[Value | None, bool]:
+    """(the shared array `a` is a view of, or None when it is made in the iteration; whether
+    the view is taken at the loop variable along some axis)."""
+    at_counter = False
+    while isinstance(a, Instr) and loop.defined_inside(a):
+        if a.opname not in _VIEWS:
+            return None, at_counter
+        if a.opname == "view" and any(_is_counter(loop, x) for x in _view_indices(a)):
+            at_counter = True
+        a = a.operands[0]
+    return a, at_counter
+
+
+def _view_indices(view: Instr) -> list[Value]:
+    """The operands of `view` that index an axis away (its ``i`` letters)."""
+    out, k = [], 1
+    for letter in view.attr:
+        if letter == "i":
+            out.append(view.operands[k])
+            k += 1
+        elif letter == "s":
+            k += 3
+    return out
+
+
+def _check_memory(loop: _Loop) -> bool:
+    """Check writes and reads of arrays; return whether an index relies on Python's wrap of
+    a negative loop variable (then a range starting below 0 runs in one chunk)."""
+    written: dict[int, Value] = {}
+    wraps = False
+    for b in loop.blocks:
+        for i in b.instrs:
+            if i.opname == "rng_state":
+                _fail("random numbers in a prange loop are not supported: the generator's state "
+                      "is shared by every iteration", i)
+            if i.opname in ("store", "atomic"):
+                origin, at = _array_origin(loop, i.operands[0])
+                if origin is None or at:
+                    continue
+                idx = i.operands[2:]
+                if not any(_is_counter(loop, x) for x in idx):
+                    _fail(f"a prange loop writes '{_var(origin)}' at an index that is not the loop "
+                          "variable: iterations must write different elements", i)
+                wraps |= any(x is not loop.counter and _is_counter(loop, x) for x in idx)
+                written[id(origin)] = origin
+            elif i.opname == "call":
+                for k in written_array_params(i.attr):
+                    arg = i.operands[k]
+                    if not isinstance(arg.type, T.ArrayType):
+                        continue
+                    origin, at = _array_origin(loop, arg)
+                    if origin is not None and not at:
+                        _fail(f"a prange loop passes '{_var(origin)}' to a function that writes it: "
+                              "pass a view taken at the loop variable (a[i]) instead", i)
+                    if origin is not None:
+                        written[id(origin)] = origin
+    for b in loop.blocks:
+        for i in b.instrs:
+            if i.opname != "load":
+                continue
+            origin, at = _array_origin(loop, i.operands[0])
+            if origin is None or id(origin) not in written or at:
+                continue
+            if i.operands[0] is not origin or not any(_is_counter(loop, x) for x in i.operands[1:]):
+                _fail(f"a prange loop reads '{_var(origin)}' at an index other than the loop "
+                      "variable while it writes it: iterations must be independent", i)
+    return wraps
+
+
+def _shared_values(loop: _Loop) -> list[Value]:
+    """Values defined before the loop and used in it, in first-use order."""
+    seen, out = set(), []
+    for b in loop.blocks:
+        for i in b.instrs:
+            for v in i.operands:
+                if isinstance(v, Const) or loop.defined_inside(v) or id(v) in seen:
+                    continue
+                seen.add(id(v))
+                if not _shareable(v.type):
+                    _fail(f"a prange loop may read numbers, tuples and arrays of the enclosing "
+                          f"function, not '{_var(v)}' of type {v.type}", i)
+                out.append(v)
+    return out
+
+
+def _shareable(t: T.Type) -> bool:
+    if isinstance(t, T.TupleType) and not isinstance(t, T.HashType):
+        return all(_shareable(e) for e in t.elems)
+    return isinstance(t, (T.BoolType, T.IntType, T.FloatType, T.ComplexType, T.NoneType, T.ArrayType))
+
+
+# --- the rewrite ------------------------------------------------------------------------------
+
+def _identity(kind: str, t: T.Type) -> Const:
+    if kind == "add":
+        return Const(complex(-0.0, -0.0) if isinstance(t, T.ComplexType) else -0.0 if isinstance(t, T.FloatType) else 0, t)
+    if kind == "mul":
+        return Const(complex(1.0, 0.0) if isinstance(t, T.ComplexType) else 1.0 if isinstance(t, T.FloatType) else 1, t)
+    big = kind == "min"
+    if isinstance(t, T.FloatType):
+        return Const(float("inf") if big else float("-inf"), t)
+    if t.signed:
+        return Const(2 ** (t.bits - 1) - 1 if big else -2 ** (t.bits - 1), t)
+    return Const(2 ** t.bits - 1 if big else 0, t)
+
+
+def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> Function:
+    loop = _Loop(head, blocks)
+    _check_exits(loop)
+    kinds = _reductions(loop)
+    wraps = _check_memory(loop)
+    shared = _shared_values(loop)
+    reduced = [p for p in head.params if kinds.get(id(p)) in _REDUCTIONS.values()]
+    kept = [p for p in head.params if kinds.get(id(p)) in ("same", "dead")]
+    for p in kept:
+        v = loop.entry_value(p)
+        if not isinstance(v, Const) and id(v) not in set(map(id, shared)):
+            shared.append(v)
+    loc = loop.cmp.loc
+    start = loop.entry_value(loop.counter)
+    base, _, rest = func.name.partition(".")
+    parts_types = [T.ArrayType(p.type, 1, "C") for p in reduced]
+    chunk = Function(f"{base}{PARALLEL}.{rest}.prange{number}" if rest else f"{base}{PARALLEL}.prange{number}",
+                     [T.I64, T.I64, T.I64, T.I64] + [v.type for v in shared] + parts_types, T.NONE, loc,
+                     ["k", "nchunks", "start", "stop"] + [getattr(v, "name", None) for v in shared]
+                     + [f"parts.{_var(p)}" for p in reduced])
+    k, nchunks, cstart, cstop = chunk.params[:4]
+    vmap = {id(v): q for v, q in zip(shared, chunk.params[4:])}
+    parts = chunk.params[4 + len(shared):]
+    entry = chunk.entry
+    lo, hi = _chunk_bounds(entry, k, nchunks, cstart, cstop, loc)
+    copies = copy_region(chunk, blocks, len(chunk.blocks), vmap)
+    chead = copies[0]
+    cmp_copy = vmap[id(loop.cmp)]
+    cmp_copy.set_operand(1, hi)
+    done = chunk.add_block("prange.done")
+    cbr = chead.terminator
+    set_terminator(chead, "cbr", [cbr.operands[0]], [cbr.succs[0], done], [0, 0], cbr.loc)
+    for p, arr in zip(reduced, parts):
+        done.append(Instr("store", [arr, vmap[id(p)], k], T.NONE, None, loc))
+    set_terminator(done, "ret", [], loc=loc)
+    init = [lo if p is loop.counter else _identity(kinds[id(p)], p.type) if p in reduced
+            else vmap.get(id(loop.entry_value(p)), loop.entry_value(p)) for p in head.params]
+    set_terminator(entry, "br", init, [chead], [len(init)], loc)
+    _replace_loop(func, loop, chunk, shared, reduced, kinds, start, wraps)
+    return chunk
+
+
+def _emit(block: Block, op: str, operands, t: T.Type, loc, attr=None) -> Instr:
+    return block.append(Instr(op, operands, t, attr, loc))
+
+
+def _chunk_bounds(b: Block, k, n, start, stop, loc):
+    """[lo, hi) of chunk k of n of range(start, stop), in unsigned arithmetic (the length of
+    any range fits in a u64): sizes q+1 for the first r chunks, q for the rest."""
+    u = T.U64
+    us, ue, uk, un = (_emit(b, "convert", [v], u, loc) for v in (start, stop, k, n))
+    nonempty = _emit(b, "cmp", [stop, start], T.BOOL, loc, "gt")
+    length = _emit(b, "select", [nonempty, _emit(b, "sub", [ue, us], u, loc), Const(0, u)], u, loc)
+    q = _emit(b, "floordiv", [length, un], u, loc)
+    r = _emit(b, "mod", [length, un], u, loc)
+    lo = _emit(b, "add", [us, _emit(b, "add", [_emit(b, "mul", [uk, q], u, loc), _emit(b, "min", [uk, r], u, loc)], u, loc)], u, loc)
+    extra = _emit(b, "convert", [_emit(b, "cmp", [uk, r], T.BOOL, loc, "lt")], u, loc)
+    hi = _emit(b, "add", [lo, _emit(b, "add", [q, extra], u, loc)], u, loc)
+    return _emit(b, "convert", [lo], T.I64, loc), _emit(b, "convert", [hi], T.I64, loc)
+
+
+def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced, kinds, start, wraps) -> None:
+    """The call of `chunk` and the combining loop in place of `loop` in `func`."""
+    loc = loop.cmp.loc
+    stop = loop.limit
+    call = func.add_block("prange.call")
+    # chunks: min(length, CHUNKS), or 1 when an index may wrap a negative loop variable
+    longer = _emit(call, "cmp", [stop, start], T.BOOL, loc, "gt")
+    length = _emit(call, "select", [longer, _emit(call, "sub", [stop, start], T.I64, loc), Const(0, T.I64)], T.I64, loc)
+    most = Const(CHUNKS, T.I64)
+    if wraps:
+        negative = _emit(call, "cmp", [start, Const(0, T.I64)], T.BOOL, loc, "lt")
+        most = _emit(call, "select", [negative, Const(1, T.I64), most], T.I64, loc)
+    n = _emit(call, "min", [length, most], T.I64, loc)
+    parts = [_emit(call, "alloc", [n], T.ArrayType(p.type, 1, "C"), loc) for p in reduced]
+    _emit(call, "call", [Const(0, T.I64), n, start, stop, *shared, *parts], T.NONE, loc, chunk)
+    comb = func.add_block("prange.combine")
+    kk = comb.add_param(T.I64, loc)
+    accs = [comb.add_param(p.type, loc, p.name) for p in reduced]
+    body, after = func.add_block("prange.part"), func.add_block("prange.end")
+    set_terminator(call, "br", [Const(0, T.I64)] + [loop.entry_value(p) for p in reduced], [comb],
+                   [1 + len(reduced)], loc)
+    more = _emit(comb, "cmp", [kk, n], T.BOOL, loc, "lt")
+    set_terminator(comb, "cbr", [more], [body, after], [0, 0], loc)
+    nxt = [_emit(body, "add", [kk, Const(1, T.I64)], T.I64, loc)]
+    for p, acc, arr in zip(reduced, accs, parts):
+        part = _emit(body, "load", [arr, kk], p.type, loc)
+        nxt.append(_emit(body, kinds[id(p)], [acc, part], p.type, loc))
+    set_terminator(body, "br", nxt, [comb], [len(nxt)], loc)
+    final = {id(p): acc for p, acc in zip(reduced, accs)}
+    for p in loop.head.params:
+        if p is not loop.counter and id(p) not in final:
+            final[id(p)] = loop.entry_value(p)
+    exit_args = [final.get(id(v), v) for v in loop.cbr.succ_args(1)]
+    set_terminator(after, "br", exit_args, [loop.exit], [len(exit_args)], loc)
+    for p in loop.head.params:
+        for u in list(p.uses):
+            if not loop.defined_inside(u):
+                if p is loop.counter:
+                    _fail("the variable of a prange loop is not defined after it", u)
+                for j, v in enumerate(u.operands):
+                    if v is p:
+                        u.set_operand(j, final[id(p)])
+    set_terminator(loop.pre, "br", [], [call], [0], loc)
+    for b in loop.blocks:           # the loop's values use each other: unlink them all first
+        for i in b.instrs:
+            for v in i.operands:
+                if not loop.defined_inside(v):
+                    v.uses.remove(i)
+            i.operands = []
+    for b in loop.blocks:
+        func.remove_block(b)
