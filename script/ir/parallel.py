@@ -269,7 +269,7 @@ def _check_memory(loop: _Loop) -> bool:
     wraps = False
     for b in loop.blocks:
         for i in b.instrs:
-            if i.opname == "rng_state":
+            if i.opname == "rng_state" or i.opname == "call" and _uses_random(i.attr, set()):
                 _fail("random numbers in a prange loop are not supported: the generator's state "
                       "is shared by every iteration", i)
             if i.opname in ("store", "atomic"):
@@ -306,6 +306,15 @@ def _check_memory(loop: _Loop) -> bool:
     return wraps
 
 
+def _uses_random(func: Function, seen: set) -> bool:
+    """Whether `func` or a function it calls reads a random generator's state."""
+    if id(func) in seen:
+        return False
+    seen.add(id(func))
+    return any(i.opname == "rng_state" or i.opname == "call" and _uses_random(i.attr, seen)
+               for i in func.instructions())
+
+
 def _shared_values(loop: _Loop) -> list[Value]:
     """Values defined before the loop and used in it, in first-use order."""
     seen, out = set(), []
@@ -316,8 +325,9 @@ def _shared_values(loop: _Loop) -> list[Value]:
                     continue
                 seen.add(id(v))
                 if not _shareable(v.type):
+                    what = f"'{v.name}' of type {v.type}" if getattr(v, "name", None) else f"a {v.type}"
                     _fail(f"a prange loop may read numbers, tuples and arrays of the enclosing "
-                          f"function, not '{_var(v)}' of type {v.type}", i)
+                          f"function, not {what} (its reference count is not atomic)", i)
                 out.append(v)
     return out
 

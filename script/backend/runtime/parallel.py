@@ -65,12 +65,12 @@ class _Pool:
     def serve(self) -> None:
         self.local.worker = True
         while True:
-            worker, ctx, env, done = self.jobs.get()
+            worker, ctx, env, done, job = self.jobs.get()
             try:
                 failed = worker(ctx, env, 1)
             except BaseException:  # noqa: BLE001 - a native call raises nothing; keep the thread
                 failed = -2
-            done.put(failed)
+            done.put((job, failed))
 
 
 _pool = _Pool()
@@ -92,17 +92,21 @@ def _run(worker_address, ctx, env) -> int:
         for e in envs:
             ctypes.memmove(e, env, ENV_SIZE)            # the call's SIGINT count and the rest
             ctypes.c_int32.from_buffer(e, ENV_STATUS).value = 0
-        for e in envs:
-            _pool.jobs.put((worker, ctx, ctypes.addressof(e), done))
-        results, interrupted = [], False
-        while len(results) < n:
+        for job, e in enumerate(envs):
+            _pool.jobs.put((worker, ctx, ctypes.addressof(e), done, job))
+        results, interrupted = [0] * n, False
+        waiting = n
+        while waiting:
             try:
-                results.append(done.get())
+                job, failed = done.get()
             except KeyboardInterrupt:
                 interrupted = True                      # the chunks run on: wait for them
-        failures = sorted((k, e) for k, e in zip(results, envs) if k >= 0)
+                continue
+            results[job] = failed
+            waiting -= 1
+        failures = sorted((k, job) for job, k in enumerate(results) if k >= 0)
         if failures:
-            ctypes.memmove(env, failures[0][1], ENV_SIZE - 24)     # status, class, message
+            ctypes.memmove(env, envs[failures[0][1]], ENV_SIZE - 24)     # status, class, message
             return 1
         if interrupted or -2 in results:
             _raise_in(env, "KeyboardInterrupt" if interrupted else "SystemError")
