@@ -75,8 +75,8 @@ class _Loop:
             _fail("only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)", cbr or head)
         self.cmp, self.cbr = cmp, cbr
         self.counter, self.limit = cmp.operands
-        if self.counter.type != T.I64:
-            _fail(f"a prange loop counts with int, not {self.counter.type}", cmp)
+        if self.counter.type != T.I64:      # (a step other than 1 counts iterations in u64)
+            _fail("only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)", cmp)
         outside = [p for p in head.preds if id(p) not in self.inside]
         if len(outside) != 1 or len(outside[0].succs) != 1:
             _fail("a prange loop needs one entry", cmp)
@@ -154,35 +154,44 @@ def _classify(loop: _Loop, p: BlockParam) -> str:
             nodes[id(v)] = v
             return all(walk(a) for _, a in v.block.incoming(v.index))
         if isinstance(v, Instr) and loop.defined_inside(v) and v.opname in _REDUCTIONS \
-                and (v.operands[0] is p or v.opname in ("add", "mul") and v.operands[1] is p) \
                 and v.operands[0] is not v.operands[1]:
-            nodes[id(v)] = v
-            kinds.add(_REDUCTIONS[v.opname])
-            return True
+            # the accumulator: the first operand, or either of a commutative add or mul
+            for acc in v.operands[:2 if v.opname in ("add", "mul") else 1]:
+                saved = dict(nodes), set(kinds)
+                nodes[id(v)] = v
+                kinds.add(_REDUCTIONS[v.opname])
+                if walk(acc):
+                    return True
+                nodes.clear(), kinds.clear()
+                nodes.update(saved[0]), kinds.update(saved[1])
         return False
 
     backs = loop.back_values(p)
     if all(walk(b) for b in backs) and len(kinds) <= 1:
         if not kinds:
             return "same"
-        if all(_only_feeds(loop, v, nodes, p) for v in [p, *nodes.values()]):
+        stray = next((u for v in [p, *nodes.values()] if (u := _stray_use(loop, v, nodes, p))), None)
+        if stray is None:
             kind = kinds.pop()
             if not isinstance(p.type, (T.IntType, T.FloatType)) and not (
                     isinstance(p.type, T.ComplexType) and kind in ("add", "mul")):
                 _fail(f"'{_var(p)}' is a reduction of {p.type}, which a prange loop cannot combine",
                       _first_use(loop, p))
             return kind
-    reads = _reads(loop, p)
-    if not reads:
-        return "dead"
+        inner, outer = [stray], []
+    else:
+        inner, outer = _reads(loop, p)
+        if not inner and not outer:
+            return "dead"
+    assigned = [b for b in backs if isinstance(b, Instr) and loop.defined_inside(b)]
     _fail(f"'{_var(p)}' carries a value from one iteration of the prange loop to the next and "
           "is not a reduction (v += x, v -= x, v *= x, v = min(v, x), v = max(v, x)); iterations "
-          "must be independent", reads[0])
+          "must be independent", (inner or assigned or outer)[0])
 
 
-def _reads(loop: _Loop, p: BlockParam) -> list[Instr]:
+def _reads(loop: _Loop, p: BlockParam) -> tuple[list[Instr], list[Instr]]:
     """The instructions that read `p`'s value, following it through branch arguments into
-    the loop's block parameters: inside the loop first."""
+    the loop's block parameters: those inside the loop, those after it."""
     seen, work, inner, outer = {id(p)}, [p], [], []
     while work:
         v = work.pop()
@@ -197,28 +206,27 @@ def _reads(loop: _Loop, p: BlockParam) -> list[Instr]:
                         if arg is v and target is not loop.head and id(param) not in seen:
                             seen.add(id(param))
                             work.append(param)
-    return inner + outer
+    return inner, outer
 
 
-def _only_feeds(loop: _Loop, v: Value, nodes: dict, p: BlockParam) -> bool:
-    """Whether every use of `v` inside the loop is a node of p's reduction chain or a branch
-    passing it to one (or to the header); uses outside the loop are allowed only for `p`."""
+def _stray_use(loop: _Loop, v: Value, nodes: dict, p: BlockParam) -> Instr | None:
+    """A use of `v` (p or a node of its reduction chain) that is neither a node nor a branch
+    passing it to one (or back to the header), or None; uses after the loop are allowed
+    only for `p` (its final value)."""
     for u in v.uses:
         if not loop.defined_inside(u):
             if v is not p:
-                return False
+                return u
             continue
         if id(u) in nodes:
             continue
-        if not u.is_terminator:
-            return False
-        if u.opname == "cbr" and u.operands[0] is v:
-            return False
+        if not u.is_terminator or u.opname == "cbr" and u.operands[0] is v:
+            return u
         for k, target in enumerate(u.succs):
             for param, arg in zip(target.params, u.succ_args(k)):
                 if arg is v and id(param) not in nodes and not (target is loop.head and param is p):
-                    return False
-    return True
+                    return u
+    return None
 
 
 def _first_use(loop: _Loop, p: Value):

@@ -1,0 +1,269 @@
+"""`@script(parallel=True)`: prange loops on the runtime's threads (docs/parallel.md).
+
+Results are compared with the same function compiled serially (and with CPython where the
+types agree) over sizes and thread counts; reductions under conditionals; the loops that are
+not independent, each a CompileError at its line (tests/parallel_kernels.py); exceptions
+raised in an iteration; the same bits on every run and for every thread count."""
+
+import inspect
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import parallel_kernels
+import script
+from script.backend.runtime import parallel as runtime
+
+
+@pytest.fixture(autouse=True)
+def _restore_threads():
+    before = runtime.get_num_threads()
+    yield
+    runtime.set_num_threads(before)
+
+
+def kernel(a, t, out):
+    """Independent iterations writing out[i], with reductions of every kind, some under
+    conditionals and one updated twice in an iteration."""
+    s = 0
+    f = 0.0
+    p = 1.0
+    lo = 10 ** 9
+    hi = -10 ** 9
+    for i in script.prange(a.shape[0]):
+        v = a[i]
+        out[i] = v * v - t
+        if v > t:
+            s += v
+            p *= -1.0
+        elif v < -t:
+            s -= 2 * v
+            lo = min(lo, v)
+        else:
+            f += 0.5
+            hi = max(hi, v)
+        s += 1
+    return s, f, p, lo, hi
+
+
+_parallel = script.script(parallel=True)(kernel)
+_serial = script.script(kernel)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-50, 50), max_size=300), st.integers(0, 20), st.integers(1, 4))
+def test_differential(values, t, threads):
+    runtime.set_num_threads(threads)
+    a = np.array(values, dtype=np.int64)
+    out_p, out_s = np.zeros(len(a), dtype=np.int64), np.zeros(len(a), dtype=np.int64)
+    got = _parallel(a, t, out_p)
+    want = _serial(a, t, out_s)
+    assert got == want
+    assert np.array_equal(out_p, out_s)
+    py_out = [0] * len(values)
+    assert got == kernel(values_as_array(values), t, py_out)
+    assert list(out_p) == py_out
+
+
+def values_as_array(values):
+    """A list that indexes and has `shape` as an array does, for CPython's run of `kernel`."""
+    class Seq(list):
+        shape = (len(values),)
+    return Seq(values)
+
+
+def test_reductions_under_conditionals():
+    """Numba 0.5x gave wrong sums for a reduction updated in one branch of an `if`."""
+    def f(a):
+        s = 0.0
+        m = 1e308
+        c = 0
+        for i in script.prange(a.shape[0]):
+            if a[i] % 3 == 0:
+                s += a[i]
+                if a[i] > 10:
+                    m = min(m, a[i])
+            else:
+                c += 1
+        return s, m, c
+    a = np.arange(1000.0)
+    for threads in (1, 2, 3):
+        runtime.set_num_threads(threads)
+        assert script.script(parallel=True)(f)(a) == f(a)
+
+
+def _error_cases():
+    cases = []
+    for fn in parallel_kernels.KERNELS:
+        lines, first = inspect.getsourcelines(fn)
+        for offset, line in enumerate(lines):
+            m = re.search(r"#\s*error:\s*(.*)$", line)
+            if m:
+                cases.append(pytest.param(fn, first + offset, m.group(1).strip(), id=fn.__name__))
+    return cases
+
+
+@pytest.mark.parametrize("fn, line, text", _error_cases())
+def test_dependent_iterations_are_compile_errors(fn, line, text):
+    with pytest.raises(script.CompileError) as info:
+        script.script(parallel=True)(fn)(*parallel_kernels.arguments(fn))
+    message = str(info.value)
+    assert text in message
+    assert f"parallel_kernels.py:{line}:" in message
+
+
+def test_without_parallel_prange_is_range():
+    f = script.script(parallel_kernels.recurrence)
+    a = np.arange(6.0)
+    assert f(a) == parallel_kernels.recurrence(a)
+
+
+def gather(a, idx, out):
+    for i in script.prange(idx.shape[0]):
+        out[i] = a[idx[i]] / (idx[i] - 70)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_first_exception_in_iteration_order(threads):
+    runtime.set_num_threads(threads)
+    f = script.script(parallel=True)(gather)
+    a = np.arange(100.0)
+    idx = np.arange(300) % 50
+    idx[[5, 170, 260]] = [70, 1000, -500]            # a ZeroDivisionError first, then IndexErrors
+    with pytest.raises(ZeroDivisionError, match="float division by zero"):
+        f(a, idx, np.zeros(300))
+    idx[5] = 5
+    with pytest.raises(IndexError, match="index 1000 is out of bounds for axis 0 with size 100"):
+        f(a, idx, np.zeros(300))
+    idx[170] = 3
+    with pytest.raises(IndexError, match="index -500 is out of bounds"):
+        f(a, idx, np.zeros(300))
+    idx[260] = 2
+    out = np.zeros(300)
+    f(a, idx, out)                                  # the pool works on after exceptions
+    assert out[2] == gather_value(a, idx, 2)
+
+
+def gather_value(a, idx, i):
+    return a[idx[i]] / (idx[i] - 70)
+
+
+def test_exception_with_a_message_built_at_run_time():
+    def f(a):
+        for i in script.prange(a.shape[0]):
+            if a[i] > 5:
+                raise ValueError("bad value " + str(a[i]))
+    runtime.set_num_threads(2)
+    with pytest.raises(ValueError, match="bad value 6"):
+        script.script(parallel=True)(f)(np.arange(100))
+
+
+def float_sum(a):
+    s = 0.0
+    for i in script.prange(a.shape[0]):
+        s += math.sin(a[i])
+    return s
+
+
+def test_same_bits_on_every_run_and_thread_count():
+    a = np.random.default_rng(1).random(100_000)
+    f = script.script(parallel=True)(float_sum)
+    results = set()
+    for threads in (1, 2, 3, 4):
+        runtime.set_num_threads(threads)
+        results.update(f(a).hex() for _ in range(5))
+    assert len(results) == 1
+    assert math.isclose(float.fromhex(results.pop()), float(np.sin(a).sum()), rel_tol=1e-12)
+
+
+def nested(n):
+    out = np.zeros((n, n))
+    t = 0.0
+    for i in script.prange(n):
+        for j in script.prange(n):          # runs serially inside the outer loop's chunk
+            out[i, j] = i * n + j
+        t += out[i, n - 1]
+    return out, t
+
+
+def rows(n):
+    out = np.zeros((n, 3))
+    for i in script.prange(n):
+        row = out[i]                        # a view taken at the loop variable is the iteration's
+        for j in range(3):
+            row[j] = i * 10.0 + j
+    return out
+
+
+def temporaries(n):
+    total = 0.0
+    for i in script.prange(n):
+        tmp = np.zeros(4)                   # an array made in the iteration is its own
+        for j in range(4):
+            tmp[j] = i + j
+        total += tmp.sum()
+    return total
+
+
+@pytest.mark.parametrize("fn", [nested, rows, temporaries])
+def test_shapes_match_serial(fn):
+    runtime.set_num_threads(2)
+    got, want = script.script(parallel=True)(fn)(37), script.script(fn)(37)
+    assert str(got) == str(want)
+
+
+def test_pool_threads_persist():
+    runtime.set_num_threads(2)
+    f = script.script(parallel=True)(float_sum)
+    a = np.ones(1000)
+    f(a)
+    threads = list(runtime._pool.threads)
+    for _ in range(20):
+        f(a)
+    assert runtime._pool.threads == threads
+
+
+def test_empty_and_negative_ranges():
+    def f(lo, hi, a):
+        s = 0
+        for i in script.prange(lo, hi):
+            a[i] = i
+            s += i
+        return s
+    g = script.script(parallel=True)(f)
+    for lo, hi in ((0, 0), (5, 2), (-3, 4), (0, 200)):
+        a1, a2 = np.zeros(200, dtype=np.int64), np.zeros(200, dtype=np.int64)
+        assert g(lo, hi, a1) == f(lo, hi, a2)
+        assert np.array_equal(a1, a2)
+
+
+def test_saved_module_runs_in_parallel(tmp_path):
+    f = script.script(parallel=True)(float_sum)
+    a = np.random.default_rng(2).random(5000)
+    want = f(a)
+    path = tmp_path / "par.zip"
+    script.save(f, str(path))
+    assert script.load(str(path)).float_sum(a) == want
+
+
+def test_options():
+    with pytest.raises(ValueError, match="cache"):
+        script.script(parallel=True, cache=True)(float_sum)
+    with pytest.raises(ValueError, match="threads"):
+        runtime.set_num_threads(0)
+
+
+def test_numba_prange():
+    numba = pytest.importorskip("numba")
+
+    def f(a):
+        s = 0
+        for i in numba.prange(a.shape[0]):
+            if a[i] % 2:
+                s += a[i]
+        return s
+    a = np.arange(1001)
+    assert script.script(parallel=True)(f)(a) == f(a)
