@@ -267,3 +267,94 @@ def test_numba_prange():
         return s
     a = np.arange(1001)
     assert script.script(parallel=True)(f)(a) == f(a)
+
+
+# Loops Numba's parallel=True got wrong (numba/numba issues #4922, #7344, #7630, #9518, #6414,
+# #7051), each compared with CPython here; #7867 (``acc //= 2``) is not a reduction.
+
+def numba_4922(n):
+    c = 0
+    for i in script.prange(n):
+        c += 1
+        if i > 10:
+            c += 1
+    return c
+
+
+def numba_7344(a, cond):
+    s = 1
+    for i in script.prange(a.shape[0]):
+        if cond[i]:
+            s += 1
+    return s
+
+
+def numba_7630(flag):
+    result = 0
+    if flag:
+        for i in script.prange(100_000):
+            result += 1
+    else:
+        for i in script.prange(100_000):
+            result -= 3
+    return result
+
+
+def numba_9518(test, pre, err1, err2):
+    for k in range(0, 100):
+        pre = pre + test[k, 0]
+    for k in script.prange(0, 100):
+        err1 = err1 + test[k, 0]
+        err2 = err2 - test[k, 0]
+    return err1, err2
+
+
+def numba_6414(n):
+    a = b = 0
+    for k in script.prange(n):
+        if k == 2:
+            a += 1
+        else:
+            x = np.zeros((1, 1))
+            if x[0, 0] == 0:
+                b += 1
+    return a, b
+
+
+def numba_7051(size, case):
+    result = np.zeros(size)
+    if case == 1:
+        for i in script.prange(size):
+            result[i] += 1
+    else:
+        for i in script.prange(size):
+            result[i] += 2
+    return result.sum()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_numba_miscompiles(threads):
+    runtime.set_num_threads(threads)
+    par = script.script(parallel=True)
+    assert par(numba_4922)(10) == numba_4922(10) == 10
+    assert par(numba_4922)(1000) == numba_4922(1000)
+    rng = np.random.default_rng(3)
+    a, cond = rng.integers(0, 10, 100), rng.integers(0, 2, 100).astype(np.bool_)
+    assert par(numba_7344)(a, cond) == numba_7344(a, cond)
+    assert par(numba_7630)(False) == numba_7630(False) == -300_000
+    assert par(numba_7630)(True) == 100_000
+    test = np.arange(10000).reshape((100, 100))
+    assert par(numba_9518)(test, 0, 0, 0) == tuple(map(int, numba_9518(test, 0, 0, 0)))
+    assert par(numba_6414)(7) == numba_6414(7) == (1, 6)
+    for size in (1, 10, 100):
+        assert par(numba_7051)(size, 2) == numba_7051(size, 2) == 2.0 * size
+
+
+def test_floordiv_is_not_a_reduction():
+    def f():
+        acc = 10000
+        for i in script.prange(4):
+            acc //= 2
+        return acc
+    with pytest.raises(script.CompileError, match="'acc' carries a value"):
+        script.script(parallel=True)(f)()
