@@ -358,3 +358,17 @@ def test_floordiv_is_not_a_reduction():
         return acc
     with pytest.raises(script.CompileError, match="'acc' carries a value"):
         script.script(parallel=True)(f)()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_child_of_fork_gets_its_own_pool():
+    import os
+    runtime.set_num_threads(2)
+    f = script.script(parallel=True)(float_sum)
+    a = np.arange(1000.0)
+    want = f(a)
+    pid = os.fork()
+    if pid == 0:                                    # the parent's threads are gone here
+        os._exit(0 if f(a) == want else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -15,8 +15,9 @@ chunk not yet taken) and calls the chunk function with each, until none is left 
 raised; it returns the number of the chunk that raised (its exception in `env`), or -1. A
 thread runs its chunks in increasing order and finishes each chunk it took, so the smallest
 failing number over all threads is the chunk of the first exception in iteration order.
-With ``worker`` set it first gives `env` the thread's own Python thread state (code that
-takes the GIL back, `print` or an interrupt poll, uses it) and stack limit.
+With ``worker`` nonzero it first gives `env` the thread's own Python thread state (code that
+takes the GIL back, `print` or an interrupt poll, uses it), and with ``worker`` 1 (a pool
+thread, not the caller's) a stack limit below its own frame.
 
 When the table ``script.parallel`` says one thread, the call site runs the worker itself
 with its own Env (no Python is involved); else it calls the runtime's ``run(worker, ctx,
@@ -101,6 +102,9 @@ def _worker(lowering, i: Instr, ctx_type: str, arg_types: list[str]):
     b.cbranch(b.icmp("ne", is_worker, int_const("i64", 0)), setup, loop)
     b.position_at_end(setup)
     b.store_at(capi.call(m, b, "PyGILState_GetThisThreadState"), env, ENV_TSTATE)
+    stack = fn.append_block("stack")
+    b.cbranch(b.icmp("eq", is_worker, int_const("i64", 1)), stack, loop)
+    b.position_at_end(stack)
     here = b.ptrtoint(b.entry_alloca("i64"), "i64")
     b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
     b.branch(loop)

@@ -2,10 +2,11 @@
 
 Compiled code finds ``script.parallel``, a table ``{ptr run, i64 threads}``: with one thread
 it runs a loop's chunks itself; otherwise it calls `run` (a ctypes callback, which takes the
-GIL), which hands the loop's *worker* function to the pool's threads and waits. Each pool
-thread is a Python thread made once, with an 8 MiB stack, that calls the worker through
-ctypes, which releases the GIL for the call: the chunks run in native code on all threads at
-once, and the threads persist from one loop to the next. A loop started on a pool thread (a
+GIL), which hands the loop's *worker* function to N-1 pool threads, runs it in the calling
+thread too, and waits for the others. Each pool thread is a Python thread made once, with an
+8 MiB stack, that calls the worker through ctypes, which releases the GIL for the call: the
+chunks run in native code on all threads at once, and the threads persist from one loop to
+the next. A loop started on a pool thread (a
 parallel function called in a prange loop) runs on that thread alone.
 
 Measured on the 2-core development machine (benchmarks/parallel.py): a parallel loop of two
@@ -77,25 +78,38 @@ _pool = _Pool()
 _table = (ctypes.c_int64 * 2)()
 
 
+def _after_fork() -> None:
+    """A child of fork has none of the parent's threads: a new, empty pool."""
+    global _pool
+    _pool = _Pool()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def _run(worker_address, ctx, env) -> int:
     """Run a loop's worker on the pool's threads; copy the exception of the smallest failing
     chunk into `env` and return 1, or return 0. Never lets a Python exception escape (a
     ctypes callback would print and drop it)."""
     try:
-        worker = _WORKER(worker_address)
+        worker = _workers.get(worker_address)
+        if worker is None:
+            worker = _workers[worker_address] = _WORKER(worker_address)
         if getattr(_pool.local, "worker", False):       # nested in a prange loop: run here
             return 1 if worker(ctx, env, 0) >= 0 else 0
         n = int(_table[1])
-        _pool.ensure(n)
+        _pool.ensure(n - 1)
         done: queue.SimpleQueue = queue.SimpleQueue()
         envs = [ctypes.create_string_buffer(ENV_SIZE) for _ in range(n)]
         for e in envs:
-            ctypes.memmove(e, env, ENV_SIZE)            # the call's SIGINT count and the rest
+            ctypes.memmove(e, env, ENV_SIZE)            # the call's stack limit, SIGINT count...
             ctypes.c_int32.from_buffer(e, ENV_STATUS).value = 0
-        for job, e in enumerate(envs):
-            _pool.jobs.put((worker, ctx, ctypes.addressof(e), done, job))
+        for job in range(1, n):
+            _pool.jobs.put((worker, ctx, ctypes.addressof(envs[job]), done, job))
         results, interrupted = [0] * n, False
-        waiting = n
+        results[0] = worker(ctx, ctypes.addressof(envs[0]), 2)     # this thread works too
+        waiting = n - 1
         while waiting:
             try:
                 job, failed = done.get()
@@ -126,6 +140,7 @@ def _raise_in(env, name: str) -> None:
 
 
 _callback = _RUN(_run)
+_workers: dict[int, object] = {}       # a worker's address -> its ctypes function (same type)
 
 
 def table_address() -> int:
