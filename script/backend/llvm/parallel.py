@@ -8,22 +8,18 @@ At the call site the operands go into a context record on the stack::
 
 and the call becomes, for this one call site, a *worker* function
 
-    i64 script.par.N(Ctx *ctx, Env *env, i64 worker)
+    i64 script.par.N(Ctx *ctx, Env *env)
 
 that takes chunk numbers from ``ctx->next`` (an atomic counter: every thread takes the next
 chunk not yet taken) and calls the chunk function with each, until none is left or one
-raised; it returns the number of the chunk that raised (its exception in `env`), or -1. A
-thread runs its chunks in increasing order and finishes each chunk it took, so the smallest
-failing number over all threads is the chunk of the first exception in iteration order.
-With ``worker`` nonzero it first gives `env` the thread's own Python thread state (code that
-takes the GIL back, `print` or an interrupt poll, uses it), and with ``worker`` 1 (a pool
-thread, not the caller's) a stack limit below its own frame.
+raised; it returns the number of the chunk that raised (its exception in `env`), or -1, and
+when one raised it sets ``ctx->next`` past the end, so that no thread starts another chunk.
+A thread runs its chunks in increasing order and finishes each chunk it took, so the
+smallest failing number over all threads is the chunk of the first exception in iteration
+order. The call site hands the worker to the runtime's ``script.par.run(worker, ctx, env)``,
+which returns nonzero when a chunk raised (the exception then in `env`).
 
-When the table ``script.parallel`` says one thread, the call site runs the worker itself
-with its own Env (no Python is involved); else it calls the runtime's ``run(worker, ctx,
-env)``, which returns nonzero when a chunk raised, its exception then copied into `env`.
-
-Arrays in the operands are passed with their owner marked as borrowed (``owner | 1``,
+Arrays in the operands are passed with their owner marked borrowed (``owner | 1``,
 llvm.memory): the caller keeps them alive across the call, and threads must not count
 references in one buffer header concurrently (the counts are not atomic).
 """
@@ -32,10 +28,10 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.ir.core import Instr
-from script.backend.llvm.abi import ARRAY_OWNER, ENV_STACK, ENV_TSTATE, LIKELY, UNLIKELY, llvm_type
-from script.backend.llvm.builder import Builder, int_const
+from script.backend.llvm.abi import ARRAY_OWNER, LIKELY, UNLIKELY, llvm_type
+from script.backend.llvm.builder import Builder, Value, int_const
 
-TABLE_SYMBOL = "script.parallel"     # {ptr run, i64 threads}: runtime.parallel
+RUN_SYMBOL = "script.par.run"        # i32 (worker, ctx, env): runtime.parallel
 _CTX_ARGS = 2                         # next and nchunks before the operands
 
 
@@ -51,23 +47,10 @@ def lower_parallel_call(lowering, i: Instr) -> None:
     b.store(lowering.value(i.operands[1]), _field(b, ctx_type, ctx, 1))
     for k, a in enumerate(args):
         b.store(a, _field(b, ctx_type, ctx, _CTX_ARGS + k))
-    table = m.declare_data(TABLE_SYMBOL, "{ptr, i64}")
-    threads = b.load_at("i64", table, 8)
-    fn = lowering.fn
-    alone, many, done = fn.append_block("par_alone"), fn.append_block("par_threads"), fn.append_block("par_done")
-    b.cbranch(b.icmp("sle", threads, int_const("i64", 1)), alone, many)
-    b.position_at_end(alone)
-    failed = b.call(worker, [ctx, lowering.env, int_const("i64", 0)])
-    raised_alone = b.icmp("sge", failed, int_const("i64", 0))
-    b.branch(done)
-    b.position_at_end(many)
-    run = b.load_at("ptr", table, 0)
-    status = b._emit("i32", f"call i32 {run.ref}(ptr {worker.ref}, ptr {ctx.ref}, ptr {lowering.env.ref})")
-    raised_many = b.icmp("ne", status, int_const("i32", 0))
-    b.branch(done)
-    b.position_at_end(done)
-    raised = b._emit("i1", f"phi i1 [{raised_alone.ref}, %{alone.label}], [{raised_many.ref}, %{many.label}]")
-    cont = fn.append_block()
+    run = m.declare(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr"], attrs=("nounwind",))
+    worker_ptr = Value("ptr", worker.ref)
+    raised = b.icmp("ne", b.call(run, [worker_ptr, ctx, lowering.env]), int_const("i32", 0))
+    cont = lowering.fn.append_block()
     b.cbranch(raised, lowering.unwind_with_cleanup(i), cont, UNLIKELY)
     b.position_at_end(cont)
 
@@ -90,26 +73,17 @@ def _borrowed(b: Builder, v, t: T.Type):
 
 
 def _worker(lowering, i: Instr, ctx_type: str, arg_types: list[str]):
-    """``i64 script.par.N(Ctx*, Env*, i64 worker)`` for the call `i` (module docstring)."""
-    from script.backend.runtime import capi
-    from script.backend.runtime.entry import stack_budget
+    """``i64 script.par.N(Ctx*, Env*)`` for the call `i` (module docstring)."""
     m = lowering.m
     callee = lowering.lowered.native[id(i.attr)]
-    fn = m.new_function(f"script.par.{len(m.functions)}", "i64", ["ptr", "ptr", "i64"])
-    ctx, env, is_worker = fn.args
+    fn = m.new_function(f"script.par.{len(m.functions)}", "i64", ["ptr", "ptr"])
+    ctx, env = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    setup, loop = fn.append_block("setup"), fn.append_block("next")
-    b.cbranch(b.icmp("ne", is_worker, int_const("i64", 0)), setup, loop)
-    b.position_at_end(setup)
-    b.store_at(capi.call(m, b, "PyGILState_GetThisThreadState"), env, ENV_TSTATE)
-    stack = fn.append_block("stack")
-    b.cbranch(b.icmp("eq", is_worker, int_const("i64", 1)), stack, loop)
-    b.position_at_end(stack)
-    here = b.ptrtoint(b.entry_alloca("i64"), "i64")
-    b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
+    loop = fn.append_block("next")
     b.branch(loop)
     b.position_at_end(loop)
-    k = b.atomic_rmw("add", _field(b, ctx_type, ctx, 0), int_const("i64", 1))
+    counter = _field(b, ctx_type, ctx, 0)
+    k = b.atomic_rmw("add", counter, int_const("i64", 1))
     n = b.load("i64", _field(b, ctx_type, ctx, 1))
     body, finished = fn.append_block("chunk"), fn.append_block("finished")
     b.cbranch(b.icmp("slt", k, n), body, finished, LIKELY)
@@ -123,5 +97,6 @@ def _worker(lowering, i: Instr, ctx_type: str, arg_types: list[str]):
     status = b.load_at("i32", env, 0)
     b.cbranch(b.icmp("ne", status, int_const("i32", 0)), failed, loop, UNLIKELY)
     b.position_at_end(failed)
+    b.store_atomic(n, counter, 8)           # no thread starts another chunk
     b.ret(k)
     return fn

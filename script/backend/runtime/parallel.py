@@ -1,33 +1,210 @@
 """The threads that run prange loops (llvm.parallel, docs/parallel.md).
 
-Compiled code finds ``script.parallel``, a table ``{ptr run, i64 threads}``: with one thread
-it runs a loop's chunks itself; otherwise it calls `run` (a ctypes callback, which takes the
-GIL), which hands the loop's *worker* function to N-1 pool threads, runs it in the calling
-thread too, and waits for the others. Each pool thread is a Python thread made once, with an
-8 MiB stack, that calls the worker through ctypes, which releases the GIL for the call: the
-chunks run in native code on all threads at once, and the threads persist from one loop to
-the next. A loop started on a pool thread (a
-parallel function called in a prange loop) runs on that thread alone.
+The runtime library defines, in native code (`build_runtime`):
 
-Measured on the 2-core development machine (benchmarks/parallel.py): a parallel loop of two
-chunks costs about 60-100 µs more than its serial run (the callback, two queue hand-offs and
-ctypes calls), so loops of a millisecond and more gain.
+- ``i32 script.par.run(worker, ctx, env)``: runs a loop's *worker* (``i64 worker(ctx,
+  env)``, llvm.parallel: it takes chunks from the loop's counter until none is left, and
+  returns the number of a chunk that raised, or -1) on the pool's threads and on the calling
+  thread, waits for them, and copies the exception of the smallest failing chunk into
+  `env`; returns 1 when one raised. With one thread, or when the pool is busy (a loop in a
+  loop's iteration, or a loop of another Python thread), the calling thread runs it alone.
+- ``void script.par.serve(state, index)``: the body of pool thread `index`, forever.
+
+Both work on one *state* record (`_state`, below), and compiled code finds it through the
+table ``script.parallel`` = ``{state, threads, grow}``. Dispatch and waiting are native
+(a mutex and two condition variables of the C library): no Python runs while a loop runs,
+so neither the GIL nor a KeyboardInterrupt at a bad moment can stall or cut short the
+hand-off. The calling thread runs chunks with a copy of its own Env (its thread state, its
+stack limit), so an interrupt poll there raises KeyboardInterrupt as in serial code; the
+other threads then start no new chunk.
+
+The pool threads are Python threads (each has a Python thread state, which code taking the
+GIL back, a `print` or a poll, uses), made once with an 8 MiB stack and kept: each calls
+``script.par.serve`` through ctypes, which releases the GIL for good. Compiled code asks for
+them through ``grow`` (a ctypes callback) the first time it finds fewer than it needs.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
-import queue
 import threading
+import time
 
-from script.backend.llvm.abi import ENV_EXC, ENV_STATUS
+RUN_SYMBOL = "script.par.run"
+SERVE_SYMBOL = "script.par.serve"
+TABLE_SYMBOL = "script.parallel"        # {ptr state, i64 threads, ptr grow}
 
-ENV_SIZE = 136          # sizeof(Env), llvm.abi: the status record every thread fills
+ENV_SIZE = 136          # sizeof(Env), llvm.abi
+EXC_SIZE = 112          # its first four fields: status, class, message and arguments
 _STACK = 8 << 20        # the pool threads' stacks (runtime.entry's budget: a quarter)
 
-_WORKER = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
-_RUN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+# The state record: pthread mutexes and condition variables get 64 bytes each (40 and 48 on
+# x86-64 glibc, 48 and 48 on AArch64); all-zero bytes are their static initializers.
+MUTEX, WORK, DONE, BUSY = 0, 64, 128, 192     # WORK: a new loop; DONE: a thread finished one
+GEN, WORKER, CTX, PARENT, NWORKERS, REMAINING, BEST, POOL, ASKED = (256 + 8 * k for k in range(9))
+EXC = 328               # the exception of chunk BEST
+STATE_SIZE = EXC + EXC_SIZE
+NO_CHUNK = (1 << 63) - 1
+
+
+def build_runtime(m) -> list[str]:
+    """Define ``script.par.run`` and ``script.par.serve`` in `m` (the runtime library)."""
+    _build_run(m)
+    _build_serve(m)
+    return [RUN_SYMBOL, SERVE_SYMBOL]
+
+
+def _pthread(m, b, name: str, *args):
+    return b.call(m.declare(f"pthread_{name}", "i32", ["ptr"] * len(args), attrs=("nounwind",)), list(args))
+
+
+def _copy(m, b, dst, src, size: int) -> None:
+    from script.backend.llvm.builder import FALSE, int_const
+    memcpy = m.intrinsic("llvm.memcpy.p0.p0.i64", "void", ["ptr", "ptr", "i64", "i1"])
+    b.call(memcpy, [dst, src, int_const("i64", size), FALSE])
+
+
+def _record_failure(m, b, fn, state, k, env) -> None:
+    """Under the mutex: keep `env`'s exception when chunk `k` (>= 0) is the smallest failing."""
+    from script.backend.llvm.builder import int_const
+    keep, done = fn.append_block("keep"), fn.append_block("kept")
+    smaller = b.icmp("slt", k, b.load_at("i64", state, BEST))
+    b.cbranch(b.and_(b.icmp("sge", k, int_const("i64", 0)), smaller), keep, done)
+    b.position_at_end(keep)
+    b.store_at(k, state, BEST)
+    _copy(m, b, b.offset(state, EXC), env, EXC_SIZE)
+    b.branch(done)
+    b.position_at_end(done)
+
+
+def _build_run(m) -> None:
+    from script.backend.llvm.abi import ENV_STATUS, ENV_TSTATE
+    from script.backend.llvm.builder import NULL, Builder, Callee, int_const
+    from script.backend.runtime import capi
+    fn = m.new_function(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr"], linkage="external")
+    worker_ptr, ctx, env = fn.args
+    worker = Callee(worker_ptr.ref, "i64", ["ptr", "ptr"])
+    b = Builder(fn, fn.append_block("entry"))
+    table = m.declare_data(TABLE_SYMBOL, "{ptr, i64, ptr}")
+    state = b.load_at("ptr", table, 0)
+    threads = b.load_at("i64", table, 8)
+    alone, try_pool, grow, check, share = (fn.append_block(n) for n in ("alone", "try", "grow", "check", "share"))
+    b.cbranch(b.and_(b.icmp("sgt", threads, int_const("i64", 1)), b.icmp("ne", state, NULL)), try_pool, alone)
+    b.position_at_end(try_pool)
+    busy = b.icmp("ne", _pthread(m, b, "mutex_trylock", b.offset(state, BUSY)), int_const("i32", 0))
+    b.cbranch(busy, alone, check)
+    b.position_at_end(check)                # more threads wanted than ever asked for: ask
+    wanted = b.sub(threads, int_const("i64", 1))
+    b.cbranch(b.icmp("sgt", wanted, b.load_at("i64", state, ASKED)), grow, share)
+    b.position_at_end(grow)
+    b.call(Callee(b.load_at("ptr", table, 16).ref, "void", ["i64"]), [wanted])
+    b.branch(share)
+    b.position_at_end(share)                # the GIL, if this thread holds it, goes for the loop
+    held = b.icmp("eq", b.load_at("ptr", env, ENV_TSTATE), NULL)
+    release, hand_off = fn.append_block("release"), fn.append_block("hand_off")
+    b.cbranch(held, release, hand_off)
+    b.position_at_end(release)
+    b.store_at(capi.call(m, b, "PyEval_SaveThread"), env, ENV_TSTATE)
+    b.branch(hand_off)
+    b.position_at_end(hand_off)
+    _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
+    pool = b.load_at("i64", state, POOL)
+    nworkers = b.select(b.icmp("slt", wanted, pool), wanted, pool)
+    for value, offset in ((worker_ptr, WORKER), (ctx, CTX), (env, PARENT), (nworkers, NWORKERS),
+                          (nworkers, REMAINING), (int_const("i64", NO_CHUNK), BEST)):
+        b.store_at(value, state, offset)
+    b.store_at(b.add(b.load_at("i64", state, GEN), int_const("i64", 1)), state, GEN)
+    _pthread(m, b, "cond_broadcast", b.offset(state, WORK))
+    _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
+    mine = b.entry_alloca(f"[{ENV_SIZE} x i8], align 8")
+    _copy(m, b, mine, env, ENV_SIZE)
+    b.store_at(int_const("i32", 0), mine, ENV_STATUS)
+    k = b.call(worker, [ctx, mine])
+    _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
+    _record_failure(m, b, fn, state, k, mine)
+    wait, sleep, finished = fn.append_block("wait"), fn.append_block("sleep"), fn.append_block("finished")
+    b.branch(wait)
+    b.position_at_end(wait)
+    b.cbranch(b.icmp("sgt", b.load_at("i64", state, REMAINING), int_const("i64", 0)), sleep, finished)
+    b.position_at_end(sleep)
+    _pthread(m, b, "cond_wait", b.offset(state, DONE), b.offset(state, MUTEX))
+    b.branch(wait)
+    b.position_at_end(finished)
+    failed = b.icmp("ne", b.load_at("i64", state, BEST), int_const("i64", NO_CHUNK))
+    copy, unlock = fn.append_block("copy"), fn.append_block("unlock")
+    b.cbranch(failed, copy, unlock)
+    b.position_at_end(copy)
+    _copy(m, b, env, b.offset(state, EXC), EXC_SIZE)
+    b.branch(unlock)
+    b.position_at_end(unlock)
+    _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
+    _pthread(m, b, "mutex_unlock", b.offset(state, BUSY))
+    take, out = fn.append_block("take_gil"), fn.append_block("out")
+    b.cbranch(held, take, out)
+    b.position_at_end(take)
+    capi.call(m, b, "PyEval_RestoreThread", b.load_at("ptr", env, ENV_TSTATE))
+    b.store_at(NULL, env, ENV_TSTATE)
+    b.branch(out)
+    b.position_at_end(out)
+    b.ret(b.zext(failed, "i32"))
+    b.position_at_end(alone)
+    k = b.call(worker, [ctx, env])
+    b.ret(b.zext(b.icmp("sge", k, int_const("i64", 0)), "i32"))
+
+
+def _build_serve(m) -> None:
+    from script.backend.llvm.abi import ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE
+    from script.backend.llvm.builder import Builder, Callee, int_const
+    from script.backend.runtime import capi
+    from script.backend.runtime.entry import stack_budget
+    fn = m.new_function(SERVE_SYMBOL, "void", ["ptr", "i64"], linkage="external")
+    state, index = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    env = b.entry_alloca(f"[{ENV_SIZE} x i8], align 8")
+    seen = b.entry_alloca("i64")
+    b.store_at(capi.call(m, b, "PyGILState_GetThisThreadState"), env, ENV_TSTATE)
+    b.store_at(b.sub(b.ptrtoint(seen, "i64"), int_const("i64", stack_budget())), env, ENV_STACK)
+    _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
+    b.store(b.load_at("i64", state, GEN), seen)     # loops before this one are not ours
+    b.store_at(b.add(b.load_at("i64", state, POOL), int_const("i64", 1)), state, POOL)
+    wait, sleep, woken, job = (fn.append_block(n) for n in ("wait", "sleep", "woken", "job"))
+    b.branch(wait)
+    b.position_at_end(wait)                 # the mutex is held here
+    gen = b.load_at("i64", state, GEN)
+    b.cbranch(b.icmp("eq", gen, b.load("i64", seen)), sleep, woken)
+    b.position_at_end(sleep)
+    _pthread(m, b, "cond_wait", b.offset(state, WORK), b.offset(state, MUTEX))
+    b.branch(wait)
+    b.position_at_end(woken)
+    b.store(gen, seen)
+    b.cbranch(b.icmp("slt", index, b.load_at("i64", state, NWORKERS)), job, wait)
+    b.position_at_end(job)
+    worker = Callee(b.load_at("ptr", state, WORKER).ref, "i64", ["ptr", "ptr"])
+    ctx = b.load_at("ptr", state, CTX)
+    b.store_at(b.load_at("i64", b.load_at("ptr", state, PARENT), ENV_SIGINTS), env, ENV_SIGINTS)
+    b.store_at(int_const("i32", 0), env, ENV_STATUS)
+    _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
+    k = b.call(worker, [ctx, env])
+    _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
+    _record_failure(m, b, fn, state, k, env)
+    left = b.sub(b.load_at("i64", state, REMAINING), int_const("i64", 1))
+    b.store_at(left, state, REMAINING)
+    last, back = fn.append_block("last"), fn.append_block("back")
+    b.cbranch(b.icmp("eq", left, int_const("i64", 0)), last, back)
+    b.position_at_end(last)
+    _pthread(m, b, "cond_broadcast", b.offset(state, DONE))
+    b.branch(back)
+    b.position_at_end(back)
+    b.branch(wait)
+
+
+# --- the Python side: the table, the threads, the number of threads -----------------------
+
+_state = (ctypes.c_int64 * (STATE_SIZE // 8))()
+_table = (ctypes.c_int64 * 3)()
+_threads: list[threading.Thread] = []
+_lock = threading.Lock()
 
 
 def _default_threads() -> int:
@@ -40,114 +217,51 @@ def _default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class _Pool:
-    """Threads waiting on one queue of jobs; a job is (worker, ctx, env, done)."""
-
-    def __init__(self):
-        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self.threads: list[threading.Thread] = []
-        self.lock = threading.Lock()
-        self.local = threading.local()
-
-    def ensure(self, n: int) -> None:
-        with self.lock:
-            if len(self.threads) >= n:
-                return
+def _grow(n: int) -> None:
+    """Make pool threads until there are `n` (called by ``script.par.run``, which holds the
+    pool's BUSY lock, with the GIL taken by ctypes); wait up to a second for them to be
+    ready. Never lets a Python exception escape (a ctypes callback would print and drop it)."""
+    try:
+        from script.loadpath import runtime_library
+        serve = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)(runtime_library().address[SERVE_SYMBOL])
+        _state[ASKED // 8] = max(n, _state[ASKED // 8])
+        with _lock:
             old = threading.stack_size(_STACK)
             try:
-                while len(self.threads) < n:
-                    t = threading.Thread(target=self.serve, name=f"script-parallel-{len(self.threads)}",
-                                         daemon=True)
+                while len(_threads) < n:
+                    t = threading.Thread(target=serve, args=(ctypes.addressof(_state), len(_threads)),
+                                         name=f"script-parallel-{len(_threads)}", daemon=True)
                     t.start()
-                    self.threads.append(t)
+                    _threads.append(t)
             finally:
                 threading.stack_size(old)
-
-    def serve(self) -> None:
-        self.local.worker = True
-        while True:
-            worker, ctx, env, done, job = self.jobs.get()
-            try:
-                failed = worker(ctx, env, 1)
-            except BaseException:  # noqa: BLE001 - a native call raises nothing; keep the thread
-                failed = -2
-            done.put((job, failed))
+        deadline = time.monotonic() + 1.0
+        while _state[POOL // 8] < n and time.monotonic() < deadline:
+            time.sleep(0.0002)
+    except BaseException:  # noqa: BLE001 - see the docstring: the loop runs on fewer threads
+        pass
 
 
-_pool = _Pool()
-_table = (ctypes.c_int64 * 2)()
+_grow_callback = ctypes.CFUNCTYPE(None, ctypes.c_int64)(_grow)
 
 
 def _after_fork() -> None:
-    """A child of fork has none of the parent's threads: a new, empty pool."""
-    global _pool
-    _pool = _Pool()
+    """A child of fork has none of the parent's threads, and the locks may be held by them:
+    a new, empty pool."""
+    ctypes.memset(_state, 0, ctypes.sizeof(_state))
+    _threads.clear()
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork)
 
 
-def _run(worker_address, ctx, env) -> int:
-    """Run a loop's worker on the pool's threads; copy the exception of the smallest failing
-    chunk into `env` and return 1, or return 0. Never lets a Python exception escape (a
-    ctypes callback would print and drop it)."""
-    try:
-        worker = _workers.get(worker_address)
-        if worker is None:
-            worker = _workers[worker_address] = _WORKER(worker_address)
-        if getattr(_pool.local, "worker", False):       # nested in a prange loop: run here
-            return 1 if worker(ctx, env, 0) >= 0 else 0
-        n = int(_table[1])
-        _pool.ensure(n - 1)
-        done: queue.SimpleQueue = queue.SimpleQueue()
-        envs = [ctypes.create_string_buffer(ENV_SIZE) for _ in range(n)]
-        for e in envs:
-            ctypes.memmove(e, env, ENV_SIZE)            # the call's stack limit, SIGINT count...
-            ctypes.c_int32.from_buffer(e, ENV_STATUS).value = 0
-        for job in range(1, n):
-            _pool.jobs.put((worker, ctx, ctypes.addressof(envs[job]), done, job))
-        results, interrupted = [0] * n, False
-        results[0] = worker(ctx, ctypes.addressof(envs[0]), 2)     # this thread works too
-        waiting = n - 1
-        while waiting:
-            try:
-                job, failed = done.get()
-            except KeyboardInterrupt:
-                interrupted = True                      # the chunks run on: wait for them
-                continue
-            results[job] = failed
-            waiting -= 1
-        failures = sorted((k, job) for job, k in enumerate(results) if k >= 0)
-        if failures:
-            ctypes.memmove(env, envs[failures[0][1]], ENV_SIZE - 24)     # status, class, message
-            return 1
-        if interrupted or -2 in results:
-            _raise_in(env, "KeyboardInterrupt" if interrupted else "SystemError")
-            return 1
-        return 0
-    except BaseException:  # noqa: BLE001 - see the docstring
-        _raise_in(env, "SystemError")
-        return 1
-
-
-def _raise_in(env, name: str) -> None:
-    """Record exception `name`, without a message, in the Env at address `env`."""
-    from script.backend.runtime.capi import EXCEPTION_CLASSES
-    ctypes.c_int32.from_address(env + ENV_EXC).value = EXCEPTION_CLASSES.index(name)
-    ctypes.c_void_p.from_address(env + 8).value = None
-    ctypes.c_int32.from_address(env + ENV_STATUS).value = 1
-
-
-_callback = _RUN(_run)
-_workers: dict[int, object] = {}       # a worker's address -> its ctypes function (same type)
-
-
 def table_address() -> int:
     """The address of ``script.parallel``, filled on first use."""
     if _table[0] == 0:
-        _table[0] = ctypes.cast(_callback, ctypes.c_void_p).value
         _table[1] = _default_threads()
+        _table[2] = ctypes.cast(_grow_callback, ctypes.c_void_p).value
+        _table[0] = ctypes.addressof(_state)
     return ctypes.addressof(_table)
 
 
@@ -165,3 +279,8 @@ def get_num_threads() -> int:
     """The number of threads prange loops run on."""
     table_address()
     return int(_table[1])
+
+
+def pool_threads() -> list[threading.Thread]:
+    """The pool's threads made so far (for tests)."""
+    return list(_threads)
