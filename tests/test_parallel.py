@@ -374,3 +374,92 @@ def test_child_of_fork_gets_its_own_pool():
         os._exit(0 if f(a) == want else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def long_sines(a, out):
+    for i in script.prange(a.shape[0]):
+        acc = 0.0
+        for j in range(2000):
+            acc += math.sin(a[i] * j)
+        out[i] = acc
+
+
+def test_ctrl_c_stops_a_parallel_loop():
+    import os
+    import signal
+    import threading
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        runtime.set_num_threads(2)
+        f = script.script(parallel=True)(long_sines)
+        a, out = np.random.default_rng(4).random(200_000), np.zeros(200_000)
+        f(a[:10], out[:10])
+        timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            f(a, out)                               # ~30 s uninterrupted
+        timer.join()
+        f(a[:100], out[:100])                       # the pool is fine afterwards
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_threads_of_python_and_nested_parallel_calls():
+    import threading
+    runtime.set_num_threads(2)
+    g = script.script(parallel=True)(long_sines)
+    b = np.random.default_rng(5).random(200)
+    want = np.zeros(200)
+    script.script(long_sines)(b, want)
+    ok = []
+
+    def run():
+        out = np.zeros(200)
+        for _ in range(3):
+            g(b, out)
+        ok.append(np.array_equal(out, want))
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert ok == [True] * 3
+    m = np.random.default_rng(6).random((40, 100))
+    row_sums = script.script(parallel=True)(outer_of_parallel)(m)   # float_sum is parallel too
+    assert np.array_equal(row_sums, script.script(outer_of_parallel)(m))
+
+
+_parallel_float_sum = script.script(parallel=True)(float_sum)
+
+
+def outer_of_parallel(m):
+    out = np.zeros(m.shape[0])
+    for i in script.prange(m.shape[0]):
+        out[i] = _parallel_float_sum(m[i])
+    return out
+
+
+def test_gil_held_and_print(capsys):
+    def f(n):
+        s = 0
+        for i in script.prange(n):
+            if i % 250 == 0:
+                print("at", i)
+            s += i
+        return s
+    runtime.set_num_threads(2)
+    assert script.script(parallel=True, nogil=False)(f)(1000) == f(1000)
+    lines = capsys.readouterr().out.split("\n")
+    assert sorted(line for line in lines if line) == sorted(["at 0", "at 250", "at 500", "at 750"] * 2)
+
+
+def test_ir_round_trip():
+    from script.ir.parser import parse_module
+    from script.ir.printer import format_module
+    f = script.script(parallel=True)(float_sum)
+    f(np.ones(3))
+    spec = next(iter(f._specializations.values()))
+    for stage in ("ssa", "opt"):
+        text = spec.ir(stage)
+        assert ("$parallel" in text) == (stage == "opt")    # outlined after the frontend's stage
+        assert format_module(parse_module(text)) == text
