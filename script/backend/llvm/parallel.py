@@ -16,8 +16,8 @@ raised; it returns the number of the chunk that raised (its exception in `env`),
 when one raised it sets ``ctx->next`` past the end, so that no thread starts another chunk.
 A thread runs its chunks in increasing order and finishes each chunk it took, so the
 smallest failing number over all threads is the chunk of the first exception in iteration
-order. The call site hands the worker to the runtime's ``script.par.run(worker, ctx, env)``,
-which returns nonzero when a chunk raised (the exception then in `env`).
+order. The call site hands the worker to the runtime's ``script.par.run(table, worker, ctx,
+env)``, which returns nonzero when a chunk raised (the exception then in `env`).
 
 Arrays in the operands are passed with their owner marked borrowed (``owner | 1``,
 llvm.memory): the caller keeps them alive across the call, and threads must not count
@@ -31,7 +31,8 @@ from script.ir.core import Instr
 from script.backend.llvm.abi import ARRAY_OWNER, LIKELY, UNLIKELY, llvm_type
 from script.backend.llvm.builder import Builder, Value, int_const
 
-RUN_SYMBOL = "script.par.run"        # i32 (worker, ctx, env): runtime.parallel
+RUN_SYMBOL = "script.par.run"        # i32 (table, worker, ctx, env): runtime.parallel
+TABLE_SYMBOL = "script.parallel"     # {ptr state, i64 threads, ptr grow}: runtime.parallel
 _CTX_ARGS = 2                         # next and nchunks before the operands
 
 
@@ -47,9 +48,10 @@ def lower_parallel_call(lowering, i: Instr) -> None:
     b.store(lowering.value(i.operands[1]), _field(b, ctx_type, ctx, 1))
     for k, a in enumerate(args):
         b.store(a, _field(b, ctx_type, ctx, _CTX_ARGS + k))
-    run = m.declare(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr"], attrs=("nounwind",))
+    run = m.declare(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr", "ptr"], attrs=("nounwind",))
+    table = m.declare_data(TABLE_SYMBOL, "{ptr, i64, ptr}")
     worker_ptr = Value("ptr", worker.ref)
-    raised = b.icmp("ne", b.call(run, [worker_ptr, ctx, lowering.env]), int_const("i32", 0))
+    raised = b.icmp("ne", b.call(run, [table, worker_ptr, ctx, lowering.env]), int_const("i32", 0))
     cont = lowering.fn.append_block()
     b.cbranch(raised, lowering.unwind_with_cleanup(i), cont, UNLIKELY)
     b.position_at_end(cont)

@@ -2,7 +2,7 @@
 
 The runtime library defines, in native code (`build_runtime`):
 
-- ``i32 script.par.run(worker, ctx, env)``: runs a loop's *worker* (``i64 worker(ctx,
+- ``i32 script.par.run(table, worker, ctx, env)``: runs a loop's *worker* (``i64 worker(ctx,
   env)``, llvm.parallel: it takes chunks from the loop's counter until none is left, and
   returns the number of a chunk that raised, or -1) on the pool's threads and on the calling
   thread, waits for them, and copies the exception of the smallest failing chunk into
@@ -10,8 +10,10 @@ The runtime library defines, in native code (`build_runtime`):
   loop's iteration, or a loop of another Python thread), the calling thread runs it alone.
 - ``void script.par.serve(state, index)``: the body of pool thread `index`, forever.
 
-Both work on one *state* record (`_state`, below), and compiled code finds it through the
-table ``script.parallel`` = ``{state, threads, grow}``. Dispatch and waiting are native
+Both work on one *state* record (`_state`, below), which compiled code finds through the
+table ``script.parallel`` = ``{state, threads, grow}`` (bound when a library is loaded:
+runtime.symbols; it passes the table to ``script.par.run``, since the runtime library
+itself is loaded by the system's loader, which cannot bind it). Dispatch and waiting are native
 (a mutex and two condition variables of the C library): no Python runs while a loop runs,
 so neither the GIL nor a KeyboardInterrupt at a bad moment can stall or cut short the
 hand-off. The calling thread runs chunks with a copy of its own Env (its thread state, its
@@ -82,11 +84,10 @@ def _build_run(m) -> None:
     from script.backend.llvm.abi import ENV_STATUS, ENV_TSTATE
     from script.backend.llvm.builder import NULL, Builder, Callee, int_const
     from script.backend.runtime import capi
-    fn = m.new_function(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr"], linkage="external")
-    worker_ptr, ctx, env = fn.args
+    fn = m.new_function(RUN_SYMBOL, "i32", ["ptr", "ptr", "ptr", "ptr"], linkage="external")
+    table, worker_ptr, ctx, env = fn.args
     worker = Callee(worker_ptr.ref, "i64", ["ptr", "ptr"])
     b = Builder(fn, fn.append_block("entry"))
-    table = m.declare_data(TABLE_SYMBOL, "{ptr, i64, ptr}")
     state = b.load_at("ptr", table, 0)
     threads = b.load_at("i64", table, 8)
     alone, try_pool, grow, check, share = (fn.append_block(n) for n in ("alone", "try", "grow", "check", "share"))
