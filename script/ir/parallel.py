@@ -340,6 +340,31 @@ def _shared_values(loop: _Loop) -> list[Value]:
     return out
 
 
+_REMADE = ("dim", "stride", "tuple", "extract")
+
+
+def _rematerialized(shared: list[Value]) -> tuple[list[Value], list[Instr]]:
+    """(the values the chunk function takes, the values it computes again from them: an
+    array's lengths and strides, `a.shape` and its items, in definition order): so that
+    ``dim`` in the loop and the loop's limit are one value there too, as they are in the
+    enclosing function."""
+    params: list[Value] = []
+    remade: list[Instr] = []
+
+    def add(v: Value) -> None:
+        if isinstance(v, Const) or any(v is q for q in params) or any(v is q for q in remade):
+            return
+        if isinstance(v, Instr) and v.opname in _REMADE and type(v.type) is not T.HashType:
+            for x in v.operands:
+                add(x)
+            remade.append(v)
+        else:
+            params.append(v)
+    for v in shared:
+        add(v)
+    return params, remade
+
+
 def _shareable(t: T.Type) -> bool:
     if isinstance(t, T.TupleType) and not isinstance(t, T.HashType):
         return all(_shareable(e) for e in t.elems)
@@ -373,6 +398,7 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
         v = loop.entry_value(p)
         if not isinstance(v, Const) and id(v) not in set(map(id, shared)):
             shared.append(v)
+    shared, remade = _rematerialized(shared)
     loc = loop.cmp.loc
     start = loop.entry_value(loop.counter)
     base, _, rest = func.name.partition(".")
@@ -385,7 +411,13 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     vmap = {id(v): q for v, q in zip(shared, chunk.params[4:])}
     parts = chunk.params[4 + len(shared):]
     entry = chunk.entry
+    for v in remade:
+        vmap[id(v)] = _emit(entry, v.opname, [vmap.get(id(x), x) for x in v.operands], v.type, v.loc, v.attr)
     lo, hi = _chunk_bounds(entry, k, nchunks, cstart, cstop, loc)
+    # lo >= start and hi <= stop, said so that LLVM sees the loop variable within the range's
+    # bounds (and drops the bounds checks the serial loop loses to them)
+    lo = _emit(entry, "max", [lo, start if isinstance(start, Const) else cstart], T.I64, loc)
+    hi = _emit(entry, "min", [hi, vmap.get(id(loop.limit), loop.limit)], T.I64, loc)
     copies = copy_region(chunk, blocks, len(chunk.blocks), vmap)
     chead = copies[0]
     cmp_copy = vmap[id(loop.cmp)]
