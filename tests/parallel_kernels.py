@@ -116,9 +116,19 @@ def callee_writes(a, out):
         _scale_into(out, a[i])          # error: passes 'out' to a function that writes it
 
 
+def caught_outside(a):
+    s = 0.0
+    try:
+        for i in script.prange(a.shape[0]):
+            s += a[i] / (a[i] - 3)
+    except ZeroDivisionError:
+        s = -1.0
+    return s                            # error: ends only when its range is exhausted
+
+
 KERNELS = [write_elsewhere, write_fixed, read_neighbour, recurrence, last_value, reduction_read,
            reduction_tested, mixed_kinds, min_reversed, shared_list, breaks, returns, draws,
-           stepped, callee_writes]
+           stepped, callee_writes, caught_outside]
 
 
 def arguments(fn):

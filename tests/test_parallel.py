@@ -209,7 +209,17 @@ def temporaries(n):
     return total
 
 
-@pytest.mark.parametrize("fn", [nested, rows, temporaries])
+def caught_inside(n):
+    s = 0.0
+    for i in script.prange(n):
+        try:
+            s += 1.0 / (i - 10)
+        except ZeroDivisionError:
+            s += 5.0
+    return s
+
+
+@pytest.mark.parametrize("fn", [nested, rows, temporaries, caught_inside])
 def test_shapes_match_serial(fn):
     runtime.set_num_threads(2)
     got, want = script.script(parallel=True)(fn)(37), script.script(fn)(37)

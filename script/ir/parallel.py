@@ -133,7 +133,8 @@ def _check_exits(loop: _Loop) -> None:
     for b in loop.blocks[1:]:
         term = b.terminator
         if term is not None and (term.opname == "ret" or any(s is loop.exit for s in term.succs)):
-            _fail("a prange loop ends only when its range is exhausted: no break, return, or "
+            line = f" (line {loop.cmp.loc.line})" if getattr(loop.cmp.loc, "line", None) else ""
+            _fail(f"a prange loop{line} ends only when its range is exhausted: no break, return, or "
                   "exception caught outside it", term)
 
 
@@ -394,9 +395,12 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     shared = _shared_values(loop)
     reduced = [p for p in head.params if kinds.get(id(p)) in _REDUCTIONS.values()]
     kept = [p for p in head.params if kinds.get(id(p)) in ("same", "dead")]
-    for p in kept:
+    for p in kept:                  # (the chunk starts them from their value before the loop)
         v = loop.entry_value(p)
-        if not isinstance(v, Const) and id(v) not in set(map(id, shared)):
+        if not isinstance(v, Const) and not any(v is q for q in shared):
+            if not _shareable(v.type):
+                _fail(f"a prange loop may read numbers, tuples and arrays of the enclosing function, "
+                      f"not '{_var(p)}' of type {v.type}", (_reads(loop, p)[0] or [loop.cmp])[0])
             shared.append(v)
     shared, remade = _rematerialized(shared)
     loc = loop.cmp.loc
