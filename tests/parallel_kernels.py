@@ -134,4 +134,26 @@ KERNELS = [write_elsewhere, write_fixed, read_neighbour, recurrence, last_value,
 def arguments(fn):
     """Arguments of the right types for `fn`."""
     a = np.arange(6.0)
-    return (a, np.zeros(8)) if fn.__code__.co_argcount == 2 else (a,)
+    if fn.__code__.co_argcount == 1:
+        return (a,)
+    return (a, np.zeros((6, 6))) if fn in (transposed_read, crossed_axes, summed_while_written) else (a, np.zeros(8))
+
+
+def transposed_read(a, out):
+    for i in script.prange(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = out[j, i] + a[i]    # error: reads 'out' at an index other than the loop variable
+
+
+def crossed_axes(a, out):
+    for i in script.prange(out.shape[0]):
+        out[i, 0] = a[i]
+        out[0, i] = a[i]                # error: along different axes
+
+
+def summed_while_written(a, out):
+    for i in script.prange(a.shape[0]):
+        out[i, 0] = np.sum(out)         # error: reads 'out' at an index other than the loop variable
+
+
+KERNELS += [transposed_read, crossed_axes, summed_while_written]

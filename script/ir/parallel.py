@@ -246,72 +246,100 @@ def _is_counter(loop: _Loop, v: Value) -> bool:
     return False
 
 
-def _array_origin(loop: _Loop, a: Value) -> tuple[Value | None, bool]:
-    """(the shared array `a` is a view of, or None when it is made in the iteration; whether
-    the view is taken at the loop variable along some axis)."""
-    at_counter = False
+def _access(loop: _Loop, a: Value, indices) -> tuple[Value | None, frozenset]:
+    """(the shared array that array `a` (indexed by `indices`) is or views, or None when it
+    was made in the iteration; the axes of that array the access pins to the loop variable:
+    the indices' own when `a` is it, else those of the first view taken of it)."""
+    chain = []
     while isinstance(a, Instr) and loop.defined_inside(a):
         if a.opname not in _VIEWS:
-            return None, at_counter
-        if a.opname == "view" and any(_is_counter(loop, x) for x in _view_indices(a)):
-            at_counter = True
+            return None, frozenset()
+        chain.append(a)
         a = a.operands[0]
-    return a, at_counter
+    if not chain:
+        return a, frozenset(k for k, x in enumerate(indices) if _is_counter(loop, x))
+    first = chain[-1]
+    return a, frozenset(_view_counter_axes(loop, first)) if first.opname == "view" else frozenset()
 
 
-def _view_indices(view: Instr) -> list[Value]:
-    """The operands of `view` that index an axis away (its ``i`` letters)."""
-    out, k = [], 1
+def _view_counter_axes(loop: _Loop, view: Instr) -> list[int]:
+    """The axes of `view`'s source that it indexes away (its ``i`` letters) at the loop
+    variable."""
+    out, k, axis = [], 1, 0
     for letter in view.attr:
         if letter == "i":
-            out.append(view.operands[k])
-            k += 1
+            if _is_counter(loop, view.operands[k]):
+                out.append(axis)
+            k, axis = k + 1, axis + 1
         elif letter == "s":
-            k += 3
+            k, axis = k + 3, axis + 1
     return out
+
+
+def _writes(loop: _Loop, i: Instr) -> list[tuple[Value, list[Value]]]:
+    """(array, indices) for each array `i` writes: indices [] for a whole array."""
+    name = i.opname
+    if name == "store":
+        return [(i.operands[0], i.operands[2:])]
+    if name == "atomic":
+        return [(i.operands[0], i.operands[3:] if i.attr == "cas" else i.operands[2:])]
+    if name == "gemm":
+        return [(i.operands[0], [])]
+    if name == "lapack":
+        return [(v, []) for v in i.operands if isinstance(v.type, T.ArrayType)]
+    if name == "call":
+        written = written_array_params(i.attr)
+        for k in written:
+            if isinstance(i.operands[k].type, T.TupleType) and T.holds_references(i.operands[k].type):
+                _fail("a prange loop passes a tuple of arrays to a function that writes them: pass "
+                      "the arrays", i)
+        return [(i.operands[k], []) for k in written if isinstance(i.operands[k].type, T.ArrayType)]
+    return []
+
+
+_NO_DATA = ("dim", "stride", "overlap", *_VIEWS)      # array operands whose elements are not read
 
 
 def _check_memory(loop: _Loop) -> bool:
     """Check writes and reads of arrays; return whether an index relies on Python's wrap of
-    a negative loop variable (then a range starting below 0 runs in one chunk)."""
-    written: dict[int, Value] = {}
+    a negative loop variable (then a range starting below 0 runs in one chunk). A shared
+    array written in the loop is written only at elements pinned to the loop variable along
+    one axis at least, that axis the same for every write, and read only so pinned too."""
+    pinned: dict[int, frozenset] = {}       # id(shared array written) -> the axes of every write
     wraps = False
     for b in loop.blocks:
         for i in b.instrs:
             if i.opname == "rng_state" or i.opname == "call" and _uses_random(i.attr, set()):
                 _fail("random numbers in a prange loop are not supported: the generator's state "
                       "is shared by every iteration", i)
-            if i.opname in ("store", "atomic"):
-                origin, at = _array_origin(loop, i.operands[0])
-                if origin is None or at:
+            for a, idx in _writes(loop, i):
+                origin, axes = _access(loop, a, idx)
+                if origin is None:
                     continue
-                idx = i.operands[2:]
-                if not any(_is_counter(loop, x) for x in idx):
-                    _fail(f"a prange loop writes '{_var(origin)}' at an index that is not the loop "
-                          "variable: iterations must write different elements", i)
+                if not axes:
+                    what = "writes" if i.opname in ("store", "atomic") else "passes"
+                    _fail(f"a prange loop {what} '{_var(origin)}' at an index that is not the loop variable"
+                          + (" to a function that writes it: pass a view taken at the loop variable (a[i])"
+                             if what == "passes" else ": iterations must write different elements"), i)
+                both = pinned.get(id(origin), axes) & axes
+                if not both:
+                    _fail(f"a prange loop writes '{_var(origin)}' at the loop variable along different "
+                          "axes: iterations must write different elements", i)
+                pinned[id(origin)] = both
                 wraps |= any(x is not loop.counter and _is_counter(loop, x) for x in idx)
-                written[id(origin)] = origin
-            elif i.opname == "call":
-                for k in written_array_params(i.attr):
-                    arg = i.operands[k]
-                    if not isinstance(arg.type, T.ArrayType):
-                        continue
-                    origin, at = _array_origin(loop, arg)
-                    if origin is not None and not at:
-                        _fail(f"a prange loop passes '{_var(origin)}' to a function that writes it: "
-                              "pass a view taken at the loop variable (a[i]) instead", i)
-                    if origin is not None:
-                        written[id(origin)] = origin
+            if i.opname == "view":
+                wraps |= any(x is not loop.counter and _is_counter(loop, x) for x in i.operands[1:])
     for b in loop.blocks:
         for i in b.instrs:
-            if i.opname != "load":
+            if i.opname in _NO_DATA:
                 continue
-            origin, at = _array_origin(loop, i.operands[0])
-            if origin is None or id(origin) not in written or at:
-                continue
-            if i.operands[0] is not origin or not any(_is_counter(loop, x) for x in i.operands[1:]):
-                _fail(f"a prange loop reads '{_var(origin)}' at an index other than the loop "
-                      "variable while it writes it: iterations must be independent", i)
+            for k, v in enumerate(i.operands):
+                if not isinstance(v.type, T.ArrayType) or k == 0 and i.opname in ("store", "atomic"):
+                    continue
+                origin, axes = _access(loop, v, i.operands[1:] if i.opname == "load" else [])
+                if origin is not None and id(origin) in pinned and not axes & pinned[id(origin)]:
+                    _fail(f"a prange loop reads '{_var(origin)}' at an index other than the loop "
+                          "variable while it writes it: iterations must be independent", i)
     return wraps
 
 
