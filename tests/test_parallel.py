@@ -473,3 +473,16 @@ def test_ir_round_trip():
         text = spec.ir(stage)
         assert ("$parallel" in text) == (stage == "opt")    # outlined after the frontend's stage
         assert format_module(parse_module(text)) == text
+
+
+@pytest.mark.parametrize("options", [dict(opt=0), dict(opt=3), dict(boundscheck=False),
+                                     dict(interruptible=False)], ids=str)
+def test_options_keep_the_answer(options):
+    runtime.set_num_threads(2)
+    values = list(range(-40, 60))
+    a = np.array(values, dtype=np.int64)
+    out = np.zeros(100, dtype=np.int64)
+    got = script.script(parallel=True, **options)(kernel)(a, 7, out)
+    py_out = [0] * 100
+    assert got == kernel(values_as_array(values), 7, py_out)
+    assert list(out) == py_out
