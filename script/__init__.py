@@ -58,8 +58,6 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
-    if parallel and cache:
-        raise ValueError("parallel=True does not combine with cache=True yet")
 
     def wrap(f):
         # (checked here, not through frontend/memo.py's cached_function, which imports ast: a

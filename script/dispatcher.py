@@ -107,7 +107,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
     when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
     from script.loadpath import new_instance, set_specializations
-    options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
+    options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil, parallel=parallel)
     hit = None
     if cache and _deferred is None:
         from script.cache import quick_lookup
@@ -384,7 +384,7 @@ def _specialization_for(obj, key: tuple):
         try:
             spec = build(function_info(obj), key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
                          interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True),
-                         **({"parallel": True} if d.get("_parallel") else {}))     # (never cached)
+                         parallel=d.get("_parallel", False))
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

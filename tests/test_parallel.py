@@ -261,11 +261,37 @@ def test_saved_module_runs_in_parallel(tmp_path):
     assert script.load(str(path)).float_sum(a) == want
 
 
-def test_options():
-    with pytest.raises(ValueError, match="cache"):
-        script.script(parallel=True, cache=True)(float_sum)
+def test_set_num_threads_checks():
     with pytest.raises(ValueError, match="threads"):
         runtime.set_num_threads(0)
+
+
+CACHED = """
+import numpy as np
+import script
+
+@script.script(cache=True, parallel=PARALLEL)
+def total(a: np.ndarray) -> float:
+    s = 0.0
+    for i in script.prange(a.shape[0]):
+        s += a[i] * 0.5
+    return s
+"""
+
+
+def test_cached_parallel_function(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+    monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "cache"))
+    for round_ in range(2):                         # a miss, then a hit
+        for parallel in (True, False):              # one entry each
+            path = tmp_path / f"m{parallel}.py"
+            path.write_text(CACHED.replace("PARALLEL", str(parallel)))
+            spec = importlib.util.spec_from_file_location(f"m{round_}{parallel}", path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            assert module.total(np.arange(1000.0)) == 249750.0
 
 
 def test_numba_prange():
