@@ -187,6 +187,7 @@ def _build_serve(m) -> None:
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
     _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
     k = b.call(worker, [ctx, env])
+    _python_error_to_record(m, b, fn, env)
     _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
     _record_failure(m, b, fn, state, k, env)
     left = b.sub(b.load_at("i64", state, REMAINING), int_const("i64", 1))
@@ -198,6 +199,25 @@ def _build_serve(m) -> None:
     b.branch(back)
     b.position_at_end(back)
     b.branch(wait)
+
+
+def _python_error_to_record(m, b, fn, env) -> None:
+    """A Python exception left set in this pool thread's state (status 2: one of a class
+    compiled code does not know, py_errors) cannot reach the caller's thread: it becomes a
+    SystemError saying so, and this thread's state is cleared."""
+    from script.backend.llvm.abi import ENV_EXC, ENV_FMT, ENV_STATUS, STATUS_PYTHON_ERROR
+    from script.backend.llvm.builder import int_const
+    from script.backend.runtime import capi
+    convert, done = fn.append_block("python_error"), fn.append_block("recorded")
+    b.cbranch(b.icmp("eq", b.load_at("i32", env, ENV_STATUS), int_const("i32", STATUS_PYTHON_ERROR)), convert, done)
+    b.position_at_end(convert)
+    capi.holding_gil(m, b, env, lambda: capi.call(m, b, "PyErr_Clear"))
+    b.store_at(int_const("i32", 1), env, ENV_STATUS)
+    b.store_at(int_const("i32", capi.EXCEPTION_CLASSES.index("SystemError")), env, ENV_EXC)
+    b.store_at(m.cstring(b"an exception of a class compiled code does not know was raised on a thread "
+                         b"of a parallel loop"), env, ENV_FMT)
+    b.branch(done)
+    b.position_at_end(done)
 
 
 # --- the Python side: the table, the threads, the number of threads -----------------------
