@@ -41,6 +41,7 @@ PRANGE_HEAD = "prange.head"
 CHUNKS = 128        # chunks of a parallel loop: enough for a balance over 16-32 threads
 _REDUCTIONS = {"add": "add", "sub": "add", "mul": "mul", "min": "min", "max": "max"}
 _VIEWS = ("view", "transpose", "reshape", "part")
+_STEPPED = "only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)"
 
 
 def outline_prange_loops(module: Module, func: Function) -> None:
@@ -72,11 +73,11 @@ class _Loop:
         if len(head.instrs) != 2 or cmp.opname != "cmp" or cmp.attr != "lt" or cbr.opname != "cbr" \
                 or cbr.operands[0] is not cmp or not isinstance(cmp.operands[0], BlockParam) \
                 or cmp.operands[0].block is not head:
-            _fail("only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)", cbr or head)
+            _fail(_STEPPED, cbr or head)
         self.cmp, self.cbr = cmp, cbr
         self.counter, self.limit = cmp.operands
         if self.counter.type != T.I64:      # (a step other than 1 counts iterations in u64)
-            _fail("only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)", cmp)
+            _fail(_STEPPED, cmp)
         outside = [p for p in head.preds if id(p) not in self.inside]
         if len(outside) != 1 or len(outside[0].succs) != 1:
             _fail("a prange loop needs one entry", cmp)
@@ -403,10 +404,11 @@ def _shareable(t: T.Type) -> bool:
 # --- the rewrite ------------------------------------------------------------------------------
 
 def _identity(kind: str, t: T.Type) -> Const:
-    if kind == "add":
-        return Const(complex(-0.0, -0.0) if isinstance(t, T.ComplexType) else -0.0 if isinstance(t, T.FloatType) else 0, t)
-    if kind == "mul":
-        return Const(complex(1.0, 0.0) if isinstance(t, T.ComplexType) else 1.0 if isinstance(t, T.FloatType) else 1, t)
+    if kind in ("add", "mul"):
+        one = kind == "mul"         # -0.0: the float sum's identity (-0.0 + 0.0 is 0.0)
+        if isinstance(t, T.ComplexType):
+            return Const(complex(1.0, 0.0) if one else complex(-0.0, -0.0), t)
+        return Const((1.0 if one else -0.0) if isinstance(t, T.FloatType) else int(one), t)
     big = kind == "min"
     if isinstance(t, T.FloatType):
         return Const(float("inf") if big else float("-inf"), t)
@@ -480,7 +482,8 @@ def _chunk_bounds(b: Block, k, n, start, stop, loc):
     length = _emit(b, "select", [nonempty, _emit(b, "sub", [ue, us], u, loc), Const(0, u)], u, loc)
     q = _emit(b, "floordiv", [length, un], u, loc)
     r = _emit(b, "mod", [length, un], u, loc)
-    lo = _emit(b, "add", [us, _emit(b, "add", [_emit(b, "mul", [uk, q], u, loc), _emit(b, "min", [uk, r], u, loc)], u, loc)], u, loc)
+    before = _emit(b, "add", [_emit(b, "mul", [uk, q], u, loc), _emit(b, "min", [uk, r], u, loc)], u, loc)
+    lo = _emit(b, "add", [us, before], u, loc)
     extra = _emit(b, "convert", [_emit(b, "cmp", [uk, r], T.BOOL, loc, "lt")], u, loc)
     hi = _emit(b, "add", [lo, _emit(b, "add", [q, extra], u, loc)], u, loc)
     return _emit(b, "convert", [lo], T.I64, loc), _emit(b, "convert", [hi], T.I64, loc)
