@@ -512,3 +512,35 @@ def test_options_keep_the_answer(options):
     py_out = [0] * 100
     assert got == kernel(values_as_array(values), 7, py_out)
     assert list(out) == py_out
+
+
+@script.script
+def _weighted(x, m):
+    s = 0.0
+    for j in range(m):
+        s += x * j
+    return s
+
+
+def time_steps(u, nsteps):
+    """prange loops inside a serial loop: a stencil reading its neighbours in one array and
+    writing another, then a copy back with a reduction; a compiled helper with a loop."""
+    tmp = np.zeros_like(u)
+    total = 0.0
+    for t in range(nsteps):
+        for i in script.prange(1, u.shape[0] - 1):
+            tmp[i] = 0.25 * (u[i - 1] + 2 * u[i] + u[i + 1]) + _weighted(u[i], 3)
+        for i in script.prange(1, u.shape[0] - 1):
+            u[i] = tmp[i]
+            total += tmp[i]
+    return total
+
+
+def test_time_stepping_stencil():
+    runtime.set_num_threads(2)
+    u1 = np.random.default_rng(7).random(1000)
+    u2 = u1.copy()
+    got = script.script(parallel=True)(time_steps)(u1, 20)
+    want = script.script(time_steps)(u2, 20)
+    assert np.array_equal(u1, u2)
+    assert math.isclose(got, want, rel_tol=1e-12)
