@@ -139,13 +139,14 @@ def _check_exits(loop: _Loop) -> None:
                   "exception caught outside it", term)
 
 
-def _reductions(loop: _Loop) -> dict[int, str]:
+def _reductions(loop: _Loop, guards: dict) -> dict[int, str]:
     """id(header parameter) -> 'add' / 'mul' / 'min' / 'max' for each reduction, 'same' for a
-    parameter the loop never changes, 'dead' for one nothing reads; any other is an error."""
-    return {id(p): _classify(loop, p) for p in loop.head.params if p is not loop.counter}
+    parameter the loop never changes, 'dead' for one nothing reads; any other is an error.
+    `guards` receives, for each reduction, its updates' guards (`_is_guard`)."""
+    return {id(p): _classify(loop, p, guards) for p in loop.head.params if p is not loop.counter}
 
 
-def _classify(loop: _Loop, p: BlockParam) -> str:
+def _classify(loop: _Loop, p: BlockParam, guards: dict) -> str:
     nodes: dict[int, Value] = {}
     kinds: set[str] = set()
 
@@ -172,9 +173,14 @@ def _classify(loop: _Loop, p: BlockParam) -> str:
     if all(walk(b) for b in backs) and len(kinds) <= 1:
         if not kinds:
             return "same"
-        stray = next((u for v in [p, *nodes.values()] if (u := _stray_use(loop, v, nodes, p))), None)
+        found: list[Instr] = []
+        stray = next((u for v in [p, *nodes.values()] if (u := _stray_use(loop, v, nodes, p, found))), None)
         if stray is None:
             kind = kinds.pop()
+            guards[id(p)] = [(n, next(j for j, x in enumerate(n.operands) if x is p or id(x) in nodes), g)
+                             for g in found for n in g.operands if isinstance(n, Instr) and id(n) in nodes]
+            if any(n.opname != kind for n, _, _ in guards[id(p)]):
+                _fail(f"'{_var(p)}' is a checked reduction by subtraction: write {_var(p)} += -x", found[0])
             if not isinstance(p.type, (T.IntType, T.FloatType)) and not (
                     isinstance(p.type, T.ComplexType) and kind in ("add", "mul")):
                 _fail(f"'{_var(p)}' is a reduction of {p.type}, which a prange loop cannot combine",
@@ -211,16 +217,20 @@ def _reads(loop: _Loop, p: BlockParam) -> tuple[list[Instr], list[Instr]]:
     return inner, outer
 
 
-def _stray_use(loop: _Loop, v: Value, nodes: dict, p: BlockParam) -> Instr | None:
+def _stray_use(loop: _Loop, v: Value, nodes: dict, p: BlockParam, guards: list) -> Instr | None:
     """A use of `v` (p or a node of its reduction chain) that is neither a node nor a branch
-    passing it to one (or back to the header), or None; uses after the loop are allowed
-    only for `p` (its final value)."""
+    passing it to one (or back to the header), nor a guard (appended to `guards`), or None;
+    uses after the loop are allowed only for `p` (its final value)."""
     for u in v.uses:
         if not loop.defined_inside(u):
             if v is not p:
                 return u
             continue
         if id(u) in nodes:
+            continue
+        if _is_guard(u, nodes):
+            if not any(u is g for g in guards):
+                guards.append(u)
             continue
         if not u.is_terminator or u.opname == "cbr" and u.operands[0] is v:
             return u
@@ -229,6 +239,19 @@ def _stray_use(loop: _Loop, v: Value, nodes: dict, p: BlockParam) -> Instr | Non
                 if arg is v and id(param) not in nodes and not (target is loop.head and param is p):
                     return u
     return None
+
+
+def _is_guard(u: Instr, nodes: dict) -> bool:
+    """Whether `u` only guards an update of a reduction: a pure op of the update's operands
+    and result (an overflow test of ``s + x``) whose value only decides `check`s. The chunk
+    keeps it, testing its partial result, and the combining loop repeats it for each
+    combination (`_replace_loop`), so a result the serial loop refuses is refused or exact."""
+    if not (u.op.pure and not u.is_terminator and u.uses
+            and all(c.opname == "check" and c.operands[0] is u and u not in c.operands[1:] for c in u.uses)):
+        return False
+    return any(isinstance(n, Instr) and id(n) in nodes
+               and all(x is n or isinstance(x, Const) or any(x is y for y in n.operands) for x in u.operands)
+               for n in u.operands)
 
 
 def _first_use(loop: _Loop, p: Value):
@@ -420,7 +443,8 @@ def _identity(kind: str, t: T.Type) -> Const:
 def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> Function:
     loop = _Loop(head, blocks)
     _check_exits(loop)
-    kinds = _reductions(loop)
+    guards: dict[int, list] = {}
+    kinds = _reductions(loop, guards)
     wraps = _check_memory(loop)
     shared = _shared_values(loop)
     reduced = [p for p in head.params if kinds.get(id(p)) in _REDUCTIONS.values()]
@@ -465,8 +489,24 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     init = [lo if p is loop.counter else _identity(kinds[id(p)], p.type) if p in reduced
             else vmap.get(id(loop.entry_value(p)), loop.entry_value(p)) for p in head.params]
     set_terminator(entry, "br", init, [chead], [len(init)], loc)
-    _replace_loop(func, loop, chunk, shared, reduced, kinds, start, wraps)
+    _replace_loop(func, loop, chunk, shared, reduced, kinds, guards, start, wraps)
     return chunk
+
+
+def _repeat_guards(block: Block, guards: list, acc: Value, part: Value, combined: Value) -> None:
+    """The guards of one update of a reduction (and their checks) again for the combination
+    ``combined = acc <op> part``: the update's accumulator, other operand and result mapped
+    to these."""
+    done: set[int] = set()
+    for node, accumulator, g in guards:
+        if id(g) in done:
+            continue
+        done.add(id(g))
+        mapping = {id(node): combined, id(node.operands[accumulator]): acc,
+                   id(node.operands[1 - accumulator]): part}
+        test = _emit(block, g.opname, [mapping.get(id(x), x) for x in g.operands], g.type, g.loc, g.attr)
+        for c in g.uses:
+            block.append(Instr("check", [test, *c.operands[1:]], T.NONE, c.attr, c.loc))
 
 
 def _emit(block: Block, op: str, operands, t: T.Type, loc, attr=None) -> Instr:
@@ -489,7 +529,8 @@ def _chunk_bounds(b: Block, k, n, start, stop, loc):
     return _emit(b, "convert", [lo], T.I64, loc), _emit(b, "convert", [hi], T.I64, loc)
 
 
-def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced, kinds, start, wraps) -> None:
+def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced, kinds, guards, start,
+                  wraps) -> None:
     """The call of `chunk` and the combining loop in place of `loop` in `func`."""
     loc = loop.cmp.loc
     stop = loop.limit
@@ -515,7 +556,9 @@ def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced,
     nxt = [_emit(body, "add", [kk, Const(1, T.I64)], T.I64, loc)]
     for p, acc, arr in zip(reduced, accs, parts):
         part = _emit(body, "load", [arr, kk], p.type, loc)
-        nxt.append(_emit(body, kinds[id(p)], [acc, part], p.type, loc))
+        combined = _emit(body, kinds[id(p)], [acc, part], p.type, loc)
+        _repeat_guards(body, guards.get(id(p), []), acc, part, combined)
+        nxt.append(combined)
     set_terminator(body, "br", nxt, [comb], [len(nxt)], loc)
     final = {id(p): acc for p, acc in zip(reduced, accs)}
     for p in loop.head.params:
