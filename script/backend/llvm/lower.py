@@ -19,8 +19,9 @@ from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
-                                 memory, parallel, refcount, rng, strings)
+                                 memory, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
+from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
