@@ -179,8 +179,6 @@ def _classify(loop: _Loop, p: BlockParam, guards: dict) -> str:
             kind = kinds.pop()
             guards[id(p)] = [(n, next(j for j, x in enumerate(n.operands) if x is p or id(x) in nodes), g)
                              for g in found for n in g.operands if isinstance(n, Instr) and id(n) in nodes]
-            if any(n.opname != kind for n, _, _ in guards[id(p)]):
-                _fail(f"'{_var(p)}' is a checked reduction by subtraction: write {_var(p)} += -x", found[0])
             if not isinstance(p.type, (T.IntType, T.FloatType)) and not (
                     isinstance(p.type, T.ComplexType) and kind in ("add", "mul")):
                 _fail(f"'{_var(p)}' is a reduction of {p.type}, which a prange loop cannot combine",
@@ -493,6 +491,25 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     return chunk
 
 
+def _combine(block: Block, kind: str, guards: list, acc: Value, part: Value, loc) -> Value:
+    """``acc <kind> part``, with the guards of the updates of that op. Guards only of ``-=``
+    updates (``s -= x``, whose chunks give ``-(x1 + x2 ...)``): ``acc - (0 - part)``, both
+    subtractions guarded as the updates are."""
+    by_op: dict[str, list] = {}
+    for guard in guards:
+        by_op.setdefault(guard[0].opname, []).append(guard)
+    if kind == "add" and "add" not in by_op and "sub" in by_op:
+        zero = Const(0, part.type)
+        amount = _emit(block, "sub", [zero, part], part.type, loc)
+        _repeat_guards(block, by_op["sub"], zero, part, amount)
+        out = _emit(block, "sub", [acc, amount], part.type, loc)
+        _repeat_guards(block, by_op["sub"], acc, amount, out)
+        return out
+    out = _emit(block, kind, [acc, part], part.type, loc)
+    _repeat_guards(block, by_op.get(kind, []), acc, part, out)
+    return out
+
+
 def _repeat_guards(block: Block, guards: list, acc: Value, part: Value, combined: Value) -> None:
     """The guards of one update of a reduction (and their checks) again for the combination
     ``combined = acc <op> part``: the update's accumulator, other operand and result mapped
@@ -556,9 +573,7 @@ def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced,
     nxt = [_emit(body, "add", [kk, Const(1, T.I64)], T.I64, loc)]
     for p, acc, arr in zip(reduced, accs, parts):
         part = _emit(body, "load", [arr, kk], p.type, loc)
-        combined = _emit(body, kinds[id(p)], [acc, part], p.type, loc)
-        _repeat_guards(body, guards.get(id(p), []), acc, part, combined)
-        nxt.append(combined)
+        nxt.append(_combine(body, kinds[id(p)], guards.get(id(p), []), acc, part, loc))
     set_terminator(body, "br", nxt, [comb], [len(nxt)], loc)
     final = {id(p): acc for p, acc in zip(reduced, accs)}
     for p in loop.head.params:
