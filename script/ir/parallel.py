@@ -513,10 +513,10 @@ def _combine(block: Block, kind: str, guards: list, acc: Value, part: Value, loc
 def _repeat_guards(block: Block, guards: list, acc: Value, part: Value, combined: Value) -> None:
     """The guards of one update of a reduction (and their checks) again for the combination
     ``combined = acc <op> part``: the update's accumulator, other operand and result mapped
-    to these."""
+    to these. (Every update of the op has the same guards: one update's serve.)"""
     done: set[int] = set()
     for node, accumulator, g in guards:
-        if id(g) in done:
+        if id(g) in done or node is not guards[0][0]:
             continue
         done.add(id(g))
         mapping = {id(node): combined, id(node.operands[accumulator]): acc,
