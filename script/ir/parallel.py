@@ -178,7 +178,7 @@ def _classify(loop: _Loop, p: BlockParam, guards: dict) -> str:
         if stray is None:
             kind = kinds.pop()
             guards[id(p)] = [(n, next(j for j, x in enumerate(n.operands) if x is p or id(x) in nodes), g)
-                             for g in found for n in g.operands if isinstance(n, Instr) and id(n) in nodes]
+                             for g in found for n in g.operands if _guards_update(g, n, nodes)]
             if not isinstance(p.type, (T.IntType, T.FloatType)) and not (
                     isinstance(p.type, T.ComplexType) and kind in ("add", "mul")):
                 _fail(f"'{_var(p)}' is a reduction of {p.type}, which a prange loop cannot combine",
@@ -247,9 +247,14 @@ def _is_guard(u: Instr, nodes: dict) -> bool:
     if not (u.op.pure and not u.is_terminator and u.uses
             and all(c.opname == "check" and c.operands[0] is u and u not in c.operands[1:] for c in u.uses)):
         return False
-    return any(isinstance(n, Instr) and id(n) in nodes
-               and all(x is n or isinstance(x, Const) or any(x is y for y in n.operands) for x in u.operands)
-               for n in u.operands)
+    return any(_guards_update(u, n, nodes) for n in u.operands)
+
+
+def _guards_update(u: Instr, n: Value, nodes: dict) -> bool:
+    """Whether `u`'s operands are the update `n` (a node of the chain), its operands and
+    constants."""
+    return isinstance(n, Instr) and id(n) in nodes and all(
+        x is n or isinstance(x, Const) or any(x is y for y in n.operands) for x in u.operands)
 
 
 def _first_use(loop: _Loop, p: Value):
