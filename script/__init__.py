@@ -22,11 +22,23 @@ from script.ir import types as _T
 __version__ = "0.1.1"
 
 
-
 def prange(*args):
     """`range`, whose loop runs on all cores in a function compiled with ``parallel=True``
     (docs/parallel.md); elsewhere, and when Python runs it, a plain range."""
     return range(*args)
+
+
+def set_num_threads(n: int) -> None:
+    """Run prange loops of `parallel=True` functions on `n` threads (default: the CPUs this
+    process may use, or $SCRIPT_NUM_THREADS). Results do not depend on it (docs/parallel.md)."""
+    from script.backend.runtime.parallel import set_num_threads as set_
+    set_(n)
+
+
+def get_num_threads() -> int:
+    """The number of threads prange loops run on."""
+    from script.backend.runtime.parallel import get_num_threads as get
+    return get()
 
 
 # The decorator's machinery is loaded with the package: every user decorates.
@@ -91,19 +103,6 @@ def kernel(fn=None, *, arch: str | None = None, boundscheck: bool | None = None,
     return wrap if fn is None else wrap(fn)
 
 
-def set_num_threads(n: int) -> None:
-    """Run prange loops of `parallel=True` functions on `n` threads (default: the CPUs this
-    process may use, or $SCRIPT_NUM_THREADS). Results do not depend on it (docs/parallel.md)."""
-    from script.backend.runtime.parallel import set_num_threads as set_
-    set_(n)
-
-
-def get_num_threads() -> int:
-    """The number of threads prange loops run on."""
-    from script.backend.runtime.parallel import get_num_threads as get
-    return get()
-
-
 def save(obj, path, signatures=None) -> None:
     """Write compiled functions (one, a list, or a dict name -> function) to the file `path`,
     to be loaded by `script.load` in another process without their source (`script.saved`)."""
@@ -128,5 +127,4 @@ class _CallableModule(_types.ModuleType):
 sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["script", "kernel", "save", "load", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
-           "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128",
-           "prange", "set_num_threads", "get_num_threads"]
+           "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128"]
