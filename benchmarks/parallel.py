@@ -3,9 +3,10 @@ one thread, timed in interleaved rounds in one process (docs/parallel.md).
 
     python benchmarks/parallel.py [--repeats N] [--threads N] [--quick]
 
-Kernels (each a loop of independent iterations, 5-50 ms a call at the full sizes):
+Kernels (each a loop of independent iterations, 1-50 ms a call at the full sizes):
 
-- ``sines``: ``out[i] = sum(sin(a[i] * j) for j in range(64))``: equal work per iteration;
+- ``sines``: ``out[i] = sum(sin(a[i] * j) for j in range(64))``: equal work per iteration
+  (``sines-1ms``: the same on 2,000 elements, about a millisecond);
 - ``reduce``: ``s += sqrt(a[i]) * sin(a[i])`` into one float: a reduction;
 - ``mandel``: Mandelbrot rows, ``out[i, j]`` = escape count: unequal work per row (the
   128 chunks of a loop, taken in turn by the threads, balance it);
@@ -79,8 +80,10 @@ def cases(quick: bool):
     rng = np.random.default_rng(0)
     a = rng.random(n)
     side = 120 if quick else 400
+    small = 2_000 if not quick else 200          # about 1 ms serially here
     return [
         ("sines", sines, (a, np.zeros(n))),
+        ("sines-1ms", sines, (a[:small], np.zeros(small))),
         ("reduce", reduce, (rng.random(n * 10),)),
         ("mandel", mandel, (np.zeros((side, side), dtype=np.int64), 200)),
         ("overhead", overhead, (np.ones(2),)),

@@ -44,10 +44,13 @@ _STACK = 8 << 20        # the pool threads' stacks (runtime.entry's budget: a qu
 # The state record: pthread mutexes and condition variables get 64 bytes each (40 and 48 on
 # x86-64 glibc, 48 and 48 on AArch64); all-zero bytes are their static initializers.
 MUTEX, WORK, DONE, BUSY = 0, 64, 128, 192     # WORK: a new loop; DONE: a thread finished one
+# NWORKERS: how many pool threads may join the loop (0 once the caller found no chunk left);
+# REMAINING: how many joined and have not finished.
 GEN, WORKER, CTX, PARENT, NWORKERS, REMAINING, BEST, POOL, ASKED = (256 + 8 * k for k in range(9))
 EXC = 328               # the exception of chunk BEST
 STATE_SIZE = EXC + EXC_SIZE
 NO_CHUNK = (1 << 63) - 1
+SPINS = 2000            # sched_yield rounds a pool thread watches for the next loop (_spin)
 
 
 def build_runtime(m) -> list[str]:
@@ -113,9 +116,10 @@ def _build_run(m) -> None:
     pool = b.load_at("i64", state, POOL)
     nworkers = b.select(b.icmp("slt", wanted, pool), wanted, pool)
     for value, offset in ((worker_ptr, WORKER), (ctx, CTX), (env, PARENT), (nworkers, NWORKERS),
-                          (nworkers, REMAINING), (int_const("i64", NO_CHUNK), BEST)):
+                          (int_const("i64", 0), REMAINING), (int_const("i64", NO_CHUNK), BEST)):
         b.store_at(value, state, offset)
-    b.store_at(b.add(b.load_at("i64", state, GEN), int_const("i64", 1)), state, GEN)
+    generation = b.add(b.load_at("i64", state, GEN), int_const("i64", 1))
+    b.store_atomic(generation, b.offset(state, GEN), 8)     # (pool threads spinning read it)
     _pthread(m, b, "cond_broadcast", b.offset(state, WORK))
     _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
     mine = b.entry_alloca(f"[{ENV_SIZE} x i8], align 8")
@@ -123,6 +127,9 @@ def _build_run(m) -> None:
     b.store_at(int_const("i32", 0), mine, ENV_STATUS)
     k = b.call(worker, [ctx, mine])
     _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
+    # No chunk is left to take: a thread that has not picked the loop up yet must not start
+    # (it would find nothing to do, and this call need not wait for it to wake).
+    b.store_at(int_const("i64", 0), state, NWORKERS)
     _record_failure(m, b, fn, state, k, mine)
     wait, sleep, finished = fn.append_block("wait"), fn.append_block("sleep"), fn.append_block("finished")
     b.branch(wait)
@@ -185,6 +192,7 @@ def _build_serve(m) -> None:
     ctx = b.load_at("ptr", state, CTX)
     b.store_at(b.load_at("i64", b.load_at("ptr", state, PARENT), ENV_SIGINTS), env, ENV_SIGINTS)
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
+    b.store_at(b.add(b.load_at("i64", state, REMAINING), int_const("i64", 1)), state, REMAINING)
     _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
     k = b.call(worker, [ctx, env])
     _python_error_to_record(m, b, fn, env)
@@ -198,6 +206,30 @@ def _build_serve(m) -> None:
     _pthread(m, b, "cond_broadcast", b.offset(state, DONE))
     b.branch(back)
     b.position_at_end(back)
+    _spin(m, b, fn, state, seen, wait)
+
+
+def _spin(m, b, fn, state, seen, wait) -> None:
+    """With the mutex held at `b`: let it go and watch for the next loop for a while (SPINS
+    rounds of ``sched_yield``, about a millisecond on an idle core, less CPU when others
+    want it), then take the mutex again and go to `wait` (which sleeps when nothing came).
+    Loops that follow each other closely (a time-stepping loop) start without a wake-up."""
+    from script.backend.llvm.builder import int_const
+    count = b.entry_alloca("i64")
+    b.store(int_const("i64", 0), count)
+    _pthread(m, b, "mutex_unlock", b.offset(state, MUTEX))
+    watch, again, stop = fn.append_block("watch"), fn.append_block("again"), fn.append_block("stop")
+    b.branch(watch)
+    b.position_at_end(watch)
+    changed = b.icmp("ne", b.load_atomic("i64", b.offset(state, GEN), 8), b.load("i64", seen))
+    n = b.load("i64", count)
+    b.cbranch(b.or_(changed, b.icmp("sge", n, int_const("i64", SPINS))), stop, again)
+    b.position_at_end(again)
+    b.store(b.add(n, int_const("i64", 1)), count)
+    b.call(m.declare("sched_yield", "i32", [], attrs=("nounwind",)), [])
+    b.branch(watch)
+    b.position_at_end(stop)
+    _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
     b.branch(wait)
 
 
