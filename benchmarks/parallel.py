@@ -16,8 +16,9 @@ Variants: ``serial`` is the function compiled without ``parallel`` (prange is ra
 ``1 thread`` and ``N threads`` are the parallel build with `script.set_num_threads` 1 and N
 (1: the calling thread runs every chunk, no pool). Figures are medians of wall time; a
 speed-up is the median over rounds of the ratio of two variants' times in one round
-(neighbours in time share the machine's load). Timing decides nothing here; the load
-average is printed first, since the machine is shared.
+(neighbours in time share the machine's load). ``cores``: the process's CPU time over wall
+time on N threads, what the machine gave it (on a shared machine, the ceiling of the
+speed-up). Timing decides nothing here; the load average is printed first.
 """
 
 from __future__ import annotations
@@ -90,13 +91,18 @@ def cases(quick: bool):
     ]
 
 
-def timed(fn, args, threads, number: int) -> float:
+def timed(fn, args, threads, number: int, cpu: list | None = None) -> float:
+    """Seconds of wall time per call; appends the process's CPU time over wall time to `cpu`."""
     if threads is not None:
         runtime.set_num_threads(threads)
+    c = time.process_time()
     t = time.perf_counter()
     for _ in range(number):
         fn(*args)
-    return (time.perf_counter() - t) / number
+    wall = time.perf_counter() - t
+    if cpu is not None:
+        cpu.append((time.process_time() - c) / wall)
+    return wall / number
 
 
 def main() -> None:
@@ -111,7 +117,7 @@ def main() -> None:
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {threads} threads; "
           f"{repeats} rounds; medians of wall time")
     print(f"{'kernel':10} {'serial':>10} {'1 thread':>10} {f'{threads} threads':>11} "
-          f"{'speed-up':>9} {'vs serial':>9}")
+          f"{'speed-up':>9} {'vs serial':>9} {'cores':>6}")
     for name, fn, args in cases(opts.quick):
         serial, par = script.script(fn), script.script(parallel=True)(fn)
         want = serial(*args)
@@ -121,16 +127,17 @@ def main() -> None:
         once = timed(serial, args, None, 1)
         number = max(1, int(0.05 / max(once, 1e-7)))
         rows = {"serial": [], "one": [], "many": []}
+        cores: list = []
         for _ in range(repeats):
             rows["serial"].append(timed(serial, args, None, number))
             rows["one"].append(timed(par, args, 1, number))
-            rows["many"].append(timed(par, args, threads, number))
+            rows["many"].append(timed(par, args, threads, number, cores))
         speed = statistics.median(o / m for o, m in zip(rows["one"], rows["many"]))
         versus = statistics.median(s / m for s, m in zip(rows["serial"], rows["many"]))
         med = {k: statistics.median(v) for k, v in rows.items()}
         unit, scale = ("us", 1e6) if med["serial"] < 1e-3 else ("ms", 1e3)
         print(f"{name:10} {med['serial'] * scale:8.2f}{unit} {med['one'] * scale:8.2f}{unit} "
-              f"{med['many'] * scale:9.2f}{unit} {speed:8.2f}x {versus:8.2f}x")
+              f"{med['many'] * scale:9.2f}{unit} {speed:8.2f}x {versus:8.2f}x {statistics.median(cores):6.2f}")
     runtime.set_num_threads(threads)
 
 

@@ -50,7 +50,7 @@ GEN, WORKER, CTX, PARENT, NWORKERS, REMAINING, BEST, POOL, ASKED = (256 + 8 * k 
 EXC = 328               # the exception of chunk BEST
 STATE_SIZE = EXC + EXC_SIZE
 NO_CHUNK = (1 << 63) - 1
-SPINS = 2000            # sched_yield rounds a pool thread watches for the next loop (_spin)
+SPINS = 20000           # rounds of `pause` a pool thread watches for the next loop (_spin)
 
 
 def build_runtime(m) -> list[str]:
@@ -211,9 +211,11 @@ def _build_serve(m) -> None:
 
 def _spin(m, b, fn, state, seen, wait) -> None:
     """With the mutex held at `b`: let it go and watch for the next loop for a while (SPINS
-    rounds of ``sched_yield``, about a millisecond on an idle core, less CPU when others
-    want it), then take the mutex again and go to `wait` (which sleeps when nothing came).
-    Loops that follow each other closely (a time-stepping loop) start without a wake-up."""
+    rounds of a spin-wait hint, about a millisecond), then take the mutex again and go to
+    `wait` (which sleeps when nothing came). Loops that follow each other closely (a
+    time-stepping loop, a benchmark) start without a wake-up, which on a loaded machine can
+    take longer than a loop of a millisecond; ``sched_yield`` instead gave the core away to
+    other processes for their whole time slice (1 ms loops 1.55-1.76x on 2 threads)."""
     from script.backend.llvm.builder import int_const
     count = b.entry_alloca("i64")
     b.store(int_const("i64", 0), count)
@@ -226,7 +228,8 @@ def _spin(m, b, fn, state, seen, wait) -> None:
     b.cbranch(b.or_(changed, b.icmp("sge", n, int_const("i64", SPINS))), stop, again)
     b.position_at_end(again)
     b.store(b.add(n, int_const("i64", 1)), count)
-    b.call(m.declare("sched_yield", "i32", [], attrs=("nounwind",)), [])
+    if m.triple.startswith(("x86_64", "i686", "i386")):
+        b.call(m.intrinsic("llvm.x86.sse2.pause", "void", []), [])
     b.branch(watch)
     b.position_at_end(stop)
     _pthread(m, b, "mutex_lock", b.offset(state, MUTEX))
