@@ -64,6 +64,7 @@ from script.frontend.typeinfer import is_open_annotation, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.parallel import PRANGE_HEAD
 
 _UNSUPPORTED_STMTS = {
     "TryStar": "'except*' (exception groups)",
@@ -801,7 +802,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             start, stop, step = self.range_args(it)
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node),
-                                     head="prange.head" if self.calls_prange(it) else "for.head")
+                                     head=PRANGE_HEAD if self.calls_prange(it) else "for.head")
         source = self.iterable(it)
         n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
