@@ -50,7 +50,7 @@ GEN, WORKER, CTX, PARENT, NWORKERS, REMAINING, BEST, POOL, ASKED = (256 + 8 * k 
 EXC = 328               # the exception of chunk BEST
 STATE_SIZE = EXC + EXC_SIZE
 NO_CHUNK = (1 << 63) - 1
-SPINS = 20000           # rounds of `pause` a pool thread watches for the next loop (_spin)
+SPINS = 4000            # rounds of `pause` a pool thread watches for the next loop (_spin)
 
 
 def build_runtime(m) -> list[str]:
@@ -211,7 +211,7 @@ def _build_serve(m) -> None:
 
 def _spin(m, b, fn, state, seen, wait) -> None:
     """With the mutex held at `b`: let it go and watch for the next loop for a while (SPINS
-    rounds of a spin-wait hint, about a millisecond), then take the mutex again and go to
+    rounds of a spin-wait hint, 0.1-0.3 ms), then take the mutex again and go to
     `wait` (which sleeps when nothing came). Loops that follow each other closely (a
     time-stepping loop, a benchmark) start without a wake-up, which on a loaded machine can
     take longer than a loop of a millisecond; ``sched_yield`` instead gave the core away to
