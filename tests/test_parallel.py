@@ -543,3 +543,23 @@ def test_time_stepping_stencil():
     want = script.script(time_steps)(u2, 20)
     assert np.array_equal(u1, u2)
     assert math.isclose(got, want, rel_tol=1e-12)
+
+
+def shifted(src, dst):
+    for i in script.prange(dst.shape[0] - 1):
+        acc = src[i + 1]
+        for j in range(40):                 # (work enough that both threads take chunks)
+            acc = acc * 0.5 + math.sin(acc + j)
+        dst[i] = acc
+
+
+def test_aliased_arrays_run_in_order():
+    """Two arguments that are one array (or overlapping views): the loop runs as one chunk,
+    in the serial loop's order, so the answer is the serial loop's."""
+    runtime.set_num_threads(2)
+    f, g = script.script(parallel=True)(shifted), script.script(shifted)
+    for make in (lambda a: (a, a), lambda a: (a[1:], a[:-1]), lambda a: (a[:10_000], a[10_000:])):
+        a1, a2 = np.arange(20_000.0), np.arange(20_000.0)
+        f(*make(a1))
+        g(*make(a2))
+        assert np.array_equal(a1, a2)

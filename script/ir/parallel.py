@@ -327,12 +327,14 @@ def _writes(loop: _Loop, i: Instr) -> list[tuple[Value, list[Value]]]:
 _NO_DATA = ("dim", "stride", "overlap", *_VIEWS)      # array operands whose elements are not read
 
 
-def _check_memory(loop: _Loop) -> bool:
+def _check_memory(loop: _Loop) -> tuple[bool, list[Value]]:
     """Check writes and reads of arrays; return whether an index relies on Python's wrap of
-    a negative loop variable (then a range starting below 0 runs in one chunk). A shared
-    array written in the loop is written only at elements pinned to the loop variable along
-    one axis at least, that axis the same for every write, and read only so pinned too."""
+    a negative loop variable (then a range starting below 0 runs in one chunk), and the
+    shared arrays the loop writes. A shared array written in the loop is written only at
+    elements pinned to the loop variable along one axis at least, that axis the same for
+    every write, and read only so pinned too."""
     pinned: dict[int, frozenset] = {}       # id(shared array written) -> the axes of every write
+    written: list[Value] = []
     wraps = False
     for b in loop.blocks:
         for i in b.instrs:
@@ -352,6 +354,8 @@ def _check_memory(loop: _Loop) -> bool:
                 if not both:
                     _fail(f"a prange loop writes '{_var(origin)}' at the loop variable along different "
                           "axes: iterations must write different elements", i)
+                if id(origin) not in pinned:
+                    written.append(origin)
                 pinned[id(origin)] = both
                 wraps |= any(x is not loop.counter and _is_counter(loop, x) for x in idx)
             if i.opname == "view":
@@ -367,7 +371,7 @@ def _check_memory(loop: _Loop) -> bool:
                 if origin is not None and id(origin) in pinned and not axes & pinned[id(origin)]:
                     _fail(f"a prange loop reads '{_var(origin)}' at an index other than the loop "
                           "variable while it writes it: iterations must be independent", i)
-    return wraps
+    return wraps, written
 
 
 def _uses_random(func: Function, seen: set) -> bool:
@@ -448,8 +452,9 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     _check_exits(loop)
     guards: dict[int, list] = {}
     kinds = _reductions(loop, guards)
-    wraps = _check_memory(loop)
+    wraps, written = _check_memory(loop)
     shared = _shared_values(loop)
+    arrays = [v for v in shared if isinstance(v.type, T.ArrayType)]
     reduced = [p for p in head.params if kinds.get(id(p)) in _REDUCTIONS.values()]
     kept = [p for p in head.params if kinds.get(id(p)) in ("same", "dead")]
     for p in kept:                  # (the chunk starts them from their value before the loop)
@@ -492,7 +497,8 @@ def _outline(func: Function, head: Block, blocks: list[Block], number: int) -> F
     init = [lo if p is loop.counter else _identity(kinds[id(p)], p.type) if p in reduced
             else vmap.get(id(loop.entry_value(p)), loop.entry_value(p)) for p in head.params]
     set_terminator(entry, "br", init, [chead], [len(init)], loc)
-    _replace_loop(func, loop, chunk, shared, reduced, kinds, guards, start, wraps)
+    _replace_loop(func, loop, chunk, shared, reduced, kinds, guards, start, wraps,
+                  [(w, r) for w in written for r in arrays if r is not w])
     return chunk
 
 
@@ -552,18 +558,24 @@ def _chunk_bounds(b: Block, k, n, start, stop, loc):
 
 
 def _replace_loop(func: Function, loop: _Loop, chunk: Function, shared, reduced, kinds, guards, start,
-                  wraps) -> None:
-    """The call of `chunk` and the combining loop in place of `loop` in `func`."""
+                  wraps, aliases) -> None:
+    """The call of `chunk` and the combining loop in place of `loop` in `func`. One chunk
+    (the serial loop's order) when an index may wrap a negative loop variable, or when an
+    array the loop writes shares memory with another it uses (`aliases`: such pairs of
+    arrays of the enclosing function, two arguments that are one array, a view of it)."""
     loc = loop.cmp.loc
     stop = loop.limit
     call = func.add_block("prange.call")
-    # chunks: min(length, CHUNKS), or 1 when an index may wrap a negative loop variable
+    # chunks: min(length, CHUNKS), or 1 (see the docstring)
     longer = _emit(call, "cmp", [stop, start], T.BOOL, loc, "gt")
     length = _emit(call, "select", [longer, _emit(call, "sub", [stop, start], T.I64, loc), Const(0, T.I64)], T.I64, loc)
     most = Const(CHUNKS, T.I64)
     if wraps:
         negative = _emit(call, "cmp", [start, Const(0, T.I64)], T.BOOL, loc, "lt")
         most = _emit(call, "select", [negative, Const(1, T.I64), most], T.I64, loc)
+    for w, r in aliases:
+        shared_memory = _emit(call, "overlap", [w, r], T.BOOL, loc)
+        most = _emit(call, "select", [shared_memory, Const(1, T.I64), most], T.I64, loc)
     n = _emit(call, "min", [length, most], T.I64, loc)
     parts = [_emit(call, "alloc", [n], T.ArrayType(p.type, 1, "C"), loc) for p in reduced]
     _emit(call, "call", [Const(0, T.I64), n, start, stop, *shared, *parts], T.NONE, loc, chunk)
