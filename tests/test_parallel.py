@@ -563,3 +563,23 @@ def test_aliased_arrays_run_in_order():
         f(*make(a1))
         g(*make(a2))
         assert np.array_equal(a1, a2)
+
+
+def row_sums(m):
+    s = 0.0
+    c = 0
+    for i in script.prange(m.shape[0]):
+        for j in range(m.shape[1]):         # a reduction updated in a serial inner loop
+            if m[i, j] > 0.5:
+                s += m[i, j]
+            c += 1
+    return s, c
+
+
+def test_reduction_in_an_inner_loop():
+    runtime.set_num_threads(2)
+    m = np.random.default_rng(8).random((300, 200))
+    s, c = script.script(parallel=True)(row_sums)(m)
+    want_s, want_c = row_sums(m)
+    assert c == want_c
+    assert math.isclose(s, want_s, rel_tol=1e-12)
