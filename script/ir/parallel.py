@@ -9,19 +9,23 @@ passes. For each such loop (outermost first; an inner one becomes a serial loop)
   the loop ends only when its range is exhausted (no `break`, `return`, or exception caught
   outside it); every variable carried from one iteration to the next is a reduction, a chain
   of ``v = v + x`` / ``v - x`` / ``v * x`` / ``min(v, x)`` / ``max(v, x)`` of one kind, under
-  conditionals too, with `v` read nowhere else in the loop; an array shared with the enclosing
-  function is written only at an index that is the loop variable itself (or through a view
-  taken at it, or by a callee given such a view), and read at that index too when it is
-  written; arrays made inside an iteration are its own; shared values are numbers, tuples of
-  them and arrays (a list's or str's reference count is not atomic); no random numbers (one
-  generator state for the process);
+  conditionals too, with `v` read nowhere else in the loop (an update's guards, such as an
+  overflow test, aside: `_is_guard`); an array shared with the enclosing function is
+  written only at elements pinned to the loop variable along one axis (an index that is
+  the loop variable itself, a view taken at it, a callee given such a view), the same axis
+  for every write, and read only so pinned while it is written; arrays made inside an
+  iteration are its own; shared values are numbers, tuples of them and arrays (a list's or
+  str's reference count is not atomic); no random numbers (one generator state for the
+  process);
 - copies the loop into a new function ``<name>$parallel.<rest>.prangeN(k, nchunks, start,
   stop, shared..., parts...)`` (ir.core PARALLEL mark) that runs chunk `k` of ``range(start,
   stop)`` cut into `nchunks` contiguous chunks of sizes differing by at most one, each
   reduction starting from its identity and stored into ``parts[k]`` at the end;
 - replaces the loop by ``call`` of it, then a loop combining each reduction's entry value
   with its partial results in chunk order (the same answer on every run, whatever the number
-  of threads: the chunks do not depend on it).
+  of threads: the chunks do not depend on it). The loop is one chunk, in the serial order,
+  when an array it writes overlaps another it uses at run time (two names of one array),
+  or when an index may wrap a negative loop variable.
 
 A ``call`` of a function with the PARALLEL mark runs it once for each ``k`` in
 ``range(nchunks)`` (its second operand), in any order and on any thread, with ``k`` in place
