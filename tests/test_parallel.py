@@ -583,3 +583,17 @@ def test_reduction_in_an_inner_loop():
     want_s, want_c = row_sums(m)
     assert c == want_c
     assert math.isclose(s, want_s, rel_tol=1e-12)
+
+
+def test_prange_imported_by_name():
+    from script import prange as imported
+
+    def f(a):
+        s = 0.0
+        for i in imported(a.shape[0]):
+            s += a[i]
+        return s
+    g = script.script(parallel=True)(f)
+    assert g(np.arange(100.0)) == 4950.0
+    spec = next(iter(g._specializations.values()))
+    assert "$parallel" in spec.ir("opt")
