@@ -22,7 +22,25 @@ from script.ir import types as _T
 
 __version__ = "0.1.1"
 
-prange = range      # Numba's parallel range, for code ported from it: a plain (serial) range
+
+def prange(*args):
+    """`range`, whose loop runs on all cores in a function compiled with ``parallel=True``
+    (docs/parallel.md); elsewhere, and when Python runs it, a plain range."""
+    return range(*args)
+
+
+def set_num_threads(n: int) -> None:
+    """Run prange loops of `parallel=True` functions on `n` threads (default: the CPUs this
+    process may use, or $SCRIPT_NUM_THREADS). Results do not depend on it (docs/parallel.md)."""
+    from script.backend.runtime.parallel import set_num_threads as set_
+    set_(n)
+
+
+def get_num_threads() -> int:
+    """The number of threads prange loops run on."""
+    from script.backend.runtime.parallel import get_num_threads as get
+    return get()
+
 
 
 class _Config:
@@ -54,7 +72,7 @@ boolean = _Sized(_T.BOOL)
 
 
 def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True,
-           interruptible: bool = True, nogil: bool = True, fastmath: bool = False):
+           interruptible: bool = True, nogil: bool = True, fastmath: bool = False, parallel: bool = False):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -71,6 +89,8 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     arithmetic and fuse multiply-adds, in this function and what it calls (float sums
     then vectorize; results may differ from CPython's in the last bits). Off by default:
     CPython's answers.
+    `parallel=True` runs the function's `script.prange` (or `numba.prange`) loops on all
+    cores (docs/parallel.md).
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
@@ -88,7 +108,7 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         if config.disable_jit:
             return _python_function(given)
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
-                                    interruptible=interruptible, nogil=nogil, fastmath=fastmath)
+                                    interruptible=interruptible, nogil=nogil, fastmath=fastmath, parallel=parallel)
 
     return wrap if fn is None else wrap(fn)
 

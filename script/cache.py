@@ -12,7 +12,7 @@ holds the key: the digest (loadpath `digest`) of every input the compiled code d
   and classes by name, Python and ``@script`` functions by their own source, defaults and
   names, transitively — so editing a callee in another file, or a global constant,
   changes the key, and editing an unrelated function in the same file does not;
-- the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil`, `fastmath` and
+- the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil`, `fastmath`, `parallel` and
   SCRIPT_DISABLE_PASSES;
 - the compiler (its version, and the sizes and times of its own files in a checkout or its
   install's RECORD: loadpath `compiler_fingerprint`), LLVM's version, the Python ABI, the
@@ -85,7 +85,7 @@ def llvm_version() -> str:
 
 
 def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
-                 interruptible: bool = True, nogil: bool = True, fastmath: bool = False):
+                 interruptible: bool = True, nogil: bool = True, fastmath: bool = False, parallel: bool = False):
     """``(arg_types, specialization)`` of an annotated `py_func` from the cache when its
     entry's record still describes it (the module docstring), else None; parses nothing
     and compiles nothing. For decoration: what is not found here goes through
@@ -94,7 +94,7 @@ def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
     if arg_types is None:
         return None
     request = Request(py_func, arg_types, opt, passes, boundscheck, interruptible, nogil,
-                      fastmath)
+                      fastmath, parallel)
     try:
         entry = _read(request, warn=False)
         return None if entry is None else (arg_types, _quick(request, entry))
@@ -106,14 +106,14 @@ def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
 
 def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
                           boundscheck: bool = True, interruptible: bool = True,
-                          nogil: bool = True, fastmath: bool = False):
+                          nogil: bool = True, fastmath: bool = False, parallel: bool = False):
     """`compile_specialization`, through the cache. Called under the frontend's lock."""
     from script.compiler import compile_specialization
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil,
-                   fastmath=fastmath)
+                   fastmath=fastmath, parallel=parallel)
     from script.dispatcher import numpy_scalar_params
     request = Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil,
-                      fastmath)
+                      fastmath, parallel)
     request.numpy_scalars = numpy_scalar_params(info.param_types, arg_types)
     entry = _read(request, warn=True)
     if entry is not None:
@@ -163,12 +163,12 @@ class Request:
     numpy_scalars: tuple = ()
 
     def __init__(self, py_func, arg_types, opt, passes, boundscheck, interruptible, nogil,
-                 fastmath=False):
+                 fastmath=False, parallel=False):
         self.py_func, self.arg_types, self.opt, self.passes = py_func, tuple(arg_types), opt, passes
         options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil)
         # Options at their defaults add nothing, so the entries of the defaults keep their names.
         self.flags = "".join(f"-no{k}" for k, v in options.items() if not v) + \
-            ("-fastmath" if fastmath else "")
+            ("-fastmath" if fastmath else "") + ("-parallel" if parallel else "")
 
     def header(self) -> list:
         """The key's lines about everything but the functions' text and names."""

@@ -149,10 +149,11 @@ def _gc_paused():
 
 def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
                            boundscheck: bool = True, interruptible: bool = True,
-                           nogil: bool = True, fastmath: bool = False) -> Specialization:
+                           nogil: bool = True, fastmath: bool = False, parallel: bool = False) -> Specialization:
     """Compile `info` for `arg_types`. `interruptible` puts interrupt checks in every loop
     after the IR passes (script.ir.interrupts), so Ctrl-C stops a running call; `nogil`
-    lets the entry point release the GIL while code that may run long runs."""
+    lets the entry point release the GIL while code that may run long runs; `parallel` runs
+    the entry's prange loops on the runtime's threads (script.ir.parallel)."""
     from script.backend import compile_native
     from script.dispatcher import make_function_infos, numpy_scalar_params
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
@@ -164,6 +165,9 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         ssa_functions = closure_of(func)
         funcs = clone_functions(ssa_functions)
         module = Module(funcs)
+        if parallel:
+            from script.ir.parallel import outline_prange_loops
+            outline_prange_loops(module, funcs[0])
         from script.frontend.cuda_lowering import reject_kernel_ops
         reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
         from script.frontend.list_args import reject_argument_list_writes

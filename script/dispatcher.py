@@ -116,13 +116,13 @@ def _signature_key(fn, types) -> tuple:
 
 def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
                          boundscheck: bool = True, interruptible: bool = True, nogil: bool = True,
-                         fastmath: bool = False):
+                         fastmath: bool = False, parallel: bool = False):
     """The function object of `py_func`. With `cache`, an annotated function found in the
     compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
     when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
     from script.loadpath import new_instance, set_specializations
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil,
-                   fastmath=fastmath)
+                   fastmath=fastmath, parallel=parallel)
     hit = None
     if cache and _deferred is None:
         from script.cache import quick_lookup
@@ -147,7 +147,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
     d = obj.__dict__
     d.update(py_func=py_func, _specializations={}, _opt=opt, _passes=passes,
              _cache=cache, _boundscheck=boundscheck, _interruptible=interruptible, _nogil=nogil,
-             _fastmath=fastmath,
+             _fastmath=fastmath, _parallel=parallel,
              __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
     target.append(_make_fallback(obj))
@@ -453,7 +453,7 @@ def _specialization_for(obj, key: tuple):
         try:
             spec = build(function_info(obj), key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
                          interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True),
-                         fastmath=d.get("_fastmath", False))
+                         fastmath=d.get("_fastmath", False), parallel=d.get("_parallel", False))
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec

@@ -16,7 +16,7 @@ from script.errors import CompileError, SourceLoc
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
-from script.frontend.numba_compat import is_numba_object
+from script.frontend.numba_compat import is_prange
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
@@ -64,6 +64,7 @@ from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.ir.parallel import PRANGE_HEAD
 
 _UNSUPPORTED_STMTS = {
     "TryStar": "'except*' (exception groups)",
@@ -811,7 +812,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if builtin is range:
             start, stop, step = self.range_args(it)
             return self.counted_loop(node, start, stop, step,
-                                     lambda i: self.assign(node.target, i, node))
+                                     lambda i: self.assign(node.target, i, node),
+                                     head=PRANGE_HEAD if self.calls_prange(it) else "for.head")
         source = self.iterable(it)
         n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
@@ -823,8 +825,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id not in self.locals:
             ref = self.lookup(node.func)
-            if isinstance(ref, PyRef) and is_numba_object(ref.obj, "prange") and not node.keywords:
-                return range                # Numba's parallel range: a plain, serial one here
+            if isinstance(ref, PyRef) and is_prange(ref.obj) and not node.keywords:
+                return range                # a parallel range: serial but for ir.parallel
             if isinstance(ref, PyRef) and ref.obj in (range, enumerate, zip, reversed) and (
                     not node.keywords or ref.obj is enumerate
                     and [k.arg for k in node.keywords] == ["start"]):
@@ -834,9 +836,17 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 and node.func.value.id not in self.locals:
             base = self.lookup(node.func.value)       # numba.prange(n), nb.prange(n), script.prange(n)
             obj = getattr(base.obj, "prange", None) if isinstance(base, PyRef) else None
-            if obj is range or is_numba_object(obj, "prange"):
+            if obj is range or is_prange(obj):
                 return range
         return None
+
+    def calls_prange(self, node) -> bool:
+        """Whether `node`, which `builtin_call` found a range, calls `script.prange` or
+        `numba.prange` (its loop is outlined by ir.parallel when the function is parallel)."""
+        func = node.func
+        ref = self.lookup(func if isinstance(func, ast.Name) else func.value)
+        obj = ref.obj if isinstance(ref, PyRef) else None
+        return is_prange(obj if isinstance(func, ast.Name) else getattr(obj, "prange", None))
 
     def iterable(self, node):
         """(length, item, element type) for what a `for` may iterate: `item(i)` gives the
@@ -960,7 +970,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.raise_if(zero, "ValueError", message("range_zero_step"), call)
         return args[0], args[1], step
 
-    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind, exhausted=None) -> None:
+    def counted_loop(self, node, start: Value, stop: Value, step: Value, bind, exhausted=None,
+                     head: str = "for.head") -> None:
         """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target;
         `exhausted()` emits code run when the loop ends by its condition (not by `break`).
 
@@ -979,7 +990,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value_of = lambda k: self.emit(  # noqa: E731
                 "add", [start, self.emit("mul", [self.coerce(k, t, node), step], t, None, loc)], t, None, loc)
         var = self.new_var("iter", counter)
-        header = self.new_block("for.head", loop_key=node)
+        header = self.new_block(head, loop_key=node)
         self.goto(header, loc)
         self.enter_loop_header(header)
         self.start(header)

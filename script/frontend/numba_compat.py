@@ -1,5 +1,6 @@
-"""Code written for Numba, compiled as it is: `numba.prange` is a plain range (the loop runs
-serially; `script.prange` is `range` itself), and a function decorated with `numba.njit` /
+"""Code written for Numba, compiled as it is: `numba.prange` is `script.prange` (a range
+whose loop runs on all cores when the function is compiled with ``parallel=True``: the
+frontend names its header ir.parallel's PRANGE_HEAD, ir.parallel outlines it), and a function decorated with `numba.njit` /
 `numba.jit` that compiled code calls is compiled from its Python source (`py_func`), as a
 plain function is. Numba itself is never imported here: only objects the user's module
 already holds are recognized."""
@@ -15,6 +16,12 @@ def is_numba_object(obj, name: str) -> bool:
     if not module.startswith("numba"):
         module = getattr(obj, "__module__", "") or ""
     return module.startswith("numba") and name in (getattr(obj, "__name__", None), type(obj).__name__)
+
+
+def is_prange(obj) -> bool:
+    """Whether `obj` is `script.prange` or Numba's `prange`."""
+    import script
+    return obj is script.prange or is_numba_object(obj, "prange")
 
 
 def numba_python_function(obj):

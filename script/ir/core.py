@@ -234,8 +234,9 @@ class Block:
 
 # Marks at the end of a library function's Python name (frontend.dictlib): the function is
 # never inlined (by the inline pass or LLVM), for code that is large and not worth copying
-# into every caller; COLD also says it seldom runs.
-OUT_OF_LINE, COLD = "$outline", "$cold"
+# into every caller; COLD also says it seldom runs. PARALLEL marks the chunk function of a
+# prange loop (ir.parallel): a call of it runs it once per chunk, on the runtime's threads.
+OUT_OF_LINE, COLD, PARALLEL = "$outline", "$cold", "$parallel"
 
 
 class Function:
@@ -258,9 +259,9 @@ class Function:
 
     @property
     def inline_mark(self) -> str | None:
-        """OUT_OF_LINE or COLD when the function's name carries that mark, else None."""
+        """OUT_OF_LINE, COLD or PARALLEL when the function's name carries that mark, else None."""
         base = self.name.split(".", 1)[0]
-        for mark in (OUT_OF_LINE, COLD):
+        for mark in (OUT_OF_LINE, COLD, PARALLEL):
             if base.endswith(mark):
                 return mark
         return None

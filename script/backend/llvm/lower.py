@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from script.ir import types as T
-from script.ir.core import COLD, Block, Const, Function, Instr, Value, reachable_blocks
+from script.ir.core import COLD, PARALLEL, Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
                                  memory, overflow, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
+from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
@@ -338,6 +339,8 @@ class FunctionLowering:
 
     def _op_call(self, i: Instr):
         callee: Function = i.attr
+        if callee.inline_mark == PARALLEL:         # a prange loop's chunks (ir.parallel)
+            return parallel.lower_parallel_call(self, i)
         # `notail` on a call within a call cycle: LLVM would turn a tail call into a loop,
         # which never reaches the callee's stack guard, so runaway recursion would spin (or
         # wrap around) where CPython raises RecursionError.

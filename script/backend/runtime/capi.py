@@ -92,6 +92,7 @@ FUNCTIONS = {
     "PyObject_ClearWeakRefs": ("void", ["ptr"], False),
     "PyEval_SaveThread": ("ptr", [], False),
     "PyEval_RestoreThread": ("void", ["ptr"], False),
+    "PyGILState_GetThisThreadState": ("ptr", [], False),
     "PyErr_CheckSignals": ("i32", [], False),
     "PyCapsule_New": ("ptr", ["ptr", "ptr", "ptr"], False),
     "PyCapsule_GetPointer": ("ptr", ["ptr", "ptr"], False),

@@ -10,6 +10,7 @@ compiled once per machine and loaded once per process, on first use (script.load
 - runtime.strings: strs between CPython and compiled code, and the `str_py` op;
 - runtime.interrupt: the count of SIGINTs, the SIGINT hook and ``script.poll``;
 - runtime.py_errors: the references of caught exceptions (``script.exc.incref`` / ``decref``);
+- runtime.parallel: the threads of prange loops (``script.par.run``, ``script.par.serve``);
 - runtime.pymodule: ``PyInit__runtime``, the extension module through which Python makes
   compiled-function objects without ctypes.
 
@@ -33,12 +34,12 @@ def compile_runtime() -> tuple[bytes, list]:
     (benchmarks/call_overhead.py)."""
     from script.backend.llvm.builder import NativeModule
     from script.backend.llvm.jit import get_jit
-    from script.backend.runtime import boxing, dispatch, entry, interrupt, py_errors, pymodule, strings
+    from script.backend.runtime import boxing, dispatch, entry, interrupt, parallel, py_errors, pymodule, strings
     jit = get_jit()
     m = NativeModule(RUNTIME_LIBRARY, jit.triple, jit.data_layout)
     names = (strings.build_runtime(m) + dispatch.build_runtime(m) + entry.build_runtime(m)
              + boxing.build_runtime(m) + interrupt.build_runtime(m)      # strings first: boxing calls them
-             + py_errors.build_runtime(m))
+             + py_errors.build_runtime(m) + parallel.build_runtime(m))
     names += pymodule.build_runtime(m, names)
     return jit.emit_object(jit.parse(m.text()), 0), names
 

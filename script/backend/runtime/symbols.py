@@ -20,11 +20,12 @@ def symbol_addresses() -> dict[str, int]:
     symbols of this process, by name. A libm name this platform lacks is left to the JIT's
     process-wide lookup."""
     from script.backend.llvm import mathlib
-    from script.backend.runtime import blas, capi, lapack, random_state
+    from script.backend.runtime import blas, capi, lapack, parallel, random_state
     table = dict(capi.symbol_addresses())
     table.update(random_state.addresses())
     table.update(lapack.addresses())
     table["script.blas"] = blas.table_address()
+    table["script.parallel"] = parallel.table_address()
     for name in mathlib.libm_symbols():
         fn = getattr(_libm(), name, None)
         if fn is not None:
@@ -42,7 +43,7 @@ def bound_at_run_time(name: str) -> bool:
     generators' states, BLAS and LAPACK tables) rather than a library's symbol table: what
     the system's loader cannot bind (script.loadpath binds it late)."""
     return name in NUMPY_OBJECTS or name.startswith((NUMPY_PREFIX, "script.lapack.",
-                                                     "script.rng.")) or name == "script.blas"
+                                                     "script.rng.")) or name in ("script.blas", "script.parallel")
 
 
 def late_names() -> list[str]:
@@ -51,7 +52,7 @@ def late_names() -> list[str]:
     from script.backend.runtime import capi, lapack
     from script.ir.ops import LAPACK_ROUTINES, RNG_STATES
     return [*NUMPY_OBJECTS, *capi.NUMPY_FUNCTIONS, *capi.NUMPY_SCALAR_TYPES.values(),
-            "script.blas", *(lapack.PREFIX + r for r in LAPACK_ROUTINES),
+            "script.blas", "script.parallel", *(lapack.PREFIX + r for r in LAPACK_ROUTINES),
             *(rng.symbol(g) for g in RNG_STATES)]
 
 
@@ -65,6 +66,9 @@ def resolve(name: str) -> int | None:
     if name == "script.blas":                      # llvm.blas's TABLE_SYMBOL
         from script.backend.runtime import blas
         return blas.table_address()
+    if name == "script.parallel":                  # llvm.parallel's TABLE_SYMBOL
+        from script.backend.runtime import parallel
+        return parallel.table_address()
     if name.startswith("script.lapack."):          # runtime.lapack's PREFIX
         from script.backend.runtime import lapack
         return lapack.addresses().get(name)
