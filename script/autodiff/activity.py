@@ -1,0 +1,193 @@
+"""Activity analysis: which float values of a function carry a derivative.
+
+A float scalar value is *varied* when it depends on a float parameter or on the contents of
+a float array (every float array may, through its shadow), and *useful* when the result
+depends on it: the returned value, a value stored into a float array, an argument of a call
+whose result is useful, and what those are computed from. Only values both varied and
+useful (*active*) get an adjoint variable, and only their rules run in the reverse sweep, so
+a loop counter converted to float, a constant, or a value only compared costs nothing.
+
+Also here: the checks that refuse what cannot be differentiated, at the line: a float that
+flows into a container or a native routine (`SINKS`), an op without a rule, and a call that
+stays a call (a recursive function) which writes an array, or reads one the caller writes
+after it (its adjoint runs it again in the reverse sweep and must see the same memory).
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.ir.core import Block, BlockParam, Instr, Value
+
+# Ops through which a float's derivative would be lost without notice.
+SINKS = frozenset(("tuple", "list_set", "complex", "atomic", "lapack", "str_py", "hash"))
+# Ops (besides those of rules.RULES) the reverse sweep handles itself.
+BUILTIN = frozenset(("load", "call"))
+
+
+def is_float(t: T.Type) -> bool:
+    return isinstance(t, T.FloatType)
+
+
+def is_float_array(t: T.Type) -> bool:
+    return isinstance(t, T.ArrayType) and isinstance(t.dtype, T.FloatType)
+
+
+class Activity:
+    def __init__(self, func, blocks: list[Block], instrs: dict, params: dict, ret_value: Value,
+                 shadow: dict, nparams: int):
+        self.func = func
+        self.blocks = blocks
+        self.instrs = instrs
+        self.params = params
+        self.edges_in = self._edges_in()
+        self.varied = self._varied(nparams)
+        self.useful = self._useful(ret_value)
+
+    def is_active(self, v: Value) -> bool:
+        return is_float(v.type) and id(v) in self.varied and id(v) in self.useful
+
+    def _edges_in(self) -> dict:
+        """For each block parameter (of the primal), the arguments its incoming edges pass."""
+        out: dict[int, list[Value]] = {}
+        for b in self.blocks:
+            term = b.terminator
+            if term is None:
+                continue
+            for k, s in enumerate(term.succs):
+                if s not in self.params:
+                    continue
+                args = term.succ_args(k)
+                for j, p in enumerate(self.params[s]):
+                    out.setdefault(id(p), []).append(args[j])
+        return out
+
+    def _all_instrs(self):
+        for b in self.blocks:
+            yield from self.instrs[b]
+
+    def _varied(self, nparams: int) -> set:
+        varied = {id(p) for p in self.func.params[:nparams] if is_float(p.type)}
+        changed = True
+        while changed:
+            changed = False
+            for b in self.blocks:
+                for p in self.params[b]:
+                    if id(p) not in varied and is_float(p.type) and \
+                            any(id(a) in varied for a in self.edges_in.get(id(p), ())):
+                        varied.add(id(p))
+                        changed = True
+                for i in self.instrs[b]:
+                    if id(i) in varied or not is_float(i.type):
+                        continue
+                    if i.opname == "load":
+                        hit = is_float_array(i.operands[0].type)
+                    elif i.opname == "call":
+                        hit = any(id(a) in varied or is_float_array(a.type) for a in i.operands)
+                    else:
+                        hit = any(id(a) in varied for a in i.operands)
+                    if hit:
+                        varied.add(id(i))
+                        changed = True
+        return varied
+
+    def _useful(self, ret_value: Value) -> set:
+        useful = {id(ret_value)}
+        changed = True
+        while changed:
+            changed = False
+            for b in reversed(self.blocks):
+                for i in reversed(self.instrs[b]):
+                    if i.opname == "store":
+                        srcs = [i.operands[1]] if is_float_array(i.operands[0].type) else []
+                    elif id(i) in useful and i.opname != "load":
+                        srcs = i.operands
+                    else:
+                        continue
+                    for a in srcs:
+                        if is_float(a.type) and id(a) not in useful:
+                            useful.add(id(a))
+                            changed = True
+                for p in self.params[b]:
+                    if id(p) in useful:
+                        for a in self.edges_in.get(id(p), ()):
+                            if is_float(a.type) and id(a) not in useful:
+                                useful.add(id(a))
+                                changed = True
+        return useful
+
+    def check_supported(self, refuse) -> None:
+        """Refuse, at its line, each op the reverse sweep cannot undo."""
+        from script.autodiff.rules import MATH_DERIVATIVES, RULES
+        for i in self._all_instrs():
+            op = i.opname
+            if op in SINKS and any(
+                    is_float(a.type) and id(a) in self.varied for a in i.operands):
+                refuse(i, f"script.grad: cannot differentiate through `{op}`: a float that "
+                          "depends on the inputs goes into a container or a native routine")
+            if not self.is_active(i):
+                continue
+            if op == "math" and i.attr not in MATH_DERIVATIVES:
+                refuse(i, f"script.grad: cannot differentiate math.{i.attr}")
+            if op not in RULES and op not in BUILTIN:
+                refuse(i, f"script.grad: cannot differentiate `{op}`")
+
+    def check_call_safe(self, call: Instr, refuse) -> None:
+        """A call kept as a call is differentiated by running the callee again in the reverse
+        sweep: refuse one that writes an array argument, or whose array arguments may be
+        written after it returns."""
+        from script.ir.analysis import written_array_params
+        callee = call.attr
+        name = callee.name.split(".")[0]
+        if any(is_float_array(call.operands[k].type) for k in written_array_params(callee)):
+            refuse(call, f"script.grad: cannot differentiate this call of {name}: it is "
+                         "recursive and writes to an array argument")
+        roots = set()
+        for a in call.operands:
+            if is_float_array(a.type):
+                roots |= _roots(a, self.edges_in, set())
+        for w in self._writes_after(call):
+            if _roots(w.operands[0], self.edges_in, set()) & roots or \
+                    w.opname == "call":
+                refuse(call, f"script.grad: cannot differentiate this call of {name}: an array "
+                             "it reads is written after it returns (the reverse sweep runs "
+                             "the call again)")
+
+    def _writes_after(self, call: Instr):
+        """Stores into float arrays (and calls writing arrays) that may run after `call`."""
+        from script.ir.analysis import written_array_params
+        block = call.block
+        after = list(self.instrs[block][self.instrs[block].index(call) + 1:])
+        seen, work = set(), list(block.succs)
+        while work:
+            b = work.pop()
+            if id(b) in seen or b not in self.instrs:
+                continue
+            seen.add(id(b))
+            after.extend(self.instrs[b])
+            work.extend(b.succs)
+        for i in after:
+            if i.opname == "store" and is_float_array(i.operands[0].type):
+                yield i
+            elif i.opname == "call" and any(is_float_array(i.operands[k].type)
+                                            for k in written_array_params(i.attr)):
+                yield i
+
+
+def _roots(v: Value, edges_in: dict, seen: set) -> set:
+    """What array `v` may be a view of: allocations (by id) and "param" for any parameter
+    (two parameters may be one array)."""
+    if id(v) in seen:
+        return set()
+    seen.add(id(v))
+    if isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape"):
+        return _roots(v.operands[0], edges_in, seen)
+    if isinstance(v, Instr) and v.opname == "select":
+        return _roots(v.operands[1], edges_in, seen) | _roots(v.operands[2], edges_in, seen)
+    if isinstance(v, BlockParam):
+        if v.block is v.block.func.entry:
+            return {"param"}
+        out = set()
+        for a in edges_in.get(id(v), ()):
+            out |= _roots(a, edges_in, seen)
+        return out
+    return {id(v)}
