@@ -82,14 +82,14 @@ def adjoint_signature(func: Function) -> tuple[list, T.Type]:
 
 
 def build_adjoint(primal: Function, cache: dict) -> Function:
-    from script.ir.clone import clone_functions
+    from script.ir.clone import copy_blocks
     if not is_float(primal.ret_type):
         raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
                            f"result is {primal.ret_type}, not a float", primal.loc)
-    func = clone_functions([primal])[0]
     params, ret = adjoint_signature(primal)
-    func.name = adjoint_name(primal)
-    func.ret_type = ret
+    func = Function(adjoint_name(primal), [], ret, primal.loc)
+    func.blocks = []
+    copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
     cache[id(primal)] = func
     _Builder(func, primal, cache).build()
     return func
@@ -251,7 +251,7 @@ class _Builder:
         return z
 
     def emit(self, op: str, operands: list, type: T.Type | None = None, attr=None) -> Instr:
-        t = type if type is not None else operands[0].type
+        t = type if type is not None else operands[1 if op == "select" else 0].type
         return self.cur.insert_before_terminator(Instr(op, operands, t, attr))
 
     def active(self, v: Value) -> bool:
@@ -485,6 +485,7 @@ class _Builder:
                             x = self._var_param(pred, v)
                     term.add_succ_arg(k, x)
         _prune_params([b for b in self.state])
+        _drop_zero_adds([b for b in self.state])
 
     def _pops(self) -> None:
         for lst, block in self.tapes.values():
@@ -528,6 +529,24 @@ def _prune_params(blocks: list[Block]) -> None:
                 replace_all_uses_with(p, only)
                 b.remove_param(idx)
                 changed = True
+
+
+def _drop_zero_adds(blocks: list[Block]) -> None:
+    """``add %x, 0.0`` -> ``%x`` in the reverse sweep, where a variable parameter that was
+    pruned to zero left its sums (an adjoint's sign of zero means nothing)."""
+    for b in blocks:
+        for i in list(b.instrs):
+            if i.opname != "add" or not isinstance(i.type, T.FloatType):
+                continue
+            x, y = i.operands
+            keep = x if _is_zero(y) else y if _is_zero(x) else None
+            if keep is not None:
+                replace_all_uses_with(i, keep)
+                i.erase()
+
+
+def _is_zero(v: Value) -> bool:
+    return isinstance(v, Const) and isinstance(v.value, float) and v.value == 0.0
 
 
 def _acyclic_blocks(blocks: list[Block]) -> set:
