@@ -34,14 +34,53 @@ def is_float_array(t: T.Type) -> bool:
 
 class Activity:
     def __init__(self, func, blocks: list[Block], instrs: dict, params: dict, ret_value: Value,
-                 shadow: dict, nparams: int):
+                 nparams: int, wrt: set | None, distinct_params: bool):
+        """`wrt`: the parameter indices differentiated (None: all); `distinct_params`: array
+        parameters are known not to share memory (the entry point checks)."""
         self.func = func
         self.blocks = blocks
         self.instrs = instrs
         self.params = params
+        self.distinct = distinct_params
+        self._roots_memo: dict[int, set] = {}
         self.edges_in = self._edges_in()
-        self.varied = self._varied(nparams)
+        self.written_roots = self._written_roots()
+        self.varied = self._varied(nparams, wrt)
         self.useful = self._useful(ret_value)
+
+    def roots(self, v: Value) -> set:
+        """What array `v` may be a view of: allocations (by id) and parameters (by index, or
+        all as one when they may share memory)."""
+        got = self._roots_memo.get(id(v))
+        if got is not None:
+            return got
+        out = _roots(v, self.edges_in, set())
+        if not self.distinct:
+            out = {"param" if isinstance(r, tuple) else r for r in out}
+        self._roots_memo[id(v)] = out
+        return out
+
+    def is_read_only(self, v: Value) -> bool:
+        """Whether no array `v` may be a view of is written in this function: a load from it
+        may be repeated in the reverse sweep instead of taped."""
+        return not (self.roots(v) & self.written_roots)
+
+    def _written_roots(self) -> set:
+        from script.ir.analysis import written_array_params
+        out = set()
+        for i in self._all_instrs():
+            if i.opname in ("store", "atomic"):
+                out |= self.roots(i.operands[0])
+            elif i.opname == "call":
+                for k in written_array_params(i.attr):
+                    out |= self.roots(i.operands[k])
+            elif i.opname == "list_set" and not isinstance(i.operands[1].type, (T.IntType, T.FloatType,
+                                                                              T.BoolType)):
+                out.add("any")
+        if "any" in out:
+            out |= {r for i in self._all_instrs() for a in i.operands
+                    if isinstance(a.type, T.ArrayType) for r in self.roots(a)}
+        return out
 
     def is_active(self, v: Value) -> bool:
         return is_float(v.type) and id(v) in self.varied and id(v) in self.useful
@@ -65,11 +104,26 @@ class Activity:
         for b in self.blocks:
             yield from self.instrs[b]
 
-    def _varied(self, nparams: int) -> set:
-        varied = {id(p) for p in self.func.params[:nparams] if is_float(p.type)}
+    def _varied(self, nparams: int, wrt: set | None) -> set:
+        """Float values that depend on the differentiated inputs, and (as roots, in
+        `self.varied_roots`) the arrays that may hold such values."""
+        ps = self.func.params[:nparams]
+        wanted = [p for k, p in enumerate(ps) if wrt is None or k in wrt]
+        varied = {id(p) for p in wanted if is_float(p.type)}
+        vroots = set()
+        for p in wanted:
+            if is_float_array(p.type):
+                vroots |= self.roots(p)
+        self.varied_roots = vroots
         changed = True
         while changed:
             changed = False
+            for i in self._all_instrs():
+                if i.opname == "store" and id(i.operands[1]) in varied:
+                    new = self.roots(i.operands[0]) - vroots
+                    if new:
+                        vroots |= new
+                        changed = True
             for b in self.blocks:
                 for p in self.params[b]:
                     if id(p) not in varied and is_float(p.type) and \
@@ -80,9 +134,10 @@ class Activity:
                     if id(i) in varied or not is_float(i.type):
                         continue
                     if i.opname == "load":
-                        hit = is_float_array(i.operands[0].type)
+                        hit = bool(self.roots(i.operands[0]) & vroots)
                     elif i.opname == "call":
-                        hit = any(id(a) in varied or is_float_array(a.type) for a in i.operands)
+                        hit = any(id(a) in varied or is_float_array(a.type) and self.roots(a) & vroots
+                                  for a in i.operands)
                     else:
                         hit = any(id(a) in varied for a in i.operands)
                     if hit:
@@ -144,10 +199,9 @@ class Activity:
         roots = set()
         for a in call.operands:
             if is_float_array(a.type):
-                roots |= _roots(a, self.edges_in, set())
+                roots |= self.roots(a)
         for w in self._writes_after(call):
-            if _roots(w.operands[0], self.edges_in, set()) & roots or \
-                    w.opname == "call":
+            if w.opname == "call" or self.roots(w.operands[0]) & roots:
                 refuse(call, f"script.grad: cannot differentiate this call of {name}: an array "
                              "it reads is written after it returns (the reverse sweep runs "
                              "the call again)")
@@ -174,8 +228,7 @@ class Activity:
 
 
 def _roots(v: Value, edges_in: dict, seen: set) -> set:
-    """What array `v` may be a view of: allocations (by id) and "param" for any parameter
-    (two parameters may be one array)."""
+    """Allocations (by id) and parameters (("param", index)) array `v` may be a view of."""
     if id(v) in seen:
         return set()
     seen.add(id(v))
@@ -185,7 +238,7 @@ def _roots(v: Value, edges_in: dict, seen: set) -> set:
         return _roots(v.operands[1], edges_in, seen) | _roots(v.operands[2], edges_in, seen)
     if isinstance(v, BlockParam):
         if v.block is v.block.func.entry:
-            return {"param"}
+            return {("param", v.index)}
         out = set()
         for a in edges_in.get(id(v), ()):
             out |= _roots(a, edges_in, seen)

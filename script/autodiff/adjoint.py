@@ -64,12 +64,12 @@ def adjoint_name(func: Function) -> str:
     return f"{func.name}.adj"
 
 
-def adjoint_of(func: Function, cache: dict) -> Function:
+def adjoint_of(func: Function, cache: dict, wrt: set | None = None) -> Function:
     """`func`'s adjoint, built once per `cache` (recursion: the function object is in the
     cache before its body is built)."""
     adj = cache.get(id(func))
     if adj is None:
-        adj = build_adjoint(func, cache)
+        adj = build_adjoint(func, cache, wrt)
     return adj
 
 
@@ -81,7 +81,10 @@ def adjoint_signature(func: Function) -> tuple[list, T.Type]:
     return [*func.param_types, *shadows, func.ret_type], T.TupleType([func.ret_type, *scalars])
 
 
-def build_adjoint(primal: Function, cache: dict) -> Function:
+def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Function:
+    """The adjoint of `primal`. `wrt`: the indices of the parameters whose derivatives are
+    wanted, when the caller also guarantees that its array parameters do not share memory
+    (the entry point); None for all (a callee's adjoint)."""
     from script.ir.clone import copy_blocks
     if not is_float(primal.ret_type):
         raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
@@ -91,7 +94,7 @@ def build_adjoint(primal: Function, cache: dict) -> Function:
     func.blocks = []
     copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
     cache[id(primal)] = func
-    _Builder(func, primal, cache).build()
+    _Builder(func, primal, cache, wrt).build()
     return func
 
 
@@ -107,8 +110,9 @@ class _RevState:
 
 
 class _Builder:
-    def __init__(self, func: Function, primal: Function, cache: dict):
+    def __init__(self, func: Function, primal: Function, cache: dict, wrt: set | None):
         self.func = func
+        self.wrt = wrt
         self.primal_func = primal
         self.cache = cache
         self.shadow: dict[int, Value] = {}
@@ -146,7 +150,7 @@ class _Builder:
         self._edge_indices(blocks)
         self._shadows(blocks)
         self.act = Activity(f, blocks, self.orig_instrs, self.orig_params, self.ret_value,
-                            self.shadow, nparams)
+                            nparams, self.wrt, self.wrt is not None)
         self.act.check_supported(self.refuse)
         self._reverse(blocks)
 
@@ -297,7 +301,8 @@ class _Builder:
         x = self.peeks.get(key)
         if x is not None:
             return x
-        if isinstance(v, Instr) and v.opname in RECOMPUTE and depth < RECOMPUTE_DEPTH:
+        if isinstance(v, Instr) and depth < RECOMPUTE_DEPTH and (
+                v.opname in RECOMPUTE or v.opname == "load" and self.act.is_read_only(v.operands[0])):
             ops = [self.primal(o, depth + 1) for o in v.operands]
             x = self.emit(v.opname, ops, v.type, v.attr)
         else:
@@ -431,7 +436,7 @@ class _Builder:
 
     def _reverse_store(self, i: Instr) -> None:
         arr, v = i.operands[0], i.operands[1]
-        if not is_float_array(arr.type):
+        if not is_float_array(arr.type) or not (self.act.roots(arr) & self.act.varied_roots):
             return
         sh = self.primal(self.shadow[id(arr)])
         idx = [self.primal(x) for x in i.operands[2:]]

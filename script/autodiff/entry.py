@@ -29,7 +29,7 @@ def build_entry(primal: Function, argnums: tuple, with_value: bool, names: list,
                                f"'{names[k]}' of type {t}: only floats and float arrays",
                                primal.loc)
     cache: dict = {}
-    adj = adjoint_of(primal, cache)
+    adj = adjoint_of(primal, cache, {k % len(ptypes) for k in argnums})
     top = Function(f"{primal.name.split('.')[0]}$grad.{primal.name.split('.', 1)[-1]}",
                    ptypes, T.NONE, primal.loc, names)
     b = top.entry
