@@ -98,6 +98,21 @@ def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Func
     return func
 
 
+class _Counter:
+    """A loop counter stepped back in the reverse sweep: `var` (a variable of the reverse
+    sweep, like an adjoint) holds the counter's value for the iteration being undone. It is
+    set where the reverse sweep enters a run of the loop (from a loop exit: the value the
+    counter had there, taped once per run), and stepped back by `steps[edge]` where the
+    reverse of the header leaves along that back edge. With one entry and one back edge the
+    header's edge index is not taped either: the first iteration is the one whose counter
+    equals the entry value."""
+
+    __slots__ = ("loop", "param", "steps", "inits", "var")
+
+    def __init__(self, loop, param, steps, inits, var):
+        self.loop, self.param, self.steps, self.inits, self.var = loop, param, steps, inits, var
+
+
 class _RevState:
     """A reverse block's adjoint variables: `defs` the current value of each (by id of the
     primal value), `params` the block parameters made for variables read before written."""
@@ -124,6 +139,8 @@ class _Builder:
         self.rev: dict[Block, Block] = {}
         self.zeros: dict[T.Type, Const] = {}
         self.cur: Block | None = None
+        self.cur_fwd: Block | None = None        # the block whose reverse is being built
+        self.counters: dict[int, _Counter] = {}
 
     # ---- the forward sweep -------------------------------------------------------------
 
@@ -148,6 +165,7 @@ class _Builder:
         self.once = _acyclic_blocks(blocks)
         self.live = _reaching(blocks, self.exit)
         self._edge_indices(blocks)
+        self._find_counters()
         self._shadows(blocks)
         self.act = Activity(f, blocks, self.orig_instrs, self.orig_params, self.ret_value,
                             nparams, self.wrt, self.wrt is not None)
@@ -190,6 +208,33 @@ class _Builder:
             self.edge_param[b] = b.add_param(T.I64, None, "edge")
             for n, (p, k) in enumerate(edges):
                 p.terminator.add_succ_arg(k, Const(n, T.I64))
+
+    def _find_counters(self) -> None:
+        """Loop counters the reverse sweep steps back instead of taping (`_Counter`): an int
+        parameter of a loop header that every back edge passes as ``add %p, C`` (C a nonzero
+        constant), not used outside the loop, in a loop whose header dominates every exit."""
+        from script.ir.dom import find_loops
+        for loop in find_loops(self.func, self.dom):
+            h = loop.header
+            exits = [(b, s) for b in loop.blocks for s in b.succs if s not in loop.blocks]
+            if any(s in self.live and not self.dom.dominates(h, s) for _, s in exits):
+                continue
+            for j, p in enumerate(self.orig_params[h]):
+                if not isinstance(p.type, T.IntType):
+                    continue
+                steps, inits = {}, []
+                for n, (pred, k) in enumerate(self.edges[h]):
+                    a = pred.terminator.succ_args(k)[j]
+                    if pred not in loop.blocks:
+                        inits.append((n, a))
+                    elif isinstance(a, Instr) and a.opname == "add" and a.operands[0] is p and \
+                            isinstance(a.operands[1], Const) and a.operands[1].value != 0:
+                        steps[n] = a.operands[1]
+                    else:
+                        break
+                else:
+                    if inits and steps and all(u.block in loop.blocks for u in p.uses):
+                        self.counters[id(p)] = _Counter(loop, p, steps, inits, Value(p.type))
 
     def _shadows(self, blocks: list[Block]) -> None:
         """A shadow beside each float array value of the forward sweep (module docstring)."""
@@ -293,28 +338,54 @@ class _Builder:
         b = v.block if isinstance(v, (Instr, BlockParam)) else None
         return b is not None and b in self.once and self.dom.dominates(b, self.exit)
 
-    def primal(self, v: Value, depth: int = 0) -> Value:
+    def primal(self, v: Value) -> Value:
         """The value `v` had in the forward sweep at the point being undone."""
         if self.available(v):
             return v
+        pv = self._counter(v)
+        if pv is not None:
+            return self.read(pv)
         key = (id(self.cur), id(v))
         x = self.peeks.get(key)
         if x is not None:
             return x
-        if isinstance(v, Instr) and depth < RECOMPUTE_DEPTH and (
-                v.opname in RECOMPUTE or v.opname == "load" and self.act.is_read_only(v.operands[0])):
-            ops = [self.primal(o, depth + 1) for o in v.operands]
-            x = self.emit(v.opname, ops, v.type, v.attr)
+        if self._recomputable(v) and all(self._obtainable(o, 1) for o in v.operands):
+            x = self.emit(v.opname, [self.primal(o) for o in v.operands], v.type, v.attr)
         else:
-            lst = self._tape(v)
-            n = self.emit("list_len", [lst], T.I64)
-            x = self.emit("list_get", [lst, self.emit("sub", [n, Const(1, T.I64)])], v.type)
+            x = self._peek(self._tape(v))
         self.peeks[key] = x
         return x
 
-    def _tape(self, v: Value) -> Value:
-        """The list holding each instance of `v` the forward sweep made, made on first use."""
-        got = self.tapes.get(id(v))
+    def _peek(self, lst: Value) -> Value:
+        n = self.emit("list_len", [lst], T.I64)
+        return self.emit("list_get", [lst, self.emit("sub", [n, Const(1, T.I64)])], lst.type.elem)
+
+    def _recomputable(self, v: Value) -> bool:
+        return isinstance(v, Instr) and (v.opname in RECOMPUTE or v.opname == "load" and
+                                         self.act.is_read_only(v.operands[0]))
+
+    def _obtainable(self, v: Value, depth: int) -> bool:
+        """Whether `primal(v)` needs no new tape: a value is recomputed only from what is at
+        hand, else the value itself is taped (one list rather than one per leaf)."""
+        if self.available(v) or (id(v), None) in self.tapes or self._counter(v) is not None:
+            return True
+        if isinstance(v.type, (T.IntType, T.BoolType)):
+            return True         # an index: taped if it must be, and shared by the loads using it
+        return depth < RECOMPUTE_DEPTH and self._recomputable(v) and \
+            all(self._obtainable(o, depth + 1) for o in v.operands)
+
+    def _counter(self, v: Value) -> Value | None:
+        """The variable holding loop counter `v` in the reverse sweep (`_find_counters`), when
+        the block being undone is in its loop; else None."""
+        c = self.counters.get(id(v))
+        if c is None or self.cur_fwd not in c.loop.blocks:
+            return None
+        return c.var
+
+    def _tape(self, v: Value, at: Block | None = None) -> Value:
+        """The list holding each instance of `v` the forward sweep made (pushed where it is
+        defined, or at the start of block `at`), made on first use."""
+        got = self.tapes.get((id(v), None if at is None else id(at)))
         if got is not None:
             return got[0]
         if not T.is_list_element(v.type):
@@ -324,10 +395,10 @@ class _Builder:
         ok = entry.insert(1, Instr("list_resize", [lst, Const(0, T.I64)], T.BOOL))
         bad = entry.insert(2, Instr("not", [ok], T.BOOL))
         entry.insert(3, Instr("check", [bad], T.NONE, ExcInfo("MemoryError", None)))
-        block = v.block
-        at = 0 if isinstance(v, BlockParam) else block.instrs.index(v) + 1
-        if block is entry:
-            at = max(at, 4)
+        block = v.block if at is None else at
+        where = 0 if isinstance(v, BlockParam) or at is not None else block.instrs.index(v) + 1
+        key = (id(v), None if at is None else id(at))
+        at = max(where, 4) if block is entry else where
         n = Instr("list_len", [lst], T.I64)
         m = Instr("add", [n, Const(1, T.I64)], T.I64)
         ok = Instr("list_resize", [lst, m], T.BOOL)
@@ -336,7 +407,7 @@ class _Builder:
         put = Instr("list_set", [lst, v, n], T.NONE)
         for k, ins in enumerate((n, m, ok, bad, chk, put)):
             block.insert(at + k, ins)
-        self.tapes[id(v)] = (lst, block)
+        self.tapes[key] = (lst, block)
         return lst
 
     # ---- the reverse sweep -------------------------------------------------------------
@@ -366,6 +437,7 @@ class _Builder:
 
     def _reverse_block(self, b: Block) -> None:
         self.cur = self.rev[b]
+        self.cur_fwd = b
         for i in reversed(self.orig_instrs[b]):
             if i.is_terminator:
                 continue
@@ -379,10 +451,14 @@ class _Builder:
                 bars.append((p, self.read(p)))
                 self.write(p, self.zero(p.type))
         edges = [(p, k) for p, k in self.edges[b] if p in self.live]
+        self.entering = {}          # counter -> its value where the reverse enters its loop here
+        for c in self.counters.values():
+            if b not in c.loop.blocks and any(p in c.loop.blocks for p, _ in edges):
+                self.entering[id(c)] = self._peek(self._tape(c.param, b))
         if len(edges) == 1:
             self._transfer(b, edges[0], bars)
             return
-        idx = self.primal(self.edge_param[b])
+        idx = self._edge_index(b)
         all_edges = self.edges[b]
         for n, e in enumerate(edges):
             if n + 1 == len(edges):
@@ -395,13 +471,30 @@ class _Builder:
             self._transfer(b, e, bars)
             self.cur = no
 
+    def _edge_index(self, b: Block) -> Value:
+        """Which edge came into `b` in the iteration being undone."""
+        edges = self.edges[b]
+        for c in self.counters.values():
+            if c.loop.header is b and len(edges) == 2 and len(c.inits) == 1:
+                (n, init), = c.inits
+                first = self.emit("cmp", [self.read(c.var), self.primal(init)], T.BOOL, "eq")
+                return self.emit("select", [first, Const(n, T.I64), Const(1 - n, T.I64)], T.I64)
+        return self.primal(self.edge_param[b])
+
     def _transfer(self, b: Block, edge, bars) -> None:
         """Leave the reverse of `b` along edge (pred, slot): each active parameter's adjoint
-        goes to the argument that edge passed; then on to the reverse of pred."""
+        goes to the argument that edge passed; counters step back or are set; then on to
+        the reverse of pred."""
         pred, k = edge
         args = pred.terminator.succ_args(k)
         for p, bar in bars:
             self.acc(args[self.orig_params[b].index(p)], bar)
+        n = self.edges[b].index(edge)
+        for c in self.counters.values():
+            if c.loop.header is b and n in c.steps:
+                self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
+            elif id(c) in self.entering and pred in c.loop.blocks:
+                self.write(c.var, self.entering[id(c)])
         set_terminator(self.cur, "br", [], [self.rev[pred]], [0])
 
     def _finish(self) -> None:

@@ -16,12 +16,17 @@ from script.ir import types as T
 from script.ir.core import Const, Function, replace_all_uses_with
 
 MAX_INLINE_ROUNDS = 64
+# Passes not run on the primal: loop versioning copies a loop (bounds checks out of one
+# copy), so its exit has two loops as predecessors and its counter must be taped rather
+# than stepped back (adjoint.py `_find_counters`). It runs on the gradient instead.
+KEPT_OUT = ("versioning",)
 
 
 def primal_function(info, arg_types: tuple, opt: int) -> Function:
     """The optimized IR of `info` for `arg_types`, its non-recursive calls inlined. Runs under
     the frontend's lock, as script.compiler does."""
-    from script.compiler import optimize_module, verify_enabled
+    from script.compiler import disabled_passes, verify_enabled
+    from script.ir.passes import run_pipeline
     from script.dispatcher import make_function_infos
     from script.frontend.specialize import closure_of, specialize
     from script.ir.clone import clone_functions
@@ -41,11 +46,13 @@ def primal_function(info, arg_types: tuple, opt: int) -> Function:
     if verify_enabled():
         from script.ir.verifier import verify_module
         verify_module(module, after="frontend")
-    optimize_module(module, max(opt, 1))
+    options = dict(level=max(opt, 1), verify=verify_enabled(),
+                   disabled=tuple(set(disabled_passes()) | set(KEPT_OUT)))
+    for f in funcs:
+        run_pipeline(f, **options)
     entry = funcs[0]
     if _inline_all(entry):
-        from script.ir.passes import run_pipeline
-        run_pipeline(entry, level=max(opt, 1), verify=verify_enabled())
+        run_pipeline(entry, **options)
     return entry
 
 
