@@ -55,6 +55,7 @@ RECOMPUTE = frozenset(("add", "sub", "mul", "neg", "and", "or", "xor", "not", "c
                        "convert", "min", "max", "abs", "dim", "stride", "view", "transpose",
                        "reshape", "shl", "shr"))
 RECOMPUTE_DEPTH = 4
+TAPE_START = 16             # a tape's first capacity; it doubles when full
 
 # Ops producing an array whose shadow is the same op on the source's shadow (operand 0).
 MIRRORED = frozenset(("view", "transpose", "reshape"))
@@ -113,6 +114,16 @@ class _Counter:
         self.loop, self.param, self.steps, self.inits, self.var = loop, param, steps, inits, var
 
 
+class _Tape:
+    """Where a value's instances are kept: `arr` and `n` (variables: the buffer and the count)
+    for numbers, `lst` (a list) for arrays; `block` pushes it."""
+
+    __slots__ = ("block", "arr", "n", "lst")
+
+    def __init__(self, block, arr, n, lst):
+        self.block, self.arr, self.n, self.lst = block, arr, n, lst
+
+
 class _RevState:
     """A reverse block's adjoint variables: `defs` the current value of each (by id of the
     primal value), `params` the block parameters made for variables read before written."""
@@ -133,7 +144,7 @@ class _Builder:
         self.shadow: dict[int, Value] = {}
         self.edges: dict[Block, list[tuple[Block, int]]] = {}
         self.edge_param: dict[Block, BlockParam] = {}
-        self.tapes: dict[int, tuple[Value, Block]] = {}
+        self.tapes: dict[tuple, _Tape] = {}
         self.peeks: dict[tuple[int, int], Value] = {}
         self.state: dict[Block, _RevState] = {}
         self.rev: dict[Block, Block] = {}
@@ -382,23 +393,41 @@ class _Builder:
             return None
         return c.var
 
-    def _tape(self, v: Value, at: Block | None = None) -> Value:
-        """The list holding each instance of `v` the forward sweep made (pushed where it is
-        defined, or at the start of block `at`), made on first use."""
-        got = self.tapes.get((id(v), None if at is None else id(at)))
+    def _tape(self, v: Value, at: Block | None = None) -> "_Tape":
+        """The tape of `v`: each instance the forward sweep made (pushed where it is defined,
+        or at the start of block `at`), made on first use. Numbers go to an array grown by
+        doubling, whose count and buffer are variables of both sweeps (so LLVM keeps them in
+        registers); arrays (shadows made in a loop) to a list."""
+        key = (id(v), None if at is None else id(at))
+        got = self.tapes.get(key)
         if got is not None:
-            return got[0]
+            return got
+        block = v.block if at is None else at
+        where = 0 if isinstance(v, BlockParam) or at is not None else block.instrs.index(v) + 1
+        entry = self.func.entry
+        if isinstance(v.type, (T.IntType, T.FloatType, T.BoolType)):
+            tape = _Tape(block, Value(T.ArrayType(v.type, 1, "C")), Value(T.I64), None)
+            a0 = entry.insert(0, Instr("alloc", [Const(TAPE_START, T.I64)], tape.arr.type))
+            self.state[entry].defs[id(tape.arr)] = a0
+            self.state[entry].defs[id(tape.n)] = Const(0, T.I64)
+            self.fwd_keys |= {id(tape.arr), id(tape.n)}
+            self.tapes[key] = tape
+            arr_in, n_in = self._fwd_read(block, tape.arr), self._fwd_read(block, tape.n)
+            push = Instr("call", [arr_in, n_in, v], tape.arr.type, push_function(v.type, self.cache))
+            n_out = Instr("add", [n_in, Const(1, T.I64)], T.I64)
+            at = where + 1 if block is entry else where
+            block.insert(at, push)
+            block.insert(at + 1, n_out)
+            self.state[block].defs[id(tape.arr)] = push
+            self.state[block].defs[id(tape.n)] = n_out
+            return tape
         if not T.is_list_element(v.type):
             self.refuse(v, f"script.grad: cannot save a value of type {v.type} for the reverse sweep")
-        entry = self.func.entry
         lst = entry.insert(0, Instr("list_new", [], T.ListType(v.type)))
         ok = entry.insert(1, Instr("list_resize", [lst, Const(0, T.I64)], T.BOOL))
         bad = entry.insert(2, Instr("not", [ok], T.BOOL))
         entry.insert(3, Instr("check", [bad], T.NONE, ExcInfo("MemoryError", None)))
-        block = v.block if at is None else at
-        where = 0 if isinstance(v, BlockParam) or at is not None else block.instrs.index(v) + 1
-        key = (id(v), None if at is None else id(at))
-        at = max(where, 4) if block is entry else where
+        at = where + 4 if block is entry else where
         n = Instr("list_len", [lst], T.I64)
         m = Instr("add", [n, Const(1, T.I64)], T.I64)
         ok = Instr("list_resize", [lst, m], T.BOOL)
@@ -407,8 +436,20 @@ class _Builder:
         put = Instr("list_set", [lst, v, n], T.NONE)
         for k, ins in enumerate((n, m, ok, bad, chk, put)):
             block.insert(at + k, ins)
-        self.tapes[key] = (lst, block)
-        return lst
+        tape = self.tapes[key] = _Tape(block, None, None, lst)
+        return tape
+
+    def _fwd_read(self, block: Block, var: Value) -> Value:
+        x = self.state[block].defs.get(id(var))
+        return x if x is not None else self._var_param(block, var)
+
+    def _peek(self, tape: "_Tape") -> Value:
+        if tape.lst is not None:
+            n = self.emit("list_len", [tape.lst], T.I64)
+            return self.emit("list_get", [tape.lst, self.emit("sub", [n, Const(1, T.I64)])],
+                             tape.lst.type.elem)
+        last = self.emit("sub", [self.read(tape.n), Const(1, T.I64)])
+        return self.emit("load", [self.read(tape.arr), last], tape.arr.type.dtype)
 
     # ---- the reverse sweep -------------------------------------------------------------
 
@@ -419,6 +460,10 @@ class _Builder:
 
     def _reverse(self, blocks: list[Block]) -> None:
         self.pending: list[tuple[Block, int]] = []
+        self.forward = set(self.func.blocks)
+        self.fwd_keys: set[int] = set()         # the tapes' variables (the others: adjoints)
+        for b in self.func.blocks:
+            self.state[b] = _RevState()
         live = [b for b in blocks if b in self.live]
         for b in live:
             self.rev[b] = self.new_block("rev")
@@ -432,8 +477,8 @@ class _Builder:
             self.write(self.ret_value, self.seed)
         for b in reversed(live):
             self._reverse_block(b)
-        self._join_variables()
         self._pops()
+        self._join_variables()
 
     def _reverse_block(self, b: Block) -> None:
         self.cur = self.rev[b]
@@ -574,11 +619,10 @@ class _Builder:
                 for k, s in enumerate(term.succs):
                     if s is not block:
                         continue
-                    st = self.state.get(pred)
-                    if st is None:
-                        x = self.zero(v.type)          # the forward exit: all adjoints zero
+                    if pred in self.forward and key not in self.fwd_keys:
+                        x = self.zero(v.type)       # an adjoint in the forward sweep: zero
                     else:
-                        x = st.defs.get(key)
+                        x = self.state[pred].defs.get(key)
                         if x is None:
                             x = self._var_param(pred, v)
                     term.add_succ_arg(k, x)
@@ -586,13 +630,17 @@ class _Builder:
         _drop_zero_adds([b for b in self.state])
 
     def _pops(self) -> None:
-        for lst, block in self.tapes.values():
-            rb = self.rev.get(block)
+        """Each tape is popped where the reverse of the block that pushes it ends."""
+        for tape in self.tapes.values():
+            rb = self.rev.get(tape.block)
             if rb is None:
                 continue
             self.cur = rb
-            n = self.emit("list_len", [lst], T.I64)
-            self.emit("list_resize", [lst, self.emit("sub", [n, Const(1, T.I64)])], T.BOOL)
+            if tape.lst is not None:
+                n = self.emit("list_len", [tape.lst], T.I64)
+                self.emit("list_resize", [tape.lst, self.emit("sub", [n, Const(1, T.I64)])], T.BOOL)
+            else:
+                self.write(tape.n, self.emit("sub", [self.read(tape.n), Const(1, T.I64)]))
 
 
 def _unique(blocks):
@@ -681,6 +729,38 @@ def _reaching(blocks: list[Block], exit_: Block) -> set:
                 out.add(p)
                 work.append(p)
     return out
+
+
+def push_function(t: T.Type, cache: dict) -> Function:
+    """``grad$push.<T>(a, n, v) -> T[::1]``: stores v at a[n] (n <= len(a)), first moving the
+    n elements to a new array of twice the length when a is full; gives the array now
+    holding them. Inlined: the common path is a compare and a store."""
+    key = ("push", t)
+    f = cache.get(key)
+    if f is not None:
+        return f
+    at = T.ArrayType(t, 1, "C")
+    f = cache[key] = Function(f"grad$push.{t}", [at, T.I64, t], at)
+    a, n, v = f.params
+    entry = f.entry
+    grow, copy, body, put = (f.add_block(x) for x in ("grow", "copy", "body", "put"))
+    cap = entry.append(Instr("dim", [a], T.I64, 0))
+    full = entry.append(Instr("cmp", [n, cap], T.BOOL, "ge"))
+    entry.append(Instr("cbr", [full, a], succs=[grow, put], succ_nargs=[0, 1]))
+    bigger = grow.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
+    new = grow.append(Instr("alloc", [bigger], at))
+    grow.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
+    i = copy.add_param(T.I64)
+    more = copy.append(Instr("cmp", [i, n], T.BOOL, "lt"))
+    copy.append(Instr("cbr", [more, new], succs=[body, put], succ_nargs=[0, 1]))
+    x = body.append(Instr("load", [a, i], t))
+    body.append(Instr("store", [new, x, i]))
+    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
+    body.append(Instr("br", [j], succs=[copy], succ_nargs=[1]))
+    b = put.add_param(at)
+    put.append(Instr("store", [b, v, n]))
+    put.append(Instr("ret", [b]))
+    return f
 
 
 _ZERO_NAME = "grad$zeros"
