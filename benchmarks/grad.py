@@ -6,8 +6,10 @@ against torch.autograd and jax.grad on the same functions where those are instal
 
 Functions: an RNN cell over a sequence (written with loops, and with NumPy's `@`/`tanh`),
 a 1-D heat equation's time loop with in-place updates, and a logistic-regression loss
-accumulated in a loop. Figures are medians of `repeats` timed batches; the ratio is the
-gradient's time over the function's. Timing decides nothing here.
+accumulated in a loop. Figures are medians of thread CPU time over `repeats` rounds, each
+timing a batch of calls of the function and then of its gradient; the ratio is the median
+over rounds of the gradient's time over the function's in the same round (neighbours in
+time share the machine's load). Timing decides nothing here.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import math
 import os
 import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import script  # noqa: E402
-from _common import calibrate, time_per_call  # noqa: E402
+from _common import calibrate  # noqa: E402
 
 
 @script
@@ -101,9 +104,26 @@ def cases(quick: bool):
     ]
 
 
+def _cpu_time(fn, number: int) -> float:
+    t0 = time.thread_time()
+    for _ in range(number):
+        fn()
+    return (time.thread_time() - t0) / number
+
+
 def _median_time(fn, repeats: int) -> float:
     n = calibrate(fn, 0.05)
-    return statistics.median(time_per_call(fn, n) for _ in range(repeats))
+    return statistics.median(_cpu_time(fn, n) for _ in range(repeats))
+
+
+def _rounds(f, g, repeats: int):
+    """Median times of f and g and the median of their ratio, over interleaved rounds."""
+    nf, ng = calibrate(f, 0.05), calibrate(g, 0.05)
+    tf, tg = [], []
+    for _ in range(repeats):
+        tf.append(_cpu_time(f, nf))
+        tg.append(_cpu_time(g, ng))
+    return statistics.median(tf), statistics.median(tg), statistics.median(b / a for a, b in zip(tf, tg))
 
 
 def _torch_grad(name, args, argnums):
@@ -149,7 +169,7 @@ TORCH = {"rnn_loops": _torch_rnn, "rnn_numpy": _torch_rnn, "heat": _torch_heat,
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     print(f"{'function':<10} {'f (ms)':>9} {'grad (ms)':>10} {'ratio':>6} {'torch (ms)':>11}")
@@ -157,11 +177,10 @@ def main(argv=None) -> None:
         g = script.grad(f, argnums)
         f(*args)
         g(*args)
-        tf = _median_time(lambda: f(*args), a.repeats)
-        tg = _median_time(lambda: g(*args), a.repeats)
+        tf, tg, ratio = _rounds(lambda: f(*args), lambda: g(*args), a.repeats)
         torch_run = _torch_grad(name, args, argnums)
         tt = _median_time(torch_run, a.repeats) if torch_run is not None else float("nan")
-        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {tg / tf:6.2f} {tt * 1e3:11.3f}")
+        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {ratio:6.2f} {tt * 1e3:11.3f}")
 
 
 if __name__ == "__main__":

@@ -226,7 +226,7 @@ def test_gradient_ir_is_visible():
     g = script.grad(loop_if)
     g(0.5, 3)
     text = g.ir("opt")
-    assert "loop_if$grad" in text and "list_get" in text
+    assert "loop_if$grad" in text and "loop_if.f64_i64.adj" in text
     assert "loop_if" in g.ir("ssa")
 
 

@@ -626,7 +626,7 @@ class _Builder:
                         if x is None:
                             x = self._var_param(pred, v)
                     term.add_succ_arg(k, x)
-        _prune_params([b for b in self.state])
+        _prune_params([p for st in self.state.values() for _, p in st.params.values()])
         _drop_zero_adds([b for b in self.state])
 
     def _pops(self) -> None:
@@ -656,25 +656,44 @@ def _key(v: Value):
     return ("c", v.key()) if isinstance(v, Const) else id(v)
 
 
-def _prune_params(blocks: list[Block]) -> None:
-    """Remove each parameter of `blocks` that every edge passes one value (or itself) to,
-    until none is left: the trivial phis of Braun et al."""
+def _prune_params(params: list[BlockParam]) -> None:
+    """Remove each of `params` that always holds one value, and use that value instead: the
+    redundant phis of Braun et al., cycles of parameters passing each other included (an
+    adjoint carried around a loop that nothing adds to). Optimistic, as SCCP is: a parameter
+    is first assumed to hold nothing, then the values its edges bring, until none changes."""
+    TOP = object()
+    under = {id(p): p for p in params}
+    val: dict[int, object] = {}             # id(param) -> key of its one value, or TOP
+    rep: dict[object, Value] = {}
     changed = True
     while changed:
         changed = False
-        for b in blocks:
-            for idx in range(len(b.params) - 1, -1, -1):
-                p = b.params[idx]
-                vals = {}
-                for _, a in b.incoming(idx):
-                    if a is not p:
-                        vals.setdefault(_key(a), a)
-                if len(vals) != 1:
+        for p in params:
+            if val.get(id(p)) is TOP:
+                continue
+            cur = val.get(id(p))
+            for _, a in p.block.incoming(p.block.params.index(p)):
+                k = val.get(id(a)) if id(a) in under else _key(a)
+                if k is None:
                     continue
-                (only,) = vals.values()
-                replace_all_uses_with(p, only)
-                b.remove_param(idx)
+                if id(a) not in under:
+                    rep.setdefault(k, a)
+                if cur is None:
+                    cur = k
+                elif cur != k:
+                    cur = TOP
+                    break
+            if cur != val.get(id(p)):
+                val[id(p)] = cur
                 changed = True
+    for p in params:
+        k = val.get(id(p))
+        if k is not None and k is not TOP:
+            replace_all_uses_with(p, rep[k])
+    for p in params:
+        k = val.get(id(p))
+        if k is not None and k is not TOP:
+            p.block.remove_param(p.block.params.index(p))
 
 
 def _drop_zero_adds(blocks: list[Block]) -> None:
