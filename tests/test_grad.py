@@ -187,6 +187,7 @@ def test_reductions(x):
     check(reductions, (x,), 0, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.slow          # LLVM takes seconds over the gradient of W @ h and np.tanh
 @given(st.integers(0, 2**32 - 1))
 @SETTINGS
 def test_rnn_matmul(seed):
@@ -228,6 +229,111 @@ def test_gradient_ir_is_visible():
     text = g.ir("opt")
     assert "loop_if$grad" in text and "loop_if.f64_i64.adj" in text
     assert "loop_if" in g.ir("ssa")
+
+
+# ---- loop shapes: break, continue, early return, nested ranges, try, callees writing ----
+
+@script
+def break_continue(x: float, n: int) -> float:
+    s = x
+    for i in range(n):
+        if s > 5.0:
+            break
+        if i % 3 == 1:
+            continue
+        s = s * 1.1 + math.cos(s)
+    return s
+
+
+@script
+def early_return(x: float) -> float:
+    if x > 1.0:
+        return x * x
+    t = 0.0
+    k = 0
+    while k < 10:
+        t += x ** k / (k + 1)
+        k += 2
+    return t
+
+
+@script
+def triangle(x, w: float) -> float:
+    s = 0.0
+    n = x.shape[0]
+    for i in range(n):
+        for j in range(i, n):
+            s += w * x[i] * x[j] + math.sin(x[j] - x[i])
+    for i in range(n - 1, -1, -2):
+        s = s * 0.9 + x[i] * x[i]
+    return s
+
+
+@script
+def with_try(x: float) -> float:
+    s = 0.0
+    for i in range(5):
+        try:
+            s += math.log(x - i)
+        except ValueError:
+            s += x
+    return s
+
+
+@script
+def scale(a, k: float):
+    for i in range(a.shape[0]):
+        a[i] = a[i] * k
+    return 0
+
+
+@script
+def calls_writer(x, k: float) -> float:
+    y = x.copy()
+    scale(y, k)
+    scale(y, k)
+    return np.sum(y * x)
+
+
+@script
+def single(x, a: float) -> float:
+    s = np.float32(0.0)
+    for i in range(x.shape[0]):
+        s += x[i] * x[i] * np.float32(a)
+    return float(s)
+
+
+@pytest.mark.parametrize("x", [0.7, 2.9])
+def test_break_and_continue(x):
+    check(break_continue, (x, 20), 0)
+
+
+@pytest.mark.parametrize("x", [0.5, 1.5])
+def test_early_return(x):
+    check(early_return, (x,), 0)
+
+
+@given(vec(5), st.floats(-1.0, 1.0))
+@SETTINGS
+def test_nested_and_reversed_ranges(x, w):
+    check(triangle, (x, w), (0, 1), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("x", [2.5, 6.5])
+def test_try_except(x):
+    check(with_try, (x,), 0)
+
+
+def test_callee_writing_an_array_is_inlined():
+    check(calls_writer, (np.array([0.3, -0.5, 0.8, 1.1]), 1.3), (0, 1))
+
+
+def test_float32():
+    x = np.array([0.3, -0.5, 0.8, 1.1], dtype=np.float32)
+    dx, da = script.grad(single, (0, 1))(x, 0.5)
+    assert dx.dtype == np.float32
+    np.testing.assert_allclose(dx, x, rtol=1e-6)
+    np.testing.assert_allclose(da, float(np.sum(x.astype(np.float64) ** 2)), rtol=1e-6)
 
 
 # ---- refusals ---------------------------------------------------------------------------
