@@ -33,6 +33,9 @@ def _gradient_function(f, argnums, with_value: bool):
     from script.loadpath import new_instance
     if not is_script_function(f):
         raise TypeError(f"script.grad: {f!r} is not a function compiled with @script")
+    if "_packed" in f.__dict__:
+        raise TypeError(f"script.grad: {f.__name__} takes *args; differentiate a function with "
+                        "named parameters")
     single = isinstance(argnums, int) and not isinstance(argnums, bool)
     nums = (argnums,) if single else tuple(argnums) if isinstance(argnums, (tuple, list)) else None
     if not nums or not all(isinstance(k, int) and not isinstance(k, bool) for k in nums):
@@ -48,7 +51,17 @@ def _gradient_function(f, argnums, with_value: bool):
                         __name__=f"{kind}({f.__name__})", __qualname__=f"{kind}({f.__qualname__})",
                         __doc__=f"The gradient of {f.__qualname__} (script.{kind}).",
                         __module__=f.__module__)
-    target.append(_fallback(obj, f, nums if not single else (argnums,), with_value, not single))
+    nums = nums if not single else (argnums,)
+    target.append(_fallback(obj, f, nums, with_value, not single))
+
+    def compile(*types):
+        """Compile the gradient for these argument types (Python or script types) now."""
+        from script.dispatcher import _signature_key, function_info
+        _specialization(obj, f, function_info(f), _signature_key(f, types), nums, with_value,
+                        not single)
+        return obj
+
+    obj.__dict__["compile"] = compile      # the heap type's own would compile f itself
     return obj
 
 
