@@ -67,15 +67,8 @@ def _drop_gemm(func: Function) -> None:
 
 def is_recursive(func: Function) -> bool:
     """Whether `func` can reach itself through calls."""
-    seen, work = set(), list(func.callees())
-    while work:
-        f = work.pop()
-        if f is func:
-            return True
-        if id(f) not in seen:
-            seen.add(id(f))
-            work.extend(f.callees())
-    return False
+    from script.ir.analysis import calls_reach
+    return any(calls_reach(c, func) for c in func.callees())
 
 
 def _inline_all(func: Function) -> bool:
