@@ -142,6 +142,13 @@ def _torch_grad(name, args, argnums):
     return run
 
 
+def _agree(ours, theirs) -> bool:
+    """Whether script's gradient and torch's agree (a check that both compute the same)."""
+    ours = ours if isinstance(ours, tuple) else (ours,)
+    return all(np.allclose(np.asarray(o), t.detach().numpy(), rtol=1e-9, atol=1e-12)
+               for o, t in zip(ours, theirs))
+
+
 def _torch_rnn(W, U, xs, h0):
     import torch
     h = h0
@@ -172,7 +179,8 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
-    print(f"{'function':<10} {'f (ms)':>9} {'grad (ms)':>10} {'ratio':>6} {'torch (ms)':>11}")
+    print(f"{'function':<10} {'f (ms)':>9} {'grad (ms)':>10} {'ratio':>6} {'torch (ms)':>11}"
+          "  (torch: the same gradient?)")
     for name, f, args, argnums in cases(a.quick):
         g = script.grad(f, argnums)
         f(*args)
@@ -180,7 +188,8 @@ def main(argv=None) -> None:
         tf, tg, ratio = _rounds(lambda: f(*args), lambda: g(*args), a.repeats)
         torch_run = _torch_grad(name, args, argnums)
         tt = _median_time(torch_run, a.repeats) if torch_run is not None else float("nan")
-        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {ratio:6.2f} {tt * 1e3:11.3f}")
+        same = "" if torch_run is None else "  same" if _agree(g(*args), torch_run()) else "  DIFFERS"
+        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {ratio:6.2f} {tt * 1e3:11.3f}{same}")
 
 
 if __name__ == "__main__":

@@ -389,3 +389,18 @@ def test_arrays_sharing_memory_are_refused_at_the_call():
 def test_not_a_compiled_function():
     with pytest.raises(TypeError, match="not a function compiled with @script"):
         script.grad(lambda x: x)
+
+
+def test_against_torch_autograd():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x, w = rng.normal(size=6), 0.3
+    ours = script.grad(inplace, (0, 1))(x.copy(), w)
+    tx = torch.tensor(x, requires_grad=True)
+    tw = torch.tensor(w, dtype=torch.float64, requires_grad=True)
+    xs = [tx[0]]
+    for i in range(1, 6):
+        xs.append(tx[i] + tw * xs[i - 1] * tx[i])
+    theirs = torch.autograd.grad(sum(v ** 2 for v in xs), [tx, tw])
+    np.testing.assert_allclose(ours[0], theirs[0].numpy(), rtol=1e-12)
+    np.testing.assert_allclose(ours[1], theirs[1].item(), rtol=1e-12)
