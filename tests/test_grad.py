@@ -336,6 +336,29 @@ def test_float32():
     np.testing.assert_allclose(da, float(np.sum(x.astype(np.float64) ** 2)), rtol=1e-6)
 
 
+@script
+def big_sum(x) -> float:
+    return np.sum(np.sin(x) * x)
+
+
+@script
+def recursive(x, n):
+    if n == 0:
+        return x
+    return math.sin(recursive(x, n - 1)) + x * 0.5
+
+
+@script
+def uses_recursive(x: float) -> float:
+    return recursive(x, 5) * recursive(x * 2.0, 3)
+
+
+def test_recursive_calls_run_their_adjoint():
+    x = np.linspace(-1.0, 2.0, 300)          # NumPy's pairwise sum recurses from 128 on
+    np.testing.assert_allclose(script.grad(big_sum)(x), np.cos(x) * x + np.sin(x), rtol=1e-12)
+    check(uses_recursive, (0.7,), 0)
+
+
 # ---- refusals ---------------------------------------------------------------------------
 
 @script
