@@ -337,6 +337,27 @@ def test_float32():
 
 
 @script
+def new_array_each_step(x, w: float) -> float:
+    s = 0.0
+    prev = np.zeros(x.shape[0])
+    for t in range(4):
+        prev[0] = prev[0] * 1.5              # writes last step's array after it was read
+        cur = np.zeros(x.shape[0])
+        for i in range(x.shape[0]):
+            cur[i] = w * x[i] + math.sin(prev[i])
+        for i in range(x.shape[0]):
+            s += cur[i] * cur[i] * w
+        prev = cur
+    return s
+
+
+@given(vec(4), st.floats(-1.0, 1.0))
+@SETTINGS
+def test_arrays_made_each_step_and_written_later(x, w):
+    check(new_array_each_step, (x, w), (0, 1), rtol=1e-4, atol=1e-5)
+
+
+@script
 def big_sum(x) -> float:
     return np.sum(np.sin(x) * x)
 

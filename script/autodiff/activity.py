@@ -43,6 +43,7 @@ class Activity:
         self.params = params
         self.distinct = distinct_params
         self._roots_memo: dict[int, set] = {}
+        self._reloadable: dict[int, bool] = {}
         self.edges_in = self._edges_in()
         self.written_roots = self._written_roots()
         self.varied = self._varied(nparams, wrt)
@@ -64,6 +65,40 @@ class Activity:
         """Whether no array `v` may be a view of is written in this function: a load from it
         may be repeated in the reverse sweep instead of taped."""
         return not (self.roots(v) & self.written_roots)
+
+    def is_reloadable(self, load: Instr) -> bool:
+        """Whether `load` reads the same value if repeated anywhere in the reverse sweep: no
+        write to what it read may run after it. A write into an array allocated in a loop is
+        harmless when every path from the load to it makes a new array first and it writes
+        that new one (an RNN's `h = np.tanh(...)` each step: the previous `h`, read by
+        `W @ h`, is never written again)."""
+        got = self._reloadable.get(id(load))
+        if got is None:
+            got = self._reloadable[id(load)] = self._is_reloadable(load)
+        return got
+
+    def _is_reloadable(self, load: Instr) -> bool:
+        from script.ir.analysis import written_array_params
+        arr = load.operands[0]
+        if self.is_read_only(arr):
+            return True
+        roots = self.roots(arr)
+        if "any" in self.written_roots:
+            return False
+        allocs = {id(i): i for i in self._all_instrs() if i.opname == "alloc"}
+        for w in self._all_instrs():
+            if w.opname == "call":
+                if any(self.roots(w.operands[k]) & roots for k in written_array_params(w.attr)):
+                    return False
+                continue
+            if w.opname not in ("store", "atomic"):
+                continue
+            for r in self.roots(w.operands[0]) & roots:
+                alloc = allocs.get(r) if isinstance(r, int) else None
+                fresh = alloc is not None and _is_fresh(w.operands[0], alloc)
+                if _runs_after(load, w, alloc if fresh else None):
+                    return False
+        return True
 
     def _written_roots(self) -> set:
         from script.ir.analysis import written_array_params
@@ -244,3 +279,41 @@ def _roots(v: Value, edges_in: dict, seen: set) -> set:
             out |= _roots(a, edges_in, seen)
         return out
     return {id(v)}
+
+
+def _is_fresh(v: Value, alloc: Instr) -> bool:
+    """Whether array `v` is the array `alloc` made last (or a view of it), not one an
+    earlier run of it made and a block parameter carried."""
+    if v is alloc:
+        return True
+    if isinstance(v, Instr) and v.opname in ("view", "transpose", "reshape"):
+        return _is_fresh(v.operands[0], alloc)
+    if isinstance(v, Instr) and v.opname == "select":
+        return _is_fresh(v.operands[1], alloc) and _is_fresh(v.operands[2], alloc)
+    return False
+
+
+def _runs_after(first: Instr, then: Instr, barrier: Instr | None) -> bool:
+    """Whether `then` may run after `first` on a path that does not run `barrier` between."""
+    b0 = first.block
+    k0 = b0.instrs.index(first)
+    kb = b0.instrs.index(barrier) if barrier is not None and barrier.block is b0 else None
+    if then.block is b0 and then is not first:
+        kt = b0.instrs.index(then)
+        if kt > k0 and not (kb is not None and k0 < kb < kt):
+            return True
+    if kb is not None and kb > k0:
+        return False                    # every path out of the block runs the barrier
+    seen, work = set(), list(b0.succs)
+    while work:
+        b = work.pop()
+        if id(b) in seen:
+            continue
+        seen.add(id(b))
+        stop = barrier.block.instrs.index(barrier) if barrier is not None and barrier.block is b \
+            else len(b.instrs)
+        if then.block is b and b.instrs.index(then) < stop:
+            return True
+        if stop == len(b.instrs):
+            work.extend(b.succs)
+    return False

@@ -373,15 +373,16 @@ class _Builder:
 
     def _recomputable(self, v: Value) -> bool:
         return isinstance(v, Instr) and (v.opname in RECOMPUTE or v.opname == "load" and
-                                         self.act.is_read_only(v.operands[0]))
+                                         self.act.is_reloadable(v))
 
     def _obtainable(self, v: Value, depth: int) -> bool:
         """Whether `primal(v)` needs no new tape: a value is recomputed only from what is at
         hand, else the value itself is taped (one list rather than one per leaf)."""
         if self.available(v) or (id(v), None) in self.tapes or self._counter(v) is not None:
             return True
-        if isinstance(v.type, (T.IntType, T.BoolType)):
-            return True         # an index: taped if it must be, and shared by the loads using it
+        if not isinstance(v.type, T.FloatType):
+            return True         # an index or an array: taped if it must be, and shared by the
+                                # loads using it
         return depth < RECOMPUTE_DEPTH and self._recomputable(v) and \
             all(self._obtainable(o, depth + 1) for o in v.operands)
 
