@@ -5,8 +5,8 @@ against torch.autograd and jax.grad on the same functions where those are instal
     python benchmarks/grad.py [--repeats N] [--quick]
 
 Functions: an RNN cell over a sequence (written with loops, and with NumPy's `@`/`tanh`),
-a 1-D heat equation's time loop with in-place updates, and a logistic-regression loss
-accumulated in a loop. Figures are medians of thread CPU time over `repeats` rounds, each
+a 1-D heat equation's time loop (updating in place from a copy kept in one buffer, and from
+a new copy each step), and a logistic-regression loss accumulated in a loop. Figures are medians of thread CPU time over `repeats` rounds, each
 timing a batch of calls of the function and then of its gradient; the ratio is the median
 over rounds of the gradient's time over the function's in the same round (neighbours in
 time share the machine's load). Timing decides nothing here.
@@ -76,6 +76,20 @@ def heat(u0, k: float, steps: int):
 
 
 @script
+def heat_copy(u0, k: float, steps: int):
+    u = u0.copy()
+    n = u.shape[0]
+    for s in range(steps):
+        v = u.copy()
+        for i in range(1, n - 1):
+            u[i] = v[i] + k * (v[i - 1] - 2.0 * v[i] + v[i + 1])
+    t = 0.0
+    for i in range(n):
+        t += u[i] * u[i]
+    return t
+
+
+@script
 def logreg(w, X, y):
     loss = 0.0
     for i in range(X.shape[0]):
@@ -100,6 +114,7 @@ def cases(quick: bool):
         ("rnn_loops", rnn_loops, (W, U, xs, h0), (0, 1)),
         ("rnn_numpy", rnn_numpy, (W, U, xs, h0), (0, 1)),
         ("heat", heat, (u0, 0.2, steps), (0, 1)),
+        ("heat_copy", heat_copy, (u0, 0.2, steps), (0, 1)),
         ("logreg", logreg, (w, X, y), 0),
     ]
 
@@ -170,7 +185,7 @@ def _torch_logreg(w, X, y):
     return torch.log1p(torch.exp(-y * (X @ w))).mean()
 
 
-TORCH = {"rnn_loops": _torch_rnn, "rnn_numpy": _torch_rnn, "heat": _torch_heat,
+TORCH = {"rnn_loops": _torch_rnn, "rnn_numpy": _torch_rnn, "heat": _torch_heat, "heat_copy": _torch_heat,
          "logreg": _torch_logreg}
 
 
