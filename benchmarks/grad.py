@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import script  # noqa: E402
-from _common import calibrate  # noqa: E402
+from _common import calibrate, time_per_call  # noqa: E402
 
 
 @script
@@ -120,10 +120,7 @@ def cases(quick: bool):
 
 
 def _cpu_time(fn, number: int) -> float:
-    t0 = time.thread_time()
-    for _ in range(number):
-        fn()
-    return (time.thread_time() - t0) / number
+    return time_per_call(fn, number, time.thread_time)
 
 
 def _median_time(fn, repeats: int) -> float:
