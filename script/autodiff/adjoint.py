@@ -12,23 +12,27 @@ The forward sweep is F with
 - an edge index parameter on each block with several incoming edges, so the reverse sweep
   knows which way control came (a control tape);
 - pushes of the values the reverse sweep needs that it cannot use directly or recompute:
-  each onto its own list (`list_new` ... `list_set`), right after it is defined.
+  each onto its own tape right after it is defined (`_tape`: an array grown by doubling for
+  numbers, a list for arrays).
 
 The reverse sweep has one block per block of F that reaches the return, undoing its
 instructions in reverse order with the rules of script.autodiff.rules (memory and calls here),
 then dispatching on the edge index to the reverse of the predecessor. The reverse of the
 entry block returns. A value v defined in block D is *available* in the reverse sweep when D
 runs at most once and dominates the return (it is still in its SSA register); otherwise a
-cheap pure op is recomputed from its operands, and anything else is read from the top of
-v's list (`peek`); the reverse of D pops the list when it leaves. Why peeking is right: the
-reverse of a block C that uses v runs when the forward sweep is undone back to C, and then
-v's list holds exactly the instances made before C, the last of which C used.
+cheap pure op is recomputed from operands at hand, a load is repeated when nothing can
+have written its array since (`Activity.is_reloadable`), a loop counter is stepped back
+(`_Counter`), and anything else is read from the top of v's tape (`peek`); the reverse of D
+pops the tape when it leaves. Why peeking is right: the reverse of a block C that uses v
+runs when the forward sweep is undone back to C, and then v's tape holds exactly the
+instances made before C, the last of which C used.
 
-Adjoints are variables of the reverse sweep, not memory: each reverse block reads and writes
-them in a map, and they are joined into block parameters afterwards (every block that reads
-a variable it did not write gets a parameter, fed from each predecessor; parameters that
-receive one value on every edge are then removed). An adjoint is reset to zero where its
-value's definition is undone, so each loop iteration's instance starts from zero.
+Adjoints are variables of the reverse sweep, not memory (and a tape's buffer and count
+are variables of both sweeps): each block reads and writes them in a map, and they are
+joined into block parameters afterwards (every block that reads a variable it did not write
+gets a parameter, fed from each predecessor; parameters that always hold one value are then
+removed, `_prune_params`). An adjoint is reset to zero where its value's definition is
+undone, so each loop iteration's instance starts from zero.
 
 Arrays: a `load` of a float array adds the adjoint into the shadow at the same indices; a
 `store` moves the shadow's element into the stored value's adjoint and zeroes it. The
@@ -74,12 +78,11 @@ def adjoint_of(func: Function, cache: dict, wrt: set | None = None) -> Function:
     return adj
 
 
-def adjoint_signature(func: Function) -> tuple[list, T.Type]:
-    """The parameter types (params, shadows of float array params, seed) and the result type
-    ``(value, adjoint of each float scalar param)`` of `func`'s adjoint."""
-    shadows = [t for t in func.param_types if is_float_array(t)]
+def adjoint_result_type(func: Function) -> T.Type:
+    """``(value, adjoint of each float scalar param)``: what `func`'s adjoint returns (its
+    parameters: `func`'s, a shadow for each float array parameter, the seed)."""
     scalars = [t for t in func.param_types if is_float(t)]
-    return [*func.param_types, *shadows, func.ret_type], T.TupleType([func.ret_type, *scalars])
+    return T.TupleType([func.ret_type, *scalars])
 
 
 def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Function:
@@ -90,8 +93,7 @@ def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Func
     if not is_float(primal.ret_type):
         raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
                            f"result is {primal.ret_type}, not a float", primal.loc)
-    params, ret = adjoint_signature(primal)
-    func = Function(adjoint_name(primal), [], ret, primal.loc)
+    func = Function(adjoint_name(primal), [], adjoint_result_type(primal), primal.loc)
     func.blocks = []
     copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
     cache[id(primal)] = func
@@ -125,8 +127,9 @@ class _Tape:
 
 
 class _RevState:
-    """A reverse block's adjoint variables: `defs` the current value of each (by id of the
-    primal value), `params` the block parameters made for variables read before written."""
+    """A block's variables (adjoints, tape buffers and counts, counters): `defs` the current
+    value of each (by id of its key value), `params` the block parameters made for variables
+    read before written."""
 
     __slots__ = ("defs", "params")
 
@@ -157,10 +160,11 @@ class _Builder:
 
     def build(self) -> None:
         f = self.func
-        for b in list(f.blocks):
-            if b not in set(reachable_blocks(f)):
-                f.remove_block(b)
         blocks = reachable_blocks(f)
+        kept = set(blocks)
+        for b in list(f.blocks):
+            if b not in kept:
+                f.remove_block(b)
         f.blocks = blocks
         self.exit = self._single_exit(blocks)
         blocks = list(f.blocks)
