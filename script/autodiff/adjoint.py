@@ -45,8 +45,8 @@ from __future__ import annotations
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.ir.core import (Block, BlockParam, Const, Function, Instr, Value, reachable_blocks,
-                            replace_all_uses_with, set_terminator)
+from script.ir.core import (OUT_OF_LINE, Block, BlockParam, Const, Function, Instr, Value,
+                            reachable_blocks, replace_all_uses_with, set_terminator)
 from script.ir.dom import DomTree
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
@@ -757,8 +757,8 @@ def _reaching(blocks: list[Block], exit_: Block) -> set:
 
 def push_function(t: T.Type, cache: dict) -> Function:
     """``grad$push.<T>(a, n, v) -> T[::1]``: stores v at a[n] (n <= len(a)), first moving the
-    n elements to a new array of twice the length when a is full; gives the array now
-    holding them. Inlined: the common path is a compare and a store."""
+    n elements to an array twice as long when a is full (`grow_function`); gives the array
+    now holding them. Inlined: the common path is a compare and a store."""
     key = ("push", t)
     f = cache.get(key)
     if f is not None:
@@ -767,23 +767,42 @@ def push_function(t: T.Type, cache: dict) -> Function:
     f = cache[key] = Function(f"grad$push.{t}", [at, T.I64, t], at)
     a, n, v = f.params
     entry = f.entry
-    grow, copy, body, put = (f.add_block(x) for x in ("grow", "copy", "body", "put"))
-    cap = entry.append(Instr("dim", [a], T.I64, 0))
-    full = entry.append(Instr("cmp", [n, cap], T.BOOL, "ge"))
+    grow, put = f.add_block("grow"), f.add_block("put")
+    full = entry.append(Instr("cmp", [n, entry.append(Instr("dim", [a], T.I64, 0))], T.BOOL, "ge"))
     entry.append(Instr("cbr", [full, a], succs=[grow, put], succ_nargs=[0, 1]))
-    bigger = grow.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
-    new = grow.append(Instr("alloc", [bigger], at))
-    grow.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
+    new = grow.append(Instr("call", [a, n], at, grow_function(t, cache)))
+    grow.append(Instr("br", [new], succs=[put], succ_nargs=[1]))
+    b = put.add_param(at)
+    put.append(Instr("store", [b, v, n]))
+    put.append(Instr("ret", [b]))
+    return f
+
+
+def grow_function(t: T.Type, cache: dict) -> Function:
+    """``grad$grow$outline.<T>(a, n) -> T[::1]``: a's n first elements in a new array twice
+    as long. Never inlined (ir.core OUT_OF_LINE): it seldom runs, and a copy at every push
+    made the gradient's code several times longer."""
+    key = ("grow", t)
+    f = cache.get(key)
+    if f is not None:
+        return f
+    at = T.ArrayType(t, 1, "C")
+    f = cache[key] = Function(f"grad$grow{OUT_OF_LINE}.{t}", [at, T.I64], at)
+    a, n = f.params
+    entry = f.entry
+    copy, body, done = f.add_block("copy"), f.add_block("body"), f.add_block("done")
+    cap = entry.append(Instr("dim", [a], T.I64, 0))
+    bigger = entry.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
+    new = entry.append(Instr("alloc", [bigger], at))
+    entry.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
     i = copy.add_param(T.I64)
     more = copy.append(Instr("cmp", [i, n], T.BOOL, "lt"))
-    copy.append(Instr("cbr", [more, new], succs=[body, put], succ_nargs=[0, 1]))
+    copy.append(Instr("cbr", [more], succs=[body, done], succ_nargs=[0, 0]))
     x = body.append(Instr("load", [a, i], t))
     body.append(Instr("store", [new, x, i]))
     j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
     body.append(Instr("br", [j], succs=[copy], succ_nargs=[1]))
-    b = put.add_param(at)
-    put.append(Instr("store", [b, v, n]))
-    put.append(Instr("ret", [b]))
+    done.append(Instr("ret", [new]))
     return f
 
 
