@@ -448,3 +448,32 @@ def test_against_torch_autograd():
     theirs = torch.autograd.grad(sum(v ** 2 for v in xs), [tx, tw])
     np.testing.assert_allclose(ours[0], theirs[0].numpy(), rtol=1e-12)
     np.testing.assert_allclose(ours[1], theirs[1].item(), rtol=1e-12)
+
+
+@script
+def oscillator_loss(c: float, k: float, observed, dt: float) -> float:
+    x, v = 1.0, 0.0
+    total = 0.0
+    for t in range(observed.shape[0]):
+        v += dt * (-k * x - c * v)
+        x += dt * v
+        d = x - observed[t]
+        total += d * d
+    return total
+
+
+def test_fitting_a_simulation_as_docs_grad_md_does():
+    optimize = pytest.importorskip("scipy.optimize")
+    xs, x, v = [], 1.0, 0.0
+    for _ in range(300):
+        v += 0.02 * (-2.0 * x - 0.3 * v)
+        x += 0.02 * v
+        xs.append(x)
+    observed = np.array(xs)
+    loss_and_grad = script.value_and_grad(oscillator_loss, argnums=(0, 1))
+
+    def objective(p):
+        value, (dc, dk) = loss_and_grad(p[0], p[1], observed, 0.02)
+        return value, np.array([dc, dk])
+    fit = optimize.minimize(objective, x0=[1.0, 1.0], jac=True, method="L-BFGS-B")
+    np.testing.assert_allclose(fit.x, [0.3, 2.0], atol=1e-4)
