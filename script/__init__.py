@@ -161,6 +161,19 @@ def load(path, trusted_keys=None, object_code=None):
     return load_(path, trusted_keys, object_code)
 
 
+def grad(f, argnums=0):
+    """The gradient of compiled function `f` (float result) with respect to its arguments
+    `argnums`, as a compiled function: reverse mode on the IR (docs/grad.md)."""
+    from script.autodiff import grad as grad_
+    return grad_(f, argnums)
+
+
+def value_and_grad(f, argnums=0):
+    """As `grad`, returning ``(f(*args), gradient)``."""
+    from script.autodiff import value_and_grad as value_and_grad_
+    return value_and_grad_(f, argnums)
+
+
 class _CallableModule(_types.ModuleType):
     """Lets `@script` be written for `@script.script`."""
 
@@ -170,5 +183,6 @@ class _CallableModule(_types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["script", "kernel", "save", "load", "config", "CompileError", "LoadError", "VerifyError", "i8", "i16", "i32", "i64",
+__all__ = ["script", "kernel", "save", "load", "config", "grad", "value_and_grad", "CompileError", "LoadError",
+           "VerifyError", "i8", "i16", "i32", "i64",
            "u8", "u16", "u32", "u64", "f32", "f64", "c64", "c128"]

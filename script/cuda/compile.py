@@ -11,6 +11,7 @@ import time
 
 from script.errors import CompileError
 from script.ir import types as T
+from script.ir.analysis import calls_reach
 from script.ir.core import Const, Function, Module, replace_all_uses_with
 from script.ir.ops import OPS
 
@@ -88,7 +89,7 @@ def check_kernel(module: Module, entry: Function, info) -> None:
             if i.opname not in KERNEL_OK:
                 raise CompileError(f"'{i.opname}' (an array made in compiled code, or another "
                                    "CPU-only operation) is not supported in a kernel", i.loc or f.loc)
-            if i.opname == "call" and _reaches(i.attr, f):
+            if i.opname == "call" and calls_reach(i.attr, f):
                 raise CompileError("recursion is not supported in kernels", i.loc or f.loc)
 
 
@@ -98,18 +99,6 @@ def _has_complex(t: T.Type) -> bool:
     if isinstance(t, T.TupleType):
         return any(_has_complex(e) for e in t.elems)
     return isinstance(t, T.ComplexType)
-
-
-def _reaches(start: Function, target: Function) -> bool:
-    seen, work = set(), [start]
-    while work:
-        g = work.pop()
-        if g is target:
-            return True
-        if id(g) not in seen:
-            seen.add(id(g))
-            work.extend(g.callees())
-    return False
 
 
 def compile_ptx(module: Module, entry: str, arch: str, opt: int):

@@ -8,6 +8,9 @@ the call, so a write to a read-only array is an error instead of a silent write.
 `const_array_writes(func)`: the instructions that may write a frozen global array
 (`const_array`), which the frontend rejects.
 
+`calls_reach(start, target)`: whether `start` is `target` or calls it, through any chain of
+calls (recursion: the CUDA path and script.grad refuse or keep such calls).
+
 Arrays are not followed into lists: storing one in a list (`list_set`) counts as a write
 of its memory.
 """
@@ -90,3 +93,15 @@ def _stored_origins(v: Value, func: Function) -> set:
                 out |= _stored_origins(op, func)
         return out
     return _origins(v, func, set())
+
+
+def calls_reach(start: Function, target: Function) -> bool:
+    seen, work = set(), [start]
+    while work:
+        g = work.pop()
+        if g is target:
+            return True
+        if id(g) not in seen:
+            seen.add(id(g))
+            work.extend(g.callees())
+    return False

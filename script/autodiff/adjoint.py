@@ -1,0 +1,838 @@
+"""The adjoint of one IR function: reverse mode as a transformation of the typed SSA IR.
+
+`build_adjoint(primal, cache)` gives a new function ``F.adj(params..., shadows..., seed)``
+that runs F (the forward sweep, F's own blocks, augmented) and then the reverse sweep, and
+returns ``(value, adjoint of each float scalar parameter...)``; it adds the adjoints of the
+float array parameters into their shadows (arrays of the same shape, owned by the caller).
+
+The forward sweep is F with
+- a *shadow* beside every float array value: a zeroed array for an `alloc` (and a parameter
+  for a parameter), the same view/transpose/reshape/select of the source's shadow for a view,
+  a shadow block parameter beside an array block parameter;
+- an edge index parameter on each block with several incoming edges, so the reverse sweep
+  knows which way control came (a control tape);
+- pushes of the values the reverse sweep needs that it cannot use directly or recompute:
+  each onto its own tape right after it is defined (`_tape`: an array grown by doubling for
+  numbers, a list for arrays).
+
+The reverse sweep has one block per block of F that reaches the return, undoing its
+instructions in reverse order with the rules of script.autodiff.rules (memory and calls here),
+then dispatching on the edge index to the reverse of the predecessor. The reverse of the
+entry block returns. A value v defined in block D is *available* in the reverse sweep when D
+runs at most once and dominates the return (it is still in its SSA register); otherwise a
+cheap pure op is recomputed from operands at hand, a load is repeated when nothing can
+have written its array since (`Activity.is_reloadable`), a loop counter is stepped back
+(`_Counter`), and anything else is read from the top of v's tape (`peek`); the reverse of D
+pops the tape when it leaves. Why peeking is right: the reverse of a block C that uses v
+runs when the forward sweep is undone back to C, and then v's tape holds exactly the
+instances made before C, the last of which C used.
+
+Adjoints are variables of the reverse sweep, not memory (and a tape's buffer and count
+are variables of both sweeps): each block reads and writes them in a map, and they are
+joined into block parameters afterwards (every block that reads a variable it did not write
+gets a parameter, fed from each predecessor; parameters that always hold one value are then
+removed, `_prune_params`). An adjoint is reset to zero where its value's definition is
+undone, so each loop iteration's instance starts from zero.
+
+Arrays: a `load` of a float array adds the adjoint into the shadow at the same indices; a
+`store` moves the shadow's element into the stored value's adjoint and zeroes it. The
+values read before an overwrite are what the forward sweep pushed (loads are taped values),
+so in-place updates (`x[i] += ...`) are exact. Two array parameters sharing memory would
+share one shadow: the entry point refuses them (script.autodiff.entry).
+"""
+
+from __future__ import annotations
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.core import (OUT_OF_LINE, Block, BlockParam, Const, Function, Instr, Value,
+                            reachable_blocks, replace_all_uses_with, set_terminator)
+from script.ir.dom import DomTree
+from script.ir.ops import ExcInfo
+from script.autodiff.activity import Activity, is_float, is_float_array
+from script.autodiff.rules import RULES
+
+# Pure ops the reverse sweep computes again from their operands rather than taping the
+# result: cheaper than a push and a peek. Loads, calls, math functions and block parameters
+# are taped.
+RECOMPUTE = frozenset(("add", "sub", "mul", "neg", "and", "or", "xor", "not", "cmp", "select",
+                       "convert", "min", "max", "abs", "dim", "stride", "view", "transpose",
+                       "reshape", "shl", "shr"))
+RECOMPUTE_DEPTH = 4
+TAPE_START = 16             # a tape's first capacity; it doubles when full
+
+# Ops producing an array whose shadow is the same op on the source's shadow (operand 0).
+MIRRORED = frozenset(("view", "transpose", "reshape"))
+
+
+def adjoint_name(func: Function) -> str:
+    return f"{func.name}.adj"
+
+
+def adjoint_of(func: Function, cache: dict, wrt: set | None = None) -> Function:
+    """`func`'s adjoint, built once per `cache` (recursion: the function object is in the
+    cache before its body is built)."""
+    adj = cache.get(id(func))
+    if adj is None:
+        adj = build_adjoint(func, cache, wrt)
+    return adj
+
+
+def adjoint_result_type(func: Function) -> T.Type:
+    """``(value, adjoint of each float scalar param)``: what `func`'s adjoint returns (its
+    parameters: `func`'s, a shadow for each float array parameter, the seed)."""
+    scalars = [t for t in func.param_types if is_float(t)]
+    return T.TupleType([func.ret_type, *scalars])
+
+
+def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Function:
+    """The adjoint of `primal`. `wrt`: the indices of the parameters whose derivatives are
+    wanted, when the caller also guarantees that its array parameters do not share memory
+    (the entry point); None for all (a callee's adjoint)."""
+    from script.ir.clone import copy_blocks
+    if not is_float(primal.ret_type):
+        raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
+                           f"result is {primal.ret_type}, not a float", primal.loc)
+    func = Function(adjoint_name(primal), [], adjoint_result_type(primal), primal.loc)
+    func.blocks = []
+    copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
+    cache[id(primal)] = func
+    _Builder(func, primal, cache, wrt).build()
+    return func
+
+
+class _Counter:
+    """A loop counter stepped back in the reverse sweep: `var` (a variable of the reverse
+    sweep, like an adjoint) holds the counter's value for the iteration being undone. It is
+    set where the reverse sweep enters a run of the loop (from a loop exit: the value the
+    counter had there, taped once per run), and stepped back by `steps[edge]` where the
+    reverse of the header leaves along that back edge. With one entry and one back edge the
+    header's edge index is not taped either: the first iteration is the one whose counter
+    equals the entry value."""
+
+    __slots__ = ("loop", "param", "steps", "inits", "var")
+
+    def __init__(self, loop, param, steps, inits, var):
+        self.loop, self.param, self.steps, self.inits, self.var = loop, param, steps, inits, var
+
+
+class _Tape:
+    """Where a value's instances are kept: `arr` and `n` (variables: the buffer and the count)
+    for numbers, `lst` (a list) for arrays; `block` pushes it."""
+
+    __slots__ = ("block", "arr", "n", "lst")
+
+    def __init__(self, block, arr, n, lst):
+        self.block, self.arr, self.n, self.lst = block, arr, n, lst
+
+
+class _RevState:
+    """A block's variables (adjoints, tape buffers and counts, counters): `defs` the current
+    value of each (by id of its key value), `params` the block parameters made for variables
+    read before written."""
+
+    __slots__ = ("defs", "params")
+
+    def __init__(self):
+        self.defs: dict[int, Value] = {}
+        self.params: dict[int, tuple[Value, BlockParam]] = {}
+
+
+class _Builder:
+    def __init__(self, func: Function, primal: Function, cache: dict, wrt: set | None):
+        self.func = func
+        self.wrt = wrt
+        self.primal_func = primal
+        self.cache = cache
+        self.shadow: dict[int, Value] = {}
+        self.edges: dict[Block, list[tuple[Block, int]]] = {}
+        self.edge_param: dict[Block, BlockParam] = {}
+        self.tapes: dict[tuple, _Tape] = {}
+        self.peeks: dict[tuple[int, int], Value] = {}
+        self.state: dict[Block, _RevState] = {}
+        self.rev: dict[Block, Block] = {}
+        self.zeros: dict[T.Type, Const] = {}
+        self.cur: Block | None = None
+        self.cur_fwd: Block | None = None        # the block whose reverse is being built
+        self.counters: dict[int, _Counter] = {}
+
+    # ---- the forward sweep -------------------------------------------------------------
+
+    def build(self) -> None:
+        f = self.func
+        blocks = reachable_blocks(f)
+        kept = set(blocks)
+        for b in list(f.blocks):
+            if b not in kept:
+                f.remove_block(b)
+        f.blocks = blocks
+        self.exit = self._single_exit(blocks)
+        blocks = list(f.blocks)
+        self.orig_instrs = {b: list(b.instrs) for b in blocks}
+        self.orig_params = {b: list(b.params) for b in blocks}
+        nparams = len(f.params)
+        self.scalar_params = [p for p in f.params if is_float(p.type)]
+        for p in list(f.params):
+            if is_float_array(p.type):
+                self.shadow[id(p)] = f.entry.add_param(p.type, p.loc, f"d{p.name or ''}")
+        self.seed = f.entry.add_param(self.primal_func.ret_type, f.loc, "seed")
+        self.dom = DomTree(f)
+        self.once = _acyclic_blocks(blocks)
+        self.live = _reaching(blocks, self.exit)
+        self._edge_indices(blocks)
+        self._find_counters()
+        self._shadows(blocks)
+        self.act = Activity(f, blocks, self.orig_instrs, self.orig_params, self.ret_value,
+                            nparams, self.wrt, self.wrt is not None)
+        self.act.check_supported(self.refuse)
+        self._reverse(blocks)
+
+    def _single_exit(self, blocks: list[Block]) -> Block:
+        rets = [b for b in blocks if b.terminator is not None and b.terminator.opname == "ret"]
+        if not rets:
+            raise CompileError("script.grad: the function never returns", self.func.loc)
+        if len(rets) == 1:
+            exit_ = rets[0]
+            self.ret_value = exit_.terminator.operands[0]
+            return exit_
+        exit_ = self.func.add_block("exit")
+        v = exit_.add_param(self.primal_func.ret_type)
+        for b in rets:
+            term = b.terminator
+            set_terminator(b, "br", [term.operands[0]], [exit_], [1], term.loc)
+        exit_.append(Instr("ret", [v], T.NONE, loc=self.func.loc))
+        self.ret_value = v
+        return exit_
+
+    def _edge_indices(self, blocks: list[Block]) -> None:
+        """Each block's incoming edges (predecessor, successor slot) in a fixed order; a block
+        with several gets an i64 parameter, the index of the edge taken."""
+        for b in blocks:
+            self.edges[b] = []
+        for p in blocks:
+            term = p.terminator
+            if term is None:
+                continue
+            for k, s in enumerate(term.succs):
+                if s in self.edges:
+                    self.edges[s].append((p, k))
+        for b in blocks:
+            edges = self.edges[b]
+            if len(edges) < 2:
+                continue
+            self.edge_param[b] = b.add_param(T.I64, None, "edge")
+            for n, (p, k) in enumerate(edges):
+                p.terminator.add_succ_arg(k, Const(n, T.I64))
+
+    def _find_counters(self) -> None:
+        """Loop counters the reverse sweep steps back instead of taping (`_Counter`): an int
+        parameter of a loop header that every back edge passes as ``add %p, C`` (C a nonzero
+        constant), not used outside the loop, in a loop whose header dominates every exit."""
+        from script.ir.dom import find_loops
+        for loop in find_loops(self.func, self.dom):
+            h = loop.header
+            exits = [(b, s) for b in loop.blocks for s in b.succs if s not in loop.blocks]
+            if any(s in self.live and not self.dom.dominates(h, s) for _, s in exits):
+                continue
+            for j, p in enumerate(self.orig_params[h]):
+                if not isinstance(p.type, T.IntType):
+                    continue
+                steps, inits = {}, []
+                for n, (pred, k) in enumerate(self.edges[h]):
+                    a = pred.terminator.succ_args(k)[j]
+                    if pred not in loop.blocks:
+                        inits.append((n, a))
+                    elif isinstance(a, Instr) and a.opname == "add" and a.operands[0] is p and \
+                            isinstance(a.operands[1], Const) and a.operands[1].value != 0:
+                        steps[n] = a.operands[1]
+                    else:
+                        break
+                else:
+                    if inits and steps and all(u.block in loop.blocks for u in p.uses):
+                        self.counters[id(p)] = _Counter(loop, p, steps, inits, Value(p.type))
+
+    def _shadows(self, blocks: list[Block]) -> None:
+        """A shadow beside each float array value of the forward sweep (module docstring)."""
+        array_params = []
+        for b in blocks[1:]:
+            for p in self.orig_params[b]:
+                if is_float_array(p.type):
+                    self.shadow[id(p)] = b.add_param(p.type, p.loc)
+                    array_params.append((b, p))
+        for b in blocks:
+            for i in self.orig_instrs[b]:
+                if i.has_result and is_float_array(i.type):
+                    self._shadow_instr(i)
+        for b, p in array_params:          # in the order the shadow parameters were added
+            idx = self.orig_params[b].index(p)
+            for pred, k in self.edges[b]:
+                arg = pred.terminator.succ_args(k)[idx]
+                pred.terminator.add_succ_arg(k, self._shadow_of(arg, p))
+
+    def _shadow_of(self, v: Value, user: Value) -> Value:
+        sh = self.shadow.get(id(v))
+        if sh is None:
+            self.refuse(user, "script.grad: cannot follow this float array (it comes from a "
+                              "container or a call)")
+        return sh
+
+    def _shadow_instr(self, i: Instr) -> None:
+        block = i.block
+        at = block.instrs.index(i) + 1
+        if i.opname == "alloc":
+            sh = Instr("call", list(i.operands), i.type, zeros_function(i.type, self.cache), i.loc)
+        elif i.opname == "const_array":
+            dims = [Const(n, T.I64) for n in i.attr.shape]
+            t = i.type.with_layout("C")
+            sh = Instr("call", dims, t, zeros_function(t, self.cache), i.loc)
+        elif i.opname in MIRRORED:
+            src = self._shadow_of(i.operands[0], i)
+            sh = Instr(i.op, [src, *i.operands[1:]], i.type, i.attr, i.loc)
+        elif i.opname == "select":
+            c, a, b = i.operands
+            sh = Instr("select", [c, self._shadow_of(a, i), self._shadow_of(b, i)], i.type, None, i.loc)
+        else:
+            self.refuse(i, f"script.grad: cannot differentiate through a float array made by "
+                           f"`{i.opname}`")
+        block.insert(at, sh)
+        self.shadow[id(i)] = sh
+
+    # ---- helpers the rules use ---------------------------------------------------------
+
+    def refuse(self, v: Value, message: str):
+        loc = getattr(v, "loc", None) or self.func.loc
+        raise CompileError(message, loc)
+
+    def const(self, value, t: T.Type) -> Const:
+        if value == 0 and isinstance(t, T.FloatType):
+            return self.zero(t)
+        return Const(value, t)
+
+    def zero(self, t: T.Type) -> Const:
+        z = self.zeros.get(t)
+        if z is None:
+            z = self.zeros[t] = Const(0.0, t)
+        return z
+
+    def emit(self, op: str, operands: list, type: T.Type | None = None, attr=None) -> Instr:
+        t = type if type is not None else operands[1 if op == "select" else 0].type
+        return self.cur.insert_before_terminator(Instr(op, operands, t, attr))
+
+    def active(self, v: Value) -> bool:
+        return self.act.is_active(v)
+
+    def read(self, v: Value) -> Value:
+        st = self.state[self.cur]
+        x = st.defs.get(id(v))
+        if x is None:
+            x = self._var_param(self.cur, v)
+        return x
+
+    def _var_param(self, block: Block, v: Value) -> BlockParam:
+        st = self.state[block]
+        p = block.add_param(v.type)
+        st.params[id(v)] = (v, p)
+        st.defs[id(v)] = p
+        self.pending.append((block, id(v)))
+        return p
+
+    def write(self, v: Value, x: Value) -> None:
+        self.state[self.cur].defs[id(v)] = x
+
+    def acc(self, v: Value, contrib: Value) -> None:
+        if not self.active(v):
+            return
+        if contrib.type != v.type:
+            contrib = self.emit("convert", [contrib], v.type)
+        cur = self.read(v)
+        self.write(v, contrib if cur is self.zero(v.type) else self.emit("add", [cur, contrib]))
+
+    def available(self, v: Value) -> bool:
+        if isinstance(v, Const) or v is self.seed:
+            return True
+        b = v.block if isinstance(v, (Instr, BlockParam)) else None
+        return b is not None and b in self.once and self.dom.dominates(b, self.exit)
+
+    def primal(self, v: Value) -> Value:
+        """The value `v` had in the forward sweep at the point being undone."""
+        if self.available(v):
+            return v
+        pv = self._counter(v)
+        if pv is not None:
+            return self.read(pv)
+        key = (id(self.cur), id(v))
+        x = self.peeks.get(key)
+        if x is not None:
+            return x
+        if self._recomputable(v) and all(self._obtainable(o, 1) for o in v.operands):
+            x = self.emit(v.opname, [self.primal(o) for o in v.operands], v.type, v.attr)
+        else:
+            x = self._peek(self._tape(v))
+        self.peeks[key] = x
+        return x
+
+    def _peek(self, lst: Value) -> Value:
+        n = self.emit("list_len", [lst], T.I64)
+        return self.emit("list_get", [lst, self.emit("sub", [n, Const(1, T.I64)])], lst.type.elem)
+
+    def _recomputable(self, v: Value) -> bool:
+        return isinstance(v, Instr) and (v.opname in RECOMPUTE or v.opname == "load" and
+                                         self.act.is_reloadable(v))
+
+    def _obtainable(self, v: Value, depth: int) -> bool:
+        """Whether `primal(v)` needs no new tape: a value is recomputed only from what is at
+        hand, else the value itself is taped (one list rather than one per leaf)."""
+        if self.available(v) or (id(v), None) in self.tapes or self._counter(v) is not None:
+            return True
+        if not isinstance(v.type, T.FloatType):
+            return True         # an index or an array: taped if it must be, and shared by the
+                                # loads using it
+        return depth < RECOMPUTE_DEPTH and self._recomputable(v) and \
+            all(self._obtainable(o, depth + 1) for o in v.operands)
+
+    def _counter(self, v: Value) -> Value | None:
+        """The variable holding loop counter `v` in the reverse sweep (`_find_counters`), when
+        the block being undone is in its loop; else None."""
+        c = self.counters.get(id(v))
+        if c is None or self.cur_fwd not in c.loop.blocks:
+            return None
+        return c.var
+
+    def _tape(self, v: Value, at: Block | None = None) -> "_Tape":
+        """The tape of `v`: each instance the forward sweep made (pushed where it is defined,
+        or at the start of block `at`), made on first use. Numbers go to an array grown by
+        doubling, whose count and buffer are variables of both sweeps (so LLVM keeps them in
+        registers); arrays (shadows made in a loop) to a list."""
+        key = (id(v), None if at is None else id(at))
+        got = self.tapes.get(key)
+        if got is not None:
+            return got
+        block = v.block if at is None else at
+        where = 0 if isinstance(v, BlockParam) or at is not None else block.instrs.index(v) + 1
+        entry = self.func.entry
+        if isinstance(v.type, (T.IntType, T.FloatType, T.BoolType)):
+            tape = _Tape(block, Value(T.ArrayType(v.type, 1, "C")), Value(T.I64), None)
+            a0 = entry.insert(0, Instr("alloc", [Const(TAPE_START, T.I64)], tape.arr.type))
+            self.state[entry].defs[id(tape.arr)] = a0
+            self.state[entry].defs[id(tape.n)] = Const(0, T.I64)
+            self.fwd_keys |= {id(tape.arr), id(tape.n)}
+            self.tapes[key] = tape
+            arr_in, n_in = self._fwd_read(block, tape.arr), self._fwd_read(block, tape.n)
+            push = Instr("call", [arr_in, n_in, v], tape.arr.type, push_function(v.type, self.cache))
+            n_out = Instr("add", [n_in, Const(1, T.I64)], T.I64)
+            at = where + 1 if block is entry else where
+            block.insert(at, push)
+            block.insert(at + 1, n_out)
+            self.state[block].defs[id(tape.arr)] = push
+            self.state[block].defs[id(tape.n)] = n_out
+            return tape
+        if not T.is_list_element(v.type):
+            self.refuse(v, f"script.grad: cannot save a value of type {v.type} for the reverse sweep")
+        lst = entry.insert(0, Instr("list_new", [], T.ListType(v.type)))
+        ok = entry.insert(1, Instr("list_resize", [lst, Const(0, T.I64)], T.BOOL))
+        bad = entry.insert(2, Instr("not", [ok], T.BOOL))
+        entry.insert(3, Instr("check", [bad], T.NONE, ExcInfo("MemoryError", None)))
+        at = where + 4 if block is entry else where
+        n = Instr("list_len", [lst], T.I64)
+        m = Instr("add", [n, Const(1, T.I64)], T.I64)
+        ok = Instr("list_resize", [lst, m], T.BOOL)
+        bad = Instr("not", [ok], T.BOOL)
+        chk = Instr("check", [bad], T.NONE, ExcInfo("MemoryError", None))
+        put = Instr("list_set", [lst, v, n], T.NONE)
+        for k, ins in enumerate((n, m, ok, bad, chk, put)):
+            block.insert(at + k, ins)
+        tape = self.tapes[key] = _Tape(block, None, None, lst)
+        return tape
+
+    def _fwd_read(self, block: Block, var: Value) -> Value:
+        x = self.state[block].defs.get(id(var))
+        return x if x is not None else self._var_param(block, var)
+
+    def _peek(self, tape: "_Tape") -> Value:
+        if tape.lst is not None:
+            n = self.emit("list_len", [tape.lst], T.I64)
+            return self.emit("list_get", [tape.lst, self.emit("sub", [n, Const(1, T.I64)])],
+                             tape.lst.type.elem)
+        last = self.emit("sub", [self.read(tape.n), Const(1, T.I64)])
+        return self.emit("load", [self.read(tape.arr), last], tape.arr.type.dtype)
+
+    # ---- the reverse sweep -------------------------------------------------------------
+
+    def new_block(self, name: str) -> Block:
+        b = self.func.add_block(name)
+        self.state[b] = _RevState()
+        return b
+
+    def _reverse(self, blocks: list[Block]) -> None:
+        self.pending: list[tuple[Block, int]] = []
+        self.forward = set(self.func.blocks)
+        self.fwd_keys: set[int] = set()         # the tapes' variables (the others: adjoints)
+        for b in self.func.blocks:
+            self.state[b] = _RevState()
+        live = [b for b in blocks if b in self.live]
+        for b in live:
+            self.rev[b] = self.new_block("rev")
+        start = self.rev[self.exit]
+        value = start.add_param(self.primal_func.ret_type, None, "value")
+        term = self.exit.terminator
+        set_terminator(self.exit, "br", [term.operands[0]], [start], [1], term.loc)
+        self.value = value
+        self.cur = start
+        if self.active(self.ret_value):
+            self.write(self.ret_value, self.seed)
+        for b in reversed(live):
+            self._reverse_block(b)
+        self._pops()
+        self._join_variables()
+
+    def _reverse_block(self, b: Block) -> None:
+        self.cur = self.rev[b]
+        self.cur_fwd = b
+        for i in reversed(self.orig_instrs[b]):
+            if i.is_terminator:
+                continue
+            self._reverse_instr(i)
+        if b is self.func.entry:
+            self._finish()
+            return
+        bars = []
+        for p in self.orig_params[b]:
+            if self.active(p):
+                bars.append((p, self.read(p)))
+                self.write(p, self.zero(p.type))
+        edges = [(p, k) for p, k in self.edges[b] if p in self.live]
+        self.entering = {}          # counter -> its value where the reverse enters its loop here
+        for c in self.counters.values():
+            if b not in c.loop.blocks and any(p in c.loop.blocks for p, _ in edges):
+                self.entering[id(c)] = self._peek(self._tape(c.param, b))
+        if len(edges) == 1:
+            self._transfer(b, edges[0], bars)
+            return
+        idx = self._edge_index(b)
+        all_edges = self.edges[b]
+        for n, e in enumerate(edges):
+            if n + 1 == len(edges):
+                self._transfer(b, e, bars)
+                break
+            is_e = self.emit("cmp", [idx, Const(all_edges.index(e), T.I64)], T.BOOL, "eq")
+            yes, no = self.new_block("rev.edge"), self.new_block("rev.next")
+            set_terminator(self.cur, "cbr", [is_e], [yes, no], [0, 0])
+            self.cur = yes
+            self._transfer(b, e, bars)
+            self.cur = no
+
+    def _edge_index(self, b: Block) -> Value:
+        """Which edge came into `b` in the iteration being undone."""
+        edges = self.edges[b]
+        for c in self.counters.values():
+            if c.loop.header is b and len(edges) == 2 and len(c.inits) == 1:
+                (n, init), = c.inits
+                first = self.emit("cmp", [self.read(c.var), self.primal(init)], T.BOOL, "eq")
+                return self.emit("select", [first, Const(n, T.I64), Const(1 - n, T.I64)], T.I64)
+        return self.primal(self.edge_param[b])
+
+    def _transfer(self, b: Block, edge, bars) -> None:
+        """Leave the reverse of `b` along edge (pred, slot): each active parameter's adjoint
+        goes to the argument that edge passed; counters step back or are set; then on to
+        the reverse of pred."""
+        pred, k = edge
+        args = pred.terminator.succ_args(k)
+        for p, bar in bars:
+            self.acc(args[self.orig_params[b].index(p)], bar)
+        n = self.edges[b].index(edge)
+        for c in self.counters.values():
+            if c.loop.header is b and n in c.steps:
+                self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
+            elif id(c) in self.entering and pred in c.loop.blocks:
+                self.write(c.var, self.entering[id(c)])
+        set_terminator(self.cur, "br", [], [self.rev[pred]], [0])
+
+    def _finish(self) -> None:
+        outs = [self.value]
+        for p in self.scalar_params:
+            outs.append(self.read(p) if self.active(p) else self.zero(p.type))
+        t = self.emit("tuple", outs, self.func.ret_type)
+        set_terminator(self.cur, "ret", [t])
+
+    def _reverse_instr(self, i: Instr) -> None:
+        op = i.opname
+        if op == "store":
+            self._reverse_store(i)
+            return
+        if op == "call":
+            self._reverse_call(i)
+            return
+        if not self.active(i):
+            return
+        g = self.read(i)
+        if g is self.zero(i.type):
+            return
+        self.write(i, self.zero(i.type))
+        if op == "load":
+            arr = i.operands[0]
+            sh = self.primal(self.shadow[id(arr)])
+            idx = [self.primal(x) for x in i.operands[1:]]
+            old = self.emit("load", [sh, *idx], i.type)
+            self.emit("store", [sh, self.emit("add", [old, g]), *idx], T.NONE)
+            return
+        RULES[op](self, i, g)
+
+    def _reverse_store(self, i: Instr) -> None:
+        arr, v = i.operands[0], i.operands[1]
+        if not is_float_array(arr.type) or not (self.act.roots(arr) & self.act.varied_roots):
+            return
+        sh = self.primal(self.shadow[id(arr)])
+        idx = [self.primal(x) for x in i.operands[2:]]
+        if self.active(v):
+            self.acc(v, self.emit("load", [sh, *idx], v.type))
+        self.emit("store", [sh, self.zero(arr.type.dtype), *idx], T.NONE)
+
+    def _reverse_call(self, i: Instr) -> None:
+        callee = i.attr
+        arrays = [a for a in i.operands if is_float_array(a.type)]
+        if arrays:
+            self.act.check_call_safe(i, self.refuse)
+        if not self.active(i):
+            return          # what it wrote it did not write (checked): no derivative flows
+        g = self.read(i)
+        if g is self.zero(i.type):
+            return
+        self.write(i, self.zero(i.type))
+        adj = adjoint_of(callee, self.cache)
+        args = [self.primal(a) for a in i.operands]
+        shadows = [self.primal(self.shadow[id(a)]) for a in arrays]
+        out = self.emit("call", [*args, *shadows, g], adj.ret_type, adj)
+        k = 1
+        for a in i.operands:
+            if is_float(a.type):
+                self.acc(a, self.emit("extract", [out], a.type, k))
+                k += 1
+
+    # ---- joining adjoint variables -----------------------------------------------------
+
+    def _join_variables(self) -> None:
+        """Feed each variable parameter from every predecessor (module docstring), then drop
+        the parameters that receive one value."""
+        queue = self.pending
+        n = 0
+        while n < len(queue):
+            block, key = queue[n]
+            n += 1
+            v, _ = self.state[block].params[key]
+            for pred in _unique(block.preds):
+                term = pred.terminator
+                for k, s in enumerate(term.succs):
+                    if s is not block:
+                        continue
+                    if pred in self.forward and key not in self.fwd_keys:
+                        x = self.zero(v.type)       # an adjoint in the forward sweep: zero
+                    else:
+                        x = self.state[pred].defs.get(key)
+                        if x is None:
+                            x = self._var_param(pred, v)
+                    term.add_succ_arg(k, x)
+        _prune_params([p for st in self.state.values() for _, p in st.params.values()])
+        _drop_zero_adds([b for b in self.state])
+
+    def _pops(self) -> None:
+        """Each tape is popped where the reverse of the block that pushes it ends."""
+        for tape in self.tapes.values():
+            rb = self.rev.get(tape.block)
+            if rb is None:
+                continue
+            self.cur = rb
+            if tape.lst is not None:
+                n = self.emit("list_len", [tape.lst], T.I64)
+                self.emit("list_resize", [tape.lst, self.emit("sub", [n, Const(1, T.I64)])], T.BOOL)
+            else:
+                self.write(tape.n, self.emit("sub", [self.read(tape.n), Const(1, T.I64)]))
+
+
+def _unique(blocks):
+    seen, out = set(), []
+    for b in blocks:
+        if id(b) not in seen:
+            seen.add(id(b))
+            out.append(b)
+    return out
+
+
+def _key(v: Value):
+    return ("c", v.key()) if isinstance(v, Const) else id(v)
+
+
+def _prune_params(params: list[BlockParam]) -> None:
+    """Remove each of `params` that always holds one value, and use that value instead: the
+    redundant phis of Braun et al., cycles of parameters passing each other included (an
+    adjoint carried around a loop that nothing adds to). Optimistic, as SCCP is: a parameter
+    is first assumed to hold nothing, then the values its edges bring, until none changes."""
+    TOP = object()
+    under = {id(p): p for p in params}
+    val: dict[int, object] = {}             # id(param) -> key of its one value, or TOP
+    rep: dict[object, Value] = {}
+    changed = True
+    while changed:
+        changed = False
+        for p in params:
+            if val.get(id(p)) is TOP:
+                continue
+            cur = val.get(id(p))
+            for _, a in p.block.incoming(p.block.params.index(p)):
+                k = val.get(id(a)) if id(a) in under else _key(a)
+                if k is None:
+                    continue
+                if id(a) not in under:
+                    rep.setdefault(k, a)
+                if cur is None:
+                    cur = k
+                elif cur != k:
+                    cur = TOP
+                    break
+            if cur != val.get(id(p)):
+                val[id(p)] = cur
+                changed = True
+    for p in params:
+        k = val.get(id(p))
+        if k is not None and k is not TOP:
+            replace_all_uses_with(p, rep[k])
+    for p in params:
+        k = val.get(id(p))
+        if k is not None and k is not TOP:
+            p.block.remove_param(p.block.params.index(p))
+
+
+def _drop_zero_adds(blocks: list[Block]) -> None:
+    """``add %x, 0.0`` -> ``%x`` in the reverse sweep, where a variable parameter that was
+    pruned to zero left its sums (an adjoint's sign of zero means nothing)."""
+    for b in blocks:
+        for i in list(b.instrs):
+            if i.opname != "add" or not isinstance(i.type, T.FloatType):
+                continue
+            x, y = i.operands
+            keep = x if _is_zero(y) else y if _is_zero(x) else None
+            if keep is not None:
+                replace_all_uses_with(i, keep)
+                i.erase()
+
+
+def _is_zero(v: Value) -> bool:
+    return isinstance(v, Const) and isinstance(v.value, float) and v.value == 0.0
+
+
+def _acyclic_blocks(blocks: list[Block]) -> set:
+    """The blocks on no cycle of the CFG: each runs at most once a call."""
+    out = set()
+    for b in blocks:
+        seen, work = set(), list(b.succs)
+        on_cycle = False
+        while work:
+            s = work.pop()
+            if s is b:
+                on_cycle = True
+                break
+            if id(s) not in seen:
+                seen.add(id(s))
+                work.extend(s.succs)
+        if not on_cycle:
+            out.add(b)
+    return out
+
+
+def _reaching(blocks: list[Block], exit_: Block) -> set:
+    """The blocks from which the return is reachable (the others end in a raise)."""
+    preds = {b: [] for b in blocks}
+    for b in blocks:
+        for s in b.succs:
+            if s in preds:
+                preds[s].append(b)
+    out, work = {exit_}, [exit_]
+    while work:
+        b = work.pop()
+        for p in preds[b]:
+            if p not in out:
+                out.add(p)
+                work.append(p)
+    return out
+
+
+def push_function(t: T.Type, cache: dict) -> Function:
+    """``grad$push.<T>(a, n, v) -> T[::1]``: stores v at a[n] (n <= len(a)), first moving the
+    n elements to an array twice as long when a is full (`grow_function`); gives the array
+    now holding them. Inlined: the common path is a compare and a store."""
+    key = ("push", t)
+    f = cache.get(key)
+    if f is not None:
+        return f
+    at = T.ArrayType(t, 1, "C")
+    f = cache[key] = Function(f"grad$push.{t}", [at, T.I64, t], at)
+    a, n, v = f.params
+    entry = f.entry
+    grow, put = f.add_block("grow"), f.add_block("put")
+    full = entry.append(Instr("cmp", [n, entry.append(Instr("dim", [a], T.I64, 0))], T.BOOL, "ge"))
+    entry.append(Instr("cbr", [full, a], succs=[grow, put], succ_nargs=[0, 1]))
+    new = grow.append(Instr("call", [a, n], at, grow_function(t, cache)))
+    grow.append(Instr("br", [new], succs=[put], succ_nargs=[1]))
+    b = put.add_param(at)
+    put.append(Instr("store", [b, v, n]))
+    put.append(Instr("ret", [b]))
+    return f
+
+
+def grow_function(t: T.Type, cache: dict) -> Function:
+    """``grad$grow$outline.<T>(a, n) -> T[::1]``: a's n first elements in a new array twice
+    as long. Never inlined (ir.core OUT_OF_LINE): it seldom runs, and a copy at every push
+    made the gradient's code several times longer."""
+    key = ("grow", t)
+    f = cache.get(key)
+    if f is not None:
+        return f
+    at = T.ArrayType(t, 1, "C")
+    f = cache[key] = Function(f"grad$grow{OUT_OF_LINE}.{t}", [at, T.I64], at)
+    a, n = f.params
+    entry = f.entry
+    copy, body, done = f.add_block("copy"), f.add_block("body"), f.add_block("done")
+    cap = entry.append(Instr("dim", [a], T.I64, 0))
+    bigger = entry.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
+    new = entry.append(Instr("alloc", [bigger], at))
+    entry.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
+    i = copy.add_param(T.I64)
+    more = copy.append(Instr("cmp", [i, n], T.BOOL, "lt"))
+    copy.append(Instr("cbr", [more], succs=[body, done], succ_nargs=[0, 0]))
+    x = body.append(Instr("load", [a, i], t))
+    body.append(Instr("store", [new, x, i]))
+    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
+    body.append(Instr("br", [j], succs=[copy], succ_nargs=[1]))
+    done.append(Instr("ret", [new]))
+    return f
+
+
+_ZERO_NAME = "grad$zeros"
+
+
+def zeros_function(t: T.ArrayType, cache: dict) -> Function:
+    """``grad$zeros.<T>(d0, ..., dn) -> T``: a new C-contiguous array of those lengths, all
+    zeros (the shadow of an `alloc`). One per array type per `cache`."""
+    t = t.with_layout("C")
+    key = ("zeros", t)
+    f = cache.get(key)
+    if f is not None:
+        return f
+    name = f"{_ZERO_NAME}.{t.dtype}_{t.ndim}"
+    f = cache[key] = Function(name, [T.I64] * t.ndim, t)
+    entry = f.entry
+    a = entry.append(Instr("alloc", list(f.params), t))
+    flat, size = a, f.params[0]
+    if t.ndim > 1:
+        for d in f.params[1:]:
+            size = entry.append(Instr("mul", [size, d], T.I64))
+        flat = entry.append(Instr("reshape", [a, size], T.ArrayType(t.dtype, 1, "C")))
+    head, body, done = f.add_block("loop"), f.add_block("body"), f.add_block("done")
+    entry.append(Instr("br", [Const(0, T.I64)], succs=[head], succ_nargs=[1]))
+    i = head.add_param(T.I64)
+    c = head.append(Instr("cmp", [i, size], T.BOOL, "lt"))
+    head.append(Instr("cbr", [c], succs=[body, done], succ_nargs=[0, 0]))
+    body.append(Instr("store", [flat, Const(0.0, t.dtype), i]))
+    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
+    body.append(Instr("br", [j], succs=[head], succ_nargs=[1]))
+    done.append(Instr("ret", [a]))
+    return f
