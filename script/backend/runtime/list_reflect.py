@@ -1,0 +1,538 @@
+"""List arguments are the caller's lists: copy in, then write back (Numba calls it reflection).
+
+A native list is not a Python list (runtime.list_boxing copies one into the other), so the
+entry point copies a list argument in and, after the call, writes the native list's contents
+back into the caller's list object: resized, element by element, with the lists inside it
+mapped back to the caller's own inner list objects. It does so on both ways out of the call,
+so writes made before an exception are seen, as in CPython.
+
+Only the signature's list parameters the library says (``script.reflect``, llvm.abi
+`REFLECT_SYMBOL`, from ir.list_flow) are written (bit k) or may reach the result (bit 32 + k)
+pay for this; with the mask 0 an entry point copies its lists in as before.
+
+The memo. With the mask not 0, every list argument (inside tuples and lists too) is copied
+in through a memo of the Python lists seen in this call, so that one Python list is one
+native list however often it occurs (``f(a, a)``, ``f([a, a])``, the rows of ``[[0] * 3] *
+3``), as in CPython: a write through one occurrence is seen through the others. A record
+per Python list holds references to the Python list and to its native copy (so neither is
+freed during the call: a native list dropped by compiled code is still written back, and
+its address is never reused by a new one), the functions that write it back and release
+it (which also say its type: one Python list met as two list types is a TypeError at the
+call), and whether it is written. A Python dict maps the address of the Python list, and
+that of the native one plus 1 (addresses of objects are even), to the record's index.
+
+After the call, each written record's native list is boxed into a new Python list whose
+inner lists are the memo's Python lists where the native ones are the memo's (new native
+lists become new Python lists), and the caller's list takes those items
+(``PyList_SetSlice``). The result is boxed the same way, so a returned argument list is the
+caller's object. Then the memo releases what it holds.
+
+Types. A written argument must give back the objects CPython's list would hold. A native
+list holds one type, so ints copied into a list of floats would come back as floats: a
+written list argument whose elements are not exactly of its element type (an int among
+floats, a float among complex numbers, at any tuple position too) is a TypeError at the
+call, before anything runs (`emit_exact_checks`). A value converted on its way into an
+argument list is the frontend's CompileError (frontend/list_args.py).
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.backend.llvm import lists
+from script.backend.llvm.abi import LIKELY, holds_reflected
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+from script.backend.runtime import capi, list_boxing
+from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+
+# struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; }
+MEMO_DICT, MEMO_DATA, MEMO_N, MEMO_CAP, MEMO_SIZE = 0, 8, 16, 24, 32
+# struct Record { PyObject *py; List *native; i1 (*reflect)(py, native, memo); void (*release)(native); i64 written; }
+REC_PY, REC_NATIVE, REC_REFLECT, REC_RELEASE, REC_WRITTEN, REC_SIZE = 0, 8, 16, 24, 32, 40
+
+FIND, ADD, RELEASE_MEMO, REFLECT_ALL = "script.memo.find", "script.memo.add", "script.memo.release", "script.memo.reflect"
+
+
+# --- in the entry point -----------------------------------------------------------------------
+
+def emit_exact_checks(conv, objs: list[Value], types, mask: Value) -> None:
+    """TypeError for a written list argument whose elements are not exactly of its element
+    type (the module docstring); after the type checks, before anything is copied."""
+    b, m = conv.b, conv.m
+    bad = None
+    for k, (obj, t) in enumerate(zip(objs, types)):
+        for item, lt in _lists_in(b, obj, t):
+            if not _has_converted_leaves(lt):
+                continue
+            written = b.icmp("ne", b.and_(mask, int_const("i64", 1 << k)), int_const("i64", 0))
+            c = b.and_(written, b.not_(b.call(_exact_helper(m, lt), [item])))
+            bad = c if bad is None else b.or_(bad, c)
+    if bad is None:
+        return
+    raise_block = conv.fn.append_block("inexact_list")
+    rb = Builder(conv.fn, raise_block)
+    capi.call(m, rb, "PyErr_SetString", capi.exception_class(m, rb, "TypeError"), m.cstring(
+        b"a list argument this compiled function writes holds ints among floats (or bools among "
+        b"ints, numbers among complex numbers): compiled code would give them back converted; "
+        b"pass a list of one element type (float(x) for each int)"))
+    rb.branch(conv.error)
+    conv._continue_if(b.not_(bad), raise_block)
+
+
+def _lists_in(b: Builder, obj: Value, t: T.Type):
+    """(object, list type) of the lists in argument `obj` of type `t`: itself, or a tuple's."""
+    if isinstance(t, T.ListType):
+        yield obj, t
+    elif isinstance(t, T.TupleType) and not isinstance(t, T.HashType):
+        for k, e in enumerate(t.elems):
+            if holds_reflected(e):
+                yield from _lists_in(b, b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
+
+
+def _has_converted_leaves(t: T.Type) -> bool:
+    """Whether a list of type `t` may hold converted values: floats (from ints) or complex
+    numbers (from ints and floats), at any depth and tuple position."""
+    if isinstance(t, T.ListType):
+        return _has_converted_leaves(t.elem)
+    if isinstance(t, T.OptionalType):
+        return _has_converted_leaves(t.value)
+    if isinstance(t, T.TupleType):
+        return any(_has_converted_leaves(e) for e in t.elems)
+    return t in (T.F64, T.C128)
+
+
+def _exact_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.exact.<t>(PyObject *list)``: whether every float (complex) position
+    of list `list`, matched against `t`, holds exactly a float (complex)."""
+    name = f"script.list.exact.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"])
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, nxt, done, bad = (fn.append_block(x) for x in ("head", "body", "next", "done", "bad"))
+    Builder(fn, bad).ret(FALSE)
+    Builder(fn, done).ret(TRUE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    if isinstance(t.elem, T.ListType):
+        ok = b.call(_exact_helper(m, t.elem), [item])
+    else:
+        ok = _leaf_exact(m, b, item, t.elem)
+    b.cbranch(ok, nxt, bad, LIKELY)
+    b.position_at_end(nxt)
+    i.add_incoming(b.add(i, int_const("i64", 1)), nxt)
+    b.branch(head)
+    return fn
+
+
+def _leaf_exact(m: NativeModule, b: Builder, obj: Value, t: T.Type) -> Value:
+    """Whether innermost element `obj` (matched against `t`) is exactly of `t`'s class where
+    `t` has floats or complex numbers (None too where `t` is optional)."""
+    if isinstance(t, T.OptionalType):
+        none = b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct"))
+        return b.or_(none, _leaf_exact(m, b, obj, t.value))
+    if isinstance(t, T.TupleType):
+        ok = TRUE
+        for k, e in enumerate(t.elems):
+            if _has_converted_leaves(e):
+                ok = b.and_(ok, _leaf_exact(m, b, b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e))
+        return ok
+    if t in (T.F64, T.C128):
+        cls = "PyFloat_Type" if t == T.F64 else "PyComplex_Type"
+        return b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, cls))
+    return TRUE
+
+
+def emit_begin(conv, mask: Value) -> Value:
+    """The call's memo (NULL when the mask is 0: nothing is written back); a new dict's
+    failure goes to the converter's error block."""
+    b, m = conv.b, conv.m
+    memo = b.alloca(f"[{MEMO_SIZE} x i8]")
+    start, made = conv.fn.append_block("memo_start"), conv.fn.append_block("memo_made")
+    used = b.icmp("ne", mask, int_const("i64", 0))
+    before = b.block
+    b.cbranch(used, start, made)
+    b.position_at_end(start)
+    d = capi.call(m, b, "PyDict_New")
+    conv._continue_if(b.icmp("ne", d, NULL), conv.error)
+    b.store_at(d, memo, MEMO_DICT)
+    b.store_at(NULL, memo, MEMO_DATA)
+    b.store_at(int_const("i64", 0), memo, MEMO_N)
+    b.store_at(int_const("i64", 0), memo, MEMO_CAP)
+    started = b.block
+    b.branch(made)
+    b.position_at_end(made)
+    out = b.phi("ptr")
+    out.add_incoming(NULL, before)
+    out.add_incoming(memo, started)
+    return out
+
+
+def emit_reflect(m: NativeModule, b: Builder, memo: Value) -> Value:
+    """Write every written record back (i1: false with a Python exception set)."""
+    return b.call(_reflect_all(m), [memo])
+
+
+def emit_release(m: NativeModule, b: Builder, memo: Value) -> None:
+    b.call(_release_memo(m), [memo])
+
+
+def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
+    """Native list of Python list `obj` through the call's memo `conv.memo` (NULL: copied as
+    without one), with `written` (i64 0 or 1) or-ed into its record; NULL with an exception
+    set when it fails."""
+    b, m = conv.b, conv.m
+    fn = conv.fn
+    via, plain, done = fn.append_block("via_memo"), fn.append_block("plain_unbox"), fn.append_block("unboxed")
+    b.cbranch(b.icmp("ne", conv.memo, NULL), via, plain)
+    b.position_at_end(via)
+    v1 = b.call(_unbox_helper(m, t), [obj, conv.memo, written])
+    via_end = b.block
+    b.branch(done)
+    b.position_at_end(plain)
+    v2 = b.call(list_boxing.unbox_callee(m, t), [obj])
+    no_memory, made = fn.append_block("plain_no_memory"), fn.append_block("plain_made")
+    b.cbranch(b.icmp("eq", v2, NULL), no_memory, made)
+    b.position_at_end(no_memory)
+    capi.call(m, b, "PyErr_NoMemory")
+    b.branch(made)
+    b.position_at_end(made)
+    b.branch(done)
+    b.position_at_end(done)
+    out = b.phi("ptr")
+    out.add_incoming(v1, via_end)
+    out.add_incoming(v2, made)
+    return out
+
+
+def box_mapped(m: NativeModule, t: T.ListType):
+    """``PyObject *script.list.box.<t>(List *native, Memo *memo)``: the memo's Python list
+    when `native` is a memo's native list (a new reference), else a new Python list of its
+    elements, the lists among them mapped the same way (the memo may be NULL); NULL with an
+    exception set when memory runs out. Borrows `native`."""
+    name = f"script.list.box.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr"])
+    native, memo = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    found, fresh = fn.append_block("found"), fn.append_block("fresh")
+    if isinstance(t, T.VarTupleType):       # a tuple: never an argument's list
+        memo_or_null = NULL
+    else:
+        memo_or_null = memo
+    rec = b.call(_find(m), [memo_or_null, b.gep("i8", native, int_const("i64", 1))])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, REC_PY)))
+    b.position_at_end(fresh)
+    failed = fn.append_block("failed")
+    Builder(fn, failed).ret(NULL)
+    b.ret(_box_elements(m, fn, b, native, t, memo, failed))
+    return fn
+
+
+def _box_elements(m: NativeModule, fn, b: Builder, native: Value, t: T.ListType, memo: Value, failed) -> Value:
+    """A new Python list of the boxed elements of `native` (borrowed), lists mapped through
+    `memo`; jumps to `failed` with an exception set when memory runs out."""
+    from script.backend.runtime.boxing import Converter
+    error = fn.append_block("box_failed")
+    Builder(fn, error).branch(failed)
+    conv = Converter(m, fn, b, error)
+    conv.memo = memo
+    return conv.box_list_items(native, t, error)
+
+
+def _reflect_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.reflect.<t>(PyObject *py, List *native, Memo *memo)``: the caller's
+    list `py` takes the boxed elements of `native` (`box_mapped`'s, this list's own
+    contents, not its mapping); false with an exception set."""
+    name = f"script.list.reflect.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr", "ptr"])
+    py, native, memo = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    failed = fn.append_block("failed")
+    Builder(fn, failed).ret(FALSE)
+    new = _box_elements(m, fn, b, native, t, memo, failed)
+    r = capi.call(m, b, "PyList_SetSlice", py, int_const("i64", 0), int_const("i64", (1 << 63) - 1), new)
+    capi.call(m, b, "Py_DecRef", new)
+    b.ret(b.icmp("eq", r, int_const("i32", 0)))
+    return fn
+
+
+def _release_helper(m: NativeModule, t: T.ListType):
+    """``void script.list.release.<t>(List *native)``: one decref of a list of type `t`."""
+    name = f"script.list.release.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"])
+    b = Builder(fn, fn.append_block("entry"))
+    lists.emit_rc(m, b, "decref", fn.args[0], t)
+    b.ret_void()
+    return fn
+
+
+def _unbox_helper(m: NativeModule, t: T.ListType):
+    """``List *script.list.unbox.memo.<t>(PyObject *py, Memo *memo, i64 written)``: the
+    memo's native list of `py` (a new reference), or a new one, recorded (the module
+    docstring); NULL with an exception set."""
+    name = f"script.list.unbox.memo.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr", "i64"])
+    py, memo, written = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
+    reflect, release = _reflect_helper(m, t), _release_helper(m, t)
+    rec = b.call(_find(m), [memo, py])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, clash)
+    b.position_at_end(clash)
+    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(
+        f"one list is passed as a {t} and as another list type (an empty list, or ints in one "
+        f"place and floats in another): a compiled function takes each list as one type".encode()))
+    b.ret(NULL)
+    b.position_at_end(same)
+    b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
+    native = b.load_at("ptr", rec, REC_NATIVE)
+    lists.emit_rc(m, b, "incref", native, t)
+    b.ret(native)
+
+    b.position_at_end(fresh)
+    no_memory, failed = fn.append_block("no_memory"), fn.append_block("failed")
+    Builder(fn, failed).ret(NULL)
+    nb = Builder(fn, no_memory)
+    capi.call(m, nb, "PyErr_NoMemory")
+    nb.ret(NULL)
+    if isinstance(t.elem, T.ListType):
+        lst = lists.new(m, b)
+        release_new = fn.append_block("release_new")
+        rb = Builder(fn, release_new)
+        lists.emit_rc(m, rb, "decref", lst, t)          # with the inner lists made so far
+        rb.ret(NULL)
+        n = b.load_at("i64", py, VAR_SIZE)
+        items = b.load_at("ptr", py, LIST_ITEMS)
+        grown = fn.append_block("grown")
+        b.cbranch(lists.resize(m, b, t, lst, n), grown, _no_memory_releasing(m, fn, lst, t))
+        b.position_at_end(grown)
+        head, body, stored, done = (fn.append_block(x) for x in ("head", "body", "stored", "done"))
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi("i64")
+        i.add_incoming(int_const("i64", 0), grown)
+        b.cbranch(b.icmp("slt", i, n), body, done)
+        b.position_at_end(body)
+        child = b.call(_unbox_helper(m, t.elem), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
+        b.cbranch(b.icmp("ne", child, NULL), stored, release_new, LIKELY)
+        b.position_at_end(stored)
+        lists.set_item(b, t, lst, child, i)
+        i.add_incoming(b.add(i, int_const("i64", 1)), stored)
+        b.branch(head)
+        b.position_at_end(done)
+    else:
+        lst = b.call(list_boxing.unbox_callee(m, t), [py])
+        made = fn.append_block("made")
+        b.cbranch(b.icmp("eq", lst, NULL), no_memory, made)
+        b.position_at_end(made)
+    added, not_added = fn.append_block("added"), fn.append_block("not_added")
+    ok = b.call(_add(m), [memo, py, lst, reflect.pointer, release.pointer, written])
+    b.cbranch(ok, added, not_added, LIKELY)
+    b.position_at_end(not_added)
+    lists.emit_rc(m, b, "decref", lst, t)
+    b.ret(NULL)
+    b.position_at_end(added)
+    b.ret(lst)
+    return fn
+
+
+def _no_memory_releasing(m: NativeModule, fn, lst: Value, t: T.ListType):
+    """A block that releases `lst`, sets MemoryError and returns NULL."""
+    b = Builder(fn, fn.append_block("no_memory_release"))
+    lists.emit_rc(m, b, "decref", lst, t)
+    capi.call(m, b, "PyErr_NoMemory")
+    b.ret(NULL)
+    return b.block
+
+
+# --- the memo -------------------------------------------------------------------------------
+
+def _find(m: NativeModule):
+    """``Record *script.memo.find(Memo *memo, ptr key)``: the record of a Python list (its
+    address) or of a native one (its address plus 1), or NULL (also when the memo is NULL).
+    Valid until the next `_add`."""
+    fn = m.helpers.get(FIND)
+    if fn is not None:
+        return fn
+    fn = m.helpers[FIND] = m.new_function(FIND, "ptr", ["ptr", "ptr"])
+    memo, key = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    look, none, have, got = (fn.append_block(x) for x in ("look", "none", "have_key", "got"))
+    Builder(fn, none).ret(NULL)
+    b.cbranch(b.icmp("eq", memo, NULL), none, look)
+    b.position_at_end(look)
+    k = capi.call(m, b, "PyLong_FromVoidPtr", key)
+    b.cbranch(b.icmp("eq", k, NULL), none, have)       # (no memory: not found; the add then fails)
+    b.position_at_end(have)
+    v = capi.call(m, b, "PyDict_GetItem", b.load_at("ptr", memo, MEMO_DICT), k)
+    capi.call(m, b, "Py_DecRef", k)
+    b.cbranch(b.icmp("eq", v, NULL), none, got)
+    b.position_at_end(got)
+    index = capi.call(m, b, "PyLong_AsLongLong", v)
+    b.ret(b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(index, int_const("i64", REC_SIZE))))
+    return fn
+
+
+def _add(m: NativeModule):
+    """``i1 script.memo.add(Memo *memo, PyObject *py, List *native, reflect, release, i64
+    written)``: record the pair, holding a reference to each; true at once for a NULL memo;
+    false with an exception set when memory runs out."""
+    fn = m.helpers.get(ADD)
+    if fn is not None:
+        return fn
+    fn = m.helpers[ADD] = m.new_function(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"])
+    memo, py, native, reflect, release, written = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    ok, fail, go, grow, room = (fn.append_block(x) for x in ("ok", "fail", "go", "grow", "room"))
+    Builder(fn, ok).ret(TRUE)
+    fb = Builder(fn, fail)
+    capi.call(m, fb, "PyErr_NoMemory")
+    fb.ret(FALSE)
+    b.cbranch(b.icmp("eq", memo, NULL), ok, go)
+    b.position_at_end(go)
+    n = b.load_at("i64", memo, MEMO_N)
+    cap = b.load_at("i64", memo, MEMO_CAP)
+    b.cbranch(b.icmp("eq", n, cap), grow, room)
+    b.position_at_end(grow)
+    new_cap = b.select(b.icmp("eq", cap, int_const("i64", 0)), int_const("i64", 8), b.mul(cap, int_const("i64", 2)))
+    data = capi.call(m, b, "PyMem_Realloc", b.load_at("ptr", memo, MEMO_DATA), b.mul(new_cap, int_const("i64", REC_SIZE)))
+    grown = fn.append_block("grown")
+    b.cbranch(b.icmp("eq", data, NULL), fail, grown)
+    b.position_at_end(grown)
+    b.store_at(data, memo, MEMO_DATA)
+    b.store_at(new_cap, memo, MEMO_CAP)
+    b.branch(room)
+    b.position_at_end(room)
+    index = capi.call(m, b, "PyLong_FromLongLong", n)
+    have_index, keyed, py_key_made = fn.append_block("have_index"), fn.append_block("keyed"), fn.append_block("py_key")
+    b.cbranch(b.icmp("eq", index, NULL), fail, have_index)
+    b.position_at_end(have_index)
+    d = b.load_at("ptr", memo, MEMO_DICT)
+    drop_index = fn.append_block("drop_index")
+    db = Builder(fn, drop_index)
+    capi.call(m, db, "Py_DecRef", index)
+    db.ret(FALSE)
+    for key, nxt in ((py, py_key_made), (b.gep("i8", native, int_const("i64", 1)), keyed)):
+        k = capi.call(m, b, "PyLong_FromVoidPtr", key)
+        have_k, no_k = fn.append_block("have_k"), fn.append_block("no_k")
+        b.cbranch(b.icmp("eq", k, NULL), no_k, have_k)
+        nb = Builder(fn, no_k)
+        capi.call(m, nb, "PyErr_NoMemory")
+        nb.branch(drop_index)
+        b.position_at_end(have_k)
+        r = capi.call(m, b, "PyDict_SetItem", d, k, index)
+        capi.call(m, b, "Py_DecRef", k)
+        b.cbranch(b.icmp("eq", r, int_const("i32", 0)), nxt, drop_index)
+        b.position_at_end(nxt)
+    capi.call(m, b, "Py_DecRef", index)
+    rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(n, int_const("i64", REC_SIZE)))
+    b.store_at(capi.call(m, b, "Py_NewRef", py), rec, REC_PY)
+    b.store_at(native, rec, REC_NATIVE)
+    lists.emit_rc(m, b, "incref", native, T.ListType(T.I64))        # (a count: any list type)
+    b.store_at(reflect, rec, REC_REFLECT)
+    b.store_at(release, rec, REC_RELEASE)
+    b.store_at(written, rec, REC_WRITTEN)
+    b.store_at(b.add(n, int_const("i64", 1)), memo, MEMO_N)
+    b.ret(TRUE)
+    return fn
+
+
+def _records_loop(m: NativeModule, fn, b: Builder, memo: Value, body) -> None:
+    """`body(b, record)` for each record of `memo` (not NULL), in order; `body` may end the
+    function on its own path and leaves `b` where the loop goes on."""
+    n = b.load_at("i64", memo, MEMO_N)
+    head, step, done = fn.append_block("rec_head"), fn.append_block("rec_body"), fn.append_block("rec_done")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), step, done)
+    b.position_at_end(step)
+    rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(i, int_const("i64", REC_SIZE)))
+    body(b, rec)
+    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+
+
+def _reflect_all(m: NativeModule):
+    """``i1 script.memo.reflect(Memo *memo)``: each written record's Python list takes its
+    native list's contents; true for a NULL memo; false with an exception set."""
+    fn = m.helpers.get(REFLECT_ALL)
+    if fn is not None:
+        return fn
+    fn = m.helpers[REFLECT_ALL] = m.new_function(REFLECT_ALL, "i1", ["ptr"])
+    memo, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    ok, go, failed = fn.append_block("ok"), fn.append_block("go"), fn.append_block("failed")
+    Builder(fn, ok).ret(TRUE)
+    Builder(fn, failed).ret(FALSE)
+    b.cbranch(b.icmp("eq", memo, NULL), ok, go)
+    b.position_at_end(go)
+
+    def body(b, rec):
+        write, after = fn.append_block("write_back"), fn.append_block("written")
+        b.cbranch(b.icmp("ne", b.load_at("i64", rec, REC_WRITTEN), int_const("i64", 0)), write, after)
+        b.position_at_end(write)
+        from script.backend.llvm.builder import Callee
+        reflect = Callee(b.load_at("ptr", rec, REC_REFLECT).ref, "i1", ["ptr", "ptr", "ptr"])
+        r = b.call(reflect, [b.load_at("ptr", rec, REC_PY), b.load_at("ptr", rec, REC_NATIVE), memo])
+        b.cbranch(r, after, failed, LIKELY)
+        b.position_at_end(after)
+
+    _records_loop(m, fn, b, memo, body)
+    b.branch(ok)
+    return fn
+
+
+def _release_memo(m: NativeModule):
+    """``void script.memo.release(Memo *memo)``: drop every record's references, the
+    records and the dict; nothing for a NULL memo."""
+    fn = m.helpers.get(RELEASE_MEMO)
+    if fn is not None:
+        return fn
+    fn = m.helpers[RELEASE_MEMO] = m.new_function(RELEASE_MEMO, "void", ["ptr"])
+    memo, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    done, go = fn.append_block("done"), fn.append_block("go")
+    Builder(fn, done).ret_void()
+    b.cbranch(b.icmp("eq", memo, NULL), done, go)
+    b.position_at_end(go)
+
+    def body(b, rec):
+        from script.backend.llvm.builder import Callee
+        release = Callee(b.load_at("ptr", rec, REC_RELEASE).ref, "void", ["ptr"])
+        b.call(release, [b.load_at("ptr", rec, REC_NATIVE)])
+        capi.call(m, b, "Py_DecRef", b.load_at("ptr", rec, REC_PY))
+
+    _records_loop(m, fn, b, memo, body)
+    capi.call(m, b, "PyMem_Free", b.load_at("ptr", memo, MEMO_DATA))
+    capi.call(m, b, "Py_DecRef", b.load_at("ptr", memo, MEMO_DICT))
+    b.branch(done)
+    return fn
