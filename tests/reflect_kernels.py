@@ -257,3 +257,30 @@ def two_types(a, b):
     a.append(len(b))
     b.append(0.5)
     return len(a) + len(b) - 2
+
+
+def through_closure(a):
+    def add(x):
+        a.append(x)
+    add(1)
+    add(2)
+    return len(a)
+
+
+class Stack:
+    def __init__(self, items):
+        self.items = items
+
+    def push(self, x):
+        self.items.append(x)
+
+
+def through_instance(a):
+    s = Stack(a)
+    s.push(5)
+    return len(s.items)
+
+
+def seen_in_dict(d, a):
+    a.append(9)
+    return len(d[1])

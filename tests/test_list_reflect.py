@@ -209,3 +209,42 @@ def test_no_leaks():
     tracemalloc.stop()
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in watched] == before
+
+
+def test_annotated_lists_that_would_be_copied_are_refused_when_written():
+    @script.script
+    def sort_floats(xs: list[float]):
+        xs.sort()
+
+    a = [3, 1, 2]            # ints: a list[float] would be a converted copy, sorted in vain
+    with pytest.raises(TypeError, match="argument 'xs' is a list the function writes"):
+        sort_floats(a)
+    assert a == [3, 1, 2]
+    b = [3.0, 1.0]
+    sort_floats(b)
+    assert b == [1.0, 3.0]
+
+
+def test_writes_through_closures_instances_and_dict_values():
+    check_all_levels(K.through_closure, [0])
+    check_all_levels(K.through_instance, [1])
+    lst = [1]
+    assert compiled(K.seen_in_dict)({1: lst}, lst) == 2 and lst == [1, 9]
+
+
+def test_saved_modules_write_back(tmp_path):
+    import archive_tools as A
+    f, g = script.script(K.reshape_rows), script.script(K.insertion_sort)
+    f([[1]], 0)
+    g([3, 1])
+    path = tmp_path / "reflect.smod"
+    script.save({"f": f, "g": g}, path)
+    A.rewrite(path, tmp_path / "other.smod", A.other_cpu)
+    for p in (path, tmp_path / "other.smod"):          # object code, then compiled again from IR
+        m = script.load(p)
+        t = [[2], [1]]
+        r = t[1]
+        m.f(t, 0)
+        a = [3, 1, 2]
+        m.g(a)
+        assert t == [[1], [2]] and t[0] is r and a == [1, 2, 3]

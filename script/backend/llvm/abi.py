@@ -161,14 +161,17 @@ def reflected_params(param_types) -> bool:
 
 def reflect_mask(param_types, writes: dict, returned: set) -> int:
     """REFLECT_SYMBOL's value from script.ir.list_flow's facts (`param_list_effects`)."""
-    assert len(param_types) <= ESCAPE_SHIFT, "more than 32 parameters"
     mask = 0
     for k, t in enumerate(param_types):
-        if holds_reflected(t):
-            if any(p == k for p, _ in writes):
-                mask |= 1 << k
-            if k in returned:
-                mask |= 1 << (ESCAPE_SHIFT + k)
+        if not holds_reflected(t) or not (k in returned or any(p == k for p, _ in writes)):
+            continue
+        if k >= ESCAPE_SHIFT:
+            raise CompileError(f"parameter {k + 1} is a list the function writes or returns: only the "
+                               f"first {ESCAPE_SHIFT} parameters may be (pass the lists first)")
+        if any(p == k for p, _ in writes):
+            mask |= 1 << k
+        if k in returned:
+            mask |= 1 << (ESCAPE_SHIFT + k)
     return mask
 
 
