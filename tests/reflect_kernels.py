@@ -284,3 +284,106 @@ def through_instance(a):
 def seen_in_dict(d, a):
     a.append(9)
     return len(d[1])
+
+
+def _partition(a, lo, hi):
+    pivot = a[hi]
+    i = lo - 1
+    for j in range(lo, hi):
+        if a[j] <= pivot:
+            i += 1
+            a[i], a[j] = a[j], a[i]
+    a[i + 1], a[hi] = a[hi], a[i + 1]
+    return i + 1
+
+
+def quick_sort(a, lo, hi):
+    """Recursive, in place, through a helper that writes the caller's list."""
+    if lo < hi:
+        p = _partition(a, lo, hi)
+        quick_sort(a, lo, p - 1)
+        quick_sort(a, p + 1, hi)
+
+
+def _sift_down(a, start, end):
+    root = start
+    while 2 * root + 1 <= end:
+        child = 2 * root + 1
+        if child + 1 <= end and a[child] < a[child + 1]:
+            child += 1
+        if a[root] < a[child]:
+            a[root], a[child] = a[child], a[root]
+            root = child
+        else:
+            return
+
+
+def heap_sort(a):
+    n = len(a)
+    for start in range((n - 2) // 2, -1, -1):
+        _sift_down(a, start, n - 1)
+    for end in range(n - 1, 0, -1):
+        a[0], a[end] = a[end], a[0]
+        _sift_down(a, 0, end - 1)
+    return a
+
+
+def next_permutation(a):
+    """In place; False (and the list reversed to the first permutation) after the last."""
+    i = len(a) - 2
+    while i >= 0 and a[i] >= a[i + 1]:
+        i -= 1
+    if i >= 0:
+        j = len(a) - 1
+        while a[j] <= a[i]:
+            j -= 1
+        a[i], a[j] = a[j], a[i]
+    a[i + 1:] = a[i + 1:][::-1]
+    return i >= 0
+
+
+def rotate_matrix(m):
+    """Rotate a square matrix by 90 degrees in place (transpose, then reverse each row)."""
+    n = len(m)
+    for i in range(n):
+        for j in range(i + 1, n):
+            m[i][j], m[j][i] = m[j][i], m[i][j]
+    for row in m:
+        row.reverse()
+
+
+def run_nested_ops(t, a, ops):
+    """Apply ops (code, i, v) to table `t` (rows aliased or not) and list `a`; code 12 raises
+    part-way."""
+    for code, i, v in ops:
+        n = len(t)
+        if code == 0:
+            t.append([v, v])
+        elif code == 1 and n:
+            t[i % n].append(v)
+        elif code == 2 and n and t[i % n]:
+            r = t[i % n]
+            r[v % len(r)] = v
+        elif code == 3 and n:
+            t.append(t[i % n])              # the same row twice
+        elif code == 4 and n:
+            t[i % n] = t[v % n]
+        elif code == 5 and n:
+            row = t.pop(i % n)
+            row.append(v)                   # a dropped row, written
+            a.append(len(row))
+        elif code == 6:
+            t.reverse()
+        elif code == 7 and n:
+            t[i % n].sort()
+        elif code == 8:
+            t.sort()
+        elif code == 9:
+            t.insert(i % (n + 1), a)        # the other argument, as a row
+        elif code == 10 and n:
+            a.extend(t[i % n])
+        elif code == 11 and n > 1:
+            del t[:2]
+        elif code == 12:
+            raise KeyError(v)
+    return len(t) + len(a)

@@ -4,6 +4,7 @@ exception too — is seen by the caller, as in CPython; aliases stay aliases; a 
 argument list is the caller's object. Compared with CPython on copies of the same arguments
 (difftest.check deep-copies list arguments and compares them after the call)."""
 
+import copy
 import gc
 import sys
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import reflect_kernels as K
 import script
-from difftest import check, check_all_levels, compiled
+from difftest import check, check_all_levels, compiled, outcome
 
 INTS = st.lists(st.integers(-50, 50), max_size=12)
 BIG = st.integers(-2**63, 2**63 - 1)
@@ -107,6 +108,9 @@ def test_rows_keep_their_identity():
     t = [[1], [2]]
     compiled(K.reshape_rows)(t, 3)          # a row appended twice is one object
     assert t[0] is t[3] and t == [[1, 9], [2], [7, 8], [1, 9]]
+    t = [[1]]
+    compiled(K.run_nested_ops)(t, [], [(0, 0, 4), (3, 1, 0)])     # a new row, appended twice
+    assert t == [[1], [4, 4], [4, 4]] and t[1] is t[2]
 
 
 def test_aliases_stay_aliases():
@@ -248,3 +252,52 @@ def test_saved_modules_write_back(tmp_path):
         a = [3, 1, 2]
         m.g(a)
         assert t == [[1], [2]] and t[0] is r and a == [1, 2, 3]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=12))
+def test_classic_in_place_algorithms(a):
+    check_all_levels(K.quick_sort, a, 0, len(a) - 1)
+    check_all_levels(K.heap_sort, a)
+    check_all_levels(K.next_permutation, a)
+    n = min(len(a), 4)
+    check_all_levels(K.rotate_matrix, [[a[(i * n + j) % len(a)] for j in range(n)] for i in range(n)])
+
+
+_NESTED_OPS = st.lists(st.tuples(st.integers(0, 12), st.integers(0, 9), st.integers(-9, 9)), min_size=1, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(-9, 9), max_size=3), min_size=1, max_size=4), st.lists(st.integers(-9, 9),
+       max_size=3), _NESTED_OPS, st.integers(0, 3))
+def test_random_programs_on_tables(t, a, ops, shape):
+    """Random programs over a table and a list, passed apart, aliased, or as rows of one
+    another; stopped part-way by a raise (code 12)."""
+    if shape == 1:
+        t = [t[0]] * len(t)                 # one row, several times
+    elif shape == 2:
+        t = t + [a]                         # the list is a row of the table
+    elif shape == 3:
+        t = [a, a]
+    check_all_levels(K.run_nested_ops, t, a, ops)
+    want_t, want_a = copy.deepcopy((t, a))
+    got_t, got_a = copy.deepcopy((t, a))
+    want = outcome(K.run_nested_ops, (want_t, want_a, ops))
+    got = outcome(compiled(K.run_nested_ops), (got_t, got_a, ops))
+    assert got == want and _aliasing((got_t, got_a)) == _aliasing((want_t, want_a))
+
+
+def _aliasing(value) -> list:
+    """Which lists of `value` are the same object: each list numbered by its first occurrence."""
+    seen: dict = {}
+    out = []
+
+    def walk(v):
+        if type(v) in (list, tuple):
+            if type(v) is list:
+                out.append(seen.setdefault(id(v), len(seen)))
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return out

@@ -217,8 +217,9 @@ def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
 def box_mapped(m: NativeModule, t: T.ListType):
     """``PyObject *script.list.box.<t>(List *native, Memo *memo)``: the memo's Python list
     when `native` is a memo's native list (a new reference), else a new Python list of its
-    elements, the lists among them mapped the same way (the memo may be NULL); NULL with an
-    exception set when memory runs out. Borrows `native`."""
+    elements, the lists among them mapped the same way, recorded in the memo (which may be
+    NULL) so that it is one Python list however often it occurs; NULL with an exception set
+    when memory runs out. Borrows `native`."""
     name = f"script.list.box.{t}"
     fn = m.helpers.get(name)
     if fn is not None:
@@ -238,7 +239,21 @@ def box_mapped(m: NativeModule, t: T.ListType):
     b.position_at_end(fresh)
     failed = fn.append_block("failed")
     Builder(fn, failed).ret(NULL)
-    b.ret(_box_elements(m, fn, b, native, t, memo, failed))
+    out = _box_elements(m, fn, b, native, t, memo, failed)
+    if isinstance(t, T.VarTupleType):
+        b.ret(out)
+        return fn
+    # A new list met again (`t.append(row); t.append(row)`) is the same Python list: recorded,
+    # not written back.
+    added, not_added = fn.append_block("added"), fn.append_block("not_added")
+    ok = b.call(_add(m), [memo, out, native, _reflect_helper(m, t).pointer, _release_helper(m, t).pointer,
+                          int_const("i64", 0)])
+    b.cbranch(ok, added, not_added, LIKELY)
+    b.position_at_end(not_added)
+    capi.call(m, b, "Py_DecRef", out)
+    b.ret(NULL)
+    b.position_at_end(added)
+    b.ret(out)
     return fn
 
 
