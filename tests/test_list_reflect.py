@@ -113,6 +113,21 @@ def test_rows_keep_their_identity():
     assert t == [[1], [4, 4], [4, 4]] and t[1] is t[2]
 
 
+def test_unchanged_elements_keep_their_objects():
+    big = 10**12
+    a = [big, big + 5, 7]
+    keep = a[0], a[1]
+    compiled(K.run_ops)(a, [(4, 2)])          # a[2] = 2; the same length: written slot by slot
+    assert a == [big, big + 5, 2] and a[0] is keep[0] and a[1] is keep[1]
+    c = [0.5, 1.5]
+    floats = tuple(c)
+    compiled(K.sort_floats)(c)                # already sorted: nothing moves
+    assert c[0] is floats[0] and c[1] is floats[1]
+    b = [big + 1, 3]
+    compiled(K.insertion_sort)(b)             # moved slots hold new, equal objects
+    assert b == [3, big + 1]
+
+
 def test_aliases_stay_aliases():
     a = [1, 2]
     assert compiled(K.write_first)(a, a) == 8 and a == [1, 2, 1, 2]

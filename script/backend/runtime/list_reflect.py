@@ -271,7 +271,10 @@ def _box_elements(m: NativeModule, fn, b: Builder, native: Value, t: T.ListType,
 def _reflect_helper(m: NativeModule, t: T.ListType):
     """``i1 script.list.reflect.<t>(PyObject *py, List *native, Memo *memo)``: the caller's
     list `py` takes the boxed elements of `native` (`box_mapped`'s, this list's own
-    contents, not its mapping); false with an exception set."""
+    contents, not its mapping); false with an exception set. Where the length is unchanged,
+    slot by slot in place, and a slot whose object is already the value (an int or float
+    equal to the native one, the same mapped list, True or False) keeps its object, as in
+    CPython, which writes nothing there; otherwise the list takes a new list's items."""
     name = f"script.list.reflect.{t}"
     fn = m.helpers.get(name)
     if fn is not None:
@@ -279,13 +282,89 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr", "ptr"])
     py, native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    failed = fn.append_block("failed")
+    failed, in_place, resized = (fn.append_block(x) for x in ("failed", "in_place", "resized"))
     Builder(fn, failed).ret(FALSE)
+    n = lists.length(b, native)
+    b.cbranch(b.icmp("eq", n, b.load_at("i64", py, VAR_SIZE)), in_place, resized)
+    b.position_at_end(resized)
     new = _box_elements(m, fn, b, native, t, memo, failed)
     r = capi.call(m, b, "PyList_SetSlice", py, int_const("i64", 0), int_const("i64", (1 << 63) - 1), new)
     capi.call(m, b, "Py_DecRef", new)
     b.ret(b.icmp("eq", r, int_const("i32", 0)))
+
+    b.position_at_end(in_place)
+    from script.backend.llvm import memory
+    from script.backend.runtime.boxing import Converter
+    items = b.load_at("ptr", py, LIST_ITEMS)
+    head, body, nxt, done = (fn.append_block(x) for x in ("slot_head", "slot", "slot_next", "slots_done"))
+    Builder(fn, done).ret(TRUE)
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), in_place)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    slot = b.gep("ptr", items, i)
+    old = b.load("ptr", slot)
+    v = lists.get(b, t, native, i)
+    if t.elem in (T.I64, T.F64):
+        boxing = fn.append_block("slot_box")
+        b.cbranch(_holds_value(m, b, old, v, t.elem), nxt, boxing)
+        b.position_at_end(boxing)
+    if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
+        memory.emit_rc(m, b, "incref", v, t.elem)
+    conv = Converter(m, fn, b, failed)
+    conv.memo = memo
+    obj = conv.emit_box(v, t.elem, failed)
+    conv._continue_if(b.icmp("ne", obj, NULL), failed)
+    same, store = fn.append_block("slot_same"), fn.append_block("slot_store")
+    b.cbranch(b.icmp("eq", obj, old), same, store)
+    b.position_at_end(same)
+    capi.call(m, b, "Py_DecRef", obj)
+    b.branch(nxt)
+    b.position_at_end(store)
+    b.store(obj, slot)
+    capi.call(m, b, "Py_DecRef", old)
+    b.branch(nxt)
+    b.position_at_end(nxt)
+    i.add_incoming(b.add(i, int_const("i64", 1)), nxt)
+    b.branch(head)
     return fn
+
+
+def _holds_value(m: NativeModule, b: Builder, obj: Value, v: Value, t: T.Type) -> Value:
+    """Whether Python object `obj` is exactly an int (a float, bit for bit) of native value `v`."""
+    fn = b.fn
+    if t == T.F64:
+        is_float = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, "PyFloat_Type"))
+        check, joined = fn.append_block("float_check"), fn.append_block("float_checked")
+        entry = b.block
+        b.cbranch(is_float, check, joined)
+        b.position_at_end(check)
+        bits = b.bitcast(b.load_at("double", obj, capi.FLOAT_VALUE), "i64")
+        equal = b.icmp("eq", bits, b.bitcast(v, "i64"))
+        checked = b.block
+        b.branch(joined)
+        b.position_at_end(joined)
+        out = b.phi("i1")
+        out.add_incoming(FALSE, entry)
+        out.add_incoming(equal, checked)
+        return out
+    is_int = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, "PyLong_Type"))
+    check, joined = fn.append_block("int_check"), fn.append_block("int_checked")
+    entry = b.block
+    b.cbranch(is_int, check, joined)
+    b.position_at_end(check)
+    overflow = b.entry_alloca("i32")
+    value = capi.call(m, b, "PyLong_AsLongLongAndOverflow", obj, overflow)
+    equal = b.and_(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), b.icmp("eq", value, v))
+    checked = b.block
+    b.branch(joined)
+    b.position_at_end(joined)
+    out = b.phi("i1")
+    out.add_incoming(FALSE, entry)
+    out.add_incoming(equal, checked)
+    return out
 
 
 def _release_helper(m: NativeModule, t: T.ListType):
