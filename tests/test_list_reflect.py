@@ -164,7 +164,7 @@ def test_element_types_stay_faithful():
     check_all_levels(K.words_upper, ["ab", "c"])
     check_all_levels(K.flags_flip, [True, False])
     # Ints among floats would come back as floats: refused at the call when the list is written,
-    with pytest.raises(TypeError, match="holds ints among floats"):
+    with pytest.raises(TypeError, match="argument 1 is a list this compiled function writes, and it holds ints among floats"):
         compiled(K.double_floats)([1, 2.5])
     assert compiled(K.read_only_sum)([1, 2.5]) == 3.5         # and fine when it is only read.
     # An int stored into an argument list of floats: a CompileError at the line.

@@ -58,24 +58,24 @@ def emit_exact_checks(conv, objs: list[Value], types, mask: Value) -> None:
     """TypeError for a written list argument whose elements are not exactly of its element
     type (the module docstring); after the type checks, before anything is copied."""
     b, m = conv.b, conv.m
-    bad = None
     for k, (obj, t) in enumerate(zip(objs, types)):
+        bad = None
         for item, lt in _lists_in(b, obj, t):
             if not _has_converted_leaves(lt):
                 continue
             written = b.icmp("ne", b.and_(mask, int_const("i64", 1 << k)), int_const("i64", 0))
             c = b.and_(written, b.not_(b.call(_exact_helper(m, lt), [item])))
             bad = c if bad is None else b.or_(bad, c)
-    if bad is None:
-        return
-    raise_block = conv.fn.append_block("inexact_list")
-    rb = Builder(conv.fn, raise_block)
-    capi.call(m, rb, "PyErr_SetString", capi.exception_class(m, rb, "TypeError"), m.cstring(
-        b"a list argument this compiled function writes holds ints among floats (or bools among "
-        b"ints, numbers among complex numbers): compiled code would give them back converted; "
-        b"pass a list of one element type (float(x) for each int)"))
-    rb.branch(conv.error)
-    conv._continue_if(b.not_(bad), raise_block)
+        if bad is None:
+            continue
+        raise_block = conv.fn.append_block("inexact_list")
+        rb = Builder(conv.fn, raise_block)
+        capi.call(m, rb, "PyErr_SetString", capi.exception_class(m, rb, "TypeError"), m.cstring(
+            f"argument {k + 1} is a list this compiled function writes, and it holds ints among floats "
+            f"(or numbers among complex numbers): compiled code would give them back converted; pass "
+            f"a list of one element type (float(x) for each int)".encode()))
+        rb.branch(conv.error)
+        conv._continue_if(b.not_(bad), raise_block)
 
 
 def _lists_in(b: Builder, obj: Value, t: T.Type):
