@@ -626,7 +626,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m)
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)

@@ -49,6 +49,11 @@ MEMO_DICT, MEMO_DATA, MEMO_N, MEMO_CAP, MEMO_SIZE = 0, 8, 16, 24, 32
 # struct Record { PyObject *py; List *native; i1 (*reflect)(py, native, memo); void (*release)(native); i64 written; }
 REC_PY, REC_NATIVE, REC_REFLECT, REC_RELEASE, REC_WRITTEN, REC_SIZE = 0, 8, 16, 24, 32, 40
 
+# Cold conversion code, run once per call: selected by FastISel without optimization, as the
+# entry point itself is (runtime.entry ENTRY_ATTRS; with LLVM's default code generation the
+# helpers took three times the entry point's compile time).
+_ATTRS = ("nounwind", "noinline", "optnone")
+
 FIND, ADD, RELEASE_MEMO, REFLECT_ALL = "script.memo.find", "script.memo.add", "script.memo.release", "script.memo.reflect"
 
 
@@ -107,7 +112,7 @@ def _exact_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"])
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"], attrs=_ATTRS)
     obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     head, body, nxt, done, bad = (fn.append_block(x) for x in ("head", "body", "next", "done", "bad"))
@@ -221,10 +226,9 @@ def box_mapped(m: NativeModule, t: T.ListType):
     NULL) so that it is one Python list however often it occurs; NULL with an exception set
     when memory runs out. Borrows `native`."""
     name = f"script.list.box.{t}"
-    fn = m.helpers.get(name)
-    if fn is not None:
+    fn, new = _helper(m, name, "ptr", ["ptr", "ptr"], t)
+    if not new:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr"])
     native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
     found, fresh = fn.append_block("found"), fn.append_block("fresh")
@@ -276,10 +280,9 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     equal to the native one, the same mapped list, True or False) keeps its object, as in
     CPython, which writes nothing there; otherwise the list takes a new list's items."""
     name = f"script.list.reflect.{t}"
-    fn = m.helpers.get(name)
-    if fn is not None:
+    fn, new = _helper(m, name, "i1", ["ptr", "ptr", "ptr"], t)
+    if not new:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr", "ptr"])
     py, native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
     failed, in_place, resized = (fn.append_block(x) for x in ("failed", "in_place", "resized"))
@@ -370,10 +373,9 @@ def _holds_value(m: NativeModule, b: Builder, obj: Value, v: Value, t: T.Type) -
 def _release_helper(m: NativeModule, t: T.ListType):
     """``void script.list.release.<t>(List *native)``: one decref of a list of type `t`."""
     name = f"script.list.release.{t}"
-    fn = m.helpers.get(name)
-    if fn is not None:
+    fn, new = _helper(m, name, "void", ["ptr"], t)
+    if not new:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"])
     b = Builder(fn, fn.append_block("entry"))
     lists.emit_rc(m, b, "decref", fn.args[0], t)
     b.ret_void()
@@ -385,10 +387,9 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     memo's native list of `py` (a new reference), or a new one, recorded (the module
     docstring); NULL with an exception set."""
     name = f"script.list.unbox.memo.{t}"
-    fn = m.helpers.get(name)
-    if fn is not None:
+    fn, new = _helper(m, name, "ptr", ["ptr", "ptr", "i64"], t)
+    if not new:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr", "i64"])
     py, memo, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
     found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
@@ -464,16 +465,47 @@ def _no_memory_releasing(m: NativeModule, fn, lst: Value, t: T.ListType):
     return b.block
 
 
-# --- the memo -------------------------------------------------------------------------------
+# --- the runtime library's functions (runtime.shared), declared by entry points -------------
+
+# The helpers of flat lists of numbers, the most common list parameters, are the runtime
+# library's (compiled once per machine); an entry point's module makes only the others'.
+_SHARED = (T.ListType(T.BOOL), T.ListType(T.I64), T.ListType(T.F64))
+_RUNTIME = "script.runtime"         # runtime.shared RUNTIME_LIBRARY (which imports loadpath)
+
+
+def _helper(m: NativeModule, name: str, ret: str, params, t: T.ListType):
+    """(the helper `name` of list type `t` in `m`, whether its body is to be built now): a
+    module other than the runtime library declares the runtime library's (`_SHARED`)."""
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn, False
+    shared = type(t) is T.ListType and t in _SHARED
+    if shared and m.name != _RUNTIME:
+        fn = m.helpers[name] = m.declare(name, ret, params, attrs=("nounwind",))
+        return fn, False
+    fn = m.helpers[name] = m.new_function(name, ret, params, linkage="external" if shared else "internal",
+                                          attrs=_ATTRS)
+    return fn, True
+
+
+def build_runtime(m: NativeModule) -> list[str]:
+    """Define the memo's functions, which do not depend on types, and the helpers of
+    `_SHARED` list types in `m` (the runtime library); returns their names."""
+    fns = [_define_find(m), _define_add(m), _define_reflect_all(m), _define_release_memo(m)]
+    for t in _SHARED:
+        fns += [_unbox_helper(m, t), _reflect_helper(m, t), _release_helper(m, t), box_mapped(m, t)]
+    return [f.name for f in fns]
+
 
 def _find(m: NativeModule):
+    return m.declare(FIND, "ptr", ["ptr", "ptr"], attrs=("nounwind",))
+
+
+def _define_find(m: NativeModule):
     """``Record *script.memo.find(Memo *memo, ptr key)``: the record of a Python list (its
     address) or of a native one (its address plus 1), or NULL (also when the memo is NULL).
     Valid until the next `_add`."""
-    fn = m.helpers.get(FIND)
-    if fn is not None:
-        return fn
-    fn = m.helpers[FIND] = m.new_function(FIND, "ptr", ["ptr", "ptr"])
+    fn = m.new_function(FIND, "ptr", ["ptr", "ptr"], linkage="external", attrs=_ATTRS)
     memo, key = fn.args
     b = Builder(fn, fn.append_block("entry"))
     look, none, have, got = (fn.append_block(x) for x in ("look", "none", "have_key", "got"))
@@ -493,13 +525,14 @@ def _find(m: NativeModule):
 
 
 def _add(m: NativeModule):
+    return m.declare(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"], attrs=("nounwind",))
+
+
+def _define_add(m: NativeModule):
     """``i1 script.memo.add(Memo *memo, PyObject *py, List *native, reflect, release, i64
     written)``: record the pair, holding a reference to each; true at once for a NULL memo;
     false with an exception set when memory runs out."""
-    fn = m.helpers.get(ADD)
-    if fn is not None:
-        return fn
-    fn = m.helpers[ADD] = m.new_function(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"])
+    fn = m.new_function(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"], linkage="external", attrs=_ATTRS)
     memo, py, native, reflect, release, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
     ok, fail, go, grow, room = (fn.append_block(x) for x in ("ok", "fail", "go", "grow", "room"))
@@ -576,12 +609,13 @@ def _records_loop(m: NativeModule, fn, b: Builder, memo: Value, body) -> None:
 
 
 def _reflect_all(m: NativeModule):
+    return m.declare(REFLECT_ALL, "i1", ["ptr"], attrs=("nounwind",))
+
+
+def _define_reflect_all(m: NativeModule):
     """``i1 script.memo.reflect(Memo *memo)``: each written record's Python list takes its
     native list's contents; true for a NULL memo; false with an exception set."""
-    fn = m.helpers.get(REFLECT_ALL)
-    if fn is not None:
-        return fn
-    fn = m.helpers[REFLECT_ALL] = m.new_function(REFLECT_ALL, "i1", ["ptr"])
+    fn = m.new_function(REFLECT_ALL, "i1", ["ptr"], linkage="external", attrs=_ATTRS)
     memo, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     ok, go, failed = fn.append_block("ok"), fn.append_block("go"), fn.append_block("failed")
@@ -606,12 +640,13 @@ def _reflect_all(m: NativeModule):
 
 
 def _release_memo(m: NativeModule):
+    return m.declare(RELEASE_MEMO, "void", ["ptr"], attrs=("nounwind",))
+
+
+def _define_release_memo(m: NativeModule):
     """``void script.memo.release(Memo *memo)``: drop every record's references, the
     records and the dict; nothing for a NULL memo."""
-    fn = m.helpers.get(RELEASE_MEMO)
-    if fn is not None:
-        return fn
-    fn = m.helpers[RELEASE_MEMO] = m.new_function(RELEASE_MEMO, "void", ["ptr"])
+    fn = m.new_function(RELEASE_MEMO, "void", ["ptr"], linkage="external", attrs=_ATTRS)
     memo, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     done, go = fn.append_block("done"), fn.append_block("go")
