@@ -6,11 +6,11 @@ back into the caller's list object: resized, element by element, with the lists 
 mapped back to the caller's own inner list objects. It does so on both ways out of the call,
 so writes made before an exception are seen, as in CPython.
 
-Only the signature's list parameters the library says (``script.reflect``, llvm.abi
-`REFLECT_SYMBOL`, from ir.list_flow) are written (bit k) or may reach the result (bit 32 + k)
-pay for this; with the mask 0 an entry point copies its lists in as before.
+Only calls of a library whose mask (``script.reflect``, llvm.abi `REFLECT_SYMBOL`, from
+ir.list_flow) says that a list parameter is written (bit k) or may reach the result (bit
+32 + k) pay for this; with the mask 0 an entry point copies its lists in as before.
 
-The memo. With the mask not 0, every list argument (inside tuples and lists too) is copied
+The memo. With the mask not 0, every list argument (inside tuples, lists and dict values too) is copied
 in through a memo of the Python lists seen in this call, so that one Python list is one
 native list however often it occurs (``f(a, a)``, ``f([a, a])``, the rows of ``[[0] * 3] *
 3``), as in CPython: a write through one occurrence is seen through the others. A record
@@ -24,8 +24,10 @@ that of the native one plus 1 (addresses of objects are even), to the record's i
 After the call, each written record's native list is boxed into a new Python list whose
 inner lists are the memo's Python lists where the native ones are the memo's (new native
 lists become new Python lists), and the caller's list takes those items
-(``PyList_SetSlice``). The result is boxed the same way, so a returned argument list is the
-caller's object. Then the memo releases what it holds.
+(``PyList_SetSlice``), or, where the length is unchanged, takes them slot by slot, keeping
+the objects of slots that already hold the value. A new native list boxed is recorded too,
+so that it is one Python list however often it occurs. The result is boxed the same way, so
+a returned argument list is the caller's object. Then the memo releases what it holds.
 
 Types. A written argument must give back the objects CPython's list would hold. A native
 list holds one type, so ints copied into a list of floats would come back as floats: a
