@@ -316,3 +316,26 @@ def _aliasing(value) -> list:
 
     walk(value)
     return out
+
+
+def test_native_memory_is_released():
+    """The memo's references to native lists are dropped on every way out: a table written
+    back, rows dropped, an exception part-way, many times, in constant memory."""
+    import resource
+    h, g = compiled(K.reshape_rows), compiled(K.write_then_fail)
+    t = [[i, i + 1, i + 2] for i in range(300)]
+
+    def calls():
+        h(t, 3)
+        del t[300:]
+        h(t, 1)
+        t.append([1, 2, 3])
+        with pytest.raises(IndexError):
+            g(list(range(200)), 1000)
+
+    for _ in range(100):
+        calls()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(1500):
+        calls()
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 5_000      # KB
