@@ -30,8 +30,12 @@ def sort_methods(a, k):
         a.reverse()
     elif k == 3:
         a.clear()
-    else:
+    elif k == 4:
         a += a[:2]
+    else:
+        b = a
+        a *= k - 6          # in place: -1 empties it, 0 too, 1 keeps it, 2 doubles it
+        return len(b)
     return len(a)
 
 
@@ -387,3 +391,10 @@ def run_nested_ops(t, a, ops):
         elif code == 12:
             raise KeyError(v)
     return len(t) + len(a)
+
+
+def repeat_rows(t, k):
+    t *= k
+    if t:
+        t[0].append(9)
+    return len(t)

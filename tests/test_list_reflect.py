@@ -30,7 +30,7 @@ def test_in_place_sorts(a):
 
 
 @settings(max_examples=30, deadline=None)
-@given(INTS, st.integers(0, 4))
+@given(INTS, st.integers(0, 8))
 def test_list_methods(a, k):
     check_all_levels(K.sort_methods, a, k)
 
@@ -339,3 +339,13 @@ def test_native_memory_is_released():
     for _ in range(1500):
         calls()
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 5_000      # KB
+
+
+def test_repeat_in_place():
+    """`lst *= n` is list.__imul__: the same list (the caller's), rows repeated by reference."""
+    for k in (-1, 0, 1, 3):
+        check_all_levels(K.repeat_rows, [[1], [2]], k)
+    t = [[1], [2]]
+    r0 = t[0]
+    assert compiled(K.repeat_rows)(t, 2) == 4 and t == [[1, 9], [2], [1, 9], [2]]
+    assert t[0] is r0 and t[2] is r0 and t[1] is t[3]

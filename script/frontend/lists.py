@@ -542,6 +542,17 @@ class ListLowering:
         self.for_range(node, n, copy)
         return out
 
+    def repeat_in_place(self, lst: Value, n: Value, node: ast.AugAssign) -> None:
+        """`lst *= n`: the list itself repeated `n` times (emptied for n <= 0), as
+        list.__imul__ does, so every name of it (a caller's argument too) sees it."""
+        if not isinstance(n.type, (T.IntType, T.BoolType)):
+            self.error(f"unsupported operand types for this operator: {lst.type} and {n.type}", node)
+        self.check_list_writable(lst, node)
+        copy = self.repeat_list(lst, self.coerce(n, T.I64, node), node)
+        total = self.list_len(copy, node)
+        self.resize_list(lst, total, node)
+        self.for_range(node.target, total, lambda i: self.set_item(lst, self.get_item(copy, i, node), i, node))
+
     def extend_list(self, lst: Value, arg_node, node) -> None:
         """`lst.extend(x)`, `lst += x`: the length of `x` is taken before `lst` grows, so
         ``a.extend(a)`` doubles `a` as in CPython."""
