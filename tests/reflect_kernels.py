@@ -398,3 +398,13 @@ def repeat_rows(t, k):
     if t:
         t[0].append(9)
     return len(t)
+
+
+def shared_board(n):
+    """The classic: one row n times; CPython's caller sees one row object."""
+    return [[0] * n] * n
+
+
+def same_list_twice(n):
+    a = [n]
+    return a, a

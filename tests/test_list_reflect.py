@@ -349,3 +349,12 @@ def test_repeat_in_place():
     r0 = t[0]
     assert compiled(K.repeat_rows)(t, 2) == 4 and t == [[1, 9], [2], [1, 9], [2]]
     assert t[0] is r0 and t[2] is r0 and t[1] is t[3]
+
+
+def test_returned_lists_keep_their_sharing():
+    board = compiled(K.shared_board)(3)
+    assert board == [[0] * 3] * 3 and board[0] is board[1] is board[2]
+    board[0][0] = 1                          # as in CPython: every row is that row
+    assert board == [[1, 0, 0]] * 3
+    x, y = compiled(K.same_list_twice)(4)
+    assert x is y and x == [4]

@@ -46,7 +46,7 @@ from script.backend.llvm.abi import (
     ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
     llvm_type)
 from script.backend.llvm.builder import (
-    NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
+    FALSE, NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
 from script.backend.runtime import capi, list_boxing, list_reflect, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
@@ -92,10 +92,11 @@ class Converter:
         self.error = error
         self.unboxed: list[tuple] = []      # (value, type) of lists and strs, released after the call
         self.unboxed_tables: list = []       # (index, entries, type) of dicts and sets, likewise
-        # The call's memo of argument lists (runtime.list_reflect; a run-time NULL when the
-        # library writes none back), None where the signature has no list parameters; and
-        # the i64 0 or 1 saying the parameter being unboxed is written.
+        # The call's memo of lists (runtime.list_reflect), None where the signature has no
+        # list parameter and its result no list twice; and the i64 0 or 1 saying the
+        # parameter being unboxed is written.
         self.memo: Value | None = None
+        self.reflecting: Value = FALSE              # whether argument lists go through the memo
         self.written: Value = int_const("i64", 0)
 
     def _continue_if(self, cond: Value, otherwise) -> None:

@@ -159,29 +159,36 @@ def _leaf_exact(m: NativeModule, b: Builder, obj: Value, t: T.Type) -> Value:
     return TRUE
 
 
-def emit_begin(conv, mask: Value) -> Value:
-    """The call's memo (NULL when the mask is 0: nothing is written back); a new dict's
-    failure goes to the converter's error block."""
-    b, m = conv.b, conv.m
+def emit_begin(conv, mask: Value | None) -> Value:
+    """The call's memo, empty (its dict is made by the first record), and whether argument
+    lists go through it (`conv.reflecting`: the mask is not 0; never without a mask, where
+    the memo only keeps the lists of the result one object each)."""
+    b = conv.b
     memo = b.alloca(f"[{MEMO_SIZE} x i8]")
-    start, made = conv.fn.append_block("memo_start"), conv.fn.append_block("memo_made")
-    used = b.icmp("ne", mask, int_const("i64", 0))
-    before = b.block
-    b.cbranch(used, start, made)
-    b.position_at_end(start)
-    d = capi.call(m, b, "PyDict_New")
-    conv._continue_if(b.icmp("ne", d, NULL), conv.error)
-    b.store_at(d, memo, MEMO_DICT)
-    b.store_at(NULL, memo, MEMO_DATA)
-    b.store_at(int_const("i64", 0), memo, MEMO_N)
-    b.store_at(int_const("i64", 0), memo, MEMO_CAP)
-    started = b.block
-    b.branch(made)
-    b.position_at_end(made)
-    out = b.phi("ptr")
-    out.add_incoming(NULL, before)
-    out.add_incoming(memo, started)
-    return out
+    for offset in (MEMO_DICT, MEMO_DATA):
+        b.store_at(NULL, memo, offset)
+    for offset in (MEMO_N, MEMO_CAP):
+        b.store_at(int_const("i64", 0), memo, offset)
+    conv.reflecting = FALSE if mask is None else b.icmp("ne", mask, int_const("i64", 0))
+    return memo
+
+
+def shares_lists(t: T.Type, inside: bool = False) -> bool:
+    """Whether a value of type `t` may hold one list in two places (a list of lists, a tuple
+    of two lists), so that boxing it needs a memo to give Python one object for it."""
+    if isinstance(t, T.ListType):
+        return inside or _list_count(t.elem) > 0
+    return _list_count(t) > 1
+
+
+def _list_count(t: T.Type) -> int:
+    if isinstance(t, T.ListType):
+        return 1
+    if isinstance(t, T.OptionalType):
+        return _list_count(t.value)
+    if isinstance(t, T.TupleType):
+        return sum(_list_count(e) for e in t.elems)
+    return 0
 
 
 def emit_reflect(m: NativeModule, b: Builder, memo: Value) -> Value:
@@ -194,13 +201,13 @@ def emit_release(m: NativeModule, b: Builder, memo: Value) -> None:
 
 
 def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
-    """Native list of Python list `obj` through the call's memo `conv.memo` (NULL: copied as
-    without one), with `written` (i64 0 or 1) or-ed into its record; NULL with an exception
-    set when it fails."""
+    """Native list of Python list `obj` through the call's memo `conv.memo` where
+    `conv.reflecting` (else copied as without one), with `written` (i64 0 or 1) or-ed into
+    its record; NULL with an exception set when it fails."""
     b, m = conv.b, conv.m
     fn = conv.fn
     via, plain, done = fn.append_block("via_memo"), fn.append_block("plain_unbox"), fn.append_block("unboxed")
-    b.cbranch(b.icmp("ne", conv.memo, NULL), via, plain)
+    b.cbranch(conv.reflecting, via, plain)
     b.position_at_end(via)
     v1 = b.call(_unbox_helper(m, t), [obj, conv.memo, written])
     via_end = b.block
@@ -225,33 +232,36 @@ def box_mapped(m: NativeModule, t: T.ListType):
     """``PyObject *script.list.box.<t>(List *native, Memo *memo)``: the memo's Python list
     when `native` is a memo's native list (a new reference), else a new Python list of its
     elements, the lists among them mapped the same way, recorded in the memo (which may be
-    NULL) so that it is one Python list however often it occurs; NULL with an exception set
-    when memory runs out. Borrows `native`."""
+    NULL) where it is counted more than once, so that it is one Python list however often it
+    occurs; NULL with an exception set when memory runs out. Borrows `native`."""
     name = f"script.list.box.{t}"
     fn, new = _helper(m, name, "ptr", ["ptr", "ptr"], t)
     if not new:
         return fn
     native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    found, fresh = fn.append_block("found"), fn.append_block("fresh")
-    if isinstance(t, T.VarTupleType):       # a tuple: never an argument's list
-        memo_or_null = NULL
-    else:
-        memo_or_null = memo
-    rec = b.call(_find(m), [memo_or_null, b.gep("i8", native, int_const("i64", 1))])
+    found, fresh, look = fn.append_block("found"), fn.append_block("fresh"), fn.append_block("look")
+    failed = fn.append_block("failed")
+    Builder(fn, failed).ret(NULL)
+    if isinstance(t, T.VarTupleType):       # a tuple: never an argument's list, boxed each time
+        b.ret(_box_elements(m, fn, b, native, t, memo, failed))
+        return fn
+    # Only a list counted more than once can be met again (the memo counts one for an
+    # argument's): the others are boxed without a look at the memo.
+    shared = b.icmp("sgt", b.load_at("i64", native, lists.REFCOUNT), int_const("i64", 1))
+    b.cbranch(shared, look, fresh)
+    b.position_at_end(look)
+    rec = b.call(_find(m), [memo, b.gep("i8", native, int_const("i64", 1))])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
     b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, REC_PY)))
     b.position_at_end(fresh)
-    failed = fn.append_block("failed")
-    Builder(fn, failed).ret(NULL)
     out = _box_elements(m, fn, b, native, t, memo, failed)
-    if isinstance(t, T.VarTupleType):
-        b.ret(out)
-        return fn
     # A new list met again (`t.append(row); t.append(row)`) is the same Python list: recorded,
     # not written back.
-    added, not_added = fn.append_block("added"), fn.append_block("not_added")
+    record, added, not_added = fn.append_block("record"), fn.append_block("added"), fn.append_block("not_added")
+    b.cbranch(shared, record, added)
+    b.position_at_end(record)
     ok = b.call(_add(m), [memo, out, native, _reflect_helper(m, t).pointer, _release_helper(m, t).pointer,
                           int_const("i64", 0)])
     b.cbranch(ok, added, not_added, LIKELY)
@@ -514,6 +524,9 @@ def _define_find(m: NativeModule):
     Builder(fn, none).ret(NULL)
     b.cbranch(b.icmp("eq", memo, NULL), none, look)
     b.position_at_end(look)
+    has_dict = fn.append_block("has_dict")
+    b.cbranch(b.icmp("eq", b.load_at("ptr", memo, MEMO_DICT), NULL), none, has_dict)
+    b.position_at_end(has_dict)
     k = capi.call(m, b, "PyLong_FromVoidPtr", key)
     b.cbranch(b.icmp("eq", k, NULL), none, have)       # (no memory: not found; the add then fails)
     b.position_at_end(have)
@@ -544,6 +557,13 @@ def _define_add(m: NativeModule):
     fb.ret(FALSE)
     b.cbranch(b.icmp("eq", memo, NULL), ok, go)
     b.position_at_end(go)
+    make_dict, have_dict = fn.append_block("make_dict"), fn.append_block("have_dict")
+    b.cbranch(b.icmp("eq", b.load_at("ptr", memo, MEMO_DICT), NULL), make_dict, have_dict)
+    b.position_at_end(make_dict)
+    d0 = capi.call(m, b, "PyDict_New")
+    b.store_at(d0, memo, MEMO_DICT)
+    b.cbranch(b.icmp("eq", d0, NULL), fail, have_dict)
+    b.position_at_end(have_dict)
     n = b.load_at("i64", memo, MEMO_N)
     cap = b.load_at("i64", memo, MEMO_CAP)
     b.cbranch(b.icmp("eq", n, cap), grow, room)
