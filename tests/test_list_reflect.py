@@ -358,3 +358,8 @@ def test_returned_lists_keep_their_sharing():
     assert board == [[1, 0, 0]] * 3
     x, y = compiled(K.same_list_twice)(4)
     assert x is y and x == [4]
+
+
+def test_tuples_made_of_argument_lists():
+    for t in ([[1, 2], [3, 4]], [[1]], [[5, 6, 7]]):
+        check_all_levels(K.columns, t)

@@ -240,12 +240,12 @@ def box_mapped(m: NativeModule, t: T.ListType):
         return fn
     native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    found, fresh, look = fn.append_block("found"), fn.append_block("fresh"), fn.append_block("look")
     failed = fn.append_block("failed")
     Builder(fn, failed).ret(NULL)
     if isinstance(t, T.VarTupleType):       # a tuple: never an argument's list, boxed each time
         b.ret(_box_elements(m, fn, b, native, t, memo, failed))
         return fn
+    found, fresh, look = fn.append_block("found"), fn.append_block("fresh"), fn.append_block("look")
     # Only a list counted more than once can be met again (the memo counts one for an
     # argument's): the others are boxed without a look at the memo.
     shared = b.icmp("sgt", b.load_at("i64", native, lists.REFCOUNT), int_const("i64", 1))
