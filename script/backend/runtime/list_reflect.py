@@ -10,16 +10,15 @@ Only calls of a library whose mask (``script.reflect``, llvm.abi `REFLECT_SYMBOL
 ir.list_flow) says that a list parameter is written (bit k) or may reach the result (bit
 32 + k) pay for this; with the mask 0 an entry point copies its lists in as before.
 
-The memo. With the mask not 0, every list argument (inside tuples, lists and dict values too) is copied
-in through a memo of the Python lists seen in this call, so that one Python list is one
-native list however often it occurs (``f(a, a)``, ``f([a, a])``, the rows of ``[[0] * 3] *
-3``), as in CPython: a write through one occurrence is seen through the others. A record
-per Python list holds references to the Python list and to its native copy (so neither is
-freed during the call: a native list dropped by compiled code is still written back, and
-its address is never reused by a new one), the functions that write it back and release
-it (which also say its type: one Python list met as two list types is a TypeError at the
-call), and whether it is written. A Python dict maps the address of the Python list, and
-that of the native one plus 1 (addresses of objects are even), to the record's index.
+The memo (runtime.list_memo). With the mask not 0, every list argument (inside tuples, lists
+and dict values too) is copied in through a memo of the Python lists seen in this call, so
+that one Python list is one native list however often it occurs (``f(a, a)``, ``f([a, a])``,
+the rows of ``[[0] * 3] * 3``), as in CPython: a write through one occurrence is seen through
+the others. A record per Python list holds references to the Python list and to its native
+copy (so neither is freed during the call: a native list dropped by compiled code is still
+written back, and its address is never reused by a new one), the functions that write it
+back and release it (which also say its type: one Python list met as two list types is a
+TypeError at the call), and whether it is written.
 
 After the call, each written record's native list is boxed into a new Python list whose
 inner lists are the memo's Python lists where the native ones are the memo's (new native
@@ -43,21 +42,9 @@ from script.ir import types as T
 from script.backend.llvm import lists
 from script.backend.llvm.abi import LIKELY, holds_reflected
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
-from script.backend.runtime import capi, list_boxing
+from script.backend.runtime import capi, list_boxing, list_memo
+from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
 from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
-
-# struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; }
-MEMO_DICT, MEMO_DATA, MEMO_N, MEMO_CAP, MEMO_SIZE = 0, 8, 16, 24, 32
-# struct Record { PyObject *py; List *native; i1 (*reflect)(py, native, memo); void (*release)(native); i64 written; }
-REC_PY, REC_NATIVE, REC_REFLECT, REC_RELEASE, REC_WRITTEN, REC_SIZE = 0, 8, 16, 24, 32, 40
-
-# Cold conversion code, run once per call: selected by FastISel without optimization, as the
-# entry point itself is (runtime.entry ENTRY_ATTRS; with LLVM's default code generation the
-# helpers took three times the entry point's compile time).
-_ATTRS = ("nounwind", "noinline", "optnone")
-
-FIND, ADD, RELEASE_MEMO, REFLECT_ALL = "script.memo.find", "script.memo.add", "script.memo.release", "script.memo.reflect"
-
 
 # --- in the entry point -----------------------------------------------------------------------
 
@@ -114,7 +101,7 @@ def _exact_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"], attrs=_ATTRS)
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"], attrs=HELPER_ATTRS)
     obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
     head, body, nxt, done, bad = (fn.append_block(x) for x in ("head", "body", "next", "done", "bad"))
@@ -164,11 +151,7 @@ def emit_begin(conv, mask: Value | None) -> Value:
     lists go through it (`conv.reflecting`: the mask is not 0; never without a mask, where
     the memo only keeps the lists of the result one object each)."""
     b = conv.b
-    memo = b.alloca(f"[{MEMO_SIZE} x i8]")
-    for offset in (MEMO_DICT, MEMO_DATA):
-        b.store_at(NULL, memo, offset)
-    for offset in (MEMO_N, MEMO_CAP):
-        b.store_at(int_const("i64", 0), memo, offset)
+    memo = list_memo.emit_new(b)
     conv.reflecting = FALSE if mask is None else b.icmp("ne", mask, int_const("i64", 0))
     return memo
 
@@ -193,11 +176,11 @@ def _list_count(t: T.Type) -> int:
 
 def emit_reflect(m: NativeModule, b: Builder, memo: Value) -> Value:
     """Write every written record back (i1: false with a Python exception set)."""
-    return b.call(_reflect_all(m), [memo])
+    return b.call(list_memo.reflect_all(m), [memo])
 
 
 def emit_release(m: NativeModule, b: Builder, memo: Value) -> None:
-    b.call(_release_memo(m), [memo])
+    b.call(list_memo.release_memo(m), [memo])
 
 
 def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
@@ -251,7 +234,7 @@ def box_mapped(m: NativeModule, t: T.ListType):
     shared = b.icmp("sgt", b.load_at("i64", native, lists.REFCOUNT), int_const("i64", 1))
     b.cbranch(shared, look, fresh)
     b.position_at_end(look)
-    rec = b.call(_find(m), [memo, b.gep("i8", native, int_const("i64", 1))])
+    rec = b.call(list_memo.find(m), [memo, b.gep("i8", native, int_const("i64", 1))])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
     b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, REC_PY)))
@@ -262,7 +245,7 @@ def box_mapped(m: NativeModule, t: T.ListType):
     record, added, not_added = fn.append_block("record"), fn.append_block("added"), fn.append_block("not_added")
     b.cbranch(shared, record, added)
     b.position_at_end(record)
-    ok = b.call(_add(m), [memo, out, native, _reflect_helper(m, t).pointer, _release_helper(m, t).pointer,
+    ok = b.call(list_memo.add(m), [memo, out, native, _reflect_helper(m, t).pointer, _release_helper(m, t).pointer,
                           int_const("i64", 0)])
     b.cbranch(ok, added, not_added, LIKELY)
     b.position_at_end(not_added)
@@ -406,7 +389,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     b = Builder(fn, fn.append_block("entry"))
     found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
     reflect, release = _reflect_helper(m, t), _release_helper(m, t)
-    rec = b.call(_find(m), [memo, py])
+    rec = b.call(list_memo.find(m), [memo, py])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
     b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, clash)
@@ -458,7 +441,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
         b.cbranch(b.icmp("eq", lst, NULL), no_memory, made)
         b.position_at_end(made)
     added, not_added = fn.append_block("added"), fn.append_block("not_added")
-    ok = b.call(_add(m), [memo, py, lst, reflect.pointer, release.pointer, written])
+    ok = b.call(list_memo.add(m), [memo, py, lst, reflect.pointer, release.pointer, written])
     b.cbranch(ok, added, not_added, LIKELY)
     b.position_at_end(not_added)
     lists.emit_rc(m, b, "decref", lst, t)
@@ -496,194 +479,14 @@ def _helper(m: NativeModule, name: str, ret: str, params, t: T.ListType):
         fn = m.helpers[name] = m.declare(name, ret, params, attrs=("nounwind",))
         return fn, False
     fn = m.helpers[name] = m.new_function(name, ret, params, linkage="external" if shared else "internal",
-                                          attrs=_ATTRS)
+                                          attrs=HELPER_ATTRS)
     return fn, True
 
 
 def build_runtime(m: NativeModule) -> list[str]:
-    """Define the memo's functions, which do not depend on types, and the helpers of
-    `_SHARED` list types in `m` (the runtime library); returns their names."""
-    fns = [_define_find(m), _define_add(m), _define_reflect_all(m), _define_release_memo(m)]
+    """Define the memo's functions (runtime.list_memo) and the helpers of `_SHARED` list
+    types in `m` (the runtime library); returns their names."""
+    fns = list_memo.build_runtime(m)
     for t in _SHARED:
         fns += [_unbox_helper(m, t), _reflect_helper(m, t), _release_helper(m, t), box_mapped(m, t)]
     return [f.name for f in fns]
-
-
-def _find(m: NativeModule):
-    return m.declare(FIND, "ptr", ["ptr", "ptr"], attrs=("nounwind",))
-
-
-def _define_find(m: NativeModule):
-    """``Record *script.memo.find(Memo *memo, ptr key)``: the record of a Python list (its
-    address) or of a native one (its address plus 1), or NULL (also when the memo is NULL).
-    Valid until the next `_add`."""
-    fn = m.new_function(FIND, "ptr", ["ptr", "ptr"], linkage="external", attrs=_ATTRS)
-    memo, key = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    look, none, have, got = (fn.append_block(x) for x in ("look", "none", "have_key", "got"))
-    Builder(fn, none).ret(NULL)
-    b.cbranch(b.icmp("eq", memo, NULL), none, look)
-    b.position_at_end(look)
-    has_dict = fn.append_block("has_dict")
-    b.cbranch(b.icmp("eq", b.load_at("ptr", memo, MEMO_DICT), NULL), none, has_dict)
-    b.position_at_end(has_dict)
-    k = capi.call(m, b, "PyLong_FromVoidPtr", key)
-    b.cbranch(b.icmp("eq", k, NULL), none, have)       # (no memory: not found; the add then fails)
-    b.position_at_end(have)
-    v = capi.call(m, b, "PyDict_GetItem", b.load_at("ptr", memo, MEMO_DICT), k)
-    capi.call(m, b, "Py_DecRef", k)
-    b.cbranch(b.icmp("eq", v, NULL), none, got)
-    b.position_at_end(got)
-    index = capi.call(m, b, "PyLong_AsLongLong", v)
-    b.ret(b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(index, int_const("i64", REC_SIZE))))
-    return fn
-
-
-def _add(m: NativeModule):
-    return m.declare(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"], attrs=("nounwind",))
-
-
-def _define_add(m: NativeModule):
-    """``i1 script.memo.add(Memo *memo, PyObject *py, List *native, reflect, release, i64
-    written)``: record the pair, holding a reference to each; true at once for a NULL memo;
-    false with an exception set when memory runs out."""
-    fn = m.new_function(ADD, "i1", ["ptr", "ptr", "ptr", "ptr", "ptr", "i64"], linkage="external", attrs=_ATTRS)
-    memo, py, native, reflect, release, written = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    ok, fail, go, grow, room = (fn.append_block(x) for x in ("ok", "fail", "go", "grow", "room"))
-    Builder(fn, ok).ret(TRUE)
-    fb = Builder(fn, fail)
-    capi.call(m, fb, "PyErr_NoMemory")
-    fb.ret(FALSE)
-    b.cbranch(b.icmp("eq", memo, NULL), ok, go)
-    b.position_at_end(go)
-    make_dict, have_dict = fn.append_block("make_dict"), fn.append_block("have_dict")
-    b.cbranch(b.icmp("eq", b.load_at("ptr", memo, MEMO_DICT), NULL), make_dict, have_dict)
-    b.position_at_end(make_dict)
-    d0 = capi.call(m, b, "PyDict_New")
-    b.store_at(d0, memo, MEMO_DICT)
-    b.cbranch(b.icmp("eq", d0, NULL), fail, have_dict)
-    b.position_at_end(have_dict)
-    n = b.load_at("i64", memo, MEMO_N)
-    cap = b.load_at("i64", memo, MEMO_CAP)
-    b.cbranch(b.icmp("eq", n, cap), grow, room)
-    b.position_at_end(grow)
-    new_cap = b.select(b.icmp("eq", cap, int_const("i64", 0)), int_const("i64", 8), b.mul(cap, int_const("i64", 2)))
-    data = capi.call(m, b, "PyMem_Realloc", b.load_at("ptr", memo, MEMO_DATA), b.mul(new_cap, int_const("i64", REC_SIZE)))
-    grown = fn.append_block("grown")
-    b.cbranch(b.icmp("eq", data, NULL), fail, grown)
-    b.position_at_end(grown)
-    b.store_at(data, memo, MEMO_DATA)
-    b.store_at(new_cap, memo, MEMO_CAP)
-    b.branch(room)
-    b.position_at_end(room)
-    index = capi.call(m, b, "PyLong_FromLongLong", n)
-    have_index, keyed, py_key_made = fn.append_block("have_index"), fn.append_block("keyed"), fn.append_block("py_key")
-    b.cbranch(b.icmp("eq", index, NULL), fail, have_index)
-    b.position_at_end(have_index)
-    d = b.load_at("ptr", memo, MEMO_DICT)
-    drop_index = fn.append_block("drop_index")
-    db = Builder(fn, drop_index)
-    capi.call(m, db, "Py_DecRef", index)
-    db.ret(FALSE)
-    for key, nxt in ((py, py_key_made), (b.gep("i8", native, int_const("i64", 1)), keyed)):
-        k = capi.call(m, b, "PyLong_FromVoidPtr", key)
-        have_k, no_k = fn.append_block("have_k"), fn.append_block("no_k")
-        b.cbranch(b.icmp("eq", k, NULL), no_k, have_k)
-        nb = Builder(fn, no_k)
-        capi.call(m, nb, "PyErr_NoMemory")
-        nb.branch(drop_index)
-        b.position_at_end(have_k)
-        r = capi.call(m, b, "PyDict_SetItem", d, k, index)
-        capi.call(m, b, "Py_DecRef", k)
-        b.cbranch(b.icmp("eq", r, int_const("i32", 0)), nxt, drop_index)
-        b.position_at_end(nxt)
-    capi.call(m, b, "Py_DecRef", index)
-    rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(n, int_const("i64", REC_SIZE)))
-    b.store_at(capi.call(m, b, "Py_NewRef", py), rec, REC_PY)
-    b.store_at(native, rec, REC_NATIVE)
-    lists.emit_rc(m, b, "incref", native, T.ListType(T.I64))        # (a count: any list type)
-    b.store_at(reflect, rec, REC_REFLECT)
-    b.store_at(release, rec, REC_RELEASE)
-    b.store_at(written, rec, REC_WRITTEN)
-    b.store_at(b.add(n, int_const("i64", 1)), memo, MEMO_N)
-    b.ret(TRUE)
-    return fn
-
-
-def _records_loop(m: NativeModule, fn, b: Builder, memo: Value, body) -> None:
-    """`body(b, record)` for each record of `memo` (not NULL), in order; `body` may end the
-    function on its own path and leaves `b` where the loop goes on."""
-    n = b.load_at("i64", memo, MEMO_N)
-    head, step, done = fn.append_block("rec_head"), fn.append_block("rec_body"), fn.append_block("rec_done")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), step, done)
-    b.position_at_end(step)
-    rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(i, int_const("i64", REC_SIZE)))
-    body(b, rec)
-    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
-    b.branch(head)
-    b.position_at_end(done)
-
-
-def _reflect_all(m: NativeModule):
-    return m.declare(REFLECT_ALL, "i1", ["ptr"], attrs=("nounwind",))
-
-
-def _define_reflect_all(m: NativeModule):
-    """``i1 script.memo.reflect(Memo *memo)``: each written record's Python list takes its
-    native list's contents; true for a NULL memo; false with an exception set."""
-    fn = m.new_function(REFLECT_ALL, "i1", ["ptr"], linkage="external", attrs=_ATTRS)
-    memo, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    ok, go, failed = fn.append_block("ok"), fn.append_block("go"), fn.append_block("failed")
-    Builder(fn, ok).ret(TRUE)
-    Builder(fn, failed).ret(FALSE)
-    b.cbranch(b.icmp("eq", memo, NULL), ok, go)
-    b.position_at_end(go)
-
-    def body(b, rec):
-        write, after = fn.append_block("write_back"), fn.append_block("written")
-        b.cbranch(b.icmp("ne", b.load_at("i64", rec, REC_WRITTEN), int_const("i64", 0)), write, after)
-        b.position_at_end(write)
-        from script.backend.llvm.builder import Callee
-        reflect = Callee(b.load_at("ptr", rec, REC_REFLECT).ref, "i1", ["ptr", "ptr", "ptr"])
-        r = b.call(reflect, [b.load_at("ptr", rec, REC_PY), b.load_at("ptr", rec, REC_NATIVE), memo])
-        b.cbranch(r, after, failed, LIKELY)
-        b.position_at_end(after)
-
-    _records_loop(m, fn, b, memo, body)
-    b.branch(ok)
-    return fn
-
-
-def _release_memo(m: NativeModule):
-    return m.declare(RELEASE_MEMO, "void", ["ptr"], attrs=("nounwind",))
-
-
-def _define_release_memo(m: NativeModule):
-    """``void script.memo.release(Memo *memo)``: drop every record's references, the
-    records and the dict; nothing for a NULL memo."""
-    fn = m.new_function(RELEASE_MEMO, "void", ["ptr"], linkage="external", attrs=_ATTRS)
-    memo, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    done, go = fn.append_block("done"), fn.append_block("go")
-    Builder(fn, done).ret_void()
-    b.cbranch(b.icmp("eq", memo, NULL), done, go)
-    b.position_at_end(go)
-
-    def body(b, rec):
-        from script.backend.llvm.builder import Callee
-        release = Callee(b.load_at("ptr", rec, REC_RELEASE).ref, "void", ["ptr"])
-        b.call(release, [b.load_at("ptr", rec, REC_NATIVE)])
-        capi.call(m, b, "Py_DecRef", b.load_at("ptr", rec, REC_PY))
-
-    _records_loop(m, fn, b, memo, body)
-    capi.call(m, b, "PyMem_Free", b.load_at("ptr", memo, MEMO_DATA))
-    capi.call(m, b, "Py_DecRef", b.load_at("ptr", memo, MEMO_DICT))
-    b.branch(done)
-    return fn
