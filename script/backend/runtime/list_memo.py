@@ -153,20 +153,13 @@ def _define_add(m: NativeModule):
 def _records_loop(m: NativeModule, fn, b: Builder, memo: Value, body) -> None:
     """`body(b, record)` for each record of `memo` (not NULL), in order; `body` may end the
     function on its own path and leaves `b` where the loop goes on."""
-    n = b.load_at("i64", memo, MEMO_N)
-    head, step, done = fn.append_block("rec_head"), fn.append_block("rec_body"), fn.append_block("rec_done")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), step, done)
-    b.position_at_end(step)
-    rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(i, int_const("i64", REC_SIZE)))
-    body(b, rec)
-    i.add_incoming(b.add(i, int_const("i64", 1)), b.block)
-    b.branch(head)
-    b.position_at_end(done)
+    from types import SimpleNamespace
+    from script.backend.runtime.table_boxing import counted_loop
+
+    def step(i, _latch):
+        body(b, b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(i, int_const("i64", REC_SIZE))))
+
+    counted_loop(SimpleNamespace(b=b, fn=fn), b.load_at("i64", memo, MEMO_N), step)
 
 
 def reflect_all(m: NativeModule):

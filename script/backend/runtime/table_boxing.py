@@ -24,7 +24,7 @@ from script.backend.runtime.capi import OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 TYPE_OBJECT = {T.DictType: "PyDict_Type", T.SetType: "PySet_Type"}
 
 
-def _loop(conv, n: Value, body) -> None:
+def counted_loop(conv, n: Value, body) -> None:
     """`body(i)` for 0 <= i < n; `body` may leave the builder in another block, and returns
     nothing (it jumps to its own exits on failure)."""
     b, fn = conv.b, conv.fn
@@ -88,7 +88,7 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
             capi.call(m, b, "Py_DecRef", value)
         conv._continue_if(b.icmp("eq", ok, int_const("i32", 0)), release)
 
-    _loop(conv, lists.length(b, entries), body)
+    counted_loop(conv, lists.length(b, entries), body)
     memory.emit_rc(m, b, "decref", v, t)
     return out
 
@@ -115,7 +115,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
             capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
             conv.emit_type_checks([b.load("ptr", key_at), b.load("ptr", value_at)], [t.key, t.value], mismatch)
 
-        _loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
+        counted_loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
         return
     items = capi.call(m, b, "PySequence_Tuple", obj)
     conv._continue_if(b.icmp("ne", items, NULL), conv.error)
@@ -128,7 +128,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
         item = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), i))
         conv.emit_type_checks([item], [t.key], drop)
 
-    _loop(conv, b.load_at("i64", items, VAR_SIZE), body)
+    counted_loop(conv, b.load_at("i64", items, VAR_SIZE), body)
     capi.call(m, b, "Py_DecRef", items)
 
 
@@ -184,7 +184,7 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 
-    _loop(conv, n, body)
+    counted_loop(conv, n, body)
     if is_set:
         capi.call(m, b, "Py_DecRef", items)
     return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
