@@ -171,7 +171,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         from script.frontend.cuda_lowering import reject_kernel_ops
         reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
         from script.frontend.list_args import reject_argument_list_writes
-        reject_argument_list_writes(module)  # lists from Python are copies: read-only
+        reject_argument_list_writes(ssa_functions)   # what cannot be written back to the caller
         from script.frontend.records import reject_boxed_instances
         reject_boxed_instances(funcs[0], info.name)      # class instances stay in compiled code
         from script.frontend.frozen import reject_const_array_writes

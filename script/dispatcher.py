@@ -268,6 +268,7 @@ def _make_fallback(obj, info=None, make_signature=None):
         if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
         _compile_for(obj, info, key, values)
+        _refuse_lost_list_writes(obj, info, key, values, coerced)
         if getattr(_reentry, "active", False):
             raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
@@ -310,6 +311,41 @@ def _stand_in(name: str, signature):
     scope: dict = {}
     exec(f"def {name}{text}:\n    pass\n", scope)  # noqa: S102 - names and markers from a signature
     return scope[name]
+
+
+def _refuse_lost_list_writes(obj, info, key: tuple, values: list, coerced: list) -> None:
+    """TypeError where an argument list had to be converted into a new list (an annotation
+    asked for floats, the list holds ints) and the specialization writes it: the writes
+    would reach the copy, not the caller's list (runtime.list_reflect)."""
+    copied = [k for k, (v, c) in enumerate(zip(values, coerced)) if _list_copied(v, c)]
+    if not copied:
+        return
+    spec = obj.__dict__["_specializations"].get(key)
+    written = getattr(spec, "_written_lists", None)
+    if written is None:
+        from script.ir.list_flow import param_list_effects
+        try:
+            funcs = list(spec.module.functions.values())
+            written = {k for k, _ in param_list_effects(funcs)[0]}
+        except Exception:       # noqa: BLE001 - no IR to tell: take every list as written
+            written = set(range(len(key)))
+        try:
+            spec._written_lists = written
+        except AttributeError:
+            pass
+    for k in copied:
+        if k in written:
+            name = info.param_names[k]
+            raise TypeError(f"{info.name}(): argument '{name}' is a list the function writes, and it must "
+                            f"be converted to {format_signature((key[k],))[1:-1]} (its annotation): the writes "
+                            f"would be lost; pass a list of that type, or drop the annotation")
+
+
+def _list_copied(value, coerced) -> bool:
+    """Whether `coerced` (`to_python_value` of `value`) holds a new list where `value` holds one."""
+    if type(value) is list:
+        return coerced is not value
+    return type(value) is tuple and any(_list_copied(v, c) for v, c in zip(value, coerced))
 
 
 def numpy_scalar_params(annotations, arg_types) -> tuple:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 
 import script
@@ -63,6 +64,12 @@ def _python_scalar(v):
         type(v).__module__ == "numpy" and getattr(v, "shape", None) == ()) else v
 
 
+def _has_list(v) -> bool:
+    if isinstance(v, tuple):
+        return any(_has_list(x) for x in v)
+    return type(v) is list
+
+
 def _has_complex(v) -> bool:
     if isinstance(v, tuple):
         return any(_has_complex(x) for x in v)
@@ -71,8 +78,8 @@ def _has_complex(v) -> bool:
 
 def close_value(a, b, rel=1e-13) -> bool:
     """Equal up to a few ulps: for functions whose libm result CPython computes its own way."""
-    if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(close_value(x, y, rel) for x, y in zip(a, b))
+    if isinstance(a, (tuple, list)):
+        return type(b) is type(a) and len(a) == len(b) and all(close_value(x, y, rel) for x, y in zip(a, b))
     if _is_array(a) or _is_array(b):
         return same_array(a, b, approx=True)
     a, b = _python_scalar(a), _python_scalar(b)   # np.float32(-0.0) as a float: NumPy's SIMD
@@ -87,15 +94,22 @@ def close_value(a, b, rel=1e-13) -> bool:
 
 
 def check(py_fn, compiled, *args, approx: bool = False):
-    """Assert that `compiled(*args)` behaves exactly as `py_fn(*args)`; array arguments are
-    copied for each run, and what each run leaves in them must agree too."""
+    """Assert that `compiled(*args)` behaves exactly as `py_fn(*args)`; array and list
+    arguments are copied for each run (lists deeply, keeping which lists are the same
+    object), and what each run leaves in them must agree too."""
     py_args = tuple(a.copy() if _is_array(a) else a for a in args)
+    if any(_has_list(a) for a in args):
+        py_args = copy.deepcopy(args)
+        args = copy.deepcopy(args)
     want = outcome(py_fn, py_args)
     got = outcome(compiled, args)
     for x, y in zip(py_args, args):
         if _is_array(x):
             assert (close_value(x, y) if approx else same_array(x, y)), \
                 f"{py_fn.__name__}: arguments after the call differ: CPython {x!r}, compiled {y!r}"
+        elif _has_list(x):
+            assert (close_value(x, y) if approx else same_value(x, y)), \
+                f"{py_fn.__name__}: list arguments after the call differ: CPython {x!r}, compiled {y!r}"
     complex_overflow = want[0] == "raise" and want[2] == "complex exponentiation"
     if (want[0] == "ok" and _has_complex(want[1]) or complex_overflow) and not _has_complex(args) \
             and not (got[0] == "ok" and _has_complex(got[1])):

@@ -27,8 +27,10 @@ Iteration (`for x in lst`, `sum(lst)`, ...) takes the length once, when the loop
 and reads each element with a bounds check: a loop that appends to the list it iterates
 stops at the old length (CPython goes on), one that removes from it raises IndexError.
 
-Lists passed from Python are copied in, so a write to one would be lost: writes reachable
-from a parameter of the entry function are a CompileError (list_args.py).
+Lists passed from Python are the caller's lists: the entry point writes them back after the
+call (backend/runtime/list_reflect.py). A store that converts its value (an int into a list
+of floats) is recorded, and is a CompileError where the list may be an argument's
+(list_args.py): the caller would see the converted value.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_un
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
-from script.ir.core import Const, Value
+from script.ir.core import Const, Instr, Value
+from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
 
 _INDEX_ERROR = "list index out of range"
@@ -296,7 +299,9 @@ class ListLowering:
         v = Const(v.value, v.type) if isinstance(v, WeakConst) else v
         if isinstance(elem, T.ListType) and id(v) in self.global_rows:
             self.global_rows[id(lst)] = self.global_rows[id(v)]      # (list(G), [r for r in G])
-        self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
+        store = self.emit("list_set", [lst, self.coerce(v, elem, node), i], T.NONE, None, self.loc(node))
+        if isinstance(store, Instr) and changes_python_type(v.type, elem):
+            record_converted_store(self.func, store)        # (an argument list's: list_args.py)
 
     def checked_item(self, lst: Value, i: Value, node) -> Value:
         """`lst[i]` for a loop index `i` >= 0 (IndexError when the list has shrunk since)."""
@@ -536,6 +541,17 @@ class ListLowering:
 
         self.for_range(node, n, copy)
         return out
+
+    def repeat_in_place(self, lst: Value, n: Value, node: ast.AugAssign) -> None:
+        """`lst *= n`: the list itself repeated `n` times (emptied for n <= 0), as
+        list.__imul__ does, so every name of it (a caller's argument too) sees it."""
+        if not isinstance(n.type, (T.IntType, T.BoolType)):
+            self.error(f"unsupported operand types for this operator: {lst.type} and {n.type}", node)
+        self.check_list_writable(lst, node)
+        copy = self.repeat_list(lst, self.coerce(n, T.I64, node), node)
+        total = self.list_len(copy, node)
+        self.resize_list(lst, total, node)
+        self.for_range(node.target, total, lambda i: self.set_item(lst, self.get_item(copy, i, node), i, node))
 
     def extend_list(self, lst: Value, arg_node, node) -> None:
         """`lst.extend(x)`, `lst += x`: the length of `x` is taken before `lst` grows, so

@@ -573,6 +573,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add) \
                 and not isinstance(current.type, (T.ClassType, T.VarTupleType)):   # (a tuple's += makes a new one)
             return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
+        if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Mult) \
+                and not isinstance(current.type, (T.ClassType, T.VarTupleType)):
+            return self.repeat_in_place(current, self.expr(node.value), node)     # as list.__imul__
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py
         value = self.binop(type(node.op), current, self.expr(node.value), node)

@@ -480,6 +480,11 @@ def _is_narrow(t: T.Type) -> bool:
     return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
 
 
+def _no_leaves(value: list) -> bool:
+    """Whether a list holds nothing but (nested) empty lists: it matches any list type."""
+    return all(type(x) is list and _no_leaves(x) for x in value)
+
+
 def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     """Coerce a Python argument to what a parameter of type `t` takes, or raise TypeError.
     With `numpy_scalars` (an unannotated parameter, whose type is `typeof(value)`), a narrow
@@ -532,6 +537,8 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.ListType):
         if not isinstance(value, list):
             raise TypeError
+        if type(value) is list and (_no_leaves(value) or list_type_of(value) == t):
+            return value        # the caller's list itself: the entry point writes it back
         return [to_python_value(t.elem, v) for v in value]
     if isinstance(t, T.DictType):
         if not isinstance(value, dict):

@@ -138,6 +138,42 @@ ARRAY_OWNER, ARRAY_DATA, ARRAY_SHAPE, ARRAY_STRIDES = 0, 1, 2, 3
 # and raises ValueError for a read-only array there.
 WRITTEN_SYMBOL = "script.written"
 
+# The library's `i64` mask of the entry function's list parameters (lists, tuples holding
+# them) that it writes (bit k) or whose lists may reach its result (bit 32 + k), from
+# script.ir.list_flow; defined next to ``script.kernel`` when the entry function takes such
+# parameters. The entry point writes those back to the caller's lists (runtime.list_reflect).
+REFLECT_SYMBOL = "script.reflect"
+ESCAPE_SHIFT = 32
+
+
+def holds_reflected(t: T.Type) -> bool:
+    """Whether a parameter of type `t` holds lists an entry point may write back: a list, a
+    tuple holding one (not a dict or set: their tables are copies)."""
+    if isinstance(t, T.ListType):
+        return True
+    return isinstance(t, T.TupleType) and not isinstance(t, T.HashType) and any(
+        holds_reflected(e) for e in t.elems)
+
+
+def reflected_params(param_types) -> bool:
+    return any(holds_reflected(t) for t in param_types)
+
+
+def reflect_mask(param_types, writes: dict, returned: set) -> int:
+    """REFLECT_SYMBOL's value from script.ir.list_flow's facts (`param_list_effects`)."""
+    mask = 0
+    for k, t in enumerate(param_types):
+        if not holds_reflected(t) or not (k in returned or any(p == k for p, _ in writes)):
+            continue
+        if k >= ESCAPE_SHIFT:
+            raise CompileError(f"parameter {k + 1} is a list the function writes or returns: only the "
+                               f"first {ESCAPE_SHIFT} parameters may be (pass the lists first)")
+        if any(p == k for p, _ in writes):
+            mask |= 1 << k
+        if k in returned:
+            mask |= 1 << (ESCAPE_SHIFT + k)
+    return mask
+
 
 def element_type(dtype: T.Type) -> str:
     """The LLVM type of an array element in memory (a bool is a byte)."""

@@ -7,7 +7,8 @@ A list value is a pointer to a 32-byte object from ``malloc``::
 `data` (from ``realloc``) holds `cap` elements in their LLVM types (`abi.llvm_type`), of
 which the first `len` are the list's. Growing doubles the capacity, so appending is
 amortized O(1). A list is only ever reachable from the call that made it: an argument list
-from Python is copied in, a returned one boxed into a new Python list (runtime.boxing). So
+from Python is copied in (and written back after the call: runtime.list_reflect), a returned
+one boxed into a new Python list (runtime.boxing). So
 counts are plain loads and stores, as for array buffers (memory.py).
 
 Elements that hold references (lists, arrays, tuples of them: `memory.managed`) are owned by

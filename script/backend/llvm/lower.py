@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from script.ir import types as T
 from script.ir.core import COLD, PARALLEL, Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
+from script.ir.list_flow import param_list_effects
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
 from script.ir.passes._semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
@@ -25,7 +26,7 @@ from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
-    RAISING_OPS, WRITTEN_SYMBOL, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
+    RAISING_OPS, REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
 from script.loadpath import signature_symbol
@@ -70,6 +71,9 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
         written = written_array_params(entry)
         assert all(k < 64 for k in written), "more than 64 parameters"
         m.define_constant(llvm.int_const("i64", sum(1 << k for k in written)), WRITTEN_SYMBOL)
+    if reflected_params(entry.param_types):
+        m.define_constant(llvm.int_const("i64", reflect_mask(entry.param_types, *param_list_effects(funcs))),
+                          REFLECT_SYMBOL)
     return lowered
 
 

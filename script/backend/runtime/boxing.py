@@ -27,10 +27,11 @@ Results are new references, or NULL with the Python exception set when an alloca
 Lists. A list argument is matched by its elements (list_boxing.py: all bools, all ints
 that fit in int64, or floats and such ints with at least one float; lists of such lists;
 lists of tuples of them; an empty list matches a list of any of these) and copied into a new
-native list, which the entry releases after the call (`release_unboxed`): compiled code
-never writes an argument list (frontend.list_args), so no write is lost. A returned list
-becomes a new Python list of boxed elements (lists, arrays and tuples in it boxed the same
-way), and the native list is released.
+native list, which the entry releases after the call (`release_unboxed`); where the library
+writes a list argument back, or may return one, the copy goes through the call's memo and is
+written back after the call (runtime.list_reflect). A returned list becomes a new Python list
+of boxed elements (lists, arrays and tuples in it boxed the same way), or the caller's own
+list where it is an argument's, and the native list is released.
 
 An int of one digit (the common case) unboxes inline; any other int, and one out of a narrow
 type's range, goes through ``script.unbox.<t>`` (`build_runtime`), compiled once per process in
@@ -45,8 +46,8 @@ from script.backend.llvm.abi import (
     ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
     llvm_type)
 from script.backend.llvm.builder import (
-    NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi, list_boxing, table_boxing
+    FALSE, NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
+from script.backend.runtime import capi, list_boxing, list_reflect, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
@@ -91,6 +92,12 @@ class Converter:
         self.error = error
         self.unboxed: list[tuple] = []      # (value, type) of lists and strs, released after the call
         self.unboxed_tables: list = []       # (index, entries, type) of dicts and sets, likewise
+        # The call's memo of lists (runtime.list_reflect), None where the signature has no
+        # list parameter and its result no list twice; and the i64 0 or 1 saying the
+        # parameter being unboxed is written.
+        self.memo: Value | None = None
+        self.reflecting: Value = FALSE              # whether argument lists go through the memo
+        self.written: Value = int_const("i64", 0)
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -259,7 +266,10 @@ class Converter:
         return out
 
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
-        """A new native list holding the elements of list `obj`; MemoryError without memory."""
+        """A new native list holding the elements of list `obj` (through the memo, when the
+        signature has one); MemoryError without memory."""
+        if self.memo is not None:
+            return self._made(list_reflect.emit_unbox(self, obj, t, self.written), t, raised=True)
         lst = self.b.call(list_boxing.unbox_callee(self.m, t), [obj])
         return self._made(lst, t)
 
@@ -268,13 +278,17 @@ class Converter:
         from script.backend.runtime import strings
         return self._made(strings.from_py(self.m, self.b, obj), T.STR)
 
-    def _made(self, v: Value, t: T.Type) -> Value:
-        """`v`, a new list or str (NULL: no memory), to be released after the call."""
+    def _made(self, v: Value, t: T.Type, raised: bool = False) -> Value:
+        """`v`, a new list or str (NULL: no memory, or the exception `raised` already), to be
+        released after the call."""
         b = self.b
         no_memory = self.fn.append_block("no_memory")
         nb = Builder(self.fn, no_memory)
-        capi.call(self.m, nb, "PyErr_NoMemory")
+        if not raised:
+            capi.call(self.m, nb, "PyErr_NoMemory")
         self._release_unboxed(nb)
+        if self.memo is not None:
+            list_reflect.emit_release(self.m, nb, self.memo)
         nb.branch(self.error)
         self._continue_if(b.icmp("ne", v, NULL), no_memory)
         self.unboxed.append((v, t))
@@ -286,7 +300,8 @@ class Converter:
         table_boxing.release_tables(self, b)
 
     def release_unboxed(self) -> None:
-        """Release the lists and strs `emit_unbox` made (call right after the native call)."""
+        """Release the lists and strs `emit_unbox` made (call right after the native call;
+        the memo, which holds its own references, stays)."""
         self._release_unboxed(self.b)
 
     def _unbox_int(self, obj: Value, t: T.IntType) -> Value:
@@ -481,12 +496,26 @@ class Converter:
 
     def _box_list(self, v: Value, t: T.ListType, error) -> Value:
         """A new Python list (a tuple for a `VarTupleType`) of the boxed elements of native
-        list `v`, whose reference this takes over (released whether boxing succeeds or not)."""
+        list `v`, whose reference this takes over (released whether boxing succeeds or not).
+        With a memo, an argument's native list is the caller's list object itself, at any
+        depth (runtime.list_reflect)."""
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
         lists.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
+        if self.memo is not None:
+            out = b.call(list_reflect.box_mapped(m, t), [v, self.memo])
+            self._continue_if(b.icmp("ne", out, NULL), failed)
+        else:
+            out = self.box_list_items(v, t, failed)
+        lists.emit_rc(m, b, "decref", v, t)
+        return out
+
+    def box_list_items(self, v: Value, t: T.ListType, failed) -> Value:
+        """A new Python list (tuple) of the boxed elements of native list `v` (borrowed);
+        jumps to `failed` with an exception set when memory runs out."""
+        b, m = self.b, self.m
         n = lists.length(b, v)
         is_tuple = isinstance(t, T.VarTupleType)        # (a zip(*rows) column, tuple(xs))
         out = capi.call(m, b, "PyTuple_New" if is_tuple else "PyList_New", n)
@@ -514,7 +543,6 @@ class Converter:
         i.add_incoming(nxt, b.block)
         b.branch(head)
         b.position_at_end(done)
-        lists.emit_rc(m, b, "decref", v, t)
         return out
 
     def _box_optional(self, v: Value, t: T.OptionalType, error) -> Value:
@@ -599,7 +627,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m)
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)

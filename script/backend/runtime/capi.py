@@ -111,6 +111,10 @@ FUNCTIONS = {
     "PyObject_GetAttrString": ("ptr", ["ptr", "ptr"], False),
     "PyObject_CallObject": ("ptr", ["ptr", "ptr"], False),
     "PyObject_IsTrue": ("i32", ["ptr"], False),
+    "PyLong_FromVoidPtr": ("ptr", ["ptr"], False),
+    "PyDict_GetItem": ("ptr", ["ptr", "ptr"], False),
+    "PyMem_Realloc": ("ptr", ["ptr", "i64"], False),
+    "PyList_SetSlice": ("i32", ["ptr", "i64", "i64", "ptr"], False),
 }
 
 # NumPy's C-API functions generated code calls, by our symbol name: (slot in NumPy's

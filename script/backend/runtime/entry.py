@@ -47,13 +47,14 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_END, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_END, REFLECT_SYMBOL, reflected_params, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
-from script.backend.runtime import capi, dispatch
+from script.backend.llvm import memory
+from script.backend.runtime import capi, dispatch, list_reflect
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.py_errors import PYOBJ_MARK
@@ -92,20 +93,51 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     numpy = [k in numpy_scalars for k in range(len(param_types))]
     conv.emit_type_checks(objs, param_types, mismatch, numpy)
     conv.emit_writeable_checks(objs, param_types)
-    values = [conv.emit_unbox(obj, t, n) for obj, t, n in zip(objs, param_types, numpy)]
+    mask = None
+    if reflected_params(param_types):
+        mask = b.load("i64", m.declare_data(REFLECT_SYMBOL, "i64"))
+        list_reflect.emit_exact_checks(conv, objs, param_types, mask)
+        conv.memo = list_reflect.emit_begin(conv, mask)
+    elif list_reflect.shares_lists(ret_type):       # only so that a list in the result is one object
+        conv.memo = list_reflect.emit_begin(conv, None)
+    values = []
+    for k, (obj, t, n) in enumerate(zip(objs, param_types, numpy)):
+        if mask is not None:
+            conv.written = b.and_(b.lshr(mask, int_const("i64", k)), int_const("i64", 1))
+        values.append(conv.emit_unbox(obj, t, n))
 
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
     here = b.ptrtoint(env, "i64")
     b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
     ret = emit_native_call(m, fn, b, kernel, env, values)
     conv.release_unboxed()
+    memo = conv.memo
+    if memo is not None:        # written back on both ways out (runtime.list_reflect)
+        reflected = list_reflect.emit_reflect(m, b, memo)
     raised, cont = fn.append_block("raised"), fn.append_block()
     b.cbranch(load_status(b, env), raised, cont, UNLIKELY)
     rb = Builder(fn, raised)
+    if memo is not None:
+        list_reflect.emit_release(m, rb, memo)
     rb.call(m.declare(RAISE_SYMBOL, "ptr", ["ptr"], attrs=("nounwind", "cold")), [env])
     rb.ret(NULL)
     b.position_at_end(cont)
-    b.ret(conv.emit_box(NONE_VALUE if ret is None else ret, ret_type, error))
+    value = NONE_VALUE if ret is None else ret
+    if memo is None:
+        b.ret(conv.emit_box(value, ret_type, error))
+        return
+    not_reflected, box_error = fn.append_block("not_reflected"), fn.append_block("box_error")
+    nb = Builder(fn, not_reflected)
+    if memory.managed(ret_type):
+        memory.emit_rc(m, nb, "decref", value, ret_type)
+    nb.branch(box_error)
+    eb = Builder(fn, box_error)
+    list_reflect.emit_release(m, eb, memo)
+    eb.ret(NULL)
+    conv._continue_if(reflected, not_reflected)
+    result = conv.emit_box(value, ret_type, box_error)
+    list_reflect.emit_release(m, b, memo)
+    b.ret(result)
 
 
 def emit_native_call(m: NativeModule, fn, b: Builder, kernel, env, values):

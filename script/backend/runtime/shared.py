@@ -7,6 +7,8 @@ compiled once per machine and loaded once per process, on first use (script.load
   ``script.dealloc``);
 - runtime.entry: the entry points' cold paths (``script.mismatch``, ``script.raise``);
 - runtime.boxing: the slow conversions of ints (``script.unbox.<t>``);
+- runtime.list_memo, runtime.list_reflect: the memo of the list arguments an entry point
+  writes back (``script.memo.*``), and the helpers of flat lists of numbers;
 - runtime.strings: strs between CPython and compiled code, and the `str_py` op;
 - runtime.interrupt: the count of SIGINTs, the SIGINT hook and ``script.poll``;
 - runtime.py_errors: the references of caught exceptions (``script.exc.incref`` / ``decref``);

@@ -5,8 +5,9 @@ of the boxed live entries, and the native table is released. A dict or set argum
 matched exactly (a `dict` or `set`, whose keys, and values, each match the parameter's types
 as a tuple's items do) and copied into a new native table: the entries in the argument's
 order, hashed with the `hash` op's code (llvm.hashing), and the slots built here, sized as
-dictlib's `rebuild` sizes them. Like an argument list, the copy is released after the call;
-compiled code never writes it (frontend.lists), so no write is lost. (An int key or value
+dictlib's `rebuild` sizes them. The copy is released after the call; compiled code never
+writes it (frontend/list_args.py), so no write is lost (its list values, copied through the
+call's memo where there is one, are the list arguments they are: runtime.list_reflect). (An int key or value
 beyond the parameter's type, which only a call that skips the dispatcher's check passes,
 raises OverflowError as for a scalar argument; the table copied so far is then not freed.)
 """
@@ -23,7 +24,7 @@ from script.backend.runtime.capi import OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 TYPE_OBJECT = {T.DictType: "PyDict_Type", T.SetType: "PySet_Type"}
 
 
-def _loop(conv, n: Value, body) -> None:
+def counted_loop(conv, n: Value, body) -> None:
     """`body(i)` for 0 <= i < n; `body` may leave the builder in another block, and returns
     nothing (it jumps to its own exits on failure)."""
     b, fn = conv.b, conv.fn
@@ -87,7 +88,7 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
             capi.call(m, b, "Py_DecRef", value)
         conv._continue_if(b.icmp("eq", ok, int_const("i32", 0)), release)
 
-    _loop(conv, lists.length(b, entries), body)
+    counted_loop(conv, lists.length(b, entries), body)
     memory.emit_rc(m, b, "decref", v, t)
     return out
 
@@ -114,7 +115,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
             capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
             conv.emit_type_checks([b.load("ptr", key_at), b.load("ptr", value_at)], [t.key, t.value], mismatch)
 
-        _loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
+        counted_loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
         return
     items = capi.call(m, b, "PySequence_Tuple", obj)
     conv._continue_if(b.icmp("ne", items, NULL), conv.error)
@@ -127,7 +128,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
         item = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), i))
         conv.emit_type_checks([item], [t.key], drop)
 
-    _loop(conv, b.load_at("i64", items, VAR_SIZE), body)
+    counted_loop(conv, b.load_at("i64", items, VAR_SIZE), body)
     capi.call(m, b, "Py_DecRef", items)
 
 
@@ -183,7 +184,7 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 
-    _loop(conv, n, body)
+    counted_loop(conv, n, body)
     if is_set:
         capi.call(m, b, "Py_DecRef", items)
     return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
