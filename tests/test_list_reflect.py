@@ -230,18 +230,20 @@ def test_no_leaks():
     assert [sys.getrefcount(x) for x in watched] == before
 
 
-def test_annotated_lists_that_would_be_copied_are_refused_when_written():
+def test_annotated_lists_are_the_callers_lists_whatever_the_annotation():
     @script.script
     def sort_floats(xs: list[float]):
         xs.sort()
 
-    a = [3, 1, 2]            # ints: a list[float] would be a converted copy, sorted in vain
-    with pytest.raises(TypeError, match="argument 'xs' is a list the function writes"):
-        sort_floats(a)
-    assert a == [3, 1, 2]
+    a = [3, 1, 2]            # ints: annotations are hints, so the caller's list of ints is sorted
+    sort_floats(a)
+    assert a == [1, 2, 3] and all(type(x) is int for x in a)
     b = [3.0, 1.0]
     sort_floats(b)
     assert b == [1.0, 3.0]
+    c = []                   # empty: the annotation types it, and it is still the caller's
+    sort_floats(c)
+    assert c == []
 
 
 def test_writes_through_closures_instances_and_dict_values():
