@@ -816,7 +816,7 @@ class LoadedSpecialization:
     @property
     def module(self):
         if self._module is None:
-            self._module = parse_ir(self.opt_text, self.record, self.origin)
+            self._module = parse_ir(self.opt_text, self.record, self.origin, safe=False)
         return self._module
 
     @property
@@ -831,9 +831,10 @@ class LoadedSpecialization:
         return f"<LoadedSpecialization {self.record.entry} from {self.origin}>"
 
 
-def parse_ir(text: str, record: SpecEntry, origin: str):
+def parse_ir(text: str, record: SpecEntry, origin: str, safe: bool = True):
     """The verified IR module of `record`, checked against its manifest entry (a `SpecEntry`,
-    a cache entry's `Record`, or a kernel's `KernelModule`)."""
+    a cache entry's `Record`, or a kernel's `KernelModule`); with `safe`, made memory-safe
+    (script.ir.safety) for compiling, else as the text says (for inspection only)."""
     from script.ir.parser import parse_module
     module = parse_module(text, f"{origin}:{record.ir.path}")
     where = f"{origin}: IR of {record.entry}"
@@ -847,7 +848,10 @@ def parse_ir(text: str, record: SpecEntry, origin: str):
     calls = {f.name: tuple(c.name for c in f.callees()) for f in module.functions.values()}
     if calls != record.calls:
         raise LoadError(f"{where}: its calls differ from the manifest's callee graph")
-    return module
+    if not safe:
+        return module
+    from script.ir.safety import make_memory_safe
+    return make_memory_safe(module, record.entry)       # IR from outside: checked loads and stores
 
 
 def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
