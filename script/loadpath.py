@@ -851,7 +851,7 @@ def parse_ir(text: str, record: SpecEntry, origin: str, safe: bool = True):
     if not safe:
         return module
     from script.ir.safety import make_memory_safe
-    return make_memory_safe(module, record.entry)       # IR from outside: checked loads and stores
+    return make_memory_safe(module)       # IR from outside: checked loads and stores
 
 
 def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,

@@ -158,20 +158,19 @@ def _view(at: _At, i: Instr) -> None:
 
 def _fits(at: _At, lengths, limit: Value) -> tuple[Value, Value]:
     """(bad, product): bad when a length is negative or the product of `lengths` exceeds
-    `limit` (>= 0), tested by division so that nothing wraps; product is exact when not bad."""
-    bad, product = [], Const(1, T.I64)
-    for n in lengths:
-        bad.append(at.cmp("lt", n, 0))
-        safe_n = at.emit("max", [n, Const(1, T.I64)], T.I64)
-        bad.append(at.cmp("gt", product, at.emit("floordiv", [limit, safe_n], T.I64)))
-        product = at.emit("mul", [product, n], T.I64)
-    zero = at.any_of([at.cmp("eq", n, 0) for n in lengths]) if lengths else None
-    over = at.any_of(bad[1::2]) if lengths else None
-    neg = at.any_of(bad[0::2]) if lengths else None
+    `limit` (>= 0), tested by division so that nothing wraps (once a length is 0 the product
+    is 0 whatever follows); product is exact when not bad."""
     if not lengths:
-        return Const(False, T.BOOL), product
-    # once a length is 0 the product is 0 and what follows cannot overflow it
-    return at.emit("or", [neg, at.emit("and", [over, at.emit("not", [zero], T.BOOL)], T.BOOL)], T.BOOL), product
+        return Const(False, T.BOOL), Const(1, T.I64)
+    negative, over, product = [], [], Const(1, T.I64)
+    for n in lengths:
+        negative.append(at.cmp("lt", n, 0))
+        over.append(at.cmp("gt", product, at.emit("floordiv", [limit, at.emit("max", [n, Const(1, T.I64)], T.I64)],
+                                                   T.I64)))
+        product = at.emit("mul", [product, n], T.I64)
+    empty = at.any_of([at.cmp("eq", n, 0) for n in lengths])
+    overflow = at.emit("and", [at.any_of(over), at.emit("not", [empty], T.BOOL)], T.BOOL)
+    return at.emit("or", [at.any_of(negative), overflow], T.BOOL), product
 
 
 def _itemsize(t: T.Type) -> int:
@@ -266,12 +265,6 @@ def _str_set(at: _At, i: Instr) -> None:
     at.check(at.out_of(index, at.emit("str_len", [s], T.I64)), "IndexError", "string index out of range")
 
 
-def _ret(at: _At, i: Instr) -> None:
-    """The entry's result is boxed for Python, which reads every list and str in it."""
-    if i.block.func is at.entry and i.operands:
-        _strs_not_null(at, i)
-
-
 def _refused(reason: str):
     def rule(at: _At, i: Instr) -> None:
         raise LoadError(f"{i.opname} in @{i.block.func.name}: {reason}; IR from outside may not hold it")
@@ -283,7 +276,7 @@ RULES = {
                      "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "extract",
                      "complex", "math", "call", "poll", "dim", "stride", "transpose", "part", "overlap",
                      "const_array", "list_null", "list_same", "is_null", "str_const", "str_new", "sreg", "barrier",
-                     "shared", "rng_state", "br", "cbr", "raise", "raised", "catch", "exc_match",
+                     "shared", "rng_state", "br", "cbr", "ret", "raise", "raised", "catch", "exc_match",
                      "reraise"), "free"),
     "floordiv": _divide, "mod": _divide,
     "load": _load, "store": _store, "atomic": _atomic, "view": _view, "reshape": _reshape,
@@ -295,30 +288,23 @@ RULES = {
     "str_py": _strs_not_null, "hash": _strs_not_null, "check": _strs_not_null,
     "exception": _strs_not_null, "print": _strs_not_null,
     "str_char": _str_char, "str_get": _str_get, "str_set": _str_set,
-    "ret": _ret,
 }
 assert set(RULES) == set(OPS), f"ops without a safety rule: {set(OPS) ^ set(RULES)}"
 
 
-def make_memory_safe(module: Module, entry: str | None = None) -> Module:
+def make_memory_safe(module: Module) -> Module:
     """Guard every op of `module` (IR from outside this process) by `RULES`, in place, and
-    verify the result; returns `module`. `entry` names the function Python calls (its result
-    is boxed); by default the first. `LoadError` for an op IR from outside may not hold."""
+    verify the result; returns `module`. `LoadError` for an op IR from outside may not hold."""
     from script.ir.verifier import verify_module
-    names = list(module.functions)
-    entry_func = module.functions[entry or names[0]] if names else None
     for f in module.functions.values():
-        _guard_function(f, entry_func)
+        _guard_function(f)
     verify_module(module, after="make_memory_safe")
     return module
 
 
-def _guard_function(f: Function, entry: Function | None) -> None:
+def _guard_function(f: Function) -> None:
     for block in list(f.blocks):
         for i in list(block.instrs):
             rule = RULES[i.opname]
-            if rule == "free":
-                continue
-            at = _At(block, block.instrs.index(i), i.loc)
-            at.entry = entry
-            rule(at, i)
+            if rule != "free":
+                rule(_At(block, block.instrs.index(i), i.loc), i)
