@@ -2,8 +2,8 @@
 
 The frontend proves what the op table (ops.py) leaves as preconditions: an index in bounds
 before a `load`, a nonzero divisor before `floordiv`, a slice normalized before a `view`.
-IR parsed from text (a saved module loaded through its IR, a cache entry, anything
-`loadpath.parse_ir` reads) carries no such proof: the verifier checks types, not values, so
+IR parsed from text (a saved module compiled from its IR, a kernel's IR made for another
+architecture: whatever `loadpath.parse_ir` reads to compile) carries no such proof: the verifier checks types, not values, so
 ``load %a, 1000000000000`` verifies and reads far outside the array. This pass restores the
 preconditions for every op in `RULES` (the table covers every op of ops.OPS; a new op fails
 the import until it is given a rule):
