@@ -1029,7 +1029,7 @@ class LoadedSpecialization:
     @property
     def module(self):
         if self._module is None:
-            self._module = parse_ir(self.opt_text, self.record, self.origin)
+            self._module = parse_ir(self.opt_text, self.record, self.origin, safe=False)
         return self._module
 
     @property
@@ -1044,9 +1044,10 @@ class LoadedSpecialization:
         return f"<LoadedSpecialization {self.record.entry} from {self.origin}>"
 
 
-def parse_ir(text: str, record: SpecEntry, origin: str):
+def parse_ir(text: str, record: SpecEntry, origin: str, safe: bool = True):
     """The verified IR module of `record`, checked against its manifest entry (a `SpecEntry`,
-    a cache entry's `Record`, or a kernel's `KernelModule`)."""
+    a cache entry's `Record`, or a kernel's `KernelModule`); with `safe`, made memory-safe
+    (script.ir.safety) for compiling, else as the text says (for inspection only)."""
     from script.ir.parser import parse_module
     module = parse_module(text, f"{origin}:{record.ir.path}")
     where = f"{origin}: IR of {record.entry}"
@@ -1060,16 +1061,16 @@ def parse_ir(text: str, record: SpecEntry, origin: str):
     calls = {f.name: tuple(c.name for c in f.callees()) for f in module.functions.values()}
     if calls != record.calls:
         raise LoadError(f"{where}: its calls differ from the manifest's callee graph")
-    return secure_foreign_ir(module, where)
+    return module if not safe else secure_foreign_ir(module, where)
 
 
 def secure_foreign_ir(module, where: str):
-    """The hook every IR module read from a file passes before it is compiled (`parse_ir`:
+    """The step every IR module read from a file passes before it is compiled (`parse_ir`:
     saved modules' functions and kernels' CPU code): IR that did not come from this
-    process's frontend, which verifies but may index outside its arrays. Issue 22's
-    memory-safe IR (bounds checks on every load and store of such IR) plugs in here; until
-    then the module is returned as it is, verified (docs/saved-modules.md, "Trust")."""
-    return module
+    process's frontend, which verifies but might index outside its arrays, gets a check on
+    every memory access (script.ir.safety; docs/saved-modules.md, "Trust")."""
+    from script.ir.safety import make_memory_safe
+    return make_memory_safe(module)
 
 
 def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,

@@ -268,7 +268,9 @@ def test_ptx_identical_after_load_for_every_saved_arch(kmod, archive):
 def test_arch_not_saved_is_made_from_the_saved_ir(kmod, archive):
     m = script.load(archive)
     ptx = m.block_sum.ptx(arch="sm_86")
-    assert ".target sm_86" in ptx and ptx == kmod.block_sum.ptx(arch="sm_86")
+    # made from IR that came from outside, so with its loads and stores checked
+    # (script.ir.safety): more than the kernel compiled here without bounds checks
+    assert ".target sm_86" in ptx and ptx != kmod.block_sum.ptx(arch="sm_86")
     assert "define" in m.block_sum.llvm_ir(arch="sm_86")
     with pytest.raises(ValueError, match="not saved"):
         m.saxpy.llvm_ir()

@@ -227,7 +227,7 @@ class ClosureLowering:
     def define_nested(self, node: ast.FunctionDef) -> None:
         if node.name in self.info.param_names:
             self.error(f"nested function '{node.name}' shadows a parameter", node)
-        key = (id(self.info), id(node))
+        key = (self.info, id(node))
         info = self.ctx.nested_infos.get(key)
         if info is None:
             info = self.ctx.nested_infos[key] = NestedFunctionInfo(self.info, node, self.nested_functions)

@@ -44,9 +44,9 @@ class KeyedLowering:
             placeholders.append(p)
         call = ast.copy_location(ast.Call(func=fn_node, args=placeholders, keywords=[]), node)
         if isinstance(fn_node, ast.Lambda):
-            info = self.ctx.nested_infos.get((id(self.info), id(fn_node)))
+            info = self.ctx.nested_infos.get((self.info, id(fn_node)))
             if info is None:
-                info = self.ctx.nested_infos[(id(self.info), id(fn_node))] = \
+                info = self.ctx.nested_infos[(self.info, id(fn_node))] = \
                     NestedFunctionInfo(self.info, self.lambda_def("<lambda>", fn_node), self.nested_functions)
             return self.call_nested(NestedFunction(info), call)
         return self.lower_call(call)

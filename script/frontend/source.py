@@ -11,6 +11,7 @@ import ast
 import inspect
 import textwrap
 import tokenize
+import weakref
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
@@ -26,6 +27,20 @@ def binding_annotation(t: T.Type | None) -> T.Type | None:
 
 
 class FunctionInfo:
+    @property
+    def py_func(self):
+        """The Python function, held weakly: a dropped function frees what its closure
+        holds, and the frontend's caches (specialize.CONTEXT) let its info go with it."""
+        f = self._py_func
+        return f() if isinstance(f, weakref.ref) else f
+
+    @py_func.setter
+    def py_func(self, f) -> None:
+        try:
+            self._py_func = weakref.ref(f)
+        except TypeError:           # not weakly referable: held
+            self._py_func = f
+
     def __init__(self, py_func):
         self.py_func = py_func
         self.name = py_func.__name__

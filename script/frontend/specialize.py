@@ -23,6 +23,7 @@ All of this runs under one process-wide lock, so compiling from several threads 
 from __future__ import annotations
 
 import threading
+import weakref
 
 from script.errors import CompileError
 from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hints, foreign_nodes, raise_foreign,
@@ -37,16 +38,36 @@ COMPILE_LOCK = threading.RLock()
 MAX_ROUNDS = 12
 
 
+class PerInfo:
+    """A cache keyed by ``(info, ...)`` whose entries live in the info itself (its
+    ``__dict__[name]``, keyed by the rest of the key), so they go when the info goes: a
+    process-wide dict would keep every function compiled once, and everything its closure
+    holds, for the life of the process (docs/memory.md)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def get(self, key: tuple, default=None):
+        return key[0].__dict__.get(self.name, {}).get(key[1:], default)
+
+    def __setitem__(self, key: tuple, value) -> None:
+        key[0].__dict__.setdefault(self.name, {})[key[1:]] = value
+
+    def __getitem__(self, key: tuple):
+        return key[0].__dict__[self.name][key[1:]]
+
+
 class Context:
     def __init__(self):
         self.in_progress: dict[tuple, object] = {}     # (info, types) -> FunctionLowering
-        self.journal: list[tuple] = []                 # cache insertions, in order
-        self.infos: dict[int, FunctionInfo] = {}
+        self.journal: list[tuple] = []                 # cache insertions while a build runs, in order
+        self.depth = 0                                 # builds of functions called from Python running
+        self.infos = weakref.WeakKeyDictionary()       # py_func -> FunctionInfo, while py_func lives
         self.names: dict[str, tuple] = {}
-        self.nested_infos: dict[tuple, FunctionInfo] = {}  # (outer info id, def node id) -> info (closures.py)
+        self.nested_infos = PerInfo("_nested_infos")   # (outer info, def node id) -> info (closures.py)
         self.lambda_defs: dict[int, object] = {}           # lambda node id -> its def (closures.py)
-        self.bound_infos: dict[tuple, tuple] = {}          # (info id, statics) -> (BoundFunctionInfo, info) (static_args.py)
-        self.escapes: dict[tuple, tuple] = {}              # (info, (types, boundscheck)) -> hint keys (callee_hints.py)
+        self.bound_infos = PerInfo("_bound_infos")     # (info, statics) -> (BoundFunctionInfo, info) (static_args.py)
+        self.escapes = PerInfo("_escapes")             # (info, (types, boundscheck)) -> hint keys (callee_hints.py)
 
     # ---- user functions ------------------------------------------------------------------
 
@@ -60,9 +81,12 @@ class Context:
         return info if isinstance(info, FunctionInfo) else None
 
     def info_for(self, py_func) -> FunctionInfo:
-        info = self.infos.get(id(py_func))
+        try:
+            info = self.infos.get(py_func)
+        except TypeError:               # not weakly referable: made again each time
+            return FunctionInfo(py_func)
         if info is None:
-            info = self.infos[id(py_func)] = FunctionInfo(py_func)
+            info = self.infos[py_func] = FunctionInfo(py_func)
         return info
 
     def callee(self, builder, info: FunctionInfo, types: tuple, node) -> Function:
@@ -249,13 +273,19 @@ def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Fu
     """`Context.specialize` for a function called from Python: built again from the start
     while the fields of a class widen (class_types.py: they have one type everywhere)."""
     with COMPILE_LOCK:
-        for _ in range(MAX_WIDENINGS):
-            mark = len(CONTEXT.journal)
-            try:
-                return CONTEXT.specialize(info, types, boundscheck)
-            except FieldsWidened:
-                CONTEXT._rollback(mark)
-                CONTEXT.in_progress.clear()
+        CONTEXT.depth += 1
+        try:
+            for _ in range(MAX_WIDENINGS):
+                mark = len(CONTEXT.journal)
+                try:
+                    return CONTEXT.specialize(info, types, boundscheck)
+                except FieldsWidened:
+                    CONTEXT._rollback(mark)
+                    CONTEXT.in_progress.clear()
+        finally:
+            CONTEXT.depth -= 1
+            if CONTEXT.depth == 0:
+                CONTEXT.journal.clear()     # nothing left to roll back; it would keep every info
         raise CompileError(f"the types of the fields of the classes '{info.name}' uses did not settle; "
                            "annotate them", info.loc(info.node))
 

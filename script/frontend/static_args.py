@@ -55,7 +55,8 @@ class BoundFunctionInfo(FunctionInfo):
 
     def __init__(self, base: FunctionInfo, bound: dict, hidden: list[str], suffix: str):
         self.__dict__.update(base.__dict__)
-        self.__dict__.pop("_synthetic_loops", None)
+        for own in ("_synthetic_loops", "_nested_infos", "_bound_infos", "_escapes"):  # base's caches (specialize.PerInfo)
+            self.__dict__.pop(own, None)
         self.base = base
         self.bound = bound
         keep = [k for k, n in enumerate(base.param_names) if n not in bound]
@@ -98,10 +99,10 @@ class StaticArgLowering:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return Static(node.value)
         if isinstance(node, ast.Lambda):
-            info = self.ctx.nested_infos.get((id(self.info), id(node)))
+            info = self.ctx.nested_infos.get((self.info, id(node)))
             if info is None:
                 fn = self.lambda_def("<lambda>", node)
-                info = self.ctx.nested_infos[(id(self.info), id(node))] = \
+                info = self.ctx.nested_infos[(self.info, id(node))] = \
                     NestedFunctionInfo(self.info, fn, self.nested_functions)
             return Static(NestedFunction(info))
         if isinstance(node, (ast.Name, ast.Attribute)):
@@ -140,7 +141,7 @@ class StaticArgLowering:
                 hidden_values += [self.read_local(f, node) for f in free_names]
                 obj = BoundClosure(obj.info, reads)
             objects[n] = obj
-        key = (id(info), tuple(sorted((n, _static_key(o)) for n, o in objects.items())))
+        key = (info, tuple(sorted((n, _static_key(o)) for n, o in objects.items())))
         entry = self.ctx.bound_infos.get(key)
         if entry is None:
             for n, obj in statics.items():

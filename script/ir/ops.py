@@ -111,6 +111,9 @@ list_get       ``list_get %l, %i``: element %i of the list (0 <= %i < len: the f
 list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the list
 list_same      ``list_same %a, %b``: whether two lists (of one type) are the same object: ``is``
                between two class instances (types.ClassType)
+is_null        ``is_null %x : bool``: whether list or str %x is NULL (a `list_null`, a list slot never
+               written): the test script.ir.safety puts before what reads a list or str of IR
+               loaded from outside
 list_resize    ``list_resize %l, %n``: sets the length to %n >= 0, keeping the first elements
                (new ones are undefined; capacity grows by doubling, so appending is amortized
                O(1)); gives false, changing nothing, when memory runs out
@@ -338,6 +341,7 @@ _op("list_get", 2, "item", pure=False, removable=True)
 _op("list_set", 3, "void", pure=False)
 _op("list_resize", 2, "bool", pure=False)
 _op("list_same", 2, "bool")
+_op("is_null", 1, "bool")
 # Strings (script/backend/llvm/strings.py): immutable once filled.
 _op("str_const", 0, "given", attr="text")
 _op("str_new", 1, "given", pure=False, removable=True)

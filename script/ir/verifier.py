@@ -280,6 +280,9 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
         if len(data.data) != size * (1 if t.dtype == T.BOOL else t.dtype.bits // 8):
             _fail(f"const_array of {t} with shape {data.shape} holds {len(data.data)} bytes", i)
         return
+    elif name == "is_null":
+        if not isinstance(types[0], (T.ListType, T.StrType)):
+            _fail(f"is_null of a {types[0]}, not a list or str", i)
     elif name.startswith("list_"):
         _check_list_op(i, name, types)
         return

@@ -45,9 +45,14 @@ class Jit:
                                             reloc="pic", codemodel="default")
 
     def parse(self, text: str) -> llvm.ModuleRef:
-        """Parse and verify LLVM IR text (a verifier failure is a backend bug)."""
+        """Parse and verify LLVM IR text (a verifier failure is a backend bug), in an LLVM
+        context of its own: constants and types are uniqued in their context and freed only
+        with it, so in the global one a dropped function's constants (a frozen 16 MB array)
+        stayed for the life of the process. The module keeps its context alive."""
         with self.lock:
-            mod = llvm.parse_assembly(text)
+            context = llvm.create_context()
+            mod = llvm.parse_assembly(text, context)
+            _own_context(mod, context)
             mod.triple = self.triple
             mod.data_layout = self.data_layout
             mod.verify()
@@ -165,6 +170,22 @@ _OPT_OPTIONS = {
     # inside the loop, as gcc -O3 unswitches it: 1.90x -> 1.43x C.
     "unswitch": ("-enable-nontrivial-unswitch=true", "-enable-nontrivial-unswitch=false"),
 }
+
+
+class _ModuleOwningContext(llvm.ModuleRef):
+    """A module that disposes of its LLVM context right after itself. Its context must outlive
+    it, and the garbage collector finalizes a cycle's objects in any order (a context disposed
+    first crashed the module's disposal), so the context never disposes of itself."""
+
+    def _dispose(self):
+        super()._dispose()
+        llvm.ffi.lib.LLVMPY_ContextDispose(self._context_pointer)
+
+
+def _own_context(mod: llvm.ModuleRef, context) -> None:
+    mod._context_pointer = context._ptr
+    context._owned = True       # ffi.ObjectRef: not disposed by its own close()
+    mod.__class__ = _ModuleOwningContext
 
 
 def get_jit() -> Jit:

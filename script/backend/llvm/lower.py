@@ -423,6 +423,9 @@ class FunctionLowering:
         a, b = i.operands
         return self.b.icmp("eq", self.value(a), self.value(b))
 
+    def _op_is_null(self, i: Instr):
+        return self.b.icmp("eq", self.value(i.operands[0]), NULL)
+
     def _op_list_get(self, i: Instr):
         lst, index = i.operands
         return lists.get(self.b, lst.type, self.value(lst), self.value(index))

@@ -361,6 +361,8 @@ class Converter:
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
             return self._box_array(v, t, error)
+        if isinstance(t, (T.ListType, T.StrType, T.HashType)):
+            self._check_not_null(v, t, error)
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
         if isinstance(t, T.HashType):
@@ -383,6 +385,20 @@ class Converter:
             return capi.call(m, b, "PyLong_FromLongLong", b.sext(v, "i64") if t.bits < 64 else v)
         return capi.call(m, b, "PyLong_FromUnsignedLongLong",
                          b.zext(v, "i64") if t.bits < 64 else v)
+
+    def _check_not_null(self, v: Value, t: T.Type, error) -> None:
+        """ValueError, not a crash, for a NULL list or str (a dict's NULL lists): a list slot
+        never written, which only IR from outside writes (script.ir.safety)."""
+        b = self.b
+        ptrs = [b.extract_value(v, k, "ptr") for k in (0, 1)] if isinstance(t, T.HashType) else [v]
+        null = b.icmp("eq", ptrs[0], NULL)
+        if len(ptrs) == 2:
+            null = b.or_(null, b.icmp("eq", ptrs[1], NULL))
+        raise_block = Builder(self.fn, self.fn.append_block("box_null"))
+        capi.call(self.m, raise_block, "PyErr_SetString", capi.exception_class(self.m, raise_block, "ValueError"),
+                  self.m.cstring(b"a list slot that was never written"))
+        raise_block.branch(error)
+        self._continue_if(b.not_(null), raise_block.block)
 
     def _box_array(self, v: Value, t: T.ArrayType, error) -> Value:
         """The ndarray of array value `v`, taking over its reference (llvm.memory): an
