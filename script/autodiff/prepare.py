@@ -33,12 +33,13 @@ def primal_function(info, arg_types: tuple, opt: int) -> Function:
     from script.ir.core import Module
     make_function_infos()
     func = specialize(info, arg_types, True)
-    funcs = clone_functions(closure_of(func))
+    built = closure_of(func)
+    funcs = clone_functions(built)
     module = Module(funcs)
     from script.frontend.cuda_lowering import reject_kernel_ops
     reject_kernel_ops(module)
     from script.frontend.list_args import reject_argument_list_writes
-    reject_argument_list_writes(module)
+    reject_argument_list_writes(built)       # as script.compiler does (the functions as built)
     from script.frontend.frozen import reject_const_array_writes
     reject_const_array_writes(module)
     for f in funcs:
