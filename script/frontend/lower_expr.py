@@ -42,6 +42,20 @@ _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
 
 
+_NUMPY_ARITH = frozenset(("add", "sub", "mul", "neg", "abs", "shl", "floordiv", "mod", "pow", "convert"))
+
+
+def is_numpy_int(v, depth: int = 0) -> bool:
+    """Whether int value `v` is a NumPy scalar in CPython: an array's element (`load`) or
+    computed from one (`s += a[i]` makes `s` a NumPy int64 under NEP 50), whose arithmetic
+    wraps as NumPy's does (NumPy also warns) instead of raising OverflowError."""
+    if depth > 8 or getattr(v, "opname", None) is None:
+        return False
+    if v.opname == "load":
+        return True
+    return v.opname in _NUMPY_ARITH and any(is_numpy_int(o, depth + 1) for o in v.operands)
+
+
 def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:
     """CPython's TypeError message for `x op y` with values of types `a` and `b`, when every
     such pair raises it (`str + int`, `list - list`, `None * 2`); None when some may not. The
@@ -533,7 +547,7 @@ class ExprLowering(OptionalLowering):
         (script/cuda/compile.py), and so does most of the compiled library (`is_checked`). The `masked` and `ranges` passes drop the checks that
         cannot fail or whose high bits a mask removes (docs/integers.md)."""
         if r.type != T.I64 or kind not in OVF_OPS or isinstance(r, (Const, Undef)) \
-                or not is_checked(self.info.py_func):
+                or not is_checked(self.info.py_func) or any(map(is_numpy_int, operands)):
             return r
         loc = self.loc(node)
         bad = self.emit("ovf", [*operands, r], T.BOOL, kind, loc)

@@ -1064,8 +1064,8 @@ def keeps_python_value(have: T.Type, want: T.Type) -> bool:
     """Whether a value of type `have` converted to `want` is still the same Python object to
     its reader: wrapped in an optional, or a container whose parts were not typed yet (`[]`)
     given types; not an int made a float, a bool an int, or a list of ints one of floats."""
-    if have == want:
-        return True
+    if have == want or isinstance(have, T.IntType) and isinstance(want, T.IntType):
+        return True         # (ints of any width are Python ints; a width that does not fit is refused)
     if isinstance(want, T.OptionalType):
         inner = have.value if isinstance(have, T.OptionalType) else have
         return isinstance(have, T.NoneType) or keeps_python_value(inner, want.value)
