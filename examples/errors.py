@@ -21,11 +21,20 @@ def main():
         except Exception as e:  # noqa: BLE001 - to show what was raised
             print(f"{f.__name__}{args}: {type(e).__name__}: {e}")
 
-    def bad(n: int) -> int:
-        return n + "one"             # a type error, found when compiling
+    def add_one(n: int) -> int:
+        return n + "one"             # CPython's TypeError, raised when it runs, as CPython does
 
     try:
-        script.script(bad)
+        script.script(add_one)(1)
+    except TypeError as e:
+        print("TypeError:", e)
+
+    def bad(n: int) -> int:
+        with open("data.txt"):       # outside the compiled subset: refused at this line
+            return n
+
+    try:
+        script.script(bad)(1)
     except script.CompileError as e:
         print("CompileError:", e)
 

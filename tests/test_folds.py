@@ -102,4 +102,4 @@ def test_a_bad_fold_call_is_a_compile_error():
         return functools.reduce(operator.add)
 
     with pytest.raises(script.CompileError, match="reduce\\(\\) takes a function"):
-        script.script(bad)
+        script.script(bad)([1])      # (compiled on its first call)

@@ -787,7 +787,7 @@ def test_options_are_part_of_the_cache_key(tmp_path, monkeypatch):
                 for o in ({}, {"interruptible": False}, {"nogil": False})]
     for f in variants:
         assert f(a) == 45
-    assert len(list(tmp_path.iterdir())) == 3
+    assert len([p for p in tmp_path.iterdir() if p.name != "native"]) == 3     # (native/: the store)
     assert "poll" in variants[0].ir("opt") and "poll" not in variants[1].ir("opt")
 
 

@@ -90,7 +90,7 @@ def test_other_decorators_and_cached_defaults_are_refused():
 
     for fn in (with_default, other):
         with pytest.raises(script.CompileError, match="decorators on nested functions"):
-            script.script(fn)
+            script.script(fn)(3)        # (compiled on its first call)
 
 
 @functools.lru_cache(maxsize=None)

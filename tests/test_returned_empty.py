@@ -59,9 +59,8 @@ def test_an_empty_list_argument_without_a_specialization_holds_ints():
 
 def test_an_empty_list_argument_takes_floats_or_strs_where_ints_do_not_compile():
     f = script.script(K.early_out)
-    assert f([]) == [] and f.signatures == ["(list[str]) -> list[str]"]
-    assert f(["ab", "b"]) == ["AB"]
+    assert f([]) == [] and f(["ab", "b"]) == ["AB"]
     g = script.script(K.shout_all)
-    with pytest.raises(TypeError, match="empty list has no element type, and the function "
-                                        "compiles for none of ints, floats and strs"):
-        g([])
+    assert g([]) == []          # as CPython: the loop never runs (an int's missing upper() would
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'upper'"):
+        g([1])                  # raise CPython's AttributeError when it does)

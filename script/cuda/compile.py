@@ -149,7 +149,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
     m.alias(kernel_name(entry), driver)
     sig = param_types + [T.I64] * 6
     from script.loadpath import signature_symbol        # checked when its object is loaded
-    m.define_constant(int_const("i8", 1), signature_symbol(entry, sig, T.NONE))
+    m.define_constant(int_const("i64", 1), signature_symbol(entry, sig, T.NONE))
     libs = libraries()
     if has_arrays(sig):
         written = written_array_params(kernel)

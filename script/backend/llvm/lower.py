@@ -65,7 +65,8 @@ def lower_entry(m: NativeModule, entry: Function) -> LoweredModule:
     recursive = any(c is entry for f in funcs for c in f.callees())
     export_entry(m, lowered.entry_native, entry.name, recursive)
     # the types it was compiled for, which loading its object code checks (loadpath)
-    m.define_constant(llvm.int_const("i8", 1),
+    m.define_constant(llvm.int_const("i64", 1),      # (8 bytes: a 1-byte constant here broke
+                                                      # the str constants after it: see the note)
                       signature_symbol(entry.name, entry.param_types, entry.ret_type))
     if has_arrays(entry.param_types):
         written = written_array_params(entry)
