@@ -164,11 +164,10 @@ _OPT_OPTIONS = {
     # loop always ran. Checked per inner loop it passes for every row but k: classic.py's
     # floyd_warshall 5.8 -> 0.64 ms a call (C: 2.9 ms; gcc does not vectorize it).
     "runtime_checks": ("-hoist-runtime-checks=false", "-hoist-runtime-checks=true"),
-    # Non-trivial loop unswitching (a loop copied per value of a loop-invariant branch that
-    # is not a loop exit), which LLVM's pipeline runs only at -O3, within its size limit
-    # (`-unswitch-threshold`): shapes.py's histogram clamps under a bool flag, `if clamp:`
-    # inside the loop, as gcc -O3 unswitches it: 1.90x -> 1.43x C.
-    "unswitch": ("-enable-nontrivial-unswitch=true", "-enable-nontrivial-unswitch=false"),
+    # Not `-enable-nontrivial-unswitch` (the histogram's `if clamp:` unswitched at -O2,
+    # 1.90x -> 1.43x C): it also unswitched `while flag[1] == 0: i += 1` on the load of
+    # flag[1], so a loop waiting for another Python thread's write never saw it
+    # (test_interrupts' worker thread spun forever). Python threads see each other's writes.
 }
 
 
