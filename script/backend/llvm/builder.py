@@ -367,6 +367,28 @@ class Builder:
 
 # --- the module ----------------------------------------------------------------------------
 
+def counted_loop(b: Builder, n: Value, body) -> None:
+    """`body(i, latch)` for 0 <= i < n (i64) in `b`'s function, `b` left after the loop.
+    `body` may branch away on its own paths (to an error exit, or to `latch` to go on) but
+    leaves `b` in an open block, which then goes on to the next `i`."""
+    fn = b.fn
+    head, body_block, latch, done = (fn.append_block(x) for x in ("loop_head", "loop_body", "loop_next",
+                                                                   "loop_done"))
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body_block, done)
+    b.position_at_end(body_block)
+    body(i, latch)
+    b.branch(latch)
+    b.position_at_end(latch)
+    i.add_incoming(b.add(i, int_const("i64", 1)), latch)
+    b.branch(head)
+    b.position_at_end(done)
+
+
 class NativeModule:
     """An LLVM module under construction, with caches so that each declaration, intrinsic and
     constant string appears once however many lowering steps ask for it."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm import lists
 from script.backend.llvm.abi import LIKELY
-from script.backend.llvm.builder import Callee, FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+from script.backend.llvm.builder import (Callee, FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop,
+                                        int_const)
 from script.backend.runtime import capi
 
 # struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; }
@@ -150,16 +151,13 @@ def _define_add(m: NativeModule):
     return fn
 
 
-def _records_loop(m: NativeModule, fn, b: Builder, memo: Value, body) -> None:
+def _records_loop(b: Builder, memo: Value, body) -> None:
     """`body(b, record)` for each record of `memo` (not NULL), in order; `body` may end the
     function on its own path and leaves `b` where the loop goes on."""
-    from types import SimpleNamespace
-    from script.backend.runtime.table_boxing import counted_loop
-
     def step(i, _latch):
         body(b, b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(i, int_const("i64", REC_SIZE))))
 
-    counted_loop(SimpleNamespace(b=b, fn=fn), b.load_at("i64", memo, MEMO_N), step)
+    counted_loop(b, b.load_at("i64", memo, MEMO_N), step)
 
 
 def reflect_all(m: NativeModule):
@@ -187,7 +185,7 @@ def _define_reflect_all(m: NativeModule):
         b.cbranch(r, after, failed, LIKELY)
         b.position_at_end(after)
 
-    _records_loop(m, fn, b, memo, body)
+    _records_loop(b, memo, body)
     b.branch(ok)
     return fn
 
@@ -212,7 +210,7 @@ def _define_release_memo(m: NativeModule):
         b.call(release, [b.load_at("ptr", rec, REC_NATIVE)])
         capi.call(m, b, "Py_DecRef", b.load_at("ptr", rec, REC_PY))
 
-    _records_loop(m, fn, b, memo, body)
+    _records_loop(b, memo, body)
     capi.call(m, b, "PyMem_Free", b.load_at("ptr", memo, MEMO_DATA))
     capi.call(m, b, "Py_DecRef", b.load_at("ptr", memo, MEMO_DICT))
     b.branch(done)

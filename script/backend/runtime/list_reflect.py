@@ -41,7 +41,7 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm import lists
 from script.backend.llvm.abi import LIKELY, holds_reflected
-from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop, int_const
 from script.backend.runtime import capi, list_boxing, list_memo
 from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
 from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
@@ -104,27 +104,22 @@ def _exact_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"], attrs=HELPER_ATTRS)
     obj, = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    head, body, nxt, done, bad = (fn.append_block(x) for x in ("head", "body", "next", "done", "bad"))
+    bad = fn.append_block("bad")
     Builder(fn, bad).ret(FALSE)
-    Builder(fn, done).ret(TRUE)
-    n = b.load_at("i64", obj, VAR_SIZE)
     items = b.load_at("ptr", obj, LIST_ITEMS)
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
-    if isinstance(t.elem, T.ListType):
-        ok = b.call(_exact_helper(m, t.elem), [item])
-    else:
-        ok = _leaf_exact(m, b, item, t.elem)
-    b.cbranch(ok, nxt, bad, LIKELY)
-    b.position_at_end(nxt)
-    i.add_incoming(b.add(i, int_const("i64", 1)), nxt)
-    b.branch(head)
+
+    def check(i, _latch):
+        item = b.load("ptr", b.gep("ptr", items, i))
+        if isinstance(t.elem, T.ListType):
+            ok = b.call(_exact_helper(m, t.elem), [item])
+        else:
+            ok = _leaf_exact(m, b, item, t.elem)
+        exact = fn.append_block("exact")
+        b.cbranch(ok, exact, bad, LIKELY)
+        b.position_at_end(exact)
+
+    counted_loop(b, b.load_at("i64", obj, VAR_SIZE), check)
+    b.ret(TRUE)
     return fn
 
 
@@ -294,39 +289,34 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     from script.backend.llvm import memory
     from script.backend.runtime.boxing import Converter
     items = b.load_at("ptr", py, LIST_ITEMS)
-    head, body, nxt, done = (fn.append_block(x) for x in ("slot_head", "slot", "slot_next", "slots_done"))
-    Builder(fn, done).ret(TRUE)
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), in_place)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    slot = b.gep("ptr", items, i)
-    old = b.load("ptr", slot)
-    v = lists.get(b, t, native, i)
-    if t.elem in (T.I64, T.F64):
-        boxing = fn.append_block("slot_box")
-        b.cbranch(_holds_value(m, b, old, v, t.elem), nxt, boxing)
-        b.position_at_end(boxing)
-    if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
-        memory.emit_rc(m, b, "incref", v, t.elem)
-    conv = Converter(m, fn, b, failed)
-    conv.memo = memo
-    obj = conv.emit_box(v, t.elem, failed)
-    conv._continue_if(b.icmp("ne", obj, NULL), failed)
-    same, store = fn.append_block("slot_same"), fn.append_block("slot_store")
-    b.cbranch(b.icmp("eq", obj, old), same, store)
-    b.position_at_end(same)
-    capi.call(m, b, "Py_DecRef", obj)
-    b.branch(nxt)
-    b.position_at_end(store)
-    b.store(obj, slot)
-    capi.call(m, b, "Py_DecRef", old)
-    b.branch(nxt)
-    b.position_at_end(nxt)
-    i.add_incoming(b.add(i, int_const("i64", 1)), nxt)
-    b.branch(head)
+
+    def write_slot(i, latch):
+        slot = b.gep("ptr", items, i)
+        old = b.load("ptr", slot)
+        v = lists.get(b, t, native, i)
+        if t.elem in (T.I64, T.F64):
+            boxing = fn.append_block("slot_box")
+            b.cbranch(_holds_value(m, b, old, v, t.elem), latch, boxing)
+            b.position_at_end(boxing)
+        if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
+            memory.emit_rc(m, b, "incref", v, t.elem)
+        conv = Converter(m, fn, b, failed)
+        conv.memo = memo
+        obj = conv.emit_box(v, t.elem, failed)
+        conv._continue_if(b.icmp("ne", obj, NULL), failed)
+        same, store, stored = (fn.append_block(x) for x in ("slot_same", "slot_store", "slot_stored"))
+        b.cbranch(b.icmp("eq", obj, old), same, store)
+        b.position_at_end(same)
+        capi.call(m, b, "Py_DecRef", obj)
+        b.branch(stored)
+        b.position_at_end(store)
+        b.store(obj, slot)
+        capi.call(m, b, "Py_DecRef", old)
+        b.branch(stored)
+        b.position_at_end(stored)
+
+    counted_loop(b, n, write_slot)
+    b.ret(TRUE)
     return fn
 
 
@@ -421,20 +411,15 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
         grown = fn.append_block("grown")
         b.cbranch(lists.resize(m, b, t, lst, n), grown, _no_memory_releasing(m, fn, lst, t))
         b.position_at_end(grown)
-        head, body, stored, done = (fn.append_block(x) for x in ("head", "body", "stored", "done"))
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.phi("i64")
-        i.add_incoming(int_const("i64", 0), grown)
-        b.cbranch(b.icmp("slt", i, n), body, done)
-        b.position_at_end(body)
-        child = b.call(_unbox_helper(m, t.elem), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
-        b.cbranch(b.icmp("ne", child, NULL), stored, release_new, LIKELY)
-        b.position_at_end(stored)
-        lists.set_item(b, t, lst, child, i)
-        i.add_incoming(b.add(i, int_const("i64", 1)), stored)
-        b.branch(head)
-        b.position_at_end(done)
+
+        def unbox_child(i, _latch):
+            child = b.call(_unbox_helper(m, t.elem), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
+            stored = fn.append_block("stored")
+            b.cbranch(b.icmp("ne", child, NULL), stored, release_new, LIKELY)
+            b.position_at_end(stored)
+            lists.set_item(b, t, lst, child, i)
+
+        counted_loop(b, n, unbox_child)
     else:
         lst = b.call(list_boxing.unbox_callee(m, t), [py])
         made = fn.append_block("made")

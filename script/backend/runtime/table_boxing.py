@@ -17,31 +17,11 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm import hashing, lists, memory
 from script.backend.llvm.abi import llvm_type
-from script.backend.llvm.builder import NULL, Builder, Value, int_const, undef
+from script.backend.llvm.builder import NULL, Builder, Value, counted_loop, int_const, undef
 from script.backend.runtime import capi
 from script.backend.runtime.capi import OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 TYPE_OBJECT = {T.DictType: "PyDict_Type", T.SetType: "PySet_Type"}
-
-
-def counted_loop(conv, n: Value, body) -> None:
-    """`body(i)` for 0 <= i < n; `body` may leave the builder in another block, and returns
-    nothing (it jumps to its own exits on failure)."""
-    b, fn = conv.b, conv.fn
-    head, body_block, latch, done = (fn.append_block(x) for x in ("tbl_head", "tbl_body", "tbl_next", "tbl_done"))
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body_block, done)
-    b.position_at_end(body_block)
-    body(i, latch)
-    b.branch(latch)
-    b.position_at_end(latch)
-    i.add_incoming(b.add(i, int_const("i64", 1)), latch)
-    b.branch(head)
-    b.position_at_end(done)
 
 
 # --- native -> Python ----------------------------------------------------------------------
@@ -88,7 +68,7 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
             capi.call(m, b, "Py_DecRef", value)
         conv._continue_if(b.icmp("eq", ok, int_const("i32", 0)), release)
 
-    counted_loop(conv, lists.length(b, entries), body)
+    counted_loop(conv.b, lists.length(b, entries), body)
     memory.emit_rc(m, b, "decref", v, t)
     return out
 
@@ -115,7 +95,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
             capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
             conv.emit_type_checks([b.load("ptr", key_at), b.load("ptr", value_at)], [t.key, t.value], mismatch)
 
-        counted_loop(conv, capi.call(m, b, "PyDict_Size", obj), body)
+        counted_loop(conv.b, capi.call(m, b, "PyDict_Size", obj), body)
         return
     items = capi.call(m, b, "PySequence_Tuple", obj)
     conv._continue_if(b.icmp("ne", items, NULL), conv.error)
@@ -128,7 +108,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
         item = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), i))
         conv.emit_type_checks([item], [t.key], drop)
 
-    counted_loop(conv, b.load_at("i64", items, VAR_SIZE), body)
+    counted_loop(conv.b, b.load_at("i64", items, VAR_SIZE), body)
     capi.call(m, b, "Py_DecRef", items)
 
 
@@ -184,7 +164,7 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 
-    counted_loop(conv, n, body)
+    counted_loop(conv.b, n, body)
     if is_set:
         capi.call(m, b, "Py_DecRef", items)
     return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
