@@ -58,9 +58,7 @@ class _Methods:
         With several specializations, all are shown unless `signature` picks one (a tuple of
         argument types or values' types, e.g. ``(float, int)``)."""
         specs = self._specializations
-        key = None if specs or self.__dict__.get("py_func") is None else signature_before_call(self)
-        if key is not None:
-            _specialization_for(self, key)      # annotated, never called: its annotations' types
+        compile_before_call(self)
         if not specs:
             raise ValueError(f"{self.__name__} has no compiled specialization yet: call it first "
                              "or annotate its parameters")
@@ -176,6 +174,18 @@ def signature_before_call(obj) -> tuple | None:
     return tuple(info.param_types) if info.is_annotated else getattr(info, "hinted_signature", None)
 
 
+def compile_before_call(obj) -> None:
+    """Compile `@script` function `obj` for its annotations when nothing has compiled it yet
+    (`f.ir()`, `script.save`, pickling: it compiles on its first call, which may not have
+    come); a loaded function or one without a full set of annotations is left as it is."""
+    d = obj.__dict__
+    if d["_specializations"] or d.get("py_func") is None:
+        return
+    key = signature_before_call(obj)
+    if key is not None:
+        _specialization_for(obj, key)
+
+
 def function_info(obj):
     """The frontend's FunctionInfo of a function `@script` returned, made now if its
     decoration deferred it."""
@@ -261,7 +271,7 @@ def _make_fallback(obj, info=None, make_signature=None):
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(_binding_error(obj, info, e, args, kwargs)) from None
+            raise TypeError(_binding_error(obj, info, signature, e, args, kwargs)) from None
         bound.apply_defaults()
         values = list(bound.arguments.values())
         key, coerced = _types_for(obj, info, values)
@@ -280,24 +290,19 @@ def _make_fallback(obj, info=None, make_signature=None):
     return fallback
 
 
-def _binding_error(obj, info, error: TypeError, args, kwargs) -> str:
+def _binding_error(obj, info, signature, error: TypeError, args, kwargs) -> str:
     """CPython's own text for arguments that do not bind (``f() missing 1 required positional
     argument: 'b'``): the Python function is called with them, which fails before its body
-    runs, as the binding did. A saved function, which has none, words it as `inspect` does."""
+    runs, as the binding did; a saved function, which has none, through a stand-in with its
+    `signature` (inspect's words where none can be made)."""
     py_func = obj.__dict__.get("py_func")
     try:
-        (py_func or _stand_in(info.name, _signature_of(obj)))(*args, **kwargs)
+        (py_func or _stand_in(info.name, signature))(*args, **kwargs)
     except TypeError as e:
         return str(e)
     except Exception:  # noqa: BLE001 - a stand-in that cannot be made: inspect's words
         pass
     return f"{info.name}(): {error}"
-
-
-def _signature_of(obj):
-    import inspect
-    d = obj.__dict__
-    return inspect.signature(d["py_func"]) if d.get("py_func") is not None else d["_saved_info"].python_signature()
 
 
 def _stand_in(name: str, signature):

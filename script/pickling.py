@@ -32,11 +32,8 @@ _lock = threading.Lock()
 def reduce_function(fn) -> tuple:
     """`fn.__reduce__()`: rebuilt by `unpickle_function` from its IR archive."""
     d = fn.__dict__
-    if not d["_specializations"] and d.get("py_func") is not None:     # never called: its annotations'
-        from script.dispatcher import signature_before_call
-        key = signature_before_call(fn)
-        if key is not None:
-            fn.compile(*key)
+    from script.dispatcher import compile_before_call
+    compile_before_call(fn)                 # never called: its annotations'
     specs = tuple(d["_specializations"])
     if not specs:
         raise pickle.PicklingError(f"cannot pickle {d['__name__']}: it has no compiled specialization "

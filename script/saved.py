@@ -316,11 +316,8 @@ def _chosen_specializations(name: str, fn, wanted) -> list:
     from script.dispatcher import _signature_key
     specs = fn.__dict__["_specializations"]
     if wanted is None:
-        if not specs and fn.__dict__.get("py_func") is not None:   # never called: its annotations'
-            from script.dispatcher import signature_before_call
-            key = signature_before_call(fn)
-            if key is not None:
-                fn.compile(*key)
+        from script.dispatcher import compile_before_call
+        compile_before_call(fn)             # never called: its annotations'
         chosen = list(specs.values())
     else:
         chosen = {}

@@ -19,7 +19,7 @@ import script
 from script import cache
 from script import loadpath
 from script.backend.native import store
-from script.dispatcher import is_script_function, signature_before_call
+from script.dispatcher import compile_before_call, is_script_function
 from script.saved import LoadedSpecialization
 
 _names = itertools.count()
@@ -75,10 +75,8 @@ def fresh_import(src, name="main", first_calls=True):
     try:
         spec.loader.exec_module(mod)
         for fn in list(vars(mod).values()) if first_calls else ():
-            if is_script_function(fn) and not fn._specializations:
-                key = signature_before_call(fn)
-                if key is not None and None not in key:
-                    fn.compile(*key)
+            if is_script_function(fn):
+                compile_before_call(fn)
     finally:
         sys.path.remove(str(src))
     return mod

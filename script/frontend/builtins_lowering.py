@@ -44,7 +44,7 @@ from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.ir.ops import MATH_FUNCS, ExcInfo
+from script.ir.ops import MATH_FUNCS
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 _GAMMA_POLES = ("gamma", "lgamma")
@@ -134,7 +134,7 @@ class CallLowering:
             return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
         missing = missing_attribute(t, node.attr)
         if missing is not None:         # `n.size` of an int: CPython's error, where it raises it
-            return self.raise_unbound(ExcInfo("AttributeError", missing.replace("%", "%%")), self.loc(node))
+            return self.raise_always("AttributeError", missing, node)
         kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
             (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
         if kind is not None and callable(getattr(kind, node.attr, None)):
@@ -180,7 +180,7 @@ class CallLowering:
                                    "AttributeError")
             missing = missing_attribute(getattr(base, "type", None), node.func.attr)
             if missing is not None:     # `n.append(x)` of an int: CPython's error, where it raises it
-                return self.raise_unbound(ExcInfo("AttributeError", missing.replace("%", "%%")), self.loc(node))
+                return self.raise_always("AttributeError", missing, node)
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return self.array_method(base, node.func.attr, node)
             if T.is_instance_type(getattr(base, "type", None)):

@@ -482,7 +482,7 @@ class ExprLowering(OptionalLowering):
             return self.instance_binop(op, a, b, node)                  # class_methods.py
         refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None))
         if refused is not None:     # `"a" + 1`: CPython's TypeError, raised where it raises it
-            return self.raise_unbound(ExcInfo("TypeError", refused.replace("%", "%%")), self.loc(node))
+            return self.raise_always("TypeError", refused, node)
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
@@ -553,6 +553,12 @@ class ExprLowering(OptionalLowering):
         bad = self.emit("ovf", [*operands, r], T.BOOL, kind, loc)
         self.raise_if(bad, "OverflowError", overflow_text(node, loc.line if loc else None), node)
         return r
+
+    def raise_always(self, exc: str, text: str, node) -> Value:
+        """End the block with `raise exc(text)` (`text` plain, not a format), as CPython raises
+        at `node` for every value of the operands' types; the rest of the statement is built
+        in a dead block (`raise_unbound`)."""
+        return self.raise_unbound(ExcInfo(exc, printf_escape(text)), self.loc(node))
 
     def raise_if(self, cond: Value, exc: str, text: str, node, args=()) -> None:
         """Emit a `check`: raise `exc(text)` when `cond` holds (`text` is plain, not a format)."""
@@ -717,7 +723,6 @@ class ExprLowering(OptionalLowering):
         Ints, floats and strs are refused (which of them CPython shares, small ints, interned
         strs, is an accident of its implementation), and so are lists: a list argument is
         unboxed into a copy of its own, so two arguments that are one list are two here."""
-        loc = self.loc(node)
         negate = isinstance(op, ast.IsNot)
         kinds = (isinstance(a.type, T.BoolType), isinstance(b.type, T.BoolType))
         if all(kinds):
@@ -738,7 +743,7 @@ class ExprLowering(OptionalLowering):
         refused = None if same_kind else operand_type_error(type(op), getattr(a, "type", None),
                                                              getattr(b, "type", None))
         if refused is not None:     # `"a" < 1`: CPython's TypeError, raised where it raises it
-            return self.raise_unbound(ExcInfo("TypeError", refused.replace("%", "%%")), loc)
+            return self.raise_always("TypeError", refused, node)
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
         if isinstance(op, (ast.In, ast.NotIn)) and T.is_instance_type(b.type):
@@ -867,7 +872,7 @@ class ExprLowering(OptionalLowering):
             for j in range(k):
                 xj, yj = (self.emit("extract", [v], v.type.elems[j], j, loc) for v in (a, b))
                 equal = self._and(equal, self.compare(ast.Eq(), xj, yj, node), loc)
-            self.emit("check", [equal], T.NONE, ExcInfo("TypeError", refused.replace("%", "%%")), loc)
+            self.raise_if(equal, "TypeError", refused, node)
             na = nb = k
             result = Const(False, T.BOOL)       # (all equal before k: raised above)
             break

@@ -80,9 +80,7 @@ class NamedTupleLowering:
         """``p.x``: the element of field x."""
         t = base.type
         if node.attr not in t.fields:       # CPython's AttributeError, where it raises it
-            from script.ir.ops import ExcInfo
-            return self.raise_unbound(ExcInfo("AttributeError", f"'{t.name}' object has no attribute "
-                                              f"'{node.attr}'".replace("%", "%%")), self.loc(node))
+            return self.raise_always("AttributeError", f"'{t.name}' object has no attribute '{node.attr}'", node)
         k = t.fields.index(node.attr)
         return self.emit("extract", [base], t.elems[k], k, self.loc(node))
 
