@@ -324,3 +324,18 @@ def test_loop_checks_deferred_to_the_exit_still_raise():
         assert cf(big, 1)[0] == py(big, 1)[0] == MAX - 4
     with pytest.raises(OverflowError, match=r"\(i \+ j\) \* \(i \+ j \+ 1\)"):
         cf(a, 1 << 32)
+
+
+@pytest.mark.parametrize("expr", ["int(a[j])", "a[j].item()", "math.floor(a[j])"])
+def test_python_ints_made_from_array_elements_stay_checked(expr):
+    """`int(a[j])` and the like are Python ints in CPython, so their sum grows past int64
+    there: an OverflowError compiled, never the wrapped value of `s += a[j]` (a NumPy scalar)."""
+    import numpy as np
+    py, cf = _compile(f"import math\ndef f(a):\n    s = 0\n    for j in range(a.shape[0]):\n"
+                      f"        s += {expr}\n    return s\n")
+    a = np.array([1, 2, 3], dtype=np.int64)
+    assert cf(a) == py(a) == 6
+    big = np.array([2**62, 2**62, 2**62], dtype=np.int64)
+    assert py(big) == 3 * 2**62
+    with pytest.raises(OverflowError, match="integer overflow"):
+        cf(big)

@@ -42,18 +42,21 @@ _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
            ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
 
 
-_NUMPY_ARITH = frozenset(("add", "sub", "mul", "neg", "abs", "shl", "floordiv", "mod", "pow", "convert"))
+_NUMPY_ARITH = frozenset(("add", "sub", "mul", "neg", "abs", "shl", "floordiv", "mod", "pow"))
 
 
-def is_numpy_int(v, depth: int = 0) -> bool:
+def is_numpy_int(v, python_ints: set, depth: int = 0) -> bool:
     """Whether int value `v` is a NumPy scalar in CPython: an array's element (`load`) or
     computed from one (`s += a[i]` makes `s` a NumPy int64 under NEP 50), whose arithmetic
-    wraps as NumPy's does (NumPy also warns) instead of raising OverflowError."""
-    if depth > 8 or getattr(v, "opname", None) is None:
+    wraps as NumPy's does (NumPy also warns) instead of raising OverflowError. Not what a
+    call gives (`int(a[i])`, `math.floor(a[i])`, `a[i].item()` are Python ints, and a call
+    may hand back its argument's value unchanged: ids in `python_ints`, expr_Call), nor a
+    conversion (`int(x[i])` of a float element): those stay checked."""
+    if depth > 8 or getattr(v, "opname", None) is None or id(v) in python_ints:
         return False
     if v.opname == "load":
         return True
-    return v.opname in _NUMPY_ARITH and any(is_numpy_int(o, depth + 1) for o in v.operands)
+    return v.opname in _NUMPY_ARITH and any(is_numpy_int(o, python_ints, depth + 1) for o in v.operands)
 
 
 def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:
@@ -257,7 +260,10 @@ class ExprLowering(OptionalLowering):
         return value
 
     def expr_Call(self, node: ast.Call) -> Value:
-        return self.lower_call(node)
+        r = self.lower_call(node)
+        if getattr(r, "type", None) == T.I64:
+            self.python_ints.add(id(r))     # int(a[i]), math.floor(a[i]), a[i].item(): Python ints
+        return r
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
         return self.resolve_attribute(node)
@@ -547,7 +553,7 @@ class ExprLowering(OptionalLowering):
         (script/cuda/compile.py), and so does most of the compiled library (`is_checked`). The `masked` and `ranges` passes drop the checks that
         cannot fail or whose high bits a mask removes (docs/integers.md)."""
         if r.type != T.I64 or kind not in OVF_OPS or isinstance(r, (Const, Undef)) \
-                or not is_checked(self.info.py_func) or any(map(is_numpy_int, operands)):
+                or not is_checked(self.info.py_func) or any(is_numpy_int(o, self.python_ints) for o in operands):
             return r
         loc = self.loc(node)
         bad = self.emit("ovf", [*operands, r], T.BOOL, kind, loc)

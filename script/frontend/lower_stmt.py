@@ -113,6 +113,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.declared: dict[str, T.Type] = {}
+        self.python_ints: set[int] = set()             # ids of int(a[i]), a[i].item(): lower_expr.is_numpy_int
         # The return annotation is a first guess (it types `return []` and recursive calls),
         # given up for the returns' own types where a value would change (do_return).
         annotated = None if hints.get(("ret", "unannotated")) else info.return_type
