@@ -2,7 +2,8 @@
 
 Subcommands: `dump` (any stage of the compiler for the functions of a file, as text or as a
 Graphviz CFG), `check` (type-check files, every error), `compile` (save to a ``.smod``
-archive), `inspect` (what an archive holds), `demo` (the bundled examples against CPython).
+archive), `aot` (a shared
+library and C header), `inspect` (what an archive holds), `demo` (the bundled examples against CPython).
 docs/cli.md is the manual.
 
 Output goes to stdout, diagnostics to stderr. Exit status: 0 success, 1 an error in the
@@ -33,6 +34,7 @@ examples:
   scriptc dump kernels.py --print-after licm    IR after one pass (or: all)
   scriptc check kernels.py other.py             every type error, file:line:col
   scriptc compile kernels.py -o kernels.smod --sig poly="float, int"
+  scriptc aot kernels.py -o libkernels.so --header kernels.h   a C library
   scriptc inspect kernels.smod --stage opt
   scriptc inspect kernels.smod saxpy --stage ptx
   python -m script ...                          the same as scriptc ...
@@ -100,6 +102,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("functions", nargs="*", default=[], metavar="FUNC",
                    help="functions to save (default: all)")
     p.add_argument("-o", "--output", metavar="OUT.smod", help="archive to write (default: FILE.smod)")
+    p.add_argument("--sig", action="append", default=[], metavar="TYPES", help=_SIG_HELP)
+
+    p = command("aot", "build a shared library and a C header of functions, callable from C "
+                "without Python", ["scriptc aot kernels.py -o libkernels.so --header kernels.h",
+                                   "scriptc aot kernels.py poly --sig 'float, int'"])
+    p.add_argument("file", metavar="FILE.py")
+    p.add_argument("functions", nargs="*", default=[], metavar="FUNC",
+                   help="functions to export (default: all)")
+    p.add_argument("-o", "--output", metavar="libNAME.so", help="library to write (default: libFILE.so)")
+    p.add_argument("--header", metavar="NAME.h", help="C header to write (default: FILE.h); its "
+                   "name prefixes the library's own symbols (NAME_error_message)")
     p.add_argument("--sig", action="append", default=[], metavar="TYPES", help=_SIG_HELP)
 
     p = command("inspect", "list the functions, signatures and target of a .smod archive",

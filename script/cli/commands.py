@@ -119,6 +119,28 @@ def compile(args, session) -> int:  # noqa: A001 - the subcommand's name
     return EXIT_OK
 
 
+def aot(args, session) -> int:
+    from script.cli.aot import build, exports
+    args.file, args.functions = split_file_name(args.file, args.functions)
+    sigs = [parse_option(s) for s in args.sig]
+    name = os.path.splitext(os.path.basename(args.file))[0]
+    args.output = args.output or f"lib{name}.so"
+    args.header = args.header or f"{name}.h"
+    loaded = import_file(args.file)
+    for error in loaded.decoration_errors:
+        session.report(str(error))
+    targets = _drop_unsigned(select(loaded, args.functions, sigs), args, session)
+    items = exports(targets, session.report)
+    if items is None or loaded.decoration_errors:
+        return EXIT_USER_CODE
+    if not items:
+        raise UsageError("nothing to export: no function has a signature (annotate them or give --sig)")
+    build(args, items)
+    session.out.write(f"wrote {args.output} and {args.header} ({len(items)} function"
+                      f"{'s' * (len(items) != 1)}: {', '.join(i.c_name for i in items)})\n")
+    return EXIT_OK
+
+
 def inspect(args, session) -> int:
     from script.cli.archive import load, loaded_functions
     module = load(args.file)
