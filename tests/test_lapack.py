@@ -328,3 +328,48 @@ def test_condition_numbers(m, n, layout, seed):
     got = CONDS(a)
     assert np.allclose(got, want, rtol=1e-12), (got, want)
     assert CONDS(np.zeros((n, n)))[0] == np.inf
+
+
+_EACH_SOURCE = textwrap.dedent("""\
+    import sys
+    import numpy as np, script
+    from script.backend.runtime import lapack
+
+    print(lapack.source_name())
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((5, 5))
+    s = a @ a.T + 5 * np.eye(5)
+    b = rng.standard_normal((5, 2))
+    def eigvalsh(x): return np.linalg.eigvalsh(x)
+    def svd(x): return np.linalg.svd(x, compute_uv=False)
+    def slogdet(x): return np.linalg.slogdet(x)
+    def cholesky(x): return np.linalg.cholesky(x)
+    def lstsq(x, y): return np.linalg.lstsq(x, y)[0]
+    def rank(x, y): return np.linalg.lstsq(x, y)[2]
+    def qr(x): return np.linalg.qr(x)[1]
+    def pinv(x): return np.linalg.pinv(x)
+    swap = np.array([[0.0, 1.0], [1.0, 0.0]])
+    cases = [(eigvalsh, (s,)), (svd, (a,)), (slogdet, (a,)), (slogdet, (swap,)), (cholesky, (s,)),
+             (lstsq, (a[:, :3], b)), (rank, (a[:, :3], b)), (qr, (a,)), (pinv, (a,))]
+    for fn, args in cases:
+        got, want = script.script(fn)(*args), fn(*args)
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-12), (fn, got, want)
+    print("ok")
+    """)
+
+
+@pytest.mark.parametrize("source", ["scipy", "numpy"])
+def test_each_lapack_source_gives_numpys_answers(tmp_path, source):
+    """SCRIPT_LAPACK forces where the routines come from: SciPy's capsules (32-bit INTEGERs,
+    through the adapters) or NumPy's OpenBLAS (64-bit); both give NumPy's answers."""
+    if source == "scipy":
+        pytest.importorskip("scipy.linalg.cython_lapack")
+    from script.backend.runtime import blas
+    if source == "numpy" and not blas._libraries():
+        pytest.skip("this NumPy has no bundled OpenBLAS")
+    (tmp_path / "each.py").write_text(_EACH_SOURCE)
+    env = dict(os.environ, SCRIPT_LAPACK=source)
+    out = subprocess.run([sys.executable, str(tmp_path / "each.py")], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [source, "ok"]
