@@ -1,5 +1,8 @@
 """Calls: other `@script` functions, Python builtins, the `math` module and type conversions.
 
+`lower_call` evaluates the callee, asks the registry (registry.py: the entries at the end of
+this module and those of the feature modules), then tries the user's functions and classes.
+
 Requires the host class to be a `FunctionLowering` (names, emission, operators). Every
 builtin raises what CPython raises for the same arguments (messages are read from CPython).
 """

@@ -569,7 +569,6 @@ class ReduceLowering:
         return self.emit("call", args, callee.ret_type, callee, self.loc(node))
 
 
-_KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
 _REDUCE_OF = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
               "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE_OF = {"add": "cumsum", "multiply": "cumprod", "maximum": "maximum", "minimum": "minimum"}
