@@ -141,3 +141,13 @@ def test_registry_imports_no_lowering_module():
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not {m for m in imported if m and m.startswith("script.frontend")}
+
+
+def test_a_method_of_a_kind_without_an_entry_of_its_own():
+    """("array", ANY): a.tolist() goes to the array's other methods with its name."""
+    from script import script
+
+    def f(a):
+        return a.tolist()
+    a = np.arange(3.0)
+    assert script(f)(a) == f(a)

@@ -555,7 +555,7 @@ for _name, _handler in (("copy", AllocLowering.method_copy), ("reshape", AllocLo
                        ("ravel", AllocLowering.method_ravel), ("flatten", AllocLowering.method_flatten),
                        ("astype", AllocLowering.method_astype), ("fill", AllocLowering.method_fill)):
     METHODS.register(("array", _name), _handler)
-METHODS.register(("array", ANY), AllocLowering.array_method_other)
+METHODS.register(("array", ANY), lambda low, arr, node: low.array_method_other(arr, node.func.attr, node))
 
 for _name, _handler in (
         ("empty", AllocLowering.np_empty), ("zeros", AllocLowering.np_empty), ("ones", AllocLowering.np_empty),
