@@ -1,5 +1,8 @@
 """Calls: other `@script` functions, Python builtins, the `math` module and type conversions.
 
+`lower_call` evaluates the callee, asks the registry (registry.py: the entries at the end of
+this module and those of the feature modules), then tries the user's functions and classes.
+
 Requires the host class to be a `FunctionLowering` (names, emission, operators). Every
 builtin raises what CPython raises for the same arguments (messages are read from CPython).
 """
@@ -20,7 +23,6 @@ import types
 
 from script.frontend import heapqlib, itertoolslib, pylib
 from script.frontend.callee_hints import pass_pending, pending_parts
-from script.frontend.itertools_calls import is_more_itertools
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
@@ -31,9 +33,9 @@ from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_is
 from script.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of, missing_attribute
-from script.frontend.numpy_alloc import numpy_handler
 from script.frontend.optional import is_optional
-from script.frontend.random_calls import is_default_rng, make_generator, random_call
+from script.frontend.random_calls import is_default_rng, make_generator
+from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
 from script.frontend.bound_methods import bound_method_call
 from script.frontend.dispatch_tables import dispatch_call
 from script.frontend.memo import cached_function
@@ -60,26 +62,9 @@ _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
           bisect.insort_right: heapqlib.insort_right}
 
-_EINSUM = getattr(__import__("numpy"), "einsum", None)
-_ITERTOOLS = {itertools.product: "product", itertools.combinations: "combinations",
-              itertools.combinations_with_replacement: "combinations_with_replacement",
-              itertools.permutations: "permutations"}
+_EINSUM = __import__("numpy").einsum
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
-
-
-def _statistics_routine(obj, name: str, lowering, node):
-    """statslib's routine for a function of the `statistics` module (imported only where
-    user code imported it), or None; a CompileError for the module's other functions."""
-    module = sys.modules.get("statistics")
-    if module is None or getattr(obj, "__module__", None) != "statistics" or \
-            getattr(module, getattr(obj, "__name__", ""), None) is not obj:
-        return None
-    from script.frontend import statslib
-    if obj.__name__ not in statslib.ROUTINES:
-        lowering.error(f"'{name}' is not supported in compiled code (of the statistics module, "
-                       f"compiled code has {', '.join(statslib.ROUTINES)})", node)
-    return getattr(statslib, obj.__name__)
 
 
 class CallLowering:
@@ -181,35 +166,11 @@ class CallLowering:
             missing = missing_attribute(getattr(base, "type", None), node.func.attr)
             if missing is not None:     # `n.append(x)` of an int: CPython's error, where it raises it
                 return self.raise_always("AttributeError", missing, node)
-            if isinstance(getattr(base, "type", None), T.ArrayType):
-                return self.array_method(base, node.func.attr, node)
-            if T.is_instance_type(getattr(base, "type", None)):
-                return self.record_method(base, node.func.attr, node)      # records.py
-            if isinstance(getattr(base, "type", None), T.ListType):
-                self.bounded_insert_check(base, node.func.attr, node)
-                result = self.list_method(base, node.func.attr, node)
-                self.bounded_method(base, node.func.attr, node)     # deque(maxlen=): bounded_deques.py
-                return result
             if isinstance(getattr(base, "type", None), Unknown):
                 return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
-            if isinstance(getattr(base, "type", None), T.HashType):
-                return self.table_method(base, node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.StrType):
-                return self.str_method(base, node.func.attr, node)          # strings.py
-            if isinstance(getattr(base, "type", None), T.ComplexType):
-                return self.complex_method(base, node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.NamedTupleType) and \
-                    node.func.attr not in ("count", "index"):
-                return self.named_method(base, node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.TupleType):
-                return self.tuple_method(base, node.func.attr, node)
-            if node.func.attr == "item" and isinstance(getattr(base, "type", None), (T.IntType, T.FloatType, T.BoolType)):
-                self.positional(node, "item", 0)
-                return base                     # a NumPy scalar's .item(): the Python value
-            method = _SCALAR_METHODS.get((getattr(base, "type", None), node.func.attr)) or \
-                _SCALAR_METHODS.get((type(getattr(base, "type", None)), node.func.attr))
-            if method is not None:
-                return self.call_script(self.ctx.info_for(method), node, first=base)
+            method = METHODS.lookup(method_kind(getattr(base, "type", None)), node.func.attr)
+            if method is not None:                      # registry.py
+                return method(self, base, node)
             ref = self.attribute_of(base, node.func)
         else:
             ref = self.callee_ref(node.func)
@@ -220,50 +181,20 @@ class CallLowering:
         obj = ref.obj
         if isinstance(obj, NestedFunction):
             return self.call_nested(obj, node)
-        if obj is _EINSUM:
-            from script.frontend.numpy_einsum import lower_einsum
-            return lower_einsum(self, node)
-        np_fn = numpy_handler(obj)
-        if np_fn is not None:
-            return np_fn[1](self, node, np_fn[0])
-        rng_fn = random_call(obj)
-        if rng_fn is not None:
-            return rng_fn(self, node)
-        intrinsic = getattr(type(obj), "__script_call__", None)
-        if intrinsic is not None:          # an object that lowers its own calls (script.cuda)
-            return intrinsic(obj, self, node)
+        found = CALLS.lookup(obj)          # the library's calls: registry.py
+        if found is not None:
+            result = found[0](self, node, found[1])
+            if result is not NotImplemented:
+                return result
+        return self.call_user(ref, node)
+
+    def call_user(self, ref, node: ast.Call) -> Value:
+        """A call of `ref.obj` that no lowering in the registry takes: a user's function,
+        method or class, else the error CPython's name for it deserves."""
+        obj = ref.obj
         info = self.ctx.script_info(obj)
         if info is not None:
             return self.call_script(info, node)
-        if obj in _ITERTOOLS:
-            return self.lower_itertools(node, _ITERTOOLS[obj])
-        if is_more_itertools(obj):
-            return self.lower_more_itertools(obj, ref.name, node)      # itertools_calls.py
-        if obj is functools.reduce or obj is itertools.accumulate:
-            return self.lower_fold(node, obj.__name__)
-        kind = self.default_kind(obj)
-        if kind is not None:                   # defaultdict, Counter (default_tables.py)
-            return self.make_default_table(kind, node)
-        if obj == str.maketrans:               # strmethods.py
-            return self.str_maketrans(node)
-        if obj is collections.OrderedDict:     # a dict in compiled code (docs/dicts.md)
-            return self.builtin_dict(node, "OrderedDict")
-        if obj is collections.deque:           # a list in compiled code (docs/lists.md)
-            return self.make_deque(node)       # bounded_deques.py
-        if (obj is map or obj is filter) and getattr(py_builtins, obj.__name__) is obj:
-            return self.lower_map_filter(node, obj.__name__)
-        if obj in _PYLIB:
-            if obj in _STORES_ITEM and len(node.args) >= 2:
-                # heappush(h, x) with `h = []`: x gives h its element type, as lst.insert's does
-                lst, item = self.pre_evaluate(node.args[0]), self.pre_evaluate(node.args[1])
-                if isinstance(lst.type, T.ListType):
-                    self.stored_type(lst, item.type, node)
-            return self.call_script(self.ctx.info_for(_PYLIB[obj]), node)
-        if obj in STR_INTRINSICS:
-            return self.lower_str_intrinsic(obj, node)
-        routine = _statistics_routine(obj, ref.name, self, node)
-        if routine is not None:
-            return self.call_script(self.ctx.info_for(routine), node)
         if isinstance(obj, types.MethodType):
             bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
             if bound is not None:
@@ -276,42 +207,12 @@ class CallLowering:
             # A plain Python function called from compiled code is compiled too, as
             # TorchScript does: callees need no decorator of their own.
             return self.call_script(self.ctx.info_for(obj), node)
-        handler = _BUILTIN_HANDLERS.get(id(obj))
-        if handler is not None and (obj is getattr(py_builtins, obj.__name__, None) or obj is getattr(math, obj.__name__, None)):
-            return handler(self, node, obj.__name__)
-        t = _conversion_target(obj)
-        if t is not None:
-            return self.call_conversion(t, node)
-        if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS.keys() | UFUNCS:
-            return self.call_ufunc(obj.__name__, node)
-        if getattr(obj, "__module__", None) == "cmath" and obj is getattr(cmath, obj.__name__, None):
-            return self.cmath_call(obj.__name__, node)
-        if getattr(obj, "__module__", None) == "math" or obj is getattr(math, getattr(obj, "__name__", ""), None):
-            return self.call_math(obj.__name__, node)
         if is_named_tuple_class(obj):
             return self.make_named_tuple(obj, node)         # named_tuples.py
         if is_record_class(obj):
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
             self.error("exceptions can only be created in a 'raise' statement", node)
-        if obj is range and self.builtin_call(node) is range:
-            # A range held as a value (`cols = range(n)`, an argument): the list of its ints,
-            # which iterates, indexes, slices, tests `in` and measures as the range does;
-            # `for`, zip, enumerate, sum... over `range(...)` itself never make it
-            call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
-            return self.builtin_list(call, "list")
-        if obj is next and node.args and self.walks_generator(node.args[0]):
-            if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
-                self.error(f"next() of a generator held in a variable is not supported in compiled code: "
-                           f"a generator {USE_ERROR}", node)
-            return self.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
-        if obj is tuple and not node.keywords and len(node.args) <= 1:
-            if not node.args:
-                return self.make_tuple([], node)
-            seq = self.pre_evaluate(node.args[0]) if not self.walks_generator(node.args[0]) else None
-            if seq is not None and isinstance(seq.type, (T.TupleType, T.VarTupleType)):
-                return self.expr(node.args[0])  # tuple(t) of a tuple: the same tuple
-            return self.var_tuple_of(node.args[0], node)    # a tuple of run-time length (lists.py)
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)
@@ -1025,27 +926,206 @@ def _conversion_target(obj) -> T.Type | None:
     return None
 
 
-# Methods of scalar values, written in pylib: (value type class, name) -> function.
-# A type's own entry comes before its class's.
-_SCALAR_METHODS = {(T.IntType, "bit_length"): pylib.bit_length, (T.U64, "bit_length"): pylib.bit_length_u64,
-                   (T.IntType, "bit_count"): pylib.bit_count, (T.FloatType, "is_integer"): pylib.is_integer}
+# ---- the registry's methods (registry.py) of receivers whose lowering is elsewhere ----------
 
-_BUILTIN_HANDLERS = {
-    id(abs): CallLowering.builtin_abs, id(min): CallLowering.builtin_minmax,
-    id(max): CallLowering.builtin_minmax, id(round): CallLowering.builtin_round,
-    id(divmod): CallLowering.builtin_divmod, id(pow): CallLowering.builtin_pow,
-    id(len): CallLowering.builtin_len, id(sum): CallLowering.builtin_sum, id(int): CallLowering.builtin_conversion,
-    id(float): CallLowering.builtin_conversion, id(bool): CallLowering.builtin_conversion,
-    id(complex): lambda self, node, name: self.builtin_complex(node, name),
-    id(print): lambda self, node, name: self.builtin_print(node, name),
-    id(any): ListLowering.builtin_any, id(all): ListLowering.builtin_any,
-    id(list): ListLowering.builtin_list, id(sorted): ListLowering.builtin_sorted,
-    id(dict): DictLowering.builtin_dict, id(set): DictLowering.builtin_set,
-    id(frozenset): DictLowering.builtin_set,        # (a set: compiled code has no frozenset type)
-    id(isinstance): lower_isinstance, id(hasattr): lower_hasattr, id(getattr): lower_getattr,
-    id(str): StrLowering.builtin_str, id(repr): StrLowering.builtin_str, id(ord): StrLowering.builtin_ord,
-    id(chr): StrLowering.builtin_chr, id(hash): StrLowering.builtin_hash,
-    id(reversed): lambda self, node, name: self.list_of(node, node),   # as a value: a list
-    id(bin): StrLowering.builtin_radix, id(oct): StrLowering.builtin_radix,
-    id(hex): StrLowering.builtin_radix, id(format): StrLowering.builtin_format,
-}
+def _call_pylib_method(fn):
+    """A method of a scalar written in pylib, the receiver its first argument."""
+    return lambda low, base, node: low.call_script(low.ctx.info_for(fn), node, first=base)
+
+
+def _item(low, base: Value, node: ast.Call) -> Value:
+    low.positional(node, "item", 0)
+    return base                     # a NumPy scalar's .item(): the Python value
+
+
+for _kind in ("int", "u64", "float", "bool"):
+    METHODS.register((_kind, "item"), _item)
+for _kind, _name, _fn in (("int", "bit_length", pylib.bit_length), ("u64", "bit_length", pylib.bit_length_u64),
+                          ("int", "bit_count", pylib.bit_count), ("u64", "bit_count", pylib.bit_count),
+                          ("float", "is_integer", pylib.is_integer)):
+    METHODS.register((_kind, _name), _call_pylib_method(_fn))
+for _kind, _method in (("instance", "record_method"),          # records.py
+                       ("complex", "complex_method"),         # complex_lowering.py
+                       ("named_tuple", "named_method"),       # named_tuples.py
+                       ("tuple", "tuple_method")):            # lower_expr.py
+    METHODS.register((_kind, ANY), lambda low, base, node, _m=_method: getattr(low, _m)(base, node.func.attr, node),
+                     owner=__name__)
+for _name in ("count", "index"):          # a named tuple's are a tuple's
+    METHODS.register(("named_tuple", _name), lambda low, base, node: low.tuple_method(base, node.func.attr, node))
+
+
+# ---- the registry's entries (registry.py): builtins, math, the standard library ---------------
+
+for _obj, _handler in (
+        (abs, CallLowering.builtin_abs), (min, CallLowering.builtin_minmax), (max, CallLowering.builtin_minmax),
+        (round, CallLowering.builtin_round), (divmod, CallLowering.builtin_divmod),
+        (pow, CallLowering.builtin_pow), (len, CallLowering.builtin_len), (sum, CallLowering.builtin_sum),
+        (int, CallLowering.builtin_conversion), (float, CallLowering.builtin_conversion),
+        (bool, CallLowering.builtin_conversion),
+        (complex, lambda self, node, name: self.builtin_complex(node, name)),
+        (print, lambda self, node, name: self.builtin_print(node, name)),
+        (any, ListLowering.builtin_any), (all, ListLowering.builtin_any),
+        (list, ListLowering.builtin_list), (sorted, ListLowering.builtin_sorted),
+        (dict, DictLowering.builtin_dict), (set, DictLowering.builtin_set),
+        (frozenset, DictLowering.builtin_set),        # (a set: compiled code has no frozenset type)
+        (isinstance, lower_isinstance), (hasattr, lower_hasattr), (getattr, lower_getattr),
+        (str, StrLowering.builtin_str), (repr, StrLowering.builtin_str), (ord, StrLowering.builtin_ord),
+        (chr, StrLowering.builtin_chr), (hash, StrLowering.builtin_hash),
+        (reversed, lambda self, node, name: self.list_of(node, node)),   # as a value: a list
+        (bin, StrLowering.builtin_radix), (oct, StrLowering.builtin_radix),
+        (hex, StrLowering.builtin_radix), (format, StrLowering.builtin_format)):
+    CALLS.register(_obj, _handler, owner=__name__)
+
+
+@lowers(map, filter)
+def _map_filter(low, node: ast.Call, name: str) -> Value:
+    return low.lower_map_filter(node, name)
+
+
+@lowers(range)
+def _range_value(low, node: ast.Call, name: str):
+    """A range held as a value (`cols = range(n)`, an argument): the list of its ints, which
+    iterates, indexes, slices, tests `in` and measures as the range does; `for`, zip,
+    enumerate, sum... over `range(...)` itself never make it."""
+    if low.builtin_call(node) is not range:
+        return NotImplemented
+    call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
+    return low.builtin_list(call, "list")
+
+
+@lowers(next)
+def _next(low, node: ast.Call, name: str):
+    """`next(g)` of a generator expression written in the call (generators.py)."""
+    if not (node.args and low.walks_generator(node.args[0])):
+        return NotImplemented
+    if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
+        low.error(f"next() of a generator held in a variable is not supported in compiled code: "
+                  f"a generator {USE_ERROR}", node)
+    return low.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
+
+
+@lowers(tuple)
+def _tuple(low, node: ast.Call, name: str):
+    if node.keywords or len(node.args) > 1:
+        return NotImplemented
+    if not node.args:
+        return low.make_tuple([], node)
+    seq = low.pre_evaluate(node.args[0]) if not low.walks_generator(node.args[0]) else None
+    if seq is not None and isinstance(seq.type, (T.TupleType, T.VarTupleType)):
+        return low.expr(node.args[0])   # tuple(t) of a tuple: the same tuple
+    return low.var_tuple_of(node.args[0], node)    # a tuple of run-time length (lists.py)
+
+
+@lowers(itertools.product, itertools.combinations, itertools.combinations_with_replacement,
+        itertools.permutations)
+def _itertools(low, node: ast.Call, name: str) -> Value:
+    return low.lower_itertools(node, name)
+
+
+@lowers(functools.reduce, itertools.accumulate)
+def _fold(low, node: ast.Call, name: str) -> Value:
+    return low.lower_fold(node, name)
+
+
+@lowers(collections.defaultdict, collections.Counter)
+def _default_table(low, node: ast.Call, name: str) -> Value:
+    kind = low.default_kind(getattr(collections, name))
+    return low.make_default_table(kind, node)                # default_tables.py
+
+
+@lowers(str.maketrans, equal=True)
+def _maketrans(low, node: ast.Call, name: str) -> Value:
+    return low.str_maketrans(node)                           # strmethods.py
+
+
+@lowers(collections.OrderedDict)
+def _ordered_dict(low, node: ast.Call, name: str) -> Value:
+    return low.builtin_dict(node, "OrderedDict")           # a dict in compiled code (docs/dicts.md)
+
+
+@lowers(collections.deque)
+def _deque(low, node: ast.Call, name: str) -> Value:
+    return low.make_deque(node)       # a list in compiled code (docs/lists.md): bounded_deques.py
+
+
+def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
+    """A builtin written in the subset (pylib, heapqlib)."""
+    if stores_item and len(node.args) >= 2:
+        # heappush(h, x) with `h = []`: x gives h its element type, as lst.insert's does
+        lst, item = low.pre_evaluate(node.args[0]), low.pre_evaluate(node.args[1])
+        if isinstance(lst.type, T.ListType):
+            low.stored_type(lst, item.type, node)
+    return low.call_script(low.ctx.info_for(fn), node)
+
+
+for _obj, _fn in _PYLIB.items():
+    CALLS.register(_obj, functools.partial(_pylib_call, _fn, _obj in _STORES_ITEM), owner=__name__)
+
+for _obj in STR_INTRINSICS:
+    CALLS.register(_obj, functools.partial(lambda obj, low, node, name: low.lower_str_intrinsic(obj, node), _obj),
+                   owner=__name__)
+
+
+@lowers(_EINSUM)
+def _einsum(low, node: ast.Call, name: str) -> Value:
+    from script.frontend.numpy_einsum import lower_einsum     # (loaded by the first einsum)
+    return lower_einsum(low, node)
+
+
+@CALLS.family
+def _self_lowering(obj):
+    """An object of the frontend that lowers its own calls (script.cuda's markers, a
+    generator's methods, LAPACK and library entries): its type's ``__script_call__``."""
+    intrinsic = getattr(type(obj), "__script_call__", None)
+    if intrinsic is None:
+        return None
+    return (lambda low, node, name: intrinsic(obj, low, node)), ""
+
+
+@CALLS.family
+def _statistics(obj):
+    """statslib's routine for a function of the `statistics` module (imported only where
+    user code imported it); a CompileError for the module's other functions."""
+    module = sys.modules.get("statistics")
+    if module is None or getattr(obj, "__module__", None) != "statistics" or \
+            getattr(module, getattr(obj, "__name__", ""), None) is not obj:
+        return None
+
+    def call(low, node: ast.Call, name: str) -> Value:
+        from script.frontend import statslib
+        if name not in statslib.ROUTINES:
+            low.error(f"'{ast.unparse(node.func)}' is not supported in compiled code (of the statistics "
+                      f"module, compiled code has {', '.join(statslib.ROUTINES)})", node)
+        return low.call_script(low.ctx.info_for(getattr(statslib, name)), node)
+    return call, obj.__name__
+
+
+@CALLS.family
+def _conversion(obj):
+    """`script.i32(x)`, `np.float32(x)`: a conversion to a sized scalar type."""
+    t = _conversion_target(obj)
+    return None if t is None else ((lambda low, node, name: low.call_conversion(t, node)), "")
+
+
+@CALLS.family
+def _scalar_ufunc(obj):
+    """A NumPy ufunc (`np.sqrt`) called as a function (call_ufunc)."""
+    if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS.keys() | UFUNCS:
+        return (lambda low, node, name: low.call_ufunc(name, node)), obj.__name__
+    return None
+
+
+@CALLS.family
+def _cmath(obj):
+    if getattr(obj, "__module__", None) == "cmath" and obj is getattr(cmath, obj.__name__, None):
+        return (lambda low, node, name: low.cmath_call(name, node)), obj.__name__
+    return None
+
+
+@CALLS.family
+def _math(obj):
+    """The functions of `math` that are not entries of their own (call_math)."""
+    name = getattr(obj, "__name__", None)
+    if name is not None and (getattr(obj, "__module__", None) == "math" or obj is getattr(math, name, None)):
+        return (lambda low, node, name: low.call_math(name, node)), name
+    return None

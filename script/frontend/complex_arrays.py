@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 
+from script.frontend.registry import CALLS, METHODS, numpy_function
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import COMPLEX_MATH
@@ -282,12 +283,8 @@ def _conj_method(self, arr: Value, node: ast.Call):
     return self.ufunc_expr("conjugate", [arr], node)
 
 
-def _register() -> None:
-    from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
-    NUMPY_FUNCTIONS.update({"real": ComplexArrayLowering.np_real_imag,
-                            "imag": ComplexArrayLowering.np_real_imag,
-                            "angle": ComplexArrayLowering.np_angle})
-    _METHODS.update({"conj": _conj_method, "conjugate": _conj_method})
-
-
-_register()
+for _name, _handler in (("real", ComplexArrayLowering.np_real_imag), ("imag", ComplexArrayLowering.np_real_imag),
+                       ("angle", ComplexArrayLowering.np_angle)):
+    CALLS.register(numpy_function(_name), _handler)
+METHODS.register(("array", "conj"), _conj_method)
+METHODS.register(("array", "conjugate"), _conj_method)

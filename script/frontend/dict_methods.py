@@ -15,6 +15,7 @@ import ast
 from script.frontend import dictlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
+from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -396,3 +397,13 @@ class TableMethods:
         result = self.choose(self.cmp(size_ok, na, nb, node), lambda: self.set_all_in(a, b, node),
                              lambda: Const(False, T.BOOL), node)
         return result if pred != "ne" else self.emit("not", [result], T.BOOL, None, loc)
+
+
+def _table_method(low, d: Value, node: ast.Call) -> Value:
+    return low.table_method(d, node.func.attr, node)
+
+
+METHODS.register(("dict", ANY), _table_method)
+METHODS.register(("set", ANY), _table_method)
+for _kind in ("dict", "set"):
+    BINOPS.register((_kind, ANY), lambda low, op, a, b, node: low.set_binop(op, a, b, node))

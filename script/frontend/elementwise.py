@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
+from script.frontend.registry import ANY, BINOPS, CALLS, numpy_function
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MAX_MESSAGE_ARGS
@@ -795,10 +796,13 @@ def _root(v: Value) -> Value:
     return v
 
 
-def _register() -> None:
-    from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
-    NUMPY_FUNCTIONS.update({"where": ElementwiseLowering.np_where, "clip": ElementwiseLowering.np_clip,
-                            "select": ElementwiseLowering.np_select})
+# (np.where is numpy_alloc's: one argument is np.nonzero; it hands the others to np_where)
+CALLS.register(numpy_function("clip"), ElementwiseLowering.np_clip)
+CALLS.register(numpy_function("select"), ElementwiseLowering.np_select)
 
 
-_register()
+def _array_binop(low, op: type, a, b, node):
+    return low.array_binop(op, a, b, node)
+
+
+BINOPS.register(("array", ANY), _array_binop)

@@ -12,24 +12,16 @@ as `product` and `map` do): `groupby` gives (key, list of the run) pairs, so the
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 
 from script.frontend import itertoolslib
+from script.frontend.registry import CALLS
 from script.ir import types as T
 from script.ir.core import Const, Value
 
 _ENDLESS = (itertools.count, itertools.cycle, itertools.repeat)
 _ENDLESS_N = 2 ** 63 - 1
-
-
-def is_more_itertools(obj) -> bool:
-    """Whether lower_more_itertools takes calls of `obj`."""
-    try:
-        return obj in _ENDLESS or obj in (itertools.islice, itertools.chain, itertools.pairwise,
-                                          itertools.groupby, itertools.zip_longest) \
-            or obj == itertools.chain.from_iterable
-    except TypeError:           # an unhashable or uncomparable object
-        return False
 
 
 class ItertoolsCallLowering:
@@ -199,3 +191,15 @@ class ItertoolsCallLowering:
         self.walk_items(node.args[0], on_item, done)
         self.finish_join(done)
         return out
+
+
+def _more_itertools(obj, low, node: ast.Call, name: str):
+    return low.lower_more_itertools(obj, ast.unparse(node.func), node)
+
+
+for _obj in (*_ENDLESS, itertools.islice, itertools.chain, itertools.pairwise, itertools.groupby,
+             itertools.zip_longest):
+    CALLS.register(_obj, functools.partial(_more_itertools, _obj), owner=__name__)
+# a classmethod of a C type: a new object at each access, found by ==
+CALLS.register(itertools.chain.from_iterable, functools.partial(_more_itertools, itertools.chain.from_iterable),
+               equal=True, owner=__name__)

@@ -41,6 +41,7 @@ from script.frontend import listlib
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
+from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
@@ -992,3 +993,17 @@ def _empty_message(name: str) -> str:
 
 def _example(t: T.Type) -> str:
     return {T.F64: "floats, e.g. [0.0]", T.I64: "ints"}.get(t, f"{t} values")
+
+
+def _list_method(low, lst: Value, node: ast.Call) -> Value:
+    """Every method of a list (a deque, a tuple of run-time length): list_method's chain,
+    with a bounded deque's checks around it (bounded_deques.py)."""
+    name = node.func.attr
+    low.bounded_insert_check(lst, name, node)
+    result = low.list_method(lst, name, node)
+    low.bounded_method(lst, name, node)     # deque(maxlen=)
+    return result
+
+
+METHODS.register(("list", ANY), _list_method)
+BINOPS.register(("list", ANY), lambda low, op, a, b, node: low.list_binop(op, a, b, node))

@@ -17,6 +17,7 @@ from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
+from script.frontend.registry import BINOPS
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
 from script.frontend.class_methods import mixed_classes
@@ -158,6 +159,22 @@ def const_of(value, loc=None) -> Const:
         return WeakConst(value, T.C128, loc)
     raise TypeError(type(value))
 
+
+
+def operand_kind(a: Value, b: Value) -> str | None:
+    """The family whose BINOPS entry takes `a <op> b` (neither operand an instance nor
+    optional): an array (or array expression) on either side, else a list, else a dict or set,
+    else a str; None for numbers and tuples, which binop lowers itself."""
+    if is_array_like(a) or is_array_like(b):
+        return "array"
+    if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
+        return "list"
+    for v in (a, b):
+        if isinstance(v.type, T.HashType):
+            return "dict" if isinstance(v.type, T.DictType) else "set"
+    if isinstance(a.type, T.StrType) or isinstance(b.type, T.StrType):
+        return "str"
+    return None
 
 class ExprLowering(OptionalLowering):
     """Mixin: `expr(node) -> Value` and the operator helpers statements share. A value that
@@ -493,17 +510,9 @@ class ExprLowering(OptionalLowering):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = self.unwrap_operands(
                 a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
-        if is_array_like(a) or is_array_like(b):
-            if op is ast.MatMult and hasattr(self, "matmul"):
-                return self.matmul(*(self.materialize(v, node) if isinstance(v, ArrayExpr) else v
-                                     for v in (a, b)), node)
-            return self.array_binop(op, a, b, node)
-        if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
-            return self.list_binop(op, a, b, node)
-        if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
-            return self.set_binop(op, a, b, node)
-        if isinstance(a.type, T.StrType) or isinstance(b.type, T.StrType):
-            return self.str_binop(op, a, b, node)              # strings.py
+        handler = BINOPS.lookup(operand_kind(a, b), op)
+        if handler is not None:                 # arrays, lists, dicts and sets, strs: registry.py
+            return handler(self, op, a, b, node)
         if op is ast.MatMult or op not in _ARITH_OPS:
             self.error(f"operator {_SYMBOL.get(op, op.__name__)} is not supported on {a.type} and {b.type}", node)
         if isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType) and op is ast.Add:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import math
 
+from script.frontend.registry import ANY, CALLS, METHODS, lowers, numpy_function
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -432,10 +433,8 @@ class AllocLowering:
     # ---- array methods --------------------------------------------------------------------
 
     def array_method(self, arr: Value, name: str, node: ast.Call) -> Value:
-        handler = _METHODS.get(name)
-        if handler is None:
-            return self.array_method_other(arr, name, node)
-        return handler(self, arr, node)
+        """``arr.<name>(...)``: the registry's ("array", name) entry."""
+        return METHODS.lookup("array", name)(self, arr, node)
 
     def array_method_other(self, arr: Value, name: str, node: ast.Call) -> Value:
         from script.frontend import numpy_lib
@@ -478,7 +477,7 @@ class AllocLowering:
         (elementwise.np_where)."""
         if len(node.args) + len(node.keywords) == 1:
             return self.np_library(node, "nonzero")
-        return NUMPY_FUNCTIONS["where"](self, node, name)
+        return self.np_where(node, name)                   # elementwise.py
 
     @staticmethod
     def axis_is_none(node: ast.Call) -> bool:
@@ -552,48 +551,49 @@ class AllocLowering:
         return [self.expr(a) for a in node.args]
 
 
-_METHODS = {"copy": AllocLowering.method_copy, "reshape": AllocLowering.method_reshape,
-            "ravel": AllocLowering.method_ravel, "flatten": AllocLowering.method_flatten,
-            "astype": AllocLowering.method_astype, "fill": AllocLowering.method_fill}
+for _name, _handler in (("copy", AllocLowering.method_copy), ("reshape", AllocLowering.method_reshape),
+                       ("ravel", AllocLowering.method_ravel), ("flatten", AllocLowering.method_flatten),
+                       ("astype", AllocLowering.method_astype), ("fill", AllocLowering.method_fill)):
+    METHODS.register(("array", _name), _handler)
+METHODS.register(("array", ANY), lambda low, arr, node: low.array_method_other(arr, node.func.attr, node))
 
-# numpy function name -> handler, for `numpy_handler`.
-NUMPY_FUNCTIONS = {
-    "empty": AllocLowering.np_empty, "zeros": AllocLowering.np_empty, "ones": AllocLowering.np_empty,
-    "full": AllocLowering.np_full, "empty_like": AllocLowering.np_like,
-    "zeros_like": AllocLowering.np_like, "ones_like": AllocLowering.np_like,
-    "full_like": AllocLowering.np_like, "copy": AllocLowering.np_copy,
-    "arange": AllocLowering.np_arange, "linspace": AllocLowering.np_linspace,
-}
+for _name, _handler in (
+        ("empty", AllocLowering.np_empty), ("zeros", AllocLowering.np_empty), ("ones", AllocLowering.np_empty),
+        ("full", AllocLowering.np_full), ("empty_like", AllocLowering.np_like),
+        ("zeros_like", AllocLowering.np_like), ("ones_like", AllocLowering.np_like),
+        ("full_like", AllocLowering.np_like), ("copy", AllocLowering.np_copy),
+        ("arange", AllocLowering.np_arange), ("linspace", AllocLowering.np_linspace),
+        ("where", AllocLowering.np_where_any)):
+    CALLS.register(numpy_function(_name), _handler)
 
 
+@lowers(numpy_function("finfo"), numpy_function("iinfo"))
 def _limits(lowering, node, name):
-    from script.frontend.numpy_limits import lower_limits
+    from script.frontend.numpy_limits import lower_limits       # (loaded by the first call)
     return lower_limits(lowering, node, name)
 
 
+@lowers(numpy_function("pad"))
 def _pad(lowering, node, name):
-    from script.frontend.numpy_pad import lower_pad
+    from script.frontend.numpy_pad import lower_pad             # (loaded by the first call)
     return lower_pad(lowering, node)
 
 
-NUMPY_FUNCTIONS.update({"finfo": _limits, "iinfo": _limits, "pad": _pad})
-
-
-def numpy_handler(obj):
-    """(name, handler) when `obj` is one of NumPy's functions in NUMPY_FUNCTIONS, else None."""
-    import sys
-    np = sys.modules.get("numpy")
-    if np is None:
+@CALLS.family
+def _ufunc_method(obj):
+    """``np.maximum.accumulate``, ``np.add.at``, ... (a method of a ufunc: made anew at each
+    access, so a family rather than keys)."""
+    import numpy as np
+    if type(getattr(obj, "__self__", None)) is not np.ufunc:
         return None
-    name = getattr(obj, "__name__", None)
-    if name == "where" and np.where is obj:
-        return name, AllocLowering.np_where_any
-    if name in NUMPY_FUNCTIONS and getattr(np, name, None) is obj:
-        return name, NUMPY_FUNCTIONS[name]
-    if type(getattr(obj, "__self__", None)) is np.ufunc:        # np.maximum.accumulate
-        from script.frontend.numpy_reduce import ReduceLowering, ufunc_method
-        method = ufunc_method(obj)
-        return None if method is None else (method, ReduceLowering.np_ufunc_method)
+    from script.frontend.numpy_reduce import ReduceLowering, ufunc_method
+    method = ufunc_method(obj)
+    return None if method is None else (ReduceLowering.np_ufunc_method, method)
+
+
+@CALLS.family
+def _library_function(obj):
+    """NumPy's functions written in the subset (numpy_lib_call)."""
     from script.frontend.numpy_lib_call import library_name
-    lib_name = library_name(obj)
-    return None if lib_name is None else (lib_name, AllocLowering.np_library)
+    name = library_name(obj)
+    return None if name is None else (AllocLowering.np_library, name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.elementwise import ArrayExpr, numpy_operand
-from script.frontend.numpy_alloc import NUMPY_FUNCTIONS
+from script.frontend.registry import CALLS, numpy_function
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -275,11 +275,11 @@ class JoinLowering:
         return self.emit("transpose", [v], v.type.with_layout("A"), None, self.loc(node))
 
 
-NUMPY_FUNCTIONS.update({
-    "column_stack": JoinLowering.np_column_stack,
-    "array": JoinLowering.np_array, "asarray": JoinLowering.np_array,
-    "concatenate": JoinLowering.np_concatenate, "stack": JoinLowering.np_stack,
-    "vstack": JoinLowering.np_vstack, "hstack": JoinLowering.np_hstack,
-    "transpose": JoinLowering.np_transpose, "swapaxes": JoinLowering.np_swapaxes,
-    "moveaxis": JoinLowering.np_swapaxes,
-})
+for _name, _handler in (
+        ("column_stack", JoinLowering.np_column_stack),
+        ("array", JoinLowering.np_array), ("asarray", JoinLowering.np_array),
+        ("concatenate", JoinLowering.np_concatenate), ("stack", JoinLowering.np_stack),
+        ("vstack", JoinLowering.np_vstack), ("hstack", JoinLowering.np_hstack),
+        ("transpose", JoinLowering.np_transpose), ("swapaxes", JoinLowering.np_swapaxes),
+        ("moveaxis", JoinLowering.np_swapaxes)):
+    CALLS.register(numpy_function(_name), _handler)

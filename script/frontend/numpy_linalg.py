@@ -21,8 +21,8 @@ from __future__ import annotations
 import ast
 
 from script.frontend import numpy_kernels
-from script.frontend.elementwise import shape_format
-from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
+from script.frontend.elementwise import ArrayExpr, shape_format
+from script.frontend.registry import BINOPS, CALLS, METHODS, numpy_function
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -161,5 +161,14 @@ class LinalgLowering:
         return arr if arr.type.layout == "C" else self.contiguous(arr, node)
 
 
-NUMPY_FUNCTIONS.update({"dot": LinalgLowering.np_dot, "matmul": LinalgLowering.np_matmul})
-_METHODS.update({"dot": LinalgLowering.method_dot})
+CALLS.register(numpy_function("dot"), LinalgLowering.np_dot)
+CALLS.register(numpy_function("matmul"), LinalgLowering.np_matmul)
+METHODS.register(("array", "dot"), LinalgLowering.method_dot)
+
+
+def _matmul(low, op: type, a, b, node) -> Value:
+    """``a @ b`` of arrays (array expressions computed first)."""
+    return low.matmul(*(low.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b)), node)
+
+
+BINOPS.register(("array", ast.MatMult), _matmul)

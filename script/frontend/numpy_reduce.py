@@ -32,7 +32,7 @@ import ast
 import math
 
 from script.frontend import numpy_kernels
-from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS
+from script.frontend.registry import CALLS, numpy_function
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -352,7 +352,7 @@ class ReduceLowering:
         call = ast.copy_location(ast.Call(func=node.func, args=[a_node, axis_node], keywords=[]), node)
         if method == "reduce":
             kind = _REDUCE_OF[ufunc]
-            return NUMPY_FUNCTIONS[kind](self, call, kind)
+            return CALLS.handler_of(numpy_function(kind))(self, call, kind)     # reduce_keywords.py
         return self.np_cumulative(call, name, _ACCUMULATE_OF[ufunc])
 
     def ufunc_outer(self, node, ufunc: str):
@@ -569,7 +569,6 @@ class ReduceLowering:
         return self.emit("call", args, callee.ret_type, callee, self.loc(node))
 
 
-_KINDS = ("sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all")
 _REDUCE_OF = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
               "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE_OF = {"add": "cumsum", "multiply": "cumprod", "maximum": "maximum", "minimum": "minimum"}
@@ -586,11 +585,6 @@ def ufunc_method(obj) -> str | None:
         return f"{ufunc.__name__}.outer" if ufunc.nin == 2 and ufunc.nout == 1 else None
     table = {"reduce": _REDUCE_OF, "accumulate": _ACCUMULATE_OF, "at": _AT}.get(getattr(obj, "__name__", None))
     return None if table is None or ufunc.__name__ not in table else f"{ufunc.__name__}.{obj.__name__}"
-NUMPY_FUNCTIONS.update({name: ReduceLowering.np_reduce for name in _KINDS + tuple(_ALIASES)})
-NUMPY_FUNCTIONS.update({"cumsum": ReduceLowering.np_cumulative, "cumprod": ReduceLowering.np_cumulative})
-_METHODS.update({name: ReduceLowering.method_reduce for name in _KINDS})
-NUMPY_FUNCTIONS.update({"nan" + name: ReduceLowering.np_nan_reduce
-                        for name in ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var")})
-_METHODS.update({"cumsum": ReduceLowering.method_cumulative, "cumprod": ReduceLowering.method_cumulative})
-
-from script.frontend import reduce_keywords  # noqa: E402,F401  (keepdims=, dtype=: wraps the handlers above)
+# (np.sum, a.sum() and the other reductions with keepdims= and dtype= are reduce_keywords.py's)
+for _name in ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var"):
+    CALLS.register(numpy_function("nan" + _name), ReduceLowering.np_nan_reduce)

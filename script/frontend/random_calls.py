@@ -11,11 +11,11 @@ does not seed compiled code, and the reverse (as in Numba).
 from __future__ import annotations
 
 import ast
-import functools
 import sys
 
 from script.frontend import npgenerator, nprandom, pyrandom
 from script.frontend.numpy_lib_call import bind
+from script.frontend.registry import CALLS, Lazy
 from script.ir import types as T
 
 _PYTHON = ("seed", "random", "getrandbits", "randrange", "randint", "uniform", "gauss",
@@ -209,20 +209,11 @@ def _size_tuple(low, args) -> None:
         low.error("a size of () (a 0-d array) is not supported in compiled code", size_node)
 
 
-def random_call(obj):
-    """The lowering ``(low, node) -> Value`` of a call of `obj` when it is one of the
-    functions above of `random` or `numpy.random`, else None."""
-    name = getattr(obj, "__name__", None)
-    module = sys.modules.get("numpy.random")
-    if name == "default_rng" and module is not None and obj is module.default_rng:
-        return _generator_value
-    module = sys.modules.get("random")
-    if name in _PYTHON and module is not None and getattr(module, name, None) is obj:
-        return functools.partial(_call_python, name)
-    module = sys.modules.get("numpy.random")
-    if name in _NUMPY and module is not None and getattr(module, name, None) is obj:
-        return functools.partial(_call_numpy, name)
-    return None
+CALLS.register(Lazy("numpy.random", "default_rng"), lambda low, node, name: _generator_value(low, node))
+for _name in _PYTHON:
+    CALLS.register(Lazy("random", _name), lambda low, node, name: _call_python(name, low, node))
+for _name in _NUMPY:
+    CALLS.register(Lazy("numpy.random", _name), lambda low, node, name: _call_numpy(name, low, node))
 
 
 def _call_python(name: str, low, node: ast.Call):

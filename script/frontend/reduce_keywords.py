@@ -24,8 +24,9 @@ from __future__ import annotations
 import ast
 
 from script.frontend.elementwise import ArrayExpr
-from script.frontend.numpy_alloc import _METHODS, NUMPY_FUNCTIONS, AllocLowering
+from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_reduce import ReduceLowering, sum_type
+from script.frontend.registry import CALLS, METHODS, numpy_function
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -140,13 +141,15 @@ def _method_form(name, handler):
     return lambda self, arr, node: _lower(self, node, name, arr, handler, method=True)
 
 
+# The one owner of np.sum, a.sum() and the other reductions that take these keywords.
 for _name in ("sum", "prod", "min", "max", "amin", "amax", "mean", "any", "all", "argmin", "argmax"):
-    NUMPY_FUNCTIONS[_name] = _np_form(ReduceLowering.np_reduce)
+    CALLS.register(numpy_function(_name), _np_form(ReduceLowering.np_reduce))
 for _name in ("cumsum", "cumprod"):
-    NUMPY_FUNCTIONS[_name] = _np_form(ReduceLowering.np_cumulative)
-    _METHODS[_name] = _method_form(_name, ReduceLowering.method_cumulative)
+    CALLS.register(numpy_function(_name), _np_form(ReduceLowering.np_cumulative))
+    METHODS.register(("array", _name), _method_form(_name, ReduceLowering.method_cumulative))
 for _name in ("sum", "prod", "min", "max", "mean", "any", "all", "argmin", "argmax"):
-    _METHODS[_name] = _method_form(_name, ReduceLowering.method_reduce)
+    METHODS.register(("array", _name), _method_form(_name, ReduceLowering.method_reduce))
 for _name in ("std", "var"):
-    NUMPY_FUNCTIONS[_name] = _np_form(AllocLowering.np_library)
-    _METHODS[_name] = _method_form(_name, lambda self, arr, node, _n=_name: self.array_method_other(arr, _n, node))
+    CALLS.register(numpy_function(_name), _np_form(AllocLowering.np_library))
+    METHODS.register(("array", _name), _method_form(
+        _name, lambda self, arr, node, _n=_name: self.array_method_other(arr, _n, node)))

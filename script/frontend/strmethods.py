@@ -9,6 +9,7 @@ import ast
 
 from script.frontend import strlib, strtext
 from script.frontend.strings import char_code, is_str
+from script.frontend.registry import ANY, BINOPS, METHODS
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -288,3 +289,11 @@ class StrMethodLowering:
         for p in parts[1:]:
             out = self.str_concat(out, p, node)
         return out
+
+
+def _str_method(low, s: Value, node: ast.Call) -> Value:
+    return low.str_method(s, node.func.attr, node)
+
+
+METHODS.register(("str", ANY), _str_method)
+BINOPS.register(("str", ANY), lambda low, op, a, b, node: low.str_binop(op, a, b, node))    # strings.py

@@ -1,0 +1,15 @@
+"""Every module that registers lowerings in `registry.py`, imported once by the lowering
+driver (`lower_stmt`) so that the tables are full before the first function is lowered.
+
+A module registers at its own import; this list is what makes that happen whatever imports
+what. A new feature module that registers is added here (tests/test_registry.py checks that
+no module of the frontend registers without being listed).
+"""
+
+from script.frontend import (  # noqa: F401
+    builtins_lowering, complex_arrays, dict_methods, elementwise, itertools_calls, lists, numpy_alloc,
+    numpy_join, numpy_linalg, numpy_reduce, random_calls, reduce_keywords, strmethods,
+)
+
+MODULES = (builtins_lowering, complex_arrays, dict_methods, elementwise, itertools_calls, lists, numpy_alloc,
+           numpy_join, numpy_linalg, numpy_reduce, random_calls, reduce_keywords, strmethods)
