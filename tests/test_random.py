@@ -315,11 +315,9 @@ def draw_both():
 
 
 def test_state_persists_across_calls_and_functions():
-    """Two calls continue one stream, as two Python calls would; the two generators and
-    the interpreter's own are separate."""
+    """Two calls continue one stream, as two Python calls would; compiled code draws from
+    the interpreter's own generators, so Python's draws continue after compiled ones."""
     seeding, drawing = script.script(seed_both), script.script(draw_both)
-    random.seed(99)
-    interp = [random.random() for _ in range(3)]
     for s in (1, 2**31 + 5):
         seeding(s)
         got = [drawing() for _ in range(4)]
@@ -329,7 +327,51 @@ def test_state_persists_across_calls_and_functions():
     random.random()
     seeding(7)
     drawing()
-    assert [random.random(), random.random()] == interp[1:]
+    got = [random.random(), random.random(), np.random.random()]
+    random.seed(99)
+    random.random()
+    seed_both(7)
+    draw_both()
+    assert got == [random.random(), random.random(), np.random.random()]
+
+
+def gauss_pair():
+    return random.gauss(0.5, 2.0), np.random.standard_normal()
+
+
+@pytest.mark.parametrize("start", [0, 1, 2, 3])
+def test_interleaved_with_the_interpreter(start):
+    """Seeding in Python seeds compiled code and the reverse; a cached Gaussian (CPython's
+    gauss_next, NumPy's legacy second value) left by one side is the other's next."""
+    compiled = script.script(gauss_pair)
+    sides = [compiled, gauss_pair]
+
+    def run():
+        random.seed(start)
+        np.random.seed(start)
+        return [sides[(k + start) % 2]() for k in range(5)] + [draw_both()]
+    got = run()
+    sides[:] = [gauss_pair, gauss_pair]
+    assert got == run()
+
+
+def own_generators(s):
+    r = random.Random(s)
+    g = np.random.default_rng(s)
+    return r.random(), r.gauss(), g.random(), g.normal()
+
+
+def test_own_generators_leave_the_interpreters_alone():
+    """``random.Random(seed)`` and ``default_rng(seed)`` in compiled code have states of
+    their own: the module's streams go on untouched."""
+    f = script.script(own_generators)
+    seed_both(3)
+    f(11)
+    got = [random.random(), np.random.random()]
+    seed_both(3)
+    assert got == [random.random(), np.random.random()]
+    r = random.Random(11)
+    assert f(11)[:2] == (r.random(), r.gauss())
 
 
 def test_every_compiled_function_shares_the_state():
@@ -377,13 +419,13 @@ def test_rng_state_prints_parses_and_is_verified():
     fn = script.script(draw_both)
     fn()
     text = fn.ir("opt")
-    assert "rng_state.random : u32[::1]" in text and "rng_state.numpy : f64[::1]" in text
+    assert "rng_state.random_key : u32[::1]" in text and "rng_state.numpy_gauss : f64[::1]" in text
     assert format_module(parse_module(text)) == text
-    bad = "func @f() -> i64 {\nbb0:\n  %0 = rng_state.random : f32[::1]\n  ret 0:i64\n}\n"
-    with pytest.raises(IRParseError, match=r"rng_state.random : f32\[::1\]"):
+    bad = "func @f() -> i64 {\nbb0:\n  %0 = rng_state.random_key : f32[::1]\n  ret 0:i64\n}\n"
+    with pytest.raises(IRParseError, match=r"rng_state.random_key : f32\[::1\]"):
         parse_module(bad)
     with pytest.raises(IRParseError, match="unknown rng_state 'python'"):
-        parse_module(bad.replace("random : f32", "python : u32"))
+        parse_module(bad.replace("random_key : f32", "python : u32"))
 
 
 def seed_without_value():

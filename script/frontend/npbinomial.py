@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from script.frontend.mt19937 import NUMPY_WORDS, next_double
+from script.frontend.mt19937 import NUMPY_STATE, next_double
 
 
 def binomial(n, p: float, size=None):
@@ -21,7 +21,7 @@ def binomial(n, p: float, size=None):
         raise ValueError("n < 0")
     if not (0.0 <= p <= 1.0):
         raise ValueError("p < 0, p > 1 or p is NaN")
-    mt = NUMPY_WORDS()
+    mt = NUMPY_STATE()
     if size is None:
         return _binomial(mt, n, p * 1.0)
     out = np.empty(size, dtype=np.int64)

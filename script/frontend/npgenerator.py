@@ -1,8 +1,8 @@
 """NumPy's Generator API (``rng = np.random.default_rng(seed)``; ``rng.random``, ``normal``,
 ``integers``, ``choice``, ...) in compiled code, written in the compiled subset itself.
 
-A compiled Generator draws from the compiled `numpy` MT19937 state (nprandom.py's), not from
-a PCG64 of its own: the numbers are not NumPy's stream (docs/random.md), but the same seed
+A compiled Generator draws from an MT19937 state of compiled code's own (`GENERATOR_STATE`,
+one per process, with nprandom's functions rebound to it), not from a PCG64: the numbers are not NumPy's stream (docs/random.md), but the same seed
 gives the same numbers in every compiled function and run. `default_rng(seed)` seeds that
 state with init_by_array on the seed's 32-bit words (any int ``0 <= seed < 2**64``), and
 `default_rng()` leaves it as it is (a stream seeded from the system's entropy). The
@@ -16,11 +16,17 @@ import math
 
 import numpy as np
 
-from script.frontend.mt19937 import NUMPY_GAUSS, NUMPY_WORDS, init_by_array, next_double
-from script.frontend.npbinomial import binomial
-from script.frontend.nprandom import (_count, _interval, _randint, _sample, permutation,
-                                      permutation_of_int, random_sample, shuffle,
-                                      standard_exponential, standard_normal, uniform)
+from script.frontend import npbinomial, nprandom
+from script.frontend.mt19937 import GENERATOR_STATE, init_by_array, next_double, rebound
+
+# nprandom's and npbinomial's functions drawing from the Generator's state, not NumPy's global
+_binomial = rebound(vars(npbinomial), NUMPY_STATE=GENERATOR_STATE)
+_legacy = rebound(vars(nprandom), NUMPY_STATE=GENERATOR_STATE, binomial=_binomial.binomial)
+binomial = _binomial.binomial
+_count, _interval, _randint, _sample = _legacy._count, _legacy._interval, _legacy._randint, _legacy._sample
+permutation, permutation_of_int, random_sample = _legacy.permutation, _legacy.permutation_of_int, _legacy.random_sample
+shuffle, standard_exponential = _legacy.shuffle, _legacy.standard_exponential
+standard_normal, uniform = _legacy.standard_normal, _legacy.uniform
 
 _UNIFORM, _NORMAL, _EXPONENTIAL = 0, 1, 2       # nprandom._draw's kinds
 
@@ -29,8 +35,7 @@ def seed_generator(seed: int) -> None:
     if seed < 0:
         raise ValueError("expected non-negative integer")
     hi = (seed >> 32) & 0xffffffff
-    init_by_array(NUMPY_WORDS(), seed & 0xffffffff, hi, 2 if hi != 0 else 1)
-    NUMPY_GAUSS()[0] = 0.0
+    init_by_array(GENERATOR_STATE(), seed & 0xffffffff, hi, 2 if hi != 0 else 1)
 
 
 def random(size=None):
@@ -88,7 +93,7 @@ def _without_replacement(n: int, size):
     if k > n:
         raise ValueError("Cannot take a larger sample than population when replace is False")
     pool = np.arange(n)
-    mt = NUMPY_WORDS()
+    mt = GENERATOR_STATE()
     for i in range(k):
         j = i + _interval(mt, n - 1 - i)
         pool[i], pool[j] = pool[j], pool[i]
@@ -131,7 +136,7 @@ def _weighted_index(mt, cdf) -> int:
 
 def _weighted(n: int, size, p):
     cdf = _cdf_of(p, n)
-    return _int_draws(size, _weighted_index, NUMPY_WORDS(), cdf)
+    return _int_draws(size, _weighted_index, GENERATOR_STATE(), cdf)
 
 
 def _int_draws(size, draw, mt, x):
@@ -161,7 +166,7 @@ def poisson(lam: float = 1.0, size=None):
     algorithms; other draws)."""
     if not lam >= 0.0:
         raise ValueError("lam < 0 or lam is NaN")
-    return _int_draws(size, _poisson, NUMPY_WORDS(), lam)
+    return _int_draws(size, _poisson, GENERATOR_STATE(), lam)
 
 
 def _poisson(mt, lam: float) -> int:

@@ -1,9 +1,9 @@
 """NumPy's legacy global generator (``np.random.seed``, ``rand``, ``randint``, ...) in compiled
 code, written in the compiled subset itself.
 
-Each function draws from the compiled `numpy` generator (mt19937: one state per process,
-separate from NumPy's own and from the compiled `random` one) as NumPy's ``RandomState``
-draws from its MT19937: `seed` is ``mt19937_seed`` (init_genrand), doubles take 53 bits,
+Each function draws from NumPy's global ``RandomState`` (`NUMPY_STATE`: the interpreter's own
+MT19937 state and cached Gaussian, which seeding in Python seeds for compiled code too) as
+NumPy's ``RandomState`` draws: `seed` is ``mt19937_seed`` (init_genrand), doubles take 53 bits,
 Gaussians are the legacy polar Box-Muller with its cached second value, integers are
 the legacy masked rejection sampling (`randint` gives int64), shuffles use
 ``random_interval``. Arrays are filled in C order, as NumPy fills them. `size` is None
@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from script.frontend.mt19937 import HAS_GAUSS, NUMPY_GAUSS, NUMPY_WORDS, init_genrand, next32, next64, next_double
+from script.frontend.mt19937 import GAUSS, HAS_GAUSS, NUMPY_STATE, init_genrand, next32, next64, next_double
 from script.frontend.npbinomial import binomial  # noqa: F401  (np.random.binomial, random_calls.py)
 
 _UNIFORM, _NORMAL, _EXPONENTIAL = 0, 1, 2       # what `_draw` draws
@@ -27,17 +27,16 @@ _SIGN = -9223372036854775808                    # flips the order of ints to uns
 def seed(seed: int) -> None:
     if seed < 0 or seed > 0xffffffff:
         raise ValueError("Seed must be between 0 and 2**32 - 1")
-    init_genrand(NUMPY_WORDS(), seed)
-    NUMPY_GAUSS()[0] = 0.0
+    init_genrand(NUMPY_STATE(), seed)
 
 
 # ---- floats ----------------------------------------------------------------------------------
 
 def _gauss(mt) -> float:
     """legacy_gauss: polar Box-Muller; the second value waits in the state."""
-    cached = NUMPY_GAUSS()
-    if mt[HAS_GAUSS] != 0:
-        mt[HAS_GAUSS] = 0
+    cached = mt[GAUSS]
+    if mt[HAS_GAUSS][0] != 0:
+        mt[HAS_GAUSS][0] = 0
         x = cached[0]
         cached[0] = 0.0
         return x
@@ -49,7 +48,7 @@ def _gauss(mt) -> float:
             break
     f = math.sqrt(-2.0 * math.log(r2) / r2)
     cached[0] = f * x1
-    mt[HAS_GAUSS] = 1
+    mt[HAS_GAUSS][0] = 1
     return f * x2
 
 
@@ -64,7 +63,7 @@ def _draw(mt, kind: int, a: float, b: float) -> float:
 
 def _sample(size, kind: int, a: float, b: float):
     """One value when `size` is None, else a float64 array of that shape."""
-    mt = NUMPY_WORDS()
+    mt = NUMPY_STATE()
     if size is None:
         return _draw(mt, kind, a, b)
     out = np.empty(size)
@@ -157,7 +156,7 @@ def _randint(low: int, high: int, size):
         raise ValueError("low >= high")
     rng = high - 1 - low                # the span's uint64 bits
     mask = _mask(rng)
-    mt = NUMPY_WORDS()
+    mt = NUMPY_STATE()
     if size is None:
         return _bounded(mt, low, rng, mask)
     out = np.empty(size, dtype=np.int64)
@@ -189,7 +188,7 @@ def shuffle(x) -> None:
     """In place, along the first axis."""
     if x.size == 0:
         return
-    mt = NUMPY_WORDS()
+    mt = NUMPY_STATE()
     if x.ndim == 1:
         for i in range(x.shape[0] - 1, 0, -1):
             j = _interval(mt, i)

@@ -16,8 +16,8 @@ import math
 import re
 from random import NV_MAGICCONST, TWOPI, Random
 
-from script.frontend.mt19937 import (HAS_GAUSS, RANDOM_GAUSS, RANDOM_WORDS, init_by_array, next32, next_double,
-                                     next_pair)
+from script.frontend.mt19937 import (GAUSS, HAS_GAUSS, INSTANCE_STATE, RANDOM_STATE, init_by_array, next32,
+                                     next_double, next_pair, rebound)
 from script.frontend.pymessages import printf_escape
 from script.ir import types as T
 from script.ir.core import Const
@@ -58,6 +58,24 @@ class CPythonCheck:
         return Const(None, T.NONE)
 
 
+class InterpreterCall:
+    """``NAME(...)`` in library code: what the interpreter's `random` computes for one of
+    STR_PY's ``random_*`` functions (random.seed resets its Gaussian, which only the
+    interpreter holds; gauss reads and writes it)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __script_call__(self, low, node):
+        args = [low.coerce(low.expr(a), T.I64, node) for a in node.args]
+        result = T.F64 if self.name == "random_gauss" else T.BOOL
+        return low.emit("str_py", args, result, self.name, low.loc(node))
+
+
+INTERPRETER_SEED = InterpreterCall("random_seed")
+INTERPRETER_GAUSS = InterpreterCall("random_gauss")
+SHARED = True           # whether RANDOM_STATE is the interpreter's (not in `INSTANCE`'s copies)
+
 _BITS_NEGATIVE = CPythonCheck(lambda: Random(0).getrandbits(-1))
 _EMPTY_STOP = CPythonCheck(lambda: Random(0).randrange(-1234567), (-1234567,))
 _EMPTY_RANGE = CPythonCheck(lambda: Random(0).randrange(7654321, -1234567), (7654321, -1234567, -8888888))
@@ -68,20 +86,23 @@ _EMPTY_SEQUENCE = CPythonCheck(lambda: Random(0).choice([]))
 
 
 def seed(a: int) -> None:
+    if SHARED:
+        INTERPRETER_SEED(a)
+        return
     n = -a if a < 0 else a              # abs(); -2**63 stays negative, its words are right
     hi = (n >> 32) & 0xffffffff
-    init_by_array(RANDOM_WORDS(), n & 0xffffffff, hi, 2 if hi != 0 else 1)
+    init_by_array(RANDOM_STATE(), n & 0xffffffff, hi, 2 if hi != 0 else 1)
 
 
 def random() -> float:
-    return next_double(RANDOM_WORDS())
+    return next_double(RANDOM_STATE())
 
 
 def getrandbits(k: int) -> int:
     _BITS_NEGATIVE(k < 0)
     if k > 64:
         raise OverflowError("getrandbits() of more than 64 bits does not fit in int64")
-    return _getrandbits(RANDOM_WORDS(), k)
+    return _getrandbits(RANDOM_STATE(), k)
 
 
 def _getrandbits(mt, k: int) -> int:
@@ -104,7 +125,7 @@ def _randbelow(mt, n: int) -> int:
 
 
 def randrange(start: int, stop=None, step: int = 1) -> int:
-    mt = RANDOM_WORDS()
+    mt = RANDOM_STATE()
     if stop is None:
         _NO_STOP(step != 1)
         _EMPTY_STOP(start <= 0, start)
@@ -124,24 +145,26 @@ def randint(a: int, b: int) -> int:
 
 
 def uniform(a: float, b: float) -> float:
-    return a + (b - a) * next_double(RANDOM_WORDS())
+    return a + (b - a) * next_double(RANDOM_STATE())
 
 
 def gauss(mu: float = 0.0, sigma: float = 1.0) -> float:
-    mt = RANDOM_WORDS()
-    cached = RANDOM_GAUSS()
-    if mt[HAS_GAUSS] != 0:
-        mt[HAS_GAUSS] = 0
+    if SHARED:
+        return mu + INTERPRETER_GAUSS() * sigma
+    mt = RANDOM_STATE()
+    cached = mt[GAUSS]
+    if mt[HAS_GAUSS][0] != 0:
+        mt[HAS_GAUSS][0] = 0
         return mu + cached[0] * sigma
     x2pi = next_double(mt) * TWOPI
     g2rad = math.sqrt(-2.0 * math.log(1.0 - next_double(mt)))
     cached[0] = math.sin(x2pi) * g2rad
-    mt[HAS_GAUSS] = 1
+    mt[HAS_GAUSS][0] = 1
     return mu + math.cos(x2pi) * g2rad * sigma
 
 
 def normalvariate(mu: float = 0.0, sigma: float = 1.0) -> float:
-    mt = RANDOM_WORDS()
+    mt = RANDOM_STATE()
     while True:
         u1 = next_double(mt)
         u2 = 1.0 - next_double(mt)
@@ -151,17 +174,22 @@ def normalvariate(mu: float = 0.0, sigma: float = 1.0) -> float:
 
 
 def expovariate(lambd: float) -> float:
-    return -math.log(1.0 - next_double(RANDOM_WORDS())) / lambd
+    return -math.log(1.0 - next_double(RANDOM_STATE())) / lambd
 
 
 def choice(seq):
     n = len(seq)
     _EMPTY_SEQUENCE(n == 0)
-    return seq[_randbelow(RANDOM_WORDS(), n)]
+    return seq[_randbelow(RANDOM_STATE(), n)]
 
 
 def shuffle(x) -> None:
-    mt = RANDOM_WORDS()
+    mt = RANDOM_STATE()
     for i in range(len(x) - 1, 0, -1):
         j = _randbelow(mt, i + 1)
         x[i], x[j] = x[j], x[i]
+
+
+# What `random.Random(seed)` in compiled code draws with: the functions above over a state
+# of compiled code's own, one per process (random_calls.py).
+INSTANCE = rebound(globals(), RANDOM_STATE=INSTANCE_STATE, SHARED=False)

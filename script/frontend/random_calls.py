@@ -4,8 +4,9 @@ forms NumPy's take that the library's parameters cannot (an int `size` is made a
 ``rand(d0, d1, ...)`` gets its dimensions as one tuple, ``permutation`` of an int is its own
 function). Arguments are evaluated once, in the call's order (numpy_lib_call.bind).
 
-The compiled generators are their own: seeding the interpreter's `random` or `numpy.random`
-does not seed compiled code, and the reverse (as in Numba).
+The module functions draw from the interpreter's own generators (runtime.random_state), so
+that seeding or drawing in Python and in compiled code continue one stream; a
+``random.Random(seed)`` or ``default_rng(seed)`` in compiled code has a state of its own.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class RandomMethod(GeneratorMethod):
     __slots__ = ()
 
     def __script_call__(self, low, node: ast.Call):
-        return _call_python(self.name, low, node)
+        return _call_python(self.name, low, node, pyrandom.INSTANCE)
 
 
 PY_RANDOM = CompiledRandom()
@@ -124,8 +125,8 @@ def _names(low, func: ast.AST, module_name: str, name: str) -> bool:
 
 
 def make_generator(low, node: ast.Call):
-    """``np.random.default_rng(seed)``: seeds the compiled numpy state (when a seed is
-    given) and gives the PyRef every method call goes through."""
+    """``np.random.default_rng(seed)``: seeds the Generator's state (when a seed is given)
+    and gives the PyRef every method call goes through."""
     from script.frontend.lower_stmt import PyRef
     if len(node.args) + len(node.keywords) > 1 or any(k.arg != "seed" for k in node.keywords):
         low.error("numpy.random.default_rng() takes one argument, the seed", node)
@@ -164,7 +165,7 @@ def assign_default_rng(low, node: ast.Assign) -> bool:
             low.error("random.Random() takes one argument, the seed, in compiled code (it cannot "
                       "seed from the system's entropy)", call)
         _check_seed(low, call, "random.Random")
-        low.call_script(low.ctx.info_for(pyrandom.seed), call)
+        low.call_script(low.ctx.info_for(pyrandom.INSTANCE.seed), call)
     low.rng_names.update(dict.fromkeys(names, GENERATOR if numpy_rng else PY_RANDOM))
     return True
 
@@ -216,10 +217,10 @@ for _name in _NUMPY:
     CALLS.register(Lazy("numpy.random", _name), lambda low, node, name: _call_numpy(name, low, node))
 
 
-def _call_python(name: str, low, node: ast.Call):
+def _call_python(name: str, low, node: ast.Call, functions=pyrandom):
     if name == "seed":
         _check_seed(low, node, "random")
-    return low.call_script(low.ctx.info_for(getattr(pyrandom, name)), node)
+    return low.call_script(low.ctx.info_for(getattr(functions, name)), node)
 
 
 def _call_numpy(name: str, low, node: ast.Call):

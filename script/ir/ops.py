@@ -144,10 +144,10 @@ barrier        ``cuda.syncthreads()``: waits until every thread of the block rea
 shared         ``shared %d0, ... %dN : T``: the block's static shared-memory array of type T
                (layout "C"); the lengths are i64 constants. One array per instruction,
                the same memory each time it runs, so it is never merged or moved
-rng_state.G    ``rng_state.G : u32[::1]``: the state of random generator G (`RNG_STATES`:
-               ``random``, ``numpy``), one per process, as an array of its uint32 words;
-               ``rng_state.G : f64[::1]``: its cached Gaussian, an array of one element
-               (layout: script/backend/llvm/rng.py). The same memory each time (pure)
+rng_state.S    ``rng_state.G_P : u32[::1]`` (``f64[::1]`` for P = ``gauss``): part P of the
+               state of random generator G (`RNG_STATES`: ``random_key``, ``numpy_pos``,
+               ...), one per process, as an array (script/backend/llvm/rng.py). The same
+               memory each time (pure)
 atomic.F       ``atomic.F %a, %v, %i0, ...`` (``cas``: ``%a, %expected, %new, %i0, ...``):
                updates the element in one indivisible step and gives its old value.
                F in `ATOMIC_FUNCS`: add, max, min (Python's `max`/`min` of old and %v),
@@ -222,7 +222,13 @@ class OpInfo:
 SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz")
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
 # The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
-RNG_STATES = ("random", "numpy")
+# Random generators: the interpreter's `random` and `numpy.random` (their own memory), and
+# compiled code's own for `random.Random(seed)` and `numpy.random.default_rng(seed)`; the
+# parts of each one's state: the Mersenne Twister's key and position, whether a Gaussian is
+# cached, and the cached Gaussian.
+RNG_GENERATORS = ("random", "numpy", "instance", "generator")
+RNG_PARTS = ("key", "pos", "has_gauss", "gauss")
+RNG_STATES = tuple(f"{g}_{p}" for g in RNG_GENERATORS for p in RNG_PARTS)
 
 # What `str_py.F` computes through CPython: F -> (operand types, result type), each type
 # spelled as in the IR. The string functions whose exact Unicode rules (case mappings,
@@ -244,6 +250,8 @@ STR_PY = {
     "exc_is": (("exc", "str"), "bool"),
     # format(x, spec) of a u64 (an int from 2**63 on: frontend/int_consts.py)
     "format_uint": (("u64", "str"), "str"),
+    # the interpreter's random.seed(n) and random.gauss() (frontend/pyrandom.py)
+    "random_seed": (("i64",), "bool"), "random_gauss": ((), "f64"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

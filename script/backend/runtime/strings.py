@@ -171,6 +171,11 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
             name.encode()), m.cstring(b"LO"), i, u0))) if name == "exc_is" else \
             (lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"L"), i))
         return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
+    if name in ("random_seed", "random_gauss"):       # the interpreter's random.seed(i), random.gauss()
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"random"))
+        args = (m.cstring(b"L"), i) if name == "random_seed" else (NULL,)
+        return _guarded(m, b, module, lambda: _then_release(m, b, module, capi.call(
+            m, b, "PyObject_CallMethod", module, m.cstring(name[7:].encode()), *args)))
     # A method without arguments: s.lower(), s.isdigit(), ...
     method = _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_GetAttrString", u0,
                                                   m.cstring(name.encode())))
