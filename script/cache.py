@@ -250,7 +250,7 @@ class _Description:
 
     def argument_classes(self, arg_types) -> None:
         """The named tuple classes of the arguments (their methods are compiled too)."""
-        from script.named_instance import lookup_class
+        from script.pyhooks.named_instance import lookup_class
         stack = list(arg_types)
         while stack:
             t = stack.pop()
@@ -267,7 +267,7 @@ class _Description:
         sources join the key as a called function's do. None for other classes."""
         if cls.__module__ == "builtins":
             return None
-        from script.named_instance import is_named_tuple_class, is_record_class
+        from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
         if not (is_named_tuple_class(cls) or is_record_class(cls)):
             return None
         if id(cls) in self.classes:
