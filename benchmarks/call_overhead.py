@@ -21,8 +21,8 @@ import timeit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from script.backend import (compile_native, make_function_type, new_instance,  # noqa: E402
-                            set_specializations)
+from script.backend import compile_native  # noqa: E402
+from script.loadpath import make_function_type, new_instance, set_specializations  # noqa: E402
 from script.ir import types as T  # noqa: E402
 from script.ir.core import Function, Instr, Module, set_terminator  # noqa: E402
 

@@ -2,6 +2,7 @@
 on small hand-built IR functions.
 
     python benchmarks/compile_time.py [--trials N] [--repeats N] [--profile] [--no-interrupts]
+                                      [--fresh N]
 
 End to end (the function of `run.py`'s compile-latency section, COMPILE_TEMPLATE): each trial
 writes a NEW module to a temp file, imports it, and times ``script.script(f)`` plus the first
@@ -12,6 +13,11 @@ time for the whole, which a busy machine inflates less (it leaves out time spent
 for a core). `--profile` also runs cProfile over the trials and prints the top functions by
 cumulative time; `--no-interrupts` also times functions compiled with ``interruptible=False``,
 alternating with the others trial by trial, so that both see the same machine load.
+
+Fresh process (`--fresh N`): N new Python processes each import NumPy and script, then time
+the first compile and call of one function (the same template), against the warm figure
+above: what a user's first compile costs beyond a warm one (imports of the frontend,
+llvmlite, the runtime). Medians; run with PYTHONDONTWRITEBYTECODE unset (docs: NOTES).
 
 Backend alone: minimum over `--repeats` compilations of each hand-built function per
 optimization level (the first compilation in a process also pays for the JIT's creation,
@@ -129,6 +135,59 @@ def end_to_end(trials: int, profile: bool, settings=(True,)) -> None:
         pstats.Stats(pr).sort_stats("cumulative").print_stats(40)
 
 
+FRESH = r"""
+import sys, time, importlib.util
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import numpy
+import script
+from run import COMPILE_ARGS
+spec = importlib.util.spec_from_file_location(sys.argv[4], sys.argv[3])
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+t0 = time.perf_counter()
+f = script.script(getattr(mod, sys.argv[4]))
+f(*COMPILE_ARGS)
+print(time.perf_counter() - t0)
+"""
+
+
+def fresh_processes(count: int) -> list[float]:
+    """First compile + call in `count` new processes (NumPy and script imported before), s."""
+    import subprocess
+    from run import COMPILE_TEMPLATE
+    out = []
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="script-compile-fresh-") as tmp:
+        seed = int(time.time() * 1000) % 1_000_000
+        for t in range(count):
+            name = f"ct_fresh_{seed}_{t}"
+            path = os.path.join(tmp, name + ".py")
+            with open(path, "w") as fh:
+                fh.write(COMPILE_TEMPLATE.format(name=name, k=t + 1))
+            r = subprocess.run([sys.executable, "-c", FRESH, os.path.join(HERE, ".."), HERE, path, name],
+                               capture_output=True, text=True, env=env, check=True)
+            out.append(float(r.stdout.split()[-1]))
+    return out
+
+
+def fresh_vs_warm(count: int, trials: int) -> None:
+    import script
+    from run import COMPILE_ARGS
+    keep, warm = [], []
+    with tempfile.TemporaryDirectory(prefix="script-compile-warm-") as tmp:
+        for k, fn in enumerate(fresh_functions(3 + trials, tmp, "fw")):
+            t0 = time.perf_counter()
+            f = script.script(fn)
+            f(*COMPILE_ARGS)
+            if k >= 3:
+                warm.append(time.perf_counter() - t0)
+            keep.append(f)
+    fresh = fresh_processes(count)
+    w, fr = statistics.median(warm) * 1e3, statistics.median(fresh) * 1e3
+    print(f"\nfirst compile: fresh process {fr:.1f} ms, warm {w:.1f} ms (medians of {count} "
+          f"processes and {trials} functions): {fr - w:.1f} ms more")
+
+
 def backend_alone(repeats: int) -> None:
     from script.backend.llvm.abi import ENTRY_SYMBOL
     from script.backend.llvm.jit import get_jit
@@ -171,8 +230,13 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--no-interrupts", action="store_true",
                         help="also time the functions compiled with interruptible=False")
+    parser.add_argument("--fresh", type=int, default=0, metavar="N",
+                        help="also time the first compile in N fresh processes against a warm one")
     opts = parser.parse_args()
     sys.path.insert(0, HERE)
+    if opts.fresh:
+        fresh_vs_warm(opts.fresh, opts.trials)
+        return
     end_to_end(opts.trials, opts.profile, (True, False) if opts.no_interrupts else (True,))
     backend_alone(opts.repeats)
 

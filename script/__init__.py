@@ -20,7 +20,7 @@ from script.errors import CompileError, LoadError, VerifyError
 from script.frontend.typeinfer import SizedType as _Sized
 from script.ir import types as _T
 
-__version__ = "0.1.1"
+from script.store import __version__  # noqa: F401  (a leaf: what saved modules record)
 
 
 def prange(*args):

@@ -4,7 +4,7 @@ An entry (a flat file, checked by its BLAKE2b MAC under the user's key, read wit
 below) holds one specialization of one function: its IR texts and object code, as a saved
 module has them, in a file named by its slot (the function's file and qualified name, the
 argument types and the options): writing an entry replaces the slot's previous one. It
-holds the key: the digest (loadpath `digest`) of every input the compiled code depends on —
+holds the key: the digest (script.store `digest`) of every input the compiled code depends on —
 
 - the function's source text, its defaults, and for every name it reads from outside
   (module globals, closure cells, builtins, ``mod.attr`` chains; found in the source, so a
@@ -15,8 +15,8 @@ holds the key: the digest (loadpath `digest`) of every input the compiled code d
 - the argument types, `opt`, `passes`, `boundscheck`, `interruptible`, `nogil`, `fastmath`, `parallel` and
   SCRIPT_DISABLE_PASSES;
 - the compiler (its version, and the sizes and times of its own files in a checkout or its
-  install's RECORD: loadpath `compiler_fingerprint`), LLVM's version, the Python ABI, the
-  target triple, CPU name and features (loadpath `host_target`: read without LLVM).
+  install's RECORD: store `compiler_fingerprint`), LLVM's version, the Python ABI, the
+  target triple, CPU name and features (store `host_target`: read without LLVM).
 
 Describing a function needs its source text and the outside names it reads, which parsing
 gives (the frontend's FunctionInfo). So an entry also records, per function the key
@@ -53,9 +53,10 @@ import builtins
 import os
 import types
 
-from script import loadpath
+from script import loadpath, store
 from script.errors import CompileError, LoadError
-from script.loadpath import compiler_fingerprint, digest, mac, python_abi, read_file, user_cache_dir
+from script.store import (__version__, compiler_fingerprint, digest, mac, python_abi, read_file, sha256,
+                          user_cache_dir)
 from script.ir import types as T
 
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
@@ -75,13 +76,13 @@ _NotQuick = Uncacheable
 
 
 def host_target() -> tuple:
-    """What this process compiles for: LLVM's triple, CPU name and features (loadpath:
+    """What this process compiles for: LLVM's triple, CPU name and features (script.store:
     recorded per machine, read without LLVM)."""
-    return loadpath.host_target()[:3]
+    return store.host_target()[:3]
 
 
 def llvm_version() -> str:
-    return loadpath.host_target()[3]
+    return store.host_target()[3]
 
 
 def quick_lookup(py_func, opt: int = 2, passes=None, boundscheck: bool = True,
@@ -172,7 +173,6 @@ class Request:
 
     def header(self) -> list:
         """The key's lines about everything but the functions' text and names."""
-        from script import __version__
         triple, cpu, features = host_target()
         # SCRIPT_DISABLE_PASSES as written (compiler.disabled_passes reads it the same way).
         disabled = os.environ.get("SCRIPT_DISABLE_PASSES", "")
@@ -194,20 +194,20 @@ class Request:
         return f"{stem}.{qualname}.{slot}{SUFFIX}"
 
     def directories(self) -> list:
-        """Where the entry may be, in order: `loadpath.cache_root` (checked: the user's own,
+        """Where the entry may be, in order: `store.cache_root` (checked: the user's own,
         closed to others) when $SCRIPT_CACHE_DIR is set; else ``__pycache__`` beside the
         source, when it is absent or the user's own and closed to others (the next otherwise,
         silently: a folder of another user's sources is not a cache of this user's), then
         `cache_root`."""
         if os.environ.get("SCRIPT_CACHE_DIR"):
-            return [loadpath.cache_root()]
+            return [store.cache_root()]
         source = self.py_func.__code__.co_filename
         beside = os.path.join(os.path.dirname(os.path.abspath(source)), "__pycache__")
         try:
-            private = loadpath.not_private(os.stat(beside)) is None
+            private = store.not_private(os.stat(beside)) is None
         except OSError:
             private = True              # absent: made 0700 when written
-        return ([beside] if private else []) + [loadpath.cache_root()]
+        return ([beside] if private else []) + [store.cache_root()]
 
 
 # ---- the key ------------------------------------------------------------------------------
@@ -250,7 +250,7 @@ class _Description:
 
     def argument_classes(self, arg_types) -> None:
         """The named tuple classes of the arguments (their methods are compiled too)."""
-        from script.named_instance import lookup_class
+        from script.pyhooks.named_instance import lookup_class
         stack = list(arg_types)
         while stack:
             t = stack.pop()
@@ -267,7 +267,7 @@ class _Description:
         sources join the key as a called function's do. None for other classes."""
         if cls.__module__ == "builtins":
             return None
-        from script.named_instance import is_named_tuple_class, is_record_class
+        from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
         if not (is_named_tuple_class(cls) or is_record_class(cls)):
             return None
         if id(cls) in self.classes:
@@ -549,7 +549,6 @@ class Entry:
         self.check(name, size)
         data = self._members[name]
         if digest is not None:
-            from script.backend.native.store import sha256
             if sha256(data) != digest:
                 raise LoadError(f"{self.origin}: member {name!r} is corrupt")
         return data
@@ -596,7 +595,6 @@ def _quick(request: Request, entry):
 
 
 def _load(entry, numpy_scalars: tuple):
-    from script import __version__
     # The key covers all of these; a mismatch means an entry that lies about its key.
     if (entry.compiler, entry.python_abi, entry.target, entry.llvm) != \
             (__version__, python_abi(), tuple(host_target()), llvm_version()):

@@ -8,9 +8,8 @@ from __future__ import annotations
 import os
 
 from script import cache
-from script.backend.native.store import maybe_sweep, write_atomically
 from script.cache import MAGIC, SUFFIX, Uncacheable
-from script.loadpath import cache_root, mac, not_private
+from script.store import __version__, cache_root, mac, maybe_sweep, not_private, write_atomically
 
 
 def outside_names(info) -> list[str]:
@@ -38,7 +37,6 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
     """Write the entry of `spec` (compiled for `request`, keyed `key`, its functions described
     by `sources`: their `Source` records, or None) to the first of the request's directories
     that can be written, replacing the slot's other entries; silently nothing when none can."""
-    from script import __version__
     from script.saved import spec_record
     record, members = spec_record(spec, "f0/s0")
     # The running process's, as script.cache sees them (tests change them there).

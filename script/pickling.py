@@ -76,7 +76,7 @@ def unpickle_module(data: bytes, name: str):
 
 
 def _load(data: bytes, origin: str):
-    from script.loadpath import digest
+    from script.store import digest
     from script.saved import load_archive
     from script.saved_archive import read_archive_bytes
     if not isinstance(data, bytes):

@@ -33,8 +33,7 @@ import os
 import re
 import zipfile
 
-from script.backend.native.store import sha256
-from script.loadpath import read_file
+from script.store import read_file, sha256
 from script.errors import LoadError
 from script.saved_trust import MAX_SIGNATURE_BYTES, SIGNATURE
 
@@ -46,7 +45,7 @@ MANIFEST_HASH = "manifest.sha256"
 # far a member larger than `RATIO_FLOOR` may inflate (DEFLATE reaches ~1000x on zeros; IR
 # text and object code inflate 2-10x).
 MAX_ARCHIVE_BYTES = 1 << 30
-MAX_MEMBER_BYTES = 64 << 20             # loadpath MAX_OBJECT: no object is larger
+MAX_MEMBER_BYTES = 64 << 20             # store MAX_OBJECT: no object is larger
 MAX_TOTAL_BYTES = 256 << 20
 MAX_MANIFEST_BYTES = 8 << 20
 MAX_MEMBERS = 4096

@@ -29,8 +29,8 @@ import re
 import sys
 from typing import NamedTuple
 
-from script import loadpath
-from script.loadpath import python_abi
+from script import store
+from script.store import __version__, python_abi
 from script.errors import LoadError
 from script.ir import types as T
 from script.saved_archive import is_member_name
@@ -182,19 +182,18 @@ class Manifest(NamedTuple):
 # ---- the running process ------------------------------------------------------------------
 
 def host_target() -> Target:
-    """What this process compiles for (script.loadpath: recorded per machine, so that reading
+    """What this process compiles for (script.store: recorded per machine, so that reading
     it does not load LLVM)."""
-    return Target(*loadpath.host_target()[:3])
+    return Target(*store.host_target()[:3])
 
 
 def llvm_version() -> str:
-    return loadpath.host_target()[3]
+    return store.host_target()[3]
 
 
 def host_manifest(functions: tuple, kernels: tuple = ()) -> Manifest:
     """A manifest of `functions` (FunctionEntry) and `kernels` (KernelEntry) compiled in
     this process for this CPU."""
-    from script import __version__
     return Manifest(__version__, sys.version.split()[0], python_abi(), llvm_version(),
                     host_target(), tuple(functions), FORMAT_VERSION, tuple(kernels))
 
@@ -203,7 +202,6 @@ def object_code_mismatch(m: Manifest) -> str | None:
     """Why the object code of `m` cannot run in this process, or None when it can: it needs
     the same compiler version, Python ABI, triple and CPU name, and CPU features that this
     CPU has (every ``+feature`` of the saved set)."""
-    from script import __version__
     host = host_target()
     if m.compiler_version != __version__:
         return f"saved by script {m.compiler_version}, this is {__version__}"

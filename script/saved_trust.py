@@ -5,7 +5,7 @@ A saved module's object code is native code: linking it runs whatever it says. I
 (SHA-256 of the manifest and of every member) find damage, but anyone can recompute them.
 So `script.save` signs the manifest's bytes — which hold the SHA-256 of every member, so the
 signature covers them all — with HMAC-SHA256 under a secret key: the user's own
-(loadpath `user_key`, made on first use, mode 0600) unless the caller passes a team's. The
+(script.store `user_key`, made on first use, mode 0600) unless the caller passes a team's. The
 signature is the member ``manifest.sig``: one line, ``script-signature 1 hmac-sha256
 <key id> <64 hex digits>``, the key id the first 16 hex digits of the SHA-256 of
 ``b"script key id\\0" + key`` (it names the key in messages; it does not reveal it).
@@ -19,7 +19,7 @@ archive whatever its signature (the caller vouches for it, as for a native libra
 chooses to load); ``object_code=False`` never does.
 
 A key is 32 bytes; `trusted_keys` and ``save(key=...)`` take bytes, or the path of a key file
-(as loadpath writes them: ``script-key 1``, then the key in hex), which lets a team share one
+(as script.store writes them: ``script-key 1``, then the key in hex), which lets a team share one
 file and each member trust it.
 """
 
@@ -29,7 +29,7 @@ import hmac
 import os
 
 from script.errors import LoadError
-from script.loadpath import KEY_BYTES, KEY_FORMAT, user_key
+from script.store import KEY_BYTES, KEY_FORMAT, sha256, user_key
 
 SIGNATURE = "manifest.sig"
 _HEAD = "script-signature 1 hmac-sha256"
@@ -38,7 +38,6 @@ MAX_SIGNATURE_BYTES = 256
 
 def key_id(key: bytes) -> str:
     """The name of `key` in signatures and messages (16 hex digits)."""
-    from script.backend.native.store import sha256
     return sha256(b"script key id\0" + key)[:16]
 
 

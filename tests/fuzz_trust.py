@@ -323,7 +323,7 @@ class Fuzz:
         return self._cache_case(rng, os.path.join("native", name)), name
 
     def _cache_case(self, rng, name):
-        from script import cache, loadpath
+        from script import cache, store
         root = tempfile.mkdtemp(dir=self.work, prefix="case-")
         shutil.copytree(self.cache_base, root, dirs_exist_ok=True)
         path = os.path.join(root, name)
@@ -335,15 +335,15 @@ class Fuzz:
             if how == "damaged":
                 new = data[:head] + body
             else:
-                tag = loadpath.digest(body) if how == "digest" else \
+                tag = store.digest(body) if how == "digest" else \
                     hashlib.blake2b(body, digest_size=32, key=os.urandom(32)).hexdigest()
                 new = cache.MAGIC + tag.encode() + b"\n" + body
         else:
-            magic, n = loadpath.OBJECT_MAGIC, len(loadpath.OBJECT_MAGIC) + loadpath.DIGEST_LENGTH
+            magic, n = store.OBJECT_MAGIC, len(store.OBJECT_MAGIC) + store.DIGEST_LENGTH
             shared = name.endswith(".so")
             payload = data[:-n] if shared else data[n:]
             payload = mutate(payload, rng, focus=1024)
-            tag = (loadpath.digest(payload) if how == "digest" else
+            tag = (store.digest(payload) if how == "digest" else
                    hashlib.blake2b(payload, digest_size=32, key=os.urandom(32)).hexdigest()
                    if how == "other-key" else "0" * 64).encode()
             new = payload + magic + tag if shared else magic + tag + payload

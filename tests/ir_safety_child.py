@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from script.backend import compile_callable
+from script.loadpath import compile_callable
 from script.errors import LoadError
 from script.ir.parser import parse_module
 from script.ir.safety import make_memory_safe

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from script.backend import compile_callable
+from script.loadpath import compile_callable
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr, Module, set_terminator
 from script.ir.ops import MATH_FUNCS

@@ -12,8 +12,8 @@ import weakref
 
 import pytest
 
-from script.backend import (compile_native, load_native, make_function_type, new_instance,
-                            set_specializations)
+from script.backend import compile_native
+from script.loadpath import load_native, make_function_type, new_instance, set_specializations
 from script.ir import types as T
 from script.ir.core import Const, Module
 from test_backend_ops import build, emit
@@ -31,7 +31,7 @@ def record_fallback(*args, **kwargs):
 
 
 def with_fallback(func, fallback=record_fallback):
-    from script.backend import compile_callable
+    from script.loadpath import compile_callable
     return compile_callable(Module([func]), func.name, fallback)
 
 
@@ -300,8 +300,8 @@ def test_object_code_loads_in_another_process(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         sys.path[:0] = {sys.path!r}
-        from script.backend import (load_native, make_function_type, new_instance,
-                                    set_specializations)
+        from script.loadpath import (load_native, make_function_type, new_instance,
+                                     set_specializations)
         from script.ir.core import Function
         from script.ir import types as T
         lib = load_native(open({str(path)!r}, "rb").read(), Function("raises", [T.I64], T.I64))

@@ -17,8 +17,7 @@ import pytest
 
 import script
 from script import cache
-from script import loadpath
-from script.backend.native import store
+from script import store
 from script.dispatcher import compile_before_call, is_script_function
 from script.saved import LoadedSpecialization
 
@@ -134,7 +133,7 @@ def test_a_hit_names_its_shared_object_by_the_entry_digest(src, tmp_path):
     entry = cache.decode((tmp_path / "cache" / name).read_bytes(), name)
     assert len(entry.digest) == 64
     native = tmp_path / "cache" / "native"
-    if loadpath.is_supported() and native.is_dir():     # (no shared object: elfload)
+    if store.is_supported() and native.is_dir():     # (no shared object: elfload)
         shared = [f for f in os.listdir(native) if f.startswith("code-")]
         assert all(f.startswith(f"code-{entry.digest[:32]}-") for f in shared), shared
 
@@ -439,94 +438,94 @@ def _settle(package):
 def test_the_compiler_fingerprint_is_the_script_packages(tmp_path, monkeypatch):
     # of the package's own folder: not the checkout around it (tests, benchmarks), nor less
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path))
-    seen, real = [], loadpath.fingerprint
-    monkeypatch.setattr(loadpath, "fingerprint",
+    seen, real = [], store.fingerprint
+    monkeypatch.setattr(store, "fingerprint",
                         lambda package, records=None: seen.append(package) or real(package))
-    loadpath.compiler_fingerprint.cache_clear()
+    store.compiler_fingerprint.cache_clear()
     try:
-        loadpath.compiler_fingerprint()
+        store.compiler_fingerprint()
     finally:
-        loadpath.compiler_fingerprint.cache_clear()
+        store.compiler_fingerprint.cache_clear()
     assert seen == [os.path.dirname(os.path.abspath(script.__file__))]
 
 
 def test_the_compiler_fingerprint_of_a_checkout_follows_its_files(tmp_path):
     package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py"])
-    before = loadpath.fingerprint(str(package), records)
+    before = store.fingerprint(str(package), records)
     (package / "ir" / "core.py").write_text("x = 22\n")          # edited in place
-    assert loadpath.fingerprint(str(package), records) != before
+    assert store.fingerprint(str(package), records) != before
 
 
 def test_the_checkout_fingerprint_covers_every_file_a_compile_can_import(tmp_path):
     package, records = _checkout(tmp_path, [
         "__init__.py", "frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py",
         "cli/dump.py", "examples/scalar.py", "demo.py"])
-    fingerprints = {loadpath.fingerprint(str(package), records)}
+    fingerprints = {store.fingerprint(str(package), records)}
     for name in ("frontend/lower_expr.py", "backend/llvm/lower.py", "cuda/kernel.py"):
         (package / name).write_text("x = 2\n")                    # the same size, a later time
         os.utime(package / name, ns=(next(_mtime), next(_mtime)))
-        fingerprints.add(loadpath.fingerprint(str(package), records))
+        fingerprints.add(store.fingerprint(str(package), records))
     (package / "ir").mkdir()
     (package / "ir" / "new.py").write_text("")                    # a new module
-    fingerprints.add(loadpath.fingerprint(str(package), records))
+    fingerprints.add(store.fingerprint(str(package), records))
     assert len(fingerprints) == 5
     for name in ("cli/dump.py", "examples/scalar.py", "demo.py"):
         (package / name).write_text("x = 22\n")                   # never imported by a compile
     (package / "cli" / "new.py").write_text("")
-    assert loadpath.fingerprint(str(package), records) in fingerprints
+    assert store.fingerprint(str(package), records) in fingerprints
 
 
 def test_a_checkout_listing_is_kept_and_made_again_when_a_folder_changes(tmp_path):
     package, records = _checkout(tmp_path, ["__init__.py", "ir/core.py", "ir/types.py"])
-    fresh = loadpath.fingerprint(str(package), records)
+    fresh = store.fingerprint(str(package), records)
     assert not os.path.exists(records)              # folders changed just now: racy, not kept
     _settle(package)
-    assert loadpath.fingerprint(str(package), records) == fresh
+    assert store.fingerprint(str(package), records) == fresh
     [record] = os.listdir(records)
     text = open(os.path.join(records, record)).read()
     assert "ir/\t" in text and "core.py\ttypes.py" in text
     (package / "ir" / "types.py").write_text("y = 1\n")           # in place: the listing holds
-    edited = loadpath.fingerprint(str(package), records)
+    edited = store.fingerprint(str(package), records)
     assert edited != fresh and open(os.path.join(records, record)).read() == text
     os.unlink(package / "ir" / "types.py")                        # removed
     _settle(package)
-    removed = loadpath.fingerprint(str(package), records)
+    removed = store.fingerprint(str(package), records)
     assert removed not in (fresh, edited) and "types.py" not in \
         open(os.path.join(records, record)).read()
     (package / "ir" / "new.py").write_text("")                    # added
     _settle(package)
-    added = loadpath.fingerprint(str(package), records)
+    added = store.fingerprint(str(package), records)
     assert added not in (fresh, edited, removed)
     open(os.path.join(records, record), "w").write("damaged")     # unreadable: made again
-    assert loadpath.fingerprint(str(package), records) == added
+    assert store.fingerprint(str(package), records) == added
     assert open(os.path.join(records, record)).read().startswith("script-checkout 1\t")
 
 
 def test_a_checkout_listing_of_other_left_out_files_is_made_again(tmp_path, monkeypatch):
     package, records = _checkout(tmp_path, ["__init__.py", "cli/main.py"])
     _settle(package)
-    before = loadpath.fingerprint(str(package), records)
-    assert loadpath.fingerprint(str(package), records) == before        # from the listing
-    monkeypatch.setattr(loadpath, "NOT_COMPILER", frozenset())          # the command line counts
-    with_cli = loadpath.fingerprint(str(package), records)
+    before = store.fingerprint(str(package), records)
+    assert store.fingerprint(str(package), records) == before        # from the listing
+    monkeypatch.setattr(store, "NOT_COMPILER", frozenset())          # the command line counts
+    with_cli = store.fingerprint(str(package), records)
     assert with_cli != before
     (package / "cli" / "main.py").write_text("x = 333\n")
-    assert loadpath.fingerprint(str(package), records) != with_cli
+    assert store.fingerprint(str(package), records) != with_cli
 
 
 def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
-    # loadpath.NOT_COMPILER may leave a file out only while compiling, loading and the cache
+    # store.NOT_COMPILER may leave a file out only while compiling, loading and the cache
     # cannot import it: only what it leaves out imports it
     root = os.path.dirname(script.__file__)
-    left_out = sorted(os.path.splitext(n)[0] for n in loadpath.NOT_COMPILER)
+    left_out = sorted(os.path.splitext(n)[0] for n in store.NOT_COMPILER)
     pattern = re.compile(r"\bscript\.(%s)\b|from script import .*\b(%s)\b"
                          % ("|".join(left_out), "|".join(left_out)))
     for folder, dirs, files in os.walk(root):
         rel = os.path.relpath(folder, root)
-        if rel.split(os.sep)[0] in loadpath.NOT_COMPILER:
+        if rel.split(os.sep)[0] in store.NOT_COMPILER:
             continue
         for name in files:
-            if name.endswith(".py") and not (rel == "." and name in loadpath.NOT_COMPILER):
+            if name.endswith(".py") and not (rel == "." and name in store.NOT_COMPILER):
                 with open(os.path.join(folder, name), encoding="utf-8") as f:
                     assert not pattern.search(f.read()), os.path.join(rel, name)
 
@@ -534,11 +533,11 @@ def test_nothing_the_fingerprint_leaves_out_is_imported_by_the_rest():
 def test_store_files_are_read_with_a_buffer_of_their_size(tmp_path):
     path = tmp_path / "f"
     path.write_bytes(b"x" * 100)
-    assert loadpath.read_file(str(path), 1000) == b"x" * 100
-    assert loadpath.read_file(str(path), 100) == b"x" * 100
-    assert loadpath.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
+    assert store.read_file(str(path), 1000) == b"x" * 100
+    assert store.read_file(str(path), 100) == b"x" * 100
+    assert store.read_file(str(path), 10) == b"x" * 11          # more than the limit: limit + 1
     path.write_bytes(b"")
-    assert loadpath.read_file(str(path), 10) == b""
+    assert store.read_file(str(path), 10) == b""
 
 
 def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
@@ -549,31 +548,31 @@ def test_an_installed_compiler_is_fingerprinted_by_its_record(tmp_path):
     info = site / f"script-{script.__version__}.dist-info"
     info.mkdir()
     (info / "RECORD").write_text("script/ir/core.py,,\n")
-    before = loadpath.fingerprint(str(package))
+    before = store.fingerprint(str(package))
     (package / "ir" / "core.py").write_text("x = 22\n")          # not how an install changes
-    assert loadpath.fingerprint(str(package)) == before
+    assert store.fingerprint(str(package)) == before
     (info / "RECORD").write_text("script/ir/core.py,sha256=new,7\n")    # a new installation
-    assert loadpath.fingerprint(str(package)) != before
+    assert store.fingerprint(str(package)) != before
 
 
 def test_a_damaged_shared_object_in_the_store_is_removed_and_rebuilt(tmp_path):
     path = str(tmp_path / "lib-x.so")
     store.write_shared(path, b"\x7fELF some shared object")
-    assert loadpath.check_shared(path)
+    assert store.check_shared(path)
     data = bytearray(open(path, "rb").read())
     data[5] ^= 1
     open(path, "wb").write(bytes(data))
     with pytest.warns(RuntimeWarning, match="damaged shared object"):
-        assert not loadpath.check_shared(path)
+        assert not store.check_shared(path)
     assert not os.path.exists(path)
-    assert not loadpath.check_shared(path)                      # absent: no warning
+    assert not store.check_shared(path)                      # absent: no warning
 
 
 def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
     path = str(tmp_path / "f")
     payload = bytes(range(40))
-    for write, check in ((store.write_shared, loadpath.check_shared),
-                         (store.write_object, loadpath.read_object)):
+    for write, check in ((store.write_shared, store.check_shared),
+                         (store.write_object, store.read_object)):
         write(path, payload)
         good = open(path, "rb").read()
         assert check(path)
@@ -589,21 +588,21 @@ def test_every_bit_flip_or_truncation_of_a_store_file_is_found(tmp_path):
 def test_a_checked_shared_object_is_sealed_and_not_read_again(tmp_path, monkeypatch):
     path = str(tmp_path / ("runtime-" + "a" * 32 + ".so"))
     store.write_shared(path, bytes(range(100)))
-    assert os.stat(path).st_mtime_ns % 10**9 != loadpath._seal(path)   # as written: no seal
-    assert loadpath.check_shared(path)                                  # read and hashed
+    assert os.stat(path).st_mtime_ns % 10**9 != store._seal(path)   # as written: no seal
+    assert store.check_shared(path)                                  # read and hashed
     st = os.stat(path)
-    assert st.st_mtime_ns % 10**9 == loadpath._seal(path) and st.st_mtime_ns <= time.time_ns()
+    assert st.st_mtime_ns % 10**9 == store._seal(path) and st.st_mtime_ns <= time.time_ns()
 
     def no_reading(*args, **kwargs):
         raise AssertionError("a sealed file is read")
-    monkeypatch.setattr(loadpath, "read_file", no_reading)
-    assert loadpath.check_shared(path)
+    monkeypatch.setattr(store, "read_file", no_reading)
+    assert store.check_shared(path)
     monkeypatch.undo()
     with open(path, "r+b") as f:        # any write unseals it: the damage is found
         f.seek(10)
         f.write(b"\xff")
     with pytest.warns(RuntimeWarning, match="damaged shared object"):
-        assert not loadpath.check_shared(path)
+        assert not store.check_shared(path)
     assert not os.path.exists(path)
 
 
@@ -653,7 +652,7 @@ def test_the_sweep_runs_at_most_once_a_day(tmp_path):
 def test_what_a_hit_reads_is_kept_fresh(src):
     # the entry and the code's shared object are touched when read a day or more after their
     # last touch (the runtime library, the host record and the listing, read once a process,
-    # the same way: loadpath `read_file(touch=True)`)
+    # the same way: store `read_file(touch=True)`)
     fresh_import(src)
     assert hit(fresh_import(src).work)      # the first hit links the code's shared object
     cache_dir = src.parent / "cache"
@@ -663,7 +662,7 @@ def test_what_a_hit_reads_is_kept_fresh(src):
     assert hit(fresh_import(src).work)
     touched = {p.name for p in files if time.time() - p.stat().st_mtime < 3600}
     assert any(n.endswith(".cache") for n in touched), touched
-    if loadpath.is_supported():
+    if store.is_supported():
         assert any(n.startswith("code-") for n in touched), touched
     store.sweep(str(cache_dir), time.time() + 15 * 86400)     # what was read outlives the rest
     assert all(p.exists() for p in files if p.name in touched)
@@ -675,9 +674,9 @@ def test_reading_touches_only_a_file_untouched_for_a_day(tmp_path):
     path.write_bytes(b"data")
     _age(path, 0.5)
     before = path.stat().st_mtime
-    assert loadpath.read_file(str(path), 100, touch=True) == b"data"
+    assert store.read_file(str(path), 100, touch=True) == b"data"
     assert path.stat().st_mtime == before                            # touched today: left
     _age(path, 2)
-    assert loadpath.read_file(str(path), 100) == b"data" and time.time() - path.stat().st_mtime > 86400
-    loadpath.read_file(str(path), 100, touch=True)
+    assert store.read_file(str(path), 100) == b"data" and time.time() - path.stat().st_mtime > 86400
+    store.read_file(str(path), 100, touch=True)
     assert time.time() - path.stat().st_mtime < 3600

@@ -22,8 +22,9 @@ import script
 from script.errors import LoadError
 from test_interrupts import wait_for_flag
 from script.backend.llvm import abi
-from script import loadpath, loadpath as link  # noqa: F401 - the linker of the load path
-from script.backend.native import elfload, store
+from script import loadpath as link  # the linker of the load path
+from script import store
+from script.backend.native import elfload
 from script.backend.runtime import capi, symbols
 from script.loadpath import runtime_library
 
@@ -198,36 +199,36 @@ def test_damaged_objects_never_crash_the_loader(compiled):
 def test_a_damaged_stored_object_is_ignored_with_a_warning_and_rewritten(tmp_path):
     path = str(tmp_path / "native" / "thing.o")
     store.write_object(path, b"object code")
-    assert loadpath.read_object(path) == b"object code"
+    assert store.read_object(path) == b"object code"
     with open(path, "r+b") as f:
         f.seek(-1, 2)
         f.write(b"X")
     with pytest.warns(RuntimeWarning, match="damaged object"):
-        assert loadpath.read_object(path) is None
+        assert store.read_object(path) is None
     assert not os.path.exists(path)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert loadpath.read_object(path) is None
+        assert store.read_object(path) is None
 
 
 def test_the_host_record_round_trips_and_a_malformed_one_is_ignored(tmp_path, monkeypatch):
-    if loadpath.host_id() is None:
+    if store.host_id() is None:
         pytest.skip("no host id here (no /proc/cpuinfo or llvmlite found on sys.path)")
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path))
     value = ("x86_64-unknown-linux-gnu", "somecpu", "+a,-b", "22.1.0")
     store.write_host_record(value)
-    path = loadpath.host_record_path()
+    path = store.host_record_path()
     assert path.startswith(str(tmp_path)) and path.endswith(".txt")
-    assert loadpath.read_host_record() == value
+    assert store.read_host_record() == value
     text = open(path, encoding="utf-8").read()
     for bad in [text.replace("script-host 2", "script-host 1"),     # another format
-                text.replace(loadpath.host_id(), "0" * 64),               # another machine
+                text.replace(store.host_id(), "0" * 64),               # another machine
                 text[:-1], text + "more\n", text.replace("somecpu", ""), b"\xff\n"]:
         with open(path, "wb") as f:
             f.write(bad if isinstance(bad, bytes) else bad.encode())
-        assert loadpath.read_host_record() is None
+        assert store.read_host_record() is None
     store.write_host_record(("with\nnewline", "c", "f", "v"))     # never written
-    assert loadpath.read_host_record() is None
+    assert store.read_host_record() is None
 
 
 # ---- Ctrl-C and the GIL in loaded code ----------------------------------------------------

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import script
-from script import loadpath as loader
+from script import loadpath as loader, store
 from script.loadpath import runtime_library
 
-pytestmark = pytest.mark.skipif(not loader.is_supported(), reason="shared objects: x86-64 Linux")
+pytestmark = pytest.mark.skipif(not store.is_supported(), reason="shared objects: x86-64 Linux")
 
 
 def module():
@@ -209,8 +209,8 @@ def test_loaded_code_matches_compiled_code(tmp_path):
 JIT_ONLY = r"""
 import json, signal
 import script
-from script import loadpath
-loadpath.is_supported = lambda: False       # as on another OS: the runtime goes into the JIT
+from script import store
+store.is_supported = lambda: False          # as on another OS: the runtime goes into the JIT
 from script.loadpath import runtime_library, install_sigint_hook
 
 @script.script

@@ -18,8 +18,7 @@ import pytest
 
 import archive_tools as A
 import script
-from script import loadpath
-from script.backend.native import store
+from script import store
 from script.errors import LoadError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -201,18 +200,18 @@ def test_inspect_links_nothing(saved, tmp_path):
 
 def test_key_is_made_private_and_a_loose_one_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(loadpath, "_keys", {})
-    key = loadpath.user_key()
-    path = loadpath.key_path()
-    assert len(key) == 32 and loadpath.user_key() == key
+    monkeypatch.setattr(store, "_keys", {})
+    key = store.user_key()
+    path = store.key_path()
+    assert len(key) == 32 and store.user_key() == key
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
-    monkeypatch.setattr(loadpath, "_keys", {})
-    assert loadpath.user_key() == key                       # read back, not made again
+    monkeypatch.setattr(store, "_keys", {})
+    assert store.user_key() == key                       # read back, not made again
     os.chmod(path, 0o644)
-    monkeypatch.setattr(loadpath, "_keys", {})
+    monkeypatch.setattr(store, "_keys", {})
     with pytest.warns(RuntimeWarning, match="cannot be used"):
-        loose = loadpath.user_key()
+        loose = store.user_key()
     assert loose != key
 
 
@@ -220,11 +219,11 @@ def test_key_is_made_private_and_a_loose_one_is_not_used(tmp_path, monkeypatch):
 
 def _use_root(monkeypatch, root) -> tuple:
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(root))
-    monkeypatch.setattr(loadpath, "_warned", set())
+    monkeypatch.setattr(store, "_warned", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        used = loadpath.cache_root()
-        assert loadpath.cache_root() == used
+        used = store.cache_root()
+        assert store.cache_root() == used
     return used, [str(w.message) for w in caught]
 
 
@@ -249,7 +248,7 @@ def test_cache_root_others_may_write_is_not_used(tmp_path, monkeypatch, where):
     os.chmod(root if where == "root" else root / "native", 0o777)
     used, messages = _use_root(monkeypatch, root)
     assert used != str(root) and len(messages) == 1 and "0777" in messages[0]
-    monkeypatch.setattr(loadpath, "_roots", {})
+    monkeypatch.setattr(store, "_roots", {})
     # a plain compile with cache=True writes nothing there, and works
     f = script.script(cache=True)(_answer(tmp_path).py_func)
     with warnings.catch_warnings():
@@ -285,7 +284,7 @@ def test_cache_entry_with_a_recomputed_digest_is_not_used(pair, tmp_path, monkey
     parts = sizes.split(b" ")
     parts[3] = str(len(evil_object)).encode()
     body = b" ".join(parts) + b"\n" + rest
-    entry.write_bytes(cache.MAGIC + loadpath.digest(body).encode() + b"\n" + body)
+    entry.write_bytes(cache.MAGIC + store.digest(body).encode() + b"\n" + body)
     with pytest.warns(RuntimeWarning, match="damaged or not this user's"):
         g = script.script(cache=True)(_answer(tmp_path).py_func)
         assert g(5) == 11
@@ -328,7 +327,7 @@ def test_store_links_are_not_sealed_or_followed(tmp_path):
     link = tmp_path / "runtime-0123456789abcdef0123.so"
     os.symlink(victim, link)
     with pytest.warns(RuntimeWarning, match="damaged"):
-        assert not loadpath.check_shared(str(link))
+        assert not store.check_shared(str(link))
     assert not link.exists() and victim.read_bytes() == b"\x7fELF not ours"
     assert abs(victim.stat().st_mtime - old) < 1
 
@@ -339,16 +338,16 @@ def test_store_file_with_a_recomputed_digest_is_not_loaded(tmp_path, monkeypatch
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "c"))
     path = tmp_path / "runtime-0123456789abcdef0123.so"
     payload = b"\x7fELF planted"
-    path.write_bytes(payload + loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode())
+    path.write_bytes(payload + store.OBJECT_MAGIC + store.digest(payload).encode())
     with pytest.warns(RuntimeWarning, match="damaged"):
-        assert not loadpath.check_shared(str(path))
+        assert not store.check_shared(str(path))
     assert not path.exists()
     store.write_shared(str(path), payload)                 # this user's own: its MAC verifies
-    assert loadpath.check_shared(str(path))
+    assert store.check_shared(str(path))
     obj = tmp_path / "entry-0123456789abcdef0123.o"
-    obj.write_bytes(loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode() + payload)
+    obj.write_bytes(store.OBJECT_MAGIC + store.digest(payload).encode() + payload)
     with pytest.warns(RuntimeWarning, match="damaged"):
-        assert loadpath.read_object(str(obj)) is None
+        assert store.read_object(str(obj)) is None
 
 
 def test_a_sealed_file_of_another_user_is_checked(tmp_path, monkeypatch):
@@ -357,16 +356,16 @@ def test_a_sealed_file_of_another_user_is_checked(tmp_path, monkeypatch):
     monkeypatch.setenv("SCRIPT_CACHE_DIR", str(tmp_path / "c"))
     path = tmp_path / "code-0123456789abcdef0123.so"
     payload = b"\x7fELF planted"
-    path.write_bytes(payload + loadpath.OBJECT_MAGIC + loadpath.digest(payload).encode())
-    seal = loadpath._seal(str(path))
+    path.write_bytes(payload + store.OBJECT_MAGIC + store.digest(payload).encode())
+    seal = store._seal(str(path))
     now = time.time_ns()
     os.utime(path, ns=(now, now - now % 1_000_000_000 + seal - 1_000_000_000))
     if os.getuid() == 0:
         os.chown(path, 54321, 54321)
     else:
-        monkeypatch.setattr(loadpath, "_UID", -1)
+        monkeypatch.setattr(store, "_UID", -1)
     with pytest.warns(RuntimeWarning, match="damaged"):
-        assert not loadpath.check_shared(str(path))
+        assert not store.check_shared(str(path))
 
 
 def test_read_file_touches_the_file_it_read_not_a_link(tmp_path):
@@ -374,7 +373,7 @@ def test_read_file_touches_the_file_it_read_not_a_link(tmp_path):
     f.write_bytes(b"x")
     old = time.time() - 10 * 86400
     os.utime(f, (old, old))
-    assert loadpath.read_file(str(f), 10, touch=True) == b"x"
+    assert store.read_file(str(f), 10, touch=True) == b"x"
     assert f.stat().st_mtime > old + 86400
 
 

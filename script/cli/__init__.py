@@ -135,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from script import __version__
+    from script.store import __version__
     return __version__
 
 

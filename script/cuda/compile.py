@@ -148,7 +148,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
     m.alias(KERNEL_SYMBOL, driver)
     m.alias(kernel_name(entry), driver)
     sig = param_types + [T.I64] * 6
-    from script.loadpath import signature_symbol        # checked when its object is loaded
+    from script.store import signature_symbol        # checked when its object is loaded
     m.define_constant(int_const("i64", 1), signature_symbol(entry, sig, T.NONE))
     libs = libraries()
     if has_arrays(sig):
@@ -172,7 +172,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
 
 
 def _cpu_kernel(lib, entry: str, nargs: int, resumable: bool) -> CpuKernel:
-    from script.backend import new_instance, set_specializations
+    from script.loadpath import new_instance, set_specializations
     from script.loadpath import plain_function_type
 
     def mismatch(*args, **kwargs):
@@ -186,7 +186,7 @@ def _cpu_kernel(lib, entry: str, nargs: int, resumable: bool) -> CpuKernel:
 def load_cpu(object_code: bytes, entry: str, param_types, resumable: bool) -> CpuKernel:
     """A CPU kernel from the object code `compile_cpu` emitted for the kernel `entry` taking
     `param_types` (a saved module's; same CPU). RuntimeError when it does not link."""
-    from script.backend import load_native
+    from script.loadpath import load_native
     sig = list(param_types) + [T.I64] * 6        # the grid driver's: grid and block dims
     lib = load_native(object_code, Function(entry, sig, T.NONE))
     return _cpu_kernel(lib, entry, len(sig), resumable)

@@ -128,9 +128,9 @@ def _raise_recorded(driver, loaded: LoadedKernel) -> None:
     if 0 <= k < len(loaded.messages):
         message = format_message(loaded.messages[k], [int(a) for a in record[3:]])
     if message is not None and message.startswith("\x02"):     # a user class (frontend/user_exceptions)
-        from script.caught_text import user_exception
+        from script.pyhooks.caught_text import user_exception
         raise user_exception(message[1:])
     if message is not None and message.startswith("\x01"):     # its arguments' repr (frontend/messages.py)
-        from script.keyerror import key_args
+        from script.pyhooks.keyerror import key_args
         raise exc(*key_args(message[1:]))
     raise exc(*(() if message is None else (message,)))

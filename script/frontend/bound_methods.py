@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from script.ir import types as T
-from script.named_instance import lookup_class
+from script.pyhooks.named_instance import lookup_class
 
 _RECEIVERS = (T.ListType, T.HashType, T.StrType)
 

@@ -30,7 +30,7 @@ from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
-from script.named_instance import is_named_tuple_class, is_record_class
+from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of, missing_attribute
 from script.frontend.optional import is_optional

@@ -42,7 +42,7 @@ def user_bases(cls: type) -> list[type]:
 
 def check_bases(cls: type, where: str) -> str | None:
     """The reason compiled code cannot take the bases of `cls`, or None."""
-    from script.named_instance import is_record_class
+    from script.pyhooks.named_instance import is_record_class
     bases = [b for b in cls.__bases__ if b not in (object, abc.ABC)]
     if len(bases) > 1:
         names = ", ".join(b.__name__ for b in cls.__bases__)
@@ -170,7 +170,7 @@ class MemberLowering:
 
     def class_method_call(self, obj, node: ast.Call) -> Value | None:
         """``C.m(...)`` of a class method m of a user class (a method bound to the class)."""
-        from script.named_instance import is_record_class
+        from script.pyhooks.named_instance import is_record_class
         owner = getattr(obj, "__self__", None)
         if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
             return None

@@ -34,7 +34,7 @@ from script.frontend.class_unions import is_union, per_instance
 from script.frontend.source import FunctionInfo
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
-from script.named_instance import lookup_class
+from script.pyhooks.named_instance import lookup_class
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv",
           ast.Mod: "mod", ast.Pow: "pow", ast.MatMult: "matmul", ast.BitAnd: "and", ast.BitOr: "or",

@@ -38,7 +38,7 @@ from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.ssa_builder import Unknown
 from script.ir import types as T
 from script.ir.core import Value
-from script.named_instance import lookup_class
+from script.pyhooks.named_instance import lookup_class
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
 _OWNERS: dict[str, type] = {}                       # class key -> the class its table is of

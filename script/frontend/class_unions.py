@@ -25,7 +25,7 @@ from script.frontend.ssa_builder import UNKNOWN, Restart, Undef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.named_instance import lookup_class
+from script.pyhooks.named_instance import lookup_class
 
 
 def is_union(v) -> bool:

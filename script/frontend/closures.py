@@ -26,6 +26,7 @@ the new value is handed back level by level.
 from __future__ import annotations
 
 import ast
+import types
 
 from script.errors import CompileError
 from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation
@@ -215,14 +216,19 @@ class ClosureLowering:
 
     def is_script_decorator(self, dec) -> bool:
         """`@script.script` (or `@script`, with or without options) on a nested function:
-        it is compiled with the outer function anyway, so the decorator changes nothing."""
-        import script as package
+        it is compiled with the outer function anyway, so the decorator changes nothing. The
+        package and its `script` are known by name: the frontend does not import the package
+        above it (tests/test_import_graph.py)."""
         from script.frontend.lower_stmt import PyRef
         target = dec.func if isinstance(dec, ast.Call) else dec
         if not isinstance(target, (ast.Name, ast.Attribute)):
             return False
         ref = self.callee_ref(target)
-        return isinstance(ref, PyRef) and (ref.obj is package or ref.obj is package.script)
+        if not isinstance(ref, PyRef):
+            return False
+        obj = ref.obj
+        return (isinstance(obj, types.ModuleType) and obj.__name__ == "script") or \
+            (getattr(obj, "__module__", None) == "script" and getattr(obj, "__qualname__", None) == "script")
 
     def define_nested(self, node: ast.FunctionDef) -> None:
         if node.name in self.info.param_names:

@@ -83,7 +83,7 @@ def _tuple_text(self, v: Value, node) -> Value:
     loc = self.loc(node)
     items = [self.str_of(self.emit("extract", [v], et, k, loc), node, "r") for k, et in enumerate(v.type.elems)]
     if isinstance(v.type, T.NamedTupleType):
-        from script.named_instance import lookup_class
+        from script.pyhooks.named_instance import lookup_class
         cls = lookup_class(v.type.key)
         if getattr(cls.__repr__, "__module__", None) != "collections" or cls.__str__ is not object.__str__:
             self.error(f"str() of a {cls.__name__} with its own __repr__/__str__ is not supported in "

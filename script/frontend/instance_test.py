@@ -52,7 +52,7 @@ def python_class(t: T.Type):
     if isinstance(t, T.StrType):
         return str
     if isinstance(t, (T.NamedTupleType, T.ClassType)):     # the user's class (docs/records.md)
-        from script.named_instance import lookup_class
+        from script.pyhooks.named_instance import lookup_class
         return lookup_class(t.key)
     if isinstance(t, T.TupleType):
         return tuple

@@ -42,7 +42,7 @@ from script.frontend.star_zip import StarZipLowering
 from script.frontend.printf import PrintfLowering
 from script.frontend.user_exceptions import UserExceptionLowering
 from script.frontend.named_tuples import NamedTupleLowering
-from script.named_instance import is_named_tuple_class
+from script.pyhooks.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
 from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
 from script.frontend.class_members import MemberLowering

@@ -126,7 +126,7 @@ class MessageLowering:
         message itself, as CPython's str(e) is. Other arguments keep
         their types, as CPython's ``e.args`` does: the message is ARGS_MARK and the repr of
         the value (``KeyError(3)``), or of the tuple of them after a ``*`` (``ValueError('bad',
-        3)``), which the runtime reads back into the arguments (script.keyerror.key_args)."""
+        3)``), which the runtime reads back into the arguments (script.pyhooks.keyerror.key_args)."""
         if len(nodes) == 1 and self._is_text_arg(nodes[0]):
             return self.exception_message(nodes[0])
         parts, values = [], []

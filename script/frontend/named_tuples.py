@@ -7,18 +7,18 @@ an `extract`, and everything else (indexing, unpacking, ``==``, ``len``, iterati
 elements) is the tuple machinery's. Element types come from the values, as in CPython
 (``Point(1, 2).x`` is an int even when the class annotates float); an annotated parameter
 ``p: Point`` takes the class's annotations. Boxing makes an instance of the user's class
-(runtime.boxing, script.named_instance).
+(runtime.boxing, script.pyhooks.named_instance).
 """
 
 from __future__ import annotations
 
 import ast
 from script.ir import types as T
-from script.named_instance import CLASSES as _CLASSES, lookup_class
+from script.pyhooks.named_instance import CLASSES as _CLASSES, lookup_class
 from script.ir.core import Const, Value
 
 def class_key(cls: type) -> str | None:
-    """``module:qualname`` of a module-level class, registered for script.named_instance; None for a
+    """``module:qualname`` of a module-level class, registered for script.pyhooks.named_instance; None for a
     class defined inside a function (boxing could not find it again)."""
     if "<locals>" in cls.__qualname__:
         return None

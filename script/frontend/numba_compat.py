@@ -19,9 +19,10 @@ def is_numba_object(obj, name: str) -> bool:
 
 
 def is_prange(obj) -> bool:
-    """Whether `obj` is `script.prange` or Numba's `prange`."""
-    import script
-    return obj is script.prange or is_numba_object(obj, "prange")
+    """Whether `obj` is `script.prange` or Numba's `prange` (known by its module and name: the
+    frontend does not import the package above it, tests/test_import_graph.py)."""
+    return (getattr(obj, "__module__", None) == "script"
+            and getattr(obj, "__qualname__", None) == "prange") or is_numba_object(obj, "prange")
 
 
 def numba_python_function(obj):

@@ -41,7 +41,7 @@ from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.named_instance import CLASSES, lookup_class
+from script.pyhooks.named_instance import CLASSES, lookup_class
 
 _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__", "__firstlineno__",
              "__static_attributes__", "__annotations__", "__init__", "__match_args__",

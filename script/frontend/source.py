@@ -133,7 +133,7 @@ class FunctionInfo:
         if getattr(ann, "__name__", None) == "ndarray" and getattr(ann, "__module__", None) == "numpy":
             self.any_array_params.add(name)
             return None                    # specialized on each call's array type
-        from script.named_instance import is_record_class
+        from script.pyhooks.named_instance import is_record_class
         if is_record_class(ann):
             return None                    # `other: "Vec"`: an instance, its fields from each call's
         t = type_from_annotation(ann)

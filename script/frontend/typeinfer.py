@@ -8,7 +8,7 @@ specialized on.
 
 from __future__ import annotations
 
-from script.named_instance import is_named_tuple_class, lookup_class
+from script.pyhooks.named_instance import is_named_tuple_class, lookup_class
 from script.ir import types as T
 
 

@@ -5,7 +5,7 @@ a builtin class index and a message. A user class travels as its nearest builtin
 its name in front of the message: ``\\x02module:qualname\\x02`` and the text (``\\x03`` in
 place of the second mark when it was raised without a message). So `except ValueError`
 catches a `MyError(ValueError)` with no change anywhere; `except MyError` tests the base
-class and then the name (`str_py.exc_is`, script/caught_text.py); the runtime raises the
+class and then the name (`str_py.exc_is`, script/pyhooks/caught_text.py); the runtime raises the
 user's class out of the function (runtime/entry.py `USER_MARK`), and `str(e)` / `repr(e)` are
 its own. Where the class of a raise is known when compiling (a `raise MyError(...)` inside
 a `try`), the handler is chosen then, with Python's `issubclass`.

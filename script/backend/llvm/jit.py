@@ -20,6 +20,8 @@ import threading
 
 import llvmlite.binding as llvm
 
+from script.store import llvm_host
+
 _jit = None
 _jit_lock = threading.Lock()
 
@@ -28,10 +30,8 @@ class Jit:
     def __init__(self):
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
-        self.cpu = llvm.get_host_cpu_name()
-        self.features = llvm.get_host_cpu_features().flatten()
-        target = llvm.Target.from_default_triple()
-        self.triple = target.triple
+        self.triple, self.cpu, self.features, _ = llvm_host()    # the host record's values
+        target = llvm.Target.from_triple(self.triple)
         self.tm = self._target_machine(target, 3)
         self._tm_fast = self._target_machine(target, 0)     # for -O0: fast instruction selection
         self.data_layout = str(self.tm.target_data)

@@ -29,7 +29,7 @@ from script.backend.llvm.abi import (
     RAISING_OPS, REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
-from script.loadpath import signature_symbol
+from script.store import signature_symbol
 
 
 @dataclass

@@ -39,7 +39,7 @@ import struct
 import sys
 import weakref
 
-from script.loadpath import is_supported
+from script.store import is_supported
 
 _EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
 _SHDR = struct.Struct("<IIQQQQIIQQ")

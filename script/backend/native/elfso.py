@@ -42,12 +42,13 @@ from __future__ import annotations
 import struct
 from typing import Sequence
 
+from script import store
 from script.backend.native.elfload import (
     _DATA, _EHDR, _R_32, _R_32S, _R_64, _R_GOT, _R_PLT32, _RELA, _RODATA, _SHDR, _SHN_ABS,
     _SHT_NOBITS, _SHT_PROGBITS, _SHT_RELA, _STB_GLOBAL, _STUB_SIZE, _SYM, _TEXT, _MAX_IMAGE,
     ElfError, _Addresses, _Object, _align, _apply, _global_definitions, _target)
 
-__all__ = ["ElfError", "link_shared"]
+__all__ = ["ElfError", "link_shared", "link_into_store"]
 
 _PAGE = 4096
 _PHDR = struct.Struct("<IIQQQQQQ")
@@ -175,6 +176,18 @@ def link_shared(objects: Sequence[bytes], *, soname: str | None = None,
     _program_headers(buf, outs, segments, has_text, file_end, memory_end,
                      relro_end=got.addr if late_slots else None)
     return _finish(buf, shown, outs, nphdr)
+
+
+def link_into_store(path: str, objects: list, late=None) -> bool:
+    """Link `objects` into a shared object stored at `path` in the per-machine store
+    (script.store `write_shared`; `late` as for `link_shared`); whether the store now holds
+    it whole."""
+    try:
+        data = link_shared(objects, late=late)
+    except ElfError:
+        return False
+    store.write_shared(path, data)
+    return store.check_shared(path)
 
 
 def _bind(objs: list, defined: dict, late) -> tuple[dict, dict, dict, set]:

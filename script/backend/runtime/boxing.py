@@ -583,10 +583,10 @@ class Converter:
         return phi
 
     def _box_named(self, v: Value, t: T.NamedTupleType, error) -> Value:
-        """The instance of the user's class: the tuple, then ``script.named_instance.instance``."""
+        """The instance of the user's class: the tuple, then ``script.pyhooks.named_instance.instance``."""
         b, m = self.b, self.m
         tup = self._box_tuple(v, t, error)
-        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.named_instance"))
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
         release = self.fn.append_block("release_named")
         rb = Builder(self.fn, release)
         capi.call(m, rb, "Py_DecRef", tup)

@@ -274,17 +274,17 @@ def _build_raise(m: NativeModule, slot_text) -> None:
 # A message whose first byte is KEYED_MARK is the repr of the exception's arguments (a dict
 # key: frontend.dicts; the arguments of a raise: frontend.messages `args_message`): the
 # exception is raised with those values as its arguments, as CPython's KeyError(3) is
-# (script.keyerror turns the text back into them).
+# (script.pyhooks.keyerror turns the text back into them).
 KEYED_MARK = 1
 # A message whose first byte is USER_MARK raises a user exception class (frontend
-# user_exceptions): ``script.caught_text.user_exception`` makes it from the text after the mark.
+# user_exceptions): ``script.pyhooks.caught_text.user_exception`` makes it from the text after the mark.
 USER_MARK = 2
 
 
 def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, exc, fmt, kinds_at, slots,
                  user: bool = False) -> None:
     """Raise ``exc(*args)`` for the arguments whose repr the message after its mark gives;
-    with `user`, the user exception ``script.caught_text.user_exception`` makes of that text."""
+    with `user`, the user exception ``script.pyhooks.caught_text.user_exception`` makes of that text."""
     p = "user_" if user else "key_"
     text_at = b.alloca("ptr")
     text_fmt = b.gep("i8", fmt, int_const("i64", 1))
@@ -304,7 +304,7 @@ def _raise_keyed(m: NativeModule, fn, b: Builder, slot_text, exc, fmt, kinds_at,
     b.position_at_end(failed)
     b.ret(NULL)
     b.position_at_end(made)
-    module_name, helper = (b"script.caught_text", b"user_exception") if user else (b"script.keyerror", b"key_args")
+    module_name, helper = (b"script.pyhooks.caught_text", b"user_exception") if user else (b"script.pyhooks.keyerror", b"key_args")
     module = capi.call(m, b, "PyImport_ImportModule", m.cstring(module_name))
     imported = fn.append_block(p + "module")
     b.cbranch(b.icmp("eq", module, NULL), failed, imported)

@@ -25,10 +25,9 @@ from script.backend.llvm.builder import NativeModule, int_const
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
-from script.backend.native import elfload, store
-from script.loadpath import entry_point_path, install_sigint_hook, signature_symbol
+from script import store
 from script.backend.runtime.entry import build_entry
-from script.backend.runtime.shared import libraries
+from script.backend.runtime.shared import libraries, runtime_library
 from script.backend.runtime.symbols import numpy_symbol_library
 
 
@@ -73,8 +72,8 @@ def entry_point(param_types, ret_type: T.Type, numpy_scalars=()) -> EntryPoint:
 def _store_entry_point(key: tuple, object_code: bytes) -> None:
     """Keep the object of an entry point in the per-machine store, where loading saved code
     without LLVM finds it (script.loadpath)."""
-    if elfload.is_supported():
-        path = entry_point_path(*key)
+    if store.is_supported():
+        path = store.entry_point_path(runtime_library(), *key)
         if not os.path.exists(path):
             store.write_object(path, object_code)
 
@@ -158,7 +157,7 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
     t = [time.perf_counter()]
     jit = get_jit()
     func = module.functions[entry]
-    install_sigint_hook()
+    store.install_sigint_hook(runtime_library())
     text = build_llvm_module(module, entry, nogil, fastmath).text()
     t.append(time.perf_counter())
     mod = jit.parse(text)
@@ -184,11 +183,11 @@ def load_native(object_code: bytes, entry_func: Function, numpy_scalars=()) -> N
     the positions `numpy_scalars`. Object code of another function does not link
     (RuntimeError)."""
     start = time.perf_counter()
-    install_sigint_hook()
+    store.install_sigint_hook(runtime_library())
     numpy_scalars = tuple(numpy_scalars)
     point = entry_point(entry_func.param_types, entry_func.ret_type, numpy_scalars)
     exports = [ENTRY_SYMBOL, kernel_name(entry_func.name),    # the second fails for another's,
-               signature_symbol(entry_func.name, entry_func.param_types, entry_func.ret_type)]
+               store.signature_symbol(entry_func.name, entry_func.param_types, entry_func.ret_type)]
     tracker = get_jit().link([bytes(object_code), point.object_code], exports,
                            _libraries(entry_func, numpy_scalars))
     return NativeLibrary(entry_func.name, tracker, bytes(object_code),

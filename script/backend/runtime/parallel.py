@@ -278,7 +278,7 @@ def _grow(n: int) -> None:
     pool's BUSY lock, with the GIL taken by ctypes); wait up to a second for them to be
     ready. Never lets a Python exception escape (a ctypes callback would print and drop it)."""
     try:
-        from script.loadpath import runtime_library
+        from script.store import runtime_library     # loaded: script.par.run is in it
         serve = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)(runtime_library().address[SERVE_SYMBOL])
         _state[ASKED // 8] = max(n, _state[ASKED // 8])
         with _lock:

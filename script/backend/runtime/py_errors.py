@@ -6,7 +6,7 @@ the thread state into the Env's record (llvm.abi): status 1 (caught.STATUS_RECOR
 class index of its nearest class in EXCEPTIONS (so `exc_match` needs nothing new), the
 format PYOBJ_MARK, and in the first slot the exception object itself, whose reference the
 record owns. ``script.raise`` (runtime.entry) raises that object as it is, and
-script.caught_text gives its ``str``/``repr`` and class: the exception is CPython's own, its
+script.pyhooks.caught_text gives its ``str``/``repr`` and class: the exception is CPython's own, its
 arguments and class included. An exception of no class in EXCEPTIONS stays set, with status
 2, as a signal handler's does: no clause catches it and it leaves the function unchanged.
 """
@@ -30,7 +30,7 @@ def emit_record(m: NativeModule, b: Builder, env: Value) -> None:
     capi.call(m, b, "PyErr_Fetch", *parts)
     capi.call(m, b, "PyErr_NormalizeException", *parts)
     value = b.load("ptr", parts[1])
-    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.caught_text"))
+    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.caught_text"))
     imported, index_made, keep, record, done = (fn.append_block(n) for n in (
         "pyerr_module", "pyerr_index", "pyerr_keep", "pyerr_record", "pyerr_done"))
     b.cbranch(b.icmp("ne", module, NULL), imported, keep)

@@ -31,7 +31,7 @@ import os
 from script.backend.llvm.builder import (
     NULL, Builder, Callee, NativeModule, Value, global_ref, int_const)
 from script.backend.runtime import layout
-from script.loadpath import INIT_SYMBOL, MODULE_NAME
+from script.store import INIT_SYMBOL, MODULE_NAME
 
 _PYTHON_API_VERSION = 1013
 _METH_FASTCALL = 0x80

@@ -1,6 +1,7 @@
 """The runtime library: native functions every compiled library shares, generated in LLVM IR,
 compiled once per machine and loaded once per process, on first use (script.loadpath
-`runtime_library`, which keeps it in the per-machine store as a shared object where it can).
+`runtime_library`: script.store's, which keeps it in the per-machine store as a shared object
+where it can).
 
 - runtime.dispatch: the compiled-function type's vectorcall for several specializations and
   its garbage-collection slots (``script.dispatch``, ``script.traverse``, ``script.clear``,
@@ -16,17 +17,37 @@ compiled once per machine and loaded once per process, on first use (script.load
 - runtime.pymodule: ``PyInit__runtime``, the extension module through which Python makes
   compiled-function objects without ctypes.
 
-This module compiles it (`compile_runtime`), links it into the JIT where the loader cannot
-use a shared object (`load_in_jit`), and gives the JIT the library through which libraries
+This module compiles it (`compile_runtime`), links it into the store's shared object or,
+where the loader cannot use one, into the JIT (`build_runtime`), and gives the JIT the library through which libraries
 that LLVM links find its functions (`jit_library`).
 """
 
 from __future__ import annotations
 
-from script.loadpath import INIT_SYMBOL, runtime_library
+from script import store
+from script.store import INIT_SYMBOL
 
 RUNTIME_LIBRARY = "script.runtime"
 _jit_library: str | None = None
+
+
+def runtime_library() -> store.RuntimeLibrary:
+    """The runtime library of this process (script.store `runtime_library`), built here
+    where the store has none."""
+    return store.runtime_library(build_runtime)
+
+
+def build_runtime() -> store.RuntimeLibrary:
+    """The runtime library compiled now: linked into the store's shared object and loaded
+    from there (x86-64 Linux), else (elsewhere, or where elfso declines) into the JIT."""
+    if store.is_supported():
+        from script.backend.native.elfso import link_into_store
+        path = store.runtime_path()
+        link_into_store(path, [compile_runtime()[0]])
+        lib = store.load_runtime(path)
+        if lib is not None:
+            return lib
+    return store.RuntimeLibrary(*load_in_jit())
 
 
 def compile_runtime() -> tuple[bytes, list]:
@@ -49,7 +70,7 @@ def compile_runtime() -> tuple[bytes, list]:
 def load_in_jit() -> tuple:
     """Compile the runtime library into the JIT: (addresses, the extension module
     (``PyInit__runtime`` called through ctypes), None, the JIT's tracker), the arguments of
-    script.loadpath's `RuntimeLibrary`."""
+    script.store's `RuntimeLibrary`."""
     import ctypes
     from script.backend.llvm.jit import get_jit
     from script.backend.runtime import symbols

@@ -166,7 +166,7 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
     if name == "repr":
         return _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_Repr", u0))
     if name in ("exc_str", "exc_repr", "exc_is"):     # `i`: the address of an exception's record
-        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.caught_text"))
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.caught_text"))
         call = (lambda: _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(
             name.encode()), m.cstring(b"LO"), i, u0))) if name == "exc_is" else \
             (lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"L"), i))

@@ -4,7 +4,7 @@ Compiled code carries an exception as a record (backend/llvm/abi.py: status, cla
 message format, message slots); the `str_py.exc_str` / `exc_repr` ops hand the runtime the
 record's address, and the runtime calls these functions with the GIL. They make the Python
 exception `script.raise` would raise from the same record (the class of the word's index,
-the message as `PyErr_Format` would write it, a KeyError's key read back by script.keyerror;
+the message as `PyErr_Format` would write it, a KeyError's key read back by script.pyhooks.keyerror;
 or the Python exception object a record holds: runtime.py_errors) and give CPython's
 `str()` or `repr()` of it. The record is only read: the strs its slots
 refer to stay its own (a later `raise e` still raises them).
@@ -51,7 +51,7 @@ def user_exception(text: str) -> BaseException:
                 return cls()
             rest = text[k + 1:]
             if rest.startswith("\x01"):        # its arguments' repr (frontend.messages ARGS_MARK)
-                from script.keyerror import key_args
+                from script.pyhooks.keyerror import key_args
                 return cls(*key_args(rest[1:]))
             return cls(rest)
     return SystemError(f"malformed exception of a user class: {text!r}")
@@ -92,7 +92,7 @@ def _exception(address: int) -> BaseException:
     kinds = ctypes.string_at(fmt_at + kinds_at, 4 * n) if kinds_at else bytes(4 * n)
     slots = [ctypes.c_int64.from_address(address + _SLOTS + 8 * k).value for k in range(n)]
     if fmt[:1] == bytes([_KEYED_MARK]):
-        from script.keyerror import key_args
+        from script.pyhooks.keyerror import key_args
         return cls(*key_args(_text(fmt[1:], kinds, slots)))
     if fmt[:1] == bytes([_USER_MARK]):
         return user_exception(_text(fmt[1:], kinds, slots))
