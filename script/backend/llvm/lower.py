@@ -18,7 +18,7 @@ from script.ir.core import COLD, PARALLEL, Block, Const, Function, Instr, Value,
 from script.ir.analysis import written_array_params
 from script.ir.list_flow import param_list_effects
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
-from script.ir.passes._semantics import fold
+from script.ir.semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
                                  memory, overflow, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
@@ -695,8 +695,8 @@ class FunctionLowering:
 
 
 def _folded_float(i: Instr) -> Const | None:
-    """The float an op of constants gives, computed as CPython computes it (ir.passes
-    _semantics, the constfold pass's own folding), or None. Lowering folds these at every
+    """The float an op of constants gives, computed as CPython computes it (ir.semantics,
+    the constfold pass's own folding), or None. Lowering folds these at every
     level: LLVM would fold them itself, with NaN results whose sign bit it leaves
     unspecified where CPython has the machine's (``math.inf % 0.25``, ``inf - inf``: the sign
     bit set on x86-64, which ``math.copysign`` shows)."""
