@@ -188,7 +188,7 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail("print needs its text", i)
         _check_message_operands(i, i.attr, types)
         return
-    if any(isinstance(t, T.ComplexType) for t in types) and name not in _COMPLEX_OPS:
+    if any(isinstance(t, T.ComplexType) for t in types) and not op.complex_ok:
         _fail(f"{name} of a complex number", i)
     if name == "cmp":
         if i.attr not in CMP_PREDS:
@@ -319,12 +319,6 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
     if want is None or want != i.type:
         _fail(f"{name} gives {want}, instruction says {i.type}", i)
 
-
-# The ops defined on complex operands (ops.py); the others are not (the frontend lowers
-# `abs`, `**` and cmath through these and float ops). Array ops take complex arrays.
-_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert", "math",
-                          "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
-                          "list_get", "list_set", "alloc"))
 
 # What `rng_state` gives: a generator's words, or its cached Gaussian.
 _RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))

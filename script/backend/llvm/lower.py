@@ -26,7 +26,7 @@ from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
-    RAISING_OPS, REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
+    REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
 from script.loadpath import signature_symbol
@@ -176,10 +176,9 @@ class FunctionLowering:
 
     def may_raise(self, i: Instr) -> bool:
         """Whether non-terminator `i` can raise (refcount.plan needs to know)."""
-        name = i.opname
-        if name == "call":
+        if i.opname == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in RAISING_OPS and name not in ("raise", "reraise")     # (terminators)
+        return i.op.may_raise and not i.op.terminator
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
@@ -723,17 +722,14 @@ def _mod_by_constant(cmp: Instr):
     return None
 
 
-_SPECULATABLE = frozenset(("cmp", "and", "or", "xor", "not", "invert", "add", "sub", "mul", "neg",
-                           "abs", "min", "max", "select", "dim", "stride", "extract"))
-
-
 def _is_speculatable(i: Instr) -> bool:
     """Whether `i` may run before the checks that precede it: it has no effect, cannot trap
     (no division) and makes no poison for any operand (arith.py), so a float -> int
-    ``convert``, which `_is_range_checked` may lower to LLVM's ``fptosi``, is left out."""
+    ``convert``, which `_is_range_checked` may lower to LLVM's ``fptosi``, is left out
+    (`OpInfo.always_defined`)."""
     if i.opname == "convert":
         return not (isinstance(i.operands[0].type, T.FloatType) and isinstance(i.type, T.IntType))
-    return i.opname in _SPECULATABLE
+    return i.op.always_defined
 
 
 def _float_range_test(c: Value):
