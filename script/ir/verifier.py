@@ -71,8 +71,8 @@ def verify_function(func: Function, after: str = "frontend") -> None:
             namer = Namer(func)
             bad = format_instr(e.instr, namer)
             text = text.replace(bad + "\n", bad + "      <<< here\n", 1)
-            where = f", {namer.block(e.instr.block)}, {e.instr.opname}"
-        raise VerifyError(f"IR verification failed after {after} in @{func.name}{where}: {e}\n{text}") from None
+            where = f" (at {e.instr.opname} in {namer.block(e.instr.block)})"
+        raise VerifyError(f"IR verification failed after {after} in @{func.name}: {e}{where}\n{text}") from None
 
 
 def _fail(message, instr=None):
