@@ -22,9 +22,6 @@ STAGES = ("ssa", "opt", "llvm", "asm")
 # `llvm_level` lowers -O2 to -O1 for code that keeps all its data in registers.
 LLVM_LEVEL = {0: 0, 1: 2, 2: 2, 3: 3}
 
-# Impure ops that touch no memory but the Env's exception and interrupt fields.
-_REGISTER_EFFECTS = frozenset({"check", "poll", "raise", "reraise"})
-
 
 def llvm_level(module: Module, opt: int) -> int:
     """LLVM's optimization level for `module` at script's level `opt`: `LLVM_LEVEL[opt]`, but
@@ -42,7 +39,7 @@ def llvm_level(module: Module, opt: int) -> int:
     if not all(_is_scalar(t) for t in (*func.param_types, func.ret_type)):
         return level
     for i in func.instructions():
-        if not i.op.pure and i.op.name not in _REGISTER_EFFECTS:
+        if not (i.op.pure or i.op.env_only):
             return level
         if i.has_result and not _is_scalar(i.type):
             return level

@@ -1,7 +1,7 @@
 """An interpreter of the IR, for tests: runs a `Function` on Python values with the
 semantics documented in `script/ir/ops.py`.
 
-It is written independently of the compiler's constant folder (`passes/_semantics.py`) so
+It is written independently of the compiler's constant folder (`script/ir/semantics.py`) so
 that comparing the two, and comparing a function's results before and after a pass, checks
 something. Values: `int` (always within the type's range), `float` (f32 results rounded to
 single precision), `bool`, None, tuples.

@@ -16,7 +16,7 @@ from script.ir.core import Const, Instr
 from script.ir.parser import parse_function
 from script.ir.passes import (PASSES, PIPELINES, Fixpoint, run_module_pipeline,
                               run_pipeline)
-from script.ir.passes._semantics import is_speculatable
+from script.ir.semantics import is_speculatable
 from script.ir.parser import parse_module
 from script.ir.printer import format_function
 

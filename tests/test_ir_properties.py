@@ -23,7 +23,7 @@ from script.ir.core import Const
 from script.ir.ops import CMP_PREDS
 from script.ir.parser import parse_function
 from script.ir.passes import PASSES, PIPELINES, run_pipeline
-from script.ir.passes._semantics import fold
+from script.ir.semantics import fold
 from script.ir.printer import format_function
 
 SETTINGS = settings(max_examples=100, deadline=None,

@@ -13,18 +13,6 @@ from script.errors import CompileError
 from script.ir import types as T
 from script.ir.analysis import calls_reach
 from script.ir.core import Const, Function, Module, replace_all_uses_with
-from script.ir.ops import OPS
-
-# The ops kernels support: the ones below; an op added to the table later (say, array
-# allocation) is a CompileError in a kernel until its GPU lowering exists.
-KERNEL_OK = frozenset((
-    "add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor", "shl", "shr",
-    "min", "max", "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "dim",
-    "stride", "load", "store", "view", "transpose", "extract", "math", "call", "check", "br",
-    "cbr", "ret", "raise", "sreg", "barrier", "shared", "atomic"))
-# The ops of caught exceptions (script.frontend.exceptions): a `try` whose body can raise.
-_CAUGHT = frozenset(("exception", "raised", "catch", "exc_match", "reraise"))
-assert KERNEL_OK <= set(OPS), "a kernel op is missing from the op table"
 
 
 def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "opt",
@@ -83,10 +71,10 @@ def check_kernel(module: Module, entry: Function, info) -> None:
                                    "CPU, with @script)", i.loc or f.loc)
             if i.opname == "print":
                 raise CompileError("print() is not supported in kernels", i.loc or f.loc)
-            if i.opname in _CAUGHT:
+            if i.op.family == "caught":      # a `try` whose body can raise
                 raise CompileError("catching exceptions ('try' with 'except' or 'finally' around "
                                    "code that can raise) is not supported in kernels", i.loc or f.loc)
-            if i.opname not in KERNEL_OK:
+            if not i.op.kernel_ok:        # (OpInfo.kernel_ok: its GPU lowering exists)
                 raise CompileError(f"'{i.opname}' (an array made in compiled code, or another "
                                    "CPU-only operation) is not supported in a kernel", i.loc or f.loc)
             if i.opname == "call" and calls_reach(i.attr, f):

@@ -18,7 +18,6 @@ from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
-KERNEL_OPS = ("sreg", "barrier", "shared", "atomic")
 MAX_SHARED_BYTES = 48 * 1024          # CUDA's limit for static shared memory per block
 
 _SPELLING = {"sreg": "cuda.threadIdx/blockIdx/blockDim/gridDim and cuda.grid",
@@ -168,6 +167,6 @@ def reject_kernel_ops(module) -> None:
     """CompileError at the first use of the kernel language in CPU code (`@script`)."""
     for f in module.functions.values():
         for i in f.instructions():
-            if i.opname in KERNEL_OPS:
+            if i.op.family == "kernel":        # the kernel language's ops (ir.ops)
                 raise CompileError(f"{_SPELLING[i.opname]} can only be used in a @script.kernel "
                                    "function and the device functions it calls", i.loc)

@@ -522,7 +522,7 @@ def fold_convert(v: Value, t: T.Type) -> Const | None:
     emits a `convert` (a NaN or out-of-range float stored into an int, say)."""
     if not (isinstance(v, Const) and v.type.is_numeric() and t.is_numeric()):
         return None
-    from script.ir.passes._semantics import fold
+    from script.ir.semantics import fold
     return fold("convert", None, t, [v])
 
 

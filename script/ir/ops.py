@@ -202,6 +202,10 @@ class ArrayData:
 
 @dataclass(frozen=True)
 class OpInfo:
+    """One row of the op table: every fact about an op that more than one place needs is a
+    column here, read as ``instr.op.<column>`` (a local set of op names is what this
+    replaces)."""
+
     name: str
     nargs: int | None          # None: variadic
     attr: str | None           # "pred", "index", "fn", "callee", "exc", "sreg", "atomic", "rng",
@@ -210,11 +214,33 @@ class OpInfo:
     pure: bool = True
     terminator: bool = False
     removable: bool = False    # impure, yet deleted when its result is unused (`alloc`)
+    operands: str = ""         # the verifier's operand rule (verifier._RULES); "" for the op's name
+    family: str = ""           # the group of ops it belongs to ("arith", "array", "list", "str",
+                               # "kernel", "caught", ...): docs and the verifier's tests
+    may_raise: bool = False    # raises by itself (a call raises what its callee raises)
+    fresh: bool = False        # its result is a new reference its user owns (backend refcount)
+    consumes: bool = False     # takes over its operands' references (`ret`, `tuple`)
+    reads: bool = False        # impure only because it reads memory a write may change
+    env_only: bool = False     # impure, but writes no memory besides the Env's exception and
+                               # interrupt fields (raises, polls)
+    view: bool = False         # its result is a view of its first operand's elements
+    complex_ok: bool = False   # defined on complex operands (the others are not: the frontend
+                               # lowers `abs`, `**` and cmath through these and float ops)
+    commutative: bool = False  # its two operands may be swapped for any operand type
+    always_defined: bool = False   # no effect, no trap and no LLVM poison for any operand: may
+                                   # run before the checks above it (backend/llvm/lower.py)
+    kernel_ok: bool = False    # GPU kernels have it (script.cuda.compile); another op in a
+                               # kernel is a CompileError until its GPU lowering exists
 
     @property
     def deletable(self) -> bool:
         """Whether an instruction of this op whose result is unused may be deleted."""
         return (self.pure or self.removable) and not self.terminator
+
+    @property
+    def rule(self) -> str:
+        """The name of the verifier's operand rule for this op."""
+        return self.operands or self.name
 
 
 # Special registers `sreg.R` reads: thread index in the block, block size, block index in
@@ -301,82 +327,117 @@ MATH_FUNCS = {
 # for c64), which NumPy's complex loops call.
 COMPLEX_MATH = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh")
 
-_ARITH = ("add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor",
-          "shl", "shr", "min", "max")
-
 OPS: dict[str, OpInfo] = {}
 
 
-def _op(name, nargs, result, attr=None, pure=True, terminator=False, removable=False):
-    OPS[name] = OpInfo(name, nargs, attr, result, pure, terminator, removable)
+def _op(name, nargs, result, attr=None, **columns):
+    OPS[name] = OpInfo(name, nargs, attr, result, **columns)
 
 
-for _name in _ARITH:
-    _op(_name, 2, "same")
-for _name in ("neg", "invert", "not", "abs"):
-    _op(_name, 1, "same")
-_op("ovf", None, "bool", attr="ovf")
-_op("cmp", 2, "bool", attr="pred")
-_op("convert", 1, "given")
-_op("select", 3, "select")
-_op("tuple", None, "tuple")
-_op("dim", 1, "i64", attr="index")
-_op("stride", 1, "i64", attr="index")
-_op("load", None, "element", pure=False)
-_op("store", None, "void", pure=False)
-_op("view", None, "given", attr="axes")
-_op("transpose", 1, "given")
-_op("part", 1, "given", attr="index")
-_op("overlap", 2, "bool")
-_op("reshape", None, "given")
-_op("alloc", None, "given", pure=False, removable=True)
-_op("const_array", 0, "given", attr="data")
-_op("gemm", 3, "bool", pure=False)
-_op("lapack", None, "i64", attr="lapack", pure=False)
-_op("extract", 1, "extract", attr="index")
-_op("hash", 1, "i64")
-_op("complex", 2, "complex")
-_op("math", None, "same", attr="fn")
-_op("call", None, "callee", attr="callee", pure=False)
-_op("check", None, "void", attr="exc", pure=False)
-_op("poll", None, "void", pure=False)      # no operand, or the bool %due
-_op("print", None, "void", attr="text", pure=False)
+# Columns most rows share, spelled once: `_NUM` an op on numbers a kernel has, defined for
+# any operand (`_SAFE`) or not.
+_NUM = dict(family="arith", kernel_ok=True)
+_SAFE = dict(_NUM, always_defined=True)
+
+# Arithmetic (operand rules: "numeric" one numeric type, "float" one float or complex type,
+# "bits" one int or bool type, "int" one int type; see the verifier).
+_op("add", 2, "same", operands="numeric", complex_ok=True, commutative=True, **_SAFE)
+_op("sub", 2, "same", operands="numeric", complex_ok=True, **_SAFE)
+_op("mul", 2, "same", operands="numeric", complex_ok=True, commutative=True, **_SAFE)
+_op("div", 2, "same", operands="float", complex_ok=True, **_NUM)
+_op("floordiv", 2, "same", operands="numeric", **_NUM)
+_op("mod", 2, "same", operands="numeric", **_NUM)
+_op("pow", 2, "same", operands="numeric", **_NUM)
+_op("and", 2, "same", operands="bits", commutative=True, **_SAFE)
+_op("or", 2, "same", operands="bits", commutative=True, **_SAFE)
+_op("xor", 2, "same", operands="bits", commutative=True, **_SAFE)
+_op("shl", 2, "same", operands="int", **_NUM)
+_op("shr", 2, "same", operands="int", **_NUM)
+_op("min", 2, "same", operands="numeric", **_SAFE)      # not commutative on floats (NaN)
+_op("max", 2, "same", operands="numeric", **_SAFE)
+_op("neg", 1, "same", operands="numeric", complex_ok=True, **_SAFE)
+_op("invert", 1, "same", operands="int", **_SAFE)
+_op("not", 1, "same", operands="bool", **_SAFE)
+_op("abs", 1, "same", operands="numeric", **_SAFE)
+_op("ovf", None, "bool", attr="ovf", family="arith")
+_op("cmp", 2, "bool", attr="pred", complex_ok=True, **_SAFE)
+_op("convert", 1, "given", complex_ok=True, **_NUM)    # float -> int may be poison (lower.py)
+_op("select", 3, "select", complex_ok=True, **_SAFE)
+_op("math", None, "same", attr="fn", complex_ok=True, **_NUM)
+_op("complex", 2, "complex", family="arith")
+_op("hash", 1, "i64", family="arith")
+# Tuples (and dicts, sets, named tuples, optionals made of them: types.HashType).
+_op("tuple", None, "tuple", family="tuple", fresh=True, consumes=True, complex_ok=True, kernel_ok=True)
+_op("extract", 1, "extract", attr="index", family="tuple", complex_ok=True, always_defined=True,
+    kernel_ok=True)
+# Arrays.
+_ARRAY = dict(family="array")
+_op("dim", 1, "i64", attr="index", operands="axis", always_defined=True, kernel_ok=True, **_ARRAY)
+_op("stride", 1, "i64", attr="index", operands="axis", always_defined=True, kernel_ok=True, **_ARRAY)
+_op("load", None, "element", pure=False, reads=True, complex_ok=True, kernel_ok=True, **_ARRAY)
+_op("store", None, "void", pure=False, complex_ok=True, kernel_ok=True, **_ARRAY)
+_op("view", None, "given", attr="axes", view=True, kernel_ok=True, **_ARRAY)
+_op("transpose", 1, "given", view=True, kernel_ok=True, **_ARRAY)
+_op("part", 1, "given", attr="index", view=True, **_ARRAY)
+_op("overlap", 2, "bool", **_ARRAY)
+_op("reshape", None, "given", view=True, **_ARRAY)
+_op("alloc", None, "given", pure=False, removable=True, may_raise=True, fresh=True, complex_ok=True,
+    **_ARRAY)
+_op("const_array", 0, "given", attr="data", **_ARRAY)
+_op("gemm", 3, "bool", pure=False, **_ARRAY)
+_op("lapack", None, "i64", attr="lapack", pure=False, **_ARRAY)
+# Calls, checks and output.
+_op("call", None, "callee", attr="callee", pure=False, family="control", fresh=True, complex_ok=True,
+    kernel_ok=True)
+_op("check", None, "void", attr="exc", operands="exc", pure=False, family="control", may_raise=True,
+    env_only=True, kernel_ok=True)
+_op("poll", None, "void", pure=False, family="control", may_raise=True, env_only=True)   # no operand, or the bool %due
+_op("print", None, "void", attr="text", pure=False, family="control")
 # Lists (script/backend/llvm/lists.py): reads and writes of memory, so none is pure.
-_op("list_new", 0, "given", pure=False, removable=True)
-_op("list_null", 0, "given")
-_op("list_len", 1, "i64", pure=False, removable=True)
-_op("list_get", 2, "item", pure=False, removable=True)
-_op("list_set", 3, "void", pure=False)
-_op("list_resize", 2, "bool", pure=False)
-_op("list_same", 2, "bool")
-_op("is_null", 1, "bool")
+_LIST = dict(family="list", operands="list")
+_op("list_new", 0, "given", pure=False, removable=True, fresh=True, **_LIST)
+_op("list_null", 0, "given", fresh=True, **_LIST)
+_op("list_len", 1, "i64", pure=False, removable=True, reads=True, **_LIST)
+_op("list_get", 2, "item", pure=False, removable=True, reads=True, complex_ok=True, **_LIST)
+_op("list_set", 3, "void", pure=False, complex_ok=True, **_LIST)
+_op("list_resize", 2, "bool", pure=False, **_LIST)
+_op("list_same", 2, "bool", **_LIST)
+_op("is_null", 1, "bool", family="list")
 # Strings (script/backend/llvm/strings.py): immutable once filled.
-_op("str_const", 0, "given", attr="text")
-_op("str_new", 1, "given", pure=False, removable=True)
-_op("str_char", 1, "given")
-_op("str_concat", 2, "given", pure=False)
-_op("str_len", 1, "i64")
-_op("str_eq", 2, "bool")
-_op("str_get", 2, "i64", pure=False, removable=True)
-_op("str_set", 3, "void", pure=False)
-_op("str_py", None, "given", attr="strpy", pure=False)
+_STR = dict(family="str", operands="str")
+_op("str_const", 0, "given", attr="text", **_STR)
+_op("str_new", 1, "given", pure=False, removable=True, may_raise=True, fresh=True, **_STR)
+_op("str_char", 1, "given", may_raise=True, fresh=True, **_STR)
+_op("str_concat", 2, "given", pure=False, may_raise=True, fresh=True, **_STR)
+_op("str_len", 1, "i64", **_STR)
+_op("str_eq", 2, "bool", **_STR)
+_op("str_get", 2, "i64", pure=False, removable=True, reads=True, **_STR)
+_op("str_set", 3, "void", pure=False, **_STR)
+_op("str_py", None, "given", attr="strpy", pure=False, may_raise=True, fresh=True, **_STR)
 # The CUDA kernel language (script.cuda): thread indices, barriers, shared memory, atomics.
-_op("sreg", 0, "i64", attr="sreg")
-_op("barrier", 0, "void", pure=False)
-_op("shared", None, "given", pure=False)
-_op("atomic", None, "element", attr="atomic", pure=False)
+_KERNEL = dict(family="kernel", kernel_ok=True)
+_op("sreg", 0, "i64", attr="sreg", **_KERNEL)
+_op("barrier", 0, "void", pure=False, **_KERNEL)
+_op("shared", None, "given", pure=False, **_KERNEL)
+_op("atomic", None, "element", attr="atomic", pure=False, **_KERNEL)
 # The compiled random generators (script/frontend/pyrandom.py).
-_op("rng_state", 0, "given", attr="rng")
-_op("br", None, "void", terminator=True)
-_op("cbr", None, "void", terminator=True)
-_op("ret", None, "void", terminator=True)
-_op("raise", None, "void", attr="exc", pure=False, terminator=True)
+_op("rng_state", 0, "given", attr="rng", family="array")
+# Terminators.
+_op("br", None, "void", operands="branch", terminator=True, family="control", complex_ok=True,
+    kernel_ok=True)
+_op("cbr", None, "void", operands="branch", terminator=True, family="control", complex_ok=True,
+    kernel_ok=True)
+_op("ret", None, "void", terminator=True, family="control", consumes=True, complex_ok=True,
+    kernel_ok=True)
+_op("raise", None, "void", attr="exc", operands="exc", pure=False, terminator=True, family="control",
+    may_raise=True, env_only=True, kernel_ok=True)
 # Exceptions caught in compiled code (script.frontend.exceptions, backend/llvm/lower.py).
-_op("exception", None, "exc", attr="exc")
-_op("raised", 0, "bool", pure=False)
-_op("catch", 0, "exc", pure=False)
-_op("exc_match", 1, "bool", attr="class")
-_op("reraise", 1, "void", pure=False, terminator=True)
+_CAUGHT = dict(family="caught")
+_op("exception", None, "exc", attr="exc", operands="exc", fresh=True, **_CAUGHT)
+_op("raised", 0, "bool", pure=False, **_CAUGHT)
+_op("catch", 0, "exc", pure=False, fresh=True, **_CAUGHT)
+_op("exc_match", 1, "bool", attr="class", **_CAUGHT)
+_op("reraise", 1, "void", pure=False, terminator=True, may_raise=True, env_only=True, **_CAUGHT)
 
 
 def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = None) -> T.Type | None:

@@ -44,7 +44,6 @@ from script.ir.core import PARALLEL, Block, BlockParam, Const, Function, Instr, 
 PRANGE_HEAD = "prange.head"
 CHUNKS = 128        # chunks of a parallel loop: enough for a balance over 16-32 threads
 _REDUCTIONS = {"add": "add", "sub": "add", "mul": "mul", "min": "min", "max": "max"}
-_VIEWS = ("view", "transpose", "reshape", "part")
 _STEPPED = "only prange(stop) and prange(start, stop) loops run in parallel (a step is not supported)"
 
 
@@ -283,7 +282,7 @@ def _access(loop: _Loop, a: Value, indices) -> tuple[Value | None, frozenset]:
     the indices' own when `a` is it, else those of the first view taken of it)."""
     chain = []
     while isinstance(a, Instr) and loop.defined_inside(a):
-        if a.opname not in _VIEWS:
+        if not a.op.view:
             return None, frozenset()
         chain.append(a)
         a = a.operands[0]
@@ -328,7 +327,8 @@ def _writes(loop: _Loop, i: Instr) -> list[tuple[Value, list[Value]]]:
     return []
 
 
-_NO_DATA = ("dim", "stride", "overlap", *_VIEWS)      # array operands whose elements are not read
+# Ops whose array operands' elements are not read: these and views (`OpInfo.view`).
+_NO_DATA = ("dim", "stride", "overlap")
 
 
 def _check_memory(loop: _Loop) -> tuple[bool, list[Value]]:
@@ -366,7 +366,7 @@ def _check_memory(loop: _Loop) -> tuple[bool, list[Value]]:
                 wraps |= any(x is not loop.counter and _is_counter(loop, x) for x in i.operands[1:])
     for b in loop.blocks:
         for i in b.instrs:
-            if i.opname in _NO_DATA:
+            if i.opname in _NO_DATA or i.op.view:
                 continue
             for k, v in enumerate(i.operands):
                 if not isinstance(v.type, T.ArrayType) or k == 0 and i.opname in ("store", "atomic"):

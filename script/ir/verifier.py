@@ -10,33 +10,30 @@ Invariants checked, for each function:
 4. Branch arguments match the target's block parameters in number and type; `succ_nargs`
    adds up to the terminator's operand count.
 5. Each instruction's `block` is the block holding it; each block's `func` is the function.
-6. Operand counts and types follow the op table (`ops.py`): binary ops take one type, `cmp`
-   gives bool, `cbr`/`select`/`check` take a bool condition, `convert` goes between numeric
-   types (or from an array to the same array of any layout), `extract` indexes a tuple in
-   range, `dim`/`stride` name an axis of the array, `overlap` takes two arrays, `view`'s
-   axes match its operands and result, `transpose` keeps the element type and rank,
-   `part` views a complex array's real or imaginary parts,
-   `load`/`store` take one i64 index per axis and `store` a value of the element type,
-   `math` takes floats of one type with the function's arity, `call` passes the callee's
-   parameter types and gives its return type, `ret` returns the function's return type.
-   The list ops take a list and i64 indices and lengths (`list_set` a value of the element
-   type). The string ops take strs, i64 indices and code points (`_check_str_op`). The CUDA ops: `sreg` gives i64, `shared` has constant lengths and gives a C array,
-   `atomic` takes an int or float array, its element type and i64 indices. `rng_state`
-   names a generator and gives a u32[::1] or f64[::1]. `poll` takes nothing or a bool.
-   `ovf.K` takes i64 operands, two and the result for a binary K, one and the result for
-   `neg` and `abs`.
-   Exceptions: `exception` takes its message's values and gives an exc, `raised` comes
-   right after a `call` or a `str_py` in its block, `catch` gives an exc, `exc_match` names a class of
-   `MATCH_CLASSES` and takes an exc, `reraise` takes an exc.
-   `lapack` names a routine of `LAPACK_ROUTINES` and takes one operand per letter of its
-   argument list (i64 for ``c``/``i``, f64 for ``f``, f32 for ``r``, a C f64 array for ``d``,
-   a C f32 array for ``s``, a C i64 array for ``n``), giving i64.
+6. Operand counts and types follow the op table (`ops.py`): the count its row gives; complex
+   operands only for ops whose `complex_ok` column says so; the op's operand rule
+   (`OpInfo.rule`: a function of `_RULES`, one for every rule the table names, asserted at
+   import); then the result type its result rule gives (`ops.result_type`) is the type
+   written on the instruction. The rules: arithmetic takes one type (numbers, floats for
+   `div`, ints or bools for `and`/`or`/`xor`, ints for shifts and `invert`, a bool for
+   `not`), `cmp`/`select`/`convert`/`math`/`complex`/`hash`/`ovf.K` their operands' kinds,
+   `tuple` gives the tuple (or optional, named tuple, dict, set) of its operands' types,
+   `extract` indexes a tuple, dict, set or complex number in range, `dim`/`stride` name an
+   axis, `load`/`store` take one i64 index per axis and `store` a value of the element
+   type, `view`/`transpose`/`part`/`reshape`/`alloc`/`const_array`/`gemm`/`lapack`/
+   `overlap` their arrays and lengths, `call` passes the callee's parameter types, `ret`
+   returns the function's return type, `cbr`/`check` take a bool condition, the list and
+   string ops their signatures, the CUDA ops (`sreg` a known register, `shared` constant
+   lengths, `atomic` an int or float array, its element type and i64 indices),
+   `rng_state` a generator's u32[::1] or f64[::1], `poll` nothing or a bool, the
+   exceptions' ops their message's values and an exc, `raised` comes right after a `call`
+   or a `str_py` in its block.
 7. Each definition dominates its uses (in the same block: it comes earlier); every operand is
    a constant, a parameter of a block of this function, or an instruction of this function.
 8. Use lists are exact: `v.uses` holds each user once per operand slot.
 
-A failure is a compiler bug: `VerifyError` names the pass that ran last and prints the
-function with the offending line marked.
+A failure is a compiler bug: `VerifyError` names the pass that ran last, the function, the
+block and the op, and prints the function with the offending line marked.
 """
 
 from __future__ import annotations
@@ -48,7 +45,7 @@ from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Module
 from script.ir.dom import DomTree
 from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, COMPLEX_MATH, EXCEPTIONS, LAPACK_ROUTINES, MATCH_CLASSES, MATH_FUNCS,
-                           RNG_STATES, SREGS, STR_PY, ArrayData,
+                           OPS, OVF_OPS, RNG_STATES, SREGS, STR_PY, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
 
@@ -69,10 +66,13 @@ def verify_function(func: Function, after: str = "frontend") -> None:
         _verify(func)
     except _Failure as e:
         text = format_function(func)
+        where = ""
         if e.instr is not None and e.instr.block is not None:
-            bad = format_instr(e.instr, Namer(func))
+            namer = Namer(func)
+            bad = format_instr(e.instr, namer)
             text = text.replace(bad + "\n", bad + "      <<< here\n", 1)
-        raise VerifyError(f"IR verification failed after {after} in @{func.name}: {e}\n{text}") from None
+            where = f" (at {e.instr.opname} in {namer.block(e.instr.block)})"
+        raise VerifyError(f"IR verification failed after {after} in @{func.name}: {e}{where}\n{text}") from None
 
 
 def _fail(message, instr=None):
@@ -160,177 +160,259 @@ def _check_dominance(func: Function) -> None:
 
 
 def _check_instr(func: Function, i: Instr, blocks: set) -> None:
+    """The op table's checks: operand count, complex operands (`OpInfo.complex_ok`), the op's
+    operand rule (`OpInfo.rule`, a function of `_RULES`), then the result type its result
+    rule gives (`ops.result_type`)."""
     op = i.op
-    name = op.name
     types = [v.type for v in i.operands]
     if op.nargs is not None and len(types) != op.nargs:
-        _fail(f"{name} takes {op.nargs} operands, has {len(types)}", i)
-    if name in ("br", "cbr"):
-        _check_branch(i, types, blocks)
-        return
-    if name == "poll" and types not in ([], [T.BOOL]):
-        _fail(f"poll of {', '.join(map(str, types))}: takes nothing or a bool", i)
-    if name == "ret":
-        want = [] if isinstance(func.ret_type, T.NoneType) else [func.ret_type]
-        if types != want and not (types == [T.NONE] and not want):
-            _fail(f"ret of {types} in a function returning {func.ret_type}", i)
-        return
-    if op.attr == "exc":
-        _check_exc(i, types, name)
-        if name == "exception" and i.type != T.EXC:
-            _fail(f"exception gives exc, instruction says {i.type}", i)
-        return
-    if name in ("raised", "catch", "exc_match", "reraise"):
-        _check_caught(i, name, types)
-        return
-    if name == "print":
-        if not isinstance(i.attr, str):
-            _fail("print needs its text", i)
-        _check_message_operands(i, i.attr, types)
-        return
-    if any(isinstance(t, T.ComplexType) for t in types) and name not in _COMPLEX_OPS:
-        _fail(f"{name} of a complex number", i)
-    if name == "cmp":
-        if i.attr not in CMP_PREDS:
-            _fail(f"unknown comparison {i.attr}", i)
-        if types[0] != types[1] or not types[0].is_numeric():
-            _fail(f"cmp of {types[0]} and {types[1]}", i)
-        if isinstance(types[0], T.ComplexType) and i.attr not in ("eq", "ne"):
-            _fail(f"cmp.{i.attr} of complex numbers", i)
-    elif name == "convert":
-        if isinstance(types[0], T.ArrayType):
-            if not T.is_convertible(types[0], i.type):
-                _fail(f"convert from {types[0]} to {i.type}", i)
-            return
-        if not (types[0].is_numeric() and i.type.is_numeric()) \
-                or isinstance(types[0], T.ComplexType) and not isinstance(i.type, T.ComplexType):
-            _fail(f"convert from {types[0]} to {i.type}", i)
-        return
-    elif name == "select":
-        if types[0] != T.BOOL or types[1] != types[2]:
-            _fail(f"select({types[0]}, {types[1]}, {types[2]})", i)
-    elif name == "math":
-        arity = MATH_FUNCS.get(i.attr, (None,))[0]
-        if arity is None:
-            _fail(f"unknown math function {i.attr}", i)
-        complex_ok = len(types) == 1 and isinstance(types[0], T.ComplexType) and i.attr in COMPLEX_MATH
-        if not complex_ok and (len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0]
-                                                              for t in types)):
-            _fail(f"math.{i.attr} of {types}", i)
-    elif name == "call":
-        callee = i.attr
-        if not isinstance(callee, Function):
-            _fail("call without a callee", i)
-        if types != callee.param_types:
-            _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
-    elif name in ("tuple", "extract"):
-        pass
-    elif name == "hash":
-        if not T.is_key_type(types[0]):
-            _fail(f"hash of {types[0]}: takes a bool, int, float or a tuple of them", i)
-    elif name == "view":
-        _check_view(i, types)
-        return
-    elif name == "overlap":
-        if not all(isinstance(t, T.ArrayType) for t in types):
-            _fail(f"overlap of {', '.join(map(str, types))}, not arrays", i)
-        return
-    elif name == "part":
-        a = types[0]
-        if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.ComplexType) or i.attr not in (0, 1) \
-                or i.type != T.ArrayType(a.dtype.part, a.ndim, "A"):
-            _fail(f"part.{i.attr} of {a} gives {i.type}", i)
-        return
-    elif name == "transpose":
-        a = types[0]
-        if not isinstance(a, T.ArrayType) or i.type != a.with_layout("A"):
-            _fail(f"transpose of {a} gives {i.type}", i)
-        return
-    elif name == "reshape":
-        a, t = types[0] if types else None, i.type
-        if not isinstance(a, T.ArrayType) or not isinstance(t, T.ArrayType) or t.layout != "C" \
-                or t.dtype != a.dtype or len(types) != 1 + t.ndim or any(x != T.I64 for x in types[1:]):
-            _fail(f"reshape of {a} to {t} takes one i64 length per axis of a C array of the same dtype", i)
-        return
-    elif name == "alloc":
-        t = i.type
-        if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
-                or any(x != T.I64 for x in types):
-            _fail(f"alloc of {t} takes one i64 length per axis and gives a C array", i)
-        return
-    elif name == "gemm":
-        c, a, b = types
-        if not all(isinstance(x, T.ArrayType) and x.dtype == c.dtype for x in (c, a, b)) \
-                or c.layout != "C" or (b.ndim == 1 and b.layout != "C") \
-                or c.dtype not in (T.F32, T.F64) or a.ndim != 2 or b.ndim != c.ndim or c.ndim not in (1, 2):
-            _fail(f"gemm of {a} and {b} into {c} takes arrays of one float dtype, a 2-d, C a C array "
-                  "(and B when it is 1-d)", i)
-        return
-    elif name == "lapack":
-        _check_lapack(i, types)
-        return
-    elif name == "const_array":
-        t, data = i.type, i.attr
-        if not isinstance(t, T.ArrayType) or t.layout != "C" or not isinstance(data, ArrayData) \
-                or len(data.shape) != t.ndim:
-            _fail(f"const_array gives a C array of as many axes as its data has: {t}", i)
-        size = 1
-        for n in data.shape:
-            size *= n
-        if len(data.data) != size * (1 if t.dtype == T.BOOL else t.dtype.bits // 8):
-            _fail(f"const_array of {t} with shape {data.shape} holds {len(data.data)} bytes", i)
-        return
-    elif name == "is_null":
-        if not isinstance(types[0], (T.ListType, T.StrType)):
-            _fail(f"is_null of a {types[0]}, not a list or str", i)
-    elif name.startswith("list_"):
-        _check_list_op(i, name, types)
-        return
-    elif name.startswith("str_"):
-        _check_str_op(i, name, types)
-        return
-    elif name in ("sreg", "barrier", "shared", "atomic"):
-        _check_kernel_op(i, name, types)
-        return
-    elif name == "rng_state":
-        if i.attr not in RNG_STATES or i.type not in _RNG_VIEWS:
-            _fail(f"rng_state.{i.attr} : {i.type}", i)
-        return
-    elif name in ("dim", "stride", "load", "store"):
-        _check_array_op(i, name, types)
-        if name == "store":
-            return
-    elif name == "ovf":
-        arity = 2 if i.attr in ("neg", "abs") else 3
-        if len(types) != arity or any(t != T.I64 for t in types):
-            _fail(f"ovf.{i.attr} takes {arity} i64 operands (the last its op's result)", i)
-    elif op.nargs in (1, 2) and op.result == "same":
-        if len(set(types)) != 1 or not types[0].is_numeric():
-            _fail(f"{name} of {', '.join(map(str, types))}", i)
-        if name == "div" and not isinstance(types[0], (T.FloatType, T.ComplexType)):
-            _fail("div takes floats", i)
-        if name in ("and", "or", "xor") and isinstance(types[0], T.FloatType):
-            _fail(f"{name} of floats", i)
-        if name in ("shl", "shr", "invert") and not isinstance(types[0], T.IntType):
-            _fail(f"{name} takes ints", i)
-        if name == "not" and types[0] != T.BOOL:
-            _fail("not takes a bool", i)
+        _fail(f"{op.name} takes {op.nargs} operands, has {len(types)}", i)
+    if not op.complex_ok and any(isinstance(t, T.ComplexType) for t in types):
+        _fail(f"{op.name} of a complex number", i)
+    _RULES[op.rule](i, types, func, blocks)
     want = result_type(op, types, i.attr, i.type)
     if want is None or want != i.type:
-        _fail(f"{name} gives {want}, instruction says {i.type}", i)
+        _fail(f"{op.name} gives {want}, instruction says {i.type}", i)
 
 
-# The ops defined on complex operands (ops.py); the others are not (the frontend lowers
-# `abs`, `**` and cmath through these and float ops). Array ops take complex arrays.
-_COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "convert", "math",
-                          "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
-                          "list_get", "list_set", "alloc"))
+def _one_type(i: Instr, types: list, accepts, what: str) -> None:
+    """All operands of one type, which `accepts`."""
+    if len(set(types)) != 1 or not accepts(types[0]):
+        _fail(f"{i.opname} of {', '.join(map(str, types))}: takes {what}", i)
+
+
+def _check_numeric(i, types, func, blocks):
+    _one_type(i, types, T.Type.is_numeric, "numbers of one type")
+
+
+def _check_float(i, types, func, blocks):
+    _one_type(i, types, lambda t: isinstance(t, (T.FloatType, T.ComplexType)), "floats of one type")
+
+
+def _check_bits(i, types, func, blocks):
+    _one_type(i, types, lambda t: t.is_numeric() and not isinstance(t, T.FloatType),
+              "ints or bools of one type")
+
+
+def _check_int(i, types, func, blocks):
+    _one_type(i, types, lambda t: isinstance(t, T.IntType), "ints of one type")
+
+
+def _check_bool(i, types, func, blocks):
+    _one_type(i, types, lambda t: t == T.BOOL, "a bool")
+
+
+def _check_ovf(i, types, func, blocks):
+    arity = 2 if i.attr in ("neg", "abs") else 3
+    if i.attr not in OVF_OPS or len(types) != arity or any(t != T.I64 for t in types):
+        _fail(f"ovf.{i.attr} takes {arity} i64 operands (the last its op's result)", i)
+
+
+def _check_cmp(i, types, func, blocks):
+    if i.attr not in CMP_PREDS:
+        _fail(f"unknown comparison {i.attr}", i)
+    if types[0] != types[1] or not types[0].is_numeric():
+        _fail(f"cmp of {types[0]} and {types[1]}", i)
+    if isinstance(types[0], T.ComplexType) and i.attr not in ("eq", "ne"):
+        _fail(f"cmp.{i.attr} of complex numbers", i)
+
+
+def _check_convert(i, types, func, blocks):
+    src, dst = types[0], i.type
+    if isinstance(src, T.ArrayType):
+        ok = T.is_convertible(src, dst)
+    else:
+        ok = src.is_numeric() and dst.is_numeric() \
+            and not (isinstance(src, T.ComplexType) and not isinstance(dst, T.ComplexType))
+    if not ok:
+        _fail(f"convert from {src} to {dst}", i)
+
+
+def _check_select(i, types, func, blocks):
+    if types[0] != T.BOOL or types[1] != types[2]:
+        _fail(f"select({types[0]}, {types[1]}, {types[2]})", i)
+
+
+def _check_math(i, types, func, blocks):
+    arity = MATH_FUNCS.get(i.attr, (None,))[0]
+    if arity is None:
+        _fail(f"unknown math function {i.attr}", i)
+    complex_ok = len(types) == 1 and isinstance(types[0], T.ComplexType) and i.attr in COMPLEX_MATH
+    if not complex_ok and (len(types) != arity or not all(isinstance(t, T.FloatType) and t == types[0]
+                                                          for t in types)):
+        _fail(f"math.{i.attr} of {types}", i)
+
+
+def _check_complex(i, types, func, blocks):
+    if types[0] != types[1] or not isinstance(types[0], T.FloatType):
+        _fail(f"complex of {types[0]} and {types[1]}: takes two floats of one type", i)
+
+
+def _check_hash(i, types, func, blocks):
+    if not T.is_key_type(types[0]):
+        _fail(f"hash of {types[0]}: takes a bool, int, float or a tuple of them", i)
+
+
+def _check_tuple(i, types, func, blocks):
+    """The type written on it (a tuple, optional, named tuple, dict or set) has the operands'
+    types as its elements."""
+    given = i.type
+    if not isinstance(given, (T.TupleType, T.HashType)) or list(given.elems) != types:
+        _fail(f"tuple of {', '.join(map(str, types))} gives {given}", i)
+
+
+def _check_extract(i, types, func, blocks):
+    t, k = types[0], i.attr
+    if isinstance(t, T.ComplexType):
+        n = 2
+    elif isinstance(t, (T.TupleType, T.HashType)):
+        n = len(t.elems)
+    else:
+        _fail(f"extract.{k} of a {t}: takes a tuple, a dict or set, or a complex number", i)
+    if not isinstance(k, int) or not 0 <= k < n:
+        _fail(f"extract.{k} of a {t} of {n} elements", i)
+
+
+def _check_call(i, types, func, blocks):
+    callee = i.attr
+    if not isinstance(callee, Function):
+        _fail("call without a callee", i)
+    if types != callee.param_types:
+        _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
+
+
+def _check_poll(i, types, func, blocks):
+    if types not in ([], [T.BOOL]):
+        _fail(f"poll of {', '.join(map(str, types))}: takes nothing or a bool", i)
+
+
+def _check_print(i, types, func, blocks):
+    if not isinstance(i.attr, str):
+        _fail("print needs its text", i)
+    _check_message_operands(i, i.attr, types)
+
+
+def _check_ret(i, types, func, blocks):
+    want = [] if isinstance(func.ret_type, T.NoneType) else [func.ret_type]
+    if types != want and not (types == [T.NONE] and not want):
+        _fail(f"ret of {types} in a function returning {func.ret_type}", i)
+
+
+def _check_nothing(i, types, func, blocks):
+    """No operands (the table's count says so) and nothing else to check."""
+
+
+def _check_overlap(i, types, func, blocks):
+    if not all(isinstance(t, T.ArrayType) for t in types):
+        _fail(f"overlap of {', '.join(map(str, types))}, not arrays", i)
+
+
+def _check_part(i, types, func, blocks):
+    a = types[0]
+    if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.ComplexType) or i.attr not in (0, 1) \
+            or i.type != T.ArrayType(a.dtype.part, a.ndim, "A"):
+        _fail(f"part.{i.attr} of {a} gives {i.type}", i)
+
+
+def _check_transpose(i, types, func, blocks):
+    a = types[0]
+    if not isinstance(a, T.ArrayType) or i.type != a.with_layout("A"):
+        _fail(f"transpose of {a} gives {i.type}", i)
+
+
+def _check_reshape(i, types, func, blocks):
+    a, t = types[0] if types else None, i.type
+    if not isinstance(a, T.ArrayType) or not isinstance(t, T.ArrayType) or t.layout != "C" \
+            or t.dtype != a.dtype or len(types) != 1 + t.ndim or any(x != T.I64 for x in types[1:]):
+        _fail(f"reshape of {a} to {t} takes one i64 length per axis of a C array of the same dtype", i)
+
+
+def _check_alloc(i, types, func, blocks):
+    t = i.type
+    if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
+            or any(x != T.I64 for x in types):
+        _fail(f"alloc of {t} takes one i64 length per axis and gives a C array", i)
+
+
+def _check_gemm(i, types, func, blocks):
+    c, a, b = types
+    if not all(isinstance(x, T.ArrayType) and x.dtype == c.dtype for x in (c, a, b)) \
+            or c.layout != "C" or (b.ndim == 1 and b.layout != "C") \
+            or c.dtype not in (T.F32, T.F64) or a.ndim != 2 or b.ndim != c.ndim or c.ndim not in (1, 2):
+        _fail(f"gemm of {a} and {b} into {c} takes arrays of one float dtype, a 2-d, C a C array "
+              "(and B when it is 1-d)", i)
+
+
+def _check_const_array(i, types, func, blocks):
+    t, data = i.type, i.attr
+    if not isinstance(t, T.ArrayType) or t.layout != "C" or not isinstance(data, ArrayData) \
+            or len(data.shape) != t.ndim:
+        _fail(f"const_array gives a C array of as many axes as its data has: {t}", i)
+    size = 1
+    for n in data.shape:
+        size *= n
+    if len(data.data) != size * (1 if t.dtype == T.BOOL else t.dtype.bits // 8):
+        _fail(f"const_array of {t} with shape {data.shape} holds {len(data.data)} bytes", i)
+
+
+def _check_is_null(i, types, func, blocks):
+    if not isinstance(types[0], (T.ListType, T.StrType)):
+        _fail(f"is_null of a {types[0]}, not a list or str", i)
+
+
+def _check_rng_state(i, types, func, blocks):
+    if i.attr not in RNG_STATES or i.type not in _RNG_VIEWS:
+        _fail(f"rng_state.{i.attr} : {i.type}", i)
+
+
+def _check_sreg(i, types, func, blocks):
+    if i.attr not in SREGS:
+        _fail(f"sreg.{i.attr} : {i.type}", i)
+
+
+def _check_shared(i, types, func, blocks):
+    t = i.type
+    if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
+            or any(not (isinstance(v, Const) and v.type == T.I64 and v.value >= 0) for v in i.operands):
+        _fail(f"shared of {t} takes one constant i64 length per axis and gives a C array", i)
+
+
+def _check_atomic(i, types, func, blocks):
+    """An int or float array, one value of its element type (two for `cas`) and one i64
+    index per axis."""
+    a = types[0] if types else None
+    nvals = 2 if i.attr == "cas" else 1
+    if i.attr not in ATOMIC_FUNCS or not isinstance(a, T.ArrayType) \
+            or not isinstance(a.dtype, (T.IntType, T.FloatType)):
+        _fail(f"atomic.{i.attr} of a {a}", i)
+    if len(types) != 1 + nvals + a.ndim or any(t != a.dtype for t in types[1:1 + nvals]) \
+            or any(t != T.I64 for t in types[1 + nvals:]):
+        _fail(f"atomic.{i.attr} of a {a} takes {nvals} {a.dtype} and {a.ndim} i64 indices", i)
+
+
+def _check_raised(i, types, func, blocks):
+    instrs = i.block.instrs
+    k = instrs.index(i)
+    if k == 0 or instrs[k - 1].opname not in ("call", "str_py"):
+        _fail("raised must come right after a call or a str_py", i)
+
+
+def _check_exc_match(i, types, func, blocks):
+    if i.attr not in MATCH_CLASSES:
+        _fail(f"exc_match of unknown class {i.attr}", i)
+    _check_exc_operand(i, types, func, blocks)
+
+
+def _check_exc_operand(i, types, func, blocks):
+    if types != [T.EXC]:
+        _fail(f"{i.opname} of {', '.join(map(str, types))}: takes an exc", i)
+
 
 # What `rng_state` gives: a generator's words, or its cached Gaussian.
 _RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))
 
 
-def _check_view(i: Instr, types: list) -> None:
+def _check_view(i, types, func, blocks):
     a = types[0] if types else None
     axes = i.attr
     if not isinstance(a, T.ArrayType) or not isinstance(axes, str) or len(axes) - axes.count("n") != a.ndim \
@@ -343,9 +425,10 @@ def _check_view(i: Instr, types: list) -> None:
         _fail(f"view.{axes} of {a} gives {T.ArrayType(a.dtype, max(kept, 1), 'A')}, not {i.type}", i)
 
 
-def _check_list_op(i: Instr, name: str, types: list) -> None:
+def _check_list_op(i, types, func, blocks):
     """The list ops (ops.py): `list_new` gives a list; the others take a list first, then
     an i64 index or length (`list_set`: the element type's value before the index)."""
+    name = i.opname
     if name in ("list_new", "list_null"):
         if types or not isinstance(i.type, T.ListType):
             _fail(f"{name} takes nothing and gives a list, not {i.type}", i)
@@ -363,10 +446,11 @@ def _check_list_op(i: Instr, name: str, types: list) -> None:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
 
 
-def _check_str_op(i: Instr, name: str, types: list) -> None:
+def _check_str_op(i, types, func, blocks):
     """The string ops (ops.py): `str_const` gives a str of its text; `str_new` takes an i64
     length; `str_len`, `str_get`, `str_set` take a str, then i64 code points and indices;
     `str_char` takes an i64 code point; `str_py.F` takes and gives what `STR_PY[F]` says."""
+    name = i.opname
     if name == "str_py":
         spec = STR_PY.get(i.attr)
         if spec is None:
@@ -389,7 +473,7 @@ _LAPACK_ARGS = {"c": T.I64, "i": T.I64, "f": T.F64, "r": T.F32, "d": T.ArrayType
                 "s": T.ArrayType(T.F32, 1, "C"), "n": T.ArrayType(T.I64, 1, "C")}
 
 
-def _check_lapack(i: Instr, types) -> None:
+def _check_lapack(i, types, func, blocks):
     """`lapack.R`: R is known, and each operand has its argument's type (arrays of any rank)."""
     sig = LAPACK_ROUTINES.get(i.attr)
     if sig is None:
@@ -404,30 +488,10 @@ def _check_lapack(i: Instr, types) -> None:
             _fail(f"operand {k} of lapack.{i.attr} ({letter}) is {t}", i)
 
 
-def _check_kernel_op(i: Instr, name: str, types: list) -> None:
-    """The CUDA ops (ops.py): `sreg` names a register and gives i64; `shared` takes one
-    constant i64 length per axis and gives a C array; `atomic` takes an int or float array,
-    one value of its element type (two for `cas`) and one i64 index per axis."""
-    if name == "sreg":
-        if i.attr not in SREGS or i.type != T.I64:
-            _fail(f"sreg.{i.attr} : {i.type}", i)
-    elif name == "shared":
-        t = i.type
-        if not isinstance(t, T.ArrayType) or t.layout != "C" or len(types) != t.ndim \
-                or any(not (isinstance(v, Const) and v.type == T.I64 and v.value >= 0) for v in i.operands):
-            _fail(f"shared of {t} takes one constant i64 length per axis and gives a C array", i)
-    elif name == "atomic":
-        a = types[0] if types else None
-        nvals = 2 if i.attr == "cas" else 1
-        if i.attr not in ATOMIC_FUNCS or not isinstance(a, T.ArrayType) \
-                or not isinstance(a.dtype, (T.IntType, T.FloatType)):
-            _fail(f"atomic.{i.attr} of a {a}", i)
-        if len(types) != 1 + nvals + a.ndim or any(t != a.dtype for t in types[1:1 + nvals]) \
-                or any(t != T.I64 for t in types[1 + nvals:]) or i.type != a.dtype:
-            _fail(f"atomic.{i.attr} of a {a} takes {nvals} {a.dtype} and {a.ndim} i64 indices", i)
-
-
-def _check_array_op(i: Instr, name: str, types: list) -> None:
+def _check_array_op(i, types, func, blocks):
+    """`dim`/`stride` name an axis of the array; `load`/`store` take one i64 index per axis
+    and `store` a value of the element type first."""
+    name = i.opname
     a = types[0] if types else None
     if not isinstance(a, T.ArrayType):
         _fail(f"{name} of a {a}, not an array", i)
@@ -444,7 +508,7 @@ def _check_array_op(i: Instr, name: str, types: list) -> None:
         _fail(f"{name} indices must be i64", i)
 
 
-def _check_branch(i: Instr, types: list, blocks: set) -> None:
+def _check_branch(i, types, func, blocks):
     name = i.op.name
     nsucc = 1 if name == "br" else 2
     if len(i.succs) != nsucc or len(i.succ_nargs) != nsucc:
@@ -465,22 +529,10 @@ def _check_branch(i: Instr, types: list, blocks: set) -> None:
                 _fail(f"branch passes {a.type} to a parameter of type {p.type}", i)
 
 
-def _check_caught(i: Instr, name: str, types: list) -> None:
-    if name == "raised":
-        instrs = i.block.instrs
-        k = instrs.index(i)
-        if k == 0 or instrs[k - 1].opname not in ("call", "str_py"):
-            _fail("raised must come right after a call or a str_py", i)
-    if name == "exc_match" and i.attr not in MATCH_CLASSES:
-        _fail(f"exc_match of unknown class {i.attr}", i)
-    if name in ("exc_match", "reraise") and types != [T.EXC]:
-        _fail(f"{name} of {', '.join(map(str, types))}: takes an exc", i)
-    want = {"raised": T.BOOL, "catch": T.EXC, "exc_match": T.BOOL, "reraise": T.NONE}[name]
-    if i.type != want:
-        _fail(f"{name} gives {want}, instruction says {i.type}", i)
-
-
-def _check_exc(i: Instr, types: list, name: str) -> None:
+def _check_exc(i, types, func, blocks):
+    """`check`, `raise`, `exception`: a known class, and the values its message takes
+    (`check`: after its bool condition)."""
+    name = i.opname
     exc = i.attr
     if exc is None or exc.name not in EXCEPTIONS:
         _fail("unknown exception", i)
@@ -504,3 +556,25 @@ def _check_message_operands(i: Instr, message: str, types: list) -> None:
         if not (isinstance(t, T.IntType) if kind == "int" else t == T.BOOL if kind == "bool"
                 else t == T.STR if kind == "str" else t == T.F64):
             _fail(f"message argument of type {t} for a directive that takes a {kind}", i)
+
+
+# The operand rule of every op, by `OpInfo.rule`: an op's own name, or the name of a rule its
+# row shares with others (ops.py's `operands` column).
+_RULES = {
+    "numeric": _check_numeric, "float": _check_float, "bits": _check_bits, "int": _check_int,
+    "bool": _check_bool, "ovf": _check_ovf, "cmp": _check_cmp, "convert": _check_convert,
+    "select": _check_select, "math": _check_math, "complex": _check_complex, "hash": _check_hash,
+    "tuple": _check_tuple, "extract": _check_extract,
+    "axis": _check_array_op, "load": _check_array_op, "store": _check_array_op, "view": _check_view,
+    "transpose": _check_transpose, "part": _check_part, "overlap": _check_overlap,
+    "reshape": _check_reshape, "alloc": _check_alloc, "const_array": _check_const_array,
+    "gemm": _check_gemm, "lapack": _check_lapack, "rng_state": _check_rng_state,
+    "call": _check_call, "exc": _check_exc, "poll": _check_poll, "print": _check_print,
+    "list": _check_list_op, "is_null": _check_is_null, "str": _check_str_op,
+    "sreg": _check_sreg, "barrier": _check_nothing, "shared": _check_shared, "atomic": _check_atomic,
+    "branch": _check_branch, "ret": _check_ret,
+    "raised": _check_raised, "catch": _check_nothing, "exc_match": _check_exc_match,
+    "reraise": _check_exc_operand,
+}
+assert {op.rule for op in OPS.values()} == set(_RULES), \
+    f"ops without an operand rule, or rules of no op: {({op.rule for op in OPS.values()} ^ set(_RULES))}"

@@ -235,15 +235,10 @@ def recursive_functions(funcs: list[Function]) -> set[int]:
     return out
 
 
-# Ops that may raise besides calls: `check`, `raise`, `reraise`, `alloc` and the str ops that
-# allocate (MemoryError), `poll` (KeyboardInterrupt), `str_py` (what CPython raised: float("x")).
-RAISING_OPS = ("check", "raise", "reraise", "alloc", "poll", "str_new", "str_char", "str_py", "str_concat")
-
-
 def compute_may_raise(funcs: list[Function]) -> set[int]:
     """The ids of the functions in `funcs` (closed under calls) that may raise: those with
-    one of `RAISING_OPS`, recursive ones (RecursionError), or a call of one that may raise."""
-    raising = {id(f) for f in funcs if any(i.opname in RAISING_OPS for i in f.instructions())}
+    an op that may raise (`OpInfo.may_raise`), recursive ones (RecursionError), or a call of one that may raise."""
+    raising = {id(f) for f in funcs if any(i.op.may_raise for i in f.instructions())}
     raising |= recursive_functions(funcs)
     changed = True
     while changed:

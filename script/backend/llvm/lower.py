@@ -18,7 +18,7 @@ from script.ir.core import COLD, PARALLEL, Block, Const, Function, Instr, Value,
 from script.ir.analysis import written_array_params
 from script.ir.list_flow import param_list_effects
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
-from script.ir.passes._semantics import fold
+from script.ir.semantics import fold
 from script.backend.llvm import (arith, arrays, blas, caught, complex_arith, hashing, interrupt, lists, mathlib,
                                  memory, overflow, refcount, rng, strings)
 from script.backend.llvm import builder as llvm
@@ -26,7 +26,7 @@ from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
     KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
-    RAISING_OPS, REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
+    REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
 from script.store import signature_symbol
@@ -176,10 +176,9 @@ class FunctionLowering:
 
     def may_raise(self, i: Instr) -> bool:
         """Whether non-terminator `i` can raise (refcount.plan needs to know)."""
-        name = i.opname
-        if name == "call":
+        if i.opname == "call":
             return id(i.attr) in self.lowered.may_raise
-        return name in RAISING_OPS and name not in ("raise", "reraise")     # (terminators)
+        return i.op.may_raise and not i.op.terminator
 
     def emit_rc(self, ops, cold: bool = False) -> None:
         for kind, v in ops:
@@ -695,8 +694,8 @@ class FunctionLowering:
 
 
 def _folded_float(i: Instr) -> Const | None:
-    """The float an op of constants gives, computed as CPython computes it (ir.passes
-    _semantics, the constfold pass's own folding), or None. Lowering folds these at every
+    """The float an op of constants gives, computed as CPython computes it (ir.semantics,
+    the constfold pass's own folding), or None. Lowering folds these at every
     level: LLVM would fold them itself, with NaN results whose sign bit it leaves
     unspecified where CPython has the machine's (``math.inf % 0.25``, ``inf - inf``: the sign
     bit set on x86-64, which ``math.copysign`` shows)."""
@@ -723,17 +722,14 @@ def _mod_by_constant(cmp: Instr):
     return None
 
 
-_SPECULATABLE = frozenset(("cmp", "and", "or", "xor", "not", "invert", "add", "sub", "mul", "neg",
-                           "abs", "min", "max", "select", "dim", "stride", "extract"))
-
-
 def _is_speculatable(i: Instr) -> bool:
     """Whether `i` may run before the checks that precede it: it has no effect, cannot trap
     (no division) and makes no poison for any operand (arith.py), so a float -> int
-    ``convert``, which `_is_range_checked` may lower to LLVM's ``fptosi``, is left out."""
+    ``convert``, which `_is_range_checked` may lower to LLVM's ``fptosi``, is left out
+    (`OpInfo.always_defined`)."""
     if i.opname == "convert":
         return not (isinstance(i.operands[0].type, T.FloatType) and isinstance(i.type, T.IntType))
-    return i.opname in _SPECULATABLE
+    return i.op.always_defined
 
 
 def _float_range_test(c: Value):

@@ -41,9 +41,6 @@ from dataclasses import dataclass, field
 from script.ir.core import Const, Function, Instr, Value, reachable_blocks
 from script.backend.llvm.memory import managed
 
-_CONSUMING = ("ret", "tuple")
-_FRESH = ("alloc", "call", "tuple", "list_new", "list_null", "str_new", "str_py", "str_char", "str_concat", "catch",
-          "exception")
 # Ops that take over an operand's reference and look at its count (`str_concat` appends in
 # place to a string only it holds): the increfs of a value live after them come first.
 _READS_COUNT = ("str_concat",)
@@ -93,7 +90,7 @@ def _borrowed(func: Function, blocks, live_out) -> set:
                 if _is_borrowed_row(i, k, block, live_out, borrowed, positions):
                     borrowed.add(i)
                 continue    # (else a list's element may be replaced and released while in use)
-            if not (i.has_result and managed(i.type)) or i.opname in _FRESH:
+            if not (i.has_result and managed(i.type)) or i.op.fresh:
                 continue
             sources = i.operands[1:] if i.opname == "select" else i.operands[:1]
             if sources and all(v in borrowed for v in sources):
@@ -223,16 +220,16 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
         if i.has_result and managed(i.type) and owned(i):
             if i in live:
                 live.discard(i)
-                if i.opname not in _FRESH:
+                if not i.op.fresh:
                     ops.append(("incref", i))
-            elif i.opname in _FRESH:
+            elif i.op.fresh:
                 ops.append(("decref", i))      # never used: release at once
         operands = Counter(_managed_operands(i))
         if may_raise(i):
             p.cleanup[id(i)] = [v for v in live | set(operands) if owned(v)]
         first = []                          # counted before `i`: it reads the count
         for v, n in operands.items():
-            consumed = n if i.opname in _CONSUMING else _stored(i, v)
+            consumed = n if i.op.consumes else _stored(i, v)
             if owned(v) and v not in live:
                 live.add(v)
                 if consumed:
@@ -251,7 +248,7 @@ def _plan_block(p: Plan, block, live_in, live_out: set, borrowed: set, may_raise
 
 
 def _stored(i: Instr, v: Value) -> int:
-    """How many references `i` takes over from `v` other than `_CONSUMING` ops:
+    """How many references `i` takes over from `v` other than ops that consume their operands (`OpInfo.consumes`):
     `str_concat`'s first operand (it may append in place)."""
     if i.opname == "str_concat":
         return 1 if i.operands[0] is v else 0

@@ -1,7 +1,7 @@
 """constfold: fold constant operations and apply peephole rules, to a local fixpoint.
 
 Does: replaces each pure op whose operands are all constants by its value (exactly the
-backend's, see `_semantics.fold`; nothing undefined or raising is folded); `select` on a
+backend's, see `semantics.fold`; nothing undefined or raising is folded); `select` on a
 constant condition by the chosen operand; `cbr` on a constant by a `br`; removes a `check`
 whose condition is constant false; and applies the peephole rules in `RULES`.
 
@@ -25,7 +25,7 @@ from collections import Counter, deque
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr, Value, replace_all_uses_with, reachable_blocks
 from script.ir.ops import is_subclass
-from script.ir.passes import _semantics
+from script.ir import semantics
 from script.ir.passes._cfg import take_edge
 
 ERASE = object()
@@ -56,7 +56,7 @@ def fold_constant(i: Instr):
             return None
     if not i.has_result:
         return None
-    return _semantics.fold(i.op.name, i.attr, i.type, i.operands)
+    return semantics.fold(i.op.name, i.attr, i.type, i.operands)
 
 
 def swap_constant_right(i: Instr):

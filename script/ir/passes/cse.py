@@ -19,14 +19,13 @@ from script.ir import types as T
 from script.ir.core import Const, Function, Instr, replace_all_uses_with
 from script.ir.dom import DomTree
 
-# Ops whose two operands may be swapped without changing the result. min/max are
-# commutative only on ints and bools (min(nan, x) is not min(x, nan)).
-_COMMUTATIVE = {"add", "mul", "and", "or", "xor"}
+# `OpInfo.commutative`: ops whose two operands may be swapped whatever their type. min/max
+# are commutative only on ints and bools (min(nan, x) is not min(x, nan)).
 _COMMUTATIVE_PREDS = {"eq", "ne"}
 
 
 def _is_commutative(i: Instr) -> bool:
-    if i.opname in _COMMUTATIVE:
+    if i.op.commutative:
         return True
     if i.opname in ("min", "max"):
         return not isinstance(i.operands[0].type, T.FloatType)

@@ -12,7 +12,7 @@ check's) is one LLVM's vectorizer leaves alone; the flag is an or-reduction it v
 (benchmarks/README.md, section 10: the spectral norm's `1.0 / (...)` in a helper).
 
 Why the answer is the same: the loop stores nothing, calls nothing, and every other
-instruction of it is a `load` or speculatable (`_semantics.is_speculatable`: defined for any
+instruction of it is a `load` or speculatable (`semantics.is_speculatable`: defined for any
 operand value), so running the iterations after a failed check has no effect anybody
 sees, and their trip count depends on ``%i`` and ``%n`` alone, so they end. At the exit the
 same exception is raised with the same message as at the first failing check; the values
@@ -33,7 +33,7 @@ from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, set_terminator
 from script.ir.dom import DomTree, Loop, find_loops
 from script.ir.passes._cfg import retarget
-from script.ir.passes._semantics import is_speculatable
+from script.ir.semantics import is_speculatable
 
 _ALLOWED_EFFECTS = ("load", "check")
 

@@ -34,8 +34,6 @@ from script.ir import types as T
 from script.ir.core import BlockParam, Const, Function, Instr, Value
 from script.ir.dom import DomTree, Loop, find_loops
 
-# What may run in a deferring loop besides pure ops: reads.
-_READS = frozenset(("load", "list_get", "list_len", "str_get"))
 
 
 def run(func: Function, stats: Counter | None = None) -> bool:
@@ -67,7 +65,7 @@ def _defer(loop: Loop, dom: DomTree) -> int:
                 if not _is_sum_check(i) or not dom.dominates(b, latch):
                     return 0
                 checks.append(i)
-            elif not (i.op.pure or i.opname in _READS or i.is_terminator):
+            elif not (i.op.pure or i.op.reads or i.is_terminator):     # reads may run there too
                 return 0
     if not checks or not _stays_inside(loop, [c.operands[0].operands[-1] for c in checks]):
         return 0

@@ -1,7 +1,7 @@
 """licm: loop-invariant code motion of pure instructions into a loop preheader.
 
 Does: for each natural loop, inner loops first, moves to the end of the loop's preheader
-every instruction in the loop that is speculatable (`_semantics.is_speculatable`: pure and
+every instruction in the loop that is speculatable (`semantics.is_speculatable`: pure and
 defined for all operand values, since the preheader runs even when the loop body would
 not) and whose operands are constants, values defined outside the loop, or instructions
 already chosen. Blocks are scanned in reverse postorder, so an instruction's invariant
@@ -24,7 +24,7 @@ from collections import Counter
 from script.ir.core import Block, Const, Function, Instr, Value, set_terminator
 from script.ir.dom import DomTree, Loop, find_loops
 from script.ir.passes._cfg import move_before_terminator, retarget
-from script.ir.passes._semantics import is_speculatable
+from script.ir.semantics import is_speculatable
 
 
 def _invariants(loop: Loop, order: list[Block]) -> list[Instr]:

@@ -9,7 +9,7 @@ blocks found never to execute.
 
 The lattice is TOP (no evidence yet) > a constant > BOTTOM (varies). Values start at TOP,
 function parameters and impure results at BOTTOM; a block is visited when an edge into it
-becomes executable. Constants are evaluated with `_semantics.fold`, so what sccp folds is
+becomes executable. Constants are evaluated with `semantics.fold`, so what sccp folds is
 exactly what constfold folds; an op that cannot be folded is BOTTOM.
 
 Assumes: verified IR. Preserves: everything else; unused block parameters and the
@@ -23,7 +23,7 @@ from collections import Counter, deque
 
 from script.ir.core import Const, Function, Instr, Value, replace_all_uses_with
 from script.ir.passes._cfg import remove_unreachable_blocks, take_edge
-from script.ir.passes._semantics import fold
+from script.ir.semantics import fold
 
 TOP = object()
 BOTTOM = object()

@@ -4,7 +4,7 @@
 block of its own with a second exit, so LLVM keeps the unpredictable parity branch, where
 without the checks it computed both arms and picked one with a ``cmov`` (collatz ran 1.7x
 its unchecked time). Computing the arm's values before the branch is safe when they are
-speculatable (`_semantics.is_speculatable`: pure, defined for any operands), and its checks
+speculatable (`semantics.is_speculatable`: pure, defined for any operands), and its checks
 keep their meaning guarded by the branch's condition: ``check (and %taken, %cond)``.
 
 Does: for a ``cbr %c, A, B`` (either arm) where A has that block as its only predecessor,
@@ -25,7 +25,7 @@ from collections import Counter
 
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr
-from script.ir.passes._semantics import is_speculatable
+from script.ir.semantics import is_speculatable
 
 _MAX_INSTRS = 16        # a longer arm is computed on both paths at a real cost
 
