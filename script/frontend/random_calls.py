@@ -177,6 +177,9 @@ def _generator_value(low, node: ast.Call):
 
 def _call_generator(name: str, low, node: ast.Call):
     fn = _GENERATOR[name]
+    why = npgenerator.require(name)             # NumPy's ziggurat tables, or a refusal
+    if why is not None:
+        low.error(why, node)
     params = {"choice": ("a", "size", "replace", "p")}.get(name)
     if params is not None:
         given = dict(zip(params, node.args))

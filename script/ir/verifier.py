@@ -326,8 +326,8 @@ _COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "neg", "cmp", "select", "c
                           "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
                           "list_get", "list_set", "alloc"))
 
-# What `rng_state` gives: a generator's words, or its cached Gaussian.
-_RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))
+# What `rng_state` gives: a generator's words (u64 for PCG64's), or its cached Gaussian.
+_RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.U64, 1, "C"), T.ArrayType(T.F64, 1, "C"))
 
 
 def _check_view(i: Instr, types: list) -> None:
