@@ -158,6 +158,11 @@ def assign_default_rng(low, node: ast.Assign) -> bool:
     if len(names) != len(node.targets):
         low.error(f"{what} can only be assigned to a name in compiled code", node)
     if numpy_rng:
+        other = [n for n, g in low.rng_names.items() if g is GENERATOR and n not in names]
+        if other:       # one PCG64 state: the two would draw from one stream (npgenerator.py)
+            low.error(f"a second numpy.random.Generator in one function ('{other[0]}' is one): "
+                      "compiled code's Generators share one state, so their numbers would "
+                      "differ from NumPy's", node)
         make_generator(low, node.value)
     else:
         call = node.value
