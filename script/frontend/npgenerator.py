@@ -31,7 +31,7 @@ import numpy as np
 
 from script.frontend import npbinomial, nprandom, ziggurat
 from script.frontend.mt19937 import rebound
-from script.frontend.pcg64 import GENERATOR_STATE, next32, next64, next_double
+from script.frontend.pcg64 import GENERATOR_STATE, mulhi, next32, next64, next_double
 from script.frontend.pcg64 import seed as _seed
 
 # npbinomial's and nprandom's functions drawing from the Generator's PCG64 (their draws
@@ -121,39 +121,27 @@ def _draw(g, kind: int, a: float, b: float) -> float:
     return a * _standard_exponential(g)
 
 
-def _sample(size, kind: int, a: float, b: float):
-    """One normal or exponential value (`_draw`) when `size` is None, else a float64 array
-    of that shape, in C order."""
-    g = GENERATOR_STATE()
-    if size is None:
-        return _draw(g, kind, a, b)
-    out = np.empty(size)
-    flat = out.reshape(-1)
-    for i in range(flat.shape[0]):
-        flat[i] = _draw(g, kind, a, b)
-    return out
-
-
 def _uniform(g, kind: int, a: float, b: float) -> float:
     if kind == _STANDARD:
         return next_double(g)
     return a + b * next_double(g)
 
 
-def _uniforms(size, kind: int, a: float, b: float):
-    """`_sample` of uniforms: no ziggurat tables in the code."""
+def _floats(size, draw, kind: int, a: float, b: float):
+    """One ``draw(g, kind, a, b)`` when `size` is None, else a float64 array of `size` of
+    them, in C order (`draw` is bound when compiled: uniforms compile no ziggurat)."""
     g = GENERATOR_STATE()
     if size is None:
-        return _uniform(g, kind, a, b)
+        return draw(g, kind, a, b)
     out = np.empty(size)
     flat = out.reshape(-1)
     for i in range(flat.shape[0]):
-        flat[i] = _uniform(g, kind, a, b)
+        flat[i] = draw(g, kind, a, b)
     return out
 
 
 def random(size=None):
-    return _uniforms(size, _STANDARD, 0.0, 1.0)
+    return _floats(size, _uniform, _STANDARD, 0.0, 1.0)
 
 
 def uniform(low: float = 0.0, high: float = 1.0, size=None):
@@ -162,27 +150,27 @@ def uniform(low: float = 0.0, high: float = 1.0, size=None):
         raise OverflowError("high - low range exceeds valid bounds")
     if span < 0.0:
         raise ValueError("high - low < 0")
-    return _uniforms(size, _UNIFORM, low, span)
+    return _floats(size, _uniform, _UNIFORM, low, span)
 
 
 def standard_normal(size=None):
-    return _sample(size, _STANDARD_NORMAL, 0.0, 1.0)
+    return _floats(size, _draw, _STANDARD_NORMAL, 0.0, 1.0)
 
 
 def normal(loc: float = 0.0, scale: float = 1.0, size=None):
     if scale < 0.0:
         raise ValueError("scale < 0")
-    return _sample(size, _NORMAL, loc, scale)
+    return _floats(size, _draw, _NORMAL, loc, scale)
 
 
 def standard_exponential(size=None):
-    return _sample(size, _STANDARD_EXPONENTIAL, 1.0, 0.0)
+    return _floats(size, _draw, _STANDARD_EXPONENTIAL, 1.0, 0.0)
 
 
 def exponential(scale: float = 1.0, size=None):
     if scale < 0.0:
         raise ValueError("scale < 0")
-    return _sample(size, _EXPONENTIAL, scale, 0.0)
+    return _floats(size, _draw, _EXPONENTIAL, scale, 0.0)
 
 
 # ---- integers ------------------------------------------------------------------------------
@@ -200,17 +188,6 @@ def _lemire32(g, rng) -> int:
     return np.int64(m >> 32)
 
 
-def _mulhi(a, b):
-    a0 = a & 0xffffffff
-    a1 = a >> 32
-    b0 = b & 0xffffffff
-    b1 = b >> 32
-    w0 = a0 * b0
-    t = a1 * b0 + (w0 >> 32)
-    w1 = (t & 0xffffffff) + a0 * b1
-    return a1 * b1 + (t >> 32) + (w1 >> 32)
-
-
 def _lemire64(g, rng) -> int:
     """bounded_lemire_uint64: a value in [0, rng] (rng < 2**64 - 1, u64), as int64 bits."""
     excl = rng + 1
@@ -221,7 +198,7 @@ def _lemire64(g, rng) -> int:
         while leftover < threshold:
             x = next64(g)
             leftover = x * excl
-    return np.int64(_mulhi(x, excl))
+    return np.int64(mulhi(x, excl))
 
 
 def _bounded(g, off: int, rng) -> int:

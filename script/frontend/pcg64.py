@@ -10,7 +10,7 @@ subset over a state of six u64 words (the `rng_state` part ``generator_pcg``):
 
 The IR has no 128-bit ints, so the LCG step ``state = state * M + inc`` is done in u64
 halves (u64 arithmetic wraps as C's does): the low word's product, and the high word's from
-the cross products plus the high half of the low product (`_mulhi`, from 32-bit pieces).
+the cross products plus the high half of the low product (`mulhi`, from 32-bit pieces).
 The output is XSL-RR: the two halves xored, rotated right by the state's top six bits.
 `next32` hands out the low half of a 64-bit draw and keeps the high half for the next
 call, as NumPy's pcg64_next32 does: the buffer is part of the state.
@@ -52,7 +52,7 @@ class PcgStateIntrinsic:
 GENERATOR_STATE = PcgStateIntrinsic()
 
 
-def _mulhi(a, b):
+def mulhi(a, b):
     """The high word of the 128-bit product of u64 `a` and `b`."""
     a0 = a & _M32
     a1 = a >> 32
@@ -69,7 +69,7 @@ def _step(g) -> None:
     sh = g[0]
     sl = g[1]
     lo = sl * np.uint64(_MUL_LO)
-    hi = sh * np.uint64(_MUL_LO) + sl * np.uint64(_MUL_HI) + _mulhi(sl, np.uint64(_MUL_LO))
+    hi = sh * np.uint64(_MUL_LO) + sl * np.uint64(_MUL_HI) + mulhi(sl, np.uint64(_MUL_LO))
     new_lo = lo + g[3]
     carry = np.uint64(1) if new_lo < lo else np.uint64(0)
     g[0] = hi + g[2] + carry
