@@ -1,8 +1,8 @@
 """The Mersenne Twister (MT19937) of CPython's ``_randommodule.c`` and NumPy's legacy
 ``RandomState``, written in the compiled subset over a generator's state words.
 
-Library code of pyrandom (Python's `random`), nprandom (NumPy's legacy global generator) and
-npgenerator gets a generator's state with `RANDOM_STATE()`, `NUMPY_STATE()`, ...: intrinsics
+Library code of pyrandom (Python's `random`) and nprandom (NumPy's legacy global generator)
+gets a generator's state with `RANDOM_STATE()`, `NUMPY_STATE()`, ...: intrinsics
 that lower to four `rng_state` (script/ir/ops.py), the process-wide memory of that generator
 (runtime.random_state), which persists between calls and is shared by every compiled
 function. For `random` and `numpy` it is the interpreter's own generator's memory, so that
@@ -53,7 +53,7 @@ def rebound(namespace: dict, **names) -> types.SimpleNamespace:
     """Copies of the functions defined in the module whose globals are `namespace`, each
     global of `names` bound to the value given (another generator's state): library code
     written once for the interpreter's generators serves compiled code's own ones
-    (``random.Random(seed)``, ``default_rng(seed)``). A copy shares its function's code, so
+    (``random.Random(seed)``; ``default_rng(seed)``'s binomial, on PCG64's draws). A copy shares its function's code, so
     its source is the module's; its qualified name says which state it draws from."""
     g = dict(namespace)
     g.update(names)
@@ -70,7 +70,6 @@ def rebound(namespace: dict, **names) -> types.SimpleNamespace:
 RANDOM_STATE = StateIntrinsic("random")            # the interpreter's `random`
 NUMPY_STATE = StateIntrinsic("numpy")              # the interpreter's `numpy.random`
 INSTANCE_STATE = StateIntrinsic("instance")        # `random.Random(seed)` in compiled code
-GENERATOR_STATE = StateIntrinsic("generator")      # `numpy.random.default_rng(seed)`
 
 
 def twist(mt) -> None:

@@ -158,6 +158,11 @@ def assign_default_rng(low, node: ast.Assign) -> bool:
     if len(names) != len(node.targets):
         low.error(f"{what} can only be assigned to a name in compiled code", node)
     if numpy_rng:
+        other = [n for n, g in low.rng_names.items() if g is GENERATOR and n not in names]
+        if other:       # one PCG64 state: the two would draw from one stream (npgenerator.py)
+            low.error(f"a second numpy.random.Generator in one function ('{other[0]}' is one): "
+                      "compiled code's Generators share one state, so their numbers would "
+                      "differ from NumPy's", node)
         make_generator(low, node.value)
     else:
         call = node.value
@@ -177,6 +182,9 @@ def _generator_value(low, node: ast.Call):
 
 def _call_generator(name: str, low, node: ast.Call):
     fn = _GENERATOR[name]
+    why = npgenerator.require(name)             # NumPy's ziggurat tables, or a refusal
+    if why is not None:
+        low.error(why, node)
     params = {"choice": ("a", "size", "replace", "p")}.get(name)
     if params is not None:
         given = dict(zip(params, node.args))

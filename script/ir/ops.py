@@ -144,9 +144,9 @@ barrier        ``cuda.syncthreads()``: waits until every thread of the block rea
 shared         ``shared %d0, ... %dN : T``: the block's static shared-memory array of type T
                (layout "C"); the lengths are i64 constants. One array per instruction,
                the same memory each time it runs, so it is never merged or moved
-rng_state.S    ``rng_state.G_P : u32[::1]`` (``f64[::1]`` for P = ``gauss``): part P of the
-               state of random generator G (`RNG_STATES`: ``random_key``, ``numpy_pos``,
-               ...), one per process, as an array (script/backend/llvm/rng.py). The same
+rng_state.S    ``rng_state.G_P : u32[::1]`` (``f64[::1]`` for P = ``gauss``, ``u64[::1]`` for
+               ``pcg``): part P of the state of random generator G (`RNG_STATES`:
+               ``random_key``, ``numpy_pos``, ``generator_pcg``...), one per process, as an array (script/backend/llvm/rng.py). The same
                memory each time (pure)
 atomic.F       ``atomic.F %a, %v, %i0, ...`` (``cas``: ``%a, %expected, %new, %i0, ...``):
                updates the element in one indivisible step and gives its old value.
@@ -247,14 +247,14 @@ class OpInfo:
 # the grid, grid size (PTX's tid, ntid, ctaid, nctaid), each along x, y and z.
 SREGS = tuple(f"{r}_{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz")
 ATOMIC_FUNCS = ("add", "max", "min", "cas")
-# The compiled random generators `rng_state` names: Python's `random`, NumPy's legacy global.
-# Random generators: the interpreter's `random` and `numpy.random` (their own memory), and
-# compiled code's own for `random.Random(seed)` and `numpy.random.default_rng(seed)`; the
-# parts of each one's state: the Mersenne Twister's key and position, whether a Gaussian is
-# cached, and the cached Gaussian.
-RNG_GENERATORS = ("random", "numpy", "instance", "generator")
+# The compiled random generators `rng_state` names. Mersenne Twisters: the interpreter's
+# `random` and `numpy.random` (their own memory), and compiled code's own for
+# `random.Random(seed)`; the parts of each one's state: the key and position, whether a
+# Gaussian is cached, and the cached Gaussian. `generator_pcg`: the PCG64 of
+# `numpy.random.default_rng(seed)`, one part of six u64 words (frontend/pcg64.py).
+RNG_GENERATORS = ("random", "numpy", "instance")
 RNG_PARTS = ("key", "pos", "has_gauss", "gauss")
-RNG_STATES = tuple(f"{g}_{p}" for g in RNG_GENERATORS for p in RNG_PARTS)
+RNG_STATES = tuple(f"{g}_{p}" for g in RNG_GENERATORS for p in RNG_PARTS) + ("generator_pcg",)
 
 # What `str_py.F` computes through CPython: F -> (operand types, result type), each type
 # spelled as in the IR. The string functions whose exact Unicode rules (case mappings,

@@ -408,8 +408,8 @@ def _check_exc_operand(i, types, func, blocks):
         _fail(f"{i.opname} of {', '.join(map(str, types))}: takes an exc", i)
 
 
-# What `rng_state` gives: a generator's words, or its cached Gaussian.
-_RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.F64, 1, "C"))
+# What `rng_state` gives: a generator's words (u64 for PCG64's), or its cached Gaussian.
+_RNG_VIEWS = (T.ArrayType(T.U32, 1, "C"), T.ArrayType(T.U64, 1, "C"), T.ArrayType(T.F64, 1, "C"))
 
 
 def _check_view(i, types, func, blocks):

@@ -13,9 +13,11 @@ pos        one uint32: the position in the key (624: twist before the next draw)
 has_gauss  one uint32: 1 when a Gaussian is cached, else 0
 gauss      one float64: the cached Gaussian (NumPy's legacy polar Box-Muller second value;
            Python's `random` keeps its own in the interpreter)
+pcg        six uint64: a PCG64's state, increment and 32-bit buffer (the Generator's only
+           part; layout in frontend/pcg64.py)
 =========  =============================================================================
 
-``rng_state.S : u32[::1]`` or ``f64[::1]`` is the part as an array of as many elements of
+``rng_state.S : u32[::1]``, ``u64[::1]`` or ``f64[::1]`` is the part as an array of as many elements of
 that type as its bytes hold (none of a type that does not fit); a constant struct with no
 owner (memory.py: counting it is a no-op).
 """
@@ -25,7 +27,7 @@ from __future__ import annotations
 from script.ir import types as T
 
 KEY_WORDS = 624
-PART_BYTES = {"key": 4 * KEY_WORDS, "pos": 4, "has_gauss": 4, "gauss": 8}
+PART_BYTES = {"key": 4 * KEY_WORDS, "pos": 4, "has_gauss": 4, "gauss": 8, "pcg": 48}
 PREFIX = "script.rng."              # of every state's symbol
 
 
@@ -41,7 +43,7 @@ def part_bytes(state: str) -> int:
 
 def state_view(m, state: str, t: T.ArrayType):
     """The constant array struct (an llvm.builder Value) of ``rng_state.state : t`` in the
-    NativeModule `m` (t is u32[::1] or f64[::1])."""
+    NativeModule `m` (t is u32[::1], u64[::1] or f64[::1])."""
     # imported here: the load path imports this module for the layout alone
     from script.backend.llvm.abi import llvm_type
     from script.backend.llvm.builder import Value

@@ -8,10 +8,11 @@ library is linked, one for the whole process, shared by every compiled function:
 - ``numpy``: NumPy's global ``RandomState``: its MT19937's state (``ctypes.state_address``:
   the key, then the position) and its cached Gaussian (found in the object by a probe of a
   private RandomState, since NumPy gives no address for it);
-- ``instance`` (``random.Random(seed)``) and ``generator`` (``default_rng(seed)``), and any
-  part of the two above whose layout is not the expected one: memory of this module, each
-  key from fresh entropy (``os.urandom``; the time where there is none) with the top bit of
-  its first word set, as init_by_array leaves it, so that it is never all zeros.
+- ``instance`` (``random.Random(seed)``) and ``generator`` (``default_rng(seed)``'s PCG64),
+  and any part of the two above whose layout is not the expected one: memory of this
+  module, each key from fresh entropy (``os.urandom``; the time where there is none), a
+  Mersenne Twister's with the top bit of its first word set, as init_by_array leaves it, so
+  that it is never all zeros, a PCG64's with an odd increment.
 
 Each binding to the interpreter's memory is checked against the state the interpreter
 reports (``getstate()``, ``get_state()``) before it is used: memory is read only inside the
@@ -30,7 +31,7 @@ import sys
 import time
 
 from script.backend.llvm import rng
-from script.ir.ops import RNG_GENERATORS
+from script.ir.ops import RNG_STATES
 
 _own: list = []             # memory of this module's parts, kept for the life of the process
 _HEADER = object.__basicsize__
@@ -42,11 +43,10 @@ def addresses() -> dict[str, int]:
     """Each state part's symbol and its address."""
     bound = {**_python_random(), **_numpy_random()}
     table = {}
-    for gen in RNG_GENERATORS:
-        for part, nbytes in rng.PART_BYTES.items():
-            state = f"{gen}_{part}"
-            address = bound.get(state)
-            table[rng.symbol(state)] = address if address is not None else _fresh(part, nbytes)
+    for state in RNG_STATES:
+        address = bound.get(state)
+        part = state.partition("_")[2]
+        table[rng.symbol(state)] = address if address is not None else _fresh(part, rng.PART_BYTES[part])
     return table
 
 
@@ -66,6 +66,10 @@ def _fresh(part: str, nbytes: int) -> int:
         struct.pack_into(f"={rng.KEY_WORDS}I", memory, 0, *words)
     elif part == "pos":
         struct.pack_into("=I", memory, 0, rng.KEY_WORDS)     # twist before the first draw
+    elif part == "pcg":                                      # state, odd increment, no buffer
+        words = list(struct.unpack("=4Q", _entropy(32)))
+        words[3] |= 1
+        struct.pack_into("=6Q", memory, 0, *words, 0, 0)
     _own.append(memory)
     return ctypes.addressof(memory)
 
