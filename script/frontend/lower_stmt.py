@@ -27,10 +27,10 @@ from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.itertools_calls import ItertoolsCallLowering
-from script.frontend.bounded_deques import BoundedDeques
+from script.frontend.bounded_deques import BoundedDeques, DequeBounds
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
-from script.frontend.messages import MessageLowering
+from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
 from script.frontend.match import MatchLowering
 from script.frontend.star_displays import StarDisplays
@@ -50,7 +50,7 @@ from script.frontend.class_unions import UnionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
-from script.frontend.default_tables import DefaultTables
+from script.frontend.default_tables import DefaultTables, TableDefaults
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
@@ -92,6 +92,11 @@ class Loop:
         self.continue_to = continue_to
 
 
+def _lists_at_conflict(cx, other: Value, v: Value) -> None:
+    cx.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
+    cx.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
+
+
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
@@ -105,6 +110,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
         super().__init__(func, info.filename, hints)
+        self.emit_hook = TryLowering.try_emit
+        self.raise_hook = TryLowering.try_raise_unbound
+        self.conflict_hook = _lists_at_conflict
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
@@ -135,13 +143,16 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.escape_key = None                         # (info, (types, boundscheck)): Context.escapes
         self.escaping: set = set()                     # ids of the nodes of those it returns (callee_hints.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
-        self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
         self.try_frames: list = []                     # enclosing `try` statements (exceptions.py)
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
+        self.deque_bounds = DequeBounds()
+        self.table_defaults = TableDefaults(info)
+        self.complex_text = ComplexText()
+        self.held_nodes: list = []                     # nodes standing for values (match.held)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 

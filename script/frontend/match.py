@@ -231,8 +231,6 @@ class MatchLowering:
     def held(self, value: Value, like) -> ast.expr:
         """A name node that lowers to `value` (once), at the position of node `like`."""
         n = ast.Name("$held", ast.Load(), **_position(like))
-        if not hasattr(self, "held_nodes"):
-            self.held_nodes = []
         self.held_nodes.append(n)       # kept alive: `pre_evaluated` is keyed by id
         self.pre_evaluated[id(n)] = value
         return n
