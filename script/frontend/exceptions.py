@@ -35,6 +35,7 @@ from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
 from script.frontend.user_exceptions import catches, raised_class
 from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.frontend import user_exceptions
 
 
 class Frame:
@@ -254,8 +255,8 @@ class TryLowering:
         result = None
         for name in names:
             if isinstance(name, type):          # a user class (user_exceptions.py)
-                base, key = self.user_exception_class(name, None)
-                m = self.match_user_class(e, base, key, loc)
+                base, key = user_exceptions.user_exception_class(self, name, None)
+                m = user_exceptions.match_user_class(self, e, base, key, loc)
             else:
                 m = self.emit_plain("exc_match", [e], T.BOOL, name, loc)
             result = m if result is None else self.emit_plain("or", [result, m], T.BOOL, None, loc)
@@ -299,7 +300,7 @@ class TryLowering:
             ref = self.lookup(n) if isinstance(n, ast.Name) else \
                 self.attribute_ref(n) if isinstance(n, ast.Attribute) else None
             obj = getattr(ref, "obj", None)
-            if self.user_exception_class(obj, n) is not None:
+            if user_exceptions.user_exception_class(self, obj, n) is not None:
                 names.append(obj)
                 continue
             if not (isinstance(obj, type) and issubclass(obj, BaseException)

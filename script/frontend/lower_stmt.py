@@ -32,15 +32,15 @@ from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
-from script.frontend.match import MatchLowering
-from script.frontend.star_displays import StarDisplays
+from script.frontend import match
+from script.frontend import star_displays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
-from script.frontend.star_zip import StarZipLowering
+from script.frontend import star_zip
 from script.frontend.printf import PrintfLowering
-from script.frontend.user_exceptions import UserExceptionLowering
+from script.frontend import user_exceptions
 from script.frontend.named_tuples import NamedTupleLowering
 from script.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
@@ -73,6 +73,10 @@ _UNSUPPORTED_STMTS = {
 "ClassDef": "class definitions",
 }
 
+# Statements lowered by free functions over the lowering (the others are still `stmt_X`
+# methods of FunctionLowering's bases: issue 19).
+_STMT_FUNCTIONS = {"Match": match.stmt_Match}
+
 
 class PyRef:
     """A name that resolves to a Python object rather than a value (a module, a function)."""
@@ -101,11 +105,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
-                       PrintfLowering, UserExceptionLowering,
+                       PrintfLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering, StarZipLowering,
-                       ItertoolsCallLowering, BoundedDeques, MatchLowering, StarDisplays):
+                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
+                       ItertoolsCallLowering, BoundedDeques):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -206,6 +210,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         kind = type(node).__name__
         if kind in _UNSUPPORTED_STMTS:
             self.error(f"{_UNSUPPORTED_STMTS[kind]} are not supported in compiled code", node)
+        lowering = _STMT_FUNCTIONS.get(kind)
+        if lowering is not None:
+            lowering(self, node)
+            return
         method = getattr(self, "stmt_" + kind, None)
         if method is None:
             self.error(f"'{kind}' statements are not supported in compiled code", node)
@@ -655,7 +663,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             call_args = exc.args
             exc = exc.func
         ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
-        user = self.user_exception_class(getattr(ref, "obj", None), exc)      # user_exceptions.py
+        user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args)        # messages.py
         if numbers:
@@ -664,7 +672,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
             return
         if user is not None:
-            text = self.user_raise_text(user[1], text)
+            text = user_exceptions.user_raise_text(self, user[1], text)
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:
@@ -890,8 +898,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if not node.args:
                 self.error("zip() needs at least one iterable here", node)
             if any(isinstance(a, ast.Starred) for a in node.args):
-                return self.zip_unpacked(node)          # star_zip.py
-            return self.zip_parts([self.iterable(a) for a in node.args], node)
+                return star_zip.zip_unpacked(self, node)
+            return star_zip.zip_parts(self, [self.iterable(a) for a in node.args], node)
         if builtin is reversed:
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)
