@@ -22,14 +22,18 @@ _FRONT = ("append", "extend")
 _BACK = ("appendleft", "extendleft")
 
 
+class DequeBounds:
+    """The bounds of one function's deques (`FunctionLowering.deque_bounds`)."""
+
+    __slots__ = ("calls", "names")
+
+    def __init__(self):
+        self.calls: dict = {}       # id(deque call node) -> synthetic local of its maxlen
+        self.names: dict = {}       # variable name -> synthetic local of its maxlen
+
+
 class BoundedDeques:
     """Mixin for FunctionLowering."""
-
-    def deque_bounds(self) -> dict:
-        if not hasattr(self, "_deque_calls"):
-            self._deque_calls: dict = {}        # id(deque call node) -> synthetic local of its maxlen
-            self.bounded_names: dict = {}       # variable name -> synthetic local of its maxlen
-        return self._deque_calls
 
     def make_deque(self, node: ast.Call) -> Value:
         """`deque()`, `deque(iterable)`, `deque(iterable, maxlen)`, `deque(maxlen=n)`."""
@@ -45,7 +49,7 @@ class BoundedDeques:
         m = self.coerce(self.expr(bound), T.I64, node)
         self.raise_if(self.cmp("lt", m, Const(0, T.I64), node), "ValueError", "maxlen must be non-negative", node)
         var = self.new_var("maxlen", m)
-        self.deque_bounds()[id(node)] = var
+        self.deque_bounds.calls[id(node)] = var
         if source is not None:      # (an empty deque is within any bound; its type may be pending)
             self.trim_deque(lst, var, collectionslib.trim_front, node)
         return lst
@@ -55,10 +59,10 @@ class BoundedDeques:
         another value assigned to such a name."""
         if not isinstance(target, ast.Name):
             return
-        made = self.deque_bounds().get(id(value_node))
+        made = self.deque_bounds.calls.get(id(value_node))
         if made is not None:
-            self.bounded_names[target.id] = made
-        elif target.id in self.bounded_names:
+            self.deque_bounds.names[target.id] = made
+        elif target.id in self.deque_bounds.names:
             self.error(f"'{target.id}' holds a deque with a maxlen; assigning it another value is not "
                        "supported in compiled code (use another name)", target)
 
@@ -66,8 +70,7 @@ class BoundedDeques:
         """Before `d.insert(i, x)` of a bounded deque: CPython's IndexError when it is full."""
         if name != "insert" or not isinstance(node.func.value, ast.Name):
             return
-        self.deque_bounds()
-        var = self.bounded_names.get(node.func.value.id)
+        var = self.deque_bounds.names.get(node.func.value.id)
         if var is None:
             return
         full = self.cmp("ge", self.list_len(lst, node), self.read(var, self.loc(node)), node)
@@ -77,8 +80,7 @@ class BoundedDeques:
         """After `d.<name>(...)` of a list: the bound kept, when `d` names a bounded deque."""
         if name not in _FRONT + _BACK or not isinstance(node.func.value, ast.Name):
             return
-        self.deque_bounds()
-        var = self.bounded_names.get(node.func.value.id)
+        var = self.deque_bounds.names.get(node.func.value.id)
         if var is None:
             return
         trim = collectionslib.trim_front if name in _FRONT else collectionslib.trim_back

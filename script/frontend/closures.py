@@ -244,8 +244,8 @@ class ClosureLowering:
     def share_table_defaults(self, info) -> None:
         """A defaultdict or Counter the nested function reads as a free variable keeps its
         default there (`d[k] += 1` in a helper inserts as in CPython: default_tables.py)."""
-        self.default_calls()
-        info.free_defaults = {n: self.table_defaults[n] for n in info.free if n in self.table_defaults}
+        names = self.table_defaults.names
+        info.free_defaults = {n: names[n] for n in info.free if n in names}
 
     def assign_lambda(self, target, value: ast.Lambda) -> bool:
         """`name = lambda ...`: defines a nested function; True when handled."""

@@ -35,6 +35,18 @@ _COUNTER, _DEFAULT = "Counter", "defaultdict"
 COUNTER_METHODS = ("update", "subtract", "total", "elements")
 
 
+class TableDefaults:
+    """The defaults of one function's defaultdicts and Counters (`FunctionLowering.table_defaults`)."""
+
+    __slots__ = ("calls", "names")
+
+    def __init__(self, info):
+        self.calls: dict = {}       # id(call node) -> (kind, factory node)
+        # variable name -> (kind, factory node); a nested function's free variables
+        # start with the enclosing function's (closures.share_table_defaults)
+        self.names: dict = dict(getattr(info, "free_defaults", {}))
+
+
 class DefaultTables:
     """Mixin for `FunctionLowering`."""
 
@@ -58,7 +70,7 @@ class DefaultTables:
         factory = node.args[0] if node.args and kind == _DEFAULT else None
         if isinstance(factory, ast.Constant) and factory.value is None:
             factory = None
-        self.default_calls()[id(node)] = (kind, factory)
+        self.table_defaults.calls[id(node)] = (kind, factory)
         if kind == _COUNTER and node.args:
             self.each(node.args[0], lambda x: self.count_into(d, x, node))
         return d
@@ -68,35 +80,27 @@ class DefaultTables:
         self.table_store(d, key, self.emit("add", [self.missing_or(d, j, _COUNTER, None, key, node),
                                                   Const(step, T.I64)], T.I64, None, self.loc(node)), node)
 
-    def default_calls(self) -> dict:
-        if not hasattr(self, "_default_calls"):
-            self._default_calls: dict = {}           # id(call node) -> (kind, factory node)
-            # variable name -> (kind, factory node); a nested function's free variables
-            # start with the enclosing function's (closures.share_table_defaults)
-            self.table_defaults: dict = dict(getattr(self.info, "free_defaults", {}))
-        return self._default_calls
-
     def note_default_table(self, target, value_node) -> None:
         """After `target = value_node` (stmt_Assign): remember the default of a name assigned
         a defaultdict or Counter; reject another value assigned to such a name."""
         if not isinstance(target, ast.Name):
             return
-        calls = self.default_calls()
+        calls = self.table_defaults.calls
         made = calls.get(id(value_node))
         if made is not None:
-            old = self.table_defaults.get(target.id)
+            old = self.table_defaults.names.get(target.id)
             if old is not None and (old[0], ast.dump(old[1]) if old[1] else None) != \
                     (made[0], ast.dump(made[1]) if made[1] else None):
                 self.error(f"'{target.id}' holds a {old[0]} with another default; use another name", target)
-            self.table_defaults[target.id] = made
-        elif target.id in self.table_defaults:
-            self.error(f"'{target.id}' holds a {self.table_defaults[target.id][0]}; assigning it another "
+            self.table_defaults.names[target.id] = made
+        elif target.id in self.table_defaults.names:
+            self.error(f"'{target.id}' holds a {self.table_defaults.names[target.id][0]}; assigning it another "
                        "value is not supported in compiled code (use another name)", target)
 
     def table_default_of(self, base_node):
         """(kind, factory node) when `base_node` names a defaultdict or Counter, or makes one
         (`Counter(xs).most_common(3)`)."""
-        calls = self.default_calls()
+        calls = self.table_defaults.calls
         if isinstance(base_node, ast.Call):
             return calls.get(id(base_node))
         if isinstance(base_node, ast.Subscript):        # `c[a][b] += 1`: what c's factory makes
@@ -104,7 +108,7 @@ class DefaultTables:
             return self._default_made_by(outer[1]) if outer is not None and outer[0] == _DEFAULT else None
         if not isinstance(base_node, ast.Name):
             return None
-        default = self.table_defaults.get(base_node.id)
+        default = self.table_defaults.names.get(base_node.id)
         if default is not None and default[0] == _DEFAULT and default[1] is None:
             return None                 # defaultdict() without a factory: a dict
         return default
@@ -231,6 +235,6 @@ class DefaultTables:
         """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`); the
         result reads missing keys as 0 when assigned to a name, as a Counter does."""
         fn = collectionslib.add if op is ast.Add else collectionslib.sub
-        self.default_calls()[id(node)] = (_COUNTER, None)
+        self.table_defaults.calls[id(node)] = (_COUNTER, None)
         return self.call_script(self.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []),
                                 leading=(a, b))

@@ -37,6 +37,7 @@ from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import star_displays
 
 _KEY, _VALUE = 1, 2             # positions in an entry (hash, key, value)
 _GLOBAL_TABLE_LIMIT = 1000      # items of a module-level dict or set copied item by item
@@ -441,7 +442,7 @@ class DictLowering:
 
     def expr_Dict(self, node: ast.Dict) -> Value:
         if None in node.keys:
-            return self.starred_dict(node)          # star_displays.py
+            return star_displays.starred_dict(self, node)
         keys, values = [], []
         for k, v in zip(node.keys, node.values):
             keys.append(self.expr(k))
@@ -456,7 +457,7 @@ class DictLowering:
 
     def expr_Set(self, node: ast.Set) -> Value:
         if has_star(node.elts):
-            return self.starred_set(node)           # star_displays.py
+            return star_displays.starred_set(self, node)
         values = [self.expr(e) for e in node.elts]
         s = self.new_table(self.table_type(node, True, (self._meet([v.type for v in values], node), None)), node)
         for v in values:

@@ -35,6 +35,7 @@ from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
 from script.frontend.user_exceptions import catches, raised_class
 from script.ir.ops import EXCEPTIONS, ExcInfo
+from script.frontend import user_exceptions
 
 
 class Frame:
@@ -57,7 +58,8 @@ class Frame:
 
 class TryLowering:
     """The ``try`` statement and the routing of raises inside one (a mixin of
-    FunctionLowering, placed before SSABuilder so that its `emit` sees every instruction)."""
+    FunctionLowering, whose `try_emit` and `try_raise_unbound` are the SSA builder's
+    `emit_hook` and `raise_hook`, so that they see every instruction)."""
 
     try_frames: list
     dropping: list          # (exception, loops open) of the `finally` bodies run for one
@@ -69,18 +71,18 @@ class TryLowering:
     def in_try(self) -> bool:
         return bool(self.try_frames) and self.block is not None and not self.is_dead()
 
-    def emit(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
+    def try_emit(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
         if op == "check" and self.in_try():
             return self.routed_check(operands, attr, loc)
-        result = super().emit(op, operands, type, attr, loc)
+        result = self.emit_plain(op, operands, type, attr, loc)
         if op in ("call", "str_py") and self.in_try() and isinstance(result, Instr):
-            raised = super().emit("raised", [], T.BOOL, None, loc)
+            raised = self.emit_plain("raised", [], T.BOOL, None, loc)
             land, cont = self.new_block("try.caught"), self.new_block("try.cont")
             self.branch(raised, land, cont, loc)
             self.seal(land)
             self.seal(cont)
             self.start(land)
-            self.throw(super().emit("catch", [], T.EXC, None, loc), loc)
+            self.throw(self.emit_plain("catch", [], T.EXC, None, loc), loc)
             self.start(cont)
         return result
 
@@ -88,11 +90,11 @@ class TryLowering:
         """A `check` inside a ``try``: a branch to a block sending the exception to the
         handler; a plain `check` when no handler catches its class (nor a ``finally`` runs)."""
         if _unknown(operands) or not self.is_caught(exc):
-            return super().emit("check", operands, T.NONE, exc, loc)
+            return self.emit_plain("check", operands, T.NONE, exc, loc)
         cond, *args = operands
         if isinstance(cond, Const):
             if cond.value:
-                self.throw(super().emit("exception", args, T.EXC, exc, loc), loc)
+                self.throw(self.emit_plain("exception", args, T.EXC, exc, loc), loc)
                 self.start_dead()
             return Const(None, T.NONE)
         fail, cont = self.new_block("try.raise"), self.new_block("try.ok")
@@ -100,7 +102,7 @@ class TryLowering:
         self.seal(fail)
         self.seal(cont)
         self.start(fail)
-        self.throw(super().emit("exception", args, T.EXC, exc, loc), loc)
+        self.throw(self.emit_plain("exception", args, T.EXC, exc, loc), loc)
         self.start(cont)
         return Const(None, T.NONE)
 
@@ -116,7 +118,7 @@ class TryLowering:
         caller ends the block with a `raise`)."""
         if not self.in_try() or not self.is_caught(exc):
             return False
-        self.throw(super().emit("exception", list(args), T.EXC, exc, loc), loc)
+        self.throw(self.emit_plain("exception", list(args), T.EXC, exc, loc), loc)
         return True
 
     def is_caught(self, exc: ExcInfo) -> bool:
@@ -190,9 +192,9 @@ class TryLowering:
         self.counter += 1
         return f"$exc{self.counter}"
 
-    def raise_unbound(self, exc, loc) -> Value:
+    def try_raise_unbound(self, exc, loc) -> Value:
         if not self.in_try():
-            return super().raise_unbound(exc, loc)
+            return self.raise_unbound_plain(exc, loc)
         self.route_raise(exc, [], loc)
         self.start_dead()
         from script.frontend.ssa_builder import UNKNOWN, Undef
@@ -253,11 +255,11 @@ class TryLowering:
         result = None
         for name in names:
             if isinstance(name, type):          # a user class (user_exceptions.py)
-                base, key = self.user_exception_class(name, None)
-                m = self.match_user_class(e, base, key, loc)
+                base, key = user_exceptions.user_exception_class(self, name, None)
+                m = user_exceptions.match_user_class(self, e, base, key, loc)
             else:
-                m = super().emit("exc_match", [e], T.BOOL, name, loc)
-            result = m if result is None else super().emit("or", [result, m], T.BOOL, None, loc)
+                m = self.emit_plain("exc_match", [e], T.BOOL, name, loc)
+            result = m if result is None else self.emit_plain("or", [result, m], T.BOOL, None, loc)
         return result
 
     # ---- checks -------------------------------------------------------------------------
@@ -298,7 +300,7 @@ class TryLowering:
             ref = self.lookup(n) if isinstance(n, ast.Name) else \
                 self.attribute_ref(n) if isinstance(n, ast.Attribute) else None
             obj = getattr(ref, "obj", None)
-            if self.user_exception_class(obj, n) is not None:
+            if user_exceptions.user_exception_class(self, obj, n) is not None:
                 names.append(obj)
                 continue
             if not (isinstance(obj, type) and issubclass(obj, BaseException)
@@ -340,7 +342,7 @@ class TryLowering:
             if depth < loops or self.block is None:
                 continue
             loc = self.loc(node)
-            ours = super().emit("exc_match", [e], T.BOOL, "BaseException", loc)
+            ours = self.emit_plain("exc_match", [e], T.BOOL, "BaseException", loc)
             drop, keep = self.new_block("finally.drop"), self.new_block("finally.keep")
             self.branch(ours, drop, keep, loc)
             self.seal(drop)

@@ -49,6 +49,7 @@ from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
+from script.frontend import star_displays
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -359,7 +360,7 @@ class ListLowering:
 
     def expr_List(self, node: ast.List) -> Value:
         if has_star(node.elts):
-            return self.starred_list(node)          # star_displays.py
+            return star_displays.starred_list(self, node)
         values = [self.expr_opt(e) for e in node.elts]     # (a value that may be None stays whole)
         if not values:
             return self.list_of_unknown(node)

@@ -25,6 +25,7 @@ from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import OVF_OPS, ExcInfo
+from script.frontend import star_displays
 
 
 class WeakConst(Const):
@@ -232,7 +233,7 @@ class ExprLowering(OptionalLowering):
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         if has_star(node.elts):
-            return self.starred_tuple(node)         # star_displays.py
+            return star_displays.starred_tuple(self, node)
         return self.make_tuple([self.expr_opt(e) for e in node.elts], node)
 
     def tuple_repeat(self, a: Value, b: Value, node) -> Value:

@@ -27,20 +27,20 @@ from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.itertools_calls import ItertoolsCallLowering
-from script.frontend.bounded_deques import BoundedDeques
+from script.frontend.bounded_deques import BoundedDeques, DequeBounds
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
-from script.frontend.messages import MessageLowering
+from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
-from script.frontend.match import MatchLowering
-from script.frontend.star_displays import StarDisplays
+from script.frontend import match
+from script.frontend import star_displays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
-from script.frontend.star_zip import StarZipLowering
+from script.frontend import star_zip
 from script.frontend.printf import PrintfLowering
-from script.frontend.user_exceptions import UserExceptionLowering
+from script.frontend import user_exceptions
 from script.frontend.named_tuples import NamedTupleLowering
 from script.pyhooks.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
@@ -50,7 +50,7 @@ from script.frontend.class_unions import UnionLowering
 from script.frontend.lists import ListLowering, PendingElement
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
-from script.frontend.default_tables import DefaultTables
+from script.frontend.default_tables import DefaultTables, TableDefaults
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, test_facts
@@ -74,6 +74,10 @@ _UNSUPPORTED_STMTS = {
 "ClassDef": "class definitions",
 }
 
+# Statements lowered by free functions over the lowering (the others are still `stmt_X`
+# methods of FunctionLowering's bases: issue 19).
+_STMT_FUNCTIONS = {"Match": match.stmt_Match}
+
 
 class PyRef:
     """A name that resolves to a Python object rather than a value (a module, a function)."""
@@ -93,19 +97,27 @@ class Loop:
         self.continue_to = continue_to
 
 
+def _lists_at_conflict(cx, other: Value, v: Value) -> None:
+    cx.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
+    cx.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
+
+
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
-                       PrintfLowering, UserExceptionLowering,
+                       PrintfLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
-                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering, StarZipLowering,
-                       ItertoolsCallLowering, BoundedDeques, MatchLowering, StarDisplays):
+                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
+                       ItertoolsCallLowering, BoundedDeques):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
         super().__init__(func, info.filename, hints)
+        self.emit_hook = TryLowering.try_emit
+        self.raise_hook = TryLowering.try_raise_unbound
+        self.conflict_hook = _lists_at_conflict
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
@@ -136,13 +148,16 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.escape_key = None                         # (info, (types, boundscheck)): Context.escapes
         self.escaping: set = set()                     # ids of the nodes of those it returns (callee_hints.py)
         self.global_lists: dict[int, str] = {}         # id of a global list's copy -> its name (lists.py)
-        self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them
         self.optional_names: set[str] = set()          # locals read as optionals (optional.py)
         self.try_frames: list = []                     # enclosing `try` statements (exceptions.py)
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
+        self.deque_bounds = DequeBounds()
+        self.table_defaults = TableDefaults(info)
+        self.complex_text = ComplexText()
+        self.held_nodes: list = []                     # nodes standing for values (match.held)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -196,6 +211,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         kind = type(node).__name__
         if kind in _UNSUPPORTED_STMTS:
             self.error(f"{_UNSUPPORTED_STMTS[kind]} are not supported in compiled code", node)
+        lowering = _STMT_FUNCTIONS.get(kind)
+        if lowering is not None:
+            lowering(self, node)
+            return
         method = getattr(self, "stmt_" + kind, None)
         if method is None:
             self.error(f"'{kind}' statements are not supported in compiled code", node)
@@ -645,7 +664,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             call_args = exc.args
             exc = exc.func
         ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
-        user = self.user_exception_class(getattr(ref, "obj", None), exc)      # user_exceptions.py
+        user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args)        # messages.py
         if numbers:
@@ -654,7 +673,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
             return
         if user is not None:
-            text = self.user_raise_text(user[1], text)
+            text = user_exceptions.user_raise_text(self, user[1], text)
         self.emit_raise(ExcInfo(cls, text), args, node)
 
     def exception_class(self, node) -> str:
@@ -880,8 +899,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if not node.args:
                 self.error("zip() needs at least one iterable here", node)
             if any(isinstance(a, ast.Starred) for a in node.args):
-                return self.zip_unpacked(node)          # star_zip.py
-            return self.zip_parts([self.iterable(a) for a in node.args], node)
+                return star_zip.zip_unpacked(self, node)
+            return star_zip.zip_parts(self, [self.iterable(a) for a in node.args], node)
         if builtin is reversed:
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)

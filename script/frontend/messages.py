@@ -39,6 +39,19 @@ def escape(text: str) -> str:
     return text.replace("%", "%%")
 
 
+class ComplexText:
+    """How complex numbers are written in the message being built (`FunctionLowering.complex_text`):
+    `markers`, while a raise's message is built, the numbers whose form (`(a+bj)` or a bare
+    `bj`) the raise decides at run time (`raise_with_complex`); `forms`, while `print` is
+    built, id(number) -> whether it is written bare."""
+
+    __slots__ = ("markers", "forms")
+
+    def __init__(self):
+        self.markers: list | None = None
+        self.forms: dict = {}
+
+
 class MessageLowering:
     """Mixin: `exception_message(node)` -> (format text, values) for an exception's message argument."""
 
@@ -113,12 +126,12 @@ class MessageLowering:
         lists them), which `raise_with_complex` resolves."""
         if not nodes:
             return None, [], []
-        self.complex_markers = []
+        self.complex_text.markers = []
         try:
             text, values = self.args_message(nodes)
-            return text, values, self.complex_markers
+            return text, values, self.complex_text.markers
         finally:
-            self.complex_markers = None
+            self.complex_text.markers = None
 
     def args_message(self, nodes: list) -> tuple[str, list[Value]]:
         """The message of an exception made with the arguments `nodes` (``raise C(*nodes)``,
@@ -231,24 +244,23 @@ class MessageLowering:
                 self.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
                             lambda: variant(chosen + [False]), node)
                 return None
-            self.complex_forms = {}
+            self.complex_text.forms = {}
             for k, z, is_bare in zip(complex_ids, numbers, chosen):
-                self.complex_forms[id(z)] = is_bare
+                self.complex_text.forms[id(z)] = is_bare
                 values[k] = z
             for k, v in values.items():
                 self.pre_evaluated[k] = v
             self.emit_print(node, options)
-            self.complex_forms = {}
+            self.complex_text.forms = {}
             return None
         variant([])
 
     def complex_directive(self, z: Value, node) -> tuple[str, list[Value]]:
-        markers = getattr(self, "complex_markers", None)
-        if markers is not None and id(z) not in getattr(self, "complex_forms", {}):
+        markers, forms = self.complex_text.markers, self.complex_text.forms
+        if markers is not None and id(z) not in forms:
             # a raise's message: a marker the raise resolves into one form per branch
             markers.append(z)
             return f"\x00{len(markers) - 1}\x00", [self.complex_part(z, 0, node), self.complex_part(z, 1, node)]
-        forms = getattr(self, "complex_forms", {})
         if id(z) not in forms:
             self.error("complex numbers can be printed (print(z)) and formatted in a raise's message, "
                        "not here, in compiled code", node)

@@ -70,6 +70,15 @@ class SSABuilder:
 
     `hints` maps (loop key, variable) to the widened type a loop header parameter must take;
     it is shared across rounds (owned by the driver).
+
+    Hooks, plain functions taking the builder first, which the lowering sets (None: the
+    builder's own behaviour):
+    - `emit_hook(b, op, operands, type, attr, loc)` makes every instruction in place of
+      `emit_plain` (exceptions.py routes checks and calls inside a `try` to its handler);
+    - `raise_hook(b, exc, loc)` in place of `raise_unbound` (the same, for a read that
+      never finds its variable assigned);
+    - `conflict_hook(b, other, v)` before a merge of two values of different types is
+      reported (lists.py: an empty list meeting a typed one gives it its type).
     """
 
     def __init__(self, func: Function, filename: str, hints: dict):
@@ -91,6 +100,10 @@ class SSABuilder:
         self.dead_from: dict[Block, Block] = {}        # dead block -> where reads in it resolve
         self._left: Block | None = None                 # the block a jump last ended
         self.hints_changed = False
+        self.global_rows: dict[int, str] = {}          # id of a global's row, or of a list holding them (lists.py)
+        self.emit_hook = None
+        self.raise_hook = None
+        self.conflict_hook = None
 
     # ---- blocks -------------------------------------------------------------------------
 
@@ -168,6 +181,11 @@ class SSABuilder:
     def raise_unbound(self, exc, loc) -> Value:
         """End the current block with `raise exc` (a read that can never find its variable
         assigned) and go on in a dead block; the read's value is an Undef."""
+        if self.raise_hook is not None:
+            return self.raise_hook(self, exc, loc)
+        return self.raise_unbound_plain(exc, loc)
+
+    def raise_unbound_plain(self, exc, loc) -> Value:
         set_terminator(self.block, "raise", [], attr=exc, loc=loc)
         dead = self.new_block("dead")
         self.sealed.add(dead)
@@ -410,9 +428,8 @@ class SSABuilder:
         others = [self.read_in(var, p) for p in param.block.preds]
         shown = var.split(":", 1)[1] if var.startswith("$gen") else var      # (generators.py renames)
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
-        if other is not None and hasattr(self, "merge_pending_list"):
-            self.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
-            self.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
+        if other is not None and self.conflict_hook is not None:
+            self.conflict_hook(self, other, v)
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
@@ -451,13 +468,20 @@ class SSABuilder:
     # ---- emission -----------------------------------------------------------------------
 
     def emit(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
+        if self.emit_hook is not None:
+            return self.emit_hook(self, op, operands, type, attr, loc)
+        return self.emit_plain(op, operands, type, attr, loc)
+
+    def emit_plain(self, op: str, operands, type: T.Type, attr=None, loc=None) -> Value:
+        """Append an instruction to the current block (an Undef when an operand's type is
+        not known yet), whatever `emit_hook` would do with it."""
         if any(isinstance(v.type, Unknown) or isinstance(v, Undef) for v in operands):
             if not self.is_dead():
                 self.saw_unknown = self.saw_unknown or loc
             return Undef(UNKNOWN if type is None else type, loc)
         instr = Instr(op, operands, type, attr, loc)
         self.block.append(instr)
-        rows = getattr(self, "global_rows", None)
+        rows = self.global_rows
         if rows and op in ("extract", "list_get") and id(operands[0]) in rows and holds_list(type):
             # a list inside a global tuple or dict (lists.global_list): read-only as the global
             self.global_lists[id(instr)] = rows[id(instr)] = rows[id(operands[0])]

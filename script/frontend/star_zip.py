@@ -39,53 +39,52 @@ def row_element_type(t: T.Type) -> T.Type | None:
     return None
 
 
-class StarZipLowering:
-    """Mixin for FunctionLowering."""
+def zip_parts(cx, parts, node):
+    """`iterable` of zip() over the (n, item, type) iterables `parts`."""
+    loc = cx.loc(node)
+    n = parts[0][0]
+    for m, _, _ in parts[1:]:
+        n = cx.emit("min", [n, m], T.I64, None, loc)
+    return (n, lambda i: cx.make_tuple([item(i) for _, item, _ in parts], node),
+            T.TupleType([et for _, _, et in parts]))
 
-    def zip_parts(self, parts, node):
-        """`iterable` of zip() over the (n, item, type) iterables `parts`."""
-        loc = self.loc(node)
-        n = parts[0][0]
-        for m, _, _ in parts[1:]:
-            n = self.emit("min", [n, m], T.I64, None, loc)
-        return (n, lambda i: self.make_tuple([item(i) for _, item, _ in parts], node),
-                T.TupleType([et for _, _, et in parts]))
 
-    def zip_unpacked(self, node: ast.Call):
-        """`iterable` of `zip(*rows)` (see the module's docstring)."""
-        if len(node.args) != 1:
-            self.error("zip() with a *-unpacked argument among others is not supported in compiled code "
-                       "(zip(*rows) alone is)", node)
-        rows = self.expr(node.args[0].value)
-        if isinstance(rows.type, Unknown):
-            return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
-        if isinstance(rows.type, T.TupleType):
-            if not rows.type.elems:
-                return Const(0, T.I64), lambda i: self.make_tuple([], node), T.TupleType([])
-            loc = self.loc(node)
-            return self.zip_parts([self.iterable_value(self.emit("extract", [rows], t, k, loc), node)
-                                   for k, t in enumerate(rows.type.elems)], node)
-        if not isinstance(rows.type, T.ListType):
-            self.error(f"zip(*x) of a {rows.type} is not supported in compiled code (a list or tuple of "
-                       "iterables is)", node.args[0])
-        row_type = self.read_type(rows)
-        et = row_element_type(row_type)
-        if et is None:
-            self.error(f"zip(*x) of a list of {row_type} is not supported in compiled code (rows must be "
-                       "lists, strs, tuples of one element type or 1-d arrays)", node.args[0])
-        return self._columns(rows, et, node)
+def zip_unpacked(cx, node: ast.Call):
+    """`iterable` of `zip(*rows)` (see the module's docstring)."""
+    if len(node.args) != 1:
+        cx.error("zip() with a *-unpacked argument among others is not supported in compiled code "
+                 "(zip(*rows) alone is)", node)
+    rows = cx.expr(node.args[0].value)
+    if isinstance(rows.type, Unknown):
+        return Const(0, T.I64), lambda i: Undef(UNKNOWN, cx.loc(node)), UNKNOWN
+    if isinstance(rows.type, T.TupleType):
+        if not rows.type.elems:
+            return Const(0, T.I64), lambda i: cx.make_tuple([], node), T.TupleType([])
+        loc = cx.loc(node)
+        return zip_parts(cx, [cx.iterable_value(cx.emit("extract", [rows], t, k, loc), node)
+                              for k, t in enumerate(rows.type.elems)], node)
+    if not isinstance(rows.type, T.ListType):
+        cx.error(f"zip(*x) of a {rows.type} is not supported in compiled code (a list or tuple of "
+                 "iterables is)", node.args[0])
+    row_type = cx.read_type(rows)
+    et = row_element_type(row_type)
+    if et is None:
+        cx.error(f"zip(*x) of a list of {row_type} is not supported in compiled code (rows must be "
+                 "lists, strs, tuples of one element type or 1-d arrays)", node.args[0])
+    return _columns(cx, rows, et, node)
 
-    def _columns(self, rows: Value, et: T.Type, node):
-        loc = self.loc(node)
-        m = self.list_len(rows, node)
-        shortest = self.reduce_loop(node, m, lambda j: self.get_item(rows, j, node), Const(_INT64_MAX, T.I64),
-                                    lambda acc, row: self.emit(
-                                        "min", [acc, self.iterable_value(row, node)[0]], T.I64, None, loc))
-        n = self.pick(self.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
 
-        def column(i: Value) -> Value:
-            out = self.new_list(et, m, node, T.VarTupleType)
-            self.for_range(node.args[0], m, lambda j: self.set_item(
-                out, self.iterable_value(self.checked_item(rows, j, node), node)[1](i), j, node))
-            return out
-        return n, column, T.VarTupleType(et)
+def _columns(cx, rows: Value, et: T.Type, node):
+    loc = cx.loc(node)
+    m = cx.list_len(rows, node)
+    shortest = cx.reduce_loop(node, m, lambda j: cx.get_item(rows, j, node), Const(_INT64_MAX, T.I64),
+                              lambda acc, row: cx.emit(
+                                    "min", [acc, cx.iterable_value(row, node)[0]], T.I64, None, loc))
+    n = cx.pick(cx.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
+
+    def column(i: Value) -> Value:
+        out = cx.new_list(et, m, node, T.VarTupleType)
+        cx.for_range(node.args[0], m, lambda j: cx.set_item(
+            out, cx.iterable_value(cx.checked_item(rows, j, node), node)[1](i), j, node))
+        return out
+    return n, column, T.VarTupleType(et)

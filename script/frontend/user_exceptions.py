@@ -52,36 +52,37 @@ def catches(raised: type, clause: str | type) -> bool:
     return issubclass(raised, clause if isinstance(clause, type) else getattr(py_builtins, clause))
 
 
-class UserExceptionLowering:
-    def user_exception_class(self, obj, node) -> tuple[str, str] | None:
-        """(builtin base name, key) of user exception class `obj`; None when `obj` is no
-        user exception class; CompileError for one compiled code cannot take."""
-        if not (isinstance(obj, type) and issubclass(obj, BaseException)) or is_builtin_exception(obj):
-            return None
-        name = obj.__name__
-        if "<locals>" in obj.__qualname__:
-            self.error(f"exception class '{name}' is defined inside a function: only classes defined "
-                       "at module level can be raised or caught in compiled code", node)
-        extra = sorted(set(vars(obj)) - _OWN_KEYS)
-        if extra:
-            self.error(f"exception class '{name}' defines {', '.join(extra)}: compiled code takes only "
-                       "exception classes whose body is 'pass' or a docstring", node)
-        if len(obj.__bases__) != 1:
-            self.error(f"exception class '{name}' has several bases: compiled code takes one", node)
-        base = next((c for c in obj.__mro__ if is_builtin_exception(c) and c.__name__ in EXCEPTIONS), None)
-        if base is None:
-            self.error(f"exception class '{name}' derives from no builtin exception class compiled code "
-                       f"raises ({', '.join(EXCEPTIONS[:6])}, ...)", node)
-        key = user_class_key(obj)
-        _CLASSES[key] = obj
-        return base.__name__, key
+def user_exception_class(cx, obj, node) -> tuple[str, str] | None:
+    """(builtin base name, key) of user exception class `obj`; None when `obj` is no
+    user exception class; CompileError for one compiled code cannot take."""
+    if not (isinstance(obj, type) and issubclass(obj, BaseException)) or is_builtin_exception(obj):
+        return None
+    name = obj.__name__
+    if "<locals>" in obj.__qualname__:
+        cx.error(f"exception class '{name}' is defined inside a function: only classes defined "
+                 "at module level can be raised or caught in compiled code", node)
+    extra = sorted(set(vars(obj)) - _OWN_KEYS)
+    if extra:
+        cx.error(f"exception class '{name}' defines {', '.join(extra)}: compiled code takes only "
+                 "exception classes whose body is 'pass' or a docstring", node)
+    if len(obj.__bases__) != 1:
+        cx.error(f"exception class '{name}' has several bases: compiled code takes one", node)
+    base = next((c for c in obj.__mro__ if is_builtin_exception(c) and c.__name__ in EXCEPTIONS), None)
+    if base is None:
+        cx.error(f"exception class '{name}' derives from no builtin exception class compiled code "
+                 f"raises ({', '.join(EXCEPTIONS[:6])}, ...)", node)
+    key = user_class_key(obj)
+    _CLASSES[key] = obj
+    return base.__name__, key
 
-    def user_raise_text(self, key: str, text: str | None) -> str:
-        """The message of a raise of user class `key` with message `text` (None: none)."""
-        return MARK + key + (END + text if text is not None else EMPTY)
 
-    def match_user_class(self, e, base: str, key: str, loc):
-        """Whether caught exception `e` is of user class `key` (or a subclass of it)."""
-        m = self.emit("exc_match", [e], T.BOOL, base, loc)
-        name = self.emit("str_const", [], T.STR, key, loc)
-        return self.emit("and", [m, self.emit("str_py", [e, name], T.BOOL, "exc_is", loc)], T.BOOL, None, loc)
+def user_raise_text(cx, key: str, text: str | None) -> str:
+    """The message of a raise of user class `key` with message `text` (None: none)."""
+    return MARK + key + (END + text if text is not None else EMPTY)
+
+
+def match_user_class(cx, e, base: str, key: str, loc):
+    """Whether caught exception `e` is of user class `key` (or a subclass of it)."""
+    m = cx.emit("exc_match", [e], T.BOOL, base, loc)
+    name = cx.emit("str_const", [], T.STR, key, loc)
+    return cx.emit("and", [m, cx.emit("str_py", [e, name], T.BOOL, "exc_is", loc)], T.BOOL, None, loc)
