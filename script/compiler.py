@@ -105,26 +105,67 @@ class Specialization:
         return text
 
 
+def step_unit(module: Module, entry: Function | None = None, opt: int = 2, passes=None,
+              options=frozenset(), **pipeline):
+    """The `Unit` the steps of script.ir.passes `STEPS` work on: `module` (entry: its first
+    function) at level `opt`, verified as SCRIPT_VERIFY and with the passes
+    SCRIPT_DISABLE_PASSES asks; `pipeline`: `print_after`, `stream`."""
+    from script.ir.passes import Unit
+    return Unit(module, entry if entry is not None else next(iter(module.functions.values())),
+                level=opt, passes=passes, options=frozenset(options), verify=verify_enabled(),
+                disabled=disabled_passes(), **pipeline)
+
+
 def optimize_module(module: Module, opt: int, passes=None) -> dict:
-    """Run the IR pass pipeline on every function of `module`, in place. Returns statistics."""
-    from script.ir.passes import run_pipeline
-    stats: dict = {}
-    verify = verify_enabled()
-    disabled = disabled_passes()
-    for f in module.functions.values():
-        run_pipeline(f, level=opt, passes=passes, verify=verify, disabled=disabled, stats=stats)
-    return stats
+    """Run the IR pass pipeline on every function of `module`, in place (the "optimize"
+    step alone). Returns statistics."""
+    from script.ir.passes import run_step
+    return run_step("function", "optimize", step_unit(module, opt=opt, passes=passes)).stats
 
 
 def add_interrupt_checks(module: Module) -> None:
     """`poll` instructions in the loops of every function of `module` (script.ir.interrupts),
-    verified afterwards when the verifier is on."""
+    verified afterwards when the verifier is on (the "interrupts" step alone)."""
+    from script.ir.passes import run_step
+    run_step("function", "interrupts", step_unit(module), poll_loops)
+
+
+def poll_loops(unit) -> None:
+    """The "interrupts" step: script.ir.interrupts on every function of the unit's module."""
     from script.ir.interrupts import insert_polls
-    for f in module.functions.values():
+    for f in unit.module.functions.values():
         insert_polls(f)
-        if verify_enabled():
-            from script.ir.verifier import verify_function
-            verify_function(f, after="interrupts")
+
+
+def closure(unit) -> Module:
+    """The "closure" step: the module of the functions the entry still calls (callees
+    inlined everywhere are gone)."""
+    from script.frontend.specialize import closure_of
+    return Module(closure_of(unit.entry))
+
+
+def function_steps(info, ssa_functions: list) -> dict:
+    """The functions of the steps of `STEPS["function"]` that are not script.ir's own
+    (the frontend's checks, prange outlining, closure, interrupt polls), for `info`'s
+    specialization whose frontend IR is `ssa_functions`."""
+    from script.frontend.cuda_lowering import reject_kernel_ops
+    from script.frontend.frozen import reject_const_array_writes
+    from script.frontend.list_args import reject_argument_list_writes
+    from script.frontend.records import reject_boxed_instances
+
+    def prange(unit):
+        from script.ir.parallel import outline_prange_loops
+        outline_prange_loops(unit.module, unit.entry)
+
+    return {
+        "prange": prange,
+        "reject_kernel_ops": lambda unit: reject_kernel_ops(unit.module),
+        "reject_argument_list_writes": lambda unit: reject_argument_list_writes(ssa_functions),
+        "reject_boxed_instances": lambda unit: reject_boxed_instances(unit.entry, info.name),
+        "reject_const_array_writes": lambda unit: reject_const_array_writes(unit.module),
+        "closure": closure,
+        "interrupts": poll_loops,
+    }
 
 
 @contextlib.contextmanager
@@ -161,26 +202,13 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         func = specialize(info, arg_types, boundscheck)
         ssa_functions = closure_of(func)
         funcs = clone_functions(ssa_functions)
-        module = Module(funcs)
-        if parallel:
-            from script.ir.parallel import outline_prange_loops
-            outline_prange_loops(module, funcs[0])
-        from script.frontend.cuda_lowering import reject_kernel_ops
-        reject_kernel_ops(module)            # cuda.* belongs in @script.kernel functions
-        from script.frontend.list_args import reject_argument_list_writes
-        reject_argument_list_writes(ssa_functions)   # what cannot be written back to the caller
-        from script.frontend.records import reject_boxed_instances
-        reject_boxed_instances(funcs[0], info.name)      # class instances stay in compiled code
-        from script.frontend.frozen import reject_const_array_writes
-        reject_const_array_writes(module)    # global arrays are constants of the code
-        if verify_enabled():
-            from script.ir.verifier import verify_module
-            verify_module(module, after="frontend")
+        from script.ir.passes import run_steps
+        options = {name for name, on in (("parallel", parallel), ("interruptible", interruptible)) if on}
+        unit = step_unit(Module(funcs), funcs[0], opt, passes, options)
+        steps = function_steps(info, ssa_functions)
+        run_steps("function", unit, steps, stop="verify")
         t1 = time.perf_counter()
-        optimize_module(module, opt, passes)
-        module = Module(closure_of(funcs[0]))     # callees inlined everywhere are gone
-        if interruptible:
-            add_interrupt_checks(module)
+        module = run_steps("function", unit, steps, start="optimize").module
         t2 = time.perf_counter()
         native = compile_native(module, funcs[0].name, opt_level=llvm_level(module, opt),
                                 nogil=nogil, fastmath=fastmath,

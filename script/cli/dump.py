@@ -58,25 +58,23 @@ def build_ir(target: Target, key: tuple, stage: str, print_after: str | None = N
              trace: io.StringIO | None = None):
     """The IR module of `target` at `key` after the frontend ("ssa") or the passes ("opt").
 
-    Mirrors `script.compiler.compile_specialization` up to the backend, on fresh copies of
-    the frontend's cached functions, with the function object's level and pass list.
+    The steps of `compile_specialization` (script.ir.passes `STEPS["function"]`) through
+    "closure", on fresh copies of the frontend's cached functions, with the function
+    object's level and pass list; without its checks (the IR of what a compile refuses is
+    shown) and without outlining `prange` loops (`parallel` is not an option of dump).
     """
-    from script.compiler import disabled_passes, verify_enabled
+    from script.compiler import function_steps, step_unit
     from script.frontend.specialize import closure_of, specialize
     from script.ir.clone import clone_functions
     from script.ir.core import Module
-    funcs = clone_functions(closure_of(specialize(target.info, key)))
-    if verify_enabled():
-        from script.ir.verifier import verify_module
-        verify_module(Module(funcs), after="frontend")
-    if stage == "ssa":
-        return Module(funcs)
-    from script.ir.passes import run_pipeline
+    from script.ir.passes import run_steps
+    ssa_functions = closure_of(specialize(target.info, key))
+    funcs = clone_functions(ssa_functions)
     d = target.fn.__dict__
-    for f in funcs:
-        run_pipeline(f, level=d["_opt"], passes=d["_passes"], verify=verify_enabled(),
-                     disabled=disabled_passes(), print_after=print_after, stream=trace)
-    return Module(closure_of(funcs[0]))
+    unit = step_unit(Module(funcs), funcs[0], d["_opt"], d["_passes"], print_after=print_after,
+                     stream=trace)
+    return run_steps("function", unit, function_steps(target.info, ssa_functions),
+                     stop="verify" if stage == "ssa" else "closure", checks=False).module
 
 
 class Dumper:

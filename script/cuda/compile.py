@@ -1,7 +1,8 @@
 """Compiling one kernel specialization: the IR module, its checks, PTX, and CPU code.
 
-`build_module` runs the frontend and the IR passes as `@script` does (script.compiler), then
-`check_kernel` rejects what kernels cannot do, at the user's line. `compile_ptx` and
+`build_module` runs the frontend, then the steps of `STEPS["kernel"]` (script.ir.passes):
+`wrap_ints`, `check_kernel` (which rejects what kernels cannot do, at the user's line), the
+verifier and the IR passes, as `@script` runs those of functions (script.compiler). `compile_ptx` and
 `compile_cpu` take the module from there.
 """
 
@@ -19,28 +20,22 @@ def build_module(info, types: tuple, boundscheck: bool, opt: int, stage: str = "
                  print_after: str | None = None, stream=None) -> Module:
     """The kernel's IR module after the frontend (`stage` "ssa") or the IR passes ("opt");
     `print_after` and `stream` as in `run_pipeline` (the CLI's --print-after)."""
-    from script.compiler import disabled_passes, verify_enabled
+    from script.compiler import closure, step_unit
     from script.dispatcher import make_function_infos
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
-    from script.ir.passes import run_pipeline
+    from script.ir.passes import run_steps
     with COMPILE_LOCK:
         make_function_infos()           # so that calls to cache hits are seen as @script calls
         func = specialize(info, types, boundscheck)
         funcs = clone_functions(closure_of(func))
-        for f in funcs:
-            wrap_ints(f)
-        module = Module(funcs)
-        check_kernel(module, funcs[0], info)
-        if verify_enabled():
-            from script.ir.verifier import verify_module
-            verify_module(module, after="frontend")
-        if stage == "ssa":
-            return module
-        for f in funcs:
-            run_pipeline(f, level=opt, verify=verify_enabled(), disabled=disabled_passes(),
-                         print_after=print_after, stream=stream)
-        return Module(closure_of(funcs[0]))
+        unit = step_unit(Module(funcs), funcs[0], opt, print_after=print_after, stream=stream)
+        steps = {
+            "wrap_ints": lambda unit: [wrap_ints(f) for f in unit.module.functions.values()],
+            "check_kernel": lambda unit: check_kernel(unit.module, unit.entry, info),
+            "closure": closure,
+        }
+        return run_steps("kernel", unit, steps, stop="verify" if stage == "ssa" else None).module
 
 
 def wrap_ints(func: Function) -> None:

@@ -8,6 +8,12 @@ what it did). Modules whose names start with ``_`` are helpers shared by passes,
 a step is a pass name or a `Fixpoint` (passes run in order, again and again while any of
 them changes something, at most `limit` times). `ORDER` lists "a before b, because…"
 pairs; `_check_order` asserts at import that every level respects them.
+
+`STEPS` is the other table: for each target ("function", "kernel"), the ordered steps that
+take the frontend's module to the backend's, the pipeline being one of them ("optimize").
+Steps are names; `run_steps` is the one driver, and the callers (script.compiler,
+script.cuda.compile) hand it the functions of the steps that are not the IR's own (the
+frontend's checks, `closure`), so that script.ir never imports the frontend.
 """
 
 from __future__ import annotations
@@ -15,8 +21,8 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
-from typing import IO, Iterable
+from dataclasses import dataclass, field
+from typing import IO, Callable, Iterable
 
 from script.ir.core import Function, Module
 from script.ir.passes import (bce, constfold, cse, dce, defer, deferred, fixedlen, inline, licm,
@@ -280,3 +286,135 @@ def run_module_pipeline(module: Module, level: int = 2, **options) -> bool:
     for func in module.functions.values():
         changed = run_pipeline(func, level, **options) or changed
     return changed
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named step of a `STEPS` table. `kind` says what it does to the module: "check"
+    (raises a CompileError or changes nothing), "transform" (changes the IR; verified after
+    it), "optimize" (the pipeline, which verifies after each of its passes), "select"
+    (returns the module that replaces the unit's: which functions it holds, not their IR),
+    "verify" (the verifier on what the frontend and the steps before it made). `when`
+    names the `Unit.options` flag without which the step does not run."""
+
+    name: str
+    kind: str
+    when: str | None = None
+
+
+STEPS: dict[str, tuple[Step, ...]] = {
+    "function": (
+        Step("prange", "transform", when="parallel"),     # script.ir.parallel
+        Step("reject_kernel_ops", "check"),               # cuda.* belongs in @script.kernel functions
+        Step("reject_argument_list_writes", "check"),     # what cannot be written back to the caller
+        Step("reject_boxed_instances", "check"),          # class instances stay in compiled code
+        Step("reject_const_array_writes", "check"),       # global arrays are constants of the code
+        Step("verify", "verify"),
+        Step("optimize", "optimize"),
+        Step("closure", "select"),                        # callees inlined everywhere are gone
+        Step("interrupts", "transform", when="interruptible"),   # script.ir.interrupts
+    ),
+    "kernel": (
+        Step("wrap_ints", "transform"),                   # int64 wraps, as in CUDA C
+        Step("check_kernel", "check"),                    # what GPU code cannot do
+        Step("verify", "verify"),
+        Step("optimize", "optimize"),
+        Step("closure", "select"),
+    ),
+}
+
+_KINDS = ("check", "transform", "optimize", "select", "verify")
+
+
+def _check_steps() -> None:
+    for target, steps in STEPS.items():
+        names = [s.name for s in steps]
+        assert len(set(names)) == len(names), f"{target}: a step is named twice"
+        assert all(s.kind in _KINDS for s in steps), f"{target}: unknown step kind"
+        assert not set(names) & set(PASSES), f"{target}: a step is named as a pass"
+
+
+_check_steps()
+
+
+@dataclass
+class Unit:
+    """What the steps of one compilation work on: the module, its entry function, the
+    pipeline's options (as `run_pipeline`'s: `level`, `passes`, `verify`, `disabled`,
+    `print_after`, `stream`, `stats`) and the flags `Step.when` reads (`options`)."""
+
+    module: Module
+    entry: Function
+    level: int = 2
+    passes: tuple | None = None
+    options: frozenset = frozenset()
+    verify: bool = False
+    disabled: tuple = ()
+    print_after: str | None = None
+    stream: IO[str] | None = None
+    stats: dict | None = field(default_factory=dict)
+
+
+def _verify(unit: Unit) -> None:
+    from script.ir.verifier import verify_module
+    verify_module(unit.module, after="frontend")
+
+
+def _optimize(unit: Unit) -> None:
+    for f in unit.module.functions.values():
+        run_pipeline(f, level=unit.level, passes=unit.passes, verify=unit.verify,
+                     disabled=unit.disabled, print_after=unit.print_after, stream=unit.stream,
+                     stats=unit.stats)
+
+
+_OWN = {"verify": _verify, "optimize": _optimize}
+
+
+def run_steps(target: str, unit: Unit, functions: dict[str, Callable], *,
+              start: str | None = None, stop: str | None = None, checks: bool = True) -> Unit:
+    """Run the steps of `STEPS[target]` on `unit`, in order, from `start` through `stop`
+    (step names; the whole table by default), leaving out the "check" steps when `checks`
+    is false (`scriptc dump` shows the IR of what a compile would refuse). `functions` maps
+    every step that is not the IR's own ("verify", "optimize") to its function, which takes
+    the unit. With `unit.verify`, the verifier runs at the "verify" step and after every
+    "transform" step that follows it (the steps before it are what it checks) and after
+    every pass of "optimize". Returns `unit`."""
+    steps = STEPS[target]
+    names = [s.name for s in steps]
+    table = {**functions, **_OWN}
+    missing = [n for n in names if n not in table]
+    assert not missing, f"no function for the {target} steps {', '.join(missing)}"
+    unknown = sorted(set(functions) - set(names))
+    assert not unknown, f"{', '.join(unknown)}: no such {target} step"
+    verified_from = names.index("verify")
+    first = names.index(start) if start is not None else 0
+    last = names.index(stop) if stop is not None else len(names) - 1
+    for k in range(first, last + 1):
+        _run_step(steps[k], unit, table[steps[k].name], k > verified_from, checks)
+    return unit
+
+
+def run_step(target: str, name: str, unit: Unit, function: Callable | None = None) -> Unit:
+    """The one step `name` of `STEPS[target]` on `unit`, whatever its `when` (verified after
+    it as in `run_steps` when it is a transform): what `optimize_module` and `add_interrupt_checks` do for code
+    that is not a user's function (script.autodiff)."""
+    step = next(s for s in STEPS[target] if s.name == name)
+    _run_step(step, unit, function or _OWN[name], True, True, asked=True)
+    return unit
+
+
+def _run_step(step: Step, unit: Unit, function: Callable, verify_after: bool, checks: bool,
+              asked: bool = False) -> None:
+    if step.when is not None and step.when not in unit.options and not asked:
+        return
+    if step.kind == "check" and not checks:
+        return
+    if step.kind == "verify" and not unit.verify:
+        return
+    result = function(unit)
+    if step.kind == "select":
+        unit.module = result
+    elif step.kind == "transform" and verify_after and unit.verify:
+        from script.ir.verifier import verify_function
+        for f in unit.module.functions.values():
+            verify_function(f, after=step.name)
