@@ -1,8 +1,9 @@
 """Run by test_memory.py in a child process: compiles N distinct functions (written to a
 module in DIR), each dropped after one call, and prints one JSON line of what stayed: RSS
-and Python's traced memory (bytes) and the number of memory maps, after the warm-up and
-after the N functions. With a third argument ``traced``, Python's allocations are traced
-(tracemalloc's own records then add to RSS, so RSS is measured without it).""" 
+and Python's traced memory (bytes) and the number of memory maps, after the warm-up, after
+the first half of the N functions and after all of them. With a third argument ``traced``,
+Python's allocations are traced (tracemalloc's own records then add to RSS, so RSS is
+measured without it); with ``live``, the functions are kept instead of dropped."""
 
 import gc
 import json
@@ -29,11 +30,16 @@ def measure() -> dict:
     return {"rss": rss, "maps": maps, "traced": tracemalloc.get_traced_memory()[0]}
 
 
+kept = []
+
+
 def compile_and_drop(k: int) -> None:
     g = getattr(many_functions, f"f_{k}")
     fresh = type(g)(g.__code__, g.__globals__, g.__name__)     # a new function each time
     f = script.script(fresh)
     assert f(4) == sum(i * k + k % 7 for i in range(4))
+    if sys.argv[3:] == ["live"]:
+        kept.append(f)
 
 
 if sys.argv[3:] == ["traced"]:
@@ -41,6 +47,9 @@ if sys.argv[3:] == ["traced"]:
 for k in range(n, n + 10):
     compile_and_drop(k)
 before = measure()
-for k in range(n):
+for k in range(n // 2):
     compile_and_drop(k)
-print(json.dumps({"before": before, "after": measure()}))
+middle = measure()
+for k in range(n // 2, n):
+    compile_and_drop(k)
+print(json.dumps({"before": before, "middle": middle, "after": measure()}))

@@ -6,8 +6,9 @@ reference each other, binds each undefined symbol (to a global symbol of the obj
 themselves, else to ``resolve(name)``), applies the relocations, makes the memory executable,
 and returns an `Image` holding the address of every global symbol.
 
-Layout: one anonymous mapping of three page-aligned parts, written while writable and then
-protected part by part (W^X: no page is ever writable and executable):
+Layout: three page-aligned parts, each a block of its own region of a shared arena
+(native.arena: the parts of every image of one protection merge into one memory map),
+written while writable and then protected (W^X: no page is ever writable and executable):
 
     text    every .text*, then a jump stub per external function called
             (``jmp *0(%rip)`` and the 8-byte address: the C-API and libm are usually more
@@ -33,12 +34,12 @@ code (its exceptions are status codes), so only debuggers and profilers lose the
 
 from __future__ import annotations
 
-import ctypes
 import os
 import struct
 import sys
 import weakref
 
+from script.backend.native import arena
 from script.store import is_supported
 
 _EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
@@ -60,8 +61,7 @@ _R_GOT = frozenset({_R_GOTPCREL, 41, 42})       # GOTPCREL, GOTPCRELX, REX_GOTPC
 _R_KNOWN = frozenset({_R_64, _R_PC32, _R_PLT32, _R_32, _R_32S, _R_PC64}) | _R_GOT
 
 _TEXT, _RODATA, _DATA = 0, 1, 2
-_PROT = (0x1 | 0x4, 0x1, 0x1 | 0x2)            # r-x, r--, rw-
-_PROT_RW, _MAP_PRIVATE_ANONYMOUS = 0x1 | 0x2, 0x02 | 0x20
+_PROT = (arena.PROT_RX, arena.PROT_R, arena.PROT_RW)
 _MAX_IMAGE = 1 << 30
 
 
@@ -72,19 +72,20 @@ class ElfError(Exception):
 class Image:
     """Loaded objects: `symbols` maps each global symbol they define to its address. The
     code stays mapped while the image is referenced (or for the process's life, after
-    `keep`); whoever installs an address from it must keep the image alive. Nothing is
-    unmapped at exit, when objects that point into the code may still be freed."""
+    `keep`); whoever installs an address from it must keep the image alive. Its blocks
+    (native.arena) are given back when it goes, never at exit, when objects that point into
+    the code may still be freed."""
 
-    def __init__(self, base: int, size: int, symbols: dict[str, int]):
-        self.base = base
-        self.size = size
+    def __init__(self, bases: list[int], sizes: list[int], owner, symbols: dict[str, int]):
+        self.base = bases[_TEXT]
+        self.size = sum(sizes)
         self.symbols = symbols
-        self._unmap = weakref.finalize(self, _libc().munmap, base, size)
-        self._unmap.atexit = False
+        self._release = weakref.finalize(self, arena.release, owner, bases, sizes)
+        self._release.atexit = False
 
     def keep(self) -> None:
         """Never unmap this image."""
-        self._unmap.detach()
+        self._release.detach()
 
     def __getitem__(self, name: str) -> int:
         return self.symbols[name]
@@ -121,39 +122,42 @@ def load(objects: "Sequence[bytes]", resolve: "Callable[[str], int | None]") -> 
                 slots[target] = len(slots)
     stub_start = _align(sizes[_TEXT], _STUB_SIZE)
     got_start = _align(sizes[_RODATA], 8)
-    page = os.sysconf("SC_PAGE_SIZE")
+    page = arena.page_size()
     part_size = [stub_start + _STUB_SIZE * len(stubs), got_start + 8 * len(slots), sizes[_DATA]]
-    part_start = [0, 0, 0]
-    for part in (_RODATA, _DATA):
-        part_start[part] = _align(part_start[part - 1] + part_size[part - 1], page)
-    total = max(_align(part_start[_DATA] + part_size[_DATA], page), page)
-    if total > _MAX_IMAGE:
-        raise ElfError(f"an image of {total} bytes")
-    base = _map(total)
+    blocks = [_align(size, page) for size in part_size]
+    if sum(blocks) > _MAX_IMAGE:
+        raise ElfError(f"an image of {sum(blocks)} bytes")
     try:
-        buf = bytearray(total)
-        at = _Addresses(base, part_start, objs, external)
+        part_base, owner = arena.allocate(blocks)
+    except arena.ArenaError as e:
+        raise ElfError(str(e)) from None
+    try:
+        bufs = [bytearray(size) for size in part_size]
+        at = _Addresses(part_base, objs, external)
         for o in objs:
             for sec in o.loaded.values():
                 if sec.data is not None:
-                    start = part_start[sec.part] + sec.offset
-                    buf[start:start + sec.size] = sec.data
+                    bufs[sec.part][sec.offset:sec.offset + sec.size] = sec.data
         for name, k in stubs.items():
             start = stub_start + _STUB_SIZE * k
-            buf[start:start + 14] = _STUB + struct.pack("<Q", external[name])
+            bufs[_TEXT][start:start + 14] = _STUB + struct.pack("<Q", external[name])
         for target, k in slots.items():
-            struct.pack_into("<Q", buf, part_start[_RODATA] + got_start + 8 * k, at.of(target))
-        stub_base, got_base = base + stub_start, base + part_start[_RODATA] + got_start
+            struct.pack_into("<Q", bufs[_RODATA], got_start + 8 * k, at.of(target))
+        stub_base, got_base = part_base[_TEXT] + stub_start, part_base[_RODATA] + got_start
         for o in objs:
             for rel in o.relocations:
-                _apply(buf, rel, o, at, stub_base, stubs, got_base, slots)
-        ctypes.memmove(base, (ctypes.c_char * total).from_buffer(buf), total)
-        _protect(base, part_start, part_size, page)
+                _apply(bufs, rel, o, at, stub_base, stubs, got_base, slots)
+        for part in (_TEXT, _RODATA, _DATA):
+            if blocks[part]:
+                arena.commit(part_base[part], bufs[part], _PROT[part])
         symbols = {name: at.of(("sym", o.index, i)) for name, (o, i) in defined.items()}
+    except arena.ArenaError as e:
+        arena.release(owner, part_base, blocks)
+        raise ElfError(str(e)) from None
     except BaseException:
-        _libc().munmap(base, total)
+        arena.release(owner, part_base, blocks)
         raise
-    return Image(base, total, symbols)
+    return Image(part_base, blocks, owner, symbols)
 
 
 def check_object(data: bytes) -> None:
@@ -317,10 +321,10 @@ def _target(o: _Object, k: int, defined: dict, external: dict, resolve) -> tuple
 
 
 class _Addresses:
-    """Final addresses of targets once the mapping's base is known."""
+    """Final addresses of targets once the parts' blocks are placed (`part_base`)."""
 
-    def __init__(self, base: int, part_start: list, objs: list, external: dict):
-        self.base, self.part_start, self.objs, self.external = base, part_start, objs, external
+    def __init__(self, part_base: list, objs: list, external: dict):
+        self.part_base, self.objs, self.external = part_base, objs, external
 
     def of(self, target: tuple) -> int:
         if target[0] == "abs":
@@ -330,14 +334,14 @@ class _Addresses:
         if shndx == _SHN_ABS or target[2] == 0:
             return value
         sec = o.loaded[shndx]
-        return self.base + self.part_start[sec.part] + sec.offset + value
+        return self.part_base[sec.part] + sec.offset + value
 
 
-def _apply(buf: bytearray, rel: _Reloc, o: _Object, at: _Addresses, stub_base: int,
+def _apply(bufs: list, rel: _Reloc, o: _Object, at: _Addresses, stub_base: int,
            stubs: dict, got_base: int, slots: dict) -> None:
     sec = o.loaded[rel.section]
-    where = at.part_start[sec.part] + sec.offset + rel.offset
-    place = at.base + where
+    where = sec.offset + rel.offset
+    place = at.part_base[sec.part] + where
     target = rel.target
     kind, a = rel.type, rel.addend
     if kind in _R_GOT:
@@ -356,7 +360,7 @@ def _apply(buf: bytearray, rel: _Reloc, o: _Object, at: _Addresses, stub_base: i
     else:
         value, fmt = at.of(target) + a, "<i"
     try:
-        struct.pack_into(fmt, buf, where, value)
+        struct.pack_into(fmt, bufs[sec.part], where, value)
     except struct.error:
         raise ElfError(f"relocation type {kind} in {sec.name}: {value:#x} does not fit") from None
 
@@ -391,37 +395,3 @@ def _name(table: bytes, offset: int) -> str:
 
 def _align(n: int, alignment: int) -> int:
     return (n + alignment - 1) & -alignment
-
-
-# ---- memory -------------------------------------------------------------------------------
-
-_libc_handle = None
-
-
-def _libc():
-    global _libc_handle
-    if _libc_handle is None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.mmap.restype = ctypes.c_void_p
-        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_int, ctypes.c_long]
-        libc.mprotect.restype = ctypes.c_int
-        libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-        libc.munmap.restype = ctypes.c_int
-        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-        _libc_handle = libc
-    return _libc_handle
-
-
-def _map(size: int) -> int:
-    base = _libc().mmap(None, size, _PROT_RW, _MAP_PRIVATE_ANONYMOUS, -1, 0)
-    if base in (None, ctypes.c_void_p(-1).value):
-        raise ElfError(f"mmap of {size} bytes failed: {os.strerror(ctypes.get_errno())}")
-    return base
-
-
-def _protect(base: int, part_start: list, part_size: list, page: int) -> None:
-    for part in (_TEXT, _RODATA):      # data stays as mapped: read-write
-        if part_size[part] and _libc().mprotect(base + part_start[part],
-                                                _align(part_size[part], page), _PROT[part]):
-            raise ElfError(f"mprotect failed: {os.strerror(ctypes.get_errno())}")

@@ -154,7 +154,7 @@ def link_shared(objects: Sequence[bytes], *, soname: str | None = None,
         k = out.index = k + bool(out.size)
 
     buf = bytearray(file_end)
-    at = _Addresses(0, [0, 0, 0], objs,      # address = file offset; imports bound by ld.so
+    at = _Addresses([0, 0, 0], objs,         # address = file offset; imports bound by ld.so
                     dict.fromkeys([*imports, *late_bound], 0))
     _write_image(buf, objs, outs, at, slots, stubs)
     symbol_index = {name: nsyms - len(imports) + j for j, name in enumerate(imports)}
@@ -297,7 +297,7 @@ def _write_image(buf: bytearray, objs: list, outs: dict, at: _Addresses, slots: 
             _STUB_SIZE, b"\xcc")
     for o in objs:
         for rel in o.relocations:
-            _apply(buf, rel, o, at, stub_base, stubs, got_base, slots)
+            _apply([buf] * 3, rel, o, at, stub_base, stubs, got_base, slots)     # one file
 
 
 def _dynamic_symbols(defined: dict, imports: dict, strings: _Strings, home: dict,
