@@ -155,6 +155,7 @@ class _Builder:
         self.cur: Block | None = None
         self.cur_fwd: Block | None = None        # the block whose reverse is being built
         self.counters: dict[int, _Counter] = {}
+        self.hoisted: dict[tuple[int, int], tuple[Value, "_Tape", object]] = {}
 
     # ---- the forward sweep -------------------------------------------------------------
 
@@ -167,7 +168,9 @@ class _Builder:
                 f.remove_block(b)
         f.blocks = blocks
         self.exit = self._single_exit(blocks)
-        blocks = list(f.blocks)
+        _dedicated_exits(f)
+        blocks = reachable_blocks(f)
+        f.blocks = list(blocks)
         self.orig_instrs = {b: list(b.instrs) for b in blocks}
         self.orig_params = {b: list(b.params) for b in blocks}
         nparams = len(f.params)
@@ -229,7 +232,8 @@ class _Builder:
         parameter of a loop header that every back edge passes as ``add %p, C`` (C a nonzero
         constant), not used outside the loop, in a loop whose header dominates every exit."""
         from script.ir.dom import find_loops
-        for loop in find_loops(self.func, self.dom):
+        self.loops = find_loops(self.func, self.dom)
+        for loop in self.loops:
             h = loop.header
             exits = [(b, s) for b in loop.blocks for s in b.succs if s not in loop.blocks]
             if any(s in self.live and not self.dom.dominates(h, s) for _, s in exits):
@@ -367,7 +371,7 @@ class _Builder:
         if self._recomputable(v) and all(self._obtainable(o, 1) for o in v.operands):
             x = self.emit(v.opname, [self.primal(o) for o in v.operands], v.type, v.attr)
         else:
-            x = self._peek(self._tape(v))
+            x = self._hoisted_peek(self._tape(v))
         self.peeks[key] = x
         return x
 
@@ -444,6 +448,39 @@ class _Builder:
         tape = self.tapes[key] = _Tape(block, None, None, lst)
         return tape
 
+    def _hoisted_peek(self, tape: "_Tape") -> Value:
+        """The top of `tape`, read where the reverse sweep enters the outermost loop that
+        holds the block being undone but not the block pushing `tape` (nothing pushes or pops
+        it while that loop's run is undone): a variable set once per run of the loop rather
+        than a load (or a list read) per iteration (an array made each time step and read by
+        the inner loop). Set by `_hoisted_peeks` once the pops are in place."""
+        loop = None
+        for l in self.loops:           # inner loops first
+            if self.cur_fwd in l.blocks and tape.block not in l.blocks and \
+                    all(len(self.edges[e]) == 1 for e in l.exits() if e in self.edges):
+                loop = l
+        if loop is None:
+            return self._peek(tape)
+        key = (id(tape), id(loop.header))
+        got = self.hoisted.get(key)
+        if got is None:
+            elem = tape.lst.type.elem if tape.lst is not None else tape.arr.type.dtype
+            got = self.hoisted[key] = (Value(elem), tape, loop)
+        return self.read(got[0])
+
+    def _hoisted_peeks(self) -> None:
+        """Each hoisted peek at the end of the reverse of each exit of its loop (after that
+        block's pops: what the loop's run used is the top once the exit is undone). Each
+        exit has that loop as its only predecessor (`_dedicated_exits`), so the reverse of
+        the loop is entered only through these blocks."""
+        for var, tape, loop in self.hoisted.values():
+            for e in _unique(loop.exits()):
+                rb = self.rev.get(e)
+                if rb is None:
+                    continue
+                self.cur = rb
+                self.write(var, self._peek(tape))
+
     def _fwd_read(self, block: Block, var: Value) -> Value:
         x = self.state[block].defs.get(id(var))
         return x if x is not None else self._var_param(block, var)
@@ -483,6 +520,7 @@ class _Builder:
         for b in reversed(live):
             self._reverse_block(b)
         self._pops()
+        self._hoisted_peeks()
         self._join_variables()
 
     def _reverse_block(self, b: Block) -> None:
@@ -646,6 +684,34 @@ class _Builder:
                 self.emit("list_resize", [tape.lst, self.emit("sub", [n, Const(1, T.I64)])], T.BOOL)
             else:
                 self.write(tape.n, self.emit("sub", [self.read(tape.n), Const(1, T.I64)]))
+
+
+def _dedicated_exits(func: Function) -> None:
+    """Give each loop exit edge that enters a block with other incoming edges a block of its
+    own (LLVM's LoopSimplify does the same). What the reverse sweep records once per run of a
+    loop (a counter's value at the exit, `_Counter`) is then pushed on that edge, once per
+    run, rather than in the block it enters, which may run far more often: a loop that exits
+    into the header of the next loop taped its counter at every iteration of that next
+    loop (the heat equation's copy loop, 2x the gradient's time)."""
+    from script.ir.dom import find_loops
+    from script.ir.passes._cfg import retarget
+    incoming: dict[Block, int] = {}
+    for b in func.blocks:
+        for s in b.succs:
+            incoming[s] = incoming.get(s, 0) + 1
+    for loop in find_loops(func):
+        for b in list(loop.blocks):
+            term = b.terminator
+            if term is None or term.opname not in ("br", "cbr"):
+                continue
+            for k, s in enumerate(list(term.succs)):
+                if s in loop.blocks or incoming.get(s, 0) < 2:
+                    continue
+                edge = func.add_block("exit")
+                term = b.terminator
+                set_terminator(edge, "br", list(term.succ_args(k)), [s],
+                               [len(term.succ_args(k))], term.loc)
+                retarget(b, k, edge, [])
 
 
 def _unique(blocks):
