@@ -45,12 +45,13 @@ from __future__ import annotations
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.ir.core import (OUT_OF_LINE, Block, BlockParam, Const, Function, Instr, Value,
+from script.ir.core import (Block, BlockParam, Const, Function, Instr, Value,
                             reachable_blocks, replace_all_uses_with, set_terminator)
 from script.ir.dom import DomTree
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
+from script.autodiff.tape import push_function, reserve_function, zeros_function
 
 # Pure ops the reverse sweep computes again from their operands rather than taping the
 # result: cheaper than a push and a peek. Loads, calls, math functions and block parameters
@@ -421,13 +422,19 @@ class _Builder:
             self.state[entry].defs[id(tape.n)] = Const(0, T.I64)
             self.fwd_keys |= {id(tape.arr), id(tape.n)}
             self.tapes[key] = tape
+            reserved = self._reserve(tape, v.type)
             arr_in, n_in = self._fwd_read(block, tape.arr), self._fwd_read(block, tape.n)
-            push = Instr("call", [arr_in, n_in, v], tape.arr.type, push_function(v.type, self.cache))
+            if reserved:
+                push = Instr("store", [arr_in, v, n_in], T.NONE)
+            else:
+                push = Instr("call", [arr_in, n_in, v], tape.arr.type,
+                             push_function(v.type, self.cache))
             n_out = Instr("add", [n_in, Const(1, T.I64)], T.I64)
             at = where + 1 if block is entry else where
             block.insert(at, push)
             block.insert(at + 1, n_out)
-            self.state[block].defs[id(tape.arr)] = push
+            if not reserved:
+                self.state[block].defs[id(tape.arr)] = push
             self.state[block].defs[id(tape.n)] = n_out
             return tape
         if not T.is_list_element(v.type):
@@ -480,6 +487,60 @@ class _Builder:
                     continue
                 self.cur = rb
                 self.write(var, self._peek(tape))
+
+    def _reserve(self, tape: "_Tape", t: T.Type) -> bool:
+        """Make room for `tape`'s pushes before the loop that runs its block, when that is
+        the innermost loop holding it, counted (`_trip_range`) and left only by its header's
+        test: its block runs at most once per test, so at most ``trips + 1`` times a run.
+        Then the pushes are plain stores (tape.reserve_function). Whether it did."""
+        loop = next((l for l in self.loops if tape.block in l.blocks), None)
+        if loop is None:
+            return False
+        got = self._trip_range(loop)
+        if got is None:
+            return False
+        pred, lo, hi = got
+        arr_p, n_p = self._fwd_read(pred, tape.arr), self._fwd_read(pred, tape.n)
+        r = pred.insert_before_terminator(Instr("call", [arr_p, n_p, lo, hi], tape.arr.type,
+                                                reserve_function(t, self.cache)))
+        self.state[pred].defs[id(tape.arr)] = r
+        return True
+
+    def _trip_range(self, loop) -> tuple | None:
+        """``(pred, lo, hi)`` when `loop` runs at most ``max(hi - lo, 0)`` iterations a run
+        and is entered only from block `pred`, whose end `lo` and `hi` dominate: its header
+        ends in ``cbr (cmp.lt %i, %n)`` into the loop (or ``cmp.gt`` counting down), `%i` a
+        parameter of the header that every back edge passes as ``add %i, 1`` (``-1``), `%n`
+        defined outside the loop, and no other block of the loop leaves it."""
+        h = loop.header
+        term = h.terminator
+        if term is None or term.opname != "cbr" or term.succs[0] not in loop.blocks or \
+                term.succs[1] in loop.blocks:
+            return None
+        cond = term.operands[0]
+        if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")):
+            return None
+        p, n = cond.operands
+        if not (isinstance(p, BlockParam) and p.block is h and p in self.orig_params[h]):
+            return None
+        if isinstance(n, (Instr, BlockParam)) and n.block in loop.blocks:
+            return None
+        if any(s not in loop.blocks for b in loop.blocks if b is not h for s in b.succs):
+            return None
+        step = 1 if cond.attr == "lt" else -1
+        j = self.orig_params[h].index(p)
+        entries = []
+        for pred, k in self.edges[h]:
+            a = pred.terminator.succ_args(k)[j]
+            if pred not in loop.blocks:
+                entries.append((pred, a))
+            elif not (isinstance(a, Instr) and a.opname == "add" and a.operands[0] is p and
+                      isinstance(a.operands[1], Const) and a.operands[1].value == step):
+                return None
+        if len(entries) != 1:
+            return None
+        pred, init = entries[0]
+        return (pred, init, n) if step == 1 else (pred, n, init)
 
     def _fwd_read(self, block: Block, var: Value) -> Value:
         x = self.state[block].defs.get(id(var))
@@ -819,86 +880,3 @@ def _reaching(blocks: list[Block], exit_: Block) -> set:
                 out.add(p)
                 work.append(p)
     return out
-
-
-def push_function(t: T.Type, cache: dict) -> Function:
-    """``grad$push.<T>(a, n, v) -> T[::1]``: stores v at a[n] (n <= len(a)), first moving the
-    n elements to an array twice as long when a is full (`grow_function`); gives the array
-    now holding them. Inlined: the common path is a compare and a store."""
-    key = ("push", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    at = T.ArrayType(t, 1, "C")
-    f = cache[key] = Function(f"grad$push.{t}", [at, T.I64, t], at)
-    a, n, v = f.params
-    entry = f.entry
-    grow, put = f.add_block("grow"), f.add_block("put")
-    full = entry.append(Instr("cmp", [n, entry.append(Instr("dim", [a], T.I64, 0))], T.BOOL, "ge"))
-    entry.append(Instr("cbr", [full, a], succs=[grow, put], succ_nargs=[0, 1]))
-    new = grow.append(Instr("call", [a, n], at, grow_function(t, cache)))
-    grow.append(Instr("br", [new], succs=[put], succ_nargs=[1]))
-    b = put.add_param(at)
-    put.append(Instr("store", [b, v, n]))
-    put.append(Instr("ret", [b]))
-    return f
-
-
-def grow_function(t: T.Type, cache: dict) -> Function:
-    """``grad$grow$outline.<T>(a, n) -> T[::1]``: a's n first elements in a new array twice
-    as long. Never inlined (ir.core OUT_OF_LINE): it seldom runs, and a copy at every push
-    made the gradient's code several times longer."""
-    key = ("grow", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    at = T.ArrayType(t, 1, "C")
-    f = cache[key] = Function(f"grad$grow{OUT_OF_LINE}.{t}", [at, T.I64], at)
-    a, n = f.params
-    entry = f.entry
-    copy, body, done = f.add_block("copy"), f.add_block("body"), f.add_block("done")
-    cap = entry.append(Instr("dim", [a], T.I64, 0))
-    bigger = entry.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
-    new = entry.append(Instr("alloc", [bigger], at))
-    entry.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
-    i = copy.add_param(T.I64)
-    more = copy.append(Instr("cmp", [i, n], T.BOOL, "lt"))
-    copy.append(Instr("cbr", [more], succs=[body, done], succ_nargs=[0, 0]))
-    x = body.append(Instr("load", [a, i], t))
-    body.append(Instr("store", [new, x, i]))
-    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
-    body.append(Instr("br", [j], succs=[copy], succ_nargs=[1]))
-    done.append(Instr("ret", [new]))
-    return f
-
-
-_ZERO_NAME = "grad$zeros"
-
-
-def zeros_function(t: T.ArrayType, cache: dict) -> Function:
-    """``grad$zeros.<T>(d0, ..., dn) -> T``: a new C-contiguous array of those lengths, all
-    zeros (the shadow of an `alloc`). One per array type per `cache`."""
-    t = t.with_layout("C")
-    key = ("zeros", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    name = f"{_ZERO_NAME}.{t.dtype}_{t.ndim}"
-    f = cache[key] = Function(name, [T.I64] * t.ndim, t)
-    entry = f.entry
-    a = entry.append(Instr("alloc", list(f.params), t))
-    flat, size = a, f.params[0]
-    if t.ndim > 1:
-        for d in f.params[1:]:
-            size = entry.append(Instr("mul", [size, d], T.I64))
-        flat = entry.append(Instr("reshape", [a, size], T.ArrayType(t.dtype, 1, "C")))
-    head, body, done = f.add_block("loop"), f.add_block("body"), f.add_block("done")
-    entry.append(Instr("br", [Const(0, T.I64)], succs=[head], succ_nargs=[1]))
-    i = head.add_param(T.I64)
-    c = head.append(Instr("cmp", [i, size], T.BOOL, "lt"))
-    head.append(Instr("cbr", [c], succs=[body, done], succ_nargs=[0, 0]))
-    body.append(Instr("store", [flat, Const(0.0, t.dtype), i]))
-    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
-    body.append(Instr("br", [j], succs=[head], succ_nargs=[1]))
-    done.append(Instr("ret", [a]))
-    return f

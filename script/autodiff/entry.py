@@ -13,7 +13,8 @@ from script.ir import types as T
 from script.ir.core import Const, Function, Instr
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import is_float, is_float_array
-from script.autodiff.adjoint import adjoint_of, zeros_function
+from script.autodiff.adjoint import adjoint_of
+from script.autodiff.tape import zeros_function
 
 
 def build_entry(primal: Function, argnums: tuple, with_value: bool, names: list,
