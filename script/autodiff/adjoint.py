@@ -66,8 +66,12 @@ TAPE_START = 16             # a tape's first capacity; it doubles when full
 MIRRORED = frozenset(("view", "transpose", "reshape"))
 
 
-def adjoint_name(func: Function) -> str:
-    return f"{func.name}.adj"
+def adjoint_name(func: Function, wrt: set | None = None) -> str:
+    """``F.adj`` for all of F's parameters, ``F.adj_0_2`` for parameters 0 and 2 (two
+    gradients of one function in one `scriptc dump` differ in name where they may differ)."""
+    if wrt is None:
+        return f"{func.name}.adj"
+    return f"{func.name}.adj_{'_'.join(str(k) for k in sorted(wrt))}"
 
 
 def adjoint_of(func: Function, cache: dict, wrt: set | None = None) -> Function:
@@ -94,7 +98,7 @@ def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Func
     if not is_float(primal.ret_type):
         raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
                            f"result is {primal.ret_type}, not a float", primal.loc)
-    func = Function(adjoint_name(primal), [], adjoint_result_type(primal), primal.loc)
+    func = Function(adjoint_name(primal, wrt), [], adjoint_result_type(primal), primal.loc)
     func.blocks = []
     copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
     cache[id(primal)] = func

@@ -59,8 +59,12 @@ def build_ir(target: Target, key: tuple, stage: str, print_after: str | None = N
     """The IR module of `target` at `key` after the frontend ("ssa") or the passes ("opt").
 
     Mirrors `script.compiler.compile_specialization` up to the backend, on fresh copies of
-    the frontend's cached functions, with the function object's level and pass list.
+    the frontend's cached functions, with the function object's level and pass list. A
+    gradient's IR is its entry and adjoint functions (script.autodiff.gradient_ir).
     """
+    if target.is_gradient:
+        from script.autodiff import gradient_ir
+        return gradient_ir(target.fn, key, stage, print_after, trace)
     from script.compiler import disabled_passes, verify_enabled
     from script.frontend.specialize import closure_of, specialize
     from script.ir.clone import clone_functions
