@@ -51,6 +51,7 @@ from script.ir.dom import DomTree
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
+from script.autodiff.window import Windows
 from script.autodiff.tape import push_function, reserve_function, zeros_function
 
 # Pure ops the reverse sweep computes again from their operands rather than taping the
@@ -161,6 +162,7 @@ class _Builder:
         self.cur_fwd: Block | None = None        # the block whose reverse is being built
         self.counters: dict[int, _Counter] = {}
         self.hoisted: dict[tuple[int, int], tuple[Value, "_Tape", object]] = {}
+        self.windows = Windows(self)
 
     # ---- the forward sweep -------------------------------------------------------------
 
@@ -644,6 +646,8 @@ class _Builder:
             self.acc(args[self.orig_params[b].index(p)], bar)
         n = self.edges[b].index(edge)
         for c in self.counters.values():
+            if c.loop.header is b:
+                self.windows.step(c, leaving=n not in c.steps)
             if c.loop.header is b and n in c.steps:
                 self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
             elif id(c) in self.entering and pred in c.loop.blocks:
@@ -672,6 +676,8 @@ class _Builder:
             return
         self.write(i, self.zero(i.type))
         if op == "load":
+            if self.windows.add(i, g):
+                return
             arr = i.operands[0]
             sh = self.primal(self.shadow[id(arr)])
             idx = [self.primal(x) for x in i.operands[1:]]
