@@ -1,6 +1,8 @@
 """What a gradient costs: `script.grad(f)` against `f` itself on loop-heavy functions, and
 against torch.autograd and jax.grad on the same functions where those are installed
-(skipped when absent).
+(skipped when absent: nan). torch and JAX get the functions written on whole arrays
+(`ARRAY_API`); JAX's is `jax.jit(jax.grad(f))` in float64, timed in process CPU time (XLA
+may use other threads).
 
     python benchmarks/grad.py [--repeats N] [--quick]
 
@@ -119,13 +121,13 @@ def cases(quick: bool):
     ]
 
 
-def _cpu_time(fn, number: int) -> float:
-    return time_per_call(fn, number, time.thread_time)
+def _cpu_time(fn, number: int, clock=time.thread_time) -> float:
+    return time_per_call(fn, number, clock)
 
 
-def _median_time(fn, repeats: int) -> float:
+def _median_time(fn, repeats: int, clock=time.thread_time) -> float:
     n = calibrate(fn, 0.05)
-    return statistics.median(_cpu_time(fn, n) for _ in range(repeats))
+    return statistics.median(_cpu_time(fn, n, clock) for _ in range(repeats))
 
 
 def _rounds(f, g, repeats: int):
@@ -139,6 +141,7 @@ def _rounds(f, g, repeats: int):
 
 
 def _torch_grad(name, args, argnums):
+    """torch.autograd's gradient of the same function, or None without PyTorch."""
     try:
         import torch
     except ImportError:
@@ -149,41 +152,62 @@ def _torch_grad(name, args, argnums):
         ts = [torch.tensor(a, requires_grad=k in nums) if isinstance(a, np.ndarray) else
               torch.tensor(a, dtype=torch.float64, requires_grad=True) if isinstance(a, float) else a
               for k, a in enumerate(args)]
-        out = TORCH[name](*ts)
+        out = ARRAY_API[name](torch, *ts)
         return torch.autograd.grad(out, [ts[k] for k in nums])
     return run
 
 
+def _jax_grad(name, args, argnums):
+    """`jax.jit(jax.grad(...))` of the same function (float64; int arguments static, so
+    Python loops over them are unrolled once, at the first call), or None without JAX."""
+    try:
+        import jax
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    static = tuple(k for k, a in enumerate(args) if isinstance(a, int))
+    fn = jax.jit(jax.grad(lambda *a: ARRAY_API[name](jnp, *a), argnums=nums),
+                 static_argnums=static)
+    fn(*args)                                   # trace and compile outside the timing
+
+    def run():
+        return jax.block_until_ready(fn(*args))
+    return run
+
+
 def _agree(ours, theirs) -> bool:
-    """Whether script's gradient and torch's agree (a check that both compute the same)."""
+    """Whether script's gradient and another library's agree (a check that both compute the
+    same)."""
     ours = ours if isinstance(ours, tuple) else (ours,)
-    return all(np.allclose(np.asarray(o), t.detach().numpy(), rtol=1e-9, atol=1e-12)
+    return all(np.allclose(np.asarray(o), np.asarray(t.detach() if hasattr(t, "detach") else t),
+                           rtol=1e-9, atol=1e-12)
                for o, t in zip(ours, theirs))
 
 
-def _torch_rnn(W, U, xs, h0):
-    import torch
+# The same functions on whole arrays, for torch and jax.numpy (`xp`: either module).
+
+def _xp_rnn(xp, W, U, xs, h0):
     h = h0
     for t in range(xs.shape[0]):
-        h = torch.tanh(W @ h + U @ xs[t])
-    return (h * h).sum()
+        h = xp.tanh(W @ h + U @ xs[t])
+    return xp.sum(h * h)
 
 
-def _torch_heat(u0, k, steps):
-    import torch
+def _xp_heat(xp, u0, k, steps):
     u = u0
     for _ in range(steps):
-        u = torch.cat([u[:1], u[1:-1] + k * (u[:-2] - 2.0 * u[1:-1] + u[2:]), u[-1:]])
-    return (u * u).sum()
+        u = xp.concatenate([u[:1], u[1:-1] + k * (u[:-2] - 2.0 * u[1:-1] + u[2:]), u[-1:]])
+    return xp.sum(u * u)
 
 
-def _torch_logreg(w, X, y):
-    import torch
-    return torch.log1p(torch.exp(-y * (X @ w))).mean()
+def _xp_logreg(xp, w, X, y):
+    return xp.mean(xp.log1p(xp.exp(-y * (X @ w))))
 
 
-TORCH = {"rnn_loops": _torch_rnn, "rnn_numpy": _torch_rnn, "heat": _torch_heat, "heat_copy": _torch_heat,
-         "logreg": _torch_logreg}
+ARRAY_API = {"rnn_loops": _xp_rnn, "rnn_numpy": _xp_rnn, "heat": _xp_heat, "heat_copy": _xp_heat,
+             "logreg": _xp_logreg}
 
 
 def main(argv=None) -> None:
@@ -192,16 +216,21 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     print(f"{'function':<10} {'f (ms)':>9} {'grad (ms)':>10} {'ratio':>6} {'torch (ms)':>11}"
-          "  (torch: the same gradient?)")
+          f" {'jax (ms)':>9}  (the same gradient?)")
     for name, f, args, argnums in cases(a.quick):
         g = script.grad(f, argnums)
         f(*args)
         g(*args)
         tf, tg, ratio = _rounds(lambda: f(*args), lambda: g(*args), a.repeats)
-        torch_run = _torch_grad(name, args, argnums)
-        tt = _median_time(torch_run, a.repeats) if torch_run is not None else float("nan")
-        same = "" if torch_run is None else "  same" if _agree(g(*args), torch_run()) else "  DIFFERS"
-        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {ratio:6.2f} {tt * 1e3:11.3f}{same}")
+        others, notes = [], ""
+        for lib, make, clock in (("torch", _torch_grad, time.thread_time),
+                                 ("jax", _jax_grad, time.process_time)):
+            run = make(name, args, argnums)
+            others.append(float("nan") if run is None else _median_time(run, a.repeats, clock))
+            if run is not None:
+                notes += f"  {lib} {'same' if _agree(g(*args), run()) else 'DIFFERS'}"
+        print(f"{name:<10} {tf * 1e3:9.3f} {tg * 1e3:10.3f} {ratio:6.2f} {others[0] * 1e3:11.3f}"
+              f" {others[1] * 1e3:9.3f}{notes}")
 
 
 if __name__ == "__main__":

@@ -450,6 +450,23 @@ def test_against_torch_autograd():
     np.testing.assert_allclose(ours[1], theirs[1].item(), rtol=1e-12)
 
 
+def test_against_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(3)
+    x, w = rng.normal(size=6), 0.3
+    ours = script.grad(inplace, (0, 1))(x.copy(), w)
+
+    def loss(x, w):
+        xs = [x[0]]
+        for i in range(1, 6):
+            xs.append(x[i] + w * xs[i - 1] * x[i])
+        return sum(v ** 2 for v in xs)
+    theirs = jax.grad(loss, (0, 1))(x, w)
+    np.testing.assert_allclose(ours[0], np.asarray(theirs[0]), rtol=1e-12)
+    np.testing.assert_allclose(ours[1], float(theirs[1]), rtol=1e-12)
+
+
 @script
 def oscillator_loss(c: float, k: float, observed, dt: float) -> float:
     x, v = 1.0, 0.0

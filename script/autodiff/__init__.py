@@ -48,10 +48,10 @@ def _gradient_function(f, argnums, with_value: bool):
     obj = new_instance(function_type(), trampoline)
     kind = "value_and_grad" if with_value else "grad"
     obj.__dict__.update(_specializations={}, py_func=None, __wrapped__=f,
+                        _gradient=(nums, with_value, single),
                         __name__=f"{kind}({f.__name__})", __qualname__=f"{kind}({f.__qualname__})",
                         __doc__=f"The gradient of {f.__qualname__} (script.{kind}).",
                         __module__=f.__module__)
-    nums = nums if not single else (argnums,)
     target.append(_fallback(obj, f, nums, with_value, not single))
 
     def compile(*types):
@@ -63,6 +63,41 @@ def _gradient_function(f, argnums, with_value: bool):
 
     obj.__dict__["compile"] = compile      # the heap type's own would compile f itself
     return obj
+
+
+def is_gradient(obj) -> bool:
+    """Whether `obj` is a function object `grad` or `value_and_grad` returned."""
+    from script.dispatcher import function_type
+    return type(obj) is function_type() and "_gradient" in obj.__dict__
+
+
+def primal_of(obj):
+    """The compiled function a gradient object differentiates."""
+    return obj.__dict__["__wrapped__"]
+
+
+def regradient(obj, f):
+    """A new gradient object like `obj` (same argnums, with or without the value), of `f`
+    (the primal compiled with other options: `scriptc dump --opt`)."""
+    nums, with_value, single = obj.__dict__["_gradient"]
+    return _gradient_function(f, nums[0] if single else nums, with_value)
+
+
+def gradient_ir(obj, key: tuple, stage: str, print_after: str | None = None, stream=None):
+    """The IR module of gradient object `obj` for argument types `key`: as the entry and
+    adjoint are built ("ssa") or after the passes and the interrupt checks ("opt"), as a
+    compiled specialization holds them, without LLVM. `print_after` and `stream` as
+    script.ir.passes.run_pipeline takes them (`scriptc dump --print-after`)."""
+    from script.dispatcher import function_info
+    from script.frontend.specialize import COMPILE_LOCK
+    f = primal_of(obj)
+    nums, with_value, single = obj.__dict__["_gradient"]
+    with COMPILE_LOCK:
+        ssa, module = _gradient_module(function_info(f), key, nums, with_value, not single,
+                                       f.__dict__.get("_opt", 2), stage == "ssa", print_after,
+                                       stream)
+    from script.ir.core import Module
+    return Module(ssa) if stage == "ssa" else module
 
 
 def _fallback(obj, f, argnums: tuple, with_value: bool, as_tuple: bool):
@@ -117,32 +152,52 @@ def _specialization(obj, f, info, key: tuple, argnums, with_value: bool, as_tupl
 def compile_gradient(info, key: tuple, argnums, with_value: bool, as_tuple: bool, opt: int):
     """The Specialization of the gradient of `info` for argument types `key`."""
     import time
-    from script.compiler import (Specialization, _gc_paused, add_interrupt_checks, llvm_level,
-                                 optimize_module, verify_enabled)
+    from script.compiler import Specialization, _gc_paused, llvm_level
     from script.backend import compile_native
     from script.dispatcher import numpy_scalar_params
-    from script.frontend.specialize import closure_of
-    from script.ir.clone import clone_functions
-    from script.ir.core import Module
-    from script.autodiff.entry import build_entry
-    from script.autodiff.prepare import primal_function
     with _gc_paused():
-        t0 = time.perf_counter()
-        primal = primal_function(info, key, opt)
-        top = build_entry(primal, argnums, with_value, list(info.param_names), as_tuple)
-        funcs = closure_of(top)
-        module = Module(funcs)
-        if verify_enabled():
-            from script.ir.verifier import verify_module
-            verify_module(module, after="script.grad")
-        ssa_functions = clone_functions(funcs)
-        t1 = time.perf_counter()
-        optimize_module(module, opt)
-        module = Module(closure_of(top))
-        add_interrupt_checks(module)
+        times: dict = {}
+        ssa_functions, module = _gradient_module(info, key, argnums, with_value, as_tuple, opt,
+                                                 times=times)
+        top = next(iter(module.functions.values()))
         t2 = time.perf_counter()
         native = compile_native(module, top.name, opt_level=llvm_level(module, opt), nogil=True,
                                 numpy_scalars=numpy_scalar_params(info.param_types, key))
-        t3 = time.perf_counter()
-    return Specialization(tuple(key), top.ret_type, module, ssa_functions, native,
-                          {"frontend": t1 - t0, "passes": t2 - t1, "backend": t3 - t2})
+        times["backend"] = time.perf_counter() - t2
+    return Specialization(tuple(key), top.ret_type, module, ssa_functions, native, times)
+
+
+def _gradient_module(info, key: tuple, argnums, with_value: bool, as_tuple: bool, opt: int,
+                     ssa_only: bool = False, print_after: str | None = None, stream=None,
+                     times: dict | None = None):
+    """``(ssa_functions, module)``: the gradient's functions as built (copies), and the
+    module after the IR passes and the interrupt checks (None when `ssa_only`). Runs under
+    the frontend's lock."""
+    import time
+    from script.compiler import add_interrupt_checks, disabled_passes, verify_enabled
+    from script.frontend.specialize import closure_of
+    from script.ir.clone import clone_functions
+    from script.ir.core import Module
+    from script.ir.passes import run_pipeline
+    from script.autodiff.entry import build_entry
+    from script.autodiff.prepare import primal_function
+    t0 = time.perf_counter()
+    primal = primal_function(info, key, opt)
+    top = build_entry(primal, argnums, with_value, list(info.param_names), as_tuple)
+    funcs = closure_of(top)
+    module = Module(funcs)
+    if verify_enabled():
+        from script.ir.verifier import verify_module
+        verify_module(module, after="script.grad")
+    ssa_functions = clone_functions(funcs)
+    if ssa_only:
+        return ssa_functions, None
+    t1 = time.perf_counter()
+    for f in module.functions.values():
+        run_pipeline(f, level=opt, verify=verify_enabled(), disabled=disabled_passes(),
+                     print_after=print_after, stream=stream)
+    module = Module(closure_of(top))
+    add_interrupt_checks(module)
+    if times is not None:
+        times.update(frontend=t1 - t0, passes=time.perf_counter() - t1)
+    return ssa_functions, module

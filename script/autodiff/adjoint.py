@@ -45,12 +45,14 @@ from __future__ import annotations
 
 from script.errors import CompileError
 from script.ir import types as T
-from script.ir.core import (OUT_OF_LINE, Block, BlockParam, Const, Function, Instr, Value,
+from script.ir.core import (Block, BlockParam, Const, Function, Instr, Value,
                             reachable_blocks, replace_all_uses_with, set_terminator)
 from script.ir.dom import DomTree
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
+from script.autodiff.window import Windows
+from script.autodiff.tape import push_function, reserve_function, zeros_function
 
 # Pure ops the reverse sweep computes again from their operands rather than taping the
 # result: cheaper than a push and a peek. Loads, calls, math functions and block parameters
@@ -65,8 +67,12 @@ TAPE_START = 16             # a tape's first capacity; it doubles when full
 MIRRORED = frozenset(("view", "transpose", "reshape"))
 
 
-def adjoint_name(func: Function) -> str:
-    return f"{func.name}.adj"
+def adjoint_name(func: Function, wrt: set | None = None) -> str:
+    """``F.adj`` for all of F's parameters, ``F.adj_0_2`` for parameters 0 and 2 (two
+    gradients of one function in one `scriptc dump` differ in name where they may differ)."""
+    if wrt is None:
+        return f"{func.name}.adj"
+    return f"{func.name}.adj_{'_'.join(str(k) for k in sorted(wrt))}"
 
 
 def adjoint_of(func: Function, cache: dict, wrt: set | None = None) -> Function:
@@ -93,7 +99,7 @@ def build_adjoint(primal: Function, cache: dict, wrt: set | None = None) -> Func
     if not is_float(primal.ret_type):
         raise CompileError(f"script.grad: cannot differentiate {primal.name.split('.')[0]}: its "
                            f"result is {primal.ret_type}, not a float", primal.loc)
-    func = Function(adjoint_name(primal), [], adjoint_result_type(primal), primal.loc)
+    func = Function(adjoint_name(primal, wrt), [], adjoint_result_type(primal), primal.loc)
     func.blocks = []
     copy_blocks(primal, func, {}, {})        # a call of itself still calls the primal
     cache[id(primal)] = func
@@ -155,6 +161,8 @@ class _Builder:
         self.cur: Block | None = None
         self.cur_fwd: Block | None = None        # the block whose reverse is being built
         self.counters: dict[int, _Counter] = {}
+        self.hoisted: dict[tuple[int, int], tuple[Value, "_Tape", object]] = {}
+        self.windows = Windows(self)
 
     # ---- the forward sweep -------------------------------------------------------------
 
@@ -167,7 +175,9 @@ class _Builder:
                 f.remove_block(b)
         f.blocks = blocks
         self.exit = self._single_exit(blocks)
-        blocks = list(f.blocks)
+        _dedicated_exits(f)
+        blocks = reachable_blocks(f)
+        f.blocks = list(blocks)
         self.orig_instrs = {b: list(b.instrs) for b in blocks}
         self.orig_params = {b: list(b.params) for b in blocks}
         nparams = len(f.params)
@@ -229,7 +239,8 @@ class _Builder:
         parameter of a loop header that every back edge passes as ``add %p, C`` (C a nonzero
         constant), not used outside the loop, in a loop whose header dominates every exit."""
         from script.ir.dom import find_loops
-        for loop in find_loops(self.func, self.dom):
+        self.loops = find_loops(self.func, self.dom)
+        for loop in self.loops:
             h = loop.header
             exits = [(b, s) for b in loop.blocks for s in b.succs if s not in loop.blocks]
             if any(s in self.live and not self.dom.dominates(h, s) for _, s in exits):
@@ -367,7 +378,7 @@ class _Builder:
         if self._recomputable(v) and all(self._obtainable(o, 1) for o in v.operands):
             x = self.emit(v.opname, [self.primal(o) for o in v.operands], v.type, v.attr)
         else:
-            x = self._peek(self._tape(v))
+            x = self._hoisted_peek(self._tape(v))
         self.peeks[key] = x
         return x
 
@@ -417,13 +428,19 @@ class _Builder:
             self.state[entry].defs[id(tape.n)] = Const(0, T.I64)
             self.fwd_keys |= {id(tape.arr), id(tape.n)}
             self.tapes[key] = tape
+            reserved = self._reserve(tape, v.type)
             arr_in, n_in = self._fwd_read(block, tape.arr), self._fwd_read(block, tape.n)
-            push = Instr("call", [arr_in, n_in, v], tape.arr.type, push_function(v.type, self.cache))
+            if reserved:
+                push = Instr("store", [arr_in, v, n_in], T.NONE)
+            else:
+                push = Instr("call", [arr_in, n_in, v], tape.arr.type,
+                             push_function(v.type, self.cache))
             n_out = Instr("add", [n_in, Const(1, T.I64)], T.I64)
             at = where + 1 if block is entry else where
             block.insert(at, push)
             block.insert(at + 1, n_out)
-            self.state[block].defs[id(tape.arr)] = push
+            if not reserved:
+                self.state[block].defs[id(tape.arr)] = push
             self.state[block].defs[id(tape.n)] = n_out
             return tape
         if not T.is_list_element(v.type):
@@ -443,6 +460,93 @@ class _Builder:
             block.insert(at + k, ins)
         tape = self.tapes[key] = _Tape(block, None, None, lst)
         return tape
+
+    def _hoisted_peek(self, tape: "_Tape") -> Value:
+        """The top of `tape`, read where the reverse sweep enters the outermost loop that
+        holds the block being undone but not the block pushing `tape` (nothing pushes or pops
+        it while that loop's run is undone): a variable set once per run of the loop rather
+        than a load (or a list read) per iteration (an array made each time step and read by
+        the inner loop). Set by `_hoisted_peeks` once the pops are in place."""
+        loop = None
+        for l in self.loops:           # inner loops first
+            if self.cur_fwd in l.blocks and tape.block not in l.blocks and \
+                    all(len(self.edges[e]) == 1 for e in l.exits() if e in self.edges):
+                loop = l
+        if loop is None:
+            return self._peek(tape)
+        key = (id(tape), id(loop.header))
+        got = self.hoisted.get(key)
+        if got is None:
+            elem = tape.lst.type.elem if tape.lst is not None else tape.arr.type.dtype
+            got = self.hoisted[key] = (Value(elem), tape, loop)
+        return self.read(got[0])
+
+    def _hoisted_peeks(self) -> None:
+        """Each hoisted peek at the end of the reverse of each exit of its loop (after that
+        block's pops: what the loop's run used is the top once the exit is undone). Each
+        exit has that loop as its only predecessor (`_dedicated_exits`), so the reverse of
+        the loop is entered only through these blocks."""
+        for var, tape, loop in self.hoisted.values():
+            for e in _unique(loop.exits()):
+                rb = self.rev.get(e)
+                if rb is None:
+                    continue
+                self.cur = rb
+                self.write(var, self._peek(tape))
+
+    def _reserve(self, tape: "_Tape", t: T.Type) -> bool:
+        """Make room for `tape`'s pushes before the loop that runs its block, when that is
+        the innermost loop holding it, counted (`_trip_range`) and left only by its header's
+        test: its block runs at most once per test, so at most ``trips + 1`` times a run.
+        Then the pushes are plain stores (tape.reserve_function). Whether it did."""
+        loop = next((l for l in self.loops if tape.block in l.blocks), None)
+        if loop is None:
+            return False
+        got = self._trip_range(loop)
+        if got is None:
+            return False
+        pred, lo, hi = got
+        arr_p, n_p = self._fwd_read(pred, tape.arr), self._fwd_read(pred, tape.n)
+        r = pred.insert_before_terminator(Instr("call", [arr_p, n_p, lo, hi], tape.arr.type,
+                                                reserve_function(t, self.cache)))
+        self.state[pred].defs[id(tape.arr)] = r
+        return True
+
+    def _trip_range(self, loop) -> tuple | None:
+        """``(pred, lo, hi)`` when `loop` runs at most ``max(hi - lo, 0)`` iterations a run
+        and is entered only from block `pred`, whose end `lo` and `hi` dominate: its header
+        ends in ``cbr (cmp.lt %i, %n)`` into the loop (or ``cmp.gt`` counting down), `%i` a
+        parameter of the header that every back edge passes as ``add %i, 1`` (``-1``), `%n`
+        defined outside the loop, and no other block of the loop leaves it."""
+        h = loop.header
+        term = h.terminator
+        if term is None or term.opname != "cbr" or term.succs[0] not in loop.blocks or \
+                term.succs[1] in loop.blocks:
+            return None
+        cond = term.operands[0]
+        if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")):
+            return None
+        p, n = cond.operands
+        if not (isinstance(p, BlockParam) and p.block is h and p in self.orig_params[h]):
+            return None
+        if isinstance(n, (Instr, BlockParam)) and n.block in loop.blocks:
+            return None
+        if any(s not in loop.blocks for b in loop.blocks if b is not h for s in b.succs):
+            return None
+        step = 1 if cond.attr == "lt" else -1
+        j = self.orig_params[h].index(p)
+        entries = []
+        for pred, k in self.edges[h]:
+            a = pred.terminator.succ_args(k)[j]
+            if pred not in loop.blocks:
+                entries.append((pred, a))
+            elif not (isinstance(a, Instr) and a.opname == "add" and a.operands[0] is p and
+                      isinstance(a.operands[1], Const) and a.operands[1].value == step):
+                return None
+        if len(entries) != 1:
+            return None
+        pred, init = entries[0]
+        return (pred, init, n) if step == 1 else (pred, n, init)
 
     def _fwd_read(self, block: Block, var: Value) -> Value:
         x = self.state[block].defs.get(id(var))
@@ -483,6 +587,7 @@ class _Builder:
         for b in reversed(live):
             self._reverse_block(b)
         self._pops()
+        self._hoisted_peeks()
         self._join_variables()
 
     def _reverse_block(self, b: Block) -> None:
@@ -541,6 +646,8 @@ class _Builder:
             self.acc(args[self.orig_params[b].index(p)], bar)
         n = self.edges[b].index(edge)
         for c in self.counters.values():
+            if c.loop.header is b:
+                self.windows.step(c, leaving=n not in c.steps)
             if c.loop.header is b and n in c.steps:
                 self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
             elif id(c) in self.entering and pred in c.loop.blocks:
@@ -569,6 +676,8 @@ class _Builder:
             return
         self.write(i, self.zero(i.type))
         if op == "load":
+            if self.windows.add(i, g):
+                return
             arr = i.operands[0]
             sh = self.primal(self.shadow[id(arr)])
             idx = [self.primal(x) for x in i.operands[1:]]
@@ -648,6 +757,34 @@ class _Builder:
                 self.write(tape.n, self.emit("sub", [self.read(tape.n), Const(1, T.I64)]))
 
 
+def _dedicated_exits(func: Function) -> None:
+    """Give each loop exit edge that enters a block with other incoming edges a block of its
+    own (LLVM's LoopSimplify does the same). What the reverse sweep records once per run of a
+    loop (a counter's value at the exit, `_Counter`) is then pushed on that edge, once per
+    run, rather than in the block it enters, which may run far more often: a loop that exits
+    into the header of the next loop taped its counter at every iteration of that next
+    loop (the heat equation's copy loop, 2x the gradient's time)."""
+    from script.ir.dom import find_loops
+    from script.ir.passes._cfg import retarget
+    incoming: dict[Block, int] = {}
+    for b in func.blocks:
+        for s in b.succs:
+            incoming[s] = incoming.get(s, 0) + 1
+    for loop in find_loops(func):
+        for b in list(loop.blocks):
+            term = b.terminator
+            if term is None or term.opname not in ("br", "cbr"):
+                continue
+            for k, s in enumerate(list(term.succs)):
+                if s in loop.blocks or incoming.get(s, 0) < 2:
+                    continue
+                edge = func.add_block("exit")
+                term = b.terminator
+                set_terminator(edge, "br", list(term.succ_args(k)), [s],
+                               [len(term.succ_args(k))], term.loc)
+                retarget(b, k, edge, [])
+
+
 def _unique(blocks):
     seen, out = set(), []
     for b in blocks:
@@ -665,32 +802,43 @@ def _prune_params(params: list[BlockParam]) -> None:
     """Remove each of `params` that always holds one value, and use that value instead: the
     redundant phis of Braun et al., cycles of parameters passing each other included (an
     adjoint carried around a loop that nothing adds to). Optimistic, as SCCP is: a parameter
-    is first assumed to hold nothing, then the values its edges bring, until none changes."""
+    is first assumed to hold nothing, then the values its edges bring, until none changes.
+    A worklist: a parameter is looked at again only when one that an edge passes it changed
+    (sweeping all of them to a fixed point took seconds on an RNN's gradient)."""
     TOP = object()
     under = {id(p): p for p in params}
     val: dict[int, object] = {}             # id(param) -> key of its one value, or TOP
     rep: dict[object, Value] = {}
-    changed = True
-    while changed:
-        changed = False
-        for p in params:
-            if val.get(id(p)) is TOP:
+    args = {id(p): [a for _, a in p.block.incoming(p.block.params.index(p))] for p in params}
+    users: dict[int, list[BlockParam]] = {}
+    for p in params:
+        for a in args[id(p)]:
+            if id(a) in under:
+                users.setdefault(id(a), []).append(p)
+    work, queued = list(reversed(params)), {id(p) for p in params}
+    while work:
+        p = work.pop()
+        queued.discard(id(p))
+        cur = val.get(id(p))
+        if cur is TOP:
+            continue
+        for a in args[id(p)]:
+            k = val.get(id(a)) if id(a) in under else _key(a)
+            if k is None:
                 continue
-            cur = val.get(id(p))
-            for _, a in p.block.incoming(p.block.params.index(p)):
-                k = val.get(id(a)) if id(a) in under else _key(a)
-                if k is None:
-                    continue
-                if id(a) not in under:
-                    rep.setdefault(k, a)
-                if cur is None:
-                    cur = k
-                elif cur != k:
-                    cur = TOP
-                    break
-            if cur != val.get(id(p)):
-                val[id(p)] = cur
-                changed = True
+            if id(a) not in under:
+                rep.setdefault(k, a)
+            if cur is None:
+                cur = k
+            elif cur != k:
+                cur = TOP
+                break
+        if cur != val.get(id(p)):
+            val[id(p)] = cur
+            for q in users.get(id(p), ()):
+                if id(q) not in queued:
+                    queued.add(id(q))
+                    work.append(q)
     for p in params:
         k = val.get(id(p))
         if k is not None and k is not TOP:
@@ -753,86 +901,3 @@ def _reaching(blocks: list[Block], exit_: Block) -> set:
                 out.add(p)
                 work.append(p)
     return out
-
-
-def push_function(t: T.Type, cache: dict) -> Function:
-    """``grad$push.<T>(a, n, v) -> T[::1]``: stores v at a[n] (n <= len(a)), first moving the
-    n elements to an array twice as long when a is full (`grow_function`); gives the array
-    now holding them. Inlined: the common path is a compare and a store."""
-    key = ("push", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    at = T.ArrayType(t, 1, "C")
-    f = cache[key] = Function(f"grad$push.{t}", [at, T.I64, t], at)
-    a, n, v = f.params
-    entry = f.entry
-    grow, put = f.add_block("grow"), f.add_block("put")
-    full = entry.append(Instr("cmp", [n, entry.append(Instr("dim", [a], T.I64, 0))], T.BOOL, "ge"))
-    entry.append(Instr("cbr", [full, a], succs=[grow, put], succ_nargs=[0, 1]))
-    new = grow.append(Instr("call", [a, n], at, grow_function(t, cache)))
-    grow.append(Instr("br", [new], succs=[put], succ_nargs=[1]))
-    b = put.add_param(at)
-    put.append(Instr("store", [b, v, n]))
-    put.append(Instr("ret", [b]))
-    return f
-
-
-def grow_function(t: T.Type, cache: dict) -> Function:
-    """``grad$grow$outline.<T>(a, n) -> T[::1]``: a's n first elements in a new array twice
-    as long. Never inlined (ir.core OUT_OF_LINE): it seldom runs, and a copy at every push
-    made the gradient's code several times longer."""
-    key = ("grow", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    at = T.ArrayType(t, 1, "C")
-    f = cache[key] = Function(f"grad$grow{OUT_OF_LINE}.{t}", [at, T.I64], at)
-    a, n = f.params
-    entry = f.entry
-    copy, body, done = f.add_block("copy"), f.add_block("body"), f.add_block("done")
-    cap = entry.append(Instr("dim", [a], T.I64, 0))
-    bigger = entry.append(Instr("mul", [cap, Const(2, T.I64)], T.I64))
-    new = entry.append(Instr("alloc", [bigger], at))
-    entry.append(Instr("br", [Const(0, T.I64)], succs=[copy], succ_nargs=[1]))
-    i = copy.add_param(T.I64)
-    more = copy.append(Instr("cmp", [i, n], T.BOOL, "lt"))
-    copy.append(Instr("cbr", [more], succs=[body, done], succ_nargs=[0, 0]))
-    x = body.append(Instr("load", [a, i], t))
-    body.append(Instr("store", [new, x, i]))
-    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
-    body.append(Instr("br", [j], succs=[copy], succ_nargs=[1]))
-    done.append(Instr("ret", [new]))
-    return f
-
-
-_ZERO_NAME = "grad$zeros"
-
-
-def zeros_function(t: T.ArrayType, cache: dict) -> Function:
-    """``grad$zeros.<T>(d0, ..., dn) -> T``: a new C-contiguous array of those lengths, all
-    zeros (the shadow of an `alloc`). One per array type per `cache`."""
-    t = t.with_layout("C")
-    key = ("zeros", t)
-    f = cache.get(key)
-    if f is not None:
-        return f
-    name = f"{_ZERO_NAME}.{t.dtype}_{t.ndim}"
-    f = cache[key] = Function(name, [T.I64] * t.ndim, t)
-    entry = f.entry
-    a = entry.append(Instr("alloc", list(f.params), t))
-    flat, size = a, f.params[0]
-    if t.ndim > 1:
-        for d in f.params[1:]:
-            size = entry.append(Instr("mul", [size, d], T.I64))
-        flat = entry.append(Instr("reshape", [a, size], T.ArrayType(t.dtype, 1, "C")))
-    head, body, done = f.add_block("loop"), f.add_block("body"), f.add_block("done")
-    entry.append(Instr("br", [Const(0, T.I64)], succs=[head], succ_nargs=[1]))
-    i = head.add_param(T.I64)
-    c = head.append(Instr("cmp", [i, size], T.BOOL, "lt"))
-    head.append(Instr("cbr", [c], succs=[body, done], succ_nargs=[0, 0]))
-    body.append(Instr("store", [flat, Const(0.0, t.dtype), i]))
-    j = body.append(Instr("add", [i, Const(1, T.I64)], T.I64))
-    body.append(Instr("br", [j], succs=[head], succ_nargs=[1]))
-    done.append(Instr("ret", [a]))
-    return f

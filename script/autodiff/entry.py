@@ -13,7 +13,20 @@ from script.ir import types as T
 from script.ir.core import Const, Function, Instr
 from script.ir.ops import ExcInfo
 from script.autodiff.activity import is_float, is_float_array
-from script.autodiff.adjoint import adjoint_of, zeros_function
+from script.autodiff.adjoint import adjoint_of
+from script.autodiff.tape import zeros_function
+
+
+def entry_name(primal: Function, argnums: tuple, with_value: bool, as_tuple: bool) -> str:
+    """``f$grad.SIG`` for `grad(f)`; ``f$value_and_grad_0_1.SIG`` for
+    `value_and_grad(f, (0, 1))`: what was asked is in the name, so that the gradients of one
+    function are told apart (`scriptc dump` prints a module of them all)."""
+    base, _, sig = primal.name.partition(".")
+    kind = "value_and_grad" if with_value else "grad"
+    n = len(primal.param_types)
+    nums = "" if argnums == (0,) and not as_tuple else \
+        "_" + "_".join(str(k % n) for k in argnums)
+    return f"{base}${kind}{nums}.{sig}"
 
 
 def build_entry(primal: Function, argnums: tuple, with_value: bool, names: list,
@@ -30,8 +43,8 @@ def build_entry(primal: Function, argnums: tuple, with_value: bool, names: list,
                                primal.loc)
     cache: dict = {}
     adj = adjoint_of(primal, cache, {k % len(ptypes) for k in argnums})
-    top = Function(f"{primal.name.split('.')[0]}$grad.{primal.name.split('.', 1)[-1]}",
-                   ptypes, T.NONE, primal.loc, names)
+    top = Function(entry_name(primal, argnums, with_value, as_tuple), ptypes, T.NONE, primal.loc,
+                   names)
     b = top.entry
 
     def emit(op, operands, t=T.NONE, attr=None):

@@ -20,7 +20,8 @@ def dump(args, session) -> int:
     args.file, args.functions = split_file_name(args.file, args.functions)
     sigs = [parse_option(s) for s in args.sig]
     loaded = import_file(args.file)
-    targets = _for_stage(select(loaded, args.functions, sigs, args.opt), args, session)
+    targets = _for_stage(select(loaded, args.functions, sigs, args.opt, gradients=True), args,
+                         session)
     failures = 0
     if not args.functions:
         for error in loaded.decoration_errors:

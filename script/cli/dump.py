@@ -61,8 +61,12 @@ def build_ir(target: Target, key: tuple, stage: str, print_after: str | None = N
     The steps of `compile_specialization` (script.ir.passes `STEPS["function"]`) through
     "closure", on fresh copies of the frontend's cached functions, with the function
     object's level and pass list; without its checks (the IR of what a compile refuses is
-    shown) and without outlining `prange` loops (`parallel` is not an option of dump).
+    shown) and without outlining `prange` loops (`parallel` is not an option of dump). A
+    gradient's IR is its entry and adjoint functions (script.autodiff.gradient_ir).
     """
+    if target.is_gradient:
+        from script.autodiff import gradient_ir
+        return gradient_ir(target.fn, key, stage, print_after, trace)
     from script.compiler import function_steps, step_unit
     from script.frontend.specialize import closure_of, specialize
     from script.ir.clone import clone_functions

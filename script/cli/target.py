@@ -44,10 +44,25 @@ class Target:
 
     @property
     def info(self):
+        """The FunctionInfo of the function, of a gradient's primal for a gradient."""
         if self.is_kernel:
             return self.fn._info
         from script.dispatcher import function_info
-        return function_info(self.fn)
+        return function_info(self.primal)
+
+    @property
+    def is_gradient(self) -> bool:
+        """Whether `fn` is a gradient object (script.grad, script.value_and_grad)."""
+        from script.autodiff import is_gradient
+        return is_gradient(self.fn)
+
+    @property
+    def primal(self):
+        """The script function compiled from source: `fn`, or the function it differentiates."""
+        if self.is_gradient:
+            from script.autodiff import primal_of
+            return primal_of(self.fn)
+        return self.fn
 
     @property
     def is_kernel(self) -> bool:
@@ -124,26 +139,32 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def script_functions(loaded: LoadedFile) -> dict:
+def script_functions(loaded: LoadedFile, gradients: bool = False) -> dict:
     """The file's module-level `@script` functions and `@script.kernel` kernels defined in
-    it, in source order."""
+    it, in source order; with `gradients`, also the gradient objects (`script.grad`) of its
+    functions, each after the function it differentiates."""
+    from script.autodiff import is_gradient, primal_of
     from script.cuda.kernel import is_kernel
     from script.dispatcher import is_script_function
-    found = [(name, obj) for name, obj in vars(loaded.module).items()
-             if (is_script_function(obj) or is_kernel(obj) and obj.py_func is not None)
-             and _same_file(obj.py_func.__code__.co_filename, loaded.path)]
-    found.sort(key=lambda item: item[1].py_func.__code__.co_firstlineno)
-    return dict(found)
+    found = []
+    for name, obj in vars(loaded.module).items():
+        py_func = primal_of(obj).py_func if gradients and is_gradient(obj) else \
+            obj.py_func if is_script_function(obj) or is_kernel(obj) else None
+        if py_func is not None and _same_file(py_func.__code__.co_filename, loaded.path):
+            found.append((py_func.__code__.co_firstlineno, is_gradient(obj), name, obj))
+    found.sort(key=lambda item: item[:2])
+    return {name: obj for _, _, name, obj in found}
 
 
 def select(loaded: LoadedFile, names: list[str], sigs: list[SigOption],
-           opt: int | None = None) -> list[Target]:
+           opt: int | None = None, gradients: bool = False) -> list[Target]:
     """Targets for FUNC names (all `@script` functions when none) and `--sig` options.
 
     A named plain Python function of the file is compiled as if decorated. A `--sig NAME=…`
     naming a plain function adds it when no names are given. `opt` recompiles at that level.
+    `gradients`: gradient objects of the file's functions are targets too (`scriptc dump`).
     """
-    found = script_functions(loaded)
+    found = script_functions(loaded, gradients)
     wanted = list(names) or list(found) + [s.func for s in sigs if s.func and s.func not in found]
     wanted = list(dict.fromkeys(wanted))
     for s in sigs:
@@ -157,6 +178,12 @@ def select(loaded: LoadedFile, names: list[str], sigs: list[SigOption],
         if target.is_kernel:
             if opt is not None and opt != fn.opt:
                 target.fn = fresh_kernel(fn, opt=opt)
+        elif target.is_gradient:
+            primal = target.primal
+            if opt is not None and opt != primal.__dict__["_opt"]:
+                from script.autodiff import regradient
+                target.fn = regradient(fn, wrap_function(primal.py_func, opt=opt,
+                                                         passes=primal.__dict__["_passes"]))
         elif opt is not None and opt != fn.__dict__["_opt"]:
             target.fn = wrap_function(fn.py_func, opt=opt, passes=fn.__dict__["_passes"])
         targets.append(target)
