@@ -22,15 +22,25 @@ test known on entry; and a float's comparison with 0.0 when the float is an int 
 the zero test of ``1.0 / (n + 1)`` for an n >= 0).
 
 Counters (`_counters`): a block parameter whose every incoming value is a counter, a
-counter plus or minus a constant of at most 16, or a value within +-2**60 (a `for` over a
-`range`, ``total += 1``, ``k += 4`` in a ``while``) moves by at most 16 per executed
-instruction from within +-2**60; reaching +-2**61 would take 2**56 steps, over two years of
-nothing but that loop at a step a nanosecond. So a counter's interval is met with +-2**61:
-its ``+ 1``, ``i + j`` of two counters and ``2 * i`` cannot overflow. (A check left in
-lcg_pi's loop for its ``inside += 1`` cost it its strip-mined polls: 1.7x.)
+counter plus or minus values within +-16 (constants, ``state % 10``), or a value within
++-2**60 (a `for` over a `range`, ``total += 1``, ``k += 4`` in a ``while``, ``total +=
+state % 10``) moves by at most 16 per executed instruction from within +-2**60; reaching
++-2**61 would take 2**56 steps, over two years of nothing but that loop at a step a
+nanosecond. So a counter's interval is met with +-2**61: its ``+ 1``, ``i + j`` of two
+counters and ``2 * i`` cannot overflow. (A check left in lcg_pi's loop for its
+``inside += 1`` cost it its strip-mined polls: 1.7x.)
 
-Assumes: verified IR. Preserves: behaviour (only tests whose value is known change).
-Stats: ``checks`` (overflow checks dropped), ``compares`` (comparisons folded).
+Unsigned division (`_unsigned_divmod`): an i64 ``floordiv`` or ``mod`` whose dividend is
+>= 0 and whose divisor is >= 1 where it runs (a divisor that is not a power of two: those
+are a shift and a mask already) is computed on u64: ``convert`` both operands to u64 (the
+same bits), the op there (LLVM's ``udiv``/``urem``), ``convert`` back. Python's floor
+rounding and C's truncation agree on such operands, so the sign fix-up of the signed
+lowering (llvm/arith.py: a compare and a select after ``srem``, and the divisor -1 case
+for a variable divisor) is not emitted: ``state % 10`` with ``state`` from a ``% m``.
+
+Assumes: verified IR. Preserves: behaviour (only tests whose value is known change, and
+divisions of operands whose sign is known take the unsigned form). Stats: ``checks``
+(overflow checks dropped), ``compares`` (comparisons folded), ``divisions`` (made unsigned).
 
 `compute` is the analysis alone, for other passes: ``Ranges.at(value, block)``.
 """
@@ -220,7 +230,9 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     candidates = [i for i in func.instructions()
                   if i.opname == "ovf" or i.opname == "cmp" and (iv.full(i.operands[0].type) is not None
                                                                  or isinstance(i.operands[0].type, T.FloatType))]
-    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1:
+    divisions = [i for i in func.instructions() if i.opname in ("floordiv", "mod") and i.type == T.I64
+                 and not _is_power_of_two(i.operands[1])]
+    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1 and not divisions:
         return False                    # constfold decides a straight line's constant tests
     ranges = Ranges(func)
     if not ranges.settled:
@@ -233,9 +245,42 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         replace_all_uses_with(i, Const(value, T.BOOL))
         i.erase()
         folded["checks" if i.opname == "ovf" else "compares"] += 1
+    for i in divisions:
+        if _unsigned_divmod(ranges, i):
+            folded["divisions"] += 1
     if stats is not None:
         stats.update(folded)
     return bool(folded)
+
+
+def _is_power_of_two(v: Value) -> bool:
+    return isinstance(v, Const) and v.value > 0 and v.value & (v.value - 1) == 0
+
+
+def _unsigned_divmod(ranges: Ranges, i: Instr) -> bool:
+    """Rewrites `i` (an i64 ``floordiv``/``mod``) on u64 when its dividend is >= 0 and its
+    divisor >= 1 where it runs (module docstring)::
+
+        %2 = mod %0, 10:i64 : i64   ->   %a = convert %0 : u64
+                                         %b = mod %a, 10:u64 : u64
+                                         %2 = convert %b : i64
+    """
+    x, y = (ranges.at(v, i.block) for v in i.operands)
+    if x is None or y is None or x[0] < 0 or y[0] < 1:
+        return False
+    block, index = i.block, i.block.instrs.index(i)
+    ops = []
+    for v in i.operands:
+        if isinstance(v, Const):
+            ops.append(Const(v.value, T.U64))
+            continue
+        ops.append(block.insert(index, Instr("convert", [v], T.U64, loc=i.loc)))
+        index += 1
+    op = block.insert(index, Instr(i.opname, ops, T.U64, loc=i.loc))
+    back = block.insert(index + 1, Instr("convert", [op], T.I64, loc=i.loc))
+    replace_all_uses_with(i, back)
+    i.erase()
+    return True
 
 
 def _decided(ranges: Ranges, i: Instr) -> bool | None:
@@ -275,13 +320,30 @@ def _counters(func: Function, ranges: Ranges) -> set[int]:
 
 
 def _counter_step(a: Value, members: set[int], ranges: Ranges) -> bool:
-    if id(a) in members:
-        return True
-    if isinstance(a, Instr) and a.opname in ("add", "sub") and id(a.operands[0]) in members \
-            and isinstance(a.operands[1], Const) and abs(a.operands[1].value) <= _COUNTER_STEP:
+    if _is_stepped(a, members, ranges, 8):
         return True
     r = ranges.of(a)
     return r is not None and -_COUNTER_START <= r[0] and r[1] <= _COUNTER_START
+
+
+def _is_stepped(a: Value, members: set[int], ranges: Ranges, depth: int) -> bool:
+    """Whether `a` is a member, or a member moved by up to `depth` adds and subtracts of
+    small steps (``total += x % 10; total -= y % 3``), each one instruction."""
+    if id(a) in members:
+        return True
+    if depth == 0 or not (isinstance(a, Instr) and a.opname in ("add", "sub")):
+        return False
+    x, y = a.operands
+    if _is_small_step(y, ranges) and _is_stepped(x, members, ranges, depth - 1):
+        return True
+    return a.opname == "add" and _is_small_step(x, ranges) and _is_stepped(y, members, ranges, depth - 1)
+
+
+def _is_small_step(v: Value, ranges: Ranges) -> bool:
+    """Whether `v` lies within +-`_COUNTER_STEP` wherever it is defined: a constant, or a
+    value such as ``x % 10`` (``total += state % 10`` moves a counter as ``k += 9`` would)."""
+    r = ranges.of(v)
+    return r is not None and -_COUNTER_STEP <= r[0] and r[1] <= _COUNTER_STEP
 
 
 def _edge_fact(pred: Block, succ: Block):
