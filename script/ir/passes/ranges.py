@@ -248,6 +248,9 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     for i in divisions:
         if _unsigned_divmod(ranges, i):
             folded["divisions"] += 1
+    for i in [i for i in func.instructions() if i.opname == "check"]:
+        if _clamped_index(ranges, i):
+            folded["clamped"] += 1
     if stats is not None:
         stats.update(folded)
     return bool(folded)
@@ -280,6 +283,96 @@ def _unsigned_divmod(ranges: Ranges, i: Instr) -> bool:
     back = block.insert(index + 1, Instr("convert", [op], T.I64, loc=i.loc))
     replace_all_uses_with(i, back)
     i.erase()
+    return True
+
+
+def _index_test(cond: Value):
+    """(v, B) when `cond` is an index check ``or (cmp.lt %w, 0), (cmp.ge %w, %B)`` of %w
+    being %v or NumPy's negative-index fix-up ``select (cmp.lt %v, 0), (add %v, %B), %v``."""
+    if not (isinstance(cond, Instr) and cond.opname == "or"):
+        return None
+    low, high = cond.operands
+    if isinstance(low, Instr) and low.opname == "cmp" and low.attr == "ge":
+        low, high = high, low
+    if not (isinstance(low, Instr) and low.opname == "cmp" and low.attr == "lt" and isinstance(high, Instr)
+            and high.opname == "cmp" and high.attr == "ge" and high.operands[0] is low.operands[0]
+            and isinstance(low.operands[1], Const) and low.operands[1].value == 0):
+        return None
+    w, bound = high.operands
+    if isinstance(w, Instr) and w.opname == "select":
+        c, wrapped, v = w.operands
+        if not (isinstance(c, Instr) and c.opname == "cmp" and c.attr == "lt" and c.operands[0] is v
+                and isinstance(c.operands[1], Const) and c.operands[1].value == 0
+                and isinstance(wrapped, Instr) and wrapped.opname == "add"
+                and {id(x) for x in wrapped.operands} == {id(v), id(bound)}):
+            return None
+        w = v
+    return w, bound
+
+
+def _below(ranges: Ranges, x: Value, bound: Value, facts: list, at: Block) -> bool:
+    """Whether `x` lies in ``[0, %B)`` wherever %B >= 1, by `facts` ((pred, other, holds)
+    comparisons of `x` known where it is used, in block `at`): the constant 0, ``%B - 1``,
+    or a value >= 0 known below %B."""
+    if isinstance(x, Const):
+        return x.value == 0
+    if isinstance(x, Instr) and x.operands and x.operands[0] is bound and isinstance(x.operands[-1], Const) \
+            and (x.opname, x.operands[1].value) in (("sub", 1), ("add", -1)):
+        return True
+    r = ranges.at(x, at)
+    for pred, other, holds in facts:
+        if r is not None and other is not bound:
+            o = ranges.at(other, at)
+            if o is not None:
+                r = iv.constrain(r, pred, o, holds)
+    if r is None or r[0] < 0:
+        return False
+    return any(other is bound and (pred == "lt") == holds and pred in ("lt", "ge") for pred, other, holds in facts)
+
+
+def _clamped_index(ranges: Ranges, check: Instr) -> bool:
+    """An index check of a value that is 0, ``%B - 1`` or known in ``[0, %B)`` on every edge
+    into its block (a bin clamped into the ends: ``b = 0`` / ``b = nbins - 1`` / ``b``
+    tested against both): whenever %B >= 1 it is in bounds, and when %B <= 0 no index is, so
+    the check fails exactly when ``%B <= 0``, a test that does not depend on the index (LLVM
+    then takes it out of the loop); past it, the index is >= 0, so what the negative-index
+    fix-up gives is %v itself. The message keeps its operands::
+
+        %4 = or (cmp.lt %w, 0), (cmp.ge %w, %B)   ->   %4 = cmp.le %B, 0:i64
+        check %4, IndexError "...", %v, 0, %B          check %4, IndexError "...", %v, 0, %B
+    """
+    found = _index_test(check.operands[0])
+    if found is None or found[1].type != T.I64:
+        return False
+    v, bound = found
+    block = v.block if isinstance(v, BlockParam) else None
+    if block is None or not block.preds or v.type != T.I64:
+        return False
+    for pred in dict.fromkeys(block.preds):
+        term = pred.terminator
+        for k, succ in enumerate(term.succs):
+            if succ is not block:
+                continue
+            arg = term.succ_args(k)[v.index]
+            facts = list(ranges.facts.get(pred, {}).get(id(arg), ()))
+            cond = term.operands[0] if term.opname == "cbr" else None
+            if isinstance(cond, Instr) and cond.opname == "cmp":      # the edge's own test
+                facts += [(p, o, k == 0) for x, p, o, _ in _oriented(cond, True) if x is arg]
+            if not _below(ranges, arg, bound, facts, pred):
+                return False
+    test = Instr("cmp", [bound, Const(0, T.I64)], T.BOOL, "le", check.loc)
+    here = check.block
+    here.insert(here.instrs.index(check), test)
+    fixup = check.operands[0].operands[1].operands[0]      # %w of the ``cmp.ge %w, %B``
+    check.set_operand(0, test)
+    if fixup is not v:              # past the check %v >= 0: the fix-up gives %v itself
+        after = here.instrs.index(check)
+        for u in list(fixup.uses):
+            if u.block is here and here.instrs.index(u) > after \
+                    or u.block is not here and ranges.dom.dominates(here, u.block):
+                for n, op in enumerate(u.operands):
+                    if op is fixup:
+                        u.set_operand(n, v)
     return True
 
 
