@@ -8,7 +8,9 @@ widening: a loop header's parameter whose interval still grows after two rounds 
 type's bound on the side that grew. A value is narrowed where it is used by the comparisons
 that dominate the use: in a block whose only entry is the true (false) edge of
 ``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
-that edge itself for a block argument. So a `for i in range(n)` variable is ``[0, MAX]``
+that edge itself for a block argument; in the blocks a ``check`` strictly dominates, its
+compares (of an ``or`` of them too) are false (``n >= 0`` past the check of
+``np.zeros(n)``, ``0 <= i < len(a)`` past the index check of ``a[i]``). So a `for i in range(n)` variable is ``[0, MAX]``
 at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
 
 A result whose `ovf` test is checked before anything else reads it (`_is_checked`) is
@@ -104,10 +106,18 @@ class Ranges:
     # ---- facts --------------------------------------------------------------------------
 
     def _block_facts(self, b: Block) -> dict[int, list]:
-        """The comparisons known in `b`: its immediate dominator's, and the one of the edge
-        into `b` when that edge is `b`'s only entry."""
+        """The comparisons known in `b`: its immediate dominator's, those its immediate
+        dominator's `check`s raise on (false past them: each compare of an ``or`` checked),
+        and the one of the edge into `b` when that edge is `b`'s only entry."""
         idom = self.dom.idom.get(b)
         facts = dict(self.facts[idom]) if idom is not None and idom is not b else {}
+        if idom is not None and idom is not b:
+            for instr in idom.instrs:
+                if instr.opname == "check":
+                    for leaf in _or_leaves(instr.operands[0]):
+                        if isinstance(leaf, Instr) and leaf.opname == "cmp" \
+                                and iv.full(leaf.operands[0].type) is not None:
+                            _add_fact(facts, leaf, False)
         if len(b.preds) == 1:
             edge = _edge_fact(b.preds[0], b)
             if edge is not None:
@@ -449,6 +459,13 @@ def _edge_fact(pred: Block, succ: Block):
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and iv.full(cond.operands[0].type) is not None):
         return None
     return cond, term.succs[0] is succ
+
+
+def _or_leaves(v: Value) -> list:
+    """The operands of a tree of bool ``or``s (`v` itself when it is none)."""
+    if isinstance(v, Instr) and v.opname == "or" and v.type == T.BOOL:
+        return [x for op in v.operands for x in _or_leaves(op)]
+    return [v]
 
 
 def _oriented(cmp: Instr, holds: bool):
