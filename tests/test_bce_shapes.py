@@ -13,18 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bce_shapes_kernels as K
-from difftest import check, compiled
-
-LEVELS = ({"opt": 0}, {}, {"opt": 3})
-
-
-def check_levels(fn, *args):
-    for options in LEVELS:
-        check(fn, compiled(fn, **options), *(a.copy() if isinstance(a, np.ndarray) else a for a in args))
-
-
-def floats(n):
-    return np.arange(1.0, n + 1.0) * 1.5
+from difftest import compiled
+from test_versioning import check_levels, floats
 
 
 @pytest.mark.parametrize("n", range(6))
