@@ -1,10 +1,13 @@
+#include <string.h>
 #include "bench.h"
 
 #define MIN(a, b) ((b) < (a) ? (b) : (a))
 
-/* kernels_shapes.levenshtein: edit distance over the full (n+1) x (m+1) table. */
+/* kernels_shapes.levenshtein: edit distance over the full (n+1) x (m+1) table, zeroed
+   first as the kernel's np.zeros is (the table itself is allocated once, outside). */
 static int64_t levenshtein(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, int64_t *d) {
     int64_t w = m + 1;
+    memset(d, 0, sizeof(int64_t) * (n + 1) * w);
     for (int64_t i = 0; i <= n; i++) d[i * w] = i;
     for (int64_t j = 0; j <= m; j++) d[j] = j;
     for (int64_t i = 1; i <= n; i++)

@@ -7,7 +7,9 @@ is ``lo``) and whose back-edge arguments are ``add %i, 1``, tested by the header
 ``lo <= %i < %n`` holds), rewrites the checks of indices ``%i + d`` (d a small constant):
 ``cmp.lt %j, 0`` to false when ``lo + d >= 0``; ``cmp.ge %j, %B`` to false and
 ``cmp.lt %j, %B`` to true when ``%n`` is ``%B + k`` (``%B`` a `dim`, or ``%n`` itself with
-k = 0) and ``d + k <= 0``; ``select (cmp.lt %j, 0), _, %j`` to ``%j``. So the stencil
+k = 0) and ``d + k <= 0``; ``select (cmp.lt %j, 0), _, %j`` to ``%j``. The same for a
+mirrored index ``(%B + q) - (%i + e)`` (`_mirror`: ``a[len(a) - 1 - i]``, which runs from
+the end down), with ``%n`` being ``%B + k``. So the stencil
 ``for i in range(1, len(a) - 1): a[i - 1] + a[i + 1]`` runs without checks. The index checks of ``a[i]`` for
 ``for i in range(len(a))`` then fold away (constfold, dce), since CSE has made the loop bound
 and the check's ``dim.0 %a`` one value.
@@ -96,7 +98,7 @@ def _known(instr: Instr, i, n, lo: int, shift: int = 0):
         v, other = instr.operands
         d = _offset(v, i)
         if d is None:
-            return None
+            return _known_mirror(instr, _mirror(v, i, n, lo, shift))
         if isinstance(other, Const) and other.value == 0 and lo + d >= 0 and instr.attr in ("lt", "ge"):
             return Const(instr.attr == "ge", T.BOOL)
         base, k = _split(n)
@@ -106,11 +108,44 @@ def _known(instr: Instr, i, n, lo: int, shift: int = 0):
         return None
     if instr.opname == "select":
         c, _, v = instr.operands
+        if not (isinstance(c, Instr) and c.opname == "cmp" and c.attr == "lt" and c.operands[0] is v
+                and isinstance(c.operands[1], Const) and c.operands[1].value == 0):
+            return None
         d = _offset(v, i)
-        if d is not None and lo + d >= 0 and isinstance(c, Instr) and c.opname == "cmp" \
-                and c.attr == "lt" and c.operands[0] is v and isinstance(c.operands[1], Const) \
-                and c.operands[1].value == 0:
+        if lo + d >= 0 if d is not None else _known_mirror(c, _mirror(v, i, n, lo, shift)) is not None:
             return v
+    return None
+
+
+def _mirror(v, i, n, lo: int, shift: int):
+    """(B, low, high) when `v` is ``(B + q) - (%i + e)``, B a `dim` that `n` is ``B + k``
+    of: ``a[len(a) - 1 - i]``. Where ``lo <= i <= B + k - 1 + shift``, `v` lies in
+    ``[q - k + 1 - shift - e, B + q - lo - e]``: `low` says it is >= 0 (``q - k + 1 - shift
+    - e >= 0``), `high` that it is < B (``q - lo - e < 0``). None otherwise. A length and
+    offsets within `_LIMIT` do not wrap, as for `_offset`."""
+    if not (isinstance(v, Instr) and v.opname == "sub"):
+        return None
+    m, j = v.operands
+    e = _offset(j, i)
+    if e is None:
+        return None
+    base, q = _split(m)
+    nbase, k = _split(n)
+    if not (isinstance(base, Instr) and base.opname == "dim" and nbase is base):
+        return None
+    return base, q - k + 1 - shift - e >= 0, q - lo - e < 0
+
+
+def _known_mirror(cmp: Instr, mirror):
+    """The value of ``cmp.P %v, 0`` or ``cmp.P %v, B`` (P lt or ge) for a `_mirror` %v."""
+    if mirror is None or cmp.opname != "cmp" or cmp.attr not in ("lt", "ge"):
+        return None
+    base, low, high = mirror
+    other = cmp.operands[1]
+    if isinstance(other, Const) and other.value == 0 and low:
+        return Const(cmp.attr == "ge", T.BOOL)
+    if other is base and high:
+        return Const(cmp.attr == "lt", T.BOOL)
     return None
 
 

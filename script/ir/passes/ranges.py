@@ -8,7 +8,9 @@ widening: a loop header's parameter whose interval still grows after two rounds 
 type's bound on the side that grew. A value is narrowed where it is used by the comparisons
 that dominate the use: in a block whose only entry is the true (false) edge of
 ``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
-that edge itself for a block argument. So a `for i in range(n)` variable is ``[0, MAX]``
+that edge itself for a block argument; in the blocks a ``check`` strictly dominates, its
+compares (of an ``or`` of them too) are false (``n >= 0`` past the check of
+``np.zeros(n)``, ``0 <= i < len(a)`` past the index check of ``a[i]``). So a `for i in range(n)` variable is ``[0, MAX]``
 at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
 
 A result whose `ovf` test is checked before anything else reads it (`_is_checked`) is
@@ -22,15 +24,25 @@ test known on entry; and a float's comparison with 0.0 when the float is an int 
 the zero test of ``1.0 / (n + 1)`` for an n >= 0).
 
 Counters (`_counters`): a block parameter whose every incoming value is a counter, a
-counter plus or minus a constant of at most 16, or a value within +-2**60 (a `for` over a
-`range`, ``total += 1``, ``k += 4`` in a ``while``) moves by at most 16 per executed
-instruction from within +-2**60; reaching +-2**61 would take 2**56 steps, over two years of
-nothing but that loop at a step a nanosecond. So a counter's interval is met with +-2**61:
-its ``+ 1``, ``i + j`` of two counters and ``2 * i`` cannot overflow. (A check left in
-lcg_pi's loop for its ``inside += 1`` cost it its strip-mined polls: 1.7x.)
+counter plus or minus values within +-16 (constants, ``state % 10``), or a value within
++-2**60 (a `for` over a `range`, ``total += 1``, ``k += 4`` in a ``while``, ``total +=
+state % 10``) moves by at most 16 per executed instruction from within +-2**60; reaching
++-2**61 would take 2**56 steps, over two years of nothing but that loop at a step a
+nanosecond. So a counter's interval is met with +-2**61: its ``+ 1``, ``i + j`` of two
+counters and ``2 * i`` cannot overflow. (A check left in lcg_pi's loop for its
+``inside += 1`` cost it its strip-mined polls: 1.7x.)
 
-Assumes: verified IR. Preserves: behaviour (only tests whose value is known change).
-Stats: ``checks`` (overflow checks dropped), ``compares`` (comparisons folded).
+Unsigned division (`_unsigned_divmod`): an i64 ``floordiv`` or ``mod`` whose dividend is
+>= 0 and whose divisor is >= 1 where it runs (a divisor that is not a power of two: those
+are a shift and a mask already) is computed on u64: ``convert`` both operands to u64 (the
+same bits), the op there (LLVM's ``udiv``/``urem``), ``convert`` back. Python's floor
+rounding and C's truncation agree on such operands, so the sign fix-up of the signed
+lowering (llvm/arith.py: a compare and a select after ``srem``, and the divisor -1 case
+for a variable divisor) is not emitted: ``state % 10`` with ``state`` from a ``% m``.
+
+Assumes: verified IR. Preserves: behaviour (only tests whose value is known change, and
+divisions of operands whose sign is known take the unsigned form). Stats: ``checks``
+(overflow checks dropped), ``compares`` (comparisons folded), ``divisions`` (made unsigned).
 
 `compute` is the analysis alone, for other passes: ``Ranges.at(value, block)``.
 """
@@ -94,10 +106,18 @@ class Ranges:
     # ---- facts --------------------------------------------------------------------------
 
     def _block_facts(self, b: Block) -> dict[int, list]:
-        """The comparisons known in `b`: its immediate dominator's, and the one of the edge
-        into `b` when that edge is `b`'s only entry."""
+        """The comparisons known in `b`: its immediate dominator's, those its immediate
+        dominator's `check`s raise on (false past them: each compare of an ``or`` checked),
+        and the one of the edge into `b` when that edge is `b`'s only entry."""
         idom = self.dom.idom.get(b)
         facts = dict(self.facts[idom]) if idom is not None and idom is not b else {}
+        if idom is not None and idom is not b:
+            for instr in idom.instrs:
+                if instr.opname == "check":
+                    for leaf in _or_leaves(instr.operands[0]):
+                        if isinstance(leaf, Instr) and leaf.opname == "cmp" \
+                                and iv.full(leaf.operands[0].type) is not None:
+                            _add_fact(facts, leaf, False)
         if len(b.preds) == 1:
             edge = _edge_fact(b.preds[0], b)
             if edge is not None:
@@ -220,7 +240,9 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     candidates = [i for i in func.instructions()
                   if i.opname == "ovf" or i.opname == "cmp" and (iv.full(i.operands[0].type) is not None
                                                                  or isinstance(i.operands[0].type, T.FloatType))]
-    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1:
+    divisions = [i for i in func.instructions() if i.opname in ("floordiv", "mod") and i.type == T.I64
+                 and not _is_power_of_two(i.operands[1])]
+    if not any(i.opname == "ovf" for i in candidates) and len(func.blocks) == 1 and not divisions:
         return False                    # constfold decides a straight line's constant tests
     ranges = Ranges(func)
     if not ranges.settled:
@@ -233,9 +255,135 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         replace_all_uses_with(i, Const(value, T.BOOL))
         i.erase()
         folded["checks" if i.opname == "ovf" else "compares"] += 1
+    for i in divisions:
+        if _unsigned_divmod(ranges, i):
+            folded["divisions"] += 1
+    for i in [i for i in func.instructions() if i.opname == "check"]:
+        if _clamped_index(ranges, i):
+            folded["clamped"] += 1
     if stats is not None:
         stats.update(folded)
     return bool(folded)
+
+
+def _is_power_of_two(v: Value) -> bool:
+    return isinstance(v, Const) and v.value > 0 and v.value & (v.value - 1) == 0
+
+
+def _unsigned_divmod(ranges: Ranges, i: Instr) -> bool:
+    """Rewrites `i` (an i64 ``floordiv``/``mod``) on u64 when its dividend is >= 0 and its
+    divisor >= 1 where it runs (module docstring)::
+
+        %2 = mod %0, 10:i64 : i64   ->   %a = convert %0 : u64
+                                         %b = mod %a, 10:u64 : u64
+                                         %2 = convert %b : i64
+    """
+    x, y = (ranges.at(v, i.block) for v in i.operands)
+    if x is None or y is None or x[0] < 0 or y[0] < 1:
+        return False
+    block, index = i.block, i.block.instrs.index(i)
+    ops = []
+    for v in i.operands:
+        if isinstance(v, Const):
+            ops.append(Const(v.value, T.U64))
+            continue
+        ops.append(block.insert(index, Instr("convert", [v], T.U64, loc=i.loc)))
+        index += 1
+    op = block.insert(index, Instr(i.opname, ops, T.U64, loc=i.loc))
+    back = block.insert(index + 1, Instr("convert", [op], T.I64, loc=i.loc))
+    replace_all_uses_with(i, back)
+    i.erase()
+    return True
+
+
+def _index_test(cond: Value):
+    """(v, B) when `cond` is an index check ``or (cmp.lt %w, 0), (cmp.ge %w, %B)`` of %w
+    being %v or NumPy's negative-index fix-up ``select (cmp.lt %v, 0), (add %v, %B), %v``."""
+    if not (isinstance(cond, Instr) and cond.opname == "or"):
+        return None
+    low, high = cond.operands
+    if isinstance(low, Instr) and low.opname == "cmp" and low.attr == "ge":
+        low, high = high, low
+    if not (isinstance(low, Instr) and low.opname == "cmp" and low.attr == "lt" and isinstance(high, Instr)
+            and high.opname == "cmp" and high.attr == "ge" and high.operands[0] is low.operands[0]
+            and isinstance(low.operands[1], Const) and low.operands[1].value == 0):
+        return None
+    w, bound = high.operands
+    if isinstance(w, Instr) and w.opname == "select":
+        c, wrapped, v = w.operands
+        if not (isinstance(c, Instr) and c.opname == "cmp" and c.attr == "lt" and c.operands[0] is v
+                and isinstance(c.operands[1], Const) and c.operands[1].value == 0
+                and isinstance(wrapped, Instr) and wrapped.opname == "add"
+                and {id(x) for x in wrapped.operands} == {id(v), id(bound)}):
+            return None
+        w = v
+    return w, bound
+
+
+def _below(ranges: Ranges, x: Value, bound: Value, facts: list, at: Block) -> bool:
+    """Whether `x` lies in ``[0, %B)`` wherever %B >= 1, by `facts` ((pred, other, holds)
+    comparisons of `x` known where it is used, in block `at`): the constant 0, ``%B - 1``,
+    or a value >= 0 known below %B."""
+    if isinstance(x, Const):
+        return x.value == 0
+    if isinstance(x, Instr) and x.operands and x.operands[0] is bound and isinstance(x.operands[-1], Const) \
+            and (x.opname, x.operands[1].value) in (("sub", 1), ("add", -1)):
+        return True
+    r = ranges.at(x, at)
+    for pred, other, holds in facts:
+        if r is not None and other is not bound:
+            o = ranges.at(other, at)
+            if o is not None:
+                r = iv.constrain(r, pred, o, holds)
+    if r is None or r[0] < 0:
+        return False
+    return any(other is bound and (pred == "lt") == holds and pred in ("lt", "ge") for pred, other, holds in facts)
+
+
+def _clamped_index(ranges: Ranges, check: Instr) -> bool:
+    """An index check of a value that is 0, ``%B - 1`` or known in ``[0, %B)`` on every edge
+    into its block (a bin clamped into the ends: ``b = 0`` / ``b = nbins - 1`` / ``b``
+    tested against both): whenever %B >= 1 it is in bounds, and when %B <= 0 no index is, so
+    the check fails exactly when ``%B <= 0``, a test that does not depend on the index (LLVM
+    then takes it out of the loop); past it, the index is >= 0, so what the negative-index
+    fix-up gives is %v itself. The message keeps its operands::
+
+        %4 = or (cmp.lt %w, 0), (cmp.ge %w, %B)   ->   %4 = cmp.le %B, 0:i64
+        check %4, IndexError "...", %v, 0, %B          check %4, IndexError "...", %v, 0, %B
+    """
+    found = _index_test(check.operands[0])
+    if found is None or found[1].type != T.I64:
+        return False
+    v, bound = found
+    block = v.block if isinstance(v, BlockParam) else None
+    if block is None or not block.preds or v.type != T.I64:
+        return False
+    for pred in dict.fromkeys(block.preds):
+        term = pred.terminator
+        for k, succ in enumerate(term.succs):
+            if succ is not block:
+                continue
+            arg = term.succ_args(k)[v.index]
+            facts = list(ranges.facts.get(pred, {}).get(id(arg), ()))
+            cond = term.operands[0] if term.opname == "cbr" else None
+            if isinstance(cond, Instr) and cond.opname == "cmp":      # the edge's own test
+                facts += [(p, o, k == 0) for x, p, o, _ in _oriented(cond, True) if x is arg]
+            if not _below(ranges, arg, bound, facts, pred):
+                return False
+    test = Instr("cmp", [bound, Const(0, T.I64)], T.BOOL, "le", check.loc)
+    here = check.block
+    here.insert(here.instrs.index(check), test)
+    fixup = check.operands[0].operands[1].operands[0]      # %w of the ``cmp.ge %w, %B``
+    check.set_operand(0, test)
+    if fixup is not v:              # past the check %v >= 0: the fix-up gives %v itself
+        after = here.instrs.index(check)
+        for u in list(fixup.uses):
+            if u.block is here and here.instrs.index(u) > after \
+                    or u.block is not here and ranges.dom.dominates(here, u.block):
+                for n, op in enumerate(u.operands):
+                    if op is fixup:
+                        u.set_operand(n, v)
+    return True
 
 
 def _decided(ranges: Ranges, i: Instr) -> bool | None:
@@ -275,13 +423,30 @@ def _counters(func: Function, ranges: Ranges) -> set[int]:
 
 
 def _counter_step(a: Value, members: set[int], ranges: Ranges) -> bool:
-    if id(a) in members:
-        return True
-    if isinstance(a, Instr) and a.opname in ("add", "sub") and id(a.operands[0]) in members \
-            and isinstance(a.operands[1], Const) and abs(a.operands[1].value) <= _COUNTER_STEP:
+    if _is_stepped(a, members, ranges, 8):
         return True
     r = ranges.of(a)
     return r is not None and -_COUNTER_START <= r[0] and r[1] <= _COUNTER_START
+
+
+def _is_stepped(a: Value, members: set[int], ranges: Ranges, depth: int) -> bool:
+    """Whether `a` is a member, or a member moved by up to `depth` adds and subtracts of
+    small steps (``total += x % 10; total -= y % 3``), each one instruction."""
+    if id(a) in members:
+        return True
+    if depth == 0 or not (isinstance(a, Instr) and a.opname in ("add", "sub")):
+        return False
+    x, y = a.operands
+    if _is_small_step(y, ranges) and _is_stepped(x, members, ranges, depth - 1):
+        return True
+    return a.opname == "add" and _is_small_step(x, ranges) and _is_stepped(y, members, ranges, depth - 1)
+
+
+def _is_small_step(v: Value, ranges: Ranges) -> bool:
+    """Whether `v` lies within +-`_COUNTER_STEP` wherever it is defined: a constant, or a
+    value such as ``x % 10`` (``total += state % 10`` moves a counter as ``k += 9`` would)."""
+    r = ranges.of(v)
+    return r is not None and -_COUNTER_STEP <= r[0] and r[1] <= _COUNTER_STEP
 
 
 def _edge_fact(pred: Block, succ: Block):
@@ -294,6 +459,13 @@ def _edge_fact(pred: Block, succ: Block):
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and iv.full(cond.operands[0].type) is not None):
         return None
     return cond, term.succs[0] is succ
+
+
+def _or_leaves(v: Value) -> list:
+    """The operands of a tree of bool ``or``s (`v` itself when it is none)."""
+    if isinstance(v, Instr) and v.opname == "or" and v.type == T.BOOL:
+        return [x for op in v.operands for x in _or_leaves(op)]
+    return [v]
 
 
 def _oriented(cmp: Instr, holds: bool):

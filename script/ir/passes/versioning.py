@@ -88,12 +88,12 @@ class _Plan:
     invariants: dict = field(default_factory=dict)   # id -> value that must be false
     false: dict = field(default_factory=dict)        # id -> instruction false in the copy
     checks: list = field(default_factory=list)       # checks the copy drops
-    stepped: dict = field(default_factory=dict)      # ids -> (start, stop, step, B or None)
+    stepped: dict = field(default_factory=dict)      # ids -> (start, stop, step, B or None, d)
 
     def add(self, need: tuple) -> None:
         kind, *what = need
-        if kind == "stepped":
-            self.stepped[tuple(id(v) for v in what)] = tuple(what)
+        if kind == "stepped":       # (start, stop, step, B or None, offset)
+            self.stepped[(*(id(v) for v in what[:4]), what[4])] = tuple(what)
         elif kind == "form":
             self.forms.add(what[0])
         elif kind == "below":
@@ -187,8 +187,8 @@ def _trip_count(n: Value) -> tuple | None:
     """What `n` says of its range when it is the trip count the frontend computes for
     ``range(start, stop, step)`` with a step other than 1 and -1 (frontend
     ``trip_count``): ``select nonempty, (span - 1) // |step| + 1, 0``, the span a u64
-    ``stop - start`` (up) or ``start - stop`` (down) for a constant step, or ``select
-    (step > 0), up, down`` with ``|step|`` ``select (step > 0), step, 0 - step`` for a
+    ``stop - start`` (up; ``convert stop`` for a start 0) or ``start - stop`` (down) for a
+    constant step, or ``select (step > 0), up, down`` with ``|step|`` ``select (step > 0), step, 0 - step`` for a
     variable one. Returns ``("var", start, stop, step)``, or ``("const", x, y, |step|)``
     for a span ``x - y`` (`_stepped_value` orients it by the step's sign), or None.
 
@@ -212,6 +212,10 @@ def _trip_count(n: Value) -> tuple | None:
     if span.opname == "sub" and isinstance(astep, Const):
         x, y = (_source(v) for v in span.operands)
         return ("const", x, y, astep.value) if x is not None and y is not None and astep.value > 0 else None
+    if span.opname == "convert" and isinstance(astep, Const) and astep.value > 0:
+        # ``stop - 0``, folded to the stop itself: ``range(0, stop, step)``
+        x = _source(span)
+        return ("const", x, Const(0, T.I64), astep.value) if x is not None else None
     if not (span.opname == "select" and isinstance(astep, Instr) and astep.opname == "select"
             and astep.operands[0] is span.operands[0]):
         return None
@@ -232,12 +236,13 @@ def _trip_count(n: Value) -> tuple | None:
 
 
 def _stepped_value(x: Value, c: _Counted):
-    """``(start, stop, step)`` when `x` is ``start + convert(%i : i64) * step``, the value
-    the frontend binds the variable of `c`'s stepped range to; else None."""
-    if not (isinstance(x, Instr) and x.opname == "add" and x.block in c.loop.blocks
+    """``(start, stop, step)`` when `x` is ``start + convert(%i : i64) * step`` (for a start
+    0, what constfold leaves: the product alone), the value the frontend binds the variable
+    of `c`'s stepped range to; else None."""
+    if not (isinstance(x, Instr) and x.opname in ("add", "mul") and x.block in c.loop.blocks
             and x.block is not c.loop.header):
         return None
-    start, prod = x.operands
+    start, prod = x.operands if x.opname == "add" else (Const(0, T.I64), x)   # 0 + k * step, folded
     if not (isinstance(prod, Instr) and prod.opname == "mul"):
         start, prod = prod, start
     if not (isinstance(prod, Instr) and prod.opname == "mul"):
@@ -257,9 +262,25 @@ def _stepped_value(x: Value, c: _Counted):
     return (first, stop, step) if same else None
 
 
+def _stepped_offset(x: Value, c: _Counted):
+    """``(start, stop, step, d)`` when `x` is a stepped range's value plus the constant `d`
+    (``i - 1``, ``i + 1``: an ``add`` or ``sub`` of a constant, 0 for the value itself), its
+    ends invariant; else None."""
+    d = 0
+    if isinstance(x, Instr) and x.opname in ("add", "sub") and isinstance(x.operands[1], Const) \
+            and abs(x.operands[1].value) <= _LIMIT and _stepped_value(x, c) is None:
+        d = x.operands[1].value if x.opname == "add" else -x.operands[1].value
+        x = x.operands[0]
+    rng = _stepped_value(x, c)
+    if rng is None or not all(_invariant(e, c.loop) for e in rng):
+        return None
+    return (*rng, d)
+
+
 def _stepped_leaf(v: Instr, x: Value, bound, c: _Counted) -> list | None:
     """Needs of a leaf ``cmp.lt %x, 0`` or ``cmp.ge %x, %B`` (`bound` None or B) of a
-    stepped range's value %x, or of NumPy's negative-index fix-up of it."""
+    stepped range's value plus a constant (`_stepped_offset`) %x, or of NumPy's
+    negative-index fix-up of it."""
     fixup = None
     if isinstance(x, Instr) and x.opname == "select":
         cond, _, y = x.operands
@@ -268,21 +289,35 @@ def _stepped_leaf(v: Instr, x: Value, bound, c: _Counted) -> list | None:
                 and cond.block in c.loop.blocks and cond.block is not c.loop.header):
             return None
         fixup, x = cond, y
-    rng = _stepped_value(x, c)
-    if rng is None or not all(_invariant(e, c.loop) for e in rng):
-        return None
-    needs = [("stepped", *rng, None), ("false", v)]
+    rng = _stepped_offset(x, c)
+    if rng is None or rng[3] > 0 and bound is not None and not _nonnegative(bound):
+        return None                     # B - d is computed only for a B >= 0: no wrap
+    *ends, d = rng
+    needs = [("stepped", *ends, None, d), ("false", v)]
     if bound is not None:
-        needs.append(("stepped", *rng, bound))
+        needs.append(("stepped", *ends, bound, d))
     return needs + ([("false", fixup)] if fixup is not None else [])
 
 
+def _stepped_overflow(v: Instr, c: _Counted) -> list | None:
+    """Needs of a leaf ``ovf.add``/``ovf.sub`` of a stepped range's value and a constant:
+    with every ``value + d`` in ``[0, 2**63)`` it cannot overflow."""
+    if v.attr not in ("add", "sub") or not isinstance(v.operands[1], Const):
+        return None
+    rng = _stepped_offset(v.operands[2], c)
+    if rng is None or rng[3] != (v.operands[1].value if v.attr == "add" else -v.operands[1].value):
+        return None
+    return [("stepped", *rng[:3], None, rng[3]), ("false", v)]
+
+
 def _stepped_guard(emit, plan: _Plan) -> list:
-    """Conditions that put every value of a stepped range in ``[0, B)`` (in ``[0, 2**63)``
-    when B is None) for each bound B of the plan: with a step > 0 the values lie in
-    ``[start, stop)``, so ``start >= 0`` and ``stop <= B`` do; with a step < 0 they lie in
-    ``(stop, start]``: ``stop >= -1`` and ``start < B``. (When the loop runs no iteration,
-    nothing is indexed, whatever the guard says.)"""
+    """Conditions that put every value of a stepped range plus its offset d in ``[0, B)``
+    (in ``[0, 2**63)`` when B is None) for each bound B of the plan: with a step > 0 the
+    values lie in ``[start, stop)``, so ``start >= -d`` and ``stop <= B - d`` do (``stop <=
+    B`` for d <= 0, which is enough); with a step < 0 they lie in ``(stop, start]``: ``stop
+    >= -1 - d`` and ``start < B - d``. B - d is computed only for a B >= 0 and a small d, so
+    it does not wrap. (When the loop runs no iteration, nothing is indexed, whatever the
+    guard says.)"""
     oks = []
 
     def both(conds):
@@ -291,17 +326,24 @@ def _stepped_guard(emit, plan: _Plan) -> list:
             ok = emit("and", [ok, other], T.BOOL)
         return ok
 
-    for start, stop, step, bound in plan.stepped.values():
+    def i64(v):
+        return Const(v, T.I64)
+
+    for start, stop, step, bound, d in plan.stepped.values():
         alternatives = []
         for up in (True, False):
             if isinstance(step, Const) and (step.value > 0) != up:
                 continue
+            # values + d lie in [start + d, stop + d) up, in (stop + d, start + d] down
+            first, last = (start, stop) if up else (stop, start)
             if bound is None:
-                conds = [emit("cmp", [start, Const(0, T.I64)], T.BOOL, "ge") if up
-                         else emit("cmp", [stop, Const(-1, T.I64)], T.BOOL, "ge")]
+                conds = [emit("cmp", [first, i64(-d if up else -1 - d)], T.BOOL, "ge")]
+                if d > (1 if up else 0):      # the last value + d may pass 2**63 - 1
+                    conds.append(emit("cmp", [last, i64(_MAX - d + (1 if up else 0))], T.BOOL, "le"))
             else:
-                conds = [emit("cmp", [stop, bound], T.BOOL, "le") if up
-                         else emit("cmp", [start, bound], T.BOOL, "lt")]
+                # for d <= 0, stop <= B (start < B) suffices; for d > 0, B >= 0 (`_stepped_leaf`)
+                limit = emit("sub", [bound, i64(d)]) if d > 0 else bound
+                conds = [emit("cmp", [last, limit], T.BOOL, "le" if up else "lt")]
             if not isinstance(step, Const):
                 conds.append(emit("cmp", [step, Const(0, T.I64)], T.BOOL, "gt" if up else "lt"))
             alternatives.append(both(conds))
@@ -369,6 +411,9 @@ def _leaf(v: Value, c: _Counted) -> list | None:
         return [] if v.value is False else None
     if _invariant(v, c.loop):
         return [("invariant", v)]
+    if c.stepped is not None and isinstance(v, Instr) and v.opname == "ovf" \
+            and v.block is not c.loop.header:
+        return _stepped_overflow(v, c)
     if not (isinstance(v, Instr) and v.opname == "cmp" and v.block is not c.loop.header):
         return None
     x, bound = v.operands
