@@ -41,6 +41,9 @@ extract.N      element N of a tuple (or list N of a dict or set); of a complex n
 hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
                of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
                equal keys (0.0 and -0.0 alike). Not Python's `hash()`
+pyhash         ``pyhash %k``: CPython's own `hash()` of a set element (bool, int, float, str or a
+               tuple of them; never -1; a str's keyed by this process's hash secret), which
+               orders the sets of script/frontend/setlib.py as CPython orders its sets
 complex        ``complex %re, %im``: the complex number of two floats of one type (f64: c128,
                f32: c64). On complex operands (docs/complex.md) only `add` `sub` `mul` `div`
                (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
@@ -327,6 +330,7 @@ _op("gemm", 3, "bool", pure=False)
 _op("lapack", None, "i64", attr="lapack", pure=False)
 _op("extract", 1, "extract", attr="index")
 _op("hash", 1, "i64")
+_op("pyhash", 1, "i64")
 _op("complex", 2, "complex")
 _op("math", None, "same", attr="fn")
 _op("call", None, "callee", attr="callee", pure=False)

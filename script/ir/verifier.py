@@ -225,7 +225,7 @@ def _check_instr(func: Function, i: Instr, blocks: set) -> None:
             _fail(f"call of @{callee.name} with {types}, expects {callee.param_types}", i)
     elif name in ("tuple", "extract"):
         pass
-    elif name == "hash":
+    elif name in ("hash", "pyhash"):
         if not T.is_key_type(types[0]):
             _fail(f"hash of {types[0]}: takes a bool, int, float or a tuple of them", i)
     elif name == "view":
