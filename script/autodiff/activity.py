@@ -19,7 +19,7 @@ from script.ir import types as T
 from script.ir.core import Block, BlockParam, Instr, Value
 
 # Ops through which a float's derivative would be lost without notice.
-SINKS = frozenset(("tuple", "list_set", "complex", "atomic", "lapack", "str_py", "hash"))
+SINKS = frozenset(("tuple", "list_set", "complex", "atomic", "lapack", "str_py", "hash", "pyhash"))
 # Ops (besides those of rules.RULES) the reverse sweep handles itself.
 BUILTIN = frozenset(("load", "call"))
 

@@ -3,16 +3,17 @@ the methods of dicts and sets, and the set operators (`|`, `&`, `-`, `^`, compar
 
 Each is built from the primitives of dicts.py (lookups and stores through dictlib) and
 behaves as CPython's does, exceptions and messages included (`KeyError(key)`,
-``pop from an empty set``, ``popitem(): dictionary is empty``). A set's `pop` removes the
-last element added (CPython's order of a set is its hash table's, so which element it
-removes differs); `keys()`, `values()` and `items()` used other than by iteration are lists.
+``pop from an empty set``, ``popitem(): dictionary is empty``). A set is CPython's hash
+table (setlib.py) and its operations build it as CPython's do (set_ops.py), so it iterates
+and pops in CPython's order; `keys()`, `values()` and `items()` used other than by
+iteration are lists.
 """
 
 from __future__ import annotations
 
 import ast
 
-from script.frontend import dictlib
+from script.frontend import dictlib, set_ops, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
 from script.frontend.registry import ANY, BINOPS, METHODS
@@ -79,13 +80,10 @@ class TableMethods:
         if op is ast.BitOr:
             self.update_from(d, node.value, node)
             return
-        other = self.expr(node.value)
         if not isinstance(d.type, T.SetType) or op not in (ast.BitAnd, ast.Sub, ast.BitXor):
+            other = self.expr(node.value)
             self.error(f"unsupported operand types for {_SYMBOLS.get(op, '?')}=: {d.type} and {other.type}", node)
-        result = self.set_binop(op, d, other, node)
-        self.table_call(dictlib.clear, list(self.table_parts(d, node)), node)
-        n, item, _ = self.table_iterable(result, "keys", node)
-        self.for_range(node, n, lambda i: self.table_store(d, item(i), None, node))
+        set_ops.in_place(self, op, d, node.value, node)
 
     # ---- methods ----------------------------------------------------------------------
 
@@ -111,14 +109,18 @@ class TableMethods:
 
     def _table_clear(self, d: Value, node) -> None:
         self.positional(node, "clear", 0)
-        self.table_call(dictlib.clear, list(self.table_parts(d, node)), node)
+        lib = setlib if isinstance(d.type, T.SetType) else dictlib
+        self.table_call(lib.clear, list(self.table_parts(d, node)), node)
 
     def _table_copy(self, d: Value, node) -> Value:
         self.positional(node, "copy", 0)
         return self.copy_table(d, node)
 
     def copy_table(self, d: Value, node) -> Value:
-        """A new table with the same entries (its lists copied as they are: no rehashing)."""
+        """A new table with the same entries (a dict's lists copied as they are: no
+        rehashing; a set as CPython copies one, set_ops.py)."""
+        if isinstance(d.type, T.SetType):
+            return set_ops.copy(self, d, node)
         self.settle_table_types(d.type)
         parts = []
         for lst in self.table_parts(d, node):
@@ -240,12 +242,12 @@ class TableMethods:
     def _set_discard(self, s: Value, node) -> None:
         (x,) = self.positional(node, "discard", 1)
         key = self.table_key(s, x, node)
-        self.table_call(dictlib.set_remove, self.probe_args(s, key, node), node)
+        self.table_call(setlib.discard, self.probe_args(s, key, node), node)
 
     def _set_remove(self, s: Value, node) -> None:
         (x,) = self.positional(node, "remove", 1)
         key = self.table_key(s, x, node)
-        found = self.table_call(dictlib.set_remove, self.probe_args(s, key, node), node)
+        found = self.table_call(setlib.discard, self.probe_args(s, key, node), node)
         self.raise_key_error(self.emit("not", [found], T.BOOL, None, self.loc(node)), key, node)
 
     def _set_pop(self, s: Value, node) -> Value:
@@ -253,32 +255,50 @@ class TableMethods:
         self.settle_table_types(s.type)
         empty = self.cmp("eq", self.table_len(s, node), Const(0, T.I64), node)
         self.raise_if(empty, "KeyError", "\x01'pop from an empty set'", node)
-        _, entries = self.table_parts(s, node)
-        key = self.entry_part(s, self.table_call(dictlib.last_live, [entries], node), _KEY, node)
-        self.table_call(dictlib.set_remove, self.probe_args(s, key, node), node)
-        return key
+        return set_ops.pop(self, s, node)
 
     def _set_union(self, s: Value, node) -> Value:
         out = self.copy_table(s, node)
         for a in node.args:
-            self.update_from(out, a, node)
+            src = set_ops.simple_source(self, a)
+            if src is not None and set_ops.is_set(src):
+                set_ops.unless_same(self, s, src, node, lambda src=src: set_ops.merge(self, out, src, node))
+            elif src is not None:
+                set_ops.update_value(self, out, src, a, node)
+            else:
+                set_ops.update(self, out, a, node)
         return out
 
     def _set_intersection(self, s: Value, node) -> Value:
         out = s
         for a in node.args:
-            out = self.set_filtered(out, self.as_set(a, node), True, node)
+            out = set_ops.intersection_iterable(self, out, a, node)
         return out if node.args else self.copy_table(s, node)
 
+    def _set_intersection_update(self, s: Value, node) -> None:
+        if node.args:
+            set_ops.take(self, s, self._set_intersection(s, node), node)
+
     def _set_difference(self, s: Value, node) -> Value:
-        out = s
+        if not node.args:
+            return self.copy_table(s, node)
+        out = set_ops.difference_iterable(self, s, node.args[0], node)
+        for a in node.args[1:]:
+            set_ops.difference_update(self, out, a, node)
+        return out
+
+    def _set_difference_update(self, s: Value, node) -> None:
         for a in node.args:
-            out = self.set_filtered(out, self.as_set(a, node), False, node)
-        return out if node.args else self.copy_table(s, node)
+            set_ops.difference_update(self, s, a, node)
 
     def _set_symmetric_difference(self, s: Value, node) -> Value:
         (a,) = node.args if len(node.args) == 1 else self.positional(node, "symmetric_difference", 1)
-        return self.set_symmetric(s, self.as_set(a, node), node)
+        return set_ops.symmetric_difference(self, s, node.args[0], node)
+
+    def _set_symmetric_difference_update(self, s: Value, node) -> None:
+        if len(node.args) != 1:
+            self.positional(node, "symmetric_difference_update", 1)
+        set_ops.symmetric_update(self, s, node.args[0], node)
 
     def _set_issubset(self, s: Value, node) -> Value:
         (a,) = node.args if len(node.args) == 1 else self.positional(node, "issubset", 1)
@@ -305,33 +325,6 @@ class TableMethods:
         self.update_from(s, arg_node, node)
         return s
 
-    def set_filtered(self, s: Value, other: Value, keep_common: bool, node) -> Value:
-        """A new set of the elements of `s` that are (or are not) in `other`, in order."""
-        out = self.new_table(s.type, node)
-        n, item, _ = self.table_iterable(s, "keys", node)
-
-        def step(i):
-            x = item(i)
-            hit = self.table_contains(x, other, node)
-            cond = hit if keep_common else self.emit("not", [hit], T.BOOL, None, self.loc(node))
-            self.choose(cond, lambda: self.table_store(out, x, None, node), lambda: None, node)
-
-        self.for_range(node, n, step)
-        return out
-
-    def set_symmetric(self, a: Value, b: Value, node) -> Value:
-        left = self.set_filtered(a, b, False, node)
-        n, item, _ = self.table_iterable(b, "keys", node)
-
-        def step(i):
-            x = item(i)
-            hit = self.table_contains(x, a, node)
-            self.choose(self.emit("not", [hit], T.BOOL, None, self.loc(node)),
-                        lambda: self.table_store(left, x, None, node), lambda: None, node)
-
-        self.for_range(node, n, step)
-        return left
-
     def set_all_in(self, a: Value, b: Value, node) -> Value:
         n, item, _ = self.table_iterable(a, "keys", node)
         return self.any_of((n, item, None), node, lambda x: self.table_contains(x, b, node), False)
@@ -349,16 +342,7 @@ class TableMethods:
             n, item, _ = self.table_iterable(b, "items", node)
             self.for_range(node, n, lambda i: self._store_pair(out, item(i), node))
             return out
-        if op is ast.BitOr:
-            out = self.copy_table(a, node)
-            n, item, _ = self.table_iterable(b, "keys", node)
-            self.for_range(node, n, lambda i: self.table_store(out, item(i), None, node))
-            return out
-        if op in (ast.BitAnd, ast.Sub):
-            return self.set_filtered(a, b, op is ast.BitAnd, node)
-        if op is ast.BitXor:
-            return self.set_symmetric(a, b, node)
-        self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
+        return set_ops.binop(self, op, a, b, node)
 
     def _store_pair(self, d: Value, pair: Value, node) -> None:
         loc = self.loc(node)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import dictlib
+from script.frontend import dictlib, set_ops, setlib
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement, is_pending_optional
@@ -299,7 +299,10 @@ class DictLowering:
     # ---- the primitive operations -----------------------------------------------------
 
     def new_table(self, t: T.HashType, node) -> Value:
-        """A new empty table of type `t` (no slots yet: the first store makes them)."""
+        """A new empty table of type `t` (a dict: no slots yet, the first store makes them;
+        a set: CPython's 8, set_ops.py)."""
+        if isinstance(t, T.SetType):
+            return set_ops.new_set(self, t, node)
         index = self.new_list(T.I64, Const(1, T.I64), node)
         self.set_item(index, Const(0, T.I64), Const(0, T.I64), node)
         entries = self.new_list(t.entry, Const(0, T.I64), node)
@@ -345,7 +348,7 @@ class DictLowering:
     def probe_args(self, d: Value, key: Value, node):
         """(index, entries, hash, key) for a call of dictlib with the converted `key`."""
         index, entries = self.table_parts(d, node)
-        h = self.emit("hash", [key], T.I64, None, self.loc(node))
+        h = self.emit("pyhash" if isinstance(d.type, T.SetType) else "hash", [key], T.I64, None, self.loc(node))
         return [index, entries, h, key]
 
     def table_lookup(self, d: Value, key_node_or_value, node) -> tuple[Value, Value]:
@@ -356,7 +359,8 @@ class DictLowering:
             key_t = T.I64 if is_pending(d.type.key) else d.type.key
             return Undef(T.I64, self.loc(node)), Undef(key_t, self.loc(node))
         key = self.table_key(d, key, node)
-        return self.table_call(dictlib.lookup, self.probe_args(d, key, node), node), key
+        find = setlib.lookkey if isinstance(d.type, T.SetType) else dictlib.lookup
+        return self.table_call(find, self.probe_args(d, key, node), node), key
 
     def entry_part(self, d: Value, j: Value, part: int, node) -> Value:
         if part == _VALUE and (self._guessed_nodes(d.type) or is_pending_optional(d.type.value)):
@@ -423,7 +427,7 @@ class DictLowering:
         key = self.table_key(d, key, node)
         args = self.probe_args(d, key, node)
         if value is None:
-            self.table_call(dictlib.set_add, args, node)
+            self.table_call(setlib.add, args, node)
             return
         if is_pending_optional(t.value):
             return          # (None into a dict of optionals not typed yet: the round is redone)
@@ -510,6 +514,8 @@ class DictLowering:
         """Store every element of what `arg_node` gives into `d`: keys of a set; pairs into
         a dict (a dict argument gives its items)."""
         is_set = isinstance(d.type, T.SetType)
+        if is_set:
+            return set_ops.update(self, d, arg_node, node)
 
         def put(x):
             if is_set:
@@ -601,13 +607,17 @@ class DictLowering:
         last_j = self.new_var("cursor_j", Const(-1, T.I64))     # and the entry it came from
         is_set = Const(isinstance(t, T.SetType), T.BOOL)
 
+        def step(prev):
+            after = self.emit("add", [prev, Const(1, T.I64)], T.I64, None, loc)
+            if is_set.value:        # (a set's slots in order: setlib.py)
+                return self.table_call(setlib.next_slot, [index, after, size], node)
+            return self.table_call(dictlib.next_live, [index, entries, after, size, is_set], node)
+
         def item(i):
             # In order, each element once; asking for the last one again (min and max read
             # the first element twice) gives it again.
             prev = self.read(last_j, loc)
-            j = self.choose(self.cmp("eq", i, self.read(last_i, loc), node), lambda: prev, lambda: self.table_call(
-                dictlib.next_live, [index, entries, self.emit("add", [prev, Const(1, T.I64)], T.I64, None, loc),
-                                    size, is_set], node), node)
+            j = self.choose(self.cmp("eq", i, self.read(last_i, loc), node), lambda: prev, lambda: step(prev), node)
             self.write(last_i, i)
             self.write(last_j, j)
             e = self.emit("list_get", [entries, j], t.entry, None, loc)

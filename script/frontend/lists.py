@@ -634,7 +634,7 @@ class ListLowering:
             call = ast.Call(node.func, [], [], lineno=node.lineno, col_offset=node.col_offset)
             return self.call_script(self.ctx.info_for(listlib.extendleft), call, first=items, leading=(lst,))
         if name in _LIBRARY_METHODS and self.info.py_func.__module__ in (
-                listlib.__name__, "script.frontend.dictlib", "script.frontend.slicelib"):
+                listlib.__name__, "script.frontend.dictlib", "script.frontend.setlib", "script.frontend.slicelib"):
             return self.library_method(lst, name, node)
         helper = _METHODS.get(name)
         if helper is None:

@@ -313,14 +313,14 @@ class StrLowering:
         return self.emit("select", [better, x, best], T.STR, None, self.loc(node))
 
     def builtin_hash(self, node, name) -> Value:
+        """hash(x) of a bool, int, float, str or tuple of them: CPython's own (the `pyhash` op,
+        a str's keyed by this process's hash secret)."""
         (v,) = self.positional(node, "hash", 1)
-        if not is_str(v):
+        if isinstance(v, Const):
+            v = Const(v.value, v.type)      # (a weak constant too)
+        if not T.is_key_type(v.type):
             self.error(f"hash() of a value of type {v.type} is not supported in compiled code", node)
-        return self.str_hash(v, node)
-
-    def str_hash(self, s: Value, node) -> Value:
-        """The hash of a str for compiled dicts and sets (strlib.hash_str: not CPython's)."""
-        return self.str_lib(strlib.hash_str, [s], node)
+        return self.emit("pyhash", [v], T.I64, None, self.loc(node))
 
     def str_to_int_base(self, node: ast.Call) -> Value:
         """int(s, base): CPython's parsing (prefixes, base 0, underscores) and errors."""

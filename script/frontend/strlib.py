@@ -137,18 +137,6 @@ def compare(a: str, b: str) -> int:
     return -1 if na < nb else 1 if na > nb else 0
 
 
-def hash_str(s: str) -> int:
-    """A 64-bit FNV-1a hash of the code points (not CPython's hash(), which is salted):
-    equal strings hash equal; for compiled dicts and sets."""
-    h = -3750763034362895579            # 14695981039346656037 as an int64
-    for i in range(len(s)):
-        c = _code(s, i)
-        for _ in range(3):
-            h = (h ^ (c & 255)) * 1099511628211
-            c = c >> 8
-    return h
-
-
 def adjust(i: int, n: int) -> int:
     """A start or end index as CPython's ADJUST_INDICES makes it (no upper clamp)."""
     if i < 0:

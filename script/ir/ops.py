@@ -41,6 +41,9 @@ extract.N      element N of a tuple (or list N of a dict or set); of a complex n
 hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
                of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
                equal keys (0.0 and -0.0 alike). Not Python's `hash()`
+pyhash         ``pyhash %k``: CPython's own `hash()` of a set element (bool, int, float, str or a
+               tuple of them; never -1; a str's keyed by this process's hash secret), which
+               orders the sets of script/frontend/setlib.py as CPython orders its sets
 complex        ``complex %re, %im``: the complex number of two floats of one type (f64: c128,
                f32: c64). On complex operands (docs/complex.md) only `add` `sub` `mul` `div`
                (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
@@ -366,6 +369,7 @@ _op("select", 3, "select", complex_ok=True, **_SAFE)
 _op("math", None, "same", attr="fn", complex_ok=True, **_NUM)
 _op("complex", 2, "complex", family="arith")
 _op("hash", 1, "i64", family="arith")
+_op("pyhash", 1, "i64", operands="hash", family="arith")
 # Tuples (and dicts, sets, named tuples, optionals made of them: types.HashType).
 _op("tuple", None, "tuple", family="tuple", fresh=True, consumes=True, complex_ok=True, kernel_ok=True)
 _op("extract", 1, "extract", attr="index", family="tuple", complex_ok=True, always_defined=True,

@@ -285,7 +285,7 @@ RULES = {
     "list_new": _list_new, "list_len": _list_len, "list_get": _list_item, "list_set": _list_item,
     "list_resize": _list_resize,
     "str_len": _strs_not_null, "str_eq": _strs_not_null, "str_concat": _strs_not_null,
-    "str_py": _strs_not_null, "hash": _strs_not_null, "check": _strs_not_null,
+    "str_py": _strs_not_null, "hash": _strs_not_null, "pyhash": _strs_not_null, "check": _strs_not_null,
     "exception": _strs_not_null, "print": _strs_not_null,
     "str_char": _str_char, "str_get": _str_get, "str_set": _str_set,
 }

@@ -85,3 +85,171 @@ def _mix(b: Builder, h: Value) -> Value:
     h = b.xor(h, b.lshr(h, int_const("i64", 33)))
     h = b.mul(h, int_const("i64", _M2))
     return b.xor(h, b.lshr(h, int_const("i64", 33)))
+
+
+# --- CPython's own hash(): the `pyhash` op ---------------------------------------------------
+#
+# Sets order their elements by their hash table (frontend/setlib.py, as CPython's
+# Objects/setobject.c), so a compiled set iterates in CPython's order only with CPython's
+# hashes: an int modulo 2**61 - 1 with its sign (-1 is -2), a float by `_Py_HashDouble`
+# (called: it is pure; a NaN gives 0, where CPython hashes the object's address), a str by
+# SipHash-1-3 of its code points in CPython's narrowest representation (1, 2 or 4 bytes each)
+# keyed by the running interpreter's `_Py_HashSecret`, a tuple by CPython's xxHash-based
+# combination of its elements' hashes. hash() of such a value in compiled code is this too.
+
+_MODULUS = (1 << 61) - 1
+_XXPRIME_1, _XXPRIME_2, _XXPRIME_5 = 11400714785074694791, 14029467366897019727, 2870177450012600261
+PY_STR_HASH = "script.str.pyhash"
+HASH_SECRET = "_Py_HashSecret"
+HASH_DOUBLE = "_Py_HashDouble"
+
+
+def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
+    """CPython's hash(x) (an i64, never -1) of the key `x` of IR type `t`."""
+    if isinstance(t, T.TupleType):
+        acc = int_const("i64", _XXPRIME_5)
+        for k, e in enumerate(t.elems):
+            lane = lower_pyhash(m, b, e, b.extract_value(x, k, llvm_type(e)))
+            acc = b.add(acc, b.mul(lane, int_const("i64", _XXPRIME_2)))
+            acc = b.or_(b.shl(acc, int_const("i64", 31)), b.lshr(acc, int_const("i64", 33)))
+            acc = b.mul(acc, int_const("i64", _XXPRIME_1))
+        acc = b.add(acc, int_const("i64", len(t.elems) ^ (_XXPRIME_5 ^ 3527539)))
+        return _not_minus_one(b, acc, 1546275796)
+    if isinstance(t, T.BoolType):
+        return b.zext(x, "i64")
+    if isinstance(t, T.IntType):
+        if t.bits < 64:
+            return _not_minus_one(b, b.sext(x, "i64") if t.signed else b.zext(x, "i64"), -2) \
+                if t.signed else b.zext(x, "i64")
+        if not t.signed:
+            r = b.urem(x, int_const("i64", _MODULUS))
+            return r
+        negative = b.icmp("slt", x, int_const("i64", 0))
+        magnitude = b.select(negative, b.sub(int_const("i64", 0), x), x)     # (2**63 as unsigned too)
+        r = b.urem(magnitude, int_const("i64", _MODULUS))
+        return _not_minus_one(b, b.select(negative, b.sub(int_const("i64", 0), r), r), -2)
+    if isinstance(t, T.FloatType):
+        d = x if t.bits == 64 else b.fpext(x, "double")
+        fn = m.declare(HASH_DOUBLE, "i64", ["ptr", "double"], attrs=("nounwind",))
+        return b.call(fn, [NULL_PTR, d])
+    if isinstance(t, T.StrType):
+        return b.call(_py_str_hash_helper(m), [x])
+    raise AssertionError(f"no hash for {t}")
+
+
+NULL_PTR = Value("ptr", "null")
+
+
+def _not_minus_one(b: Builder, h: Value, instead: int) -> Value:
+    return b.select(b.icmp("eq", h, int_const("i64", -1)), int_const("i64", instead), h)
+
+
+def _rotl(b: Builder, x: Value, s: int) -> Value:
+    return b.or_(b.shl(x, int_const("i64", s)), b.lshr(x, int_const("i64", 64 - s)))
+
+
+def _sip_round(b: Builder, v):
+    v0, v1, v2, v3 = v
+    # HALF_ROUND(v0, v1, v2, v3, 13, 16)
+    v0 = b.add(v0, v1)
+    v2 = b.add(v2, v3)
+    v1 = b.xor(_rotl(b, v1, 13), v0)
+    v3 = b.xor(_rotl(b, v3, 16), v2)
+    v0 = _rotl(b, v0, 32)
+    # HALF_ROUND(v2, v1, v0, v3, 17, 21)
+    v2 = b.add(v2, v1)
+    v0 = b.add(v0, v3)
+    v1 = b.xor(_rotl(b, v1, 17), v2)
+    v3 = b.xor(_rotl(b, v3, 21), v0)
+    v2 = _rotl(b, v2, 32)
+    return v0, v1, v2, v3
+
+
+def _py_str_hash_helper(m: NativeModule):
+    """``i64 script.str.pyhash(ptr s)``: CPython's hash of the str (Python/pyhash.c
+    siphash13 over PyUnicode_DATA, whose width is 1, 2 or 4 bytes by the largest code
+    point). The code points are fed as they come: a code point never straddles two 8-byte
+    words, as the width divides 8."""
+    fn = m.helpers.get(PY_STR_HASH)
+    if fn is not None:
+        return fn
+    fn = m.helpers[PY_STR_HASH] = m.new_function(PY_STR_HASH, "i64", ["ptr"], attrs=("nounwind",))
+    s, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    n = strings.length(b, s)
+    empty, scan = fn.append_block("empty"), fn.append_block("scan")
+    b.cbranch(b.icmp("eq", n, int_const("i64", 0)), empty, scan)
+    b.position_at_end(empty)
+    b.ret(int_const("i64", 0))
+    # The largest code point gives the width in bits (8, 16 or 32).
+    b.position_at_end(scan)
+    mhead, mbody, mdone = fn.append_block("max_head"), fn.append_block("max_body"), fn.append_block("max_done")
+    b.branch(mhead)
+    b.position_at_end(mhead)
+    k, top = b.phi("i64"), b.phi("i64")
+    k.add_incoming(int_const("i64", 0), scan)
+    top.add_incoming(int_const("i64", 0), scan)
+    b.cbranch(b.icmp("slt", k, n), mbody, mdone)
+    b.position_at_end(mbody)
+    c = strings.get(b, s, k)
+    k.add_incoming(b.index_arith("add", k, int_const("i64", 1), "nuw nsw"), mbody)
+    top.add_incoming(b.select(b.icmp("ugt", c, top), c, top), mbody)
+    b.branch(mhead)
+    b.position_at_end(mdone)
+    bits = b.select(b.icmp("ult", top, int_const("i64", 256)), int_const("i64", 8),
+                    b.select(b.icmp("ult", top, int_const("i64", 65536)), int_const("i64", 16), int_const("i64", 32)))
+    nbytes = b.mul(n, b.lshr(bits, int_const("i64", 3)))
+    secret = m.declare_data(HASH_SECRET)
+    k0, k1 = b.load("i64", secret), b.load_at("i64", secret, 8)
+    v = (b.xor(k0, int_const("i64", 0x736f6d6570736575)), b.xor(k1, int_const("i64", 0x646f72616e646f6d)),
+         b.xor(k0, int_const("i64", 0x6c7967656e657261)), b.xor(k1, int_const("i64", 0x7465646279746573)))
+    # Words: each code point is or-ed in at bit `fill`; a full word is compressed.
+    head, body, full, tail = (fn.append_block("head"), fn.append_block("body"), fn.append_block("full"),
+                              fn.append_block("tail"))
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i, word, fill = b.phi("i64"), b.phi("i64"), b.phi("i64")
+    vs = [b.phi("i64") for _ in range(4)]
+    i.add_incoming(int_const("i64", 0), entry)
+    word.add_incoming(int_const("i64", 0), entry)
+    fill.add_incoming(int_const("i64", 0), entry)
+    for phi, init in zip(vs, v):
+        phi.add_incoming(init, entry)
+    b.cbranch(b.icmp("slt", i, n), body, tail)
+    b.position_at_end(body)
+    w = b.or_(word, b.shl(strings.get(b, s, i), fill))
+    f = b.add(fill, bits)
+    i2 = b.index_arith("add", i, int_const("i64", 1), "nuw nsw")
+    nxt = fn.append_block("next")
+    b.cbranch(b.icmp("eq", f, int_const("i64", 64)), full, nxt)
+    b.position_at_end(nxt)
+    i.add_incoming(i2, nxt)
+    word.add_incoming(w, nxt)
+    fill.add_incoming(f, nxt)
+    for phi in vs:
+        phi.add_incoming(phi, nxt)
+    b.branch(head)
+    b.position_at_end(full)
+    v0, v1, v2, v3 = vs
+    v3 = b.xor(v3, w)
+    v0, v1, v2, v3 = _sip_round(b, (v0, v1, v2, v3))
+    v0 = b.xor(v0, w)
+    i.add_incoming(i2, full)
+    word.add_incoming(int_const("i64", 0), full)
+    fill.add_incoming(int_const("i64", 0), full)
+    for phi, val in zip(vs, (v0, v1, v2, v3)):
+        phi.add_incoming(val, full)
+    b.branch(head)
+    b.position_at_end(tail)
+    last = b.or_(word, b.shl(nbytes, int_const("i64", 56)))
+    v0, v1, v2, v3 = vs
+    v3 = b.xor(v3, last)
+    v0, v1, v2, v3 = _sip_round(b, (v0, v1, v2, v3))
+    v0 = b.xor(v0, last)
+    v2 = b.xor(v2, int_const("i64", 0xff))
+    for _ in range(3):
+        v0, v1, v2, v3 = _sip_round(b, (v0, v1, v2, v3))
+    h = b.xor(b.xor(v0, v1), b.xor(v2, v3))
+    b.ret(_not_minus_one(b, h, -2))
+    return fn

@@ -337,6 +337,10 @@ class FunctionLowering:
         k = i.operands[0]
         return hashing.lower_hash(self.m, self.b, k.type, self.value(k))
 
+    def _op_pyhash(self, i: Instr):
+        k = i.operands[0]
+        return hashing.lower_pyhash(self.m, self.b, k.type, self.value(k))
+
     def _op_math(self, i: Instr):
         args = [self.value(v) for v in i.operands]
         return mathlib.lower_math(self.m, self.b, i.attr, i.type, args)

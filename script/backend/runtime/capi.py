@@ -52,6 +52,7 @@ NPY_SCALAR_VALUE = 16
 
 # name -> (return type, parameter types, varargs), in LLVM types
 FUNCTIONS = {
+    "_Py_HashDouble": ("i64", ["ptr", "double"], False),      # (pure: llvm/hashing.py calls it)
     "PyLong_AsLongLongAndOverflow": ("i64", ["ptr", "ptr"], False),
     "PyLong_AsUnsignedLongLong": ("i64", ["ptr"], False),
     "PyLong_FromLongLong": ("ptr", ["i64"], False),
@@ -69,6 +70,7 @@ FUNCTIONS = {
     "PyDict_Next": ("i32", ["ptr", "ptr", "ptr", "ptr"], False),
     "PyDict_Size": ("i64", ["ptr"], False),
     "PySet_New": ("ptr", ["ptr"], False),
+    "PyMem_Calloc": ("ptr", ["i64", "i64"], False),
     "PySet_Add": ("i32", ["ptr", "ptr"], False),
     "PySequence_Tuple": ("ptr", ["ptr"], False),
     "PyUnicode_FromFormat": ("ptr", ["ptr"], True),
@@ -130,7 +132,8 @@ NUMPY_FUNCTIONS = {
 # Objects whose address generated code uses (types compared against ob_type, singletons).
 OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyComplex_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type",
            "PySet_Type", "PyUnicode_Type",
-           "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct")
+           "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct",
+           "_Py_HashSecret", "_PySet_Dummy")      # (str hashes: llvm/hashing.py; sets: table_boxing.py)
 
 # Exception classes generated code raises: those of compiled code, and one for the runtime.
 EXCEPTION_CLASSES = EXCEPTIONS + ("SystemError",)

@@ -1,4 +1,12 @@
-"""Dicts and sets between Python and native code (the tables of frontend/dictlib.py).
+"""Dicts and sets between Python and native code (the tables of frontend/dictlib.py and
+frontend/setlib.py).
+
+A set crosses the boundary with its layout: a compiled set is CPython's hash table
+(setlib.py), so a returned one is a new `set` whose `PySetObject` fields and table are
+written from it (active slots boxed, deleted ones CPython's dummy, `fill`, `used` and the
+pop finger as they are), and a set argument is read from the `PySetObject`'s table the same
+way. Either side then iterates, pops and grows as the other would have (3.11's layout:
+`SET_*` offsets below, checked by `check_set_layout`).
 
 A returned dict or set becomes a new Python `dict` (its items in insertion order) or `set`
 of the boxed live entries, and the native table is released. A dict or set argument is
@@ -13,6 +21,8 @@ raises OverflowError as for a scalar argument; the table copied so far is then n
 """
 
 from __future__ import annotations
+
+import functools
 
 from script.ir import types as T
 from script.backend.llvm import hashing, lists, memory
@@ -35,6 +45,8 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
     memory.emit_rc(m, fb, "decref", v, t)
     fb.branch(error)
     is_set = isinstance(t, T.SetType)
+    if is_set:
+        return _box_set(conv, v, t, failed)
     out = capi.call(m, b, "PySet_New", NULL) if is_set else capi.call(m, b, "PyDict_New")
     conv._continue_if(b.icmp("ne", out, NULL), failed)
     release = fn.append_block("release_table")
@@ -81,6 +93,129 @@ def _shared(conv, x: Value, t: T.Type) -> Value:
     return x
 
 
+# PySetObject (CPython 3.11, Include/cpython/setobject.h): fill, used, mask, table, hash,
+# finger, then the 8 entries of the small table; an entry is (key, hash).
+SET_FILL, SET_USED, SET_MASK, SET_TABLE, SET_FINGER, SET_SMALLTABLE = 16, 24, 32, 40, 56, 64
+_HEADER = 3             # setlib's index: used, fill, finger, then a state per slot
+_DUMMY, _ACTIVE = 1, 2
+
+
+def _box_set(conv, v: Value, t: T.SetType, failed) -> Value:
+    """A new `set` with the table of native set `v` (slot for slot), whose reference this
+    takes over."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    check_set_layout()
+    out = capi.call(m, b, "PySet_New", NULL)
+    conv._continue_if(b.icmp("ne", out, NULL), failed)
+    release = fn.append_block("release_set")
+    rb = Builder(fn, release)
+    capi.call(m, rb, "Py_DecRef", out)
+    rb.branch(failed)
+    index, entries = b.extract_value(v, 0, "ptr"), b.extract_value(v, 1, "ptr")
+    it, et = T.ListType(T.I64), T.ListType(t.entry)
+    size = lists.length(b, entries)
+    big, small, go = fn.append_block("set_big"), fn.append_block("set_small"), fn.append_block("set_fill")
+    b.cbranch(b.icmp("sgt", size, int_const("i64", 8)), big, small)
+    b.position_at_end(big)
+    table = capi.call(m, b, "PyMem_Calloc", size, int_const("i64", 16))
+    conv._continue_if(b.icmp("ne", table, NULL), release)
+    b.store_at(table, out, SET_TABLE)
+    b.store_at(b.sub(size, int_const("i64", 1)), out, SET_MASK)
+    big_end = b.block
+    b.branch(go)
+    b.position_at_end(small)
+    smalltable = b.offset(out, SET_SMALLTABLE)
+    b.branch(go)
+    b.position_at_end(go)
+    slots = b.phi("ptr")
+    slots.add_incoming(table, big_end)
+    slots.add_incoming(smalltable, small)
+    dummy = b.load("ptr", capi.address_of(m, "_PySet_Dummy"))
+
+    def body(i, latch):
+        state = lists.get(b, it, index, b.add(i, int_const("i64", _HEADER)))
+        entry = b.gep("i8", slots, b.mul(i, int_const("i64", 16)))
+        active, deleted = fn.append_block("set_active"), fn.append_block("set_dummy")
+        b.switch(state, latch, [(_ACTIVE, active), (_DUMMY, deleted)])
+        b.position_at_end(deleted)
+        b.store(dummy, entry)
+        b.store_at(int_const("i64", -1), entry, 8)
+        b.branch(latch)
+        b.position_at_end(active)
+        e = lists.get(b, et, entries, i)
+        key = conv.emit_box(_shared(conv, b.extract_value(e, 1, llvm_type(t.key)), t.key), t.key, release)
+        conv._continue_if(b.icmp("ne", key, NULL), release)
+        b.store(key, entry)
+        b.store_at(b.extract_value(e, 0, "i64"), entry, 8)
+        # (counted as it goes, so that releasing a set half made releases its keys)
+        b.store_at(b.add(b.load_at("i64", out, SET_USED), int_const("i64", 1)), out, SET_USED)
+
+    counted_loop(conv.b, size, body)
+    b.store_at(lists.get(b, it, index, int_const("i64", 1)), out, SET_FILL)
+    b.store_at(lists.get(b, it, index, int_const("i64", 2)), out, SET_FINGER)
+    memory.emit_rc(m, b, "decref", v, t)
+    return out
+
+
+def _unbox_set(conv, obj: Value, t: T.SetType) -> Value:
+    """A new native set with the table of `obj`, a `set` `check_table` matched."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    check_set_layout()
+    size = b.add(b.load_at("i64", obj, SET_MASK), int_const("i64", 1))
+    table = b.load_at("ptr", obj, SET_TABLE)
+    index, entries = lists.new(m, b), lists.new(m, b)
+    conv.unboxed_tables.append((index, entries, t))
+    it, et = T.ListType(T.I64), T.ListType(t.entry)
+    no_memory = fn.append_block("no_memory")
+    nb = Builder(fn, no_memory)
+    capi.call(m, nb, "PyErr_NoMemory")
+    nb.branch(conv.error)
+    ok = b.and_(lists.resize(m, b, it, index, b.add(size, int_const("i64", _HEADER))),
+                lists.resize(m, b, et, entries, size))
+    conv._continue_if(ok, no_memory)
+    for k, offset in enumerate((SET_USED, SET_FILL, SET_FINGER)):
+        lists.set_item(b, it, index, b.load_at("i64", obj, offset), int_const("i64", k))
+    dummy = b.load("ptr", capi.address_of(m, "_PySet_Dummy"))
+    lt = llvm_type(t.entry)
+
+    def body(i, latch):
+        entry = b.gep("i8", table, b.mul(i, int_const("i64", 16)))
+        key_obj = b.load("ptr", entry)
+        empty = b.icmp("eq", key_obj, NULL)
+        state = b.select(empty, int_const("i64", 0),
+                         b.select(b.icmp("eq", key_obj, dummy), int_const("i64", _DUMMY), int_const("i64", _ACTIVE)))
+        lists.set_item(b, it, index, state, b.add(i, int_const("i64", _HEADER)))
+        active = fn.append_block("set_active")
+        b.cbranch(b.icmp("eq", state, int_const("i64", _ACTIVE)), active, latch)
+        b.position_at_end(active)
+        made, made_tables = len(conv.unboxed), len(conv.unboxed_tables)
+        key = conv.emit_unbox(key_obj, t.key)
+        e = b.insert_value(b.insert_value(undef(lt), b.load_at("i64", entry, 8), 0), key, 1)
+        del conv.unboxed[made:], conv.unboxed_tables[made_tables:]
+        lists.set_item(b, et, entries, e, i)
+
+    counted_loop(conv.b, size, body)
+    return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
+
+
+@functools.cache
+def check_set_layout() -> None:
+    """Fail loudly if this interpreter's set layout is not the one `SET_*` describes."""
+    import ctypes
+    import sys
+    s = {1, 2, 3}
+    s.discard(2)
+    word = lambda offset: ctypes.c_ssize_t.from_address(id(s) + offset).value      # noqa: E731
+    dummy = ctypes.c_void_p.in_dll(ctypes.pythonapi, "_PySet_Dummy").value
+    ok = (sys.version_info[:2] == (3, 11) and word(SET_FILL) == 3 and word(SET_USED) == 2
+          and word(SET_MASK) == 7 and word(SET_TABLE) == id(s) + SET_SMALLTABLE
+          and word(SET_SMALLTABLE + 32) == dummy and word(SET_SMALLTABLE + 40) == -1
+          and word(SET_SMALLTABLE + 16) == id(1) and word(SET_SMALLTABLE + 24) == 1)
+    if not ok:
+        raise RuntimeError("script: this Python's set objects are not laid out as runtime/table_boxing.py "
+                           "expects (CPython 3.11's); sets cannot cross between Python and compiled code")
+
+
 # --- Python -> native ----------------------------------------------------------------------
 
 def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
@@ -117,11 +252,8 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
     b, m, fn = conv.b, conv.m, conv.fn
     is_set = isinstance(t, T.SetType)
     if is_set:
-        items = capi.call(m, b, "PySequence_Tuple", obj)
-        conv._continue_if(b.icmp("ne", items, NULL), conv.error)
-        n = b.load_at("i64", items, VAR_SIZE)
-    else:
-        n = capi.call(m, b, "PyDict_Size", obj)
+        return _unbox_set(conv, obj, t)
+    n = capi.call(m, b, "PyDict_Size", obj)
     index, entries = lists.new(m, b), lists.new(m, b)
     conv.unboxed_tables.append((index, entries, t))
     # Slots as dictlib.rebuild sizes them: a power of two, at least 8 and 3 per entry.
