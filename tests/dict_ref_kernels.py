@@ -323,3 +323,50 @@ def first_repeated_word(words):
             return seen[w], w
         seen[w] = i
     return -1, ""
+
+
+# ---- a defaultdict or Counter passed to (or returned by) another function keeps its default
+
+
+def _frequency_of(freq, ch):
+    return freq[ch]
+
+
+def _letter_counts(word):
+    counts = defaultdict(int)
+    for ch in word:
+        counts[ch] += 1
+    return counts
+
+
+def _tally(counts, word, i):
+    if i == len(word):
+        return counts
+    counts[word[i]] += 1
+    return _tally(counts, word, i + 1)
+
+
+def counter_to_helper(text, letters):
+    freq = Counter(text)
+    return [_frequency_of(freq, ch) for ch in letters] + [_frequency_of(Counter(text), "?")]
+
+
+def dd_to_helper(words):
+    groups = defaultdict(list)
+    for w in words:
+        _append_to(groups, len(w), w)
+    return sorted(groups.items())
+
+
+def _append_to(groups, key, value):
+    groups[key].append(value)
+
+
+def counter_from_helper(a, b):
+    ca, cb = _letter_counts(a), _letter_counts(b)
+    return all(ca[ch] == cb[ch] for ch in a + b), len(ca), len(cb)
+
+
+def counter_recursive(word):
+    c = _tally(Counter(), word, 0)
+    return c["a"], c["?"], len(c)

@@ -18,7 +18,7 @@ ties in insertion order, as CPython's; `c.update(x)` / `c.subtract(x)` of an ite
 another Counter or dict, `c.total()`, `c.elements()` and `a + b`, `a - b` of two Counters
 (collectionslib; the result is a Counter again when named) work as CPython's. A name that holds a defaultdict or Counter and is
 assigned anything else is a CompileError (the default would silently change). Passed to
-another function, such a dict is a plain dict there (a missing key raises KeyError).
+another function, or returned from one, such a dict keeps its default there (table_args.py).
 """
 
 from __future__ import annotations
@@ -79,6 +79,11 @@ class DefaultTables:
     def note_default_table(self, target, value_node) -> None:
         """After `target = value_node` (stmt_Assign): remember the default of a name assigned
         a defaultdict or Counter; reject another value assigned to such a name."""
+        if isinstance(target, ast.Tuple) and isinstance(value_node, ast.Tuple) and \
+                len(target.elts) == len(value_node.elts):          # `a, b = Counter(x), Counter(y)`
+            for t, v in zip(target.elts, value_node.elts):
+                self.note_default_table(t, v)
+            return
         if not isinstance(target, ast.Name):
             return
         calls = self.default_calls()
