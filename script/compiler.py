@@ -174,6 +174,8 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         reject_argument_list_writes(ssa_functions)   # what cannot be written back to the caller
         from script.frontend.records import reject_boxed_instances
         reject_boxed_instances(funcs[0], info.name)      # class instances stay in compiled code
+        from script.frontend.iterator_returns import reject_iterator_return
+        reject_iterator_return(ssa_functions[0], info.name)  # map(...) would come back a list
         from script.frontend.frozen import reject_const_array_writes
         reject_const_array_writes(module)    # global arrays are constants of the code
         if verify_enabled():

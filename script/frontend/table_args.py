@@ -28,7 +28,7 @@ import builtins
 
 from script.frontend.source import FunctionInfo
 
-_MISSING = object()
+MISSING = object()
 
 
 def argument_defaults(low, info: FunctionInfo, node: ast.Call, before: int) -> dict:
@@ -87,17 +87,17 @@ def _portable(low, factory: ast.expr, callee: FunctionInfo) -> bool:
             continue
         if n.id in low.locals or n.id in low.nested_functions or n.id in callee.local_names:
             return False
-        mine, theirs = _global(low.info, n.id), _global(callee, n.id)
-        if mine is _MISSING or mine is not theirs:
+        mine, theirs = global_object(low.info, n.id), global_object(callee, n.id)
+        if mine is MISSING or mine is not theirs:
             return False
     return True
 
 
-def _global(info: FunctionInfo, name: str):
+def global_object(info: FunctionInfo, name: str):
     found, obj = info.global_value(name)
     if found:
         return obj
-    return getattr(builtins, name, _MISSING)
+    return getattr(builtins, name, MISSING)
 
 
 # ---- returned tables ---------------------------------------------------------------------
