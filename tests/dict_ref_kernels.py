@@ -332,13 +332,6 @@ def _frequency_of(freq, ch):
     return freq[ch]
 
 
-def _letter_counts(word):
-    counts = defaultdict(int)
-    for ch in word:
-        counts[ch] += 1
-    return counts
-
-
 def _tally(counts, word, i):
     if i == len(word):
         return counts
@@ -363,7 +356,7 @@ def _append_to(groups, key, value):
 
 
 def counter_from_helper(a, b):
-    ca, cb = _letter_counts(a), _letter_counts(b)
+    ca, cb = dd_count(a), dd_count(b)          # (a defaultdict(int) of each letter)
     return all(ca[ch] == cb[ch] for ch in a + b), len(ca), len(cb)
 
 
