@@ -363,3 +363,11 @@ def counter_from_helper(a, b):
 def counter_recursive(word):
     c = _tally(Counter(), word, 0)
     return c["a"], c["?"], len(c)
+
+
+def counter_from_mapping(n):
+    """Counter(mapping) takes the mapping's counts (not one per key)."""
+    exponents = {2: n, 3: 1}
+    factors = Counter(exponents)
+    factors.update(Counter({5: 2}))
+    return factors[2], factors[3], factors[5], factors[7], sorted(factors.items())

@@ -65,7 +65,7 @@ CASES = [
     (K.empty_lists, ([1, 2],)), (K.dd_annotated, (W,)),
     (K.counter_to_helper, ("mississippi", "spz")), (K.dd_to_helper, (W,)),
     (K.counter_from_helper, ("listen", "silent")), (K.counter_from_helper, ("abc", "abd")),
-    (K.counter_recursive, ("banana",)),
+    (K.counter_recursive, ("banana",)), (K.counter_from_mapping, (4,)),
 ]
 
 

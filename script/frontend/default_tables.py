@@ -60,7 +60,7 @@ class DefaultTables:
             factory = None
         self.default_calls()[id(node)] = (kind, factory)
         if kind == _COUNTER and node.args:
-            self.each(node.args[0], lambda x: self.count_into(d, x, node))
+            self.counter_method(d, "update", node)      # an iterable counted, a mapping's counts copied
         return d
 
     def count_into(self, d: Value, x: Value, node, step: int = 1) -> None:
