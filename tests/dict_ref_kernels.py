@@ -371,3 +371,16 @@ def counter_from_mapping(n):
     factors = Counter(exponents)
     factors.update(Counter({5: 2}))
     return factors[2], factors[3], factors[5], factors[7], sorted(factors.items())
+
+
+def counter_algebra(a, b):
+    """Two Counters: + - | & keep counts above zero (| the larger, & the smaller), and == counts
+    a missing key as zero (Python 3.10 on)."""
+    ca, cb = Counter(a), Counter(b)
+    both = ca & cb
+    either = ca | cb
+    more = ca + cb
+    less = ca - cb
+    cb["?"] += 0                         # a zero count: still equal to Counter(b)
+    return (sorted(both.items()), sorted(either.items()), sorted(more.items()), sorted(less.items()),
+            both["?"], ca == Counter(a), Counter(b) == cb, Counter(a) == cb, len(cb))

@@ -66,6 +66,7 @@ CASES = [
     (K.counter_to_helper, ("mississippi", "spz")), (K.dd_to_helper, (W,)),
     (K.counter_from_helper, ("listen", "silent")), (K.counter_from_helper, ("abc", "abd")),
     (K.counter_recursive, ("banana",)), (K.counter_from_mapping, (4,)),
+    (K.counter_algebra, ("aabbc", "abbbd")), (K.counter_algebra, ("ab", "ab")), (K.counter_algebra, ("xy", "")),
 ]
 
 

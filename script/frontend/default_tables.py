@@ -233,9 +233,11 @@ class DefaultTables:
         return Const(None, T.NONE, self.loc(node))
 
     def counter_binop(self, op: type, a: Value, b: Value, node) -> Value:
-        """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`); the
+        """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`), `a | b`
+        / `a & b` of two known Counters (table_args.both_counters); the
         result reads missing keys as 0 when assigned to a name, as a Counter does."""
-        fn = collectionslib.add if op is ast.Add else collectionslib.sub
+        fn = {ast.Add: collectionslib.add, ast.Sub: collectionslib.sub, ast.BitOr: collectionslib.union,
+              ast.BitAnd: collectionslib.intersection}[op]
         self.default_calls()[id(node)] = (_COUNTER, None)
         return self.call_script(self.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []),
                                 leading=(a, b))

@@ -27,6 +27,7 @@ import ast
 import builtins
 
 from script.frontend.source import FunctionInfo
+from script.ir import types as T
 
 MISSING = object()
 
@@ -129,3 +130,33 @@ def returned_default(low, info: FunctionInfo, callee, node: ast.Call) -> None:
                   "in compiled code (use a module-level factory)", node)
     low.default_calls()[id(node)] = (kind, factory)
 
+
+
+# ---- two Counters meeting ----------------------------------------------------------------
+
+
+def both_counters(low, left: ast.expr, right: ast.expr) -> bool:
+    """Whether the expressions `left` and `right` are both known Counters (`a | b` is then
+    Counter's union, not a dict merge; `a == b` counts a missing key as zero)."""
+    low.default_calls()
+    return all((low.table_default_of(n) or ("",))[0] == "Counter" for n in (left, right))
+
+
+def operands(node) -> tuple | None:
+    """The two operand expressions of a binary operation, augmented assignment or single
+    comparison; None for anything else."""
+    if isinstance(node, ast.BinOp):
+        return node.left, node.right
+    if isinstance(node, ast.AugAssign):
+        return node.target, node.value
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        return node.left, node.comparators[0]
+    return None
+
+
+def counter_operands(low, op: type, a, b, node) -> bool:
+    """Whether `a op b` is `+`, `-`, `|` or `&` of two known Counters (plain dicts have no `+`
+    and `&`, and their `|` is a merge): default_tables.counter_binop then computes it."""
+    pair = operands(node)
+    return op in (ast.Add, ast.Sub, ast.BitOr, ast.BitAnd) and pair is not None and \
+        isinstance(getattr(a, "type", None), T.DictType) and a.type == b.type and both_counters(low, *pair)
