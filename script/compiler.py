@@ -150,6 +150,7 @@ def function_steps(info, ssa_functions: list) -> dict:
     specialization whose frontend IR is `ssa_functions`."""
     from script.frontend.cuda_lowering import reject_kernel_ops
     from script.frontend.frozen import reject_const_array_writes
+    from script.frontend.iterator_returns import reject_iterator_return
     from script.frontend.list_args import reject_argument_list_writes
     from script.frontend.records import reject_boxed_instances
 
@@ -162,6 +163,7 @@ def function_steps(info, ssa_functions: list) -> dict:
         "reject_kernel_ops": lambda unit: reject_kernel_ops(unit.module),
         "reject_argument_list_writes": lambda unit: reject_argument_list_writes(ssa_functions),
         "reject_boxed_instances": lambda unit: reject_boxed_instances(unit.entry, info.name),
+        "reject_iterator_return": lambda unit: reject_iterator_return(ssa_functions[0], info.name),
         "reject_const_array_writes": lambda unit: reject_const_array_writes(unit.module),
         "closure": closure,
         "interrupts": poll_loops,

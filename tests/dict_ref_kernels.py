@@ -323,3 +323,64 @@ def first_repeated_word(words):
             return seen[w], w
         seen[w] = i
     return -1, ""
+
+
+# ---- a defaultdict or Counter passed to (or returned by) another function keeps its default
+
+
+def _frequency_of(freq, ch):
+    return freq[ch]
+
+
+def _tally(counts, word, i):
+    if i == len(word):
+        return counts
+    counts[word[i]] += 1
+    return _tally(counts, word, i + 1)
+
+
+def counter_to_helper(text, letters):
+    freq = Counter(text)
+    return [_frequency_of(freq, ch) for ch in letters] + [_frequency_of(Counter(text), "?")]
+
+
+def dd_to_helper(words):
+    groups = defaultdict(list)
+    for w in words:
+        _append_to(groups, len(w), w)
+    return sorted(groups.items())
+
+
+def _append_to(groups, key, value):
+    groups[key].append(value)
+
+
+def counter_from_helper(a, b):
+    ca, cb = dd_count(a), dd_count(b)          # (a defaultdict(int) of each letter)
+    return all(ca[ch] == cb[ch] for ch in a + b), len(ca), len(cb)
+
+
+def counter_recursive(word):
+    c = _tally(Counter(), word, 0)
+    return c["a"], c["?"], len(c)
+
+
+def counter_from_mapping(n):
+    """Counter(mapping) takes the mapping's counts (not one per key)."""
+    exponents = {2: n, 3: 1}
+    factors = Counter(exponents)
+    factors.update(Counter({5: 2}))
+    return factors[2], factors[3], factors[5], factors[7], sorted(factors.items())
+
+
+def counter_algebra(a, b):
+    """Two Counters: + - | & keep counts above zero (| the larger, & the smaller), and == counts
+    a missing key as zero (Python 3.10 on)."""
+    ca, cb = Counter(a), Counter(b)
+    both = ca & cb
+    either = ca | cb
+    more = ca + cb
+    less = ca - cb
+    cb["?"] += 0                         # a zero count: still equal to Counter(b)
+    return (sorted(both.items()), sorted(either.items()), sorted(more.items()), sorted(less.items()),
+            both["?"], ca == Counter(a), Counter(b) == cb, Counter(a) == cb, len(cb))

@@ -63,6 +63,10 @@ CASES = [
     (K.counter_most, (W, 50)), (K.counter_all, (W,)), (K.counter_update, (list(range(13)),)),
     (K.dd_lambda, (W,)), (K.append_or_start, (list(range(9)),)), (K.never_stored, (3,)),
     (K.empty_lists, ([1, 2],)), (K.dd_annotated, (W,)),
+    (K.counter_to_helper, ("mississippi", "spz")), (K.dd_to_helper, (W,)),
+    (K.counter_from_helper, ("listen", "silent")), (K.counter_from_helper, ("abc", "abd")),
+    (K.counter_recursive, ("banana",)), (K.counter_from_mapping, (4,)),
+    (K.counter_algebra, ("aabbc", "abbbd")), (K.counter_algebra, ("ab", "ab")), (K.counter_algebra, ("xy", "")),
 ]
 
 

@@ -108,3 +108,29 @@ def maps_and_filters(xs, ys):
 @given(st.lists(st.integers(-9, 9), min_size=1, max_size=8), st.lists(st.floats(-5, 5), min_size=1, max_size=8))
 def test_map_and_filter(xs, ys):
     check_all_levels(maps_and_filters, xs, ys)
+
+
+def _transposed(matrix, as_map=True):
+    if as_map:
+        return map(list, zip(*matrix))
+    return list(map(list, zip(*matrix)))
+
+
+def _odd_values(xs):
+    odds = filter(lambda v: v % 2, xs)
+    return odds
+
+
+def _column_total(matrix):
+    return sum(sum(row) for row in _transposed(matrix))
+
+
+def test_an_iterator_returned_to_python_is_refused():
+    """map(...), filter(...), zip, range, itertools' iterators are lists in compiled code:
+    returned to Python they would not be CPython's iterator (a list prints, compares and
+    iterates twice), so the entry function returning one is a CompileError at the return;
+    a compiled caller takes the list as the iterator."""
+    for fn, args in ((_transposed, ([[1, 2], [3, 4]],)), (_odd_values, ([1, 2, 3],))):
+        with pytest.raises(CompileError, match=r"returns (map|filter)\(\.\.\.\) to Python"):
+            script.script(fn)(*args)
+    check_all_levels(_column_total, [[1, 2], [3, 4]])

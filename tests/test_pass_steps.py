@@ -37,7 +37,7 @@ def names(target):
 def test_the_tables_keep_the_compilers_order():
     assert names("function") == [
         "prange", "reject_kernel_ops", "reject_argument_list_writes", "reject_boxed_instances",
-        "reject_const_array_writes", "verify", "optimize", "closure", "interrupts"]
+        "reject_iterator_return", "reject_const_array_writes", "verify", "optimize", "closure", "interrupts"]
     assert names("kernel") == ["wrap_ints", "check_kernel", "verify", "optimize", "closure"]
 
 
@@ -63,7 +63,7 @@ def test_steps_run_in_order_with_their_options():
     calls = []
     run_steps("function", unit(options=frozenset({"interruptible"})), recorder("function", calls))
     assert calls == ["reject_kernel_ops", "reject_argument_list_writes", "reject_boxed_instances",
-                     "reject_const_array_writes", "closure", "interrupts"]
+                     "reject_iterator_return", "reject_const_array_writes", "closure", "interrupts"]
     calls.clear()
     run_steps("function", unit(options=frozenset({"parallel"})), recorder("function", calls),
               checks=False, stop="closure")

@@ -83,3 +83,39 @@ def trim_back(xs, maxlen: int) -> None:
     """A deque(maxlen=...) after an appendleft or extendleft: the items at the right dropped."""
     if len(xs) > maxlen:
         del xs[maxlen:]
+
+
+def union(a, b):
+    """a | b of two Counters: the larger count of each key, only those above zero."""
+    out = {k: v for k, v in a.items() if v < 0 and v > 0}
+    for k, v in a.items():
+        w = b.get(k, 0)
+        m = w if v < w else v
+        if m > 0:
+            out[k] = m
+    for k, v in b.items():
+        if k not in a and v > 0:
+            out[k] = v
+    return out
+
+
+def intersection(a, b):
+    """a & b of two Counters: the smaller count of each key, only those above zero."""
+    out = {k: v for k, v in a.items() if v < 0 and v > 0}
+    for k, v in a.items():
+        w = b.get(k, 0)
+        m = v if v < w else w
+        if m > 0:
+            out[k] = m
+    return out
+
+
+def equal(a, b) -> bool:
+    """a == b of two Counters (Python 3.10 on): a missing key counts as zero."""
+    for k, v in a.items():
+        if v != b.get(k, 0):
+            return False
+    for k, v in b.items():
+        if k not in a and v != 0:
+            return False
+    return True

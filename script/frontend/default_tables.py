@@ -18,7 +18,7 @@ ties in insertion order, as CPython's; `c.update(x)` / `c.subtract(x)` of an ite
 another Counter or dict, `c.total()`, `c.elements()` and `a + b`, `a - b` of two Counters
 (collectionslib; the result is a Counter again when named) work as CPython's. A name that holds a defaultdict or Counter and is
 assigned anything else is a CompileError (the default would silently change). Passed to
-another function, such a dict is a plain dict there (a missing key raises KeyError).
+another function, or returned from one, such a dict keeps its default there (table_args.py).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class DefaultTables:
             factory = None
         self.table_defaults.calls[id(node)] = (kind, factory)
         if kind == _COUNTER and node.args:
-            self.each(node.args[0], lambda x: self.count_into(d, x, node))
+            self.counter_method(d, "update", node)      # an iterable counted, a mapping's counts copied
         return d
 
     def count_into(self, d: Value, x: Value, node, step: int = 1) -> None:
@@ -83,6 +83,11 @@ class DefaultTables:
     def note_default_table(self, target, value_node) -> None:
         """After `target = value_node` (stmt_Assign): remember the default of a name assigned
         a defaultdict or Counter; reject another value assigned to such a name."""
+        if isinstance(target, ast.Tuple) and isinstance(value_node, ast.Tuple) and \
+                len(target.elts) == len(value_node.elts):          # `a, b = Counter(x), Counter(y)`
+            for t, v in zip(target.elts, value_node.elts):
+                self.note_default_table(t, v)
+            return
         if not isinstance(target, ast.Name):
             return
         calls = self.table_defaults.calls
@@ -232,9 +237,11 @@ class DefaultTables:
         return Const(None, T.NONE, self.loc(node))
 
     def counter_binop(self, op: type, a: Value, b: Value, node) -> Value:
-        """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`); the
+        """`a + b` / `a - b` of two Counters (dicts of ints: plain dicts have no `+`), `a | b`
+        / `a & b` of two known Counters (table_args.both_counters); the
         result reads missing keys as 0 when assigned to a name, as a Counter does."""
-        fn = collectionslib.add if op is ast.Add else collectionslib.sub
+        fn = {ast.Add: collectionslib.add, ast.Sub: collectionslib.sub, ast.BitOr: collectionslib.union,
+              ast.BitAnd: collectionslib.intersection}[op]
         self.table_defaults.calls[id(node)] = (_COUNTER, None)
         return self.call_script(self.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []),
                                 leading=(a, b))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import dictlib, set_ops, setlib
+from script.frontend import collectionslib, dictlib, set_ops, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
+from script.frontend.table_args import both_counters, operands
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart
 from script.ir import types as T
@@ -360,6 +361,10 @@ class TableMethods:
         if isinstance(a.type, T.DictType):
             if pred not in ("eq", "ne"):
                 self.error(f"'<' and '>' are not supported between dicts", node)
+            if operands(node) and both_counters(self, *operands(node)) and a.type == b.type:
+                equal = self.call_script(self.ctx.info_for(collectionslib.equal), ast.Call(ast.Name("equal", ast.Load()), [], []),
+                                         leading=(a, b))               # a missing count is zero
+                return equal if pred == "eq" else self.emit("not", [equal], T.BOOL, None, loc)
             n, item, _ = self.table_iterable(a, "items", node)
 
             def same(pair):

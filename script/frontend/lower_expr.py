@@ -18,6 +18,7 @@ from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
+from script.frontend.table_args import counter_operands
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
 from script.frontend.class_methods import mixed_classes
@@ -504,6 +505,8 @@ class ExprLowering(OptionalLowering):
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return self.instance_binop(op, a, b, node)                  # class_methods.py
+        if counter_operands(self, op, a, b, node):         # table_args.py: Counter's + - | &
+            return self.counter_binop(op, a, b, node)
         refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None))
         if refused is not None:     # `"a" + 1`: CPython's TypeError, raised where it raises it
             return self.raise_always("TypeError", refused, node)

@@ -18,6 +18,8 @@ from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
 from script.frontend.numba_compat import is_prange
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
+from script.frontend.table_args import note_return
+from script.frontend.iterator_returns import note_iterator_return
 from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_linalg import LinalgLowering
@@ -700,6 +702,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
             return self.return_not_implemented(node)    # class_methods.py
         value = self.expr_opt(node.value) if node.value is not None else None
+        note_return(self, node)                 # table_args.py: a defaultdict or Counter returned
+        note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
         if self.try_frames or self.dropping:
             self.keep_foreign(0, node)          # exceptions.py
             self.run_finally(0, node)           # exceptions.py: `finally` bodies first

@@ -308,6 +308,7 @@ STEPS: dict[str, tuple[Step, ...]] = {
         Step("reject_kernel_ops", "check"),               # cuda.* belongs in @script.kernel functions
         Step("reject_argument_list_writes", "check"),     # what cannot be written back to the caller
         Step("reject_boxed_instances", "check"),          # class instances stay in compiled code
+        Step("reject_iterator_return", "check"),          # map(...) would come back a list
         Step("reject_const_array_writes", "check"),       # global arrays are constants of the code
         Step("verify", "verify"),
         Step("optimize", "optimize"),
