@@ -60,7 +60,8 @@ FRONTEND_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ('optional', 'ssa_builder'), ('printf', 'ssa_builder'), ('random_calls', 'lower_stmt'),
     ('records', 'class_members'), ('records', 'class_methods'), ('records', 'lower_stmt'),
     ('reduce_keywords', 'ssa_builder'), ('star_zip', 'ssa_builder'),
-    ('static_args', 'lower_stmt'), ('varargs', 'lower_stmt'),
+    ('static_args', 'closures'), ('static_args', 'lower_stmt'), ('static_args', 'source'),
+    ('table_args', 'source'), ('varargs', 'lower_stmt'),
 })
 
 # Edges outside the frontend that close the cycles not broken yet (full module names).
