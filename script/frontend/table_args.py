@@ -37,7 +37,6 @@ def argument_defaults(low, info: FunctionInfo, node: ast.Call, before: int) -> d
     defaultdict or Counter; `before`: how many arguments come ahead of the call's own."""
     if not isinstance(node, ast.Call):
         return {}
-    low.default_calls()
     names = info.param_names
     n_positional = getattr(info, "n_positional", len(names))
     found = {}
@@ -109,7 +108,6 @@ def note_return(low, node: ast.Return) -> None:
     (kind, factory node), or None, with the line (`returned_default`)."""
     if node.value is None:
         return
-    low.default_calls()
     low.func.__dict__.setdefault("returned_tables", []).append((low.table_default_of(node.value), low.loc(node)))
 
 
@@ -128,7 +126,7 @@ def returned_default(low, info: FunctionInfo, callee, node: ast.Call) -> None:
     if factory is not None and not _portable(low, factory, info):
         low.error(f"{info.name}() returns a {kind} whose factory reads its own local names: not supported "
                   "in compiled code (use a module-level factory)", node)
-    low.default_calls()[id(node)] = (kind, factory)
+    low.table_defaults.calls[id(node)] = (kind, factory)
 
 
 
@@ -138,7 +136,6 @@ def returned_default(low, info: FunctionInfo, callee, node: ast.Call) -> None:
 def both_counters(low, left: ast.expr, right: ast.expr) -> bool:
     """Whether the expressions `left` and `right` are both known Counters (`a | b` is then
     Counter's union, not a dict merge; `a == b` counts a missing key as zero)."""
-    low.default_calls()
     return all((low.table_default_of(n) or ("",))[0] == "Counter" for n in (left, right))
 
 
