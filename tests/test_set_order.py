@@ -85,7 +85,8 @@ def test_arguments_keep_their_layout(data):
     xs = data.draw(st.lists(kind, min_size=1, max_size=40))
     s = set(xs)
     for x in data.draw(st.lists(st.sampled_from(xs), max_size=10)):
-        s.discard(x)                # (dummies the copy must keep)
+        if len(s) > 1:              # (an empty set argument has no element type)
+            s.discard(x)            # (dummies the copy must keep)
     check(K.argument, s)
     check(K.argument_ops, s, set(data.draw(st.lists(kind, min_size=1, max_size=20))))
 

@@ -1,6 +1,7 @@
-"""The hash tables of dicts and sets, written in the compiled subset (as listlib is).
+"""The hash tables of dicts, written in the compiled subset (as listlib is); a set's is
+CPython's own, in setlib.py.
 
-A dict or set is two lists (ir.types.HashType): `index`, whose element 0 counts the live
+A dict is two lists (ir.types.HashType): `index`, whose element 0 counts the live
 entries and whose other elements are the slots of an open-addressing table of a power-of-two
 size (-1 empty, -2 deleted, else the position of an entry), and `entries`, the entries in
 insertion order, ``(hash, key)`` or ``(hash, key, value)``, with hash -1 once deleted. The
@@ -98,16 +99,6 @@ def dict_store(index, entries, h: int, key, value) -> None:
     index._set(0, index._get(0) + 1)
 
 
-def set_add(index, entries, h: int, key) -> None:
-    p = find_slot(index, entries, h, key)
-    if p > 0:
-        return
-    p = slot_for_new(index, entries, h, key)
-    index._set(p, len(entries))
-    entries.append((h, key))
-    index._set(0, index._get(0) + 1)
-
-
 def dict_remove(index, entries, h: int, key) -> int:
     """Delete `key`'s entry and give its position (its key and value stay readable there),
     or -1 when the key is missing."""
@@ -120,19 +111,6 @@ def dict_remove(index, entries, h: int, key) -> int:
     index._set(p, -2)
     index._set(0, index._get(0) - 1)
     return j
-
-
-def set_remove(index, entries, h: int, key) -> bool:
-    """Delete `key`; whether it was there."""
-    p = find_slot(index, entries, h, key)
-    if p <= 0:
-        return False
-    j = index._get(p)
-    e = entries._get(j)
-    entries._set(j, (-1, e[1]))
-    index._set(p, -2)
-    index._set(0, index._get(0) - 1)
-    return True
 
 
 def clear(index, entries) -> None:
@@ -189,7 +167,7 @@ def most_common(items, n: int):
 
 
 # Kept out of line (ir.core `inline_mark`): the writers are large, and `rebuild` seldom runs.
-for _fn, _mark in ((rebuild, "$cold"), (dict_store, "$outline"), (set_add, "$outline"),
-                   (dict_remove, "$outline"), (set_remove, "$outline"), (clear, "$outline"),
+for _fn, _mark in ((rebuild, "$cold"), (dict_store, "$outline"),
+                   (dict_remove, "$outline"), (clear, "$outline"),
                    (last_live, "$outline")):
     _fn.__qualname__ = _fn.__name__ + _mark

@@ -547,7 +547,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.SetType):
         if not isinstance(value, (set, frozenset)):
             raise TypeError
-        return {to_python_value(t.key, k) for k in value}
+        items = [to_python_value(t.key, k) for k in value]
+        if type(value) is set and all(a is b for a, b in zip(items, value)):
+            return value        # the caller's set itself: its table's order is CPython's (setlib.py)
+        return set(items)
     if isinstance(t, T.ArrayType):
         import numpy as np
         if not isinstance(value, np.ndarray):

@@ -38,7 +38,7 @@ tuple          builds a tuple of its operands; with a dict or set type written o
                named tuple (types.NamedTupleType)
 extract.N      element N of a tuple (or list N of a dict or set); of a complex number, its real
                (0) or imaginary (1) part
-hash           ``hash %k``: a hash of a dict key or set element (bool, int, float or a tuple
+hash           ``hash %k``: a hash of a dict key (bool, int, float or a tuple
                of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
                equal keys (0.0 and -0.0 alike). Not Python's `hash()`
 pyhash         ``pyhash %k``: CPython's own `hash()` of a set element (bool, int, float, str or a

@@ -1,4 +1,5 @@
-"""The ``hash`` op: hashes of dict keys and set elements (script/frontend/dictlib.py).
+"""The ``hash`` op: hashes of dict keys (script/frontend/dictlib.py); and the ``pyhash`` op,
+CPython's own hash() of set elements (script/frontend/setlib.py) and of `hash(x)`, below.
 
 A key's bits are mixed with the finalizer of MurmurHash3 (fmix64), so that keys which differ
 only in their high bits (multiples of a power of two, floats) still spread over every slot

@@ -44,10 +44,9 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
     fb = Builder(fn, failed)
     memory.emit_rc(m, fb, "decref", v, t)
     fb.branch(error)
-    is_set = isinstance(t, T.SetType)
-    if is_set:
+    if isinstance(t, T.SetType):
         return _box_set(conv, v, t, failed)
-    out = capi.call(m, b, "PySet_New", NULL) if is_set else capi.call(m, b, "PyDict_New")
+    out = capi.call(m, b, "PyDict_New")
     conv._continue_if(b.icmp("ne", out, NULL), failed)
     release = fn.append_block("release_table")
     rb = Builder(fn, release)
@@ -64,20 +63,16 @@ def box_table(conv, v: Value, t: T.HashType, error) -> Value:
         b.position_at_end(live)
         key = conv.emit_box(_shared(conv, b.extract_value(e, 1, llvm_type(t.key)), t.key), t.key, release)
         conv._continue_if(b.icmp("ne", key, NULL), release)
-        if is_set:
-            ok = capi.call(m, b, "PySet_Add", out, key)
-            capi.call(m, b, "Py_DecRef", key)
-        else:
-            release_key = fn.append_block("release_key")
-            kb = Builder(fn, release_key)
-            capi.call(m, kb, "Py_DecRef", key)
-            kb.branch(release)
-            value = conv.emit_box(_shared(conv, b.extract_value(e, 2, llvm_type(t.value)), t.value), t.value,
-                                  release_key)
-            conv._continue_if(b.icmp("ne", value, NULL), release_key)
-            ok = capi.call(m, b, "PyDict_SetItem", out, key, value)
-            capi.call(m, b, "Py_DecRef", key)
-            capi.call(m, b, "Py_DecRef", value)
+        release_key = fn.append_block("release_key")
+        kb = Builder(fn, release_key)
+        capi.call(m, kb, "Py_DecRef", key)
+        kb.branch(release)
+        value = conv.emit_box(_shared(conv, b.extract_value(e, 2, llvm_type(t.value)), t.value), t.value,
+                              release_key)
+        conv._continue_if(b.icmp("ne", value, NULL), release_key)
+        ok = capi.call(m, b, "PyDict_SetItem", out, key, value)
+        capi.call(m, b, "Py_DecRef", key)
+        capi.call(m, b, "Py_DecRef", value)
         conv._continue_if(b.icmp("eq", ok, int_const("i32", 0)), release)
 
     counted_loop(conv.b, lists.length(b, entries), body)
@@ -250,8 +245,7 @@ def check_table(conv, obj: Value, t: T.HashType, mismatch) -> None:
 def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
     """A new native table holding the entries of `obj`, which `check_table` matched."""
     b, m, fn = conv.b, conv.m, conv.fn
-    is_set = isinstance(t, T.SetType)
-    if is_set:
+    if isinstance(t, T.SetType):
         return _unbox_set(conv, obj, t)
     n = capi.call(m, b, "PyDict_Size", obj)
     index, entries = lists.new(m, b), lists.new(m, b)
@@ -280,25 +274,19 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
     lt = llvm_type(t.entry)
 
     def body(j, latch):
-        if is_set:
-            key_obj = b.load("ptr", b.gep("ptr", b.offset(items, TUPLE_ITEMS), j))
-        else:
-            capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
-            key_obj = b.load("ptr", key_at)
+        capi.call(m, b, "PyDict_Next", obj, pos, key_at, value_at)
+        key_obj = b.load("ptr", key_at)
         made, made_tables = len(conv.unboxed), len(conv.unboxed_tables)
         key = conv.emit_unbox(key_obj, t.key)
         h = hashing.lower_hash(m, b, t.key, key)
         e = b.insert_value(b.insert_value(undef(lt), h, 0), key, 1)
-        if not is_set:
-            e = b.insert_value(e, conv.emit_unbox(b.load("ptr", value_at), t.value), 2)
+        e = b.insert_value(e, conv.emit_unbox(b.load("ptr", value_at), t.value), 2)
         # The strs, lists and tables made: the entries own them (a fresh slot takes over).
         del conv.unboxed[made:], conv.unboxed_tables[made_tables:]
         lists.set_item(b, T.ListType(t.entry), entries, e, j)
         _place(conv, slots, b.and_(h, mask), mask, j)
 
     counted_loop(conv.b, n, body)
-    if is_set:
-        capi.call(m, b, "Py_DecRef", items)
     return b.insert_value(b.insert_value(undef(llvm_type(t)), index, 0), entries, 1)
 
 
