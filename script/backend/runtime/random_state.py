@@ -50,14 +50,6 @@ def addresses() -> dict[str, int]:
     return table
 
 
-def shares_interpreter_state(gen: str) -> bool:
-    """Whether compiled code's generator `gen` ("random" or "numpy") draws from the
-    interpreter's own memory (its key and position; for "numpy", its Gaussian too)."""
-    wanted = ("key", "pos") if gen == "random" else tuple(rng.PART_BYTES)
-    bound = _python_random() if gen == "random" else _numpy_random()
-    return all(f"{gen}_{part}" in bound for part in wanted)
-
-
 def _fresh(part: str, nbytes: int) -> int:
     memory = ctypes.create_string_buffer(nbytes)        # zeroed: no Gaussian cached
     if part == "key":
