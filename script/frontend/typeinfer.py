@@ -533,7 +533,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.TupleType):
         if not isinstance(value, tuple) or len(value) != len(t.elems):
             raise TypeError
-        return tuple(to_python_value(e, v, numpy_scalars) for e, v in zip(t.elems, value))
+        items = tuple(to_python_value(e, v, numpy_scalars) for e, v in zip(t.elems, value))
+        if type(value) is tuple and all(a is b for a, b in zip(items, value)):
+            return value        # itself: a set of tuples stays the caller's set (below)
+        return items
     if isinstance(t, T.ListType):
         if not isinstance(value, list):
             raise TypeError
