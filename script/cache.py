@@ -522,10 +522,7 @@ class Record:
 
 class Entry:
     """A read entry: its fields, and its members handed out like `saved_archive.Archive`'s
-    (`check`, `member`, `text`), from memory. `digest` is its own (of all that follows
-    the digest line), which identifies its object code as well as the object's own would."""
-
-    digest = ""
+    (`check`, `member`, `text`), from memory."""
 
     def __init__(self, origin: str, fields: dict, record: Record, sources: tuple,
                  members: dict):
@@ -600,7 +597,7 @@ def _load(entry, numpy_scalars: tuple):
             (__version__, python_abi(), tuple(host_target()), llvm_version()):
         raise LoadError("its object code was compiled for another compiler, Python or CPU")
     return loadpath.load_specialization(entry, entry.record, use_object=True,
-                                        numpy_scalars=numpy_scalars, code_digest=entry.digest)
+                                        numpy_scalars=numpy_scalars)
 
 
 def _warn_corrupt(path: str, error: Exception) -> None:
@@ -633,7 +630,6 @@ def decode(data: bytes, origin: str) -> Entry:
         raise
     except (ValueError, KeyError, IndexError) as e:
         raise LoadError(f"{origin}: malformed cache entry ({type(e).__name__}: {e})") from None
-    entry.digest = data[len(MAGIC):start - 1].decode("ascii")
     return entry
 
 

@@ -20,18 +20,18 @@ a concurrent call safe: `ntry` is zeroed before the table changes and set last
 (runtime.layout, runtime.dispatch).
 
 Saved object code: `load_object` links a library's object with the entry point of its
-signature from the store, as a shared object that the system's loader loads — linked once by
-elfso and kept in the store, named by a digest of the object and its entry point's file; it
-imports the runtime's functions, the C-API, libc and libm by name, and what the system's
-loader cannot bind (NumPy's API and objects, the random generators' states, BLAS and LAPACK:
-runtime.symbols) is written into its GOT after loading — else linked in Python by
-native.elfload. When the store has no entry point for the signature yet, it is compiled
-(runtime.library `entry_point`, which stores it). It returns None, and the caller links
-with LLVM instead (`load_native`), only where neither runs (not x86-64 Linux); where
-they run, an object elfload declines is an error (RuntimeError: the caller's LoadError),
-never given to LLVM's linker, which aborts the process on some malformed objects. An
-entry point depends on its signature, the positions of the parameters that take NumPy
-scalars, and the stack size limit (runtime.entry `stack_budget`), so all three name it.
+signature from the store, in Python, by native.elfload, into the arena that holds all
+compiled code (native.arena: a memory map per protection for every library loaded, and a
+dropped library's pages given back); it binds the runtime's functions, the C-API, libc and
+libm by name in the global scope, and what only the running process knows (NumPy's API and
+objects, the random generators' states, BLAS and LAPACK: runtime.symbols) by address. When
+the store has no entry point for the signature yet, it is compiled (runtime.library
+`entry_point`, which stores it). It returns None, and the caller links with LLVM instead
+(`load_native`), only where elfload does not run (not x86-64 Linux); where it runs, an
+object elfload declines is an error (RuntimeError: the caller's LoadError), never given to
+LLVM's linker, which aborts the process on some malformed objects. An entry point depends
+on its signature, the positions of the parameters that take NumPy scalars, and the stack
+size limit (runtime.entry `stack_budget`), so all three name it.
 
 `load_specialization` turns a saved module's or a cache entry's record into a
 `LoadedSpecialization`, with the object code linked or the IR compiled again.
@@ -40,13 +40,12 @@ scalars, and the stack size limit (runtime.entry `stack_budget`), so all three n
 from __future__ import annotations
 
 import functools
-import os
 import threading
 import time
 
 from script import store
 from script.errors import LoadError
-from script.store import ENTRY_SYMBOL, KERNEL_SYMBOL, SIGNATURE_SYMBOL, digest
+from script.store import ENTRY_SYMBOL, KERNEL_SYMBOL, SIGNATURE_SYMBOL
 
 
 # ---- the runtime library ------------------------------------------------------------------
@@ -155,16 +154,15 @@ def _entry_point(param_types, ret_type, numpy_scalars=()) -> bytes | None:
 
 class LoadedLibrary:
     """A library loaded without LLVM: the interface of runtime.library's `NativeLibrary` for
-    code loaded from object code (no LLVM IR, no assembly). `image` is elfload's, or None
-    for a shared object (never unloaded). The code stays mapped while the library is
-    referenced."""
+    code loaded from object code (no LLVM IR, no assembly). `image` is elfload's: the code
+    stays mapped while the library is referenced."""
 
     llvm_ir = None
     asm = None
     opt_level = None
 
     def __init__(self, function_name: str, entry_address: int, object_code: bytes,
-                 seconds: float, numpy_scalars: tuple = (), image=None):
+                 seconds: float, numpy_scalars: tuple, image):
         self.function_name = function_name
         self.numpy_scalars = numpy_scalars
         self._image = image
@@ -179,52 +177,58 @@ class LoadedLibrary:
 
 
 def load_object(object_code: bytes, entry: str, param_types, ret_type,
-                numpy_scalars=(), code_digest: str | None = None) -> LoadedLibrary | None:
+                numpy_scalars=()) -> LoadedLibrary | None:
     """Link `object_code`, compiled for the IR function `entry` of this signature, with its
     entry point (whose parameters at the positions `numpy_scalars` take NumPy scalars,
     compiled now when the store has none); None where script's loaders do not run (not
     x86-64 Linux: LLVM's linker is the only one there). RuntimeError when the object is
-    not that function's, or for these types, or when elfload declines it. `code_digest` (64 hex digits) identifies `object_code`: its own by
-    default."""
+    not that function's, or for these types, or when elfload declines it. The code is
+    unmapped (its arena blocks given back) when the library goes."""
     start = time.perf_counter()
     if not store.is_supported():
         return None
     install_sigint_hook()
-    numpy_scalars = tuple(numpy_scalars)
-    key = (tuple(param_types), ret_type, numpy_scalars)
-    kernel = f"{KERNEL_SYMBOL}.{entry}"
-    signature = store.signature_symbol(entry, param_types, ret_type)
-    runtime = runtime_library()
-    address = None
-    if runtime.path is not None:
-        address = _load_shared(object_code, code_digest or digest(object_code), key,
-                               (kernel, signature), runtime)
-    image = None
-    if address is None:
-        point = _entry_point(*key) or _make_entry_point(*key)
-        from script.backend.native import elfload
-        from script.backend.runtime.symbols import resolve
-        try:
-            image = elfload.load([object_code, point],
-                                 lambda name: runtime.address.get(name) or resolve(name))
-        except elfload.ElfError as e:
-            # Never LLVM's linker instead: it aborts the process on some objects that read
-            # well (a symbol nobody defines: "LLVM ERROR", tests/fuzz_trust.py found one).
-            raise RuntimeError(f"it is malformed or not script's ({e})") from None
-        for name in (kernel, signature, ENTRY_SYMBOL):
-            if name not in image.symbols:
-                raise RuntimeError(_missing(name, entry))
-        address = image[ENTRY_SYMBOL]
-    return LoadedLibrary(entry, address, bytes(object_code), time.perf_counter() - start,
-                         numpy_scalars, image)
+    key = (tuple(param_types), ret_type, tuple(numpy_scalars))
+    point = _entry_point(*key) or _make_entry_point(*key)
+    from script.backend.native import elfload       # here: `import script` needs none of it
+    try:
+        image = elfload.load([object_code, point], _resolver(runtime_library()))
+    except elfload.ElfError as e:
+        # Never LLVM's linker instead: it aborts the process on some objects that read
+        # well (a symbol nobody defines: "LLVM ERROR", tests/fuzz_trust.py found one).
+        raise RuntimeError(f"it is malformed or not script's ({e})") from None
+    for name in (f"{KERNEL_SYMBOL}.{entry}", store.signature_symbol(entry, param_types, ret_type),
+                 ENTRY_SYMBOL):
+        if name not in image.symbols:
+            raise RuntimeError(_missing(name, entry))
+    return LoadedLibrary(entry, image[ENTRY_SYMBOL], bytes(object_code),
+                         time.perf_counter() - start, key[2], image)
 
 
-def load_or_link(object_code: bytes, entry: str, param_types, ret_type, numpy_scalars=(),
-                 code_digest: str | None = None):
+def _resolver(runtime: store.RuntimeLibrary):
+    """elfload's binding of the names the objects do not define: what only the running
+    process knows (NumPy's API and objects, the random generators' states, BLAS and LAPACK:
+    store `bound_at_run_time`) by runtime.symbols, which imports ctypes; the runtime's
+    functions, the C-API, libc and libm by ``dlsym`` in the global scope, where the runtime
+    library was loaded (RTLD_GLOBAL), as the system's loader would bind them; where LLVM's
+    JIT holds the runtime library, its own table."""
+    dlsym = runtime.module.dlsym if runtime.path is not None else None
+
+    def resolve(name: str) -> int | None:
+        if not store.bound_at_run_time(name):
+            address = dlsym(0, name.encode()) if dlsym else runtime.address.get(name)   # 0: RTLD_DEFAULT
+            if address:
+                return address
+        from script.backend.runtime.symbols import resolve as resolve_in_process
+        return resolve_in_process(name)
+    return resolve
+
+
+def load_or_link(object_code: bytes, entry: str, param_types, ret_type, numpy_scalars=()):
     """`load_object`, else (where script's loaders do not run) LLVM's linker (backend
     `link_with_llvm`): a `LoadedLibrary` or a `NativeLibrary`. RuntimeError when the object is
     not that function's."""
-    lib = load_object(object_code, entry, param_types, ret_type, numpy_scalars, code_digest)
+    lib = load_object(object_code, entry, param_types, ret_type, numpy_scalars)
     if lib is None:
         from script.backend import link_with_llvm
         lib = link_with_llvm(object_code, entry, param_types, ret_type, numpy_scalars)
@@ -271,48 +275,6 @@ def _make_entry_point(param_types, ret_type, numpy_scalars) -> bytes:
     with _entry_points_lock:
         _entry_points[(tuple(param_types), ret_type, tuple(numpy_scalars))] = code
     return code
-
-
-def _load_shared(object_code: bytes, code_digest: str, key: tuple, required: tuple,
-                 runtime) -> int | None:
-    """The entry address of the shared object of `object_code` (identified by `code_digest`)
-    with the entry point of `key`, linked into the store on first use; None when it cannot be
-    made or does not load. RuntimeError when it does not define the `required` symbols."""
-    point_path = entry_point_path(*key)
-    path = os.path.join(os.path.dirname(point_path), f"code-{code_digest[:32]}-"
-                                                     f"{os.path.basename(point_path)[:-2]}.so")
-    if not store.check_shared(path):
-        point = _entry_point(*key)
-        from script.backend.native.elfso import link_into_store
-        from script.backend.runtime.symbols import bound_at_run_time
-        if point is None or not link_into_store(path, [object_code, point], bound_at_run_time):
-            return None
-    module = runtime.module
-    try:
-        handle = module.dlopen(path.encode())
-    except OSError:
-        return None             # a name the system's loader cannot bind: elfload binds it
-    if module.dlsym(handle, b"script.late"):
-        _bind_late(module, handle)
-    address = module.dlsym(handle, ENTRY_SYMBOL.encode())
-    for name in required:
-        if not address or not module.dlsym(handle, name.encode()):
-            raise RuntimeError(_missing(name, required[0][len(KERNEL_SYMBOL) + 1:]))
-    return address
-
-
-def _bind_late(module, handle: int) -> None:
-    """Fill the GOT slots of what the system's loader could not bind (runtime.symbols
-    `bound_at_run_time`), before any of the code runs. Filling a slot again (the same library
-    opened twice) writes the same address."""
-    from script.backend.runtime import symbols
-    for name in symbols.late_names():
-        slot = module.dlsym(handle, f"script.got.{name}".encode())
-        if slot:
-            address = symbols.resolve(name)
-            if not address:
-                raise RuntimeError(f"the object code needs {name}, which is not here")
-            module.poke(slot, address)
 
 
 # ---- loaded specializations ---------------------------------------------------------------
@@ -402,13 +364,10 @@ def secure_foreign_ir(module, where: str):
 
 
 def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
-                        numpy_scalars: tuple = (), code_digest: str | None = None
-                        ) -> LoadedSpecialization:
+                        numpy_scalars: tuple = ()) -> LoadedSpecialization:
     """Link `record`'s object code when `use_object`, else compile its IR for this CPU; the
     entry point takes NumPy scalars at the positions `numpy_scalars` (script.dispatcher
-    `numpy_scalar_params`). `code_digest` identifies the object code (a cache entry's own
-    digest) and names its shared object in the store; by default the manifest's SHA-256 of
-    the object (checked when it is read)."""
+    `numpy_scalar_params`)."""
     start = time.perf_counter()
     for text in (record.ir, record.ssa):
         if text is not None:
@@ -418,7 +377,7 @@ def load_specialization(archive: Archive, record: SpecEntry, use_object: bool,
         code = archive.member(*member_fields(record.object))
         try:
             native = load_or_link(code, record.entry, record.arg_types, record.ret_type,
-                                  numpy_scalars, code_digest or record.object.sha256)
+                                  numpy_scalars)
         except RuntimeError as e:       # the linker: not an object file, symbols missing
             raise LoadError(f"{archive.origin}: object code of {record.entry} does not load: "
                             f"{e}") from None

@@ -104,6 +104,8 @@ KERNEL_SYMBOL = "script.kernel"
 SIGNATURE_SYMBOL = "script.signature"   # `signature_symbol`
 MODULE_NAME, INIT_SYMBOL = "script._runtime", "PyInit__runtime"    # runtime.pymodule's
 
+NUMPY_OBJECTS = ("PyArray_Type",)
+NUMPY_PREFIX = "script.np."     # runtime.capi's names of NumPy's API functions and scalar types
 OBJECT_MAGIC = b"script-object 2\n"     # a store file's, before (objects) or after (shared)
 DIGEST_LENGTH = 64                      # hex `digest` of the payload, after the magic
 MAX_OBJECT = 64 << 20
@@ -576,6 +578,14 @@ def object_path(kind: str, description: str) -> str:
 def shared_path(kind: str, description: str) -> str:
     """The file of the shared object `kind` linked from `description` here."""
     return _path(kind, description, "so")
+
+
+def bound_at_run_time(name: str) -> bool:
+    """Whether generated code's external symbol `name` is found in this process's objects
+    (NumPy's, the random generators' states, BLAS and LAPACK tables: runtime.symbols
+    `resolve`) rather than a library's symbol table, where no loader finds it."""
+    return name in NUMPY_OBJECTS or name.startswith((NUMPY_PREFIX, "script.lapack.", "script.rng.")) \
+        or name in ("script.blas", "script.parallel")
 
 
 def signature_symbol(entry: str, param_types, ret_type) -> str:

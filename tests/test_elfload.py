@@ -123,7 +123,6 @@ def test_a_declined_object_is_a_load_error_never_given_to_llvm(compiled, tmp_pat
         raise AssertionError("LLVM's linker was given saved object code")
 
     monkeypatch.setattr(elfload, "load", decline)
-    monkeypatch.setattr(link, "_load_shared", lambda *args: None)
     monkeypatch.setattr(backend, "link_with_llvm", llvm)
     with pytest.raises(LoadError, match="declined for the test"):
         script.load(path)

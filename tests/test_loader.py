@@ -65,7 +65,7 @@ results = [kernels.steps(27), kernels.ramp(4).tolist()]     # (a miss compiles o
 specs = [next(iter(f._specializations.values())) for f in (kernels.steps, kernels.ramp)]
 print(json.dumps({
     "kinds": [type(s).__name__ for s in specs],
-    "shared": [getattr(s.native, "_image", "x") is None for s in specs],
+    "elfload": [type(getattr(s.native, "_image", None)).__name__ for s in specs],
     "results": results,
     "heavy": sorted(m for m in ("ctypes", "llvmlite", "script.frontend.specialize")
                     if m in sys.modules and m not in kernels.BEFORE),
@@ -105,18 +105,17 @@ def run_child(tmp_path) -> dict:
     return json.loads(r.stdout.splitlines()[-1])
 
 
-def test_a_cache_hit_runs_shared_objects_without_ctypes_or_llvm(tmp_path):
+def test_a_cache_hit_links_with_elfload_without_ctypes_or_llvm(tmp_path):
     (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
     first = run_child(tmp_path)
     assert first["kinds"] == ["Specialization"] * 2
     second = run_child(tmp_path)
     assert second["kinds"] == ["LoadedSpecialization"] * 2
-    assert second["shared"] == [True, True]      # NumPy's names bound late, not by elfload
+    assert second["elfload"] == ["Image", "Image"]      # into the arena, NumPy's names too
     assert second["results"] == first["results"] == [111, [0.0, 0.5, 1.0, 1.5]]
     assert second["heavy"] == []                 # ctypes: only NumPy's own import
     native_dir = tmp_path / "cache" / "native"
-    shared = [n for n in os.listdir(native_dir) if n.startswith("code-")]
-    assert len(shared) == 2 and all(n.endswith(".so") for n in shared)
+    assert not [n for n in os.listdir(native_dir) if n.startswith("code-")]
 
 
 PLAIN = """
@@ -147,7 +146,8 @@ def test_a_hit_imports_no_module_of_python_that_import_script_did_not(tmp_path):
     # Without site, Python starts with few modules (site imports re, typing, struct, warnings
     # in many installations, not in a clean one): each a hit imported cost a fresh process's
     # hit 0.5-13 ms there (typing with re and enum: ~13). Only BLAKE2b and atexit are its own;
-    # of script's, the cache and the load path (each module costs a fresh process ~0.3 ms).
+    # of script's, the cache, the load path and elfload with its arena (each module costs a
+    # fresh process ~0.3 ms).
     import site
     (tmp_path / "plain.py").write_text(textwrap.dedent(PLAIN))
     root = os.path.dirname(os.path.dirname(os.path.abspath(script.__file__)))
@@ -157,21 +157,23 @@ def test_a_hit_imports_no_module_of_python_that_import_script_did_not(tmp_path):
                            "import plain; plain.steps(27)", str(tmp_path)], env=env, capture_output=True,
                           text=True, timeout=300)      # (a miss compiles on the first call)
     assert miss.returncode == 0, miss.stderr
-    for _ in range(2):          # the first hit links the code's shared object into the store
+    for _ in range(2):
         hit = subprocess.run([sys.executable, "-S", "-c", CLEAN_HIT, str(tmp_path)], env=env,
                              capture_output=True, text=True, timeout=300)
         assert hit.returncode == 0, hit.stderr
     assert set(hit.stdout.split()) <= {"_blake2", "atexit", "script._runtime", "script.cache",
-                                       "script.loadpath"}, hit.stdout
+                                       "script.loadpath", "script.backend", "script.backend.native",
+                                       "script.backend.native.elfload",
+                                       "script.backend.native.arena"}, hit.stdout
 
 
-def test_a_damaged_shared_object_of_code_is_rebuilt(tmp_path):
+def test_a_damaged_runtime_library_is_rebuilt(tmp_path):
     (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
     run_child(tmp_path)
     run_child(tmp_path)
     native_dir = tmp_path / "cache" / "native"
     for name in os.listdir(native_dir):
-        if name.startswith(("code-", "runtime-")):
+        if name.startswith("runtime-"):
             path = native_dir / name
             data = bytearray(path.read_bytes())
             data[len(data) // 3] ^= 0x40
@@ -183,7 +185,7 @@ def test_a_damaged_shared_object_of_code_is_rebuilt(tmp_path):
     assert "damaged shared object" in r.stderr
     again = json.loads(r.stdout.splitlines()[-1])
     assert again["results"] == [111, [0.0, 0.5, 1.0, 1.5]]
-    assert run_child(tmp_path)["shared"] == [True, True]
+    assert run_child(tmp_path)["elfload"] == ["Image", "Image"]
 
 
 def test_loaded_code_matches_compiled_code(tmp_path):
@@ -200,7 +202,7 @@ def test_loaded_code_matches_compiled_code(tmp_path):
     spec = next(iter(mix._specializations.values()))
     loaded = loader.load_object(lib.object_code, spec.entry.name if hasattr(spec, "entry") else
                                 lib.function_name, spec.arg_types, spec.ret_type)
-    assert loaded is not None and loaded._image is None
+    assert loaded is not None and loaded._image is not None
     obj = loader.new_instance(loader.plain_function_type(), print)
     loader.set_specializations(obj, [loaded], 2)
     assert obj(a, 3) == expected

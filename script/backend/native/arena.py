@@ -27,15 +27,13 @@ release that holds it (`_pending`).
 
 from __future__ import annotations
 
-import bisect
-import ctypes
 import os
 import threading
 
+from script import store
+
 REGION_SIZE = 64 << 20
 PROT_NONE, PROT_R, PROT_RW, PROT_RX = 0, 0x1, 0x1 | 0x2, 0x1 | 0x4
-_MAP_PRIVATE_ANONYMOUS_NORESERVE = 0x02 | 0x20 | 0x4000
-_MADV_DONTNEED = 4
 
 
 class ArenaError(Exception):
@@ -62,6 +60,7 @@ class _Region:
         return None
 
     def give(self, start: int, size: int) -> None:
+        import bisect       # here, not above: only a release needs it, and a cache hit none
         k = bisect.bisect(self.starts, start)
         if k and self.starts[k - 1] + self.sizes[k - 1] == start:       # merge with the one before
             k -= 1
@@ -78,9 +77,10 @@ class _Arena:
     def __init__(self, region_sizes: list[int], dedicated: bool = False):
         total = sum(region_sizes)
         self.dedicated = dedicated      # one large image's: unmapped when it is released
-        base = _libc().mmap(None, total, PROT_NONE, _MAP_PRIVATE_ANONYMOUS_NORESERVE, -1, 0)
-        if base in (None, ctypes.c_void_p(-1).value):
-            raise ArenaError(f"reserving {total} bytes failed: {os.strerror(ctypes.get_errno())}")
+        try:
+            base = _memory().reserve(total)
+        except OSError as e:
+            raise ArenaError(f"reserving {total} bytes failed: {e.strerror}") from None
         self.regions = []
         for size in region_sizes:
             self.regions.append(_Region(base, size))
@@ -102,7 +102,7 @@ class _Arena:
 
     def unmap(self) -> None:
         first = self.regions[0].starts[0]
-        _libc().munmap(first, sum(r.sizes[0] for r in self.regions))
+        _memory().unmap(first, sum(r.sizes[0] for r in self.regions))
 
 
 _arenas: list[_Arena] = []
@@ -113,6 +113,7 @@ _pending: list[tuple] = []        # (arena, bases, sizes) released while the loc
 def allocate(sizes: list[int]) -> tuple[list[int], object]:
     """Page-aligned blocks of `sizes` (multiples of the page size; 0 for none: address 0), one
     per part, each reserved but not yet accessible; and the handle `release` takes."""
+    _memory()               # the runtime library, loaded (or built) before the lock is taken
     with _lock:
         _release_pending()
         for arena in _arenas:
@@ -132,7 +133,7 @@ def commit(address: int, data, prot: int) -> None:
     give the block's pages protection `prot`."""
     size = _round(len(data))
     _protect(address, size, PROT_RW)
-    ctypes.memmove(address, (ctypes.c_char * len(data)).from_buffer(data), len(data))
+    _memory().write(address, data)
     if prot != PROT_RW:
         _protect(address, size, prot)
 
@@ -156,7 +157,7 @@ def _release_pending() -> None:
 
 
 def _release(arena, bases: list[int], sizes: list[int]) -> None:
-    libc = _libc()
+    memory = _memory()
     if arena.dedicated:
         for region, base, size in zip(arena.regions, bases, sizes):
             if size:
@@ -165,14 +166,16 @@ def _release(arena, bases: list[int], sizes: list[int]) -> None:
         return
     for region, base, size in zip(arena.regions, bases, sizes):
         if size:
-            libc.mprotect(base, size, PROT_NONE)
-            libc.madvise(base, size, _MADV_DONTNEED)
+            memory.protect(base, size, PROT_NONE)
+            memory.discard(base, size)
             region.give(base, size)
 
 
 def _protect(address: int, size: int, prot: int) -> None:
-    if _libc().mprotect(address, size, prot):
-        raise ArenaError(f"mprotect failed: {os.strerror(ctypes.get_errno())}")
+    try:
+        _memory().protect(address, size, prot)
+    except OSError as e:
+        raise ArenaError(f"mprotect failed: {e.strerror}") from None
 
 
 _page = 0
@@ -189,21 +192,13 @@ def _round(n: int) -> int:
     return (n + page_size() - 1) & -page_size()
 
 
-_libc_handle = None
+def _memory():
+    """The runtime module (backend runtime.pymodule): mmap, mprotect, madvise, munmap and a
+    copy into memory without ctypes, which a cache hit does not import."""
+    return store.runtime_library(_build_runtime).module
 
 
-def _libc():
-    global _libc_handle
-    if _libc_handle is None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.mmap.restype = ctypes.c_void_p
-        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_int, ctypes.c_long]
-        libc.munmap.restype = ctypes.c_int
-        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-        for name in ("mprotect", "madvise"):
-            fn = getattr(libc, name)
-            fn.restype = ctypes.c_int
-            fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-        _libc_handle = libc
-    return _libc_handle
+def _build_runtime():
+    # only where the store has no runtime library: a hit imports no more of the backend
+    from script.backend.runtime.shared import build_runtime
+    return build_runtime()

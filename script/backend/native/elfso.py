@@ -44,13 +44,17 @@ from typing import Sequence
 
 from script import store
 from script.backend.native.elfload import (
-    _DATA, _EHDR, _R_32, _R_32S, _R_64, _R_GOT, _R_PLT32, _RELA, _RODATA, _SHDR, _SHN_ABS,
-    _SHT_NOBITS, _SHT_PROGBITS, _SHT_RELA, _STB_GLOBAL, _STUB_SIZE, _SYM, _TEXT, _MAX_IMAGE,
+    _DATA, _R_32, _R_32S, _R_64, _R_GOT, _R_PLT32, _RODATA, _SHN_ABS,
+    _SHT_NOBITS, _SHT_PROGBITS, _SHT_RELA, _STB_GLOBAL, _STUB_SIZE, _TEXT, _MAX_IMAGE,
     ElfError, _Addresses, _Object, _align, _apply, _global_definitions, _target)
 
 __all__ = ["ElfError", "link_shared", "link_into_store"]
 
 _PAGE = 4096
+_EHDR = struct.Struct("<16sHHIQQQIHHHHHH")      # the records elfload reads, as written here
+_SHDR = struct.Struct("<IIQQQQIIQQ")
+_SYM = struct.Struct("<IBBHQQ")
+_RELA = struct.Struct("<QQq")
 _PHDR = struct.Struct("<IIQQQQQQ")
 _DYN = struct.Struct("<qQ")
 _PT_LOAD, _PT_DYNAMIC, _PT_GNU_STACK, _PT_GNU_RELRO = 1, 2, 0x6474E551, 0x6474E552

@@ -15,12 +15,20 @@ through ctypes:
     dlsym(handle: int, name: bytes) -> int  a symbol's address, 0 when it has none
     stack_limit() -> int                    the soft RLIMIT_STACK, -1 when unlimited
                                             (these three on POSIX systems only)
-    poke(address: int, value: int) -> None  write a pointer (a late-bound GOT slot, native.elfso)
+    reserve(size: int) -> int               an address range of `size` bytes, inaccessible
+                                            (mmap PROT_NONE, private, anonymous, NORESERVE)
+    protect(address: int, size: int, prot: int) -> None     mprotect
+    discard(address: int, size: int) -> None                madvise MADV_DONTNEED
+    unmap(address: int, size: int) -> None                  munmap
+    write(address: int, data: bytearray) -> None            copy `data` to `address`
+                                            (these five: native.arena's memory, on POSIX
+                                            systems only; OSError with errno when refused)
 
 and ``names``, the runtime library's exported symbols (bytes, one a line). Where the runtime
 library is a shared object (native.elfso) Python imports it with ``_imp.create_dynamic``;
 where LLVM's JIT links it, Python calls ``PyInit__runtime`` through ctypes
-(script.loadpath). The writes to an
+(script.loadpath). The memory functions are native.arena's, so that linking code with
+native.elfload needs no ctypes either (a cache hit imports none). The writes to an
 instance follow runtime.layout, in the order script.loadpath documents.
 """
 
@@ -36,6 +44,7 @@ from script.store import INIT_SYMBOL, MODULE_NAME
 _PYTHON_API_VERSION = 1013
 _METH_FASTCALL = 0x80
 _SIGINT, _RTLD_NOW, _RLIMIT_STACK = 2, 2, 3
+_MAP_PRIVATE_ANONYMOUS_NORESERVE, _MADV_DONTNEED = 0x02 | 0x20 | 0x4000, 4    # Linux's values
 _Py_tp_call, _Py_tp_clear, _Py_tp_dealloc, _Py_tp_traverse, _Py_tp_members, _Py_tp_getset = \
     50, 51, 52, 71, 72, 73
 _T_PYSSIZET, _READONLY = 19, 1
@@ -67,6 +76,14 @@ _API = {
     "dlsym": ("ptr", ["ptr", "ptr"]),
     "dlerror": ("ptr", []),
     "getrlimit": ("i32", ["i32", "ptr"]),
+    "PyErr_SetFromErrno": ("ptr", ["ptr"]),
+    "PyByteArray_AsString": ("ptr", ["ptr"]),
+    "PyByteArray_Size": ("i64", ["ptr"]),
+    "mmap": ("ptr", ["ptr", "i64", "i32", "i32", "i32", "i64"]),
+    "mprotect": ("i32", ["ptr", "i64", "i32"]),
+    "madvise": ("i32", ["ptr", "i64", "i32"]),
+    "munmap": ("i32", ["ptr", "i64"]),
+    "memcpy": ("ptr", ["ptr", "ptr", "i64"]),
 }
 
 
@@ -92,7 +109,9 @@ def build_runtime(m: NativeModule, names: list[str]) -> list[str]:
         ("poke", 2, _poke),
     ]
     if os.name == "posix":          # what the load path uses where shared objects run
-        methods += [("dlopen", 1, _dlopen), ("dlsym", 2, _dlsym), ("stack_limit", 0, _stack_limit)]
+        methods += [("dlopen", 1, _dlopen), ("dlsym", 2, _dlsym), ("stack_limit", 0, _stack_limit),
+                    ("reserve", 1, _reserve), ("protect", 3, _protect), ("discard", 2, _discard),
+                    ("unmap", 2, _unmap), ("write", 2, _write)]
     entries = []
     for name, nargs, body in methods:
         fn = _method(m, name, nargs, body)
@@ -365,4 +384,69 @@ def _poke(m, b, fn, args, fail):
     where = _converted(m, b, fn, c.PyLong_AsVoidPtr(args[0]), NULL, fail)
     value = _converted(m, b, fn, c.PyLong_AsVoidPtr(args[1]), NULL, fail)
     b.store(value, where)
+    return _none(m, b)
+
+
+# ---- native.arena's memory ----------------------------------------------------------------
+
+def _os_error(m: NativeModule, b: Builder, fn, failed: Value, fail) -> None:
+    """Go to `fail` with OSError (errno's) when `failed`, else on."""
+    error, on = fn.append_block("os_error"), fn.append_block()
+    b.cbranch(failed, error, on)
+    b.position_at_end(error)
+    _Calls(m, b).PyErr_SetFromErrno(b.load("ptr", m.declare_data("PyExc_OSError", "ptr")))
+    b.branch(fail)
+    b.position_at_end(on)
+
+
+def _range(m, b, fn, args, fail) -> tuple:
+    """The address and size of a call's first two arguments."""
+    c = _Calls(m, b)
+    address = _converted(m, b, fn, c.PyLong_AsVoidPtr(args[0]), NULL, fail)
+    return address, _converted(m, b, fn, c.PyLong_AsSsize_t(args[1]), int_const("i64", -1), fail)
+
+
+def _reserve(m, b, fn, args, fail):
+    c = _Calls(m, b)
+    size = _converted(m, b, fn, c.PyLong_AsSsize_t(args[0]), int_const("i64", -1), fail)
+    at = c.mmap(NULL, size, int_const("i32", 0), int_const("i32", _MAP_PRIVATE_ANONYMOUS_NORESERVE),
+                int_const("i32", -1), int_const("i64", 0))
+    _os_error(m, b, fn, b.icmp("eq", b.ptrtoint(at, "i64"), int_const("i64", -1)), fail)
+    return c.PyLong_FromVoidPtr(at)
+
+
+def _protect(m, b, fn, args, fail):
+    c = _Calls(m, b)
+    address, size = _range(m, b, fn, args, fail)
+    prot = _converted(m, b, fn, c.PyLong_AsSsize_t(args[2]), int_const("i64", -1), fail)
+    done = c.mprotect(address, size, b.trunc(prot, "i32"))
+    _os_error(m, b, fn, b.icmp("ne", done, int_const("i32", 0)), fail)
+    return _none(m, b)
+
+
+def _discard(m, b, fn, args, fail):
+    address, size = _range(m, b, fn, args, fail)
+    done = _Calls(m, b).madvise(address, size, int_const("i32", _MADV_DONTNEED))
+    _os_error(m, b, fn, b.icmp("ne", done, int_const("i32", 0)), fail)
+    return _none(m, b)
+
+
+def _unmap(m, b, fn, args, fail):
+    address, size = _range(m, b, fn, args, fail)
+    _os_error(m, b, fn, b.icmp("ne", _Calls(m, b).munmap(address, size), int_const("i32", 0)), fail)
+    return _none(m, b)
+
+
+def _write(m, b, fn, args, fail):
+    c = _Calls(m, b)
+    address = _converted(m, b, fn, c.PyLong_AsVoidPtr(args[0]), NULL, fail)
+    wrong, right = fn.append_block("not_bytearray"), fn.append_block("bytearray")
+    kind = b.load_at("ptr", args[1], 8)                                 # ob_type
+    b.cbranch(b.icmp("eq", kind, m.declare_data("PyByteArray_Type")), right, wrong)
+    b.position_at_end(wrong)
+    _raise(m, b, "TypeError", "write() takes a bytearray")
+    b.branch(fail)
+    b.position_at_end(right)
+    data = c.PyByteArray_AsString(args[1])
+    c.memcpy(address, data, c.PyByteArray_Size(args[1]))
     return _none(m, b)

@@ -10,8 +10,7 @@ import ctypes
 import functools
 import sys
 
-NUMPY_OBJECTS = ("PyArray_Type",)
-NUMPY_PREFIX = "script.np."     # runtime.capi's names of NumPy's API functions and scalar types
+from script.store import NUMPY_OBJECTS, NUMPY_PREFIX
 
 
 @functools.cache
@@ -36,24 +35,6 @@ def symbol_addresses() -> dict[str, int]:
 @functools.cache
 def _libm():
     return ctypes.CDLL("libm.so.6" if sys.platform.startswith("linux") else None)
-
-
-def bound_at_run_time(name: str) -> bool:
-    """Whether `resolve` finds `name` in this process's objects (NumPy's, the random
-    generators' states, BLAS and LAPACK tables) rather than a library's symbol table: what
-    the system's loader cannot bind (script.loadpath binds it late)."""
-    return name in NUMPY_OBJECTS or name.startswith((NUMPY_PREFIX, "script.lapack.",
-                                                     "script.rng.")) or name in ("script.blas", "script.parallel")
-
-
-def late_names() -> list[str]:
-    """Every name `bound_at_run_time` is true of that generated code may use."""
-    from script.backend.llvm import rng
-    from script.backend.runtime import capi, lapack
-    from script.ir.ops import LAPACK_ROUTINES, RNG_STATES
-    return [*NUMPY_OBJECTS, *capi.NUMPY_FUNCTIONS, *capi.NUMPY_SCALAR_TYPES.values(),
-            "script.blas", "script.parallel", *(lapack.PREFIX + r for r in LAPACK_ROUTINES),
-            *(rng.symbol(g) for g in RNG_STATES)]
 
 
 def resolve(name: str) -> int | None:
