@@ -3,7 +3,9 @@ module in DIR), each dropped after one call, and prints one JSON line of what st
 and Python's traced memory (bytes) and the number of memory maps, after the warm-up, after
 the first half of the N functions and after all of them. With a third argument ``traced``,
 Python's allocations are traced (tracemalloc's own records then add to RSS, so RSS is
-measured without it); with ``live``, the functions are kept instead of dropped."""
+measured without it); with ``live``, the functions are kept instead of dropped; with
+``store``, they are compiled with ``cache=True`` and kept, so that a second run in a
+fresh process (with the same SCRIPT_CACHE_DIR) loads every one from the store."""
 
 import gc
 import json
@@ -36,9 +38,9 @@ kept = []
 def compile_and_drop(k: int) -> None:
     g = getattr(many_functions, f"f_{k}")
     fresh = type(g)(g.__code__, g.__globals__, g.__name__)     # a new function each time
-    f = script.script(fresh)
+    f = script.script(fresh, cache=sys.argv[3:] == ["store"])
     assert f(4) == sum(i * k + k % 7 for i in range(4))
-    if sys.argv[3:] == ["live"]:
+    if sys.argv[3:] in (["live"], ["store"]):
         kept.append(f)
 
 
@@ -52,4 +54,5 @@ for k in range(n // 2):
 middle = measure()
 for k in range(n // 2, n):
     compile_and_drop(k)
-print(json.dumps({"before": before, "middle": middle, "after": measure()}))
+kinds = sorted({type(s).__name__ for f in kept for s in f._specializations.values()})
+print(json.dumps({"before": before, "middle": middle, "after": measure(), "kinds": kinds}))

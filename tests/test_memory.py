@@ -3,6 +3,7 @@ objects, its frontend state and its LLVM module; what stays per function is boun
 
 import gc
 import json
+import os
 import subprocess
 import sys
 import weakref
@@ -37,9 +38,9 @@ def test_dropped_closures_free_what_they_captured():
     assert [r() is None for r in refs] == [True] * 5
 
 
-def _measure(n: int, folder, *mode) -> dict:
+def _measure(n: int, folder, *mode, env=None) -> dict:
     r = subprocess.run([sys.executable, str(Path(__file__).with_name("memory_child.py")), str(n), str(folder),
-                        *mode], capture_output=True, text=True, timeout=1200)
+                        *mode], capture_output=True, text=True, timeout=1200, env=env)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.splitlines()[-1])
 
@@ -58,6 +59,40 @@ def test_live_functions_share_their_memory_maps(tmp_path):
     65,530 maps near 16k live functions."""
     m = _measure(100, tmp_path, "live")
     assert m["after"]["maps"] - m["before"]["maps"] <= 8, m
+
+
+def test_functions_loaded_from_the_store_share_their_memory_maps(tmp_path):
+    """Code loaded from the store (cache hits; script.load takes the same path) is linked
+    into the arena by elfload: 100 live functions loaded add a few maps (they were shared
+    objects, ~3 maps each, never unloaded)."""
+    env = dict(os.environ, SCRIPT_CACHE_DIR=str(tmp_path / "cache"))
+    assert _measure(100, tmp_path, "store", env=env)["kinds"] == ["Specialization"]
+    m = _measure(100, tmp_path, "store", env=env)
+    assert m["kinds"] == ["LoadedSpecialization"], m
+    assert m["after"]["maps"] - m["before"]["maps"] <= 8, m
+
+
+def test_a_dropped_loaded_module_gives_its_blocks_back(tmp_path):
+    import script
+    from script.backend.native import arena, elfload
+    if not elfload.is_supported():
+        pytest.skip("elfload runs on x86-64 Linux")
+    expected = K.scaled(2.0, 3), K.offset(5)
+    script.save([K.scaled, K.offset], tmp_path / "k.smod")
+
+    def free() -> int:
+        gc.collect()
+        return sum(sum(r.sizes) for a in arena._arenas for r in a.regions)
+
+    before = free()
+    m = script.load(tmp_path / "k.smod")
+    assert (m.scaled(2.0, 3), m.offset(5)) == expected
+    images = [s.native._image for f in (m.scaled, m.offset) for s in f._specializations.values()]
+    assert all(isinstance(i, elfload.Image) for i in images)
+    assert free() < before
+    refs = [weakref.ref(i) for i in images]
+    del m, images
+    assert free() == before and all(r() is None for r in refs)
 
 
 @pytest.mark.slow
