@@ -306,3 +306,16 @@ def test_u64_constants_and_masks_in_a_kernel():
     out = np.zeros_like(seeds)
     K.splitmix_keys[2, 4](seeds, out)
     assert out.tolist() == [splitmix(int(s)) for s in seeds]
+
+
+@cpu_only
+def test_the_cpu_path_is_linked_into_the_arena():
+    # native.elfload, as compiled functions are (memory maps shared, code freed with the
+    # kernel), not LLVM's JIT, whose JITDylibs stay for the process
+    from script.backend.native import elfload
+    if not elfload.is_supported():
+        pytest.skip("elfload runs on x86-64 Linux")
+    x = np.ones(4, dtype=np.float32)
+    K.saxpy[1, 4](2.0, x, x)
+    [kernel] = K.saxpy._cpu.values()
+    assert isinstance(kernel.library._tracker, elfload.Image)

@@ -109,9 +109,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
     from script.backend.llvm.grid import SharedLayout, cpu_lowering, emit_driver
     from script.backend.llvm.jit import get_jit
     from script.backend.nvptx.lower import lower_functions
-    from script.backend.runtime.library import ENTRY_SYMBOL, NativeLibrary, entry_point
-    from script.backend.runtime.shared import libraries
-    from script.backend.runtime.symbols import numpy_symbol_library
+    from script.backend.runtime.library import NativeLibrary, entry_point, link_fresh
     from script.compiler import LLVM_LEVEL
     from script.cuda.barriers import has_barrier, make_resumable
     from script.ir.analysis import written_array_params
@@ -133,11 +131,9 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
     sig = param_types + [T.I64] * 6
     from script.store import signature_symbol        # checked when its object is loaded
     m.define_constant(int_const("i64", 1), signature_symbol(entry, sig, T.NONE))
-    libs = libraries()
     if has_arrays(sig):
         written = written_array_params(kernel)
         m.define_constant(int_const("i64", sum(1 << k for k in written if k < len(sig))), WRITTEN_SYMBOL)
-        libs.append(numpy_symbol_library())
     try:      # the entry point keeps the GIL (the runtime's Ctrl-C/GIL protocol, if present)
         from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL
         m.define_constant(int_const("i8", 0), RELEASE_GIL_SYMBOL)
@@ -148,7 +144,7 @@ def compile_cpu(module: Module, entry: str, opt: int) -> CpuKernel:
     jit.optimize(mod, level)
     obj = jit.emit_object(mod, level)
     point = entry_point(sig, T.NONE)
-    tracker = jit.link([obj, point.object_code], [ENTRY_SYMBOL], libs)
+    tracker = link_fresh([obj, point.object_code], Function(entry, sig, T.NONE), ())   # into the arena
     timings = {"cpu": time.perf_counter() - t0}
     lib = NativeLibrary(entry, tracker, obj, timings, mod, level, point)
     return _cpu_kernel(lib, entry, len(sig), resumable is not None)

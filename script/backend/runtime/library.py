@@ -170,7 +170,7 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
     t.append(time.perf_counter())
     numpy_scalars = tuple(numpy_scalars)
     point = entry_point(func.param_types, func.ret_type, numpy_scalars)
-    tracker = _link_fresh([obj, point.object_code], func, numpy_scalars)
+    tracker = link_fresh([obj, point.object_code], func, numpy_scalars)
     t.append(time.perf_counter())
     timings = {step: b - a for step, a, b in zip(_STEPS, t, t[1:])}
     return NativeLibrary(entry, tracker, obj, timings, mod, opt_level, point, numpy_scalars)
@@ -179,8 +179,9 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
 _STEPS = ("lower", "parse", "optimize", "emit", "link")
 
 
-def _link_fresh(objects: list, func: Function, numpy_scalars: tuple):
-    """Link objects LLVM just emitted: by native.elfload where it runs (x86-64 Linux), into
+def link_fresh(objects: list, func: Function, numpy_scalars: tuple):
+    """Link objects LLVM just emitted for `func` (a library's, or a CUDA kernel's CPU path:
+    script.cuda.compile): by native.elfload where it runs (x86-64 Linux), into
     the shared arena of compiled code (native.arena: a few memory maps for all libraries, and
     a dropped library's pages given back), else, or when elfload declines them, by the JIT.
     Each JIT link keeps ~10 KiB for the life of the process (its JITDylib is never removed:
