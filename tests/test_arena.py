@@ -11,6 +11,13 @@ pytestmark = pytest.mark.skipif(not elfload.is_supported(), reason="elfload runs
 PAGE = arena.page_size()
 
 
+@pytest.fixture(autouse=True, scope="module")
+def runtime():
+    """The arena's memory calls are the runtime module's: loaded as elfload's callers do."""
+    from script.loadpath import runtime_library
+    runtime_library()
+
+
 def maps_in(start: int, end: int) -> list[tuple[int, int, str]]:
     """(start, end, permissions) of each memory map of this process within [start, end)."""
     out = []

@@ -113,7 +113,6 @@ _pending: list[tuple] = []        # (arena, bases, sizes) released while the loc
 def allocate(sizes: list[int]) -> tuple[list[int], object]:
     """Page-aligned blocks of `sizes` (multiples of the page size; 0 for none: address 0), one
     per part, each reserved but not yet accessible; and the handle `release` takes."""
-    _memory()               # the runtime library, loaded (or built) before the lock is taken
     with _lock:
         _release_pending()
         for arena in _arenas:
@@ -194,11 +193,6 @@ def _round(n: int) -> int:
 
 def _memory():
     """The runtime module (backend runtime.pymodule): mmap, mprotect, madvise, munmap and a
-    copy into memory without ctypes, which a cache hit does not import."""
-    return store.runtime_library(_build_runtime).module
-
-
-def _build_runtime():
-    # only where the store has no runtime library: a hit imports no more of the backend
-    from script.backend.runtime.shared import build_runtime
-    return build_runtime()
+    copy into memory without ctypes, which a cache hit does not import. Requires: the runtime
+    library is loaded (elfload's callers load it to bind their objects' symbols)."""
+    return store.runtime_library().module
