@@ -255,6 +255,9 @@ class Builder:
     bitcast = _cast("bitcast")
 
     # aggregates
+    def insert_element(self, vec: Value, value: Value, index: int) -> Value:
+        return self._emit(vec.type, f"insertelement {vec.type} {vec.ref}, {value.type} {value.ref}, i32 {index}")
+
     def insert_value(self, agg: Value, value: Value, index: int) -> Value:
         return self._emit(agg.type, f"insertvalue {agg.type} {agg.ref}, "
                                     f"{value.type} {value.ref}, {index}")

@@ -25,7 +25,7 @@ from script.backend.llvm import builder as llvm
 from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
-    KERNEL_SYMBOL, NONE_VALUE, UNLIKELY,
+    KERNEL_SYMBOL, LIKELY as _LIKELY, NONE_VALUE, UNLIKELY,
     REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
@@ -134,6 +134,7 @@ class FunctionLowering:
         self.blocks: dict[int, llvm.Block] = {}
         self.phis: dict[int, llvm.Phi] = {}
         self.b = Builder(self.fn)
+        self.early: dict[int, llvm.Value] = {}   # results computed before their instruction
         self._unwind: llvm.Block | None = None
         self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
         self._cleanups: dict[tuple, llvm.Block] = {}  # shared releases before unwinding
@@ -169,6 +170,9 @@ class FunctionLowering:
                 end = self.check_run(instrs, k)
                 if end:
                     self.lower_check_run(instrs[k:end])
+                    k = end
+                elif (end := self.wrapped_index_run(instrs, k)):
+                    self.lower_wrapped_index_check(instrs[k:end])
                     k = end
                 else:
                     self.lower_instr(instrs[k])
@@ -278,6 +282,8 @@ class FunctionLowering:
 
     def _op_convert(self, i: Instr):
         src = i.operands[0]
+        if id(i) in self.early:
+            return self.early[id(i)]
         if _is_range_checked(i):
             return arith.lower_exact_float_to_int(self.b, i.type, self.value(src))
         return arith.lower_convert(self.m, self.b, src.type, i.type, self.value(src))
@@ -559,36 +565,111 @@ class FunctionLowering:
         nothing. Why: the three checks were three branches and five compares on the hot
         path (LLVM does not fold them: it splits an ``or`` of them into branches again); a
         histogram's binning loop ran 1.25x faster with one (with `_is_range_checked`)."""
+        tests = _check_only(run)
         for i in run:
-            if i.opname != "check":
+            if i.opname != "check" and id(i) not in tests:
                 self.lower_instr(i)
         ranges = [r for r in (_float_range_test(i.operands[0]) for i in run if i.opname == "check") if r]
         x = ranges[0][0]
         t = min(r[1] for r in ranges)
-        # |x| >= T, unordered: true for NaN, the infinities and whatever is out of range
-        fabs = self.b.call(arith._float_intrinsic(self.m, "fabs", x.type, 1), [self.value(x)])
-        fails = self.b.fcmp("uge", fabs, llvm.float_const(fabs.type, t))
+        conv = self._truncating_convert(run, x, t)
+        if conv is not None:
+            # x86's cvttsd2si gives INT64_MIN for NaN, the infinities and whatever is out of
+            # range, and for -2**63 itself (which the checks, tested again, let through)
+            vec = self.b.insert_element(llvm.undef("<2 x double>"), self.value(x), 0)
+            cvt = self.m.intrinsic("llvm.x86.sse2.cvttsd2si64", "i64", ["<2 x double>"])
+            self.early[id(conv)] = converted = self.b.call(cvt, [vec])
+            fails = self.b.icmp("eq", converted, llvm.int_const("i64", -(1 << 63)))
+        else:
+            # |x| >= T, unordered: true for NaN, the infinities and whatever is out of range
+            fabs = self.b.call(arith._float_intrinsic(self.m, "fabs", x.type, 1), [self.value(x)])
+            fails = self.b.fcmp("uge", fabs, llvm.float_const(fabs.type, t))
         slow = self.fn.append_block("checks")
         cont = self.fn.append_block()
         self.b.cbranch(fails, slow, cont, UNLIKELY)
         self.b.position_at_end(slow)
         for i in run:
-            if i.opname == "check":
-                self._op_check(i)
+            if i.opname == "check" or id(i) in tests:
+                self.lower_instr(i)
         self.b.branch(cont)
         self.b.position_at_end(cont)
 
+    def _truncating_convert(self, run: list[Instr], x: Value, t: float) -> Instr | None:
+        """On x86-64, the ``convert %x : i64`` of a double that follows `run` (the checks of
+        ``int(x)`` against exactly int64's range, [-2**63, 2**63)) in its block, to be
+        computed before the checks by one ``cvttsd2si`` whose result tests them all
+        (`lower_check_run`); None otherwise. The cold path tests the checks again, in
+        order. Why: the test ``|x| >= 2**63`` was three instructions beside the conversion, on a
+        histogram's binning loop, and comparing the conversion's result with INT64_MIN is
+        one."""
+        if not (self.m.triple.startswith("x86_64") and x.type == T.F64):
+            return None
+        if any(i.opname == "check" and _float_range_test(i.operands[0]) is not None
+               and _float_range_bounds(i.operands[0]) != (-2.0 ** 63, 2.0 ** 63) for i in run):
+            return None
+        instrs = run[0].block.instrs
+        for i in instrs[instrs.index(run[-1]) + 1:]:
+            if i.opname == "convert" and i.operands[0] is x:
+                return i if i.type == T.I64 and _is_range_checked(i) else None
+            if i.op.terminator:
+                return None
+        return None
+
+    def wrapped_index_run(self, instrs: list[Instr], k: int) -> int:
+        """`_wrapped_index_check`'s run from ``instrs[k]``, when no reference is counted
+        around its instructions (0 otherwise)."""
+        end = _wrapped_index_check(instrs, k)
+        if end and self.rc is not None and any(
+                self.rc.before.get(id(i)) or self.rc.after.get(id(i)) for i in instrs[k:end]):
+            return 0
+        return end
+
+    def lower_wrapped_index_check(self, run: list[Instr]) -> None:
+        """NumPy's negative-index fix-up and the bounds check after it
+        (`_wrapped_index_check`: ``%j = select (%x < 0), %x + %n, %x``, then a check that
+        ``%j < 0 or %j >= %n``) as one unsigned compare ``%x <u %n`` on the hot path, which
+        holds exactly when %x is an index in [0, n) (n, an axis length, is >= 0); otherwise
+        a cold block computes ``%x + %n`` and raises unless it is in [0, n) (then %x was a
+        negative index from the end; for %x >= n, %x + n is >= n or wraps below 0). %j is
+        the phi of the two. Why: LLVM makes the fix-up a shift, an ``and`` and an add before
+        the compare (four instructions on every index), and an unproven index is mostly
+        >= 0: a histogram's ``counts[b] += 1`` with `b` from data."""
+        select, check = run[0], run[-1]
+        for i in run[1:-1]:
+            if not _is_wrap_chain(i, check):
+                self.lower_instr(i)
+        x, n = (self.value(v) for v in _wrap_parts(select))
+        here = self.b.block
+        slow = self.fn.append_block("negative_index")
+        cont = self.fn.append_block()
+        self.b.cbranch(self.b.icmp("ult", x, n), cont, slow, _LIKELY)
+        self.b.position_at_end(slow)
+        wrapped = self.b.add(x, n)
+        self.raise_if(self.b.icmp("uge", wrapped, n), check)
+        end = self.b.block
+        self.b.branch(cont)
+        self.b.position_at_end(cont)
+        j = self.b.phi(x.type)
+        j.add_incoming(x, here)
+        j.add_incoming(wrapped, end)
+        self.values[id(select)] = j
+
     def _op_check(self, i: Instr):
-        cond, *args = i.operands
+        self.raise_if(self.value(i.operands[0]), i)
+
+    def raise_if(self, cond: llvm.Value, i: Instr) -> None:
+        """Raise the exception of check `i` when `cond` (an LLVM i1) holds; continue in a new
+        block otherwise."""
+        args = i.operands[1:]
         cont = self.fn.append_block()
         raise_block = self.shared_raise(i, args) if not self.cleanup(i) else None
         if raise_block is None:
             raise_block = self.fn.append_block("raise")
-            self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
+            self.b.cbranch(cond, raise_block, cont, UNLIKELY)
             self.b.position_at_end(raise_block)
             self.emit_raise(i.attr, args, i, self.unwind_with_cleanup(i))
         else:
-            self.b.cbranch(self.value(cond), raise_block, cont, UNLIKELY)
+            self.b.cbranch(cond, raise_block, cont, UNLIKELY)
         self.b.position_at_end(cont)
 
     def _op_raise(self, i: Instr):
@@ -724,6 +805,93 @@ def _mod_by_constant(cmp: Instr):
                 and k.value > 0 and k.value & (k.value - 1) and 0 <= c.value < k.value):
             return x, k.value, c.value
     return None
+
+
+def _float_range_bounds(c: Instr) -> tuple[float, float]:
+    """(LO, HI) of a `_float_range_test` condition."""
+    lt, ge = sorted(c.operands, key=lambda v: v.attr != "lt")
+    return float(lt.operands[1].value), float(ge.operands[1].value)
+
+
+def _check_only(run: list[Instr]) -> set[int]:
+    """The ids of the instructions of `run` that only its checks use, directly or through
+    other such instructions (the compares of ``int(x)``'s checks, their ``or``): computed in
+    the cold block, as only a failing check needs them. (LLVM left one such compare, the
+    lower bound of the range, on a histogram's hot path.)"""
+    inside = {id(i) for i in run}
+    only: set[int] = set()
+    for i in reversed(run):
+        if i.opname != "check" and i.uses and all(
+                id(u) in inside and (u.opname == "check" or id(u) in only) for u in i.uses):
+            only.add(id(i))
+    return only
+
+
+def _wrap_parts(select: Instr):
+    """(%x, %n) when `select` is ``select (cmp.lt %x, 0), (add %x, %n), %x`` (either order of
+    the add's operands), NumPy's fix-up of a negative index %x into an axis of length %n."""
+    if select.opname != "select" or not isinstance(select.type, T.IntType) or select.type.bits != 64:
+        return None
+    neg, plus, x = select.operands
+    if not (isinstance(neg, Instr) and neg.opname == "cmp" and neg.attr == "lt" and neg.operands[0] is x
+            and isinstance(neg.operands[1], Const) and neg.operands[1].value == 0):
+        return None
+    if not (isinstance(plus, Instr) and plus.opname == "add" and x in plus.operands):
+        return None
+    n = plus.operands[1] if plus.operands[0] is x else plus.operands[0]
+    return x, n
+
+
+def _index_test(cond: Value, j: Value, n: Value) -> bool:
+    """Whether `cond` is ``or (cmp.lt %j, 0), (cmp.ge %j, %n)`` (either order)."""
+    if not (isinstance(cond, Instr) and cond.opname == "or" and len(cond.operands) == 2):
+        return False
+    lt, ge = sorted(cond.operands, key=lambda v: getattr(v, "attr", None) != "lt")
+    return (all(isinstance(v, Instr) and v.opname == "cmp" for v in (lt, ge))
+            and lt.attr == "lt" and lt.operands[0] is j and isinstance(lt.operands[1], Const)
+            and lt.operands[1].value == 0 and ge.attr == "ge" and ge.operands[0] is j
+            and ge.operands[1] is n)
+
+
+def _is_wrap_chain(i: Instr, check: Instr) -> bool:
+    """Whether `i` is one of the compares or the ``or`` of `check`'s index test."""
+    cond = check.operands[0]
+    return i is cond or any(i is v for v in cond.operands)
+
+
+def _wrapped_index_check(instrs: list[Instr], k: int) -> int:
+    """The end of the run from ``instrs[k]``, a negative-index fix-up `select` (`_wrap_parts`),
+    to the IndexError `check` of its result against the same length in the same block, that
+    `lower_wrapped_index_check` lowers as one compare; 0 when there is no such run. Between
+    them may stand the check's compares and ``or`` (used by nothing else) and instructions
+    that do not use the fix-up's result (they are lowered before the compare, as before).
+    The check is the frontend's (`checked_index`: its message arguments are %x, the axis
+    and %n), so %n is an axis length, >= 0 (a value CSE or forwarding put in place of the
+    `dim` is that length, or the array would not exist)."""
+    select = instrs[k]
+    parts = _wrap_parts(select)
+    if parts is None:
+        return 0
+    x, n = parts
+    for j in range(k + 1, min(len(instrs), k + 8)):
+        i = instrs[j]
+        if i.opname == "check":
+            cond = i.operands[0]
+            if not (_index_test(cond, select, n) and i.attr.name == "IndexError" and len(i.operands) == 4
+                    and i.operands[1] is x and i.operands[3] is n):
+                return 0
+            chain = [cond, *cond.operands]
+            between = instrs[k + 1:j]
+            if any(not any(c is b for b in between) for c in chain):
+                return 0
+            if any(not any(u is w for w in (i, *chain)) for c in chain for u in c.uses):
+                return 0
+            if any(any(v is select for v in b.operands) for b in between if not any(b is c for c in chain)):
+                return 0
+            return j + 1
+        if i.op.terminator or not _is_speculatable(i):
+            return 0
+    return 0
 
 
 def _is_speculatable(i: Instr) -> bool:
