@@ -2,7 +2,9 @@
 class (its repr, its type, a defaultdict's `default_factory`, a missing key of a Counter), not
 the plain dict or list compiled code holds; returns Python could not get so are a
 CompileError at the `return` (frontend/python_classes.py). Each function runs in CPython and
-compiled at opt=0 and the default level, on hypothesis's strings and lists."""
+compiled at opt=0 and the default level, on hypothesis's strings and lists. A deque with a
+maxlen passed to another function (which would get the list without its bound) is refused
+too."""
 
 import collections
 from collections import Counter, OrderedDict, defaultdict, deque
@@ -133,7 +135,30 @@ def _reassigned(xs):
     return q
 
 
+def _append(q, x):
+    q.append(x)
+
+
+def _bounded_passed(xs):
+    q = deque(maxlen=2)
+    for x in xs:
+        _append(q, x)
+    return list(q)
+
+
+def _bounded_in_a_closure(xs):
+    q = deque(maxlen=2)
+
+    def put(x):
+        q.append(x)
+    for x in xs:
+        put(x)
+    return list(q)
+
+
 @pytest.mark.parametrize("fn, args, why", [
+    (_bounded_passed, ([1, 2, 3],), "a deque with a maxlen cannot be passed to _append"),
+    (_bounded_in_a_closure, ([1, 2, 3],), "'q' is a deque with a maxlen, which put\\(\\) reads"),
     (_lambda_factory, ([1],), "returns a defaultdict whose factory is not a builtin type"),
     (_bounded, ([1, 2, 3],), "returns a deque with a maxlen"),
     (_some_paths, ("a", True), "returns a Counter on some paths and other values on others"),

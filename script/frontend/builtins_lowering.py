@@ -340,6 +340,7 @@ class CallLowering:
                 if names[i] not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
                 bound[i] = self.static_default(self.python_object(info.defaults[names[i]], names[i], node))
+        self.reject_bounded_deque_arguments(info, node)          # bounded_deques.py
         defaults = argument_defaults(self, info, node, len(leading) + (first is not None))
         info, bound = self.bind_statics(info, bound, node)       # static_args.py
         info = with_defaults(self, info, defaults, node)         # table_args.py
