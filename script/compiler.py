@@ -196,6 +196,7 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     the entry's prange loops on the runtime's threads (script.ir.parallel)."""
     from script.backend import compile_native
     from script.dispatcher import make_function_infos, numpy_scalar_params
+    from script.frontend.python_classes import entry_wrapper
     from script.frontend.specialize import COMPILE_LOCK, closure_of, specialize
     from script.ir.clone import clone_functions
     with COMPILE_LOCK, _gc_paused():
@@ -211,6 +212,10 @@ def compile_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         run_steps("function", unit, steps, stop="verify")
         t1 = time.perf_counter()
         module = run_steps("function", unit, steps, start="optimize").module
+        wrapper = entry_wrapper(ssa_functions[0], next(iter(module.functions.values())), info.name)       # a Counter, deque... returned
+        if wrapper is not None:
+            module = Module([wrapper, *module.functions.values()])
+            funcs = [wrapper]
         t2 = time.perf_counter()
         native = compile_native(module, funcs[0].name, opt_level=llvm_level(module, opt),
                                 nogil=nogil, fastmath=fastmath,

@@ -229,7 +229,7 @@ def dd_lambda(words):
     for w in words:
         d[len(w)][0] += 1
         d[len(w)].append(len(d))
-    return d
+    return dict(d)      # (returned as it is, a defaultdict of a lambda is a CompileError: python_classes.py)
 
 
 def sum_lists(d):

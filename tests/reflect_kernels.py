@@ -414,3 +414,12 @@ def columns(t):
     """Tuples of the caller's rows (var-length tuples in compiled code), after a write."""
     t.append([len(t)] * len(t[0]) if t else [])
     return [c for c in zip(*t)], tuple(t[0])
+
+
+def upper_some(ws, k):
+    for i in range(0, len(ws), k):
+        ws[i] = ws[i].upper()
+
+
+def set_pair(ps, i, p):
+    ps[i] = p

@@ -10,8 +10,8 @@ compiled against CPython at opt=0 and the default level, results and raised exce
 - container annotations in typing's spellings, bare containers, abstract collections,
   `tuple[int, ...]` and `X | None`.
 
-A returned defaultdict or Counter is a plain dict in compiled code: CPython's result is
-compared as a dict, at every depth. Memory: the kernels run many times in a child process
+A returned defaultdict or Counter is of its class, one deeper (a dict's value) a plain dict
+(test_dicts_refs `_plain`: CPython's result is compared so). Memory: the kernels run many times in a child process
 whose resident size is checked (entries of inner tables never released would show)."""
 
 import os

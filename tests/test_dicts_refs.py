@@ -9,7 +9,7 @@ reference went, and with the resident size checked, which shows entries never re
 import os
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 
 import numpy as np
 import pytest
@@ -29,15 +29,22 @@ INTS = st.lists(st.integers(-40, 40), min_size=1, max_size=40)
 W = ["ab", "ba", "c", "abc", "cab", "x", "c", "ab", "é", "zz", "\U0001f600"]
 
 
-def _plain(v):
-    """CPython's result as compiled code returns it: defaultdicts and Counters as dicts, at
-    every depth (tests/test_containers_more.py: dicts of defaultdicts)."""
-    if isinstance(v, (Counter, defaultdict)):
-        v = dict(v)
+def _plain(v, top: bool = True):
+    """CPython's result as compiled code returns it: a Counter, defaultdict or OrderedDict
+    that is the result or an element of a returned tuple is of its class, and so are the
+    values of a defaultdict whose factory is such a class (frontend/python_classes.py); one
+    deeper (a dict's value, a list's element) is a plain dict (tests/test_containers_more.py:
+    dicts of defaultdicts)."""
+    if isinstance(v, tuple):
+        return tuple(_plain(x, top) for x in v)
     if isinstance(v, dict):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, (tuple, list)):
-        return type(v)(_plain(x) for x in v)
+        keep = top and type(v) is defaultdict and v.default_factory in (Counter, OrderedDict, defaultdict)
+        items = {k: x if keep else _plain(x, False) for k, x in v.items()}
+        if not top or type(v) is dict:
+            return items
+        return defaultdict(v.default_factory, items) if type(v) is defaultdict else type(v)(items)
+    if isinstance(v, list):
+        return [_plain(x, False) for x in v]
     return v
 
 
@@ -285,9 +292,9 @@ def test_saved_and_cached(tmp_path, monkeypatch):
     cached = "import m; print(m.groups(['z']), m.groups.__dict__.get('_cache_hit'))"
     outs = [subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                            check=True).stdout.strip() for code in (save, load, cached)]
-    assert outs[0] == "{'a': ['ab', 'ac'], 'b': ['b']} ['x']"
+    assert outs[0] == "defaultdict(<class 'list'>, {'a': ['ab', 'ac'], 'b': ['b']}) ['x']"
     assert outs[1] == outs[0]
-    assert outs[2].startswith("{'z': ['z']}")
+    assert outs[2].startswith("defaultdict(<class 'list'>, {'z': ['z']})")
 
 
 @settings(max_examples=40, deadline=None)

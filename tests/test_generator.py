@@ -147,3 +147,53 @@ def two(s):
 def test_two_generators_in_one_function_are_refused():
     with pytest.raises(script.CompileError, match="second numpy.random.Generator"):
         script.script(two)(1)
+
+
+def _draw_own(s):
+    g = np.random.default_rng(s)
+    return g.random()
+
+
+def _made_in_a_callee(s):
+    rng = np.random.default_rng(s)
+    a = rng.random()
+    b = _draw_own(s + 1)            # CPython: its own Generator, the caller's stream untouched
+    return a, b, rng.random()
+
+
+def _recursive_instances(n):
+    import random
+    r = random.Random(n)
+    x = r.random()
+    if n > 0:
+        x += _recursive_instances(n - 1)
+    return x + r.random()
+
+
+def _passed_to_a_helper(s):
+    rng = np.random.default_rng(s)
+    return rng.random() + _draw_from(rng), rng.random()
+
+
+def _draw_from(rng):
+    return rng.random()
+
+
+def _each_call_its_own(n):
+    t = 0.0
+    for i in range(n):
+        t += _draw_own(i)
+    return t
+
+
+def test_a_generator_made_in_a_callee_is_refused_where_it_would_reseed_the_callers():
+    """Compiled Generators (and random.Random instances) share one state per process: a
+    callee making one would reseed its caller's, whose later numbers would differ from
+    NumPy's. Refused at the call (also through recursion); a Generator passed to a helper,
+    and a helper making its own for a caller that has none, give NumPy's numbers."""
+    for fn, arg in ((_made_in_a_callee, 1), (_recursive_instances, 2)):
+        with pytest.raises(script.CompileError, match="share one state per process, so the call would reseed"):
+            script.script(fn)(arg)
+    for s in (0, 5, 2**40):
+        assert script.script(_passed_to_a_helper)(s) == _passed_to_a_helper(s)
+        assert script.script(_each_call_its_own)(4) == _each_call_its_own(4)

@@ -128,6 +128,26 @@ def test_unchanged_elements_keep_their_objects():
     assert b == [3, big + 1]
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text("aAbé", max_size=3), min_size=1, max_size=8), st.integers(1, 3),
+       st.lists(st.tuples(st.integers(-3, 3), st.text("xy", max_size=2)), min_size=1, max_size=5),
+       st.integers(0, 10), st.tuples(st.integers(-3, 3), st.text("xy", max_size=2)))
+def test_unchanged_strs_and_tuples_keep_their_objects(ws, k, ps, i, p):
+    """A str or tuple (of ints and strs) slot that a write leaves equal keeps the caller's
+    object where the length is unchanged, as in CPython, which writes nothing there (the
+    objects are made anew here, so `is` tells them apart)."""
+    check_all_levels(K.upper_some, ws, k)
+    before = list(ws)
+    compiled(K.upper_some)(ws, k)
+    assert ws == [w.upper() if n % k == 0 else w for n, w in enumerate(before)]
+    assert all(w is old for w, old in zip(ws, before) if w == old)
+    i = i % len(ps)
+    before = list(ps)
+    compiled(K.set_pair)(ps, i, p)
+    assert ps[:i] + ps[i + 1:] == before[:i] + before[i + 1:]
+    assert all(x is y for n, (x, y) in enumerate(zip(ps, before)) if n != i or p == y)
+
+
 def test_aliases_stay_aliases():
     a = [1, 2]
     assert compiled(K.write_first)(a, a) == 8 and a == [1, 2, 1, 2]

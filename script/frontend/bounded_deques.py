@@ -6,8 +6,8 @@ by the variable, as a defaultdict's default is (default_tables.py): `d = deque(m
 records `d`'s bound (a synthetic local holding `n`), and `d.append(x)`, `d.extend(xs)`,
 through that name then drop the oldest items (`d.appendleft(x)`, `d.extendleft(xs)` the
 newest), and `d.insert(i, x)` of a full one raises IndexError, as CPython's deque does. A name holding a bounded deque may
-not be assigned anything else; passed to another function or returned, the deque is a plain
-list there (no bound).
+not be assigned anything else; passing it to another compiled function, or returning it to
+Python, is a CompileError (the list there would have no bound).
 """
 
 from __future__ import annotations
@@ -53,6 +53,17 @@ class BoundedDeques:
         if source is not None:      # (an empty deque is within any bound; its type may be pending)
             self.trim_deque(lst, var, collectionslib.trim_front, node)
         return lst
+
+    def reject_bounded_deque_arguments(self, info, node: ast.Call) -> None:
+        """A bounded deque passed to a compiled function is a CompileError at the argument:
+        the callee gets the plain list, whose appends would keep the items CPython's deque
+        drops."""
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if isinstance(arg, ast.Starred):
+                arg = arg.value
+            if isinstance(arg, ast.Name) and arg.id in self.deque_bounds.names or id(arg) in self.deque_bounds.calls:
+                self.error(f"a deque with a maxlen cannot be passed to {info.name}() in compiled code (the "
+                           "callee would get a list without the bound); pass list(d) and bound it there", arg)
 
     def note_bounded_deque(self, target, value_node) -> None:
         """After `target = value_node`: remember a name assigned a bounded deque; reject

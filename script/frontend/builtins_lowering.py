@@ -42,6 +42,7 @@ from script.frontend.memo import cached_function
 from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
+from script.frontend.python_classes import note_call
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
@@ -339,6 +340,7 @@ class CallLowering:
                 if names[i] not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
                 bound[i] = self.static_default(self.python_object(info.defaults[names[i]], names[i], node))
+        self.reject_bounded_deque_arguments(info, node)          # bounded_deques.py
         defaults = argument_defaults(self, info, node, len(leading) + (first is not None))
         info, bound = self.bind_statics(info, bound, node)       # static_args.py
         info = with_defaults(self, info, defaults, node)         # table_args.py
@@ -365,6 +367,7 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         result = self.emit("call", args, callee.ret_type, callee, self.loc(node))
         returned_default(self, info, callee, node)               # table_args.py
+        note_call(self, callee, node)                            # python_classes.py
         if isinstance(callee.ret_type, T.NoneType) and self.ctx.never_returns(callee):
             # Every path of the callee raises: its result is never seen, but the expression
             # around the call must still type-check, as it does in Python.

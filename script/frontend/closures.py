@@ -263,6 +263,10 @@ class ClosureLowering:
     def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
         reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
         self.share_table_defaults(fn.info)
+        bounded = [n for n in reads if n in self.deque_bounds.names]
+        if bounded:         # the nested function would get the list without its bound
+            self.error(f"'{bounded[0]}' is a deque with a maxlen, which {fn.info.name}() reads: not supported "
+                       "in compiled code (the nested function would get a list without the bound)", node)
         leading = [self.read_local(name, node) for name in reads]
         result = self.call_script(fn.info, node, leading=leading)
         nonlocals = getattr(fn.info, "nonlocals", ())

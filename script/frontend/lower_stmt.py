@@ -18,6 +18,7 @@ from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
 from script.frontend.numba_compat import is_prange
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
+from script.frontend.python_classes import note_return as note_class_return
 from script.frontend.table_args import note_return
 from script.frontend.iterator_returns import note_iterator_return
 from script.frontend.arrays import ArrayLowering
@@ -156,6 +157,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
+        self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
         self.deque_bounds = DequeBounds()
         self.table_defaults = TableDefaults(info)
         self.complex_text = ComplexText()
@@ -703,6 +705,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.return_not_implemented(node)    # class_methods.py
         value = self.expr_opt(node.value) if node.value is not None else None
         note_return(self, node)                 # table_args.py: a defaultdict or Counter returned
+        note_class_return(self, node)           # python_classes.py: a Counter, deque... returned
         note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
         if self.try_frames or self.dropping:
             self.keep_foreign(0, node)          # exceptions.py

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import sys
 
+from script.errors import CompileError
 from script.frontend import npgenerator, nprandom, pyrandom
 from script.frontend.numpy_lib_call import bind
 from script.frontend.registry import CALLS, Lazy
@@ -138,6 +139,7 @@ def make_generator(low, node: ast.Call):
         call = ast.copy_location(ast.Call(ast.Name("seed_generator", ast.Load()), [given], []), node)
         low.pre_evaluated[id(given)] = seed
         low.call_script(low.ctx.info_for(npgenerator.seed_generator), call)
+    _note_made(low, "numpy.random.Generator", node)
     return PyRef(GENERATOR, "default_rng()")
 
 
@@ -171,8 +173,56 @@ def assign_default_rng(low, node: ast.Assign) -> bool:
                       "seed from the system's entropy)", call)
         _check_seed(low, call, "random.Random")
         low.call_script(low.ctx.info_for(pyrandom.INSTANCE.seed), call)
+        _note_made(low, "random.Random", call)
     low.rng_names.update(dict.fromkeys(names, GENERATOR if numpy_rng else PY_RANDOM))
     return True
+
+
+def _note_made(low, kind: str, node) -> None:
+    """Record on the function being built that it makes a generator of `kind` (its state is
+    the process's one of that kind), for `check_generator_callees`."""
+    low.func.__dict__.setdefault("made_generators", {}).setdefault(kind, low.loc(node))
+
+
+def check_generator_callees(funcs) -> None:
+    """Refuse a function that makes a Generator (or a `random.Random`) and calls, directly or
+    through other functions, one that makes another of the same kind (itself, when
+    recursive): compiled generators of a kind share one state per process, so the callee's
+    would reseed the caller's, whose later numbers would then differ from CPython's. The error
+    points at the call. (A generator passed to a helper is the caller's own, and is fine.)"""
+    made = {id(f): f.__dict__.get("made_generators", {}) for f in funcs}
+    for f in funcs:
+        mine = made.get(id(f))
+        if not mine:
+            continue
+        for i in f.instructions():
+            if i.opname != "call":
+                continue
+            kind = next((k for k in _made_below(i.attr, made) if k in mine), None)
+            if kind is not None:
+                raise CompileError(
+                    f"{_plain_name(f)}() makes a {kind} and calls {_plain_name(i.attr)}(), which makes "
+                    f"another (there or in a function it calls): compiled code's {kind}s share one "
+                    "state per process, so the call would reseed the caller's and its later numbers "
+                    "would differ from CPython's; pass the generator to the helper instead", i.loc)
+
+
+def _made_below(g, made: dict) -> set:
+    """The kinds of generator `g` or any function it reaches makes."""
+    kinds, seen, work = set(), {id(g)}, [g]
+    while work:
+        h = work.pop()
+        kinds.update(made.get(id(h), ()))
+        for c in h.callees():
+            if id(c) not in seen:
+                seen.add(id(c))
+                work.append(c)
+    return kinds
+
+
+def _plain_name(f) -> str:
+    """The user's name of IR function `f` (specialize.py names it `qualname.<types>`)."""
+    return f.name.rsplit(".", 1)[0] if f.param_types else f.name
 
 
 def _generator_value(low, node: ast.Call):

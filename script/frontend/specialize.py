@@ -29,6 +29,7 @@ from script.errors import CompileError
 from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hints, foreign_nodes, raise_foreign,
                                           take_hints)
 from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users
+from script.frontend.random_calls import check_generator_callees
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import UNKNOWN, Restart
 from script.ir import types as T
@@ -278,7 +279,9 @@ def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Fu
             for _ in range(MAX_WIDENINGS):
                 mark = len(CONTEXT.journal)
                 try:
-                    return CONTEXT.specialize(info, types, boundscheck)
+                    func = CONTEXT.specialize(info, types, boundscheck)
+                    check_generator_callees(closure_of(func))
+                    return func
                 except FieldsWidened:
                     CONTEXT._rollback(mark)
                     CONTEXT.in_progress.clear()

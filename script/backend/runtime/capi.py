@@ -78,6 +78,7 @@ FUNCTIONS = {
     "PyObject_CallMethod": ("ptr", ["ptr", "ptr", "ptr"], True),
     "PyErr_SetObject": ("void", ["ptr", "ptr"], False),
     "PyObject_Type": ("ptr", ["ptr"], False),
+    "PyObject_RichCompareBool": ("i32", ["ptr", "ptr", "i32"], False),
     "PyFloat_AsDouble": ("double", ["ptr"], False),
     "PyErr_NoMemory": ("ptr", [], False),
     "PyErr_Format": ("ptr", ["ptr", "ptr"], True),

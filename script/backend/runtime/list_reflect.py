@@ -267,8 +267,9 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     list `py` takes the boxed elements of `native` (`box_mapped`'s, this list's own
     contents, not its mapping); false with an exception set. Where the length is unchanged,
     slot by slot in place, and a slot whose object is already the value (an int or float
-    equal to the native one, the same mapped list, True or False) keeps its object, as in
-    CPython, which writes nothing there; otherwise the list takes a new list's items."""
+    equal to the native one, the same mapped list, True or False, an equal str or tuple of
+    ints and strs: `_keeps_equal`) keeps its object, as in CPython, which writes nothing
+    there; otherwise the list takes a new list's items."""
     name = f"script.list.reflect.{t}"
     fn, new = _helper(m, name, "i1", ["ptr", "ptr", "ptr"], t)
     if not new:
@@ -305,7 +306,16 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
         obj = conv.emit_box(v, t.elem, failed)
         conv._continue_if(b.icmp("ne", obj, NULL), failed)
         same, store, stored = (fn.append_block(x) for x in ("slot_same", "slot_store", "slot_stored"))
-        b.cbranch(b.icmp("eq", obj, old), same, store)
+        if _keeps_equal(t.elem):            # an equal str or tuple of the same class: the caller's
+            compare, typed = fn.append_block("slot_compare"), fn.append_block("slot_same_class")
+            b.cbranch(b.icmp("eq", obj, old), same, compare)
+            b.position_at_end(compare)
+            b.cbranch(b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), b.load_at("ptr", old, OB_TYPE)), typed, store)
+            b.position_at_end(typed)
+            equal = capi.call(m, b, "PyObject_RichCompareBool", obj, old, int_const("i32", _PY_EQ))
+            b.cbranch(b.icmp("eq", equal, int_const("i32", 1)), same, store)
+        else:
+            b.cbranch(b.icmp("eq", obj, old), same, store)
         b.position_at_end(same)
         capi.call(m, b, "Py_DecRef", obj)
         b.branch(stored)
@@ -318,6 +328,18 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     counted_loop(b, n, write_slot)
     b.ret(TRUE)
     return fn
+
+
+_PY_EQ = 2
+
+
+def _keeps_equal(t: T.Type) -> bool:
+    """Whether a slot of element type `t` whose object equals the written value (of the same
+    class) keeps the caller's object: strs, and tuples of ints, bools and strs, whose `==` is
+    sameness of value (a float's is not: -0.0 == 0.0)."""
+    if isinstance(t, T.TupleType) and not isinstance(t, (T.HashType, T.OptionalType)):
+        return all(_keeps_equal(e) or e in (T.I64, T.BOOL) for e in t.elems)
+    return isinstance(t, T.StrType)
 
 
 def _holds_value(m: NativeModule, b: Builder, obj: Value, v: Value, t: T.Type) -> Value:

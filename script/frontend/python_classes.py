@@ -1,0 +1,189 @@
+"""Results of the Python classes compiled code holds as plain dicts and lists: a `Counter`,
+`defaultdict` or `OrderedDict` (a dict in compiled code), a `deque` (a list).
+
+Returned to Python, the plain dict or list would be another answer than CPython's: its repr,
+its type, and a missing key (`KeyError` in the caller where a Counter gives 0). So each
+`return` records which class CPython's value has (`note_return`, on the IR function being
+built, and what a call of a user function gives, `note_call`); for the function called from
+Python, `entry_wrapper` puts a small function in front of it that hands the result (or the
+parts of a returned tuple) to the entry point as a one-field named tuple of a class of
+script.pyhooks.python_classes, whose `_make` makes CPython's object of the boxed dict or
+list (`Counter(d)`, `defaultdict(int, d)`, `deque(xs)`, ...). Being IR (a named tuple type
+naming the class by key), it is saved, cached and loaded with the rest of the module.
+
+A class is recorded only where the code shows it: the value is made there
+(`Counter(...)`, `collections.OrderedDict()`), is a name every assignment of which in the
+function makes one of the same class (or that default_tables.py tracks), or is returned by
+a compiled function every return of which gives one. Returns that mix such a class with
+other values, a defaultdict whose factory is not a builtin type or collections class (a
+lambda, a function: its object is the caller's), and a deque with a `maxlen` are a
+CompileError at the `return` when the function is called from Python. Elsewhere (a Counter
+in a returned list, a dict value) the value stays a plain dict: docs/differences.md.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+
+from script.errors import CompileError
+from script.frontend.table_args import MISSING, global_object
+from script.ir import types as T
+from script.ir.core import Function, Instr
+from script.pyhooks.python_classes import FACTORIES, MODULE
+
+_CLASSES = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
+            collections.deque: "deque", collections.defaultdict: "defaultdict"}
+
+
+class Refused:
+    """A return whose class cannot be given to Python, with the reason."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __eq__(self, other):
+        return isinstance(other, Refused) and other.why == self.why
+
+    def __hash__(self):
+        return hash(self.why)
+
+
+def note_return(low, node: ast.Return) -> None:
+    """Record on the function being built the class of what this `return` gives (None for a
+    value that is the plain dict, list or other value compiled code holds)."""
+    if node.value is None or low.gen_active is not None:
+        return
+    low.func.__dict__.setdefault("returned_classes", []).append((_class_of(low, node.value), low.loc(node)))
+
+
+def note_call(low, callee: Function, node: ast.Call) -> None:
+    """After a call of compiled function `callee`: the class of its result, when every
+    return of the callee gives the same one (`_class_of` of the call then finds it)."""
+    kinds = {k for k, _ in getattr(callee, "returned_classes", ())}
+    if len(kinds) == 1:
+        low.call_classes[id(node)] = kinds.pop()
+
+
+def _class_of(low, node: ast.expr):
+    """The class name (script.pyhooks.python_classes) of the value of `node`, a tuple of
+    them for a tuple display, a `Refused`, or None."""
+    if isinstance(node, ast.Tuple):
+        parts = tuple(_class_of(low, e) for e in node.elts)
+        return parts if any(p is not None for p in parts) else None
+    default = low.table_default_of(node)
+    if default is not None:
+        return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
+    if isinstance(node, ast.Call):
+        made = _callee_class(low, node.func)
+        if made == "defaultdict":
+            return _defaultdict(low, node.args[0] if node.args else None)
+        if made == "deque" and (len(node.args) > 1 or node.keywords):
+            return Refused("a deque with a maxlen")
+        if made is not None:
+            return made
+        return low.call_classes.get(id(node))
+    if isinstance(node, ast.Name):
+        if node.id in low.deque_bounds.names:
+            return Refused("a deque with a maxlen")
+        values = [n.value for n in ast.walk(low.info.node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                  and n.value is not None and any(isinstance(t, ast.Name) and t.id == node.id
+                                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        kinds = {_class_of(low, v) for v in values}
+        if len(kinds) > 1 and kinds != {None}:
+            return Refused(f"'{node.id}', assigned a {_name(kinds)} and other values")
+        return kinds.pop() if kinds else None
+    return None
+
+
+def _name(kinds) -> str:
+    return next(k.split("~")[0] for k in kinds if isinstance(k, str))
+
+
+def _callee_class(low, func: ast.expr) -> str | None:
+    """"Counter", "OrderedDict", "deque" or "defaultdict" when `func` names that class."""
+    obj = MISSING
+    if isinstance(func, ast.Name) and func.id not in low.locals:
+        obj = global_object(low.info, func.id)
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in low.locals:
+        obj = getattr(global_object(low.info, func.value.id), func.attr, MISSING)
+    return next((name for cls, name in _CLASSES.items() if obj is cls), None)
+
+
+def _defaultdict(low, factory: ast.expr | None):
+    if factory is None or isinstance(factory, ast.Constant) and factory.value is None:
+        return "defaultdict~None"
+    obj = MISSING
+    if isinstance(factory, ast.Name) and factory.id not in low.locals:
+        obj = global_object(low.info, factory.id)
+    elif isinstance(factory, ast.Attribute) and isinstance(factory.value, ast.Name):
+        obj = getattr(global_object(low.info, factory.value.id), factory.attr, MISSING)
+    name = next((n for n, f in FACTORIES.items() if f is obj), None)
+    if name is None:
+        return Refused("a defaultdict whose factory is not a builtin type or a collections class "
+                       "(Python would get the factory object, which compiled code does not hold)")
+    return "defaultdict~" + name
+
+
+# ---- the entry ----------------------------------------------------------------------------
+
+
+def entry_wrapper(built: Function, func: Function, name: str) -> Function | None:
+    """A function calling `func` (called from Python; `built` is the frontend's IR of it,
+    which holds the notes) that gives its result to the entry point with the Python classes
+    CPython's value has, or None when it has none to give. CompileError for returns that
+    mix such a class with other values, or that give one Python cannot get."""
+    returns = getattr(built, "returned_classes", ())
+    for kind, loc in returns:
+        if isinstance(kind, Refused) or isinstance(kind, tuple) and any(isinstance(k, Refused) for k in kind):
+            why = kind.why if isinstance(kind, Refused) else next(k.why for k in kind if isinstance(k, Refused))
+            raise CompileError(f"'{name}' returns {why} to Python: not supported in compiled code", loc)
+    kinds = {k for k, _ in returns}
+    if kinds == {None} or not kinds:
+        return None
+    if len(kinds) > 1:
+        loc = next(loc for k, loc in returns if k is not None)
+        raise CompileError(f"'{name}' returns a {_describe(kinds)} on some paths and other values on others: "
+                           "not supported in compiled code (the value Python gets would not say which)", loc)
+    kind = kinds.pop()
+    ret_type = _wrapped_type(func.ret_type, kind)
+    if ret_type == func.ret_type:
+        return None
+    wrapper = Function(func.name + ".py", func.param_types, ret_type, func.loc)
+    block = wrapper.entry
+    value = block.append(Instr("call", list(block.params), func.ret_type, func, func.loc))
+    block.append(Instr("ret", [_wrap(block, value, kind, ret_type)], T.NONE, None, func.loc))
+    return wrapper
+
+
+def _describe(kinds) -> str:
+    for k in kinds:
+        for part in (k if isinstance(k, tuple) else (k,)):
+            if isinstance(part, str):
+                return part.split("~")[0]
+    return "dict"
+
+
+def _wrapped_type(t: T.Type, kind) -> T.Type:
+    if isinstance(kind, tuple):
+        if type(t) is not T.TupleType or len(t.elems) != len(kind):
+            return t
+        return T.TupleType(_wrapped_type(e, k) for e, k in zip(t.elems, kind))
+    holds = T.ListType if kind == "deque" else T.DictType
+    if kind is None or type(t) is not holds:
+        return t
+    return T.NamedTupleType(f"{MODULE}:{kind}", ("value",), (t,))
+
+
+def _wrap(block, v, kind, t: T.Type):
+    """`v` as type `t` (`_wrapped_type` of its own): the named tuples made around it."""
+    if t == v.type:
+        return v
+    if isinstance(t, T.NamedTupleType):
+        return block.append(Instr("tuple", [v], t, None, v.loc))
+    parts = [_wrap(block, block.append(Instr("extract", [v], e, k, v.loc)), part_kind, w)
+             for k, (e, part_kind, w) in enumerate(zip(v.type.elems, kind, t.elems))]
+    return block.append(Instr("tuple", parts, t, None, v.loc))
+

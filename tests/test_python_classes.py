@@ -1,0 +1,181 @@
+"""A Counter, defaultdict, OrderedDict or deque returned to Python is CPython's object of that
+class (its repr, its type, a defaultdict's `default_factory`, a missing key of a Counter), not
+the plain dict or list compiled code holds; returns Python could not get so are a
+CompileError at the `return` (frontend/python_classes.py). Each function runs in CPython and
+compiled at opt=0 and the default level, on hypothesis's strings and lists. A deque with a
+maxlen passed to another function (which would get the list without its bound) is refused
+too."""
+
+import collections
+from collections import Counter, OrderedDict, defaultdict, deque
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import compiled
+
+WORDS = st.lists(st.text("abc", max_size=3), max_size=8)
+INTS = st.lists(st.integers(-5, 5), max_size=10)
+
+
+def counted(s):
+    return Counter(s)
+
+
+def counted_by_name(words):
+    c = Counter()
+    for w in words:
+        c[w] += 1
+    return c
+
+
+def grouped(xs):
+    d = defaultdict(list)
+    for x in xs:
+        d[x % 3].append(x)
+    return d
+
+
+def without_factory(xs):
+    d = collections.defaultdict()
+    for x in xs:
+        d[x] = x * x
+    return d
+
+
+def counters_by_length(words):
+    d = defaultdict(Counter)
+    for w in words:
+        d[len(w)][w] += 1
+    return d
+
+
+def ordered(xs):
+    d = OrderedDict()
+    for x in xs:
+        d[x] = d.get(x, 0) + 1
+    if d:
+        d.move_to_end(xs[0])
+    return d
+
+
+def queued(xs):
+    q = deque(xs)
+    q.appendleft(0)
+    if len(q) > 2:
+        q.popleft()
+    return q
+
+
+def with_its_length(words):
+    return Counter(words), len(words), deque(words)
+
+
+def _ordered_helper(xs):
+    return OrderedDict((x, 1) for x in xs)
+
+
+def through_a_helper(xs):
+    return _ordered_helper(xs)
+
+
+def _same(want, got) -> bool:
+    if isinstance(want, tuple):
+        return type(got) is tuple and len(got) == len(want) and all(map(_same, want, got))
+    return type(got) is type(want) and repr(got) == repr(want) and \
+        getattr(got, "default_factory", None) is getattr(want, "default_factory", None)
+
+
+def _check(fn, *args):
+    want = fn(*args)
+    for level in (0, 2):
+        got = compiled(fn, opt=level)(*args)
+        assert _same(want, got), f"{fn.__name__}{args}: CPython {want!r}, compiled {got!r}"
+    return got
+
+
+@settings(max_examples=15, deadline=None)
+@given(WORDS, INTS)
+def test_returned_collections_are_cpythons_classes(words, xs):
+    for fn, arg in ((counted, "".join(words)), (counted_by_name, words), (grouped, xs), (without_factory, xs),
+                    (counters_by_length, words), (ordered, xs), (queued, xs), (with_its_length, words),
+                    (through_a_helper, xs)):
+        _check(fn, arg)
+
+
+def test_a_returned_counter_reads_a_missing_key_as_zero_and_a_defaultdict_inserts():
+    assert _check(counted, "ab")["z"] == 0
+    d = _check(grouped, [1, 2])
+    d[7].append(1)
+    assert d[7] == [1]
+
+
+def _lambda_factory(xs):
+    d = defaultdict(lambda: 0)
+    for x in xs:
+        d[x] += 1
+    return d
+
+
+def _bounded(xs):
+    q = deque(xs, 2)
+    return q
+
+
+def _some_paths(s, f):
+    if f:
+        return Counter(s)
+    return {"a": 1}
+
+
+def _reassigned(xs):
+    q = deque(xs)
+    q = [1]
+    return q
+
+
+def _append(q, x):
+    q.append(x)
+
+
+def _bounded_passed(xs):
+    q = deque(maxlen=2)
+    for x in xs:
+        _append(q, x)
+    return list(q)
+
+
+def _bounded_in_a_closure(xs):
+    q = deque(maxlen=2)
+
+    def put(x):
+        q.append(x)
+    for x in xs:
+        put(x)
+    return list(q)
+
+
+@pytest.mark.parametrize("fn, args, why", [
+    (_bounded_passed, ([1, 2, 3],), "a deque with a maxlen cannot be passed to _append"),
+    (_bounded_in_a_closure, ([1, 2, 3],), "'q' is a deque with a maxlen, which put\\(\\) reads"),
+    (_lambda_factory, ([1],), "returns a defaultdict whose factory is not a builtin type"),
+    (_bounded, ([1, 2, 3],), "returns a deque with a maxlen"),
+    (_some_paths, ("a", True), "returns a Counter on some paths and other values on others"),
+    (_reassigned, ([1],), "'q', assigned a deque and other values"),
+])
+def test_what_python_could_not_get_is_refused_at_the_return(fn, args, why):
+    with pytest.raises(script.CompileError, match=why):
+        script.script(fn)(*args)
+
+
+def test_saved_and_pickled_functions_return_the_classes(tmp_path):
+    import pickle
+    f = script.script(with_its_length)
+    want = with_its_length(["a", "b", "a"])
+    assert _same(want, f(["a", "b", "a"]))
+    assert _same(want, pickle.loads(pickle.dumps(f))(["a", "b", "a"]))
+    script.save(f, tmp_path / "m.script")
+    for object_code in (True, False):
+        m = script.load(tmp_path / "m.script", object_code=object_code)
+        assert _same(want, m.with_its_length(["a", "b", "a"]))
