@@ -43,7 +43,7 @@ from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Value

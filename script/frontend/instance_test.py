@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, has_unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
 from script.ir import types as T
 from script.ir.core import Const, Value

@@ -42,7 +42,8 @@ from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
+from script.frontend.ssa_builder import Restart
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T

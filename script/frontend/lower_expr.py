@@ -20,7 +20,8 @@ from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
 from script.frontend.table_args import counter_operands
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
+from script.frontend.ssa_builder import fold_convert
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T

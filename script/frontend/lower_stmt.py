@@ -62,7 +62,8 @@ from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
+from script.frontend.ssa_builder import SSABuilder, holds_list
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator

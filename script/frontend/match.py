@@ -24,7 +24,7 @@ import ast
 
 from script.frontend.instance_test import python_class
 from script.frontend.optional import is_optional
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

@@ -12,7 +12,7 @@ import ast
 import math
 
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, numpy_function
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MAX_MESSAGE_ARGS

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
