@@ -41,7 +41,6 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend.list_slices import ListSliceLowering
 from script.frontend import star_zip
-from script.frontend.printf import PrintfLowering
 from script.frontend import user_exceptions
 from script.frontend.named_tuples import NamedTupleLowering
 from script.pyhooks.named_instance import is_named_tuple_class
@@ -109,7 +108,6 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
-                       PrintfLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
