@@ -51,6 +51,7 @@ from script.ir.core import Const, Instr, Value
 from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
 from script.frontend import star_displays
+from script.frontend import list_slices
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -451,7 +452,7 @@ class ListLowering:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            return self.list_slice_delete(lst, index_node, node)        # list_slices.py
+            return list_slices.list_slice_delete(self, lst, index_node, node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         pop = self.ctx.callee(self, self.ctx.info_for(listlib.pop_at), (lst.type, T.I64), node)
         self.emit("call", [lst, i], pop.ret_type, pop, self.loc(node))
@@ -487,7 +488,7 @@ class ListLowering:
             self.error("'tuple' object does not support item assignment", node)
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            return self.list_slice_store(lst, index_node, value, node)  # list_slices.py
+            return list_slices.list_slice_store(self, lst, index_node, value, node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         self.set_item(lst, value, i, node)
 

@@ -39,7 +39,6 @@ from script.frontend import star_displays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
-from script.frontend.list_slices import ListSliceLowering
 from script.frontend import star_zip
 from script.frontend import user_exceptions
 from script.frontend.named_tuples import NamedTupleLowering
@@ -107,7 +106,7 @@ def _lists_at_conflict(cx, other: Value, v: Value) -> None:
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
-                       StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
+                       StrMethodLowering, MessageLowering, VarargLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
