@@ -21,7 +21,7 @@ import math
 import sys
 import types
 
-from script.frontend import heapqlib, itertoolslib, pylib
+from script.frontend import heapqlib, itertoolslib, named_tuples, pylib
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -111,7 +111,7 @@ class CallLowering:
         if T.is_instance_type(t):
             return self.record_field(base, node)            # records.py
         if isinstance(t, T.NamedTupleType):
-            return self.named_field(base, node)             # named_tuples.py
+            return named_tuples.named_field(self, base, node)
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -209,7 +209,7 @@ class CallLowering:
             # TorchScript does: callees need no decorator of their own.
             return self.call_script(self.ctx.info_for(obj), node)
         if is_named_tuple_class(obj):
-            return self.make_named_tuple(obj, node)         # named_tuples.py
+            return named_tuples.make_named_tuple(self, obj, node)
         if is_record_class(obj):
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
@@ -950,10 +950,11 @@ for _kind, _name, _fn in (("int", "bit_length", pylib.bit_length), ("u64", "bit_
     METHODS.register((_kind, _name), _call_pylib_method(_fn))
 for _kind, _method in (("instance", "record_method"),          # records.py
                        ("complex", "complex_method"),         # complex_lowering.py
-                       ("named_tuple", "named_method"),       # named_tuples.py
                        ("tuple", "tuple_method")):            # lower_expr.py
     METHODS.register((_kind, ANY), lambda low, base, node, _m=_method: getattr(low, _m)(base, node.func.attr, node),
                      owner=__name__)
+METHODS.register(("named_tuple", ANY),
+                 lambda low, base, node: named_tuples.named_method(low, base, node.func.attr, node), owner=__name__)
 for _name in ("count", "index"):          # a named tuple's are a tuple's
     METHODS.register(("named_tuple", _name), lambda low, base, node: low.tuple_method(base, node.func.attr, node))
 

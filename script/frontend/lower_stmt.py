@@ -41,7 +41,7 @@ from script.frontend.keyed import KeyedLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend import star_zip
 from script.frontend import user_exceptions
-from script.frontend.named_tuples import NamedTupleLowering
+from script.frontend import named_tuples
 from script.pyhooks.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
 from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
@@ -108,7 +108,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering,
                        ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
-                       ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
+                       ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
                        ItertoolsCallLowering, BoundedDeques):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
@@ -296,7 +296,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.str_constant(str(obj), node)          # strings.py
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
-            return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
+            return named_tuples.named_tuple_of(self, type(obj), [self.python_object(x, name, node) for x in obj],
+                                               node)
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str, list)) or x is None
                                           for x in obj):
             items = [self.python_object(x, name, node) for x in obj]
