@@ -21,7 +21,7 @@ import math
 import sys
 import types
 
-from script.frontend import heapqlib, itertoolslib, named_tuples, pylib
+from script.frontend import heapqlib, itertoolslib, keyed, named_tuples, pylib
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -644,7 +644,7 @@ class CallLowering:
 
     def builtin_minmax(self, node, name) -> Value:
         if any(k.arg == "key" for k in node.keywords):
-            return self.minmax_key(node, name)            # keyed.py
+            return keyed.minmax_key(self, node, name)
         if len(node.args) == 1 and self.walks_generator(node.args[0]) or \
                 node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
             default = self.expr(node.keywords[0].value) if node.keywords else None

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import collectionslib, dictlib
+from script.frontend import collectionslib, dictlib, keyed
 from script.frontend.dicts import _VALUE
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -163,7 +163,7 @@ class DefaultTables:
         """`factory()`, through a call node made once per factory (kept in the hints, so that
         a `list()` it makes is the same list node, with its element type, every round)."""
         if isinstance(factory, ast.Lambda):
-            return self.call_function_node(factory, [], node)
+            return keyed.call_function_node(self, factory, [], node)
         call = self.hints.get(("default_call", id(factory)))
         if call is None:
             call = self.hints[("default_call", id(factory))] = ast.copy_location(

@@ -52,6 +52,7 @@ from script.frontend.list_args import changes_python_type, record_converted_stor
 from script.ir.ops import ExcInfo
 from script.frontend import star_displays
 from script.frontend import list_slices
+from script.frontend import keyed
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -592,7 +593,7 @@ class ListLowering:
             self.check_list_writable(lst, node)
             if node.args:
                 self.error("sort() takes no positional arguments", node)
-            self.sort_list(lst, node.keywords, "sort", node)     # keyed.py
+            keyed.sort_list(self, lst, node.keywords, "sort", node)
             return Const(None, T.NONE, self.loc(node))
         if node.keywords:
             self.error(f"list.{name}() takes no keyword arguments", node)
@@ -937,7 +938,7 @@ class ListLowering:
         if len(node.args) != 1:
             self.error(f"sorted expected 1 argument, got {len(node.args)}", node)
         lst = self.list_of(node.args[0], node)
-        self.sort_list(lst, node.keywords, "sort", node)       # keyed.py
+        keyed.sort_list(self, lst, node.keywords, "sort", node)
         return lst
 
     def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
