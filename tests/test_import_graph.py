@@ -37,23 +37,13 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "script")
 # Frontend-internal edges that close the cycles left inside script/frontend/ (see above):
 # (importer, imported), both relative to script.frontend.
 FRONTEND_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ('builtins_lowering', 'instance_test'), ('builtins_lowering', 'lower_stmt'),
-    ('callee_hints', 'ssa_builder'), ('class_members', 'class_methods'),
-    ('class_members', 'instance_test'), ('class_members', 'lower_stmt'),
     ('class_types', 'callee_hints'), ('class_unions', 'class_methods'),
-    ('class_unions', 'ssa_builder'), ('closures', 'lower_stmt'),
-    ('default_tables', 'lower_stmt'), ('dict_methods', 'ssa_builder'),
-    ('dicts', 'callee_hints'), ('dicts', 'ssa_builder'), ('dispatch_tables', 'lower_stmt'),
-    ('generators', 'lower_stmt'), ('itertools_calls', 'lower_stmt'), ('keyed', 'lower_stmt'),
-    ('lists', 'class_methods'), ('lists', 'ssa_builder'), ('lower_expr', 'class_methods'),
-    ('lower_expr', 'elementwise'), ('lower_expr', 'optional'), ('lower_expr', 'ssa_builder'),
-    ('lower_stmt', 'class_methods'), ('lower_stmt', 'ssa_builder'), ('match', 'instance_test'),
-    ('match', 'lower_stmt'), ('numpy_alloc', 'lower_stmt'), ('numpy_grids', 'lower_stmt'),
-    ('numpy_lapack_call', 'numpy_lapack'), ('numpy_limits', 'lower_stmt'),
+    ('class_unions', 'ssa_builder'), ('dicts', 'callee_hints'), ('generators', 'lower_stmt'),
+    ('lower_expr', 'class_methods'), ('lower_expr', 'elementwise'), ('lower_expr', 'optional'),
+    ('lower_expr', 'ssa_builder'), ('numpy_lapack_call', 'numpy_lapack'),
     ('numpy_linalg_lib', 'numpy_lib_call'), ('numpy_stats', 'numpy_lib_call'),
-    ('random_calls', 'lower_stmt'), ('records', 'class_members'), ('records', 'class_methods'),
-    ('records', 'lower_stmt'), ('static_args', 'closures'), ('static_args', 'lower_stmt'),
-    ('static_args', 'source'), ('table_args', 'source'), ('varargs', 'lower_stmt'),
+    ('records', 'class_members'), ('static_args', 'closures'), ('static_args', 'source'),
+    ('table_args', 'source'),
 })
 
 # Edges outside the frontend that close the cycles not broken yet (full module names).

@@ -45,6 +45,7 @@ from script.frontend.pymessages import message
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MATH_FUNCS
@@ -73,7 +74,6 @@ class CallLowering:
 
     def resolve_attribute(self, node: ast.Attribute) -> Value:
         ref = self.attribute_ref(node)
-        from script.frontend.lower_stmt import PyRef
         if isinstance(ref, PyRef):
             self.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
         return ref
@@ -86,7 +86,6 @@ class CallLowering:
 
     def attribute_of(self, base, node: ast.Attribute):
         """`attribute_ref` of `node` whose base (`node.value`) is already resolved."""
-        from script.frontend.lower_stmt import PyRef
         if not isinstance(base, PyRef):
             return self.value_attribute(base, node)
         obj = base.obj
@@ -143,7 +142,6 @@ class CallLowering:
     # ---- calls -------------------------------------------------------------------------
 
     def lower_call(self, node: ast.Call) -> Value:
-        from script.frontend.lower_stmt import PyRef
         for k in node.keywords:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "

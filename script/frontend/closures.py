@@ -30,6 +30,7 @@ import types
 
 from script.errors import CompileError
 from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -219,7 +220,6 @@ class ClosureLowering:
         it is compiled with the outer function anyway, so the decorator changes nothing. The
         package and its `script` are known by name: the frontend does not import the package
         above it (tests/test_import_graph.py)."""
-        from script.frontend.lower_stmt import PyRef
         target = dec.func if isinstance(dec, ast.Call) else dec
         if not isinstance(target, (ast.Name, ast.Attribute)):
             return False

@@ -28,6 +28,7 @@ import collections
 
 from script.frontend import collectionslib, dictlib, keyed
 from script.frontend.dicts import _VALUE
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -137,7 +138,6 @@ class DefaultTables:
 
     def _global_object(self, node):
         """The module-level object `node` (a name or `module.name`, not a local) names, or None."""
-        from script.frontend.lower_stmt import PyRef
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.locals:
             module = self.lookup(node.value)
             return getattr(getattr(module, "obj", None), node.attr, None) if isinstance(module, PyRef) else None

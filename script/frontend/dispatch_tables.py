@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.bound_methods import name_uses
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const
 from script.ir.ops import ExcInfo
@@ -35,7 +36,6 @@ def _table_uses(info) -> dict:
 
 
 def _is_function(low, node) -> bool:
-    from script.frontend.lower_stmt import PyRef
     if isinstance(node, ast.Lambda):
         return True
     if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(node, ast.Name) and node.id in low.locals:

@@ -16,6 +16,7 @@ import ast
 from script.frontend import listlib
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.pymessages import message
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -66,7 +67,6 @@ def method_key(cx, key):
     """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`;
     `key=d.get` (a bound method of a local): `lambda s: d.get(s)`; the same node in every
     build round. Any other key as it is."""
-    from script.frontend.lower_stmt import PyRef
     if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
         return key
     ref = cx.callee_ref(key.value)

@@ -57,6 +57,7 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
+from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
 from script.frontend.ssa_builder import SSABuilder, holds_list
@@ -77,16 +78,6 @@ _UNSUPPORTED_STMTS = {
 # Statements lowered by free functions over the lowering (the others are still `stmt_X`
 # methods of FunctionLowering's bases: issue 19).
 _STMT_FUNCTIONS = {"Match": match.stmt_Match}
-
-
-class PyRef:
-    """A name that resolves to a Python object rather than a value (a module, a function)."""
-
-    __slots__ = ("obj", "name")
-
-    def __init__(self, obj, name: str):
-        self.obj = obj
-        self.name = name
 
 
 class Loop:

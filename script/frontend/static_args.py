@@ -27,6 +27,7 @@ import ast
 
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.source import FunctionInfo
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -106,7 +107,6 @@ class StaticArgLowering:
                     NestedFunctionInfo(self.info, fn, self.nested_functions)
             return Static(NestedFunction(info))
         if isinstance(node, (ast.Name, ast.Attribute)):
-            from script.frontend.lower_stmt import PyRef
             ref = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
             if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
                 return Static(ref.attr)
@@ -115,7 +115,6 @@ class StaticArgLowering:
 
     def static_default(self, value):
         """A default argument's value: a Static for a string or another non-value."""
-        from script.frontend.lower_stmt import PyRef
         if getattr(value, "opname", None) == "str_const":
             return Static(value.attr)
         return Static(value.obj) if isinstance(value, PyRef) else value

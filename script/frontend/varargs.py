@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend.static_args import Static
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -109,7 +110,6 @@ class VarargLowering:
         handles the call, else None."""
         import types
         from script.frontend.closures import NestedFunction
-        from script.frontend.lower_stmt import PyRef
         if node.keywords or sum(isinstance(a, ast.Starred) for a in node.args) != 1 \
                 or not isinstance(node.func, ast.Name):
             return None
