@@ -21,7 +21,7 @@ import math
 import sys
 import types
 
-from script.frontend import heapqlib, itertoolslib, keyed, named_tuples, pylib
+from script.frontend import heapqlib, itertoolslib, keyed, named_tuples, pylib, static_args
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -310,8 +310,9 @@ class CallLowering:
         arguments before those (a nested function's free variables, closures.py)."""
         if is_generator(info):
             self.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
-        values = list(leading) + ([first] if first is not None else []) + [self.call_argument(a) for a in node.args]
-        kw = {k.arg: (self.call_argument(k.value), k.value) for k in node.keywords}
+        values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(self, a)
+                                                                            for a in node.args]
+        kw = {k.arg: (static_args.call_argument(self, k.value), k.value) for k in node.keywords}
         names = info.param_names
         n_positional = getattr(info, "n_positional", len(names))
         vararg = getattr(info, "vararg", None)
@@ -336,9 +337,10 @@ class CallLowering:
             if v is None:
                 if names[i] not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
-                bound[i] = self.static_default(self.python_object(info.defaults[names[i]], names[i], node))
+                bound[i] = static_args.static_default(self, self.python_object(info.defaults[names[i]], names[i],
+                                                                               node))
         defaults = argument_defaults(self, info, node, len(leading) + (first is not None))
-        info, bound = self.bind_statics(info, bound, node)       # static_args.py
+        info, bound = static_args.bind_statics(self, info, bound, node)
         info = with_defaults(self, info, defaults, node)         # table_args.py
         names = info.param_names
         if any(isinstance(v.type, Unknown) for v in bound):

@@ -36,7 +36,6 @@ from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
 from script.frontend import match
 from script.frontend import star_displays
-from script.frontend.static_args import StaticArgLowering
 from script.frontend.varargs import VarargLowering
 from script.frontend import star_zip
 from script.frontend import user_exceptions
@@ -97,7 +96,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering,
-                       ClosureLowering, StaticArgLowering, ComplexLowering,
+                       ClosureLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
                        ItertoolsCallLowering, BoundedDeques):
