@@ -21,7 +21,7 @@ import math
 import sys
 import types
 
-from script.frontend import heapqlib, itertoolslib, keyed, named_tuples, pylib, static_args
+from script.frontend import bounded_deques, heapqlib, itertoolslib, keyed, named_tuples, pylib, static_args
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -1050,7 +1050,7 @@ def _ordered_dict(low, node: ast.Call, name: str) -> Value:
 
 @lowers(collections.deque)
 def _deque(low, node: ast.Call, name: str) -> Value:
-    return low.make_deque(node)       # a list in compiled code (docs/lists.md): bounded_deques.py
+    return bounded_deques.make_deque(low, node)       # a list in compiled code (docs/lists.md)
 
 
 def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:

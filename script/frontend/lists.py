@@ -53,6 +53,7 @@ from script.ir.ops import ExcInfo
 from script.frontend import star_displays
 from script.frontend import list_slices
 from script.frontend import keyed
+from script.frontend import bounded_deques
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -1003,9 +1004,9 @@ def _list_method(low, lst: Value, node: ast.Call) -> Value:
     """Every method of a list (a deque, a tuple of run-time length): list_method's chain,
     with a bounded deque's checks around it (bounded_deques.py)."""
     name = node.func.attr
-    low.bounded_insert_check(lst, name, node)
+    bounded_deques.bounded_insert_check(low, lst, name, node)
     result = low.list_method(lst, name, node)
-    low.bounded_method(lst, name, node)     # deque(maxlen=)
+    bounded_deques.bounded_method(low, lst, name, node)     # deque(maxlen=)
     return result
 
 

@@ -29,7 +29,8 @@ from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.itertools_calls import ItertoolsCallLowering
-from script.frontend.bounded_deques import BoundedDeques, DequeBounds
+from script.frontend.bounded_deques import DequeBounds
+from script.frontend import bounded_deques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
@@ -99,7 +100,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ClosureLowering, ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
-                       ItertoolsCallLowering, BoundedDeques):
+                       ItertoolsCallLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -547,7 +548,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
-            self.note_bounded_deque(target, node.value)    # deque(maxlen=n) (bounded_deques.py)
+            bounded_deques.note_bounded_deque(self, target, node.value)    # deque(maxlen=n)
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -562,7 +563,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if node.value is not None:
             value = self.expr_opt(node.value)
             self.note_default_table(node.target, node.value)
-            self.note_bounded_deque(node.target, node.value)
+            bounded_deques.note_bounded_deque(self, node.target, node.value)
             self.assign_name(name, value, node)
 
     def annotation_type(self, ann_node) -> T.Type | None:
