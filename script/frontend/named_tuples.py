@@ -13,31 +13,10 @@ elements) is the tuple machinery's. Element types come from the values, as in CP
 from __future__ import annotations
 
 import ast
-from script.ir import types as T
-from script.pyhooks.named_instance import CLASSES as _CLASSES, lookup_class
+
+from script.frontend.named_tuple_types import named_type_of
+from script.pyhooks.named_instance import lookup_class
 from script.ir.core import Const, Value
-
-def class_key(cls: type) -> str | None:
-    """``module:qualname`` of a module-level class, registered for script.pyhooks.named_instance; None for a
-    class defined inside a function (boxing could not find it again)."""
-    if "<locals>" in cls.__qualname__:
-        return None
-    key = f"{cls.__module__}:{cls.__qualname__}"
-    _CLASSES[key] = cls
-    return key
-
-
-def named_type_of(cls: type, elems) -> T.NamedTupleType | None:
-    key = class_key(cls)
-    return None if key is None else T.NamedTupleType(key, cls._fields, elems)
-
-
-def annotated_type(cls: type, type_from_annotation) -> T.NamedTupleType | None:
-    """The type of a parameter annotated with named tuple class `cls`: its field
-    annotations (a ``typing.NamedTuple``'s); None when a field has none we read."""
-    anns = getattr(cls, "__annotations__", {})
-    elems = [type_from_annotation(anns[f]) if f in anns else None for f in cls._fields]
-    return None if None in elems else named_type_of(cls, elems)
 
 
 def make_named_tuple(cx, cls: type, node: ast.Call) -> Value:
