@@ -21,7 +21,8 @@ import math
 import sys
 import types
 
-from script.frontend import bounded_deques, heapqlib, itertoolslib, keyed, named_tuples, pylib, static_args
+from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, named_tuples, pylib,
+                             static_args)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -179,7 +180,7 @@ class CallLowering:
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
         if isinstance(obj, NestedFunction):
-            return self.call_nested(obj, node)
+            return closures.call_nested(self, obj, node)
         found = CALLS.lookup(obj)          # the library's calls: registry.py
         if found is not None:
             result = found[0](self, node, found[1])

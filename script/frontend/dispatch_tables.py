@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend import closures
 from script.frontend.bound_methods import name_uses
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -62,7 +63,7 @@ def hold_dispatch_table(low, node: ast.Assign) -> bool:
     for i, (k, v) in enumerate(zip(d.keys, d.values)):
         if isinstance(v, ast.Lambda):
             fname = f"$table:{name}:{i}"
-            low.define_nested(low.lambda_def(fname, v))
+            closures.define_nested(low, closures.lambda_def(low, fname, v))
             v = ast.copy_location(ast.Name(fname, ast.Load()), v)
         entries.append((k.value, v))
     low.dispatch_tables[name] = entries

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import listlib
+from script.frontend import closures, listlib
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.pymessages import message
 from script.frontend.pyref import PyRef
@@ -45,8 +45,8 @@ def call_function_node(cx, fn_node, args: list[Value], node) -> Value:
         info = cx.ctx.nested_infos.get((cx.info, id(fn_node)))
         if info is None:
             info = cx.ctx.nested_infos[(cx.info, id(fn_node))] = \
-                NestedFunctionInfo(cx.info, cx.lambda_def("<lambda>", fn_node), cx.nested_functions)
-        return cx.call_nested(NestedFunction(info), call)
+                NestedFunctionInfo(cx.info, closures.lambda_def(cx, "<lambda>", fn_node), cx.nested_functions)
+        return closures.call_nested(cx, NestedFunction(info), call)
     return cx.lower_call(call)
 
 

@@ -34,7 +34,8 @@ from script.frontend import bounded_deques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
-from script.frontend.closures import ClosureLowering, NestedFunction
+from script.frontend.closures import NestedFunction
+from script.frontend import closures
 from script.frontend import match
 from script.frontend import star_displays
 from script.frontend.varargs import VarargLowering
@@ -77,7 +78,7 @@ _UNSUPPORTED_STMTS = {
 
 # Statements lowered by free functions over the lowering (the others are still `stmt_X`
 # methods of FunctionLowering's bases: issue 19).
-_STMT_FUNCTIONS = {"Match": match.stmt_Match}
+_STMT_FUNCTIONS = {"Match": match.stmt_Match, "FunctionDef": closures.stmt_FunctionDef}
 
 
 class Loop:
@@ -97,7 +98,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
                        StrMethodLowering, MessageLowering, VarargLowering,
-                       ClosureLowering, ComplexLowering,
+                       ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
                        ItertoolsCallLowering):
@@ -532,7 +533,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
-            self.assign_lambda(node.targets[0], node.value)      # closures.py
+            closures.assign_lambda(self, node.targets[0], node.value)
             return
         if self.store_generator(node):                          # generators.py: g = gen(...)
             return

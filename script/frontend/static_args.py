@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend import closures
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.source import FunctionInfo
 from script.frontend.pyref import PyRef
@@ -101,7 +102,7 @@ def call_argument(cx, node: ast.expr):
     if isinstance(node, ast.Lambda):
         info = cx.ctx.nested_infos.get((cx.info, id(node)))
         if info is None:
-            fn = cx.lambda_def("<lambda>", node)
+            fn = closures.lambda_def(cx, "<lambda>", node)
             info = cx.ctx.nested_infos[(cx.info, id(node))] = \
                 NestedFunctionInfo(cx.info, fn, cx.nested_functions)
         return Static(NestedFunction(info))
