@@ -22,7 +22,7 @@ import sys
 import types
 
 from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, named_tuples, pylib,
-                             static_args)
+                             static_args, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -153,7 +153,7 @@ class CallLowering:
         dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
         if dispatched is not None:
             return dispatched
-        node = self.spread_starred(node)        # f(*t): varargs.py
+        node = varargs.spread_starred(self, node)        # f(*t)
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
@@ -321,12 +321,12 @@ class CallLowering:
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
         bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
         if vararg is not None:
-            self.pack_varargs(info, bound, values, node)       # varargs.py
+            varargs.pack_varargs(self, info, bound, values, node)
             if vararg in kw:
                 self.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
         kwarg = getattr(info, "kwarg", None)
         if kwarg is not None:
-            kw = self.pack_kwargs(info, bound, kw, node)       # varargs.py
+            kw = varargs.pack_kwargs(self, info, bound, kw, node)
         for key, (v, vnode) in kw.items():
             if key not in names:
                 self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)

@@ -38,7 +38,6 @@ from script.frontend.closures import NestedFunction
 from script.frontend import closures
 from script.frontend import match
 from script.frontend import star_displays
-from script.frontend.varargs import VarargLowering
 from script.frontend import star_zip
 from script.frontend import user_exceptions
 from script.frontend import named_tuples
@@ -97,7 +96,7 @@ def _lists_at_conflict(cx, other: Value, v: Value) -> None:
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
-                       StrMethodLowering, MessageLowering, VarargLowering,
+                       StrMethodLowering, MessageLowering,
                        ComplexLowering,
                        ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
