@@ -37,31 +37,10 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "script")
 # Frontend-internal edges that close the cycles left inside script/frontend/ (see above):
 # (importer, imported), both relative to script.frontend.
 FRONTEND_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ('builtins_lowering', 'instance_test'), ('builtins_lowering', 'lower_stmt'),
-    ('builtins_lowering', 'ssa_builder'), ('callee_hints', 'ssa_builder'),
-    ('class_members', 'class_methods'), ('class_members', 'instance_test'),
-    ('class_members', 'lower_stmt'), ('class_types', 'callee_hints'),
-    ('class_types', 'ssa_builder'), ('class_unions', 'class_methods'),
-    ('class_unions', 'ssa_builder'), ('closures', 'lower_stmt'),
-    ('container_text', 'ssa_builder'), ('default_tables', 'lower_stmt'),
-    ('dict_methods', 'ssa_builder'), ('dicts', 'callee_hints'), ('dicts', 'ssa_builder'),
-    ('dispatch_tables', 'lower_stmt'), ('exceptions', 'ssa_builder'),
-    ('generators', 'lower_stmt'), ('instance_test', 'ssa_builder'),
-    ('itertools_calls', 'lower_stmt'), ('keyed', 'lower_stmt'), ('list_slices', 'ssa_builder'),
-    ('lists', 'class_methods'), ('lists', 'ssa_builder'), ('lower_expr', 'class_methods'),
-    ('lower_expr', 'elementwise'), ('lower_expr', 'optional'), ('lower_expr', 'ssa_builder'),
-    ('lower_stmt', 'class_methods'), ('lower_stmt', 'ssa_builder'), ('match', 'instance_test'),
-    ('match', 'lower_stmt'), ('match', 'ssa_builder'), ('numpy_alloc', 'axis_stats'),
-    ('numpy_alloc', 'lower_stmt'), ('numpy_alloc', 'ssa_builder'),
-    ('numpy_grids', 'lower_stmt'), ('numpy_lapack_call', 'numpy_lapack'),
-    ('numpy_lib_call', 'ssa_builder'), ('numpy_limits', 'lower_stmt'),
-    ('numpy_linalg', 'ssa_builder'), ('numpy_linalg_lib', 'numpy_lib_call'),
-    ('numpy_reduce', 'ssa_builder'), ('numpy_stats', 'numpy_lib_call'),
-    ('optional', 'ssa_builder'), ('printf', 'ssa_builder'), ('random_calls', 'lower_stmt'),
-    ('records', 'class_members'), ('records', 'class_methods'), ('records', 'lower_stmt'),
-    ('reduce_keywords', 'ssa_builder'), ('star_zip', 'ssa_builder'),
-    ('static_args', 'closures'), ('static_args', 'lower_stmt'), ('static_args', 'source'),
-    ('table_args', 'source'), ('varargs', 'lower_stmt'),
+    ('class_types', 'callee_hints'), ('class_unions', 'class_methods'),
+    ('class_unions', 'ssa_builder'), ('dicts', 'callee_hints'), ('generators', 'lower_stmt'),
+    ('numpy_lapack_call', 'numpy_lapack'), ('numpy_linalg_lib', 'numpy_lib_call'),
+    ('numpy_stats', 'numpy_lib_call'), ('records', 'class_members'),
 })
 
 # Edges outside the frontend that close the cycles not broken yet (full module names).

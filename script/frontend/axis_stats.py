@@ -12,7 +12,7 @@ where the axis is a constant (numpy_alloc.np_library routes them here):
 
 from __future__ import annotations
 
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

@@ -32,71 +32,72 @@ class DequeBounds:
         self.names: dict = {}       # variable name -> synthetic local of its maxlen
 
 
-class BoundedDeques:
-    """Mixin for FunctionLowering."""
-
-    def make_deque(self, node: ast.Call) -> Value:
-        """`deque()`, `deque(iterable)`, `deque(iterable, maxlen)`, `deque(maxlen=n)`."""
-        kw = {k.arg: k.value for k in node.keywords}
-        if set(kw) - {"iterable", "maxlen"} or len(node.args) + len(kw) > 2 or len(node.args) > 2 \
-                or len(node.args) == 2 and kw:
-            self.error("deque() takes an iterable and a maxlen", node)
-        source = node.args[0] if node.args else kw.get("iterable")
-        bound = node.args[1] if len(node.args) > 1 else kw.get("maxlen")
-        lst = self.list_of(source, node) if source is not None else self.list_of_unknown(node)
-        if bound is None or isinstance(bound, ast.Constant) and bound.value is None:
-            return lst
-        m = self.coerce(self.expr(bound), T.I64, node)
-        self.raise_if(self.cmp("lt", m, Const(0, T.I64), node), "ValueError", "maxlen must be non-negative", node)
-        var = self.new_var("maxlen", m)
-        self.deque_bounds.calls[id(node)] = var
-        if source is not None:      # (an empty deque is within any bound; its type may be pending)
-            self.trim_deque(lst, var, collectionslib.trim_front, node)
+def make_deque(cx, node: ast.Call) -> Value:
+    """`deque()`, `deque(iterable)`, `deque(iterable, maxlen)`, `deque(maxlen=n)`."""
+    kw = {k.arg: k.value for k in node.keywords}
+    if set(kw) - {"iterable", "maxlen"} or len(node.args) + len(kw) > 2 or len(node.args) > 2 \
+            or len(node.args) == 2 and kw:
+        cx.error("deque() takes an iterable and a maxlen", node)
+    source = node.args[0] if node.args else kw.get("iterable")
+    bound = node.args[1] if len(node.args) > 1 else kw.get("maxlen")
+    lst = cx.list_of(source, node) if source is not None else cx.list_of_unknown(node)
+    if bound is None or isinstance(bound, ast.Constant) and bound.value is None:
         return lst
+    m = cx.coerce(cx.expr(bound), T.I64, node)
+    cx.raise_if(cx.cmp("lt", m, Const(0, T.I64), node), "ValueError", "maxlen must be non-negative", node)
+    var = cx.new_var("maxlen", m)
+    cx.deque_bounds.calls[id(node)] = var
+    if source is not None:      # (an empty deque is within any bound; its type may be pending)
+        trim_deque(cx, lst, var, collectionslib.trim_front, node)
+    return lst
 
-    def reject_bounded_deque_arguments(self, info, node: ast.Call) -> None:
-        """A bounded deque passed to a compiled function is a CompileError at the argument:
-        the callee gets the plain list, whose appends would keep the items CPython's deque
-        drops."""
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            if isinstance(arg, ast.Starred):
-                arg = arg.value
-            if isinstance(arg, ast.Name) and arg.id in self.deque_bounds.names or id(arg) in self.deque_bounds.calls:
-                self.error(f"a deque with a maxlen cannot be passed to {info.name}() in compiled code (the "
-                           "callee would get a list without the bound); pass list(d) and bound it there", arg)
+def reject_bounded_deque_arguments(cx, info, node: ast.Call) -> None:
+    """A bounded deque passed to a compiled function is a CompileError at the argument:
+    the callee gets the plain list, whose appends would keep the items CPython's deque
+    drops."""
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        if isinstance(arg, ast.Starred):
+            arg = arg.value
+        if isinstance(arg, ast.Name) and arg.id in cx.deque_bounds.names or id(arg) in cx.deque_bounds.calls:
+            cx.error(f"a deque with a maxlen cannot be passed to {info.name}() in compiled code (the "
+                     "callee would get a list without the bound); pass list(d) and bound it there", arg)
 
-    def note_bounded_deque(self, target, value_node) -> None:
-        """After `target = value_node`: remember a name assigned a bounded deque; reject
-        another value assigned to such a name."""
-        if not isinstance(target, ast.Name):
-            return
-        made = self.deque_bounds.calls.get(id(value_node))
-        if made is not None:
-            self.deque_bounds.names[target.id] = made
-        elif target.id in self.deque_bounds.names:
-            self.error(f"'{target.id}' holds a deque with a maxlen; assigning it another value is not "
-                       "supported in compiled code (use another name)", target)
 
-    def bounded_insert_check(self, lst: Value, name: str, node: ast.Call) -> None:
-        """Before `d.insert(i, x)` of a bounded deque: CPython's IndexError when it is full."""
-        if name != "insert" or not isinstance(node.func.value, ast.Name):
-            return
-        var = self.deque_bounds.names.get(node.func.value.id)
-        if var is None:
-            return
-        full = self.cmp("ge", self.list_len(lst, node), self.read(var, self.loc(node)), node)
-        self.raise_if(full, "IndexError", "deque already at its maximum size", node)
+def note_bounded_deque(cx, target, value_node) -> None:
+    """After `target = value_node`: remember a name assigned a bounded deque; reject
+    another value assigned to such a name."""
+    if not isinstance(target, ast.Name):
+        return
+    made = cx.deque_bounds.calls.get(id(value_node))
+    if made is not None:
+        cx.deque_bounds.names[target.id] = made
+    elif target.id in cx.deque_bounds.names:
+        cx.error(f"'{target.id}' holds a deque with a maxlen; assigning it another value is not "
+                 "supported in compiled code (use another name)", target)
 
-    def bounded_method(self, lst: Value, name: str, node: ast.Call) -> None:
-        """After `d.<name>(...)` of a list: the bound kept, when `d` names a bounded deque."""
-        if name not in _FRONT + _BACK or not isinstance(node.func.value, ast.Name):
-            return
-        var = self.deque_bounds.names.get(node.func.value.id)
-        if var is None:
-            return
-        trim = collectionslib.trim_front if name in _FRONT else collectionslib.trim_back
-        self.trim_deque(lst, var, trim, node)
 
-    def trim_deque(self, lst: Value, var: str, trim, node) -> None:
-        bound = self.read(var, self.loc(node))
-        self.call_script(self.ctx.info_for(trim), ast.Call(node.func, [], []), leading=(lst, bound))
+def bounded_insert_check(cx, lst: Value, name: str, node: ast.Call) -> None:
+    """Before `d.insert(i, x)` of a bounded deque: CPython's IndexError when it is full."""
+    if name != "insert" or not isinstance(node.func.value, ast.Name):
+        return
+    var = cx.deque_bounds.names.get(node.func.value.id)
+    if var is None:
+        return
+    full = cx.cmp("ge", cx.list_len(lst, node), cx.read(var, cx.loc(node)), node)
+    cx.raise_if(full, "IndexError", "deque already at its maximum size", node)
+
+
+def bounded_method(cx, lst: Value, name: str, node: ast.Call) -> None:
+    """After `d.<name>(...)` of a list: the bound kept, when `d` names a bounded deque."""
+    if name not in _FRONT + _BACK or not isinstance(node.func.value, ast.Name):
+        return
+    var = cx.deque_bounds.names.get(node.func.value.id)
+    if var is None:
+        return
+    trim = collectionslib.trim_front if name in _FRONT else collectionslib.trim_back
+    trim_deque(cx, lst, var, trim, node)
+
+
+def trim_deque(cx, lst: Value, var: str, trim, node) -> None:
+    bound = cx.read(var, cx.loc(node))
+    cx.call_script(cx.ctx.info_for(trim), ast.Call(node.func, [], []), leading=(lst, bound))

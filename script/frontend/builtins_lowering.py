@@ -21,7 +21,8 @@ import math
 import sys
 import types
 
-from script.frontend import heapqlib, itertoolslib, pylib
+from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, named_tuples, pylib,
+                             static_args, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -44,8 +45,9 @@ from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
 from script.frontend.python_classes import note_call
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MATH_FUNCS
@@ -74,7 +76,6 @@ class CallLowering:
 
     def resolve_attribute(self, node: ast.Attribute) -> Value:
         ref = self.attribute_ref(node)
-        from script.frontend.lower_stmt import PyRef
         if isinstance(ref, PyRef):
             self.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
         return ref
@@ -87,7 +88,6 @@ class CallLowering:
 
     def attribute_of(self, base, node: ast.Attribute):
         """`attribute_ref` of `node` whose base (`node.value`) is already resolved."""
-        from script.frontend.lower_stmt import PyRef
         if not isinstance(base, PyRef):
             return self.value_attribute(base, node)
         obj = base.obj
@@ -112,7 +112,7 @@ class CallLowering:
         if T.is_instance_type(t):
             return self.record_field(base, node)            # records.py
         if isinstance(t, T.NamedTupleType):
-            return self.named_field(base, node)             # named_tuples.py
+            return named_tuples.named_field(self, base, node)
         if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
             return base if node.attr == "real" else Const(0.0, t)
         if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
@@ -144,7 +144,6 @@ class CallLowering:
     # ---- calls -------------------------------------------------------------------------
 
     def lower_call(self, node: ast.Call) -> Value:
-        from script.frontend.lower_stmt import PyRef
         for k in node.keywords:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
@@ -155,7 +154,7 @@ class CallLowering:
         dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
         if dispatched is not None:
             return dispatched
-        node = self.spread_starred(node)        # f(*t): varargs.py
+        node = varargs.spread_starred(self, node)        # f(*t)
         if self.fromkeys_call(node):
             return self.lower_fromkeys(node)            # default_tables.py
         if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
@@ -182,7 +181,7 @@ class CallLowering:
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
         if isinstance(obj, NestedFunction):
-            return self.call_nested(obj, node)
+            return closures.call_nested(self, obj, node)
         found = CALLS.lookup(obj)          # the library's calls: registry.py
         if found is not None:
             result = found[0](self, node, found[1])
@@ -210,7 +209,7 @@ class CallLowering:
             # TorchScript does: callees need no decorator of their own.
             return self.call_script(self.ctx.info_for(obj), node)
         if is_named_tuple_class(obj):
-            return self.make_named_tuple(obj, node)         # named_tuples.py
+            return named_tuples.make_named_tuple(self, obj, node)
         if is_record_class(obj):
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
@@ -313,8 +312,9 @@ class CallLowering:
         arguments before those (a nested function's free variables, closures.py)."""
         if is_generator(info):
             self.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
-        values = list(leading) + ([first] if first is not None else []) + [self.call_argument(a) for a in node.args]
-        kw = {k.arg: (self.call_argument(k.value), k.value) for k in node.keywords}
+        values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(self, a)
+                                                                            for a in node.args]
+        kw = {k.arg: (static_args.call_argument(self, k.value), k.value) for k in node.keywords}
         names = info.param_names
         n_positional = getattr(info, "n_positional", len(names))
         vararg = getattr(info, "vararg", None)
@@ -322,12 +322,12 @@ class CallLowering:
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
         bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
         if vararg is not None:
-            self.pack_varargs(info, bound, values, node)       # varargs.py
+            varargs.pack_varargs(self, info, bound, values, node)
             if vararg in kw:
                 self.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
         kwarg = getattr(info, "kwarg", None)
         if kwarg is not None:
-            kw = self.pack_kwargs(info, bound, kw, node)       # varargs.py
+            kw = varargs.pack_kwargs(self, info, bound, kw, node)
         for key, (v, vnode) in kw.items():
             if key not in names:
                 self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)
@@ -339,10 +339,11 @@ class CallLowering:
             if v is None:
                 if names[i] not in info.defaults:
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
-                bound[i] = self.static_default(self.python_object(info.defaults[names[i]], names[i], node))
-        self.reject_bounded_deque_arguments(info, node)          # bounded_deques.py
+                bound[i] = static_args.static_default(self, self.python_object(info.defaults[names[i]], names[i],
+                                                                               node))
+        bounded_deques.reject_bounded_deque_arguments(self, info, node)
         defaults = argument_defaults(self, info, node, len(leading) + (first is not None))
-        info, bound = self.bind_statics(info, bound, node)       # static_args.py
+        info, bound = static_args.bind_statics(self, info, bound, node)
         info = with_defaults(self, info, defaults, node)         # table_args.py
         names = info.param_names
         if any(isinstance(v.type, Unknown) for v in bound):
@@ -647,7 +648,7 @@ class CallLowering:
 
     def builtin_minmax(self, node, name) -> Value:
         if any(k.arg == "key" for k in node.keywords):
-            return self.minmax_key(node, name)            # keyed.py
+            return keyed.minmax_key(self, node, name)
         if len(node.args) == 1 and self.walks_generator(node.args[0]) or \
                 node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
             default = self.expr(node.keywords[0].value) if node.keywords else None
@@ -953,10 +954,11 @@ for _kind, _name, _fn in (("int", "bit_length", pylib.bit_length), ("u64", "bit_
     METHODS.register((_kind, _name), _call_pylib_method(_fn))
 for _kind, _method in (("instance", "record_method"),          # records.py
                        ("complex", "complex_method"),         # complex_lowering.py
-                       ("named_tuple", "named_method"),       # named_tuples.py
                        ("tuple", "tuple_method")):            # lower_expr.py
     METHODS.register((_kind, ANY), lambda low, base, node, _m=_method: getattr(low, _m)(base, node.func.attr, node),
                      owner=__name__)
+METHODS.register(("named_tuple", ANY),
+                 lambda low, base, node: named_tuples.named_method(low, base, node.func.attr, node), owner=__name__)
 for _name in ("count", "index"):          # a named tuple's are a tuple's
     METHODS.register(("named_tuple", _name), lambda low, base, node: low.tuple_method(base, node.func.attr, node))
 
@@ -1052,7 +1054,7 @@ def _ordered_dict(low, node: ast.Call, name: str) -> Value:
 
 @lowers(collections.deque)
 def _deque(low, node: ast.Call, name: str) -> Value:
-    return low.make_deque(node)       # a list in compiled code (docs/lists.md): bounded_deques.py
+    return bounded_deques.make_deque(low, node)       # a list in compiled code (docs/lists.md)
 
 
 def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:

@@ -25,6 +25,7 @@ import sys
 
 from script.frontend.class_methods import class_of, find_member
 from script.frontend.static_args import Static
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -178,7 +179,6 @@ class MemberLowering:
 
     def is_type_call(self, node) -> bool:
         """Whether `node` is ``type(x)`` (the builtin)."""
-        from script.frontend.lower_stmt import PyRef
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals):
             return False
         ref = self.lookup(node.func)
@@ -189,7 +189,6 @@ class MemberLowering:
         ``type(x) == int``): the class CPython holds there (instance_test.python_class),
         known when compiling."""
         from script.frontend.instance_test import python_class
-        from script.frontend.lower_stmt import PyRef
         if len(node.args) != 1 or node.keywords:
             self.error("type() with other than one argument is not supported in compiled code", node)
         v = self.expr(node.args[0])
@@ -202,7 +201,6 @@ class MemberLowering:
     def static_class_compare(self, node: ast.Compare) -> Value | None:
         """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
         decided when compiling, as classes are known then; None for other comparisons."""
-        from script.frontend.lower_stmt import PyRef
         if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
             return None
         sides = [node.left, node.comparators[0]]

@@ -35,7 +35,7 @@ import typing
 
 from script.frontend.callee_hints import pending_parts
 from script.frontend.optional import NONE_NAME, is_optional
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Value
 from script.pyhooks.named_instance import lookup_class

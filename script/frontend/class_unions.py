@@ -21,7 +21,8 @@ from __future__ import annotations
 import ast
 import functools
 
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef
+from script.frontend.ssa_builder import Restart
+from script.frontend.unknown import UNKNOWN, Undef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo

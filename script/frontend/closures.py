@@ -30,6 +30,7 @@ import types
 
 from script.errors import CompileError
 from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -205,78 +206,82 @@ def lambda_as_def(name: str, node: ast.Lambda) -> ast.FunctionDef:
     return ast.copy_location(fn, node)
 
 
-class ClosureLowering:
-    """Mixin: nested `def` statements, lambdas assigned to a name, and calls of them."""
+# ---- nested `def` statements, lambdas assigned to a name, and calls of them: functions of the
+# lowering (`cx`); `stmt_FunctionDef` is lower_stmt's for a `def` statement.
+def stmt_FunctionDef(cx, node: ast.FunctionDef) -> None:
+    for dec in node.decorator_list:
+        if not is_script_decorator(cx, dec):
+            cx.error("decorators on nested functions are not supported in compiled code", node)
+    define_nested(cx, node)
 
-    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
-        for dec in node.decorator_list:
-            if not self.is_script_decorator(dec):
-                self.error("decorators on nested functions are not supported in compiled code", node)
-        self.define_nested(node)
 
-    def is_script_decorator(self, dec) -> bool:
-        """`@script.script` (or `@script`, with or without options) on a nested function:
-        it is compiled with the outer function anyway, so the decorator changes nothing. The
-        package and its `script` are known by name: the frontend does not import the package
-        above it (tests/test_import_graph.py)."""
-        from script.frontend.lower_stmt import PyRef
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if not isinstance(target, (ast.Name, ast.Attribute)):
-            return False
-        ref = self.callee_ref(target)
-        if not isinstance(ref, PyRef):
-            return False
-        obj = ref.obj
-        return (isinstance(obj, types.ModuleType) and obj.__name__ == "script") or \
-            (getattr(obj, "__module__", None) == "script" and getattr(obj, "__qualname__", None) == "script")
+def is_script_decorator(cx, dec) -> bool:
+    """`@script.script` (or `@script`, with or without options) on a nested function:
+    it is compiled with the outer function anyway, so the decorator changes nothing. The
+    package and its `script` are known by name: the frontend does not import the package
+    above it (tests/test_import_graph.py)."""
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    if not isinstance(target, (ast.Name, ast.Attribute)):
+        return False
+    ref = cx.callee_ref(target)
+    if not isinstance(ref, PyRef):
+        return False
+    obj = ref.obj
+    return (isinstance(obj, types.ModuleType) and obj.__name__ == "script") or \
+        (getattr(obj, "__module__", None) == "script" and getattr(obj, "__qualname__", None) == "script")
 
-    def define_nested(self, node: ast.FunctionDef) -> None:
-        if node.name in self.info.param_names:
-            self.error(f"nested function '{node.name}' shadows a parameter", node)
-        key = (self.info, id(node))
-        info = self.ctx.nested_infos.get(key)
-        if info is None:
-            info = self.ctx.nested_infos[key] = NestedFunctionInfo(self.info, node, self.nested_functions)
-        info.siblings = self.nested_functions       # this build's (a cached info saw an earlier one)
-        self.nested_functions[node.name] = NestedFunction(info)
-        self.share_table_defaults(info)
 
-    def share_table_defaults(self, info) -> None:
-        """A defaultdict or Counter the nested function reads as a free variable keeps its
-        default there (`d[k] += 1` in a helper inserts as in CPython: default_tables.py)."""
-        names = self.table_defaults.names
-        info.free_defaults = {n: names[n] for n in info.free if n in names}
+def define_nested(cx, node: ast.FunctionDef) -> None:
+    if node.name in cx.info.param_names:
+        cx.error(f"nested function '{node.name}' shadows a parameter", node)
+    key = (cx.info, id(node))
+    info = cx.ctx.nested_infos.get(key)
+    if info is None:
+        info = cx.ctx.nested_infos[key] = NestedFunctionInfo(cx.info, node, cx.nested_functions)
+    info.siblings = cx.nested_functions       # this build's (a cached info saw an earlier one)
+    cx.nested_functions[node.name] = NestedFunction(info)
+    share_table_defaults(cx, info)
 
-    def assign_lambda(self, target, value: ast.Lambda) -> bool:
-        """`name = lambda ...`: defines a nested function; True when handled."""
-        if not isinstance(target, ast.Name):
-            self.error("a lambda can only be assigned to a name in compiled code", value)
-        self.define_nested(self.lambda_def(target.id, value))
-        return True
 
-    def lambda_def(self, name: str, node: ast.Lambda) -> ast.FunctionDef:
-        fn = self.ctx.lambda_defs.get(id(node))
-        if fn is None:
-            fn = self.ctx.lambda_defs[id(node)] = lambda_as_def(name, node)
-        return fn
+def share_table_defaults(cx, info) -> None:
+    """A defaultdict or Counter the nested function reads as a free variable keeps its
+    default there (`d[k] += 1` in a helper inserts as in CPython: default_tables.py)."""
+    names = cx.table_defaults.names
+    info.free_defaults = {n: names[n] for n in info.free if n in names}
 
-    def call_nested(self, fn: NestedFunction, node: ast.Call) -> Value:
-        reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
-        self.share_table_defaults(fn.info)
-        bounded = [n for n in reads if n in self.deque_bounds.names]
-        if bounded:         # the nested function would get the list without its bound
-            self.error(f"'{bounded[0]}' is a deque with a maxlen, which {fn.info.name}() reads: not supported "
-                       "in compiled code (the nested function would get a list without the bound)", node)
-        leading = [self.read_local(name, node) for name in reads]
-        result = self.call_script(fn.info, node, leading=leading)
-        nonlocals = getattr(fn.info, "nonlocals", ())
-        if not nonlocals or not isinstance(getattr(result, "type", None), T.TupleType):
-            return result
-        loc = self.loc(node)
-        first = 1 if fn.info.returns_value else 0
-        elems = result.type.elems
-        for k, name in enumerate(nonlocals):       # the shared cells' new values
-            self.write(name, self.emit("extract", [result], elems[first + k], first + k, loc))
-        if not fn.info.returns_value:
-            return Const(None, T.NONE, loc)
-        return self.emit("extract", [result], elems[0], 0, loc)
+
+def assign_lambda(cx, target, value: ast.Lambda) -> bool:
+    """`name = lambda ...`: defines a nested function; True when handled."""
+    if not isinstance(target, ast.Name):
+        cx.error("a lambda can only be assigned to a name in compiled code", value)
+    define_nested(cx, lambda_def(cx, target.id, value))
+    return True
+
+
+def lambda_def(cx, name: str, node: ast.Lambda) -> ast.FunctionDef:
+    fn = cx.ctx.lambda_defs.get(id(node))
+    if fn is None:
+        fn = cx.ctx.lambda_defs[id(node)] = lambda_as_def(name, node)
+    return fn
+
+
+def call_nested(cx, fn: NestedFunction, node: ast.Call) -> Value:
+    reads = getattr(fn, "reads", None) or fn.info.free       # static_args.BoundClosure
+    share_table_defaults(cx, fn.info)
+    bounded = [n for n in reads if n in cx.deque_bounds.names]
+    if bounded:         # the nested function would get the list without its bound
+        cx.error(f"'{bounded[0]}' is a deque with a maxlen, which {fn.info.name}() reads: not supported "
+                 "in compiled code (the nested function would get a list without the bound)", node)
+    leading = [cx.read_local(name, node) for name in reads]
+    result = cx.call_script(fn.info, node, leading=leading)
+    nonlocals = getattr(fn.info, "nonlocals", ())
+    if not nonlocals or not isinstance(getattr(result, "type", None), T.TupleType):
+        return result
+    loc = cx.loc(node)
+    first = 1 if fn.info.returns_value else 0
+    elems = result.type.elems
+    for k, name in enumerate(nonlocals):       # the shared cells' new values
+        cx.write(name, cx.emit("extract", [result], elems[first + k], first + k, loc))
+    if not fn.info.returns_value:
+        return Const(None, T.NONE, loc)
+    return cx.emit("extract", [result], elems[0], 0, loc)

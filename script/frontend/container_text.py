@@ -12,7 +12,7 @@ order compiled and hash order in CPython (docs/dicts.md).
 
 from __future__ import annotations
 
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Value
 

@@ -15,6 +15,7 @@ import ast
 
 from script.errors import CompileError
 from script.frontend.typeinfer import type_from_annotation
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -111,7 +112,6 @@ def _constant_shape(b, node) -> list[int]:
 
 
 def _dtype(b, node) -> T.Type:
-    from script.frontend.lower_stmt import PyRef
     ref = b.callee_ref(node)
     t = type_from_annotation(ref.obj) if isinstance(ref, PyRef) else None
     if t is None or not t.is_numeric():

@@ -26,8 +26,9 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import collectionslib, dictlib
+from script.frontend import collectionslib, dictlib, keyed
 from script.frontend.dicts import _VALUE
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -137,7 +138,6 @@ class DefaultTables:
 
     def _global_object(self, node):
         """The module-level object `node` (a name or `module.name`, not a local) names, or None."""
-        from script.frontend.lower_stmt import PyRef
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in self.locals:
             module = self.lookup(node.value)
             return getattr(getattr(module, "obj", None), node.attr, None) if isinstance(module, PyRef) else None
@@ -163,7 +163,7 @@ class DefaultTables:
         """`factory()`, through a call node made once per factory (kept in the hints, so that
         a `list()` it makes is the same list node, with its element type, every round)."""
         if isinstance(factory, ast.Lambda):
-            return self.call_function_node(factory, [], node)
+            return keyed.call_function_node(self, factory, [], node)
         call = self.hints.get(("default_call", id(factory)))
         if call is None:
             call = self.hints[("default_call", id(factory))] = ast.copy_location(

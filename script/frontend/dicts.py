@@ -33,7 +33,8 @@ from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lists import PendingElement, is_pending_optional
 from script.frontend.lower_expr import WeakConst
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, holds_list
+from script.frontend.ssa_builder import Restart, holds_list
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend import closures
 from script.frontend.bound_methods import name_uses
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const
 from script.ir.ops import ExcInfo
@@ -35,7 +37,6 @@ def _table_uses(info) -> dict:
 
 
 def _is_function(low, node) -> bool:
-    from script.frontend.lower_stmt import PyRef
     if isinstance(node, ast.Lambda):
         return True
     if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(node, ast.Name) and node.id in low.locals:
@@ -62,7 +63,7 @@ def hold_dispatch_table(low, node: ast.Assign) -> bool:
     for i, (k, v) in enumerate(zip(d.keys, d.values)):
         if isinstance(v, ast.Lambda):
             fname = f"$table:{name}:{i}"
-            low.define_nested(low.lambda_def(fname, v))
+            closures.define_nested(low, closures.lambda_def(low, fname, v))
             v = ast.copy_location(ast.Name(fname, ast.Load()), v)
         entries.append((k.value, v))
     low.dispatch_tables[name] = entries

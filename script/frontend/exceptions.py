@@ -197,7 +197,7 @@ class TryLowering:
             return self.raise_unbound_plain(exc, loc)
         self.route_raise(exc, [], loc)
         self.start_dead()
-        from script.frontend.ssa_builder import UNKNOWN, Undef
+        from script.frontend.unknown import UNKNOWN, Undef
         return Undef(UNKNOWN, loc)
 
     def try_except(self, node) -> None:
@@ -379,5 +379,5 @@ class TryLowering:
 
 
 def _unknown(operands) -> bool:
-    from script.frontend.ssa_builder import Undef, Unknown
+    from script.frontend.unknown import Undef, Unknown
     return any(isinstance(v.type, Unknown) or isinstance(v, Undef) for v in operands)

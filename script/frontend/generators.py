@@ -53,6 +53,7 @@ import itertools
 
 from script.errors import CompileError
 from script.frontend.lower_expr import WeakConst
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -517,7 +518,6 @@ class GeneratorLowering:
         """An argument's value, or the function it names (a global function, a builtin:
         the generator calls it by its parameter's name)."""
         from script.frontend.closures import NestedFunction
-        from script.frontend.lower_stmt import PyRef
         v = None
         if isinstance(node, ast.Name) and node.id not in self.locals and not (
                 self.comp_scopes and self.comprehension_var(node.id)) or isinstance(node, ast.Attribute):

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, has_unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -94,7 +95,6 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
 def class_spec(self, node: ast.expr):
     """The second argument as the Python object CPython would receive: a class, a tuple
     of specs, or a union; anything else is the TypeError CPython raises, at compile time."""
-    from script.frontend.lower_stmt import PyRef
     if isinstance(node, ast.Tuple):
         return tuple(class_spec(self, e) for e in node.elts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):

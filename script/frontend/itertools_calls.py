@@ -17,6 +17,7 @@ import itertools
 
 from script.frontend import itertoolslib
 from script.frontend.registry import CALLS
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -30,7 +31,6 @@ class ItertoolsCallLowering:
     def itertools_function(self, node):
         """The itertools function that `node` calls (`count(...)`, `itertools.cycle(...)`)
         when it is one of _ENDLESS, else None; resolves module names only, evaluates nothing."""
-        from script.frontend.lower_stmt import PyRef
         if not isinstance(node, ast.Call):
             return None
         f = node.func

@@ -13,26 +13,27 @@ from __future__ import annotations
 import ast
 
 from script.frontend import slicelib
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 
 
-class ListSliceLowering:
-    def list_slice_store(self, lst: Value, sl: ast.Slice, value: Value, node) -> None:
-        n, item, et = self.iterable_value(value, node)
-        if isinstance(et, Unknown):
-            return                                  # a round to be rebuilt (lists.get_item)
-        self.stored_type(lst, et, node)             # `a = []; a[:] = xs`: the type from xs
-        items = self.new_list(self.read_type(lst), n, node)
-        self.fill_from(items, Const(0, T.I64), (n, item, et), node)
-        bounds = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
-        self._call_slicelib(slicelib.set_slice, [lst, *bounds, items], node)
+def list_slice_store(cx, lst: Value, sl: ast.Slice, value: Value, node) -> None:
+    n, item, et = cx.iterable_value(value, node)
+    if isinstance(et, Unknown):
+        return                                  # a round to be rebuilt (lists.get_item)
+    cx.stored_type(lst, et, node)             # `a = []; a[:] = xs`: the type from xs
+    items = cx.new_list(cx.read_type(lst), n, node)
+    cx.fill_from(items, Const(0, T.I64), (n, item, et), node)
+    bounds = cx.slice_operands(lst, 0, sl, node, length=cx.list_len(lst, node))
+    _call_slicelib(cx, slicelib.set_slice, [lst, *bounds, items], node)
 
-    def list_slice_delete(self, lst: Value, sl: ast.Slice, node) -> None:
-        bounds = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
-        self._call_slicelib(slicelib.del_slice, [lst, *bounds], node)
 
-    def _call_slicelib(self, fn, args: list[Value], node) -> None:
-        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(a.type for a in args), node)
-        self.emit("call", args, callee.ret_type, callee, self.loc(node))
+def list_slice_delete(cx, lst: Value, sl: ast.Slice, node) -> None:
+    bounds = cx.slice_operands(lst, 0, sl, node, length=cx.list_len(lst, node))
+    _call_slicelib(cx, slicelib.del_slice, [lst, *bounds], node)
+
+
+def _call_slicelib(cx, fn, args: list[Value], node) -> None:
+    callee = cx.ctx.callee(cx, cx.ctx.info_for(fn), tuple(a.type for a in args), node)
+    cx.emit("call", args, callee.ret_type, callee, cx.loc(node))

@@ -42,7 +42,8 @@ from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
-from script.frontend.ssa_builder import UNKNOWN, Restart, Undef, Unknown, has_unknown
+from script.frontend.ssa_builder import Restart
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
@@ -50,6 +51,9 @@ from script.ir.core import Const, Instr, Value
 from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
 from script.frontend import star_displays
+from script.frontend import list_slices
+from script.frontend import keyed
+from script.frontend import bounded_deques
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -450,7 +454,7 @@ class ListLowering:
         """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            return self.list_slice_delete(lst, index_node, node)        # list_slices.py
+            return list_slices.list_slice_delete(self, lst, index_node, node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         pop = self.ctx.callee(self, self.ctx.info_for(listlib.pop_at), (lst.type, T.I64), node)
         self.emit("call", [lst, i], pop.ret_type, pop, self.loc(node))
@@ -486,7 +490,7 @@ class ListLowering:
             self.error("'tuple' object does not support item assignment", node)
         self.check_list_writable(lst, node)
         if isinstance(index_node, ast.Slice):
-            return self.list_slice_store(lst, index_node, value, node)  # list_slices.py
+            return list_slices.list_slice_store(self, lst, index_node, value, node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _STORE_ERROR)
         self.set_item(lst, value, i, node)
 
@@ -590,7 +594,7 @@ class ListLowering:
             self.check_list_writable(lst, node)
             if node.args:
                 self.error("sort() takes no positional arguments", node)
-            self.sort_list(lst, node.keywords, "sort", node)     # keyed.py
+            keyed.sort_list(self, lst, node.keywords, "sort", node)
             return Const(None, T.NONE, self.loc(node))
         if node.keywords:
             self.error(f"list.{name}() takes no keyword arguments", node)
@@ -935,7 +939,7 @@ class ListLowering:
         if len(node.args) != 1:
             self.error(f"sorted expected 1 argument, got {len(node.args)}", node)
         lst = self.list_of(node.args[0], node)
-        self.sort_list(lst, node.keywords, "sort", node)       # keyed.py
+        keyed.sort_list(self, lst, node.keywords, "sort", node)
         return lst
 
     def list_to_array(self, lst: Value, dtype: T.Type | None, node) -> Value:
@@ -1000,9 +1004,9 @@ def _list_method(low, lst: Value, node: ast.Call) -> Value:
     """Every method of a list (a deque, a tuple of run-time length): list_method's chain,
     with a bounded deque's checks around it (bounded_deques.py)."""
     name = node.func.attr
-    low.bounded_insert_check(lst, name, node)
+    bounded_deques.bounded_insert_check(low, lst, name, node)
     result = low.list_method(lst, name, node)
-    low.bounded_method(lst, name, node)     # deque(maxlen=)
+    bounded_deques.bounded_method(low, lst, name, node)     # deque(maxlen=)
     return result
 
 

@@ -20,13 +20,14 @@ from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
 from script.frontend.table_args import counter_operands
 from script.frontend.optional import OptionalLowering, is_optional, test_facts
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown, fold_convert
+from script.frontend.ssa_builder import fold_convert
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import OVF_OPS, ExcInfo
-from script.frontend import star_displays
+from script.frontend import star_displays, static_args
 
 
 class WeakConst(Const):
@@ -706,7 +707,7 @@ class ExprLowering(OptionalLowering):
         if known is None:
             known = self.generator_contains(node)          # generators.py
         if known is None:
-            known = self.static_str_compare(node)          # static_args.py
+            known = static_args.static_str_compare(self, node)
         if known is None:
             known = self.static_class_compare(node)    # class_members.py: type(a) == type(b)
         if known is not None:

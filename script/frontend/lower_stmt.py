@@ -30,21 +30,18 @@ from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
 from script.frontend.itertools_calls import ItertoolsCallLowering
-from script.frontend.bounded_deques import BoundedDeques, DequeBounds
+from script.frontend.bounded_deques import DequeBounds
+from script.frontend import bounded_deques
 from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
-from script.frontend.closures import ClosureLowering, NestedFunction
+from script.frontend.closures import NestedFunction
+from script.frontend import closures
 from script.frontend import match
 from script.frontend import star_displays
-from script.frontend.static_args import StaticArgLowering
-from script.frontend.keyed import KeyedLowering
-from script.frontend.varargs import VarargLowering
-from script.frontend.list_slices import ListSliceLowering
 from script.frontend import star_zip
-from script.frontend.printf import PrintfLowering
 from script.frontend import user_exceptions
-from script.frontend.named_tuples import NamedTupleLowering
+from script.frontend import named_tuples
 from script.pyhooks.named_instance import is_named_tuple_class
 from script.frontend.records import RecordLowering
 from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
@@ -61,9 +58,11 @@ from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
+from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
+from script.frontend.ssa_builder import SSABuilder, holds_list
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -79,17 +78,7 @@ _UNSUPPORTED_STMTS = {
 
 # Statements lowered by free functions over the lowering (the others are still `stmt_X`
 # methods of FunctionLowering's bases: issue 19).
-_STMT_FUNCTIONS = {"Match": match.stmt_Match}
-
-
-class PyRef:
-    """A name that resolves to a Python object rather than a value (a module, a function)."""
-
-    __slots__ = ("obj", "name")
-
-    def __init__(self, obj, name: str):
-        self.obj = obj
-        self.name = name
+_STMT_FUNCTIONS = {"Match": match.stmt_Match, "FunctionDef": closures.stmt_FunctionDef}
 
 
 class Loop:
@@ -108,12 +97,11 @@ def _lists_at_conflict(cx, other: Value, v: Value) -> None:
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
                        ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
                        JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
-                       StrMethodLowering, MessageLowering, VarargLowering, ListSliceLowering,
-                       PrintfLowering,
-                       ClosureLowering, StaticArgLowering, KeyedLowering, ComplexLowering,
-                       ComplexArrayLowering, GeneratorLowering, NamedTupleLowering,
+                       StrMethodLowering, MessageLowering,
+                       ComplexLowering,
+                       ComplexArrayLowering, GeneratorLowering,
                        RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
-                       ItertoolsCallLowering, BoundedDeques):
+                       ItertoolsCallLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
@@ -300,7 +288,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.str_constant(str(obj), node)          # strings.py
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
-            return self.named_tuple_of(type(obj), [self.python_object(x, name, node) for x in obj], node)
+            return named_tuples.named_tuple_of(self, type(obj), [self.python_object(x, name, node) for x in obj],
+                                               node)
         if isinstance(obj, tuple) and all(isinstance(x, (bool, int, float, complex, tuple, str, list)) or x is None
                                           for x in obj):
             items = [self.python_object(x, name, node) for x in obj]
@@ -545,7 +534,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
-            self.assign_lambda(node.targets[0], node.value)      # closures.py
+            closures.assign_lambda(self, node.targets[0], node.value)
             return
         if self.store_generator(node):                          # generators.py: g = gen(...)
             return
@@ -561,7 +550,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value = value if value is not None else self.expr_opt(node.value)
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
-            self.note_bounded_deque(target, node.value)    # deque(maxlen=n) (bounded_deques.py)
+            bounded_deques.note_bounded_deque(self, target, node.value)    # deque(maxlen=n)
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -576,7 +565,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if node.value is not None:
             value = self.expr_opt(node.value)
             self.note_default_table(node.target, node.value)
-            self.note_bounded_deque(node.target, node.value)
+            bounded_deques.note_bounded_deque(self, node.target, node.value)
             self.assign_name(name, value, node)
 
     def annotation_type(self, ann_node) -> T.Type | None:

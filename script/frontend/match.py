@@ -24,7 +24,8 @@ import ast
 
 from script.frontend.instance_test import python_class
 from script.frontend.optional import is_optional
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -202,7 +203,6 @@ def _match_mapping(cx, p: ast.MatchMapping, subject: Value, fail, bindings: list
 
 
 def _match_class(cx, p: ast.MatchClass, subject: Value, fail, bindings: list) -> None:
-    from script.frontend.lower_stmt import PyRef
     ref = cx.callee_ref(p.cls)
     cls = ref.obj if isinstance(ref, PyRef) else None
     if not isinstance(cls, type):

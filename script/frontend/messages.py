@@ -28,6 +28,7 @@ from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
+from script.frontend import static_args
 
 # A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
 ARGS_MARK = "\x01"
@@ -374,7 +375,7 @@ class MessageLowering:
         (a global, or a string argument bound by static_args.py); else None."""
         if _is_str(node):
             return node.value
-        text = self.static_str(node) if isinstance(node, ast.Name) else None
+        text = static_args.static_str(self, node) if isinstance(node, ast.Name) else None
         return text if isinstance(text, str) else None
 
     def _directive(self, v: Value, spec: str, conversion, node) -> tuple[str, list[Value]]:

@@ -12,7 +12,8 @@ import ast
 import math
 
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, numpy_function
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MAX_MESSAGE_ARGS
@@ -107,7 +108,6 @@ class AllocLowering:
             if isinstance(getattr(base, "type", None), T.ArrayType):
                 return base.type.dtype
         ref = self.callee_ref(dtype_node)
-        from script.frontend.lower_stmt import PyRef
         if getattr(ref, "opname", None) == "str_const":      # a name bound to a string ("f4")
             return self.dtype_from_object(ref.attr, dtype_node)
         if not isinstance(ref, PyRef):

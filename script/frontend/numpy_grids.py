@@ -16,6 +16,7 @@ import numpy as np
 
 from script.ir import types as T
 from script.ir.core import Const
+from script.frontend.pyref import PyRef
 
 
 def _axis_steps(start, stop, step):
@@ -85,7 +86,6 @@ def index_grid_name(low, node: ast.Subscript) -> str | None:
     base = node.value
     if not (isinstance(base, ast.Attribute) and base.attr in ("mgrid", "ogrid")):
         return None
-    from script.frontend.lower_stmt import PyRef
     ref = low.attribute_ref(base)
     if not isinstance(ref, PyRef):
         return None

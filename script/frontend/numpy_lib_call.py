@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import functools
 
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -99,11 +99,11 @@ def call_library(low, node: ast.Call, name: str, first: Value | None = None, fn=
 def _is_static(low, arg: ast.AST) -> bool:
     """Whether `arg` names no value (``np.int64``, ``float``), which call_script binds
     statically (static_args.py)."""
-    from script.frontend.static_args import Static
+    from script.frontend.static_args import Static, call_argument
     if not isinstance(arg, ast.Name) and not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)):
         return False
     try:
-        return isinstance(low.call_argument(arg), Static)
+        return isinstance(call_argument(low, arg), Static)
     except Exception:                   # noqa: BLE001 - not a name the call can bind statically
         return False
 

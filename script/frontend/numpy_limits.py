@@ -12,6 +12,7 @@ int64 cannot hold, is a CompileError).
 from __future__ import annotations
 
 from script.frontend.lower_expr import const_of
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const
 
@@ -48,7 +49,6 @@ class NumericLimits:
 
 def lower_limits(lowering, node, name):
     import numpy as np
-    from script.frontend.lower_stmt import PyRef
     (dtype_node,) = lowering.np_args(node, name, ("dtype",), 1)
     t = lowering.dtype_arg(dtype_node, None)
     from script.frontend.typeinfer import numpy_name

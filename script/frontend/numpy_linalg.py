@@ -23,7 +23,7 @@ import ast
 from script.frontend import numpy_kernels
 from script.frontend.elementwise import ArrayExpr, shape_format
 from script.frontend.registry import BINOPS, CALLS, METHODS, numpy_function
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

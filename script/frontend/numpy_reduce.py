@@ -33,7 +33,7 @@ import math
 
 from script.frontend import numpy_kernels
 from script.frontend.registry import CALLS, numpy_function
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

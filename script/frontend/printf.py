@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from script.frontend.ssa_builder import Unknown
+from script.frontend.unknown import Unknown
 from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -28,77 +28,78 @@ _INTEGER = "diuxXo"
 _FLOAT = "eEfFgG"
 
 
-class PrintfLowering:
-    def percent_format(self, template: str, values: Value, node) -> Value:
-        """`template % values`: a str value."""
-        if isinstance(values.type, Unknown):
-            return values
-        args = ([self.emit("extract", [values], t, k, self.loc(node)) for k, t in enumerate(values.type.elems)]
-                if isinstance(values.type, T.TupleType) else [values])
-        parts, pos, k = [], 0, 0
-        for m in _DIRECTIVE.finditer(template):
-            if m.start() > pos:
-                parts.append(self.str_constant(template[pos:m.start()], node))
-            pos = m.end()
-            kind = m.group("kind")
-            if kind == "%" and m.group(0) == "%%":
-                parts.append(self.str_constant("%", node))
-                continue
-            self._check_directive(m, node)
-            if k >= len(args):
-                self.error("not enough arguments for format string", node)
-            parts.append(self._directive_text(m, args[k], node))
-            k += 1
-        if k != len(args):
-            self.error("not all arguments converted during string formatting", node)
-        if pos < len(template):
-            parts.append(self.str_constant(template[pos:], node))
-        return self.str_join_parts(parts, node)
-
-    def _check_directive(self, m: re.Match, node) -> None:
-        text = m.group(0)
-        if m.group("key") is not None:
-            self.error(f"printf-style formatting with a mapping ({text!r}) is not supported in compiled "
-                       "code; use an f-string", node)
-        if m.group("width") == "*" or m.group("prec") == "*":
-            self.error(f"a '*' width or precision ({text!r}) is not supported in compiled code", node)
+def percent_format(cx, template: str, values: Value, node) -> Value:
+    """`template % values`: a str value."""
+    if isinstance(values.type, Unknown):
+        return values
+    args = ([cx.emit("extract", [values], t, k, cx.loc(node)) for k, t in enumerate(values.type.elems)]
+            if isinstance(values.type, T.TupleType) else [values])
+    parts, pos, k = [], 0, 0
+    for m in _DIRECTIVE.finditer(template):
+        if m.start() > pos:
+            parts.append(cx.str_constant(template[pos:m.start()], node))
+        pos = m.end()
         kind = m.group("kind")
-        if not kind:
-            self.error("incomplete format", node)
-        if kind not in _INTEGER + _FLOAT + "sr":
-            what = {"c": "%c", "a": "%a"}.get(kind)
-            if what is None:
-                self.error(f"unsupported format character {kind!r} (0x{ord(kind):x}) at index {m.start('kind')}",
-                           node)
-            self.error(f"{what} in printf-style formatting is not supported in compiled code", node)
-        if kind in _INTEGER and m.group("prec") is not None:
-            self.error(f"a precision on an integer directive ({text!r}) is not supported in compiled code", node)
+        if kind == "%" and m.group(0) == "%%":
+            parts.append(cx.str_constant("%", node))
+            continue
+        _check_directive(cx, m, node)
+        if k >= len(args):
+            cx.error("not enough arguments for format string", node)
+        parts.append(_directive_text(cx, m, args[k], node))
+        k += 1
+    if k != len(args):
+        cx.error("not all arguments converted during string formatting", node)
+    if pos < len(template):
+        parts.append(cx.str_constant(template[pos:], node))
+    return cx.str_join_parts(parts, node)
 
-    def _directive_text(self, m: re.Match, v: Value, node) -> Value:
-        """The text of one directive `m` applied to `v`."""
-        kind, flags, width = m.group("kind"), m.group("flags"), m.group("width") or ""
-        prec = m.group("prec")
-        t = v.type
-        if kind in "sr":
-            if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType)) and not has_text(t):
-                self.error(f"%{kind} of a value of type {t} is not supported in compiled code", node)
-            text = self.str_of(v, node, kind)
-            spec = ("<" if "-" in flags else ">") + width + (f".{prec or 0}" if prec is not None else "")
-            return text if spec == ">" else self.format_value(text, self.str_constant(spec, node), node)
-        if not isinstance(t, (T.IntType, T.BoolType, T.FloatType)):
-            self.error(f"%{kind} format: a real number is required, not {t}" if kind in _FLOAT + "di" else
-                       f"%{kind} format: an integer is required, not {t}", node)
-        if kind in _INTEGER:
-            if isinstance(t, T.FloatType):
-                if kind not in "diu":
-                    self.error(f"%{kind} format: an integer is required, not float", node)
-                v = self.convert_checked(v, T.I64, node)      # '%d' % 2.7 is '2', as int(2.7)
-            v = v if t == T.U64 else self.coerce(v, T.I64, node)
-            kind = "d" if kind in "diu" else kind
-        else:
-            v = self.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, T.F64, node)
-        spec = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags else "")
-        spec += ("#" if "#" in flags else "") + ("0" if "0" in flags and "-" not in flags else "") + width
-        if kind in _FLOAT:
-            spec += f".{6 if prec is None else prec or 0}"
-        return self.format_value(v, self.str_constant(spec + kind, node), node)
+
+def _check_directive(cx, m: re.Match, node) -> None:
+    text = m.group(0)
+    if m.group("key") is not None:
+        cx.error(f"printf-style formatting with a mapping ({text!r}) is not supported in compiled "
+                 "code; use an f-string", node)
+    if m.group("width") == "*" or m.group("prec") == "*":
+        cx.error(f"a '*' width or precision ({text!r}) is not supported in compiled code", node)
+    kind = m.group("kind")
+    if not kind:
+        cx.error("incomplete format", node)
+    if kind not in _INTEGER + _FLOAT + "sr":
+        what = {"c": "%c", "a": "%a"}.get(kind)
+        if what is None:
+            cx.error(f"unsupported format character {kind!r} (0x{ord(kind):x}) at index {m.start('kind')}",
+                     node)
+        cx.error(f"{what} in printf-style formatting is not supported in compiled code", node)
+    if kind in _INTEGER and m.group("prec") is not None:
+        cx.error(f"a precision on an integer directive ({text!r}) is not supported in compiled code", node)
+
+
+def _directive_text(cx, m: re.Match, v: Value, node) -> Value:
+    """The text of one directive `m` applied to `v`."""
+    kind, flags, width = m.group("kind"), m.group("flags"), m.group("width") or ""
+    prec = m.group("prec")
+    t = v.type
+    if kind in "sr":
+        if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType)) and not has_text(t):
+            cx.error(f"%{kind} of a value of type {t} is not supported in compiled code", node)
+        text = cx.str_of(v, node, kind)
+        spec = ("<" if "-" in flags else ">") + width + (f".{prec or 0}" if prec is not None else "")
+        return text if spec == ">" else cx.format_value(text, cx.str_constant(spec, node), node)
+    if not isinstance(t, (T.IntType, T.BoolType, T.FloatType)):
+        cx.error(f"%{kind} format: a real number is required, not {t}" if kind in _FLOAT + "di" else
+                 f"%{kind} format: an integer is required, not {t}", node)
+    if kind in _INTEGER:
+        if isinstance(t, T.FloatType):
+            if kind not in "diu":
+                cx.error(f"%{kind} format: an integer is required, not float", node)
+            v = cx.convert_checked(v, T.I64, node)      # '%d' % 2.7 is '2', as int(2.7)
+        v = v if t == T.U64 else cx.coerce(v, T.I64, node)
+        kind = "d" if kind in "diu" else kind
+    else:
+        v = cx.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, T.F64, node)
+    spec = ("<" if "-" in flags else "") + ("+" if "+" in flags else " " if " " in flags else "")
+    spec += ("#" if "#" in flags else "") + ("0" if "0" in flags and "-" not in flags else "") + width
+    if kind in _FLOAT:
+        spec += f".{6 if prec is None else prec or 0}"
+    return cx.format_value(v, cx.str_constant(spec + kind, node), node)

@@ -18,6 +18,7 @@ from script.errors import CompileError
 from script.frontend import npgenerator, nprandom, pyrandom
 from script.frontend.numpy_lib_call import bind
 from script.frontend.registry import CALLS, Lazy
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 
 _PYTHON = ("seed", "random", "getrandbits", "randrange", "randint", "uniform", "gauss",
@@ -109,7 +110,6 @@ def is_default_rng(low, func: ast.AST) -> bool:
 def _names(low, func: ast.AST, module_name: str, name: str) -> bool:
     """Whether `func` (a name or an attribute chain) names ``<module_name>.<name>``. Nothing
     but a name or attribute spelled `name` is resolved: every call assigned comes here."""
-    from script.frontend.lower_stmt import PyRef
     if not isinstance(func, (ast.Name, ast.Attribute)) or getattr(func, "id", getattr(func, "attr", None)) != name:
         return False
     node = func
@@ -128,7 +128,6 @@ def _names(low, func: ast.AST, module_name: str, name: str) -> bool:
 def make_generator(low, node: ast.Call):
     """``np.random.default_rng(seed)``: seeds the Generator's state (when a seed is given)
     and gives the PyRef every method call goes through."""
-    from script.frontend.lower_stmt import PyRef
     if len(node.args) + len(node.keywords) > 1 or any(k.arg != "seed" for k in node.keywords):
         low.error("numpy.random.default_rng() takes one argument, the seed", node)
     given = node.args[0] if node.args else node.keywords[0].value if node.keywords else None

@@ -39,6 +39,7 @@ from script.frontend.class_methods import find_member, mixed_classes
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.pyhooks.named_instance import CLASSES, lookup_class
@@ -381,7 +382,6 @@ class RecordLowering(ClassTypesLowering):
             tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
             return self.emit("extract", [tup], t.elem.elems[k], k, loc)
         if node.attr == "__class__" and self._has_class(t):     # (obj.__class__.__name__)
-            from script.frontend.lower_stmt import PyRef
             return PyRef(lookup_class(t.key), t.name)
         value = find_member(lookup_class(t.key), node.attr) if self._has_class(t) else None
         if isinstance(value, property):

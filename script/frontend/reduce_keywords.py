@@ -27,7 +27,7 @@ from script.frontend.elementwise import ArrayExpr
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_reduce import ReduceLowering, sum_type
 from script.frontend.registry import CALLS, METHODS, numpy_function
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

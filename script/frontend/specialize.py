@@ -6,7 +6,7 @@ in rounds (see ssa_builder.Restart): type hints widen between rounds until they 
 
 Recursion: while `f` is being built, a call to `f` itself uses `f`'s return type — the
 annotation, or the hint from an earlier round. In the first round there is none: the call's
-result has the unknown type (ssa_builder.Unknown), which operations pass on, merges ignore and
+result has the unknown type (unknown.Unknown), which operations pass on, merges ignore and
 `return` skips, so the round types `f` from its returns that do not depend on the call (the
 base cases, wherever they are: `return 1 if n < 2 else n * f(n - 1)` gives int). That round is
 never kept: `f` is built again with the type found as a hint, and again while its return type
@@ -31,7 +31,8 @@ from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hin
 from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users
 from script.frontend.random_calls import check_generator_callees
 from script.frontend.source import FunctionInfo
-from script.frontend.ssa_builder import UNKNOWN, Restart
+from script.frontend.ssa_builder import Restart
+from script.frontend.unknown import UNKNOWN
 from script.ir import types as T
 from script.ir.core import Function
 

@@ -25,36 +25,11 @@ from __future__ import annotations
 from script.errors import CompileError, SourceLoc
 from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
+from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 
 
 class Restart(Exception):
     """A type hint widened: build the function again from the start."""
-
-
-class Unknown(T.Type):
-    """The type of a value not yet known in this round (an unassigned variable at a loop header).
-    Operations on it give Unknown; the round is always retried or reported, never lowered."""
-
-    __slots__ = ()
-
-    def __eq__(self, other):
-        return isinstance(other, Unknown)
-
-    def __hash__(self):
-        return hash("unknown")
-
-    def __str__(self):
-        return "?"
-
-
-UNKNOWN = Unknown()
-
-
-class Undef(Value):
-    """A variable read on a path where it was never assigned. Never in the IR: a branch passes
-    a placeholder of the parameter's type instead (`SSABuilder._undefined`)."""
-
-    __slots__ = ()
 
 
 def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
@@ -525,11 +500,6 @@ class SSABuilder:
             instr = Instr("convert", [v], t, None, v.loc)
         block.insert_before_terminator(instr)
         return instr
-
-
-def has_unknown(t: T.Type) -> bool:
-    """Whether `t` is unknown or a tuple with an unknown part."""
-    return isinstance(t, Unknown) or isinstance(t, T.TupleType) and any(has_unknown(e) for e in t.elems)
 
 
 def _is_true(v: Value) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend.ssa_builder import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 

@@ -19,14 +19,19 @@ read at the time of the call as closures are.
 
 Requires: the parameter is not assigned in the callee (else the argument is an ordinary
 value, and the usual CompileError names it).
+
+Functions of the lowering (`cx`): `call_argument(cx, node)` and `bind_statics(cx, info,
+bound, node)` for `call_script`, `static_str_compare(cx, node)` for `expr_Compare`.
 """
 
 from __future__ import annotations
 
 import ast
 
+from script.frontend import closures
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.source import FunctionInfo
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -88,101 +93,99 @@ def _label(name: str, obj) -> str:
     return name + "_" + "".join(c if c.isalnum() or c == "_" else "_" for c in str(text))[:24]
 
 
-class StaticArgLowering:
-    """Mixin: `call_argument(node)` and `bind_statics(info, bound, node)` for call_script,
-    `static_str_compare(node)` for expr_Compare."""
+def call_argument(cx, node: ast.expr):
+    """A call argument: its Value, or a Static when it names no value."""
+    if id(node) in cx.pre_evaluated:
+        return cx.expr(node)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return Static(node.value)
+    if isinstance(node, ast.Lambda):
+        info = cx.ctx.nested_infos.get((cx.info, id(node)))
+        if info is None:
+            fn = closures.lambda_def(cx, "<lambda>", node)
+            info = cx.ctx.nested_infos[(cx.info, id(node))] = \
+                NestedFunctionInfo(cx.info, fn, cx.nested_functions)
+        return Static(NestedFunction(info))
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        ref = cx.lookup(node) if isinstance(node, ast.Name) else cx.attribute_ref(node)
+        if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
+            return Static(ref.attr)
+        return Static(ref.obj) if isinstance(ref, PyRef) else ref
+    return cx.expr_opt(node)          # a value that may be None stays one (optional.py)
 
-    def call_argument(self, node: ast.expr):
-        """A call argument: its Value, or a Static when it names no value."""
-        if id(node) in self.pre_evaluated:
-            return self.expr(node)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return Static(node.value)
-        if isinstance(node, ast.Lambda):
-            info = self.ctx.nested_infos.get((self.info, id(node)))
-            if info is None:
-                fn = self.lambda_def("<lambda>", node)
-                info = self.ctx.nested_infos[(self.info, id(node))] = \
-                    NestedFunctionInfo(self.info, fn, self.nested_functions)
-            return Static(NestedFunction(info))
-        if isinstance(node, (ast.Name, ast.Attribute)):
-            from script.frontend.lower_stmt import PyRef
-            ref = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
-            if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
-                return Static(ref.attr)
-            return Static(ref.obj) if isinstance(ref, PyRef) else ref
-        return self.expr_opt(node)          # a value that may be None stays one (optional.py)
 
-    def static_default(self, value):
-        """A default argument's value: a Static for a string or another non-value."""
-        from script.frontend.lower_stmt import PyRef
-        if getattr(value, "opname", None) == "str_const":
-            return Static(value.attr)
-        return Static(value.obj) if isinstance(value, PyRef) else value
+def static_default(cx, value):
+    """A default argument's value: a Static for a string or another non-value."""
+    if getattr(value, "opname", None) == "str_const":
+        return Static(value.attr)
+    return Static(value.obj) if isinstance(value, PyRef) else value
 
-    def bind_statics(self, info: FunctionInfo, bound: list, node) -> tuple[FunctionInfo, list[Value]]:
-        """The specialization of `info` for the Static arguments in `bound` (one per
-        parameter), and the values to pass it: the hidden ones, then the others."""
-        names = info.param_names
-        # A string the callee assigns to is passed as a value (it cannot be bound).
-        bound = [self.str_constant(v.obj, node) if isinstance(v, Static) and isinstance(v.obj, str)
-                 and _is_assigned(info, n) else v for n, v in zip(names, bound)]
-        statics = {n: v.obj for n, v in zip(names, bound) if isinstance(v, Static)}
-        if not statics:
-            return info, bound
-        hidden: list[str] = []
-        hidden_values: list[Value] = []
-        objects = {}
+
+def bind_statics(cx, info: FunctionInfo, bound: list, node) -> tuple[FunctionInfo, list[Value]]:
+    """The specialization of `info` for the Static arguments in `bound` (one per
+    parameter), and the values to pass it: the hidden ones, then the others."""
+    names = info.param_names
+    # A string the callee assigns to is passed as a value (it cannot be bound).
+    bound = [cx.str_constant(v.obj, node) if isinstance(v, Static) and isinstance(v.obj, str)
+             and _is_assigned(info, n) else v for n, v in zip(names, bound)]
+    statics = {n: v.obj for n, v in zip(names, bound) if isinstance(v, Static)}
+    if not statics:
+        return info, bound
+    hidden: list[str] = []
+    hidden_values: list[Value] = []
+    objects = {}
+    for n, obj in statics.items():
+        if isinstance(obj, NestedFunction):
+            free_names = getattr(obj, "reads", None) or obj.info.free
+            reads = [f"{n}.{f}" for f in obj.info.free]
+            hidden += reads
+            hidden_values += [cx.read_local(f, node) for f in free_names]
+            obj = BoundClosure(obj.info, reads)
+        objects[n] = obj
+    key = (info, tuple(sorted((n, _static_key(o)) for n, o in objects.items())))
+    entry = cx.ctx.bound_infos.get(key)
+    if entry is None:
         for n, obj in statics.items():
-            if isinstance(obj, NestedFunction):
-                free_names = getattr(obj, "reads", None) or obj.info.free
-                reads = [f"{n}.{f}" for f in obj.info.free]
-                hidden += reads
-                hidden_values += [self.read_local(f, node) for f in free_names]
-                obj = BoundClosure(obj.info, reads)
-            objects[n] = obj
-        key = (info, tuple(sorted((n, _static_key(o)) for n, o in objects.items())))
-        entry = self.ctx.bound_infos.get(key)
-        if entry is None:
-            for n, obj in statics.items():
-                if _is_assigned(info, n):
-                    what = "a string" if isinstance(obj, str) else "a function or other object"
-                    self.error(f"argument '{n}' of {info.name}() is {what}, which compiled code can "
-                               "pass and call but not assign", node)
-            suffix = ".".join(_label(n, o) for n, o in objects.items())
-            entry = self.ctx.bound_infos[key] = (BoundFunctionInfo(info, objects, hidden, suffix), info)
-        values = hidden_values + [v for n, v in zip(names, bound) if n not in statics]
-        return entry[0], values
+            if _is_assigned(info, n):
+                what = "a string" if isinstance(obj, str) else "a function or other object"
+                cx.error(f"argument '{n}' of {info.name}() is {what}, which compiled code can "
+                         "pass and call but not assign", node)
+        suffix = ".".join(_label(n, o) for n, o in objects.items())
+        entry = cx.ctx.bound_infos[key] = (BoundFunctionInfo(info, objects, hidden, suffix), info)
+    values = hidden_values + [v for n, v in zip(names, bound) if n not in statics]
+    return entry[0], values
 
-    # ---- strings known when compiling ------------------------------------------------------
+# ---- strings known when compiling ------------------------------------------------------
 
-    def static_str(self, node) -> str | tuple | None:
-        """The string (or tuple of strings) `node` stands for when compiling, else None."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if isinstance(node, ast.Tuple) and node.elts:
-            parts = [self.static_str(e) for e in node.elts]
-            return tuple(parts) if all(isinstance(p, str) for p in parts) else None
-        if isinstance(node, ast.Name) and node.id not in self.locals and node.id not in self.nested_functions:
-            found, obj = self.info.global_value(node.id)
-            if found and (isinstance(obj, str) or isinstance(obj, tuple) and obj
-                          and all(isinstance(x, str) for x in obj)):
-                return obj
+
+def static_str(cx, node) -> str | tuple | None:
+    """The string (or tuple of strings) `node` stands for when compiling, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Tuple) and node.elts:
+        parts = [static_str(cx, e) for e in node.elts]
+        return tuple(parts) if all(isinstance(p, str) for p in parts) else None
+    if isinstance(node, ast.Name) and node.id not in cx.locals and node.id not in cx.nested_functions:
+        found, obj = cx.info.global_value(node.id)
+        if found and (isinstance(obj, str) or isinstance(obj, tuple) and obj
+                      and all(isinstance(x, str) for x in obj)):
+            return obj
+    return None
+
+
+def static_str_compare(cx, node: ast.Compare) -> Value | None:
+    """`mode == "fast"`, `mode in ("a", "b")`, ... of strings known when compiling: a
+    constant; None when an operand is not such a string."""
+    operands = [static_str(cx, n) for n in [node.left] + node.comparators]
+    if not any(isinstance(x, str) for x in operands) or any(x is None for x in operands):
         return None
-
-    def static_str_compare(self, node: ast.Compare) -> Value | None:
-        """`mode == "fast"`, `mode in ("a", "b")`, ... of strings known when compiling: a
-        constant; None when an operand is not such a string."""
-        operands = [self.static_str(n) for n in [node.left] + node.comparators]
-        if not any(isinstance(x, str) for x in operands) or any(x is None for x in operands):
-            return None
-        result = True
-        for op, a, b in zip(node.ops, operands, operands[1:]):
-            fn = _STR_OPS.get(type(op))
-            if fn is None:
-                self.error(f"'{type(op).__name__}' is not supported on strings in compiled code", node)
-            result = result and fn(a, b)
-        return Const(bool(result), T.BOOL)
+    result = True
+    for op, a, b in zip(node.ops, operands, operands[1:]):
+        fn = _STR_OPS.get(type(op))
+        if fn is None:
+            cx.error(f"'{type(op).__name__}' is not supported on strings in compiled code", node)
+        result = result and fn(a, b)
+    return Const(bool(result), T.BOOL)
 
 
 def _is_assigned(info: FunctionInfo, name: str) -> bool:

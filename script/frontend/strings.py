@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import strlib, strtext
+from script.frontend import printf, strlib, strtext
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import python_name
 from script.ir import types as T
@@ -216,7 +216,7 @@ class StrLowering:
             if getattr(a, "opname", None) != "str_const":
                 self.error("printf-style formatting (str % values) needs a string literal on the left "
                            "in compiled code; use an f-string", node)
-            return self.percent_format(a.attr, b, node)        # printf.py
+            return printf.percent_format(self, a.attr, b, node)
         self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
 
     def str_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:

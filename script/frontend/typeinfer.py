@@ -141,7 +141,7 @@ def type_from_annotation(ann) -> T.Type | None:
         value = type_from_annotation(args[0]) if len(args) == 1 else None
         return T.OptionalType(value) if value is not None and T.is_optional_value(value) else None
     if is_named_tuple_class(ann):
-        from script.frontend.named_tuples import annotated_type
+        from script.frontend.named_tuple_types import annotated_type
         return annotated_type(ann, type_from_annotation)
     if isinstance(ann, type) or hasattr(ann, "dtype"):
         return _numpy_scalar_type(ann)
@@ -218,7 +218,7 @@ def typeof(value) -> T.Type | None:
     if cls is dict or cls is set:
         return table_type_of(value)
     if is_named_tuple_class(cls):
-        from script.frontend.named_tuples import named_type_of
+        from script.frontend.named_tuple_types import named_type_of
         elems = [typeof(v) for v in value]
         return None if None in elems else named_type_of(cls, elems)
     if isinstance(value, int):          # int subclasses (IntEnum, …)

@@ -17,130 +17,136 @@ from __future__ import annotations
 import ast
 
 from script.frontend.static_args import Static
+from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 
 
-class VarargLowering:
-    def pack_varargs(self, info, bound: list, values: list, node: ast.Call) -> None:
-        """Put the positional arguments beyond `info`'s named ones into its `*args` tuple,
-        at that parameter's place in `bound` (one slot per parameter)."""
-        n = info.n_positional
-        bound[n] = self.make_tuple([self.packed_value(v, "*" + info.vararg, node) for v in values[n:]], node)
+def pack_varargs(cx, info, bound: list, values: list, node: ast.Call) -> None:
+    """Put the positional arguments beyond `info`'s named ones into its `*args` tuple,
+    at that parameter's place in `bound` (one slot per parameter)."""
+    n = info.n_positional
+    bound[n] = cx.make_tuple([packed_value(cx, v, "*" + info.vararg, node) for v in values[n:]], node)
 
-    def packed_value(self, v, where: str, node):
-        """Argument `v` as a value to put in a `*args` tuple or `**kwargs` dict: a string
-        constant (bound statically, static_args.py) as a str."""
-        if not isinstance(v, Static):
-            return v
-        if not isinstance(v.obj, str):
-            self.error(f"a {type(v.obj).__name__} cannot be passed through {where} in compiled code (only "
-                       "values: numbers, strs, lists, arrays, tuples)", node)
-        return self.str_constant(v.obj, node)
 
-    def pack_kwargs(self, info, bound: list, kw: dict, node: ast.Call) -> dict:
-        """Put the keyword arguments that name no parameter of `info` into its `**kwargs`
-        dict (str keys, values of one type, in the call's order) at that parameter's place in
-        `bound`; return the others."""
-        names = info.param_names
-        extra = {k: v for k, v in kw.items() if k not in names or k == info.kwarg}
-        d = self.new_table(self.table_type(node, False, (T.STR, None)), node)
-        for key, (v, vnode) in extra.items():
-            self.table_store(d, self.str_constant(key, vnode), self.packed_value(v, "**" + info.kwarg, vnode), vnode)
-        bound[names.index(info.kwarg)] = d
-        return {k: v for k, v in kw.items() if k not in extra}
+def packed_value(cx, v, where: str, node):
+    """Argument `v` as a value to put in a `*args` tuple or `**kwargs` dict: a string
+    constant (bound statically, static_args.py) as a str."""
+    if not isinstance(v, Static):
+        return v
+    if not isinstance(v.obj, str):
+        cx.error(f"a {type(v.obj).__name__} cannot be passed through {where} in compiled code (only "
+                 "values: numbers, strs, lists, arrays, tuples)", node)
+    return cx.str_constant(v.obj, node)
 
-    def spread_starred(self, node: ast.Call) -> ast.Call:
-        """`node` with each `*t` argument (a tuple) replaced by one argument per element.
-        The arguments before a `*t` are evaluated first, in order; each element's value is
-        handed to whoever lowers the call through `pre_evaluated`."""
-        if not any(isinstance(a, ast.Starred) for a in node.args) or self._is_print(node.func):
-            return node         # (print(*xs) joins what it is given: messages.print_unpacked)
-        args = []
-        for a in node.args:
-            if not isinstance(a, ast.Starred):
-                if not isinstance(a, (ast.Constant, ast.Name, ast.Lambda, ast.Attribute)):
-                    self.pre_evaluated[id(a)] = self.expr(a)      # keeps Python's order
-                args.append(a)
-                continue
-            t = self.expr(a.value)
-            if isinstance(t.type, T.ListType) and not isinstance(t.type, T.ClassType):
-                t = self.list_as_arguments(t, a, node)
-            if not isinstance(t.type, T.TupleType):
-                what = "a list" if isinstance(t.type, T.ListType) else f"a value of type {t.type}"
-                self.error(f"*{ast.unparse(a.value)} in a call must be a tuple in compiled code (its "
-                           f"length fixes the call's arity), not {what}; index it or pass it whole", a)
-            for k, et in enumerate(t.type.elems):
-                item = self._element_node(a, k)
-                self.pre_evaluated[id(item)] = self.emit("extract", [t], et, k, self.loc(a))
-                args.append(item)
-        call = ast.Call(func=node.func, args=args, keywords=node.keywords)
-        return ast.copy_location(call, node)
 
-    def list_as_arguments(self, lst: Value, starred: ast.Starred, node: ast.Call) -> Value:
-        """`f(a, *lst)` of a function with a fixed number of positional parameters (no
-        defaults, no `*args`, no keyword arguments in the call, one `*`): the tuple of the
-        list's elements, after a check of its length that raises CPython's TypeError. `lst`
-        itself when the call is not of that form (the caller reports it)."""
-        info = self._fixed_arity(node)
-        if info is None:
-            return lst
-        k = info.n_positional - len(getattr(info, "free", ()))
-        names = info.param_names[len(getattr(info, "free", ())):k]
-        count = k - (len(node.args) - 1)
-        if count < 0:
-            return lst
-        name = _python_qualname(info)
-        n = self.list_len(lst, node)
-        given = self.emit("add", [n, Const(len(node.args) - 1, T.I64)], T.I64, None, self.loc(node))
-        takes = f"{name}() takes {k} positional argument{'' if k == 1 else 's'} but"
-        if len(node.args) == 1 and k == 0:
-            self.raise_if(self.cmp("eq", n, Const(1, T.I64), node), "TypeError", f"{takes} 1 was given", node)
-        self.raise_if(self.cmp("gt", n, Const(count, T.I64), node), "TypeError", f"{takes} %lld were given",
-                      node, [given])
-        for missing in range(1, count + 1):
-            self.raise_if(self.cmp("eq", n, Const(count - missing, T.I64), node), "TypeError",
-                          f"{name}() missing {missing} required positional argument{'' if missing == 1 else 's'}: "
-                          f"{_listed(names[k - missing:])}", node)
-        return self.make_tuple([self.get_item(lst, Const(j, T.I64), node) for j in range(count)], node)
+def pack_kwargs(cx, info, bound: list, kw: dict, node: ast.Call) -> dict:
+    """Put the keyword arguments that name no parameter of `info` into its `**kwargs`
+    dict (str keys, values of one type, in the call's order) at that parameter's place in
+    `bound`; return the others."""
+    names = info.param_names
+    extra = {k: v for k, v in kw.items() if k not in names or k == info.kwarg}
+    d = cx.new_table(cx.table_type(node, False, (T.STR, None)), node)
+    for key, (v, vnode) in extra.items():
+        cx.table_store(d, cx.str_constant(key, vnode), packed_value(cx, v, "**" + info.kwarg, vnode), vnode)
+    bound[names.index(info.kwarg)] = d
+    return {k: v for k, v in kw.items() if k not in extra}
 
-    def _fixed_arity(self, node: ast.Call):
-        """The FunctionInfo of the compiled function `node` calls when `list_as_arguments`
-        handles the call, else None."""
-        import types
-        from script.frontend.closures import NestedFunction
-        from script.frontend.lower_stmt import PyRef
-        if node.keywords or sum(isinstance(a, ast.Starred) for a in node.args) != 1 \
-                or not isinstance(node.func, ast.Name):
-            return None
-        ref = self.lookup(node.func)
-        obj = ref.obj if isinstance(ref, PyRef) else None
-        if isinstance(obj, NestedFunction):
-            info = obj.info
-        else:
-            info = self.ctx.script_info(obj)
-            if info is None and isinstance(obj, types.FunctionType):
-                info = self.ctx.info_for(obj)
-        if info is None or getattr(info, "vararg", None) is not None or getattr(info, "kwarg", None) is not None:
-            return None
-        k = getattr(info, "n_positional", len(info.param_names))
-        if any(name in info.defaults for name in info.param_names[:k]):
-            return None
-        return info
 
-    def _is_print(self, func: ast.expr) -> bool:
-        import builtins
-        return isinstance(func, ast.Name) and func.id == "print" and getattr(self.lookup(func), "obj", None) is builtins.print
+def spread_starred(cx, node: ast.Call) -> ast.Call:
+    """`node` with each `*t` argument (a tuple) replaced by one argument per element.
+    The arguments before a `*t` are evaluated first, in order; each element's value is
+    handed to whoever lowers the call through `pre_evaluated`."""
+    if not any(isinstance(a, ast.Starred) for a in node.args) or _is_print(cx, node.func):
+        return node         # (print(*xs) joins what it is given: messages.print_unpacked)
+    args = []
+    for a in node.args:
+        if not isinstance(a, ast.Starred):
+            if not isinstance(a, (ast.Constant, ast.Name, ast.Lambda, ast.Attribute)):
+                cx.pre_evaluated[id(a)] = cx.expr(a)      # keeps Python's order
+            args.append(a)
+            continue
+        t = cx.expr(a.value)
+        if isinstance(t.type, T.ListType) and not isinstance(t.type, T.ClassType):
+            t = list_as_arguments(cx, t, a, node)
+        if not isinstance(t.type, T.TupleType):
+            what = "a list" if isinstance(t.type, T.ListType) else f"a value of type {t.type}"
+            cx.error(f"*{ast.unparse(a.value)} in a call must be a tuple in compiled code (its "
+                     f"length fixes the call's arity), not {what}; index it or pass it whole", a)
+        for k, et in enumerate(t.type.elems):
+            item = _element_node(cx, a, k)
+            cx.pre_evaluated[id(item)] = cx.emit("extract", [t], et, k, cx.loc(a))
+            args.append(item)
+    call = ast.Call(func=node.func, args=args, keywords=node.keywords)
+    return ast.copy_location(call, node)
 
-    def _element_node(self, starred: ast.Starred, k: int) -> ast.expr:
-        """The stand-in node of element `k` of `*t`: the same object in every build round
-        (hints and `pre_evaluated` are keyed by node identity)."""
-        nodes = self.info.__dict__.setdefault("_starred_items", {})
-        item = nodes.get((id(starred), k))
-        if item is None:
-            item = nodes[(id(starred), k)] = ast.copy_location(
-                ast.Subscript(value=starred.value, slice=ast.Constant(k), ctx=ast.Load()), starred)
-        return item
+
+def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> Value:
+    """`f(a, *lst)` of a function with a fixed number of positional parameters (no
+    defaults, no `*args`, no keyword arguments in the call, one `*`): the tuple of the
+    list's elements, after a check of its length that raises CPython's TypeError. `lst`
+    itself when the call is not of that form (the caller reports it)."""
+    info = _fixed_arity(cx, node)
+    if info is None:
+        return lst
+    k = info.n_positional - len(getattr(info, "free", ()))
+    names = info.param_names[len(getattr(info, "free", ())):k]
+    count = k - (len(node.args) - 1)
+    if count < 0:
+        return lst
+    name = _python_qualname(info)
+    n = cx.list_len(lst, node)
+    given = cx.emit("add", [n, Const(len(node.args) - 1, T.I64)], T.I64, None, cx.loc(node))
+    takes = f"{name}() takes {k} positional argument{'' if k == 1 else 's'} but"
+    if len(node.args) == 1 and k == 0:
+        cx.raise_if(cx.cmp("eq", n, Const(1, T.I64), node), "TypeError", f"{takes} 1 was given", node)
+    cx.raise_if(cx.cmp("gt", n, Const(count, T.I64), node), "TypeError", f"{takes} %lld were given",
+                node, [given])
+    for missing in range(1, count + 1):
+        cx.raise_if(cx.cmp("eq", n, Const(count - missing, T.I64), node), "TypeError",
+                    f"{name}() missing {missing} required positional argument{'' if missing == 1 else 's'}: "
+                    f"{_listed(names[k - missing:])}", node)
+    return cx.make_tuple([cx.get_item(lst, Const(j, T.I64), node) for j in range(count)], node)
+
+
+def _fixed_arity(cx, node: ast.Call):
+    """The FunctionInfo of the compiled function `node` calls when `list_as_arguments`
+    handles the call, else None."""
+    import types
+    from script.frontend.closures import NestedFunction
+    if node.keywords or sum(isinstance(a, ast.Starred) for a in node.args) != 1 \
+            or not isinstance(node.func, ast.Name):
+        return None
+    ref = cx.lookup(node.func)
+    obj = ref.obj if isinstance(ref, PyRef) else None
+    if isinstance(obj, NestedFunction):
+        info = obj.info
+    else:
+        info = cx.ctx.script_info(obj)
+        if info is None and isinstance(obj, types.FunctionType):
+            info = cx.ctx.info_for(obj)
+    if info is None or getattr(info, "vararg", None) is not None or getattr(info, "kwarg", None) is not None:
+        return None
+    k = getattr(info, "n_positional", len(info.param_names))
+    if any(name in info.defaults for name in info.param_names[:k]):
+        return None
+    return info
+
+
+def _is_print(cx, func: ast.expr) -> bool:
+    import builtins
+    return isinstance(func, ast.Name) and func.id == "print" and getattr(cx.lookup(func), "obj", None) is builtins.print
+
+
+def _element_node(cx, starred: ast.Starred, k: int) -> ast.expr:
+    """The stand-in node of element `k` of `*t`: the same object in every build round
+    (hints and `pre_evaluated` are keyed by node identity)."""
+    nodes = cx.info.__dict__.setdefault("_starred_items", {})
+    item = nodes.get((id(starred), k))
+    if item is None:
+        item = nodes[(id(starred), k)] = ast.copy_location(
+            ast.Subscript(value=starred.value, slice=ast.Constant(k), ctx=ast.Load()), starred)
+    return item
 
 
 def _python_qualname(info) -> str:
