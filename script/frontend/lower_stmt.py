@@ -34,7 +34,7 @@ from script.frontend.complex_lowering import ComplexLowering
 from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import ClosureLowering, NestedFunction
-from script.frontend import match
+from script.frontend import match, mixed_numbers
 from script.frontend import star_displays
 from script.frontend.static_args import StaticArgLowering
 from script.frontend.keyed import KeyedLowering
@@ -62,7 +62,7 @@ from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
-from script.frontend.ssa_builder import UNKNOWN, SSABuilder, Undef, Unknown, has_unknown, holds_list
+from script.frontend.ssa_builder import UNKNOWN, Restart, SSABuilder, Undef, Unknown, has_unknown, holds_list
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -210,6 +210,30 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.stmt(s)
 
     def stmt(self, node: ast.stmt) -> None:
+        if self.hints.get(mixed_numbers.SPLIT_HINT):
+            try:
+                if not mixed_numbers.split_statement(self, node, lambda: self.stmt_as_is(node)):
+                    self.stmt_as_is(node)
+            except mixed_numbers.NumRead as e:
+                if mixed_numbers.retry(self, node, e.node):
+                    raise Restart() from None
+                raise CompileError(e.message, e.loc) from None
+            return
+        try:
+            self.stmt_as_is(node)
+        except mixed_numbers.NumRead as e:
+            if mixed_numbers.retry(self, node, e.node):    # built again, the statement split on it
+                raise Restart() from None
+            raise CompileError(e.message, e.loc) from None
+        except CompileError:
+            if mixed_numbers.reads_num(self, node):      # built again, statements split on such names
+                self.hints[mixed_numbers.SPLIT_HINT] = True
+                self.hints_changed = True
+                raise Restart() from None
+            raise
+
+    def stmt_as_is(self, node: ast.stmt) -> None:
+        """Lower statement `node` (`stmt`: after splitting it on int|float names)."""
         kind = type(node).__name__
         if kind in _UNSUPPORTED_STMTS:
             self.error(f"{_UNSUPPORTED_STMTS[kind]} are not supported in compiled code", node)
@@ -556,7 +580,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy_opt(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
-        value = value if value is not None else self.expr_opt(node.value)
+        # (an int|float stays one where it is given a name: mixed_numbers.py)
+        value = value if value is not None else self.expr_opt(
+            node.value, num=all(isinstance(t, ast.Name) for t in node.targets))
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
             self.note_bounded_deque(target, node.value)    # deque(maxlen=n) (bounded_deques.py)
@@ -572,7 +598,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         else:
             self.declared.pop(name, None)
         if node.value is not None:
-            value = self.expr_opt(node.value)
+            value = self.expr_opt(node.value, num=True)
             self.note_default_table(node.target, node.value)
             self.note_bounded_deque(node.target, node.value)
             self.assign_name(name, value, node)
@@ -701,7 +727,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
             return self.return_not_implemented(node)    # class_methods.py
-        value = self.expr_opt(node.value) if node.value is not None else None
+        value = self.expr_opt(node.value, num=True) if node.value is not None else None
         note_return(self, node)                 # table_args.py: a defaultdict or Counter returned
         note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
         if self.try_frames or self.dropping:
@@ -731,7 +757,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.hints[("ret", None)] = value.type
         want = self.ret_type
         if value.type != want:
-            u = T.unify(want, value.type)
+            u = T.merge(want, value.type)
             if self.ret_annotated:
                 if not keeps_python_value(value.type, want):
                     # CPython returns the value as it is (`-> float` returning an int gives
