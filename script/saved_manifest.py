@@ -226,6 +226,8 @@ def _enabled(features: str) -> set:
 def encode_type(t: T.Type):
     if isinstance(t, T.OptionalType):      # before tuples: it is one
         return {"optional": encode_type(t.value)}
+    if isinstance(t, getattr(T, "IntFloatType", ())):       # before tuples: it is one ("num")
+        return str(t)
     if isinstance(t, getattr(T, "NamedTupleType", ())):     # before tuples: it is one
         return {"named": {"key": t.key, "fields": list(t.fields), "elems": [encode_type(e) for e in t.elems]}}
     if isinstance(t, T.TupleType):

@@ -16,7 +16,8 @@ from hypothesis import given, settings, strategies as st
 
 import realistic_py3 as R
 import script
-from difftest import check_all_levels
+from difftest import check_all_levels, compiled
+from script.errors import CompileError
 
 SET = settings(max_examples=15, deadline=None)
 INTS = st.integers(-30, 30)
@@ -46,7 +47,9 @@ def test_ragged_rows(rows):
 
 def test_empty_and_float_matrices():
     check_all_levels(R.transpose, [[1.5, 2.0], [3.0, 4.5]])
-    check_all_levels(R.column_sums, [[1.5, 2], [3, 4]])
+    check_all_levels(R.column_sums, [[1.5, 2.0], [3.0, 4.5]])
+    with pytest.raises(TypeError, match="ints and floats together"):      # (ints would come back floats)
+        compiled(R.column_sums)([[1.5, 2], [3, 4]])
     check_all_levels(R.spiral_order, [[1]])
     check_all_levels(R.transpose, [[1], [2, 3], []])     # the shortest row decides
 
@@ -211,7 +214,6 @@ def test_recursion_and_memo():
 # ---- the second batch: fixed examples, then drawn ones ---------------------------------------
 
 SECOND = [
-    (R.dijkstra, (4, [(0, 1, 4), (1, 2, 1), (0, 2, 7)], 0)), (R.dijkstra, (3, [(0, 1, 2)], 2)),
     (R.word_break, ("leetcode", ["leet", "code"])), (R.word_break, ("catsandog", ["cats", "dog", "and", "cat"])),
     (R.group_anagrams, (["eat", "tea", "tan", "ate", "nat", "bat"],)), (R.most_common_chars, ("mississippi", 2)),
     (R.matrix_mult, ([[1, 2], [3, 4]], [[5, 6], [7, 8]])), (R.flatten, ([[1, 2], [], [3]],)), (R.pascal, (6,)),
@@ -229,6 +231,14 @@ SECOND = [
     (R.chained, (1, 2, 30)), (R.round_and_fmt, (2.675,)), (R.bit_tricks, (37,)), (R.str_int_conv, ("1,2,-3",)),
     (R.str_int_conv, ("1,,2",)),
 ]
+
+
+def test_dijkstra_is_refused_where_ints_and_floats_meet_in_a_list():
+    """`[d if d < math.inf else -1 for d in dist]` holds ints and floats (`math.inf` and the
+    int distances): a compiled list holds one type, and floats would print `4.0` for `4`."""
+    for args in ((4, [(0, 1, 4), (1, 2, 1), (0, 2, 7)], 0), (3, [(0, 1, 2)], 2)):
+        with pytest.raises(CompileError, match="int on some paths and a float on others"):
+            compiled(R.dijkstra)(*args)
 
 
 @pytest.mark.parametrize("fn, args", SECOND, ids=lambda v: getattr(v, "__name__", ""))

@@ -21,8 +21,8 @@ import math
 import sys
 import types
 
-from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, named_tuples, pylib,
-                             static_args, varargs)
+from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, mixed_numbers, named_tuples,
+                             pylib, static_args, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -386,6 +386,8 @@ class CallLowering:
         """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
         if isinstance(v.type, Unknown):
             return v
+        if mixed_numbers.is_num(v):
+            return mixed_numbers.split(self, [v], lambda w: self.convert_checked(w, t, node), node)
         if isinstance(t, T.BoolType) and isinstance(v.type, (T.ListType, T.HashType)):
             return self.truth(v, node)
         if not v.type.is_numeric():
@@ -665,7 +667,9 @@ class CallLowering:
             return self.minmax_of_iterable(values[0], name, node)
         if not values:
             self.error(f"{name} expected at least 1 argument, got 0", node)
-        if any(isinstance(v.type, T.TupleType) for v in values):
+        if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values}:
+            # (tuples; or ints and floats, of which the first best is returned as it is:
+            # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py)
             result = values[0]
             for v in values[1:]:
                 result = self.better_of(result, v, name, node)
@@ -884,7 +888,7 @@ class CallLowering:
         if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
             return self.str_to_int_base(node)            # strings.py: int(s, base)
         if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
-            v = self.expr_opt(node.args[0])
+            v = self.expr_opt(node.args[0], num=True)
             if is_optional(v):      # bool(None) is False; int(None) and float(None) raise
                 if name == "bool":
                     return self.truth(v, node)

@@ -27,7 +27,7 @@ from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import OVF_OPS, ExcInfo
-from script.frontend import star_displays, static_args
+from script.frontend import mixed_numbers, star_displays, static_args
 
 
 class WeakConst(Const):
@@ -196,6 +196,8 @@ class ExprLowering(OptionalLowering):
         v = self.lazy_opt(node)
         if is_optional(v) and not isinstance(v, ArrayExpr):
             return self.unwrap(v, node)
+        if mixed_numbers.is_num(v):
+            raise mixed_numbers.NumRead(node, self.loc(node))    # (the statement splits on it: lower_stmt `stmt`)
         return v
 
     def lazy_opt(self, node: ast.expr):
@@ -236,7 +238,7 @@ class ExprLowering(OptionalLowering):
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         if has_star(node.elts):
             return star_displays.starred_tuple(self, node)
-        return self.make_tuple([self.expr_opt(e) for e in node.elts], node)
+        return self.make_tuple([self.expr_opt(e, num=True) for e in node.elts], node)
 
     def tuple_repeat(self, a: Value, b: Value, node) -> Value:
         """`t * k` and `k * t` with `k` a constant int: a tuple's length is part of its type."""
@@ -275,7 +277,7 @@ class ExprLowering(OptionalLowering):
         return self.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, self.loc(node))
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
-        value = self.expr_opt(node.value)
+        value = self.expr_opt(node.value, num=True)
         self.assign_name(node.target.id, value, node)
         return value
 
@@ -298,6 +300,8 @@ class ExprLowering(OptionalLowering):
             if grid is not None:
                 return lower_index_grid(self, node, grid)
         base = self.lazy_opt(node.value)
+        if mixed_numbers.is_num(base):
+            raise mixed_numbers.NumRead(node.value, self.loc(node.value))
         if is_optional(base):
             base = self.unwrap(base, node, "'NoneType' object is not subscriptable")
         return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
@@ -381,6 +385,14 @@ class ExprLowering(OptionalLowering):
             return v
         if T.is_instance_union(t):
             return self.to_union(v, t, node)        # class_unions.py
+        if isinstance(t, T.IntFloatType) or mixed_numbers.is_num(v):
+            loc = self.loc(node) if node is not None else v.loc
+            if mixed_numbers.is_num(v) and t == T.F64:      # where a float is wanted: float(v)
+                return mixed_numbers.as_float(self, v, loc)
+            if T.merge(v.type, t) != t:
+                self.error(f"an int|float value cannot be used as {t} here" if mixed_numbers.is_num(v)
+                           else f"cannot convert {v.type} to {t}", node)
+            return mixed_numbers.build(lambda op, args, rt: self.emit(op, args, rt, None, loc), v, loc)
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)
@@ -405,6 +417,8 @@ class ExprLowering(OptionalLowering):
             return Const(False, T.BOOL)
         if isinstance(t, T.OptionalType):
             return self.optional_truth(v, node)
+        if isinstance(t, T.IntFloatType):
+            return mixed_numbers.truth(self, v, node)
         if T.is_instance_type(t):
             return self.instance_truth(v, node)         # class_methods.py
         if isinstance(t, T.TupleType):
@@ -504,6 +518,8 @@ class ExprLowering(OptionalLowering):
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
+            return mixed_numbers.split(self, [a, b], lambda x, y: self.binop(op, x, y, node), node)
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return self.instance_binop(op, a, b, node)                  # class_methods.py
         if counter_operands(self, op, a, b, node):         # table_args.py: Counter's + - | &
@@ -668,6 +684,12 @@ class ExprLowering(OptionalLowering):
                 return WeakConst(folded.value, T.I64, folded.loc) \
                     if isinstance(node.operand, ast.Constant) and folded.type == T.I64 else folded
         v = self.lazy_opt(node.operand)
+        return self.unary(node, v)
+
+    def unary(self, node: ast.UnaryOp, v) -> Value:
+        """`node`'s operator on its operand's value `v`."""
+        if mixed_numbers.is_num(v):
+            return mixed_numbers.split(self, [v], lambda w: self.unary(node, w), node)
         if is_optional(v):
             if isinstance(node.op, ast.Not):
                 return self._not(self.truth(v, node), self.loc(node))
@@ -723,7 +745,7 @@ class ExprLowering(OptionalLowering):
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
-            right = self.expr_opt(right_node)
+            right = self.expr_opt(right_node, num=True)
             c = self.compare(op, left, right, node)
             if k == len(node.ops) - 1:
                 self.jump_with(done, [c], node)
@@ -754,6 +776,8 @@ class ExprLowering(OptionalLowering):
                    "answer depends on which objects it happens to share (use '==')", node)
 
     def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+        if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
+            return mixed_numbers.split(self, [a, b], lambda x, y: self.compare(op, x, y, node), node)
         loc = self.loc(node)
         known = self.optional_compare(op, a, b, node)
         if known is not None:
@@ -824,6 +848,10 @@ class ExprLowering(OptionalLowering):
         known = self.int_value_compare(pred, a, b, node)
         if known is not None:
             return known
+        if {a.type, b.type} == {T.I64, T.F64} and not any(isinstance(v, Const) and abs(v.value) < 2 ** 53 or
+                                                          is_numpy_int(v, self.python_ints) for v in (a, b)):
+            # (an array's element meets an int as NumPy has it: converted to a float)
+            return mixed_numbers.exact_compare(self, pred, a, b, node)
         t = self.common_type(a, b, node)
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, loc)
@@ -919,7 +947,7 @@ class ExprLowering(OptionalLowering):
         values, which may be of types that do not unify (`lst and lst[-1] == x`)."""
         if isinstance(node, ast.BoolOp):
             return self.expr_BoolOp(node, truth_only=True)
-        return self.truth(self.expr_opt(node), node)
+        return self.truth(self.expr_opt(node, num=True), node)
 
     def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
         # `a or b` is a if a is true else b; b is evaluated only when needed.
@@ -930,7 +958,7 @@ class ExprLowering(OptionalLowering):
         for k, sub in enumerate(node.values):
             if k > 0:       # only reached when the operands before were true (and) or false (or)
                 self.narrow(test_facts(node.values[k - 1])[0 if is_and else 1])
-            v = self.condition(sub) if truth_only else self.expr_opt(sub)
+            v = self.condition(sub) if truth_only else self.expr_opt(sub, num=True)
             c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
                 pending.append((self.block, v))
@@ -951,10 +979,10 @@ class ExprLowering(OptionalLowering):
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         cond = self.condition(node.test)
         if isinstance(cond, Const):
-            return self.expr_opt(node.body if cond.value else node.orelse)
+            return self.expr_opt(node.body if cond.value else node.orelse, num=True)
         yes, no = test_facts(node.test)
-        return self.choose(cond, lambda: self.narrow(yes) or self.expr_opt(node.body),
-                           lambda: self.narrow(no) or self.expr_opt(node.orelse), node)
+        return self.choose(cond, lambda: self.narrow(yes) or self.expr_opt(node.body, num=True),
+                           lambda: self.narrow(no) or self.expr_opt(node.orelse, num=True), node)
 
     def choose(self, cond: Value, then, other, node):
         """Emit `then()` where `cond` holds and `other()` where not, and go on after both:
@@ -989,11 +1017,11 @@ class ExprLowering(OptionalLowering):
             self.block = done
             t = built[0] if built else UNKNOWN
             for u in built[1:]:
-                t = T.unify(t, u) or UNKNOWN if not isinstance(t, Unknown) else t
+                t = T.merge(t, u) or UNKNOWN if not isinstance(t, Unknown) else t
             return Undef(t, self.loc(node))
         t = pending[0][1].type
         for _, v in pending[1:]:
-            u = T.unify(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
+            u = T.merge(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
                 t if isinstance(v.type, Unknown) else v.type)
             if u is None:
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`

@@ -37,7 +37,7 @@ from script.frontend.complex_arrays import ComplexArrayLowering
 from script.frontend.messages import ComplexText, MessageLowering
 from script.frontend.closures import NestedFunction
 from script.frontend import closures
-from script.frontend import match
+from script.frontend import match, mixed_numbers
 from script.frontend import star_displays
 from script.frontend import star_zip
 from script.frontend import user_exceptions
@@ -61,7 +61,7 @@ from script.frontend.pymessages import message, unbound_local
 from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
-from script.frontend.ssa_builder import SSABuilder, holds_list
+from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
@@ -200,6 +200,30 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.stmt(s)
 
     def stmt(self, node: ast.stmt) -> None:
+        if self.hints.get(mixed_numbers.SPLIT_HINT):
+            try:
+                if not mixed_numbers.split_statement(self, node, lambda: self.stmt_as_is(node)):
+                    self.stmt_as_is(node)
+            except mixed_numbers.NumRead as e:
+                if mixed_numbers.retry(self, node, e.node):
+                    raise Restart() from None
+                raise CompileError(e.message, e.loc) from None
+            return
+        try:
+            self.stmt_as_is(node)
+        except mixed_numbers.NumRead as e:
+            if mixed_numbers.retry(self, node, e.node):    # built again, the statement split on it
+                raise Restart() from None
+            raise CompileError(e.message, e.loc) from None
+        except CompileError:
+            if mixed_numbers.reads_num(self, node):      # built again, statements split on such names
+                self.hints[mixed_numbers.SPLIT_HINT] = True
+                self.hints_changed = True
+                raise Restart() from None
+            raise
+
+    def stmt_as_is(self, node: ast.stmt) -> None:
+        """Lower statement `node` (`stmt`: after splitting it on int|float names)."""
         kind = type(node).__name__
         if kind in _UNSUPPORTED_STMTS:
             self.error(f"{_UNSUPPORTED_STMTS[kind]} are not supported in compiled code", node)
@@ -547,7 +571,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy_opt(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
-        value = value if value is not None else self.expr_opt(node.value)
+        # (an int|float stays one where it is given a name: mixed_numbers.py)
+        value = value if value is not None else self.expr_opt(
+            node.value, num=all(isinstance(t, ast.Name) for t in node.targets))
         for target in node.targets:
             self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
             bounded_deques.note_bounded_deque(self, target, node.value)    # deque(maxlen=n)
@@ -563,7 +589,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         else:
             self.declared.pop(name, None)
         if node.value is not None:
-            value = self.expr_opt(node.value)
+            value = self.expr_opt(node.value, num=True)
             self.note_default_table(node.target, node.value)
             bounded_deques.note_bounded_deque(self, node.target, node.value)
             self.assign_name(name, value, node)
@@ -692,7 +718,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
             return self.return_not_implemented(node)    # class_methods.py
-        value = self.expr_opt(node.value) if node.value is not None else None
+        value = self.expr_opt(node.value, num=True) if node.value is not None else None
         note_return(self, node)                 # table_args.py: a defaultdict or Counter returned
         note_class_return(self, node)           # python_classes.py: a Counter, deque... returned
         note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
@@ -723,7 +749,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.hints[("ret", None)] = value.type
         want = self.ret_type
         if value.type != want:
-            u = T.unify(want, value.type)
+            u = T.merge(want, value.type)
             if self.ret_annotated:
                 if not keeps_python_value(value.type, want):
                     # CPython returns the value as it is (`-> float` returning an int gives

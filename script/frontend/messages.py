@@ -115,7 +115,7 @@ class MessageLowering:
         parts = self.new_list(T.STR, Const(0, T.I64), node)
         for arg in node.args:
             if not isinstance(arg, ast.Starred):
-                self.append_item(parts, self.str_of(self.expr_opt(arg), arg), arg)
+                self.append_item(parts, self.str_of(self.expr_opt(arg, num=True), arg), arg)
                 continue
             n, item, _ = self.iterable(arg.value)
             self.for_range(arg, n, lambda i: self.append_item(parts, self.str_of(item(i), arg), arg))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend import mixed_numbers
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -108,10 +109,13 @@ def test_facts(test) -> tuple[list, list]:
 class OptionalLowering:
     """Mixin for ExprLowering: optional values, their checks and narrowing."""
 
-    def expr_opt(self, node: ast.expr) -> Value:
-        """`expr`, except that an optional stays one."""
+    def expr_opt(self, node: ast.expr, num: bool = False) -> Value:
+        """`expr`, except that an optional stays one; with `num`, so does a value that is an
+        int or a float (mixed_numbers.py: where the caller takes it apart or keeps it whole)."""
         from script.frontend.elementwise import ArrayExpr
         v = self.lazy_opt(node)
+        if not num and mixed_numbers.is_num(v):
+            raise mixed_numbers.NumRead(node, self.loc(node))
         return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
 
     def present(self, v: Value, node=None) -> Value:

@@ -37,7 +37,7 @@ def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
         return b
     if isinstance(b, Unknown):
         return a
-    return T.unify(a, b)
+    return T.merge(a, b)
 
 
 class SSABuilder:
@@ -468,6 +468,14 @@ class SSABuilder:
         folded = fold_convert(v, t)
         if folded is not None:
             return folded
+        if isinstance(t, T.IntFloatType):             # an int or a float where they meet (mixed_numbers.py)
+            from script.frontend.mixed_numbers import build
+
+            def emit_num(op, args, rt):
+                instr = Instr(op, args, rt, None, v.loc)
+                block.insert_before_terminator(instr)
+                return instr
+            return build(emit_num, v, v.loc)
         if isinstance(t, T.OptionalType) and not isinstance(v.type, T.OptionalType):
             # None, or a value, where a merge makes an optional (optional.py)
             if isinstance(v.type, T.NoneType):

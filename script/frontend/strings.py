@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import printf, strlib, strtext
+from script.frontend import mixed_numbers, printf, strlib, strtext
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import python_name
 from script.ir import types as T
@@ -76,6 +76,8 @@ class StrLowering:
         loc = self.loc(node)
         if isinstance(t, T.StrType):
             return self.emit("str_py", [v], T.STR, "repr", loc) if conversion == "r" else v
+        if isinstance(t, T.IntFloatType):
+            return mixed_numbers.split(self, [v], lambda w: self.str_of(w, node, conversion), node)
         if isinstance(t, T.BoolType):
             if isinstance(v, Const):
                 return self.str_constant(str(bool(v.value)), node)
@@ -139,7 +141,7 @@ class StrLowering:
             if isinstance(part, ast.Constant):
                 parts.append(self.str_constant(part.value, part))
                 continue
-            v = self.expr_opt(part.value) if part.format_spec is None else self.expr(part.value)
+            v = self.expr_opt(part.value, num=True) if part.format_spec is None else self.expr(part.value)
             conversion = chr(part.conversion) if part.conversion != -1 else "s"
             if conversion == "a":
                 self.error("ascii() conversions (!a) are not supported in compiled code", part)
@@ -266,7 +268,7 @@ class StrLowering:
             self.error("str() takes at most 1 argument here (encodings are not supported)", node)
         if not node.args:
             return self.str_constant("", node)
-        return self.str_of(self.expr_opt(node.args[0]), node, "r" if name == "repr" else "s")
+        return self.str_of(self.expr_opt(node.args[0], num=True), node, "r" if name == "repr" else "s")
 
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""

@@ -240,17 +240,18 @@ def typeof(value) -> T.Type | None:
 def list_type_of(value: list) -> T.ListType | None:
     """The type of a list argument, from its elements (the entry point checks the same rule,
     runtime.list_boxing): lists nested as deep as the deepest path (`[[1], []]` is a list of
-    lists), whose innermost elements are all bools, all ints (within int64), or ints and
-    floats with at least one float; or tuples of the same shape whose items follow that rule
+    lists), whose innermost elements are all bools, all ints (within int64) or all floats
+    (an int among floats would come back a float: refused); or tuples of the same shape
+    whose items follow that rule
     position by position (strs too: `[("a", 1)]` is a list[(str, i64)]); or strs only, at
     any depth; ints when there are no innermost elements (`[]`, `[[]]`). None for other
     values."""
     if value and all(type(x) is str for x in value):
         return T.ListType(T.STR)
     kinds = {type(x) for x in value}
-    if complex in kinds and kinds <= {int, float, complex} and not any(
-            type(x) is int and not T.I64.min <= x <= T.I64.max for x in value):
-        return T.ListType(T.C128)           # a flat list of numbers with a complex one
+    if complex in kinds and kinds <= {int, float, complex}:
+        # only complex numbers: with ints or floats, no one type keeps each as CPython has it
+        return T.ListType(T.C128) if kinds == {complex} else None
     depth = _list_depth(value)
     if depth is None:
         return None
@@ -269,8 +270,8 @@ def list_type_of(value: list) -> T.ListType | None:
         return None
     kinds = []
     for bools, floats, strs, nones in counts:
-        if 0 < bools < n - nones or 0 < strs < n or strs and nones:
-            return None
+        if 0 < bools < n - nones or 0 < strs < n or strs and nones or 0 < floats < n - nones:
+            return None         # (ints and floats: compiled code would make the ints floats)
         kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
         kinds.append(T.OptionalType(kind) if nones else kind)     # (`[1, None]`: list[opt[i64]])
     t = _build_leaf(shape, iter(kinds))
@@ -461,6 +462,10 @@ def python_type_name(t: T.Type) -> str:
         return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
     if isinstance(t, T.VarTupleType):
         return f"tuple[{python_type_name(t.elem)}, ...]"
+    if isinstance(t, T.IntFloatType):
+        return "int | float"
+    if isinstance(t, T.OptionalType):
+        return f"{python_type_name(t.value)} | None"
     if isinstance(t, T.ListType):
         return f"list[{python_type_name(t.elem)}]"
     if isinstance(t, T.DictType):

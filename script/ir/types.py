@@ -5,7 +5,8 @@ be used as dict keys and compared with `==`. `str(t)` is the spelling the printe
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
 ``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``
 (``rec["m:C"]`` inside one: an instance of that class itself), arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
-``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]`` and strings ``str``.
+``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]``, strings ``str`` and ``num``, a
+value that is an int on some paths and a float on others.
 """
 
 from __future__ import annotations
@@ -234,6 +235,34 @@ class OptionalType(TupleType):
     __repr__ = __str__
 
 
+class IntFloatType(TupleType):
+    """A value that is a Python int on some paths and a float on others (``x = 0`` then
+    ``x = 0.5`` in a branch; a function returning ``1`` or ``1 / n``), which CPython keeps
+    apart: ``print(x)`` shows ``0`` or ``0.5``. It is the tuple ``(is_float, int, float)``
+    (the other payload a zero), so everything that builds, takes apart, stores and lowers
+    tuples handles it unchanged, as for `OptionalType`; only its spelling, ``num``, and its
+    boxing (an int or a float) differ. The frontend makes one where a merge meets an int and
+    a float (`merge`) and takes it apart before any operation (frontend/numbers.py): no
+    operation sees one. Only variables, returns and tuple items hold one; lists, dicts,
+    sets and class fields do not (their elements unify to float, docs/differences.md)."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__((BOOL, I64, F64))
+
+    def __eq__(self, other):
+        return isinstance(other, IntFloatType)
+
+    def __hash__(self):
+        return hash("num")
+
+    def __str__(self):
+        return "num"
+
+    __repr__ = __str__
+
+
 def _quoted(name: str) -> str:
     """A class's key or a field's name as the IR text spells it: in double quotes (they are
     identifiers, dots and a colon: nothing to escape; not json, which `import script` does
@@ -391,6 +420,8 @@ def map_parts(t: Type, fn) -> Type:
     if isinstance(t, OptionalType):
         v = map_parts(t.value, fn)
         return t if v is t.value else OptionalType(v)
+    if isinstance(t, IntFloatType):
+        return t
     if isinstance(t, TupleType):
         elems = [map_parts(e, fn) for e in t.elems]
         if all(a is b for a, b in zip(elems, t.elems)):
@@ -417,6 +448,8 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
         return isinstance(t.value, (ClassType, ClassRef)) or tables_and_optionals and is_optional_value(t.value)
     if isinstance(t, ClassRef):
         return True
+    if isinstance(t, IntFloatType):
+        return False
     if isinstance(t, TupleType):
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
@@ -518,7 +551,7 @@ def is_key_type(t: Type) -> bool:
     tuple of them (values the `hash` op hashes and `==` compares; a table's entries count the
     strs they hold as a list's elements do)."""
     if isinstance(t, TupleType):
-        return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
+        return not isinstance(t, (OptionalType, IntFloatType)) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
     if isinstance(t, StrType):
         return True
     return t.is_numeric() and not isinstance(t, ComplexType)
@@ -532,9 +565,10 @@ U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
 STR = StrType()
 C64, C128 = ComplexType(64), ComplexType(128)
+INT_FLOAT = IntFloatType()
 
 SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR,
-                               C64, C128)}
+                               C64, C128, INT_FLOAT)}
 
 
 def parse_scalar(name: str) -> Type | None:
@@ -581,10 +615,29 @@ def promote(a: Type, b: Type) -> Type | None:
     return IntType(u.bits * 2)
 
 
-def unify(a: Type, b: Type) -> Type | None:
-    """The type a variable holding either `a` or `b` gets at a control-flow merge, or None."""
+def merge(a: Type, b: Type) -> Type | None:
+    """The type a variable (a return, a conditional expression) holding either `a` or `b`
+    gets where the paths meet, or None: `unify`, except that an int and a float make an
+    int|float (`INT_FLOAT`), in tuples too, as CPython keeps them apart."""
+    return unify(a, b, mixed=True)
+
+
+def _mixes(a: Type, b: Type) -> bool:
+    """Whether a merge of `a` and `b` is an int|float: an int and a float, or either already
+    one with a bool, an int or a float."""
+    if isinstance(a, IntFloatType) or isinstance(b, IntFloatType):
+        return all(isinstance(t, (IntFloatType, BoolType)) or t == F64
+                   or isinstance(t, IntType) and t.signed for t in (a, b))
+    return {a, b} == {I64, F64}
+
+
+def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
+    """The type a variable holding either `a` or `b` gets at a control-flow merge, or None.
+    An int and a float unify to float (list elements, dict values) unless `mixed` (`merge`)."""
     if a == b:
         return a
+    if isinstance(a, IntFloatType) or isinstance(b, IntFloatType) or mixed and _mixes(a, b):
+        return INT_FLOAT if _mixes(a, b) else None
     if is_instance_type(a) and is_instance_type(b) and not (isinstance(a, ClassType) and isinstance(b, ClassType)
                                                             and a.key == b.key):
         return instance_union(a, b)
@@ -598,7 +651,7 @@ def unify(a: Type, b: Type) -> Type | None:
         if isinstance(a, NamedTupleType) != isinstance(b, NamedTupleType) or \
                 isinstance(a, NamedTupleType) and (a.key, a.fields) != (b.key, b.fields):
             return None                 # a Point and a plain tuple (or another class) do not meet
-        elems = [unify(x, y) for x, y in zip(a.elems, b.elems)]
+        elems = [unify(x, y, mixed) for x, y in zip(a.elems, b.elems)]
         if None in elems:
             return None
         return a.with_elems(elems) if isinstance(a, NamedTupleType) else TupleType(elems)

@@ -355,6 +355,8 @@ class Converter:
             return capi.call(m, b, "Py_NewRef", obj)
         if isinstance(t, T.OptionalType):
             return self._box_optional(v, t, error)
+        if isinstance(t, T.IntFloatType):
+            return self._box_int_or_float(v)
         if isinstance(t, T.NamedTupleType):
             return self._box_named(v, t, error)
         if isinstance(t, T.TupleType):
@@ -580,6 +582,23 @@ class Converter:
         phi = b.phi("ptr")
         phi.add_incoming(obj, end)
         phi.add_incoming(none_obj, none)
+        return phi
+
+    def _box_int_or_float(self, v: Value) -> Value:
+        """An int or a float, as int|float `v` (the tuple (is_float, int, float)) holds."""
+        b = self.b
+        is_float = b.extract_value(v, 0, llvm_type(T.BOOL))
+        as_float, as_int, done = (self.fn.append_block(h) for h in ("num_float", "num_int", "num_done"))
+        b.cbranch(is_float, as_float, as_int)
+        made = []
+        for block, k, t in ((as_float, 2, T.F64), (as_int, 1, T.I64)):
+            b.position_at_end(block)
+            made.append((self.emit_box(b.extract_value(v, k, llvm_type(t)), t, None), b.block))
+            b.branch(done)
+        b.position_at_end(done)
+        phi = b.phi("ptr")
+        for obj, block in made:
+            phi.add_incoming(obj, block)
         return phi
 
     def _box_named(self, v: Value, t: T.NamedTupleType, error) -> Value:

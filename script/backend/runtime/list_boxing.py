@@ -3,7 +3,8 @@ list (runtime.boxing calls these; frontend.typeinfer `list_type_of` is the same 
 Python, for the dispatcher).
 
 A list matches by its innermost elements, all of them together: all bools, all ints within
-int64, or ints and floats with at least one float (which unbox as floats); a list without
+int64, or all floats (ints and floats together are refused: the ints would come back
+floats, where CPython keeps each as it is); a list without
 any innermost element matches any list type. Lists nest evenly (every path as deep as the
 type says; empty lists anywhere). Innermost tuples (``list[(i64, f64)]``) match position by
 position, each position by the same rule over all the tuples.
@@ -208,8 +209,9 @@ def _match_helper(m: NativeModule, t: T.ListType):
         if kind == T.BOOL:
             good = b.icmp("eq", b.add(bools, nones), n)
         else:
-            no_bools = b.icmp("eq", bools, zero)
-            good = b.and_(no_bools, b.icmp("eq" if kind == T.I64 else "ne", floats, zero))
+            no_bools = b.icmp("eq", bools, zero)       # (and all ints, or all floats: an int stays an int)
+            good = b.and_(no_bools, b.icmp("eq", floats, zero) if kind == T.I64 else
+                          b.icmp("eq", b.add(floats, nones), n))
         ok = good if ok is TRUE else b.and_(ok, good)
     b.ret(b.or_(ok, b.icmp("eq", n, zero)))
     return fn
@@ -369,6 +371,11 @@ def _build_list_kind(m: NativeModule) -> str:
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(b.icmp("ne", complexes, int_const("i64", 0)), int_const("i32", COMPLEX_KIND), kind)
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    # ints with floats or complex numbers: no one type keeps each as CPython has it
+    numbers = b.sub(n, b.add(bools, strs))
+    some_floats = b.and_(b.icmp("ne", floats, int_const("i64", 0)), b.icmp("ne", floats, numbers))
+    some_complex = b.and_(b.icmp("ne", complexes, int_const("i64", 0)), b.icmp("ne", complexes, numbers))
+    kind = b.select(b.or_(some_floats, some_complex), int_const("i32", LIST_MIXED), kind)
     kind = b.select(b.icmp("eq", strs, n), int_const("i32", STR_KIND), kind)
     some_strs = b.and_(b.icmp("ne", strs, int_const("i64", 0)), b.icmp("ne", strs, n))
     kind = b.select(some_strs, int_const("i32", LIST_MIXED), kind)
@@ -447,6 +454,8 @@ def _build_nested_kind(m: NativeModule) -> str:
     kind = b.select(b.icmp("eq", bools, n), int_const("i32", LIST_KINDS[T.BOOL]), kind)
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
+    some_floats = b.and_(b.icmp("ne", floats, int_const("i64", 0)), b.icmp("ne", floats, b.sub(n, bools)))
+    kind = b.select(some_floats, int_const("i32", LIST_MIXED), kind)      # (ints and floats)
     b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
     return fn.name
 

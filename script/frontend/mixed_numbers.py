@@ -1,0 +1,338 @@
+"""Values that are an int on some paths and a float on others: CPython's answer, not a float.
+
+``x = 0`` then ``x = 0.5`` in a branch, or a function that returns ``1`` on one path and
+``1 / n`` on another: CPython keeps the two apart (``print(x)`` shows ``0`` or ``0.5``; the
+result is an `int` or a `float`). Where such values meet (a merge of a variable, a return,
+a conditional expression: `types.merge`), the value is typed ``num`` (`types.INT_FLOAT`),
+the tuple ``(is_float, int, float)``. Unifying them to float, as Numba does, gave a
+different answer without an error (``power(4, 6)`` returned ``4096.0``).
+
+No operation sees a ``num``: it is taken apart first. Two ways:
+
+- **Operators split their operands** (`split`): ``x + 1`` branches on whether `x` is a
+  float and lowers the operator once with the int and once with the float, the two results
+  merging again (to a ``num`` when they differ: ``x + 1``; to one type when they agree:
+  ``x + 0.5``, ``x < y``). Truth is a select of the two payloads' (`truth`).
+- **A statement splits on its names** (`split_statement`): where a ``num`` local is read by
+  anything else (a call argument, an index, an f-string, a store into a list), the whole
+  statement is lowered once per type, the name holding the int in one copy and the float in
+  the other (an `if` statement's branches are copied with it). Which functions split is
+  learnt as they are built: a statement that fails to compile and reads such a name builds
+  the function again with every statement's names checked (`SPLIT_HINT`; lower_stmt `stmt`).
+
+- **A statement splits on a value** it computes (``max(best, prices[i] + f(n - i))`` of an `f`
+  returning a ``num``): the value is computed first (`HOIST`; `pre_evaluated` hands it to
+  its reader), then the statement is lowered once per type, as for a name. Only where that
+  keeps CPython's order: nothing the statement evaluates before it can have an effect (a
+  call, an index, an attribute), and it is not evaluated conditionally or repeatedly (an
+  `and`/`or` operand after the first, a conditional expression's branch, a comprehension,
+  a lambda, a `while` test). Elsewhere it is a CompileError that says to assign it to a
+  variable first.
+
+A ``num`` stored into a list, a dict, a set or a class field is a CompileError too (their
+elements unify to float: docs/differences.md). Code whose ints and floats never meet pays nothing: no ``num``
+is made, and no statement is checked.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.errors import CompileError
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+SPLIT_HINT = ("$num", "split")      # the build round's hints: statements split on their names
+HOIST = ("$num", "hoist")           # ... and the expressions (ast nodes) statements split on
+_MAX_SPLIT = 3                     # names one statement may split on (2**3 copies)
+
+
+def is_num(v) -> bool:
+    return isinstance(getattr(v, "type", None), T.IntFloatType)
+
+
+def parts(cx, v: Value, loc) -> tuple[Value, Value, Value]:
+    """(is_float, int value, float value) of `v` (the operands of a ``num`` built here)."""
+    if getattr(v, "opname", None) == "tuple":
+        return tuple(v.operands)
+    if isinstance(v, Const) and isinstance(v.value, tuple):
+        return tuple(Const(x, t, loc) for x, t in zip(v.value, v.type.elems))
+    return tuple(cx.emit("extract", [v], t, k, loc) for k, t in enumerate(v.type.elems))
+
+
+def build(emit, v: Value, loc) -> Value:
+    """`v` (a bool, a signed int or an f64) as a ``num``; `emit(op, operands, type)` makes
+    an instruction where the value is wanted."""
+    if is_num(v):
+        return v
+    if v.type == T.F64:
+        elems = [Const(True, T.BOOL), Const(0, T.I64), v]
+    else:
+        i = v if v.type == T.I64 else Const(int(v.value), T.I64, loc) if isinstance(v, Const) \
+            else emit("convert", [v], T.I64)
+        elems = [Const(False, T.BOOL), i, Const(0.0, T.F64)]
+    return emit("tuple", elems, T.INT_FLOAT)
+
+
+def as_float(cx, v: Value, loc) -> Value:
+    """`float(v)` of a ``num``, where a float is wanted (a float parameter, `float()`, a
+    store into a float array)."""
+    is_float, i, f = parts(cx, v, loc)
+    return cx.emit("select", [is_float, f, cx.emit("convert", [i], T.F64, None, loc)], T.F64, None, loc)
+
+
+_SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def exact_compare(cx, pred: str, a: Value, b: Value, node) -> Value:
+    """`a <pred> b` of an int and a float compared exactly, as CPython does (``2**53 + 1 ==
+    2.0**53`` is False; converting the int to a float first said True): where the int
+    converts to exactly the float, the float is an integer and the two compare as ints
+    (the float 2**63, beyond every int64, is above them all); otherwise the rounded int is
+    on the same side of the float as the int itself."""
+    loc = cx.loc(node)
+    i, f = (a, b) if a.type == T.I64 else (b, a)
+    pred = pred if i is a else _SWAPPED[pred]
+    g = cx.emit("convert", [i], T.F64, None, loc)
+    same = cx.emit("cmp", [g, f], T.BOOL, "eq", loc)
+    big = cx.emit("cmp", [f, Const(2.0 ** 63, T.F64)], T.BOOL, "eq", loc)
+    exact = cx.emit("and", [same, cx.emit("not", [big], T.BOOL, None, loc)], T.BOOL, None, loc)
+    fi = cx.emit("convert", [cx.emit("select", [exact, f, Const(0.0, T.F64)], T.F64, None, loc)],
+                 T.I64, None, loc)
+    as_ints = cx.emit("cmp", [i, fi], T.BOOL, pred, loc)
+    as_floats = cx.emit("cmp", [g, f], T.BOOL, pred, loc)
+    when_same = cx.emit("select", [big, Const(pred in ("lt", "le", "ne"), T.BOOL), as_ints], T.BOOL, None, loc)
+    return cx.emit("select", [same, when_same, as_floats], T.BOOL, None, loc)
+
+
+def split(cx, values: list, fn, node):
+    """`fn(*values)` with each ``num`` among `values` taken apart: lowered once where it
+    holds a float and once where it holds an int, the results merged (None when `fn` only
+    emits code)."""
+    k = next((j for j, v in enumerate(values) if is_num(v)), None)
+    if k is None:
+        return fn(*values)
+    is_float, i, f = parts(cx, values[k], cx.loc(node))
+
+    def side(w):
+        return lambda: split(cx, values[:k] + [w] + values[k + 1:], fn, node)
+    if isinstance(is_float, Const):
+        return side(f if is_float.value else i)()
+    return cx.choose(is_float, side(f), side(i), node)
+
+
+def truth(cx, v: Value, node) -> Value:
+    """`bool(v)` of a ``num``: its float's where it holds one, else its int's."""
+    loc = cx.loc(node)
+    is_float, i, f = parts(cx, v, loc)
+    nonzero_f = cx.emit("cmp", [f, Const(0.0, T.F64)], T.BOOL, "ne", loc)
+    nonzero_i = cx.emit("cmp", [i, Const(0, T.I64)], T.BOOL, "ne", loc)
+    return cx.emit("select", [is_float, nonzero_f, nonzero_i], T.BOOL, None, loc)
+
+
+class NumRead(CompileError):
+    """A ``num`` reached a read that cannot take one (`expr`): the statement that reads it
+    may be split on it (`retry`), else this is the error."""
+
+    def __init__(self, node, loc):
+        what = f"'{node.id}'" if isinstance(node, ast.Name) else f"'{ast.unparse(node)}'"
+        super().__init__(f"{what} is an int on some paths and a float on others, and compiled code cannot "
+                         f"use such a value here" + ("" if isinstance(node, ast.Name) else
+                                                     ": assign it to a variable first"), loc)
+        self.node = node
+
+
+def retry(cx, stmt: ast.stmt, node) -> bool:
+    """Whether the function is to be built again with statement `stmt` split on `node`, the
+    read that raised `NumRead` (the hints say so when this returns True)."""
+    if isinstance(node, ast.Name):
+        if cx.hints.get(SPLIT_HINT):
+            return False
+    else:
+        hoisted = cx.hints.get(HOIST, frozenset())
+        if node in hoisted or not _hoistable(stmt, node):
+            return False
+        cx.hints[HOIST] = hoisted | {node}
+    cx.hints[SPLIT_HINT] = True
+    cx.hints_changed = True
+    return True
+
+
+# Expressions that have no effect before a hoisted one is computed: evaluating the hoisted
+# one first changes nothing CPython could show.
+_QUIET = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+          ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple)
+
+
+def _quiet(node) -> bool:
+    """Whether evaluating `node` has no effect CPython could show: names, constants,
+    operators, and attributes of names (`math.sqrt`, `np.pi`: a module's or a local's)."""
+    return all(isinstance(n, _QUIET) or isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+               for n in ast.walk(node))
+
+
+def _evaluation_order(node) -> list:
+    """`node`'s children in the order CPython evaluates them (an assignment's value first)."""
+    children = list(ast.iter_child_nodes(node))
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+        children.remove(node.value)
+        children.insert(0, node.value)
+    return children
+
+
+def _hoistable(stmt: ast.stmt, target) -> bool:
+    """Whether `target`, an expression of `stmt`'s head, may be computed before the rest of
+    `stmt` (the module docstring)."""
+    if isinstance(stmt, ast.While):
+        return False
+
+    def path(node) -> list | None:
+        if node is target:
+            return [node]
+        for c in ast.iter_child_nodes(node):
+            p = path(c)
+            if p is not None:
+                return [node] + p
+        return None
+    for root in _head(stmt):
+        p = path(root)
+        if p is None:
+            continue
+        for parent, child in zip(p, p[1:]):
+            if isinstance(parent, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) \
+                    or isinstance(parent, ast.BoolOp) and child is not parent.values[0] \
+                    or isinstance(parent, ast.IfExp) and child is not parent.test:
+                return False
+            before = _evaluation_order(parent)
+            if not all(_quiet(n) for n in before[:before.index(child)]):
+                return False
+        return True
+    return False
+
+
+# ---- statements ------------------------------------------------------------------------
+
+# Where a name's value may be a `num` without splitting its statement: an operand of an
+# operator (which splits), a value assigned to a name or returned (it stays one), a test
+# (`truth`).
+_KEEPS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.NamedExpr)
+
+
+def _head(node: ast.stmt) -> list:
+    """The expressions statement `node` evaluates itself (a compound statement's test or
+    iterable, not its body)."""
+    if isinstance(node, (ast.If, ast.While)):
+        return [node.test]
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [node.iter]
+    if isinstance(node, ast.With):
+        return [i.context_expr for i in node.items]
+    if isinstance(node, ast.Match):
+        return [node.subject]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
+        return []
+    return [node]
+
+
+def split_names(node: ast.stmt) -> list[str]:
+    """The names statement `node` reads where a `num` could not stay one, in order."""
+    found: dict[str, None] = {}
+
+    def visit(n, keeps: bool) -> None:
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load) and not keeps:
+                found[n.id] = None
+            return
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.Return)):
+            simple = isinstance(n, ast.Return) or all(isinstance(t, ast.Name) for t in
+                                                      (n.targets if isinstance(n, ast.Assign) else [n.target]))
+            for c in ast.iter_child_nodes(n):
+                visit(c, simple and c is n.value)
+            return
+        if isinstance(n, ast.AugAssign):
+            visit(n.target, isinstance(n.target, ast.Name))
+            visit(n.value, True)
+            return
+        for c in ast.iter_child_nodes(n):
+            visit(c, isinstance(n, _KEEPS))
+
+    for e in _head(node):
+        visit(e, isinstance(node, (ast.If, ast.While)))
+    return list(found)
+
+
+def _num_locals(cx, node: ast.stmt, loc) -> list:
+    """(name, value) of the `num` locals statement `node` reads where one cannot stay one."""
+    names = [n for n in split_names(node) if n in cx.locals and not cx.comp_scopes]
+    values = [(n, cx.read(n, loc)) for n in names]
+    return [(n, v) for n, v in values if is_num(v)]
+
+
+def reads_num(cx, node: ast.stmt) -> bool:
+    """Whether statement `node`, which failed to compile, reads a `num` local where one
+    cannot stay one (from where it began: its block may be half built)."""
+    if cx.block is None:
+        return False
+    try:
+        return bool(_num_locals(cx, node, cx.loc(node)))
+    except Exception:   # noqa: BLE001 - a half-built statement: its own error stands
+        return False
+
+
+def split_statement(cx, node: ast.stmt, lower) -> bool:
+    """Lower statement `node` (`lower()`) once per type of each `num` local it reads where one
+    cannot stay one, and of each value it computes that `HOIST` names; False when there is
+    neither (the caller lowers it as it is)."""
+    if cx.block is None or cx.is_dead():
+        return False
+    loc = cx.loc(node)
+    values = _num_locals(cx, node, loc)
+    hoisted = cx.hints.get(HOIST)
+    exprs = [n for root in _head(node) for n in ast.walk(root) if n in hoisted] if hoisted else []
+    if not values and not exprs:
+        return False
+    if len(values) + len(exprs) > _MAX_SPLIT:
+        cx.error(f"{len(values) + len(exprs)} values of this statement are each an int on some paths and a "
+                 f"float on others: compiled code splits a statement on at most {_MAX_SPLIT}", node)
+
+    def each(v: Value, take, go) -> None:
+        """`go()` after `take(w)` for `v`'s float and its int (or `v` itself)."""
+        if not is_num(v):
+            take(v)
+            go()
+            return
+        is_float, i, f = parts(cx, v, loc)
+
+        def side(w):
+            return lambda: take(w) or go()
+        if isinstance(is_float, Const):
+            side(f if is_float.value else i)()
+        else:
+            cx.choose(is_float, side(f), side(i), node)
+
+    def with_names(k: int) -> None:
+        if k == len(values):
+            return with_exprs(0)
+        name, v = values[k]
+
+        def go():
+            w = cx.read(name, loc)
+            with_names(k + 1)
+            if cx.block is not None and not cx.is_dead() and cx.read(name, loc) is w:
+                cx.write(name, v)       # unchanged: the merge after finds one value again
+        each(v, lambda w: cx.write(name, w), go)
+
+    def with_exprs(k: int) -> None:
+        if k == len(exprs):
+            try:
+                lower()
+            finally:
+                for e in exprs:
+                    cx.pre_evaluated.pop(id(e), None)
+            return
+        e = exprs[k]
+        v = cx.expr_opt(e, num=True)
+        each(v, lambda w: cx.pre_evaluated.__setitem__(id(e), w), lambda: with_exprs(k + 1))
+
+    with_names(0)
+    return True

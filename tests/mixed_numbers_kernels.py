@@ -1,0 +1,128 @@
+"""Kernels for tests/test_mixed_numbers.py (in a file: the compiler reads source): values that
+are an int on some paths and a float on others (frontend/mixed_numbers.py)."""
+
+import math
+
+
+def pick(c, a, b):
+    x = a
+    if c:
+        x = b
+    return x
+
+
+def accumulate(xs):
+    s = 0
+    for v in xs:
+        s += v
+    return s
+
+
+def power(a, b):
+    if b < 0:
+        return 1 / power(a, -b)
+    r = 1
+    for _ in range(b):
+        r *= a
+    return r
+
+
+def uses(c, a, b):
+    x = a if c else b
+    y = abs(x) + math.floor(x) - int(x) + float(x)
+    text = str(x) + "|" + repr(x) + "|" + f"{x}|{x!r}|{-x}"
+    return x, y, text, bool(x), not x, x == 0, x < 1, isinstance(x, int), isinstance(x, float)
+
+
+def printed(c):
+    x = 3 if c else 2.5
+    print(x, -x, (x, 1))
+    return x * 2
+
+
+def helper(n):
+    if n % 3 == 0:
+        return n // 3
+    return n / 3
+
+
+def calls(n):
+    total = 0
+    for i in range(n):
+        total = max(total, helper(i) + 1)
+    return total, helper(n), str(helper(n))
+
+
+def best_of(xs):
+    best = float("-inf")
+    for x in xs:
+        best = max(best, x)
+    lo = min(0, best)
+    return best, lo
+
+
+def bisect_root(n, tol):
+    lo, hi = 0, n
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        if mid * mid > n:
+            hi = mid
+        else:
+            lo = mid
+    return lo, hi
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        return 0
+    if n % 2:
+        return s[n // 2]
+    return (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def counts(n, frac):
+    x = 0
+    k = 0
+    while k < n:
+        if k % 2:
+            x = x + frac
+        else:
+            x = x - 1
+        k += 1
+    return x, type(x) is int
+
+
+def compares(a, b):
+    return a == b, a != b, a < b, a <= b, a > b, a >= b
+
+
+def tuple_swap(c):
+    a, b = 1, 2.5
+    if c:
+        a, b = b, a
+    return a, b, a + b
+
+
+def hoisted(xs, ys):
+    best = 0
+    for i in range(len(xs)):
+        best = max(best, xs[i] * 2 + helper(ys[i]))
+    return best
+
+
+def float_sum(xs):
+    s = 0.0
+    for v in xs:
+        s += v
+    return s
+
+
+def int_loop(n):
+    k = 0
+    t = 0
+    while k < n:
+        t += k * 2
+        k += 1
+    return t

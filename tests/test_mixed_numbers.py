@@ -1,0 +1,213 @@
+"""Values that are an int on some paths and a float on others keep CPython's type (issue 20
+point 3; frontend/mixed_numbers.py): variables, returns, conditional expressions, `max` of an
+int and a float, a helper returning either; every operation on such a value (operators,
+truth, `str`, `print`, `int()`/`float()`, `isinstance`, calls) gives CPython's value *and
+type*; ints and floats compare exactly; generated programs that mix them agree with CPython;
+what cannot be split is a CompileError, never a float where CPython has an int.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mixed_numbers_kernels as K
+import script
+from difftest import compiled, outcome, same_value
+from script.errors import CompileError
+
+NUMBERS = st.one_of(st.integers(-10, 10), st.floats(-10, 10, allow_nan=False), st.sampled_from([0, 0.0, -0.0, 1, 1.0]))
+
+
+def same(a, b) -> bool:
+    """`same_value`, and of the same types all the way down (same_value takes 1 for 1.0)."""
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and same_value(a, b)
+
+
+def check(fn, *args, opt=0):
+    """CPython's outcome, value and type, at level `opt` (None: the default level)."""
+    want = outcome(fn, args)
+    got = outcome(compiled(fn, opt=opt) if opt is not None else compiled(fn), args)
+    if want[0] == "ok" and got[0] == "ok":
+        assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
+    else:
+        assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
+
+
+CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([],)), (K.accumulate, ([1.5, 2.5],)),
+         (K.power, (2, 3)), (K.power, (2, -2)), (K.uses, (True, 3, -2.5)), (K.uses, (False, 3, -2.5)),
+         (K.uses, (True, 0, 0.0)), (K.printed, (True,)), (K.printed, (False,)), (K.calls, (5,)), (K.calls, (0,)),
+         (K.best_of, ([1, 2],)), (K.best_of, ([],)), (K.best_of, ([0.5, 2.0],)), (K.bisect_root, (4, 1e-6)),
+         (K.bisect_root, (0, 1e-6)), (K.median, ([3, 1, 2],)), (K.median, ([3, 1, 2, 4],)), (K.median, ([],)),
+         (K.counts, (5, 0.5)), (K.counts, (0, 0.5)), (K.tuple_swap, (True,)), (K.tuple_swap, (False,)),
+         (K.hoisted, ([1, 2], [3, 4])), (K.hoisted, ([], []))]
+
+
+@pytest.mark.parametrize("opt", [0, None])
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_kernels(case, opt, capsys):
+    fn, args = CASES[case]
+    check(fn, *args, opt=opt)
+
+
+def test_lists_of_ints_and_floats_are_refused():
+    """A list argument holding ints and floats would come back (and compute) all floats:
+    refused at the call, on the first call and at the entry point of a compiled one."""
+    f = script.script(K.accumulate)
+    with pytest.raises(TypeError, match="ints and floats together"):
+        f([1.5, 2])
+    assert same(f([1.5, 2.5]), 4.0)
+    with pytest.raises(TypeError):
+        f([0.5, 1])
+    with pytest.raises(TypeError):
+        f([1, 2j])
+
+
+def test_printed_text(capsys):
+    for c in (True, False):
+        K.printed(c)
+        want = capsys.readouterr().out
+        compiled(K.printed)(c)
+        assert capsys.readouterr().out == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.booleans(), NUMBERS, NUMBERS)
+def test_uses_hypothesis(c, a, b):
+    check(K.uses, c, a, b)
+    check(K.pick, c, a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.integers(-2**63, 2**63 - 1), st.sampled_from([2**53 + 1, -2**53 - 1, 2**63 - 1, -2**63])),
+       st.one_of(st.floats(allow_nan=True), st.sampled_from([2.0**53, 2.0**63, -2.0**63, 0.5, -0.0])))
+def test_int_float_compare_exactly(i, f):
+    check(K.compares, i, f)
+    check(K.compares, f, i)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=6), st.integers(-3, 3))
+def test_helpers_and_powers(xs, k):
+    check(K.median, xs)
+    check(K.best_of, xs)
+    check(K.power, 3, k)
+
+
+def test_no_num_where_types_do_not_mix():
+    """Code whose ints and floats never meet makes no int|float: nothing to pay."""
+    for fn, args in ((K.float_sum, ([1.5, 2.0],)), (K.int_loop, (5,)), (K.compares, (1, 2.5))):
+        f = script.script(fn)
+        f(*args)
+        text = f.ir("opt")
+        assert ": num" not in text and "-> num" not in text, text
+    f = script.script(K.accumulate)
+    f([1.5])
+    assert ": num" in f.ir("opt")       # s = 0, then floats: the int 0 is kept for an empty list
+
+
+def test_saved_and_loaded(tmp_path):
+    f = script.script(K.power)
+    assert same(f(2, -2), 0.25) and same(f(2, 3), 8)
+    path = str(tmp_path / "power.scm")
+    script.save(f, path)
+    g = script.load(path).power
+    assert same(g(2, -2), 0.25) and same(g(2, 3), 8)
+
+
+def _compile(tmp_path, source: str, name: str = "f"):
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    ns: dict = {}
+    exec(compile(source, str(path), "exec"), ns)
+    return ns[name], script.script(ns[name])
+
+
+def test_refused_where_it_cannot_split(tmp_path):
+    """A `num` that would have to become a float where CPython keeps an int is refused."""
+    src = ("def g(n):\n    return n if n > 0 else 0.5\n\n"
+           "def f(xs, n):\n    xs.append(g(n))\n    return xs\n")
+    py, f = _compile(tmp_path, src)
+    with pytest.raises(CompileError, match="int on some paths and a float on others"):
+        f([1.5], 2)
+    src = "def g(n):\n    return n if n > 0 else 0.5\n\ndef f(xs, n):\n    return max(len(xs), g(n) + 1)\n"
+    py, f = _compile(tmp_path, src)
+    with pytest.raises(CompileError, match="assign it to a variable first"):
+        f([1], 2)                   # (len() runs first in CPython: g(n) + 1 cannot go before it)
+
+
+# ---- generated programs ----------------------------------------------------------------------
+
+_OPS = ["+", "-", "*", "/", "//", "%"]
+
+
+@st.composite
+def programs(draw):
+    """A function of (c, d, a, b) whose three locals take int and float values on different
+    paths, combined by operators, comparisons, max/min, abs, int/float/str and returned."""
+    lines = ["def f(c, d, a, b):", "    x = a", "    y = b", "    z = 0"]
+    names = ["x", "y", "z", "a", "b"]
+
+    def operand():
+        return draw(st.one_of(st.sampled_from(names), st.sampled_from(["1", "2", "0.5", "-3", "2.0"])))
+
+    def expr(depth=0):
+        kind = draw(st.integers(0, 5 if depth < 2 else 0))
+        if kind == 0:
+            return operand()
+        if kind in (1, 2):
+            return f"({expr(depth + 1)} {draw(st.sampled_from(_OPS))} {expr(depth + 1)})"
+        if kind == 3:
+            return f"{draw(st.sampled_from(['max', 'min']))}({expr(depth + 1)}, {expr(depth + 1)})"
+        if kind == 4:
+            return f"({expr(depth + 1)} if {expr(depth + 1)} {draw(st.sampled_from(['<', '==', '>=']))} " \
+                   f"{expr(depth + 1)} else {expr(depth + 1)})"
+        return f"{draw(st.sampled_from(['abs', 'int', 'float']))}({expr(depth + 1)})"
+
+    for _ in range(draw(st.integers(1, 5))):
+        target = draw(st.sampled_from(["x", "y", "z"]))
+        guard = draw(st.sampled_from(["c", "d", "not c", None]))
+        if guard is None:
+            lines.append(f"    {target} = {expr()}")
+        else:
+            lines.append(f"    if {guard}:")
+            lines.append(f"        {target} = {expr()}")
+    end = draw(st.sampled_from(["(x, y, z)", "str(x) + ' ' + str(y)", "x < y", "max(x, y, z)", "x"]))
+    lines.append(f"    return {end}")
+    return "\n".join(lines) + "\n"
+
+
+_COUNT = [0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(programs(), st.booleans(), st.booleans(), NUMBERS, NUMBERS)
+def test_generated_programs(tmp_path_factory, source, c, d, a, b):
+    _COUNT[0] += 1
+    path = tmp_path_factory.mktemp("p") / f"prog{_COUNT[0]}.py"
+    path.write_text(source)
+    ns: dict = {}
+    exec(compile(source, str(path), "exec"), ns)
+    want = outcome(ns["f"], (c, d, a, b))
+    try:
+        f = script.script(ns["f"])
+        got = outcome(f, (c, d, a, b))
+    except CompileError:
+        return                  # a refusal is allowed; a different answer is not
+    if got[0] == "raise" and issubclass(got[1], CompileError):
+        return
+    if want[0] == "ok" and got[0] == "ok":
+        if isinstance(want[1], float) and isinstance(got[1], float) and math.isnan(want[1]):
+            assert math.isnan(got[1])
+            return
+        assert same(want[1], got[1]), f"{source}\n{(c, d, a, b)}: CPython {want[1]!r}, compiled {got[1]!r}"
+    elif want[0] == "raise" and got[0] == "raise":
+        assert want[1] is got[1], f"{source}\n{(c, d, a, b)}: CPython {want}, compiled {got}"
+    else:
+        # a refusal of int64 overflow (OverflowError) is allowed where CPython has a big int
+        assert got[0] == "raise" and got[1] is OverflowError, f"{source}\n{(c, d, a, b)}: CPython {want}, compiled {got}"
