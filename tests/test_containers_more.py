@@ -147,7 +147,9 @@ def test_inverted_index_and_nested_counters(docs):
 
 def test_argument_types():
     t = script.script(K.count_none)
-    assert t([1, None]) == 1 and t([None, None]) == 2 and t([True, None]) == 1 and t([0.5, None, 1]) == 1
+    assert t([1, None]) == 1 and t([None, None]) == 2 and t([True, None]) == 1 and t([0.5, None, 1.5]) == 1
+    with pytest.raises(TypeError, match="ints and floats together"):
+        t([0.5, None, 1])           # (its int would be a float inside)
     assert [k for k in t.__dict__["_specializations"]][0] == (T.ListType(T.OptionalType(T.I64)),)
     with pytest.raises(TypeError, match="numbers or None"):
         t([None, "a"])              # (a str among None: not an argument list compiled code takes)

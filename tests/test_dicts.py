@@ -189,7 +189,7 @@ def test_argument_types():
     with pytest.raises(TypeError, match="keys, and values, must each be of one type"):
         f({1: 2.0, 3: 4}, 1)
     assert f({}, 1) == K.read_arg({}, 1)              # no specialization yet: ints
-    assert f.signatures == ["(dict[int, int], int) -> tuple[float, bool, int, float]"]
+    assert f.signatures == ["(dict[int, int], int) -> tuple[int | float, bool, int, float]"]   # d.get(k, -1.0)
     assert f({1: 2.0}, 1) == (2.0, True, 1, 2.0)
     assert f({}, 1) == (-1.0, False, 0, 0.0)         # an empty dict matches what is compiled
 

@@ -137,7 +137,7 @@ def test_list_arguments(lst):
 def test_list_argument_types_and_dispatch():
     f = compiled(K.arg_copy_append)
     assert f([1, 2], 3) == [1, 2, 3]
-    assert f([1.5, 2], 3.0) == [1.5, 2.0, 3.0]
+    assert f([1.5, 2.0], 3.0) == [1.5, 2.0, 3.0]
     assert f([True], False) == [True, False]
     assert f([], 7) == [7]                      # an empty list matches a list specialization
     assert set(f.signatures) >= {"(list[int], int) -> list[int]", "(list[float], float) -> list[float]"}
@@ -147,13 +147,15 @@ def test_list_argument_types_and_dispatch():
         f([1, "a"], 1)
     with pytest.raises(TypeError, match="not supported"):
         f([True, 2], 1)
+    with pytest.raises(TypeError, match="ints and floats together"):
+        f([1.5, 2], 3.0)                        # its int would come back 2.0
 
 
 def test_annotated_list_parameters():
     @script.script
     def total(xs: list[float], k: int) -> list[float]:
         return [x * k for x in xs]
-    assert total([1, 2.5], 2) == [2.0, 5.0]
+    assert total([1.0, 2.5], 2) == [2.0, 5.0]
     assert total([], 2) == []
 
 

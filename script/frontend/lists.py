@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import listlib
+from script.frontend import listlib, mixed_numbers
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
@@ -831,12 +831,14 @@ class ListLowering:
     def sum_each(self, arg_node, start: Value | None, node, op=ast.Add) -> Value:
         """sum() of a generator expression (math.prod's with `op` ast.Mult): the
         accumulator's type widens as Python's result does (bools sum to an int, an int
-        start with floats gives a float)."""
+        start with floats gives a float). Of floats, the result is a float even when there
+        are none, as `sum_of`'s (CPython's is the int start then: docs/differences.md)."""
         init = Const(0 if op is ast.Add else 1, T.I64)
         acc = self.new_var("acc", start if start is not None else init)
         self.each(arg_node, lambda x: self.write(
             acc, self.binop(op, self.read(acc, self.loc(node)), x, node)))
-        return self.read(acc, self.loc(node))
+        total = self.read(acc, self.loc(node))
+        return mixed_numbers.as_float(self, total, self.loc(node)) if mixed_numbers.is_num(total) else total
 
     def minmax_each(self, arg_node, name: str, default, node) -> Value:
         """min()/max() of a generator expression: Python's rule (a later element replaces

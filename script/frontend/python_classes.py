@@ -67,11 +67,12 @@ def note_call(low, callee: Function, node: ast.Call) -> None:
         low.call_classes[id(node)] = kinds.pop()
 
 
-def _class_of(low, node: ast.expr):
+def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     """The class name (script.pyhooks.python_classes) of the value of `node`, a tuple of
-    them for a tuple display, a `Refused`, or None."""
+    them for a tuple display, a `Refused`, or None. `seen`: the names being looked through
+    (`x = y` and `y = x` each name the other's values)."""
     if isinstance(node, ast.Tuple):
-        parts = tuple(_class_of(low, e) for e in node.elts)
+        parts = tuple(_class_of(low, e, seen) for e in node.elts)
         return parts if any(p is not None for p in parts) else None
     default = low.table_default_of(node)
     if default is not None:
@@ -88,10 +89,13 @@ def _class_of(low, node: ast.expr):
     if isinstance(node, ast.Name):
         if node.id in low.deque_bounds.names:
             return Refused("a deque with a maxlen")
+        if node.id in seen:
+            return None
+        seen = seen | {node.id}
         values = [n.value for n in ast.walk(low.info.node) if isinstance(n, (ast.Assign, ast.AnnAssign))
                   and n.value is not None and any(isinstance(t, ast.Name) and t.id == node.id
                                                   for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-        kinds = {_class_of(low, v) for v in values}
+        kinds = {_class_of(low, v, seen) for v in values}
         if len(kinds) > 1 and kinds != {None}:
             return Refused(f"'{node.id}', assigned a {_name(kinds)} and other values")
         return kinds.pop() if kinds else None

@@ -96,7 +96,6 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     mask = None
     if reflected_params(param_types):
         mask = b.load("i64", m.declare_data(REFLECT_SYMBOL, "i64"))
-        list_reflect.emit_exact_checks(conv, objs, param_types, mask)
         conv.memo = list_reflect.emit_begin(conv, mask)
     elif list_reflect.shares_lists(ret_type):       # only so that a list in the result is one object
         conv.memo = list_reflect.emit_begin(conv, None)

@@ -29,117 +29,24 @@ so that it is one Python list however often it occurs. The result is boxed the s
 a returned argument list is the caller's object. Then the memo releases what it holds.
 
 Types. A written argument must give back the objects CPython's list would hold. A native
-list holds one type, so ints copied into a list of floats would come back as floats: a
-written list argument whose elements are not exactly of its element type (an int among
-floats, a float among complex numbers, at any tuple position too) is a TypeError at the
-call, before anything runs (`emit_exact_checks`). A value converted on its way into an
-argument list is the frontend's CompileError (frontend/list_args.py).
+list holds one type, so ints copied into a list of floats would come back as floats: a list
+argument whose elements are not all of one type (an int among floats, a float among complex
+numbers, at any tuple position too) does not match (runtime/list_boxing.py), a TypeError at
+the call. A value converted on its way into an argument list is the frontend's CompileError
+(frontend/list_args.py).
 """
 
 from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm import lists
-from script.backend.llvm.abi import LIKELY, holds_reflected
+from script.backend.llvm.abi import LIKELY
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop, int_const
 from script.backend.runtime import capi, list_boxing, list_memo
 from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
-from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
+from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, VAR_SIZE
 
 # --- in the entry point -----------------------------------------------------------------------
-
-def emit_exact_checks(conv, objs: list[Value], types, mask: Value) -> None:
-    """TypeError for a written list argument whose elements are not exactly of its element
-    type (the module docstring); after the type checks, before anything is copied."""
-    b, m = conv.b, conv.m
-    for k, (obj, t) in enumerate(zip(objs, types)):
-        bad = None
-        for item, lt in _lists_in(b, obj, t):
-            if not _has_converted_leaves(lt):
-                continue
-            written = b.icmp("ne", b.and_(mask, int_const("i64", 1 << k)), int_const("i64", 0))
-            c = b.and_(written, b.not_(b.call(_exact_helper(m, lt), [item])))
-            bad = c if bad is None else b.or_(bad, c)
-        if bad is None:
-            continue
-        raise_block = conv.fn.append_block("inexact_list")
-        rb = Builder(conv.fn, raise_block)
-        capi.call(m, rb, "PyErr_SetString", capi.exception_class(m, rb, "TypeError"), m.cstring(
-            f"argument {k + 1} is a list this compiled function writes, and it holds ints among floats "
-            f"(or numbers among complex numbers): compiled code would give them back converted; pass "
-            f"a list of one element type (float(x) for each int)".encode()))
-        rb.branch(conv.error)
-        conv._continue_if(b.not_(bad), raise_block)
-
-
-def _lists_in(b: Builder, obj: Value, t: T.Type):
-    """(object, list type) of the lists in argument `obj` of type `t`: itself, or a tuple's."""
-    if isinstance(t, T.ListType):
-        yield obj, t
-    elif isinstance(t, T.TupleType) and not isinstance(t, T.HashType):
-        for k, e in enumerate(t.elems):
-            if holds_reflected(e):
-                yield from _lists_in(b, b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
-
-
-def _has_converted_leaves(t: T.Type) -> bool:
-    """Whether a list of type `t` may hold converted values: floats (from ints) or complex
-    numbers (from ints and floats), at any depth and tuple position."""
-    if isinstance(t, T.ListType):
-        return _has_converted_leaves(t.elem)
-    if isinstance(t, T.OptionalType):
-        return _has_converted_leaves(t.value)
-    if isinstance(t, T.TupleType):
-        return any(_has_converted_leaves(e) for e in t.elems)
-    return t in (T.F64, T.C128)
-
-
-def _exact_helper(m: NativeModule, t: T.ListType):
-    """``i1 script.list.exact.<t>(PyObject *list)``: whether every float (complex) position
-    of list `list`, matched against `t`, holds exactly a float (complex)."""
-    name = f"script.list.exact.{t}"
-    fn = m.helpers.get(name)
-    if fn is not None:
-        return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"], attrs=HELPER_ATTRS)
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    bad = fn.append_block("bad")
-    Builder(fn, bad).ret(FALSE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-
-    def check(i, _latch):
-        item = b.load("ptr", b.gep("ptr", items, i))
-        if isinstance(t.elem, T.ListType):
-            ok = b.call(_exact_helper(m, t.elem), [item])
-        else:
-            ok = _leaf_exact(m, b, item, t.elem)
-        exact = fn.append_block("exact")
-        b.cbranch(ok, exact, bad, LIKELY)
-        b.position_at_end(exact)
-
-    counted_loop(b, b.load_at("i64", obj, VAR_SIZE), check)
-    b.ret(TRUE)
-    return fn
-
-
-def _leaf_exact(m: NativeModule, b: Builder, obj: Value, t: T.Type) -> Value:
-    """Whether innermost element `obj` (matched against `t`) is exactly of `t`'s class where
-    `t` has floats or complex numbers (None too where `t` is optional)."""
-    if isinstance(t, T.OptionalType):
-        none = b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct"))
-        return b.or_(none, _leaf_exact(m, b, obj, t.value))
-    if isinstance(t, T.TupleType):
-        ok = TRUE
-        for k, e in enumerate(t.elems):
-            if _has_converted_leaves(e):
-                ok = b.and_(ok, _leaf_exact(m, b, b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e))
-        return ok
-    if t in (T.F64, T.C128):
-        cls = "PyFloat_Type" if t == T.F64 else "PyComplex_Type"
-        return b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, cls))
-    return TRUE
-
 
 def emit_begin(conv, mask: Value | None) -> Value:
     """The call's memo, empty (its dict is made by the first record), and whether argument
