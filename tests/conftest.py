@@ -1,5 +1,57 @@
-"""Test-wide settings: the IR verifier runs after the frontend and after every pass."""
+"""Test-wide settings: the IR verifier runs after the frontend and after every pass; and
+the tests that run only with `-m slow` besides those marked where they are defined.
+
+`SLOW_IN_CI` names tests whose time (seconds of one worker on the 2-core machine, measured
+with `--durations=0`) the suite cannot spend within its 15 minutes (CI runs `pytest`, which
+deselects `slow`): leak checks that repeat their kernels thousands of times, the widest
+NumPy comparisons, CLI and process round trips. Each has faster siblings that still run
+(the same feature on fewer cases); `pytest -m slow` runs them all (docs/testing.md).
+"""
 
 import os
 
+import pytest
+
 os.environ.setdefault("SCRIPT_VERIFY", "1")
+
+SLOW_IN_CI = {
+    "tests/test_memory.py::test_dropped_functions_give_back_their_memory",            # 33 s
+    "tests/test_memory.py::test_a_dropped_loaded_module_gives_its_blocks_back",       # 12 s
+    "tests/test_array_alloc.py::test_returned_array_outlives_its_function",           # 20 s
+    "tests/test_memo.py::test_module_level_cached_functions",                         # 20 s
+    "tests/test_np3_features.py::test_axis_forms",                                    # 17 s
+    "tests/test_np3_features.py::test_histogram_edges_and_density",                   # 9 s
+    "tests/test_np3_features.py::test_diff_prepend_append",                           # 8 s
+    "tests/test_escaping_containers.py::test_containers_are_released",                # 17 s
+    "tests/test_dicts_refs.py::test_entries_are_released",                            # 16 s
+    "tests/test_zz_round_trip.py::test_compiled_functions_round_trip",                # 16 s
+    "tests/test_blas.py::test_products_agree_with_numpy",                             # 16 s
+    "tests/test_realistic_py3.py::test_nothing_leaks",                                # 14 s
+    "tests/test_array_reductions.py::test_products_match_numpy",                      # 14 s
+    "tests/test_gaps_reduce.py::test_dtype",                                          # 14 s
+    "tests/test_numpy_signal_linalg.py::test_convolve_correlate",                     # 13 s
+    "tests/test_numpy_signal_linalg.py::test_nonzero",                                # 9 s
+    "tests/test_numpy_signal_linalg.py::test_polyval_trapezoid",                      # 9 s
+    "tests/test_numpy_stats.py::test_nan_reductions",                                 # 12 s
+    "tests/test_numpy_stats.py::test_histogram_floats",                               # 12 s
+    "tests/test_numpy_stats.py::test_histogram_ints",                                 # 9 s
+    "tests/test_numpy_stats.py::test_nan_reductions_special_cases",                   # 8 s
+    "tests/test_benchmarks_smoke.py::test_workload_kernels_quick_run",                # 12 s
+    "tests/test_lapack.py::test_rank_deficient_and_integer_inputs",                   # 11 s
+    "tests/test_lapack.py::test_square_functions_agree_with_numpy",                   # 10 s
+    "tests/test_gaps_numpy2.py::test_repeat_tile",                                    # 10 s
+    "tests/test_gaps_numpy2.py::test_products_spaces_powers",                         # 9 s
+    "tests/test_grad.py::test_heat_equation",                                         # 10 s
+    "tests/test_grad.py::test_reductions",                                            # 8 s
+    "tests/test_einsum.py::test_einsum",                                              # 8 s
+    "tests/test_callee_typed.py::test_containers_are_released",                       # 7 s
+    "tests/test_containers_more.py::test_inner_tables_are_released",                  # 7 s
+    "tests/test_recursive_classes.py::test_trees_and_lists_are_released",             # 7 s
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.split("[")[0] in SLOW_IN_CI:
+            item.add_marker(pytest.mark.slow)
