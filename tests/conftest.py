@@ -1,4 +1,5 @@
-"""Test-wide settings: the IR verifier runs after the frontend and after every pass; and
+"""Test-wide settings: the IR verifier runs after the frontend and after every pass that
+changes the function (ir/passes `run_pipeline`); and
 the tests that run only with `-m slow` besides those marked where they are defined.
 
 `SLOW_IN_CI` names tests whose time (seconds of one worker on the 2-core machine, measured

@@ -219,8 +219,8 @@ class _Runner:
             for key, n in counts.items():
                 if n:
                     self.stats[f"{name}.{key}"] = self.stats.get(f"{name}.{key}", 0) + n
-        if self.verify:
-            from script.ir.verifier import verify_function
+        if self.verify and changed:     # (an unchanged function was verified already;
+            from script.ir.verifier import verify_function     # run_pipeline verifies the end too)
             verify_function(func, after=name)
         if self.print_after in ("all", name):
             from script.ir.printer import format_function
@@ -260,8 +260,8 @@ def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = 
     """Optimize `func` in place; returns whether anything changed.
 
     `level` picks a row of `PIPELINES`; `passes` (a list of names) runs exactly those, once
-    each, instead. `verify` runs the verifier after every pass, naming the pass in the
-    error. `print_after` ("all" or a pass name) writes the function after each run of that
+    each, instead. `verify` runs the verifier on the input, after every pass that changed
+    the function (naming the pass in the error) and on the result. `print_after` ("all" or a pass name) writes the function after each run of that
     pass to `stream` (stderr by default), headed by a ``// IR after NAME`` line. `disabled`
     names passes to skip. `stats` receives ``"pass.what": count`` sums, `timings`
     ``pass: seconds`` sums.
@@ -277,7 +277,10 @@ def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = 
     if verify:
         from script.ir.verifier import verify_function
         verify_function(func, after="input")
-    return runner.run_steps(func, steps)
+    changed = runner.run_steps(func, steps)
+    if verify:      # (a pass that changed the function and said it had not is caught here)
+        verify_function(func, after="the pipeline")
+    return changed
 
 
 def run_module_pipeline(module: Module, level: int = 2, **options) -> bool:
