@@ -48,6 +48,12 @@ SLOW_IN_CI = {
     "tests/test_callee_typed.py::test_containers_are_released",                       # 7 s
     "tests/test_containers_more.py::test_inner_tables_are_released",                  # 7 s
     "tests/test_recursive_classes.py::test_trees_and_lists_are_released",             # 7 s
+    "tests/test_gaps_numpy.py::test_kron",                                            # 11 s
+    "tests/test_gaps_numpy.py::test_roll",                                            # 9 s
+    "tests/test_gaps_numpy2.py::test_gcd_sets",                                       # 8 s
+    "tests/test_realistic_py3.py::test_parsing_text",                                 # 8 s
+    "tests/test_grad_stencils.py::test_array_written_in_the_loop",                    # 8 s
+    "tests/test_grad_stencils.py::test_in_place_steps",                               # 7 s
 }
 
 
