@@ -126,3 +126,19 @@ def int_loop(n):
         t += k * 2
         k += 1
     return t
+
+
+def pick_index(items, index):
+    if index >= len(items) or index < 0:
+        return None
+    return sorted(items)[index]
+
+
+def optional_median(items):
+    """(searches/quick_select.py's shape: an int-or-None helper, a float average)"""
+    mid, rem = divmod(len(items), 2)
+    if rem != 0:
+        return pick_index(items, mid)
+    low = pick_index(items, mid - 1)
+    high = pick_index(items, mid)
+    return (low + high) / 2

@@ -45,7 +45,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.best_of, ([1, 2],)), (K.best_of, ([],)), (K.best_of, ([0.5, 2.0],)), (K.bisect_root, (4, 1e-6)),
          (K.bisect_root, (0, 1e-6)), (K.median, ([3, 1, 2],)), (K.median, ([3, 1, 2, 4],)), (K.median, ([],)),
          (K.counts, (5, 0.5)), (K.counts, (0, 0.5)), (K.tuple_swap, (True,)), (K.tuple_swap, (False,)),
-         (K.hoisted, ([1, 2], [3, 4])), (K.hoisted, ([], []))]
+         (K.hoisted, ([1, 2], [3, 4])), (K.hoisted, ([], [])), (K.optional_median, ([3, 2, 2, 9, 9],)),
+         (K.optional_median, ([2, 2, 9, 9, 9, 3],)), (K.optional_median, ([],))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

@@ -642,7 +642,7 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
                                                             and a.key == b.key):
         return instance_union(a, b)
     if any(isinstance(t, (OptionalType, NoneType)) for t in (a, b)):
-        return _unify_optional(a, b)
+        return _unify_optional(a, b, mixed)
     if isinstance(a, ArrayType) and isinstance(b, ArrayType):
         if a.dtype == b.dtype and a.ndim == b.ndim:
             return a.with_layout("A")        # a C array is also an any-layout array
@@ -692,12 +692,12 @@ def instance_union(a: Type, b: Type) -> Type | None:
     return NamedTupleType(UNION_KEY + "|".join(keys), ("$class",) + tuple(keys), [I64] + [found[k] for k in keys])
 
 
-def _unify_optional(a: Type, b: Type) -> Type | None:
+def _unify_optional(a: Type, b: Type, mixed: bool = False) -> Type | None:
     """None with `t`, or an optional with `t`, None or another optional: `opt[...]` of the
     unified values (None when they do not unify or have no optional)."""
     va = a.value if isinstance(a, OptionalType) else None if isinstance(a, NoneType) else a
     vb = b.value if isinstance(b, OptionalType) else None if isinstance(b, NoneType) else b
-    v = va if vb is None else vb if va is None else unify(va, vb)
+    v = va if vb is None else vb if va is None else unify(va, vb, mixed)
     if v is None or not is_optional_value(v):
         return None
     return OptionalType(v)
