@@ -116,6 +116,24 @@ def test_print_from_threads_without_the_gil(capfd):
     assert capfd.readouterr().out.count(f"total {sum(range(200_000))}\n") == 4
 
 
+def test_a_print_without_values_ends_its_kinds(capfd):
+    """script.print reads a slot kind for each slot until KINDS_END: a print of a constant
+    (no slots) once had none, and read on into whatever followed the constant (addresses,
+    which vary from run to run): about one process in twenty took one for a str and crashed."""
+    import re
+
+    def shout(n: int):
+        if n > 1:
+            print("big")
+        print()
+    f = script.script(shout)
+    for n in (0, 5):
+        f(n)
+    assert capfd.readouterr().out == "\nbig\n\n"
+    ir = next(iter(f._specializations.values())).native.llvm_ir
+    assert re.search(r'c"big\\0A\\00\\FF\\00"', ir) and re.search(r'c"\\0A\\00\\FF\\00"', ir), ir
+
+
 def test_print_options_and_errors():
     def bad_file(n):
         print(n, file=None)

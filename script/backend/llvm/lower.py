@@ -25,7 +25,7 @@ from script.backend.llvm import builder as llvm
 from script.backend.llvm import parallel
 from script.backend.llvm.abi import (
     ENV_ARGS, ENV_EXC, ENV_FMT, ENV_STACK, ENV_STATUS, FN_PREFIX, MAX_MESSAGE_ARGS, PRINT_SYMBOL, RECURSION_MESSAGE,
-    KERNEL_SYMBOL, LIKELY as _LIKELY, NONE_VALUE, UNLIKELY,
+    KERNEL_SYMBOL, KINDS_END, LIKELY as _LIKELY, NONE_VALUE, UNLIKELY,
     REFLECT_SYMBOL, WRITTEN_SYMBOL, reflect_mask, reflected_params, compute_may_raise, has_arrays, encode_message, kernel_name, llvm_type, native_signature,
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
@@ -519,10 +519,12 @@ class FunctionLowering:
     def _op_print(self, i: Instr):
         """A call of the runtime's ``script.print`` (runtime.entry) with the message's slots."""
         enc = encode_message(i.attr, len(i.operands), i.loc)
-        enc = replace(enc, kinds=enc.kinds or bytes(4 * len(enc.slots)))     # script.print always reads them
+        enc = replace(enc, kinds=enc.kinds or bytes(4 * len(enc.slots)))
         slots = [self.b.ptrtoint(s, "i64") if s.type == "ptr" else s for s in self.message_slots(enc, i.operands)]
         slots += [llvm.int_const("i64", 0)] * (MAX_MESSAGE_ARGS - len(slots))
-        fmt = self.m.cstring(enc.data())
+        # script.print always reads the kinds, up to KINDS_END: a print without slots too
+        # (read past "big\n", whatever followed the constant could say SLOT_STR)
+        fmt = self.m.cstring(enc.fmt + b"\0" + enc.kinds + bytes([KINDS_END]))
         fn = self.m.declare(PRINT_SYMBOL, "void", ["ptr", "i32", "ptr"] + ["i64"] * MAX_MESSAGE_ARGS,
                             attrs=("nounwind", "cold"))
         self.b.call(fn, [self.env, llvm.int_const("i32", len(enc.fmt) + 1), fmt, *slots])
