@@ -829,3 +829,18 @@ def test_compiling_from_several_threads_at_once():
     assert not errors, errors
     assert len(results) == 6 * 9 and all(got == want for got, want in results)
     assert len(functions_[0].signatures) == 4 and len(functions_[1].signatures) == 2
+
+
+def test_the_hook_trips_python_before_it_counts():
+    """The SIGINT hook calls Python's handler, which trips the signal, before it adds to the
+    count that polls compare: counted first, a poll between the two (the handler's thread
+    preempted under load) ran PyErr_CheckSignals before the trip, took the count as seen,
+    and the loop ran on (a loaded 10**17-iteration loop hung a full test run once)."""
+    from script.backend.llvm.builder import NativeModule
+    from script.backend.runtime.interrupt import HANDLER_SYMBOL, build_runtime
+    m = NativeModule("hook")
+    build_runtime(m)
+    text = m.text()
+    body = text[text.index(f'@"{HANDLER_SYMBOL}"(i32'):]
+    body = body[:body.index("\n}")]
+    assert body.index("call void") < body.index("atomicrmw add"), body

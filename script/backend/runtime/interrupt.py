@@ -5,9 +5,10 @@ Compiled loops run without the GIL (runtime.entry), so they cannot call PyErr_Ch
 as they go. Instead:
 
 - The runtime library (runtime.shared) defines ``script.sigints``, a process-wide count of
-  SIGINTs, and ``script.sigint``, a C signal handler that adds one to it (an atomic add:
-  async-signal-safe) and then calls the handler it replaced — Python's own, which trips the
-  signal for the interpreter, so Python still sees every SIGINT exactly as before.
+  SIGINTs, and ``script.sigint``, a C signal handler that calls the handler it replaced —
+  Python's own, which trips the signal for the interpreter, so Python still sees every
+  SIGINT exactly as before — and then adds one to the count (an atomic add:
+  async-signal-safe), so that a poll that sees the new count finds the signal tripped.
 - script.loadpath's `install_sigint_hook` puts ``script.sigint`` in front of Python's handler
   with ``PyOS_getsig``/``PyOS_setsig`` (in the runtime module, runtime.pymodule). It runs whenever code is compiled or loaded (cheap: one
   system call) and does nothing unless SIGINT is handled by Python, through a Python-level
@@ -56,7 +57,6 @@ def _build_handler(m, count, previous) -> None:
     fn = m.new_function(HANDLER_SYMBOL, "void", ["i32"], linkage="external")
     sig, = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    b.atomic_rmw("add", count, int_const("i64", 1))
     prev = b.load_atomic("ptr", previous, 8)
     chain, done = fn.append_block("chain"), fn.append_block("done")
     # SIG_DFL is 0 and SIG_IGN 1: only a function is called (install never stores those).
@@ -65,6 +65,10 @@ def _build_handler(m, count, previous) -> None:
     b.call(Callee(prev.ref, "void", ["i32"]), [sig])
     b.branch(done)
     b.position_at_end(done)
+    # Counted after Python's handler tripped the signal: a poll that sees the new count
+    # finds it tripped. Counted first, a poll between the two (the handler's thread
+    # preempted) ran PyErr_CheckSignals too early, took the count as seen and looped on.
+    b.atomic_rmw("add", count, int_const("i64", 1))
     b.ret_void()
 
 
