@@ -45,9 +45,11 @@ def test_argsort_stable(a):
 @EX
 @given(VEC, st.floats(0, 100))
 def test_percentiles(a, q):
-    check_all_levels(K.percentiles, a, q)
-    check_all_levels(K.percentile_axis, a.reshape(1, -1), q)
-    check_all_levels(K.percentile_axis, np.outer(a, a[:3]), q)
+    # approx: a zero's sign may differ where the data holds 0.0 and -0.0 (NumPy's
+    # introselect order of equal zeros, docs/differences.md); values agree to 1e-13
+    check_all_levels(K.percentiles, a, q, approx=True)
+    check_all_levels(K.percentile_axis, a.reshape(1, -1), q, approx=True)
+    check_all_levels(K.percentile_axis, np.outer(a, a[:3]), q, approx=True)
     check_all_levels(K.percentiles, a, q + 200.0)          # NumPy's ValueError
 
 
