@@ -142,3 +142,19 @@ def optional_median(items):
     low = pick_index(items, mid - 1)
     high = pick_index(items, mid)
     return (low + high) / 2
+
+
+def tuple_at(i, n):
+    t = (1, 2.5, n)             # read at a run-time index: the int's own type (was 1.0)
+    return t[i], t[i] * 2
+
+
+def over_tuple(n):
+    out = []
+    s = 0
+    t = n
+    for x in (1, 2.5, n):       # the loop variable is an int, then a float, then an int
+        out.append(repr(x))
+        s = s + x
+        t += x                  # (an augmented assignment reads it as a BinOp does)
+    return out, s, t

@@ -46,7 +46,9 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.bisect_root, (0, 1e-6)), (K.median, ([3, 1, 2],)), (K.median, ([3, 1, 2, 4],)), (K.median, ([],)),
          (K.counts, (5, 0.5)), (K.counts, (0, 0.5)), (K.tuple_swap, (True,)), (K.tuple_swap, (False,)),
          (K.hoisted, ([1, 2], [3, 4])), (K.hoisted, ([], [])), (K.optional_median, ([3, 2, 2, 9, 9],)),
-         (K.optional_median, ([2, 2, 9, 9, 9, 3],)), (K.optional_median, ([],))]
+         (K.optional_median, ([2, 2, 9, 9, 9, 3],)), (K.optional_median, ([],)),
+         (K.tuple_at, (0, 4)), (K.tuple_at, (1, 4)), (K.tuple_at, (-1, 4)), (K.tuple_at, (3, 4)),
+         (K.over_tuple, (3,)), (K.over_tuple, (-7,))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

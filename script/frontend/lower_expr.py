@@ -356,7 +356,7 @@ class ExprLowering(OptionalLowering):
             return Const(0, T.I64)
         et = base.type.elems[0] if base.type.elems else None
         for e in base.type.elems[1:]:
-            et = T.unify(et, e) if et is not None else None
+            et = T.merge(et, e) if et is not None else None     # ints and floats: a num
         if et is None:
             self.error("a tuple of incompatible types can only be indexed by a constant", index_node)
         # A homogeneous tuple indexed at run time: a chain of selects, after a range check.
@@ -369,7 +369,7 @@ class ExprLowering(OptionalLowering):
         hi = self.emit("cmp", [index, Const(n, T.I64)], T.BOOL, "ge", loc)
         bad = self.emit("or", [lo, hi], T.BOOL, None, loc)
         self.emit("check", [bad], T.NONE, ExcInfo("IndexError", "tuple index out of range"), loc)
-        # Elements of mixed numeric types meet at their unified type (as at a merge).
+        # Elements of mixed numeric types meet at their merged type (as variables do).
         result = self.coerce(self.emit("extract", [base], base.type.elems[0], 0, loc), et, node)
         for i in range(1, n):
             hit = self.emit("cmp", [index, Const(i, T.I64)], T.BOOL, "eq", loc)

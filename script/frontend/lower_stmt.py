@@ -618,7 +618,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.repeat_in_place(current, self.expr(node.value), node)     # as list.__imul__
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py
-        value = self.binop(type(node.op), current, self.expr(node.value), node)
+        value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
@@ -628,7 +628,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
             current = self.record_field(base, node.target)
             self.store_record_field(base, node.target.attr,
-                                    self.binop(type(node.op), current, self.expr(node.value), node), node)
+                                    self.binop(type(node.op), current, self.lazy_opt(node.value), node), node)
             return
         if isinstance(node.target, ast.Subscript):
             base = self.pre_evaluate(node.target.value)
@@ -964,7 +964,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:
-                et = T.unify(et, e) or et
+                et = T.merge(et, e) or et           # ints and floats: a num, as CPython keeps them
             return Const(len(seq.type.elems), T.I64), lambda i: self.tuple_item(seq, i, node, node), et
         if isinstance(seq.type, T.ArrayType):
             t = seq.type

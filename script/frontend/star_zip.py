@@ -30,7 +30,7 @@ def row_element_type(t: T.Type) -> T.Type | None:
     if isinstance(t, T.TupleType) and t.elems:
         et = t.elems[0]
         for e in t.elems[1:]:
-            et = T.unify(et, e)
+            et = T.merge(et, e)         # ints and floats: a num, as CPython keeps them
             if et is None:
                 return None
         return et
