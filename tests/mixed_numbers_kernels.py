@@ -158,3 +158,42 @@ def over_tuple(n):
         s = s + x
         t += x                  # (an augmented assignment reads it as a BinOp does)
     return out, s, t
+
+
+# ---- lists of ints and floats (a list of `num`): each element keeps its type ----------------
+
+def list_display(n):
+    xs = [1, 2.5, n]
+    return xs, sorted(xs), max(xs), min(xs), sum(xs), xs.index(2.5), n in xs, xs[::-1], xs * 2, xs + [n]
+
+
+def list_appends(n):
+    ys = []
+    for i in range(n):
+        ys.append(i if i % 2 else i / 2)
+    return ys, sum(ys), str(ys), len(ys)
+
+
+def list_store(n):
+    xs = [1, 2, 3]
+    xs[n % 3] = 0.5
+    return xs, [x * 2 for x in xs]
+
+
+def nested_lists(n):
+    rows = [[1, 2.5], [3, n]]
+    return rows, [sum(r) for r in rows]
+
+
+def star_rest(n):
+    x, *rest = (n, 2.5, 3)
+    return rest, sum(rest), rest[1], x
+
+
+def keyed(xs):
+    ys = [x if x > 0 else -0.5 for x in xs]
+    out = []
+    for y in ys:
+        out.append(abs(y))
+    print(ys, ys[0] if ys else 0, len(ys) or None)
+    return sorted(ys, key=abs), out, [str(y) for y in ys], [f"{y}" for y in ys]

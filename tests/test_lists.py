@@ -171,7 +171,7 @@ def test_compile_errors_name_the_problem():
     def mixed():
         out = []
         out.append(1)
-        out.append(2.5)
+        out.append("a")
         return out
 
     def gen_value(n):

@@ -158,3 +158,19 @@ def test_print_in_a_kernel_is_a_compile_error():
     with pytest.raises(CompileError, match="print\\(\\) is not supported in kernels") as info:
         script.kernel(show)[1, 2](np.array([1.5, 2.5]))
     assert "test_messages.py" in str(info.value)
+
+
+def _print_maybe(n):
+    x = n if n > 0 else None
+    y = n if n > 1 else 0.5
+    print(x, y, [x], f"{x}")
+
+
+def test_print_of_a_value_or_none_and_of_an_int_or_a_float(capsys):
+    """print() of a value that may be None shows None (it raised TypeError: the value was
+    unwrapped as an operand is), and of an int|float the type it holds."""
+    for n in (2, 1, -1):
+        _print_maybe(n)
+        want = capsys.readouterr().out
+        script.script(_print_maybe)(n)
+        assert capsys.readouterr().out == want

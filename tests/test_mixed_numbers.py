@@ -48,7 +48,10 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.hoisted, ([1, 2], [3, 4])), (K.hoisted, ([], [])), (K.optional_median, ([3, 2, 2, 9, 9],)),
          (K.optional_median, ([2, 2, 9, 9, 9, 3],)), (K.optional_median, ([],)),
          (K.tuple_at, (0, 4)), (K.tuple_at, (1, 4)), (K.tuple_at, (-1, 4)), (K.tuple_at, (3, 4)),
-         (K.over_tuple, (3,)), (K.over_tuple, (-7,))]
+         (K.over_tuple, (3,)), (K.over_tuple, (-7,)),
+         (K.list_display, (3,)), (K.list_display, (-4,)), (K.list_appends, (0,)), (K.list_appends, (5,)),
+         (K.list_store, (0,)), (K.list_store, (2,)), (K.nested_lists, (4,)), (K.star_rest, (1,)),
+         (K.keyed, ([],)), (K.keyed, ([3, -1, 2],))]
 
 
 @pytest.mark.parametrize("opt", [0, None])
@@ -69,6 +72,14 @@ def test_lists_of_ints_and_floats_are_refused():
         f([0.5, 1])
     with pytest.raises(TypeError):
         f([1, 2j])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=6))
+def test_lists_of_ints_and_floats(xs):
+    """Lists made in compiled code of ints and floats keep each element's type (a list of
+    `num`): sorting with a key, abs, str, f-strings, appends split per type."""
+    check(K.keyed, xs)
 
 
 def test_printed_text(capsys):

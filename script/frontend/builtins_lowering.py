@@ -628,10 +628,10 @@ class CallLowering:
 
     def builtin_abs(self, node, name) -> Value:
         if len(node.args) == 1 and not node.keywords:
-            v = self.lazy(node.args[0])
+            v = self.lazy_num(node.args[0])
             if is_array_like(v):
                 return self.ufunc_expr("absolute", [v], node)
-            return self.builtin_abs_value(v, node)
+            return mixed_numbers.split(self, [v], lambda w: self.builtin_abs_value(w, node), node)
         (v,) = self.positional(node, name, 1)
         return self.builtin_abs_value(v, node)
 
@@ -816,9 +816,13 @@ class CallLowering:
             return self.sum_of(self.iterable_value(seq, node), args[1:], node)
         if not isinstance(seq.type, T.TupleType):
             self.error(f"sum() of a {seq.type} is not supported", node)
-        total = args[1] if len(args) == 2 else Const(0, T.I64)
+        return self.fold_tuple(seq, args[1] if len(args) == 2 else Const(0, T.I64), ast.Add, node)
+
+    def fold_tuple(self, seq, total, op, node) -> Value:
+        """sum() or math.prod() of a tuple, unrolled: each element meets the running total in
+        its own type, so (1, 2.5, 3) multiplies as CPython does, int then float."""
         for k, et in enumerate(seq.type.elems):
-            total = self.binop(ast.Add, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
+            total = self.binop(op, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
         return total
 
     def math_prod(self, node) -> Value:
@@ -831,7 +835,9 @@ class CallLowering:
         if self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None:
             return self.sum_of(self.iterable(node.args[0]), start, node, ast.Mult)
         seq = self.expr(node.args[0])
-        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType, T.TupleType)):
+        if isinstance(seq.type, T.TupleType) and not T.is_instance_union(seq.type):
+            return self.fold_tuple(seq, start[0] if start else Const(1, T.I64), ast.Mult, node)
+        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)):
             self.error(f"prod() of a {seq.type} is not supported", node)
         return self.sum_of(self.iterable_value(seq, node), start, node, ast.Mult)
 
@@ -842,11 +848,16 @@ class CallLowering:
         n, item, et = iterable
         if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
             return self.instance_sum(iterable, start, op, node)     # class_methods.py
-        if not et.is_numeric():
-            self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
         init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
+        if isinstance(et, T.IntFloatType) and init.type != T.F64:
+            # of a list holding ints and floats, an int while every element so far was one
+            return self.reduce_loop(node, n, item, self.coerce(init, T.INT_FLOAT, node), lambda acc, x: self.coerce(
+                self.binop(op, acc, x, node), T.INT_FLOAT, node))
+        if not (et.is_numeric() or isinstance(et, T.IntFloatType)):
+            self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
         init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
-        t = self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
+        t = T.F64 if isinstance(et, T.IntFloatType) else \
+            self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
         t = T.I64 if isinstance(t, T.BoolType) else t
         return self.reduce_loop(node, n, item, self.coerce(init, t, node), lambda acc, x: self.coerce(
             self.binop(op, acc, x, node), t, node))

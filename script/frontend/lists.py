@@ -146,11 +146,13 @@ class ListLowering:
             return elem
         if isinstance(elem, PendingElement):
             self.hints[("list", elem.key)] = self.element_type([t], node)
+            self.hints[("stored", elem.key)] = True         # (typed by its stores: widen_to_num)
             self.hints_changed = True
             raise Restart()
         self.merge_pending(elem, t)
         if isinstance(t, T.NoneType) and isinstance(elem, T.OptionalType):
             return elem
+        self.widen_to_num(lst, elem, t)
         if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
             self.widen_instance_list(lst, elem, t)      # class_unions.py: `shapes = []` of two classes
             if mixed_classes(elem, t):
@@ -162,6 +164,46 @@ class ListLowering:
             self.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                        f"set by its first elements (write {_example(t)} to start with)", node)
         return elem
+
+    def widen_to_num(self, lst: Value, elem: T.Type, t: T.Type) -> None:
+        """An int stored in a list of floats made here, or a float in one of ints: the next
+        round makes it a list of ``num`` (mixed_numbers.py), which keeps each element's type
+        as CPython's list does (converting the int gave ``[0.5, 1.0]`` for ``[0.5, 1]``).
+        Made here: a display or comprehension (`list_origins`), or an empty ``[]`` typed by
+        its stores (every such list typed `elem`, as `widen_instance_list` does). Else
+        nothing: an int stored in a float list from elsewhere is converted, and a float in
+        an int list is the caller's error."""
+        if {elem, t} != {T.I64, T.F64}:
+            return
+        origin = self.list_origins.get(id(lst))
+        keys = [("list", origin)] if origin is not None else \
+            [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem
+             and self.hints.get(("stored", k[1]))]
+        if not keys:
+            return
+        for k in keys:
+            self.hints[k] = T.INT_FLOAT
+        self.hints_changed = True
+        raise Restart()
+
+    def widen_inner_displays(self, values: list) -> None:
+        """Lists made here among a display's elements whose elements differ as ints, floats
+        and ``num`` (``[[1, 2.5], [3, 4]]``): the next round makes each inner display a list
+        of their `merge` (``num``), as CPython's inner lists keep each element's type."""
+        if len(values) < 2 or not all(isinstance(v.type, T.ListType) for v in values):
+            return
+        elems = {v.type.elem for v in values}
+        if len(elems) < 2 or not all(isinstance(e, T.IntFloatType) or e in (T.I64, T.F64) for e in elems):
+            return
+        changed = False
+        for v in values:
+            origin = self.list_origins.get(id(v))
+            if origin is not None and v.type.elem != T.INT_FLOAT:
+                self.hints[("list", origin)] = T.INT_FLOAT
+                changed = True
+        if changed:
+            self.hints_changed = True
+            raise Restart()
 
     def merge_pending_list(self, a: T.Type, b: T.Type) -> None:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
@@ -235,7 +277,7 @@ class ListLowering:
         t = types[0]
         for u in types[1:]:
             self.merge_pending(t, u)
-            w = T.unify(t, u)
+            w = T.merge(t, u)
             if w is None:
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type"
                            + mixed_classes(t, u), node)
@@ -368,9 +410,10 @@ class ListLowering:
         values = [self.expr_opt(e) for e in node.elts]     # (a value that may be None stays whole)
         if not values:
             return self.list_of_unknown(node)
+        self.widen_inner_displays(values)
         elem = self.element_type([v.type for v in values], node)
-        wider = self.hints.get(("list", node))      # (widen_list_at_merge)
-        if wider is not None and T.unify(elem, wider) == wider:
+        wider = self.hints.get(("list", node))      # (widen_list_at_merge, widen_to_num)
+        if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider)):
             elem = wider
         lst = self.new_list(elem, Const(len(values), T.I64), node)
         for k, v in enumerate(values):
@@ -380,7 +423,7 @@ class ListLowering:
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
-        self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt), node))
+        self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt, num=True), node))
         self.list_origins[id(lst)] = node
         return lst
 

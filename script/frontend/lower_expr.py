@@ -200,6 +200,14 @@ class ExprLowering(OptionalLowering):
             raise mixed_numbers.NumRead(node, self.loc(node))    # (the statement splits on it: lower_stmt `stmt`)
         return v
 
+    def lazy_num(self, node: ast.expr):
+        """`lazy`, except that an int|float value stays one (mixed_numbers.py: the caller
+        takes it apart)."""
+        v = self.lazy_opt(node)
+        if is_optional(v) and not isinstance(v, ArrayExpr):
+            return self.unwrap(v, node)
+        return v
+
     def lazy_opt(self, node: ast.expr):
         """`lazy`, except that an optional stays one."""
         done = self.pre_evaluated.pop(id(node), None)

@@ -28,7 +28,8 @@ from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.frontend import static_args
+from script.frontend import mixed_numbers, static_args
+from script.frontend.optional import is_optional
 
 # A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
 ARGS_MARK = "\x01"
@@ -76,7 +77,9 @@ class MessageLowering:
             return self._value_text(node.args[0], "", "r" if node.func.id == "repr" else None)
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             return escape(str(node.value)), []
-        v = self.expr(node)
+        v = self.expr_opt(node, num=True)
+        if mixed_numbers.is_num(v) or is_optional(v):    # an int or a float, a value or None:
+            v = self.str_of(v, node)                        # its str, made where it runs
         return self._directive(v, "", None, node)
 
     def builtin_print(self, node: ast.Call, name) -> Value:
@@ -216,7 +219,7 @@ class MessageLowering:
         if not plain or not any(isinstance(a, (ast.Name, ast.Call, ast.BinOp, ast.Attribute, ast.Subscript,
                                                ast.UnaryOp)) for a in plain):
             return {}
-        values = {id(a): self.expr(a) for a in plain}
+        values = {id(a): self.expr_opt(a, num=True) for a in plain}
         if not any(isinstance(v.type, T.ComplexType) for v in values.values()):
             for a in plain:
                 self.pre_evaluated[id(a)] = values[id(a)]

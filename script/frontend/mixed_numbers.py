@@ -29,8 +29,9 @@ No operation sees a ``num``: it is taken apart first. Two ways:
   a lambda, a `while` test). Elsewhere it is a CompileError that says to assign it to a
   variable first.
 
-A ``num`` stored into a list, a dict, a set or a class field is a CompileError too (their
-elements unify to float: docs/differences.md). Code whose ints and floats never meet pays nothing: no ``num``
+A list made here of ints and floats holds ``num`` elements (lists.py: `element_type` merges,
+`widen_to_num`); a ``num`` stored into a dict, a set, a class field or a list of one type
+from elsewhere is a CompileError (their elements unify to float: docs/differences.md). Code whose ints and floats never meet pays nothing: no ``num``
 is made, and no statement is checked.
 """
 

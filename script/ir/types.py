@@ -243,8 +243,9 @@ class IntFloatType(TupleType):
     tuples handles it unchanged, as for `OptionalType`; only its spelling, ``num``, and its
     boxing (an int or a float) differ. The frontend makes one where a merge meets an int and
     a float (`merge`) and takes it apart before any operation (frontend/numbers.py): no
-    operation sees one. Only variables, returns and tuple items hold one; lists, dicts,
-    sets and class fields do not (their elements unify to float, docs/differences.md)."""
+    operation sees one. Variables, returns, tuple items and list elements hold one (a
+    list made of ints and floats: frontend/lists.py); dicts, sets and class fields do not
+    (their elements unify to float, docs/differences.md)."""
 
     __slots__ = ()
 
@@ -440,7 +441,7 @@ def map_parts(t: Type, fn) -> Type:
 
 
 def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
-    """Whether a list may hold values of type `t`: a bool, int, float or str, a list, an
+    """Whether a list may hold values of type `t`: a bool, int, float, int|float (`num`) or str, a list, an
     array, a dict or set, a class instance, an optional (`opt[i64]`: None or a value; `opt` of
     an instance), or a tuple of them (not None). Without `tables_and_optionals`, not dicts,
     sets or optionals other than of instances (`is_field_type`)."""
@@ -449,7 +450,7 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
     if isinstance(t, ClassRef):
         return True
     if isinstance(t, IntFloatType):
-        return False
+        return True
     if isinstance(t, TupleType):
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
