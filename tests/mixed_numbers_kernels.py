@@ -197,3 +197,20 @@ def keyed(xs):
         out.append(abs(y))
     print(ys, ys[0] if ys else 0, len(ys) or None)
     return sorted(ys, key=abs), out, [str(y) for y in ys], [f"{y}" for y in ys]
+
+
+# ---- dicts whose values are ints and floats (values of `num`) -----------------------------
+
+def dict_display(n):
+    d = {"kj": 1000, "j": 1.0, "n": n}
+    return d, d["kj"], sum(d.values()), sorted(d.values()), str(d)
+
+
+def dict_stores(n):
+    d = {}
+    for i in range(n):
+        d[i] = i if i % 2 else i / 2
+    e = {"a": 1}
+    e["b"] = 2.5
+    e["a"] += n
+    return d, list(d.values()), max(d.values()) if d else 0, e, {i: (i if i % 2 else 0.5) for i in range(n)}

@@ -26,6 +26,8 @@ def same(a, b) -> bool:
     """`same_value`, and of the same types all the way down (same_value takes 1 for 1.0)."""
     if isinstance(a, (tuple, list)):
         return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return type(a) is type(b) and same(list(a.items()), list(b.items()))
     return type(a) is type(b) and same_value(a, b)
 
 
@@ -51,7 +53,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.over_tuple, (3,)), (K.over_tuple, (-7,)),
          (K.list_display, (3,)), (K.list_display, (-4,)), (K.list_appends, (0,)), (K.list_appends, (5,)),
          (K.list_store, (0,)), (K.list_store, (2,)), (K.nested_lists, (4,)), (K.star_rest, (1,)),
-         (K.keyed, ([],)), (K.keyed, ([3, -1, 2],))]
+         (K.keyed, ([],)), (K.keyed, ([3, -1, 2],)), (K.dict_display, (3,)), (K.dict_stores, (0,)),
+         (K.dict_stores, (5,))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

@@ -200,6 +200,11 @@ class ExprLowering(OptionalLowering):
             raise mixed_numbers.NumRead(node, self.loc(node))    # (the statement splits on it: lower_stmt `stmt`)
         return v
 
+    def expr_num(self, node: ast.expr) -> Value:
+        """`expr`, except that an int|float value stays one (stored whole: a dict value)."""
+        v = self.lazy_num(node)
+        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+
     def lazy_num(self, node: ast.expr):
         """`lazy`, except that an int|float value stays one (mixed_numbers.py: the caller
         takes it apart)."""

@@ -243,9 +243,9 @@ class IntFloatType(TupleType):
     tuples handles it unchanged, as for `OptionalType`; only its spelling, ``num``, and its
     boxing (an int or a float) differ. The frontend makes one where a merge meets an int and
     a float (`merge`) and takes it apart before any operation (frontend/numbers.py): no
-    operation sees one. Variables, returns, tuple items and list elements hold one (a
-    list made of ints and floats: frontend/lists.py); dicts, sets and class fields do not
-    (their elements unify to float, docs/differences.md)."""
+    operation sees one. Variables, returns, tuple items, list elements (a list made of ints
+    and floats: frontend/lists.py) and dict values hold one; dict keys, sets and class
+    fields do not (they unify to float, docs/differences.md)."""
 
     __slots__ = ()
 
