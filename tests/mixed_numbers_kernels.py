@@ -214,3 +214,23 @@ def dict_stores(n):
     e["b"] = 2.5
     e["a"] += n
     return d, list(d.values()), max(d.values()) if d else 0, e, {i: (i if i % 2 else 0.5) for i in range(n)}
+
+
+def annotated_series(n: int, a: float, r: float) -> list[float]:
+    """geometric_series' shape: an annotated empty list given an int first, then floats."""
+    if not n:
+        return []
+    series: list[float] = []
+    for _ in range(n):
+        series.append(a if not series else float(series[-1] * r))
+    return series
+
+
+def coin_change(n, coins):
+    dp = [float("inf")] * (n + 1)
+    dp[0] = 0
+    for i in range(1, n + 1):
+        for c in coins:
+            if c <= i and dp[i - c] + 1 < dp[i]:
+                dp[i] = dp[i - c] + 1
+    return dp[n], dp[:3]

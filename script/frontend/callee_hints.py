@@ -164,6 +164,9 @@ def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
         for a, b in zip(t.elems, known.elems):
             _give_known_types(builder, a, b)
     else:
+        from script.frontend.lists import PendingElement
+        if isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
+            builder.hints[("stored", t.elem.key)] = True    # (typed by a hint: lists.widen_lists_to_num)
         builder.merge_pending_list(t, known)
 
 

@@ -176,9 +176,15 @@ class ListLowering:
         if {elem, t} != {T.I64, T.F64}:
             return
         origin = self.list_origins.get(id(lst))
-        keys = [("list", origin)] if origin is not None else \
-            [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem
-             and self.hints.get(("stored", k[1]))]
+        self.widen_lists_to_num(elem, [("list", origin)] if origin is not None else None)
+
+    def widen_lists_to_num(self, elem: T.Type, keys: list | None = None) -> None:
+        """Retype as lists of ``num`` the lists of hint `keys`, or (None) every empty ``[]``
+        of this function whose elements of type `elem` were set by a store or a hint
+        (``("stored", node)``), then Restart; nothing when there are none."""
+        if keys is None:
+            keys = [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem
+                    and self.hints.get(("stored", k[1]))]
         if not keys:
             return
         for k in keys:

@@ -358,6 +358,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             del self.declared[name]
         if name in self.declared:
             want = self.declared[name]
+            if isinstance(value.type, T.ListType) and isinstance(value.type.elem, PendingElement):
+                self.hints[("stored", value.type.elem.key)] = True  # (a hint: ints stored widen it, lists.widen_to_num)
             self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
             if isinstance(want, T.HashType) and isinstance(value.type, T.HashType):
                 self.merge_pending_table(value.type, want)      # `d: dict[str, int] = {}`
@@ -759,6 +761,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     from script.frontend.ssa_builder import Restart
                     raise Restart()
             elif u is None:
+                if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
+                        want.elem in (T.I64, T.F64) and T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
+                    self.widen_lists_to_num(want.elem)      # (`return []` typed by a hint beside a list of num)
                 if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                     self.error(f"function '{self.info.name}' returns {want} on one path and "
                                f"{value.type} on another"
