@@ -234,3 +234,22 @@ def coin_change(n, coins):
             if c <= i and dp[i - c] + 1 < dp[i]:
                 dp[i] = dp[i - c] + 1
     return dp[n], dp[:3]
+
+
+def _best_cut(n, prices, max_rev):
+    if max_rev[n] >= 0:
+        return max_rev[n]
+    if n == 0:
+        return 0
+    best = float("-inf")
+    for i in range(1, n + 1):
+        best = max(best, prices[i - 1] + _best_cut(n - i, prices, max_rev))
+    max_rev[n] = best
+    return max_rev[n]
+
+
+def rod_cut(n, prices):
+    """rod_cutting's top-down shape: a callee stores ints into a list of floats its caller
+    made (the caller's list becomes one of num)."""
+    max_rev = [float("-inf") for _ in range(n + 1)]
+    return _best_cut(n, prices, max_rev), max_rev

@@ -55,7 +55,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.list_store, (0,)), (K.list_store, (2,)), (K.nested_lists, (4,)), (K.star_rest, (1,)),
          (K.keyed, ([],)), (K.keyed, ([3, -1, 2],)), (K.dict_display, (3,)), (K.dict_stores, (0,)),
          (K.dict_stores, (5,)), (K.annotated_series, (4, 2, 2)), (K.annotated_series, (0, 2, 2)),
-         (K.annotated_series, (3, 2.5, 2)), (K.coin_change, (11, [2, 5])), (K.coin_change, (3, [2]))]
+         (K.annotated_series, (3, 2.5, 2)), (K.coin_change, (11, [2, 5])), (K.coin_change, (3, [2])),
+         (K.rod_cut, (4, [1, 5, 8, 9])), (K.rod_cut, (0, [1]))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

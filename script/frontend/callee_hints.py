@@ -249,8 +249,8 @@ def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
             if ("table_guess", k[1]) not in e.hints and hints.pop(("table_guess", k[1]), None):
                 v = (v[0], old[1] if v[1] is None else v[1], v[2])   # a store replaces guessed values
             else:                                                    # a store of this round in the caller too
-                v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h) or h
-                                    for b, h in zip(old[1:], v[1:]))
+                v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h, mixed=j == 1) or h
+                                    for j, (b, h) in enumerate(zip(old[1:], v[1:])))
         changed = changed or hints.get(k) != v
         hints[k] = v
     return changed
@@ -272,14 +272,23 @@ def guessed_in_callers(builder, t: T.HashType) -> list:
 def widen_in_callers(builder, t: T.HashType, hint: tuple) -> bool:
     """A store in `builder` widens `t`, the type of a table one of its callers made: record the
     hint for that table (`raise_foreign` carries it up); False when no caller made one."""
-    widened = False
+    keys = borrow_from_callers(builder, lambda caller: [
+        k for k, v in list(caller.hints.items())
+        if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and caller.hinted_table(k[1], v) == t])
+    for k in keys:
+        builder.hints[k] = hint
+    return bool(keys)
+
+
+def borrow_from_callers(builder, find) -> list:
+    """The hint keys `find(caller)` gives in the callers being built, nearest first, each
+    recorded as that caller's (`raise_foreign` carries a hint `builder` sets for it up)."""
+    keys = []
     for caller in _callers(builder):
-        for k, v in list(caller.hints.items()):
-            if isinstance(k, tuple) and len(k) == 2 and k[0] == "table" and caller.hinted_table(k[1], v) == t:
-                builder.hints[k] = hint
-                builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
-                widened = True
-    return widened
+        for k in find(caller):
+            builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
+            keys.append(k)
+    return keys
 
 
 def _callers(builder) -> list:

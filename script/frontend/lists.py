@@ -61,6 +61,13 @@ _LIMIT = 1 << 62            # no list has more elements (list_resize fails first
 _GLOBAL_LIST_UNROLL = 32    # longer global lists of numbers are copied from a frozen array
 
 
+def _typed_by_stores(builder, elem: T.Type) -> list:
+    """The hint keys of the empty lists `builder` made whose elements, of type `elem`, a
+    store or a hint typed (`stored_type`)."""
+    return [k for k, v in builder.hints.items() if isinstance(k, tuple) and len(k) == 2 and k[0] == "list"
+            and v == elem and builder.hints.get(("stored", k[1]))]
+
+
 class PendingElement(T.Type):
     """The element type of an empty list or comprehension made at `key` (its AST node), not
     yet known in this round of the build."""
@@ -183,8 +190,10 @@ class ListLowering:
         of this function whose elements of type `elem` were set by a store or a hint
         (``("stored", node)``), then Restart; nothing when there are none."""
         if keys is None:
-            keys = [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem
-                    and self.hints.get(("stored", k[1]))]
+            keys = _typed_by_stores(self, elem)
+            if not keys:        # a list a caller being built made (`max_rev` passed down)
+                from script.frontend.callee_hints import borrow_from_callers
+                keys = borrow_from_callers(self, lambda caller: _typed_by_stores(caller, elem))
         if not keys:
             return
         for k in keys:
