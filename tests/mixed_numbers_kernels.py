@@ -253,3 +253,19 @@ def rod_cut(n, prices):
     made (the caller's list becomes one of num)."""
     max_rev = [float("-inf") for _ in range(n + 1)]
     return _best_cut(n, prices, max_rev), max_rev
+
+
+def returned_displays(a):
+    """Returns of a list of floats, of ints and of both: each display a list of num."""
+    if a > 1:
+        return [1.5, 2.5]
+    if a > 0:
+        return [1, 2]
+    return [a, 0.5]
+
+
+def hsv_like(red: int, blue: int) -> list[float]:
+    """rgb_to_hsv's shape: a display of a float and an int|float under `-> list[float]`."""
+    value = red / 255
+    saturation = 0 if value == 0 else blue / value
+    return [value, saturation]

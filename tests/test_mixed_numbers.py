@@ -56,7 +56,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.keyed, ([],)), (K.keyed, ([3, -1, 2],)), (K.dict_display, (3,)), (K.dict_stores, (0,)),
          (K.dict_stores, (5,)), (K.annotated_series, (4, 2, 2)), (K.annotated_series, (0, 2, 2)),
          (K.annotated_series, (3, 2.5, 2)), (K.coin_change, (11, [2, 5])), (K.coin_change, (3, [2])),
-         (K.rod_cut, (4, [1, 5, 8, 9])), (K.rod_cut, (0, [1]))]
+         (K.rod_cut, (4, [1, 5, 8, 9])), (K.rod_cut, (0, [1])), (K.returned_displays, (2,)),
+         (K.returned_displays, (1,)), (K.returned_displays, (-3,)), (K.hsv_like, (0, 9)), (K.hsv_like, (3, 9))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

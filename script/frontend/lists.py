@@ -185,7 +185,7 @@ class ListLowering:
         origin = self.list_origins.get(id(lst))
         self.widen_lists_to_num(elem, [("list", origin)] if origin is not None else None)
 
-    def widen_lists_to_num(self, elem: T.Type, keys: list | None = None) -> None:
+    def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None) -> None:
         """Retype as lists of ``num`` the lists of hint `keys`, or (None) every empty ``[]``
         of this function whose elements of type `elem` were set by a store or a hint
         (``("stored", node)``), then Restart; nothing when there are none."""
@@ -422,7 +422,7 @@ class ListLowering:
     def expr_List(self, node: ast.List) -> Value:
         if has_star(node.elts):
             return star_displays.starred_list(self, node)
-        values = [self.expr_opt(e) for e in node.elts]     # (a value that may be None stays whole)
+        values = [self.expr_opt(e, num=True) for e in node.elts]   # (a value that may be None, or an int|float, stays whole)
         if not values:
             return self.list_of_unknown(node)
         self.widen_inner_displays(values)

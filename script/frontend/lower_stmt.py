@@ -131,6 +131,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.comp_scopes: list[dict[str, str]] = []    # comprehension targets (lists.py)
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
         self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
+        self.returned_displays: list = []               # the displays of the lists returned (do_return)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
@@ -746,6 +747,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.saw_unknown = self.saw_unknown or self.loc(node)
             self.block = None
             return
+        if id(value) in self.list_origins:
+            self.returned_displays.append(self.list_origins[id(value)])
         if self.ret_type is None:
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
@@ -762,8 +765,14 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     raise Restart()
             elif u is None:
                 if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
-                        want.elem in (T.I64, T.F64) and T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
-                    self.widen_lists_to_num(want.elem)      # (`return []` typed by a hint beside a list of num)
+                        T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
+                    # lists of ints or floats beside lists of num: the displays returned, or
+                    # `return []` typed by a hint, make lists of num in the next round
+                    self.hints[("ret", None)] = T.ListType(T.INT_FLOAT)
+                    self.widen_lists_to_num(None, [("list", n) for n in self.returned_displays
+                                                   if self.hints.get(("list", n)) != T.INT_FLOAT])
+                    if want.elem in (T.I64, T.F64):
+                        self.widen_lists_to_num(want.elem)
                 if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                     self.error(f"function '{self.info.name}' returns {want} on one path and "
                                f"{value.type} on another"
