@@ -269,3 +269,20 @@ def hsv_like(red: int, blue: int) -> list[float]:
     value = red / 255
     saturation = 0 if value == 0 else blue / value
     return [value, saturation]
+
+
+def knapsack_fractions(value, weight, capacity):
+    """fractional_knapsack's shape: `[0] * n` given ints and floats inside a loop."""
+    index = sorted(range(len(value)), key=lambda i: value[i] / weight[i], reverse=True)
+    total: float = 0
+    fractions: list[float] = [0] * len(value)
+    for i in index:
+        if weight[i] <= capacity:
+            fractions[i] = 1
+            total += value[i]
+            capacity -= weight[i]
+        else:
+            fractions[i] = capacity / weight[i]
+            total += value[i] * capacity / weight[i]
+            break
+    return total, fractions

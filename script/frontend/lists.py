@@ -183,6 +183,9 @@ class ListLowering:
         if {elem, t} != {T.I64, T.F64}:
             return
         origin = self.list_origins.get(id(lst))
+        if origin is None and self.block is not None:   # (a name's list read in a loop: a phi)
+            here = self.defs[self.block]
+            origin = next((n for name, n in self.name_origins.items() if here.get(name) is lst), None)
         self.widen_lists_to_num(elem, [("list", origin)] if origin is not None else None)
 
     def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None) -> None:

@@ -132,6 +132,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.pending_lists: set = set()                # empty lists of unknown type (lists.py)
         self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
         self.returned_displays: list = []               # the displays of the lists returned (do_return)
+        self.name_origins: dict = {}                    # local name -> the display of the list it holds (lists.py)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
@@ -373,6 +374,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = self.coerce(value, want, node)
         if is_optional(value):
             self.optional_names.add(name)
+        if id(value) in self.list_origins:
+            self.name_origins[name] = self.list_origins[id(value)]
+        else:
+            self.name_origins.pop(name, None)
         self.write(name, value, loc=self.loc(node))
         self.write("$def:" + name, Const(True, T.BOOL))
 
