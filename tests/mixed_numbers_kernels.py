@@ -286,3 +286,15 @@ def knapsack_fractions(value, weight, capacity):
             total += value[i] * capacity / weight[i]
             break
     return total, fractions
+
+
+def neville(xs, ys, x0):
+    """nevilles_method's shape: floats stored into the int rows of a comprehension's table."""
+    n = len(xs)
+    q = [[0] * n for _ in range(n)]
+    for i in range(n):
+        q[i][1] = ys[i]
+    for i in range(2, n):
+        for j in range(i, n):
+            q[j][i] = ((x0 - xs[j - i + 1]) * q[j][i - 1] - (x0 - xs[j]) * q[j - 1][i - 1]) / (xs[j] - xs[j - i + 1])
+    return q[n - 1][n - 1], q

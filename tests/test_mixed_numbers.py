@@ -58,7 +58,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.annotated_series, (3, 2.5, 2)), (K.coin_change, (11, [2, 5])), (K.coin_change, (3, [2])),
          (K.rod_cut, (4, [1, 5, 8, 9])), (K.rod_cut, (0, [1])), (K.returned_displays, (2,)),
          (K.returned_displays, (1,)), (K.returned_displays, (-3,)), (K.hsv_like, (0, 9)), (K.hsv_like, (3, 9)),
-         (K.knapsack_fractions, ([60, 100, 120], [10, 20, 30], 50)), (K.knapsack_fractions, ([1, 2], [1, 1], 5))]
+         (K.knapsack_fractions, ([60, 100, 120], [10, 20, 30], 50)), (K.knapsack_fractions, ([1, 2], [1, 1], 5)),
+         (K.neville, ([1, 2, 3, 4, 6], [6, 7, 8, 9, 11], 5)), (K.neville, ([1, 2], [3, 4], 0))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

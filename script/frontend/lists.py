@@ -182,11 +182,26 @@ class ListLowering:
         an int list is the caller's error."""
         if {elem, t} != {T.I64, T.F64}:
             return
+        origins = self.origins_of(lst)
+        self.widen_lists_to_num(elem, [("list", n) for n in origins] if origins else None)
+
+    def origins_of(self, lst: Value) -> list:
+        """The displays or comprehensions made here that `lst` may be: its own, a local's
+        that holds it (read in a loop: a phi), or the inner displays of a list made here
+        that it was read from (``q = [[0] * n for _ in ...]``, then ``q[j]``)."""
         origin = self.list_origins.get(id(lst))
-        if origin is None and self.block is not None:   # (a name's list read in a loop: a phi)
+        if origin is None and self.block is not None:
             here = self.defs[self.block]
             origin = next((n for name, n in self.name_origins.items() if here.get(name) is lst), None)
-        self.widen_lists_to_num(elem, [("list", origin)] if origin is not None else None)
+        if origin is not None:
+            return [origin]
+        if getattr(lst, "opname", None) == "list_get":
+            outers = [o for o in self.origins_of(lst.operands[0]) if self.inner_origins.get(o)]
+            for outer in outers:        # a comprehension typed by its first row: rows of num next round
+                if self.hints.get(("list", outer)) == lst.type:
+                    self.hints[("list", outer)] = T.ListType(T.INT_FLOAT)
+            return [n for outer in outers for n in self.inner_origins[outer]]
+        return []
 
     def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None) -> None:
         """Retype as lists of ``num`` the lists of hint `keys`, or (None) every empty ``[]``
@@ -436,12 +451,20 @@ class ListLowering:
         lst = self.new_list(elem, Const(len(values), T.I64), node)
         for k, v in enumerate(values):
             self.set_item(lst, v, Const(k, T.I64), node)
+            if id(v) in self.list_origins:
+                self.inner_origins.setdefault(node, set()).add(self.list_origins[id(v)])
         self.list_origins[id(lst)] = node
         return lst
 
     def expr_ListComp(self, node: ast.ListComp) -> Value:
         lst = self.list_of_unknown(node)
-        self.comprehension(node, lambda: self.append_item(lst, self.expr_opt(node.elt, num=True), node))
+
+        def put():
+            v = self.expr_opt(node.elt, num=True)
+            if id(v) in self.list_origins:          # (a list of displays: origins_of)
+                self.inner_origins.setdefault(node, set()).add(self.list_origins[id(v)])
+            self.append_item(lst, v, node)
+        self.comprehension(node, put)
         self.list_origins[id(lst)] = node
         return lst
 

@@ -133,6 +133,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.list_origins: dict = {}                   # id(list value) -> the display that made it (lists.py)
         self.returned_displays: list = []               # the displays of the lists returned (do_return)
         self.name_origins: dict = {}                    # local name -> the display of the list it holds (lists.py)
+        self.inner_origins: dict = {}                   # a display -> the displays of its inner lists (lists.py)
         self.deferred_returns: list = []               # returned before typed (callee_hints.py)
         self.unknown_stores: set = set()               # of those, given values of unknown type
         self.pending_tables: dict = {}                 # node -> is_set, of tables of unknown types (dicts.py)
