@@ -456,7 +456,8 @@ def _type_error(obj, info, values, bad=None) -> str:
             text += (" (an empty list has no element type, and the function compiles for none of "
                      "ints, floats and strs: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
-                     "or only floats (ints and floats together would come back all floats), or only strs; "
+                     "only floats, or ints and floats (not with None or inside tuples: ints and floats together "
+                     "are kept apart only as plain elements), or only strs; "
                      "tuples of numbers and strs; numbers or None; "
                      "or lists of such lists)")
         if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):

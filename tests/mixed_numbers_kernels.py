@@ -298,3 +298,13 @@ def neville(xs, ys, x0):
         for j in range(i, n):
             q[j][i] = ((x0 - xs[j - i + 1]) * q[j][i - 1] - (x0 - xs[j]) * q[j - 1][i - 1]) / (xs[j] - xs[j - i + 1])
     return q[n - 1][n - 1], q
+
+
+def scale_in_place(xs, k):
+    """A list argument of ints and floats written in place: the caller sees each element's
+    own type, as in CPython."""
+    for i in range(len(xs)):
+        xs[i] = xs[i] * k
+    xs.append(1)
+    xs.sort()
+    return sum(xs), xs[0]

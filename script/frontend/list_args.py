@@ -34,6 +34,8 @@ def changes_python_type(src: T.Type, dst: T.Type) -> bool:
     class (an int to a float, a bool to an int, a float to a complex), at any tuple position."""
     if src == dst:
         return False
+    if isinstance(dst, T.IntFloatType):     # a num keeps an int an int and a float a float
+        return not (isinstance(src, T.IntFloatType) or src == T.F64 or isinstance(src, T.IntType) and src.signed)
     if isinstance(dst, T.OptionalType):
         if isinstance(src, T.NoneType):
             return False

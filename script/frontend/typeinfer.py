@@ -241,7 +241,7 @@ def list_type_of(value: list) -> T.ListType | None:
     """The type of a list argument, from its elements (the entry point checks the same rule,
     runtime.list_boxing): lists nested as deep as the deepest path (`[[1], []]` is a list of
     lists), whose innermost elements are all bools, all ints (within int64) or all floats
-    (an int among floats would come back a float: refused); or tuples of the same shape
+    (ints and floats together: `num`s, each keeping its type); or tuples of the same shape
     whose items follow that rule
     position by position (strs too: `[("a", 1)]` is a list[(str, i64)]); or strs only, at
     any depth; ints when there are no innermost elements (`[]`, `[[]]`). None for other
@@ -270,8 +270,12 @@ def list_type_of(value: list) -> T.ListType | None:
         return None
     kinds = []
     for bools, floats, strs, nones in counts:
-        if 0 < bools < n - nones or 0 < strs < n or strs and nones or 0 < floats < n - nones:
-            return None         # (ints and floats: compiled code would make the ints floats)
+        mixed = 0 < floats < n - nones      # ints and floats: a list of num, each keeping its type
+        if mixed and shape is None and not (bools or strs or nones):
+            kinds.append(T.INT_FLOAT)
+            continue
+        if 0 < bools < n - nones or 0 < strs < n or strs and nones or mixed:
+            return None         # (in a tuple or with None: the runtime's match has no such kind)
         kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
         kinds.append(T.OptionalType(kind) if nones else kind)     # (`[1, None]`: list[opt[i64]])
     t = _build_leaf(shape, iter(kinds))

@@ -3,8 +3,8 @@ list (runtime.boxing calls these; frontend.typeinfer `list_type_of` is the same 
 Python, for the dispatcher).
 
 A list matches by its innermost elements, all of them together: all bools, all ints within
-int64, or all floats (ints and floats together are refused: the ints would come back
-floats, where CPython keeps each as it is); a list without
+int64, all floats, or ints and floats together (a list of ``num``: each keeps its type, as
+CPython's does; not inside tuples, where they are refused); a list without
 any innermost element matches any list type. Lists nest evenly (every path as deep as the
 type says; empty lists anywhere). Innermost tuples (``list[(i64, f64)]``) match position by
 position, each position by the same rule over all the tuples.
@@ -30,6 +30,7 @@ LIST_EMPTY, LIST_MIXED = 0, -1
 LIST_KINDS = {T.BOOL: 1, T.I64: 2, T.F64: 3}
 STR_KIND = 4                        # a flat list of strs only (nested or in tuples: the scan helpers)
 COMPLEX_KIND = 5                    # a flat list of numbers with a complex one: list[c128]
+NUM_KIND = 6                        # ints (within int64) and floats, nested or not: list[num]
 FLAT_KINDS = {T.STR: STR_KIND, T.C128: COMPLEX_KIND}
 LIST_KIND_SYMBOL = "script.list.kind"
 NESTED_KIND_SYMBOL = "script.list.kind.nested"
@@ -56,13 +57,14 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
         kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
         return b.or_(b.icmp("eq", kind, int_const("i32", FLAT_KINDS[leaf])),
                      b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
-    if leaf in LIST_KINDS:
+    if leaf in LIST_KINDS or isinstance(leaf, T.IntFloatType):
+        want = NUM_KIND if isinstance(leaf, T.IntFloatType) else LIST_KINDS[leaf]
         if depth == 1:
             kind = b.call(m.declare(LIST_KIND_SYMBOL, "i32", ["ptr"], attrs=("nounwind",)), [obj])
         else:
             kind = b.call(m.declare(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], attrs=("nounwind",)),
                           [obj, int_const("i64", depth)])
-        return b.or_(b.icmp("eq", kind, int_const("i32", LIST_KINDS[leaf])),
+        return b.or_(b.icmp("eq", kind, int_const("i32", want)),
                      b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
     if is_tuple_leaf(leaf):
         return b.call(_match_helper(m, t), [obj])
@@ -156,6 +158,8 @@ def _unbox_item(m: NativeModule, b: Builder, item: Value, e: T.Type, overflow: V
         out.add_incoming(some, from_value)
         out.add_incoming(none, absent)
         return out
+    if isinstance(e, T.IntFloatType):         # (is_float, int, float): the other part zero
+        return _unbox_number(m, b, item, e, overflow)
     if isinstance(e, T.TupleType):
         return _unbox_tuple(m, b, item, e, overflow, failed)
     if e == T.STR:
@@ -170,6 +174,27 @@ def _unbox_item(m: NativeModule, b: Builder, item: Value, e: T.Type, overflow: V
     if e == T.F64:
         return capi.call(m, b, "PyFloat_AsDouble", item)
     return capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+
+
+def _unbox_number(m: NativeModule, b: Builder, item: Value, e: T.Type, overflow: Value) -> Value:
+    """An exact int (within int64: matched) or float `item` as a native ``num``."""
+    fn = b.fn
+    as_float, as_int, done = (fn.append_block(x) for x in ("num_float", "num_int", "num_done"))
+    is_float = b.icmp("eq", b.load_at("ptr", item, OB_TYPE), capi.address_of(m, "PyFloat_Type"))
+    b.cbranch(is_float, as_float, as_int)
+    parts = []
+    for block, flag, i, f in ((as_float, TRUE, None, "f"), (as_int, FALSE, "i", None)):
+        b.position_at_end(block)
+        iv = capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow) if i else int_const("i64", 0)
+        fv = b.load_at("double", item, capi.FLOAT_VALUE) if f else float_const("double", 0.0)
+        v = b.insert_value(b.insert_value(b.insert_value(undef(llvm_type(e)), flag, 0), iv, 1), fv, 2)
+        parts.append((v, b.block))
+        b.branch(done)
+    b.position_at_end(done)
+    out = b.phi(llvm_type(e))
+    for v, block in parts:
+        out.add_incoming(v, block)
+    return out
 
 
 def _positions(t: T.Type) -> list[T.Type]:
@@ -371,11 +396,12 @@ def _build_list_kind(m: NativeModule) -> str:
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(b.icmp("ne", complexes, int_const("i64", 0)), int_const("i32", COMPLEX_KIND), kind)
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
-    # ints with floats or complex numbers: no one type keeps each as CPython has it
+    # ints with floats: a list of num; with complex numbers: no one type keeps each as CPython has it
     numbers = b.sub(n, b.add(bools, strs))
     some_floats = b.and_(b.icmp("ne", floats, int_const("i64", 0)), b.icmp("ne", floats, numbers))
     some_complex = b.and_(b.icmp("ne", complexes, int_const("i64", 0)), b.icmp("ne", complexes, numbers))
-    kind = b.select(b.or_(some_floats, some_complex), int_const("i32", LIST_MIXED), kind)
+    kind = b.select(b.and_(some_floats, b.icmp("eq", bools, int_const("i64", 0))), int_const("i32", NUM_KIND), kind)
+    kind = b.select(some_complex, int_const("i32", LIST_MIXED), kind)
     kind = b.select(b.icmp("eq", strs, n), int_const("i32", STR_KIND), kind)
     some_strs = b.and_(b.icmp("ne", strs, int_const("i64", 0)), b.icmp("ne", strs, n))
     kind = b.select(some_strs, int_const("i32", LIST_MIXED), kind)
@@ -455,7 +481,8 @@ def _build_nested_kind(m: NativeModule) -> str:
     some_bools = b.and_(b.icmp("ne", bools, int_const("i64", 0)), b.icmp("ne", bools, n))
     kind = b.select(some_bools, int_const("i32", LIST_MIXED), kind)
     some_floats = b.and_(b.icmp("ne", floats, int_const("i64", 0)), b.icmp("ne", floats, b.sub(n, bools)))
-    kind = b.select(some_floats, int_const("i32", LIST_MIXED), kind)      # (ints and floats)
+    kind = b.select(b.and_(some_floats, b.icmp("eq", bools, int_const("i64", 0))),
+                    int_const("i32", NUM_KIND), kind)      # (ints and floats: a list of num)
     b.ret(b.select(b.icmp("eq", n, int_const("i64", 0)), int_const("i32", LIST_EMPTY), kind))
     return fn.name
 
