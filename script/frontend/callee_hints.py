@@ -48,7 +48,7 @@ callee is kept only for the settled types.
 
 from __future__ import annotations
 
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import Restart, borrow_from_callers, callers_of
 from script.ir import types as T
 
 _NODE_KEYS = ("list", "table", "table_guess")
@@ -262,7 +262,7 @@ def guessed_in_callers(builder, t: T.HashType) -> list:
     if not isinstance(t, T.DictType) or t.value != T.I64 or len(builder.ctx.in_progress) < 2:
         return []
     found = []
-    for caller in _callers(builder):
+    for caller in callers_of(builder):
         for n in caller._guessed_nodes(t):
             builder.__dict__.setdefault("borrowed", {})[id(n)] = caller
             found.append(n)
@@ -278,20 +278,3 @@ def widen_in_callers(builder, t: T.HashType, hint: tuple) -> bool:
     for k in keys:
         builder.hints[k] = hint
     return bool(keys)
-
-
-def borrow_from_callers(builder, find) -> list:
-    """The hint keys `find(caller)` gives in the callers being built, nearest first, each
-    recorded as that caller's (`raise_foreign` carries a hint `builder` sets for it up)."""
-    keys = []
-    for caller in _callers(builder):
-        for k in find(caller):
-            builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
-            keys.append(k)
-    return keys
-
-
-def _callers(builder) -> list:
-    """The builders of the functions being built while `builder` is, nearest first."""
-    stack = list(builder.ctx.in_progress.values())
-    return [b for b in reversed(stack) if b is not builder]

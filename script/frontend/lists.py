@@ -42,7 +42,7 @@ from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
-from script.frontend.ssa_builder import Restart
+from script.frontend.ssa_builder import Restart, borrow_from_callers
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
@@ -210,7 +210,6 @@ class ListLowering:
         if keys is None:
             keys = _typed_by_stores(self, elem)
             if not keys:        # a list a caller being built made (`max_rev` passed down)
-                from script.frontend.callee_hints import borrow_from_callers
                 keys = borrow_from_callers(self, lambda caller: _typed_by_stores(caller, elem))
         if not keys:
             return

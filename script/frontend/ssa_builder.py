@@ -533,3 +533,20 @@ def holds_list(t: T.Type) -> bool:
     if isinstance(t, (T.ListType, T.HashType)):
         return True
     return isinstance(t, T.TupleType) and any(holds_list(e) for e in t.elems)
+
+
+def borrow_from_callers(builder, find) -> list:
+    """The hint keys `find(caller)` gives in the callers being built, nearest first, each
+    recorded as that caller's (`raise_foreign` carries a hint `builder` sets for it up)."""
+    keys = []
+    for caller in callers_of(builder):
+        for k in find(caller):
+            builder.__dict__.setdefault("borrowed", {})[id(k[1])] = caller
+            keys.append(k)
+    return keys
+
+
+def callers_of(builder) -> list:
+    """The builders of the functions being built while `builder` is, nearest first."""
+    stack = list(builder.ctx.in_progress.values())
+    return [b for b in reversed(stack) if b is not builder]
