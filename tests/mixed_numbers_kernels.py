@@ -308,3 +308,17 @@ def scale_in_place(xs, k):
     xs.append(1)
     xs.sort()
     return sum(xs), xs[0]
+
+
+def generated(xs):
+    """Generator expressions over ints and floats: each consumer takes the num apart."""
+    if any(not isinstance(x, int) or x < 0 for x in xs):
+        kind = "not all non-negative ints"
+    else:
+        kind = "ints"
+    return kind, sum(x * 2 for x in xs), sorted(x for x in xs), max(x for x in xs), [*xs[1:], xs[0]]
+
+
+def matmul(a, b):
+    """matrix_operation.multiply's shape: sums of products of a list[list[num]]."""
+    return [[sum(m * n for m, n in zip(i, j)) for j in zip(*b)] for i in a]

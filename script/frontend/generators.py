@@ -240,7 +240,7 @@ class GeneratorLowering:
             outer = list(self.comp_scopes)
 
             def element():
-                x = self.expr(node.elt)
+                x = self.expr_num(node.elt)      # (an int|float: each consumer takes it apart)
                 inner, self.comp_scopes = self.comp_scopes, outer
                 try:
                     on_item(x)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend import mixed_numbers
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
 from script.frontend.pyref import PyRef
@@ -73,7 +74,10 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
     if len(node.args) != 2:
         self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
     spec = class_spec(self, node.args[1])
-    value = self.expr_opt(node.args[0])
+    value = self.expr_opt(node.args[0], num=True)
+    if mixed_numbers.is_num(value):     # an int or a float: tested on the one it holds
+        return mixed_numbers.split(self, [value], lambda v: Const(issubclass(python_class(v.type), spec), T.BOOL,
+                                                                  self.loc(node)), node)
     maybe = isinstance(getattr(value, "type", None), T.OptionalType) and isinstance(value.type.value, T.ClassType)
     if not maybe and isinstance(getattr(value, "type", None), T.OptionalType):
         value = self.unwrap(value, node.args[0])

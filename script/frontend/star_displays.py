@@ -26,7 +26,7 @@ def starred_list(cx, node: ast.List) -> Value:
         if isinstance(e, ast.Starred):
             cx.extend_list(lst, e.value, e)
         else:
-            cx.append_item(lst, cx.expr(e), e)
+            cx.append_item(lst, cx.expr_num(e), e)       # (a list holds an int|float whole)
     return lst
 
 
@@ -44,7 +44,7 @@ def starred_tuple(cx, node: ast.Tuple) -> Value:
     elems = []
     for e in node.elts:
         if not isinstance(e, ast.Starred):
-            elems.append(cx.expr_opt(e))
+            elems.append(cx.expr_opt(e, num=True))
             continue
         t = cx.expr(e.value)
         if not isinstance(t.type, T.TupleType):
