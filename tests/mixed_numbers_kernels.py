@@ -322,3 +322,15 @@ def generated(xs):
 def matmul(a, b):
     """matrix_operation.multiply's shape: sums of products of a list[list[num]]."""
     return [[sum(m * n for m, n in zip(i, j)) for j in zip(*b)] for i in a]
+
+
+def sets_and_keys(xs, n):
+    """Sets and dict keys of ints and floats: 1 and 1.0 are one key, the first one kept."""
+    d = {1: "a", 2.5: "b"}
+    d[1.0] = "c"
+    s = {1, 2.5, n}
+    s.add(1.0)
+    seen = set()
+    for x in (1, 2.0, 3, 2, 1.5):
+        seen.add(x)
+    return d, s, 1.0 in s, 2 in d, seen, len(set(xs)) == len(xs), sorted(set(xs))

@@ -249,8 +249,8 @@ def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
             if ("table_guess", k[1]) not in e.hints and hints.pop(("table_guess", k[1]), None):
                 v = (v[0], old[1] if v[1] is None else v[1], v[2])   # a store replaces guessed values
             else:                                                    # a store of this round in the caller too
-                v = (v[0],) + tuple(b if h is None else h if b is None else T.unify(b, h, mixed=j == 1) or h
-                                    for j, (b, h) in enumerate(zip(old[1:], v[1:])))
+                v = (v[0],) + tuple(b if h is None else h if b is None else T.merge(b, h) or h
+                                    for b, h in zip(old[1:], v[1:]))
         changed = changed or hints.get(k) != v
         hints[k] = v
     return changed

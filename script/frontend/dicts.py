@@ -229,7 +229,7 @@ class DictLowering:
             if not is_pending(t.value) and not guessed:
                 self.merge_pending(t.value, value_t)        # list[?] meeting a known list type
                 self.alias_pending(t.value, value_t)
-            new.append(value_t if guessed else self._widened(t.value, value_t, node, values=True))
+            new.append(value_t if guessed else self._widened(t.value, value_t, node))
         old = _parts(t)
         for n in guessed:
             if self.hints.pop(("table_guess", n), None) is not None:     # (a caller's guess: callee_hints.py)
@@ -243,8 +243,7 @@ class DictLowering:
             key = ("table", pending[0].node)
             before = self.hints.get(key)
             if before is not None:      # an earlier store of this round
-                hint = (is_set,) + tuple(h if b is None else T.unify(b, h, mixed=k == 1) or h
-                                         for k, (b, h) in enumerate(zip(before[1:], hint[1:])))
+                hint = (is_set,) + tuple(h if b is None else T.merge(b, h) or h for b, h in zip(before[1:], hint[1:]))
             self.hints[key] = hint
             self.hints_changed = True
             self.saw_unknown = self.saw_unknown or self.loc(node)
@@ -289,12 +288,11 @@ class DictLowering:
         return [k[1] for k in self.hints if isinstance(k, tuple) and k[0] == "table_guess"
                 and self.hinted_table(k[1], self.hints[("table", k[1])]) == t]
 
-    def _widened(self, have: T.Type, t: T.Type, node, values: bool = False) -> T.Type:
-        """The type keys of types `have` and `t` meet at (values: ints and floats meet at
-        ``num``, each keeping its type as in CPython; keys at float, as 1 == 1.0 is one key)."""
+    def _widened(self, have: T.Type, t: T.Type, node) -> T.Type:
+        """The type keys or values of types `have` and `t` meet at (`_meet`)."""
         if is_pending(have) or have == t:
             return t
-        u = T.merge(have, t) if values else T.unify(have, t)
+        u = T.merge(have, t)
         if u is None or not T.is_list_element(u):
             self.error(f"keys or values of types {have} and {t} cannot be mixed in one compiled dict or set",
                        node)
@@ -457,7 +455,7 @@ class DictLowering:
             values.append(self.expr_num(v))
         known = (None, None)
         if keys:
-            known = (self._meet([k.type for k in keys], node), self._meet([v.type for v in values], node, True))
+            known = (self._meet([k.type for k in keys], node), self._meet([v.type for v in values], node))
         d = self.new_table(self.table_type(node, False, known), node)
         for k, v in zip(keys, values):
             self.table_store(d, k, v, node)
@@ -472,10 +470,12 @@ class DictLowering:
             self.table_store(s, v, None, node)
         return s
 
-    def _meet(self, types, node, values: bool = False) -> T.Type:
+    def _meet(self, types, node) -> T.Type:
+        """The type keys or values of `types` meet at: ints and floats at ``num``, each
+        keeping its type as in CPython (1 and 1.0 are one key: backend hashing.py)."""
         t = types[0]
         for u in types[1:]:
-            w = T.merge(t, u) if values else T.unify(t, u)
+            w = T.merge(t, u)
             if w is None:
                 self.error(f"keys or values of types {t} and {u} cannot be mixed in one compiled dict or set",
                            node)
@@ -559,7 +559,7 @@ class DictLowering:
             self.error(f"global {kind} '{name}' holds values compiled code cannot use "
                        "(bools, ints, floats, strs, lists and tuples of them)", node)
         known = (self._meet([k.type for k in keys], node),
-                 self._meet([v.type for v in values], node, True) if values else None)
+                 self._meet([v.type for v in values], node) if values else None)
         t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
         d = self.new_table(t, node)
         for k, v in zip(keys, values or [None] * len(keys)):

@@ -30,9 +30,9 @@ No operation sees a ``num``: it is taken apart first. Two ways:
   variable first.
 
 A list made here of ints and floats holds ``num`` elements (lists.py: `element_type` merges,
-`widen_to_num`), a dict ``num`` values (dicts.py: values `merge`); a ``num`` stored into a
-set, a class field or a list of one type from elsewhere is a CompileError (their elements
-unify to float: docs/differences.md). Code whose ints and floats never meet pays nothing: no ``num``
+`widen_to_num`), a dict or set ``num`` keys and values (dicts.py `_meet`); a ``num`` stored
+into a class field or a list of one type from elsewhere is a CompileError
+(docs/differences.md). Code whose ints and floats never meet pays nothing: no ``num``
 is made, and no statement is checked.
 """
 

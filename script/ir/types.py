@@ -244,8 +244,9 @@ class IntFloatType(TupleType):
     boxing (an int or a float) differ. The frontend makes one where a merge meets an int and
     a float (`merge`) and takes it apart before any operation (frontend/numbers.py): no
     operation sees one. Variables, returns, tuple items, list elements (a list made of ints
-    and floats: frontend/lists.py) and dict values hold one; dict keys, sets and class
-    fields do not (they unify to float, docs/differences.md)."""
+    and floats: frontend/lists.py), dict values and keys and set elements hold one (an
+    integral float hashes as its int: backend/llvm/hashing.py); class fields do not
+    (docs/differences.md)."""
 
     __slots__ = ()
 
@@ -548,11 +549,13 @@ def holds_references(t: Type) -> bool:
 
 
 def is_key_type(t: Type) -> bool:
-    """Whether dict keys and set elements may be of type `t`: a bool, int, float or str, or a
+    """Whether dict keys and set elements may be of type `t`: a bool, int, float, num or str, or a
     tuple of them (values the `hash` op hashes and `==` compares; a table's entries count the
     strs they hold as a list's elements do)."""
     if isinstance(t, TupleType):
-        return not isinstance(t, (OptionalType, IntFloatType)) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
+        if isinstance(t, IntFloatType):
+            return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
+        return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
     if isinstance(t, StrType):
         return True
     return t.is_numeric() and not isinstance(t, ComplexType)

@@ -6,6 +6,7 @@ only in their high bits (multiples of a power of two, floats) still spread over 
 of a power-of-two table that takes the low bits; the result has its sign bit cleared, as
 the tables keep -1 for "deleted". Equal keys hash alike: a float is hashed by its bits after
 -0.0 becomes 0.0 (the only two unequal bit patterns of equal floats; a NaN equals nothing);
+a ``num`` (an int or a float) hashes an integral float as its int, so `1` and `1.0` meet;
 a tuple combines its elements' hashes in order; a str folds its code points FNV-1a style
 (one multiply per code point, in a helper out of line) and mixes the length and the result
 (not CPython's salted hash: only equal keys must hash alike).
@@ -28,6 +29,13 @@ def lower_hash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
 
 
 def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
+    if isinstance(t, T.IntFloatType):       # an int or a float: an integral float hashes as its int
+        is_float, i, f = (b.extract_value(x, k, llvm_type(e)) for k, e in enumerate(t.elems))
+        fits = b.fcmp("olt", _fabs(b, f), float_const("double", 2.0 ** 63))
+        fi = b.fptosi(b.select(fits, f, float_const("double", 0.0)), "i64")
+        integral = b.and_(fits, b.fcmp("oeq", b.sitofp(fi, "double"), f))
+        as_int = _mix(b, b.select(is_float, fi, i))
+        return b.select(b.and_(is_float, b.not_(integral)), _raw(m, b, T.F64, f), as_int)
     if isinstance(t, T.TupleType):
         h = int_const("i64", _SEED)
         for k, e in enumerate(t.elems):
@@ -80,6 +88,10 @@ def _str_hash_helper(m: NativeModule):
     return fn
 
 
+def _fabs(b: Builder, d: Value) -> Value:
+    return b.select(b.fcmp("olt", d, float_const("double", 0.0)), b.fsub(float_const("double", 0.0), d), d)
+
+
 def _mix(b: Builder, h: Value) -> Value:
     h = b.xor(h, b.lshr(h, int_const("i64", 33)))
     h = b.mul(h, int_const("i64", _M1))
@@ -107,6 +119,9 @@ HASH_DOUBLE = "_Py_HashDouble"
 
 def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
     """CPython's hash(x) (an i64, never -1) of the key `x` of IR type `t`."""
+    if isinstance(t, T.IntFloatType):       # (CPython's hash(1.0) is hash(1))
+        is_float, i, f = (b.extract_value(x, k, llvm_type(e)) for k, e in enumerate(t.elems))
+        return b.select(is_float, lower_pyhash(m, b, T.F64, f), lower_pyhash(m, b, T.I64, i))
     if isinstance(t, T.TupleType):
         acc = int_const("i64", _XXPRIME_5)
         for k, e in enumerate(t.elems):
