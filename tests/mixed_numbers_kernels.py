@@ -334,3 +334,23 @@ def sets_and_keys(xs, n):
     for x in (1, 2.0, 3, 2, 1.5):
         seen.add(x)
     return d, s, 1.0 in s, 2 in d, seen, len(set(xs)) == len(xs), sorted(set(xs))
+
+
+def _combine(candidates, path, answer, target, start):
+    if target == 0:
+        answer.append(path.copy())
+        return
+    for index in range(start, len(candidates)):
+        if target >= candidates[index]:
+            path.append(candidates[index])
+            _combine(candidates, path, answer, target - candidates[index], index)
+            path.pop()
+
+
+def combination_sum(candidates, target):
+    """combination_sum's shape: empty lists a callee fills with ints and floats, and a list
+    of copies of them."""
+    path = []
+    answer = []
+    _combine(candidates, path, answer, target, 0)
+    return answer

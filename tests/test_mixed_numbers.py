@@ -62,7 +62,8 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.neville, ([1, 2, 3, 4, 6], [6, 7, 8, 9, 11], 5)), (K.neville, ([1, 2], [3, 4], 0)),
          (K.generated, ([1, 2.5, 3],)), (K.generated, ([2, 1],)), (K.generated, ([0.5, -1],)),
          (K.matmul, ([[1, 2.5], [3, 4]], [[1, 0], [0, 1]])), (K.matmul, ([[1, 2]], [[0.5], [2]])),
-         (K.sets_and_keys, ([1, 2.5, 1.0], 3)), (K.sets_and_keys, ([1, 2, 3.5], 1))]
+         (K.sets_and_keys, ([1, 2.5, 1.0], 3)), (K.sets_and_keys, ([1, 2, 3.5], 1)),
+         (K.combination_sum, ([2, 3, 5], 8)), (K.combination_sum, ([2, 0.5], 1)), (K.combination_sum, ([1.5, 1], 3))]
 
 
 @pytest.mark.parametrize("opt", [0, None])

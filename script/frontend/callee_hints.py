@@ -51,7 +51,7 @@ from __future__ import annotations
 from script.frontend.ssa_builder import Restart, borrow_from_callers, callers_of
 from script.ir import types as T
 
-_NODE_KEYS = ("list", "table", "table_guess")
+_NODE_KEYS = ("list", "table", "table_guess", "stored")
 
 
 class CalleeHint(Exception):

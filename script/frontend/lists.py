@@ -68,6 +68,17 @@ def _typed_by_stores(builder, elem: T.Type) -> list:
             and v == elem and builder.hints.get(("stored", k[1]))]
 
 
+def _with_num(elem: T.Type, t: T.Type) -> T.Type | None:
+    """The element type a list of `elem` given a `t` widens to where ints and floats meet
+    (``num``, or lists of them: ``list[i64]`` given a ``list[num]``), else None."""
+    if isinstance(elem, T.ListType) and isinstance(t, T.ListType) and type(elem) is type(t):
+        inner = _with_num(elem.elem, t.elem)
+        return None if inner is None else T.ListType(inner)
+    if elem not in (T.I64, T.F64) or t == elem or T.merge(elem, t) != T.INT_FLOAT:
+        return None
+    return T.INT_FLOAT
+
+
 class PendingElement(T.Type):
     """The element type of an empty list or comprehension made at `key` (its AST node), not
     yet known in this round of the build."""
@@ -140,7 +151,7 @@ class ListLowering:
                    and id(n) not in self.escaping]      # (returned to a caller that decides: callee_hints.py)
         if pending:
             for n in pending:
-                self.hints[("list", n)] = T.I64
+                self.ints_by_default(n)
             self.hints_changed = True
             raise Restart()
 
@@ -179,11 +190,13 @@ class ListLowering:
         Made here: a display or comprehension (`list_origins`), or an empty ``[]`` typed by
         its stores (every such list typed `elem`, as `widen_instance_list` does). Else
         nothing: an int stored in a float list from elsewhere is converted, and a float in
-        an int list is the caller's error."""
-        if {elem, t} != {T.I64, T.F64}:
+        an int list is the caller's error. Lists of such lists widen alike (`answer` of
+        `path.copy()` rows once `path` holds ints and floats)."""
+        wide = _with_num(elem, t)
+        if wide is None:
             return
         origins = self.origins_of(lst)
-        self.widen_lists_to_num(elem, [("list", n) for n in origins] if origins else None)
+        self.widen_lists_to_num(elem, [("list", n) for n in origins] if origins else None, wide)
 
     def origins_of(self, lst: Value) -> list:
         """The displays or comprehensions made here that `lst` may be: its own, a local's
@@ -203,9 +216,9 @@ class ListLowering:
             return [n for outer in outers for n in self.inner_origins[outer]]
         return []
 
-    def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None) -> None:
-        """Retype as lists of ``num`` the lists of hint `keys`, or (None) every empty ``[]``
-        of this function whose elements of type `elem` were set by a store or a hint
+    def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None, wide: T.Type = T.INT_FLOAT) -> None:
+        """Retype as lists of `wide` (``num``) the lists of hint `keys`, or (None) every empty
+        ``[]`` of this function whose elements of type `elem` were set by a store or a hint
         (``("stored", node)``), then Restart; nothing when there are none."""
         if keys is None:
             keys = _typed_by_stores(self, elem)
@@ -214,7 +227,7 @@ class ListLowering:
         if not keys:
             return
         for k in keys:
-            self.hints[k] = T.INT_FLOAT
+            self.hints[k] = wide
         self.hints_changed = True
         raise Restart()
 
@@ -286,7 +299,7 @@ class ListLowering:
                 self.settle_list_types(e)
         elif isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
             if not self.waits_for_type(t.elem.key):
-                self.hints[("list", t.elem.key)] = T.I64
+                self.ints_by_default(t.elem.key)
             self.hints_changed = True
             raise Restart()
         elif isinstance(t, T.ListType):
@@ -295,10 +308,16 @@ class ListLowering:
     def read_type_of(self, t: T.ListType) -> T.Type:
         """`read_type` for a list of type `t`."""
         if isinstance(t.elem, PendingElement):
-            self.hints[("list", t.elem.key)] = T.I64
+            self.ints_by_default(t.elem.key)
             self.hints_changed = True
             raise Restart()
         return t.elem
+
+    def ints_by_default(self, key) -> None:
+        """The empty list made at `key` holds ints, for want of a store that says otherwise (one
+        of a float later widens it: `widen_lists_to_num`)."""
+        self.hints[("list", key)] = T.I64
+        self.hints[("stored", key)] = True
 
     def read_type(self, lst: Value) -> T.Type:
         """The element type of `lst` for a read: a list nothing was stored into holds ints."""
@@ -690,7 +709,11 @@ class ListLowering:
         if name == "append":
             if len(args) != 1:
                 self.positional(node, "append", 1)
-            self.append_item(lst, self.expr_opt(args[0]), node)
+            v = self.expr_opt(args[0], num=True)
+            if mixed_numbers.is_num(v) and not isinstance(lst.type.elem, (T.IntFloatType, PendingElement)):
+                self.widen_to_num(lst, lst.type.elem, v.type)       # (a list made here: Restart)
+                raise mixed_numbers.NumRead(args[0], self.loc(args[0]))   # else the statement splits on it
+            self.append_item(lst, v, node)
             return Const(None, T.NONE, loc)
         if name == "extend":
             if len(args) != 1:
