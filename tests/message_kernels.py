@@ -50,3 +50,14 @@ def string_parts(n):
     if n > 0:
         raise ValueError("{} {!r} {}".format("one", "x", n))
     return n
+
+
+def type_texts(x, n):
+    """str(type(x)) in f-strings, str() and exception messages: CPython's <class '...'>, of
+    the class the value holds (an int|float value's, an optional's)."""
+    v = n if n > 0 else 0.5
+    m = n if n > 1 else None
+    if isinstance(x, str):
+        raise TypeError(f"Expected a number, found {type(x)!r}")
+    msg = f"{type(x)} {type(v)} {type(m)}"
+    return msg, str(type([n])), str(type((n, x))), str(type(msg))

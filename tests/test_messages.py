@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 import script
 from difftest import check_all_levels
 from script.errors import CompileError
-from message_kernels import fstrings, lazy_assert, small_ints, string_parts
+from message_kernels import fstrings, lazy_assert, small_ints, string_parts, type_texts
 
 SET = settings(max_examples=60, deadline=None)
 
@@ -174,3 +174,9 @@ def test_print_of_a_value_or_none_and_of_an_int_or_a_float(capsys):
         want = capsys.readouterr().out
         script.script(_print_maybe)(n)
         assert capsys.readouterr().out == want
+
+
+@pytest.mark.parametrize("x", [3, 2.5, True, "a"])
+@pytest.mark.parametrize("n", [2, 1, -1])
+def test_type_of_a_value_as_text(x, n):
+    check_all_levels(type_texts, x, n)

@@ -371,6 +371,9 @@ class MessageLowering:
             if spec and spec != "s":
                 self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
             return escape(repr(fixed) if conversion == "r" else fixed), []
+        text = self.type_text(node) if not spec and conversion in (None, "s", "r") else None
+        if text is not None:
+            return self._directive(text, "", None, node)
         return self._directive(self.expr_opt(node) if not spec else self.expr(node), spec, conversion, node)
 
     def _static_text(self, node) -> str | None:

@@ -141,8 +141,12 @@ class StrLowering:
             if isinstance(part, ast.Constant):
                 parts.append(self.str_constant(part.value, part))
                 continue
-            v = self.expr_opt(part.value, num=True) if part.format_spec is None else self.expr(part.value)
             conversion = chr(part.conversion) if part.conversion != -1 else "s"
+            text = self.type_text(part.value) if part.format_spec is None and conversion in "sr" else None
+            if text is not None:                # (a class's repr is its str)
+                parts.append(text)
+                continue
+            v = self.expr_opt(part.value, num=True) if part.format_spec is None else self.expr(part.value)
             if conversion == "a":
                 self.error("ascii() conversions (!a) are not supported in compiled code", part)
             if part.format_spec is not None:
@@ -268,7 +272,32 @@ class StrLowering:
             self.error("str() takes at most 1 argument here (encodings are not supported)", node)
         if not node.args:
             return self.str_constant("", node)
+        text = self.type_text(node.args[0])
+        if text is not None:
+            return text
         return self.str_of(self.expr_opt(node.args[0], num=True), node, "r" if name == "repr" else "s")
+
+    def type_text(self, node) -> Value | None:
+        """``str(type(x))`` where `node` is the call ``type(x)`` (in an f-string, `str`, an
+        exception's message): CPython's ``<class 'int'>``, of the class the value holds; None
+        for any other node. ``type(x)`` as a value is not supported."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+                and isinstance(node.func, ast.Name) and node.func.id not in self.locals
+                and getattr(self.lookup(node.func), "obj", None) is type):
+            return None
+        from script.frontend.instance_test import python_class
+        from script.frontend.optional import is_optional
+        v = self.expr_opt(node.args[0], num=True)
+
+        def text(w):
+            cls = python_class(w.type)
+            if cls is None:
+                self.error(f"type() of a value of type {w.type} is not supported in compiled code", node)
+            return self.str_constant(str(cls), node)
+        if is_optional(v):
+            return self.choose(self.present(v, node), lambda: text(self.value_of(v, node)),
+                               lambda: self.str_constant(str(type(None)), node), node)
+        return mixed_numbers.split(self, [v], text, node)
 
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
