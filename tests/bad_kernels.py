@@ -127,12 +127,6 @@ def return_none_and_list(x):
     # falls off the end (after the last statement): returns None; a list has no optional
 
 
-def float_range(x):
-    for i in range(1.5):  # error: cannot be interpreted as an integer
-        pass
-    return x
-
-
 def unpack_mismatch(x):
     a, b = (x, x, x)  # error: cannot unpack a tuple of 3 values into 2
     return a

@@ -131,3 +131,13 @@ def float_bitwise(x):
 
 def attribute_on_int(x):
     return x.foo
+
+
+def counted(n):
+    """range() of a float or a str: CPython's TypeError where it raises it, after the
+    statements before it ran."""
+    print("before")
+    total = 0
+    for i in range(n):
+        total += i
+    return total

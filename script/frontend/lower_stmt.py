@@ -53,7 +53,7 @@ from script.frontend.dict_methods import TableMethods
 from script.frontend.default_tables import DefaultTables, TableDefaults
 from script.frontend.strings import StrLowering
 from script.frontend.strmethods import StrMethodLowering
-from script.frontend.optional import is_optional, test_facts
+from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
@@ -1016,9 +1016,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         args = [self.expr(a) for a in call.args]
         if not 1 <= len(args) <= 3:
             self.error(f"range expected 1 to 3 arguments, got {len(args)}", call)
-        for a, n in zip(args, call.args):
-            if not isinstance(a.type, (T.IntType, T.BoolType, Unknown)):
-                self.error(f"'{a.type}' object cannot be interpreted as an integer (range argument)", n)
+        for k, (a, n) in enumerate(zip(args, call.args)):
+            if not isinstance(a.type, (T.IntType, T.BoolType, Unknown)):   # CPython's TypeError, where it raises it
+                self.raise_if(Const(True, T.BOOL), "TypeError",
+                              f"'{python_name(a.type)}' object cannot be interpreted as an integer", n)
+                args[k] = Const(0, T.I64)
         t = T.I64
         for a in args:
             if not isinstance(a, WeakConst) and isinstance(a.type, T.IntType):
