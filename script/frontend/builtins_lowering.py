@@ -849,16 +849,15 @@ class CallLowering:
         if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
             return self.instance_sum(iterable, start, op, node)     # class_methods.py
         init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
-        if isinstance(et, T.IntFloatType) and init.type != T.F64:
-            # of a list holding ints and floats, an int while every element so far was one
-            return self.reduce_loop(node, n, item, self.coerce(init, T.INT_FLOAT, node), lambda acc, x: self.coerce(
-                self.binop(op, acc, x, node), T.INT_FLOAT, node))
-        if not (et.is_numeric() or isinstance(et, T.IntFloatType)):
-            self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
-        init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
-        t = T.F64 if isinstance(et, T.IntFloatType) else \
-            self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
-        t = T.I64 if isinstance(t, T.BoolType) else t
+        if isinstance(et, T.IntFloatType):
+            # of a list holding ints and floats: an int while every element so far was one
+            t = T.F64 if init.type == T.F64 else T.INT_FLOAT
+        else:
+            if not et.is_numeric():
+                self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
+            init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
+            t = self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
+            t = T.I64 if isinstance(t, T.BoolType) else t
         return self.reduce_loop(node, n, item, self.coerce(init, t, node), lambda acc, x: self.coerce(
             self.binop(op, acc, x, node), t, node))
 

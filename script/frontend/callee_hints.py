@@ -166,7 +166,7 @@ def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
     else:
         from script.frontend.lists import PendingElement
         if isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
-            builder.hints[("stored", t.elem.key)] = True    # (typed by a hint: lists.widen_lists_to_num)
+            builder.hints[("stored", t.elem.key)] = True    # (typed by a hint: lists.typed_by_stores)
         builder.merge_pending_list(t, known)
 
 

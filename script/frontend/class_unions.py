@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import functools
 
-from script.frontend.ssa_builder import Restart
 from script.frontend.unknown import UNKNOWN, Undef
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -118,12 +117,7 @@ class UnionLowering:
         origin = self.list_origins.get(id(lst))
         keys = [("list", origin)] if origin is not None else \
             [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem]
-        if not keys:
-            return
-        for k in keys:
-            self.hints[k] = union
-        self.hints_changed = True
-        raise Restart()
+        self.retype_lists(dict.fromkeys(keys, union))      # lists.py
 
     def raise_missing(self, text: str, node) -> Value:
         """The branch of a class that lacks what is asked: CPython's AttributeError."""

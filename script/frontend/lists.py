@@ -195,39 +195,42 @@ class ListLowering:
         wide = _with_num(elem, t)
         if wide is None:
             return
-        origins = self.origins_of(lst)
-        self.widen_lists_to_num(elem, [("list", n) for n in origins] if origins else None, wide)
+        self.retype_lists(self.made_here(lst, wide) or self.typed_by_stores(elem, wide))
 
-    def origins_of(self, lst: Value) -> list:
-        """The displays or comprehensions made here that `lst` may be: its own, a local's
-        that holds it (read in a loop: a phi), or the inner displays of a list made here
-        that it was read from (``q = [[0] * n for _ in ...]``, then ``q[j]``)."""
+    def made_here(self, lst: Value, wide: T.Type) -> dict:
+        """{hint key: `wide`} of the display or comprehension made here that `lst` is: its
+        own, a local's that holds it (read in a loop: a phi), or the inner displays of a list
+        made here that it was read from (``q = [[0] * n for _ in ...]``, then ``q[j]``: the
+        comprehension, typed by its first row, gets rows of `wide` too); {} when none."""
         origin = self.list_origins.get(id(lst))
         if origin is None and self.block is not None:
             here = self.defs[self.block]
             origin = next((n for name, n in self.name_origins.items() if here.get(name) is lst), None)
         if origin is not None:
-            return [origin]
-        if getattr(lst, "opname", None) == "list_get":
-            outers = [o for o in self.origins_of(lst.operands[0]) if self.inner_origins.get(o)]
-            for outer in outers:        # a comprehension typed by its first row: rows of num next round
-                if self.hints.get(("list", outer)) == lst.type:
-                    self.hints[("list", outer)] = T.ListType(T.INT_FLOAT)
-            return [n for outer in outers for n in self.inner_origins[outer]]
-        return []
+            return {("list", origin): wide}
+        if getattr(lst, "opname", None) != "list_get":
+            return {}
+        keys = {}
+        for outer in self.made_here(lst.operands[0], T.ListType(wide)):
+            inner = self.inner_origins.get(outer[1], ())
+            keys.update({("list", n): wide for n in inner})
+            if inner and self.hints.get(outer) == lst.type:
+                keys[outer] = T.ListType(wide)
+        return keys
 
-    def widen_lists_to_num(self, elem: T.Type | None, keys: list | None = None, wide: T.Type = T.INT_FLOAT) -> None:
-        """Retype as lists of `wide` (``num``) the lists of hint `keys`, or (None) every empty
-        ``[]`` of this function whose elements of type `elem` were set by a store or a hint
-        (``("stored", node)``), then Restart; nothing when there are none."""
-        if keys is None:
-            keys = _typed_by_stores(self, elem)
-            if not keys:        # a list a caller being built made (`max_rev` passed down)
-                keys = borrow_from_callers(self, lambda caller: _typed_by_stores(caller, elem))
-        if not keys:
+    def typed_by_stores(self, elem: T.Type, wide: T.Type = T.INT_FLOAT) -> dict:
+        """{hint key: `wide`} of every empty ``[]`` of this function whose elements of type
+        `elem` a store or a hint set (``("stored", node)``), else of such lists a caller being
+        built made (`max_rev` passed down)."""
+        keys = _typed_by_stores(self, elem) or borrow_from_callers(self, lambda caller: _typed_by_stores(caller, elem))
+        return dict.fromkeys(keys, wide)
+
+    def retype_lists(self, hints: dict) -> None:
+        """Give the lists of these hint keys their new element types, then Restart (the next
+        round builds them so); nothing when there are none."""
+        if not hints:
             return
-        for k in keys:
-            self.hints[k] = wide
+        self.hints.update(hints)
         self.hints_changed = True
         raise Restart()
 
@@ -240,15 +243,8 @@ class ListLowering:
         elems = {v.type.elem for v in values}
         if len(elems) < 2 or not all(isinstance(e, T.IntFloatType) or e in (T.I64, T.F64) for e in elems):
             return
-        changed = False
-        for v in values:
-            origin = self.list_origins.get(id(v))
-            if origin is not None and v.type.elem != T.INT_FLOAT:
-                self.hints[("list", origin)] = T.INT_FLOAT
-                changed = True
-        if changed:
-            self.hints_changed = True
-            raise Restart()
+        origins = (self.list_origins.get(id(v)) for v in values if v.type.elem != T.INT_FLOAT)
+        self.retype_lists({("list", n): T.INT_FLOAT for n in origins if n is not None})
 
     def merge_pending_list(self, a: T.Type, b: T.Type) -> None:
         """Where a list of unknown element type (`[]`) meets a list of known one at a merge
@@ -315,7 +311,7 @@ class ListLowering:
 
     def ints_by_default(self, key) -> None:
         """The empty list made at `key` holds ints, for want of a store that says otherwise (one
-        of a float later widens it: `widen_lists_to_num`)."""
+        of a float later widens it: `widen_to_num`)."""
         self.hints[("list", key)] = T.I64
         self.hints[("stored", key)] = True
 
@@ -479,7 +475,7 @@ class ListLowering:
 
         def put():
             v = self.expr_opt(node.elt, num=True)
-            if id(v) in self.list_origins:          # (a list of displays: origins_of)
+            if id(v) in self.list_origins:          # (a list of displays: made_here)
                 self.inner_origins.setdefault(node, set()).add(self.list_origins[id(v)])
             self.append_item(lst, v, node)
         self.comprehension(node, put)

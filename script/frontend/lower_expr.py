@@ -193,9 +193,7 @@ class ExprLowering(OptionalLowering):
         """`expr`, except that an element-wise array expression stays an `ArrayExpr`
         (elementwise.py) for a consumer that computes it in its own loop. A node already
         evaluated by a look-ahead (`pre_evaluated`) gives that value, once."""
-        v = self.lazy_opt(node)
-        if is_optional(v) and not isinstance(v, ArrayExpr):
-            return self.unwrap(v, node)
+        v = self.lazy_num(node)
         if mixed_numbers.is_num(v):
             raise mixed_numbers.NumRead(node, self.loc(node))    # (the statement splits on it: lower_stmt `stmt`)
         return v

@@ -775,10 +775,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     # lists of ints or floats beside lists of num: the displays returned, or
                     # `return []` typed by a hint, make lists of num in the next round
                     self.hints[("ret", None)] = T.ListType(T.INT_FLOAT)
-                    self.widen_lists_to_num(None, [("list", n) for n in self.returned_displays
-                                                   if self.hints.get(("list", n)) != T.INT_FLOAT])
+                    self.retype_lists({("list", n): T.INT_FLOAT for n in self.returned_displays
+                                       if self.hints.get(("list", n)) != T.INT_FLOAT})
                     if want.elem in (T.I64, T.F64):
-                        self.widen_lists_to_num(want.elem)
+                        self.retype_lists(self.typed_by_stores(want.elem))
                 if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                     self.error(f"function '{self.info.name}' returns {want} on one path and "
                                f"{value.type} on another"

@@ -20,7 +20,7 @@ import ast
 
 from script.frontend import mixed_numbers, printf, strlib, strtext
 from script.frontend.container_text import container_text, has_text
-from script.frontend.optional import python_name
+from script.frontend.optional import is_optional, python_name
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -286,7 +286,6 @@ class StrLowering:
                 and getattr(self.lookup(node.func), "obj", None) is type):
             return None
         from script.frontend.instance_test import python_class
-        from script.frontend.optional import is_optional
         v = self.expr_opt(node.args[0], num=True)
 
         def text(w):

@@ -450,9 +450,7 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
         return isinstance(t.value, (ClassType, ClassRef)) or tables_and_optionals and is_optional_value(t.value)
     if isinstance(t, ClassRef):
         return True
-    if isinstance(t, IntFloatType):
-        return True
-    if isinstance(t, TupleType):
+    if isinstance(t, TupleType):        # (a num too: a bool, an int and a float)
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
         return tables_and_optionals

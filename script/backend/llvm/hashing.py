@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import llvm_type
-from script.backend.llvm import strings
+from script.backend.llvm import arith, strings
 from script.backend.llvm.builder import Builder, NativeModule, Value, float_const, int_const
 
 _M1, _M2 = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53
@@ -31,7 +31,8 @@ def lower_hash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
 def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
     if isinstance(t, T.IntFloatType):       # an int or a float: an integral float hashes as its int
         is_float, i, f = (b.extract_value(x, k, llvm_type(e)) for k, e in enumerate(t.elems))
-        fits = b.fcmp("olt", _fabs(b, f), float_const("double", 2.0 ** 63))
+        fabs = b.call(arith._float_intrinsic(m, "fabs", T.F64, 1), [f])
+        fits = b.fcmp("olt", fabs, float_const("double", 2.0 ** 63))
         fi = b.fptosi(b.select(fits, f, float_const("double", 0.0)), "i64")
         integral = b.and_(fits, b.fcmp("oeq", b.sitofp(fi, "double"), f))
         as_int = _mix(b, b.select(is_float, fi, i))
@@ -86,10 +87,6 @@ def _str_hash_helper(m: NativeModule):
     b.position_at_end(done)
     b.ret(_mix(b, b.xor(h, n)))
     return fn
-
-
-def _fabs(b: Builder, d: Value) -> Value:
-    return b.select(b.fcmp("olt", d, float_const("double", 0.0)), b.fsub(float_const("double", 0.0), d), d)
 
 
 def _mix(b: Builder, h: Value) -> Value:
