@@ -2,6 +2,7 @@
 are an int on some paths and a float on others (frontend/mixed_numbers.py)."""
 
 import math
+import numpy as np
 
 
 def pick(c, a, b):
@@ -354,3 +355,13 @@ def combination_sum(candidates, target):
     answer = []
     _combine(candidates, path, answer, target, 0)
     return answer
+
+
+def sums_of_floats(xs: list[float], d: dict[str, float]):
+    """sum() and math.prod() of floats from the int start: the start (an int) when there
+    are none, as CPython's `sum([])` is 0 (of an empty float array too); stored into a float
+    array, the float of it."""
+    grid = np.zeros(2)
+    grid[0] = sum(x * 2 for x in xs)           # an int|float stored into a float array
+    return (sum(xs), sum(x / 2 for x in xs), math.prod(xs), sum(d.values()), sum(xs, 0.0),
+            sum([x for x in xs if x > 0]), float(grid[0]), sum(np.ones(len(xs))) if not xs else 0, sum(np.zeros(0)))

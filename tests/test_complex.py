@@ -150,29 +150,42 @@ def test_mandelbrot_julia(c):
 
 
 def accumulate(n: int, x: float):
-    total = 0            # an int accumulator that becomes complex in the loop
+    total = 0j           # a complex accumulator from the start: CPython's answer for n = 0 too
+    for k in range(n):
+        total = total + x * 1j ** k
+    return total
+
+
+def accumulate_from_int(n: int, x: float):
+    total = 0            # an int that becomes complex in the loop: 0 for n = 0, as CPython's
     for k in range(n):
         total = total + x * 1j ** k
     return total
 
 
 def test_widening_loop_variable():
-    for n in range(1, 6):       # (n = 0: CPython's int 0, compiled 0j: the documented widening)
+    for n in range(6):
         check(accumulate, compiled(accumulate), n, 0.75)
+    with pytest.raises(CompileError, match=r"'total' has incompatible types i64 and c128.*"
+                                           r"real number and a complex apart.*start of `0j`"):
+        compiled(accumulate_from_int)(2, 0.75)
 
 
 def branches(z: complex, flag: bool):
-    w = z if flag else 2.0          # complex and float merge to complex
+    w = z if flag else 2.0          # a complex or a float: no compiled value is either
     return w * 2
 
 
+def real_or_complex(z: complex):
+    return z.real if not z.imag else z
+
+
 def test_merge():
-    """A variable holding a complex or a float is complex (as an int and a float make a float:
-    the documented widening at merges)."""
-    f = compiled(branches)
-    assert f(1 - 2j, True) == branches(1 - 2j, True)
-    got = f(1 - 2j, False)
-    assert type(got) is complex and got == branches(1 - 2j, False)
+    """A value that is a complex on one path and a float on another is refused at the line
+    (making the float complex would change its type and its text: `(2+0j)` for `2.0`)."""
+    for fn, args in ((branches, (1 - 2j, False)), (real_or_complex, (2 + 0j,))):
+        with pytest.raises(CompileError, match=r"(f64 and c128|c128 and f64).*real number and a complex apart"):
+            compiled(fn)(*args)
 
 
 GLOBAL_Z = 0.5 - 1.5j

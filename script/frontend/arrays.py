@@ -12,6 +12,7 @@ import ast
 
 import numpy as np
 
+from script.frontend import mixed_numbers
 from script.frontend.elementwise import is_array_like
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -230,7 +231,12 @@ class ArrayLowering:
     def item_value(self, value: Value, dtype: T.Type, node) -> Value:
         """Scalar `value` converted for storing into an array of `dtype` as NumPy's item
         assignment does: a float into an int array truncates (2.7 stores 2) and, as int(x)
-        does, refuses NaN, infinities and values out of range; an int out of range raises."""
+        does, refuses NaN, infinities and values out of range; an int out of range raises.
+        An int|float (`sum(xs)` of floats) is stored as the one it holds."""
+        if isinstance(value.type, T.IntFloatType):
+            is_float, i, f = mixed_numbers.parts(self, value, self.loc(node))
+            return self.choose(is_float, lambda: self.item_value(f, dtype, node),
+                               lambda: self.item_value(i, dtype, node), node)
         if not value.type.is_numeric():
             self.error(f"cannot store a {value.type} into an array of {dtype}", node)
         if isinstance(dtype, T.IntType) and isinstance(value.type, T.FloatType):

@@ -60,7 +60,11 @@ _TOTAL_ORDERING = {
 
 def mixed_classes(t: T.Type, u: T.Type) -> str:
     """A note for an error where a value of type `u` meets a place of type `t`: when they
-    are instances of two classes, what keeps one class (class_unions.py)."""
+    are instances of two classes, what keeps one class (class_unions.py); when one is a real
+    number and the other a complex, what to write instead."""
+    if T.real_and_complex(t, u):
+        return (" (CPython keeps a real number and a complex apart, and compiled code has no value "
+                "that is either: make both complex, e.g. `complex(x)` or a start of `0j`)")
     if not (isinstance(t, T.ClassType) and isinstance(u, T.ClassType)) or t.key == u.key:
         return ""
     return (f" (instances of '{t.name}' and '{u.name}': a field, or a list made with elements of one class, "

@@ -621,7 +621,17 @@ def merge(a: Type, b: Type) -> Type | None:
     """The type a variable (a return, a conditional expression) holding either `a` or `b`
     gets where the paths meet, or None: `unify`, except that an int and a float make an
     int|float (`INT_FLOAT`), in tuples too, as CPython keeps them apart."""
+    if real_and_complex(a, b):
+        return None
     return unify(a, b, mixed=True)
+
+
+def real_and_complex(a: Type, b: Type) -> bool:
+    """Whether one of `a`, `b` is a Python complex and the other a Python int, float, bool or
+    int|float: CPython keeps them apart (`x.real if not x.imag else x` is a float or a complex),
+    and no union holds them, so a merge refuses rather than making the real one complex."""
+    reals = (I64, F64, BOOL, INT_FLOAT)
+    return a == C128 and b in reals or b == C128 and a in reals
 
 
 def _mixes(a: Type, b: Type) -> bool:
