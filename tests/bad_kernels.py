@@ -79,7 +79,7 @@ def uses_set(x):
 
 
 def uses_list_of_none(x):
-    return [None, [x]]  # error: list elements of types none and list[f64[::1]]
+    return [None, x]  # error: list elements of types none and f64[::1]
 
 
 def uses_string(x):
@@ -121,10 +121,12 @@ def return_conflict(x):
     return (1, 2)  # error: returns incompatible types
 
 
-def return_none_and_list(x):
-    if x > 0:  # error: returns list[i64] on one path and none
+def return_none_and_int_or_list(x):
+    if x > 0:
         return [1]
-    # falls off the end (after the last statement): returns None; a list has no optional
+    if x < -5:
+        return 2  # error: returns incompatible types list[i64] and i64
+    # falls off the end: None, besides an int and a list (no compiled value is all three)
 
 
 def unpack_mismatch(x):

@@ -141,3 +141,12 @@ def counted(n):
     for i in range(n):
         total += i
     return total
+
+
+def length_of(x, check: bool):
+    """len() of an int, a float or None: CPython's TypeError where it raises it (after a
+    validation that raises first, as `manhattan_distance(p, None)`'s does)."""
+    if check and x is None:
+        raise ValueError("Missing an input")
+    print("measuring")
+    return len(x)

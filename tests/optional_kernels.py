@@ -369,3 +369,80 @@ def int_of(a, t):
         if v > t:
             r = v
     return int(r)
+
+
+# ---- lists, dicts and sets that may be None (a NULL reference when absent) -------------------
+
+def above(xs: list[int], k: int):
+    """A list, or None when `k` is negative (the shape of a search that may find nothing)."""
+    if k < 0:
+        return None
+    return [x for x in xs if x > k]
+
+
+def path_or_none(grid: list[list[int]], k: int):
+    best = None
+    for row in grid:
+        if sum(row) > k and (best is None or len(row) > len(best)):
+            best = row
+    return best
+
+
+def uses_optional_list(xs: list[int], k: int):
+    r = above(xs, k)
+    if r is None:
+        return -1
+    total = len(r)
+    if r:
+        total += r[0]
+    return total
+
+
+def optional_list_truth(xs: list[int], k: int):
+    r = above(xs, k)
+    return bool(r), (1 if r else 2), r == [5, 7], r != None      # noqa: E711 - the comparison itself
+
+
+def optional_list_in_containers(xs: list[int], k: int):
+    memo = [None] * 3
+    memo[1] = above(xs, k)
+    return memo, (above(xs, k), k), {1: above(xs, -1), 2: above(xs, k)}
+
+
+def optional_list_used(xs: list[int], k: int, how: int):
+    """Each use of a list that is None raises CPython's TypeError or AttributeError."""
+    r = above(xs, k)
+    if how == 0:
+        return len(r)
+    if how == 1:
+        return r[0]
+    if how == 2:
+        t = 0
+        for x in r:
+            t += x
+        return t
+    if how == 3:
+        return int(3 in r)         # (an int, as the other paths return)
+    r.append(3)
+    return len(r)
+
+
+def counts_or_none(text: str, k: int):
+    f = None
+    if k > 0:
+        f = {}
+        for c in text:
+            f[c] = f.get(c, 0) + k
+    return f
+
+
+def uses_optional_dict(text: str, k: int):
+    f = counts_or_none(text, k)
+    if not f:
+        return 0 if f is None else -1
+    return len(f) + f.get("a", 0)
+
+
+def optional_set(xs: list[int], k: int):
+    s = set(xs) if k > 0 else None
+    return s, bool(s), (len(s) if s is not None else -1)

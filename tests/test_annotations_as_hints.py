@@ -127,6 +127,8 @@ def test_save_and_check_compile_annotated_functions_never_called(tmp_path):
     (K.times_caught, ("ab", 2)), (K.plus, ({1: 2}, 1)), (K.string_minus, ("b",)),
     (K.float_bitwise, (3,)), (K.float_bitwise, (2.5,)), (K.attribute_on_int, (3,)),
     (K.counted, (2.5,)), (K.counted, ("ab",)), (K.counted, (3,)),
+    (K.length_of, (3, False)), (K.length_of, (2.5, True)), (K.length_of, (None, True)),
+    (K.length_of, (None, False)), (K.length_of, ("abc", True)),
 ])
 def test_operand_types_cpython_refuses_raise_its_type_error_at_run_time(fn, args):
     same(fn, *args)

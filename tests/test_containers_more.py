@@ -169,10 +169,6 @@ def _writes_inner_table(d):
     return len(d)
 
 
-def _none_with_lists(n):
-    return [None, [n]]
-
-
 def _appends_to_a_column(m):
     for c in zip(*m):
         c.append(1)
@@ -181,7 +177,6 @@ def _appends_to_a_column(m):
 @pytest.mark.parametrize("fn, args, text, line", [
     (_append_none_to_ints, (1,), "cannot store a value of type none in a list[i64]", "xs.append(None)"),
     (_writes_inner_table, ({1: {2: 2}},), "dict argument 'd' is written here", "d[1][2] = 3"),
-    (_none_with_lists, (1,), "list elements of types none and list[i64]", "return [None, [n]]"),
     (K.trie, (["ab"],), "a dict that holds dicts of its own type", "node = node.setdefault(c, {})"),
     (_appends_to_a_column, ([[1]],), "'tuple' object has no attribute 'append'", "c.append(1)"),
 ])

@@ -143,7 +143,8 @@ def test_opt_type_spelling():
     assert t != T.TupleType([T.BOOL, t.value]) and T.TupleType([T.BOOL, t.value]) != t
     assert T.unify(T.NONE, T.I64) == T.OptionalType(T.I64)
     assert T.unify(T.OptionalType(T.I32), T.F64) == T.OptionalType(T.F64)
-    assert T.unify(T.NONE, T.ListType(T.I64)) is None
+    assert T.unify(T.NONE, T.ListType(T.I64)) == T.OptionalType(T.ListType(T.I64))     # NULL when absent
+    assert T.unify(T.NONE, T.ArrayType(T.F64, 1)) is None
     assert T.is_list_element(T.OptionalType(T.I64)) and not T.is_list_element(T.NONE)    # ([None] * n: lists.py)
 
 
@@ -164,6 +165,7 @@ def test_save_and_load(tmp_path):
 
 
 def test_unsupported_optional_is_a_compile_error():
+    """Arrays have no optional (a list, a dict and a set have: above)."""
     def mixed(n):
         if n > 0:
             return np.zeros(n)
@@ -171,3 +173,40 @@ def test_unsupported_optional_is_a_compile_error():
 
     with pytest.raises(script.CompileError, match="returns"):
         script.script(mixed)(3)
+
+
+LISTS = st.lists(st.integers(-3, 9), max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(LISTS, st.integers(-2, 9), st.integers(0, 4))
+def test_optional_lists(xs, k, how):
+    """A list that is None on some paths (a search returning None, `best = None` replaced
+    by a row): returned, narrowed, tested for truth, compared, stored in lists, tuples and
+    dicts, and each use of a None raising CPython's error."""
+    check_all_levels(K.above, xs, k)
+    check_all_levels(K.uses_optional_list, xs, k)
+    check_all_levels(K.optional_list_truth, xs, k)
+    check_all_levels(K.optional_list_in_containers, xs, k)
+    check_all_levels(K.optional_list_used, xs, k, how)
+    check_all_levels(K.path_or_none, [xs, xs[:2], [k]], k)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text("abc", max_size=5), st.integers(-1, 2), LISTS)
+def test_optional_dicts_and_sets(text, k, xs):
+    check_all_levels(K.counts_or_none, text, k)
+    check_all_levels(K.uses_optional_dict, text, k)
+    check_all_levels(K.optional_set, xs, k)
+
+
+def test_optional_list_messages():
+    f = compiled(K.optional_list_used)
+    for how, (exc, text) in enumerate([(TypeError, "object of type 'NoneType' has no len()"),
+                                       (TypeError, "'NoneType' object is not subscriptable"),
+                                       (TypeError, "'NoneType' object is not iterable"),
+                                       (TypeError, "argument of type 'NoneType' is not iterable"),
+                                       (AttributeError, "'NoneType' object has no attribute 'append'")]):
+        with pytest.raises(exc) as info:
+            f([1, 2], -1, how)
+        assert str(info.value) == text

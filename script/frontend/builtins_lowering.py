@@ -34,7 +34,7 @@ from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_is
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import WeakConst, const_of, missing_attribute
-from script.frontend.optional import is_optional
+from script.frontend.optional import is_optional, python_name
 from script.frontend.random_calls import is_default_rng, make_generator
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
 from script.frontend.bound_methods import bound_method_call
@@ -872,7 +872,12 @@ class CallLowering:
             self.binop(op, acc, x, node), t, node))
 
     def builtin_len(self, node, name) -> Value:
-        (v,) = self.positional(node, name, 1)
+        self.positional(ast.Call(node.func, [], node.keywords), name, 0)
+        if len(node.args) != 1:
+            self.error(f"len() takes exactly one argument ({len(node.args)} given)", node)
+        v = self.expr_opt(node.args[0])
+        if is_optional(v):
+            v = self.unwrap(v, node, "object of type 'NoneType' has no len()")
         if isinstance(v.type, T.TupleType) and not T.is_instance_union(v.type):
             return Const(len(v.type.elems), T.I64)
         return self.len_of(v, node)
@@ -890,6 +895,10 @@ class CallLowering:
             return self.table_len(v, node)
         if isinstance(v.type, T.StrType):
             return self.str_len(v, node)
+        if v.type in (T.NONE, T.I64, T.F64, T.BOOL, T.C128):
+            # CPython's TypeError where CPython raises it (after what runs before it)
+            self.raise_if(Const(True, T.BOOL), "TypeError", f"object of type '{python_name(v.type)}' has no len()", node)
+            return Const(0, T.I64)
         self.error(f"object of type {v.type} has no len()", node)
 
     def builtin_conversion(self, node, name) -> Value:

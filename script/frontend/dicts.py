@@ -452,7 +452,7 @@ class DictLowering:
         keys, values = [], []
         for k, v in zip(node.keys, node.values):
             keys.append(self.expr(k))
-            values.append(self.expr_num(v))
+            values.append(self.expr_opt(v, num=True))
         known = (None, None)
         if keys:
             known = (self._meet([k.type for k in keys], node), self._meet([v.type for v in values], node))
@@ -484,7 +484,7 @@ class DictLowering:
 
     def expr_DictComp(self, node: ast.DictComp) -> Value:
         d = self.new_table(self.table_type(node, False), node)
-        self.comprehension(node, lambda: self.table_store(d, self.expr(node.key), self.expr_num(node.value), node))
+        self.comprehension(node, lambda: self.table_store(d, self.expr(node.key), self.expr_opt(node.value, num=True), node))
         return d
 
     def expr_SetComp(self, node: ast.SetComp) -> Value:

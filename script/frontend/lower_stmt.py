@@ -964,7 +964,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             flat = self.fromkeys_keys(node)         # default_tables.py: list(dict.fromkeys(xs))
         if flat is None:
             flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
-        return flat if flat is not None else self.iterable_value(self.expr(node), node)
+        if flat is not None:
+            return flat
+        seq = self.expr_opt(node)
+        if is_optional(seq):          # (an optional list: CPython's TypeError where it is None)
+            seq = self.unwrap(seq, node, "'NoneType' object is not iterable")
+        return self.iterable_value(seq, node)
 
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop

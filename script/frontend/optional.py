@@ -177,11 +177,11 @@ class OptionalLowering:
 
     def placeholder(self, t: T.Type, loc) -> Value:
         """A value of type `t` (zero) that stands for nothing, in the current block."""
-        if isinstance(t, T.TupleType):
+        if isinstance(t, (T.TupleType, T.HashType)):      # (a dict or set: two NULL lists)
             return self.emit("tuple", [self.placeholder(e, loc) for e in t.elems], t, None, loc)
         if isinstance(t, T.StrType):
             return self.emit("str_const", [], t, "", loc)      # immortal: nothing to count
-        if isinstance(t, T.ClassType):
+        if isinstance(t, (T.ClassType, T.ListType)):
             return self.emit("list_null", [], t, None, loc)    # NULL: nothing to count
         return Const(0, t, loc)
 
@@ -190,6 +190,8 @@ class OptionalLowering:
     def optional_truth(self, v: Value, node=None) -> Value:
         """`bool(v)` of an optional: present, and the value true."""
         p = self.present(v, node)
+        if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
+            return self.if_present(p, lambda: self.truth(self.value_of(v, node), node), v, node)
         inner = self.truth(self.value_of(v, node), node)
         if isinstance(inner, Const):
             return p if inner.value else Const(False, T.BOOL)
@@ -219,8 +221,8 @@ class OptionalLowering:
             if is_optional(b):
                 b = self.unwrap(b, node, f"argument of type '{NONE_NAME}' is not iterable")
                 return self.compare(op, a, b, node)
-            hit = self.compare(ast.In(), self.value_of(a, node), b, node)
-            hit = self._and(self.present(a, node), hit, loc)
+            hit = self.if_present(self.present(a, node), lambda: self.compare(
+                ast.In(), self.value_of(a, node), b, node), a, node)
             return self._not(hit, loc) if negate else hit
         symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
         a, b = self.unwrap_operands(
@@ -234,12 +236,22 @@ class OptionalLowering:
         if isinstance(b.type, T.NoneType):
             return self.absent(a, node)
         if not is_optional(b):
-            same = self.compare(ast.Eq(), self.value_of(a, node), b, node)
-            return self._and(self.present(a, node), same, loc)
+            return self.if_present(self.present(a, node), lambda: self.compare(
+                ast.Eq(), self.value_of(a, node), b, node), a, node)
         pa, pb = self.present(a, node), self.present(b, node)
-        same = self.compare(ast.Eq(), self.value_of(a, node), self.value_of(b, node), node)
+        same = self.if_present(self._and(pa, pb, loc), lambda: self.compare(
+            ast.Eq(), self.value_of(a, node), self.value_of(b, node), node), a, node)
         both_none = self._and(self._not(pa, loc), self._not(pb, loc), loc)
-        return self._or(both_none, self._and(self._and(pa, pb, loc), same, loc), loc)
+        return self._or(both_none, same, loc)
+
+    def if_present(self, present: Value, test, v: Value, node) -> Value:
+        """`present and test()` for optional `v`: where its value is a reference (a list, a
+        dict, an instance: NULL when absent), `test` runs only where `present` holds."""
+        if isinstance(present, Const):
+            return test() if present.value else Const(False, T.BOOL)
+        if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
+            return self.choose(present, test, lambda: Const(False, T.BOOL), node)
+        return self._and(present, test(), self.loc(node))
 
     def _not(self, v: Value, loc) -> Value:
         return Const(not v.value, T.BOOL) if isinstance(v, Const) else self.emit("not", [v], T.BOOL, None, loc)

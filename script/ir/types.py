@@ -321,11 +321,11 @@ class NamedTupleType(TupleType):
 
 def is_optional_value(t: Type) -> bool:
     """Whether `opt[t]` exists: `t` a bool, int, float or str, or a tuple of such values (of
-    optionals too), or a class instance; a placeholder costs nothing (a str's is the
-    immortal "", an instance's a NULL reference, which counting leaves alone)."""
+    optionals too), a class instance, a list, a dict or a set; a placeholder costs nothing
+    (a str's is the immortal "", a reference's NULL, which counting leaves alone)."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric() or isinstance(t, (StrType, ClassType, ClassRef))
+    return t.is_numeric() or isinstance(t, (StrType, ClassType, ClassRef, ListType, HashType))
 
 
 class ArrayType(Type):
