@@ -164,3 +164,9 @@ def uses_match(x):
         case int(a, b):  # error: int() accepts 1 positional sub-pattern (2 given)
             return 1
     return 0
+
+
+def returns_bool_or_int(x):
+    if x > 5:
+        return False
+    return x  # error: returns bool on one path and int on another

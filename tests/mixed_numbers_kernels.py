@@ -357,11 +357,14 @@ def combination_sum(candidates, target):
     return answer
 
 
-def sums_of_floats(xs: list[float], d: dict[str, float]):
-    """sum() and math.prod() of floats from the int start: the start (an int) when there
-    are none, as CPython's `sum([])` is 0 (of an empty float array too); stored into a float
-    array, the float of it."""
-    grid = np.zeros(2)
-    grid[0] = sum(x * 2 for x in xs)           # an int|float stored into a float array
-    return (sum(xs), sum(x / 2 for x in xs), math.prod(xs), sum(d.values()), sum(xs, 0.0),
-            sum([x for x in xs if x > 0]), float(grid[0]), sum(np.ones(len(xs))) if not xs else 0, sum(np.zeros(0)))
+def stores_into_arrays(xs):
+    """An int|float stored into a float array and an int array: the one it holds, converted
+    as NumPy's item assignment converts it (2.5 into an int array is 2)."""
+    out, ints = np.zeros(len(xs) + 1), np.zeros(len(xs) + 1, dtype=np.int64)
+    s = 0
+    for k, x in enumerate(xs):
+        s = s + x if k % 2 == 0 else s * 2
+        out[k] = s
+        ints[k] = s
+    out[len(xs)] = s
+    return [float(v) for v in out], [int(v) for v in ints]

@@ -63,7 +63,7 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.generated, ([1, 2.5, 3],)), (K.generated, ([2, 1],)), (K.generated, ([0.5, -1],)),
          (K.matmul, ([[1, 2.5], [3, 4]], [[1, 0], [0, 1]])), (K.matmul, ([[1, 2]], [[0.5], [2]])),
          (K.sets_and_keys, ([1, 2.5, 1.0], 3)), (K.sets_and_keys, ([1, 2, 3.5], 1)),
-         (K.sums_of_floats, ([], {})), (K.sums_of_floats, ([1.5, -2.0], {"a": 0.5})),
+         (K.stores_into_arrays, ([0.5, 2, -1],)), (K.stores_into_arrays, ([],)),
          (K.combination_sum, ([2, 3, 5], 8)), (K.combination_sum, ([2, 0.5], 1)), (K.combination_sum, ([1.5, 1], 3))]
 
 

@@ -843,22 +843,13 @@ class CallLowering:
 
     def sum_of(self, iterable, start, node, op=ast.Add) -> Value:
         """sum(iterable, start=0), accumulated in the type start and the elements meet at
-        (a literal start adapts to the elements of a sized type, as NumPy's weak scalars do);
-        with `op` ast.Mult, math.prod's product from start=1. Floats (a list's, a float64
-        array's) from an int start are an int|float, the start when there are none (CPython's
-        `sum([])` is the int 0)."""
+        (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
+        ast.Mult, math.prod's product from start=1. Of floats, the total is a float even when
+        there are none (CPython's is the int start then: docs/differences.md)."""
         n, item, et = iterable
         if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
             return self.instance_sum(iterable, start, op, node)     # class_methods.py
         init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
-        if et == T.F64 and init.type == T.I64:
-            # floats from an int start: the start itself (an int) when there are none, as
-            # CPython's `sum([])` is 0; a float after the first element
-            loc = self.loc(node)
-            total = self.reduce_loop(node, n, item, self.coerce(init, T.F64, node),
-                                     lambda acc, x: self.binop(op, acc, x, node))
-            empty = self.emit("cmp", [n, Const(0, T.I64)], T.BOOL, "eq", loc)
-            return self.choose(empty, lambda: self.coerce(init, T.I64, node), lambda: total, node)
         if isinstance(et, T.IntFloatType):
             # of a list holding ints and floats: an int while every element so far was one
             t = T.F64 if init.type == T.F64 else T.INT_FLOAT

@@ -933,12 +933,21 @@ class ListLowering:
     def sum_each(self, arg_node, start: Value | None, node, op=ast.Add) -> Value:
         """sum() of a generator expression (math.prod's with `op` ast.Mult): the
         accumulator's type widens as Python's result does (bools sum to an int, an int
-        start with floats gives a float): of floats from an int start, the total is an
-        int|float (`num`), the start when there are none, as CPython's."""
+        start with floats gives a float). Of floats, the result is a float even when there
+        are none, as `sum_of`'s (CPython's is the int start then: docs/differences.md); of
+        elements that are ints or floats (`num`), the total is one too."""
         init = Const(0 if op is ast.Add else 1, T.I64)
         acc = self.new_var("acc", start if start is not None else init)
-        self.each(arg_node, lambda x: self.write(acc, self.binop(op, self.read(acc, self.loc(node)), x, node)))
-        return self.read(acc, self.loc(node))
+        elements = []       # (whether an element is an int|float: then so is the total, as CPython's)
+
+        def add(x):
+            elements.append(mixed_numbers.is_num(x))
+            self.write(acc, self.binop(op, self.read(acc, self.loc(node)), x, node))
+        self.each(arg_node, add)
+        total = self.read(acc, self.loc(node))
+        if mixed_numbers.is_num(total) and not any(elements):
+            return mixed_numbers.as_float(self, total, self.loc(node))
+        return total
 
     def minmax_each(self, arg_node, name: str, default, node) -> Value:
         """min()/max() of a generator expression: Python's rule (a later element replaces

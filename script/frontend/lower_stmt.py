@@ -759,6 +759,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
         want = self.ret_type
+        if T.bool_and_number(want, value.type) and not self.ret_annotated:
+            # `return False` beside `return x`: CPython returns False, a number made of it is 0
+            self.error(f"function '{self.info.name}' returns {python_name(want)} on one path and "
+                       f"{python_name(value.type)} on another: CPython keeps a bool apart from a "
+                       "number and compiled code has no value that is either (return int(...) or "
+                       "bool(...) on every path)", node)
         if value.type != want:
             u = T.merge(want, value.type)
             if self.ret_annotated:

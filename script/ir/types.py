@@ -634,6 +634,13 @@ def real_and_complex(a: Type, b: Type) -> bool:
     return a == C128 and b in reals or b == C128 and a in reals
 
 
+def bool_and_number(a: Type, b: Type) -> bool:
+    """Whether one of `a`, `b` is a bool and the other a Python int, float or int|float:
+    CPython keeps `False` apart from `0`, and no compiled value is either."""
+    numbers = (I64, F64, INT_FLOAT)
+    return a == BOOL and b in numbers or b == BOOL and a in numbers
+
+
 def _mixes(a: Type, b: Type) -> bool:
     """Whether a merge of `a` and `b` is an int|float: an int and a float, or either already
     one with a bool, an int or a float."""
