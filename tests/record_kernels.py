@@ -361,8 +361,25 @@ def cls_vec(a, b):
 
 
 def cls_dataclass_int(a):
-    v = Vec(a, a)           # x: float: the int is kept as a float (docs/records.md)
-    return v.x * 2
+    v = Vec(a, a)           # x: float is a hint: an int given stays an int, as in CPython
+    return v.x * 2, v.y
+
+
+@dataclasses.dataclass
+class Spot:
+    x: float
+    y: float
+    tag: typing.Any = ""
+
+
+def cls_number_hints(n, d):
+    """Fields annotated float given ints, floats and both: each instance holds what it was
+    given (an int|float field), in lists, across a merge, and after a float is stored."""
+    spots = [Spot(0, 0), Spot(1.5, n), Spot(n, d, "t")]
+    p = spots[0] if n > 2 else Spot(d, 1)
+    spots[0].x += d
+    return ([(s.x, s.y, s.tag) for s in spots], p.x, sum(s.x for s in spots),
+            str(Spot(n, n).x), Spot(2, 3) == Spot(2.0, 3))
 
 
 def cls_loop(n):

@@ -242,8 +242,15 @@ def test_class_annotations_type_fields(k):
     check_all_levels(K.cls_annotated, k)
 
 
-def test_dataclass_converts_to_annotations():
-    assert compiled(K.cls_dataclass_int)(3) == 6.0      # CPython: 6 (the int kept)
+def test_dataclass_annotations_are_hints():
+    check_all_levels(K.cls_dataclass_int, 3)                # (6, 3): the ints kept, as CPython's
+    check_all_levels(K.cls_dataclass_int, 1.5)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(-5, 5), st.sampled_from([0.5, -2.0, 0.0, 3]))
+def test_number_fields_given_ints_and_floats(n, d):
+    check_all_levels(K.cls_number_hints, n, d)
 
 
 @settings(max_examples=20, deadline=None)

@@ -23,8 +23,11 @@ optional), so this ends after a round or two; the specializations built with an 
 of the class are dropped (`USERS`).
 
 Only these fields are tabled: a field that is None, an optional, or holds an instance of its
-own class, or of one that holds it (in a list, a dict...). The others keep their
-per-construction types, so a ``Stack()`` of strs and one of floats still differ.
+own class, or of one that holds it (in a list, a dict...), and a field annotated `float`
+(or `int`) that holds a Python number: its annotation is a hint, so ``Point(0, 0)`` holds
+ints, and an int in one construction and a float in another (``Point(1.5, 2)``, or a float
+stored later) make it an int|float, ``num``, as CPython keeps them apart. The others keep
+their per-construction types, so a ``Stack()`` of strs and one of floats still differ.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ _OWNERS: dict[str, type] = {}                       # class key -> the class its
 USERS: dict[str, set] = {}                          # class key -> {(info, skey)} built with its table
 MADE: dict[str, set] = {}                           # class key -> the types its constructions gave
 MAX_WIDENINGS = 16
+_NUMBERS = (T.I64, T.F64, T.INT_FLOAT)     # Python's numbers: an int in one construction and a
+#                                            float in another make an int|float field
 
 
 class FieldsWidened(Exception):
@@ -60,6 +65,18 @@ def _needs_table(t: T.Type, key: str) -> bool:
     if isinstance(t, (T.NoneType, T.OptionalType)):
         return True
     return any(isinstance(x, T.ClassType) and _mentions(x, key) for x in T.instances(t))
+
+
+def number_hint(cls: type, field: str, t: T.Type) -> bool:
+    """Whether `field` of class `cls` is annotated `int` or `float` (a dataclass field, or
+    the class body's ``x: float``) and given a Python number of type `t`: a hint, so the
+    field holds the number as it is, typed per class (ints and floats: ``num``)."""
+    if t not in _NUMBERS:
+        return False
+    ann = {}
+    for klass in reversed(getattr(cls, "__mro__", ())[:-1]):
+        ann.update(vars(klass).get("__annotations__") or {})
+    return ann.get(field) in (int, float, "int", "float")
 
 
 def _mentions(x: T.ClassType, key: str) -> bool:
@@ -87,7 +104,7 @@ def _fold(t: T.Type, key: str) -> T.Type:
 def _widen(old: T.Type, new: T.Type) -> T.Type | None:
     """The table type of a field that held `old` and is given `new` (both folded): None with
     an instance is an optional; of two specializations of one other class, the later one
-    (the table is built again with it)."""
+    (the table is built again with it); an int and a float an int|float."""
     if old == new:
         return old
     if isinstance(old, T.ClassType) and isinstance(new, T.ClassType) and old.key == new.key:
@@ -100,6 +117,10 @@ def _widen(old: T.Type, new: T.Type) -> T.Type | None:
             return T.NONE if v is None else T.OptionalType(v) if T.is_optional_value(v) else None
         v = _widen(a, b)
         return None if v is None or not T.is_optional_value(v) else T.OptionalType(v)
+    if T.merge(old, new) == T.INT_FLOAT:
+        return T.INT_FLOAT          # ints and floats: an int|float, as CPython keeps them apart
+    if T.BOOL in (old, new) and old != new:
+        return None                 # a bool and a number: CPython keeps False apart from 0
     return T.unify(old, new)
 
 
@@ -135,7 +156,8 @@ class ClassTypesLowering:
         A table that only gains fields builds nothing again while every instance made so far
         has the type this one gets (`MADE`)."""
         table = _table(key, cls)
-        if not table and not any(_needs_table(v.type, key) for v in values):
+        if not table and not any(_needs_table(v.type, key) or number_hint(cls, f, v.type)
+                                 for f, v in zip(fields, values)):
             return [v.type for v in values]
         self.__dict__.setdefault("tabled_classes", set()).add(key)
         new = dict(table)
@@ -144,7 +166,7 @@ class ClassTypesLowering:
             if pending_parts(v.type):           # an empty container: the table's type, or its stores'
                 out.append(new.get(f, v.type))
                 continue
-            if f not in new and not _needs_table(v.type, key):
+            if f not in new and not _needs_table(v.type, key) and not number_hint(cls, f, v.type):
                 out.append(v.type)
                 continue
             folded = _fold(v.type, key)
@@ -168,7 +190,8 @@ class ClassTypesLowering:
         key = t.key
         table = _table(key, lookup_class(key))
         ft = t.elem.elems[t.fields.index(attr)]
-        if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)):
+        if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)
+                                      or number_hint(lookup_class(key), attr, value.type)):
             return
         old = table.get(attr, _fold(ft, key))
         wide = _widen(old, _fold(value.type, key))

@@ -31,6 +31,7 @@ import ast
 import copy
 import dataclasses
 import inspect
+import typing
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
@@ -51,6 +52,7 @@ _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__",
 _DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
 _FACTORIES: dict[type, "FactoryInfo"] = {}
 _EMPTY_FACTORIES = (list, dict, set)      # dataclasses.field(default_factory=...) compiled code makes
+_PYTHON_NUMBERS = (T.I64, T.F64, T.BOOL, T.INT_FLOAT)
 
 
 def _is_dataclass_init(cls: type) -> bool:
@@ -306,6 +308,8 @@ class RecordLowering(ClassTypesLowering):
         out = []
         for f, v in zip(fields, values):
             t = type_from_annotation(anns[f]) if f in anns and not isinstance(anns[f], str) else None
+            if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS:
+                t = None            # a hint: the number as it is (class_types.number_hint)
             if t is not None and v.type != t:
                 if not T.is_convertible(v.type, t) or T.unify(t, v.type) != t:
                     self.error(f"field '{f}' of class '{cls.__name__}' is annotated {t}; __init__ gives it "
@@ -316,7 +320,8 @@ class RecordLowering(ClassTypesLowering):
 
     def _dataclass_fields(self, cls: type, node: ast.Call):
         """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
-        converted to their annotated types."""
+        converted to their annotated types, except that a number annotated `int`, `float` or
+        `bool` keeps its own type (annotations are hints) and `Any` takes the value's."""
         if "__post_init__" in vars(cls):
             self.error(f"dataclass '{cls.__name__}' defines __post_init__: not supported in compiled code", node)
         from script.frontend.typeinfer import type_from_annotation
@@ -352,6 +357,11 @@ class RecordLowering(ClassTypesLowering):
                     self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
                                "code takes", node)
             t = type_from_annotation(ann)
+            if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS or ann is typing.Any:
+                # a hint, as CPython has it: `x: float` given 1 holds the int 1 (a float stored
+                # later makes the field an int|float: class_types.widen_on_store); `Any` the value's
+                values.append(v)
+                continue
             if t is None and (_is_kind(v.type, ann) or names_instances(ann)):
                 t = v.type          # a bare `list`, `dict`, `set`, or instances: the value's types
             if t is None:
@@ -413,7 +423,9 @@ class RecordLowering(ClassTypesLowering):
             self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
         k = t.fields.index(attr)
         ft = t.elem.elems[k]
-        if value.type != ft and (T.unify(ft, value.type) != ft or not (
+        if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
+            pass                                            # an int or a float into an int|float
+        elif value.type != ft and (T.unify(ft, value.type) != ft or not (
                 T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
             self.widen_on_store(t, attr, value, node)       # a field typed per class (class_types.py)
             self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
