@@ -521,3 +521,14 @@ def shunting_yard(expr):
     while ops:
         out.append(ops.pop())
     return " ".join(out)
+
+
+ORDER = "etaoinshrdlu"
+RANKS = {"a": 2, "b": 1}
+
+
+def keyed_by_globals(words):
+    """key= a bound method of a global str or dict (`key=ETAOIN.find`), and of a local."""
+    letters = sorted(set("".join(words)), key=ORDER.find, reverse=True)
+    ranked = sorted(words, key=RANKS.get) if all(w in RANKS for w in words) else []
+    return letters, ranked, argmax_key([len(w) for w in words])

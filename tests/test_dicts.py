@@ -317,3 +317,9 @@ def test_tables_made_again_in_a_loop(xs):
 @given(st.lists(st.sampled_from(["1", "22", "+", "-", "*", "/", "(", ")"]), max_size=12))
 def test_lookups_of_a_stack_typed_later(tokens):
     check_both(K.shunting_yard, " ".join(tokens))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "tea", "zoo", "", "rust"]), min_size=1, max_size=6))
+def test_keys_that_are_bound_methods_of_globals(words):
+    check_both(K.keyed_by_globals, words)

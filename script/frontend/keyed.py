@@ -65,13 +65,15 @@ def sort_options(cx, keywords, name: str) -> tuple:
 
 def method_key(cx, key):
     """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`;
-    `key=d.get` (a bound method of a local): `lambda s: d.get(s)`; the same node in every
-    build round. Any other key as it is."""
+    `key=d.get` (a bound method of a local, or of a global str, list, tuple, dict or set:
+    `key=ETAOIN.find`): `lambda s: d.get(s)`; the same node in every build round. Any other
+    key as it is."""
     if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
         return key
     ref = cx.callee_ref(key.value)
     unbound = isinstance(ref, PyRef) and ref.obj is str and callable(getattr(str, key.attr, None))
-    if not unbound and key.value.id not in cx.info.local_names:
+    held = isinstance(ref, Value) or isinstance(ref, PyRef) and isinstance(ref.obj, (str, list, tuple, dict, set))
+    if not unbound and not held and key.value.id not in cx.info.local_names:
         return key
     made = cx.info.__dict__.setdefault("_method_keys", {})
     fn = made.get(id(key))
