@@ -170,3 +170,11 @@ def returns_bool_or_int(x):
     if x > 5:
         return False
     return x  # error: returns bool on one path and int on another
+
+
+def returns_and_of_bool_and_int(x):
+    return x > 5 and x  # error: a bool on some paths and a number on others
+
+
+def prints_or_of_int_and_bool(x):
+    print(x or x > 5)  # error: CPython prints the bool

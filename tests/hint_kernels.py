@@ -150,3 +150,19 @@ def length_of(x, check: bool):
         raise ValueError("Missing an input")
     print("measuring")
     return len(x)
+
+
+def not_a_container(x, how: int):
+    """x[0], `for v in x` and `1 in x` of None, an int or a float: CPython's TypeError where
+    it raises it (a validation of the argument that raises first runs first)."""
+    if how == 3 and x is None:
+        raise ValueError("no grid")
+    print("using it")
+    if how == 0:
+        return x[0]
+    if how == 1:
+        t = 0
+        for v in x:
+            t += v
+        return t
+    return int(1 in x)

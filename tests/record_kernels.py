@@ -522,3 +522,38 @@ class SlotsMissAField:
 
 def slots_miss_a_field():
     return SlotsMissAField().a
+
+
+class Body2:
+    """A plain class (no annotations): its fields take the values' own types."""
+
+    def __init__(self, x, v):
+        self.x = x
+        self.v = v
+
+    def step(self, dt):
+        self.x += self.v * dt
+
+
+class Tally:
+    def __init__(self):
+        self.total = 0          # an int, given floats later
+
+    def add(self, v):
+        self.total += v
+
+
+def cls_plain_number_fields(n, d):
+    """Unannotated fields given an int in one construction and a float in another, in a list
+    and across a merge, and a float stored into a field that held an int (and back): each
+    instance holds what CPython's would (an int|float field for the class)."""
+    bodies = [Body2(0, 1), Body2(1.5, n)]
+    b = bodies[0] if n > 0 else Body2(d, 2)
+    for _ in range(abs(n) % 3):
+        for body in bodies:
+            body.step(d)
+    t = Tally()
+    for k in range(n):
+        t.add(k * d)
+    u = Tally()
+    return [(q.x, q.v) for q in bodies], b.x, t.total, u.total

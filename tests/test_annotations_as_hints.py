@@ -129,6 +129,9 @@ def test_save_and_check_compile_annotated_functions_never_called(tmp_path):
     (K.counted, (2.5,)), (K.counted, ("ab",)), (K.counted, (3,)),
     (K.length_of, (3, False)), (K.length_of, (2.5, True)), (K.length_of, (None, True)),
     (K.length_of, (None, False)), (K.length_of, ("abc", True)),
+    (K.not_a_container, (None, 0)), (K.not_a_container, (3, 0)), (K.not_a_container, (2.5, 1)),
+    (K.not_a_container, (None, 1)), (K.not_a_container, (None, 2)), (K.not_a_container, (7, 2)),
+    (K.not_a_container, (None, 3)), (K.not_a_container, ([5, 1], 0)),
 ])
 def test_operand_types_cpython_refuses_raise_its_type_error_at_run_time(fn, args):
     same(fn, *args)

@@ -251,6 +251,7 @@ def test_dataclass_annotations_are_hints():
 @given(st.integers(-5, 5), st.sampled_from([0.5, -2.0, 0.0, 3]))
 def test_number_fields_given_ints_and_floats(n, d):
     check_all_levels(K.cls_number_hints, n, d)
+    check_all_levels(K.cls_plain_number_fields, n, d)
 
 
 @settings(max_examples=20, deadline=None)

@@ -186,12 +186,14 @@ class ClassTypesLowering:
 
     def widen_on_store(self, t: T.ClassType, attr: str, value: Value, node) -> None:
         """``obj.f = value`` where the field's type cannot hold `value`: the field's table type
-        widened (FieldsWidened), or nothing when the field is not one the table types."""
+        widened (FieldsWidened), or nothing when the field is not one the table types. A
+        float stored into a field of ints (an int into one of floats) makes it an int|float
+        for the class, as CPython keeps each value's type."""
         key = t.key
         table = _table(key, lookup_class(key))
         ft = t.elem.elems[t.fields.index(attr)]
         if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)
-                                      or number_hint(lookup_class(key), attr, value.type)):
+                                      or T.merge(ft, value.type) == T.INT_FLOAT):
             return
         old = table.get(attr, _fold(ft, key))
         wide = _widen(old, _fold(value.type, key))
@@ -202,6 +204,21 @@ class ClassTypesLowering:
         new[attr] = wide
         if new != table or t.contents.elems[t.fields.index(attr)] != wide:
             _changed(key, new)
+
+    def widen_number_fields(self, a: T.Type, b: T.Type) -> None:
+        """Two instances of one class meeting (a list display, a merge) whose fields hold an
+        int in one and a float in the other (``[P(0, 1), P(1.5, 2)]``): those fields become
+        int|float for the class (FieldsWidened); nothing for any other pair of types."""
+        if not (isinstance(a, T.ClassType) and isinstance(b, T.ClassType) and a.key == b.key
+                and a.fields == b.fields):
+            return
+        wide = {f: T.INT_FLOAT for f, x, y in zip(a.fields, a.elem.elems, b.elem.elems)
+                if x != y and T.merge(x, y) == T.INT_FLOAT}
+        if not wide:
+            return
+        table = _table(a.key, lookup_class(a.key))
+        self.__dict__.setdefault("tabled_classes", set()).add(a.key)
+        _changed(a.key, {**table, **wide})
 
     def instance_base(self, base, attr: str, node):
         """`base` for ``base.attr``: an optional instance unwrapped, raising CPython's

@@ -326,6 +326,7 @@ class ListLowering:
             self.merge_pending(t, u)
             w = T.merge(t, u)
             if w is None:
+                self.widen_number_fields(t, u)          # class_types.py: ints and floats in fields
                 self.error(f"list elements of types {t} and {u}: a compiled list holds one type"
                            + mixed_classes(t, u), node)
             t = w

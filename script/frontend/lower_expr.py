@@ -19,7 +19,7 @@ from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
 from script.frontend.table_args import counter_operands
-from script.frontend.optional import OptionalLowering, is_optional, test_facts
+from script.frontend.optional import OptionalLowering, is_optional, python_name, test_facts
 from script.frontend.ssa_builder import fold_convert
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.class_methods import mixed_classes
@@ -28,6 +28,11 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import OVF_OPS, ExcInfo
 from script.frontend import mixed_numbers, star_displays, static_args
+
+
+# Python values that are not containers: `x[i]`, `x in y` and `for v in x` of one raise
+# CPython's TypeError at run time, where CPython raises it.
+_NOT_CONTAINERS = (T.NONE, T.I64, T.F64, T.BOOL, T.C128)
 
 
 class WeakConst(Const):
@@ -332,6 +337,10 @@ class ExprLowering(OptionalLowering):
             return self.table_subscript(base, node.slice, node)
         if isinstance(base.type, T.StrType):
             return self.str_subscript(base, node.slice, node)
+        if base.type in _NOT_CONTAINERS:        # `grid[0]` of None: CPython's TypeError, where it raises it
+            if not isinstance(node.slice, ast.Slice):
+                self.expr(node.slice)
+            return self.raise_always("TypeError", f"'{python_name(base.type)}' object is not subscriptable", node)
         self.error(f"cannot index a value of type {base.type}", node)
 
     def tuple_index(self, base: Value, index_node, node) -> Value:
@@ -822,6 +831,9 @@ class ExprLowering(OptionalLowering):
             hit = self.list_contains(a, b, node) if isinstance(b.type, T.ListType) else self.table_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
         if isinstance(op, (ast.In, ast.NotIn)):
+            if b.type in _NOT_CONTAINERS:       # CPython's TypeError, where it raises it
+                return self.raise_always("TypeError", f"argument of type '{python_name(b.type)}' is not "
+                                         "iterable", node)
             if not isinstance(b.type, T.TupleType):
                 self.error(f"'in' is only supported on tuples and lists, not {b.type}", node)
             hit: Value = Const(False, T.BOOL)
@@ -1038,6 +1050,7 @@ class ExprLowering(OptionalLowering):
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
                 for _, w in pending:
                     self.widen_list_at_merge(w, v)          # lists.py: `[1] if c else [0.5]`
+                self.widen_number_fields(t, v.type)         # class_types.py: instances' fields
                 self.error(f"the two sides have incompatible types {t} and {v.type}" + mixed_classes(t, v.type), node)
             t = u
         if len({id(v) for _, v in pending}) == 1:
@@ -1046,6 +1059,10 @@ class ExprLowering(OptionalLowering):
                 and pending[0][1].type == t:
             return pending[0][1]
         param = done.add_param(t, self.loc(node))
+        if any(T.bool_and_number(v.type, t) for _, v in pending):
+            # `a > 0 and n`: False or an int, made an int here; returned, that would be 0
+            # where CPython returns False (do_return refuses it)
+            self.__dict__.setdefault("bool_or_number", set()).add(id(param))
         for blk, v in pending:
             term = blk.terminator
             for k, s in enumerate(term.succs):

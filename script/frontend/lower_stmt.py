@@ -92,6 +92,7 @@ class Loop:
 def _lists_at_conflict(cx, other: Value, v: Value) -> None:
     cx.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
     cx.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
+    cx.widen_number_fields(other.type, v.type)   # class_types.py: P(0, 1) meets P(1.5, 2)
 
 
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
@@ -759,6 +760,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
         want = self.ret_type
+        if id(value) in self.__dict__.get("bool_or_number", ()):
+            self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
+                       "CPython returns the bool, and compiled code has no value that is either "
+                       "(return bool(...) or int(...))", node)
         if T.bool_and_number(want, value.type) and not self.ret_annotated:
             # `return False` beside `return x`: CPython returns False, a number made of it is 0
             self.error(f"function '{self.info.name}' returns {python_name(want)} on one path and "
@@ -1001,6 +1006,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             t = seq.type
             et = t.dtype if t.ndim == 1 else T.ArrayType(t.dtype, t.ndim - 1, "A")
             return self.array_len(seq, node), lambda i: self.array_item(seq, i, node), et
+        if seq.type in (T.NONE, T.I64, T.F64, T.BOOL, T.C128):    # CPython's TypeError, where it raises it
+            self.raise_always("TypeError", f"'{python_name(seq.type)}' object is not iterable", node)
+            return Const(0, T.I64), lambda i: Undef(T.I64, self.loc(node)), T.I64     # (dead code)
         self.error(f"cannot iterate over a value of type {seq.type}", node)
 
     def new_var(self, prefix: str, init: Value) -> str:

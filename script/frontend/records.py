@@ -425,6 +425,9 @@ class RecordLowering(ClassTypesLowering):
         ft = t.elem.elems[k]
         if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
             pass                                            # an int or a float into an int|float
+        elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
+            self.widen_on_store(t, attr, value, node)       # the field becomes an int|float
+            self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type}", node)
         elif value.type != ft and (T.unify(ft, value.type) != ft or not (
                 T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
             self.widen_on_store(t, attr, value, node)       # a field typed per class (class_types.py)
