@@ -133,3 +133,37 @@ def test_saving_a_varargs_function_says_it_cannot(tmp_path):
     f(1, 2)
     with pytest.raises(ValueError, match=r"\*args parameter cannot be saved"):
         script.save(f, tmp_path / "m.zip")
+
+
+def product_of(*args):
+    """`for x in args` of several types: the body once per element, in order."""
+    product = 1
+    for number in args:
+        if not isinstance(number, (int, float)):
+            raise TypeError(f"Not a Number: {number}")
+        product *= number
+    return product
+
+
+def loop_controls(*args):
+    out = []
+    for a in args:
+        if a == "stop":
+            break
+        if a == 0:
+            continue
+        out.append(str(a))
+    else:
+        out.append("done")
+    return out, len(out)
+
+
+MIXED = st.one_of(st.integers(-5, 5), st.floats(-4, 4), st.sampled_from(["stop", "x", ""]), st.booleans())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(MIXED, max_size=4))
+def test_loops_over_tuples_of_several_types(xs):
+    check_all_levels(product_of, *xs)
+    check_all_levels(loop_controls, *xs)
+    check_all_levels(loop_controls, 1, 2.5, *xs)

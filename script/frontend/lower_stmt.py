@@ -891,11 +891,56 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node),
                                      head=PRANGE_HEAD if self.calls_prange(it) else "for.head")
+        if builtin is None and self.unrolls(it):
+            return self.unrolled_loop(node, self.pre_evaluated[id(it)])
         source = self.iterable(it)
         n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node),
                           exhausted=getattr(source, "exhausted", None))
+
+    def unrolls(self, it) -> bool:
+        """Whether `for x in it` iterates a tuple whose elements have no one type (`*args` of
+        an int, a float and a str; a bool among numbers): evaluated here, once (the loop
+        takes the value)."""
+        if not isinstance(it, (ast.Name, ast.Attribute, ast.Subscript, ast.Tuple)):
+            return False
+        seq = self.pre_evaluate(it)
+        if not isinstance(seq.type, T.TupleType) or isinstance(seq.type, (T.OptionalType, T.IntFloatType)) \
+                or T.is_instance_union(seq.type) or not seq.type.elems:
+            return False
+        kinds = set(seq.type.elems)
+        if len(kinds) == 1:
+            return False
+        et = seq.type.elems[0]
+        for e in seq.type.elems[1:]:
+            et = T.merge(et, e) if et is not None else None
+        return et is None or T.BOOL in kinds      # (a bool among numbers would be a number)
+
+    def unrolled_loop(self, node: ast.For, seq: Value) -> None:
+        """`for x in t` of a tuple of several types, as CPython runs it: the body once per
+        element, in order, `x` of that element's type; `break`, `continue` and `else` as in a
+        loop (Numba's literal_unroll)."""
+        loc = self.loc(node)
+        after = self.new_block("for.end")
+        other = self.new_block("for.else") if node.orelse else after
+        for k, et in enumerate(seq.type.elems):
+            nxt = self.new_block("for.next")
+            if self.block is not None:
+                self.assign(node.target, self.emit("extract", [seq], et, k, loc), node)
+            self.loops.append(Loop(after, nxt))
+            self.stmts(node.body)
+            self.loops.pop()
+            self.goto(nxt, loc)
+            self.seal(nxt)
+            self.start(nxt if nxt.preds else None)
+        self.goto(other, loc)
+        if node.orelse:
+            self.seal(other)
+            self.start(other if other.preds else None)
+            self.stmts(node.orelse)
+            self.goto(after, loc)
+        self.finish_join(after)
 
     def builtin_call(self, node):
         """`range`, `enumerate`, `zip` or `reversed` when `node` calls that builtin, else None."""
