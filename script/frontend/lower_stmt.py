@@ -891,31 +891,33 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node),
                                      head=PRANGE_HEAD if self.calls_prange(it) else "for.head")
-        if builtin is None and self.unrolls(it):
-            return self.unrolled_loop(node, self.pre_evaluated[id(it)])
+        seq = self.unrolls(it) if builtin is None else None
+        if seq is not None:
+            return self.unrolled_loop(node, seq)
         source = self.iterable(it)
         n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node),
                           exhausted=getattr(source, "exhausted", None))
 
-    def unrolls(self, it) -> bool:
-        """Whether `for x in it` iterates a tuple whose elements have no one type (`*args` of
-        an int, a float and a str; a bool among numbers): evaluated here, once (the loop
-        takes the value)."""
-        if not isinstance(it, (ast.Name, ast.Attribute, ast.Subscript, ast.Tuple)):
-            return False
-        seq = self.pre_evaluate(it)
-        if not isinstance(seq.type, T.TupleType) or isinstance(seq.type, (T.OptionalType, T.IntFloatType)) \
-                or T.is_instance_union(seq.type) or not seq.type.elems:
-            return False
+    def unrolls(self, it) -> Value | None:
+        """The tuple `for x in it` iterates when its elements have no one type (`*args` of an
+        int, a float and a str; a bool among numbers), else None. Only a name, or a display
+        of names and constants, is looked at (reading it again costs nothing)."""
+        if not (isinstance(it, ast.Name) or isinstance(it, ast.Tuple) and all(
+                isinstance(e, (ast.Name, ast.Constant)) for e in it.elts)):
+            return None
+        seq = self.lazy_opt(it)
+        if not isinstance(getattr(seq, "type", None), T.TupleType) or isinstance(
+                seq.type, (T.OptionalType, T.IntFloatType)) or T.is_instance_union(seq.type) or not seq.type.elems:
+            return None
         kinds = set(seq.type.elems)
         if len(kinds) == 1:
-            return False
+            return None
         et = seq.type.elems[0]
         for e in seq.type.elems[1:]:
             et = T.merge(et, e) if et is not None else None
-        return et is None or T.BOOL in kinds      # (a bool among numbers would be a number)
+        return seq if et is None or T.BOOL in kinds else None     # (a bool among numbers: a number)
 
     def unrolled_loop(self, node: ast.For, seq: Value) -> None:
         """`for x in t` of a tuple of several types, as CPython runs it: the body once per
