@@ -132,6 +132,8 @@ def test_save_and_check_compile_annotated_functions_never_called(tmp_path):
     (K.not_a_container, (None, 0)), (K.not_a_container, (3, 0)), (K.not_a_container, (2.5, 1)),
     (K.not_a_container, (None, 1)), (K.not_a_container, (None, 2)), (K.not_a_container, (7, 2)),
     (K.not_a_container, (None, 3)), (K.not_a_container, ([5, 1], 0)),
+    (K.reduced, (None, 0)), (K.reduced, (4, 1)), (K.reduced, (2.5, 2)), (K.reduced, (None, 3)),
+    (K.reduced, ([3, 1], 0)), (K.reduced, ([3, 1], 1)),
 ])
 def test_operand_types_cpython_refuses_raise_its_type_error_at_run_time(fn, args):
     same(fn, *args)

@@ -33,7 +33,7 @@ from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
-from script.frontend.lower_expr import WeakConst, const_of, missing_attribute
+from script.frontend.lower_expr import NOT_CONTAINERS, WeakConst, const_of, missing_attribute
 from script.frontend.optional import is_optional, python_name
 from script.frontend.random_calls import is_default_rng, make_generator
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
@@ -688,7 +688,7 @@ class CallLowering:
         return result
 
     def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
-        if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)):
+        if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)) and v.type not in NOT_CONTAINERS:
             self.error(f"{name}() of a single {v.type} is not supported", node)
         return self.minmax_of(self.iterable_value(v, node), name, node)
 
@@ -812,8 +812,8 @@ class CallLowering:
             return self.sum_of(self.iterable(node.args[0]), start, node)
         args = self.positional(node, name, 1, 2)
         seq = args[0]
-        if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)):
-            return self.sum_of(self.iterable_value(seq, node), args[1:], node)
+        if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) or seq.type in NOT_CONTAINERS:
+            return self.sum_of(self.iterable_value(seq, node), args[1:], node)     # (None: TypeError)
         if not isinstance(seq.type, T.TupleType):
             self.error(f"sum() of a {seq.type} is not supported", node)
         return self.fold_tuple(seq, args[1] if len(args) == 2 else Const(0, T.I64), ast.Add, node)
@@ -837,7 +837,7 @@ class CallLowering:
         seq = self.expr(node.args[0])
         if isinstance(seq.type, T.TupleType) and not T.is_instance_union(seq.type):
             return self.fold_tuple(seq, start[0] if start else Const(1, T.I64), ast.Mult, node)
-        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)):
+        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) and seq.type not in NOT_CONTAINERS:
             self.error(f"prod() of a {seq.type} is not supported", node)
         return self.sum_of(self.iterable_value(seq, node), start, node, ast.Mult)
 

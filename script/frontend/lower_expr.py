@@ -32,7 +32,7 @@ from script.frontend import mixed_numbers, star_displays, static_args
 
 # Python values that are not containers: `x[i]`, `x in y` and `for v in x` of one raise
 # CPython's TypeError at run time, where CPython raises it.
-_NOT_CONTAINERS = (T.NONE, T.I64, T.F64, T.BOOL, T.C128)
+NOT_CONTAINERS = (T.NONE, T.I64, T.F64, T.BOOL, T.C128)
 
 
 class WeakConst(Const):
@@ -337,7 +337,7 @@ class ExprLowering(OptionalLowering):
             return self.table_subscript(base, node.slice, node)
         if isinstance(base.type, T.StrType):
             return self.str_subscript(base, node.slice, node)
-        if base.type in _NOT_CONTAINERS:        # `grid[0]` of None: CPython's TypeError, where it raises it
+        if base.type in NOT_CONTAINERS:        # `grid[0]` of None: CPython's TypeError, where it raises it
             if not isinstance(node.slice, ast.Slice):
                 self.expr(node.slice)
             return self.raise_always("TypeError", f"'{python_name(base.type)}' object is not subscriptable", node)
@@ -831,7 +831,7 @@ class ExprLowering(OptionalLowering):
             hit = self.list_contains(a, b, node) if isinstance(b.type, T.ListType) else self.table_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
         if isinstance(op, (ast.In, ast.NotIn)):
-            if b.type in _NOT_CONTAINERS:       # CPython's TypeError, where it raises it
+            if b.type in NOT_CONTAINERS:       # CPython's TypeError, where it raises it
                 return self.raise_always("TypeError", f"argument of type '{python_name(b.type)}' is not "
                                          "iterable", node)
             if not isinstance(b.type, T.TupleType):

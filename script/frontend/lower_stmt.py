@@ -56,7 +56,7 @@ from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
-from script.frontend.lower_expr import ExprLowering, WeakConst, const_of
+from script.frontend.lower_expr import NOT_CONTAINERS, ExprLowering, WeakConst, const_of
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
@@ -1053,7 +1053,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             t = seq.type
             et = t.dtype if t.ndim == 1 else T.ArrayType(t.dtype, t.ndim - 1, "A")
             return self.array_len(seq, node), lambda i: self.array_item(seq, i, node), et
-        if seq.type in (T.NONE, T.I64, T.F64, T.BOOL, T.C128):    # CPython's TypeError, where it raises it
+        if seq.type in NOT_CONTAINERS:      # CPython's TypeError, where it raises it
             self.raise_always("TypeError", f"'{python_name(seq.type)}' object is not iterable", node)
             return Const(0, T.I64), lambda i: Undef(T.I64, self.loc(node)), T.I64     # (dead code)
         self.error(f"cannot iterate over a value of type {seq.type}", node)
