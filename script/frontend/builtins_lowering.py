@@ -863,7 +863,8 @@ class CallLowering:
             self.binop(op, acc, x, node), t, node))
 
     def builtin_len(self, node, name) -> Value:
-        self.positional(ast.Call(node.func, [], node.keywords), name, 0)
+        if node.keywords:
+            self.error(f"{name}() takes no keyword arguments here", node)
         if len(node.args) != 1:
             self.error(f"len() takes exactly one argument ({len(node.args)} given)", node)
         v = self.expr_opt(node.args[0])
@@ -886,7 +887,7 @@ class CallLowering:
             return self.table_len(v, node)
         if isinstance(v.type, T.StrType):
             return self.str_len(v, node)
-        if v.type in (T.NONE, T.I64, T.F64, T.BOOL, T.C128):
+        if v.type in NOT_CONTAINERS:
             # CPython's TypeError where CPython raises it (after what runs before it)
             self.raise_if(Const(True, T.BOOL), "TypeError", f"object of type '{python_name(v.type)}' has no len()", node)
             return Const(0, T.I64)

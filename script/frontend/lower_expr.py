@@ -1062,7 +1062,7 @@ class ExprLowering(OptionalLowering):
         if any(T.bool_and_number(v.type, t) for _, v in pending):
             # `a > 0 and n`: False or an int, made an int here; returned, that would be 0
             # where CPython returns False (do_return refuses it)
-            self.__dict__.setdefault("bool_or_number", set()).add(id(param))
+            self.bool_or_number.add(id(param))
         for blk, v in pending:
             term = blk.terminator
             for k, s in enumerate(term.succs):

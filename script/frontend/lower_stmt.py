@@ -117,6 +117,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.dispatch_tables: dict[str, list] = {}    # name -> [(key, function node)]: dispatch_tables.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
+        self.bool_or_number: set[int] = set()       # ids of merges of a bool and a number (lower_expr)
         self.declared: dict[str, T.Type] = {}
         self.python_ints: set[int] = set()             # ids of int(a[i]), a[i].item(): lower_expr.is_numpy_int
         # The return annotation is a first guess (it types `return []` and recursive calls),
@@ -760,7 +761,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
         want = self.ret_type
-        if id(value) in self.__dict__.get("bool_or_number", ()):
+        if id(value) in self.bool_or_number:
             self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
                        "CPython returns the bool, and compiled code has no value that is either "
                        "(return bool(...) or int(...))", node)

@@ -106,7 +106,7 @@ class MessageLowering:
         text, values = [], []
         for arg in node.args:
             t, vs = self.exception_message(arg)
-            if any(id(v) in self.__dict__.get("bool_or_number", ()) for v in vs):
+            if any(id(v) in self.bool_or_number for v in vs):
                 self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
                            "CPython prints the bool, and compiled code has no value that is either", arg)
             text.append(t)

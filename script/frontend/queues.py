@@ -26,7 +26,8 @@ _FULL = "put() into a full queue would wait forever in compiled code: no other t
 
 
 class Queue:
-    """First in, first out."""
+    """First in, first out. The others change where items go and come from (`_put`, `_get`),
+    as the standard library's classes do."""
 
     def __init__(self, maxsize: int = 0):
         self.maxsize = maxsize
@@ -35,11 +36,17 @@ class Queue:
     def put(self, item) -> None:
         if 0 < self.maxsize <= len(self.queue):
             raise RuntimeError(_FULL)
-        self.queue.append(item)
+        self._put(item)
 
     def get(self):
         if not self.queue:
             raise RuntimeError(_EMPTY)
+        return self._get()
+
+    def _put(self, item) -> None:
+        self.queue.append(item)
+
+    def _get(self):
         return self.queue.popleft()
 
     def empty(self) -> bool:
@@ -55,9 +62,7 @@ class Queue:
 class LifoQueue(Queue):
     """Last in, first out."""
 
-    def get(self):
-        if not self.queue:
-            raise RuntimeError(_EMPTY)
+    def _get(self):
         return self.queue.pop()
 
 
@@ -68,14 +73,10 @@ class PriorityQueue(Queue):
         self.maxsize = maxsize
         self.queue = []
 
-    def put(self, item) -> None:
-        if 0 < self.maxsize <= len(self.queue):
-            raise RuntimeError(_FULL)
+    def _put(self, item) -> None:
         heapq.heappush(self.queue, item)
 
-    def get(self):
-        if not self.queue:
-            raise RuntimeError(_EMPTY)
+    def _get(self):
         return heapq.heappop(self.queue)
 
 
