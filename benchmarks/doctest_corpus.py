@@ -28,6 +28,7 @@ import doctest
 import importlib.util
 import io
 import json
+import linecache
 import os
 import subprocess
 import sys
@@ -37,13 +38,17 @@ from concurrent.futures import ThreadPoolExecutor
 _REFUSED = ("not supported in compiled code", "compiled code", "has no specialization", "; it accepts")
 
 
-def _run_examples(examples, globs) -> list:
-    """The outcome of each example: its output (display of a value included) or its error."""
+def _run_examples(examples, globs, name: str = "") -> list:
+    """The outcome of each example: its output (display of a value included) or its error.
+    Each example's source is in `linecache` under its file name, as doctest's runner has it,
+    so that a function or lambda an example defines has its source."""
     out = []
-    for ex in examples:
+    for k, ex in enumerate(examples):
         buf = io.StringIO()
+        filename = f"<doctest {name}[{k}]>"
+        linecache.cache[filename] = (len(ex.source), None, ex.source.splitlines(True), filename)
         try:
-            code = compile(ex.source, "<doctest>", "single")
+            code = compile(ex.source, filename, "single")
             with contextlib.redirect_stdout(buf):
                 exec(code, globs)  # noqa: S102 - the corpus's own examples
             out.append(("ok", buf.getvalue()))
@@ -100,7 +105,7 @@ def probe_file(path: str, timeout_each: float = 60.0) -> list:
         examples = tests[0].examples
         signal.alarm(int(timeout_each))
         try:
-            cpython = _run_examples(examples, dict(vars(module)))
+            cpython = _run_examples(examples, dict(vars(module)), attr)
             try:
                 compiled_fn = script.script(fn)
             except Exception as e:  # noqa: BLE001 - a decoration error is the outcome
@@ -109,7 +114,7 @@ def probe_file(path: str, timeout_each: float = 60.0) -> list:
                 continue
             setattr(module, attr, compiled_fn)
             try:
-                compiled = _run_examples(examples, dict(vars(module)))
+                compiled = _run_examples(examples, dict(vars(module)), attr)
             finally:
                 setattr(module, attr, fn)
             results.append((attr, *_classify(cpython, compiled)))

@@ -274,6 +274,9 @@ def _make_fallback(obj, info=None, make_signature=None):
             raise TypeError(_binding_error(obj, info, signature, e, args, kwargs)) from None
         bound.apply_defaults()
         values = list(bound.arguments.values())
+        statics = _static_arguments(obj, info, values)
+        if statics:
+            return _call_bound(obj, info, statics, values)
         key, coerced = _types_for(obj, info, values)
         if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
@@ -288,6 +291,67 @@ def _make_fallback(obj, info=None, make_signature=None):
             _reentry.active = False
 
     return fallback
+
+
+def _static_arguments(obj, info, values) -> dict:
+    """position -> argument for the arguments that are functions (a def, a lambda, a
+    builtin such as math.sin, a ufunc, an @script function) or classes: compiled code has no
+    values of those, so the function is specialized for the object itself, as a call from
+    compiled code binds one (frontend/static_args.py). Only an unannotated parameter the
+    function does not assign, of a function with source and no `*args`."""
+    if obj.__dict__.get("py_func") is None or info.vararg is not None:
+        return {}
+    out = {}
+    for k, (ann, value) in enumerate(zip(info.param_types, values)):
+        if ann is None and _is_static(value):
+            from script.frontend.static_args import is_assigned
+            if not is_assigned(info, info.param_names[k]):
+                out[k] = value
+    return out
+
+
+def _is_static(value) -> bool:
+    import types
+    if isinstance(value, types.BuiltinFunctionType):
+        return value.__self__ is None or isinstance(value.__self__, types.ModuleType)  # not 'x'.join
+    if isinstance(value, (types.FunctionType, type)) or is_script_function(value):
+        return True
+    return type(value).__name__ == "ufunc" and type(value).__module__ == "numpy"
+
+
+class _Bound:
+    """The specializations of a function for one set of static arguments: the bound info
+    (`static_args.BoundFunctionInfo`), the objects (held, so their ids stay theirs), and
+    the compiled-function object the calls go through, taking the other arguments."""
+
+    __slots__ = ("objects", "info", "specializations", "target")
+
+    def __init__(self, obj, info, statics: dict):
+        from script.frontend.static_args import bind_objects
+        from script.loadpath import new_instance, plain_function_type
+        self.objects = tuple(statics.values())
+        self.info = bind_objects(info, {info.param_names[k]: v for k, v in statics.items()})
+        self.specializations = {}
+
+        def no_match(*args):
+            raise TypeError(_type_error(obj, self.info, list(args)))
+        self.target = new_instance(plain_function_type(), no_match)
+
+
+def _call_bound(obj, info, statics: dict, values: list):
+    """Call `obj` with static arguments `statics` (position -> object) among `values`."""
+    ident = tuple((k, id(v)) for k, v in statics.items())
+    table = obj.__dict__.setdefault("_bound", {})
+    entry = table.get(ident)
+    if entry is None:
+        from script.frontend.specialize import COMPILE_LOCK
+        with COMPILE_LOCK:
+            entry = table.setdefault(ident, _Bound(obj, info, statics))
+    rest = [v for k, v in enumerate(values) if k not in statics]
+    key, coerced = _types_for(obj, entry.info, rest)
+    _compile_for(obj, entry.info, key, rest, entry)
+    _refuse_lost_list_writes(entry, entry.info, key, rest, coerced)
+    return entry.target(*coerced)
 
 
 def _binding_error(obj, info, signature, error: TypeError, args, kwargs) -> str:
@@ -325,7 +389,7 @@ def _refuse_lost_list_writes(obj, info, key: tuple, values: list, coerced: list)
     copied = [k for k, (v, c) in enumerate(zip(values, coerced)) if _list_copied(v, c)]
     if not copied:
         return
-    spec = obj.__dict__["_specializations"].get(key)
+    spec = _specializations_of(obj).get(key)
     written = getattr(spec, "_written_lists", None)
     if written is None:
         from script.ir.list_flow import param_list_effects
@@ -370,14 +434,18 @@ def _has_narrow(t) -> bool:
     return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
 
 
-def _compile_for(obj, info, key: tuple, values: list) -> None:
+def _specializations_of(obj) -> dict:
+    return obj.specializations if isinstance(obj, _Bound) else obj.__dict__["_specializations"]
+
+
+def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = None) -> None:
     """The specialization for argument types `key`. An empty container argument (`[]`, `[[]]`,
     `{}`, `set()`) holds ints there; when the function does not compile so, it takes the other
     types typeinfer `empty_argument_types` lists, each empty argument its k-th, in turn (`if
     not words: return []` before `w.upper()` compiles with strs), else the TypeError that asks
     for an annotation."""
     try:
-        _specialization_for(obj, key)
+        _specialization_for(obj, key, bound)
         return
     except CompileError as e:
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
@@ -389,7 +457,7 @@ def _compile_for(obj, info, key: tuple, values: list) -> None:
     for j in range(max(map(len, other.values()))):
         try:
             _specialization_for(obj, tuple(other[k][min(j, len(other[k]) - 1)] if k in other else t
-                                           for k, t in enumerate(key)))
+                                           for k, t in enumerate(key)), bound)
             return
         except CompileError:
             pass
@@ -474,9 +542,11 @@ def _type_error(obj, info, values, bad=None) -> str:
     return text
 
 
-def _specialization_for(obj, key: tuple):
+def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
+    """The specialization of `obj` for `key`, compiled now if it has none; with `bound`, of
+    `obj` for those static arguments (never in the compile cache, which keys on source)."""
     d = obj.__dict__
-    specs = d["_specializations"]
+    specs = d["_specializations"] if bound is None else bound.specializations
     spec = specs.get(key)
     if spec is not None:
         return spec
@@ -484,7 +554,7 @@ def _specialization_for(obj, key: tuple):
         raise TypeError(f"{d['__name__']}() was loaded from a saved module without a "
                         f"specialization {format_signature(key)}; it has "
                         f"{', '.join(format_signature(k) for k in specs)}")
-    if d.get("_cache"):
+    if d.get("_cache") and bound is None:
         from script.cache import cached_specialization as build
     else:
         from script.compiler import compile_specialization as build
@@ -494,12 +564,13 @@ def _specialization_for(obj, key: tuple):
         if spec is not None:
             return spec
         try:
-            spec = build(function_info(obj), key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
+            spec = build(function_info(obj) if bound is None else bound.info, key, d["_opt"], d["_passes"], d.get("_boundscheck", True),
                          interruptible=d.get("_interruptible", True), nogil=d.get("_nogil", True),
                          fastmath=d.get("_fastmath", False), parallel=d.get("_parallel", False))
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec
         from script.loadpath import set_specializations
-        set_specializations(d.get("_packed", obj), [s.native for s in specs.values()], len(key))
+        target = d.get("_packed", obj) if bound is None else bound.target
+        set_specializations(target, [s.native for s in specs.values()], len(key))
     return spec

@@ -29,7 +29,7 @@ import ast
 import types
 
 from script.errors import CompileError
-from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation
+from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation, lambda_as_def
 from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -93,6 +93,11 @@ class NestedFunctionInfo(FunctionInfo):
         self.siblings = visible
         self.visible = dict(visible)
         self.visible[node.name] = NestedFunction(self)
+
+    def global_value(self, name: str):
+        """The outer function's: its globals, and the arguments a specialization binds
+        (static_args.BoundFunctionInfo: `f` in `def df(x): return g(f, x)`)."""
+        return self.outer.global_value(name)
 
 
 _SCOPES = (ast.FunctionDef, ast.Lambda)
@@ -196,14 +201,6 @@ def with_nonlocals(node: ast.FunctionDef, nonlocals: list[str], returns_value: b
         end = fn.body[-1] if fn.body else fn
         fn.body.append(ast.copy_location(ast.Return(ast.copy_location(values(None), end)), end))
     return ast.fix_missing_locations(fn)
-
-
-def lambda_as_def(name: str, node: ast.Lambda) -> ast.FunctionDef:
-    """`name = lambda args: body` as the `def` it means."""
-    fn = ast.FunctionDef(name=name, args=node.args, body=[ast.Return(node.body)], decorator_list=[],
-                         returns=None, type_comment=None)
-    ast.copy_location(fn.body[0], node.body)
-    return ast.copy_location(fn, node)
 
 
 # ---- nested `def` statements, lambdas assigned to a name, and calls of them: functions of the

@@ -48,7 +48,10 @@ class FunctionInfo:
         code = py_func.__code__
         self.filename = code.co_filename
         try:
-            lines, first, tree = _read_source(py_func)
+            if self.name == "<lambda>":
+                lines, first, tree = _read_lambda(py_func)
+            else:
+                lines, first, tree = _read_source(py_func)
         except (OSError, TypeError) as e:
             raise CompileError(_no_source_message(self.name, self.filename, e),
                                SourceLoc(self.filename, code.co_firstlineno)) from None
@@ -56,11 +59,11 @@ class FunctionInfo:
             raise CompileError(f"cannot parse the source of '{self.name}': {e.msg}",
                                SourceLoc(self.filename, e.lineno or code.co_firstlineno)) from None
         self.source = "".join(lines)    # as in the file; the compile cache keys on it
-        self.indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+        self.indent = len(lines[0]) - len(lines[0].lstrip()) if lines and tree.body else 0
         self.line_offset = first - 1
-        node = tree.body[0] if tree.body else None
+        node = tree.body[0] if tree.body else getattr(tree, "lambda_def", None)
         if not isinstance(node, ast.FunctionDef):
-            raise CompileError(f"'{self.name}' is not a plain 'def' function (lambdas and async "
+            raise CompileError(f"'{self.name}' is not a plain 'def' function or a lambda (async "
                                "functions cannot be compiled)", SourceLoc(self.filename, first))
         self.node = node
         self.first_line = first + node.lineno - 1
@@ -214,6 +217,43 @@ def _read_source(py_func) -> tuple[list[str], int, ast.Module]:
         raise
 
 
+def _read_lambda(py_func) -> tuple[list[str], int, ast.Module]:
+    """`_read_source` for a lambda: its text, 1, and an empty module whose `lambda_def` is the
+    `def` the lambda means, with the positions of the whole file (a lambda is an expression
+    inside a statement that may span lines before and after it, so the file is parsed). The
+    lambda is the one whose line, parameters and body's first position are its code
+    object's; two alike on one line (whose code would say the same) are refused."""
+    code = py_func.__code__
+    try:
+        lines, _ = inspect.findsource(py_func)
+    except OSError:
+        lines = _cached_lines(code)
+        if not lines:
+            raise
+    text = "".join(lines)
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount
+                              + bool(code.co_flags & inspect.CO_VARARGS)]
+    starts = {(p[0], p[2]) for p in code.co_positions() if p[0] is not None}
+    found = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Lambda)
+             and n.lineno == code.co_firstlineno
+             and tuple(a.arg for a in all_params_of(n.args)) == params
+             and (n.body.lineno, n.body.col_offset) in starts]
+    if len(found) != 1:
+        raise OSError(f"{'no' if not found else 'more than one'} lambda on line "
+                      f"{code.co_firstlineno} matches its code")
+    module = ast.Module(body=[], type_ignores=[])
+    module.lambda_def = lambda_as_def("<lambda>", found[0])
+    return [ast.get_source_segment(text, found[0]) or ""], 1, module
+
+
+def lambda_as_def(name: str, node: ast.Lambda) -> ast.FunctionDef:
+    """`name = lambda args: body` as the `def` it means."""
+    fn = ast.FunctionDef(name=name, args=node.args, body=[ast.Return(node.body)], decorator_list=[],
+                         returns=None, type_comment=None)
+    ast.copy_location(fn.body[0], node.body)
+    return ast.copy_location(fn, node)
+
+
 def _cached_lines(code) -> list[str] | None:
     """The lines `linecache` holds for `code`'s file where inspect finds none. Python 3.13's
     REPL registers each input's source under its code object, not its name
@@ -293,8 +333,12 @@ def _def_block(lines: list[str], start: int) -> list[str] | None:
 def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
     """The parameters of `fn` in the order of `FunctionInfo.param_names` (and of Python's
     `inspect.signature`): positional ones, `*args` (a tuple), then keyword-only ones."""
-    star = [fn.args.vararg] if fn.args.vararg is not None else []
-    return fn.args.posonlyargs + fn.args.args + star + fn.args.kwonlyargs
+    return all_params_of(fn.args)
+
+
+def all_params_of(args: ast.arguments) -> list[ast.arg]:
+    star = [args.vararg] if args.vararg is not None else []
+    return args.posonlyargs + args.args + star + args.kwonlyargs
 
 
 _CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)

@@ -80,6 +80,13 @@ class BoundFunctionInfo(FunctionInfo):
         return self.base.global_value(name)
 
 
+def bind_objects(info: FunctionInfo, bound: dict) -> BoundFunctionInfo:
+    """`info` with parameters `bound` (name -> a function or other object that is not a
+    value) read as globals of those objects: the specialization a call from Python with
+    such arguments gets (dispatcher `_call_bound`)."""
+    return BoundFunctionInfo(info, bound, [], ".".join(_label(n, o) for n, o in bound.items()))
+
+
 def _static_key(obj):
     if isinstance(obj, str):
         return ("str", obj)
@@ -127,7 +134,7 @@ def bind_statics(cx, info: FunctionInfo, bound: list, node) -> tuple[FunctionInf
     names = info.param_names
     # A string the callee assigns to is passed as a value (it cannot be bound).
     bound = [cx.str_constant(v.obj, node) if isinstance(v, Static) and isinstance(v.obj, str)
-             and _is_assigned(info, n) else v for n, v in zip(names, bound)]
+             and is_assigned(info, n) else v for n, v in zip(names, bound)]
     statics = {n: v.obj for n, v in zip(names, bound) if isinstance(v, Static)}
     if not statics:
         return info, bound
@@ -146,7 +153,7 @@ def bind_statics(cx, info: FunctionInfo, bound: list, node) -> tuple[FunctionInf
     entry = cx.ctx.bound_infos.get(key)
     if entry is None:
         for n, obj in statics.items():
-            if _is_assigned(info, n):
+            if is_assigned(info, n):
                 what = "a string" if isinstance(obj, str) else "a function or other object"
                 cx.error(f"argument '{n}' of {info.name}() is {what}, which compiled code can "
                          "pass and call but not assign", node)
@@ -188,7 +195,7 @@ def static_str_compare(cx, node: ast.Compare) -> Value | None:
     return Const(bool(result), T.BOOL)
 
 
-def _is_assigned(info: FunctionInfo, name: str) -> bool:
+def is_assigned(info: FunctionInfo, name: str) -> bool:
     base = getattr(info, "base", info)
     from script.frontend.source import _assigned_names
     return name in _assigned_names(base.node)
