@@ -189,3 +189,27 @@ def lambda_without_source_caller(fn, x):
 def test_an_assigned_parameter_is_not_bound():
     with pytest.raises(TypeError, match="'fn' of type function is not supported"):
         script.script(assigns)(square, 3)
+
+
+class _CallMe:
+    def __call__(self, x):
+        return x
+
+
+class _Plain:
+    def __init__(self):
+        self.v = 1
+
+
+def callables(fn, x):
+    def inner(y):
+        return y
+    return (callable(fn), callable(x), callable(square), callable(math.sin), callable(inner),
+            callable(_CallMe()), callable(_Plain()), callable(int), callable("s"), callable([x]),
+            callable(lambda q: q))
+
+
+def test_callable_is_cpythons():
+    f = script.script(callables)
+    for fn, x in ((square, 3), (math.cos, 2.5), (lambda v: v, "a")):
+        assert f(fn, x) == callables(fn, x)

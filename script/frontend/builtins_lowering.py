@@ -30,7 +30,7 @@ from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.strings import STR_INTRINSICS, StrLowering
-from script.frontend.instance_test import lower_getattr, lower_hasattr, lower_isinstance
+from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import NOT_CONTAINERS, WeakConst, const_of, missing_attribute
@@ -1002,7 +1002,7 @@ for _obj, _handler in (
         (list, ListLowering.builtin_list), (sorted, ListLowering.builtin_sorted),
         (dict, DictLowering.builtin_dict), (set, DictLowering.builtin_set),
         (frozenset, DictLowering.builtin_set),        # (a set: compiled code has no frozenset type)
-        (isinstance, lower_isinstance), (hasattr, lower_hasattr), (getattr, lower_getattr),
+        (isinstance, lower_isinstance), (hasattr, lower_hasattr), (callable, lower_callable), (getattr, lower_getattr),
         (str, StrLowering.builtin_str), (repr, StrLowering.builtin_str), (ord, StrLowering.builtin_ord),
         (chr, StrLowering.builtin_chr), (hash, StrLowering.builtin_hash),
         (reversed, lambda self, node, name: self.list_of(node, node)),   # as a value: a list

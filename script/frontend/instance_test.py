@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast
 
 from script.frontend import mixed_numbers
+from script.frontend.closures import NestedFunction
+from script.frontend.static_args import Static, call_argument
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
 from script.frontend.pyref import PyRef
@@ -158,6 +160,26 @@ def lower_hasattr(self, node: ast.Call, name: str) -> Value:
     if has_unknown(value.type):
         return Undef(UNKNOWN, self.loc(node))
     return Const(_has_attribute(self, value, attr, node.args[0]), T.BOOL, self.loc(node))
+
+
+def lower_callable(self, node: ast.Call, name: str) -> Value:
+    """`callable(x)`: decided when the function is compiled. A name of a function, class or
+    builtin (a global, a nested function, an argument bound to one: static_args) is
+    callable; a value is when the class CPython would hold has `__call__` (a user's class
+    that defines it; no number, str or container)."""
+    if node.keywords or len(node.args) != 1:
+        self.error(f"callable() takes exactly one argument ({len(node.args)} given)", node)
+    arg = call_argument(self, node.args[0])
+    loc = self.loc(node)
+    if isinstance(arg, Static):
+        obj = arg.obj
+        return Const(not isinstance(obj, str) and (isinstance(obj, NestedFunction) or callable(obj)), T.BOOL, loc)
+    if has_unknown(arg.type):
+        return Undef(UNKNOWN, loc)
+    cls = python_class(arg.type)
+    if cls is None:
+        self.error(f"callable() of a value of type {arg.type} is not supported in compiled code", node)
+    return Const(any("__call__" in vars(c) for c in getattr(cls, "__mro__", ())), T.BOOL, loc)
 
 
 def lower_getattr(self, node: ast.Call, name: str) -> Value:
