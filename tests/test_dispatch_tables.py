@@ -59,3 +59,50 @@ def table_as_value(k):
 def test_a_table_used_as_a_value_is_an_error():
     with pytest.raises(CompileError):
         script.script(table_as_value)(1)
+
+
+OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+             "/": lambda a, b: a / b, "^": pow, "hyp": math.hypot}
+UNARY = {"neg": neg, "sqrt": math.sqrt, 7: lambda v: v * 7}
+
+
+def rpn_global(tokens):
+    """A module-level table, as calculators write them."""
+    st = []
+    for t in tokens:
+        if t in OPERATORS:
+            b, a = st.pop(), st.pop()
+            st.append(OPERATORS[t](a, b))
+        elif t in UNARY:
+            st.append(UNARY[t](st.pop()))
+        else:
+            st.append(float(t))
+    return st[-1] if st else 0.0
+
+
+def pops_after_lookup(stack, op):
+    return OPERATORS[op](stack.pop(), stack.pop())
+
+
+@given(st.lists(st.sampled_from(["1", "2.5", "0", "-3", "+", "-", "*", "/", "^", "hyp", "neg", "sqrt", "x"]),
+                max_size=8))
+@settings(max_examples=60, deadline=None)
+def test_global_dispatch_tables(tokens):
+    check_all_levels(rpn_global, tokens)
+
+
+def test_global_table_looks_up_before_the_arguments():
+    """CPython raises the KeyError before evaluating the arguments: the caller's list keeps
+    its items."""
+    f = script.script(pops_after_lookup)
+    stack = [1, 2, 3]
+    with pytest.raises(KeyError, match="'%'"):
+        f(stack, "%")
+    assert stack == [1, 2, 3]
+    assert f(stack, "-") == 1 and stack == [1]
+    check_all_levels(lambda_by_int_global, 7, 2.0)
+    check_all_levels(lambda_by_int_global, 8, 2.0)
+
+
+def lambda_by_int_global(k, x):
+    return UNARY[k](x)

@@ -7,8 +7,12 @@ int keys; lambdas, or names of functions) and used only as ``table[k](...)`` and
 dict's order and calls that key's function on the arguments (evaluated once, before),
 raising CPython's KeyError when no key equals it; `in` tests `k` against the tuple of the
 keys. The functions are bound when compiled, as functions passed as arguments are; the
-result is what their results meet at (an int and a float give a float). Anything else is
-left to the general rules and their errors.
+result is what their results meet at (an int and a float give a float). A module-level
+dict of functions (`OPERATORS = {"+": lambda x, y: x + y, ...}`) is a dispatch table the same
+way where it is used so, read when compiled as other globals are. The key is looked up
+before the arguments are evaluated, as CPython does (`ops[op](st.pop(), st.pop())` with an
+unknown `op` raises the KeyError with the stack untouched). Anything else is left to the
+general rules and their errors.
 """
 
 from __future__ import annotations
@@ -76,18 +80,54 @@ def _placeholder(low, value, at):
     return ph
 
 
+def _entries(low, name_node) -> list | None:
+    """The (key, function node) pairs of the dispatch table `name_node` names: a local one
+    (`hold_dispatch_table`), or a global dict of functions (`OPERATORS = {"+": lambda x, y:
+    x + y, "-": sub}` at module level, read when compiled as globals are); else None."""
+    if not isinstance(name_node, ast.Name):
+        return None
+    name = name_node.id
+    if name in low.dispatch_tables:
+        return low.dispatch_tables[name]
+    if name in low.locals or name in low.nested_functions:
+        return None
+    found, table = low.info.global_value(name)
+    if not found or type(table) is not dict or not table or not all(
+            type(k) in (str, int) and _is_callable_object(v) for k, v in table.items()):
+        return None
+    cache = low.info.__dict__.setdefault("_global_tables", {})
+    entries = cache.get(name)
+    if entries is None or [fn for _, fn in entries] != [low.pre_evaluated.get(id(n)) for _, n in entries]:
+        entries = cache[name] = []
+        for k, fn in table.items():
+            ref = ast.Name(f"{name}[{k!r}]", ast.Load())
+            entries.append((k, ref))
+    for (k, ref), fn in zip(entries, table.values()):
+        low.pre_evaluated[id(ref)] = PyRef(fn, ref.id)      # callee_ref finds the function
+    return entries
+
+
+def _is_callable_object(obj) -> bool:
+    """A function a global dispatch table may hold: a def or lambda, a builtin of a module
+    (math.sqrt, operator.add), an @script function."""
+    import types
+    if isinstance(obj, types.BuiltinFunctionType):
+        return obj.__self__ is None or isinstance(obj.__self__, types.ModuleType)
+    return isinstance(obj, types.FunctionType) or type(obj).__name__ == "Function" and hasattr(obj, "py_func")
+
+
 def dispatch_call(low, node: ast.Call):
-    """`table[k](...)` of a dispatch table, else None."""
+    """`table[k](...)` of a dispatch table, else None. As in CPython, the key is looked up
+    (CPython's KeyError when no key equals it) before the arguments are evaluated."""
     f = node.func
-    if not (isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) and f.value.id in low.dispatch_tables):
+    entries = _entries(low, f.value) if isinstance(f, ast.Subscript) else None
+    if entries is None:
         return None
     loc = low.loc(node)
     key = low.expr(f.slice)
-    args = [low.expr(a) for a in node.args]
-    kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
-    var = low.new_var("dispatch", Const(None, T.NONE))
-    done = low.new_block("dispatch.done")
-    for k, fn in low.dispatch_tables[f.value.id]:
+    index = low.new_var("dispatch.index", Const(-1, T.I64))
+    found = low.new_block("dispatch.found")
+    for i, (k, _) in enumerate(entries):
         test = ast.copy_location(ast.Compare(_placeholder(low, key, node), [ast.Eq()], [ast.Constant(k)]), node)
         hit = low.truth(low.expr(test), node)
         then, other = low.new_block("dispatch.hit"), low.new_block("dispatch.next")
@@ -95,13 +135,32 @@ def dispatch_call(low, node: ast.Call):
         low.seal(then)
         low.seal(other)
         low.start(then)
+        low.write(index, Const(i, T.I64))
+        low.goto(found, loc)
+        low.start(other)
+    fmt, fmt_args = low.key_message(key, node)
+    low.throw(low.emit("exception", fmt_args, T.EXC, ExcInfo("KeyError", fmt), loc), loc)
+    low.finish_join(found)
+    which = low.read(index, loc)
+    args = [low.expr(a) for a in node.args]
+    kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
+    var = low.new_var("dispatch", Const(None, T.NONE))
+    done = low.new_block("dispatch.done")
+    for i, (_, fn) in enumerate(entries):
+        last = i == len(entries) - 1
+        if not last:        # the last is the one left
+            then, other = low.new_block("dispatch.call"), low.new_block("dispatch.other")
+            hit = low.emit("cmp", [which, Const(i, T.I64)], T.BOOL, "eq", loc)
+            low.branch(hit, then, other, loc)
+            low.seal(then)
+            low.seal(other)
+            low.start(then)
         call = ast.copy_location(ast.Call(fn, [_placeholder(low, a, n) for a, n in zip(args, node.args)],
                                           [ast.keyword(name, _placeholder(low, v, node)) for name, v in kwargs]), node)
         low.write(var, low.expr(call))
         low.goto(done, loc)
-        low.start(other)
-    fmt, fmt_args = low.key_message(key, node)
-    low.throw(low.emit("exception", fmt_args, T.EXC, ExcInfo("KeyError", fmt), loc), loc)
+        if not last:
+            low.start(other)
     low.finish_join(done)
     return low.read(var, loc)
 
@@ -109,12 +168,13 @@ def dispatch_call(low, node: ast.Call):
 def table_keys_compare(low, node: ast.Compare) -> ast.Compare:
     """`node`, or for `k in table` of a dispatch table the test against the tuple of its keys
     (one rewritten node per comparison, so hints keyed by it stay)."""
-    if not any(isinstance(c, ast.Name) and c.id in low.dispatch_tables for c in node.comparators):
+    tables = {id(c): entries for c in node.comparators if (entries := _entries(low, c)) is not None}
+    if not tables:
         return node
     cache = low.info.__dict__.setdefault("_dispatch_compares", {})
     new = cache.get(id(node))
     if new is None:
-        comps = [ast.copy_location(ast.Tuple([ast.Constant(k) for k, _ in low.dispatch_tables[c.id]], ast.Load()), c)
-                 if isinstance(c, ast.Name) and c.id in low.dispatch_tables else c for c in node.comparators]
+        comps = [ast.copy_location(ast.Tuple([ast.Constant(k) for k, _ in tables[id(c)]], ast.Load()), c)
+                 if id(c) in tables else c for c in node.comparators]
         new = cache[id(node)] = ast.copy_location(ast.Compare(node.left, node.ops, comps), node)
     return new

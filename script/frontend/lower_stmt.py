@@ -251,6 +251,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def lookup(self, node: ast.Name):
         name = node.id
+        pre = self.pre_evaluated.get(id(node))
+        if isinstance(pre, PyRef):
+            return pre                      # a function of a global dispatch table (dispatch_tables.py)
         if name in self.exc_names:
             return self.exc_names[name]     # raised again or made text (exceptions.py)
         nested = self.nested_functions.get(name)
