@@ -20,7 +20,7 @@ changes.
 - ``obj.m(...)`` compiles method m with ``self`` bound to `obj`, as a call of any Python
   function is (builtins_lowering `call_script`).
 
-An instance never crosses into Python (`reject_boxed_instances`). Special methods are
+An instance returned to Python is boxed into an instance of its class (runtime.boxing). Special methods are
 class_methods.py's; inheritance, properties, static and class methods class_members.py's.
 """
 
@@ -226,21 +226,31 @@ def class_key(cls: type) -> str:
 
 
 def reject_boxed_instances(func, name: str) -> None:
-    """CompileError when compiled function `func` (called from Python) returns an instance."""
-    if _has_instance(func.ret_type):
-        raise CompileError(f"'{name}' returns {_describe(func.ret_type)}: instances of classes stay inside "
-                           "compiled code (return their fields instead)", func.loc)
+    """CompileError when compiled function `func` (called from Python) returns a value that
+    may hold an instance of one of several classes (class_unions.py): its record says which
+    only inside compiled code. An instance of one class is boxed (runtime.boxing
+    `record_box_helper`)."""
+    if _has_union(func.ret_type):
+        raise CompileError(f"'{name}' returns {_describe(func.ret_type)}, an instance of one of several "
+                           "classes: not supported in compiled code (return one class's instances, or "
+                           "their fields)", func.loc)
 
 
-def _has_instance(t) -> bool:
-    if isinstance(t, T.ClassType):
+def _has_union(t, seen: frozenset = frozenset()) -> bool:
+    if T.is_instance_union(t):
         return True
+    if isinstance(t, T.ClassType):
+        if t.key in seen:
+            return False    # (a class reaching itself: its fields are being looked at)
+        seen = seen | {t.key}
     if isinstance(t, T.ListType):
-        return _has_instance(t.elem)
+        return _has_union(t.elem, seen)
     if isinstance(t, T.TupleType):
-        return any(_has_instance(e) for e in t.elems)
+        return any(_has_union(e, seen) for e in t.elems)
     if isinstance(t, T.DictType):
-        return _has_instance(t.value)
+        return _has_union(t.key, seen) or _has_union(t.value, seen)
+    if isinstance(t, T.SetType):
+        return _has_union(t.key, seen)
     return False
 
 

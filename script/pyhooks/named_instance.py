@@ -32,6 +32,21 @@ def instance(key: str, values: tuple):
     return lookup_class(key)._make(values)
 
 
+def new_record(key: str):
+    """A new instance of user class `key` for a record compiled code returns, before its
+    fields (`fill_record`): the class's ``__new__``, not ``__init__``, which ran compiled."""
+    cls = lookup_class(key)
+    return cls.__new__(cls)
+
+
+def fill_record(obj, names: str, values: tuple) -> None:
+    """Give `obj` the fields `names` (comma-separated, in the order ``__init__`` first
+    assigned them) with `values`, as ``object.__setattr__`` does (a frozen dataclass's
+    ``__init__`` too): a class's own ``__setattr__`` ran in compiled code already."""
+    for name, value in zip(names.split(","), values):
+        object.__setattr__(obj, name, value)
+
+
 _LIBRARY_MODULES = ("numpy", "script")
 
 

@@ -47,7 +47,7 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     FALSE, NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi, list_boxing, list_reflect, table_boxing
+from script.backend.runtime import capi, list_boxing, list_memo, list_reflect, table_boxing
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
@@ -359,6 +359,8 @@ class Converter:
             return self._box_int_or_float(v)
         if isinstance(t, T.NamedTupleType):
             return self._box_named(v, t, error)
+        if isinstance(t, T.ClassType):
+            return self._box_record(v, t, error)
         if isinstance(t, T.TupleType):
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
@@ -617,6 +619,21 @@ class Converter:
         capi.call(m, b, "Py_DecRef", tup)
         return obj
 
+    def _box_record(self, v: Value, t: T.ClassType, error) -> Value:
+        """The instance of the user's class for record `v`, whose reference this takes over:
+        one Python object per record however often the result holds it (through the call's
+        memo, which every result holding records has: list_reflect.shares_lists)."""
+        b, m = self.b, self.m
+        assert self.memo is not None, t
+        out = b.call(record_box_helper(m, t), [v, self.memo])
+        failed = self.fn.append_block("record_failed")
+        fb = Builder(self.fn, failed)
+        lists.emit_rc(m, fb, "decref", v, t)
+        fb.branch(error)
+        self._continue_if(b.icmp("ne", out, NULL), failed)
+        lists.emit_rc(m, b, "decref", v, t)
+        return out
+
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
         b = self.b
         tup = capi.call(self.m, b, "PyTuple_New", int_const("i64", len(t.elems)))
@@ -630,6 +647,71 @@ class Converter:
             self._continue_if(b.icmp("ne", item, NULL), release)
             capi.call(self.m, b, "PyTuple_SetItem", tup, int_const("i64", k), item)
         return tup
+
+
+def record_box_helper(m: NativeModule, t: T.ClassType):
+    """``PyObject *script.record.box.<t>(List *native, Memo *memo)``: the Python instance of
+    record `native` (borrowed): the memo's, where this call boxed it already, else a new one
+    (``script.pyhooks.named_instance.new_record``: the class's ``__new__``, no ``__init__``,
+    which compiled code ran), recorded before its fields are boxed, so that a record that
+    reaches itself (a doubly linked list, a parent link) is one object, then given its
+    fields with ``object.__setattr__`` (`fill_record`), as ``__init__`` left them. NULL with
+    an exception set."""
+    name = f"script.record.box.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr"], linkage="internal",
+                                          attrs=list_memo.HELPER_ATTRS)
+    native, memo = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    failed, found, fresh, deep, look = (fn.append_block(x) for x in ("failed", "found", "fresh", "deep", "look"))
+    Builder(fn, failed).ret(NULL)
+    # A chain of a million nodes would overflow the native stack: RecursionError first.
+    here = b.ptrtoint(b.call(m.intrinsic("llvm.stacksave.p0", "ptr", []), []), "i64")
+    b.cbranch(b.icmp("ult", here, b.load_at("i64", memo, list_memo.MEMO_STACK)), deep, look)
+    db = Builder(fn, deep)
+    capi.call(m, db, "PyErr_SetString", capi.exception_class(m, db, "RecursionError"),
+              m.cstring(f"maximum recursion depth exceeded while returning instances of "
+                        f"'{t.name}' to Python (a chain of them too long to convert)".encode()))
+    db.ret(NULL)
+    b.position_at_end(look)
+    rec = b.call(list_memo.find(m), [memo, b.gep("i8", native, int_const("i64", 1))])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, list_memo.REC_PY)))
+    b.position_at_end(fresh)
+    hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+    conv = Converter(m, fn, b, failed)
+    conv.memo = memo
+    conv._continue_if(b.icmp("ne", hooks, NULL), failed)
+    drop_hooks = fn.append_block("drop_hooks")
+    hb = Builder(fn, drop_hooks)
+    capi.call(m, hb, "Py_DecRef", hooks)
+    hb.branch(failed)
+    obj = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"new_record"), m.cstring(b"s"),
+                    m.cstring(t.key.encode()))
+    conv._continue_if(b.icmp("ne", obj, NULL), drop_hooks)
+    drop = fn.append_block("drop_instance")
+    db = Builder(fn, drop)
+    capi.call(m, db, "Py_DecRef", obj)
+    db.branch(drop_hooks)
+    ok = b.call(list_memo.add(m), [memo, obj, native, NULL, list_reflect.release_helper(m, t).pointer,
+                                                int_const("i64", 0)])
+    conv._continue_if(ok, drop)
+    fields = lists.get(b, t, native, int_const("i64", 0))
+    if memory.managed(t.elem):          # boxing takes over a reference; the record keeps its own
+        memory.emit_rc(m, b, "incref", fields, t.elem)
+    values = conv.emit_box(fields, T.TupleType(t.elem.elems), drop)
+    conv._continue_if(b.icmp("ne", values, NULL), drop)
+    done = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"fill_record"), m.cstring(b"OsO"),
+                     obj, m.cstring(",".join(t.fields).encode()), values)
+    capi.call(m, b, "Py_DecRef", values)
+    conv._continue_if(b.icmp("ne", done, NULL), drop)
+    capi.call(m, b, "Py_DecRef", done)
+    capi.call(m, b, "Py_DecRef", hooks)
+    b.ret(obj)
+    return fn
 
 
 RELEASE_BUFFER = "script.release_buffer"

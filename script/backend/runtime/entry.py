@@ -54,7 +54,7 @@ from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_c
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
 from script.backend.llvm import memory
-from script.backend.runtime import capi, dispatch, list_reflect
+from script.backend.runtime import capi, dispatch, list_memo, list_reflect
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.py_errors import PYOBJ_MARK
@@ -99,6 +99,11 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
         conv.memo = list_reflect.emit_begin(conv, mask)
     elif list_reflect.shares_lists(ret_type):       # only so that a list in the result is one object
         conv.memo = list_reflect.emit_begin(conv, None)
+    if conv.memo is not None:
+        # Records are boxed by recursion, after the call: RecursionError below twice the
+        # budget of compiled recursion (half the stack), not a crash.
+        b.store_at(b.sub(b.ptrtoint(conv.memo, "i64"), int_const("i64", 2 * stack_budget())), conv.memo,
+                   list_memo.MEMO_STACK)
     values = []
     for k, (obj, t, n) in enumerate(zip(objs, param_types, numpy)):
         if mask is not None:

@@ -2,7 +2,8 @@
 to which native lists, and how to write each back. Its functions do not depend on types, so
 they are the runtime library's (runtime.shared), declared by entry points.
 
-    struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; }     // on the entry's stack
+    struct Memo { PyObject *dict; Record *data; i64 n; i64 cap;      // on the entry's stack
+                  i64 stack_limit; }  // lowest stack address a boxing helper may use (0: any)
     struct Record { PyObject *py; List *native; reflect; release; i64 written; }
 
 A record holds a reference to its Python list and to its native list for the whole call;
@@ -21,8 +22,8 @@ from script.backend.llvm.builder import (Callee, FALSE, NULL, TRUE, Builder, Nat
                                         int_const)
 from script.backend.runtime import capi
 
-# struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; }
-MEMO_DICT, MEMO_DATA, MEMO_N, MEMO_CAP, MEMO_SIZE = 0, 8, 16, 24, 32
+# struct Memo { PyObject *dict; Record *data; i64 n; i64 cap; i64 stack_limit; }
+MEMO_DICT, MEMO_DATA, MEMO_N, MEMO_CAP, MEMO_STACK, MEMO_SIZE = 0, 8, 16, 24, 32, 40
 # struct Record { PyObject *py; List *native; i1 (*reflect)(py, native, memo); void (*release)(native); i64 written; }
 REC_PY, REC_NATIVE, REC_REFLECT, REC_RELEASE, REC_WRITTEN, REC_SIZE = 0, 8, 16, 24, 32, 40
 
@@ -39,7 +40,7 @@ def emit_new(b: Builder) -> Value:
     memo = b.alloca(f"[{MEMO_SIZE} x i8]")
     for offset in (MEMO_DICT, MEMO_DATA):
         b.store_at(NULL, memo, offset)
-    for offset in (MEMO_N, MEMO_CAP):
+    for offset in (MEMO_N, MEMO_CAP, MEMO_STACK):
         b.store_at(int_const("i64", 0), memo, offset)
     return memo
 

@@ -61,9 +61,23 @@ def emit_begin(conv, mask: Value | None) -> Value:
 def shares_lists(t: T.Type, inside: bool = False) -> bool:
     """Whether a value of type `t` may hold one list in two places (a list of lists, a tuple
     of two lists), so that boxing it needs a memo to give Python one object for it."""
+    if _holds_record(t):
+        return True         # a record is boxed through the memo, which keeps it one object
     if isinstance(t, T.ListType):
         return inside or _list_count(t.elem) > 0
     return _list_count(t) > 1
+
+
+def _holds_record(t: T.Type) -> bool:
+    if isinstance(t, T.ClassType):
+        return True
+    if isinstance(t, T.ListType):
+        return _holds_record(t.elem)
+    if isinstance(t, T.TupleType):
+        return any(_holds_record(e) for e in t.elems)
+    if isinstance(t, T.DictType):
+        return _holds_record(t.key) or _holds_record(t.value)
+    return isinstance(t, T.SetType) and _holds_record(t.key)
 
 
 def _list_count(t: T.Type) -> int:
@@ -147,7 +161,7 @@ def box_mapped(m: NativeModule, t: T.ListType):
     record, added, not_added = fn.append_block("record"), fn.append_block("added"), fn.append_block("not_added")
     b.cbranch(shared, record, added)
     b.position_at_end(record)
-    ok = b.call(list_memo.add(m), [memo, out, native, _reflect_helper(m, t).pointer, _release_helper(m, t).pointer,
+    ok = b.call(list_memo.add(m), [memo, out, native, _reflect_helper(m, t).pointer, release_helper(m, t).pointer,
                           int_const("i64", 0)])
     b.cbranch(ok, added, not_added, LIKELY)
     b.position_at_end(not_added)
@@ -284,7 +298,7 @@ def _holds_value(m: NativeModule, b: Builder, obj: Value, v: Value, t: T.Type) -
     return out
 
 
-def _release_helper(m: NativeModule, t: T.ListType):
+def release_helper(m: NativeModule, t: T.ListType):
     """``void script.list.release.<t>(List *native)``: one decref of a list of type `t`."""
     name = f"script.list.release.{t}"
     fn, new = _helper(m, name, "void", ["ptr"], t)
@@ -307,7 +321,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     py, memo, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
     found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
-    reflect, release = _reflect_helper(m, t), _release_helper(m, t)
+    reflect, release = _reflect_helper(m, t), release_helper(m, t)
     rec = b.call(list_memo.find(m), [memo, py])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
@@ -402,5 +416,5 @@ def build_runtime(m: NativeModule) -> list[str]:
     types in `m` (the runtime library); returns their names."""
     fns = list_memo.build_runtime(m)
     for t in _SHARED:
-        fns += [_unbox_helper(m, t), _reflect_helper(m, t), _release_helper(m, t), box_mapped(m, t)]
+        fns += [_unbox_helper(m, t), _reflect_helper(m, t), release_helper(m, t), box_mapped(m, t)]
     return [f.name for f in fns]
