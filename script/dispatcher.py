@@ -25,6 +25,7 @@ import weakref
 
 from script.errors import CompileError
 from script.ir import types as T
+from script.pyhooks.named_instance import is_record_class
 from script.frontend.typeinfer import (empty_argument_types, format_signature, python_type_name,
                                       to_python_value, typeof)
 
@@ -280,13 +281,13 @@ def _make_fallback(obj, info=None, make_signature=None):
         key, coerced = _types_for(obj, info, values)
         if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
-        _compile_for(obj, info, key, values)
+        key = _compile_for(obj, info, key, values)
         _refuse_lost_list_writes(obj, info, key, values, coerced)
         if getattr(_reentry, "active", False):
             raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
         try:
-            return obj.__dict__.get("_packed", obj)(*coerced)
+            return _call_target(obj, key, None, obj.__dict__.get("_packed", obj))(*coerced)
         finally:
             _reentry.active = False
 
@@ -349,9 +350,9 @@ def _call_bound(obj, info, statics: dict, values: list):
             entry = table.setdefault(ident, _Bound(obj, info, statics))
     rest = [v for k, v in enumerate(values) if k not in statics]
     key, coerced = _types_for(obj, entry.info, rest)
-    _compile_for(obj, entry.info, key, rest, entry)
+    key = _compile_for(obj, entry.info, key, rest, entry)
     _refuse_lost_list_writes(entry, entry.info, key, rest, coerced)
-    return entry.target(*coerced)
+    return _call_target(obj, key, entry, entry.target)(*coerced)
 
 
 def _binding_error(obj, info, signature, error: TypeError, args, kwargs) -> str:
@@ -438,16 +439,26 @@ def _specializations_of(obj) -> dict:
     return obj.specializations if isinstance(obj, _Bound) else obj.__dict__["_specializations"]
 
 
-def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = None) -> None:
-    """The specialization for argument types `key`. An empty container argument (`[]`, `[[]]`,
-    `{}`, `set()`) holds ints there; when the function does not compile so, it takes the other
-    types typeinfer `empty_argument_types` lists, each empty argument its k-th, in turn (`if
-    not words: return []` before `w.upper()` compiles with strs), else the TypeError that asks
-    for an annotation."""
+def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = None) -> tuple:
+    """The specialization for argument types `key`, or for the types tried instead (which
+    this returns). An empty container argument (`[]`, `[[]]`, `{}`, `set()`) holds ints
+    there; when the function does not compile so, it takes the other types typeinfer
+    `empty_argument_types` lists, each empty argument its k-th, in turn (`if not words:
+    return []` before `w.upper()` compiles with strs), else the TypeError that asks for an
+    annotation. An instance's fields that hold only None are first taken to hold None or an
+    instance of its class (`head.next = node` of a one-node list), then None only
+    (instance_args)."""
+    failed = obj.__dict__.setdefault("_failed_guesses", set())
+    if (id(bound), key) in failed:
+        return _compile_for(obj, info, _unguessed(key, values), values, bound)
     try:
         _specialization_for(obj, key, bound)
-        return
+        return key
     except CompileError as e:
+        plain = _unguessed(key, values)
+        if plain != key:
+            failed.add((id(bound), key))
+            return _compile_for(obj, info, plain, values, bound)
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
         other = {k: ts for k, ts in other.items() if ts}
@@ -456,15 +467,25 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
         first = e
     for j in range(max(map(len, other.values()))):
         try:
-            _specialization_for(obj, tuple(other[k][min(j, len(other[k]) - 1)] if k in other else t
-                                           for k, t in enumerate(key)), bound)
-            return
+            alternative = tuple(other[k][min(j, len(other[k]) - 1)] if k in other else t
+                                for k, t in enumerate(key))
+            _specialization_for(obj, alternative, bound)
+            return alternative
         except CompileError:
             pass
     k = min(other)
     why = str(first).splitlines()[0] if str(first) else ""
     raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))
                     + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
+
+
+def _unguessed(key: tuple, values: list) -> tuple:
+    """`key` with its instances typed without the guess for None-only fields."""
+    if not _takes_instances(key):
+        return key
+    from script.frontend.instance_args import instance_type_of
+    return tuple(instance_type_of(v, typeof, guess=False) if isinstance(t, T.ClassType) else t
+                 for t, v in zip(key, values))
 
 
 def _types_for(obj, info, values):
@@ -481,6 +502,16 @@ def _types_for(obj, info, values):
             types.append(ann)
             continue
         t = typeof(value)
+        if t is None and is_record_class(type(value)):
+            from script.frontend.instance_args import NotAnArgument, instance_type_of
+            try:
+                t = instance_type_of(value, typeof)
+            except NotAnArgument as e:
+                raise TypeError(f"{_type_error(obj, info, values)}; argument '{name}' cannot be "
+                                f"passed: {e}") from None
+            types.append(t)
+            coerced.append(value)       # the caller's object: the entry point writes it back
+            continue
         if t is None:
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
         if name in getattr(info, "any_array_params", ()) and not isinstance(t, T.ArrayType):
@@ -570,7 +601,29 @@ def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
         except CompileError as e:
             raise e.with_traceback(None) from None
         specs[key] = spec
-        from script.loadpath import set_specializations
+        from script.loadpath import new_instance, plain_function_type, set_specializations
+        if _takes_instances(key):
+            # Its entry point matches an instance by its class only (the fields' types are
+            # the dispatcher's: instance_args): called through the fallback, which typed them.
+            target = new_instance(plain_function_type(), _no_instance_match)
+            d.setdefault("_instance_targets", {})[(id(bound), key)] = target
+            set_specializations(target, [spec.native], len(key))
+            return spec
         target = d.get("_packed", obj) if bound is None else bound.target
-        set_specializations(target, [s.native for s in specs.values()], len(key))
+        set_specializations(target, [s.native for k, s in specs.items() if not _takes_instances(k)], len(key))
     return spec
+
+
+def _takes_instances(key: tuple) -> bool:
+    return any(isinstance(t, T.ClassType) for t in key)
+
+
+def _no_instance_match(*args):
+    raise TypeError("the instances passed do not have the fields' types they were typed with")
+
+
+def _call_target(obj, key: tuple, bound, default):
+    """What a call with argument types `key` goes through: the specialization's own object
+    where it takes instances (`_specialization_for`), else `default`."""
+    targets = obj.__dict__.get("_instance_targets")
+    return targets.get((id(bound), key), default) if targets and _takes_instances(key) else default

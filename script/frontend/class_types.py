@@ -141,6 +141,26 @@ def _changed(key: str, table: dict) -> None:
     raise FieldsWidened(key)
 
 
+def seed_from_argument(t: T.ClassType) -> None:
+    """Before a function is built for an instance argument from Python of type `t`
+    (instance_args), the tables of its classes take the types of their tabled fields, so
+    that an instance compiled code makes (`Node(x, head)`) gets the argument's type."""
+    for key in (t.key, *t.group_keys):
+        member = t.member(key)
+        table = _table(key, lookup_class(key))
+        new = dict(table)
+        for f, ft in zip(member.fields, member.elem.elems):
+            if f in new or _needs_table(ft, key):
+                ft = _fold(ft, key)
+                wide = ft if f not in new else _widen(new[f], ft)
+                if wide is not None:
+                    new[f] = wide
+        if new != table:
+            FIELD_TYPES[key] = new
+            for info, skey in USERS.pop(key, ()):
+                info.specializations.pop(skey, None)
+
+
 def note_users(builder, info, skey) -> None:
     """A specialization kept in the cache: it is dropped when a table it used widens."""
     for key in getattr(builder, "tabled_classes", ()):

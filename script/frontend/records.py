@@ -48,7 +48,8 @@ from script.pyhooks.named_instance import CLASSES, lookup_class
 _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__", "__firstlineno__",
              "__static_attributes__", "__annotations__", "__init__", "__match_args__",
              "__dataclass_fields__", "__dataclass_params__", "__hash__", "__annotate_func__",
-             "__annotations_cache__"} | ABC_KEYS
+             "__annotations_cache__",
+             "__slotnames__"} | ABC_KEYS       # (copyreg's cache: a class copied or pickled once)
 _DATACLASS_MADE = {"__eq__", "__repr__"}        # what @dataclass writes; never compiled
 _FACTORIES: dict[type, "FactoryInfo"] = {}
 _EMPTY_FACTORIES = (list, dict, set)      # dataclasses.field(default_factory=...) compiled code makes

@@ -28,7 +28,7 @@ import weakref
 from script.errors import CompileError
 from script.frontend.callee_hints import (CalleeHint, adopt_returned, escape_hints, foreign_nodes, raise_foreign,
                                           take_hints)
-from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users
+from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users, seed_from_argument
 from script.frontend.random_calls import check_generator_callees
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import Restart
@@ -275,6 +275,9 @@ def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Fu
     """`Context.specialize` for a function called from Python: built again from the start
     while the fields of a class widen (class_types.py: they have one type everywhere)."""
     with COMPILE_LOCK:
+        for t in types:
+            if isinstance(t, T.ClassType):      # an instance from Python (instance_args)
+                seed_from_argument(t)
         CONTEXT.depth += 1
         try:
             for _ in range(MAX_WIDENINGS):

@@ -47,6 +47,21 @@ def fill_record(obj, names: str, values: tuple) -> None:
         object.__setattr__(obj, name, value)
 
 
+def reflect_record(obj, names: str, values: tuple) -> None:
+    """After a call, give instance `obj` (an argument's, or reached from one) the fields
+    compiled code left in its record (`fill_record`), keeping a field's object where it
+    already holds the value (an equal int, str, bool, or float of the same sign), as CPython,
+    which wrote nothing there, does."""
+    for name, value in zip(names.split(","), values):
+        old = getattr(obj, name, _MISSING)
+        if old is value or type(old) is type(value) and type(value) in _KEPT and old == value \
+                and (type(value) is not float or str(old) == str(value)):
+            continue
+        object.__setattr__(obj, name, value)
+
+
+_MISSING = object()
+_KEPT = (int, float, str, bool)
 _LIBRARY_MODULES = ("numpy", "script")
 
 

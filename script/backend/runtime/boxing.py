@@ -128,6 +128,8 @@ class Converter:
                 cond = b.icmp("eq", obj, capi.address_of(self.m, "_Py_NoneStruct"))
             elif isinstance(t, T.NamedTupleType):
                 cond = self._is_named_class(obj, t)
+            elif isinstance(t, T.ClassType):       # the fields: record_unbox_helper
+                cond = self._is_class_named(obj, t.name)
             elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
                 cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
                               self.m.declare_data("PyArray_Type"))
@@ -146,8 +148,16 @@ class Converter:
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.HashType):
                 table_boxing.check_table(self, obj, t, mismatch)
-            elif isinstance(t, T.ListType):
+            elif isinstance(t, T.ListType) and not isinstance(t, T.ClassType):
                 self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
+
+    def _is_class_named(self, obj: Value, name: str) -> Value:
+        """Whether `obj`'s class has the name `name` (its ``tp_name``: the dispatcher typed
+        the argument from the object itself)."""
+        b = self.b
+        strcmp = self.m.declare("strcmp", "i32", ["ptr", "ptr"], attrs=("nounwind",))
+        tp_name = b.load_at("ptr", b.load_at("ptr", obj, OB_TYPE), TP_NAME)
+        return b.icmp("eq", b.call(strcmp, [tp_name, self.m.cstring(name.encode())]), int_const("i32", 0))
 
     def _is_named_class(self, obj: Value, t: T.NamedTupleType) -> Value:
         """Whether `obj`'s class is a tuple subclass named as named tuple class `t` is (its
@@ -238,6 +248,10 @@ class Converter:
             return self._unbox_int(obj, t)
         if isinstance(t, T.ArrayType):
             return self._unbox_array(obj, t)
+        if isinstance(t, T.ClassType):
+            assert self.memo is not None, t
+            v = self.b.call(record_unbox_helper(self.m, t), [obj, self.memo, self.written])
+            return self._made(v, t, raised=True)
         if isinstance(t, T.ListType):
             return self._unbox_list(obj, t)
         if isinstance(t, T.HashType):
@@ -647,6 +661,182 @@ class Converter:
             self._continue_if(b.icmp("ne", item, NULL), release)
             capi.call(self.m, b, "PyTuple_SetItem", tup, int_const("i64", k), item)
         return tup
+
+
+class _FieldConverter(Converter):
+    """A Converter inside a record's helper: what it unboxes belongs to the record (not
+    released after the call), and a failure returns NULL from the helper."""
+
+    def _made(self, v: Value, t: T.Type, raised: bool = False) -> Value:
+        if not raised:
+            no_memory = self.fn.append_block("no_memory")
+            nb = Builder(self.fn, no_memory)
+            capi.call(self.m, nb, "PyErr_NoMemory")
+            nb.branch(self.error)
+            self._continue_if(self.b.icmp("ne", v, NULL), no_memory)
+        else:
+            self._continue_if(self.b.icmp("ne", v, NULL), self.error)
+        return v
+
+    def unbox_field(self, obj: Value, t: T.Type, name: str, cls: str) -> Value:
+        """The native value of field `name` of a `cls` instance, `obj` (borrowed), checked
+        against `t` (TypeError: the object changed since the dispatcher typed it)."""
+        b, m = self.b, self.m
+        if isinstance(t, T.OptionalType):
+            none = b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct"))
+            some, absent, done = (self.fn.append_block(x) for x in ("field_some", "field_none", "field_done"))
+            b.cbranch(none, absent, some)
+            b.position_at_end(some)
+            value = self.unbox_field(obj, t.value, name, cls)
+            out = b.insert_value(b.insert_value(undef(llvm_type(t)), TRUE, 0), value, 1)
+            some_end = b.block
+            b.branch(done)
+            b.position_at_end(absent)
+            empty = b.insert_value(b.insert_value(undef(llvm_type(t)), FALSE, 0), _zero(t.value), 1)
+            b.branch(done)
+            b.position_at_end(done)
+            phi = b.phi(llvm_type(t))
+            phi.add_incoming(out, some_end)
+            phi.add_incoming(empty, absent)
+            return phi
+        if isinstance(t, T.IntFloatType):
+            is_float = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, "PyFloat_Type"))
+            as_float, as_int, done = (self.fn.append_block(x) for x in ("field_float", "field_int", "field_num"))
+            b.cbranch(is_float, as_float, as_int)
+            made = []
+            for block, k, part in ((as_float, 2, T.F64), (as_int, 1, T.I64)):
+                b.position_at_end(block)
+                v = self.unbox_field(obj, part, name, cls)
+                num = b.insert_value(b.insert_value(b.insert_value(undef(llvm_type(t)), FALSE, 0),
+                                                    int_const("i64", 0), 1), Value("double", "0.0"), 2)
+                num = b.insert_value(b.insert_value(num, TRUE if k == 2 else FALSE, 0), v, k)
+                made.append((num, b.block))
+                b.branch(done)
+            b.position_at_end(done)
+            phi = b.phi(llvm_type(t))
+            for v, block in made:
+                phi.add_incoming(v, block)
+            return phi
+        mismatch = self.fn.append_block("field_mismatch")
+        mb = Builder(self.fn, mismatch)
+        capi.call(m, mb, "PyErr_SetString", capi.exception_class(m, mb, "TypeError"), m.cstring(
+            f"field '{name}' of a {cls} instance is not of type {t} (it changed since the call "
+            f"was typed)".encode()))
+        mb.branch(self.error)
+        self.emit_type_checks([obj], [t], mismatch)
+        return self.emit_unbox(obj, t)
+
+
+def _zero(t: T.Type) -> Value:
+    """A placeholder value of type `t` (an absent optional's)."""
+    lt = llvm_type(t)
+    if lt == "ptr":
+        return NULL
+    if lt in ("double", "float"):
+        return Value(lt, "0.0")
+    return Value(lt, "0" if lt.startswith("i") and lt[1:].isdigit() else "zeroinitializer")
+
+
+def record_unbox_helper(m: NativeModule, t: T.ClassType):
+    """``List *script.record.unbox.<t>(PyObject *py, Memo *memo, i64 written)``: the native
+    record of instance `py` (a new reference): the memo's, where the call met `py` already
+    (its `written` or-ed in), else a new one, recorded before its fields are read, so that
+    instances that reach each other are copied once (frontend/instance_args.py); its fields
+    are read with ``getattr`` and checked. NULL with an exception set."""
+    name = f"script.record.unbox.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr", "i64"], linkage="internal",
+                                          attrs=list_memo.HELPER_ATTRS)
+    py, memo, written = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    failed, found, fresh = (fn.append_block(x) for x in ("failed", "found", "fresh"))
+    Builder(fn, failed).ret(NULL)
+    rec = b.call(list_memo.find(m), [memo, py])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.store_at(b.or_(b.load_at("i64", rec, list_memo.REC_WRITTEN), written), rec, list_memo.REC_WRITTEN)
+    native = b.load_at("ptr", rec, list_memo.REC_NATIVE)
+    lists.emit_rc(m, b, "incref", native, t)
+    b.ret(native)
+    b.position_at_end(fresh)
+    native = lists.new(m, b)
+    no_memory = fn.append_block("no_memory")
+    nb = Builder(fn, no_memory)
+    capi.call(m, nb, "PyErr_NoMemory")
+    nb.ret(NULL)
+    release = fn.append_block("release")
+    rb = Builder(fn, release)
+    lists.emit_rc(m, rb, "decref", native, t)
+    rb.ret(NULL)
+    conv = _FieldConverter(m, fn, b, release)
+    conv.memo, conv.reflecting, conv.written = memo, TRUE, written
+    conv._continue_if(b.icmp("ne", native, NULL), no_memory)
+    ok = b.call(list_memo.add(m), [memo, py, native, record_reflect_helper(m, t).pointer,
+                                   list_reflect.release_helper(m, t).pointer, written])
+    conv._continue_if(ok, release)
+    values = []
+    for name_, ft in zip(t.fields, t.elem.elems):
+        attr = capi.call(m, b, "PyObject_GetAttrString", py, m.cstring(name_.encode()))
+        conv._continue_if(b.icmp("ne", attr, NULL), release)
+        drop = fn.append_block("drop_attr")
+        db = Builder(fn, drop)
+        capi.call(m, db, "Py_DecRef", attr)
+        db.branch(release)
+        conv.error = drop
+        values.append(conv.unbox_field(attr, ft, name_, t.name))
+        capi.call(m, b, "Py_DecRef", attr)      # (the instance holds it for the call)
+        conv.error = release
+    fields = undef(llvm_type(t.elem))
+    for k, v in enumerate(values):
+        fields = b.insert_value(fields, v, k)
+    conv._continue_if(lists.resize(m, b, t, native, int_const("i64", 1)), no_memory)
+    lists.set_item(b, t, native, fields, int_const("i64", 0))
+    b.ret(native)
+    return fn
+
+
+def record_reflect_helper(m: NativeModule, t: T.ClassType):
+    """``i1 script.record.reflect.<t>(PyObject *py, List *native, Memo *memo)``: instance
+    `py` takes the fields of its record, boxed through the memo (instances and lists that
+    came from Python are those objects), with ``named_instance.reflect_record``, which
+    keeps a field's object where it already holds the value; false with an exception set."""
+    name = f"script.record.reflect.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr", "ptr"], linkage="internal",
+                                          attrs=list_memo.HELPER_ATTRS)
+    py, native, memo = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    failed, filled = fn.append_block("failed"), fn.append_block("filled")
+    Builder(fn, failed).ret(FALSE)
+    ok = Builder(fn, fn.append_block("unfilled"))
+    ok.ret(TRUE)                # (a record whose copy-in failed holds no fields yet)
+    b.cbranch(b.icmp("ne", lists.length(b, native), int_const("i64", 0)), filled, ok.block)
+    b.position_at_end(filled)
+    hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+    conv = Converter(m, fn, b, failed)
+    conv.memo = memo
+    conv._continue_if(b.icmp("ne", hooks, NULL), failed)
+    drop_hooks = fn.append_block("drop_hooks")
+    hb = Builder(fn, drop_hooks)
+    capi.call(m, hb, "Py_DecRef", hooks)
+    hb.ret(FALSE)
+    fields = lists.get(b, t, native, int_const("i64", 0))
+    if memory.managed(t.elem):
+        memory.emit_rc(m, b, "incref", fields, t.elem)
+    values = conv.emit_box(fields, T.TupleType(t.elem.elems), drop_hooks)
+    conv._continue_if(b.icmp("ne", values, NULL), drop_hooks)
+    done = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"reflect_record"), m.cstring(b"OsO"),
+                     py, m.cstring(",".join(t.fields).encode()), values)
+    capi.call(m, b, "Py_DecRef", values)
+    capi.call(m, b, "Py_DecRef", hooks)
+    conv._continue_if(b.icmp("ne", done, NULL), failed)
+    capi.call(m, b, "Py_DecRef", done)
+    b.ret(TRUE)
+    return fn
 
 
 def record_box_helper(m: NativeModule, t: T.ClassType):

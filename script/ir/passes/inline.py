@@ -97,9 +97,11 @@ def inline_call(func: Function, call: Instr, callee: Function) -> None:
         args = list(term.operands) if result is not None else []
         loc = term.loc
         set_terminator(nb, "br", args, [after], [len(args)], loc)
+    from script.ir.core import Const, replace_all_uses_with
     if result is not None:
-        from script.ir.core import replace_all_uses_with
         replace_all_uses_with(call, result)
+    elif call.uses:         # a None-typed call's value used (`x.left = f(None)`): the constant
+        replace_all_uses_with(call, Const(None, T.NONE, call.loc))
     call.erase()
     set_terminator(block, "br", [], [new_blocks[0]], [0], call.loc)
 

@@ -1,0 +1,131 @@
+"""The type of an instance of a user's class passed from Python: the class's record type
+(`types.ClassType`), from the objects themselves.
+
+    class Node:                               root = Node(1); root.left = Node(2)
+        def __init__(self, v):                height(root)     # compiled, root from Python
+            self.v = v; self.left = None; self.right = None
+
+Every instance the argument reaches through its fields (and theirs) is looked at once; the
+instances of one class must have the same fields in the same order (the order `__init__`
+assigned them: `vars(obj)`, or `__slots__`), and each field's values meet at one type as a
+variable's do (`types.merge`: None and a Node make an optional Node, an int and a float an
+int|float). A field holding another instance is that class's record (a `ClassRef` where the
+classes reach each other, folded by `ClassType`). Anything else (a field an argument could
+not hold, fields that differ between instances, a class compiled code does not take) is
+refused (`NotAnArgument`, whose text the dispatcher's TypeError gives), and so is a field
+holding a dict, a set or an array, which the copy would not write back or hold.
+
+The entry point copies the objects in (runtime.boxing `record_unbox_helper`) and writes
+every field back after the call (`record_reflect_helper`), so that the caller sees what
+compiled code changed, as with lists.
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.pyhooks.named_instance import CLASSES, is_record_class
+
+
+class NotAnArgument(Exception):
+    """Why an instance cannot be an argument (the dispatcher's TypeError says it)."""
+
+
+def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
+    """The record type of `obj` (an instance of a user's class); NotAnArgument otherwise.
+    `typeof` types the other values (typeinfer.typeof, passed in: it calls this). With
+    `guess`, a field that holds None in every instance is taken to hold None or an instance
+    of its own class (the `next` of a one-node list, a leaf's `left`), which compiled code
+    may then store; the dispatcher tries None alone where that does not compile."""
+    tables: dict[str, list] = {}         # key -> [class, field names, field types]
+    todo, seen = [obj], set()
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        cls = type(o)
+        key = _key(cls)
+        names = _fields(o)
+        entry = tables.get(key)
+        if entry is None:
+            entry = tables[key] = [cls, names, [None] * len(names)]
+        elif entry[1] != names:
+            raise NotAnArgument(f"instances of {cls.__name__} with different fields ({', '.join(entry[1])} "
+                                f"and {', '.join(names)})")
+        for k, name in enumerate(names):
+            value = getattr(o, name)
+            if is_record_class(type(value)):
+                todo.append(value)
+                t = T.ClassRef(_key(type(value)))
+            else:
+                t = typeof(value)
+                if t is None or _holds_instances(value) or _not_copied(t):
+                    raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
+                                        "compiled code does not take from Python")
+            entry[2][k] = t if entry[2][k] is None else _meet(entry[2][k], t, cls, name)
+    if guess:
+        for key, entry in tables.items():
+            entry[2] = [T.OptionalType(T.ClassRef(key)) if isinstance(t, T.NoneType) else t for t in entry[2]]
+    defs = {key: (names, T.TupleType(types)) for key, (_, names, types) in tables.items()}
+    key = _key(type(obj))
+    group = [(k, f, e) for k, (f, e) in defs.items() if k != key]
+    return T.ClassType(key, defs[key][0], defs[key][1], group)
+
+
+def _key(cls) -> str:
+    from script.frontend.records import check_class, class_key
+    from script.errors import CompileError
+    try:
+        check_class(cls)            # a class compiled code takes
+    except CompileError as e:
+        raise NotAnArgument(str(e).splitlines()[0]) from None
+    key = class_key(cls)
+    CLASSES.setdefault(key, cls)
+    return key
+
+
+def _fields(o) -> tuple:
+    d = getattr(o, "__dict__", None)
+    if isinstance(d, dict):
+        return tuple(d)
+    slots = getattr(type(o), "__slots__", ())
+    return tuple(s for s in ((slots,) if isinstance(slots, str) else slots) if hasattr(o, s))
+
+
+def _not_copied(t: T.Type) -> bool:
+    """Whether a field of type `t` holds what the record's copy does not write back (a dict,
+    a set: their tables are copies) or hold (an array)."""
+    if isinstance(t, (T.HashType, T.ArrayType)):
+        return True
+    if isinstance(t, T.ListType):
+        return _not_copied(t.elem)
+    return isinstance(t, T.TupleType) and any(_not_copied(e) for e in t.elems)
+
+
+def _holds_instances(value) -> bool:
+    """Whether a container value holds instances (a list of nodes: not taken yet)."""
+    if isinstance(value, (list, tuple, set)):
+        return any(is_record_class(type(v)) or _holds_instances(v) for v in value)
+    if isinstance(value, dict):
+        return any(is_record_class(type(v)) or _holds_instances(v) for v in value.values())
+    return False
+
+
+def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
+    """The type of a field holding values of types `a` and `b` in different instances."""
+    if a == b:
+        return a
+    if isinstance(a, T.NoneType) and not isinstance(b, T.NoneType):
+        return b if isinstance(b, T.OptionalType) else T.OptionalType(b)
+    if isinstance(b, T.NoneType):
+        return a if isinstance(a, T.OptionalType) else T.OptionalType(a)
+    if isinstance(a, T.OptionalType) and a.value == b:
+        return a
+    if isinstance(b, T.OptionalType) and b.value == a:
+        return b
+    if isinstance(a, (T.ClassRef, T.OptionalType)) or isinstance(b, (T.ClassRef, T.OptionalType)):
+        raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
+    merged = T.merge(a, b)
+    if merged is None or isinstance(merged, T.ListType) and a != b:
+        raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
+    return merged
