@@ -338,9 +338,20 @@ def test_returned_instance_is_an_instance_of_its_class():
     assert [type(v) for v in vars(p).values()] == [type(v) for v in vars(q).values()]
 
 
-def test_instance_argument_is_refused_clearly():
-    with pytest.raises(TypeError, match="instances of classes stay inside compiled code"):
+def test_instance_argument_is_the_callers_object():
+    """Was a TypeError ("instances of classes stay inside compiled code"): the instance is
+    copied in and written back (test_instance_arguments.py); an attribute it lacks is the
+    CompileError a compiled construction's would be."""
+    with pytest.raises(script.CompileError, match="'Particle' object has no attribute 'y'"):
         script.script(K.nt_arg)(K.Particle(1.0, 2.0))
+    p, q = K.Particle(1.0, 2.0), K.Particle(1.0, 2.0)
+    step = script.script(lambda_free_step)
+    assert step(p, 0.5) == lambda_free_step(q, 0.5) and vars(p) == vars(q)
+
+
+def lambda_free_step(p, dt):
+    p.step(dt)
+    return p.x
 
 
 # ---- the IR text of the new types ------------------------------------------------------

@@ -22,6 +22,8 @@ compiled code changed, as with lists.
 
 from __future__ import annotations
 
+import weakref
+
 from script.ir import types as T
 from script.pyhooks.named_instance import CLASSES, is_record_class
 
@@ -72,14 +74,22 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
     return T.ClassType(key, defs[key][0], defs[key][1], group)
 
 
+_CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # class -> its key
+
+
 def _key(cls) -> str:
+    """The key of a class compiled code takes (checked once a process: check_class reads
+    the class's source for its messages)."""
+    key = _CHECKED.get(cls)
+    if key is not None:
+        return key
     from script.frontend.records import check_class, class_key
     from script.errors import CompileError
     try:
-        check_class(cls)            # a class compiled code takes
+        check_class(cls)
     except CompileError as e:
         raise NotAnArgument(str(e).splitlines()[0]) from None
-    key = class_key(cls)
+    key = _CHECKED[cls] = class_key(cls)
     CLASSES.setdefault(key, cls)
     return key
 

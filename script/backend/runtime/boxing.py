@@ -737,6 +737,20 @@ def _zero(t: T.Type) -> Value:
     return Value(lt, "0" if lt.startswith("i") and lt[1:].isdigit() else "zeroinitializer")
 
 
+def _stack_guard(m: NativeModule, fn, b: Builder, memo: Value, doing: str) -> None:
+    """Go on when this frame is above the memo's stack limit, else return NULL from `fn`
+    with a RecursionError: records are converted by recursion over their fields, and a
+    chain of a million nodes would overflow the native stack."""
+    deep, go = fn.append_block("too_deep"), fn.append_block("deep_enough")
+    here = b.ptrtoint(b.call(m.intrinsic("llvm.stacksave.p0", "ptr", []), []), "i64")
+    b.cbranch(b.icmp("ult", here, b.load_at("i64", memo, list_memo.MEMO_STACK)), deep, go)
+    db = Builder(fn, deep)
+    capi.call(m, db, "PyErr_SetString", capi.exception_class(m, db, "RecursionError"), m.cstring(
+        f"maximum recursion depth exceeded while {doing} (a chain of them too long to convert)".encode()))
+    db.ret(NULL)
+    b.position_at_end(go)
+
+
 def record_unbox_helper(m: NativeModule, t: T.ClassType):
     """``List *script.record.unbox.<t>(PyObject *py, Memo *memo, i64 written)``: the native
     record of instance `py` (a new reference): the memo's, where the call met `py` already
@@ -753,6 +767,7 @@ def record_unbox_helper(m: NativeModule, t: T.ClassType):
     b = Builder(fn, fn.append_block("entry"))
     failed, found, fresh = (fn.append_block(x) for x in ("failed", "found", "fresh"))
     Builder(fn, failed).ret(NULL)
+    _stack_guard(m, fn, b, memo, f"copying instances of '{t.name}' from Python")
     rec = b.call(list_memo.find(m), [memo, py])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
@@ -855,17 +870,9 @@ def record_box_helper(m: NativeModule, t: T.ClassType):
                                           attrs=list_memo.HELPER_ATTRS)
     native, memo = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    failed, found, fresh, deep, look = (fn.append_block(x) for x in ("failed", "found", "fresh", "deep", "look"))
+    failed, found, fresh = (fn.append_block(x) for x in ("failed", "found", "fresh"))
     Builder(fn, failed).ret(NULL)
-    # A chain of a million nodes would overflow the native stack: RecursionError first.
-    here = b.ptrtoint(b.call(m.intrinsic("llvm.stacksave.p0", "ptr", []), []), "i64")
-    b.cbranch(b.icmp("ult", here, b.load_at("i64", memo, list_memo.MEMO_STACK)), deep, look)
-    db = Builder(fn, deep)
-    capi.call(m, db, "PyErr_SetString", capi.exception_class(m, db, "RecursionError"),
-              m.cstring(f"maximum recursion depth exceeded while returning instances of "
-                        f"'{t.name}' to Python (a chain of them too long to convert)".encode()))
-    db.ret(NULL)
-    b.position_at_end(look)
+    _stack_guard(m, fn, b, memo, f"returning instances of '{t.name}' to Python")
     rec = b.call(list_memo.find(m), [memo, b.gep("i8", native, int_const("i64", 1))])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
