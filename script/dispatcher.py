@@ -450,15 +450,16 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
     (instance_args)."""
     failed = obj.__dict__.setdefault("_failed_guesses", set())
     if (id(bound), key) in failed:
-        return _compile_for(obj, info, _unguessed(key, values), values, bound)
+        return _compile_for(obj, info, _retyped(key, values, failed, bound), values, bound)
     try:
         _specialization_for(obj, key, bound)
         return key
     except CompileError as e:
-        plain = _unguessed(key, values)
-        if plain != key:
+        if _takes_instances(key):
             failed.add((id(bound), key))
-            return _compile_for(obj, info, plain, values, bound)
+            other = _retyped(key, values, failed, bound)
+            if other != key:
+                return _compile_for(obj, info, other, values, bound)
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
         other = {k: ts for k, ts in other.items() if ts}
@@ -479,13 +480,18 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                     + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
 
 
-def _unguessed(key: tuple, values: list) -> tuple:
-    """`key` with its instances typed without the guess for None-only fields."""
-    if not _takes_instances(key):
-        return key
+def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:
+    """Argument types for instances whose types `key` did not compile: typed again, now that
+    the failed build may have widened their classes' fields (an int field given a float:
+    int|float), with the guess for None-only fields, then without (instance_args); `key`
+    itself when every one of those failed too."""
     from script.frontend.instance_args import instance_type_of
-    return tuple(instance_type_of(v, typeof, guess=False) if isinstance(t, T.ClassType) else t
-                 for t, v in zip(key, values))
+    for guess in (True, False):
+        other = tuple(instance_type_of(v, typeof, guess=guess) if isinstance(t, T.ClassType) else t
+                      for t, v in zip(key, values))
+        if (id(bound), other) not in failed:
+            return other
+    return key
 
 
 def _types_for(obj, info, values):

@@ -244,3 +244,19 @@ def test_refusals_name_the_field():
     u.extra = Weird(2)          # the inner one lacks `extra`
     with pytest.raises(TypeError, match="different fields"):
         script.script(read_x)(u)
+
+
+def halve(n):
+    n.key = n.key / 2          # an int field given a float: int|float for the class
+    return n.key
+
+
+def graft(n):
+    n.key = n.key + 0.5
+    n.left = Tree(1.5)
+
+
+def test_fields_widen_as_compiled_code_stores():
+    for fn in (halve, graft):
+        a, b = run_both(fn, build_tree([4, 2, 9]))
+        assert a == b

@@ -141,6 +141,14 @@ def _changed(key: str, table: dict) -> None:
     raise FieldsWidened(key)
 
 
+def table_floor(key: str, field: str, t: T.Type) -> T.Type:
+    """The type an instance argument's field of values of type `t` (folded) is given: the
+    class's table type where that is wider and holds them (an int field the class's
+    compiled code stores floats into: int|float), else `t` (instance_args)."""
+    wide = FIELD_TYPES.get(key, {}).get(field)
+    return wide if wide is not None and wide != t and _widen(t, wide) == wide else t
+
+
 def seed_from_argument(t: T.ClassType) -> None:
     """Before a function is built for an instance argument from Python of type `t`
     (instance_args), the tables of its classes take the types of their tabled fields, so

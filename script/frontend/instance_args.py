@@ -65,9 +65,11 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
                                         "compiled code does not take from Python")
             entry[2][k] = t if entry[2][k] is None else _meet(entry[2][k], t, cls, name)
-    if guess:
-        for key, entry in tables.items():
+    from script.frontend.class_types import table_floor
+    for key, entry in tables.items():
+        if guess:
             entry[2] = [T.OptionalType(T.ClassRef(key)) if isinstance(t, T.NoneType) else t for t in entry[2]]
+        entry[2] = [table_floor(key, name, t) for name, t in zip(entry[1], entry[2])]
     defs = {key: (names, T.TupleType(types)) for key, (_, names, types) in tables.items()}
     key = _key(type(obj))
     group = [(k, f, e) for k, (f, e) in defs.items() if k != key]

@@ -831,27 +831,43 @@ def record_reflect_helper(m: NativeModule, t: T.ClassType):
     ok.ret(TRUE)                # (a record whose copy-in failed holds no fields yet)
     b.cbranch(b.icmp("ne", lists.length(b, native), int_const("i64", 0)), filled, ok.block)
     b.position_at_end(filled)
-    hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
     conv = Converter(m, fn, b, failed)
     conv.memo = memo
-    conv._continue_if(b.icmp("ne", hooks, NULL), failed)
+    hooks, drop_hooks = _import_hooks(conv)
+    _call_with_fields(conv, hooks, "reflect_record", py, t, native, drop_hooks)
+    capi.call(m, b, "Py_DecRef", hooks)
+    b.ret(TRUE)
+    return fn
+
+
+def _import_hooks(conv: Converter) -> tuple[Value, object]:
+    """``script.pyhooks.named_instance`` (a new reference; `conv.error` when it fails to
+    import), and a block that releases it and goes to `conv.error`."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+    conv._continue_if(b.icmp("ne", hooks, NULL), conv.error)
     drop_hooks = fn.append_block("drop_hooks")
     hb = Builder(fn, drop_hooks)
     capi.call(m, hb, "Py_DecRef", hooks)
-    hb.ret(FALSE)
+    hb.branch(conv.error)
+    return hooks, drop_hooks
+
+
+def _call_with_fields(conv: Converter, hooks: Value, method: str, obj: Value, t: T.ClassType, native: Value,
+                      fail) -> None:
+    """``hooks.<method>(obj, "f1,f2,...", (the boxed fields of record native))``; to `fail`
+    with an exception set when it raises."""
+    b, m = conv.b, conv.m
     fields = lists.get(b, t, native, int_const("i64", 0))
-    if memory.managed(t.elem):
+    if memory.managed(t.elem):          # boxing takes over a reference; the record keeps its own
         memory.emit_rc(m, b, "incref", fields, t.elem)
-    values = conv.emit_box(fields, T.TupleType(t.elem.elems), drop_hooks)
-    conv._continue_if(b.icmp("ne", values, NULL), drop_hooks)
-    done = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"reflect_record"), m.cstring(b"OsO"),
-                     py, m.cstring(",".join(t.fields).encode()), values)
+    values = conv.emit_box(fields, T.TupleType(t.elem.elems), fail)
+    conv._continue_if(b.icmp("ne", values, NULL), fail)
+    done = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(method.encode()), m.cstring(b"OsO"),
+                     obj, m.cstring(",".join(t.fields).encode()), values)
     capi.call(m, b, "Py_DecRef", values)
-    capi.call(m, b, "Py_DecRef", hooks)
-    conv._continue_if(b.icmp("ne", done, NULL), failed)
+    conv._continue_if(b.icmp("ne", done, NULL), fail)
     capi.call(m, b, "Py_DecRef", done)
-    b.ret(TRUE)
-    return fn
 
 
 def record_box_helper(m: NativeModule, t: T.ClassType):
@@ -878,14 +894,9 @@ def record_box_helper(m: NativeModule, t: T.ClassType):
     b.position_at_end(found)
     b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, list_memo.REC_PY)))
     b.position_at_end(fresh)
-    hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
     conv = Converter(m, fn, b, failed)
     conv.memo = memo
-    conv._continue_if(b.icmp("ne", hooks, NULL), failed)
-    drop_hooks = fn.append_block("drop_hooks")
-    hb = Builder(fn, drop_hooks)
-    capi.call(m, hb, "Py_DecRef", hooks)
-    hb.branch(failed)
+    hooks, drop_hooks = _import_hooks(conv)
     obj = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"new_record"), m.cstring(b"s"),
                     m.cstring(t.key.encode()))
     conv._continue_if(b.icmp("ne", obj, NULL), drop_hooks)
@@ -894,18 +905,9 @@ def record_box_helper(m: NativeModule, t: T.ClassType):
     capi.call(m, db, "Py_DecRef", obj)
     db.branch(drop_hooks)
     ok = b.call(list_memo.add(m), [memo, obj, native, NULL, list_reflect.release_helper(m, t).pointer,
-                                                int_const("i64", 0)])
+                                   int_const("i64", 0)])
     conv._continue_if(ok, drop)
-    fields = lists.get(b, t, native, int_const("i64", 0))
-    if memory.managed(t.elem):          # boxing takes over a reference; the record keeps its own
-        memory.emit_rc(m, b, "incref", fields, t.elem)
-    values = conv.emit_box(fields, T.TupleType(t.elem.elems), drop)
-    conv._continue_if(b.icmp("ne", values, NULL), drop)
-    done = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"fill_record"), m.cstring(b"OsO"),
-                     obj, m.cstring(",".join(t.fields).encode()), values)
-    capi.call(m, b, "Py_DecRef", values)
-    conv._continue_if(b.icmp("ne", done, NULL), drop)
-    capi.call(m, b, "Py_DecRef", done)
+    _call_with_fields(conv, hooks, "fill_record", obj, t, native, drop)
     capi.call(m, b, "Py_DecRef", hooks)
     b.ret(obj)
     return fn
