@@ -520,14 +520,14 @@ class Converter:
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v, t)
+        memory.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         if self.memo is not None:
-            out = b.call(list_reflect.box_mapped(m, t), [v, self.memo])
+            out = b.call(list_reflect.box_mapped(m, t, Converter), [v, self.memo])
             self._continue_if(b.icmp("ne", out, NULL), failed)
         else:
             out = self.box_list_items(v, t, failed)
-        lists.emit_rc(m, b, "decref", v, t)
+        memory.emit_rc(m, b, "decref", v, t)
         return out
 
     def box_list_items(self, v: Value, t: T.ListType, failed) -> Value:
@@ -662,7 +662,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m)
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m, Converter)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)
