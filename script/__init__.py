@@ -12,7 +12,6 @@ llvmlite and the CUDA path load when a function is first compiled, not before.
 
 from __future__ import annotations
 
-import os as _os
 import sys
 import types as _types
 
@@ -42,24 +41,7 @@ def get_num_threads() -> int:
     return get()
 
 
-
-class _Config:
-    """`script.config`: settings read when a function is decorated.
-
-    `disable_jit` (default: the environment variable SCRIPT_DISABLE_JIT set to anything but
-    "" or "0"): `@script` returns the Python function itself and `@script.kernel` a kernel
-    run in a pure-Python simulation (script.cuda.simulator), so pdb, coverage and profilers
-    see every line, as with Numba's NUMBA_DISABLE_JIT. Functions decorated before it changes
-    keep what they were."""
-
-    def __init__(self):
-        self.disable_jit = _os.environ.get("SCRIPT_DISABLE_JIT", "").strip() not in ("", "0")
-
-    def __repr__(self):
-        return f"script.config(disable_jit={self.disable_jit})"
-
-
-config = _Config()
+from script.settings import config  # noqa: E402  (a leaf: script.cuda reads it too)
 
 # The decorator's machinery is loaded with the package: every user decorates.
 from script.dispatcher import make_script_function as _make_script_function  # noqa: E402
