@@ -11,16 +11,14 @@ may not close a cycle). An edge goes from a module to the module it names:
   an edge: ``import script.ir.core`` runs ``script/__init__.py`` first, but only an explicit
   ``import script`` / ``from script import x`` depends on what it defines.
 
-Two allowances, pinned exactly. The frontend's mixin classes (lower_stmt.FunctionLowering and
+One allowance, pinned exactly. The frontend's mixin classes (lower_stmt.FunctionLowering and
 its bases) import each other, and the work that turns them into free functions removes those
-cycles: `FRONTEND_CYCLE_EDGES`. Outside the frontend, `OPEN_CYCLE_EDGES` holds what is still
-to break (DESIGN.md allows none; see docs/architecture.md, "Where the code departs"): the
-driver modules (dispatcher, compiler, cache, pickling, saved, cuda) calling each other, the
-reference counting of lists, strs and records in backend/llvm, boxing and list reflection in
-backend/runtime, and ir/types <-> ir/instances. Without the edges of both lists the graph
-has no cycle, and each of them is still needed: the test fails when a cycle appears
-anywhere else, and when an edge of a list no longer exists or no longer closes a cycle
-(delete it from the list then), so the lists only shrink.
+cycles: `FRONTEND_CYCLE_EDGES`. Outside the frontend there is none (DESIGN.md allows none; how
+the layers that call upward do it is in docs/architecture.md, "Where the code departs"), and
+`OPEN_CYCLE_EDGES` stays empty. Without the edges of both lists the graph has no cycle, and
+each of them is still needed: the test fails when a cycle appears anywhere else, and when an
+edge of a list no longer exists or no longer closes a cycle (delete it from the list then),
+so the lists only shrink.
 
     python tests/test_import_graph.py      # prints every cycle's files and edges
 """
@@ -43,14 +41,8 @@ FRONTEND_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ('numpy_stats', 'numpy_lib_call'), ('records', 'class_members'),
 })
 
-# Edges outside the frontend that close the cycles not broken yet (full module names).
-OPEN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ('script.cache', 'script.compiler'), ('script.cache', 'script.dispatcher'),
-    ('script.cuda.compile', 'script.compiler'), ('script.cuda.compile', 'script.dispatcher'),
-    ('script.cuda.kernel', 'script.dispatcher'), ('script.dispatcher', 'script.compiler'),
-    ('script.pickling', 'script.dispatcher'), ('script.pickling', 'script.saved'),
-    ('script.saved', 'script.dispatcher'), ('script.saved_cuda', 'script.dispatcher'),
-})
+# Edges outside the frontend that close a cycle (full module names): none, and none to add.
+OPEN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset()
 
 
 def module_files(root: str = ROOT) -> dict[str, str]:
