@@ -12,7 +12,6 @@ llvmlite and the CUDA path load when a function is first compiled, not before.
 
 from __future__ import annotations
 
-import os as _os
 import sys
 import types as _types
 
@@ -42,27 +41,41 @@ def get_num_threads() -> int:
     return get()
 
 
-
-class _Config:
-    """`script.config`: settings read when a function is decorated.
-
-    `disable_jit` (default: the environment variable SCRIPT_DISABLE_JIT set to anything but
-    "" or "0"): `@script` returns the Python function itself and `@script.kernel` a kernel
-    run in a pure-Python simulation (script.cuda.simulator), so pdb, coverage and profilers
-    see every line, as with Numba's NUMBA_DISABLE_JIT. Functions decorated before it changes
-    keep what they were."""
-
-    def __init__(self):
-        self.disable_jit = _os.environ.get("SCRIPT_DISABLE_JIT", "").strip() not in ("", "0")
-
-    def __repr__(self):
-        return f"script.config(disable_jit={self.disable_jit})"
-
-
-config = _Config()
+from script.settings import config  # noqa: E402  (a leaf: script.cuda reads it too)
 
 # The decorator's machinery is loaded with the package: every user decorates.
-from script.dispatcher import make_script_function as _make_script_function  # noqa: E402
+from script.dispatcher import Layers as _Layers, make_script_function as _make_script_function  # noqa: E402
+
+
+# What the function objects (script.dispatcher) call in the layers above them, which import
+# script.dispatcher: each module imported on the first call, as a cache hit needs no compiler.
+def _lookup(*args, **kwargs):
+    from script.cache import quick_lookup
+    return quick_lookup(*args, **kwargs)
+
+
+def _build(*args, **kwargs):
+    from script.compiler import compile_specialization
+    return compile_specialization(*args, **kwargs)
+
+
+def _build_cached(*args, **kwargs):
+    from script.cache import cached_specialization
+    return cached_specialization(*args, **kwargs)
+
+
+def _reduce_function(fn):
+    from script.pickling import reduce_function
+    return reduce_function(fn)
+
+
+def _reduce_module(module):
+    from script.pickling import reduce_module
+    return reduce_module(module)
+
+
+_Layers.lookup, _Layers.build, _Layers.build_cached = _lookup, _build, _build_cached
+_Layers.reduce_function, _Layers.reduce_module = _reduce_function, _reduce_module
 
 i8, i16, i32, i64 = (_Sized(t) for t in (_T.I8, _T.I16, _T.I32, _T.I64))
 u8, u16, u32, u64 = (_Sized(t) for t in (_T.U8, _T.U16, _T.U32, _T.U64))

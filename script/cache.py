@@ -62,7 +62,7 @@ from script.ir import types as T
 __all__ = ["cached_specialization", "quick_lookup", "user_cache_dir", "compiler_fingerprint"]
 
 KEY_VERSION = 2
-SUFFIX = ".cache"               # an entry's file: <file stem>.<qualname>.<slot>.cache
+SUFFIX = store.CACHE_SUFFIX     # (a leaf's: script.cache_write writes entries)
 MAX_DEPENDENCIES = 256          # functions walked for one key; beyond it, no caching
 
 
@@ -149,7 +149,9 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
         spec = compile_specialization(info, arg_types, opt, passes, **options)
     try:
         from script.cache_write import store_entry
-        store_entry(request, key, description.sources, info, spec)
+        # The running process's, as this module sees them (tests change them here).
+        host = (host_target(), llvm_version(), python_abi())
+        store_entry(request, key, description.sources, info, spec, host)
     except Exception:  # noqa: BLE001 - e.g. a type this format cannot hold yet
         pass
     return spec
@@ -316,9 +318,12 @@ class _Description:
         except CompileError:
             self.sources = None        # nothing to record: lookups will parse
             return None
+        names = outside_names(info)
+        if names is None:
+            raise Uncacheable
         source = Source(py_func.__qualname__, info.filename, code.co_firstlineno,
                         before or "", digest(info.source.encode("utf-8", "backslashreplace")),
-                        tuple(outside_names(info)))
+                        tuple(names))
         if self.sources is not None:
             # A file that changed while it was read, or cannot be read: no record of it.
             if before is None or _file_digest(code.co_filename) != before:
@@ -472,7 +477,7 @@ def _is_full(cell) -> bool:
 # replaces. Like a saved module, the file is data: nothing in it is evaluated, and the only
 # code that runs is the object code it carries.
 
-MAGIC = b"script-cache-entry 3\n"
+MAGIC = store.CACHE_MAGIC
 _PREFIX = b"script-cache-entry "        # any version: another one is reported as such
 _DIGEST = 64
 MAX_ENTRY_BYTES = 256 << 20

@@ -1,20 +1,22 @@
 """What a miss adds to the compile cache (script.cache): the outside names a parsed function
 reads, which its key describes, and writing its entry (the layout script.cache reads:
-"entries"), apart so that a hit does not import them.
+"entries"), apart so that a hit does not import them. Below script.cache, which calls it:
+what it writes as the cache reads it (the entry's magic and suffix) is the store's, and the
+host an entry is for comes from the cache (`store_entry`'s `host`).
 """
 
 from __future__ import annotations
 
 import os
 
-from script import cache
-from script.cache import MAGIC, SUFFIX, Uncacheable
-from script.store import __version__, cache_root, mac, maybe_sweep, not_private, write_atomically
+from script.store import (CACHE_MAGIC, CACHE_SUFFIX, __version__, cache_root, mac, maybe_sweep,
+                          not_private, write_atomically)
 
 
-def outside_names(info) -> list[str]:
+def outside_names(info) -> list[str] | None:
     """Every name, and ``a.b.c`` chain, that `info`'s signature and body read from outside
-    the function (not decorators: they do not reach compiled code)."""
+    the function (not decorators: they do not reach compiled code); None where the body
+    imports (what an import binds is read when compiled: the key cannot describe it)."""
     import ast
     node = info.node
     roots = [node.args, *node.body] + ([node.returns] if node.returns is not None else [])
@@ -22,8 +24,7 @@ def outside_names(info) -> list[str]:
     for root in roots:
         for n in ast.walk(root):
             if isinstance(n, (ast.Import, ast.ImportFrom)):
-                # what it binds is read when compiled, not from the module: not described
-                raise Uncacheable
+                return None
             parts = []
             while isinstance(n, ast.Attribute):
                 parts.append(n.attr)
@@ -33,14 +34,14 @@ def outside_names(info) -> list[str]:
     return sorted(paths)
 
 
-def store_entry(request: Request, key: str, sources, info, spec) -> None:
+def store_entry(request, key: str, sources, info, spec, host: tuple) -> None:
     """Write the entry of `spec` (compiled for `request`, keyed `key`, its functions described
     by `sources`: their `Source` records, or None) to the first of the request's directories
-    that can be written, replacing the slot's other entries; silently nothing when none can."""
+    that can be written, replacing the slot's other entries; silently nothing when none can.
+    `host`: script.cache's ``(host_target(), llvm_version(), python_abi())``."""
     from script.saved import spec_record
     record, members = spec_record(spec, "f0/s0")
-    # The running process's, as script.cache sees them (tests change them there).
-    target, llvm, abi = cache.host_target(), cache.llvm_version(), cache.python_abi()
+    target, llvm, abi = host
     payload = {"ir": members["f0/s0.ir"], "ssa": members.get("f0/s0.ssa.ir"),
                "object": members["f0/s0.o"]}
 
@@ -68,10 +69,10 @@ def store_entry(request: Request, key: str, sources, info, spec) -> None:
 def _remove_replaced(directory: str, name: str) -> None:
     """Remove the slot's other entries: written under older names (with the key in the
     name) or in the older zip format (``.smod``)."""
-    slot_prefix = name[:-len(SUFFIX)] + "."
+    slot_prefix = name[:-len(CACHE_SUFFIX)] + "."
     try:
         for other in os.listdir(directory):
-            if other.startswith(slot_prefix) and other.endswith((SUFFIX, ".smod")) \
+            if other.startswith(slot_prefix) and other.endswith((CACHE_SUFFIX, ".smod")) \
                     and other != name:
                 os.unlink(os.path.join(directory, other))
     except OSError:
@@ -93,7 +94,7 @@ def encode(fields: list, members: dict) -> bytes:
              len(members["object"])]
     body = b"".join([" ".join(map(str, sizes)).encode("ascii"), b"\n", text, members["ir"],
                      ssa or b"", members["object"]])
-    return MAGIC + mac(body).encode("ascii") + b"\n" + body
+    return CACHE_MAGIC + mac(body).encode("ascii") + b"\n" + body
 
 
 def entry_fields(key: str, compiler: str, python_abi: str, llvm: str, target: tuple,

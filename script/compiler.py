@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 from script.ir import types as T
 from script.ir.core import Function, Module
-
-STAGES = ("ssa", "opt", "llvm", "asm")
+from script.loadpath import stage_text
 
 # LLVM's optimization level for each of script's: -O2 by default (as fast as -O3 on the
 # benchmark kernels and without SLP vectorization, see llvm.jit `optimize`), -O3 for opt=3.
@@ -89,20 +88,7 @@ class Specialization:
         return format_module(self.module)
 
     def ir(self, stage: str) -> str:
-        if stage == "ssa":
-            text = self.ssa_text
-        elif stage == "opt":
-            text = self.opt_text
-        elif stage == "llvm":
-            text = self.native.llvm_ir
-        elif stage == "asm":
-            text = self.native.asm
-        else:
-            raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
-        if text is None:
-            raise ValueError(f"the {stage!r} text of this specialization is not available: it "
-                             "was loaded from object code (a saved module or the cache)")
-        return text
+        return stage_text(self, stage)
 
 
 def step_unit(module: Module, entry: Function | None = None, opt: int = 2, passes=None,

@@ -29,6 +29,21 @@ from script.pyhooks.named_instance import is_record_class
 from script.frontend.typeinfer import (empty_argument_types, format_signature, python_type_name,
                                       to_python_value, typeof)
 
+
+class Layers:
+    """What this module calls in the layers above it, which import it: the compile cache
+    (script.cache), the compiler (script.compiler) and pickling (script.pickling). Set once
+    by the package (script/__init__.py), which imports this module before anything can make
+    a function object, so that no import closes a cycle (tests/test_import_graph.py); each
+    imports its module when first called."""
+
+    lookup = None           # script.cache quick_lookup: a decoration's cache hit, parsing nothing
+    build = None            # script.compiler compile_specialization
+    build_cached = None     # script.cache cached_specialization: the same through the cache
+    reduce_function = None  # script.pickling reduce_function: `f.__reduce__()`
+    reduce_module = None    # script.pickling reduce_module: a saved module's (script.saved)
+
+
 _TYPE = None
 _TYPE_LOCK = threading.Lock()
 _reentry = threading.local()
@@ -87,9 +102,10 @@ class _Methods:
         return f"<script function {self.__qualname__} at {id(self):#x}>"
 
     def __reduce__(self):
-        """Pickled by its IR and signatures, without source or object code (script.pickling)."""
-        from script.pickling import reduce_function
-        return reduce_function(self)
+        """Pickled by its IR and signatures, without source or object code (script.pickling):
+        compiled first for its annotations when nothing has compiled it yet."""
+        compile_before_call(self)
+        return Layers.reduce_function(self)
 
     def __copy__(self):
         return self
@@ -124,8 +140,7 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
                    fastmath=fastmath, parallel=parallel)
     hit = None
     if cache and _deferred is None:
-        from script.cache import quick_lookup
-        hit = quick_lookup(py_func, opt, passes, **options)
+        hit = Layers.lookup(py_func, opt, passes, **options)
     info = None
     if hit is None:
         from script.frontend.specialize import COMPILE_LOCK, CONTEXT
@@ -591,10 +606,7 @@ def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
         raise TypeError(f"{d['__name__']}() was loaded from a saved module without a "
                         f"specialization {format_signature(key)}; it has "
                         f"{', '.join(format_signature(k) for k in specs)}")
-    if d.get("_cache") and bound is None:
-        from script.cache import cached_specialization as build
-    else:
-        from script.compiler import compile_specialization as build
+    build = Layers.build_cached if d.get("_cache") and bound is None else Layers.build
     from script.frontend.specialize import COMPILE_LOCK
     with COMPILE_LOCK:
         spec = specs.get(key)

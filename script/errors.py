@@ -80,3 +80,9 @@ class VerifyError(ScriptError):
 
 class LoadError(ScriptError):
     """A saved module (or IR text) is malformed, corrupt or from an incompatible version."""
+
+
+class CudaError(RuntimeError):
+    """The CUDA driver failed, or no GPU is usable where one was asked for (script.cuda)."""
+
+    __module__ = "script.cuda"      # where users find it (and old pickles name it)

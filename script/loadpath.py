@@ -327,11 +327,32 @@ class LoadedSpecialization:
         return next(iter(self.module.functions.values()))
 
     def ir(self, stage: str) -> str:
-        from script.compiler import Specialization
-        return Specialization.ir(self, stage)       # the same stages and messages
+        return stage_text(self, stage)
 
     def __repr__(self):
         return f"<LoadedSpecialization {self.record.entry} from {self.origin}>"
+
+
+STAGES = ("ssa", "opt", "llvm", "asm")
+
+
+def stage_text(spec, stage: str) -> str:
+    """`f.ir(stage)` of one specialization, compiled (script.compiler `Specialization`) or
+    loaded (`LoadedSpecialization`): the same stages and messages for both."""
+    if stage == "ssa":
+        text = spec.ssa_text
+    elif stage == "opt":
+        text = spec.opt_text
+    elif stage == "llvm":
+        text = spec.native.llvm_ir
+    elif stage == "asm":
+        text = spec.native.asm
+    else:
+        raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
+    if text is None:
+        raise ValueError(f"the {stage!r} text of this specialization is not available: it "
+                         "was loaded from object code (a saved module or the cache)")
+    return text
 
 
 def parse_ir(text: str, record: SpecEntry, origin: str, safe: bool = True):

@@ -30,10 +30,9 @@ _lock = threading.Lock()
 
 
 def reduce_function(fn) -> tuple:
-    """`fn.__reduce__()`: rebuilt by `unpickle_function` from its IR archive."""
+    """`fn.__reduce__()` (script.dispatcher, which has compiled `fn` for its annotations
+    where nothing had): rebuilt by `unpickle_function` from its IR archive."""
     d = fn.__dict__
-    from script.dispatcher import compile_before_call
-    compile_before_call(fn)                 # never called: its annotations'
     specs = tuple(d["_specializations"])
     if not specs:
         raise pickle.PicklingError(f"cannot pickle {d['__name__']}: it has no compiled specialization "

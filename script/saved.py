@@ -65,9 +65,10 @@ class SavedModule(types.ModuleType):
             setattr(self, name, fn)
 
     def __reduce__(self):
-        """Pickled by its functions' IR (script.pickling)."""
-        from script.pickling import reduce_module
-        return reduce_module(self)
+        """Pickled by its functions' IR (script.pickling, reached through script.dispatcher's
+        `Layers`: it imports this module)."""
+        from script.dispatcher import Layers
+        return Layers.reduce_module(self)
 
     def __repr__(self):
         n, k = len(self.__all__) - len(self.__kernels__), len(self.__kernels__)

@@ -106,6 +106,8 @@ MODULE_NAME, INIT_SYMBOL = "script._runtime", "PyInit__runtime"    # runtime.pym
 
 NUMPY_OBJECTS = ("PyArray_Type",)
 NUMPY_PREFIX = "script.np."     # runtime.capi's names of NumPy's API functions and scalar types
+CACHE_MAGIC = b"script-cache-entry 3\n"  # a compile cache entry's first line (script.cache)
+CACHE_SUFFIX = ".cache"                  # an entry's file: <file stem>.<qualname>.<slot>.cache
 OBJECT_MAGIC = b"script-object 2\n"     # a store file's, before (objects) or after (shared)
 DIGEST_LENGTH = 64                      # hex `digest` of the payload, after the magic
 MAX_OBJECT = 64 << 20

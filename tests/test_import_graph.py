@@ -11,16 +11,9 @@ may not close a cycle). An edge goes from a module to the module it names:
   an edge: ``import script.ir.core`` runs ``script/__init__.py`` first, but only an explicit
   ``import script`` / ``from script import x`` depends on what it defines.
 
-Two allowances, pinned exactly. The frontend's mixin classes (lower_stmt.FunctionLowering and
-its bases) import each other, and the work that turns them into free functions removes those
-cycles: `FRONTEND_CYCLE_EDGES`. Outside the frontend, `OPEN_CYCLE_EDGES` holds what is still
-to break (DESIGN.md allows none; see docs/architecture.md, "Where the code departs"): the
-driver modules (dispatcher, compiler, cache, pickling, saved, cuda) calling each other, the
-reference counting of lists, strs and records in backend/llvm, boxing and list reflection in
-backend/runtime, and ir/types <-> ir/instances. Without the edges of both lists the graph
-has no cycle, and each of them is still needed: the test fails when a cycle appears
-anywhere else, and when an edge of a list no longer exists or no longer closes a cycle
-(delete it from the list then), so the lists only shrink.
+There is no allowance: a lower module that calls a higher one is handed the function, or
+what both need is in a leaf below them (docs/architecture.md, "Where the code departs", says
+how the layers stand).
 
     python tests/test_import_graph.py      # prints every cycle's files and edges
 """
@@ -33,31 +26,6 @@ import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "script")
-
-# Frontend-internal edges that close the cycles left inside script/frontend/ (see above):
-# (importer, imported), both relative to script.frontend.
-FRONTEND_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ('class_types', 'callee_hints'), ('class_unions', 'class_methods'),
-    ('dicts', 'callee_hints'), ('generators', 'lower_stmt'),
-    ('numpy_lapack_call', 'numpy_lapack'), ('numpy_linalg_lib', 'numpy_lib_call'),
-    ('numpy_stats', 'numpy_lib_call'), ('records', 'class_members'),
-})
-
-# Edges outside the frontend that close the cycles not broken yet (full module names).
-OPEN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    ('script.backend.llvm.memory', 'script.backend.llvm.lists'),
-    ('script.backend.llvm.records', 'script.backend.llvm.lists'),
-    ('script.backend.llvm.strings', 'script.backend.llvm.lists'),
-    ('script.backend.runtime.list_reflect', 'script.backend.runtime.boxing'),
-    ('script.cache', 'script.compiler'), ('script.cache', 'script.dispatcher'),
-    ('script.cache_write', 'script.cache'), ('script.cuda', 'script'),
-    ('script.cuda.compile', 'script.compiler'), ('script.cuda.compile', 'script.dispatcher'),
-    ('script.cuda.devicearray', 'script.cuda'), ('script.cuda.driver', 'script.cuda'),
-    ('script.cuda.kernel', 'script.dispatcher'), ('script.dispatcher', 'script.compiler'),
-    ('script.loadpath', 'script.compiler'), ('script.pickling', 'script.dispatcher'),
-    ('script.pickling', 'script.saved'), ('script.saved', 'script.dispatcher'),
-    ('script.saved_cuda', 'script.dispatcher'),
-})
 
 
 def module_files(root: str = ROOT) -> dict[str, str]:
@@ -158,10 +126,6 @@ def without(graph, edges) -> dict[str, dict[str, int]]:
             for m, targets in graph.items()}
 
 
-def _full(edge):
-    return tuple(f"script.frontend.{m}" if m else "script.frontend" for m in edge)
-
-
 def describe(graph, component) -> str:
     members = set(component)
     lines = [f"cycle of {len(component)} modules:"]
@@ -172,31 +136,10 @@ def describe(graph, component) -> str:
     return "\n".join(lines)
 
 
-def test_allowed_edges_are_frontend_internal():
-    for edge in FRONTEND_CYCLE_EDGES:
-        assert all(m == "script.frontend" or m.startswith("script.frontend.") for m in _full(edge))
-
-
-def _allowed() -> set:
-    return {_full(e) for e in FRONTEND_CYCLE_EDGES} | set(OPEN_CYCLE_EDGES)
-
-
 def test_no_import_cycle():
     graph = import_graph()
-    allowed = _allowed()
-    left = cycles(without(graph, allowed))
+    left = cycles(graph)
     assert not left, "import cycles:\n" + "\n".join(describe(graph, c) for c in left)
-
-
-def test_allowed_edges_still_needed():
-    """Each allowed edge exists and closes a cycle with the others removed: when the
-    frontend's cycles shrink, so does the list."""
-    graph = import_graph()
-    allowed = _allowed()
-    missing = sorted(e for e in allowed if e[1] not in graph.get(e[0], {}))
-    assert not missing, f"allowed edges that no longer exist (delete them): {missing}"
-    unneeded = sorted(e for e in allowed if not cycles(without(graph, allowed - {e})))
-    assert not unneeded, f"allowed edges that close no cycle any more (delete them): {unneeded}"
 
 
 def test_the_graph_has_lazy_imports_and_names_the_package():
@@ -224,7 +167,7 @@ def test_the_store_is_a_leaf():
 def minimal_cut(graph, component) -> list[tuple[str, str]]:
     """Edges inside `component` whose removal leaves it acyclic, none removable from the
     set: the back edges of a DFS in sorted order, then each put back where that stays
-    acyclic. Used to write FRONTEND_CYCLE_EDGES."""
+    acyclic: the edges to break first, printed below."""
     members = set(component)
     sub = {m: {t: l for t, l in graph[m].items() if t in members} for m in component}
     cut, state = [], {}

@@ -16,7 +16,10 @@ On the host: `select("auto" | "gpu" | "cpu")` (also the SCRIPT_CUDA environment 
 chooses where `kernel[grid, block](...)` runs; `is_available()` says whether a GPU can be
 used; `to_device`, `device_array`, `device_array_like`, `stream` and `synchronize` manage device memory
 and work.
-Nothing here imports NumPy, llvmlite or the driver until it is used.
+Nothing here imports NumPy, llvmlite or the driver until it is used. The modules of the
+host API import this one (`uses_gpu`, `is_available`) and not the reverse, except the driver
+and device arrays, which this one calls: they take `uses_gpu` as an argument, and `CudaError`
+is in script.errors.
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ from __future__ import annotations
 import os
 import threading
 
+from script.errors import CudaError
+from script.settings import config
+
 __all__ = ["grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "syncthreads",
            "shared", "atomic", "select", "selected", "is_available", "to_device", "device_array",
            "device_array_like", "stream", "synchronize", "CudaError"]
-
-
-class CudaError(RuntimeError):
-    """The CUDA driver failed, or no GPU is usable where one was asked for."""
 
 
 # ---- kernel-language markers ---------------------------------------------------------------
@@ -153,8 +155,7 @@ def uses_gpu() -> bool:
     mode = _mode or selected()
     if mode == "cpu":
         return False
-    import script
-    if script.config.disable_jit:       # kernels run as Python (script.cuda.simulator)
+    if config.disable_jit:       # kernels run as Python (script.cuda.simulator)
         return False
     if _driver.get is None:
         from script.cuda.driver import get_driver
@@ -176,24 +177,24 @@ class _driver:
 def to_device(array, stream=None):
     """A device copy of the NumPy array `array` (a `DeviceArray`)."""
     from script.cuda.devicearray import to_device as impl
-    return impl(array, stream)
+    return impl(array, stream, uses_gpu)
 
 
 def device_array(shape, dtype=float):
     """An uninitialized C-contiguous device array."""
     from script.cuda.devicearray import device_array as impl
-    return impl(shape, dtype)
+    return impl(shape, dtype, uses_gpu)
 
 
 def device_array_like(array):
     from script.cuda.devicearray import device_array as impl
-    return impl(array.shape, array.dtype)
+    return impl(array.shape, array.dtype, uses_gpu)
 
 
 def stream():
     """A new CUDA stream (`Stream`): `k[grid, block, s](...)`, `s.synchronize()`."""
     from script.cuda.devicearray import Stream
-    return Stream()
+    return Stream(uses_gpu)
 
 
 def synchronize() -> None:

@@ -75,28 +75,25 @@ def _c_strides(shape, itemsize: int) -> tuple:
     return tuple(out)
 
 
-def _on_gpu() -> bool:
-    from script.cuda import uses_gpu
-    return uses_gpu()
-
-
-def device_array(shape, dtype=float) -> DeviceArray:
+def device_array(shape, dtype, uses_gpu) -> DeviceArray:
+    """An uninitialized array; `uses_gpu`: script.cuda's (which imports this module)."""
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     dtype = np.dtype(dtype)
-    if not _on_gpu():
+    if not uses_gpu():
         return DeviceArray(shape, dtype, host=np.empty(shape, dtype))
     from script.cuda.driver import get_driver
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     return DeviceArray(shape, dtype, pointer=get_driver().alloc(nbytes))
 
 
-def to_device(array, stream=None) -> DeviceArray:
+def to_device(array, stream, uses_gpu) -> DeviceArray:
+    """A copy of `array`; `uses_gpu`: script.cuda's."""
     host = np.ascontiguousarray(array)
     if array_type_of(host) is None:
         raise TypeError(f"arrays of {host.dtype} cannot be passed to kernels")
-    if not _on_gpu():
+    if not uses_gpu():
         return DeviceArray(host.shape, host.dtype, host=host.copy())
-    d = device_array(host.shape, host.dtype)
+    d = device_array(host.shape, host.dtype, uses_gpu)
     d.copy_to_device(host, stream)
     return d
 
@@ -114,11 +111,12 @@ def host_view(value):
 class Stream:
     """A CUDA stream (`cuda.stream()`): pass it as a launch's third item,
     `k[grid, block, stream](...)`, or to copies; `synchronize()` waits for its work. On the
-    CPU path it is the default stream and work is done when a launch returns."""
+    CPU path it is the default stream and work is done when a launch returns. `uses_gpu`:
+    script.cuda's."""
 
-    def __init__(self):
+    def __init__(self, uses_gpu):
         self._handle = 0
-        if _on_gpu():
+        if uses_gpu():
             from script.cuda.driver import get_driver
             self._driver = get_driver()
             self._handle = self._driver.create_stream()

@@ -13,7 +13,7 @@ import ctypes
 import ctypes.util
 import threading
 
-from script.cuda import CudaError
+from script.errors import CudaError
 
 _lock = threading.Lock()
 _driver = None

@@ -22,6 +22,7 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import KINDS_SHIFT, format_message
 from script.backend.nvptx.abi import ERROR_SYMBOL, kernel_param_kinds
+from script.cuda import uses_gpu
 from script.cuda.devicearray import DeviceArray, to_device
 from script.cuda.driver import get_driver, stream_handle
 
@@ -84,7 +85,7 @@ def launch_gpu(kernel, types: tuple, values: list, config) -> None:
             continue
         if type(v) is not DeviceArray:
             host = np.asarray(v)
-            v = to_device(host, stream)       # C-contiguous on the device
+            v = to_device(host, stream, uses_gpu)       # C-contiguous on the device
             copies = copies or []
             copies.append((host, v))
         elif v._pointer is None:

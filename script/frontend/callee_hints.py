@@ -5,7 +5,7 @@
         for u in ...: dfs(u, graph, seen, order)     # dfs: seen.add(u) ... order.append(str(u))
         return order
 
-The types of an empty `[]`, `{}` or `set()` are pending (lists.py `PendingElement`, dicts.py
+The types of an empty `[]`, `{}` or `set()` are pending (unknown.py `PendingElement`,
 `PendingPart`, keyed by the AST node that made it) until the first store, which records a hint
 for that node in the builder that made it, and rebuilds it. A container passed to a call
 (a nested function's free variable or argument, a plain or `@script` callee's argument) before
@@ -49,6 +49,7 @@ callee is kept only for the settled types.
 from __future__ import annotations
 
 from script.frontend.ssa_builder import Restart, borrow_from_callers, callers_of
+from script.frontend.unknown import PendingElement, PendingPart
 from script.ir import types as T
 
 _NODE_KEYS = ("list", "table", "table_guess", "stored")
@@ -67,8 +68,6 @@ class CalleeHint(Exception):
 def pending_parts(t: T.Type, out: dict | None = None) -> dict:
     """The pending element, key and value types inside `t`, by id of the node that made them:
     {id(node): [(kind, node, part)]} with kind "list" or "table" (part "key", "value", or None)."""
-    from script.frontend.dicts import PendingPart
-    from script.frontend.lists import PendingElement
     out = {} if out is None else out
 
     def walk(t):
@@ -164,7 +163,6 @@ def _give_known_types(builder, t: T.Type, known: T.Type) -> None:
         for a, b in zip(t.elems, known.elems):
             _give_known_types(builder, a, b)
     else:
-        from script.frontend.lists import PendingElement
         if isinstance(t, T.ListType) and isinstance(t.elem, PendingElement):
             builder.hints[("stored", t.elem.key)] = True    # (typed by a hint: lists.typed_by_stores)
         builder.merge_pending_list(t, known)
@@ -202,8 +200,6 @@ def adopt_returned(builder, t: T.Type) -> None:
         elif isinstance(t, T.TupleType):
             for e in t.elems:
                 walk(e)
-    from script.frontend.dicts import PendingPart
-    from script.frontend.lists import PendingElement
     walk(t)
 
 

@@ -23,7 +23,8 @@ import abc
 import ast
 import sys
 
-from script.frontend.class_methods import class_of, find_member
+from script.frontend.class_lookup import find_member
+from script.frontend.class_methods import class_of
 from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -114,10 +115,10 @@ def base_init_target(factory, stmt: ast.stmt, self_name: str):
     return None
 
 
-def rewrite_base_init(factory, stmt: ast.Expr, self_name: str, target) -> ast.stmt:
+def rewrite_base_init(factory, stmt: ast.Expr, self_name: str, target, factory_for) -> ast.stmt:
     """The statement assigning a base's fields from its factory, in place of its
-    ``__init__`` call `stmt` (`target`: base_init_target's answer)."""
-    from script.frontend.records import factory_for
+    ``__init__`` call `stmt` (`target`: base_init_target's answer; `factory_for`: records'
+    of a class, passed in as records imports this module)."""
     base, args, keywords = target
     if base is None or "__init__" not in {k for c in base.__mro__ if c is not object for k in vars(c)}:
         return ast.copy_location(ast.Pass(), stmt)

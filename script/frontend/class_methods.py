@@ -30,6 +30,7 @@ import copy
 import dataclasses
 import inspect
 
+from script.frontend.class_lookup import find_member
 from script.frontend.class_unions import is_union, per_instance
 from script.frontend.source import FunctionInfo
 from script.ir import types as T
@@ -75,17 +76,6 @@ def class_of(v) -> type | None:
     """The user class of an instance value, or None for any other value."""
     t = getattr(v, "type", None)
     return lookup_class(t.key) if isinstance(t, T.ClassType) else None
-
-
-def find_member(cls: type, name: str):
-    """`name` as CPython finds it on the class `cls` (its MRO, without `object`), as stored
-    (a function, property, staticmethod, ...); None when missing or set to None."""
-    for c in cls.__mro__:
-        if c is object:
-            return None
-        if name in vars(c):
-            return vars(c)[name]
-    return None
 
 
 def is_made(fn) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import functools
 
+from script.frontend.class_lookup import find_member
 from script.frontend.unknown import UNKNOWN, Undef
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -74,7 +75,6 @@ def build_union(v: Value, t: T.Type, emit) -> Value:
 
 def lacks_attribute(self, x: Value, name: str) -> str | None:
     """CPython's AttributeError message when instance `x` has no attribute `name`, else None."""
-    from script.frontend.class_methods import find_member
     t = x.type
     if name in t.fields or find_member(lookup_class(t.key), name) is not None:
         return None

@@ -12,7 +12,7 @@ order compiled and hash order in CPython (docs/dicts.md).
 
 from __future__ import annotations
 
-from script.frontend.unknown import Unknown
+from script.frontend.unknown import PendingElement, PendingPart, Unknown
 from script.ir import types as T
 from script.ir.core import Value
 
@@ -39,8 +39,6 @@ def has_text(t: T.Type) -> bool:
 def _is_settled(t: T.Type) -> bool:
     """Whether `t` has no part still unknown in this round (an empty list's element type
     before its first store: the round is built again once it is known)."""
-    from script.frontend.dicts import PendingPart
-    from script.frontend.lists import PendingElement
     todo = [t]
     while todo:
         u = todo.pop()

@@ -31,10 +31,10 @@ import ast
 from script.frontend import dictlib, set_ops, setlib
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
-from script.frontend.lists import PendingElement, is_pending_optional
 from script.frontend.lower_expr import WeakConst
 from script.frontend.ssa_builder import Restart, holds_list
-from script.frontend.unknown import UNKNOWN, Undef, Unknown
+from script.frontend.unknown import (UNKNOWN, PendingElement, PendingPart, Undef, Unknown, is_pending,
+                                     is_pending_optional)
 from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -42,29 +42,6 @@ from script.frontend import star_displays
 
 _KEY, _VALUE = 1, 2             # positions in an entry (hash, key, value)
 _GLOBAL_TABLE_LIMIT = 1000      # items of a module-level dict or set copied item by item
-
-
-class PendingPart(T.Type):
-    """The key or value type of a table made at `node`, not yet known in this round."""
-
-    __slots__ = ("node", "part")
-
-    def __init__(self, node, part: str):
-        self.node = node
-        self.part = part
-
-    def __eq__(self, other):
-        return isinstance(other, PendingPart) and other.node is self.node and other.part == self.part
-
-    def __hash__(self):
-        return hash((id(self.node), self.part))
-
-    def __str__(self):
-        return "?"
-
-
-def is_pending(t: T.Type) -> bool:
-    return isinstance(t, PendingPart)
 
 
 class DictLowering:

@@ -52,6 +52,7 @@ import copy
 import itertools
 
 from script.errors import CompileError
+from script.frontend.loop import Loop
 from script.frontend.lower_expr import WeakConst
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -386,7 +387,6 @@ class GeneratorLowering:
         after, done = self.new_block("for.end"), self.new_block("gen.done")
 
         def on_item(x):
-            from script.frontend.lower_stmt import Loop
             self.assign(node.target, x, node)
             resume = self.new_block("gen.resume")
             self.loops.append(Loop(after, resume))

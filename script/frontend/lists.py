@@ -43,7 +43,7 @@ from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
-from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
+from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown, is_pending_optional
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
@@ -77,31 +77,6 @@ def _with_num(elem: T.Type, t: T.Type) -> T.Type | None:
     if elem not in (T.I64, T.F64) or t == elem or T.merge(elem, t) != T.INT_FLOAT:
         return None
     return T.INT_FLOAT
-
-
-class PendingElement(T.Type):
-    """The element type of an empty list or comprehension made at `key` (its AST node), not
-    yet known in this round of the build."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, key):
-        self.key = key
-
-    def __eq__(self, other):
-        return isinstance(other, PendingElement) and other.key is self.key
-
-    def __hash__(self):
-        return id(self.key)
-
-    def __str__(self):
-        return "?"
-
-
-def is_pending_optional(t: T.Type) -> bool:
-    """Whether `t` is `opt[?]`: elements (dict values) None so far (`[None] * n`, `d[k] =
-    None`), their type not known yet."""
-    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
 
 
 class ListLowering:

@@ -47,7 +47,7 @@ from script.frontend.records import RecordLowering
 from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
 from script.frontend.class_members import MemberLowering
 from script.frontend.class_unions import UnionLowering
-from script.frontend.lists import ListLowering, PendingElement
+from script.frontend.lists import ListLowering
 from script.frontend.dicts import DictLowering
 from script.frontend.dict_methods import TableMethods
 from script.frontend.default_tables import DefaultTables, TableDefaults
@@ -62,7 +62,8 @@ from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
 from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
-from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
+from script.frontend.loop import Loop
+from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
@@ -79,14 +80,6 @@ _UNSUPPORTED_STMTS = {
 # Statements lowered by free functions over the lowering (the others are still `stmt_X`
 # methods of FunctionLowering's bases: issue 19).
 _STMT_FUNCTIONS = {"Match": match.stmt_Match, "FunctionDef": closures.stmt_FunctionDef}
-
-
-class Loop:
-    __slots__ = ("break_to", "continue_to")
-
-    def __init__(self, break_to, continue_to):
-        self.break_to = break_to
-        self.continue_to = continue_to
 
 
 def _lists_at_conflict(cx, other: Value, v: Value) -> None:

@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from script.frontend.numpy_lapack_call import lapack
+from script.frontend.library_intrinsics import lapack
 from script.ir.ops import LAPACK_MISSING
 
 _MISSING = LAPACK_MISSING

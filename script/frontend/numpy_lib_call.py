@@ -200,24 +200,6 @@ def nonzero_tuple(low, node: ast.Call, first: Value | None) -> Value:
     return low.emit("tuple", cols, T.TupleType([c.type for c in cols]), None, low.loc(node))
 
 
-class _RaiseIf:
-    """``raise_if(cond, ValueError, "text %d ...", n, ...)`` in library code: raise with
-    NumPy's message formatted from ints (a `raise` takes a constant message only)."""
-
-    def __script_call__(self, low, node: ast.Call) -> Value:
-        cond_node, exc_node, text_node, *arg_nodes = node.args
-        if not (isinstance(text_node, ast.Constant) and isinstance(text_node.value, str)):
-            low.error("raise_if() takes a constant message", text_node)
-        cond = low.truth(low.expr(cond_node), cond_node)
-        args = [low.coerce(low.expr(a), T.I64, a) for a in arg_nodes]
-        text = text_node.value.replace("%d", "%lld") if args else text_node.value
-        low.raise_if(cond, low.exception_class(exc_node), text, node, args)
-        return Const(None, T.NONE)
-
-
-raise_if = _RaiseIf()
-
-
 # ---- argument checks ------------------------------------------------------------------------
 
 def _dtype_kind(t: T.Type) -> str:

@@ -11,7 +11,7 @@ the same message until the runtime can raise NumPy's class.
 
 import numpy as np
 
-from script.frontend.numpy_lib_call import raise_if
+from script.frontend.library_intrinsics import raise_if
 
 
 def _square(a) -> None:

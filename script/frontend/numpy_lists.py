@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from script.frontend.numpy_lib_call import raise_if
+from script.frontend.library_intrinsics import raise_if
 
 
 def array_of_rows(rows):

@@ -18,7 +18,7 @@ import ast
 
 import numpy as np
 
-from script.frontend.numpy_lib_call import raise_if
+from script.frontend.library_intrinsics import raise_if
 from script.ir import types as T
 from script.ir.core import Const
 

@@ -15,7 +15,7 @@ import numpy as np
 
 builtins_range = range      # `range` is histogram's parameter
 
-from script.frontend.numpy_lib_call import raise_if
+from script.frontend.library_intrinsics import raise_if
 
 
 def bincount(x: np.ndarray, weights=None, minlength=0):

@@ -34,9 +34,10 @@ import inspect
 import typing
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.class_lookup import find_member
 from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
                                            rewrite_base_init)
-from script.frontend.class_methods import find_member, mixed_classes
+from script.frontend.class_methods import mixed_classes
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
@@ -149,7 +150,7 @@ class _SelfFields(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr):
         target = base_init_target(self.info, node, self.self_name)
         if target is not None:              # super().__init__(...): the base's fields
-            return self.visit(rewrite_base_init(self.info, node, self.self_name, target))
+            return self.visit(rewrite_base_init(self.info, node, self.self_name, target, factory_for))
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name):

@@ -1,4 +1,6 @@
-"""The placeholders of a round of lowering: the unknown type and the undefined value.
+"""The placeholders of a round of lowering: the unknown type, the undefined value, and the
+element type of a list (`PendingElement`) and key or value type of a dict or set
+(`PendingPart`) made empty, not known until a store.
 
 A leaf (it imports only the IR), so a lowering that tests for a type not known yet, or makes
 a value of it, need not import the SSA builder: importing `ssa_builder` closed import cycles
@@ -40,3 +42,51 @@ class Undef(Value):
 def has_unknown(t: T.Type) -> bool:
     """Whether `t` is unknown or a tuple with an unknown part."""
     return isinstance(t, Unknown) or isinstance(t, T.TupleType) and any(has_unknown(e) for e in t.elems)
+
+
+class PendingElement(T.Type):
+    """The element type of an empty list or comprehension made at `key` (its AST node), not
+    yet known in this round of the build."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+    def __eq__(self, other):
+        return isinstance(other, PendingElement) and other.key is self.key
+
+    def __hash__(self):
+        return id(self.key)
+
+    def __str__(self):
+        return "?"
+
+
+def is_pending_optional(t: T.Type) -> bool:
+    """Whether `t` is `opt[?]`: elements (dict values) None so far (`[None] * n`, `d[k] =
+    None`), their type not known yet."""
+    return isinstance(t, T.OptionalType) and isinstance(t.value, PendingElement)
+
+
+class PendingPart(T.Type):
+    """The key or value type of a table made at `node`, not yet known in this round."""
+
+    __slots__ = ("node", "part")
+
+    def __init__(self, node, part: str):
+        self.node = node
+        self.part = part
+
+    def __eq__(self, other):
+        return isinstance(other, PendingPart) and other.node is self.node and other.part == self.part
+
+    def __hash__(self):
+        return hash((id(self.node), self.part))
+
+    def __str__(self):
+        return "?"
+
+
+def is_pending(t: T.Type) -> bool:
+    return isinstance(t, PendingPart)

@@ -11,14 +11,17 @@ from Python is copied in (and written back after the call: runtime.list_reflect)
 one boxed into a new Python list (runtime.boxing). So
 counts are plain loads and stores, as for array buffers (memory.py).
 
-Elements that hold references (lists, arrays, tuples of them: `memory.managed`) are owned by
+Elements that hold references (lists, arrays, tuples of them: `counted.managed`) are owned by
 the list: each slot counts one reference, a slot not yet written is all zeros (a NULL list,
 an array without owner: counting it does nothing). So for such element types `list_set`
 counts the new value and releases the old one (`replace_item`), `list_resize` releases the
 elements it drops and zeroes the slots it adds, and the last decref releases every element
 before freeing the data (helpers per element type, ``script.list.*.<elem>``; a class
 instance's fields are released in a loop, not by recursion: records.py). A list never holds
-itself; an instance may, through a cycle of fields, and is then never freed.
+itself; an instance may, through a cycle of fields, and is then never freed. Counting an
+element is the recursion over element types that memory.emit_rc is, which imports this
+module: so the functions here that count elements take it as their `count_elem` argument, and
+callers reach them through memory (`emit_rc`, `resize_list`, `replace_item`).
 
 Out of memory: `list_new` gives NULL when even the object cannot be had, and `list_resize`
 of NULL fails like any resize that finds no memory. The frontend follows every `list_new`
@@ -31,8 +34,9 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, llvm_type
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
+from script.backend.llvm.counted import REFCOUNT, managed, refcount_helper
 
-REFCOUNT, LEN, CAP, DATA = 0, 8, 16, 24
+LEN, CAP, DATA = 8, 16, 24
 OBJECT_SIZE = 32
 INCREF, DECREF = "script.list.incref", "script.list.decref"
 NEW, RESIZE, GROW = "script.list.new", "script.list.resize", "script.list.grow"
@@ -64,39 +68,38 @@ def set_item(b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) 
     b.store(value, b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index))
 
 
-def replace_item(m: NativeModule, b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+def replace_item(m: NativeModule, b: Builder, t: T.ListType, lst: Value, value: Value, index: Value,
+                 count_elem) -> None:
     """``list_set``: the slot gets a reference to `value` (borrowed from the caller) and
-    releases the element it held (counted first, as the two may be the same object)."""
-    if not _managed(t.elem):
+    releases the element it held (counted first, as the two may be the same object);
+    `count_elem`: memory.emit_rc."""
+    if not managed(t.elem):
         set_item(b, t, lst, value, index)
         return
-    from script.backend.llvm import memory
     lt = llvm_type(t.elem)
     slot = b.gep_inbounds(lt, b.load_at("ptr", lst, DATA), index)
-    memory.emit_rc(m, b, "incref", value, t.elem)
+    count_elem(m, b, "incref", value, t.elem)
     old = b.load(lt, slot)
     b.store(value, slot)
-    memory.emit_rc(m, b, "decref", old, t.elem)
+    count_elem(m, b, "decref", old, t.elem)
 
 
-def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> Value:
+def resize(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value, count_elem) -> Value:
     """``list_resize``: true when the list now has `n` elements, false (unchanged) when
-    memory ran out."""
-    if _managed(t.elem):
-        return b.call(_managed_resize_helper(m, t.elem), [lst, n])
+    memory ran out; `count_elem`: memory.emit_rc, for the elements it drops."""
+    if managed(t.elem):
+        return b.call(_managed_resize_helper(m, t.elem, count_elem), [lst, n])
     return b.call(_resize_helper(m), [lst, n, element_size(t.elem)])
 
 
-def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType, cold: bool = False) -> None:
-    """Count a reference of `lst`; `cold`: a decref on a path that seldom runs (releasing
-    what is held when an exception leaves), through a call instead of inline code, which
-    would otherwise be copied into every such path of a function holding many lists."""
-    if kind == "decref" and isinstance(t, T.ClassType):
-        from script.backend.llvm import records
-        records.decref(m, b, lst, t)        # (no recursion: records.py)
-        return
-    if kind == "decref" and _managed(t.elem):
-        b.call(_managed_decref_helper(m, t.elem), [lst])
+def emit_rc(m: NativeModule, b: Builder, kind: str, lst: Value, t: T.ListType, count_elem, cold: bool = False) -> None:
+    """Count a reference of `lst` (not a class instance's: records.py); `count_elem`:
+    memory.emit_rc, for the elements the last decref releases; `cold`: a decref on a path
+    that seldom runs (releasing what is held when an exception leaves), through a call
+    instead of inline code, which would otherwise be copied into every such path of a
+    function holding many lists."""
+    if kind == "decref" and managed(t.elem):
+        b.call(_managed_decref_helper(m, t.elem, count_elem), [lst])
         return
     if cold and kind == "decref":
         b.call(_cold_decref(m), [lst])
@@ -135,11 +138,6 @@ def _cold_decref(m: NativeModule):
     b.call(_rc_helper(m, DECREF), [fn.args[0]])
     b.ret_void()
     return fn
-
-
-def _managed(elem: T.Type) -> bool:
-    from script.backend.llvm import memory
-    return memory.managed(elem)
 
 
 def data_pointer(b: Builder, lst: Value) -> Value:
@@ -232,39 +230,9 @@ def _rc_helper(m: NativeModule, name: str):
     return refcount_helper(m, name, name == INCREF, lambda: _free_helper(m), LIKELY)
 
 
-def refcount_helper(m: NativeModule, name: str, increments: bool, free, weights=None):
-    """``void <name>(ptr obj)`` for an object whose count is its first i64 (a list, a str):
-    one more, or (not `increments`) one less and ``free()``'s function called on the object at
-    zero; NULL is left alone (`weights`: the NULL test's branch weights)."""
-    fn = m.helpers.get(name)
-    if fn is not None:
-        return fn
-    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "alwaysinline"))
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    count, done = fn.append_block("count"), fn.append_block("done")
-    b.cbranch(b.icmp("ne", obj, NULL), count, done, weights)
-    b.position_at_end(count)
-    old = b.load_at("i64", obj, REFCOUNT)
-    if increments:
-        b.store_at(b.index_arith("add", old, int_const("i64", 1), "nuw nsw"), obj, REFCOUNT)
-        b.branch(done)
-    else:
-        new_count = b.index_arith("sub", old, int_const("i64", 1), "nuw nsw")
-        b.store_at(new_count, obj, REFCOUNT)
-        release = fn.append_block("release")
-        b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
-        b.position_at_end(release)
-        b.call(free(), [obj])
-        b.branch(done)
-    b.position_at_end(done)
-    b.ret_void()
-    return fn
-
-
-def _release_elements(m: NativeModule, fn, b: Builder, elem: T.Type, lst: Value, lo: Value, hi: Value) -> None:
+def _release_elements(m: NativeModule, fn, b: Builder, elem: T.Type, lst: Value, lo: Value, hi: Value,
+                      count_elem) -> None:
     """Release elements `lo` <= k < `hi` of `lst` (a loop in `fn`; `b` continues after it)."""
-    from script.backend.llvm import memory
     lt = llvm_type(elem)
     data = b.load_at("ptr", lst, DATA)
     entry = b.block
@@ -275,13 +243,13 @@ def _release_elements(m: NativeModule, fn, b: Builder, elem: T.Type, lst: Value,
     k.add_incoming(lo, entry)
     b.cbranch(b.icmp("slt", k, hi), body, done)
     b.position_at_end(body)
-    memory.emit_rc(m, b, "decref", b.load(lt, b.gep_inbounds(lt, data, k)), elem)
+    count_elem(m, b, "decref", b.load(lt, b.gep_inbounds(lt, data, k)), elem)
     k.add_incoming(b.index_arith("add", k, int_const("i64", 1), "nuw nsw"), b.block)
     b.branch(head)
     b.position_at_end(done)
 
 
-def _managed_decref_helper(m: NativeModule, elem: T.Type):
+def _managed_decref_helper(m: NativeModule, elem: T.Type, count_elem):
     """``void script.list.decref.<elem>(ptr list)``: the last decref releases the elements,
     then frees the data and the object. Not inlined (it loops, and may recurse into the
     helpers of inner element types)."""
@@ -299,7 +267,7 @@ def _managed_decref_helper(m: NativeModule, elem: T.Type):
     b.store_at(new_count, lst, REFCOUNT)
     b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), release, done)
     b.position_at_end(release)
-    _release_elements(m, fn, b, elem, lst, int_const("i64", 0), b.load_at("i64", lst, LEN))
+    _release_elements(m, fn, b, elem, lst, int_const("i64", 0), b.load_at("i64", lst, LEN), count_elem)
     free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
     b.call(free, [b.load_at("ptr", lst, DATA)])
     b.call(free, [lst])
@@ -309,7 +277,7 @@ def _managed_decref_helper(m: NativeModule, elem: T.Type):
     return fn
 
 
-def _managed_resize_helper(m: NativeModule, elem: T.Type):
+def _managed_resize_helper(m: NativeModule, elem: T.Type, count_elem):
     """``i1 script.list.resize.<elem>(ptr list, i64 n)``: releases the elements beyond `n`
     when shrinking, zeroes the new slots when growing (after the plain resize succeeded)."""
     name = f"{RESIZE}.{elem}"
@@ -328,7 +296,7 @@ def _managed_resize_helper(m: NativeModule, elem: T.Type):
     old = b.load_at("i64", lst, LEN)
     b.cbranch(b.icmp("slt", n, old), shrink, sized)
     b.position_at_end(shrink)
-    _release_elements(m, fn, b, elem, lst, n, old)
+    _release_elements(m, fn, b, elem, lst, n, old, count_elem)
     b.branch(sized)
     b.position_at_end(sized)
     size = element_size(elem)

@@ -442,11 +442,11 @@ class FunctionLowering:
 
     def _op_list_set(self, i: Instr):
         lst, v, index = i.operands
-        lists.replace_item(self.m, self.b, lst.type, self.value(lst), self.value(v), self.value(index))
+        memory.replace_item(self.m, self.b, lst.type, self.value(lst), self.value(v), self.value(index))
 
     def _op_list_resize(self, i: Instr):
         lst, n = i.operands
-        return lists.resize(self.m, self.b, lst.type, self.value(lst), self.value(n))
+        return memory.resize_list(self.m, self.b, lst.type, self.value(lst), self.value(n))
 
     def _op_str_const(self, i: Instr):
         return strings.constant(self.m, i.attr)

@@ -13,25 +13,24 @@ like). The array struct's `owner` field (abi) says who keeps the memory alive:
 Counts are plain loads and stores, not atomics: native code runs without the GIL, but a
 buffer is only ever reachable from the one call that made it until it is returned, and
 then its only holder is the ndarray's base object (boxing), released with the GIL held.
+
+`emit_rc` counts a value of any type: the one recursion over element types (a list's
+elements, an instance's fields, a tuple's parts), above lists.py, strings.py and records.py,
+which take it as an argument where they count what a list or an instance holds. So a list
+is resized and stored into through `resize_list` and `replace_item` here.
 """
 
 from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, itemsize, llvm_type
-from script.backend.llvm import lists, strings
+from script.backend.llvm import lists, records, strings
 from script.backend.llvm.builder import NULL, Builder, NativeModule, Value, int_const, undef
+from script.backend.llvm.counted import managed
 
 HEADER = 64             # bytes before the first element; also the alignment
 INCREF, DECREF = "script.incref", "script.decref"
 DECREF_COLD = "script.decref.cold"        # the same, never inlined: on raising paths
-
-
-def managed(t: T.Type) -> bool:
-    """Whether a value of type `t` holds references the lowering counts: T.holds_references,
-    and a caught exception (`exc`: its message's strs, or CPython's exception object; counted
-    by llvm.caught `emit_rc`)."""
-    return T.holds_references(t) or t == T.EXC
 
 
 def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) -> Value:
@@ -64,8 +63,11 @@ def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) 
 def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: bool = False) -> None:
     """``incref`` or ``decref`` every reference native value `v` of type `t` holds (`cold`:
     on a path that seldom runs, lists.emit_rc)."""
+    if kind == "decref" and isinstance(t, T.ClassType):
+        records.decref(m, b, v, t, emit_rc)        # (no recursion: records.py)
+        return
     if isinstance(t, T.ListType):
-        lists.emit_rc(m, b, kind, v, t, cold)
+        lists.emit_rc(m, b, kind, v, t, emit_rc, cold)
         return
     if isinstance(t, T.StrType):
         strings.emit_rc(m, b, kind, v)
@@ -79,6 +81,16 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: b
     for k, e in enumerate(t.elems):
         if managed(e):
             emit_rc(m, b, kind, b.extract_value(v, k, llvm_type(e)), e, cold)
+
+
+def resize_list(m: NativeModule, b: Builder, t: T.ListType, lst: Value, n: Value) -> Value:
+    """``list_resize`` (lists.resize), releasing the elements it drops."""
+    return lists.resize(m, b, t, lst, n, emit_rc)
+
+
+def replace_item(m: NativeModule, b: Builder, t: T.ListType, lst: Value, value: Value, index: Value) -> None:
+    """``list_set`` (lists.replace_item), counting the element stored and the one replaced."""
+    lists.replace_item(m, b, t, lst, value, index, emit_rc)
 
 
 def helper(m: NativeModule, name: str):

@@ -9,7 +9,9 @@ work list, threaded through the dead objects themselves (their count word holds 
 function that releases their fields, their capacity word the next dead object), and one loop
 (`script.record.release`) pops and releases them until none is left. Instances inside a
 field's list, dict or set are released by those containers' own helpers (each nesting of
-containers is one level of C recursion, as for lists of lists).
+containers is one level of C recursion, as for lists of lists). Releasing a field that is not
+an instance is memory.emit_rc's recursion over element types, which reaches this module:
+so the functions here take it as their `count_elem` argument.
 """
 
 from __future__ import annotations
@@ -17,18 +19,20 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm.abi import LIKELY, llvm_type
 from script.backend.llvm.builder import NULL, Builder, Callee, NativeModule, Value, int_const
-from script.backend.llvm.lists import CAP, DATA, LEN, REFCOUNT, refcount_helper
+from script.backend.llvm.counted import REFCOUNT, managed, refcount_helper
+from script.backend.llvm.lists import CAP, DATA, LEN
 
 RELEASE = "script.record.release"
 
 
-def decref(m: NativeModule, b: Builder, obj: Value, t: T.ClassType) -> None:
-    """One reference less to instance `obj` (NULL: none); at zero, its release."""
+def decref(m: NativeModule, b: Builder, obj: Value, t: T.ClassType, count_elem) -> None:
+    """One reference less to instance `obj` (NULL: none); at zero, its release (`count_elem`:
+    memory.emit_rc, for its fields)."""
     name = f"script.record.decref.{t}"      # (not lists' DECREF: that of a list of instances)
-    b.call(refcount_helper(m, name, False, lambda: _free_helper(m, t), LIKELY), [obj])
+    b.call(refcount_helper(m, name, False, lambda: _free_helper(m, t, count_elem), LIKELY), [obj])
 
 
-def _free_helper(m: NativeModule, t: T.ClassType):
+def _free_helper(m: NativeModule, t: T.ClassType, count_elem):
     """``void script.record.free.<t>(ptr obj)``: the release of dead instance `obj`."""
     name = f"script.record.free.{t}"
     fn = m.helpers.get(name)
@@ -36,7 +40,7 @@ def _free_helper(m: NativeModule, t: T.ClassType):
         return fn
     fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], attrs=("nounwind", "noinline"))
     b = Builder(fn, fn.append_block("entry"))
-    b.call(_release_helper(m), [fn.args[0], _fields_helper(m, t).pointer])
+    b.call(_release_helper(m), [fn.args[0], _fields_helper(m, t, count_elem).pointer])
     b.ret_void()
     return fn
 
@@ -69,7 +73,7 @@ def _release_helper(m: NativeModule):
     return fn
 
 
-def _fields_helper(m: NativeModule, t: T.ClassType):
+def _fields_helper(m: NativeModule, t: T.ClassType, count_elem):
     """``void script.record.fields.<t>(ptr obj, ptr work)``: releases the fields of dead
     instance `obj` (instances that die go on the list at `work`) and frees it."""
     name = f"script.record.fields.{t}"
@@ -84,7 +88,7 @@ def _fields_helper(m: NativeModule, t: T.ClassType):
     b.cbranch(b.icmp("ne", b.load_at("i64", obj, LEN), int_const("i64", 0)), filled, done, LIKELY)
     b.position_at_end(filled)
     data = b.load_at("ptr", obj, DATA)
-    _release_part(m, fn, b, b.load(llvm_type(t.elem), data), t.elem, work)
+    _release_part(m, fn, b, b.load(llvm_type(t.elem), data), t.elem, work, count_elem)
     b.branch(done)
     b.position_at_end(done)
     free = m.declare("free", "void", ["ptr"], attrs=("nounwind",))
@@ -94,8 +98,7 @@ def _fields_helper(m: NativeModule, t: T.ClassType):
     return fn
 
 
-def _release_part(m: NativeModule, fn, b: Builder, v: Value, t: T.Type, work: Value) -> None:
-    from script.backend.llvm import memory
+def _release_part(m: NativeModule, fn, b: Builder, v: Value, t: T.Type, work: Value, count_elem) -> None:
     if isinstance(t, T.ClassType):
         count, dead, done = fn.append_block("count"), fn.append_block("dead"), fn.append_block("next")
         b.cbranch(b.icmp("ne", v, NULL), count, done)
@@ -104,14 +107,14 @@ def _release_part(m: NativeModule, fn, b: Builder, v: Value, t: T.Type, work: Va
         b.store_at(new_count, v, REFCOUNT)
         b.cbranch(b.icmp("eq", new_count, int_const("i64", 0)), dead, done)
         b.position_at_end(dead)
-        b.store_at(_fields_helper(m, t).pointer, v, REFCOUNT)
+        b.store_at(_fields_helper(m, t, count_elem).pointer, v, REFCOUNT)
         b.store_at(b.load("ptr", work), v, CAP)
         b.store(v, work)
         b.branch(done)
         b.position_at_end(done)
     elif isinstance(t, T.TupleType):
         for k, e in enumerate(t.elems):
-            if memory.managed(e):
-                _release_part(m, fn, b, b.extract_value(v, k, llvm_type(e)), e, work)
-    elif memory.managed(t):
-        memory.emit_rc(m, b, "decref", v, t)
+            if managed(e):
+                _release_part(m, fn, b, b.extract_value(v, k, llvm_type(e)), e, work, count_elem)
+    elif managed(t):
+        count_elem(m, b, "decref", v, t)

@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from script.ir.core import Const, Function, Instr, Value, reachable_blocks
-from script.backend.llvm.memory import managed
+from script.backend.llvm.counted import managed
 
 # Ops that take over an operand's reference and look at its count (`str_concat` appends in
 # place to a string only it holds): the increfs of a value live after them come first.

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from script.backend.llvm.abi import EXC_TYPE
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, int_const
-from script.backend.llvm.lists import refcount_helper
+from script.backend.llvm.counted import refcount_helper
 
 REFCOUNT, LEN, DATA = 0, 8, 16
 IMMORTAL = 1 << 62

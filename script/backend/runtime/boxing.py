@@ -536,14 +536,14 @@ class Converter:
         b, m = self.b, self.m
         failed = self.fn.append_block("list_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v, t)
+        memory.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         if self.memo is not None:
-            out = b.call(list_reflect.box_mapped(m, t), [v, self.memo])
+            out = b.call(list_reflect.box_mapped(m, t, Converter), [v, self.memo])
             self._continue_if(b.icmp("ne", out, NULL), failed)
         else:
             out = self.box_list_items(v, t, failed)
-        lists.emit_rc(m, b, "decref", v, t)
+        memory.emit_rc(m, b, "decref", v, t)
         return out
 
     def box_list_items(self, v: Value, t: T.ListType, failed) -> Value:
@@ -642,10 +642,10 @@ class Converter:
         out = b.call(record_box_helper(m, t), [v, self.memo])
         failed = self.fn.append_block("record_failed")
         fb = Builder(self.fn, failed)
-        lists.emit_rc(m, fb, "decref", v, t)
+        memory.emit_rc(m, fb, "decref", v, t)
         fb.branch(error)
         self._continue_if(b.icmp("ne", out, NULL), failed)
-        lists.emit_rc(m, b, "decref", v, t)
+        memory.emit_rc(m, b, "decref", v, t)
         return out
 
     def _box_tuple(self, v: Value, t: T.TupleType, error) -> Value:
@@ -773,7 +773,7 @@ def record_unbox_helper(m: NativeModule, t: T.ClassType):
     b.position_at_end(found)
     b.store_at(b.or_(b.load_at("i64", rec, list_memo.REC_WRITTEN), written), rec, list_memo.REC_WRITTEN)
     native = b.load_at("ptr", rec, list_memo.REC_NATIVE)
-    lists.emit_rc(m, b, "incref", native, t)
+    memory.emit_rc(m, b, "incref", native, t)
     b.ret(native)
     b.position_at_end(fresh)
     native = lists.new(m, b)
@@ -783,7 +783,7 @@ def record_unbox_helper(m: NativeModule, t: T.ClassType):
     nb.ret(NULL)
     release = fn.append_block("release")
     rb = Builder(fn, release)
-    lists.emit_rc(m, rb, "decref", native, t)
+    memory.emit_rc(m, rb, "decref", native, t)
     rb.ret(NULL)
     conv = _FieldConverter(m, fn, b, release)
     conv.memo, conv.reflecting, conv.written = memo, TRUE, written
@@ -806,7 +806,7 @@ def record_unbox_helper(m: NativeModule, t: T.ClassType):
     fields = undef(llvm_type(t.elem))
     for k, v in enumerate(values):
         fields = b.insert_value(fields, v, k)
-    conv._continue_if(lists.resize(m, b, t, native, int_const("i64", 1)), no_memory)
+    conv._continue_if(memory.resize_list(m, b, t, native, int_const("i64", 1)), no_memory)
     lists.set_item(b, t, native, fields, int_const("i64", 0))
     b.ret(native)
     return fn
@@ -943,7 +943,7 @@ def build_runtime(m: NativeModule) -> list[str]:
 
     The value as i64 (zero-extended for u64) and true, or false with CPython's
     OverflowError set."""
-    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m)
+    names = [_build_release_buffer(m)] + list_boxing.build_runtime(m) + list_reflect.build_runtime(m, Converter)
     for t in INT_TYPES:
         fn = m.new_function(unbox_symbol(t), UNBOX_RESULT, ["ptr"], linkage="external")
         _build_unbox(m, fn, t)

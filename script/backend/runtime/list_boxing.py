@@ -19,7 +19,7 @@ module: ``script.list.unbox.<elem>`` for nested lists, and for lists of tuples
 from __future__ import annotations
 
 from script.ir import types as T
-from script.backend.llvm import lists
+from script.backend.llvm import lists, memory
 from script.backend.llvm.abi import LIKELY, llvm_type
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, float_const, int_const, undef
 from script.backend.runtime import capi
@@ -100,10 +100,10 @@ def unbox_callee(m: NativeModule, t: T.ListType):
     lst = lists.new(m, b)
     overflow = b.alloca("i32")          # (never set: `emit_match` checked the range)
     fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst, t)          # with the inner lists made so far
+    memory.emit_rc(m, fb, "decref", lst, t)          # with the inner lists made so far
     fb.ret(NULL)
     entry = b.block
-    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)       # (inner lists: slots zeroed)
+    b.cbranch(memory.resize_list(m, b, t, lst, n), head, failed)       # (inner lists: slots zeroed)
     b.position_at_end(head)
     i = b.phi("i64")
     i.add_incoming(int_const("i64", 0), entry)
@@ -500,9 +500,9 @@ def _build_unbox_list(m: NativeModule, elem: T.Type) -> str:
     lst = lists.new(m, b)
     overflow = b.alloca("i32")          # (never set: `script.list.kind` checked the range)
     fb = Builder(fn, failed)
-    lists.emit_rc(m, fb, "decref", lst, t)
+    memory.emit_rc(m, fb, "decref", lst, t)
     fb.ret(NULL)
-    b.cbranch(lists.resize(m, b, t, lst, n), head, failed)
+    b.cbranch(memory.resize_list(m, b, t, lst, n), head, failed)
     b.position_at_end(head)
     i = b.phi("i64")
     i.add_incoming(int_const("i64", 0), fn.blocks[0])

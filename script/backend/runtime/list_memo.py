@@ -16,7 +16,7 @@ native list plus 1 (addresses of objects are even), to its record's index.
 from __future__ import annotations
 
 from script.ir import types as T
-from script.backend.llvm import lists
+from script.backend.llvm import memory
 from script.backend.llvm.abi import LIKELY
 from script.backend.llvm.builder import (Callee, FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop,
                                         int_const)
@@ -143,7 +143,7 @@ def _define_add(m: NativeModule):
     rec = b.gep("i8", b.load_at("ptr", memo, MEMO_DATA), b.mul(n, int_const("i64", REC_SIZE)))
     b.store_at(capi.call(m, b, "Py_NewRef", py), rec, REC_PY)
     b.store_at(native, rec, REC_NATIVE)
-    lists.emit_rc(m, b, "incref", native, T.ListType(T.I64))        # (a count: any list type)
+    memory.emit_rc(m, b, "incref", native, T.ListType(T.I64))        # (a count: any list type)
     b.store_at(reflect, rec, REC_REFLECT)
     b.store_at(release, rec, REC_RELEASE)
     b.store_at(written, rec, REC_WRITTEN)

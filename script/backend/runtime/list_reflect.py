@@ -34,12 +34,16 @@ argument whose elements are not all of one type (an int among floats, a float am
 numbers, at any tuple position too) does not match (runtime/list_boxing.py), a TypeError at
 the call. A value converted on its way into an argument list is the frontend's CompileError
 (frontend/list_args.py).
+
+Boxing the elements is boxing.Converter's, which calls this module for lists: so the
+functions that box take the class as their `converter` argument (`type(conv)` from a
+converter), and this module does not import boxing.
 """
 
 from __future__ import annotations
 
 from script.ir import types as T
-from script.backend.llvm import lists
+from script.backend.llvm import lists, memory
 from script.backend.llvm.abi import LIKELY
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop, int_const
 from script.backend.runtime import capi, list_boxing, list_memo
@@ -108,7 +112,7 @@ def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
     via, plain, done = fn.append_block("via_memo"), fn.append_block("plain_unbox"), fn.append_block("unboxed")
     b.cbranch(conv.reflecting, via, plain)
     b.position_at_end(via)
-    v1 = b.call(_unbox_helper(m, t), [obj, conv.memo, written])
+    v1 = b.call(_unbox_helper(m, t, type(conv)), [obj, conv.memo, written])
     via_end = b.block
     b.branch(done)
     b.position_at_end(plain)
@@ -127,7 +131,7 @@ def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
     return out
 
 
-def box_mapped(m: NativeModule, t: T.ListType):
+def box_mapped(m: NativeModule, t: T.ListType, converter):
     """``PyObject *script.list.box.<t>(List *native, Memo *memo)``: the memo's Python list
     when `native` is a memo's native list (a new reference), else a new Python list of its
     elements, the lists among them mapped the same way, recorded in the memo (which may be
@@ -142,7 +146,7 @@ def box_mapped(m: NativeModule, t: T.ListType):
     failed = fn.append_block("failed")
     Builder(fn, failed).ret(NULL)
     if isinstance(t, T.VarTupleType):       # a tuple: never an argument's list, boxed each time
-        b.ret(_box_elements(m, fn, b, native, t, memo, failed))
+        b.ret(_box_elements(m, fn, b, native, t, memo, failed, converter))
         return fn
     found, fresh, look = fn.append_block("found"), fn.append_block("fresh"), fn.append_block("look")
     # Only a list counted more than once can be met again (the memo counts one for an
@@ -155,14 +159,15 @@ def box_mapped(m: NativeModule, t: T.ListType):
     b.position_at_end(found)
     b.ret(capi.call(m, b, "Py_NewRef", b.load_at("ptr", rec, REC_PY)))
     b.position_at_end(fresh)
-    out = _box_elements(m, fn, b, native, t, memo, failed)
+    out = _box_elements(m, fn, b, native, t, memo, failed, converter)
     # A new list met again (`t.append(row); t.append(row)`) is the same Python list: recorded,
     # not written back.
     record, added, not_added = fn.append_block("record"), fn.append_block("added"), fn.append_block("not_added")
     b.cbranch(shared, record, added)
     b.position_at_end(record)
-    ok = b.call(list_memo.add(m), [memo, out, native, _reflect_helper(m, t).pointer, release_helper(m, t).pointer,
-                          int_const("i64", 0)])
+    reflect = _reflect_helper(m, t, converter)
+    ok = b.call(list_memo.add(m), [memo, out, native, reflect.pointer, release_helper(m, t).pointer,
+                                   int_const("i64", 0)])
     b.cbranch(ok, added, not_added, LIKELY)
     b.position_at_end(not_added)
     capi.call(m, b, "Py_DecRef", out)
@@ -172,18 +177,18 @@ def box_mapped(m: NativeModule, t: T.ListType):
     return fn
 
 
-def _box_elements(m: NativeModule, fn, b: Builder, native: Value, t: T.ListType, memo: Value, failed) -> Value:
+def _box_elements(m: NativeModule, fn, b: Builder, native: Value, t: T.ListType, memo: Value, failed,
+                  converter) -> Value:
     """A new Python list of the boxed elements of `native` (borrowed), lists mapped through
     `memo`; jumps to `failed` with an exception set when memory runs out."""
-    from script.backend.runtime.boxing import Converter
     error = fn.append_block("box_failed")
     Builder(fn, error).branch(failed)
-    conv = Converter(m, fn, b, error)
+    conv = converter(m, fn, b, error)
     conv.memo = memo
     return conv.box_list_items(native, t, error)
 
 
-def _reflect_helper(m: NativeModule, t: T.ListType):
+def _reflect_helper(m: NativeModule, t: T.ListType, converter):
     """``i1 script.list.reflect.<t>(PyObject *py, List *native, Memo *memo)``: the caller's
     list `py` takes the boxed elements of `native` (`box_mapped`'s, this list's own
     contents, not its mapping); false with an exception set. Where the length is unchanged,
@@ -202,14 +207,12 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
     n = lists.length(b, native)
     b.cbranch(b.icmp("eq", n, b.load_at("i64", py, VAR_SIZE)), in_place, resized)
     b.position_at_end(resized)
-    new = _box_elements(m, fn, b, native, t, memo, failed)
+    new = _box_elements(m, fn, b, native, t, memo, failed, converter)
     r = capi.call(m, b, "PyList_SetSlice", py, int_const("i64", 0), int_const("i64", (1 << 63) - 1), new)
     capi.call(m, b, "Py_DecRef", new)
     b.ret(b.icmp("eq", r, int_const("i32", 0)))
 
     b.position_at_end(in_place)
-    from script.backend.llvm import memory
-    from script.backend.runtime.boxing import Converter
     items = b.load_at("ptr", py, LIST_ITEMS)
 
     def write_slot(i, latch):
@@ -222,7 +225,7 @@ def _reflect_helper(m: NativeModule, t: T.ListType):
             b.position_at_end(boxing)
         if memory.managed(t.elem):          # boxing takes over a reference; the list keeps its own
             memory.emit_rc(m, b, "incref", v, t.elem)
-        conv = Converter(m, fn, b, failed)
+        conv = converter(m, fn, b, failed)
         conv.memo = memo
         obj = conv.emit_box(v, t.elem, failed)
         conv._continue_if(b.icmp("ne", obj, NULL), failed)
@@ -305,12 +308,12 @@ def release_helper(m: NativeModule, t: T.ListType):
     if not new:
         return fn
     b = Builder(fn, fn.append_block("entry"))
-    lists.emit_rc(m, b, "decref", fn.args[0], t)
+    memory.emit_rc(m, b, "decref", fn.args[0], t)
     b.ret_void()
     return fn
 
 
-def _unbox_helper(m: NativeModule, t: T.ListType):
+def _unbox_helper(m: NativeModule, t: T.ListType, converter):
     """``List *script.list.unbox.memo.<t>(PyObject *py, Memo *memo, i64 written)``: the
     memo's native list of `py` (a new reference), or a new one, recorded (the module
     docstring); NULL with an exception set."""
@@ -321,7 +324,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     py, memo, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
     found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
-    reflect, release = _reflect_helper(m, t), release_helper(m, t)
+    reflect, release = _reflect_helper(m, t, converter), release_helper(m, t)
     rec = b.call(list_memo.find(m), [memo, py])
     b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
     b.position_at_end(found)
@@ -334,7 +337,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     b.position_at_end(same)
     b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
     native = b.load_at("ptr", rec, REC_NATIVE)
-    lists.emit_rc(m, b, "incref", native, t)
+    memory.emit_rc(m, b, "incref", native, t)
     b.ret(native)
 
     b.position_at_end(fresh)
@@ -347,16 +350,16 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
         lst = lists.new(m, b)
         release_new = fn.append_block("release_new")
         rb = Builder(fn, release_new)
-        lists.emit_rc(m, rb, "decref", lst, t)          # with the inner lists made so far
+        memory.emit_rc(m, rb, "decref", lst, t)          # with the inner lists made so far
         rb.ret(NULL)
         n = b.load_at("i64", py, VAR_SIZE)
         items = b.load_at("ptr", py, LIST_ITEMS)
         grown = fn.append_block("grown")
-        b.cbranch(lists.resize(m, b, t, lst, n), grown, _no_memory_releasing(m, fn, lst, t))
+        b.cbranch(memory.resize_list(m, b, t, lst, n), grown, _no_memory_releasing(m, fn, lst, t))
         b.position_at_end(grown)
 
         def unbox_child(i, _latch):
-            child = b.call(_unbox_helper(m, t.elem), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
+            child = b.call(_unbox_helper(m, t.elem, converter), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
             stored = fn.append_block("stored")
             b.cbranch(b.icmp("ne", child, NULL), stored, release_new, LIKELY)
             b.position_at_end(stored)
@@ -372,7 +375,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
     ok = b.call(list_memo.add(m), [memo, py, lst, reflect.pointer, release.pointer, written])
     b.cbranch(ok, added, not_added, LIKELY)
     b.position_at_end(not_added)
-    lists.emit_rc(m, b, "decref", lst, t)
+    memory.emit_rc(m, b, "decref", lst, t)
     b.ret(NULL)
     b.position_at_end(added)
     b.ret(lst)
@@ -382,7 +385,7 @@ def _unbox_helper(m: NativeModule, t: T.ListType):
 def _no_memory_releasing(m: NativeModule, fn, lst: Value, t: T.ListType):
     """A block that releases `lst`, sets MemoryError and returns NULL."""
     b = Builder(fn, fn.append_block("no_memory_release"))
-    lists.emit_rc(m, b, "decref", lst, t)
+    memory.emit_rc(m, b, "decref", lst, t)
     capi.call(m, b, "PyErr_NoMemory")
     b.ret(NULL)
     return b.block
@@ -411,10 +414,11 @@ def _helper(m: NativeModule, name: str, ret: str, params, t: T.ListType):
     return fn, True
 
 
-def build_runtime(m: NativeModule) -> list[str]:
+def build_runtime(m: NativeModule, converter) -> list[str]:
     """Define the memo's functions (runtime.list_memo) and the helpers of `_SHARED` list
-    types in `m` (the runtime library); returns their names."""
+    types in `m` (the runtime library); returns their names. `converter`: boxing.Converter."""
     fns = list_memo.build_runtime(m)
     for t in _SHARED:
-        fns += [_unbox_helper(m, t), _reflect_helper(m, t), release_helper(m, t), box_mapped(m, t)]
+        fns += [_unbox_helper(m, t, converter), _reflect_helper(m, t, converter), release_helper(m, t),
+                box_mapped(m, t, converter)]
     return [f.name for f in fns]

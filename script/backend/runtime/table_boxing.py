@@ -165,8 +165,8 @@ def _unbox_set(conv, obj: Value, t: T.SetType) -> Value:
     nb = Builder(fn, no_memory)
     capi.call(m, nb, "PyErr_NoMemory")
     nb.branch(conv.error)
-    ok = b.and_(lists.resize(m, b, it, index, b.add(size, int_const("i64", _HEADER))),
-                lists.resize(m, b, et, entries, size))
+    ok = b.and_(memory.resize_list(m, b, it, index, b.add(size, int_const("i64", _HEADER))),
+                memory.resize_list(m, b, et, entries, size))
     conv._continue_if(ok, no_memory)
     for k, offset in enumerate((SET_USED, SET_FILL, SET_FINGER)):
         lists.set_item(b, it, index, b.load_at("i64", obj, offset), int_const("i64", k))
@@ -260,8 +260,8 @@ def unbox_table(conv, obj: Value, t: T.HashType) -> Value:
     nb = Builder(fn, no_memory)
     capi.call(m, nb, "PyErr_NoMemory")
     nb.branch(conv.error)
-    ok = b.and_(lists.resize(m, b, T.ListType(T.I64), index, b.add(size, int_const("i64", 1))),
-                lists.resize(m, b, T.ListType(t.entry), entries, n))
+    ok = b.and_(memory.resize_list(m, b, T.ListType(T.I64), index, b.add(size, int_const("i64", 1))),
+                memory.resize_list(m, b, T.ListType(t.entry), entries, n))
     conv._continue_if(ok, no_memory)
     slots = lists.data_pointer(b, index)
     b.store(n, slots)
@@ -309,8 +309,8 @@ def _place(conv, slots: Value, start: Value, mask: Value, j: Value) -> None:
 
 def release_tables(conv, b: Builder) -> None:
     for index, entries, t in conv.unboxed_tables:
-        lists.emit_rc(conv.m, b, "decref", index, T.ListType(T.I64))
-        lists.emit_rc(conv.m, b, "decref", entries, T.ListType(t.entry))
+        memory.emit_rc(conv.m, b, "decref", index, T.ListType(T.I64))
+        memory.emit_rc(conv.m, b, "decref", entries, T.ListType(t.entry))
 
 
 def type_check(conv, obj: Value, t: T.HashType) -> Value:
