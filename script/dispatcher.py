@@ -470,7 +470,7 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
         _specialization_for(obj, key, bound)
         return key
     except CompileError as e:
-        if _takes_instances(key):
+        if takes_instances(key):
             failed.add((id(bound), key))
             other = _retyped(key, values, failed, bound)
             if other != key:
@@ -620,7 +620,7 @@ def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
             raise e.with_traceback(None) from None
         specs[key] = spec
         from script.loadpath import new_instance, plain_function_type, set_specializations
-        if _takes_instances(key):
+        if takes_instances(key):
             # Its entry point matches an instance by its class only (the fields' types are
             # the dispatcher's: instance_args): called through the fallback, which typed them.
             target = new_instance(plain_function_type(), _no_instance_match)
@@ -628,11 +628,12 @@ def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
             set_specializations(target, [spec.native], len(key))
             return spec
         target = d.get("_packed", obj) if bound is None else bound.target
-        set_specializations(target, [s.native for k, s in specs.items() if not _takes_instances(k)], len(key))
+        set_specializations(target, [s.native for k, s in specs.items() if not takes_instances(k)], len(key))
     return spec
 
 
-def _takes_instances(key: tuple) -> bool:
+def takes_instances(key: tuple) -> bool:
+    """Whether a specialization's argument types hold an instance of a user's class."""
     return any(isinstance(t, T.ClassType) for t in key)
 
 
@@ -644,4 +645,4 @@ def _call_target(obj, key: tuple, bound, default):
     """What a call with argument types `key` goes through: the specialization's own object
     where it takes instances (`_specialization_for`), else `default`."""
     targets = obj.__dict__.get("_instance_targets")
-    return targets.get((id(bound), key), default) if targets and _takes_instances(key) else default
+    return targets.get((id(bound), key), default) if targets and takes_instances(key) else default

@@ -33,11 +33,14 @@ def reduce_function(fn) -> tuple:
     """`fn.__reduce__()` (script.dispatcher, which has compiled `fn` for its annotations
     where nothing had): rebuilt by `unpickle_function` from its IR archive."""
     d = fn.__dict__
-    specs = tuple(d["_specializations"])
+    from script.dispatcher import takes_instances
+    specs = tuple(k for k in d["_specializations"] if not takes_instances(k))     # (saved._chosen_specializations)
     if not specs:
-        raise pickle.PicklingError(f"cannot pickle {d['__name__']}: it has no compiled specialization "
-                                   "(a pickle carries IR, not source): call it, annotate its "
-                                   "parameters or call .compile(types) first")
+        why = ("its specializations take instances of a user's class, which a pickle does not carry "
+               "(the dispatcher types them from the objects at each call)" if d["_specializations"] else
+               "it has no compiled specialization (a pickle carries IR, not source): call it, annotate "
+               "its parameters or call .compile(types) first")
+        raise pickle.PicklingError(f"cannot pickle {d['__name__']}: {why}")
     cached = d.get("_pickled")
     if cached is None or cached[0] != specs:
         cached = d["_pickled"] = (specs, _archive(fn, d["__name__"]))

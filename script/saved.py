@@ -317,9 +317,11 @@ def _chosen_specializations(name: str, fn, wanted) -> list:
     from script.dispatcher import _signature_key
     specs = fn.__dict__["_specializations"]
     if wanted is None:
-        from script.dispatcher import compile_before_call
+        from script.dispatcher import compile_before_call, takes_instances
         compile_before_call(fn)             # never called: its annotations'
-        chosen = list(specs.values())
+        # (one taking instances of a user's class is typed from the objects at each call by
+        # the dispatcher, which a loaded module has not: not saved)
+        chosen = [s for k, s in specs.items() if not takes_instances(k)]
     else:
         chosen = {}
         for types_ in wanted:

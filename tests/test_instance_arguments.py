@@ -260,3 +260,13 @@ def test_fields_widen_as_compiled_code_stores():
     for fn in (halve, graft):
         a, b = run_both(fn, build_tree([4, 2, 9]))
         assert a == b
+
+
+def test_specializations_taking_instances_are_not_pickled():
+    import pickle
+    f = script.script(length)
+    assert f(build_list([1, 2])) == 2
+    with pytest.raises(pickle.PicklingError, match="take instances of a user's class"):
+        pickle.dumps(f)
+    assert f(5 * [0] and None) == 0                  # a None argument: a specialization that pickles
+    assert pickle.loads(pickle.dumps(f))(None) == 0
