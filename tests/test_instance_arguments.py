@@ -99,6 +99,12 @@ def mirror(root):
     return root
 
 
+def mirror_in_place(root):
+    if root is not None:        # a recursive call's result stored before its type is known
+        root.left, root.right = mirror_in_place(root.right), mirror_in_place(root.left)
+    return root
+
+
 def deposit(acct, amount):
     if amount <= 0:
         raise ValueError("amount must be positive")
@@ -173,7 +179,7 @@ def test_linked_lists(values):
 @settings(max_examples=30, deadline=None)
 def test_search_trees(keys, key):
     root = build_tree(keys)
-    for fn, extra in ((insert, (key,)), (height, ()), (mirror, ()), (inorder, ([],))):
+    for fn, extra in ((insert, (key,)), (height, ()), (mirror, ()), (mirror_in_place, ()), (inorder, ([],))):
         a, b = run_both(fn, root, *extra)
         assert a == b
 

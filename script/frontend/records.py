@@ -42,6 +42,7 @@ from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend.class_types import ClassTypesLowering, names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.frontend.pyref import PyRef
+from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.pyhooks.named_instance import CLASSES, lookup_class
@@ -435,6 +436,9 @@ class RecordLowering(ClassTypesLowering):
             self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
         k = t.fields.index(attr)
         ft = t.elem.elems[k]
+        if isinstance(value.type, Unknown) and self.unknown_recursion is not None:
+            return      # a recursive call's result, not typed yet (`n.left = mirror(n.right)`):
+            #             this round only looks for the return type; the next stores it
         if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
             pass                                            # an int or a float into an int|float
         elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
