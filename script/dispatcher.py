@@ -500,9 +500,10 @@ def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:
     the failed build may have widened their classes' fields (an int field given a float:
     int|float), with the guess for None-only fields, then without (instance_args); `key`
     itself when every one of those failed too."""
-    from script.frontend.instance_args import instance_type_of
+    from script.frontend.instance_args import holding_type_of, instance_type_of
     for guess in (True, False):
-        other = tuple(instance_type_of(v, typeof, guess=guess) if isinstance(t, T.ClassType) else t
+        other = tuple(t if not takes_instances((t,)) else instance_type_of(v, typeof, guess=guess)
+                      if isinstance(t, T.ClassType) else holding_type_of(v, typeof, guess=guess)
                       for t, v in zip(key, values))
         if (id(bound), other) not in failed:
             return other
@@ -523,15 +524,17 @@ def _types_for(obj, info, values):
             types.append(ann)
             continue
         t = typeof(value)
-        if t is None and is_record_class(type(value)):
-            from script.frontend.instance_args import NotAnArgument, instance_type_of
+        if t is None and (is_record_class(type(value)) or type(value) in (list, tuple)):
+            from script.frontend.instance_args import NotAnArgument, holding_type_of, instance_type_of
             try:
-                t = instance_type_of(value, typeof)
+                t = instance_type_of(value, typeof) if is_record_class(type(value)) else \
+                    holding_type_of(value, typeof)
             except NotAnArgument as e:
                 raise TypeError(f"{_type_error(obj, info, values)}; argument '{name}' cannot be "
                                 f"passed: {e}") from None
+        if t is not None and takes_instances((t,)):
             types.append(t)
-            coerced.append(value)       # the caller's object: the entry point writes it back
+            coerced.append(value)       # the caller's objects: the entry point writes them back
             continue
         if t is None:
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
@@ -633,8 +636,10 @@ def _specialization_for(obj, key: tuple, bound: _Bound | None = None):
 
 
 def takes_instances(key: tuple) -> bool:
-    """Whether a specialization's argument types hold an instance of a user's class."""
-    return any(isinstance(t, T.ClassType) for t in key)
+    """Whether a specialization's argument types hold an instance of a user's class (alone,
+    or in a list or tuple of them: instance_args)."""
+    return any(isinstance(t, T.ClassType) or isinstance(t, T.ListType) and isinstance(t.elem, T.ClassType)
+               or type(t) is T.TupleType and any(isinstance(e, T.ClassType) for e in t.elems) for t in key)
 
 
 def _no_instance_match(*args):

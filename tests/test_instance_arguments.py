@@ -276,3 +276,61 @@ def test_specializations_taking_instances_are_not_pickled():
         pickle.dumps(f)
     assert f(5 * [0] and None) == 0                  # a None argument: a specialization that pickles
     assert pickle.loads(pickle.dumps(f))(None) == 0
+
+
+@dataclass
+class Person:
+    name: str
+    age: int
+
+
+class Station:
+    def __init__(self, gas, cost):
+        self.gas = gas
+        self.cost = cost
+
+
+def oldest(people):
+    best = people[0]
+    for p in people:
+        if p.age > best.age:
+            best = p
+    return best
+
+
+def birthdays(people):
+    for p in people:
+        p.age += 1
+    people.append(Person("new", 0))
+    return len(people)
+
+
+def by_age(people):
+    people.sort(key=lambda p: p.age)
+
+
+def can_complete(stations):
+    total = 0
+    for s in stations:
+        total += s.gas - s.cost
+    return total >= 0
+
+
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 99)), min_size=1, max_size=8))
+@settings(max_examples=25, deadline=None)
+def test_lists_of_instances(rows):
+    people = [Person(n, a) for n, a in rows]
+    for fn in (oldest, birthdays, by_age):
+        a, b = run_both(fn, people)
+        assert a == b
+
+
+def test_lists_and_tuples_keep_the_callers_objects():
+    people = [Person("a", 30), Person("b", 40), Person("c", 20)]
+    assert script.script(oldest)(people) is people[1]
+    order = list(people)
+    script.script(by_age)(order)
+    assert [p.name for p in order] == ["c", "a", "b"] and order[0] is people[2]
+    assert script.script(can_complete)((Station(1, 2), Station(3, 1))) is True
+    with pytest.raises(TypeError, match="holding instances of Person and other values"):
+        script.script(oldest)([Person("a", 1), 5])

@@ -32,6 +32,20 @@ class NotAnArgument(Exception):
     """Why an instance cannot be an argument (the dispatcher's TypeError says it)."""
 
 
+def holding_type_of(value, typeof, guess: bool = True) -> T.Type | None:
+    """The type of a list or tuple argument of instances of one user's class (`[p, q]`,
+    `(station_a, station_b)`), their class typed over all of them; None for other values."""
+    if type(value) not in (list, tuple) or not value:
+        return None
+    cls = type(value[0])
+    if not is_record_class(cls):
+        return None
+    if any(type(v) is not cls for v in value):
+        raise NotAnArgument(f"a {type(value).__name__} holding instances of {cls.__name__} and other values")
+    t = instance_type_of(list(value), typeof, guess)
+    return T.ListType(t) if type(value) is list else T.TupleType([t] * len(value))
+
+
 def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
     """The record type of `obj` (an instance of a user's class); NotAnArgument otherwise.
     `typeof` types the other values (typeinfer.typeof, passed in: it calls this). With
@@ -39,7 +53,8 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
     of its own class (the `next` of a one-node list, a leaf's `left`), which compiled code
     may then store; the dispatcher tries None alone where that does not compile."""
     tables: dict[str, list] = {}         # key -> [class, field names, field types]
-    todo, seen = [obj], set()
+    roots = obj if type(obj) is list else [obj]         # (several: holding_type_of's)
+    todo, seen = list(roots), set()
     while todo:
         o = todo.pop()
         if id(o) in seen:
@@ -71,7 +86,7 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
             entry[2] = [T.OptionalType(T.ClassRef(key)) if isinstance(t, T.NoneType) else t for t in entry[2]]
         entry[2] = [table_floor(key, name, t) for name, t in zip(entry[1], entry[2])]
     defs = {key: (names, T.TupleType(types)) for key, (_, names, types) in tables.items()}
-    key = _key(type(obj))
+    key = _key(type(roots[0]))
     group = [(k, f, e) for k, (f, e) in defs.items() if k != key]
     return T.ClassType(key, defs[key][0], defs[key][1], group)
 

@@ -275,9 +275,12 @@ def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Fu
     """`Context.specialize` for a function called from Python: built again from the start
     while the fields of a class widen (class_types.py: they have one type everywhere)."""
     with COMPILE_LOCK:
-        for t in types:
-            if isinstance(t, T.ClassType):      # an instance from Python (instance_args)
-                seed_from_argument(t)
+        for t in types:                         # instances from Python (instance_args)
+            held = [t] if isinstance(t, T.ClassType) else [t.elem] if isinstance(t, T.ListType) \
+                else list(t.elems) if type(t) is T.TupleType else []
+            for c in held:
+                if isinstance(c, T.ClassType):
+                    seed_from_argument(c)
         CONTEXT.depth += 1
         try:
             for _ in range(MAX_WIDENINGS):

@@ -151,6 +151,11 @@ class Converter:
             elif isinstance(t, T.ListType) and not isinstance(t, T.ClassType):
                 self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
 
+    @staticmethod
+    def record_unbox_callee(m: NativeModule, t: T.ClassType):
+        """`record_unbox_helper` (list_reflect takes Converter, not this module)."""
+        return record_unbox_helper(m, t)
+
     def _is_class_named(self, obj: Value, name: str) -> Value:
         """Whether `obj`'s class has the name `name` (its ``tp_name``: the dispatcher typed
         the argument from the object itself)."""

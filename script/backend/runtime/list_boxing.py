@@ -68,6 +68,8 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
                      b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
     if is_tuple_leaf(leaf):
         return b.call(_match_helper(m, t), [obj])
+    if isinstance(leaf, T.ClassType) and depth == 1:
+        return TRUE     # instances: typed by the dispatcher, each checked as it is copied in
     return FALSE                        # never passed from Python
 
 
@@ -341,7 +343,7 @@ def _unbox_list_symbol(elem: T.Type) -> str:
 def list_depth(t: T.ListType) -> tuple[int, T.Type]:
     """How many lists `t` nests (list[list[i64]]: 2) and the innermost element type."""
     depth = 0
-    while isinstance(t, T.ListType):
+    while isinstance(t, T.ListType) and not isinstance(t, T.ClassType):
         depth, t = depth + 1, t.elem
     return depth, t
 

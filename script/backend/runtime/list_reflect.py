@@ -109,6 +109,8 @@ def emit_unbox(conv, obj: Value, t: T.ListType, written: Value) -> Value:
     its record; NULL with an exception set when it fails."""
     b, m = conv.b, conv.m
     fn = conv.fn
+    if _holds_record(t):        # instances are copied in through the memo only (boxing.record_unbox_helper)
+        return b.call(_unbox_helper(m, t, type(conv)), [obj, conv.memo, written])
     via, plain, done = fn.append_block("via_memo"), fn.append_block("plain_unbox"), fn.append_block("unboxed")
     b.cbranch(conv.reflecting, via, plain)
     b.position_at_end(via)
@@ -358,8 +360,11 @@ def _unbox_helper(m: NativeModule, t: T.ListType, converter):
         b.cbranch(memory.resize_list(m, b, t, lst, n), grown, _no_memory_releasing(m, fn, lst, t))
         b.position_at_end(grown)
 
+        child_helper = converter.record_unbox_callee(m, t.elem) if isinstance(t.elem, T.ClassType) \
+            else _unbox_helper(m, t.elem, converter)
+
         def unbox_child(i, _latch):
-            child = b.call(_unbox_helper(m, t.elem, converter), [b.load("ptr", b.gep("ptr", items, i)), memo, written])
+            child = b.call(child_helper, [b.load("ptr", b.gep("ptr", items, i)), memo, written])
             stored = fn.append_block("stored")
             b.cbranch(b.icmp("ne", child, NULL), stored, release_new, LIKELY)
             b.position_at_end(stored)
