@@ -153,6 +153,7 @@ def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
     if isinstance(a, (T.ClassRef, T.OptionalType)) or isinstance(b, (T.ClassRef, T.OptionalType)):
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
     merged = T.merge(a, b)
-    if merged is None or isinstance(merged, T.ListType) and a != b:
+    if merged is None or isinstance(merged, T.ListType) and a != b or T.BOOL in (a, b):
+        # (a bool and a number: CPython keeps True apart from 1, and the record would not)
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
     return merged
