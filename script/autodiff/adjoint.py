@@ -51,6 +51,7 @@ from script.ir.dom import DomTree
 from script.ir.ops import OPS, ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
+from script.autodiff.iteration import IterationShadows
 from script.autodiff.window import Windows
 from script.autodiff.tape import push_function, reserve_function, zeros_function
 
@@ -169,6 +170,7 @@ class _Builder:
         self.counters: dict[int, _Counter] = {}
         self.hoisted: dict[tuple[int, int], tuple[Value, "_Tape", object]] = {}
         self.windows = Windows(self)
+        self.iteration_shadows = IterationShadows(self)
         self.mem_block: Block | None = None     # `_memory`'s block and what it knows
         self.mem: dict[tuple, tuple] = {}
 
@@ -200,6 +202,7 @@ class _Builder:
         self.live = _reaching(blocks, self.exit)
         self._edge_indices(blocks)
         self._find_counters()
+        self.iteration_shadows.find(blocks)
         self._shadows(blocks)
         self.act = Activity(f, blocks, self.orig_instrs, self.orig_params, self.ret_value,
                             nparams, self.wrt, self.wrt is not None)
@@ -281,8 +284,8 @@ class _Builder:
                     array_params.append((b, p))
         for b in blocks:
             for i in self.orig_instrs[b]:
-                if i.has_result and is_float_array(i.type):
-                    self._shadow_instr(i)
+                if i.has_result and is_float_array(i.type) and id(i) not in self.shadow:
+                    self._shadow_instr(i)       # (not one made in the reverse: iteration.py)
         for b, p in array_params:          # in the order the shadow parameters were added
             idx = self.orig_params[b].index(p)
             for pred, k in self.edges[b]:
@@ -428,6 +431,8 @@ class _Builder:
 
     def primal(self, v: Value) -> Value:
         """The value `v` had in the forward sweep at the point being undone."""
+        if self.iteration_shadows.is_shadow(v):
+            return self.iteration_shadows.value(v)
         if self.available(v):
             return v
         pv = self._counter(v)
@@ -648,6 +653,7 @@ class _Builder:
             self.write(self.ret_value, self.seed)
         for b in reversed(live):
             self._reverse_block(b)
+        self.iteration_shadows.finish()
         self._pops()
         self._hoisted_peeks()
         self._join_variables()
@@ -754,6 +760,7 @@ class _Builder:
                 self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
             elif id(c) in self.entering and pred in c.loop.blocks:
                 self.write(c.var, self.entering[id(c)])
+        self.iteration_shadows.transfer(b, pred)
         set_terminator(self.cur, "br", [], [self.rev[pred]], [0])
 
     def _finish(self) -> None:
@@ -834,6 +841,9 @@ class _Builder:
                     if s is not block:
                         continue
                     if pred in self.forward and key not in self.fwd_keys:
+                        if not isinstance(v.type, T.FloatType):
+                            raise AssertionError(f"script.grad: {v.type} variable read before "
+                                                 "the reverse sweep sets it")
                         x = self.zero(v.type)       # an adjoint in the forward sweep: zero
                     else:
                         x = self.state[pred].defs.get(key)

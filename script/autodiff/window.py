@@ -116,6 +116,9 @@ class Windows:
         sh = rx.shadow.get(id(arr))
         if sh is None or isinstance(sh, (Instr, BlockParam)) and sh.block in c.loop.blocks:
             return False
+        made_in = rx.iteration_shadows.loop_of(sh)
+        if made_in is not None and made_in.header in c.loop.blocks:
+            return False                # a new shadow each iteration of this loop
         roots = act.roots(arr)
         for b in c.loop.blocks:
             for i in rx.orig_instrs[b]:
