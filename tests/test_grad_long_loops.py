@@ -57,11 +57,38 @@ def stops_early(a, limit: float) -> float:
     return s
 
 
+@script
+def rectangle(a, k: float, rows: int) -> float:
+    s = 0.0
+    for r in range(rows):
+        for i in range(a.shape[0]):
+            s += math.sin(a[i] * k + r) * a[i]
+    return s
+
+
+@script
+def triangle(a, k: float, rows: int) -> float:
+    s = 0.0
+    for r in range(rows):
+        for i in range(min(r + 1, a.shape[0])):
+            s += math.sin(a[i] * k + r) * a[i]
+    return s
+
+
 @given(st.integers(9, 41), st.integers(0, 4), st.floats(0.05, 0.3), st.floats(0.0, 2.0))
 @SETTINGS
 def test_heat_equations(n, steps, k, phase):
     for f in (bench.heat, bench.heat_copy):
         check(f, (curve(n, phase), k, steps), (0, 1), rtol=1e-5, atol=1e-7)
+
+
+@given(st.integers(8, 30), st.integers(0, 12), st.floats(0.0, 2.0))
+@SETTINGS
+def test_loop_nests_reserve_their_tapes(n, rows, phase):
+    """A rectangular nest reserves its tapes once (tape.reserve_nest_function); a
+    triangular one, whose inner bound the outer loop changes, run by run."""
+    check(rectangle, (curve(n, phase), 0.7, rows), (0, 1))
+    check(triangle, (curve(n, phase), 0.7, rows), (0, 1))
 
 
 @given(st.integers(8, 70), st.floats(-2.0, 2.0), st.floats(0.0, 2.0))

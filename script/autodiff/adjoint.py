@@ -53,7 +53,8 @@ from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
 from script.autodiff.iteration import IterationShadows
 from script.autodiff.window import Windows
-from script.autodiff.tape import push_function, reserve_function, zeros_function
+from script.autodiff.tape import (push_function, reserve_function, reserve_nest_function,
+                                  zeros_function)
 
 # Pure ops the reverse sweep computes again from their operands rather than taping the
 # result: cheaper than a push and a peek. Loads, calls, math functions and block parameters
@@ -573,11 +574,37 @@ class _Builder:
         if got is None:
             return False
         pred, lo, hi = got
+        self._reserve_nest(tape, t, loop, pred, lo, hi)
         arr_p, n_p = self._fwd_read(pred, tape.arr), self._fwd_read(pred, tape.n)
         r = pred.insert_before_terminator(Instr("call", [arr_p, n_p, lo, hi], tape.arr.type,
                                                 reserve_function(t, self.cache)))
         self.state[pred].defs[id(tape.arr)] = r
         return True
+
+    def _reserve_nest(self, tape: "_Tape", t: T.Type, loop, pred: Block, lo: Value,
+                      hi: Value) -> None:
+        """Also reserve, before the loop around `loop`, what all its runs push
+        (tape.reserve_nest_function), when that is about what they push: the outer loop is
+        counted too, runs `loop` on each iteration (`pred` dominates its latches), `loop`
+        runs `tape`'s block on each of its own and its bounds `lo` and `hi` are the same for
+        every run (defined before the outer loop)."""
+        outer = next((l for l in self.loops if l is not loop and loop.header in l.blocks), None)
+        if outer is None or not all(self.dom.dominates(tape.block, b) for b in loop.latches) \
+                or not all(self.dom.dominates(pred, b) for b in outer.latches):
+            return
+        got = self._trip_range(outer)
+        if got is None:
+            return
+        pred2, lo2, hi2 = got
+        for v in (lo, hi):
+            if isinstance(v, (Instr, BlockParam)) and (v.block in outer.blocks or
+                                                       not self.dom.dominates(v.block, pred2)):
+                return
+        arr, n = self._fwd_read(pred2, tape.arr), self._fwd_read(pred2, tape.n)
+        r = pred2.insert_before_terminator(Instr("call", [arr, n, lo2, hi2, lo, hi],
+                                                 tape.arr.type,
+                                                 reserve_nest_function(t, self.cache)))
+        self.state[pred2].defs[id(tape.arr)] = r
 
     def _trip_range(self, loop) -> tuple | None:
         """``(pred, lo, hi)`` when `loop` runs at most ``max(hi - lo, 0)`` iterations a run
