@@ -224,7 +224,7 @@ def _int_op(op, a, b, t):
 
 
 def _float_op(op, a, b):
-    if op == "add":
+    if op in ("add", "acc"):
         return a + b
     if op == "sub":
         return a - b

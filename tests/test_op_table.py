@@ -25,8 +25,8 @@ def test_columns():
     assert names("complex_ok") == {"add", "sub", "mul", "div", "neg", "cmp", "select", "convert", "math",
                                    "extract", "tuple", "call", "ret", "br", "cbr", "load", "store",
                                    "list_get", "list_set", "alloc"}
-    assert names("commutative") == {"add", "mul", "and", "or", "xor"}
-    assert names("always_defined") == {"cmp", "and", "or", "xor", "not", "invert", "add", "sub", "mul",
+    assert names("commutative") == {"add", "acc", "mul", "and", "or", "xor"}
+    assert names("always_defined") == {"cmp", "and", "or", "xor", "not", "invert", "add", "acc", "sub", "mul",
                                        "neg", "abs", "min", "max", "select", "dim", "stride", "extract"}
     assert names("kernel_ok") == {
         "add", "sub", "mul", "div", "floordiv", "mod", "pow", "and", "or", "xor", "shl", "shr",

@@ -48,11 +48,13 @@ from script.ir import types as T
 from script.ir.core import (Block, BlockParam, Const, Function, Instr, Value,
                             reachable_blocks, replace_all_uses_with, set_terminator)
 from script.ir.dom import DomTree
-from script.ir.ops import ExcInfo
+from script.ir.ops import OPS, ExcInfo
 from script.autodiff.activity import Activity, is_float, is_float_array
 from script.autodiff.rules import RULES
+from script.autodiff.iteration import IterationShadows
 from script.autodiff.window import Windows
-from script.autodiff.tape import push_function, reserve_function, zeros_function
+from script.autodiff.tape import (push_function, reserve_function, reserve_nest_function,
+                                  zeros_function)
 
 # Pure ops the reverse sweep computes again from their operands rather than taping the
 # result: cheaper than a push and a peek. Loads, calls, math functions and block parameters
@@ -61,6 +63,12 @@ RECOMPUTE = frozenset(("add", "sub", "mul", "neg", "and", "or", "xor", "not", "c
                        "convert", "min", "max", "abs", "dim", "stride", "view", "transpose",
                        "reshape", "shl", "shr"))
 RECOMPUTE_DEPTH = 4
+# The op that adds adjoints (ir.ops `acc`: an add LLVM may regroup). A gradient has no CPython
+# result to match, and adding its contributions in another order is as right as any (torch
+# and JAX do): the adjoint of a scalar used at every point of a loop (the heat equation's
+# `k`) is then a sum LLVM splits into vector lanes, not a chain of one addition's latency a
+# point. The forward sweep keeps the user's own adds, so the value is f's to the bit.
+ACC = "acc"
 TAPE_START = 16             # a tape's first capacity; it doubles when full
 
 # Ops producing an array whose shadow is the same op on the source's shadow (operand 0).
@@ -163,6 +171,9 @@ class _Builder:
         self.counters: dict[int, _Counter] = {}
         self.hoisted: dict[tuple[int, int], tuple[Value, "_Tape", object]] = {}
         self.windows = Windows(self)
+        self.iteration_shadows = IterationShadows(self)
+        self.mem_block: Block | None = None     # `_memory`'s block and what it knows
+        self.mem: dict[tuple, tuple] = {}
 
     # ---- the forward sweep -------------------------------------------------------------
 
@@ -179,6 +190,7 @@ class _Builder:
         blocks = reachable_blocks(f)
         f.blocks = list(blocks)
         self.orig_instrs = {b: list(b.instrs) for b in blocks}
+        self.local = _local_values(blocks)
         self.orig_params = {b: list(b.params) for b in blocks}
         nparams = len(f.params)
         self.scalar_params = [p for p in f.params if is_float(p.type)]
@@ -191,6 +203,7 @@ class _Builder:
         self.live = _reaching(blocks, self.exit)
         self._edge_indices(blocks)
         self._find_counters()
+        self.iteration_shadows.find(blocks)
         self._shadows(blocks)
         self.act = Activity(f, blocks, self.orig_instrs, self.orig_params, self.ret_value,
                             nparams, self.wrt, self.wrt is not None)
@@ -272,8 +285,8 @@ class _Builder:
                     array_params.append((b, p))
         for b in blocks:
             for i in self.orig_instrs[b]:
-                if i.has_result and is_float_array(i.type):
-                    self._shadow_instr(i)
+                if i.has_result and is_float_array(i.type) and id(i) not in self.shadow:
+                    self._shadow_instr(i)       # (not one made in the reverse: iteration.py)
         for b, p in array_params:          # in the order the shadow parameters were added
             idx = self.orig_params[b].index(p)
             for pred, k in self.edges[b]:
@@ -326,8 +339,58 @@ class _Builder:
         return z
 
     def emit(self, op: str, operands: list, type: T.Type | None = None, attr=None) -> Instr:
+        """A new instruction at the end of the block being built (`cur`). Loads and stores
+        of shadows go through `shadow_load` and `shadow_store` instead."""
         t = type if type is not None else operands[1 if op == "select" else 0].type
+        if not OPS[op].pure and op != "load":
+            self.mem = {}                       # a call may write shadows
         return self.cur.insert_before_terminator(Instr(op, operands, t, attr))
+
+    def shadow_load(self, arr: Value, idx: list, t: T.Type) -> Value:
+        return self._memory("load", [arr, *idx], t)
+
+    def shadow_store(self, arr: Value, v: Value, idx: list) -> None:
+        self._memory("store", [arr, v, *idx], T.NONE)
+
+    def _memory(self, op: str, operands: list, t: T.Type) -> Value | None:
+        """A load or store of a shadow, knowing what the block being built last stored or
+        loaded at each place (`mem`: the array and index values -> ``(value, its store or
+        None, the entry before that store)``): a load of a place known is its value; a store
+        of what a place holds is dropped; a store over a store that nothing read since
+        replaces it. The reverse of an in-place update (``x[i] += ...``) was a load, a store
+        of zero, a load and a store of the first load's value, all of the same element; it is
+        now the first load alone. A store forgets every other place (another index may be
+        the same element), a load keeps them but marks their stores read, and any other op
+        with an effect but a load forgets all. Only shadows are written in the reverse sweep,
+        and no shadow shares memory with a tape or a primal array, whose loads are `emit`'s."""
+        if self.mem_block is not self.cur:
+            self.mem_block, self.mem = self.cur, {}
+        arr, *rest = operands
+        idx = rest if op == "load" else rest[1:]
+        key = (id(arr), *map(_key, idx))
+        got = self.mem.get(key)
+        if op == "load":
+            if got is not None:
+                return got[0]
+            x = self.cur.insert_before_terminator(Instr("load", operands, t))
+            self.mem = {k: (v, None, None) for k, (v, _, _) in self.mem.items()}
+            self.mem[key] = (x, None, None)
+            return x
+        v = rest[0]
+        if got is not None and got[1] is not None:
+            got[1].erase()                     # overwritten before anything read it
+            got = got[2]
+        if got is not None and got[1] is None and got[0] is v:
+            self.mem = {key: got}              # the place holds v already
+            return None
+        x = self.cur.insert_before_terminator(Instr("store", operands, T.NONE))
+        self.mem = {key: (v, x, got)}
+        return x
+
+    def add_into(self, arr: Value, idx: list, d: Value) -> None:
+        """``arr[idx] += d`` (an adjoint into a shadow)."""
+        old = self.shadow_load(arr, idx, d.type)
+        self.shadow_store(arr, d if old is self.zero(d.type) else self.emit(ACC, [old, d]), idx)
 
     def active(self, v: Value) -> bool:
         return self.act.is_active(v)
@@ -336,7 +399,10 @@ class _Builder:
         st = self.state[self.cur]
         x = st.defs.get(id(v))
         if x is None:
-            x = self._var_param(self.cur, v)
+            if id(v) in self.local:
+                x = st.defs[id(v)] = self.zero(v.type)
+            else:
+                x = self._var_param(self.cur, v)
         return x
 
     def _var_param(self, block: Block, v: Value) -> BlockParam:
@@ -356,7 +422,7 @@ class _Builder:
         if contrib.type != v.type:
             contrib = self.emit("convert", [contrib], v.type)
         cur = self.read(v)
-        self.write(v, contrib if cur is self.zero(v.type) else self.emit("add", [cur, contrib]))
+        self.write(v, contrib if cur is self.zero(v.type) else self.emit(ACC, [cur, contrib]))
 
     def available(self, v: Value) -> bool:
         if isinstance(v, Const) or v is self.seed:
@@ -366,6 +432,8 @@ class _Builder:
 
     def primal(self, v: Value) -> Value:
         """The value `v` had in the forward sweep at the point being undone."""
+        if self.iteration_shadows.is_shadow(v):
+            return self.iteration_shadows.value(v)
         if self.available(v):
             return v
         pv = self._counter(v)
@@ -506,11 +574,37 @@ class _Builder:
         if got is None:
             return False
         pred, lo, hi = got
+        self._reserve_nest(tape, t, loop, pred, lo, hi)
         arr_p, n_p = self._fwd_read(pred, tape.arr), self._fwd_read(pred, tape.n)
         r = pred.insert_before_terminator(Instr("call", [arr_p, n_p, lo, hi], tape.arr.type,
                                                 reserve_function(t, self.cache)))
         self.state[pred].defs[id(tape.arr)] = r
         return True
+
+    def _reserve_nest(self, tape: "_Tape", t: T.Type, loop, pred: Block, lo: Value,
+                      hi: Value) -> None:
+        """Also reserve, before the loop around `loop`, what all its runs push
+        (tape.reserve_nest_function), when that is about what they push: the outer loop is
+        counted too, runs `loop` on each iteration (`pred` dominates its latches), `loop`
+        runs `tape`'s block on each of its own and its bounds `lo` and `hi` are the same for
+        every run (defined before the outer loop)."""
+        outer = next((l for l in self.loops if l is not loop and loop.header in l.blocks), None)
+        if outer is None or not all(self.dom.dominates(tape.block, b) for b in loop.latches) \
+                or not all(self.dom.dominates(pred, b) for b in outer.latches):
+            return
+        got = self._trip_range(outer)
+        if got is None:
+            return
+        pred2, lo2, hi2 = got
+        for v in (lo, hi):
+            if isinstance(v, (Instr, BlockParam)) and (v.block in outer.blocks or
+                                                       not self.dom.dominates(v.block, pred2)):
+                return
+        arr, n = self._fwd_read(pred2, tape.arr), self._fwd_read(pred2, tape.n)
+        r = pred2.insert_before_terminator(Instr("call", [arr, n, lo2, hi2, lo, hi],
+                                                 tape.arr.type,
+                                                 reserve_nest_function(t, self.cache)))
+        self.state[pred2].defs[id(tape.arr)] = r
 
     def _trip_range(self, loop) -> tuple | None:
         """``(pred, lo, hi)`` when `loop` runs at most ``max(hi - lo, 0)`` iterations a run
@@ -586,6 +680,7 @@ class _Builder:
             self.write(self.ret_value, self.seed)
         for b in reversed(live):
             self._reverse_block(b)
+        self.iteration_shadows.finish()
         self._pops()
         self._hoisted_peeks()
         self._join_variables()
@@ -610,8 +705,21 @@ class _Builder:
         for c in self.counters.values():
             if b not in c.loop.blocks and any(p in c.loop.blocks for p, _ in edges):
                 self.entering[id(c)] = self._peek(self._tape(c.param, b))
+        for c in self.counters.values():
+            if c.loop.header is b:
+                self.windows.retire(c)
         if len(edges) == 1:
             self._transfer(b, edges[0], bars)
+            return
+        ordered = self._ordered_test(b, edges)
+        if ordered is not None:
+            more, back, entry = ordered
+            again, leave = self.new_block("rev.loop"), self.new_block("rev.leave")
+            set_terminator(self.cur, "cbr", [more], [again, leave], [0, 0])
+            self.cur = again
+            self._transfer(b, back, bars)
+            self.cur = leave
+            self._transfer(b, entry, bars)
             return
         idx = self._edge_index(b)
         all_edges = self.edges[b]
@@ -625,6 +733,33 @@ class _Builder:
             self.cur = yes
             self._transfer(b, e, bars)
             self.cur = no
+
+    def _ordered_test(self, b: Block, edges: list):
+        """``(more, back edge, entry edge)`` when `b` heads a counted loop whose counter
+        cannot wrap: its one back edge steps the counter by +1 (-1) and the body runs only
+        while ``%i < %n`` (``%i > %n``), the header's own test. Then the counter only grows
+        (shrinks) from its entry value, and the iteration being undone came by the back edge
+        exactly when the counter is past that value: ``more`` is ``cmp.gt %i, %init``
+        (``cmp.lt``), the reverse loop's own test in the shape of a counted loop's
+        (script.ir.interrupts strip-mines or skips its polls rather than testing the counter
+        every iteration, which kept LLVM from vectorizing the reverse loop)."""
+        if len(edges) != 2:
+            return None
+        c = next((c for c in self.counters.values() if c.loop.header is b), None)
+        if c is None or len(c.inits) != 1 or len(c.steps) != 1:
+            return None
+        (n_entry, init), = c.inits
+        (n_back, step), = c.steps.items()
+        term = b.terminator
+        cond = term.operands[0] if term is not None and term.opname == "cbr" else None
+        if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.operands[0] is c.param
+                and (cond.attr, step.value) in (("lt", 1), ("gt", -1))
+                and term.succs[0] in c.loop.blocks and term.succs[1] not in c.loop.blocks):
+            return None
+        all_edges = self.edges[b]
+        more = self.emit("cmp", [self.read(c.var), self.primal(init)], T.BOOL,
+                         "gt" if step.value > 0 else "lt")
+        return more, all_edges[n_back], all_edges[n_entry]
 
     def _edge_index(self, b: Block) -> Value:
         """Which edge came into `b` in the iteration being undone."""
@@ -652,6 +787,7 @@ class _Builder:
                 self.write(c.var, self.emit("sub", [self.read(c.var), c.steps[n]]))
             elif id(c) in self.entering and pred in c.loop.blocks:
                 self.write(c.var, self.entering[id(c)])
+        self.iteration_shadows.transfer(b, pred)
         set_terminator(self.cur, "br", [], [self.rev[pred]], [0])
 
     def _finish(self) -> None:
@@ -680,9 +816,7 @@ class _Builder:
                 return
             arr = i.operands[0]
             sh = self.primal(self.shadow[id(arr)])
-            idx = [self.primal(x) for x in i.operands[1:]]
-            old = self.emit("load", [sh, *idx], i.type)
-            self.emit("store", [sh, self.emit("add", [old, g]), *idx], T.NONE)
+            self.add_into(sh, [self.primal(x) for x in i.operands[1:]], g)
             return
         RULES[op](self, i, g)
 
@@ -693,8 +827,8 @@ class _Builder:
         sh = self.primal(self.shadow[id(arr)])
         idx = [self.primal(x) for x in i.operands[2:]]
         if self.active(v):
-            self.acc(v, self.emit("load", [sh, *idx], v.type))
-        self.emit("store", [sh, self.zero(arr.type.dtype), *idx], T.NONE)
+            self.acc(v, self.shadow_load(sh, idx, v.type))
+        self.shadow_store(sh, self.zero(arr.type.dtype), idx)
 
     def _reverse_call(self, i: Instr) -> None:
         callee = i.attr
@@ -734,6 +868,9 @@ class _Builder:
                     if s is not block:
                         continue
                     if pred in self.forward and key not in self.fwd_keys:
+                        if not isinstance(v.type, T.FloatType):
+                            raise AssertionError(f"script.grad: {v.type} variable read before "
+                                                 "the reverse sweep sets it")
                         x = self.zero(v.type)       # an adjoint in the forward sweep: zero
                     else:
                         x = self.state[pred].defs.get(key)
@@ -783,6 +920,19 @@ def _dedicated_exits(func: Function) -> None:
                 set_terminator(edge, "br", list(term.succ_args(k)), [s],
                                [len(term.succ_args(k))], term.loc)
                 retarget(b, k, edge, [])
+
+
+def _local_values(blocks: list[Block]) -> set[int]:
+    """The ids of the instructions whose every use is an instruction of their own block
+    (no branch argument): their adjoints are zero where the reverse of that block begins,
+    since only the block's own reverse adds to them (and a value known to be zero when the
+    reverse sweep is built is a rule not run, rather than a block parameter pruned later)."""
+    out = set()
+    for b in blocks:
+        for i in b.instrs:
+            if i.has_result and all(u.block is b and not u.is_terminator for u in i.uses):
+                out.add(id(i))
+    return out
 
 
 def _unique(blocks):
@@ -854,7 +1004,7 @@ def _drop_zero_adds(blocks: list[Block]) -> None:
     pruned to zero left its sums (an adjoint's sign of zero means nothing)."""
     for b in blocks:
         for i in list(b.instrs):
-            if i.opname != "add" or not isinstance(i.type, T.FloatType):
+            if i.opname not in ("add", ACC) or not isinstance(i.type, T.FloatType):
                 continue
             x, y = i.operands
             keep = x if _is_zero(y) else y if _is_zero(x) else None

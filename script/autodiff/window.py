@@ -8,14 +8,16 @@ added to and stored back once per read that touches it, in consecutive iteration
 store-to-load forwardings that LLVM does not remove (the in-place heat equation's reverse ran
 at one element per ~10 cycles, latency-bound). Here each offset c has a *slot*, a variable of
 the reverse sweep (like an adjoint) holding what has been added to ``da[i + c]`` for the
-iteration being undone; when the reverse steps the counter back, the slots shift by one, the
-one whose element no later (earlier in time) iteration reads is added into memory, and a new
-slot starts at zero; leaving the loop's reverse adds all of them. Each element of `da` is
-then loaded and stored once per run of the loop.
+iteration being undone; where the reverse of an iteration ends, the slot whose element no
+iteration still to undo (earlier in time) reads is added into memory (`retire`); when the
+reverse steps the counter back, the others shift by one and a new slot starts at zero;
+leaving the loop's reverse adds all of them. Each element of `da` is then loaded and stored
+once per run of the loop, and the slots are values carried from one iteration to the next,
+which LLVM vectorizes (a fixed-order recurrence).
 
 The sums are the same numbers added in another order (``da[e] + (g1 + g2 + g3)`` rather than
-``((da[e] + g1) + g2) + g3``): a gradient has no CPython result to match, and the order is
-fixed, so the result is the same on every run.
+``((da[e] + g1) + g2) + g3``): a gradient has no CPython result to match (its additions are
+`acc`, which LLVM may regroup further).
 """
 
 from __future__ import annotations
@@ -52,36 +54,50 @@ class Windows:
         if var is None:
             var = slots[off] = Value(load.type)
         cur = rx.read(var)
-        rx.write(var, g if cur is rx.zero(load.type) else rx.emit("add", [cur, g]))
+        rx.write(var, g if cur is rx.zero(load.type) else rx.emit("acc", [cur, g]))
         return True
 
     def step(self, c, leaving: bool) -> None:
         """Where the reverse of `c`'s loop steps its counter back (before the step) or leaves
-        the loop: add into memory the slots whose elements the iterations still to undo do not
-        read (all of them when leaving), and shift the others."""
-        per_shadow = self.slots.get(id(c))
-        if not per_shadow:
-            return
+        the loop, after `retire`: add the other slots into memory when leaving, else shift
+        them."""
         rx = self.rx
-        s = _unit_step(c)
-        i = rx.read(c.var)
-        for sh, slots in per_shadow.values():
-            old = {off: rx.read(var) for off, var in slots.items()}
+        for sh, slots, s, i in self._windows_of(c):
+            old = {off: rx.read(var) for off, var in slots.items() if off + s in slots}
             for off, var in slots.items():
-                kept = not leaving and off + s in slots
-                if not kept:
+                if leaving and off in old:
                     self._flush(sh, i, off, old[off])
                 src = off - s
-                rx.write(var, old[src] if not leaving and src in slots else rx.zero(var.type))
+                rx.write(var, old[src] if not leaving and src in old else rx.zero(var.type))
+
+    def retire(self, c) -> None:
+        """Where the reverse of `c`'s loop has undone an iteration, before it tests whether
+        to step back or leave: add into memory the slots that both would (the elements the
+        iterations still to undo do not read), and zero them. Done here rather than on the
+        back edge, the additions come last in the iteration, after the slots' new values are
+        computed, which makes each slot a recurrence LLVM's vectorizer takes (a value carried
+        from one iteration to the next and read after the next one's is made)."""
+        rx = self.rx
+        for sh, slots, s, i in self._windows_of(c):
+            for off, var in slots.items():
+                if off + s not in slots:
+                    self._flush(sh, i, off, rx.read(var))
+                    rx.write(var, rx.zero(var.type))
+
+    def _windows_of(self, c) -> list:
+        """``(shadow, slots, step, counter value)`` for each shadow with slots in `c`'s loop."""
+        per_shadow = self.slots.get(id(c))
+        if not per_shadow:
+            return []
+        i = self.rx.read(c.var)
+        return [(sh, slots, _unit_step(c), i) for sh, slots in per_shadow.values()]
 
     def _flush(self, sh: Value, i: Value, off: int, d: Value) -> None:
         rx = self.rx
         if d is rx.zero(d.type):
             return
-        arr = rx.primal(sh)
         idx = i if off == 0 else rx.emit("add", [i, Const(off, T.I64)])
-        old = rx.emit("load", [arr, idx], d.type)
-        rx.emit("store", [arr, rx.emit("add", [old, d]), idx], T.NONE)
+        rx.add_into(rx.primal(sh), [idx], d)
 
     def _eligible(self, c, arr: Value) -> bool:
         """Whether every access in `c`'s loop to what `arr` may view is a read of `arr` itself
@@ -100,6 +116,9 @@ class Windows:
         sh = rx.shadow.get(id(arr))
         if sh is None or isinstance(sh, (Instr, BlockParam)) and sh.block in c.loop.blocks:
             return False
+        made_in = rx.iteration_shadows.loop_of(sh)
+        if made_in is not None and made_in.header in c.loop.blocks:
+            return False                # a new shadow each iteration of this loop
         roots = act.roots(arr)
         for b in c.loop.blocks:
             for i in rx.orig_instrs[b]:

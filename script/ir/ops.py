@@ -345,6 +345,11 @@ _SAFE = dict(_NUM, always_defined=True)
 # Arithmetic (operand rules: "numeric" one numeric type, "float" one float or complex type,
 # "bits" one int or bool type, "int" one int type; see the verifier).
 _op("add", 2, "same", operands="numeric", complex_ok=True, commutative=True, **_SAFE)
+# A float add whose operands LLVM may regroup with other `acc`s (``fadd reassoc nsz``): a
+# gradient's accumulation of adjoints (script.autodiff), which has no CPython result to
+# match, so a loop's sum of them may be split into partial sums and vectorized. Never made
+# from a user's `+`: only an add of the user's keeps CPython's order.
+_op("acc", 2, "same", operands="float", commutative=True, always_defined=True, family="arith")
 _op("sub", 2, "same", operands="numeric", complex_ok=True, **_SAFE)
 _op("mul", 2, "same", operands="numeric", complex_ok=True, commutative=True, **_SAFE)
 _op("div", 2, "same", operands="float", complex_ok=True, **_NUM)

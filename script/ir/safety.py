@@ -272,7 +272,7 @@ def _refused(reason: str):
 
 
 RULES = {
-    **dict.fromkeys(("add", "sub", "mul", "div", "pow", "and", "or", "xor", "shl", "shr", "min", "max",
+    **dict.fromkeys(("add", "acc", "sub", "mul", "div", "pow", "and", "or", "xor", "shl", "shr", "min", "max",
                      "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "extract",
                      "complex", "math", "call", "poll", "ovf", "dim", "stride", "transpose", "part", "overlap",
                      "const_array", "list_null", "list_same", "is_null", "str_const", "str_new", "sreg", "barrier",

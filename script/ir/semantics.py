@@ -152,7 +152,7 @@ def _int_binary(op: str, a: int, b: int, t: T.IntType) -> int | None:
 
 
 def _float_binary(op: str, a: float, b: float, t: T.FloatType) -> float | None:
-    if op == "add":
+    if op in ("add", "acc"):
         return a + b
     if op == "sub":
         return a - b

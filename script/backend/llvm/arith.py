@@ -67,6 +67,10 @@ def _add(m, b, t, x, y):
     return b.fadd(x, y) if is_float(t) else b.add(x, y)
 
 
+def _acc(m, b, t, x, y):
+    return b.fadd_reassoc(x, y)
+
+
 def _sub(m, b, t, x, y):
     return b.fsub(x, y) if is_float(t) else b.sub(x, y)
 
@@ -273,7 +277,7 @@ def _max(m, b, t, x, y):
 
 
 _BINARY = {
-    "add": _add, "sub": _sub, "mul": _mul, "div": _div, "floordiv": _floordiv, "mod": _mod,
+    "add": _add, "acc": _acc, "sub": _sub, "mul": _mul, "div": _div, "floordiv": _floordiv, "mod": _mod,
     "pow": _pow, "and": _bitand, "or": _bitor, "xor": _bitxor, "shl": _shl, "shr": _shr,
     "min": _min, "max": _max,
 }

@@ -229,6 +229,12 @@ class Builder:
     fadd, fsub, fmul = _float_binary("fadd"), _float_binary("fsub"), _float_binary("fmul")
     fdiv, frem = _float_binary("fdiv"), _binary("frem")
 
+    def fadd_reassoc(self, x: Value, y: Value) -> Value:
+        """An `fadd` LLVM may regroup with the others so flagged (ops.py `acc`), and whose
+        sign of zero does not matter (``x + 0.0`` is x)."""
+        flags = " reassoc nsz" + (" contract" if "contract" in self.fn.fp_flags else "")
+        return self._emit(x.type, f"fadd{flags} {x.type} {x.ref}, {y.ref}")
+
     def fneg(self, x: Value) -> Value:
         return self._emit(x.type, f"fneg {x.type} {x.ref}")
 
