@@ -376,7 +376,7 @@ class ElementwiseLowering:
                     self.check_int_fits(a.value, t, node)
         if sum(1 for a in operands if a.kind != "scalar") > 1:
             shapes = [list(a.shape) for a in operands]
-            self.broadcast_error(self.mismatch(shapes, list(e.shape), node),
+            self.broadcast_error(self.operands_mismatch(shapes, node),
                                  shapes + ([list(output)] if output else []), node)
 
     def broadcast_shape(self, e: ArrayExpr, node) -> tuple[list[Value], dict]:
@@ -417,6 +417,28 @@ class ElementwiseLowering:
                     "or", [self.cmp("eq", dk, Const(1, T.I64), node), self.cmp("eq", dk, o, node)],
                     T.BOOL, None, loc)
                 bad = self.emit("or", [bad, self.emit("not", [ok], T.BOOL, None, loc)], T.BOOL, None, loc)
+        return bad
+
+    def operands_mismatch(self, shapes: list[list[Value]], node) -> Value:
+        """Whether `shapes` (right-aligned) do not broadcast together: two lengths on one
+        axis that are both not 1 and differ. The same answer as `mismatch` against their
+        `broadcast_dims` (on each axis, the last length that is not 1), without comparing
+        each length with that select: LLVM's InstCombine spent a sixth of its time on the
+        stencil of benchmarks/arrays.py (four operands) folding those compares, in code
+        that runs once a call."""
+        loc = self.loc(node)
+        ndim = max(len(d) for d in shapes)
+        bad: Value = Const(False, T.BOOL)
+        for axis in range(ndim):
+            dims = [d[axis - (ndim - len(d))] for d in shapes if axis - (ndim - len(d)) >= 0]
+            for j, y in enumerate(dims):
+                for x in dims[:j]:
+                    if x is y:
+                        continue
+                    differ = self.emit("and", [self.cmp("ne", x, Const(1, T.I64), node),
+                                               self.cmp("ne", y, Const(1, T.I64), node)], T.BOOL, None, loc)
+                    differ = self.emit("and", [differ, self.cmp("ne", x, y, node)], T.BOOL, None, loc)
+                    bad = self.emit("or", [bad, differ], T.BOOL, None, loc)
         return bad
 
     def stretch_marks(self, leaves, dims, out: list[Value], node) -> dict:

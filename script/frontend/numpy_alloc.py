@@ -51,16 +51,25 @@ class AllocLowering:
 
     def check_byte_size(self, dims: list[Value], size: int, node) -> None:
         """ValueError when the lengths (each >= 0) times `size` bytes exceed the i64 range,
-        unless one of them is 0."""
+        unless one of them is 0.
+
+        The first length d is compared with a constant (``size * d > MAX`` exactly when
+        ``d > MAX // size``); a later one divides MAX by ``max(d, 1)``, which the ranges
+        pass sees is >= 1 and makes an unsigned division. Dividing by ``select(d != 0, d,
+        1)`` (the same value for d >= 0) left LLVM a signed floor division, its sign fix-up
+        and the test of a divisor -1 to fold, for each array a function makes."""
         loc = self.loc(node)
         acc: Value = Const(size, T.I64)
         big: Value = Const(False, T.BOOL)
         zero: Value = Const(False, T.BOOL)
         for d in dims:
             nonzero = self.cmp("ne", d, Const(0, T.I64), node)
-            safe = self.emit("select", [nonzero, d, Const(1, T.I64)], T.I64, None, loc)
-            limit = self.emit("floordiv", [Const(T.I64.max, T.I64), safe], T.I64, None, loc)
-            over = self.emit("and", [nonzero, self.cmp("gt", acc, limit, node)], T.BOOL, None, loc)
+            safe = self.emit("max", [d, Const(1, T.I64)], T.I64, None, loc)
+            if isinstance(acc, Const):
+                over = self.cmp("gt", d, Const(T.I64.max // acc.value, T.I64), node)
+            else:
+                limit = self.emit("floordiv", [Const(T.I64.max, T.I64), safe], T.I64, None, loc)
+                over = self.emit("and", [nonzero, self.cmp("gt", acc, limit, node)], T.BOOL, None, loc)
             big = self.emit("or", [big, over], T.BOOL, None, loc)
             zero = self.emit("or", [zero, self.emit("not", [nonzero], T.BOOL, None, loc)], T.BOOL, None, loc)
             acc = self.emit("mul", [acc, safe], T.I64, None, loc)
