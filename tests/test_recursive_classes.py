@@ -117,11 +117,21 @@ def test_a_class_holding_one_that_holds_it(titles):
 
 # ---- errors ------------------------------------------------------------------------------
 
-def test_an_instance_field_is_not_a_result():
+def test_an_instance_is_a_result():
+    """Was a CompileError ("returns an instance of class 'ListNode' or None"): the nodes come
+    back as instances of their class (test_returned_instances.py)."""
     def f(n):
         return K.build_list(list(range(n)))
-    with pytest.raises(script.CompileError, match="returns an instance of class .ListNode. or None"):
-        script.script(f)(3)
+
+    def values(node):
+        out = []
+        while node is not None:
+            assert type(node) is K.ListNode
+            out.append(node.val)
+            node = node.next
+        return out
+    g = script.script(f)
+    assert values(g(3)) == values(f(3)) and g(0) is None is f(0)
 
 
 # ---- the IR text --------------------------------------------------------------------------

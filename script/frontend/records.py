@@ -237,6 +237,25 @@ def reject_boxed_instances(func, name: str) -> None:
         raise CompileError(f"'{name}' returns {_describe(func.ret_type)}, an instance of one of several "
                            "classes: not supported in compiled code (return one class's instances, or "
                            "their fields)", func.loc)
+    model = _library_model(func.ret_type)
+    if model is not None:
+        raise CompileError(f"'{name}' returns an instance of class '{model}', which compiled code holds as "
+                           "its own model of the standard library's class (queues.py): it cannot be "
+                           "returned to Python", func.loc)
+
+
+def _library_model(t, seen: frozenset = frozenset()) -> str | None:
+    """The name of a class in `t` that is compiled code's stand-in for a library class (a
+    `queue.Queue` made a record: its module is the frontend's), or None."""
+    for x in T.instances(t) if not isinstance(t, T.ClassType) else [t]:
+        if not isinstance(x, T.ClassType) or x.key in seen:
+            continue
+        if x.key.startswith("script."):
+            return x.name
+        found = _library_model(x.elem, seen | {x.key})
+        if found is not None:
+            return found
+    return None
 
 
 def _has_union(t, seen: frozenset = frozenset()) -> bool:
