@@ -706,7 +706,7 @@ class RuntimeLibrary:
 
 
 _runtime: RuntimeLibrary | None = None
-_runtime_lock = threading.Lock()
+_runtime_lock = threading.RLock()     # (a collection inside it may release an arena block, which asks again)
 
 
 def runtime_library(build=None) -> RuntimeLibrary:
@@ -716,6 +716,8 @@ def runtime_library(build=None) -> RuntimeLibrary:
     which the load path imports only then). Without `build`, the library must be loaded
     already (the runtime's own threads ask for it)."""
     global _runtime
+    if _runtime is not None:
+        return _runtime
     with _runtime_lock:
         if _runtime is None:
             lib = load_runtime(runtime_path()) if is_supported() else None
