@@ -296,7 +296,7 @@ def pick_rows(table, key):
 
 
 def append_to_argument_list(adj, u):
-    adj[u].append(0)         # a write to the caller's list: a CompileError
+    adj[u].append(0)         # a write to the caller's list, written back
     return len(adj[u])
 
 

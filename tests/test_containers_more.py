@@ -176,7 +176,7 @@ def _appends_to_a_column(m):
 
 @pytest.mark.parametrize("fn, args, text, line", [
     (_append_none_to_ints, (1,), "cannot store a value of type none in a list[i64]", "xs.append(None)"),
-    (_writes_inner_table, ({1: {2: 2}},), "dict argument 'd' is written here", "d[1][2] = 3"),
+    (_writes_inner_table, ({1: {2: 2}},), "a table inside dict argument 'd' may be written here", "d[1][2] = 3"),
     (K.trie, (["ab"],), "a dict that holds dicts of its own type", "node = node.setdefault(c, {})"),
     (_appends_to_a_column, ([[1]],), "'tuple' object has no attribute 'append'", "c.append(1)"),
 ])

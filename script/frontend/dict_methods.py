@@ -24,7 +24,7 @@ from script.ir.core import Const, Value
 
 _SYMBOLS = {ast.BitOr: "|", ast.BitAnd: "&", ast.Sub: "-", ast.BitXor: "^", ast.Add: "+"}
 
-# Methods that change the table (a table from Python is read-only: lists.py).
+# Methods that change the table (a global table is read-only: `check_table_writable`).
 WRITING = ("clear", "pop", "popitem", "move_to_end", "setdefault", "update", "add", "discard", "remove",
            "intersection_update", "difference_update", "symmetric_difference_update")
 

@@ -19,8 +19,9 @@ inlined, the writers kept out of line (the marks at the end). Elements are read 
 with the unchecked `_get`/`_set` (lists.py `library_method`): every position here is within
 its list by construction. They are `list_get`/`list_set`, and `_resize` is `list_resize`, so
 entries holding references (str keys, list values) are counted as a list's elements are:
-moved entries counted, replaced and dropped ones released. A table from Python is read-only (frontend/list_args.py `reject_argument_list_writes`),
-so the writers here only ever see tables made or copied in compiled code.
+moved entries counted, replaced and dropped ones released. A table from Python is a copy
+the entry point writes back after the call (runtime.table_reflect), so the writers here only
+ever see tables made or copied in compiled code.
 """
 
 

@@ -37,7 +37,8 @@ from script.frontend.unknown import (UNKNOWN, PendingElement, PendingPart, Undef
                                      is_pending_optional)
 from script.frontend.star_displays import has_star
 from script.ir import types as T
-from script.ir.core import Const, Value
+from script.ir.core import Const, Instr, Value
+from script.frontend.list_args import changes_python_type, record_converted_store
 from script.frontend import star_displays
 
 _KEY, _VALUE = 1, 2             # positions in an entry (hash, key, value)
@@ -403,16 +404,20 @@ class DictLowering:
             value = self.fit_optional(t.value, value, node)
         if self.store_types(d, key.type, value.type if value is not None else None, node):
             return
+        converts = changes_python_type(key.type, t.key)
         key = self.table_key(d, key, node)
         args = self.probe_args(d, key, node)
         if value is None:
-            self.table_call(setlib.add, args, node)
-            return
-        if is_pending_optional(t.value):
-            return          # (None into a dict of optionals not typed yet: the round is redone)
-        if isinstance(value, WeakConst):
-            value = Const(value.value, value.type)
-        self.table_call(dictlib.dict_store, args + [self.coerce(value, t.value, node)], node)
+            store = self.table_call(setlib.add, args, node)
+        else:
+            if is_pending_optional(t.value):
+                return          # (None into a dict of optionals not typed yet: the round is redone)
+            if isinstance(value, WeakConst):
+                value = Const(value.value, value.type)
+            converts = converts or changes_python_type(value.type, t.value)
+            store = self.table_call(dictlib.dict_store, args + [self.coerce(value, t.value, node)], node)
+        if converts and isinstance(store, Instr):
+            record_converted_store(self.func, store)        # (an argument table's: list_args.py)
 
     def table_remove(self, d: Value, key: Value, node) -> Value:
         """Delete `key` (KeyError when missing) and give the position of its entry."""

@@ -5,12 +5,13 @@ argument back after the call (backend.runtime.list_reflect). Two things cannot b
 back faithfully, so writing them is a CompileError at the line (the facts come from
 ir.list_flow, run on the functions as built, before the passes):
 
-- the tables of dict and set arguments (and the lists they hold): they are copies, and the
-  entry point does not write tables back;
-- a value converted on its way into a list that may be an argument's (`xs[i] = 0` in a list
-  of floats, `flags.append(True)` in a list of ints): compiled code stores 0.0 or 1, and the
-  caller would see them where CPython's list holds 0 or True. The list stores that convert
-  are recorded as they are built (`record_converted_store`).
+- the tables inside dict and set arguments (a dict of sets): they are copies, and the entry
+  point writes back only an argument's own table (runtime.table_reflect) and its lists;
+- a value converted on its way into a list, dict or set that may be an argument's (`xs[i] =
+  0` in a list of floats, `flags.append(True)` in a list of ints, `seen.add(1)` in a set of
+  floats): compiled code stores 0.0 or 1, and the caller would see them where CPython's
+  holds 0 or True. The stores that convert are recorded as they are built
+  (`record_converted_store`: a `list_set`, or the call of dictlib or setlib that stores).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from script.ir.list_flow import depth, param_list_effects
 
 
 def record_converted_store(func: Function, store: Instr) -> None:
-    """Remember that `store` (a `list_set` of `func`) stores a value of another Python type
-    than the list's elements (`changes_python_type`)."""
+    """Remember that `store` (a `list_set` of `func`, or a call storing into a table) stores a
+    value of another Python type than the list's elements (`changes_python_type`)."""
     if not hasattr(func, "converted_stores"):
         func.converted_stores = {}
     func.converted_stores[id(store)] = store
@@ -53,22 +54,20 @@ def _scalar_class(t: T.Type):
 
 
 def reject_argument_list_writes(funcs: list[Function]) -> None:
-    """CompileError at the first write of a dict or set argument's table, or at the first
-    store converting a value into a list that may be an argument's (`funcs[0]` the entry
+    """CompileError at the first write of a table inside a dict or set argument, or at the
+    first store converting a value into a list or table that may be an argument's (`funcs[0]` the entry
     function, the rest what it calls, as built: the converted stores are recorded on them)."""
     entry = funcs[0]
     writes, _ = param_list_effects(funcs)
-    for (k, _), instr in sorted(writes.items(), key=lambda kv: kv[0]):
+    for (k, level), instr in sorted(writes.items(), key=lambda kv: kv[0]):
         t = entry.param_types[k]
-        if isinstance(t, T.HashType):
+        if isinstance(t, T.HashType) and level > 0 and _holds_table(t.value if isinstance(t, T.DictType) else t.key):
             name = entry.params[k].name or f"#{k}"
             kind = "set" if isinstance(t, T.SetType) else "dict"
-            copy = f"{name} = {kind}({name})"
-            if isinstance(t, T.DictType) and isinstance(t.value, T.ListType):
-                copy = f"{name} = {{k: list(v) for k, v in {name}.items()}} (its lists are the caller's too)"
-            raise CompileError(f"{kind} argument '{name}' is written here: {kind}s passed from Python are "
-                               f"read-only in compiled code (they are copies, so the write would be lost); "
-                               f"copy it first with {copy}", instr.loc or entry.loc)
+            raise CompileError(f"a table inside {kind} argument '{name}' may be written here: the entry point "
+                               f"writes back the argument's own table and the lists it holds, not the dicts "
+                               f"and sets inside it (they are copies, so the write would be lost); copy "
+                               f"it first with {_inner_copy_hint(name, t)}", instr.loc or entry.loc)
     stores = {k for f in funcs for k in getattr(f, "converted_stores", ())}
     if not stores:
         return
@@ -77,14 +76,32 @@ def reject_argument_list_writes(funcs: list[Function]) -> None:
         return
     (k, _), instr = min(converted.items(), key=lambda kv: kv[0])
     name = entry.params[k].name or f"#{k}"
-    raise CompileError(f"this stores a value of another type into list argument '{name}' "
-                       f"(a {entry.param_types[k]}), converting it: the caller's list would hold the "
+    t = entry.param_types[k]
+    kind = "set" if isinstance(t, T.SetType) else "dict" if isinstance(t, T.DictType) else "list"
+    raise CompileError(f"this stores a value of another type into {kind} argument '{name}' "
+                       f"(a {t}), converting it: the caller's {kind} would hold the "
                        f"converted value where CPython's holds the value itself (an int where floats "
                        f"are, a bool where ints are); convert it first (float(x), int(b)) or copy the "
-                       f"list with {_copy_hint(name, entry.param_types[k])}", instr.loc or entry.loc)
+                       f"{kind} with {_copy_hint(name, t)}", instr.loc or entry.loc)
+
+
+def _inner_copy_hint(name: str, t: T.HashType) -> str:
+    v = t.value if isinstance(t, T.DictType) else None
+    if isinstance(v, T.HashType):
+        return f"{name} = {{k: {'set' if isinstance(v, T.SetType) else 'dict'}(v) for k, v in {name}.items()}}"
+    return f"{name} = copy.deepcopy({name}) in the caller"
+
+
+def _holds_table(t: T.Type) -> bool:
+    if isinstance(t, T.HashType):
+        return True
+    return isinstance(t, (T.ListType, T.TupleType)) and any(_holds_table(e) for e in (
+        [t.elem] if isinstance(t, T.ListType) else t.elems))
 
 
 def _copy_hint(name: str, t: T.Type) -> str:
+    if isinstance(t, T.HashType):
+        return f"{name} = {'set' if isinstance(t, T.SetType) else 'dict'}({name})"
     if isinstance(t, T.ListType) and depth(t) > 1:
         return f"{name} = [list(x) for x in {name}]"
     return f"{name} = list({name})"

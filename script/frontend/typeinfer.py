@@ -294,7 +294,7 @@ def empty_argument_types(value, t: T.Type) -> list:
     if type(value) is list and _list_depth(value) is not None and _leafless(value):
         return [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
     if type(value) in (set, frozenset) and not value:
-        return [T.SetType(T.F64), T.SetType(T.STR)]
+        return [T.SetType(T.F64), T.SetType(T.STR), T.SetType(_CELL)]       # (grid cells seen)
     if type(value) is dict and value and isinstance(t, T.DictType) and all(
             type(v) is list and _list_depth(v) is not None and _leafless(v) for v in value.values()):
         return [T.DictType(t.key, _with_leaf(t.value, leaf)) for leaf in (T.F64, T.STR)]    # {'a': []}
@@ -304,8 +304,12 @@ def empty_argument_types(value, t: T.Type) -> list:
                                               (T.STR, T.ListType(T.STR)),
                                               (T.I64, T.SetType(T.I64)),        # adjacency sets
                                               (T.STR, T.SetType(T.STR)),
-                                              (T.STR, T.DictType(T.STR, T.I64)))]
+                                              (T.STR, T.DictType(T.STR, T.I64)),
+                                              (_CELL, T.I64))]          # (a grid's distances)
     return []
+
+
+_CELL = T.TupleType((T.I64, T.I64))
 
 
 def _with_leaf(t: T.Type, leaf: T.Type) -> T.Type:
@@ -555,7 +559,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.DictType):
         if not isinstance(value, dict):
             raise TypeError
-        return {to_python_value(t.key, k): to_python_value(t.value, v) for k, v in value.items()}
+        items = [(to_python_value(t.key, k), to_python_value(t.value, v)) for k, v in value.items()]
+        if type(value) is dict and all(a is k and b is v for (a, b), (k, v) in zip(items, value.items())):
+            return value        # the caller's dict itself: the entry point writes it back
+        return dict(items)
     if isinstance(t, T.SetType):
         if not isinstance(value, (set, frozenset)):
             raise TypeError

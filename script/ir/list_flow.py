@@ -203,6 +203,10 @@ def _param_writes(func: Function, writes: dict, returns: dict, counts) -> tuple[
                 continue            # SSA: the new list itself, whatever it is merged with later
             hit = c.origin_of((id(i.operands[0]), ()))
         elif i.opname == "call":
+            if counts is not None and counts(i):        # a store recorded at the call (a table's)
+                for v in lists(i.operands):
+                    for path in _leaves(v.type):
+                        hit |= c.origin_of((id(v), path))
             callee_writes = {k for k, _ in writes.get(id(i.attr), {})}
             levels = writes.get(id(i.attr), {})
             for k, v in enumerate(i.operands):

@@ -156,14 +156,20 @@ def holds_reflected(t: T.Type) -> bool:
 
 
 def reflected_params(param_types) -> bool:
-    return any(holds_reflected(t) for t in param_types)
+    """Whether an entry point of these parameters may write some back: lists (and tuples of
+    them), dicts and sets (runtime.list_reflect, runtime.table_reflect)."""
+    return any(_reflects(t) for t in param_types)
+
+
+def _reflects(t: T.Type) -> bool:
+    return holds_reflected(t) or isinstance(t, T.HashType)
 
 
 def reflect_mask(param_types, writes: dict, returned: set) -> int:
     """REFLECT_SYMBOL's value from script.ir.list_flow's facts (`param_list_effects`)."""
     mask = 0
     for k, t in enumerate(param_types):
-        if not holds_reflected(t) or not (k in returned or any(p == k for p, _ in writes)):
+        if not _reflects(t) or not (k in returned or any(p == k for p, _ in writes)):
             continue
         if k >= ESCAPE_SHIFT:
             raise CompileError(f"parameter {k + 1} is a list the function writes or returns: only the "

@@ -47,7 +47,7 @@ from script.backend.llvm.abi import (
     llvm_type)
 from script.backend.llvm.builder import (
     FALSE, NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
-from script.backend.runtime import capi, list_boxing, list_memo, list_reflect, table_boxing
+from script.backend.runtime import capi, list_boxing, list_memo, list_reflect, table_boxing, table_reflect
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
 TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
@@ -98,6 +98,9 @@ class Converter:
         self.memo: Value | None = None
         self.reflecting: Value = FALSE              # whether argument lists go through the memo
         self.written: Value = int_const("i64", 0)
+        # (native, object, type) of the dict and set arguments a result may be, once they
+        # are written back (runtime.table_reflect).
+        self.table_args: list[tuple] = []
 
     def _continue_if(self, cond: Value, otherwise) -> None:
         """Go on in a fresh block when `cond` holds, else jump to `otherwise`."""
@@ -389,6 +392,8 @@ class Converter:
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
         if isinstance(t, T.HashType):
+            if any(at == t for _, _, at in self.table_args):
+                return table_reflect.box_or_argument(self, v, t, error)
             return table_boxing.box_table(self, v, t, error)
         if isinstance(t, T.StrType):        # a new str; the native one released
             from script.backend.runtime import strings

@@ -69,6 +69,8 @@ FUNCTIONS = {
     "PyDict_SetItem": ("i32", ["ptr", "ptr", "ptr"], False),
     "PyDict_Next": ("i32", ["ptr", "ptr", "ptr", "ptr"], False),
     "PyDict_Size": ("i64", ["ptr"], False),
+    "PyDict_Clear": ("void", ["ptr"], False),
+    "PyDict_Update": ("i32", ["ptr", "ptr"], False),
     "PySet_New": ("ptr", ["ptr"], False),
     "PyMem_Calloc": ("ptr", ["i64", "i64"], False),
     "PySet_Add": ("i32", ["ptr", "ptr"], False),

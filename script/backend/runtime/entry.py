@@ -54,7 +54,8 @@ from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_c
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
 from script.backend.llvm import memory
-from script.backend.runtime import capi, dispatch, list_memo, list_reflect
+from script.backend.runtime import capi, dispatch, list_memo, list_reflect, table_reflect
+from script.backend.runtime.table_reflect import table_params
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.py_errors import PYOBJ_MARK
@@ -104,6 +105,8 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
         # budget of compiled recursion (half the stack), not a crash.
         b.store_at(b.sub(b.ptrtoint(conv.memo, "i64"), int_const("i64", 2 * stack_budget())), conv.memo,
                    list_memo.MEMO_STACK)
+    if mask is not None:
+        table_reflect.emit_alias_check(conv, objs, param_types, mask)
     values = []
     for k, (obj, t, n) in enumerate(zip(objs, param_types, numpy)):
         if mask is not None:
@@ -114,6 +117,13 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     here = b.ptrtoint(env, "i64")
     b.store_at(b.sub(here, int_const("i64", stack_budget())), env, ENV_STACK)
     ret = emit_native_call(m, fn, b, kernel, env, values)
+    if mask is not None and table_reflect.table_params(param_types):
+        reflect_failed = fn.append_block("table_reflect_failed")
+        fb = Builder(fn, reflect_failed)
+        conv._release_unboxed(fb)
+        list_reflect.emit_release(m, fb, conv.memo)
+        fb.ret(NULL)
+        table_reflect.emit_reflect(conv, objs, values, param_types, mask, reflect_failed)
     conv.release_unboxed()
     memo = conv.memo
     if memo is not None:        # written back on both ways out (runtime.list_reflect)
@@ -139,6 +149,7 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     list_reflect.emit_release(m, eb, memo)
     eb.ret(NULL)
     conv._continue_if(reflected, not_reflected)
+    conv.table_args = [(values[k], objs[k], param_types[k]) for k in table_params(param_types)]
     result = conv.emit_box(value, ret_type, box_error)
     list_reflect.emit_release(m, b, memo)
     b.ret(result)

@@ -13,9 +13,10 @@ of the boxed live entries, and the native table is released. A dict or set argum
 matched exactly (a `dict` or `set`, whose keys, and values, each match the parameter's types
 as a tuple's items do) and copied into a new native table: the entries in the argument's
 order, hashed with the `hash` op's code (llvm.hashing), and the slots built here, sized as
-dictlib's `rebuild` sizes them. The copy is released after the call; compiled code never
-writes it (frontend/list_args.py), so no write is lost (its list values, copied through the
-call's memo where there is one, are the list arguments they are: runtime.list_reflect). (An int key or value
+dictlib's `rebuild` sizes them. The copy is written back into the argument when compiled
+code may have written it (runtime.table_reflect), then released (its list values, copied
+through the call's memo where there is one, are the list arguments they are:
+runtime.list_reflect). (An int key or value
 beyond the parameter's type, which only a call that skips the dispatcher's check passes,
 raises OverflowError as for a scalar argument; the table copied so far is then not freed.)
 """
