@@ -233,3 +233,51 @@ def test_keyboard_interrupt_passes_through_handlers(tmp_path):
     """)
     assert out.split() == ["KeyboardInterrupt", "KeyboardInterrupt", "finally", "KeyboardInterrupt",
                            "KeyboardInterrupt", "KeyboardInterrupt"]
+
+
+def _made_then_raised(n):
+    if n < 1:
+        my_error = ValueError("n should be positive, got %d" % n)
+        raise my_error
+    return n
+
+
+def _made_in_branches(n):
+    if n < 0:
+        e = KeyError(n)
+    else:
+        e = IndexError(f"index {n} is out of range")
+    if n != 3:
+        raise e
+    return str(e)
+
+
+def _made_and_caught(n):
+    e = ZeroDivisionError("made early")
+    n += 1                      # (the message is the one made, not one made at the raise)
+    try:
+        if n > 2:
+            raise e
+    except ArithmeticError as x:
+        return "caught " + str(x)
+    return str(e)
+
+
+@pytest.mark.parametrize("fn", [_made_then_raised, _made_in_branches, _made_and_caught])
+@pytest.mark.parametrize("n", [-2, 0, 1, 3, 7])
+def test_exceptions_made_outside_a_raise(fn, n):
+    check_all_levels(fn, n)
+
+
+def _optional_exception(n):
+    err = None
+    if n < 0:
+        err = ValueError("negative")
+    if err is not None:
+        raise err
+    return n
+
+
+def test_an_exception_or_none_is_refused_at_the_line():
+    with pytest.raises(CompileError, match="incompatible types exc and none"):
+        script.script(_optional_exception)(1)

@@ -213,7 +213,7 @@ class CallLowering:
         if is_record_class(obj):
             return self.make_record(obj, node)              # records.py
         if isinstance(obj, type) and issubclass(obj, BaseException):
-            self.error("exceptions can only be created in a 'raise' statement", node)
+            return self.exception_value(node)              # lower_stmt.py: `err = E(...)`
         if callable(obj):
             self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
                        "function or a supported builtin)", node)

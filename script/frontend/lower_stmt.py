@@ -680,7 +680,20 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.check_cause(node.cause)        # exceptions.py
         if node.exc is None or isinstance(node.exc, ast.Name) and node.exc.id in self.exc_names:
             return self.reraise(node)           # exceptions.py
-        exc = node.exc
+        if isinstance(node.exc, ast.Name) and node.exc.id in self.locals:
+            e = self.expr(node.exc)             # `err = ValueError(...)` earlier: its value
+            if e.type != T.EXC:
+                self.error(f"exceptions must derive from BaseException, not {e.type}", node.exc)
+            self.throw(e, self.loc(node))       # exceptions.py
+            return
+        made = self.exception_parts(node.exc, node)
+        if made is not None:
+            self.emit_raise(*made, node)
+
+    def exception_parts(self, exc, node, value: bool = False):
+        """(ExcInfo, message values) of the exception `exc` (a class, or a call of one)
+        makes; None when its message holds complex numbers, raised here in branches (unless
+        a `value` is wanted: then a CompileError)."""
         call_args = []
         if isinstance(exc, ast.Call):
             if exc.keywords:
@@ -694,13 +707,19 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args)        # messages.py
         if numbers:
-            if user is not None:
-                self.error("a complex number in the message of a user exception is not supported", node)
+            if user is not None or value:
+                self.error("a complex number in the message of an exception made outside a 'raise' "
+                           "statement or of a user exception is not supported", node)
             self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
-            return
+            return None
         if user is not None:
             text = user_exceptions.user_raise_text(self, user[1], text)
-        self.emit_raise(ExcInfo(cls, text), args, node)
+        return ExcInfo(cls, text), args
+
+    def exception_value(self, node: ast.Call) -> Value:
+        """`ValueError("...")` outside a ``raise``: an exception value (`err = ...; raise err`)."""
+        exc, args = self.exception_parts(node, node, value=True)
+        return self.emit("exception", list(args), T.EXC, exc, self.loc(node))
 
     def exception_class(self, node) -> str:
         ref = self.lookup(node) if isinstance(node, ast.Name) else None
