@@ -768,6 +768,12 @@ def _parse_type(text: str, depth: int) -> T.Type:
         if not T.is_list_element(elem):
             raise ValueError(f"lists of {elem} are not supported")
         return T.ListType(elem)
+    if text.startswith('iter["') and text.endswith("]") and '", ' in text:
+        kind, _, rest = text[6:-1].partition('", ')
+        elem = _parse_type(rest, depth + 1)
+        if not kind.isidentifier() or not T.is_list_element(elem):
+            raise ValueError(f"iterables {kind!r} of {elem} are not supported")
+        return T.IterType(elem, kind)
     if text.startswith("tuple[") and text.endswith(", ...]"):
         elem = _parse_type(text[6:-6], depth + 1)
         if not T.is_list_element(elem):

@@ -234,6 +234,8 @@ def encode_type(t: T.Type):
         return {"tuple": [encode_type(e) for e in t.elems]}
     if _is_array(t):
         return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
+    if isinstance(t, getattr(T, "IterType", ())):          # before lists: it is one
+        return {"iter": [t.kind, encode_type(t.elem)]}
     if isinstance(t, getattr(T, "VarTupleType", ())):      # before lists: it is one
         return {"var_tuple": encode_type(t.elem)}
     if isinstance(t, T.ListType):
@@ -576,6 +578,15 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not T.is_list_element(elem):
             at.fail(f"lists of {elem} are not supported")
         return T.ListType(elem) if "list" in v else T.VarTupleType(elem)
+    elif isinstance(v, dict) and list(v) == ["iter"] and depth < MAX_TYPE_DEPTH:
+        parts = at.get("iter").list(2)
+        if len(parts) != 2:
+            at.fail("an iterable needs its kind and its element type")
+        kind_at, elem_at = parts
+        kind, elem = kind_at.str(32), _parse_type(elem_at, depth + 1)
+        if not kind.isidentifier() or not T.is_list_element(elem):
+            at.fail(f"iterables {kind!r} of {elem} are not supported")
+        return T.IterType(elem, kind)
     elif isinstance(v, dict) and list(v) in (["dict"], ["set"]) and depth < MAX_TYPE_DEPTH:
         parts = [at.get("set")] if "set" in v else at.get("dict").list(2)
         types = [_parse_type(p, depth + 1) for p in parts]

@@ -21,6 +21,7 @@ import math
 import sys
 import types
 
+from script.frontend import held_iterators
 from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, mixed_numbers, named_tuples,
                              pylib, static_args, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
@@ -148,8 +149,8 @@ class CallLowering:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
                            "(name the keyword arguments)", k.value)
-        if self.builtin_call(node) is zip:
-            return self.list_of(node, node)     # as a value: a list of its tuples (star_zip.py)
+        if self.builtin_call(node) is zip:      # as a value: a list of its tuples (star_zip.py)
+            return held_iterators.hold(self, self.list_of(node, node), "zip", node)
         node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
         dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
         if dispatched is not None:
@@ -186,7 +187,8 @@ class CallLowering:
         if found is not None:
             result = found[0](self, node, found[1])
             if result is not NotImplemented:
-                return result
+                kind = held_iterators.maker_kind(obj)
+                return result if kind is None else held_iterators.hold(self, result, kind, node)
         return self.call_user(ref, node)
 
     def call_user(self, ref, node: ast.Call) -> Value:
@@ -880,6 +882,7 @@ class CallLowering:
         if isinstance(v.type, T.ArrayType):
             return self.array_len(v, node)
         if isinstance(v.type, T.ListType):
+            held_iterators.no_items(self, v, node)
             return self.list_len(v, node)
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))

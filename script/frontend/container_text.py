@@ -70,6 +70,10 @@ def container_text(self, v: Value, node, conversion: str = "s") -> Value:
                            lambda: self.str_constant("None", node), node)
     if isinstance(t, T.TupleType):
         return _tuple_text(self, v, node)
+    if isinstance(t, T.IterType):
+        self.error(f"str() of a {t.kind} object is not supported in compiled code (CPython writes "
+                   f"{'range(start, stop, step)' if t.kind == 'range' else '<' + t.kind + ' object at ...>'}, "
+                   f"which the list compiled code holds cannot give); write list(...) of it", node)
     if isinstance(t, T.ListType):
         return self.str_lib(list_text, [v], node)
     if isinstance(t, T.SetType):

@@ -20,6 +20,7 @@ import ast
 import itertools
 
 from script.errors import CompileError
+from script.ir import types as T
 from script.frontend.table_args import MISSING, global_object
 
 _MAKERS = {map, filter, zip, reversed, enumerate, range, iter}
@@ -68,3 +69,7 @@ def reject_iterator_return(func, name: str) -> None:
         raise CompileError(f"'{name}' returns {made}(...) to Python: compiled code holds it as a list, where "
                            f"CPython gives a {made} object; return list({made}(...)) instead, or iterate "
                            "it where it is made", loc)
+    if T.holds_iter(func.ret_type):         # (inside a list or tuple: held_iterators.py)
+        raise CompileError(f"'{name}' returns a value of type {func.ret_type} to Python: it holds range or "
+                           f"iterator objects, which compiled code holds as lists; return list(...) of "
+                           f"each instead", func.loc)

@@ -36,6 +36,7 @@ of floats) is recorded, and is a CompileError where the list may be an argument'
 from __future__ import annotations
 
 import ast
+import functools
 
 from script.frontend import listlib, mixed_numbers
 from script.frontend.class_types import tie_knot
@@ -54,6 +55,7 @@ from script.frontend import star_displays
 from script.frontend import list_slices
 from script.frontend import keyed
 from script.frontend import bounded_deques
+from script.frontend import held_iterators
 
 _INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
@@ -511,7 +513,9 @@ class ListLowering:
         return lst
 
     def check_list_writable(self, lst: Value, node) -> None:
-        """CompileError for a write to a global list (`global_list`)."""
+        """CompileError for a write to a global list (`global_list`) or to a held range or
+        iterator (held_iterators.py)."""
+        held_iterators.refuse(self, lst, "'{kind}' object does not support item assignment or changes", node)
         name = self.global_lists.get(id(lst))
         if name is None:
             return
@@ -544,6 +548,7 @@ class ListLowering:
         return lst
 
     def list_subscript(self, lst: Value, index_node, node) -> Value:
+        held_iterators.no_items(self, lst, node)
         if isinstance(index_node, ast.Slice):
             return self.list_slice(lst, index_node, node)
         i = self.list_index(lst, self.expr(index_node), index_node, node, _INDEX_ERROR)
@@ -553,8 +558,8 @@ class ListLowering:
         """`lst[a:b:c]`: a new list (Python's slice.indices rules)."""
         start, count, step = self.slice_operands(lst, 0, sl, node, length=self.list_len(lst, node))
         loc = self.loc(node)
-        out = self.new_list(self.read_type(lst), count, node, type(lst.type) if isinstance(lst.type, T.VarTupleType)
-                            else T.ListType)
+        held_iterators.no_items(self, lst, node)
+        out = self.new_list(self.read_type(lst), count, node, _same_kind(lst.type))
         self.for_range(sl, count, lambda i: self.set_item(out, self.get_item(lst, self.emit(
             "add", [start, self.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
         return out
@@ -581,6 +586,9 @@ class ListLowering:
 
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
+        for v in (a, b):
+            held_iterators.refuse(self, v, f"unsupported operand type(s) for {'+' if op is ast.Add else '*'}: "
+                                           f"'{{kind}}' and another value", node)
         if op is ast.Add:
             a, b = self.listlike(a, b, node), self.listlike(b, a, node)
         if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
@@ -676,6 +684,8 @@ class ListLowering:
         loc = self.loc(node)
         if name in _WRITING_METHODS and isinstance(lst.type, T.VarTupleType):
             self.error(f"'tuple' object has no attribute '{name}'", node.func)
+        if isinstance(lst.type, T.IterType) and (name not in ("index", "count") or held_iterators.is_iterator(lst.type)):
+            held_iterators.refuse(self, lst, f"'{{kind}}' object has no attribute '{name}'", node.func)
         if name in _WRITING_METHODS:
             self.check_list_writable(lst, node)
         if name == "append":
@@ -757,6 +767,12 @@ class ListLowering:
         (listlib `equal`, `less`); a list is never equal to a value of another type. A tuple
         of run-time length (`VarTupleType`) compares with tuples, as a tuple, not with lists."""
         a, b = self.listlike(a, b, node), self.listlike(b, a, node)
+        for v in (a, b):
+            if held_iterators.is_iterator(v.type) or isinstance(v.type, T.IterType) and pred not in ("eq", "ne"):
+                held_iterators.refuse(self, v, f"'{_CMP_SYMBOLS[pred]}' with a '{{kind}}' object (CPython "
+                                               f"compares iterators by identity, ranges only by ==)", node)
+        if isinstance(a.type, T.IterType) != isinstance(b.type, T.IterType):
+            return Const(pred == "ne", T.BOOL)          # (range(3) == [0, 1, 2] is False)
         if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType) or \
                 not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
             if pred in ("eq", "ne"):
@@ -824,6 +840,7 @@ class ListLowering:
         generator expression) whose `if` clauses hold, in Python's order; the targets are
         names of their own scope, as in Python 3."""
         scope: dict[str, str] = {}
+        held_iterators.comprehension(self, node)
         self.comp_scopes.append(scope)
         try:
             self._clause(node, 0, scope, body)
@@ -1051,6 +1068,13 @@ _METHODS = {"pop": listlib.pop_at, "insert": listlib.insert, "index": listlib.in
 
 
 _LIBRARY_METHODS = ("_resize", "_get", "_set")
+
+def _same_kind(t: T.ListType):
+    """The constructor of lists of `t`'s kind (a slice of a tuple is a tuple, of a range a range)."""
+    if isinstance(t, T.IterType):
+        return functools.partial(T.IterType, kind=t.kind)
+    return type(t) if isinstance(t, T.VarTupleType) else T.ListType
+
 
 _WRITING_METHODS = ("append", "extend", "clear", "pop", "insert", "remove", "reverse", "sort",
                     "appendleft", "popleft", "extendleft", "rotate")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import collections
 
+from script.frontend import held_iterators
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
@@ -249,7 +250,9 @@ class ExprLowering(OptionalLowering):
         self.error(f"constants of type {type(v).__name__} are not supported", node)
 
     def expr_Name(self, node: ast.Name) -> Value:
-        return self.resolve_name(node)
+        value = self.resolve_name(node)
+        held_iterators.read(self, node, value)      # (an iterator is read at one place)
+        return value
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         if has_star(node.elts):

@@ -13,6 +13,8 @@ import ast
 import builtins as py_builtins
 
 from script.errors import CompileError, SourceLoc
+from script.frontend import held_iterators
+from script.frontend.held_iterators import HeldIterators
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
@@ -148,6 +150,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.table_defaults = TableDefaults(info)
         self.complex_text = ComplexText()
         self.held_nodes: list = []                     # nodes standing for values (match.held)
+        self.held = HeldIterators()                    # ranges and iterators held as values (held_iterators.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -373,6 +376,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             value = self.coerce(value, want, node)
         if is_optional(value):
             self.optional_names.add(name)
+        held_iterators.assigned(self, name, value)
         if id(value) in self.list_origins:
             self.name_origins[name] = self.list_origins[id(value)]
         else:
@@ -1040,6 +1044,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
         if flat is not None:
             return flat
+        held_iterators.iterated(self, node)     # (`for x in map(f, xs)`: no held map object)
         seq = self.expr_opt(node)
         if is_optional(seq):          # (an optional list: CPython's TypeError where it is None)
             seq = self.unwrap(seq, node, "'NoneType' object is not iterable")

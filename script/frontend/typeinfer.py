@@ -217,6 +217,9 @@ def typeof(value) -> T.Type | None:
         return list_type_of(value)
     if cls is dict or cls is set:
         return table_type_of(value)
+    if cls is range:                    # the list of its items (held_iterators.py)
+        fits = all(-2**63 <= v < 2**63 for v in (value.start, value.stop, value.step))
+        return T.IterType(T.I64, "range") if fits else None
     if is_named_tuple_class(cls):
         from script.frontend.named_tuple_types import named_type_of
         elems = [typeof(v) for v in value]
@@ -470,6 +473,8 @@ def python_type_name(t: T.Type) -> str:
         return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
     if isinstance(t, T.VarTupleType):
         return f"tuple[{python_type_name(t.elem)}, ...]"
+    if isinstance(t, T.IterType):
+        return t.kind
     if isinstance(t, T.IntFloatType):
         return "int | float"
     if isinstance(t, T.OptionalType):
@@ -550,6 +555,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         if type(value) is tuple and all(a is b for a, b in zip(items, value)):
             return value        # itself: a set of tuples stays the caller's set (below)
         return items
+    if isinstance(t, T.IterType):
+        if type(value) is not range:
+            raise TypeError
+        return value
     if isinstance(t, T.ListType):
         if not isinstance(value, list):
             raise TypeError

@@ -234,6 +234,11 @@ class _Reader:
             if not T.is_list_element(elem):
                 self.fail(f"lists of {elem} are not supported", tree.children[0])
             return T.ListType(elem) if tree.data == "list_type" else T.VarTupleType(elem)
+        if tree.data == "iter_type":
+            kind, elem = self.string(tree.children[0]), self.type(tree.children[1])
+            if not T.is_list_element(elem) or not kind.isidentifier():
+                self.fail(f"iterables {kind!r} of {elem} are not supported", tree.children[1])
+            return T.IterType(elem, kind)
         if tree.data in ("dict_type", "set_type"):
             key = self.type(tree.children[0])
             if not T.is_key_type(key):

@@ -412,6 +412,45 @@ class VarTupleType(ListType):
     __repr__ = __str__
 
 
+class IterType(ListType):
+    """An iterable object of Python's held as a value (`r = range(n)`, `m = map(f, xs)`, an
+    argument `range(10)`): the list of what it yields, of the lists' machinery, named by the
+    kind of object CPython would hold (`kind`: "range", "map", "zip", ...). The frontend gives
+    it the object's behaviour or refuses (frontend/held_iterators.py): compiled code never
+    changes it, a range alone is indexed, measured and equal to a range of the same items,
+    and it is never boxed. Printed ``iter["map", i64]``."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, elem: Type, kind: str = "range"):
+        self.elem = elem
+        self.kind = kind
+
+    def __eq__(self, other):
+        return type(other) is IterType and other.elem == self.elem and other.kind == self.kind
+
+    def __hash__(self):
+        return hash(("iter", self.kind, self.elem))
+
+    def __str__(self):
+        return f'iter["{self.kind}", {self.elem}]'
+
+    __repr__ = __str__
+
+
+def holds_iter(t: Type) -> bool:
+    """Whether a value of type `t` holds an `IterType` anywhere (in lists, tuples, tables)."""
+    if isinstance(t, IterType):
+        return True
+    if isinstance(t, ClassType):
+        return False
+    if isinstance(t, ListType):
+        return holds_iter(t.elem)
+    if isinstance(t, (TupleType, HashType)):
+        return any(holds_iter(e) for e in t.elems)
+    return False
+
+
 def map_parts(t: Type, fn) -> Type:
     """`t` with each part `x` replaced by `fn(x)` where that is not None, else descended
     into through tuples, optionals, lists, dicts and sets (never into class instances'

@@ -57,7 +57,8 @@ READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.ComplexType: "PyComplex_Type", T.TupleType: "PyTuple_Type",
-                T.ListType: "PyList_Type", T.StrType: "PyUnicode_Type", **table_boxing.TYPE_OBJECT}
+                T.ListType: "PyList_Type", T.StrType: "PyUnicode_Type", T.IterType: "PyRange_Type",
+                **table_boxing.TYPE_OBJECT}
 
 
 INT_TYPES = (T.I8, T.I16, T.I32, T.I64, T.U8, T.U16, T.U32, T.U64)
@@ -151,6 +152,11 @@ class Converter:
                 self._check_array(obj, t, mismatch)
             elif isinstance(t, T.HashType):
                 table_boxing.check_table(self, obj, t, mismatch)
+            elif isinstance(t, T.IterType):             # a range: its items, as a list's
+                items = self._range_items(obj)
+                fits = list_boxing.emit_match(self.m, b, items, T.ListType(t.elem))
+                capi.call(self.m, b, "Py_DecRef", items)
+                self._continue_if(fits, mismatch)
             elif isinstance(t, T.ListType) and not isinstance(t, T.ClassType):
                 self._continue_if(list_boxing.emit_match(self.m, b, obj, t), mismatch)
 
@@ -260,6 +266,8 @@ class Converter:
             assert self.memo is not None, t
             v = self.b.call(record_unbox_helper(self.m, t), [obj, self.memo, self.written])
             return self._made(v, t, raised=True)
+        if isinstance(t, T.IterType):
+            return self._unbox_range(obj, t)
         if isinstance(t, T.ListType):
             return self._unbox_list(obj, t)
         if isinstance(t, T.HashType):
@@ -286,6 +294,20 @@ class Converter:
             out = b._emit(out.type, f"insertvalue {out.type} {out.ref}, "
                                     f"i64 {b.load_at('i64', strides, 8 * k).ref}, 3, {k}")
         return out
+
+    def _range_items(self, obj: Value) -> Value:
+        """A new Python list of the items of range `obj` (MemoryError to `error`)."""
+        items = capi.call(self.m, self.b, "PySequence_List", obj)
+        self._continue_if(self.b.icmp("ne", items, NULL), self.error)
+        return items
+
+    def _unbox_range(self, obj: Value, t: T.IterType) -> Value:
+        """A new native list of the items of range `obj` (held_iterators.py: a range is the
+        list of its items in compiled code)."""
+        items = self._range_items(obj)
+        lst = self.b.call(list_boxing.unbox_callee(self.m, T.ListType(t.elem)), [items])
+        capi.call(self.m, self.b, "Py_DecRef", items)
+        return self._made(lst, t)
 
     def _unbox_list(self, obj: Value, t: T.ListType) -> Value:
         """A new native list holding the elements of list `obj` (through the memo, when the

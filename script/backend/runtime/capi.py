@@ -75,6 +75,7 @@ FUNCTIONS = {
     "PyMem_Calloc": ("ptr", ["i64", "i64"], False),
     "PySet_Add": ("i32", ["ptr", "ptr"], False),
     "PySequence_Tuple": ("ptr", ["ptr"], False),
+    "PySequence_List": ("ptr", ["ptr"], False),
     "PyUnicode_FromFormat": ("ptr", ["ptr"], True),
     "PyImport_ImportModule": ("ptr", ["ptr"], False),
     "PyObject_CallMethod": ("ptr", ["ptr", "ptr", "ptr"], True),
@@ -134,7 +135,7 @@ NUMPY_FUNCTIONS = {
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
 OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyComplex_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type",
-           "PySet_Type", "PyUnicode_Type",
+           "PySet_Type", "PyUnicode_Type", "PyRange_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct",
            "_Py_HashSecret", "_PySet_Dummy")      # (str hashes: llvm/hashing.py; sets: table_boxing.py)
 

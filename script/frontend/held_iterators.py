@@ -1,0 +1,133 @@
+"""Iterables of Python's held as values: `r = range(n)`, `m = map(f, xs)`, `z = zip(a, b)`.
+
+Compiled code holds such an object as the list of what it yields (a `T.IterType`, which is a
+list to every op, named by the kind of object CPython would hold). Where that list would
+answer differently from CPython's object, compiled code refuses, at the line:
+
+- a range is a sequence: it iterates (again and again), indexes, slices (into a range),
+  measures, counts, finds and tests `in` as a list does; it is equal to a range of the same
+  items and to nothing else (`range(3) == [0, 1, 2]` is False);
+- an iterator (map, filter, zip, reversed, itertools...) is consumed by its first use: a
+  name holding one may be read at one place only, not inside a loop it was made outside of
+  (a second read would find CPython's iterator empty, or part-way through); it has no
+  length, items or equality;
+- neither is ever written (`r[0] = 1`, `m.append(x)`), added, repeated, turned to text
+  (CPython's `range(0, 3)`, `<map object at ...>`), or returned to Python (a CompileError
+  at the compile of the function called from Python: iterator_returns.py).
+
+A range passed from Python is such a range (runtime.boxing copies its items in). A maker
+called where its items are consumed at once (`for x in map(f, xs)`, `sum(map(...))`,
+`list(zip(a, b))`) makes no held value: `direct` marks the call being iterated.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import functools
+import itertools
+
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+# The callables whose result CPython holds as an iterable object (their `__name__` is the kind).
+MAKERS = frozenset({map, filter, zip, reversed, enumerate, range})
+_SEQUENCE_KINDS = ("range",)
+
+
+def maker_kind(obj) -> str | None:
+    """The kind of object a call of `obj` makes, when CPython holds it as an iterable object
+    (`map`, `range`, `product`; `chain` for `chain.from_iterable`); else None."""
+    if any(obj is m for m in MAKERS) or getattr(obj, "__module__", None) == "itertools":
+        return obj.__name__
+    if getattr(obj, "__self__", None) is itertools.chain:
+        return "chain"
+    return None
+
+
+class HeldIterators:
+    """This build's reads of names holding iterators (name -> id of the node that read one)
+    and the loop depth of each name's last assignment of one."""
+
+    def __init__(self):
+        self.direct: set[int] = set()           # ids of maker calls iterated where they are made
+        self.reads: dict[str, tuple] = {}       # name -> (node id, loc) of its first read
+        self.depths: dict[str, int] = {}        # name -> loop depth of its assignment
+        self.outer: set[int] = set()            # ids of comprehensions' first iterables (read outside)
+
+
+def hold(low, lst: Value, kind: str, node) -> Value:
+    """The list `lst` of what the maker call `node` yields, held as an `IterType` (a copy:
+    the makers build plain lists) unless the call is being iterated where it is made."""
+    if id(node) in low.held.direct or not isinstance(lst.type, T.ListType):
+        return lst
+    n = low.list_len(lst, node)
+    out = low.new_list(lst.type.elem, n, node, functools.partial(T.IterType, kind=kind))
+    low.fill_from(out, Const(0, T.I64), (n, lambda i: low.get_item(lst, i, node), lst.type.elem), node)
+    return out
+
+
+def comprehension(low, node) -> None:
+    """The first iterable of comprehension `node` is read outside it, as in CPython."""
+    low.held.outer.add(id(node.generators[0].iter))
+
+
+def iterated(low, node) -> None:
+    """`node` (an expression) is iterated where it is: a maker call makes no held value."""
+    if isinstance(node, ast.Call):
+        low.held.direct.add(id(node))
+
+
+def depth(low) -> int:
+    return len(low.loops) + len(low.comp_scopes)
+
+
+def assigned(low, name: str, value: Value) -> None:
+    if is_iterator(value.type):
+        low.held.depths[name] = depth(low)
+
+
+def read(low, node: ast.Name, value: Value) -> None:
+    """A read of `node`, which holds `value`: the second place reading a held iterator, or a
+    read inside a loop it was made outside of, is a CompileError."""
+    if not is_iterator(value.type) or _library(low):
+        return
+    kind, name = value.type.kind, node.id
+    first = low.held.reads.setdefault(name, (id(node), low.loc(node)))
+    if first[0] != id(node):
+        low.error(f"'{name}' (a {kind} object) is read a second time here: CPython's iterator is "
+                  f"consumed by its first use (line {first[1].line}), so this would see what is left "
+                  f"of it; make a list once (`{name} = list({name})`) to use its items twice", node)
+    if depth(low) - (id(node) in low.held.outer) > low.held.depths.get(name, 0):
+        low.error(f"'{name}' (a {kind} object) is read inside a loop it was made outside of: "
+                  f"CPython's iterator is consumed by the first pass, so later passes would see it "
+                  f"empty; make a list first (`{name} = list({name})`)", node)
+
+
+def is_iterator(t: T.Type) -> bool:
+    return isinstance(t, T.IterType) and t.kind not in _SEQUENCE_KINDS
+
+
+def is_sequence(t: T.Type) -> bool:
+    return isinstance(t, T.IterType) and t.kind in _SEQUENCE_KINDS
+
+
+def refuse(low, v: Value, what: str, node) -> None:
+    """CompileError for `what` (CPython's words) done to held iterable `v`, if it is one (in
+    user code: the library's functions, given one as a list, consume it once)."""
+    if isinstance(v.type, T.IterType) and not _library(low):
+        low.error(f"{what.format(kind=v.type.kind)}: compiled code holds the {v.type.kind} object as "
+                  f"the list of its items, and refuses what the object would not do", node)
+
+
+def _library(low) -> bool:
+    return low.info.filename.startswith(_FRONTEND)
+
+
+_FRONTEND = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def no_items(low, v: Value, node) -> None:
+    """Indexing, slicing or measuring `v`: refused for an iterator (a range has items)."""
+    if is_iterator(v.type):
+        refuse(low, v, "'{kind}' object is not subscriptable (nor has a len())", node)
