@@ -281,3 +281,21 @@ def _optional_exception(n):
 def test_an_exception_or_none_is_refused_at_the_line():
     with pytest.raises(CompileError, match="incompatible types exc and none"):
         script.script(_optional_exception)(1)
+
+
+def _pascal_row(n, r):
+    c = [0 for i in range(r + 1)]       # range() of a float: CPython's TypeError here
+    c[0] = 1
+    for i in range(1, n + 1):
+        j = min(i, r)
+        while j > 0:
+            c[j] += c[j - 1]            # (a float index, never reached)
+            j -= 1
+    return c[r]
+
+
+@pytest.mark.parametrize("args", [(10, 5), (10, 5.1), (4, 0)])
+def test_what_follows_an_unconditional_raise_is_not_typed(args):
+    # the statements after the raise cannot run, so what they could not type does not
+    # matter: CPython's TypeError, not a CompileError at the index
+    check_all_levels(_pascal_row, *args)

@@ -40,7 +40,8 @@ def _table_uses(info) -> dict:
     return name_uses(info, "dispatch", allowed)
 
 
-def _is_function(low, node) -> bool:
+def is_function(low, node) -> bool:
+    """Whether `node` is a lambda or names a Python callable (not a local)."""
     if isinstance(node, ast.Lambda):
         return True
     if not isinstance(node, (ast.Name, ast.Attribute)) or isinstance(node, ast.Name) and node.id in low.locals:
@@ -61,7 +62,7 @@ def hold_dispatch_table(low, node: ast.Assign) -> bool:
         return False
     if _table_uses(low.info).get(name, [0, 0]) != [1, 0]:
         return False
-    if not all(_is_function(low, v) for v in d.values):
+    if not all(is_function(low, v) for v in d.values):
         return False
     entries = []
     for i, (k, v) in enumerate(zip(d.keys, d.values)):
@@ -141,13 +142,20 @@ def dispatch_call(low, node: ast.Call):
     fmt, fmt_args = low.key_message(key, node)
     low.throw(low.emit("exception", fmt_args, T.EXC, ExcInfo("KeyError", fmt), loc), loc)
     low.finish_join(found)
-    which = low.read(index, loc)
+    return call_entry(low, low.read(index, loc), [fn for _, fn in entries], node)
+
+
+def call_entry(low, which, fns: list, node: ast.Call):
+    """The call `node`, its arguments evaluated once, of the function node `fns[which]`."""
+    loc = low.loc(node)
     args = [low.expr(a) for a in node.args]
     kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
+    if len(fns) == 1:
+        return low.expr(_call(low, fns[0], args, kwargs, node))
     var = low.new_var("dispatch", Const(None, T.NONE))
     done = low.new_block("dispatch.done")
-    for i, (_, fn) in enumerate(entries):
-        last = i == len(entries) - 1
+    for i, fn in enumerate(fns):
+        last = i == len(fns) - 1
         if not last:        # the last is the one left
             then, other = low.new_block("dispatch.call"), low.new_block("dispatch.other")
             hit = low.emit("cmp", [which, Const(i, T.I64)], T.BOOL, "eq", loc)
@@ -155,14 +163,17 @@ def dispatch_call(low, node: ast.Call):
             low.seal(then)
             low.seal(other)
             low.start(then)
-        call = ast.copy_location(ast.Call(fn, [_placeholder(low, a, n) for a, n in zip(args, node.args)],
-                                          [ast.keyword(name, _placeholder(low, v, node)) for name, v in kwargs]), node)
-        low.write(var, low.expr(call))
+        low.write(var, low.expr(_call(low, fn, args, kwargs, node)))
         low.goto(done, loc)
         if not last:
             low.start(other)
     low.finish_join(done)
     return low.read(var, loc)
+
+
+def _call(low, fn, args, kwargs, node: ast.Call) -> ast.Call:
+    return ast.copy_location(ast.Call(fn, [_placeholder(low, a, n) for a, n in zip(args, node.args)],
+                                      [ast.keyword(name, _placeholder(low, v, node)) for name, v in kwargs]), node)
 
 
 def table_keys_compare(low, node: ast.Compare) -> ast.Compare:

@@ -12,6 +12,7 @@ tuples of them (tuples compare as Python orders them, lower_expr.order_tuples).
 from __future__ import annotations
 
 import ast
+import operator
 
 from script.frontend import closures, listlib
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
@@ -63,11 +64,58 @@ def sort_options(cx, keywords, name: str) -> tuple:
     return method_key(cx, key), opts.get("reverse")
 
 
+def _getter_key(cx, key):
+    """`key=itemgetter(1)`, `itemgetter(0, 2)`, `attrgetter("ratio")`, `attrgetter("a.b",
+    "c")` with constant operands: the lambda that gets the same (`lambda x: x[1]`, a tuple
+    of several); None for any other key."""
+    if not (isinstance(key, ast.Call) and key.args and not key.keywords
+            and isinstance(key.func, (ast.Name, ast.Attribute))):
+        return None
+    ref = cx.callee_ref(key.func) if isinstance(key.func, ast.Name) and key.func.id not in cx.info.local_names \
+        or isinstance(key.func, ast.Attribute) else None
+    obj = getattr(ref, "obj", None) if isinstance(ref, PyRef) else None
+    if obj not in (operator.itemgetter, operator.attrgetter):
+        return None
+    try:
+        operands = [ast.literal_eval(a) for a in key.args]
+    except ValueError:
+        cx.error(f"{obj.__name__}() with operands that are not constants is not supported as a key "
+                 f"in compiled code (write a lambda)", key)
+    made = cx.info.__dict__.setdefault("_method_keys", {})
+    fn = made.get(id(key))
+    if fn is not None:
+        return fn
+    x = ast.Name(id="$x", ctx=ast.Load())
+
+    def get(a):
+        if obj is operator.itemgetter:
+            return ast.Subscript(value=x, slice=ast.Constant(a), ctx=ast.Load())
+        if not isinstance(a, str):
+            cx.error(f"attribute name must be a string, not '{type(a).__name__}'", key)
+        out = x
+        for part in a.split("."):
+            out = ast.Attribute(value=out, attr=part, ctx=ast.Load())
+        return out
+
+    parts = [get(a) for a in operands]
+    body = parts[0] if len(parts) == 1 else ast.Tuple(elts=parts, ctx=ast.Load())
+    arg = ast.arguments(posonlyargs=[], args=[ast.arg(arg="$x")], vararg=None, kwonlyargs=[],
+                        kw_defaults=[], kwarg=None, defaults=[])
+    fn = made[id(key)] = ast.Lambda(args=arg, body=body)
+    for n in ast.walk(fn):
+        ast.copy_location(n, key)
+    made[("node", id(key))] = key           # (kept alive: the cache is keyed by its id)
+    return fn
+
+
 def method_key(cx, key):
     """`key=str.lower` (an unbound method of str): the lambda `lambda s: s.lower()`;
     `key=d.get` (a bound method of a local, or of a global str, list, tuple, dict or set:
     `key=ETAOIN.find`): `lambda s: d.get(s)`; the same node in every build round. Any other
     key as it is."""
+    getter = _getter_key(cx, key)
+    if getter is not None:
+        return getter
     if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
         return key
     ref = cx.callee_ref(key.value)

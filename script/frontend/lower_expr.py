@@ -623,6 +623,9 @@ class ExprLowering(OptionalLowering):
         """Emit a `check`: raise `exc(text)` when `cond` holds (`text` is plain, not a format)."""
         if isinstance(cond, Const) and not cond.value:
             return
+        if isinstance(cond, Const) and not args:
+            self.raise_always(exc, text, node)      # (what follows is built in a dead block)
+            return
         fmt = printf_escape(text) if not args else text
         self.emit("check", [cond, *args], T.NONE, ExcInfo(exc, fmt), self.loc(node))
 

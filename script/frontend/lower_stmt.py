@@ -18,6 +18,7 @@ from script.frontend.held_iterators import HeldIterators
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
+from script.frontend.held_functions import hold_function
 from script.frontend.numba_compat import is_prange
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
 from script.frontend.python_classes import note_return as note_class_return
@@ -110,6 +111,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
         self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
         self.dispatch_tables: dict[str, list] = {}    # name -> [(key, function node)]: dispatch_tables.py
+        self.held_functions: dict[str, tuple] = {}    # name -> (index local, function nodes): held_functions.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
         self.bool_or_number: set[int] = set()       # ids of merges of a bool and a number (lower_expr)
@@ -201,6 +203,20 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.stmt(s)
 
     def stmt(self, node: ast.stmt) -> None:
+        start, stacks = self.block, (len(self.loops), len(self.comp_scopes), len(self.try_frames),
+                                     len(self.handling), len(self.dropping))
+        try:
+            self.stmt_typed(node)
+        except CompileError:
+            if start is None or self.reachable(start):
+                raise
+            # Nothing runs this statement (a raise earlier, inside an expression: `range(x)`
+            # of a float), so what it could not type never happens, as in CPython.
+            del self.loops[stacks[0]:], self.comp_scopes[stacks[1]:], self.try_frames[stacks[2]:]
+            del self.handling[stacks[3]:], self.dropping[stacks[4]:]
+            self.start_dead()
+
+    def stmt_typed(self, node: ast.stmt) -> None:
         if self.hints.get(mixed_numbers.SPLIT_HINT):
             try:
                 if not mixed_numbers.split_statement(self, node, lambda: self.stmt_as_is(node)):
@@ -568,6 +584,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if hold_function(self, node):                           # held_functions.py: op = operator.lt
+            return
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
             closures.assign_lambda(self, node.targets[0], node.value)
             return

@@ -287,3 +287,56 @@ def fsum(xs) -> float:
 from script.frontend.int_consts import checks_int64  # noqa: E402 (after the functions it names)
 # results the user sees, whose overflow CPython would give as a big int
 checks_int64(gcd2, lcm2, comb, perm, round_int)
+
+
+def _two_product(x: float, y: float) -> tuple[float, float]:
+    """x * y as an exact sum hi + lo (Veltkamp-Dekker splitting, as CPython's dl_mul)."""
+    c = 134217729.0 * x                 # 2**27 + 1
+    xh = c - (c - x)
+    xl = x - xh
+    c = 134217729.0 * y
+    yh = c - (c - y)
+    yl = y - yh
+    z = x * y
+    return z, xl * yl - (((z - xh * yh) - xl * yh) - xh * yl)
+
+
+def vector_norm(vec) -> float:
+    """math.hypot of the (absolute) values `vec` (a tuple): CPython's vector_norm, correctly rounded
+    (scaled by a power of two, squares summed exactly with compensation, the square root
+    corrected once), so each result is CPython's to the last bit."""
+    m = 0.0
+    found_nan = False
+    for x in vec:
+        found_nan = found_nan or x != x
+        if x > m:
+            m = x
+    if m - m != 0.0 and m == m:         # an infinity
+        return m
+    if found_nan:
+        return math.nan
+    if m == 0.0 or len(vec) <= 1:
+        return m
+    e = frexp(m)[1]
+    if e < -1023:                       # subnormals: made normal, then scaled back
+        return 2.2250738585072014e-308 * vector_norm(tuple([x / 2.2250738585072014e-308 for x in vec]))
+    scale = ldexp(1.0, -e)
+    csum = 1.0
+    frac1 = 0.0
+    frac2 = 0.0
+    for x in vec:
+        x *= scale
+        hi, lo = _two_product(x, x)
+        s = csum + hi
+        frac2 += (csum - s) + hi
+        csum = s
+        frac1 += lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    hi, lo = _two_product(-h, h)
+    s = csum + hi
+    frac2 += (csum - s) + hi
+    csum = s
+    frac1 += lo
+    x = csum - 1.0 + (frac1 + frac2)
+    h += x / (2.0 * h)
+    return h / scale

@@ -147,6 +147,20 @@ class SSABuilder:
         b = block if block is not None else self.block
         return b is not None and b is not self.func.entry and not b.preds
 
+    def reachable(self, block: Block) -> bool:
+        """Whether some path of the blocks built so far leads from the entry to `block` (a
+        block after an unconditional raise inside an expression has predecessors, all dead)."""
+        seen, todo = {id(block)}, [block]
+        while todo:
+            b = todo.pop()
+            if b is self.func.entry:
+                return True
+            for p in b.preds:
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    todo.append(p)
+        return False
+
     def _sink(self) -> Block:
         if self._dead_sink is None:
             self._dead_sink = self.new_block("dead")
