@@ -146,3 +146,23 @@ def test_what_the_list_would_answer_differently_is_refused(fn, arg, text):
     with pytest.raises(CompileError) as e:
         script.script(fn)(arg)
     assert text in str(e.value)
+
+
+def _noisy(x):
+    print("f", x)
+    return x * 2
+
+
+def _loud_loops(xs):
+    for y in map(_noisy, xs):
+        print("y", y)
+    for y in filter(_noisy, xs):
+        print("kept", y)
+    return sum(map(_noisy, xs))
+
+
+def test_map_and_filter_call_their_function_as_items_are_taken(capsys):
+    want = _loud_loops([1, 0, 2])
+    expected = capsys.readouterr().out
+    assert script.script(_loud_loops)([1, 0, 2]) == want
+    assert capsys.readouterr().out == expected

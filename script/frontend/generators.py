@@ -218,12 +218,53 @@ class GeneratorLowering:
                 self.instance_generator(node) is not None       # class_methods.py
         if not isinstance(node, ast.Call):
             return isinstance(node, ast.GeneratorExp)
+        if self.lazy_maker(node) is not None:
+            return True
         builtin = self.builtin_call(node)
         if builtin is enumerate:
             return bool(node.args) and self.walks_generator(node.args[0])
         if builtin is zip:
             return any(self.walks_generator(a) for a in node.args)
         return builtin is None and self.generator_info(node) is not None
+
+    def lazy_maker(self, node) -> ast.GeneratorExp | None:
+        """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
+        for a, b in zip(xs, ys))`, `filter(f, xs)` as `(x for x in xs if f(x))` (`if x` for
+        None): `f` runs as each item is taken, as CPython's iterator calls it (one node per
+        call, so hints keyed by it stay); None for other nodes, or an `f` that is not a name or
+        an attribute (a lambda: the list of what it gives is made first, as before)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals
+                and not node.keywords and len(node.args) >= 2):
+            return None
+        made = self.info.__dict__.setdefault("_lazy_makers", {})
+        if id(node) in made:
+            gen = made[id(node)][0]
+            source = gen.generators[0].iter if gen is not None else None
+            if isinstance(source, ast.Call) and source not in node.args:
+                self.pre_evaluated[id(source.func)] = PyRef(zip, "zip")
+            return gen
+        obj = getattr(self.lookup(node.func), "obj", None)
+        fn, seqs = node.args[0], node.args[1:]
+        none = isinstance(fn, ast.Constant) and fn.value is None
+        if not (obj is map and not none or obj is filter and len(seqs) == 1) or any(isinstance(a, ast.Starred) for a in node.args) \
+                or not (none or isinstance(fn, (ast.Name, ast.Attribute))):
+            made[id(node)] = (None, node)
+            return None
+        names = [ast.Name(f"$item{k}", ast.Load()) for k in range(len(seqs))]
+        target = names[0] if len(names) == 1 else ast.Tuple([ast.Name(n.id, ast.Store()) for n in names], ast.Store())
+        if isinstance(target, ast.Name):
+            target = ast.Name(target.id, ast.Store())
+        source = seqs[0] if len(seqs) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(seqs), [])
+        if obj is map:
+            gen = ast.GeneratorExp(ast.Call(fn, names, []), [ast.comprehension(target, source, [], 0)])
+        else:
+            test = names[0] if none else ast.Call(fn, names, [])
+            gen = ast.GeneratorExp(names[0], [ast.comprehension(target, source, [test], 0)])
+        for n in ast.walk(gen):
+            if not hasattr(n, "lineno"):
+                ast.copy_location(n, node)
+        made[id(node)] = (gen, node)        # (the call kept alive: the cache is keyed by its id)
+        return self.lazy_maker(node)
 
     # ---- walking --------------------------------------------------------------------------
 
@@ -232,6 +273,7 @@ class GeneratorLowering:
         element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
         stop). `node` is a generator source, enumerate()/zip() of one, or any iterable."""
         loc = self.loc(node)
+        node = self.lazy_maker(node) or node
         builtin = self.builtin_call(node) if isinstance(node, ast.Call) else None
         if builtin is enumerate and self.walks_generator(node):
             return self._walk_enumerate(node, on_item, done)
