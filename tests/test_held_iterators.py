@@ -34,7 +34,9 @@ def consumed_once(words, xs):
     it = filter(lambda v: v > 0, xs)
     doubled = [v * 2 for v in it]
     steps = itertools.accumulate(xs)
-    return table, doubled, list(steps), "-".join(map(str, xs)), max(map(abs, xs), default=0)
+    numbered = enumerate(xs, 1)
+    weighted = [i * v for i, v in numbered]
+    return table, doubled, list(steps), "-".join(map(str, xs)), max(map(abs, xs), default=0), weighted
 
 
 def binary_search(a_list, item):

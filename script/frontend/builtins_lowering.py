@@ -151,8 +151,9 @@ class CallLowering:
             if k.arg is None:
                 self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
                            "(name the keyword arguments)", k.value)
-        if self.builtin_call(node) is zip:      # as a value: a list of its tuples (star_zip.py)
-            return held_iterators.hold(self, self.list_of(node, node), "zip", node)
+        held = self.builtin_call(node)
+        if held in (zip, enumerate):            # as a value: a list of its tuples (star_zip.py)
+            return held_iterators.hold(self, self.list_of(node, node), held.__name__, node)
         node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
         dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
         if dispatched is None:
