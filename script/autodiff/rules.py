@@ -264,6 +264,7 @@ MATH_DERIVATIVES = {
     "rint": _unary(_zero_d),
     "atan2": _atan2,
     "hypot": _hypot,
+    "norm2": _hypot,
     "copysign": _copysign,
     "fmod": _fmod,
     "pow": _pow,

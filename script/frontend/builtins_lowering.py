@@ -21,7 +21,6 @@ import math
 import sys
 import types
 
-from script.frontend import operator_calls  # noqa: F401 (registers operator.add, ...)
 from script.frontend.held_functions import held_function_call
 from script.frontend import held_iterators
 from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, mixed_numbers, named_tuples,
@@ -475,6 +474,8 @@ class CallLowering:
             if len(mags) == 1:
                 return mags[0]
             # CPython's vector_norm, not libm's hypot (1 ulp apart in ~0.5% of cases)
+            if len(mags) == 2:
+                return self.math_fn("norm2", mags, node)        # llvm/mathlib.py
             return self.call_script(self.ctx.info_for(pylib.vector_norm), ast.Call(node.func, [], []),
                                     leading=(self.make_tuple(mags, node),))
         if name == "prod":

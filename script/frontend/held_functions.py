@@ -64,8 +64,8 @@ def hold_function(low, node: ast.Assign) -> bool:
     if nodes is None or name in low.nested_functions:
         return False
     fns = [c for n in nodes for c in _choices(n.value)]
-    if not all(is_function(low, f) for f in fns):
-        return False
+    if not all(is_function(low, f) for f in fns) or fns == [node.value] and isinstance(node.value, ast.Lambda):
+        return False            # (one lambda: a nested function of that name, closures.assign_lambda)
     entries = low.held_functions.get(name)
     if entries is None:
         entries = low.held_functions[name] = (low.new_var("held.fn", Const(0, T.I64)), _named(low, name, fns))

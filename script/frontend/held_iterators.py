@@ -61,8 +61,13 @@ def hold(low, lst: Value, kind: str, node) -> Value:
     the makers build plain lists) unless the call is being iterated where it is made."""
     if id(node) in low.held.direct or not isinstance(lst.type, T.ListType):
         return lst
+    return retype(low, lst, T.IterType(lst.type.elem, kind), node)
+
+
+def retype(low, lst: Value, t: T.IterType, node) -> Value:
+    """A copy of list `lst` as the iterable `t` (a list returned where an iterator is too)."""
     n = low.list_len(lst, node)
-    out = low.new_list(lst.type.elem, n, node, functools.partial(T.IterType, kind=kind))
+    out = low.new_list(lst.type.elem, n, node, functools.partial(T.IterType, kind=t.kind))
     low.fill_from(out, Const(0, T.I64), (n, lambda i: low.get_item(lst, i, node), lst.type.elem), node)
     return out
 

@@ -416,6 +416,8 @@ class ExprLowering(OptionalLowering):
                 self.error(f"an int|float value cannot be used as {t} here" if mixed_numbers.is_num(v)
                            else f"cannot convert {v.type} to {t}", node)
             return mixed_numbers.build(lambda op, args, rt: self.emit(op, args, rt, None, loc), v, loc)
+        if isinstance(t, T.IterType) and type(v.type) is T.ListType:
+            return held_iterators.retype(self, v, t, node)
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)

@@ -65,7 +65,7 @@ from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
 from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
-from script.frontend.loop import Loop
+from script.frontend.loop import Growing, Loop
 from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
 from script.ir import types as T
@@ -936,7 +936,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         n, item, _ = source
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node),
-                          exhausted=getattr(source, "exhausted", None))
+                          exhausted=getattr(source, "exhausted", None), length=getattr(source, "length", None))
 
     def unrolls(self, it) -> Value | None:
         """The tuple `for x in it` iterates when its elements have no one type (`*args` of an
@@ -1029,10 +1029,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             starts = node.args[1:] + [k.value for k in node.keywords]       # start=
             if not node.args or len(starts) > 1:
                 self.error("enumerate() takes an iterable and an optional start", node)
-            n, item, et = self.iterable(node.args[0])
+            inner = self.iterable(node.args[0])
+            n, item, et = inner
             first = self.coerce(self.expr(starts[0]), T.I64, node) if starts else Const(0, T.I64)
-            return (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
-                    T.TupleType([T.I64, et]))
+            out = (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
+                   T.TupleType([T.I64, et]))
+            return Growing(*out, inner.length) if isinstance(inner, Growing) else out
         if builtin is zip:
             if not node.args:
                 self.error("zip() needs at least one iterable here", node)
@@ -1075,8 +1077,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return self.instance_iterable(seq, node)            # class_methods.py
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem
-            return (self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
-                    UNKNOWN if isinstance(et, PendingElement) else et)     # lists.get_item
+            return Growing(self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
+                           UNKNOWN if isinstance(et, PendingElement) else et,       # lists.get_item
+                           lambda: self.list_len(seq, node))
         if isinstance(seq.type, Unknown):
             return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
         if isinstance(seq.type, T.HashType):
@@ -1144,9 +1147,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         return args[0], args[1], step
 
     def counted_loop(self, node, start: Value, stop: Value, step: Value, bind, exhausted=None,
-                     head: str = "for.head") -> None:
+                     head: str = "for.head", length=None) -> None:
         """`for` over start, start+step, … while before `stop`; `bind(i)` assigns the target;
-        `exhausted()` emits code run when the loop ends by its condition (not by `break`).
+        `exhausted()` emits code run when the loop ends by its condition (not by `break`);
+        `length()` (step 1), when given, emits the bound to test before each element instead
+        of `stop` (a list's length now: `Growing`).
 
         With a step of 1 or -1 the loop counts `i` itself and compares it with `stop` (it can
         never step past the int range). Other steps count iterations: the trip count is
@@ -1168,7 +1173,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.enter_loop_header(header)
         self.start(header)
         cur = self.read(var, loc)
-        cond = self.emit("cmp", [cur, limit], T.BOOL, pred, loc)
+        cond = self.emit("cmp", [cur, limit if length is None else length()], T.BOOL, pred, loc)
         body, latch, after = self.new_block("for.body"), self.new_block("for.next"), self.new_block("for.end")
         other = self.new_block("for.else") if node.orelse or exhausted else after
         self.branch(cond, body, other, loc)

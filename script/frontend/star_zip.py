@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from script.frontend.loop import Growing
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -42,11 +43,18 @@ def row_element_type(t: T.Type) -> T.Type | None:
 def zip_parts(cx, parts, node):
     """`iterable` of zip() over the (n, item, type) iterables `parts`."""
     loc = cx.loc(node)
-    n = parts[0][0]
-    for m, _, _ in parts[1:]:
-        n = cx.emit("min", [n, m], T.I64, None, loc)
-    return (n, lambda i: cx.make_tuple([item(i) for _, item, _ in parts], node),
-            T.TupleType([et for _, _, et in parts]))
+
+    def shortest(lengths):
+        n = lengths[0]
+        for m in lengths[1:]:
+            n = cx.emit("min", [n, m], T.I64, None, loc)
+        return n
+
+    out = (shortest([p[0] for p in parts]), lambda i: cx.make_tuple([item(i) for _, item, _ in parts], node),
+           T.TupleType([et for _, _, et in parts]))
+    if not any(isinstance(p, Growing) for p in parts):
+        return out
+    return Growing(*out, lambda: shortest([p.length() if isinstance(p, Growing) else p[0] for p in parts]))
 
 
 def zip_unpacked(cx, node: ast.Call):

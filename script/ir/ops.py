@@ -322,6 +322,7 @@ MATH_FUNCS = {
     "floor": (1, False), "ceil": (1, False), "trunc": (1, False), "fabs": (1, False),
     "rint": (1, False), "cbrt": (1, False),
     "atan2": (2, False), "hypot": (2, False), "copysign": (2, False), "fmod": (2, False),
+    "norm2": (2, False),        # Python's math.hypot(x, y): correctly rounded (llvm/mathlib.py)
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
     "fma": (3, False),          # fma(x, y, z): x * y + z rounded once (NumPy's complex multiply)
 }

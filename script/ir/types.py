@@ -713,6 +713,11 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
         if None in elems:
             return None
         return a.with_elems(elems) if isinstance(a, NamedTupleType) else TupleType(elems)
+    if {type(a), type(b)} == {ListType, IterType} and a.elem == b.elem and "range" not in (
+            getattr(a, "kind", None), getattr(b, "kind", None)):
+        # An iterator on one path, a list on another (`return map(...)` or a list): held as
+        # the iterator, whose uses (read once, no items) a list allows too (held_iterators.py)
+        return a if isinstance(a, IterType) else b
     if {a, b} == {I64, U64}:
         # A variable that holds a Python int or a u64 (a hash masked with 0xFFFFFFFFFFFFFFFF
         # on one path): u64, not NumPy's float64 (docs: frontend/int_consts.py)
