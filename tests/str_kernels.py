@@ -148,6 +148,10 @@ def justify(s, w):
     return s.ljust(w), s.rjust(w, '*'), s.center(w, 'é'), s.zfill(w)
 
 
+def tabs(s, w):
+    return s.expandtabs(), s.expandtabs(w), s.expandtabs(tabsize=w - 3), (s + "\n\t" + s).expandtabs(3)
+
+
 def to_text(i: int, x: float, b: bool):
     return str(i), str(x), str(b), repr(x), f"{i}:{x}:{b}", f"[{i:>6}|{x:.3f}|{i:x}]"
 

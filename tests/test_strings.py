@@ -115,6 +115,7 @@ def test_case_and_classes(s):
 @given(TEXT, st.integers(-2, 16))
 def test_justify(s, w):
     check_all_levels(K.justify, s, w)
+    check_all_levels(K.tabs, s, w)
 
 
 @EXAMPLES

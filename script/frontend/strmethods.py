@@ -61,7 +61,7 @@ class StrMethodLowering:
         return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(s, table))
 
     def str_method(self, s: Value, name: str, node: ast.Call) -> Value:
-        if node.keywords and name not in ("split", "rsplit", "splitlines", "format"):
+        if node.keywords and name not in ("split", "rsplit", "splitlines", "format", "expandtabs"):
             self.error(f"str.{name}() takes no keyword arguments", node)
         if name in _LIB_METHODS:
             self.positional(node, name, 0)
@@ -109,6 +109,12 @@ class StrMethodLowering:
             return self.str_lib(strtext.replace, [s, args[0], args[1], limit], node)
         if name in _JUSTIFY or name == "zfill":
             return self._justify(s, name, node)
+        if name == "expandtabs":
+            given = list(node.args) + [k.value for k in node.keywords if k.arg == "tabsize"]
+            if len(given) > 1 or any(k.arg != "tabsize" for k in node.keywords):
+                self.error("expandtabs() takes at most one argument (tabsize)", node)
+            size = self.coerce(self.expr(given[0]), T.I64, node) if given else Const(8, T.I64)
+            return self.str_lib(strtext.expandtabs, [s, size], node)
         if name in ("partition", "rpartition", "removeprefix", "removesuffix"):
             (arg,) = self.positional(node, name, 1)
             self._want_str(arg, name, node)

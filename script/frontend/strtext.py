@@ -421,3 +421,38 @@ def translate_ord_ords(s: str, table) -> str:
         k = ord(c)
         out.append(chr(table[k]) if k in table else c)
     return "".join(out)
+
+
+
+def expandtabs(s: str, tabsize: int) -> str:
+    """str.expandtabs: each tab to spaces up to the next column that is a multiple of
+    `tabsize` (none when `tabsize` <= 0), columns counted from the last newline or return."""
+    n = len(s)
+    size = 0
+    col = 0
+    for i in range(n):
+        c = _code(s, i)
+        if c == 9:
+            if tabsize > 0:
+                size += tabsize - col % tabsize
+                col += tabsize - col % tabsize
+        else:
+            size += 1
+            col = 0 if c == 10 or c == 13 else col + 1
+    out = _new(size)
+    k = 0
+    col = 0
+    for i in range(n):
+        c = _code(s, i)
+        if c == 9:
+            if tabsize > 0:
+                incr = tabsize - col % tabsize
+                for _ in range(incr):
+                    _put(out, k, 32)
+                    k += 1
+                col += incr
+        else:
+            _put(out, k, c)
+            k += 1
+            col = 0 if c == 10 or c == 13 else col + 1
+    return out
