@@ -23,3 +23,7 @@ def test_hypot_against_cpython(x, y, z):
 
 def test_the_case_glibc_rounds_the_other_way():
     check_all_levels(hypots, 1.0, 3.1622776601683795, -3.0)
+
+
+def test_an_overflowing_hypot_is_inf_as_in_cpython():
+    check_all_levels(hypots, 1.2711610061536462e+308, 1.2711610061536464e+308, 1e308)

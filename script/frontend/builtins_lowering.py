@@ -57,7 +57,7 @@ from script.ir.ops import MATH_FUNCS
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 _GAMMA_POLES = ("gamma", "lgamma")
 _NEVER_RAISE = ("fabs", "copysign", "atan2", "floor", "ceil", "trunc", "rint", "nextafter", "erf",
-                "erfc", "tanh", "atan", "cbrt", "hypot")
+                "erfc", "tanh", "atan", "cbrt", "hypot", "norm2")
 _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           math.factorial: pylib.factorial, math.comb: pylib.comb, math.perm: pylib.perm,
           math.frexp: pylib.frexp, math.ldexp: pylib.ldexp,
