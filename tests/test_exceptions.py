@@ -299,3 +299,14 @@ def test_what_follows_an_unconditional_raise_is_not_typed(args):
     # the statements after the raise cannot run, so what they could not type does not
     # matter: CPython's TypeError, not a CompileError at the index
     check_all_levels(_pascal_row, *args)
+
+
+def _binary_or(a, b):
+    a_bits, b_bits = str(bin(a))[2:], str(bin(b))[2:]       # bin() of a float: TypeError
+    n = max(len(a_bits), len(b_bits))
+    return "0b" + "".join(str(int("1" in (x, y))) for x, y in zip(a_bits.zfill(n), b_bits.zfill(n)))
+
+
+@pytest.mark.parametrize("args", [(25, 32), (0.8, 5), (5, 1.5)])
+def test_bin_of_a_float_is_cpythons_type_error(args):
+    check_all_levels(_binary_or, *args)

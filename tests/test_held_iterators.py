@@ -168,3 +168,31 @@ def test_map_and_filter_call_their_function_as_items_are_taken(capsys):
     expected = capsys.readouterr().out
     assert script.script(_loud_loops)([1, 0, 2]) == want
     assert capsys.readouterr().out == expected
+
+
+def _transpose(m, as_map):
+    if as_map:
+        return map(list, zip(*m))
+    return list(map(list, zip(*m)))
+
+
+def rows_of_transposes(m):
+    return list(_transpose(m, True)), list(_transpose(m, False))
+
+
+def _triplet(xs, target):
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            for k in range(j + 1, len(xs)):
+                if xs[i] + xs[j] + xs[k] == target:
+                    return tuple(sorted((xs[i], xs[j], xs[k])))
+    return (0, 0, 0)
+
+
+def triplets(xs):
+    return _triplet(xs, 6), _triplet(xs, 100), len(_triplet(xs, 6))
+
+
+def test_results_that_meet_only_as_results():
+    check_all_levels(rows_of_transposes, [[1, 2], [3, 4], [5, 6]])
+    check_all_levels(triplets, [3, 1, 2, 5, 0])

@@ -418,6 +418,12 @@ class ExprLowering(OptionalLowering):
             return mixed_numbers.build(lambda op, args, rt: self.emit(op, args, rt, None, loc), v, loc)
         if isinstance(t, T.IterType) and type(v.type) is T.ListType:
             return held_iterators.retype(self, v, t, node)
+        if type(t) is T.VarTupleType and type(v.type) is T.TupleType:     # (T.unify: both tuples)
+            loc = self.loc(node) if node is not None else v.loc
+            out = self.new_list(t.elem, Const(len(v.type.elems), T.I64), node, T.VarTupleType)
+            for k, et in enumerate(v.type.elems):
+                self.set_item(out, self.coerce(self.emit("extract", [v], et, k, loc), t.elem, node), Const(k, T.I64), node)
+            return out
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)

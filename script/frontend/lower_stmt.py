@@ -809,7 +809,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                        "number and compiled code has no value that is either (return int(...) or "
                        "bool(...) on every path)", node)
         if value.type != want:
-            u = T.merge(want, value.type)
+            u = T.merge(want, value.type) or T.returns_meet(want, value.type)
             if self.ret_annotated:
                 if not keeps_python_value(value.type, want):
                     # CPython returns the value as it is (`-> float` returning an int gives

@@ -21,6 +21,7 @@ import ast
 from script.frontend import mixed_numbers, printf, strlib, strtext
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
+from script.frontend.unknown import Undef
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -301,8 +302,9 @@ class StrLowering:
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
         (v,) = self.positional(node, name, 1)
-        if not isinstance(v.type, (T.IntType, T.BoolType)):
-            self.error(f"'{v.type}' object cannot be interpreted as an integer", node)
+        if not isinstance(v.type, (T.IntType, T.BoolType)):     # CPython's TypeError, where it raises it
+            self.raise_always("TypeError", f"'{python_name(v.type)}' object cannot be interpreted as an integer", node)
+            return Undef(T.STR, self.loc(node))         # (a str, in the dead block after the raise)
         spec = self.str_constant({"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
         return self.format_value(v if v.type == T.U64 else self.coerce(v, T.I64, node), spec, node)
 

@@ -713,11 +713,6 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
         if None in elems:
             return None
         return a.with_elems(elems) if isinstance(a, NamedTupleType) else TupleType(elems)
-    if {type(a), type(b)} == {ListType, IterType} and a.elem == b.elem and "range" not in (
-            getattr(a, "kind", None), getattr(b, "kind", None)):
-        # An iterator on one path, a list on another (`return map(...)` or a list): held as
-        # the iterator, whose uses (read once, no items) a list allows too (held_iterators.py)
-        return a if isinstance(a, IterType) else b
     if {a, b} == {I64, U64}:
         # A variable that holds a Python int or a u64 (a hash masked with 0xFFFFFFFFFFFFFFFF
         # on one path): u64, not NumPy's float64 (docs: frontend/int_consts.py)
@@ -726,6 +721,23 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
 
 
 UNION_KEY = "poly:"
+
+
+def returns_meet(a: Type, b: Type) -> Type | None:
+    """The type of a result returned as `a` on one path and `b` on another, where they meet
+    only as results (each return converts its value, in its own block): a tuple of known
+    length and one of run-time length (`return (0, 0, 0)` beside `return tuple(sorted(t))`:
+    both Python tuples) at the latter; an iterator and a list of the same items (`return
+    map(...)` beside `return list(...)`) at the iterator, whose uses (read once, no items) a
+    list allows too (held_iterators.py; a range is not: it compares as a range). None for
+    other types."""
+    if {type(a), type(b)} == {TupleType, VarTupleType}:
+        fixed, var = (a, b) if type(a) is TupleType else (b, a)
+        return var if all(unify(e, var.elem) == var.elem for e in fixed.elems) else None
+    if {type(a), type(b)} == {ListType, IterType} and a.elem == b.elem and "range" not in (
+            getattr(a, "kind", None), getattr(b, "kind", None)):
+        return a if isinstance(a, IterType) else b
+    return None
 
 
 def is_instance_union(t: Type) -> bool:
