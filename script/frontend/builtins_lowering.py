@@ -585,6 +585,9 @@ class CallLowering:
         if len(node.args) != arity:
             self.positional(node, f"numpy.{name}", arity)
         args = [self.lazy(a) for a in node.args]
+        # A list given to a ufunc is NumPy's array of it (`np.exp([1, 2])`)
+        args = [self.list_to_array(a, None, node) if isinstance(getattr(a, "type", None), T.ListType)
+                and not isinstance(a.type, (T.ClassType, T.IterType)) else a for a in args]
         if any(is_array_like(a) for a in args):
             e = self.ufunc_expr(name, args, node)
             return e

@@ -100,6 +100,8 @@ class ElementwiseLowering:
     def as_expr(self, v, node) -> ArrayExpr:
         if isinstance(v, ArrayExpr):
             return v
+        if isinstance(v.type, T.ListType) and not isinstance(v.type, (T.ClassType, T.IterType)):
+            v = self.list_to_array(v, None, node)       # NumPy's array of a list operand
         if isinstance(v.type, T.ArrayType):
             return ArrayExpr("leaf", v.type.dtype, v.type.ndim, v, shape=tuple(self.dims_of(v, node)))
         if not v.type.is_numeric():
