@@ -310,3 +310,13 @@ def _binary_or(a, b):
 @pytest.mark.parametrize("args", [(25, 32), (0.8, 5), (5, 1.5)])
 def test_bin_of_a_float_is_cpythons_type_error(args):
     check_all_levels(_binary_or, *args)
+
+
+def _store_item(x, i):
+    x[i] = 0
+    return x
+
+
+@pytest.mark.parametrize("args", [((1, 2, 3), 1), ("abc", 0), ([1, 2], 1), (5, 0), ((1, 2), 7)])
+def test_item_assignment_to_an_immutable_is_cpythons_type_error(args):
+    check_all_levels(_store_item, *args)

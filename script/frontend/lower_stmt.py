@@ -503,6 +503,14 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return None     # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
             return self.table_store_item(base, target.slice, value, node)
+        if isinstance(base.type, (T.TupleType, T.StrType, T.NoneType)) or base.type.is_numeric():
+            # CPython's TypeError, where it raises it: after the index is evaluated
+            sl = target.slice
+            for part in (sl.lower, sl.upper, sl.step) if isinstance(sl, ast.Slice) else (sl,):
+                if part is not None:
+                    self.expr(part)
+            return self.raise_always("TypeError", f"'{python_name(base.type)}' object does not support item "
+                                     f"assignment", target)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
