@@ -320,3 +320,12 @@ def _store_item(x, i):
 @pytest.mark.parametrize("args", [((1, 2, 3), 1), ("abc", 0), ([1, 2], 1), (5, 0), ((1, 2), 7)])
 def test_item_assignment_to_an_immutable_is_cpythons_type_error(args):
     check_all_levels(_store_item, *args)
+
+
+def _contains(x, s):
+    return 1 if x in s else 0
+
+
+@pytest.mark.parametrize("args", [("a", "abc"), (3, "abc"), (None, "x"), (2.5, "")])
+def test_in_a_str_of_a_non_str_is_cpythons_type_error(args):
+    check_all_levels(_contains, *args)

@@ -252,6 +252,10 @@ class StrLowering:
 
     def str_contains(self, s: Value, x: Value, node) -> Value:
         """`x in s` for str `s`: a substring test (a str `x` only, as CPython requires)."""
+        if not is_str(x) and (x.type.is_numeric() or isinstance(x.type, (T.NoneType, T.TupleType, T.ListType))):
+            self.raise_always("TypeError", f"'in <string>' requires string as left operand, not "
+                                           f"{python_name(x.type)}", node)       # (where CPython raises it)
+            return Undef(T.BOOL, self.loc(node))
         if not is_str(x):
             self.error(f"'in <string>' requires string as left operand, not {x.type}", node)
         c = char_code(x)
