@@ -267,12 +267,13 @@ def test_unsupported_uses_name_the_line():
     def str_plus_int(s: str):
         return s + 1
 
-    for fn, text in ((assign_item, "str"), (percent, "printf-style")):
-        with pytest.raises(script.CompileError, match=text) as info:
-            compiled(fn)("ab")
-        assert info.value.loc.line > 0
+    with pytest.raises(script.CompileError, match="printf-style") as info:
+        compiled(percent)("ab")
+    assert info.value.loc.line > 0
     with pytest.raises(TypeError, match=r'can only concatenate str \(not "int"\) to str'):
         compiled(str_plus_int)("ab")            # CPython's error, raised where CPython raises it
+    with pytest.raises(TypeError, match="'str' object does not support item assignment"):
+        compiled(assign_item)("ab")             # likewise
 
 
 LOADER = r'''
