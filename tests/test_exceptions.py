@@ -329,3 +329,26 @@ def _contains(x, s):
 @pytest.mark.parametrize("args", [("a", "abc"), (3, "abc"), (None, "x"), (2.5, "")])
 def test_in_a_str_of_a_non_str_is_cpythons_type_error(args):
     check_all_levels(_contains, *args)
+
+
+def _one(x):
+    return x * 2
+
+
+def _one_or_two(x, y=1):
+    return x + y
+
+
+def _calls(k, f):
+    if k == 1:
+        return _one(k, 2)                   # CPython's TypeError for the count, at run time
+    if k == 2:
+        return _one_or_two(1, 2, 3)
+    if k == 3:
+        return f(k) + 1                     # 'int' object is not callable
+    return 0
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_calls_that_always_fail_raise_cpythons_type_error(k):
+    check_all_levels(_calls, k, 5)

@@ -183,6 +183,14 @@ class CallLowering:
         if T.is_instance_type(getattr(ref, "type", None)):
             return self.instance_call(ref, node)                    # class_methods.py
         if not isinstance(ref, PyRef):
+            t = getattr(ref, "type", None)
+            if t is not None and (t.is_numeric() or isinstance(t, (T.StrType, T.NoneType, T.TupleType, T.ListType,
+                                                                    T.HashType))) and not isinstance(t, T.ClassType):
+                for a in node.args:                 # (CPython evaluates the arguments first)
+                    self.expr(a.value if isinstance(a, ast.Starred) else a)
+                for k in node.keywords:
+                    self.expr(k.value)
+                return self.raise_always("TypeError", f"'{python_name(t)}' object is not callable", node)
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
         if isinstance(obj, NestedFunction):
@@ -325,6 +333,9 @@ class CallLowering:
         n_positional = getattr(info, "n_positional", len(names))
         vararg = getattr(info, "vararg", None)
         if len(values) > n_positional and vararg is None:
+            text = _too_many_positional(info, n_positional, len(values))
+            if text is not None:            # CPython's TypeError, where it raises it
+                return self.raise_always("TypeError", text, node)
             self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
         bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
         if vararg is not None:
@@ -1001,6 +1012,21 @@ METHODS.register(("named_tuple", ANY),
                  lambda low, base, node: named_tuples.named_method(low, base, node.func.attr, node), owner=__name__)
 for _name in ("count", "index"):          # a named tuple's are a tuple's
     METHODS.register(("named_tuple", _name), lambda low, base, node: low.tuple_method(base, node.func.attr, node))
+
+
+def _too_many_positional(info, n: int, given: int) -> str | None:
+    """CPython's TypeError for a call of `info`'s Python function with `given` positional
+    arguments where it takes `n`; None where the message would need more than that (keyword-
+    only parameters, no Python function)."""
+    fn = getattr(info, "py_func", None)
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_kwonlyargcount or code.co_argcount != n:
+        return None
+    defaults = len(fn.__defaults__ or ())
+    were = "was" if given == 1 else "were"
+    if defaults:
+        return f"{fn.__qualname__}() takes from {n - defaults} to {n} positional arguments but {given} {were} given"
+    return f"{fn.__qualname__}() takes {n} positional argument{'' if n == 1 else 's'} but {given} {were} given"
 
 
 # ---- the registry's entries (registry.py): builtins, math, the standard library ---------------
