@@ -352,3 +352,28 @@ def _calls(k, f):
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_calls_that_always_fail_raise_cpythons_type_error(k):
     check_all_levels(_calls, k, 5)
+
+
+def _two(x, y):
+    return x + y
+
+
+def _always_type_errors(k, s, xs):
+    if k == 0:
+        return _two(k)                      # missing 1 required positional argument: 'y'
+    if k == 1:
+        return -s                           # bad operand type for unary -: 'str'
+    if k == 2:
+        return abs(xs)                      # bad operand type for abs(): 'list'
+    if k == 3:
+        return sum([s, s])                  # unsupported operand type(s) for +: 'int' and 'str'
+    if k == 4:
+        return int(xs)                      # int() argument must be ..., not 'list'
+    if k == 5:
+        return sum(xs, s)                   # sum() can't sum strings
+    return len(s)
+
+
+@pytest.mark.parametrize("k", range(7))
+def test_operations_that_always_fail_raise_cpythons_type_error(k):
+    check_all_levels(_always_type_errors, k, "ab", [1, 2])

@@ -35,7 +35,8 @@ from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
-from script.frontend.lower_expr import NOT_CONTAINERS, WeakConst, const_of, missing_attribute
+from script.frontend.lower_expr import (NOT_CONTAINERS, WeakConst, const_of, has_no_arithmetic, missing_attribute,
+                                       operand_type_error)
 from script.frontend.optional import is_optional, python_name
 from script.frontend.random_calls import is_default_rng, make_generator
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
@@ -355,6 +356,10 @@ class CallLowering:
         for i, v in enumerate(bound):
             if v is None:
                 if names[i] not in info.defaults:
+                    text = _missing_arguments(info, [n for n, b in zip(names, bound) if b is None
+                                                     and n not in info.defaults])
+                    if text is not None:            # CPython's TypeError, where it raises it
+                        return self.raise_always("TypeError", text, node)
                     self.error(f"{info.name}() missing required argument '{names[i]}'", node)
                 bound[i] = static_args.static_default(self, self.python_object(info.defaults[names[i]], names[i],
                                                                                node))
@@ -665,6 +670,8 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         if T.is_instance_type(v.type):
             return self.instance_abs(v, node)                    # class_methods.py
+        if has_no_arithmetic(v.type):          # CPython's TypeError, where it raises it
+            return self.raise_always("TypeError", f"bad operand type for abs(): '{python_name(v.type)}'", node)
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
@@ -879,6 +886,12 @@ class CallLowering:
             # of a list holding ints and floats: an int while every element so far was one
             t = T.F64 if init.type == T.F64 else T.INT_FLOAT
         else:
+            refused = operand_type_error(op, init.type, et) if op is ast.Add and not start else None
+            if refused is not None:         # `sum(words)`: CPython's TypeError at the first element
+                self.raise_if(self.cmp("gt", n, Const(0, T.I64), node), "TypeError", refused, node)
+                return Const(0, T.I64)
+            if op is ast.Add and start and isinstance(start[0].type, T.StrType):
+                return self.raise_always("TypeError", "sum() can't sum strings [use ''.join(seq) instead]", node)
             if not et.is_numeric():
                 self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
             init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
@@ -944,10 +957,16 @@ class CallLowering:
             (v,) = self.positional(node, name, 1)
         if isinstance(v.type, T.StrType):
             return self.str_truth(v, node) if name == "bool" else self.str_to_number(v, t, node)
+        if name != "bool" and isinstance(v.type, (T.TupleType, T.ListType, T.HashType, T.NoneType)) and not (
+                isinstance(v.type, (T.ClassType, T.IntFloatType, T.OptionalType, T.NamedTupleType))
+                or T.is_instance_type(v.type)):
+            # CPython's TypeError, where it raises it (`int([1])`)
+            return self.raise_always("TypeError", _NONE_CONVERSION[name].replace("'NoneType'", f"'{python_name(v.type)}'"),
+                                     node)
         return self.convert_checked(v, t, node)
 
 
-# CPython's TypeError for int(None) and float(None).
+# CPython's TypeError for int(None) and float(None) (and, the name replaced, of a list, ...).
 _NONE_CONVERSION = {
     "int": "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'",
     "float": "float() argument must be a string or a real number, not 'NoneType'",
@@ -1012,6 +1031,20 @@ METHODS.register(("named_tuple", ANY),
                  lambda low, base, node: named_tuples.named_method(low, base, node.func.attr, node), owner=__name__)
 for _name in ("count", "index"):          # a named tuple's are a tuple's
     METHODS.register(("named_tuple", _name), lambda low, base, node: low.tuple_method(base, node.func.attr, node))
+
+
+def _missing_arguments(info, missing: list[str]) -> str | None:
+    """CPython's TypeError for a call of `info`'s Python function without the parameters
+    `missing` (positional ones; None for a keyword-only one or no Python function)."""
+    fn = getattr(info, "py_func", None)
+    code = getattr(fn, "__code__", None)
+    if code is None or any(name not in code.co_varnames[:code.co_argcount] for name in missing):
+        return None
+    quoted = [f"'{name}'" for name in missing]
+    listed = quoted[0] if len(quoted) == 1 else " and ".join(quoted) if len(quoted) == 2 else \
+        ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+    s = "" if len(missing) == 1 else "s"
+    return f"{fn.__qualname__}() missing {len(missing)} required positional argument{s}: {listed}"
 
 
 def _too_many_positional(info, n: int, given: int) -> str | None:

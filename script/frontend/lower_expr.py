@@ -98,6 +98,13 @@ _NO_SAMPLE = object()
 _SAME_TYPE = {list: (collections.deque,), dict: (collections.Counter, collections.OrderedDict)}
 
 
+def has_no_arithmetic(t: T.Type) -> bool:
+    """Whether no value of type `t` takes `-x`, `+x`, `~x` or `abs(x)` (a str, None, a tuple,
+    list, dict or set: CPython's TypeError for every one)."""
+    return isinstance(t, (T.StrType, T.NoneType, T.TupleType, T.ListType, T.HashType)) and not (
+        isinstance(t, (T.ClassType, T.IntFloatType, T.OptionalType, T.NamedTupleType)) or T.is_instance_type(t))
+
+
 def missing_attribute(t: T.Type | None, name: str) -> str | None:
     """CPython's AttributeError message when no value of type `t` has attribute `name`
     (`n.append` of an int), else None. A number may be a NumPy scalar (an array's element),
@@ -739,6 +746,9 @@ class ExprLowering(OptionalLowering):
                 else Const(not v.value, T.BOOL)
         if T.is_instance_type(v.type):
             return self.instance_unary(node.op, v, node)        # class_methods.py
+        symbol = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}[type(node.op)]
+        if has_no_arithmetic(v.type):          # CPython's TypeError, where it raises it
+            return self.raise_always("TypeError", f"bad operand type for unary {symbol}: '{python_name(v.type)}'", node)
         if not v.type.is_numeric():
             self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
         t = T.I64 if isinstance(v.type, T.BoolType) else v.type
@@ -752,7 +762,8 @@ class ExprLowering(OptionalLowering):
                 return WeakConst(c.value, t, loc) if weak else c
             return self.checked("neg", [v], self.emit("neg", [v], t, None, loc), node)
         if isinstance(t, (T.FloatType, T.ComplexType)):
-            self.error(f"bad operand type for unary ~: '{'float' if isinstance(t, T.FloatType) else 'complex'}'", node)
+            return self.raise_always("TypeError", f"bad operand type for unary ~: "
+                                                  f"'{'float' if isinstance(t, T.FloatType) else 'complex'}'", node)
         r = self.emit("invert", [v], t, None, loc)
         return _weaken(r) if weak else r
 
