@@ -196,3 +196,17 @@ def triplets(xs):
 def test_results_that_meet_only_as_results():
     check_all_levels(rows_of_transposes, [[1, 2], [3, 4], [5, 6]])
     check_all_levels(triplets, [3, 1, 2, 5, 0])
+
+
+def lookups(words, d):
+    seen = []
+    for v in map(d.get, words):         # may be None, as CPython's
+        seen.append(v)
+    return (seen, list(d.get(w) for w in words), list(map(str.strip, words)),
+            [w for w in map(str.upper, words)], list(filter(str.isdigit, words)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([" a", "7", "b ", "12"]), max_size=5))
+def test_maps_and_generators_of_values_that_may_be_none(words):
+    check_all_levels(lookups, words, {"7": 1, "b ": 2})

@@ -255,10 +255,17 @@ class GeneratorLowering:
         if isinstance(target, ast.Name):
             target = ast.Name(target.id, ast.Store())
         source = seqs[0] if len(seqs) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(seqs), [])
+        def apply():
+            # `str.strip` (an unbound method of str) is the method of the item: `x.strip()`
+            if isinstance(fn, ast.Attribute) and len(names) == 1 and isinstance(fn.value, ast.Name) \
+                    and getattr(self.lookup(fn.value), "obj", None) is str and callable(getattr(str, fn.attr, None)):
+                return ast.Call(ast.Attribute(names[0], fn.attr, ast.Load()), [], [])
+            return ast.Call(fn, names, [])
+
         if obj is map:
-            gen = ast.GeneratorExp(ast.Call(fn, names, []), [ast.comprehension(target, source, [], 0)])
+            gen = ast.GeneratorExp(apply(), [ast.comprehension(target, source, [], 0)])
         else:
-            test = names[0] if none else ast.Call(fn, names, [])
+            test = names[0] if none else apply()
             gen = ast.GeneratorExp(names[0], [ast.comprehension(target, source, [test], 0)])
         for n in ast.walk(gen):
             if not hasattr(n, "lineno"):
@@ -268,10 +275,12 @@ class GeneratorLowering:
 
     # ---- walking --------------------------------------------------------------------------
 
-    def walk_items(self, node, on_item, done) -> None:
+    def walk_items(self, node, on_item, done, whole: bool = False) -> None:
         """`on_item(x)` for each element `x` of what `node` gives, in order, built where the
         element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
-        stop). `node` is a generator source, enumerate()/zip() of one, or any iterable."""
+        stop). `node` is a generator source, enumerate()/zip() of one, or any iterable. With
+        `whole`, a generator expression's element that may be None stays an optional (a list
+        made of it holds the Nones, as CPython's)."""
         loc = self.loc(node)
         node = self.lazy_maker(node) or node
         builtin = self.builtin_call(node) if isinstance(node, ast.Call) else None
@@ -283,7 +292,8 @@ class GeneratorLowering:
             outer = list(self.comp_scopes)
 
             def element():
-                x = self.expr_num(node.elt)      # (an int|float: each consumer takes it apart)
+                # (an int|float: each consumer takes it apart)
+                x = self.expr_opt(node.elt, num=True) if whole else self.expr_num(node.elt)
                 inner, self.comp_scopes = self.comp_scopes, outer
                 try:
                     on_item(x)
@@ -401,7 +411,7 @@ class GeneratorLowering:
                 full = self.cmp("ge", self.list_len(lst, node), Const(limit, T.I64), node)
                 self._stop_unless(self.emit("not", [full], T.BOOL, None, self.loc(node)), done, node)
 
-        self.walk_items(node, put, done)
+        self.walk_items(node, put, done, whole=True)
         self.finish_join(done)
         return lst
 
@@ -437,7 +447,8 @@ class GeneratorLowering:
             self.goto(resume, loc)
             self.finish_join(resume)
 
-        self.walk_items(node.iter, on_item, done)
+        # (a name target may hold None, as CPython's: `for v in map(d.get, keys)`)
+        self.walk_items(node.iter, on_item, done, whole=isinstance(node.target, ast.Name))
         self.finish_join(done)
         if self.block is not None:
             self.stmts(node.orelse)
