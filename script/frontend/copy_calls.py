@@ -1,0 +1,69 @@
+"""`copy.copy(x)` and `copy.deepcopy(x)`.
+
+`copy.copy` of a list, dict or set is a new one of the same items (`list(x)`, `dict(x)`,
+`set(x)`); of a value compiled code cannot change (a number, str, tuple, None) it is the value
+itself, as in CPython. `copy.deepcopy` is the same where nothing inside can change (a list of
+numbers, strs or tuples of them; a dict of such values; a set): a deep copy of those is a
+shallow one. A deep copy of mutable values inside (a list of lists, a dict of lists, class
+instances) is a CompileError: CPython's keeps two places that held one object holding one new
+object (`[[0] * 3] * 3`), which a copy item by item would not.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from script.frontend.registry import CALLS
+from script.ir import types as T
+from script.ir.core import Value
+
+
+def _mutable_inside(t: T.Type) -> bool:
+    """Whether a value of type `t` holds, below its top, something compiled code can change."""
+    if isinstance(t, T.ClassType) or T.is_instance_type(t):
+        return True
+    if isinstance(t, T.ListType):
+        return _mutable(t.elem)
+    if isinstance(t, T.DictType):
+        return _mutable(t.value)
+    if isinstance(t, T.TupleType):
+        return any(_mutable(e) for e in t.elems)
+    return False
+
+
+def _mutable(t: T.Type) -> bool:
+    if isinstance(t, T.OptionalType):
+        return _mutable(t.value)
+    if isinstance(t, (T.ListType, T.HashType, T.ArrayType)) and not isinstance(t, (T.VarTupleType, T.IterType)):
+        return True
+    return _mutable_inside(t)
+
+
+def _lower(fn, low, node: ast.Call, name: str) -> Value:
+    if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+        low.error(f"copy.{fn.__name__}() takes one argument in compiled code", node)
+    v = low.expr(node.args[0])
+    t = v.type
+    if fn is copy.deepcopy and _mutable_inside(t):
+        low.error(f"copy.deepcopy() of a {t} is not supported in compiled code: CPython's copy keeps "
+                  f"two places that held one object holding one new object, which compiled code "
+                  f"does not track (copy each level with a comprehension)", node)
+    if isinstance(t, (T.ClassType, T.ArrayType, T.IterType)) or T.is_instance_type(t):
+        low.error(f"copy.{fn.__name__}() of a {t} is not supported in compiled code", node)
+    if isinstance(t, T.VarTupleType) or not isinstance(t, (T.ListType, T.HashType)):
+        return v                # a value compiled code never changes: the same value
+    made = low.info.__dict__.setdefault("_copy_calls", {})
+    call = made.get(id(node))
+    if call is None:                # (one node per call, so hints keyed by it stay)
+        held = ast.copy_location(ast.Name(id="$copied", ctx=ast.Load()), node)
+        call = made[id(node)] = ast.copy_location(ast.Call(func=node.func, args=[held], keywords=[]), node)
+        made[("node", id(node))] = node         # (kept alive: the cache is keyed by its id)
+    low.pre_evaluated[id(call.args[0])] = v
+    if isinstance(t, T.ListType):
+        return low.builtin_list(call, "list")
+    return low.builtin_set(call, "set") if isinstance(t, T.SetType) else low.builtin_dict(call, "dict")
+
+
+for _fn in (copy.copy, copy.deepcopy):
+    CALLS.register(_fn, lambda low, node, name, fn=_fn: _lower(fn, low, node, name), owner=__name__)
