@@ -35,8 +35,8 @@ from script.frontend.strings import STR_INTRINSICS, StrLowering
 from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
-from script.frontend.lower_expr import (NOT_CONTAINERS, WeakConst, const_of, has_no_arithmetic, missing_attribute,
-                                       operand_type_error)
+from script.frontend.lower_expr import (NOT_CONTAINERS, WeakConst, const_of, kind_sample, missing_attribute,
+                                       operand_type_error, sample_type_error)
 from script.frontend.optional import is_optional, python_name
 from script.frontend.random_calls import is_default_rng, make_generator
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
@@ -184,14 +184,13 @@ class CallLowering:
         if T.is_instance_type(getattr(ref, "type", None)):
             return self.instance_call(ref, node)                    # class_methods.py
         if not isinstance(ref, PyRef):
-            t = getattr(ref, "type", None)
-            if t is not None and (t.is_numeric() or isinstance(t, (T.StrType, T.NoneType, T.TupleType, T.ListType,
-                                                                    T.HashType))) and not isinstance(t, T.ClassType):
+            refused = sample_type_error(lambda x: x(), kind_sample(getattr(ref, "type", None)))
+            if refused is not None:                 # `f(x)` of an int: CPython's TypeError
                 for a in node.args:                 # (CPython evaluates the arguments first)
                     self.expr(a.value if isinstance(a, ast.Starred) else a)
                 for k in node.keywords:
                     self.expr(k.value)
-                return self.raise_always("TypeError", f"'{python_name(t)}' object is not callable", node)
+                return self.raise_always("TypeError", refused, node)
             self.error(f"a value of type {ref.type} is not callable", node.func)
         obj = ref.obj
         if isinstance(obj, NestedFunction):
@@ -670,8 +669,9 @@ class CallLowering:
             return Undef(UNKNOWN, self.loc(node))
         if T.is_instance_type(v.type):
             return self.instance_abs(v, node)                    # class_methods.py
-        if has_no_arithmetic(v.type):          # CPython's TypeError, where it raises it
-            return self.raise_always("TypeError", f"bad operand type for abs(): '{python_name(v.type)}'", node)
+        refused = sample_type_error(abs, kind_sample(v.type))
+        if refused is not None:                 # `abs(s)`: CPython's TypeError, where it raises it
+            return self.raise_always("TypeError", refused, node)
         if not v.type.is_numeric():
             self.error(f"bad operand type for abs(): {v.type}", node)
         if isinstance(v.type, T.BoolType):
@@ -957,16 +957,13 @@ class CallLowering:
             (v,) = self.positional(node, name, 1)
         if isinstance(v.type, T.StrType):
             return self.str_truth(v, node) if name == "bool" else self.str_to_number(v, t, node)
-        if name != "bool" and isinstance(v.type, (T.TupleType, T.ListType, T.HashType, T.NoneType)) and not (
-                isinstance(v.type, (T.ClassType, T.IntFloatType, T.OptionalType, T.NamedTupleType))
-                or T.is_instance_type(v.type)):
-            # CPython's TypeError, where it raises it (`int([1])`)
-            return self.raise_always("TypeError", _NONE_CONVERSION[name].replace("'NoneType'", f"'{python_name(v.type)}'"),
-                                     node)
+        refused = sample_type_error(getattr(py_builtins, name), kind_sample(v.type)) if name != "bool" else None
+        if refused is not None:                 # `int([1])`: CPython's TypeError, where it raises it
+            return self.raise_always("TypeError", refused, node)
         return self.convert_checked(v, t, node)
 
 
-# CPython's TypeError for int(None) and float(None) (and, the name replaced, of a list, ...).
+# CPython's TypeError for int(None) and float(None).
 _NONE_CONVERSION = {
     "int": "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'",
     "float": "float() argument must be a string or a real number, not 'NoneType'",

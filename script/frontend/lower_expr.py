@@ -78,16 +78,38 @@ def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | No
     fn = getattr(operator, _OPERATOR.get(op, ""), None)
     if fn is None or op is ast.Mod and isinstance(a, T.StrType):
         return None
-    x, y = python_sample(a), python_sample(b)
-    if x is _NO_SAMPLE or y is _NO_SAMPLE:
+    return sample_type_error(fn, python_sample(a), python_sample(b))
+
+
+def sample_type_error(act, *samples) -> str | None:
+    """The message of the TypeError `act(*samples)` raises, samples of types whose values all
+    raise it (`python_sample`, `kind_sample`): CPython's own text; None when it raises none,
+    or a sample is missing."""
+    if any(x is _NO_SAMPLE for x in samples):
         return None
     try:
-        fn(x, y)
+        act(*samples)
     except TypeError as e:
         return str(e)
     except Exception:  # noqa: BLE001 - another error depends on the values, not the types
         return None
     return None
+
+
+def kind_sample(t: T.Type | None):
+    """A value of type `t` for what depends on the kind of object only (calling it, `-x`,
+    `abs`, `int()`, item assignment, `x in "s"`): `python_sample`'s, an empty list, tuple,
+    dict or set where the elements have no sample, a NumPy scalar for a sized number."""
+    x = python_sample(t)
+    if x is not _NO_SAMPLE:
+        return x
+    if type(t) in (T.ListType, T.TupleType, T.DictType, T.SetType):
+        return {T.ListType: [], T.TupleType: (), T.DictType: {}, T.SetType: set()}[type(t)]
+    if isinstance(t, (T.IntType, T.FloatType, T.ComplexType)):
+        import numpy as np
+        from script.frontend.typeinfer import numpy_name
+        return getattr(np, numpy_name(t))(0)
+    return _NO_SAMPLE
 
 
 _OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
@@ -96,13 +118,6 @@ _OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv"
              ast.MatMult: "matmul", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 _NO_SAMPLE = object()
 _SAME_TYPE = {list: (collections.deque,), dict: (collections.Counter, collections.OrderedDict)}
-
-
-def has_no_arithmetic(t: T.Type) -> bool:
-    """Whether no value of type `t` takes `-x`, `+x`, `~x` or `abs(x)` (a str, None, a tuple,
-    list, dict or set: CPython's TypeError for every one)."""
-    return isinstance(t, (T.StrType, T.NoneType, T.TupleType, T.ListType, T.HashType)) and not (
-        isinstance(t, (T.ClassType, T.IntFloatType, T.OptionalType, T.NamedTupleType)) or T.is_instance_type(t))
 
 
 def missing_attribute(t: T.Type | None, name: str) -> str | None:
@@ -746,9 +761,11 @@ class ExprLowering(OptionalLowering):
                 else Const(not v.value, T.BOOL)
         if T.is_instance_type(v.type):
             return self.instance_unary(node.op, v, node)        # class_methods.py
-        symbol = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}[type(node.op)]
-        if has_no_arithmetic(v.type):          # CPython's TypeError, where it raises it
-            return self.raise_always("TypeError", f"bad operand type for unary {symbol}: '{python_name(v.type)}'", node)
+        import operator
+        refused = sample_type_error({ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[
+            type(node.op)], kind_sample(v.type))
+        if refused is not None:                 # `-s`, `~1.5`: CPython's TypeError, where it raises it
+            return self.raise_always("TypeError", refused, node)
         if not v.type.is_numeric():
             self.error(f"bad operand type for unary {type(node.op).__name__}: {v.type}", node)
         t = T.I64 if isinstance(v.type, T.BoolType) else v.type
@@ -761,9 +778,6 @@ class ExprLowering(OptionalLowering):
                 c = Const(-v.value, t, loc)
                 return WeakConst(c.value, t, loc) if weak else c
             return self.checked("neg", [v], self.emit("neg", [v], t, None, loc), node)
-        if isinstance(t, (T.FloatType, T.ComplexType)):
-            return self.raise_always("TypeError", f"bad operand type for unary ~: "
-                                                  f"'{'float' if isinstance(t, T.FloatType) else 'complex'}'", node)
         r = self.emit("invert", [v], t, None, loc)
         return _weaken(r) if weak else r
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins as py_builtins
+import operator
 
 from script.errors import CompileError, SourceLoc
 from script.frontend import held_iterators
@@ -59,7 +60,7 @@ from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
-from script.frontend.lower_expr import NOT_CONTAINERS, ExprLowering, WeakConst, const_of
+from script.frontend.lower_expr import NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample, sample_type_error
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
@@ -503,14 +504,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return None     # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
             return self.table_store_item(base, target.slice, value, node)
-        if isinstance(base.type, (T.TupleType, T.StrType, T.NoneType)) or base.type.is_numeric():
-            # CPython's TypeError, where it raises it: after the index is evaluated
+        refused = sample_type_error(lambda x: operator.setitem(x, 0, 0), kind_sample(base.type))
+        if refused is not None:     # `t[i] = v` of a tuple: CPython's TypeError, after the index
             sl = target.slice
             for part in (sl.lower, sl.upper, sl.step) if isinstance(sl, ast.Slice) else (sl,):
                 if part is not None:
                     self.expr(part)
-            return self.raise_always("TypeError", f"'{python_name(base.type)}' object does not support item "
-                                     f"assignment", target)
+            return self.raise_always("TypeError", refused, target)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------

@@ -17,10 +17,12 @@ the `str_char` itself is deleted as unused.
 from __future__ import annotations
 
 import ast
+import operator
 
 from script.frontend import mixed_numbers, printf, strlib, strtext
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
+from script.frontend.lower_expr import kind_sample, sample_type_error
 from script.frontend.unknown import Undef
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
@@ -252,9 +254,9 @@ class StrLowering:
 
     def str_contains(self, s: Value, x: Value, node) -> Value:
         """`x in s` for str `s`: a substring test (a str `x` only, as CPython requires)."""
-        if not is_str(x) and (x.type.is_numeric() or isinstance(x.type, (T.NoneType, T.TupleType, T.ListType))):
-            self.raise_always("TypeError", f"'in <string>' requires string as left operand, not "
-                                           f"{python_name(x.type)}", node)       # (where CPython raises it)
+        refused = sample_type_error(operator.contains, "s", kind_sample(x.type)) if not is_str(x) else None
+        if refused is not None:         # `3 in s`: CPython's TypeError, where it raises it
+            self.raise_always("TypeError", refused, node)
             return Undef(T.BOOL, self.loc(node))
         if not is_str(x):
             self.error(f"'in <string>' requires string as left operand, not {x.type}", node)
@@ -306,9 +308,12 @@ class StrLowering:
     def builtin_radix(self, node, name) -> Value:
         """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
         (v,) = self.positional(node, name, 1)
-        if not isinstance(v.type, (T.IntType, T.BoolType)):     # CPython's TypeError, where it raises it
-            self.raise_always("TypeError", f"'{python_name(v.type)}' object cannot be interpreted as an integer", node)
+        refused = sample_type_error(bin, kind_sample(v.type))
+        if refused is not None:                 # `bin(1.5)`: CPython's TypeError, where it raises it
+            self.raise_always("TypeError", refused, node)
             return Undef(T.STR, self.loc(node))         # (a str, in the dead block after the raise)
+        if not isinstance(v.type, (T.IntType, T.BoolType)):
+            self.error(f"'{v.type}' object cannot be interpreted as an integer", node)
         spec = self.str_constant({"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
         return self.format_value(v if v.type == T.U64 else self.coerce(v, T.I64, node), spec, node)
 

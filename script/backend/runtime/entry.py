@@ -55,7 +55,6 @@ from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
 from script.backend.llvm import memory
 from script.backend.runtime import capi, dispatch, list_memo, list_reflect, table_reflect
-from script.backend.runtime.table_reflect import table_params
 from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.py_errors import PYOBJ_MARK
@@ -149,7 +148,7 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     list_reflect.emit_release(m, eb, memo)
     eb.ret(NULL)
     conv._continue_if(reflected, not_reflected)
-    conv.table_args = [(values[k], objs[k], param_types[k]) for k in table_params(param_types)]
+    conv.table_args = [(values[k], objs[k], param_types[k]) for k in table_reflect.table_params(param_types)]
     result = conv.emit_box(value, ret_type, box_error)
     list_reflect.emit_release(m, b, memo)
     b.ret(result)
