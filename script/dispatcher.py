@@ -538,9 +538,6 @@ def _types_for(obj, info, values):
             continue
         if t is None:
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
-        if name in getattr(info, "any_array_params", ()) and not isinstance(t, T.ArrayType):
-            raise TypeError(f"{info.name}(): argument '{name}' must be a numpy.ndarray, not "
-                            f"{type(value).__name__}")
         types.append(t)
         coerced.append(to_python_value(t, value, numpy_scalars=True))
     return tuple(types), coerced

@@ -444,6 +444,9 @@ class CallLowering:
         if isinstance(v.type, T.ComplexType):
             self.error("must be real number, not complex", node)
         if not v.type.is_numeric():
+            text = sample_type_error(math.fabs, kind_sample(v.type))    # CPython's, at run time
+            if text is not None:
+                return self.raise_always("TypeError", text, node)
             self.error(f"must be a real number, not {v.type}", node)
         return self.coerce(v, T.F64, node)
 

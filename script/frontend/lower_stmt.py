@@ -208,14 +208,24 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                                      len(self.handling), len(self.dropping))
         try:
             self.stmt_typed(node)
-        except CompileError:
-            if start is None or self.reachable(start):
+        except (CompileError, TypeError, AttributeError, KeyError, IndexError, ValueError,
+                AssertionError) as e:
+            if not self._never_runs(start, isinstance(e, CompileError)):
                 raise
-            # Nothing runs this statement (a raise earlier, inside an expression: `range(x)`
-            # of a float), so what it could not type never happens, as in CPython.
+            # Nothing runs what failed (a raise earlier, inside an expression: `range(x)` of a
+            # float, `s ** 2` of a str), so what it could not type never happens, as in CPython.
             del self.loops[stacks[0]:], self.comp_scopes[stacks[1]:], self.try_frames[stacks[2]:]
             del self.handling[stacks[3]:], self.dropping[stacks[4]:]
             self.start_dead()
+
+    def _never_runs(self, start, typing_error: bool) -> bool:
+        """Whether the statement that began in block `start` failed where nothing runs: it
+        began unreachable (any CompileError there), or the block it was building when it
+        failed is one that a raise inside an expression left dead (`round(s ** 2)` of a str
+        raises at `**`; `round` of its value, which never exists, is not typed)."""
+        if start is not None and typing_error and not self.reachable(start):
+            return True
+        return self.block is not None and self.block in self.dead_from and not self.reachable(self.block)
 
     def stmt_typed(self, node: ast.stmt) -> None:
         if self.hints.get(mixed_numbers.SPLIT_HINT):

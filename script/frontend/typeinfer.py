@@ -70,7 +70,7 @@ def _numpy_scalar_type(obj) -> T.Type | None:
         return None
     try:
         dt = np.dtype(obj)
-    except TypeError:
+    except (TypeError, ValueError):     # not a dtype: `NDArray[np.float64]` (an array) too
         return None
     if obj is float or obj is int or obj is bool or obj is complex:
         return None
