@@ -329,3 +329,21 @@ def test_lookups_of_a_stack_typed_later(tokens):
 @given(st.lists(st.sampled_from(["a", "b", "tea", "zoo", "", "rust"]), min_size=1, max_size=6))
 def test_keys_that_are_bound_methods_of_globals(words):
     check_both(K.keyed_by_globals, words)
+
+
+CONSTANTS = {f"c{i}": (i * 0.5, f"unit{i % 7}", float(i)) for i in range(60)}
+MIXED_KEYS = {1: "one", 2.5: "two and a half", 3: "three", -0.0: "zero"}
+NAMES = frozenset(f"n{i}" for i in range(40))
+
+
+def _read_constants(name, k):
+    value, unit, exact = CONSTANTS[name]
+    return value * 2, unit, exact, MIXED_KEYS.get(k, "none"), name in NAMES, len(CONSTANTS)
+
+
+@pytest.mark.parametrize("args", [("c0", 1), ("c59", 2.5), ("c77", 0), ("c12", 3.0), ("n3", 1)])
+def test_global_tables_of_constants(args):
+    # a global table of constants is made entry by entry (a table of a few hundred str-keyed
+    # tuples had taken minutes of LLVM: each entry's values stayed alive across every store)
+    want, got = outcome(_read_constants, args), outcome(compiled(_read_constants), args)
+    assert same_value(want, got), (want, got)

@@ -535,19 +535,31 @@ class DictLowering:
         if len(obj) > _GLOBAL_TABLE_LIMIT:
             self.error(f"global {kind} '{name}' has {len(obj)} items; compiled code copies at most "
                        f"{_GLOBAL_TABLE_LIMIT} (pass it as an argument instead)", node)
-        keys = [self.python_object(k, name, node) for k in obj]
-        values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
-        if not all(isinstance(v, Value) for v in keys + values):
-            self.error(f"global {kind} '{name}' holds values compiled code cannot use "
-                       "(bools, ints, floats, strs, lists and tuples of them)", node)
-        known = (self._meet([k.type for k in keys], node),
-                 self._meet([v.type for v in values], node) if values else None)
-        t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
-        d = self.new_table(t, node)
-        for k, v in zip(keys, values or [None] * len(keys)):
-            self.table_store(d, k, v, node)
+        plain = _constant_types(obj.items() if kind == "dict" else ((k, None) for k in obj))
+        if plain is not None:
+            # Made entry by entry: no value made for a later entry is alive across an earlier
+            # store (alive, each would need a release on every store's error path: code
+            # quadratic in the entries, minutes of LLVM for a table of a few hundred).
+            t = T.SetType(self._meet(plain[0], node)) if kind == "set" else \
+                T.DictType(self._meet(plain[0], node), self._meet(plain[1], node))
+            d = self.new_table(t, node)
+            for k in obj:
+                self.table_store(d, self.python_object(k, name, node),
+                                 self.python_object(obj[k], name, node) if kind == "dict" else None, node)
+        else:
+            keys = [self.python_object(k, name, node) for k in obj]
+            values = [self.python_object(v, name, node) for v in obj.values()] if kind == "dict" else []
+            if not all(isinstance(v, Value) for v in keys + values):
+                self.error(f"global {kind} '{name}' holds values compiled code cannot use "
+                           "(bools, ints, floats, strs, lists and tuples of them)", node)
+            known = (self._meet([k.type for k in keys], node),
+                     self._meet([v.type for v in values], node) if values else None)
+            t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
+            d = self.new_table(t, node)
+            for k, v in zip(keys, values or [None] * len(keys)):
+                self.table_store(d, k, v, node)
         self.global_lists[id(d)] = name
-        if any(holds_list(v.type) for v in values):
+        if isinstance(t, T.DictType) and holds_list(t.value):
             self.global_rows[id(d)] = name      # its values' lists are read-only too (ssa_builder.emit)
         return d
 
@@ -627,6 +639,39 @@ class DictLowering:
         float in a dict of ints, is a CompileError, as for a lookup)."""
         j, _ = self.table_lookup(d, x, node)
         return self.cmp("ge", j, Const(0, T.I64), node)
+
+def _constant_types(pairs):
+    """([key types], [value types]) of (key, value) pairs of plain constants (None, bools,
+    ints within int64, floats, complex numbers, strs and tuples of them), as `python_object`
+    makes them; None when some item is another object."""
+    keys, values = [], []
+    for k, v in pairs:
+        kt, vt = _constant_type(k), _constant_type(v)
+        if kt is None or vt is None:
+            return None
+        keys.append(kt)
+        values.append(vt)
+    return keys, values
+
+
+def _constant_type(x):
+    if x is None:
+        return T.NONE
+    if type(x) is bool:
+        return T.BOOL
+    if type(x) is int:
+        return T.I64 if T.I64.min <= x <= T.I64.max else None
+    if type(x) is float:
+        return T.F64
+    if type(x) is complex:
+        return T.C128
+    if type(x) is str:
+        return T.STR
+    if type(x) is tuple:
+        parts = [_constant_type(e) for e in x]
+        return None if None in parts else T.TupleType(parts)
+    return None
+
 
 class TableIterable(tuple):
     """`iterable`'s (n, item, type) for a table, with `exhausted()`, the check a `for`

@@ -3,7 +3,7 @@
 Does: walks the dominator tree from the entry with a scoped table of the pure
 instructions seen on the way down; an instruction equal to one in the table (same op,
 attribute, result type and operands, constants compared by `Const.key`, operands of
-commutative ops in either order) is replaced by the dominating one and erased. Because
+commutative ops in either order; not a `str_const` or a tuple holding references) is replaced by the dominating one and erased. Because
 the table holds only instructions of dominating blocks, every replacement dominates the
 uses it takes over.
 
@@ -22,6 +22,11 @@ from script.ir.dom import DomTree
 # `OpInfo.commutative`: ops whose two operands may be swapped whatever their type. min/max
 # are commutative only on ints and bools (min(nan, x) is not min(x, nan)).
 _COMMUTATIVE_PREDS = {"eq", "ne"}
+# Values made afresh that hold references (a str constant, a tuple holding a str) are not
+# shared: the earlier one would stay alive to the later use, and every raising instruction
+# between needs its release on its error path (two reads of a global table of a few hundred
+# str-keyed tuples made ~10^5 releases; minutes of LLVM). Making one again is cheap.
+_MADE = frozenset(("str_const", "tuple"))
 
 
 def _is_commutative(i: Instr) -> bool:
@@ -36,6 +41,8 @@ def _key(i: Instr):
     """A hashable key equal for interchangeable instructions, or None if `i` is not pure."""
     op = i.op
     if not op.pure or op.terminator or not i.has_result:
+        return None
+    if i.opname in _MADE and T.holds_references(i.type):
         return None
     operands = tuple(("const", v.key()) if isinstance(v, Const) else ("value", id(v))
                      for v in i.operands)
