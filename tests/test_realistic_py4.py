@@ -106,7 +106,8 @@ FIXED = [
     (R.combinatorics, (10, 3)), (R.modpow_inverse, (3, 11)), (R.digits_sum_and_reverse, (-12034,)),
     (R.is_prime, (97,)), (R.prime_factors, (360,)), (R.rounding_table, ([2.5, -1.25, 3.75],)),
     (R.perfect_numbers, (500,)), (R.luhn_valid, ("4539 1488 0343 6467",)), (R.pair_sums, (I, 6)),
-    (R.dice_outcomes, (6,)), (R.flatten_chain, ([[1, 2], [3], [4, 5]],)), (R.group_consecutive, ([1, 12, 15, 3, 27],)),
+    (R.dice_outcomes, (6,)), (R.all_orderings, ("abca",)), (R.expand_tabs_lines, ("a\tb",)),
+    (R.subsets_of_size, ([1, 2, 3, 4], 2)), (R.flatten_chain, ([[1, 2], [3], [4, 5]],)), (R.group_consecutive, ([1, 12, 15, 3, 27],)),
     (R.deltas, (I,)), (R.first_n_evens, (I, 2)), (R.count_until, (100,)), (R.round_robin, (["a", "b", "c"], 7)),
     (R.prefix_sums, (I,)), (R.zip_longest_fill, ([1, 2, 3], [4])),
 ]
@@ -492,11 +493,8 @@ def test_return_of_an_empty_list_and_module_errors():
 # ---- what still fails: strict xfails, so a fix is noticed ---------------------------------------
 
 UNSUPPORTED = [
-    (R.expand_tabs_lines, ("a\tb",), "no method 'expandtabs'"),
     (R.nested_counter, (4,), "'inc' .a nested function. cannot be used as a value"),
     (R.float_stats, ([3.0, 4.0, 0.5],), r"\*xs\[:2\] in a call must be a tuple"),
-    (R.all_orderings, ("abc",), "permutations.. takes an iterable and its length r"),
-    (R.subsets_of_size, ([1, 2, 3, 4], 2), "r must be a constant int"),
 ]
 
 
@@ -508,9 +506,7 @@ def test_still_refused_with_a_clear_error(fn, args, why):
     assert "realistic_py4.py" in str(e.value)
 
 
-@pytest.mark.xfail(strict=True, reason="expandtabs, "
-                                       "returned closures, *list in a call, permutations without r and "
-                                       "combinations of a run-time r are not supported in compiled code")
+@pytest.mark.xfail(strict=True, reason="returned closures and *list in a call are not supported in compiled code")
 @pytest.mark.parametrize("fn, args, why", UNSUPPORTED, ids=lambda v: getattr(v, "__name__", ""))
 def test_still_unsupported(fn, args, why):
     check_all_levels(fn, *args)

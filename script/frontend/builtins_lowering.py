@@ -258,15 +258,23 @@ class CallLowering:
         if name == "product":
             if set(kw) - {"repeat"}:
                 self.error("product() takes only the keyword argument 'repeat'", node)
-            args = list(node.args) * (constant(kw["repeat"], "repeat") if "repeat" in kw else 1)
+            repeat = kw.get("repeat")
+            if repeat is not None and not self._small_constant(repeat, len(node.args)):
+                if len(node.args) != 1:
+                    constant(repeat, "repeat")      # (one element type: a single iterable)
+                return self._itertools_n(node, name, node.args[0], repeat)
+            args = list(node.args) * (constant(repeat, "repeat") if repeat is not None else 1)
         else:
-            if set(kw) - {"r"} or len(node.args) + len(kw) != 2 or not node.args:
-                self.error(f"{name}() takes an iterable and its length r in compiled code", node)
+            if set(kw) - {"r"} or len(node.args) + len(kw) > 2 or not node.args:
+                self.error(f"{name}() takes an iterable and a length r", node)
+            r_node = node.args[1] if len(node.args) == 2 else kw.get("r")
+            if r_node is None and name != "permutations":
+                self.error(f"{name}() missing required argument 'r' (pos 2)", node)
+            if r_node is None or not self._small_constant(r_node, 1):
+                return self._itertools_n(node, name, node.args[0], r_node)
             args = node.args[:1]
-            r = constant(node.args[1] if len(node.args) == 2 else kw["r"], "r")
+            r = constant(r_node, "r")
         count = len(args) if name == "product" else r
-        if count > 4:
-            self.error(f"{name}() of tuples longer than 4 is not supported in compiled code", node)
         # each iterable as a list (ranges, zips, generator expressions, arrays...): what
         # CPython's itertools take in as well before yielding anything
         seqs = tuple(self.list_of(a, node) for a in args)
@@ -274,6 +282,33 @@ class CallLowering:
         if count == 0:
             return self.call_script(self.ctx.info_for(itertoolslib.empty_product), none)
         return self.call_script(self.ctx.info_for(itertoolslib.ROUTINES[name][count - 1]), none, leading=seqs)
+
+    def _small_constant(self, expr, times: int) -> bool:
+        """Whether `expr` is a constant int (a literal or a global) of at most 4 (with `times`
+        iterables: their count times it): tuples of that fixed length; else the length is a
+        run-time value (`_itertools_n`). Nothing is evaluated: the iterable comes first."""
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant):
+            return True         # (negative: the fixed-length path's error)
+        value = expr.value if isinstance(expr, ast.Constant) else None
+        if isinstance(expr, ast.Name) and expr.id not in self.locals:
+            found, obj = self.info.global_value(expr.id)
+            value = obj if found else None
+        return type(value) is int and value * times <= 4
+
+    def _itertools_n(self, node: ast.Call, name: str, iterable, length) -> Value:
+        """`permutations(s)`, `combinations(xs, k)`, `product(xs, repeat=n)` of a length known
+        at run time (or over 4): tuples of one element type and that length (itertoolslib
+        `*_n`)."""
+        seq = self.list_of(iterable, node)
+        if isinstance(seq.type, T.TupleType):
+            self.error(f"{name}() of a tuple of several types, with a length known only at run time, is "
+                       "not supported in compiled code (make it a list of one type)", iterable)
+        n = self.expr(length) if length is not None else Const(0, T.I64)
+        if not isinstance(n.type, (T.IntType, T.BoolType)):
+            self.error(f"{name}()'s {'repeat' if name == 'product' else 'r'} must be an int, not {n.type}", length)
+        args = [n] if name != "permutations" else [n, Const(length is None, T.BOOL)]
+        fn = itertoolslib.VARIABLE[name]
+        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(seq, *args))
 
     def lower_map_filter(self, node: ast.Call, name: str) -> Value:
         """`map(f, xs, ...)` / `filter(f, xs)` as the list of what they yield (itertoolslib;

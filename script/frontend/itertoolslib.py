@@ -1,9 +1,11 @@
 """`itertools.product`, `combinations`, `combinations_with_replacement` and `permutations`,
 `map`, `filter`, `functools.reduce` and `itertools.accumulate`, written in the compiled subset.
 
-A tuple's length is part of its type, so the length `r` (or the number of iterables of
-`product`) must be a constant: each length has its own routine below, chosen when the call
-is compiled (builtins_lowering.lower_itertools). Each builds the list of tuples CPython's
+A tuple's length is part of its type: for a constant length `r` (or number of iterables of
+`product`) up to 4 each length has its own routine below, chosen when the call is compiled
+(builtins_lowering.lower_itertools); a length known only at run time (`permutations(s)`,
+`combinations(xs, k)`, `product(xs, repeat=n)`) gives tuples of one element type whose length
+is a run-time value (`*_n`). Each builds the list of tuples CPython's
 iterator yields, in its order; a loop over the call walks that list (the list is built first,
 not lazily: its size is the number of tuples).
 """
@@ -105,6 +107,99 @@ def product4(a, b, c, d):
 
 def empty_product():
     return [()]
+
+
+# ---- lengths known only at run time: tuples of one element type (VarTupleType) -------------
+# CPython's own algorithms (the itertools documentation's equivalents), so the order is its.
+
+def combinations_n(seq, r: int):
+    if r < 0:
+        raise ValueError("r must be non-negative")
+    pool = list(seq)
+    n = len(pool)
+    out = [tuple(pool[:r])]
+    if r > n:
+        return out[:0]
+    indices = list(range(r))
+    while True:
+        i = r - 1
+        while i >= 0 and indices[i] == i + n - r:
+            i -= 1
+        if i < 0:
+            return out
+        indices[i] += 1
+        for j in range(i + 1, r):
+            indices[j] = indices[j - 1] + 1
+        out.append(tuple([pool[k] for k in indices]))
+
+
+def replacement_n(seq, r: int):
+    if r < 0:
+        raise ValueError("r must be non-negative")
+    pool = list(seq)
+    n = len(pool)
+    out = [tuple(pool[:0] + [pool[0] for _ in range(r)])] if n else [tuple(pool[:r])]
+    if n == 0 and r > 0:
+        return out[:0]
+    indices = [0 for _ in range(r)]
+    while True:
+        i = r - 1
+        while i >= 0 and indices[i] == n - 1:
+            i -= 1
+        if i < 0:
+            return out
+        v = indices[i] + 1
+        for j in range(i, r):
+            indices[j] = v
+        out.append(tuple([pool[k] for k in indices]))
+
+
+def permutations_n(seq, r: int, whole: bool):
+    """`whole`: `r` is the length of `seq` (permutations(seq))."""
+    if r < 0 and not whole:
+        raise ValueError("r must be non-negative")
+    pool = list(seq)
+    n = len(pool)
+    if whole:
+        r = n
+    out = [tuple(pool[:r])]
+    if r > n:
+        return out[:0]
+    indices = list(range(n))
+    cycles = list(range(n, n - r, -1))
+    while n:
+        i = r - 1
+        while i >= 0:
+            cycles[i] -= 1
+            if cycles[i] == 0:
+                first = indices[i]
+                for k in range(i, n - 1):
+                    indices[k] = indices[k + 1]
+                indices[n - 1] = first
+                cycles[i] = n - i
+                i -= 1
+            else:
+                j = n - cycles[i]
+                indices[i], indices[j] = indices[j], indices[i]
+                out.append(tuple([pool[k] for k in indices[:r]]))
+                break
+        if i < 0:
+            return out
+    return out
+
+
+def product_n(seq, repeat: int):
+    if repeat < 0:
+        raise ValueError("repeat argument cannot be negative")
+    pool = list(seq)
+    rows = [pool[:0]]
+    for _ in range(repeat):
+        rows = [row + [y] for row in rows for y in pool]
+    return [tuple(row) for row in rows]
+
+
+VARIABLE = {"combinations": combinations_n, "combinations_with_replacement": replacement_n,
+            "permutations": permutations_n, "product": product_n}
 
 
 ROUTINES = {"combinations": (combinations1, combinations2, combinations3, combinations4),
