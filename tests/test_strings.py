@@ -337,3 +337,21 @@ def test_cache_keeps_strings(tmp_path):
     second = _run(run, str(main), env=env)
     assert first == [["HÉLLO!!", "héllo:2"], False]
     assert second == [["HÉLLO!!", "héllo:2"], True]
+
+
+def _join_chars(s, sep):
+    return sep.join(s), "".join(sorted(s)), ", ".join(s.upper())
+
+
+@pytest.mark.parametrize("s", ["", "a", "abc", "héllo"])
+def test_join_of_a_strs_characters(s):
+    check_all_levels(_join_chars, s, "-")
+
+
+def _round_keywords(x, n):
+    return round(x, ndigits=n), round(number=x, ndigits=n), round(x, ndigits=None)
+
+
+@pytest.mark.parametrize("args", [(2.675, 2), (15.5, -1), (0.125, 2), (-2.5, 0)])
+def test_round_takes_its_keywords(args):
+    check_all_levels(_round_keywords, *args)

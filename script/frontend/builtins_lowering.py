@@ -784,6 +784,13 @@ class CallLowering:
         return self.choose(take, lambda: v, lambda: best, node)
 
     def builtin_round(self, node, name) -> Value:
+        if node.keywords:       # round(number, ndigits=None): both may be keywords
+            given = [k.arg for k in node.keywords]
+            order = ["number", "ndigits"][len(node.args):]
+            if any(k not in order for k in given) or len(set(given)) != len(given):
+                self.error(f"round() got an unexpected keyword argument '{given[0]}'", node)
+            kw = {k.arg: k.value for k in node.keywords}
+            node = ast.copy_location(ast.Call(node.func, [*node.args, *(kw[k] for k in order if k in kw)], []), node)
         args = self.positional(node, name, 1, 2)
         x = args[0]
         loc = self.loc(node)

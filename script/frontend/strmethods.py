@@ -96,7 +96,7 @@ class StrMethodLowering:
             if isinstance(parts.type, T.ListType):
                 self.merge_pending(parts.type.elem, T.STR)      # (a `[]` joined before its first store)
             if not (isinstance(parts.type, T.ListType) and self.read_type(parts) == T.STR):
-                if isinstance(parts.type, T.ListType) or isinstance(parts.type, T.TupleType):
+                if isinstance(parts.type, (T.ListType, T.TupleType, T.StrType)):    # a str: its characters
                     parts = self._str_list(parts, node)
                 else:
                     self.error(f"str.join() takes a list of strs in compiled code, not {parts.type}", node)
@@ -246,7 +246,8 @@ class StrMethodLowering:
         return self.str_lib(_JUSTIFY[name], [s, args[0], fill], node)
 
     def _str_list(self, seq: Value, node) -> Value:
-        """A new list[str] of the strs of a tuple (`sep.join(("a", b))`)."""
+        """A new list[str] of the strs of a tuple (`sep.join(("a", b))`) or of the characters
+        of a str (`"-".join(s)`)."""
         n, item, et = self.iterable_value(seq, node)
         if et != T.STR:
             self.error(f"str.join() takes strs, not elements of type {et}", node)
