@@ -593,3 +593,58 @@ def children_sum(n):
     t = Pair(1, Pair(2), None) if n % 3 == 1 else Pair(1) if n % 3 == 0 else Pair(1, None, Pair(5))
     kids = [t.left, t.right]
     return sum(c.v for c in kids if c is not None), kids[0] is None, len(kids)
+
+
+# ---- a linked list whose head is typed before its nodes' `next` is (the order real code
+# writes them in: `self.head = None`, then `node.next = self.head; self.head = node`) ----
+
+class LNode:
+    def __init__(self, data):
+        self.data = data
+        self.next = None
+        self.previous = None
+
+
+class Chain:
+    def __init__(self):
+        self.head = None
+        self.tail = None
+
+    def push(self, data):
+        node = LNode(data)
+        node.next = self.head
+        if self.head is not None:
+            self.head.previous = node
+        else:
+            self.tail = node
+        self.head = node
+
+    def pop_head(self):
+        node = self.head
+        self.head = self.head.next          # AttributeError on an empty chain, as CPython
+        if self.head is None:
+            self.tail = None
+        else:
+            self.head.previous = None
+        return node.data
+
+    def items(self):
+        out = []
+        cur = self.head
+        while cur:
+            out.append(cur.data)
+            cur = cur.next
+        return out
+
+
+def chain_ops(xs, pops):
+    c = Chain()
+    for x in xs:
+        c.push(x)
+    taken = [c.pop_head() for _ in range(pops)]
+    back = []
+    cur = c.tail
+    while cur is not None:
+        back.append(cur.data)
+        cur = cur.previous
+    return taken, c.items(), back

@@ -300,3 +300,13 @@ def test_saved_and_cached(tmp_path):
 @given(st.integers(0, 8))
 def test_list_display_of_fields_that_may_be_none(n):
     check_all_levels(K.children_sum, n)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-9, 9), max_size=6), st.integers(0, 7))
+def test_a_list_head_typed_before_its_nodes_links(xs, pops):
+    # `self.head = None` typed the head before `node.next = self.head` made `next` an
+    # optional of its own class: the head's table takes the node's new type (was a
+    # CompileError: "field 'next' of 'Node' ... cannot hold" the older node type); a pop
+    # from an empty chain is CPython's AttributeError
+    check_all_levels(K.chain_ops, xs, pops)

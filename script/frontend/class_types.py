@@ -134,11 +134,35 @@ def _table(key: str, cls: type) -> dict:
 
 
 def _changed(key: str, table: dict) -> None:
-    """`table` is class `key`'s now: drop what was built with the old one, build again."""
+    """`table` is class `key`'s now: drop what was built with the old one, build again. The
+    other classes' tables that hold instances of `key` take its new field types too (a linked
+    list's ``head: opt[Node]`` typed before ``Node.next`` became ``opt[rec Node]``: the next
+    build would store that older Node into the newer one's field)."""
     FIELD_TYPES[key] = table
     for info, skey in USERS.pop(key, ()):
         info.specializations.pop(skey, None)
+    for other, fields in list(FIELD_TYPES.items()):
+        if other == key:
+            continue
+        new = {f: _refresh(t, key, table) for f, t in fields.items()}
+        if new != fields:
+            FIELD_TYPES[other] = new
+            for info, skey in USERS.pop(other, ()):
+                info.specializations.pop(skey, None)
     raise FieldsWidened(key)
+
+
+def _refresh(t: T.Type, key: str, table: dict) -> T.Type:
+    """`t` with the instances of class `key` in it (not of a cycle of classes) given the
+    field types of its `table`, where the field is tabled."""
+    def leaf(x):
+        if isinstance(x, T.ClassRef) or not _mentions(x, key) or x.group:
+            return x
+        if x.key == key:
+            elems = [table.get(f, e) for f, e in zip(x.fields, x.folded.elems)]
+            return x if elems == list(x.folded.elems) else T.ClassType(key, x.fields, T.TupleType(elems))
+        return T.ClassType(x.key, x.fields, _refresh(x.folded, key, table))
+    return T.map_fields(t, leaf)
 
 
 def table_floor(key: str, field: str, t: T.Type) -> T.Type:

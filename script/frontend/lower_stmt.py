@@ -60,7 +60,8 @@ from script.frontend.strmethods import StrMethodLowering
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.exceptions import TryLowering
 from script.frontend.generators import GeneratorLowering
-from script.frontend.lower_expr import NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample, sample_type_error
+from script.frontend.lower_expr import (_NO_SAMPLE, NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample,
+                                       sample_type_error)
 from script.frontend.pymessages import message, unbound_local
 from script.frontend.pyref import PyRef
 from script.frontend.random_calls import assign_default_rng
@@ -90,6 +91,20 @@ def _lists_at_conflict(cx, other: Value, v: Value) -> None:
     cx.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
     cx.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
     cx.widen_number_fields(other.type, v.type)   # class_types.py: P(0, 1) meets P(1.5, 2)
+
+
+def _attribute_store_error(sample, attr: str) -> str | None:
+    """CPython's AttributeError text for ``x.attr = v`` of every value like `sample` (None, a
+    number, a str, a container: they take no attributes); None when it raises none."""
+    if sample is _NO_SAMPLE:
+        return None
+    try:
+        setattr(sample, attr, None)
+    except AttributeError as e:
+        return str(e)
+    except Exception:  # noqa: BLE001 - no text to give
+        return None
+    return None
 
 
 class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
@@ -435,6 +450,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(getattr(base, "type", None), Unknown):
             return              # (a value not typed yet: a round to be rebuilt)
         if not T.is_instance_type(getattr(base, "type", None)):
+            text = None if isinstance(base, PyRef) else _attribute_store_error(kind_sample(base.type), target.attr)
+            if text is not None:        # None, an int, a str, a list...: CPython's AttributeError
+                self.raise_always("AttributeError", text, target)
+                return
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
                        "class instances)", target)
