@@ -368,3 +368,22 @@ def stores_into_arrays(xs):
         ints[k] = s
     out[len(xs)] = s
     return [float(v) for v in out], [int(v) for v in ints]
+
+
+def _row_sums(m, u):
+    out = []
+    for row in m:
+        s = 0                       # an int, then a float once a float is added: int|float
+        for a, b in zip(row, u):
+            s += a * b
+        out.append(s)
+    return out
+
+
+def power_steps(m, n):
+    # `u = [1] * len(m)` (ints) meets `u = _row_sums(...)`, a list of int|float values, at
+    # the loop's head: the display makes int|float values, its ints staying ints
+    u = [1] * len(m)
+    for _ in range(n):
+        u = _row_sums(m, u)
+    return u

@@ -252,3 +252,10 @@ def test_generated_programs(tmp_path_factory, source, c, d, a, b):
     else:
         # a refusal of int64 overflow (OverflowError) is allowed where CPython has a big int
         assert got[0] == "raise" and got[1] is OverflowError, f"{source}\n{(c, d, a, b)}: CPython {want}, compiled {got}"
+
+
+@pytest.mark.parametrize("args", [([[1, 2], [3, 4]], 2), ([[0.5, 1], [2, 0.25]], 3), ([[1, 0], [0, 1]], 0),
+                                  ([[]], 1), ([], 2)])
+def test_a_list_of_ints_meets_one_of_int_or_float_values(args):
+    want, got = outcome(K.power_steps, args), outcome(compiled(K.power_steps), args)
+    assert same_value(want, got) and [type(x) for x in want[1]] == [type(x) for x in got[1]], (want, got)

@@ -463,14 +463,17 @@ class ListLowering:
     def widen_list_at_merge(self, a: Value, b: Value) -> None:
         """Where a list of ints made here by a display or a comprehension (`u = [1] * n`) meets
         a list of floats (`u = step(v)`), the display makes floats (a hint, then Restart), as
-        a variable's int meets a float; else nothing (the caller's error)."""
+        a variable's int meets a float; one of int|float values (sums starting from 0), the
+        display makes such values (its ints stay ints); else nothing (the caller's error)."""
         if not (isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType)):
             return
         for narrow, wide in ((a, b), (b, a)):
             node = self.list_origins.get(id(narrow))
             t = narrow.type.elem
-            if node is None or not isinstance(t, (T.IntType, T.BoolType)) or \
-                    not isinstance(wide.type.elem, T.FloatType) or T.unify(t, wide.type.elem) != wide.type.elem:
+            w = wide.type.elem
+            if node is None or not isinstance(t, (T.IntType, T.BoolType)) or not (
+                    isinstance(w, T.FloatType) and T.unify(t, w) == w
+                    or w == T.INT_FLOAT and isinstance(t, T.IntType) and T.merge(t, w) == w):
                 continue
             if self.hints.get(("list", node)) != wide.type.elem:
                 self.hints[("list", node)] = wide.type.elem
