@@ -761,7 +761,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                 self.error("*args in the arguments of an exception are not supported in compiled code", exc)
             call_args = exc.args
             exc = exc.func
-        ref = self.lookup(exc) if isinstance(exc, ast.Name) else None
+        ref = self.lookup(exc) if isinstance(exc, ast.Name) else \
+            self.attribute_ref(exc) if isinstance(exc, ast.Attribute) else None   # np.linalg.LinAlgError
         user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = self.raise_message(call_args)        # messages.py

@@ -13,9 +13,7 @@ only for a full-rank overdetermined system, `matrix_rank`'s tolerance in the sin
 values' dtype; `pinv`'s last product is the BLAS ?gemm call NumPy's matmul makes. So
 results are NumPy's bit for bit.
 
-Differences: results are plain tuples where NumPy gives named tuples (they unpack the same);
-LinAlgError is raised as ValueError (its base class) with NumPy's message, as
-numpy_linalg_lib does; `lstsq`'s rank is an int (NumPy: an int32 scalar). Where this
+Differences: results are plain tuples where NumPy gives named tuples (they unpack the same); `lstsq`'s rank is an int (NumPy: an int32 scalar). Where this
 process has no LAPACK with 64-bit integers (``SCRIPT_NO_BLAS=1``, another NumPy build) each
 function raises RuntimeError naming itself when it runs.
 """
@@ -74,7 +72,7 @@ def _vector(v, n, probe):
 
 def _square(a) -> None:
     if a.shape[0] != a.shape[1]:
-        raise ValueError("Last 2 dimensions of the array must be square")
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
 
 
 # ---- eigenvalues of symmetric matrices: dsyevd -----------------------------------------------
@@ -94,14 +92,14 @@ def _syevd(a, jobz, uplo):
         raise RuntimeError("numpy.linalg.eigh/eigvalsh in compiled code need NumPy's LAPACK "
                            "with 64-bit integers, which this process does not have")
     if info != 0:
-        raise ValueError("Eigenvalues did not converge")
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
     lwork = int(wq[0])
     liwork = iq[0]
     work = np.zeros(max(lwork, 1))
     iwork = np.zeros(max(liwork, 1), dtype=np.int64)
     info = lapack("dsyevd", jobz, uplo, n, f, lda, w, work, lwork, iwork, liwork)
     if info != 0:
-        raise ValueError("Eigenvalues did not converge")
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
     return w, f
 
 
@@ -135,14 +133,14 @@ def _gesdd(f, m, n, jobz, u, ldu, vt, ldvt):
         raise RuntimeError("numpy.linalg.svd/pinv/matrix_rank in compiled code need NumPy's "
                            "LAPACK with 64-bit integers, which this process does not have")
     if info != 0:
-        raise ValueError("SVD did not converge")
+        raise np.linalg.LinAlgError("SVD did not converge")
     lwork = int(wq[0])
     if lwork == 0:
         lwork = 1
     work = np.zeros(lwork)
     info = lapack("dgesdd", jobz, m, n, f, lda, s, u, ldu, vt, ldvt, work, lwork, iwork)
     if info != 0:
-        raise ValueError("SVD did not converge")
+        raise np.linalg.LinAlgError("SVD did not converge")
     return s
 
 
@@ -262,7 +260,7 @@ def linalg_lstsq(a: np.ndarray, b: np.ndarray, rcond=None):
     m = a.shape[0]
     n = a.shape[1]
     if b.shape[0] != m:
-        raise ValueError("Incompatible dimensions")
+        raise np.linalg.LinAlgError("Incompatible dimensions")
     nrhs = 1
     if b.ndim == 2:
         nrhs = b.shape[1]
@@ -291,13 +289,13 @@ def linalg_lstsq(a: np.ndarray, b: np.ndarray, rcond=None):
         raise RuntimeError("numpy.linalg.lstsq in compiled code needs NumPy's LAPACK with "
                            "64-bit integers, which this process does not have")
     if info != 0:
-        raise ValueError("SVD did not converge in Linear Least Squares")
+        raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
     lwork = int(wq[0])
     work = np.zeros(max(lwork, 1))
     iwork = np.zeros(max(iq[0], 1), dtype=np.int64)
     info = lapack("dgelsd", m, n, nr, fa, lda, fb, ldb, s, cond, rank, work, lwork, iwork)
     if info != 0:
-        raise ValueError("SVD did not converge in Linear Least Squares")
+        raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
     if m == 0:
         for j in range(nr):
             for i in range(n):
@@ -338,11 +336,11 @@ def linalg_qr(a: np.ndarray, mode=0):
         raise RuntimeError("numpy.linalg.qr in compiled code needs NumPy's LAPACK with "
                            "64-bit integers, which this process does not have")
     if info != 0:
-        raise ValueError("Incorrect argument found while performing QR factorization")
+        raise np.linalg.LinAlgError("Incorrect argument found while performing QR factorization")
     lwork = max(max(1, n), int(wq[0]))
     info = lapack("dgeqrf", m, n, f, lda, tau, np.zeros(lwork), lwork)
     if info != 0:
-        raise ValueError("Incorrect argument found while performing QR factorization")
+        raise np.linalg.LinAlgError("Incorrect argument found while performing QR factorization")
     mc = k
     if mode == 1 and m > n:
         mc = m
@@ -352,11 +350,11 @@ def linalg_qr(a: np.ndarray, mode=0):
             q[j, i] = f[j, i]
     info = lapack("dorgqr", m, mc, k, q, lda, tau, wq, -1)
     if info != 0:
-        raise ValueError("Incorrect argument found while performing QR factorization")
+        raise np.linalg.LinAlgError("Incorrect argument found while performing QR factorization")
     count = int(wq[0])
     info = lapack("dorgqr", m, mc, k, q, lda, tau, np.zeros(max(max(1, n), count)), count)
     if info != 0:
-        raise ValueError("Incorrect argument found while performing QR factorization")
+        raise np.linalg.LinAlgError("Incorrect argument found while performing QR factorization")
     probe = _probe(a)
     r = np.zeros((mc, n), dtype=probe.dtype)
     for i in range(mc):
@@ -378,7 +376,7 @@ def linalg_cholesky(a: np.ndarray, upper=False):
         raise RuntimeError("numpy.linalg.cholesky in compiled code needs NumPy's LAPACK with "
                            "64-bit integers, which this process does not have")
     if info != 0:
-        raise ValueError("Matrix is not positive definite")
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
     out = np.zeros((n, n), dtype=_probe(a).dtype)
     for i in range(n):
         for j in range(n):
@@ -387,18 +385,15 @@ def linalg_cholesky(a: np.ndarray, upper=False):
     return out
 
 
-def linalg_slogdet(a: np.ndarray):
-    """(sign, log|det|) from dgetrf's LU factors, as NumPy: the log of each pivot's
-    magnitude summed in order; (0, -inf) for an exactly singular matrix."""
-    _square(a)
+def slogdet_parts(a):
+    """(found, sign, log|det|) from dgetrf's LU factors, as NumPy: the log of each pivot's
+    magnitude summed in order; (0, -inf) for an exactly singular matrix. `found` is False
+    (and nothing computed) when this process has no LAPACK with 64-bit integers."""
     n = a.shape[0]
     lda = max(n, 1)
     f = _fortran(a, lda)
     ipiv = np.zeros(lda, dtype=np.int64)
     info = lapack("dgetrf", n, n, f, lda, ipiv)
-    if info == _MISSING:
-        raise RuntimeError("numpy.linalg.slogdet in compiled code needs NumPy's LAPACK with "
-                           "64-bit integers, which this process does not have")
     sign = 0.0
     logdet = float("-inf")
     if info == 0:
@@ -414,6 +409,35 @@ def linalg_slogdet(a: np.ndarray):
                 sign = -sign
                 d = -d
             logdet += math.log(d)
+    return info != _MISSING, sign, logdet
+
+
+def gesv(a, b):
+    """(found, singular, x): dgesv's solution of a·x = b for a 2-d `b`, as NumPy's solve and
+    inv call it (float64, Fortran order); `found` False when this process has no LAPACK with
+    64-bit integers."""
+    n = a.shape[0]
+    nrhs = b.shape[1]
+    lda = max(n, 1)
+    f = _fortran(a, lda)
+    fb = _fortran(b, lda)
+    ipiv = np.zeros(lda, dtype=np.int64)
+    info = lapack("dgesv", n, nrhs, f, lda, ipiv, fb, lda)
+    x = np.empty((n, nrhs))
+    if info == 0:
+        for c in range(nrhs):
+            for i in range(n):
+                x[i, c] = fb[c, i]
+    return info != _MISSING, info > 0, x
+
+
+def linalg_slogdet(a: np.ndarray):
+    """(sign, log|det|), as NumPy (`slogdet_parts`)."""
+    _square(a)
+    found, sign, logdet = slogdet_parts(a)
+    if not found:
+        raise RuntimeError("numpy.linalg.slogdet in compiled code needs NumPy's LAPACK with "
+                           "64-bit integers, which this process does not have")
     out = np.empty(2, dtype=_probe(a).dtype)
     out[0] = sign
     out[1] = logdet

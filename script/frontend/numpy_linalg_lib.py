@@ -1,22 +1,27 @@
-"""NumPy's dense linear algebra without LAPACK, written in the compiled subset:
-`np.linalg.solve`, `inv`, `det` of 2-d arrays, by LU factorization with partial pivoting
-(LAPACK's getrf: the row with the largest magnitude in the column becomes the pivot).
+"""NumPy's dense linear algebra, written in the compiled subset: `np.linalg.solve`, `inv`,
+`det` of 2-d arrays.
 
-Computed in float64 (float32 when every operand is float32, as NumPy's result type; the
-arithmetic itself stays float64), so results agree with LAPACK's up to rounding. A matrix
-is singular when a pivot is exactly zero, as LAPACK decides; NumPy raises
-``numpy.linalg.LinAlgError`` (a ValueError) for it, compiled code raises ValueError with
-the same message until the runtime can raise NumPy's class.
+Where the process has a LAPACK with 64-bit integers (runtime.lapack), each calls the routine
+NumPy's ``_umath_linalg`` calls, as it calls it (numpy_lapack: `gesv` for solve and inv, with
+an identity for inv; `slogdet_parts`, dgetrf, for det, which is NumPy's ``sign *
+exp(logdet)``), so results are NumPy's bit for bit. Without one, an LU factorization with
+partial pivoting written here (LAPACK's getrf: the row with the largest magnitude in the
+column becomes the pivot): equal to LAPACK's up to rounding, a product of the pivots for det.
+Computed in float64 (float32 results when every operand is float32, as NumPy's result type).
+A singular matrix raises ``numpy.linalg.LinAlgError("Singular matrix")``, as NumPy.
 """
+
+import math
 
 import numpy as np
 
 from script.frontend.library_intrinsics import raise_if
+from script.frontend.numpy_lapack import gesv, slogdet_parts
 
 
 def _square(a) -> None:
     if a.shape[0] != a.shape[1]:
-        raise ValueError("Last 2 dimensions of the array must be square")
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
 
 
 def _lu(a):
@@ -57,9 +62,14 @@ def _solve(a, b):
     x = np.empty((n, b.shape[1]))
     if n == 0:
         return x
+    found, singular, solved = gesv(a, b)
+    if found:
+        if singular:
+            raise np.linalg.LinAlgError("Singular matrix")
+        return solved
     lu, perm, sign = _lu(a)
     if sign == 0.0:
-        raise ValueError("Singular matrix")
+        raise np.linalg.LinAlgError("Singular matrix")
     for c in range(b.shape[1]):
         for i in range(n):
             s = b[perm[i], c] * 1.0
@@ -101,12 +111,16 @@ def linalg_inv(a: np.ndarray):
 
 
 def linalg_det(a: np.ndarray):
-    """The determinant: the product of U's diagonal, signed by the row swaps (0.0 for a
-    singular matrix, as LAPACK's zero pivot gives)."""
+    """The determinant: NumPy's sign * exp(log|det|) of dgetrf's factors; without LAPACK
+    the product of U's diagonal, signed by the row swaps (0.0 for a singular matrix)."""
     _square(a)
-    lu, _, d = _lu(a)
-    for k in range(a.shape[0]):
-        d *= lu[k, k]
+    found, sign, logdet = slogdet_parts(a)
+    if found:
+        d = sign * math.exp(logdet)         # NumPy's det: from its slogdet
+    else:
+        lu, _, d = _lu(a)
+        for k in range(a.shape[0]):
+            d *= lu[k, k]
     out = np.empty(1, dtype=_result_probe(a, a).dtype)     # in NumPy's result dtype
     out[0] = d
     return out[0]

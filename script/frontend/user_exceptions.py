@@ -10,8 +10,9 @@ user's class out of the function (runtime/entry.py `USER_MARK`), and `str(e)` / 
 its own. Where the class of a raise is known when compiling (a `raise MyError(...)` inside
 a `try`), the handler is chosen then, with Python's `issubclass`.
 
-Only classes without methods or attributes of their own (a body of `pass` or a docstring)
-whose bases are one exception class are accepted; the others are CompileErrors.
+Only classes without methods or attributes of their own (a body of `pass` or a docstring;
+private data a library keeps, as NumPy's ``LinAlgError._module_source``, aside) whose bases
+are one exception class are accepted; the others are CompileErrors.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def user_exception_class(cx, obj, node) -> tuple[str, str] | None:
     if "<locals>" in obj.__qualname__:
         cx.error(f"exception class '{name}' is defined inside a function: only classes defined "
                  "at module level can be raised or caught in compiled code", node)
-    extra = sorted(set(vars(obj)) - _OWN_KEYS)
+    extra = sorted(k for k in set(vars(obj)) - _OWN_KEYS if not _private_data(k, vars(obj)[k]))
     if extra:
         cx.error(f"exception class '{name}' defines {', '.join(extra)}: compiled code takes only "
                  "exception classes whose body is 'pass' or a docstring", node)
@@ -74,6 +75,12 @@ def user_exception_class(cx, obj, node) -> tuple[str, str] | None:
     key = user_class_key(obj)
     _CLASSES[key] = obj
     return base.__name__, key
+
+
+def _private_data(name: str, value) -> bool:
+    """An attribute a library's class keeps for itself, not behaviour: a private name holding
+    data (NumPy's ``LinAlgError._module_source``, for pickling)."""
+    return name.startswith("_") and not name.startswith("__") and isinstance(value, (str, int, float, tuple))
 
 
 def user_raise_text(cx, key: str, text: str | None) -> str:

@@ -297,6 +297,7 @@ LAPACK_ROUTINES = {
     "dorgqr": "iiididdi",           # M N K A LDA TAU WORK LWORK
     "dpotrf": "cidi",               # UPLO N A LDA
     "dgetrf": "iidin",              # M N A LDA IPIV
+    "dgesv": "iidindi",             # N NRHS A LDA IPIV B LDB
     "dgemm": "cciiifdidifdi",       # TRANSA TRANSB M N K ALPHA A LDA B LDB BETA C LDC
     "sgemm": "cciiirsisirsi",       # the same in REAL
 }
