@@ -175,3 +175,26 @@ def test_ir_round_trip():
     for stage in ("ssa", "opt"):
         text = f.ir(stage)
         assert format_module(parse_module(text)) == text
+
+
+def _first_of(d, s, xs):
+    # next(iter(x)): the first key of a dict, element of a set or list, item of a view
+    k = next(iter(d), "none")
+    v = next(iter(d.values()), -1.0)
+    return k, v, next(iter(s), 0), next(iter(sorted(xs))), next(iter(d.items()), ("", 0.0))
+
+
+def _first_or_stop(s):
+    return next(iter(s))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.text("abc", max_size=2), st.floats(-5, 5), min_size=1, max_size=3),
+       st.sets(st.integers(-3, 3), max_size=3), st.lists(st.integers(-9, 9), min_size=1, max_size=4))
+def test_next_of_iter_is_the_first_element(d, s, xs):
+    check_all_levels(_first_of, d, s, xs)
+
+
+@pytest.mark.parametrize("s", ["", "ab"])
+def test_next_of_iter_of_an_empty_str_is_stop_iteration(s):
+    check_all_levels(_first_or_stop, s)

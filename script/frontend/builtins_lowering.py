@@ -1145,7 +1145,14 @@ def _range_value(low, node: ast.Call, name: str):
 
 @lowers(next)
 def _next(low, node: ast.Call, name: str):
-    """`next(g)` of a generator expression written in the call (generators.py)."""
+    """`next(g)` of a generator expression written in the call (generators.py); `next(iter(x))`
+    (`next(iter(x), default)`): the first element of any iterable `x`, a dict's first key,
+    a set's first element, or the default / StopIteration when it is empty."""
+    first = node.args[0] if node.args else None
+    if isinstance(first, ast.Call) and isinstance(first.func, ast.Name) and first.func.id not in low.locals \
+            and getattr(low.lookup(first.func), "obj", None) is iter and len(first.args) == 1 \
+            and not first.keywords and not node.keywords and len(node.args) <= 2:
+        return low.first_item(first.args[0], node.args[1] if len(node.args) > 1 else None, node)
     if not (node.args and low.walks_generator(node.args[0])):
         return NotImplemented
     if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
