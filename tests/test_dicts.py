@@ -347,3 +347,28 @@ def test_global_tables_of_constants(args):
     # tuples had taken minutes of LLVM: each entry's values stayed alive across every store)
     want, got = outcome(_read_constants, args), outcome(compiled(_read_constants), args)
     assert same_value(want, got), (want, got)
+
+
+SCORES = {c: i for i, c in enumerate("abcdefghijklmnopqrstuvwxyz")}
+VOWELS = frozenset("aeiou")
+WEIGHTS = [1.5, 2.0, 0.5]
+
+
+def _score(text):
+    total, vowels, weighted = 0, 0, 0.0
+    for k, ch in enumerate(text):
+        total += SCORES.get(ch, 0)
+        vowels += ch in VOWELS
+        weighted += WEIGHTS[k % 3] * SCORES.get(ch, 0)
+    return total, vowels, weighted, [SCORES[c] for c in text if c in SCORES]
+
+
+@pytest.mark.parametrize("text", ["", "hello world", "the quick brown fox", "zzz!"])
+def test_global_tables_read_in_a_loop_are_made_once(text):
+    # a global container read in a loop is made where the function starts, not on every
+    # pass (a lookup per character had made the 26-entry dict again each time: 20x slower
+    # than CPython)
+    want, got = outcome(_score, (text,)), outcome(compiled(_score), (text,))
+    assert same_value(want, got), (want, got)
+    ir = compiled(_score).ir("ssa")
+    assert ir.count("list_new : list[(i64, str, i64)]") == 1, ir    # SCORES' entries, once

@@ -14,7 +14,7 @@ import builtins as py_builtins
 import operator
 
 from script.errors import CompileError, SourceLoc
-from script.frontend import held_iterators
+from script.frontend import global_tables, held_iterators
 from script.frontend.held_iterators import HeldIterators
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
@@ -169,6 +169,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.complex_text = ComplexText()
         self.held_nodes: list = []                     # nodes standing for values (match.held)
         self.held = HeldIterators()                    # ranges and iterators held as values (held_iterators.py)
+        self.hoisted_tables: dict = {}                 # id of a global container -> its value (global_tables.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = self.resolve_pending(self.ret_type)
 
@@ -184,6 +185,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         for name in self.locals:
             if name not in self.info.param_names:
                 self.write("$def:" + name, Const(False, T.BOOL))
+        global_tables.hoist(self)
         self.stmts(self.info.node.body)
         if self.block is not None:
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
@@ -345,6 +347,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         value_of = getattr(type(obj), "__script_value__", None)
         if value_of is not None:
             return value_of(obj, self, node)
+        made = global_tables.hoisted(self, obj)
+        if made is not None:
+            return made                     # made once, where the function starts
         if obj is None or isinstance(obj, (bool, int, float, complex)):
             try:
                 return const_of(obj, self.loc(node))
