@@ -267,3 +267,29 @@ def test_int_display_widens_where_it_meets_floats(n, x):
 def test_lists_made_again_in_a_loop(text, width, xs):
     check_all_levels(K.word_wrap, text, width)
     check_all_levels(K.reset_buffers, xs)
+
+
+def _merge(left, right):
+    if not left:
+        return right
+    if not right:
+        return left
+    if left[0] < right[0]:
+        return [left[0], *_merge(left[1:], right)]
+    return [right[0], *_merge(left, right[1:])]
+
+
+def _merge_runs(runs, first):
+    out = []                    # typed by what _merge returns beside it: the runs' lists
+    for run in runs:
+        out = _merge(out, run) if first else _merge(run, out)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.integers(-5, 5), min_size=1, max_size=3).map(sorted), min_size=1, max_size=4),
+       st.booleans())
+def test_a_function_returning_a_callers_empty_list_beside_another(runs, first):
+    # `return right` beside `return left`, `left` the caller's `[]`: the empty list takes the
+    # other's type (was "returns incompatible types list[i64] and list[?]")
+    check_all_levels(_merge_runs, runs, first)

@@ -862,6 +862,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     from script.frontend.ssa_builder import Restart
                     raise Restart()
             elif u is None:
+                self.merge_pending(want, value.type)    # `return right` beside `return left`, a `[]`
                 if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
                         T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
                     # lists of ints or floats beside lists of num: the displays returned, or
