@@ -372,3 +372,47 @@ def test_global_tables_read_in_a_loop_are_made_once(text):
     assert same_value(want, got), (want, got)
     ir = compiled(_score).ir("ssa")
     assert ir.count("list_new : list[(i64, str, i64)]") == 1, ir    # SCORES' entries, once
+
+
+def _group_by_letters(words):
+    groups = {}
+    seen = set()
+    for w in words:
+        key = tuple(sorted(w))          # a tuple of a run-time length as a key
+        groups.setdefault(key, []).append(w)
+        seen.add(key)
+    return groups, list(seen), (("a", "b") in seen), len(seen), sorted(seen)
+
+
+def _count_states(states):
+    memo = {}
+    for s in states:
+        memo[tuple(s)] = memo.get(tuple(s), 0) + 1
+    return memo, list(set(tuple(s) for s in states))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text("abc", max_size=4), max_size=6))
+def test_tuples_of_run_time_length_as_keys(words):
+    # hashed element by element: CPython's tuple hash for a set, so list(seen) is in
+    # CPython's order (was "dicts with tuple[str, ...] keys are not supported")
+    want, got = outcome(_group_by_letters, (words,)), outcome(compiled(_group_by_letters), (words,))
+    assert same_value(want, got), (want, got)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=1, max_size=3), min_size=1, max_size=6))
+def test_int_tuples_of_run_time_length_as_keys(states):
+    want, got = outcome(_count_states, (states,)), outcome(compiled(_count_states), (states,))
+    assert same_value(want, got), (want, got)
+
+
+def _missing_tuple_key(xs, ys):
+    d = {tuple(xs): 1}
+    return d[tuple(ys)]
+
+
+@pytest.mark.parametrize("args", [([1, 2], [1, 2]), ([1, 2], [1, 3]), (["a"], ["b", "c"]), ([], [0])])
+def test_key_error_of_a_tuple_of_run_time_length(args):
+    want, got = outcome(_missing_tuple_key, args), outcome(compiled(_missing_tuple_key), args)
+    assert want[:2] == got[:2] and str(want[-1]) == str(got[-1]), (want, got)

@@ -355,3 +355,15 @@ def _round_keywords(x, n):
 @pytest.mark.parametrize("args", [(2.675, 2), (15.5, -1), (0.125, 2), (-2.5, 0)])
 def test_round_takes_its_keywords(args):
     check_all_levels(_round_keywords, *args)
+
+
+def _tuple_texts(xs):
+    t = tuple(xs)
+    print(t, [t], [c for c in zip(*[xs, xs])])
+    return str(t), repr(t), f"{t}|{t!r}", str([t]), str(tuple(xs[:1])), str({0: t})
+
+
+@pytest.mark.parametrize("xs", [[1], [1, 2, 3], ["a", "b"], [1.5]])
+def test_text_of_a_tuple_of_run_time_length(xs, capsys):
+    # tuple(xs) is written as a tuple, `(1,)` with its comma (was written as a list: '[1, 2]')
+    check_all_levels(_tuple_texts, xs)

@@ -21,6 +21,12 @@ def list_text(xs) -> str:
     return "[" + ", ".join([repr(x) for x in xs]) + "]"
 
 
+def var_tuple_text(xs) -> str:
+    if len(xs) == 1:
+        return "(" + repr(xs[0]) + ",)"
+    return "(" + ", ".join([repr(x) for x in xs]) + ")"
+
+
 def set_text(s) -> str:
     if len(s) == 0:
         return "set()"
@@ -74,6 +80,8 @@ def container_text(self, v: Value, node, conversion: str = "s") -> Value:
         self.error(f"str() of a {t.kind} object is not supported in compiled code (CPython writes "
                    f"{'range(start, stop, step)' if t.kind == 'range' else '<' + t.kind + ' object at ...>'}, "
                    f"which the list compiled code holds cannot give); write list(...) of it", node)
+    if isinstance(t, T.VarTupleType):
+        return self.str_lib(var_tuple_text, [v], node)       # `tuple(xs)`: a tuple's text
     if isinstance(t, T.ListType):
         return self.str_lib(list_text, [v], node)
     if isinstance(t, T.SetType):

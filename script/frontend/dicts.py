@@ -318,6 +318,9 @@ class DictLowering:
                        "bools, ints, floats, strs or tuples of them)", node)
         if is_pending(t.key):
             self.read_table_types(t, key.type, None)
+        if type(t.key) is T.VarTupleType and type(key.type) is T.TupleType \
+                and all(T.unify(t.key.elem, e) == t.key.elem for e in key.type.elems):
+            return self.coerce(key, t.key, node)        # `(1, 2) in seen` of `tuple(xs)` keys
         if T.unify(t.key, (key.type)) != t.key:
             self.error(f"a {t} cannot be looked up with a key of type {key.type} (convert the key "
                        f"to {t.key} first)", node)
@@ -388,7 +391,7 @@ class DictLowering:
             return "\x01(" + inner.replace("\x01", "") + ")", args
         if isinstance(t, T.BoolType):
             return "\x01%B", [key]
-        if isinstance(t, T.StrType):
+        if isinstance(t, (T.StrType, T.VarTupleType)):
             return "\x01%U", [self.str_of(key, node, "r")]
         if isinstance(t, T.FloatType):
             return "\x01%R", [self.coerce(key, T.F64, node)]
@@ -733,5 +736,6 @@ def _describe_store(t: T.HashType, key_t, value_t) -> str:
 
 
 def _has_str(t: T.Type) -> bool:
-    """Whether a key of type `t` holds a str (whose repr CPython computes)."""
-    return isinstance(t, T.StrType) or isinstance(t, T.TupleType) and any(map(_has_str, t.elems))
+    """Whether a key of type `t` holds a str, or is a tuple of a run-time length (whose repr
+    is made on the failing path only)."""
+    return isinstance(t, (T.StrType, T.VarTupleType)) or isinstance(t, T.TupleType) and any(map(_has_str, t.elems))

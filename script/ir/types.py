@@ -587,14 +587,17 @@ def holds_references(t: Type) -> bool:
 
 def is_key_type(t: Type) -> bool:
     """Whether dict keys and set elements may be of type `t`: a bool, int, float, num or str, or a
-    tuple of them (values the `hash` op hashes and `==` compares; a table's entries count the
-    strs they hold as a list's elements do)."""
+    tuple of them, of a fixed length or of one element type (values the `hash` op hashes and
+    `==` compares; a table's entries count the strs and tuples they hold as a list's elements
+    do)."""
     if isinstance(t, TupleType):
         if isinstance(t, IntFloatType):
             return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
     if isinstance(t, StrType):
         return True
+    if isinstance(t, VarTupleType):     # `tuple(sorted(word))`: hashed element by element
+        return is_key_type(t.elem) and not isinstance(t.elem, IntFloatType)
     return t.is_numeric() and not isinstance(t, ComplexType)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from script.ir import types as T
 from script.backend.llvm.abi import llvm_type
-from script.backend.llvm import arith, strings
+from script.backend.llvm import arith, lists, strings
 from script.backend.llvm.builder import Builder, NativeModule, Value, float_const, int_const
 
 _M1, _M2 = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53
@@ -55,7 +55,51 @@ def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         return _mix(b, b.bitcast(d, "i64"))
     if isinstance(t, T.StrType):
         return b.call(_str_hash_helper(m), [x])
+    if isinstance(t, T.VarTupleType):
+        return b.call(_var_tuple_helper(m, t, False), [x])
     raise AssertionError(f"no hash for {t}")
+
+
+def _var_tuple_helper(m: NativeModule, t: T.VarTupleType, py: bool):
+    """``i64 script.vartuple.[py]hash.<elem>(ptr t)``: a tuple of a run-time length hashed as a
+    tuple of fixed length is, element by element: the `hash` op's fold (`_raw`, mixed by the
+    caller's `_mix`-free path: the result is mixed here), or CPython's xxHash-based tuple hash
+    (`py`), so a set of them iterates in CPython's order."""
+    name = f"script.vartuple.{'pyhash' if py else 'hash'}.{t.elem}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i64", ["ptr"], attrs=("nounwind",))
+    x, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, done = fn.append_block("head"), fn.append_block("body"), fn.append_block("done")
+    n = lists.length(b, x)
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    k, acc = b.phi("i64"), b.phi("i64")
+    k.add_incoming(int_const("i64", 0), entry)
+    acc.add_incoming(int_const("i64", _XXPRIME_5 if py else _SEED), entry)
+    b.cbranch(b.icmp("slt", k, n), body, done)
+    b.position_at_end(body)
+    item = lists.get(b, t, x, k)
+    if py:
+        lane = lower_pyhash(m, b, t.elem, item)
+        nxt = b.add(acc, b.mul(lane, int_const("i64", _XXPRIME_2)))
+        nxt = b.or_(b.shl(nxt, int_const("i64", 31)), b.lshr(nxt, int_const("i64", 33)))
+        nxt = b.mul(nxt, int_const("i64", _XXPRIME_1))
+    else:
+        nxt = b.mul(b.xor(acc, _raw(m, b, t.elem, item)), int_const("i64", _PRIME))
+    k.add_incoming(b.index_arith("add", k, int_const("i64", 1), "nuw nsw"), b.block)
+    acc.add_incoming(nxt, b.block)
+    b.branch(head)
+    b.position_at_end(done)
+    if py:
+        r = b.add(acc, b.xor(n, int_const("i64", _XXPRIME_5 ^ 3527539)))
+        b.ret(_not_minus_one(b, r, 1546275796))
+    else:
+        b.ret(_mix(b, acc))
+    return fn
 
 
 STR_HASH = "script.str.hash"
@@ -147,6 +191,8 @@ def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         return b.call(fn, [NULL_PTR, d])
     if isinstance(t, T.StrType):
         return b.call(_py_str_hash_helper(m), [x])
+    if isinstance(t, T.VarTupleType):
+        return b.call(_var_tuple_helper(m, t, True), [x])
     raise AssertionError(f"no hash for {t}")
 
 
