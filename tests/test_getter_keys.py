@@ -1,6 +1,8 @@
 """`key=operator.itemgetter(...)` and `key=operator.attrgetter(...)` (frontend/keyed.py:
-the lambda that gets the same), in sorted(), list.sort(), min() and max(), against CPython."""
+the lambda that gets the same), in sorted(), list.sort(), min() and max(); and
+`key=functools.cmp_to_key(f)` in sorted() and list.sort(); against CPython."""
 
+import functools
 import operator
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -65,3 +67,24 @@ def _computed_operand(pairs, k):
 def test_a_computed_operand_is_refused():
     with pytest.raises(CompileError, match=r"itemgetter\(\) with operands that are not constants"):
         script.script(_computed_operand)([(1, 2)], 0)
+
+
+def _by_length_then_reversed(a, b):
+    if len(a) != len(b):
+        return len(a) - len(b)
+    return -1 if a > b else (1 if a < b else 0)
+
+
+def _sorted_by_comparison(words, rev):
+    out = sorted(words, key=functools.cmp_to_key(_by_length_then_reversed), reverse=rev)
+    nums = [len(w) * 7 % 5 for w in words]
+    nums.sort(key=functools.cmp_to_key(lambda a, b: (a % 3) - (b % 3)))
+    return out, nums
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text("abc", max_size=3), max_size=40), st.booleans())
+def test_cmp_to_key(words, rev):
+    # a stable merge sort asking f(b, a) < 0, as CPython's K(b) < K(a) does: CPython's order
+    # for a comparison that orders consistently (more than 16 elements: merged runs too)
+    check_all_levels(_sorted_by_comparison, words, rev)

@@ -12,6 +12,7 @@ tuples of them (tuples compare as Python orders them, lower_expr.order_tuples).
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 
 from script.frontend import closures, listlib
@@ -138,10 +139,28 @@ def method_key(cx, key):
     return fn
 
 
+def _cmp_to_key(cx, key):
+    """The comparison function node of `key=cmp_to_key(f)` (functools'), else None."""
+    if not (isinstance(key, ast.Call) and len(key.args) == 1 and not key.keywords
+            and isinstance(key.func, (ast.Name, ast.Attribute))):
+        return None
+    if isinstance(key.func, ast.Name) and key.func.id in cx.info.local_names:
+        return None
+    ref = cx.callee_ref(key.func)
+    return key.args[0] if isinstance(ref, PyRef) and ref.obj is functools.cmp_to_key else None
+
+
 def sort_list(cx, lst: Value, keywords, name: str, node) -> None:
     """Sort `lst` in place, with sort()'s `key=` and `reverse=`."""
     key, rev = sort_options(cx, keywords, name)
     descending = Const(False, T.BOOL) if rev is None else cx.truth(cx.expr(rev), rev)
+    compare = _cmp_to_key(cx, key)
+    if compare is not None:         # key=functools.cmp_to_key(f): f compares two elements
+        p = ast.copy_location(ast.Name(id="$reverse", ctx=ast.Load()), node)
+        cx.pre_evaluated[id(p)] = descending
+        call = ast.copy_location(ast.Call(func=ast.Name(id="sort"), args=[compare, p], keywords=[]), node)
+        cx.call_script(cx.ctx.info_for(listlib.sort_cmp), call, first=lst)
+        return
     if key is not None:
         p = ast.copy_location(ast.Name(id="$reverse", ctx=ast.Load()), node)
         cx.pre_evaluated[id(p)] = descending

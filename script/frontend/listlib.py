@@ -210,6 +210,51 @@ def sort_by(keys, lst) -> None:
             lst[k] = src[k]
 
 
+def sort_cmp(lst, cmp, descending: bool) -> None:
+    """`lst.sort(key=functools.cmp_to_key(cmp), reverse=descending)`: a stable merge sort
+    ordering `b` before `a` when `cmp(b, a) < 0`, as CPython's comparison of the keys asks
+    (`K(b) < K(a)`). For a comparison that orders consistently, CPython's order; reversed as
+    sort_keyed is."""
+    if descending:
+        reverse(lst)
+    n = len(lst)
+    for start in range(0, n, 16):
+        stop = min(start + 16, n)
+        for k in range(start + 1, stop):
+            item = lst[k]
+            j = k - 1
+            while j >= start and cmp(item, lst[j]) < 0:
+                lst[j + 1] = lst[j]
+                j -= 1
+            lst[j + 1] = item
+    if n > 16:
+        src = lst
+        dst = lst[:]
+        flipped = False
+        width = 16
+        while width < n:
+            for lo in range(0, n, 2 * width):
+                mid = min(lo + width, n)
+                hi = min(lo + 2 * width, n)
+                a = lo
+                b = mid
+                for k in range(lo, hi):
+                    if b < hi and (a >= mid or cmp(src[b], src[a]) < 0):
+                        dst[k] = src[b]
+                        b += 1
+                    else:
+                        dst[k] = src[a]
+                        a += 1
+            src, dst = dst, src
+            flipped = not flipped
+            width *= 2
+        if flipped:
+            for k in range(n):
+                lst[k] = src[k]
+    if descending:
+        reverse(lst)
+
+
 # ---- collections.deque's methods (a deque is a list in compiled code) -------------------------
 
 def extendleft(lst, items) -> None:
