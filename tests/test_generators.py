@@ -198,3 +198,26 @@ def test_next_of_iter_is_the_first_element(d, s, xs):
 @pytest.mark.parametrize("s", ["", "ab"])
 def test_next_of_iter_of_an_empty_str_is_stop_iteration(s):
     check_all_levels(_first_or_stop, s)
+
+
+def _primes():
+    n = 2
+    while True:
+        if all(n % p for p in range(2, n) if p * p <= n):
+            yield n
+        n += 1
+
+
+def _while_calls(n, xs, s):
+    from itertools import dropwhile, takewhile
+    below = sum(takewhile(lambda x: x < n, _primes()))          # an endless generator: stops
+    head = list(takewhile(lambda x: x > 0, xs))
+    tail = [x for x in dropwhile(lambda x: x > 0, xs)]
+    word = "".join(dropwhile(str.isspace, s))
+    return below, head, tail, word, max(takewhile(lambda v: v != 0, xs), default=-1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 60), st.lists(st.integers(-3, 5), max_size=6), st.text(" ab", max_size=5))
+def test_takewhile_and_dropwhile(n, xs, s):
+    check_all_levels(_while_calls, n, xs, s)

@@ -218,7 +218,7 @@ class GeneratorLowering:
                 self.instance_generator(node) is not None       # class_methods.py
         if not isinstance(node, ast.Call):
             return isinstance(node, ast.GeneratorExp)
-        if self.lazy_maker(node) is not None:
+        if self.lazy_maker(node) is not None or self.while_call(node) is not None:
             return True
         builtin = self.builtin_call(node)
         if builtin is enumerate:
@@ -226,6 +226,49 @@ class GeneratorLowering:
         if builtin is zip:
             return any(self.walks_generator(a) for a in node.args)
         return builtin is None and self.generator_info(node) is not None
+
+    def while_call(self, node):
+        """`itertools.takewhile` or `dropwhile` when `node` calls one of them with a predicate
+        and an iterable, else None."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
+                and isinstance(node.func, (ast.Name, ast.Attribute))):
+            return None
+        if isinstance(node.func, ast.Name) and node.func.id in self.locals:
+            return None
+        ref = self.callee_ref(node.func)
+        obj = ref.obj if isinstance(ref, PyRef) else None
+        return obj if obj in (itertools.takewhile, itertools.dropwhile) else None
+
+    def _walk_while(self, node, on_item, done) -> None:
+        """`takewhile(p, xs)`: the items of `xs` until `p` is false for one (asking `xs` for no
+        more, so an endless generator is fine); `dropwhile(p, xs)`: the items from the first
+        for which `p` is false. `p` is called once per item it sees, as CPython calls it."""
+        from script.frontend.keyed import call_function_node, method_key
+        taking = self.while_call(node) is itertools.takewhile
+        pred, source = method_key(self, node.args[0]), node.args[1]     # (`str.isspace`: a lambda)
+        dropping = None if taking else self.new_var("dropping", Const(True, T.BOOL))
+        loc = self.loc(node)
+
+        def step(x):
+            if taking:
+                self._stop_unless(self.truth(call_function_node(self, pred, [x], node), node), done, node)
+                on_item(x)
+                return
+            still = self.read(dropping, loc)
+            drop = self.choose(still, lambda: self.truth(call_function_node(self, pred, [x], node), node),
+                               lambda: Const(False, T.BOOL), node)
+            self.write(dropping, drop)
+            keep, after = self.new_block("dropwhile.keep"), self.new_block("dropwhile.next")
+            self.branch(drop, after, keep, loc)
+            self.seal(keep)
+            self.start(keep)
+            on_item(x)
+            if self.block is not None:
+                self.goto(after, loc)
+            self.seal(after)
+            self.start(after)
+
+        self.walk_items(source, step, done)
 
     def lazy_maker(self, node) -> ast.GeneratorExp | None:
         """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
@@ -284,6 +327,8 @@ class GeneratorLowering:
         loc = self.loc(node)
         node = self.lazy_maker(node) or node
         builtin = self.builtin_call(node) if isinstance(node, ast.Call) else None
+        if builtin is None and self.while_call(node) is not None:
+            return self._walk_while(node, on_item, done)
         if builtin is enumerate and self.walks_generator(node):
             return self._walk_enumerate(node, on_item, done)
         if builtin is zip and self.walks_generator(node):
