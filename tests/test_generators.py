@@ -221,3 +221,17 @@ def _while_calls(n, xs, s):
 @given(st.integers(0, 60), st.lists(st.integers(-3, 5), max_size=6), st.text(" ab", max_size=5))
 def test_takewhile_and_dropwhile(n, xs, s):
     check_all_levels(_while_calls, n, xs, s)
+
+
+def _next_of_makers(nth, xs):
+    import itertools
+    p = next(itertools.islice(_primes(), nth - 1, nth))          # the nth prime, asking no more
+    return (p, next(map(abs, xs), 0), next(filter(lambda x: x > 2, xs), None),
+            next(zip(xs, xs[1:]), (0, 0)), next(enumerate(xs), (-1, 0)), next(reversed(xs), 0),
+            next(itertools.count(nth)), next(itertools.pairwise(xs), (0, 0)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 30), st.lists(st.integers(-5, 5), max_size=4))
+def test_next_of_a_new_iterator_is_its_first_item(nth, xs):
+    check_all_levels(_next_of_makers, nth, xs)

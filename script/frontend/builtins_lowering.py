@@ -1143,16 +1143,37 @@ def _range_value(low, node: ast.Call, name: str):
     return low.builtin_list(call, "list")
 
 
+_ITERATOR_MAKERS = (iter, map, filter, zip, enumerate, reversed, itertools.islice, itertools.takewhile,
+                    itertools.dropwhile, itertools.chain, itertools.count, itertools.cycle, itertools.repeat,
+                    itertools.product, itertools.permutations, itertools.combinations, itertools.pairwise,
+                    itertools.accumulate, itertools.zip_longest)
+
+
+def _iterator_maker(low, node):
+    """The builtin or itertools function a call `node` makes a new iterator with (`iter(x)`
+    of one iterable, `islice(...)`, `map(...)`...), else None: next() of it is its first item."""
+    if not (isinstance(node, ast.Call) and not node.keywords and node.args
+            and isinstance(node.func, (ast.Name, ast.Attribute))):
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id in low.locals:
+        return None
+    ref = low.callee_ref(node.func)
+    obj = ref.obj if isinstance(ref, PyRef) else None
+    if obj is iter:
+        return iter if len(node.args) == 1 else None
+    return obj if any(obj is m for m in _ITERATOR_MAKERS) else None
+
+
 @lowers(next)
 def _next(low, node: ast.Call, name: str):
     """`next(g)` of a generator expression written in the call (generators.py); `next(iter(x))`
     (`next(iter(x), default)`): the first element of any iterable `x`, a dict's first key,
     a set's first element, or the default / StopIteration when it is empty."""
     first = node.args[0] if node.args else None
-    if isinstance(first, ast.Call) and isinstance(first.func, ast.Name) and first.func.id not in low.locals \
-            and getattr(low.lookup(first.func), "obj", None) is iter and len(first.args) == 1 \
-            and not first.keywords and not node.keywords and len(node.args) <= 2:
-        return low.first_item(first.args[0], node.args[1] if len(node.args) > 1 else None, node)
+    maker = _iterator_maker(low, first)
+    if maker is not None and not node.keywords and len(node.args) <= 2:
+        source = first.args[0] if maker is iter else first         # next(islice(gen(), k, k + 1))
+        return low.first_item(source, node.args[1] if len(node.args) > 1 else None, node)
     if not (node.args and low.walks_generator(node.args[0])):
         return NotImplemented
     if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
