@@ -223,11 +223,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def stmt(self, node: ast.stmt) -> None:
         start, stacks = self.block, (len(self.loops), len(self.comp_scopes), len(self.try_frames),
                                      len(self.handling), len(self.dropping))
+        made = len(self.func.blocks)
         try:
             self.stmt_typed(node)
         except (CompileError, TypeError, AttributeError, KeyError, IndexError, ValueError,
                 AssertionError) as e:
-            if not self._never_runs(start, isinstance(e, CompileError)):
+            if not self._never_runs(start, isinstance(e, CompileError), made):
                 raise
             # Nothing runs what failed (a raise earlier, inside an expression: `range(x)` of a
             # float, `s ** 2` of a str), so what it could not type never happens, as in CPython.
@@ -235,14 +236,18 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             del self.handling[stacks[3]:], self.dropping[stacks[4]:]
             self.start_dead()
 
-    def _never_runs(self, start, typing_error: bool) -> bool:
+    def _never_runs(self, start, typing_error: bool, made: int) -> bool:
         """Whether the statement that began in block `start` failed where nothing runs: it
         began unreachable (any CompileError there), or the block it was building when it
         failed is one that a raise inside an expression left dead (`round(s ** 2)` of a str
-        raises at `**`; `round` of its value, which never exists, is not typed)."""
+        raises at `**`; `round` of its value, which never exists, is not typed), and no loop
+        it opened where it runs is left half built (a comprehension's head waiting for its
+        back edge: the statement's error stands)."""
         if start is not None and typing_error and not self.reachable(start):
             return True
-        return self.block is not None and self.block in self.dead_from and not self.reachable(self.block)
+        if self.block is None or self.block not in self.dead_from or self.reachable(self.block):
+            return False
+        return all(b in self.sealed or not self.reachable(b) for b in self.func.blocks[made:])
 
     def stmt_typed(self, node: ast.stmt) -> None:
         if self.hints.get(mixed_numbers.SPLIT_HINT):
