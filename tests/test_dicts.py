@@ -416,3 +416,30 @@ def _missing_tuple_key(xs, ys):
 def test_key_error_of_a_tuple_of_run_time_length(args):
     want, got = outcome(_missing_tuple_key, args), outcome(compiled(_missing_tuple_key), args)
     assert want[:2] == got[:2] and str(want[-1]) == str(got[-1]), (want, got)
+
+
+def _reversed_tables(d, grow_at):
+    out = (list(reversed(d)), [v for v in reversed(d.values())], list(reversed(d.items())))
+    seen = []
+    for k in reversed(d):
+        seen.append(k)
+        if k == grow_at:
+            d[100 + k] = 0.5            # CPython's RuntimeError at the next step
+    return out, seen
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.integers(0, 6), st.floats(-2, 2), min_size=1, max_size=5), st.integers(-1, 6))
+def test_reversed_of_a_dict(d, grow_at):
+    want = outcome(_reversed_tables, (dict(d), grow_at))
+    got = outcome(compiled(_reversed_tables), (dict(d), grow_at))
+    assert same_value(want, got), (want, got)
+
+
+def _reversed_set(s):
+    return list(reversed(s))
+
+
+def test_reversed_of_a_set_is_cpythons_type_error():
+    want, got = outcome(_reversed_set, ({1, 2},)), outcome(compiled(_reversed_set), ({1, 2},))
+    assert want[:2] == got[:2] and want[2] == got[2], (want, got)

@@ -1096,7 +1096,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             inner = self.builtin_call(node.args[0])
             if inner is None and (self.table_view(node.args[0]) is not None or isinstance(node.args[0], ast.Name)
                                   and isinstance(self.pre_evaluate(node.args[0]).type, T.HashType)):
-                self.error("reversed() of a dict or set is not supported in compiled code", node)
+                return self.reversed_table(node.args[0], node)
             if inner in (enumerate, zip):
                 self.error(f"'{inner.__name__}' object is not reversible", node)
             if self.walks_generator(node.args[0]):
@@ -1148,6 +1148,33 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.raise_always("TypeError", f"'{python_name(seq.type)}' object is not iterable", node)
             return Const(0, T.I64), lambda i: Undef(T.I64, self.loc(node)), T.I64     # (dead code)
         self.error(f"cannot iterate over a value of type {seq.type}", node)
+
+    def reversed_table(self, arg, node):
+        """`reversed(d)` (`d.keys()`, `d.values()`, `d.items()`): the dict's entries from the
+        last stored; each step raises CPython's RuntimeError when the dict's size changed
+        since it began. A set is not reversible (CPython's TypeError)."""
+        from script.frontend.dicts import TableIterable
+        view = self.table_view(arg)
+        d, what = (view[0], view[1]) if view is not None else (self.expr(arg), "keys")
+        if view is not None:
+            self.expr(arg.func.value)           # (given again by pre_evaluate)
+        loc = self.loc(node)
+        if isinstance(d.type, T.SetType):
+            self.raise_always("TypeError", "'set' object is not reversible", node)
+            return Const(0, T.I64), lambda i: Undef(UNKNOWN, loc), T.I64
+        lst = self.table_list(d, what, node)
+        n = self.list_len(lst, node)
+        last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
+
+        def check():
+            changed = self.cmp("ne", self.table_len(d, node), n, node)
+            self.raise_if(changed, "RuntimeError", "dictionary changed size during iteration", node)
+
+        def item(i):
+            check()
+            return self.get_item(lst, self.emit("sub", [last, i], T.I64, None, loc), node)
+
+        return TableIterable(n, item, lst.type.elem, check)
 
     def new_var(self, prefix: str, init: Value) -> str:
         """A fresh synthetic local holding `init` (``$`` keeps it apart from Python names;
