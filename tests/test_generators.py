@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import generator_kernels as K
 import script
-from difftest import check_all_levels, compiled
+from difftest import check, check_all_levels, compiled
 
 XS = st.lists(st.integers(-20, 20), min_size=1, max_size=12)     # (an empty list argument has no type)
 NS = st.integers(0, 25)
@@ -235,3 +235,28 @@ def _next_of_makers(nth, xs):
 @given(st.integers(1, 30), st.lists(st.integers(-5, 5), max_size=4))
 def test_next_of_a_new_iterator_is_its_first_item(nth, xs):
     check_all_levels(_next_of_makers, nth, xs)
+
+
+def _split_words_of_two_arguments(text, sep):
+    n = 0
+    for w in text.split(sep, 1):
+        n += len(w)
+    return n + len(next(iter(text.split(sep, 1))))
+
+
+def _gets_with_a_default(d, k):
+    total = 0
+    for x in d.get(k, [5, 6]):
+        total += x
+    return total
+
+
+def test_method_calls_of_two_arguments_are_not_taken_for_takewhile():
+    """A call of two arguments whose callee is a local's method (`text.split(sep, 1)`,
+    `d.get(k, [])`) is asked whether it is takewhile/dropwhile or an iterator maker without
+    evaluating the bound method (was a CompileError: "the bound method 'str.split' is not a
+    value")."""
+    check(_split_words_of_two_arguments, compiled(_split_words_of_two_arguments), "ab cd ef", " ")
+    check(_split_words_of_two_arguments, compiled(_split_words_of_two_arguments), "ab,cd", ",")
+    check(_gets_with_a_default, compiled(_gets_with_a_default), {1: [1, 2]}, 1)
+    check(_gets_with_a_default, compiled(_gets_with_a_default), {1: [1, 2]}, 2)

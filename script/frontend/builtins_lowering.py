@@ -50,7 +50,7 @@ from script.frontend.python_classes import note_call
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
-from script.frontend.pyref import PyRef
+from script.frontend.pyref import PyRef, global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import MATH_FUNCS
@@ -1152,13 +1152,9 @@ _ITERATOR_MAKERS = (iter, map, filter, zip, enumerate, reversed, itertools.islic
 def _iterator_maker(low, node):
     """The builtin or itertools function a call `node` makes a new iterator with (`iter(x)`
     of one iterable, `islice(...)`, `map(...)`...), else None: next() of it is its first item."""
-    if not (isinstance(node, ast.Call) and not node.keywords and node.args
-            and isinstance(node.func, (ast.Name, ast.Attribute))):
+    if not (isinstance(node, ast.Call) and not node.keywords and node.args):
         return None
-    if isinstance(node.func, ast.Name) and node.func.id in low.locals:
-        return None
-    ref = low.callee_ref(node.func)
-    obj = ref.obj if isinstance(ref, PyRef) else None
+    obj = global_callee(low, node.func)
     if obj is iter:
         return iter if len(node.args) == 1 else None
     return obj if any(obj is m for m in _ITERATOR_MAKERS) else None

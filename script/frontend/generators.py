@@ -54,7 +54,7 @@ import itertools
 from script.errors import CompileError
 from script.frontend.loop import Loop
 from script.frontend.lower_expr import WeakConst
-from script.frontend.pyref import PyRef
+from script.frontend.pyref import PyRef, global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -230,13 +230,9 @@ class GeneratorLowering:
     def while_call(self, node):
         """`itertools.takewhile` or `dropwhile` when `node` calls one of them with a predicate
         and an iterable, else None."""
-        if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords
-                and isinstance(node.func, (ast.Name, ast.Attribute))):
+        if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords):
             return None
-        if isinstance(node.func, ast.Name) and node.func.id in self.locals:
-            return None
-        ref = self.callee_ref(node.func)
-        obj = ref.obj if isinstance(ref, PyRef) else None
+        obj = global_callee(self, node.func)
         return obj if obj in (itertools.takewhile, itertools.dropwhile) else None
 
     def _walk_while(self, node, on_item, done) -> None:

@@ -7,6 +7,8 @@ A leaf, so the lowerings that test for one need not import the lowering driver (
 
 from __future__ import annotations
 
+import ast
+
 
 class PyRef:
     """A name that resolves to a Python object rather than a value (a module, a function)."""
@@ -16,3 +18,16 @@ class PyRef:
     def __init__(self, obj, name: str):
         self.obj = obj
         self.name = name
+
+
+def global_callee(low, func):
+    """The Python object a callee `func` names when it is a global name or an attribute of
+    one (`takewhile`, `itertools.takewhile`), else None; a local's attribute (`s.split`) is
+    not evaluated, since a bound method is no value here."""
+    base = func
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name) or base.id in low.locals:
+        return None
+    ref = low.callee_ref(func)
+    return ref.obj if isinstance(ref, PyRef) else None
