@@ -23,8 +23,10 @@ FLOATS = st.lists(st.floats(-5, 5), min_size=1, max_size=6)
 @settings(max_examples=30, deadline=None)
 @given(FLOATS)
 def test_softmax_of_a_list_against_numpy(xs):
-    check_all_levels(softmax, xs)
-    check_all_levels(softmax, [int(x) for x in xs])
+    # Up to an ulp: NumPy's float64 exp is its own AVX-512 code where the CPU has it
+    # (docs/differences.md), compiled code's the C library's.
+    check_all_levels(softmax, xs, approx=True)
+    check_all_levels(softmax, [int(x) for x in xs], approx=True)
 
 
 @settings(max_examples=30, deadline=None)
