@@ -113,6 +113,8 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil,
                    fastmath=fastmath, parallel=parallel)
     from script.dispatcher import numpy_scalar_params
+    if getattr(info, "hidden_globals", ()):     # its module's state, not its source (global_writes.py)
+        return compile_specialization(info, arg_types, opt, passes, **options)
     request = Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil,
                       fastmath, parallel)
     request.numpy_scalars = numpy_scalar_params(info.param_types, arg_types)

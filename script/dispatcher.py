@@ -172,9 +172,10 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
         _without_info.add(obj)
         return obj
     d["_script_info"] = info
-    if info.vararg is not None:
-        # Python's binding packs `*args` (the fallback); the specializations live on a
-        # second object, so no call from Python reaches them unpacked (frontend/varargs.py).
+    if info.vararg is not None or info.hidden_globals:
+        # Python's binding packs `*args` and adds the hidden parameters (the fallback); the
+        # specializations live on a second object, so no call from Python reaches them
+        # unpacked (frontend/varargs.py, global_writes.py).
         from script.loadpath import plain_function_type
 
         def no_match(*args, **kwargs):
@@ -289,7 +290,7 @@ def _make_fallback(obj, info=None, make_signature=None):
         except TypeError as e:
             raise TypeError(_binding_error(obj, info, signature, e, args, kwargs)) from None
         bound.apply_defaults()
-        values = list(bound.arguments.values())
+        values = list(bound.arguments.values()) + _hidden_globals(info)
         statics = _static_arguments(obj, info, values)
         if statics:
             return _call_bound(obj, info, statics, values)
@@ -307,6 +308,27 @@ def _make_fallback(obj, info=None, make_signature=None):
             _reentry.active = False
 
     return fallback
+
+
+def _hidden_globals(info) -> list:
+    """The current objects of the module containers `info`'s function takes as hidden
+    parameters (frontend/global_writes.py): read at each call, as CPython reads them."""
+    names = getattr(info, "hidden_globals", ())
+    if not names:
+        return []
+    scope = info.py_func.__globals__
+    missing = [n for n in names if n not in scope]
+    if missing:
+        raise NameError(f"name '{missing[0]}' is not defined")
+    return [scope[n] for n in names]
+
+
+def hidden_globals_text(names) -> str:
+    """Why a function with hidden parameters is neither saved nor pickled."""
+    listed = ", ".join(f"'{n}'" for n in names)
+    return (f"it uses the module global{'s' if len(names) > 1 else ''} {listed}, which its module's "
+            "functions write, so compiled code takes it from the module at each call; a saved or "
+            "pickled function has no module to take it from (pass it as an argument)")
 
 
 def _static_arguments(obj, info, values) -> dict:

@@ -35,6 +35,10 @@ def reduce_function(fn) -> tuple:
     d = fn.__dict__
     from script.dispatcher import takes_instances
     specs = tuple(k for k in d["_specializations"] if not takes_instances(k))     # (saved._chosen_specializations)
+    hidden = getattr(d.get("_script_info"), "hidden_globals", ())
+    if hidden:
+        from script.dispatcher import hidden_globals_text
+        raise pickle.PicklingError(f"cannot pickle {d['__name__']}: {hidden_globals_text(hidden)}")
     if not specs:
         why = ("its specializations take instances of a user's class, which a pickle does not carry "
                "(the dispatcher types them from the objects at each call)" if d["_specializations"] else

@@ -316,6 +316,10 @@ def _wanted_signatures(functions: dict, signatures) -> dict:
 def _chosen_specializations(name: str, fn, wanted) -> list:
     from script.dispatcher import _signature_key
     specs = fn.__dict__["_specializations"]
+    hidden = getattr(fn.__dict__.get("_script_info"), "hidden_globals", ())
+    if hidden:
+        from script.dispatcher import hidden_globals_text
+        raise ValueError(f"{name} cannot be saved: {hidden_globals_text(hidden)}")
     if wanted is None:
         from script.dispatcher import compile_before_call, takes_instances
         compile_before_call(fn)             # never called: its annotations'

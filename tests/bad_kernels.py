@@ -94,8 +94,9 @@ def uses_fstring(x):
     raise ValueError(f"bad {x:>8}")  # error: format spec '>8' is not supported
 
 
-def uses_mutable_global(x):
-    COUNTER.append(x)  # error: global list 'COUNTER' is read-only
+def rebinds_mutable_global(x):
+    global COUNTER  # error: 'global' declarations
+    COUNTER = COUNTER + [x]
     return x
 
 

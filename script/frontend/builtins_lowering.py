@@ -387,7 +387,10 @@ class CallLowering:
             if bound[i] is not None:
                 self.error(f"{info.name}() got multiple values for argument '{key}'", vnode)
             bound[i] = v
+        hidden = getattr(info, "hidden_globals", ())
         for i, v in enumerate(bound):
+            if v is None and names[i] in hidden:     # the caller's own (global_writes.py)
+                bound[i] = v = self.hidden_argument(info, names[i], node)
             if v is None:
                 if names[i] not in info.defaults:
                     text = _missing_arguments(info, [n for n, b in zip(names, bound) if b is None
@@ -430,6 +433,21 @@ class CallLowering:
             # around the call must still type-check, as it does in Python.
             return WeakConst(0, T.I64, self.loc(node))
         return result
+
+    def hidden_argument(self, info, name: str, node) -> Value:
+        """The caller's `name` for the hidden parameter `name` of `info`'s function: its own
+        parameter, or its outer function's (global_writes.py); a function of another module
+        calling it (the library's sort calling a key) has none."""
+        caller = getattr(self.info.py_func, "__globals__", None)
+        if caller is not info.py_func.__globals__:
+            self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
+                       "write, so it is called with the module's object; passed as a value to "
+                       f"another module's code it has none (pass lambda x: {info.name}(x))", node)
+        if name not in self.info.local_names:
+            self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
+                       f"write; '{self.info.name}' calling it is not a module-level function, which "
+                       "would pass the module's object on (call it from one)", node)
+        return self.expr(ast.copy_location(ast.Name(name, ast.Load()), node))
 
     # ---- numeric builtins ----------------------------------------------------------------
 

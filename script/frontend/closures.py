@@ -29,6 +29,7 @@ import ast
 import types
 
 from script.errors import CompileError
+from script.frontend.global_writes import hidden_of
 from script.frontend.source import FunctionInfo, _assigned_names, all_params, binding_annotation, lambda_as_def
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -172,7 +173,7 @@ def _outside_reads(node, local: set, outer: FunctionInfo, visible: dict) -> list
         if n.id in visible and visible[n.id].info.nonlocals:
             raise CompileError(f"'{n.id}' assigns nonlocal variables: only the function that defines it "
                                "may call it in compiled code", outer.loc(n))
-        out += visible[n.id].info.free if n.id in visible else [n.id]
+        out += visible[n.id].info.free if n.id in visible else [n.id] + list(hidden_of(outer.py_func, n.id))
     return out
 
 

@@ -14,6 +14,7 @@ import tokenize
 import weakref
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.global_writes import hidden_globals, strip_global_declarations
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
 from script.ir import types as T
 
@@ -68,6 +69,12 @@ class FunctionInfo:
         self.node = node
         self.first_line = first + node.lineno - 1
         self._check_signature(node)
+        # written module containers: hidden keyword-only parameters (global_writes.py)
+        self.hidden_globals = hidden_globals(py_func, node) if self.name != "<lambda>" else ()
+        if self.hidden_globals:
+            strip_global_declarations(node, self.hidden_globals)
+            node.args.kwonlyargs += [ast.copy_location(ast.arg(g), node) for g in self.hidden_globals]
+            node.args.kw_defaults += [None] * len(self.hidden_globals)
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         self.n_positional = len(positional)     # `*args`, then keyword-only parameters follow them
         self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py

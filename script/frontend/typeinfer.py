@@ -293,9 +293,13 @@ _NO_LEAF = object()
 def empty_argument_types(value, t: T.Type) -> list:
     """Other types than `t` (`typeof`'s: ints) an empty container argument `value` may take
     (`[]`, `[[], []]`, `{}`, `set()`, a dict of empty lists: the entry point matches it with
-    any of its kind), in the order the dispatcher tries them; [] for other values."""
+    any of its kind), in the order the dispatcher tries them; [] for other values. `[]` may
+    also hold lists or pairs of ints, or lists of strs."""
     if type(value) is list and _list_depth(value) is not None and _leafless(value):
-        return [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
+        out = [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
+        if not value:       # (a list of results: boards, paths; of grid cells)
+            out += [T.ListType(T.ListType(T.I64)), T.ListType(_CELL), T.ListType(T.ListType(T.STR))]
+        return out
     if type(value) in (set, frozenset) and not value:
         return [T.SetType(T.F64), T.SetType(T.STR), T.SetType(_CELL)]       # (grid cells seen)
     if type(value) is dict and value and isinstance(t, T.DictType) and all(

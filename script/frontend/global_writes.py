@@ -1,0 +1,184 @@
+"""Module-level lists, dicts and sets that the module's functions write: live parameters.
+
+A global container is a constant of compiled code (copied when the function is compiled),
+except one that some function of its module writes: a memo table (``memo[n] = r``), a list
+of results (``solutions.append(board)``), a set of seen nodes. CPython's answer depends on
+the writes being seen by the next call and by Python, so such a global is a *hidden
+parameter* of every module-level function that reads or writes it, directly or through the
+module's functions it calls::
+
+    memo = {0: 0, 1: 1}
+    def fib(n):                       # compiled as  def fib(n, *, memo)
+        if n not in memo:
+            memo[n] = fib(n - 1) + fib(n - 2)   # the call passes its own `memo` on
+        return memo[n]
+
+The dispatcher passes the global's current object on every call from Python, typed like an
+argument (an empty dict's types are guessed as an empty argument's are), and the entry point
+writes the object back after the call as it does a written argument
+(backend.runtime.list_reflect, table_reflect); a call from compiled code passes the caller's
+own (`FunctionLowering.call_script`), which has it as a hidden parameter too, since callers'
+sets include their callees'.
+
+What is read is syntax, once per file: which module-level names hold a list, dict or set
+(the module's globals, as they are now), which of them any function of the file writes (a
+store or `del` of an item or slice, an augmented assignment of an item, a call of a method
+that changes the container), and which module-level functions each function reads and
+calls by name. A function that assigns the name itself (a local, or a `global` rebinding it)
+keeps today's rule: its `global` declaration is not compiled.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",  # list
+    "update", "setdefault", "popitem",                                         # dict
+    "add", "discard", "difference_update", "intersection_update",              # set
+    "symmetric_difference_update"})
+CONTAINERS = (list, dict, set)
+
+_files: dict = {}       # filename -> (source text, {def name: frozenset of hidden names})
+
+
+def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
+    """The written module containers `py_func` (a module-level function, `node` its def)
+    takes as hidden parameters, in a fixed order; () for any other function."""
+    if "." in py_func.__qualname__ or py_func.__closure__ or node.name != py_func.__name__ \
+            or (py_func.__module__ or "").startswith("script."):     # the library's own: none
+        return ()
+    try:
+        lines, _ = inspect.findsource(py_func)
+    except (OSError, TypeError):
+        return ()
+    text = "".join(lines)
+    filename = py_func.__code__.co_filename
+    cached = _files.get(filename)
+    if cached is None or cached[0] != text:
+        cached = _files[filename] = (text, _analyse(text, py_func.__globals__))
+    return tuple(sorted(cached[1].get(node.name, ())))
+
+
+def hidden_of(py_func, name: str) -> tuple[str, ...]:
+    """The hidden parameters of the module-level function `name` of `py_func`'s file (a
+    nested function calling it reads them from the function it is nested in: closures.py)."""
+    cached = _files.get(py_func.__code__.co_filename)
+    return tuple(sorted(cached[1].get(name, ()))) if cached is not None else ()
+
+
+def strip_global_declarations(node: ast.FunctionDef, names: tuple[str, ...]) -> None:
+    """Drop `global` declarations of hidden parameters only (`global memo` before
+    `memo[n] = r`, which Python does not need): the name is the parameter's."""
+    for n in ast.walk(node):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(n, field, None)
+            if isinstance(body, list) and any(isinstance(s, ast.Global) for s in body):
+                kept = [s for s in body if not (isinstance(s, ast.Global) and set(s.names) <= set(names))]
+                body[:] = kept or [ast.copy_location(ast.Pass(), body[0])]
+
+
+def _analyse(text: str, module_globals: dict) -> dict:
+    """def name -> the names of written containers it reads, writes or reaches by calls."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    containers = {n for n, v in module_globals.items() if type(v) in CONTAINERS} | _displayed(tree)
+    defs = {}
+    for stmt in _module_statements(tree.body):
+        if isinstance(stmt, ast.FunctionDef):
+            defs[stmt.name] = stmt      # the last def of a name is the module's function
+    written: set[str] = set()
+    rebound: set[str] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            w, r = _writes(fn, containers)
+            written |= w
+            rebound |= r
+    live = written - rebound
+    if not live:
+        return {}
+    direct = {name: _loads(fn) & live for name, fn in defs.items()}
+    calls = {name: _loads(fn) & defs.keys() for name, fn in defs.items()}
+    changed = True
+    while changed:                      # callers take what their callees take
+        changed = False
+        for name in defs:
+            grown = direct[name].union(*(direct[c] for c in calls[name]))
+            if grown != direct[name]:
+                direct[name], changed = grown, True
+    return {name: frozenset(names) for name, names in direct.items() if names}
+
+
+def _displayed(tree: ast.Module) -> set[str]:
+    """Names a module-level statement binds to a list, dict or set display or comprehension, or
+    to a call of list/dict/set (a function decorated before the module has run them)."""
+    out = set()
+    for stmt in _module_statements(tree.body):
+        value = getattr(stmt, "value", None)
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, ast.AnnAssign) and value is not None:
+            targets = [stmt.target]
+        else:
+            continue
+        if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) or \
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set"):
+            out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _module_statements(body: list):
+    """The statements run at module level: the body, and the bodies of its `if`/`try`."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            yield from _module_statements(stmt.body + stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield from _module_statements(stmt.body + stmt.orelse + stmt.finalbody)
+
+
+def _local_names(fn) -> set[str]:
+    """`fn`'s parameters and the names it assigns (a `global` declaration's excepted)."""
+    args = fn.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared = set()
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Global):
+            declared.update(n.names)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            names.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn:
+            names.add(n.name)
+        elif isinstance(n, ast.alias):
+            names.add((n.asname or n.name).split(".")[0])
+    return names - declared
+
+
+def _writes(fn, containers: set[str]) -> tuple[set[str], set[str]]:
+    """(global containers `fn` writes in place, those it rebinds with a `global` declaration).
+    Nested functions are walked as part of `fn` (a name they do not assign is `fn`'s)."""
+    local = _local_names(fn)
+    declared = {name for n in ast.walk(fn) if isinstance(n, ast.Global) for name in n.names}
+    written, rebound = set(), set()
+    for n in ast.walk(fn):
+        base = None
+        if isinstance(n, (ast.Subscript,)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            base = n.value
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript):
+            base = n.target.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING_METHODS:
+            base = n.func.value
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in declared:
+            rebound.add(n.id)
+        if isinstance(base, ast.Name) and base.id in containers and base.id not in local:
+            written.add(base.id)
+    return written, rebound & containers
+
+
+def _loads(fn) -> set[str]:
+    """The names `fn` (nested scopes included) reads, less its own locals."""
+    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - _local_names(fn)

@@ -1,0 +1,297 @@
+"""Module-level lists, dicts and sets written by compiled code (frontend/global_writes.py).
+
+Each function runs in CPython and compiled, from the same state of the globals it uses; the
+answers (value, type, exception and message) and the globals left behind must agree.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import script
+from script.errors import CompileError
+
+memo = {0: 0, 1: 1}
+cache = {}
+seen = []
+visited = set()
+table = {}
+order = []
+solutions = []
+squares = {}
+
+
+def fib(n):
+    if n in memo:
+        return memo[n]
+    r = fib(n - 1) + fib(n - 2)
+    memo[n] = r
+    return r
+
+
+def doubled(n):
+    if n in cache:
+        return cache[n]
+    cache[n] = n * 2
+    return cache[n]
+
+
+def record(x):
+    seen.append(x)
+    return len(seen)
+
+
+def visit(k):
+    if k in visited:
+        return False
+    visited.add(k)
+    return True
+
+
+def lookup(k):
+    return table.get(k, -1)
+
+
+def store(k):
+    table[k] = k * k
+    return lookup(k) + len(table)
+
+
+def declared(x):
+    global table
+    table[x] = 0
+    return len(table)
+
+
+def walk(n):
+    order.append(n)
+    if n == 3:
+        raise ValueError("three")
+    if n > 5:
+        return n
+    return walk(n + 1)
+
+
+def place(board, row, n):
+    if row == n:
+        solutions.append(board[:])
+        return
+    for col in range(n):
+        if all(c != col and abs(c - col) != row - r for r, c in enumerate(board)):
+            board.append(col)
+            place(board, row + 1, n)
+            board.pop()
+
+
+def queens(n):
+    solutions.clear()
+    place([], 0, n)
+    return len(solutions)
+
+
+def collatz_length(n):
+    if n == 1:
+        return 1
+    if n in squares:
+        return squares[n]
+    k = 1 + collatz_length(n // 2 if n % 2 == 0 else 3 * n + 1)
+    squares[n] = k
+    return k
+
+
+STATE = {"memo": {0: 0, 1: 1}, "cache": {}, "seen": [], "visited": set(), "table": {}, "order": [],
+         "solutions": [], "squares": {}}
+
+
+def _reset(state=None):
+    for name, value in (state or STATE).items():
+        globals()[name] = copy.deepcopy(value)
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except Exception as e:  # noqa: BLE001 - the answer compared
+        return "raise", type(e), str(e)
+
+
+def _globals():
+    return {name: copy.deepcopy(globals()[name]) for name in STATE}
+
+
+def check_calls(fn, calls, state=None):
+    """Run `fn` over each argument tuple of `calls` in CPython, then compiled, from the same
+    state: the answers and the globals after each call agree."""
+    _reset(state)
+    want = []
+    for args in calls:
+        want.append((_outcome(fn, *args), _globals()))
+    _reset(state)
+    compiled = script.script(fn)
+    got = []
+    for args in calls:
+        got.append((_outcome(compiled, *args), _globals()))
+    assert got == want
+    for (w, _), (g, _) in zip(want, got):
+        if w[0] == "ok":
+            assert type(g[1]) is type(w[1])
+    return compiled
+
+
+def test_a_memo_table_is_written_and_read_back():
+    check_calls(fib, [(10,), (30,), (5,), (60,)])
+
+
+def test_an_empty_global_dict_is_typed_as_an_empty_argument():
+    check_calls(doubled, [(3,), (3,), (4,)])
+
+
+def test_appends_to_a_global_list_are_seen_by_python():
+    check_calls(record, [(4,), (5,), (6,)])
+
+
+def test_a_global_set_of_visited_nodes():
+    check_calls(visit, [(1,), (1,), (2,)])
+
+
+def test_a_reader_called_by_a_writer_reads_the_written_table():
+    check_calls(store, [(3,), (4,), (3,)])
+    check_calls(lookup, [(3,), (9,)], dict(STATE, table={3: 9, 4: 16}))
+
+
+def test_a_global_declaration_of_a_container_written_in_place():
+    check_calls(declared, [(7,), (7,), (8,)])
+
+
+def test_writes_before_an_exception_are_kept():
+    check_calls(walk, [(0,), (4,)])
+
+
+def test_n_queens_collects_its_solutions_in_a_global_list():
+    check_calls(queens, [(4,), (5,), (6,)])
+
+
+def test_the_global_is_read_at_each_call():
+    _reset()
+    compiled = script.script(lookup)
+    globals()["table"] = {1: 5}
+    assert compiled(1) == 5
+    globals()["table"] = {1: 6}
+    assert compiled(1) == 6
+
+
+def test_too_many_arguments_is_cpythons_type_error():
+    compiled = script.script(lookup)
+    with pytest.raises(TypeError) as e:
+        compiled(1, {})
+    with pytest.raises(TypeError) as want:
+        lookup(1, {})
+    assert str(e.value) == str(want.value)
+
+
+def test_a_function_with_hidden_globals_is_neither_saved_nor_pickled(tmp_path):
+    _reset()
+    compiled = script.script(fib)
+    assert compiled(10) == 55
+    with pytest.raises(pickle.PicklingError, match="module global 'memo'"):
+        pickle.dumps(compiled)
+    with pytest.raises(ValueError, match="module global 'memo'"):
+        script.save(compiled, tmp_path / "fib.so")
+
+
+rebound = []
+
+
+def rebind(x):
+    global rebound
+    rebound = rebound + [x]
+    return len(rebound)
+
+
+def test_a_global_rebound_by_the_function_stays_a_compile_error():
+    with pytest.raises(CompileError, match="global"):
+        script.script(rebind)(1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 3000), min_size=1, max_size=8))
+def test_collatz_memo_against_cpython(ns):
+    check_calls(collatz_length, [(n,) for n in ns])
+
+
+def test_a_cached_function_with_hidden_globals_compiles_without_the_cache():
+    _reset()
+    compiled = script.script(fib, cache=True)
+    assert compiled(20) == 6765 and memo[20] == 6765
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def bump(self, x):
+        seen.append(x)
+        self.n += 1
+        return self.n
+
+
+def bump_twice(x):
+    c = Counter()
+    c.bump(x)
+    return c.bump(x)
+
+
+def test_a_write_from_a_method_stays_a_compile_error():
+    # a method is not a module-level function: the global is a constant of its code there
+    with pytest.raises(CompileError, match=r"global (list )?'seen'"):
+        script.script(bump_twice)(1)
+
+
+def score(k):
+    return table.get(k, 0)
+
+
+def ranked(ks):
+    table[5] = 10
+    return sorted(ks, key=lambda k: score(k)), [score(k) for k in ks], max(ks, key=lambda k: score(k))
+
+
+def nested_caller(k):
+    def inner(j):
+        return collatz_length(j) + 1
+    return inner(k)
+
+
+def test_a_lambda_calling_a_function_with_hidden_globals_passes_the_callers():
+    check_calls(ranked, [([1, 5, 3],), ([3, 1],)], dict(STATE, table={1: 3, 3: 1}))
+    check_calls(nested_caller, [(27,), (9,)])
+
+
+def ranked_by_value(ks):
+    table[5] = 10
+    return sorted(ks, key=score)
+
+
+class Solver:
+    def __init__(self, k):
+        self.k = k
+
+    def go(self):
+        return collatz_length(self.k)
+
+
+def solve(k):
+    return Solver(k).go()
+
+
+def test_what_cannot_pass_the_modules_object_on_is_a_compile_error():
+    _reset(dict(STATE, table={1: 3}))
+    with pytest.raises(CompileError, match="'score' uses the module global 'table'.*passed as a value"):
+        script.script(ranked_by_value)([1, 2])
+    with pytest.raises(CompileError, match="'go' calling it is not a module-level function"):
+        script.script(solve)(27)
