@@ -226,6 +226,8 @@ def _enabled(features: str) -> set:
 def encode_type(t: T.Type):
     if isinstance(t, T.OptionalType):      # before tuples: it is one
         return {"optional": encode_type(t.value)}
+    if isinstance(t, getattr(T, "UnionType", ())):          # before tuples: it is one
+        return {"union": [encode_type(a) for a in t.alternatives]}
     if isinstance(t, getattr(T, "IntFloatType", ())):       # before tuples: it is one ("num")
         return str(t)
     if isinstance(t, getattr(T, "NamedTupleType", ())):     # before tuples: it is one
@@ -573,6 +575,11 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if not T.is_optional_value(value):
             at.fail(f"optionals of {value} are not supported")
         return T.OptionalType(value)
+    elif isinstance(v, dict) and list(v) == ["union"] and hasattr(T, "UnionType") and depth < MAX_TYPE_DEPTH:
+        alternatives = [_parse_type(e, depth + 1) for e in at.get("union").list(64)]
+        if len(alternatives) < 2 or not all(T.is_union_alternative(a) for a in alternatives):
+            at.fail(f"unions of {', '.join(map(str, alternatives))} are not supported")
+        return T.UnionType(alternatives)
     elif isinstance(v, dict) and list(v) in (["list"], ["var_tuple"]) and depth < MAX_TYPE_DEPTH:
         elem = _parse_type(at.get(next(iter(v))), depth + 1)
         if not T.is_list_element(elem):

@@ -116,20 +116,6 @@ def type_conflict(x):
     return y  # error: incompatible types
 
 
-def return_conflict(x):
-    if x > 0:
-        return 1
-    return (1, 2)  # error: returns incompatible types
-
-
-def return_none_and_int_or_list(x):
-    if x > 0:
-        return [1]
-    if x < -5:
-        return 2  # error: returns incompatible types list[i64] and i64
-    # falls off the end: None, besides an int and a list (no compiled value is all three)
-
-
 def unpack_mismatch(x):
     a, b = (x, x, x)  # error: cannot unpack a tuple of 3 values into 2
     return a
@@ -165,12 +151,6 @@ def uses_match(x):
         case int(a, b):  # error: int() accepts 1 positional sub-pattern (2 given)
             return 1
     return 0
-
-
-def returns_bool_or_int(x):
-    if x > 5:
-        return False
-    return x  # error: returns bool on one path and int on another
 
 
 def returns_and_of_bool_and_int(x):

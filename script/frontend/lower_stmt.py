@@ -70,6 +70,7 @@ from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
 from script.frontend.loop import Growing, Loop
 from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
+from script.frontend import union_returns
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
@@ -846,49 +847,54 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.ret_type = value.type
             self.hints[("ret", None)] = value.type
         want = self.ret_type
-        if id(value) in self.bool_or_number:
-            self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
-                       "CPython returns the bool, and compiled code has no value that is either "
-                       "(return bool(...) or int(...))", node)
-        if T.bool_and_number(want, value.type) and not self.ret_annotated:
-            # `return False` beside `return x`: CPython returns False, a number made of it is 0
-            self.error(f"function '{self.info.name}' returns {python_name(want)} on one path and "
-                       f"{python_name(value.type)} on another: CPython keeps a bool apart from a "
-                       "number and compiled code has no value that is either (return int(...) or "
-                       "bool(...) on every path)", node)
-        if value.type != want:
-            u = T.merge(want, value.type) or T.returns_meet(want, value.type)
-            if self.ret_annotated:
-                if not keeps_python_value(value.type, want):
-                    # CPython returns the value as it is (`-> float` returning an int gives
-                    # the int): the annotation was a hint; the returns type the result.
-                    self.hints[("ret", "unannotated")] = True
+        if isinstance(want, T.UnionType):       # returns of types CPython keeps apart (union_returns.py)
+            value = union_returns.into_union(self, value, want, node)
+        else:
+            if id(value) in self.bool_or_number:
+                self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
+                           "CPython returns the bool, and compiled code has no value that is either "
+                           "(return bool(...) or int(...))", node)
+            if T.bool_and_number(want, value.type) and not self.ret_annotated:
+                # `return False` beside `return x`: CPython returns False, a number made of it is 0
+                union_returns.widen(self, want, value.type)
+                self.error(f"function '{self.info.name}' returns {python_name(want)} on one path and "
+                           f"{python_name(value.type)} on another: CPython keeps a bool apart from a "
+                           "number and compiled code has no value that is either (return int(...) or "
+                           "bool(...) on every path)", node)
+            if value.type != want:
+                u = T.merge(want, value.type) or T.returns_meet(want, value.type)
+                if self.ret_annotated:
+                    if not keeps_python_value(value.type, want):
+                        # CPython returns the value as it is (`-> float` returning an int gives
+                        # the int): the annotation was a hint; the returns type the result.
+                        self.hints[("ret", "unannotated")] = True
+                        self.hints_changed = True
+                        from script.frontend.ssa_builder import Restart
+                        raise Restart()
+                elif u is None:
+                    self.merge_pending(want, value.type)    # `return right` beside `return left`, a `[]`
+                    if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
+                            T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
+                        # lists of ints or floats beside lists of num: the displays returned, or
+                        # `return []` typed by a hint, make lists of num in the next round
+                        self.hints[("ret", None)] = T.ListType(T.INT_FLOAT)
+                        self.retype_lists({("list", n): T.INT_FLOAT for n in self.returned_displays
+                                           if self.hints.get(("list", n)) != T.INT_FLOAT})
+                        if want.elem in (T.I64, T.F64):
+                            self.retype_lists(self.typed_by_stores(want.elem))
+                    if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
+                        self.error(f"function '{self.info.name}' returns {want} on one path and "
+                                   f"{value.type} on another"
+                                   + (" (it can reach its end, which returns None)" if implicit else ""), node)
+                    union_returns.widen(self, want, value.type)
+                    self.error(f"function '{self.info.name}' returns incompatible types {want} and "
+                               f"{value.type}" + mixed_classes(want, value.type), node)
+                elif u != want:
+                    self.hints[("ret", None)] = u
                     self.hints_changed = True
                     from script.frontend.ssa_builder import Restart
                     raise Restart()
-            elif u is None:
-                self.merge_pending(want, value.type)    # `return right` beside `return left`, a `[]`
-                if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
-                        T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
-                    # lists of ints or floats beside lists of num: the displays returned, or
-                    # `return []` typed by a hint, make lists of num in the next round
-                    self.hints[("ret", None)] = T.ListType(T.INT_FLOAT)
-                    self.retype_lists({("list", n): T.INT_FLOAT for n in self.returned_displays
-                                       if self.hints.get(("list", n)) != T.INT_FLOAT})
-                    if want.elem in (T.I64, T.F64):
-                        self.retype_lists(self.typed_by_stores(want.elem))
-                if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
-                    self.error(f"function '{self.info.name}' returns {want} on one path and "
-                               f"{value.type} on another"
-                               + (" (it can reach its end, which returns None)" if implicit else ""), node)
-                self.error(f"function '{self.info.name}' returns incompatible types {want} and "
-                           f"{value.type}" + mixed_classes(want, value.type), node)
-            elif u != want:
-                self.hints[("ret", None)] = u
-                self.hints_changed = True
-                from script.frontend.ssa_builder import Restart
-                raise Restart()
-            value = self.coerce(value, want, node)
+                value = self.coerce(value, want, node)
         operands = [] if isinstance(want, T.NoneType) else [value]
         set_terminator(self.block, "ret", operands, loc=self.loc(node))
         self.block = None

@@ -479,10 +479,10 @@ def result_type(op: OpInfo, operand_types: list, attr, given: T.Type | None = No
     if rule == "select":
         return operand_types[1] if len(operand_types) == 3 else None
     if rule == "tuple":
-        if isinstance(given, (T.OptionalType, T.HashType, T.NamedTupleType, T.IntFloatType)) and \
+        if isinstance(given, (T.OptionalType, T.HashType, T.NamedTupleType, T.IntFloatType, T.UnionType)) and \
                 list(given.elems) == list(operand_types):
             return given            # (present, value) is how an optional is made; (index, entries) a dict;
-            #                         (is_float, int, float) an int|float
+            #                         (is_float, int, float) an int|float; (tag, a, b) a union
         return T.TupleType(operand_types)
     if rule == "complex":
         if len(operand_types) == 2 and operand_types[0] == operand_types[1] \

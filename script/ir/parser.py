@@ -272,6 +272,12 @@ class _Reader:
             if not T.is_optional_value(value):
                 self.fail(f"optionals of {value} are not supported", tree.children[0])
             return T.OptionalType(value)
+        if tree.data == "union_type":
+            alternatives = [self.type(c) for c in tree.children]
+            for c, alt in zip(tree.children, alternatives):
+                if not T.is_union_alternative(alt):
+                    self.fail(f"unions of {alt} are not supported", c)
+            return T.UnionType(alternatives)
         return T.TupleType([self.type(c) for c in tree.children])
 
     # body

@@ -88,7 +88,7 @@ def _check_not_null(at: _At, v: Value) -> None:
     elif isinstance(t, T.HashType):
         for k, e in enumerate(t.elems):
             _check_not_null(at, at.emit("extract", [v], e, k))
-    elif isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType):
+    elif isinstance(t, T.TupleType) and not isinstance(t, (T.OptionalType, T.UnionType)):
         for k, e in enumerate(t.elems):
             if _contains_pointer(e):
                 _check_not_null(at, at.emit("extract", [v], e, k))
@@ -97,7 +97,7 @@ def _check_not_null(at: _At, v: Value) -> None:
 def _contains_pointer(t: T.Type) -> bool:
     if _pointer(t) or isinstance(t, T.HashType):
         return True
-    return isinstance(t, T.TupleType) and not isinstance(t, T.OptionalType) \
+    return isinstance(t, T.TupleType) and not isinstance(t, (T.OptionalType, T.UnionType)) \
         and any(_contains_pointer(e) for e in t.elems)
 
 

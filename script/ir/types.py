@@ -265,6 +265,54 @@ class IntFloatType(TupleType):
     __repr__ = __str__
 
 
+class UnionType(TupleType):
+    """The result of a function that returns values of several types CPython keeps apart (a
+    str on one path and a list on another, a bool or a str, a float or a tuple), called from
+    Python: the tuple ``(tag, a, b, ...)`` holding the value of alternative `tag` (from 0) and
+    a placeholder of each other alternative (zero, NULL or an immortal str, as an absent
+    optional's), so that tuples' code builds, stores and lowers it unchanged; its boxing is the
+    tagged alternative's. Only a `return` makes one (frontend/union_returns.py) and only the
+    entry point takes one apart: a call from compiled code of a function returning one is a
+    CompileError, so no operation sees one. Spelled ``union[str, list[str]]``."""
+
+    __slots__ = ()
+
+    def __init__(self, alternatives):
+        super().__init__((I64, *alternatives))
+
+    @property
+    def alternatives(self) -> tuple:
+        return self.elems[1:]
+
+    def __eq__(self, other):
+        return isinstance(other, UnionType) and other.elems == self.elems
+
+    def __hash__(self):
+        return hash(("union", self.elems))
+
+    def __str__(self):
+        return f"union[{', '.join(map(str, self.alternatives))}]"
+
+    __repr__ = __str__
+
+
+def is_union_alternative(t: Type) -> bool:
+    """Whether `t` may be an alternative of a `UnionType`: a value the entry point boxes and
+    a placeholder of which stands for nothing (zero, NULL, an immortal str); not None (an
+    optional), an array, an exception, an iterable or another union."""
+    if isinstance(t, UnionType) or "?" in str(t):
+        return False
+    if isinstance(t, (NoneType, ExcType, ArrayType, IterType, ClassRef)):
+        return False
+    if isinstance(t, ClassType):
+        return True
+    if isinstance(t, (TupleType, HashType)):
+        return all(is_union_alternative(e) for e in t.elems)
+    if isinstance(t, ListType):
+        return is_union_alternative(t.elem)
+    return isinstance(t, (BoolType, IntType, FloatType, ComplexType, StrType))
+
+
 def _quoted(name: str) -> str:
     """A class's key or a field's name as the IR text spells it: in double quotes (they are
     identifiers, dots and a colon: nothing to escape; not json, which `import script` does

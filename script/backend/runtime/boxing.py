@@ -401,6 +401,8 @@ class Converter:
             return self._box_optional(v, t, error)
         if isinstance(t, T.IntFloatType):
             return self._box_int_or_float(v)
+        if isinstance(t, T.UnionType):
+            return self._box_union(v, t, error)
         if isinstance(t, T.NamedTupleType):
             return self._box_named(v, t, error)
         if isinstance(t, T.ClassType):
@@ -630,6 +632,35 @@ class Converter:
         phi = b.phi("ptr")
         phi.add_incoming(obj, end)
         phi.add_incoming(none_obj, none)
+        return phi
+
+    def _box_union(self, v: Value, t: T.UnionType, error) -> Value:
+        """The object of the alternative union `v` (the tuple (tag, a, b, ...)) holds; the
+        other alternatives' placeholders released (frontend/union_returns.py)."""
+        b = self.b
+        tag = b.extract_value(v, 0, llvm_type(T.I64))
+        done = self.fn.append_block("union_done")
+        made = []
+        for k, alt in enumerate(t.alternatives):
+            block = self.fn.append_block(f"union_{k}")
+            if k + 1 < len(t.alternatives):
+                other = self.fn.append_block(f"union_not_{k}")
+                b.cbranch(b.icmp("eq", tag, int_const("i64", k)), block, other)
+            else:
+                b.branch(block)
+            b.position_at_end(block)
+            for j, placeholder in enumerate(t.alternatives):
+                if j != k and memory.managed(placeholder):
+                    memory.emit_rc(self.m, b, "decref", b.extract_value(v, j + 1, llvm_type(placeholder)), placeholder)
+            obj = self.emit_box(b.extract_value(v, k + 1, llvm_type(alt)), alt, error)
+            made.append((obj, b.block))
+            b.branch(done)
+            if k + 1 < len(t.alternatives):
+                b.position_at_end(other)
+        b.position_at_end(done)
+        phi = b.phi("ptr")
+        for obj, block in made:
+            phi.add_incoming(obj, block)
         return phi
 
     def _box_int_or_float(self, v: Value) -> Value:
