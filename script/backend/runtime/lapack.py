@@ -3,10 +3,12 @@
 Each routine of `script.ir.ops.LAPACK_ROUTINES` gets one pointer-sized cell, the symbol
 ``script.lapack.<routine>``, holding the address of a routine with the 64-bit-integer Fortran
 interface llvm.lapack calls, or NULL (compiled code then raises RuntimeError naming the NumPy
-function). Where the address comes from, first found wins (``SCRIPT_LAPACK=scipy``,
-``numpy`` or ``none`` forces one source, for tests; ``SCRIPT_NO_BLAS=1`` is ``none``):
+function). Where the address comes from: NumPy's own library where it has the routines (the
+bits np.linalg gives: SciPy's OpenBLAS, another build, may round differently: an inverse's
+entry of -1.5e-16 where NumPy's is 0.0), else SciPy's (``SCRIPT_LAPACK=scipy``, ``numpy`` or
+``none`` forces one source, for tests; ``SCRIPT_NO_BLAS=1`` is ``none``):
 
-1. SciPy (when installed): ``scipy.linalg.cython_lapack`` and ``cython_blas`` export every
+1. SciPy (when installed and NumPy's library lacks the routines: a NumPy built against MKL): ``scipy.linalg.cython_lapack`` and ``cython_blas`` export every
    routine as a PyCapsule in ``__pyx_capi__`` (what Numba uses), whatever BLAS SciPy was built
    with (OpenBLAS, MKL, Accelerate). Their INTEGERs are 32-bit, so the cell holds an adapter
    (`_adapters`, LLVM IR compiled once per process) with the 64-bit interface: it narrows
@@ -15,7 +17,7 @@ function). Where the address comes from, first found wins (``SCRIPT_LAPACK=scipy
    query leaves in IWORK(1)) in place, and gives INFO = LAPACK_MISSING without calling
    anything when an argument does not fit 32 bits. (The BLAS routines have no INFO: the
    library code calls ?gemm only on the factors of a decomposition that passed that test.)
-2. NumPy's wheels bundle OpenBLAS built with 64-bit integers, LAPACK included, in
+2. (first) NumPy's wheels bundle OpenBLAS built with 64-bit integers, LAPACK included, in
    ``numpy.libs`` (runtime.blas finds the library; ``SCRIPT_NO_BLAS=1`` hides it): the
    routine under a name of the 64-bit interface (``scipy_dsyevd_64_``, ``dsyevd_64_``). A
    routine with 32-bit integers found under another name is never called with 64-bit ones.
@@ -68,8 +70,7 @@ def routines() -> dict:
     if source == "scipy":
         return _adapters(_scipy_routines())
     if source == "numpy":
-        from script.backend.runtime import blas
-        return {name: blas._find((f"scipy_{name}_64_", f"{name}_64_")) for name in LAPACK_ROUTINES}
+        return _numpy_routines()
     return {}
 
 
@@ -81,7 +82,16 @@ def source_name() -> str:
         return forced
     if os.environ.get("SCRIPT_NO_BLAS"):
         return "none"
+    if _numpy_routines().get("dgesv") is not None:
+        return "numpy"          # NumPy's own library: np.linalg's bits (SciPy's may differ)
     return "scipy" if _scipy_routines() else "numpy"
+
+
+@functools.cache
+def _numpy_routines() -> dict:
+    from script.backend.runtime import blas
+    from script.ir.ops import LAPACK_ROUTINES
+    return {name: blas._find((f"scipy_{name}_64_", f"{name}_64_")) for name in LAPACK_ROUTINES}
 
 
 @functools.cache
