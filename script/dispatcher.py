@@ -290,10 +290,14 @@ def _make_fallback(obj, info=None, make_signature=None):
         except TypeError as e:
             raise TypeError(_binding_error(obj, info, signature, e, args, kwargs)) from None
         bound.apply_defaults()
-        values = list(bound.arguments.values()) + _hidden_globals(info)
+        hidden = _hidden_globals(info)
+        values = list(bound.arguments.values()) + hidden
         statics = _static_arguments(obj, info, values)
         if statics:
-            return _call_bound(obj, info, statics, values)
+            try:
+                return _call_bound(obj, info, statics, values)
+            finally:
+                _store_cells(info, hidden)
         key, coerced = _types_for(obj, info, values)
         if obj.__dict__.get("py_func") is None and key not in obj.__dict__["_specializations"]:
             raise TypeError(_type_error(obj, info, values))
@@ -306,6 +310,7 @@ def _make_fallback(obj, info=None, make_signature=None):
             return _call_target(obj, key, None, obj.__dict__.get("_packed", obj))(*coerced)
         finally:
             _reentry.active = False
+            _store_cells(info, hidden)
 
     return fallback
 
@@ -316,16 +321,33 @@ def _hidden_globals(info) -> list:
     names = getattr(info, "hidden_globals", ())
     if not names:
         return []
+    from script.frontend.global_writes import CELL
     scope = info.py_func.__globals__
-    missing = [n for n in names if n not in scope]
-    if missing:
-        raise NameError(f"name '{missing[0]}' is not defined")
-    return [scope[n] for n in names]
+    out = []
+    for name in names:
+        cell = name.startswith(CELL)       # a rebound scalar: a one-item list, read back after
+        g = name[len(CELL):] if cell else name
+        if g not in scope:
+            raise NameError(f"name '{g}' is not defined")
+        out.append([scope[g]] if cell else scope[g])
+    return out
+
+
+def _store_cells(info, hidden: list) -> None:
+    """Store the values compiled code left in the cells of rebound scalar globals (after the
+    call, on both ways out: the entry point wrote the cells back)."""
+    if hidden:
+        from script.frontend.global_writes import CELL
+        scope = info.py_func.__globals__
+        for name, value in zip(info.hidden_globals, hidden):
+            if name.startswith(CELL) and type(value) is list and len(value) == 1:
+                scope[name[len(CELL):]] = value[0]
 
 
 def hidden_globals_text(names) -> str:
     """Why a function with hidden parameters is neither saved nor pickled."""
-    listed = ", ".join(f"'{n}'" for n in names)
+    from script.frontend.global_writes import CELL
+    listed = ", ".join(f"'{n.removeprefix(CELL)}'" for n in names)
     return (f"it uses the module global{'s' if len(names) > 1 else ''} {listed}, which its module's "
             "functions write, so compiled code takes it from the module at each call; a saved or "
             "pickled function has no module to take it from (pass it as an argument)")

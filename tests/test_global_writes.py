@@ -104,8 +104,45 @@ def collatz_length(n):
     return k
 
 
+counter = 0
+total = 0.0
+label = "x"
+
+
+def bump(n):
+    global counter
+    for i in range(n):
+        counter += i
+    return counter
+
+
+def read_counter():
+    return counter * 2
+
+
+def several(n):
+    global total, label
+    total += bump(n) * 0.5
+    label = label + "y"
+    return total, label, read_counter()
+
+
+def bump_then_fail(n):
+    global counter
+    counter += n
+    if n > 3:
+        raise ValueError("big")
+    return counter
+
+
+def halve():
+    global counter
+    counter = counter / 2
+    return counter
+
+
 STATE = {"memo": {0: 0, 1: 1}, "cache": {}, "seen": [], "visited": set(), "table": {}, "order": [],
-         "solutions": [], "squares": {}}
+         "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x"}
 
 
 def _reset(state=None):
@@ -295,3 +332,19 @@ def test_what_cannot_pass_the_modules_object_on_is_a_compile_error():
         script.script(ranked_by_value)([1, 2])
     with pytest.raises(CompileError, match="'go' calling it is not a module-level function"):
         script.script(solve)(27)
+
+
+def test_rebound_scalar_globals_are_read_and_stored_at_each_call():
+    check_calls(bump, [(4,), (3,)])
+    check_calls(read_counter, [()], dict(STATE, counter=21))
+    check_calls(several, [(3,), (2,)])
+
+
+def test_a_rebound_global_keeps_what_was_stored_before_an_exception():
+    check_calls(bump_then_fail, [(2,), (5,), (1,)])
+
+
+def test_a_rebound_global_keeps_its_type():
+    _reset()
+    with pytest.raises(CompileError, match="global 'counter' holds a i64 .* assigns it a f64"):
+        script.script(halve)()

@@ -441,8 +441,9 @@ class CallLowering:
         caller = getattr(self.info.py_func, "__globals__", None)
         if caller is not info.py_func.__globals__:
             self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
-                       "write, so it is called with the module's object; passed as a value to "
-                       f"another module's code it has none (pass lambda x: {info.name}(x))", node)
+                       "write, so it is called with the module's object, which only a function of "
+                       f"its module has (module {info.py_func.__module__!r}; passed as a value to "
+                       f"another module's code: pass lambda x: {info.name}(x))", node)
         if name not in self.info.local_names:
             self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
                        f"write; '{self.info.name}' calling it is not a module-level function, which "

@@ -39,6 +39,8 @@ MUTATING_METHODS = frozenset({
     "add", "discard", "difference_update", "intersection_update",              # set
     "symmetric_difference_update"})
 CONTAINERS = (list, dict, set)
+SCALARS = (bool, int, float, str)
+CELL = "$global:"      # the parameter of a rebound scalar global: its cell, a one-item list
 
 _files: dict = {}       # filename -> (source text, {def name: frozenset of hidden names})
 
@@ -47,8 +49,8 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
     """The written module containers `py_func` (a module-level function, `node` its def)
     takes as hidden parameters, in a fixed order; () for any other function."""
     if "." in py_func.__qualname__ or py_func.__closure__ or node.name != py_func.__name__ \
-            or (py_func.__module__ or "").startswith("script."):     # the library's own: none
-        return ()
+            or (py_func.__module__ or "").startswith("script.") or _in_stdlib(py_func):
+        return ()       # the library's own and the standard library's: their globals are constants
     try:
         lines, _ = inspect.findsource(py_func)
     except (OSError, TypeError):
@@ -59,6 +61,12 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
     if cached is None or cached[0] != text:
         cached = _files[filename] = (text, _analyse(text, py_func.__globals__))
     return tuple(sorted(cached[1].get(node.name, ())))
+
+
+def _in_stdlib(py_func) -> bool:
+    import sysconfig
+    stdlib = sysconfig.get_paths()["stdlib"]
+    return py_func.__code__.co_filename.startswith(stdlib + "/") and "-packages" not in py_func.__code__.co_filename
 
 
 def hidden_of(py_func, name: str) -> tuple[str, ...]:
@@ -80,12 +88,14 @@ def strip_global_declarations(node: ast.FunctionDef, names: tuple[str, ...]) -> 
 
 
 def _analyse(text: str, module_globals: dict) -> dict:
-    """def name -> the names of written containers it reads, writes or reaches by calls."""
+    """def name -> the hidden parameters it takes: the written containers and the cells of
+    the rebound scalars (`CELL` + name) it reads, writes or reaches by calls."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
         return {}
     containers = {n for n, v in module_globals.items() if type(v) in CONTAINERS} | _displayed(tree)
+    scalars = {n for n, v in module_globals.items() if type(v) in SCALARS} | _constants(tree)
     defs = {}
     for stmt in _module_statements(tree.body):
         if isinstance(stmt, ast.FunctionDef):
@@ -94,13 +104,14 @@ def _analyse(text: str, module_globals: dict) -> dict:
     rebound: set[str] = set()
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            w, r = _writes(fn, containers)
+            w, r = _writes(fn, containers | scalars)
             written |= w
             rebound |= r
-    live = written - rebound
-    if not live:
+    live = (written - rebound) & containers
+    cells = rebound & scalars - containers
+    if not live and not cells:
         return {}
-    direct = {name: _loads(fn) & live for name, fn in defs.items()}
+    direct = {name: _loads(fn) & live | {CELL + n for n in _uses(fn) & cells} for name, fn in defs.items()}
     calls = {name: _loads(fn) & defs.keys() for name, fn in defs.items()}
     changed = True
     while changed:                      # callers take what their callees take
@@ -128,6 +139,43 @@ def _displayed(tree: ast.Module) -> set[str]:
                 isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set"):
             out |= {t.id for t in targets if isinstance(t, ast.Name)}
     return out
+
+
+def _constants(tree: ast.Module) -> set[str]:
+    """Names a module-level statement binds to a number or str constant (`count = 0`)."""
+    out = set()
+    for stmt in _module_statements(tree.body):
+        value = stmt.value.operand if isinstance(getattr(stmt, "value", None), ast.UnaryOp) else getattr(stmt, "value", None)
+        if isinstance(stmt, ast.Assign) and isinstance(value, ast.Constant) and type(value.value) in SCALARS:
+            out |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _uses(fn) -> set[str]:
+    """The global names `fn` reads (less its locals) or declares `global`."""
+    return _loads(fn) | {name for n in ast.walk(fn) if isinstance(n, ast.Global) for name in n.names}
+
+
+def cell_rewrite(node: ast.FunctionDef, hidden: tuple[str, ...]) -> None:
+    """Make each rebound global `g` of `hidden` (``$global:g``) the item 0 of its cell,
+    a one-item list parameter: ``count += 1`` is ``$global:count[0] += 1``; its `global`
+    declarations go."""
+    cells = {name[len(CELL):]: name for name in hidden if name.startswith(CELL)}
+    if not cells:
+        return
+
+    class Cells(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id not in cells:
+                return n
+            cell = ast.copy_location(ast.Name(cells[n.id], ast.Load()), n)
+            return ast.copy_location(ast.Subscript(cell, ast.copy_location(ast.Constant(0), n), n.ctx), n)
+
+        def visit_Global(self, n):
+            rest = [name for name in n.names if name not in cells]
+            return ast.copy_location(ast.Global(rest) if rest else ast.Pass(), n)
+
+    node.body = [Cells().visit(stmt) for stmt in node.body]
 
 
 def _module_statements(body: list):

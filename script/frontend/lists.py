@@ -39,6 +39,7 @@ import ast
 import functools
 
 from script.frontend import listlib, mixed_numbers
+from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
@@ -152,6 +153,12 @@ class ListLowering:
             self.widen_instance_list(lst, elem, t)      # class_unions.py: `shapes = []` of two classes
             if mixed_classes(elem, t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
+            cell = next((n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.startswith(CELL)),
+                        None) if isinstance(node, ast.AST) else None
+            if cell is not None:            # a rebound global's cell (global_writes.py)
+                self.error(f"global '{cell[len(CELL):]}' holds a {elem} (its value at the call), and this "
+                           f"assigns it a {t}: compiled code keeps a global's type (make its value at "
+                           "module level one of that type)", node)
             if _holds_reference(elem) or _holds_reference(t):
                 self.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                            f"list all have one type, and a list is not converted (it is a reference): "
