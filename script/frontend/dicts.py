@@ -190,6 +190,7 @@ class DictLowering:
         if not T.is_key_type(key_t):
             self.error(f"{_kind(t)} with {key_t} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
+        check_instance_key(self, key_t, node)
         guessed = self._guessed_nodes(t) or guessed_in_callers(self, t)
         if not guessed and not is_set and value_t != t.value:
             # A guess a store of another table of the same type dropped this round
@@ -316,6 +317,7 @@ class DictLowering:
         if not T.is_key_type(key.type) and not isinstance(key.type, T.HashType):
             self.error(f"{_kind(t)} with {key.type} keys are not supported in compiled code (keys are "
                        "bools, ints, floats, strs or tuples of them)", node)
+        check_instance_key(self, key.type, node)
         if is_pending(t.key):
             self.read_table_types(t, key.type, None)
         if type(t.key) is T.VarTupleType and type(key.type) is T.TupleType \
@@ -362,7 +364,7 @@ class DictLowering:
         `d[k]` that finds its key."""
         if isinstance(cond, Const) and not cond.value:
             return
-        if not _has_str(key.type):
+        if not _has_str(key.type) and not isinstance(key.type, T.ClassType):
             fmt, args = self.key_message(key, node)
             self.raise_if(cond, "KeyError", fmt, node, args)
             return
@@ -391,7 +393,9 @@ class DictLowering:
             return "\x01(" + inner.replace("\x01", "") + ")", args
         if isinstance(t, T.BoolType):
             return "\x01%B", [key]
-        if isinstance(t, (T.StrType, T.VarTupleType)):
+        if isinstance(t, T.ClassType) and instance_key_text(t) is not None:
+            return "\x01" + instance_key_text(t).replace("%", "%%"), []
+        if isinstance(t, (T.StrType, T.VarTupleType, T.ClassType)):     # (an instance: its repr)
             return "\x01%U", [self.str_of(key, node, "r")]
         if isinstance(t, T.FloatType):
             return "\x01%R", [self.coerce(key, T.F64, node)]
@@ -441,6 +445,8 @@ class DictLowering:
         known = (None, None)
         if keys:
             known = (self._meet([k.type for k in keys], node), self._meet([v.type for v in values], node))
+            if isinstance(known[1], T.NoneType):    # `parent = {start: None}`: optionals of what
+                known = (known[0], self.none_elements(node))    # a store gives (lists.none_elements)
         d = self.new_table(self.table_type(node, False, known), node)
         for k, v in zip(keys, values):
             self.table_store(d, k, v, node)
@@ -601,6 +607,10 @@ class DictLowering:
         """(n, item, type) over the live entries of `d` in order: keys, values or items."""
         t = d.type
         self.settle_table_types(t)
+        if isinstance(t, T.SetType) and isinstance(t.key, T.ClassType):
+            self.error("iterating a set of instances is not supported in compiled code: CPython's "
+                       "order follows the objects' addresses (keep a list beside it, or a dict of "
+                       "them, which keeps its order)", node)
         index, entries = self.table_parts(d, node)
         loc = self.loc(node)
         size = self.emit("list_get", [index, Const(0, T.I64)], T.I64, None, loc)
@@ -674,6 +684,28 @@ def _constant_type(x):
         parts = [_constant_type(e) for e in x]
         return None if None in parts else T.TupleType(parts)
     return None
+
+
+def instance_key_text(t: T.ClassType) -> str | None:
+    """The text of a KeyError's instance key whose class has no `__repr__`: CPython's default
+    repr without its address (which is the object's, not compiled code's), else None."""
+    from script.pyhooks.named_instance import lookup_class
+    cls = lookup_class(t.key)
+    if cls is None or cls.__repr__ is not object.__repr__:
+        return None
+    return f"<{cls.__module__}.{cls.__qualname__} object>"
+
+
+def check_instance_key(cx, t: T.Type, node) -> None:
+    """Instances are keys by identity: a class defining `__eq__` or `__hash__` is a
+    CompileError (compiled code would not call them)."""
+    if isinstance(t, T.ClassType):
+        from script.pyhooks.named_instance import lookup_class
+        cls = lookup_class(t.key)
+        if cls is None or cls.__eq__ is not object.__eq__ or cls.__hash__ is not object.__hash__:
+            cx.error(f"dict keys and set elements of class '{t.key.rsplit(':', 1)[-1]}', which defines "
+                     "__eq__ or __hash__, are not supported in compiled code (instances of a class "
+                     "that defines neither are keys by identity)", node)
 
 
 class TableIterable(tuple):

@@ -304,6 +304,9 @@ def in_place(low, op: type, s: Value, arg_node, node) -> None:
 
 
 def pop(low, s: Value, node) -> Value:
+    if isinstance(s.type.key, T.ClassType):
+        low.error("set.pop() of a set of instances is not supported in compiled code: which one "
+                  "CPython gives follows the objects' addresses", node)
     index, entries = low.table_parts(s, node)
     slot = call(low, setlib.pop_slot, [index, entries], node)
     return low.entry_part(s, slot, 1, node)

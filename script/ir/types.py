@@ -642,7 +642,7 @@ def is_key_type(t: Type) -> bool:
         if isinstance(t, IntFloatType):
             return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
-    if isinstance(t, StrType):
+    if isinstance(t, (StrType, ClassType)):     # (an instance: by identity, frontend/dicts.py)
         return True
     if isinstance(t, VarTupleType):     # `tuple(sorted(word))`: hashed element by element
         return is_key_type(t.elem) and not isinstance(t.elem, IntFloatType)

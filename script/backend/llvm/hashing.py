@@ -55,6 +55,8 @@ def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         return _mix(b, b.bitcast(d, "i64"))
     if isinstance(t, T.StrType):
         return b.call(_str_hash_helper(m), [x])
+    if isinstance(t, T.ClassType):      # an instance without __eq__/__hash__: its identity
+        return _mix(b, b.ptrtoint(x, "i64"))
     if isinstance(t, T.VarTupleType):
         return b.call(_var_tuple_helper(m, t, False), [x])
     raise AssertionError(f"no hash for {t}")
@@ -191,6 +193,8 @@ def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         return b.call(fn, [NULL_PTR, d])
     if isinstance(t, T.StrType):
         return b.call(_py_str_hash_helper(m), [x])
+    if isinstance(t, T.ClassType):      # not CPython's (its object's address): a set of
+        return _not_minus_one(b, b.lshr(b.ptrtoint(x, "i64"), int_const("i64", 4)), -2)   # them is not iterated
     if isinstance(t, T.VarTupleType):
         return b.call(_var_tuple_helper(m, t, True), [x])
     raise AssertionError(f"no hash for {t}")
