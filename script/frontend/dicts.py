@@ -702,6 +702,8 @@ def check_instance_key(cx, t: T.Type, node) -> None:
     if isinstance(t, T.ClassType):
         from script.pyhooks.named_instance import lookup_class
         cls = lookup_class(t.key)
+        if cls is not None and cls.__hash__ is None:        # __eq__ without __hash__: CPython's TypeError
+            cx.error(f"unhashable type: '{cls.__name__}' (it defines __eq__ and not __hash__)", node)
         if cls is None or cls.__eq__ is not object.__eq__ or cls.__hash__ is not object.__hash__:
             cx.error(f"dict keys and set elements of class '{t.key.rsplit(':', 1)[-1]}', which defines "
                      "__eq__ or __hash__, are not supported in compiled code (instances of a class "
