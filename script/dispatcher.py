@@ -521,6 +521,12 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                 return _compile_for(obj, info, other, values, bound)
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
+        if "cannot store a value of type f64 in a list[" in str(e) or "an int on some paths and a float" in str(e):
+            # a list of ints the function stores floats into (`row[j] /= 2`): its elements
+            # ints and floats, each kept as it is (`num`), as CPython's list holds them
+            for k, (ann, t) in enumerate(zip(info.param_types, key)):
+                if ann is None and _int_leaves(t):
+                    other[k] = other.get(k, []) + [_num_leaves(t)]
         other = {k: ts for k, ts in other.items() if ts}
         if not other:
             raise
@@ -537,6 +543,19 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
     why = str(first).splitlines()[0] if str(first) else ""
     raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))
                     + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
+
+
+def _int_leaves(t) -> bool:
+    """Whether `t` is a list (of lists) of ints."""
+    while type(t) is T.ListType:
+        t = t.elem
+        if t == T.I64:
+            return True
+    return False
+
+
+def _num_leaves(t):
+    return T.ListType(_num_leaves(t.elem)) if type(t) is T.ListType else T.INT_FLOAT
 
 
 def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:

@@ -748,7 +748,8 @@ class CallLowering:
             self.error(f"{name}() keyword arguments are not supported in compiled code", node)
         if len(node.args) == 1 and self.builtin_call(node.args[0]) is not None:
             return self.minmax_of(self.iterable(node.args[0]), name, node)
-        values = [self.expr(a) for a in node.args]
+        # (of two or more, an int|float one stays whole: better_of compares and keeps it)
+        values = [self.expr_num(a) if len(node.args) > 1 else self.expr(a) for a in node.args]
         if len(values) == 1 and isinstance(values[0].type, T.TupleType):
             tup = values[0]
             values = [self.emit("extract", [tup], t, k, self.loc(node)) for k, t in enumerate(tup.type.elems)]

@@ -64,8 +64,12 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
         else:
             kind = b.call(m.declare(NESTED_KIND_SYMBOL, "i32", ["ptr", "i64"], attrs=("nounwind",)),
                           [obj, int_const("i64", depth)])
-        return b.or_(b.icmp("eq", kind, int_const("i32", want)),
-                     b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
+        ok = b.or_(b.icmp("eq", kind, int_const("i32", want)),
+                   b.icmp("eq", kind, int_const("i32", LIST_EMPTY)))
+        if isinstance(leaf, T.IntFloatType):    # ints only, or floats only: each kept as it is
+            for only in (T.I64, T.F64):
+                ok = b.or_(ok, b.icmp("eq", kind, int_const("i32", LIST_KINDS[only])))
+        return ok
     if is_tuple_leaf(leaf):
         return b.call(_match_helper(m, t), [obj])
     if isinstance(leaf, T.ClassType) and depth == 1:
