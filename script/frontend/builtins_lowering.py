@@ -24,7 +24,7 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import held_iterators
 from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, mixed_numbers, named_tuples,
-                             pylib, static_args, varargs)
+                             pylib, seq_iterators, static_args, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -1190,6 +1190,11 @@ def _next(low, node: ast.Call, name: str):
     if maker is not None and not node.keywords and len(node.args) <= 2:
         source = first.args[0] if maker is iter else first         # next(islice(gen(), k, k + 1))
         return low.first_item(source, node.args[1] if len(node.args) > 1 else None, node)
+    if isinstance(first, ast.Name) and not node.keywords and len(node.args) <= 2 and not low.walks_generator(first):
+        it = low.pre_evaluate(first)
+        if it is not None and seq_iterators.is_seq_iterator(it.type):     # `it = iter(xs)`: next(it)
+            low.pre_evaluated.pop(id(first), None)
+            return seq_iterators.next_item(low, it, node.args[1] if len(node.args) > 1 else None, node)
     if not (node.args and low.walks_generator(node.args[0])):
         return NotImplemented
     if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:

@@ -31,6 +31,7 @@ import dataclasses
 import inspect
 
 from script.frontend.class_lookup import find_member
+from script.frontend import seq_iterators
 from script.frontend.class_unions import is_union, per_instance
 from script.frontend.source import FunctionInfo
 from script.ir import types as T
@@ -424,6 +425,8 @@ class SpecialMethodLowering:
         if is_union(v):
             self.error("iterating over a value that holds an instance of one of several classes is not "
                        "supported in compiled code", node)
+        if seq_iterators.is_seq_iterator(v.type):      # `it = iter(xs)`, then `for x in it`
+            return seq_iterators.iterable(self, v, node)
         cls = class_of(v)
         fn = find_member(cls, "__iter__")
         if fn is None:

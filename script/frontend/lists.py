@@ -872,7 +872,12 @@ class ListLowering:
         if self.walks_generator(gen.iter) or self.is_str_parts(gen.iter):
             self.each_item(gen.iter, bind)          # generators.py, strmethods.py
             return
-        n, item, _ = self.iterable(gen.iter)
+        source = self.iterable(gen.iter)
+        n, item, _ = source
+        if getattr(source, "held_iterator", False):     # (a `next(it)` in the body takes one too)
+            self.counted_loop(self.info.synthetic_loop(gen), Const(0, T.I64), n, Const(1, T.I64),
+                              lambda i: bind(item(i)), exhausted=source.exhausted, length=source.length)
+            return
         self.for_range(gen, n, lambda i: bind(item(i)))
 
     def _filtered(self, ifs, then) -> None:

@@ -43,6 +43,10 @@ def row_element_type(t: T.Type) -> T.Type | None:
 def zip_parts(cx, parts, node):
     """`iterable` of zip() over the (n, item, type) iterables `parts`."""
     loc = cx.loc(node)
+    if sum(bool(getattr(p, "held_iterator", False)) for p in parts) > 1:
+        cx.error("zip() of two iterators held in variables (zip(it, it) pairs items) is not supported "
+                 "in compiled code: CPython stops at the first that is exhausted, mid-step (pair them "
+                 "with zip(xs[::2], xs[1::2]))", node)
 
     def shortest(lengths):
         n = lengths[0]
