@@ -7,6 +7,7 @@ answers (value, type, exception and message) and the globals left behind must ag
 from __future__ import annotations
 
 import copy
+import heapq
 import pickle
 
 import pytest
@@ -141,8 +142,21 @@ def halve():
     return counter
 
 
+heap = []
+
+
+def push_all(xs):
+    for x in xs:
+        heapq.heappush(heap, x)
+    return heap[0], len(heap)
+
+
+def pop_smallest():
+    return heapq.heappop(heap)
+
+
 STATE = {"memo": {0: 0, 1: 1}, "cache": {}, "seen": [], "visited": set(), "table": {}, "order": [],
-         "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x"}
+         "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x", "heap": []}
 
 
 def _reset(state=None):
@@ -348,3 +362,27 @@ def test_a_rebound_global_keeps_its_type():
     _reset()
     with pytest.raises(CompileError, match="global 'counter' holds a i64 .* assigns it a f64"):
         script.script(halve)()
+
+
+def test_a_global_heap_written_through_heapq():
+    check_calls(push_all, [([5, 1, 3],), ([0],)])
+    check_calls(pop_smallest, [(), ()], dict(STATE, heap=[1, 4, 2]))
+
+
+CONSTANTS = {1: 1}
+
+
+def put(d, k):
+    d[k] = k
+
+
+def passes_a_constant_table(k):
+    put(CONSTANTS, k)
+    return len(CONSTANTS)
+
+
+def test_a_copied_global_passed_to_a_writer_is_a_compile_error():
+    # CONSTANTS is written by no function of the module by name: a constant of compiled code,
+    # whose copy put() would write (the write lost, where CPython's table grows)
+    with pytest.raises(CompileError, match="global 'CONSTANTS' is read-only .* put\\(\\) writes its argument 'd'"):
+        script.script(passes_a_constant_table)(5)

@@ -85,6 +85,10 @@ def first_or_empty(xss):
     return xss[0]
 
 
+def positive_or_text(x):
+    return x if x > 0 else ("zero" if x == 0 else [x])
+
+
 @pytest.mark.parametrize("fn, args", [
     (quick_sort, ("quick_sort",)), (quick_sort, ("q",)), (quick_sort, ("",)), (quick_sort, ([3, 1, 2],)),
     (compare_string, ("0010", "0110")), (compare_string, ("0110", "1101")),
@@ -94,6 +98,7 @@ def first_or_empty(xss):
     (list_int_or_none, (1,)), (list_int_or_none, (-9,)), (list_int_or_none, (0,)),
     (false_or_int, (9,)), (false_or_int, (2,)),
     (first_or_empty, ([],)), (first_or_empty, ([[1], [2]],)),
+    (positive_or_text, (1,)), (positive_or_text, (0,)), (positive_or_text, (-2,)),
 ])
 def test_returns_of_types_cpython_keeps_apart(fn, args):
     check_all_levels(fn, *args)

@@ -425,6 +425,7 @@ class CallLowering:
         callee = self.ctx.callee(self, info, tuple(types), node)
         if isinstance(callee.ret_type, Unknown):
             return Undef(UNKNOWN, self.loc(node))
+        self.reject_frozen_arguments(bound, callee, info, node)
         result = self.emit("call", args, callee.ret_type, callee, self.loc(node))
         returned_default(self, info, callee, node)               # table_args.py
         note_call(self, callee, node)                            # python_classes.py
@@ -433,6 +434,23 @@ class CallLowering:
             # around the call must still type-check, as it does in Python.
             return WeakConst(0, T.I64, self.loc(node))
         return result
+
+    def reject_frozen_arguments(self, bound: list, callee, info, node) -> None:
+        """A global list, dict or set compiled code copied (`global_lists`) passed to a function
+        that writes it: a CompileError, since the write would change the copy (`helper(table,
+        k)` storing into `table`); one the module writes by name is live (global_writes.py)."""
+        frozen = {k: self.global_lists[id(v)] for k, v in enumerate(bound) if id(v) in self.global_lists}
+        if not frozen or any(getattr(b, "func", None) is callee for b in self.ctx.in_progress.values()):
+            return                      # (a callee still being built: its writes are not all known)
+        from script.frontend.specialize import closure_of
+        from script.ir.list_flow import param_list_effects
+        writes, _ = param_list_effects(closure_of(callee))
+        for (k, _level) in writes:
+            if k in frozen:
+                self.error(f"global '{frozen[k]}' is read-only in compiled code (it is copied when the "
+                           f"function is compiled), and {info.name}() writes its argument "
+                           f"'{info.param_names[k]}': the write would be lost (copy it first, or write "
+                           f"the global by name in a function of its module)", node)
 
     def hidden_argument(self, info, name: str, node) -> Value:
         """The caller's `name` for the hidden parameter `name` of `info`'s function: its own

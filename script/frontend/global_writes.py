@@ -38,6 +38,8 @@ MUTATING_METHODS = frozenset({
     "update", "setdefault", "popitem",                                         # dict
     "add", "discard", "difference_update", "intersection_update",              # set
     "symmetric_difference_update"})
+MUTATING_FUNCTIONS = frozenset({"heappush", "heappop", "heapify", "heappushpop", "heapreplace",
+                                "insort", "insort_left", "insort_right", "shuffle"})    # of their first argument
 CONTAINERS = (list, dict, set)
 SCALARS = (bool, int, float, str)
 CELL = "$global:"      # the parameter of a rebound scalar global: its cell, a one-item list
@@ -220,11 +222,17 @@ def _writes(fn, containers: set[str]) -> tuple[set[str], set[str]]:
             base = n.target.value
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING_METHODS:
             base = n.func.value
+        if isinstance(n, ast.Call) and n.args and _called_name(n.func) in MUTATING_FUNCTIONS:
+            base = n.args[0]            # heapq.heappush(heap, x), bisect.insort(xs, x), shuffle(xs)
         elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in declared:
             rebound.add(n.id)
         if isinstance(base, ast.Name) and base.id in containers and base.id not in local:
             written.add(base.id)
     return written, rebound & containers
+
+
+def _called_name(func) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
 def _loads(fn) -> set[str]:

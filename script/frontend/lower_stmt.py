@@ -815,7 +815,26 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
             return self.return_not_implemented(node)    # class_methods.py
-        value = self.expr_opt(node.value, num=True) if node.value is not None else None
+        if isinstance(node.value, ast.IfExp) and self.hints.get(("split_return", id(node))):
+            # `return a if c else b` of types CPython keeps apart: two returns (union_returns.py)
+            made = self.info.__dict__.setdefault("_split_returns", {})     # (the same nodes each round)
+            split = made.get(id(node))
+            if split is None:
+                v = node.value
+                split = made[id(node)] = ast.copy_location(ast.If(
+                    v.test, [ast.copy_location(ast.Return(v.body), v.body)],
+                    [ast.copy_location(ast.Return(v.orelse), v.orelse)]), node)
+            return self.stmt(split)
+        try:
+            value = self.expr_opt(node.value, num=True) if node.value is not None else None
+        except CompileError as e:
+            if isinstance(node.value, ast.IfExp) and not self.ret_annotated \
+                    and "the two sides have incompatible types" in e.message:
+                self.hints[("split_return", id(node))] = True
+                self.hints_changed = True
+                from script.frontend.ssa_builder import Restart
+                raise Restart() from None
+            raise
         note_return(self, node)                 # table_args.py: a defaultdict or Counter returned
         note_class_return(self, node)           # python_classes.py: a Counter, deque... returned
         note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
