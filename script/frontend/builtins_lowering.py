@@ -52,7 +52,7 @@ from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
 from script.frontend.pyref import PyRef, global_callee
 from script.ir import types as T
-from script.ir.core import Const, Value
+from script.ir.core import Const, Value, closure_of
 from script.ir.ops import MATH_FUNCS
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
@@ -442,7 +442,6 @@ class CallLowering:
         frozen = {k: self.global_lists[id(v)] for k, v in enumerate(bound) if id(v) in self.global_lists}
         if not frozen or any(getattr(b, "func", None) is callee for b in self.ctx.in_progress.values()):
             return                      # (a callee still being built: its writes are not all known)
-        from script.frontend.specialize import closure_of
         from script.ir.list_flow import param_list_effects
         writes, _ = param_list_effects(closure_of(callee))
         for (k, _level) in writes:

@@ -78,6 +78,15 @@ class TableMethods:
         change)."""
         self.check_table_writable(d, node)
         op = type(node.op)
+        default = self.table_default_of(node.target) if isinstance(d.type, T.DictType) else None
+        if default is not None and default[0] == "Counter" and op in (ast.Add, ast.Sub, ast.BitOr, ast.BitAnd):
+            # a Counter's in-place `+=`, `-=`, `|=` (the larger count, not dict's update), `&=`:
+            # its binary operator's keys and counts, in the same order, into the same object
+            result = self.binop(op, d, self.expr(node.value), node)
+            self.table_call(dictlib.clear, list(self.table_parts(d, node)), node)
+            self.pre_evaluated[id(node.value)] = result
+            self.update_from(d, node.value, node)
+            return
         if op is ast.BitOr:
             self.update_from(d, node.value, node)
             return

@@ -35,7 +35,7 @@ from script.frontend.ssa_builder import Restart
 from script.frontend.union_returns import reject_union_call
 from script.frontend.unknown import UNKNOWN
 from script.ir import types as T
-from script.ir.core import Function
+from script.ir.core import Function, closure_of
 
 COMPILE_LOCK = threading.RLock()
 MAX_ROUNDS = 12
@@ -303,14 +303,3 @@ def specialize(info: FunctionInfo, types: tuple, boundscheck: bool = True) -> Fu
                            "annotate them", info.loc(info.node))
 
 
-def closure_of(func: Function) -> list[Function]:
-    """`func` and every function it calls, transitively, `func` first."""
-    seen = {id(func): func}
-    work = [func]
-    while work:
-        f = work.pop()
-        for c in f.callees():
-            if id(c) not in seen:
-                seen[id(c)] = c
-                work.append(c)
-    return list(seen.values())

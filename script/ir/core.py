@@ -339,6 +339,19 @@ def set_terminator(block: Block, op: str, operands=(), succs=(), succ_nargs=(), 
     return block.append(Instr(op, operands, T.NONE, attr, loc, succs, succ_nargs))
 
 
+def closure_of(func: Function) -> list[Function]:
+    """`func` and every function it calls, transitively, `func` first."""
+    seen = {id(func): func}
+    work = [func]
+    while work:
+        f = work.pop()
+        for c in f.callees():
+            if id(c) not in seen:
+                seen[id(c)] = c
+                work.append(c)
+    return list(seen.values())
+
+
 def reachable_blocks(func: Function) -> list[Block]:
     """Blocks reachable from the entry, in reverse postorder."""
     seen = set()
