@@ -521,9 +521,11 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                 return _compile_for(obj, info, other, values, bound)
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
-        if "cannot store a value of type f64 in a list[" in str(e) or "an int on some paths and a float" in str(e):
-            # a list of ints the function stores floats into (`row[j] /= 2`): its elements
-            # ints and floats, each kept as it is (`num`), as CPython's list holds them
+        if any(text in str(e) for text in ("cannot store a value of type f64 in a list[", "an int on some paths "
+                                           "and a float", "cannot store a value of type num in a list[")):
+            # a list of ints the function stores floats into (`row[j] /= 2`), or of floats it
+            # stores ints into: its elements ints and floats, each kept as it is (`num`), as
+            # CPython's list holds them
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
                 if ann is None and _int_leaves(t):
                     other[k] = other.get(k, []) + [_num_leaves(t)]
@@ -546,10 +548,10 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
 
 
 def _int_leaves(t) -> bool:
-    """Whether `t` is a list (of lists) of ints."""
+    """Whether `t` is a list (of lists) of ints or of floats."""
     while type(t) is T.ListType:
         t = t.elem
-        if t == T.I64:
+        if t in (T.I64, T.F64):
             return True
     return False
 

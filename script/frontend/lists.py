@@ -591,8 +591,8 @@ class ListLowering:
         if isinstance(target.slice, ast.Slice):
             self.error("augmented assignment to list slices is not supported in compiled code", target)
         i = self.list_index(lst, self.expr(target.slice), target.slice, node, _INDEX_ERROR)
-        value = self.binop(type(node.op), self.get_item(lst, i, node), self.expr(node.value), node)
-        self.set_item(lst, value, i, node)
+        value = self.binop(type(node.op), self.get_item(lst, i, node), self.expr_num(node.value), node)
+        self.set_item(lst, value, i, node)      # (an int|float operand: a num, as `x op= v` makes)
 
     def list_binop(self, op: type, a: Value, b: Value, node) -> Value:
         """`a + b` (a new list) and `lst * n`, `n * lst` (n <= 0 gives an empty list)."""
