@@ -193,9 +193,8 @@ class TryLowering:
         return f"$exc{self.counter}"
 
     def try_raise_unbound(self, exc, loc) -> Value:
-        if not self.in_try():
-            return self.raise_unbound_plain(exc, loc)
-        self.route_raise(exc, [], loc)
+        if not self.in_try() or not self.route_raise(exc, [], loc):
+            return self.raise_unbound_plain(exc, loc)      # (no clause catches it: raised out)
         self.start_dead()
         from script.frontend.unknown import UNKNOWN, Undef
         return Undef(UNKNOWN, loc)
