@@ -522,13 +522,15 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
         if any(text in str(e) for text in ("cannot store a value of type f64 in a list[", "an int on some paths "
-                                           "and a float", "cannot store a value of type num in a list[")):
+                                           "and a float", "cannot store a value of type num in a list[",
+                                           "into list argument")):
             # a list of ints the function stores floats into (`row[j] /= 2`), or of floats it
             # stores ints into: its elements ints and floats, each kept as it is (`num`), as
             # CPython's list holds them
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
                 if ann is None and _int_leaves(t):
                     other[k] = other.get(k, []) + [_num_leaves(t)]
+        guessed = any(empty_argument_types(v, t) for v, t in zip(values, key))
         other = {k: ts for k, ts in other.items() if ts}
         if not other:
             raise
@@ -541,6 +543,8 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
             return alternative
         except CompileError:
             pass
+    if not guessed:         # (only list[num] tried, and it failed too: the first build's error)
+        raise first.with_traceback(None) from None
     k = min(other)
     why = str(first).splitlines()[0] if str(first) else ""
     raise TypeError(_type_error(obj, info, values, bad=(info.param_names[k], values[k]))

@@ -186,11 +186,11 @@ def test_element_types_stay_faithful():
     # Ints among floats: a list of num, each element keeping its type, written back so.
     for fn in (K.double_floats, K.read_only_sum):
         check_all_levels(fn, [1, 2.5])
-    # An int stored into an argument list of floats: a CompileError at the line.
+    # An int stored into an argument list of floats: the dispatcher compiles it for a list of
+    # num (the list[float] build refuses the converting store), so the int stays an int.
     for fn in (K.store_int_in_floats, K.append_int_to_floats):
-        with pytest.raises(script.CompileError, match="stores a value of another type into list argument 'a'") as e:
-            script.script(fn)([0.5])
-        assert "reflect_kernels.py" in str(e.value)
+        check_all_levels(fn, [0.5])
+        check_all_levels(fn, [0.5, 1])
     assert script.script(K.store_int_in_floats)([3]) is None       # a list of ints takes it
 
 
