@@ -3,6 +3,8 @@
 
 import math
 
+import numpy as np
+
 COUNTER = [0]
 
 
@@ -159,3 +161,13 @@ def returns_and_of_bool_and_int(x):
 
 def prints_or_of_int_and_bool(x):
     print(x or x > 5)  # error: CPython prints the bool
+
+
+def scalar_then_array(n):
+    total = np.nan
+    for i in range(n):
+        if i > 0:
+            total += np.ones((2, 2))  # error: variable 'total' has incompatible types
+        else:
+            total = np.ones((2, 2))
+    return total

@@ -29,7 +29,7 @@ from script.frontend.arrays import ArrayLowering
 from script.frontend.numpy_alloc import AllocLowering
 from script.frontend.numpy_linalg import LinalgLowering
 from script.frontend.numpy_reduce import ReduceLowering
-from script.frontend.elementwise import ElementwiseLowering
+from script.frontend.elementwise import ArrayExpr, ElementwiseLowering
 from script.frontend.fancy_index import FancyIndexLowering
 from script.frontend.numpy_join import JoinLowering
 from script.frontend.builtins_lowering import CallLowering
@@ -696,6 +696,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(current.type, T.HashType):
             return self.table_aug_assign_in_place(current, node)   # dict_methods.py
         value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
+        if isinstance(value, ArrayExpr):        # (a scalar name += an array: a new array, as in NumPy)
+            value = self.materialize(value, node)
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
