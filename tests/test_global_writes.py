@@ -386,3 +386,24 @@ def test_a_copied_global_passed_to_a_writer_is_a_compile_error():
     # whose copy put() would write (the write lost, where CPython's table grows)
     with pytest.raises(CompileError, match="global 'CONSTANTS' is read-only .* put\\(\\) writes its argument 'd'"):
         script.script(passes_a_constant_table)(5)
+
+
+def shadows_in_a_nested_function(x):
+    def twice(counter):             # its own `counter`, not the module's
+        return counter * 2
+    return twice(x) + bump(1)
+
+
+def shadows_in_a_lambda(x):
+    square = lambda counter: counter * counter  # noqa: E731
+    return square(x), counter
+
+
+def test_a_rebound_global_a_nested_scope_binds_too_is_a_compile_error():
+    # the cell's rewrite would make the nested parameter read the module's value (was a
+    # silent difference: twice(3) gave 0)
+    for fn in (shadows_in_a_nested_function, shadows_in_a_lambda):
+        _reset()
+        with pytest.raises(CompileError, match="global 'counter', which a function of this module rebinds, "
+                                               "is also a name a nested function"):
+            script.script(fn)(3)

@@ -20,12 +20,19 @@ writes the object back after the call as it does a written argument
 own (`FunctionLowering.call_script`), which has it as a hidden parameter too, since callers'
 sets include their callees'.
 
+A module-level bool, int, float or str that a function rebinds (`global count; count += 1`)
+is a hidden parameter too, in a *cell*: a one-item list named ``$global:count``, to whose
+item 0 the function's reads and writes of the name are rewritten (`cell_rewrite`); the
+dispatcher stores the item back into the module after the call.
+
 What is read is syntax, once per file: which module-level names hold a list, dict or set
-(the module's globals, as they are now), which of them any function of the file writes (a
-store or `del` of an item or slice, an augmented assignment of an item, a call of a method
-that changes the container), and which module-level functions each function reads and
-calls by name. A function that assigns the name itself (a local, or a `global` rebinding it)
-keeps today's rule: its `global` declaration is not compiled.
+or a scalar (the module's globals as they are now, and the module-level displays and
+constants), which of them any function of the file writes (a store or `del` of an item or
+slice, an augmented assignment of an item, a call of a method or of a heapq/bisect/shuffle
+function that changes the container, a `global` rebinding of a scalar), and which
+module-level functions each function reads and calls by name. A container that a function
+rebinds (`global memo; memo = {}`) keeps today's rule: its `global` declaration is not
+compiled.
 """
 
 from __future__ import annotations
@@ -48,8 +55,9 @@ _files: dict = {}       # filename -> (source text, {def name: frozenset of hidd
 
 
 def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
-    """The written module containers `py_func` (a module-level function, `node` its def)
-    takes as hidden parameters, in a fixed order; () for any other function."""
+    """The hidden parameters of `py_func` (a module-level function, `node` its def): the
+    written module containers and the cells (`CELL` + name) of the rebound scalars it uses,
+    in a fixed order; () for any other function."""
     if "." in py_func.__qualname__ or py_func.__closure__ or node.name != py_func.__name__ \
             or (py_func.__module__ or "").startswith("script.") or _in_stdlib(py_func):
         return ()       # the library's own and the standard library's: their globals are constants
@@ -62,7 +70,7 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
     cached = _files.get(filename)
     if cached is None or cached[0] != text:
         cached = _files[filename] = (text, _analyse(text, py_func.__globals__))
-    return tuple(sorted(cached[1].get(node.name, ())))
+    return cached[1].get(node.name, ())
 
 
 def _in_stdlib(py_func) -> bool:
@@ -75,7 +83,7 @@ def hidden_of(py_func, name: str) -> tuple[str, ...]:
     """The hidden parameters of the module-level function `name` of `py_func`'s file (a
     nested function calling it reads them from the function it is nested in: closures.py)."""
     cached = _files.get(py_func.__code__.co_filename)
-    return tuple(sorted(cached[1].get(name, ()))) if cached is not None else ()
+    return cached[1].get(name, ()) if cached is not None else ()
 
 
 def strip_global_declarations(node: ast.FunctionDef, names: tuple[str, ...]) -> None:
@@ -113,8 +121,10 @@ def _analyse(text: str, module_globals: dict) -> dict:
     cells = rebound & scalars - containers
     if not live and not cells:
         return {}
-    direct = {name: _loads(fn) & live | {CELL + n for n in _uses(fn) & cells} for name, fn in defs.items()}
-    calls = {name: _loads(fn) & defs.keys() for name, fn in defs.items()}
+    loads = {name: _loads(fn) for name, fn in defs.items()}
+    direct = {name: loads[name] & live | {CELL + n for n in (loads[name] | _declared(fn)) & cells}
+              for name, fn in defs.items()}
+    calls = {name: loads[name] & defs.keys() for name in defs}
     changed = True
     while changed:                      # callers take what their callees take
         changed = False
@@ -122,7 +132,7 @@ def _analyse(text: str, module_globals: dict) -> dict:
             grown = direct[name].union(*(direct[c] for c in calls[name]))
             if grown != direct[name]:
                 direct[name], changed = grown, True
-    return {name: frozenset(names) for name, names in direct.items() if names}
+    return {name: tuple(sorted(names)) for name, names in direct.items() if names}
 
 
 def _displayed(tree: ast.Module) -> set[str]:
@@ -153,9 +163,28 @@ def _constants(tree: ast.Module) -> set[str]:
     return out
 
 
-def _uses(fn) -> set[str]:
-    """The global names `fn` reads (less its locals) or declares `global`."""
-    return _loads(fn) | {name for n in ast.walk(fn) if isinstance(n, ast.Global) for name in n.names}
+def _declared(fn) -> set[str]:
+    """The names `fn` declares `global`."""
+    return {name for n in ast.walk(fn) if isinstance(n, ast.Global) for name in n.names}
+
+
+def shadowed_cells(node: ast.FunctionDef, hidden: tuple[str, ...]) -> list[str]:
+    """The rebound globals of `hidden` that a function, lambda or comprehension nested in
+    `node` also binds (a parameter, an assignment, a `for` target): there the name is that
+    scope's own, which `cell_rewrite` cannot tell apart (callers refuse them)."""
+    cells = {name[len(CELL):] for name in hidden if name.startswith(CELL)}
+    bound = set()
+    for n in ast.walk(node):
+        if n is node or not isinstance(n, _SCOPES):
+            continue
+        if not isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            bound |= {a.arg for a in ast.walk(n.args) if isinstance(a, ast.arg)}
+        bound |= {x.id for x in ast.walk(n) if isinstance(x, ast.Name) and isinstance(x.ctx, (ast.Store, ast.Del))}
+    return sorted(cells & bound)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+           ast.GeneratorExp)
 
 
 def cell_rewrite(node: ast.FunctionDef, hidden: tuple[str, ...]) -> None:
@@ -212,18 +241,18 @@ def _writes(fn, containers: set[str]) -> tuple[set[str], set[str]]:
     """(global containers `fn` writes in place, those it rebinds with a `global` declaration).
     Nested functions are walked as part of `fn` (a name they do not assign is `fn`'s)."""
     local = _local_names(fn)
-    declared = {name for n in ast.walk(fn) if isinstance(n, ast.Global) for name in n.names}
+    declared = _declared(fn)
     written, rebound = set(), set()
     for n in ast.walk(fn):
         base = None
-        if isinstance(n, (ast.Subscript,)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)):
             base = n.value
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript):
             base = n.target.value
+        elif isinstance(n, ast.Call) and n.args and _called_name(n.func) in MUTATING_FUNCTIONS:
+            base = n.args[0]            # heapq.heappush(heap, x), bisect.insort(xs, x), shuffle(xs)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATING_METHODS:
             base = n.func.value
-        if isinstance(n, ast.Call) and n.args and _called_name(n.func) in MUTATING_FUNCTIONS:
-            base = n.args[0]            # heapq.heappush(heap, x), bisect.insort(xs, x), shuffle(xs)
         elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in declared:
             rebound.add(n.id)
         if isinstance(base, ast.Name) and base.id in containers and base.id not in local:

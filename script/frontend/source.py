@@ -14,7 +14,7 @@ import tokenize
 import weakref
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.global_writes import cell_rewrite, hidden_globals, strip_global_declarations
+from script.frontend.global_writes import cell_rewrite, hidden_globals, shadowed_cells, strip_global_declarations
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
 from script.ir import types as T
 
@@ -72,6 +72,12 @@ class FunctionInfo:
         # written module containers: hidden keyword-only parameters (global_writes.py)
         self.hidden_globals = hidden_globals(py_func, node) if self.name != "<lambda>" else ()
         if self.hidden_globals:
+            shadowed = shadowed_cells(node, self.hidden_globals)
+            if shadowed:
+                raise CompileError(f"global '{shadowed[0]}', which a function of this module rebinds, is also "
+                                   "a name a nested function, lambda or comprehension of "
+                                   f"'{self.name}' binds: not supported in compiled code (rename one)",
+                                   self.loc(node))
             cell_rewrite(node, self.hidden_globals)
             strip_global_declarations(node, self.hidden_globals)
             node.args.kwonlyargs += [ast.copy_location(ast.arg(g), node) for g in self.hidden_globals]
