@@ -528,7 +528,7 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
             # stores ints into: its elements ints and floats, each kept as it is (`num`), as
             # CPython's list holds them
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
-                if ann is None and _int_leaves(t):
+                if ann is None and _number_leaves(t):
                     other[k] = other.get(k, []) + [_num_leaves(t)]
         guessed = any(empty_argument_types(v, t) for v, t in zip(values, key))
         other = {k: ts for k, ts in other.items() if ts}
@@ -551,7 +551,7 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                     + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
 
 
-def _int_leaves(t) -> bool:
+def _number_leaves(t) -> bool:
     """Whether `t` is a list (of lists) of ints or of floats."""
     while type(t) is T.ListType:
         t = t.elem

@@ -33,12 +33,9 @@ class SeqIterator:
         return self
 
     def __next__(self):
-        i = self.i
-        if i < 0 or i >= len(self.items):
-            self.i = -1
+        if _exhausted(self):
             raise StopIteration
-        self.i = i + 1
-        return self.items[i]
+        return self.items[_advance(self)]
 
 
 _SITES: dict = {}       # (file, line, column) -> the class of that call site's iterators
@@ -89,13 +86,18 @@ def _finish(it) -> None:
     it.i = -1
 
 
-def _next_or(it, default):
-    i = it.i
-    if i < 0 or i >= len(it.items):
+def _exhausted(it) -> bool:
+    """Whether `it` has no item left (then it stays so, as CPython's list iterator does)."""
+    if it.i < 0 or it.i >= len(it.items):
         it.i = -1
+        return True
+    return False
+
+
+def _next_or(it, default):
+    if _exhausted(it):
         return default
-    it.i = i + 1
-    return it.items[i]
+    return it.items[_advance(it)]
 
 
 def _call(low, fn, it, node, args=()):
