@@ -38,6 +38,7 @@ compiled.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 
 MUTATING_METHODS = frozenset({
@@ -74,9 +75,14 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
 
 
 def _in_stdlib(py_func) -> bool:
+    filename = py_func.__code__.co_filename
+    return filename.startswith(_stdlib() + "/") and "-packages" not in filename
+
+
+@functools.cache
+def _stdlib() -> str:
     import sysconfig
-    stdlib = sysconfig.get_paths()["stdlib"]
-    return py_func.__code__.co_filename.startswith(stdlib + "/") and "-packages" not in py_func.__code__.co_filename
+    return sysconfig.get_paths()["stdlib"]
 
 
 def hidden_of(py_func, name: str) -> tuple[str, ...]:
