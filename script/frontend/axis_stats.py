@@ -12,6 +12,7 @@ where the axis is a constant (numpy_alloc.np_library routes them here):
 
 from __future__ import annotations
 
+from script.frontend import elementwise, numpy_reduce
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -30,8 +31,8 @@ def count_nonzero_axis(low, node) -> Value:
     arr = _array(low, a_node, "count_nonzero")
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
-    nonzero = low.materialize(low.ufunc_expr("not_equal", [arr, Const(0, T.I64)], node), node)
-    return low.reduce_value(nonzero, "sum", axis_node, node)
+    nonzero = elementwise.materialize(low, elementwise.ufunc_expr(low, "not_equal", [arr, Const(0, T.I64)], node), node)
+    return numpy_reduce.reduce_value(low, nonzero, "sum", axis_node, node)
 
 
 def ptp_axis(low, node) -> Value:
@@ -39,9 +40,9 @@ def ptp_axis(low, node) -> Value:
     arr = _array(low, a_node, "ptp")
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
-    hi = low.reduce_value(arr, "max", axis_node, node)
-    lo = low.reduce_value(arr, "min", axis_node, node)
-    return low.as_value(low.ufunc_expr("subtract", [hi, lo], node), node)
+    hi = numpy_reduce.reduce_value(low, arr, "max", axis_node, node)
+    lo = numpy_reduce.reduce_value(low, arr, "min", axis_node, node)
+    return numpy_reduce.as_value(low, elementwise.ufunc_expr(low, "subtract", [hi, lo], node), node)
 
 
 def average_axis(low, node) -> Value:
@@ -53,10 +54,10 @@ def average_axis(low, node) -> Value:
     if isinstance(arr.type, Unknown) or isinstance(w.type, Unknown):
         return Undef(UNKNOWN, low.loc(node))
     if isinstance(w.type, T.NoneType):
-        return low.reduce_value(arr, "mean", axis_node, node)
+        return numpy_reduce.reduce_value(low, arr, "mean", axis_node, node)
     if not isinstance(w.type, T.ArrayType):
         low.error(f"numpy.average() takes an array of weights here, not {w.type}", w_node)
-    axis = low.axis_arg(axis_node, arr.type.ndim, node)
+    axis = numpy_reduce.axis_arg(low, axis_node, arr.type.ndim, node)
     if axis is None:
         low.error("numpy.average(axis=None, weights=...) is the whole-array form: leave axis out", axis_node)
     loc = low.loc(node)
@@ -72,17 +73,17 @@ def average_axis(low, node) -> Value:
             differ = low.cmp("ne", low.emit("dim", [w], T.I64, k, loc), low.emit("dim", [arr], T.I64, k, loc), node)
             low.raise_if(differ, "ValueError", text, node)
     base = arr if isinstance(arr.type.dtype, (T.FloatType, T.ComplexType)) else \
-        low.ufunc_expr("multiply", [arr, Const(1.0, T.F64)], node)
-    products = low.materialize(low.ufunc_expr("multiply", [base, w], node), node)
+        elementwise.ufunc_expr(low, "multiply", [arr, Const(1.0, T.F64)], node)
+    products = elementwise.materialize(low, elementwise.ufunc_expr(low, "multiply", [base, w], node), node)
     rt = products.type.dtype
     weights = w if w.type.dtype == rt else low.copy_array(w, node, rt)
-    total = low.reduce_value(products, "sum", axis_node, node)
-    scale = low.reduce_value(weights, "sum", axis_node, node)
-    zero = low.ufunc_expr("equal", [scale, Const(0.0, T.F64)], node)
-    hit = low.reduce_value(low.materialize(zero, node), "any", None, node) if zero.ndim else \
-        low.as_value(zero, node)
+    total = numpy_reduce.reduce_value(low, products, "sum", axis_node, node)
+    scale = numpy_reduce.reduce_value(low, weights, "sum", axis_node, node)
+    zero = elementwise.ufunc_expr(low, "equal", [scale, Const(0.0, T.F64)], node)
+    hit = numpy_reduce.reduce_value(low, elementwise.materialize(low, zero, node), "any", None, node) if zero.ndim else \
+        numpy_reduce.as_value(low, zero, node)
     low.raise_if(hit, "ZeroDivisionError", "Weights sum to zero, can't be normalized", node)
-    return low.as_value(low.ufunc_expr("true_divide", [total, scale], node), node)
+    return numpy_reduce.as_value(low, elementwise.ufunc_expr(low, "true_divide", [total, scale], node), node)
 
 
 def _along(low, w: Value, axis: int, ndim: int, node) -> Value:

@@ -3,7 +3,7 @@
 `lower_call` evaluates the callee, asks the registry (registry.py: the entries at the end of
 this module and those of the feature modules), then tries the user's functions and classes.
 
-Requires the host class to be a `FunctionLowering` (names, emission, operators). Every
+Functions over the lowering `cx` (names, emission, operators). Every
 builtin raises what CPython raises for the same arguments (messages are read from CPython).
 """
 
@@ -22,16 +22,16 @@ import sys
 import types
 
 from script.frontend.held_functions import held_function_call
-from script.frontend import held_iterators
-from script.frontend import (bounded_deques, closures, heapqlib, itertoolslib, keyed, mixed_numbers, named_tuples,
-                             pylib, seq_iterators, static_args, varargs)
+from script.frontend import (arrays, bounded_deques, class_members, class_methods, class_types, closures,
+                             complex_arrays, complex_lowering, default_tables, dicts, elementwise, generators,
+                             heapqlib, held_iterators, itertoolslib, keyed, lists, messages, mixed_numbers,
+                             named_tuples, optional, pylib, records, seq_iterators, static_args, strings,
+                             strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
 from script.frontend.complex_lowering import CMATH_CONSTANTS
-from script.frontend.lists import ListLowering
-from script.frontend.dicts import DictLowering
-from script.frontend.strings import STR_INTRINSICS, StrLowering
+from script.frontend.strings import STR_INTRINSICS
 from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
@@ -50,7 +50,7 @@ from script.frontend.python_classes import note_call
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
-from script.frontend.pyref import PyRef, global_callee
+from script.frontend.pyref import PyRef, global_callee, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value, closure_of
 from script.ir.ops import MATH_FUNCS
@@ -74,975 +74,1014 @@ _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.ins
                 bisect.insort_right)
 
 
-class CallLowering:
-    """Mixin: `lower_call(node)`, `resolve_attribute(node)`."""
+def resolve_attribute(cx, node: ast.Attribute) -> Value:
+    ref = attribute_ref(cx, node)
+    if isinstance(ref, PyRef):
+        cx.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
+    return ref
 
-    def resolve_attribute(self, node: ast.Attribute) -> Value:
-        ref = self.attribute_ref(node)
-        if isinstance(ref, PyRef):
-            self.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
-        return ref
 
-    def attribute_ref(self, node: ast.Attribute):
-        """A Value, or a PyRef for module attributes that are functions/classes/modules."""
-        if self.is_super_call(node.value):
-            return self.super_attribute(node)          # class_members.py
-        return self.attribute_of(self.callee_ref(node.value), node)
+def attribute_ref(cx, node: ast.Attribute):
+    """A Value, or a PyRef for module attributes that are functions/classes/modules."""
+    if class_members.is_super_call(cx, node.value):
+        return class_members.super_attribute(cx, node)
+    return attribute_of(cx, callee_ref(cx, node.value), node)
 
-    def attribute_of(self, base, node: ast.Attribute):
-        """`attribute_ref` of `node` whose base (`node.value`) is already resolved."""
-        if not isinstance(base, PyRef):
-            return self.value_attribute(base, node)
-        obj = base.obj
-        if obj is math and node.attr in _MATH_CONSTANTS:
-            return Const(_MATH_CONSTANTS[node.attr], T.F64, self.loc(node))
-        if obj is cmath and node.attr in CMATH_CONSTANTS:
-            value = CMATH_CONSTANTS[node.attr]
-            return Const(value, T.C128 if isinstance(value, complex) else T.F64, self.loc(node))
-        if not hasattr(obj, node.attr):
-            self.error(f"'{base.name}' has no attribute '{node.attr}'", node)
-        return self.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
 
-    def value_attribute(self, base: Value, node: ast.Attribute) -> Value:
-        base = self.instance_base(base, node.attr, node)     # an instance or None: class_types.py
-        t = base.type
-        if isinstance(t, Unknown):          # (an element of a list not typed yet: a round to be rebuilt)
-            return Undef(UNKNOWN, self.loc(node))
-        if isinstance(t, T.ArrayType):
-            return self.array_attribute(base, node)
-        if isinstance(t, T.ComplexType):
-            return self.complex_attribute(base, node)
-        if T.is_instance_type(t):
-            return self.record_field(base, node)            # records.py
-        if isinstance(t, T.NamedTupleType):
-            return named_tuples.named_field(self, base, node)
-        if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
-            return base if node.attr == "real" else Const(0.0, t)
-        if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
-            return base
-        if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
-            return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
-        missing = missing_attribute(t, node.attr)
-        if missing is not None:         # `n.size` of an int: CPython's error, where it raises it
-            return self.raise_always("AttributeError", missing, node)
-        kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
-            (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
-        if kind is not None and callable(getattr(kind, node.attr, None)):
-            self.error(f"the bound method '{kind.__name__}.{node.attr}' is not a value in compiled code: "
-                       "call it, or hold it in a local that is assigned once and only called "
-                       f"(`f = xs.{node.attr}`, then `f(...)`)", node)
-        self.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
+def attribute_of(cx, base, node: ast.Attribute):
+    """`attribute_ref` of `node` whose base (`node.value`) is already resolved."""
+    if not isinstance(base, PyRef):
+        return value_attribute(cx, base, node)
+    obj = base.obj
+    if obj is math and node.attr in _MATH_CONSTANTS:
+        return Const(_MATH_CONSTANTS[node.attr], T.F64, cx.loc(node))
+    if obj is cmath and node.attr in CMATH_CONSTANTS:
+        value = CMATH_CONSTANTS[node.attr]
+        return Const(value, T.C128 if isinstance(value, complex) else T.F64, cx.loc(node))
+    if not hasattr(obj, node.attr):
+        cx.error(f"'{base.name}' has no attribute '{node.attr}'", node)
+    return cx.python_object(getattr(obj, node.attr), f"{base.name}.{node.attr}", node)
 
-    def callee_ref(self, node):
-        if isinstance(node, ast.Name):
-            return self.lookup(node)
-        if isinstance(node, ast.Attribute):
-            return self.attribute_ref(node)
-        if isinstance(node, ast.Call) and is_default_rng(self, node.func):
-            return make_generator(self, node)       # np.random.default_rng(s).random(): random_calls.py
-        if self.is_type_call(node):
-            return self.class_ref(node)             # type(obj).__name__, type(obj)(...): class_members.py
-        return self.expr(node)
 
-    # ---- calls -------------------------------------------------------------------------
+def value_attribute(cx, base: Value, node: ast.Attribute) -> Value:
+    base = class_types.instance_base(cx, base, node.attr, node)     # an instance or None: class_types.py
+    t = base.type
+    if isinstance(t, Unknown):          # (an element of a list not typed yet: a round to be rebuilt)
+        return Undef(UNKNOWN, cx.loc(node))
+    if isinstance(t, T.ArrayType):
+        return arrays.array_attribute(cx, base, node)
+    if isinstance(t, T.ComplexType):
+        return complex_lowering.complex_attribute(cx, base, node)
+    if T.is_instance_type(t):
+        return records.record_field(cx, base, node)
+    if isinstance(t, T.NamedTupleType):
+        return named_tuples.named_field(cx, base, node)
+    if isinstance(t, T.FloatType) and node.attr in ("real", "imag"):
+        return base if node.attr == "real" else Const(0.0, t)
+    if isinstance(t, (T.IntType, T.BoolType)) and node.attr in ("real", "numerator"):
+        return base
+    if isinstance(t, (T.IntType, T.BoolType)) and node.attr == "imag":
+        return Const(0, T.I64 if isinstance(t, T.BoolType) else t)
+    missing = missing_attribute(t, node.attr)
+    if missing is not None:         # `n.size` of an int: CPython's error, where it raises it
+        return cx.raise_always("AttributeError", missing, node)
+    kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
+        (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
+    if kind is not None and callable(getattr(kind, node.attr, None)):
+        cx.error(f"the bound method '{kind.__name__}.{node.attr}' is not a value in compiled code: "
+                 "call it, or hold it in a local that is assigned once and only called "
+                 f"(`f = xs.{node.attr}`, then `f(...)`)", node)
+    cx.error(f"a value of type {t} has no attribute '{node.attr}' in compiled code", node)
 
-    def lower_call(self, node: ast.Call) -> Value:
-        for k in node.keywords:
-            if k.arg is None:
-                self.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
-                           "(name the keyword arguments)", k.value)
-        held = self.builtin_call(node)
-        if held in (zip, enumerate):            # as a value: a list of its tuples (star_zip.py)
-            return held_iterators.hold(self, self.list_of(node, node), held.__name__, node)
-        node = bound_method_call(self, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
-        dispatched = dispatch_call(self, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
-        if dispatched is None:
-            dispatched = held_function_call(self, node)     # op(a, b) of op = operator.lt: held_functions.py
-        if dispatched is not None:
-            return dispatched
-        node = varargs.spread_starred(self, node)        # f(*t)
-        if self.fromkeys_call(node):
-            return self.lower_fromkeys(node)            # default_tables.py
-        if isinstance(node.func, ast.Attribute) and self.is_super_call(node.func.value):
-            return self.super_call(node)                            # class_members.py
-        if isinstance(node.func, ast.Attribute):
-            base = self.instance_base(self.callee_ref(node.func.value), node.func.attr, node)
-            if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
-                base = self.unwrap(base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
+
+def callee_ref(cx, node):
+    if isinstance(node, ast.Name):
+        return cx.lookup(node)
+    if isinstance(node, ast.Attribute):
+        return attribute_ref(cx, node)
+    if isinstance(node, ast.Call) and is_default_rng(cx, node.func):
+        return make_generator(cx, node)       # np.random.default_rng(s).random(): random_calls.py
+    if is_type_call(cx, node):
+        return class_members.class_ref(cx, node)             # type(obj).__name__, type(obj)(...): class_members.py
+    return cx.expr(node)
+
+# ---- calls -------------------------------------------------------------------------
+
+
+def lower_call(cx, node: ast.Call) -> Value:
+    for k in node.keywords:
+        if k.arg is None:
+            cx.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
+                     "(name the keyword arguments)", k.value)
+    held = cx.builtin_call(node)
+    if held in (zip, enumerate):            # as a value: a list of its tuples (star_zip.py)
+        return held_iterators.hold(cx, lists.list_of(cx, node, node), held.__name__, node)
+    node = bound_method_call(cx, node)    # ins(0, x) after ins = xs.insert: bound_methods.py
+    dispatched = dispatch_call(cx, node)  # ops[t](a, b) of ops = {"+": f}: dispatch_tables.py
+    if dispatched is None:
+        dispatched = held_function_call(cx, node)     # op(a, b) of op = operator.lt: held_functions.py
+    if dispatched is not None:
+        return dispatched
+    node = varargs.spread_starred(cx, node)        # f(*t)
+    if default_tables.fromkeys_call(cx, node):
+        return default_tables.lower_fromkeys(cx, node)
+    if isinstance(node.func, ast.Attribute) and class_members.is_super_call(cx, node.func.value):
+        return class_members.super_call(cx, node)
+    if isinstance(node.func, ast.Attribute):
+        base = class_types.instance_base(cx, callee_ref(cx, node.func.value), node.func.attr, node)
+        if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
+            base = optional.unwrap(cx, base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
                                    "AttributeError")
-            missing = missing_attribute(getattr(base, "type", None), node.func.attr)
-            if missing is not None:     # `n.append(x)` of an int: CPython's error, where it raises it
-                return self.raise_always("AttributeError", missing, node)
-            if isinstance(getattr(base, "type", None), Unknown):
-                return Undef(UNKNOWN, self.loc(node))   # a round to be rebuilt (lists.get_item)
-            method = METHODS.lookup(method_kind(getattr(base, "type", None)), node.func.attr)
-            if method is not None:                      # registry.py
-                return method(self, base, node)
-            ref = self.attribute_of(base, node.func)
-        else:
-            ref = self.callee_ref(node.func)
-        if T.is_instance_type(getattr(ref, "type", None)):
-            return self.instance_call(ref, node)                    # class_methods.py
-        if not isinstance(ref, PyRef):
-            refused = sample_type_error(lambda x: x(), kind_sample(getattr(ref, "type", None)))
-            if refused is not None:                 # `f(x)` of an int: CPython's TypeError
-                for a in node.args:                 # (CPython evaluates the arguments first)
-                    self.expr(a.value if isinstance(a, ast.Starred) else a)
-                for k in node.keywords:
-                    self.expr(k.value)
-                return self.raise_always("TypeError", refused, node)
-            self.error(f"a value of type {ref.type} is not callable", node.func)
-        obj = ref.obj
-        if isinstance(obj, NestedFunction):
-            return closures.call_nested(self, obj, node)
-        found = CALLS.lookup(obj)          # the library's calls: registry.py
-        if found is not None:
-            result = found[0](self, node, found[1])
-            if result is not NotImplemented:
-                kind = held_iterators.maker_kind(obj)
-                return result if kind is None else held_iterators.hold(self, result, kind, node)
-        return self.call_user(ref, node)
+        missing = missing_attribute(getattr(base, "type", None), node.func.attr)
+        if missing is not None:     # `n.append(x)` of an int: CPython's error, where it raises it
+            return cx.raise_always("AttributeError", missing, node)
+        if isinstance(getattr(base, "type", None), Unknown):
+            return Undef(UNKNOWN, cx.loc(node))   # a round to be rebuilt (lists.get_item)
+        method = METHODS.lookup(method_kind(getattr(base, "type", None)), node.func.attr)
+        if method is not None:                      # registry.py
+            return method(cx, base, node)
+        ref = attribute_of(cx, base, node.func)
+    else:
+        ref = callee_ref(cx, node.func)
+    if T.is_instance_type(getattr(ref, "type", None)):
+        return class_methods.instance_call(cx, ref, node)
+    if not isinstance(ref, PyRef):
+        refused = sample_type_error(lambda x: x(), kind_sample(getattr(ref, "type", None)))
+        if refused is not None:                 # `f(x)` of an int: CPython's TypeError
+            for a in node.args:                 # (CPython evaluates the arguments first)
+                cx.expr(a.value if isinstance(a, ast.Starred) else a)
+            for k in node.keywords:
+                cx.expr(k.value)
+            return cx.raise_always("TypeError", refused, node)
+        cx.error(f"a value of type {ref.type} is not callable", node.func)
+    obj = ref.obj
+    if isinstance(obj, NestedFunction):
+        return closures.call_nested(cx, obj, node)
+    found = CALLS.lookup(obj)          # the library's calls: registry.py
+    if found is not None:
+        result = found[0](cx, node, found[1])
+        if result is not NotImplemented:
+            kind = held_iterators.maker_kind(obj)
+            return result if kind is None else held_iterators.hold(cx, result, kind, node)
+    return call_user(cx, ref, node)
 
-    def call_user(self, ref, node: ast.Call) -> Value:
-        """A call of `ref.obj` that no lowering in the registry takes: a user's function,
-        method or class, else the error CPython's name for it deserves."""
-        obj = ref.obj
-        info = self.ctx.script_info(obj)
-        if info is not None:
-            return self.call_script(info, node)
-        if isinstance(obj, types.MethodType):
-            bound = self.class_method_call(obj, node)               # class_members.py: C.m(...)
-            if bound is not None:
-                return bound
-        # an @njit function (numba_compat.py), a module-level functools.cache (memo.py)
-        wrapped = numba_python_function(obj) or cached_function(obj)
-        if wrapped is not None:
-            return self.call_script(self.ctx.info_for(wrapped), node)
-        if isinstance(obj, types.FunctionType):
-            # A plain Python function called from compiled code is compiled too, as
-            # TorchScript does: callees need no decorator of their own.
-            return self.call_script(self.ctx.info_for(obj), node)
-        if is_named_tuple_class(obj):
-            return named_tuples.make_named_tuple(self, obj, node)
-        if is_record_class(obj):
-            return self.make_record(obj, node)              # records.py
-        if isinstance(obj, type) and issubclass(obj, BaseException):
-            return self.exception_value(node)              # lower_stmt.py: `err = E(...)`
-        if callable(obj):
-            self.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
-                       "function or a supported builtin)", node)
-        self.error(f"'{ref.name}' is not callable", node)
 
-    def positional(self, node: ast.Call, name: str, lo: int, hi: int | None = None) -> list[Value]:
-        hi = lo if hi is None else hi
-        if node.keywords:
-            self.error(f"{name}() takes no keyword arguments here", node)
-        if not lo <= len(node.args) <= hi:
-            want = str(lo) if lo == hi else f"{lo} to {hi}"
-            self.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
-        return [self.expr(a) for a in node.args]
+def call_user(cx, ref, node: ast.Call) -> Value:
+    """A call of `ref.obj` that no lowering in the registry takes: a user's function,
+    method or class, else the error CPython's name for it deserves."""
+    obj = ref.obj
+    info = cx.ctx.script_info(obj)
+    if info is not None:
+        return call_script(cx, info, node)
+    if isinstance(obj, types.MethodType):
+        bound = class_members.class_method_call(cx, obj, node)               # class_members.py: C.m(...)
+        if bound is not None:
+            return bound
+    # an @njit function (numba_compat.py), a module-level functools.cache (memo.py)
+    wrapped = numba_python_function(obj) or cached_function(obj)
+    if wrapped is not None:
+        return call_script(cx, cx.ctx.info_for(wrapped), node)
+    if isinstance(obj, types.FunctionType):
+        # A plain Python function called from compiled code is compiled too, as
+        # TorchScript does: callees need no decorator of their own.
+        return call_script(cx, cx.ctx.info_for(obj), node)
+    if is_named_tuple_class(obj):
+        return named_tuples.make_named_tuple(cx, obj, node)
+    if is_record_class(obj):
+        return records.make_record(cx, obj, node)
+    if isinstance(obj, type) and issubclass(obj, BaseException):
+        return cx.exception_value(node)              # lower_stmt.py: `err = E(...)`
+    if callable(obj):
+        cx.error(f"call to '{ref.name}' is not supported in compiled code (it is not an @script "
+                 "function or a supported builtin)", node)
+    cx.error(f"'{ref.name}' is not callable", node)
 
-    def lower_itertools(self, node: ast.Call, name: str) -> Value:
-        """`itertools.<name>(...)` as the list of the tuples it yields (itertoolslib): the
-        tuples' length must be a constant, at most 4."""
-        def constant(expr, what: str) -> int:
-            v = self.expr(expr)
-            if not (isinstance(v, Const) and isinstance(v.value, int) and not isinstance(v.value, bool)):
-                self.error(f"{name}()'s {what} must be a constant int in compiled code (a tuple's "
-                           "length is part of its type)", expr)
-            if v.value < 0:
-                self.error(f"{what} must be non-negative", expr)
-            return v.value
 
-        kw = {k.arg: k.value for k in node.keywords}
-        if name == "product":
-            if set(kw) - {"repeat"}:
-                self.error("product() takes only the keyword argument 'repeat'", node)
-            repeat = kw.get("repeat")
-            if repeat is not None and not self._small_constant(repeat, len(node.args)):
-                if len(node.args) != 1:
-                    constant(repeat, "repeat")      # (one element type: a single iterable)
-                return self._itertools_n(node, name, node.args[0], repeat)
-            args = list(node.args) * (constant(repeat, "repeat") if repeat is not None else 1)
-        else:
-            if set(kw) - {"r"} or len(node.args) + len(kw) > 2 or not node.args:
-                self.error(f"{name}() takes an iterable and a length r", node)
-            r_node = node.args[1] if len(node.args) == 2 else kw.get("r")
-            if r_node is None and name != "permutations":
-                self.error(f"{name}() missing required argument 'r' (pos 2)", node)
-            if r_node is None or not self._small_constant(r_node, 1):
-                return self._itertools_n(node, name, node.args[0], r_node)
-            args = node.args[:1]
-            r = constant(r_node, "r")
-        count = len(args) if name == "product" else r
-        # each iterable as a list (ranges, zips, generator expressions, arrays...): what
-        # CPython's itertools take in as well before yielding anything
-        seqs = tuple(self.list_of(a, node) for a in args)
-        none = ast.Call(node.func, [], [])
-        if count == 0:
-            return self.call_script(self.ctx.info_for(itertoolslib.empty_product), none)
-        return self.call_script(self.ctx.info_for(itertoolslib.ROUTINES[name][count - 1]), none, leading=seqs)
+def positional(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) -> list[Value]:
+    hi = lo if hi is None else hi
+    if node.keywords:
+        cx.error(f"{name}() takes no keyword arguments here", node)
+    if not lo <= len(node.args) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        cx.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
+    return [cx.expr(a) for a in node.args]
 
-    def _small_constant(self, expr, times: int) -> bool:
-        """Whether `expr` is a constant int (a literal or a global) of at most 4 (with `times`
-        iterables: their count times it): tuples of that fixed length; else the length is a
-        run-time value (`_itertools_n`). Nothing is evaluated: the iterable comes first."""
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant):
-            return True         # (negative: the fixed-length path's error)
-        value = expr.value if isinstance(expr, ast.Constant) else None
-        if isinstance(expr, ast.Name) and expr.id not in self.locals:
-            found, obj = self.info.global_value(expr.id)
-            value = obj if found else None
-        return type(value) is int and value * times <= 4
 
-    def _itertools_n(self, node: ast.Call, name: str, iterable, length) -> Value:
-        """`permutations(s)`, `combinations(xs, k)`, `product(xs, repeat=n)` of a length known
-        at run time (or over 4): tuples of one element type and that length (itertoolslib
-        `*_n`)."""
-        seq = self.list_of(iterable, node)
-        if isinstance(seq.type, T.TupleType):
-            self.error(f"{name}() of a tuple of several types, with a length known only at run time, is "
-                       "not supported in compiled code (make it a list of one type)", iterable)
-        n = self.expr(length) if length is not None else Const(0, T.I64)
-        if not isinstance(n.type, (T.IntType, T.BoolType)):
-            self.error(f"{name}()'s {'repeat' if name == 'product' else 'r'} must be an int, not {n.type}", length)
-        args = [n] if name != "permutations" else [n, Const(length is None, T.BOOL)]
-        fn = itertoolslib.VARIABLE[name]
-        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(seq, *args))
+def lower_itertools(cx, node: ast.Call, name: str) -> Value:
+    """`itertools.<name>(...)` as the list of the tuples it yields (itertoolslib): the
+    tuples' length must be a constant, at most 4."""
+    def constant(expr, what: str) -> int:
+        v = cx.expr(expr)
+        if not (isinstance(v, Const) and isinstance(v.value, int) and not isinstance(v.value, bool)):
+            cx.error(f"{name}()'s {what} must be a constant int in compiled code (a tuple's "
+                     "length is part of its type)", expr)
+        if v.value < 0:
+            cx.error(f"{what} must be non-negative", expr)
+        return v.value
 
-    def lower_map_filter(self, node: ast.Call, name: str) -> Value:
-        """`map(f, xs, ...)` / `filter(f, xs)` as the list of what they yield (itertoolslib;
-        `f` is bound when compiled, as any function passed to a compiled callee)."""
-        if node.keywords:
-            self.error(f"{name}() takes no keyword arguments", node)
-        if name == "map" and not 2 <= len(node.args) <= 4:
-            self.error("map() takes a function and one to three iterables in compiled code", node)
-        if name == "filter" and len(node.args) != 2:
-            self.error(f"filter expected 2 arguments, got {len(node.args)}", node)
-        f, iterables = node.args[0], node.args[1:]
-        seqs = tuple(self.list_of(a, node) for a in iterables)
-        if name == "filter" and isinstance(f, ast.Constant) and f.value is None:
-            return self.call_script(self.ctx.info_for(itertoolslib.filter_true), ast.Call(node.func, [], []),
-                                    leading=seqs)
-        fn = itertoolslib.filter_by if name == "filter" else \
-            (itertoolslib.map1, itertoolslib.map2, itertoolslib.map3)[len(seqs) - 1]
-        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, [f], []), leading=seqs)
+    kw = {k.arg: k.value for k in node.keywords}
+    if name == "product":
+        if set(kw) - {"repeat"}:
+            cx.error("product() takes only the keyword argument 'repeat'", node)
+        repeat = kw.get("repeat")
+        if repeat is not None and not _small_constant(cx, repeat, len(node.args)):
+            if len(node.args) != 1:
+                constant(repeat, "repeat")      # (one element type: a single iterable)
+            return _itertools_n(cx, node, name, node.args[0], repeat)
+        args = list(node.args) * (constant(repeat, "repeat") if repeat is not None else 1)
+    else:
+        if set(kw) - {"r"} or len(node.args) + len(kw) > 2 or not node.args:
+            cx.error(f"{name}() takes an iterable and a length r", node)
+        r_node = node.args[1] if len(node.args) == 2 else kw.get("r")
+        if r_node is None and name != "permutations":
+            cx.error(f"{name}() missing required argument 'r' (pos 2)", node)
+        if r_node is None or not _small_constant(cx, r_node, 1):
+            return _itertools_n(cx, node, name, node.args[0], r_node)
+        args = node.args[:1]
+        r = constant(r_node, "r")
+    count = len(args) if name == "product" else r
+    # each iterable as a list (ranges, zips, generator expressions, arrays...): what
+    # CPython's itertools take in as well before yielding anything
+    seqs = tuple(lists.list_of(cx, a, node) for a in args)
+    none = ast.Call(node.func, [], [])
+    if count == 0:
+        return call_script(cx, cx.ctx.info_for(itertoolslib.empty_product), none)
+    return call_script(cx, cx.ctx.info_for(itertoolslib.ROUTINES[name][count - 1]), none, leading=seqs)
 
-    def lower_fold(self, node: ast.Call, name: str) -> Value:
-        """`functools.reduce(f, xs[, initial])` and `itertools.accumulate(xs[, f], initial=)`
-        (the list of what it yields), through itertoolslib; `f` is bound when compiled."""
-        kw = {k.arg: k.value for k in node.keywords}
-        if name == "reduce":
-            if kw or not 2 <= len(node.args) <= 3:
-                self.error("reduce() takes a function, an iterable and an optional initial value", node)
-            f, xs, initial = node.args[0], node.args[1], node.args[2:]
-        else:
-            if set(kw) - {"func", "initial"} or not 1 <= len(node.args) + ("func" in kw) <= 2:
-                self.error("accumulate() takes an iterable, an optional function and initial=", node)
-            xs = node.args[0]
-            f = node.args[1] if len(node.args) > 1 else kw.get("func")
-            initial = [kw["initial"]] if "initial" in kw and not (
-                isinstance(kw["initial"], ast.Constant) and kw["initial"].value is None) else []
-            if isinstance(f, ast.Constant) and f.value is None:
-                f = None
-        seq = self.list_of(xs, node)
-        if name == "reduce":
-            fn = itertoolslib.reduce_from if initial else itertoolslib.reduce_first
-        elif f is None:
-            fn = itertoolslib.accumulate_sum_from if initial else itertoolslib.accumulate_sum
-        else:
-            fn = itertoolslib.accumulate_by_from if initial else itertoolslib.accumulate_by
-        args = ([f] if f is not None else []) + initial
-        return self.call_script(self.ctx.info_for(fn), ast.Call(node.func, args, []), leading=(seq,))
 
-    def call_script(self, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
-        """A call to another compiled function: bind arguments, specialize, emit `call`.
-        `first`: an argument before the call's own (the array of a method call); `leading`:
-        arguments before those (a nested function's free variables, closures.py)."""
-        if is_generator(info):
-            self.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
-        values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(self, a)
-                                                                            for a in node.args]
-        kw = {k.arg: (static_args.call_argument(self, k.value), k.value) for k in node.keywords}
-        names = info.param_names
-        n_positional = getattr(info, "n_positional", len(names))
-        vararg = getattr(info, "vararg", None)
-        if len(values) > n_positional and vararg is None:
-            text = _too_many_positional(info, n_positional, len(values))
-            if text is not None:            # CPython's TypeError, where it raises it
-                return self.raise_always("TypeError", text, node)
-            self.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
-        bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
-        if vararg is not None:
-            varargs.pack_varargs(self, info, bound, values, node)
-            if vararg in kw:
-                self.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
-        kwarg = getattr(info, "kwarg", None)
-        if kwarg is not None:
-            kw = varargs.pack_kwargs(self, info, bound, kw, node)
-        for key, (v, vnode) in kw.items():
-            if key not in names:
-                self.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)
-            i = names.index(key)
-            if bound[i] is not None:
-                self.error(f"{info.name}() got multiple values for argument '{key}'", vnode)
-            bound[i] = v
-        hidden = getattr(info, "hidden_globals", ())
-        for i, v in enumerate(bound):
-            if v is None and names[i] in hidden:     # the caller's own (global_writes.py)
-                bound[i] = v = self.hidden_argument(info, names[i], node)
-            if v is None:
-                if names[i] not in info.defaults:
-                    text = _missing_arguments(info, [n for n, b in zip(names, bound) if b is None
-                                                     and n not in info.defaults])
-                    if text is not None:            # CPython's TypeError, where it raises it
-                        return self.raise_always("TypeError", text, node)
-                    self.error(f"{info.name}() missing required argument '{names[i]}'", node)
-                bound[i] = static_args.static_default(self, self.python_object(info.defaults[names[i]], names[i],
-                                                                               node))
-        bounded_deques.reject_bounded_deque_arguments(self, info, node)
-        defaults = argument_defaults(self, info, node, len(leading) + (first is not None))
-        info, bound = static_args.bind_statics(self, info, bound, node)
-        info = with_defaults(self, info, defaults, node)         # table_args.py
-        names = info.param_names
-        if any(isinstance(v.type, Unknown) for v in bound):
-            return Undef(UNKNOWN, self.loc(node))
-        types = []
-        args = []
-        hints = getattr(info, "param_hints", info.param_types)
-        for v, ann, hint, pname in zip(bound, info.param_types, hints, names):
-            if ann is None and hint is not None and pending_parts(v.type):
-                ann = hint          # `f([])` of `xs: list[float]`: the hint types the empty list
-            pass_pending(self, v.type, ann)        # callee_hints.py
-            want = ann if ann is not None else v.type
-            if ann is not None and not T.is_convertible(v.type, ann):
-                self.error(f"argument '{pname}' of {info.name}() must be {ann}, not {v.type}", node)
-            if ann is not None and T.unify(ann, v.type) != ann and not isinstance(v, Const):
-                self.error(f"argument '{pname}' of {info.name}() is {v.type}; it would lose information "
-                           f"when converted to {ann}", node)
-            args.append(self.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, want, node))
-            types.append(want)
-        callee = self.ctx.callee(self, info, tuple(types), node)
-        if isinstance(callee.ret_type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        self.reject_frozen_arguments(bound, callee, info, node)
-        result = self.emit("call", args, callee.ret_type, callee, self.loc(node))
-        returned_default(self, info, callee, node)               # table_args.py
-        note_call(self, callee, node)                            # python_classes.py
-        if isinstance(callee.ret_type, T.NoneType) and self.ctx.never_returns(callee):
-            # Every path of the callee raises: its result is never seen, but the expression
-            # around the call must still type-check, as it does in Python.
-            return WeakConst(0, T.I64, self.loc(node))
-        return result
+def _small_constant(cx, expr, times: int) -> bool:
+    """Whether `expr` is a constant int (a literal or a global) of at most 4 (with `times`
+    iterables: their count times it): tuples of that fixed length; else the length is a
+    run-time value (`_itertools_n`). Nothing is evaluated: the iterable comes first."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant):
+        return True         # (negative: the fixed-length path's error)
+    value = expr.value if isinstance(expr, ast.Constant) else None
+    if isinstance(expr, ast.Name) and expr.id not in cx.locals:
+        found, obj = cx.info.global_value(expr.id)
+        value = obj if found else None
+    return type(value) is int and value * times <= 4
 
-    def reject_frozen_arguments(self, bound: list, callee, info, node) -> None:
-        """A global list, dict or set compiled code copied (`global_lists`) passed to a function
-        that writes it: a CompileError, since the write would change the copy (`helper(table,
-        k)` storing into `table`); one the module writes by name is live (global_writes.py)."""
-        frozen = {k: self.global_lists[id(v)] for k, v in enumerate(bound) if id(v) in self.global_lists}
-        if not frozen or any(getattr(b, "func", None) is callee for b in self.ctx.in_progress.values()):
-            return                      # (a callee still being built: its writes are not all known)
-        from script.ir.list_flow import param_list_effects
-        writes, _ = param_list_effects(closure_of(callee))
-        for (k, _level) in writes:
-            if k in frozen:
-                self.error(f"global '{frozen[k]}' is read-only in compiled code (it is copied when the "
-                           f"function is compiled), and {info.name}() writes its argument "
-                           f"'{info.param_names[k]}': the write would be lost (copy it first, or write "
-                           f"the global by name in a function of its module)", node)
 
-    def hidden_argument(self, info, name: str, node) -> Value:
-        """The caller's `name` for the hidden parameter `name` of `info`'s function: its own
-        parameter, or its outer function's (global_writes.py); a function of another module
-        calling it (the library's sort calling a key) has none."""
-        caller = getattr(self.info.py_func, "__globals__", None)
-        if caller is not info.py_func.__globals__:
-            self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
-                       "write, so it is called with the module's object, which only a function of "
-                       f"its module has (module {info.py_func.__module__!r}; passed as a value to "
-                       f"another module's code: pass lambda x: {info.name}(x))", node)
-        if name not in self.info.local_names:
-            self.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
-                       f"write; '{self.info.name}' calling it is not a module-level function, which "
-                       "would pass the module's object on (call it from one)", node)
-        return self.expr(ast.copy_location(ast.Name(name, ast.Load()), node))
+def _itertools_n(cx, node: ast.Call, name: str, iterable, length) -> Value:
+    """`permutations(s)`, `combinations(xs, k)`, `product(xs, repeat=n)` of a length known
+    at run time (or over 4): tuples of one element type and that length (itertoolslib
+    `*_n`)."""
+    seq = lists.list_of(cx, iterable, node)
+    if isinstance(seq.type, T.TupleType):
+        cx.error(f"{name}() of a tuple of several types, with a length known only at run time, is "
+                 "not supported in compiled code (make it a list of one type)", iterable)
+    n = cx.expr(length) if length is not None else Const(0, T.I64)
+    if not isinstance(n.type, (T.IntType, T.BoolType)):
+        cx.error(f"{name}()'s {'repeat' if name == 'product' else 'r'} must be an int, not {n.type}", length)
+    args = [n] if name != "permutations" else [n, Const(length is None, T.BOOL)]
+    fn = itertoolslib.VARIABLE[name]
+    return call_script(cx, cx.ctx.info_for(fn), ast.Call(node.func, [], []), leading=(seq, *args))
 
-    # ---- numeric builtins ----------------------------------------------------------------
 
-    def call_conversion(self, t: T.Type, node) -> Value:
-        name = str(t)
-        (v,) = self.positional(node, name, 1)
-        return self.convert_checked(v, t, node)
+def lower_map_filter(cx, node: ast.Call, name: str) -> Value:
+    """`map(f, xs, ...)` / `filter(f, xs)` as the list of what they yield (itertoolslib;
+    `f` is bound when compiled, as any function passed to a compiled callee)."""
+    if node.keywords:
+        cx.error(f"{name}() takes no keyword arguments", node)
+    if name == "map" and not 2 <= len(node.args) <= 4:
+        cx.error("map() takes a function and one to three iterables in compiled code", node)
+    if name == "filter" and len(node.args) != 2:
+        cx.error(f"filter expected 2 arguments, got {len(node.args)}", node)
+    f, iterables = node.args[0], node.args[1:]
+    seqs = tuple(lists.list_of(cx, a, node) for a in iterables)
+    if name == "filter" and isinstance(f, ast.Constant) and f.value is None:
+        return call_script(cx, cx.ctx.info_for(itertoolslib.filter_true), ast.Call(node.func, [], []),
+                           leading=seqs)
+    fn = itertoolslib.filter_by if name == "filter" else \
+        (itertoolslib.map1, itertoolslib.map2, itertoolslib.map3)[len(seqs) - 1]
+    return call_script(cx, cx.ctx.info_for(fn), ast.Call(node.func, [f], []), leading=seqs)
 
-    def convert_checked(self, v: Value, t: T.Type, node) -> Value:
-        """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
+
+def lower_fold(cx, node: ast.Call, name: str) -> Value:
+    """`functools.reduce(f, xs[, initial])` and `itertools.accumulate(xs[, f], initial=)`
+    (the list of what it yields), through itertoolslib; `f` is bound when compiled."""
+    kw = {k.arg: k.value for k in node.keywords}
+    if name == "reduce":
+        if kw or not 2 <= len(node.args) <= 3:
+            cx.error("reduce() takes a function, an iterable and an optional initial value", node)
+        f, xs, initial = node.args[0], node.args[1], node.args[2:]
+    else:
+        if set(kw) - {"func", "initial"} or not 1 <= len(node.args) + ("func" in kw) <= 2:
+            cx.error("accumulate() takes an iterable, an optional function and initial=", node)
+        xs = node.args[0]
+        f = node.args[1] if len(node.args) > 1 else kw.get("func")
+        initial = [kw["initial"]] if "initial" in kw and not (
+            isinstance(kw["initial"], ast.Constant) and kw["initial"].value is None) else []
+        if isinstance(f, ast.Constant) and f.value is None:
+            f = None
+    seq = lists.list_of(cx, xs, node)
+    if name == "reduce":
+        fn = itertoolslib.reduce_from if initial else itertoolslib.reduce_first
+    elif f is None:
+        fn = itertoolslib.accumulate_sum_from if initial else itertoolslib.accumulate_sum
+    else:
+        fn = itertoolslib.accumulate_by_from if initial else itertoolslib.accumulate_by
+    args = ([f] if f is not None else []) + initial
+    return call_script(cx, cx.ctx.info_for(fn), ast.Call(node.func, args, []), leading=(seq,))
+
+
+def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()) -> Value:
+    """A call to another compiled function: bind arguments, specialize, emit `call`.
+    `first`: an argument before the call's own (the array of a method call); `leading`:
+    arguments before those (a nested function's free variables, closures.py)."""
+    if is_generator(info):
+        cx.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
+    values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(cx, a)
+                                                                        for a in node.args]
+    kw = {k.arg: (static_args.call_argument(cx, k.value), k.value) for k in node.keywords}
+    names = info.param_names
+    n_positional = getattr(info, "n_positional", len(names))
+    vararg = getattr(info, "vararg", None)
+    if len(values) > n_positional and vararg is None:
+        text = _too_many_positional(info, n_positional, len(values))
+        if text is not None:            # CPython's TypeError, where it raises it
+            return cx.raise_always("TypeError", text, node)
+        cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
+    bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
+    if vararg is not None:
+        varargs.pack_varargs(cx, info, bound, values, node)
+        if vararg in kw:
+            cx.error(f"{info.name}() got an unexpected keyword argument '{vararg}'", kw[vararg][1])
+    kwarg = getattr(info, "kwarg", None)
+    if kwarg is not None:
+        kw = varargs.pack_kwargs(cx, info, bound, kw, node)
+    for key, (v, vnode) in kw.items():
+        if key not in names:
+            cx.error(f"{info.name}() got an unexpected keyword argument '{key}'", vnode)
+        i = names.index(key)
+        if bound[i] is not None:
+            cx.error(f"{info.name}() got multiple values for argument '{key}'", vnode)
+        bound[i] = v
+    hidden = getattr(info, "hidden_globals", ())
+    for i, v in enumerate(bound):
+        if v is None and names[i] in hidden:     # the caller's own (global_writes.py)
+            bound[i] = v = hidden_argument(cx, info, names[i], node)
+        if v is None:
+            if names[i] not in info.defaults:
+                text = _missing_arguments(info, [n for n, b in zip(names, bound) if b is None
+                                                 and n not in info.defaults])
+                if text is not None:            # CPython's TypeError, where it raises it
+                    return cx.raise_always("TypeError", text, node)
+                cx.error(f"{info.name}() missing required argument '{names[i]}'", node)
+            bound[i] = static_args.static_default(cx, cx.python_object(info.defaults[names[i]], names[i],
+                                                                       node))
+    bounded_deques.reject_bounded_deque_arguments(cx, info, node)
+    defaults = argument_defaults(cx, info, node, len(leading) + (first is not None))
+    info, bound = static_args.bind_statics(cx, info, bound, node)
+    info = with_defaults(cx, info, defaults, node)         # table_args.py
+    names = info.param_names
+    if any(isinstance(v.type, Unknown) for v in bound):
+        return Undef(UNKNOWN, cx.loc(node))
+    types = []
+    args = []
+    hints = getattr(info, "param_hints", info.param_types)
+    for v, ann, hint, pname in zip(bound, info.param_types, hints, names):
+        if ann is None and hint is not None and pending_parts(v.type):
+            ann = hint          # `f([])` of `xs: list[float]`: the hint types the empty list
+        pass_pending(cx, v.type, ann)        # callee_hints.py
+        want = ann if ann is not None else v.type
+        if ann is not None and not T.is_convertible(v.type, ann):
+            cx.error(f"argument '{pname}' of {info.name}() must be {ann}, not {v.type}", node)
+        if ann is not None and T.unify(ann, v.type) != ann and not isinstance(v, Const):
+            cx.error(f"argument '{pname}' of {info.name}() is {v.type}; it would lose information "
+                     f"when converted to {ann}", node)
+        args.append(cx.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, want, node))
+        types.append(want)
+    callee = cx.ctx.callee(cx, info, tuple(types), node)
+    if isinstance(callee.ret_type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    reject_frozen_arguments(cx, bound, callee, info, node)
+    result = cx.emit("call", args, callee.ret_type, callee, cx.loc(node))
+    returned_default(cx, info, callee, node)               # table_args.py
+    note_call(cx, callee, node)                            # python_classes.py
+    if isinstance(callee.ret_type, T.NoneType) and cx.ctx.never_returns(callee):
+        # Every path of the callee raises: its result is never seen, but the expression
+        # around the call must still type-check, as it does in Python.
+        return WeakConst(0, T.I64, cx.loc(node))
+    return result
+
+
+def reject_frozen_arguments(cx, bound: list, callee, info, node) -> None:
+    """A global list, dict or set compiled code copied (`global_lists`) passed to a function
+    that writes it: a CompileError, since the write would change the copy (`helper(table,
+    k)` storing into `table`); one the module writes by name is live (global_writes.py)."""
+    frozen = {k: cx.global_lists[id(v)] for k, v in enumerate(bound) if id(v) in cx.global_lists}
+    if not frozen or any(getattr(b, "func", None) is callee for b in cx.ctx.in_progress.values()):
+        return                      # (a callee still being built: its writes are not all known)
+    from script.ir.list_flow import param_list_effects
+    writes, _ = param_list_effects(closure_of(callee))
+    for (k, _level) in writes:
+        if k in frozen:
+            cx.error(f"global '{frozen[k]}' is read-only in compiled code (it is copied when the "
+                     f"function is compiled), and {info.name}() writes its argument "
+                     f"'{info.param_names[k]}': the write would be lost (copy it first, or write "
+                     f"the global by name in a function of its module)", node)
+
+
+def hidden_argument(cx, info, name: str, node) -> Value:
+    """The caller's `name` for the hidden parameter `name` of `info`'s function: its own
+    parameter, or its outer function's (global_writes.py); a function of another module
+    calling it (the library's sort calling a key) has none."""
+    caller = getattr(cx.info.py_func, "__globals__", None)
+    if caller is not info.py_func.__globals__:
+        cx.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
+                 "write, so it is called with the module's object, which only a function of "
+                 f"its module has (module {info.py_func.__module__!r}; passed as a value to "
+                 f"another module's code: pass lambda x: {info.name}(x))", node)
+    if name not in cx.info.local_names:
+        cx.error(f"'{info.name}' uses the module global '{name}', which its module's functions "
+                 f"write; '{cx.info.name}' calling it is not a module-level function, which "
+                 "would pass the module's object on (call it from one)", node)
+    return cx.expr(ast.copy_location(ast.Name(name, ast.Load()), node))
+
+# ---- numeric builtins ----------------------------------------------------------------
+
+
+def call_conversion(cx, t: T.Type, node) -> Value:
+    name = str(t)
+    (v,) = positional(cx, node, name, 1)
+    return convert_checked(cx, v, t, node)
+
+
+def convert_checked(cx, v: Value, t: T.Type, node) -> Value:
+    """Python's int(x)/float(x)/bool(x) (and sized casts): float->int checks NaN and range."""
+    if isinstance(v.type, Unknown):
+        return v
+    if mixed_numbers.is_num(v):
+        return mixed_numbers.split(cx, [v], lambda w: convert_checked(cx, w, t, node), node)
+    if isinstance(t, T.BoolType) and isinstance(v.type, (T.ListType, T.HashType)):
+        return cx.truth(v, node)
+    if not v.type.is_numeric():
+        cx.error(f"cannot convert {v.type} to {t}", node)
+    if isinstance(t, T.BoolType):
+        return cx.truth(v, node)
+    if isinstance(v.type, T.ComplexType) and not isinstance(t, T.ComplexType):
+        cx.error(_COMPLEX_CONVERSION.get(t, f"cannot convert complex to {t}"), node)
+    if isinstance(t, T.IntType) and isinstance(v.type, T.FloatType):
+        check_float_to_int(cx, v, t, node)
+    return cx.coerce(v, t, node)
+
+
+def check_float_to_int(cx, v: Value, t: T.IntType, node, limits: bool = True) -> None:
+    """int(v) for a float `v`: NaN and infinities raise as in Python; with `limits`, so does
+    a value `t` cannot hold (the caller checks the range itself when not)."""
+    loc = cx.loc(node)
+    isnan = cx.emit("cmp", [v, v], T.BOOL, "ne", loc)
+    cx.raise_if(isnan, "ValueError", message("nan_to_int"), node)
+    ax = cx.emit("abs", [v], v.type, None, loc)
+    isinf = cx.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq", loc)
+    cx.raise_if(isinf, "OverflowError", message("inf_to_int"), node)
+    if not limits:
+        return
+    lo = cx.emit("cmp", [v, Const(float(t.min) - 1.0 if t.bits < 64 else float(t.min), v.type)], T.BOOL,
+                 "le" if t.bits < 64 else "lt", loc)
+    hi = cx.emit("cmp", [v, Const(float(t.max) + 1.0, v.type)], T.BOOL, "ge", loc)
+    out = cx.emit("or", [lo, hi], T.BOOL, None, loc)
+    cx.raise_if(out, "OverflowError", f"float value out of range for {t}", node)
+
+
+def float_arg(cx, v: Value, node) -> Value:
+    if isinstance(v.type, T.FloatType) or isinstance(v.type, Unknown):
+        return v
+    if isinstance(v.type, T.ComplexType):
+        cx.error("must be real number, not complex", node)
+    if not v.type.is_numeric():
+        text = sample_type_error(math.fabs, kind_sample(v.type))    # CPython's, at run time
+        if text is not None:
+            return cx.raise_always("TypeError", text, node)
+        cx.error(f"must be a real number, not {v.type}", node)
+    return cx.coerce(v, T.F64, node)
+
+
+def call_math(cx, name: str, node) -> Value:
+    if name in ("floor", "ceil", "trunc"):
+        (v,) = positional(cx, node, name, 1)
+        if isinstance(v.type, Unknown):     # a value of code that never runs, or not typed yet
+            return Undef(UNKNOWN, cx.loc(node))
+        if isinstance(v.type, (T.IntType, T.BoolType)):
+            return cx.coerce(v, T.I64, node)
+        v = float_arg(cx, v, node)
+        r = cx.emit("math", [v], v.type, name, cx.loc(node))
+        check_float_to_int(cx, r, T.I64, node)
+        return cx.coerce(r, T.I64, node)
+    if name in ("isnan", "isinf", "isfinite"):
+        (v,) = positional(cx, node, name, 1)
         if isinstance(v.type, Unknown):
-            return v
-        if mixed_numbers.is_num(v):
-            return mixed_numbers.split(self, [v], lambda w: self.convert_checked(w, t, node), node)
-        if isinstance(t, T.BoolType) and isinstance(v.type, (T.ListType, T.HashType)):
-            return self.truth(v, node)
-        if not v.type.is_numeric():
-            self.error(f"cannot convert {v.type} to {t}", node)
-        if isinstance(t, T.BoolType):
-            return self.truth(v, node)
-        if isinstance(v.type, T.ComplexType) and not isinstance(t, T.ComplexType):
-            self.error(_COMPLEX_CONVERSION.get(t, f"cannot convert complex to {t}"), node)
-        if isinstance(t, T.IntType) and isinstance(v.type, T.FloatType):
-            self.check_float_to_int(v, t, node)
-        return self.coerce(v, t, node)
-
-    def check_float_to_int(self, v: Value, t: T.IntType, node, limits: bool = True) -> None:
-        """int(v) for a float `v`: NaN and infinities raise as in Python; with `limits`, so does
-        a value `t` cannot hold (the caller checks the range itself when not)."""
-        loc = self.loc(node)
-        isnan = self.emit("cmp", [v, v], T.BOOL, "ne", loc)
-        self.raise_if(isnan, "ValueError", message("nan_to_int"), node)
-        ax = self.emit("abs", [v], v.type, None, loc)
-        isinf = self.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq", loc)
-        self.raise_if(isinf, "OverflowError", message("inf_to_int"), node)
-        if not limits:
-            return
-        lo = self.emit("cmp", [v, Const(float(t.min) - 1.0 if t.bits < 64 else float(t.min), v.type)], T.BOOL,
-                       "le" if t.bits < 64 else "lt", loc)
-        hi = self.emit("cmp", [v, Const(float(t.max) + 1.0, v.type)], T.BOOL, "ge", loc)
-        out = self.emit("or", [lo, hi], T.BOOL, None, loc)
-        self.raise_if(out, "OverflowError", f"float value out of range for {t}", node)
-
-    def float_arg(self, v: Value, node) -> Value:
-        if isinstance(v.type, T.FloatType) or isinstance(v.type, Unknown):
-            return v
-        if isinstance(v.type, T.ComplexType):
-            self.error("must be real number, not complex", node)
-        if not v.type.is_numeric():
-            text = sample_type_error(math.fabs, kind_sample(v.type))    # CPython's, at run time
-            if text is not None:
-                return self.raise_always("TypeError", text, node)
-            self.error(f"must be a real number, not {v.type}", node)
-        return self.coerce(v, T.F64, node)
-
-    def call_math(self, name: str, node) -> Value:
-        if name in ("floor", "ceil", "trunc"):
-            (v,) = self.positional(node, name, 1)
-            if isinstance(v.type, Unknown):     # a value of code that never runs, or not typed yet
-                return Undef(UNKNOWN, self.loc(node))
-            if isinstance(v.type, (T.IntType, T.BoolType)):
-                return self.coerce(v, T.I64, node)
-            v = self.float_arg(v, node)
-            r = self.emit("math", [v], v.type, name, self.loc(node))
-            self.check_float_to_int(r, T.I64, node)
-            return self.coerce(r, T.I64, node)
-        if name in ("isnan", "isinf", "isfinite"):
-            (v,) = self.positional(node, name, 1)
-            if isinstance(v.type, Unknown):
-                return Undef(UNKNOWN, self.loc(node))
-            v = self.float_arg(v, node)
-            loc = self.loc(node)
-            if name == "isnan":
-                return self.emit("cmp", [v, v], T.BOOL, "ne", loc)
-            ax = self.emit("abs", [v], v.type, None, loc)
-            return self.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq" if name == "isinf" else "lt", loc)
-        if name in ("degrees", "radians"):
-            (v,) = self.positional(node, name, 1)
-            v = self.float_arg(v, node)
-            k = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
-            return self.emit("mul", [v, Const(k, v.type)], v.type, None, self.loc(node))
-        if name == "log":
-            args = self.positional(node, name, 1, 2)
-            r = self.math_fn("log", [self.float_arg(args[0], node)], node)
-            if len(args) == 2:
-                base = self.math_fn("log", [self.float_arg(args[1], node)], node)
-                r = self.true_div(r, base, r.type, node)
-            return r
-        if name == "hypot":
-            if not node.args:
-                return Const(0.0, T.F64)
-            args = [self.float_arg(a, node) for a in self.positional(node, name, 1, 64)]
-            t = T.F64       # (math.hypot computes in doubles)
-            mags = [self.emit("abs", [self.coerce(a, t, node)], t, None, self.loc(node)) for a in args]
-            if len(mags) == 1:
-                return mags[0]
-            # CPython's vector_norm, not libm's hypot (1 ulp apart in ~0.5% of cases)
-            if len(mags) == 2:
-                return self.math_fn("norm2", mags, node)        # llvm/mathlib.py
-            return self.call_script(self.ctx.info_for(pylib.vector_norm), ast.Call(node.func, [], []),
-                                    leading=(self.make_tuple(mags, node),))
-        if name == "prod":
-            return self.math_prod(node)
-        if name == "fsum":
-            if len(node.args) != 1 or node.keywords:
-                self.error("fsum() takes exactly one argument", node)
-            return self.call_script(self.ctx.info_for(pylib.fsum), node)
-        if name == "ulp":
-            (x,) = self.positional(node, name, 1)
-            x = self.float_arg(x, node)
-            ax = self.emit("abs", [x], x.type, None, self.loc(node))
-            up = self.emit("math", [ax, Const(math.inf, x.type)], x.type, "nextafter", self.loc(node))
-            d = self.emit("sub", [up, ax], x.type, None, self.loc(node))
-            fin = self.is_finite(x, self.loc(node))
-            return self.emit("select", [fin, d, ax], x.type, None, self.loc(node))
-        if name == "modf":
-            (x,) = self.positional(node, name, 1)
-            x = self.float_arg(x, node)
-            loc = self.loc(node)
-            i = self.emit("math", [x], x.type, "trunc", loc)
-            frac = self.emit("math", [self.emit("sub", [x, i], x.type, None, loc), x], x.type, "copysign", loc)
-            ax = self.emit("abs", [x], x.type, None, loc)
-            isinf = self.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq", loc)
-            zero = self.emit("math", [Const(0.0, x.type), x], x.type, "copysign", loc)
-            frac = self.emit("select", [isinf, zero, frac], x.type, None, loc)
-            return self.make_tuple([frac, i], node)
-        if name == "isclose":
-            if len(node.args) != 2:
-                self.error("isclose() takes 2 positional arguments", node)
-            kw = {k.arg: k.value for k in node.keywords}
-            for key in kw:
-                if key not in ("rel_tol", "abs_tol"):
-                    self.error(f"isclose() got an unexpected keyword argument '{key}'", node)
-            a, b = (self.coerce(self.float_arg(self.expr(x), node), T.F64, node) for x in node.args)
-            rel = self.coerce(self.float_arg(self.expr(kw["rel_tol"]), node), T.F64, node) if "rel_tol" in kw else Const(1e-9, T.F64)
-            abs_ = self.coerce(self.float_arg(self.expr(kw["abs_tol"]), node), T.F64, node) if "abs_tol" in kw else Const(0.0, T.F64)
-            callee = self.ctx.callee(self, self.ctx.info_for(pylib.isclose), (T.F64,) * 4, node)
-            return self.emit("call", [a, b, rel, abs_], T.BOOL, callee, self.loc(node))
-        if name in MATH_FUNCS:
-            arity = MATH_FUNCS[name][0]
-            args = [self.float_arg(a, node) for a in self.positional(node, name, arity)]
-            if arity == 2:
-                t = self.common_type(args[0], args[1], node)
-                args = [self.coerce(a, t, node) for a in args]
-            return self.math_fn(name, args, node)
-        self.error(f"math.{name} is not supported in compiled code", node)
-
-    def math_fn(self, name: str, args: list[Value], node) -> Value:
-        """`math.name(*args)` with CPython's errors: NaN from non-NaN input is a domain error;
-        infinity from finite input a range error (OverflowError) or a domain error."""
-        if any(isinstance(a.type, Unknown) for a in args):
-            return Undef(UNKNOWN, self.loc(node))
-        t = args[0].type
-        loc = self.loc(node)
-        r = self.emit("math", args, t, name, loc)
-        if name in _NEVER_RAISE:
-            return r
-        can_overflow = MATH_FUNCS[name][1]
-        if name in _GAMMA_POLES:
-            x = args[0]
-            fl = self.emit("math", [x], t, "floor", loc)
-            is_int = self.emit("cmp", [fl, x], T.BOOL, "eq", loc)
-            nonpos = self.emit("cmp", [x, Const(0.0, t)], T.BOOL, "le", loc)
-            pole = self.emit("and", [is_int, nonpos], T.BOOL, None, loc)
-            neginf = self.emit("cmp", [x, Const(-math.inf, t)], T.BOOL, "eq", loc)
-            bad = self.emit("or", [pole, neginf], T.BOOL, None, loc) if name == "gamma" else pole
-            self.raise_if(bad, "ValueError", message("math_domain"), node)
-        if name == "pow":
-            x, y = args
-            xz = self.emit("cmp", [x, Const(0.0, t)], T.BOOL, "eq", loc)
-            yn = self.emit("cmp", [y, Const(0.0, t)], T.BOOL, "lt", loc)
-            fin_y = self.is_finite(y, loc)
-            bad = self.emit("and", [self.emit("and", [xz, yn], T.BOOL, None, loc), fin_y], T.BOOL, None, loc)
-            self.raise_if(bad, "ValueError", message("math_domain"), node)
-        return self.checked_math_result(r, args, can_overflow, node)
-
-    def checked_math_result(self, r: Value, args, can_overflow: bool, node) -> Value:
-        loc = self.loc(node)
-        t = r.type
-        rnan = self.emit("cmp", [r, r], T.BOOL, "ne", loc)
-        no_nan_in = None
-        fin_in = None
-        for a in args:
-            ok = self.emit("cmp", [a, a], T.BOOL, "eq", loc) if not isinstance(a, Const) else Const(a.value == a.value, T.BOOL)
-            no_nan_in = ok if no_nan_in is None else self.emit("and", [no_nan_in, ok], T.BOOL, None, loc)
-            fin = self.is_finite(a, loc)
-            fin_in = fin if fin_in is None else self.emit("and", [fin_in, fin], T.BOOL, None, loc)
-        domain = self.emit("and", [rnan, no_nan_in], T.BOOL, None, loc) if not isinstance(no_nan_in, Const) or no_nan_in.value else Const(False, T.BOOL)
-        self.raise_if(domain, "ValueError", message("math_domain"), node)
-        ar = self.emit("abs", [r], t, None, loc)
-        rinf = self.emit("cmp", [ar, Const(math.inf, t)], T.BOOL, "eq", loc)
-        rng = self.emit("and", [rinf, fin_in], T.BOOL, None, loc) if not isinstance(fin_in, Const) or fin_in.value else Const(False, T.BOOL)
-        if can_overflow:
-            self.raise_if(rng, "OverflowError", message("math_range"), node)
-        else:
-            self.raise_if(rng, "ValueError", message("math_domain"), node)
+            return Undef(UNKNOWN, cx.loc(node))
+        v = float_arg(cx, v, node)
+        loc = cx.loc(node)
+        if name == "isnan":
+            return cx.emit("cmp", [v, v], T.BOOL, "ne", loc)
+        ax = cx.emit("abs", [v], v.type, None, loc)
+        return cx.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq" if name == "isinf" else "lt", loc)
+    if name in ("degrees", "radians"):
+        (v,) = positional(cx, node, name, 1)
+        v = float_arg(cx, v, node)
+        k = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+        return cx.emit("mul", [v, Const(k, v.type)], v.type, None, cx.loc(node))
+    if name == "log":
+        args = positional(cx, node, name, 1, 2)
+        r = math_fn(cx, "log", [float_arg(cx, args[0], node)], node)
+        if len(args) == 2:
+            base = math_fn(cx, "log", [float_arg(cx, args[1], node)], node)
+            r = cx.true_div(r, base, r.type, node)
         return r
-
-    def call_ufunc(self, name: str, node) -> Value:
-        """A NumPy ufunc on scalars: NumPy's semantics (NaN or inf, never an exception)."""
-        if name not in _NUMPY_UFUNCS or node.keywords:
-            return self.call_ufunc_any(name, node)
-        fn, arity = _NUMPY_UFUNCS[name]
-        if len(node.args) == arity + 1:
-            return self.call_ufunc_any(name, node)          # the output array, positional
-        if len(node.args) != arity:
-            self.positional(node, f"numpy.{name}", arity)
-        args = [self.lazy(a) for a in node.args]
-        # A list given to a ufunc is NumPy's array of it (`np.exp([1, 2])`)
-        args = [self.list_to_array(a, None, node) if isinstance(getattr(a, "type", None), T.ListType)
-                and not isinstance(a.type, (T.ClassType, T.IterType)) else a for a in args]
-        if any(is_array_like(a) for a in args):
-            e = self.ufunc_expr(name, args, node)
-            return e
-        if name in ("floor", "ceil", "trunc", "fmod") and all(
-                isinstance(getattr(a, "type", None), (T.IntType, T.BoolType)) for a in args):
-            return self.element(self.ufunc_expr(name, args, node), [], 0, node)     # NumPy 2: ints stay ints
-        if any(isinstance(getattr(a, "type", None), T.ComplexType) for a in args):
-            return self.complex_scalar_ufunc(name, args, node)
-        loc = self.loc(node)
-        if fn in ("abs", "isnan", "isinf", "isfinite", "minimum", "maximum"):
-            return self.ufunc_special(fn, args, node)
-        args = [self.float_arg(a, node) for a in args]
+    if name == "hypot":
+        if not node.args:
+            return Const(0.0, T.F64)
+        args = [float_arg(cx, a, node) for a in positional(cx, node, name, 1, 64)]
+        t = T.F64       # (math.hypot computes in doubles)
+        mags = [cx.emit("abs", [cx.coerce(a, t, node)], t, None, cx.loc(node)) for a in args]
+        if len(mags) == 1:
+            return mags[0]
+        # CPython's vector_norm, not libm's hypot (1 ulp apart in ~0.5% of cases)
+        if len(mags) == 2:
+            return math_fn(cx, "norm2", mags, node)        # llvm/mathlib.py
+        return call_script(cx, cx.ctx.info_for(pylib.vector_norm), ast.Call(node.func, [], []),
+                           leading=(cx.make_tuple(mags, node),))
+    if name == "prod":
+        return math_prod(cx, node)
+    if name == "fsum":
+        if len(node.args) != 1 or node.keywords:
+            cx.error("fsum() takes exactly one argument", node)
+        return call_script(cx, cx.ctx.info_for(pylib.fsum), node)
+    if name == "ulp":
+        (x,) = positional(cx, node, name, 1)
+        x = float_arg(cx, x, node)
+        ax = cx.emit("abs", [x], x.type, None, cx.loc(node))
+        up = cx.emit("math", [ax, Const(math.inf, x.type)], x.type, "nextafter", cx.loc(node))
+        d = cx.emit("sub", [up, ax], x.type, None, cx.loc(node))
+        fin = cx.is_finite(x, cx.loc(node))
+        return cx.emit("select", [fin, d, ax], x.type, None, cx.loc(node))
+    if name == "modf":
+        (x,) = positional(cx, node, name, 1)
+        x = float_arg(cx, x, node)
+        loc = cx.loc(node)
+        i = cx.emit("math", [x], x.type, "trunc", loc)
+        frac = cx.emit("math", [cx.emit("sub", [x, i], x.type, None, loc), x], x.type, "copysign", loc)
+        ax = cx.emit("abs", [x], x.type, None, loc)
+        isinf = cx.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq", loc)
+        zero = cx.emit("math", [Const(0.0, x.type), x], x.type, "copysign", loc)
+        frac = cx.emit("select", [isinf, zero, frac], x.type, None, loc)
+        return cx.make_tuple([frac, i], node)
+    if name == "isclose":
+        if len(node.args) != 2:
+            cx.error("isclose() takes 2 positional arguments", node)
+        kw = {k.arg: k.value for k in node.keywords}
+        for key in kw:
+            if key not in ("rel_tol", "abs_tol"):
+                cx.error(f"isclose() got an unexpected keyword argument '{key}'", node)
+        a, b = (cx.coerce(float_arg(cx, cx.expr(x), node), T.F64, node) for x in node.args)
+        rel = cx.coerce(float_arg(cx, cx.expr(kw["rel_tol"]), node), T.F64, node) if "rel_tol" in kw else Const(1e-9, T.F64)
+        abs_ = cx.coerce(float_arg(cx, cx.expr(kw["abs_tol"]), node), T.F64, node) if "abs_tol" in kw else Const(0.0, T.F64)
+        callee = cx.ctx.callee(cx, cx.ctx.info_for(pylib.isclose), (T.F64,) * 4, node)
+        return cx.emit("call", [a, b, rel, abs_], T.BOOL, callee, cx.loc(node))
+    if name in MATH_FUNCS:
+        arity = MATH_FUNCS[name][0]
+        args = [float_arg(cx, a, node) for a in positional(cx, node, name, arity)]
         if arity == 2:
-            t = self.common_type(args[0], args[1], node)
-            args = [self.coerce(a, t, node) for a in args]
-        return self.emit("math", args, args[0].type, fn, loc)
+            t = cx.common_type(args[0], args[1], node)
+            args = [cx.coerce(a, t, node) for a in args]
+        return math_fn(cx, name, args, node)
+    cx.error(f"math.{name} is not supported in compiled code", node)
 
-    def complex_scalar_ufunc(self, name: str, args, node) -> Value:
-        """NumPy ufunc `name` of scalars one of which is complex: one element of NumPy's
-        complex loop (complex_arrays `complex_ufunc`), in c64 when every complex is."""
-        complex_types = {a.type for a in args if isinstance(a.type, T.ComplexType)}
-        t = T.C64 if complex_types == {T.C64} and all(
-            isinstance(a.type, T.ComplexType) or a.type == T.F32 or isinstance(a, Const)
-            for a in args) else T.C128
-        vals = [self.coerce(a, t, node) for a in args]
-        out = T.BOOL if name in ("isnan", "isinf", "isfinite") else t
-        return self.complex_ufunc(name, vals, out, node)
 
-    def ufunc_special(self, fn: str, args, node) -> Value:
-        loc = self.loc(node)
-        if fn == "abs":
-            return self.builtin_abs_value(args[0], node)
-        if fn in ("minimum", "maximum"):
-            a, b = args
-            t = self.common_type(a, b, node)
-            a, b = self.coerce(a, t, node), self.coerce(b, t, node)
-            r = self.emit("min" if fn == "minimum" else "max", [a, b], t, None, loc)
-            if isinstance(t, T.FloatType):          # NumPy propagates a NaN from either side
-                # (the IR's min(a, b) is `b < a ? b : a`: it gives a for a NaN b)
-                b_nan = self.emit("cmp", [b, b], T.BOOL, "ne", loc)
-                r = self.emit("select", [b_nan, b, r], t, None, loc)
-                a_nan = self.emit("cmp", [a, a], T.BOOL, "ne", loc)
-                r = self.emit("select", [a_nan, a, r], t, None, loc)
-            return r
-        x = self.float_arg(args[0], node)
-        if fn == "isnan":
-            return self.emit("cmp", [x, x], T.BOOL, "ne", loc)
-        ax = self.emit("abs", [x], x.type, None, loc)
-        return self.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq" if fn == "isinf" else "lt", loc)
+def math_fn(cx, name: str, args: list[Value], node) -> Value:
+    """`math.name(*args)` with CPython's errors: NaN from non-NaN input is a domain error;
+    infinity from finite input a range error (OverflowError) or a domain error."""
+    if any(isinstance(a.type, Unknown) for a in args):
+        return Undef(UNKNOWN, cx.loc(node))
+    t = args[0].type
+    loc = cx.loc(node)
+    r = cx.emit("math", args, t, name, loc)
+    if name in _NEVER_RAISE:
+        return r
+    can_overflow = MATH_FUNCS[name][1]
+    if name in _GAMMA_POLES:
+        x = args[0]
+        fl = cx.emit("math", [x], t, "floor", loc)
+        is_int = cx.emit("cmp", [fl, x], T.BOOL, "eq", loc)
+        nonpos = cx.emit("cmp", [x, Const(0.0, t)], T.BOOL, "le", loc)
+        pole = cx.emit("and", [is_int, nonpos], T.BOOL, None, loc)
+        neginf = cx.emit("cmp", [x, Const(-math.inf, t)], T.BOOL, "eq", loc)
+        bad = cx.emit("or", [pole, neginf], T.BOOL, None, loc) if name == "gamma" else pole
+        cx.raise_if(bad, "ValueError", message("math_domain"), node)
+    if name == "pow":
+        x, y = args
+        xz = cx.emit("cmp", [x, Const(0.0, t)], T.BOOL, "eq", loc)
+        yn = cx.emit("cmp", [y, Const(0.0, t)], T.BOOL, "lt", loc)
+        fin_y = cx.is_finite(y, loc)
+        bad = cx.emit("and", [cx.emit("and", [xz, yn], T.BOOL, None, loc), fin_y], T.BOOL, None, loc)
+        cx.raise_if(bad, "ValueError", message("math_domain"), node)
+    return checked_math_result(cx, r, args, can_overflow, node)
 
-    # ---- builtin functions ---------------------------------------------------------------
 
-    def builtin_abs(self, node, name) -> Value:
-        if len(node.args) == 1 and not node.keywords:
-            v = self.lazy_num(node.args[0])
-            if is_array_like(v):
-                return self.ufunc_expr("absolute", [v], node)
-            return mixed_numbers.split(self, [v], lambda w: self.builtin_abs_value(w, node), node)
-        (v,) = self.positional(node, name, 1)
-        return self.builtin_abs_value(v, node)
+def checked_math_result(cx, r: Value, args, can_overflow: bool, node) -> Value:
+    loc = cx.loc(node)
+    t = r.type
+    rnan = cx.emit("cmp", [r, r], T.BOOL, "ne", loc)
+    no_nan_in = None
+    fin_in = None
+    for a in args:
+        ok = cx.emit("cmp", [a, a], T.BOOL, "eq", loc) if not isinstance(a, Const) else Const(a.value == a.value, T.BOOL)
+        no_nan_in = ok if no_nan_in is None else cx.emit("and", [no_nan_in, ok], T.BOOL, None, loc)
+        fin = cx.is_finite(a, loc)
+        fin_in = fin if fin_in is None else cx.emit("and", [fin_in, fin], T.BOOL, None, loc)
+    domain = cx.emit("and", [rnan, no_nan_in], T.BOOL, None, loc) if not isinstance(no_nan_in, Const) or no_nan_in.value else Const(False, T.BOOL)
+    cx.raise_if(domain, "ValueError", message("math_domain"), node)
+    ar = cx.emit("abs", [r], t, None, loc)
+    rinf = cx.emit("cmp", [ar, Const(math.inf, t)], T.BOOL, "eq", loc)
+    rng = cx.emit("and", [rinf, fin_in], T.BOOL, None, loc) if not isinstance(fin_in, Const) or fin_in.value else Const(False, T.BOOL)
+    if can_overflow:
+        cx.raise_if(rng, "OverflowError", message("math_range"), node)
+    else:
+        cx.raise_if(rng, "ValueError", message("math_domain"), node)
+    return r
 
-    def builtin_abs_value(self, v: Value, node) -> Value:
-        if isinstance(v.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if T.is_instance_type(v.type):
-            return self.instance_abs(v, node)                    # class_methods.py
-        refused = sample_type_error(abs, kind_sample(v.type))
-        if refused is not None:                 # `abs(s)`: CPython's TypeError, where it raises it
-            return self.raise_always("TypeError", refused, node)
-        if not v.type.is_numeric():
-            self.error(f"bad operand type for abs(): {v.type}", node)
-        if isinstance(v.type, T.BoolType):
-            v = self.coerce(v, T.I64, node)
-        if isinstance(v.type, T.ComplexType):
-            return self.complex_abs(v, node)
-        return self.checked("abs", [v], self.emit("abs", [v], v.type, None, self.loc(node)), node)
 
-    def builtin_minmax(self, node, name) -> Value:
-        if any(k.arg == "key" for k in node.keywords):
-            return keyed.minmax_key(self, node, name)
-        if len(node.args) == 1 and self.walks_generator(node.args[0]) or \
-                node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
-            default = self.expr(node.keywords[0].value) if node.keywords else None
-            return self.minmax_each(node.args[0], name, default, node)
-        if node.keywords:
-            self.error(f"{name}() keyword arguments are not supported in compiled code", node)
-        if len(node.args) == 1 and self.builtin_call(node.args[0]) is not None:
-            return self.minmax_of(self.iterable(node.args[0]), name, node)
-        # (of two or more, an int|float one stays whole: better_of compares and keeps it)
-        values = [self.expr_num(a) if len(node.args) > 1 else self.expr(a) for a in node.args]
-        if len(values) == 1 and isinstance(values[0].type, T.TupleType):
-            tup = values[0]
-            values = [self.emit("extract", [tup], t, k, self.loc(node)) for k, t in enumerate(tup.type.elems)]
-        elif len(values) == 1:
-            return self.minmax_of_iterable(values[0], name, node)
-        if not values:
-            self.error(f"{name} expected at least 1 argument, got 0", node)
-        if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values}:
-            # (tuples; or ints and floats, of which the first best is returned as it is:
-            # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py)
-            result = values[0]
-            for v in values[1:]:
-                result = self.better_of(result, v, name, node)
-            return result
+def call_ufunc(cx, name: str, node) -> Value:
+    """A NumPy ufunc on scalars: NumPy's semantics (NaN or inf, never an exception)."""
+    if name not in _NUMPY_UFUNCS or node.keywords:
+        return elementwise.call_ufunc_any(cx, name, node)
+    fn, arity = _NUMPY_UFUNCS[name]
+    if len(node.args) == arity + 1:
+        return elementwise.call_ufunc_any(cx, name, node)          # the output array, positional
+    if len(node.args) != arity:
+        positional(cx, node, f"numpy.{name}", arity)
+    args = [cx.lazy(a) for a in node.args]
+    # A list given to a ufunc is NumPy's array of it (`np.exp([1, 2])`)
+    args = [lists.list_to_array(cx, a, None, node) if isinstance(getattr(a, "type", None), T.ListType)
+            and not isinstance(a.type, (T.ClassType, T.IterType)) else a for a in args]
+    if any(is_array_like(a) for a in args):
+        e = elementwise.ufunc_expr(cx, name, args, node)
+        return e
+    if name in ("floor", "ceil", "trunc", "fmod") and all(
+            isinstance(getattr(a, "type", None), (T.IntType, T.BoolType)) for a in args):
+        e = elementwise.ufunc_expr(cx, name, args, node)
+        return elementwise.element(cx, e, [], 0, node)     # NumPy 2: ints stay ints
+    if any(isinstance(getattr(a, "type", None), T.ComplexType) for a in args):
+        return complex_scalar_ufunc(cx, name, args, node)
+    loc = cx.loc(node)
+    if fn in ("abs", "isnan", "isinf", "isfinite", "minimum", "maximum"):
+        return ufunc_special(cx, fn, args, node)
+    args = [float_arg(cx, a, node) for a in args]
+    if arity == 2:
+        t = cx.common_type(args[0], args[1], node)
+        args = [cx.coerce(a, t, node) for a in args]
+    return cx.emit("math", args, args[0].type, fn, loc)
+
+
+def complex_scalar_ufunc(cx, name: str, args, node) -> Value:
+    """NumPy ufunc `name` of scalars one of which is complex: one element of NumPy's
+    complex loop (complex_arrays `complex_ufunc`), in c64 when every complex is."""
+    complex_types = {a.type for a in args if isinstance(a.type, T.ComplexType)}
+    t = T.C64 if complex_types == {T.C64} and all(
+        isinstance(a.type, T.ComplexType) or a.type == T.F32 or isinstance(a, Const)
+        for a in args) else T.C128
+    vals = [cx.coerce(a, t, node) for a in args]
+    out = T.BOOL if name in ("isnan", "isinf", "isfinite") else t
+    return complex_arrays.complex_ufunc(cx, name, vals, out, node)
+
+
+def ufunc_special(cx, fn: str, args, node) -> Value:
+    loc = cx.loc(node)
+    if fn == "abs":
+        return builtin_abs_value(cx, args[0], node)
+    if fn in ("minimum", "maximum"):
+        a, b = args
+        t = cx.common_type(a, b, node)
+        a, b = cx.coerce(a, t, node), cx.coerce(b, t, node)
+        r = cx.emit("min" if fn == "minimum" else "max", [a, b], t, None, loc)
+        if isinstance(t, T.FloatType):          # NumPy propagates a NaN from either side
+            # (the IR's min(a, b) is `b < a ? b : a`: it gives a for a NaN b)
+            b_nan = cx.emit("cmp", [b, b], T.BOOL, "ne", loc)
+            r = cx.emit("select", [b_nan, b, r], t, None, loc)
+            a_nan = cx.emit("cmp", [a, a], T.BOOL, "ne", loc)
+            r = cx.emit("select", [a_nan, a, r], t, None, loc)
+        return r
+    x = float_arg(cx, args[0], node)
+    if fn == "isnan":
+        return cx.emit("cmp", [x, x], T.BOOL, "ne", loc)
+    ax = cx.emit("abs", [x], x.type, None, loc)
+    return cx.emit("cmp", [ax, Const(math.inf, x.type)], T.BOOL, "eq" if fn == "isinf" else "lt", loc)
+
+# ---- builtin functions ---------------------------------------------------------------
+
+
+def builtin_abs(cx, node, name) -> Value:
+    if len(node.args) == 1 and not node.keywords:
+        v = cx.lazy_num(node.args[0])
+        if is_array_like(v):
+            return elementwise.ufunc_expr(cx, "absolute", [v], node)
+        return mixed_numbers.split(cx, [v], lambda w: builtin_abs_value(cx, w, node), node)
+    (v,) = positional(cx, node, name, 1)
+    return builtin_abs_value(cx, v, node)
+
+
+def builtin_abs_value(cx, v: Value, node) -> Value:
+    if isinstance(v.type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    if T.is_instance_type(v.type):
+        return class_methods.instance_abs(cx, v, node)
+    refused = sample_type_error(abs, kind_sample(v.type))
+    if refused is not None:                 # `abs(s)`: CPython's TypeError, where it raises it
+        return cx.raise_always("TypeError", refused, node)
+    if not v.type.is_numeric():
+        cx.error(f"bad operand type for abs(): {v.type}", node)
+    if isinstance(v.type, T.BoolType):
+        v = cx.coerce(v, T.I64, node)
+    if isinstance(v.type, T.ComplexType):
+        return complex_lowering.complex_abs(cx, v, node)
+    return cx.checked("abs", [v], cx.emit("abs", [v], v.type, None, cx.loc(node)), node)
+
+
+def builtin_minmax(cx, node, name) -> Value:
+    if any(k.arg == "key" for k in node.keywords):
+        return keyed.minmax_key(cx, node, name)
+    if len(node.args) == 1 and generators.walks_generator(cx, node.args[0]) or \
+            node.keywords and [k.arg for k in node.keywords] == ["default"] and len(node.args) == 1:
+        default = cx.expr(node.keywords[0].value) if node.keywords else None
+        return lists.minmax_each(cx, node.args[0], name, default, node)
+    if node.keywords:
+        cx.error(f"{name}() keyword arguments are not supported in compiled code", node)
+    if len(node.args) == 1 and cx.builtin_call(node.args[0]) is not None:
+        return minmax_of(cx, cx.iterable(node.args[0]), name, node)
+    # (of two or more, an int|float one stays whole: better_of compares and keeps it)
+    values = [cx.expr_num(a) if len(node.args) > 1 else cx.expr(a) for a in node.args]
+    if len(values) == 1 and isinstance(values[0].type, T.TupleType):
+        tup = values[0]
+        values = [cx.emit("extract", [tup], t, k, cx.loc(node)) for k, t in enumerate(tup.type.elems)]
+    elif len(values) == 1:
+        return minmax_of_iterable(cx, values[0], name, node)
+    if not values:
+        cx.error(f"{name} expected at least 1 argument, got 0", node)
+    if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values}:
+        # (tuples; or ints and floats, of which the first best is returned as it is:
+        # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py)
         result = values[0]
         for v in values[1:]:
-            if isinstance(result.type, T.StrType) and isinstance(v.type, T.StrType):
-                result = self.str_minmax(name, result, v, node)        # strings.py
-                continue
-            t = self.common_type(result, v, node)
-            if isinstance(t, Unknown):
-                return Undef(UNKNOWN, self.loc(node))
-            if isinstance(t, T.ComplexType):
-                self.complex_compare_error(ast.Gt() if name == "max" else ast.Lt(), v, result, node)
-            result = self.emit(name, [self.coerce(result, t, node), self.coerce(v, t, node)], t, None, self.loc(node))
+            result = better_of(cx, result, v, name, node)
         return result
-
-    def minmax_of_iterable(self, v: Value, name: str, node) -> Value:
-        if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)) and v.type not in NOT_CONTAINERS:
-            self.error(f"{name}() of a single {v.type} is not supported", node)
-        return self.minmax_of(self.iterable_value(v, node), name, node)
-
-    def minmax_of(self, iterable, name: str, node) -> Value:
-        """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
-        n, item, et = iterable
-        if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType, T.ListType))):
-            self.error(f"{name}() of elements of type {et} is not supported", node)
-        self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
-                      message(f"{name}_empty"), node)
-        first = item(Const(0, T.I64))
-        if isinstance(et, (T.TupleType, T.ListType)):
-            return self.reduce_loop(node, n, item, first, lambda acc, x: self.better_of(acc, x, name, node))
-        if isinstance(et, T.StrType):
-            return self.reduce_loop(node, n, item, first, lambda acc, x: self.str_minmax(name, acc, x, node))
-        return self.reduce_loop(node, n, item, first, lambda acc, x: self.emit(
-            name, [acc, self.coerce(x, acc.type, node)], acc.type, None, self.loc(node)))
-
-    def better_of(self, best: Value, v: Value, name: str, node) -> Value:
-        """Python's min/max step for values compared with < (tuples): `v` replaces `best`
-        only when strictly better, so the first of equal values wins."""
-        take = self.compare(ast.Gt() if name == "max" else ast.Lt(), v, best, node)
-        return self.choose(take, lambda: v, lambda: best, node)
-
-    def builtin_round(self, node, name) -> Value:
-        if node.keywords:       # round(number, ndigits=None): both may be keywords
-            given = [k.arg for k in node.keywords]
-            order = ["number", "ndigits"][len(node.args):]
-            if any(k not in order for k in given) or len(set(given)) != len(given):
-                self.error(f"round() got an unexpected keyword argument '{given[0]}'", node)
-            kw = {k.arg: k.value for k in node.keywords}
-            node = ast.copy_location(ast.Call(node.func, [*node.args, *(kw[k] for k in order if k in kw)], []), node)
-        args = self.positional(node, name, 1, 2)
-        x = args[0]
-        loc = self.loc(node)
-        if isinstance(x.type, T.ComplexType):
-            self.error("type complex doesn't define __round__ method", node)
-        if len(args) == 1 or isinstance(args[1].type, T.NoneType):
-            if isinstance(x.type, (T.IntType, T.BoolType)):
-                return self.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)
-            r = self.emit("math", [x], x.type, "rint", loc)
-            self.check_float_to_int(r, T.I64, node)
-            return self.coerce(r, T.I64, node)
-        nd = self.coerce(args[1], T.I64, node)
-        if isinstance(x.type, (T.IntType, T.BoolType)):
-            callee = self.ctx.callee(self, self.ctx.info_for(pylib.round_int), (T.I64, T.I64), node)
-            return self.emit("call", [self.coerce(x, T.I64, node), nd], T.I64, callee, loc)
-        # CPython's round_double fallback: scale, round half to even, unscale.
-        t = x.type
-        big = self.emit("cmp", [nd, Const(22, T.I64)], T.BOOL, "gt", loc)
-        small = self.emit("cmp", [nd, Const(-22, T.I64)], T.BOOL, "lt", loc)
-        ndc = self.emit("select", [big, Const(22, T.I64), self.emit("select", [small, Const(-22, T.I64), nd], T.I64, None, loc)], T.I64, None, loc)
-        neg = self.emit("cmp", [ndc, Const(0, T.I64)], T.BOOL, "lt", loc)
-        mag = self.emit("abs", [ndc], T.I64, None, loc)
-        p = self.emit("pow", [Const(10.0, t), self.coerce(mag, t, node)], t, None, loc)
-        y = self.emit("select", [neg, self.emit("div", [x, p], t, None, loc), self.emit("mul", [x, p], t, None, loc)], t, None, loc)
-        z = self.emit("math", [y], t, "rint", loc)
-        # The scaled value y is rounded; when it lands exactly on a half, the part the
-        # rounding dropped (exact, by an fma: 10**n is exact for n <= 22) says on which side
-        # x * 10**n really lies, as CPython's correctly rounded decimal digits do.
-        negy = self.emit("neg", [y], t, None, loc)
-        lost = self.emit("select", [neg, self.emit("math", [negy, p, x], t, "fma", loc),
-                                    self.emit("math", [x, p, negy], t, "fma", loc)], t, None, loc)
-        fl = self.emit("math", [y], t, "floor", loc)
-        half = self.emit("cmp", [self.emit("sub", [y, fl], t, None, loc), Const(0.5, t)], T.BOOL, "eq", loc)
-        tie = self.emit("and", [half, self.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "ne", loc)], T.BOOL, None, loc)
-        side = self.emit("select", [self.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "lt", loc), fl,
-                                    self.emit("math", [y], t, "ceil", loc)], t, None, loc)
-        z = self.emit("select", [tie, side, z], t, None, loc)
-        yfin = self.is_finite(y, loc)
-        xfin = self.is_finite(x, loc)
-        exact = self.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n >= 0 digits
-        exact = self.emit("and", [exact, self.emit("not", [neg], T.BOOL, None, loc)], T.BOOL, None, loc)
-        z = self.emit("select", [neg, self.emit("mul", [z, p], t, None, loc), self.emit("div", [z, p], t, None, loc)], t, None, loc)
-        keep = self.emit("or", [big, self.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-        keep = self.emit("or", [keep, exact], T.BOOL, None, loc)
-        keep = self.emit("or", [keep, self.emit("not", [xfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-        z = self.emit("select", [keep, x, z], t, None, loc)
-        zfin = self.is_finite(z, loc)
-        over = self.emit("and", [xfin, self.emit("not", [zfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-        self.raise_if(over, "OverflowError", "rounded value too large to represent", node)
-        is_zero = self.emit("cmp", [z, Const(0.0, t)], T.BOOL, "eq", loc)
-        signed = self.emit("math", [z, x], t, "copysign", loc)
-        return self.emit("select", [self.emit("and", [is_zero, xfin], T.BOOL, None, loc), signed, z], t, None, loc)
-
-    def builtin_divmod(self, node, name) -> Value:
-        a, b = self.positional(node, name, 2)
-        t = self.common_type(a, b, node)
-        if isinstance(t, Unknown):          # an operand of code that never runs
-            return Undef(UNKNOWN, self.loc(node))
+    result = values[0]
+    for v in values[1:]:
+        if isinstance(result.type, T.StrType) and isinstance(v.type, T.StrType):
+            result = strings.str_minmax(cx, name, result, v, node)
+            continue
+        t = cx.common_type(result, v, node)
+        if isinstance(t, Unknown):
+            return Undef(UNKNOWN, cx.loc(node))
         if isinstance(t, T.ComplexType):
-            from script.frontend.complex_lowering import type_name
-            self.error(f"unsupported operand type(s) for divmod(): '{type_name(a.type)}' and "
-                       f"'{type_name(b.type)}'", node)
-        if isinstance(t, T.BoolType):
-            t = T.I64
-        if takes_u64(a, b):
-            t = T.U64                   # as binop's // and % (int_consts.py)
-        a, b = self.coerce(a, t, node), self.coerce(b, t, node)
-        zero = self.emit("cmp", [b, Const(0, t)], T.BOOL, "eq", self.loc(node))
-        kind = "float_divmod" if isinstance(t, T.FloatType) else "int_divmod"
-        self.raise_if(zero, "ZeroDivisionError", message(kind), node)
-        q = self.checked("floordiv", [a, b], self.emit("floordiv", [a, b], t, None, self.loc(node)), node)
-        r = self.emit("mod", [a, b], t, None, self.loc(node))
-        return self.make_tuple([q, r], node)
+            complex_lowering.complex_compare_error(cx, ast.Gt() if name == "max" else ast.Lt(), v, result, node)
+        result = cx.emit(name, [cx.coerce(result, t, node), cx.coerce(v, t, node)], t, None, cx.loc(node))
+    return result
 
-    def builtin_pow(self, node, name) -> Value:
-        args = self.positional(node, name, 2, 3)
-        if len(args) == 2 or isinstance(args[2].type, T.NoneType):
-            return self.binop(ast.Pow, args[0], args[1], node)
-        if any(isinstance(a.type, Unknown) for a in args):
-            return Undef(UNKNOWN, self.loc(node))
-        if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
-            self.error("pow() 3rd argument not allowed unless all arguments are integers", node)
-        if any(a.type == T.U64 for a in args):
-            self.error("pow() with three arguments is not supported on u64 values (ints from 2**63 "
-                       "up) in compiled code: its modular product is int64's", node)
-        args = [self.coerce(a, T.I64, node) for a in args]
-        callee = self.ctx.callee(self, self.ctx.info_for(pylib.powmod), (T.I64,) * 3, node)
-        return self.emit("call", args, T.I64, callee, self.loc(node))
 
-    def builtin_sum(self, node, name) -> Value:
-        if node.args and self.walks_generator(node.args[0]):
-            start = self.positional(ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
-            return self.sum_each(node.args[0], start[0] if start else None, node)
-        if node.args and (self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None):
-            start = [self.expr(a) for a in node.args[1:2]]
-            return self.sum_of(self.iterable(node.args[0]), start, node)
-        args = self.positional(node, name, 1, 2)
-        seq = args[0]
-        if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) or seq.type in NOT_CONTAINERS:
-            return self.sum_of(self.iterable_value(seq, node), args[1:], node)     # (None: TypeError)
-        if not isinstance(seq.type, T.TupleType):
-            self.error(f"sum() of a {seq.type} is not supported", node)
-        return self.fold_tuple(seq, args[1] if len(args) == 2 else Const(0, T.I64), ast.Add, node)
+def minmax_of_iterable(cx, v: Value, name: str, node) -> Value:
+    if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)) and v.type not in NOT_CONTAINERS:
+        cx.error(f"{name}() of a single {v.type} is not supported", node)
+    return minmax_of(cx, cx.iterable_value(v, node), name, node)
 
-    def fold_tuple(self, seq, total, op, node) -> Value:
-        """sum() or math.prod() of a tuple, unrolled: each element meets the running total in
-        its own type, so (1, 2.5, 3) multiplies as CPython does, int then float."""
-        for k, et in enumerate(seq.type.elems):
-            total = self.binop(op, total, self.emit("extract", [seq], et, k, self.loc(node)), node)
-        return total
 
-    def math_prod(self, node) -> Value:
-        """math.prod(iterable, *, start=1): sum()'s loop with `*`."""
-        if not node.args or len(node.args) > 1 or any(k.arg != "start" for k in node.keywords):
-            self.error("prod() takes an iterable and an optional start= keyword", node)
-        start = [self.expr(k.value) for k in node.keywords]
-        if self.walks_generator(node.args[0]):
-            return self.sum_each(node.args[0], start[0] if start else None, node, ast.Mult)
-        if self.builtin_call(node.args[0]) is not None or self.table_view(node.args[0]) is not None:
-            return self.sum_of(self.iterable(node.args[0]), start, node, ast.Mult)
-        seq = self.expr(node.args[0])
-        if isinstance(seq.type, T.TupleType) and not T.is_instance_union(seq.type):
-            return self.fold_tuple(seq, start[0] if start else Const(1, T.I64), ast.Mult, node)
-        if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) and seq.type not in NOT_CONTAINERS:
-            self.error(f"prod() of a {seq.type} is not supported", node)
-        return self.sum_of(self.iterable_value(seq, node), start, node, ast.Mult)
+def minmax_of(cx, iterable, name: str, node) -> Value:
+    """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
+    n, item, et = iterable
+    if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType, T.ListType))):
+        cx.error(f"{name}() of elements of type {et} is not supported", node)
+    cx.raise_if(cx.cmp("eq", n, Const(0, T.I64), node), "ValueError",
+                message(f"{name}_empty"), node)
+    first = item(Const(0, T.I64))
+    if isinstance(et, (T.TupleType, T.ListType)):
+        return cx.reduce_loop(node, n, item, first, lambda acc, x: better_of(cx, acc, x, name, node))
+    if isinstance(et, T.StrType):
+        return cx.reduce_loop(node, n, item, first, lambda acc, x: strings.str_minmax(cx, name, acc, x, node))
+    return cx.reduce_loop(node, n, item, first, lambda acc, x: cx.emit(
+        name, [acc, cx.coerce(x, acc.type, node)], acc.type, None, cx.loc(node)))
 
-    def sum_of(self, iterable, start, node, op=ast.Add) -> Value:
-        """sum(iterable, start=0), accumulated in the type start and the elements meet at
-        (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
-        ast.Mult, math.prod's product from start=1. Of floats, the total is a float even when
-        there are none (CPython's is the int start then: docs/differences.md)."""
-        n, item, et = iterable
-        if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
-            return self.instance_sum(iterable, start, op, node)     # class_methods.py
-        init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
-        if isinstance(et, T.IntFloatType):
-            # of a list holding ints and floats: an int while every element so far was one
-            t = T.F64 if init.type == T.F64 else T.INT_FLOAT
-        else:
-            refused = operand_type_error(op, init.type, et) if op is ast.Add and not start else None
-            if refused is not None:         # `sum(words)`: CPython's TypeError at the first element
-                self.raise_if(self.cmp("gt", n, Const(0, T.I64), node), "TypeError", refused, node)
-                return Const(0, T.I64)
-            if op is ast.Add and start and isinstance(start[0].type, T.StrType):
-                return self.raise_always("TypeError", "sum() can't sum strings [use ''.join(seq) instead]", node)
-            if not et.is_numeric():
-                self.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
-            init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
-            t = self.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
-            t = T.I64 if isinstance(t, T.BoolType) else t
-        return self.reduce_loop(node, n, item, self.coerce(init, t, node), lambda acc, x: self.coerce(
-            self.binop(op, acc, x, node), t, node))
 
-    def builtin_len(self, node, name) -> Value:
-        if node.keywords:
-            self.error(f"{name}() takes no keyword arguments here", node)
-        if len(node.args) != 1:
-            self.error(f"len() takes exactly one argument ({len(node.args)} given)", node)
-        v = self.expr_opt(node.args[0])
-        if is_optional(v):
-            v = self.unwrap(v, node, "object of type 'NoneType' has no len()")
-        if isinstance(v.type, T.TupleType) and not T.is_instance_union(v.type):
-            return Const(len(v.type.elems), T.I64)
-        return self.len_of(v, node)
+def better_of(cx, best: Value, v: Value, name: str, node) -> Value:
+    """Python's min/max step for values compared with < (tuples): `v` replaces `best`
+    only when strictly better, so the first of equal values wins."""
+    take = cx.compare(ast.Gt() if name == "max" else ast.Lt(), v, best, node)
+    return cx.choose(take, lambda: v, lambda: best, node)
 
-    def len_of(self, v: Value, node) -> Value:
-        if T.is_instance_type(v.type):
-            return self.instance_len(v, node)                    # class_methods.py
-        if isinstance(v.type, T.ArrayType):
-            return self.array_len(v, node)
-        if isinstance(v.type, T.ListType):
-            held_iterators.no_items(self, v, node)
-            return self.list_len(v, node)
-        if isinstance(v.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if isinstance(v.type, T.HashType):
-            return self.table_len(v, node)
-        if isinstance(v.type, T.StrType):
-            return self.str_len(v, node)
-        if v.type in NOT_CONTAINERS:
-            # CPython's TypeError where CPython raises it (after what runs before it)
-            self.raise_if(Const(True, T.BOOL), "TypeError", f"object of type '{python_name(v.type)}' has no len()", node)
+
+def builtin_round(cx, node, name) -> Value:
+    if node.keywords:       # round(number, ndigits=None): both may be keywords
+        given = [k.arg for k in node.keywords]
+        order = ["number", "ndigits"][len(node.args):]
+        if any(k not in order for k in given) or len(set(given)) != len(given):
+            cx.error(f"round() got an unexpected keyword argument '{given[0]}'", node)
+        kw = {k.arg: k.value for k in node.keywords}
+        node = ast.copy_location(ast.Call(node.func, [*node.args, *(kw[k] for k in order if k in kw)], []), node)
+    args = positional(cx, node, name, 1, 2)
+    x = args[0]
+    loc = cx.loc(node)
+    if isinstance(x.type, T.ComplexType):
+        cx.error("type complex doesn't define __round__ method", node)
+    if len(args) == 1 or isinstance(args[1].type, T.NoneType):
+        if isinstance(x.type, (T.IntType, T.BoolType)):
+            return cx.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)
+        r = cx.emit("math", [x], x.type, "rint", loc)
+        check_float_to_int(cx, r, T.I64, node)
+        return cx.coerce(r, T.I64, node)
+    nd = cx.coerce(args[1], T.I64, node)
+    if isinstance(x.type, (T.IntType, T.BoolType)):
+        callee = cx.ctx.callee(cx, cx.ctx.info_for(pylib.round_int), (T.I64, T.I64), node)
+        return cx.emit("call", [cx.coerce(x, T.I64, node), nd], T.I64, callee, loc)
+    # CPython's round_double fallback: scale, round half to even, unscale.
+    t = x.type
+    big = cx.emit("cmp", [nd, Const(22, T.I64)], T.BOOL, "gt", loc)
+    small = cx.emit("cmp", [nd, Const(-22, T.I64)], T.BOOL, "lt", loc)
+    ndc = cx.emit("select", [big, Const(22, T.I64), cx.emit("select", [small, Const(-22, T.I64), nd], T.I64, None, loc)], T.I64, None, loc)
+    neg = cx.emit("cmp", [ndc, Const(0, T.I64)], T.BOOL, "lt", loc)
+    mag = cx.emit("abs", [ndc], T.I64, None, loc)
+    p = cx.emit("pow", [Const(10.0, t), cx.coerce(mag, t, node)], t, None, loc)
+    y = cx.emit("select", [neg, cx.emit("div", [x, p], t, None, loc), cx.emit("mul", [x, p], t, None, loc)], t, None, loc)
+    z = cx.emit("math", [y], t, "rint", loc)
+    # The scaled value y is rounded; when it lands exactly on a half, the part the
+    # rounding dropped (exact, by an fma: 10**n is exact for n <= 22) says on which side
+    # x * 10**n really lies, as CPython's correctly rounded decimal digits do.
+    negy = cx.emit("neg", [y], t, None, loc)
+    lost = cx.emit("select", [neg, cx.emit("math", [negy, p, x], t, "fma", loc),
+                              cx.emit("math", [x, p, negy], t, "fma", loc)], t, None, loc)
+    fl = cx.emit("math", [y], t, "floor", loc)
+    half = cx.emit("cmp", [cx.emit("sub", [y, fl], t, None, loc), Const(0.5, t)], T.BOOL, "eq", loc)
+    tie = cx.emit("and", [half, cx.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "ne", loc)], T.BOOL, None, loc)
+    side = cx.emit("select", [cx.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "lt", loc), fl,
+                              cx.emit("math", [y], t, "ceil", loc)], t, None, loc)
+    z = cx.emit("select", [tie, side, z], t, None, loc)
+    yfin = cx.is_finite(y, loc)
+    xfin = cx.is_finite(x, loc)
+    exact = cx.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n >= 0 digits
+    exact = cx.emit("and", [exact, cx.emit("not", [neg], T.BOOL, None, loc)], T.BOOL, None, loc)
+    z = cx.emit("select", [neg, cx.emit("mul", [z, p], t, None, loc), cx.emit("div", [z, p], t, None, loc)], t, None, loc)
+    keep = cx.emit("or", [big, cx.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+    keep = cx.emit("or", [keep, exact], T.BOOL, None, loc)
+    keep = cx.emit("or", [keep, cx.emit("not", [xfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+    z = cx.emit("select", [keep, x, z], t, None, loc)
+    zfin = cx.is_finite(z, loc)
+    over = cx.emit("and", [xfin, cx.emit("not", [zfin], T.BOOL, None, loc)], T.BOOL, None, loc)
+    cx.raise_if(over, "OverflowError", "rounded value too large to represent", node)
+    is_zero = cx.emit("cmp", [z, Const(0.0, t)], T.BOOL, "eq", loc)
+    signed = cx.emit("math", [z, x], t, "copysign", loc)
+    return cx.emit("select", [cx.emit("and", [is_zero, xfin], T.BOOL, None, loc), signed, z], t, None, loc)
+
+
+def builtin_divmod(cx, node, name) -> Value:
+    a, b = positional(cx, node, name, 2)
+    t = cx.common_type(a, b, node)
+    if isinstance(t, Unknown):          # an operand of code that never runs
+        return Undef(UNKNOWN, cx.loc(node))
+    if isinstance(t, T.ComplexType):
+        from script.frontend.complex_lowering import type_name
+        cx.error(f"unsupported operand type(s) for divmod(): '{type_name(a.type)}' and "
+                 f"'{type_name(b.type)}'", node)
+    if isinstance(t, T.BoolType):
+        t = T.I64
+    if takes_u64(a, b):
+        t = T.U64                   # as binop's // and % (int_consts.py)
+    a, b = cx.coerce(a, t, node), cx.coerce(b, t, node)
+    zero = cx.emit("cmp", [b, Const(0, t)], T.BOOL, "eq", cx.loc(node))
+    kind = "float_divmod" if isinstance(t, T.FloatType) else "int_divmod"
+    cx.raise_if(zero, "ZeroDivisionError", message(kind), node)
+    q = cx.checked("floordiv", [a, b], cx.emit("floordiv", [a, b], t, None, cx.loc(node)), node)
+    r = cx.emit("mod", [a, b], t, None, cx.loc(node))
+    return cx.make_tuple([q, r], node)
+
+
+def builtin_pow(cx, node, name) -> Value:
+    args = positional(cx, node, name, 2, 3)
+    if len(args) == 2 or isinstance(args[2].type, T.NoneType):
+        return cx.binop(ast.Pow, args[0], args[1], node)
+    if any(isinstance(a.type, Unknown) for a in args):
+        return Undef(UNKNOWN, cx.loc(node))
+    if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
+        cx.error("pow() 3rd argument not allowed unless all arguments are integers", node)
+    if any(a.type == T.U64 for a in args):
+        cx.error("pow() with three arguments is not supported on u64 values (ints from 2**63 "
+                 "up) in compiled code: its modular product is int64's", node)
+    args = [cx.coerce(a, T.I64, node) for a in args]
+    callee = cx.ctx.callee(cx, cx.ctx.info_for(pylib.powmod), (T.I64,) * 3, node)
+    return cx.emit("call", args, T.I64, callee, cx.loc(node))
+
+
+def builtin_sum(cx, node, name) -> Value:
+    if node.args and generators.walks_generator(cx, node.args[0]):
+        start = positional(cx, ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
+        return lists.sum_each(cx, node.args[0], start[0] if start else None, node)
+    if node.args and (cx.builtin_call(node.args[0]) is not None or dicts.table_view(cx, node.args[0]) is not None):
+        start = [cx.expr(a) for a in node.args[1:2]]
+        return sum_of(cx, cx.iterable(node.args[0]), start, node)
+    args = positional(cx, node, name, 1, 2)
+    seq = args[0]
+    if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) or seq.type in NOT_CONTAINERS:
+        return sum_of(cx, cx.iterable_value(seq, node), args[1:], node)     # (None: TypeError)
+    if not isinstance(seq.type, T.TupleType):
+        cx.error(f"sum() of a {seq.type} is not supported", node)
+    return fold_tuple(cx, seq, args[1] if len(args) == 2 else Const(0, T.I64), ast.Add, node)
+
+
+def fold_tuple(cx, seq, total, op, node) -> Value:
+    """sum() or math.prod() of a tuple, unrolled: each element meets the running total in
+    its own type, so (1, 2.5, 3) multiplies as CPython does, int then float."""
+    for k, et in enumerate(seq.type.elems):
+        total = cx.binop(op, total, cx.emit("extract", [seq], et, k, cx.loc(node)), node)
+    return total
+
+
+def math_prod(cx, node) -> Value:
+    """math.prod(iterable, *, start=1): sum()'s loop with `*`."""
+    if not node.args or len(node.args) > 1 or any(k.arg != "start" for k in node.keywords):
+        cx.error("prod() takes an iterable and an optional start= keyword", node)
+    start = [cx.expr(k.value) for k in node.keywords]
+    if generators.walks_generator(cx, node.args[0]):
+        return lists.sum_each(cx, node.args[0], start[0] if start else None, node, ast.Mult)
+    if cx.builtin_call(node.args[0]) is not None or dicts.table_view(cx, node.args[0]) is not None:
+        return sum_of(cx, cx.iterable(node.args[0]), start, node, ast.Mult)
+    seq = cx.expr(node.args[0])
+    if isinstance(seq.type, T.TupleType) and not T.is_instance_union(seq.type):
+        return fold_tuple(cx, seq, start[0] if start else Const(1, T.I64), ast.Mult, node)
+    if not isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) and seq.type not in NOT_CONTAINERS:
+        cx.error(f"prod() of a {seq.type} is not supported", node)
+    return sum_of(cx, cx.iterable_value(seq, node), start, node, ast.Mult)
+
+
+def sum_of(cx, iterable, start, node, op=ast.Add) -> Value:
+    """sum(iterable, start=0), accumulated in the type start and the elements meet at
+    (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
+    ast.Mult, math.prod's product from start=1. Of floats, the total is a float even when
+    there are none (CPython's is the int start then: docs/differences.md)."""
+    n, item, et = iterable
+    if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
+        return class_methods.instance_sum(cx, iterable, start, op, node)
+    init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
+    if isinstance(et, T.IntFloatType):
+        # of a list holding ints and floats: an int while every element so far was one
+        t = T.F64 if init.type == T.F64 else T.INT_FLOAT
+    else:
+        refused = operand_type_error(op, init.type, et) if op is ast.Add and not start else None
+        if refused is not None:         # `sum(words)`: CPython's TypeError at the first element
+            cx.raise_if(cx.cmp("gt", n, Const(0, T.I64), node), "TypeError", refused, node)
             return Const(0, T.I64)
-        self.error(f"object of type {v.type} has no len()", node)
+        if op is ast.Add and start and isinstance(start[0].type, T.StrType):
+            return cx.raise_always("TypeError", "sum() can't sum strings [use ''.join(seq) instead]", node)
+        if not et.is_numeric():
+            cx.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
+        init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
+        t = cx.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
+        t = T.I64 if isinstance(t, T.BoolType) else t
+    return cx.reduce_loop(node, n, item, cx.coerce(init, t, node), lambda acc, x: cx.coerce(
+        cx.binop(op, acc, x, node), t, node))
 
-    def builtin_conversion(self, node, name) -> Value:
-        t = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[name]
-        if not node.args and not node.keywords:
-            return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            # float("inf"), int("12"): folded, or the error CPython raises when it runs.
-            try:
-                return const_of(getattr(py_builtins, name)(node.args[0].value), self.loc(node))
-            except OverflowError:
-                self.error(f"integer constant {node.args[0].value} does not fit in int64", node.args[0])
-            except ValueError as e:
-                self.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
-                return Const(0, t)
-        if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
-            return self.str_to_int_base(node)            # strings.py: int(s, base)
-        if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
-            v = self.expr_opt(node.args[0], num=True)
-            if is_optional(v):      # bool(None) is False; int(None) and float(None) raise
-                if name == "bool":
-                    return self.truth(v, node)
-                v = self.unwrap(v, node, _NONE_CONVERSION[name])
-        else:
-            (v,) = self.positional(node, name, 1)
-        if isinstance(v.type, T.StrType):
-            return self.str_truth(v, node) if name == "bool" else self.str_to_number(v, t, node)
-        refused = sample_type_error(getattr(py_builtins, name), kind_sample(v.type)) if name != "bool" else None
-        if refused is not None:                 # `int([1])`: CPython's TypeError, where it raises it
-            return self.raise_always("TypeError", refused, node)
-        return self.convert_checked(v, t, node)
+
+def builtin_len(cx, node, name) -> Value:
+    if node.keywords:
+        cx.error(f"{name}() takes no keyword arguments here", node)
+    if len(node.args) != 1:
+        cx.error(f"len() takes exactly one argument ({len(node.args)} given)", node)
+    v = optional.expr_opt(cx, node.args[0])
+    if is_optional(v):
+        v = optional.unwrap(cx, v, node, "object of type 'NoneType' has no len()")
+    if isinstance(v.type, T.TupleType) and not T.is_instance_union(v.type):
+        return Const(len(v.type.elems), T.I64)
+    return len_of(cx, v, node)
+
+
+def len_of(cx, v: Value, node) -> Value:
+    if T.is_instance_type(v.type):
+        return class_methods.instance_len(cx, v, node)
+    if isinstance(v.type, T.ArrayType):
+        return arrays.array_len(cx, v, node)
+    if isinstance(v.type, T.ListType):
+        held_iterators.no_items(cx, v, node)
+        return lists.list_len(cx, v, node)
+    if isinstance(v.type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    if isinstance(v.type, T.HashType):
+        return dicts.table_len(cx, v, node)
+    if isinstance(v.type, T.StrType):
+        return strings.str_len(cx, v, node)
+    if v.type in NOT_CONTAINERS:
+        # CPython's TypeError where CPython raises it (after what runs before it)
+        cx.raise_if(Const(True, T.BOOL), "TypeError", f"object of type '{python_name(v.type)}' has no len()", node)
+        return Const(0, T.I64)
+    cx.error(f"object of type {v.type} has no len()", node)
+
+
+def builtin_conversion(cx, node, name) -> Value:
+    t = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[name]
+    if not node.args and not node.keywords:
+        return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
+    if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        # float("inf"), int("12"): folded, or the error CPython raises when it runs.
+        try:
+            return const_of(getattr(py_builtins, name)(node.args[0].value), cx.loc(node))
+        except OverflowError:
+            cx.error(f"integer constant {node.args[0].value} does not fit in int64", node.args[0])
+        except ValueError as e:
+            cx.raise_if(Const(True, T.BOOL), "ValueError", str(e), node)
+            return Const(0, t)
+    if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
+        return strings.str_to_int_base(cx, node)            # strings.py: int(s, base)
+    if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+        v = optional.expr_opt(cx, node.args[0], num=True)
+        if is_optional(v):      # bool(None) is False; int(None) and float(None) raise
+            if name == "bool":
+                return cx.truth(v, node)
+            v = optional.unwrap(cx, v, node, _NONE_CONVERSION[name])
+    else:
+        (v,) = positional(cx, node, name, 1)
+    if isinstance(v.type, T.StrType):
+        return strings.str_truth(cx, v, node) if name == "bool" else strings.str_to_number(cx, v, t, node)
+    refused = sample_type_error(getattr(py_builtins, name), kind_sample(v.type)) if name != "bool" else None
+    if refused is not None:                 # `int([1])`: CPython's TypeError, where it raises it
+        return cx.raise_always("TypeError", refused, node)
+    return convert_checked(cx, v, t, node)
 
 
 # CPython's TypeError for int(None) and float(None).
@@ -1087,11 +1126,11 @@ def _conversion_target(obj) -> T.Type | None:
 
 def _call_pylib_method(fn):
     """A method of a scalar written in pylib, the receiver its first argument."""
-    return lambda low, base, node: low.call_script(low.ctx.info_for(fn), node, first=base)
+    return lambda low, base, node: call_script(low, low.ctx.info_for(fn), node, first=base)
 
 
 def _item(low, base: Value, node: ast.Call) -> Value:
-    low.positional(node, "item", 0)
+    positional(low, node, "item", 0)
     return base                     # a NumPy scalar's .item(): the Python value
 
 
@@ -1101,11 +1140,13 @@ for _kind, _name, _fn in (("int", "bit_length", pylib.bit_length), ("u64", "bit_
                           ("int", "bit_count", pylib.bit_count), ("u64", "bit_count", pylib.bit_count),
                           ("float", "is_integer", pylib.is_integer)):
     METHODS.register((_kind, _name), _call_pylib_method(_fn))
-for _kind, _method in (("instance", "record_method"),          # records.py
-                       ("complex", "complex_method"),         # complex_lowering.py
-                       ("tuple", "tuple_method")):            # lower_expr.py
-    METHODS.register((_kind, ANY), lambda low, base, node, _m=_method: getattr(low, _m)(base, node.func.attr, node),
-                     owner=__name__)
+METHODS.register(("instance", ANY), lambda low, base, node: records.record_method(low, base, node.func.attr, node),
+                 owner=__name__)
+METHODS.register(("complex", ANY),
+                 lambda low, base, node: complex_lowering.complex_method(low, base, node.func.attr, node),
+                 owner=__name__)
+METHODS.register(("tuple", ANY), lambda low, base, node: low.tuple_method(base, node.func.attr, node),
+                 owner=__name__)
 METHODS.register(("named_tuple", ANY),
                  lambda low, base, node: named_tuples.named_method(low, base, node.func.attr, node), owner=__name__)
 for _name in ("count", "index"):          # a named tuple's are a tuple's
@@ -1144,29 +1185,29 @@ def _too_many_positional(info, n: int, given: int) -> str | None:
 # ---- the registry's entries (registry.py): builtins, math, the standard library ---------------
 
 for _obj, _handler in (
-        (abs, CallLowering.builtin_abs), (min, CallLowering.builtin_minmax), (max, CallLowering.builtin_minmax),
-        (round, CallLowering.builtin_round), (divmod, CallLowering.builtin_divmod),
-        (pow, CallLowering.builtin_pow), (len, CallLowering.builtin_len), (sum, CallLowering.builtin_sum),
-        (int, CallLowering.builtin_conversion), (float, CallLowering.builtin_conversion),
-        (bool, CallLowering.builtin_conversion),
-        (complex, lambda self, node, name: self.builtin_complex(node, name)),
-        (print, lambda self, node, name: self.builtin_print(node, name)),
-        (any, ListLowering.builtin_any), (all, ListLowering.builtin_any),
-        (list, ListLowering.builtin_list), (sorted, ListLowering.builtin_sorted),
-        (dict, DictLowering.builtin_dict), (set, DictLowering.builtin_set),
-        (frozenset, DictLowering.builtin_set),        # (a set: compiled code has no frozenset type)
+        (abs, builtin_abs), (min, builtin_minmax), (max, builtin_minmax),
+        (round, builtin_round), (divmod, builtin_divmod),
+        (pow, builtin_pow), (len, builtin_len), (sum, builtin_sum),
+        (int, builtin_conversion), (float, builtin_conversion),
+        (bool, builtin_conversion),
+        (complex, lambda self, node, name: complex_lowering.builtin_complex(self, node, name)),
+        (print, lambda self, node, name: messages.builtin_print(self, node, name)),
+        (any, lists.builtin_any), (all, lists.builtin_any),
+        (list, lists.builtin_list), (sorted, lists.builtin_sorted),
+        (dict, dicts.builtin_dict), (set, dicts.builtin_set),
+        (frozenset, dicts.builtin_set),        # (a set: compiled code has no frozenset type)
         (isinstance, lower_isinstance), (hasattr, lower_hasattr), (callable, lower_callable), (getattr, lower_getattr),
-        (str, StrLowering.builtin_str), (repr, StrLowering.builtin_str), (ord, StrLowering.builtin_ord),
-        (chr, StrLowering.builtin_chr), (hash, StrLowering.builtin_hash),
-        (reversed, lambda self, node, name: self.list_of(node, node)),   # as a value: a list
-        (bin, StrLowering.builtin_radix), (oct, StrLowering.builtin_radix),
-        (hex, StrLowering.builtin_radix), (format, StrLowering.builtin_format)):
+        (str, strings.builtin_str), (repr, strings.builtin_str), (ord, strings.builtin_ord),
+        (chr, strings.builtin_chr), (hash, strings.builtin_hash),
+        (reversed, lambda self, node, name: lists.list_of(self, node, node)),   # as a value: a list
+        (bin, strings.builtin_radix), (oct, strings.builtin_radix),
+        (hex, strings.builtin_radix), (format, strings.builtin_format)):
     CALLS.register(_obj, _handler, owner=__name__)
 
 
 @lowers(map, filter)
 def _map_filter(low, node: ast.Call, name: str) -> Value:
-    return low.lower_map_filter(node, name)
+    return lower_map_filter(low, node, name)
 
 
 @lowers(range)
@@ -1177,7 +1218,7 @@ def _range_value(low, node: ast.Call, name: str):
     if low.builtin_call(node) is not range:
         return NotImplemented
     call = ast.copy_location(ast.Call(func=node.func, args=[node], keywords=[]), node)
-    return low.builtin_list(call, "list")
+    return lists.builtin_list(low, call, "list")
 
 
 _ITERATOR_MAKERS = (iter, map, filter, zip, enumerate, reversed, itertools.islice, itertools.takewhile,
@@ -1206,18 +1247,19 @@ def _next(low, node: ast.Call, name: str):
     maker = _iterator_maker(low, first)
     if maker is not None and not node.keywords and len(node.args) <= 2:
         source = first.args[0] if maker is iter else first         # next(islice(gen(), k, k + 1))
-        return low.first_item(source, node.args[1] if len(node.args) > 1 else None, node)
-    if isinstance(first, ast.Name) and not node.keywords and len(node.args) <= 2 and not low.walks_generator(first):
-        it = low.pre_evaluate(first)
+        return generators.first_item(low, source, node.args[1] if len(node.args) > 1 else None, node)
+    if isinstance(first, ast.Name) and not node.keywords and len(node.args) <= 2 \
+            and not generators.walks_generator(low, first):
+        it = lists.pre_evaluate(low, first)
         if it is not None and seq_iterators.is_seq_iterator(it.type):     # `it = iter(xs)`: next(it)
             low.pre_evaluated.pop(id(first), None)
             return seq_iterators.next_item(low, it, node.args[1] if len(node.args) > 1 else None, node)
-    if not (node.args and low.walks_generator(node.args[0])):
+    if not (node.args and generators.walks_generator(low, node.args[0])):
         return NotImplemented
     if isinstance(node.args[0], ast.Name) or node.keywords or len(node.args) > 2:
         low.error(f"next() of a generator held in a variable is not supported in compiled code: "
                   f"a generator {USE_ERROR}", node)
-    return low.first_item(node.args[0], node.args[1] if len(node.args) > 1 else None, node)
+    return generators.first_item(low, node.args[0], node.args[1] if len(node.args) > 1 else None, node)
 
 
 @lowers(tuple)
@@ -1226,37 +1268,37 @@ def _tuple(low, node: ast.Call, name: str):
         return NotImplemented
     if not node.args:
         return low.make_tuple([], node)
-    seq = low.pre_evaluate(node.args[0]) if not low.walks_generator(node.args[0]) else None
+    seq = lists.pre_evaluate(low, node.args[0]) if not generators.walks_generator(low, node.args[0]) else None
     if seq is not None and isinstance(seq.type, (T.TupleType, T.VarTupleType)):
         return low.expr(node.args[0])   # tuple(t) of a tuple: the same tuple
-    return low.var_tuple_of(node.args[0], node)    # a tuple of run-time length (lists.py)
+    return lists.var_tuple_of(low, node.args[0], node)    # a tuple of run-time length (lists.py)
 
 
 @lowers(itertools.product, itertools.combinations, itertools.combinations_with_replacement,
         itertools.permutations)
 def _itertools(low, node: ast.Call, name: str) -> Value:
-    return low.lower_itertools(node, name)
+    return lower_itertools(low, node, name)
 
 
 @lowers(functools.reduce, itertools.accumulate)
 def _fold(low, node: ast.Call, name: str) -> Value:
-    return low.lower_fold(node, name)
+    return lower_fold(low, node, name)
 
 
 @lowers(collections.defaultdict, collections.Counter)
 def _default_table(low, node: ast.Call, name: str) -> Value:
-    kind = low.default_kind(getattr(collections, name))
-    return low.make_default_table(kind, node)                # default_tables.py
+    kind = default_tables.default_kind(low, getattr(collections, name))
+    return default_tables.make_default_table(low, kind, node)
 
 
 @lowers(str.maketrans, equal=True)
 def _maketrans(low, node: ast.Call, name: str) -> Value:
-    return low.str_maketrans(node)                           # strmethods.py
+    return strmethods.str_maketrans(low, node)
 
 
 @lowers(collections.OrderedDict)
 def _ordered_dict(low, node: ast.Call, name: str) -> Value:
-    return low.builtin_dict(node, "OrderedDict")           # a dict in compiled code (docs/dicts.md)
+    return dicts.builtin_dict(low, node, "OrderedDict")           # a dict in compiled code (docs/dicts.md)
 
 
 @lowers(collections.deque)
@@ -1268,17 +1310,17 @@ def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
     """A builtin written in the subset (pylib, heapqlib)."""
     if stores_item and len(node.args) >= 2:
         # heappush(h, x) with `h = []`: x gives h its element type, as lst.insert's does
-        lst, item = low.pre_evaluate(node.args[0]), low.pre_evaluate(node.args[1])
+        lst, item = lists.pre_evaluate(low, node.args[0]), lists.pre_evaluate(low, node.args[1])
         if isinstance(lst.type, T.ListType):
-            low.stored_type(lst, item.type, node)
-    return low.call_script(low.ctx.info_for(fn), node)
+            lists.stored_type(low, lst, item.type, node)
+    return call_script(low, low.ctx.info_for(fn), node)
 
 
 for _obj, _fn in _PYLIB.items():
     CALLS.register(_obj, functools.partial(_pylib_call, _fn, _obj in _STORES_ITEM), owner=__name__)
 
 for _obj in STR_INTRINSICS:
-    CALLS.register(_obj, functools.partial(lambda obj, low, node, name: low.lower_str_intrinsic(obj, node), _obj),
+    CALLS.register(_obj, functools.partial(lambda obj, low, node, name: strings.lower_str_intrinsic(low, obj, node), _obj),
                    owner=__name__)
 
 
@@ -1312,7 +1354,7 @@ def _statistics(obj):
         if name not in statslib.ROUTINES:
             low.error(f"'{ast.unparse(node.func)}' is not supported in compiled code (of the statistics "
                       f"module, compiled code has {', '.join(statslib.ROUTINES)})", node)
-        return low.call_script(low.ctx.info_for(getattr(statslib, name)), node)
+        return call_script(low, low.ctx.info_for(getattr(statslib, name)), node)
     return call, obj.__name__
 
 
@@ -1320,21 +1362,21 @@ def _statistics(obj):
 def _conversion(obj):
     """`script.i32(x)`, `np.float32(x)`: a conversion to a sized scalar type."""
     t = _conversion_target(obj)
-    return None if t is None else ((lambda low, node, name: low.call_conversion(t, node)), "")
+    return None if t is None else ((lambda low, node, name: call_conversion(low, t, node)), "")
 
 
 @CALLS.family
 def _scalar_ufunc(obj):
     """A NumPy ufunc (`np.sqrt`) called as a function (call_ufunc)."""
     if type(obj).__name__ == "ufunc" and getattr(obj, "__name__", None) in _NUMPY_UFUNCS.keys() | UFUNCS:
-        return (lambda low, node, name: low.call_ufunc(name, node)), obj.__name__
+        return (lambda low, node, name: call_ufunc(low, name, node)), obj.__name__
     return None
 
 
 @CALLS.family
 def _cmath(obj):
     if getattr(obj, "__module__", None) == "cmath" and obj is getattr(cmath, obj.__name__, None):
-        return (lambda low, node, name: low.cmath_call(name, node)), obj.__name__
+        return (lambda low, node, name: complex_lowering.cmath_call(low, name, node)), obj.__name__
     return None
 
 
@@ -1343,5 +1385,5 @@ def _math(obj):
     """The functions of `math` that are not entries of their own (call_math)."""
     name = getattr(obj, "__name__", None)
     if name is not None and (getattr(obj, "__module__", None) == "math" or obj is getattr(math, name, None)):
-        return (lambda low, node, name: low.call_math(name, node)), name
+        return (lambda low, node, name: call_math(low, name, node)), name
     return None

@@ -254,12 +254,12 @@ def take_hints(e: CalleeHint, foreign: frozenset, hints: dict, builder) -> bool:
 
 def guessed_in_callers(builder, t: T.HashType) -> list:
     """The tables of type `t` made by the functions calling `builder` (being built) whose values
-    a read guessed to be ints before any store (dicts.py `_guessed_nodes`)."""
+    a read guessed to be ints before any store (dicts.py `guessed_nodes`)."""
     if not isinstance(t, T.DictType) or t.value != T.I64 or len(builder.ctx.in_progress) < 2:
         return []
     found = []
     for caller in callers_of(builder):
-        for n in caller._guessed_nodes(t):
+        for n in caller.guessed_nodes(t):
             builder.__dict__.setdefault("borrowed", {})[id(n)] = caller
             found.append(n)
     return found

@@ -1,7 +1,7 @@
 """Members of user classes other than fields and special methods: methods found through
 single inheritance, properties, static and class methods, ``super()`` (docs/records.md).
 
-Requires the host class to be a `FunctionLowering`.
+Functions over the lowering `cx`.
 
 - A class may derive from one other user class (and `abc.ABC`, which adds nothing compiled
   code keeps): methods, properties and constants are found along its MRO, as CPython finds
@@ -26,9 +26,10 @@ import sys
 from script.frontend.class_lookup import find_member
 from script.frontend.class_methods import class_of
 from script.frontend.static_args import Static
-from script.frontend.pyref import PyRef
+from script.frontend.pyref import PyRef, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import class_methods
 
 # Members no compiled instance can honour: each changes what plain attribute access or
 # construction means.
@@ -134,118 +135,117 @@ def rewrite_base_init(factory, stmt: ast.Expr, self_name: str, target, factory_f
     return ast.fix_missing_locations(ast.copy_location(out, stmt))
 
 
-class MemberLowering:
-    """Mixin for FunctionLowering: methods, properties, static and class methods."""
+def call_member(cx, cls: type, member, name: str, base: Value | None, node: ast.Call) -> Value:
+    """A call of `member` (found on `cls` as `name`) with `base` the instance, if any."""
+    if isinstance(member, staticmethod):
+        return cx.call_script(cx.ctx.info_for(member.__func__), node)
+    if isinstance(member, classmethod):
+        return cx.call_script(cx.ctx.info_for(member.__func__), node, leading=[Static(cls)])
+    if isinstance(member, property):
+        cx.error(f"'{cls.__name__}.{name}' is a property: compiled code does not call what it returns", node)
+    if callable(member) and hasattr(member, "__code__"):
+        if base is None:
+            return cx.call_script(cx.ctx.info_for(member), node)
+        return cx.call_script(cx.ctx.info_for(member), node, first=base)
+    cx.error(f"'{cls.__name__}' object has no method '{name}'", node)
 
-    def call_member(self, cls: type, member, name: str, base: Value | None, node: ast.Call) -> Value:
-        """A call of `member` (found on `cls` as `name`) with `base` the instance, if any."""
-        if isinstance(member, staticmethod):
-            return self.call_script(self.ctx.info_for(member.__func__), node)
-        if isinstance(member, classmethod):
-            return self.call_script(self.ctx.info_for(member.__func__), node, leading=[Static(cls)])
-        if isinstance(member, property):
-            self.error(f"'{cls.__name__}.{name}' is a property: compiled code does not call what it returns", node)
-        if callable(member) and hasattr(member, "__code__"):
-            if base is None:
-                return self.call_script(self.ctx.info_for(member), node)
-            return self.call_script(self.ctx.info_for(member), node, first=base)
-        self.error(f"'{cls.__name__}' object has no method '{name}'", node)
 
-    def property_get(self, base: Value, name: str, node) -> Value | None:
-        """``obj.p`` of a property p, or None when `name` is no property of the class."""
-        member = find_member(class_of(base), name)
-        if not isinstance(member, property):
-            return None
-        if member.fget is None:
-            self.error(f"property '{name}' of '{base.type.name}' object has no getter", node)
-        return self.call_method(member.fget, [base], node)
+def property_get(cx, base: Value, name: str, node) -> Value | None:
+    """``obj.p`` of a property p, or None when `name` is no property of the class."""
+    member = find_member(class_of(base), name)
+    if not isinstance(member, property):
+        return None
+    if member.fget is None:
+        cx.error(f"property '{name}' of '{base.type.name}' object has no getter", node)
+    return class_methods.call_method(cx, member.fget, [base], node)
 
-    def property_set(self, base: Value, name: str, value: Value, node) -> bool:
-        """``obj.p = value`` of a property p (its setter); False when `name` is no property."""
-        member = find_member(class_of(base), name)
-        if not isinstance(member, property):
-            return False
-        if member.fset is None:
-            self.error(f"property '{name}' of '{base.type.name}' object has no setter", node)
-        self.call_method(member.fset, [base, value], node)
-        return True
 
-    def class_method_call(self, obj, node: ast.Call) -> Value | None:
-        """``C.m(...)`` of a class method m of a user class (a method bound to the class)."""
-        from script.pyhooks.named_instance import is_record_class
-        owner = getattr(obj, "__self__", None)
-        if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
-            return None
-        return self.call_script(self.ctx.info_for(obj.__func__), node, leading=[Static(owner)])
+def property_set(cx, base: Value, name: str, value: Value, node) -> bool:
+    """``obj.p = value`` of a property p (its setter); False when `name` is no property."""
+    member = find_member(class_of(base), name)
+    if not isinstance(member, property):
+        return False
+    if member.fset is None:
+        cx.error(f"property '{name}' of '{base.type.name}' object has no setter", node)
+    class_methods.call_method(cx, member.fset, [base, value], node)
+    return True
 
-    def is_type_call(self, node) -> bool:
-        """Whether `node` is ``type(x)`` (the builtin)."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals):
-            return False
-        ref = self.lookup(node.func)
-        return isinstance(ref, PyRef) and ref.obj is type
 
-    def class_ref(self, node: ast.Call):
-        """``type(x)`` where a class is wanted (``type(obj).__name__``, ``type(obj)(...)``,
-        ``type(x) == int``): the class CPython holds there (instance_test.python_class),
-        known when compiling."""
-        from script.frontend.instance_test import python_class
-        if len(node.args) != 1 or node.keywords:
-            self.error("type() with other than one argument is not supported in compiled code", node)
-        v = self.expr(node.args[0])
-        cls = python_class(v.type)
-        if cls is None:
-            self.error(f"type() of a value of type {v.type} is not supported in compiled code (of a value "
-                       "that holds an instance of one of several classes, neither)", node)
-        return PyRef(cls, cls.__name__)
+def class_method_call(cx, obj, node: ast.Call) -> Value | None:
+    """``C.m(...)`` of a class method m of a user class (a method bound to the class)."""
+    from script.pyhooks.named_instance import is_record_class
+    owner = getattr(obj, "__self__", None)
+    if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
+        return None
+    return cx.call_script(cx.ctx.info_for(obj.__func__), node, leading=[Static(owner)])
 
-    def static_class_compare(self, node: ast.Compare) -> Value | None:
-        """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
-        decided when compiling, as classes are known then; None for other comparisons."""
-        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
-            return None
-        sides = [node.left, node.comparators[0]]
-        if not any(self.is_type_call(s) for s in sides):
-            return None
-        refs = [self.callee_ref(s) if isinstance(s, (ast.Name, ast.Attribute, ast.Call)) else None for s in sides]
-        if not all(isinstance(r, PyRef) and isinstance(r.obj, type) for r in refs):
-            self.error("type(x) is compared only with a class or another type(y) in compiled code", node)
-        same = refs[0].obj is refs[1].obj
-        return Const(same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same, T.BOOL, self.loc(node))
 
-    def is_super_call(self, node) -> bool:
-        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
-                and "super" not in self.locals and not node.args and not node.keywords)
+def class_ref(cx, node: ast.Call):
+    """``type(x)`` where a class is wanted (``type(obj).__name__``, ``type(obj)(...)``,
+    ``type(x) == int``): the class CPython holds there (instance_test.python_class),
+    known when compiling."""
+    from script.frontend.instance_test import python_class
+    if len(node.args) != 1 or node.keywords:
+        cx.error("type() with other than one argument is not supported in compiled code", node)
+    v = cx.expr(node.args[0])
+    cls = python_class(v.type)
+    if cls is None:
+        cx.error(f"type() of a value of type {v.type} is not supported in compiled code (of a value "
+                 "that holds an instance of one of several classes, neither)", node)
+    return PyRef(cls, cls.__name__)
 
-    def super_member(self, node: ast.Attribute):
-        """(the instance, the class, the member) ``super().name`` finds in a method."""
-        owner = defining_class(self.info.py_func)
-        args = self.info.node.args.posonlyargs + self.info.node.args.args
-        if owner is None or not args:
-            self.error("super() is supported in compiled code only inside a method of a class", node)
-        me = self.expr(ast.copy_location(ast.Name(args[0].arg, ast.Load()), node))
-        cls = class_of(me)
-        if cls is None:
-            self.error("super() is supported in compiled code only in methods called on an instance", node)
-        for c in next_class(cls, owner):
-            if c is object:
-                break
-            if node.attr in vars(c):
-                return me, cls, vars(c)[node.attr]
-        self.error(f"'super' object has no attribute '{node.attr}'", node)
 
-    def super_call(self, node: ast.Call) -> Value:
-        """``super().m(...)``."""
-        me, cls, member = self.super_member(node.func)
-        if isinstance(member, property):
-            self.error("calling what a property of super() returns is not supported in compiled code", node)
-        return self.call_member(cls, member, node.func.attr, me, node)
+def static_class_compare(cx, node: ast.Compare) -> Value | None:
+    """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
+    decided when compiling, as classes are known then; None for other comparisons."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+        return None
+    sides = [node.left, node.comparators[0]]
+    if not any(is_type_call(cx, s) for s in sides):
+        return None
+    refs = [cx.callee_ref(s) if isinstance(s, (ast.Name, ast.Attribute, ast.Call)) else None for s in sides]
+    if not all(isinstance(r, PyRef) and isinstance(r.obj, type) for r in refs):
+        cx.error("type(x) is compared only with a class or another type(y) in compiled code", node)
+    same = refs[0].obj is refs[1].obj
+    return Const(same if isinstance(node.ops[0], (ast.Eq, ast.Is)) else not same, T.BOOL, cx.loc(node))
 
-    def super_attribute(self, node: ast.Attribute) -> Value:
-        """``super().p`` of a property p or a constant."""
-        me, cls, member = self.super_member(node)
-        if isinstance(member, property) and member.fget is not None:
-            return self.call_method(member.fget, [me], node)
-        if isinstance(member, (bool, int, float, str)):
-            return self.python_object(member, node.attr, node)
-        self.error(f"super().{node.attr} is only supported in calls, for properties and constants", node)
+
+def is_super_call(cx, node) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+            and "super" not in cx.locals and not node.args and not node.keywords)
+
+
+def super_member(cx, node: ast.Attribute):
+    """(the instance, the class, the member) ``super().name`` finds in a method."""
+    owner = defining_class(cx.info.py_func)
+    args = cx.info.node.args.posonlyargs + cx.info.node.args.args
+    if owner is None or not args:
+        cx.error("super() is supported in compiled code only inside a method of a class", node)
+    me = cx.expr(ast.copy_location(ast.Name(args[0].arg, ast.Load()), node))
+    cls = class_of(me)
+    if cls is None:
+        cx.error("super() is supported in compiled code only in methods called on an instance", node)
+    for c in next_class(cls, owner):
+        if c is object:
+            break
+        if node.attr in vars(c):
+            return me, cls, vars(c)[node.attr]
+    cx.error(f"'super' object has no attribute '{node.attr}'", node)
+
+
+def super_call(cx, node: ast.Call) -> Value:
+    """``super().m(...)``."""
+    me, cls, member = super_member(cx, node.func)
+    if isinstance(member, property):
+        cx.error("calling what a property of super() returns is not supported in compiled code", node)
+    return call_member(cx, cls, member, node.func.attr, me, node)
+
+
+def super_attribute(cx, node: ast.Attribute) -> Value:
+    """``super().p`` of a property p or a constant."""
+    me, cls, member = super_member(cx, node)
+    if isinstance(member, property) and member.fget is not None:
+        return class_methods.call_method(cx, member.fget, [me], node)
+    if isinstance(member, (bool, int, float, str)):
+        return cx.python_object(member, node.attr, node)
+    cx.error(f"super().{node.attr} is only supported in calls, for properties and constants", node)

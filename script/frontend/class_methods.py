@@ -1,6 +1,6 @@
 """Special methods of user classes in compiled code (docs/records.md, "Special methods").
 
-Requires the host class to be a `FunctionLowering`. Every value has one static type, so
+Functions over the lowering `cx`. Every value has one static type, so
 CPython's dispatch is decided when compiling: ``a + b`` calls ``type(a).__add__(a, b)``;
 when that is missing, or returns ``NotImplemented`` (for the argument types of this call:
 ``isinstance`` is a constant, so a method returns NotImplemented on every path or on none),
@@ -31,7 +31,7 @@ import dataclasses
 import inspect
 
 from script.frontend.class_lookup import find_member
-from script.frontend import seq_iterators
+from script.frontend import class_unions, elementwise, optional, seq_iterators
 from script.frontend.class_unions import is_union, per_instance
 from script.frontend.source import FunctionInfo
 from script.ir import types as T
@@ -110,336 +110,359 @@ class IterInfo(FunctionInfo):
         self.name = f"{self.name} (iter)"
 
 
-class SpecialMethodLowering:
-    """Mixin for FunctionLowering: the special methods of user classes."""
+def call_method(cx, fn, args: list, node) -> Value | None:
+    """Function `fn` called with the values `args`; None when it returns NotImplemented
+    (on every path, for these types: see the module docstring)."""
+    call = ast.copy_location(ast.Call(func=ast.Name("$method", ast.Load()), args=[], keywords=[]), node)
+    result = cx.call_script(cx.ctx.info_for(fn), call, leading=args)
+    callee = result.attr if isinstance(result, Instr) and result.opname == "call" else None
+    if getattr(callee, "not_implemented", False):
+        return None
+    return result
 
-    # ---- calling them ---------------------------------------------------------------------
 
-    def call_method(self, fn, args: list, node) -> Value | None:
-        """Function `fn` called with the values `args`; None when it returns NotImplemented
-        (on every path, for these types: see the module docstring)."""
-        call = ast.copy_location(ast.Call(func=ast.Name("$method", ast.Load()), args=[], keywords=[]), node)
-        result = self.call_script(self.ctx.info_for(fn), call, leading=args)
-        callee = result.attr if isinstance(result, Instr) and result.opname == "call" else None
-        if getattr(callee, "not_implemented", False):
-            return None
-        return result
+def call_special(cx, v: Value, name: str, args: list, node, missing: str | None = None) -> Value | None:
+    """``type(v).name(v, *args)``; None when the class has no such method or it returns
+    NotImplemented, or the CompileError `missing` when given."""
+    cls = class_of(v)
+    fn = find_member(cls, name) if cls is not None else None
+    if fn is None:
+        if missing is not None:
+            cx.error(missing, node)
+        return None
+    if not inspect.isfunction(fn):
+        cx.error(f"'{cls.__name__}.{name}' is a {type(fn).__name__}: compiled code calls special "
+                 "methods that are plain functions", node)
+    return call_method(cx, fn, [v, *args], node)
 
-    def call_special(self, v: Value, name: str, args: list, node, missing: str | None = None) -> Value | None:
-        """``type(v).name(v, *args)``; None when the class has no such method or it returns
-        NotImplemented, or the CompileError `missing` when given."""
-        cls = class_of(v)
-        fn = find_member(cls, name) if cls is not None else None
-        if fn is None:
-            if missing is not None:
-                self.error(missing, node)
-            return None
-        if not inspect.isfunction(fn):
-            self.error(f"'{cls.__name__}.{name}' is a {type(fn).__name__}: compiled code calls special "
-                       "methods that are plain functions", node)
-        return self.call_method(fn, [v, *args], node)
 
-    def return_not_implemented(self, node: ast.Return) -> None:
-        """``return NotImplemented`` (lower_stmt.stmt_Return): this specialization returns it,
-        and nothing else (call_method sees the mark)."""
-        if self.ret_type is not None and not isinstance(self.ret_type, T.NoneType):
-            self._mixed_not_implemented(node)
-        self.func.not_implemented = True
-        self.do_return(None, node)
+def return_not_implemented(cx, node: ast.Return) -> None:
+    """``return NotImplemented`` (lower_stmt.stmt_Return): this specialization returns it,
+    and nothing else (call_method sees the mark)."""
+    if cx.ret_type is not None and not isinstance(cx.ret_type, T.NoneType):
+        _mixed_not_implemented(cx, node)
+    cx.func.not_implemented = True
+    cx.do_return(None, node)
 
-    def _mixed_not_implemented(self, node) -> None:
-        self.error(f"'{self.info.name}' returns NotImplemented on one path and a value on another for "
-                   "these argument types: compiled code decides a special method's dispatch when "
-                   "compiling (return NotImplemented only under an isinstance test)", node)
 
-    # ---- operators ------------------------------------------------------------------------
+def _mixed_not_implemented(cx, node) -> None:
+    cx.error(f"'{cx.info.name}' returns NotImplemented on one path and a value on another for "
+             "these argument types: compiled code decides a special method's dispatch when "
+             "compiling (return NotImplemented only under an isinstance test)", node)
 
-    @per_instance(1, 2)
-    def instance_binop(self, op: type, a: Value, b: Value, node) -> Value:
-        """``a op b`` (``a op= b`` when `node` is an AugAssign) with an instance operand."""
-        name = BINARY.get(op)
-        if name is None:
-            self.error(f"operator {op.__name__} is not supported on instances", node)
-        a, b = (self.materialize(v, node) if not isinstance(v, Value) else v for v in (a, b))
-        if isinstance(node, ast.AugAssign):
-            r = self.call_special(a, f"__i{name}__", [b], node)
-            if r is not None:
-                return r
-        ca, cb = class_of(a), class_of(b)
-        tries = [(a, f"__{name}__", b)]
-        if cb is not None and cb is not ca:
-            reflected = (b, f"__r{name}__", a)
-            if ca is not None and issubclass(cb, ca) and find_member(cb, f"__r{name}__") is not \
-                    find_member(ca, f"__r{name}__"):
-                tries.insert(0, reflected)
-            else:
-                tries.append(reflected)
-        for v, method, other in tries:
-            r = self.call_special(v, method, [other], node)
-            if r is not None:
-                return r
-        symbol = SYMBOL[op] if not isinstance(node, ast.AugAssign) else _AUG_SYMBOL.get(op, SYMBOL[op]) + "="
-        self.error(f"unsupported operand type(s) for {symbol}: '{type_name(a)}' and '{type_name(b)}'", node)
+# ---- operators ------------------------------------------------------------------------
 
-    @per_instance(1)
-    def instance_unary(self, op: ast.unaryop, v: Value, node) -> Value:
-        method, symbol = _UNARY[type(op)]
-        return self.call_special(v, method, [], node, f"bad operand type for unary {symbol}: '{type_name(v)}'")
 
-    @per_instance(0)
-    def instance_abs(self, v: Value, node) -> Value:
-        return self.call_special(v, "__abs__", [], node, f"bad operand type for abs(): '{type_name(v)}'")
-
-    # ---- comparisons ----------------------------------------------------------------------
-
-    def instance_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        """``a op b`` for ==, !=, <, <=, >, >= with an instance operand."""
-        ca, cb = class_of(a), class_of(b)
-        if isinstance(op, (ast.Eq, ast.NotEq)):
-            own, swapped = ("__eq__", "__eq__") if isinstance(op, ast.Eq) else ("__ne__", "__ne__")
+@per_instance(1, 2)
+def instance_binop(cx, op: type, a: Value, b: Value, node) -> Value:
+    """``a op b`` (``a op= b`` when `node` is an AugAssign) with an instance operand."""
+    name = BINARY.get(op)
+    if name is None:
+        cx.error(f"operator {op.__name__} is not supported on instances", node)
+    a, b = (elementwise.materialize(cx, v, node) if not isinstance(v, Value) else v for v in (a, b))
+    if isinstance(node, ast.AugAssign):
+        r = call_special(cx, a, f"__i{name}__", [b], node)
+        if r is not None:
+            return r
+    ca, cb = class_of(a), class_of(b)
+    tries = [(a, f"__{name}__", b)]
+    if cb is not None and cb is not ca:
+        reflected = (b, f"__r{name}__", a)
+        if ca is not None and issubclass(cb, ca) and find_member(cb, f"__r{name}__") is not \
+                find_member(ca, f"__r{name}__"):
+            tries.insert(0, reflected)
         else:
-            own, swapped, symbol = ORDER[type(op)]
-        tries = [(a, own, b)]
-        if cb is not None:              # (also for one class: a.__lt__ may return NotImplemented)
-            tries.append((b, swapped, a))
-            if ca is not None and cb is not ca and issubclass(cb, ca) \
-                    and find_member(cb, swapped) is not find_member(ca, swapped):
-                tries.reverse()
-        for v, method, other in tries:
-            r = self.compare_method(v, method, other, node)
-            if r is not None:
-                return r
-        if isinstance(op, (ast.Eq, ast.NotEq)):
-            return self.identity_compare(op, a, b, node)        # records.py: object.__eq__
-        self.error(f"'{symbol}' not supported between instances of '{type_name(a)}' and '{type_name(b)}'", node)
+            tries.append(reflected)
+    for v, method, other in tries:
+        r = call_special(cx, v, method, [other], node)
+        if r is not None:
+            return r
+    symbol = SYMBOL[op] if not isinstance(node, ast.AugAssign) else _AUG_SYMBOL.get(op, SYMBOL[op]) + "="
+    cx.error(f"unsupported operand type(s) for {symbol}: '{type_name(a)}' and '{type_name(b)}'", node)
 
-    def compare_method(self, v: Value, name: str, other: Value, node) -> Value | None:
-        """``type(v).name(v, other)`` of a comparison method, or None: missing or
-        NotImplemented. Covers the methods classes get made for them (``__ne__`` from
-        ``__eq__``, total_ordering's, a dataclass's)."""
-        cls = class_of(v)
-        if cls is None:
-            return None
+
+@per_instance(1)
+def instance_unary(cx, op: ast.unaryop, v: Value, node) -> Value:
+    method, symbol = _UNARY[type(op)]
+    return call_special(cx, v, method, [], node, f"bad operand type for unary {symbol}: '{type_name(v)}'")
+
+
+@per_instance(0)
+def instance_abs(cx, v: Value, node) -> Value:
+    return call_special(cx, v, "__abs__", [], node, f"bad operand type for abs(): '{type_name(v)}'")
+
+# ---- comparisons ----------------------------------------------------------------------
+
+
+def instance_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+    """``a op b`` for ==, !=, <, <=, >, >= with an instance operand."""
+    ca, cb = class_of(a), class_of(b)
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        own, swapped = ("__eq__", "__eq__") if isinstance(op, ast.Eq) else ("__ne__", "__ne__")
+    else:
+        own, swapped, symbol = ORDER[type(op)]
+    tries = [(a, own, b)]
+    if cb is not None:              # (also for one class: a.__lt__ may return NotImplemented)
+        tries.append((b, swapped, a))
+        if ca is not None and cb is not ca and issubclass(cb, ca) \
+                and find_member(cb, swapped) is not find_member(ca, swapped):
+            tries.reverse()
+    for v, method, other in tries:
+        r = compare_method(cx, v, method, other, node)
+        if r is not None:
+            return r
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        return cx.identity_compare(op, a, b, node)        # records.py: object.__eq__
+    cx.error(f"'{symbol}' not supported between instances of '{type_name(a)}' and '{type_name(b)}'", node)
+
+
+def compare_method(cx, v: Value, name: str, other: Value, node) -> Value | None:
+    """``type(v).name(v, other)`` of a comparison method, or None: missing or
+    NotImplemented. Covers the methods classes get made for them (``__ne__`` from
+    ``__eq__``, total_ordering's, a dataclass's)."""
+    cls = class_of(v)
+    if cls is None:
+        return None
+    fn = find_member(cls, name)
+    if fn is None and name == "__ne__":
+        eq = compare_method(cx, v, "__eq__", other, node)
+        return None if eq is None else optional._not(cx, cx.truth(eq, node), cx.loc(node))
+    if fn is None:
+        return None
+    if is_made(fn):
+        return dataclass_compare(cx, _OPS_OF[name](), v, other, node)
+    derived = _TOTAL_ORDERING.get(getattr(fn, "__qualname__", "")) \
+        if getattr(fn, "__module__", None) == "functools" else None
+    if derived is not None:
+        return _total_ordering(cx, derived, v, other, node)
+    return call_special(cx, v, name, [other], node)
+
+
+def dataclass_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value | None:
+    """A dataclass's generated comparison: the field tuples compared, for two instances
+    of the very class (NotImplemented otherwise, as its code says)."""
+    if a.type != b.type:
+        return None
+    loc = cx.loc(node)
+    cls = class_of(a)
+    keep = [k for k, f in enumerate(a.type.fields)
+            if f not in cls.__dataclass_fields__ or cls.__dataclass_fields__[f].compare]
+    tuples = []
+    for v in (a, b):
+        tup = cx.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc)
+        parts = [cx.emit("extract", [tup], v.type.elem.elems[k], k, loc) for k in keep]
+        tuples.append(cx.make_tuple(parts, node))
+    return cx.compare(op, tuples[0], tuples[1], node)
+
+
+def _total_ordering(cx, derived: tuple, a: Value, b: Value, node) -> Value | None:
+    root, negate, join = derived
+    r = compare_method(cx, a, root, b, node)
+    if r is None:
+        return None
+    loc = cx.loc(node)
+    r = cx.truth(r, node)
+    if negate:
+        r = optional._not(cx, r, loc)
+    if join is None:
+        return r
+    other = (lambda: cx.compare(ast.NotEq(), a, b, node)) if join == "and" else \
+        (lambda: cx.compare(ast.Eq(), a, b, node))
+    if join == "and":
+        return cx.choose(r, lambda: cx.truth(other(), node), lambda: Const(False, T.BOOL), node)
+    return cx.choose(r, lambda: Const(True, T.BOOL), lambda: cx.truth(other(), node), node)
+
+
+def instance_sum(cx, iterable, start: list, op: type, node) -> Value:
+    """``sum(xs, start)`` (``math.prod``) of instances: ``start + x0 + x1 ...``, each a
+    value of start's class."""
+    n, item, et = iterable
+    what = "sum" if op is ast.Add else "prod"
+    if not start:
+        cx.error(f"{what}() of instances needs a start of their class in compiled code ({what}(xs, start)): "
+                 f"the {what} of none is an int", node)
+
+    def step(acc, x):
+        r = cx.binop(op, acc, x, node)
+        if r.type != acc.type:
+            cx.error(f"{what}() with start of type {type_name(acc)} gives a {type_name(r)}: compiled "
+                     "code keeps one type (give a start of the result's class)", node)
+        return r
+    return cx.reduce_loop(node, n, item, start[0], step)
+
+# ---- containers and conversions ------------------------------------------------------
+
+
+@per_instance(0)
+def instance_len(cx, v: Value, node) -> Value:
+    n = call_special(cx, v, "__len__", [], node, f"object of type '{type_name(v)}' has no len()")
+    if not isinstance(n.type, (T.IntType, T.BoolType)):
+        cx.error(f"'{type_name(n)}' object cannot be interpreted as an integer", node)
+    n = cx.coerce(n, T.I64, node)
+    cx.raise_if(cx.cmp("lt", n, Const(0, T.I64), node), "ValueError", "__len__() should return >= 0", node)
+    return n
+
+
+@per_instance(0)
+def instance_truth(cx, v: Value, node) -> Value:
+    """``bool(v)``: ``__bool__``, else ``len(v) != 0``, else True."""
+    cls = class_of(v)
+    if find_member(cls, "__bool__") is not None:
+        r = call_special(cx, v, "__bool__", [], node)
+        if not isinstance(r.type, T.BoolType):
+            cx.error(f"__bool__ should return bool, returned {type_name(r)}", node)
+        return r
+    if find_member(cls, "__len__") is not None:
+        return cx.cmp("ne", instance_len(cx, v, node), Const(0, T.I64), node)
+    return Const(True, T.BOOL)
+
+
+def instance_key(cx, index_node, node) -> Value:
+    if isinstance(index_node, ast.Slice):
+        cx.error("slicing an instance (a slice object passed to __getitem__) is not supported in "
+                 "compiled code", node)
+    return cx.expr(index_node)
+
+
+@per_instance(0)
+def instance_getitem(cx, v: Value, node: ast.Subscript) -> Value:
+    return call_special(cx, v, "__getitem__", [instance_key(cx, node.slice, node)], node,
+                        f"'{type_name(v)}' object is not subscriptable")
+
+
+@per_instance(0)
+def instance_setitem(cx, v: Value, index_node, value: Value, node) -> None:
+    call_special(cx, v, "__setitem__", [instance_key(cx, index_node, node), value], node,
+                 f"'{type_name(v)}' object does not support item assignment")
+
+
+@per_instance(0)
+def instance_delitem(cx, v: Value, index_node, node) -> None:
+    call_special(cx, v, "__delitem__", [instance_key(cx, index_node, node)], node,
+                 f"'{type_name(v)}' object doesn't support item deletion")
+
+
+def instance_aug_item(cx, node: ast.AugAssign) -> None:
+    """``v[k] op= x``: v and k evaluated once, ``__getitem__``, the operator, ``__setitem__``."""
+    v = cx.expr(node.target.value)
+    key = instance_key(cx, node.target.slice, node)
+    current = call_special(cx, v, "__getitem__", [key], node, f"'{type_name(v)}' object is not subscriptable")
+    value = cx.binop(type(node.op), current, cx.expr(node.value), node)
+    call_special(cx, v, "__setitem__", [key, value], node,
+                 f"'{type_name(v)}' object does not support item assignment")
+
+
+@per_instance(1)
+def instance_contains(cx, x: Value, v: Value, node) -> Value:
+    cls = class_of(v)
+    if find_member(cls, "__contains__") is None and (find_member(cls, "__iter__") is not None
+                                                     or find_member(cls, "__getitem__") is not None):
+        cx.error(f"'in' on a '{cls.__name__}' object without __contains__ (walking __iter__ or "
+                 "__getitem__) is not supported in compiled code", node)
+    r = call_special(cx, v, "__contains__", [x], node, f"argument of type '{type_name(v)}' is not iterable")
+    return cx.truth(r, node)
+
+
+@per_instance(0)
+def instance_str(cx, v: Value, conversion: str, node) -> Value:
+    """``str(v)`` (`conversion` "s") or ``repr(v)`` ("r")."""
+    cls = class_of(v)
+    names = ("__str__", "__repr__") if conversion != "r" else ("__repr__",)
+    for name in names:
         fn = find_member(cls, name)
-        if fn is None and name == "__ne__":
-            eq = self.compare_method(v, "__eq__", other, node)
-            return None if eq is None else self._not(self.truth(eq, node), self.loc(node))
         if fn is None:
-            return None
-        if is_made(fn):
-            return self.dataclass_compare(_OPS_OF[name](), v, other, node)
-        derived = _TOTAL_ORDERING.get(getattr(fn, "__qualname__", "")) \
-            if getattr(fn, "__module__", None) == "functools" else None
-        if derived is not None:
-            return self._total_ordering(derived, v, other, node)
-        return self.call_special(v, name, [other], node)
+            continue
+        r = dataclass_repr(cx, v, node) if is_made(fn) else call_special(cx, v, name, [], node)
+        if not isinstance(r.type, T.StrType):
+            cx.error(f"{name} returned non-string (type {type_name(r)})", node)
+        return r
+    cx.error(f"'{cls.__name__}' has no __str__ or __repr__: compiled code does not make object's "
+             "default text (it holds an address)", node)
 
-    def dataclass_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value | None:
-        """A dataclass's generated comparison: the field tuples compared, for two instances
-        of the very class (NotImplemented otherwise, as its code says)."""
-        if a.type != b.type:
-            return None
-        loc = self.loc(node)
-        cls = class_of(a)
-        keep = [k for k, f in enumerate(a.type.fields)
-                if f not in cls.__dataclass_fields__ or cls.__dataclass_fields__[f].compare]
-        tuples = []
-        for v in (a, b):
-            tup = self.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc)
-            parts = [self.emit("extract", [tup], v.type.elem.elems[k], k, loc) for k in keep]
-            tuples.append(self.make_tuple(parts, node))
-        return self.compare(op, tuples[0], tuples[1], node)
 
-    def _total_ordering(self, derived: tuple, a: Value, b: Value, node) -> Value | None:
-        root, negate, join = derived
-        r = self.compare_method(a, root, b, node)
-        if r is None:
-            return None
-        loc = self.loc(node)
-        r = self.truth(r, node)
-        if negate:
-            r = self._not(r, loc)
-        if join is None:
-            return r
-        other = (lambda: self.compare(ast.NotEq(), a, b, node)) if join == "and" else \
-            (lambda: self.compare(ast.Eq(), a, b, node))
-        if join == "and":
-            return self.choose(r, lambda: self.truth(other(), node), lambda: Const(False, T.BOOL), node)
-        return self.choose(r, lambda: Const(True, T.BOOL), lambda: self.truth(other(), node), node)
+def dataclass_repr(cx, v: Value, node) -> Value:
+    """A dataclass's generated ``__repr__``: ``Name(f=repr(value), ...)``."""
+    cls = class_of(v)
+    loc = cx.loc(node)
+    tup = cx.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc)
+    parts = [cx.str_constant(f"{cls.__qualname__}(", node)]
+    shown = [f.name for f in dataclasses.fields(cls) if f.repr]
+    for k, name in enumerate(n for n in v.type.fields if n in shown):
+        field = cx.emit("extract", [tup], v.type.elem.elems[v.type.fields.index(name)],
+                        v.type.fields.index(name), loc)
+        parts.append(cx.str_constant(("" if k == 0 else ", ") + f"{name}=", node))
+        parts.append(repr_of(cx, field, node))
+    parts.append(cx.str_constant(")", node))
+    return cx.str_join_parts(parts, node)
 
-    def instance_sum(self, iterable, start: list, op: type, node) -> Value:
-        """``sum(xs, start)`` (``math.prod``) of instances: ``start + x0 + x1 ...``, each a
-        value of start's class."""
-        n, item, et = iterable
-        what = "sum" if op is ast.Add else "prod"
-        if not start:
-            self.error(f"{what}() of instances needs a start of their class in compiled code ({what}(xs, start)): "
-                       f"the {what} of none is an int", node)
 
-        def step(acc, x):
-            r = self.binop(op, acc, x, node)
-            if r.type != acc.type:
-                self.error(f"{what}() with start of type {type_name(acc)} gives a {type_name(r)}: compiled "
-                           "code keeps one type (give a start of the result's class)", node)
-            return r
-        return self.reduce_loop(node, n, item, start[0], step)
+def repr_of(cx, v: Value, node) -> Value:
+    return instance_str(cx, v, "r", node) if isinstance(v.type, T.ClassType) else cx.str_of(v, node, "r")
 
-    # ---- containers and conversions ------------------------------------------------------
 
-    @per_instance(0)
-    def instance_len(self, v: Value, node) -> Value:
-        n = self.call_special(v, "__len__", [], node, f"object of type '{type_name(v)}' has no len()")
-        if not isinstance(n.type, (T.IntType, T.BoolType)):
-            self.error(f"'{type_name(n)}' object cannot be interpreted as an integer", node)
-        n = self.coerce(n, T.I64, node)
-        self.raise_if(self.cmp("lt", n, Const(0, T.I64), node), "ValueError", "__len__() should return >= 0", node)
-        return n
+@per_instance(0)
+def instance_format(cx, v: Value, spec: Value, node) -> Value:
+    """``format(v, spec)``: object.__format__ (str(v) for an empty spec) or the class's."""
+    if find_member(class_of(v), "__format__") is not None:
+        return call_special(cx, v, "__format__", [spec], node)
+    if not (isinstance(spec, Instr) and spec.opname == "str_const" and spec.attr == ""):
+        cx.error(f"unsupported format string passed to {class_of(v).__name__}.__format__", node)
+    return instance_str(cx, v, "s", node)
 
-    @per_instance(0)
-    def instance_truth(self, v: Value, node) -> Value:
-        """``bool(v)``: ``__bool__``, else ``len(v) != 0``, else True."""
-        cls = class_of(v)
-        if find_member(cls, "__bool__") is not None:
-            r = self.call_special(v, "__bool__", [], node)
-            if not isinstance(r.type, T.BoolType):
-                self.error(f"__bool__ should return bool, returned {type_name(r)}", node)
-            return r
-        if find_member(cls, "__len__") is not None:
-            return self.cmp("ne", self.instance_len(v, node), Const(0, T.I64), node)
-        return Const(True, T.BOOL)
 
-    def instance_key(self, index_node, node) -> Value:
-        if isinstance(index_node, ast.Slice):
-            self.error("slicing an instance (a slice object passed to __getitem__) is not supported in "
-                       "compiled code", node)
-        return self.expr(index_node)
+def instance_call(cx, v: Value, node: ast.Call) -> Value:
+    if is_union(v):                     # the arguments evaluated once
+        call = class_unions.evaluated_call(cx, node)
+        return class_unions.per_class(
+            cx, v, lambda x: instance_call(cx, x, class_unions.with_arguments(cx, call)), node)
+    cls = class_of(v)
+    fn = find_member(cls, "__call__")
+    if fn is None:
+        cx.error(f"'{cls.__name__}' object is not callable", node.func)
+    return cx.call_script(cx.ctx.info_for(fn), node, first=v)
 
-    @per_instance(0)
-    def instance_getitem(self, v: Value, node: ast.Subscript) -> Value:
-        return self.call_special(v, "__getitem__", [self.instance_key(node.slice, node)], node,
-                                 f"'{type_name(v)}' object is not subscriptable")
 
-    @per_instance(0)
-    def instance_setitem(self, v: Value, index_node, value: Value, node) -> None:
-        self.call_special(v, "__setitem__", [self.instance_key(index_node, node), value], node,
-                          f"'{type_name(v)}' object does not support item assignment")
+def instance_generator(cx, node: ast.Name, name: str = "__iter__"):
+    """The FunctionInfo of method `name` when local `node` holds an instance whose
+    `name` is a generator function (walked as generators are: generators.py)."""
+    if node.id not in cx.locals or (cx.comp_scopes and cx.comprehension_var(node.id)):
+        return None
+    cls = class_of(cx.lookup(node))           # (no unwrap, no error: any local)
+    fn = find_member(cls, name) if cls is not None else None
+    if not (inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR):
+        return None
+    return cx.ctx.info_for(fn)
 
-    @per_instance(0)
-    def instance_delitem(self, v: Value, index_node, node) -> None:
-        self.call_special(v, "__delitem__", [self.instance_key(index_node, node)], node,
-                          f"'{type_name(v)}' object doesn't support item deletion")
 
-    def instance_aug_item(self, node: ast.AugAssign) -> None:
-        """``v[k] op= x``: v and k evaluated once, ``__getitem__``, the operator, ``__setitem__``."""
-        v = self.expr(node.target.value)
-        key = self.instance_key(node.target.slice, node)
-        current = self.call_special(v, "__getitem__", [key], node, f"'{type_name(v)}' object is not subscriptable")
-        value = self.binop(type(node.op), current, self.expr(node.value), node)
-        self.call_special(v, "__setitem__", [key, value], node,
-                          f"'{type_name(v)}' object does not support item assignment")
+def method_generator(cx, call: ast.Call):
+    """The FunctionInfo of generator method m called as ``x.m(...)``, x a local holding
+    an instance (its first parameter is x: generators._bind_generator_args), or None."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return None
+    return instance_generator(cx, func.value, func.attr)
 
-    @per_instance(1)
-    def instance_contains(self, x: Value, v: Value, node) -> Value:
-        cls = class_of(v)
-        if find_member(cls, "__contains__") is None and (find_member(cls, "__iter__") is not None
-                                                         or find_member(cls, "__getitem__") is not None):
-            self.error(f"'in' on a '{cls.__name__}' object without __contains__ (walking __iter__ or "
-                       "__getitem__) is not supported in compiled code", node)
-        r = self.call_special(v, "__contains__", [x], node, f"argument of type '{type_name(v)}' is not iterable")
-        return self.truth(r, node)
 
-    @per_instance(0)
-    def instance_str(self, v: Value, conversion: str, node) -> Value:
-        """``str(v)`` (`conversion` "s") or ``repr(v)`` ("r")."""
-        cls = class_of(v)
-        names = ("__str__", "__repr__") if conversion != "r" else ("__repr__",)
-        for name in names:
-            fn = find_member(cls, name)
-            if fn is None:
-                continue
-            r = self.dataclass_repr(v, node) if is_made(fn) else self.call_special(v, name, [], node)
-            if not isinstance(r.type, T.StrType):
-                self.error(f"{name} returned non-string (type {type_name(r)})", node)
-            return r
-        self.error(f"'{cls.__name__}' has no __str__ or __repr__: compiled code does not make object's "
-                   "default text (it holds an address)", node)
-
-    def dataclass_repr(self, v: Value, node) -> Value:
-        """A dataclass's generated ``__repr__``: ``Name(f=repr(value), ...)``."""
-        cls = class_of(v)
-        loc = self.loc(node)
-        tup = self.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc)
-        parts = [self.str_constant(f"{cls.__qualname__}(", node)]
-        shown = [f.name for f in dataclasses.fields(cls) if f.repr]
-        for k, name in enumerate(n for n in v.type.fields if n in shown):
-            field = self.emit("extract", [tup], v.type.elem.elems[v.type.fields.index(name)],
-                              v.type.fields.index(name), loc)
-            parts.append(self.str_constant(("" if k == 0 else ", ") + f"{name}=", node))
-            parts.append(self.repr_of(field, node))
-        parts.append(self.str_constant(")", node))
-        return self.str_join_parts(parts, node)
-
-    def repr_of(self, v: Value, node) -> Value:
-        return self.instance_str(v, "r", node) if isinstance(v.type, T.ClassType) else self.str_of(v, node, "r")
-
-    @per_instance(0)
-    def instance_format(self, v: Value, spec: Value, node) -> Value:
-        """``format(v, spec)``: object.__format__ (str(v) for an empty spec) or the class's."""
-        if find_member(class_of(v), "__format__") is not None:
-            return self.call_special(v, "__format__", [spec], node)
-        if not (isinstance(spec, Instr) and spec.opname == "str_const" and spec.attr == ""):
-            self.error(f"unsupported format string passed to {class_of(v).__name__}.__format__", node)
-        return self.instance_str(v, "s", node)
-
-    def instance_call(self, v: Value, node: ast.Call) -> Value:
-        if is_union(v):                     # the arguments evaluated once (class_unions.py)
-            call = self.evaluated_call(node)
-            return self.per_class(v, lambda x: self.instance_call(x, self.with_arguments(call)), node)
-        cls = class_of(v)
-        fn = find_member(cls, "__call__")
-        if fn is None:
-            self.error(f"'{cls.__name__}' object is not callable", node.func)
-        return self.call_script(self.ctx.info_for(fn), node, first=v)
-
-    def instance_generator(self, node: ast.Name, name: str = "__iter__"):
-        """The FunctionInfo of method `name` when local `node` holds an instance whose
-        `name` is a generator function (walked as generators are: generators.py)."""
-        if node.id not in self.locals or (self.comp_scopes and self.comprehension_var(node.id)):
-            return None
-        cls = class_of(self.lookup(node))           # (no unwrap, no error: any local)
-        fn = find_member(cls, name) if cls is not None else None
-        if not (inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR):
-            return None
-        return self.ctx.info_for(fn)
-
-    def method_generator(self, call: ast.Call):
-        """The FunctionInfo of generator method m called as ``x.m(...)``, x a local holding
-        an instance (its first parameter is x: generators._bind_generator_args), or None."""
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-            return None
-        return self.instance_generator(func.value, func.attr)
-
-    def instance_iterable(self, v: Value, node):
-        """(length, item, type) of ``for x in v``: the iterable ``__iter__`` hands to iter()."""
-        if is_union(v):
-            self.error("iterating over a value that holds an instance of one of several classes is not "
-                       "supported in compiled code", node)
-        if seq_iterators.is_seq_iterator(v.type):      # `it = iter(xs)`, then `for x in it`
-            return seq_iterators.iterable(self, v, node)
-        cls = class_of(v)
-        fn = find_member(cls, "__iter__")
-        if fn is None:
-            self.error(f"'{cls.__name__}' object is not iterable", node)
-        infos = self.ctx.__dict__.setdefault("iter_infos", {})
-        info = infos.get(id(fn))
-        if info is None:
-            try:
-                info = infos[id(fn)] = (IterInfo(fn), fn)
-            except ValueError:
-                self.error(f"'{cls.__name__}.__iter__' is not 'return iter(<list, tuple, str, dict or array>)': "
-                           "compiled code walks only that form of __iter__ (a generator __iter__ or an "
-                           "iterator class with __next__ is not supported)", node)
-        call = ast.copy_location(ast.Call(func=ast.Name("$iter", ast.Load()), args=[], keywords=[]), node)
-        seq = self.call_script(info[0], call, leading=[v])
-        return self.iterable_value(seq, node)
+def instance_iterable(cx, v: Value, node):
+    """(length, item, type) of ``for x in v``: the iterable ``__iter__`` hands to iter()."""
+    if is_union(v):
+        cx.error("iterating over a value that holds an instance of one of several classes is not "
+                 "supported in compiled code", node)
+    if seq_iterators.is_seq_iterator(v.type):      # `it = iter(xs)`, then `for x in it`
+        return seq_iterators.iterable(cx, v, node)
+    cls = class_of(v)
+    fn = find_member(cls, "__iter__")
+    if fn is None:
+        cx.error(f"'{cls.__name__}' object is not iterable", node)
+    infos = cx.ctx.__dict__.setdefault("iter_infos", {})
+    info = infos.get(id(fn))
+    if info is None:
+        try:
+            info = infos[id(fn)] = (IterInfo(fn), fn)
+        except ValueError:
+            cx.error(f"'{cls.__name__}.__iter__' is not 'return iter(<list, tuple, str, dict or array>)': "
+                     "compiled code walks only that form of __iter__ (a generator __iter__ or an "
+                     "iterator class with __next__ is not supported)", node)
+    call = ast.copy_location(ast.Call(func=ast.Name("$iter", ast.Load()), args=[], keywords=[]), node)
+    seq = cx.call_script(info[0], call, leading=[v])
+    return cx.iterable_value(seq, node)

@@ -42,6 +42,7 @@ from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Value
 from script.pyhooks.named_instance import lookup_class
+from script.frontend import optional
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
 _OWNERS: dict[str, type] = {}                       # class key -> the class its table is of
@@ -199,99 +200,100 @@ def note_users(builder, info, skey) -> None:
         USERS.setdefault(key, set()).add((info, skey))
 
 
-class ClassTypesLowering:
-    """Mixin for `FunctionLowering` (records.py calls it)."""
-
-    def tabled_fields(self, cls: type, key: str, fields, values: list, node) -> list:
-        """The folded types of `values` (those `__init__` gave the fields of a new instance of
-        class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must).
-        A table that only gains fields builds nothing again while every instance made so far
-        has the type this one gets (`MADE`)."""
-        table = _table(key, cls)
-        if not table and not any(_needs_table(v.type, key) or number_hint(cls, f, v.type)
-                                 for f, v in zip(fields, values)):
-            return [v.type for v in values]
-        self.__dict__.setdefault("tabled_classes", set()).add(key)
-        new = dict(table)
-        out = []
-        for f, v in zip(fields, values):
-            if pending_parts(v.type):           # an empty container: the table's type, or its stores'
-                out.append(new.get(f, v.type))
-                continue
-            if f not in new and not _needs_table(v.type, key) and not number_hint(cls, f, v.type):
-                out.append(v.type)
-                continue
-            folded = _fold(v.type, key)
-            wide = folded if f not in new else _widen(new[f], folded)
-            if wide is None:
-                self.error(f"field '{f}' of class '{cls.__name__}' holds {new[f]} and {folded}: a field "
-                           "keeps one type in compiled code", node)
-            new[f] = wide
-            out.append(wide)
-        made = MADE.setdefault(key, set())
-        t = T.ClassType(key, fields, T.TupleType(out))
-        if new != table and (made - {t} or any(new[f] != old for f, old in table.items())):
-            _changed(key, new)
-        FIELD_TYPES[key] = new
-        made.add(t)
-        return out
-
-    def widen_on_store(self, t: T.ClassType, attr: str, value: Value, node) -> None:
-        """``obj.f = value`` where the field's type cannot hold `value`: the field's table type
-        widened (FieldsWidened), or nothing when the field is not one the table types. A
-        float stored into a field of ints (an int into one of floats) makes it an int|float
-        for the class, as CPython keeps each value's type."""
-        key = t.key
-        table = _table(key, lookup_class(key))
-        ft = t.elem.elems[t.fields.index(attr)]
-        if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)
-                                      or T.merge(ft, value.type) == T.INT_FLOAT):
-            return
-        old = table.get(attr, _fold(ft, key))
-        wide = _widen(old, _fold(value.type, key))
+def tabled_fields(cx, cls: type, key: str, fields, values: list, node) -> list:
+    """The folded types of `values` (those `__init__` gave the fields of a new instance of
+    class `cls`), tabled fields taken from `FIELD_TYPES` (widened first where they must).
+    A table that only gains fields builds nothing again while every instance made so far
+    has the type this one gets (`MADE`)."""
+    table = _table(key, cls)
+    if not table and not any(_needs_table(v.type, key) or number_hint(cls, f, v.type)
+                             for f, v in zip(fields, values)):
+        return [v.type for v in values]
+    cx.__dict__.setdefault("tabled_classes", set()).add(key)
+    new = dict(table)
+    out = []
+    for f, v in zip(fields, values):
+        if pending_parts(v.type):           # an empty container: the table's type, or its stores'
+            out.append(new.get(f, v.type))
+            continue
+        if f not in new and not _needs_table(v.type, key) and not number_hint(cls, f, v.type):
+            out.append(v.type)
+            continue
+        folded = _fold(v.type, key)
+        wide = folded if f not in new else _widen(new[f], folded)
         if wide is None:
-            return                  # the caller's own error
-        self.__dict__.setdefault("tabled_classes", set()).add(key)
-        new = dict(table)
-        new[attr] = wide
-        if new != table or t.contents.elems[t.fields.index(attr)] != wide:
-            _changed(key, new)
+            cx.error(f"field '{f}' of class '{cls.__name__}' holds {new[f]} and {folded}: a field "
+                     "keeps one type in compiled code", node)
+        new[f] = wide
+        out.append(wide)
+    made = MADE.setdefault(key, set())
+    t = T.ClassType(key, fields, T.TupleType(out))
+    if new != table and (made - {t} or any(new[f] != old for f, old in table.items())):
+        _changed(key, new)
+    FIELD_TYPES[key] = new
+    made.add(t)
+    return out
 
-    def widen_number_fields(self, a: T.Type, b: T.Type) -> None:
-        """Two instances of one class meeting (a list display, a merge) whose fields hold an
-        int in one and a float in the other (``[P(0, 1), P(1.5, 2)]``): those fields become
-        int|float for the class (FieldsWidened); nothing for any other pair of types."""
-        if not (isinstance(a, T.ClassType) and isinstance(b, T.ClassType) and a.key == b.key
-                and a.fields == b.fields):
-            return
-        wide = {f: T.INT_FLOAT for f, x, y in zip(a.fields, a.elem.elems, b.elem.elems)
-                if x != y and T.merge(x, y) == T.INT_FLOAT}
-        if not wide:
-            return
-        table = _table(a.key, lookup_class(a.key))
-        self.__dict__.setdefault("tabled_classes", set()).add(a.key)
-        _changed(a.key, {**table, **wide})
 
-    def instance_base(self, base, attr: str, node):
-        """`base` for ``base.attr``: an optional instance unwrapped, raising CPython's
-        AttributeError where it is None."""
-        if not is_optional(base) or not isinstance(base.type.value, T.ClassType):
-            return base
-        self.raise_if(self.absent(base, node), "AttributeError",
-                      f"'{NONE_NAME}' object has no attribute '{attr}'", node)
-        return self.value_of(base, node)
+def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
+    """``obj.f = value`` where the field's type cannot hold `value`: the field's table type
+    widened (FieldsWidened), or nothing when the field is not one the table types. A
+    float stored into a field of ints (an int into one of floats) makes it an int|float
+    for the class, as CPython keeps each value's type."""
+    key = t.key
+    table = _table(key, lookup_class(key))
+    ft = t.elem.elems[t.fields.index(attr)]
+    if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)
+                                  or T.merge(ft, value.type) == T.INT_FLOAT):
+        return
+    old = table.get(attr, _fold(ft, key))
+    wide = _widen(old, _fold(value.type, key))
+    if wide is None:
+        return                  # the caller's own error
+    cx.__dict__.setdefault("tabled_classes", set()).add(key)
+    new = dict(table)
+    new[attr] = wide
+    if new != table or t.contents.elems[t.fields.index(attr)] != wide:
+        _changed(key, new)
 
-    def fit_fields(self, t: T.ClassType, values: list, node) -> list:
-        """`values` converted to the fields of `t`; one of an older type of a tabled class
-        (built before its table widened) builds again."""
-        out = []
-        for v, ft in zip(values, t.elem.elems):
-            if pending_parts(v.type):
-                self.merge_pending_list(v.type, ft)     # (the table's type: a hint, then Restart)
-            if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
-                _changed(t.key, _table(t.key, lookup_class(t.key)))
-            out.append(self.coerce(v, ft, node))
-        return out
+
+def widen_number_fields(cx, a: T.Type, b: T.Type) -> None:
+    """Two instances of one class meeting (a list display, a merge) whose fields hold an
+    int in one and a float in the other (``[P(0, 1), P(1.5, 2)]``): those fields become
+    int|float for the class (FieldsWidened); nothing for any other pair of types."""
+    if not (isinstance(a, T.ClassType) and isinstance(b, T.ClassType) and a.key == b.key
+            and a.fields == b.fields):
+        return
+    wide = {f: T.INT_FLOAT for f, x, y in zip(a.fields, a.elem.elems, b.elem.elems)
+            if x != y and T.merge(x, y) == T.INT_FLOAT}
+    if not wide:
+        return
+    table = _table(a.key, lookup_class(a.key))
+    cx.__dict__.setdefault("tabled_classes", set()).add(a.key)
+    _changed(a.key, {**table, **wide})
+
+
+def instance_base(cx, base, attr: str, node):
+    """`base` for ``base.attr``: an optional instance unwrapped, raising CPython's
+    AttributeError where it is None."""
+    if not is_optional(base) or not isinstance(base.type.value, T.ClassType):
+        return base
+    cx.raise_if(optional.absent(cx, base, node), "AttributeError",
+                f"'{NONE_NAME}' object has no attribute '{attr}'", node)
+    return optional.value_of(cx, base, node)
+
+
+def fit_fields(cx, t: T.ClassType, values: list, node) -> list:
+    """`values` converted to the fields of `t`; one of an older type of a tabled class
+    (built before its table widened) builds again."""
+    out = []
+    for v, ft in zip(values, t.elem.elems):
+        if pending_parts(v.type):
+            cx.merge_pending_list(v.type, ft)     # (the table's type: a hint, then Restart)
+        if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
+            _changed(t.key, _table(t.key, lookup_class(t.key)))
+        out.append(cx.coerce(v, ft, node))
+    return out
 
 
 def names_instances(ann) -> bool:

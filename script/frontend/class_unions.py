@@ -1,6 +1,6 @@
 """Values holding an instance of one of several classes (docs/records.md, "Several classes").
 
-Requires the host class to be a `FunctionLowering`. Where instances of two classes meet —
+Functions over the lowering `cx`. Where instances of two classes meet —
 ``s = Rect(2, 3) if c else Circle(1)``, ``[Rect(2, 3), Circle(1)]``, a function returning
 either — the value is a *union* (`types.instance_union`): a named tuple of the index of the
 class it holds and one record per class, the others' slots holding empty records, so the
@@ -46,9 +46,9 @@ def per_instance(*positions, missing=None):
                     def each(x, p=p):
                         text = missing(self, x, *args[:p], *args[p + 1:]) if missing is not None else None
                         if text is not None:
-                            return self.raise_missing(text, args[-1])
+                            return raise_missing(self, text, args[-1])
                         return run(self, *args[:p], x, *args[p + 1:])
-                    return self.per_class(args[p], each, args[-1])
+                    return per_class(self, args[p], each, args[-1])
             return method(self, *args)
         return run
     return wrap
@@ -81,76 +81,79 @@ def lacks_attribute(self, x: Value, name: str) -> str | None:
     return f"'{t.name}' object has no attribute '{name}'"
 
 
-class UnionLowering:
-    """Mixin for FunctionLowering: values that hold an instance of one of several classes."""
+def to_union(cx, v: Value, t: T.Type, node) -> Value:
+    """`v` (an instance, or a union of fewer classes) as a value of union `t`."""
+    loc = cx.loc(node)
+    return build_union(v, t, lambda op, args, rt, attr: cx.emit(op, args, rt, attr, loc))
 
-    def to_union(self, v: Value, t: T.Type, node) -> Value:
-        """`v` (an instance, or a union of fewer classes) as a value of union `t`."""
-        loc = self.loc(node)
-        return build_union(v, t, lambda op, args, rt, attr: self.emit(op, args, rt, attr, loc))
 
-    def per_class(self, v: Value, each, node):
-        """`each(x)` for the record x of the class union `v` holds, merged (None when `each`
-        builds statements only)."""
-        loc = self.loc(node)
-        members = v.type.elems[1:]
-        tag = self.emit("extract", [v], T.I64, 0, loc)
+def per_class(cx, v: Value, each, node):
+    """`each(x)` for the record x of the class union `v` holds, merged (None when `each`
+    builds statements only)."""
+    loc = cx.loc(node)
+    members = v.type.elems[1:]
+    tag = cx.emit("extract", [v], T.I64, 0, loc)
 
-        def branch(k):
-            return each(self.emit("extract", [v], members[k], k + 1, loc))
+    def branch(k):
+        return each(cx.emit("extract", [v], members[k], k + 1, loc))
 
-        def chain(k):
-            if k == len(members) - 1:
-                return branch(k)
-            return self.choose(self.cmp("eq", tag, Const(k, T.I64), node), lambda: branch(k),
-                               lambda: chain(k + 1), node)
-        return chain(0)
+    def chain(k):
+        if k == len(members) - 1:
+            return branch(k)
+        return cx.choose(cx.cmp("eq", tag, Const(k, T.I64), node), lambda: branch(k),
+                         lambda: chain(k + 1), node)
+    return chain(0)
 
-    def widen_instance_list(self, lst: Value, elem: T.Type, t: T.Type) -> None:
-        """A value of instance type `t` stored in list `lst` of instances of type `elem`:
-        when `lst` is a display made here (``[Rect(1, 2)]``: lists.list_origins) or was typed
-        by its stores (an empty ``[]``; every list of those here typed `elem`), the next round
-        types it as the union."""
-        union = T.unify(elem, t) if T.is_instance_type(elem) and T.is_instance_type(t) else None
-        if union is None:
-            return
-        origin = self.list_origins.get(id(lst))
-        keys = [("list", origin)] if origin is not None else \
-            [k for k, v in self.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem]
-        self.retype_lists(dict.fromkeys(keys, union))      # lists.py
 
-    def raise_missing(self, text: str, node) -> Value:
-        """The branch of a class that lacks what is asked: CPython's AttributeError."""
-        self.emit_raise(ExcInfo("AttributeError", text), [], node)
-        return Undef(UNKNOWN, self.loc(node))
+def widen_instance_list(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
+    """A value of instance type `t` stored in list `lst` of instances of type `elem`:
+    when `lst` is a display made here (``[Rect(1, 2)]``: lists.list_origins) or was typed
+    by its stores (an empty ``[]``; every list of those here typed `elem`), the next round
+    types it as the union."""
+    union = T.unify(elem, t) if T.is_instance_type(elem) and T.is_instance_type(t) else None
+    if union is None:
+        return
+    origin = cx.list_origins.get(id(lst))
+    keys = [("list", origin)] if origin is not None else \
+        [k for k, v in cx.hints.items() if isinstance(k, tuple) and k[0] == "list" and v == elem]
+    cx.retype_lists(dict.fromkeys(keys, union))
 
-    def union_isinstance(self, v: Value, spec, node) -> Value:
-        """``isinstance(v, spec)`` of a union: whether the class it holds is one of those."""
-        loc = self.loc(node)
-        tag = self.emit("extract", [v], T.I64, 0, loc)
-        hit: Value = Const(False, T.BOOL)
-        for k, m in enumerate(v.type.elems[1:]):
-            if issubclass(lookup_class(m.key), spec):
-                eq = self.cmp("eq", tag, Const(k, T.I64), node)
-                hit = eq if isinstance(hit, Const) else self.emit("or", [hit, eq], T.BOOL, None, loc)
-        return hit
 
-    def evaluated_call(self, node: ast.Call) -> ast.Call:
-        """`node` with its arguments evaluated now, once, as placeholders each branch of a
-        union's method call reads (`pre_evaluated` hands a value out once: `with_arguments`)."""
-        made = self.info.__dict__.setdefault("_union_calls", {})
-        call = made.get(id(node))
-        if call is None:
-            args = [ast.copy_location(ast.Name(id="$arg", ctx=ast.Load()), a) for a in node.args]
-            kws = [ast.keyword(arg=k.arg, value=ast.copy_location(ast.Name(id="$arg", ctx=ast.Load()), k.value))
-                   for k in node.keywords]
-            call = made[id(node)] = ast.copy_location(ast.Call(func=node.func, args=args, keywords=kws), node)
-            made[("node", id(node))] = node
-        values = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
-        call.values = values
-        return call
+def raise_missing(cx, text: str, node) -> Value:
+    """The branch of a class that lacks what is asked: CPython's AttributeError."""
+    cx.emit_raise(ExcInfo("AttributeError", text), [], node)
+    return Undef(UNKNOWN, cx.loc(node))
 
-    def with_arguments(self, call: ast.Call) -> ast.Call:
-        for p, v in zip(call.args + [k.value for k in call.keywords], call.values):
-            self.pre_evaluated[id(p)] = v
-        return call
+
+def union_isinstance(cx, v: Value, spec, node) -> Value:
+    """``isinstance(v, spec)`` of a union: whether the class it holds is one of those."""
+    loc = cx.loc(node)
+    tag = cx.emit("extract", [v], T.I64, 0, loc)
+    hit: Value = Const(False, T.BOOL)
+    for k, m in enumerate(v.type.elems[1:]):
+        if issubclass(lookup_class(m.key), spec):
+            eq = cx.cmp("eq", tag, Const(k, T.I64), node)
+            hit = eq if isinstance(hit, Const) else cx.emit("or", [hit, eq], T.BOOL, None, loc)
+    return hit
+
+
+def evaluated_call(cx, node: ast.Call) -> ast.Call:
+    """`node` with its arguments evaluated now, once, as placeholders each branch of a
+    union's method call reads (`pre_evaluated` hands a value out once: `with_arguments`)."""
+    made = cx.info.__dict__.setdefault("_union_calls", {})
+    call = made.get(id(node))
+    if call is None:
+        args = [ast.copy_location(ast.Name(id="$arg", ctx=ast.Load()), a) for a in node.args]
+        kws = [ast.keyword(arg=k.arg, value=ast.copy_location(ast.Name(id="$arg", ctx=ast.Load()), k.value))
+               for k in node.keywords]
+        call = made[id(node)] = ast.copy_location(ast.Call(func=node.func, args=args, keywords=kws), node)
+        made[("node", id(node))] = node
+    values = [cx.expr(a) for a in node.args] + [cx.expr(k.value) for k in node.keywords]
+    call.values = values
+    return call
+
+
+def with_arguments(cx, call: ast.Call) -> ast.Call:
+    for p, v in zip(call.args + [k.value for k in call.keywords], call.values):
+        cx.pre_evaluated[id(p)] = v
+    return call

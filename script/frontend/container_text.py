@@ -15,6 +15,7 @@ from __future__ import annotations
 from script.frontend.unknown import PendingElement, PendingPart, Unknown
 from script.ir import types as T
 from script.ir.core import Value
+from script.frontend import optional
 
 
 def list_text(xs) -> str:
@@ -72,7 +73,7 @@ def container_text(self, v: Value, node, conversion: str = "s") -> Value:
         self.saw_unknown = self.saw_unknown or self.loc(node)
         return self.str_constant("", node)
     if isinstance(t, T.OptionalType):
-        return self.choose(self.present(v, node), lambda: self.str_of(self.value_of(v, node), node, conversion),
+        return self.choose(optional.present(self, v, node), lambda: self.str_of(optional.value_of(self, v, node), node, conversion),
                            lambda: self.str_constant("None", node), node)
     if isinstance(t, T.TupleType):
         return _tuple_text(self, v, node)

@@ -17,6 +17,7 @@ import copy
 from script.frontend.registry import CALLS
 from script.ir import types as T
 from script.ir.core import Value
+from script.frontend import dicts, lists
 
 
 def _mutable_inside(t: T.Type) -> bool:
@@ -61,8 +62,8 @@ def _lower(fn, low, node: ast.Call, name: str) -> Value:
         made[("node", id(node))] = node         # (kept alive: the cache is keyed by its id)
     low.pre_evaluated[id(call.args[0])] = v
     if isinstance(t, T.ListType):
-        return low.builtin_list(call, "list")
-    return low.builtin_set(call, "set") if isinstance(t, T.SetType) else low.builtin_dict(call, "dict")
+        return lists.builtin_list(low, call, "list")
+    return dicts.builtin_set(low, call, "set") if isinstance(t, T.SetType) else dicts.builtin_dict(low, call, "dict")
 
 
 for _fn in (copy.copy, copy.deepcopy):

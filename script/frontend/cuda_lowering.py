@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
+from script.frontend import arrays
+from script.frontend.arrays import index_parts
 from script.frontend.typeinfer import type_from_annotation
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -138,7 +140,7 @@ def _atomic(b, node, name):
         kinds = "32- or 64-bit ints" if fn == "cas" else "32- or 64-bit ints and floats"
         b.error(f"cuda.atomic.{fn}() works on arrays of {kinds}, not {t.dtype}", node.args[0])
     index_node = node.args[1]
-    parts = b.index_parts(index_node)
+    parts = index_parts(index_node)
     if len(parts) != t.ndim:
         b.error(f"cuda.atomic.{fn}() needs {t.ndim} indices for a {t.ndim}-d array", index_node)
     indices = []
@@ -146,7 +148,7 @@ def _atomic(b, node, name):
         v = b.expr(p)
         if not isinstance(v.type, (T.IntType, T.BoolType)):
             b.error(f"array indices must be integers, not {v.type}", p)
-        indices.append(b.checked_index(arr, axis, b.coerce(v, T.I64, p), p))
+        indices.append(arrays.checked_index(b, arr, axis, b.coerce(v, T.I64, p), p))
     values = []
     for vn in node.args[2:]:
         v = b.expr(vn)

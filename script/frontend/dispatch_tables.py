@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import closures
+from script.frontend import closures, exceptions
 from script.frontend.bound_methods import name_uses
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -140,7 +140,7 @@ def dispatch_call(low, node: ast.Call):
         low.goto(found, loc)
         low.start(other)
     fmt, fmt_args = low.key_message(key, node)
-    low.throw(low.emit("exception", fmt_args, T.EXC, ExcInfo("KeyError", fmt), loc), loc)
+    exceptions.throw(low, low.emit("exception", fmt_args, T.EXC, ExcInfo("KeyError", fmt), loc), loc)
     low.finish_join(found)
     return call_entry(low, low.read(index, loc), [fn for _, fn in entries], node)
 

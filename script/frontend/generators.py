@@ -58,6 +58,7 @@ from script.frontend.pyref import PyRef, global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
+from script.frontend import class_methods, exceptions, optional, strmethods
 
 _RENAMES = itertools.count(1)
 
@@ -163,517 +164,535 @@ class Inlined:
         self.dropping = len(consumer["dropping"])
 
 
-class GeneratorLowering:
-    """Mixin for `FunctionLowering`: generator functions and generator expressions."""
-
-    gen_active: Inlined | None = None       # the generator whose body is being built here
-    gen_chain: tuple = ()                   # the generator functions being inlined, outermost first
-
-    # ---- what is a generator ------------------------------------------------------------
-
-    def generator_info(self, node):
-        """The FunctionInfo of the generator function `node` calls, or None."""
-        if not isinstance(node, ast.Call):
+def generator_info(cx, node):
+    """The FunctionInfo of the generator function `node` calls, or None."""
+    if not isinstance(node, ast.Call):
+        return None
+    method = class_methods.method_generator(cx, node)        # obj.m(...): class_methods.py
+    if method is not None:
+        return method
+    obj = _callee_object(cx, node.func)
+    if obj is None:
+        return None
+    from script.frontend.closures import NestedFunction
+    if isinstance(obj, NestedFunction):
+        if not is_generator(obj.info):
             return None
-        method = self.method_generator(node)        # obj.m(...): class_methods.py
-        if method is not None:
-            return method
-        obj = self._callee_object(node.func)
-        if obj is None:
+        if obj.info.nonlocals:
+            cx.error("a generator function defined inside a compiled function may not assign "
+                     "'nonlocal' variables in compiled code", node)
+        return obj.info
+    info = cx.ctx.script_info(obj)
+    if info is None:
+        import types
+        if not isinstance(obj, types.FunctionType) or not obj.__code__.co_flags & 0x20:    # CO_GENERATOR
             return None
-        from script.frontend.closures import NestedFunction
-        if isinstance(obj, NestedFunction):
-            if not is_generator(obj.info):
-                return None
-            if obj.info.nonlocals:
-                self.error("a generator function defined inside a compiled function may not assign "
-                           "'nonlocal' variables in compiled code", node)
-            return obj.info
-        info = self.ctx.script_info(obj)
-        if info is None:
-            import types
-            if not isinstance(obj, types.FunctionType) or not obj.__code__.co_flags & 0x20:    # CO_GENERATOR
-                return None
-            info = self.ctx.info_for(obj)
-        return info if is_generator(info) else None
+        info = cx.ctx.info_for(obj)
+    return info if is_generator(info) else None
 
-    def _callee_object(self, func):
-        """The Python object a call's `func` names (a global function, `module.function`),
-        found without building anything; None for anything else."""
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            base = self._callee_object(func.value)
-            return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
-        if not isinstance(func, ast.Name) or func.id in self.locals \
-                or (self.comp_scopes and self.comprehension_var(func.id)):
-            return None
-        if func.id in self.nested_functions:
-            return self.nested_functions[func.id]
-        found, obj = self.info.global_value(func.id)
-        return obj if found else None
 
-    def walks_generator(self, node) -> bool:
-        """Whether `node` is a generator source, or enumerate()/zip() of one."""
-        if isinstance(node, ast.Name):
-            return id(node) in self.__dict__.get("stored_generators", ()) or \
-                self.instance_generator(node) is not None       # class_methods.py
-        if not isinstance(node, ast.Call):
-            return isinstance(node, ast.GeneratorExp)
-        if self.lazy_maker(node) is not None or self.while_call(node) is not None:
-            return True
-        builtin = self.builtin_call(node)
-        if builtin is enumerate:
-            return bool(node.args) and self.walks_generator(node.args[0])
-        if builtin is zip:
-            return any(self.walks_generator(a) for a in node.args)
-        return builtin is None and self.generator_info(node) is not None
+def _callee_object(cx, func):
+    """The Python object a call's `func` names (a global function, `module.function`),
+    found without building anything; None for anything else."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        base = _callee_object(cx, func.value)
+        return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
+    if not isinstance(func, ast.Name) or func.id in cx.locals \
+            or (cx.comp_scopes and cx.comprehension_var(func.id)):
+        return None
+    if func.id in cx.nested_functions:
+        return cx.nested_functions[func.id]
+    found, obj = cx.info.global_value(func.id)
+    return obj if found else None
 
-    def while_call(self, node):
-        """`itertools.takewhile` or `dropwhile` when `node` calls one of them with a predicate
-        and an iterable, else None."""
-        if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords):
-            return None
-        obj = global_callee(self, node.func)
-        return obj if obj in (itertools.takewhile, itertools.dropwhile) else None
 
-    def _walk_while(self, node, on_item, done) -> None:
-        """`takewhile(p, xs)`: the items of `xs` until `p` is false for one (asking `xs` for no
-        more, so an endless generator is fine); `dropwhile(p, xs)`: the items from the first
-        for which `p` is false. `p` is called once per item it sees, as CPython calls it."""
-        from script.frontend.keyed import call_function_node, method_key
-        taking = self.while_call(node) is itertools.takewhile
-        pred, source = method_key(self, node.args[0]), node.args[1]     # (`str.isspace`: a lambda)
-        dropping = None if taking else self.new_var("dropping", Const(True, T.BOOL))
-        loc = self.loc(node)
-
-        def step(x):
-            if taking:
-                self._stop_unless(self.truth(call_function_node(self, pred, [x], node), node), done, node)
-                on_item(x)
-                return
-            still = self.read(dropping, loc)
-            drop = self.choose(still, lambda: self.truth(call_function_node(self, pred, [x], node), node),
-                               lambda: Const(False, T.BOOL), node)
-            self.write(dropping, drop)
-            keep, after = self.new_block("dropwhile.keep"), self.new_block("dropwhile.next")
-            self.branch(drop, after, keep, loc)
-            self.seal(keep)
-            self.start(keep)
-            on_item(x)
-            if self.block is not None:
-                self.goto(after, loc)
-            self.seal(after)
-            self.start(after)
-
-        self.walk_items(source, step, done)
-
-    def lazy_maker(self, node) -> ast.GeneratorExp | None:
-        """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
-        for a, b in zip(xs, ys))`, `filter(f, xs)` as `(x for x in xs if f(x))` (`if x` for
-        None): `f` runs as each item is taken, as CPython's iterator calls it (one node per
-        call, so hints keyed by it stay); None for other nodes, or an `f` that is not a name or
-        an attribute (a lambda: the list of what it gives is made first, as before)."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.locals
-                and not node.keywords and len(node.args) >= 2):
-            return None
-        made = self.info.__dict__.setdefault("_lazy_makers", {})
-        if id(node) in made:
-            gen = made[id(node)][0]
-            source = gen.generators[0].iter if gen is not None else None
-            if isinstance(source, ast.Call) and source not in node.args:
-                self.pre_evaluated[id(source.func)] = PyRef(zip, "zip")
-            return gen
-        obj = getattr(self.lookup(node.func), "obj", None)
-        fn, seqs = node.args[0], node.args[1:]
-        none = isinstance(fn, ast.Constant) and fn.value is None
-        if not (obj is map and not none or obj is filter and len(seqs) == 1) or any(isinstance(a, ast.Starred) for a in node.args) \
-                or not (none or isinstance(fn, (ast.Name, ast.Attribute))):
-            made[id(node)] = (None, node)
-            return None
-        names = [ast.Name(f"$item{k}", ast.Load()) for k in range(len(seqs))]
-        target = names[0] if len(names) == 1 else ast.Tuple([ast.Name(n.id, ast.Store()) for n in names], ast.Store())
-        if isinstance(target, ast.Name):
-            target = ast.Name(target.id, ast.Store())
-        source = seqs[0] if len(seqs) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(seqs), [])
-        def apply():
-            # `str.strip` (an unbound method of str) is the method of the item: `x.strip()`
-            if isinstance(fn, ast.Attribute) and len(names) == 1 and isinstance(fn.value, ast.Name) \
-                    and getattr(self.lookup(fn.value), "obj", None) is str and callable(getattr(str, fn.attr, None)):
-                return ast.Call(ast.Attribute(names[0], fn.attr, ast.Load()), [], [])
-            return ast.Call(fn, names, [])
-
-        if obj is map:
-            gen = ast.GeneratorExp(apply(), [ast.comprehension(target, source, [], 0)])
-        else:
-            test = names[0] if none else apply()
-            gen = ast.GeneratorExp(names[0], [ast.comprehension(target, source, [test], 0)])
-        for n in ast.walk(gen):
-            if not hasattr(n, "lineno"):
-                ast.copy_location(n, node)
-        made[id(node)] = (gen, node)        # (the call kept alive: the cache is keyed by its id)
-        return self.lazy_maker(node)
-
-    # ---- walking --------------------------------------------------------------------------
-
-    def walk_items(self, node, on_item, done, whole: bool = False) -> None:
-        """`on_item(x)` for each element `x` of what `node` gives, in order, built where the
-        element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
-        stop). `node` is a generator source, enumerate()/zip() of one, or any iterable. With
-        `whole`, a generator expression's element that may be None stays an optional (a list
-        made of it holds the Nones, as CPython's)."""
-        loc = self.loc(node)
-        node = self.lazy_maker(node) or node
-        builtin = self.builtin_call(node) if isinstance(node, ast.Call) else None
-        if builtin is None and self.while_call(node) is not None:
-            return self._walk_while(node, on_item, done)
-        if builtin is enumerate and self.walks_generator(node):
-            return self._walk_enumerate(node, on_item, done)
-        if builtin is zip and self.walks_generator(node):
-            return self._walk_zip(node, on_item, done)
-        if isinstance(node, ast.GeneratorExp):
-            outer = list(self.comp_scopes)
-
-            def element():
-                # (an int|float: each consumer takes it apart)
-                x = self.expr_opt(node.elt, num=True) if whole else self.expr_num(node.elt)
-                inner, self.comp_scopes = self.comp_scopes, outer
-                try:
-                    on_item(x)
-                finally:        # (a Restart unwinds through comprehension's own finally)
-                    self.comp_scopes = inner
-
-            self.comprehension(node, element)
-        elif isinstance(node, ast.Name) and id(node) in self.__dict__.get("stored_generators", ()):
-            info, call, args = self.stored_generators[id(node)]
-            self.inline_generator(info, call, on_item, done,
-                                  {p: self.read(v) if isinstance(v, str) else v for p, v in args.items()})
-        elif isinstance(node, ast.Name) and (info := self.instance_generator(node)) is not None:
-            self.inline_generator(info, node, on_item, done, {info.param_names[0]: self.expr(node)})
-        elif builtin is None and (info := self.generator_info(node)) is not None:
-            self.inline_generator(info, node, on_item, done)
-        elif self.is_str_parts(node):
-            self.walk_str_parts(node, on_item, done)            # strmethods.py
-        else:
-            n, item, _ = self.iterable(node)
-            self.for_range(node, n, lambda i: on_item(item(i)))
-        self.goto(done, loc)
-
-    def _walk_enumerate(self, node, on_item, done) -> None:
-        if not 1 <= len(node.args) <= 2 or node.keywords:
-            self.error("enumerate() takes an iterable and an optional start", node)
-        first = self.coerce(self.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
-        count = self.new_var("count", first)
-        loc = self.loc(node)
-
-        def step(x):
-            k = self.read(count, loc)
-            self.write(count, self.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
-            on_item(self.make_tuple([k, x], node))
-
-        self.walk_items(node.args[0], step, done)
-
-    def _walk_zip(self, node, on_item, done) -> None:
-        """zip() with a generator among its arguments: the first one is walked, the others
-        are indexed (a generator after the first runs to its end first, into a list). As in
-        CPython, the iterables before the walked one are asked first: when one of them ends,
-        the generator is not resumed; when one after it ends, its last element is dropped."""
-        loc = self.loc(node)
-        if node.keywords:
-            self.error("zip() takes no keyword arguments in compiled code", node)
-        p = next(k for k, a in enumerate(node.args) if self.walks_generator(a))
-        parts = {k: self.iterable(a) for k, a in enumerate(node.args) if k != p}
-
-        def shortest(ks):
-            n = None
-            for k in ks:
-                n = parts[k][0] if n is None else self.emit("min", [n, parts[k][0]], T.I64, None, loc)
-            return n
-
-        before, after = shortest(range(p)), shortest(range(p + 1, len(node.args)))
-        count = self.new_var("zip", Const(0, T.I64))
-
-        def step(x):
-            k = self.read(count, loc)
-            if after is not None:
-                self._stop_unless(self.cmp("lt", k, after, node), done, node)
-            self.write(count, self.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
-            on_item(self.make_tuple([parts[j][1](k) if j != p else x for j in range(len(node.args))], node))
-            if before is not None and self.block is not None:
-                self._stop_unless(self.cmp("lt", self.read(count, loc), before, node), done, node)
-
-        if before is not None:
-            self._stop_unless(self.cmp("gt", before, Const(0, T.I64), node), done, node)
-        self.walk_items(node.args[p], step, done)
-
-    def _stop_unless(self, cond: Value, done, node) -> None:
-        go_on = self.new_block("gen.more")
-        self.branch(cond, go_on, done, self.loc(node))
-        self.seal(go_on)
-        self.start(go_on)
-
-    def each_item(self, node, body) -> None:
-        """`body(x)` for each element of a generator source (or enumerate()/zip() of one)."""
-        done = self.new_block("gen.end")
-        self.walk_items(node, body, done)
-        self.finish_join(done)
-
-    def first_item(self, source, default, node) -> Value:
-        """`next(<generator expression or call>[, default])`: its first item, asking it for no
-        more (`next(i for i, x in enumerate(xs) if x == t)`); when it has none, `default`
-        (a None default makes the result an optional) or CPython's StopIteration."""
-        loc = self.loc(node)
-        var = self.new_var("next", Const(None, T.NONE))
-        got, done = self.new_block("next.got"), self.new_block("next.none")
-
-        def on_item(x):
-            self.write(var, x)
-            self.goto(got, loc)
-            self.block = None
-
-        self.walk_items(source, on_item, done)
-        self.finish_join(done)
-        if self.block is not None:
-            if default is None:
-                self.throw(self.emit("exception", [], T.EXC, ExcInfo("StopIteration", None), loc), loc)
-            else:
-                self.write(var, self.expr_opt(default))
-                self.goto(got, loc)
-        self.finish_join(got)
-        return self.read(var, loc)
-
-    def generator_list(self, node, limit: int | None = None) -> Value:
-        """A new list of the elements a generator source gives: run to its end now, or until
-        it has given `limit` elements."""
-        lst = self.list_of_unknown(node)
-        done = self.new_block("gen.end")
-
-        def put(x):
-            self.append_item(lst, x, node)
-            if limit is not None:
-                full = self.cmp("ge", self.list_len(lst, node), Const(limit, T.I64), node)
-                self._stop_unless(self.emit("not", [full], T.BOOL, None, self.loc(node)), done, node)
-
-        self.walk_items(node, put, done, whole=True)
-        self.finish_join(done)
-        return lst
-
-    def unpacked_generator(self, targets, node) -> Value | None:
-        """For `a, b = <generator>`: a list of at most one element more than the targets
-        want (CPython asks for no more before it reports too many); None for other values."""
-        if not all(isinstance(t, (ast.Tuple, ast.List)) for t in targets) or not self.walks_generator(node):
-            return None
-        starred = any(isinstance(e, ast.Starred) for t in targets for e in t.elts)
-        return self.generator_list(node, None if starred else max(len(t.elts) for t in targets) + 1)
-
-    def generator_contains(self, node: ast.Compare) -> Value | None:
-        """`x in <generator>` / `not in`: == against each element, stopping at the first
-        equal one (the generator is not resumed after it); None for other comparisons."""
-        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)) \
-                or not self.walks_generator(node.comparators[0]):
-            return None
-        x = self.expr(node.left)
-        found = self.any_of(node.comparators[0], node, lambda e: self.compare(ast.Eq(), x, e, node))
-        return found if isinstance(node.ops[0], ast.In) else self.emit("not", [found], T.BOOL, None, self.loc(node))
-
-    def for_generator(self, node: ast.For) -> None:
-        """`for target in <generator source>: body else: orelse`."""
-        loc = self.loc(node)
-        after, done = self.new_block("for.end"), self.new_block("gen.done")
-
-        def on_item(x):
-            self.assign(node.target, x, node)
-            resume = self.new_block("gen.resume")
-            self.loops.append(Loop(after, resume))
-            self.stmts(node.body)
-            self.loops.pop()
-            self.goto(resume, loc)
-            self.finish_join(resume)
-
-        # (a name target may hold None, as CPython's: `for v in map(d.get, keys)`)
-        self.walk_items(node.iter, on_item, done, whole=isinstance(node.target, ast.Name))
-        self.finish_join(done)
-        if self.block is not None:
-            self.stmts(node.orelse)
-            self.goto(after, loc)
-        self.finish_join(after)
-
-    # ---- inlining a generator function ----------------------------------------------------
-
-    def inline_generator(self, info, call: ast.Call, on_item, done, params=None) -> None:
-        """Build the body of generator function `info` called by `call` here, handing each
-        value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
-        parameters' values when the call's arguments were evaluated before (`store_generator`)."""
-        if any(i is info for i in self.gen_chain):
-            self.error(f"recursive generator '{info.name}' is not supported in compiled code "
-                       "(its body is inlined where it is iterated)", call)
-        inline = self._inline_copy(info, call)
-        params = self._bind_generator_args(info, call) if params is None else params
-        consumer = {a: getattr(self, a) for a in _STATE}
-        record = Inlined(consumer, on_item, done)
-        self.info = inline.info
-        self.locals = inline.locals
-        self.comp_scopes = []
-        self.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
-        self.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
-        self.handling, self.dropping, self.exc_names = [], list(consumer["dropping"]), {}
-        outer = dict(consumer["nested_functions"]) if hasattr(info, "free") else {}    # (defined beside it)
-        self.nested_functions = outer | {inline.names[p]: v.obj for p, v in params.items()
-                                         if isinstance(v, FunctionArg)}
-        self.gen_active = record
-        self.gen_chain = consumer["gen_chain"] + (info,)
-        try:
-            for name in info.local_names:
-                if name in inline.names:        # (not the outer variables it reads)
-                    self.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
-            for name, value in params.items():
-                if isinstance(value, FunctionArg):
-                    continue            # called by its name (nested_functions, above)
-                new = inline.names[name]
-                ann = info.param_types[info.param_names.index(name)]
-                if ann is not None:
-                    self.declared[new] = ann
-                    value = self.coerce(value, ann, call)
-                self.write(new, value, loc=self.loc(call))
-            self.stmts(inline.node.body)
-            self.goto(done, self.loc(call))
-        finally:
-            self._set_state(consumer)
-
-    def _set_state(self, state: dict) -> None:
-        for a in _STATE:
-            setattr(self, a, state[a])
-
-    def store_generator(self, node: ast.Assign) -> bool:
-        """`g = gen(...)` whose only use is a `for ... in g` later in the same statement list:
-        the call's arguments are evaluated here, as in CPython, and the body is inlined at
-        the loop. False (nothing built) for any other assignment."""
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
-                or not isinstance(node.value, ast.Call):
-            return False
-        info = self.generator_info(node.value)
-        use = _loop_use(self.info.node, node) if info is not None else None
-        if use is None:
-            return False
-        args = {p: v if isinstance(v, FunctionArg) else self.new_var("garg", v)
-                for p, v in self._bind_generator_args(info, node.value).items()}
-        self.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
+def walks_generator(cx, node) -> bool:
+    """Whether `node` is a generator source, or enumerate()/zip() of one."""
+    if isinstance(node, ast.Name):
+        return id(node) in cx.__dict__.get("stored_generators", ()) or \
+            class_methods.instance_generator(cx, node) is not None
+    if not isinstance(node, ast.Call):
+        return isinstance(node, ast.GeneratorExp)
+    if lazy_maker(cx, node) is not None or while_call(cx, node) is not None:
         return True
+    builtin = cx.builtin_call(node)
+    if builtin is enumerate:
+        return bool(node.args) and walks_generator(cx, node.args[0])
+    if builtin is zip:
+        return any(walks_generator(cx, a) for a in node.args)
+    return builtin is None and generator_info(cx, node) is not None
 
-    def _inline_copy(self, info, call: ast.Call) -> InlineCopy:
-        """The renamed copy for this call, and for its k-th inlining in this build: a call
-        inside a consumer body built at several `yield`s is inlined once at each, and each
-        copy is typed on its own (the same copies in every rebuild, for the type hints)."""
-        seen = self.__dict__.setdefault("inline_counts", {})
-        k = seen[id(call)] = seen.get(id(call), -1) + 1
-        copies = info.__dict__.setdefault("_inline_copies", {})
-        found = copies.get((id(call), k))
-        if found is None or found.call is not call:
-            found = copies[(id(call), k)] = InlineCopy(info, call)
-        return found
 
-    def _bind_generator_args(self, info, call: ast.Call) -> dict[str, Value]:
-        """The generator's parameters bound to the call's arguments (evaluated here, in the
-        consumer, in order) and defaults, by name."""
-        for a in call.args:
-            if isinstance(a, ast.Starred):
-                self.error("*args in calls is not supported", a)
-        skip = len(free_names(info))       # (read where they are, not passed)
-        bound: dict[str, Value] = {}
-        if self.method_generator(call) is not None:     # obj.m(...): obj is `self`
-            bound[info.param_names[0]] = self.expr(call.func.value)
-            skip += 1
-        names = info.param_names[skip:]
-        n_positional = getattr(info, "n_positional", len(info.param_names)) - skip
-        if len(call.args) > n_positional:
-            self.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
-                       "were given", call)
-        for name, a in zip(names, call.args):
-            bound[name] = self._argument(a)
-        for k in call.keywords:
-            if k.arg is None:
-                self.error("**kwargs in calls is not supported", k.value)
-            if k.arg not in names:
-                self.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
-            if k.arg in bound:
-                self.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
-            bound[k.arg] = self._argument(k.value)
-        for name in names:
-            if name not in bound:
-                if name not in info.defaults:
-                    self.error(f"{info.name}() missing required argument '{name}'", call)
-                obj = info.defaults[name]
-                v = self.python_object(obj, name, call)
-                if not isinstance(v, Value) and not callable(obj):
-                    self.error(f"the default of '{name}' of generator '{info.name}' is not a value "
-                               "compiled code can use", call)
-                bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
-        return bound
+def while_call(cx, node):
+    """`itertools.takewhile` or `dropwhile` when `node` calls one of them with a predicate
+    and an iterable, else None."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords):
+        return None
+    obj = global_callee(cx, node.func)
+    return obj if obj in (itertools.takewhile, itertools.dropwhile) else None
 
-    def _argument(self, node) -> Value | FunctionArg:
-        """An argument's value, or the function it names (a global function, a builtin:
-        the generator calls it by its parameter's name)."""
-        from script.frontend.closures import NestedFunction
-        v = None
-        if isinstance(node, ast.Name) and node.id not in self.locals and not (
-                self.comp_scopes and self.comprehension_var(node.id)) or isinstance(node, ast.Attribute):
-            v = self.lookup(node) if isinstance(node, ast.Name) else self.attribute_ref(node)
-        if isinstance(v, PyRef) and callable(v.obj) and not isinstance(v.obj, NestedFunction):
-            return FunctionArg(v.obj)
-        if isinstance(node, ast.Lambda) or isinstance(v, PyRef) and isinstance(v.obj, NestedFunction):
-            self.error("a lambda or nested function passed to a generator is not supported in compiled "
-                       "code (pass a module-level function)", node)
-        v = self.expr_opt(node) if not isinstance(v, Value) else v
-        return Const(v.value, v.type, v.loc) if isinstance(v, WeakConst) else v
 
-    # ---- yield and return inside an inlined generator ---------------------------------------
+def _walk_while(cx, node, on_item, done) -> None:
+    """`takewhile(p, xs)`: the items of `xs` until `p` is false for one (asking `xs` for no
+    more, so an endless generator is fine); `dropwhile(p, xs)`: the items from the first
+    for which `p` is false. `p` is called once per item it sees, as CPython calls it."""
+    from script.frontend.keyed import call_function_node, method_key
+    taking = while_call(cx, node) is itertools.takewhile
+    pred, source = method_key(cx, node.args[0]), node.args[1]     # (`str.isspace`: a lambda)
+    dropping = None if taking else cx.new_var("dropping", Const(True, T.BOOL))
+    loc = cx.loc(node)
 
-    def stmt_yield(self, node) -> None:
-        """`yield v` / `yield from xs` as a statement."""
-        record = self.gen_active
-        if record is None:
-            self.error(f"'{self.info.name}' is a generator function: compiled code inlines it where it "
-                       "is iterated (a for loop, list(), sum(), ...), and it cannot be called from Python, "
-                       "since a compiled function cannot return a generator; iterate it inside a compiled "
-                       "function, or call the undecorated Python function", node)
-        if any(f.finalbody is not None for f in self.try_frames[record.frames:]) \
-                or len(self.dropping) > record.dropping:
-            self.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
-                       node)
-        if isinstance(node, ast.YieldFrom):
-            self.each_item(node.value, self._hand_on)
+    def step(x):
+        if taking:
+            _stop_unless(cx, cx.truth(call_function_node(cx, pred, [x], node), node), done, node)
+            on_item(x)
             return
-        value = self.expr(node.value) if node.value is not None else Const(None, T.NONE)
-        self._hand_on(value)
+        still = cx.read(dropping, loc)
+        drop = cx.choose(still, lambda: cx.truth(call_function_node(cx, pred, [x], node), node),
+                         lambda: Const(False, T.BOOL), node)
+        cx.write(dropping, drop)
+        keep, after = cx.new_block("dropwhile.keep"), cx.new_block("dropwhile.next")
+        cx.branch(drop, after, keep, loc)
+        cx.seal(keep)
+        cx.start(keep)
+        on_item(x)
+        if cx.block is not None:
+            cx.goto(after, loc)
+        cx.seal(after)
+        cx.start(after)
 
-    def _hand_on(self, value: Value) -> None:
-        """Give `value` to the consumer of the generator being built: its code is built here,
-        with its own state back in place."""
-        record = self.gen_active
-        if isinstance(value, WeakConst):
-            value = Const(value.value, value.type, value.loc)
-        mine = {a: getattr(self, a) for a in _STATE}
-        self._set_state(record.consumer)
-        try:
-            record.on_item(value)
-        finally:
-            self._set_state(mine)
+    walk_items(cx, source, step, done)
 
-    def generator_return(self, node: ast.Return) -> None:
-        """`return` in an inlined generator: the `finally` bodies of its own ``try``
-        statements, then the end of the walk (a returned value is computed and dropped: a
-        consumer never sees StopIteration.value)."""
-        record = self.gen_active
-        if node.value is not None:
-            self.expr(node.value)
-        self.keep_foreign(record.loops, node)
-        self.run_finally(record.frames, node)
-        if self.block is not None:
-            self.goto(record.done, self.loc(node))
 
-    def expr_Yield(self, node):
-        self.error("the value of a 'yield' expression (generator.send) is not supported in compiled "
-                   "code; write 'yield v' as a statement", node)
+def lazy_maker(cx, node) -> ast.GeneratorExp | None:
+    """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
+    for a, b in zip(xs, ys))`, `filter(f, xs)` as `(x for x in xs if f(x))` (`if x` for
+    None): `f` runs as each item is taken, as CPython's iterator calls it (one node per
+    call, so hints keyed by it stay); None for other nodes, or an `f` that is not a name or
+    an attribute (a lambda: the list of what it gives is made first, as before)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in cx.locals
+            and not node.keywords and len(node.args) >= 2):
+        return None
+    made = cx.info.__dict__.setdefault("_lazy_makers", {})
+    if id(node) in made:
+        gen = made[id(node)][0]
+        source = gen.generators[0].iter if gen is not None else None
+        if isinstance(source, ast.Call) and source not in node.args:
+            cx.pre_evaluated[id(source.func)] = PyRef(zip, "zip")
+        return gen
+    obj = getattr(cx.lookup(node.func), "obj", None)
+    fn, seqs = node.args[0], node.args[1:]
+    none = isinstance(fn, ast.Constant) and fn.value is None
+    if not (obj is map and not none or obj is filter and len(seqs) == 1) or any(isinstance(a, ast.Starred) for a in node.args) \
+            or not (none or isinstance(fn, (ast.Name, ast.Attribute))):
+        made[id(node)] = (None, node)
+        return None
+    names = [ast.Name(f"$item{k}", ast.Load()) for k in range(len(seqs))]
+    target = names[0] if len(names) == 1 else ast.Tuple([ast.Name(n.id, ast.Store()) for n in names], ast.Store())
+    if isinstance(target, ast.Name):
+        target = ast.Name(target.id, ast.Store())
+    source = seqs[0] if len(seqs) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(seqs), [])
+    def apply():
+        # `str.strip` (an unbound method of str) is the method of the item: `x.strip()`
+        if isinstance(fn, ast.Attribute) and len(names) == 1 and isinstance(fn.value, ast.Name) \
+                and getattr(cx.lookup(fn.value), "obj", None) is str and callable(getattr(str, fn.attr, None)):
+            return ast.Call(ast.Attribute(names[0], fn.attr, ast.Load()), [], [])
+        return ast.Call(fn, names, [])
 
-    expr_YieldFrom = expr_Yield
+    if obj is map:
+        gen = ast.GeneratorExp(apply(), [ast.comprehension(target, source, [], 0)])
+    else:
+        test = names[0] if none else apply()
+        gen = ast.GeneratorExp(names[0], [ast.comprehension(target, source, [test], 0)])
+    for n in ast.walk(gen):
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, node)
+    made[id(node)] = (gen, node)        # (the call kept alive: the cache is keyed by its id)
+    return lazy_maker(cx, node)
+
+# ---- walking --------------------------------------------------------------------------
+
+
+def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
+    """`on_item(x)` for each element `x` of what `node` gives, in order, built where the
+    element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
+    stop). `node` is a generator source, enumerate()/zip() of one, or any iterable. With
+    `whole`, a generator expression's element that may be None stays an optional (a list
+    made of it holds the Nones, as CPython's)."""
+    loc = cx.loc(node)
+    node = lazy_maker(cx, node) or node
+    builtin = cx.builtin_call(node) if isinstance(node, ast.Call) else None
+    if builtin is None and while_call(cx, node) is not None:
+        return _walk_while(cx, node, on_item, done)
+    if builtin is enumerate and walks_generator(cx, node):
+        return _walk_enumerate(cx, node, on_item, done)
+    if builtin is zip and walks_generator(cx, node):
+        return _walk_zip(cx, node, on_item, done)
+    if isinstance(node, ast.GeneratorExp):
+        outer = list(cx.comp_scopes)
+
+        def element():
+            # (an int|float: each consumer takes it apart)
+            x = optional.expr_opt(cx, node.elt, num=True) if whole else cx.expr_num(node.elt)
+            inner, cx.comp_scopes = cx.comp_scopes, outer
+            try:
+                on_item(x)
+            finally:        # (a Restart unwinds through comprehension's own finally)
+                cx.comp_scopes = inner
+
+        cx.comprehension(node, element)
+    elif isinstance(node, ast.Name) and id(node) in cx.__dict__.get("stored_generators", ()):
+        info, call, args = cx.stored_generators[id(node)]
+        inline_generator(cx, info, call, on_item, done,
+                         {p: cx.read(v) if isinstance(v, str) else v for p, v in args.items()})
+    elif isinstance(node, ast.Name) and (info := class_methods.instance_generator(cx, node)) is not None:
+        inline_generator(cx, info, node, on_item, done, {info.param_names[0]: cx.expr(node)})
+    elif builtin is None and (info := generator_info(cx, node)) is not None:
+        inline_generator(cx, info, node, on_item, done)
+    elif strmethods.is_str_parts(cx, node):
+        strmethods.walk_str_parts(cx, node, on_item, done)
+    else:
+        n, item, _ = cx.iterable(node)
+        cx.for_range(node, n, lambda i: on_item(item(i)))
+    cx.goto(done, loc)
+
+
+def _walk_enumerate(cx, node, on_item, done) -> None:
+    if not 1 <= len(node.args) <= 2 or node.keywords:
+        cx.error("enumerate() takes an iterable and an optional start", node)
+    first = cx.coerce(cx.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
+    count = cx.new_var("count", first)
+    loc = cx.loc(node)
+
+    def step(x):
+        k = cx.read(count, loc)
+        cx.write(count, cx.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
+        on_item(cx.make_tuple([k, x], node))
+
+    walk_items(cx, node.args[0], step, done)
+
+
+def _walk_zip(cx, node, on_item, done) -> None:
+    """zip() with a generator among its arguments: the first one is walked, the others
+    are indexed (a generator after the first runs to its end first, into a list). As in
+    CPython, the iterables before the walked one are asked first: when one of them ends,
+    the generator is not resumed; when one after it ends, its last element is dropped."""
+    loc = cx.loc(node)
+    if node.keywords:
+        cx.error("zip() takes no keyword arguments in compiled code", node)
+    p = next(k for k, a in enumerate(node.args) if walks_generator(cx, a))
+    parts = {k: cx.iterable(a) for k, a in enumerate(node.args) if k != p}
+
+    def shortest(ks):
+        n = None
+        for k in ks:
+            n = parts[k][0] if n is None else cx.emit("min", [n, parts[k][0]], T.I64, None, loc)
+        return n
+
+    before, after = shortest(range(p)), shortest(range(p + 1, len(node.args)))
+    count = cx.new_var("zip", Const(0, T.I64))
+
+    def step(x):
+        k = cx.read(count, loc)
+        if after is not None:
+            _stop_unless(cx, cx.cmp("lt", k, after, node), done, node)
+        cx.write(count, cx.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
+        on_item(cx.make_tuple([parts[j][1](k) if j != p else x for j in range(len(node.args))], node))
+        if before is not None and cx.block is not None:
+            _stop_unless(cx, cx.cmp("lt", cx.read(count, loc), before, node), done, node)
+
+    if before is not None:
+        _stop_unless(cx, cx.cmp("gt", before, Const(0, T.I64), node), done, node)
+    walk_items(cx, node.args[p], step, done)
+
+
+def _stop_unless(cx, cond: Value, done, node) -> None:
+    go_on = cx.new_block("gen.more")
+    cx.branch(cond, go_on, done, cx.loc(node))
+    cx.seal(go_on)
+    cx.start(go_on)
+
+
+def each_item(cx, node, body) -> None:
+    """`body(x)` for each element of a generator source (or enumerate()/zip() of one)."""
+    done = cx.new_block("gen.end")
+    walk_items(cx, node, body, done)
+    cx.finish_join(done)
+
+
+def first_item(cx, source, default, node) -> Value:
+    """`next(<generator expression or call>[, default])`: its first item, asking it for no
+    more (`next(i for i, x in enumerate(xs) if x == t)`); when it has none, `default`
+    (a None default makes the result an optional) or CPython's StopIteration."""
+    loc = cx.loc(node)
+    var = cx.new_var("next", Const(None, T.NONE))
+    got, done = cx.new_block("next.got"), cx.new_block("next.none")
+
+    def on_item(x):
+        cx.write(var, x)
+        cx.goto(got, loc)
+        cx.block = None
+
+    walk_items(cx, source, on_item, done)
+    cx.finish_join(done)
+    if cx.block is not None:
+        if default is None:
+            exceptions.throw(cx, cx.emit("exception", [], T.EXC, ExcInfo("StopIteration", None), loc), loc)
+        else:
+            cx.write(var, optional.expr_opt(cx, default))
+            cx.goto(got, loc)
+    cx.finish_join(got)
+    return cx.read(var, loc)
+
+
+def generator_list(cx, node, limit: int | None = None) -> Value:
+    """A new list of the elements a generator source gives: run to its end now, or until
+    it has given `limit` elements."""
+    lst = cx.list_of_unknown(node)
+    done = cx.new_block("gen.end")
+
+    def put(x):
+        cx.append_item(lst, x, node)
+        if limit is not None:
+            full = cx.cmp("ge", cx.list_len(lst, node), Const(limit, T.I64), node)
+            _stop_unless(cx, cx.emit("not", [full], T.BOOL, None, cx.loc(node)), done, node)
+
+    walk_items(cx, node, put, done, whole=True)
+    cx.finish_join(done)
+    return lst
+
+
+def unpacked_generator(cx, targets, node) -> Value | None:
+    """For `a, b = <generator>`: a list of at most one element more than the targets
+    want (CPython asks for no more before it reports too many); None for other values."""
+    if not all(isinstance(t, (ast.Tuple, ast.List)) for t in targets) or not walks_generator(cx, node):
+        return None
+    starred = any(isinstance(e, ast.Starred) for t in targets for e in t.elts)
+    return generator_list(cx, node, None if starred else max(len(t.elts) for t in targets) + 1)
+
+
+def generator_contains(cx, node: ast.Compare) -> Value | None:
+    """`x in <generator>` / `not in`: == against each element, stopping at the first
+    equal one (the generator is not resumed after it); None for other comparisons."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)) \
+            or not walks_generator(cx, node.comparators[0]):
+        return None
+    x = cx.expr(node.left)
+    found = cx.any_of(node.comparators[0], node, lambda e: cx.compare(ast.Eq(), x, e, node))
+    return found if isinstance(node.ops[0], ast.In) else cx.emit("not", [found], T.BOOL, None, cx.loc(node))
+
+
+def for_generator(cx, node: ast.For) -> None:
+    """`for target in <generator source>: body else: orelse`."""
+    loc = cx.loc(node)
+    after, done = cx.new_block("for.end"), cx.new_block("gen.done")
+
+    def on_item(x):
+        cx.assign(node.target, x, node)
+        resume = cx.new_block("gen.resume")
+        cx.loops.append(Loop(after, resume))
+        cx.stmts(node.body)
+        cx.loops.pop()
+        cx.goto(resume, loc)
+        cx.finish_join(resume)
+
+    # (a name target may hold None, as CPython's: `for v in map(d.get, keys)`)
+    walk_items(cx, node.iter, on_item, done, whole=isinstance(node.target, ast.Name))
+    cx.finish_join(done)
+    if cx.block is not None:
+        cx.stmts(node.orelse)
+        cx.goto(after, loc)
+    cx.finish_join(after)
+
+# ---- inlining a generator function ----------------------------------------------------
+
+
+def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> None:
+    """Build the body of generator function `info` called by `call` here, handing each
+    value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
+    parameters' values when the call's arguments were evaluated before (`store_generator`)."""
+    if any(i is info for i in cx.gen_chain):
+        cx.error(f"recursive generator '{info.name}' is not supported in compiled code "
+                 "(its body is inlined where it is iterated)", call)
+    inline = _inline_copy(cx, info, call)
+    params = _bind_generator_args(cx, info, call) if params is None else params
+    consumer = {a: getattr(cx, a) for a in _STATE}
+    record = Inlined(consumer, on_item, done)
+    cx.info = inline.info
+    cx.locals = inline.locals
+    cx.comp_scopes = []
+    cx.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
+    cx.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
+    cx.handling, cx.dropping, cx.exc_names = [], list(consumer["dropping"]), {}
+    outer = dict(consumer["nested_functions"]) if hasattr(info, "free") else {}    # (defined beside it)
+    cx.nested_functions = outer | {inline.names[p]: v.obj for p, v in params.items()
+                                   if isinstance(v, FunctionArg)}
+    cx.gen_active = record
+    cx.gen_chain = consumer["gen_chain"] + (info,)
+    try:
+        for name in info.local_names:
+            if name in inline.names:        # (not the outer variables it reads)
+                cx.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
+        for name, value in params.items():
+            if isinstance(value, FunctionArg):
+                continue            # called by its name (nested_functions, above)
+            new = inline.names[name]
+            ann = info.param_types[info.param_names.index(name)]
+            if ann is not None:
+                cx.declared[new] = ann
+                value = cx.coerce(value, ann, call)
+            cx.write(new, value, loc=cx.loc(call))
+        cx.stmts(inline.node.body)
+        cx.goto(done, cx.loc(call))
+    finally:
+        _set_state(cx, consumer)
+
+
+def _set_state(cx, state: dict) -> None:
+    for a in _STATE:
+        setattr(cx, a, state[a])
+
+
+def store_generator(cx, node: ast.Assign) -> bool:
+    """`g = gen(...)` whose only use is a `for ... in g` later in the same statement list:
+    the call's arguments are evaluated here, as in CPython, and the body is inlined at
+    the loop. False (nothing built) for any other assignment."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
+            or not isinstance(node.value, ast.Call):
+        return False
+    info = generator_info(cx, node.value)
+    use = _loop_use(cx.info.node, node) if info is not None else None
+    if use is None:
+        return False
+    args = {p: v if isinstance(v, FunctionArg) else cx.new_var("garg", v)
+            for p, v in _bind_generator_args(cx, info, node.value).items()}
+    cx.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
+    return True
+
+
+def _inline_copy(cx, info, call: ast.Call) -> InlineCopy:
+    """The renamed copy for this call, and for its k-th inlining in this build: a call
+    inside a consumer body built at several `yield`s is inlined once at each, and each
+    copy is typed on its own (the same copies in every rebuild, for the type hints)."""
+    seen = cx.__dict__.setdefault("inline_counts", {})
+    k = seen[id(call)] = seen.get(id(call), -1) + 1
+    copies = info.__dict__.setdefault("_inline_copies", {})
+    found = copies.get((id(call), k))
+    if found is None or found.call is not call:
+        found = copies[(id(call), k)] = InlineCopy(info, call)
+    return found
+
+
+def _bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
+    """The generator's parameters bound to the call's arguments (evaluated here, in the
+    consumer, in order) and defaults, by name."""
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            cx.error("*args in calls is not supported", a)
+    skip = len(free_names(info))       # (read where they are, not passed)
+    bound: dict[str, Value] = {}
+    if class_methods.method_generator(cx, call) is not None:     # obj.m(...): obj is `cx`
+        bound[info.param_names[0]] = cx.expr(call.func.value)
+        skip += 1
+    names = info.param_names[skip:]
+    n_positional = getattr(info, "n_positional", len(info.param_names)) - skip
+    if len(call.args) > n_positional:
+        cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
+                 "were given", call)
+    for name, a in zip(names, call.args):
+        bound[name] = _argument(cx, a)
+    for k in call.keywords:
+        if k.arg is None:
+            cx.error("**kwargs in calls is not supported", k.value)
+        if k.arg not in names:
+            cx.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
+        if k.arg in bound:
+            cx.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
+        bound[k.arg] = _argument(cx, k.value)
+    for name in names:
+        if name not in bound:
+            if name not in info.defaults:
+                cx.error(f"{info.name}() missing required argument '{name}'", call)
+            obj = info.defaults[name]
+            v = cx.python_object(obj, name, call)
+            if not isinstance(v, Value) and not callable(obj):
+                cx.error(f"the default of '{name}' of generator '{info.name}' is not a value "
+                         "compiled code can use", call)
+            bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
+    return bound
+
+
+def _argument(cx, node) -> Value | FunctionArg:
+    """An argument's value, or the function it names (a global function, a builtin:
+    the generator calls it by its parameter's name)."""
+    from script.frontend.closures import NestedFunction
+    v = None
+    if isinstance(node, ast.Name) and node.id not in cx.locals and not (
+            cx.comp_scopes and cx.comprehension_var(node.id)) or isinstance(node, ast.Attribute):
+        v = cx.lookup(node) if isinstance(node, ast.Name) else cx.attribute_ref(node)
+    if isinstance(v, PyRef) and callable(v.obj) and not isinstance(v.obj, NestedFunction):
+        return FunctionArg(v.obj)
+    if isinstance(node, ast.Lambda) or isinstance(v, PyRef) and isinstance(v.obj, NestedFunction):
+        cx.error("a lambda or nested function passed to a generator is not supported in compiled "
+                 "code (pass a module-level function)", node)
+    v = optional.expr_opt(cx, node) if not isinstance(v, Value) else v
+    return Const(v.value, v.type, v.loc) if isinstance(v, WeakConst) else v
+
+# ---- yield and return inside an inlined generator ---------------------------------------
+
+
+def stmt_yield(cx, node) -> None:
+    """`yield v` / `yield from xs` as a statement."""
+    record = cx.gen_active
+    if record is None:
+        cx.error(f"'{cx.info.name}' is a generator function: compiled code inlines it where it "
+                 "is iterated (a for loop, list(), sum(), ...), and it cannot be called from Python, "
+                 "since a compiled function cannot return a generator; iterate it inside a compiled "
+                 "function, or call the undecorated Python function", node)
+    if any(f.finalbody is not None for f in cx.try_frames[record.frames:]) \
+            or len(cx.dropping) > record.dropping:
+        cx.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
+                 node)
+    if isinstance(node, ast.YieldFrom):
+        each_item(cx, node.value, lambda v: _hand_on(cx, v))
+        return
+    value = cx.expr(node.value) if node.value is not None else Const(None, T.NONE)
+    _hand_on(cx, value)
+
+
+def _hand_on(cx, value: Value) -> None:
+    """Give `value` to the consumer of the generator being built: its code is built here,
+    with its own state back in place."""
+    record = cx.gen_active
+    if isinstance(value, WeakConst):
+        value = Const(value.value, value.type, value.loc)
+    mine = {a: getattr(cx, a) for a in _STATE}
+    _set_state(cx, record.consumer)
+    try:
+        record.on_item(value)
+    finally:
+        _set_state(cx, mine)
+
+
+def generator_return(cx, node: ast.Return) -> None:
+    """`return` in an inlined generator: the `finally` bodies of its own ``try``
+    statements, then the end of the walk (a returned value is computed and dropped: a
+    consumer never sees StopIteration.value)."""
+    record = cx.gen_active
+    if node.value is not None:
+        cx.expr(node.value)
+    exceptions.keep_foreign(cx, record.loops, node)
+    exceptions.run_finally(cx, record.frames, node)
+    if cx.block is not None:
+        cx.goto(record.done, cx.loc(node))
+
+
+def expr_Yield(cx, node):
+    cx.error("the value of a 'yield' expression (generator.send) is not supported in compiled "
+             "code; write 'yield v' as a statement", node)
+
+
+expr_YieldFrom = expr_Yield
 
 
 def _loop_use(fn: ast.FunctionDef, assign: ast.Assign) -> ast.Name | None:

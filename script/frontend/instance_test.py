@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import mixed_numbers
+from script.frontend import class_unions, mixed_numbers, optional
 from script.frontend.closures import NestedFunction
 from script.frontend.static_args import Static, call_argument
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
-from script.frontend.pyref import PyRef
+from script.frontend.pyref import PyRef, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -76,25 +76,25 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
     if len(node.args) != 2:
         self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
     spec = class_spec(self, node.args[1])
-    value = self.expr_opt(node.args[0], num=True)
+    value = optional.expr_opt(self, node.args[0], num=True)
     if mixed_numbers.is_num(value):     # an int or a float: tested on the one it holds
         return mixed_numbers.split(self, [value], lambda v: Const(issubclass(python_class(v.type), spec), T.BOOL,
                                                                   self.loc(node)), node)
     maybe = isinstance(getattr(value, "type", None), T.OptionalType) and isinstance(value.type.value, T.ClassType)
     if not maybe and isinstance(getattr(value, "type", None), T.OptionalType):
-        value = self.unwrap(value, node.args[0])
+        value = optional.unwrap(self, value, node.args[0])
     if not isinstance(value, Value):
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
     if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):
         return Undef(UNKNOWN, self.loc(node))
     if T.is_instance_union(value.type):
-        return self.union_isinstance(value, spec, node)         # class_unions.py
+        return class_unions.union_isinstance(self, value, spec, node)
     cls = python_class(value.type.value if maybe else value.type)
     if cls is None:
         self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",
                    node.args[0])
     if maybe and issubclass(cls, spec) != issubclass(type(None), spec):     # an instance or None
-        return self.present(value, node) if issubclass(cls, spec) else self.absent(value, node)
+        return optional.present(self, value, node) if issubclass(cls, spec) else optional.absent(self, value, node)
     return Const(issubclass(cls, spec), T.BOOL, self.loc(node))
 
 
@@ -112,7 +112,7 @@ def class_spec(self, node: ast.expr):
             self.error(_ARG2, node)
     if isinstance(node, ast.Constant) and node.value is None:
         self.error(_ARG2, node)
-    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) or self.is_type_call(node) else None
+    ref = self.callee_ref(node) if isinstance(node, (ast.Name, ast.Attribute)) or is_type_call(self, node) else None
     if not isinstance(ref, PyRef):
         self.error(_ARG2 + " known when the function is compiled (a class, or a global "
                    "tuple of classes)", node)

@@ -15,7 +15,7 @@ import ast
 import functools
 import operator
 
-from script.frontend import closures, listlib
+from script.frontend import closures, listlib, numpy_alloc
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.pymessages import message
 from script.frontend.pyref import PyRef
@@ -206,7 +206,7 @@ def minmax_key(cx, node, name: str) -> Value:
             cx.write(best, x)
             cx.write(best_key, k)
             cx.write(seen, Const(True, T.BOOL))
-        cx.when(take, keep, node)
+        numpy_alloc.when(cx, take, keep, node)
 
     if len(node.args) == 1:
         cx.each(node.args[0], step)

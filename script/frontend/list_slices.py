@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import slicelib
+from script.frontend import arrays, slicelib
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -25,12 +25,12 @@ def list_slice_store(cx, lst: Value, sl: ast.Slice, value: Value, node) -> None:
     cx.stored_type(lst, et, node)             # `a = []; a[:] = xs`: the type from xs
     items = cx.new_list(cx.read_type(lst), n, node)
     cx.fill_from(items, Const(0, T.I64), (n, item, et), node)
-    bounds = cx.slice_operands(lst, 0, sl, node, length=cx.list_len(lst, node))
+    bounds = arrays.slice_operands(cx, lst, 0, sl, node, length=cx.list_len(lst, node))
     _call_slicelib(cx, slicelib.set_slice, [lst, *bounds, items], node)
 
 
 def list_slice_delete(cx, lst: Value, sl: ast.Slice, node) -> None:
-    bounds = cx.slice_operands(lst, 0, sl, node, length=cx.list_len(lst, node))
+    bounds = arrays.slice_operands(cx, lst, 0, sl, node, length=cx.list_len(lst, node))
     _call_slicelib(cx, slicelib.del_slice, [lst, *bounds], node)
 
 

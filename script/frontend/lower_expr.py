@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import held_iterators
+from script.frontend import (arrays, class_members, class_methods, class_types, class_unions,
+                             complex_lowering, elementwise, held_iterators, mixed_numbers, optional, records,
+                             star_displays, static_args)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
@@ -20,7 +22,7 @@ from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
 from script.frontend.table_args import counter_operands
-from script.frontend.optional import OptionalLowering, is_optional, python_name, test_facts
+from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.ssa_builder import fold_convert
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.class_methods import mixed_classes
@@ -28,7 +30,6 @@ from script.frontend.star_displays import has_star
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import OVF_OPS, ExcInfo
-from script.frontend import mixed_numbers, star_displays, static_args
 
 
 # Python values that are not containers: `x[i]`, `x in y` and `for v in x` of one raise
@@ -207,7 +208,7 @@ def operand_kind(a: Value, b: Value) -> str | None:
         return "str"
     return None
 
-class ExprLowering(OptionalLowering):
+class ExprLowering:
     """Mixin: `expr(node) -> Value` and the operator helpers statements share. A value that
     may be None (optional.py) is unwrapped by `expr` and `lazy`, kept whole by `expr_opt`."""
 
@@ -215,7 +216,7 @@ class ExprLowering(OptionalLowering):
 
     def expr(self, node: ast.expr) -> Value:
         v = self.lazy(node)
-        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+        return elementwise.materialize(self, v, node) if isinstance(v, ArrayExpr) else v
 
     def lazy(self, node: ast.expr):
         """`expr`, except that an element-wise array expression stays an `ArrayExpr`
@@ -229,14 +230,14 @@ class ExprLowering(OptionalLowering):
     def expr_num(self, node: ast.expr) -> Value:
         """`expr`, except that an int|float value stays one (stored whole: a dict value)."""
         v = self.lazy_num(node)
-        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
+        return elementwise.materialize(self, v, node) if isinstance(v, ArrayExpr) else v
 
     def lazy_num(self, node: ast.expr):
         """`lazy`, except that an int|float value stays one (mixed_numbers.py: the caller
         takes it apart)."""
         v = self.lazy_opt(node)
         if is_optional(v) and not isinstance(v, ArrayExpr):
-            return self.unwrap(v, node)
+            return optional.unwrap(self, v, node)
         return v
 
     def lazy_opt(self, node: ast.expr):
@@ -268,7 +269,7 @@ class ExprLowering(OptionalLowering):
             except OverflowError:
                 self.error(f"integer constant {v} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(v, str):
-            return self.str_constant(v, node)          # strings.py
+            return self.str_constant(v, node)
         self.error(f"constants of type {type(v).__name__} are not supported", node)
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -279,7 +280,7 @@ class ExprLowering(OptionalLowering):
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         if has_star(node.elts):
             return star_displays.starred_tuple(self, node)
-        return self.make_tuple([self.expr_opt(e, num=True) for e in node.elts], node)
+        return self.make_tuple([optional.expr_opt(self, e, num=True) for e in node.elts], node)
 
     def tuple_repeat(self, a: Value, b: Value, node) -> Value:
         """`t * k` and `k * t` with `k` a constant int: a tuple's length is part of its type."""
@@ -318,7 +319,7 @@ class ExprLowering(OptionalLowering):
         return self.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, self.loc(node))
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
-        value = self.expr_opt(node.value, num=True)
+        value = optional.expr_opt(self, node.value, num=True)
         self.assign_name(node.target.id, value, node)
         return value
 
@@ -332,7 +333,7 @@ class ExprLowering(OptionalLowering):
         return self.resolve_attribute(node)
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
-        flat = self.flat_load(node)         # arrays.py: a.flat[i]
+        flat = arrays.flat_load(self, node)         # arrays.py: a.flat[i]
         if flat is not None:
             return flat
         if isinstance(node.value, ast.Attribute) and node.value.attr in ("mgrid", "ogrid"):
@@ -344,16 +345,16 @@ class ExprLowering(OptionalLowering):
         if mixed_numbers.is_num(base):
             raise mixed_numbers.NumRead(node.value, self.loc(node.value))
         if is_optional(base):
-            base = self.unwrap(base, node, "'NoneType' object is not subscriptable")
-        return self.subscript_of(self.materialize(base, node) if isinstance(base, ArrayExpr) else base, node)
+            base = optional.unwrap(self, base, node, "'NoneType' object is not subscriptable")
+        return self.subscript_of(elementwise.materialize(self, base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
         if T.is_instance_type(base.type):
-            return self.instance_getitem(base, node)                     # class_methods.py
+            return class_methods.instance_getitem(self, base, node)
         if isinstance(base.type, T.TupleType):
             return self.tuple_index(base, node.slice, node)
         if isinstance(base.type, T.ArrayType):
-            return self.array_load(base, node.slice, node)
+            return arrays.array_load(self, base, node.slice, node)
         if isinstance(base.type, T.ListType):
             return self.list_subscript(base, node.slice, node)
         if isinstance(base.type, Unknown):
@@ -429,7 +430,7 @@ class ExprLowering(OptionalLowering):
         if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
             return v
         if T.is_instance_union(t):
-            return self.to_union(v, t, node)        # class_unions.py
+            return class_unions.to_union(self, v, t, node)
         if isinstance(t, T.IntFloatType) or mixed_numbers.is_num(v):
             loc = self.loc(node) if node is not None else v.loc
             if mixed_numbers.is_num(v) and t == T.F64:      # where a float is wanted: float(v)
@@ -449,7 +450,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(t, T.OptionalType):
             if not (isinstance(v.type, T.NoneType) or T.unify(v.type, t) == t):
                 self.error(f"cannot convert {v.type} to {t}", node)
-            return self.make_optional(v, t, node)
+            return optional.make_optional(self, v, t, node)
         if not T.is_convertible(v.type, t) and T.unify(v.type, t) != t:     # (i64, none) to (i64, opt[i64])
             self.error(f"cannot convert {v.type} to {t}", node)
         folded = fold_convert(v, t)
@@ -469,11 +470,11 @@ class ExprLowering(OptionalLowering):
         if isinstance(t, T.NoneType):
             return Const(False, T.BOOL)
         if isinstance(t, T.OptionalType):
-            return self.optional_truth(v, node)
+            return optional.optional_truth(self, v, node)
         if isinstance(t, T.IntFloatType):
             return mixed_numbers.truth(self, v, node)
         if T.is_instance_type(t):
-            return self.instance_truth(v, node)         # class_methods.py
+            return class_methods.instance_truth(self, v, node)
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ClassType):
@@ -574,7 +575,7 @@ class ExprLowering(OptionalLowering):
         if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
             return mixed_numbers.split(self, [a, b], lambda x, y: self.binop(op, x, y, node), node)
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
-            return self.instance_binop(op, a, b, node)                  # class_methods.py
+            return class_methods.instance_binop(self, op, a, b, node)
         if counter_operands(self, op, a, b, node):         # table_args.py: Counter's + - | &
             return self.counter_binop(op, a, b, node)
         refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None))
@@ -582,7 +583,7 @@ class ExprLowering(OptionalLowering):
             return self.raise_always("TypeError", refused, node)
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
-            a, b = self.unwrap_operands(
+            a, b = optional.unwrap_operands(self, 
                 a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
         handler = BINOPS.lookup(operand_kind(a, b), op)
         if handler is not None:                 # arrays, lists, dicts and sets, strs: registry.py
@@ -603,7 +604,7 @@ class ExprLowering(OptionalLowering):
             t = a.type if name in ("shl", "shr") else T.U64     # int_consts.py
         weak = isinstance(a, WeakConst) and isinstance(b, WeakConst)
         if isinstance(t, T.ComplexType):
-            r = self.complex_binop(name, a, b, t, node)
+            r = complex_lowering.complex_binop(self, name, a, b, t, node)
             return _weaken(r) if weak else r
         if name in ("and", "or", "xor"):
             if isinstance(t, T.FloatType):
@@ -748,11 +749,11 @@ class ExprLowering(OptionalLowering):
             return mixed_numbers.split(self, [v], lambda w: self.unary(node, w), node)
         if is_optional(v):
             if isinstance(node.op, ast.Not):
-                return self._not(self.truth(v, node), self.loc(node))
+                return optional._not(self, self.truth(v, node), self.loc(node))
             symbol = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}[type(node.op)]
-            v = self.unwrap(v, node, f"bad operand type for unary {symbol}: 'NoneType'")
+            v = optional.unwrap(self, v, node, f"bad operand type for unary {symbol}: 'NoneType'")
         if is_array_like(v):
-            return self.array_unary(node.op, v, node)
+            return elementwise.array_unary(self, node.op, v, node)
         loc = self.loc(node)
         if isinstance(v.type, Unknown):
             return Undef(UNKNOWN, loc)
@@ -760,7 +761,7 @@ class ExprLowering(OptionalLowering):
             return self.emit("not", [self.truth(v, node)], T.BOOL, None, loc) if not isinstance(v, Const) \
                 else Const(not v.value, T.BOOL)
         if T.is_instance_type(v.type):
-            return self.instance_unary(node.op, v, node)        # class_methods.py
+            return class_methods.instance_unary(self, node.op, v, node)
         import operator
         refused = sample_type_error({ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[
             type(node.op)], kind_sample(v.type))
@@ -784,27 +785,27 @@ class ExprLowering(OptionalLowering):
     def expr_Compare(self, node: ast.Compare) -> Value:
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
         node = table_keys_compare(self, node)               # dispatch_tables.py: k in ops
-        known = self.dtype_compare(node)
+        known = arrays.dtype_compare(self, node)
         if known is None:
-            known = self.generator_contains(node)          # generators.py
+            known = self.generator_contains(node)
         if known is None:
             known = static_args.static_str_compare(self, node)
         if known is None:
-            known = self.static_class_compare(node)    # class_members.py: type(a) == type(b)
+            known = class_members.static_class_compare(self, node)    # class_members.py: type(a) == type(b)
         if known is not None:
             return known
         left = self.lazy_opt(node.left)
         if len(node.ops) == 1:
             right = self.lazy_opt(node.comparators[0])
             if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
-                return self.array_compare(node.ops[0], left, right, node)
+                return elementwise.array_compare(self, node.ops[0], left, right, node)
             return self.compare(node.ops[0], left, right, node)
         if isinstance(left, ArrayExpr):
-            left = self.materialize(left, node)
+            left = elementwise.materialize(self, left, node)
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
-            right = self.expr_opt(right_node, num=True)
+            right = optional.expr_opt(self, right_node, num=True)
             c = self.compare(op, left, right, node)
             if k == len(node.ops) - 1:
                 self.jump_with(done, [c], node)
@@ -838,7 +839,7 @@ class ExprLowering(OptionalLowering):
         if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
             return mixed_numbers.split(self, [a, b], lambda x, y: self.compare(op, x, y, node), node)
         loc = self.loc(node)
-        known = self.optional_compare(op, a, b, node)
+        known = optional.optional_compare(self, op, a, b, node)
         if known is not None:
             return known
         same_kind = type(getattr(a, "type", None)) is type(getattr(b, "type", None)) and \
@@ -850,13 +851,13 @@ class ExprLowering(OptionalLowering):
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a value typed later in the round (min(key=))
         if isinstance(op, (ast.In, ast.NotIn)) and T.is_instance_type(b.type):
-            hit = self.instance_contains(a, b, node)           # class_methods.py
-            return hit if isinstance(op, ast.In) else self._not(hit, loc)
+            hit = class_methods.instance_contains(self, a, b, node)
+            return hit if isinstance(op, ast.In) else optional._not(self, hit, loc)
         if not isinstance(op, (ast.In, ast.NotIn)) and (T.is_instance_type(a.type)
                                                         or T.is_instance_type(b.type)):
-            return self.record_compare(op, a, b, node)         # records.py
+            return records.record_compare(self, op, a, b, node)
         if isinstance(op, (ast.Is, ast.IsNot)):
-            a, b = (self.materialize(v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
+            a, b = (elementwise.materialize(self, v, node) if isinstance(v, ArrayExpr) else v for v in (a, b))
             if not (isinstance(a.type, T.NoneType) or isinstance(b.type, T.NoneType)):
                 return self.value_identity(op, a, b, node)
             same = isinstance(a.type, T.NoneType) and isinstance(b.type, T.NoneType)
@@ -865,7 +866,7 @@ class ExprLowering(OptionalLowering):
             return Undef(UNKNOWN, loc)          # a round rebuilt once the type is known
         membership = isinstance(op, (ast.In, ast.NotIn))
         if isinstance(b.type, T.StrType) or not membership and isinstance(a.type, T.StrType):
-            return self.str_compare(op, a, b, node)            # strings.py
+            return self.str_compare(op, a, b, node)
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, (T.ListType, T.HashType)):
             hit = self.list_contains(a, b, node) if isinstance(b.type, T.ListType) else self.table_contains(a, b, node)
             return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
@@ -897,7 +898,7 @@ class ExprLowering(OptionalLowering):
             return hit
         pred = _CMP_OPS[type(op)]
         if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
-            return self.compare_lists(pred, a, b, node)          # lists.py
+            return self.compare_lists(pred, a, b, node)
         if isinstance(a.type, T.HashType) or isinstance(b.type, T.HashType):
             return self.table_compare(pred, a, b, node)
         if isinstance(a.type, T.TupleType) or isinstance(b.type, T.TupleType):
@@ -918,7 +919,7 @@ class ExprLowering(OptionalLowering):
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, loc)
         if isinstance(t, T.ComplexType) and pred not in ("eq", "ne"):
-            self.complex_compare_error(op, a, b, node)
+            complex_lowering.complex_compare_error(self, op, a, b, node)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         return self.cmp(pred, a, b, node)
 
@@ -981,7 +982,7 @@ class ExprLowering(OptionalLowering):
             equal: Value = Const(True, T.BOOL)
             for j in range(k):
                 xj, yj = (self.emit("extract", [v], v.type.elems[j], j, loc) for v in (a, b))
-                equal = self._and(equal, self.compare(ast.Eq(), xj, yj, node), loc)
+                equal = optional._and(self, equal, self.compare(ast.Eq(), xj, yj, node), loc)
             self.raise_if(equal, "TypeError", refused, node)
             na = nb = k
             result = Const(False, T.BOOL)       # (all equal before k: raised above)
@@ -1009,7 +1010,7 @@ class ExprLowering(OptionalLowering):
         values, which may be of types that do not unify (`lst and lst[-1] == x`)."""
         if isinstance(node, ast.BoolOp):
             return self.expr_BoolOp(node, truth_only=True)
-        return self.truth(self.expr_opt(node, num=True), node)
+        return self.truth(optional.expr_opt(self, node, num=True), node)
 
     def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
         # `a or b` is a if a is true else b; b is evaluated only when needed.
@@ -1019,8 +1020,8 @@ class ExprLowering(OptionalLowering):
         last = len(node.values) - 1
         for k, sub in enumerate(node.values):
             if k > 0:       # only reached when the operands before were true (and) or false (or)
-                self.narrow(test_facts(node.values[k - 1])[0 if is_and else 1])
-            v = self.condition(sub) if truth_only else self.expr_opt(sub, num=True)
+                optional.narrow(self, test_facts(node.values[k - 1])[0 if is_and else 1])
+            v = self.condition(sub) if truth_only else optional.expr_opt(self, sub, num=True)
             c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
                 pending.append((self.block, v))
@@ -1041,10 +1042,10 @@ class ExprLowering(OptionalLowering):
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         cond = self.condition(node.test)
         if isinstance(cond, Const):
-            return self.expr_opt(node.body if cond.value else node.orelse, num=True)
+            return optional.expr_opt(self, node.body if cond.value else node.orelse, num=True)
         yes, no = test_facts(node.test)
-        return self.choose(cond, lambda: self.narrow(yes) or self.expr_opt(node.body, num=True),
-                           lambda: self.narrow(no) or self.expr_opt(node.orelse, num=True), node)
+        return self.choose(cond, lambda: optional.narrow(self, yes) or optional.expr_opt(self, node.body, num=True),
+                           lambda: optional.narrow(self, no) or optional.expr_opt(self, node.orelse, num=True), node)
 
     def choose(self, cond: Value, then, other, node):
         """Emit `then()` where `cond` holds and `other()` where not, and go on after both:
@@ -1089,7 +1090,7 @@ class ExprLowering(OptionalLowering):
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`
                 for _, w in pending:
                     self.widen_list_at_merge(w, v)          # lists.py: `[1] if c else [0.5]`
-                self.widen_number_fields(t, v.type)         # class_types.py: instances' fields
+                class_types.widen_number_fields(self, t, v.type)         # instances' fields
                 self.error(f"the two sides have incompatible types {t} and {v.type}" + mixed_classes(t, v.type), node)
             t = u
         if len({id(v) for _, v in pending}) == 1:

@@ -14,7 +14,12 @@ import builtins as py_builtins
 import operator
 
 from script.errors import CompileError, SourceLoc
-from script.frontend import global_tables, held_iterators
+from script.frontend import (arrays, bounded_deques, builtins_lowering, class_members, class_methods,
+                             class_types, class_unions, closures, complex_arrays, complex_lowering,
+                             default_tables, dict_methods, dicts, elementwise, exceptions, generators,
+                             global_tables, held_iterators, itertools_calls, lists, match, messages,
+                             mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
+                             strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
 from script.frontend.int_consts import RANGE_TEXT
 from script.frontend.bound_methods import hold_bound_method
@@ -25,41 +30,14 @@ from script.frontend.callee_hints import settle_deferred_returns, settle_returne
 from script.frontend.python_classes import note_return as note_class_return
 from script.frontend.table_args import note_return
 from script.frontend.iterator_returns import note_iterator_return
-from script.frontend.arrays import ArrayLowering
-from script.frontend.numpy_alloc import AllocLowering
-from script.frontend.numpy_linalg import LinalgLowering
-from script.frontend.numpy_reduce import ReduceLowering
-from script.frontend.elementwise import ArrayExpr, ElementwiseLowering
-from script.frontend.fancy_index import FancyIndexLowering
-from script.frontend.numpy_join import JoinLowering
-from script.frontend.builtins_lowering import CallLowering
-from script.frontend.itertools_calls import ItertoolsCallLowering
+from script.frontend.elementwise import ArrayExpr
 from script.frontend.bounded_deques import DequeBounds
-from script.frontend import bounded_deques
-from script.frontend.complex_lowering import ComplexLowering
-from script.frontend.complex_arrays import ComplexArrayLowering
-from script.frontend.messages import ComplexText, MessageLowering
+from script.frontend.messages import ComplexText
 from script.frontend.closures import NestedFunction
-from script.frontend import closures
-from script.frontend import match, mixed_numbers
-from script.frontend import star_displays
-from script.frontend import star_zip
-from script.frontend import user_exceptions
-from script.frontend import named_tuples
 from script.pyhooks.named_instance import is_named_tuple_class
-from script.frontend.records import RecordLowering
-from script.frontend.class_methods import SpecialMethodLowering, mixed_classes
-from script.frontend.class_members import MemberLowering
-from script.frontend.class_unions import UnionLowering
-from script.frontend.lists import ListLowering
-from script.frontend.dicts import DictLowering
-from script.frontend.dict_methods import TableMethods
-from script.frontend.default_tables import DefaultTables, TableDefaults
-from script.frontend.strings import StrLowering
-from script.frontend.strmethods import StrMethodLowering
+from script.frontend.class_methods import mixed_classes
+from script.frontend.default_tables import TableDefaults
 from script.frontend.optional import is_optional, python_name, test_facts
-from script.frontend.exceptions import TryLowering
-from script.frontend.generators import GeneratorLowering
 from script.frontend.lower_expr import (_NO_SAMPLE, NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample,
                                        sample_type_error)
 from script.frontend.pymessages import message, unbound_local
@@ -70,7 +48,6 @@ from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
 from script.frontend.loop import Growing, Loop
 from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import type_from_annotation
-from script.frontend import union_returns
 from script.ir import types as T
 from script.ir.core import Const, Function, Value, reachable_blocks, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
@@ -85,13 +62,14 @@ _UNSUPPORTED_STMTS = {
 
 # Statements lowered by free functions over the lowering (the others are still `stmt_X`
 # methods of FunctionLowering's bases: issue 19).
-_STMT_FUNCTIONS = {"Match": match.stmt_Match, "FunctionDef": closures.stmt_FunctionDef}
+_STMT_FUNCTIONS = {"Match": match.stmt_Match, "FunctionDef": closures.stmt_FunctionDef,
+                   "Try": exceptions.stmt_Try}
 
 
 def _lists_at_conflict(cx, other: Value, v: Value) -> None:
-    cx.merge_pending_list(other.type, v.type)    # lists.py: `x = []` meets a typed list
-    cx.widen_list_at_merge(other, v)             # lists.py: `[1] * n` meets a list[f64]
-    cx.widen_number_fields(other.type, v.type)   # class_types.py: P(0, 1) meets P(1.5, 2)
+    lists.merge_pending_list(cx, other.type, v.type)    # lists.py: `x = []` meets a typed list
+    lists.widen_list_at_merge(cx, other, v)             # lists.py: `[1] * n` meets a list[f64]
+    class_types.widen_number_fields(cx, other.type, v.type)   # P(0, 1) meets P(1.5, 2)
 
 
 def _attribute_store_error(sample, attr: str) -> str | None:
@@ -108,20 +86,13 @@ def _attribute_store_error(sample, attr: str) -> str | None:
     return None
 
 
-class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, ArrayLowering, AllocLowering,
-                       ElementwiseLowering, ReduceLowering, LinalgLowering, FancyIndexLowering,
-                       JoinLowering, ListLowering, DictLowering, TableMethods, DefaultTables, StrLowering,
-                       StrMethodLowering, MessageLowering,
-                       ComplexLowering,
-                       ComplexArrayLowering, GeneratorLowering,
-                       RecordLowering, SpecialMethodLowering, MemberLowering, UnionLowering,
-                       ItertoolsCallLowering):
+class FunctionLowering(SSABuilder, ExprLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
                         info.param_names)
         super().__init__(func, info.filename, hints)
-        self.emit_hook = TryLowering.try_emit
-        self.raise_hook = TryLowering.try_raise_unbound
+        self.emit_hook = exceptions.try_emit
+        self.raise_hook = exceptions.try_raise_unbound
         self.conflict_hook = _lists_at_conflict
         self.ctx = ctx
         self.info = info
@@ -163,6 +134,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
+        self.gen_active = None          # the generator (generators.Inlined) whose body is being built here
+        self.gen_chain: tuple = ()      # the generator functions being inlined, outermost first
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
         self.deque_bounds = DequeBounds()
@@ -172,7 +145,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.held = HeldIterators()                    # ranges and iterators held as values (held_iterators.py)
         self.hoisted_tables: dict = {}                 # id of a global container -> its value (global_tables.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
-            self.ret_type = self.resolve_pending(self.ret_type)
+            self.ret_type = lists.resolve_pending(self, self.ret_type)
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -192,8 +165,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
         settle_deferred_returns(self)
-        self.settle_pending_lists()
-        self.settle_pending_tables()
+        lists.settle_pending_lists(self)
+        dicts.settle_pending_tables(self)
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE
         order = reachable_blocks(self.func)
         live = set(order)
@@ -235,7 +208,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             # float, `s ** 2` of a str), so what it could not type never happens, as in CPython.
             del self.loops[stacks[0]:], self.comp_scopes[stacks[1]:], self.try_frames[stacks[2]:]
             del self.handling[stacks[3]:], self.dropping[stacks[4]:]
-            self.start_dead()
+            exceptions.start_dead(self)
 
     def _never_runs(self, start, typing_error: bool, made: int) -> bool:
         """Whether the statement that began in block `start` failed where nothing runs: it
@@ -307,7 +280,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return PyRef(nested, name)
         if name in self.imported:
             return self.python_object(self.imported[name], name, node)
-        scoped = self.comprehension_var(name) if self.comp_scopes else None
+        scoped = lists.comprehension_var(self, name) if self.comp_scopes else None
         if scoped is not None:
             return self.read(scoped, self.loc(node))
         if name in self.rng_names:
@@ -362,11 +335,11 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             except OverflowError:
                 self.error(f"global '{name}' = {obj} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(obj, list):
-            return self.global_list(obj, name, node)        # lists.py
+            return lists.global_list(self, obj, name, node)
         if type(obj) in (dict, set, frozenset):
-            return self.global_table(obj, name, node)       # dicts.py
+            return dicts.global_table(self, obj, name, node)
         if isinstance(obj, str):
-            return self.str_constant(str(obj), node)          # strings.py
+            return strings.str_constant(self, str(obj), node)
         if is_named_tuple_class(type(obj)) and all(isinstance(x, (bool, int, float, complex, tuple, str))
                                                    or x is None for x in obj):
             return named_tuples.named_tuple_of(self, type(obj), [self.python_object(x, name, node) for x in obj],
@@ -417,9 +390,9 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             want = self.declared[name]
             if isinstance(value.type, T.ListType) and isinstance(value.type.elem, PendingElement):
                 self.hints[("stored", value.type.elem.key)] = True  # (a hint: ints stored widen it, lists.widen_to_num)
-            self.merge_pending(want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
+            lists.merge_pending(self, want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
             if isinstance(want, T.HashType) and isinstance(value.type, T.HashType):
-                self.merge_pending_table(value.type, want)      # `d: dict[str, int] = {}`
+                dicts.merge_pending_table(self, value.type, want)      # `d: dict[str, int] = {}`
             if not T.is_convertible(value.type, want) and not isinstance(value.type, Unknown) \
                     and T.unify(value.type, want) != want:
                 self.error(f"cannot assign a value of type {value.type} to '{name}', declared {want}", node)
@@ -442,7 +415,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.assign_name(target.id, value, node)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if is_optional(value):
-                value = self.unwrap(value, node, "cannot unpack non-iterable NoneType object")
+                value = optional.unwrap(self, value, node, "cannot unpack non-iterable NoneType object")
             self.unpack(target.elts, value, node)
         elif isinstance(target, ast.Subscript):
             self.assign_subscript(target, value, node)
@@ -454,9 +427,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
         """``obj.f = value`` for an instance of a class (records.py), and ``a.real = v`` /
         ``a.imag = v`` for an array: `v` written into that part, broadcast (complex_arrays.py)."""
-        base = self.instance_base(self.callee_ref(target.value), target.attr, target)
+        base = class_types.instance_base(self, builtins_lowering.callee_ref(self, target.value), target.attr, target)
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
-            self.store_expr(self.array_part(base, 0 if target.attr == "real" else 1, target), value, node)
+            part = complex_arrays.array_part(self, base, 0 if target.attr == "real" else 1, target)
+            elementwise.store_expr(self, part, value, node)
             return
         if isinstance(getattr(base, "type", None), Unknown):
             return              # (a value not typed yet: a round to be rebuilt)
@@ -468,7 +442,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             what = base.name if isinstance(base, PyRef) else f"a value of type {base.type}"
             self.error(f"cannot assign to an attribute of {what} in compiled code (only to the fields of "
                        "class instances)", target)
-        self.store_record_field(base, target.attr, value, node)
+        records.store_record_field(self, base, target.attr, value, node)
 
     def unpack(self, targets, value: Value, node) -> None:
         """`a, b = value` and `a, *rest, z = value` for a tuple (its length is known: a wrong
@@ -520,30 +494,30 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(n, Const):
             values = [item(Const(first + j, T.I64)) for j in range(n.value)]
             if not values:
-                return self.list_of_unknown(node)
-            lst = self.new_list(self.element_type([v.type for v in values], node), n, node)
+                return lists.list_of_unknown(self, node)
+            lst = lists.new_list(self, lists.element_type(self, [v.type for v in values], node), n, node)
             for j, v in enumerate(values):
-                self.set_item(lst, v, Const(j, T.I64), node)
+                lists.set_item(self, lst, v, Const(j, T.I64), node)
             return lst
-        lst = self.list_of_unknown(node)
-        self.for_range(node, n, lambda i: self.append_item(
+        lst = lists.list_of_unknown(self, node)
+        lists.for_range(self, node, n, lambda i: lists.append_item(self, 
             lst, item(self.emit("add", [i, Const(first, T.I64)], T.I64, None, self.loc(node))), node))
         return lst
 
     def assign_subscript(self, target, value, node):
         base = self.expr(target.value)
         if T.is_instance_type(base.type):
-            return self.instance_setitem(base, target.slice, value, node)     # class_methods.py
+            return class_methods.instance_setitem(self, base, target.slice, value, node)
         if is_optional(value) and not isinstance(base.type, (T.ListType, T.HashType)):
-            value = self.unwrap(value, node)        # (a list or dict may hold None: lists.fit_optional)
+            value = optional.unwrap(self, value, node)        # (a list or dict may hold None: lists.fit_optional)
         if isinstance(base.type, T.ArrayType):
-            return self.array_store(base, target.slice, value, node)
+            return arrays.array_store(self, base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
-            return self.list_store(base, target.slice, value, node)
+            return lists.list_store(self, base, target.slice, value, node)
         if isinstance(base.type, Unknown):
             return None     # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
-            return self.table_store_item(base, target.slice, value, node)
+            return dict_methods.table_store_item(self, base, target.slice, value, node)
         refused = sample_type_error(lambda x: operator.setitem(x, 0, 0), kind_sample(base.type))
         if refused is not None:     # `t[i] = v` of a tuple: CPython's TypeError, after the index
             sl = target.slice
@@ -565,13 +539,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if isinstance(target, ast.Subscript):
                 base = self.expr(target.value)
                 if T.is_instance_type(base.type):
-                    self.instance_delitem(base, target.slice, target)      # class_methods.py
+                    class_methods.instance_delitem(self, base, target.slice, target)
                     continue
                 if isinstance(base.type, T.ListType):
-                    self.list_delete(base, target.slice, target)
+                    lists.list_delete(self, base, target.slice, target)
                     continue
                 if isinstance(base.type, T.HashType):
-                    self.table_delete(base, target.slice, target)
+                    dict_methods.table_delete(self, base, target.slice, target)
                     continue
             self.error(f"'del' of {ast.unparse(target)!r} is not supported in compiled code "
                        "(only list and dict items and local names)", target)
@@ -614,7 +588,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         import numpy as np
         for item in node.items:
             call = item.context_expr
-            ref = self.callee_ref(call.func) if isinstance(call, ast.Call) and isinstance(
+            ref = builtins_lowering.callee_ref(self, call.func) if isinstance(call, ast.Call) and isinstance(
                 call.func, (ast.Name, ast.Attribute)) else None
             if not isinstance(ref, PyRef) or ref.obj is not np.errstate or item.optional_vars is not None:
                 self.error("'with' statements are not supported in compiled code (except `with "
@@ -628,7 +602,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Constant):
             return        # docstrings and bare constants do nothing
         if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
-            return self.stmt_yield(node.value)      # generators.py
+            return generators.stmt_yield(self, node.value)
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
@@ -637,7 +611,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
             closures.assign_lambda(self, node.targets[0], node.value)
             return
-        if self.store_generator(node):                          # generators.py: g = gen(...)
+        if generators.store_generator(self, node):                          # generators.py: g = gen(...)
             return
         if hold_bound_method(self, node):                       # bound_methods.py: ins = xs.insert
             return
@@ -647,12 +621,12 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             return
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
-        value = self.lazy_opt(node.value) if into_array else self.unpacked_generator(node.targets, node.value)
+        value = self.lazy_opt(node.value) if into_array else generators.unpacked_generator(self, node.targets, node.value)
         # (an int|float stays one where it is given a name: mixed_numbers.py)
-        value = value if value is not None else self.expr_opt(
+        value = value if value is not None else optional.expr_opt(self, 
             node.value, num=all(isinstance(t, ast.Name) for t in node.targets))
         for target in node.targets:
-            self.note_default_table(target, node.value)    # defaultdict, Counter (default_tables.py)
+            default_tables.note_default_table(self, target, node.value)    # defaultdict, Counter (default_tables.py)
             bounded_deques.note_bounded_deque(self, target, node.value)    # deque(maxlen=n)
             self.assign(target, value, node)
 
@@ -666,8 +640,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         else:
             self.declared.pop(name, None)
         if node.value is not None:
-            value = self.expr_opt(node.value, num=True)
-            self.note_default_table(node.target, node.value)
+            value = optional.expr_opt(self, node.value, num=True)
+            default_tables.note_default_table(self, node.target, node.value)
             bounded_deques.note_bounded_deque(self, node.target, node.value)
             self.assign_name(name, value, node)
 
@@ -686,38 +660,38 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         current = self.resolve_name(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
                                              col_offset=node.col_offset))
         if isinstance(current.type, T.ArrayType):        # in place, as ndarray.__iadd__
-            return self.array_aug_assign_to(current, type(node.op), self.lazy(node.value), node)
+            return elementwise.array_aug_assign_to(self, current, type(node.op), self.lazy(node.value), node)
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Add) \
                 and not isinstance(current.type, (T.ClassType, T.VarTupleType)):   # (a tuple's += makes a new one)
-            return self.extend_list(current, node.value, node)      # in place, as list.__iadd__
+            return lists.extend_list(self, current, node.value, node)      # in place, as list.__iadd__
         if isinstance(current.type, T.ListType) and isinstance(node.op, ast.Mult) \
                 and not isinstance(current.type, (T.ClassType, T.VarTupleType)):
-            return self.repeat_in_place(current, self.expr(node.value), node)     # as list.__imul__
+            return lists.repeat_in_place(self, current, self.expr(node.value), node)     # as list.__imul__
         if isinstance(current.type, T.HashType):
-            return self.table_aug_assign_in_place(current, node)   # dict_methods.py
+            return dict_methods.table_aug_assign_in_place(self, current, node)
         value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
         if isinstance(value, ArrayExpr):        # (a scalar name += an array: a new array, as in NumPy)
-            value = self.materialize(value, node)
+            value = elementwise.materialize(self, value, node)
         self.assign_name(node.target.id, value, node)
 
     def aug_assign_other(self, node):
         if isinstance(node.target, ast.Attribute):       # obj.f += v: read once, store (records.py)
-            base = self.instance_base(self.expr_opt(node.target.value), node.target.attr, node.target)
+            base = class_types.instance_base(self, optional.expr_opt(self, node.target.value), node.target.attr, node.target)
             if not T.is_instance_type(base.type):
                 self.error("augmented assignment to an attribute is only supported on class instances", node.target)
-            current = self.record_field(base, node.target)
-            self.store_record_field(base, node.target.attr,
-                                    self.binop(type(node.op), current, self.lazy_opt(node.value), node), node)
+            current = records.record_field(self, base, node.target)
+            records.store_record_field(self, base, node.target.attr,
+                                       self.binop(type(node.op), current, self.lazy_opt(node.value), node), node)
             return
         if isinstance(node.target, ast.Subscript):
-            base = self.pre_evaluate(node.target.value)
+            base = lists.pre_evaluate(self, node.target.value)
             if T.is_instance_type(base.type):
-                return self.instance_aug_item(node)                 # class_methods.py
+                return class_methods.instance_aug_item(self, node)
             if isinstance(base.type, T.ListType):
-                return self.list_aug_assign(node)
+                return lists.list_aug_assign(self, node)
             if isinstance(base.type, T.HashType):
-                return self.table_aug_assign(self.expr(node.target.value), node)
-            return self.array_aug_assign(node)
+                return dict_methods.table_aug_assign(self, self.expr(node.target.value), node)
+            return arrays.array_aug_assign(self, node)
         self.error("augmented assignment is only supported on names and array elements", node.target)
 
     def stmt_Assert(self, node: ast.Assert) -> None:
@@ -725,13 +699,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(cond, Const) and cond.value:
             return
         if node.msg is None or isinstance(node.msg, ast.Constant):
-            text = self.args_message([node.msg])[0] if node.msg is not None else None
+            text = messages.args_message(self, [node.msg])[0] if node.msg is not None else None
             if isinstance(cond, Const):
                 self.emit_raise(ExcInfo("AssertionError", text), [], node)
                 return
             bad = self.emit("not", [cond], T.BOOL, None, self.loc(node))
             self.emit("check", [bad], T.NONE, ExcInfo("AssertionError", text), self.loc(node))
-            self.narrow(test_facts(node.test)[0])
+            optional.narrow(self, test_facts(node.test)[0])
             return
         # A message with values is computed only when the assertion fails, as in Python.
         if not isinstance(cond, Const):
@@ -741,22 +715,22 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             self.start(fail)
         else:
             ok = None
-        text, args = self.args_message([node.msg])
+        text, args = messages.args_message(self, [node.msg])
         self.emit_raise(ExcInfo("AssertionError", text), args, node)
         if ok is not None:
             self.finish_join(ok)
-            self.narrow(test_facts(node.test)[0])
+            optional.narrow(self, test_facts(node.test)[0])
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         if node.cause is not None:
-            self.check_cause(node.cause)        # exceptions.py
+            exceptions.check_cause(self, node.cause)
         if node.exc is None or isinstance(node.exc, ast.Name) and node.exc.id in self.exc_names:
-            return self.reraise(node)           # exceptions.py
+            return exceptions.reraise(self, node)
         if isinstance(node.exc, ast.Name) and node.exc.id in self.locals:
             e = self.expr(node.exc)             # `err = ValueError(...)` earlier: its value
             if e.type != T.EXC:
                 self.error(f"exceptions must derive from BaseException, not {e.type}", node.exc)
-            self.throw(e, self.loc(node))       # exceptions.py
+            exceptions.throw(self, e, self.loc(node))
             return
         made = self.exception_parts(node.exc, node)
         if made is not None:
@@ -775,15 +749,15 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             call_args = exc.args
             exc = exc.func
         ref = self.lookup(exc) if isinstance(exc, ast.Name) else \
-            self.attribute_ref(exc) if isinstance(exc, ast.Attribute) else None   # np.linalg.LinAlgError
+            builtins_lowering.attribute_ref(self, exc) if isinstance(exc, ast.Attribute) else None   # np.linalg.LinAlgError
         user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
-        text, args, numbers = self.raise_message(call_args)        # messages.py
+        text, args, numbers = messages.raise_message(self, call_args)
         if numbers:
             if user is not None or value:
                 self.error("a complex number in the message of an exception made outside a 'raise' "
                            "statement or of a user exception is not supported", node)
-            self.raise_with_complex(cls, text, args, numbers, node)        # messages.py
+            messages.raise_with_complex(self, cls, text, args, numbers, node)
             return None
         if user is not None:
             text = user_exceptions.user_raise_text(self, user[1], text)
@@ -804,7 +778,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                    f"({', '.join(EXCEPTIONS[:6])}, ...)", node)
 
     def emit_raise(self, exc: ExcInfo, args, node) -> None:
-        if self.route_raise(exc, args, self.loc(node)):        # inside a `try`
+        if exceptions.route_raise(self, exc, args, self.loc(node)):        # inside a `try`
             return
         set_terminator(self.block, "raise", args, attr=exc, loc=self.loc(node))
         self.block = None
@@ -813,10 +787,10 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
 
     def stmt_Return(self, node: ast.Return) -> None:
         if self.gen_active is not None:
-            return self.generator_return(node)      # generators.py
+            return generators.generator_return(self, node)
         if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
-            return self.return_not_implemented(node)    # class_methods.py
+            return class_methods.return_not_implemented(self, node)
         if isinstance(node.value, ast.IfExp) and self.hints.get(("split_return", id(node))):
             # `return a if c else b` of types CPython keeps apart: two returns (union_returns.py)
             made = self.info.__dict__.setdefault("_split_returns", {})     # (the same nodes each round)
@@ -828,7 +802,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                     [ast.copy_location(ast.Return(v.orelse), v.orelse)]), node)
             return self.stmt(split)
         try:
-            value = self.expr_opt(node.value, num=True) if node.value is not None else None
+            value = optional.expr_opt(self, node.value, num=True) if node.value is not None else None
         except CompileError as e:
             if isinstance(node.value, ast.IfExp) and not self.ret_annotated \
                     and "the two sides have incompatible types" in e.message:
@@ -841,8 +815,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         note_class_return(self, node)           # python_classes.py: a Counter, deque... returned
         note_iterator_return(self, node)        # iterator_returns.py: map(...) returned
         if self.try_frames or self.dropping:
-            self.keep_foreign(0, node)          # exceptions.py
-            self.run_finally(0, node)           # exceptions.py: `finally` bodies first
+            exceptions.keep_foreign(self, 0, node)
+            exceptions.run_finally(self, 0, node)           # exceptions.py: `finally` bodies first
             if self.block is None:
                 return
         self.do_return(value, node)
@@ -893,16 +867,16 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
                         from script.frontend.ssa_builder import Restart
                         raise Restart()
                 elif u is None:
-                    self.merge_pending(want, value.type)    # `return right` beside `return left`, a `[]`
+                    lists.merge_pending(self, want, value.type)    # `return right` beside `return left`, a `[]`
                     if isinstance(want, T.ListType) and isinstance(value.type, T.ListType) and \
                             T.merge(want.elem, value.type.elem) == T.INT_FLOAT:
                         # lists of ints or floats beside lists of num: the displays returned, or
                         # `return []` typed by a hint, make lists of num in the next round
                         self.hints[("ret", None)] = T.ListType(T.INT_FLOAT)
-                        self.retype_lists({("list", n): T.INT_FLOAT for n in self.returned_displays
-                                           if self.hints.get(("list", n)) != T.INT_FLOAT})
+                        lists.retype_lists(self, {("list", n): T.INT_FLOAT for n in self.returned_displays
+                                                  if self.hints.get(("list", n)) != T.INT_FLOAT})
                         if want.elem in (T.I64, T.F64):
-                            self.retype_lists(self.typed_by_stores(want.elem))
+                            lists.retype_lists(self, lists.typed_by_stores(self, want.elem))
                     if implicit or isinstance(value.type, T.NoneType) or isinstance(want, T.NoneType):
                         self.error(f"function '{self.info.name}' returns {want} on one path and "
                                    f"{value.type} on another"
@@ -927,18 +901,18 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(cond, Const):
             self.stmts(node.body if cond.value else node.orelse)
             return
-        yes, no = self.optional_facts(node.test)
+        yes, no = optional.optional_facts(self, node.test)
         then, other, join = self.new_block("if.then"), self.new_block("if.else"), self.new_block("if.end")
         self.branch(cond, then, other if node.orelse or no else join, self.loc(node))
         self.seal(then)
         self.start(then)
-        self.narrow(yes)
+        optional.narrow(self, yes)
         self.stmts(node.body)
         self.goto(join, self.loc(node))
         if node.orelse or no:
             self.seal(other)
             self.start(other)
-            self.narrow(no)
+            optional.narrow(self, no)
             self.stmts(node.orelse)
             self.goto(join, self.loc(node))
         self.finish_join(join)
@@ -960,13 +934,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
     def stmt_Break(self, node) -> None:
         if not self.loops:
             self.error("'break' outside a loop", node)
-        self.leave_loop(node)                   # exceptions.py: `finally` bodies first
+        exceptions.leave_loop(self, node)                   # exceptions.py: `finally` bodies first
         self.goto(self.loops[-1].break_to, self.loc(node))
 
     def stmt_Continue(self, node) -> None:
         if not self.loops:
             self.error("'continue' outside a loop", node)
-        self.leave_loop(node)
+        exceptions.leave_loop(self, node)
         self.goto(self.loops[-1].continue_to, self.loc(node))
 
     def stmt_While(self, node: ast.While) -> None:
@@ -975,13 +949,13 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         self.enter_loop_header(header)
         self.start(header)
         cond = self.condition(node.test)
-        yes, no = self.optional_facts(node.test)
+        yes, no = optional.optional_facts(self, node.test)
         body, after = self.new_block("while.body"), self.new_block("while.end")
         other = self.new_block("while.else") if node.orelse or no else after
         self.branch(cond, body, other, self.loc(node))
         self.seal(body)
         self.start(body)
-        self.narrow(yes)
+        optional.narrow(self, yes)
         self.loops.append(Loop(after, header))
         self.stmts(node.body)
         self.loops.pop()
@@ -990,15 +964,15 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if node.orelse or no:
             self.seal(other)
             self.start(other if other.preds else None)
-            self.narrow(no)
+            optional.narrow(self, no)
             self.stmts(node.orelse)
             self.goto(after, self.loc(node))
         self.finish_join(after)
 
     def stmt_For(self, node: ast.For) -> None:
         it = node.iter
-        if self.walks_generator(it) or self.is_str_parts(it):
-            return self.for_generator(node)         # generators.py, strmethods.py
+        if generators.walks_generator(self, it) or strmethods.is_str_parts(self, it):
+            return generators.for_generator(self, node)         # generators.py, strmethods.py
         builtin = self.builtin_call(it)
         if builtin is range:
             start, stop, step = self.range_args(it)
@@ -1091,8 +1065,8 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         i-th element for 0 <= i < length. Ranges, arrays (along the first axis), tuples,
         `a.flat`, `np.ndenumerate(a)`, and `enumerate`/`zip`/`reversed` of those; a
         generator (generators.py) is run to its end first, into a list."""
-        if self.walks_generator(node):
-            return self.iterable_value(self.generator_list(node), node)
+        if generators.walks_generator(self, node):
+            return self.iterable_value(generators.generator_list(self, node), node)
         builtin = self.builtin_call(node)
         loc = self.loc(node)
         if builtin is range:
@@ -1121,47 +1095,47 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
             if len(node.args) != 1:
                 self.error(f"reversed() takes exactly one argument ({len(node.args)} given)", node)
             inner = self.builtin_call(node.args[0])
-            if inner is None and (self.table_view(node.args[0]) is not None or isinstance(node.args[0], ast.Name)
-                                  and isinstance(self.pre_evaluate(node.args[0]).type, T.HashType)):
+            if inner is None and (dicts.table_view(self, node.args[0]) is not None or isinstance(node.args[0], ast.Name)
+                                  and isinstance(lists.pre_evaluate(self, node.args[0]).type, T.HashType)):
                 return self.reversed_table(node.args[0], node)
             if inner in (enumerate, zip):
                 self.error(f"'{inner.__name__}' object is not reversible", node)
-            if self.walks_generator(node.args[0]):
+            if generators.walks_generator(self, node.args[0]):
                 self.error("'generator' object is not reversible", node)
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
-        flat = self.flat_iterable(node)     # arrays.py: a.flat, np.ndenumerate(a)
+        flat = arrays.flat_iterable(self, node)     # arrays.py: a.flat, np.ndenumerate(a)
         if flat is None:
-            flat = self.iterable_call(node)         # itertools_calls.py: count(), cycle(), repeat()
+            flat = itertools_calls.iterable_call(self, node)         # count(), cycle(), repeat()
         if flat is None:
-            flat = self.fromkeys_keys(node)         # default_tables.py: list(dict.fromkeys(xs))
+            flat = default_tables.fromkeys_keys(self, node)         # default_tables.py: list(dict.fromkeys(xs))
         if flat is None:
-            flat = self.table_iterable_of(node)     # dicts.py: d.keys(), d.values(), d.items()
+            flat = dicts.table_iterable_of(self, node)     # dicts.py: d.keys(), d.values(), d.items()
         if flat is not None:
             return flat
         held_iterators.iterated(self, node)     # (`for x in map(f, xs)`: no held map object)
-        seq = self.expr_opt(node)
+        seq = optional.expr_opt(self, node)
         if is_optional(seq):          # (an optional list: CPython's TypeError where it is None)
-            seq = self.unwrap(seq, node, "'NoneType' object is not iterable")
+            seq = optional.unwrap(self, seq, node, "'NoneType' object is not iterable")
         return self.iterable_value(seq, node)
 
     def iterable_value(self, seq: Value, node):
         """`iterable` for a tuple, array or list value (lists.py: the length when the loop
         starts, each element read with a bounds check)."""
         if T.is_instance_type(seq.type):
-            return self.instance_iterable(seq, node)            # class_methods.py
+            return class_methods.instance_iterable(self, seq, node)
         if isinstance(seq.type, T.ListType):
             et = seq.type.elem
-            return Growing(self.list_len(seq, node), lambda i: self.checked_item(seq, i, node),
+            return Growing(lists.list_len(self, seq, node), lambda i: lists.checked_item(self, seq, i, node),
                            UNKNOWN if isinstance(et, PendingElement) else et,       # lists.get_item
-                           lambda: self.list_len(seq, node))
+                           lambda: lists.list_len(self, seq, node))
         if isinstance(seq.type, Unknown):
             return Const(0, T.I64), lambda i: Undef(UNKNOWN, self.loc(node)), UNKNOWN
         if isinstance(seq.type, T.HashType):
-            return self.table_iterable(seq, "keys", node)
+            return dicts.table_iterable(self, seq, "keys", node)
         if isinstance(seq.type, T.StrType):
-            return self.str_iterable(seq, node)
+            return strings.str_iterable(self, seq, node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:
@@ -1170,7 +1144,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(seq.type, T.ArrayType):
             t = seq.type
             et = t.dtype if t.ndim == 1 else T.ArrayType(t.dtype, t.ndim - 1, "A")
-            return self.array_len(seq, node), lambda i: self.array_item(seq, i, node), et
+            return arrays.array_len(self, seq, node), lambda i: arrays.array_item(self, seq, i, node), et
         if seq.type in NOT_CONTAINERS:      # CPython's TypeError, where it raises it
             self.raise_always("TypeError", f"'{python_name(seq.type)}' object is not iterable", node)
             return Const(0, T.I64), lambda i: Undef(T.I64, self.loc(node)), T.I64     # (dead code)
@@ -1181,7 +1155,7 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         last stored; each step raises CPython's RuntimeError when the dict's size changed
         since it began. A set is not reversible (CPython's TypeError)."""
         from script.frontend.dicts import TableIterable
-        view = self.table_view(arg)
+        view = dicts.table_view(self, arg)
         d, what = (view[0], view[1]) if view is not None else (self.expr(arg), "keys")
         if view is not None:
             self.expr(arg.func.value)           # (given again by pre_evaluate)
@@ -1189,17 +1163,17 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         if isinstance(d.type, T.SetType):
             self.raise_always("TypeError", "'set' object is not reversible", node)
             return Const(0, T.I64), lambda i: Undef(UNKNOWN, loc), T.I64
-        lst = self.table_list(d, what, node)
-        n = self.list_len(lst, node)
+        lst = dict_methods.table_list(self, d, what, node)
+        n = lists.list_len(self, lst, node)
         last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
 
         def check():
-            changed = self.cmp("ne", self.table_len(d, node), n, node)
+            changed = self.cmp("ne", dicts.table_len(self, d, node), n, node)
             self.raise_if(changed, "RuntimeError", "dictionary changed size during iteration", node)
 
         def item(i):
             check()
-            return self.get_item(lst, self.emit("sub", [last, i], T.I64, None, loc), node)
+            return lists.get_item(self, lst, self.emit("sub", [last, i], T.I64, None, loc), node)
 
         return TableIterable(n, item, lst.type.elem, check)
 
@@ -1326,6 +1300,53 @@ class FunctionLowering(TryLowering, SSABuilder, ExprLowering, CallLowering, Arra
         last = self.emit("floordiv", [self.emit("sub", [span, Const(1, ut)], ut, None, loc), astep], ut, None, loc)
         n = self.emit("add", [last, Const(1, ut)], ut, None, loc)
         return self.emit("select", [nonempty, n, Const(0, ut)], ut, None, loc)
+
+
+# The lowering's methods that are features' free functions: the `expr_<node>` methods
+# `lower_expr.lazy_opt` dispatches to, and what one feature's lowering asks of another through
+# the lowering (`cx.array_view(...)`) where importing the other's module would close an import
+# cycle (arrays imports elementwise, fancy_index and numpy_join, which take views and items of
+# arrays). Each name is the module's free function, which takes the lowering first, so the
+# method is the function itself. A name given twice, or one the class already has, is an
+# error at import.
+CONTEXT_API = {
+    arrays: ("array_view", "check_int_fits", "item_value", "sequence_as_array", "store_element"),
+    builtins_lowering: ("attribute_of", "attribute_ref", "better_of", "call_script", "callee_ref",
+                        "check_float_to_int", "convert_checked", "float_arg", "lower_call",
+                        "positional", "resolve_attribute", "ufunc_special"),
+    default_tables: ("counter_binop", "table_default_of"),
+    dict_methods: ("table_compare", "table_subscript", "view_list"),
+    dicts: ("entry_part", "expr_Dict", "expr_DictComp", "expr_Set", "expr_SetComp", "guessed_nodes",
+            "hinted_table", "key_message", "new_table", "probe_args", "settle_table_types",
+            "store_types", "table_call", "table_contains", "table_iterable", "table_key", "table_len",
+            "table_parts", "table_store", "table_type", "table_view", "update_from"),
+    generators: ("expr_Yield", "expr_YieldFrom", "generator_contains", "generator_list",
+                 "inline_generator", "walks_generator"),
+    lists: ("any_of", "append_item", "compare_lists", "comprehension", "comprehension_var", "each",
+            "expr_GeneratorExp", "expr_List", "expr_ListComp", "extend_list", "fill_from",
+            "fit_optional", "for_range", "get_item", "list_contains", "list_len", "list_of",
+            "list_of_unknown", "list_subscript", "list_to_array", "merge_pending", "merge_pending_list",
+            "new_list", "none_elements", "pre_evaluate", "read_type", "read_type_of", "resize_list",
+            "resolve_pending", "retype_lists", "set_item", "settle_list_types", "stored_type",
+            "widen_list_at_merge"),
+    numpy_alloc: ("alloc_array", "cast_element", "copy_array", "dims_of", "dtype_arg",
+                  "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
+    optional: ("expr_opt",),
+    records: ("identity_compare", "make_record"),
+    strings: ("expr_JoinedStr", "format_value", "str_compare", "str_constant", "str_join_parts",
+              "str_lib", "str_of", "str_subscript", "str_truth"),
+}
+
+
+def _install_api(cls, api: dict) -> None:
+    for module, names in api.items():
+        for name in names:
+            if hasattr(cls, name):
+                raise TypeError(f"{module.__name__}.{name}: {cls.__name__} has '{name}' already")
+            setattr(cls, name, getattr(module, name))
+
+
+_install_api(FunctionLowering, CONTEXT_API)
 
 
 def _describe(obj) -> str:

@@ -28,6 +28,7 @@ from script.frontend.unknown import Unknown
 from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import builtins_lowering, dicts, optional
 
 _NUMBERS = (T.IntType, T.FloatType, T.BoolType, T.ComplexType)
 # The classes whose one positional sub-pattern matches the subject itself (PEP 634).
@@ -43,7 +44,7 @@ def without_keys(d, keys):
 
 
 def stmt_Match(cx, node: ast.Match) -> None:
-    subject = cx.expr_opt(node.subject)
+    subject = optional.expr_opt(cx, node.subject)
     join = cx.new_block("match.end")
     for case in node.cases:
         if cx.block is None:
@@ -95,11 +96,11 @@ def match_pattern(cx, p: ast.pattern, subject: Value, fail, bindings: list) -> N
         return _match_or(cx, p, subject, fail, bindings)
     if isinstance(p, ast.MatchSingleton) and p.value is None:
         if is_optional(subject):
-            return require(cx, cx.absent(subject, p), fail, p)
+            return require(cx, optional.absent(cx, subject, p), fail, p)
         return require(cx, Const(isinstance(subject.type, T.NoneType), T.BOOL), fail, p)
     if is_optional(subject):        # any other pattern: not None, then the value
-        require(cx, cx.present(subject, p), fail, p)
-        subject = cx.value_of(subject, p)
+        require(cx, optional.present(cx, subject, p), fail, p)
+        subject = optional.value_of(cx, subject, p)
     if isinstance(subject.type, Unknown):
         return      # a round built again once the type is known
     if isinstance(p, ast.MatchSingleton):
@@ -199,11 +200,11 @@ def _match_mapping(cx, p: ast.MatchMapping, subject: Value, fail, bindings: list
                 ast.Name("$subject", ast.Load()), held(cx, key, key_node), ast.Load(), **_position(key_node)))
             match_pattern(cx, q, value, fail, bindings)
     if p.rest is not None and cx.block is not None:
-        bindings.append((p.rest, cx.table_call(without_keys, [subject, cx.make_tuple(keys, p)], p), p))
+        bindings.append((p.rest, dicts.table_call(cx, without_keys, [subject, cx.make_tuple(keys, p)], p), p))
 
 
 def _match_class(cx, p: ast.MatchClass, subject: Value, fail, bindings: list) -> None:
-    ref = cx.callee_ref(p.cls)
+    ref = builtins_lowering.callee_ref(cx, p.cls)
     cls = ref.obj if isinstance(ref, PyRef) else None
     if not isinstance(cls, type):
         cx.error("called match pattern must be a class", p.cls)
@@ -228,8 +229,8 @@ def _match_class(cx, p: ast.MatchClass, subject: Value, fail, bindings: list) ->
             return
         if not hasattr(have, attr) and attr not in getattr(subject.type, "fields", ()):
             return require(cx, Const(False, T.BOOL), fail, q)      # getattr fails: no match
-        value = cx.value_attribute(subject, ast.Attribute(ast.Name("$subject", ast.Load()), attr, ast.Load(),
-                                                          **_position(q)))
+        read = ast.Attribute(ast.Name("$subject", ast.Load()), attr, ast.Load(), **_position(q))
+        value = builtins_lowering.value_attribute(cx, subject, read)
         match_pattern(cx, q, value, fail, bindings)
 
 

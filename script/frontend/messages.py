@@ -28,7 +28,7 @@ from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.frontend import mixed_numbers, static_args
+from script.frontend import complex_lowering, dicts, lists, mixed_numbers, optional, static_args, strings
 from script.frontend.optional import is_optional
 
 # A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
@@ -54,377 +54,390 @@ class ComplexText:
         self.forms: dict = {}
 
 
-class MessageLowering:
-    """Mixin: `exception_message(node)` -> (format text, values) for an exception's message argument."""
+def exception_message(cx, node) -> tuple[str, list[Value]]:
+    fixed = _static_text(cx, node)
+    if fixed is not None:
+        return escape(fixed), []
+    if isinstance(node, ast.JoinedStr):
+        return _fstring(cx, node)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        return _str_format(cx, node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return _percent(cx, node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(cx, node.left) \
+            and _is_text(cx, node.right):
+        (t1, v1), (t2, v2) = exception_message(cx, node.left), exception_message(cx, node.right)
+        return t1 + t2, v1 + v2
+    if _is_str_call(node):
+        return _value_text(cx, node.args[0], "", "r" if node.func.id == "repr" else None)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return escape(str(node.value)), []
+    v = optional.expr_opt(cx, node, num=True)
+    if mixed_numbers.is_num(v) or is_optional(v):    # an int or a float, a value or None:
+        v = strings.str_of(cx, v, node)                        # its str, made where it runs
+    return _directive(cx, v, "", None, node)
 
-    def exception_message(self, node) -> tuple[str, list[Value]]:
-        fixed = self._static_text(node)
-        if fixed is not None:
-            return escape(fixed), []
-        if isinstance(node, ast.JoinedStr):
-            return self._fstring(node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
-                and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-            return self._str_format(node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-                and isinstance(node.left.value, str):
-            return self._percent(node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _is_text(node.left, self._static_text) \
-                and _is_text(node.right, self._static_text):
-            (t1, v1), (t2, v2) = self.exception_message(node.left), self.exception_message(node.right)
-            return t1 + t2, v1 + v2
-        if _is_str_call(node):
-            return self._value_text(node.args[0], "", "r" if node.func.id == "repr" else None)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return escape(str(node.value)), []
-        v = self.expr_opt(node, num=True)
-        if mixed_numbers.is_num(v) or is_optional(v):    # an int or a float, a value or None:
-            v = self.str_of(v, node)                        # its str, made where it runs
-        return self._directive(v, "", None, node)
 
-    def builtin_print(self, node: ast.Call, name) -> Value:
-        """print(*values, sep=' ', end='\\n') of ints, floats, bools, strings and messages
-        built as for exceptions; `sep`/`end` constant strings. Writes to sys.stdout."""
-        options = {"sep": " ", "end": "\n"}
-        for k in node.keywords:
-            if k.arg not in options:
-                self.error(f"print() keyword '{k.arg}' is not supported in compiled code", k.value)
-            if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, (str, type(None)))):
-                self.error(f"print() {k.arg}= must be a constant string here", k.value)
-            if k.value.value is not None:
-                options[k.arg] = k.value.value
-        complex_args = self.print_complex_args(node)
-        if complex_args:
-            self.print_complex(node, options, complex_args)
-            return Const(None, T.NONE)
-        self.emit_print(node, options)
+def builtin_print(cx, node: ast.Call, name) -> Value:
+    """print(*values, sep=' ', end='\\n') of ints, floats, bools, strings and messages
+    built as for exceptions; `sep`/`end` constant strings. Writes to sys.stdout."""
+    options = {"sep": " ", "end": "\n"}
+    for k in node.keywords:
+        if k.arg not in options:
+            cx.error(f"print() keyword '{k.arg}' is not supported in compiled code", k.value)
+        if not (isinstance(k.value, ast.Constant) and isinstance(k.value.value, (str, type(None)))):
+            cx.error(f"print() {k.arg}= must be a constant string here", k.value)
+        if k.value.value is not None:
+            options[k.arg] = k.value.value
+    complex_args = print_complex_args(cx, node)
+    if complex_args:
+        print_complex(cx, node, options, complex_args)
         return Const(None, T.NONE)
+    emit_print(cx, node, options)
+    return Const(None, T.NONE)
 
-    def emit_print(self, node: ast.Call, options: dict) -> None:
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            return self.print_unpacked(node, options)
-        text, values = [], []
-        for arg in node.args:
-            t, vs = self.exception_message(arg)
-            if any(id(v) in self.bool_or_number for v in vs):
-                self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
-                           "CPython prints the bool, and compiled code has no value that is either", arg)
-            text.append(t)
-            values += vs
-        message = escape(options["sep"]).join(text) + escape(options["end"])
-        self.emit("print", values, T.NONE, message, self.loc(node))
 
-    def print_unpacked(self, node: ast.Call, options: dict) -> None:
-        """print(a, *xs, b): the str of each value (each element of `xs` in turn) joined with
-        `sep` when it runs, since the number of values is known only then."""
-        from script.frontend import strlib
-        parts = self.new_list(T.STR, Const(0, T.I64), node)
-        for arg in node.args:
-            if not isinstance(arg, ast.Starred):
-                self.append_item(parts, self.str_of(self.expr_opt(arg, num=True), arg), arg)
-                continue
-            n, item, _ = self.iterable(arg.value)
-            self.for_range(arg, n, lambda i: self.append_item(parts, self.str_of(item(i), arg), arg))
-        text = self.str_lib(strlib.join, [self.str_constant(options["sep"], node), parts], node)
-        self.emit("print", [text], T.NONE, "%U" + escape(options["end"]), self.loc(node))
+def emit_print(cx, node: ast.Call, options: dict) -> None:
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return print_unpacked(cx, node, options)
+    text, values = [], []
+    for arg in node.args:
+        t, vs = exception_message(cx, arg)
+        if any(id(v) in cx.bool_or_number for v in vs):
+            cx.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
+                     "CPython prints the bool, and compiled code has no value that is either", arg)
+        text.append(t)
+        values += vs
+    message = escape(options["sep"]).join(text) + escape(options["end"])
+    cx.emit("print", values, T.NONE, message, cx.loc(node))
 
-    def raise_message(self, nodes: list) -> tuple[str | None, list[Value], list[Value]]:
-        """`args_message` for a raise: complex numbers in it become markers (the third item
-        lists them), which `raise_with_complex` resolves."""
-        if not nodes:
-            return None, [], []
-        self.complex_text.markers = []
-        try:
-            text, values = self.args_message(nodes)
-            return text, values, self.complex_text.markers
-        finally:
-            self.complex_text.markers = None
 
-    def args_message(self, nodes: list) -> tuple[str, list[Value]]:
-        """The message of an exception made with the arguments `nodes` (``raise C(*nodes)``,
-        ``assert test, node``). One argument that is text (a str, a caught exception) is the
-        message itself, as CPython's str(e) is. Other arguments keep
-        their types, as CPython's ``e.args`` does: the message is ARGS_MARK and the repr of
-        the value (``KeyError(3)``), or of the tuple of them after a ``*`` (``ValueError('bad',
-        3)``), which the runtime reads back into the arguments (script.pyhooks.keyerror.key_args)."""
-        if len(nodes) == 1 and self._is_text_arg(nodes[0]):
-            return self.exception_message(nodes[0])
-        parts, values = [], []
-        for node in nodes:
-            text, vs = self._arg_repr(node)
-            parts.append(text)
-            values += vs
-        if len(nodes) == 1:
-            return ARGS_MARK + parts[0], values
-        return ARGS_MARK + "*(" + ", ".join(parts) + ")", values
+def print_unpacked(cx, node: ast.Call, options: dict) -> None:
+    """print(a, *xs, b): the str of each value (each element of `xs` in turn) joined with
+    `sep` when it runs, since the number of values is known only then."""
+    from script.frontend import strlib
+    parts = lists.new_list(cx, T.STR, Const(0, T.I64), node)
+    for arg in node.args:
+        if not isinstance(arg, ast.Starred):
+            lists.append_item(cx, parts, strings.str_of(cx, optional.expr_opt(cx, arg, num=True), arg), arg)
+            continue
+        n, item, _ = cx.iterable(arg.value)
+        lists.for_range(cx, arg, n, lambda i: lists.append_item(cx, parts, strings.str_of(cx, item(i), arg), arg))
+    text = strings.str_lib(cx, strlib.join, [strings.str_constant(cx, options["sep"], node), parts], node)
+    cx.emit("print", [text], T.NONE, "%U" + escape(options["end"]), cx.loc(node))
 
-    def _is_text_arg(self, node) -> bool:
-        """Whether exception argument `node` is text; a plain expression is evaluated here,
-        once (`pre_evaluated` hands its value on)."""
-        if _is_text(node, self._static_text):
-            return True
-        if isinstance(node, ast.Constant):
-            return not isinstance(node.value, (int, float, complex, type(None)))
-        v = self.expr(node)
-        self.pre_evaluated[id(node)] = v
-        return isinstance(v.type, T.StrType) or v.type == T.EXC
 
-    def _arg_repr(self, node) -> tuple[str, list[Value]]:
-        """The repr of an exception argument, as a message format and its values."""
-        fixed = self._static_text(node)
-        if fixed is not None:
-            return escape(repr(fixed)), []
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, type(None))):
-            return escape(repr(node.value)), []
-        v = self.expr(node)
-        if isinstance(v, Const) and v.value is None or isinstance(v.type, T.NoneType):
-            return "None", []
-        if isinstance(v.type, T.ComplexType):       # complex_repr's text (a raise resolves it)
-            return self.complex_directive(self.coerce(v, T.C128, node), node)
-        if not _is_arg_type(v.type):
-            self.error(f"a value of type {v.type} cannot be an exception's argument in compiled code "
-                       "(ints, floats, complex numbers, bools, strs, None, and tuples of ints, floats, "
-                       "bools and strs can)", node)
-        text, values = self.key_message(v, node)        # dicts.py: the repr of a key
-        return text.replace(ARGS_MARK, ""), values
+def raise_message(cx, nodes: list) -> tuple[str | None, list[Value], list[Value]]:
+    """`args_message` for a raise: complex numbers in it become markers (the third item
+    lists them), which `raise_with_complex` resolves."""
+    if not nodes:
+        return None, [], []
+    cx.complex_text.markers = []
+    try:
+        text, values = args_message(cx, nodes)
+        return text, values, cx.complex_text.markers
+    finally:
+        cx.complex_text.markers = None
 
-    def raise_with_complex(self, exc: str, text: str, values: list, numbers: list, node) -> None:
-        """Raise `exc` with message `text` whose markers stand for `numbers`: each written as
-        CPython's complex_repr writes it (``1j`` for a +0.0 real part, else ``(re+imj)``),
-        one raise per combination in branches (at most three complex numbers)."""
-        if len(numbers) > 3:
-            self.error("a message with more than three complex numbers is not supported in compiled code", node)
-        loc = self.loc(node)
-        bare = []
-        for z in numbers:
-            re = self.complex_part(z, 0, node)
-            re = self.coerce(re, T.F64, node)
-            sign = self.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
-            bare.append(self.emit("and", [self.cmp("eq", re, Const(0.0, T.F64), node),
-                                          self.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
 
-        def variant(chosen: list):
-            if len(chosen) < len(numbers):
-                self.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
-                            lambda: variant(chosen + [False]), node)
-                return None
-            t, vs = _resolve_markers(text, values, chosen, self, node)
-            self.emit_raise(ExcInfo(exc, t), vs, node)
+def args_message(cx, nodes: list) -> tuple[str, list[Value]]:
+    """The message of an exception made with the arguments `nodes` (``raise C(*nodes)``,
+    ``assert test, node``). One argument that is text (a str, a caught exception) is the
+    message itself, as CPython's str(e) is. Other arguments keep
+    their types, as CPython's ``e.args`` does: the message is ARGS_MARK and the repr of
+    the value (``KeyError(3)``), or of the tuple of them after a ``*`` (``ValueError('bad',
+    3)``), which the runtime reads back into the arguments (script.pyhooks.keyerror.key_args)."""
+    if len(nodes) == 1 and _is_text_arg(cx, nodes[0]):
+        return exception_message(cx, nodes[0])
+    parts, values = [], []
+    for node in nodes:
+        text, vs = _arg_repr(cx, node)
+        parts.append(text)
+        values += vs
+    if len(nodes) == 1:
+        return ARGS_MARK + parts[0], values
+    return ARGS_MARK + "*(" + ", ".join(parts) + ")", values
+
+
+def _is_text_arg(cx, node) -> bool:
+    """Whether exception argument `node` is text; a plain expression is evaluated here,
+    once (`pre_evaluated` hands its value on)."""
+    if _is_text(cx, node):
+        return True
+    if isinstance(node, ast.Constant):
+        return not isinstance(node.value, (int, float, complex, type(None)))
+    v = cx.expr(node)
+    cx.pre_evaluated[id(node)] = v
+    return isinstance(v.type, T.StrType) or v.type == T.EXC
+
+
+def _arg_repr(cx, node) -> tuple[str, list[Value]]:
+    """The repr of an exception argument, as a message format and its values."""
+    fixed = _static_text(cx, node)
+    if fixed is not None:
+        return escape(repr(fixed)), []
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, type(None))):
+        return escape(repr(node.value)), []
+    v = cx.expr(node)
+    if isinstance(v, Const) and v.value is None or isinstance(v.type, T.NoneType):
+        return "None", []
+    if isinstance(v.type, T.ComplexType):       # complex_repr's text (a raise resolves it)
+        return complex_directive(cx, cx.coerce(v, T.C128, node), node)
+    if not _is_arg_type(v.type):
+        cx.error(f"a value of type {v.type} cannot be an exception's argument in compiled code "
+                 "(ints, floats, complex numbers, bools, strs, None, and tuples of ints, floats, "
+                 "bools and strs can)", node)
+    text, values = dicts.key_message(cx, v, node)        # dicts.py: the repr of a key
+    return text.replace(ARGS_MARK, ""), values
+
+
+def raise_with_complex(cx, exc: str, text: str, values: list, numbers: list, node) -> None:
+    """Raise `exc` with message `text` whose markers stand for `numbers`: each written as
+    CPython's complex_repr writes it (``1j`` for a +0.0 real part, else ``(re+imj)``),
+    one raise per combination in branches (at most three complex numbers)."""
+    if len(numbers) > 3:
+        cx.error("a message with more than three complex numbers is not supported in compiled code", node)
+    loc = cx.loc(node)
+    bare = []
+    for z in numbers:
+        re = complex_lowering.complex_part(cx, z, 0, node)
+        re = cx.coerce(re, T.F64, node)
+        sign = cx.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
+        bare.append(cx.emit("and", [cx.cmp("eq", re, Const(0.0, T.F64), node),
+                                    cx.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
+
+    def variant(chosen: list):
+        if len(chosen) < len(numbers):
+            cx.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
+                      lambda: variant(chosen + [False]), node)
             return None
-        variant([])
-        self.block = None
+        t, vs = _resolve_markers(text, values, chosen, cx, node)
+        cx.emit_raise(ExcInfo(exc, t), vs, node)
+        return None
+    variant([])
+    cx.block = None
 
-    def print_complex_args(self, node: ast.Call) -> dict:
-        """print()'s arguments evaluated first, in order, when one is a complex number (a
-        plain expression, not text): {id(arg node): value}; else {} and nothing evaluated."""
-        plain = [a for a in node.args if not (_is_text(a, self._static_text)
-                                              or isinstance(a, ast.Constant))]
-        if not plain or not any(isinstance(a, (ast.Name, ast.Call, ast.BinOp, ast.Attribute, ast.Subscript,
-                                               ast.UnaryOp)) for a in plain):
-            return {}
-        values = {id(a): self.expr_opt(a, num=True) for a in plain}
-        if not any(isinstance(v.type, T.ComplexType) for v in values.values()):
-            for a in plain:
-                self.pre_evaluated[id(a)] = values[id(a)]
-            return {}
-        return values
 
-    def print_complex(self, node: ast.Call, options: dict, values: dict) -> None:
-        """print() of complex numbers as CPython's complex_repr writes them: ``1j`` when the
-        real part is +0.0, else ``(1+1j)``; one `print` per combination of those cases, in
-        branches (at most three complex arguments)."""
-        loc = self.loc(node)
-        numbers = [v for v in values.values() if isinstance(v.type, T.ComplexType)]
-        if len(numbers) > 3:
-            self.error("print() of more than three complex numbers is not supported in compiled code", node)
-        numbers = [self.coerce(v, T.C128, node) for v in numbers]
-        bare = []           # whether the real part is +0.0, for each
-        for z in numbers:
-            re = self.complex_part(z, 0, node)
-            sign = self.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
-            bare.append(self.emit("and", [self.cmp("eq", re, Const(0.0, T.F64), node),
-                                          self.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
-        complex_ids = [k for k, v in values.items() if isinstance(v.type, T.ComplexType)]
+def print_complex_args(cx, node: ast.Call) -> dict:
+    """print()'s arguments evaluated first, in order, when one is a complex number (a
+    plain expression, not text): {id(arg node): value}; else {} and nothing evaluated."""
+    plain = [a for a in node.args if not (_is_text(cx, a) or isinstance(a, ast.Constant))]
+    if not plain or not any(isinstance(a, (ast.Name, ast.Call, ast.BinOp, ast.Attribute, ast.Subscript,
+                                           ast.UnaryOp)) for a in plain):
+        return {}
+    values = {id(a): optional.expr_opt(cx, a, num=True) for a in plain}
+    if not any(isinstance(v.type, T.ComplexType) for v in values.values()):
+        for a in plain:
+            cx.pre_evaluated[id(a)] = values[id(a)]
+        return {}
+    return values
 
-        def variant(chosen: list):
-            if len(chosen) < len(numbers):
-                self.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
-                            lambda: variant(chosen + [False]), node)
-                return None
-            self.complex_text.forms = {}
-            for k, z, is_bare in zip(complex_ids, numbers, chosen):
-                self.complex_text.forms[id(z)] = is_bare
-                values[k] = z
-            for k, v in values.items():
-                self.pre_evaluated[k] = v
-            self.emit_print(node, options)
-            self.complex_text.forms = {}
+
+def print_complex(cx, node: ast.Call, options: dict, values: dict) -> None:
+    """print() of complex numbers as CPython's complex_repr writes them: ``1j`` when the
+    real part is +0.0, else ``(1+1j)``; one `print` per combination of those cases, in
+    branches (at most three complex arguments)."""
+    loc = cx.loc(node)
+    numbers = [v for v in values.values() if isinstance(v.type, T.ComplexType)]
+    if len(numbers) > 3:
+        cx.error("print() of more than three complex numbers is not supported in compiled code", node)
+    numbers = [cx.coerce(v, T.C128, node) for v in numbers]
+    bare = []           # whether the real part is +0.0, for each
+    for z in numbers:
+        re = complex_lowering.complex_part(cx, z, 0, node)
+        sign = cx.emit("math", [Const(1.0, T.F64), re], T.F64, "copysign", loc)
+        bare.append(cx.emit("and", [cx.cmp("eq", re, Const(0.0, T.F64), node),
+                                    cx.cmp("gt", sign, Const(0.0, T.F64), node)], T.BOOL, None, loc))
+    complex_ids = [k for k, v in values.items() if isinstance(v.type, T.ComplexType)]
+
+    def variant(chosen: list):
+        if len(chosen) < len(numbers):
+            cx.choose(bare[len(chosen)], lambda: variant(chosen + [True]),
+                      lambda: variant(chosen + [False]), node)
             return None
-        variant([])
+        cx.complex_text.forms = {}
+        for k, z, is_bare in zip(complex_ids, numbers, chosen):
+            cx.complex_text.forms[id(z)] = is_bare
+            values[k] = z
+        for k, v in values.items():
+            cx.pre_evaluated[k] = v
+        emit_print(cx, node, options)
+        cx.complex_text.forms = {}
+        return None
+    variant([])
 
-    def complex_directive(self, z: Value, node) -> tuple[str, list[Value]]:
-        markers, forms = self.complex_text.markers, self.complex_text.forms
-        if markers is not None and id(z) not in forms:
-            # a raise's message: a marker the raise resolves into one form per branch
-            markers.append(z)
-            return f"\x00{len(markers) - 1}\x00", [self.complex_part(z, 0, node), self.complex_part(z, 1, node)]
-        if id(z) not in forms:
-            self.error("complex numbers can be printed (print(z)) and formatted in a raise's message, "
-                       "not here, in compiled code", node)
-        im = self.complex_part(z, 1, node)
-        if forms[id(z)]:
-            return "%Qj", [im]
-        return "(%Q%+Qj)", [self.complex_part(z, 0, node), im]
 
-    # ---- the three ways to format ------------------------------------------------------
+def complex_directive(cx, z: Value, node) -> tuple[str, list[Value]]:
+    markers, forms = cx.complex_text.markers, cx.complex_text.forms
+    if markers is not None and id(z) not in forms:
+        # a raise's message: a marker the raise resolves into one form per branch
+        markers.append(z)
+        return f"\x00{len(markers) - 1}\x00", [complex_lowering.complex_part(cx, z, k, node) for k in (0, 1)]
+    if id(z) not in forms:
+        cx.error("complex numbers can be printed (print(z)) and formatted in a raise's message, "
+                 "not here, in compiled code", node)
+    im = complex_lowering.complex_part(cx, z, 1, node)
+    if forms[id(z)]:
+        return "%Qj", [im]
+    return "(%Q%+Qj)", [complex_lowering.complex_part(cx, z, 0, node), im]
 
-    def _fstring(self, node: ast.JoinedStr):
-        text, values = [], []
-        for part in node.values:
-            if isinstance(part, ast.Constant):
-                text.append(escape(part.value))
-                continue
-            spec = ""
-            if part.format_spec is not None:
-                if not all(isinstance(p, ast.Constant) for p in part.format_spec.values):
-                    self.error("a computed format spec is not supported in exception messages", part)
-                spec = "".join(p.value for p in part.format_spec.values)
-            conversion = None if part.conversion == -1 else chr(part.conversion)
-            t, vs = self._value_text(part.value, spec, conversion)
+# ---- the three ways to format ------------------------------------------------------
+
+
+def _fstring(cx, node: ast.JoinedStr):
+    text, values = [], []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            text.append(escape(part.value))
+            continue
+        spec = ""
+        if part.format_spec is not None:
+            if not all(isinstance(p, ast.Constant) for p in part.format_spec.values):
+                cx.error("a computed format spec is not supported in exception messages", part)
+            spec = "".join(p.value for p in part.format_spec.values)
+        conversion = None if part.conversion == -1 else chr(part.conversion)
+        t, vs = _value_text(cx, part.value, spec, conversion)
+        text.append(t)
+        values += vs
+    return "".join(text), values
+
+
+def _str_format(cx, node: ast.Call):
+    template = node.func.value.value
+    keywords = {k.arg: k.value for k in node.keywords}
+    if None in keywords:
+        cx.error("**kwargs in calls is not supported", node)
+    text, values, auto = [], [], 0
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as e:
+        cx.error(f"bad format string: {e}", node.func.value)
+    for literal, name, spec, conversion in fields:
+        text.append(escape(literal))
+        if name is None:
+            continue
+        if name == "":
+            name, auto = str(auto), auto + 1
+        if name.isdigit():
+            if int(name) >= len(node.args):
+                cx.error(f"format string needs argument {name}, only {len(node.args)} given", node)
+            arg = node.args[int(name)]
+        elif name in keywords:
+            arg = keywords[name]
+        else:
+            cx.error(f"format field '{name}' is not supported in exception messages "
+                     "(give positional or keyword arguments)", node)
+        if "{" in (spec or ""):
+            cx.error("a computed format spec is not supported in exception messages", node)
+        t, vs = _value_text(cx, arg, spec or "", conversion)
+        text.append(t)
+        values += vs
+    return "".join(text), values
+
+
+def _percent(cx, node: ast.BinOp):
+    template = node.left.value
+    args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+    text, values, pos, k = [], [], 0, 0
+    for m in _PERCENT.finditer(template):
+        text.append(escape(template[pos:m.start()]))
+        pos = m.end()
+        if m.group(1):
+            text.append("%%")
+            continue
+        if k >= len(args):
+            cx.error("not enough arguments for format string", node)
+        precision, kind = m.group(2), m.group(3)
+        k += 1
+        if kind in "rs" and _is_str(args[k - 1]):
+            t, vs = _value_text(cx, args[k - 1], "", kind)
             text.append(t)
-            values += vs
-        return "".join(text), values
+            continue
+        v = cx.expr(args[k - 1])
+        if kind in "dirs":
+            if kind in "di" and isinstance(v.type, T.FloatType):
+                cx.error("%d of a float is not supported in exception messages", args[k - 1])
+            if kind in "di" and isinstance(v.type, T.BoolType):
+                v = cx.coerce(v, T.I64, args[k - 1])      # "%d" % True is '1'
+            t, vs = _directive(cx, v, "", "r" if kind == "r" else None, args[k - 1])
+        else:
+            t, vs = _directive(cx, v, f".{(precision or '.6')[1:]}{kind}", None, args[k - 1])
+        text.append(t)
+        values += vs
+    rest = template[pos:]
+    if "%" in rest:
+        cx.error(f"format directive {rest[rest.index('%'):][:3]!r} is not supported in exception messages",
+                 node.left)
+    text.append(escape(rest))
+    if k != len(args):
+        cx.error("not all arguments converted during string formatting", node)
+    return "".join(text), values
 
-    def _str_format(self, node: ast.Call):
-        template = node.func.value.value
-        keywords = {k.arg: k.value for k in node.keywords}
-        if None in keywords:
-            self.error("**kwargs in calls is not supported", node)
-        text, values, auto = [], [], 0
-        try:
-            fields = list(string.Formatter().parse(template))
-        except ValueError as e:
-            self.error(f"bad format string: {e}", node.func.value)
-        for literal, name, spec, conversion in fields:
-            text.append(escape(literal))
-            if name is None:
-                continue
-            if name == "":
-                name, auto = str(auto), auto + 1
-            if name.isdigit():
-                if int(name) >= len(node.args):
-                    self.error(f"format string needs argument {name}, only {len(node.args)} given", node)
-                arg = node.args[int(name)]
-            elif name in keywords:
-                arg = keywords[name]
-            else:
-                self.error(f"format field '{name}' is not supported in exception messages "
-                           "(give positional or keyword arguments)", node)
-            if "{" in (spec or ""):
-                self.error("a computed format spec is not supported in exception messages", node)
-            t, vs = self._value_text(arg, spec or "", conversion)
-            text.append(t)
-            values += vs
-        return "".join(text), values
+# ---- one value ---------------------------------------------------------------------
 
-    def _percent(self, node: ast.BinOp):
-        template = node.left.value
-        args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
-        text, values, pos, k = [], [], 0, 0
-        for m in _PERCENT.finditer(template):
-            text.append(escape(template[pos:m.start()]))
-            pos = m.end()
-            if m.group(1):
-                text.append("%%")
-                continue
-            if k >= len(args):
-                self.error("not enough arguments for format string", node)
-            precision, kind = m.group(2), m.group(3)
-            k += 1
-            if kind in "rs" and _is_str(args[k - 1]):
-                t, vs = self._value_text(args[k - 1], "", kind)
-                text.append(t)
-                continue
-            v = self.expr(args[k - 1])
-            if kind in "dirs":
-                if kind in "di" and isinstance(v.type, T.FloatType):
-                    self.error("%d of a float is not supported in exception messages", args[k - 1])
-                if kind in "di" and isinstance(v.type, T.BoolType):
-                    v = self.coerce(v, T.I64, args[k - 1])      # "%d" % True is '1'
-                t, vs = self._directive(v, "", "r" if kind == "r" else None, args[k - 1])
-            else:
-                t, vs = self._directive(v, f".{(precision or '.6')[1:]}{kind}", None, args[k - 1])
-            text.append(t)
-            values += vs
-        rest = template[pos:]
-        if "%" in rest:
-            self.error(f"format directive {rest[rest.index('%'):][:3]!r} is not supported in exception messages",
-                       node.left)
-        text.append(escape(rest))
-        if k != len(args):
-            self.error("not all arguments converted during string formatting", node)
-        return "".join(text), values
 
-    # ---- one value ---------------------------------------------------------------------
+def _value_text(cx, node, spec: str, conversion) -> tuple[str, list[Value]]:
+    """The text of one formatted value: a string constant as it is, else a directive."""
+    fixed = _static_text(cx, node)
+    if fixed is not None:
+        if spec and spec != "s":
+            cx.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
+        return escape(repr(fixed) if conversion == "r" else fixed), []
+    text = strings.type_text(cx, node) if not spec and conversion in (None, "s", "r") else None
+    if text is not None:
+        return _directive(cx, text, "", None, node)
+    return _directive(cx, optional.expr_opt(cx, node) if not spec else cx.expr(node), spec, conversion, node)
 
-    def _value_text(self, node, spec: str, conversion) -> tuple[str, list[Value]]:
-        """The text of one formatted value: a string constant as it is, else a directive."""
-        fixed = self._static_text(node)
-        if fixed is not None:
-            if spec and spec != "s":
-                self.error(f"format spec {spec!r} of a string is not supported in exception messages", node)
-            return escape(repr(fixed) if conversion == "r" else fixed), []
-        text = self.type_text(node) if not spec and conversion in (None, "s", "r") else None
-        if text is not None:
-            return self._directive(text, "", None, node)
-        return self._directive(self.expr_opt(node) if not spec else self.expr(node), spec, conversion, node)
 
-    def _static_text(self, node) -> str | None:
-        """The string `node` is when compiling: a constant, or a name bound to a string
-        (a global, or a string argument bound by static_args.py); else None."""
-        if _is_str(node):
-            return node.value
-        text = static_args.static_str(self, node) if isinstance(node, ast.Name) else None
-        return text if isinstance(text, str) else None
+def _static_text(cx, node) -> str | None:
+    """The string `node` is when compiling: a constant, or a name bound to a string
+    (a global, or a string argument bound by static_args.py); else None."""
+    if _is_str(node):
+        return node.value
+    text = static_args.static_str(cx, node) if isinstance(node, ast.Name) else None
+    return text if isinstance(text, str) else None
 
-    def _directive(self, v: Value, spec: str, conversion, node) -> tuple[str, list[Value]]:
-        """The directive that prints `v` as ``format(v, spec)`` after `conversion`."""
-        t = v.type
-        if conversion not in (None, "s", "r"):
-            self.error(f"the !{conversion} conversion is not supported in exception messages", node)
-        if conversion is not None and spec:
-            self.error("a conversion with a format spec is not supported in exception messages", node)
-        if T.is_instance_type(t):         # its __str__ (class_methods.py)
-            v = self.format_value(v, self.str_constant(spec, node), node) if spec else \
-                self.str_of(v, node, "r" if conversion == "r" else "s")
-            return "%U", [v]
-        if isinstance(t, T.BoolType) and not spec:
-            return "%B", [v]
-        if isinstance(t, T.IntType) and spec in ("", "d"):
-            if t == T.U64:
-                return "%llu", [v]
-            return "%lld", [v]
-        if isinstance(t, (T.IntType, T.FloatType, T.BoolType)) and spec:
-            m = _FLOAT_SPEC.fullmatch(spec)
-            if m is None:
-                self.error(f"format spec {spec!r} is not supported in exception messages "
-                           "(only .Nf, .Ne, .Ng and d)", node)
-            return f"%.{m.group(1) or 6}{m.group(2)}", [self.coerce(v, T.F64, node)]
-        if isinstance(t, T.FloatType):
-            return "%R", [self.coerce(v, T.F64, node)]
-        if t == T.EXC and not spec:             # a caught exception (`except C as e`)
-            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
-        if isinstance(t, T.StrType):            # strings.py makes the text
-            if spec:
-                return "%U", [self.format_value(v, self.str_constant(spec, node), node)]
-            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
-        if isinstance(t, T.ComplexType) and not spec and conversion != "r":
-            return self.complex_directive(v, node)
-        if has_text(t):                         # container_text.py
-            if spec:
-                return "%U", [self.container_format(v, self.str_constant(spec, node), node)]
-            return "%U", [self.str_of(v, node, "r" if conversion == "r" else "s")]
-        self.error(f"a value of type {t} cannot be formatted in an exception message here", node)
+
+def _directive(cx, v: Value, spec: str, conversion, node) -> tuple[str, list[Value]]:
+    """The directive that prints `v` as ``format(v, spec)`` after `conversion`."""
+    t = v.type
+    if conversion not in (None, "s", "r"):
+        cx.error(f"the !{conversion} conversion is not supported in exception messages", node)
+    if conversion is not None and spec:
+        cx.error("a conversion with a format spec is not supported in exception messages", node)
+    if T.is_instance_type(t):         # its __str__ (class_methods.py)
+        v = strings.format_value(cx, v, strings.str_constant(cx, spec, node), node) if spec else \
+            strings.str_of(cx, v, node, "r" if conversion == "r" else "s")
+        return "%U", [v]
+    if isinstance(t, T.BoolType) and not spec:
+        return "%B", [v]
+    if isinstance(t, T.IntType) and spec in ("", "d"):
+        if t == T.U64:
+            return "%llu", [v]
+        return "%lld", [v]
+    if isinstance(t, (T.IntType, T.FloatType, T.BoolType)) and spec:
+        m = _FLOAT_SPEC.fullmatch(spec)
+        if m is None:
+            cx.error(f"format spec {spec!r} is not supported in exception messages "
+                     "(only .Nf, .Ne, .Ng and d)", node)
+        return f"%.{m.group(1) or 6}{m.group(2)}", [cx.coerce(v, T.F64, node)]
+    if isinstance(t, T.FloatType):
+        return "%R", [cx.coerce(v, T.F64, node)]
+    if t == T.EXC and not spec:             # a caught exception (`except C as e`)
+        return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
+    if isinstance(t, T.StrType):            # strings.py makes the text
+        if spec:
+            return "%U", [strings.format_value(cx, v, strings.str_constant(cx, spec, node), node)]
+        return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
+    if isinstance(t, T.ComplexType) and not spec and conversion != "r":
+        return complex_directive(cx, v, node)
+    if has_text(t):                         # container_text.py
+        if spec:
+            return "%U", [strings.container_format(cx, v, strings.str_constant(cx, spec, node), node)]
+        return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
+    cx.error(f"a value of type {t} cannot be formatted in an exception message here", node)
 
 
 def _is_arg_type(t: T.Type) -> bool:
@@ -475,15 +488,15 @@ def _is_str_call(node) -> bool:
             and len(node.args) == 1 and not node.keywords)
 
 
-def _is_text(node, static_text) -> bool:
-    """Whether `node` is a string-valued message part: a constant (or a name `static_text`
+def _is_text(cx, node) -> bool:
+    """Whether `node` is a string-valued message part: a constant (or a name `_static_text`
     finds a string for), an f-string, str(x), a formatting, or a sum of those."""
     if _is_str(node) or isinstance(node, ast.JoinedStr) or _is_str_call(node):
         return True
     if isinstance(node, ast.Name):
-        return static_text(node) is not None
+        return _static_text(cx, node) is not None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _is_text(node.left, static_text) and _is_text(node.right, static_text)
+        return _is_text(cx, node.left) and _is_text(cx, node.right)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         return _is_str(node.left)
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"

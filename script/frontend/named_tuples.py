@@ -17,6 +17,7 @@ import ast
 from script.frontend.named_tuple_types import named_type_of
 from script.pyhooks.named_instance import lookup_class
 from script.ir.core import Const, Value
+from script.frontend import optional
 
 
 def make_named_tuple(cx, cls: type, node: ast.Call) -> Value:
@@ -30,14 +31,14 @@ def make_named_tuple(cx, cls: type, node: ast.Call) -> Value:
     if len(node.args) > len(fields):
         cx.error(f"{name}() takes {len(fields)} positional arguments but {len(node.args)} were given",
                  node)
-    bound: list = [cx.expr_opt(a) for a in node.args] + [None] * (len(fields) - len(node.args))
+    bound: list = [optional.expr_opt(cx, a) for a in node.args] + [None] * (len(fields) - len(node.args))
     for k in node.keywords:
         if k.arg not in fields:
             cx.error(f"{name}() got an unexpected keyword argument '{k.arg}'", k.value)
         i = fields.index(k.arg)
         if bound[i] is not None:
             cx.error(f"{name}() got multiple values for argument '{k.arg}'", k.value)
-        bound[i] = cx.expr_opt(k.value)
+        bound[i] = optional.expr_opt(cx, k.value)
     defaults = getattr(cls, "_field_defaults", {})
     for i, v in enumerate(bound):
         if v is None:
@@ -77,7 +78,7 @@ def named_method(cx, base: Value, name: str, node: ast.Call) -> Value:
         for k in node.keywords:
             if k.arg not in t.fields:
                 cx.error(f"Got unexpected field names: ['{k.arg}']", k.value)
-            elems[t.fields.index(k.arg)] = cx.expr_opt(k.value)
+            elems[t.fields.index(k.arg)] = optional.expr_opt(cx, k.value)
         return named_tuple_of(cx, cls, elems, node)
     method = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)
     if method is None or not callable(method) or isinstance(method, (staticmethod, classmethod)):

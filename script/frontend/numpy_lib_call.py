@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import functools
 
+from script.frontend.array_views import line_view
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -196,7 +197,7 @@ def nonzero_tuple(low, node: ast.Call, first: Value | None) -> Value:
     if a is None or isinstance(coords.type, Unknown):
         return coords
     ndim = a.type.ndim
-    cols = [low.line_view(coords, 0, [Const(k, T.I64)], node) for k in range(ndim)]
+    cols = [line_view(low, coords, 0, [Const(k, T.I64)], node) for k in range(ndim)]
     return low.emit("tuple", cols, T.TupleType([c.type for c in cols]), None, low.loc(node))
 
 

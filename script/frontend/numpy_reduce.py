@@ -2,7 +2,7 @@
 `argmax`, `any`, `all` over a whole array or along one axis, and the running `cumsum` and
 `cumprod`, as `np.sum(a, axis)` and as methods (`a.sum(axis)`).
 
-Requires the host class to be a `FunctionLowering`. Results follow NumPy:
+Functions over the lowering `cx`. Results follow NumPy:
 
 - dtypes: sum, prod, cumsum and cumprod of bool and of ints narrower than 64 bits give int64
   (uint64 for unsigned ints); mean of bool and ints gives float64; argmin/argmax int64;
@@ -31,7 +31,8 @@ from __future__ import annotations
 import ast
 import math
 
-from script.frontend import numpy_kernels
+from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_kernels
+from script.frontend.array_views import line_view
 from script.frontend.registry import CALLS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
@@ -63,510 +64,522 @@ def result_type(kind: str, dtype: T.Type) -> T.Type:
     return dtype
 
 
-class ReduceLowering:
-    """Mixin for FunctionLowering."""
+def np_reduce(cx, node, name):
+    a_node, axis_node = cx.np_args(node, name, ("a", "axis"), 1)
+    return reduce_value(cx, cx.expr(a_node), _ALIASES.get(name, name), axis_node, node)
 
-    # ---- entry points ---------------------------------------------------------------------
 
-    def np_reduce(self, node, name):
-        a_node, axis_node = self.np_args(node, name, ("a", "axis"), 1)
-        return self.reduce_value(self.expr(a_node), _ALIASES.get(name, name), axis_node, node)
+def method_reduce(cx, arr, node):
+    name = node.func.attr
+    (axis_node,) = cx.np_args(node, name, ("axis",), 0)
+    return reduce_value(cx, arr, name, axis_node, node)
 
-    def method_reduce(self, arr, node):
-        name = node.func.attr
-        (axis_node,) = self.np_args(node, name, ("axis",), 0)
-        return self.reduce_value(arr, name, axis_node, node)
 
-    def reduce_value(self, arr: Value, kind: str, axis_node, node) -> Value:
-        if isinstance(arr.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if isinstance(arr.type, T.ListType) and self.read_type(arr).is_numeric():
-            arr = self.list_to_array(arr, None, node)       # np.max([x, y]): as np.asarray
-        if not isinstance(arr.type, T.ArrayType):
-            self.error(f"numpy.{kind}() of a {arr.type} is not supported in compiled code "
-                       "(it takes an array)", node)
-        if isinstance(axis_node, ast.Tuple):
-            return self.reduce_axes(arr, kind, axis_node, node)
-        axis = self.axis_arg(axis_node, arr.type.ndim, node)
-        if axis is None or arr.type.ndim == 1:
-            return self.reduce_all(arr, kind, node)
-        return self.reduce_axis(arr, axis, kind, node)
+def reduce_value(cx, arr: Value, kind: str, axis_node, node) -> Value:
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    if isinstance(arr.type, T.ListType) and cx.read_type(arr).is_numeric():
+        arr = cx.list_to_array(arr, None, node)       # np.max([x, y]): as np.asarray
+    if not isinstance(arr.type, T.ArrayType):
+        cx.error(f"numpy.{kind}() of a {arr.type} is not supported in compiled code "
+                 "(it takes an array)", node)
+    if isinstance(axis_node, ast.Tuple):
+        return reduce_axes(cx, arr, kind, axis_node, node)
+    axis = axis_arg(cx, axis_node, arr.type.ndim, node)
+    if axis is None or arr.type.ndim == 1:
+        return reduce_all(cx, arr, kind, node)
+    return reduce_axis(cx, arr, axis, kind, node)
 
-    def reduce_axes(self, arr: Value, kind: str, axes_node: ast.Tuple, node) -> Value:
-        """A reduction along a tuple of constant axes (``a.sum(axis=(0, 1))``): the whole
-        array when it names every axis, else one axis after another, the last first (a mean
-        of the means of equal-length lines is the mean; float results differ from NumPy's
-        by rounding only)."""
-        ndim = arr.type.ndim
-        if kind not in ("sum", "prod", "min", "max", "mean", "any", "all"):
-            self.error(f"numpy.{kind}() takes one axis, not a tuple of axes", axes_node)
-        axes = [self.axis_arg(e, ndim, node) for e in axes_node.elts]
-        if any(a is None for a in axes):
-            self.error("an axis in a tuple of axes must be an int constant", axes_node)
-        if len(set(axes)) != len(axes):
-            self.error("duplicate value in 'axis'", axes_node)
-        if len(axes) == ndim:
-            return self.reduce_all(arr, kind, node)
-        for axis in sorted(axes, reverse=True):
-            arr = self.reduce_axis(arr, axis, kind, node) if arr.type.ndim > 1 else self.reduce_all(arr, kind, node)
-        return arr
 
-    def axis_arg(self, axis_node, ndim: int, node) -> int | None:
-        """The axis an ``axis=`` argument names, normalized to 0 <= axis < ndim; None for
-        the whole array."""
-        if axis_node is None:
-            return None
-        v = self.expr(axis_node)
-        if isinstance(v, Const) and v.value is None:
-            return None
-        if not (isinstance(v, Const) and isinstance(v.type, T.IntType)):
-            self.error("axis must be an int constant in compiled code (tuples of axes are not "
-                       "supported)", axis_node)
-        if not -ndim <= v.value < ndim:
-            self.error(f"axis {v.value} is out of bounds for array of dimension {ndim}", axis_node)
-        return v.value % ndim
+def reduce_axes(cx, arr: Value, kind: str, axes_node: ast.Tuple, node) -> Value:
+    """A reduction along a tuple of constant axes (``a.sum(axis=(0, 1))``): the whole
+    array when it names every axis, else one axis after another, the last first (a mean
+    of the means of equal-length lines is the mean; float results differ from NumPy's
+    by rounding only)."""
+    ndim = arr.type.ndim
+    if kind not in ("sum", "prod", "min", "max", "mean", "any", "all"):
+        cx.error(f"numpy.{kind}() takes one axis, not a tuple of axes", axes_node)
+    axes = [axis_arg(cx, e, ndim, node) for e in axes_node.elts]
+    if any(a is None for a in axes):
+        cx.error("an axis in a tuple of axes must be an int constant", axes_node)
+    if len(set(axes)) != len(axes):
+        cx.error("duplicate value in 'axis'", axes_node)
+    if len(axes) == ndim:
+        return reduce_all(cx, arr, kind, node)
+    for axis in sorted(axes, reverse=True):
+        arr = reduce_axis(cx, arr, axis, kind, node) if arr.type.ndim > 1 else reduce_all(cx, arr, kind, node)
+    return arr
 
-    # ---- whole arrays ---------------------------------------------------------------------
 
-    def reduce_all(self, arr: Value, kind: str, node) -> Value:
-        """The reduction of every element of `arr` (a scalar)."""
-        t: T.ArrayType = arr.type
-        self.check_nonempty(self.size_of(arr, node), kind, node)
-        if t.ndim == 1:
-            return self.reduce_line(arr, 0, [], kind, node)
-        dims = self.dims_of(arr, node)
-        rt = result_type(kind, t.dtype)
-        if kind in ("sum", "mean") and isinstance(rt, (T.FloatType, T.ComplexType)):
-            total = self.float_sum_all(arr, rt, node)
-            return self.mean_of(total, self.size_of(arr, node), node) if kind == "mean" else total
-        load = lambda idx: self.emit("load", [arr, *idx], t.dtype, None, self.loc(node))  # noqa: E731
-        if kind in ("argmin", "argmax"):
-            best, where, _ = self.fold(node, dims, self.arg_init(arr, [Const(0, T.I64)] * t.ndim, node) + [
-                Const(0, T.I64)], lambda acc, idx: self.arg_step(kind, acc[:2], load(idx), acc[2], node) + [
-                self.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, self.loc(node))])
-            return where
-        init = self.reduce_init(arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
-        step = self.reduce_step(kind, rt, node)
-        (total,) = self.fold(node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
-        return self.mean_of(total, self.size_of(arr, node), node) if kind == "mean" else total
+def axis_arg(cx, axis_node, ndim: int, node) -> int | None:
+    """The axis an ``axis=`` argument names, normalized to 0 <= axis < ndim; None for
+    the whole array."""
+    if axis_node is None:
+        return None
+    v = cx.expr(axis_node)
+    if isinstance(v, Const) and v.value is None:
+        return None
+    if not (isinstance(v, Const) and isinstance(v.type, T.IntType)):
+        cx.error("axis must be an int constant in compiled code (tuples of axes are not "
+                 "supported)", axis_node)
+    if not -ndim <= v.value < ndim:
+        cx.error(f"axis {v.value} is out of bounds for array of dimension {ndim}", axis_node)
+    return v.value % ndim
 
-    def float_sum_all(self, arr: Value, rt: T.Type, node) -> Value:
-        """The float sum of an n-d array, as NumPy adds it: pairwise over all of its memory
-        when it is C-contiguous, else pairwise per line along the last axis, the lines added
-        in order."""
-        loc = self.loc(node)
+# ---- whole arrays ---------------------------------------------------------------------
 
-        def flat():
-            line = self.emit("reshape", [arr, self.size_of(arr, node)], T.ArrayType(arr.type.dtype, 1, "C"),
-                             None, loc)
-            return self.reduce_line(line, 0, [], "sum", node, rt)
 
-        def by_lines():
-            dims = self.dims_of(arr, node)
-            (total,) = self.fold(node, dims[:-1], [Const(0.0, rt)], lambda acc, idx: [self.emit(
-                "add", [acc[0], self.reduce_line(arr, arr.type.ndim - 1, idx, "sum", node, rt)], rt, None, loc)])
-            return total
+def reduce_all(cx, arr: Value, kind: str, node) -> Value:
+    """The reduction of every element of `arr` (a scalar)."""
+    t: T.ArrayType = arr.type
+    check_nonempty(cx, cx.size_of(arr, node), kind, node)
+    if t.ndim == 1:
+        return reduce_line(cx, arr, 0, [], kind, node)
+    dims = cx.dims_of(arr, node)
+    rt = result_type(kind, t.dtype)
+    if kind in ("sum", "mean") and isinstance(rt, (T.FloatType, T.ComplexType)):
+        total = float_sum_all(cx, arr, rt, node)
+        return mean_of(cx, total, cx.size_of(arr, node), node) if kind == "mean" else total
+    load = lambda idx: cx.emit("load", [arr, *idx], t.dtype, None, cx.loc(node))  # noqa: E731
+    if kind in ("argmin", "argmax"):
+        best, where, _ = fold(cx, node, dims, arg_init(cx, arr, [Const(0, T.I64)] * t.ndim, node) + [
+            Const(0, T.I64)], lambda acc, idx: arg_step(cx, kind, acc[:2], load(idx), acc[2], node) + [
+            cx.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, cx.loc(node))])
+        return where
+    init = reduce_init(cx, arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
+    step = reduce_step(cx, kind, rt, node)
+    (total,) = fold(cx, node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
+    return mean_of(cx, total, cx.size_of(arr, node), node) if kind == "mean" else total
 
-        if arr.type.layout == "C":
-            return flat()
-        return self.choose(self.is_c_contiguous(arr, node), flat, by_lines, node)
 
-    # ---- along an axis --------------------------------------------------------------------
+def float_sum_all(cx, arr: Value, rt: T.Type, node) -> Value:
+    """The float sum of an n-d array, as NumPy adds it: pairwise over all of its memory
+    when it is C-contiguous, else pairwise per line along the last axis, the lines added
+    in order."""
+    loc = cx.loc(node)
 
-    def reduce_axis(self, arr: Value, axis: int, kind: str, node) -> Value:
-        """The reduction of `arr` (ndim >= 2) along `axis`: a new array of the other axes."""
-        t: T.ArrayType = arr.type
-        loc = self.loc(node)
-        dims = self.dims_of(arr, node)
-        n = dims[axis]
-        out_dims = dims[:axis] + dims[axis + 1:]
-        rt = result_type(kind, t.dtype)
-        self.check_nonempty(n, kind, node)
-        out = self.alloc_array(rt, out_dims, node)
-        store = lambda v, idx: self.emit("store", [out, v, *idx], T.NONE, None, loc)  # noqa: E731
-        if axis == t.ndim - 1 or kind in ("argmin", "argmax", "any", "all"):
-            self.loop_nest(node, out_dims, lambda idx: store(self.reduce_line(arr, axis, idx, kind, node), idx))
-            return out
-        # Whole slices at a time: out[j] = step(out[j], a[..., i, ...]) for i in order.
-        at = lambda idx, i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
-        load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
-        step = self.reduce_step(kind, rt, node)
-        first = 1 if kind in ("min", "max") else 0
-        self.loop_nest(node, out_dims, lambda idx: store(self.reduce_init(arr, kind, rt, at(idx, Const(0, T.I64)),
-                                                                          node), idx))
-        self.counted_loop(self.info.synthetic_loop(node), Const(first, T.I64), n, Const(1, T.I64),
-                          lambda i: self.loop_nest(node, out_dims, lambda idx: store(
-                              step(load(out, idx), load(arr, at(idx, i))), idx)))
-        if kind == "mean":
-            self.loop_nest(node, out_dims, lambda idx: store(self.mean_of(load(out, idx), n, node), idx))
+    def flat():
+        line = cx.emit("reshape", [arr, cx.size_of(arr, node)], T.ArrayType(arr.type.dtype, 1, "C"),
+                       None, loc)
+        return reduce_line(cx, line, 0, [], "sum", node, rt)
+
+    def by_lines():
+        dims = cx.dims_of(arr, node)
+        (total,) = fold(cx, node, dims[:-1], [Const(0.0, rt)], lambda acc, idx: [cx.emit(
+            "add", [acc[0], reduce_line(cx, arr, arr.type.ndim - 1, idx, "sum", node, rt)], rt, None, loc)])
+        return total
+
+    if arr.type.layout == "C":
+        return flat()
+    return cx.choose(cx.is_c_contiguous(arr, node), flat, by_lines, node)
+
+# ---- along an axis --------------------------------------------------------------------
+
+
+def reduce_axis(cx, arr: Value, axis: int, kind: str, node) -> Value:
+    """The reduction of `arr` (ndim >= 2) along `axis`: a new array of the other axes."""
+    t: T.ArrayType = arr.type
+    loc = cx.loc(node)
+    dims = cx.dims_of(arr, node)
+    n = dims[axis]
+    out_dims = dims[:axis] + dims[axis + 1:]
+    rt = result_type(kind, t.dtype)
+    check_nonempty(cx, n, kind, node)
+    out = cx.alloc_array(rt, out_dims, node)
+    store = lambda v, idx: cx.emit("store", [out, v, *idx], T.NONE, None, loc)  # noqa: E731
+    if axis == t.ndim - 1 or kind in ("argmin", "argmax", "any", "all"):
+        cx.loop_nest(node, out_dims, lambda idx: store(reduce_line(cx, arr, axis, idx, kind, node), idx))
         return out
+    # Whole slices at a time: out[j] = step(out[j], a[..., i, ...]) for i in order.
+    at = lambda idx, i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
+    load = lambda a, idx: cx.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
+    step = reduce_step(cx, kind, rt, node)
+    first = 1 if kind in ("min", "max") else 0
+    cx.loop_nest(node, out_dims, lambda idx: store(reduce_init(cx, arr, kind, rt, at(idx, Const(0, T.I64)),
+                                                                            node), idx))
+    cx.counted_loop(cx.info.synthetic_loop(node), Const(first, T.I64), n, Const(1, T.I64),
+                    lambda i: cx.loop_nest(node, out_dims, lambda idx: store(
+                          step(load(out, idx), load(arr, at(idx, i))), idx)))
+    if kind == "mean":
+        cx.loop_nest(node, out_dims, lambda idx: store(mean_of(cx, load(out, idx), n, node), idx))
+    return out
 
-    def reduce_line(self, arr: Value, axis: int, idx: list[Value], kind: str, node,
-                    rt: T.Type | None = None) -> Value:
-        """The reduction of the line of `arr` along `axis` at the other axes' indices `idx`
-        (a scalar of the result type, or `rt`). The caller has checked that min, max,
-        argmin and argmax have an element to start from."""
-        t: T.ArrayType = arr.type
-        loc = self.loc(node)
-        rt = rt or result_type(kind, t.dtype)
-        n = self.emit("dim", [arr], T.I64, axis, loc)
-        if kind in ("sum", "mean") and isinstance(rt, T.ComplexType) and rt == t.dtype:
-            line = arr if t.ndim == 1 else self.line_view(arr, axis, idx, node)
-            parts = self.call_kernel(numpy_kernels.pairwise_sum_complex,
-                                     [line, Const(0, T.I64), n, Const(-0.0, rt.part)], node)
-            s = self.make_complex(*(self.emit("extract", [parts], rt.part, k, loc) for k in (0, 1)), node)
-            s = self.emit("add", [Const(0j, rt), s], rt, None, loc)     # as for floats
-            return self.mean_of(s, n, node) if kind == "mean" else s
-        if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
-            line = arr if t.ndim == 1 else self.line_view(arr, axis, idx, node)
-            s = self.call_kernel(numpy_kernels.pairwise_sum, [line, Const(0, T.I64), n, Const(-0.0, rt)], node)
-            s = self.emit("add", [Const(0.0, rt), s], rt, None, loc)     # NumPy's sum of -0.0s is 0.0
-            return self.mean_of(s, n, node) if kind == "mean" else s
-        at = lambda i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
-        load = lambda i: self.emit("load", [arr, *at(i)], t.dtype, None, loc)  # noqa: E731
-        if kind in ("argmin", "argmax"):
-            _, where = self.fold(node, [n], self.arg_init(arr, at(Const(0, T.I64)), node),
-                                 lambda acc, i: self.arg_step(kind, acc, load(i[0]), i[0], node))
-            return where
-        step = self.reduce_step(kind, rt, node)
-        (total,) = self.fold(node, [n], [self.reduce_init(arr, kind, rt, at(Const(0, T.I64)), node)],
-                             lambda acc, i: [step(acc[0], load(i[0]))])
-        return self.mean_of(total, n, node) if kind == "mean" else total
 
-    def line_view(self, arr: Value, axis: int, idx: list[Value], node) -> Value:
-        """The 1-d view of `arr` along `axis` at the other axes' indices `idx`; typed
-        C-contiguous when it is (the last axis of a C array)."""
-        loc = self.loc(node)
-        n = self.emit("dim", [arr], T.I64, axis, loc)
-        operands = [arr, *idx[:axis], Const(0, T.I64), n, Const(1, T.I64), *idx[axis:]]
-        axes = "i" * axis + "s" + "i" * (arr.type.ndim - axis - 1)
-        view = self.emit("view", operands, T.ArrayType(arr.type.dtype, 1, "A"), axes, loc)
-        if arr.type.layout == "C" and axis == arr.type.ndim - 1:
-            return self.emit("reshape", [view, n], T.ArrayType(arr.type.dtype, 1, "C"), None, loc)
-        return view
+def reduce_line(cx, arr: Value, axis: int, idx: list[Value], kind: str, node,
+                rt: T.Type | None = None) -> Value:
+    """The reduction of the line of `arr` along `axis` at the other axes' indices `idx`
+    (a scalar of the result type, or `rt`). The caller has checked that min, max,
+    argmin and argmax have an element to start from."""
+    t: T.ArrayType = arr.type
+    loc = cx.loc(node)
+    rt = rt or result_type(kind, t.dtype)
+    n = cx.emit("dim", [arr], T.I64, axis, loc)
+    if kind in ("sum", "mean") and isinstance(rt, T.ComplexType) and rt == t.dtype:
+        line = arr if t.ndim == 1 else line_view(cx, arr, axis, idx, node)
+        parts = call_kernel(cx, numpy_kernels.pairwise_sum_complex,
+                            [line, Const(0, T.I64), n, Const(-0.0, rt.part)], node)
+        s = complex_lowering.make_complex(cx, *(cx.emit("extract", [parts], rt.part, k, loc) for k in (0, 1)), node)
+        s = cx.emit("add", [Const(0j, rt), s], rt, None, loc)     # as for floats
+        return mean_of(cx, s, n, node) if kind == "mean" else s
+    if kind in ("sum", "mean") and isinstance(rt, T.FloatType):
+        line = arr if t.ndim == 1 else line_view(cx, arr, axis, idx, node)
+        s = call_kernel(cx, numpy_kernels.pairwise_sum, [line, Const(0, T.I64), n, Const(-0.0, rt)], node)
+        s = cx.emit("add", [Const(0.0, rt), s], rt, None, loc)     # NumPy's sum of -0.0s is 0.0
+        return mean_of(cx, s, n, node) if kind == "mean" else s
+    at = lambda i: [*idx[:axis], i, *idx[axis:]]  # noqa: E731
+    load = lambda i: cx.emit("load", [arr, *at(i)], t.dtype, None, loc)  # noqa: E731
+    if kind in ("argmin", "argmax"):
+        _, where = fold(cx, node, [n], arg_init(cx, arr, at(Const(0, T.I64)), node),
+                        lambda acc, i: arg_step(cx, kind, acc, load(i[0]), i[0], node))
+        return where
+    step = reduce_step(cx, kind, rt, node)
+    (total,) = fold(cx, node, [n], [reduce_init(cx, arr, kind, rt, at(Const(0, T.I64)), node)],
+                    lambda acc, i: [step(acc[0], load(i[0]))])
+    return mean_of(cx, total, n, node) if kind == "mean" else total
 
-    # ---- the operations -------------------------------------------------------------------
 
-    def reduce_init(self, arr: Value, kind: str, rt: T.Type, first_idx: list[Value], node) -> Value:
-        """Where a reduction starts: its identity, or the first element (min, max; the
-        caller has checked there is one)."""
-        if kind in ("min", "max"):
-            return self.emit("load", [arr, *first_idx], arr.type.dtype, None, self.loc(node))
-        value = {"sum": 0, "mean": 0, "prod": 1, "any": False, "all": True}[kind]
-        return Const(float(value) if isinstance(rt, T.FloatType) else value, rt)
+# ---- the operations -------------------------------------------------------------------
 
-    def reduce_step(self, kind: str, rt: T.Type, node):
-        """`step(acc, x) -> acc` of a reduction with accumulator type `rt`."""
-        loc = self.loc(node)
-        if kind in ("any", "all"):
-            op = "or" if kind == "any" else "and"
-            return lambda acc, x: self.emit(op, [acc, self.truth(x, node)], T.BOOL, None, loc)
-        if kind in ("sum", "mean", "prod"):
-            op = "mul" if kind == "prod" else "add"
-            return lambda acc, x: self.emit(op, [acc, self.coerce(x, rt, node)], rt, None, loc)
-        if isinstance(rt, T.BoolType):
-            op = "and" if kind == "min" else "or"
-            return lambda acc, x: self.emit(op, [acc, x], rt, None, loc)
-        if isinstance(rt, T.ComplexType):
-            self.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
-                       "supported in compiled code", node)
 
-        def minmax(acc, x):
-            r = self.emit(kind, [acc, x], rt, None, loc)
-            if isinstance(rt, T.FloatType):        # a NaN wins, and stays
-                r = self.emit("select", [self.emit("cmp", [x, x], T.BOOL, "ne", loc), x, r], rt, None, loc)
-            return r
-        return minmax
+def reduce_init(cx, arr: Value, kind: str, rt: T.Type, first_idx: list[Value], node) -> Value:
+    """Where a reduction starts: its identity, or the first element (min, max; the
+    caller has checked there is one)."""
+    if kind in ("min", "max"):
+        return cx.emit("load", [arr, *first_idx], arr.type.dtype, None, cx.loc(node))
+    value = {"sum": 0, "mean": 0, "prod": 1, "any": False, "all": True}[kind]
+    return Const(float(value) if isinstance(rt, T.FloatType) else value, rt)
 
-    def arg_init(self, arr: Value, first_idx: list[Value], node) -> list[Value]:
-        return [self.emit("load", [arr, *first_idx], arr.type.dtype, None, self.loc(node)), Const(0, T.I64)]
 
-    def arg_step(self, kind: str, acc: list[Value], x: Value, i: Value, node) -> list[Value]:
-        """(best, index) after seeing element `x` at index `i`: the first extreme wins; with
-        floats the first NaN wins over everything."""
-        loc = self.loc(node)
-        best, where = acc
-        if isinstance(x.type, T.ComplexType):
-            self.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
-                       "supported in compiled code", node)
-        if isinstance(x.type, T.BoolType):
-            x, best = self.coerce(x, T.U8, node), self.coerce(best, T.U8, node)
-        take = self.emit("cmp", [x, best], T.BOOL, "lt" if kind == "argmin" else "gt", loc)
-        if isinstance(x.type, T.FloatType):
-            x_nan = self.emit("cmp", [x, x], T.BOOL, "ne", loc)
-            best_num = self.emit("cmp", [best, best], T.BOOL, "eq", loc)
-            take = self.emit("or", [take, self.emit("and", [x_nan, best_num], T.BOOL, None, loc)], T.BOOL, None, loc)
-        best = self.emit("select", [take, x, best], x.type, None, loc)
-        if isinstance(acc[0].type, T.BoolType):
-            best = self.coerce(best, T.BOOL, node)
-        return [best, self.emit("select", [take, i, where], T.I64, None, loc)]
+def reduce_step(cx, kind: str, rt: T.Type, node):
+    """`step(acc, x) -> acc` of a reduction with accumulator type `rt`."""
+    loc = cx.loc(node)
+    if kind in ("any", "all"):
+        op = "or" if kind == "any" else "and"
+        return lambda acc, x: cx.emit(op, [acc, cx.truth(x, node)], T.BOOL, None, loc)
+    if kind in ("sum", "mean", "prod"):
+        op = "mul" if kind == "prod" else "add"
+        return lambda acc, x: cx.emit(op, [acc, cx.coerce(x, rt, node)], rt, None, loc)
+    if isinstance(rt, T.BoolType):
+        op = "and" if kind == "min" else "or"
+        return lambda acc, x: cx.emit(op, [acc, x], rt, None, loc)
+    if isinstance(rt, T.ComplexType):
+        cx.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
+                 "supported in compiled code", node)
 
-    def check_nonempty(self, n: Value, kind: str, node) -> None:
-        """NumPy's ValueError for min/max/argmin/argmax of nothing (`n` elements)."""
-        if kind in ("min", "max"):
-            text = f"zero-size array to reduction operation {_UFUNC[kind]} which has no identity"
-        elif kind in ("argmin", "argmax"):
-            text = f"attempt to get {kind} of an empty sequence"
+    def minmax(acc, x):
+        r = cx.emit(kind, [acc, x], rt, None, loc)
+        if isinstance(rt, T.FloatType):        # a NaN wins, and stays
+            r = cx.emit("select", [cx.emit("cmp", [x, x], T.BOOL, "ne", loc), x, r], rt, None, loc)
+        return r
+    return minmax
+
+
+def arg_init(cx, arr: Value, first_idx: list[Value], node) -> list[Value]:
+    return [cx.emit("load", [arr, *first_idx], arr.type.dtype, None, cx.loc(node)), Const(0, T.I64)]
+
+
+def arg_step(cx, kind: str, acc: list[Value], x: Value, i: Value, node) -> list[Value]:
+    """(best, index) after seeing element `x` at index `i`: the first extreme wins; with
+    floats the first NaN wins over everything."""
+    loc = cx.loc(node)
+    best, where = acc
+    if isinstance(x.type, T.ComplexType):
+        cx.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
+                 "supported in compiled code", node)
+    if isinstance(x.type, T.BoolType):
+        x, best = cx.coerce(x, T.U8, node), cx.coerce(best, T.U8, node)
+    take = cx.emit("cmp", [x, best], T.BOOL, "lt" if kind == "argmin" else "gt", loc)
+    if isinstance(x.type, T.FloatType):
+        x_nan = cx.emit("cmp", [x, x], T.BOOL, "ne", loc)
+        best_num = cx.emit("cmp", [best, best], T.BOOL, "eq", loc)
+        take = cx.emit("or", [take, cx.emit("and", [x_nan, best_num], T.BOOL, None, loc)], T.BOOL, None, loc)
+    best = cx.emit("select", [take, x, best], x.type, None, loc)
+    if isinstance(acc[0].type, T.BoolType):
+        best = cx.coerce(best, T.BOOL, node)
+    return [best, cx.emit("select", [take, i, where], T.I64, None, loc)]
+
+
+def check_nonempty(cx, n: Value, kind: str, node) -> None:
+    """NumPy's ValueError for min/max/argmin/argmax of nothing (`n` elements)."""
+    if kind in ("min", "max"):
+        text = f"zero-size array to reduction operation {_UFUNC[kind]} which has no identity"
+    elif kind in ("argmin", "argmax"):
+        text = f"attempt to get {kind} of an empty sequence"
+    else:
+        return
+    cx.raise_if(cx.cmp("eq", n, Const(0, T.I64), node), "ValueError", text, node)
+
+
+def mean_of(cx, total: Value, n: Value, node) -> Value:
+    """total / n in the float type of `total`: NaN for 0 / 0, as NumPy gives."""
+    if isinstance(total.type, T.ComplexType):
+        return complex_arrays.np_complex_div(cx, total, cx.coerce(n, total.type, node), node)
+    return cx.emit("div", [total, cx.coerce(n, total.type, node)], total.type, None, cx.loc(node))
+
+# ---- cumsum, cumprod ------------------------------------------------------------------
+
+
+def np_cumulative(cx, node, name, kind: str | None = None):
+    """``np.cumsum(a, axis)``, ``np.cumprod``; `kind` the running reduction `cumulative`
+    computes where it is not `name`'s (np_ufunc_method)."""
+    a_node, axis_node = cx.np_args(node, name, ("a", "axis"), 1)
+    arr = cx.expr(a_node)
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        cx.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
+                 "(it takes an array)", node)
+    return cumulative(cx, arr, kind or name, axis_arg(cx, axis_node, arr.type.ndim, node), node)
+
+
+def method_cumulative(cx, arr, node):
+    name = node.func.attr
+    (axis_node,) = cx.np_args(node, name, ("axis",), 0)
+    return cumulative(cx, arr, name, axis_arg(cx, axis_node, arr.type.ndim, node), node)
+
+
+def np_ufunc_method(cx, node, name):
+    """``np.<ufunc>.reduce(a, axis=0)`` and ``np.<ufunc>.accumulate(a, axis=0)`` of add,
+    multiply, maximum, minimum (and logical_and/or's reduce): the reductions and running
+    reductions above, along axis 0 unless told (``axis=None``: the flattened array);
+    ``.at`` and ``.outer`` (ufunc_at, ufunc_outer)."""
+    ufunc, method = name.split(".")
+    if method == "at":
+        return ufunc_at(cx, node, ufunc)
+    if method == "outer":
+        return ufunc_outer(cx, node, ufunc)
+    a_node, axis_node = cx.np_args(node, name, ("array", "axis"), 1)
+    if axis_node is None:
+        axis_node = ast.copy_location(ast.Constant(0), node)
+    call = ast.copy_location(ast.Call(func=node.func, args=[a_node, axis_node], keywords=[]), node)
+    if method == "reduce":
+        kind = _REDUCE_OF[ufunc]
+        return CALLS.handler_of(numpy_function(kind))(cx, call, kind)     # reduce_keywords.py
+    return np_cumulative(cx, call, name, _ACCUMULATE_OF[ufunc])
+
+
+def ufunc_outer(cx, node, ufunc: str):
+    """``np.<ufunc>.outer(a, b)`` of a binary ufunc: ``ufunc(a[..., None, ...], b)``, the
+    result's shape `a`'s then `b`'s (neither flattened: np.outer flattens, this does not);
+    lists are made arrays first, two scalars give the ufunc of them."""
+    if len(node.args) != 2 or node.keywords:
+        cx.error(f"numpy.{ufunc}.outer() takes two positional arguments here: (A, B)", node)
+    a, b = (cx.expr(arg) for arg in node.args)
+    if isinstance(a.type, T.ListType):
+        a = cx.list_to_array(a, None, node.args[0])
+    if isinstance(b.type, T.ListType):
+        b = cx.list_to_array(b, None, node.args[1])
+    if isinstance(a.type, T.ArrayType) and isinstance(b.type, T.ArrayType) and b.type.ndim:
+        a = cx.reshape(a, cx.dims_of(a, node) + [Const(1, T.I64)] * b.type.ndim, node)
+    e = elementwise.ufunc_expr(cx, ufunc, [a, b], node)
+    return as_value(cx, e, node) if e.ndim else elementwise.element(cx, e, [], 0, node)
+
+
+def ufunc_at(cx, node, ufunc: str):
+    """``np.<ufunc>.at(a, indices, b)`` at the user's call: `a` an array, `indices` an int or
+    a 1-d int array (a list of ints made one), and NumPy's 'same_kind' rule for the result cast
+    back into `a` (a CompileError with NumPy's UFuncTypeError text)."""
+    import numpy as np
+
+    from script.frontend import numpy_along
+    from script.frontend.numpy_lib_call import call_library
+    from script.frontend.typeinfer import numpy_name
+    if len(node.args) != 3 or node.keywords:
+        cx.error(f"numpy.{ufunc}.at() takes three positional arguments here: (a, indices, b)", node)
+    a, idx, b = (cx.expr(arg) for arg in node.args)
+    if isinstance(idx.type, T.ListType):
+        idx = cx.list_to_array(idx, None, node.args[1])
+    for v, arg in ((a, node.args[0]), (b, node.args[2])):
+        cx.pre_evaluated[id(arg)] = v
+    if not isinstance(a.type, T.ArrayType):
+        cx.error(f"numpy.{ufunc}.at() takes an array to modify, not {a.type}", node.args[0])
+    cx.pre_evaluated[id(node.args[1])] = idx
+    if isinstance(idx.type, T.ArrayType):
+        if idx.type.ndim != 1 or not isinstance(idx.type.dtype, T.IntType):
+            cx.error(f"numpy.{ufunc}.at() takes a 1-d array of int indices here", node.args[1])
+    elif not isinstance(idx.type, T.IntType):
+        cx.error(f"numpy.{ufunc}.at() takes an int or a 1-d array of int indices here, not {idx.type}",
+                  node.args[1])
+    e = elementwise.ufunc_expr(cx, ufunc, [a, b], node, False)
+    if not np.can_cast(numpy_name(e.dtype), numpy_name(a.type.dtype), "same_kind"):
+        cx.error(f"Cannot cast ufunc '{ufunc}' output from dtype('{numpy_name(e.dtype)}') to "
+                  f"dtype('{numpy_name(a.type.dtype)}') with casting rule 'same_kind'", node)
+    return call_library(cx, node, f"{ufunc}_at", fn=getattr(numpy_along, f"{ufunc}_at"))
+
+
+def cumulative(cx, arr: Value, name: str, axis: int | None, node) -> Value:
+    """`np.cumsum`/`np.cumprod` (and `maximum`/`minimum`: their accumulate, NaNs carried
+    on as np.maximum does): the running sums (products, maxima) in order, of the
+    flattened array (C order) when `axis` is None, else along `axis` (same shape as
+    `arr`)."""
+    t: T.ArrayType = arr.type
+    loc = cx.loc(node)
+    rt = sum_type(t.dtype) if name in ("cumsum", "cumprod") else t.dtype
+    op = {"cumsum": "add", "cumprod": "mul", "maximum": "max", "minimum": "min"}[name]
+    dims = cx.dims_of(arr, node)
+    n_line = cx.size_of(arr, node) if axis is None else dims[axis]
+
+    def combine(x, y):
+        if op == "mul" and isinstance(rt, T.ComplexType):
+            # NumPy's accumulate calls its multiply loop once for the line; a line of two
+            # takes its SIMD path (with FMA where it has it: np_complex_mul), a longer one,
+            # whose operands overlap, the plain scalar loop
+            two = cx.cmp("eq", n_line, Const(2, T.I64), node)
+            return cx.emit("select", [two, complex_arrays.np_complex_mul(cx, x, y, node),
+                                      cx.emit("mul", [x, y], rt, None, loc)], rt, None, loc)
+        if op in ("max", "min"):
+            return cx.ufunc_special("maximum" if op == "max" else "minimum", [x, y], node)
+        return cx.emit(op, [x, y], rt, None, loc)
+    load = lambda a, idx: cx.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
+    if axis is None:
+        out = cx.alloc_array(rt, [cx.size_of(arr, node)], node)
+
+        def running(acc, idx):
+            x = cx.coerce(load(arr, idx), rt, node)
+            first = cx.cmp("eq", acc[1], Const(0, T.I64), node)
+            v = cx.emit("select", [first, x, combine(acc[0], x)], rt, None, loc)
+            cx.emit("store", [out, v, acc[1]], T.NONE, None, loc)
+            return [v, cx.emit("add", [acc[1], Const(1, T.I64)], T.I64, None, loc)]
+        fold(cx, node, dims, [Const(0, rt), Const(0, T.I64)], running)
+        return out
+    out = cx.alloc_array(rt, dims, node)
+
+    def body(idx):
+        # out[.., i, ..] = a[.., i, ..] (+ out[.., i - 1, ..] unless i == 0): in C order, so
+        # the previous element along the axis is always written first.
+        x = cx.coerce(load(arr, idx), rt, node)
+        i = idx[axis]
+        first = cx.cmp("eq", i, Const(0, T.I64), node)
+        prev_i = cx.emit("max", [cx.emit("sub", [i, Const(1, T.I64)], T.I64, None, loc), Const(0, T.I64)],
+                         T.I64, None, loc)
+        prev = load(out, [*idx[:axis], prev_i, *idx[axis + 1:]])
+        v = cx.emit("select", [first, x, combine(prev, x)], rt, None, loc)
+        cx.emit("store", [out, v, *idx], T.NONE, None, loc)
+    cx.loop_nest(node, dims, body)
+    return out
+
+# ---- NaN-ignoring reductions (np.nansum, ...) -----------------------------------------
+
+
+def np_nan_reduce(cx, node, name):
+    """``np.nan<kind>(a, axis)``: NumPy's definitions (numpy/lib/_nanfunctions_impl.py)
+    on the reductions above: NaN replaced by the identity (sum, prod, mean) or by the
+    infinity that never wins (max, min, argmax, argmin); an all-NaN line gives NaN
+    (max, min; NumPy also warns) or ValueError (argmax, argmin); mean, var and std count
+    only the numbers. Int and bool arrays have no NaN: the plain reduction."""
+    kind = name[3:]
+    params = ("a", "axis", "ddof") if kind in ("std", "var") else ("a", "axis")
+    a_node, axis_node, *ddof = cx.np_args(node, name, params, 1)
+    arr = cx.expr(a_node)
+    if isinstance(arr.type, Unknown):
+        return Undef(UNKNOWN, cx.loc(node))
+    if not isinstance(arr.type, T.ArrayType):
+        cx.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code (it takes an array)", node)
+    axis = axis_arg(cx, axis_node, arr.type.ndim, node)
+    n = cx.size_of(arr, node) if axis is None else cx.emit("dim", [arr], T.I64, axis, cx.loc(node))
+    if kind in ("max", "min"):
+        cx.raise_if(cx.cmp("eq", n, Const(0, T.I64), node), "ValueError",
+                    f"zero-size array to reduction operation f{kind} which has no identity", node)
+    dtype = arr.type.dtype
+    if not isinstance(dtype, T.FloatType):
+        if kind in ("std", "var"):
+            cx.pre_evaluated[id(a_node)] = arr
+            return cx.np_library(node, kind)
+        return reduce_value(cx, arr, kind, axis_node, node)
+    nan = elementwise.materialize(cx, elementwise.ufunc_expr(cx, "isnan", [arr], node), node)
+
+    def replaced(value: float) -> Value:
+        return elementwise.materialize(cx, elementwise.where_expr(cx, nan, Const(value, dtype), arr, node), node)
+
+    if kind in ("sum", "prod"):
+        return reduce_value(cx, replaced(0.0 if kind == "sum" else 1.0), kind, axis_node, node)
+    if kind in ("max", "min"):
+        best = reduce_value(cx, replaced(-math.inf if kind == "max" else math.inf), kind, axis_node, node)
+        return where_value(cx, reduce_value(cx, nan, "all", axis_node, node), Const(math.nan, dtype), best, node)
+    if kind in ("argmax", "argmin"):
+        all_nan = reduce_value(cx, nan, "all", axis_node, node)
+        if isinstance(all_nan.type, T.ArrayType):
+            all_nan = reduce_all(cx, all_nan, "any", node)
+        has_any = cx.cmp("gt", cx.size_of(arr, node), Const(0, T.I64), node)
+        cx.raise_if(cx.emit("and", [has_any, all_nan], T.BOOL, None, cx.loc(node)), "ValueError",
+                    "All-NaN slice encountered", node)
+        return reduce_value(cx, replaced(-math.inf if kind == "argmax" else math.inf), kind, axis_node, node)
+    zeroed = replaced(0.0)
+    present = elementwise.materialize(cx, elementwise.ufunc_expr(cx, "logical_not", [nan], node), node)
+    count = reduce_value(cx, present, "sum", axis_node, node)
+    mean = divide_in(cx, reduce_value(cx, zeroed, "sum", axis_node, node), count, dtype, node)
+    if kind == "mean":
+        return mean
+    if axis is not None and arr.type.ndim > 1:
+        mean = keep_axis(cx, mean, axis, node)
+    deviation = elementwise.ufunc_expr(cx, "subtract", [zeroed, mean], node)
+    d = elementwise.where_expr(cx, nan, Const(0.0, dtype), deviation, node)
+    sq = elementwise.materialize(cx, elementwise.ufunc_expr(cx, "multiply", [d, d], node), node)
+    ddof_v = Const(0, T.I64) if not ddof or ddof[0] is None else cx.coerce(cx.expr(ddof[0]), T.I64, ddof[0])
+    dof = as_value(cx, elementwise.ufunc_expr(cx, "subtract", [count, ddof_v], node), node)
+    var = divide_in(cx, reduce_value(cx, sq, "sum", axis_node, node), dof, dtype, node)
+    bad = as_value(cx, elementwise.ufunc_expr(cx, "less_equal", [dof, Const(0, T.I64)], node), node) \
+        if isinstance(dof.type, T.ArrayType) else cx.cmp("le", dof, Const(0, T.I64), node)
+    var = where_value(cx, bad, Const(math.nan, dtype), var, node)
+    return as_value(cx, elementwise.ufunc_expr(cx, "sqrt", [var], node), node) if kind == "std" else var
+
+
+def divide_in(cx, total: Value, count: Value, dtype: T.Type, node) -> Value:
+    """total / count (a scalar or an array each) in `dtype`, as NumPy's _divide_by_count:
+    the quotient of float64 values, cast back to float32 for float32."""
+    return as_value(cx, elementwise.ufunc_expr(cx, "true_divide", [total, count], node), node, dtype)
+
+
+def where_value(cx, cond: Value, x: Value, y: Value, node) -> Value:
+    """``np.where(cond, x, y)`` of scalars or arrays, computed."""
+    return as_value(cx, elementwise.where_expr(cx, cond, x, y, node), node)
+
+
+def as_value(cx, e, node, dtype: T.Type | None = None) -> Value:
+    """The value of element-wise expression `e` (a new array, or a scalar for a 0-d one),
+    cast to `dtype` when given."""
+    if e.ndim:
+        v = elementwise.materialize(cx, e, node)
+        return v if dtype is None or v.type.dtype == dtype else cx.copy_array(v, node, dtype)
+    v = elementwise.element(cx, e, [], 0, node)
+    return v if dtype is None else cx.cast_element(v, dtype, node)
+
+
+def keep_axis(cx, m: Value, axis: int, node) -> Value:
+    """A view of `m` (a reduction along `axis`) with that axis back, of length 1: the
+    shape NumPy's keepdims gives, broadcasting against the reduced array."""
+    loc = cx.loc(node)
+    operands, axes = [m], ""
+    for k in range(m.type.ndim + 1):
+        if k == axis:
+            axes += "n"
         else:
-            return
-        self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError", text, node)
+            operands += [Const(0, T.I64), cx.emit("dim", [m], T.I64, len(axes) - axes.count("n"), loc),
+                         Const(1, T.I64)]
+            axes += "s"
+    return cx.emit("view", operands, T.ArrayType(m.type.dtype, m.type.ndim + 1, "A"), axes, loc)
 
-    def mean_of(self, total: Value, n: Value, node) -> Value:
-        """total / n in the float type of `total`: NaN for 0 / 0, as NumPy gives."""
-        if isinstance(total.type, T.ComplexType):
-            return self.np_complex_div(total, self.coerce(n, total.type, node), node)
-        return self.emit("div", [total, self.coerce(n, total.type, node)], total.type, None, self.loc(node))
+# ---- building blocks ------------------------------------------------------------------
 
-    # ---- cumsum, cumprod ------------------------------------------------------------------
 
-    def np_cumulative(self, node, name, kind: str | None = None):
-        """``np.cumsum(a, axis)``, ``np.cumprod``; `kind` the running reduction `cumulative`
-        computes where it is not `name`'s (np_ufunc_method)."""
-        a_node, axis_node = self.np_args(node, name, ("a", "axis"), 1)
-        arr = self.expr(a_node)
-        if isinstance(arr.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if not isinstance(arr.type, T.ArrayType):
-            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code "
-                       "(it takes an array)", node)
-        return self.cumulative(arr, kind or name, self.axis_arg(axis_node, arr.type.ndim, node), node)
+def fold(cx, node, dims: list[Value], init: list[Value], step) -> list[Value]:
+    """Accumulators `init` after `acc = step(acc, idx)` for every index tuple of lengths
+    `dims` in C order; `step` keeps each accumulator's type."""
+    names = [cx.new_var("fold", v) for v in init]
 
-    def method_cumulative(self, arr, node):
-        name = node.func.attr
-        (axis_node,) = self.np_args(node, name, ("axis",), 0)
-        return self.cumulative(arr, name, self.axis_arg(axis_node, arr.type.ndim, node), node)
+    def body(idx):
+        acc = [cx.read(name, cx.loc(node)) for name in names]
+        for name, v in zip(names, step(acc, idx)):
+            cx.write(name, v)
+    cx.loop_nest(node, dims, body)
+    return [cx.read(name, cx.loc(node)) for name in names]
 
-    def np_ufunc_method(self, node, name):
-        """``np.<ufunc>.reduce(a, axis=0)`` and ``np.<ufunc>.accumulate(a, axis=0)`` of add,
-        multiply, maximum, minimum (and logical_and/or's reduce): the reductions and running
-        reductions above, along axis 0 unless told (``axis=None``: the flattened array);
-        ``.at`` and ``.outer`` (ufunc_at, ufunc_outer)."""
-        ufunc, method = name.split(".")
-        if method == "at":
-            return self.ufunc_at(node, ufunc)
-        if method == "outer":
-            return self.ufunc_outer(node, ufunc)
-        a_node, axis_node = self.np_args(node, name, ("array", "axis"), 1)
-        if axis_node is None:
-            axis_node = ast.copy_location(ast.Constant(0), node)
-        call = ast.copy_location(ast.Call(func=node.func, args=[a_node, axis_node], keywords=[]), node)
-        if method == "reduce":
-            kind = _REDUCE_OF[ufunc]
-            return CALLS.handler_of(numpy_function(kind))(self, call, kind)     # reduce_keywords.py
-        return self.np_cumulative(call, name, _ACCUMULATE_OF[ufunc])
 
-    def ufunc_outer(self, node, ufunc: str):
-        """``np.<ufunc>.outer(a, b)`` of a binary ufunc: ``ufunc(a[..., None, ...], b)``, the
-        result's shape `a`'s then `b`'s (neither flattened: np.outer flattens, this does not);
-        lists are made arrays first, two scalars give the ufunc of them."""
-        if len(node.args) != 2 or node.keywords:
-            self.error(f"numpy.{ufunc}.outer() takes two positional arguments here: (A, B)", node)
-        a, b = (self.expr(arg) for arg in node.args)
-        if isinstance(a.type, T.ListType):
-            a = self.list_to_array(a, None, node.args[0])
-        if isinstance(b.type, T.ListType):
-            b = self.list_to_array(b, None, node.args[1])
-        if isinstance(a.type, T.ArrayType) and isinstance(b.type, T.ArrayType) and b.type.ndim:
-            a = self.reshape(a, self.dims_of(a, node) + [Const(1, T.I64)] * b.type.ndim, node)
-        e = self.ufunc_expr(ufunc, [a, b], node)
-        return self.as_value(e, node) if e.ndim else self.element(e, [], 0, node)
-
-    def ufunc_at(self, node, ufunc: str):
-        """``np.<ufunc>.at(a, indices, b)`` at the user's call: `a` an array, `indices` an int or
-        a 1-d int array (a list of ints made one), and NumPy's 'same_kind' rule for the result cast
-        back into `a` (a CompileError with NumPy's UFuncTypeError text)."""
-        import numpy as np
-
-        from script.frontend import numpy_along
-        from script.frontend.numpy_lib_call import call_library
-        from script.frontend.typeinfer import numpy_name
-        if len(node.args) != 3 or node.keywords:
-            self.error(f"numpy.{ufunc}.at() takes three positional arguments here: (a, indices, b)", node)
-        a, idx, b = (self.expr(arg) for arg in node.args)
-        if isinstance(idx.type, T.ListType):
-            idx = self.list_to_array(idx, None, node.args[1])
-        for v, arg in ((a, node.args[0]), (b, node.args[2])):
-            self.pre_evaluated[id(arg)] = v
-        if not isinstance(a.type, T.ArrayType):
-            self.error(f"numpy.{ufunc}.at() takes an array to modify, not {a.type}", node.args[0])
-        self.pre_evaluated[id(node.args[1])] = idx
-        if isinstance(idx.type, T.ArrayType):
-            if idx.type.ndim != 1 or not isinstance(idx.type.dtype, T.IntType):
-                self.error(f"numpy.{ufunc}.at() takes a 1-d array of int indices here", node.args[1])
-        elif not isinstance(idx.type, T.IntType):
-            self.error(f"numpy.{ufunc}.at() takes an int or a 1-d array of int indices here, not {idx.type}",
-                      node.args[1])
-        e = self.ufunc_expr(ufunc, [a, b], node, False)
-        if not np.can_cast(numpy_name(e.dtype), numpy_name(a.type.dtype), "same_kind"):
-            self.error(f"Cannot cast ufunc '{ufunc}' output from dtype('{numpy_name(e.dtype)}') to "
-                      f"dtype('{numpy_name(a.type.dtype)}') with casting rule 'same_kind'", node)
-        return call_library(self, node, f"{ufunc}_at", fn=getattr(numpy_along, f"{ufunc}_at"))
-
-    def cumulative(self, arr: Value, name: str, axis: int | None, node) -> Value:
-        """`np.cumsum`/`np.cumprod` (and `maximum`/`minimum`: their accumulate, NaNs carried
-        on as np.maximum does): the running sums (products, maxima) in order, of the
-        flattened array (C order) when `axis` is None, else along `axis` (same shape as
-        `arr`)."""
-        t: T.ArrayType = arr.type
-        loc = self.loc(node)
-        rt = sum_type(t.dtype) if name in ("cumsum", "cumprod") else t.dtype
-        op = {"cumsum": "add", "cumprod": "mul", "maximum": "max", "minimum": "min"}[name]
-        dims = self.dims_of(arr, node)
-        n_line = self.size_of(arr, node) if axis is None else dims[axis]
-
-        def combine(x, y):
-            if op == "mul" and isinstance(rt, T.ComplexType):
-                # NumPy's accumulate calls its multiply loop once for the line; a line of two
-                # takes its SIMD path (with FMA where it has it: np_complex_mul), a longer one,
-                # whose operands overlap, the plain scalar loop
-                two = self.cmp("eq", n_line, Const(2, T.I64), node)
-                return self.emit("select", [two, self.np_complex_mul(x, y, node),
-                                            self.emit("mul", [x, y], rt, None, loc)], rt, None, loc)
-            if op in ("max", "min"):
-                return self.ufunc_special("maximum" if op == "max" else "minimum", [x, y], node)
-            return self.emit(op, [x, y], rt, None, loc)
-        load = lambda a, idx: self.emit("load", [a, *idx], a.type.dtype, None, loc)  # noqa: E731
-        if axis is None:
-            out = self.alloc_array(rt, [self.size_of(arr, node)], node)
-
-            def running(acc, idx):
-                x = self.coerce(load(arr, idx), rt, node)
-                first = self.cmp("eq", acc[1], Const(0, T.I64), node)
-                v = self.emit("select", [first, x, combine(acc[0], x)], rt, None, loc)
-                self.emit("store", [out, v, acc[1]], T.NONE, None, loc)
-                return [v, self.emit("add", [acc[1], Const(1, T.I64)], T.I64, None, loc)]
-            self.fold(node, dims, [Const(0, rt), Const(0, T.I64)], running)
-            return out
-        out = self.alloc_array(rt, dims, node)
-
-        def body(idx):
-            # out[.., i, ..] = a[.., i, ..] (+ out[.., i - 1, ..] unless i == 0): in C order, so
-            # the previous element along the axis is always written first.
-            x = self.coerce(load(arr, idx), rt, node)
-            i = idx[axis]
-            first = self.cmp("eq", i, Const(0, T.I64), node)
-            prev_i = self.emit("max", [self.emit("sub", [i, Const(1, T.I64)], T.I64, None, loc), Const(0, T.I64)],
-                               T.I64, None, loc)
-            prev = load(out, [*idx[:axis], prev_i, *idx[axis + 1:]])
-            v = self.emit("select", [first, x, combine(prev, x)], rt, None, loc)
-            self.emit("store", [out, v, *idx], T.NONE, None, loc)
-        self.loop_nest(node, dims, body)
-        return out
-
-    # ---- NaN-ignoring reductions (np.nansum, ...) -----------------------------------------
-
-    def np_nan_reduce(self, node, name):
-        """``np.nan<kind>(a, axis)``: NumPy's definitions (numpy/lib/_nanfunctions_impl.py)
-        on the reductions above: NaN replaced by the identity (sum, prod, mean) or by the
-        infinity that never wins (max, min, argmax, argmin); an all-NaN line gives NaN
-        (max, min; NumPy also warns) or ValueError (argmax, argmin); mean, var and std count
-        only the numbers. Int and bool arrays have no NaN: the plain reduction."""
-        kind = name[3:]
-        params = ("a", "axis", "ddof") if kind in ("std", "var") else ("a", "axis")
-        a_node, axis_node, *ddof = self.np_args(node, name, params, 1)
-        arr = self.expr(a_node)
-        if isinstance(arr.type, Unknown):
-            return Undef(UNKNOWN, self.loc(node))
-        if not isinstance(arr.type, T.ArrayType):
-            self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code (it takes an array)", node)
-        axis = self.axis_arg(axis_node, arr.type.ndim, node)
-        n = self.size_of(arr, node) if axis is None else self.emit("dim", [arr], T.I64, axis, self.loc(node))
-        if kind in ("max", "min"):
-            self.raise_if(self.cmp("eq", n, Const(0, T.I64), node), "ValueError",
-                          f"zero-size array to reduction operation f{kind} which has no identity", node)
-        dtype = arr.type.dtype
-        if not isinstance(dtype, T.FloatType):
-            if kind in ("std", "var"):
-                self.pre_evaluated[id(a_node)] = arr
-                return self.np_library(node, kind)
-            return self.reduce_value(arr, kind, axis_node, node)
-        nan = self.materialize(self.ufunc_expr("isnan", [arr], node), node)
-
-        def replaced(value: float) -> Value:
-            return self.materialize(self.where_expr(nan, Const(value, dtype), arr, node), node)
-
-        if kind in ("sum", "prod"):
-            return self.reduce_value(replaced(0.0 if kind == "sum" else 1.0), kind, axis_node, node)
-        if kind in ("max", "min"):
-            best = self.reduce_value(replaced(-math.inf if kind == "max" else math.inf), kind, axis_node, node)
-            return self.where_value(self.reduce_value(nan, "all", axis_node, node), Const(math.nan, dtype), best, node)
-        if kind in ("argmax", "argmin"):
-            all_nan = self.reduce_value(nan, "all", axis_node, node)
-            if isinstance(all_nan.type, T.ArrayType):
-                all_nan = self.reduce_all(all_nan, "any", node)
-            has_any = self.cmp("gt", self.size_of(arr, node), Const(0, T.I64), node)
-            self.raise_if(self.emit("and", [has_any, all_nan], T.BOOL, None, self.loc(node)), "ValueError",
-                          "All-NaN slice encountered", node)
-            return self.reduce_value(replaced(-math.inf if kind == "argmax" else math.inf), kind, axis_node, node)
-        zeroed = replaced(0.0)
-        count = self.reduce_value(self.materialize(self.ufunc_expr("logical_not", [nan], node), node), "sum",
-                                  axis_node, node)
-        mean = self.divide_in(self.reduce_value(zeroed, "sum", axis_node, node), count, dtype, node)
-        if kind == "mean":
-            return mean
-        if axis is not None and arr.type.ndim > 1:
-            mean = self.keep_axis(mean, axis, node)
-        d = self.where_expr(nan, Const(0.0, dtype), self.ufunc_expr("subtract", [zeroed, mean], node), node)
-        sq = self.materialize(self.ufunc_expr("multiply", [d, d], node), node)
-        ddof_v = Const(0, T.I64) if not ddof or ddof[0] is None else self.coerce(self.expr(ddof[0]), T.I64, ddof[0])
-        dof = self.as_value(self.ufunc_expr("subtract", [count, ddof_v], node), node)
-        var = self.divide_in(self.reduce_value(sq, "sum", axis_node, node), dof, dtype, node)
-        bad = self.as_value(self.ufunc_expr("less_equal", [dof, Const(0, T.I64)], node), node) \
-            if isinstance(dof.type, T.ArrayType) else self.cmp("le", dof, Const(0, T.I64), node)
-        var = self.where_value(bad, Const(math.nan, dtype), var, node)
-        return self.as_value(self.ufunc_expr("sqrt", [var], node), node) if kind == "std" else var
-
-    def divide_in(self, total: Value, count: Value, dtype: T.Type, node) -> Value:
-        """total / count (a scalar or an array each) in `dtype`, as NumPy's _divide_by_count:
-        the quotient of float64 values, cast back to float32 for float32."""
-        return self.as_value(self.ufunc_expr("true_divide", [total, count], node), node, dtype)
-
-    def where_value(self, cond: Value, x: Value, y: Value, node) -> Value:
-        """``np.where(cond, x, y)`` of scalars or arrays, computed."""
-        return self.as_value(self.where_expr(cond, x, y, node), node)
-
-    def as_value(self, e, node, dtype: T.Type | None = None) -> Value:
-        """The value of element-wise expression `e` (a new array, or a scalar for a 0-d one),
-        cast to `dtype` when given."""
-        if e.ndim:
-            v = self.materialize(e, node)
-            return v if dtype is None or v.type.dtype == dtype else self.copy_array(v, node, dtype)
-        v = self.element(e, [], 0, node)
-        return v if dtype is None else self.cast_element(v, dtype, node)
-
-    def keep_axis(self, m: Value, axis: int, node) -> Value:
-        """A view of `m` (a reduction along `axis`) with that axis back, of length 1: the
-        shape NumPy's keepdims gives, broadcasting against the reduced array."""
-        loc = self.loc(node)
-        operands, axes = [m], ""
-        for k in range(m.type.ndim + 1):
-            if k == axis:
-                axes += "n"
-            else:
-                operands += [Const(0, T.I64), self.emit("dim", [m], T.I64, len(axes) - axes.count("n"), loc),
-                             Const(1, T.I64)]
-                axes += "s"
-        return self.emit("view", operands, T.ArrayType(m.type.dtype, m.type.ndim + 1, "A"), axes, loc)
-
-    # ---- building blocks ------------------------------------------------------------------
-
-    def fold(self, node, dims: list[Value], init: list[Value], step) -> list[Value]:
-        """Accumulators `init` after `acc = step(acc, idx)` for every index tuple of lengths
-        `dims` in C order; `step` keeps each accumulator's type."""
-        names = [self.new_var("fold", v) for v in init]
-
-        def body(idx):
-            acc = [self.read(name, self.loc(node)) for name in names]
-            for name, v in zip(names, step(acc, idx)):
-                self.write(name, v)
-        self.loop_nest(node, dims, body)
-        return [self.read(name, self.loc(node)) for name in names]
-
-    def call_kernel(self, fn, args: list[Value], node) -> Value:
-        """A call of `fn` from numpy_kernels, specialized for the types of `args` and built
-        without bounds checks (its indices are in range by construction)."""
-        callee = self.ctx.specialize(self.ctx.info_for(fn), tuple(a.type for a in args), False)
-        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
+def call_kernel(cx, fn, args: list[Value], node) -> Value:
+    """A call of `fn` from numpy_kernels, specialized for the types of `args` and built
+    without bounds checks (its indices are in range by construction)."""
+    callee = cx.ctx.specialize(cx.ctx.info_for(fn), tuple(a.type for a in args), False)
+    return cx.emit("call", args, callee.ret_type, callee, cx.loc(node))
 
 
 _REDUCE_OF = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -587,4 +600,4 @@ def ufunc_method(obj) -> str | None:
     return None if table is None or ufunc.__name__ not in table else f"{ufunc.__name__}.{obj.__name__}"
 # (np.sum, a.sum() and the other reductions with keepdims= and dtype= are reduce_keywords.py's)
 for _name in ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var"):
-    CALLS.register(numpy_function("nan" + _name), ReduceLowering.np_nan_reduce)
+    CALLS.register(numpy_function("nan" + _name), np_nan_reduce)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import mixed_numbers
+from script.frontend import elementwise, mixed_numbers
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -106,192 +106,205 @@ def test_facts(test) -> tuple[list, list]:
     return [], []
 
 
-class OptionalLowering:
-    """Mixin for ExprLowering: optional values, their checks and narrowing."""
+def expr_opt(cx, node: ast.expr, num: bool = False) -> Value:
+    """`expr`, except that an optional stays one; with `num`, so does a value that is an
+    int or a float (mixed_numbers.py: where the caller takes it apart or keeps it whole)."""
+    from script.frontend.elementwise import ArrayExpr
+    v = cx.lazy_opt(node)
+    if not num and mixed_numbers.is_num(v):
+        raise mixed_numbers.NumRead(node, cx.loc(node))
+    return elementwise.materialize(cx, v, node) if isinstance(v, ArrayExpr) else v
 
-    def expr_opt(self, node: ast.expr, num: bool = False) -> Value:
-        """`expr`, except that an optional stays one; with `num`, so does a value that is an
-        int or a float (mixed_numbers.py: where the caller takes it apart or keeps it whole)."""
-        from script.frontend.elementwise import ArrayExpr
-        v = self.lazy_opt(node)
-        if not num and mixed_numbers.is_num(v):
-            raise mixed_numbers.NumRead(node, self.loc(node))
-        return self.materialize(v, node) if isinstance(v, ArrayExpr) else v
 
-    def present(self, v: Value, node=None) -> Value:
-        """Whether optional `v` holds a value (a bool value)."""
-        parts = _parts(v)
-        if parts is not None:
-            return parts[0]
-        return self.emit("extract", [v], T.BOOL, 0, self.loc(node) if node is not None else v.loc)
+def present(cx, v: Value, node=None) -> Value:
+    """Whether optional `v` holds a value (a bool value)."""
+    parts = _parts(v)
+    if parts is not None:
+        return parts[0]
+    return cx.emit("extract", [v], T.BOOL, 0, cx.loc(node) if node is not None else v.loc)
 
-    def absent(self, v: Value, node=None) -> Value:
-        p = self.present(v, node)
-        if isinstance(p, Const):
-            return Const(not p.value, T.BOOL)
-        return self.emit("not", [p], T.BOOL, None, self.loc(node) if node is not None else v.loc)
 
-    def value_of(self, v: Value, node=None) -> Value:
-        """The value optional `v` holds, unchecked (its placeholder, zero, when it is None)."""
-        parts = _parts(v)
-        if parts is not None:
-            return parts[1]
-        return self.emit("extract", [v], v.type.value, 1, self.loc(node) if node is not None else v.loc)
+def absent(cx, v: Value, node=None) -> Value:
+    p = present(cx, v, node)
+    if isinstance(p, Const):
+        return Const(not p.value, T.BOOL)
+    return cx.emit("not", [p], T.BOOL, None, cx.loc(node) if node is not None else v.loc)
 
-    def unwrap(self, v: Value, node, text: str | None = None, error: str = "TypeError") -> Value:
-        """The value of optional `v`, raising `error`(`text`) where it is None."""
-        if text is None:
-            text = GENERIC_MESSAGE.format(python_name(v.type.value))
-        self.raise_if(self.absent(v, node), error, text, node)
-        return self.value_of(v, node)
 
-    def unwrap_operands(self, a: Value, b: Value, describe, node) -> tuple[Value, Value]:
-        """`a` and `b` unwrapped where either is optional; `describe(name_a, name_b)` is the
-        message when one is None, with the class names CPython's message has."""
-        oa, ob = is_optional(a), is_optional(b)
-        if not (oa or ob):
-            return a, b
-        na, nb = python_name(a.type), python_name(b.type)
-        if oa and ob:
-            both = self.emit("and", [self.absent(a, node), self.absent(b, node)], T.BOOL, None, self.loc(node))
-            self.raise_if(both, "TypeError", describe(NONE_NAME, NONE_NAME), node)
-        if oa:
-            self.raise_if(self.absent(a, node), "TypeError", describe(NONE_NAME, nb), node)
-        if ob:
-            self.raise_if(self.absent(b, node), "TypeError", describe(na, NONE_NAME), node)
-        return (self.value_of(a, node) if oa else a), (self.value_of(b, node) if ob else b)
+def value_of(cx, v: Value, node=None) -> Value:
+    """The value optional `v` holds, unchecked (its placeholder, zero, when it is None)."""
+    parts = _parts(v)
+    if parts is not None:
+        return parts[1]
+    return cx.emit("extract", [v], v.type.value, 1, cx.loc(node) if node is not None else v.loc)
 
-    def make_optional(self, v: Value, t: T.OptionalType, node=None) -> Value:
-        """`v` (None, a value convertible to `t.value`, or another optional) as an `opt` of
-        type `t`, built in the current block."""
-        loc = self.loc(node) if node is not None else v.loc
-        if isinstance(v.type, T.NoneType):
-            present, value = Const(False, T.BOOL), self.placeholder(t.value, loc)
-        elif isinstance(v.type, T.OptionalType):
-            present, value = self.present(v, node), self.coerce(self.value_of(v, node), t.value, node)
-        else:
-            present, value = Const(True, T.BOOL), self.coerce(v, t.value, node)
-        if isinstance(value, Const) and type(value) is not Const:
-            value = Const(value.value, value.type, value.loc)        # a weak literal: fixed now
-        return self.emit("tuple", [present, value], t, None, loc)
 
-    def placeholder(self, t: T.Type, loc) -> Value:
-        """A value of type `t` (zero) that stands for nothing, in the current block."""
-        if isinstance(t, (T.TupleType, T.HashType)):      # (a dict or set: two NULL lists)
-            return self.emit("tuple", [self.placeholder(e, loc) for e in t.elems], t, None, loc)
-        if isinstance(t, T.StrType):
-            return self.emit("str_const", [], t, "", loc)      # immortal: nothing to count
-        if isinstance(t, (T.ClassType, T.ListType)):
-            return self.emit("list_null", [], t, None, loc)    # NULL: nothing to count
-        return Const(0, t, loc)
+def unwrap(cx, v: Value, node, text: str | None = None, error: str = "TypeError") -> Value:
+    """The value of optional `v`, raising `error`(`text`) where it is None."""
+    if text is None:
+        text = GENERIC_MESSAGE.format(python_name(v.type.value))
+    cx.raise_if(absent(cx, v, node), error, text, node)
+    return value_of(cx, v, node)
 
-    # ---- truth and comparisons ------------------------------------------------------------
 
-    def optional_truth(self, v: Value, node=None) -> Value:
-        """`bool(v)` of an optional: present, and the value true."""
-        p = self.present(v, node)
-        if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
-            return self.if_present(p, lambda: self.truth(self.value_of(v, node), node), v, node)
-        inner = self.truth(self.value_of(v, node), node)
-        if isinstance(inner, Const):
-            return p if inner.value else Const(False, T.BOOL)
-        if isinstance(p, Const):
-            return inner if p.value else Const(False, T.BOOL)
-        return self.emit("and", [p, inner], T.BOOL, None, self.loc(node) if node is not None else v.loc)
+def unwrap_operands(cx, a: Value, b: Value, describe, node) -> tuple[Value, Value]:
+    """`a` and `b` unwrapped where either is optional; `describe(name_a, name_b)` is the
+    message when one is None, with the class names CPython's message has."""
+    oa, ob = is_optional(a), is_optional(b)
+    if not (oa or ob):
+        return a, b
+    na, nb = python_name(a.type), python_name(b.type)
+    if oa and ob:
+        both = cx.emit("and", [absent(cx, a, node), absent(cx, b, node)], T.BOOL, None, cx.loc(node))
+        cx.raise_if(both, "TypeError", describe(NONE_NAME, NONE_NAME), node)
+    if oa:
+        cx.raise_if(absent(cx, a, node), "TypeError", describe(NONE_NAME, nb), node)
+    if ob:
+        cx.raise_if(absent(cx, b, node), "TypeError", describe(na, NONE_NAME), node)
+    return (value_of(cx, a, node) if oa else a), (value_of(cx, b, node) if ob else b)
 
-    def optional_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value | None:
-        """`a op b` where `a` or `b` is optional, or None when neither is. `is`/`==` (and
-        their negations) never raise: None equals only None; the others unwrap both sides
-        with CPython's message."""
-        if not (is_optional(a) or is_optional(b)):
-            return None
-        loc = self.loc(node)
-        negate = isinstance(op, (ast.IsNot, ast.NotEq, ast.NotIn))
-        if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
-            if isinstance(op, (ast.Is, ast.IsNot)) and not any(isinstance(v.type, T.NoneType) for v in (a, b)):
-                if not all(isinstance(v.type.value if is_optional(v) else v.type, T.ClassType) for v in (a, b)):
-                    self.error("'is' is only supported with None", node)
-                # instances, or None: the same reference (an absent one is NULL: `placeholder`)
-                same = self.emit("list_same", [self.value_of(v, node) if is_optional(v) else v for v in (a, b)],
-                                 T.BOOL, None, loc)
-                return self._not(same, loc) if negate else same
-            eq = self._optional_eq(a, b, node)
-            return self._not(eq, loc) if negate else eq
-        if isinstance(op, (ast.In, ast.NotIn)):
-            if is_optional(b):
-                b = self.unwrap(b, node, f"argument of type '{NONE_NAME}' is not iterable")
-                return self.compare(op, a, b, node)
-            hit = self.if_present(self.present(a, node), lambda: self.compare(
-                ast.In(), self.value_of(a, node), b, node), a, node)
-            return self._not(hit, loc) if negate else hit
-        symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
-        a, b = self.unwrap_operands(
-            a, b, lambda x, y: f"'{symbol}' not supported between instances of '{x}' and '{y}'", node)
-        return self.compare(op, a, b, node)
 
-    def _optional_eq(self, a: Value, b: Value, node) -> Value:
-        loc = self.loc(node)
-        if not is_optional(a):
-            a, b = b, a
-        if isinstance(b.type, T.NoneType):
-            return self.absent(a, node)
-        if not is_optional(b):
-            return self.if_present(self.present(a, node), lambda: self.compare(
-                ast.Eq(), self.value_of(a, node), b, node), a, node)
-        pa, pb = self.present(a, node), self.present(b, node)
-        same = self.if_present(self._and(pa, pb, loc), lambda: self.compare(
-            ast.Eq(), self.value_of(a, node), self.value_of(b, node), node), a, node)
-        both_none = self._and(self._not(pa, loc), self._not(pb, loc), loc)
-        return self._or(both_none, same, loc)
+def make_optional(cx, v: Value, t: T.OptionalType, node=None) -> Value:
+    """`v` (None, a value convertible to `t.value`, or another optional) as an `opt` of
+    type `t`, built in the current block."""
+    loc = cx.loc(node) if node is not None else v.loc
+    if isinstance(v.type, T.NoneType):
+        there, value = Const(False, T.BOOL), placeholder(cx, t.value, loc)
+    elif isinstance(v.type, T.OptionalType):
+        there, value = present(cx, v, node), cx.coerce(value_of(cx, v, node), t.value, node)
+    else:
+        there, value = Const(True, T.BOOL), cx.coerce(v, t.value, node)
+    if isinstance(value, Const) and type(value) is not Const:
+        value = Const(value.value, value.type, value.loc)        # a weak literal: fixed now
+    return cx.emit("tuple", [there, value], t, None, loc)
 
-    def if_present(self, present: Value, test, v: Value, node) -> Value:
-        """`present and test()` for optional `v`: where its value is a reference (a list, a
-        dict, an instance: NULL when absent), `test` runs only where `present` holds."""
-        if isinstance(present, Const):
-            return test() if present.value else Const(False, T.BOOL)
-        if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
-            return self.choose(present, test, lambda: Const(False, T.BOOL), node)
-        return self._and(present, test(), self.loc(node))
 
-    def _not(self, v: Value, loc) -> Value:
-        return Const(not v.value, T.BOOL) if isinstance(v, Const) else self.emit("not", [v], T.BOOL, None, loc)
+def placeholder(cx, t: T.Type, loc) -> Value:
+    """A value of type `t` (zero) that stands for nothing, in the current block."""
+    if isinstance(t, (T.TupleType, T.HashType)):      # (a dict or set: two NULL lists)
+        return cx.emit("tuple", [placeholder(cx, e, loc) for e in t.elems], t, None, loc)
+    if isinstance(t, T.StrType):
+        return cx.emit("str_const", [], t, "", loc)      # immortal: nothing to count
+    if isinstance(t, (T.ClassType, T.ListType)):
+        return cx.emit("list_null", [], t, None, loc)    # NULL: nothing to count
+    return Const(0, t, loc)
 
-    def _and(self, x: Value, y: Value, loc) -> Value:
-        if isinstance(x, Const):
-            return y if x.value else x
-        if isinstance(y, Const):
-            return x if y.value else y
-        return self.emit("and", [x, y], T.BOOL, None, loc)
+# ---- truth and comparisons ------------------------------------------------------------
 
-    def _or(self, x: Value, y: Value, loc) -> Value:
-        if isinstance(x, Const):
-            return x if x.value else y
-        if isinstance(y, Const):
-            return y if y.value else x
-        return self.emit("or", [x, y], T.BOOL, None, loc)
 
-    # ---- narrowing ------------------------------------------------------------------------
+def optional_truth(cx, v: Value, node=None) -> Value:
+    """`bool(v)` of an optional: present, and the value true."""
+    p = present(cx, v, node)
+    if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
+        return if_present(cx, p, lambda: cx.truth(value_of(cx, v, node), node), v, node)
+    inner = cx.truth(value_of(cx, v, node), node)
+    if isinstance(inner, Const):
+        return p if inner.value else Const(False, T.BOOL)
+    if isinstance(p, Const):
+        return inner if p.value else Const(False, T.BOOL)
+    return cx.emit("and", [p, inner], T.BOOL, None, cx.loc(node) if node is not None else v.loc)
 
-    def optional_facts(self, test) -> tuple[list, list]:
-        """`test_facts(test)`, keeping only names read as optionals in this function (the
-        others need no narrowing, and a branch built for none would change the IR)."""
-        seen = self.optional_names
-        yes, no = test_facts(test)
-        return [f for f in yes if f[0] in seen], [f for f in no if f[0] in seen]
 
-    def narrow(self, facts) -> None:
-        """Write `facts` ((name, present) pairs, `test_facts`) into the current block: each
-        optional local named becomes its value, or None."""
-        if self.block is None or self.is_dead():
-            return
-        for name, present in facts:
-            var = self.comprehension_var(name)      # (`[s.upper() for s in xs if s is not None]`)
-            if var is None and name not in self.optional_names:
-                continue
-            v = self.read(var or name)
-            if not is_optional(v) or isinstance(v.type, Unknown):
-                continue
-            self.write(var or name, self.value_of(v) if present else Const(None, T.NONE))
+def optional_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value | None:
+    """`a op b` where `a` or `b` is optional, or None when neither is. `is`/`==` (and
+    their negations) never raise: None equals only None; the others unwrap both sides
+    with CPython's message."""
+    if not (is_optional(a) or is_optional(b)):
+        return None
+    loc = cx.loc(node)
+    negate = isinstance(op, (ast.IsNot, ast.NotEq, ast.NotIn))
+    if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+        if isinstance(op, (ast.Is, ast.IsNot)) and not any(isinstance(v.type, T.NoneType) for v in (a, b)):
+            if not all(isinstance(v.type.value if is_optional(v) else v.type, T.ClassType) for v in (a, b)):
+                cx.error("'is' is only supported with None", node)
+            # instances, or None: the same reference (an absent one is NULL: `placeholder`)
+            same = cx.emit("list_same", [value_of(cx, v, node) if is_optional(v) else v for v in (a, b)],
+                           T.BOOL, None, loc)
+            return _not(cx, same, loc) if negate else same
+        eq = _optional_eq(cx, a, b, node)
+        return _not(cx, eq, loc) if negate else eq
+    if isinstance(op, (ast.In, ast.NotIn)):
+        if is_optional(b):
+            b = unwrap(cx, b, node, f"argument of type '{NONE_NAME}' is not iterable")
+            return cx.compare(op, a, b, node)
+        hit = if_present(cx, present(cx, a, node), lambda: cx.compare(
+            ast.In(), value_of(cx, a, node), b, node), a, node)
+        return _not(cx, hit, loc) if negate else hit
+    symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
+    a, b = unwrap_operands(cx, 
+        a, b, lambda x, y: f"'{symbol}' not supported between instances of '{x}' and '{y}'", node)
+    return cx.compare(op, a, b, node)
+
+
+def _optional_eq(cx, a: Value, b: Value, node) -> Value:
+    loc = cx.loc(node)
+    if not is_optional(a):
+        a, b = b, a
+    if isinstance(b.type, T.NoneType):
+        return absent(cx, a, node)
+    if not is_optional(b):
+        return if_present(cx, present(cx, a, node), lambda: cx.compare(
+            ast.Eq(), value_of(cx, a, node), b, node), a, node)
+    pa, pb = present(cx, a, node), present(cx, b, node)
+    same = if_present(cx, _and(cx, pa, pb, loc), lambda: cx.compare(
+        ast.Eq(), value_of(cx, a, node), value_of(cx, b, node), node), a, node)
+    both_none = _and(cx, _not(cx, pa, loc), _not(cx, pb, loc), loc)
+    return _or(cx, both_none, same, loc)
+
+
+def if_present(cx, present: Value, test, v: Value, node) -> Value:
+    """`present and test()` for optional `v`: where its value is a reference (a list, a
+    dict, an instance: NULL when absent), `test` runs only where `present` holds."""
+    if isinstance(present, Const):
+        return test() if present.value else Const(False, T.BOOL)
+    if isinstance(v.type.value, (T.ListType, T.HashType, T.ClassType)):
+        return cx.choose(present, test, lambda: Const(False, T.BOOL), node)
+    return _and(cx, present, test(), cx.loc(node))
+
+
+def _not(cx, v: Value, loc) -> Value:
+    return Const(not v.value, T.BOOL) if isinstance(v, Const) else cx.emit("not", [v], T.BOOL, None, loc)
+
+
+def _and(cx, x: Value, y: Value, loc) -> Value:
+    if isinstance(x, Const):
+        return y if x.value else x
+    if isinstance(y, Const):
+        return x if y.value else y
+    return cx.emit("and", [x, y], T.BOOL, None, loc)
+
+
+def _or(cx, x: Value, y: Value, loc) -> Value:
+    if isinstance(x, Const):
+        return x if x.value else y
+    if isinstance(y, Const):
+        return y if y.value else x
+    return cx.emit("or", [x, y], T.BOOL, None, loc)
+
+# ---- narrowing ------------------------------------------------------------------------
+
+
+def optional_facts(cx, test) -> tuple[list, list]:
+    """`test_facts(test)`, keeping only names read as optionals in this function (the
+    others need no narrowing, and a branch built for none would change the IR)."""
+    seen = cx.optional_names
+    yes, no = test_facts(test)
+    return [f for f in yes if f[0] in seen], [f for f in no if f[0] in seen]
+
+
+def narrow(cx, facts) -> None:
+    """Write `facts` ((name, present) pairs, `test_facts`) into the current block: each
+    optional local named becomes its value, or None."""
+    if cx.block is None or cx.is_dead():
+        return
+    for name, present in facts:
+        var = cx.comprehension_var(name)      # (`[s.upper() for s in xs if s is not None]`)
+        if var is None and name not in cx.optional_names:
+            continue
+        v = cx.read(var or name)
+        if not is_optional(v) or isinstance(v.type, Unknown):
+            continue
+        cx.write(var or name, value_of(cx, v) if present else Const(None, T.NONE))
 
 
 def _parts(v: Value):

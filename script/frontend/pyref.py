@@ -31,3 +31,11 @@ def global_callee(low, func):
         return None
     ref = low.callee_ref(func)
     return ref.obj if isinstance(ref, PyRef) else None
+
+
+def is_type_call(cx, node) -> bool:
+    """Whether `node` is ``type(x)`` (the builtin)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in cx.locals):
+        return False
+    ref = cx.lookup(node.func)
+    return isinstance(ref, PyRef) and ref.obj is type

@@ -31,6 +31,7 @@ from script.frontend.table_args import MISSING, global_object
 from script.ir import types as T
 from script.ir.core import Function, Instr
 from script.pyhooks.python_classes import FACTORIES, MODULE
+from script.frontend import default_tables
 
 _CLASSES = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
             collections.deque: "deque", collections.defaultdict: "defaultdict"}
@@ -74,7 +75,7 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     if isinstance(node, ast.Tuple):
         parts = tuple(_class_of(low, e, seen) for e in node.elts)
         return parts if any(p is not None for p in parts) else None
-    default = low.table_default_of(node)
+    default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
     if isinstance(node, ast.Call):

@@ -20,6 +20,7 @@ import queue
 from collections import deque
 
 from script.frontend.registry import lowers
+from script.frontend import builtins_lowering, records
 
 _EMPTY = "get() of an empty queue would wait forever in compiled code: no other thread can put"
 _FULL = "put() into a full queue would wait forever in compiled code: no other thread can get"
@@ -96,7 +97,7 @@ _SITES: dict = {}       # (class, file, line, column) -> the class of that call 
 @lowers(*_CLASSES)
 def _make_queue(low, node: ast.Call, name: str):
     """`queue.Queue(...)`: a record of this call site's own class (its items' type is its own)."""
-    base = _CLASSES[low.callee_ref(node.func).obj]
+    base = _CLASSES[builtins_lowering.callee_ref(low, node.func).obj]
     key = (base, low.info.filename, node.lineno, node.col_offset)
     cls = _SITES.get(key)
     if cls is None:         # a copy of the class (its methods and those it inherits), of its own
@@ -104,4 +105,4 @@ def _make_queue(low, node: ast.Call, name: str):
         for klass in reversed(base.__mro__[:-1]):
             ns.update((k, v) for k, v in vars(klass).items() if callable(v))
         cls = _SITES[key] = type(base.__name__, (), ns)
-    return low.make_record(cls, node)
+    return records.make_record(low, cls, node)

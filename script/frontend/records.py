@@ -1,6 +1,6 @@
 """Instances of plain module-level classes in compiled code (docs/records.md).
 
-Requires the host class to be a `FunctionLowering`. A class whose only base is `object`,
+Functions over the lowering `cx`. A class whose only base is `object`,
 with an ``__init__`` that assigns ``self.field = ...`` and plain methods (or a
 ``@dataclass`` with annotated fields), is instantiated and used inside compiled code: an
 instance is a `types.ClassType`, a reference to a record (a list of one tuple of the
@@ -39,7 +39,8 @@ from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, ba
                                            rewrite_base_init)
 from script.frontend.class_methods import mixed_classes
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
-from script.frontend.class_types import ClassTypesLowering, names_instances
+from script.frontend import class_members, class_methods, class_types, class_unions, optional
+from script.frontend.class_types import names_instances
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.frontend.pyref import PyRef
 from script.frontend.unknown import Unknown
@@ -288,226 +289,237 @@ def _describe(t) -> str:
     return f"an instance of class '{t.name}'" if isinstance(t, T.ClassType) else f"a value holding instances ({t})"
 
 
-class RecordLowering(ClassTypesLowering):
-    def make_record(self, cls: type, node: ast.Call) -> Value:
-        """``C(args)``: a new record holding the fields ``__init__`` computes."""
-        abstract = abstract_error(cls)
-        if abstract is not None:
-            self.error(abstract, node)
-        try:
-            if _is_dataclass_init(cls):
-                check_class(cls)
-                fields, values = self._dataclass_fields(cls, node)
-            elif cls.__init__ is object.__init__:       # no fields
-                check_class(cls)
-                if node.args or node.keywords:
-                    self.error(f"{cls.__name__}() takes no arguments", node)
-                fields, values = [], []
-            else:
-                info = factory_for(cls)
-                fields = info.fields
-                values = self.call_script(info, node)
-                if not isinstance(values.type, T.TupleType):
-                    return values           # a round to be rebuilt (Unknown)
-                values = [self.emit("extract", [values], t, k, self.loc(node)) for k, t in enumerate(values.type.elems)]
-                values = self._annotated_fields(cls, fields, values, node)
-        except CompileError as e:
-            if e.loc is None:               # a class-level problem: shown at the construction
-                self.error(e.message, node)
-            raise
-        t = T.ClassType(class_key(cls), fields, T.TupleType(self.tabled_fields(cls, class_key(cls), fields,
-                                                                                values, node)))
-        for f, ft in zip(fields, t.elem.elems):
-            if not T.is_field_type(ft):
-                self.error(f"field '{f}' of class '{cls.__name__}' is {ft}: compiled code keeps bools, "
-                           "ints, floats, strs, lists, dicts, sets, arrays, instances (or None) and tuples "
-                           "of them in fields", node)
-        tup = self.make_tuple(self.fit_fields(t, values, node), node)
-        CLASSES[t.key] = cls
-        loc = self.loc(node)
-        record = self.emit("list_new", [], t, None, loc)
-        self.resize_list(record, Const(1, T.I64), node)
-        self.emit("list_set", [record, tup, Const(0, T.I64)], T.NONE, None, loc)
-        return record
+def make_record(cx, cls: type, node: ast.Call) -> Value:
+    """``C(args)``: a new record holding the fields ``__init__`` computes."""
+    abstract = abstract_error(cls)
+    if abstract is not None:
+        cx.error(abstract, node)
+    try:
+        if _is_dataclass_init(cls):
+            check_class(cls)
+            fields, values = _dataclass_fields(cx, cls, node)
+        elif cls.__init__ is object.__init__:       # no fields
+            check_class(cls)
+            if node.args or node.keywords:
+                cx.error(f"{cls.__name__}() takes no arguments", node)
+            fields, values = [], []
+        else:
+            info = factory_for(cls)
+            fields = info.fields
+            values = cx.call_script(info, node)
+            if not isinstance(values.type, T.TupleType):
+                return values           # a round to be rebuilt (Unknown)
+            values = [cx.emit("extract", [values], t, k, cx.loc(node)) for k, t in enumerate(values.type.elems)]
+            values = _annotated_fields(cx, cls, fields, values, node)
+    except CompileError as e:
+        if e.loc is None:               # a class-level problem: shown at the construction
+            cx.error(e.message, node)
+        raise
+    tabled = class_types.tabled_fields(cx, cls, class_key(cls), fields, values, node)
+    t = T.ClassType(class_key(cls), fields, T.TupleType(tabled))
+    for f, ft in zip(fields, t.elem.elems):
+        if not T.is_field_type(ft):
+            cx.error(f"field '{f}' of class '{cls.__name__}' is {ft}: compiled code keeps bools, "
+                     "ints, floats, strs, lists, dicts, sets, arrays, instances (or None) and tuples "
+                     "of them in fields", node)
+    tup = cx.make_tuple(class_types.fit_fields(cx, t, values, node), node)
+    CLASSES[t.key] = cls
+    loc = cx.loc(node)
+    record = cx.emit("list_new", [], t, None, loc)
+    cx.resize_list(record, Const(1, T.I64), node)
+    cx.emit("list_set", [record, tup, Const(0, T.I64)], T.NONE, None, loc)
+    return record
 
-    def _annotated_fields(self, cls: type, fields, values: list, node) -> list:
-        """`values` converted to the class-level annotations of their fields (``x: float``
-        in the class body), where there are any."""
-        anns = vars(cls).get("__annotations__") or {}
-        if not anns:
-            return values
-        from script.frontend.typeinfer import type_from_annotation
-        out = []
-        for f, v in zip(fields, values):
-            t = type_from_annotation(anns[f]) if f in anns and not isinstance(anns[f], str) else None
-            if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS:
-                t = None            # a hint: the number as it is (class_types.number_hint)
-            if t is not None and v.type != t:
-                if not T.is_convertible(v.type, t) or T.unify(t, v.type) != t:
-                    self.error(f"field '{f}' of class '{cls.__name__}' is annotated {t}; __init__ gives it "
-                               f"a {v.type}", node)
-                v = self.coerce(v, t, node)
-            out.append(v)
-        return out
 
-    def _dataclass_fields(self, cls: type, node: ast.Call):
-        """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
-        converted to their annotated types, except that a number annotated `int`, `float` or
-        `bool` keeps its own type (annotations are hints) and `Any` takes the value's."""
-        if "__post_init__" in vars(cls):
-            self.error(f"dataclass '{cls.__name__}' defines __post_init__: not supported in compiled code", node)
-        from script.frontend.typeinfer import type_from_annotation
-        fields = [f for f in dataclasses.fields(cls) if f.init]
-        names = [f.name for f in fields]
-        if len(node.args) > len(fields):
-            self.error(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(node.args)} "
-                       "were given", node)
-        bound: list = [self.expr_opt(a) for a in node.args] + [None] * (len(fields) - len(node.args))
-        for k in node.keywords:
-            if k.arg not in names:
-                self.error(f"{cls.__name__}() got an unexpected keyword argument '{k.arg}'", k.value)
-            if bound[names.index(k.arg)] is not None:
-                self.error(f"{cls.__name__}() got multiple values for argument '{k.arg}'", k.value)
-            bound[names.index(k.arg)] = self.expr_opt(k.value)
-        values = []
-        for f, v in zip(fields, bound):
-            ann = f.type
-            if isinstance(ann, str):
-                ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
-            if v is None and f.default_factory in _EMPTY_FACTORIES:
-                v = self.expr(self._factory_node(f, node, names_instances(ann)))
-                if ann is f.default_factory or names_instances(ann):    # (the stores decide)
-                    values.append(v)
-                    continue
-            if v is None:
-                if f.default is dataclasses.MISSING:
-                    what = "" if f.default_factory is dataclasses.MISSING else \
-                        " (a default_factory other than list, dict or set is not supported)"
-                    self.error(f"{cls.__name__}() missing required argument '{f.name}'{what}", node)
-                v = self.python_object(f.default, f.name, node)
-                if not isinstance(v, Value):
-                    self.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
-                               "code takes", node)
-            t = type_from_annotation(ann)
-            if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS or ann is typing.Any:
-                # a hint, as CPython has it: `x: float` given 1 holds the int 1 (a float stored
-                # later makes the field an int|float: class_types.widen_on_store); `Any` the value's
+def _annotated_fields(cx, cls: type, fields, values: list, node) -> list:
+    """`values` converted to the class-level annotations of their fields (``x: float``
+    in the class body), where there are any."""
+    anns = vars(cls).get("__annotations__") or {}
+    if not anns:
+        return values
+    from script.frontend.typeinfer import type_from_annotation
+    out = []
+    for f, v in zip(fields, values):
+        t = type_from_annotation(anns[f]) if f in anns and not isinstance(anns[f], str) else None
+        if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS:
+            t = None            # a hint: the number as it is (class_types.number_hint)
+        if t is not None and v.type != t:
+            if not T.is_convertible(v.type, t) or T.unify(t, v.type) != t:
+                cx.error(f"field '{f}' of class '{cls.__name__}' is annotated {t}; __init__ gives it "
+                         f"a {v.type}", node)
+            v = cx.coerce(v, t, node)
+        out.append(v)
+    return out
+
+
+def _dataclass_fields(cx, cls: type, node: ast.Call):
+    """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
+    converted to their annotated types, except that a number annotated `int`, `float` or
+    `bool` keeps its own type (annotations are hints) and `Any` takes the value's."""
+    if "__post_init__" in vars(cls):
+        cx.error(f"dataclass '{cls.__name__}' defines __post_init__: not supported in compiled code", node)
+    from script.frontend.typeinfer import type_from_annotation
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    names = [f.name for f in fields]
+    if len(node.args) > len(fields):
+        cx.error(f"{cls.__name__}() takes {len(fields)} positional arguments but {len(node.args)} "
+                 "were given", node)
+    bound: list = [optional.expr_opt(cx, a) for a in node.args] + [None] * (len(fields) - len(node.args))
+    for k in node.keywords:
+        if k.arg not in names:
+            cx.error(f"{cls.__name__}() got an unexpected keyword argument '{k.arg}'", k.value)
+        if bound[names.index(k.arg)] is not None:
+            cx.error(f"{cls.__name__}() got multiple values for argument '{k.arg}'", k.value)
+        bound[names.index(k.arg)] = optional.expr_opt(cx, k.value)
+    values = []
+    for f, v in zip(fields, bound):
+        ann = f.type
+        if isinstance(ann, str):
+            ann = eval(ann, vars(inspect.getmodule(cls)))  # noqa: S307 - the user's own annotation
+        if v is None and f.default_factory in _EMPTY_FACTORIES:
+            v = cx.expr(_factory_node(cx, f, node, names_instances(ann)))
+            if ann is f.default_factory or names_instances(ann):    # (the stores decide)
                 values.append(v)
                 continue
-            if t is None and (_is_kind(v.type, ann) or names_instances(ann)):
-                t = v.type          # a bare `list`, `dict`, `set`, or instances: the value's types
-            if t is None:
-                self.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
-                           "compiled code does not read", node)
-            values.append(self.coerce(v, t, node))
-        return names, values
+        if v is None:
+            if f.default is dataclasses.MISSING:
+                what = "" if f.default_factory is dataclasses.MISSING else \
+                    " (a default_factory other than list, dict or set is not supported)"
+                cx.error(f"{cls.__name__}() missing required argument '{f.name}'{what}", node)
+            v = cx.python_object(f.default, f.name, node)
+            if not isinstance(v, Value):
+                cx.error(f"the default of field '{f.name}' of {cls.__name__} is not a value compiled "
+                         "code takes", node)
+        t = type_from_annotation(ann)
+        if t in _PYTHON_NUMBERS and v.type in _PYTHON_NUMBERS or ann is typing.Any:
+            # a hint, as CPython has it: `x: float` given 1 holds the int 1 (a float stored
+            # later makes the field an int|float: class_types.widen_on_store); `Any` the value's
+            values.append(v)
+            continue
+        if t is None and (_is_kind(v.type, ann) or names_instances(ann)):
+            t = v.type          # a bare `list`, `dict`, `set`, or instances: the value's types
+        if t is None:
+            cx.error(f"field '{f.name}' of dataclass '{cls.__name__}' has annotation {ann!r}, which "
+                     "compiled code does not read", node)
+        values.append(cx.coerce(v, t, node))
+    return names, values
 
-    def _factory_node(self, f: dataclasses.Field, node: ast.Call, shared: bool = False):
-        """The empty `[]`, `{}` or `set()` a field's default_factory makes at construction
-        `node`: one AST node per construction and field, the key of its pending types (per
-        field alone where it holds instances, `shared`: all of them have one type then)."""
-        made = self.info.__dict__.setdefault("factory_nodes", {})
-        key = (None if shared else id(node), f.name, id(f))
-        if key not in made:
-            empty = {list: ast.List([], ast.Load()), dict: ast.Dict([], []),
-                     set: ast.Call(ast.Name("set", ast.Load()), [], [])}[f.default_factory]
-            made[key] = (node, ast.fix_missing_locations(ast.copy_location(empty, node)))
-        return made[key][1]
 
-    @per_instance(0, missing=lambda self, x, node: lacks_attribute(self, x, node.attr))
-    def record_field(self, base: Value, node: ast.Attribute) -> Value:
-        """``obj.f``: the field, or a constant class attribute."""
-        t = base.type
-        if node.attr in t.fields:
-            k = t.fields.index(node.attr)
-            loc = self.loc(node)
-            tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
-            return self.emit("extract", [tup], t.elem.elems[k], k, loc)
-        if node.attr == "__class__" and self._has_class(t):     # (obj.__class__.__name__)
-            return PyRef(lookup_class(t.key), t.name)
-        value = find_member(lookup_class(t.key), node.attr) if self._has_class(t) else None
-        if isinstance(value, property):
-            return self.property_get(base, node.attr, node)            # class_members.py
-        if isinstance(value, (bool, int, float, str)):
-            return self.python_object(value, node.attr, node)
-        if callable(value):
-            self.error(f"'{t.name}.{node.attr}' is a method: compiled code only calls it (obj.{node.attr}(...))", node)
-        self.error(f"'{t.name}' object has no attribute '{node.attr}'", node)
+def _factory_node(cx, f: dataclasses.Field, node: ast.Call, shared: bool = False):
+    """The empty `[]`, `{}` or `set()` a field's default_factory makes at construction
+    `node`: one AST node per construction and field, the key of its pending types (per
+    field alone where it holds instances, `shared`: all of them have one type then)."""
+    made = cx.info.__dict__.setdefault("factory_nodes", {})
+    key = (None if shared else id(node), f.name, id(f))
+    if key not in made:
+        empty = {list: ast.List([], ast.Load()), dict: ast.Dict([], []),
+                 set: ast.Call(ast.Name("set", ast.Load()), [], [])}[f.default_factory]
+        made[key] = (node, ast.fix_missing_locations(ast.copy_location(empty, node)))
+    return made[key][1]
 
-    def _has_class(self, t: T.ClassType) -> bool:
-        try:
-            lookup_class(t.key)
-            return True
-        except (ImportError, AttributeError, ValueError):
-            return False
 
-    @per_instance(0)
-    def store_record_field(self, base: Value, attr: str, value: Value, node) -> None:
-        """``obj.f = value``: the record's tuple, with field f replaced."""
-        t = base.type
-        if attr not in t.fields and self.property_set(base, attr, value, node):     # class_members.py
-            return
-        if attr not in t.fields:
-            self.error(f"'{t.name}' object has no field '{attr}': compiled code takes the fields __init__ "
-                       "assigns", node)
-        params = getattr(lookup_class(t.key), "__dataclass_params__", None)
-        if params is not None and params.frozen:
-            self.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
-        k = t.fields.index(attr)
-        ft = t.elem.elems[k]
-        if isinstance(value.type, Unknown) and self.unknown_recursion is not None:
-            return      # a recursive call's result, not typed yet (`n.left = mirror(n.right)`):
-            #             this round only looks for the return type; the next stores it
-        if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
-            pass                                            # an int or a float into an int|float
-        elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
-            self.widen_on_store(t, attr, value, node)       # the field becomes an int|float
-            self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type}", node)
-        elif value.type != ft and (T.unify(ft, value.type) != ft or not (
-                T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
-            self.widen_on_store(t, attr, value, node)       # a field typed per class (class_types.py)
-            self.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
-                       "the type __init__ gave it)" + mixed_classes(ft, value.type), node)
-        loc = self.loc(node)
-        tup = self.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
-        elems = [self.emit("extract", [tup], et, j, loc) for j, et in enumerate(t.elem.elems)]
-        elems[k] = self.coerce(value, ft, node)
-        self.emit("list_set", [base, self.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
-                  T.NONE, None, loc)
+@per_instance(0, missing=lambda cx, x, node: lacks_attribute(cx, x, node.attr))
+def record_field(cx, base: Value, node: ast.Attribute) -> Value:
+    """``obj.f``: the field, or a constant class attribute."""
+    t = base.type
+    if node.attr in t.fields:
+        k = t.fields.index(node.attr)
+        loc = cx.loc(node)
+        tup = cx.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
+        return cx.emit("extract", [tup], t.elem.elems[k], k, loc)
+    if node.attr == "__class__" and _has_class(cx, t):     # (obj.__class__.__name__)
+        return PyRef(lookup_class(t.key), t.name)
+    value = find_member(lookup_class(t.key), node.attr) if _has_class(cx, t) else None
+    if isinstance(value, property):
+        return class_members.property_get(cx, base, node.attr, node)
+    if isinstance(value, (bool, int, float, str)):
+        return cx.python_object(value, node.attr, node)
+    if callable(value):
+        cx.error(f"'{t.name}.{node.attr}' is a method: compiled code only calls it (obj.{node.attr}(...))", node)
+    cx.error(f"'{t.name}' object has no attribute '{node.attr}'", node)
 
-    @per_instance(1, 2)
-    def record_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        """A comparison with an instance: ``is`` is identity; the others are its class's
-        special methods (class_methods.py), ``==`` identity without them."""
-        if isinstance(op, (ast.Is, ast.IsNot)):
-            return self.identity_compare(op, a, b, node)
-        return self.instance_compare(op, a, b, node)            # class_methods.py
 
-    def identity_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        """``a is b`` (`list_same`), as ``object.__eq__`` (and ``is not``, ``!=``)."""
-        negate = isinstance(op, (ast.IsNot, ast.NotEq))
-        loc = self.loc(node)
-        if a.type != b.type:                # another class or value: never the same object
-            return Const(negate, T.BOOL, loc)
-        same = self.emit("list_same", [a, b], T.BOOL, None, loc)
-        return self.emit("not", [same], T.BOOL, None, loc) if negate else same
+def _has_class(cx, t: T.ClassType) -> bool:
+    try:
+        lookup_class(t.key)
+        return True
+    except (ImportError, AttributeError, ValueError):
+        return False
 
-    def record_method(self, base: Value, name: str, node: ast.Call) -> Value:
-        """``obj.m(...)``: method m (found along the class's MRO) compiled with ``self``
-        bound to `obj`; a static or class method (class_members.py)."""
-        if is_union(base):                  # the arguments evaluated once (class_unions.py)
-            call = self.evaluated_call(node)
-            return self.per_class(base, lambda x: self.record_method(x, name, self.with_arguments(call))
-                                  if lacks_attribute(self, x, name) is None else
-                                  self.raise_missing(lacks_attribute(self, x, name), node),
-                                  node)
-        t = base.type
-        if name in t.fields:
-            self.error(f"'{t.name}.{name}' is a field: compiled code does not call what it holds", node)
-        cls = lookup_class(t.key)
-        method = find_member(cls, name)
-        if name == "__init__":
-            self.error(f"'{t.name}.{name}' cannot be called in compiled code (the instance is made once)", node)
-        if method is None:
-            self.error(f"'{t.name}' object has no attribute '{name}'", node)
-        return self.call_member(cls, method, name, base, node)         # class_members.py
+
+@per_instance(0)
+def store_record_field(cx, base: Value, attr: str, value: Value, node) -> None:
+    """``obj.f = value``: the record's tuple, with field f replaced."""
+    t = base.type
+    if attr not in t.fields and class_members.property_set(cx, base, attr, value, node):
+        return
+    if attr not in t.fields:
+        cx.error(f"'{t.name}' object has no field '{attr}': compiled code takes the fields __init__ "
+                 "assigns", node)
+    params = getattr(lookup_class(t.key), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        cx.error(f"cannot assign to field '{attr}' of frozen dataclass '{t.name}'", node)
+    k = t.fields.index(attr)
+    ft = t.elem.elems[k]
+    if isinstance(value.type, Unknown) and cx.unknown_recursion is not None:
+        return      # a recursive call's result, not typed yet (`n.left = mirror(n.right)`):
+        #             this round only looks for the return type; the next stores it
+    if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
+        pass                                            # an int or a float into an int|float
+    elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
+        class_types.widen_on_store(cx, t, attr, value, node)       # the field becomes an int|float
+        cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type}", node)
+    elif value.type != ft and (T.unify(ft, value.type) != ft or not (
+            T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
+        class_types.widen_on_store(cx, t, attr, value, node)       # a field typed per class (class_types.py)
+        cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
+                 "the type __init__ gave it)" + mixed_classes(ft, value.type), node)
+    loc = cx.loc(node)
+    tup = cx.emit("list_get", [base, Const(0, T.I64)], t.elem, None, loc)
+    elems = [cx.emit("extract", [tup], et, j, loc) for j, et in enumerate(t.elem.elems)]
+    elems[k] = cx.coerce(value, ft, node)
+    cx.emit("list_set", [base, cx.emit("tuple", elems, t.elem, None, loc), Const(0, T.I64)],
+            T.NONE, None, loc)
+
+
+@per_instance(1, 2)
+def record_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+    """A comparison with an instance: ``is`` is identity; the others are its class's
+    special methods (class_methods.py), ``==`` identity without them."""
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        return identity_compare(cx, op, a, b, node)
+    return class_methods.instance_compare(cx, op, a, b, node)
+
+
+def identity_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+    """``a is b`` (`list_same`), as ``object.__eq__`` (and ``is not``, ``!=``)."""
+    negate = isinstance(op, (ast.IsNot, ast.NotEq))
+    loc = cx.loc(node)
+    if a.type != b.type:                # another class or value: never the same object
+        return Const(negate, T.BOOL, loc)
+    same = cx.emit("list_same", [a, b], T.BOOL, None, loc)
+    return cx.emit("not", [same], T.BOOL, None, loc) if negate else same
+
+
+def record_method(cx, base: Value, name: str, node: ast.Call) -> Value:
+    """``obj.m(...)``: method m (found along the class's MRO) compiled with ``cx``
+    bound to `obj`; a static or class method (class_members.py)."""
+    if is_union(base):                  # the arguments evaluated once
+        call = class_unions.evaluated_call(cx, node)
+
+        def each(x):
+            missing = lacks_attribute(cx, x, name)
+            if missing is not None:
+                return class_unions.raise_missing(cx, missing, node)
+            return record_method(cx, x, name, class_unions.with_arguments(cx, call))
+        return class_unions.per_class(cx, base, each, node)
+    t = base.type
+    if name in t.fields:
+        cx.error(f"'{t.name}.{name}' is a field: compiled code does not call what it holds", node)
+    cls = lookup_class(t.key)
+    method = find_member(cls, name)
+    if name == "__init__":
+        cx.error(f"'{t.name}.{name}' cannot be called in compiled code (the instance is made once)", node)
+    if method is None:
+        cx.error(f"'{t.name}' object has no attribute '{name}'", node)
+    return class_members.call_member(cx, cls, method, name, base, node)

@@ -24,8 +24,8 @@ from __future__ import annotations
 import ast
 
 from script.frontend.elementwise import ArrayExpr
-from script.frontend.numpy_alloc import AllocLowering
-from script.frontend.numpy_reduce import ReduceLowering, sum_type
+from script.frontend import elementwise, numpy_alloc, numpy_reduce
+from script.frontend.numpy_reduce import sum_type
 from script.frontend.registry import CALLS, METHODS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
@@ -98,11 +98,11 @@ def _lower(self, node: ast.Call, name: str, arr: Value | None, handler, method: 
         self.error(f"numpy.{name}() of a {arr.type} is not supported in compiled code (it takes an array)", node)
     dtype = None
     if dtype_node is not None:
-        dtype = self.dtype_arg(dtype_node, None)
+        dtype = numpy_alloc.dtype_arg(self, dtype_node, None)
         if name == "mean" and dtype is not None and not isinstance(dtype, T.FloatType):
             self.error("numpy.mean(dtype=...) takes a float dtype in compiled code", dtype_node)
         if dtype is not None and dtype != arr.type.dtype:
-            arr = self.copy_array(arr, node, dtype)
+            arr = numpy_alloc.copy_array(self, arr, node, dtype)
     ndim = arr.type.ndim
     if method:
         result = handler(self, arr, call)
@@ -110,14 +110,14 @@ def _lower(self, node: ast.Call, name: str, arr: Value | None, handler, method: 
         self.pre_evaluated[id(a_node)] = arr
         result = handler(self, call, name)
     if isinstance(result, ArrayExpr):
-        result = self.materialize(result, node)
+        result = elementwise.materialize(self, result, node)
     if isinstance(getattr(result, "type", None), Unknown):
         return result
     if dtype is not None and sum_type(dtype) != dtype:
         if isinstance(result.type, T.ArrayType):
-            result = self.copy_array(result, node, dtype)
+            result = numpy_alloc.copy_array(self, result, node, dtype)
         else:
-            result = self.cast_element(result, dtype, node)
+            result = numpy_alloc.cast_element(self, result, dtype, node)
     if keep:
         result = _keep_dims(self, result, ndim, _axis_node(node, 0 if method else 1), node)
     return result
@@ -125,10 +125,10 @@ def _lower(self, node: ast.Call, name: str, arr: Value | None, handler, method: 
 
 def _keep_dims(self, result: Value, ndim: int, axis_node, node) -> Value:
     """The reduction `result` with its reduced axes back, of length 1."""
-    axis = self.axis_arg(axis_node, ndim, node)
+    axis = numpy_reduce.axis_arg(self, axis_node, ndim, node)
     if isinstance(result.type, T.ArrayType):
-        return self.keep_axis(result, axis, node)
-    out = self.alloc_array(result.type, [Const(1, T.I64)] * ndim, node)
+        return numpy_reduce.keep_axis(self, result, axis, node)
+    out = numpy_alloc.alloc_array(self, result.type, [Const(1, T.I64)] * ndim, node)
     self.emit("store", [out, result, *[Const(0, T.I64)] * ndim], T.NONE, None, self.loc(node))
     return out
 
@@ -143,13 +143,13 @@ def _method_form(name, handler):
 
 # The one owner of np.sum, a.sum() and the other reductions that take these keywords.
 for _name in ("sum", "prod", "min", "max", "amin", "amax", "mean", "any", "all", "argmin", "argmax"):
-    CALLS.register(numpy_function(_name), _np_form(ReduceLowering.np_reduce))
+    CALLS.register(numpy_function(_name), _np_form(numpy_reduce.np_reduce))
 for _name in ("cumsum", "cumprod"):
-    CALLS.register(numpy_function(_name), _np_form(ReduceLowering.np_cumulative))
-    METHODS.register(("array", _name), _method_form(_name, ReduceLowering.method_cumulative))
+    CALLS.register(numpy_function(_name), _np_form(numpy_reduce.np_cumulative))
+    METHODS.register(("array", _name), _method_form(_name, numpy_reduce.method_cumulative))
 for _name in ("sum", "prod", "min", "max", "mean", "any", "all", "argmin", "argmax"):
-    METHODS.register(("array", _name), _method_form(_name, ReduceLowering.method_reduce))
+    METHODS.register(("array", _name), _method_form(_name, numpy_reduce.method_reduce))
 for _name in ("std", "var"):
-    CALLS.register(numpy_function(_name), _np_form(AllocLowering.np_library))
+    CALLS.register(numpy_function(_name), _np_form(numpy_alloc.np_library))
     METHODS.register(("array", _name), _method_form(
-        _name, lambda self, arr, node, _n=_name: self.array_method_other(arr, _n, node)))
+        _name, lambda self, arr, node, _n=_name: numpy_alloc.array_method_other(self, arr, _n, node)))

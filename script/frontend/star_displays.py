@@ -14,6 +14,7 @@ import ast
 
 from script.ir import types as T
 from script.ir.core import Value
+from script.frontend import optional
 
 
 def has_star(elts) -> bool:
@@ -44,7 +45,7 @@ def starred_tuple(cx, node: ast.Tuple) -> Value:
     elems = []
     for e in node.elts:
         if not isinstance(e, ast.Starred):
-            elems.append(cx.expr_opt(e, num=True))
+            elems.append(optional.expr_opt(cx, e, num=True))
             continue
         t = cx.expr(e.value)
         if not isinstance(t.type, T.TupleType):
@@ -70,7 +71,7 @@ def starred_dict(cx, node: ast.Dict) -> Value:
         def put(i):
             pair = item(i)
             cx.table_store(d, cx.emit("extract", [pair], pair.type.elems[0], 0, loc),
-                           cx.emit("extract", [pair], pair.type.elems[1], 1, loc), v)
+                              cx.emit("extract", [pair], pair.type.elems[1], 1, loc), v)
 
         cx.for_range(v, n, put)
     return d

@@ -1,7 +1,7 @@
 """`zip(*rows)`: the transpose idiom (`[list(c) for c in zip(*matrix)]`, `for chars in
 zip(*words)`).
 
-Requires the host class to be a `FunctionLowering`. A tuple of iterables is spread into
+Functions over the lowering `cx`. A tuple of iterables is spread into
 `zip(a, b, ...)` as written. A list of rows (lists, strs, tuples, 1-d arrays) gives as
 many columns as its shortest row has elements (none without rows), each a new tuple of the
 rows' elements at that position, as CPython's: the number of rows is known only when the
@@ -18,6 +18,7 @@ from script.frontend.loop import Growing
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import arrays, lists
 
 _INT64_MAX = 2 ** 63 - 1
 
@@ -78,7 +79,7 @@ def zip_unpacked(cx, node: ast.Call):
     if not isinstance(rows.type, T.ListType):
         cx.error(f"zip(*x) of a {rows.type} is not supported in compiled code (a list or tuple of "
                  "iterables is)", node.args[0])
-    row_type = cx.read_type(rows)
+    row_type = lists.read_type(cx, rows)
     et = row_element_type(row_type)
     if et is None:
         cx.error(f"zip(*x) of a list of {row_type} is not supported in compiled code (rows must be "
@@ -88,15 +89,15 @@ def zip_unpacked(cx, node: ast.Call):
 
 def _columns(cx, rows: Value, et: T.Type, node):
     loc = cx.loc(node)
-    m = cx.list_len(rows, node)
-    shortest = cx.reduce_loop(node, m, lambda j: cx.get_item(rows, j, node), Const(_INT64_MAX, T.I64),
+    m = lists.list_len(cx, rows, node)
+    shortest = cx.reduce_loop(node, m, lambda j: lists.get_item(cx, rows, j, node), Const(_INT64_MAX, T.I64),
                               lambda acc, row: cx.emit(
                                     "min", [acc, cx.iterable_value(row, node)[0]], T.I64, None, loc))
-    n = cx.pick(cx.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
+    n = arrays.pick(cx, cx.cmp("eq", m, Const(0, T.I64), node), Const(0, T.I64), shortest, node)
 
     def column(i: Value) -> Value:
-        out = cx.new_list(et, m, node, T.VarTupleType)
-        cx.for_range(node.args[0], m, lambda j: cx.set_item(
-            out, cx.iterable_value(cx.checked_item(rows, j, node), node)[1](i), j, node))
+        out = lists.new_list(cx, et, m, node, T.VarTupleType)
+        lists.for_range(cx, node.args[0], m, lambda j: lists.set_item(cx, 
+            out, cx.iterable_value(lists.checked_item(cx, rows, j, node), node)[1](i), j, node))
         return out
     return n, column, T.VarTupleType(et)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import closures
+from script.frontend import closures, optional
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.source import FunctionInfo
 from script.frontend.pyref import PyRef
@@ -118,7 +118,7 @@ def call_argument(cx, node: ast.expr):
         if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
             return Static(ref.attr)
         return Static(ref.obj) if isinstance(ref, PyRef) else ref
-    return cx.expr_opt(node)          # a value that may be None stays one (optional.py)
+    return optional.expr_opt(cx, node)          # a value that may be None stays one (optional.py)
 
 
 def static_default(cx, value):

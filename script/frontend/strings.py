@@ -19,7 +19,8 @@ from __future__ import annotations
 import ast
 import operator
 
-from script.frontend import mixed_numbers, printf, strlib, strtext
+from script.frontend import (arrays, class_methods, exceptions, mixed_numbers, optional, printf, strlib,
+                             strtext)
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
 from script.frontend.lower_expr import kind_sample, sample_type_error
@@ -57,358 +58,380 @@ def char_code(v: Value) -> Value | None:
     return None
 
 
-class StrLowering:
-    """Mixin for `FunctionLowering`: strings."""
+def str_constant(cx, text: str, node) -> Value:
+    return cx.emit("str_const", [], T.STR, text, cx.loc(node))
 
-    # ---- making strings -----------------------------------------------------------------
 
-    def str_constant(self, text: str, node) -> Value:
-        return self.emit("str_const", [], T.STR, text, self.loc(node))
+def str_lib(cx, fn, args: list[Value], node) -> Value:
+    """A call of strlib function `fn` with these values (ints as i64)."""
+    args = [cx.coerce(Const(a.value, a.type) if isinstance(a, Const) else a,
+                      T.I64 if isinstance(a.type, (T.IntType, T.BoolType)) else a.type, node)
+            for a in args]
+    callee = cx.ctx.callee(cx, cx.ctx.info_for(fn), tuple(a.type for a in args), node)
+    return cx.emit("call", args, callee.ret_type, callee, cx.loc(node))
 
-    def str_lib(self, fn, args: list[Value], node) -> Value:
-        """A call of strlib function `fn` with these values (ints as i64)."""
-        args = [self.coerce(Const(a.value, a.type) if isinstance(a, Const) else a,
-                            T.I64 if isinstance(a.type, (T.IntType, T.BoolType)) else a.type, node)
-                for a in args]
-        callee = self.ctx.callee(self, self.ctx.info_for(fn), tuple(a.type for a in args), node)
-        return self.emit("call", args, callee.ret_type, callee, self.loc(node))
 
-    def str_of(self, v: Value, node, conversion: str = "s") -> Value:
-        """str(v) (`conversion` "r": repr(v)) of a str, int, bool, float or None."""
-        t = v.type
-        loc = self.loc(node)
-        if isinstance(t, T.StrType):
-            return self.emit("str_py", [v], T.STR, "repr", loc) if conversion == "r" else v
-        if isinstance(t, T.IntFloatType):
-            return mixed_numbers.split(self, [v], lambda w: self.str_of(w, node, conversion), node)
-        if isinstance(t, T.BoolType):
-            if isinstance(v, Const):
-                return self.str_constant(str(bool(v.value)), node)
-            return self.choose(v, lambda: self.str_constant("True", node),
-                               lambda: self.str_constant("False", node), node)
-        if isinstance(t, T.IntType):
-            if isinstance(v, Const):
-                return self.str_constant(str(v.value), node)
-            if t == T.U64:
-                return self.format_value(v, self.str_constant("", node), node)
-            return self.str_lib(strlib.str_of_int, [self.coerce(v, T.I64, node)], node)
-        if isinstance(t, T.FloatType):
-            return self.emit("str_py", [self.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
-        if isinstance(t, T.NoneType):
-            return self.str_constant("None", node)
-        if T.is_instance_type(t):
-            return self.instance_str(v, conversion, node)         # class_methods.py
-        if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
-            return self.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
-        if has_text(t):
-            return container_text(self, v, node, conversion)
-        self.error(f"str() of a value of type {t} is not supported in compiled code", node)
-
-    def format_value(self, v: Value, spec: Value, node) -> Value:
-        """format(v, spec) with `spec` a str value: CPython's format mini-language."""
-        t = v.type
-        loc = self.loc(node)
-        if T.is_instance_type(t):
-            return self.instance_format(v, spec, node)            # class_methods.py
-        if isinstance(t, T.StrType):
-            return self.emit("str_py", [v, spec], T.STR, "format_str", loc)
-        if isinstance(t, T.BoolType):
-            v = self.str_of(v, node)
-            return self.emit("str_py", [v, spec], T.STR, "format_str", loc)
-        if t == T.U64:
-            return self.emit("str_py", [v, spec], T.STR, "format_uint", loc)
-        if isinstance(t, T.IntType):
-            return self.emit("str_py", [self.coerce(v, T.I64, node), spec], T.STR, "format_int", loc)
-        if isinstance(t, T.FloatType):
-            return self.emit("str_py", [self.coerce(v, T.F64, node), spec], T.STR, "format_float", loc)
-        if has_text(t):                 # object.__format__: str(v), with an empty spec only
-            return self.container_format(v, spec, node)
-        self.error(f"formatting a value of type {t} is not supported in compiled code", node)
-
-    def container_format(self, v: Value, spec: Value, node) -> Value:
-        """format(v, spec) of a list, tuple, dict or set: object.__format__, which takes only an
-        empty spec (the spec must be a constant here)."""
-        if not (isinstance(spec, Instr) and spec.opname == "str_const"):
-            self.error(f"a format spec computed at run time for a value of type {v.type} is not "
-                       "supported in compiled code", node)
-        if not spec.attr:
-            return self.str_of(v, node)
-        name = v.type.name if isinstance(v.type, T.NamedTupleType) else python_name(v.type)
-        self.raise_if(Const(True, T.BOOL), "TypeError", f"unsupported format string passed to {name}.__format__",
-                      node)
-        return self.str_constant("", node)
-
-    def expr_JoinedStr(self, node: ast.JoinedStr) -> Value:
-        parts = []
-        for part in node.values:
-            if isinstance(part, ast.Constant):
-                parts.append(self.str_constant(part.value, part))
-                continue
-            conversion = chr(part.conversion) if part.conversion != -1 else "s"
-            text = self.type_text(part.value) if part.format_spec is None and conversion in "sr" else None
-            if text is not None:                # (a class's repr is its str)
-                parts.append(text)
-                continue
-            v = self.expr_opt(part.value, num=True) if part.format_spec is None else self.expr(part.value)
-            if conversion == "a":
-                self.error("ascii() conversions (!a) are not supported in compiled code", part)
-            if part.format_spec is not None:
-                if conversion == "r":
-                    v = self.str_of(v, part, "r")
-                spec = self.expr_JoinedStr(part.format_spec)
-                parts.append(self.format_value(v, spec, part))
-            else:
-                parts.append(self.str_of(v, part, conversion))
-        return self.str_join_parts(parts, node)
-
-    def str_join_parts(self, parts: list[Value], node) -> Value:
-        """The concatenation of the str values `parts` ("" for none)."""
-        if not parts:
-            return self.str_constant("", node)
-        out = parts[0]
-        for p in parts[1:]:
-            out = self.str_concat(out, p, node)
-        return out
-
-    # ---- reading them -------------------------------------------------------------------
-
-    def str_concat(self, a: Value, b: Value, node) -> Value:
-        """a + b (in place when `a` is the only reference to its string: `s += t` in a loop)."""
-        return self.emit("str_concat", [a, b], T.STR, None, self.loc(node))
-
-    def str_len(self, s: Value, node) -> Value:
-        if isinstance(s, Instr) and s.opname == "str_const":
-            return Const(len(s.attr), T.I64)
-        return self.emit("str_len", [s], T.I64, None, self.loc(node))
-
-    def str_code(self, s: Value, i: Value, node) -> Value:
-        """Code point `i` (0 <= i < len) of `s`."""
-        return self.emit("str_get", [s, i], T.I64, None, self.loc(node))
-
-    def str_char(self, code: Value, node) -> Value:
-        return self.emit("str_char", [code], T.STR, None, self.loc(node))
-
-    def str_subscript(self, s: Value, index_node, node) -> Value:
-        if isinstance(index_node, ast.Slice):
-            start, count, step = self.slice_operands(s, 0, index_node, node, length=self.str_len(s, node))
-            return self.str_lib(strlib.slice_of, [s, start, count, step], node)
-        index = self.expr(index_node)
-        if not isinstance(index.type, (T.IntType, T.BoolType)):
-            self.error(f"string indices must be integers, not {index.type}", index_node)
-        loc = self.loc(node)
-        i = self.coerce(index, T.I64, index_node)
-        n = self.str_len(s, node)
-        neg = self.cmp("lt", i, Const(0, T.I64), node)
-        i = self.pick(neg, self.emit("add", [i, n], T.I64, None, loc), i, node)
-        bad = self.emit("or", [self.cmp("lt", i, Const(0, T.I64), node), self.cmp("ge", i, n, node)],
-                        T.BOOL, None, loc)
-        self.raise_if(bad, "IndexError", _INDEX_ERROR, node)
-        return self.str_char(self.str_code(s, i, node), node)
-
-    def str_iterable(self, s: Value, node):
-        """(length, item, type) of `for c in s` (a str cannot change while iterated)."""
-        return self.str_len(s, node), lambda i: self.str_char(self.str_code(s, i, node), node), T.STR
-
-    def str_truth(self, s: Value, node) -> Value:
-        return self.cmp("ne", self.str_len(s, node), Const(0, T.I64), node)
-
-    # ---- operators ----------------------------------------------------------------------
-
-    def str_binop(self, op: type, a: Value, b: Value, node) -> Value:
-        if op is ast.Add and is_str(a) and is_str(b):
-            return self.str_concat(a, b, node)
-        if op is ast.Mult:
-            s, n = (a, b) if is_str(a) else (b, a)
-            if isinstance(n.type, (T.IntType, T.BoolType)):
-                return self.str_lib(strlib.repeat, [s, n], node)
-        if op is ast.Mod and is_str(a):
-            if getattr(a, "opname", None) != "str_const":
-                self.error("printf-style formatting (str % values) needs a string literal on the left "
-                           "in compiled code; use an f-string", node)
-            return printf.percent_format(self, a.attr, b, node)
-        self.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
-
-    def str_compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        """a op b where one of them is a str."""
-        loc = self.loc(node)
-        if isinstance(op, (ast.In, ast.NotIn)):
-            hit = self.str_contains(b, a, node)
-            return hit if isinstance(op, ast.In) else self.emit("not", [hit], T.BOOL, None, loc)
-        pred = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
-                ast.GtE: "ge"}.get(type(op))
-        if pred is None:
-            self.error(f"'{type(op).__name__}' is not supported on strings in compiled code", node)
-        if not (is_str(a) and is_str(b)):
-            if pred in ("eq", "ne"):        # a str is never equal to a number (as in Python)
-                return Const(pred == "ne", T.BOOL)
-            self.error(f"'{ast.unparse(op) if hasattr(ast, 'unparse') else pred}' is not supported "
-                       f"between {a.type} and {b.type}", node)
-        ca, cb = char_code(a), char_code(b)
-        if ca is not None and cb is not None:
-            return self.cmp(pred, ca, cb, node)
-        if pred in ("eq", "ne"):
-            same = self.emit("str_eq", [a, b], T.BOOL, None, loc)
-            return same if pred == "eq" else self.emit("not", [same], T.BOOL, None, loc)
-        order = self.str_lib(strlib.compare, [a, b], node)
-        return self.cmp(pred, order, Const(0, T.I64), node)
-
-    def str_contains(self, s: Value, x: Value, node) -> Value:
-        """`x in s` for str `s`: a substring test (a str `x` only, as CPython requires)."""
-        refused = sample_type_error(operator.contains, "s", kind_sample(x.type)) if not is_str(x) else None
-        if refused is not None:         # `3 in s`: CPython's TypeError, where it raises it
-            self.raise_always("TypeError", refused, node)
-            return Undef(T.BOOL, self.loc(node))
-        if not is_str(x):
-            self.error(f"'in <string>' requires string as left operand, not {x.type}", node)
-        c = char_code(x)
-        if c is not None and isinstance(s, Instr) and s.opname == "str_const" \
-                and len(s.attr) <= _MAX_INLINE_MEMBERS:
-            hit: Value = Const(False, T.BOOL)
-            for ch in dict.fromkeys(s.attr):
-                eq = self.cmp("eq", c, Const(ord(ch), T.I64), node)
-                hit = eq if isinstance(hit, Const) else self.emit("or", [hit, eq], T.BOOL, None, self.loc(node))
-            return hit
-        if c is not None:
-            return self.str_lib(strlib.contains_char, [s, c], node)
-        return self.str_lib(strlib.contains, [s, x], node)
-
-    # ---- builtins -------------------------------------------------------------------------
-
-    def builtin_str(self, node, name) -> Value:
-        if node.keywords or len(node.args) > 1:
-            self.error("str() takes at most 1 argument here (encodings are not supported)", node)
-        if not node.args:
-            return self.str_constant("", node)
-        text = self.type_text(node.args[0])
-        if text is not None:
-            return text
-        return self.str_of(self.expr_opt(node.args[0], num=True), node, "r" if name == "repr" else "s")
-
-    def type_text(self, node) -> Value | None:
-        """``str(type(x))`` where `node` is the call ``type(x)`` (in an f-string, `str`, an
-        exception's message): CPython's ``<class 'int'>``, of the class the value holds; None
-        for any other node. ``type(x)`` as a value is not supported."""
-        if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
-                and isinstance(node.func, ast.Name) and node.func.id not in self.locals
-                and getattr(self.lookup(node.func), "obj", None) is type):
-            return None
-        from script.frontend.instance_test import python_class
-        v = self.expr_opt(node.args[0], num=True)
-
-        def text(w):
-            cls = python_class(w.type)
-            if cls is None:
-                self.error(f"type() of a value of type {w.type} is not supported in compiled code", node)
-            return self.str_constant(str(cls), node)
-        if is_optional(v):
-            return self.choose(self.present(v, node), lambda: text(self.value_of(v, node)),
-                               lambda: self.str_constant(str(type(None)), node), node)
-        return mixed_numbers.split(self, [v], text, node)
-
-    def builtin_radix(self, node, name) -> Value:
-        """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
-        (v,) = self.positional(node, name, 1)
-        refused = sample_type_error(bin, kind_sample(v.type))
-        if refused is not None:                 # `bin(1.5)`: CPython's TypeError, where it raises it
-            self.raise_always("TypeError", refused, node)
-            return Undef(T.STR, self.loc(node))         # (a str, in the dead block after the raise)
-        if not isinstance(v.type, (T.IntType, T.BoolType)):
-            self.error(f"'{v.type}' object cannot be interpreted as an integer", node)
-        spec = self.str_constant({"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
-        return self.format_value(v if v.type == T.U64 else self.coerce(v, T.I64, node), spec, node)
-
-    def builtin_format(self, node, name) -> Value:
-        """format(value, spec=""): the f-string's ``f"{value:{spec}}"``."""
-        args = self.positional(node, "format", 1, 2)
-        if len(args) == 1:
-            return self.str_of(args[0], node)
-        if not is_str(args[1]):
-            self.error(f"format() argument 2 must be str, not {args[1].type}", node)
-        return self.format_value(args[0], args[1], node)
-
-    def builtin_ord(self, node, name) -> Value:
-        (v,) = self.positional(node, "ord", 1)
-        if not is_str(v):
-            self.error(f"ord() expected string of length 1, but {v.type} found", node)
-        c = char_code(v)
-        if c is not None:
-            return c
-        n = self.str_len(v, node)
-        self.raise_if(self.cmp("ne", n, Const(1, T.I64), node), "TypeError",
-                      "ord() expected a character, but string of length %lld found", node, [n])
-        return self.str_code(v, Const(0, T.I64), node)
-
-    def builtin_chr(self, node, name) -> Value:
-        (v,) = self.positional(node, "chr", 1)
-        if not isinstance(v.type, (T.IntType, T.BoolType)):
-            self.error(f"chr() argument must be an int, not {v.type}", node)
-        c = self.coerce(v, T.I64, node)
-        bad = self.emit("or", [self.cmp("lt", c, Const(0, T.I64), node),
-                               self.cmp("gt", c, Const(0x10FFFF, T.I64), node)], T.BOOL, None, self.loc(node))
-        self.raise_if(bad, "ValueError", _CHR_ERROR, node)
-        return self.str_char(c, node)
-
-    def str_minmax(self, name: str, best: Value, x: Value, node) -> Value:
-        """min/max's step: `x` replaces `best` only when strictly smaller/greater."""
-        better = self.str_compare(ast.Gt() if name == "max" else ast.Lt(), x, best, node)
-        return self.emit("select", [better, x, best], T.STR, None, self.loc(node))
-
-    def builtin_hash(self, node, name) -> Value:
-        """hash(x) of a bool, int, float, str or tuple of them: CPython's own (the `pyhash` op,
-        a str's keyed by this process's hash secret)."""
-        (v,) = self.positional(node, "hash", 1)
+def str_of(cx, v: Value, node, conversion: str = "s") -> Value:
+    """str(v) (`conversion` "r": repr(v)) of a str, int, bool, float or None."""
+    t = v.type
+    loc = cx.loc(node)
+    if isinstance(t, T.StrType):
+        return cx.emit("str_py", [v], T.STR, "repr", loc) if conversion == "r" else v
+    if isinstance(t, T.IntFloatType):
+        return mixed_numbers.split(cx, [v], lambda w: str_of(cx, w, node, conversion), node)
+    if isinstance(t, T.BoolType):
         if isinstance(v, Const):
-            v = Const(v.value, v.type)      # (a weak constant too)
-        if not T.is_key_type(v.type):
-            self.error(f"hash() of a value of type {v.type} is not supported in compiled code", node)
-        return self.emit("pyhash", [v], T.I64, None, self.loc(node))
+            return str_constant(cx, str(bool(v.value)), node)
+        return cx.choose(v, lambda: str_constant(cx, "True", node),
+                         lambda: str_constant(cx, "False", node), node)
+    if isinstance(t, T.IntType):
+        if isinstance(v, Const):
+            return str_constant(cx, str(v.value), node)
+        if t == T.U64:
+            return format_value(cx, v, str_constant(cx, "", node), node)
+        return str_lib(cx, strlib.str_of_int, [cx.coerce(v, T.I64, node)], node)
+    if isinstance(t, T.FloatType):
+        return cx.emit("str_py", [cx.coerce(v, T.F64, node)], T.STR, "repr_float", loc)
+    if isinstance(t, T.NoneType):
+        return str_constant(cx, "None", node)
+    if T.is_instance_type(t):
+        return class_methods.instance_str(cx, v, conversion, node)
+    if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
+        return cx.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
+    if has_text(t):
+        return container_text(cx, v, node, conversion)
+    cx.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
-    def str_to_int_base(self, node: ast.Call) -> Value:
-        """int(s, base): CPython's parsing (prefixes, base 0, underscores) and errors."""
-        args = list(node.args) + [k.value for k in node.keywords]
-        if len(args) != 2:
-            self.error("int() takes a string and a base here", node)
-        s, base = self.expr(args[0]), self.expr(args[1])
-        if not is_str(s):
-            self.error("int() can't convert non-string with explicit base", node)
-        if not isinstance(base.type, (T.IntType, T.BoolType)):
-            self.error(f"int() base must be an int, not {base.type}", node)
-        base = self.coerce(base, T.I64, node)
-        bad = self.emit("and", [self.cmp("ne", base, Const(0, T.I64), node), self.emit("or", [
-            self.cmp("lt", base, Const(2, T.I64), node), self.cmp("gt", base, Const(36, T.I64), node)],
-            T.BOOL, None, self.loc(node))], T.BOOL, None, self.loc(node))
-        self.raise_if(bad, "ValueError", _BASE_ERROR, node)
-        return self.emit("str_py", [s, base], T.I64, "int_base", self.loc(node))
 
-    def str_to_number(self, s: Value, t: T.Type, node) -> Value:
-        """int(s) (`t` i64) or float(s) (f64): CPython's syntax and errors."""
-        if t == T.I64:
-            return self.str_lib(strtext.parse_int, [s], node)
-        if self.in_try():
-            return self.str_lib(strtext.parse_float, [s], node)
-        return self.emit("str_py", [s], T.F64, "float", self.loc(node))
+def format_value(cx, v: Value, spec: Value, node) -> Value:
+    """format(v, spec) with `spec` a str value: CPython's format mini-language."""
+    t = v.type
+    loc = cx.loc(node)
+    if T.is_instance_type(t):
+        return class_methods.instance_format(cx, v, spec, node)
+    if isinstance(t, T.StrType):
+        return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
+    if isinstance(t, T.BoolType):
+        v = str_of(cx, v, node)
+        return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
+    if t == T.U64:
+        return cx.emit("str_py", [v, spec], T.STR, "format_uint", loc)
+    if isinstance(t, T.IntType):
+        return cx.emit("str_py", [cx.coerce(v, T.I64, node), spec], T.STR, "format_int", loc)
+    if isinstance(t, T.FloatType):
+        return cx.emit("str_py", [cx.coerce(v, T.F64, node), spec], T.STR, "format_float", loc)
+    if has_text(t):                 # object.__format__: str(v), with an empty spec only
+        return container_format(cx, v, spec, node)
+    cx.error(f"formatting a value of type {t} is not supported in compiled code", node)
 
-    # ---- strlib's intrinsics --------------------------------------------------------------
 
-    def lower_str_intrinsic(self, fn, node: ast.Call) -> Value:
-        loc = self.loc(node)
-        if fn is strlib._py:
-            name = node.args[0].value
-            args = [self.expr(a) for a in node.args[1:]]
-            params, result = _str_py_types(name)
-            return self.emit("str_py", args, result, name, loc)
-        args = [self.expr(a) for a in node.args]
-        if fn is strlib._new:
-            return self.emit("str_new", [self.coerce(args[0], T.I64, node)], T.STR, None, loc)
-        if fn is strlib._code:
-            return self.str_code(args[0], self.coerce(args[1], T.I64, node), node)
-        if fn is strlib._put:
-            self.emit("str_set", [args[0], self.coerce(args[2], T.I64, node), self.coerce(args[1], T.I64, node)],
-                      T.NONE, None, loc)
-            return Const(None, T.NONE, loc)
-        if fn is strlib._char:
-            return self.str_char(self.coerce(args[0], T.I64, node), node)
-        raise AssertionError(fn)
+def container_format(cx, v: Value, spec: Value, node) -> Value:
+    """format(v, spec) of a list, tuple, dict or set: object.__format__, which takes only an
+    empty spec (the spec must be a constant here)."""
+    if not (isinstance(spec, Instr) and spec.opname == "str_const"):
+        cx.error(f"a format spec computed at run time for a value of type {v.type} is not "
+                 "supported in compiled code", node)
+    if not spec.attr:
+        return str_of(cx, v, node)
+    name = v.type.name if isinstance(v.type, T.NamedTupleType) else python_name(v.type)
+    cx.raise_if(Const(True, T.BOOL), "TypeError", f"unsupported format string passed to {name}.__format__",
+                node)
+    return str_constant(cx, "", node)
+
+
+def expr_JoinedStr(cx, node: ast.JoinedStr) -> Value:
+    parts = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            parts.append(str_constant(cx, part.value, part))
+            continue
+        conversion = chr(part.conversion) if part.conversion != -1 else "s"
+        text = type_text(cx, part.value) if part.format_spec is None and conversion in "sr" else None
+        if text is not None:                # (a class's repr is its str)
+            parts.append(text)
+            continue
+        v = optional.expr_opt(cx, part.value, num=True) if part.format_spec is None else cx.expr(part.value)
+        if conversion == "a":
+            cx.error("ascii() conversions (!a) are not supported in compiled code", part)
+        if part.format_spec is not None:
+            if conversion == "r":
+                v = str_of(cx, v, part, "r")
+            spec = expr_JoinedStr(cx, part.format_spec)
+            parts.append(format_value(cx, v, spec, part))
+        else:
+            parts.append(str_of(cx, v, part, conversion))
+    return str_join_parts(cx, parts, node)
+
+
+def str_join_parts(cx, parts: list[Value], node) -> Value:
+    """The concatenation of the str values `parts` ("" for none)."""
+    if not parts:
+        return str_constant(cx, "", node)
+    out = parts[0]
+    for p in parts[1:]:
+        out = str_concat(cx, out, p, node)
+    return out
+
+# ---- reading them -------------------------------------------------------------------
+
+
+def str_concat(cx, a: Value, b: Value, node) -> Value:
+    """a + b (in place when `a` is the only reference to its string: `s += t` in a loop)."""
+    return cx.emit("str_concat", [a, b], T.STR, None, cx.loc(node))
+
+
+def str_len(cx, s: Value, node) -> Value:
+    if isinstance(s, Instr) and s.opname == "str_const":
+        return Const(len(s.attr), T.I64)
+    return cx.emit("str_len", [s], T.I64, None, cx.loc(node))
+
+
+def str_code(cx, s: Value, i: Value, node) -> Value:
+    """Code point `i` (0 <= i < len) of `s`."""
+    return cx.emit("str_get", [s, i], T.I64, None, cx.loc(node))
+
+
+def str_char(cx, code: Value, node) -> Value:
+    return cx.emit("str_char", [code], T.STR, None, cx.loc(node))
+
+
+def str_subscript(cx, s: Value, index_node, node) -> Value:
+    if isinstance(index_node, ast.Slice):
+        start, count, step = arrays.slice_operands(cx, s, 0, index_node, node, length=str_len(cx, s, node))
+        return str_lib(cx, strlib.slice_of, [s, start, count, step], node)
+    index = cx.expr(index_node)
+    if not isinstance(index.type, (T.IntType, T.BoolType)):
+        cx.error(f"string indices must be integers, not {index.type}", index_node)
+    loc = cx.loc(node)
+    i = cx.coerce(index, T.I64, index_node)
+    n = str_len(cx, s, node)
+    neg = cx.cmp("lt", i, Const(0, T.I64), node)
+    i = arrays.pick(cx, neg, cx.emit("add", [i, n], T.I64, None, loc), i, node)
+    bad = cx.emit("or", [cx.cmp("lt", i, Const(0, T.I64), node), cx.cmp("ge", i, n, node)],
+                  T.BOOL, None, loc)
+    cx.raise_if(bad, "IndexError", _INDEX_ERROR, node)
+    return str_char(cx, str_code(cx, s, i, node), node)
+
+
+def str_iterable(cx, s: Value, node):
+    """(length, item, type) of `for c in s` (a str cannot change while iterated)."""
+    return str_len(cx, s, node), lambda i: str_char(cx, str_code(cx, s, i, node), node), T.STR
+
+
+def str_truth(cx, s: Value, node) -> Value:
+    return cx.cmp("ne", str_len(cx, s, node), Const(0, T.I64), node)
+
+# ---- operators ----------------------------------------------------------------------
+
+
+def str_binop(cx, op: type, a: Value, b: Value, node) -> Value:
+    if op is ast.Add and is_str(a) and is_str(b):
+        return str_concat(cx, a, b, node)
+    if op is ast.Mult:
+        s, n = (a, b) if is_str(a) else (b, a)
+        if isinstance(n.type, (T.IntType, T.BoolType)):
+            return str_lib(cx, strlib.repeat, [s, n], node)
+    if op is ast.Mod and is_str(a):
+        if getattr(a, "opname", None) != "str_const":
+            cx.error("printf-style formatting (str % values) needs a string literal on the left "
+                     "in compiled code; use an f-string", node)
+        return printf.percent_format(cx, a.attr, b, node)
+    cx.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
+
+
+def str_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
+    """a op b where one of them is a str."""
+    loc = cx.loc(node)
+    if isinstance(op, (ast.In, ast.NotIn)):
+        hit = str_contains(cx, b, a, node)
+        return hit if isinstance(op, ast.In) else cx.emit("not", [hit], T.BOOL, None, loc)
+    pred = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
+            ast.GtE: "ge"}.get(type(op))
+    if pred is None:
+        cx.error(f"'{type(op).__name__}' is not supported on strings in compiled code", node)
+    if not (is_str(a) and is_str(b)):
+        if pred in ("eq", "ne"):        # a str is never equal to a number (as in Python)
+            return Const(pred == "ne", T.BOOL)
+        cx.error(f"'{ast.unparse(op) if hasattr(ast, 'unparse') else pred}' is not supported "
+                 f"between {a.type} and {b.type}", node)
+    ca, cb = char_code(a), char_code(b)
+    if ca is not None and cb is not None:
+        return cx.cmp(pred, ca, cb, node)
+    if pred in ("eq", "ne"):
+        same = cx.emit("str_eq", [a, b], T.BOOL, None, loc)
+        return same if pred == "eq" else cx.emit("not", [same], T.BOOL, None, loc)
+    order = str_lib(cx, strlib.compare, [a, b], node)
+    return cx.cmp(pred, order, Const(0, T.I64), node)
+
+
+def str_contains(cx, s: Value, x: Value, node) -> Value:
+    """`x in s` for str `s`: a substring test (a str `x` only, as CPython requires)."""
+    refused = sample_type_error(operator.contains, "s", kind_sample(x.type)) if not is_str(x) else None
+    if refused is not None:         # `3 in s`: CPython's TypeError, where it raises it
+        cx.raise_always("TypeError", refused, node)
+        return Undef(T.BOOL, cx.loc(node))
+    if not is_str(x):
+        cx.error(f"'in <string>' requires string as left operand, not {x.type}", node)
+    c = char_code(x)
+    if c is not None and isinstance(s, Instr) and s.opname == "str_const" \
+            and len(s.attr) <= _MAX_INLINE_MEMBERS:
+        hit: Value = Const(False, T.BOOL)
+        for ch in dict.fromkeys(s.attr):
+            eq = cx.cmp("eq", c, Const(ord(ch), T.I64), node)
+            hit = eq if isinstance(hit, Const) else cx.emit("or", [hit, eq], T.BOOL, None, cx.loc(node))
+        return hit
+    if c is not None:
+        return str_lib(cx, strlib.contains_char, [s, c], node)
+    return str_lib(cx, strlib.contains, [s, x], node)
+
+# ---- builtins -------------------------------------------------------------------------
+
+
+def builtin_str(cx, node, name) -> Value:
+    if node.keywords or len(node.args) > 1:
+        cx.error("str() takes at most 1 argument here (encodings are not supported)", node)
+    if not node.args:
+        return str_constant(cx, "", node)
+    text = type_text(cx, node.args[0])
+    if text is not None:
+        return text
+    return str_of(cx, optional.expr_opt(cx, node.args[0], num=True), node, "r" if name == "repr" else "s")
+
+
+def type_text(cx, node) -> Value | None:
+    """``str(type(x))`` where `node` is the call ``type(x)`` (in an f-string, `str`, an
+    exception's message): CPython's ``<class 'int'>``, of the class the value holds; None
+    for any other node. ``type(x)`` as a value is not supported."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+            and isinstance(node.func, ast.Name) and node.func.id not in cx.locals
+            and getattr(cx.lookup(node.func), "obj", None) is type):
+        return None
+    from script.frontend.instance_test import python_class
+    v = optional.expr_opt(cx, node.args[0], num=True)
+
+    def text(w):
+        cls = python_class(w.type)
+        if cls is None:
+            cx.error(f"type() of a value of type {w.type} is not supported in compiled code", node)
+        return str_constant(cx, str(cls), node)
+    if is_optional(v):
+        return cx.choose(optional.present(cx, v, node), lambda: text(optional.value_of(cx, v, node)),
+                         lambda: str_constant(cx, str(type(None)), node), node)
+    return mixed_numbers.split(cx, [v], text, node)
+
+
+def builtin_radix(cx, node, name) -> Value:
+    """bin(i), oct(i), hex(i): CPython's ``format(i, "#b")`` and so on."""
+    (v,) = cx.positional(node, name, 1)
+    refused = sample_type_error(bin, kind_sample(v.type))
+    if refused is not None:                 # `bin(1.5)`: CPython's TypeError, where it raises it
+        cx.raise_always("TypeError", refused, node)
+        return Undef(T.STR, cx.loc(node))         # (a str, in the dead block after the raise)
+    if not isinstance(v.type, (T.IntType, T.BoolType)):
+        cx.error(f"'{v.type}' object cannot be interpreted as an integer", node)
+    spec = str_constant(cx, {"bin": "#b", "oct": "#o", "hex": "#x"}[name], node)
+    return format_value(cx, v if v.type == T.U64 else cx.coerce(v, T.I64, node), spec, node)
+
+
+def builtin_format(cx, node, name) -> Value:
+    """format(value, spec=""): the f-string's ``f"{value:{spec}}"``."""
+    args = cx.positional(node, "format", 1, 2)
+    if len(args) == 1:
+        return str_of(cx, args[0], node)
+    if not is_str(args[1]):
+        cx.error(f"format() argument 2 must be str, not {args[1].type}", node)
+    return format_value(cx, args[0], args[1], node)
+
+
+def builtin_ord(cx, node, name) -> Value:
+    (v,) = cx.positional(node, "ord", 1)
+    if not is_str(v):
+        cx.error(f"ord() expected string of length 1, but {v.type} found", node)
+    c = char_code(v)
+    if c is not None:
+        return c
+    n = str_len(cx, v, node)
+    cx.raise_if(cx.cmp("ne", n, Const(1, T.I64), node), "TypeError",
+                "ord() expected a character, but string of length %lld found", node, [n])
+    return str_code(cx, v, Const(0, T.I64), node)
+
+
+def builtin_chr(cx, node, name) -> Value:
+    (v,) = cx.positional(node, "chr", 1)
+    if not isinstance(v.type, (T.IntType, T.BoolType)):
+        cx.error(f"chr() argument must be an int, not {v.type}", node)
+    c = cx.coerce(v, T.I64, node)
+    bad = cx.emit("or", [cx.cmp("lt", c, Const(0, T.I64), node),
+                         cx.cmp("gt", c, Const(0x10FFFF, T.I64), node)], T.BOOL, None, cx.loc(node))
+    cx.raise_if(bad, "ValueError", _CHR_ERROR, node)
+    return str_char(cx, c, node)
+
+
+def str_minmax(cx, name: str, best: Value, x: Value, node) -> Value:
+    """min/max's step: `x` replaces `best` only when strictly smaller/greater."""
+    better = str_compare(cx, ast.Gt() if name == "max" else ast.Lt(), x, best, node)
+    return cx.emit("select", [better, x, best], T.STR, None, cx.loc(node))
+
+
+def builtin_hash(cx, node, name) -> Value:
+    """hash(x) of a bool, int, float, str or tuple of them: CPython's own (the `pyhash` op,
+    a str's keyed by this process's hash secret)."""
+    (v,) = cx.positional(node, "hash", 1)
+    if isinstance(v, Const):
+        v = Const(v.value, v.type)      # (a weak constant too)
+    if not T.is_key_type(v.type):
+        cx.error(f"hash() of a value of type {v.type} is not supported in compiled code", node)
+    return cx.emit("pyhash", [v], T.I64, None, cx.loc(node))
+
+
+def str_to_int_base(cx, node: ast.Call) -> Value:
+    """int(s, base): CPython's parsing (prefixes, base 0, underscores) and errors."""
+    args = list(node.args) + [k.value for k in node.keywords]
+    if len(args) != 2:
+        cx.error("int() takes a string and a base here", node)
+    s, base = cx.expr(args[0]), cx.expr(args[1])
+    if not is_str(s):
+        cx.error("int() can't convert non-string with explicit base", node)
+    if not isinstance(base.type, (T.IntType, T.BoolType)):
+        cx.error(f"int() base must be an int, not {base.type}", node)
+    base = cx.coerce(base, T.I64, node)
+    bad = cx.emit("and", [cx.cmp("ne", base, Const(0, T.I64), node), cx.emit("or", [
+        cx.cmp("lt", base, Const(2, T.I64), node), cx.cmp("gt", base, Const(36, T.I64), node)],
+        T.BOOL, None, cx.loc(node))], T.BOOL, None, cx.loc(node))
+    cx.raise_if(bad, "ValueError", _BASE_ERROR, node)
+    return cx.emit("str_py", [s, base], T.I64, "int_base", cx.loc(node))
+
+
+def str_to_number(cx, s: Value, t: T.Type, node) -> Value:
+    """int(s) (`t` i64) or float(s) (f64): CPython's syntax and errors."""
+    if t == T.I64:
+        return str_lib(cx, strtext.parse_int, [s], node)
+    if exceptions.in_try(cx):
+        return str_lib(cx, strtext.parse_float, [s], node)
+    return cx.emit("str_py", [s], T.F64, "float", cx.loc(node))
+
+# ---- strlib's intrinsics --------------------------------------------------------------
+
+
+def lower_str_intrinsic(cx, fn, node: ast.Call) -> Value:
+    loc = cx.loc(node)
+    if fn is strlib._py:
+        name = node.args[0].value
+        args = [cx.expr(a) for a in node.args[1:]]
+        params, result = _str_py_types(name)
+        return cx.emit("str_py", args, result, name, loc)
+    args = [cx.expr(a) for a in node.args]
+    if fn is strlib._new:
+        return cx.emit("str_new", [cx.coerce(args[0], T.I64, node)], T.STR, None, loc)
+    if fn is strlib._code:
+        return str_code(cx, args[0], cx.coerce(args[1], T.I64, node), node)
+    if fn is strlib._put:
+        cx.emit("str_set", [args[0], cx.coerce(args[2], T.I64, node), cx.coerce(args[1], T.I64, node)],
+                T.NONE, None, loc)
+        return Const(None, T.NONE, loc)
+    if fn is strlib._char:
+        return str_char(cx, cx.coerce(args[0], T.I64, node), node)
+    raise AssertionError(fn)
 
 
 STR_INTRINSICS = (strlib._new, strlib._code, strlib._put, strlib._char, strlib._py)

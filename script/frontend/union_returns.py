@@ -20,6 +20,7 @@ from __future__ import annotations
 from script.frontend.list_args import changes_python_type
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import optional
 
 
 def widen(cx, want: T.Type, got: T.Type) -> None:
@@ -57,7 +58,7 @@ def into_union(cx, value: Value, want: T.UnionType, node) -> Value:
     loc = cx.loc(node)
     parts = [Const(k, T.I64, loc)]
     for j, alt in enumerate(alts):
-        parts.append(cx.coerce(value, alt, node) if j == k else cx.placeholder(alt, loc))
+        parts.append(cx.coerce(value, alt, node) if j == k else optional.placeholder(cx, alt, loc))
     return cx.emit("tuple", parts, want, None, loc)
 
 

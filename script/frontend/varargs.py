@@ -20,6 +20,7 @@ from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.frontend import dicts, lists, strings
 
 
 def pack_varargs(cx, info, bound: list, values: list, node: ast.Call) -> None:
@@ -37,7 +38,7 @@ def packed_value(cx, v, where: str, node):
     if not isinstance(v.obj, str):
         cx.error(f"a {type(v.obj).__name__} cannot be passed through {where} in compiled code (only "
                  "values: numbers, strs, lists, arrays, tuples)", node)
-    return cx.str_constant(v.obj, node)
+    return strings.str_constant(cx, v.obj, node)
 
 
 def pack_kwargs(cx, info, bound: list, kw: dict, node: ast.Call) -> dict:
@@ -46,9 +47,9 @@ def pack_kwargs(cx, info, bound: list, kw: dict, node: ast.Call) -> dict:
     `bound`; return the others."""
     names = info.param_names
     extra = {k: v for k, v in kw.items() if k not in names or k == info.kwarg}
-    d = cx.new_table(cx.table_type(node, False, (T.STR, None)), node)
+    d = dicts.new_table(cx, dicts.table_type(cx, node, False, (T.STR, None)), node)
     for key, (v, vnode) in extra.items():
-        cx.table_store(d, cx.str_constant(key, vnode), packed_value(cx, v, "**" + info.kwarg, vnode), vnode)
+        dicts.table_store(cx, d, strings.str_constant(cx, key, vnode), packed_value(cx, v, "**" + info.kwarg, vnode), vnode)
     bound[names.index(info.kwarg)] = d
     return {k: v for k, v in kw.items() if k not in extra}
 
@@ -95,7 +96,7 @@ def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> V
     if count < 0:
         return lst
     name = _python_qualname(info)
-    n = cx.list_len(lst, node)
+    n = lists.list_len(cx, lst, node)
     given = cx.emit("add", [n, Const(len(node.args) - 1, T.I64)], T.I64, None, cx.loc(node))
     takes = f"{name}() takes {k} positional argument{'' if k == 1 else 's'} but"
     if len(node.args) == 1 and k == 0:
@@ -106,7 +107,7 @@ def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> V
         cx.raise_if(cx.cmp("eq", n, Const(count - missing, T.I64), node), "TypeError",
                     f"{name}() missing {missing} required positional argument{'' if missing == 1 else 's'}: "
                     f"{_listed(names[k - missing:])}", node)
-    return cx.make_tuple([cx.get_item(lst, Const(j, T.I64), node) for j in range(count)], node)
+    return cx.make_tuple([lists.get_item(cx, lst, Const(j, T.I64), node) for j in range(count)], node)
 
 
 def _fixed_arity(cx, node: ast.Call):
