@@ -180,9 +180,11 @@ def plan_shape(cx, plan: IndexPlan, node) -> tuple[list[Value], dict, list[Value
 
 def check_plan(cx, plan: IndexPlan, idx_dims: list[Value], node, memory_order: bool = False) -> None:
     """NumPy's bounds check of every index, array by array, each in C order for a read and
-    in memory order for a store (`memory_order`: a 1-d index of negative stride walked
-    backwards), as NumPy 2.4 walks them, so the bad index named is NumPy's; none where the
-    index arrays broadcast to nothing (`idx_dims` holds a 0), as in NumPy."""
+    for a store through intp (int64) indices, and in memory order for a store through
+    indices of another dtype, which NumPy casts to intp first (`memory_order`: a 1-d index of
+    negative stride walked backwards), as NumPy 2.4 walks them, so the bad index named is
+    NumPy's; none where the index arrays broadcast to nothing (`idx_dims` holds a 0), as in
+    NumPy."""
     if not cx.boundscheck:
         return
     loc = cx.loc(node)
@@ -201,7 +203,7 @@ def check_indices(cx, plan: IndexPlan, node, memory_order: bool = False) -> None
     for index, axis, shown in zip(plan.index, plan.axes, plan.shown):
         n = cx.emit("dim", [plan.view], T.I64, axis, loc)
         dims = cx.dims_of(index, node)
-        if memory_order and len(dims) == 1:
+        if memory_order and len(dims) == 1 and index.type.dtype != T.I64:
             backwards = cx.cmp("lt", cx.emit("stride", [index], T.I64, 0, loc), Const(0, T.I64), node)
             last = cx.emit("sub", [dims[0], Const(1, T.I64)], T.I64, None, loc)
 
