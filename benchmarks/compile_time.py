@@ -41,9 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from script.ir import types as T  # noqa: E402
+from script.backend.runtime.library import STEPS as BACKEND_STEPS  # noqa: E402
 from script.ir.core import Const, Function, Instr, Module, set_terminator  # noqa: E402
-
-BACKEND_STEPS = ("lower", "parse", "optimize", "emit", "link")
 
 
 def add() -> Function:

@@ -60,3 +60,14 @@ def test_a_name_installed_twice_is_an_error():
             pass
     with pytest.raises(TypeError, match="has 'item_value' already"):
         lower_stmt._install_api(Host, {lower_stmt.arrays: ("item_value",)})
+
+
+def test_the_phases_picture_is_drawn_from_the_tables():
+    """docs/phases.svg is what tools/phases_svg.py draws from STEPS, PIPELINES and the
+    backend's stages: run it after changing them."""
+    import importlib.util
+    root = pathlib.Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("phases_svg", root / "tools" / "phases_svg.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert (root / "docs" / "phases.svg").read_text() == tool.draw(), "run python tools/phases_svg.py"

@@ -172,11 +172,11 @@ def compile_native(module: Module, entry: str, opt_level: int = 3, nogil: bool =
     point = entry_point(func.param_types, func.ret_type, numpy_scalars)
     tracker = link_fresh([obj, point.object_code], func, numpy_scalars)
     t.append(time.perf_counter())
-    timings = {step: b - a for step, a, b in zip(_STEPS, t, t[1:])}
+    timings = {step: b - a for step, a, b in zip(STEPS, t, t[1:])}
     return NativeLibrary(entry, tracker, obj, timings, mod, opt_level, point, numpy_scalars)
 
 
-_STEPS = ("lower", "parse", "optimize", "emit", "link")
+STEPS = ("lower", "parse", "optimize", "emit", "link")      # the stages `timings` names
 
 
 def link_fresh(objects: list, func: Function, numpy_scalars: tuple):
