@@ -1,5 +1,5 @@
 """The methods of strs in compiled code (`s.split()`, `s.find(t)`, `"{}".format(x)`, ...):
-a mixin for `FunctionLowering` that strings.py's `StrLowering` helps. Each method is a call
+functions over the lowering `cx`, with strings.py's help. Each method is a call
 of a function of strlib.py or strtext.py, written in the compiled subset, or a `str_py` op
 for what CPython's Unicode tables decide (docs/strings.md)."""
 
