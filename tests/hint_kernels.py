@@ -179,3 +179,20 @@ def reduced(x, how: int):
     if how == 2:
         return math.prod(x)
     return len(sorted(x))
+
+
+def path_to_root(start: int, goal: int, hops: int):
+    """A BFS-style parent table declared with optional values and started with `None`
+    (graphs/bidirectional_search.py's shape): the declaration types the display's `None`."""
+    parents: dict[int, int | None] = {start: None}
+    node = start
+    for k in range(hops):
+        parents[node + 1 + k] = node
+        node = node + 1 + k
+    parents[goal] = node
+    path = []
+    at: int | None = goal
+    while at is not None:
+        path.append(at)
+        at = parents[at]
+    return path, parents

@@ -137,3 +137,9 @@ def test_save_and_check_compile_annotated_functions_never_called(tmp_path):
 ])
 def test_operand_types_cpython_refuses_raise_its_type_error_at_run_time(fn, args):
     same(fn, *args)
+
+
+@given(st.integers(-50, 50), st.integers(100, 200), st.integers(0, 6))
+@settings(max_examples=25, deadline=None)
+def test_a_declared_dict_of_optionals_types_a_display_of_none(start, goal, hops):
+    same(K.path_to_root, start, goal, hops)

@@ -252,6 +252,8 @@ def merge_pending(cx, a: T.Type, b: T.Type) -> None:
     for o, v in ((a, b), (b, a)):
         if isinstance(o, T.OptionalType) and not isinstance(v, (T.OptionalType, T.NoneType)):
             merge_pending(cx, o.value, v)      # (a value stored into `[None] * n`)
+    if isinstance(a, T.OptionalType) and isinstance(b, T.OptionalType):
+        merge_pending(cx, a.value, b.value)    # (`{start: None}` declared dict[int, int | None])
     if isinstance(a, PendingElement) and isinstance(b, PendingElement) and a != b:
         # two empty lists in one variable (`cur = []` again in a loop): the second is the
         # first from the next round on, so the first store types both
@@ -264,6 +266,8 @@ def merge_pending(cx, a: T.Type, b: T.Type) -> None:
         merge_pending(cx, T.contents(a), T.contents(b))
     elif isinstance(a, T.HashType) and isinstance(b, T.HashType):
         dicts.merge_pending_table(cx, a, b)
+        if isinstance(a, T.DictType) and isinstance(b, T.DictType):
+            merge_pending(cx, a.value, b.value)
     elif isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.elems) == len(b.elems):
         for x, y in zip(a.elems, b.elems):
             merge_pending(cx, x, y)
