@@ -23,7 +23,7 @@ import contextlib
 import threading
 import weakref
 
-from script.errors import CompileError
+from script.errors import MIXED_NUMBERS, CompileError
 from script.ir import types as T
 from script.pyhooks.named_instance import is_record_class
 from script.frontend.typeinfer import (empty_argument_types, format_signature, python_type_name,
@@ -521,9 +521,7 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                 return _compile_for(obj, info, other, values, bound)
         other = {k: empty_argument_types(v, t) for k, (ann, v, t) in
                  enumerate(zip(info.param_types, values, key)) if ann is None}
-        if any(text in str(e) for text in ("cannot store a value of type f64 in a list[", "an int on some paths "
-                                           "and a float", "cannot store a value of type num in a list[",
-                                           "into list argument")):
+        if e.reason == MIXED_NUMBERS:
             # a list of ints the function stores floats into (`row[j] /= 2`), or of floats it
             # stores ints into: its elements ints and floats, each kept as it is (`num`), as
             # CPython's list holds them

@@ -61,13 +61,21 @@ class ScriptError(Exception):
     """Base of every error `script` raises on purpose."""
 
 
-class CompileError(ScriptError):
-    """The user's function is outside the compiled subset or does not type-check."""
+# `CompileError.reason`: why, where a caller acts on it rather than showing the message.
+MIXED_NUMBERS = "mixed numbers"      # an int met a float where compiled code keeps one type
 
-    def __init__(self, message: str, loc: SourceLoc | None = None, notes: tuple[str, ...] = ()):
+
+class CompileError(ScriptError):
+    """The user's function is outside the compiled subset or does not type-check. `reason`
+    (None, or a constant above) says why to code that acts on it: the dispatcher compiles
+    again with lists of int|float arguments for MIXED_NUMBERS."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None, notes: tuple[str, ...] = (),
+                 reason: str | None = None):
         self.message = message
         self.loc = loc
         self.notes = tuple(notes)
+        self.reason = reason
         text = render_at(loc, message)
         for note in self.notes:
             text += "\n" + note

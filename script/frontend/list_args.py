@@ -16,7 +16,7 @@ ir.list_flow, run on the functions as built, before the passes):
 
 from __future__ import annotations
 
-from script.errors import CompileError
+from script.errors import MIXED_NUMBERS, CompileError
 from script.ir import types as T
 from script.ir.core import Function, Instr
 from script.ir.list_flow import depth, param_list_effects
@@ -82,7 +82,8 @@ def reject_argument_list_writes(funcs: list[Function]) -> None:
                        f"(a {t}), converting it: the caller's {kind} would hold the "
                        f"converted value where CPython's holds the value itself (an int where floats "
                        f"are, a bool where ints are); convert it first (float(x), int(b)) or copy the "
-                       f"{kind} with {_copy_hint(name, t)}", instr.loc or entry.loc)
+                       f"{kind} with {_copy_hint(name, t)}", instr.loc or entry.loc,
+                       reason=MIXED_NUMBERS if kind == "list" else None)
 
 
 def _inner_copy_hint(name: str, t: T.HashType) -> str:

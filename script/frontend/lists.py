@@ -38,6 +38,7 @@ from __future__ import annotations
 import ast
 import functools
 
+from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
                              held_iterators, keyed, list_slices, listlib, mixed_numbers, numpy_alloc,
                              optional, star_displays, strings, strmethods)
@@ -158,8 +159,10 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
             cx.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                      f"list all have one type, and a list is not converted (it is a reference): "
                      f"make this one a {elem} too (e.g. with float elements)", node)
+        numbers = t in (T.F64, T.INT_FLOAT) and elem in (T.I64, T.F64, T.INT_FLOAT)
         cx.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
-                 f"set by its first elements (write {_example(t)} to start with)", node)
+                 f"set by its first elements (write {_example(t)} to start with)", node,
+                 reason=MIXED_NUMBERS if numbers else None)
     return elem
 
 

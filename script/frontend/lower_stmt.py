@@ -185,8 +185,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return None
         return self.info.loc(node)
 
-    def error(self, message_: str, node=None):
-        raise CompileError(message_, self.loc(node))
+    def error(self, message_: str, node=None, reason: str | None = None):
+        raise CompileError(message_, self.loc(node), reason=reason)
 
     def stmts(self, body) -> None:
         for s in body:
@@ -231,14 +231,14 @@ class FunctionLowering(SSABuilder, ExprLowering):
             except mixed_numbers.NumRead as e:
                 if mixed_numbers.retry(self, node, e.node):
                     raise Restart() from None
-                raise CompileError(e.message, e.loc) from None
+                raise CompileError(e.message, e.loc, reason=e.reason) from None
             return
         try:
             self.stmt_as_is(node)
         except mixed_numbers.NumRead as e:
             if mixed_numbers.retry(self, node, e.node):    # built again, the statement split on it
                 raise Restart() from None
-            raise CompileError(e.message, e.loc) from None
+            raise CompileError(e.message, e.loc, reason=e.reason) from None
         except CompileError:
             if mixed_numbers.reads_num(self, node):      # built again, statements split on such names
                 self.hints[mixed_numbers.SPLIT_HINT] = True

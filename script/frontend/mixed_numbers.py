@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import ast
 
-from script.errors import CompileError
+from script.errors import MIXED_NUMBERS, CompileError
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -140,7 +140,8 @@ class NumRead(CompileError):
         what = f"'{node.id}'" if isinstance(node, ast.Name) else f"'{ast.unparse(node)}'"
         super().__init__(f"{what} is an int on some paths and a float on others, and compiled code cannot "
                          f"use such a value here" + ("" if isinstance(node, ast.Name) else
-                                                     ": assign it to a variable first"), loc)
+                                                     ": assign it to a variable first"), loc,
+                         reason=MIXED_NUMBERS)
         self.node = node
 
 
