@@ -205,6 +205,26 @@ def tuple_index(a: int, i: int) -> int:
     return t[i]
 
 
+def tuple_constant_index(a: int, which: int):
+    """A constant index out of range raises when the line runs, as in CPython (a guard before
+    it: linked_list/from_sequence.py's `if not elements: raise ...` then `elements[0]`)."""
+    t = (a, a * 2.5)
+    if which == 0:
+        return t[1]
+    if which == 1:
+        return t[-3]
+    try:
+        return t[7]
+    except IndexError as e:
+        return str(e)
+
+
+def first_of(xs):
+    if not xs:
+        raise ValueError("The Elements List is empty")
+    return xs[0]
+
+
 def unpack_list(n: int) -> int:
     xs = [k for k in range(n)]
     a, b = xs

@@ -391,8 +391,8 @@ class ExprLowering:
         n = len(base.type.elems)
         if isinstance(index, Const) and isinstance(index.type, T.IntType):
             i = index.value
-            if not -n <= i < n:
-                self.error(f"tuple index {i} out of range for a tuple of length {n}", index_node)
+            if not -n <= i < n:     # CPython raises when (if) the line runs
+                return self.raise_always("IndexError", "tuple index out of range", node)
             return self.emit("extract", [base], base.type.elems[i % n], i % n, self.loc(node))
         if not isinstance(index.type, T.IntType):
             self.error(f"tuple indices must be integers, not {index.type}", index_node)
