@@ -730,3 +730,22 @@ def raise_user(a: int, s: str) -> str:
         return repr(e)
     except ValueError as e:
         raise ParseError(str(e)) from e
+
+
+def list_by_other_index(n, how: int):
+    """A list indexed by a float, str or None raises CPython's TypeError when the line runs."""
+    xs = [10, 20, 30]
+    try:
+        return xs[n] if how else xs[n] + 1
+    except TypeError as e:
+        return str(e)
+
+
+def sieve_of(n):
+    """maths/segmented_sieve.py's shape: `sieve(22.2)` is refused by the function's own test
+    before a float reaches a list index."""
+    if n <= 0 or isinstance(n, float):
+        raise ValueError(f"Number {n} must instead be a positive integer")
+    temp = [True] * 10
+    high = min(5, n)
+    return temp[high - 1]
