@@ -5,7 +5,8 @@
 For each file (in a child process, with a time limit), every function defined in it whose
 docstring has examples is run twice over its own examples: as CPython runs it, then with the
 module's name bound to ``script.script(fn)`` (so recursive calls and other functions of the
-module call the compiled one). Each example's printed output, value and exception (type and
+module call the compiled one), each side in its own instance of the module (the examples of
+one side do not see what the other's wrote into module-level lists). Each example's printed output, value and exception (type and
 message) are compared. A function is
 
 - ``pass``: every example gives CPython's answer;
@@ -77,6 +78,17 @@ def _classify(cpython: list, compiled: list) -> tuple[str, str]:
     return "pass", ""
 
 
+def _load(name: str, path: str):
+    """A new instance of the module at `path`, executed (its output dropped), as `name` in
+    sys.modules."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    with contextlib.redirect_stdout(io.StringIO()):
+        spec.loader.exec_module(module)
+    return module
+
+
 def probe_file(path: str, timeout_each: float = 60.0) -> list:
     """[(qualified name, outcome, detail)] for the doctested functions of the file at `path`."""
     import signal
@@ -84,12 +96,12 @@ def probe_file(path: str, timeout_each: float = 60.0) -> list:
     import script
     name = "corpus_" + os.path.splitext(os.path.basename(path))[0]
     sys.path.insert(0, os.path.dirname(path))
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            spec.loader.exec_module(module)
+        # Two instances of the module: CPython's examples run in one, the compiled function's
+        # in the other, so that what one side's examples write into the module's objects
+        # (`mincut(test_graph)` empties the graph) the other side's examples do not see.
+        twin = _load(name, path)
+        module = _load(name, path)
     except BaseException as e:  # noqa: BLE001 - a file that does not import is skipped
         return [(path, "skip", f"import: {type(e).__name__}: {e}"[:200])]
     results = []
@@ -106,17 +118,20 @@ def probe_file(path: str, timeout_each: float = 60.0) -> list:
         signal.alarm(int(timeout_each))
         try:
             cpython = _run_examples(examples, dict(vars(module)), attr)
+            twin_fn = getattr(twin, attr)
             try:
-                compiled_fn = script.script(fn)
+                compiled_fn = script.script(twin_fn)
             except Exception as e:  # noqa: BLE001 - a decoration error is the outcome
                 results.append((attr, "compile" if type(e).__name__ == "CompileError" else "refused",
                                 str(e).splitlines()[0] if str(e) else type(e).__name__))
                 continue
-            setattr(module, attr, compiled_fn)
+            setattr(twin, attr, compiled_fn)
+            sys.modules[name] = twin
             try:
-                compiled = _run_examples(examples, dict(vars(module)), attr)
+                compiled = _run_examples(examples, dict(vars(twin)), attr)
             finally:
-                setattr(module, attr, fn)
+                setattr(twin, attr, twin_fn)
+                sys.modules[name] = module
             results.append((attr, *_classify(cpython, compiled)))
         except _Timeout:
             results.append((attr, "timeout", ""))

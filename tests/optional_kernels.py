@@ -446,3 +446,19 @@ def uses_optional_dict(text: str, k: int):
 def optional_set(xs: list[int], k: int):
     s = set(xs) if k > 0 else None
     return s, bool(s), (len(s) if s is not None else -1)
+
+
+def none_after_values(data, holes):
+    """hashes/hamming_code.py's shape: a list that takes values first and None later (the
+    positions of parity bits) becomes a list of optionals, as when None comes first."""
+    out = []
+    rows = []
+    for k, x in enumerate(data):
+        if k in holes:
+            out.append(None)
+            rows.append(None)
+        else:
+            out.append(x)
+            rows.append([x, x])
+    filled = [v for v in out if v is not None]
+    return out, rows, filled

@@ -210,3 +210,10 @@ def test_optional_list_messages():
         with pytest.raises(exc) as info:
             f([1, 2], -1, how)
         assert str(info.value) == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=6), st.sets(st.integers(0, 6)))
+def test_none_stored_after_values_makes_optionals(xs, holes):
+    check_all_levels(K.none_after_values, xs, holes)
+    check_all_levels(K.none_after_values, [str(x) for x in xs], holes)

@@ -145,6 +145,7 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
     if isinstance(t, T.NoneType) and isinstance(elem, T.OptionalType):
         return elem
     widen_to_num(cx, lst, elem, t)
+    widen_to_optional(cx, lst, elem, t)
     if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
         class_unions.widen_instance_list(cx, lst, elem, t)      # `shapes = []` of two classes
         if mixed_classes(elem, t):
@@ -178,6 +179,18 @@ def widen_to_num(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
     wide = _with_num(elem, t)
     if wide is None:
         return
+    retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
+
+
+def widen_to_optional(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
+    """None stored in a list of values made here (``out.append(None)`` after
+    ``out.append(s)``, where `[]` took the str's type): the next round makes it a list of
+    optionals, as when the None came first (`none_elements`). A list from elsewhere keeps
+    its type (the error stands)."""
+    if not isinstance(t, T.NoneType) or isinstance(elem, (T.OptionalType, T.NoneType, PendingElement)) \
+            or not T.is_list_element(T.OptionalType(elem)):
+        return
+    wide = T.OptionalType(elem)
     retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
 
 
