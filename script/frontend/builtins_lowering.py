@@ -18,6 +18,7 @@ import itertools
 import builtins as py_builtins
 import cmath
 import math
+import operator
 import sys
 import types
 
@@ -36,7 +37,7 @@ from script.frontend.instance_test import lower_callable, lower_getattr, lower_h
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
 from script.frontend.int_consts import takes_u64
 from script.frontend.lower_expr import (NOT_CONTAINERS, WeakConst, const_of, kind_sample, missing_attribute,
-                                       operand_type_error, sample_type_error)
+                                       operand_type_error, python_sample, sample_type_error)
 from script.frontend.optional import is_optional, python_name
 from script.frontend.random_calls import is_default_rng, make_generator
 from script.frontend.registry import ANY, CALLS, METHODS, lowers, method_kind
@@ -812,6 +813,10 @@ def builtin_minmax(cx, node, name) -> Value:
         if isinstance(result.type, T.StrType) and isinstance(v.type, T.StrType):
             result = strings.str_minmax(cx, name, result, v, node)
             continue
+        refused = sample_type_error(operator.gt if name == "max" else operator.lt,
+                                    python_sample(v.type), python_sample(result.type))
+        if refused is not None:         # `max(1, None)`: CPython's TypeError when (if) it runs
+            return cx.raise_always("TypeError", refused, node)
         t = cx.common_type(result, v, node)
         if isinstance(t, Unknown):
             return Undef(UNKNOWN, cx.loc(node))
