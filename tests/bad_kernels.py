@@ -171,3 +171,7 @@ def scalar_then_array(n):
         else:
             total = np.ones((2, 2))
     return total
+
+
+def returns_exception(n):  # error: returns an exception object to Python
+    return ValueError("Input Error: must be positive") if n < 0 else KeyError(n)

@@ -233,7 +233,11 @@ def reject_boxed_instances(func, name: str) -> None:
     """CompileError when compiled function `func` (called from Python) returns a value that
     may hold an instance of one of several classes (class_unions.py): its record says which
     only inside compiled code. An instance of one class is boxed (runtime.boxing
-    `record_box_helper`)."""
+    `record_box_helper`). Nor an exception object (`return ValueError(...)`): compiled
+    code's exceptions become Python's only when raised."""
+    if _holds_exception(func.ret_type):
+        raise CompileError(f"'{name}' returns an exception object to Python ({func.ret_type}): not "
+                           "supported in compiled code (raise it, or return its message)", func.loc)
     if _has_union(func.ret_type):
         raise CompileError(f"'{name}' returns {_describe(func.ret_type)}, an instance of one of several "
                            "classes: not supported in compiled code (return one class's instances, or "
@@ -243,6 +247,20 @@ def reject_boxed_instances(func, name: str) -> None:
         raise CompileError(f"'{name}' returns an instance of class '{model}', which compiled code holds as "
                            "its own model of the standard library's class (queues.py): it cannot be "
                            "returned to Python", func.loc)
+
+
+def _holds_exception(t) -> bool:
+    if isinstance(t, T.ExcType):
+        return True
+    if isinstance(t, T.TupleType):
+        return any(_holds_exception(e) for e in t.elems)
+    if isinstance(t, (T.ListType, T.VarTupleType)):
+        return _holds_exception(t.elem)
+    if isinstance(t, T.OptionalType):
+        return _holds_exception(t.value)
+    if isinstance(t, T.DictType):
+        return _holds_exception(t.value)
+    return False
 
 
 def _library_model(t, seen: frozenset = frozenset()) -> str | None:
