@@ -165,6 +165,15 @@ def _append_none_to_ints(n):
     return xs
 
 
+def _append_none_to_argument(xs):
+    xs.append(None)
+    return len(xs)
+
+
+def test_a_list_made_here_given_none_holds_optionals():
+    assert script.script(_append_none_to_ints)(1) == [1, 2, None] == _append_none_to_ints(1)
+
+
 def _writes_inner_table(d):
     d[1][2] = 3
     return len(d)
@@ -176,7 +185,7 @@ def _appends_to_a_column(m):
 
 
 @pytest.mark.parametrize("fn, args, text, line", [
-    (_append_none_to_ints, (1,), "cannot store a value of type none in a list[i64]", "xs.append(None)"),
+    (_append_none_to_argument, ([1, 2],), "cannot store a value of type none in a list[i64]", "xs.append(None)"),
     (_writes_inner_table, ({1: {2: 2}},), "a table inside dict argument 'd' may be written here", "d[1][2] = 3"),
     (K.trie, (["ab"],), "a dict that holds dicts of its own type", "node = node.setdefault(c, {})"),
     (_appends_to_a_column, ([[1]],), "'tuple' object has no attribute 'append'", "c.append(1)"),

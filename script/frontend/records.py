@@ -250,8 +250,12 @@ def reject_boxed_instances(func, name: str) -> None:
 
 
 def _holds_exception(t) -> bool:
+    """Whether a value of type `t` may hold an exception object (not looking inside
+    instances: a field of type exc is the class's own refusal)."""
     if isinstance(t, T.ExcType):
         return True
+    if isinstance(t, T.ClassType):
+        return False
     if isinstance(t, T.TupleType):
         return any(_holds_exception(e) for e in t.elems)
     if isinstance(t, (T.ListType, T.VarTupleType)):
