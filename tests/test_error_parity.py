@@ -36,8 +36,6 @@ CASES = [
     (K.list_del, [(2, 5)]), (K.min_of_list, [(0,)]), (K.max_of_list, [(0,)]), (K.str_index, [("abc", 5)]),
     (K.str_find, [("abc", "z")]), (K.tuple_index, [(1, 3)]), (K.unpack_list, [(3,), (1,)]),
     (K.tuple_constant_index, [(3, 0), (3, 1), (3, 2)]), (K.first_of, [((),), ((4, 5),)]),
-    (K.list_by_other_index, [(1.5, 0), (1.0, 1), ("a", 1), (None, 1), (1, 1)]),
-    (K.sieve_of, [(22.2,), (3,), (-1,)]),
     (K.minmax_of_other_types, [(1, None, 0), (None, 1, 0), (1, None, 1), ("a", 2, 1), (1.5, 2, 1), (3, 2, 0)]),
     (K.range_step, [(5, 0)]),
     (K.dict_int_key, [(3, 5), (3, -1)]), (K.dict_str_key, [("z",), ("'",)]),

@@ -436,11 +436,6 @@ def list_index(cx, lst: Value, index: Value, index_node, node, text: str) -> Val
     if isinstance(index.type, Unknown):      # (read from a list of a type not known yet:
         return Undef(T.I64, cx.loc(node))     # get_item; the round is rebuilt)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
-        if isinstance(index.type, _NOT_INDICES) and not is_numpy_int(index, cx.python_ints):
-            # CPython's TypeError when (if) the line runs (`sieve(22.2)` refused by a test first)
-            cx.raise_always("TypeError", f"list indices must be integers or slices, not "
-                            f"{python_name(index.type)}", index_node)
-            return Const(0, T.I64)
         cx.error(f"list indices must be integers, not {index.type}", index_node)
     loc = cx.loc(node)
     i = cx.coerce(index, T.I64, index_node)
