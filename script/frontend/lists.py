@@ -44,7 +44,7 @@ from script.frontend import (arrays, bounded_deques, class_types, class_unions, 
                              optional, star_displays, strings, strmethods)
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
-from script.frontend.lower_expr import WeakConst, is_numpy_int
+from script.frontend.lower_expr import WeakConst
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
@@ -416,11 +416,6 @@ def set_item(cx, lst: Value, v: Value, i: Value, node) -> None:
     store = cx.emit("list_set", [lst, cx.coerce(v, elem, node), i], T.NONE, None, cx.loc(node))
     if isinstance(store, Instr) and changes_python_type(v.type, elem):
         record_converted_store(cx.func, store)        # (an argument list's: list_args.py)
-
-
-# Index types whose every value makes CPython's list raise TypeError (an array's element, a
-# NumPy scalar, is named numpy.float64 there: still refused when compiling).
-_NOT_INDICES = (T.FloatType, T.StrType, T.NoneType, T.ComplexType, T.TupleType, T.ListType, T.HashType)
 
 
 def checked_item(cx, lst: Value, i: Value, node) -> Value:
