@@ -751,6 +751,28 @@ def sieve_of(n):
     return temp[high - 1]
 
 
+def segments_of(n):
+    """A segmented sieve's shape: `high` is an int or a float (`min(2 * end, n)`), so the
+    inner `for` is built once per type; the float copy raises at `range()` and the int copy
+    must still be built (a swallowed error left it empty)."""
+    if n <= 0:
+        raise ValueError(f"Number {n} must instead be a positive integer")
+    end = int(math.sqrt(n))
+    low, high, found = end + 1, min(2 * end, n), []
+    while low <= n:
+        temp = [True] * 8
+        for each in [2, 3]:
+            t = math.floor(low / each) * each
+            if t < low:
+                t += each
+            for j in range(t, high + 1, each):
+                temp[j - low] = False
+        found.append(temp.count(True))
+        low = high + 1
+        high = min(high + end, n)
+    return found
+
+
 def minmax_of_other_types(a, b, how: int):
     """`max(1, None)`, `min("a", 2)`: CPython's TypeError when the line runs (maths/volume.py
     validates its arguments before a `max` it never reaches with None)."""

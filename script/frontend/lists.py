@@ -44,7 +44,7 @@ from script.frontend import (arrays, bounded_deques, class_types, class_unions, 
                              optional, star_displays, strings, strmethods)
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
-from script.frontend.lower_expr import WeakConst
+from script.frontend.lower_expr import WeakConst, is_numpy_int
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
@@ -418,6 +418,11 @@ def set_item(cx, lst: Value, v: Value, i: Value, node) -> None:
         record_converted_store(cx.func, store)        # (an argument list's: list_args.py)
 
 
+# Index types whose every value makes CPython's list raise TypeError (an array's element, a
+# NumPy scalar, is named numpy.float64 there: still refused when compiling).
+_NOT_INDICES = (T.FloatType, T.StrType, T.NoneType, T.ComplexType, T.TupleType, T.ListType, T.HashType)
+
+
 def checked_item(cx, lst: Value, i: Value, node) -> Value:
     """`lst[i]` for a loop index `i` >= 0 (IndexError when the list has shrunk since)."""
     bad = cx.cmp("ge", i, list_len(cx, lst, node), node)
@@ -431,6 +436,11 @@ def list_index(cx, lst: Value, index: Value, index_node, node, text: str) -> Val
     if isinstance(index.type, Unknown):      # (read from a list of a type not known yet:
         return Undef(T.I64, cx.loc(node))     # get_item; the round is rebuilt)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
+        if isinstance(index.type, _NOT_INDICES) and not is_numpy_int(index, cx.python_ints):
+            # CPython's TypeError when (if) the line runs (`sieve(22.2)` refused by a test first)
+            cx.raise_always("TypeError", f"list indices must be integers or slices, not "
+                            f"{python_name(index.type)}", index_node)
+            return Const(0, T.I64)
         cx.error(f"list indices must be integers, not {index.type}", index_node)
     loc = cx.loc(node)
     i = cx.coerce(index, T.I64, index_node)

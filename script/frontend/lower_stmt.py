@@ -216,12 +216,14 @@ class FunctionLowering(SSABuilder, ExprLowering):
         failed is one that a raise inside an expression left dead (`round(s ** 2)` of a str
         raises at `**`; `round` of its value, which never exists, is not typed), and no loop
         it opened where it runs is left half built (a comprehension's head waiting for its
-        back edge: the statement's error stands)."""
+        back edge, the other side of a statement split on an int|float name: the
+        statement's error stands)."""
         if start is not None and typing_error and not self.reachable(start):
             return True
         if self.block is None or self.block not in self.dead_from or self.reachable(self.block):
             return False
-        return all(b in self.sealed or not self.reachable(b) for b in self.func.blocks[made:])
+        return all(not self.reachable(b) or (b in self.sealed and (b is self.block or b.terminator))
+                   for b in self.func.blocks[made:])
 
     def stmt_typed(self, node: ast.stmt) -> None:
         if self.hints.get(mixed_numbers.SPLIT_HINT):
@@ -1205,7 +1207,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             if not isinstance(a.type, (T.IntType, T.BoolType, Unknown)):   # CPython's TypeError, where it raises it
                 self.raise_if(Const(True, T.BOOL), "TypeError",
                               f"'{python_name(a.type)}' object cannot be interpreted as an integer", n)
-                args[k] = Const(0, T.I64)
+                args[k] = Const(1, T.I64)       # (dead from here: not a zero step)
         t = T.I64
         for a in args:
             if not isinstance(a, WeakConst) and isinstance(a.type, T.IntType):
