@@ -143,6 +143,21 @@ def halve():
 
 
 heap = []
+prizes: dict[tuple[int, int, int], int] = {}      # project_euler/problem_191's annotated memo
+
+
+def prize_strings(days, absent, late):
+    if late == 3 or absent == 2:
+        return 0
+    if days == 0:
+        return 1
+    key = (days, absent, late)
+    if key in prizes:
+        return prizes[key]
+    n = prize_strings(days - 1, absent, late + 1) + prize_strings(days - 1, absent + 1, 0) \
+        + prize_strings(days - 1, absent, 0)
+    prizes[key] = n
+    return n
 
 
 def push_all(xs):
@@ -156,7 +171,8 @@ def pop_smallest():
 
 
 STATE = {"memo": {0: 0, 1: 1}, "cache": {}, "seen": [], "visited": set(), "table": {}, "order": [],
-         "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x", "heap": []}
+         "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x", "heap": [],
+         "prizes": {}}
 
 
 def _reset(state=None):
@@ -200,6 +216,11 @@ def test_a_memo_table_is_written_and_read_back():
 
 def test_an_empty_global_dict_is_typed_as_an_empty_argument():
     check_calls(doubled, [(3,), (3,), (4,)])
+
+
+def test_an_empty_global_dict_is_typed_by_its_module_annotation():
+    # tuple keys: no guess for an empty dict's key type finds them; the annotation does
+    check_calls(prize_strings, [(4, 0, 0), (30, 1, 0), (30, 0, 0)])
 
 
 def test_appends_to_a_global_list_are_seen_by_python():

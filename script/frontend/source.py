@@ -98,6 +98,9 @@ class FunctionInfo:
         # no Python value has (`x: script.i32`) binds the parameter (`param_types`).
         self.param_hints = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
                             for a in all_params(node)]     # `*args`: specialized on each call's
+        if self.hidden_globals:         # `memo: dict[tuple[int, int], int] = {}` at module level
+            module_hints = [self._global_annotation(g) for g in self.hidden_globals]
+            self.param_hints[len(self.param_hints) - len(module_hints):] = module_hints
         self.param_types = [binding_annotation(t) for t in self.param_hints]
         # A generator's return annotation (Iterator[int], ...) describes no compiled value: its
         # body is inlined where it is iterated (generators.py).
@@ -166,7 +169,21 @@ class FunctionInfo:
                                "results)", self.loc(ann_node))
         return t
 
+    def _global_annotation(self, name: str) -> T.Type | None:
+        """The type a module-level annotation gives the written module container `name` (a
+        hidden parameter: global_writes.py), for when it is empty: None where there is none
+        or it names no type the compiler can use."""
+        ann = (self.py_func.__globals__.get("__annotations__") or {}).get(name)
+        if ann is None:
+            return None
+        try:
+            return self._annotation(name, ast.Constant(ann) if isinstance(ann, str) else ann)
+        except CompileError:
+            return None
+
     def eval_annotation(self, ann_node):
+        if not isinstance(ann_node, ast.AST):
+            return ann_node             # a module annotation, evaluated by CPython already
         if isinstance(ann_node, ast.Constant) and isinstance(ann_node.value, str):
             ann_node = ast.parse(ann_node.value, mode="eval").body
         scope = dict(self.py_func.__globals__)
