@@ -8,6 +8,8 @@ specialized on.
 
 from __future__ import annotations
 
+import collections
+
 from script.pyhooks.named_instance import is_named_tuple_class, lookup_class
 from script.ir import types as T
 
@@ -155,7 +157,6 @@ def _container_origin(origin):
     """`list`, `dict`, `set`, `tuple` or `_COUNTER` for the class a generic annotation is of
     (`typing.DefaultDict[K, V]` is a dict, `Deque[T]` a list, `FrozenSet[T]` a set), else
     `origin` itself."""
-    import collections
     if origin is collections.deque:
         return list
     if origin is collections.Counter:
@@ -175,7 +176,6 @@ def is_open_annotation(ann) -> bool:
     or None (`list[int] | None`). A parameter so annotated is specialized on each call's
     argument, as an unannotated one; a local so annotated takes its type from its stores.
     False where a part names no type at all (`dict[int, object]`)."""
-    import collections
     import collections.abc
     import typing
     if ann is Ellipsis or ann is None or ann is type(None):
@@ -249,12 +249,14 @@ def list_type_of(value: list) -> T.ListType | None:
     position by position (strs too: `[("a", 1)]` is a list[(str, i64)]); or strs only, at
     any depth; ints when there are no innermost elements (`[]`, `[[]]`). None for other
     values."""
-    if value and all(type(x) is str for x in value):
+    kinds = collections.Counter(map(type, value))      # (C loops: a list of millions is
+    if value and len(kinds) == 1 and str in kinds:      # typed at each call)
         return T.ListType(T.STR)
-    kinds = {type(x) for x in value}
-    if complex in kinds and kinds <= {int, float, complex}:
+    if complex in kinds and kinds.keys() <= {int, float, complex}:
         # only complex numbers: with ints or floats, no one type keeps each as CPython has it
-        return T.ListType(T.C128) if kinds == {complex} else None
+        return T.ListType(T.C128) if len(kinds) == 1 else None
+    if list not in kinds and kinds.keys() <= _SCALARS:
+        return _flat_list_type(value, kinds)
     depth = _list_depth(value)
     if depth is None:
         return None
@@ -288,6 +290,26 @@ def list_type_of(value: list) -> T.ListType | None:
 
 
 _NO_LEAF = object()
+_SCALARS = frozenset((bool, int, float, str, type(None)))
+
+
+def _flat_list_type(value: list, kinds: collections.Counter) -> T.ListType | None:
+    """`list_type_of` for a list of bools, ints, floats, strs and Nones, from the count of
+    each type (`_scan_leaf`'s rule, without a Python loop over the items)."""
+    n, nones = len(value), kinds[type(None)]
+    if int in kinds:
+        ints = value if kinds[int] == n else [x for x in value if type(x) is int]
+        if not T.I64.min <= min(ints) or not max(ints) <= T.I64.max:
+            return None
+    if not value:
+        return T.ListType(T.I64)
+    bools, floats, strs = kinds[bool], kinds[float], kinds[str]
+    if 0 < floats < n - nones and not (bools or strs or nones):
+        return T.ListType(T.INT_FLOAT)
+    if 0 < bools < n - nones or 0 < strs < n or strs and nones or 0 < floats < n - nones:
+        return None
+    kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
+    return T.ListType(T.OptionalType(kind) if nones else kind)
 
 
 def empty_argument_types(value, t: T.Type) -> list:
@@ -295,7 +317,8 @@ def empty_argument_types(value, t: T.Type) -> list:
     (`[]`, `[[], []]`, `{}`, `set()`, a dict of empty lists: the entry point matches it with
     any of its kind), in the order the dispatcher tries them; [] for other values. `[]` may
     also hold lists or pairs of ints, or lists of strs."""
-    if type(value) is list and _list_depth(value) is not None and _leafless(value):
+    if type(value) is list and (not value or type(value[0]) is list) and _list_depth(value) is not None \
+            and _leafless(value):
         out = [_with_leaf(t, leaf) for leaf in (T.F64, T.STR)]
         if not value:       # (a list of results: boards, paths; of grid cells)
             out += [T.ListType(T.ListType(T.I64)), T.ListType(_CELL), T.ListType(T.ListType(T.STR))]
