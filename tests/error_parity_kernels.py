@@ -773,6 +773,17 @@ def segments_of(n):
     return found
 
 
+SQUARE_DIGITS = [sum(int(c) ** 2 for c in str(i)) for i in range(1000)]
+HALVES = [i / 2 for i in range(40)]
+EVENS = [i % 2 == 0 for i in range(40)]
+
+
+def table_items(i, j):
+    """Global tables only indexed (project_euler/problem_092's DIGITS_SQUARED): frozen arrays,
+    read with the list's IndexError and TypeError."""
+    return SQUARE_DIGITS[i] + SQUARE_DIGITS[i % 1000], HALVES[j], EVENS[j], EVENS[True]
+
+
 def minmax_of_other_types(a, b, how: int):
     """`max(1, None)`, `min("a", 2)`: CPython's TypeError when the line runs (maths/volume.py
     validates its arguments before a `max` it never reaches with None)."""

@@ -8,6 +8,12 @@ loop or a comprehension, or read at two places, is made once, where the function
 (`hoist`), and every read of that object is that value (`hoisted`). Each call still makes
 its own copy: compiled code never changes one, so what a call reads is what the global held
 when the function was compiled, as before.
+
+A global list of more than a few numbers of one type that the function only indexes
+(``DIGITS_SQUARED[n % 100000]``, every read of the name an item read) is not copied at all:
+its items are a frozen array (frozen.py) made at the start, and ``G[i]`` is a checked load
+from it, with the list's IndexError and TypeError (lists.frozen_item). A helper called millions
+of times no longer copies a 100000-item table on each call.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
+from script.ir import types as T
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -25,6 +32,7 @@ def hoist(low) -> None:
     two places; `low.hoisted_tables` maps each one's id to its value."""
     reads: dict[str, list] = {}
     looped: set[str] = set()
+    indexed: dict[str, int] = {}            # name -> its reads that are item reads `G[i]`
 
     def visit(node, in_loop: bool) -> None:
         for child in ast.iter_child_nodes(node):
@@ -34,14 +42,21 @@ def hoist(low) -> None:
                 reads.setdefault(child.id, []).append(child)
                 if in_loop:
                     looped.add(child.id)
+                if _item_read(node, child):
+                    indexed[child.id] = indexed.get(child.id, 0) + 1
             visit(child, in_loop or isinstance(node, _LOOPS))
 
     for stmt in low.info.node.body:
         visit(stmt, False)
     for name, nodes in reads.items():
-        if name not in looped and len(nodes) < 2 or name in low.imported:
+        if name in low.imported:
             continue
         found, obj = low.info.global_value(name)
+        if found and indexed.get(name) == len(nodes) and _freezable(obj):
+            _freeze(low, obj, name, nodes[0])
+            continue
+        if name not in looped and len(nodes) < 2:
+            continue
         if not found or type(obj) not in (list, dict, set, frozenset) or not obj:
             continue
         try:
@@ -54,3 +69,28 @@ def hoist(low) -> None:
 def hoisted(low, obj):
     """The value made at the start for global container `obj`, or None."""
     return low.hoisted_tables.get(id(obj)) if type(obj) in (list, dict, set, frozenset) else None
+
+
+_FROZEN_MIN = 32        # (shorter lists are built item by item: lists.global_list)
+
+
+def _item_read(parent, name: ast.Name) -> bool:
+    return isinstance(parent, ast.Subscript) and parent.value is name and isinstance(parent.ctx, ast.Load) \
+        and not isinstance(parent.slice, ast.Slice)
+
+
+def _freezable(obj) -> bool:
+    """A list of more than `_FROZEN_MIN` bools, ints within int64, or floats (one kind)."""
+    if type(obj) is not list or len(obj) <= _FROZEN_MIN:
+        return False
+    kinds = set(map(type, obj))
+    if kinds == {int}:
+        return T.I64.min <= min(obj) and max(obj) <= T.I64.max
+    return kinds in ({float}, {bool})
+
+
+def _freeze(low, obj: list, name: str, node) -> None:
+    import numpy as np
+    from script.frontend.frozen import frozen_array
+    low.frozen_lists[id(obj)] = frozen_array(low, np.array(obj), name, node)
+

@@ -56,7 +56,7 @@ from script.ir.core import Const, Instr, Value
 from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
 
-_INDEX_ERROR = "list index out of range"
+INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
 _LIMIT = 1 << 62            # no list has more elements (list_resize fails first)
 _GLOBAL_LIST_UNROLL = 32    # longer global lists of numbers are copied from a frozen array
@@ -426,13 +426,13 @@ _NOT_INDICES = (T.FloatType, T.StrType, T.NoneType, T.ComplexType, T.TupleType, 
 def checked_item(cx, lst: Value, i: Value, node) -> Value:
     """`lst[i]` for a loop index `i` >= 0 (IndexError when the list has shrunk since)."""
     bad = cx.cmp("ge", i, list_len(cx, lst, node), node)
-    cx.raise_if(bad, "IndexError", _INDEX_ERROR, node)
+    cx.raise_if(bad, "IndexError", INDEX_ERROR, node)
     return get_item(cx, lst, i, node)
 
 
-def list_index(cx, lst: Value, index: Value, index_node, node, text: str) -> Value:
-    """`index` as an element number of `lst`, counting from the end when negative;
-    IndexError(`text`) when out of range."""
+def list_index(cx, lst: Value | None, index: Value, index_node, node, text: str, length=None) -> Value:
+    """`index` as an element number of `lst` (of `length` items, when given), counting from
+    the end when negative; IndexError(`text`) when out of range."""
     if isinstance(index.type, Unknown):      # (read from a list of a type not known yet:
         return Undef(T.I64, cx.loc(node))     # get_item; the round is rebuilt)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
@@ -444,7 +444,7 @@ def list_index(cx, lst: Value, index: Value, index_node, node, text: str) -> Val
         cx.error(f"list indices must be integers, not {index.type}", index_node)
     loc = cx.loc(node)
     i = cx.coerce(index, T.I64, index_node)
-    n = list_len(cx, lst, node)
+    n = list_len(cx, lst, node) if length is None else length
     neg = cx.cmp("lt", i, Const(0, T.I64), node)
     i = arrays.pick(cx, neg, cx.emit("add", [i, n], T.I64, None, loc), i, node)
     bad = cx.emit("or", [cx.cmp("lt", i, Const(0, T.I64), node), cx.cmp("ge", i, n, node)],
@@ -577,6 +577,19 @@ def global_list(cx, obj: list, name: str, node) -> Value:
     return lst
 
 
+def frozen_item(cx, node: ast.Subscript) -> Value | None:
+    """`G[i]` of a global list global_tables.hoist froze: a checked load from its array;
+    None for any other subscript."""
+    if not cx.frozen_lists or not isinstance(node.value, ast.Name) or node.value.id in cx.locals:
+        return None
+    found, obj = cx.info.global_value(node.value.id)
+    data = cx.frozen_lists.get(id(obj)) if found else None
+    if data is None:
+        return None
+    i = list_index(cx, None, cx.expr(node.slice), node.slice, node, INDEX_ERROR, length=Const(len(obj), T.I64))
+    return cx.emit("load", [data, i], data.type.dtype, None, cx.loc(node))
+
+
 def check_list_writable(cx, lst: Value, node) -> None:
     """CompileError for a write to a global list (`global_list`) or to a held range or
     iterator (held_iterators.py)."""
@@ -619,7 +632,7 @@ def list_subscript(cx, lst: Value, index_node, node) -> Value:
     held_iterators.no_items(cx, lst, node)
     if isinstance(index_node, ast.Slice):
         return list_slice(cx, lst, index_node, node)
-    i = list_index(cx, lst, cx.expr(index_node), index_node, node, _INDEX_ERROR)
+    i = list_index(cx, lst, cx.expr(index_node), index_node, node, INDEX_ERROR)
     return get_item(cx, lst, i, node)
 
 
@@ -651,7 +664,7 @@ def list_aug_assign(cx, node: ast.AugAssign) -> None:
     check_list_writable(cx, lst, node)
     if isinstance(target.slice, ast.Slice):
         cx.error("augmented assignment to list slices is not supported in compiled code", target)
-    i = list_index(cx, lst, cx.expr(target.slice), target.slice, node, _INDEX_ERROR)
+    i = list_index(cx, lst, cx.expr(target.slice), target.slice, node, INDEX_ERROR)
     value = cx.binop(type(node.op), get_item(cx, lst, i, node), cx.expr_num(node.value), node)
     set_item(cx, lst, value, i, node)      # (an int|float operand: a num, as `x op= v` makes)
 

@@ -336,6 +336,9 @@ class ExprLowering:
         flat = arrays.flat_load(self, node)         # arrays.py: a.flat[i]
         if flat is not None:
             return flat
+        frozen = self.frozen_item(node)          # lists.py: `G[i]` of a global table of numbers
+        if frozen is not None:
+            return frozen
         if isinstance(node.value, ast.Attribute) and node.value.attr in ("mgrid", "ogrid"):
             from script.frontend.numpy_grids import index_grid_name, lower_index_grid
             grid = index_grid_name(self, node)

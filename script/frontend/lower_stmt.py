@@ -144,6 +144,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.held_nodes: list = []                     # nodes standing for values (match.held)
         self.held = HeldIterators()                    # ranges and iterators held as values (held_iterators.py)
         self.hoisted_tables: dict = {}                 # id of a global container -> its value (global_tables.py)
+        self.frozen_lists: dict = {}                   # id of a global list -> its frozen array (global_tables.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
             self.ret_type = lists.resolve_pending(self, self.ret_type)
 
@@ -1324,7 +1325,7 @@ CONTEXT_API = {
             "table_parts", "table_store", "table_type", "table_view", "update_from"),
     generators: ("expr_Yield", "expr_YieldFrom", "generator_contains", "generator_list",
                  "inline_generator", "walks_generator"),
-    lists: ("any_of", "append_item", "compare_lists", "comprehension", "comprehension_var", "each",
+    lists: ("any_of", "append_item", "frozen_item", "compare_lists", "comprehension", "comprehension_var", "each",
             "expr_GeneratorExp", "expr_List", "expr_ListComp", "extend_list", "fill_from",
             "fit_optional", "for_range", "get_item", "list_contains", "list_len", "list_of",
             "list_of_unknown", "list_subscript", "list_to_array", "merge_pending", "merge_pending_list",
