@@ -784,6 +784,27 @@ def table_items(i, j):
     return SQUARE_DIGITS[i] + SQUARE_DIGITS[i % 1000], HALVES[j], EVENS[j], EVENS[True]
 
 
+def _maybe_flag(n) -> bool:
+    if n > 2:
+        return None     # (despite the annotation: CPython does not check it)
+    return n > 0
+
+
+def _int_or_half(n):
+    return 1 if n > 2 else 0.5
+
+
+def discarded_results(n):
+    """A call whose None or int|float result is discarded (project_euler/problem_092's
+    `chain(i + 1)` statement): nothing to unwrap, no TypeError."""
+    count = 0
+    for i in range(n):
+        _maybe_flag(i)
+        _int_or_half(i)
+        count += 1
+    return count
+
+
 def minmax_of_other_types(a, b, how: int):
     """`max(1, None)`, `min("a", 2)`: CPython's TypeError when the line runs (maths/volume.py
     validates its arguments before a `max` it never reaches with None)."""

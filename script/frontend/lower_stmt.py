@@ -606,7 +606,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return        # docstrings and bare constants do nothing
         if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
             return generators.stmt_yield(self, node.value)
-        self.expr(node.value)
+        optional.expr_opt(self, node.value, num=True)     # (discarded: a None or an int|float too)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if hold_function(self, node):                           # held_functions.py: op = operator.lt
