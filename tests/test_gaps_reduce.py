@@ -11,6 +11,9 @@ from difftest import check_all_levels
 
 SHAPE = st.tuples(st.integers(1, 5), st.integers(1, 6))
 FLOATS = hnp.arrays(np.float64, SHAPE, elements=st.floats(-100, 100))
+# (one sign of zero: which zero a max/min of 0.0 and -0.0 gives is NumPy's SIMD loop's choice,
+# a documented difference, docs/arrays.md)
+FLOATS_ONE_ZERO = hnp.arrays(np.float64, SHAPE, elements=st.floats(-100, 100).map(lambda x: x or 0.0))
 INTS = st.tuples(hnp.arrays(np.int64, SHAPE, elements=st.integers(-100, 100)),
                  st.sampled_from([np.int64, np.int32, np.int8, np.uint8])).map(
     lambda t: (t[0] if np.dtype(t[1]).kind == "i" else np.abs(t[0])).astype(t[1]))
@@ -66,7 +69,7 @@ def test_errors(fn, args, text):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.one_of(INTS.map(lambda a: a.astype(np.int64)), FLOATS,
+@given(st.one_of(INTS.map(lambda a: a.astype(np.int64)), FLOATS_ONE_ZERO,
                  hnp.arrays(np.float64, SHAPE, elements=st.sampled_from([1.0, -2.0, np.nan, np.inf]))))
 def test_ufunc_reduce_and_accumulate(a):
     check_all_levels(K.ufunc_methods, a)
