@@ -805,6 +805,16 @@ def discarded_results(n):
     return count
 
 
+def constant_shapes(how):
+    """A constant negative or too large shape: NumPy's ValueError when the line runs, not a
+    CompileError (generated program 36200:314)."""
+    if how == 0:
+        return np.empty((2, -1), dtype=np.int32).size
+    if how == 1:
+        return np.zeros((1 << 40, 1 << 40)).size
+    return np.ones((2, 3)).size
+
+
 def minmax_of_other_types(a, b, how: int):
     """`max(1, None)`, `min("a", 2)`: CPython's TypeError when the line runs (maths/volume.py
     validates its arguments before a `max` it never reaches with None)."""

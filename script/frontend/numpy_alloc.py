@@ -38,11 +38,12 @@ def alloc_array(cx, dtype: T.Type, dims: list[Value], node) -> Value:
             negative = c if negative is None else cx.emit("or", [negative, c], T.BOOL, None, loc)
         cx.raise_if(negative, "ValueError", "negative dimensions are not allowed", node)
         check_byte_size(cx, dims, itemsize(dtype), node)
-    else:
-        if any(d.value < 0 for d in dims):
-            cx.error("negative dimensions are not allowed", node)
-        if math.prod(d.value for d in dims) * itemsize(dtype) > T.I64.max:
-            cx.error(_TOO_BIG, node)
+    elif any(d.value < 0 for d in dims):        # NumPy's ValueError when (if) the line runs
+        cx.raise_always("ValueError", "negative dimensions are not allowed", node)
+        dims = [Const(0, T.I64)] * len(dims)
+    elif math.prod(d.value for d in dims) * itemsize(dtype) > T.I64.max:
+        cx.raise_always("ValueError", _TOO_BIG, node)
+        dims = [Const(0, T.I64)] * len(dims)
     return cx.emit("alloc", dims, T.ArrayType(dtype, len(dims), "C"), None, loc)
 
 
