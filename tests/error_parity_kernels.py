@@ -776,12 +776,19 @@ def segments_of(n):
 SQUARE_DIGITS = [sum(int(c) ** 2 for c in str(i)) for i in range(1000)]
 HALVES = [i / 2 for i in range(40)]
 EVENS = [i % 2 == 0 for i in range(40)]
+MIXED_TABLE = [1, 2.5] * 20        # ints beside floats: each keeps its type (a num list)
 
 
 def table_items(i, j):
     """Global tables only indexed (project_euler/problem_092's DIGITS_SQUARED): frozen arrays,
     read with the list's IndexError and TypeError."""
     return SQUARE_DIGITS[i] + SQUARE_DIGITS[i % 1000], HALVES[j], EVENS[j], EVENS[True]
+
+
+def mixed_table(i):
+    """A global list of more than 32 ints and floats: not one frozen float array (1 read as
+    1.0 without an error), whether indexed only or read whole."""
+    return str(MIXED_TABLE[i]), str(MIXED_TABLE[i + 1]), str(list(MIXED_TABLE)[i])     # (str: 1 is not 1.0)
 
 
 def _maybe_flag(n) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
-from script.ir import types as T
+from script.frontend.lists import numbers_array
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -52,9 +52,14 @@ def hoist(low) -> None:
         if name in low.imported:
             continue
         found, obj = low.info.global_value(name)
-        if found and indexed.get(name) == len(nodes) and _freezable(obj):
-            _freeze(low, obj, name, nodes[0])
-            continue
+        if found and type(obj) is list and indexed.get(name) == len(nodes):
+            try:
+                data = numbers_array(low, obj, name, nodes[0])
+            except CompileError:
+                data = None         # (the read reports it, where it is)
+            if data is not None:
+                low.frozen_lists[id(obj)] = data
+                continue
         if name not in looped and len(nodes) < 2:
             continue
         if not found or type(obj) not in (list, dict, set, frozenset) or not obj:
@@ -71,26 +76,6 @@ def hoisted(low, obj):
     return low.hoisted_tables.get(id(obj)) if type(obj) in (list, dict, set, frozenset) else None
 
 
-_FROZEN_MIN = 32        # (shorter lists are built item by item: lists.global_list)
-
-
 def _item_read(parent, name: ast.Name) -> bool:
     return isinstance(parent, ast.Subscript) and parent.value is name and isinstance(parent.ctx, ast.Load) \
         and not isinstance(parent.slice, ast.Slice)
-
-
-def _freezable(obj) -> bool:
-    """A list of more than `_FROZEN_MIN` bools, ints within int64, or floats (one kind)."""
-    if type(obj) is not list or len(obj) <= _FROZEN_MIN:
-        return False
-    kinds = set(map(type, obj))
-    if kinds == {int}:
-        return T.I64.min <= min(obj) and max(obj) <= T.I64.max
-    return kinds in ({float}, {bool})
-
-
-def _freeze(low, obj: list, name: str, node) -> None:
-    import numpy as np
-    from script.frontend.frozen import frozen_array
-    low.frozen_lists[id(obj)] = frozen_array(low, np.array(obj), name, node)
-

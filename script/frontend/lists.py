@@ -548,22 +548,12 @@ def global_list(cx, obj: list, name: str, node) -> Value:
     would change a copy, not the global."""
     if not obj:
         cx.error(f"global '{name}' is an empty list, which compiled code cannot type", node)
-    if len(obj) > _GLOBAL_LIST_UNROLL and all(type(x) in (int, float, bool) for x in obj):
-        import numpy as np
-        from script.frontend.frozen import frozen_array
-        big = all(type(x) is int for x in obj) and max(obj) > T.I64.max
-        if big and (min(obj) < 0 or max(obj) >= 1 << 64):
-            cx.error(f"global list '{name}' holds ints that do not fit one 64-bit type (int64, "
-                     "or u64 for ints from 0 to 2**64 - 1)", node)
-        try:
-            arr = np.array(obj, np.uint64 if big else None)     # u64: int_consts.py
-        except OverflowError:
-            cx.error(f"global list '{name}' holds an int that does not fit in int64", node)
-        data = frozen_array(cx, arr, name, node)
+    data = numbers_array(cx, obj, name, node)
+    if data is not None:
         n = Const(len(obj), T.I64)
         lst = new_list(cx, element_type(cx, [data.type.dtype], node), n, node)
         loc = cx.loc(node)
-        for_range(cx, node, n, lambda i: set_item(cx, 
+        for_range(cx, node, n, lambda i: set_item(cx,
             lst, cx.emit("load", [data, i], data.type.dtype, None, loc), i, node))
     else:
         values = [cx.python_object(x, name, node) for x in obj]
@@ -575,6 +565,26 @@ def global_list(cx, obj: list, name: str, node) -> Value:
             set_item(cx, lst, v, Const(k, T.I64), node)
     cx.global_lists[id(lst)] = name
     return lst
+
+
+def numbers_array(cx, obj: list, name: str, node) -> Value | None:
+    """The frozen array (frozen.py) of global list `obj` when it holds more than
+    `_GLOBAL_LIST_UNROLL` numbers of one kind, all bools, all ints or all floats; None for
+    another list, whose items are made one by one (ints beside floats stay ints: `num`)."""
+    kinds = set(map(type, obj))
+    if len(obj) <= _GLOBAL_LIST_UNROLL or len(kinds) != 1 or not kinds <= {int, float, bool}:
+        return None
+    import numpy as np
+    from script.frontend.frozen import frozen_array
+    big = int in kinds and max(obj) > T.I64.max
+    if big and (min(obj) < 0 or max(obj) >= 1 << 64):
+        cx.error(f"global list '{name}' holds ints that do not fit one 64-bit type (int64, "
+                 "or u64 for ints from 0 to 2**64 - 1)", node)
+    try:
+        arr = np.array(obj, np.uint64 if big else None)     # u64: int_consts.py
+    except OverflowError:
+        cx.error(f"global list '{name}' holds an int that does not fit in int64", node)
+    return frozen_array(cx, arr, name, node)
 
 
 def frozen_item(cx, node: ast.Subscript) -> Value | None:
