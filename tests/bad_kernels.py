@@ -17,6 +17,11 @@ def uses_try_star(x):
     return y
 
 
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+
 class MethodError(Exception):
     def code(self):
         return 1
@@ -156,11 +161,46 @@ def uses_match(x):
 
 
 def returns_and_of_bool_and_int(x):
-    return x > 5 and x  # error: a bool on some paths and a number on others
+    return x > 5 and x  # error: CPython keeps True apart from 1
 
 
 def prints_or_of_int_and_bool(x):
-    print(x or x > 5)  # error: CPython prints the bool
+    print(x or x > 5)  # error: CPython keeps True apart from 1
+
+
+def bool_beside_int_in_a_list(x):
+    flags = [True, x]  # error: CPython keeps True apart from 1
+    return flags[0]
+
+
+def bool_or_int_variable(x):
+    if x > 2:
+        found = True
+    else:
+        found = x
+    return found  # error: variable 'found' has incompatible types
+
+
+def bool_stored_in_int_list(x):
+    seen = [0] * x
+    seen[1] = True  # error: cannot store a value of type bool in a list[i64]
+    return seen
+
+
+def bool_stored_in_int_field(x):
+    box = Box(x)
+    box.value = x > 2  # error: field 'value' of 'Box' is i64; it cannot hold a bool
+    return box.value
+
+
+def bool_beside_int_in_a_dict(x):
+    marks = {1: x}
+    marks[2] = False  # error: keys or values of types i64 and bool
+    return marks
+
+
+def max_of_bool_and_int(x):
+    return max(x > 2, x - 3)  # error: CPython keeps True apart from 1
 
 
 def scalar_then_array(n):

@@ -831,3 +831,17 @@ def minmax_of_other_types(a, b, how: int):
         return min(a, b)
     except TypeError as e:
         return str(e)
+
+
+def bools_and_numbers(n: int):
+    """Where a bool and an int only meet in arithmetic or a test, CPython's answer needs no
+    value that is either (a bool beside a number in one variable or list is refused:
+    bad_kernels.py): a flag set in a loop, a count of comparisons, `max` of constants."""
+    found = False
+    count = 0
+    for i in range(n):
+        if i == 3:
+            found = True
+        count += i > 2
+    best = max(True, 0)
+    return found, count, best, min(1, False), sum([True, True]) + (n > 1)

@@ -219,8 +219,8 @@ def truthiness(a, t):
         flags += 1
     if not r:
         flags += 2
-    b = r and r > 1.0
-    return flags, bool(b)
+    return flags, bool(r and r > 1.0)      # (assigned, `r and r > 1.0` would be refused:
+    #                                          None, a float or a bool, which no value is)
 
 
 def compare_values(a, t, y):

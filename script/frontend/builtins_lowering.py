@@ -801,9 +801,11 @@ def builtin_minmax(cx, node, name) -> Value:
         return minmax_of_iterable(cx, values[0], name, node)
     if not values:
         cx.error(f"{name} expected at least 1 argument, got 0", node)
-    if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values}:
+    if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values} \
+            or any(T.bool_and_number(values[0].type, v.type) for v in values):
         # (tuples; or ints and floats, of which the first best is returned as it is:
-        # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py)
+        # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py; a bool
+        # and a number do not meet, as `max(True, 0)` is True)
         result = values[0]
         for v in values[1:]:
             result = better_of(cx, result, v, name, node)
@@ -1073,6 +1075,8 @@ def builtin_conversion(cx, node, name) -> Value:
             return Const(0, t)
     if name == "int" and (len(node.args) == 2 or [k.arg for k in node.keywords] == ["base"]):
         return strings.str_to_int_base(cx, node)            # strings.py: int(s, base)
+    if name == "bool" and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.BoolOp):
+        return cx.condition(node.args[0])        # only its truth matters (`bool(r and r > 1.0)`)
     if len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
         v = optional.expr_opt(cx, node.args[0], num=True)
         if is_optional(v):      # bool(None) is False; int(None) and float(None) raise

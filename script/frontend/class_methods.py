@@ -63,7 +63,10 @@ _TOTAL_ORDERING = {
 def mixed_classes(t: T.Type, u: T.Type) -> str:
     """A note for an error where a value of type `u` meets a place of type `t`: when they
     are instances of two classes, what keeps one class (class_unions.py); when one is a real
-    number and the other a complex, what to write instead."""
+    number and the other a complex, or a bool and a number, what to write instead."""
+    if T.bool_and_number(t, u):
+        return (" (CPython keeps True apart from 1, and compiled code has no value that is either: "
+                "make both bools or both numbers, e.g. `int(flag)` or `n != 0`)")
     if T.real_and_complex(t, u):
         return (" (CPython keeps a real number and a complex apart, and compiled code has no value "
                 "that is either: make both complex, e.g. `complex(x)` or a start of `0j`)")

@@ -146,16 +146,16 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
         return elem
     widen_to_num(cx, lst, elem, t)
     widen_to_optional(cx, lst, elem, t)
-    if T.unify(elem, t) != elem and not isinstance(t, T.BoolType):
+    if T.unify(elem, t) != elem or T.bool_and_number(elem, t):
         class_unions.widen_instance_list(cx, lst, elem, t)      # `shapes = []` of two classes
-        if mixed_classes(elem, t):
-            cx.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
         cell = next((n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.startswith(CELL)),
                     None) if isinstance(node, ast.AST) else None
         if cell is not None:            # a rebound global's cell (global_writes.py)
             cx.error(f"global '{cell[len(CELL):]}' holds a {elem} (its value at the call), and this "
                      f"assigns it a {t}: compiled code keeps a global's type (make its value at "
                      "module level one of that type)", node)
+        if mixed_classes(elem, t):
+            cx.error(f"cannot store a value of type {t} in a {lst.type}" + mixed_classes(elem, t), node)
         if _holds_reference(elem) or _holds_reference(t):
             cx.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                      f"list all have one type, and a list is not converted (it is a reference): "

@@ -1102,10 +1102,6 @@ class ExprLowering:
                 and pending[0][1].type == t:
             return pending[0][1]
         param = done.add_param(t, self.loc(node))
-        if any(T.bool_and_number(v.type, t) for _, v in pending):
-            # `a > 0 and n`: False or an int, made an int here; returned, that would be 0
-            # where CPython returns False (do_return refuses it)
-            self.bool_or_number.add(id(param))
         for blk, v in pending:
             term = blk.terminator
             for k, s in enumerate(term.succs):

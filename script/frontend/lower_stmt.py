@@ -102,7 +102,6 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.held_functions: dict[str, tuple] = {}    # name -> (index local, function nodes): held_functions.py
         self.boundscheck = boundscheck
         self.loops: list[Loop] = []
-        self.bool_or_number: set[int] = set()       # ids of merges of a bool and a number (lower_expr)
         self.declared: dict[str, T.Type] = {}
         self.python_ints: set[int] = set()             # ids of int(a[i]), a[i].item(): lower_expr.is_numpy_int
         # The return annotation is a first guess (it types `return []` and recursive calls),
@@ -848,10 +847,6 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if isinstance(want, T.UnionType):       # returns of types CPython keeps apart (union_returns.py)
             value = union_returns.into_union(self, value, want, node)
         else:
-            if id(value) in self.bool_or_number:
-                self.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
-                           "CPython returns the bool, and compiled code has no value that is either "
-                           "(return bool(...) or int(...))", node)
             if T.bool_and_number(want, value.type) and not self.ret_annotated:
                 # `return False` beside `return x`: CPython returns False, a number made of it is 0
                 union_returns.widen(self, want, value.type)

@@ -105,9 +105,6 @@ def emit_print(cx, node: ast.Call, options: dict) -> None:
     text, values = [], []
     for arg in node.args:
         t, vs = exception_message(cx, arg)
-        if any(id(v) in cx.bool_or_number for v in vs):
-            cx.error("this value is a bool on some paths and a number on others (`a > 0 and n`): "
-                     "CPython prints the bool, and compiled code has no value that is either", arg)
         text.append(t)
         values += vs
     message = escape(options["sep"]).join(text) + escape(options["end"])

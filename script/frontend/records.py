@@ -491,7 +491,7 @@ def store_record_field(cx, base: Value, attr: str, value: Value, node) -> None:
     elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
         class_types.widen_on_store(cx, t, attr, value, node)       # the field becomes an int|float
         cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type}", node)
-    elif value.type != ft and (T.unify(ft, value.type) != ft or not (
+    elif value.type != ft and (T.unify(ft, value.type) != ft or T.bool_and_number(ft, value.type) or not (
             T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
         class_types.widen_on_store(cx, t, attr, value, node)       # a field typed per class (class_types.py)
         cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "

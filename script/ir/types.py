@@ -708,11 +708,10 @@ def promote(a: Type, b: Type) -> Type | None:
 
 
 def merge(a: Type, b: Type) -> Type | None:
-    """The type a variable (a return, a conditional expression) holding either `a` or `b`
-    gets where the paths meet, or None: `unify`, except that an int and a float make an
-    int|float (`INT_FLOAT`), in tuples too, as CPython keeps them apart."""
-    if real_and_complex(a, b):
-        return None
+    """The type a variable (a return, a conditional expression, a list's elements) holding
+    either `a` or `b` gets where the paths meet, or None: `unify`, except that an int and a
+    float make an int|float (`INT_FLOAT`), in tuples too, as CPython keeps them apart, and
+    that a bool and a number do not meet (`bool_and_number`)."""
     return unify(a, b, mixed=True)
 
 
@@ -725,10 +724,12 @@ def real_and_complex(a: Type, b: Type) -> bool:
 
 
 def bool_and_number(a: Type, b: Type) -> bool:
-    """Whether one of `a`, `b` is a bool and the other a Python int, float or int|float:
-    CPython keeps `False` apart from `0`, and no compiled value is either."""
-    numbers = (I64, F64, INT_FLOAT)
-    return a == BOOL and b in numbers or b == BOOL and a in numbers
+    """Whether one of `a`, `b` is a bool and the other a number (a Python int, float or
+    int|float, a NumPy scalar): CPython keeps `True` apart from `1` (`print`, `repr`,
+    `type`, a list's items), and no compiled value is either, so a merge refuses rather
+    than turning the bool into a number."""
+    return isinstance(a, BoolType) and isinstance(b, (IntType, FloatType, IntFloatType)) or \
+        isinstance(b, BoolType) and isinstance(a, (IntType, FloatType, IntFloatType))
 
 
 def _mixes(a: Type, b: Type) -> bool:
@@ -745,6 +746,8 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
     An int and a float unify to float (list elements, dict values) unless `mixed` (`merge`)."""
     if a == b:
         return a
+    if mixed and (real_and_complex(a, b) or bool_and_number(a, b)):
+        return None
     if isinstance(a, IntFloatType) or isinstance(b, IntFloatType) or mixed and _mixes(a, b):
         return INT_FLOAT if _mixes(a, b) else None
     if is_instance_type(a) and is_instance_type(b) and not (isinstance(a, ClassType) and isinstance(b, ClassType)
