@@ -70,6 +70,7 @@ _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
           bisect.insort_right: heapqlib.insort_right}
 
+_INT64_ARGS = (pylib.lcm2, pylib.isqrt, pylib.factorial, pylib.comb, pylib.perm)    # (int64 code)
 _EINSUM = __import__("numpy").einsum
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
@@ -1090,7 +1091,20 @@ def builtin_conversion(cx, node, name) -> Value:
     refused = sample_type_error(getattr(py_builtins, name), kind_sample(v.type)) if name != "bool" else None
     if refused is not None:                 # `int([1])`: CPython's TypeError, where it raises it
         return cx.raise_always("TypeError", refused, node)
+    if name == "int" and v.type == T.U64:
+        return u64_as_int(cx, v, "int()", node)
     return convert_checked(cx, v, t, node)
+
+
+def u64_as_int(cx, v: Value, what: str, node) -> Value:
+    """A u64 (frontend/int_consts.py) where an int64 is wanted (`int(h)`, `math.isqrt(h)`):
+    its value, or OverflowError from 2**63 up, where CPython's int would be larger than any
+    int64 (its two's complement would be negative)."""
+    big = cx.cmp("gt", v, Const(T.I64.max, T.U64), node)
+    cx.raise_if(big, "OverflowError", f"{what} of the 64-bit unsigned value %llu: compiled ints are "
+                "int64, and CPython's int of it would be larger (keep it unsigned, or subtract "
+                "2**64 where it is from 2**63 up)", node, args=(v,))
+    return cx.coerce(v, T.I64, node)
 
 
 # CPython's TypeError for int(None) and float(None).
@@ -1317,6 +1331,11 @@ def _deque(low, node: ast.Call, name: str) -> Value:
 
 def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
     """A builtin written in the subset (pylib, heapqlib)."""
+    if fn in _INT64_ARGS and not any(isinstance(a, ast.Starred) for a in node.args):
+        for a in node.args:             # (evaluated in order; the call takes them as they are)
+            v = lists.pre_evaluate(low, a)
+            if v.type == T.U64:         # computed in int64 (gcd2 is exact for a u64 too)
+                low.pre_evaluated[id(a)] = u64_as_int(low, v, f"{name}()", a)
     if stores_item and len(node.args) >= 2:
         # heappush(h, x) with `h = []`: x gives h its element type, as lst.insert's does
         lst, item = lists.pre_evaluate(low, node.args[0]), lists.pre_evaluate(low, node.args[1])

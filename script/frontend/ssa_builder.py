@@ -25,6 +25,7 @@ from __future__ import annotations
 from script.errors import CompileError, SourceLoc
 from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
+from script.ir.ops import ExcInfo
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 
 
@@ -38,6 +39,20 @@ def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
     if isinstance(b, Unknown):
         return a
     return T.merge(a, b)
+
+
+U64_MERGE_TEXT = ("a value that is an int on one path and a 64-bit unsigned int (a mask such as "
+                  "0xFFFFFFFFFFFFFFFF) on another is held as unsigned, and this int is %lld: CPython "
+                  "keeps the negative int (convert the unsigned one with int(...) where it is below 2**63)")
+
+
+def _check_not_negative(block: Block, v: Value) -> None:
+    """An int `v` about to become a u64 where paths meet (`types.unify`: `h = 5381` beside
+    `h = (...) & MASK64`): OverflowError when it is negative, which a u64 would read as
+    2**64 more (its two's complement)."""
+    neg = Instr("cmp", [v, Const(0, T.I64)], T.BOOL, "lt", v.loc)
+    block.insert_before_terminator(neg)
+    block.insert_before_terminator(Instr("check", [neg, v], T.NONE, ExcInfo("OverflowError", U64_MERGE_TEXT), v.loc))
 
 
 class SSABuilder:
@@ -479,6 +494,8 @@ class SSABuilder:
     def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
         if v.type == t:
             return v
+        if t == T.U64 and v.type == T.I64 and not (isinstance(v, Const) and v.value >= 0):
+            _check_not_negative(block, v)
         folded = fold_convert(v, t)
         if folded is not None:
             return folded
