@@ -391,7 +391,7 @@ class SSABuilder:
             return v
         if isinstance(v, Undef) or isinstance(v.type, Unknown):
             return self._undefined(param.type, pred, v.loc)
-        return self.convert_in(pred, v, param.type)
+        return self.convert_in(pred, v, param.type, at_loop=param.block in self.block_keys)
 
     def _undefined(self, t: T.Type, pred: Block, loc, at_start: bool = False) -> Value:
         """What a parameter of type `t` receives from `pred` when its variable is unassigned
@@ -491,10 +491,15 @@ class SSABuilder:
             self.global_lists[id(instr)] = rows[id(instr)] = rows[id(operands[0])]
         return instr
 
-    def convert_in(self, block: Block, v: Value, t: T.Type) -> Value:
+    def convert_in(self, block: Block, v: Value, t: T.Type, at_loop: bool = False) -> Value:
+        """`v` as a `t`, made at the end of `block` (which jumps to a merge). `at_loop`: the
+        merge is a loop's header, where an int meeting a u64 is the loop's start (`x = seed`
+        before `x = (x * A + C) % 2**64`): its bits are what the masked arithmetic needs, so
+        a negative one is not refused there (returned untouched by a loop that never runs,
+        it reads back as 2**64 more: docs/integers.md)."""
         if v.type == t:
             return v
-        if t == T.U64 and v.type == T.I64 and not (isinstance(v, Const) and v.value >= 0):
+        if t == T.U64 and v.type == T.I64 and not at_loop and not (isinstance(v, Const) and v.value >= 0):
             _check_not_negative(block, v)
         folded = fold_convert(v, t)
         if folded is not None:
