@@ -178,7 +178,29 @@ def bool_or_int_variable(x):
         found = True
     else:
         found = x
-    return found  # error: variable 'found' has incompatible types
+    return found  # error: a bool on some paths and an int on others
+
+
+def bool_or_int_printed(x):
+    flag = x > 2 or x
+    print(flag)  # error: a bool on some paths and an int on others
+    return 0
+
+
+def bool_or_int_in_a_tuple(x):
+    flag = x > 2 and x
+    pair = (flag, x)  # error: a bool on some paths and an int on others
+    return pair[1]
+
+
+def bool_or_int_masked(x):
+    flag = x > 2 and x
+    return flag & 1  # error: a bool on some paths and an int on others
+
+
+def bool_or_int_identity(x):
+    flag = x > 2 and x
+    return flag is True  # error: a bool on some paths and an int on others
 
 
 def bool_stored_in_int_list(x):

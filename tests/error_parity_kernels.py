@@ -845,3 +845,23 @@ def bools_and_numbers(n: int):
         count += i > 2
     best = max(True, 0)
     return found, count, best, min(1, False), sum([True, True]) + (n > 1)
+
+
+def bool_or_int_values(n: int, m: int):
+    """A local that is a bool on some paths and an int on others (`flag = table[i] and not
+    m`, `hit = True` beside `hit = i`): compiled where only its value decides (arithmetic,
+    comparisons, truth, an index, int()/float()/bool()/abs()), each answer CPython's."""
+    table = [0, 3, -2, 5, 0, 7]
+    hit = False
+    total = 0
+    for i in range(n):
+        flag = table[i % 6] and not m
+        if flag:
+            total += 1
+        total += flag * 2 + (flag == 0) - (flag < 1)
+        if i % 4 == m % 4:
+            hit = i
+        total += hit
+    either = m > 2 if n % 2 else n
+    shown = (int(hit), float(hit), bool(hit), abs(hit), -hit, ~hit, hit ** 2, hit / 2 if hit else 0.0)
+    return total, shown, table[either % 6], either + 0, either == 1, 7 // (either or 1), 5 % (hit or 3)

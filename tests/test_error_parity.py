@@ -43,6 +43,7 @@ CASES = [
     (K.mixed_table, [(0,), (1,), (-2,), (39,)]),
     (K.discarded_results, [(5,), (0,)]),
     (K.bools_and_numbers, [(5,), (0,), (2,)]),
+    (K.bool_or_int_values, [(n, m) for n in (0, 1, 4, 7, 13) for m in (0, 1, 2, 3, 6)]),
     (K.table_items, [(5, 3), (-1, -40), (1000, 0), (-1001, 0), (7, 40), (7, -41), (2.0, 1), (3, 1.5), (3, None)]),
     (K.minmax_of_other_types, [(1, None, 0), (None, 1, 0), (1, None, 1), ("a", 2, 1), (1.5, 2, 1), (3, 2, 0)]),
     (K.range_step, [(5, 0)]),

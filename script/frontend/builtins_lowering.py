@@ -23,7 +23,7 @@ import sys
 import types
 
 from script.frontend.held_functions import held_function_call
-from script.frontend import (arrays, bounded_deques, class_members, class_methods, class_types, closures,
+from script.frontend import (arrays, bool_ints, bounded_deques, class_members, class_methods, class_types, closures,
                              complex_arrays, complex_lowering, default_tables, dicts, elementwise, generators,
                              heapqlib, held_iterators, itertoolslib, keyed, lists, messages, mixed_numbers,
                              named_tuples, optional, pylib, records, seq_iterators, static_args, strings,
@@ -757,6 +757,7 @@ def ufunc_special(cx, fn: str, args, node) -> Value:
 
 def builtin_abs(cx, node, name) -> Value:
     if len(node.args) == 1 and not node.keywords:
+        bool_ints.permit(cx, bool_ints.AS_INT, node.args[0])      # (abs(True) is 1, an int)
         v = cx.lazy_num(node.args[0])
         if is_array_like(v):
             return elementwise.ufunc_expr(cx, "absolute", [v], node)
@@ -1063,6 +1064,7 @@ def len_of(cx, v: Value, node) -> Value:
 
 def builtin_conversion(cx, node, name) -> Value:
     t = {"int": T.I64, "float": T.F64, "bool": T.BOOL}[name]
+    bool_ints.permit(cx, bool_ints.AS_INT, *node.args)         # (int(True) is int(1))
     if not node.args and not node.keywords:
         return Const({"int": 0, "float": 0.0, "bool": False}[name], t)
     if len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):

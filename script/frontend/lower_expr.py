@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import (arrays, class_members, class_methods, class_types, class_unions,
+from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
                              complex_lowering, elementwise, held_iterators, mixed_numbers, optional, records,
                              star_displays, static_args)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
@@ -243,12 +243,12 @@ class ExprLowering:
     def lazy_opt(self, node: ast.expr):
         """`lazy`, except that an optional stays one."""
         done = self.pre_evaluated.pop(id(node), None)
-        if done is not None:
-            return done
-        method = getattr(self, "expr_" + type(node).__name__, None)
-        if method is None:
-            self.unsupported(node)
-        return method(node)
+        if done is None:
+            method = getattr(self, "expr_" + type(node).__name__, None)
+            if method is None:
+                self.unsupported(node)
+            done = method(node)
+        return bool_ints.read(self, done, node) if bool_ints.is_bool_int(done) else done
 
     def unsupported(self, node):
         what = {
@@ -333,6 +333,9 @@ class ExprLowering:
         return self.resolve_attribute(node)
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:
+        index = node.slice
+        bool_ints.permit(self, bool_ints.AS_INT, *((index.lower, index.upper, index.step)
+                                                   if isinstance(index, ast.Slice) else (index,)))
         flat = arrays.flat_load(self, node)         # arrays.py: a.flat[i]
         if flat is not None:
             return flat
@@ -527,6 +530,7 @@ class ExprLowering:
         with_float = self.big_int_with_float(node)
         if with_float is not None:
             return with_float
+        bool_ints.permit_operands(self, node.op, node.left, node.right)
         left = self.lazy_opt(node.left)
         right = self.lazy_opt(node.right)
         return self.binop(type(node.op), left, right, node)
@@ -734,6 +738,7 @@ class ExprLowering:
         return self.emit("cmp", [ax, Const(float("inf"), x.type)], T.BOOL, "lt", loc)
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        bool_ints.permit(self, bool_ints.AS_INT, node.operand)      # -True is -1, as -1 is
         if isinstance(node.op, ast.Not) and isinstance(node.operand, ast.BoolOp):
             c = self.condition(node.operand)            # only its truth matters
             return Const(not c.value, T.BOOL) if isinstance(c, Const) else \
@@ -787,6 +792,8 @@ class ExprLowering:
 
     def expr_Compare(self, node: ast.Compare) -> Value:
         # a < b < c is (a < b) and (b < c) with b evaluated once, short-circuiting.
+        if not any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            bool_ints.permit(self, bool_ints.AS_INT, node.left, *node.comparators)
         node = table_keys_compare(self, node)               # dispatch_tables.py: k in ops
         known = arrays.dtype_compare(self, node)
         if known is None:
@@ -1013,6 +1020,7 @@ class ExprLowering:
         values, which may be of types that do not unify (`lst and lst[-1] == x`)."""
         if isinstance(node, ast.BoolOp):
             return self.expr_BoolOp(node, truth_only=True)
+        bool_ints.permit(self, bool_ints.AS_INT, node)
         return self.truth(optional.expr_opt(self, node, num=True), node)
 
     def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
@@ -1024,6 +1032,8 @@ class ExprLowering:
         for k, sub in enumerate(node.values):
             if k > 0:       # only reached when the operands before were true (and) or false (or)
                 optional.narrow(self, test_facts(node.values[k - 1])[0 if is_and else 1])
+            if not truth_only:
+                bool_ints.permit(self, bool_ints.KEEP, sub)       # (merged: read where it is used)
             v = self.condition(sub) if truth_only else optional.expr_opt(self, sub, num=True)
             c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
@@ -1044,6 +1054,7 @@ class ExprLowering:
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:
         cond = self.condition(node.test)
+        bool_ints.permit(self, bool_ints.KEEP, node.body, node.orelse)      # (merged: read where used)
         if isinstance(cond, Const):
             return optional.expr_opt(self, node.body if cond.value else node.orelse, num=True)
         yes, no = test_facts(node.test)
@@ -1083,11 +1094,11 @@ class ExprLowering:
             self.block = done
             t = built[0] if built else UNKNOWN
             for u in built[1:]:
-                t = T.merge(t, u) or UNKNOWN if not isinstance(t, Unknown) else t
+                t = T.merge(t, u, bool_int=True) or UNKNOWN if not isinstance(t, Unknown) else t
             return Undef(t, self.loc(node))
         t = pending[0][1].type
         for _, v in pending[1:]:
-            u = T.merge(t, v.type) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
+            u = T.merge(t, v.type, bool_int=True) if not isinstance(v.type, Unknown) and not isinstance(t, Unknown) else (
                 t if isinstance(v.type, Unknown) else v.type)
             if u is None:
                 self.merge_pending_list(t, v.type)          # lists.py: `x if c else []`

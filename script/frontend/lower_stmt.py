@@ -14,7 +14,7 @@ import builtins as py_builtins
 import operator
 
 from script.errors import CompileError, SourceLoc
-from script.frontend import (arrays, bounded_deques, builtins_lowering, class_members, class_methods,
+from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, class_members, class_methods,
                              class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, exceptions, generators,
                              global_tables, held_iterators, itertools_calls, lists, match, messages,
@@ -97,6 +97,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
+        self.bool_int_uses: dict[int, str] = {}       # node id -> how a bool|int read there is taken (bool_ints.py)
         self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
         self.dispatch_tables: dict[str, list] = {}    # name -> [(key, function node)]: dispatch_tables.py
         self.held_functions: dict[str, tuple] = {}    # name -> (index local, function nodes): held_functions.py
@@ -605,7 +606,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return        # docstrings and bare constants do nothing
         if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
             return generators.stmt_yield(self, node.value)
-        optional.expr_opt(self, node.value, num=True)     # (discarded: a None or an int|float too)
+        bool_ints.permit(self, bool_ints.KEEP, node.value)
+        optional.expr_opt(self, node.value, num=True)     # (discarded: a None, an int|float, a bool|int too)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if hold_function(self, node):                           # held_functions.py: op = operator.lt
@@ -621,6 +623,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return
         if assign_default_rng(self, node):                      # random_calls.py: rng = default_rng(s)
             return
+        if all(isinstance(t, ast.Name) for t in node.targets):
+            bool_ints.permit(self, bool_ints.KEEP, node.value)        # a local may hold a bool|int
         # An array expression assigned into an array is computed straight into it.
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy_opt(node.value) if into_array else generators.unpacked_generator(self, node.targets, node.value)
@@ -671,6 +675,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return lists.repeat_in_place(self, current, self.expr(node.value), node)     # as list.__imul__
         if isinstance(current.type, T.HashType):
             return dict_methods.table_aug_assign_in_place(self, current, node)
+        bool_ints.permit_operands(self, node.op, node.value, node.target)
+        if bool_ints.is_bool_int(current):          # (`x += 1`: read as its int, as BinOp's operands)
+            current = bool_ints.read(self, current, node.target)
         value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
         if isinstance(value, ArrayExpr):        # (a scalar name += an array: a new array, as in NumPy)
             value = elementwise.materialize(self, value, node)

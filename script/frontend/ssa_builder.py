@@ -38,7 +38,7 @@ def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
         return b
     if isinstance(b, Unknown):
         return a
-    return T.merge(a, b)
+    return T.merge(a, b, bool_int=True)      # (a bool|int is read only where its value decides)
 
 
 U64_MERGE_TEXT = ("a value that is an int on one path and a 64-bit unsigned int (a mask such as "

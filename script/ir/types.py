@@ -5,8 +5,9 @@ be used as dict keys and compared with `==`. `str(t)` is the spelling the printe
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
 ``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``
 (``rec["m:C"]`` inside one: an instance of that class itself), arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
-``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]``, strings ``str`` and ``num``, a
-value that is an int on some paths and a float on others.
+``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]``, strings ``str``, ``num``, a
+value that is an int on some paths and a float on others, and ``boolint``, a bool on some
+paths and an int on others (the int64 of its value).
 """
 
 from __future__ import annotations
@@ -98,13 +99,36 @@ class IntType(Type):
         return value
 
     def __eq__(self, other):
-        return isinstance(other, IntType) and other.bits == self.bits and other.signed == self.signed
+        return type(other) is type(self) and other.bits == self.bits and other.signed == self.signed
 
     def __hash__(self):
         return hash(("int", self.bits, self.signed))
 
     def __str__(self):
         return f"{'i' if self.signed else 'u'}{self.bits}"
+
+    __repr__ = __str__
+
+
+class BoolIntType(IntType):
+    """A value that is a bool on some paths and an int on others (``flag = seen[i] and n``,
+    ``found = True`` beside ``found = i``), held as the int64 of its value (True is 1).
+    CPython keeps True apart from 1 where the value is shown, returned, stored or passed on,
+    so the frontend lets one be read only where its value alone decides the answer
+    (arithmetic, comparisons, truth, an index), converting it to ``i64`` there, and keeps it
+    whole only in a local variable; anywhere else it is a CompileError (frontend/lower_expr
+    `BOOL_INT_USES`). Printed ``boolint``."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__(64, True)
+
+    def __hash__(self):
+        return hash("boolint")
+
+    def __str__(self):
+        return "boolint"
 
     __repr__ = __str__
 
@@ -658,9 +682,10 @@ F32, F64 = FloatType(32), FloatType(64)
 STR = StrType()
 C64, C128 = ComplexType(64), ComplexType(128)
 INT_FLOAT = IntFloatType()
+BOOL_INT = BoolIntType()
 
 SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR,
-                               C64, C128, INT_FLOAT)}
+                               C64, C128, INT_FLOAT, BOOL_INT)}
 
 
 def parse_scalar(name: str) -> Type | None:
@@ -707,11 +732,15 @@ def promote(a: Type, b: Type) -> Type | None:
     return IntType(u.bits * 2)
 
 
-def merge(a: Type, b: Type) -> Type | None:
+def merge(a: Type, b: Type, bool_int: bool = False) -> Type | None:
     """The type a variable (a return, a conditional expression, a list's elements) holding
     either `a` or `b` gets where the paths meet, or None: `unify`, except that an int and a
     float make an int|float (`INT_FLOAT`), in tuples too, as CPython keeps them apart, and
-    that a bool and a number do not meet (`bool_and_number`)."""
+    that a bool and a number do not meet (`bool_and_number`) but where `bool_int` says so:
+    a bool and an int as a local variable's or a conditional expression's value meet at
+    `BOOL_INT` (never inside a tuple or a container)."""
+    if bool_int and a != b and {a, b} <= {BOOL, I64, BOOL_INT}:
+        return BOOL_INT
     return unify(a, b, mixed=True)
 
 
@@ -746,6 +775,8 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
     An int and a float unify to float (list elements, dict values) unless `mixed` (`merge`)."""
     if a == b:
         return a
+    if isinstance(a, BoolIntType) or isinstance(b, BoolIntType):
+        return None                     # (only `merge` with `bool_int` makes or widens one)
     if mixed and (real_and_complex(a, b) or bool_and_number(a, b)):
         return None
     if isinstance(a, IntFloatType) or isinstance(b, IntFloatType) or mixed and _mixes(a, b):

@@ -105,7 +105,7 @@ def kernel_name(func_name: str) -> str:
 
 _SCALAR = {T.BOOL: "i1", T.I8: "i8", T.I16: "i16", T.I32: "i32", T.I64: "i64", T.U8: "i8",
            T.U16: "i16", T.U32: "i32", T.U64: "i64", T.F32: "float", T.F64: "double",
-           T.C64: "{float, float}", T.C128: "{double, double}", T.NONE: NONE_TYPE}
+           T.C64: "{float, float}", T.C128: "{double, double}", T.NONE: NONE_TYPE, T.BOOL_INT: "i64"}
 
 
 def llvm_type(t: T.Type) -> str:
