@@ -310,7 +310,7 @@ def test_a_checked_arm_raises_only_when_it_runs():
 
 
 def test_loop_checks_deferred_to_the_exit_still_raise():
-    """`deferred` moves the checks of a side-effect-free loop to its exit: the loop's result
+    """`defer` moves the checks of a side-effect-free loop to its exit: the loop's result
     is never returned wrapped (but for the sum of an array's int64 elements, NumPy scalars
     whose arithmetic wraps in CPython too)."""
     import numpy as np

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, defer, deferred, fixedlen, inline, licm,
+from script.ir.passes import (bce, constfold, cse, dce, defer, fixedlen, inline, licm,
                               masked, ranges, sccp, simplify_cfg, speculate, strength, uncaught,
                               versioning)
 
@@ -45,7 +45,6 @@ PASSES = {
     "uncaught": uncaught,
     "masked": masked,
     "ranges": ranges,
-    "deferred": deferred,
     "speculate": speculate,
 }
 
@@ -80,7 +79,6 @@ PIPELINES: dict[int, tuple] = {
         "versioning",
         "ranges",
         "speculate",
-        "deferred",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -94,7 +92,6 @@ PIPELINES: dict[int, tuple] = {
         "versioning",
         "ranges",
         "speculate",
-        "deferred",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
     ),
@@ -135,10 +132,11 @@ ORDER = (
     ("uncaught", "bce",
      "the bounds checks of a try body are checks again, which bce can prove"),
     ("versioning", "defer",
-     "versioning's copy of a loop without its index checks may be left with float checks "
-     "only, which defer then takes"),
+     "the copy of a loop versioning makes without bounds or index checks is one defer can "
+     "change (left with overflow or float checks only)"),
     ("bce", "defer",
-     "defer takes only loops whose last checks are float ones: bce removes the others"),
+     "a loop keeping a bounds check keeps its other checks where they are (the order of the "
+     "two errors); bce first removes the bounds checks it proves"),
     ("strength", "cse",
      "the multiplications of x ** 2 and an x * x written out become one value, hoisted once"),
     ("inline", "masked",
@@ -150,19 +148,10 @@ ORDER = (
     ("versioning", "ranges",
      "versioning recognises the range checks of stepped loops, which ranges would fold in "
      "part (a positive step); ranges then works on both copies"),
-    ("bce", "deferred",
-     "a loop keeping a bounds check keeps its overflow checks where they are (the order of "
-     "the two errors); bce first removes the bounds checks it proves"),
-    ("versioning", "deferred",
-     "the copy of a loop versioning makes without bounds checks is one deferred can change"),
-    ("ranges", "deferred",
+    ("ranges", "defer",
      "a check ranges proves needs no deferring"),
     ("ranges", "speculate",
      "an arm whose checks ranges removed is left to LLVM, which speculates plain arms itself"),
-    ("deferred", "defer",
-     "defer takes a loop left with float checks only; deferred has made the overflow checks "
-     "of such a loop one sticky word first (the two are to become one pass)"),
-
 )
 
 
