@@ -235,5 +235,5 @@ def scalar_then_array(n):
     return total
 
 
-def returns_exception(n):  # error: returns an exception object to Python
-    return ValueError("Input Error: must be positive") if n < 0 else KeyError(n)
+def returns_exceptions_in_a_list(n):
+    return [ValueError("Input Error: must be positive"), KeyError(n)]  # error: lists of exc are not supported

@@ -374,3 +374,20 @@ def mean_log_ratio(a, b) -> float:
         return total / n
     except ZeroDivisionError:
         return math.nan
+
+
+class RateError(Exception):
+    pass
+
+
+def ratio_or_error(a, b):
+    """physics/grahams_law.py's shape: a float, or an exception object returned (not raised)."""
+    return round(a / b, 6) if a > 0 and b > 0 else ValueError("Input Error: values must be greater than 0.")
+
+
+def errors_returned(n):
+    if n > 2:
+        return KeyError(n)
+    if n > 0:
+        return RateError("slow", n)
+    return (n, RuntimeError(f"bad {n}"), ZeroDivisionError())

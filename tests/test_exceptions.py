@@ -416,3 +416,17 @@ def test_what_follows_a_raise_inside_a_statement_is_not_typed(fn, args):
 @pytest.mark.parametrize("x", ["s", [1.0], None, (1, 2), 2.25])
 def test_math_of_a_non_number_is_cpythons_type_error(fn, x):
     check_all_levels(fn, x)
+
+
+@pytest.mark.parametrize("args", [(2.016, 4.002), (-2.0, 4.0), (1.0, 0.0)])
+def test_an_exception_object_returned_is_cpythons(args):
+    """`return ValueError(...)` beside `return x` (a union result), KeyError(n), a user
+    class with several arguments, and exceptions in a tuple come back to Python as the
+    objects CPython returns: same class, same args (runtime.boxing `_box_exception`)."""
+    for fn, call in ((K.ratio_or_error, args), (K.errors_returned, (int(args[0]),)),
+                     (K.errors_returned, (3,)), (K.errors_returned, (1,))):
+        want, got = fn(*call), script.script(fn)(*call)
+        for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+            assert type(g) is type(w)
+            assert (g.args == w.args) if isinstance(w, BaseException) else g == w
+            assert repr(g) == repr(w)

@@ -30,6 +30,7 @@ from script.frontend import elementwise, mixed_numbers
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
+from script.ir.ops import ExcInfo
 
 NONE_NAME = "NoneType"
 
@@ -187,6 +188,8 @@ def placeholder(cx, t: T.Type, loc) -> Value:
         return cx.emit("str_const", [], t, "", loc)      # immortal: nothing to count
     if isinstance(t, (T.ClassType, T.ListType)):
         return cx.emit("list_null", [], t, None, loc)    # NULL: nothing to count
+    if isinstance(t, T.ExcType):                         # no message: nothing to count
+        return cx.emit("exception", [], t, ExcInfo("Exception", None), loc)
     return Const(0, t, loc)
 
 # ---- truth and comparisons ------------------------------------------------------------

@@ -233,11 +233,13 @@ def reject_boxed_instances(func, name: str) -> None:
     """CompileError when compiled function `func` (called from Python) returns a value that
     may hold an instance of one of several classes (class_unions.py): its record says which
     only inside compiled code. An instance of one class is boxed (runtime.boxing
-    `record_box_helper`). Nor an exception object (`return ValueError(...)`): compiled
-    code's exceptions become Python's only when raised."""
-    if _holds_exception(func.ret_type):
-        raise CompileError(f"'{name}' returns an exception object to Python ({func.ret_type}): not "
-                           "supported in compiled code (raise it, or return its message)", func.loc)
+    `record_box_helper`). An exception object is boxed alone, in a tuple or as a union's
+    alternative (`return ValueError(...)` beside `return x`: runtime.boxing
+    `_box_exception`); not as an element of a list, a dict or an optional."""
+    if _holds_exception(func.ret_type, boxed=False):
+        raise CompileError(f"'{name}' returns exception objects inside a container to Python "
+                           f"({func.ret_type}): not supported in compiled code (return them alone or "
+                           "in a tuple, raise them, or return their messages)", func.loc)
     if _has_union(func.ret_type):
         raise CompileError(f"'{name}' returns {_describe(func.ret_type)}, an instance of one of several "
                            "classes: not supported in compiled code (return one class's instances, or "
@@ -249,17 +251,18 @@ def reject_boxed_instances(func, name: str) -> None:
                            "returned to Python", func.loc)
 
 
-def _holds_exception(t) -> bool:
+def _holds_exception(t, boxed: bool = True) -> bool:
     """Whether a value of type `t` may hold an exception object (not looking inside
-    instances: a field of type exc is the class's own refusal)."""
+    instances: a field of type exc is the class's own refusal); with `boxed` False, one the
+    entry point cannot box: inside a list, a dict or an optional."""
     if isinstance(t, T.ExcType):
-        return True
+        return boxed
     if isinstance(t, T.ClassType):
         return False
-    if isinstance(t, T.TupleType):
-        return any(_holds_exception(e) for e in t.elems)
     if isinstance(t, (T.ListType, T.VarTupleType)):
         return _holds_exception(t.elem)
+    if isinstance(t, T.TupleType):      # (a union too: its tag, then its alternatives)
+        return any(_holds_exception(e, boxed) for e in t.elems)
     if isinstance(t, T.OptionalType):
         return _holds_exception(t.value)
     if isinstance(t, T.DictType):

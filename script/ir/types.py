@@ -322,11 +322,13 @@ class UnionType(TupleType):
 
 def is_union_alternative(t: Type) -> bool:
     """Whether `t` may be an alternative of a `UnionType`: a value the entry point boxes and
-    a placeholder of which stands for nothing (zero, NULL, an immortal str); not None (an
-    optional), an array, an exception, an iterable or another union."""
+    a placeholder of which stands for nothing (zero, NULL, an immortal str, an exception
+    without a message); not None (an optional), an array, an iterable or another union."""
     if isinstance(t, UnionType) or "?" in str(t):
         return False
-    if isinstance(t, (NoneType, ExcType, ArrayType, IterType, ClassRef)):
+    if isinstance(t, ExcType):
+        return True
+    if isinstance(t, (NoneType, ArrayType, IterType, ClassRef)):
         return False
     if isinstance(t, ClassType):
         return True

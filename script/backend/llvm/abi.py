@@ -97,6 +97,7 @@ FN_PREFIX = "script.fn."
 KERNEL_SYMBOL = "script.kernel"     # a library's entry function (an alias)
 ENTRY_SYMBOL = "script.entry"       # a library's CPython entry point
 PRINT_SYMBOL = "script.print"       # the runtime's print() (runtime.entry)
+RAISE_SYMBOL = "script.raise"       # the runtime's raise of an Env's exception in Python (runtime.entry)
 
 
 def kernel_name(func_name: str) -> str:

@@ -43,8 +43,8 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm import lists, memory
 from script.backend.llvm.abi import (
-    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, LIKELY, NONE_VALUE, WRITTEN_SYMBOL, has_arrays,
-    llvm_type)
+    ARRAY_DATA, ARRAY_OWNER, ARRAY_SHAPE, ARRAY_STRIDES, ENV, LIKELY, NONE_VALUE, RAISE_SYMBOL, WRITTEN_SYMBOL,
+    has_arrays, llvm_type)
 from script.backend.llvm.builder import (
     FALSE, NULL, TRUE, Builder, Function, NativeModule, Value, int_const, undef)
 from script.backend.runtime import capi, list_boxing, list_memo, list_reflect, table_boxing, table_reflect
@@ -403,6 +403,8 @@ class Converter:
             return self._box_int_or_float(v)
         if isinstance(t, T.UnionType):
             return self._box_union(v, t, error)
+        if isinstance(t, T.ExcType):
+            return self._box_exception(v)
         if isinstance(t, T.NamedTupleType):
             return self._box_named(v, t, error)
         if isinstance(t, T.ClassType):
@@ -650,7 +652,7 @@ class Converter:
                 b.branch(block)
             b.position_at_end(block)
             for j, placeholder in enumerate(t.alternatives):
-                if j != k and memory.managed(placeholder):
+                if j != k and memory.managed(placeholder) and not isinstance(placeholder, T.ExcType):
                     memory.emit_rc(self.m, b, "decref", b.extract_value(v, j + 1, llvm_type(placeholder)), placeholder)
             obj = self.emit_box(b.extract_value(v, k + 1, llvm_type(alt)), alt, error)
             made.append((obj, b.block))
@@ -662,6 +664,24 @@ class Converter:
         for obj, block in made:
             phi.add_incoming(obj, block)
         return phi
+
+    def _box_exception(self, v: Value) -> Value:
+        """The Python exception object of exception value `v` (`return ValueError("...")`):
+        raised as a compiled raise is (the runtime's ``script.raise``, which takes over the
+        references the record holds), then taken back from CPython's error indicator,
+        normalized, so its arguments are the raise's (``ValueError('...')``)."""
+        b, m = self.b, self.m
+        env = b.entry_alloca(ENV)
+        b.store(Value(ENV, "zeroinitializer"), env)
+        b.store(v, env)                 # (an exc is the Env's first four fields: llvm.caught)
+        b.call(m.declare(RAISE_SYMBOL, "ptr", ["ptr"], attrs=("nounwind", "cold")), [env])
+        parts = [b.entry_alloca("ptr") for _ in range(3)]
+        capi.call(m, b, "PyErr_Fetch", *parts)
+        capi.call(m, b, "PyErr_NormalizeException", *parts)
+        cls, obj, tb = (b.load("ptr", p) for p in parts)
+        capi.call(m, b, "Py_DecRef", cls)
+        capi.call(m, b, "Py_DecRef", tb)        # (NULL: none; Py_DecRef takes NULL)
+        return obj
 
     def _box_int_or_float(self, v: Value) -> Value:
         """An int or a float, as int|float `v` (the tuple (is_float, int, float)) holds."""

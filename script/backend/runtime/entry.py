@@ -47,7 +47,7 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_END, REFLECT_SYMBOL, reflected_params, KINDS_SHIFT, PRINT_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_END, REFLECT_SYMBOL, reflected_params, KINDS_SHIFT, PRINT_SYMBOL, RAISE_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
 from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_const
@@ -66,7 +66,6 @@ from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, V
 ENTRY_ATTRS = ("nounwind", "noinline", "optnone")
 
 MISMATCH_SYMBOL = "script.mismatch"
-RAISE_SYMBOL = "script.raise"
 
 
 def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()) -> None:
