@@ -859,6 +859,7 @@ def bool_or_int_values(n: int, m: int):
         if flag:
             total += 1
         total += flag * 2 + (flag == 0) - (flag < 1)
+        table[i % 6] += flag            # (an int list's item plus a bool|int: an int)
         if i % 4 == m % 4:
             hit = i
         total += hit

@@ -661,6 +661,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         return type_from_annotation(ann)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        bool_ints.permit_operands(self, node.op, node.value, node.target)     # (as BinOp's operands)
         if not isinstance(node.target, ast.Name):
             return self.aug_assign_other(node)
         current = self.resolve_name(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
@@ -675,7 +676,6 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return lists.repeat_in_place(self, current, self.expr(node.value), node)     # as list.__imul__
         if isinstance(current.type, T.HashType):
             return dict_methods.table_aug_assign_in_place(self, current, node)
-        bool_ints.permit_operands(self, node.op, node.value, node.target)
         if bool_ints.is_bool_int(current):          # (`x += 1`: read as its int, as BinOp's operands)
             current = bool_ints.read(self, current, node.target)
         value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
