@@ -54,12 +54,8 @@ def read(cx, v: Value, node) -> Value:
     if use == KEEP:
         return v
     if use == AS_INT:
-        return as_int(cx, v, node)
+        return cx.coerce(v, T.I64, node)
     cx.error(TEXT, node)
-
-
-def as_int(cx, v: Value, node) -> Value:
-    return cx.coerce(v, T.I64, node)
 
 
 def is_bool_int(v) -> bool:

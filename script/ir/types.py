@@ -116,8 +116,8 @@ class BoolIntType(IntType):
     CPython keeps True apart from 1 where the value is shown, returned, stored or passed on,
     so the frontend lets one be read only where its value alone decides the answer
     (arithmetic, comparisons, truth, an index), converting it to ``i64`` there, and keeps it
-    whole only in a local variable; anywhere else it is a CompileError (frontend/lower_expr
-    `BOOL_INT_USES`). Printed ``boolint``."""
+    whole only in a local variable; anywhere else it is a CompileError (frontend/bool_ints.py).
+    Printed ``boolint``."""
 
     __slots__ = ()
 

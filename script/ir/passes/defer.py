@@ -62,7 +62,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
             continue                    # innermost loops only
         sums = _sum_checks(loop, dom)
         if sums:
-            _defer_sums(loop, sums, dom)
+            _defer_sums(loop, sums)
             stats["sums"] += len(sums)
             changed = True
             continue
@@ -136,7 +136,7 @@ def _sum_checks(loop: Loop, dom: DomTree) -> list[Instr]:
     return sorted(checks, key=lambda c: (dom.index[c.block], c.block.instrs.index(c)))
 
 
-def _defer_sums(loop: Loop, checks: list[Instr], dom: DomTree) -> None:
+def _defer_sums(loop: Loop, checks: list[Instr]) -> None:
     header, latch = loop.header, loop.latches[0]
     exit_block = _exit_for_checks(header, _only_exit(loop), checks[0].loc)
     at = 0
