@@ -147,3 +147,16 @@ def takes_u64(a, b) -> bool:
                 and isinstance(s.type, T.IntType) and s.type.signed:
             return True
     return False
+
+
+U64_MERGE_TEXT = ("a value that is an int on one path and a 64-bit unsigned int (a mask such as "
+                  "0xFFFFFFFFFFFFFFFF) on another is held as unsigned, and this int is %lld: CPython "
+                  "keeps the negative int (convert the unsigned one with int(...) where it is below 2**63)")
+
+
+def check_int_as_u64(cx, v, node) -> None:
+    """Where an int `v` becomes a u64 because a result meets one (`return x` beside
+    `return h & MASK64`, a union's u64 alternative): OverflowError when it is negative,
+    as where a variable merges them (ssa_builder `convert_in`)."""
+    if v.type == T.I64:
+        cx.raise_if(cx.cmp("lt", v, Const(0, T.I64), node), "OverflowError", U64_MERGE_TEXT, node, args=(v,))

@@ -21,7 +21,7 @@ from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowerin
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
-from script.frontend.int_consts import RANGE_TEXT
+from script.frontend.int_consts import RANGE_TEXT, check_int_as_u64
 from script.frontend.bound_methods import hold_bound_method
 from script.frontend.dispatch_tables import hold_dispatch_table
 from script.frontend.held_functions import hold_function
@@ -894,6 +894,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
                     self.hints_changed = True
                     from script.frontend.ssa_builder import Restart
                     raise Restart()
+                if want == T.U64:
+                    check_int_as_u64(self, value, node)
                 value = self.coerce(value, want, node)
         operands = [] if isinstance(want, T.NoneType) else [value]
         set_terminator(self.block, "ret", operands, loc=self.loc(node))

@@ -26,6 +26,7 @@ from script.errors import CompileError, SourceLoc
 from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
 from script.ir.ops import ExcInfo
+from script.frontend.int_consts import U64_MERGE_TEXT
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 
 
@@ -39,11 +40,6 @@ def unify_types(a: T.Type, b: T.Type) -> T.Type | None:
     if isinstance(b, Unknown):
         return a
     return T.merge(a, b, bool_int=True)      # (a bool|int is read only where its value decides)
-
-
-U64_MERGE_TEXT = ("a value that is an int on one path and a 64-bit unsigned int (a mask such as "
-                  "0xFFFFFFFFFFFFFFFF) on another is held as unsigned, and this int is %lld: CPython "
-                  "keeps the negative int (convert the unsigned one with int(...) where it is below 2**63)")
 
 
 def _check_not_negative(block: Block, v: Value) -> None:

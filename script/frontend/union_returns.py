@@ -20,7 +20,7 @@ from __future__ import annotations
 from script.frontend.list_args import changes_python_type
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.frontend import optional
+from script.frontend import int_consts, optional
 
 
 def widen(cx, want: T.Type, got: T.Type) -> None:
@@ -58,6 +58,8 @@ def into_union(cx, value: Value, want: T.UnionType, node) -> Value:
     loc = cx.loc(node)
     parts = [Const(k, T.I64, loc)]
     for j, alt in enumerate(alts):
+        if j == k and alt == T.U64:
+            int_consts.check_int_as_u64(cx, value, node)
         parts.append(cx.coerce(value, alt, node) if j == k else optional.placeholder(cx, alt, loc))
     return cx.emit("tuple", parts, want, None, loc)
 
