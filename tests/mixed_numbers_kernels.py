@@ -387,3 +387,60 @@ def power_steps(m, n):
     for _ in range(n):
         u = _row_sums(m, u)
     return u
+
+
+def int_power(a, b):
+    """int ** int: an int for a non-negative exponent, float(a) ** float(b) for a negative
+    one (0 ** -1 raises ZeroDivisionError, as float's)."""
+    return a ** b
+
+
+def int_pow_call(a, b):
+    x = a
+    x **= b
+    return pow(a, b), x
+
+
+def alternating_series(n):
+    # (-1) ** k over a range: the passes prove k >= 0 and the float side disappears
+    s = 0.0
+    for k in range(n):
+        s += (-1) ** k / (2 * k + 1)
+    return s
+
+
+def p_series(n, p):
+    # from a collection of algorithms: a list of strings made from `pow(i, p)`
+    return [f"1 / {pow(i, p)}" if i != 1 else "1" for i in range(1, n + 1)]
+
+
+def geometric_sum(first, ratio, n):
+    total = 0
+    for i in range(n):
+        total += first * ratio ** i
+    return total
+
+
+def powers_table(base, lo, hi):
+    return [base ** e for e in range(lo, hi)]
+
+
+def karatsuba(a, b):
+    # from a collection of algorithms: the exponent `m2` is a length // 2, never negative,
+    # so `10 ** m2` stays an int and the recursion takes ints
+    if len(str(a)) == 1 or len(str(b)) == 1:
+        return a * b
+    m1 = max(len(str(a)), len(str(b)))
+    m2 = m1 // 2
+    a1, a2 = divmod(a, 10**m2)
+    b1, b2 = divmod(b, 10**m2)
+    x = karatsuba(a2, b2)
+    y = karatsuba((a1 + a2), (b1 + b2))
+    z = karatsuba(a1, b1)
+    return (z * 10 ** (2 * m2)) + ((y - z - x) * 10 ** (m2)) + (x)
+
+
+def last_digits(n):
+    # pow(2, e, 10 ** n): a float modulus (n < 0) is CPython's TypeError, at run time
+    modulus = 10**n
+    return 28433 * pow(2, 7830457, modulus) + 1

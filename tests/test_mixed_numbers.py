@@ -67,6 +67,43 @@ CASES = [(K.pick, (True, 1, 2.5)), (K.pick, (False, 1, 2.5)), (K.accumulate, ([]
          (K.combination_sum, ([2, 3, 5], 8)), (K.combination_sum, ([2, 0.5], 1)), (K.combination_sum, ([1.5, 1], 3))]
 
 
+BASES = st.one_of(st.integers(-12, 12), st.sampled_from([0, 1, -1, 2**31, 2**62, -(2**63), 2**63 - 1]))
+EXPONENTS = st.one_of(st.integers(-70, 70), st.sampled_from([-(2**62), -(2**63)]))   # (CPython's big ints: not huge)
+
+
+@settings(max_examples=120, deadline=None)
+@given(BASES, EXPONENTS)
+def test_int_to_an_int_power(a, b):
+    """CPython's int ** int: an int, a float where the exponent is negative, its
+    ZeroDivisionError for 0 ** -n, OverflowError (refusal) only where CPython's int grows."""
+    for fn in (K.int_power, K.int_pow_call):
+        want, got = outcome(fn, (a, b)), outcome(compiled(fn), (a, b))
+        if got[:2] == ("raise", OverflowError) and want[0] == "ok":
+            assert any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in
+                       (want[1] if isinstance(want[1], tuple) else (want[1],))), (a, b, want, got)
+            continue
+        assert want[0] == got[0] and (same(want[1], got[1]) if want[0] == "ok" else want == got), (a, b, want, got)
+
+
+@pytest.mark.parametrize("fn, args", [(K.alternating_series, (9,)), (K.p_series, (5, 2)), (K.p_series, (5, -2)),
+                                      (K.geometric_sum, (1, 2, 10)), (K.geometric_sum, (2, 0.5, 4)),
+                                      (K.geometric_sum, (3, -2, 0)), (K.powers_table, (2, -3, 4)),
+                                      (K.powers_table, (10, 0, 5)), (K.karatsuba, (15463, 23489)),
+                                      (K.karatsuba, (3, 9)), (K.last_digits, (10,)), (K.last_digits, (-1,))])
+def test_int_powers_in_real_shapes(fn, args):
+    check(fn, *args)
+    check(fn, *args, opt=None)
+
+
+def test_int_power_over_a_range_folds_to_ints():
+    """Where the exponent is a `range` variable from 0, the passes drop the float side: the
+    optimized IR of the series has no float `pow`."""
+    f = script.script(K.alternating_series)
+    f(3)
+    opt = f.ir("opt")
+    assert "pow" in opt and not any("pow" in line and ": f64" in line for line in opt.splitlines())
+
+
 @pytest.mark.parametrize("opt", [0, None])
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_kernels(case, opt, capsys):

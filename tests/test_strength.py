@@ -110,10 +110,11 @@ def test_two_to_the_n_beyond_int64_overflows(n):
             f(n)
 
 
-def test_two_to_a_negative_n_still_raises():
-    for f in _levels(K.two_to):
-        with pytest.raises(ValueError, match="negative exponent"):
-            f(-1)
+@pytest.mark.parametrize("n", [-1, -2, -62, -1000, I64_MIN])
+def test_two_to_a_negative_n_is_cpythons_float(n):
+    """The strength pass's shift form is the int side only: a negative exponent gives
+    float(2) ** n, as CPython's int ** negative int does."""
+    check_all_levels(K.two_to, n)
 
 
 def test_two_to_the_n_u8_exhaustively():

@@ -949,7 +949,14 @@ def builtin_pow(cx, node, name) -> Value:
         return cx.binop(ast.Pow, args[0], args[1], node)
     if any(isinstance(a.type, Unknown) for a in args):
         return Undef(UNKNOWN, cx.loc(node))
+    return mixed_numbers.split(cx, args, lambda *v: _powmod(cx, list(v), node), node)
+
+
+def _powmod(cx, args: list, node) -> Value:
+    """pow(a, b, m) of three numbers (no int|float among them)."""
     if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
+        if all(a.type.is_numeric() for a in args):     # CPython's TypeError, at run time
+            return cx.raise_always("TypeError", "pow() 3rd argument not allowed unless all arguments are integers", node)
         cx.error("pow() 3rd argument not allowed unless all arguments are integers", node)
     if any(a.type == T.U64 for a in args):
         cx.error("pow() with three arguments is not supported on u64 values (ints from 2**63 "

@@ -151,7 +151,7 @@ def call_entry(low, which, fns: list, node: ast.Call):
     args = [low.expr(a) for a in node.args]
     kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
     if len(fns) == 1:
-        return low.expr(_call(low, fns[0], args, kwargs, node))
+        return low.expr_num(_call(low, fns[0], args, kwargs, node))
     var = low.new_var("dispatch", Const(None, T.NONE))
     done = low.new_block("dispatch.done")
     for i, fn in enumerate(fns):
@@ -163,7 +163,7 @@ def call_entry(low, which, fns: list, node: ast.Call):
             low.seal(then)
             low.seal(other)
             low.start(then)
-        low.write(var, low.expr(_call(low, fn, args, kwargs, node)))
+        low.write(var, low.expr_num(_call(low, fn, args, kwargs, node)))   # (an int|float whole)
         low.goto(done, loc)
         if not last:
             low.start(other)

@@ -105,8 +105,13 @@ def is_checked(py_func) -> bool:
     (two 32-bit words joined into an int64's bits, FNV hashes of strings, NumPy's uint64
     spans kept as int64 bits, probing arithmetic of its hash tables), and its tests compare
     it with CPython."""
-    module = getattr(py_func, "__module__", None) or ""
-    return not module.startswith("script.frontend.") or py_func.__code__ in _CHECKED_LIBRARY
+    return not is_library(py_func) or py_func.__code__ in _CHECKED_LIBRARY
+
+
+def is_library(py_func) -> bool:
+    """Whether `py_func` is of the compiled library (a module of script.frontend written in
+    the subset), whose code is written against compiled ints, not user code."""
+    return (getattr(py_func, "__module__", None) or "").startswith("script.frontend.")
 
 
 def overflow_text(node: ast.AST, line: int | None) -> str:

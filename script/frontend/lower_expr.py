@@ -15,7 +15,7 @@ import collections
 from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
                              complex_lowering, elementwise, held_iterators, mixed_numbers, optional, records,
                              star_displays, static_args)
-from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
+from script.frontend.int_consts import (RANGE_TEXT, is_library, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
@@ -68,6 +68,32 @@ def is_numpy_int(v, python_ints: set, depth: int = 0) -> bool:
     if v.opname == "load":
         return True
     return v.opname in _NUMPY_ARITH and any(is_numpy_int(o, python_ints, depth + 1) for o in v.operands)
+
+
+_NONNEG_ALL = frozenset(("add", "mul", "floordiv", "min", "select"))   # when all operands are >= 0
+_NONNEG_ANY = frozenset(("max", "and"))                                 # when one is
+
+
+def never_negative(v, depth: int = 0) -> bool:
+    """Whether int value `v` is >= 0 wherever it exists, seen from how it was computed here
+    (a constant, a length, sums and products of such: checked arithmetic raises rather than
+    wrapping). The exponent of `int ** int` that this proves keeps an int result without
+    waiting for the passes (`10 ** (len(s) // 2)`)."""
+    if isinstance(v, Const):
+        return isinstance(v.value, (int, bool)) and v.value >= 0
+    op = getattr(v, "opname", None)
+    if op is None or depth > 8:
+        return False
+    if op in ("list_len", "str_len", "dim"):
+        return True
+    if op == "convert":
+        t = v.operands[0].type
+        return isinstance(t, T.BoolType) or isinstance(t, T.IntType) and not t.signed
+    args = v.operands[1:] if op == "select" else v.operands[1:] if op == "mod" else \
+        v.operands[:1] if op == "shr" else v.operands
+    if op in _NONNEG_ALL or op in ("mod", "shr"):
+        return all(never_negative(a, depth + 1) for a in args)
+    return op in _NONNEG_ANY and any(never_negative(a, depth + 1) for a in args)
 
 
 def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:
@@ -697,12 +723,22 @@ class ExprLowering:
                 t = T.F64            # Python: int ** negative int is a float
             else:
                 a, b = self.coerce(a, t, node), self.coerce(b, t, node)
-                if t.signed and not isinstance(b, Const):
-                    neg = self.emit("cmp", [b, Const(0, t)], T.BOOL, "lt", loc)
-                    self.raise_if(neg, "ValueError",
-                                  "negative exponent in int ** int: compiled code keeps ints as ints "
-                                  "(use a float base for a float result)", node)
-                return self.checked("pow", [a, b], self.emit("pow", [a, b], t, None, loc), node)
+
+                def int_power() -> Value:
+                    return self.checked("pow", [a, b], self.emit("pow", [a, b], t, None, loc), node)
+                if not t.signed or never_negative(b):
+                    return int_power()
+                neg = self.emit("cmp", [b, Const(0, t)], T.BOOL, "lt", loc)
+                if t != T.I64 or is_library(self.info.py_func) or \
+                        any(is_numpy_int(o, self.python_ints) for o in (a, b)):
+                    # NumPy's ints refuse; the library's exponents are never negative
+                    self.raise_if(neg, "ValueError", "Integers to negative integer powers are not allowed.", node)
+                    return int_power()
+                # CPython: an int ** a negative int is float(base) ** float(exponent), so the
+                # result is an int|float (`num`, mixed_numbers.py) unless the passes fold `neg`
+                return self.choose(neg, lambda: self.power(self.coerce(a, T.F64, node),
+                                                           self.coerce(b, T.F64, node), T.F64, node),
+                                   int_power, node)
         a, b = self.coerce(a, t, node), self.coerce(b, t, node)
         zero = Const(0.0, t)
         if not (isinstance(b, Const) and b.value >= 0):
