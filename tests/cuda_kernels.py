@@ -103,6 +103,13 @@ def device_math(x: script.f64[:], out: script.f64[:]):
 
 
 @script.kernel
+def rounded_digits(x: script.f64[:], n: int, out: script.f64[:]):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = round(x[i], n)
+
+
+@script.kernel
 def add_2d(a: script.f64[:, :], b: script.f64[:, :], out: script.f64[:, :]):
     i, j = cuda.grid(2)
     if i < out.shape[0] and j < out.shape[1]:
@@ -232,6 +239,6 @@ def splitmix_keys(seeds: script.u64[:], out: script.u64[:]):
 
 
 ALL_ANNOTATED = [grid_stride_sum, saxpy, block_sum, reverse_block, histogram, atomic_extremes, shared_counter,
-                 cas_first, device_math, add_2d, indices_3d, matmul_tiled, int_divide,
+                 cas_first, device_math, rounded_digits, add_2d, indices_3d, matmul_tiled, int_divide,
                  out_of_bounds, checked_out_of_bounds, diverged_barrier, early_exit_barrier, odd_even_sort, checked_positive,
                  splitmix_keys]

@@ -262,7 +262,8 @@ def _c_pow(x, y):
 
 def _math(fn, *xs):
     f = {"fabs": math.fabs, "copysign": math.copysign, "pow": _c_pow, "gamma": math.gamma,
-         "rint": lambda x: x if not math.isfinite(x) else math.copysign(float(round(x)), x)}.get(fn)
+         "rint": lambda x: x if not math.isfinite(x) else math.copysign(float(round(x)), x),
+         "round_digits": lambda x, n: round(x, int(n))}.get(fn)
     if f is None:
         f = getattr(math, fn)
     if fn in ("floor", "ceil", "trunc"):

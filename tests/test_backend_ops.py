@@ -233,7 +233,8 @@ def test_min_max_with_nan_follow_python():
 PY_MATH = {name: getattr(math, name, None) for name in MATH_FUNCS}
 PY_MATH.update(norm2=math.hypot, floor=np.floor, ceil=np.ceil, trunc=np.trunc, rint=np.rint,
                exp2=getattr(math, "exp2", lambda x: 2.0 ** x),
-               cbrt=getattr(math, "cbrt", lambda x: math.copysign(abs(x) ** (1 / 3), x)))
+               cbrt=getattr(math, "cbrt", lambda x: math.copysign(abs(x) ** (1 / 3), x)),
+               round_digits=lambda x, n: round(float(x), int(n)))
 UNARY = sorted(n for n, (arity, _) in MATH_FUNCS.items() if arity == 1)
 BINARY = sorted(n for n, (arity, _) in MATH_FUNCS.items() if arity == 2)
 # Python implements these itself (not with the C library), or only approximately here.

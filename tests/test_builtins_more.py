@@ -4,6 +4,7 @@ int.bit_length(), float.is_integer(), against CPython."""
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from difftest import check_all_levels
@@ -106,6 +107,37 @@ def test_bit_length_extremes():
 @given(st.floats(allow_nan=True, allow_infinity=True))
 def test_is_integer(x):
     check_all_levels(integral, x)
+
+
+def rounded(x, n):
+    return round(x, n), round(x, ndigits=n)
+
+
+def _nudged(d: int, k: int, ulps: int) -> float:
+    """d / 10**k moved by a few ulps: the numbers round() meets, near a decimal half."""
+    x = d / 10 ** k
+    for _ in range(abs(ulps)):
+        x = math.nextafter(x, math.copysign(math.inf, ulps))
+    return x
+
+
+DECIMALS = st.builds(_nudged, st.integers(-10**17, 10**17), st.integers(0, 25), st.integers(-2, 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True), DECIMALS), st.integers(-330, 330))
+def test_round_to_digits_is_correctly_rounded(x, n):
+    # CPython rounds the exact decimal value of x, half to even, and reads the digits back
+    check_all_levels(rounded, x, n)
+
+
+@pytest.mark.parametrize("x, n", [
+    (138.35399999999998, 9), (2.675, 2), (0.125, 2), (-0.5, 0), (0.285, 2), (1e-30, 25), (5e-324, 323),
+    (2.5e-323, 323), (9.958008452084109e21, -25), (2.5e25, -25), (5e25, -26), (-1.5352406099499667e29, -24),
+    (1.4039759955361234e305, -23), (1.7976931348623157e308, -308), (1e300, 400), (1e300, -400),
+    (4503599627370497.0, 0), (9007199254740993.0, -1), (-0.0, 3), (1e16, 10)])
+def test_round_to_digits_hard_cases(x, n):
+    check_all_levels(rounded, x, n)
 
 
 def unpacking(n, a, lst):

@@ -117,6 +117,15 @@ def test_device_functions_and_libdevice_math():
     np.testing.assert_allclose(out, want, rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("n", [2, 9, -3, 30, -25])
+def test_round_to_digits_in_a_kernel(n):
+    # On the CPU, CPython's correctly rounded answer (GPU code scales where 10**n is inexact)
+    x = np.array([2.675, 138.35399999999998, 0.125, -1e-30, 2.5e25, 1234567.5, -0.0, 5e-324])
+    out = np.zeros_like(x)
+    K.rounded_digits[1, 32](x, n, out)
+    assert [repr(v) for v in out.tolist()] == [repr(round(v, n)) for v in x.tolist()]
+
+
 def test_2d_grid_on_strided_arrays():
     a = np.random.default_rng(3).random((40, 30))
     b = np.random.default_rng(4).random((80, 30))[::2]          # strided rows

@@ -261,7 +261,7 @@ MATH_DERIVATIVES = {
         _c(rx, x, 3.0), _sq(rx, rx.primal(y))])])),
     "fabs": _unary(_sign_d),
     "floor": _unary(_zero_d), "ceil": _unary(_zero_d), "trunc": _unary(_zero_d),
-    "rint": _unary(_zero_d),
+    "rint": _unary(_zero_d), "round_digits": _unary(_zero_d),
     "atan2": _atan2,
     "hypot": _hypot,
     "norm2": _hypot,

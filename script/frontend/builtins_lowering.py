@@ -882,43 +882,30 @@ def builtin_round(cx, node, name) -> Value:
     if isinstance(x.type, (T.IntType, T.BoolType)):
         callee = cx.ctx.callee(cx, cx.ctx.info_for(pylib.round_int), (T.I64, T.I64), node)
         return cx.emit("call", [cx.coerce(x, T.I64, node), nd], T.I64, callee, loc)
-    # CPython's round_double fallback: scale, round half to even, unscale.
     t = x.type
-    big = cx.emit("cmp", [nd, Const(22, T.I64)], T.BOOL, "gt", loc)
-    small = cx.emit("cmp", [nd, Const(-22, T.I64)], T.BOOL, "lt", loc)
-    ndc = cx.emit("select", [big, Const(22, T.I64), cx.emit("select", [small, Const(-22, T.I64), nd], T.I64, None, loc)], T.I64, None, loc)
-    neg = cx.emit("cmp", [ndc, Const(0, T.I64)], T.BOOL, "lt", loc)
-    mag = cx.emit("abs", [ndc], T.I64, None, loc)
-    p = cx.emit("pow", [Const(10.0, t), cx.coerce(mag, t, node)], t, None, loc)
+    bound = lambda op, k, v: cx.emit("select", [cx.emit("cmp", [v, Const(k, T.I64)], T.BOOL, op, loc),  # noqa: E731
+                                                Const(k, T.I64), v], T.I64, None, loc)
+    nd = bound("lt", -400, bound("gt", 400, nd))        # (CPython: beyond 323 / -308 alike)
+    if t.bits == 64:
+        z = cx.emit("math", [x, cx.coerce(nd, t, node)], t, "round_digits", loc)
+    else:
+        z = _round_float32(cx, x, nd, loc)
+    xfin = cx.is_finite(x, loc)
+    over = cx.emit("and", [xfin, cx.emit("not", [cx.is_finite(z, loc)], T.BOOL, None, loc)], T.BOOL, None, loc)
+    cx.raise_if(over, "OverflowError", "rounded value too large to represent", node)
+    return z
+
+
+def _round_float32(cx, x: Value, nd: Value, loc) -> Value:
+    """round(x, nd) of a NumPy float32 as NumPy's ``np.round``: scale by 10**|nd| in float32,
+    round half to even, unscale."""
+    t = x.type
+    neg = cx.emit("cmp", [nd, Const(0, T.I64)], T.BOOL, "lt", loc)
+    mag = cx.emit("abs", [nd], T.I64, None, loc)
+    p = cx.emit("pow", [Const(10.0, t), cx.coerce(mag, t, None)], t, None, loc)
     y = cx.emit("select", [neg, cx.emit("div", [x, p], t, None, loc), cx.emit("mul", [x, p], t, None, loc)], t, None, loc)
     z = cx.emit("math", [y], t, "rint", loc)
-    # The scaled value y is rounded; when it lands exactly on a half, the part the
-    # rounding dropped (exact, by an fma: 10**n is exact for n <= 22) says on which side
-    # x * 10**n really lies, as CPython's correctly rounded decimal digits do.
-    negy = cx.emit("neg", [y], t, None, loc)
-    lost = cx.emit("select", [neg, cx.emit("math", [negy, p, x], t, "fma", loc),
-                              cx.emit("math", [x, p, negy], t, "fma", loc)], t, None, loc)
-    fl = cx.emit("math", [y], t, "floor", loc)
-    half = cx.emit("cmp", [cx.emit("sub", [y, fl], t, None, loc), Const(0.5, t)], T.BOOL, "eq", loc)
-    tie = cx.emit("and", [half, cx.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "ne", loc)], T.BOOL, None, loc)
-    side = cx.emit("select", [cx.emit("cmp", [lost, Const(0.0, t)], T.BOOL, "lt", loc), fl,
-                              cx.emit("math", [y], t, "ceil", loc)], t, None, loc)
-    z = cx.emit("select", [tie, side, z], t, None, loc)
-    yfin = cx.is_finite(y, loc)
-    xfin = cx.is_finite(x, loc)
-    exact = cx.emit("cmp", [z, y], T.BOOL, "eq", loc)     # x already has <= n >= 0 digits
-    exact = cx.emit("and", [exact, cx.emit("not", [neg], T.BOOL, None, loc)], T.BOOL, None, loc)
-    z = cx.emit("select", [neg, cx.emit("mul", [z, p], t, None, loc), cx.emit("div", [z, p], t, None, loc)], t, None, loc)
-    keep = cx.emit("or", [big, cx.emit("not", [yfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-    keep = cx.emit("or", [keep, exact], T.BOOL, None, loc)
-    keep = cx.emit("or", [keep, cx.emit("not", [xfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-    z = cx.emit("select", [keep, x, z], t, None, loc)
-    zfin = cx.is_finite(z, loc)
-    over = cx.emit("and", [xfin, cx.emit("not", [zfin], T.BOOL, None, loc)], T.BOOL, None, loc)
-    cx.raise_if(over, "OverflowError", "rounded value too large to represent", node)
-    is_zero = cx.emit("cmp", [z, Const(0.0, t)], T.BOOL, "eq", loc)
-    signed = cx.emit("math", [z, x], t, "copysign", loc)
-    return cx.emit("select", [cx.emit("and", [is_zero, xfin], T.BOOL, None, loc), signed, z], t, None, loc)
+    return cx.emit("select", [neg, cx.emit("mul", [z, p], t, None, loc), cx.emit("div", [z, p], t, None, loc)], t, None, loc)
 
 
 def builtin_divmod(cx, node, name) -> Value:
@@ -955,9 +942,10 @@ def builtin_pow(cx, node, name) -> Value:
 def _powmod(cx, args: list, node) -> Value:
     """pow(a, b, m) of three numbers (no int|float among them)."""
     if not all(isinstance(a.type, (T.IntType, T.BoolType)) for a in args):
+        text = "pow() 3rd argument not allowed unless all arguments are integers"
         if all(a.type.is_numeric() for a in args):     # CPython's TypeError, at run time
-            return cx.raise_always("TypeError", "pow() 3rd argument not allowed unless all arguments are integers", node)
-        cx.error("pow() 3rd argument not allowed unless all arguments are integers", node)
+            return cx.raise_always("TypeError", text, node)
+        cx.error(text, node)
     if any(a.type == T.U64 for a in args):
         cx.error("pow() with three arguments is not supported on u64 values (ints from 2**63 "
                  "up) in compiled code: its modular product is int64's", node)

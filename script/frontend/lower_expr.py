@@ -15,8 +15,8 @@ import collections
 from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
                              complex_lowering, elementwise, held_iterators, mixed_numbers, optional, records,
                              star_displays, static_args)
-from script.frontend.int_consts import (RANGE_TEXT, is_library, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
-                                        is_checked, is_int_u64_mix, overflow_text, takes_u64)
+from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
+                                        is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
@@ -70,8 +70,10 @@ def is_numpy_int(v, python_ints: set, depth: int = 0) -> bool:
     return v.opname in _NUMPY_ARITH and any(is_numpy_int(o, python_ints, depth + 1) for o in v.operands)
 
 
-_NONNEG_ALL = frozenset(("add", "mul", "floordiv", "min", "select"))   # when all operands are >= 0
-_NONNEG_ANY = frozenset(("max", "and"))                                 # when one is
+# op -> the operands that make its result >= 0: when all of them are (ALL) or one is (ANY)
+_NONNEG_ALL = {"add": slice(None), "mul": slice(None), "floordiv": slice(None), "min": slice(None),
+               "select": slice(1, None), "mod": slice(1, None), "shr": slice(0, 1)}
+_NONNEG_ANY = {"max": slice(None), "and": slice(None)}
 
 
 def never_negative(v, depth: int = 0) -> bool:
@@ -89,11 +91,9 @@ def never_negative(v, depth: int = 0) -> bool:
     if op == "convert":
         t = v.operands[0].type
         return isinstance(t, T.BoolType) or isinstance(t, T.IntType) and not t.signed
-    args = v.operands[1:] if op == "select" else v.operands[1:] if op == "mod" else \
-        v.operands[:1] if op == "shr" else v.operands
-    if op in _NONNEG_ALL or op in ("mod", "shr"):
-        return all(never_negative(a, depth + 1) for a in args)
-    return op in _NONNEG_ANY and any(never_negative(a, depth + 1) for a in args)
+    if op in _NONNEG_ALL:
+        return all(never_negative(a, depth + 1) for a in v.operands[_NONNEG_ALL[op]])
+    return op in _NONNEG_ANY and any(never_negative(a, depth + 1) for a in v.operands[_NONNEG_ANY[op]])
 
 
 def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:

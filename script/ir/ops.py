@@ -326,6 +326,7 @@ MATH_FUNCS = {
     "norm2": (2, False),        # Python's math.hypot(x, y): correctly rounded (llvm/mathlib.py)
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
     "fma": (3, False),          # fma(x, y, z): x * y + z rounded once (NumPy's complex multiply)
+    "round_digits": (2, False),  # Python's round(x, n), n an integral float (llvm/mathlib.py)
 }
 
 # The `math` functions also defined on one complex operand: C99's cexp, clog, ... (csqrtf

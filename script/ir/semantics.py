@@ -254,6 +254,11 @@ def _math(fn: str, vals: list[float], t: T.FloatType) -> float | None:
         return math.nextafter(x, vals[1])
     if fn == "pow":
         return _exact_pow(x, vals[1])
+    if fn == "round_digits" and t.bits == 64:
+        try:
+            return round(x, int(vals[1]))
+        except OverflowError:       # (the frontend raises it where the result is infinite)
+            return None
     return None
 
 

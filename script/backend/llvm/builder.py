@@ -402,6 +402,8 @@ class NativeModule:
     """An LLVM module under construction, with caches so that each declaration, intrinsic and
     constant string appears once however many lowering steps ask for it."""
 
+    has_libc = True             # its code may call the C library (not on a GPU)
+
     def __init__(self, name: str, triple: str = "", data_layout: str = "", fp_flags: str = ""):
         self.name = name
         self.triple = triple

@@ -42,6 +42,8 @@ class NvptxModule(NativeModule):
     """A module for the NVPTX target: math calls go to libdevice (`__nv_*`); any other
     external function is recorded in `foreign` (the kernel compile rejects it)."""
 
+    has_libc = False
+
     def __init__(self, name: str, data_layout: str):
         super().__init__(name, TRIPLE, data_layout)
         self.foreign: list[str] = []
