@@ -883,9 +883,8 @@ def builtin_round(cx, node, name) -> Value:
         callee = cx.ctx.callee(cx, cx.ctx.info_for(pylib.round_int), (T.I64, T.I64), node)
         return cx.emit("call", [cx.coerce(x, T.I64, node), nd], T.I64, callee, loc)
     t = x.type
-    bound = lambda op, k, v: cx.emit("select", [cx.emit("cmp", [v, Const(k, T.I64)], T.BOOL, op, loc),  # noqa: E731
-                                                Const(k, T.I64), v], T.I64, None, loc)
-    nd = bound("lt", -400, bound("gt", 400, nd))        # (CPython: beyond 323 / -308 alike)
+    nd = cx.emit("min", [nd, Const(400, T.I64)], T.I64, None, loc)      # (CPython: beyond 323 /
+    nd = cx.emit("max", [nd, Const(-400, T.I64)], T.I64, None, loc)     # -308 alike)
     if t.bits == 64:
         z = cx.emit("math", [x, cx.coerce(nd, t, node)], t, "round_digits", loc)
     else:
