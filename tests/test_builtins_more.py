@@ -140,6 +140,18 @@ def test_round_to_digits_hard_cases(x, n):
     check_all_levels(rounded, x, n)
 
 
+def rounded_float32(a, n):
+    return round(a[0], n), round(a[1], -n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(width=32, allow_nan=True, allow_infinity=True), st.integers(-50, 50))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_round_of_a_float32_is_numpys(x, n):
+    # NumPy's np.round in float32: nan (no OverflowError) where 10**|n| overflows float32
+    check_all_levels(rounded_float32, np.array([x, 1.5], np.float32), n)
+
+
 def unpacking(n, a, lst):
     x, *y = (1, 2.5, 3)
     *p, q = (n, n + 1)

@@ -885,10 +885,9 @@ def builtin_round(cx, node, name) -> Value:
     t = x.type
     nd = cx.emit("min", [nd, Const(400, T.I64)], T.I64, None, loc)      # (CPython: beyond 323 /
     nd = cx.emit("max", [nd, Const(-400, T.I64)], T.I64, None, loc)     # -308 alike)
-    if t.bits == 64:
-        z = cx.emit("math", [x, cx.coerce(nd, t, node)], t, "round_digits", loc)
-    else:
-        z = _round_float32(cx, x, nd, loc)
+    if t.bits != 64:
+        return _round_float32(cx, x, nd, loc)   # NumPy's answer: nan where 10**|n| is inf
+    z = cx.emit("math", [x, cx.coerce(nd, t, node)], t, "round_digits", loc)
     xfin = cx.is_finite(x, loc)
     over = cx.emit("and", [xfin, cx.emit("not", [cx.is_finite(z, loc)], T.BOOL, None, loc)], T.BOOL, None, loc)
     cx.raise_if(over, "OverflowError", "rounded value too large to represent", node)
