@@ -85,7 +85,8 @@ boolean = _Sized(_T.BOOL)
 
 
 def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundscheck: bool = True,
-           interruptible: bool = True, nogil: bool = True, fastmath: bool = False, parallel: bool = False):
+           interruptible: bool = True, nogil: bool = True, fastmath: bool = False, parallel: bool = False,
+           int_overflow: str = "python"):
     """Compile `fn` to native code.
 
     With every parameter annotated, the function is compiled when decorated; otherwise it is
@@ -104,9 +105,16 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
     CPython's answers.
     `parallel=True` runs the function's `script.prange` (or `numba.prange`) loops on all
     cores (docs/parallel.md).
+    `int_overflow`: what a call gives when Python's int result of its arithmetic leaves int64
+    (or an int argument does not fit it). "python" (the default): CPython's answer, the call
+    run again as plain Python, where the call changed nothing but objects it made (no
+    argument written, nothing printed); an OverflowError otherwise. "raise": always the
+    OverflowError (docs/integers.md).
     """
     if opt not in (0, 1, 2, 3):
         raise ValueError(f"opt must be 0, 1, 2 or 3, not {opt!r}")
+    if int_overflow not in ("python", "raise"):
+        raise ValueError(f"int_overflow must be 'python' or 'raise', not {int_overflow!r}")
 
     def wrap(f):
         given = f       # without the JIT, what was decorated (a functools.cache wrapper stays one)
@@ -121,7 +129,8 @@ def script(fn=None, *, opt: int = 2, passes=None, cache: bool = False, boundsche
         if config.disable_jit:
             return _python_function(given)
         return _make_script_function(f, opt=opt, passes=passes, cache=cache, boundscheck=boundscheck,
-                                    interruptible=interruptible, nogil=nogil, fastmath=fastmath, parallel=parallel)
+                                    interruptible=interruptible, nogil=nogil, fastmath=fastmath, parallel=parallel,
+                                    int_overflow=int_overflow)
 
     return wrap if fn is None else wrap(fn)
 

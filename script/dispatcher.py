@@ -26,7 +26,7 @@ import weakref
 from script.errors import MIXED_NUMBERS, CompileError
 from script.ir import types as T
 from script.pyhooks.named_instance import is_record_class
-from script.frontend.typeinfer import (empty_argument_types, format_signature, python_type_name,
+from script.frontend.typeinfer import (beyond_int64, empty_argument_types, format_signature, python_type_name,
                                       to_python_value, typeof)
 
 
@@ -49,6 +49,9 @@ _TYPE_LOCK = threading.Lock()
 _reentry = threading.local()
 _deferred: list | None = None      # CompileErrors of decorations while deferred_compilation() runs
 _without_info = weakref.WeakSet()  # functions whose FunctionInfo is made on first use
+# code flags (inspect's, not imported: a cache hit stays light) of functions `_reruns` refuses:
+# VARARGS VARKEYWORDS GENERATOR COROUTINE ITERABLE_COROUTINE ASYNC_GENERATOR
+_NOT_RERUN = 0x4 | 0x8 | 0x20 | 0x80 | 0x100 | 0x200
 
 
 def function_type():
@@ -131,11 +134,13 @@ def _signature_key(fn, types) -> tuple:
 
 def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False,
                          boundscheck: bool = True, interruptible: bool = True, nogil: bool = True,
-                         fastmath: bool = False, parallel: bool = False):
+                         fastmath: bool = False, parallel: bool = False, int_overflow: str = "python"):
     """The function object of `py_func`. With `cache`, an annotated function found in the
     compile cache without parsing (script.cache `quick_lookup`) gets its FunctionInfo only
-    when something needs it (`function_info`): a hit touches neither the frontend nor LLVM."""
-    from script.loadpath import new_instance, set_specializations
+    when something needs it (`function_info`): a hit touches neither the frontend nor LLVM.
+    With `int_overflow` "python", a call that raised OverflowError leaving no trace runs
+    again as `py_func` (`_rerun_target`)."""
+    from script.loadpath import new_instance, set_rerun, set_specializations
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil,
                    fastmath=fastmath, parallel=parallel)
     hit = None
@@ -165,6 +170,9 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
              __name__=py_func.__name__, __qualname__=py_func.__qualname__,
              __doc__=py_func.__doc__, __module__=py_func.__module__, __wrapped__=py_func)
     target.append(_make_fallback(obj))
+    if int_overflow == "python" and _reruns(py_func):
+        d["_rerun"] = _rerun_target(py_func)
+        set_rerun(obj, d["_rerun"])
     if hit is not None:
         arg_types, spec = hit
         d["_specializations"][arg_types] = spec
@@ -182,6 +190,28 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
             raise TypeError(_type_error(obj, info, args))
         d["_packed"] = new_instance(plain_function_type(), no_match)
     return obj      # compiled on the first call, annotated or not: the module has run by then
+
+
+def _reruns(py_func) -> bool:
+    """Whether calls of `py_func` may run again as `py_func(*args)` with the positional
+    arguments the compiled call was given: no keyword-only parameter (the fallback passes
+    every argument by position), no `*args` or `**kwargs`, not a generator or coroutine."""
+    code = py_func.__code__
+    return not code.co_kwonlyargcount and not code.co_flags & _NOT_RERUN
+
+
+def _rerun_target(py_func):
+    """What runs a call of `py_func` again (runtime.entry `script.rerun`): the Python
+    function, with the fallback's guard against re-entry lifted, since the calls it makes of
+    compiled functions are new calls."""
+    def rerun(*args):
+        active = getattr(_reentry, "active", False)
+        _reentry.active = False
+        try:
+            return py_func(*args)
+        finally:
+            _reentry.active = active
+    return rerun
 
 
 def signature_before_call(obj) -> tuple | None:
@@ -304,6 +334,13 @@ def _make_fallback(obj, info=None, make_signature=None):
         key = _compile_for(obj, info, key, values)
         _refuse_lost_list_writes(obj, info, key, values, coerced)
         if getattr(_reentry, "active", False):
+            # the types match a specialization, the values did not: an int beyond int64?
+            if beyond_int64(coerced):
+                rerun = obj.__dict__.get("_rerun")
+                if rerun is not None:
+                    return rerun(*coerced)      # nothing has run: CPython runs the call
+                raise OverflowError(f"{obj.__dict__['__name__']}() got an int that does not fit in "
+                                    "64 bits (compiled ints are int64)")
             raise TypeError(_type_error(obj, info, values))
         _reentry.active = True
         try:

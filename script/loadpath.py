@@ -126,6 +126,13 @@ def set_specializations(obj, specs, nargs: int) -> None:
         obj, table, nargs, (table, [s for s in specs if not isinstance(s, int)]))
 
 
+def set_rerun(obj, target) -> None:
+    """Make `obj` answer a call that raised OverflowError, where its library says the call
+    left no trace, with ``target(*args)`` (None: never; runtime.entry `script.rerun`)."""
+    _check(obj)
+    runtime_library().module.set_rerun(obj, target)
+
+
 # ---- object code --------------------------------------------------------------------------
 
 _entry_points: dict = {}     # (param types, ret type, numpy scalars) -> the object, once read

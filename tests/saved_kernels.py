@@ -131,7 +131,9 @@ def outcomes(functions: dict, calls=CALLS) -> list:
 def compiled() -> dict:
     """Every function above compiled, for the argument types of `CALLS` and `poly` for
     `POLY_SIGNATURES`, `total` at -O0 (so that its call of `collatz` stays a call)."""
-    fns = {name: script.script(globals()[name], opt=0 if name == "total" else 2) for name in NAMES}
+    # (int_overflow="raise": a loaded function has no Python to run an int beyond int64 with)
+    fns = {name: script.script(globals()[name], opt=0 if name == "total" else 2, int_overflow="raise")
+           for name in NAMES}
     for sig in POLY_SIGNATURES:
         fns["poly"].compile(*sig)
     outcomes(fns)       # the first calls: annotations are hints, so these compile what CALLS passes

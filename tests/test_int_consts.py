@@ -84,7 +84,7 @@ def test_a_u64_that_an_int_cannot_hold_raises_not_wraps(x, how):
     u64: CPython's value does not fit the compiled type (int64, u64), so OverflowError
     where the value is made, never its two's complement (`-1` read back as 2**64 - 1)."""
     want = wide_results(x, how)
-    f = script.script(wide_results)
+    f = script.script(wide_results, int_overflow="raise")
     wide = how >= 2 and x < 0 or how < 2 and (x * 0x9E3779B97F4A7C15) % 2**64 >= 2**63
     if wide:
         with pytest.raises(OverflowError, match="unsigned"):

@@ -756,7 +756,7 @@ def test_the_gil_is_released_while_a_compiled_loop_runs():
 
 def releases_gil(f) -> bool:
     m = re.search(r'@"?script\.nogil"? = [^\n]*constant i8 (\d)', f.ir("llvm"))
-    return m.group(1) == "1"
+    return int(m.group(1)) & 1 == 1         # (bit 2: the call leaves no trace, ir.effects)
 
 
 def no_loop(a, b):

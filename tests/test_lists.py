@@ -129,7 +129,8 @@ def test_list_arguments(lst):
     if all(type(x) is not float for x in lst) and \
             any(not -2**63 <= v < 2**63 for v in itertools.accumulate(lst)):
         with pytest.raises(OverflowError, match="s \\+= x"):     # ints do not wrap
-            compiled(K.arg_sum)(arg)
+            compiled(K.arg_sum, int_overflow="raise")(arg)
+        assert compiled(K.arg_sum)(arg) == K.arg_sum(lst)       # by default: CPython runs the call
         return
     got = compiled(K.arg_sum)(arg)
     assert arg == lst                           # the caller's list is untouched
@@ -145,8 +146,9 @@ def test_list_argument_types_and_dispatch():
     assert f([True], False) == [True, False]
     assert f([], 7) == [7]                      # an empty list matches a list specialization
     assert set(f.signatures) >= {"(list[int], int) -> list[int]", "(list[float], float) -> list[float]"}
-    with pytest.raises(TypeError, match="not supported"):
-        f([2**64], 1)                           # beyond int64
+    assert f([2**64], 1) == [2**64, 1]          # beyond int64: CPython runs the call
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        compiled(K.arg_copy_append, int_overflow="raise")([2**64], 1)
     with pytest.raises(TypeError, match="not supported"):
         f([1, "a"], 1)
     with pytest.raises(TypeError, match="not supported"):

@@ -87,7 +87,7 @@ def test_truncate_at_the_limits():
 
 def test_outside_int64_raises_overflow_at_every_level():
     for options in LEVELS:
-        f, g = compiled(K.truncate, **options), compiled(K.bins, **options)
+        f, g = compiled(K.truncate, int_overflow="raise", **options), compiled(K.bins, int_overflow="raise", **options)
         for e in OUTSIDE:
             for x in positions(e, good=1.5):
                 for call in (lambda: f(np.array(x)), lambda: g(np.array(x), np.zeros(4, dtype=np.int64), 0.0, 1.0)):

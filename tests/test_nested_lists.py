@@ -144,9 +144,12 @@ def test_list_of_lists_arguments_and_dispatch():
     assert f([[True], []]) == (1, 2, [[True], []])
     assert f([[]]) == (0, 1, [[]])          # no innermost element: matches what was compiled
     # ([["a"]] is a list[list[str]] now: it compiles a specialization of its own)
-    for bad in ([[1], 2], [[1], [[2]]], [[2**64]], [["a", 1]], [[True, 1]]):
+    for bad in ([[1], 2], [[1], [[2]]], [["a", 1]], [[True, 1]]):
         with pytest.raises(TypeError, match="not supported"):
             f(bad)
+    assert f([[2**64]]) == K.arg_total([[2**64]])      # beyond int64: CPython runs the call
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        compiled(K.arg_total, int_overflow="raise")([[2**64]])
     arg = [[10**12 + 1], [10**12 + 2, 3]]
     before = (sys.getrefcount(arg), sys.getrefcount(arg[0]), sys.getrefcount(arg[0][0]))
     for _ in range(500):
@@ -181,9 +184,12 @@ def test_list_of_tuples_argument_matching():
     assert set(f.signatures) >= {"(list[tuple[int, int, int]], int) -> tuple[list[int], float, "
                                  "list[list[tuple[int, int]]], list[tuple[int, int, int]]]"}
     # ([(0, 1, "a")] is a list[tuple[int, int, str]] now: a specialization of its own)
-    for bad in ([(0, 1, "a"), (0, 1, 2)], [(0, 1, 2**70)], [(0, 1, 2), [1, 2, 3]], [(True, 1, 1), (1, 1, 1)]):
+    for bad in ([(0, 1, "a"), (0, 1, 2)], [(0, 1, 2), [1, 2, 3]], [(True, 1, 1), (1, 1, 1)]):
         with pytest.raises(TypeError, match="not supported"):
             f(bad, 2)
+    assert repr(f([(0, 1, 2**70)], 2)) == repr(K.edges([(0, 1, 2**70)], 2))    # CPython runs the call
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        compiled(K.edges, int_overflow="raise")([(0, 1, 2**70)], 2)
     arg = [(0, 1, 10**12 + 1)]
     before = sys.getrefcount(arg), sys.getrefcount(arg[0]), sys.getrefcount(arg[0][2])
     for _ in range(500):

@@ -33,6 +33,7 @@ def _compile(source: str, name: str = "f", **options):
     path.write_text(source)
     ns = {}
     exec(compile(source, str(path), "exec"), ns)
+    options.setdefault("int_overflow", "raise")     # the checks themselves (test_int_rerun.py: the rerun)
     return ns[name], script.script(ns[name], **options)
 
 

@@ -38,7 +38,8 @@ def _same_or_overflow(f, x, want: tuple) -> None:
 
 
 def _levels(fn):
-    return [compiled(fn, opt=0), compiled(fn)]
+    # (int_overflow="raise": the tests below see the overflow checks, not CPython's rerun)
+    return [compiled(fn, opt=0, int_overflow="raise"), compiled(fn, int_overflow="raise")]
 
 
 def test_the_pass_rewrites_what_the_kernels_use():

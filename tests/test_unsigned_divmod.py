@@ -13,6 +13,7 @@ import divmod_kernels as K
 from difftest import check, compiled
 
 LEVELS = ({"opt": 0}, {}, {"opt": 3})
+LEVELS = tuple(dict(o, int_overflow="raise") for o in LEVELS)   # the checks themselves
 INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
 EDGES = (0, 1, -1, 2, -2, 9, -10, 1000003, -1000003, 2147483646, 2147483647, -2147483648,
          INT_MAX, INT_MIN, INT_MAX // 48271, INT_MAX // 48271 + 1, INT_MIN // 48271 - 1)

@@ -297,10 +297,6 @@ def _flat_list_type(value: list, kinds: collections.Counter) -> T.ListType | Non
     """`list_type_of` for a list of bools, ints, floats, strs and Nones, from the count of
     each type (`_scan_leaf`'s rule, without a Python loop over the items)."""
     n, nones = len(value), kinds[type(None)]
-    if int in kinds:
-        ints = value if kinds[int] == n else [x for x in value if type(x) is int]
-        if not T.I64.min <= min(ints) or not max(ints) <= T.I64.max:
-            return None
     if not value:
         return T.ListType(T.I64)
     bools, floats, strs = kinds[bool], kinds[float], kinds[str]
@@ -418,7 +414,7 @@ def _scan_leaf(x, shape, counts: list, position: list) -> bool:
         return type(x) is tuple and len(x) == len(shape) and all(
             _scan_leaf(e, s, counts, position) for e, s in zip(x, shape))
     cls = type(x)
-    if cls not in (bool, int, float, str) and x is not None or cls is int and not T.I64.min <= x <= T.I64.max:
+    if cls not in (bool, int, float, str) and x is not None:
         return False
     p = position[0]
     position[0] += 1
@@ -438,9 +434,6 @@ def table_type_of(value) -> T.HashType | None:
     (values) compiled code holds."""
     if not value:
         return T.SetType(T.I64) if isinstance(value, (set, frozenset)) else T.DictType(T.I64, T.I64)
-    if not all(_fits_int64(k) for k in value) or isinstance(value, dict) and not all(
-            _fits_int64(v) for v in value.values()):
-        return None
     keys = {typeof(k) for k in value}
     if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
         return None
@@ -472,13 +465,18 @@ def _holds_containers(t: T.Type) -> bool:
     return isinstance(t, (T.ListType, T.ArrayType, T.HashType))
 
 
-def _fits_int64(v) -> bool:
-    """Whether the ints in `v` (an int or a tuple) are within int64 (others do not convert)."""
-    if type(v) is int:
-        return T.I64.min <= v <= T.I64.max
-    if type(v) is tuple:
-        return all(_fits_int64(x) for x in v)
-    return True
+def beyond_int64(v) -> bool:
+    """Whether `v` is an int outside int64 or holds one (in lists, tuples, dicts, sets): an
+    argument compiled code cannot take (runtime.boxing raises OverflowError, or matches no
+    specialization)."""
+    cls = type(v)
+    if cls is int:
+        return not T.I64.min <= v <= T.I64.max
+    if cls in (list, tuple, set, frozenset):
+        return any(beyond_int64(x) for x in v)
+    if cls is dict:
+        return any(beyond_int64(k) or beyond_int64(x) for k, x in v.items())
+    return False
 
 
 def array_type_of(a) -> T.ArrayType | None:

@@ -98,6 +98,7 @@ KERNEL_SYMBOL = "script.kernel"     # a library's entry function (an alias)
 ENTRY_SYMBOL = "script.entry"       # a library's CPython entry point
 PRINT_SYMBOL = "script.print"       # the runtime's print() (runtime.entry)
 RAISE_SYMBOL = "script.raise"       # the runtime's raise of an Env's exception in Python (runtime.entry)
+RERUN_SYMBOL = "script.rerun"       # the runtime's second run of a call that raised (runtime.entry)
 
 
 def kernel_name(func_name: str) -> str:

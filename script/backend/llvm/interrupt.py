@@ -19,8 +19,10 @@ from script.backend.llvm.builder import Block, Builder, NativeModule, Value, int
 
 SIGINTS_SYMBOL = "script.sigints"   # i64: SIGINTs received by this process (runtime.interrupt)
 POLL_SYMBOL = "script.poll"         # i32 (Env *): runs Python's signal handlers; 1: one raised
-# i8, defined by every library: whether its entry point releases the GIL (runtime.entry)
+# i8, defined by every library: its entry point's flags (runtime.entry): RELEASE_GIL, whether
+# it releases the GIL; NO_TRACE, whether a call that raised may run again (ir.effects)
 RELEASE_GIL_SYMBOL = "script.nogil"
+RELEASE_GIL, NO_TRACE = 1, 2
 
 
 def emit_poll(m: NativeModule, b: Builder, env: Value, unwind: Block,

@@ -92,6 +92,7 @@ FUNCTIONS = {
     "PyErr_NormalizeException": ("void", ["ptr", "ptr", "ptr"], False),
     "PyErr_Restore": ("void", ["ptr", "ptr", "ptr"], False),
     "PyErr_Clear": ("void", [], False),
+    "PyErr_ExceptionMatches": ("i32", ["ptr"], False),
     "PyObject_Vectorcall": ("ptr", ["ptr", "ptr", "i64", "ptr"], False),
     "PyObject_GC_UnTrack": ("void", ["ptr"], False),
     "PyObject_GC_Del": ("void", ["ptr"], False),

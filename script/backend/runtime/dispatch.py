@@ -5,8 +5,9 @@ The vectorcall slot holds the entry point of the only specialization when there 
 calls the fallback itself when the call does not match), and ``script.dispatch`` otherwise:
 with keyword arguments or a different number of positional arguments it calls the fallback at
 once; otherwise it calls ``tries[i](NULL, args, nargsf, NULL)`` in order until one returns
-something other than `MISMATCH` (a result, or NULL with an exception set), and calls the
-fallback when all mismatch. The fallback receives exactly the caller's vectorcall arguments.
+something other than `MISMATCH` (a result, or NULL with an exception set; `RERUN`: NULL, but
+the call may run again, runtime.entry `script.rerun`), and calls the fallback when all
+mismatch. The fallback receives exactly the caller's vectorcall arguments.
 ``script.traverse``, ``script.clear`` and ``script.dealloc`` make
 instances take part in cyclic garbage collection (their dict usually holds the Python function,
 whose globals hold the instance).
@@ -17,15 +18,17 @@ referenced; a writer sets `ntry` to 0 before changing `tries` or `nargs` (script
 
 from __future__ import annotations
 
-from script.backend.llvm.abi import LIKELY
+from script.backend.llvm.abi import LIKELY, RERUN_SYMBOL
 from script.backend.llvm.builder import (
-    NULL, Builder, Callee, Function, NativeModule, Value, int_const)
+    NULL, Builder, Callee, Function, NativeModule, Value, global_ref, int_const)
 from script.backend.runtime import capi
 from script.backend.runtime.layout import (
     FALLBACK, NARGS, NTRY, OBJECT_FIELDS, TRIES, VECTORCALL, WEAKLIST)
 
 MISMATCH = 1        # what an entry point called with self == NULL returns for a mismatch
 MISMATCH_VALUE = Value("ptr", f"inttoptr (i64 {MISMATCH} to ptr)")
+RERUN = 2           # ... for a call that raised and may run again (runtime.entry `script.rerun`)
+RERUN_VALUE = Value("ptr", f"inttoptr (i64 {RERUN} to ptr)")
 
 # PyObject *(*vectorcallfunc)(PyObject *callable, PyObject *const *args, size_t nargsf,
 #                             PyObject *kwnames)
@@ -66,6 +69,12 @@ def build_dispatch(m: NativeModule) -> Function:
     i.add_incoming(b.add(i, int_const("i64", 1)), body)
     b.cbranch(b.icmp("eq", result, MISMATCH_VALUE), loop, done)
     b.position_at_end(done)
+    again, returned = fn.append_block("rerun"), fn.append_block("returned")
+    b.cbranch(b.icmp("eq", result, RERUN_VALUE), again, returned)
+    b.position_at_end(again)
+    rerun = Callee(global_ref(RERUN_SYMBOL), VECTORCALL_RET, VECTORCALL_PARAMS)    # (defined beside)
+    b.ret(b.call(rerun, [self_, args, nargsf, kwnames]))
+    b.position_at_end(returned)
     b.ret(result)
     b.position_at_end(fallback)
     emit_fallback_call(m, b, fn, self_, args, nargsf, kwnames)

@@ -47,9 +47,9 @@ from script.ir import types as T
 from script.ir.ops import EXCEPTIONS
 from script.backend.llvm.abi import (
     ENTRY_SYMBOL, ENV, ENV_ARGS, ENV_EXC, ENV_FMT, ENV_SIGINTS, ENV_STACK, ENV_STATUS, ENV_TSTATE,
-    KERNEL_SYMBOL, KINDS_END, REFLECT_SYMBOL, reflected_params, KINDS_SHIFT, PRINT_SYMBOL, RAISE_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
+    KERNEL_SYMBOL, KINDS_END, REFLECT_SYMBOL, RERUN_SYMBOL, reflected_params, KINDS_SHIFT, PRINT_SYMBOL, RAISE_SYMBOL, MAX_MESSAGE_ARGS, NONE_VALUE, SLOT_BOOL, SLOT_FLOAT, SLOT_STR, STATUS_PYTHON_ERROR,
     UNLIKELY, native_signature)
-from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
+from script.backend.llvm.interrupt import NO_TRACE, RELEASE_GIL, RELEASE_GIL_SYMBOL, SIGINTS_SYMBOL
 from script.backend.llvm.builder import NULL, TRUE, Builder, NativeModule, int_const
 from script.backend.llvm.lower import load_status
 from script.backend.llvm import strings
@@ -59,6 +59,7 @@ from script.backend.runtime import strings as runtime_strings
 from script.backend.runtime.boxing import Converter
 from script.backend.runtime.py_errors import PYOBJ_MARK
 from script.backend.runtime.dispatch import MISMATCH_VALUE, VECTORCALL_PARAMS, VECTORCALL_RET
+from script.backend.runtime.layout import RERUN
 
 # Straight-line checks and conversions that LLVM could barely improve: not optimized, and
 # selected by FastISel, they cost a fraction of the compile time (the entry function they
@@ -106,10 +107,16 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     if mask is not None:
         table_reflect.emit_alias_check(conv, objs, param_types, mask)
     values = []
+    if not any(isinstance(t, T.IntType) and t != T.I64 for t in param_types):
+        # an int beyond int64 (not an annotated narrow type's range): nothing has run, so
+        # CPython may run the call
+        conv.error = fn.append_block("unbox_error")
+        _emit_rerun(m, Builder(fn, conv.error), fn)
     for k, (obj, t, n) in enumerate(zip(objs, param_types, numpy)):
         if mask is not None:
             conv.written = b.and_(b.lshr(mask, int_const("i64", k)), int_const("i64", 1))
         values.append(conv.emit_unbox(obj, t, n))
+    conv.error = error
 
     b.store_at(int_const("i32", 0), env, ENV_STATUS)
     here = b.ptrtoint(env, "i64")
@@ -132,7 +139,11 @@ def build_entry(m: NativeModule, param_types, ret_type: T.Type, numpy_scalars=()
     if memo is not None:
         list_reflect.emit_release(m, rb, memo)
     rb.call(m.declare(RAISE_SYMBOL, "ptr", ["ptr"], attrs=("nounwind", "cold")), [env])
-    rb.ret(NULL)
+    flags = rb.load("i8", m.declare_data(RELEASE_GIL_SYMBOL, "i8"))
+    again, failed = fn.append_block("rerun"), fn.append_block("failed")
+    rb.cbranch(rb.icmp("ne", rb.and_(flags, int_const("i8", NO_TRACE)), int_const("i8", 0)), again, failed)
+    _emit_rerun(m, Builder(fn, again), fn)
+    Builder(fn, failed).ret(NULL)
     b.position_at_end(cont)
     value = NONE_VALUE if ret is None else ret
     if memo is None:
@@ -160,9 +171,9 @@ def emit_native_call(m: NativeModule, fn, b: Builder, kernel, env, values):
     sigints = b.load_atomic("i64", m.declare_data(SIGINTS_SYMBOL, "i64"), 8)
     b.store_at(sigints, env, ENV_SIGINTS)
     b.store_at(NULL, env, ENV_TSTATE)
-    release = b.load("i8", m.declare_data(RELEASE_GIL_SYMBOL, "i8"))
+    flags = b.load("i8", m.declare_data(RELEASE_GIL_SYMBOL, "i8"))
     save, call = fn.append_block("release_gil"), fn.append_block("call")
-    b.cbranch(b.icmp("ne", release, int_const("i8", 0)), save, call)
+    b.cbranch(b.icmp("ne", b.and_(flags, int_const("i8", RELEASE_GIL)), int_const("i8", 0)), save, call)
     b.position_at_end(save)
     b.store_at(capi.call(m, b, "PyEval_SaveThread"), env, ENV_TSTATE)
     b.branch(call)
@@ -176,6 +187,12 @@ def emit_native_call(m: NativeModule, fn, b: Builder, kernel, env, values):
     b.branch(after)
     b.position_at_end(after)
     return ret
+
+
+def _emit_rerun(m: NativeModule, b: Builder, fn) -> None:
+    """Return what ``script.rerun`` gives for this call (an exception is set)."""
+    rerun = m.declare(RERUN_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, attrs=("nounwind", "cold"))
+    b.ret(b.call(rerun, fn.args))
 
 
 def stack_budget() -> int:
@@ -201,7 +218,11 @@ def build_runtime(m: NativeModule) -> list[str]:
             MISMATCH when self is NULL (the dispatcher tries the next entry), else the
             object's fallback called with the same arguments.
         PyObject *script.raise(Env *env)
-            raises the pending exception of `env` in Python; returns NULL."""
+            raises the pending exception of `env` in Python; returns NULL.
+        PyObject *script.rerun(self, args, nargsf, kwnames)     // an exception is set
+            the call run again by ``self->rerun`` (CPython's answer) when the exception is
+            an OverflowError and the object has a rerun target; RERUN when self is NULL
+            (the dispatcher calls this again with its object); else NULL."""
     fn = m.new_function(MISMATCH_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external")
     self_, args, nargsf, kwnames = fn.args
     b = Builder(fn, fn.append_block("entry"))
@@ -214,7 +235,26 @@ def build_runtime(m: NativeModule) -> list[str]:
     slot_text = _build_slot_text(m)
     _build_raise(m, slot_text)
     _build_print(m, slot_text)
-    return [MISMATCH_SYMBOL, RAISE_SYMBOL, PRINT_SYMBOL]
+    _build_rerun(m)
+    return [MISMATCH_SYMBOL, RAISE_SYMBOL, PRINT_SYMBOL, RERUN_SYMBOL]
+
+
+def _build_rerun(m: NativeModule) -> None:
+    fn = m.new_function(RERUN_SYMBOL, VECTORCALL_RET, VECTORCALL_PARAMS, linkage="external")
+    self_, args, nargsf, kwnames = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    to_dispatcher, called = fn.append_block("to_dispatcher"), fn.append_block("called")
+    b.cbranch(b.icmp("eq", self_, NULL), to_dispatcher, called)
+    Builder(fn, to_dispatcher).ret(dispatch.RERUN_VALUE)
+    b.position_at_end(called)
+    target = b.load_at("ptr", self_, RERUN)
+    overflow = capi.call(m, b, "PyErr_ExceptionMatches", capi.exception_class(m, b, "OverflowError"))
+    again, keep = fn.append_block("again"), fn.append_block("keep")
+    b.cbranch(b.and_(b.icmp("ne", target, NULL), b.icmp("ne", overflow, int_const("i32", 0))), again, keep)
+    Builder(fn, keep).ret(NULL)
+    b.position_at_end(again)
+    capi.call(m, b, "PyErr_Clear")
+    b.ret(capi.call(m, b, "PyObject_Vectorcall", target, args, nargsf, kwnames))
 
 
 def _build_raise(m: NativeModule, slot_text) -> None:

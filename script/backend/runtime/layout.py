@@ -13,8 +13,10 @@ so this module imports nothing)::
       56    Py_ssize_t nargs        positional arguments every specialization takes (-1: none)
       64    Py_ssize_t ntry         entries of `tries` in use
       72    vectorcallfunc *tries   entry points (runtime.entry), tried in order
+      80    PyObject *rerun         called instead when a call that leaves no trace raised
+                                    OverflowError (NULL: never; runtime.entry `script.rerun`)
 """
 
-VECTORCALL, DICT, WEAKLIST, FALLBACK, KEEPALIVE, NARGS, NTRY, TRIES = range(16, 80, 8)
-BASICSIZE = 80
-OBJECT_FIELDS = (DICT, FALLBACK, KEEPALIVE)      # strong references, visited and cleared
+VECTORCALL, DICT, WEAKLIST, FALLBACK, KEEPALIVE, NARGS, NTRY, TRIES, RERUN = range(16, 88, 8)
+BASICSIZE = 88
+OBJECT_FIELDS = (DICT, FALLBACK, KEEPALIVE, RERUN)      # strong references, visited and cleared

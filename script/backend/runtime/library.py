@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 from script.ir import types as T
 from script.ir.core import Function, Module
+from script.ir.effects import leaves_no_trace
 from script.backend.llvm.abi import ENTRY_SYMBOL, has_arrays, kernel_name, reachable_functions
 from script.backend.llvm.builder import NativeModule, int_const
-from script.backend.llvm.interrupt import RELEASE_GIL_SYMBOL, can_run_long
+from script.backend.llvm.interrupt import NO_TRACE, RELEASE_GIL, RELEASE_GIL_SYMBOL, can_run_long
 from script.backend.llvm.jit import get_jit
 from script.backend.llvm.lower import lower_entry
 from script import store
@@ -134,7 +135,8 @@ FASTMATH_FLAGS = " reassoc contract"
 def build_llvm_module(module: Module, entry: str, nogil: bool = True,
                       fastmath: bool = False) -> NativeModule:
     """The LLVM module of `entry`: its lowering and its callees', and the ``script.nogil``
-    byte its entry point reads: set when `nogil` and the code may run for long. With
+    flags its entry point reads: RELEASE_GIL when `nogil` and the code may run for long,
+    NO_TRACE when a call changes only objects it made (ir.effects). With
     `fastmath`, LLVM may reassociate float additions, subtractions, multiplications and
     divisions and contract them into FMAs (the flags `reassoc contract`; not `nnan` or
     `ninf`, so NaN and infinity tests keep their meaning) in `entry` and every function it
@@ -144,8 +146,11 @@ def build_llvm_module(module: Module, entry: str, nogil: bool = True,
                      FASTMATH_FLAGS if fastmath else "")
     func = module.functions[entry]
     lower_entry(m, func)
-    release = nogil and can_run_long(reachable_functions(func))
-    m.define_constant(int_const("i8", int(release)), RELEASE_GIL_SYMBOL)
+    funcs = reachable_functions(func)
+    flags = RELEASE_GIL if nogil and can_run_long(funcs) else 0
+    if leaves_no_trace(func, funcs):
+        flags |= NO_TRACE
+    m.define_constant(int_const("i8", flags), RELEASE_GIL_SYMBOL)
     return m
 
 

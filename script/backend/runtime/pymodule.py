@@ -9,6 +9,8 @@ through ctypes:
     new_instance(tp, fallback) -> object    an instance calling `fallback` for now
     set_specializations(obj, table: bytes, nargs: int, keep) -> None
                                             install the entry points packed in `table`
+    set_rerun(obj, target) -> None          what runs a call again when it raised
+                                            OverflowError leaving no trace (None: nothing)
     sigint_hook(install: int) -> int        put the SIGINT hook in front (1) or take it out (0)
     sigint_count() -> int                   SIGINTs the hook has seen
     dlopen(path: bytes) -> int              a shared object's handle (OSError when it fails)
@@ -104,6 +106,7 @@ def build_runtime(m: NativeModule, names: list[str]) -> list[str]:
         ("new_type", 1, _new_type),
         ("new_instance", 2, _new_instance),
         ("set_specializations", 4, _set_specializations),
+        ("set_rerun", 2, _set_rerun),
         ("sigint_hook", 1, _sigint_hook),
         ("sigint_count", 0, _sigint_count),
         ("poke", 2, _poke),
@@ -287,6 +290,29 @@ def _set_specializations(m, b, fn, args, fail):
     b.cbranch(b.icmp("eq", count, int_const("i64", 1)), single, done)
     b.position_at_end(single)
     b.store_at(b.load("ptr", tries), obj, layout.VECTORCALL)
+    b.branch(done)
+    b.position_at_end(done)
+    return _none(m, b)
+
+
+def _set_rerun(m, b, fn, args, fail):
+    """Hold `target` (None: NULL) in the instance's rerun field, dropping the one it held."""
+    c = _Calls(m, b)
+    obj, target = args
+    none = m.declare_data("_Py_NoneStruct")
+    target = b.select(b.icmp("eq", target, none), NULL, target)
+    old = b.load_at("ptr", obj, layout.RERUN)
+    held, stored = fn.append_block("held"), fn.append_block("stored")
+    b.cbranch(b.icmp("ne", target, NULL), held, stored)
+    b.position_at_end(held)
+    c.Py_IncRef(target)
+    b.branch(stored)
+    b.position_at_end(stored)
+    b.store_at(target, obj, layout.RERUN)
+    dropped, done = fn.append_block("dropped"), fn.append_block("done")
+    b.cbranch(b.icmp("ne", old, NULL), dropped, done)
+    b.position_at_end(dropped)
+    c.Py_DecRef(old)
     b.branch(done)
     b.position_at_end(done)
     return _none(m, b)
