@@ -99,6 +99,13 @@ def compares(a, b):
     return a == b, a != b, a < b, a <= b, a > b, a >= b
 
 
+def quotients(a, b):
+    s = 0.0
+    for i in range(a % 3):
+        s += i / b
+    return a / b, b / 7, (a - 1) / 2**60, s
+
+
 def tuple_swap(c):
     a, b = 1, 2.5
     if c:

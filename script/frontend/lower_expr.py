@@ -711,10 +711,30 @@ class ExprLowering:
     def true_div(self, a: Value, b: Value, t: T.Type, node) -> Value:
         ints = not isinstance(a.type, T.FloatType) and not isinstance(b.type, T.FloatType)
         ft = t if isinstance(t, T.FloatType) else T.F64
+        if ints and ft == T.F64 and self._python_int_pair(a, b):
+            # CPython's exact quotient, correctly rounded (float(a) / float(b) rounds twice
+            # beyond 2**53); NumPy's ints convert to float64 first, as below
+            a, b = self.coerce(a, T.I64, node), self.coerce(b, T.I64, node)
+            zero = self.cmp("eq", b, Const(0, T.I64), node)
+            self.raise_if(zero, "ZeroDivisionError", message("int_truediv"), node)
+            from script.frontend import pylib
+            callee = self.ctx.callee(self, self.ctx.info_for(pylib.int_truediv), (T.I64, T.I64), node)
+            return self.emit("call", [a, b], T.F64, callee, self.loc(node))
         a, b = self.coerce(a, ft, node), self.coerce(b, ft, node)
         zero = self.cmp("eq", b, Const(0.0, ft), node)
         self.raise_if(zero, "ZeroDivisionError", message("int_truediv" if ints else "float_truediv"), node)
         return self.emit("div", [a, b], ft, None, self.loc(node))
+
+    def _python_int_pair(self, a: Value, b: Value) -> bool:
+        """Whether `a` and `b` are Python ints (or bools) of user code, not NumPy's, whose
+        quotient may need more than a float division: not both constants within 2**53."""
+        if not is_checked(self.info.py_func):
+            return False
+        for v in (a, b):
+            if v.type not in (T.I64, T.BOOL) or is_numpy_int(v, self.python_ints):
+                return False
+        small = [isinstance(v, Const) and abs(int(v.value)) <= 2**53 for v in (a, b)]
+        return not all(small)
 
     def power(self, a: Value, b: Value, t: T.Type, node) -> Value:
         loc = self.loc(node)

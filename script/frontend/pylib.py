@@ -136,6 +136,55 @@ def round_int(x: int, ndigits: int) -> int:
     return q * p
 
 
+def int_truediv(a: int, b: int) -> float:
+    """a / b of two Python ints (b != 0), as CPython gives it: the exact quotient correctly
+    rounded. Where both are within 2**53 they convert exactly and the float division rounds
+    once; beyond, `int_truediv_wide`."""
+    if -9007199254740992 <= a <= 9007199254740992 and -9007199254740992 <= b <= 9007199254740992:
+        return float(a) / float(b)
+    return int_truediv_wide(a, b)
+
+
+def int_truediv_wide(a: int, b: int) -> float:
+    # CPython's long_true_divide on int64: 55 bits of the quotient (53, a guard bit and a
+    # sticky bit or-ed with whether anything was left), which float() rounds half to even,
+    # then scaled exactly by a power of two (a quotient of int64s is >= 2**-63). -2**63 has
+    # no int64 magnitude: it is halved, exactly, and the scale makes up for it.
+    e = 0
+    if a == -9223372036854775807 - 1:
+        a = a // 2
+        e = 1
+    if b == -9223372036854775807 - 1:
+        b = b // 2
+        e -= 1
+    neg = (a < 0) != (b < 0)
+    if a == 0:
+        return -0.0 if neg else 0.0
+    x = -a if a < 0 else a
+    y = -b if b < 0 else b
+    q = x // y
+    r = x - q * y
+    if q >= 18014398509481984:              # 2**54: 55 bits or more already
+        s = q.bit_length() - 55
+        low = q & ((1 << s) - 1)
+        v = ldexp(float((q >> s) | (1 if low != 0 or r != 0 else 0)), s + e)
+    else:
+        k = 0
+        while q < 18014398509481984:        # one more bit: 2r against y, without overflow
+            if r >= y - r:
+                r = r - (y - r)
+                q = 2 * q + 1
+            else:
+                r = r + r
+                q = 2 * q
+            k += 1
+        v = ldexp(float(q | (1 if r != 0 else 0)), e - k)
+    return -v if neg else v
+
+
+int_truediv_wide.__qualname__ += "$cold"        # seldom runs: kept out of the callers' loops (ir.core)
+
+
 def isclose(a: float, b: float, rel_tol: float, abs_tol: float) -> bool:
     if rel_tol < 0.0 or abs_tol < 0.0:
         raise ValueError("tolerances must be non-negative")

@@ -16,8 +16,8 @@ watched, so that a result that depends on unbounded ints is discarded rather tha
 - `int ** e` with a non-literal exponent checks that `e` is not negative (compiled code
   raises ValueError there, with its own message; CPython gives a float, NumPy's int scalars
   and 0-d arrays another ValueError);
-- true division of two ints beyond 2**53, and comparisons of an int beyond 2**53 (where
-  compiled code rounds the int to a float first) are discarded too.
+- comparisons of an int beyond 2**53 (where compiled code, as NumPy for an array's
+  element, may round the int to a float first) are discarded too.
 
 The rewritten program computes the same values and raises the same exceptions in the same
 order as the original; only these markers are new.
@@ -76,12 +76,6 @@ def _pow(a, b, literal: bool = False):
         raise
 
 
-def _div(a, b):
-    if type(a) is int and type(b) is int and (abs(a) > EXACT or abs(b) > EXACT):
-        raise Discard("int / int beyond 2**53")
-    return _R(a / b)
-
-
 def _shl(a, b):
     if type(a) is int and type(b) is int and b >= 64 and a != 0:
         raise Discard("shift beyond int64")       # (and 1 << 2**31 would not fit in memory)
@@ -105,8 +99,6 @@ def _aug(op: str, a, b):
         return getattr(operator, "i" + op.rstrip("_"))(a, b)
     if op == "pow":
         return _pow(a, b)
-    if op == "truediv":
-        return _div(a, b)
     if op == "lshift":
         return _shl(a, b)
     return _R(getattr(operator, op)(a, b))
@@ -134,7 +126,7 @@ def _after_in_place() -> None:
     _PART_WAY["before"] = None
 
 
-HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_div": _div, "_shl": _shl, "_V": _V,
+HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_shl": _shl, "_V": _V,
            "_before_in_place": _before_in_place, "_after_in_place": _after_in_place}
 
 
@@ -151,8 +143,6 @@ def _helper(name: str, *args) -> ast.Call:
 def _watched(node: ast.BinOp) -> ast.Call:
     if isinstance(node.op, ast.Pow):
         return _helper("_pow", node.left, node.right, ast.Constant(_is_literal(node.right)))
-    if isinstance(node.op, ast.Div):
-        return _helper("_div", node.left, node.right)
     if isinstance(node.op, ast.LShift):
         return _helper("_shl", node.left, node.right)
     return _helper("_R", node)
