@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from script.ir import types as T
 from script.ir.core import Function, Module
+from script.ir.passes.jam import jammed
 from script.loadpath import stage_text
 
 # LLVM's optimization level for each of script's: -O2 by default (as fast as -O3 on the
@@ -32,6 +33,8 @@ def llvm_level(module: Module, opt: int) -> int:
     both levels (llvm.jit `optimize`). LLVM's optimizer takes about a sixth less time at
     -O1, and the benchmarks' scalar loops (collatz, lcg_pi, branchy) run as fast."""
     level = LLVM_LEVEL[opt]
+    if level == 2 and any(jammed(f) for f in module.functions.values()):
+        return 3        # rows of a jammed loop nest are packed by SLP, which runs at -O3
     if level != 2 or len(module.functions) != 1:
         return level
     func = next(iter(module.functions.values()))

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable
 
 from script.ir.core import Function, Module
-from script.ir.passes import (bce, constfold, cse, dce, defer, fixedlen, inline, licm,
+from script.ir.passes import (bce, constfold, cse, dce, defer, fixedlen, inline, jam, licm,
                               masked, ranges, sccp, simplify_cfg, speculate, strength, uncaught,
-                              versioning)
+                              unswitch, versioning)
 
 PASSES = {
     "inline": inline,
@@ -42,6 +42,8 @@ PASSES = {
     "strength": strength,
     "versioning": versioning,
     "defer": defer,
+    "unswitch": unswitch,
+    "jam": jam,
     "uncaught": uncaught,
     "masked": masked,
     "ranges": ranges,
@@ -58,6 +60,11 @@ class Fixpoint:
 
 
 _CLEANUP = ("constfold", "dce", "simplify_cfg")
+
+# Passes that kernels skip: on a GPU a branch on a value may split a block's threads, and a
+# copy of a loop per side would give them different barriers to wait at (`unswitch`); `jam`
+# serves CPU vectors.
+CPU_ONLY = ("unswitch", "jam")
 
 PIPELINES: dict[int, tuple] = {
     # -O0: the IR as the frontend built it, less the overflow checks of masked results
@@ -79,7 +86,12 @@ PIPELINES: dict[int, tuple] = {
         "versioning",
         "ranges",
         "speculate",
+        "constfold",
         "defer",
+        Fixpoint(_CLEANUP, limit=2),
+        "unswitch",
+        Fixpoint(_CLEANUP, limit=2),
+        "jam",
         Fixpoint(_CLEANUP, limit=2),
     ),
     # -O3: everything inside one fixpoint, with more rounds.
@@ -92,7 +104,12 @@ PIPELINES: dict[int, tuple] = {
         "versioning",
         "ranges",
         "speculate",
+        "constfold",
         "defer",
+        Fixpoint(_CLEANUP, limit=2),
+        "unswitch",
+        Fixpoint(_CLEANUP, limit=2),
+        "jam",
         Fixpoint(_CLEANUP, limit=2),
     ),
 }
@@ -150,6 +167,17 @@ ORDER = (
      "part (a positive step); ranges then works on both copies"),
     ("ranges", "defer",
      "a check ranges proves needs no deferring"),
+    ("constfold", "jam",
+     "the checks ranges proved never fail are gone, not side effects that stop the jam"),
+    ("versioning", "unswitch",
+     "the copies versioning makes of a row's inner loop are chosen once for all rows when "
+     "the outer loop is unswitched on versioning's guard"),
+    ("unswitch", "jam",
+     "an outer loop unswitched on the inner loop's versioning guard has one inner loop per "
+     "copy, which jam takes"),
+    ("defer", "jam",
+     "an inner loop whose checks were deferred to its exit is one that jam can run for "
+     "several rows at once (the rows' errors raised in order after it)"),
     ("ranges", "speculate",
      "an arm whose checks ranges removed is left to LLVM, which speculates plain arms itself"),
 )
@@ -380,6 +408,8 @@ def run_steps(target: str, unit: Unit, functions: dict[str, Callable], *,
     unknown = sorted(set(functions) - set(names))
     assert not unknown, f"{', '.join(unknown)}: no such {target} step"
     verified_from = names.index("verify")
+    if target == "kernel":
+        unit.disabled = (*unit.disabled, *CPU_ONLY)
     first = names.index(start) if start is not None else 0
     last = names.index(stop) if stop is not None else len(names) - 1
     for k in range(first, last + 1):

@@ -1,0 +1,121 @@
+"""The `jam` and `unswitch` passes end to end: loop nests run several rows of the outer loop in one inner
+loop, with CPython's results and errors (type, message, and what the rows before the error
+stored), for row counts around the jam's width and for arrays that overlap (which take the
+original loop). A loop branching on an argument runs as two loops (`unswitch`), with the same results.
+Golden IR cases: tests/ir/jam/ and tests/ir/unswitch/."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jam_kernels as K
+import script
+from difftest import check, compiled, outcome
+from script.ir.passes.jam import ROWS
+
+LEVELS = ({"opt": 0}, {}, {"opt": 3})
+SIZES = (0, 1, ROWS - 1, ROWS, ROWS + 1, 2 * ROWS + 3, 21)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_row_products(n):
+    u = np.linspace(0.5, 1.5, n)
+    a = np.arange(n * 3.0).reshape(n, 3) - 4.0
+    for options in LEVELS:
+        check(K.times_u, compiled(K.times_u, **options), u, np.zeros(n))
+        check(K.matvec, compiled(K.matvec, **options), a, np.array([1.0, -2.0, 0.5]), np.zeros(n))
+        check(K.two_stores, compiled(K.two_stores, **options), u, np.zeros(n), np.zeros(n))
+
+
+def test_the_nests_are_jammed():
+    """The default level jams them (the IR has the overlap guard and the jammed header)."""
+    f = script.script(K.times_u)
+    f(np.ones(9), np.zeros(9))
+    text = f.ir("opt")
+    assert "overlap %1, %0" in text and text.count("div 1.0:f64") == ROWS + 1, text
+
+
+@pytest.mark.parametrize("n", (ROWS, 9))
+def test_overlapping_arrays_run_the_original_loop(n):
+    """times_u(u, u): row i + 1 reads what row i stored, as CPython's loop does."""
+    for fn in (K.times_u, K.two_stores):
+        want = np.linspace(0.5, 1.5, n)
+        got = want.copy()
+        extra = (np.zeros(n),) if fn is K.two_stores else ()
+        fn(want, want, *extra)
+        compiled(fn)(got, got, *[e.copy() for e in extra])
+        assert np.array_equal(want, got)
+        part = np.linspace(0.5, 1.5, 2 * n)         # a view into the same memory
+        want_p, got_p = part.copy(), part.copy()
+        fn(want_p[:n], want_p[n // 2:n // 2 + n], *extra)
+        compiled(fn)(got_p[:n], got_p[n // 2:n // 2 + n], *[e.copy() for e in extra])
+        assert np.array_equal(want_p, got_p)
+
+
+@pytest.mark.parametrize("shift", [-30.0, -3.0, 0.0, 1.0, 2.0, 5.0, 0.5])
+def test_a_row_with_a_zero_divisor(shift):
+    """u[j] - shift - i is 0 at some row (or none for 0.5 and -30): the rows before it
+    stored, that row raises CPython's ZeroDivisionError."""
+    u = np.arange(11.0)[::-1].copy()
+    for options in LEVELS:
+        check(K.shifted, compiled(K.shifted, **options), u, np.zeros(11), shift)
+
+
+@pytest.mark.parametrize("k", [0, 1, ROWS - 1, ROWS, 6, 10, 99])
+def test_a_row_whose_code_after_the_inner_loop_raises(k):
+    u = np.linspace(0.0, 2.0, 10)
+    for options in LEVELS:
+        check(K.row_then_divide, compiled(K.row_then_divide, **options), u, np.zeros(10), k)
+    short = np.zeros(6)                                 # out too short: IndexError at row 6
+    check(K.row_then_divide, compiled(K.row_then_divide), u, short, 99)
+
+
+@pytest.mark.parametrize("big", [1, 2**40, 2**58, 2**61, 2**62 - 1])
+def test_an_overflowing_row(big):
+    """Where CPython's int outgrows int64 it fails storing it (its own message), compiled
+    code at the sum (its overflow message): the same rows stored before."""
+    x = np.zeros(9, dtype=np.int64)
+    want_out = np.zeros(9, dtype=np.int64)
+    want = outcome(K.int_rows, (x, want_out, big))
+    for options in ({"int_overflow": "raise"}, {"int_overflow": "raise", "opt": 3}):
+        got_out = np.zeros(9, dtype=np.int64)
+        got = outcome(compiled(K.int_rows, **options), (x, got_out, big))
+        assert got[:2] == want[:2] and np.array_equal(want_out, got_out), (want, got, want_out, got_out)
+
+
+def test_rows_of_different_lengths_are_not_jammed():
+    m = [[1.0, 2.0], [3.0], [], [4.0, 5.0, 6.0], [7.0], [1.0, 1.0]]
+    check(K.nested_rows, compiled(K.nested_rows), m, np.zeros(6))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 13), st.integers(0, 4),
+       st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.5, math.inf, math.nan, 1e-300]), min_size=4, max_size=4))
+def test_hypothesis(n, m, values):
+    a = np.resize(np.array(values), (n, m)) if n and m else np.zeros((n, m))
+    x = np.resize(np.array(values[::-1]), m) if m else np.zeros(0)
+    check(K.matvec, compiled(K.matvec), a, x, np.zeros(n))
+    u = np.resize(np.array(values), n) if n else np.zeros(0)
+    check(K.two_stores, compiled(K.two_stores), u, np.zeros(n), np.zeros(n))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-0.5, 1.5), max_size=12), st.integers(0, 4), st.booleans())
+def test_a_flag_argument_in_the_loop(xs, nbins, clamp):
+    """Unswitched on `clamp`: each copy's counts, IndexErrors (a bin out of range without
+    clamping, nbins == 0) and the last bin as CPython's."""
+    x = np.array(xs, dtype=np.float64)
+    for options in LEVELS:
+        check(K.clamped_counts, compiled(K.clamped_counts, **options), x, nbins, clamp)
+
+
+def test_the_flag_loop_is_unswitched():
+    f = script.script(K.clamped_counts)
+    f(np.zeros(3), 2, True)
+    text = f.ir("opt")
+    assert text.count("cbr %2,") == 1 and text.count("load %0,") == 2, text   # a loop per side
