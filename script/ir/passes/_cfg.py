@@ -6,6 +6,7 @@ arguments matching the target's parameters (the caller supplies arguments that d
 
 from __future__ import annotations
 
+from script.ir.clone import copy_region
 from script.ir.core import Block, Function, Instr, Value, set_terminator
 
 
@@ -67,3 +68,54 @@ def move_before_terminator(instr: Instr, block: Block) -> None:
     Operands and uses are unchanged; the caller keeps dominance right."""
     instr.block.instrs.remove(instr)
     block.insert_before_terminator(instr)
+
+
+def copyable_loop(loop, max_instrs: int) -> tuple[Block, int] | None:
+    """(the block and edge index entering `loop`) when `copy_loop` can copy it: entered by
+    one edge, left only from its header to an exit block only the header enters, at most
+    `max_instrs` instructions."""
+    header = loop.header
+    outside = [p for p in header.preds if p not in loop.blocks]
+    if len(outside) != 1 or outside[0].terminator.succs.count(header) != 1:
+        return None
+    if any(s not in loop.blocks for b in loop.blocks if b is not header for s in b.succs):
+        return None
+    exits = [s for s in header.succs if s not in loop.blocks]
+    if len(exits) != 1 or exits[0].preds != [header]:
+        return None
+    if sum(len(b.instrs) for b in loop.blocks) > max_instrs:
+        return None
+    return outside[0], outside[0].terminator.succs.index(header)
+
+
+def copy_loop(func: Function, loop, pred: Block, edge: int, name: str):
+    """Copy `loop` (`copyable_loop` said how it is entered) and put a block `name` on its
+    entry edge, which the caller ends with a branch to one copy or the other: returns that
+    block, its parameters (the entry edge's arguments), the copy's header and `vmap` (id of
+    an original value -> its copy). The header's values used after the loop reach the exit
+    block through new parameters, from either copy."""
+    header = loop.header
+    args = list(pred.terminator.succ_args(edge))
+    guard = func.add_block(name)
+    func.blocks.pop()
+    func.blocks.insert(func.blocks.index(header), guard)
+    params = [guard.add_param(a.type, a.loc) for a in args]
+    retarget(pred, edge, guard, args)
+    blocks = sorted(loop.blocks, key=lambda b: func.blocks.index(b))
+    vmap: dict = {}
+    copied = copy_region(func, blocks, func.blocks.index(header), vmap)
+    other = copied[blocks.index(header)]
+    exit_ = next(s for s in header.succs if s not in loop.blocks)
+    out = header.terminator.succs.index(exit_)
+    for v in [*header.params, *header.instrs]:
+        users = [u for u in v.uses if u.block not in loop.blocks and u.block not in copied]
+        if not users:
+            continue
+        p = exit_.add_param(v.type, v.loc, v.name)
+        header.terminator.add_succ_arg(out, v)
+        other.terminator.add_succ_arg(out, vmap[id(v)])
+        for u in users:
+            for n, op in enumerate(u.operands):
+                if op is v:
+                    u.set_operand(n, p)
+    return guard, params, other, vmap

@@ -8,7 +8,8 @@ widening: a loop header's parameter whose interval still grows after two rounds 
 type's bound on the side that grew. A value is narrowed where it is used by the comparisons
 that dominate the use: in a block whose only entry is the true (false) edge of
 ``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
-that edge itself for a block argument; in the blocks a ``check`` strictly dominates, its
+that edge itself for a block argument; so does a loop header entered by one such edge from
+outside the loop when %x and %y are defined before it (an outer counter in an inner loop); in the blocks a ``check`` strictly dominates, its
 compares (of an ``or`` of them too) are false (``n >= 0`` past the check of
 ``np.zeros(n)``, ``0 <= i < len(a)`` past the index check of ``a[i]``). So a `for i in range(n)` variable is ``[0, MAX]``
 at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.
@@ -122,7 +123,27 @@ class Ranges:
             edge = _edge_fact(b.preds[0], b)
             if edge is not None:
                 _add_fact(facts, *edge)
+        else:
+            edge = self._loop_entry_fact(b)
+            if edge is not None:
+                _add_fact(facts, *edge)
         return facts
+
+    def _loop_entry_fact(self, header: Block):
+        """The comparison of the one edge entering a loop at `header` (its other edges come
+        back from inside it), when both compared values are defined before the loop: they
+        keep their values while it runs, so the fact holds in all of it (``i < n`` of an
+        outer ``range`` in its inner loop)."""
+        entries = [p for p in header.preds if not self.dom.dominates(header, p)]
+        if len(entries) != 1 or entries[0].terminator.succs.count(header) != 1:
+            return None
+        edge = _edge_fact(entries[0], header)
+        if edge is None:
+            return None
+        for v in edge[0].operands:
+            if not isinstance(v, Const) and (v.block is header or not self.dom.dominates(v.block, header)):
+                return None
+        return edge
 
     # ---- the fixpoint -------------------------------------------------------------------
 

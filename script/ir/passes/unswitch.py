@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from script.ir.clone import copy_region
-from script.ir.core import Block, Const, Function, Instr, Value, set_terminator
+from script.ir.core import (Block, Const, Function, Instr, Value, replace_all_uses_with,
+                            set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes._cfg import rebuild_terminator, retarget
+from script.ir.passes._cfg import copy_loop, copyable_loop, rebuild_terminator
 from script.ir.semantics import is_speculatable
 
 _MAX_INSTRS = 300
@@ -67,57 +67,30 @@ def _invariant(c: Value, loop: Loop) -> bool:
 
 def _candidate(loop: Loop) -> tuple[Block, Block, int] | None:
     """(the block whose `cbr` is unswitched, the entry edge's block and edge index)."""
-    header = loop.header
-    outside = [p for p in header.preds if p not in loop.blocks]
-    if len(outside) != 1 or outside[0].terminator.succs.count(header) != 1:
-        return None
-    if any(s not in loop.blocks for b in loop.blocks if b is not header for s in b.succs):
-        return None                     # left only from the header
-    exits = [s for s in header.succs if s not in loop.blocks]
-    if len(exits) != 1 or exits[0].preds != [header]:
-        return None
-    if sum(len(b.instrs) for b in loop.blocks) > _MAX_INSTRS:
+    entry = copyable_loop(loop, _MAX_INSTRS)
+    if entry is None:
         return None
     for b in sorted(loop.blocks, key=lambda b: b.func.blocks.index(b)):
         term = b.terminator
         if term.opname == "cbr" and all(s in loop.blocks for s in term.succs) \
                 and term.succs[0] is not term.succs[1] and _invariant(term.operands[0], loop):
-            return b, outside[0], outside[0].terminator.succs.index(header)
+            return b, *entry
     return None
 
 
 def _unswitch(func: Function, loop: Loop, branch: Block, pred: Block, edge: int) -> None:
-    header = loop.header
     loc = branch.terminator.loc
     cond = branch.terminator.operands[0]
-    args = list(pred.terminator.succ_args(edge))
-    guard = func.add_block("unswitch")
-    func.blocks.pop()
-    func.blocks.insert(func.blocks.index(header), guard)
-    params = [guard.add_param(a.type, a.loc) for a in args]
-    retarget(pred, edge, guard, args)
+    guard, params, other, vmap = copy_loop(func, loop, pred, edge, "unswitch")
     if isinstance(cond, Instr) and cond.block in loop.blocks:
-        cond.block.instrs.remove(cond)              # computed once, before the loop
+        twin = vmap[id(cond)]                       # computed once, before the loop
+        replace_all_uses_with(twin, cond)
+        twin.erase()
+        cond.block.instrs.remove(cond)
         guard.append(cond)
-
-    blocks = sorted(loop.blocks, key=lambda b: func.blocks.index(b))
-    vmap: dict = {}
-    copied = copy_region(func, blocks, func.blocks.index(header), vmap)
-    other = copied[blocks.index(header)]
-    exit_ = next(s for s in header.succs if s not in loop.blocks)
-    out = header.terminator.succs.index(exit_)
-    for v in [*header.params, *header.instrs]:     # header values used after the loop
-        users = [u for u in v.uses if u.block not in loop.blocks and u.block not in copied]
-        if not users:
-            continue
-        p = exit_.add_param(v.type, v.loc, v.name)
-        header.terminator.add_succ_arg(out, v)
-        other.terminator.add_succ_arg(out, vmap[id(v)])
-        for u in users:
-            for n, op in enumerate(u.operands):
-                if op is v:
-                    u.set_operand(n, p)
-    for block, side in ((branch, 0), (copied[blocks.index(branch)], 1)):
+    copy = vmap[id(branch.terminator)].block
+    for block, side in ((branch, 0), (copy, 1)):
         term = block.terminator
         rebuild_terminator(block, [term.succs[side]], [list(term.succ_args(side))])
-    set_terminator(guard, "cbr", [cond, *params, *params], [header, other], [len(args), len(args)], loc)
+    set_terminator(guard, "cbr", [cond, *params, *params], [loop.header, other],
+                   [len(params), len(params)], loc)
