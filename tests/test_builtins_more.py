@@ -198,6 +198,14 @@ def clip_int8(b):
     return np.clip(b, None, 300), np.clip(b, -500, None), np.clip(2.5, None, 1.0)
 
 
+def clip_uint64(u, lo, hi):
+    """Python int bounds of a uint64 array: -1 is out of its range (NumPy's OverflowError),
+    any non-negative int64 bound is in it (its top is not an int64)."""
+    c = np.clip(np.cumsum(u), lo, hi)
+    u[1:4] = np.clip(np.cumsum(u), lo, hi)          # (a shape that does not broadcast raises)
+    return c, u
+
+
 def optional_array(a, w=None):
     if w is None:
         return a.sum()
@@ -212,6 +220,9 @@ def test_clip_with_one_bound_and_is_none_of_arrays(n, k):
     a = np.arange(float(n)) - 2.5
     check_all_levels(clip_one_sided, a, k)
     check_all_levels(clip_int8, np.arange(-n, n, dtype=np.int8))
+    for u in (np.arange(n, dtype=np.uint8), np.array([8], dtype=np.uint8)):
+        for lo, hi in ((2, n), (2, 0), (0, 2**62), (2, -1), (-1, 3)):
+            check_all_levels(clip_uint64, u, lo, hi)
     check_all_levels(optional_array, a)
     check_all_levels(optional_array, a, a * k)
 

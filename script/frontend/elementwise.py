@@ -752,8 +752,8 @@ def np_clip(cx, node, name, first=None):
         loc = cx.loc(node)
 
         def clamp(b, op, end):
-            if b is None or not _weak_int(b):
-                return b
+            if b is None or not _weak_int(b) or not T.I64.min <= end <= T.I64.max:
+                return b            # (uint64's top: an int64 bound never passes it)
             return as_expr(cx, cx.emit(op, [b.value, Const(end, T.I64)], T.I64, None, loc), node)
         lo, hi = clamp(lo, "max", t.min), clamp(hi, "min", t.max)
         e = clip(lo, hi)
