@@ -92,3 +92,19 @@ def clamped_counts(x, nbins, clamp):
                 b = nbins - 1
         counts[b] += 1
     return counts, b
+
+
+def total_of_rows(u, out, scale):
+    """The outer loop carries a total (read after each row's inner loop): rows still run
+    side by side, the total is added row after row."""
+    n = u.shape[0]
+    total = 0.0
+    count = 0
+    for i in range(n):
+        s = 0.0
+        for j in range(n):
+            s += u[j] * (i - j)
+        out[i] = s
+        total = total * scale + s
+        count += 1
+    return total, count

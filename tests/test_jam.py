@@ -30,6 +30,7 @@ def test_row_products(n):
         check(K.times_u, compiled(K.times_u, **options), u, np.zeros(n))
         check(K.matvec, compiled(K.matvec, **options), a, np.array([1.0, -2.0, 0.5]), np.zeros(n))
         check(K.two_stores, compiled(K.two_stores, **options), u, np.zeros(n), np.zeros(n))
+        check(K.total_of_rows, compiled(K.total_of_rows, **options), u, np.zeros(n), 0.5)
 
 
 def test_the_nests_are_jammed():
@@ -38,6 +39,10 @@ def test_the_nests_are_jammed():
     f(np.ones(9), np.zeros(9))
     text = f.ir("opt")
     assert "overlap %1, %0" in text and text.count("div 1.0:f64") == ROWS + 1, text
+    g = script.script(K.total_of_rows)
+    g(np.ones(9), np.zeros(9), 0.5)
+    text = g.ir("opt")
+    assert "overlap %1, %0" in text and text.count("store %1,") == ROWS + 1, text
 
 
 @pytest.mark.parametrize("n", (ROWS, 9))

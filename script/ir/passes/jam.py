@@ -1,8 +1,9 @@
 """jam: unroll-and-jam of a loop nest whose inner loop only computes, so that LLVM packs rows.
 
-Does: for an outer counted loop (``for i in range(a, n)``: a header whose one parameter
-``%i`` is tested by ``cbr (cmp.lt %i, %n)`` with ``%n`` defined outside, stepped by one on its
-one back edge) whose body is a straight line of blocks around one inner loop of two blocks
+Does: for an outer counted loop (``for i in range(a, n)``: a header parameter ``%i`` tested
+by ``cbr (cmp.lt %i, %n)`` with ``%n`` defined outside, stepped by one on its one back edge;
+its other parameters, values the loop carries such as a total, read only after the inner
+loop, where each row passes them on to the next) whose body is a straight line of blocks around one inner loop of two blocks
 (header and body) -- the spectral norm's ``for i: s = 0.0; for j: s += a(i, j) * u[j];
 out[i] = s`` -- it runs `ROWS` iterations of the outer loop at once: one inner loop
 computes the rows' values side by side (each row's own copy of every inner-loop parameter
@@ -77,7 +78,7 @@ class _Shape:
         self.body: Block = inner.latches[0]
         self.before: list[Block] = []       # the line from the header to the inner loop
         self.after: list[Block] = []        # from the inner loop's exit to the back edge
-        self.i = self.header.params[0]
+        self.i: Value | None = None         # the counter: one of the header's parameters
         self.n: Value | None = None
         self.shared: set[int] = set()       # ids of inner parameters the same in every row
         self.pairs: list[tuple[Value, Value]] = []     # (stored array, read array)
@@ -85,8 +86,7 @@ class _Shape:
 
 def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
     header = outer.header
-    if header.name in (JAM, REST) or len(outer.latches) != 1 or len(header.params) != 1 \
-            or header.params[0].type != T.I64:
+    if header.name in (JAM, REST) or len(outer.latches) != 1:
         return None
     inners = [l for l in loops if l is not outer and l.header in outer.blocks]
     if len(inners) != 1 or len(inners[0].blocks) != 2 or len(inners[0].latches) != 1:
@@ -115,7 +115,25 @@ def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
     if not s.after or len(s.body.instrs) > _MAX_BODY or set(outer.blocks) != {
             header, s.inner, s.body, *s.before, *s.after}:
         return None
+    if not _carried_only_after(s):
+        return None
     return s if _effects_allowed(s, outer) and _rows_share_trip_count(s, outer) else None
+
+
+def _carried_only_after(s: _Shape) -> bool:
+    """Whether the header's other parameters (values the outer loop carries, a total) are
+    read only after the inner loop, on the header's exit edge and after the loop: the rows'
+    code after the inner loop then passes them on from row to row, in order."""
+    rows = {*s.before, s.inner, s.body}
+    term = s.header.terminator
+    for p in s.header.params:
+        if p is s.i:
+            continue
+        for u in p.uses:
+            if u.block in rows or (u.block is s.header and u is not term) \
+                    or (u is term and any(a is p for a in term.succ_args(0))):
+                return False
+    return True
 
 
 def _counted_header(s: _Shape, outer: Loop) -> bool:
@@ -124,11 +142,12 @@ def _counted_header(s: _Shape, outer: Loop) -> bool:
         return False
     cond = term.operands[0]
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt"
-            and cond.operands[0] is s.i and _outside(cond.operands[1], outer)):
+            and cond.operands[0] in s.header.params and cond.operands[0].type == T.I64
+            and _outside(cond.operands[1], outer)):
         return False
-    s.n = cond.operands[1]
+    s.i, s.n = cond.operands
     latch = outer.latches[0]
-    step = latch.terminator.succ_args(latch.terminator.succs.index(s.header))[0]
+    step = latch.terminator.succ_args(latch.terminator.succs.index(s.header))[s.i.index]
     return isinstance(step, Instr) and step.opname == "add" and step.operands[0] is s.i \
         and isinstance(step.operands[1], Const) and step.operands[1].value == 1
 
@@ -211,7 +230,7 @@ def _jam(func: Function, s: _Shape) -> None:
     pre, head, start, inner, body, after = (_new_block(func, at + k) for k in range(6))
     head.name = JAM
     s.header.name = REST
-    entry = pre.add_param(T.I64, s.i.loc)
+    entries = [pre.add_param(p.type, p.loc) for p in s.header.params]
     for p in [p for p in dict.fromkeys(s.header.preds) if p is not s.after[-1]]:
         while s.header in p.terminator.succs:
             k = p.terminator.succs.index(s.header)
@@ -221,16 +240,17 @@ def _jam(func: Function, s: _Shape) -> None:
         o = pre.append(Instr("overlap", [a, b], T.BOOL, loc=loc))
         free = pre.append(Instr("not", [o], T.BOOL, loc=loc))
         safe = free if isinstance(safe, Const) else pre.append(Instr("and", [safe, free], T.BOOL, loc=loc))
-    set_terminator(pre, "br", [entry], [head], [1], loc=loc)
+    set_terminator(pre, "br", entries, [head], [len(entries)], loc=loc)
 
-    i = head.add_param(T.I64, s.i.loc)
+    carried = [head.add_param(p.type, p.loc) for p in s.header.params]
+    i = carried[s.i.index]
     below = head.append(Instr("cmp", [i, s.n], T.BOOL, "lt", loc))
     left = head.append(Instr("sub", [s.n, i], T.I64, loc=loc))
     room = head.append(Instr("cmp", [left, Const(ROWS - 1, T.I64)], T.BOOL, "gt", loc))
     ok = head.append(Instr("and", [below, room], T.BOOL, loc=loc))
     if not isinstance(safe, Const):
         ok = head.append(Instr("and", [ok, safe], T.BOOL, loc=loc))
-    set_terminator(head, "cbr", [ok, i], [start, s.header], [0, 1], loc=loc)
+    set_terminator(head, "cbr", [ok, *carried], [start, s.header], [0, len(carried)], loc=loc)
 
     maps = []
     for k in range(ROWS):
@@ -258,13 +278,18 @@ def _jam(func: Function, s: _Shape) -> None:
     set_terminator(body, "br", _args(s, back, maps), [inner], [len(inner.params)], loc=loc)
 
     exit_args = iterm.succ_args(1 - in_loop)
-    for vmap in maps:
+    latch = s.after[-1].terminator
+    for vmap in maps:                   # row after row, each taking the values the last passed
+        for p, v in zip(s.header.params, carried):
+            if p is not s.i:
+                vmap[id(p)] = v
         for p, a in zip(s.after[0].params, exit_args):
             vmap[id(p)] = _get(vmap, a)
         for block in s.after:
             _clone_into(after, block, vmap)
-    step = after.append(Instr("add", [i, Const(ROWS, T.I64)], T.I64, loc=loc))
-    set_terminator(after, "br", [step], [head], [1], loc=loc)
+        carried = [_get(vmap, a) for a in latch.succ_args(0)]
+    carried[s.i.index] = after.append(Instr("add", [i, Const(ROWS, T.I64)], T.I64, loc=loc))
+    set_terminator(after, "br", carried, [head], [len(carried)], loc=loc)
 
 
 def _new_block(func: Function, at: int) -> Block:
