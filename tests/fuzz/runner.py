@@ -190,9 +190,10 @@ KNOWN = (
     ("compile_error", r"range\(\) arg 3 must not be zero",
      "a step that folds to 0 is a compile-time error, where CPython raises ValueError only if "
      "the loop runs"),
-    ("mismatch", r"CPython \('complex',\)( arrays [\s\S]*?)?, compiled \('ok'",
+    ("mismatch", r"CPython \('complex',\)( arrays [\s\S]*?)?, compiled \('(ok|raise)'",
      "a negative number to a fractional power is complex in CPython and a ValueError compiled "
-     "(docs: differences by design); an `except` that catches the ValueError hides it"),
+     "(docs: differences by design); an `except` that catches the ValueError hides it, and "
+     "what the program does next (returns, or raises another error) has no CPython answer"),
     ("mismatch", r"CPython \('raise', 'ValueError', 'Integers to negative integer powers are not allowed\.'\) "
                  r"arrays [\s\S]*compiled \('raise', 'ValueError', 'Integers to negative integer powers",
      "an int array power that raises part way through a non-contiguous array: NumPy's buffered "
