@@ -120,3 +120,8 @@ def scaled_prefixes(t, d):
 
 def joined(xs):
     return [] + xs + []
+
+
+def power_of(base, exponent):
+    # from a collection of algorithms: its doctests pass strs, expecting CPython's TypeError
+    return base * power_of(base, (exponent - 1)) if exponent else 1

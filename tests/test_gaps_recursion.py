@@ -75,3 +75,10 @@ def test_returned_empty_list_typed_by_the_recursion(n, xs):
     check_all_levels(K.scaled_prefixes, 1.5, n)
     check_all_levels(K.scaled_prefixes, 2, n)
     check_all_levels(K.joined, xs)
+
+
+@pytest.mark.parametrize("args", [(5, 6), (2, 0), (-3, 3), ("a", "b"), (2.5, 2)])
+def test_a_recursive_call_in_dead_code_does_not_hide_cpythons_error(args):
+    """`'b' - 1` always raises: the recursive call after it never runs, and its unknown type
+    must not make `base * ...` a compile error (CPython's TypeError, where it raises it)."""
+    check_all_levels(K.power_of, *args)

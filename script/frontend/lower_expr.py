@@ -605,6 +605,8 @@ class ExprLowering:
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
+        if isinstance(getattr(a, "type", None), Unknown) or isinstance(getattr(b, "type", None), Unknown):
+            return Undef(UNKNOWN, self.loc(node))   # a round rebuilt once that type is known
         if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
             return mixed_numbers.split(self, [a, b], lambda x, y: self.binop(op, x, y, node), node)
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
