@@ -13,8 +13,8 @@ import ast
 import collections
 
 from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
-                             complex_lowering, elementwise, held_iterators, mixed_numbers, optional, records,
-                             star_displays, static_args)
+                             complex_lowering, elementwise, held_iterators, mixed_numbers, optional, pylib,
+                             records, star_displays, static_args)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
@@ -719,7 +719,6 @@ class ExprLowering:
             a, b = self.coerce(a, T.I64, node), self.coerce(b, T.I64, node)
             zero = self.cmp("eq", b, Const(0, T.I64), node)
             self.raise_if(zero, "ZeroDivisionError", message("int_truediv"), node)
-            from script.frontend import pylib
             callee = self.ctx.callee(self, self.ctx.info_for(pylib.int_truediv), (T.I64, T.I64), node)
             return self.emit("call", [a, b], T.F64, callee, self.loc(node))
         a, b = self.coerce(a, ft, node), self.coerce(b, ft, node)

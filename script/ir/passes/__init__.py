@@ -409,7 +409,7 @@ def run_steps(target: str, unit: Unit, functions: dict[str, Callable], *,
     assert not unknown, f"{', '.join(unknown)}: no such {target} step"
     verified_from = names.index("verify")
     if target == "kernel":
-        unit.disabled = (*unit.disabled, *CPU_ONLY)
+        unit.disabled = tuple(dict.fromkeys((*unit.disabled, *CPU_ONLY)))
     first = names.index(start) if start is not None else 0
     last = names.index(stop) if stop is not None else len(names) - 1
     for k in range(first, last + 1):

@@ -7,7 +7,7 @@ arguments matching the target's parameters (the caller supplies arguments that d
 from __future__ import annotations
 
 from script.ir.clone import copy_region
-from script.ir.core import Block, Function, Instr, Value, set_terminator
+from script.ir.core import Block, Const, Function, Instr, Value, set_terminator
 
 
 def remove_unreachable_blocks(func: Function) -> int:
@@ -70,6 +70,22 @@ def move_before_terminator(instr: Instr, block: Block) -> None:
     block.insert_before_terminator(instr)
 
 
+def defined_outside(v: Value, loop) -> bool:
+    """Whether `v` is a constant or defined in a block outside `loop`: the loop cannot
+    change it."""
+    if isinstance(v, Const):
+        return True
+    return v.block is not None and v.block not in loop.blocks
+
+
+def insert_block(func: Function, name: str, at: int) -> Block:
+    """A new empty block `name` at position `at` of `func`'s block list."""
+    block = func.add_block(name)
+    func.blocks.pop()
+    func.blocks.insert(at, block)
+    return block
+
+
 def copyable_loop(loop, max_instrs: int) -> tuple[Block, int] | None:
     """(the block and edge index entering `loop`) when `copy_loop` can copy it: entered by
     one edge, left only from its header to an exit block only the header enters, at most
@@ -96,9 +112,7 @@ def copy_loop(func: Function, loop, pred: Block, edge: int, name: str):
     block through new parameters, from either copy."""
     header = loop.header
     args = list(pred.terminator.succ_args(edge))
-    guard = func.add_block(name)
-    func.blocks.pop()
-    func.blocks.insert(func.blocks.index(header), guard)
+    guard = insert_block(func, name, func.blocks.index(header))
     params = [guard.add_param(a.type, a.loc) for a in args]
     retarget(pred, edge, guard, args)
     blocks = sorted(loop.blocks, key=lambda b: func.blocks.index(b))

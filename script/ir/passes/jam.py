@@ -39,7 +39,7 @@ from collections import Counter
 from script.ir import types as T
 from script.ir.core import Block, Const, Function, Instr, Value, set_terminator
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes._cfg import retarget
+from script.ir.passes._cfg import defined_outside, insert_block, retarget
 from script.ir.semantics import is_speculatable
 
 ROWS = 4                # rows computed side by side: a vector of four f64s
@@ -117,7 +117,7 @@ def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
         return None
     if not _carried_only_after(s):
         return None
-    return s if _effects_allowed(s, outer) and _rows_share_trip_count(s, outer) else None
+    return s if _effects_allowed(s, outer) and _rows_share_trip_count(s) else None
 
 
 def _carried_only_after(s: _Shape) -> bool:
@@ -143,7 +143,7 @@ def _counted_header(s: _Shape, outer: Loop) -> bool:
     cond = term.operands[0]
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt"
             and cond.operands[0] in s.header.params and cond.operands[0].type == T.I64
-            and _outside(cond.operands[1], outer)):
+            and defined_outside(cond.operands[1], outer)):
         return False
     s.i, s.n = cond.operands
     latch = outer.latches[0]
@@ -161,13 +161,6 @@ def _plain(block: Block, preds: list[Block], ends: Block, no_params: bool = True
         and (not term.operands or term.succs[0] is ends)
 
 
-def _outside(v: Value, loop: Loop) -> bool:
-    if isinstance(v, Const):
-        return True
-    owner = v.block
-    return owner is not None and owner not in loop.blocks
-
-
 def _effects_allowed(s: _Shape, outer: Loop) -> bool:
     """Before and in the inner loop: speculatable ops and reads (arrays read from outside the
     nest); after it: those, checks and stores into arrays from outside the nest."""
@@ -178,7 +171,7 @@ def _effects_allowed(s: _Shape, outer: Loop) -> bool:
                 continue
             if i.op.reads and not i.op.pure:
                 if i.opname == "load":
-                    if not _outside(i.operands[0], outer):
+                    if not defined_outside(i.operands[0], outer):
                         return False
                     read.append(i.operands[0])
             elif not is_speculatable(i):
@@ -187,7 +180,7 @@ def _effects_allowed(s: _Shape, outer: Loop) -> bool:
         for i in block.instrs:
             if i.is_terminator or i.op.pure or i.opname in ("check", "load"):
                 continue
-            if i.opname != "store" or not _outside(i.operands[0], outer):
+            if i.opname != "store" or not defined_outside(i.operands[0], outer):
                 return False
             stored.append(i.operands[0])
     for a in dict.fromkeys(stored):
@@ -198,7 +191,7 @@ def _effects_allowed(s: _Shape, outer: Loop) -> bool:
     return True
 
 
-def _rows_share_trip_count(s: _Shape, outer: Loop) -> bool:
+def _rows_share_trip_count(s: _Shape) -> bool:
     """Which inner parameters depend on the row (`s.shared` gets the others); False when
     the inner loop's test does."""
     region = (s.header, *s.before, s.inner, s.body)
@@ -227,7 +220,7 @@ def _rows_share_trip_count(s: _Shape, outer: Loop) -> bool:
 def _jam(func: Function, s: _Shape) -> None:
     loc = s.header.terminator.loc
     at = func.blocks.index(s.header)
-    pre, head, start, inner, body, after = (_new_block(func, at + k) for k in range(6))
+    pre, head, start, inner, body, after = (insert_block(func, "jam.part", at + k) for k in range(6))
     head.name = JAM
     s.header.name = REST
     entries = [pre.add_param(p.type, p.loc) for p in s.header.params]
@@ -290,13 +283,6 @@ def _jam(func: Function, s: _Shape) -> None:
         carried = [_get(vmap, a) for a in latch.succ_args(0)]
     carried[s.i.index] = after.append(Instr("add", [i, Const(ROWS, T.I64)], T.I64, loc=loc))
     set_terminator(after, "br", carried, [head], [len(carried)], loc=loc)
-
-
-def _new_block(func: Function, at: int) -> Block:
-    block = func.add_block("jam.part")
-    func.blocks.pop()
-    func.blocks.insert(at, block)
-    return block
 
 
 def _row_params(inner: Block, s: _Shape, maps: list[dict]) -> list[dict]:

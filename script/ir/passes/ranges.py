@@ -8,8 +8,9 @@ widening: a loop header's parameter whose interval still grows after two rounds 
 type's bound on the side that grew. A value is narrowed where it is used by the comparisons
 that dominate the use: in a block whose only entry is the true (false) edge of
 ``cbr (cmp.P %x, %y)``, %x lies where ``P`` holds (fails) against %y's interval, and on
-that edge itself for a block argument; so does a loop header entered by one such edge from
-outside the loop when %x and %y are defined before it (an outer counter in an inner loop); in the blocks a ``check`` strictly dominates, its
+that edge itself for a block argument; so it does in a loop header entered by one such edge
+from outside the loop when %x and %y are defined before it (an outer counter in an inner
+loop); in the blocks a ``check`` strictly dominates, its
 compares (of an ``or`` of them too) are false (``n >= 0`` past the check of
 ``np.zeros(n)``, ``0 <= i < len(a)`` past the index check of ``a[i]``). So a `for i in range(n)` variable is ``[0, MAX]``
 at its header but ``[0, hi(n) - 1]`` in the body, and ``i + 1`` there cannot overflow.

@@ -29,7 +29,7 @@ from collections import Counter
 from script.ir.core import (Block, Const, Function, Instr, Value, replace_all_uses_with,
                             set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes._cfg import copy_loop, copyable_loop, rebuild_terminator
+from script.ir.passes._cfg import copy_loop, copyable_loop, defined_outside, rebuild_terminator
 from script.ir.semantics import is_speculatable
 
 _MAX_INSTRS = 300
@@ -53,16 +53,12 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     return copies > 0
 
 
-def _outside(v: Value, loop: Loop) -> bool:
-    return isinstance(v, Const) or (v.block is not None and v.block not in loop.blocks)
-
-
 def _invariant(c: Value, loop: Loop) -> bool:
     if isinstance(c, Const):
         return False                    # (constfold takes a constant branch)
-    if _outside(c, loop):
+    if defined_outside(c, loop):
         return True
-    return isinstance(c, Instr) and is_speculatable(c) and all(_outside(v, loop) for v in c.operands)
+    return isinstance(c, Instr) and is_speculatable(c) and all(defined_outside(v, loop) for v in c.operands)
 
 
 def _candidate(loop: Loop) -> tuple[Block, Block, int] | None:

@@ -54,7 +54,7 @@ from script.ir.clone import copy_region
 from script.ir.core import (Block, BlockParam, Const, Function, Instr, Value,
                             replace_all_uses_with, set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes._cfg import retarget
+from script.ir.passes._cfg import defined_outside, insert_block, retarget
 
 _MAX_INSTRS = 400        # larger loops are not copied: compile time grows with the copy
 _LIMIT = 1 << 40         # |D| of an affine index: offsets, so sums of them stay exact
@@ -111,13 +111,6 @@ class _Plan:
                    for (_, scale), (_, top) in self.below.items())
 
 
-def _invariant(v: Value, loop: Loop) -> bool:
-    if isinstance(v, Const):
-        return True
-    block = v.block
-    return block is not None and block not in loop.blocks
-
-
 def _counted(func: Function, loop: Loop, headers: set) -> _Counted | None:
     header = loop.header
     if any(b is not header and b in headers for b in loop.blocks):
@@ -138,7 +131,7 @@ def _counted(func: Function, loop: Loop, headers: set) -> _Counted | None:
     if not (isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr in ("lt", "gt")):
         return None
     i, n = cond.operands
-    if not (isinstance(i, BlockParam) and i.block is header and _invariant(n, loop)
+    if not (isinstance(i, BlockParam) and i.block is header and defined_outside(n, loop)
             and (i.type == T.I64 or i.type == T.U64 and cond.attr == "lt")):
         return None
     edges = [(p, s_i) for p in dict.fromkeys(header.preds) if p not in loop.blocks
@@ -272,7 +265,7 @@ def _stepped_offset(x: Value, c: _Counted):
         d = x.operands[1].value if x.opname == "add" else -x.operands[1].value
         x = x.operands[0]
     rng = _stepped_value(x, c)
-    if rng is None or not all(_invariant(e, c.loop) for e in rng):
+    if rng is None or not all(defined_outside(e, c.loop) for e in rng):
         return None
     return (*rng, d)
 
@@ -409,7 +402,7 @@ def _leaf(v: Value, c: _Counted) -> list | None:
     range cannot decide it."""
     if isinstance(v, Const):
         return [] if v.value is False else None
-    if _invariant(v, c.loop):
+    if defined_outside(v, c.loop):
         return [("invariant", v)]
     if c.stepped is not None and isinstance(v, Instr) and v.opname == "ovf" \
             and v.block is not c.loop.header:
@@ -418,12 +411,12 @@ def _leaf(v: Value, c: _Counted) -> list | None:
         return None
     x, bound = v.operands
     if c.stepped is not None:       # [0, B) follows from the guard, whatever the sign of B
-        if v.attr == "lt" and _is_zero(bound) or v.attr == "ge" and _invariant(bound, c.loop):
+        if v.attr == "lt" and _is_zero(bound) or v.attr == "ge" and defined_outside(bound, c.loop):
             return _stepped_leaf(v, x, None if v.attr == "lt" else bound, c)
         return None
     if v.attr == "lt" and _is_zero(bound):
         bound = None
-    elif not (v.attr == "ge" and _invariant(bound, c.loop) and _nonnegative(bound)):
+    elif not (v.attr == "ge" and defined_outside(bound, c.loop) and _nonnegative(bound)):
         return None
     fixups = []
     form = _affine(x, c, fixups)
@@ -522,9 +515,7 @@ def _version(func: Function, c: _Counted, plan: _Plan) -> None:
     args = list(c.pred.terminator.succ_args(c.edge))
     pre = c.pred
     if pre.terminator.opname != "br":               # the guard needs a block of its own
-        pre = func.add_block("guard")
-        func.blocks.pop()
-        func.blocks.insert(func.blocks.index(header), pre)
+        pre = insert_block(func, "guard", func.blocks.index(header))
         retarget(c.pred, c.edge, pre, [])
     vmap: dict = {}
     copies = copy_region(func, c.blocks, func.blocks.index(header), vmap)
