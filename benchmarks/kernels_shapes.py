@@ -1,7 +1,7 @@
 """Kernels of the shapes issue 21 measured as slow, written as people write them.
 
 A spectral norm whose matrix entry is a helper function (`1.0 / (... // 2 + i + 1)`) called
-in a double loop, Floyd-Warshall with `min`, a histogram binned with `math.floor` and
+in a double loop, a matrix-vector product as two loops, Floyd-Warshall with `min`, a histogram binned with `math.floor` and
 clamped under a bool flag, Levenshtein over a 2-D table, a Park-Miller LCG with `%`, a
 recursive quicksort on an array, recursive fib, Mandelbrot counting escape steps, and the
 longest Collatz chain. benchmarks/shapes.py times each against C (c/<name>.c: the same
@@ -54,6 +54,19 @@ def spectral_norm_calls(n):
         vbv += u[i] * v[i]
         vv += v[i] * v[i]
     return math.sqrt(vbv / vv)
+
+
+def matvec_loops(a, x):
+    """y = a @ x written as two loops: a row's sum over its columns, stored after the inner
+    loop (the nest `jam` runs four rows at a time)."""
+    n, m = a.shape
+    y = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for j in range(m):
+            s += a[i, j] * x[j]
+        y[i] = s
+    return y
 
 
 def floyd_min(dist):
@@ -192,6 +205,8 @@ def _lev_args(rng, n, m):
 # name: (full-size arguments, quick-size arguments), each a function of a NumPy Generator
 SIZES = {
     "spectral_norm_calls": (lambda g: (500,), lambda g: (20,)),
+    "matvec_loops": (lambda g: (g.uniform(-1.0, 1.0, (500, 500)), g.uniform(-1.0, 1.0, 500)),
+                     lambda g: (g.uniform(-1.0, 1.0, (21, 30)), g.uniform(-1.0, 1.0, 30))),
     "floyd_min": (lambda g: _fw_args(g, 200), lambda g: _fw_args(g, 20)),
     "histogram_floor": (lambda g: (g.normal(0.0, 1.0, 1_000_000), 64, -3.0, 3.0, True),
                         lambda g: (g.normal(0.0, 1.0, 1000), 16, -2.0, 2.0, True)),

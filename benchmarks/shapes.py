@@ -34,6 +34,10 @@ def _c_args(name: str, args):
         (dist,) = args
         keep.append(out := np.empty(dist.shape))
         return [p(dist), p(out), i(dist.shape[0])], keep
+    if name == "matvec_loops":
+        a, x = args
+        keep.append(y := np.empty(a.shape[0]))
+        return [p(a), p(x), p(y), i(a.shape[0]), i(a.shape[1])], keep
     if name == "histogram_floor":
         x, nbins, lo, hi, clamp = args
         keep.append(counts := np.empty(nbins, dtype=np.int64))
