@@ -94,7 +94,7 @@ def uses_string(x):
 
 
 def uses_string_method(s: str):
-    return s.encode()  # error: str has no method 'encode'
+    return s.format_map({})  # error: str has no method 'format_map'
 
 
 def uses_fstring(x):

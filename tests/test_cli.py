@@ -72,7 +72,7 @@ def wrong_return(x: float) -> int:
 
 
 @script.script
-def bad_annotation(x: bytes) -> int:
+def bad_annotation(x: bytearray) -> int:
     return 1
 
 
@@ -397,7 +397,7 @@ def test_signature_parser():
     assert fit_to_arity(parse_option("(float, int)").types, 1) == (T.TupleType([T.F64, T.I64]),)
     assert parse_option("f64[:], f32[:, ::1], np.int32[::1]").types == (
         T.ArrayType(T.F64, 1, "A"), T.ArrayType(T.F32, 2, "C"), T.ArrayType(T.I32, 1, "C"))
-    for bad in ("f64 i64", "f64,,", "bytes", "(", "i64)", "f64[1]", "f64[::1, :]", "f64[:", "1"):
+    for bad in ("f64 i64", "f64,,", "bytearray", "(", "i64)", "f64[1]", "f64[::1, :]", "f64[:", "1"):
         with pytest.raises(UsageError):
             parse_option(bad)
 

@@ -23,9 +23,9 @@ import sys
 import types
 
 from script.frontend.held_functions import held_function_call
-from script.frontend import (arrays, bool_ints, bounded_deques, class_members, class_methods, class_types, closures,
-                             complex_arrays, complex_lowering, default_tables, dicts, elementwise, generators,
-                             heapqlib, held_iterators, itertoolslib, keyed, lists, messages, mixed_numbers,
+from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
+                             class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
+                             elementwise, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages, mixed_numbers,
                              named_tuples, optional, pylib, records, seq_iterators, static_args, strings,
                              strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
@@ -127,7 +127,7 @@ def value_attribute(cx, base: Value, node: ast.Attribute) -> Value:
     missing = missing_attribute(t, node.attr)
     if missing is not None:         # `n.size` of an int: CPython's error, where it raises it
         return cx.raise_always("AttributeError", missing, node)
-    kind = {T.ListType: list, T.StrType: str}.get(type(t)) or (
+    kind = {T.ListType: list, T.StrType: str, T.BytesType: bytes}.get(type(t)) or (
         (dict if isinstance(t, T.DictType) else set) if isinstance(t, T.HashType) else None)
     if kind is not None and callable(getattr(kind, node.attr, None)):
         cx.error(f"the bound method '{kind.__name__}.{node.attr}' is not a value in compiled code: "
@@ -831,7 +831,7 @@ def builtin_minmax(cx, node, name) -> Value:
 
 
 def minmax_of_iterable(cx, v: Value, name: str, node) -> Value:
-    if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType)) and v.type not in NOT_CONTAINERS:
+    if not isinstance(v.type, (T.ArrayType, T.ListType, T.HashType, T.BytesType)) and v.type not in NOT_CONTAINERS:
         cx.error(f"{name}() of a single {v.type} is not supported", node)
     return minmax_of(cx, cx.iterable_value(v, node), name, node)
 
@@ -961,7 +961,7 @@ def builtin_sum(cx, node, name) -> Value:
         return sum_of(cx, cx.iterable(node.args[0]), start, node)
     args = positional(cx, node, name, 1, 2)
     seq = args[0]
-    if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType)) or seq.type in NOT_CONTAINERS:
+    if isinstance(seq.type, (T.ArrayType, T.ListType, T.HashType, T.BytesType)) or seq.type in NOT_CONTAINERS:
         return sum_of(cx, cx.iterable_value(seq, node), args[1:], node)     # (None: TypeError)
     if not isinstance(seq.type, T.TupleType):
         cx.error(f"sum() of a {seq.type} is not supported", node)
@@ -1048,6 +1048,8 @@ def len_of(cx, v: Value, node) -> Value:
         return dicts.table_len(cx, v, node)
     if isinstance(v.type, T.StrType):
         return strings.str_len(cx, v, node)
+    if isinstance(v.type, T.BytesType):
+        return bytes_values.bytes_len(cx, v, node)
     if v.type in NOT_CONTAINERS:
         # CPython's TypeError where CPython raises it (after what runs before it)
         cx.raise_if(Const(True, T.BOOL), "TypeError", f"object of type '{python_name(v.type)}' has no len()", node)
@@ -1083,6 +1085,8 @@ def builtin_conversion(cx, node, name) -> Value:
         (v,) = positional(cx, node, name, 1)
     if isinstance(v.type, T.StrType):
         return strings.str_truth(cx, v, node) if name == "bool" else strings.str_to_number(cx, v, t, node)
+    if isinstance(v.type, T.BytesType):     # bool(b), int(b) and float(b) (CPython's parsing)
+        return bytes_values.bytes_to_number(cx, v, name, node)
     refused = sample_type_error(getattr(py_builtins, name), kind_sample(v.type)) if name != "bool" else None
     if refused is not None:                 # `int([1])`: CPython's TypeError, where it raises it
         return cx.raise_always("TypeError", refused, node)

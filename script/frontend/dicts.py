@@ -410,7 +410,7 @@ def key_message(cx, key: Value, node):
         return "\x01%B", [key]
     if isinstance(t, T.ClassType) and instance_key_text(t) is not None:
         return "\x01" + instance_key_text(t).replace("%", "%%"), []
-    if isinstance(t, (T.StrType, T.VarTupleType, T.ClassType)):     # (an instance: its repr)
+    if isinstance(t, (T.TextType, T.VarTupleType, T.ClassType)):    # (an instance: its repr)
         return "\x01%U", [strings.str_of(cx, key, node, "r")]
     if isinstance(t, T.FloatType):
         return "\x01%R", [cx.coerce(key, T.F64, node)]

@@ -55,6 +55,8 @@ def python_class(t: T.Type):
         return None
     if isinstance(t, T.StrType):
         return str
+    if isinstance(t, T.BytesType):
+        return bytes
     if isinstance(t, (T.NamedTupleType, T.ClassType)):     # the user's class (docs/records.md)
         from script.pyhooks.named_instance import lookup_class
         return lookup_class(t.key)

@@ -181,6 +181,8 @@ def python_sample(t: T.Type | None):
         return 1j
     if isinstance(t, T.StrType):
         return "s"
+    if isinstance(t, T.BytesType):
+        return b"s"
     if isinstance(t, T.NoneType):
         return None
     if type(t) is T.TupleType:
@@ -230,6 +232,8 @@ def operand_kind(a: Value, b: Value) -> str | None:
     for v in (a, b):
         if isinstance(v.type, T.HashType):
             return "dict" if isinstance(v.type, T.DictType) else "set"
+    if isinstance(a.type, T.BytesType) or isinstance(b.type, T.BytesType):
+        return "bytes"
     if isinstance(a.type, T.StrType) or isinstance(b.type, T.StrType):
         return "str"
     return None
@@ -296,6 +300,8 @@ class ExprLowering:
                 self.error(f"integer constant {v} does not fit in 64 bits ({RANGE_TEXT})", node)
         if isinstance(v, str):
             return self.str_constant(v, node)
+        if isinstance(v, bytes):
+            return self.bytes_constant(v, node)
         self.error(f"constants of type {type(v).__name__} are not supported", node)
 
     def expr_Name(self, node: ast.Name) -> Value:
@@ -395,6 +401,8 @@ class ExprLowering:
             return self.table_subscript(base, node.slice, node)
         if isinstance(base.type, T.StrType):
             return self.str_subscript(base, node.slice, node)
+        if isinstance(base.type, T.BytesType):
+            return self.bytes_subscript(base, node.slice, node)
         if base.type in NOT_CONTAINERS:        # `grid[0]` of None: CPython's TypeError, where it raises it
             if not isinstance(node.slice, ast.Slice):
                 self.expr(node.slice)
@@ -517,6 +525,8 @@ class ExprLowering:
             return self.cmp("ne", self.table_len(v, node), Const(0, T.I64), node)
         if isinstance(t, T.StrType):
             return self.str_truth(v, node)
+        if isinstance(t, T.BytesType):
+            return self.bytes_truth(v, node)
         if t.is_numeric():
             if isinstance(v, Const):
                 return Const(bool(v.value), T.BOOL)
@@ -896,7 +906,7 @@ class ExprLowering:
         kinds = (isinstance(a.type, T.BoolType), isinstance(b.type, T.BoolType))
         if all(kinds):
             return self.compare(ast.NotEq() if negate else ast.Eq(), a, b, node)
-        if any(kinds) and all(isinstance(v.type, (T.BoolType, T.IntType, T.FloatType, T.StrType,
+        if any(kinds) and all(isinstance(v.type, (T.BoolType, T.IntType, T.FloatType, T.TextType,
                                                   T.ComplexType, T.ListType, T.TupleType)) for v in (a, b)):
             return Const(negate, T.BOOL)        # `n is True` of an int: never the same object
         self.error(f"'is' between values of types {a.type} and {b.type} is not supported: CPython's "
@@ -932,6 +942,8 @@ class ExprLowering:
         if isinstance(a.type, Unknown) or isinstance(b.type, Unknown):
             return Undef(UNKNOWN, loc)          # a round rebuilt once the type is known
         membership = isinstance(op, (ast.In, ast.NotIn))
+        if isinstance(b.type, T.BytesType) or not membership and isinstance(a.type, T.BytesType):
+            return self.bytes_compare(op, a, b, node)
         if isinstance(b.type, T.StrType) or not membership and isinstance(a.type, T.StrType):
             return self.str_compare(op, a, b, node)
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b.type, (T.ListType, T.HashType)):

@@ -14,8 +14,8 @@ import builtins as py_builtins
 import operator
 
 from script.errors import CompileError, SourceLoc
-from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, class_members, class_methods,
-                             class_types, class_unions, closures, complex_arrays, complex_lowering,
+from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
+                             class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, exceptions, generators,
                              global_tables, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
@@ -1143,6 +1143,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return dicts.table_iterable(self, seq, "keys", node)
         if isinstance(seq.type, T.StrType):
             return strings.str_iterable(self, seq, node)
+        if isinstance(seq.type, T.BytesType):
+            return bytes_values.bytes_iterable(self, seq, node)
         if isinstance(seq.type, T.TupleType):
             et = seq.type.elems[0] if seq.type.elems else T.I64
             for e in seq.type.elems[1:]:
@@ -1340,6 +1342,7 @@ CONTEXT_API = {
                   "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
     optional: ("expr_opt",),
     records: ("identity_compare", "make_record"),
+    bytes_values: ("bytes_compare", "bytes_constant", "bytes_subscript", "bytes_truth"),
     strings: ("expr_JoinedStr", "format_value", "str_compare", "str_constant", "str_join_parts",
               "str_lib", "str_of", "str_subscript", "str_truth"),
 }

@@ -424,7 +424,7 @@ def _directive(cx, v: Value, spec: str, conversion, node) -> tuple[str, list[Val
         return "%R", [cx.coerce(v, T.F64, node)]
     if t == T.EXC and not spec:             # a caught exception (`except C as e`)
         return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
-    if isinstance(t, T.StrType):            # strings.py makes the text
+    if isinstance(t, T.TextType):           # strings.py makes the text (of bytes: b'...')
         if spec:
             return "%U", [strings.format_value(cx, v, strings.str_constant(cx, spec, node), node)]
         return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]

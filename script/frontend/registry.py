@@ -195,8 +195,8 @@ class KeyedTable:
         return {key: owner for key, (_, owner) in self._entries.items()}
 
 
-_KINDS = ((T.StrType, "str"), (T.ComplexType, "complex"), (T.TupleType, "tuple"), (T.BoolType, "bool"),
-          (T.FloatType, "float"))
+_KINDS = ((T.StrType, "str"), (T.BytesType, "bytes"), (T.ComplexType, "complex"), (T.TupleType, "tuple"),
+          (T.BoolType, "bool"), (T.FloatType, "float"))
 
 CALLS = CallTable()
 METHODS = KeyedTable("method")

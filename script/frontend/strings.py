@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 import operator
 
-from script.frontend import (arrays, class_methods, exceptions, mixed_numbers, optional, printf, strlib,
-                             strtext)
+from script.frontend import (arrays, byteslib, class_methods, exceptions, mixed_numbers, optional, printf,
+                             strlib, strtext)
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
 from script.frontend.lower_expr import kind_sample, sample_type_error
@@ -77,6 +77,8 @@ def str_of(cx, v: Value, node, conversion: str = "s") -> Value:
     loc = cx.loc(node)
     if isinstance(t, T.StrType):
         return cx.emit("str_py", [v], T.STR, "repr", loc) if conversion == "r" else v
+    if isinstance(t, T.BytesType):      # str(b) is repr(b): b'...' (bytes_values.py)
+        return str_lib(cx, byteslib.repr_of, [cx.emit("convert", [v], T.STR, None, loc)], node)
     if isinstance(t, T.IntFloatType):
         return mixed_numbers.split(cx, [v], lambda w: str_of(cx, w, node, conversion), node)
     if isinstance(t, T.BoolType):
@@ -111,6 +113,11 @@ def format_value(cx, v: Value, spec: Value, node) -> Value:
         return class_methods.instance_format(cx, v, spec, node)
     if isinstance(t, T.StrType):
         return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
+    if isinstance(t, T.BytesType):      # object.__format__: str(b) for an empty spec
+        empty = cx.cmp("eq", str_len(cx, spec, node), Const(0, T.I64), node)
+        cx.raise_if(cx.emit("not", [empty], T.BOOL, None, loc), "TypeError",
+                    "unsupported format string passed to bytes.__format__", node)
+        return str_of(cx, v, node)
     if isinstance(t, T.BoolType):
         v = str_of(cx, v, node)
         return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
@@ -173,6 +180,31 @@ def str_join_parts(cx, parts: list[Value], node) -> Value:
     return out
 
 # ---- reading them -------------------------------------------------------------------
+
+
+def call_args(cx, node: ast.Call, name: str, names: tuple) -> list:
+    """The argument nodes of a call of method `name` whose parameters `names` are given by
+    position or by keyword (None where one is not given)."""
+    values = list(node.args)
+    if len(values) > len(names):
+        cx.error(f"{name}() takes at most {len(names)} arguments ({len(values)} given)", node)
+    values += [None] * (len(names) - len(values))
+    for k in node.keywords:
+        if k.arg not in names or values[names.index(k.arg)] is not None:
+            cx.error(f"{name}() got an unexpected or repeated keyword argument '{k.arg}'", k.value)
+        values[names.index(k.arg)] = k.value
+    return values
+
+
+def split_args(cx, node: ast.Call, name: str) -> tuple[Value, Value]:
+    """(sep, maxsplit) of `x.split(...)` or `x.rsplit(...)` of a str or bytes (sep None when
+    not given), evaluated."""
+    sep, maxsplit = call_args(cx, node, name, ("sep", "maxsplit"))
+    sep = cx.expr(sep) if sep is not None else Const(None, T.NONE)
+    maxsplit = cx.expr(maxsplit) if maxsplit is not None else Const(-1, T.I64)
+    if not isinstance(maxsplit.type, (T.IntType, T.BoolType)):
+        cx.error(f"{name}() maxsplit must be an int, not {maxsplit.type}", node)
+    return sep, maxsplit
 
 
 def str_concat(cx, a: Value, b: Value, node) -> Value:
@@ -345,6 +377,8 @@ def builtin_format(cx, node, name) -> Value:
 
 def builtin_ord(cx, node, name) -> Value:
     (v,) = cx.positional(node, "ord", 1)
+    if isinstance(v.type, T.BytesType):     # ord(b) of one byte: the same test and message
+        v = cx.emit("convert", [v], T.STR, None, cx.loc(node))
     if not is_str(v):
         cx.error(f"ord() expected string of length 1, but {v.type} found", node)
     c = char_code(v)
@@ -390,6 +424,9 @@ def str_to_int_base(cx, node: ast.Call) -> Value:
     if len(args) != 2:
         cx.error("int() takes a string and a base here", node)
     s, base = cx.expr(args[0]), cx.expr(args[1])
+    text = isinstance(s.type, T.BytesType)
+    if text:                # int(b, base): the bytes' code points, parsed by CPython as bytes
+        s = cx.emit("convert", [s], T.STR, None, cx.loc(node))
     if not is_str(s):
         cx.error("int() can't convert non-string with explicit base", node)
     if not isinstance(base.type, (T.IntType, T.BoolType)):
@@ -399,7 +436,7 @@ def str_to_int_base(cx, node: ast.Call) -> Value:
         cx.cmp("lt", base, Const(2, T.I64), node), cx.cmp("gt", base, Const(36, T.I64), node)],
         T.BOOL, None, cx.loc(node))], T.BOOL, None, cx.loc(node))
     cx.raise_if(bad, "ValueError", _BASE_ERROR, node)
-    return cx.emit("str_py", [s, base], T.I64, "int_base", cx.loc(node))
+    return cx.emit("str_py", [s, base], T.I64, "bytes_int" if text else "int_base", cx.loc(node))
 
 
 def str_to_number(cx, s: Value, t: T.Type, node) -> Value:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import default_tables, dict_methods, strings, strlib, strtext
+from script.frontend import bytes_values, default_tables, dict_methods, strings, strlib, strtext
 from script.frontend.strings import char_code, is_str
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.ir import types as T
@@ -60,6 +60,8 @@ def str_translate(cx, s: Value, node: ast.Call) -> Value:
 
 
 def str_method(cx, s: Value, name: str, node: ast.Call) -> Value:
+    if name == "encode":
+        return bytes_values.str_encode(cx, s, node)
     if node.keywords and name not in ("split", "rsplit", "splitlines", "format", "expandtabs"):
         cx.error(f"str.{name}() takes no keyword arguments", node)
     if name in _LIB_METHODS:
@@ -189,22 +191,10 @@ def _parts_call(cx, s: Value, name: str, node) -> tuple:
             cx.error("splitlines() takes one argument, keepends", node)
         keep = cx.truth(cx.expr(values[0]), node) if values else Const(False, T.BOOL)
         return strtext.splitlines, [s, keep]
-    names = ("sep", "maxsplit")
-    values = list(node.args)
-    if len(values) > 2:
-        cx.error(f"{name}() takes at most 2 arguments ({len(values)} given)", node)
-    values += [None] * (2 - len(values))
-    for k in node.keywords:
-        if k.arg not in names or values[names.index(k.arg)] is not None:
-            cx.error(f"{name}() got an unexpected or repeated keyword argument '{k.arg}'", k.value)
-        values[names.index(k.arg)] = k.value
-    sep = cx.expr(values[0]) if values[0] is not None else Const(None, T.NONE)
-    maxsplit = cx.expr(values[1]) if values[1] is not None else Const(-1, T.I64)
-    if not isinstance(maxsplit.type, (T.IntType, T.BoolType)):
-        cx.error(f"{name}() maxsplit must be an int, not {maxsplit.type}", node)
+    sep, maxsplit = strings.split_args(cx, node, name)
     left = name == "split"
     if isinstance(sep.type, T.NoneType):
-        return strtext.split_spaces if left else strtext.rsplit_spaces, [s, maxsplit]
+        return strtext.split_spaces if left else strtext.rsplit_spaces, [s, maxsplit, Const(False, T.BOOL)]
     _want_str(cx, sep, name, node)
     return strtext.split_sep if left else strtext.rsplit_sep, [s, sep, maxsplit]
 

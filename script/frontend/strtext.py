@@ -40,18 +40,24 @@ def strip_chars(s: str, chars: str, left: bool, right: bool) -> str:
     return slice_of(s, i, j - i, 1)
 
 
-def split_spaces(s: str, maxsplit: int) -> list[str]:
-    return list(iter_split_spaces(s, maxsplit))
+def _blank(c: int, ascii_only: bool) -> bool:
+    """Whether `c` separates words: str.split()'s whitespace, or bytes' (`ascii_only`)."""
+    return is_ascii_space(c) if ascii_only else is_space(c)
 
 
-def iter_split_spaces(s: str, maxsplit: int):
+def split_spaces(s: str, maxsplit: int, ascii_only: bool) -> list[str]:
+    return list(iter_split_spaces(s, maxsplit, ascii_only))
+
+
+def iter_split_spaces(s: str, maxsplit: int, ascii_only: bool):
     """The parts of `s.split(None, maxsplit)` one at a time: a generator, inlined where a loop
-    walks `s.split()` (strmethods.walk_str_parts), so that no list of the parts is made."""
+    walks `s.split()` (strmethods.walk_str_parts), so that no list of the parts is made.
+    `ascii_only`: bytes.split()'s whitespace (byteslib.py)."""
     n = len(s)
     i = 0
     parts = 0
     while i < n:
-        while i < n and is_space(_code(s, i)):
+        while i < n and _blank(_code(s, i), ascii_only):
             i += 1
         if i == n:
             break
@@ -59,7 +65,7 @@ def iter_split_spaces(s: str, maxsplit: int):
             yield slice_of(s, i, n - i, 1)      # the rest, as it is
             break
         j = i
-        while j < n and not is_space(_code(s, j)):
+        while j < n and not _blank(_code(s, j), ascii_only):
             j += 1
         yield slice_of(s, i, j - i, 1)
         parts += 1
@@ -87,11 +93,11 @@ def iter_split_sep(s: str, sep: str, maxsplit: int):
     yield slice_of(s, i, n - i, 1)
 
 
-def rsplit_spaces(s: str, maxsplit: int) -> list[str]:
+def rsplit_spaces(s: str, maxsplit: int, ascii_only: bool) -> list[str]:
     out: list[str] = []
     j = len(s)
     while j > 0:
-        while j > 0 and is_space(_code(s, j - 1)):
+        while j > 0 and _blank(_code(s, j - 1), ascii_only):
             j -= 1
         if j == 0:
             break
@@ -99,7 +105,7 @@ def rsplit_spaces(s: str, maxsplit: int) -> list[str]:
             out.append(slice_of(s, 0, j, 1))          # the rest, as it is
             break
         i = j
-        while i > 0 and not is_space(_code(s, i - 1)):
+        while i > 0 and not _blank(_code(s, i - 1), ascii_only):
             i -= 1
         out.append(slice_of(s, i, j - i, 1))
         j = i
@@ -174,8 +180,15 @@ def is_ascii(s: str) -> bool:
 
 
 def lower(s: str) -> str:
-    if not is_ascii(s):
-        return _py("lower", s)
+    return ascii_lower(s) if is_ascii(s) else _py("lower", s)
+
+
+def upper(s: str) -> str:
+    return ascii_upper(s) if is_ascii(s) else _py("upper", s)
+
+
+def ascii_lower(s: str) -> str:
+    """`s` with ASCII's upper-case letters made lower case (bytes.lower: byteslib.py)."""
     n = len(s)
     out = _new(n)
     for i in range(n):
@@ -184,9 +197,7 @@ def lower(s: str) -> str:
     return out
 
 
-def upper(s: str) -> str:
-    if not is_ascii(s):
-        return _py("upper", s)
+def ascii_upper(s: str) -> str:
     n = len(s)
     out = _new(n)
     for i in range(n):
@@ -232,7 +243,7 @@ def isspace(s: str) -> bool:
     return len(s) > 0
 
 
-def _is_ascii_space(c: int) -> bool:
+def is_ascii_space(c: int) -> bool:
     """The spaces int() skips as they are (CPython's Py_ISSPACE); other Unicode spaces it
     first turns into these, which CPython does here (`_py`)."""
     return c == 32 or 9 <= c <= 13
@@ -243,10 +254,10 @@ def parse_int(s: str) -> int:
     (underscores, other digits, errors) through CPython."""
     n = len(s)
     i = 0
-    while i < n and _is_ascii_space(_code(s, i)):
+    while i < n and is_ascii_space(_code(s, i)):
         i += 1
     j = n
-    while j > i and _is_ascii_space(_code(s, j - 1)):
+    while j > i and is_ascii_space(_code(s, j - 1)):
         j -= 1
     neg = False
     if i < j and (_code(s, i) == 45 or _code(s, i) == 43):

@@ -109,6 +109,8 @@ def type_from_annotation(ann) -> T.Type | None:
         return T.BOOL
     if ann is str:
         return T.STR
+    if ann is bytes:
+        return T.BYTES
     if ann is complex:
         return T.C128
     if ann is None or ann is type(None):
@@ -206,6 +208,8 @@ def typeof(value) -> T.Type | None:
         return T.F64
     if cls is str:
         return T.STR
+    if cls is bytes:
+        return T.BYTES
     if cls is complex:
         return T.C128
     if value is None:
@@ -510,7 +514,9 @@ def python_type_name(t: T.Type) -> str:
         return f"dict[{python_type_name(t.key)}, {python_type_name(t.value)}]"
     if isinstance(t, T.SetType):
         return f"set[{python_type_name(t.key)}]"
-    return {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.NONE: "None", T.STR: "str"}.get(t) or (
+    names = {T.I64: "int", T.F64: "float", T.C128: "complex", T.BOOL: "bool", T.NONE: "None", T.STR: "str",
+             T.BYTES: "bytes"}
+    return names.get(t) or (
         "tuple[" + ", ".join(python_type_name(e) for e in t.elems) + "]"
         if isinstance(t, T.TupleType) else str(t))
 
@@ -565,6 +571,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.StrType):
         if isinstance(value, str):
             return str(value)           # a subclass as a plain str, which the entry matches
+        raise TypeError
+    if isinstance(t, T.BytesType):
+        if isinstance(value, bytes):
+            return bytes(value)
         raise TypeError
     if isinstance(t, T.OptionalType):
         return None if value is None else to_python_value(t.value, value, numpy_scalars)

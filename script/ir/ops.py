@@ -31,7 +31,9 @@ cmp.P          P in eq ne lt le gt ge; result bool; floats compare as Python doe
                true when either is NaN, the others false)
 convert        to the result type: int<->int truncates or extends by the source's sign,
                int->float rounds, float->int truncates toward zero (the frontend checks the
-               range first), x->bool is ``x != 0``, bool->x is 0 or 1
+               range first), x->bool is ``x != 0``, bool->x is 0 or 1; str <-> bytes is
+               the same text object seen as the other type (code points unchanged: the
+               frontend makes bytes only of text whose code points are < 256)
 select         ``a if c else b``
 tuple          builds a tuple of its operands; with a dict or set type written on it, that
                dict or set from its two lists (types.HashType); with a named tuple type, that
@@ -281,6 +283,11 @@ STR_PY = {
     "format_uint": (("u64", "str"), "str"),
     # the interpreter's random.seed(n) and random.gauss() (frontend/pyrandom.py)
     "random_seed": (("i64",), "bool"), "random_gauss": ((), "f64"),
+    # s.encode(...) and b.decode(...) (frontend/bytes_values.py: a bytes value as the str of
+    # its code points; the second operand "encoding\0errors"), by script.pyhooks.codecs_text
+    "str_encode": (("str", "str"), "str"), "bytes_decode": (("str", "str"), "str"),
+    # int(b, base) and float(b) of bytes (as the str of their code points), as CPython parses them
+    "bytes_int": (("str", "i64"), "i64"), "bytes_float": (("str",), "f64"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

@@ -73,7 +73,7 @@ class _At:
 def _pointer(t: T.Type) -> bool:
     """Whether a value of type `t` is a pointer that may be NULL: a list (or class instance,
     dict index, ...) or a str."""
-    return isinstance(t, (T.ListType, T.StrType))
+    return isinstance(t, (T.ListType, T.TextType))
 
 
 def _check_not_null(at: _At, v: Value) -> None:
@@ -83,7 +83,8 @@ def _check_not_null(at: _At, v: Value) -> None:
     tests it then."""
     t = v.type
     if _pointer(t):
-        at.check(at.emit("is_null", [v], T.BOOL), "AttributeError", f"NULL {'str' if t == T.STR else 'list'} "
+        what = t if isinstance(t, T.TextType) else "list"
+        at.check(at.emit("is_null", [v], T.BOOL), "AttributeError", f"NULL {what} "
                  "in IR loaded from outside")
     elif isinstance(t, T.HashType):
         for k, e in enumerate(t.elems):

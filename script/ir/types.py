@@ -152,14 +152,22 @@ class FloatType(Type):
     __repr__ = __str__
 
 
-class StrType(Type):
-    """A Python str: a reference to an immutable heap object of Unicode code points
-    (script/backend/llvm/strings.py; docs/strings.md). Printed ``str``."""
+class TextType(Type):
+    """A str or bytes value: a reference to an immutable heap object of code points
+    (script/backend/llvm/strings.py), which the `str_*` ops make and read. The two share
+    the object's layout (a bytes object's code points are its bytes, each < 256) and the
+    backend treats them alike; the frontend keeps them apart (`StrType`, `BytesType`)."""
 
     __slots__ = ()
 
     def is_numeric(self) -> bool:
         return False
+
+
+class StrType(TextType):
+    """A Python str: code points of any value (docs/strings.md). Printed ``str``."""
+
+    __slots__ = ()
 
     def __eq__(self, other):
         return isinstance(other, StrType)
@@ -169,6 +177,24 @@ class StrType(Type):
 
     def __str__(self):
         return "str"
+
+    __repr__ = __str__
+
+
+class BytesType(TextType):
+    """A Python bytes: the text object holding one code point per byte (docs/strings.md,
+    "Bytes"). Printed ``bytes``."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, BytesType)
+
+    def __hash__(self):
+        return hash("bytes")
+
+    def __str__(self):
+        return "bytes"
 
     __repr__ = __str__
 
@@ -567,7 +593,7 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
         return tables_and_optionals
-    if isinstance(t, (ListType, ArrayType, StrType)):
+    if isinstance(t, (ListType, ArrayType, TextType)):
         return True
     return t.is_numeric()
 
@@ -654,7 +680,7 @@ class SetType(HashType):
 def holds_references(t: Type) -> bool:
     """Whether a value of type `t` holds references the backend counts: an array, a list, a
     dict or set (its lists), a str, or a tuple holding one (backend/llvm/memory.py)."""
-    if isinstance(t, (ArrayType, ListType, HashType, StrType)):
+    if isinstance(t, (ArrayType, ListType, HashType, TextType)):
         return True
     return isinstance(t, TupleType) and any(holds_references(e) for e in t.elems)
 
@@ -668,7 +694,7 @@ def is_key_type(t: Type) -> bool:
         if isinstance(t, IntFloatType):
             return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
-    if isinstance(t, (StrType, ClassType)):     # (an instance: by identity, frontend/dicts.py)
+    if isinstance(t, (TextType, ClassType)):    # (an instance: by identity, frontend/dicts.py)
         return True
     if isinstance(t, VarTupleType):     # `tuple(sorted(word))`: hashed element by element
         return is_key_type(t.elem) and not isinstance(t.elem, IntFloatType)
@@ -682,11 +708,12 @@ I8, I16, I32, I64 = (IntType(b) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntType(b, False) for b in (8, 16, 32, 64))
 F32, F64 = FloatType(32), FloatType(64)
 STR = StrType()
+BYTES = BytesType()
 C64, C128 = ComplexType(64), ComplexType(128)
 INT_FLOAT = IntFloatType()
 BOOL_INT = BoolIntType()
 
-SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR,
+SCALARS = {str(t): t for t in (BOOL, NONE, EXC, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, STR, BYTES,
                                C64, C128, INT_FLOAT, BOOL_INT)}
 
 
@@ -865,9 +892,24 @@ def _unify_optional(a: Type, b: Type, mixed: bool = False) -> Type | None:
     return OptionalType(v)
 
 
+def is_text_view(src: Type, dst: Type) -> bool:
+    """Whether `convert` of `src` to `dst` sees the same objects as other types: a str as
+    bytes or back, a list of them as a list of the other, a tuple part by part (ops.py)."""
+    if isinstance(src, TextType) and isinstance(dst, TextType):
+        return True
+    if type(src) is ListType and type(dst) is ListType:
+        return isinstance(src.elem, TextType) and isinstance(dst.elem, TextType)
+    if type(src) is TupleType and type(dst) is TupleType and len(src.elems) == len(dst.elems) \
+            and src != dst:
+        return all(s == d or is_text_view(s, d) for s, d in zip(src.elems, dst.elems))
+    return False
+
+
 def is_convertible(src: Type, dst: Type) -> bool:
     """Whether `convert` (or element-wise convert for tuples) can take `src` to `dst`."""
     if src == dst:
+        return True
+    if is_text_view(src, dst):
         return True
     if is_instance_union(dst) and is_instance_type(src):
         return instance_union(src, dst) == dst

@@ -219,7 +219,7 @@ def _check_cmp(i, types, func, blocks):
 
 def _check_convert(i, types, func, blocks):
     src, dst = types[0], i.type
-    if isinstance(src, T.ArrayType):
+    if isinstance(src, T.ArrayType) or T.is_text_view(src, dst):
         ok = T.is_convertible(src, dst)
     else:
         ok = src.is_numeric() and dst.is_numeric() \
@@ -356,7 +356,7 @@ def _check_const_array(i, types, func, blocks):
 
 
 def _check_is_null(i, types, func, blocks):
-    if not isinstance(types[0], (T.ListType, T.StrType)):
+    if not isinstance(types[0], (T.ListType, T.TextType)):
         _fail(f"is_null of a {types[0]}, not a list or str", i)
 
 

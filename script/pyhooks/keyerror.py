@@ -3,9 +3,9 @@ dict key, the values of ``raise ValueError(x)``.
 
 Native code carries an exception out as a message (runtime.entry); for a dict key the
 message is the key's text (frontend.dicts `key_message`: ints, bools, floats as Python's repr
-writes them, and tuples of those), which `key_args` reads back into the key, so the KeyError
-is CPython's: ``KeyError(3)``, whose text is ``3``. Only those spellings are read; anything
-else stays the text it is."""
+writes them, strs and bytes by their repr, and tuples of those), which `key_args` reads back
+into the key, so the KeyError is CPython's: ``KeyError(3)``, whose text is ``3``. Only those
+spellings are read; anything else stays the text it is."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def key_args(text: str) -> tuple:
 
 
 def _value(node):
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str, type(None), complex):
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str, bytes, type(None), complex):
         return node.value
     if isinstance(node, ast.Name) and node.id in _NAMES:
         return _NAMES[node.id]

@@ -119,7 +119,7 @@ def llvm_type(t: T.Type) -> str:
         return "{" + ", ".join(llvm_type(e) for e in t.elems) + "}"
     if isinstance(t, T.ArrayType):
         return f"{{ptr, ptr, [{t.ndim} x i64], [{t.ndim} x i64]}}"
-    if isinstance(t, (T.ListType, T.StrType)):
+    if isinstance(t, (T.ListType, T.TextType)):
         return PTR                      # the list object (llvm.lists), the str's (llvm.strings)
     if isinstance(t, T.ExcType):
         return EXC_TYPE

@@ -53,7 +53,7 @@ def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         zero = float_const("double", 0.0)
         d = b.select(b.fcmp("oeq", d, zero), zero, d)        # -0.0 == 0.0
         return _mix(b, b.bitcast(d, "i64"))
-    if isinstance(t, T.StrType):
+    if isinstance(t, T.TextType):       # (bytes hash as the str of their code points, as CPython's)
         return b.call(_str_hash_helper(m), [x])
     if isinstance(t, T.ClassType):      # an instance without __eq__/__hash__: its identity
         return _mix(b, b.ptrtoint(x, "i64"))
@@ -191,7 +191,7 @@ def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         d = x if t.bits == 64 else b.fpext(x, "double")
         fn = m.declare(HASH_DOUBLE, "i64", ["ptr", "double"], attrs=("nounwind",))
         return b.call(fn, [NULL_PTR, d])
-    if isinstance(t, T.StrType):
+    if isinstance(t, T.TextType):
         return b.call(_py_str_hash_helper(m), [x])
     if isinstance(t, T.ClassType):      # not CPython's (its object's address): a set of
         return _not_minus_one(b, b.lshr(b.ptrtoint(x, "i64"), int_const("i64", 4)), -2)   # them is not iterated

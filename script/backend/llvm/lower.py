@@ -719,7 +719,7 @@ class FunctionLowering:
     def widen(self, v: Value) -> llvm.Value:
         """A message operand as its i64 slot: ints extended by their sign, floats' bits."""
         x = self.value(v)
-        if isinstance(v.type, T.StrType):       # the slot holds a reference (abi.SLOT_STR)
+        if isinstance(v.type, T.TextType):      # the slot holds a reference (abi.SLOT_STR)
             strings.emit_rc(self.m, self.b, "incref", x)
             return self.b.ptrtoint(x, "i64")
         if x.type == "i64":

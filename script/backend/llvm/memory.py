@@ -69,7 +69,7 @@ def emit_rc(m: NativeModule, b: Builder, kind: str, v: Value, t: T.Type, cold: b
     if isinstance(t, T.ListType):
         lists.emit_rc(m, b, kind, v, t, emit_rc, cold)
         return
-    if isinstance(t, T.StrType):
+    if isinstance(t, T.TextType):
         strings.emit_rc(m, b, kind, v)
         return
     if isinstance(t, T.ArrayType):

@@ -57,7 +57,8 @@ READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
 _TYPE_OBJECT = {T.BoolType: "PyBool_Type", T.IntType: "PyLong_Type",
                 T.FloatType: "PyFloat_Type", T.ComplexType: "PyComplex_Type", T.TupleType: "PyTuple_Type",
-                T.ListType: "PyList_Type", T.StrType: "PyUnicode_Type", T.IterType: "PyRange_Type",
+                T.ListType: "PyList_Type", T.StrType: "PyUnicode_Type", T.BytesType: "PyBytes_Type",
+                T.IterType: "PyRange_Type",
                 **table_boxing.TYPE_OBJECT}
 
 
@@ -272,8 +273,8 @@ class Converter:
             return self._unbox_list(obj, t)
         if isinstance(t, T.HashType):
             return table_boxing.unbox_table(self, obj, t)
-        if isinstance(t, T.StrType):
-            return self._unbox_str(obj)
+        if isinstance(t, T.TextType):
+            return self._unbox_str(obj, t)
         out = undef(llvm_type(t))
         for k, elem in enumerate(t.elems):
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
@@ -317,10 +318,12 @@ class Converter:
         lst = self.b.call(list_boxing.unbox_callee(self.m, t), [obj])
         return self._made(lst, t)
 
-    def _unbox_str(self, obj: Value) -> Value:
-        """A new native str of the code points of str `obj`; MemoryError without memory."""
+    def _unbox_str(self, obj: Value, t: T.TextType) -> Value:
+        """A new native str (bytes) of the code points (bytes) of str (bytes) `obj`;
+        MemoryError without memory."""
         from script.backend.runtime import strings
-        return self._made(strings.from_py(self.m, self.b, obj), T.STR)
+        made = strings.from_py(self.m, self.b, obj) if t == T.STR else strings.bytes_from_py(self.m, self.b, obj)
+        return self._made(made, t)
 
     def _made(self, v: Value, t: T.Type, raised: bool = False) -> Value:
         """`v`, a new list or str (NULL: no memory, or the exception `raised` already), to be
@@ -413,7 +416,7 @@ class Converter:
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
             return self._box_array(v, t, error)
-        if isinstance(t, (T.ListType, T.StrType, T.HashType)):
+        if isinstance(t, (T.ListType, T.TextType, T.HashType)):
             self._check_not_null(v, t, error)
         if isinstance(t, T.ListType):
             return self._box_list(v, t, error)
@@ -421,9 +424,9 @@ class Converter:
             if any(at == t for _, _, at in self.table_args):
                 return table_reflect.box_or_argument(self, v, t, error)
             return table_boxing.box_table(self, v, t, error)
-        if isinstance(t, T.StrType):        # a new str; the native one released
+        if isinstance(t, T.TextType):       # a new str (bytes); the native one released
             from script.backend.runtime import strings
-            obj = strings.to_py(m, b, v)
+            obj = strings.to_py(m, b, v) if t == T.STR else strings.bytes_to_py(m, b, v)
             memory.emit_rc(m, b, "decref", v, t)
             return obj
         if isinstance(t, T.FloatType):

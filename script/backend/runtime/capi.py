@@ -109,6 +109,10 @@ FUNCTIONS = {
     "PyUnicode_FromKindAndData": ("ptr", ["i32", "ptr", "i64"], False),
     "PyUnicode_AsUCS4": ("ptr", ["ptr", "ptr", "i64", "i32"], False),
     "PyUnicode_GetLength": ("i64", ["ptr"], False),
+    "PyUnicode_DecodeLatin1": ("ptr", ["ptr", "i64", "ptr"], False),
+    "PyUnicode_AsLatin1String": ("ptr", ["ptr"], False),
+    "PyBytes_AsString": ("ptr", ["ptr"], False),
+    "PyBytes_Size": ("i64", ["ptr"], False),
     "PyLong_FromUnicodeObject": ("ptr", ["ptr", "i32"], False),
     "PyLong_AsLongLong": ("i64", ["ptr"], False),
     "PyFloat_FromString": ("ptr", ["ptr"], False),
@@ -136,7 +140,7 @@ NUMPY_FUNCTIONS = {
 
 # Objects whose address generated code uses (types compared against ob_type, singletons).
 OBJECTS = ("PyLong_Type", "PyFloat_Type", "PyComplex_Type", "PyBool_Type", "PyTuple_Type", "PyList_Type", "PyDict_Type",
-           "PySet_Type", "PyUnicode_Type", "PyRange_Type",
+           "PySet_Type", "PyUnicode_Type", "PyBytes_Type", "PyRange_Type",
            "_Py_TrueStruct", "_Py_FalseStruct", "_Py_NoneStruct",
            "_Py_HashSecret", "_PySet_Dummy")      # (str hashes: llvm/hashing.py; sets: table_boxing.py)
 

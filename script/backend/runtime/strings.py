@@ -19,6 +19,7 @@ from script.backend.runtime import capi, py_errors
 from script.ir.ops import STR_PY
 
 FROM_PY, TO_PY = "script.str.from_py", "script.str.to_py"
+BYTES_FROM_PY, BYTES_TO_PY = "script.bytes.from_py", "script.bytes.to_py"
 UCS4 = 4
 
 
@@ -26,7 +27,9 @@ def build_runtime(m: NativeModule) -> list[str]:
     _build_from_py(m)
     _build_to_py(m)
     _build_py(m)
-    return [FROM_PY, TO_PY, strings.PY_SYMBOL]
+    _build_bytes_from_py(m)
+    _build_bytes_to_py(m)
+    return [FROM_PY, TO_PY, strings.PY_SYMBOL, BYTES_FROM_PY, BYTES_TO_PY]
 
 
 def from_py(m: NativeModule, b: Builder, u: Value) -> Value:
@@ -35,6 +38,14 @@ def from_py(m: NativeModule, b: Builder, u: Value) -> Value:
 
 def to_py(m: NativeModule, b: Builder, s: Value) -> Value:
     return b.call(m.declare(TO_PY, "ptr", ["ptr"], attrs=("nounwind",)), [s])
+
+
+def bytes_from_py(m: NativeModule, b: Builder, obj: Value) -> Value:
+    return b.call(m.declare(BYTES_FROM_PY, "ptr", ["ptr"], attrs=("nounwind",)), [obj])
+
+
+def bytes_to_py(m: NativeModule, b: Builder, s: Value) -> Value:
+    return b.call(m.declare(BYTES_TO_PY, "ptr", ["ptr"], attrs=("nounwind",)), [s])
 
 
 def _build_from_py(m: NativeModule) -> None:
@@ -56,6 +67,42 @@ def _build_to_py(m: NativeModule) -> None:
     b = Builder(fn, fn.append_block("entry"))
     b.ret(capi.call(m, b, "PyUnicode_FromKindAndData", int_const("i32", UCS4),
                     strings.data_pointer(b, s), strings.length(b, s)))
+
+
+def _build_bytes_from_py(m: NativeModule) -> None:
+    """``ptr script.bytes.from_py(PyObject *b)``: a new native text object holding the bytes
+    of Python bytes `b` as code points (their Latin-1 decoding); NULL without memory."""
+    fn = m.new_function(BYTES_FROM_PY, "ptr", ["ptr"], linkage="external")
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    u = capi.call(m, b, "PyUnicode_DecodeLatin1", capi.call(m, b, "PyBytes_AsString", obj),
+                  capi.call(m, b, "PyBytes_Size", obj), NULL)
+    made, failed = fn.append_block("decoded"), fn.append_block("failed")
+    b.cbranch(b.icmp("ne", u, NULL), made, failed)
+    b.position_at_end(made)
+    s = b.call(m.declare(FROM_PY, "ptr", ["ptr"], attrs=("nounwind",)), [u])
+    capi.call(m, b, "Py_DecRef", u)
+    b.ret(s)
+    b.position_at_end(failed)
+    capi.call(m, b, "PyErr_Clear")
+    b.ret(NULL)
+
+
+def _build_bytes_to_py(m: NativeModule) -> None:
+    """``PyObject *script.bytes.to_py(ptr s)``: new Python bytes of native bytes `s` (NULL
+    with an exception set when they cannot be made); `s` is not released."""
+    fn = m.new_function(BYTES_TO_PY, "ptr", ["ptr"], linkage="external")
+    s, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    u = to_py(m, b, s)
+    made, failed = fn.append_block("made"), fn.append_block("failed")
+    b.cbranch(b.icmp("ne", u, NULL), made, failed)
+    b.position_at_end(made)
+    out = capi.call(m, b, "PyUnicode_AsLatin1String", u)
+    capi.call(m, b, "Py_DecRef", u)
+    b.ret(out)
+    b.position_at_end(failed)
+    b.ret(NULL)
 
 
 def _build_py(m: NativeModule) -> None:
@@ -170,6 +217,18 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
         call = (lambda: _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(
             name.encode()), m.cstring(b"LO"), i, u0))) if name == "exc_is" else \
             (lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"L"), i))
+        return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
+    if name in ("str_encode", "bytes_decode", "bytes_int", "bytes_float"):     # script.pyhooks.codecs_text
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.codecs_text"))
+        if name == "bytes_int":
+            call = lambda: _guarded(m, b, u0, lambda: capi.call(
+                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"OL"), u0, i))
+        elif name == "bytes_float":
+            call = lambda: _guarded(m, b, u0, lambda: capi.call(
+                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"O"), u0))
+        else:
+            call = lambda: _guarded(m, b, u0, lambda: _guarded(m, b, u1, lambda: capi.call(
+                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"OO"), u0, u1)))
         return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
     if name in ("random_seed", "random_gauss"):       # the interpreter's random.seed(i), random.gauss()
         module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"random"))
