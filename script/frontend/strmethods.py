@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 
 from script.frontend import bytes_values, default_tables, dict_methods, strings, strlib, strtext
+from script.frontend.pyref import PyRef
 from script.frontend.strings import char_code, is_str
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.ir import types as T
@@ -209,7 +210,10 @@ def is_str_parts(cx, node) -> bool:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in _PART_GENERATORS):
         return False
-    if is_str(cx.pre_evaluate(node.func.value)):
+    base = node.func.value
+    if isinstance(base, ast.Name) and base.id not in cx.locals and isinstance(cx.callee_ref(base), PyRef):
+        return False            # `re.split(...)`: a module's function
+    if is_str(cx.pre_evaluate(base)):
         return True
     if isinstance(node.func.value, ast.Name):      # read again where it is used
         cx.pre_evaluated.pop(id(node.func.value), None)

@@ -288,6 +288,8 @@ STR_PY = {
     "str_encode": (("str", "str"), "str"), "bytes_decode": (("str", "str"), "str"),
     # int(b, base) and float(b) of bytes (as the str of their code points), as CPython parses them
     "bytes_int": (("str", "i64"), "i64"), "bytes_float": (("str",), "f64"),
+    # CPython's `re` (frontend/relib.py: its arguments and results packed in one str)
+    "re_call": (("str",), "str"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

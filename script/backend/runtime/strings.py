@@ -230,6 +230,10 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
             call = lambda: _guarded(m, b, u0, lambda: _guarded(m, b, u1, lambda: capi.call(
                 m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"OO"), u0, u1)))
         return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
+    if name == "re_call":                           # script.pyhooks.re_text
+        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.re_text"))
+        return _guarded(m, b, module, lambda: _then_release(m, b, module, _guarded(m, b, u0, lambda: capi.call(
+            m, b, "PyObject_CallMethod", module, m.cstring(b"call"), m.cstring(b"O"), u0))))
     if name in ("random_seed", "random_gauss"):       # the interpreter's random.seed(i), random.gauss()
         module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"random"))
         args = (m.cstring(b"L"), i) if name == "random_seed" else (NULL,)
