@@ -565,6 +565,12 @@ def column_checks(m):
     return [c == (1, 3) for c in zip(*m)], [c == [1, 3] for c in zip(*m)], [list(c) for c in zip(*m)]
 
 
+def chunks(s, xs):
+    """`zip(*[iter(xs)] * n)`: tuples of n items (base32.py of TheAlgorithms cuts bits so)."""
+    return (["".join(t) for t in zip(*[iter(s)] * 5)], list(zip(*2 * [iter(xs)])),
+            [a * b for a, b, _ in zip(*[iter(xs)] * 3)], list(zip(*[iter(xs)] * 0)))
+
+
 def version_compare(a, b):
     va = tuple(int(p) for p in a.split("."))
     vb = tuple(int(p) for p in b.split("."))

@@ -73,6 +73,7 @@ CASES = [
     (K.dict_of_lists_of_sets, (["ab", "abb", "c"],)), (K.dict_opt_values, ([1, -1, 2],)),
     (K.last_index, ([1, 2, 1, 3, 2],)), (K.two_lists, (["ab", "bc", "bd"],)), (K.two_dicts, (["ab", "bc", "bd"],)),
     (K.transpose, ([[1, 2], [3, 4], [5, 6]],)), (K.transpose, ([],)), (K.transpose, ([[1], []],)),
+    (K.chunks, ("0100100001100101", [1, 2, 3, 4, 5, 6, 7])), (K.chunks, ("", [])),
     (K.column_checks, ([[1, 2], [3, 4]],)), (K.version_compare, ("1.10", "1.9.9")), (K.version_compare, ("2", "2")),
     (K.version_compare, ("1.x", "1")), (K.frozen_copy, ([3, 1, 2],)), (K.frozen_copy, ([],)),
     (K.unzip_pairs, ([(1, 2.5), (3, 4.0)],)), (K.tuple_ops, ([3, 1],)), (K.tuple_ops, ([],)),

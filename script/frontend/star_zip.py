@@ -1,5 +1,5 @@
 """`zip(*rows)`: the transpose idiom (`[list(c) for c in zip(*matrix)]`, `for chars in
-zip(*words)`).
+zip(*words)`), and `zip(*[iter(xs)] * n)`, the idiom that cuts xs into tuples of n items.
 
 Functions over the lowering `cx`. A tuple of iterables is spread into
 `zip(a, b, ...)` as written. A list of rows (lists, strs, tuples, 1-d arrays) gives as
@@ -67,6 +67,9 @@ def zip_unpacked(cx, node: ast.Call):
     if len(node.args) != 1:
         cx.error("zip() with a *-unpacked argument among others is not supported in compiled code "
                  "(zip(*rows) alone is)", node)
+    grouped = _grouper(cx, node.args[0].value)
+    if grouped is not None:
+        return _chunks(cx, *grouped, node)
     rows = cx.expr(node.args[0].value)
     if isinstance(rows.type, Unknown):
         return Const(0, T.I64), lambda i: Undef(UNKNOWN, cx.loc(node)), UNKNOWN
@@ -101,3 +104,34 @@ def _columns(cx, rows: Value, et: T.Type, node):
             out, cx.iterable_value(lists.checked_item(cx, rows, j, node), node)[1](i), j, node))
         return out
     return n, column, T.VarTupleType(et)
+
+
+def _grouper(cx, node) -> tuple[ast.expr, int] | None:
+    """(xs, n) when `node` is ``[iter(xs)] * n`` (or ``n * [iter(xs)]``) with `n` a constant
+    int: `zip(*[iter(xs)] * n)`, the idiom that cuts `xs` into tuples of `n` items."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return None
+    for seq, count in ((node.left, node.right), (node.right, node.left)):
+        if (isinstance(seq, ast.List) and len(seq.elts) == 1 and isinstance(seq.elts[0], ast.Call)
+                and isinstance(seq.elts[0].func, ast.Name) and seq.elts[0].func.id == "iter"
+                and seq.elts[0].func.id not in cx.locals and len(seq.elts[0].args) == 1
+                and not seq.elts[0].keywords and isinstance(count, ast.Constant)
+                and type(count.value) is int and getattr(cx.lookup(seq.elts[0].func), "obj", None) is iter):
+            return seq.elts[0].args[0], count.value
+    return None
+
+
+def _chunks(cx, items_node: ast.expr, n: int, node):
+    """`iterable` of ``zip(*[iter(xs)] * n)``: the tuples of items ``k*n .. k*n + n - 1`` of xs,
+    for as many whole tuples as xs holds (zip stops at the first item missing)."""
+    length, item, et = cx.iterable_value(cx.expr(items_node), node)
+    loc = cx.loc(node)
+    if n <= 0:                  # zip() of no iterables: nothing
+        return Const(0, T.I64), lambda k: cx.make_tuple([], node), T.TupleType([])
+    count = cx.emit("floordiv", [length, Const(n, T.I64)], T.I64, None, loc)
+
+    def chunk(k: Value) -> Value:
+        base = cx.emit("mul", [k, Const(n, T.I64)], T.I64, None, loc)
+        return cx.make_tuple([item(cx.emit("add", [base, Const(j, T.I64)], T.I64, None, loc))
+                              for j in range(n)], node)
+    return count, chunk, T.TupleType([et] * n)
