@@ -98,3 +98,10 @@ def emails(text: str, domain: str) -> list:
 
 def dynamic_groups(text: str, pattern: str) -> list:
     return re.findall(pattern, text)
+
+
+def dna(dna: str) -> str:
+    """TheAlgorithms' strings/dna.py, as written there (maketrans through an instance)."""
+    if len(re.findall("[ATCG]", dna)) != len(dna):
+        raise ValueError("Invalid Strand")
+    return dna.translate(dna.maketrans("ATCG", "TAGC"))

@@ -19,6 +19,8 @@ def test_examples_as_written_in_the_corpus():
     check_all_levels(K.is_dna, "GATTACA")
     check_all_levels(K.is_dna, "GATTXCA")
     check_all_levels(K.natural_key, "elm13")
+    check_all_levels(K.dna, "GCTA")
+    check_all_levels(K.dna, "GFGG")
 
 
 @EXAMPLES

@@ -448,7 +448,7 @@ def test_collections_refusals():
 def _translations(s):
     t = str.maketrans("ab", "xy", ",!")
     return (s.translate(t), s.translate(str.maketrans("", "", ",.!?")), s.translate({ord("a"): "AA"}),
-            s.translate({97: 98}))
+            s.translate({97: 98}), s.translate(s.maketrans("ab", "ba")))     # (through an instance too)
 
 
 def _maketrans_lengths(s):

@@ -63,6 +63,8 @@ def str_translate(cx, s: Value, node: ast.Call) -> Value:
 def str_method(cx, s: Value, name: str, node: ast.Call) -> Value:
     if name == "encode":
         return bytes_values.str_encode(cx, s, node)
+    if name == "maketrans":             # a static method, called through a str (`s.maketrans(x, y)`)
+        return str_maketrans(cx, node)
     if node.keywords and name not in ("split", "rsplit", "splitlines", "format", "expandtabs"):
         cx.error(f"str.{name}() takes no keyword arguments", node)
     if name in _LIB_METHODS:
