@@ -140,6 +140,39 @@ def test_choice_and_shuffle(s, n):
     check_all_levels(py_choice_shuffle, s, n)
 
 
+def py_sample_choices(s, xs, k, weights):
+    random.seed(s)
+    out = (random.sample(xs, min(k, len(xs))), random.sample(range(200), k), random.sample("abcdefgh", k % 9),
+           random.choices(xs, k=k) if xs else [], random.choices("xyz", weights[:3], k=k))
+    r = random.Random(s)
+    return out + (r.sample(xs, len(xs)), r.choices(xs or [0], cum_weights=None, k=2))
+
+
+def py_sample_errors(s, xs, k, weights):
+    random.seed(s)
+    if k % 3 == 0:
+        return random.sample(xs, k)                      # ValueError when k > len(xs)
+    if k % 3 == 1:
+        return random.choices(xs, weights, k=2)          # ValueError: counts, total, finiteness
+    return random.choices(xs, cum_weights=weights, k=1)
+
+
+@settings(max_examples=20, deadline=None)
+@given(PY_SEEDS, st.lists(st.integers(-5, 5), max_size=30), st.integers(0, 40),
+       st.lists(st.floats(0, 10) | st.just(float("inf")), min_size=3, max_size=4))
+def test_sample_and_choices(s, xs, k, weights):
+    if sum(weights[:3]) > 0 and sum(weights[:3]) < float("inf"):
+        check_all_levels(py_sample_choices, s, xs, k, weights)
+    check_all_levels(py_sample_errors, s, xs, k, weights)
+
+
+def test_sample_of_a_set_is_cpythons_type_error():
+    def sample_set(s):
+        random.seed(s)
+        return random.sample({1, 2, 3}, 2)
+    check_all_levels(sample_set, 4)
+
+
 def _random_step(r, x):
     return x + r.random()
 

@@ -11,6 +11,7 @@ here, by name.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -83,6 +84,11 @@ _ZERO_STEP = CPythonCheck(lambda: Random(0).randrange(1, 2, 0))
 _EMPTY_STEPPED = CPythonCheck(lambda: Random(0).randrange(7654321, -1234567, 3), (7654321, -1234567, 3))
 _NO_STOP = CPythonCheck(lambda: Random(0).randrange(5, step=2))
 _EMPTY_SEQUENCE = CPythonCheck(lambda: Random(0).choice([]))
+_SAMPLE_SIZE = CPythonCheck(lambda: Random(0).sample([1], 2))
+_BOTH_WEIGHTS = CPythonCheck(lambda: Random(0).choices([1], [1], cum_weights=[1]))
+_WEIGHT_COUNT = CPythonCheck(lambda: Random(0).choices([1], [1, 2]))
+_WEIGHT_TOTAL = CPythonCheck(lambda: Random(0).choices([1], [0]))
+_WEIGHT_FINITE = CPythonCheck(lambda: Random(0).choices([1], [math.inf]))
 
 
 def seed(a: int) -> None:
@@ -188,6 +194,59 @@ def shuffle(x) -> None:
     for i in range(len(x) - 1, 0, -1):
         j = _randbelow(mt, i + 1)
         x[i], x[j] = x[j], x[i]
+
+
+def sample(population, k: int):
+    """CPython 3.11's Random.sample without counts: a pool for a small population, else
+    a set of the indices taken (random_calls.py checks that the population is a sequence)."""
+    mt = RANDOM_STATE()
+    n = len(population)
+    _SAMPLE_SIZE(not 0 <= k <= n)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    result = []
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = _randbelow(mt, n - i)
+            result.append(pool[j])
+            pool[j] = pool[n - i - 1]
+    else:
+        selected = set()
+        for i in range(k):
+            j = _randbelow(mt, n)
+            while j in selected:
+                j = _randbelow(mt, n)
+            selected.add(j)
+            result.append(population[j])
+    return result
+
+
+def choices(population, weights=None, *, cum_weights=None, k: int = 1):
+    """CPython 3.11's Random.choices: `floor(random() * n)` without weights, else a bisect
+    of the cumulative weights."""
+    mt = RANDOM_STATE()
+    if cum_weights is None:
+        if weights is None:
+            n = len(population) + 0.0
+            return [population[math.floor(next_double(mt) * n)] for i in range(k)]
+        cum = list(weights)
+        for i in range(1, len(cum)):
+            cum[i] = cum[i - 1] + cum[i]
+        return _weighted(mt, population, cum, k)
+    _BOTH_WEIGHTS(weights is not None)
+    return _weighted(mt, population, list(cum_weights), k)
+
+
+def _weighted(mt, population, cum, k: int):
+    n = len(population)
+    _WEIGHT_COUNT(len(cum) != n)
+    total = cum[-1] + 0.0
+    _WEIGHT_TOTAL(total <= 0.0)
+    _WEIGHT_FINITE(not math.isfinite(total))
+    hi = n - 1
+    return [population[bisect.bisect(cum, next_double(mt) * total, 0, hi)] for i in range(k)]
 
 
 # What `random.Random(seed)` in compiled code draws with: the functions above over a state

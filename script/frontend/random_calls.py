@@ -22,7 +22,7 @@ from script.frontend.pyref import PyRef
 from script.ir import types as T
 
 _PYTHON = ("seed", "random", "getrandbits", "randrange", "randint", "uniform", "gauss",
-           "normalvariate", "expovariate", "choice", "shuffle")
+           "normalvariate", "expovariate", "choice", "shuffle", "sample", "choices")
 # numpy.random name -> nprandom function name
 _NUMPY = {"seed": "seed", "random": "random_sample", "random_sample": "random_sample",
           "sample": "random_sample", "ranf": "random_sample", "rand": "random_sample",
@@ -277,7 +277,25 @@ for _name in _NUMPY:
 def _call_python(name: str, low, node: ast.Call, functions=pyrandom):
     if name == "seed":
         _check_seed(low, node, "random")
+    if name in ("sample", "choices") and node.args:
+        _check_population(low, name, node.args[0])
     return low.call_script(low.ctx.info_for(getattr(functions, name)), node)
+
+
+def _check_population(low, name: str, arg: ast.expr) -> None:
+    """random.sample and random.choices take a sequence (a list, tuple, str or range); a set,
+    a dict or an array raises CPython's TypeError for sample (choices indexes it)."""
+    t = low.pre_evaluate(arg).type
+    if type(t) in (T.ListType, T.VarTupleType, T.TupleType) or isinstance(t, (T.StrType, T.IterType)):
+        return
+    if name == "sample":
+        low.raise_always("TypeError", _POPULATION_MESSAGE, arg)
+    else:
+        low.error(f"random.choices() of a {t} is not supported in compiled code (of a list, tuple, str or "
+                  "range it is)", arg)
+
+
+_POPULATION_MESSAGE = "Population must be a sequence.  For dicts or sets, use sorted(d)."
 
 
 def _call_numpy(name: str, low, node: ast.Call):
