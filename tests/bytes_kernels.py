@@ -187,3 +187,18 @@ def bytes_list(b: bytes) -> list[bytes]:
 
 def numbers(b: bytes, base: int):
     return int(b, base), int(b), float(b)
+
+
+def keyed(words: list[str]):
+    """Bytes as dict keys and set elements: CPython's hash, so a set iterates in its order."""
+    d = {}
+    for w in words:
+        k = w.encode()
+        d[k] = d.get(k, 0) + 1
+    s = {w.encode()[:2] for w in words}
+    return d, list(s), hash(words[0].encode()) if words else 0, ord(b"a"[0:1])
+
+
+def missing_key(words: list[str], k: str) -> int:
+    d = {w.encode(): i for i, w in enumerate(words)}
+    return d[k.encode()]

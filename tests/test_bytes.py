@@ -122,6 +122,13 @@ def test_numbers_from_bytes(b, base):
     check_all_levels(K.numbers, b, base)
 
 
+@EXAMPLES
+@given(st.lists(st.text(alphabet="abé€ ", max_size=4), max_size=8), st.text(alphabet="abé", max_size=2))
+def test_bytes_as_keys(words, k):
+    check_all_levels(K.keyed, words)
+    check_all_levels(K.missing_key, words, k)          # KeyError(b'...'), as CPython
+
+
 def test_byteorder():
     for order in ("big", "little", "middle"):
         check_all_levels(K.from_bytes_order, b"\x01\x02", order)

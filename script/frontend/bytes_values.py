@@ -36,6 +36,10 @@ def is_bytes(v) -> bool:
     return isinstance(getattr(v, "type", None), T.BytesType)
 
 
+def is_bytes_type(t) -> bool:
+    return isinstance(t, T.BytesType)
+
+
 def as_str(cx, v: Value, node) -> Value:
     """Bytes `v` seen as the str of its code points (the same object)."""
     if isinstance(v, Instr) and v.opname == "convert" and v.operands[0].type == T.STR:
@@ -223,10 +227,6 @@ def _search(cx, s: Value, name: str, node) -> Value:
     return strings.str_lib(cx, _SEARCH[name], [s, sub, start, end], node)
 
 
-def is_bytes_type(t) -> bool:
-    return isinstance(t, T.BytesType)
-
-
 def _split(cx, s: Value, name: str, node) -> Value:
     sep, maxsplit = strings.split_args(cx, node, name)
     left = name == "split"
@@ -238,7 +238,7 @@ def _split(cx, s: Value, name: str, node) -> Value:
 
 
 def _join(cx, s: Value, node) -> Value:
-    if cx.walks_generator(node.args[0]) if len(node.args) == 1 and not node.keywords else False:
+    if len(node.args) == 1 and not node.keywords and cx.walks_generator(node.args[0]):
         parts = cx.generator_list(node.args[0])
     else:
         (parts,) = cx.positional(node, "join", 1)
