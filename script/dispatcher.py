@@ -20,6 +20,7 @@ Python int (OverflowError out of range), natively, and a NumPy scalar of a kind 
 from __future__ import annotations
 
 import contextlib
+import enum
 import threading
 import weakref
 
@@ -628,6 +629,8 @@ def _types_for(obj, info, values):
             types.append(ann)
             continue
         t = typeof(value)
+        if t is None and isinstance(value, (int, float, str, complex)):      # a subclass: _type_error says
+            raise TypeError(_type_error(obj, info, values, bad=(name, value)))
         if t is None and (is_record_class(type(value)) or type(value) in (list, tuple)):
             from script.frontend.instance_args import NotAnArgument, holding_type_of, instance_type_of
             try:
@@ -684,7 +687,14 @@ def _type_error(obj, info, values, bad=None) -> str:
                      "are kept apart only as plain elements), or only strs; "
                      "tuples of numbers and strs; numbers or None; "
                      "or lists of such lists)")
-        if not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):
+        if isinstance(bad[1], enum.Enum):
+            text += (" (an enum member is not its value to CPython: pass member.value; "
+                     "docs/differences.md)")
+        elif isinstance(bad[1], (int, float, str, complex)) and not type(bad[1]).__module__.startswith("numpy"):
+            base = next(c for c in (bool, int, float, str, complex) if isinstance(bad[1], c))
+            text += (f" (a subclass of {base.__name__}: compiled code would give back a plain {base.__name__}; "
+                     f"pass {base.__name__}(x))")
+        elif not isinstance(bad[1], type) and isinstance(getattr(bad[1], "__dict__", None), dict):
             text += " (instances of classes stay inside compiled code: pass their fields; docs/records.md)"
         if type(bad[1]) in (dict, set):
             text += (f" (an empty {type(bad[1]).__name__} has no key type, and the function compiles for "

@@ -16,7 +16,7 @@ import operator
 from script.errors import CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
-                             default_tables, dict_methods, dicts, elementwise, exceptions, generators,
+                             default_tables, dict_methods, dicts, elementwise, enum_members, exceptions, generators,
                              global_tables, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
@@ -332,6 +332,11 @@ class FunctionLowering(SSABuilder, ExprLowering):
         made = global_tables.hoisted(self, obj)
         if made is not None:
             return made                     # made once, where the function starts
+        if enum_members.is_valued_member(obj):      # `Color.RED` of an IntEnum: its value, where that is CPython's
+            plain = enum_members.member_value(self, obj, name, node)
+            if plain is None:
+                return PyRef(obj, name)     # (`Color.RED.value`)
+            obj = plain
         if obj is None or isinstance(obj, (bool, int, float, complex)):
             try:
                 return const_of(obj, self.loc(node))

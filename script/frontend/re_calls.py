@@ -80,10 +80,8 @@ def _pattern(cx, node, flags_node, name: str) -> _Pattern:
         return _Pattern(strings.str_constant(cx, obj.pattern, node), Const(obj.flags, T.I64), obj.pattern,
                         obj.flags, node)
     v = cx.expr(node)
-    flags = _int_arg(cx, flags_node, name, "flags (re.IGNORECASE | ...)")
-    static = _static_flags(cx, flags_node)
-    if static is not None:
-        flags = Const(static, T.I64)
+    static = _static_flags(cx, flags_node)          # (re.IGNORECASE is an IntFlag: read here, not lowered)
+    flags = Const(static, T.I64) if static is not None else _int_arg(cx, flags_node, name, "flags")
     if not strings.is_str(v):
         cx.error(f"re.{name}(): the pattern must be a str or a module-level compiled pattern in compiled code, "
                  f"not {v.type}", node)
@@ -102,10 +100,18 @@ def _static_flags(cx, node) -> int | None:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         a, b = _static_flags(cx, node.left), _static_flags(cx, node.right)
         return None if a is None or b is None else a | b
-    if isinstance(node, (ast.Name, ast.Attribute)) and not (isinstance(node, ast.Name) and node.id in cx.locals):
-        ref = cx.callee_ref(node)
-        if isinstance(ref, Const) and isinstance(ref.type, T.IntType):
-            return int(ref.value)
+    obj = _module_level(cx, node)
+    return int(obj) if isinstance(obj, int) and not isinstance(obj, bool) else None
+
+
+def _module_level(cx, node):
+    """The Python object a module-level name or dotted name (``re.I``) is, or None."""
+    if isinstance(node, ast.Name) and node.id not in cx.locals:
+        found, obj = cx.info.global_value(node.id)
+        return obj if found else None
+    if isinstance(node, ast.Attribute):
+        base = _module_level(cx, node.value)
+        return None if base is None else getattr(base, node.attr, None)
     return None
 
 

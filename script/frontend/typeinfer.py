@@ -228,15 +228,14 @@ def typeof(value) -> T.Type | None:
         from script.frontend.named_tuple_types import named_type_of
         elems = [typeof(v) for v in value]
         return None if None in elems else named_type_of(cls, elems)
-    if isinstance(value, int):          # int subclasses (IntEnum, …)
-        return T.I64
-    if isinstance(value, float):
-        return T.F64
-    if isinstance(value, str):          # str subclasses (StrEnum, …)
-        return T.STR
-    if isinstance(value, complex):      # numpy.complex128 and other subclasses
-        return T.C128
     mod = getattr(cls, "__module__", "")
+    if isinstance(value, (int, float, str, complex)) and not (mod == "numpy" or mod.startswith("numpy.")):
+        return None         # a subclass (an IntEnum's member, a user's `class Name(str)`): compiled code
+        # would compute with its value and give back a plain int or str, not CPython's object
+    if isinstance(value, float):        # numpy.float64
+        return T.F64
+    if isinstance(value, complex):      # numpy.complex128
+        return T.C128
     if mod == "numpy" or mod.startswith("numpy."):
         if cls.__name__ == "ndarray":
             return array_type_of(value)
