@@ -44,7 +44,7 @@ def named(s: str):
     m = KEY_VALUE.search(s)
     if m is None:
         return "none"
-    return m.group("key") + "|" + m["value"] + "|" + str(m.start("value")) + "|" + m.string
+    return m.group("key") + "|" + m["value"] + "|" + str(m.start("value")) + "|" + m.string, m.groupdict()
 
 
 def matches(s: str):

@@ -76,6 +76,13 @@ class Match:
     def groups(self):
         return tuple([self.group(k) for k in range(1, len(self.spans) // 2)])
 
+    def groupdict(self):
+        out = {}
+        for k in range(1, len(self.names)):
+            if self.names[k] != "":
+                out[self.names[k]] = self.group(k)
+        return out
+
     def span(self, k=0) -> tuple[int, int]:
         i = self._index(k)
         return self.spans[i], self.spans[i + 1]
