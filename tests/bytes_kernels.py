@@ -202,3 +202,21 @@ def keyed(words: list[str]):
 def missing_key(words: list[str], k: str) -> int:
     d = {w.encode(): i for i, w in enumerate(words)}
     return d[k.encode()]
+
+
+def longest_encoded(words: list[str]):
+    """A value that is bytes or None (returned, tested, in a list and a dict)."""
+    best = None
+    for w in words:
+        if best is None or len(w) > len(best):
+            best = w.encode()
+    marks = [None] * 2
+    marks[0] = best
+    return best, (len(best) if best is not None else -1), best or b"none", marks, {"b": best}
+
+
+def ordered(words: list[str], a: bytes, b: bytes):
+    bs = [w.encode() for w in words]
+    bs.sort()
+    return (bs, sorted(bs, reverse=True), min(bs) if bs else b"", max(bs, default=b"-"),
+            sorted([(x, len(x)) for x in bs]), max(a, b), min(a, b, b"m"))

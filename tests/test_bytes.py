@@ -129,6 +129,13 @@ def test_bytes_as_keys(words, k):
     check_all_levels(K.missing_key, words, k)          # KeyError(b'...'), as CPython
 
 
+@EXAMPLES
+@given(st.lists(st.text(alphabet="abé", max_size=3), max_size=4), BYTES, BYTES)
+def test_bytes_or_none_and_order(words, a, b):
+    check_all_levels(K.longest_encoded, words)
+    check_all_levels(K.ordered, words, a, b)
+
+
 def test_byteorder():
     for order in ("big", "little", "middle"):
         check_all_levels(K.from_bytes_order, b"\x01\x02", order)

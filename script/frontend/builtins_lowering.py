@@ -25,9 +25,9 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
-                             elementwise, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages, mixed_numbers,
-                             named_tuples, optional, pylib, records, relib, seq_iterators, static_args, strings,
-                             strmethods, varargs)
+                             elementwise, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages,
+                             mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args,
+                             strings, strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -803,7 +803,8 @@ def builtin_minmax(cx, node, name) -> Value:
         return minmax_of_iterable(cx, values[0], name, node)
     if not values:
         cx.error(f"{name} expected at least 1 argument, got 0", node)
-    if any(isinstance(v.type, T.TupleType) for v in values) or {T.I64, T.F64} <= {v.type for v in values} \
+    if any(isinstance(v.type, (T.TupleType, T.BytesType)) for v in values) \
+            or {T.I64, T.F64} <= {v.type for v in values} \
             or any(T.bool_and_number(values[0].type, v.type) for v in values):
         # (tuples; or ints and floats, of which the first best is returned as it is:
         # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py; a bool
@@ -839,12 +840,12 @@ def minmax_of_iterable(cx, v: Value, name: str, node) -> Value:
 def minmax_of(cx, iterable, name: str, node) -> Value:
     """min/max over an iterable: ValueError when empty, else Python's pairwise rule."""
     n, item, et = iterable
-    if not (et.is_numeric() or isinstance(et, (T.TupleType, T.StrType, T.ListType))):
+    if not (et.is_numeric() or isinstance(et, (T.TupleType, T.TextType, T.ListType))):
         cx.error(f"{name}() of elements of type {et} is not supported", node)
     cx.raise_if(cx.cmp("eq", n, Const(0, T.I64), node), "ValueError",
                 message(f"{name}_empty"), node)
     first = item(Const(0, T.I64))
-    if isinstance(et, (T.TupleType, T.ListType)):
+    if isinstance(et, (T.TupleType, T.ListType, T.BytesType)):
         return cx.reduce_loop(node, n, item, first, lambda acc, x: better_of(cx, acc, x, name, node))
     if isinstance(et, T.StrType):
         return cx.reduce_loop(node, n, item, first, lambda acc, x: strings.str_minmax(cx, name, acc, x, node))

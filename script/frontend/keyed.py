@@ -31,7 +31,7 @@ def is_sortable(t: T.Type) -> bool:
         return True
     if isinstance(t, T.ListType):        # lists order as tuples do (lists.compare_lists)
         return is_sortable(t.elem)
-    return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.StrType)     # complex: unordered
+    return (t.is_numeric() and not isinstance(t, T.ComplexType)) or isinstance(t, T.TextType)    # complex: unordered
 
 
 def call_function_node(cx, fn_node, args: list[Value], node) -> Value:

@@ -1074,7 +1074,7 @@ def minmax_each(cx, arg_node, name: str, default, node) -> Value:
     acc = f"$best{cx.counter}"       # assigned by the first element
 
     def step(x):
-        if not (x.type.is_numeric() or isinstance(x.type, (T.TupleType, T.StrType, T.ListType))):
+        if not (x.type.is_numeric() or isinstance(x.type, (T.TupleType, T.TextType, T.ListType))):
             cx.error(f"{name}() of elements of type {x.type} is not supported", node)
         best = cx.choose(cx.read(seen, loc), lambda: minmax_step(cx, 
             name, cx.read(acc, loc), x, node), lambda: x, node)
@@ -1093,7 +1093,7 @@ def minmax_step(cx, name: str, best: Value, x: Value, node) -> Value:
     """One step of min()/max(): tuples by Python's ordering, strs by code points."""
     if isinstance(best.type, Unknown):          # the result's type is not known yet
         return Undef(UNKNOWN, cx.loc(node))
-    if isinstance(x.type, (T.TupleType, T.ListType)):
+    if isinstance(x.type, (T.TupleType, T.ListType, T.BytesType)):
         return cx.better_of(best, x, name, node)
     if isinstance(x.type, T.StrType):
         return strings.str_minmax(cx, name, best, x, node)

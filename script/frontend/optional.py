@@ -53,6 +53,8 @@ def python_name(t: T.Type) -> str:
         return "set" if isinstance(t, T.SetType) else "dict"
     if isinstance(t, T.StrType):
         return "str"
+    if isinstance(t, T.BytesType):
+        return "bytes"
     if isinstance(t, T.ArrayType):
         return "numpy.ndarray"
     if t in (T.I64, T.F64, T.BOOL):
@@ -186,6 +188,8 @@ def placeholder(cx, t: T.Type, loc) -> Value:
         return cx.emit("tuple", [placeholder(cx, e, loc) for e in t.elems], t, None, loc)
     if isinstance(t, T.StrType):
         return cx.emit("str_const", [], t, "", loc)      # immortal: nothing to count
+    if isinstance(t, T.BytesType):                       # b"": the same immortal object
+        return cx.emit("convert", [cx.emit("str_const", [], T.STR, "", loc)], t, None, loc)
     if isinstance(t, (T.ClassType, T.ListType)):
         return cx.emit("list_null", [], t, None, loc)    # NULL: nothing to count
     if isinstance(t, T.ExcType):                         # no message: nothing to count

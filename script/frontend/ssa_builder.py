@@ -409,6 +409,9 @@ class SSABuilder:
                 instr = Instr("list_null" if isinstance(t, T.ClassType) else "list_new", [], t, None, loc)
             elif isinstance(t, T.StrType):
                 instr = Instr("str_const", [], t, "", loc)      # immortal: nothing to count
+            elif isinstance(t, T.BytesType):                    # b"": the same object
+                made.append(Instr("str_const", [], T.STR, "", loc))
+                instr = Instr("convert", [made[-1]], t, None, loc)
             else:
                 return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
             made.append(instr)

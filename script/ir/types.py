@@ -425,7 +425,7 @@ def is_optional_value(t: Type) -> bool:
     (a str's is the immortal "", a reference's NULL, which counting leaves alone)."""
     if isinstance(t, TupleType):
         return all(is_optional_value(e) for e in t.elems)
-    return t.is_numeric() or isinstance(t, (StrType, ClassType, ClassRef, ListType, HashType))
+    return t.is_numeric() or isinstance(t, (TextType, ClassType, ClassRef, ListType, HashType))
 
 
 class ArrayType(Type):
