@@ -105,3 +105,12 @@ def dna(dna: str) -> str:
     if len(re.findall("[ATCG]", dna)) != len(dna):
         raise ValueError("Invalid Strand")
     return dna.translate(dna.maketrans("ATCG", "TAGC"))
+
+
+def _upper(m):
+    return m.group(0).upper()
+
+
+def function_replacements(s: str):
+    return (re.sub(r"[a-z]+", lambda m: m.group().upper(), s), re.sub(r"\d", _upper, s, count=1),
+            re.subn("a*", lambda m: "<" + m.group() + ">", s), WORD.sub(lambda m: m.group()[::-1], s))

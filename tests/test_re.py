@@ -36,6 +36,7 @@ def test_functions_and_methods(s, n):
     check_all_levels(K.escaped, s)
     check_all_levels(K.local_pattern, s)
     check_all_levels(K.bad_group, s)
+    check_all_levels(K.function_replacements, s)
 
 
 def test_errors_are_cpythons():

@@ -8,8 +8,10 @@ errors are CPython's; compiled code holds them as strs, lists of strs, tuples of
 (a literal, a module-level str or compiled pattern): `findall` of a pattern of several groups
 gives tuples (of a pattern known only when it runs, strs: one of several groups is then
 refused when it runs), and `split` of one whose group may not take part (CPython gives None
-in the list) is refused (when it runs for a pattern not constant). A Match or Pattern made in compiled code is not returned to Python
-(iterator_returns.reject_iterator_return: it is not CPython's object).
+in the list) is refused (when it runs, for a pattern not constant). A function as `sub`'s
+replacement is called on each Match in compiled code (relib.sub_function: the matches
+finditer gives are the ones CPython's sub replaces). A Match or Pattern made in compiled
+code is not returned to Python (records.reject_boxed_instances: it is not CPython's object).
 """
 
 from __future__ import annotations
@@ -199,7 +201,13 @@ def _lower(cx, node: ast.Call, name: str, pattern_obj: re.Pattern | None = None)
     repl = args.get("repl")
     if repl is None:
         cx.error(f"re.{name}() needs a replacement", node)
-    repl = _str_arg(cx, repl, "replacement (a function is not supported)", name)
+    if isinstance(repl, ast.Lambda) or isinstance(cx.callee_ref(repl) if isinstance(repl, ast.Name) else None,
+                                                    PyRef):
+        count = _int_arg(cx, args.get("count"), name, "count")     # a function: called on each Match
+        fn = relib.sub_function if name == "sub" else relib.subn_function
+        call = ast.copy_location(ast.Call(ast.Name(fn.__name__, ast.Load()), [repl], []), node)
+        return cx.call_script(cx.ctx.info_for(fn), call, leading=(p.text, p.flags, string, count))
+    repl = _str_arg(cx, repl, "replacement", name)
     count = _int_arg(cx, args.get("count"), name, "count")
     return _call(cx, relib.sub if name == "sub" else relib.subn, [p.text, p.flags, repl, string, count], node)
 

@@ -138,6 +138,25 @@ def subn(pattern: str, flags: int, repl: str, string: str, count: int) -> tuple[
     return parts[0], int(parts[1])
 
 
+def sub_function(pattern: str, flags: int, string: str, count: int, repl) -> str:
+    """``re.sub`` with a function as the replacement: its text for each match, as CPython's
+    sub, which replaces the matches finditer finds (empty ones included), `count` first."""
+    return subn_function(pattern, flags, string, count, repl)[0]
+
+
+def subn_function(pattern: str, flags: int, string: str, count: int, repl) -> tuple[str, int]:
+    out = ""
+    last = 0
+    n = 0
+    for m in finditer(pattern, flags, string):
+        if 0 < count <= n:
+            break
+        out += string[last:m.start()] + repl(m)
+        last = m.end()
+        n += 1
+    return out + string[last:], n
+
+
 def escape(text: str) -> str:
     return _call(["escape", text, "0", ""])[0]
 
