@@ -220,3 +220,13 @@ def ordered(words: list[str], a: bytes, b: bytes):
     bs.sort()
     return (bs, sorted(bs, reverse=True), min(bs) if bs else b"", max(bs, default=b"-"),
             sorted([(x, len(x)) for x in bs]), max(a, b), min(a, b, b"m"))
+
+
+def more_methods(b: bytes, frm: bytes, to: bytes, keep: bool):
+    table = bytes.maketrans(frm, to)
+    return (b.capitalize(), b.title(), b.swapcase(), b.istitle(), b.splitlines(), b.splitlines(keep),
+            b.splitlines(keepends=True), b.translate(table), b.translate(None, frm), b.translate(table, to))
+
+
+def bad_table(b: bytes) -> bytes:
+    return b.translate(b"x")

@@ -136,6 +136,14 @@ def test_bytes_or_none_and_order(words, a, b):
     check_all_levels(K.ordered, words, a, b)
 
 
+@EXAMPLES
+@given(BYTES, SHORT, SHORT, st.booleans())
+def test_more_methods(b, frm, to, keep):
+    check_all_levels(K.more_methods, b, frm, to, keep)   # maketrans of other lengths: ValueError
+    check_all_levels(K.more_methods, b, frm, frm[::-1], keep)
+    check_all_levels(K.bad_table, b)
+
+
 def test_byteorder():
     for order in ("big", "little", "middle"):
         check_all_levels(K.from_bytes_order, b"\x01\x02", order)
@@ -144,7 +152,7 @@ def test_byteorder():
 def test_unsupported_is_clear():
     import script
 
-    def title(b: bytes) -> bytes:
-        return b.title()
-    with pytest.raises(script.CompileError, match=r"bytes.title\(\) is not supported"):
-        script.script(title)(b"a")
+    def expand(b: bytes) -> bytes:
+        return b.expandtabs()
+    with pytest.raises(script.CompileError, match=r"bytes.expandtabs\(\) is not supported"):
+        script.script(expand)(b"a")

@@ -282,7 +282,7 @@ def str_encode(cx, s: Value, node: ast.Call) -> Value:
 
 def bytes_method(cx, b: Value, name: str, node: ast.Call) -> Value:
     s = as_str(cx, b, node)
-    if node.keywords and name not in ("split", "rsplit", "decode"):
+    if node.keywords and name not in ("split", "rsplit", "decode", "splitlines"):
         cx.error(f"bytes.{name}() takes no keyword arguments in compiled code", node)
     if name == "decode":
         return _decode(cx, s, node)
@@ -300,6 +300,25 @@ def bytes_method(cx, b: Value, name: str, node: ast.Call) -> Value:
     if name in ("isupper", "islower"):
         cx.positional(node, name, 0)
         return strings.str_lib(cx, byteslib.is_cased, [s, Const(name == "isupper", T.BOOL)], node)
+    if name in ("capitalize", "title", "swapcase"):
+        cx.positional(node, name, 0)
+        how = ("capitalize", "title", "swapcase").index(name)
+        return _lib_bytes(cx, byteslib.recase, [s, Const(how, T.I64)], node)
+    if name == "istitle":
+        cx.positional(node, name, 0)
+        return strings.str_lib(cx, byteslib.is_title, [s], node)
+    if name == "splitlines":
+        values = strings.call_args(cx, node, name, ("keepends",))
+        keep = cx.truth(cx.expr(values[0]), node) if values[0] is not None else Const(False, T.BOOL)
+        return _lib_bytes(cx, byteslib.splitlines, [s, keep], node)
+    if name == "translate":
+        args = cx.positional(node, name, 1, 2)
+        table, has_table = args[0], Const(not isinstance(args[0].type, T.NoneType), T.BOOL)
+        table = _want_bytes(cx, table, name, node) if has_table.value else strings.str_constant(cx, "", node)
+        delete = _want_bytes(cx, args[1], name, node) if len(args) == 2 else strings.str_constant(cx, "", node)
+        return _lib_bytes(cx, byteslib.translate, [s, table, has_table, delete], node)
+    if name == "maketrans":             # a static method, called through bytes
+        return bytes_maketrans(cx, node)
     if name == "isascii":
         cx.positional(node, name, 0)
         return strings.str_lib(cx, strtext.is_ascii, [s], node)
@@ -373,6 +392,13 @@ def builtin_bytes(cx, node: ast.Call, name) -> Value:
     return _lib_bytes(cx, byteslib.from_ints, [xs], node)
 
 
+def bytes_maketrans(cx, node: ast.Call) -> Value:
+    """bytes.maketrans(frm, to): the 256-byte table of `translate`."""
+    frm, to = cx.positional(node, "maketrans", 2)
+    return _lib_bytes(cx, byteslib.maketrans, [_want_bytes(cx, frm, "maketrans", node),
+                                               _want_bytes(cx, to, "maketrans", node)], node)
+
+
 def bytes_fromhex(cx, node: ast.Call) -> Value:
     (s,) = cx.positional(node, "fromhex", 1)
     if not strings.is_str(s):
@@ -444,6 +470,7 @@ def int_to_bytes(cx, x: Value, node: ast.Call) -> Value:
 
 checks_int64(byteslib.from_bytes)      # (an int beyond int64: OverflowError, then run as Python)
 lowers(bytes.fromhex, equal=True)(lambda low, node, name: bytes_fromhex(low, node))
+lowers(bytes.maketrans)(lambda low, node, name: bytes_maketrans(low, node))
 lowers(int.from_bytes, equal=True)(lambda low, node, name: int_from_bytes(low, node))
 METHODS.register(("int", "to_bytes"), lambda low, x, node: int_to_bytes(low, x, node))
 METHODS.register(("bytes", ANY), lambda low, b, node: bytes_method(low, b, node.func.attr, node))

@@ -163,6 +163,105 @@ def is_cased(s: str, want_upper: bool) -> bool:
     return cased
 
 
+def _is_cased(c: int) -> bool:
+    return 65 <= c <= 90 or 97 <= c <= 122
+
+
+def _swap(c: int, upper: bool) -> int:
+    """`c` in the case asked (ASCII letters only)."""
+    if upper and 97 <= c <= 122:
+        return c - 32
+    if not upper and 65 <= c <= 90:
+        return c + 32
+    return c
+
+
+def recase(s: str, how: int) -> str:
+    """bytes.capitalize (`how` 0), title (1) or swapcase (2), as CPython's ASCII rules:
+    title upper-cases a letter after a non-letter, lower-cases one after a letter."""
+    n = len(s)
+    out = _new(n)
+    previous_cased = False
+    for i in range(n):
+        c = _code(s, i)
+        if how == 0:
+            d = _swap(c, i == 0)
+        elif how == 1:
+            d = _swap(c, not previous_cased)
+            previous_cased = _is_cased(c)
+        else:
+            d = _swap(c, 97 <= c <= 122)
+        _put(out, i, d)
+    return out
+
+
+def is_title(s: str) -> bool:
+    cased = False
+    previous_cased = False
+    for i in range(len(s)):
+        c = _code(s, i)
+        if 65 <= c <= 90:
+            if previous_cased:
+                return False
+            previous_cased = True
+            cased = True
+        elif 97 <= c <= 122:
+            if not previous_cased:
+                return False
+            previous_cased = True
+            cased = True
+        else:
+            previous_cased = False
+    return cased
+
+
+def splitlines(s: str, keepends: bool) -> list[str]:
+    """bytes.splitlines: lines end at \\n, \\r or \\r\\n only."""
+    n = len(s)
+    out: list[str] = []
+    i = 0
+    while i < n:
+        j = i
+        while j < n and _code(s, j) != 10 and _code(s, j) != 13:
+            j += 1
+        eol = j
+        if j < n:
+            j += 2 if _code(s, j) == 13 and j + 1 < n and _code(s, j + 1) == 10 else 1
+        out.append(slice_of(s, i, (j if keepends else eol) - i, 1))
+        i = j
+    return out
+
+
+def maketrans(frm: str, to: str) -> str:
+    if len(frm) != len(to):
+        raise ValueError("maketrans arguments must have same length")
+    table = _new(256)
+    for c in range(256):
+        _put(table, c, c)
+    for i in range(len(frm)):
+        _put(table, _code(frm, i), _code(to, i))
+    return table
+
+
+def translate(s: str, table: str, has_table: bool, delete: str) -> str:
+    if has_table and len(table) != 256:
+        raise ValueError("translation table must be 256 characters long")
+    n = len(s)
+    out = _new(n)
+    k = 0
+    for i in range(n):
+        c = _code(s, i)
+        dropped = False
+        for j in range(len(delete)):
+            if _code(delete, j) == c:
+                dropped = True
+                break
+        if not dropped:
+            _put(out, k, _code(table, c) if has_table else c)
+            k += 1
+    return slice_of(out, 0, k, 1)
+
+
 def from_bytes(s: str, big: bool, signed: bool) -> int:
     n = len(s)
     if n == 0:
