@@ -71,7 +71,8 @@ def escaped(s: str):
 
 def local_pattern(s: str):
     p = re.compile(r"(\w)(\d)")
-    return p.findall(s), re.findall(p, s), p.sub("-", s), p.split(s), [m.group(2) for m in p.finditer(s)]
+    return (p.findall(s), re.findall(p, s), p.sub("-", s), p.split(s), [m.group(2) for m in p.finditer(s)],
+            p.sub(lambda m: m.group(2) + m.group(1), s), p.subn(_upper, s, 1))
 
 
 def bad_pattern(s: str):

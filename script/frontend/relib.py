@@ -185,10 +185,14 @@ class Pattern:
     def split(self, string: str, maxsplit: int = 0) -> list[str]:
         return split(self.pattern, self.flags, string, maxsplit)
 
-    def sub(self, repl: str, string: str, count: int = 0) -> str:
+    def sub(self, repl, string: str, count: int = 0) -> str:
+        if callable(repl):          # (decided when compiling: a function bound to `repl`)
+            return sub_function(self.pattern, self.flags, string, count, repl)
         return sub(self.pattern, self.flags, repl, string, count)
 
-    def subn(self, repl: str, string: str, count: int = 0) -> tuple[str, int]:
+    def subn(self, repl, string: str, count: int = 0) -> tuple[str, int]:
+        if callable(repl):
+            return subn_function(self.pattern, self.flags, string, count, repl)
         return subn(self.pattern, self.flags, repl, string, count)
 
     def findall(self, string: str) -> list[str]:
