@@ -115,3 +115,24 @@ def _upper(m):
 def function_replacements(s: str):
     return (re.sub(r"[a-z]+", lambda m: m.group().upper(), s), re.sub(r"\d", _upper, s, count=1),
             re.subn("a*", lambda m: "<" + m.group() + ">", s), WORD.sub(lambda m: m.group()[::-1], s))
+
+
+def module_pattern_as_argument(s: str):
+    return re.findall(WORD, s), re.search(PAIR, s) is not None, re.sub(WORD, "w", s)
+
+
+def argument_order(s: str):
+    """CPython evaluates re.sub's arguments as written: the replacement before the string."""
+    seen = []
+
+    def replacement():
+        seen.append("repl")
+        return "-"
+
+    def text():
+        seen.append("string")
+        return s
+
+    def shout(m):
+        return m.group().upper()
+    return re.sub("a", replacement(), text()), seen, re.sub("[a-z]", shout, s)

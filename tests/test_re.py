@@ -37,6 +37,8 @@ def test_functions_and_methods(s, n):
     check_all_levels(K.local_pattern, s)
     check_all_levels(K.bad_group, s)
     check_all_levels(K.function_replacements, s)
+    check_all_levels(K.module_pattern_as_argument, s)
+    check_all_levels(K.argument_order, s)
 
 
 def test_errors_are_cpythons():

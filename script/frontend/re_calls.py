@@ -27,6 +27,7 @@ except ImportError:                     # pragma: no cover
 from script.frontend import relib, strings
 from script.frontend.pyref import PyRef
 from script.frontend.registry import CALLS, lowers
+from script.frontend.static_args import Static, call_argument
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
 
@@ -47,24 +48,33 @@ class _Pattern:
         self.text, self.flags, self.known, self.known_flags = text, flags, known, known_flags
         self.node = node
 
-    def groups(self) -> int:
-        """The number of groups of a constant pattern (0 for one `re` rejects: CPython's
-        `re.error` comes when the call runs; 0 for a pattern not constant: findall then
-        refuses one of several groups when it runs, relib.findall)."""
+    @classmethod
+    def of(cls, cx, obj: re.Pattern, node) -> _Pattern:
+        """A module-level compiled pattern: its text and flags, constants."""
+        return cls(strings.str_constant(cx, obj.pattern, node), Const(obj.flags, T.I64), obj.pattern, obj.flags,
+                   node)
+
+    def compiled(self) -> re.Pattern | None:
+        """The pattern compiled now, or None: not constant, or one `re` rejects (CPython's
+        `re.error` then comes when the call runs)."""
         if self.known is None or self.known_flags is None:
-            return 0
+            return None
         try:
-            return re.compile(self.known, self.known_flags).groups
+            return re.compile(self.known, self.known_flags)
         except (re.error, TypeError, ValueError, OverflowError):
-            return 0
+            return None
+
+    def groups(self) -> int:
+        """The number of groups of a constant pattern; 0 when not known (findall then refuses
+        one of several groups when it runs, relib.findall)."""
+        compiled = self.compiled()
+        return 0 if compiled is None else compiled.groups
 
     def may_give_none(self) -> bool:
         """Whether a group of the pattern may not take part in a match (unknown: False;
         the hook then refuses a None when it comes)."""
-        try:
-            return _may_be_absent(re.compile(self.known, self.known_flags))
-        except (re.error, TypeError, ValueError, OverflowError):
-            return False
+        compiled = self.compiled()
+        return compiled is not None and _may_be_absent(compiled)
 
 
 def _str_arg(cx, node, what: str, name: str) -> Value:
@@ -79,8 +89,7 @@ def _pattern(cx, node, flags_node, name: str) -> _Pattern:
     if obj is not None:
         if flags_node is not None:
             cx.error(f"re.{name}(): flags cannot be given with a compiled pattern (ValueError in CPython)", node)
-        return _Pattern(strings.str_constant(cx, obj.pattern, node), Const(obj.flags, T.I64), obj.pattern,
-                        obj.flags, node)
+        return _Pattern.of(cx, obj, node)
     v = cx.expr(node)
     static = _static_flags(cx, flags_node)          # (re.IGNORECASE is an IntFlag: read here, not lowered)
     flags = Const(static, T.I64) if static is not None else _int_arg(cx, flags_node, name, "flags")
@@ -163,16 +172,16 @@ def _lower(cx, node: ast.Call, name: str, pattern_obj: re.Pattern | None = None)
     if pattern_obj is not None:              # a method of a module-level pattern: no pattern, no flags
         names = tuple(n for n in names if n not in ("pattern", "flags"))
     args = dict(zip(names, strings.call_args(cx, node, name, names)))
+    function = _evaluate_in_order(cx, node, args)
     if pattern_obj is not None:
-        p = _Pattern(strings.str_constant(cx, pattern_obj.pattern, node), Const(pattern_obj.flags, T.I64),
-                     pattern_obj.pattern, pattern_obj.flags, node)
+        p = _Pattern.of(cx, pattern_obj, node)
     elif args.get("pattern") is None:
         cx.error(f"re.{name}() needs a pattern", node)
     elif name == "escape":
         return _call(cx, relib.escape, [_str_arg(cx, args["pattern"], "pattern", name)], node)
     else:
-        held = cx.pre_evaluate(args["pattern"])
-        if isinstance(held.type, T.ClassType) and held.type.key.startswith(f"{relib.__name__}:"):
+        held = cx.pre_evaluated.get(id(args["pattern"]))
+        if held is not None and isinstance(held.type, T.ClassType) and held.type.key.startswith(f"{relib.__name__}:"):
             return _method_of_held(cx, node, name, args)
         p = _pattern(cx, args["pattern"], args.get("flags"), name)
     if name == "compile":
@@ -201,9 +210,8 @@ def _lower(cx, node: ast.Call, name: str, pattern_obj: re.Pattern | None = None)
     repl = args.get("repl")
     if repl is None:
         cx.error(f"re.{name}() needs a replacement", node)
-    if isinstance(repl, ast.Lambda) or isinstance(cx.callee_ref(repl) if isinstance(repl, ast.Name) else None,
-                                                    PyRef):
-        count = _int_arg(cx, args.get("count"), name, "count")     # a function: called on each Match
+    if function is not None:                # a function: called on each Match
+        count = _int_arg(cx, args.get("count"), name, "count")
         fn = relib.sub_function if name == "sub" else relib.subn_function
         call = ast.copy_location(ast.Call(ast.Name(fn.__name__, ast.Load()), [repl], []), node)
         return cx.call_script(cx.ctx.info_for(fn), call, leading=(p.text, p.flags, string, count))
@@ -212,11 +220,37 @@ def _lower(cx, node: ast.Call, name: str, pattern_obj: re.Pattern | None = None)
     return _call(cx, relib.sub if name == "sub" else relib.subn, [p.text, p.flags, repl, string, count], node)
 
 
+def _evaluate_in_order(cx, node: ast.Call, args: dict):
+    """Evaluates the call's arguments as CPython does, in the order written, each value left
+    for the lowering above to take (`pre_evaluated`); a module-level pattern and flags written
+    with module-level names are read, not evaluated. Gives the replacement when it is a
+    function (bound when compiling, relib.sub_function calls it), else None."""
+    names = {id(v): k for k, v in args.items() if v is not None}
+    function = None
+    for arg in list(node.args) + [k.value for k in node.keywords]:
+        name = names.get(id(arg))
+        if name == "pattern" and _global_pattern(cx, arg) is not None \
+                or name == "flags" and _static_flags(cx, arg) is not None:
+            continue
+        if name == "repl":
+            value = call_argument(cx, arg)
+            if isinstance(value, Static) and not isinstance(value.obj, str):
+                function = value
+                continue
+            cx.pre_evaluated[id(arg)] = (strings.str_constant(cx, value.obj, arg) if isinstance(value, Static)
+                                         else value)
+            continue
+        cx.pre_evaluate(arg)
+    return function
+
+
 def _method_of_held(cx, node: ast.Call, name: str, args: dict) -> Value:
     """``re.search(pat, s)`` of a pattern `pat` compiled in compiled code: ``pat.search(s)``
     (flags with it: CPython's ValueError)."""
     if args.get("flags") is not None:
-        cx.expr(args["pattern"])
+        for arg in args.values():           # (evaluated already: taken, raising nothing)
+            if arg is not None and id(arg) in cx.pre_evaluated:
+                cx.expr(arg)
         return cx.raise_always("ValueError", "cannot process flags argument with a compiled pattern", node)
     if name == "compile":
         return cx.expr(args["pattern"])             # re.compile(pat) is pat
