@@ -81,17 +81,7 @@ def bytes_subscript(cx, b: Value, index_node, node) -> Value:
     s = as_str(cx, b, node)
     if isinstance(index_node, ast.Slice):
         return as_bytes(cx, strings.str_subscript(cx, s, index_node, node), node)
-    index = cx.expr(index_node)
-    if not isinstance(index.type, (T.IntType, T.BoolType)):
-        cx.error(f"byte indices must be integers or slices, not {index.type}", index_node)
-    loc = cx.loc(node)
-    i = cx.coerce(index, T.I64, index_node)
-    n = strings.str_len(cx, s, node)
-    neg = cx.cmp("lt", i, Const(0, T.I64), node)
-    i = cx.emit("select", [neg, cx.emit("add", [i, n], T.I64, None, loc), i], T.I64, None, loc)
-    bad = cx.emit("or", [cx.cmp("lt", i, Const(0, T.I64), node), cx.cmp("ge", i, n, node)], T.BOOL, None, loc)
-    cx.raise_if(bad, "IndexError", "index out of range", node)
-    return strings.str_code(cx, s, i, node)
+    return strings.code_at(cx, s, index_node, node, "byte indices must be integers or slices", "index out of range")
 
 
 def bytes_iterable(cx, b: Value, node):
@@ -382,10 +372,16 @@ def builtin_bytes(cx, node: ast.Call, name) -> Value:
         return Undef(T.BYTES, cx.loc(node))
     if isinstance(t, (T.IntType, T.BoolType)):
         return _lib_bytes(cx, byteslib.zeros, [cx.coerce(xs, T.I64, node)], node)
-    if not (type(t) is T.ListType and isinstance(cx.read_type(xs), (T.IntType, T.BoolType))):
+    return _from_ints(cx, xs, "bytes()", node)
+
+
+def _from_ints(cx, xs: Value, what: str, node) -> Value:
+    """The bytes of the ints `xs` gives (ValueError for one outside 0..255): a list of ints
+    read as it is, any other iterable of ints copied into one first."""
+    if not (type(xs.type) is T.ListType and isinstance(cx.read_type(xs), (T.IntType, T.BoolType))):
         n, item, et = cx.iterable_value(xs, node)
         if not isinstance(et, (T.IntType, T.BoolType)):
-            cx.error(f"bytes() of elements of type {et} is not supported in compiled code (ints are)", node)
+            cx.error(f"{what} of elements of type {et} is not supported in compiled code (ints are)", node)
         lst = cx.new_list(T.I64, n, node)
         cx.fill_from(lst, Const(0, T.I64), (n, item, et), node)
         xs = lst
@@ -435,21 +431,12 @@ def int_from_bytes(cx, node: ast.Call) -> Value:
         cx.error("int.from_bytes() takes bytes, byteorder and signed= in compiled code", node)
     b = cx.expr(data)
     if not is_bytes(b):
-        b = _ints_to_bytes(cx, b, node)
+        b = _from_ints(cx, b, "int.from_bytes()", node)
     big = _byteorder(cx, args, keywords, 1, node)
     signed = _signed(cx, keywords, node)
     if keywords:
         cx.error(f"int.from_bytes() got an unexpected keyword argument '{next(iter(keywords))}'", node)
     return _lib(cx, byteslib.from_bytes, [b, big, signed], node)
-
-
-def _ints_to_bytes(cx, xs: Value, node) -> Value:
-    n, item, et = cx.iterable_value(xs, node)
-    if not isinstance(et, (T.IntType, T.BoolType)):
-        cx.error(f"int.from_bytes() takes bytes or ints in compiled code, not {xs.type}", node)
-    lst = cx.new_list(T.I64, n, node)
-    cx.fill_from(lst, Const(0, T.I64), (n, item, et), node)
-    return _lib_bytes(cx, byteslib.from_ints, [lst], node)
 
 
 def int_to_bytes(cx, x: Value, node: ast.Call) -> Value:

@@ -231,9 +231,16 @@ def str_subscript(cx, s: Value, index_node, node) -> Value:
     if isinstance(index_node, ast.Slice):
         start, count, step = arrays.slice_operands(cx, s, 0, index_node, node, length=str_len(cx, s, node))
         return str_lib(cx, strlib.slice_of, [s, start, count, step], node)
+    return str_char(cx, code_at(cx, s, index_node, node, "string indices must be integers", _INDEX_ERROR), node)
+
+
+def code_at(cx, s: Value, index_node, node, indices: str, out_of_range: str) -> Value:
+    """Code point `s[i]` (i64) of the index `index_node` gives, counted from the end when
+    negative: TypeError text `indices` for an index of another type (a CompileError),
+    IndexError `out_of_range` outside the text (bytes_values.py: a byte's int)."""
     index = cx.expr(index_node)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
-        cx.error(f"string indices must be integers, not {index.type}", index_node)
+        cx.error(f"{indices}, not {index.type}", index_node)
     loc = cx.loc(node)
     i = cx.coerce(index, T.I64, index_node)
     n = str_len(cx, s, node)
@@ -241,8 +248,8 @@ def str_subscript(cx, s: Value, index_node, node) -> Value:
     i = arrays.pick(cx, neg, cx.emit("add", [i, n], T.I64, None, loc), i, node)
     bad = cx.emit("or", [cx.cmp("lt", i, Const(0, T.I64), node), cx.cmp("ge", i, n, node)],
                   T.BOOL, None, loc)
-    cx.raise_if(bad, "IndexError", _INDEX_ERROR, node)
-    return str_char(cx, str_code(cx, s, i, node), node)
+    cx.raise_if(bad, "IndexError", out_of_range, node)
+    return str_code(cx, s, i, node)
 
 
 def str_iterable(cx, s: Value, node):
