@@ -1,6 +1,6 @@
 """CPython's `re` for compiled code (`str_py.re_call`: frontend/relib.py).
 
-The runtime calls `call` with the GIL and one str: a list of strs packed as netstrings
+The runtime calls `re_call` with the GIL and one str: a list of strs packed as netstrings
 (``"6:search4:^a+b1:0..."``): the operation, the pattern, its flags (decimal), the string,
 then the operation's own arguments. The answer is packed the same way: the parts of a split,
 the matches of a findall (a tuple's groups one after another), a sub's result, or a match's
@@ -37,7 +37,7 @@ def _spans(m) -> list[str]:
     return [str(x) for span in m.regs for x in span] + names
 
 
-def call(packed: str) -> str:
+def re_call(packed: str) -> str:
     op, pattern, flags, string, *rest = _unpack(packed)
     if op == "escape":
         return _pack([re.escape(pattern)])

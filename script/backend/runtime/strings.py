@@ -218,22 +218,9 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
             name.encode()), m.cstring(b"LO"), i, u0))) if name == "exc_is" else \
             (lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"L"), i))
         return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
-    if name in ("str_encode", "bytes_decode", "bytes_int", "bytes_float"):     # script.pyhooks.codecs_text
-        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.codecs_text"))
-        if name == "bytes_int":
-            call = lambda: _guarded(m, b, u0, lambda: capi.call(
-                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"OL"), u0, i))
-        elif name == "bytes_float":
-            call = lambda: _guarded(m, b, u0, lambda: capi.call(
-                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"O"), u0))
-        else:
-            call = lambda: _guarded(m, b, u0, lambda: _guarded(m, b, u1, lambda: capi.call(
-                m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"OO"), u0, u1)))
-        return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
-    if name == "re_call":                           # script.pyhooks.re_text
-        module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.re_text"))
-        return _guarded(m, b, module, lambda: _then_release(m, b, module, _guarded(m, b, u0, lambda: capi.call(
-            m, b, "PyObject_CallMethod", module, m.cstring(b"call"), m.cstring(b"O"), u0))))
+    hook = _HOOKS.get(name)
+    if hook is not None:            # a function of a script.pyhooks module, by name
+        return _call_hook(m, b, *hook, name, {"O": iter((u0, u1)), "L": iter((i,))})
     if name in ("random_seed", "random_gauss"):       # the interpreter's random.seed(i), random.gauss()
         module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"random"))
         args = (m.cstring(b"L"), i) if name == "random_seed" else (NULL,)
@@ -244,6 +231,29 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
                                                   m.cstring(name.encode())))
     return _guarded(m, b, method, lambda: _then_release(
         m, b, method, capi.call(m, b, "PyObject_CallObject", method, NULL)))
+
+
+# STR_PY functions that are functions of a script.pyhooks module of the same name: (module,
+# PyObject_CallMethod format: "O" the str operands in turn, "L" the int operand).
+_HOOKS = {"str_encode": (b"script.pyhooks.codecs_text", "OO"), "bytes_decode": (b"script.pyhooks.codecs_text", "OO"),
+          "bytes_int": (b"script.pyhooks.codecs_text", "OL"), "bytes_float": (b"script.pyhooks.codecs_text", "O"),
+          "re_call": (b"script.pyhooks.re_text", "O")}
+
+
+def _call_hook(m: NativeModule, b: Builder, module_name: bytes, fmt: str, name: str, operands: dict) -> Value:
+    """module.name(...) with the operands `fmt` names (a new reference), or NULL with an
+    exception (the module not imported; a str operand NULL: it could not be made)."""
+    module = capi.call(m, b, "PyImport_ImportModule", m.cstring(module_name))
+    args = [next(operands[f]) for f in fmt]
+
+    def call():
+        return capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(fmt.encode()),
+                         *args)
+    make = call
+    for f, a in zip(fmt, args):
+        if f == "O":
+            make = (lambda a=a, inner=make: _guarded(m, b, a, inner))
+    return _guarded(m, b, module, lambda: _then_release(m, b, module, make()))
 
 
 def _then_release(m: NativeModule, b: Builder, obj: Value, result: Value) -> Value:
