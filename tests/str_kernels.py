@@ -388,3 +388,19 @@ def optional_ops(text: str, prefix: str):
         return "none", False, "!"
     best = longest_or_none(text)
     return w.upper(), best == w, (best or "") + "!"
+
+
+def argument_order(s):
+    """CPython evaluates a call's arguments once each, in the order written (keywords in any
+    order; str.format's whether its template uses them or not, and however often)."""
+    seen = []
+
+    def a(v):
+        seen.append(str(v))
+        return v
+    parts = s.split(maxsplit=a(1), sep=a(" "))
+    data = s.encode(errors=a("strict"), encoding=a("utf-8"))
+    text = "{x}{y}{x}".format(y=a("1"), x=a("2"), z=a("unused"))
+    raw = (5).to_bytes(byteorder=a("big"), length=a(2))
+    n = int.from_bytes(signed=a(True), bytes=raw, byteorder=a("little"))
+    return parts, data, text, raw, n, seen

@@ -221,6 +221,10 @@ def test_results_are_python_strs():
     assert f(str(S("x")), "y", 1)[0] == "xyx"
 
 
+def test_arguments_are_evaluated_once_in_the_order_written():
+    check_all_levels(K.argument_order, "a b c")
+
+
 def test_appending_in_a_loop_extends_in_place():
     f = compiled(K.build_by_appending)
     out = f(2_000_000, "ab")[0]         # (copying at each append would take minutes)

@@ -253,7 +253,7 @@ def _decode(cx, s: Value, node) -> Value:
 
 def _codec_args(cx, node: ast.Call, name: str) -> Value:
     """The encoding and errors arguments of encode/decode as one str "encoding\\0errors"."""
-    values = strings.call_args(cx, node, name, ("encoding", "errors"))
+    values = strings.call_args(cx, node, name, ("encoding", "errors"), evaluate=True)
     parts = []
     for v, default in zip(values, ("utf-8", "strict")):
         v = cx.expr(v) if v is not None else strings.str_constant(cx, default, node)
@@ -425,6 +425,7 @@ def _signed(cx, keywords: dict, node) -> Value:
 
 def int_from_bytes(cx, node: ast.Call) -> Value:
     """int.from_bytes(b, byteorder="big", *, signed=False)."""
+    strings.evaluate_in_order(cx, node)
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
     data = args[0] if args else keywords.pop("bytes", None)
     if data is None or len(args) > 2:
@@ -441,6 +442,7 @@ def int_from_bytes(cx, node: ast.Call) -> Value:
 
 def int_to_bytes(cx, x: Value, node: ast.Call) -> Value:
     """n.to_bytes(length=1, byteorder="big", *, signed=False)."""
+    strings.evaluate_in_order(cx, node)
     args, keywords = list(node.args), {k.arg: k.value for k in node.keywords}
     if len(args) > 2:
         cx.error("to_bytes() takes at most 2 positional arguments", node)

@@ -182,9 +182,12 @@ def str_join_parts(cx, parts: list[Value], node) -> Value:
 # ---- reading them -------------------------------------------------------------------
 
 
-def call_args(cx, node: ast.Call, name: str, names: tuple) -> list:
+def call_args(cx, node: ast.Call, name: str, names: tuple, evaluate: bool = False) -> list:
     """The argument nodes of a call of method `name` whose parameters `names` are given by
-    position or by keyword (None where one is not given)."""
+    position or by keyword (None where one is not given); with `evaluate`, each evaluated
+    now in the order written, as CPython does, its value left for the caller's `expr`."""
+    if evaluate:
+        evaluate_in_order(cx, node)
     values = list(node.args)
     if len(values) > len(names):
         cx.error(f"{name}() takes at most {len(names)} arguments ({len(values)} given)", node)
@@ -196,10 +199,17 @@ def call_args(cx, node: ast.Call, name: str, names: tuple) -> list:
     return values
 
 
+def evaluate_in_order(cx, node: ast.Call) -> None:
+    """Evaluates the arguments of call `node` in the order written (keywords in any order
+    included), each value left for the next `expr` of its node (pre_evaluated)."""
+    for arg in list(node.args) + [k.value for k in node.keywords]:
+        cx.pre_evaluate(arg)
+
+
 def split_args(cx, node: ast.Call, name: str) -> tuple[Value, Value]:
     """(sep, maxsplit) of `x.split(...)` or `x.rsplit(...)` of a str or bytes (sep None when
     not given), evaluated."""
-    sep, maxsplit = call_args(cx, node, name, ("sep", "maxsplit"))
+    sep, maxsplit = call_args(cx, node, name, ("sep", "maxsplit"), evaluate=True)
     sep = cx.expr(sep) if sep is not None else Const(None, T.NONE)
     maxsplit = cx.expr(maxsplit) if maxsplit is not None else Const(-1, T.I64)
     if not isinstance(maxsplit.type, (T.IntType, T.BoolType)):

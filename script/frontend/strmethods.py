@@ -272,6 +272,8 @@ def str_format(cx, s: Value, node: ast.Call) -> Value:
     keywords = {k.arg: k.value for k in node.keywords}
     if None in keywords:
         cx.error("**kwargs in calls is not supported", node)
+    # every argument evaluated once, in the order written, used or not (as CPython does)
+    values = {id(a): cx.expr(a) for a in list(node.args) + list(keywords.values())}
     parts, auto = [], 0
     for literal, field, spec, conversion in fields:
         if literal:
@@ -291,7 +293,7 @@ def str_format(cx, s: Value, node: ast.Call) -> Value:
             cx.error("a computed format spec is not supported in str.format()", node)
         if conversion not in (None, "s", "r"):
             cx.error(f"the !{conversion} conversion is not supported in compiled code", node)
-        v = cx.expr(arg)
+        v = values[id(arg)]
         if spec:
             v = strings.str_of(cx, v, node, conversion) if conversion else v
             parts.append(strings.format_value(cx, v, strings.str_constant(cx, spec, node), node))
