@@ -131,6 +131,6 @@ def test_an_iterator_returned_to_python_is_refused():
     iterates twice), so the entry function returning one is a CompileError at the return;
     a compiled caller takes the list as the iterator."""
     for fn, args in ((_transposed, ([[1, 2], [3, 4]],)), (_odd_values, ([1, 2, 3],))):
-        with pytest.raises(CompileError, match=r"returns (map|filter)\(\.\.\.\) to Python"):
+        with pytest.raises(CompileError, match=r"returns (map|filter)\(\.\.\.\) to Python|a filter object returned"):
             script.script(fn)(*args)
     check_all_levels(_column_total, [[1, 2], [3, 4]])

@@ -336,6 +336,8 @@ def lower_map_filter(cx, node: ast.Call, name: str) -> Value:
                            leading=seqs)
     fn = itertoolslib.filter_by if name == "filter" else \
         (itertoolslib.map1, itertoolslib.map2, itertoolslib.map3)[len(seqs) - 1]
+    if len(seqs) == 1:
+        f = keyed.method_key(cx, f)     # `str.upper`, `"".join`: the lambda calling the method
     return call_script(cx, cx.ctx.info_for(fn), ast.Call(node.func, [f], []), leading=seqs)
 
 

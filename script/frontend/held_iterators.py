@@ -23,6 +23,7 @@ called where its items are consumed at once (`for x in map(f, xs)`, `sum(map(...
 from __future__ import annotations
 
 import ast
+import builtins
 import os
 import functools
 import itertools
@@ -54,6 +55,15 @@ class HeldIterators:
         self.reads: dict[str, tuple] = {}       # name -> (node id, loc) of its first read
         self.depths: dict[str, int] = {}        # name -> loop depth of its assignment
         self.outer: set[int] = set()            # ids of comprehensions' first iterables (read outside)
+        self.pending: list[tuple[str, object]] = []     # (message, node): held where a list differs
+
+
+def settle(low) -> None:
+    """Refuse the first iterator held where a list made at once could differ from CPython's
+    lazy one (`hold`), once the whole function is built: a more precise refusal of the same
+    value (read twice, indexed, measured) is raised first, where it is read."""
+    if low.held.pending:
+        low.error(*low.held.pending[0])
 
 
 def hold(low, lst: Value, kind: str, node) -> Value:
@@ -61,7 +71,120 @@ def hold(low, lst: Value, kind: str, node) -> Value:
     the makers build plain lists) unless the call is being iterated where it is made."""
     if id(node) in low.held.direct or not isinstance(lst.type, T.ListType):
         return lst
+    if kind not in _SEQUENCE_KINDS and not _library(low):
+        problem = _eager_problem(low.info, node, kind)
+        if problem is not None:         # (refused once the function is built: settle())
+            returned = getattr(node, "iterator_place", None) == "returned"
+            where = "returned" if returned else "held as a value (not iterated where it is made)"
+            fix = f"return a list (`return list({kind}(...))`)" if returned else \
+                f"read it in the statement just after making it, or make a list (`list({kind}(...))`)"
+            low.held.pending.append((
+                f"a {kind} object {where} is made into a list at once in compiled code, where "
+                f"CPython makes its items as they are read: {problem}; {fix}", node))
     return retype(low, lst, T.IterType(lst.type.elem, kind), node)
+
+
+# Makers that call a function of the caller's for each item.
+_CALLING = frozenset({"map", "filter", "starmap", "takewhile", "dropwhile", "filterfalse", "groupby"})
+# Methods that change the object they are called on (lists, dicts, sets, deques).
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+                       "update", "add", "discard", "setdefault", "popitem", "appendleft",
+                       "popleft", "extendleft", "rotate", "difference_update",
+                       "intersection_update", "symmetric_difference_update"})
+
+
+def _eager_problem(info, node, kind: str) -> str | None:
+    """Why making the held iterator `node` a list at once could give another answer than
+    CPython's lazy iterator; None where it cannot: no function of the caller runs per item,
+    no argument is itself lazy, and no name it iterates is changed in the function."""
+    if getattr(node, "iterator_place", None) == "whole":
+        return None                     # `sum(map(f, xs))`: every item taken at once
+    if kind in _CALLING and not (node.args and _quiet_function(info, node.args[0])) \
+            or kind == "accumulate" and (len(node.args) > 1 or any(k.arg == "func" for k in node.keywords)):
+        return "it calls a function for each item, which would run early and on every item"
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        for sub in ast.walk(arg):
+            if isinstance(sub, ast.GeneratorExp):
+                return f"its argument `{ast.unparse(arg)}` is a generator"
+            inner = _maker_kind_of(info, sub) if isinstance(sub, ast.Call) else None
+            if inner is not None and sub is not node:
+                problem = _eager_problem(info, sub, inner)
+                if problem is not None:
+                    return problem
+    changed = _changed_names(info)
+    for arg in node.args:
+        for sub in ast.walk(arg):
+            if isinstance(sub, ast.Name) and sub.id in changed:
+                return f"'{sub.id}' is changed in this function, and CPython's iterator would see the change"
+    return None
+
+
+# Builtins and str methods that, on the values compiled code gives them, run nothing of the
+# caller's, change nothing and raise nothing: calling one early, or on items never read, shows.
+_QUIET_BUILTINS = (list, tuple, set, frozenset, sorted, str, repr, len, bool, abs, reversed)
+_QUIET_STR_METHODS = frozenset({
+    "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit", "join", "title",
+    "capitalize", "swapcase", "casefold", "splitlines", "startswith", "endswith", "count",
+    "find", "rfind", "replace", "isdigit", "isalpha", "isalnum", "isspace", "isupper",
+    "islower", "isdecimal", "isnumeric", "istitle", "isidentifier", "isascii"})
+
+
+def _quiet_function(info, f) -> bool:
+    """Whether calling `f` (a map's or filter's function) early or once too often could not be
+    seen: None (filter's truth), a quiet builtin, a method of str from the list above
+    (`str.upper`, `"".join`)."""
+    if isinstance(f, ast.Constant):
+        return f.value is None
+    if isinstance(f, ast.Attribute) and f.attr in _QUIET_STR_METHODS:
+        if isinstance(f.value, ast.Constant) and isinstance(f.value.value, str):
+            return True
+        return _resolve(info, f.value) is str
+    obj = _resolve(info, f)
+    return any(obj is q for q in _QUIET_BUILTINS)
+
+
+def _maker_kind_of(info, call: ast.Call) -> str | None:
+    """The kind of iterator `call` makes (not a range), or None."""
+    obj = _resolve(info, call.func)
+    kind = maker_kind(obj) if obj is not None else None
+    return kind if kind not in _SEQUENCE_KINDS else None
+
+
+def _resolve(info, node):
+    """The object a name or a dotted name of globals and builtins is, or None (a local)."""
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(info, node.value)
+        return getattr(owner, node.attr, None) if owner is not None else None
+    if not isinstance(node, ast.Name) or node.id in info.local_names:
+        return None
+    found, obj = info.global_value(node.id)
+    return obj if found else getattr(builtins, node.id, None)
+
+
+def _changed_names(info) -> frozenset[str]:
+    """The names of `info`'s function whose object a statement may change in place: a
+    mutating method called on it, an item or attribute stored or deleted, an augmented
+    assignment, or an argument of a call that is not of a builtin."""
+    cached = info.__dict__.get("_changed_names")
+    if cached is not None:
+        return cached
+    out = set()
+    for n in ast.walk(info.node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in _MUTATORS:
+                out.add(f.value.id)
+            builtin = isinstance(f, ast.Name) and f.id not in info.local_names \
+                and not info.global_value(f.id)[0] and hasattr(builtins, f.id)
+            if not builtin and _maker_kind_of(info, n) is None:
+                out.update(a.id for a in n.args if isinstance(a, ast.Name))
+        elif isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load) \
+                and isinstance(n.value, ast.Name):
+            out.add(n.value.id)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+    info.__dict__["_changed_names"] = frozenset(out)
+    return info.__dict__["_changed_names"]
 
 
 def retype(low, lst: Value, t: T.IterType, node) -> Value:

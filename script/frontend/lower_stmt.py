@@ -166,6 +166,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
         settle_deferred_returns(self)
+        held_iterators.settle(self)
         lists.settle_pending_lists(self)
         dicts.settle_pending_tables(self)
         self.func.ret_type = self.ret_type if self.ret_type is not None else T.NONE

@@ -79,9 +79,9 @@ class FactoryInfo(FunctionInfo):
     fields (the module docstring). `fields`: their names, in the order first assigned."""
 
     def __init__(self, cls: type):
+        self.base_inits: dict[str, object] = {}     # "$init.Base" -> its factory (class_members.py)
         super().__init__(cls.__init__)
         self.cls = cls
-        self.base_inits: dict[str, object] = {}     # "$init.Base" -> its factory (class_members.py)
         node = copy.deepcopy(self.node)
         if not node.args.args:
             raise CompileError(f"{cls.__name__}.__init__ takes no 'self'", self.loc(node))
