@@ -1,5 +1,6 @@
 """Kernels of the NumPy forms the fourth corpus needed (tests/test_np4_features.py)."""
 
+import contextlib
 import numpy as np
 
 
@@ -319,5 +320,5 @@ def safe_ratio(a, b):
 
 
 def with_other_context(path):
-    with open(path) as f:
-        return len(f.read())
+    with contextlib.suppress(OSError):
+        return len(path)

@@ -26,7 +26,7 @@ from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
                              elementwise, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages,
-                             mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args,
+                             mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args, textio,
                              strings, strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
@@ -229,7 +229,7 @@ def call_user(cx, ref, node: ast.Call) -> Value:
         return call_script(cx, cx.ctx.info_for(obj), node)
     if is_named_tuple_class(obj):
         return named_tuples.make_named_tuple(cx, obj, node)
-    if is_record_class(obj) or obj in relib.RECORDS:       # (relib's Match and Pattern: re_calls.py)
+    if is_record_class(obj) or obj in relib.RECORDS + textio.RECORDS:    # (Match, Pattern: re_calls.py; TextFile)
         return records.make_record(cx, obj, node)
     if isinstance(obj, type) and issubclass(obj, BaseException):
         return cx.exception_value(node)              # lower_stmt.py: `err = E(...)`

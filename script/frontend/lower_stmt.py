@@ -601,7 +601,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
                 call.func, (ast.Name, ast.Attribute)) else None
             if not isinstance(ref, PyRef) or ref.obj is not np.errstate or item.optional_vars is not None:
                 self.error("'with' statements are not supported in compiled code (except `with "
-                           "np.errstate(...):`, whose body runs as it is)", node)
+                           "open(...) as name:` reading a text file, and `with np.errstate(...):`, whose "
+                           "body runs as it is)", node)
         self.stmts(node.body)
 
     def stmt_Pass(self, node) -> None:

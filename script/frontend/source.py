@@ -15,6 +15,7 @@ import weakref
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.held_moves import move_held_iterators
+from script.frontend.with_open import with_open
 from script.frontend.global_writes import cell_rewrite, hidden_globals, shadowed_cells, strip_global_declarations
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
 from script.ir import types as T
@@ -114,6 +115,7 @@ class FunctionInfo:
             memoize_nested(node, self.global_value)
         # `g = (... for ...)` read once just after: moved there; where iterators go (held_iterators)
         move_held_iterators(node, self.global_value)
+        with_open(node, self.global_value)     # `with open(p) as f:`: try/finally f.close()
         self.local_names = frozenset(_assigned_names(node)) | frozenset(self.param_names)
         self.is_annotated = all(t is not None for t in self.param_types)
         self.hinted_signature = tuple(self.param_hints) if None not in self.param_hints else None

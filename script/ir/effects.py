@@ -29,9 +29,9 @@ FRESH, OTHER = "fresh", "other"
 # op -> the operands whose objects it writes (None: every operand that holds objects)
 _WRITES = {"store": (0,), "list_set": (0,), "list_resize": (0,), "str_set": (0,), "atomic": (0,),
            "gemm": (0,), "lapack": None}
-# ops whose effect is outside the call's objects: a text printed, a random seed or draw
+# ops whose effect is outside the call's objects: a text printed, a random seed or draw, a file read
 _OUTSIDE = {"print", "barrier"}
-_OUTSIDE_STR_PY = {"random_seed", "random_gauss"}
+_OUTSIDE_STR_PY = {"random_seed", "random_gauss", "read_text", "os_path"}   # (files: the state of the disk)
 # ops whose result is memory that is not the call's own
 _NOT_OWN = {"rng_state", "shared", "const_array"}
 

@@ -290,6 +290,9 @@ STR_PY = {
     "bytes_int": (("str", "i64"), "i64"), "bytes_float": (("str",), "f64"),
     # CPython's `re` (frontend/relib.py: its arguments and results packed in one str)
     "re_call": (("str",), "str"),
+    # reading a text file whole (its path; "encoding\0errors"), one function of os.path on
+    # packed strs (frontend/textio.py), by script.pyhooks.files
+    "read_text": (("str", "str"), "str"), "os_path": (("str",), "str"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

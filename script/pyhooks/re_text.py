@@ -13,19 +13,7 @@ from __future__ import annotations
 
 import re
 
-
-def _unpack(s: str) -> list[str]:
-    out, i = [], 0
-    while i < len(s):
-        j = s.index(":", i)
-        k = int(s[i:j])
-        out.append(s[j + 1:j + 1 + k])
-        i = j + 1 + k
-    return out
-
-
-def _pack(parts) -> str:
-    return "".join(f"{len(p)}:{p}" for p in parts)
+from script.pyhooks.netstrings import pack as _pack, unpack as _unpack
 
 
 def _spans(m) -> list[str]:
