@@ -181,3 +181,18 @@ def quiet_held(words, xs, ys):
 
 def test_a_held_iterator_a_list_cannot_betray_compiles():
     check_all_levels(quiet_held, ["a", "bc"], [1, 2, 3], [4, 5])
+
+
+def _size(v):
+    return len(v)
+
+
+def _checked_before(xs, ys):
+    _size(xs)                           # a function given xs (it might change it), before the zip is made
+    z = zip(xs, ys)
+    print("made")
+    return list(z)
+
+
+def test_a_change_before_the_maker_is_not_one_it_sees():
+    check_all_levels(_checked_before, [1, 2], [3])

@@ -111,12 +111,21 @@ def _eager_problem(info, node, kind: str) -> str | None:
                 problem = _eager_problem(info, sub, inner)
                 if problem is not None:
                     return problem
-    changed = _changed_names(info)
+    if getattr(node, "iterator_place", None) == "returned":
+        return None                     # (nothing of this function runs after it)
+    changes, loops = _changes(info)
+    here = _position(node)
     for arg in node.args:
         for sub in ast.walk(arg):
-            if isinstance(sub, ast.Name) and sub.id in changed:
+            if isinstance(sub, ast.Name) and any(
+                    _position(c) > here or any(a <= here <= b and a <= _position(c) <= b for a, b in loops)
+                    for c in changes.get(sub.id, ())):
                 return f"'{sub.id}' is changed in this function, and CPython's iterator would see the change"
     return None
+
+
+def _position(node) -> tuple[int, int]:
+    return node.lineno, node.col_offset
 
 
 # Builtins and str methods that, on the values compiled code gives them, run nothing of the
@@ -161,30 +170,36 @@ def _resolve(info, node):
     return obj if found else getattr(builtins, node.id, None)
 
 
-def _changed_names(info) -> frozenset[str]:
-    """The names of `info`'s function whose object a statement may change in place: a
-    mutating method called on it, an item or attribute stored or deleted, an augmented
-    assignment, or an argument of a call that is not of a builtin."""
-    cached = info.__dict__.get("_changed_names")
+def _changes(info):
+    """The places where `info`'s function may change a name's object in place (name ->
+    nodes: a mutating method called on it, an item or attribute stored or deleted, an
+    augmented assignment, an argument of a call that is not of a builtin or a maker), and
+    the spans of its loops (a change before a maker in a loop around both runs after it)."""
+    cached = info.__dict__.get("_changes")
     if cached is not None:
         return cached
-    out = set()
+    out: dict[str, list] = {}
+    loops = []
     for n in ast.walk(info.node):
-        if isinstance(n, ast.Call):
+        if isinstance(n, (ast.For, ast.While)):
+            loops.append((_position(n), (n.end_lineno, n.end_col_offset)))
+        elif isinstance(n, ast.Call):
             f = n.func
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in _MUTATORS:
-                out.add(f.value.id)
+                out.setdefault(f.value.id, []).append(n)
             builtin = isinstance(f, ast.Name) and f.id not in info.local_names \
                 and not info.global_value(f.id)[0] and hasattr(builtins, f.id)
             if not builtin and _maker_kind_of(info, n) is None:
-                out.update(a.id for a in n.args if isinstance(a, ast.Name))
+                for a in n.args:
+                    if isinstance(a, ast.Name):
+                        out.setdefault(a.id, []).append(n)
         elif isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load) \
                 and isinstance(n.value, ast.Name):
-            out.add(n.value.id)
+            out.setdefault(n.value.id, []).append(n)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            out.add(n.target.id)
-    info.__dict__["_changed_names"] = frozenset(out)
-    return info.__dict__["_changed_names"]
+            out.setdefault(n.target.id, []).append(n)
+    info.__dict__["_changes"] = (out, loops)
+    return out, loops
 
 
 def retype(low, lst: Value, t: T.IterType, node) -> Value:
