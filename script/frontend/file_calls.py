@@ -49,23 +49,19 @@ def lower_open(cx, node: ast.Call, name: str):
             cx.error(f"open() with {k}= is not supported in compiled code (a text file is read with "
                      "universal newlines and default buffering)", args[k])
     values = {}
-    for k, v in given:                  # in the order written
+    for k, v in given:                  # in the order written, each left for its node's `expr`
         if k in ("file", "encoding", "errors"):
-            values[k] = cx.expr(v)
+            values[k] = cx.pre_evaluate(v)
             if not (isinstance(values[k].type, T.StrType) or k != "file" and values[k].type == T.NONE):
                 cx.error(f"open()'s {k} must be a str in compiled code, not {values[k].type}", v)
-    pre = []
-    for k in ("file", "encoding", "errors"):
-        if k in values and values[k].type != T.NONE:
-            p = ast.copy_location(ast.Name(f"${k}", ast.Load()), node)
-            cx.pre_evaluated[id(p)] = values[k]
-            pre.append(p if k == "file" else ast.BinOp(ast.Constant("="), ast.Add(), p))
-        elif k != "file":
-            pre.append(ast.Constant(""))
+    pre = [args["file"]] + [ast.BinOp(ast.Constant("="), ast.Add(), args[k])
+                            if k in values and values[k].type != T.NONE else ast.Constant("")
+                            for k in ("encoding", "errors")]
     options = ast.BinOp(ast.BinOp(pre[1], ast.Add(), ast.Constant("\0")), ast.Add(), pre[2])
     call = ast.Call(ast.Name("open_text", ast.Load()), [pre[0], options, ast.Constant(mode_text)], [])
     for n in ast.walk(call):
-        ast.copy_location(n, node)
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, node)
     return cx.call_script(cx.ctx.info_for(textio.open_text), call)
 
 
@@ -75,22 +71,19 @@ _PATH_KINDS = {"str": textio.path_str, "bool": textio.path_bool, "pair": textio.
 @lowers(*(getattr(os.path, f) for f in PATH_FUNCTIONS))
 def lower_os_path(cx, node: ast.Call, name: str):
     """``os.path.join(a, b)``, ``os.path.dirname(p)``, ...: CPython's os.path on strs."""
-    fname = next(f for f in PATH_FUNCTIONS if getattr(os.path, f) is callee_ref(cx, node.func).obj)
+    obj = callee_ref(cx, node.func).obj
+    fname = next(f for f in PATH_FUNCTIONS if getattr(os.path, f) is obj)
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         cx.error(f"os.path.{fname}() takes its paths as positional arguments in compiled code", node)
     if fname == "join" and not node.args:
         cx.error("join() missing 1 required positional argument: 'a'", node)
     if fname != "join" and len(node.args) != 1:
         cx.error(f"{fname}() takes 1 positional argument but {len(node.args)} were given", node)
-    items = []
-    for a in node.args:                 # evaluated in the order written, each a str
-        v = cx.expr(a)
-        if not isinstance(v.type, T.StrType):
-            cx.error(f"os.path.{fname}() of a {v.type} is not supported in compiled code (paths are strs)", a)
-        p = ast.copy_location(ast.Name("$path", ast.Load()), a)
-        cx.pre_evaluated[id(p)] = v
-        items.append(p)
-    call = ast.Call(ast.Name("path", ast.Load()), [ast.Constant(fname), ast.List(items, ast.Load())], [])
+    for a in node.args:                 # in the order written, each a str left for its node's `expr`
+        t = cx.pre_evaluate(a).type
+        if not isinstance(t, T.StrType):
+            cx.error(f"os.path.{fname}() of a {t} is not supported in compiled code (paths are strs)", a)
+    call = ast.Call(ast.Name("path", ast.Load()), [ast.Constant(fname), ast.List(list(node.args), ast.Load())], [])
     for n in ast.walk(call):
         if not hasattr(n, "lineno"):
             ast.copy_location(n, node)

@@ -28,6 +28,7 @@ import os
 import functools
 import itertools
 
+from script.frontend.pyref import named_object
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -160,14 +161,8 @@ def _maker_kind_of(info, call: ast.Call) -> str | None:
 
 
 def _resolve(info, node):
-    """The object a name or a dotted name of globals and builtins is, or None (a local)."""
-    if isinstance(node, ast.Attribute):
-        owner = _resolve(info, node.value)
-        return getattr(owner, node.attr, None) if owner is not None else None
-    if not isinstance(node, ast.Name) or node.id in info.local_names:
-        return None
-    found, obj = info.global_value(node.id)
-    return obj if found else getattr(builtins, node.id, None)
+    """The object a name or dotted name of globals and builtins is, or None (a local)."""
+    return named_object(node, info.local_names, info.global_value)
 
 
 def _changes(info):

@@ -26,9 +26,9 @@ refuses the rest), and a held generator expression is refused.
 from __future__ import annotations
 
 import ast
-import builtins
 
 from script.frontend.held_iterators import maker_kind
+from script.frontend.pyref import bound_names, named_object
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -46,7 +46,7 @@ def move_held_iterators(fn: ast.FunctionDef, resolve) -> None:
     `"".join(g)`: `iterator_place` "whole") and those returned ("returned"), on the nodes
     themselves (a copy of the tree keeps them)."""
     names = _name_counts(fn)
-    bound = _bound_names(fn)
+    bound = bound_names(fn)
     for stmts in _statement_lists(fn):
         for i in range(len(stmts) - 1):
             stmt = stmts[i]
@@ -70,7 +70,7 @@ def move_held_iterators(fn: ast.FunctionDef, resolve) -> None:
 def _consumes_whole(func, bound, resolve) -> bool:
     if isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Constant):
         return isinstance(func.value.value, str)
-    obj = _resolved(func, bound, resolve)
+    obj = named_object(func, bound, resolve)
     return any(obj is c for c in _WHOLE_CONSUMERS)
 
 
@@ -128,32 +128,13 @@ def _is_lazy(value, bound, resolve) -> bool:
         return True
     if not isinstance(value, ast.Call):
         return False
-    obj = _resolved(value.func, bound, resolve)
+    obj = named_object(value.func, bound, resolve)
     kind = maker_kind(obj) if obj is not None else None
     return kind is not None and kind != "range"
 
 
-def _resolved(node, bound: set[str], resolve):
-    """The global or builtin object a name or dotted name is; None for one of `bound`."""
-    if isinstance(node, ast.Name):
-        if node.id in bound:
-            return None
-        found, obj = resolve(node.id)
-        return obj if found else getattr(builtins, node.id, None)
-    if isinstance(node, ast.Attribute):
-        owner = _resolved(node.value, bound, resolve)
-        return getattr(owner, node.attr, None) if owner is not None else None
-    return None
-
-
-def _bound_names(fn) -> set[str]:
-    """The names `fn` binds anywhere (parameters and stores, nested scopes included)."""
-    return {n.arg if isinstance(n, ast.arg) else n.id for n in ast.walk(fn)
-            if isinstance(n, ast.arg) or isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-
-
 def _moved_read(stmts, i, name, value):
-    """(parent, field, index) of the one read of `name` that `value`, assigned by
+    """The path (`_path_to_read`) to the one read of `name` that `value`, assigned by
     `stmts[i]`, may move to; None where it may not."""
     reads = _names_read(value)
     if name in reads:
@@ -214,7 +195,7 @@ _FIRST = {ast.Expr: "value", ast.Return: "value", ast.Assign: "value", ast.AnnAs
 def _evaluated_once_after_quiet(stmt, path, reads: set[str]) -> bool:
     """Whether the read at the end of `path` is evaluated at most once per run of `stmt`,
     with only quiet expressions evaluated before it (and nothing rebinding `reads`)."""
-    top, field, _ = path[0]
+    _, field, _ = path[0]
     if _FIRST.get(type(stmt)) != field:
         if not (isinstance(stmt, ast.AugAssign) and field == "value" and isinstance(stmt.target, ast.Name)):
             return False
@@ -239,11 +220,10 @@ def _earlier_quiet(parent, field, index) -> bool:
     if isinstance(parent, ast.Call):
         if field == "func":
             return True
-        before = [parent.func] if field != "func" else []
-        before += parent.args[:index] if field == "args" else parent.args
+        before = parent.args[:index] if field == "args" else list(parent.args)
         if field == "keywords":
             before += [k.value for k in parent.keywords[:index]]
-        return _quiet_callee(parent.func) and all(_quiet(b) for b in before[1:])
+        return _quiet_callee(parent.func) and all(_quiet(b) for b in before)
     if isinstance(parent, ast.keyword) or isinstance(parent, ast.Starred):
         return True
     if isinstance(parent, (ast.Tuple, ast.List, ast.Set)):

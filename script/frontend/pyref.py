@@ -8,6 +8,7 @@ A leaf, so the lowerings that test for one need not import the lowering driver (
 from __future__ import annotations
 
 import ast
+import builtins
 
 
 class PyRef:
@@ -18,6 +19,25 @@ class PyRef:
     def __init__(self, obj, name: str):
         self.obj = obj
         self.name = name
+
+
+def named_object(node, bound, resolve):
+    """Before lowering: the global or builtin object a name or dotted name (`open`,
+    `itertools.chain`) is, or None (a name in `bound`, the function's own, or an unknown
+    one). `resolve(name)` is `(found, value)` for a free name (FunctionInfo.global_value)."""
+    if isinstance(node, ast.Attribute):
+        owner = named_object(node.value, bound, resolve)
+        return getattr(owner, node.attr, None) if owner is not None else None
+    if not isinstance(node, ast.Name) or node.id in bound:
+        return None
+    found, obj = resolve(node.id)
+    return obj if found else getattr(builtins, node.id, None)
+
+
+def bound_names(fn: ast.FunctionDef) -> set[str]:
+    """The names `fn` binds anywhere (parameters and stores, nested scopes included)."""
+    return {n.arg if isinstance(n, ast.arg) else n.id for n in ast.walk(fn)
+            if isinstance(n, ast.arg) or isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
 
 
 def global_callee(low, func):

@@ -11,24 +11,27 @@ import ast
 import builtins
 import io
 
+from script.frontend.pyref import bound_names, named_object
+
 
 def with_open(fn: ast.FunctionDef, resolve) -> None:
     """Rewrite in place each ``with open(...) as NAME, ...:`` of `fn` whose items are all
     calls of the builtin `open` bound to names the body does not rebind (see the module's
     doc); `resolve(name)` is FunctionInfo.global_value."""
+    bound = bound_names(fn)
     for node in ast.walk(fn):
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list):
-                stmts[:] = [_rewritten(s, resolve) for s in stmts]
+                stmts[:] = [_rewritten(s, bound, resolve) for s in stmts]
         for h in getattr(node, "handlers", ()):
-            h.body[:] = [_rewritten(s, resolve) for s in h.body]
+            h.body[:] = [_rewritten(s, bound, resolve) for s in h.body]
         for c in getattr(node, "cases", ()):
-            c.body[:] = [_rewritten(s, resolve) for s in c.body]
+            c.body[:] = [_rewritten(s, bound, resolve) for s in c.body]
 
 
-def _rewritten(stmt, resolve):
-    if not isinstance(stmt, ast.With) or not all(_is_open(item, resolve) for item in stmt.items):
+def _rewritten(stmt, bound, resolve):
+    if not isinstance(stmt, ast.With) or not all(_is_open(item, bound, resolve) for item in stmt.items):
         return stmt
     names = {item.optional_vars.id for item in stmt.items}
     stored = {n.id for s in stmt.body for n in ast.walk(s) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
@@ -47,11 +50,10 @@ def _rewritten(stmt, resolve):
     return out
 
 
-def _is_open(item: ast.withitem, resolve) -> bool:
+def _is_open(item: ast.withitem, bound, resolve) -> bool:
     call = item.context_expr
     if not (isinstance(item.optional_vars, ast.Name) and isinstance(call, ast.Call)
             and isinstance(call.func, ast.Name)):
         return False
-    found, obj = resolve(call.func.id)
-    obj = obj if found else getattr(builtins, call.func.id, None)
+    obj = named_object(call.func, bound, resolve)
     return obj is builtins.open or obj is io.open
