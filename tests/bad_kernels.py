@@ -118,9 +118,9 @@ def uses_print(x):
 
 def type_conflict(x):
     if x > 0:
-        y = 1
+        y = 1.5
     else:
-        y = (1, 2)
+        y = True
     return y  # error: incompatible types
 
 

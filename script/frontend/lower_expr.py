@@ -14,7 +14,7 @@ import collections
 
 from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
                              complex_lowering, elementwise, held_iterators, mixed_numbers, optional, pylib,
-                             records, star_displays, static_args)
+                             records, star_displays, static_args, union_values)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape
@@ -272,6 +272,14 @@ class ExprLowering:
 
     def lazy_opt(self, node: ast.expr):
         """`lazy`, except that an optional stays one."""
+        v = self.lazy_any(node)
+        if union_values.is_union(v):
+            raise mixed_numbers.NumRead(node, self.loc(node), v.type)    # (the statement splits on it)
+        return v
+
+    def lazy_any(self, node: ast.expr):
+        """`lazy_opt`, except that a union stays one (union_values.py: for an operator, which
+        takes it apart, and the places that keep it whole)."""
         done = self.pre_evaluated.pop(id(node), None)
         if done is None:
             method = getattr(self, "expr_" + type(node).__name__, None)
@@ -513,6 +521,8 @@ class ExprLowering:
             return optional.optional_truth(self, v, node)
         if isinstance(t, T.IntFloatType):
             return mixed_numbers.truth(self, v, node)
+        if isinstance(t, T.UnionType):          # the truth of the alternative it holds
+            return union_values.each(self, v, lambda w: self.truth(w, node), node)
         if T.is_instance_type(t):
             return class_methods.instance_truth(self, v, node)
         if isinstance(t, T.TupleType):
@@ -567,8 +577,8 @@ class ExprLowering:
         if with_float is not None:
             return with_float
         bool_ints.permit_operands(self, node.op, node.left, node.right)
-        left = self.lazy_opt(node.left)
-        right = self.lazy_opt(node.right)
+        left = self.lazy_any(node.left)
+        right = self.lazy_any(node.right)
         return self.binop(type(node.op), left, right, node)
 
     def exact_constant(self, node) -> Const | None:
@@ -617,7 +627,7 @@ class ExprLowering:
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
         if isinstance(getattr(a, "type", None), Unknown) or isinstance(getattr(b, "type", None), Unknown):
             return Undef(UNKNOWN, self.loc(node))   # a round rebuilt once that type is known
-        if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
+        if mixed_numbers.splits(a) or mixed_numbers.splits(b):
             return mixed_numbers.split(self, [a, b], lambda x, y: self.binop(op, x, y, node), node)
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return class_methods.instance_binop(self, op, a, b, node)
@@ -815,12 +825,12 @@ class ExprLowering:
             if folded is not None:
                 return WeakConst(folded.value, T.I64, folded.loc) \
                     if isinstance(node.operand, ast.Constant) and folded.type == T.I64 else folded
-        v = self.lazy_opt(node.operand)
+        v = self.lazy_any(node.operand)
         return self.unary(node, v)
 
     def unary(self, node: ast.UnaryOp, v) -> Value:
         """`node`'s operator on its operand's value `v`."""
-        if mixed_numbers.is_num(v):
+        if mixed_numbers.splits(v):
             return mixed_numbers.split(self, [v], lambda w: self.unary(node, w), node)
         if is_optional(v):
             if isinstance(node.op, ast.Not):
@@ -871,9 +881,9 @@ class ExprLowering:
             known = class_members.static_class_compare(self, node)    # class_members.py: type(a) == type(b)
         if known is not None:
             return known
-        left = self.lazy_opt(node.left)
+        left = self.lazy_any(node.left)
         if len(node.ops) == 1:
-            right = self.lazy_opt(node.comparators[0])
+            right = self.lazy_any(node.comparators[0])
             if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 return elementwise.array_compare(self, node.ops[0], left, right, node)
             return self.compare(node.ops[0], left, right, node)
@@ -882,7 +892,7 @@ class ExprLowering:
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
-            right = optional.expr_opt(self, right_node, num=True)
+            right = optional.expr_opt(self, right_node, num=True, union=True)
             c = self.compare(op, left, right, node)
             if k == len(node.ops) - 1:
                 self.jump_with(done, [c], node)
@@ -913,7 +923,7 @@ class ExprLowering:
                    "answer depends on which objects it happens to share (use '==')", node)
 
     def compare(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
-        if mixed_numbers.is_num(a) or mixed_numbers.is_num(b):
+        if mixed_numbers.splits(a) or mixed_numbers.splits(b):
             return mixed_numbers.split(self, [a, b], lambda x, y: self.compare(op, x, y, node), node)
         loc = self.loc(node)
         known = optional.optional_compare(self, op, a, b, node)
@@ -1090,7 +1100,7 @@ class ExprLowering:
         if isinstance(node, ast.BoolOp):
             return self.expr_BoolOp(node, truth_only=True)
         bool_ints.permit(self, bool_ints.AS_INT, node)
-        return self.truth(optional.expr_opt(self, node, num=True), node)
+        return self.truth(optional.expr_opt(self, node, num=True, union=True), node)
 
     def expr_BoolOp(self, node: ast.BoolOp, truth_only: bool = False) -> Value:
         # `a or b` is a if a is true else b; b is evaluated only when needed.
@@ -1103,7 +1113,7 @@ class ExprLowering:
                 optional.narrow(self, test_facts(node.values[k - 1])[0 if is_and else 1])
             if not truth_only:
                 bool_ints.permit(self, bool_ints.KEEP, sub)       # (merged: read where it is used)
-            v = self.condition(sub) if truth_only else optional.expr_opt(self, sub, num=True)
+            v = self.condition(sub) if truth_only else optional.expr_opt(self, sub, num=True, union=True)
             c = (v if truth_only else self.truth(v, sub)) if k < last else None
             if c is None or isinstance(c, Const) and c.value != is_and:
                 pending.append((self.block, v))
@@ -1125,10 +1135,10 @@ class ExprLowering:
         cond = self.condition(node.test)
         bool_ints.permit(self, bool_ints.KEEP, node.body, node.orelse)      # (merged: read where used)
         if isinstance(cond, Const):
-            return optional.expr_opt(self, node.body if cond.value else node.orelse, num=True)
+            return optional.expr_opt(self, node.body if cond.value else node.orelse, num=True, union=True)
         yes, no = test_facts(node.test)
-        return self.choose(cond, lambda: optional.narrow(self, yes) or optional.expr_opt(self, node.body, num=True),
-                           lambda: optional.narrow(self, no) or optional.expr_opt(self, node.orelse, num=True), node)
+        return self.choose(cond, lambda: optional.narrow(self, yes) or optional.expr_opt(self, node.body, num=True, union=True),
+                           lambda: optional.narrow(self, no) or optional.expr_opt(self, node.orelse, num=True, union=True), node)
 
     def choose(self, cond: Value, then, other, node):
         """Emit `then()` where `cond` holds and `other()` where not, and go on after both:
@@ -1174,6 +1184,8 @@ class ExprLowering:
                 for _, w in pending:
                     self.widen_list_at_merge(w, v)          # lists.py: `[1] if c else [0.5]`
                 class_types.widen_number_fields(self, t, v.type)         # instances' fields
+                u = union_values.meet(t, v.type)            # `1 if c else "a"`: either
+            if u is None:
                 self.error(f"the two sides have incompatible types {t} and {v.type}" + mixed_classes(t, v.type), node)
             t = u
         if len({id(v) for _, v in pending}) == 1:

@@ -614,7 +614,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
             return generators.stmt_yield(self, node.value)
         bool_ints.permit(self, bool_ints.KEEP, node.value)
-        optional.expr_opt(self, node.value, num=True)     # (discarded: a None, an int|float, a bool|int too)
+        optional.expr_opt(self, node.value, num=True, union=True)     # (discarded: a None, an int|float, a union, a bool|int too)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if hold_function(self, node):                           # held_functions.py: op = operator.lt
@@ -636,8 +636,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
         into_array = len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
         value = self.lazy_opt(node.value) if into_array else generators.unpacked_generator(self, node.targets, node.value)
         # (an int|float stays one where it is given a name: mixed_numbers.py)
-        value = value if value is not None else optional.expr_opt(self, 
-            node.value, num=all(isinstance(t, ast.Name) for t in node.targets))
+        names = all(isinstance(t, ast.Name) for t in node.targets)
+        value = value if value is not None else optional.expr_opt(self, node.value, num=names, union=names)
         for target in node.targets:
             default_tables.note_default_table(self, target, node.value)    # defaultdict, Counter (default_tables.py)
             bounded_deques.note_bounded_deque(self, target, node.value)    # deque(maxlen=n)
@@ -818,7 +818,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
                     [ast.copy_location(ast.Return(v.orelse), v.orelse)]), node)
             return self.stmt(split)
         try:
-            value = optional.expr_opt(self, node.value, num=True) if node.value is not None else None
+            value = optional.expr_opt(self, node.value, num=True, union=True) if node.value is not None else None
         except CompileError as e:
             if isinstance(node.value, ast.IfExp) and not self.ret_annotated \
                     and "the two sides have incompatible types" in e.message:

@@ -39,18 +39,27 @@ is made, and no statement is checked.
 from __future__ import annotations
 
 import ast
+import math
 
 from script.errors import MIXED_NUMBERS, CompileError
+from script.frontend import union_values
 from script.ir import types as T
 from script.ir.core import Const, Value
 
 SPLIT_HINT = ("$num", "split")      # the build round's hints: statements split on their names
 HOIST = ("$num", "hoist")           # ... and the expressions (ast nodes) statements split on
 _MAX_SPLIT = 3                     # names one statement may split on (2**3 copies)
+_MAX_COPIES = 16                   # ... and copies of it, for names holding unions
 
 
 def is_num(v) -> bool:
     return isinstance(getattr(v, "type", None), T.IntFloatType)
+
+
+def splits(v) -> bool:
+    """Whether `v` is taken apart before an operation: an int|float, or a union of other
+    types (union_values.py), which shares this machinery."""
+    return isinstance(getattr(v, "type", None), (T.IntFloatType, T.UnionType))
 
 
 def parts(cx, v: Value, loc) -> tuple[Value, Value, Value]:
@@ -111,13 +120,15 @@ def split(cx, values: list, fn, node):
     """`fn(*values)` with each ``num`` among `values` taken apart: lowered once where it
     holds a float and once where it holds an int, the results merged (None when `fn` only
     emits code)."""
-    k = next((j for j, v in enumerate(values) if is_num(v)), None)
+    k = next((j for j, v in enumerate(values) if splits(v)), None)
     if k is None:
         return fn(*values)
-    is_float, i, f = parts(cx, values[k], cx.loc(node))
 
     def side(w):
         return lambda: split(cx, values[:k] + [w] + values[k + 1:], fn, node)
+    if union_values.is_union(values[k]):
+        return union_values.each(cx, values[k], lambda w: side(w)(), node)
+    is_float, i, f = parts(cx, values[k], cx.loc(node))
     if isinstance(is_float, Const):
         return side(f if is_float.value else i)()
     return cx.choose(is_float, side(f), side(i), node)
@@ -136,9 +147,12 @@ class NumRead(CompileError):
     """A ``num`` reached a read that cannot take one (`expr`): the statement that reads it
     may be split on it (`retry`), else this is the error."""
 
-    def __init__(self, node, loc):
+    def __init__(self, node, loc, t: T.Type = T.INT_FLOAT):
         what = f"'{node.id}'" if isinstance(node, ast.Name) else f"'{ast.unparse(node)}'"
-        super().__init__(f"{what} is an int on some paths and a float on others, and compiled code cannot "
+        kinds = ["an int", "a float"] if isinstance(t, T.IntFloatType) else [str(a) for a in t.alternatives]
+        paths = f"{kinds[0]} on some paths and {kinds[1]} on others" if len(kinds) == 2 else \
+            f"one of {', '.join(kinds)} on different paths"
+        super().__init__(f"{what} is {paths}, and compiled code cannot "
                          f"use such a value here" + ("" if isinstance(node, ast.Name) else
                                                      ": assign it to a variable first"), loc,
                          reason=MIXED_NUMBERS)
@@ -268,7 +282,7 @@ def _num_locals(cx, node: ast.stmt, loc) -> list:
     """(name, value) of the `num` locals statement `node` reads where one cannot stay one."""
     names = [n for n in split_names(node) if n in cx.locals and not cx.comp_scopes]
     values = [(n, cx.read(n, loc)) for n in names]
-    return [(n, v) for n, v in values if is_num(v)]
+    return [(n, v) for n, v in values if splits(v)]
 
 
 def reads_num(cx, node: ast.stmt) -> bool:
@@ -294,20 +308,26 @@ def split_statement(cx, node: ast.stmt, lower) -> bool:
     exprs = [n for root in _head(node) for n in ast.walk(root) if n in hoisted] if hoisted else []
     if not values and not exprs:
         return False
-    if len(values) + len(exprs) > _MAX_SPLIT:
-        cx.error(f"{len(values) + len(exprs)} values of this statement are each an int on some paths and a "
-                 f"float on others: compiled code splits a statement on at most {_MAX_SPLIT}", node)
+    copies = math.prod(len(v.type.alternatives) if union_values.is_union(v) else 2 for _, v in values)
+    if len(values) + len(exprs) > _MAX_SPLIT or copies > _MAX_COPIES:
+        cx.error(f"{len(values) + len(exprs)} values of this statement are each of several types (an int "
+                 f"on some paths and a float on others, or a union): compiled code builds a statement once "
+                 f"per combination of their types, for at most {_MAX_SPLIT} values and {_MAX_COPIES} "
+                 "combinations (assign parts of it to variables in separate statements)", node)
 
     def each(v: Value, take, go) -> None:
         """`go()` after `take(w)` for `v`'s float and its int (or `v` itself)."""
-        if not is_num(v):
+        if not splits(v):
             take(v)
             go()
             return
-        is_float, i, f = parts(cx, v, loc)
 
         def side(w):
             return lambda: take(w) or go()
+        if union_values.is_union(v):
+            union_values.each(cx, v, lambda w: side(w)(), node)
+            return
+        is_float, i, f = parts(cx, v, loc)
         if isinstance(is_float, Const):
             side(f if is_float.value else i)()
         else:
@@ -325,8 +345,11 @@ def split_statement(cx, node: ast.stmt, lower) -> bool:
                 cx.write(name, v)       # unchanged: the merge after finds one value again
         each(v, lambda w: cx.write(name, w), go)
 
+    chosen: dict = {}       # id(expr): the value of each hoisted expression in this copy
+
     def with_exprs(k: int) -> None:
         if k == len(exprs):
+            cx.pre_evaluated.update(chosen)         # (each copy reads them: `lazy` pops them)
             try:
                 lower()
             finally:
@@ -334,8 +357,8 @@ def split_statement(cx, node: ast.stmt, lower) -> bool:
                     cx.pre_evaluated.pop(id(e), None)
             return
         e = exprs[k]
-        v = cx.expr_opt(e, num=True)
-        each(v, lambda w: cx.pre_evaluated.__setitem__(id(e), w), lambda: with_exprs(k + 1))
+        v = cx.expr_opt(e, num=True, union=True)
+        each(v, lambda w: chosen.__setitem__(id(e), w), lambda: with_exprs(k + 1))
 
     with_names(0)
     return True

@@ -109,11 +109,12 @@ def test_facts(test) -> tuple[list, list]:
     return [], []
 
 
-def expr_opt(cx, node: ast.expr, num: bool = False) -> Value:
+def expr_opt(cx, node: ast.expr, num: bool = False, union: bool = False) -> Value:
     """`expr`, except that an optional stays one; with `num`, so does a value that is an
-    int or a float (mixed_numbers.py: where the caller takes it apart or keeps it whole)."""
+    int or a float (mixed_numbers.py: where the caller takes it apart or keeps it whole), and
+    with `union` a union of other types (union_values.py)."""
     from script.frontend.elementwise import ArrayExpr
-    v = cx.lazy_opt(node)
+    v = cx.lazy_any(node) if union else cx.lazy_opt(node)
     if not num and mixed_numbers.is_num(v):
         raise mixed_numbers.NumRead(node, cx.loc(node))
     return elementwise.materialize(cx, v, node) if isinstance(v, ArrayExpr) else v

@@ -32,7 +32,6 @@ from script.frontend.class_types import MAX_WIDENINGS, FieldsWidened, note_users
 from script.frontend.random_calls import check_generator_callees
 from script.frontend.source import FunctionInfo
 from script.frontend.ssa_builder import Restart
-from script.frontend.union_returns import reject_union_call
 from script.frontend.unknown import UNKNOWN
 from script.ir import types as T
 from script.ir.core import Function, closure_of
@@ -107,11 +106,9 @@ class Context:
                 return current.func
             current.used_ret_hint = True
             current.func.ret_type = current.ret_type
-            reject_union_call(builder, info.name, current.ret_type, node)
             adopt_returned(builder, current.ret_type)
             return current.func
         func = self.specialize(info, types, builder.boundscheck, builder)
-        reject_union_call(builder, info.name, func.ret_type, node)
         adopt_returned(builder, func.ret_type)      # its containers of pending types (callee_hints.py)
         return func
 

@@ -302,7 +302,7 @@ class SSABuilder:
         for pred, v in incoming:
             u = unify_types(t, v.type)
             if u is None:
-                self._type_conflict(var, param, v)
+                u = self._type_conflict(var, param, v, t)
             t = u
         if t != param.type:
             key = self.block_keys.get(block)
@@ -412,6 +412,8 @@ class SSABuilder:
             elif isinstance(t, T.BytesType):                    # b"": the same object
                 made.append(Instr("str_const", [], T.STR, "", loc))
                 instr = Instr("convert", [made[-1]], t, None, loc)
+            elif isinstance(t, T.ExcType):                      # no message: nothing to count
+                instr = Instr("exception", [], t, ExcInfo("Exception", None), loc)
             else:
                 return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
             made.append(instr)
@@ -427,12 +429,18 @@ class SSABuilder:
                 pred.insert_before_terminator(instr)
         return value
 
-    def _type_conflict(self, var: str, param: BlockParam, v: Value):
+    def _type_conflict(self, var: str, param: BlockParam, v: Value, t: T.Type) -> T.Type:
+        """The type of `param`, met so far as `t`, where `v` of a type that does not unify
+        with it arrives: a union of both (union_values.py), or the CompileError."""
         others = [self.read_in(var, p) for p in param.block.preds]
         shown = var.split(":", 1)[1] if var.startswith("$gen") else var      # (generators.py renames)
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and self.conflict_hook is not None:
             self.conflict_hook(self, other, v)
+        from script.frontend.union_values import meet
+        union = meet(t, v.type)
+        if union is not None and not var.startswith("$"):
+            return union
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
@@ -520,6 +528,14 @@ class SSABuilder:
             instr = Instr("tuple", elems, t, None, v.loc)
             block.insert_before_terminator(instr)
             return instr
+        if isinstance(t, T.UnionType):      # values of types CPython keeps apart (union_values.py)
+            from script.frontend.union_values import build
+
+            def emit_at(op, args, rt, attr=None):
+                instr = Instr(op, args, rt, attr, v.loc)
+                block.insert_before_terminator(instr)
+                return instr
+            return build(emit_at, v, t, lambda alt: self._undefined(alt, block, v.loc), v.loc)
         if T.is_instance_union(t):          # instances of several classes (class_unions.py)
             from script.frontend.class_unions import build_union
 

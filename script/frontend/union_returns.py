@@ -20,7 +20,7 @@ from __future__ import annotations
 from script.frontend.list_args import changes_python_type
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.frontend import int_consts, optional
+from script.frontend import int_consts, optional, union_values
 
 
 def widen(cx, want: T.Type, got: T.Type) -> None:
@@ -28,14 +28,19 @@ def widen(cx, want: T.Type, got: T.Type) -> None:
     compiled type: make the result a union of both (a hint, then Restart) when both can be
     alternatives and the result is not annotated; else return, and the caller's CompileError
     stands."""
-    if cx.ret_annotated or not (T.is_union_alternative(want) and T.is_union_alternative(got)):
+    alts = list(dict.fromkeys(a for t in (want, got) for a in (t.alternatives if isinstance(t, T.UnionType) else (t,))))
+    if cx.ret_annotated or not all(T.is_union_alternative(a) for a in alts):
         return
-    _restart_with(cx, T.UnionType((want, got)))
+    _restart_with(cx, T.UnionType(alts))
 
 
 def into_union(cx, value: Value, want: T.UnionType, node) -> Value:
     """`value` as the union `want`: tagged with the alternative of its type (one that holds
     it as the same Python class), or the union widened to hold it (Restart)."""
+    if isinstance(value.type, T.UnionType):      # each alternative it holds, tagged as `want`'s
+        if value.type == want:
+            return value
+        return union_values.each(cx, value, lambda w: into_union(cx, w, want, node), node)
     alts = list(want.alternatives)
     k = next((k for k, alt in enumerate(alts) if alt == value.type), None)
     if k is None:
@@ -62,15 +67,6 @@ def into_union(cx, value: Value, want: T.UnionType, node) -> Value:
             int_consts.check_int_as_u64(cx, value, node)
         parts.append(cx.coerce(value, alt, node) if j == k else optional.placeholder(cx, alt, loc))
     return cx.emit("tuple", parts, want, None, loc)
-
-
-def reject_union_call(builder, name: str, ret_type: T.Type, node) -> None:
-    """A call from compiled code of a function returning a union: a CompileError at it."""
-    if isinstance(ret_type, T.UnionType):
-        kinds = " or ".join(str(a) for a in ret_type.alternatives)
-        builder.error(f"'{name}' returns {kinds} on different paths: a call from Python takes "
-                      "either, compiled code has no value that is either (make every return one "
-                      "type, or call it from Python)", node)
 
 
 def _restart_with(cx, ret: T.UnionType) -> None:

@@ -806,6 +806,8 @@ def unify(a: Type, b: Type, mixed: bool = False) -> Type | None:
         return a
     if isinstance(a, BoolIntType) or isinstance(b, BoolIntType):
         return None                     # (only `merge` with `bool_int` makes or widens one)
+    if isinstance(a, UnionType) or isinstance(b, UnionType):
+        return None                     # (not element by element: frontend union_values.meet)
     if mixed and (real_and_complex(a, b) or bool_and_number(a, b)):
         return None
     if isinstance(a, IntFloatType) or isinstance(b, IntFloatType) or mixed and _mixes(a, b):

@@ -1,0 +1,120 @@
+"""Values that hold one of several types CPython keeps apart: an int on one path and a str on
+another, a float or a tuple, a function's result that is a bool or a str.
+
+``y = 1`` then ``y = "a"`` in a branch, ``x = parse(tok)`` of a `parse` that returns a float
+or the token itself: CPython holds either object. Where such values meet (a variable's
+merge, a conditional expression, an operator's results: `meet`), the value is a
+`types.UnionType`, the tuple ``(tag, a, b, ...)`` holding the value of alternative `tag` and
+a placeholder of each other one (zero, NULL, an immortal str), as the union results of
+union_returns.py, which the entry point boxes as the tagged alternative.
+
+No operation sees a union: it is taken apart first, as an int|float (mixed_numbers.py, whose
+machinery this shares): an operator is lowered once per alternative on a branch on the tag
+(`each`), the results meeting again; a statement that reads a union name anywhere else (a
+call's argument, a method's object, an f-string, an `if isinstance(y, str):` test) is
+lowered once per alternative, the name holding that alternative's value in each copy, so the
+copy of an `if isinstance(...)` statement knows the test's answer. A value kept whole: one
+assigned to a name, returned, tested for truth, or given to `isinstance`. Anything else that
+meets a union (a container's element, a class field, a comprehension) reads it through
+`lazy` and gets the CompileError of an int|float read.
+
+What an alternative does that CPython refuses (``y + 1`` of the str) raises CPython's
+TypeError in that branch when it runs, as for any operand of that type. None beside other
+types stays an optional (no union holds None); a bool beside a number, a float beside a
+complex stay the CompileErrors they were (docs/differences.md).
+"""
+
+from __future__ import annotations
+
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+MAX_ALTERNATIVES = 4         # a union of more types is a CompileError where it would form
+
+
+def is_union(v) -> bool:
+    return isinstance(getattr(v, "type", None), T.UnionType)
+
+
+def _alternatives(t: T.Type) -> list:
+    """The alternatives `t` stands for in a union: its own (a union), an int and a float (an
+    int|float), or itself."""
+    if isinstance(t, T.UnionType):
+        return list(t.alternatives)
+    if isinstance(t, T.IntFloatType):
+        return [T.I64, T.F64]
+    return [t]
+
+
+def meet(a: T.Type, b: T.Type) -> T.UnionType | None:
+    """The union a value holding an `a` or a `b` gets where paths meet that `types.merge`
+    found no type for, or None where no union holds both (an optional, an array, a bool
+    beside a number, more than `MAX_ALTERNATIVES` types)."""
+    if not (isinstance(a, T.UnionType) or isinstance(b, T.UnionType)) and (
+            T.bool_and_number(a, b) or T.real_and_complex(a, b)):
+        return None
+    alts: list = []
+    for t in _alternatives(a) + _alternatives(b):
+        if not T.is_union_alternative(t):
+            return None
+        if t not in alts:
+            alts.append(t)
+    if len(alts) < 2 or len(alts) > MAX_ALTERNATIVES:
+        return None
+    if any(T.bool_and_number(x, y) or T.real_and_complex(x, y) for x in alts for y in alts):
+        return None
+    return T.UnionType(alts)
+
+
+def build(emit, v: Value, t: T.UnionType, placeholder, loc) -> Value:
+    """`v` (a value of an alternative of `t`, an int|float, or a union whose alternatives `t`
+    holds) as the union `t`. `emit(op, operands, type, attr=None)` makes an instruction where
+    the value is wanted; `placeholder(type)` a value standing for nothing there."""
+    alts = list(t.alternatives)
+    if v.type == t:
+        return v
+    if isinstance(v.type, T.IntFloatType):
+        is_float, i, f = parts(emit, v, loc)
+        tag = emit("select", [is_float, Const(alts.index(T.F64), T.I64), Const(alts.index(T.I64), T.I64)], T.I64)
+        held = {T.I64: i, T.F64: f}
+    elif isinstance(v.type, T.UnionType):
+        old_tag, *payloads = parts(emit, v, loc)
+        old = v.type.alternatives
+        tag = Const(alts.index(old[-1]), T.I64)
+        for k in range(len(old) - 2, -1, -1):
+            same = emit("cmp", [old_tag, Const(k, T.I64)], T.BOOL, "eq")
+            tag = emit("select", [same, Const(alts.index(old[k]), T.I64), tag], T.I64)
+        held = dict(zip(old, payloads))
+    else:
+        tag, held = Const(alts.index(v.type), T.I64, loc), {v.type: v}
+    return emit("tuple", [tag] + [held[alt] if alt in held else placeholder(alt) for alt in alts], t)
+
+
+def parts(emit, v: Value, loc) -> list:
+    """The elements of the tuple `v` (a union: its tag, then each alternative's payload)."""
+    if getattr(v, "opname", None) == "tuple":
+        return list(v.operands)
+    if isinstance(v, Const) and isinstance(v.value, tuple):
+        return [Const(x, e, loc) for x, e in zip(v.value, v.type.elems)]
+    return [emit("extract", [v], e, k) for k, e in enumerate(v.type.elems)]
+
+
+def emitter(cx, loc):
+    """`parts`' `emit` for the lowering `cx`: in its current block."""
+    return lambda op, args, rt, attr=None: cx.emit(op, args, rt, attr, loc)
+
+
+def each(cx, v: Value, fn, node):
+    """`fn(w)` of the value `w` union `v` holds: built once per alternative on a branch on
+    its tag, the results met (None when `fn` only emits code)."""
+    loc = cx.loc(node)
+    tag, *values = parts(emitter(cx, loc), v, loc)
+    if isinstance(tag, Const):
+        return fn(values[tag.value])
+
+    def from_(k: int):
+        if k == len(values) - 1:
+            return fn(values[k])
+        same = cx.emit("cmp", [tag, Const(k, T.I64)], T.BOOL, "eq", loc)
+        return cx.choose(same, lambda: fn(values[k]), lambda: from_(k + 1), node)
+    return from_(0)

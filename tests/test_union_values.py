@@ -1,0 +1,92 @@
+"""Values of types CPython keeps apart on different paths (frontend/union_values.py): a
+variable that holds an int on one path and a str on another, a conditional expression of
+both, the result of a function returning either, called from compiled code. Every operation
+on such a value gives CPython's value, type, exception and message; what compiled code
+cannot split is a CompileError, never another answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import script
+import union_value_kernels as K
+from difftest import compiled, outcome
+from script.errors import CompileError
+from test_mixed_numbers import same
+
+SMALL = st.integers(-3, 9)
+
+
+def check(fn, *args):
+    want = outcome(fn, args)
+    for got in (outcome(compiled(fn, opt=0), args), outcome(compiled(fn), args)):
+        if want[0] == "ok" and got[0] == "ok":
+            assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
+        else:
+            assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
+
+
+@pytest.mark.parametrize("fn", [K.mixed, K.branch_types, K.conditional, K.subtract, K.method_on_narrowed,
+                                K.iterate, K.unpack, K.tests, K.numbers, K.while_state, K.except_value,
+                                K.closure, K.aug_assign, K.or_default, K.passed_on, K.returned],
+                         ids=lambda f: f.__name__)
+@settings(max_examples=15, deadline=None)
+@given(n=SMALL)
+def test_each_operation_gives_cpythons_answer(fn, n):
+    check(fn, n)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=6))
+def test_a_variable_that_changes_type_in_a_loop(xs):
+    check(K.loop_carried, xs)
+
+
+@pytest.mark.parametrize("tokens", [["2", "3", "+", "4", "*"], ["1.5"], ["9", "3", "/", "2", "-"]])
+def test_a_helper_returning_a_float_or_a_str(tokens):
+    check(K.evaluate_postfix, tokens)
+
+
+@pytest.mark.parametrize("binary", [["0.00.01.5"], ["0.00.01.5", "0.00.01.5"], ["0.01", "1.01", "0.11"]])
+def test_a_bool_or_a_str_tested_with_is(binary):
+    check(K.check, binary)
+
+
+@pytest.mark.parametrize("args", [(2, 3), (0, 0), (5, 6), ("a", "b"), ("a", 0)])
+def test_a_recursion_whose_result_type_depends_on_the_argument(args):
+    check(K.power, *args)
+
+
+def test_the_union_is_boxed_as_the_value_it_holds():
+    f = script.script(K.mixed)
+    assert [type(f(n)) for n in range(3)] == [int, str, float]
+
+
+def test_a_comprehension_over_a_union_is_a_compile_error():
+    def f(n):
+        v = K.mixed(n)
+        return [v for _ in range(2)]
+    with pytest.raises(CompileError):
+        script.script(f)(1)
+
+
+def test_a_second_call_after_a_call_in_one_tuple_is_a_compile_error():
+    # its union cannot be computed before the first call (CPython's order of effects), and a
+    # tuple holds no union: the message says to assign it to a variable first
+    def f(n):
+        return K.method_on_narrowed(n), K.conditional(n)
+    with pytest.raises(CompileError, match="assign it to a variable first"):
+        script.script(f)(1)
+
+
+def test_no_union_holds_a_bool_beside_a_number():
+    def f(n):
+        v = True
+        if n:
+            v = 1.5
+        return v
+    with pytest.raises(CompileError, match="incompatible types"):
+        script.script(f)(1)
