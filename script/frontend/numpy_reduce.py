@@ -29,6 +29,7 @@ in order and vectorizes.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 
 from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_kernels
@@ -146,10 +147,36 @@ def reduce_all(cx, arr: Value, kind: str, node) -> Value:
             Const(0, T.I64)], lambda acc, idx: arg_step(cx, kind, acc[:2], load(idx), acc[2], node) + [
             cx.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, cx.loc(node))])
         return where
+    if kind in ("min", "max") and isinstance(rt, T.FloatType):
+        return float_minmax_all(cx, arr, kind, node)
     init = reduce_init(cx, arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
     step = reduce_step(cx, kind, rt, node)
     (total,) = fold(cx, node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
     return mean_of(cx, total, cx.size_of(arr, node), node) if kind == "mean" else total
+
+
+def float_minmax_all(cx, arr: Value, kind: str, node) -> Value:
+    """The float min/max of an n-d array: NumPy reduces a C-contiguous one as one line
+    (float_minmax_line: the NaN it gives depends on where); another layout element by
+    element in index order, the first NaN kept as it is (NumPy goes line by line there,
+    and its NaN may be the positive one: docs/arrays.md)."""
+    loc = cx.loc(node)
+    t: T.ArrayType = arr.type
+
+    def flat():
+        line = cx.emit("reshape", [arr, cx.size_of(arr, node)], T.ArrayType(t.dtype, 1, "C"), None, loc)
+        return reduce_line(cx, line, 0, [], kind, node)
+
+    def each():
+        load = lambda idx: cx.emit("load", [arr, *idx], t.dtype, None, loc)  # noqa: E731
+        step = reduce_step(cx, kind, t.dtype, node)
+        init = reduce_init(cx, arr, kind, t.dtype, [Const(0, T.I64)] * t.ndim, node)
+        (total,) = fold(cx, node, cx.dims_of(arr, node), [init], lambda acc, idx: [step(acc[0], load(idx))])
+        return total
+
+    if t.layout == "C":
+        return flat()
+    return cx.choose(cx.is_c_contiguous(arr, node), flat, each, node)
 
 
 def float_sum_all(cx, arr: Value, rt: T.Type, node) -> Value:
@@ -233,9 +260,55 @@ def reduce_line(cx, arr: Value, axis: int, idx: list[Value], kind: str, node,
                         lambda acc, i: arg_step(cx, kind, acc, load(i[0]), i[0], node))
         return where
     step = reduce_step(cx, kind, rt, node)
-    (total,) = fold(cx, node, [n], [reduce_init(cx, arr, kind, rt, at(Const(0, T.I64)), node)],
-                    lambda acc, i: [step(acc[0], load(i[0]))])
+    init = reduce_init(cx, arr, kind, rt, at(Const(0, T.I64)), node)
+    if kind in ("min", "max") and isinstance(rt, T.FloatType):
+        return float_minmax_line(cx, arr, axis, n, init, lambda acc, i: step(acc, load(i)), node)
+    (total,) = fold(cx, node, [n], [init], lambda acc, i: [step(acc[0], load(i[0]))])
     return mean_of(cx, total, n, node) if kind == "mean" else total
+
+
+def float_minmax_line(cx, arr: Value, axis: int, n: Value, first: Value, step, node) -> Value:
+    """The float min/max of a line of `n` >= 1 elements starting with `first`, with NumPy's
+    NaN: its contiguous reduction (`simd_reduce_c_max_f64`, one per line) starts from the
+    first element, runs the next ones through whole vectors, whose NaN comes out as the
+    positive quiet NaN, and the rest one at a time, which keep the first NaN's own bits
+    (as a strided line does all along). The sign is seen by `math.copysign`, so the result
+    is the same NaN only if the line is split where NumPy splits it (numpy_vector_bytes)."""
+    loc = cx.loc(node)
+    one = Const(1, T.I64)
+    lanes = Const(max(numpy_vector_bytes() // (arr.type.dtype.bits // 8), 1), T.I64)
+    rest = cx.emit("sub", [n, one], T.I64, None, loc)
+    head_end = cx.emit("sub", [rest, cx.emit("mod", [rest, lanes], T.I64, None, loc)], T.I64, None, loc)
+    head = fold_range(cx, node, one, cx.emit("add", [head_end, one], T.I64, None, loc), first, step)
+    stride = cx.emit("stride", [arr], T.I64, axis, loc)
+    contiguous = cx.cmp("eq", stride, Const((arr.type.dtype.bits // 8), T.I64), node)
+    vectors = cx.emit("and", [contiguous, cx.cmp("ge", n, Const(2, T.I64), node)], T.BOOL, None, loc)
+    nan = cx.emit("cmp", [head, head], T.BOOL, "ne", loc)
+    positive = cx.emit("and", [vectors, nan], T.BOOL, None, loc)
+    head = cx.emit("select", [positive, Const(math.nan, head.type), head], head.type, None, loc)
+    return fold_range(cx, node, cx.emit("add", [head_end, one], T.I64, None, loc), n, head, step)
+
+
+def fold_range(cx, node, start: Value, stop: Value, init: Value, step) -> Value:
+    """`acc = step(acc, i)` for i in range(start, stop), from `init`."""
+    name = cx.new_var("fold", init)
+    cx.counted_loop(cx.info.synthetic_loop(node), start, stop, Const(1, T.I64),
+                    lambda i: cx.write(name, step(cx.read(name, cx.loc(node)), i)))
+    return cx.read(name, cx.loc(node))
+
+
+@functools.cache
+def numpy_vector_bytes() -> int:
+    """The width of the vectors NumPy's min/max loops use on this machine (its runtime CPU
+    dispatch: AVX-512 (SKX), AVX2, else the 16-byte baseline of SSE2 and NEON). Compiled
+    code reads it when it is compiled, for the machine that compiles it."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:                                  # NumPy 1.x
+        from numpy.core._multiarray_umath import __cpu_features__ as features
+    if features.get("AVX512_SKX"):
+        return 64
+    return 32 if features.get("AVX2") else 16
 
 
 # ---- the operations -------------------------------------------------------------------
@@ -268,8 +341,9 @@ def reduce_step(cx, kind: str, rt: T.Type, node):
 
     def minmax(acc, x):
         r = cx.emit(kind, [acc, x], rt, None, loc)
-        if isinstance(rt, T.FloatType):        # a NaN wins, and stays
+        if isinstance(rt, T.FloatType):        # the first NaN wins, and stays (its own bits)
             r = cx.emit("select", [cx.emit("cmp", [x, x], T.BOOL, "ne", loc), x, r], rt, None, loc)
+            r = cx.emit("select", [cx.emit("cmp", [acc, acc], T.BOOL, "ne", loc), acc, r], rt, None, loc)
         return r
     return minmax
 
