@@ -34,14 +34,32 @@ INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 EXACT = 2**53
 
 
-class Discard(BaseException):
+_RAISED: list = []
+
+
+class _Marker(BaseException):
+    """Raised where the reference stops being a CPython answer for compiled code. Each one
+    is recorded (`raised_marker`): a `finally:` that raises or returns swallows it, and the
+    run would then end as if nothing had happened, with the program's later effects."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        _RAISED.append(type(self))
+
+
+class Discard(_Marker):
     """The result depends on arithmetic beyond int64 (or int/float rounding beyond 2**53).
     Not an Exception: an `except Exception:` of the program must not catch it."""
 
 
-class ComplexResult(BaseException):
+class ComplexResult(_Marker):
     """CPython made a complex number, where compiled code raises ValueError (not an
     Exception, as Discard)."""
+
+
+def raised_marker() -> type | None:
+    """The first Discard or ComplexResult raised since `watch_arguments`, caught or not."""
+    return _RAISED[0] if _RAISED else None
 
 
 def _R(v):
@@ -108,8 +126,10 @@ _PART_WAY = {"args": (), "before": None}
 
 
 def watch_arguments(args) -> None:
-    """Watch the argument arrays `args` of the next reference call (see _before_in_place)."""
+    """Watch the argument arrays `args` of the next reference call (see _before_in_place),
+    and forget the markers raised before it."""
     _PART_WAY["args"], _PART_WAY["before"] = args, None
+    _RAISED.clear()
 
 
 def arrays_before_part_way() -> list | None:

@@ -31,7 +31,8 @@ import script
 from script.errors import CompileError
 
 from ..difftest import same_value
-from .reference import ComplexResult, Discard, arrays_before_part_way, instrument, watch_arguments
+from .reference import (ComplexResult, Discard, arrays_before_part_way, instrument, raised_marker,
+                        watch_arguments)
 
 SCRIPT_DIR = os.path.dirname(os.path.abspath(script.__file__))
 LEVELS = (("opt=0", {"opt": 0}), ("default", {}))
@@ -62,8 +63,6 @@ def _outcome(fn, args, reference: bool):
     try:
         result = ("ok", fn(*args))
     except (Discard, ComplexResult):
-        if not reference:
-            raise
         raise
     except CompileError as e:
         raise CompilerProblem("compile_error", e) from None
@@ -71,6 +70,8 @@ def _outcome(fn, args, reference: bool):
         if not reference and _from_compiler(e):
             raise CompilerProblem("internal_error", e) from None
         result = ("raise", type(e).__name__, str(e))
+    if reference and raised_marker() is not None:
+        raise raised_marker()()          # one a `finally:` swallowed still stops the reference
     return result, _snapshot(args)
 
 
@@ -269,9 +270,10 @@ def _complex_outcome(ref, k):
     """The reference outcome when CPython made a complex number: ValueError expected, with
     the arrays as they were when it happened."""
     args = ref["inputs"]()[k]
+    watch_arguments(args)
     try:
         ref["main"](*args)
-    except ComplexResult:
+    except (ComplexResult, Exception):    # (the program's own, where a `finally:` swallowed it)
         pass
     return ("complex",), _snapshot(args)
 
