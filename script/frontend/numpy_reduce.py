@@ -147,11 +147,12 @@ def reduce_all(cx, arr: Value, kind: str, node) -> Value:
             Const(0, T.I64)], lambda acc, idx: arg_step(cx, kind, acc[:2], load(idx), acc[2], node) + [
             cx.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, cx.loc(node))])
         return where
-    if kind in ("min", "max") and isinstance(rt, T.FloatType):
-        return float_minmax_all(cx, arr, kind, node)
     init = reduce_init(cx, arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
     step = reduce_step(cx, kind, rt, node)
     (total,) = fold(cx, node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
+    if kind in ("min", "max") and isinstance(rt, T.FloatType):     # a NaN: NumPy's (rare: again)
+        return cx.choose(cx.emit("cmp", [total, total], T.BOOL, "ne", cx.loc(node)),
+                         lambda: float_minmax_all(cx, arr, kind, node), lambda: total, node)
     return mean_of(cx, total, cx.size_of(arr, node), node) if kind == "mean" else total
 
 
@@ -169,7 +170,7 @@ def float_minmax_all(cx, arr: Value, kind: str, node) -> Value:
 
     def each():
         load = lambda idx: cx.emit("load", [arr, *idx], t.dtype, None, loc)  # noqa: E731
-        step = reduce_step(cx, kind, t.dtype, node)
+        step = reduce_step(cx, kind, t.dtype, node, first_nan=True)
         init = reduce_init(cx, arr, kind, t.dtype, [Const(0, T.I64)] * t.ndim, node)
         (total,) = fold(cx, node, cx.dims_of(arr, node), [init], lambda acc, idx: [step(acc[0], load(idx))])
         return total
@@ -261,9 +262,11 @@ def reduce_line(cx, arr: Value, axis: int, idx: list[Value], kind: str, node,
         return where
     step = reduce_step(cx, kind, rt, node)
     init = reduce_init(cx, arr, kind, rt, at(Const(0, T.I64)), node)
-    if kind in ("min", "max") and isinstance(rt, T.FloatType):
-        return float_minmax_line(cx, arr, axis, n, init, lambda acc, i: step(acc, load(i)), node)
     (total,) = fold(cx, node, [n], [init], lambda acc, i: [step(acc[0], load(i[0]))])
+    if kind in ("min", "max") and isinstance(rt, T.FloatType):     # a NaN: NumPy's (rare: again)
+        exact = reduce_step(cx, kind, rt, node, first_nan=True)
+        return cx.choose(cx.emit("cmp", [total, total], T.BOOL, "ne", loc), lambda: float_minmax_line(
+            cx, arr, axis, n, init, lambda acc, i: exact(acc, load(i)), node), lambda: total, node)
     return mean_of(cx, total, n, node) if kind == "mean" else total
 
 
@@ -323,8 +326,10 @@ def reduce_init(cx, arr: Value, kind: str, rt: T.Type, first_idx: list[Value], n
     return Const(float(value) if isinstance(rt, T.FloatType) else value, rt)
 
 
-def reduce_step(cx, kind: str, rt: T.Type, node):
-    """`step(acc, x) -> acc` of a reduction with accumulator type `rt`."""
+def reduce_step(cx, kind: str, rt: T.Type, node, first_nan: bool = False):
+    """`step(acc, x) -> acc` of a reduction with accumulator type `rt` (a float min/max
+    keeping the first NaN with its own bits where `first_nan`, else one of them: the fast
+    loop, which NumPy's own NaN follows when it finds one, `float_minmax_line`)."""
     loc = cx.loc(node)
     if kind in ("any", "all"):
         op = "or" if kind == "any" else "and"
@@ -341,9 +346,10 @@ def reduce_step(cx, kind: str, rt: T.Type, node):
 
     def minmax(acc, x):
         r = cx.emit(kind, [acc, x], rt, None, loc)
-        if isinstance(rt, T.FloatType):        # the first NaN wins, and stays (its own bits)
+        if isinstance(rt, T.FloatType):        # a NaN wins, and stays
             r = cx.emit("select", [cx.emit("cmp", [x, x], T.BOOL, "ne", loc), x, r], rt, None, loc)
-            r = cx.emit("select", [cx.emit("cmp", [acc, acc], T.BOOL, "ne", loc), acc, r], rt, None, loc)
+            if first_nan:                      # ... the first one, with its own bits
+                r = cx.emit("select", [cx.emit("cmp", [acc, acc], T.BOOL, "ne", loc), acc, r], rt, None, loc)
         return r
     return minmax
 
