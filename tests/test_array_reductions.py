@@ -222,6 +222,20 @@ def test_nan_semantics():
     check(K.max_all, np.array([-np.inf, -np.inf]))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_vectorized_min_max_of_long_lines(dtype):
+    # a contiguous line runs IEEE maximum/minimum in vectors, then again where it gave a NaN
+    rng = np.random.default_rng(7)
+    for n in (1, 7, 64, 1001):
+        a = rng.normal(size=n).astype(dtype)
+        for k in {0, n // 2, n - 1}:
+            b = a.copy()
+            b[k] = np.nan
+            for x in (a, b, -np.abs(a), a.reshape(1, -1), np.array([np.inf] * n, dtype)):
+                for fn in (K.min_all, K.max_all, K.max_ax1 if x.ndim == 2 else K.max_all):
+                    check(fn, x)
+
+
 def test_ties_give_the_first_index():
     a = np.array([[2, 5, 5], [5, 1, 1], [0, 5, 1]], np.int16)
     for kind in ("argmin", "argmax"):

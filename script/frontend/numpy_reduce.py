@@ -148,7 +148,7 @@ def reduce_all(cx, arr: Value, kind: str, node) -> Value:
             cx.emit("add", [acc[2], Const(1, T.I64)], T.I64, None, cx.loc(node))])
         return where
     init = reduce_init(cx, arr, kind, rt, [Const(0, T.I64)] * t.ndim, node)
-    step = reduce_step(cx, kind, rt, node)
+    step = reduce_step(cx, kind, rt, node, vector=t.layout == "C")
     (total,) = fold(cx, node, dims, [init], lambda acc, idx: [step(acc[0], load(idx))])
     if kind in ("min", "max") and isinstance(rt, T.FloatType):     # a NaN: NumPy's (rare: again)
         return cx.choose(cx.emit("cmp", [total, total], T.BOOL, "ne", cx.loc(node)),
@@ -260,7 +260,7 @@ def reduce_line(cx, arr: Value, axis: int, idx: list[Value], kind: str, node,
         _, where = fold(cx, node, [n], arg_init(cx, arr, at(Const(0, T.I64)), node),
                         lambda acc, i: arg_step(cx, kind, acc, load(i[0]), i[0], node))
         return where
-    step = reduce_step(cx, kind, rt, node)
+    step = reduce_step(cx, kind, rt, node, vector=t.layout == "C" and axis == t.ndim - 1)
     init = reduce_init(cx, arr, kind, rt, at(Const(0, T.I64)), node)
     (total,) = fold(cx, node, [n], [init], lambda acc, i: [step(acc[0], load(i[0]))])
     if kind in ("min", "max") and isinstance(rt, T.FloatType):     # a NaN: NumPy's (rare: again)
@@ -326,10 +326,12 @@ def reduce_init(cx, arr: Value, kind: str, rt: T.Type, first_idx: list[Value], n
     return Const(float(value) if isinstance(rt, T.FloatType) else value, rt)
 
 
-def reduce_step(cx, kind: str, rt: T.Type, node, first_nan: bool = False):
+def reduce_step(cx, kind: str, rt: T.Type, node, first_nan: bool = False, vector: bool = False):
     """`step(acc, x) -> acc` of a reduction with accumulator type `rt` (a float min/max
-    keeping the first NaN with its own bits where `first_nan`, else one of them: the fast
-    loop, which NumPy's own NaN follows when it finds one, `float_minmax_line`)."""
+    keeping the first NaN with its own bits where `first_nan`, else one of them; where
+    `vector`, for a contiguous line, IEEE maximum/minimum, which LLVM vectorizes: a NaN,
+    which the caller then computes as NumPy's (`float_minmax_line`), or 0.0 over -0.0 for
+    max, -0.0 for min; a strided line keeps the selects, faster there than their expansion)."""
     loc = cx.loc(node)
     if kind in ("any", "all"):
         op = "or" if kind == "any" else "and"
@@ -343,6 +345,9 @@ def reduce_step(cx, kind: str, rt: T.Type, node, first_nan: bool = False):
     if isinstance(rt, T.ComplexType):
         cx.error(f"numpy {kind} of complex numbers (NumPy's lexicographic order) is not "
                  "supported in compiled code", node)
+
+    if vector and isinstance(rt, T.FloatType):
+        return lambda acc, x: cx.emit("math", [acc, x], rt, "f" + kind + "imum", loc)
 
     def minmax(acc, x):
         r = cx.emit(kind, [acc, x], rt, None, loc)

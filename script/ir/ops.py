@@ -339,6 +339,9 @@ MATH_FUNCS = {
     "pow": (2, True), "nextafter": (2, False), "remainder": (2, False),
     "fma": (3, False),          # fma(x, y, z): x * y + z rounded once (NumPy's complex multiply)
     "round_digits": (2, False),  # Python's round(x, n), n an integral float (llvm/mathlib.py)
+    # IEEE 754-2019 maximum/minimum: a NaN operand gives a NaN, -0.0 < 0.0 (LLVM's
+    # llvm.maximum): NumPy's float max/min of an array, which LLVM vectorizes (numpy_reduce)
+    "fmaximum": (2, False), "fminimum": (2, False),
 }
 
 # The `math` functions also defined on one complex operand: C99's cexp, clog, ... (csqrtf

@@ -19,7 +19,7 @@ INTRINSICS = {
     "sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2",
     "log10": "log10", "sin": "sin", "cos": "cos", "floor": "floor", "ceil": "ceil",
     "trunc": "trunc", "fabs": "fabs", "copysign": "copysign", "pow": "pow", "rint": "rint",
-    "fma": "fma",
+    "fma": "fma", "fmaximum": "maximum", "fminimum": "minimum",
 }
 
 # IR name -> libm name of the double version (the float version appends "f").
