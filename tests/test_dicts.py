@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import dict_kernels as K
 import script
-from difftest import compiled, outcome, same_value
+from difftest import check_all_levels, compiled, outcome, same_value
 from script.errors import CompileError
 from script.ir.parser import parse_module
 from script.ir.printer import format_module
@@ -452,3 +452,16 @@ def _reversed_set(s):
 def test_reversed_of_a_set_is_cpythons_type_error():
     want, got = outcome(_reversed_set, ({1, 2},)), outcome(compiled(_reversed_set), ({1, 2},))
     assert want[:2] == got[:2] and want[2] == got[2], (want, got)
+
+
+def _foreign_keys(k):
+    d = {1: "a", 3: "b"}
+    s = {1, 2}
+    t = {(1, 2): 0}
+    return d.get(k, "none"), k in d, k not in s, k in t, d.get(k), "x" in d
+
+
+@pytest.mark.parametrize("k", ["1", 1, (1, 2), (1,), b"1"])
+def test_a_key_of_a_type_no_key_equals_is_not_found(k):
+    # CPython: `"1" in {1: ...}` is False and get gives the default (dicts.never_a_key)
+    check_all_levels(_foreign_keys, k)

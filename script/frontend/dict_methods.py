@@ -159,6 +159,8 @@ def _dict_get(cx, d: Value, node) -> Value:
     key = cx.expr(node.args[0])
     default = cx.expr(node.args[1]) if len(node.args) == 2 else Const(None, T.NONE, cx.loc(node))
     dicts.read_table_types(cx, d.type, key.type, default.type)
+    if dicts.never_a_key(d.type, key.type):       # `d.get("3", 0)` of a dict of ints
+        return default
     j, _ = dicts.table_lookup(cx, d, key, node)
     found = cx.cmp("ge", j, Const(0, T.I64), node)
     return cx.choose(found, lambda: dicts.entry_part(cx, d, j, _VALUE, node), lambda: default, node)

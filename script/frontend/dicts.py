@@ -679,10 +679,35 @@ def table_iterable(cx, d: Value, what: str, node):
 
 
 def table_contains(cx, x: Value, d: Value, node) -> Value:
-    """`x in d`: whether `d` has the key (a key of a type the keys cannot equal, such as a
-    float in a dict of ints, is a CompileError, as for a lookup)."""
+    """`x in d`: whether `d` has the key; False for a key no key of `d` can equal (`never_a_key`:
+    a str in a dict of ints), as in CPython (a float in a dict of ints is a CompileError, as
+    for a lookup)."""
+    if never_a_key(d.type, getattr(x, "type", None)):
+        return Const(False, T.BOOL, cx.loc(node))
     j, _ = table_lookup(cx, d, x, node)
     return cx.cmp("ge", j, Const(0, T.I64), node)
+
+
+def _kind_of_key(t) -> str | None:
+    if isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.IntFloatType, T.ComplexType)):
+        return "number"             # (1 == 1.0 == True: they may be equal)
+    if isinstance(t, T.StrType):
+        return "str"
+    if isinstance(t, T.BytesType):
+        return "bytes"
+    if type(t) is T.TupleType:
+        return f"tuple{len(t.elems)}"
+    return None
+
+
+def never_a_key(table: T.Type, key: T.Type | None) -> bool:
+    """Whether no key of the dict or set type `table` can equal a value of type `key`: a
+    number and a str, a str and bytes, tuples of other lengths (CPython's `in` is False,
+    `get` gives the default)."""
+    if not isinstance(table, T.HashType) or is_pending(table.key):
+        return False
+    a, b = _kind_of_key(table.key), _kind_of_key(key)
+    return a is not None and b is not None and a != b
 
 def _constant_types(pairs):
     """([key types], [value types]) of (key, value) pairs of plain constants (None, bools,
