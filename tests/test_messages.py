@@ -180,3 +180,13 @@ def test_print_of_a_value_or_none_and_of_an_int_or_a_float(capsys):
 @pytest.mark.parametrize("n", [2, 1, -1])
 def test_type_of_a_value_as_text(x, n):
     check_all_levels(type_texts, x, n)
+
+
+def _type_tuples(a, b):
+    # TheAlgorithms conversions/rgb_cmyk_conversion.py: f"Expected int, found {type(r), type(g)}"
+    return f"{type(a), type(b)}", f"{(type(a),)}", str((type(a), b)), f"{(1, (type(b), 'x'))}"
+
+
+@pytest.mark.parametrize("args", [(1, "x"), (2.5, [1]), (True, None)])
+def test_a_tuple_display_of_types_is_cpythons_text(args):
+    check_all_levels(_type_tuples, *args)

@@ -347,14 +347,26 @@ def builtin_str(cx, node, name) -> Value:
     return str_of(cx, optional.expr_opt(cx, node.args[0], num=True), node, "r" if name == "repr" else "s")
 
 
-def type_text(cx, node) -> Value | None:
+def type_text(cx, node, probe: bool = False) -> Value | bool | None:
     """``str(type(x))`` where `node` is the call ``type(x)`` (in an f-string, `str`, an
     exception's message): CPython's ``<class 'int'>``, of the class the value holds; None
-    for any other node. ``type(x)`` as a value is not supported."""
+    for any other node, and CPython's text of a tuple display holding one (``f"{type(a),
+    type(b)}"``: each item's repr). ``type(x)`` as a value is not supported."""
+    if isinstance(node, ast.Tuple) and node.elts and not any(isinstance(e, ast.Starred) for e in node.elts) \
+            and any(type_text(cx, e, probe=True) for e in node.elts):
+        if probe:
+            return True
+        items = [type_text(cx, e) or str_of(cx, optional.expr_opt(cx, e, num=True), e, "r") for e in node.elts]
+        seps = [str_constant(cx, "(", node)]
+        for k, item in enumerate(items):
+            seps += [item, str_constant(cx, ", " if k < len(items) - 1 else ",)" if len(items) == 1 else ")", node)]
+        return str_join_parts(cx, seps, node)
     if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
             and isinstance(node.func, ast.Name) and node.func.id not in cx.locals
             and getattr(cx.lookup(node.func), "obj", None) is type):
         return None
+    if probe:               # (only whether it is one)
+        return True
     from script.frontend.instance_test import python_class
     v = optional.expr_opt(cx, node.args[0], num=True)
 
