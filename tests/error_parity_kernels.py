@@ -866,3 +866,15 @@ def bool_or_int_values(n: int, m: int):
     either = m > 2 if n % 2 else n
     shown = (int(hit), float(hit), bool(hit), abs(hit), -hit, ~hit, hit ** 2, hit / 2 if hit else 0.0)
     return total, shown, table[either % 6], either + 0, either == 1, 7 // (either or 1), 5 % (hit or 3)
+
+
+def aug_item(s, i, v):
+    # TheAlgorithms sorts/bead_sort.py given a str: `sequence[i] -= ...`
+    s[i] -= v
+    return s
+
+
+def aug_name(s, v):
+    s &= v
+    s -= v
+    return s

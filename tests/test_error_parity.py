@@ -18,6 +18,8 @@ A = np.arange(3.0)
 
 # (function, argument tuples that raise in CPython, or not)
 CASES = [
+    (K.aug_item, [("abc", 0, 1), ("abc", 5, 1), ((1, 2), 1, 1), ("abc", 1, "x"), ((1, 2), 0, "x"), (b"ab", 0, 1)]),
+    (K.aug_name, [("a", 1), (5, 1), ([1], [1])]),
     (K.int_floordiv, [(1, 0), (-3, 0), (7, 2)]), (K.int_mod, [(1, 0)]), (K.int_truediv, [(1, 0)]),
     (K.float_div, [(1.0, 0.0), (0.0, -0.0)]), (K.float_floordiv, [(1.0, 0.0)]), (K.float_mod, [(1.0, 0.0)]),
     (K.int_divmod, [(1, 0)]), (K.float_divmod, [(1.0, 0.0)]),

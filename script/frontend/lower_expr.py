@@ -96,13 +96,15 @@ def never_negative(v, depth: int = 0) -> bool:
     return op in _NONNEG_ANY and any(never_negative(a, depth + 1) for a in v.operands[_NONNEG_ANY[op]])
 
 
-def operand_type_error(op: type, a: T.Type | None, b: T.Type | None) -> str | None:
-    """CPython's TypeError message for `x op y` with values of types `a` and `b`, when every
-    such pair raises it (`str + int`, `list - list`, `None * 2`); None when some may not. The
-    message is CPython's own: the operator is applied to sample values of the two types,
-    since its TypeError depends only on the types (`str % x` is left out: it formats)."""
+def operand_type_error(op: type, a: T.Type | None, b: T.Type | None, inplace: bool = False) -> str | None:
+    """CPython's TypeError message for `x op y` (`x op= y` where `inplace`) with values of
+    types `a` and `b`, when every such pair raises it (`str + int`, `list - list`, `None * 2`);
+    None when some may not. The message is CPython's own: the operator is applied to sample
+    values of the two types, since its TypeError depends only on the types (`str % x` is
+    left out: it formats)."""
     import operator
-    fn = getattr(operator, _OPERATOR.get(op, ""), None)
+    name = _OPERATOR.get(op, "")
+    fn = getattr(operator, ("i" + name.rstrip("_")) if inplace and name else name, None)
     if fn is None or op is ast.Mod and isinstance(a, T.StrType):
         return None
     return sample_type_error(fn, python_sample(a), python_sample(b))
@@ -633,7 +635,8 @@ class ExprLowering:
             return class_methods.instance_binop(self, op, a, b, node)
         if counter_operands(self, op, a, b, node):         # table_args.py: Counter's + - | &
             return self.counter_binop(op, a, b, node)
-        refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None))
+        refused = operand_type_error(op, getattr(a, "type", None), getattr(b, "type", None),
+                                     inplace=isinstance(node, ast.AugAssign))
         if refused is not None:     # `"a" + 1`: CPython's TypeError, raised where it raises it
             return self.raise_always("TypeError", refused, node)
         if is_optional(a) or is_optional(b):
