@@ -626,11 +626,15 @@ class ExprLowering:
                        f"on ints in compiled code, not {x.type}", node)
         return self.coerce(x, T.I64 if isinstance(node.op, ast.Sub) else T.U64, node)
 
+    def _whole(self, v, node):
+        """`v`, an element-wise array expression computed (the sides of a split merge values)."""
+        return elementwise.materialize(self, v, node) if isinstance(v, ArrayExpr) else v
+
     def binop(self, op: type, a: Value, b: Value, node) -> Value:
         if isinstance(getattr(a, "type", None), Unknown) or isinstance(getattr(b, "type", None), Unknown):
             return Undef(UNKNOWN, self.loc(node))   # a round rebuilt once that type is known
         if mixed_numbers.splits(a) or mixed_numbers.splits(b):
-            return mixed_numbers.split(self, [a, b], lambda x, y: self.binop(op, x, y, node), node)
+            return mixed_numbers.split(self, [a, b], lambda x, y: self._whole(self.binop(op, x, y, node), node), node)
         if T.is_instance_type(getattr(a, "type", None)) or T.is_instance_type(getattr(b, "type", None)):
             return class_methods.instance_binop(self, op, a, b, node)
         if counter_operands(self, op, a, b, node):         # table_args.py: Counter's + - | &
@@ -834,7 +838,7 @@ class ExprLowering:
     def unary(self, node: ast.UnaryOp, v) -> Value:
         """`node`'s operator on its operand's value `v`."""
         if mixed_numbers.splits(v):
-            return mixed_numbers.split(self, [v], lambda w: self.unary(node, w), node)
+            return mixed_numbers.split(self, [v], lambda w: self._whole(self.unary(node, w), node), node)
         if is_optional(v):
             if isinstance(node.op, ast.Not):
                 return optional._not(self, self.truth(v, node), self.loc(node))

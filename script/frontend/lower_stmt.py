@@ -86,6 +86,11 @@ def _attribute_store_error(sample, attr: str) -> str | None:
     return None
 
 
+
+def _unpack_two(x) -> None:
+    """CPython's unpacking, run on a sample to take its TypeError's text."""
+    a, b = x
+
 class FunctionLowering(SSABuilder, ExprLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
         func = Function(name, arg_types, T.NONE, SourceLoc(info.filename, info.first_line),
@@ -470,6 +475,10 @@ class FunctionLowering(SSABuilder, ExprLowering):
         elif isinstance(value.type, (T.ListType, T.ArrayType)):
             count, item = self.checked_unpack(value, k, bool(stars), node)
         else:
+            refused = sample_type_error(_unpack_two, kind_sample(value.type))
+            if refused is not None:     # `a, b = None`: CPython's TypeError, where it raises it
+                self.raise_always("TypeError", refused, node)
+                return
             self.error(f"cannot unpack a value of type {value.type}", node)
         star = stars[0] if stars else k
         tail = k - 1 - star                     # targets after the starred one
