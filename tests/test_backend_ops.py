@@ -230,11 +230,21 @@ def test_min_max_with_nan_follow_python():
 
 # --- math ----------------------------------------------------------------------------------
 
+def _ieee(pick, x, y):
+    """IEEE 754-2019 maximum/minimum: a NaN if either is one, -0.0 below 0.0."""
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if x == y == 0:
+        return pick(x, y, key=lambda z: math.copysign(1.0, z))
+    return pick(x, y)
+
+
 PY_MATH = {name: getattr(math, name, None) for name in MATH_FUNCS}
 PY_MATH.update(norm2=math.hypot, floor=np.floor, ceil=np.ceil, trunc=np.trunc, rint=np.rint,
                exp2=getattr(math, "exp2", lambda x: 2.0 ** x),
                cbrt=getattr(math, "cbrt", lambda x: math.copysign(abs(x) ** (1 / 3), x)),
-               round_digits=lambda x, n: round(float(x), int(n)))
+               round_digits=lambda x, n: round(float(x), int(n)),
+               fmaximum=lambda x, y: _ieee(max, x, y), fminimum=lambda x, y: _ieee(min, x, y))
 UNARY = sorted(n for n, (arity, _) in MATH_FUNCS.items() if arity == 1)
 BINARY = sorted(n for n, (arity, _) in MATH_FUNCS.items() if arity == 2)
 # Python implements these itself (not with the C library), or only approximately here.
