@@ -90,3 +90,16 @@ def test_no_union_holds_a_bool_beside_a_number():
         return v
     with pytest.raises(CompileError, match="incompatible types"):
         script.script(f)(1)
+
+
+def test_union_locals_save_load_and_pickle(tmp_path):
+    import pickle
+    f = script.script(K.evaluate_postfix)
+    assert f(["2", "3", "+"]) == 5.0
+    script.save(f, tmp_path / "postfix.so")
+    m = script.load(tmp_path / "postfix.so")
+    assert m.evaluate_postfix(["2", "3", "+", "4", "*"]) == 20.0
+    h = script.script(K.branch_types)
+    h(1)
+    g = pickle.loads(pickle.dumps(h))
+    assert g(3) == K.branch_types(3) and g(1) == K.branch_types(1)
