@@ -103,3 +103,12 @@ def test_union_locals_save_load_and_pickle(tmp_path):
     h(1)
     g = pickle.loads(pickle.dumps(h))
     assert g(3) == K.branch_types(3) and g(1) == K.branch_types(1)
+
+
+@pytest.mark.parametrize("i", [-4, -3, -1, 0, 1, 2, 3])
+def test_a_tuple_of_several_types_indexed_at_run_time(i):
+    check(K.tuple_at, i)
+
+
+def test_star_args_of_several_types_indexed_in_a_loop():
+    check(K.star_args_as_text, 1, "x", [2], 2.5)

@@ -188,3 +188,18 @@ def returned(n):
     if n > 4:
         return (v, n)
     return v
+
+
+def tuple_at(i):
+    t = (1, "a", 2.5)
+    x = t[i]
+    if isinstance(x, str):
+        return x * 2
+    return x
+
+
+def star_args_as_text(*args):
+    out = []
+    for k in range(len(args)):
+        out.append(str(args[k]))
+    return out

@@ -453,6 +453,10 @@ class ExprLowering:
         et = base.type.elems[0] if base.type.elems else None
         for e in base.type.elems[1:]:
             et = T.merge(et, e) if et is not None else None     # ints and floats: a num
+        if et is None:          # an int and a str: a union (union_values.py)
+            et = base.type.elems[0]
+            for e in base.type.elems[1:]:
+                et = (T.merge(et, e) or union_values.meet(et, e)) if et is not None else None
         if et is None:
             self.error("a tuple of incompatible types can only be indexed by a constant", index_node)
         # A homogeneous tuple indexed at run time: a chain of selects, after a range check.
@@ -479,6 +483,10 @@ class ExprLowering:
         """`v` converted to `t` (numeric conversion, element-wise for tuples)."""
         if v.type == t or isinstance(v.type, Unknown) or isinstance(t, Unknown):
             return v
+        if isinstance(t, T.UnionType):      # an alternative (or a num, a union) tagged as `t`'s
+            loc = self.loc(node) if node is not None else v.loc
+            return union_values.build(union_values.emitter(self, loc), v, t,
+                                      lambda alt: optional.placeholder(self, alt, loc), loc)
         if T.is_instance_union(t):
             return class_unions.to_union(self, v, t, node)
         if isinstance(t, T.IntFloatType) or mixed_numbers.is_num(v):
