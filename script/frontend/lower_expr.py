@@ -485,6 +485,9 @@ class ExprLowering:
             return v
         if isinstance(t, T.UnionType):      # an alternative (or a num, a union) tagged as `t`'s
             loc = self.loc(node) if node is not None else v.loc
+            met = union_values.meet(v.type, t)
+            if met is None or set(met.alternatives) != set(t.alternatives):
+                self.error(f"cannot convert {v.type} to {t}", node)
             return union_values.build(union_values.emitter(self, loc), v, t,
                                       lambda alt: optional.placeholder(self, alt, loc), loc)
         if T.is_instance_union(t):
