@@ -311,25 +311,9 @@ def check_int_fits(cx, value: Value, dtype: T.Type, node) -> None:
                 args=[cx.coerce(value, T.I64, node)])
 
 
-def _immutable_aug_assign(cx, seq: Value, node: ast.AugAssign) -> None:
-    """`s[i] += v` of a str, bytes or tuple `seq`, as CPython runs it: the item read (its
-    IndexError), `v` evaluated and the operator applied (its TypeError), then the store's
-    TypeError, which no value of the type escapes."""
-    from script.frontend.instance_test import python_class
-    target = node.target
-    cx.pre_evaluated[id(target.value)] = seq
-    read = ast.copy_location(ast.Subscript(target.value, target.slice, ast.Load()), target)
-    cx.binop(type(node.op), cx.lazy_opt(read), cx.lazy_opt(node.value), node)
-    if cx.block is not None and not cx.is_dead():
-        cx.raise_always("TypeError", f"'{python_class(seq.type).__name__}' object does not support item "
-                        "assignment", node)
-
-
 def array_aug_assign(cx, node: ast.AugAssign) -> None:
     target = node.target
     arr = cx.expr(target.value)
-    if isinstance(arr.type, (T.TextType, T.TupleType)) and not T.is_instance_type(arr.type):
-        return _immutable_aug_assign(cx, arr, node)
     if not isinstance(arr.type, T.ArrayType):
         cx.error(f"item assignment is not supported on {arr.type}", target)
     index_node = spread_tuple_index(cx, target.slice)

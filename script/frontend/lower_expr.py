@@ -451,12 +451,8 @@ class ExprLowering:
                       self.loc(node))
             return Const(0, T.I64)
         et = base.type.elems[0] if base.type.elems else None
-        for e in base.type.elems[1:]:
-            et = T.merge(et, e) if et is not None else None     # ints and floats: a num
-        if et is None:          # an int and a str: a union (union_values.py)
-            et = base.type.elems[0]
-            for e in base.type.elems[1:]:
-                et = (T.merge(et, e) or union_values.meet(et, e)) if et is not None else None
+        for e in base.type.elems[1:]:       # ints and floats: a num; an int and a str: a union
+            et = (T.merge(et, e) or union_values.meet(et, e)) if et is not None else None
         if et is None:
             self.error("a tuple of incompatible types can only be indexed by a constant", index_node)
         # A homogeneous tuple indexed at run time: a chain of selects, after a range check.

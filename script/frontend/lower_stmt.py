@@ -86,10 +86,15 @@ def _attribute_store_error(sample, attr: str) -> str | None:
     return None
 
 
+def _item_store_error(t: T.Type) -> str | None:
+    """CPython's TypeError for `x[i] = v` where every value of type `t` refuses it."""
+    return sample_type_error(lambda x: operator.setitem(x, 0, 0), kind_sample(t))
+
 
 def _unpack_two(x) -> None:
     """CPython's unpacking, run on a sample to take its TypeError's text."""
     a, b = x
+
 
 class FunctionLowering(SSABuilder, ExprLowering):
     def __init__(self, ctx, info, arg_types, hints: dict, name: str, boundscheck: bool = True):
@@ -536,7 +541,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return None     # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
             return dict_methods.table_store_item(self, base, target.slice, value, node)
-        refused = sample_type_error(lambda x: operator.setitem(x, 0, 0), kind_sample(base.type))
+        refused = _item_store_error(base.type)
         if refused is not None:     # `t[i] = v` of a tuple: CPython's TypeError, after the index
             sl = target.slice
             for part in (sl.lower, sl.upper, sl.step) if isinstance(sl, ast.Slice) else (sl,):
@@ -716,8 +721,20 @@ class FunctionLowering(SSABuilder, ExprLowering):
                 return lists.list_aug_assign(self, node)
             if isinstance(base.type, T.HashType):
                 return dict_methods.table_aug_assign(self, self.expr(node.target.value), node)
+            if isinstance(base.type, (T.TextType, T.TupleType)) and _item_store_error(base.type):
+                return self.aug_assign_immutable(base, node)
             return arrays.array_aug_assign(self, node)
         self.error("augmented assignment is only supported on names and array elements", node.target)
+
+    def aug_assign_immutable(self, base: Value, node: ast.AugAssign) -> None:
+        """`s[i] += v` of a str, bytes or tuple, as CPython runs it: the item read (its
+        IndexError), `v` evaluated and the operator applied (its TypeError), then the store's
+        TypeError (`assign_subscript`'s), which no value of the type escapes."""
+        target = node.target
+        read = ast.copy_location(ast.Subscript(target.value, target.slice, ast.Load()), target)
+        self.binop(type(node.op), self.lazy_opt(read), self.lazy_opt(node.value), node)
+        if self.block is not None and not self.is_dead():
+            self.raise_always("TypeError", _item_store_error(base.type), node)
 
     def stmt_Assert(self, node: ast.Assert) -> None:
         cond = self.condition(node.test)

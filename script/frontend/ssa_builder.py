@@ -528,21 +528,15 @@ class SSABuilder:
             instr = Instr("tuple", elems, t, None, v.loc)
             block.insert_before_terminator(instr)
             return instr
+        def emit(op, args, rt, attr=None):      # (an instruction at the end of `block`)
+            instr = Instr(op, args, rt, attr, v.loc)
+            block.insert_before_terminator(instr)
+            return instr
         if isinstance(t, T.UnionType):      # values of types CPython keeps apart (union_values.py)
             from script.frontend.union_values import build
-
-            def emit_at(op, args, rt, attr=None):
-                instr = Instr(op, args, rt, attr, v.loc)
-                block.insert_before_terminator(instr)
-                return instr
-            return build(emit_at, v, t, lambda alt: self._undefined(alt, block, v.loc), v.loc)
+            return build(emit, v, t, lambda alt: self._undefined(alt, block, v.loc), v.loc)
         if T.is_instance_union(t):          # instances of several classes (class_unions.py)
             from script.frontend.class_unions import build_union
-
-            def emit(op, args, rt, attr):
-                instr = Instr(op, args, rt, attr, v.loc)
-                block.insert_before_terminator(instr)
-                return instr
             return build_union(v, t, emit)
         if isinstance(t, T.TupleType) and isinstance(v.type, Unknown):
             # a value of a round that is rebuilt once its type is known (a min/max

@@ -9,8 +9,8 @@ has no alternative of its type asks for one (a hint, then `Restart`), and each `
 then wraps its value with its alternative's tag (`into_union`); the entry point boxes the
 tagged alternative (backend/runtime/boxing.py).
 
-Compiled code never takes one apart: a call from compiled code of a function returning one
-is a CompileError at the call (`reject_union_call`), so no operation sees one. None beside
+A call from compiled code of a function returning one receives the union, which is taken
+apart where it is read, as any union value (union_values.py). None beside
 a value stays an optional (`opt[T]`); arrays, exceptions and iterators are no alternatives
 (their returns stay the CompileError they were).
 """
