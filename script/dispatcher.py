@@ -563,9 +563,13 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
             # a list of ints the function stores floats into (`row[j] /= 2`), or of floats it
             # stores ints into: its elements ints and floats, each kept as it is (`num`), as
             # CPython's list holds them
+            # (or of strs a function stores numbers into, or the reverse: a list of their
+            # union, `[1, "a"]`, each element kept as it is)
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
                 if ann is None and _number_leaves(t):
                     other[k] = other.get(k, []) + [_num_leaves(t)]
+                if ann is None and type(t) is T.ListType and _union_leaves(t) not in (None, t):
+                    other[k] = other.get(k, []) + [_union_leaves(t)]
         guessed = any(empty_argument_types(v, t) for v, t in zip(values, key))
         other = {k: ts for k, ts in other.items() if ts}
         if not other:
@@ -594,6 +598,21 @@ def _number_leaves(t) -> bool:
         if t in (T.I64, T.F64):
             return True
     return False
+
+
+def _union_leaves(t):
+    """List type `t` (of lists) of ints, floats, strs or a union of them, as a list of the
+    union of all three (None for another type)."""
+    if type(t) is T.ListType:
+        inner = _union_leaves(t.elem)
+        return None if inner is None else T.ListType(inner)
+    if t in _UNION_LEAVES or isinstance(t, T.IntFloatType) or \
+            isinstance(t, T.UnionType) and set(t.alternatives) <= set(_UNION_LEAVES):
+        return T.UnionType(_UNION_LEAVES)
+    return None
+
+
+_UNION_LEAVES = (T.I64, T.F64, T.STR)
 
 
 def _num_leaves(t):

@@ -1008,6 +1008,13 @@ def sum_of(cx, iterable, start, node, op=ast.Add) -> Value:
     if isinstance(et, T.IntFloatType):
         # of a list holding ints and floats: an int while every element so far was one
         t = T.F64 if init.type == T.F64 else T.INT_FLOAT
+    elif isinstance(et, T.UnionType) and init.type in (T.I64, T.F64):
+        # of a list of a union (`[1, "a"]`): each element added as it is, CPython's
+        # TypeError at a str; the total an int or a float as CPython's
+        kinds = {T.I64 if a == T.BOOL else a for a in et.alternatives if a.is_numeric()} | {init.type}
+        if not kinds <= {T.I64, T.F64}:
+            cx.error(f"{'sum' if op is ast.Add else 'prod'}() of elements of type {et} is not supported", node)
+        t = T.INT_FLOAT if len(kinds) == 2 else init.type
     else:
         refused = operand_type_error(op, init.type, et) if op is ast.Add and not start else None
         if refused is not None:         # `sum(words)`: CPython's TypeError at the first element

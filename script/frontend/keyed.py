@@ -176,10 +176,22 @@ def sort_list(cx, lst: Value, keywords, name: str, node) -> None:
     def run(fn):
         f = cx.ctx.callee(cx, cx.ctx.info_for(fn), (lst.type,), node)
         cx.emit("call", [lst], T.NONE, f, cx.loc(node))
+    ascending, reversed_ = (listlib.sort_exact, listlib.sort_exact_reversed) if _holds_union(cx.read_type(lst)) \
+        else (listlib.sort, listlib.sort_reversed)       # (elements that may not compare: CPython's order)
     if isinstance(descending, Const):
-        run(listlib.sort_reversed if descending.value else listlib.sort)
+        run(reversed_ if descending.value else ascending)
     else:
-        cx.choose(descending, lambda: run(listlib.sort_reversed), lambda: run(listlib.sort), node)
+        cx.choose(descending, lambda: run(reversed_), lambda: run(ascending), node)
+
+
+def _holds_union(t: T.Type) -> bool:
+    """Whether values of type `t` may hold a union (union_values.py), whose alternatives may
+    not compare."""
+    if isinstance(t, T.UnionType):
+        return True
+    if isinstance(t, T.TupleType):
+        return any(_holds_union(e) for e in t.elems)
+    return isinstance(t, T.ListType) and _holds_union(t.elem)
 
 
 def minmax_key(cx, node, name: str) -> Value:

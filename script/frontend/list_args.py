@@ -37,6 +37,9 @@ def changes_python_type(src: T.Type, dst: T.Type) -> bool:
         return False
     if isinstance(dst, T.IntFloatType):     # a num keeps an int an int and a float a float
         return not (isinstance(src, T.IntFloatType) or src == T.F64 or isinstance(src, T.IntType) and src.signed)
+    if isinstance(dst, T.UnionType):        # a union keeps each value as it is, of its alternatives
+        return not set(src.alternatives if isinstance(src, T.UnionType) else
+                       (T.I64, T.F64) if isinstance(src, T.IntFloatType) else (src,)) <= set(dst.alternatives)
     if isinstance(dst, T.OptionalType):
         if isinstance(src, T.NoneType):
             return False

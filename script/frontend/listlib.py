@@ -104,6 +104,19 @@ def reverse(lst) -> None:
         j -= 1
 
 
+def str_items(lst) -> list:
+    """The strs of a list of a union (`["a", 1]`) that `sep.join` joins: CPython's TypeError
+    at the first item that is not one."""
+    out = []
+    for i in range(len(lst)):
+        x = lst[i]
+        if isinstance(x, str):
+            out.append(x)
+        else:
+            raise TypeError(f"sequence item {i}: expected str instance, {type(x).__name__} found")
+    return out
+
+
 def sort(lst) -> None:
     """Stable bottom-up merge sort (Python's order for numbers: `<` only), runs of 16 made
     by insertion sort first."""
@@ -149,6 +162,57 @@ def sort_reversed(lst) -> None:
     reverse(lst)
     sort(lst)
     reverse(lst)
+
+
+def sort_exact(lst) -> None:
+    """`sort` making CPython's own comparisons, in its order, for a list of fewer than 64
+    elements (a run counted from the start, reversed if descending, then binary insertion:
+    its timsort's first steps), so that values that do not compare (an int and a str of a
+    list of a union) raise at the comparison CPython's raises at, with its message, leaving
+    the list as CPython leaves it. Longer lists: `sort` (the same result where nothing
+    raises)."""
+    n = len(lst)
+    if n >= 64:
+        sort(lst)
+        return
+    if n < 2:
+        return
+    k = 2
+    if lst[1] < lst[0]:
+        while k < n and lst[k] < lst[k - 1]:
+            k += 1
+        i = 0
+        j = k - 1
+        while i < j:
+            lst[i], lst[j] = lst[j], lst[i]
+            i += 1
+            j -= 1
+    else:
+        while k < n and not lst[k] < lst[k - 1]:
+            k += 1
+    for start in range(k, n):
+        pivot = lst[start]
+        lo = 0
+        hi = start
+        while lo < hi:
+            p = lo + ((hi - lo) >> 1)
+            if pivot < lst[p]:
+                hi = p
+            else:
+                lo = p + 1
+        for q in range(start, lo, -1):
+            lst[q] = lst[q - 1]
+        lst[lo] = pivot
+
+
+def sort_exact_reversed(lst) -> None:
+    """`sort_exact` with reverse=True: reversed before and after, also when it raises (as
+    CPython's)."""
+    reverse(lst)
+    try:
+        sort_exact(lst)
+    finally:
+        reverse(lst)
 
 
 def sort_keyed(lst, key, descending: bool) -> None:

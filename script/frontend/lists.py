@@ -39,7 +39,7 @@ import ast
 import functools
 
 from script.errors import MIXED_NUMBERS
-from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
+from script.frontend import (arrays, union_values, bounded_deques, class_types, class_unions, dicts, generators,
                              held_iterators, keyed, list_slices, listlib, mixed_numbers, numpy_alloc,
                              optional, star_displays, strings, strmethods)
 from script.frontend.global_writes import CELL
@@ -146,6 +146,9 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
         return elem
     widen_to_num(cx, lst, elem, t)
     widen_to_optional(cx, lst, elem, t)
+    widen_to_union(cx, lst, elem, t)
+    if isinstance(elem, T.UnionType) and union_values.meet(elem, t) == elem:
+        return elem
     if T.unify(elem, t) != elem or T.bool_and_number(elem, t):
         class_unions.widen_instance_list(cx, lst, elem, t)      # `shapes = []` of two classes
         cell = next((n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.startswith(CELL)),
@@ -160,7 +163,8 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
             cx.error(f"cannot store a value of type {t} in a {lst.type}: the inner lists of a compiled "
                      f"list all have one type, and a list is not converted (it is a reference): "
                      f"make this one a {elem} too (e.g. with float elements)", node)
-        numbers = t in (T.F64, T.INT_FLOAT) and elem in (T.I64, T.F64, T.INT_FLOAT)
+        numbers = t in (T.F64, T.INT_FLOAT) and elem in (T.I64, T.F64, T.INT_FLOAT) \
+            or union_values.meet(elem, t) is not None      # (a list argument: the dispatcher widens it)
         cx.error(f"cannot store a value of type {t} in a {lst.type}: a compiled list holds one type, "
                  f"set by its first elements (write {_example(t)} to start with)", node,
                  reason=MIXED_NUMBERS if numbers else None)
@@ -191,6 +195,16 @@ def widen_to_optional(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
             or not T.is_list_element(T.OptionalType(elem)):
         return
     wide = T.OptionalType(elem)
+    retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
+
+
+def widen_to_union(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
+    """A value of another type stored in a list made here (`out.append("a")` after
+    `out.append(1)`): the next round makes it a list of their union (union_values.py), as
+    CPython's list holds both. A list from elsewhere keeps its type (the error stands)."""
+    wide = union_values.meet(elem, t) if T.merge(elem, t) is None else None
+    if wide is None or wide == elem:
+        return
     retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
 
 
@@ -336,7 +350,7 @@ def element_type(cx, types, node) -> T.Type:
     t = types[0]
     for u in types[1:]:
         merge_pending(cx, t, u)
-        w = T.merge(t, u)
+        w = T.merge(t, u) or union_values.meet(t, u)
         if w is None:
             class_types.widen_number_fields(cx, t, u)          # ints and floats in fields
             cx.error(f"list elements of types {t} and {u}: a compiled list holds one type"
@@ -490,7 +504,7 @@ def fill_from(cx, lst: Value, at: Value, iterable, node) -> None:
 def expr_List(cx, node: ast.List) -> Value:
     if has_star(node.elts):
         return star_displays.starred_list(cx, node)
-    values = [optional.expr_opt(cx, e, num=True) for e in node.elts]   # (a value that may be None, or an int|float, stays whole)
+    values = [optional.expr_opt(cx, e, num=True, union=True) for e in node.elts]   # (a value that may be None, an int|float or a union stays whole)
     if not values:
         return list_of_unknown(cx, node)
     widen_inner_displays(cx, values)
@@ -511,7 +525,7 @@ def expr_ListComp(cx, node: ast.ListComp) -> Value:
     lst = list_of_unknown(cx, node)
 
     def put():
-        v = optional.expr_opt(cx, node.elt, num=True)
+        v = optional.expr_opt(cx, node.elt, num=True, union=True)
         if id(v) in cx.list_origins:          # (a list of displays: made_here)
             cx.inner_origins.setdefault(node, set()).add(cx.list_origins[id(v)])
         append_item(cx, lst, v, node)
@@ -793,10 +807,14 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
     if name == "append":
         if len(args) != 1:
             cx.positional(node, "append", 1)
-        v = optional.expr_opt(cx, args[0], num=True)
-        if mixed_numbers.is_num(v) and not isinstance(lst.type.elem, (T.IntFloatType, PendingElement)):
+        v = optional.expr_opt(cx, args[0], num=True, union=True)
+        if mixed_numbers.is_num(v) and not isinstance(lst.type.elem, (T.IntFloatType, T.UnionType, PendingElement)):
             widen_to_num(cx, lst, lst.type.elem, v.type)       # (a list made here: Restart)
             raise mixed_numbers.NumRead(args[0], cx.loc(args[0]))   # else the statement splits on it
+        if union_values.is_union(v) and not isinstance(lst.type.elem, PendingElement) and \
+                union_values.meet(lst.type.elem, v.type) != lst.type.elem:
+            widen_to_union(cx, lst, lst.type.elem, v.type)     # (a list made here: Restart)
+            raise mixed_numbers.NumRead(args[0], cx.loc(args[0]), v.type)   # else the statement splits on it
         append_item(cx, lst, v, node)
         return Const(None, T.NONE, loc)
     if name == "extend":

@@ -283,6 +283,10 @@ class ExprLowering:
         """`lazy_opt`, except that a union stays one (union_values.py: for an operator, which
         takes it apart, and the places that keep it whole)."""
         done = self.pre_evaluated.pop(id(node), None)
+        if done is None and self.hints.get(mixed_numbers.AROUND) and id(node) not in self.splitting:
+            reads = [r for e, r in self.hints[mixed_numbers.AROUND] if e is node]
+            if reads:
+                return mixed_numbers.split_around(self, node, reads, lambda: self._whole(self.lazy_any(node), node))
         if done is None:
             method = getattr(self, "expr_" + type(node).__name__, None)
             if method is None:
@@ -322,7 +326,7 @@ class ExprLowering:
     def expr_Tuple(self, node: ast.Tuple) -> Value:
         if has_star(node.elts):
             return star_displays.starred_tuple(self, node)
-        return self.make_tuple([optional.expr_opt(self, e, num=True) for e in node.elts], node)
+        return self.make_tuple([optional.expr_opt(self, e, num=True, union=True) for e in node.elts], node)
 
     def tuple_repeat(self, a: Value, b: Value, node) -> Value:
         """`t * k` and `k * t` with `k` a constant int: a tuple's length is part of its type."""

@@ -107,6 +107,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.ctx = ctx
         self.info = info
         self.pre_evaluated: dict[int, Value] = {}     # node id -> its value (lower_expr.lazy)
+        self.splitting: set[int] = set()        # ids of expressions being lowered per type (mixed_numbers)
         self.bool_int_uses: dict[int, str] = {}       # node id -> how a bool|int read there is taken (bool_ints.py)
         self.bound_methods: dict[str, tuple] = {}     # name -> (synthetic local, method): bound_methods.py
         self.dispatch_tables: dict[str, list] = {}    # name -> [(key, function node)]: dispatch_tables.py
@@ -699,7 +700,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return dict_methods.table_aug_assign_in_place(self, current, node)
         if bool_ints.is_bool_int(current):          # (`x += 1`: read as its int, as BinOp's operands)
             current = bool_ints.read(self, current, node.target)
-        value = self.binop(type(node.op), current, self.lazy_opt(node.value), node)   # as BinOp: a num too
+        value = self.binop(type(node.op), current, self.lazy_any(node.value), node)   # as BinOp: a num too
         if isinstance(value, ArrayExpr):        # (a scalar name += an array: a new array, as in NumPy)
             value = elementwise.materialize(self, value, node)
         self.assign_name(node.target.id, value, node)

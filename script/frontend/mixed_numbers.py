@@ -48,6 +48,7 @@ from script.ir.core import Const, Value
 
 SPLIT_HINT = ("$num", "split")      # the build round's hints: statements split on their names
 HOIST = ("$num", "hoist")           # ... and the expressions (ast nodes) statements split on
+AROUND = ("$num", "around")         # ... and the (expression, read) pairs split where they are
 _MAX_SPLIT = 3                     # names one statement may split on (2**3 copies)
 _MAX_COPIES = 16                   # ... and copies of it, for names holding unions
 
@@ -161,18 +162,96 @@ class NumRead(CompileError):
 
 def retry(cx, stmt: ast.stmt, node) -> bool:
     """Whether the function is to be built again with statement `stmt` split on `node`, the
-    read that raised `NumRead` (the hints say so when this returns True)."""
+    read that raised `NumRead`, or else the expression around that read split on it
+    (`AROUND`; the hints say so when this returns True)."""
     if isinstance(node, ast.Name):
         if cx.hints.get(SPLIT_HINT):
-            return False
+            return _retry_around(cx, stmt, node)
     else:
         hoisted = cx.hints.get(HOIST, frozenset())
         if node in hoisted or not _hoistable(stmt, node):
-            return False
+            return _retry_around(cx, stmt, node)
         cx.hints[HOIST] = hoisted | {node}
     cx.hints[SPLIT_HINT] = True
     cx.hints_changed = True
     return True
+
+
+def _retry_around(cx, stmt: ast.stmt, node) -> bool:
+    """`retry` where the statement cannot split: the expression around read `node` is
+    lowered once per type of its value instead (`split_around`), where that keeps CPython's
+    order: `node` has no effect (a name: a comprehension's variable), so reading it before
+    its siblings changes nothing."""
+    if not _quiet(node):
+        return False
+    around = _around(stmt, node)
+    pairs = cx.hints.get(AROUND, frozenset())
+    if around is None or (around, node) in pairs:
+        return False
+    cx.hints[AROUND] = pairs | {(around, node)}
+    cx.hints_changed = True
+    return True
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _around(stmt: ast.stmt, node) -> ast.expr | None:
+    """The innermost expression of `stmt` that reads `node` as an operand and may be
+    lowered as a whole once per type of it: not a method's attribute (its call), not a
+    target, and not outside the comprehension or lambda that binds the names `node` reads
+    (only a first iterable is evaluated outside its comprehension); None when none."""
+    path = _path(stmt, node)
+    if path is None:
+        return None
+    for k in range(len(path) - 2, 0, -1):
+        p, child = path[k], path[k + 1]
+        if isinstance(p, ast.Lambda) or isinstance(p, _COMPREHENSIONS) and not (
+                child is p.generators[0] and _path(child.iter, node) is not None):
+            return None
+        if isinstance(getattr(p, "ctx", None), (ast.Store, ast.Del)) or isinstance(p, ast.NamedExpr):
+            return None
+        if not isinstance(p, ast.expr) or isinstance(p, (ast.Starred, ast.FormattedValue, ast.Slice)) \
+                or isinstance(p, ast.Attribute) and isinstance(path[k - 1], ast.Call) and path[k - 1].func is p:
+            continue
+        return p
+    return None
+
+
+def _path(root, node) -> list | None:
+    """The nodes from `root` down to `node`, both included; None when `node` is not in it."""
+    if root is node:
+        return [root]
+    for c in ast.iter_child_nodes(root):
+        p = _path(c, node)
+        if p is not None:
+            return [root] + p
+    return None
+
+
+def split_around(cx, node: ast.expr, reads: list, lower):
+    """`lower()` (expression `node`) once per type of the value of each of `reads` (an
+    int|float or a union), which `pre_evaluated` hands to its reader in each copy; the
+    copies' results meet (`retry`)."""
+    cx.splitting.add(id(node))
+    try:
+        values = [(r, cx.lazy_any(r)) for r in reads]
+
+        def with_reads(k: int):
+            if k == len(values):
+                return lower()
+            r, v = values[k]
+
+            def one(w):
+                cx.pre_evaluated[id(r)] = w
+                try:
+                    return with_reads(k + 1)
+                finally:
+                    cx.pre_evaluated.pop(id(r), None)
+            return split(cx, [v], one, node)
+        return with_reads(0)
+    finally:
+        cx.splitting.discard(id(node))
 
 
 # Expressions that have no effect before a hoisted one is computed: evaluating the hoisted

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import bytes_values, default_tables, dict_methods, strings, strlib, strtext
+from script.frontend import bytes_values, default_tables, dict_methods, listlib, strings, strlib, strtext
+from script.frontend.optional import python_name
 from script.frontend.pyref import PyRef
 from script.frontend.strings import char_code, is_str
 from script.frontend.registry import ANY, BINOPS, METHODS
@@ -252,7 +253,16 @@ def _justify(cx, s: Value, name: str, node) -> Value:
 def _str_list(cx, seq: Value, node) -> Value:
     """A new list[str] of the strs of a tuple (`sep.join(("a", b))`) or of the characters
     of a str (`"-".join(s)`)."""
+    if isinstance(seq.type, T.ListType) and isinstance(seq.type.elem, T.UnionType):
+        callee = cx.ctx.callee(cx, cx.ctx.info_for(listlib.str_items), (seq.type,), node)
+        return cx.emit("call", [seq], callee.ret_type, callee, cx.loc(node))
     n, item, et = cx.iterable_value(seq, node)
+    if et in (T.I64, T.F64, T.BOOL, T.C128, T.BYTES) or isinstance(et, (T.ListType, T.TupleType)) \
+            and not isinstance(et, (T.UnionType, T.IntFloatType, T.OptionalType, T.ClassType)):
+        # (`", ".join(numbers)`: CPython's TypeError at the first element, when there is one)
+        cx.raise_if(cx.cmp("gt", n, Const(0, T.I64), node), "TypeError",
+                    f"sequence item 0: expected str instance, {python_name(et)} found", node)
+        return cx.new_list(T.STR, Const(0, T.I64), node)
     if et != T.STR:
         cx.error(f"str.join() takes strs, not elements of type {et}", node)
     lst = cx.new_list(T.STR, n, node)

@@ -305,6 +305,11 @@ def _flat_list_type(value: list, kinds: collections.Counter) -> T.ListType | Non
     bools, floats, strs = kinds[bool], kinds[float], kinds[str]
     if 0 < floats < n - nones and not (bools or strs or nones):
         return T.ListType(T.INT_FLOAT)
+    if 0 < strs < n and not nones and not (bools and bools < n - strs):
+        # strs among numbers (`[1, "one"]`, a list a function validates): a list of their
+        # union (frontend/union_values.py), each element keeping its type
+        return T.ListType(T.UnionType([t for t, count in ((T.BOOL, bools), (T.I64, n - strs - bools - floats),
+                                                          (T.F64, floats), (T.STR, strs)) if count]))
     if 0 < bools < n - nones or 0 < strs < n or strs and nones or 0 < floats < n - nones:
         return None
     kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
@@ -505,6 +510,8 @@ def python_type_name(t: T.Type) -> str:
         return t.kind
     if isinstance(t, T.IntFloatType):
         return "int | float"
+    if isinstance(t, T.UnionType):
+        return " | ".join(python_type_name(a) for a in t.alternatives)
     if isinstance(t, T.OptionalType):
         return f"{python_type_name(t.value)} | None"
     if isinstance(t, T.ListType):

@@ -358,10 +358,10 @@ def is_union_alternative(t: Type) -> bool:
         return False
     if isinstance(t, ClassType):
         return True
-    if isinstance(t, (TupleType, HashType)):
-        return all(is_union_alternative(e) for e in t.elems)
+    if isinstance(t, (TupleType, HashType)):      # (a tuple or list may hold a union: `(v, n)`)
+        return all(is_union_alternative(e) or isinstance(e, UnionType) for e in t.elems)
     if isinstance(t, ListType):
-        return is_union_alternative(t.elem)
+        return is_union_alternative(t.elem) or isinstance(t.elem, UnionType)
     return isinstance(t, (BoolType, IntType, FloatType, ComplexType, StrType))
 
 
@@ -693,6 +693,9 @@ def is_key_type(t: Type) -> bool:
     if isinstance(t, TupleType):
         if isinstance(t, IntFloatType):
             return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
+        if isinstance(t, UnionType):    # (hashed and compared as the tuple it is: no two alternatives
+            return all(is_key_type(e) for e in t.alternatives) and \
+                sum(e.is_numeric() for e in t.alternatives) <= 1    # that may hold equal values)
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
     if isinstance(t, (TextType, ClassType)):    # (an instance: by identity, frontend/dicts.py)
         return True

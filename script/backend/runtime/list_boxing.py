@@ -70,6 +70,8 @@ def emit_match(m: NativeModule, b: Builder, obj: Value, t: T.ListType) -> Value:
             for only in (T.I64, T.F64):
                 ok = b.or_(ok, b.icmp("eq", kind, int_const("i32", LIST_KINDS[only])))
         return ok
+    if is_union_leaf(leaf):
+        return b.call(_union_match_helper(m, t), [obj])
     if is_tuple_leaf(leaf):
         return b.call(_match_helper(m, t), [obj])
     if isinstance(leaf, T.ClassType) and depth == 1:
@@ -83,8 +85,103 @@ def is_tuple_leaf(t: T.Type) -> bool:
     optionals of numbers; or an optional of a number (`[1, None, 3]`: list[opt[i64]])."""
     if isinstance(t, T.OptionalType):
         return t.value in LIST_KINDS
-    return isinstance(t, T.TupleType) and bool(t.elems) and all(
+    return isinstance(t, T.TupleType) and not isinstance(t, T.UnionType) and bool(t.elems) and all(
         e in LIST_KINDS or e == T.STR or is_tuple_leaf(e) for e in t.elems)
+
+
+# The exact Python type of each alternative a union from Python may have (typeinfer
+# `_flat_list_type`).
+_UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type", T.STR: "PyUnicode_Type"}
+
+
+def is_union_leaf(t: T.Type) -> bool:
+    """Whether innermost elements of type `t` can come from Python as a union: bools, ints
+    (within int64), floats and strs of more than one kind (`[1, "one"]`)."""
+    return isinstance(t, T.UnionType) and all(a in _UNION_CLASSES for a in t.alternatives)
+
+
+def _union_match_helper(m: NativeModule, t: T.ListType):
+    """``i1 script.list.match.<t>(PyObject *list)``, for lists (nested) of a union: whether
+    every item is an exact list matched the same way, or, innermost, an exact object of one
+    of the union's alternatives (an int within int64)."""
+    name = f"script.list.match.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"])
+    obj, = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, next_, failed = (fn.append_block(x) for x in ("head", "body", "next", "failed"))
+    Builder(fn, failed).ret(FALSE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    overflow = b.alloca("i32")
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    done = fn.append_block("done")
+    Builder(fn, done).ret(TRUE)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    b.position_at_end(body)
+    item = b.load("ptr", b.gep("ptr", items, i))
+    cls = b.load_at("ptr", item, OB_TYPE)
+    if isinstance(t.elem, T.ListType):
+        inner = fn.append_block("inner")
+        b.cbranch(b.icmp("eq", cls, capi.address_of(m, "PyList_Type")), inner, failed)
+        b.position_at_end(inner)
+        b.cbranch(b.call(_union_match_helper(m, t.elem), [item]), next_, failed)
+    else:
+        known = FALSE
+        for alt in t.elem.alternatives:
+            if alt != T.I64:
+                known = b.or_(known, b.icmp("eq", cls, capi.address_of(m, _UNION_CLASSES[alt])))
+        is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type")) if T.I64 in t.elem.alternatives else FALSE
+        an_int, other = fn.append_block("int"), fn.append_block("other")
+        b.cbranch(is_int, an_int, other)
+        b.position_at_end(other)
+        b.cbranch(known, next_, failed)
+        b.position_at_end(an_int)
+        b.store(int_const("i32", 0), overflow)
+        capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
+        b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, failed)
+    b.position_at_end(next_)
+    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
+    b.branch(head)
+    return fn
+
+
+def _unbox_union(m: NativeModule, b: Builder, item: Value, e: T.UnionType, overflow: Value, failed) -> Value:
+    """An exact object of an alternative of union `e` (matched: `_union_match_helper`) as
+    the native (tag, a, b, ...): that alternative's value, a placeholder of each other one
+    (zero, the immortal ""), as frontend/optional.py `placeholder` makes them."""
+    from script.backend.llvm import strings
+    fn = b.fn
+    alts = e.alternatives
+    done = fn.append_block("union_done")
+    made = []
+    cls = b.load_at("ptr", item, OB_TYPE)
+    for k, alt in enumerate(alts):
+        if k + 1 < len(alts):
+            this, other = fn.append_block(f"union_{k}"), fn.append_block(f"union_not_{k}")
+            b.cbranch(b.icmp("eq", cls, capi.address_of(m, _UNION_CLASSES[alt])), this, other)
+            b.position_at_end(this)
+        out = b.insert_value(undef(llvm_type(e)), int_const("i64", k), 0)
+        for j, a in enumerate(alts):
+            v = _unbox_item(m, b, item, a, overflow, failed) if j == k else \
+                strings.constant(m, "") if a == T.STR else FALSE if a == T.BOOL else \
+                float_const("double", 0.0) if a == T.F64 else int_const("i64", 0)
+            out = b.insert_value(out, v, j + 1)
+        made.append((out, b.block))
+        b.branch(done)
+        if k + 1 < len(alts):
+            b.position_at_end(other)
+    b.position_at_end(done)
+    phi = b.phi(llvm_type(e))
+    for v, block in made:
+        phi.add_incoming(v, block)
+    return phi
 
 
 def unbox_callee(m: NativeModule, t: T.ListType):
@@ -166,6 +263,8 @@ def _unbox_item(m: NativeModule, b: Builder, item: Value, e: T.Type, overflow: V
         return out
     if isinstance(e, T.IntFloatType):         # (is_float, int, float): the other part zero
         return _unbox_number(m, b, item, e, overflow)
+    if isinstance(e, T.UnionType):
+        return _unbox_union(m, b, item, e, overflow, failed)
     if isinstance(e, T.TupleType):
         return _unbox_tuple(m, b, item, e, overflow, failed)
     if e == T.STR:

@@ -1,0 +1,76 @@
+"""Lists whose elements are of several types CPython keeps apart (frontend/union_values.py):
+`[1, "one"]` made in compiled code, grown by appends of both, or passed from Python. Every
+list operation on them gives CPython's value, type, exception and message, and a list
+argument written in place is written back with each element's own type."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import script
+import union_list_kernels as K
+from difftest import compiled, outcome
+
+ITEMS = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -1.0, 2.0]), st.sampled_from(["a", "b", "", "1"]))
+MIXED = st.lists(ITEMS, max_size=6)
+
+
+def check(fn, *args):
+    want = outcome(fn, copy.deepcopy(args))
+    for f in (compiled(fn, opt=0), compiled(fn)):
+        mine = copy.deepcopy(args)
+        got = outcome(f, mine)
+        assert repr(want) == repr(got), f"{fn.__name__}{args}: CPython {want}, compiled {got}"
+
+
+@pytest.mark.parametrize("fn", [K.validate, K.xor_all, K.describe, K.ordered, K.extremes, K.total, K.edited,
+                                K.joined, K.pairs], ids=lambda f: f.__name__)
+@settings(max_examples=20, deadline=None)
+@given(xs=MIXED)
+def test_list_operations_give_cpythons_answer(fn, xs):
+    check(fn, xs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(xs=MIXED, v=ITEMS)
+def test_search(xs, v):
+    check(K.search, xs, v)
+
+
+@settings(max_examples=20, deadline=None)
+@given(xs=MIXED, ys=MIXED)
+def test_lists_compare_element_by_element(xs, ys):
+    check(K.compare_lists, xs, ys)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7])
+def test_lists_made_here(n):
+    check(K.made, n)
+    check(K.display, n)
+
+
+@pytest.mark.parametrize("text", ["1 + 2 * 3", "12 34 +", "2 3 + 4 *", ""])
+def test_a_tokenizer_of_ints_and_strs(text):
+    check(K.tokens, text)
+    check(K.evaluate, text)
+
+
+def test_a_list_argument_is_written_back_with_each_elements_type():
+    f = script.script(K.written)
+    for xs in ([1, "a"], ["x", 2.0], [1, 2], ["a", "b"]):
+        mine, theirs = list(xs), list(xs)
+        assert f(mine) == K.written(theirs)
+        assert repr(mine) == repr(theirs)
+    assert "(list[int | float | str]) -> int" in f.signatures     # widened when an int goes into strs
+
+
+def test_what_no_union_holds_is_still_refused():
+    f = script.script(K.validate)
+    with pytest.raises(TypeError, match="not supported"):
+        f([True, 2, "a"])           # a bool beside a number
+    with pytest.raises(TypeError, match="not supported"):
+        f([1, None, "a"])           # None beside other types (an optional holds one type)

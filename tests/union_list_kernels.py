@@ -1,0 +1,139 @@
+"""Lists whose elements are of several types CPython keeps apart (`[1, "one"]`), made in
+compiled code or passed from Python (tests/test_union_lists.py). Shapes from doctested
+public code: validation loops, mixed tokens, error paths."""
+
+
+def validate(xs):
+    for x in xs:
+        if not isinstance(x, int):
+            raise ValueError(f"Expected a list of numbers as input, found {type(x).__name__}")
+    return sum(xs)
+
+
+def xor_all(arr):
+    r = 0
+    for x in arr:
+        r ^= x
+    return r
+
+
+def describe(xs):
+    return [str(x) for x in xs], [x for x in xs if isinstance(x, str)], str(xs), repr(xs), f"{xs}"
+
+
+def search(xs, v):
+    try:
+        at = str(xs.index(v))
+    except ValueError as e:
+        at = str(e)
+    return v in xs, xs.count(v), at
+
+
+def ordered(xs):
+    try:
+        out = sorted(xs)
+    except TypeError as e:
+        return xs[:0], str(e)
+    return out, ""
+
+
+def extremes(xs):
+    try:
+        low, high = min(xs), max(xs)
+    except (TypeError, ValueError) as e:
+        return str(e)
+    return f"{low!r} {high!r}"
+
+
+def total(xs):
+    try:
+        return repr(sum(xs))
+    except TypeError as e:
+        return str(e)
+
+
+def edited(xs):
+    ys = xs[:]
+    ys.append("end")
+    ys.insert(0, 0)
+    first = ys.pop(0)
+    ys.reverse()
+    ys.extend([1, "b"])
+    return ys, first, ys[1:3], ys * 2, ys + xs, len(ys), ys == xs, ys != xs
+
+
+def written(xs):
+    if xs:
+        xs[0] = "changed"
+    xs.append(1)
+    return len(xs)
+
+
+def made(n):
+    out = []
+    for i in range(n):
+        if i % 3 == 0:
+            out.append(str(i))
+        elif i % 3 == 1:
+            out.append(i)
+        else:
+            out.append(i / 2)
+    return out
+
+
+def display(n):
+    xs = [n, "n", n * 0.5]
+    return xs, xs[0], xs[-1], (xs[1], len(xs))
+
+
+def tokens(text):
+    """Numbers and operators of an expression, numbers as ints (a tokenizer)."""
+    out = []
+    num = ""
+    for ch in text:
+        if ch.isdigit():
+            num += ch
+        else:
+            if num:
+                out.append(int(num))
+                num = ""
+            if ch != " ":
+                out.append(ch)
+    if num:
+        out.append(int(num))
+    return out
+
+
+def evaluate(text):
+    stack = []
+    for tok in tokens(text):
+        if isinstance(tok, int):
+            stack.append(tok)
+        elif tok == "+":
+            b = stack.pop()
+            a = stack.pop()
+            stack.append(a + b)
+        elif tok == "*":
+            b = stack.pop()
+            a = stack.pop()
+            stack.append(a * b)
+    return stack
+
+
+def joined(xs):
+    try:
+        return ", ".join(xs)
+    except TypeError as e:
+        return str(e)
+
+
+def pairs(xs):
+    return [(i, x) for i, x in enumerate(xs)], list(zip(xs, xs[1:])), list(reversed(xs))
+
+
+def compare_lists(xs, ys):
+    try:
+        less = str(xs < ys)
+    except TypeError as e:
+        less = str(e)
+    return xs == ys, less
