@@ -527,6 +527,13 @@ def bad_two_pushes(n):
     return len(s.items)
 
 
+def bool_then_int_pushes(n):
+    s = Stack()
+    s.push(True)
+    s.push(n)                   # a bool stack: push's append of an int is the error
+    return len(s.items)
+
+
 def bad_push_then_store(n):
     s = Stack()
     s.push(n)

@@ -110,15 +110,22 @@ def _compile_source(tmp_path, src):
 
 
 @pytest.mark.parametrize("src, match, line", [
-    ("def g(x):\n    x.append('s')\n\ndef f(n):\n    a = []\n    g(a)\n    a.append(n)\n    return a\n",
-     "cannot store a value of type i64 in a list\\[str\\]", 7),
-    ("def f(n):\n    d = {}\n    def g(k):\n        d[k] = 'v'\n    g(n)\n    d[n] = 1.5\n    return d\n",
+    ("def g(x):\n    x.append(True)\n\ndef f(n):\n    a = []\n    g(a)\n    a.append(n)\n    return a\n",
+     "cannot store a value of type i64 in a list\\[bool\\]", 7),
+    ("def f(n):\n    d = {}\n    def g(k):\n        d[k] = True\n    g(n)\n    d[n] = 1.5\n    return d\n",
      "cannot be mixed", 6),
 ])
 def test_conflicting_stores(tmp_path, src, match, line):
     with pytest.raises(CompileError, match=match) as e:
         _compile_source(tmp_path, src)(1)
     assert f"callee_bad.py:{line}:" in str(e.value)
+
+
+def test_stores_of_two_kinds_through_a_callee_make_a_list_of_their_union(tmp_path):
+    src = "def g(x):\n    x.append('s')\n\ndef f(n):\n    a = []\n    g(a)\n    a.append(n)\n    return a\n"
+    assert _compile_source(tmp_path, src)(1) == ["s", 1]
+    src = "def f(n):\n    d = {}\n    def g(k):\n        d[k] = 'v'\n    g(n)\n    d[n + 1] = 1.5\n    return d\n"
+    assert _compile_source(tmp_path, src)(1) == {1: "v", 2: 1.5}
 
 
 _MEMORY = """

@@ -47,6 +47,23 @@ def test_lists_compare_element_by_element(xs, ys):
     check(K.compare_lists, xs, ys)
 
 
+INTS_AND_STRS = st.lists(st.one_of(st.integers(-3, 3), st.sampled_from(["a", "b", "1"])), max_size=6)
+
+
+@pytest.mark.parametrize("fn", [K.tally, K.kinds, K.by_kind], ids=lambda f: f.__name__)
+@settings(max_examples=20, deadline=None)
+@given(xs=INTS_AND_STRS)
+def test_dicts_sets_and_generators_of_a_union(fn, xs):
+    # keys of ints and strs (never equal: hashed and compared as the tagged pair they are),
+    # values of both, a generator's and a comprehension's elements
+    check(fn, xs)
+
+
+def test_keys_that_may_be_equal_across_alternatives_are_refused():
+    with pytest.raises(script.CompileError, match="cannot be looked up|cannot be mixed|not supported"):
+        script.script(K.tally)([1, 2.5, "a"])      # 1 == 1.0: not hashed as a tagged pair
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 7])
 def test_lists_made_here(n):
     check(K.made, n)

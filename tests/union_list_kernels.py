@@ -137,3 +137,22 @@ def compare_lists(xs, ys):
     except TypeError as e:
         less = str(e)
     return xs == ys, less
+
+
+def tally(xs):
+    """A dict keyed by ints and strs (a dict of their union)."""
+    d = {}
+    for x in xs:
+        d[x] = d.get(x, 0) + 1
+    return sorted(d.values()), 1 in d, "a" in d, len(set(xs))
+
+
+def kinds(xs):
+    return [type(x).__name__ for x in xs], list(x for x in xs if x), [x * 2 for x in xs]
+
+
+def by_kind(xs):
+    out = {}
+    for x in xs:
+        out[type(x).__name__] = x
+    return out

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import dictlib, optional, set_ops, setlib, star_displays, strings
+from script.frontend import dictlib, optional, set_ops, setlib, star_displays, strings, union_values
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lower_expr import WeakConst
@@ -199,7 +199,7 @@ def store_types(cx, d: Value, key_t: T.Type, value_t: T.Type | None, node) -> bo
         # (`indeg[t] = 0` next to `users = defaultdict(list)`): still this table's to retype.
         guessed = [n for n in getattr(cx, "dropped_guesses", ())
                    if hinted_table(cx, n, cx.hints[("table", n)]) == t]
-    new = [_widened(cx, t.key, key_t, node)]
+    new = [_widened(cx, t.key, key_t, node, key=True)]
     if not is_set:
         if isinstance(value_t, T.NoneType):         # `d[k] = None`: optionals (lists.none_elements)
             value_t = t.value if isinstance(t.value, T.OptionalType) else cx.none_elements(node)
@@ -272,12 +272,12 @@ def guessed_nodes(cx, t: T.HashType) -> list:
             and hinted_table(cx, k[1], cx.hints[("table", k[1])]) == t]
 
 
-def _widened(cx, have: T.Type, t: T.Type, node) -> T.Type:
-    """The type keys or values of types `have` and `t` meet at (`_meet`)."""
+def _widened(cx, have: T.Type, t: T.Type, node, key: bool = False) -> T.Type:
+    """The type keys (`key`) or values of types `have` and `t` meet at (`_meet`)."""
     if is_pending(have) or have == t:
         return t
-    u = T.merge(have, t)
-    if u is None or not T.is_list_element(u):
+    u = T.merge(have, t) or union_values.meet(have, t)     # (a union: `d[1] = ...`, `d["a"] = ...`)
+    if u is None or not T.is_list_element(u) or key and isinstance(u, T.UnionType) and not T.is_key_type(u):
         cx.error(f"keys or values of types {have} and {t} cannot be mixed in one compiled dict or set",
                  node)
     return u
@@ -333,6 +333,9 @@ def table_key(cx, d: Value, key: Value, node) -> Value:
     if type(t.key) is T.VarTupleType and type(key.type) is T.TupleType \
             and all(T.unify(t.key.elem, e) == t.key.elem for e in key.type.elems):
         return cx.coerce(key, t.key, node)        # `(1, 2) in seen` of `tuple(xs)` keys
+    if isinstance(t.key, T.UnionType) and union_values.meet(t.key, key.type) == t.key \
+            and (key.type in t.key.alternatives or isinstance(key.type, T.UnionType)):
+        return cx.coerce(Const(key.value, key.type) if isinstance(key, WeakConst) else key, t.key, node)
     if T.unify(t.key, (key.type)) != t.key:
         cx.error(f"a {t} cannot be looked up with a key of type {key.type} (convert the key "
                  f"to {t.key} first)", node)
@@ -462,7 +465,7 @@ def expr_Dict(cx, node: ast.Dict) -> Value:
         values.append(optional.expr_opt(cx, v, num=True))
     known = (None, None)
     if keys:
-        known = (_meet(cx, [k.type for k in keys], node), _meet(cx, [v.type for v in values], node))
+        known = (_meet(cx, [k.type for k in keys], node, key=True), _meet(cx, [v.type for v in values], node))
         if isinstance(known[1], T.NoneType):    # `parent = {start: None}`: optionals of what
             known = (known[0], cx.none_elements(node))    # a store gives (lists.none_elements)
     d = new_table(cx, table_type(cx, node, False, known), node)
@@ -475,19 +478,19 @@ def expr_Set(cx, node: ast.Set) -> Value:
     if has_star(node.elts):
         return star_displays.starred_set(cx, node)
     values = [cx.expr(e) for e in node.elts]
-    s = new_table(cx, table_type(cx, node, True, (_meet(cx, [v.type for v in values], node), None)), node)
+    s = new_table(cx, table_type(cx, node, True, (_meet(cx, [v.type for v in values], node, key=True), None)), node)
     for v in values:
         table_store(cx, s, v, None, node)
     return s
 
 
-def _meet(cx, types, node) -> T.Type:
+def _meet(cx, types, node, key: bool = False) -> T.Type:
     """The type keys or values of `types` meet at: ints and floats at ``num``, each
     keeping its type as in CPython (1 and 1.0 are one key: backend hashing.py)."""
     t = types[0]
     for u in types[1:]:
-        w = T.merge(t, u)
-        if w is None:
+        w = T.merge(t, u) or union_values.meet(t, u)
+        if w is None or key and isinstance(w, T.UnionType) and not T.is_key_type(w):
             cx.error(f"keys or values of types {t} and {u} cannot be mixed in one compiled dict or set",
                      node)
         t = w
@@ -575,8 +578,8 @@ def global_table(cx, obj, name: str, node) -> Value:
         # Made entry by entry: no value made for a later entry is alive across an earlier
         # store (alive, each would need a release on every store's error path: code
         # quadratic in the entries, minutes of LLVM for a table of a few hundred).
-        t = T.SetType(_meet(cx, plain[0], node)) if kind == "set" else \
-            T.DictType(_meet(cx, plain[0], node), _meet(cx, plain[1], node))
+        t = T.SetType(_meet(cx, plain[0], node, key=True)) if kind == "set" else \
+            T.DictType(_meet(cx, plain[0], node, key=True), _meet(cx, plain[1], node))
         d = new_table(cx, t, node)
         for k in obj:
             table_store(cx, d, cx.python_object(k, name, node),
@@ -587,7 +590,7 @@ def global_table(cx, obj, name: str, node) -> Value:
         if not all(isinstance(v, Value) for v in keys + values):
             cx.error(f"global {kind} '{name}' holds values compiled code cannot use "
                      "(bools, ints, floats, strs, lists and tuples of them)", node)
-        known = (_meet(cx, [k.type for k in keys], node),
+        known = (_meet(cx, [k.type for k in keys], node, key=True),
                  _meet(cx, [v.type for v in values], node) if values else None)
         t = T.SetType(known[0]) if kind == "set" else T.DictType(*known)
         d = new_table(cx, t, node)
@@ -706,8 +709,9 @@ def never_a_key(table: T.Type, key: T.Type | None) -> bool:
     `get` gives the default)."""
     if not isinstance(table, T.HashType) or is_pending(table.key):
         return False
-    a, b = _kind_of_key(table.key), _kind_of_key(key)
-    return a is not None and b is not None and a != b
+    b = _kind_of_key(key)
+    kinds = [_kind_of_key(k) for k in (table.key.alternatives if isinstance(table.key, T.UnionType) else [table.key])]
+    return b is not None and None not in kinds and b not in kinds
 
 def _constant_types(pairs):
     """([key types], [value types]) of (key, value) pairs of plain constants (None, bools,

@@ -333,7 +333,7 @@ def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
 
         def element():
             # (an int|float: each consumer takes it apart)
-            x = optional.expr_opt(cx, node.elt, num=True) if whole else cx.expr_num(node.elt)
+            x = optional.expr_opt(cx, node.elt, num=True, union=True) if whole else cx.expr_num(node.elt)
             inner, cx.comp_scopes = cx.comp_scopes, outer
             try:
                 on_item(x)

@@ -510,7 +510,7 @@ def expr_List(cx, node: ast.List) -> Value:
     widen_inner_displays(cx, values)
     elem = element_type(cx, [v.type for v in values], node)
     wider = cx.hints.get(("list", node))      # (widen_list_at_merge, widen_to_num)
-    if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider)):
+    if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider), union_values.meet(elem, wider)):
         elem = wider
     lst = new_list(cx, elem, Const(len(values), T.I64), node)
     for k, v in enumerate(values):

@@ -184,9 +184,9 @@ def _retry_around(cx, stmt: ast.stmt, node) -> bool:
     its siblings changes nothing."""
     if not _quiet(node):
         return False
-    around = _around(stmt, node)
     pairs = cx.hints.get(AROUND, frozenset())
-    if around is None or (around, node) in pairs:
+    around = next((e for e in _around(stmt, node) if (e, node) not in pairs), None)
+    if around is None:
         return False
     cx.hints[AROUND] = pairs | {(around, node)}
     cx.hints_changed = True
@@ -196,26 +196,26 @@ def _retry_around(cx, stmt: ast.stmt, node) -> bool:
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _around(stmt: ast.stmt, node) -> ast.expr | None:
-    """The innermost expression of `stmt` that reads `node` as an operand and may be
-    lowered as a whole once per type of it: not a method's attribute (its call), not a
-    target, and not outside the comprehension or lambda that binds the names `node` reads
-    (only a first iterable is evaluated outside its comprehension); None when none."""
-    path = _path(stmt, node)
-    if path is None:
-        return None
+def _around(stmt: ast.stmt, node) -> list:
+    """The expressions of `stmt` that read `node` and may be lowered as a whole once per
+    type of it, innermost first (an outer one where an inner one's lowering reads `node`
+    itself: `type(x).__name__`): not a method's attribute (its call), not a target, and
+    not outside the comprehension or lambda that binds the names `node` reads (only a first
+    iterable is evaluated outside its comprehension)."""
+    path = _path(stmt, node) or []
+    out = []
     for k in range(len(path) - 2, 0, -1):
         p, child = path[k], path[k + 1]
         if isinstance(p, ast.Lambda) or isinstance(p, _COMPREHENSIONS) and not (
                 child is p.generators[0] and _path(child.iter, node) is not None):
-            return None
+            break
         if isinstance(getattr(p, "ctx", None), (ast.Store, ast.Del)) or isinstance(p, ast.NamedExpr):
-            return None
+            break
         if not isinstance(p, ast.expr) or isinstance(p, (ast.Starred, ast.FormattedValue, ast.Slice)) \
                 or isinstance(p, ast.Attribute) and isinstance(path[k - 1], ast.Call) and path[k - 1].func is p:
             continue
-        return p
-    return None
+        out.append(p)
+    return out
 
 
 def _path(root, node) -> list | None:

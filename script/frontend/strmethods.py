@@ -253,7 +253,7 @@ def _justify(cx, s: Value, name: str, node) -> Value:
 def _str_list(cx, seq: Value, node) -> Value:
     """A new list[str] of the strs of a tuple (`sep.join(("a", b))`) or of the characters
     of a str (`"-".join(s)`)."""
-    if isinstance(seq.type, T.ListType) and isinstance(seq.type.elem, T.UnionType):
+    if isinstance(seq.type, T.ListType) and isinstance(seq.type.elem, (T.UnionType, T.IntFloatType)):
         callee = cx.ctx.callee(cx, cx.ctx.info_for(listlib.str_items), (seq.type,), node)
         return cx.emit("call", [seq], callee.ret_type, callee, cx.loc(node))
     n, item, et = cx.iterable_value(seq, node)
