@@ -219,7 +219,7 @@ def _set_subscript():
 
 
 def _mixed_keys():
-    return {1: 2, (1, 2): 3}
+    return {1: 2, 1.5: 3, "a": 4}      # (an int and a float beside a str: 1 == 1.0 hash as one key)
 
 
 def _list_keys():
@@ -231,7 +231,7 @@ def _list_keys():
 @pytest.mark.parametrize("fn, args, text, line", [
     (_float_lookup_of_int_dict, (1.5,), "cannot be looked up with a key of type f64", "return d[x]"),
     (_set_subscript, (), "'set' object is not subscriptable", "return s[0]"),
-    (_mixed_keys, (), "cannot be mixed", "return {1: 2, (1, 2): 3}"),
+    (_mixed_keys, (), "cannot be mixed", "return {1: 2, 1.5: 3, \"a\": 4}"),
     # strs, and tuples of them, are keys; lists are not (tests/test_dicts_refs.py)
     (_list_in_key, (), "dicts with (i64, list[i64]) keys are not supported", "d[(1, [2])] = 1"),
     (_list_keys, (), "dicts with list[i64] keys are not supported", "d[[1]] = 2"),

@@ -95,7 +95,7 @@ def test_print_unpacked(capsys, xs):
 @pytest.mark.parametrize("body, match", [
     ("    xs = [n]\n    return (*xs, 1)\n", r"\*xs in a tuple display must be a tuple"),
     ("    return {**[(1, n)]}\n", "in a dict display must be a dict"),
-    ("    def f(**kw):\n        return len(kw)\n    return f(a=n, b='x')\n", "cannot be mixed"),
+    ("    def f(**kw):\n        return len(kw)\n    return f(a=n, b=True)\n", "cannot be mixed"),
     ("    def g(x):\n        def h(y):\n            return y + n\n        return h\n    return g(n)(1)\n",
      "cannot be used as a value"),
 ])

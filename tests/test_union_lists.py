@@ -91,3 +91,18 @@ def test_what_no_union_holds_is_still_refused():
         f([True, 2, "a"])           # a bool beside a number
     with pytest.raises(TypeError, match="not supported"):
         f([1, None, "a"])           # None beside other types (an optional holds one type)
+
+
+def _keys_of_two_kinds(n):
+    return {1: 2, (1, n): 3, "a": n}
+
+
+def _kwargs_of_two_kinds(n):
+    def f(**kw):
+        return len(kw), kw
+    return f(a=n, b="x")
+
+
+@pytest.mark.parametrize("fn", [_keys_of_two_kinds, _kwargs_of_two_kinds], ids=lambda f: f.__name__)
+def test_dict_displays_of_two_kinds(fn):
+    check(fn, 2)
