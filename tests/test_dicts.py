@@ -219,7 +219,7 @@ def _set_subscript():
 
 
 def _mixed_keys():
-    return {1: 2, 1.5: 3, "a": 4}      # (an int and a float beside a str: 1 == 1.0 hash as one key)
+    return {(1, 2): 2, (1.5, 2): 3, "a": 4}    # (two kinds of tuples beside a str: (1, 2) == (1.0, 2))
 
 
 def _list_keys():
@@ -229,9 +229,8 @@ def _list_keys():
 
 
 @pytest.mark.parametrize("fn, args, text, line", [
-    (_float_lookup_of_int_dict, (1.5,), "cannot be looked up with a key of type f64", "return d[x]"),
     (_set_subscript, (), "'set' object is not subscriptable", "return s[0]"),
-    (_mixed_keys, (), "cannot be mixed", "return {1: 2, 1.5: 3, \"a\": 4}"),
+    (_mixed_keys, (), "cannot be mixed", "return {(1, 2): 2, (1.5, 2): 3, \"a\": 4}"),
     # strs, and tuples of them, are keys; lists are not (tests/test_dicts_refs.py)
     (_list_in_key, (), "dicts with (i64, list[i64]) keys are not supported", "d[(1, [2])] = 1"),
     (_list_keys, (), "dicts with list[i64] keys are not supported", "d[[1]] = 2"),
@@ -465,3 +464,12 @@ def _foreign_keys(k):
 def test_a_key_of_a_type_no_key_equals_is_not_found(k):
     # CPython: `"1" in {1: ...}` is False and get gives the default (dicts.never_a_key)
     check_all_levels(_foreign_keys, k)
+
+
+def test_a_float_key_looks_up_an_int_keyed_dict_as_cpython():
+    # the dict made here takes ints and floats (num keys): 1.0 finds 1, 1.5 is a KeyError(1.5)
+    f = script.script(_float_lookup_of_int_dict)
+    assert f(1.0) == 2
+    with pytest.raises(KeyError) as e:
+        f(1.5)
+    assert repr(e.value) == "KeyError(1.5)"

@@ -156,3 +156,13 @@ def by_kind(xs):
     for x in xs:
         out[type(x).__name__] = x
     return out
+
+
+def members(xs):
+    s = set(xs)
+    return len(s), list(s), {x for x in xs}, 1.0 in s, "a" in s
+
+
+def missing(xs, k):
+    d = {x: i for i, x in enumerate(xs)}
+    return d[k]

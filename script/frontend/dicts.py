@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import dictlib, optional, set_ops, setlib, star_displays, strings, union_values
+from script.errors import CompileError
+from script.frontend import dictlib, mixed_numbers, optional, set_ops, setlib, star_displays, strings, union_values
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lower_expr import WeakConst
@@ -337,6 +338,11 @@ def table_key(cx, d: Value, key: Value, node) -> Value:
             and (key.type in t.key.alternatives or isinstance(key.type, T.UnionType)):
         return cx.coerce(Const(key.value, key.type) if isinstance(key, WeakConst) else key, t.key, node)
     if T.unify(t.key, (key.type)) != t.key:
+        if T.merge(t.key, key.type) or union_values.meet(t.key, key.type):
+            try:        # (a table made here, looked up with a key of another kind: keys of both)
+                store_types(cx, d, key.type, getattr(t, "value", None), node)
+            except CompileError:
+                pass
         cx.error(f"a {t} cannot be looked up with a key of type {key.type} (convert the key "
                  f"to {t.key} first)", node)
     if isinstance(key, WeakConst):
@@ -381,7 +387,7 @@ def raise_key_error(cx, cond: Value, key: Value, node) -> None:
     `d[k]` that finds its key."""
     if isinstance(cond, Const) and not cond.value:
         return
-    if not _has_str(key.type) and not isinstance(key.type, T.ClassType):
+    if not _has_str(key.type) and not isinstance(key.type, (T.ClassType, T.IntFloatType, T.UnionType)):
         fmt, args = key_message(cx, key, node)
         cx.raise_if(cond, "KeyError", fmt, node, args)
         return
@@ -401,6 +407,8 @@ def key_message(cx, key: Value, node):
     """A message format giving `repr(key)` and its operands (`messages.py` directives)."""
     t = key.type
     loc = cx.loc(node)
+    if isinstance(t, (T.IntFloatType, T.UnionType)):     # (before tuples: it is one) its value's repr
+        return "\x01%U", [mixed_numbers.split(cx, [key], lambda w: strings.str_of(cx, w, node, "r"), node)]
     if isinstance(t, T.TupleType):
         texts, args = [], []
         for k, et in enumerate(t.elems):
@@ -499,13 +507,14 @@ def _meet(cx, types, node, key: bool = False) -> T.Type:
 
 def expr_DictComp(cx, node: ast.DictComp) -> Value:
     d = new_table(cx, table_type(cx, node, False), node)
-    cx.comprehension(node, lambda: table_store(cx, d, cx.expr(node.key), optional.expr_opt(cx, node.value, num=True), node))
+    cx.comprehension(node, lambda: table_store(cx, d, optional.expr_opt(cx, node.key, num=True, union=True),
+                                               optional.expr_opt(cx, node.value, num=True, union=True), node))
     return d
 
 
 def expr_SetComp(cx, node: ast.SetComp) -> Value:
     s = new_table(cx, table_type(cx, node, True), node)
-    cx.comprehension(node, lambda: table_store(cx, s, cx.expr(node.elt), None, node))
+    cx.comprehension(node, lambda: table_store(cx, s, optional.expr_opt(cx, node.elt, num=True, union=True), None, node))
     return s
 
 

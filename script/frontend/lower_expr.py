@@ -192,6 +192,8 @@ def python_sample(t: T.Type | None):
         return _NO_SAMPLE if _NO_SAMPLE in parts else parts
     if type(t) is T.ListType:
         e = python_sample(t.elem)
+        if e is _NO_SAMPLE and isinstance(t.elem, (T.UnionType, T.IntFloatType)):
+            return []       # (elements of several types: what holds of every list, `xs - 1.5`)
         return _NO_SAMPLE if e is _NO_SAMPLE else [e]
     if isinstance(t, T.DictType):
         k, v = python_sample(t.key), python_sample(t.value)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from script.ir import types as T
 from script.backend.llvm.abi import llvm_type
 from script.backend.llvm import arith, lists, strings
-from script.backend.llvm.builder import Builder, NativeModule, Value, float_const, int_const
+from script.backend.llvm.builder import Builder, NativeModule, Value, float_const, int_const, undef
 
 _M1, _M2 = 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53
 _SEED, _PRIME = 0x27D4EB2F165667C5, 0x100000001B3
@@ -37,6 +37,10 @@ def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         integral = b.and_(fits, b.fcmp("oeq", b.sitofp(fi, "double"), f))
         as_int = _mix(b, b.select(is_float, fi, i))
         return b.select(b.and_(is_float, b.not_(integral)), _raw(m, b, T.F64, f), as_int)
+    if isinstance(t, T.UnionType):      # the held alternative's; a float beside an int as a num's
+        numbers = T.I64 in t.alternatives and T.F64 in t.alternatives
+        return _by_tag(b, t, x, lambda e, v: _raw(m, b, T.INT_FLOAT, _as_num(b, v)) if numbers and e == T.F64
+                       else _raw(m, b, e, v))
     if isinstance(t, T.TupleType):
         h = int_const("i64", _SEED)
         for k, e in enumerate(t.elems):
@@ -160,11 +164,29 @@ HASH_SECRET = "_Py_HashSecret"
 HASH_DOUBLE = "_Py_HashDouble"
 
 
+def _by_tag(b: Builder, t: T.UnionType, x: Value, hash_of) -> Value:
+    """`hash_of(alternative, payload)` of the alternative union `x` holds (its tag)."""
+    tag = b.extract_value(x, 0, "i64")
+    out = None
+    for k, e in reversed(list(enumerate(t.alternatives))):
+        h = hash_of(e, b.extract_value(x, k + 1, llvm_type(e)))
+        out = h if out is None else b.select(b.icmp("eq", tag, int_const("i64", k)), h, out)
+    return out
+
+
+def _as_num(b: Builder, f: Value) -> Value:
+    """Float `f` as a ``num`` holding it."""
+    num = b.insert_value(undef(llvm_type(T.INT_FLOAT)), int_const("i1", 1), 0)
+    return b.insert_value(b.insert_value(num, int_const("i64", 0), 1), f, 2)
+
+
 def lower_pyhash(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
     """CPython's hash(x) (an i64, never -1) of the key `x` of IR type `t`."""
     if isinstance(t, T.IntFloatType):       # (CPython's hash(1.0) is hash(1))
         is_float, i, f = (b.extract_value(x, k, llvm_type(e)) for k, e in enumerate(t.elems))
         return b.select(is_float, lower_pyhash(m, b, T.F64, f), lower_pyhash(m, b, T.I64, i))
+    if isinstance(t, T.UnionType):          # the held alternative's (a set's order is CPython's)
+        return _by_tag(b, t, x, lambda e, v: lower_pyhash(m, b, e, v))
     if isinstance(t, T.TupleType):
         acc = int_const("i64", _XXPRIME_5)
         for k, e in enumerate(t.elems):
