@@ -108,24 +108,8 @@ def _union_match_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr"])
-    obj, = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, next_, failed = (fn.append_block(x) for x in ("head", "body", "next", "failed"))
-    Builder(fn, failed).ret(FALSE)
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    done = fn.append_block("done")
-    Builder(fn, done).ret(TRUE)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
+    fn, b, item, next_, failed = _item_checker(m, name, [])
+    overflow = b.entry_alloca("i32")
     cls = b.load_at("ptr", item, OB_TYPE)
     if isinstance(t.elem, T.ListType):
         inner = fn.append_block("inner")
@@ -146,10 +130,32 @@ def _union_match_helper(m: NativeModule, t: T.ListType):
         b.store(int_const("i32", 0), overflow)
         capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
         b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, failed)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    b.branch(head)
     return fn
+
+
+def _item_checker(m: NativeModule, name: str, params: list):
+    """A new helper ``i1 name(PyObject *list, *params)`` that checks each of `list`'s items:
+    (its function, a builder in the loop's body, the item, the block that takes the next
+    item (true after the last), the block that returns false)."""
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", *params])
+    obj = fn.args[0]
+    b = Builder(fn, fn.append_block("entry"))
+    head, body, next_, done, failed = (fn.append_block(x) for x in ("head", "body", "next", "done", "failed"))
+    Builder(fn, failed).ret(FALSE)
+    Builder(fn, done).ret(TRUE)
+    n = b.load_at("i64", obj, VAR_SIZE)
+    items = b.load_at("ptr", obj, LIST_ITEMS)
+    entry = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi("i64")
+    i.add_incoming(int_const("i64", 0), entry)
+    b.cbranch(b.icmp("slt", i, n), body, done)
+    step = Builder(fn, next_)
+    i.add_incoming(step.add(i, int_const("i64", 1)), next_)
+    step.branch(head)
+    b.position_at_end(body)
+    return fn, b, b.load("ptr", b.gep("ptr", items, i)), next_, failed
 
 
 def _unbox_union(m: NativeModule, b: Builder, item: Value, e: T.UnionType, overflow: Value, failed) -> Value:
@@ -357,23 +363,9 @@ def _scan_helper(m: NativeModule, t: T.ListType):
     fn = m.helpers.get(name)
     if fn is not None:
         return fn
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr"])
-    obj, counts = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, next_, done, mixed = (fn.append_block(x) for x in ("head", "body", "next", "done", "mixed"))
-    Builder(fn, mixed).ret(FALSE)
-    Builder(fn, done).ret(TRUE)
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
+    fn, b, item, next_, mixed = _item_checker(m, name, ["ptr"])
+    counts = fn.args[1]
+    overflow = b.entry_alloca("i32")
 
     def require(cond):
         cont = fn.append_block("ok")
@@ -431,9 +423,6 @@ def _scan_helper(m: NativeModule, t: T.ListType):
         check(item, t.elem)
         b.store_at(b.add(b.load_at("i64", counts, 0), int_const("i64", 1)), counts, 0)
     b.branch(next_)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    b.branch(head)
     return fn
 
 
