@@ -112,3 +112,19 @@ def _kwargs_of_two_kinds(n):
 @pytest.mark.parametrize("fn", [_keys_of_two_kinds, _kwargs_of_two_kinds], ids=lambda f: f.__name__)
 def test_dict_displays_of_two_kinds(fn):
     check(fn, 2)
+
+
+@pytest.mark.parametrize("board", [[["A"], [21]], [["A", "B"], ["C", "D"]], [[0, 1], [1, "a"]], [["x"], [1.5, "y"]]])
+def test_nested_lists_of_several_kinds_from_python(board):
+    check(K.board_cells, board)
+    f = script.script(K.board_cells)
+    mine, theirs = copy.deepcopy(board), copy.deepcopy(board)
+    try:
+        f(mine)
+    except ValueError:
+        pass
+    try:
+        K.board_cells(theirs)
+    except ValueError:
+        pass
+    assert repr(mine) == repr(theirs)

@@ -166,3 +166,13 @@ def members(xs):
 def missing(xs, k):
     d = {x: i for i, x in enumerate(xs)}
     return d[k]
+
+
+def board_cells(board):
+    """A board a function validates (TheAlgorithms backtracking/word_search.py shape)."""
+    for row in board:
+        for cell in row:
+            if not isinstance(cell, str) or len(cell) != 1:
+                raise ValueError("The board should be a non empty matrix of single chars strings.")
+    board[0].append("z")
+    return sum(len(row) for row in board)

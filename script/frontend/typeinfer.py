@@ -282,6 +282,9 @@ def list_type_of(value: list) -> T.ListType | None:
         if mixed and shape is None and not (bools or strs or nones):
             kinds.append(T.INT_FLOAT)
             continue
+        if shape is None and 0 < strs < n and not nones and not (bools and bools < n - strs):
+            kinds.append(_union_of(bools, n - strs - bools - floats, floats, strs))    # (`[[1], ["a"]]`)
+            continue
         if 0 < bools < n - nones or 0 < strs < n or strs and nones or mixed:
             return None         # (in a tuple or with None: the runtime's match has no such kind)
         kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
@@ -308,12 +311,17 @@ def _flat_list_type(value: list, kinds: collections.Counter) -> T.ListType | Non
     if 0 < strs < n and not nones and not (bools and bools < n - strs):
         # strs among numbers (`[1, "one"]`, a list a function validates): a list of their
         # union (frontend/union_values.py), each element keeping its type
-        return T.ListType(T.UnionType([t for t, count in ((T.BOOL, bools), (T.I64, n - strs - bools - floats),
-                                                          (T.F64, floats), (T.STR, strs)) if count]))
+        return T.ListType(_union_of(bools, n - strs - bools - floats, floats, strs))
     if 0 < bools < n - nones or 0 < strs < n or strs and nones or 0 < floats < n - nones:
         return None
     kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
     return T.ListType(T.OptionalType(kind) if nones else kind)
+
+
+def _union_of(bools: int, ints: int, floats: int, strs: int) -> T.UnionType:
+    """The union of the kinds a list argument's innermost elements have (these counts of
+    each), in one order, so that a list of the same kinds is one specialization."""
+    return T.UnionType([t for t, count in ((T.BOOL, bools), (T.I64, ints), (T.F64, floats), (T.STR, strs)) if count])
 
 
 def empty_argument_types(value, t: T.Type) -> list:
