@@ -128,3 +128,16 @@ def test_nested_lists_of_several_kinds_from_python(board):
     except ValueError:
         pass
     assert repr(mine) == repr(theirs)
+
+
+@pytest.mark.parametrize("items", [[10, 20, 30], [1, "apple", 3.14], [], ["x"], [2.5, 1]])
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_tuples_of_several_lengths(items, k):
+    # a list of tuples of other lengths holds tuples of run-time length (`tuple[i64, ...]`),
+    # `(*shorter, x)` of one makes another
+    check(K.combinations_by_table, items, k)
+
+
+@pytest.mark.parametrize("n", [0, 5])
+def test_a_display_of_tuples_of_several_lengths(n):
+    check(K.ragged, n)

@@ -176,3 +176,20 @@ def board_cells(board):
                 raise ValueError("The board should be a non empty matrix of single chars strings.")
     board[0].append("z")
     return sum(len(row) for row in board)
+
+
+def combinations_by_table(items, k):
+    """Tuples of every length built by extending shorter ones: tuples of run-time length."""
+    table = [[] for _ in range(len(items) + 1)]
+    table[0].append(())
+    for i in range(1, len(items) + 1):
+        for j in range(i, 0, -1):
+            for shorter in table[j - 1]:
+                table[j].append((*shorter, items[i - 1]))
+    return table[k] if k <= len(items) else []
+
+
+def ragged(n):
+    rows = [(n,), (n, n + 1), ()]
+    rows.append((1, 2, 3))
+    return rows, [len(r) for r in rows], sorted(rows), (*rows[1], *rows[0])

@@ -147,7 +147,8 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
     widen_to_num(cx, lst, elem, t)
     widen_to_optional(cx, lst, elem, t)
     widen_to_union(cx, lst, elem, t)
-    if isinstance(elem, T.UnionType) and union_values.meet(elem, t) == elem:
+    if isinstance(elem, T.UnionType) and union_values.meet(elem, t) == elem \
+            or type(elem) is T.VarTupleType and union_values.tuples_meet(elem, t) == elem:
         return elem
     if T.unify(elem, t) != elem or T.bool_and_number(elem, t):
         class_unions.widen_instance_list(cx, lst, elem, t)      # `shapes = []` of two classes
@@ -202,7 +203,7 @@ def widen_to_union(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
     """A value of another type stored in a list made here (`out.append("a")` after
     `out.append(1)`): the next round makes it a list of their union (union_values.py), as
     CPython's list holds both. A list from elsewhere keeps its type (the error stands)."""
-    wide = union_values.meet(elem, t) if T.merge(elem, t) is None else None
+    wide = union_values.tuples_meet(elem, t) or union_values.meet(elem, t) if T.merge(elem, t) is None else None
     if wide is None or wide == elem:
         return
     retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
@@ -350,7 +351,7 @@ def element_type(cx, types, node) -> T.Type:
     t = types[0]
     for u in types[1:]:
         merge_pending(cx, t, u)
-        w = T.merge(t, u) or union_values.meet(t, u)
+        w = T.merge(t, u) or union_values.tuples_meet(t, u) or union_values.meet(t, u)
         if w is None:
             class_types.widen_number_fields(cx, t, u)          # ints and floats in fields
             cx.error(f"list elements of types {t} and {u}: a compiled list holds one type"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from script.ir import types as T
-from script.ir.core import Value
+from script.ir.core import Const, Value
 from script.frontend import optional
 
 
@@ -42,17 +42,55 @@ def starred_set(cx, node: ast.Set) -> Value:
 
 
 def starred_tuple(cx, node: ast.Tuple) -> Value:
+    parts = [(isinstance(e, ast.Starred), cx.expr(e.value) if isinstance(e, ast.Starred)
+              else optional.expr_opt(cx, e, num=True, union=True)) for e in node.elts]
+    if any(starred and type(v.type) is T.VarTupleType for starred, v in parts):
+        return _var_tuple(cx, parts, node)      # (`(*prev, x)` of a tuple of run-time length)
     elems = []
-    for e in node.elts:
-        if not isinstance(e, ast.Starred):
-            elems.append(optional.expr_opt(cx, e, num=True))
+    for e, (starred, t) in zip(node.elts, parts):
+        if not starred:
+            elems.append(t)
             continue
-        t = cx.expr(e.value)
         if not isinstance(t.type, T.TupleType):
             cx.error(f"*{ast.unparse(e.value)} in a tuple display must be a tuple in compiled code (the "
                      f"tuple's length is part of its type), not {t.type}; use a list", e)
         elems += [cx.emit("extract", [t], et, k, cx.loc(e)) for k, et in enumerate(t.type.elems)]
     return cx.make_tuple(elems, node)
+
+
+def _var_tuple(cx, parts: list, node) -> Value:
+    """A tuple of run-time length of `parts` ((starred, value) in order: a value, or the
+    items of a tuple), of the one type their items meet at."""
+    from script.frontend import union_values
+    t = None
+    for starred, v in parts:
+        u = v.type if starred else T.TupleType([v.type])
+        t = u if t is None else union_values.tuples_meet(t, u) or (t if t == u else None)
+        if t is None or not isinstance(t, (T.TupleType, T.VarTupleType)):
+            cx.error(f"the items of this tuple display are of types compiled code does not hold in one "
+                     f"tuple of run-time length (one type, or a union of a few)", node)
+    if type(t) is not T.VarTupleType:
+        t = T.VarTupleType(t.elems[0])
+    loc = cx.loc(node)
+    n: Value = Const(0, T.I64)
+    for starred, v in parts:
+        size = cx.list_len(v, node) if type(v.type) is T.VarTupleType else Const(
+            len(v.type.elems) if starred else 1, T.I64)
+        n = cx.emit("add", [n, size], T.I64, None, loc)
+    out = cx.new_list(t.elem, n, node, T.VarTupleType)
+    at: Value = Const(0, T.I64)
+    for starred, v in parts:
+        if type(v.type) is T.VarTupleType:
+            base = at
+            cx.for_range(node, cx.list_len(v, node), lambda i: cx.set_item(
+                out, cx.coerce(cx.get_item(v, i, node), t.elem, node), cx.emit("add", [base, i], T.I64, None, loc), node))
+            at = cx.emit("add", [at, cx.list_len(v, node)], T.I64, None, loc)
+            continue
+        items = [cx.emit("extract", [v], et, k, loc) for k, et in enumerate(v.type.elems)] if starred else [v]
+        for x in items:
+            cx.set_item(out, cx.coerce(x, t.elem, node), at, node)
+            at = cx.emit("add", [at, Const(1, T.I64)], T.I64, None, loc)
+    return out
 
 
 def starred_dict(cx, node: ast.Dict) -> Value:

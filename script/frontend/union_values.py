@@ -66,6 +66,24 @@ def meet(a: T.Type, b: T.Type) -> T.UnionType | None:
     return T.UnionType(alts)
 
 
+def tuples_meet(a: T.Type, b: T.Type) -> T.VarTupleType | None:
+    """Where plain tuples of other lengths meet (`[(1,), (1, 2)]`, `dp[j].append((*prev, x))`;
+    one may be of run-time length already), a tuple of run-time length of the type their
+    items meet at (`types.merge`, else a union); None for other types."""
+    if not all(type(t) in (T.TupleType, T.VarTupleType) for t in (a, b)) or \
+            type(a) is type(b) is T.TupleType and len(a.elems) == len(b.elems):
+        return None
+    items = [e for t in (a, b) for e in ((t.elem,) if type(t) is T.VarTupleType else t.elems)]
+    if not items:
+        return None
+    elem = items[0]
+    for e in items[1:]:
+        elem = T.merge(elem, e) or meet(elem, e)
+        if elem is None:
+            return None
+    return T.VarTupleType(elem) if T.is_list_element(elem) else None
+
+
 def build(emit, v: Value, t: T.UnionType, placeholder, loc) -> Value:
     """`v` (a value of an alternative of `t`, an int|float, or a union whose alternatives `t`
     holds) as the union `t`. `emit(op, operands, type, attr=None)` makes an instruction where
