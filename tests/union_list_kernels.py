@@ -193,3 +193,8 @@ def ragged(n):
     rows = [(n,), (n, n + 1), ()]
     rows.append((1, 2, 3))
     return rows, [len(r) for r in rows], sorted(rows), (*rows[1], *rows[0])
+
+
+def mapped(xs):
+    longest = max(xs, key=lambda v: len(str(v))) if xs else ""
+    return list(map(str, xs)), sorted(xs, key=str), longest

@@ -15,7 +15,7 @@ import ast
 import functools
 import operator
 
-from script.frontend import closures, listlib, numpy_alloc
+from script.frontend import closures, listlib, mixed_numbers, numpy_alloc
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.pymessages import message
 from script.frontend.pyref import PyRef
@@ -36,7 +36,10 @@ def is_sortable(t: T.Type) -> bool:
 
 def call_function_node(cx, fn_node, args: list[Value], node) -> Value:
     """`fn_node(*args)` for the function an expression names (a lambda too), with
-    argument values already computed."""
+    argument values already computed (a union or an int|float taken apart: the call is
+    built once per type, mixed_numbers.split)."""
+    if any(mixed_numbers.splits(v) for v in args):
+        return mixed_numbers.split(cx, args, lambda *ws: call_function_node(cx, fn_node, list(ws), node), node)
     placeholders = []
     for v in args:
         p = ast.copy_location(ast.Name(id="$arg", ctx=ast.Load()), node)

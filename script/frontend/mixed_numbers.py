@@ -185,7 +185,9 @@ def _retry_around(cx, stmt: ast.stmt, node) -> bool:
     if not _quiet(node):
         return False
     pairs = cx.hints.get(AROUND, frozenset())
-    around = next((e for e in _around(stmt, node) if (e, node) not in pairs), None)
+    made = [gen for gen, _ in cx.info.__dict__.get("_lazy_makers", {}).values() if gen is not None]
+    root = next((r for r in [stmt] + made if _path(r, node) is not None), stmt)    # (`map(str, xs)`'s)
+    around = next((e for e in _around(root, node) if (e, node) not in pairs), None)
     if around is None:
         return False
     cx.hints[AROUND] = pairs | {(around, node)}
