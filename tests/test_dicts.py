@@ -473,3 +473,18 @@ def test_a_float_key_looks_up_an_int_keyed_dict_as_cpython():
     with pytest.raises(KeyError) as e:
         f(1.5)
     assert repr(e.value) == "KeyError(1.5)"
+
+
+def _never_a_key(k):
+    d = {1: 2}
+    try:
+        return d[k]
+    except KeyError as e:
+        return repr(e)
+
+
+def test_a_key_no_key_can_equal_is_cpythons_key_error():
+    # `d["a"]` of a dict of ints: CPython's KeyError('a') at run time, not a CompileError
+    # (the branch of a union that never runs must still compile)
+    assert script.script(_never_a_key)("a") == _never_a_key("a") == "KeyError('a')"
+    assert script.script(_never_a_key)(1) == 2

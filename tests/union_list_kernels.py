@@ -198,3 +198,13 @@ def ragged(n):
 def mapped(xs):
     longest = max(xs, key=lambda v: len(str(v))) if xs else ""
     return list(map(str, xs)), sorted(xs, key=str), longest
+
+
+def consumed(xs):
+    """Generator expressions of a union given to their consumers one alternative at a time."""
+    strs = set(x for x in xs if isinstance(x, str))
+    try:
+        low = repr(min(x for x in xs))
+    except (TypeError, ValueError) as e:
+        low = str(e)
+    return all(x for x in xs), any(x for x in xs), sorted(strs), low, list(x for x in xs)

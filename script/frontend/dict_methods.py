@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import collectionslib, default_tables, dictlib, dicts, set_ops, setlib
+from script.frontend import collectionslib, default_tables, dictlib, dicts, optional, set_ops, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
 from script.frontend.table_args import both_counters, operands
@@ -37,7 +37,11 @@ def table_subscript(cx, d: Value, index_node, node) -> Value:
     default = default_tables.table_default_of(cx, node.value) if isinstance(node, ast.Subscript) else None
     if default is not None:
         return default_tables.default_subscript(cx, d, default, index_node, node)
-    j, key = dicts.table_lookup(cx, d, index_node, node)
+    key = cx.expr(index_node)
+    if dicts.never_a_key(d.type, key.type):       # `d["3"]` of a dict of ints: CPython's KeyError('3')
+        dicts.raise_key_error(cx, Const(True, T.BOOL), key, node)
+        return optional.placeholder(cx, d.type.value, cx.loc(node))
+    j, key = dicts.table_lookup(cx, d, key, node)
     dicts.raise_key_error(cx, cx.cmp("lt", j, Const(0, T.I64), node), key, node)
     return dicts.entry_part(cx, d, j, _VALUE, node)
 

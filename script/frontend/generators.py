@@ -331,14 +331,20 @@ def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
     if isinstance(node, ast.GeneratorExp):
         outer = list(cx.comp_scopes)
 
-        def element():
-            # (an int|float: each consumer takes it apart)
-            x = optional.expr_opt(cx, node.elt, num=True, union=True) if whole else cx.expr_num(node.elt)
+        def take(x):
             inner, cx.comp_scopes = cx.comp_scopes, outer
             try:
                 on_item(x)
             finally:        # (a Restart unwinds through comprehension's own finally)
                 cx.comp_scopes = inner
+
+        def element():
+            # (an int|float: each consumer takes it apart; a union: given to it once per
+            # alternative, `all(x for x in items)`)
+            if whole:
+                take(optional.expr_opt(cx, node.elt, num=True, union=True))
+            else:
+                cx.expr_each(node.elt, take)
 
         cx.comprehension(node, element)
     elif isinstance(node, ast.Name) and id(node) in cx.__dict__.get("stored_generators", ()):

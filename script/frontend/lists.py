@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import operator
 
 from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, union_values, bounded_deques, class_types, class_unions, dicts, generators,
@@ -44,7 +45,7 @@ from script.frontend import (arrays, union_values, bounded_deques, class_types, 
                              optional, star_displays, strings, strmethods)
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
-from script.frontend.lower_expr import WeakConst, is_numpy_int
+from script.frontend.lower_expr import WeakConst, is_numpy_int, python_sample, sample_type_error
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
@@ -1112,8 +1113,14 @@ def minmax_step(cx, name: str, best: Value, x: Value, node) -> Value:
     """One step of min()/max(): tuples by Python's ordering, strs by code points."""
     if isinstance(best.type, Unknown):          # the result's type is not known yet
         return Undef(UNKNOWN, cx.loc(node))
+    if (union_values.is_union(best) or union_values.is_union(x)) and best.type != x.type:
+        return mixed_numbers.split(cx, [best, x], lambda a, b: minmax_step(cx, name, a, b, node), node)
     if isinstance(x.type, (T.TupleType, T.ListType, T.BytesType)):
         return cx.better_of(best, x, name, node)
+    refused = sample_type_error(operator.gt if name == "max" else operator.lt, python_sample(x.type),
+                                python_sample(best.type))
+    if refused is not None:     # (a str after an int: CPython compares the item with the best so far)
+        return cx.raise_always("TypeError", refused, node)
     if isinstance(x.type, T.StrType):
         return strings.str_minmax(cx, name, best, x, node)
     return binop_minmax(cx, name, best, x, node)

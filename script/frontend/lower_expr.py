@@ -261,6 +261,16 @@ class ExprLowering:
             raise mixed_numbers.NumRead(node, self.loc(node))    # (the statement splits on it: lower_stmt `stmt`)
         return v
 
+    def expr_each(self, node: ast.expr, fn):
+        """`fn(expr_num(node))`, once per alternative where `node` gives a union (built on a
+        branch on its tag, union_values.each)."""
+        v = self.lazy_any(node)
+        if union_values.is_union(v):
+            return union_values.each(self, v, fn, node)
+        if is_optional(v) and not isinstance(v, ArrayExpr):
+            v = optional.unwrap(self, v, node)
+        return fn(self._whole(v, node))
+
     def expr_num(self, node: ast.expr) -> Value:
         """`expr`, except that an int|float value stays one (stored whole: a dict value)."""
         v = self.lazy_num(node)
