@@ -25,7 +25,7 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
-                             elementwise, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages,
+                             elementwise, enum_values, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages,
                              mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args, textio,
                              strings, strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
@@ -114,6 +114,8 @@ def value_attribute(cx, base: Value, node: ast.Attribute) -> Value:
         return arrays.array_attribute(cx, base, node)
     if isinstance(t, T.ComplexType):
         return complex_lowering.complex_attribute(cx, base, node)
+    if isinstance(t, T.EnumType):
+        return enum_values.attribute(cx, base, node)
     if T.is_instance_type(t):
         return records.record_field(cx, base, node)
     if isinstance(t, T.NamedTupleType):
@@ -199,6 +201,8 @@ def lower_call(cx, node: ast.Call) -> Value:
     obj = ref.obj
     if isinstance(obj, NestedFunction):
         return closures.call_nested(cx, obj, node)
+    if enum_values.is_plain_enum_class(obj):
+        return enum_values.call(cx, obj, node)         # Color(value)
     found = CALLS.lookup(obj)          # the library's calls: registry.py
     if found is not None:
         result = found[0](cx, node, found[1])

@@ -57,7 +57,7 @@ def python_class(t: T.Type):
         return str
     if isinstance(t, T.BytesType):
         return bytes
-    if isinstance(t, (T.NamedTupleType, T.ClassType)):     # the user's class (docs/records.md)
+    if isinstance(t, (T.NamedTupleType, T.ClassType, T.EnumType)):     # the user's class (docs/records.md)
         from script.pyhooks.named_instance import lookup_class
         return lookup_class(t.key)
     if isinstance(t, T.TupleType):

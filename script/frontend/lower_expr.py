@@ -13,7 +13,7 @@ import ast
 import collections
 
 from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
-                             complex_lowering, elementwise, held_iterators, mixed_numbers, optional, pylib,
+                             complex_lowering, elementwise, enum_values, held_iterators, mixed_numbers, optional, pylib,
                              records, star_displays, static_args, union_values)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
@@ -405,6 +405,9 @@ class ExprLowering:
             grid = index_grid_name(self, node)
             if grid is not None:
                 return lower_index_grid(self, node, grid)
+        cls = enum_values.class_ref(self, node.value)
+        if cls is not None:
+            return enum_values.subscript(self, cls, node)         # Color[name]
         base = self.lazy_opt(node.value)
         if mixed_numbers.is_num(base):
             raise mixed_numbers.NumRead(node.value, self.loc(node.value))
@@ -959,6 +962,8 @@ class ExprLowering:
         known = optional.optional_compare(self, op, a, b, node)
         if known is not None:
             return known
+        if (enum_values.is_enum(a) or enum_values.is_enum(b)) and not isinstance(op, (ast.In, ast.NotIn)):
+            return enum_values.compare(self, op, a, b, node)
         same_kind = type(getattr(a, "type", None)) is type(getattr(b, "type", None)) and \
             isinstance(a.type, (T.TupleType, T.ListType))       # (element by element: the values decide)
         refused = None if same_kind else operand_type_error(type(op), getattr(a, "type", None),

@@ -16,7 +16,7 @@ import operator
 from script.errors import CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
-                             default_tables, dict_methods, dicts, elementwise, enum_members, exceptions, generators,
+                             default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions, generators,
                              global_tables, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
@@ -344,6 +344,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
         made = global_tables.hoisted(self, obj)
         if made is not None:
             return made                     # made once, where the function starts
+        if enum_values.is_plain_member(obj):        # a plain Enum's member: a value of its own (enum_values.py)
+            return enum_values.member(self, obj, node)
         if enum_members.is_valued_member(obj):      # `Color.RED` of an IntEnum: its value, where that is CPython's
             plain = enum_members.member_value(self, obj, name, node)
             if plain is None:
@@ -1020,7 +1022,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return self.counted_loop(node, start, stop, step,
                                      lambda i: self.assign(node.target, i, node),
                                      head=PRANGE_HEAD if self.calls_prange(it) else "for.head")
-        seq = self.unrolls(it) if builtin is None else None
+        seq = self.unrolls(it) if builtin is None and enum_values.class_ref(self, it) is None else None
         if seq is not None:
             return self.unrolled_loop(node, seq)
         source = self.iterable(it)
@@ -1146,6 +1148,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
             n, item, et = self.iterable(node.args[0])
             last = self.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
             return n, lambda i: item(self.emit("sub", [last, i], T.I64, None, loc)), et
+        cls = enum_values.class_ref(self, node)
+        if cls is not None:
+            return enum_values.iterable(self, cls, node)       # for m in Color
         flat = arrays.flat_iterable(self, node)     # arrays.py: a.flat, np.ndenumerate(a)
         if flat is None:
             flat = itertools_calls.iterable_call(self, node)         # count(), cycle(), repeat()

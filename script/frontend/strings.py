@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from script.frontend import (arrays, byteslib, class_methods, exceptions, mixed_numbers, optional, printf,
+from script.frontend import (arrays, byteslib, class_methods, enum_values, exceptions, mixed_numbers, optional, printf,
                              strlib, strtext)
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
@@ -98,6 +98,8 @@ def str_of(cx, v: Value, node, conversion: str = "s") -> Value:
         return str_constant(cx, "None", node)
     if T.is_instance_type(t):
         return class_methods.instance_str(cx, v, conversion, node)
+    if isinstance(t, T.EnumType):
+        return enum_values.text(cx, v, node, conversion)
     if t == T.EXC:                  # `except C as e`: CPython's str(e) / repr(e) (caught_text.py)
         return cx.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
     if has_text(t):
@@ -111,6 +113,8 @@ def format_value(cx, v: Value, spec: Value, node) -> Value:
     loc = cx.loc(node)
     if T.is_instance_type(t):
         return class_methods.instance_format(cx, v, spec, node)
+    if isinstance(t, T.EnumType):
+        return enum_values.formatted(cx, v, spec, node)
     if isinstance(t, T.StrType):
         return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
     if isinstance(t, T.BytesType):      # object.__format__: str(b) for an empty spec

@@ -9,7 +9,9 @@ specialized on.
 from __future__ import annotations
 
 import collections
+import enum
 
+from script.frontend import enum_values
 from script.pyhooks.named_instance import is_named_tuple_class, lookup_class
 from script.ir import types as T
 
@@ -228,6 +230,8 @@ def typeof(value) -> T.Type | None:
         from script.frontend.named_tuple_types import named_type_of
         elems = [typeof(v) for v in value]
         return None if None in elems else named_type_of(cls, elems)
+    if isinstance(value, enum.Enum):        # a plain Enum's member (enum_values.py); None for others
+        return enum_values.enum_type_of(cls)
     mod = getattr(cls, "__module__", "")
     if isinstance(value, (int, float, str, complex)) and not (mod == "numpy" or mod.startswith("numpy.")):
         return None         # a subclass (an IntEnum's member, a user's `class Name(str)`): compiled code
@@ -592,6 +596,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         raise TypeError
     if isinstance(t, T.OptionalType):
         return None if value is None else to_python_value(t.value, value, numpy_scalars)
+    if isinstance(t, T.EnumType):
+        if isinstance(value, enum.Enum) and enum_values.enum_type_of(type(value)) == t:
+            return value
+        raise TypeError
     if isinstance(t, T.NamedTupleType):
         cls = lookup_class(t.key)
         if type(value) is not cls:

@@ -254,6 +254,8 @@ class _Reader:
             if key not in self.class_keys:
                 self.fail(f"rec[{key!r}] outside the fields of class {key!r}", tree)
             return T.ClassRef(key)
+        if tree.data == "enum_type":
+            return T.EnumType(self.string(tree.children[0]))
         if tree.data in ("named_type", "obj_type"):
             key, *fields = tree.children
             names = [self.string(f.children[0]) for f in fields]

@@ -5,7 +5,8 @@ be used as dict keys and compared with `==`. `str(t)` is the spelling the printe
 the parser reads: ``bool``, ``i8``…``i64``, ``u8``…``u64``, ``f32``, ``f64``, ``c64``, ``c128``,
 ``none``, ``exc``, tuples ``(i64, f64)``, named tuples ``named["m:P", "x": i64]``, class instances ``obj["m:C", "x": f64]``
 (``rec["m:C"]`` inside one: an instance of that class itself), arrays ``f64[:,::1]``, lists ``list[i64]``, dicts
-``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]``, strings ``str``, ``num``, a
+``dict[i64, f64]``, sets ``set[i64]``, optionals ``opt[i64]``, strings ``str``, members of a
+plain enum class ``enum["m:Color"]``, ``num``, a
 value that is an int on some paths and a float on others, and ``boolint``, a bool on some
 paths and an int on others (the int64 of its value).
 """
@@ -346,6 +347,39 @@ class UnionType(TupleType):
     __repr__ = __str__
 
 
+class EnumType(Type):
+    """A member of the plain ``enum.Enum`` class `key` (``module:qualname``), held as the
+    int64 index of the member among the class's members in definition order (aliases
+    excluded, as ``list(Cls)`` excludes them). Not a number: the frontend reads it only
+    through frontend/enum_values.py (``==``, ``is``, ``.name``, ``.value``, text), ``convert``
+    to and from ``i64`` being the only ops that see one besides moves, tuples and containers;
+    boxing gives back the very member object (pyhooks/named_instance.py finds the class by
+    its key). Printed ``enum["mod:Color"]``."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def is_numeric(self) -> bool:
+        return False
+
+    @property
+    def name(self) -> str:
+        return _class_name(self.key)
+
+    def __eq__(self, other):
+        return type(other) is EnumType and other.key == self.key
+
+    def __hash__(self):
+        return hash(("enum", self.key))
+
+    def __str__(self):
+        return f"enum[{_quoted(self.key)}]"
+
+    __repr__ = __str__
+
+
 def is_union_alternative(t: Type) -> bool:
     """Whether `t` may be an alternative of a `UnionType`: a value the entry point boxes and
     a placeholder of which stands for nothing (zero, NULL, an immortal str, an exception
@@ -356,7 +390,7 @@ def is_union_alternative(t: Type) -> bool:
         return True
     if isinstance(t, (NoneType, ArrayType, IterType, ClassRef)):
         return False
-    if isinstance(t, ClassType):
+    if isinstance(t, (ClassType, EnumType)):
         return True
     if isinstance(t, (TupleType, HashType)):      # (a tuple or list may hold a union: `(v, n)`)
         return all(is_union_alternative(e) or isinstance(e, UnionType) for e in t.elems)
@@ -593,7 +627,7 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
         return tables_and_optionals
-    if isinstance(t, (ListType, ArrayType, TextType)):
+    if isinstance(t, (ListType, ArrayType, TextType, EnumType)):
         return True
     return t.is_numeric()
 
@@ -696,8 +730,8 @@ def is_key_type(t: Type) -> bool:
         if isinstance(t, UnionType):    # (its alternative's hash; 1 and 1.0 are one key, as for num:
             return all(is_key_type(e) for e in t.alternatives) and                 sum(isinstance(e, TupleType) for e in t.alternatives) <= 1    # not (1, 2) and (1.0, 2))
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
-    if isinstance(t, (TextType, ClassType)):    # (an instance: by identity, frontend/dicts.py)
-        return True
+    if isinstance(t, (TextType, ClassType, EnumType)):    # (an instance: by identity, frontend/dicts.py;
+        return True                                      # a member by its index)
     if isinstance(t, VarTupleType):     # `tuple(sorted(word))`: hashed element by element
         return is_key_type(t.elem) and not isinstance(t.elem, IntFloatType)
     return t.is_numeric() and not isinstance(t, ComplexType)

@@ -211,14 +211,21 @@ def _check_ovf(i, types, func, blocks):
 def _check_cmp(i, types, func, blocks):
     if i.attr not in CMP_PREDS:
         _fail(f"unknown comparison {i.attr}", i)
-    if types[0] != types[1] or not types[0].is_numeric():
+    if types[0] != types[1] or not (types[0].is_numeric() or _is_enum_identity(i, types[0])):
         _fail(f"cmp of {types[0]} and {types[1]}", i)
     if isinstance(types[0], T.ComplexType) and i.attr not in ("eq", "ne"):
         _fail(f"cmp.{i.attr} of complex numbers", i)
 
 
+def _is_enum_identity(i, t) -> bool:
+    """``cmp.eq``/``cmp.ne`` of two members of one enum class: their indices."""
+    return isinstance(t, T.EnumType) and i.attr in ("eq", "ne")
+
+
 def _check_convert(i, types, func, blocks):
     src, dst = types[0], i.type
+    if T.I64 in (src, dst) and isinstance(src if dst == T.I64 else dst, T.EnumType):
+        return                  # an enum member's index (frontend/enum_values.py)
     if isinstance(src, T.ArrayType) or T.is_text_view(src, dst):
         ok = T.is_convertible(src, dst)
     else:

@@ -79,3 +79,36 @@ def is_record_class(obj) -> bool:
         return False
     top = (getattr(obj, "__module__", "") or "").split(".")[0]
     return top not in _LIBRARY_MODULES and top not in sys.stdlib_module_names
+
+
+def enum_member(key: str, index: int):
+    """Member `index` (definition order, no aliases) of plain enum class `key`: what an
+    entry point returns for an enum value (ir.types.EnumType)."""
+    return _enum_members(key)[index]
+
+
+def enum_index(key: str, obj) -> int:
+    """The index of member `obj` of plain enum class `key`, or -1 when `obj` is not one (an
+    entry point's type check of an argument; a class that no longer imports matches nothing)."""
+    try:
+        members = _enum_members(key)
+    except Exception:           # (the check of an argument: a mismatch, not an error)
+        return -1
+    for k, m in enumerate(members):
+        if m is obj:
+            return k
+    return -1
+
+
+_ENUM_MEMBERS: dict[str, tuple] = {}
+
+
+def _enum_members(key: str) -> tuple:
+    members = _ENUM_MEMBERS.get(key)
+    if members is None:
+        members = _ENUM_MEMBERS[key] = tuple(lookup_class(key))
+    return members
+
+
+def enum_key(cls) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"

@@ -135,6 +135,8 @@ class Converter:
                 cond = self._is_named_class(obj, t)
             elif isinstance(t, T.ClassType):       # the fields: record_unbox_helper
                 cond = self._is_class_named(obj, t.name)
+            elif isinstance(t, T.EnumType):        # a member of that very class
+                cond = b.icmp("sge", self._enum_index(obj, t), int_const("i64", 0))
             elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
                 cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
                               self.m.declare_data("PyArray_Type"))
@@ -165,6 +167,20 @@ class Converter:
     def record_unbox_callee(m: NativeModule, t: T.ClassType):
         """`record_unbox_helper` (list_reflect takes Converter, not this module)."""
         return record_unbox_helper(m, t)
+
+    def _enum_index(self, obj: Value, t: T.EnumType) -> Value:
+        """``named_instance.enum_index(key, obj)``: the member's index, or -1 when `obj` is
+        no member of `t`'s class (any failure: a mismatch, its exception cleared)."""
+        b, m = self.b, self.m
+        hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+        # (NULL hooks or result: CPython's calls below return NULL / -1 for them, not crash)
+        r = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"enum_index"), m.cstring(b"sO"),
+                      m.cstring(t.key.encode()), obj)
+        capi.call(m, b, "Py_DecRef", hooks)
+        index = capi.call(m, b, "PyLong_AsLongLong", r)
+        capi.call(m, b, "Py_DecRef", r)
+        capi.call(m, b, "PyErr_Clear")
+        return index
 
     def _is_class_named(self, obj: Value, name: str) -> Value:
         """Whether `obj`'s class has the name `name` (its ``tp_name``: the dispatcher typed
@@ -261,6 +277,8 @@ class Converter:
             return b.insert_value(out, parts[1], 1)
         if isinstance(t, T.IntType):
             return self._unbox_int(obj, t)
+        if isinstance(t, T.EnumType):
+            return self._enum_index(obj, t)
         if isinstance(t, T.ArrayType):
             return self._unbox_array(obj, t)
         if isinstance(t, T.ClassType):
@@ -412,6 +430,8 @@ class Converter:
             return self._box_named(v, t, error)
         if isinstance(t, T.ClassType):
             return self._box_record(v, t, error)
+        if isinstance(t, T.EnumType):
+            return self._box_enum(v, t)
         if isinstance(t, T.TupleType):
             return self._box_tuple(v, t, error)
         if isinstance(t, T.ArrayType):
@@ -717,6 +737,16 @@ class Converter:
                         m.cstring(t.key.encode()), tup)
         capi.call(m, b, "Py_DecRef", module)
         capi.call(m, b, "Py_DecRef", tup)
+        return obj
+
+    def _box_enum(self, v: Value, t: T.EnumType) -> Value:
+        """The member itself: ``named_instance.enum_member(key, index)`` (NULL with the
+        exception set when the class no longer imports)."""
+        b, m = self.b, self.m
+        hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+        obj = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"enum_member"), m.cstring(b"sL"),
+                        m.cstring(t.key.encode()), v)
+        capi.call(m, b, "Py_DecRef", hooks)
         return obj
 
     def _box_record(self, v: Value, t: T.ClassType, error) -> Value:
