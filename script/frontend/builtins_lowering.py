@@ -1040,6 +1040,9 @@ def builtin_len(cx, node, name) -> Value:
         cx.error(f"{name}() takes no keyword arguments here", node)
     if len(node.args) != 1:
         cx.error(f"len() takes exactly one argument ({len(node.args)} given)", node)
+    cls = enum_values.class_ref(cx, node.args[0])
+    if cls is not None:
+        return Const(len(cls), T.I64, cx.loc(node))         # len(Color): its members, no aliases
     v = optional.expr_opt(cx, node.args[0])
     if is_optional(v):
         v = optional.unwrap(cx, v, node, "object of type 'NoneType' has no len()")

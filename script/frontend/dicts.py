@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
-from script.frontend import dictlib, mixed_numbers, optional, set_ops, setlib, star_displays, strings, union_values
+from script.frontend import dictlib, enum_values, mixed_numbers, optional, set_ops, setlib, star_displays, strings, union_values
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lower_expr import WeakConst
@@ -353,7 +353,10 @@ def table_key(cx, d: Value, key: Value, node) -> Value:
 def probe_args(cx, d: Value, key: Value, node):
     """(index, entries, hash, key) for a call of dictlib with the converted `key`."""
     index, entries = table_parts(cx, d, node)
-    h = cx.emit("pyhash" if isinstance(d.type, T.SetType) else "hash", [key], T.I64, None, cx.loc(node))
+    if isinstance(d.type, T.SetType) and enum_values.holds_enum(key.type):
+        h = enum_values.pyhash(cx, key, node)       # (its name's: CPython's set order)
+    else:
+        h = cx.emit("pyhash" if isinstance(d.type, T.SetType) else "hash", [key], T.I64, None, cx.loc(node))
     return [index, entries, h, key]
 
 
@@ -419,6 +422,8 @@ def key_message(cx, key: Value, node):
         return "\x01(" + inner.replace("\x01", "") + ")", args
     if isinstance(t, T.BoolType):
         return "\x01%B", [key]
+    if isinstance(t, T.EnumType):       # KeyError(member): its repr
+        return "\x01%U", [strings.str_of(cx, key, node, "r")]
     if isinstance(t, T.ClassType) and instance_key_text(t) is not None:
         return "\x01" + instance_key_text(t).replace("%", "%%"), []
     if isinstance(t, (T.TextType, T.VarTupleType, T.ClassType)):    # (an instance: its repr)

@@ -159,6 +159,21 @@ def _python_name(t: T.Type) -> str:
     return python_name(t)
 
 
+def holds_enum(t: T.Type) -> bool:
+    found = []
+    T.map_parts(t, lambda x: found.append(x) if isinstance(x, T.EnumType) else None)
+    return bool(found)
+
+
+def pyhash(cx, v: Value, node) -> Value:
+    """hash(m): CPython's is hash(m._name_) (Enum.__hash__), which orders a set of members."""
+    if not isinstance(v.type, T.EnumType):
+        cx.error(f"hash() of a {v.type}, which holds enum members, is not supported in compiled code "
+                 "(sets of members are; of tuples holding them, not)", node)
+    name = _pick(cx, v, [m.name for m in class_of(v.type)], node)
+    return cx.emit("pyhash", [name], T.I64, None, cx.loc(node))
+
+
 # ---- text -----------------------------------------------------------------------------------
 
 
@@ -192,6 +207,23 @@ def class_ref(cx, node):
         return None
     obj = getattr(ref, "obj", None) if isinstance(ref, PyRef) else None
     return obj if is_plain_enum_class(obj) else None
+
+
+def class_contains(cx, node: ast.Compare) -> Value | None:
+    """`m in Cls` / `m not in Cls` of a member: whether it is one of that class (other
+    values, which CPython 3.11 refuses with a TypeError or a DeprecationWarning, are a
+    CompileError); None for other comparisons."""
+    if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        return None
+    cls = class_ref(cx, node.comparators[0])
+    if cls is None:
+        return None
+    t = enum_type(cx, cls, node)
+    v = cx.expr(node.left)
+    if not isinstance(v.type, T.EnumType):
+        cx.error(f"'in {cls.__qualname__}' of a value of type {v.type} is not supported in compiled code "
+                 "(CPython 3.11 deprecates it)", node)
+    return Const((v.type == t) == isinstance(node.ops[0], ast.In), T.BOOL, cx.loc(node))
 
 
 def iterable(cx, cls, node):

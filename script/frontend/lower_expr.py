@@ -912,6 +912,8 @@ class ExprLowering:
             known = static_args.static_str_compare(self, node)
         if known is None:
             known = class_members.static_class_compare(self, node)    # class_members.py: type(a) == type(b)
+        if known is None:
+            known = enum_values.class_contains(self, node)          # m in Color
         if known is not None:
             return known
         left = self.lazy_any(node.left)

@@ -448,6 +448,8 @@ def builtin_hash(cx, node, name) -> Value:
         v = Const(v.value, v.type)      # (a weak constant too)
     if not T.is_key_type(v.type):
         cx.error(f"hash() of a value of type {v.type} is not supported in compiled code", node)
+    if enum_values.holds_enum(v.type):
+        return enum_values.pyhash(cx, v, node)
     return cx.emit("pyhash", [v], T.I64, None, cx.loc(node))
 
 

@@ -61,6 +61,8 @@ def _raw(m: NativeModule, b: Builder, t: T.Type, x: Value) -> Value:
         return b.call(_str_hash_helper(m), [x])
     if isinstance(t, T.ClassType):      # an instance without __eq__/__hash__: its identity
         return _mix(b, b.ptrtoint(x, "i64"))
+    if isinstance(t, T.EnumType):       # a member: its index (a set's pyhash is its name's, frontend)
+        return _mix(b, x)
     if isinstance(t, T.VarTupleType):
         return b.call(_var_tuple_helper(m, t, False), [x])
     raise AssertionError(f"no hash for {t}")
