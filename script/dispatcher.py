@@ -707,8 +707,10 @@ def _type_error(obj, info, values, bad=None) -> str:
                      "tuples of numbers and strs; numbers or None; "
                      "or lists of such lists)")
         if isinstance(bad[1], enum.Enum):
-            text += (" (an enum member is not its value to CPython: pass member.value; "
-                     "docs/differences.md)")
+            from script.frontend.enum_values import is_plain_enum_class, refusal
+            why = refusal(type(bad[1])) if is_plain_enum_class(type(bad[1])) else None
+            text += (f" ({why})" if why else " (a member of an IntEnum, StrEnum or IntFlag is not its value "
+                     "to CPython: pass member.value; docs/differences.md)")
         elif isinstance(bad[1], (int, float, str, complex)) and not type(bad[1]).__module__.startswith("numpy"):
             base = next(c for c in (bool, int, float, str, complex) if isinstance(bad[1], c))
             text += (f" (a subclass of {base.__name__}: compiled code would give back a plain {base.__name__}; "

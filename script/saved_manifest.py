@@ -234,6 +234,8 @@ def encode_type(t: T.Type):
         return {"named": {"key": t.key, "fields": list(t.fields), "elems": [encode_type(e) for e in t.elems]}}
     if isinstance(t, T.TupleType):
         return {"tuple": [encode_type(e) for e in t.elems]}
+    if isinstance(t, getattr(T, "EnumType", ())):         # a plain Enum's member, by its class
+        return {"enum": t.key}
     if _is_array(t):
         return {"array": {"dtype": encode_type(t.dtype), "ndim": t.ndim, "layout": t.layout}}
     if isinstance(t, getattr(T, "IterType", ())):          # before lists: it is one
@@ -563,6 +565,11 @@ def _parse_type(at: _At, depth: int = 0) -> T.Type:
         if len(fields) != len(elems):
             n.fail("a named tuple needs one type a field")
         return T.NamedTupleType(key, fields, elems)
+    elif isinstance(v, dict) and list(v) == ["enum"] and hasattr(T, "EnumType"):
+        key = at.get("enum").str(512)
+        if ":" not in key:
+            at.get("enum").fail(f"{key!r} is not a class's 'module:qualname'")
+        return T.EnumType(key)
     elif isinstance(v, dict) and list(v) == ["array"] and hasattr(T, "ArrayType"):
         a = at.get("array")
         dtype = _parse_type(a.get("dtype"), MAX_TYPE_DEPTH)

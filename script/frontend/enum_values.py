@@ -49,12 +49,16 @@ def refusal(cls) -> str | None:
     if len(kinds) != 1 or None in kinds:
         return (f"the values of enum class {cls.__qualname__} are not all of one kind compiled code has "
                 f"(all ints, all floats, all strs, or all tuples of one shape of those)")
-    for name in ("__str__", "__repr__", "__format__", "__eq__", "__hash__", "_missing_", "__init__", "__new__"):
-        own = getattr(cls, name, None)
-        base = getattr(enum.Enum, name, None)
-        if getattr(own, "__func__", own) is not getattr(base, "__func__", base):
+    for name in ("__eq__", "__hash__", "_missing_"):
+        if not _inherited(cls, name):
             return f"enum class {cls.__qualname__} defines its own {name}: compiled code knows only Enum's"
     return None
+
+
+def _inherited(cls, name: str) -> bool:
+    own = getattr(cls, name, None)
+    base = getattr(enum.Enum, name, None)
+    return getattr(own, "__func__", own) is getattr(base, "__func__", base)
 
 
 def _value_type(v):
@@ -178,7 +182,8 @@ def pyhash(cx, v: Value, node) -> Value:
 
 
 def text(cx, v: Value, node, conversion: str = "s") -> Value:
-    """str(m) ``Cls.NAME`` or repr(m) ``<Cls.NAME: value!r>`` (CPython 3.11)."""
+    """str(m) ``Cls.NAME`` or repr(m) ``<Cls.NAME: value!r>`` (CPython 3.11), or what the
+    class's own ``__str__``/``__repr__`` gives: each member's text, made when compiling."""
     cls = class_of(v.type)
     shown = [repr(m) if conversion == "r" else str(m) for m in cls]
     return _pick(cx, v, shown, node)
@@ -187,6 +192,8 @@ def text(cx, v: Value, node, conversion: str = "s") -> Value:
 def formatted(cx, v: Value, spec: Value, node) -> Value:
     """format(m, spec): Enum.__format__ of a plain member is str(m) formatted by `spec`."""
     from script.frontend.strings import format_value
+    if not _inherited(class_of(v.type), "__format__"):
+        cx.error(f"enum class {v.type.name} defines its own __format__: compiled code knows only Enum's", node)
     return format_value(cx, text(cx, v, node), spec, node)
 
 

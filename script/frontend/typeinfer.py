@@ -518,6 +518,8 @@ def python_type_name(t: T.Type) -> str:
         return f"{t.name}(" + ", ".join(f"{f}: {python_type_name(e)}" for f, e in zip(t.fields, elems)) + ")"
     if isinstance(t, T.VarTupleType):
         return f"tuple[{python_type_name(t.elem)}, ...]"
+    if isinstance(t, T.EnumType):
+        return t.name
     if isinstance(t, T.IterType):
         return t.kind
     if isinstance(t, T.IntFloatType):
