@@ -156,11 +156,18 @@ def compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
                            f"'{_python_name(a.type)}' and '{_python_name(b.type)}'", node)
 
 
+_NAMES = {T.I64: "int", T.F64: "float", T.STR: "str", T.BOOL: "bool", T.NONE: "NoneType", T.BYTES: "bytes",
+          T.C128: "complex"}
+
+
 def _python_name(t: T.Type) -> str:
     if isinstance(t, T.EnumType):
         return t.name
-    from script.frontend.optional import python_name
-    return python_name(t)
+    if isinstance(t, T.TupleType) and type(t) is T.TupleType:
+        return "tuple"
+    if isinstance(t, T.ListType) and type(t) is T.ListType:
+        return "list"
+    return _NAMES.get(t, str(t))
 
 
 def holds_enum(t: T.Type) -> bool:
@@ -191,10 +198,9 @@ def text(cx, v: Value, node, conversion: str = "s") -> Value:
 
 def formatted(cx, v: Value, spec: Value, node) -> Value:
     """format(m, spec): Enum.__format__ of a plain member is str(m) formatted by `spec`."""
-    from script.frontend.strings import format_value
     if not _inherited(class_of(v.type), "__format__"):
         cx.error(f"enum class {v.type.name} defines its own __format__: compiled code knows only Enum's", node)
-    return format_value(cx, text(cx, v, node), spec, node)
+    return cx.format_value(text(cx, v, node), spec, node)
 
 
 # ---- the class: Cls[name], Cls(value), iteration ---------------------------------------------
@@ -207,9 +213,8 @@ def class_ref(cx, node):
         chain = chain.value
     if not isinstance(chain, ast.Name) or chain.id in cx.locals:
         return None
-    from script.frontend.builtins_lowering import callee_ref      # (it imports this module)
     try:
-        ref = callee_ref(cx, node)
+        ref = cx.callee_ref(node)
     except Exception:           # (not a static name: lowered as usual, where it errs)
         return None
     obj = getattr(ref, "obj", None) if isinstance(ref, PyRef) else None
@@ -281,17 +286,17 @@ def _search(cx, key: Value, keys: list, indices: list, t: T.EnumType, exc: str, 
         found = cx.emit("select", [hit, Const(indices[k], T.I64, loc), found], T.I64, None, loc) \
             if not isinstance(hit, Const) else (Const(indices[k], T.I64, loc) if hit.value else found)
     missing = cx.cmp("lt", found, Const(0, T.I64, loc), node)
-    if exc == "KeyError":
-        from script.frontend.dicts import raise_key_error      # (dicts imports much of the frontend)
-        raise_key_error(cx, missing, key, node)
-    elif not (isinstance(missing, Const) and not missing.value):
-        from script.frontend.strings import str_of      # (strings imports this module)
+    if not (isinstance(missing, Const) and not missing.value):
+        # (the key's repr is made on the failing path only)
         bad, good = cx.new_block("enum.missing"), cx.new_block("enum.found")
         cx.branch(missing, bad, good, loc)
         cx.seal(bad)
         cx.start(bad)
-        shown = str_of(cx, key, node, "r")
-        cx.raise_if(Const(True, T.BOOL), "ValueError", f"%U is not a valid {_escaped(qualname)}", node, args=(shown,))
+        if exc == "KeyError":
+            fmt, args = cx.key_message(key, node)
+        else:
+            fmt, args = f"%U is not a valid {_escaped(qualname)}", [cx.str_of(key, node, "r")]
+        cx.raise_if(Const(True, T.BOOL), exc, fmt, node, args)
         cx.goto(good, loc)
         cx.seal(good)
         cx.start(good)
