@@ -422,8 +422,8 @@ def key_message(cx, key: Value, node):
         return "\x01(" + inner.replace("\x01", "") + ")", args
     if isinstance(t, T.BoolType):
         return "\x01%B", [key]
-    if isinstance(t, T.EnumType):       # KeyError(member): its repr
-        return "\x01%U", [strings.str_of(cx, key, node, "r")]
+    if isinstance(t, T.EnumType):       # KeyError(member): read back as the member (pyhooks/keyerror.py)
+        return "\x01" + enum_values.key_text(t), [enum_values.index_of(cx, key, node)]
     if isinstance(t, T.ClassType) and instance_key_text(t) is not None:
         return "\x01" + instance_key_text(t).replace("%", "%%"), []
     if isinstance(t, (T.TextType, T.VarTupleType, T.ClassType)):    # (an instance: its repr)

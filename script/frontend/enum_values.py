@@ -170,6 +170,12 @@ def _python_name(t: T.Type) -> str:
     return _NAMES.get(t, str(t))
 
 
+def key_text(t: T.EnumType) -> str:
+    """The message format of a KeyError's member key: ``__enum__("m:Cls", %lld)`` of its
+    index, which pyhooks/keyerror.py reads back into the member."""
+    return f"__enum__({t.key!r}, %lld)".replace("%", "%%").replace("%%lld", "%lld")
+
+
 def holds_enum(t: T.Type) -> bool:
     found = []
     T.map_parts(t, lambda x: found.append(x) if isinstance(x, T.EnumType) else None)

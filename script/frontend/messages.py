@@ -404,7 +404,7 @@ def _directive(cx, v: Value, spec: str, conversion, node) -> tuple[str, list[Val
         cx.error(f"the !{conversion} conversion is not supported in exception messages", node)
     if conversion is not None and spec:
         cx.error("a conversion with a format spec is not supported in exception messages", node)
-    if T.is_instance_type(t):         # its __str__ (class_methods.py)
+    if T.is_instance_type(t) or isinstance(t, T.EnumType):         # its __str__ (class_methods.py, enum_values.py)
         v = strings.format_value(cx, v, strings.str_constant(cx, spec, node), node) if spec else \
             strings.str_of(cx, v, node, "r" if conversion == "r" else "s")
         return "%U", [v]
