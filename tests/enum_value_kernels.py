@@ -212,3 +212,20 @@ def mixed_member():
 
 def set_of_tuples(m):
     return {(m, 1)}
+
+
+def member_or_text(k):
+    x = Color.RED if k > 0 else "s"
+    if k > 1:
+        x = Color.GREEN
+    return x == Color.RED, Color.GREEN != x, x is Color.RED, str(x), x
+
+
+def truth(m):
+    if m:
+        return 1
+    return 0
+
+
+def refused_order(m):
+    return sorted([m, Color.RED])

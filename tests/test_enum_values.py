@@ -166,3 +166,17 @@ def test_ir_text_round_trips():
     text = f.ir("opt")
     assert 'enum["enum_value_kernels:Color"]' in text
     assert format_module(parse_module(text)) == format_module(parse_module(format_module(parse_module(text))))
+
+
+@pytest.mark.parametrize("k", [-1, 0, 1, 2])
+def test_a_union_of_a_str_and_a_member(k):
+    check(K.member_or_text, k)
+
+
+def test_a_member_is_true():
+    check(K.truth, K.Color.BLUE)
+
+
+def test_what_stays_refused_is_a_compile_error():
+    with pytest.raises(CompileError, match="sorting a list"):
+        script.script(K.refused_order)(K.Color.RED)

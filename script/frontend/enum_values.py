@@ -134,6 +134,13 @@ def attribute(cx, v: Value, node: ast.Attribute) -> Value:
     cx.error(f"'{v.type.name}' members have only .name and .value in compiled code (not '{node.attr}')", node)
 
 
+def truth(cx, v: Value, node) -> Value:
+    """A member is true (object's truth), unless its class defines __bool__."""
+    if any("__bool__" in vars(c) for c in class_of(v.type).__mro__ if c not in (enum.Enum, object)):
+        cx.error(f"enum class {v.type.name} defines its own __bool__: compiled code knows only Enum's", node)
+    return Const(True, T.BOOL, cx.loc(node))
+
+
 # ---- comparisons ----------------------------------------------------------------------------
 
 
@@ -144,6 +151,10 @@ def compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
     if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
         same_neg = isinstance(op, (ast.NotEq, ast.IsNot))
         if a.type != b.type:
+            other = b.type if isinstance(a.type, T.EnumType) else a.type
+            if not _never_a_member(other):
+                cx.error(f"comparing a member of {(a.type if other is b.type else b.type).name} with a value of "
+                         f"type {other} is not supported in compiled code", node)
             return Const(same_neg, T.BOOL, loc)
         ia, ib = index_of(cx, a, node), index_of(cx, b, node)
         if isinstance(ia, Const) and isinstance(ib, Const):
@@ -154,6 +165,14 @@ def compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value:
     symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
     return cx.raise_always("TypeError", f"'{symbol}' not supported between instances of "
                            f"'{_python_name(a.type)}' and '{_python_name(b.type)}'", node)
+
+
+def _never_a_member(t: T.Type) -> bool:
+    """Whether no value of type `t` equals a member: a member of another class, a number, a
+    str, None, or a plain tuple, list, dict or set (no instance, whose __eq__ may say so)."""
+    if isinstance(t, (T.EnumType, T.TextType, T.NoneType, T.BoolType, T.IntType, T.FloatType, T.ComplexType)):
+        return True
+    return type(t) in (T.TupleType, T.ListType, T.DictType, T.SetType, T.VarTupleType)
 
 
 _NAMES = {T.I64: "int", T.F64: "float", T.STR: "str", T.BOOL: "bool", T.NONE: "NoneType", T.BYTES: "bytes",

@@ -553,6 +553,8 @@ class ExprLowering:
             return union_values.each(self, v, lambda w: self.truth(w, node), node)
         if T.is_instance_type(t):
             return class_methods.instance_truth(self, v, node)
+        if isinstance(t, T.EnumType):
+            return enum_values.truth(self, v, node)
         if isinstance(t, T.TupleType):
             return Const(len(t.elems) > 0, T.BOOL)
         if isinstance(t, T.ClassType):

@@ -195,6 +195,8 @@ def placeholder(cx, t: T.Type, loc) -> Value:
         return cx.emit("list_null", [], t, None, loc)    # NULL: nothing to count
     if isinstance(t, T.ExcType):                         # no message: nothing to count
         return cx.emit("exception", [], t, ExcInfo("Exception", None), loc)
+    if isinstance(t, T.EnumType):                        # the first member
+        return cx.emit("convert", [Const(0, T.I64, loc)], t, None, loc)
     return Const(0, t, loc)
 
 # ---- truth and comparisons ------------------------------------------------------------
