@@ -8,9 +8,9 @@ key, which CPython keeps as the member: `counts[Color.RED.value] += 1`), and tex
 `format` is its value's (IntEnum and StrEnum from Python 3.11, checked with the running
 interpreter). Anywhere else (returned, stored, passed on, `repr`, `is`) CPython keeps the
 member, and compiled code's plain value would be a different answer: a CompileError there.
-`Color.RED.value` and `.name` read the member as a Python object. Plain `Enum` members,
-which have no value as a number or str, are no values in compiled code at all; neither are
-members passed as arguments (typeinfer.py).
+`Color.RED.value` and `.name` read the member as a Python object. Members passed as
+arguments are refused at the call (typeinfer.py). Plain `Enum` members, which are not their
+values, are values of their own type (enum_values.py).
 """
 
 from __future__ import annotations
