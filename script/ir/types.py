@@ -727,8 +727,10 @@ def is_key_type(t: Type) -> bool:
     if isinstance(t, TupleType):
         if isinstance(t, IntFloatType):
             return True             # (an int or a float: 1 and 1.0 are one key, backend hashing.py)
-        if isinstance(t, UnionType):    # (its alternative's hash; 1 and 1.0 are one key, as for num:
-            return all(is_key_type(e) for e in t.alternatives) and                 sum(isinstance(e, TupleType) for e in t.alternatives) <= 1    # not (1, 2) and (1.0, 2))
+        if isinstance(t, UnionType):    # (its alternative's hash: 1 and 1.0 are one key, as for num;
+            # at most one tuple alternative: (1, 2) and (1.0, 2) would hash apart)
+            return all(is_key_type(e) for e in t.alternatives) and \
+                sum(isinstance(e, TupleType) for e in t.alternatives) <= 1
         return not isinstance(t, OptionalType) and bool(t.elems) and all(is_key_type(e) for e in t.elems)
     if isinstance(t, (TextType, ClassType, EnumType)):    # (an instance: by identity, frontend/dicts.py;
         return True                                      # a member by its index)
