@@ -180,3 +180,13 @@ def test_a_member_is_true():
 def test_what_stays_refused_is_a_compile_error():
     with pytest.raises(CompileError, match="sorting a list"):
         script.script(K.refused_order)(K.Color.RED)
+
+
+def _mixed_value_read(i):
+    return K.Mixed.ONE.value, K.Mixed.TEXT.name, K.Mixed.TEXT.value, i
+
+
+def test_a_class_whose_members_are_no_values_still_reads_value_and_name():
+    # (convert_number_to_words: `NumberWords.ONES.value[ones]` of a class of mixed values)
+    f = script.script(_mixed_value_read)
+    assert f(1) == _mixed_value_read(1)

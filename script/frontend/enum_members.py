@@ -37,7 +37,7 @@ def member_value(cx, obj, name: str, node):
     plain = int(obj) if isinstance(obj, int) else str.__str__(obj)
     parents = _parents(cx)
     parent = parents.get(id(node))
-    if isinstance(parent, ast.Attribute) and parent.value is node:
+    if read_from(cx, node):
         return None
     if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) and _is_searched(parents.get(id(parent)), parent):
         return plain                # `n in (Color.RED, 3)`: compared with ==
@@ -80,6 +80,13 @@ def _is_searched(compare, display) -> bool:
 
 def _same_text(obj, plain) -> bool:
     return str(obj) == str(plain) and format(obj, "") == format(plain, "")
+
+
+def read_from(cx, node) -> bool:
+    """Whether `node` (a member read by name) is the base of an attribute (`Cls.X.value`),
+    read from the member object."""
+    parent = _parents(cx).get(id(node))
+    return isinstance(parent, ast.Attribute) and parent.value is node
 
 
 def _parents(cx) -> dict:

@@ -345,6 +345,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if made is not None:
             return made                     # made once, where the function starts
         if enum_values.is_plain_member(obj):        # a plain Enum's member: a value of its own (enum_values.py)
+            if enum_values.refusal(type(obj)) is not None and enum_members.read_from(self, node):
+                return PyRef(obj, name)     # (`Cls.X.value` of a class compiled code holds no member of)
             return enum_values.member(self, obj, node)
         if enum_members.is_valued_member(obj):      # `Color.RED` of an IntEnum: its value, where that is CPython's
             plain = enum_members.member_value(self, obj, name, node)
