@@ -50,7 +50,8 @@ def test_lists_compare_element_by_element(xs, ys):
 INTS_AND_STRS = st.lists(st.one_of(st.integers(-3, 3), st.sampled_from(["a", "b", "1"])), max_size=6)
 
 
-@pytest.mark.parametrize("fn", [K.tally, K.kinds, K.by_kind, K.mapped, K.consumed], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [K.tally, K.kinds, K.by_kind, K.mapped, K.consumed, K.ranked],
+                         ids=lambda f: f.__name__)
 @settings(max_examples=20, deadline=None)
 @given(xs=INTS_AND_STRS)
 def test_dicts_sets_and_generators_of_a_union(fn, xs):

@@ -208,3 +208,10 @@ def consumed(xs):
     except (TypeError, ValueError) as e:
         low = str(e)
     return all(x for x in xs), any(x for x in xs), sorted(strs), low, list(x for x in xs)
+
+
+def ranked(words):
+    counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))

@@ -182,16 +182,29 @@ def _retry_around(cx, stmt: ast.stmt, node) -> bool:
     lowered once per type of its value instead (`split_around`), where that keeps CPython's
     order: `node` has no effect (a name: a comprehension's variable), so reading it before
     its siblings changes nothing."""
-    if not _quiet(node):
-        return False
     pairs = cx.hints.get(AROUND, frozenset())
     made = [gen for gen, _ in cx.info.__dict__.get("_lazy_makers", {}).values() if gen is not None]
     root = next((r for r in [stmt] + made if _path(r, node) is not None), stmt)    # (`map(str, xs)`'s)
-    around = next((e for e in _around(root, node) if (e, node) not in pairs), None)
+    around = next((e for e in _around(root, node) if (e, node) not in pairs and _first(e, node)), None)
     if around is None:
         return False
     cx.hints[AROUND] = pairs | {(around, node)}
     cx.hints_changed = True
+    return True
+
+
+def _first(around, node) -> bool:
+    """Whether `node` may be computed once before the rest of expression `around`: nothing
+    `around` evaluates before it has an effect (`str(kv[0])`), or it has none itself (a name)."""
+    if _quiet(node):
+        return True
+    path = _path(around, node)
+    for parent, child in zip(path, path[1:]):
+        if isinstance(parent, (ast.BoolOp, ast.IfExp)) and child is not _evaluation_order(parent)[0]:
+            return False        # (evaluated only on some paths)
+        before = _evaluation_order(parent)
+        if not all(_quiet(n) for n in before[:before.index(child)]):
+            return False
     return True
 
 
