@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import ast
 import enum
-import functools
+
+from script.frontend import ast_order
 
 # Builtins whose use of an int (or str) member is its value's: numbers, and text where str()
 # of the member is its value's (checked per member).
@@ -35,7 +36,7 @@ def member_value(cx, obj, name: str, node):
     a CompileError where CPython would use the member itself. None: `node` is the base of an
     attribute (`Color.RED.value`), read from the member object."""
     plain = int(obj) if isinstance(obj, int) else str.__str__(obj)
-    parents = _parents(cx)
+    parents = ast_order.parents(cx)
     parent = parents.get(id(node))
     if read_from(cx, node):
         return None
@@ -85,15 +86,7 @@ def _same_text(obj, plain) -> bool:
 def read_from(cx, node) -> bool:
     """Whether `node` (a member read by name) is the base of an attribute (`Cls.X.value`),
     read from the member object."""
-    parent = _parents(cx).get(id(node))
+    parent = ast_order.parents(cx).get(id(node))
     return isinstance(parent, ast.Attribute) and parent.value is node
 
 
-def _parents(cx) -> dict:
-    """id(child) -> parent over the function being lowered."""
-    return _parent_map(cx.info.node)
-
-
-@functools.lru_cache(maxsize=32)
-def _parent_map(function: ast.AST) -> dict:
-    return {id(c): p for p in ast.walk(function) for c in ast.iter_child_nodes(p)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import (arrays, bool_ints, class_members, class_methods, class_types, class_unions,
+from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types, class_unions,
                              complex_lowering, elementwise, enum_values, held_iterators, mixed_numbers, optional, pylib,
                              records, star_displays, static_args, union_values)
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
@@ -304,6 +304,8 @@ class ExprLowering:
             if method is None:
                 self.unsupported(node)
             done = method(node)
+            if isinstance(done, ArrayExpr) and ast_order.effects_after(self, node):
+                done = elementwise.materialize(self, done, node)    # (read before a later operand writes)
         return bool_ints.read(self, done, node) if bool_ints.is_bool_int(done) else done
 
     def unsupported(self, node):

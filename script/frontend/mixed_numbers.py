@@ -42,7 +42,7 @@ import ast
 import math
 
 from script.errors import MIXED_NUMBERS, CompileError
-from script.frontend import union_values
+from script.frontend import ast_order, union_values
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -200,9 +200,9 @@ def _first(around, node) -> bool:
         return True
     path = _path(around, node)
     for parent, child in zip(path, path[1:]):
-        if isinstance(parent, (ast.BoolOp, ast.IfExp)) and child is not _evaluation_order(parent)[0]:
+        if isinstance(parent, (ast.BoolOp, ast.IfExp)) and child is not ast_order.evaluation_order(parent)[0]:
             return False        # (evaluated only on some paths)
-        before = _evaluation_order(parent)
+        before = ast_order.evaluation_order(parent)
         if not all(_quiet(n) for n in before[:before.index(child)]):
             return False
     return True
@@ -282,13 +282,6 @@ def _quiet(node) -> bool:
                for n in ast.walk(node))
 
 
-def _evaluation_order(node) -> list:
-    """`node`'s children in the order CPython evaluates them (an assignment's value first)."""
-    children = list(ast.iter_child_nodes(node))
-    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-        children.remove(node.value)
-        children.insert(0, node.value)
-    return children
 
 
 def _hoistable(stmt: ast.stmt, target) -> bool:
@@ -314,7 +307,7 @@ def _hoistable(stmt: ast.stmt, target) -> bool:
                     or isinstance(parent, ast.BoolOp) and child is not parent.values[0] \
                     or isinstance(parent, ast.IfExp) and child is not parent.test:
                 return False
-            before = _evaluation_order(parent)
+            before = ast_order.evaluation_order(parent)
             if not all(_quiet(n) for n in before[:before.index(child)]):
                 return False
         return True
