@@ -133,11 +133,15 @@ def _union_match_helper(m: NativeModule, t: T.ListType):
     return fn
 
 
-def _item_checker(m: NativeModule, name: str, params: list):
+def _item_checker(m: NativeModule, name: str, params: list, linkage: str | None = None):
     """A new helper ``i1 name(PyObject *list, *params)`` that checks each of `list`'s items:
     (its function, a builder in the loop's body, the item, the block that takes the next
-    item (true after the last), the block that returns false)."""
-    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", *params])
+    item (true after the last), the block that returns false). With `linkage`, a function
+    of the runtime library (`build_runtime`), not one of `m`'s helpers."""
+    if linkage is not None:
+        fn = m.new_function(name, "i1", ["ptr", *params], linkage=linkage)
+    else:
+        fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", *params])
     obj = fn.args[0]
     b = Builder(fn, fn.append_block("entry"))
     head, body, next_, done, failed = (fn.append_block(x) for x in ("head", "body", "next", "done", "failed"))
@@ -508,24 +512,10 @@ def _build_list_scan(m: NativeModule) -> str:
     lists nested `depth` deep (empty ones anywhere) whose innermost elements are bools, ints
     within int64 or floats; adds to counts[0..2] the number of those elements, bools and
     floats. Recursive (a list holding itself has no finite depth: the scan stops at `depth`)."""
-    fn = m.new_function(SCAN_SYMBOL, "i1", ["ptr", "i64", "ptr"], linkage="external")
-    obj, depth, counts = fn.args
-    b = Builder(fn, fn.append_block("entry"))
-    head, body, inner, leaf, number, check_int, next_, done, mixed = (fn.append_block(x) for x in (
-        "head", "body", "inner", "leaf", "number", "check_int", "next", "done", "mixed"))
-    Builder(fn, mixed).ret(int_const("i1", 0))
-    Builder(fn, done).ret(TRUE)
-    n = b.load_at("i64", obj, VAR_SIZE)
-    items = b.load_at("ptr", obj, LIST_ITEMS)
-    overflow = b.alloca("i32")
-    entry = b.block
-    b.branch(head)
-    b.position_at_end(head)
-    i = b.phi("i64")
-    i.add_incoming(int_const("i64", 0), entry)
-    b.cbranch(b.icmp("slt", i, n), body, done)
-    b.position_at_end(body)
-    item = b.load("ptr", b.gep("ptr", items, i))
+    fn, b, item, next_, mixed = _item_checker(m, SCAN_SYMBOL, ["i64", "ptr"], linkage="external")
+    depth, counts = fn.args[1:]
+    inner, leaf, number, check_int = (fn.append_block(x) for x in ("inner", "leaf", "number", "check_int"))
+    overflow = b.entry_alloca("i32")
     cls = b.load_at("ptr", item, OB_TYPE)
     b.cbranch(b.icmp("sgt", depth, int_const("i64", 1)), inner, leaf)
     b.position_at_end(inner)
@@ -547,9 +537,6 @@ def _build_list_scan(m: NativeModule) -> str:
     b.position_at_end(check_int)
     capi.call(m, b, "PyLong_AsLongLongAndOverflow", item, overflow)
     b.cbranch(b.icmp("eq", b.load("i32", overflow), int_const("i32", 0)), next_, mixed)
-    b.position_at_end(next_)
-    i.add_incoming(b.add(i, int_const("i64", 1)), next_)
-    b.branch(head)
     return fn.name
 
 
