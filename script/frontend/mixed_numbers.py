@@ -196,16 +196,18 @@ def _retry_around(cx, stmt: ast.stmt, node) -> bool:
 def _first(around, node) -> bool:
     """Whether `node` may be computed once before the rest of expression `around`: nothing
     `around` evaluates before it has an effect (`str(kv[0])`), or it has none itself (a name)."""
-    if _quiet(node):
-        return True
     path = _path(around, node)
-    for parent, child in zip(path, path[1:]):
-        if isinstance(parent, (ast.BoolOp, ast.IfExp)) and child is not ast_order.evaluation_order(parent)[0]:
-            return False        # (evaluated only on some paths)
-        before = ast_order.evaluation_order(parent)
-        if not all(_quiet(n) for n in before[:before.index(child)]):
-            return False
-    return True
+    return _quiet(node) or all(_evaluated_first(parent, child) for parent, child in zip(path, path[1:]))
+
+
+def _evaluated_first(parent, child) -> bool:
+    """Whether `child` is evaluated each time `parent` is, after nothing that has an effect
+    (not an `and`/`or` operand after the first, nor a conditional expression's branch)."""
+    if isinstance(parent, ast.BoolOp) and child is not parent.values[0] \
+            or isinstance(parent, ast.IfExp) and child is not parent.test:
+        return False
+    before = ast_order.evaluation_order(parent)
+    return all(_quiet(n) for n in before[:before.index(child)])
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -282,35 +284,16 @@ def _quiet(node) -> bool:
                for n in ast.walk(node))
 
 
-
-
 def _hoistable(stmt: ast.stmt, target) -> bool:
     """Whether `target`, an expression of `stmt`'s head, may be computed before the rest of
     `stmt` (the module docstring)."""
     if isinstance(stmt, ast.While):
         return False
-
-    def path(node) -> list | None:
-        if node is target:
-            return [node]
-        for c in ast.iter_child_nodes(node):
-            p = path(c)
-            if p is not None:
-                return [node] + p
-        return None
     for root in _head(stmt):
-        p = path(root)
-        if p is None:
-            continue
-        for parent, child in zip(p, p[1:]):
-            if isinstance(parent, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)) \
-                    or isinstance(parent, ast.BoolOp) and child is not parent.values[0] \
-                    or isinstance(parent, ast.IfExp) and child is not parent.test:
-                return False
-            before = ast_order.evaluation_order(parent)
-            if not all(_quiet(n) for n in before[:before.index(child)]):
-                return False
-        return True
+        p = _path(root, target)
+        if p is not None:
+            return all(not isinstance(parent, (ast.Lambda,) + _COMPREHENSIONS) and _evaluated_first(parent, child)
+                       for parent, child in zip(p, p[1:]))
     return False
 
 
