@@ -14,7 +14,7 @@ import ast
 
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.frontend import optional
+from script.frontend import optional, union_values
 
 
 def has_star(elts) -> bool:
@@ -61,35 +61,32 @@ def starred_tuple(cx, node: ast.Tuple) -> Value:
 def _var_tuple(cx, parts: list, node) -> Value:
     """A tuple of run-time length of `parts` ((starred, value) in order: a value, or the
     items of a tuple), of the one type their items meet at."""
-    from script.frontend import union_values
     t = None
     for starred, v in parts:
         u = v.type if starred else T.TupleType([v.type])
         t = u if t is None else union_values.tuples_meet(t, u) or (t if t == u else None)
-        if t is None or not isinstance(t, (T.TupleType, T.VarTupleType)):
+        if t is None:
             cx.error(f"the items of this tuple display are of types compiled code does not hold in one "
                      f"tuple of run-time length (one type, or a union of a few)", node)
-    if type(t) is not T.VarTupleType:
-        t = T.VarTupleType(t.elems[0])
+    elem = t.elem if type(t) is T.VarTupleType else t.elems[0]
     loc = cx.loc(node)
+    sizes = [cx.list_len(v, node) if type(v.type) is T.VarTupleType else
+             Const(len(v.type.elems) if starred else 1, T.I64) for starred, v in parts]
     n: Value = Const(0, T.I64)
-    for starred, v in parts:
-        size = cx.list_len(v, node) if type(v.type) is T.VarTupleType else Const(
-            len(v.type.elems) if starred else 1, T.I64)
+    for size in sizes:
         n = cx.emit("add", [n, size], T.I64, None, loc)
-    out = cx.new_list(t.elem, n, node, T.VarTupleType)
+    out = cx.new_list(elem, n, node, T.VarTupleType)
     at: Value = Const(0, T.I64)
-    for starred, v in parts:
+    for (starred, v), size in zip(parts, sizes):
         if type(v.type) is T.VarTupleType:
             base = at
-            cx.for_range(node, cx.list_len(v, node), lambda i: cx.set_item(
-                out, cx.coerce(cx.get_item(v, i, node), t.elem, node), cx.emit("add", [base, i], T.I64, None, loc), node))
-            at = cx.emit("add", [at, cx.list_len(v, node)], T.I64, None, loc)
-            continue
-        items = [cx.emit("extract", [v], et, k, loc) for k, et in enumerate(v.type.elems)] if starred else [v]
-        for x in items:
-            cx.set_item(out, cx.coerce(x, t.elem, node), at, node)
-            at = cx.emit("add", [at, Const(1, T.I64)], T.I64, None, loc)
+            cx.for_range(node, size, lambda i: cx.set_item(
+                out, cx.coerce(cx.get_item(v, i, node), elem, node), cx.emit("add", [base, i], T.I64, None, loc), node))
+        else:
+            items = [cx.emit("extract", [v], et, k, loc) for k, et in enumerate(v.type.elems)] if starred else [v]
+            for k, x in enumerate(items):
+                cx.set_item(out, cx.coerce(x, elem, node), cx.emit("add", [at, Const(k, T.I64)], T.I64, None, loc), node)
+        at = cx.emit("add", [at, size], T.I64, None, loc)
     return out
 
 
