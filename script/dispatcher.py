@@ -568,8 +568,9 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
                 if ann is None and _number_leaves(t):
                     other[k] = other.get(k, []) + [_num_leaves(t)]
-                if ann is None and type(t) is T.ListType and _union_leaves(t) not in (None, t):
-                    other[k] = other.get(k, []) + [_union_leaves(t)]
+                wide = _union_leaves(t) if ann is None and type(t) is T.ListType else None
+                if wide not in (None, t):
+                    other[k] = other.get(k, []) + [wide]
         guessed = any(empty_argument_types(v, t) for v, t in zip(values, key))
         other = {k: ts for k, ts in other.items() if ts}
         if not other:

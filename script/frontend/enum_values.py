@@ -20,7 +20,7 @@ import ast
 import enum
 import functools
 
-from script.frontend.pyref import PyRef
+from script.frontend.pyref import global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.pyhooks.named_instance import enum_key, lookup_class
@@ -233,16 +233,10 @@ def formatted(cx, v: Value, spec: Value, node) -> Value:
 
 def class_ref(cx, node):
     """The plain enum class `node` names (a global, or a module's attribute), or None."""
-    chain = node
-    while isinstance(chain, ast.Attribute):
-        chain = chain.value
-    if not isinstance(chain, ast.Name) or chain.id in cx.locals:
-        return None
     try:
-        ref = cx.callee_ref(node)
+        obj = global_callee(cx, node)
     except Exception:           # (not a static name: lowered as usual, where it errs)
         return None
-    obj = getattr(ref, "obj", None) if isinstance(ref, PyRef) else None
     return obj if is_plain_enum_class(obj) else None
 
 

@@ -40,9 +40,9 @@ import functools
 import operator
 
 from script.errors import MIXED_NUMBERS
-from script.frontend import (arrays, union_values, bounded_deques, class_types, class_unions, dicts, generators,
+from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
                              held_iterators, keyed, list_slices, listlib, mixed_numbers, numpy_alloc,
-                             optional, star_displays, strings, strmethods)
+                             optional, star_displays, strings, strmethods, union_values)
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import WeakConst, is_numpy_int, python_sample, sample_type_error

@@ -172,15 +172,23 @@ class Converter:
         """``named_instance.enum_index(key, obj)``: the member's index, or -1 when `obj` is
         no member of `t`'s class (any failure: a mismatch, its exception cleared)."""
         b, m = self.b, self.m
-        hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
-        # (NULL hooks or result: CPython's calls below return NULL / -1 for them, not crash)
-        r = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"enum_index"), m.cstring(b"sO"),
-                      m.cstring(t.key.encode()), obj)
-        capi.call(m, b, "Py_DecRef", hooks)
+        # (a NULL result: CPython's calls below return -1 for it and decref nothing, not crash)
+        r = self._call_enum_hook("enum_index", b"sO", t, obj)
         index = capi.call(m, b, "PyLong_AsLongLong", r)
         capi.call(m, b, "Py_DecRef", r)
         capi.call(m, b, "PyErr_Clear")
         return index
+
+    def _call_enum_hook(self, method: str, fmt: bytes, t: T.EnumType, arg: Value) -> Value:
+        """``script.pyhooks.named_instance.<method>(t's class key, arg)``: a new reference, or
+        NULL with an exception set (also when the hooks do not import: CPython's calls take a
+        NULL and set SystemError)."""
+        b, m = self.b, self.m
+        hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
+        out = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(method.encode()), m.cstring(fmt),
+                        m.cstring(t.key.encode()), arg)
+        capi.call(m, b, "Py_DecRef", hooks)
+        return out
 
     def _is_class_named(self, obj: Value, name: str) -> Value:
         """Whether `obj`'s class has the name `name` (its ``tp_name``: the dispatcher typed
@@ -742,12 +750,7 @@ class Converter:
     def _box_enum(self, v: Value, t: T.EnumType) -> Value:
         """The member itself: ``named_instance.enum_member(key, index)`` (NULL with the
         exception set when the class no longer imports)."""
-        b, m = self.b, self.m
-        hooks = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.named_instance"))
-        obj = capi.call(m, b, "PyObject_CallMethod", hooks, m.cstring(b"enum_member"), m.cstring(b"sL"),
-                        m.cstring(t.key.encode()), v)
-        capi.call(m, b, "Py_DecRef", hooks)
-        return obj
+        return self._call_enum_hook("enum_member", b"sL", t, v)
 
     def _box_record(self, v: Value, t: T.ClassType, error) -> Value:
         """The instance of the user's class for record `v`, whose reference this takes over:
