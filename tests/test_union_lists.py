@@ -142,3 +142,8 @@ def test_tuples_of_several_lengths(items, k):
 @pytest.mark.parametrize("n", [0, 5])
 def test_a_display_of_tuples_of_several_lengths(n):
     check(K.ragged, n)
+
+
+@pytest.mark.parametrize("items", ["Hello World", [1, 2, 3, 4, 5], ["a", 1, "b", 2.5]], ids=repr)
+def test_an_annotated_list_of_lists_takes_what_is_stored(items):
+    check(K.zigzag_rows, list(items), 3)

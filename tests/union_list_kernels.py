@@ -215,3 +215,19 @@ def ranked(words):
     for w in words:
         counts[w] = counts.get(w, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))
+
+
+def zigzag_rows(items, key):
+    # TheAlgorithms ciphers/rail_fence_cipher.py: rows annotated `list[list[str]]`, given
+    # whatever `items` holds (an annotation is a hint: ints stored make rows of both)
+    rows: list[list[str]] = [[] for _ in range(key)]
+    lowest = key - 1
+    for position, item in enumerate(items):
+        num = position % (lowest * 2)
+        num = min(num, lowest * 2 - num)
+        rows[num].append(item)
+    try:
+        joined = "".join("".join(row) for row in rows)
+    except TypeError as e:
+        joined = str(e)
+    return rows, joined

@@ -70,6 +70,17 @@ def _typed_by_stores(builder, elem: T.Type) -> list:
             and v == elem and builder.hints.get(("stored", k[1]))]
 
 
+def mark_typed_by_stores(cx, t: T.Type) -> None:
+    """The empty lists of `t`, at any depth of lists (`x: list[list[str]] = [[] for ...]`),
+    are typed by what is stored into them, as an annotation is a hint: a store of another
+    kind widens them (`widen_to_num`, `widen_to_union`), as it would an unannotated one."""
+    while isinstance(t, T.ListType) and not isinstance(t, (T.ClassType, T.VarTupleType)):
+        if isinstance(t.elem, PendingElement):
+            cx.hints[("stored", t.elem.key)] = True
+            return
+        t = t.elem
+
+
 def _with_num(elem: T.Type, t: T.Type) -> T.Type | None:
     """The element type a list of `elem` given a `t` widens to where ints and floats meet
     (``num``, or lists of them: ``list[i64]`` given a ``list[num]``), else None."""

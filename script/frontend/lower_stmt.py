@@ -412,8 +412,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             del self.declared[name]
         if name in self.declared:
             want = self.declared[name]
-            if isinstance(value.type, T.ListType) and isinstance(value.type.elem, PendingElement):
-                self.hints[("stored", value.type.elem.key)] = True  # (a hint: ints stored widen it, lists.widen_to_num)
+            lists.mark_typed_by_stores(self, value.type)      # (a hint: a store of another kind widens it)
             lists.merge_pending(self, want, value.type)        # `rows: list[list[float]] = []`, `xs: list[str] = []`
             if isinstance(want, T.HashType) and isinstance(value.type, T.HashType):
                 dicts.merge_pending_table(self, value.type, want)      # `d: dict[str, int] = {}`
