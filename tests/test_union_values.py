@@ -113,3 +113,22 @@ def test_a_tuple_of_several_types_indexed_at_run_time(i):
 
 def test_star_args_of_several_types_indexed_in_a_loop():
     check(K.star_args_as_text, 1, "x", [2], 2.5)
+
+
+MIXED_ITEMS = st.lists(st.one_of(st.integers(-5, 5), st.floats(-5, 5, allow_nan=False),
+                                 st.sampled_from(["a", "b"])), max_size=6)
+
+
+@pytest.mark.parametrize("fn", [K.best_so_far, K.smallest_doubled, K.last_or_none, K.holes],
+                         ids=lambda f: f.__name__)
+@settings(max_examples=25, deadline=None)
+@given(xs=MIXED_ITEMS)
+def test_none_beside_several_types(fn, xs):
+    check(fn, list(xs))
+
+
+@pytest.mark.parametrize("fn", [K.half_or_none, K.word_or_none, K.sum_of_present], ids=lambda f: f.__name__)
+@settings(max_examples=15, deadline=None)
+@given(n=SMALL)
+def test_none_returned_beside_several_types(fn, n):
+    check(fn, n)

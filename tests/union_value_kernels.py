@@ -203,3 +203,65 @@ def star_args_as_text(*args):
     for k in range(len(args)):
         out.append(str(args[k]))
     return out
+
+
+# ---- None beside several types: one alternative is an optional that holds it -------------
+
+
+def best_so_far(xs):
+    # the running maximum of a list of ints and floats (or strs), None while there is none
+    best = None
+    for x in xs:
+        if best is None or x > best:
+            best = x
+    return best
+
+
+def smallest_doubled(xs):
+    best = None
+    for x in xs:
+        if best is None or x < best:
+            best = x
+    if best is None:
+        return "empty"
+    return best * 2
+
+
+def last_or_none(xs):
+    ys = list(xs)       # (a copy: the test passes one list to both sides)
+    return ys.pop() if ys else None
+
+
+def half_or_none(x):
+    # None, an int or a float returned
+    if x < 0:
+        return None
+    if x > 6:
+        return x / 2
+    return x
+
+
+def word_or_none(x):
+    if x == 0:
+        return None
+    if x == 1:
+        return "one"
+    return x
+
+
+def sum_of_present(n):
+    total = 0
+    for i in range(-2, n):
+        v = half_or_none(i)
+        if v is not None:
+            total += v
+    return total
+
+
+def holes(xs):
+    # a list and a dict holding None beside ints, floats and strs
+    out = [x if x != 0 else None for x in xs]
+    table = {}
+    for i, x in enumerate(xs):
+        table[i] = None if i % 2 else x
+    return out, table, [repr(v) for v in out]

@@ -484,9 +484,12 @@ def fit_optional(cx, elem: T.Type, v: Value, node) -> Value:
     """`v`, about to be stored among elements of type `elem`: an optional stays one where
     the elements are optionals or not known yet (`xs.append(None if c else i)`), and is
     unwrapped (CPython's TypeError happens later, where it is used, here at the store)
-    where they are values."""
+    where they are values of its type. Beside elements of other types (a union, an
+    int|float) it stays one: the store widens them to a union that holds None
+    (union_values.meet)."""
     from script.frontend.optional import is_optional
-    if is_optional(v) and not isinstance(elem, (T.OptionalType, PendingElement)) and not has_unknown(elem):
+    if is_optional(v) and not isinstance(elem, (T.OptionalType, PendingElement)) and not has_unknown(elem) \
+            and (T.merge(elem, v.type.value) == elem or union_values.meet(elem, v.type) is None):
         return optional.unwrap(cx, v, node)
     return v
 

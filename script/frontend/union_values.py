@@ -19,9 +19,10 @@ meets a union (a container's element, a class field, a comprehension) reads it t
 `lazy` and gets the CompileError of an int|float read.
 
 What an alternative does that CPython refuses (``y + 1`` of the str) raises CPython's
-TypeError in that branch when it runs, as for any operand of that type. None beside other
-types stays an optional (no union holds None); a bool beside a number, a float beside a
-complex stay the CompileErrors they were (docs/differences.md).
+TypeError in that branch when it runs, as for any operand of that type. None beside one
+other type stays an optional; beside several, one alternative is an optional that holds it
+(`meet`). A bool beside a number, a float beside a complex stay the CompileErrors they
+were (docs/differences.md).
 """
 
 from __future__ import annotations
@@ -48,13 +49,21 @@ def _alternatives(t: T.Type) -> list:
 
 def meet(a: T.Type, b: T.Type) -> T.UnionType | None:
     """The union a value holding an `a` or a `b` gets where paths meet that `types.merge`
-    found no type for, or None where no union holds both (an optional, an array, a bool
-    beside a number, more than `MAX_ALTERNATIVES` types)."""
+    found no type for, or None where no union holds both (an array, a bool beside a number,
+    more than `MAX_ALTERNATIVES` types). None, beside other types, is held by one alternative
+    made an optional (``union[opt[i64], f64]``): the one that held it already, else the
+    first that has an optional (optional.py)."""
     if not (isinstance(a, T.UnionType) or isinstance(b, T.UnionType)) and (
             T.bool_and_number(a, b) or T.real_and_complex(a, b)):
         return None
     alts: list = []
+    none, holder = False, None
     for t in _alternatives(a) + _alternatives(b):
+        if isinstance(t, (T.NoneType, T.OptionalType)):
+            none = True
+            if isinstance(t, T.NoneType):
+                continue
+            holder, t = holder or t.value, t.value
         if not T.is_union_alternative(t):
             return None
         if t not in alts:
@@ -63,6 +72,11 @@ def meet(a: T.Type, b: T.Type) -> T.UnionType | None:
         return None
     if any(T.bool_and_number(x, y) or T.real_and_complex(x, y) for x in alts for y in alts):
         return None
+    if none:
+        holder = holder if holder is not None else next((t for t in alts if T.is_optional_value(t)), None)
+        if holder is None:
+            return None
+        alts[alts.index(holder)] = T.OptionalType(holder)
     return T.UnionType(alts)
 
 
@@ -85,27 +99,59 @@ def tuples_meet(a: T.Type, b: T.Type) -> T.VarTupleType | None:
 
 
 def build(emit, v: Value, t: T.UnionType, placeholder, loc) -> Value:
-    """`v` (a value of an alternative of `t`, an int|float, or a union whose alternatives `t`
-    holds) as the union `t`. `emit(op, operands, type, attr=None)` makes an instruction where
-    the value is wanted; `placeholder(type)` a value standing for nothing there."""
+    """`v` (a value of an alternative of `t`, None or an int|float, or a union whose
+    alternatives `t` holds) as the union `t`. `emit(op, operands, type, attr=None)` makes
+    an instruction where the value is wanted; `placeholder(type)` a value standing for
+    nothing there."""
     alts = list(t.alternatives)
     if v.type == t:
         return v
-    if isinstance(v.type, T.IntFloatType):
-        is_float, i, f = parts(emit, v, loc)
-        tag = emit("select", [is_float, Const(alts.index(T.F64), T.I64), Const(alts.index(T.I64), T.I64)], T.I64)
-        held = {T.I64: i, T.F64: f}
-    elif isinstance(v.type, T.UnionType):
+    if isinstance(v.type, (T.IntFloatType, T.UnionType)):
+        old = [T.I64, T.F64] if isinstance(v.type, T.IntFloatType) else list(v.type.alternatives)
         old_tag, *payloads = parts(emit, v, loc)
-        old = v.type.alternatives
-        tag = Const(alts.index(old[-1]), T.I64)
+        if isinstance(v.type, T.IntFloatType):      # (is_float, i, f): tag 1 is the float
+            old_tag = emit("select", [old_tag, Const(1, T.I64), Const(0, T.I64)], T.I64)
+        placed = [_place(emit, alts, o, p, placeholder) for o, p in zip(old, payloads)]
+        tag = placed[-1][0]
         for k in range(len(old) - 2, -1, -1):
             same = emit("cmp", [old_tag, Const(k, T.I64)], T.BOOL, "eq")
-            tag = emit("select", [same, Const(alts.index(old[k]), T.I64), tag], T.I64)
-        held = dict(zip(old, payloads))
+            tag = emit("select", [same, placed[k][0], tag], T.I64)
+        held = {}
+        for j in range(len(alts)):
+            found = [(k, at[j]) for k, (_, at) in enumerate(placed) if j in at]
+            value = found[-1][1] if found else None
+            for k, w in reversed(found[:-1]):
+                same = emit("cmp", [old_tag, Const(k, T.I64)], T.BOOL, "eq")
+                value = emit("select", [same, w, value], alts[j])
+            held[j] = value
     else:
-        tag, held = Const(alts.index(v.type), T.I64, loc), {v.type: v}
-    return emit("tuple", [tag] + [held[alt] if alt in held else placeholder(alt) for alt in alts], t)
+        tag, held = _place(emit, alts, v.type, v, placeholder)
+    return emit("tuple", [tag] + [held[j] if held.get(j) is not None else placeholder(alt)
+                                  for j, alt in enumerate(alts)], t)
+
+
+def _place(emit, alts: list, t: T.Type, v: Value, placeholder) -> tuple:
+    """(tag, {alternative's index: payload}) of `v`, of type `t` (no union), among `alts`:
+    its own alternative, or the optional one that holds None and values of its type."""
+    if t in alts:
+        return Const(alts.index(t), T.I64), {alts.index(t): v}
+    k = next((k for k, a in enumerate(alts) if isinstance(a, T.OptionalType)), None)
+    if k is None:
+        raise ValueError(f"no alternative of {T.UnionType(alts)} holds a {t}")
+    opt = alts[k]
+
+    def absent():
+        return emit("tuple", [Const(False, T.BOOL), placeholder(opt.value)], opt)
+    if isinstance(t, T.NoneType):
+        return Const(k, T.I64), {k: absent()}
+    if t == opt.value:
+        return Const(k, T.I64), {k: emit("tuple", [Const(True, T.BOOL), v], opt)}
+    if isinstance(t, T.OptionalType) and t.value in alts:      # None moves to `opt`
+        j = alts.index(t.value)
+        there = emit("extract", [v], T.BOOL, 0)
+        tag = emit("select", [there, Const(j, T.I64), Const(k, T.I64)], T.I64)
+        return tag, {j: emit("extract", [v], t.value, 1), k: absent()}
+    raise ValueError(f"no alternative of {T.UnionType(alts)} holds a {t}")
 
 
 def parts(emit, v: Value, loc) -> list:
