@@ -240,10 +240,13 @@ def read_x(w):
 
 
 def test_refusals_name_the_field():
-    w, v = Weird(1), Weird("s")
+    w, v = Weird(1), Weird([2])
     w.other, v.other = v, None
     with pytest.raises(TypeError, match="field 'x' of Weird holds values of types"):
         script.script(read_x)(w)
+    w, v = Weird(1), Weird("s")         # an int in one, a str in another: a union field
+    w.other, v.other = v, None
+    assert script.script(read_x)(w) == 1 and script.script(read_x)(v) == "s"
     with pytest.raises(TypeError, match="field 'x' of Weird holds a object"):
         script.script(read_x)(Weird(object()))
     u = Weird(1)

@@ -282,8 +282,14 @@ def test_instances_are_freed():
     assert sys.getrefcount(label) == before
 
 
+def test_a_field_given_another_type_holds_both():
+    """Was a CompileError: `p.steps = "many"` into a field of ints makes it a union for
+    the class, as CPython's attribute holds either (class_types.py)."""
+    for a in (3, 2.5):
+        assert script.script(K.cls_bad_store)(a) == K.cls_bad_store(a)
+
+
 @pytest.mark.parametrize("fn, message", [
-    (K.cls_bad_store, "field 'steps' of 'Particle' is i64; it cannot hold a str"),
     (K.cls_bad_attr, "'Particle' object has no attribute 'mass'"),
     (K.cls_bad_new_field, "'Particle' object has no field 'mass'"),
     (K.cls_derived, r"class 'Derived' derives from Base, Mixin: compiled code takes single inheritance.*"
@@ -388,7 +394,7 @@ def test_named_and_class_types_round_trip():
 def test_class_type_fields_are_checked_when_parsed():
     from script.errors import LoadError
     from script.ir.parser import parse_function
-    bad = RECORD_IR.replace('"s": list[i64]]', '"s": opt[i64]]')
+    bad = RECORD_IR.replace('"s": list[i64]]', '"s": (i64, opt[i64])]')
     with pytest.raises(LoadError, match="fields of types"):
         parse_function(bad)
 

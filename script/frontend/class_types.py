@@ -37,12 +37,13 @@ import types
 import typing
 
 from script.frontend.callee_hints import pending_parts
+from script.frontend.list_args import changes_python_type
 from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Value
 from script.pyhooks.named_instance import lookup_class
-from script.frontend import optional
+from script.frontend import optional, union_values
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
 _OWNERS: dict[str, type] = {}                       # class key -> the class its table is of
@@ -110,6 +111,8 @@ def _widen(old: T.Type, new: T.Type) -> T.Type | None:
         return old
     if isinstance(old, T.ClassType) and isinstance(new, T.ClassType) and old.key == new.key:
         return new
+    if isinstance(old, T.UnionType) or isinstance(new, T.UnionType):
+        return _field_union(old, new)
     if isinstance(old, (T.OptionalType, T.NoneType)) or isinstance(new, (T.OptionalType, T.NoneType)):
         a = old.value if isinstance(old, T.OptionalType) else None if isinstance(old, T.NoneType) else old
         b = new.value if isinstance(new, T.OptionalType) else None if isinstance(new, T.NoneType) else new
@@ -117,12 +120,26 @@ def _widen(old: T.Type, new: T.Type) -> T.Type | None:
             v = a if b is None else b
             return T.NONE if v is None else T.OptionalType(v) if T.is_optional_value(v) else None
         v = _widen(a, b)
+        if isinstance(v, (T.UnionType, T.IntFloatType)):
+            return _field_union(v, T.NONE)      # one alternative an optional (union_values.meet)
         return None if v is None or not T.is_optional_value(v) else T.OptionalType(v)
     if T.merge(old, new) == T.INT_FLOAT:
         return T.INT_FLOAT          # ints and floats: an int|float, as CPython keeps them apart
-    if T.BOOL in (old, new) and old != new:
+    if T.bool_and_number(old, new):
         return None                 # a bool and a number: CPython keeps False apart from 0
-    return T.unify(old, new)
+    return T.unify(old, new) or _field_union(old, new)
+
+
+def holds(ft: T.Type, t: T.Type) -> bool:
+    """Whether a field of union type `ft` holds values of type `t` as they are."""
+    return isinstance(ft, T.UnionType) and union_values.meet(ft, t) == ft
+
+
+def _field_union(a: T.Type, b: T.Type) -> T.Type | None:
+    """The union a field holding an `a` or a `b` gets (an int in one construction, a str
+    in another: union_values.meet), or None where no field holds one."""
+    u = union_values.meet(a, b)
+    return u if u is not None and T.is_field_type(u) else None
 
 
 def _table(key: str, cls: type) -> dict:
@@ -244,7 +261,8 @@ def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
     table = _table(key, lookup_class(key))
     ft = t.elem.elems[t.fields.index(attr)]
     if attr not in table and not (_needs_table(value.type, key) or _needs_table(ft, key)
-                                  or T.merge(ft, value.type) == T.INT_FLOAT):
+                                  or T.merge(ft, value.type) == T.INT_FLOAT or T.unify(ft, value.type) is None
+                                  or changes_python_type(value.type, ft)):
         return
     old = table.get(attr, _fold(ft, key))
     wide = _widen(old, _fold(value.type, key))
@@ -259,13 +277,16 @@ def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
 
 def widen_number_fields(cx, a: T.Type, b: T.Type) -> None:
     """Two instances of one class meeting (a list display, a merge) whose fields hold an
-    int in one and a float in the other (``[P(0, 1), P(1.5, 2)]``): those fields become
-    int|float for the class (FieldsWidened); nothing for any other pair of types."""
+    int in one and a float in the other (``[P(0, 1), P(1.5, 2)]``), or types that meet in
+    a union (``Box(1)`` and ``Box("a")``): those fields become int|float or the union for
+    the class (FieldsWidened); nothing for any other pair of types."""
     if not (isinstance(a, T.ClassType) and isinstance(b, T.ClassType) and a.key == b.key
             and a.fields == b.fields):
         return
-    wide = {f: T.INT_FLOAT for f, x, y in zip(a.fields, a.elem.elems, b.elem.elems)
-            if x != y and T.merge(x, y) == T.INT_FLOAT}
+    wide = {f: T.INT_FLOAT if T.merge(x, y) == T.INT_FLOAT else _field_union(x, y)
+            for f, x, y in zip(a.fields, a.elem.elems, b.elem.elems)
+            if x != y and T.unify(x, y) is None and not T.bool_and_number(x, y)}
+    wide = {f: t for f, t in wide.items() if t is not None}
     if not wide:
         return
     table = _table(a.key, lookup_class(a.key))
@@ -290,7 +311,8 @@ def fit_fields(cx, t: T.ClassType, values: list, node) -> list:
     for v, ft in zip(values, t.elem.elems):
         if pending_parts(v.type):
             cx.merge_pending_list(v.type, ft)     # (the table's type: a hint, then Restart)
-        if v.type != ft and not isinstance(v.type, Unknown) and T.unify(v.type, ft) != ft:
+        if v.type != ft and not isinstance(v.type, Unknown) and not holds(ft, v.type) and (
+                T.unify(v.type, ft) != ft or isinstance(ft, T.OptionalType) and changes_python_type(v.type, ft)):
             _changed(t.key, _table(t.key, lookup_class(t.key)))
         out.append(cx.coerce(v, ft, node))
     return out

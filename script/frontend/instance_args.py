@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import weakref
 
+from script.frontend import union_values
 from script.ir import types as T
 from script.pyhooks.named_instance import CLASSES, is_record_class
 
@@ -142,17 +143,27 @@ def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
     """The type of a field holding values of types `a` and `b` in different instances."""
     if a == b:
         return a
-    if isinstance(a, T.NoneType) and not isinstance(b, T.NoneType):
-        return b if isinstance(b, T.OptionalType) else T.OptionalType(b)
-    if isinstance(b, T.NoneType):
-        return a if isinstance(a, T.OptionalType) else T.OptionalType(a)
+    if isinstance(a, T.UnionType) or isinstance(b, T.UnionType):
+        u = union_values.meet(a, b)         # (None too: one alternative an optional)
+        if u is not None and T.is_scalar_union(u):
+            return u
+        raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
+    if isinstance(a, T.NoneType) or isinstance(b, T.NoneType):
+        other = b if isinstance(a, T.NoneType) else a
+        if isinstance(other, T.IntFloatType):       # (one alternative an optional, as a union's)
+            return union_values.meet(other, T.NONE)
+        return other if isinstance(other, T.OptionalType) else T.OptionalType(other)
     if isinstance(a, T.OptionalType) and a.value == b:
         return a
     if isinstance(b, T.OptionalType) and b.value == a:
         return b
+    merged = T.merge(a, b)
+    if merged is None or isinstance(merged, T.OptionalType) and isinstance(merged.value, T.IntFloatType):
+        u = union_values.meet(a, b)         # an int in one instance, a str (or None) in another
+        if u is not None and T.is_scalar_union(u):
+            return u
     if isinstance(a, (T.ClassRef, T.OptionalType)) or isinstance(b, (T.ClassRef, T.OptionalType)):
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
-    merged = T.merge(a, b)
     if merged is None or isinstance(merged, T.ListType) and a != b or T.BOOL in (a, b):
         # (a bool and a number: CPython keeps True apart from 1, and the record would not)
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")

@@ -38,8 +38,7 @@ def changes_python_type(src: T.Type, dst: T.Type) -> bool:
     if isinstance(dst, T.IntFloatType):     # a num keeps an int an int and a float a float
         return not (isinstance(src, T.IntFloatType) or src == T.F64 or isinstance(src, T.IntType) and src.signed)
     if isinstance(dst, T.UnionType):        # a union keeps each value as it is, of its alternatives
-        return not set(src.alternatives if isinstance(src, T.UnionType) else
-                       (T.I64, T.F64) if isinstance(src, T.IntFloatType) else (src,)) <= set(dst.alternatives)
+        return not _held(src) <= _held(dst)
     if isinstance(dst, T.OptionalType):
         if isinstance(src, T.NoneType):
             return False
@@ -47,6 +46,15 @@ def changes_python_type(src: T.Type, dst: T.Type) -> bool:
     if isinstance(src, T.TupleType) and isinstance(dst, T.TupleType) and len(src.elems) == len(dst.elems):
         return any(changes_python_type(s, d) for s, d in zip(src.elems, dst.elems))
     return _scalar_class(src) != _scalar_class(dst)
+
+
+def _held(t: T.Type) -> set:
+    """The types a value of type `t` may hold as itself: a union's alternatives, an
+    int|float's int and float, an optional's value and None."""
+    out = set()
+    for a in t.alternatives if isinstance(t, T.UnionType) else (T.I64, T.F64) if isinstance(t, T.IntFloatType) else (t,):
+        out |= {a.value, T.NONE} if isinstance(a, T.OptionalType) else {a}
+    return out
 
 
 def _scalar_class(t: T.Type):

@@ -677,6 +677,7 @@ class ExprLowering:
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
             a, b = optional.unwrap_operands(self, 
                 a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
+            return self.binop(op, a, b, node)      # (as the values the optionals hold: an instance's)
         handler = BINOPS.lookup(operand_kind(a, b), op)
         if handler is not None:                 # arrays, lists, dicts and sets, strs: registry.py
             return handler(self, op, a, b, node)

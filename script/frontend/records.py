@@ -41,6 +41,7 @@ from script.frontend.class_methods import mixed_classes
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend import class_members, class_methods, class_types, class_unions, optional
 from script.frontend.class_types import names_instances
+from script.frontend.list_args import changes_python_type
 from script.frontend.source import FunctionInfo, _assigned_names
 from script.frontend.pyref import PyRef
 from script.frontend.unknown import Unknown
@@ -489,13 +490,14 @@ def store_record_field(cx, base: Value, attr: str, value: Value, node) -> None:
     if isinstance(value.type, Unknown) and cx.unknown_recursion is not None:
         return      # a recursive call's result, not typed yet (`n.left = mirror(n.right)`):
         #             this round only looks for the return type; the next stores it
-    if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS:
-        pass                                            # an int or a float into an int|float
+    if isinstance(ft, T.IntFloatType) and value.type in _PYTHON_NUMBERS or class_types.holds(ft, value.type):
+        pass                                            # an int or a float into an int|float, a union
     elif T.merge(ft, value.type) == T.INT_FLOAT and value.type != ft:
         class_types.widen_on_store(cx, t, attr, value, node)       # the field becomes an int|float
         cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type}", node)
     elif value.type != ft and (T.unify(ft, value.type) != ft or T.bool_and_number(ft, value.type) or not (
-            T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))):
+            T.is_convertible(value.type, ft) or isinstance(ft, T.OptionalType))
+            or isinstance(ft, T.OptionalType) and changes_python_type(value.type, ft)):   # (an int into opt[f64])
         class_types.widen_on_store(cx, t, attr, value, node)       # a field typed per class (class_types.py)
         cx.error(f"field '{attr}' of '{t.name}' is {ft}; it cannot hold a {value.type} (a field keeps "
                  "the type __init__ gave it)" + mixed_classes(ft, value.type), node)

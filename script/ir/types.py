@@ -399,6 +399,13 @@ def is_union_alternative(t: Type) -> bool:
     return isinstance(t, (BoolType, IntType, FloatType, ComplexType, StrType))
 
 
+def is_scalar_union(t: Type) -> bool:
+    """Whether `t` is a union of bools, ints, floats and strs, one of which may hold None
+    too: what a field of instances from Python that hold several is (instance_args)."""
+    return isinstance(t, UnionType) and all(
+        (a.value if isinstance(a, OptionalType) else a) in (BOOL, I64, F64, STR) for a in t.alternatives)
+
+
 def _quoted(name: str) -> str:
     """A class's key or a field's name as the IR text spells it: in double quotes (they are
     identifiers, dots and a colon: nothing to escape; not json, which `import script` does
@@ -635,7 +642,12 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
 def is_field_type(t: Type) -> bool:
     """Whether a field of a class instance (`ClassType`) may be of type `t`: a number, str,
     list, array, instance (or None: a field no construction has given anything else yet) or
-    tuple of them, a dict or a set."""
+    tuple of them, a dict or a set, or an optional of one of them (`self.best = None`, a
+    float later)."""
+    if isinstance(t, OptionalType) and is_optional_value(t.value):
+        return is_field_type(t.value)
+    if isinstance(t, UnionType):
+        return all(map(is_field_type, t.alternatives))
     return is_list_element(t, False) or isinstance(t, (HashType, NoneType))
 
 

@@ -91,7 +91,18 @@ def is_tuple_leaf(t: T.Type) -> bool:
 
 # The exact Python type of each alternative a union from Python may have (typeinfer
 # `_flat_list_type`).
-_UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type", T.STR: "PyUnicode_Type"}
+UNION_CLASSES = _UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type",
+                                  T.STR: "PyUnicode_Type"}
+
+
+def placeholder(m: NativeModule, b: Builder, t: T.Type) -> Value:
+    """A value of type `t` standing for nothing (an alternative a union does not hold), as
+    frontend/optional.py `placeholder` makes them: zero, False, the immortal ""."""
+    from script.backend.llvm import strings
+    if isinstance(t, T.OptionalType):
+        return b.insert_value(b.insert_value(undef(llvm_type(t)), FALSE, 0), placeholder(m, b, t.value), 1)
+    return strings.constant(m, "") if t == T.STR else FALSE if t == T.BOOL else \
+        float_const("double", 0.0) if t == T.F64 else int_const("i64", 0)
 
 
 def is_union_leaf(t: T.Type) -> bool:
@@ -166,7 +177,6 @@ def _unbox_union(m: NativeModule, b: Builder, item: Value, e: T.UnionType, overf
     """An exact object of an alternative of union `e` (matched: `_union_match_helper`) as
     the native (tag, a, b, ...): that alternative's value, a placeholder of each other one
     (zero, the immortal ""), as frontend/optional.py `placeholder` makes them."""
-    from script.backend.llvm import strings
     fn = b.fn
     alts = e.alternatives
     done = fn.append_block("union_done")
@@ -179,9 +189,7 @@ def _unbox_union(m: NativeModule, b: Builder, item: Value, e: T.UnionType, overf
             b.position_at_end(this)
         out = b.insert_value(undef(llvm_type(e)), int_const("i64", k), 0)
         for j, a in enumerate(alts):
-            v = _unbox_item(m, b, item, a, overflow, failed) if j == k else \
-                strings.constant(m, "") if a == T.STR else FALSE if a == T.BOOL else \
-                float_const("double", 0.0) if a == T.F64 else int_const("i64", 0)
+            v = _unbox_item(m, b, item, a, overflow, failed) if j == k else placeholder(m, b, a)
             out = b.insert_value(out, v, j + 1)
         made.append((out, b.block))
         b.branch(done)
