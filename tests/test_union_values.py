@@ -31,7 +31,7 @@ def check(fn, *args):
 
 @pytest.mark.parametrize("fn", [K.mixed, K.branch_types, K.conditional, K.subtract, K.method_on_narrowed,
                                 K.iterate, K.unpack, K.tests, K.numbers, K.while_state, K.except_value,
-                                K.closure, K.aug_assign, K.or_default, K.passed_on, K.returned],
+                                K.closure, K.aug_assign, K.or_default, K.passed_on, K.returned, K.run_ops],
                          ids=lambda f: f.__name__)
 @settings(max_examples=15, deadline=None)
 @given(n=SMALL)

@@ -265,3 +265,12 @@ def holes(xs):
     for i, x in enumerate(xs):
         table[i] = None if i % 2 else x
     return out, table, [repr(v) for v in out]
+
+
+def run_ops(n):
+    # a dispatch table whose functions return values of several types
+    ops = {"add": lambda a, b: a + b, "text": lambda a, b: f"{a}:{b}", "half": lambda a, b: a / 2}
+    out = []
+    for name in ("add", "text", "half"):
+        out.append(ops[name](n, 3))
+    return out

@@ -441,8 +441,8 @@ class SSABuilder:
             self.conflict_hook(self, other, v)
         from script.frontend.union_values import meet
         union = meet(t, v.type)
-        if union is not None and (not var.startswith("$") or var.startswith("$best")):
-            return union        # (not the compiler's names, but min()/max()'s best so far)
+        if union is not None and (not var.startswith("$") or var.startswith(("$best", "$dispatch"))):
+            return union        # (not the compiler's names, but min()/max()'s best so far, a dispatch table's result)
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
