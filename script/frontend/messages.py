@@ -430,6 +430,8 @@ def _directive(cx, v: Value, spec: str, conversion, node) -> tuple[str, list[Val
         return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
     if isinstance(t, T.ComplexType) and not spec and conversion != "r":
         return complex_directive(cx, v, node)
+    if isinstance(t, T.ArrayType) and not spec:     # NumPy's text (strings.str_of)
+        return "%U", [strings.str_of(cx, v, node, "r" if conversion == "r" else "s")]
     if has_text(t):                         # container_text.py
         if spec:
             return "%U", [strings.container_format(cx, v, strings.str_constant(cx, spec, node), node)]

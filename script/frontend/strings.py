@@ -104,6 +104,8 @@ def str_of(cx, v: Value, node, conversion: str = "s") -> Value:
         return cx.emit("str_py", [v], T.STR, "exc_repr" if conversion == "r" else "exc_str", loc)
     if has_text(t):
         return container_text(cx, v, node, conversion)
+    if isinstance(t, T.ArrayType):  # NumPy's own text (its print options too), made by NumPy
+        return cx.emit("str_py", [v], T.STR, "array_repr" if conversion == "r" else "array_str", loc)
     cx.error(f"str() of a value of type {t} is not supported in compiled code", node)
 
 

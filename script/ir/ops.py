@@ -293,6 +293,9 @@ STR_PY = {
     # reading a text file whole (its path; "encoding\0errors"), one function of os.path on
     # packed strs (frontend/textio.py), by script.pyhooks.files
     "read_text": (("str", "str"), "str"), "os_path": (("str",), "str"),
+    # str(a) and repr(a) of an array of any element type and rank (frontend/array_text.py):
+    # NumPy's own text, of an ndarray made over the elements for the call
+    "array_str": (("array",), "str"), "array_repr": (("array",), "str"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

@@ -462,7 +462,9 @@ def _check_str_op(i, types, func, blocks):
         spec = STR_PY.get(i.attr)
         if spec is None:
             _fail(f"unknown str_py function {i.attr}", i)
-        want, result = [T.parse_scalar(t) for t in spec[0]], T.parse_scalar(spec[1])
+        want, result = [t if t == "array" else T.parse_scalar(t) for t in spec[0]], T.parse_scalar(spec[1])
+        if "array" in want:         # (an array of any element type and rank)
+            want = [t if w == "array" and isinstance(t, T.ArrayType) else w for w, t in zip(want, types)]
     else:
         want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
                 "str_len": [T.STR], "str_eq": [T.STR, T.STR], "str_get": [T.STR, T.I64],

@@ -494,8 +494,10 @@ class FunctionLowering:
     def _op_str_py(self, i: Instr):
         types, result = STR_PY[i.attr]
         unwind = None if id(i) in self.caught_calls else self.unwind_with_cleanup(i)
-        return strings.call_python(self.m, self.b, self.env, list(STR_PY).index(i.attr),
-                                   [self.value(v) for v in i.operands], list(types), result, unwind)
+        operands = [strings.array_view(self.b, self.value(v), v.type) if t == "array" else self.value(v)
+                    for v, t in zip(i.operands, types)]
+        return strings.call_python(self.m, self.b, self.env, list(STR_PY).index(i.attr), operands,
+                                   ["i64" if t == "array" else t for t in types], result, unwind)
 
     def _op_rng_state(self, i: Instr):
         return rng.state_view(self.m, i.attr, i.type)

@@ -116,6 +116,28 @@ def constant(m: NativeModule, text: str) -> Value:
     return ref
 
 
+# The view of an array a `str_py` operand is (the runtime makes an ndarray over it):
+# {ptr data, i64 ndim, i64 NumPy type number, [MAX_VIEW_DIMS x i64] shape, the same strides}
+MAX_VIEW_DIMS = 32
+ARRAY_VIEW = f"{{ptr, i64, i64, [{MAX_VIEW_DIMS} x i64], [{MAX_VIEW_DIMS} x i64]}}"
+VIEW_SHAPE, VIEW_STRIDES = 24, 24 + 8 * MAX_VIEW_DIMS      # byte offsets of the two lists
+
+
+def array_view(b: Builder, v: Value, t) -> Value:
+    """The address (as an i64) of a view of array value `v` of type `t` (`ARRAY_VIEW`),
+    alive for the function: what `str_py.array_str` hands the runtime as its int."""
+    from script.backend.llvm.abi import ARRAY_DATA, ARRAY_SHAPE, ARRAY_STRIDES
+    from script.backend.runtime.capi import NPY_TYPE_NUMS
+    view = b.entry_alloca(ARRAY_VIEW)
+    b.store_at(b.extract_value(v, ARRAY_DATA, "ptr"), view, 0)
+    b.store_at(int_const("i64", t.ndim), view, 8)
+    b.store_at(int_const("i64", NPY_TYPE_NUMS[str(t.dtype)][0]), view, 16)
+    for k in range(t.ndim):
+        b.store_at(b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_SHAPE}, {k}"), view, VIEW_SHAPE + 8 * k)
+        b.store_at(b._emit("i64", f"extractvalue {v.type} {v.ref}, {ARRAY_STRIDES}, {k}"), view, VIEW_STRIDES + 8 * k)
+    return b.ptrtoint(view, "i64")
+
+
 def call_python(m: NativeModule, b: Builder, env: Value, fn_index: int, operands: list, types: list,
                 result: str, unwind) -> Value:
     """``str_py``: the runtime's ``i32 script.str.py(Env*, i32 f, ptr s0, ptr s1, i64 i, double x,
