@@ -78,3 +78,10 @@ def flat_slice(a):
 def ndenumerate_scalar(x):
     for i, v in np.ndenumerate(x):
         pass
+
+
+def lists_as_arrays(xs, ys):
+    # NumPy's functions take lists of numbers as arrays (array_like)
+    m = [xs, ys]
+    return (np.dot(xs, ys), np.matmul(m, [ys, xs]), np.cumsum(xs), np.cumprod(ys),
+            np.zeros_like(xs), np.ones_like(m), np.nansum(xs), np.array(xs).dot(ys))

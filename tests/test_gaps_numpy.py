@@ -96,3 +96,12 @@ def test_flat_errors():
                            (K.ndenumerate_scalar, "np.ndenumerate(x)", "takes an array")]:
         msg = _compile_error(fn, 1.0 if fn is K.ndenumerate_scalar else v)
         assert "gaps_numpy_kernels.py:" in msg and line in msg and text in msg, msg
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(-5, 5), min_size=n, max_size=n), st.lists(st.integers(-5, 5), min_size=n, max_size=n))))
+def test_lists_of_numbers_are_array_like(pair):
+    xs, ys = pair
+    check_all_levels(K.lists_as_arrays, xs, ys)
+    check_all_levels(K.lists_as_arrays, [x * 0.5 for x in xs], [float(y) for y in ys])

@@ -39,17 +39,23 @@ def product_type(a: T.Type, b: T.Type) -> T.Type:
 
 def np_dot(cx, node, name):
     a, b = numpy_alloc.np_args(cx, node, name, ("a", "b"), 2)
-    return product(cx, cx.expr(a), cx.expr(b), "dot", node)
+    return product(cx, *_array_likes(cx, a, b), "dot", node)
 
 
 def np_matmul(cx, node, name):
     a, b = numpy_alloc.np_args(cx, node, name, ("x1", "x2"), 2)
-    return product(cx, cx.expr(a), cx.expr(b), "matmul", node)
+    return product(cx, *_array_likes(cx, a, b), "matmul", node)
 
 
 def method_dot(cx, arr, node):
     (b,) = numpy_alloc.np_args(cx, node, "dot", ("b",), 1)
-    return product(cx, arr, cx.expr(b), "dot", node)
+    return product(cx, arr, numpy_alloc.array_like(cx, cx.expr(b), b), "dot", node)
+
+
+def _array_likes(cx, *nodes) -> list:
+    """The arrays of the argument nodes, lists of numbers made arrays (np.asarray), each
+    evaluated in turn."""
+    return [numpy_alloc.array_like(cx, cx.expr(n), n) for n in nodes]
 
 
 def matmul(cx, a: Value, b: Value, node) -> Value:

@@ -32,7 +32,7 @@ import ast
 import functools
 import math
 
-from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_kernels
+from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_alloc, numpy_kernels
 from script.frontend.array_views import line_view
 from script.frontend.registry import CALLS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
@@ -408,7 +408,7 @@ def np_cumulative(cx, node, name, kind: str | None = None):
     """``np.cumsum(a, axis)``, ``np.cumprod``; `kind` the running reduction `cumulative`
     computes where it is not `name`'s (np_ufunc_method)."""
     a_node, axis_node = cx.np_args(node, name, ("a", "axis"), 1)
-    arr = cx.expr(a_node)
+    arr = numpy_alloc.array_like(cx, cx.expr(a_node), a_node)
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, cx.loc(node))
     if not isinstance(arr.type, T.ArrayType):
@@ -555,7 +555,7 @@ def np_nan_reduce(cx, node, name):
     kind = name[3:]
     params = ("a", "axis", "ddof") if kind in ("std", "var") else ("a", "axis")
     a_node, axis_node, *ddof = cx.np_args(node, name, params, 1)
-    arr = cx.expr(a_node)
+    arr = numpy_alloc.array_like(cx, cx.expr(a_node), a_node)
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, cx.loc(node))
     if not isinstance(arr.type, T.ArrayType):
