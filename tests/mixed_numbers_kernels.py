@@ -451,3 +451,20 @@ def last_digits(n):
     # pow(2, e, 10 ** n): a float modulus (n < 0) is CPython's TypeError, at run time
     modulus = 10**n
     return 28433 * pow(2, 7830457, modulus) + 1
+
+
+def ascending_runs(seq):
+    # TheAlgorithms sorts/tim_sort.py: `run = [seq[0]]` before a loop that makes `run =
+    # [seq[i]]` again and appends: both displays become lists of num together
+    runs = []
+    run = [seq[0]]
+    i = 1
+    while i < len(seq):
+        if seq[i] < seq[i - 1]:
+            runs.append(run)
+            run = [seq[i]]
+        else:
+            run.append(seq[i])
+        i += 1
+    runs.append(run)
+    return runs

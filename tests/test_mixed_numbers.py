@@ -365,3 +365,10 @@ def bottleneck(graph, path):
        st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=4))
 def test_min_of_an_int_or_float_and_a_matrix_of_ints_receiving_floats(graph, path):
     check(bottleneck, script.script(bottleneck), graph, path)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.one_of(st.integers(-5, 5), st.sampled_from([0.5, -1.5])), min_size=1, max_size=6))
+def test_a_loop_carried_list_made_by_two_displays(xs):
+    check(K.ascending_runs, tuple(xs))
+    check(K.ascending_runs, xs)

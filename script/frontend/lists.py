@@ -53,7 +53,7 @@ from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has
 from script.frontend.class_methods import mixed_classes
 from script.frontend.star_displays import has_star
 from script.ir import types as T
-from script.ir.core import Const, Instr, Value
+from script.ir.core import BlockParam, Const, Instr, Value
 from script.frontend.list_args import changes_python_type, record_converted_store
 from script.ir.ops import ExcInfo
 
@@ -231,7 +231,10 @@ def made_here(cx, lst: Value, wide: T.Type) -> dict:
         here = cx.defs[cx.block]
         origin = next((n for name, n in cx.name_origins.items() if here.get(name) is lst), None)
     if origin is not None:
-        return {("list", origin): wide}
+        keys = {("list", origin): wide}
+        if isinstance(lst, BlockParam):     # (a loop's `run = [xs[0]]`, then `run = [xs[i]]`: both)
+            keys.update((("list", cx.list_origins[id(v)]), wide) for v in _arrived(cx, lst) if id(v) in cx.list_origins)
+        return keys
     if getattr(lst, "opname", None) != "list_get":
         return {}
     keys = {}
@@ -241,6 +244,17 @@ def made_here(cx, lst: Value, wide: T.Type) -> dict:
         if inner and cx.hints.get(outer) == lst.type:
             keys[outer] = T.ListType(wide)
     return keys
+
+
+def _arrived(cx, param: BlockParam) -> list:
+    """The values of block parameter `param`'s variable on the edges into its block that
+    are built (of a loop header being built: the edges from before the loop)."""
+    var = cx.param_var.get(param)
+    if var is None:
+        return []
+    block = param.block
+    preds = cx._entry_preds(block) if block not in cx.sealed else block.preds
+    return [cx.read_in(var, p) for p in dict.fromkeys(preds)]
 
 
 def typed_by_stores(cx, elem: T.Type, wide: T.Type = T.INT_FLOAT) -> dict:
