@@ -309,6 +309,10 @@ class _Builder:
             dims = [Const(n, T.I64) for n in i.attr.shape]
             t = i.type.with_layout("C")
             sh = Instr("call", dims, t, zeros_function(t, self.cache), i.loc)
+        elif i.opname == "reshape" and len(i.operands) != 1 + i.type.ndim:
+            # its strides are the primal's (NumPy's no-copy rule), not the shadow's
+            self.refuse(i, "script.grad: cannot differentiate through a reshape that may be a view "
+                           "of an array that is not C-contiguous (reshape a copy: `a.copy().reshape(...)`)")
         elif i.opname in MIRRORED:
             src = self._shadow_of(i.operands[0], i)
             sh = Instr(i.op, [src, *i.operands[1:]], i.type, i.attr, i.loc)

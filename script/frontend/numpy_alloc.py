@@ -397,9 +397,11 @@ def when(cx, cond: Value, then, node) -> None:
 
 
 def reshape(cx, arr: Value, shape: list[Value], node) -> Value:
-    """`arr.reshape(shape)`: a view of a C-contiguous array, else of a C copy; one length
-    may be -1 (inferred)."""
+    """`arr.reshape(shape)`: a view of a C-contiguous array; of an array of another layout,
+    a view where NumPy makes one (`reshape_strided`), else a C copy. One length may be -1
+    (inferred)."""
     loc = cx.loc(node)
+    given = list(shape)
     size = size_of(cx, arr, node)
     known: Value = Const(1, T.I64)
     unknown = [k for k, d in enumerate(shape) if isinstance(d, Const) and d.value == -1]
@@ -436,8 +438,106 @@ def reshape(cx, arr: Value, shape: list[Value], node) -> Value:
                     node, [size] + named)
     else:
         cx.raise_if(bad, "ValueError", "cannot reshape array of size %lld into the given shape", node, [size])
-    src = arr if arr.type.layout == "C" else contiguous(cx, arr, node)
-    return cx.emit("reshape", [src, *shape], T.ArrayType(arr.type.dtype, len(shape), "C"), None, loc)
+    if arr.type.layout != "C":
+        return reshape_strided(cx, arr, given, shape, size, node)
+    return cx.emit("reshape", [arr, *shape], T.ArrayType(arr.type.dtype, len(shape), "C"), None, loc)
+
+
+def reshape_strided(cx, arr: Value, given: list[Value], shape: list[Value], size: Value, node) -> Value:
+    """NumPy's reshape (PyArray_Newshape) of `arr`, whose layout is not known to be C, to
+    `shape` (checked, -1 resolved; `given` as written), decided at run time: a view with
+    `arr`'s strides when the lengths are the same as written; with C strides when `arr` is
+    C-contiguous (NumPy's flag: also when empty); with the strides of NumPy's
+    `_attempt_nocopy_reshape` when its axes allow (`nocopy_strides`); else a reshape of a C
+    copy. Writes through the result reach `arr` exactly where they do in NumPy, and its
+    strides are NumPy's."""
+    loc = cx.loc(node)
+    n = len(shape)
+    odims = dims_of(cx, arr, node)
+    ostrides = [cx.emit("stride", [arr], T.I64, k, loc) for k in range(arr.type.ndim)]
+    fits, strides = nocopy_strides(cx, odims, ostrides, shape, itemsize(arr.type.dtype), node)
+    cflag = cx.emit("or", [is_c_contiguous(cx, arr, node), cx.cmp("eq", size, Const(0, T.I64), node)],
+                    T.BOOL, None, loc)
+    acc: Value = Const(itemsize(arr.type.dtype), T.I64)
+    c_strides: list[Value] = [acc] * n
+    for k in reversed(range(n)):
+        c_strides[k] = acc
+        acc = cx.emit("mul", [acc, cx.emit("max", [shape[k], Const(1, T.I64)], T.I64, None, loc)],
+                      T.I64, None, loc)
+    strides = [cx.emit("select", [cflag, c, s], T.I64, None, loc) for c, s in zip(c_strides, strides)]
+    ok = cx.emit("or", [fits, cflag], T.BOOL, None, loc)
+    if len(given) == arr.type.ndim and not any(isinstance(d, Const) and d.value == -1 for d in given):
+        same: Value = Const(True, T.BOOL)
+        for d, o in zip(given, odims):
+            same = cx.emit("and", [same, cx.cmp("eq", d, o, node)], T.BOOL, None, loc)
+        strides = [cx.emit("select", [same, o, s], T.I64, None, loc) for o, s in zip(ostrides, strides)]
+        ok = cx.emit("or", [ok, same], T.BOOL, None, loc)
+    t = T.ArrayType(arr.type.dtype, n, "A")
+    return cx.choose(ok, lambda: cx.emit("reshape", [arr, *shape, *strides], t, None, loc),
+                     lambda: cx.emit("reshape", [copy_array(cx, arr, node), *shape], t.with_layout("C"), None, loc),
+                     node)
+
+
+def nocopy_strides(cx, odims: list[Value], ostrides: list[Value], dims: list[Value], item: int,
+                   node) -> tuple[Value, list[Value]]:
+    """(fits, strides): whether NumPy's `_attempt_nocopy_reshape` (shape.c, C order) views an
+    array of lengths `odims` and byte strides `ostrides` (not empty, not C-contiguous) with
+    lengths `dims` (the same size), and the strides it gives. Its loop pairs runs of old and
+    new axes of equal product; unrolled here, as the axes' counts are known but not which
+    lengths are 1. With P(i) the product of the old lengths after axis i and Q(k) that of the
+    new lengths after axis k, runs end at the old axes of length > 1 whose P(i) is some Q(k)
+    (a "cut"); so:
+
+    - it fits when every old axis of length > 1 that is not a cut has the stride of the
+      next such axis times that axis's length (lengths 1 are skipped, as NumPy removes them);
+    - new axis k takes the stride of the cut i with the greatest P(i) <= Q(k) (< Q(k) for a
+      length 1 inside a run, which NumPy counts in the run after it), times Q(k) / P(i).
+
+    tests/test_reshape_views.py checks this against NumPy's strides."""
+    loc = cx.loc(node)
+    one, zero = Const(1, T.I64), Const(0, T.I64)
+
+    def mul(a, b):
+        return cx.emit("mul", [a, b], T.I64, None, loc)
+
+    def suffix(lengths):
+        out, acc = [one] * len(lengths), one
+        for k in reversed(range(len(lengths))):
+            out[k] = acc
+            acc = mul(acc, lengths[k])
+        return out
+    big_p, big_q = suffix(odims), suffix(dims)
+    fits: Value = Const(True, T.BOOL)
+    cut: list[Value] = [Const(False, T.BOOL)] * len(odims)
+    has_next: Value = Const(False, T.BOOL)
+    next_dim, next_stride = zero, zero
+    for i in reversed(range(len(odims))):
+        long = cx.cmp("ne", odims[i], one, node)
+        at_cut: Value = Const(False, T.BOOL)
+        for q in big_q:
+            at_cut = cx.emit("or", [at_cut, cx.cmp("eq", big_p[i], q, node)], T.BOOL, None, loc)
+        cut[i] = cx.emit("and", [long, at_cut], T.BOOL, None, loc)
+        joined = cx.cmp("eq", ostrides[i], mul(next_dim, next_stride), node)
+        inside = cx.emit("and", [cx.emit("and", [long, has_next], T.BOOL, None, loc),
+                                 cx.emit("not", [at_cut], T.BOOL, None, loc)], T.BOOL, None, loc)
+        fits = cx.emit("and", [fits, cx.emit("or", [cx.emit("not", [inside], T.BOOL, None, loc), joined],
+                                             T.BOOL, None, loc)], T.BOOL, None, loc)
+        has_next = cx.emit("or", [has_next, long], T.BOOL, None, loc)
+        next_dim = cx.emit("select", [long, odims[i], next_dim], T.I64, None, loc)
+        next_stride = cx.emit("select", [long, ostrides[i], next_stride], T.I64, None, loc)
+    strides = []
+    for k, q in enumerate(big_q):
+        strict = cx.emit("and", [cx.cmp("eq", dims[k], one, node), cx.cmp("ne", q, one, node)], T.BOOL, None, loc)
+        stride, per = Const(item, T.I64), one
+        for i in reversed(range(len(odims))):
+            below = cx.emit("select", [strict, cx.cmp("lt", big_p[i], q, node), cx.cmp("le", big_p[i], q, node)],
+                            T.BOOL, None, loc)
+            use = cx.emit("and", [cut[i], below], T.BOOL, None, loc)
+            stride = cx.emit("select", [use, ostrides[i], stride], T.I64, None, loc)
+            per = cx.emit("select", [use, big_p[i], per], T.I64, None, loc)
+        per = cx.emit("max", [per, one], T.I64, None, loc)
+        strides.append(mul(stride, cx.emit("floordiv", [q, per], T.I64, None, loc)))
+    return fits, strides
 
 
 def contiguous(cx, arr: Value, node) -> Value:
@@ -578,8 +678,11 @@ def method_reshape(cx, arr, node):
 
 
 def method_ravel(cx, arr, node):
+    """NumPy's ravel (PyArray_Ravel, C order): a view of a C-contiguous array, else a copy,
+    never a strided view as `reshape(-1)` may be; so always C-contiguous."""
     method_args(cx, node, "ravel", 0)
-    return reshape(cx, arr, [Const(-1, T.I64)], node)
+    src = arr if arr.type.layout == "C" else contiguous(cx, arr, node)
+    return reshape(cx, src, [Const(-1, T.I64)], node)
 
 
 def method_flatten(cx, arr, node):

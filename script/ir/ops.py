@@ -84,7 +84,10 @@ overlap        ``overlap %a, %b``: whether the bytes spanned by arrays %a and %b
                bounds test of whether two arrays may share memory
 reshape        ``reshape %a, %d0, ... %dN : T``: the elements of %a, which are C-contiguous
                (the frontend checks, whatever %a's layout), seen as a C array of type T with
-               those lengths (their product is %a's size): a view
+               those lengths (their product is %a's size): a view. ``reshape %a, %d0, ...
+               %dN, %s0, ... %sN : T`` (T of any layout): the memory of %a from its first
+               element seen with lengths %d and byte strides %s: a view whose every element
+               is one of %a's (the frontend computes NumPy's no-copy strides; numpy_alloc)
 const_array.D  ``const_array.2x3_0011… : T``: a read-only C-contiguous array whose shape and
                bytes are the attribute (`ArrayData`): a module-level NumPy array frozen when the
                function was compiled. Nobody owns it (no reference counting); never written

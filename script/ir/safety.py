@@ -191,7 +191,11 @@ def _alloc(at: _At, i: Instr) -> None:
 def _reshape(at: _At, i: Instr) -> None:
     """The source C-contiguous at run time (NumPy's rule: every axis of length > 1 has the
     stride the axes after it give, or some length is 0) and the new lengths, each >= 0,
-    multiplying to its size."""
+    multiplying to its size. With strides (`_restride`): the bytes the view spans inside
+    those the source spans."""
+    if len(i.operands) != 1 + i.type.ndim:
+        _restride(at, i)
+        return
     a, lengths = i.operands[0], list(i.operands[1:])
     src = a.type
     expected: Value = Const(_itemsize(src.dtype), T.I64)
@@ -208,6 +212,56 @@ def _reshape(at: _At, i: Instr) -> None:
                  "ValueError", "reshape of an array that is not C-contiguous")
     bad, product = _fits(at, lengths, size)
     at.check(at.any_of([bad, at.cmp("ne", product, size)]), "ValueError", "reshape to a different size")
+
+
+def _reach(at: _At, lengths, strides) -> tuple[Value, Value, Value]:
+    """(forward, back, empty): the bytes from the first element to the farthest element
+    after it and before it of the array of those lengths and strides (each term ``(n - 1) *
+    |stride|`` summed as it is), and whether some length is 0. Only for lengths and strides
+    of an array that exists: the sums cannot wrap."""
+    forward, back = Const(0, T.I64), Const(0, T.I64)
+    empty = []
+    for n, s in zip(lengths, strides):
+        empty.append(at.cmp("eq", n, 0))
+        term = at.emit("mul", [at.emit("max", [at.emit("sub", [n, Const(1, T.I64)], T.I64), Const(0, T.I64)], T.I64),
+                               s], T.I64)
+        up = at.cmp("gt", s, 0)
+        forward = at.emit("add", [forward, at.emit("select", [up, term, Const(0, T.I64)], T.I64)], T.I64)
+        back = at.emit("sub", [back, at.emit("select", [up, Const(0, T.I64), term], T.I64)], T.I64)
+    return forward, back, at.any_of(empty) if empty else Const(False, T.BOOL)
+
+
+def _restride(at: _At, i: Instr) -> None:
+    """A view of %a's memory from its first element: lengths >= 0, and unless the view is
+    empty, the source not empty and the view's bytes (its farthest element each way, with
+    each ``(n - 1) * |stride|`` tested by division before it is added, so nothing wraps)
+    within the source's."""
+    a = i.operands[0]
+    n = i.type.ndim
+    lengths, strides = i.operands[1:1 + n], i.operands[1 + n:]
+    src = [at.emit("dim", [a], T.I64, k) for k in range(a.type.ndim)]
+    forward, back, src_empty = _reach(at, src, [at.emit("stride", [a], T.I64, k) for k in range(a.type.ndim)])
+    bad = [at.cmp("lt", d, 0) for d in lengths]
+    empty = at.any_of([at.cmp("eq", d, 0) for d in lengths]) if lengths else Const(False, T.BOOL)
+    wide = []
+    room_up, room_down = forward, back
+    for d, s in zip(lengths, strides):
+        size = at.emit("max", [at.emit("neg", [at.emit("max", [s, Const(-I64_MAX, T.I64)], T.I64)], T.I64), s],
+                       T.I64)
+        up = at.cmp("gt", s, 0)
+        room = at.emit("select", [up, room_up, room_down], T.I64)
+        last = at.emit("sub", [d, Const(1, T.I64)], T.I64)
+        over = at.emit("and", [at.cmp("ne", s, 0), at.cmp("gt", last, at.emit(
+            "floordiv", [room, at.emit("max", [size, Const(1, T.I64)], T.I64)], T.I64))], T.BOOL)
+        wide.append(over)
+        span = at.emit("mul", [at.emit("max", [last, Const(0, T.I64)], T.I64), size], T.I64)
+        span = at.emit("select", [over, Const(0, T.I64), span], T.I64)
+        room_up = at.emit("select", [up, at.emit("sub", [room_up, span], T.I64), room_up], T.I64)
+        room_down = at.emit("select", [up, room_down, at.emit("sub", [room_down, span], T.I64)], T.I64)
+    outside = at.emit("or", [at.any_of(wide) if wide else Const(False, T.BOOL), src_empty], T.BOOL)
+    bad.append(at.emit("and", [at.emit("not", [empty], T.BOOL), outside], T.BOOL))
+    at.check(at.any_of(bad) if bad else Const(False, T.BOOL), "ValueError",
+             "reshape to strides outside the array")
 
 
 def _gemm(at: _At, i: Instr) -> None:

@@ -329,9 +329,11 @@ def _check_transpose(i, types, func, blocks):
 
 def _check_reshape(i, types, func, blocks):
     a, t = types[0] if types else None, i.type
-    if not isinstance(a, T.ArrayType) or not isinstance(t, T.ArrayType) or t.layout != "C" \
-            or t.dtype != a.dtype or len(types) != 1 + t.ndim or any(x != T.I64 for x in types[1:]):
-        _fail(f"reshape of {a} to {t} takes one i64 length per axis of a C array of the same dtype", i)
+    if not isinstance(a, T.ArrayType) or not isinstance(t, T.ArrayType) or t.dtype != a.dtype \
+            or len(types) != (1 + t.ndim if t.layout == "C" else 1 + 2 * t.ndim) \
+            or any(x != T.I64 for x in types[1:]):
+        _fail(f"reshape of {a} to {t} takes one i64 length per axis of a C array of the same dtype, "
+              "or a length and a stride per axis of an any-layout array", i)
 
 
 def _check_alloc(i, types, func, blocks):

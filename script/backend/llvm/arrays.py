@@ -153,15 +153,19 @@ def part(b: Builder, arr: Value, t: T.ArrayType, k: int) -> Value:
     return b.insert_value(arr, moved, ARRAY_DATA)
 
 
-def reshape(b: Builder, arr: Value, t: T.ArrayType, dims: list[Value]) -> Value:
-    """The same owner and data with lengths `dims` and C strides (`arr` is C-contiguous)."""
+def reshape(b: Builder, arr: Value, t: T.ArrayType, dims: list[Value],
+            strides: list[Value] | None = None) -> Value:
+    """The same owner and data with lengths `dims` and byte strides `strides`, or C strides
+    when there are none (`arr` is then C-contiguous)."""
     lt = llvm_type(t)
     out = b.insert_value(undef(lt), b.extract_value(arr, ARRAY_OWNER, "ptr"), ARRAY_OWNER)
     out = b.insert_value(out, b.extract_value(arr, ARRAY_DATA, "ptr"), ARRAY_DATA)
     st = int_const("i64", itemsize(t.dtype))
     for k in reversed(range(t.ndim)):
+        if strides is not None:
+            st = strides[k]
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {dims[k].ref}, {ARRAY_SHAPE}, {k}")
         out = b._emit(lt, f"insertvalue {lt} {out.ref}, i64 {st.ref}, {ARRAY_STRIDES}, {k}")
-        if k:
+        if k and strides is None:
             st = b.index_arith("mul", st, dims[k])
     return out

@@ -303,8 +303,11 @@ class FunctionLowering:
         return arrays.part(self.b, self.value(i.operands[0]), i.operands[0].type, i.attr)
 
     def _op_reshape(self, i: Instr):
-        arr, *dims = i.operands
-        return arrays.reshape(self.b, self.value(arr), i.type, [self.value(d) for d in dims])
+        arr, *sizes = i.operands
+        n = i.type.ndim
+        dims = [self.value(d) for d in sizes[:n]]
+        strides = [self.value(s) for s in sizes[n:]] or None
+        return arrays.reshape(self.b, self.value(arr), i.type, dims, strides)
 
     def _op_stride(self, i: Instr):
         return arrays.stride(self.b, self.value(i.operands[0]), i.attr)
