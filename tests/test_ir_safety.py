@@ -55,6 +55,16 @@ CASES = {
     "reshape of a strided view": (ARRAY + "  %2 = view.s %0, 0:i64, 5:i64, 2:i64 : i64[:]\n"
                                   "  %3 = reshape %2, %1 : i64[::1]\n  ret 0:i64\n}\n", [A10, 5],
                                   ["raise", "ValueError", "reshape of an array that is not C-contiguous"]),
+    "strided reshape past the end": (ARRAY + "  %2 = reshape %0, 2:i64, %1, 40:i64, 8:i64 : i64[:,:]\n"
+                                     "  ret 0:i64\n}\n", [A10, 6],
+                                     ["raise", "ValueError", "reshape to strides outside the array"]),
+    "strided reshape whose span wraps": (ARRAY + "  %2 = reshape %0, %1, 2:i64, 4611686018427387904:i64, 8:i64"
+                                         " : i64[:,:]\n  ret 0:i64\n}\n", [A10, 5],
+                                         ["raise", "ValueError", "reshape to strides outside the array"]),
+    "strided reshape backwards": (ARRAY + "  %2 = reshape %0, %1, -8:i64 : i64[:]\n  ret 0:i64\n}\n", [A10, 2],
+                                  ["raise", "ValueError", "reshape to strides outside the array"]),
+    "strided reshape in bounds": (ARRAY + "  %2 = reshape %0, %1, 2:i64, 32:i64, 8:i64 : i64[:,:]\n"
+                                  "  %3 = load %2, 1:i64, 1:i64 : i64\n  ret %3\n}\n", [A10, 2], ["ok", "5"]),
     "reshape in bounds": (ARRAY + "  %2 = reshape %0, %1, 2:i64 : i64[:,::1]\n  %3 = load %2, 4:i64, 1:i64 : i64\n"
                           "  ret %3\n}\n", [A10, 5], ["ok", "9"]),
     "negative alloc": (ARRAY + "  %2 = alloc %1 : f64[::1]\n  ret 0:i64\n}\n", [A10, -5],
