@@ -81,3 +81,8 @@ def write_flatten(a, v):
     u = a.flatten()
     u[0] = v
     return u
+
+
+def reshape_to(a, shape):
+    # a shape known only at run time: any negative length is the inferred one, as in NumPy
+    return a.reshape(shape)

@@ -144,3 +144,14 @@ def test_empty_and_single(shape):
         compare(K.to_2_infer_first, (a, 1), (b, 1))
         compare(K.ravel, (a,), (b,))
         compare(K.flatten, (a,), (b,))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 12), dims=st.lists(st.integers(-3, 6), min_size=1, max_size=3))
+def test_run_time_shapes_infer_a_negative_length(n, dims):
+    """`a.reshape(s)` of a tuple `s` only known at run time: values, NumPy's ValueError
+    messages (the unknown length written "newaxis"), one unknown at most."""
+    a = np.arange(n * 1.0)
+    want = outcome(K.reshape_to, (a, tuple(dims)))
+    got = outcome(compiled(K.reshape_to), (a, tuple(dims)))
+    assert repr(want) == repr(got)

@@ -398,46 +398,55 @@ def when(cx, cond: Value, then, node) -> None:
 
 def reshape(cx, arr: Value, shape: list[Value], node) -> Value:
     """`arr.reshape(shape)`: a view of a C-contiguous array; of an array of another layout,
-    a view where NumPy makes one (`reshape_strided`), else a C copy. One length may be -1
-    (inferred)."""
+    a view where NumPy makes one (`reshape_strided`), else a C copy. One length may be
+    negative (inferred, as NumPy's `_fix_unknown_dimension`), written so or only at run time
+    (`a.reshape(s)` of a tuple `s`)."""
     loc = cx.loc(node)
     given = list(shape)
     size = size_of(cx, arr, node)
-    known: Value = Const(1, T.I64)
-    unknown = [k for k, d in enumerate(shape) if isinstance(d, Const) and d.value == -1]
-    if len(unknown) > 1:
+    one, zero = Const(1, T.I64), Const(0, T.I64)
+    # whether each length is the unknown one: known when compiling for constants
+    neg = [Const(d.value < 0, T.BOOL) if isinstance(d, Const) else cx.cmp("lt", d, zero, node) for d in shape]
+    if sum(1 for n in neg if isinstance(n, Const) and n.value) > 1:
         cx.error("can only specify one unknown dimension", node)
-    for k, d in enumerate(shape):
-        if k not in unknown:
-            known = cx.emit("mul", [known, d], T.I64, None, loc)
-    if unknown:
-        nonzero = cx.cmp("ne", known, Const(0, T.I64), node)
-        safe = cx.emit("select", [nonzero, known, Const(1, T.I64)], T.I64, None, loc)
-        inferred = cx.emit("floordiv", [size, safe], T.I64, None, loc)
-        shape = list(shape)
-        shape[unknown[0]] = inferred
-        known = cx.emit("mul", [known, inferred], T.I64, None, loc)
-    for d in shape:
-        if isinstance(d, Const) and d.value < 0:
-            cx.error("negative dimensions not allowed in a shape", node)
-    bad = cx.cmp("ne", known, size, node)
-    if unknown:
-        # NumPy cannot infer a length next to a zero one, even for an empty array
-        bad = cx.emit("or", [bad, cx.emit("not", [nonzero], T.BOOL, None, loc)], T.BOOL, None, loc)
-    for d in shape:
-        bad = cx.emit("or", [bad, cx.cmp("lt", d, Const(0, T.I64), node)], T.BOOL, None, loc)
+    count: Value = zero
+    for n in neg:
+        if not (isinstance(n, Const) and not n.value):
+            count = cx.emit("add", [count, cx.emit("convert", [n], T.I64, None, loc)], T.I64, None, loc)
+    cx.raise_if(cx.cmp("gt", count, one, node), "ValueError", "can only specify one unknown dimension", node)
+    some = cx.cmp("gt", count, zero, node)
+    known: Value = one
+    for d, n in zip(shape, neg):
+        known = cx.emit("mul", [known, cx.emit("select", [n, one, d], T.I64, None, loc)], T.I64, None, loc)
+    nonzero = cx.cmp("ne", known, zero, node)
+    inferred = cx.emit("floordiv", [size, cx.emit("select", [nonzero, known, one], T.I64, None, loc)],
+                       T.I64, None, loc)
+    shape = [cx.emit("select", [n, inferred, d], T.I64, None, loc) for d, n in zip(shape, neg)]
+    total = cx.emit("select", [some, cx.emit("mul", [known, inferred], T.I64, None, loc), known], T.I64, None, loc)
+    # NumPy cannot infer a length next to a zero one, even for an empty array
+    bad = cx.emit("or", [cx.cmp("ne", total, size, node),
+                         cx.emit("and", [some, cx.emit("not", [nonzero], T.BOOL, None, loc)], T.BOOL, None, loc)],
+                  T.BOOL, None, loc)
     # NumPy's message names an inferred length "newaxis", and leaves out a leading one
-    # (`a.reshape(-1, 2)`: "into shape (2)").
-    parts = ["newaxis" if k in unknown else "%lld" for k in range(len(shape))]
-    if unknown == [0]:
-        parts = parts[1:]
-    dims_text = ",".join(parts) + ("," if len(shape) == 1 and parts else "")
-    named = [d for k, d in enumerate(shape) if k not in unknown]
-    if 1 + len(named) <= MAX_MESSAGE_ARGS:
-        cx.raise_if(bad, "ValueError", f"cannot reshape array of size %lld into shape ({dims_text})",
-                    node, [size] + named)
-    else:
-        cx.raise_if(bad, "ValueError", "cannot reshape array of size %lld into the given shape", node, [size])
+    # (`a.reshape(-1, 2)`: "into shape (2)"): one message for each place it may be.
+    for k in [None] + list(range(len(shape))):
+        if k is None:
+            which = cx.emit("not", [some], T.BOOL, None, loc)
+        elif isinstance(neg[k], Const) and not neg[k].value:
+            continue
+        else:
+            which = neg[k]
+        parts = ["newaxis" if j == k else "%lld" for j in range(len(shape))]
+        if k == 0:
+            parts = parts[1:]
+        dims_text = ",".join(parts) + ("," if len(shape) == 1 and parts else "")
+        named = [d for j, d in enumerate(given) if j != k]
+        when = cx.emit("and", [bad, which], T.BOOL, None, loc)
+        if 1 + len(named) <= MAX_MESSAGE_ARGS:
+            cx.raise_if(when, "ValueError", f"cannot reshape array of size %lld into shape ({dims_text})",
+                        node, [size] + named)
+        else:
+            cx.raise_if(when, "ValueError", "cannot reshape array of size %lld into the given shape", node, [size])
     if arr.type.layout != "C":
         return reshape_strided(cx, arr, given, shape, size, node)
     return cx.emit("reshape", [arr, *shape], T.ArrayType(arr.type.dtype, len(shape), "C"), None, loc)
