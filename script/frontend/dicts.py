@@ -274,10 +274,12 @@ def guessed_nodes(cx, t: T.HashType) -> list:
 
 
 def _widened(cx, have: T.Type, t: T.Type, node, key: bool = False) -> T.Type:
-    """The type keys (`key`) or values of types `have` and `t` meet at (`_meet`)."""
+    """The type keys (`key`) or values of types `have` and `t` meet at: ints and floats at
+    ``num``, other kinds in a union (`d[1] = ...`, `d["a"] = ...`), each keeping its type as
+    in CPython (1 and 1.0 are one key: backend hashing.py)."""
     if is_pending(have) or have == t:
         return t
-    u = T.merge(have, t) or union_values.meet(have, t)     # (a union: `d[1] = ...`, `d["a"] = ...`)
+    u = T.merge(have, t) or union_values.meet(have, t)
     if u is None or not T.is_list_element(u) or key and isinstance(u, T.UnionType) and not T.is_key_type(u):
         cx.error(f"keys or values of types {have} and {t} cannot be mixed in one compiled dict or set",
                  node)
@@ -498,15 +500,10 @@ def expr_Set(cx, node: ast.Set) -> Value:
 
 
 def _meet(cx, types, node, key: bool = False) -> T.Type:
-    """The type keys or values of `types` meet at: ints and floats at ``num``, each
-    keeping its type as in CPython (1 and 1.0 are one key: backend hashing.py)."""
+    """The type keys or values of `types` meet at (`_widened`, in turn)."""
     t = types[0]
     for u in types[1:]:
-        w = T.merge(t, u) or union_values.meet(t, u)
-        if w is None or key and isinstance(w, T.UnionType) and not T.is_key_type(w):
-            cx.error(f"keys or values of types {t} and {u} cannot be mixed in one compiled dict or set",
-                     node)
-        t = w
+        t = _widened(cx, t, u, node, key)
     return t
 
 
