@@ -1,10 +1,12 @@
 """NumPy's library functions in compiled code against NumPy itself."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lib_kernels as K
+import script
 from difftest import check_all_levels
 
 FLOATS = st.floats(-100, 100, allow_nan=False)
@@ -53,6 +55,20 @@ def test_constructors_and_vectors():
     for n in (0, 1, 4):
         check_all_levels(K.consts, n)
     check_all_levels(K.cross_, np.array([1.0, 2.0, 3.0]), np.array([-2.0, 0.5, 4.0]))
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.array([1, 2, 3]), np.array([3, 4])), (np.array([1, 2]), np.array([3, 4, 5])),     # z = 0
+    (np.ones((2, 3)), np.array([1.0, 2.0])), (np.arange(6.0).reshape(2, 3), np.array([1.0, 2, 3])),
+    (np.ones((2, 4)), np.ones((2, 4))), (np.ones(4), np.ones(3)),        # NumPy's ValueError
+], ids=str)
+def test_cross_of_2_and_3_vectors(a, b):
+    """Was a silent wrong answer for a last axis of 4 (the first three used) and an
+    IndexError for 2-vectors beside 3-vectors; two 2-vectors are refused (a scalar per pair,
+    whose rank the lengths decide)."""
+    check_all_levels(K.cross_, a, b)
+    with pytest.raises(ValueError, match="not supported in compiled code"):
+        script.script(K.cross_)(np.array([1, 2]), np.array([3, 4]))
     check_all_levels(K.literal, 2.5)
     check_all_levels(K.cleanup, np.array([np.nan, np.inf, -np.inf, 1.005, 2.5, -0.5]))
 

@@ -420,20 +420,31 @@ def identity(n, dtype=float):
 
 
 def cross(a, b):
-    """The cross product of 3-vectors: of two 1-d arrays, or row by row (the last axis)
-    of 2-d arrays and a 1-d one broadcast against them."""
+    """The cross product of 3-vectors: of two 1-d arrays, or along the last axis of 2-d
+    arrays and a 1-d one broadcast against them. A 2-vector beside a 3-vector has a zero z,
+    as in NumPy. Of two 2-vectors NumPy gives a scalar per pair, an array of lower rank,
+    which the lengths decide at run time: not in compiled code (ValueError saying so)."""
+    na = a.shape[a.ndim - 1]
+    nb = b.shape[b.ndim - 1]
+    if na != 2 and na != 3 or nb != 2 and nb != 3:
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if na == 2 and nb == 2:
+        raise ValueError("np.cross of two 2-vectors (a scalar per pair) is not supported in compiled code: "
+                         "its rank depends on the lengths (compute a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0])")
     if a.ndim == 1 and b.ndim == 1:
-        if a.shape[0] != 3 or b.shape[0] != 3:
-            raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+        az = a[2] if na == 3 else a[0] * 0
+        bz = b[2] if nb == 3 else b[0] * 0
         out = np.empty(3, dtype=(a[:0] * b[:0]).dtype)
-        out[0] = a[1] * b[2] - a[2] * b[1]
-        out[1] = a[2] * b[0] - a[0] * b[2]
+        out[0] = a[1] * bz - az * b[1]
+        out[1] = az * b[0] - a[0] * bz
         out[2] = a[0] * b[1] - a[1] * b[0]
         return out
+    az = a[..., 2] if na == 3 else a[..., 0] * 0
+    bz = b[..., 2] if nb == 3 else b[..., 0] * 0
     x = a[..., 0] * b[..., 0]
     out = np.empty((x.shape[0], 3), dtype=x.dtype)
-    out[:, 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
-    out[:, 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[:, 0] = a[..., 1] * bz - az * b[..., 1]
+    out[:, 1] = az * b[..., 0] - a[..., 0] * bz
     out[:, 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
     return out
 
