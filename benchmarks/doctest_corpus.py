@@ -154,10 +154,11 @@ def _child(path: str) -> None:
     print(json.dumps(probe_file(path)))
 
 
-def _probe_in_child(path: str, timeout: float) -> list:
+def _probe_in_child(path: str, timeout: float, runner: str = __file__, child_args: tuple = ()) -> list:
+    """The rows of `runner --child path [child_args]`, run in a child process with a time limit."""
     env = dict(os.environ)
     try:
-        p = subprocess.run([sys.executable, __file__, "--child", path], capture_output=True, text=True,
+        p = subprocess.run([sys.executable, runner, "--child", path, *child_args], capture_output=True, text=True,
                            timeout=timeout, env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return [(path, "timeout", "file")]
@@ -167,14 +168,41 @@ def _probe_in_child(path: str, timeout: float) -> list:
     return [(f"{os.path.relpath(path)}::{n}", o, d) for n, o, d in json.loads(lines[-1])]
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(ap: argparse.ArgumentParser, timeout: float) -> None:
+    """The options every corpus runner takes."""
     ap.add_argument("dirs", nargs="*")
     ap.add_argument("--child")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--timeout", type=float, default=240.0)
+    ap.add_argument("--timeout", type=float, default=timeout, help="seconds per file")
     ap.add_argument("--json")
     ap.add_argument("-v", "--verbose", action="store_true")
+
+
+def run_corpus(files: list, runner: str, args, unit: str = "functions", child_args: tuple = ()) -> list:
+    """Probe each file in a child process of `runner` (`args.jobs` at a time), print each
+    differ (and with -v every outcome but pass) and a summary, write the rows to `args.json`."""
+    start = time.time()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        rows = [r for rs in pool.map(lambda f: _probe_in_child(f, args.timeout, runner, child_args), files) for r in rs]
+    counts: dict = {}
+    for _, outcome, _ in rows:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    functions = sum(v for k, v in counts.items() if k not in ("skip",))
+    for name, outcome, detail in rows:
+        if outcome == "differ" or args.verbose and outcome not in ("pass", "skip"):
+            print(f"{outcome:8} {name}: {detail}")
+    print(f"{len(files)} files, {functions} {unit} in {time.time() - start:.0f} s: " +
+          ", ".join(f"{k} {v} ({100 * v / max(functions, 1):.0f}%)" for k, v in sorted(counts.items())
+                    if k != "skip") + f"; {counts.get('skip', 0)} files skipped")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=0)
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(ap, timeout=240.0)
     args = ap.parse_args(argv)
     if args.child:
         _child(args.child)
@@ -187,24 +215,8 @@ def main(argv=None) -> int:
         for root, _, names in os.walk(d):
             files += [os.path.join(root, n) for n in sorted(names)
                       if n.endswith(".py") and not n.startswith(("test_", "__"))]
-    start = time.time()
-    with ThreadPoolExecutor(args.jobs) as pool:
-        rows = [r for rs in pool.map(lambda f: _probe_in_child(f, args.timeout), files) for r in rs]
-    counts: dict = {}
-    for _, outcome, _ in rows:
-        counts[outcome] = counts.get(outcome, 0) + 1
-    functions = sum(v for k, v in counts.items() if k not in ("skip",))
-    for name, outcome, detail in rows:
-        if outcome == "differ" or args.verbose and outcome not in ("pass", "skip"):
-            print(f"{outcome:8} {name}: {detail}")
-    print(f"{len(files)} files, {functions} functions in {time.time() - start:.0f} s: " +
-          ", ".join(f"{k} {v} ({100 * v / max(functions, 1):.0f}%)" for k, v in sorted(counts.items())
-                    if k != "skip") + f"; {counts.get('skip', 0)} files skipped")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=0)
+    run_corpus(files, __file__, args)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
