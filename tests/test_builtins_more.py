@@ -372,3 +372,30 @@ def test_range_values(n, step):
     # a range held in a variable is the list of its ints (docs/language.md, "range"): same iteration,
     # len, indexing (IndexError past the end), `in` and slicing as the range
     check_all_levels(range_values, n, step)
+
+
+def gcds_and_lcms(a, b, c):
+    return (math.gcd(a, b, c), math.gcd(a), math.gcd(), math.lcm(a, b, c), math.lcm(a), math.lcm(),
+            math.gcd(*(a, b)), math.lcm(*(b, c)))
+
+
+@SET
+@given(st.integers(-10**5, 10**5), st.integers(-10**5, 10**5), st.integers(-10**5, 10**5))
+def test_gcd_and_lcm_of_any_number_of_ints(a, b, c):
+    """math.gcd / math.lcm take any number of ints (CPython 3.9); compiled code called its
+    two-int routine with all of them, a TypeError naming the routine ('gcd2() takes 2
+    positional arguments but 3 were given') where CPython gives the gcd."""
+    check_all_levels(gcds_and_lcms, a, b, c)
+
+
+def test_a_library_routine_called_with_arguments_it_does_not_take_is_a_compile_error():
+    """A call of a builtin written in the subset that its routine's parameters do not bind
+    is refused where it is written, not a TypeError naming the routine at run time."""
+    import script
+    from script.errors import CompileError
+
+    def f(n):
+        return math.factorial(n, 3)
+
+    with pytest.raises(CompileError, match="factorial.*not supported in compiled code"):
+        script.script(f)(3)

@@ -15,6 +15,7 @@ import collections
 import heapq
 import functools
 import itertools
+import inspect
 import builtins as py_builtins
 import cmath
 import math
@@ -70,7 +71,8 @@ _PYLIB = {math.gcd: pylib.gcd2, math.lcm: pylib.lcm2, math.isqrt: pylib.isqrt,
           bisect.bisect_right: heapqlib.bisect_right, bisect.insort_left: heapqlib.insort_left,
           bisect.insort_right: heapqlib.insort_right}
 
-_INT64_ARGS = (pylib.lcm2, pylib.isqrt, pylib.factorial, pylib.comb, pylib.perm)    # (int64 code)
+_INT64_ARGS = (pylib.lcm2, pylib.isqrt, pylib.factorial, pylib.comb, pylib.perm, pylib.gcd, pylib.lcm)  # (int64 code)
+_ANY_ARITY = {pylib.gcd2: pylib.gcd, pylib.lcm2: pylib.lcm}     # math.gcd(a, b, c), math.lcm()
 _EINSUM = __import__("numpy").einsum
 _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.insort_left,
                 bisect.insort_right)
@@ -1346,7 +1348,17 @@ def _deque(low, node: ast.Call, name: str) -> Value:
 
 
 def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
-    """A builtin written in the subset (pylib, heapqlib)."""
+    """A builtin written in the subset (pylib, heapqlib). A call that the routine's parameters
+    do not bind is a CompileError: the TypeError a call would raise names the routine, whose
+    name and parameters are not the builtin's."""
+    starred = any(isinstance(a, ast.Starred) for a in node.args)
+    if fn in _ANY_ARITY and (len(node.args) != 2 or starred):
+        fn = _ANY_ARITY[fn]
+    if not starred:
+        try:
+            inspect.signature(fn).bind(*node.args, **{k.arg: k.value for k in node.keywords if k.arg})
+        except TypeError as e:
+            low.error(f"{name}() with these arguments is not supported in compiled code ({e})", node)
     if fn in _INT64_ARGS and not any(isinstance(a, ast.Starred) for a in node.args):
         for a in node.args:             # (evaluated in order; the call takes them as they are)
             v = lists.pre_evaluate(low, a)

@@ -25,6 +25,22 @@ def lcm2(a: int, b: int) -> int:
     return -r if r < 0 else r
 
 
+def gcd(*xs: int) -> int:
+    """math.gcd of any number of ints (0 of none)."""
+    g = 0
+    for x in xs:
+        g = gcd2(g, x)
+    return g
+
+
+def lcm(*xs: int) -> int:
+    """math.lcm of any number of ints (1 of none)."""
+    r = 1
+    for x in xs:
+        r = lcm2(r, x)
+    return r
+
+
 def _addmod(a: int, b: int, m: int) -> int:
     """(a + b) % m for 0 <= a, b < m, without overflow."""
     return a - (m - b) if a >= m - b else a + b
