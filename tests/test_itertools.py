@@ -134,3 +134,44 @@ def test_an_iterator_returned_to_python_is_refused():
         with pytest.raises(CompileError, match=r"returns (map|filter)\(\.\.\.\) to Python|a filter object returned"):
             script.script(fn)(*args)
     check_all_levels(_column_total, [[1, 2], [3, 4]])
+
+
+def _not_multiple(i):
+    return i % 3 != 0
+
+
+def nth_of_endless_stream(k, step):
+    stream = (i for i in itertools.count(1, 2) if _not_multiple(i))
+    first = next(itertools.islice(stream, k, None))
+    found = []
+    for x in itertools.islice((i * i for i in itertools.count(step)), k, None, step):
+        found.append(x)
+        if len(found) == 3:
+            break
+    return first, found, next(itertools.islice(filter(_not_multiple, itertools.count(k)), 2, None))
+
+
+@SET
+@given(st.integers(0, 30), st.integers(1, 4))
+def test_islice_of_an_endless_generator_is_walked_lazily(k, step):
+    """islice(<generator>, k, None) where it is iterated (next(), a for loop) asks the
+    generator for items one at a time; compiled code made the list of all its items first,
+    which never ends for an endless generator (Project Euler 7, 225)."""
+    check_all_levels(nth_of_endless_stream, k, step)
+
+
+def _list_of_endless_map():
+    return next(x for x in map(lambda v: v * 3, itertools.count(2)) if x > 30)
+
+
+def _islice_of_count_without_stop():
+    for x in itertools.islice(itertools.count(2), 3, None):
+        return x
+
+
+@pytest.mark.parametrize("fn", [_list_of_endless_map, _islice_of_count_without_stop])
+def test_a_list_of_an_endless_iterator_is_a_compile_error(fn):
+    """map/filter with a lambda, islice without a stop, of count(): compiled code would make
+    the list of their items, a MemoryError where CPython's lazy iterator gives an answer."""
+    with pytest.raises(CompileError, match="is endless"):
+        script.script(fn)()

@@ -206,14 +206,31 @@ def _callee_object(cx, func):
     return obj if found else None
 
 
+# Functions of one iterable (their first argument) whose items, when it is a generator source,
+# are walked one at a time as it gives them rather than as a list of all of them (so an
+# endless generator is fine): obj -> walk(cx, node, on_item, done), registered by the module
+# that lowers the function (itertools_calls.py: islice).
+WALKERS: dict = {}
+
+
+def walker(cx, node):
+    """The walk of WALKERS that `node` calls, when its first argument is a generator source."""
+    if not (isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred)):
+        return None
+    obj = global_callee(cx, node.func)
+    walk = next((w for o, w in WALKERS.items() if o is obj), None)
+    return walk if walk is not None and walks_generator(cx, node.args[0]) else None
+
+
 def walks_generator(cx, node) -> bool:
-    """Whether `node` is a generator source, or enumerate()/zip() of one."""
+    """Whether `node` is a generator source, or enumerate()/zip() of one, or a WALKERS
+    function of one."""
     if isinstance(node, ast.Name):
         return id(node) in cx.__dict__.get("stored_generators", ()) or \
             class_methods.instance_generator(cx, node) is not None
     if not isinstance(node, ast.Call):
         return isinstance(node, ast.GeneratorExp)
-    if lazy_maker(cx, node) is not None or while_call(cx, node) is not None:
+    if lazy_maker(cx, node) is not None or while_call(cx, node) is not None or walker(cx, node) is not None:
         return True
     builtin = cx.builtin_call(node)
     if builtin is enumerate:
@@ -324,6 +341,8 @@ def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
     builtin = cx.builtin_call(node) if isinstance(node, ast.Call) else None
     if builtin is None and while_call(cx, node) is not None:
         return _walk_while(cx, node, on_item, done)
+    if builtin is None and (walk := walker(cx, node)) is not None:
+        return walk(cx, node, on_item, done)
     if builtin is enumerate and walks_generator(cx, node):
         return _walk_enumerate(cx, node, on_item, done)
     if builtin is zip and walks_generator(cx, node):

@@ -136,12 +136,34 @@ def lower_more_itertools(cx, obj, name: str, node: ast.Call) -> Value:
 
 def lower_islice(cx, node: ast.Call) -> Value:
     """islice(it, stop) / islice(it, start, stop[, step]): the list of the items taken,
-    each computed from its index (so an endless count or cycle is walked no further)."""
+    each computed from its index (so an endless count or cycle is walked no further); of a
+    generator, walked to its stop (`_walk_islice`)."""
+    if _is_generator_islice(cx, node):
+        out = lists.list_of_unknown(cx, node)
+        done = cx.new_block("islice.end")
+        _walk_islice(cx, node, lambda x: lists.append_item(cx, out, x, node), done)
+        cx.finish_join(done)
+        return out
+    n, item, et = cx.iterable(node.args[0])
+    count, first, stop, stride = _islice_bounds(cx, node, n)
+    if stop is None:
+        lists.refuse_endless(cx, n, node.args[0])      # (a list of its items would be endless)
+    loc = cx.loc(node)
+    out = lists.new_list(cx, lists.element_type(cx, [et], node), count, node)
+    lists.for_range(cx, node, count, lambda i: lists.set_item(cx, out, item(cx.emit(
+        "add", [first, cx.emit("mul", [i, stride], T.I64, None, loc)], T.I64, None, loc)), i, node))
+    return out
+
+
+def _is_generator_islice(cx, node: ast.Call) -> bool:
     if node.keywords or not 2 <= len(node.args) <= 4:
         cx.error("islice() takes an iterable, then stop or start, stop[, step]", node)
-    loc = cx.loc(node)
-    generator = generators.walks_generator(cx, node.args[0])
-    n, item, et = (Const(T.I64.max, T.I64), None, None) if generator else cx.iterable(node.args[0])
+    return generators.walks_generator(cx, node.args[0])
+
+
+def _islice_bounds(cx, node: ast.Call, n: Value) -> tuple:
+    """(count, start, stop or None for none, step) of islice() of an iterable of `n` items,
+    with CPython's ValueError for bad bounds."""
     bounds = node.args[1:]
     if len(bounds) == 1:
         bounds = [ast.Constant(None)] + bounds
@@ -156,42 +178,35 @@ def lower_islice(cx, node: ast.Call) -> Value:
     args = (n, bound(start, 0), bound(stop, 0), bound(step, 1), Const(to_end, T.BOOL))
     count = builtins_lowering.call_script(cx, cx.ctx.info_for(itertoolslib.islice_count), ast.Call(node.func, [], []),
                                           leading=args)
-    first, stride = args[1], args[3]
-    if generator:
-        return _islice_generator(cx, node, first, None if to_end else args[2], stride)
-    out = lists.new_list(cx, lists.element_type(cx, [et], node), count, node)
-    lists.for_range(cx, node, count, lambda i: lists.set_item(cx, out, item(cx.emit(
-        "add", [first, cx.emit("mul", [i, stride], T.I64, None, loc)], T.I64, None, loc)), i, node))
-    return out
+    return count, args[1], None if to_end else args[2], args[3]
 
 
-def _islice_generator(cx, node: ast.Call, start: Value, stop: Value | None, step: Value) -> Value:
-    """islice() of a generator (an endless one too): its items walked one at a time, those
-    at start, start + step, ... before `stop` kept, and no item asked for after the one
-    at index max(start, stop) - 1 (CPython's islice skips to `start` first, then stops at
-    `stop`), none at all when both are 0."""
+def _walk_islice(cx, node: ast.Call, on_item, done) -> None:
+    """islice() of a generator (an endless one too), walked where it is iterated
+    (generators.WALKERS): its items walked one at a time, those at start, start + step, ...
+    before `stop` given to `on_item`, and no item asked for after the one at index
+    max(start, stop) - 1 (CPython's islice skips to `start` first, then stops at `stop`),
+    none at all when both are 0."""
+    _is_generator_islice(cx, node)
+    _, start, stop, step = _islice_bounds(cx, node, Const(T.I64.max, T.I64))  # (checked first, as CPython's)
     loc = cx.loc(node)
-    out = lists.list_of_unknown(cx, node)
-    done = cx.new_block("islice.end")
     k = cx.new_var("islice", Const(0, T.I64))
     if stop is not None:
         stop = cx.emit("max", [stop, start], T.I64, None, loc)
         generators._stop_unless(cx, cx.cmp("gt", stop, Const(0, T.I64), node), done, node)
 
-    def on_item(x):
+    def each(x):
         i = cx.read(k, loc)
         off = cx.emit("sub", [i, start], T.I64, None, loc)
         take = cx.emit("and", [cx.cmp("ge", off, Const(0, T.I64), node), cx.cmp(
             "eq", cx.emit("mod", [off, step], T.I64, None, loc), Const(0, T.I64), node)], T.BOOL, None, loc)
-        numpy_alloc.when(cx, take, lambda: lists.append_item(cx, out, x, node), node)
         nxt = cx.emit("add", [i, Const(1, T.I64)], T.I64, None, loc)
         cx.write(k, nxt)
-        if stop is not None:
+        numpy_alloc.when(cx, take, lambda: on_item(x), node)
+        if stop is not None and cx.block is not None:
             generators._stop_unless(cx, cx.cmp("lt", nxt, stop, node), done, node)
 
-    generators.walk_items(cx, node.args[0], on_item, done)
-    cx.finish_join(done)
-    return out
+    generators.walk_items(cx, node.args[0], each, done)
 
 
 def _more_itertools(obj, low, node: ast.Call, name: str):
@@ -204,3 +219,4 @@ for _obj in (*_ENDLESS, itertools.islice, itertools.chain, itertools.pairwise, i
 # a classmethod of a C type: a new object at each access, found by ==
 CALLS.register(itertools.chain.from_iterable, functools.partial(_more_itertools, itertools.chain.from_iterable),
                equal=True, owner=__name__)
+generators.WALKERS[itertools.islice] = _walk_islice     # islice(<generator>, ...) walked lazily

@@ -677,9 +677,21 @@ def list_of(cx, arg_node, node) -> Value:
     if generators.walks_generator(cx, arg_node):
         return generators.generator_list(cx, arg_node)
     n, item, et = cx.iterable(arg_node)
+    refuse_endless(cx, n, arg_node)
     lst = new_list(cx, element_type(cx, [et], node), n, node)
     fill_from(cx, lst, Const(0, T.I64), (n, item, et), node)
     return lst
+
+
+def refuse_endless(cx, n: Value, arg_node) -> None:
+    """A CompileError where the iterable of `arg_node`, of length `n`, is endless (count(),
+    repeat() without times, enumerate() of those: their length is the constant 2**63 - 1,
+    itertools_calls.py) and would be made into a list: CPython's lazy `map(f, count())`,
+    `filter(p, count())`, `islice(count(), k, None)` have no list to stand for them, and the
+    list would be a MemoryError where CPython gives an answer."""
+    if isinstance(n, Const) and n.value == T.I64.max:
+        cx.error(f"{ast.unparse(arg_node)} is endless: compiled code takes an endless iterator only as "
+                 "what a for loop, zip(), enumerate() or islice() with a stop walks", arg_node)
 
 
 def list_subscript(cx, lst: Value, index_node, node) -> Value:
