@@ -32,6 +32,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +70,18 @@ def _compiler_frame(e: BaseException) -> str:
     return f"{os.path.relpath(f.filename, os.path.dirname(_SCRIPT_DIR))}:{f.lineno} in {f.name}"
 
 
+def _within(seconds: float, run):
+    """`run()`, or _Timeout after `seconds`. The limit is a SIGINT sent by a timer thread:
+    compiled code runs without the GIL and polls only for SIGINT (Ctrl-C), so SIGALRM's
+    Python handler would not run before it returns."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        return run()
+    finally:
+        timer.cancel()
+
+
 def _compile_all(module, options: dict) -> None:
     """Replace each plain function defined in `module` by its compiled version."""
     import script
@@ -89,13 +102,10 @@ def probe_file(path: str, entry: str, libs: list, cpython_limit: float, compiled
         return [(entry, "skip", f"import: {type(e).__name__}: {e}"[:200])]
     if not callable(getattr(plain, entry, None)):
         return [(entry, "skip", f"no {entry}()")]
-    signal.setitimer(signal.ITIMER_REAL, cpython_limit)
     try:
-        cpython = _call(getattr(plain, entry))
+        cpython = _within(cpython_limit, lambda: _call(getattr(plain, entry)))
     except _Timeout:
         return [(entry, "skip", f"CPython over {cpython_limit:g} s")]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
     # New instances of the helpers first, so that the module's `import eulerlib` binds them.
     for lib in libs:
         lib_path = os.path.join(folder, lib + ".py")
@@ -103,13 +113,10 @@ def probe_file(path: str, entry: str, libs: list, cpython_limit: float, compiled
             _compile_all(_load(lib, lib_path), options)
     compiled_module = _load(name, path)
     _compile_all(compiled_module, options)
-    signal.setitimer(signal.ITIMER_REAL, compiled_limit)
     try:
-        compiled = _call(getattr(compiled_module, entry))
+        compiled = _within(compiled_limit, lambda: _call(getattr(compiled_module, entry)))
     except _Timeout:
         return [(entry, "timeout", f"compiled over {compiled_limit:g} s")]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
     if compiled[0] == "error" and compiled[4]:
         return [(entry, "crash", f"{compiled[2]}: {compiled[3]} at {compiled[4]}"[:400])]
     return [(entry, *_classify([cpython[:4]], [compiled[:4]]))]
@@ -128,7 +135,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     libs = [lib for lib in (args.lib if args.lib is not None else ["eulerlib"]) if lib]
     if args.child:
-        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.signal(signal.SIGINT, _on_alarm)
         print(json.dumps(probe_file(args.child, args.entry, libs, args.cpython_limit, args.compiled_limit,
                                     {"int_overflow": args.int_overflow})))
         return 0
