@@ -399,3 +399,15 @@ def test_a_library_routine_called_with_arguments_it_does_not_take_is_a_compile_e
 
     with pytest.raises(CompileError, match="factorial.*not supported in compiled code"):
         script.script(f)(3)
+
+
+def isqrt_(n):
+    return math.isqrt(n)
+
+
+@SET
+@given(st.one_of(st.integers(0, 2**63 - 1), st.integers(3037000499**2 - 5, 2**63 - 1), st.integers(0, 100)))
+def test_isqrt_near_the_top_of_int64(n):
+    """math.isqrt(2**63 - 1) never returned: the routine's `(x + 1) * (x + 1) <= n` wrapped
+    (library code is not overflow-checked) and the loop went on; now compared by division."""
+    check_all_levels(isqrt_, n)

@@ -93,9 +93,9 @@ def isqrt(n: int) -> int:
     if n < 0:
         raise ValueError("isqrt() argument must be nonnegative")
     x = int(math.sqrt(float(n)))
-    while x * x > n:
+    while x > 0 and x > n // x:         # x * x > n, without the product (it may not fit)
         x -= 1
-    while (x + 1) * (x + 1) <= n:
+    while x + 1 <= n // (x + 1):        # (x + 1) ** 2 <= n
         x += 1
     return x
 
