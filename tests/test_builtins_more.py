@@ -2,6 +2,7 @@
 int.bit_length(), float.is_integer(), against CPython."""
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -411,3 +412,18 @@ def test_isqrt_near_the_top_of_int64(n):
     """math.isqrt(2**63 - 1) never returned: the routine's `(x + 1) * (x + 1) <= n` wrapped
     (library code is not overflow-checked) and the loop went on; now compared by division."""
     check_all_levels(isqrt_, n)
+
+
+def recursion_limit(n):
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(n)
+    now = sys.getrecursionlimit()
+    sys.setrecursionlimit(old)
+    return now
+
+
+def test_the_interpreters_recursion_limit():
+    """sys.setrecursionlimit / getrecursionlimit set and read the interpreter's limit, with
+    CPython's ValueError (frontend/interpreter_calls.py)."""
+    for n in (5000, 1, 0, -3):
+        check_all_levels(recursion_limit, n)

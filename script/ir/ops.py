@@ -299,6 +299,8 @@ STR_PY = {
     # str(a) and repr(a) of an array of any element type and rank (frontend/array_text.py):
     # NumPy's own text, of an ndarray made over the elements for the call
     "array_str": (("array",), "str"), "array_repr": (("array",), "str"),
+    # sys.setrecursionlimit(n), sys.getrecursionlimit(): the interpreter's (frontend/interpreter_calls.py)
+    "sys_setrecursionlimit": (("i64",), "bool"), "sys_getrecursionlimit": ((), "i64"),
 }
 
 # The LAPACK routines `lapack.R` calls (NumPy's own, the ones numpy.linalg's gufuncs call; and

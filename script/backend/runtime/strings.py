@@ -239,7 +239,9 @@ _HOOKS = {"str_encode": (b"script.pyhooks.codecs_text", "OO"), "bytes_decode": (
           "bytes_int": (b"script.pyhooks.codecs_text", "OL"), "bytes_float": (b"script.pyhooks.codecs_text", "O"),
           "re_call": (b"script.pyhooks.re_text", "O"), "read_text": (b"script.pyhooks.files", "OO"),
           "os_path": (b"script.pyhooks.files", "O"),
-          "array_str": (b"script.pyhooks.array_text", "L"), "array_repr": (b"script.pyhooks.array_text", "L")}
+          "array_str": (b"script.pyhooks.array_text", "L"), "array_repr": (b"script.pyhooks.array_text", "L"),
+          "sys_setrecursionlimit": (b"script.pyhooks.interpreter", "L"),
+          "sys_getrecursionlimit": (b"script.pyhooks.interpreter", "")}
 
 
 def _call_hook(m: NativeModule, b: Builder, module_name: bytes, fmt: str, name: str, operands: dict) -> Value:
