@@ -468,3 +468,16 @@ def ascending_runs(seq):
         i += 1
     runs.append(run)
     return runs
+
+
+def champernowne_digits(s, top):
+    # Project Euler 40 (nayuki): `10 ** i` of a range variable is an int|float until the
+    # optimizer proves the exponent >= 0; the float side raises CPython's TypeError if run
+    out = 1
+    for i in range(top):
+        out *= int(s[10 ** i - 1])
+    return out
+
+
+def indexed_by(s, x):
+    return s[x]

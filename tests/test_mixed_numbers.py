@@ -372,3 +372,14 @@ def test_min_of_an_int_or_float_and_a_matrix_of_ints_receiving_floats(graph, pat
 def test_a_loop_carried_list_made_by_two_displays(xs):
     check(K.ascending_runs, tuple(xs))
     check(K.ascending_runs, xs)
+
+
+def test_a_str_indexed_by_an_int_or_a_float():
+    """Was a CompileError ('string indices must be integers, not f64') for the float side
+    of `s[10 ** i - 1]`; a str or bytes index of another type raises CPython's TypeError
+    when the line runs, as a list's does."""
+    s = "".join(str(i) for i in range(1, 2000))
+    check(K.champernowne_digits, s, 4)
+    for seq in ("abc", b"abc"):
+        for x in (1, -1, 1.0, None, "a", 5):
+            check(K.indexed_by, seq, x)

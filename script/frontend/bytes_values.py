@@ -81,7 +81,8 @@ def bytes_subscript(cx, b: Value, index_node, node) -> Value:
     s = as_str(cx, b, node)
     if isinstance(index_node, ast.Slice):
         return as_bytes(cx, strings.str_subscript(cx, s, index_node, node), node)
-    return strings.code_at(cx, s, index_node, node, "byte indices must be integers or slices", "index out of range")
+    return strings.code_at(cx, s, index_node, node, "byte indices must be integers or slices, not {}",
+                           "index out of range")
 
 
 def bytes_iterable(cx, b: Value, node):

@@ -45,7 +45,7 @@ from script.frontend import (arrays, bounded_deques, class_types, class_unions, 
                              optional, star_displays, strings, strmethods, union_values)
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
-from script.frontend.lower_expr import WeakConst, is_numpy_int, python_sample, sample_type_error
+from script.frontend.lower_expr import NOT_INDICES, WeakConst, is_numpy_int, python_sample, sample_type_error
 from script.frontend.optional import python_name, test_facts
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
@@ -461,7 +461,6 @@ def set_item(cx, lst: Value, v: Value, i: Value, node) -> None:
 
 # Index types whose every value makes CPython's list raise TypeError (an array's element, a
 # NumPy scalar, is named numpy.float64 there: still refused when compiling).
-_NOT_INDICES = (T.FloatType, T.StrType, T.NoneType, T.ComplexType, T.TupleType, T.ListType, T.HashType)
 
 
 def checked_item(cx, lst: Value, i: Value, node) -> Value:
@@ -477,7 +476,7 @@ def list_index(cx, lst: Value | None, index: Value, index_node, node, text: str,
     if isinstance(index.type, Unknown):      # (read from a list of a type not known yet:
         return Undef(T.I64, cx.loc(node))     # get_item; the round is rebuilt)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
-        if isinstance(index.type, _NOT_INDICES) and not is_numpy_int(index, cx.python_ints):
+        if isinstance(index.type, NOT_INDICES) and not is_numpy_int(index, cx.python_ints):
             # CPython's TypeError when (if) the line runs (`sieve(22.2)` refused by a test first)
             cx.raise_always("TypeError", f"list indices must be integers or slices, not "
                             f"{python_name(index.type)}", index_node)

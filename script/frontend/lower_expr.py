@@ -56,6 +56,10 @@ _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv
 _NUMPY_ARITH = frozenset(("add", "sub", "mul", "neg", "abs", "shl", "floordiv", "mod", "pow"))
 
 
+# Types of values CPython never takes as a sequence index (its TypeError when the line runs)
+NOT_INDICES = (T.FloatType, T.StrType, T.NoneType, T.ComplexType, T.TupleType, T.ListType, T.HashType)
+
+
 def is_numpy_int(v, python_ints: set, depth: int = 0) -> bool:
     """Whether int value `v` is a NumPy scalar in CPython: an array's element (`load`) or
     computed from one (`s += a[i]` makes `s` a NumPy int64 under NEP 50), whose arithmetic

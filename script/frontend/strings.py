@@ -23,7 +23,7 @@ from script.frontend import (arrays, byteslib, class_methods, enum_values, excep
                              strlib, strtext)
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
-from script.frontend.lower_expr import kind_sample, sample_type_error
+from script.frontend.lower_expr import NOT_INDICES, is_numpy_int, kind_sample, sample_type_error
 from script.frontend.unknown import Undef
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value
@@ -247,16 +247,21 @@ def str_subscript(cx, s: Value, index_node, node) -> Value:
     if isinstance(index_node, ast.Slice):
         start, count, step = arrays.slice_operands(cx, s, 0, index_node, node, length=str_len(cx, s, node))
         return str_lib(cx, strlib.slice_of, [s, start, count, step], node)
-    return str_char(cx, code_at(cx, s, index_node, node, "string indices must be integers", _INDEX_ERROR), node)
+    return str_char(cx, code_at(cx, s, index_node, node, "string indices must be integers, not '{}'", _INDEX_ERROR),
+                    node)
 
 
 def code_at(cx, s: Value, index_node, node, indices: str, out_of_range: str) -> Value:
     """Code point `s[i]` (i64) of the index `index_node` gives, counted from the end when
-    negative: TypeError text `indices` for an index of another type (a CompileError),
-    IndexError `out_of_range` outside the text (bytes_values.py: a byte's int)."""
+    negative: CPython's TypeError `indices` (formatted with the index's class name) for an
+    index of another type when the line runs (a float alternative of an int|float: `s[10 ** i
+    - 1]`), IndexError `out_of_range` outside the text (bytes_values.py: a byte's int)."""
     index = cx.expr(index_node)
     if not isinstance(index.type, (T.IntType, T.BoolType)):
-        cx.error(f"{indices}, not {index.type}", index_node)
+        if isinstance(index.type, NOT_INDICES) and not is_numpy_int(index, cx.python_ints):
+            cx.raise_always("TypeError", indices.format(python_name(index.type)), index_node)
+            return Const(0, T.I64)
+        cx.error(f"{indices.format(index.type)}", index_node)
     loc = cx.loc(node)
     i = cx.coerce(index, T.I64, index_node)
     n = str_len(cx, s, node)
