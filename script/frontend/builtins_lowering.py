@@ -89,6 +89,10 @@ def attribute_ref(cx, node: ast.Attribute):
     """A Value, or a PyRef for module attributes that are functions/classes/modules."""
     if class_members.is_super_call(cx, node.value):
         return class_members.super_attribute(cx, node)
+    if node.attr in ("__name__", "__qualname__") and is_type_call(cx, node.value):
+        named = class_members.optional_type_name(cx, node.value, node)     # type(v).__name__ of a v or None
+        if named is not None:
+            return named
     return attribute_of(cx, callee_ref(cx, node.value), node)
 
 
@@ -766,7 +770,9 @@ def ufunc_special(cx, fn: str, args, node) -> Value:
 def builtin_abs(cx, node, name) -> Value:
     if len(node.args) == 1 and not node.keywords:
         bool_ints.permit(cx, bool_ints.AS_INT, node.args[0])      # (abs(True) is 1, an int)
-        v = cx.lazy_num(node.args[0])
+        v = cx.lazy_opt(node.args[0])
+        if optional.is_optional(v) and not is_array_like(v):          # CPython's TypeError of abs(None)
+            v = optional.unwrap(cx, v, node.args[0], sample_type_error(abs, None))
         if is_array_like(v):
             return elementwise.ufunc_expr(cx, "absolute", [v], node)
         return mixed_numbers.split(cx, [v], lambda w: builtin_abs_value(cx, w, node), node)

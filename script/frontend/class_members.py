@@ -195,6 +195,29 @@ def class_ref(cx, node: ast.Call):
     return PyRef(cls, cls.__name__)
 
 
+def optional_type_name(cx, call: ast.Call, node: ast.Attribute):
+    """``type(v).__name__`` of an optional `v` (None, or a value of one class): the name of
+    the class it holds when it runs; None where `v` is no optional (`class_ref` decides)."""
+    from script.frontend import mixed_numbers, optional, strings
+    from script.frontend.instance_test import python_class
+    if len(call.args) != 1 or call.keywords:
+        return None
+    v = optional.expr_opt(cx, call.args[0])
+    if not optional.is_optional(v):
+        cx.pre_evaluated[id(call.args[0])] = v     # (evaluated once: class_ref reads it)
+        return None
+
+    def held(w):            # (an opt[num]: the int or the float it holds)
+        if mixed_numbers.is_num(w):
+            return mixed_numbers.split(cx, [w], held, node)
+        cls = python_class(w.type)
+        if cls is None:
+            cx.error(f"type() of a value of type {w.type} is not supported in compiled code", node)
+        return strings.str_constant(cx, getattr(cls, node.attr), node)
+    return cx.choose(optional.present(cx, v, node), lambda: held(optional.value_of(cx, v, node)),
+                     lambda: strings.str_constant(cx, "NoneType", node), node)
+
+
 def static_class_compare(cx, node: ast.Compare) -> Value | None:
     """``type(a) == type(b)`` (``is``, ``!=``, ``is not``; a side may name a class):
     decided when compiling, as classes are known then; None for other comparisons."""

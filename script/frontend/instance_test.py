@@ -51,8 +51,8 @@ def python_class(t: T.Type):
         return np.dtype(numpy_name(t)).type
     if isinstance(t, T.NoneType):
         return type(None)
-    if T.is_instance_union(t):          # one of several classes (class_unions.py)
-        return None
+    if T.is_instance_union(t) or isinstance(t, (T.IntFloatType, T.UnionType, T.OptionalType)):
+        return None                     # one of several classes (class_unions.py, union_values.py)
     if isinstance(t, T.StrType):
         return str
     if isinstance(t, T.BytesType):
@@ -82,9 +82,13 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
     if mixed_numbers.is_num(value):     # an int or a float: tested on the one it holds
         return mixed_numbers.split(self, [value], lambda v: Const(issubclass(python_class(v.type), spec), T.BOOL,
                                                                   self.loc(node)), node)
-    maybe = isinstance(getattr(value, "type", None), T.OptionalType) and isinstance(value.type.value, T.ClassType)
-    if not maybe and isinstance(getattr(value, "type", None), T.OptionalType):
-        value = optional.unwrap(self, value, node.args[0])
+    maybe = isinstance(getattr(value, "type", None), T.OptionalType)
+    if maybe and isinstance(value.type.value, T.IntFloatType):     # None, an int or a float
+        inner = optional.value_of(self, value, node)
+        return self.choose(optional.present(self, value, node),
+                           lambda: mixed_numbers.split(self, [inner], lambda v: Const(
+                               issubclass(python_class(v.type), spec), T.BOOL, self.loc(node)), node),
+                           lambda: Const(issubclass(type(None), spec), T.BOOL, self.loc(node)), node)
     if not isinstance(value, Value):
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
     if isinstance(value, Undef) and isinstance(value.type, Unknown) or has_unknown(value.type):

@@ -63,11 +63,13 @@ def meet(a: T.Type, b: T.Type) -> T.UnionType | None:
             none = True
             if isinstance(t, T.NoneType):
                 continue
-            holder, t = holder or t.value, t.value
-        if not T.is_union_alternative(t):
-            return None
-        if t not in alts:
-            alts.append(t)
+            inner = _alternatives(t.value)          # (an opt[num]: its int and its float)
+            holder, t = holder or inner[0], inner
+        for u in t if isinstance(t, list) else [t]:
+            if not T.is_union_alternative(u) or isinstance(u, (T.BoolIntType, T.IntFloatType, T.UnionType)):
+                return None
+            if u not in alts:
+                alts.append(u)
     if len(alts) < 2 or len(alts) > MAX_ALTERNATIVES:
         return None
     if any(T.bool_and_number(x, y) or T.real_and_complex(x, y) for x in alts for y in alts):
@@ -106,9 +108,18 @@ def build(emit, v: Value, t: T.UnionType, placeholder, loc) -> Value:
     alts = list(t.alternatives)
     if v.type == t:
         return v
-    if isinstance(v.type, (T.IntFloatType, T.UnionType)):
-        old = [T.I64, T.F64] if isinstance(v.type, T.IntFloatType) else list(v.type.alternatives)
-        old_tag, *payloads = parts(emit, v, loc)
+    num_opt = isinstance(v.type, T.OptionalType) and isinstance(v.type.value, T.IntFloatType)
+    if isinstance(v.type, (T.IntFloatType, T.UnionType)) or num_opt:
+        old = [T.I64, T.F64] if isinstance(v.type, T.IntFloatType) else [T.NONE, T.I64, T.F64] if num_opt \
+            else list(v.type.alternatives)
+        if num_opt:             # an opt[num] (None, an int or a float): tags 0, 1, 2
+            there, num = parts(emit, v, loc)
+            is_float, i, f = parts(emit, num, loc)
+            old_tag = emit("select", [there, emit("select", [is_float, Const(2, T.I64), Const(1, T.I64)], T.I64),
+                                      Const(0, T.I64)], T.I64)
+            payloads = [Const(None, T.NONE), i, f]
+        else:
+            old_tag, *payloads = parts(emit, v, loc)
         if isinstance(v.type, T.IntFloatType):      # (is_float, i, f): tag 1 is the float
             old_tag = emit("select", [old_tag, Const(1, T.I64), Const(0, T.I64)], T.I64)
         placed = [_place(emit, alts, o, p, placeholder) for o, p in zip(old, payloads)]
