@@ -63,3 +63,60 @@ def test_generated_functions_of_a_union_local(tmp_path, seed):
             if got[:2] == ("raise", "CompileError"):
                 break
             assert want == got, f"f{k}({n}) of seed {seed}:\n{path.read_text()}"
+
+
+def none_in_containers(n):
+    # `v in xs` of a v that is None was False where xs holds None; count/index/remove
+    # unwrapped it (a TypeError)
+    v = None if n % 3 == 0 else n
+    xs = [1, None, 2]
+    out = [v in [1, None], v in [None], v in xs, v in (1, None), xs.count(v) == 1, [1, 2, 3].count(v) == 0]
+    at = xs.index(v) if v in xs else -1
+    if v in xs:
+        xs.remove(v)
+    return out, at, xs
+
+
+def item_of_an_int_or_float_or_none(n):
+    # `v[0]` of an optional int|float read the int|float's tag ('False') where CPython raises
+    v = None
+    if n % 4 == 0:
+        v = 0.0
+    elif n > 2:
+        v = 0
+    if n % 2 == 0:
+        v = -2
+    try:
+        return repr(v[0])
+    except TypeError as e:
+        return str(e)
+
+
+def builtins_of_none(n):
+    v = None if n % 2 else n
+    out = []
+    try:
+        out.append(str(abs(v)))
+    except TypeError as e:
+        out.append(str(e))
+    try:
+        out.append(str(round(v)))
+    except TypeError as e:
+        out.append(str(e))
+    try:
+        out.append(str(divmod(v, 2)))
+    except TypeError as e:
+        out.append(str(e))
+    try:
+        out.append(str(2 ** v))
+    except TypeError as e:
+        out.append(str(e))
+    return out
+
+
+@pytest.mark.parametrize("fn", [none_in_containers, item_of_an_int_or_float_or_none, builtins_of_none],
+                         ids=lambda f: f.__name__)
+def test_none_where_cpython_answers(fn):
+    compiled = script.script(fn)
+    for n in range(7):
+        assert outcome(fn, n) == outcome(compiled, n), n

@@ -256,7 +256,21 @@ def positional(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) ->
     if not lo <= len(node.args) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         cx.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
-    return [cx.expr(a) for a in node.args]
+    values = [optional.expr_opt(cx, a) for a in node.args]
+    if not any(is_optional(v) for v in values):
+        return values
+    # None where the builtin takes a value: CPython's TypeError for it (`divmod(None, 2)`)
+    samples = [kind_sample(v.type.value if is_optional(v) else v.type) for v in values]
+    fn = getattr(py_builtins, name, None)
+    out = []
+    for k, (v, a) in enumerate(zip(values, node.args)):
+        if is_optional(v):
+            text = sample_type_error(fn, *samples[:k], None, *samples[k + 1:]) if callable(fn) else None
+            v = optional.unwrap(cx, v, a, text)
+            if mixed_numbers.is_num(v):
+                raise mixed_numbers.NumRead(a, cx.loc(a))      # (the statement splits on it)
+        out.append(v)
+    return out
 
 
 def lower_itertools(cx, node: ast.Call, name: str) -> Value:
@@ -887,6 +901,9 @@ def builtin_round(cx, node, name) -> Value:
     loc = cx.loc(node)
     if isinstance(x.type, T.ComplexType):
         cx.error("type complex doesn't define __round__ method", node)
+    refused = None if x.type.is_numeric() else sample_type_error(round, kind_sample(x.type))
+    if refused is not None:                 # `round(s)`: CPython's TypeError, where it raises it
+        return cx.raise_always("TypeError", refused, node)
     if len(args) == 1 or isinstance(args[1].type, T.NoneType):
         if isinstance(x.type, (T.IntType, T.BoolType)):
             return cx.coerce(x, T.I64 if isinstance(x.type, T.BoolType) else x.type, node)

@@ -894,7 +894,7 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         cx.error(f"list has no method '{name}' in compiled code", node.func)
     if name in ("index", "count", "remove"):
         if args:
-            probe_type(cx, lst, pre_evaluate(cx, args[0]))
+            probe_type(cx, lst, pre_evaluate(cx, args[0], optional_too=True))
         check_comparable(cx, lst, f"list.{name}()", node)
     if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(cx.pre_evaluated[id(args[0])].type):
         helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
@@ -995,9 +995,10 @@ def library_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
     return Const(None, T.NONE, cx.loc(node))
 
 
-def pre_evaluate(cx, node) -> Value:
-    """The value of `node`, computed now and given again by its next `lazy` (lower_expr)."""
-    v = cx.expr(node)
+def pre_evaluate(cx, node, optional_too: bool = False) -> Value:
+    """The value of `node`, computed now and given again by its next `lazy` (lower_expr);
+    with `optional_too`, an optional stays one (`xs.count(v)` of a `v` that may be None)."""
+    v = optional.expr_opt(cx, node) if optional_too else cx.expr(node)
     cx.pre_evaluated[id(node)] = v
     return v
 

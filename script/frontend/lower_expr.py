@@ -419,6 +419,8 @@ class ExprLowering:
             raise mixed_numbers.NumRead(node.value, self.loc(node.value))
         if is_optional(base):
             base = optional.unwrap(self, base, node, "'NoneType' object is not subscriptable")
+            if mixed_numbers.is_num(base):      # (an opt[num]: the int or the float it holds, never its parts)
+                return mixed_numbers.split(self, [base], lambda w: self.subscript_of(w, node), node)
         return self.subscript_of(elementwise.materialize(self, base, node) if isinstance(base, ArrayExpr) else base, node)
 
     def subscript_of(self, base: Value, node: ast.Subscript) -> Value:
@@ -678,7 +680,8 @@ class ExprLowering:
         if refused is not None:     # `"a" + 1`: CPython's TypeError, raised where it raises it
             return self.raise_always("TypeError", refused, node)
         if is_optional(a) or is_optional(b):
-            symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else "")
+            symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else
+                                                     " or pow()" if op is ast.Pow else "")
             a, b = optional.unwrap_operands(self, 
                 a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
             return self.binop(op, a, b, node)      # (as the values the optionals hold: an instance's)

@@ -237,8 +237,9 @@ def optional_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value | Non
         if is_optional(b):
             b = unwrap(cx, b, node, f"argument of type '{NONE_NAME}' is not iterable")
             return cx.compare(op, a, b, node)
-        hit = if_present(cx, present(cx, a, node), lambda: cx.compare(
-            ast.In(), value_of(cx, a, node), b, node), a, node)
+        # None is in a container that holds None (`v in [1, None]`)
+        hit = cx.choose(present(cx, a, node), lambda: cx.compare(ast.In(), value_of(cx, a, node), b, node),
+                        lambda: cx.compare(ast.In(), Const(None, T.NONE, loc), b, node), node)
         return _not(cx, hit, loc) if negate else hit
     symbol = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
     a, b = unwrap_operands(cx, 

@@ -103,7 +103,7 @@ def _label(name: str, obj) -> str:
 def call_argument(cx, node: ast.expr):
     """A call argument: its Value, or a Static when it names no value."""
     if id(node) in cx.pre_evaluated:
-        return cx.expr(node)
+        return optional.expr_opt(cx, node)      # (an optional pre-evaluated stays one)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return Static(node.value)
     if isinstance(node, ast.Lambda):
