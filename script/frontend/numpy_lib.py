@@ -17,8 +17,27 @@ import numpy as np
 # ---- order ---------------------------------------------------------------------------------
 
 def _before(x, y):
-    """x sorts before y in NumPy's order: NaN last."""
-    return x < y or (y != y and x == x)
+    """x sorts before y in NumPy's order: NaN last; complex numbers by real part, then
+    imaginary part, NaNs last in each (npysort's CLT)."""
+    if x.imag == 0 and y.imag == 0:    # real numbers (the test folds to True)
+        return x < y or (y != y and x == x)
+    a = x.real
+    ai = x.imag
+    b = y.real
+    bi = y.imag
+    if a < b:
+        return ai == ai or bi != bi
+    if a > b:
+        return bi != bi and ai == ai
+    if a == b or (a != a and b != b):
+        return ai < bi or (bi != bi and ai == ai)
+    return b != b
+
+
+def _same(x, y):
+    """x and y are one element to np.unique: equal, or both NaN (any part NaN for complex
+    numbers), as NumPy's equal_nan=True makes them."""
+    return x == y or (x != x and y != y)
 
 
 def _sort_range(a, lo, hi) -> None:
@@ -176,15 +195,17 @@ def median(a, axis=None):
 
 
 def _median_sorted(s):
+    """NumPy's mean of the middle element(s): a sum that starts from +0.0, in float32 for
+    float32 (where two large halves overflow to inf, as NumPy's), else in float64."""
     n = s.shape[0]
     if n == 0:
         return math.nan
     if s[n - 1] != s[n - 1]:
         return math.nan
-    # NumPy takes the mean of the middle element(s): a sum that starts from +0.0
+    k = n // 2
     if n % 2 == 1:
-        return (0.0 + s[n // 2]) / 1.0
-    return ((0.0 + s[n // 2 - 1]) + s[n // 2]) / 2.0
+        return ((0.0 + s[k:k + 1]) / 1.0)[0]
+    return (((0.0 + s[k - 1:k]) + s[k:k + 1]) / 2.0)[0]
 
 
 def _along(s, axis, q, kind):
@@ -194,7 +215,7 @@ def _along(s, axis, q, kind):
         _axis(axis, 1)
         return _median_sorted(s) if kind == 0 else _quantile_sorted(s, q)
     if s.ndim != 2:
-        raise ValueError("axis= takes a 1-d or 2-d array here")
+        raise ValueError("axis= takes a 1-d or 2-d array in compiled code")
     ax = _axis(axis, 2)
     n = s.shape[1 - ax]
     out = np.empty(n, dtype=(s[:0, 0] * 1.0).dtype)         # float32 stays float32
@@ -204,18 +225,29 @@ def _along(s, axis, q, kind):
     return out
 
 
+def _real(a):
+    """NumPy's checks of the array a quantile is taken of: real numbers, and not bools
+    (whose difference NumPy's interpolation refuses)."""
+    if a.dtype == np.complex128 or a.dtype == np.complex64:
+        raise TypeError("a must be an array of real numbers")
+    if a.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                        "the `^` operator, or the logical_xor function instead.")
+
+
 def percentile(a, q, axis=None):
     """The q-th percentiles of all elements (or of each lane along `axis`), NumPy's default
     linear interpolation; an array `q` gives an array of its shape."""
+    _real(a)
     if isinstance(q, np.ndarray):
         flat = q.ravel()
         for i in range(flat.shape[0]):
-            if flat[i] < 0 or flat[i] > 100:
+            if not 0 <= flat[i] / 100.0 <= 1:
                 raise ValueError("Percentiles must be in the range [0, 100]")
         if axis is None:
             return _quantiles(a, q / 100.0)
         return _quantiles_along(sort(a, axis), axis, q / 100.0)
-    if q < 0 or q > 100:
+    if not 0 <= q / 100.0 <= 1:
         raise ValueError("Percentiles must be in the range [0, 100]")
     if axis is None:
         return _quantile_sorted(sort(a.ravel()), q / 100.0)
@@ -224,15 +256,16 @@ def percentile(a, q, axis=None):
 
 def quantile(a, q, axis=None):
     """The q-th quantiles (0 <= q <= 1), as `percentile` computes them."""
+    _real(a)
     if isinstance(q, np.ndarray):
         flat = q.ravel()
         for i in range(flat.shape[0]):
-            if flat[i] < 0 or flat[i] > 1:
+            if not 0 <= flat[i] <= 1:
                 raise ValueError("Quantiles must be in the range [0, 1]")
         if axis is None:
             return _quantiles(a, q * 1.0)
         return _quantiles_along(sort(a, axis), axis, q * 1.0)
-    if q < 0 or q > 1:
+    if not 0 <= q <= 1:
         raise ValueError("Quantiles must be in the range [0, 1]")
     if axis is None:
         return _quantile_sorted(sort(a.ravel()), q * 1.0)
@@ -245,7 +278,7 @@ def _quantiles(a, q):
     flat = out.ravel()
     qs = q.ravel()
     for i in range(qs.shape[0]):
-        flat[i] = _quantile_sorted(s, qs[i])
+        flat[i] = _quantile_sorted(s, qs[i], False)
     return out
 
 
@@ -256,7 +289,7 @@ def _quantiles_along(s, axis, q):
         _axis(axis, 1)
         return _quantiles(s, q)
     if s.ndim != 2:
-        raise ValueError("axis= takes a 1-d or 2-d array here")
+        raise ValueError("axis= takes a 1-d or 2-d array in compiled code")
     ax = _axis(axis, 2)
     n = s.shape[1 - ax]
     qs = q.ravel()
@@ -264,12 +297,14 @@ def _quantiles_along(s, axis, q):
     for k in range(qs.shape[0]):
         for i in range(n):
             lane = s[:, i] if ax == 0 else s[i, :]
-            out[k, i] = _quantile_sorted(lane, qs[k])
+            out[k, i] = _quantile_sorted(lane, qs[k], False)
     return out.reshape(q.shape + (n,))
 
 
-def _quantile_sorted(s, q):
-    """The q-quantile of the sorted 1-d `s` (NaN last)."""
+def _quantile_sorted(s, q, weak=True):
+    """The q-quantile of the sorted 1-d `s` (NaN last), by NumPy's _lerp: the difference of
+    the neighbours in `s`'s dtype (wrapping for ints, as NumPy's), then weighted by the
+    Python float q (`weak`: float32 stays float32) or by a float64 (an array q)."""
     n = s.shape[0]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -284,13 +319,22 @@ def _quantile_sorted(s, q):
         lo = int(math.floor(pos))
         hi = lo + 1
         frac = pos - lo
-    # NumPy's _lerp: a + (b - a) * t, from the other end when t >= 0.5
-    x = s[lo] * 1.0
-    y = s[hi] * 1.0
+    if s.dtype == np.bool_:
+        _real(s)
+        return math.nan
+    x = s[lo:lo + 1]
+    y = s[hi:hi + 1]
     d = y - x
+    # NumPy's _lerp: a + (b - a) * t, from the other end when t >= 0.5
+    if not weak:
+        return _lerp(x.astype(np.float64), y.astype(np.float64), d.astype(np.float64), frac)
+    return _lerp(x, y, d, frac)
+
+
+def _lerp(x, y, d, frac):
     if frac >= 0.5:
-        return y - d * (1.0 - frac)
-    return x + d * frac
+        return (y - d * (1.0 - frac))[0]
+    return (x + d * frac)[0]
 
 
 def searchsorted(a, v, side=0):
@@ -319,12 +363,12 @@ def _search(a, v, side):
 
 
 def unique(a):
-    """The sorted distinct elements."""
+    """The sorted distinct elements (all NaNs one element, as NumPy's equal_nan=True)."""
     s = sort(a.ravel())
     n = s.shape[0]
     keep = 0
     for i in range(n):
-        if i == 0 or s[i] != s[keep - 1]:
+        if i == 0 or not _same(s[i], s[keep - 1]):
             s[keep] = s[i]
             keep += 1
     return s[:keep].copy()
@@ -387,7 +431,8 @@ def _diff(a, n, axis):
         elif out.ndim == 2:
             out = _step(out[:, 1:], out[:, :-1])
         else:
-            raise ValueError("np.diff takes a 1-d or 2-d array here")
+            raise ValueError("np.diff along an axis other than the first takes a 1-d or 2-d array "
+                             "in compiled code")
     return out.copy() if n == 0 else out
 
 
@@ -485,10 +530,11 @@ def _interp1(x, xp, fp, lo, hi):
         return fp[n - 1] * 1.0
     if xp[j] == x:
         return fp[j] * 1.0
-    slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j] * 1.0)
-    r = slope * (x - xp[j]) + fp[j]
+    # in floats, as NumPy converts xp and fp first (int differences do not wrap)
+    slope = (fp[j + 1] * 1.0 - fp[j] * 1.0) / (xp[j + 1] * 1.0 - xp[j] * 1.0)
+    r = slope * (x - xp[j]) + fp[j] * 1.0
     if r != r:
-        r = slope * (x - xp[j + 1]) + fp[j + 1]
+        r = slope * (x - xp[j + 1]) + fp[j + 1] * 1.0
         if r != r and fp[j] == fp[j + 1]:
             r = fp[j] * 1.0
     return r
@@ -571,6 +617,9 @@ def count_nonzero(a, axis=None):
 
 def ptp(a, axis=None):
     """Of the whole array (a constant axis: axis_stats.py)."""
+    if a.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                        "the `^` operator, or the logical_xor function instead.")
     return a.max() - a.min()
 
 
@@ -583,9 +632,14 @@ def linalg_norm(x, ord=None, axis=None):
         if ord is None:
             f = x.ravel()
             s = 0.0
+            if f.dtype == np.complex128 or f.dtype == np.complex64:
+                for i in range(f.shape[0]):
+                    s += f[i].real * f[i].real + f[i].imag * f[i].imag
+                return math.sqrt(s)
             for i in range(f.shape[0]):
                 s += f[i] * f[i]
-            return math.sqrt(s)
+            # NumPy's sqrt(x.dot(x)) is float32 for float32 (the sum here in float64)
+            return np.sqrt(np.zeros(1, dtype=(f[:0] * 1.0).dtype) + s)[0]
         if x.ndim == 1:
             return _vector_norm(x * 1.0, ord)
         if x.ndim == 2:
@@ -619,8 +673,8 @@ def linalg_norm_keepdims(x, ord=None, axis=None):
 
 
 def _vector_norm(v, ord):
-    if ord is None:
-        return math.sqrt((v * v).sum())
+    if ord is None or ord == 2:         # NumPy's sqrt of the sum of (conj(x) * x).real
+        return np.sqrt(_abs2(v).sum())
     if ord == math.inf:
         return np.abs(v).max()
     if ord == -math.inf:
@@ -629,8 +683,6 @@ def _vector_norm(v, ord):
         return (v != 0).sum() * (v[:0].sum() + 1.0)
     if ord == 1:
         return np.abs(v).sum()
-    if ord == 2:
-        return math.sqrt((v * v).sum())
     if ord == _ORD_FRO or ord == _ORD_NUC:
         raise ValueError("Invalid norm order for vectors.")
     return (np.abs(v) ** ord).sum() ** (1.0 / ord)
@@ -638,7 +690,7 @@ def _vector_norm(v, ord):
 
 def _matrix_norm(m, ord):
     if ord == _ORD_FRO:
-        return math.sqrt((m * m).sum())
+        return np.sqrt(_abs2(m).sum())
     if ord == 1:
         return np.abs(m).sum(axis=0).max()
     if ord == -1:
@@ -657,33 +709,91 @@ def _matrix_norm(m, ord):
     raise ValueError("Invalid norm order for matrices.")
 
 
+def _abs2(v):
+    """|v|**2 as NumPy's norms compute it: (conj(v) * v).real."""
+    return (v.conj() * v).real
+
+
 _ORD_FRO = 1 << 62          # numpy_lib_call.ORD_FRO, ORD_NUC: ord="fro", ord="nuc"
 _ORD_NUC = (1 << 62) + 1
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08):
-    return (np.abs(a - b) <= atol + rtol * np.abs(b)) | (a == b)
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """NumPy's: `b` as floats (its result_type with a Python float: ints and bools float64,
+    so ints do not wrap), an infinite `b` close only to itself."""
+    y = b * 1.0
+    r = (np.abs(a - y) <= atol + rtol * np.abs(y)) & np.isfinite(y) | (a == y)
+    if equal_nan:
+        return r | (np.isnan(a) & np.isnan(y))
+    return r
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08):
-    return bool(np.all(isclose(a, b, rtol, atol)))
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.all(isclose(a, b, rtol, atol, equal_nan)))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """`x` with NaN replaced by `nan` and infinities by `posinf`/`neginf` (the largest
-    finite floats of `x`'s type by default); always a new array here (for any `copy`)."""
-    big = np.finfo(x.dtype).max if isinstance(x, np.ndarray) else 1.7976931348623157e308
+    finite floats of `x`'s type by default), the real and imaginary parts of complex numbers
+    each on its own; ints and bools as they are. `copy=False` writes into `x` and returns
+    it, as NumPy's. (Each dtype test is its own condition: the compiler folds it and
+    compiles only the branch taken.)"""
+    if not isinstance(x, np.ndarray):
+        big = 1.7976931348623157e308
+        hi = big if posinf is None else posinf
+        lo = -big if neginf is None else neginf
+        return np.where(x != x, nan, np.where(x == math.inf, hi, np.where(x == -math.inf, lo, x)))
+    out = x.copy() if copy else x
+    if x.dtype == np.float64 or x.dtype == np.float32:
+        _nan_to_num_part(out, nan, posinf, neginf)
+    elif x.dtype == np.complex128 or x.dtype == np.complex64:
+        _nan_to_num_part(out.real, nan, posinf, neginf)
+        _nan_to_num_part(out.imag, nan, posinf, neginf)
+    return out
+
+
+def _nan_to_num_part(d, nan, posinf, neginf):
+    big = np.finfo(d.dtype).max
     hi = big if posinf is None else posinf
     lo = -big if neginf is None else neginf
-    return np.where(x != x, nan, np.where(x == math.inf, hi, np.where(x == -math.inf, lo, x)))
+    d[...] = np.where(d != d, nan, np.where(d == math.inf, hi, np.where(d == -math.inf, lo, d)))
+
+
+def _power_of_ten(n):
+    """NumPy's power_of_ten: 10.0 multiplied in n times (exactly 10**n up to 1e22)."""
+    f = 1.0
+    for _ in range(n):
+        f *= 10.0
+    return f
 
 
 def around(a, decimals=0):
-    """NumPy's round: half to even, at `decimals` >= 0 digits (a scaled rint)."""
-    if decimals == 0:
-        return np.rint(a)
-    scale = 10.0 ** decimals
-    return np.rint(a * scale) / scale
+    """NumPy's round (PyArray_Round): half to even, rint(a * 10**d) / 10**d for d >= 0 and
+    rint(a / 10**-d) * 10**-d below; ints as they are for d >= 0, else rounded in float64
+    and cast back to their dtype; complex numbers part by part."""
+    if not isinstance(a, np.ndarray):
+        return _round_float(a, decimals)
+    if a.dtype == np.float64 or a.dtype == np.float32:
+        return _round_float(a, decimals)
+    if a.dtype == np.complex128 or a.dtype == np.complex64:
+        out = a.copy()
+        out.real[...] = _round_float(a.real, decimals)
+        out.imag[...] = _round_float(a.imag, decimals)
+        return out
+    if a.dtype == np.bool_:
+        raise TypeError("np.round of a bool array (float16 in NumPy) is not supported in compiled code")
+    if decimals >= 0:
+        return a.copy()
+    f = _power_of_ten(-decimals)
+    return (np.rint(a / f) * f).astype(a.dtype)
+
+
+def _round_float(a, decimals):
+    if decimals >= 0:
+        f = _power_of_ten(decimals)
+        return np.rint(a * f) / f
+    f = _power_of_ten(-decimals)
+    return np.rint(a / f) * f
 
 
 def round(a, decimals=0):        # noqa: A001 - NumPy's name

@@ -298,6 +298,8 @@ CHECKS = {
     "correlate": _check_all(_check_rank("a", (1,), "numpy.correlate() takes 1-d arrays"),
                             _check_rank("v", (1,), "numpy.correlate() takes 1-d arrays")),
     "polyval": _check_rank("p", (1,), "numpy.polyval() takes a 1-d array of coefficients"),
+    "searchsorted": _check_rank("a", (1,), "object too deep for desired array (numpy.searchsorted() "
+                                           "takes a 1-d sorted array)"),
     "triu": _check_rank("m", (2,), "numpy.triu() takes a 2-d array here"),
     "tril": _check_rank("m", (2,), "numpy.tril() takes a 2-d array here"),
     "meshgrid": _check_all(_check_rank("x", (1,), "numpy.meshgrid() takes 1-d arrays here"),

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from script.frontend.numpy_lib import _quantile_sorted, sort
+from script.frontend.numpy_lib import _before, _quantile_sorted, _same, sort
 
 
 # ---- element-wise, by NumPy's formulas -------------------------------------------------------
@@ -377,7 +377,7 @@ def unique_counts(ar):
     counts = np.zeros(n, dtype=np.int64)
     keep = 0
     for i in range(n):
-        if i == 0 or s[i] != s[keep - 1]:
+        if i == 0 or not _same(s[i], s[keep - 1]):
             s[keep] = s[i]
             keep += 1
         counts[keep - 1] += 1
@@ -396,7 +396,7 @@ def unique_inverse(ar):
         hi = u.shape[0]
         while lo < hi:
             mid = (lo + hi) // 2
-            if u[mid] < f[i]:
+            if _before(u[mid], f[i]):
                 lo = mid + 1
             else:
                 hi = mid
@@ -419,7 +419,7 @@ def _unique_all(ar):
     k = -1
     for i in range(n):
         j = order[i]
-        if k < 0 or f[j] != u[k]:
+        if k < 0 or not _same(f[j], u[k]):
             k += 1
             u[k] = f[j]
             index[k] = j
