@@ -19,9 +19,7 @@ import numpy as np
 def _before(x, y):
     """x sorts before y in NumPy's order: NaN last; complex numbers by real part, then
     imaginary part, NaNs last in each (npysort's CLT)."""
-    if x.imag == 0 and y.imag == 0:    # real numbers (the test folds to True)
-        return x < y or (y != y and x == x)
-    a = x.real
+    a = x.real                          # a real number's imag is a constant 0.0: folded
     ai = x.imag
     b = y.real
     bi = y.imag
@@ -225,20 +223,17 @@ def _along(s, axis, q, kind):
     return out
 
 
-def _real(a):
-    """NumPy's checks of the array a quantile is taken of: real numbers, and not bools
-    (whose difference NumPy's interpolation refuses)."""
-    if a.dtype == np.complex128 or a.dtype == np.complex64:
-        raise TypeError("a must be an array of real numbers")
-    if a.dtype == np.bool_:
-        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+def _bool_subtract():
+    """NumPy's interpolation subtracts neighbours: its error for bools."""
+    raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                         "the `^` operator, or the logical_xor function instead.")
 
 
 def percentile(a, q, axis=None):
     """The q-th percentiles of all elements (or of each lane along `axis`), NumPy's default
     linear interpolation; an array `q` gives an array of its shape."""
-    _real(a)
+    if a.dtype == np.complex128 or a.dtype == np.complex64:
+        raise TypeError("a must be an array of real numbers")
     if isinstance(q, np.ndarray):
         flat = q.ravel()
         for i in range(flat.shape[0]):
@@ -256,7 +251,8 @@ def percentile(a, q, axis=None):
 
 def quantile(a, q, axis=None):
     """The q-th quantiles (0 <= q <= 1), as `percentile` computes them."""
-    _real(a)
+    if a.dtype == np.complex128 or a.dtype == np.complex64:
+        raise TypeError("a must be an array of real numbers")
     if isinstance(q, np.ndarray):
         flat = q.ravel()
         for i in range(flat.shape[0]):
@@ -320,7 +316,7 @@ def _quantile_sorted(s, q, weak=True):
         hi = lo + 1
         frac = pos - lo
     if s.dtype == np.bool_:
-        _real(s)
+        _bool_subtract()
         return math.nan
     x = s[lo:lo + 1]
     y = s[hi:hi + 1]
@@ -421,6 +417,8 @@ def _block(v, a, ax):
 def _diff(a, n, axis):
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:                  # NumPy returns `a` before it looks at the axis
+        return a.copy()
     ax = _axis(axis, a.ndim)
     out = a
     for _ in range(n):
@@ -617,10 +615,11 @@ def count_nonzero(a, axis=None):
 
 def ptp(a, axis=None):
     """Of the whole array (a constant axis: axis_stats.py)."""
+    hi = a.max()                # NumPy's error for an empty array comes first
+    lo = a.min()
     if a.dtype == np.bool_:
-        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
-                        "the `^` operator, or the logical_xor function instead.")
-    return a.max() - a.min()
+        _bool_subtract()
+    return hi - lo
 
 
 def linalg_norm(x, ord=None, axis=None):
@@ -721,7 +720,13 @@ _ORD_NUC = (1 << 62) + 1
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """NumPy's: `b` as floats (its result_type with a Python float: ints and bools float64,
     so ints do not wrap), an infinite `b` close only to itself."""
-    y = b * 1.0
+    if isinstance(b, np.ndarray):
+        if b.dtype == np.complex128 or b.dtype == np.complex64:      # b * 1.0 would turn inf*j into nan
+            return _isclose(a, b, rtol, atol, equal_nan)
+    return _isclose(a, b * 1.0, rtol, atol, equal_nan)
+
+
+def _isclose(a, y, rtol, atol, equal_nan):
     r = (np.abs(a - y) <= atol + rtol * np.abs(y)) & np.isfinite(y) | (a == y)
     if equal_nan:
         return r | (np.isnan(a) & np.isnan(y))
@@ -806,8 +811,9 @@ def var(a, ddof=0):
     m = a.mean()
     d = a - m
     if a.dtype == np.complex128 or a.dtype == np.complex64:      # |d|**2 as NumPy squares it
-        return np.divide((d.real * d.real + d.imag * d.imag).sum(), a.size - ddof)
-    return np.divide((d * d).sum(), a.size - ddof)      # NumPy's: nan or inf, no exception
+        return np.divide((d.real * d.real + d.imag * d.imag).sum(), max(a.size - ddof, 0))
+    # NumPy's count is max(size - ddof, 0): nan or inf past it, no exception
+    return np.divide((d * d).sum(), max(a.size - ddof, 0))
 
 
 def std(a, ddof=0):
