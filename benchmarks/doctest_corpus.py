@@ -207,16 +207,22 @@ def main(argv=None) -> int:
     if args.child:
         _child(args.child)
         return 0
+    run_corpus(corpus_files(args.dirs), __file__, args)
+    return 0
+
+
+def corpus_files(dirs, skip=()) -> list:
+    """The .py files given and those under the directories given (not tests, not dunder
+    files, not the module names in `skip`), in a fixed order."""
     files = []
-    for d in args.dirs:
+    for d in dirs:
         if os.path.isfile(d):
             files.append(d)
             continue
         for root, _, names in os.walk(d):
             files += [os.path.join(root, n) for n in sorted(names)
-                      if n.endswith(".py") and not n.startswith(("test_", "__"))]
-    run_corpus(files, __file__, args)
-    return 0
+                      if n.endswith(".py") and not n.startswith(("test_", "__")) and n[:-3] not in skip]
+    return files
 
 if __name__ == "__main__":
     sys.exit(main())

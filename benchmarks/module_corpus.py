@@ -36,7 +36,8 @@ import threading
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doctest_corpus import _classify, _load, _on_alarm, _Timeout, add_arguments, run_corpus  # noqa: E402
+from doctest_corpus import (_classify, _load, _on_alarm, _Timeout, add_arguments, corpus_files,  # noqa: E402
+                            run_corpus)
 
 _SCRIPT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "script") + os.sep
 
@@ -139,15 +140,7 @@ def main(argv=None) -> int:
         print(json.dumps(probe_file(args.child, args.entry, libs, args.cpython_limit, args.compiled_limit,
                                     {"int_overflow": args.int_overflow})))
         return 0
-    files = []
-    for d in args.dirs:
-        if os.path.isfile(d):
-            files.append(d)
-            continue
-        for root, _, names in os.walk(d):
-            files += [os.path.join(root, n) for n in sorted(names)
-                      if n.endswith(".py") and not n.startswith(("test_", "__")) and n[:-3] not in libs]
-    run_corpus(files, __file__, args, unit="files", child_args=_child_options(args))
+    run_corpus(corpus_files(args.dirs, libs), __file__, args, unit="files", child_args=_child_options(args))
     return 0
 
 
