@@ -139,11 +139,11 @@ def test_print_options_and_errors():
         print(n, file=None)
 
     def bad_value(a):
-        print(a)
+        print(a.flat)
     with pytest.raises(CompileError, match="print\\(\\) keyword 'file' is not supported"):
         script.script(bad_file)(1)
     import numpy as np
-    with pytest.raises(CompileError, match="cannot be formatted"):
+    with pytest.raises(CompileError):
         script.script(bad_value)(np.zeros(2))
 
 

@@ -198,8 +198,11 @@ def class_ref(cx, node: ast.Call):
 def optional_type_name(cx, call: ast.Call, node: ast.Attribute):
     """``type(v).__name__`` of an optional `v` (None, or a value of one class): the name of
     the class it holds when it runs; None where `v` is no optional (`class_ref` decides)."""
-    from script.frontend import mixed_numbers, optional, strings
+    from script.frontend import mixed_numbers, optional
     from script.frontend.instance_test import python_class
+
+    def text(name: str) -> Value:
+        return cx.emit("str_const", [], T.STR, name, cx.loc(node))
     if len(call.args) != 1 or call.keywords:
         return None
     v = optional.expr_opt(cx, call.args[0])
@@ -213,9 +216,9 @@ def optional_type_name(cx, call: ast.Call, node: ast.Attribute):
         cls = python_class(w.type)
         if cls is None:
             cx.error(f"type() of a value of type {w.type} is not supported in compiled code", node)
-        return strings.str_constant(cx, getattr(cls, node.attr), node)
+        return text(getattr(cls, node.attr))
     return cx.choose(optional.present(cx, v, node), lambda: held(optional.value_of(cx, v, node)),
-                     lambda: strings.str_constant(cx, "NoneType", node), node)
+                     lambda: text("NoneType"), node)
 
 
 def static_class_compare(cx, node: ast.Compare) -> Value | None:

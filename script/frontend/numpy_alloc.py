@@ -235,19 +235,8 @@ def np_like(cx, node, name):
     return arr
 
 
-def array_like(cx, v: Value, node) -> Value:
-    """`v`, or a new array of it where it is a list (of lists) of numbers: NumPy's functions
-    take any array_like (`np.dot([1, 2], [3, 4])`, `np.cumsum(xs)`), as np.asarray makes it."""
-    t = v.type
-    while isinstance(t, T.ListType) and not isinstance(t, (T.ClassType, T.IterType)):
-        t = cx.read_type(v) if t is v.type else t.elem
-    if t is not v.type and t.is_numeric() and not isinstance(t, T.BoolType):
-        return cx.list_to_array(v, None, node)
-    return v
-
-
 def array_arg(cx, arg_node, name: str) -> Value:
-    v = array_like(cx, cx.expr(arg_node), arg_node)
+    v = numpy_reduce.array_like(cx, cx.expr(arg_node), arg_node)
     if not isinstance(v.type, T.ArrayType):
         cx.error(f"numpy.{name}() expects an array here, not {v.type}", arg_node)
     return v

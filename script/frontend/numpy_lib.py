@@ -503,8 +503,11 @@ def interp(x, xp, fp, left=None, right=None):
         raise ValueError("fp and xp are not of the same length.")
     lo = fp[0] * 1.0 if left is None else left * 1.0
     hi = fp[n - 1] * 1.0 if right is None else right * 1.0
+    if fp.dtype == np.complex128:       # (decided when compiling) left and right as complex
+        lo = fp[0] * 1.0 if left is None else complex(left)
+        hi = fp[n - 1] * 1.0 if right is None else complex(right)
     if isinstance(x, np.ndarray):
-        out = np.empty(x.shape)
+        out = np.empty(x.shape, dtype=(fp[:0] * 1.0).dtype)
         flat = out.ravel()
         xs = x.ravel()
         for i in range(xs.shape[0]):

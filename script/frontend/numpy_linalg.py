@@ -49,13 +49,13 @@ def np_matmul(cx, node, name):
 
 def method_dot(cx, arr, node):
     (b,) = numpy_alloc.np_args(cx, node, "dot", ("b",), 1)
-    return product(cx, arr, numpy_alloc.array_like(cx, cx.expr(b), b), "dot", node)
+    return product(cx, arr, numpy_reduce.array_like(cx, cx.expr(b), b), "dot", node)
 
 
 def _array_likes(cx, *nodes) -> list:
     """The arrays of the argument nodes, lists of numbers made arrays (np.asarray), each
     evaluated in turn."""
-    return [numpy_alloc.array_like(cx, cx.expr(n), n) for n in nodes]
+    return [numpy_reduce.array_like(cx, cx.expr(n), n) for n in nodes]
 
 
 def matmul(cx, a: Value, b: Value, node) -> Value:

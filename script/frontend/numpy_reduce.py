@@ -32,7 +32,7 @@ import ast
 import functools
 import math
 
-from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_alloc, numpy_kernels
+from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_kernels
 from script.frontend.array_views import line_view
 from script.frontend.registry import CALLS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
@@ -68,6 +68,17 @@ def result_type(kind: str, dtype: T.Type) -> T.Type:
 def np_reduce(cx, node, name):
     a_node, axis_node = cx.np_args(node, name, ("a", "axis"), 1)
     return reduce_value(cx, cx.expr(a_node), _ALIASES.get(name, name), axis_node, node)
+
+
+def array_like(cx, v: Value, node) -> Value:
+    """`v`, or a new array of it where it is a list (of lists) of numbers: NumPy's functions
+    take any array_like (`np.dot([1, 2], [3, 4])`, `np.cumsum(xs)`), as np.asarray makes it."""
+    t = v.type
+    while isinstance(t, T.ListType) and not isinstance(t, (T.ClassType, T.IterType)):
+        t = cx.read_type(v) if t is v.type else t.elem
+    if t is not v.type and t.is_numeric() and not isinstance(t, T.BoolType):
+        return cx.list_to_array(v, None, node)
+    return v
 
 
 def method_reduce(cx, arr, node):
@@ -408,7 +419,7 @@ def np_cumulative(cx, node, name, kind: str | None = None):
     """``np.cumsum(a, axis)``, ``np.cumprod``; `kind` the running reduction `cumulative`
     computes where it is not `name`'s (np_ufunc_method)."""
     a_node, axis_node = cx.np_args(node, name, ("a", "axis"), 1)
-    arr = numpy_alloc.array_like(cx, cx.expr(a_node), a_node)
+    arr = array_like(cx, cx.expr(a_node), a_node)
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, cx.loc(node))
     if not isinstance(arr.type, T.ArrayType):
@@ -555,7 +566,7 @@ def np_nan_reduce(cx, node, name):
     kind = name[3:]
     params = ("a", "axis", "ddof") if kind in ("std", "var") else ("a", "axis")
     a_node, axis_node, *ddof = cx.np_args(node, name, params, 1)
-    arr = numpy_alloc.array_like(cx, cx.expr(a_node), a_node)
+    arr = array_like(cx, cx.expr(a_node), a_node)
     if isinstance(arr.type, Unknown):
         return Undef(UNKNOWN, cx.loc(node))
     if not isinstance(arr.type, T.ArrayType):
