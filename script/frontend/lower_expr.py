@@ -682,8 +682,14 @@ class ExprLowering:
         if is_optional(a) or is_optional(b):
             symbol = _SYMBOL.get(op, op.__name__) + ("=" if isinstance(node, ast.AugAssign) else
                                                      " or pow()" if op is ast.Pow else "")
-            a, b = optional.unwrap_operands(self, 
-                a, b, lambda x, y: f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'", node)
+            inplace = isinstance(node, ast.AugAssign)
+
+            def describe(x, y):     # CPython's own text where samples give it ('str + None': "can only concatenate")
+                held = [T.NONE if n == optional.NONE_NAME else {"int": T.I64, "float": T.F64}.get(n) or
+                        (v.type.value if is_optional(v) else v.type) for n, v in ((x, a), (y, b))]
+                return operand_type_error(op, *held, inplace=inplace) or \
+                    f"unsupported operand type(s) for {symbol}: '{x}' and '{y}'"
+            a, b = optional.unwrap_operands(self, a, b, describe, node)
             return self.binop(op, a, b, node)      # (as the values the optionals hold: an instance's)
         handler = BINOPS.lookup(operand_kind(a, b), op)
         if handler is not None:                 # arrays, lists, dicts and sets, strs: registry.py

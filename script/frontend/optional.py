@@ -157,15 +157,29 @@ def unwrap_operands(cx, a: Value, b: Value, describe, node) -> tuple[Value, Valu
     oa, ob = is_optional(a), is_optional(b)
     if not (oa or ob):
         return a, b
-    na, nb = python_name(a.type), python_name(b.type)
+    loc = cx.loc(node)
     if oa and ob:
-        both = cx.emit("and", [absent(cx, a, node), absent(cx, b, node)], T.BOOL, None, cx.loc(node))
+        both = cx.emit("and", [absent(cx, a, node), absent(cx, b, node)], T.BOOL, None, loc)
         cx.raise_if(both, "TypeError", describe(NONE_NAME, NONE_NAME), node)
     if oa:
-        cx.raise_if(absent(cx, a, node), "TypeError", describe(NONE_NAME, nb), node)
+        for when, nb in _names(cx, b, node):
+            cx.raise_if(cx.emit("and", [absent(cx, a, node), when], T.BOOL, None, loc), "TypeError",
+                        describe(NONE_NAME, nb), node)
     if ob:
-        cx.raise_if(absent(cx, b, node), "TypeError", describe(na, NONE_NAME), node)
+        for when, na in _names(cx, a, node):
+            cx.raise_if(cx.emit("and", [absent(cx, b, node), when], T.BOOL, None, loc), "TypeError",
+                        describe(na, NONE_NAME), node)
     return (value_of(cx, a, node) if oa else a), (value_of(cx, b, node) if ob else b)
+
+
+def _names(cx, v: Value, node) -> list:
+    """[(when, class name)] of what `v` holds where it is not None: one name, or of an
+    int|float (an opt[num] too) 'int' or 'float' as it holds."""
+    t = v.type.value if is_optional(v) else v.type
+    if not isinstance(t, T.IntFloatType):
+        return [(Const(True, T.BOOL), python_name(v.type))]
+    is_float = cx.emit("extract", [value_of(cx, v, node) if is_optional(v) else v], T.BOOL, 0, cx.loc(node))
+    return [(is_float, "float"), (_not(cx, is_float, cx.loc(node)), "int")]
 
 
 def make_optional(cx, v: Value, t: T.OptionalType, node=None) -> Value:

@@ -285,8 +285,18 @@ class SSABuilder:
             if found is None:
                 stack.extend(b.preds)
                 continue
-            t = unify_types(t, found.type) or t
+            t = unify_types(t, found.type) or self._union_of(var, t, found.type) or t
         return t
+
+    @staticmethod
+    def _union_of(var: str, t: T.Type, u: T.Type) -> T.Type | None:
+        """The union a variable of types `t` and `u` is (union_values.meet), where it may be
+        one: not the compiler's names, but min()/max()'s best so far and a dispatch table's
+        result; None otherwise (the conflict is reported where the types meet)."""
+        if var.startswith("$") and not var.startswith(("$best", "$dispatch")) or has_unknown(t):
+            return None
+        from script.frontend.union_values import meet
+        return meet(t, u)
 
     def _new_param(self, var: str, block: Block, loc, t: T.Type) -> BlockParam:
         param = block.add_param(t, loc, var if not var.startswith("$") else None)
@@ -439,10 +449,9 @@ class SSABuilder:
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and self.conflict_hook is not None:
             self.conflict_hook(self, other, v)
-        from script.frontend.union_values import meet
-        union = meet(t, v.type)
-        if union is not None and (not var.startswith("$") or var.startswith(("$best", "$dispatch"))):
-            return union        # (not the compiler's names, but min()/max()'s best so far, a dispatch table's result)
+        union = self._union_of(var, t, v.type)
+        if union is not None:
+            return union
         loc_a = self.def_locs.get(id(v), v.loc)
         loc_b = self.def_locs.get(id(other), other.loc) if other is not None else param.loc
         tb = other.type if other is not None else param.type
