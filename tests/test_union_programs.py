@@ -154,3 +154,28 @@ def test_none_where_cpython_answers(fn):
     compiled = script.script(fn)
     for n in range(7):
         assert outcome(fn, n) == outcome(compiled, n), n
+
+
+def min_max_of_none(n):
+    v = None if n % 2 else n
+    w = None if n % 3 else n * 0.5
+    out = []
+    for k in range(4):
+        try:
+            if k == 0:
+                out.append(str(min(v, 2.5)))
+            elif k == 1:
+                out.append(str(max(3, v)))
+            elif k == 2:
+                out.append(str(max(w, 1, 2)))
+            else:
+                out.append(str(min(w, v)))
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_min_and_max_of_none_give_cpythons_messages():
+    compiled = script.script(min_max_of_none)
+    for n in range(7):
+        assert outcome(min_max_of_none, n) == outcome(compiled, n), n

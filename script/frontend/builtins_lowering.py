@@ -823,7 +823,15 @@ def builtin_minmax(cx, node, name) -> Value:
     if len(node.args) == 1 and cx.builtin_call(node.args[0]) is not None:
         return minmax_of(cx, cx.iterable(node.args[0]), name, node)
     # (of two or more, an int|float one stays whole: better_of compares and keeps it)
-    values = [cx.expr_num(a) if len(node.args) > 1 else cx.expr(a) for a in node.args]
+    values = [optional.expr_opt(cx, a, num=True) if len(node.args) > 1 else cx.expr(a) for a in node.args]
+    if any(is_optional(v) for v in values):     # None among them: CPython's TypeError for it
+        samples = [kind_sample(v.type.value if is_optional(v) else v.type) for v in values]
+        fn = min if name == "min" else max
+        if len(values) == 2 and all(is_optional(v) for v in values):      # min(None, None)
+            none = cx.emit("and", [optional.absent(cx, v, node) for v in values], T.BOOL, None, cx.loc(node))
+            cx.raise_if(none, "TypeError", sample_type_error(fn, None, None), node)
+        values = [optional.unwrap(cx, v, a, sample_type_error(fn, *samples[:k], None, *samples[k + 1:]))
+                  if is_optional(v) else v for k, (v, a) in enumerate(zip(values, node.args))]
     if len(values) == 1 and isinstance(values[0].type, T.TupleType):
         tup = values[0]
         values = [cx.emit("extract", [tup], t, k, cx.loc(node)) for k, t in enumerate(tup.type.elems)]
