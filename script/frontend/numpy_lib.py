@@ -507,7 +507,9 @@ def interp(x, xp, fp, left=None, right=None):
         lo = fp[0] * 1.0 if left is None else complex(left)
         hi = fp[n - 1] * 1.0 if right is None else complex(right)
     if isinstance(x, np.ndarray):
-        out = np.empty(x.shape, dtype=(fp[:0] * 1.0).dtype)
+        out = np.empty(x.shape)         # float64 (complex128 of a complex fp), as NumPy's
+        if fp.dtype == np.complex128:
+            out = np.empty(x.shape, dtype=np.complex128)
         flat = out.ravel()
         xs = x.ravel()
         for i in range(xs.shape[0]):
@@ -518,6 +520,8 @@ def interp(x, xp, fp, left=None, right=None):
 
 def _interp1(x, xp, fp, lo, hi):
     n = xp.shape[0]
+    if n == 1:              # NumPy's case of one point: fp[0] unless x is before or after it (NaN too)
+        return lo if x < xp[0] else hi if x > xp[0] else fp[0] * 1.0
     if x > xp[n - 1]:
         return hi
     if x < xp[0]:
