@@ -836,49 +836,22 @@ class _FieldConverter(Converter):
             for v, block in made:
                 phi.add_incoming(v, block)
             return phi
-        if T.is_scalar_union(t):
-            return self._unbox_field_union(obj, t, name, cls)
-        mismatch = self.fn.append_block("field_mismatch")
-        mb = Builder(self.fn, mismatch)
-        capi.call(m, mb, "PyErr_SetString", capi.exception_class(m, mb, "TypeError"), m.cstring(
-            f"field '{name}' of a {cls} instance is not of type {t} (it changed since the call "
-            f"was typed)".encode()))
-        mb.branch(self.error)
+        mismatch = self._field_mismatch(t, name, cls)
+        if T.is_scalar_union(t):        # (bools, ints, floats, strs, None: instance_args `_meet`)
+            return list_boxing.unbox_union(m, b, obj, t, lambda a: self.unbox_field(obj, a, name, cls), mismatch)
         self.emit_type_checks([obj], [t], mismatch)
         return self.emit_unbox(obj, t)
 
-
-    def _unbox_field_union(self, obj: Value, t: T.UnionType, name: str, cls: str) -> Value:
-        """Field `name` of union type `t` (bools, ints, floats, strs, None: instances that
-        hold several, instance_args `_meet`): tagged with the alternative of its class."""
-        b, m = self.b, self.m
-        done = self.fn.append_block("field_union_done")
-        made = []
-        klass = b.load_at("ptr", obj, OB_TYPE)
-        for k, alt in enumerate(t.alternatives):
-            inner = alt.value if isinstance(alt, T.OptionalType) else alt
-            cond = b.icmp("eq", klass, capi.address_of(m, list_boxing.UNION_CLASSES[inner]))
-            if isinstance(alt, T.OptionalType):
-                cond = b.or_(cond, b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct")))
-            this, other = self.fn.append_block(f"field_union_{k}"), self.fn.append_block(f"field_union_not_{k}")
-            b.cbranch(cond, this, other)
-            b.position_at_end(this)
-            out = b.insert_value(undef(llvm_type(t)), int_const("i64", k), 0)
-            for j, a in enumerate(t.alternatives):
-                out = b.insert_value(out, self.unbox_field(obj, a, name, cls) if j == k else
-                                     list_boxing.placeholder(m, b, a), j + 1)
-            made.append((out, b.block))
-            b.branch(done)
-            b.position_at_end(other)
-        capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(
+    def _field_mismatch(self, t: T.Type, name: str, cls: str):
+        """A block raising the TypeError of field `name` of a `cls` instance that is not of
+        type `t` (the object changed since the dispatcher typed it)."""
+        mismatch = self.fn.append_block("field_mismatch")
+        mb = Builder(self.fn, mismatch)
+        capi.call(self.m, mb, "PyErr_SetString", capi.exception_class(self.m, mb, "TypeError"), self.m.cstring(
             f"field '{name}' of a {cls} instance is not of type {t} (it changed since the call "
             f"was typed)".encode()))
-        b.branch(self.error)
-        b.position_at_end(done)
-        phi = b.phi(llvm_type(t))
-        for v, block in made:
-            phi.add_incoming(v, block)
-        return phi
+        mb.branch(self.error)
+        return mismatch
 
 
 def _zero(t: T.Type) -> Value:

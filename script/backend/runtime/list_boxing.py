@@ -91,7 +91,7 @@ def is_tuple_leaf(t: T.Type) -> bool:
 
 # The exact Python type of each alternative a union from Python may have (typeinfer
 # `_flat_list_type`).
-UNION_CLASSES = _UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type",
+UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type",
                                   T.STR: "PyUnicode_Type"}
 
 
@@ -108,7 +108,7 @@ def placeholder(m: NativeModule, b: Builder, t: T.Type) -> Value:
 def is_union_leaf(t: T.Type) -> bool:
     """Whether innermost elements of type `t` can come from Python as a union: bools, ints
     (within int64), floats and strs of more than one kind (`[1, "one"]`)."""
-    return isinstance(t, T.UnionType) and all(a in _UNION_CLASSES for a in t.alternatives)
+    return isinstance(t, T.UnionType) and all(a in UNION_CLASSES for a in t.alternatives)
 
 
 def _union_match_helper(m: NativeModule, t: T.ListType):
@@ -131,7 +131,7 @@ def _union_match_helper(m: NativeModule, t: T.ListType):
         known = FALSE
         for alt in t.elem.alternatives:
             if alt != T.I64:
-                known = b.or_(known, b.icmp("eq", cls, capi.address_of(m, _UNION_CLASSES[alt])))
+                known = b.or_(known, b.icmp("eq", cls, capi.address_of(m, UNION_CLASSES[alt])))
         is_int = b.icmp("eq", cls, capi.address_of(m, "PyLong_Type")) if T.I64 in t.elem.alternatives else FALSE
         an_int, other = fn.append_block("int"), fn.append_block("other")
         b.cbranch(is_int, an_int, other)
@@ -175,28 +175,42 @@ def _item_checker(m: NativeModule, name: str, params: list, linkage: str | None 
 
 def _unbox_union(m: NativeModule, b: Builder, item: Value, e: T.UnionType, overflow: Value, failed) -> Value:
     """An exact object of an alternative of union `e` (matched: `_union_match_helper`) as
-    the native (tag, a, b, ...): that alternative's value, a placeholder of each other one
-    (zero, the immortal ""), as frontend/optional.py `placeholder` makes them."""
+    the native union (`unbox_union`)."""
+    return unbox_union(m, b, item, e, lambda a: _unbox_item(m, b, item, a, overflow, failed))
+
+
+def unbox_union(m: NativeModule, b: Builder, obj: Value, t: T.UnionType, unbox, otherwise=None) -> Value:
+    """Python object `obj` as the native union `t`, (tag, a, b, ...): tagged with the first
+    alternative whose exact class `obj` has (or None, for an optional alternative), its
+    payload `unbox(alternative)`, a placeholder of each other one (zero, the immortal "", as
+    frontend/optional.py `placeholder` makes them). With `otherwise` (a block), an object of
+    no alternative goes there; without, `obj` was matched and the last one is not tested."""
     fn = b.fn
-    alts = e.alternatives
+    alts = t.alternatives
     done = fn.append_block("union_done")
     made = []
-    cls = b.load_at("ptr", item, OB_TYPE)
+    cls = b.load_at("ptr", obj, OB_TYPE)
     for k, alt in enumerate(alts):
-        if k + 1 < len(alts):
+        tested = otherwise is not None or k + 1 < len(alts)
+        if tested:
+            inner = alt.value if isinstance(alt, T.OptionalType) else alt
             this, other = fn.append_block(f"union_{k}"), fn.append_block(f"union_not_{k}")
-            b.cbranch(b.icmp("eq", cls, capi.address_of(m, _UNION_CLASSES[alt])), this, other)
+            cond = b.icmp("eq", cls, capi.address_of(m, UNION_CLASSES[inner]))
+            if isinstance(alt, T.OptionalType):
+                cond = b.or_(cond, b.icmp("eq", obj, capi.address_of(m, "_Py_NoneStruct")))
+            b.cbranch(cond, this, other)
             b.position_at_end(this)
-        out = b.insert_value(undef(llvm_type(e)), int_const("i64", k), 0)
+        out = b.insert_value(undef(llvm_type(t)), int_const("i64", k), 0)
         for j, a in enumerate(alts):
-            v = _unbox_item(m, b, item, a, overflow, failed) if j == k else placeholder(m, b, a)
-            out = b.insert_value(out, v, j + 1)
+            out = b.insert_value(out, unbox(a) if j == k else placeholder(m, b, a), j + 1)
         made.append((out, b.block))
         b.branch(done)
-        if k + 1 < len(alts):
+        if tested:
             b.position_at_end(other)
+    if otherwise is not None:
+        b.branch(otherwise)
     b.position_at_end(done)
-    phi = b.phi(llvm_type(e))
+    phi = b.phi(llvm_type(t))
     for v, block in made:
         phi.add_incoming(v, block)
     return phi
