@@ -256,21 +256,31 @@ def positional(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) ->
     if not lo <= len(node.args) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         cx.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
-    values = [optional.expr_opt(cx, a) for a in node.args]
+    values = unwrap_none_args(cx, getattr(py_builtins, name, None),
+                              [optional.expr_opt(cx, a) for a in node.args], node.args, node)
+    for v, a in zip(values, node.args):
+        if mixed_numbers.is_num(v):             # (an opt[num] unwrapped: the statement splits on it)
+            raise mixed_numbers.NumRead(a, cx.loc(a))
+    return values
+
+
+def unwrap_none_args(cx, fn, values: list, arg_nodes, node) -> list:
+    """`values`, the arguments of a call of builtin `fn`, each optional one unwrapped: None
+    raises the TypeError `fn` itself raises for None there (CPython's text, from samples of
+    the other arguments' types: `divmod(None, 2)`, `min(v, 2.5)`; of two that are both None,
+    its text for both); the generic text where `fn` is no builtin."""
     if not any(is_optional(v) for v in values):
         return values
-    # None where the builtin takes a value: CPython's TypeError for it (`divmod(None, 2)`)
     samples = [kind_sample(v.type.value if is_optional(v) else v.type) for v in values]
-    fn = getattr(py_builtins, name, None)
-    out = []
-    for k, (v, a) in enumerate(zip(values, node.args)):
-        if is_optional(v):
-            text = sample_type_error(fn, *samples[:k], None, *samples[k + 1:]) if callable(fn) else None
-            v = optional.unwrap(cx, v, a, text)
-            if mixed_numbers.is_num(v):
-                raise mixed_numbers.NumRead(a, cx.loc(a))      # (the statement splits on it)
-        out.append(v)
-    return out
+
+    def text(*args):
+        return sample_type_error(fn, *args) if callable(fn) else None
+    if len(values) == 2 and all(is_optional(v) for v in values):
+        none = cx.emit("and", [optional.absent(cx, v, node) for v in values], T.BOOL, None, cx.loc(node))
+        cx.raise_if(none, "TypeError", text(None, None) or optional.GENERIC_MESSAGE.format(
+            optional.python_name(values[0].type.value)), node)
+    return [optional.unwrap(cx, v, a, text(*samples[:k], None, *samples[k + 1:])) if is_optional(v) else v
+            for k, (v, a) in enumerate(zip(values, arg_nodes))]
 
 
 def lower_itertools(cx, node: ast.Call, name: str) -> Value:
@@ -785,8 +795,8 @@ def builtin_abs(cx, node, name) -> Value:
     if len(node.args) == 1 and not node.keywords:
         bool_ints.permit(cx, bool_ints.AS_INT, node.args[0])      # (abs(True) is 1, an int)
         v = cx.lazy_opt(node.args[0])
-        if optional.is_optional(v) and not is_array_like(v):          # CPython's TypeError of abs(None)
-            v = optional.unwrap(cx, v, node.args[0], sample_type_error(abs, None))
+        if not is_array_like(v):            # (abs(None): CPython's TypeError)
+            (v,) = unwrap_none_args(cx, abs, [v], node.args, node)
         if is_array_like(v):
             return elementwise.ufunc_expr(cx, "absolute", [v], node)
         return mixed_numbers.split(cx, [v], lambda w: builtin_abs_value(cx, w, node), node)
@@ -824,14 +834,7 @@ def builtin_minmax(cx, node, name) -> Value:
         return minmax_of(cx, cx.iterable(node.args[0]), name, node)
     # (of two or more, an int|float one stays whole: better_of compares and keeps it)
     values = [optional.expr_opt(cx, a, num=True) if len(node.args) > 1 else cx.expr(a) for a in node.args]
-    if any(is_optional(v) for v in values):     # None among them: CPython's TypeError for it
-        samples = [kind_sample(v.type.value if is_optional(v) else v.type) for v in values]
-        fn = min if name == "min" else max
-        if len(values) == 2 and all(is_optional(v) for v in values):      # min(None, None)
-            none = cx.emit("and", [optional.absent(cx, v, node) for v in values], T.BOOL, None, cx.loc(node))
-            cx.raise_if(none, "TypeError", sample_type_error(fn, None, None), node)
-        values = [optional.unwrap(cx, v, a, sample_type_error(fn, *samples[:k], None, *samples[k + 1:]))
-                  if is_optional(v) else v for k, (v, a) in enumerate(zip(values, node.args))]
+    values = unwrap_none_args(cx, min if name == "min" else max, values, node.args, node)
     if len(values) == 1 and isinstance(values[0].type, T.TupleType):
         tup = values[0]
         values = [cx.emit("extract", [tup], t, k, cx.loc(node)) for k, t in enumerate(tup.type.elems)]

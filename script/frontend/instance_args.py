@@ -139,13 +139,20 @@ def _holds_instances(value) -> bool:
     return False
 
 
+def _scalar_union(a: T.Type, b: T.Type) -> T.Type | None:
+    """The union of `a` and `b` (union_values.meet) where a field from Python may be one:
+    of bools, ints, floats and strs, and None (`types.is_scalar_union`); else None."""
+    u = union_values.meet(a, b)
+    return u if u is not None and T.is_scalar_union(u) else None
+
+
 def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
     """The type of a field holding values of types `a` and `b` in different instances."""
     if a == b:
         return a
     if isinstance(a, T.UnionType) or isinstance(b, T.UnionType):
-        u = union_values.meet(a, b)         # (None too: one alternative an optional)
-        if u is not None and T.is_scalar_union(u):
+        u = _scalar_union(a, b)             # (None too: one alternative an optional)
+        if u is not None:
             return u
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")
     if isinstance(a, T.NoneType) or isinstance(b, T.NoneType):
@@ -159,8 +166,8 @@ def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
         return b
     merged = T.merge(a, b)
     if merged is None or isinstance(merged, T.OptionalType) and isinstance(merged.value, T.IntFloatType):
-        u = union_values.meet(a, b)         # an int in one instance, a str (or None) in another
-        if u is not None and T.is_scalar_union(u):
+        u = _scalar_union(a, b)             # an int in one instance, a str (or None) in another
+        if u is not None:
             return u
     if isinstance(a, (T.ClassRef, T.OptionalType)) or isinstance(b, (T.ClassRef, T.OptionalType)):
         raise NotAnArgument(f"field '{name}' of {cls.__name__} holds values of types {a} and {b}")

@@ -79,15 +79,15 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
         self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
     spec = class_spec(self, node.args[1])
     value = optional.expr_opt(self, node.args[0], num=True)
-    if mixed_numbers.is_num(value):     # an int or a float: tested on the one it holds
-        return mixed_numbers.split(self, [value], lambda v: Const(issubclass(python_class(v.type), spec), T.BOOL,
-                                                                  self.loc(node)), node)
+    def held(num):          # an int or a float: tested on the one it holds
+        return mixed_numbers.split(self, [num], lambda v: Const(issubclass(python_class(v.type), spec), T.BOOL,
+                                                                self.loc(node)), node)
+    if mixed_numbers.is_num(value):
+        return held(value)
     maybe = isinstance(getattr(value, "type", None), T.OptionalType)
     if maybe and isinstance(value.type.value, T.IntFloatType):     # None, an int or a float
         inner = optional.value_of(self, value, node)
-        return self.choose(optional.present(self, value, node),
-                           lambda: mixed_numbers.split(self, [inner], lambda v: Const(
-                               issubclass(python_class(v.type), spec), T.BOOL, self.loc(node)), node),
+        return self.choose(optional.present(self, value, node), lambda: held(inner),
                            lambda: Const(issubclass(type(None), spec), T.BOOL, self.loc(node)), node)
     if not isinstance(value, Value):
         self.error("isinstance() of a function or module is not supported in compiled code", node.args[0])
