@@ -233,7 +233,7 @@ def made_here(cx, lst: Value, wide: T.Type) -> dict:
     if origin is not None:
         keys = {("list", origin): wide}
         if isinstance(lst, BlockParam):     # (a loop's `run = [xs[0]]`, then `run = [xs[i]]`: both)
-            keys.update((("list", cx.list_origins[id(v)]), wide) for v in _arrived(cx, lst) if id(v) in cx.list_origins)
+            keys.update((("list", cx.list_origins[id(v)]), wide) for v in cx.arrived(lst) if id(v) in cx.list_origins)
         return keys
     if getattr(lst, "opname", None) != "list_get":
         return {}
@@ -244,17 +244,6 @@ def made_here(cx, lst: Value, wide: T.Type) -> dict:
         if inner and cx.hints.get(outer) == lst.type:
             keys[outer] = T.ListType(wide)
     return keys
-
-
-def _arrived(cx, param: BlockParam) -> list:
-    """The values of block parameter `param`'s variable on the edges into its block that
-    are built (of a loop header being built: the edges from before the loop)."""
-    var = cx.param_var.get(param)
-    if var is None:
-        return []
-    block = param.block
-    preds = cx._entry_preds(block) if block not in cx.sealed else block.preds
-    return [cx.read_in(var, p) for p in dict.fromkeys(preds)]
 
 
 def typed_by_stores(cx, elem: T.Type, wide: T.Type = T.INT_FLOAT) -> dict:

@@ -241,6 +241,16 @@ class SSABuilder:
             v = self.forward[v]
         return v
 
+    def arrived(self, param: BlockParam) -> list[Value]:
+        """The values of block parameter `param`'s variable on the edges into its block that
+        are built (of a loop header being built: the edges from before the loop)."""
+        var = self.param_var.get(param)
+        if var is None:
+            return []
+        block = param.block
+        preds = self._entry_preds(block) if block not in self.sealed else block.preds
+        return [self.read_in(var, p) for p in dict.fromkeys(preds)]
+
     def _entry_preds(self, block: Block) -> list[Block]:
         """The predecessors of an unsealed loop header that come from outside the loop (the
         edges known when the header was entered); `continue` edges are added later."""
