@@ -445,7 +445,7 @@ def outer(a, b):
     b1 = b.ravel()
     out = np.empty((a1.shape[0], b1.shape[0]), dtype=(a1[:0] * b1[:0]).dtype)
     for i in range(a1.shape[0]):
-        out[i, :] = a1[i] * b1
+        out[i, :] = a1[i:i + 1] * b1    # (an array: its dtype promotes, as a weak scalar's would not)
     return out
 
 
@@ -501,47 +501,45 @@ def interp(x, xp, fp, left=None, right=None):
         raise ValueError("array of sample points is empty")
     if fp.shape[0] != n:
         raise ValueError("fp and xp are not of the same length.")
-    lo = fp[0] * 1.0 if left is None else left * 1.0
-    hi = fp[n - 1] * 1.0 if right is None else right * 1.0
-    if fp.dtype == np.complex128:       # (decided when compiling) left and right as complex
-        lo = fp[0] * 1.0 if left is None else complex(left)
-        hi = fp[n - 1] * 1.0 if right is None else complex(right)
+    if fp.dtype == np.complex128:       # (decided when compiling)
+        raise ValueError("np.interp of complex fp is not supported in compiled code (NumPy's complex "
+                         "interpolation treats NaN and infinite parts its own way)")
+    lo = float(fp[0]) if left is None else float(left)
+    hi = float(fp[n - 1]) if right is None else float(right)
     if isinstance(x, np.ndarray):
-        out = np.empty(x.shape)         # float64 (complex128 of a complex fp), as NumPy's
-        if fp.dtype == np.complex128:
-            out = np.empty(x.shape, dtype=np.complex128)
+        out = np.empty(x.shape)         # float64, as NumPy's
         flat = out.ravel()
         xs = x.ravel()
         for i in range(xs.shape[0]):
-            flat[i] = _interp1(xs[i] * 1.0, xp, fp, lo, hi)
+            flat[i] = _interp1(float(xs[i]), xp, fp, lo, hi)
         return out
-    return _interp1(x * 1.0, xp, fp, lo, hi)
+    return _interp1(float(x), xp, fp, lo, hi)
 
 
 def _interp1(x, xp, fp, lo, hi):
     n = xp.shape[0]
     if n == 1:              # NumPy's case of one point: fp[0] unless x is before or after it (NaN too)
-        return lo if x < xp[0] else hi if x > xp[0] else fp[0] * 1.0
+        return lo if x < xp[0] else hi if x > xp[0] else float(fp[0])
     if x > xp[n - 1]:
         return hi
     if x < xp[0]:
         return lo
     if x == xp[n - 1]:
-        return fp[n - 1] * 1.0
+        return float(fp[n - 1])
     if x != x:
         return x
     j = _search(xp, x, 1) - 1
     if j >= n - 1:
-        return fp[n - 1] * 1.0
+        return float(fp[n - 1])
     if xp[j] == x:
-        return fp[j] * 1.0
-    # in floats, as NumPy converts xp and fp first (int differences do not wrap)
-    slope = (fp[j + 1] * 1.0 - fp[j] * 1.0) / (xp[j + 1] * 1.0 - xp[j] * 1.0)
-    r = slope * (x - xp[j]) + fp[j] * 1.0
+        return float(fp[j])
+    # in float64, as NumPy converts xp and fp first (int differences do not wrap, float32 is exact)
+    slope = (float(fp[j + 1]) - float(fp[j])) / (float(xp[j + 1]) - float(xp[j]))
+    r = slope * (x - float(xp[j])) + float(fp[j])
     if r != r:
-        r = slope * (x - xp[j + 1]) + fp[j + 1] * 1.0
+        r = slope * (x - float(xp[j + 1])) + float(fp[j + 1])
         if r != r and fp[j] == fp[j + 1]:
-            r = fp[j] * 1.0
+            r = float(fp[j])
     return r
 
 
