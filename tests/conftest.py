@@ -1,6 +1,12 @@
 """Test-wide settings: the IR verifier runs after the frontend and after every pass that
 changes the function (ir/passes `run_pipeline`); and
-the tests that run only with `-m slow` besides those marked where they are defined.
+the tests that run only with `-m slow` besides those marked where they are defined; and
+hypothesis's profile.
+
+Hypothesis draws the same examples on every run (profile "ci", `derandomize=True`), so that a
+remaining difference it could find at random never fails CI by chance; `SCRIPT_HYPOTHESIS=explore`
+draws new examples each run (with `--hypothesis-seed N` to replay one), which is how the
+suite hunts for differences by hand (docs/testing.md).
 
 `SLOW_IN_CI` names tests whose time (seconds of one worker on the 2-core machine, measured
 with `--durations=0`) the suite cannot spend within its 15 minutes (CI runs `pytest`, which
@@ -12,8 +18,13 @@ NumPy comparisons, CLI and process round trips. Each has faster siblings that st
 import os
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("SCRIPT_VERIFY", "1")
+
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("SCRIPT_HYPOTHESIS", "ci"))
 
 SLOW_IN_CI = {
     "tests/test_memory.py::test_dropped_functions_give_back_their_memory",            # 33 s

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import enum
 import math
 
 import script
@@ -57,6 +58,30 @@ def same_value(a, b) -> bool:
             return math.isnan(a) and math.isnan(b)
         return a == b and math.copysign(1, a) == math.copysign(1, b)
     return type(a) is type(b) and a == b
+
+
+def same_typed(a, b) -> bool:
+    """`same_value`, and of the same types all the way down (same_value takes 1 for 1.0);
+    enum members the very same object."""
+    if isinstance(a, enum.Enum) or isinstance(b, enum.Enum):
+        return a is b
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(same_typed(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return type(a) is type(b) and same_typed(list(a.items()), list(b.items()))
+    return type(a) is type(b) and same_value(a, b)
+
+
+def check_typed(fn, *args, same=same_typed):
+    """Assert that `fn` compiled at opt=0 and at the default level gives CPython's outcome:
+    values `same` (by default of the same types all the way down), exceptions of the same
+    type and message; each run gets its own deep copy of `args`."""
+    want = outcome(fn, copy.deepcopy(args))
+    for got in (outcome(compiled(fn, opt=0), copy.deepcopy(args)), outcome(compiled(fn), copy.deepcopy(args))):
+        if want[0] == "ok" and got[0] == "ok":
+            assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
+        else:
+            assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
 
 
 def _python_scalar(v):

@@ -13,32 +13,13 @@ from hypothesis import strategies as st
 
 import enum_value_kernels as K
 import script
-from difftest import compiled, outcome, run_child
+from difftest import check_typed as check, compiled, outcome, run_child
 from script.errors import CompileError
 
 COLORS = list(K.Color)
 MEMBERS = st.sampled_from(COLORS)
 NAMES = st.sampled_from(["RED", "GREEN", "BLUE", "CRIMSON", "red", "", "PURPLE"])
 
-
-def same(a, b) -> bool:
-    """Equal, of the same types all the way down; members the very same object."""
-    if isinstance(a, enum.Enum) or isinstance(b, enum.Enum):
-        return a is b
-    if isinstance(a, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return type(a) is type(b) and same(list(a.items()), list(b.items()))
-    return type(a) is type(b) and a == b
-
-
-def check(fn, *args):
-    want = outcome(fn, args)
-    for got in (outcome(compiled(fn, opt=0), args), outcome(compiled(fn), args)):
-        if want[0] == "ok" and got[0] == "ok":
-            assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
-        else:
-            assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
 
 
 @settings(max_examples=20, deadline=None)

@@ -16,19 +16,11 @@ from hypothesis import strategies as st
 
 import mixed_numbers_kernels as K
 import script
-from difftest import check, compiled, outcome, same_value
+from difftest import check, compiled, outcome, same_typed as same, same_value
 from script.errors import CompileError
 
 NUMBERS = st.one_of(st.integers(-10, 10), st.floats(-10, 10, allow_nan=False), st.sampled_from([0, 0.0, -0.0, 1, 1.0]))
 
-
-def same(a, b) -> bool:
-    """`same_value`, and of the same types all the way down (same_value takes 1 for 1.0)."""
-    if isinstance(a, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return type(a) is type(b) and same(list(a.items()), list(b.items()))
-    return type(a) is type(b) and same_value(a, b)
 
 
 def check(fn, *args, opt=0):

@@ -13,18 +13,11 @@ from hypothesis import strategies as st
 
 import script
 import union_list_kernels as K
-from difftest import compiled, outcome
+from difftest import check_typed as check, compiled, outcome
 
 ITEMS = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -1.0, 2.0]), st.sampled_from(["a", "b", "", "1"]))
 MIXED = st.lists(ITEMS, max_size=6)
 
-
-def check(fn, *args):
-    want = outcome(fn, copy.deepcopy(args))
-    for f in (compiled(fn, opt=0), compiled(fn)):
-        mine = copy.deepcopy(args)
-        got = outcome(f, mine)
-        assert repr(want) == repr(got), f"{fn.__name__}{args}: CPython {want}, compiled {got}"
 
 
 @pytest.mark.parametrize("fn", [K.validate, K.xor_all, K.describe, K.ordered, K.extremes, K.total, K.edited,

@@ -13,20 +13,11 @@ from hypothesis import strategies as st
 
 import script
 import union_value_kernels as K
-from difftest import compiled, outcome
+from difftest import check_typed as check, compiled, outcome
 from script.errors import CompileError
-from test_mixed_numbers import same
 
 SMALL = st.integers(-3, 9)
 
-
-def check(fn, *args):
-    want = outcome(fn, args)
-    for got in (outcome(compiled(fn, opt=0), args), outcome(compiled(fn), args)):
-        if want[0] == "ok" and got[0] == "ok":
-            assert same(want[1], got[1]), f"{fn.__name__}{args}: CPython {want[1]!r}, compiled {got[1]!r}"
-        else:
-            assert want == got, f"{fn.__name__}{args}: CPython {want}, compiled {got}"
 
 
 @pytest.mark.parametrize("fn", [K.mixed, K.branch_types, K.conditional, K.subtract, K.method_on_narrowed,
