@@ -19,7 +19,6 @@ ITEMS = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -1.0, 2.0]), st.samp
 MIXED = st.lists(ITEMS, max_size=6)
 
 
-
 @pytest.mark.parametrize("fn", [K.validate, K.xor_all, K.describe, K.ordered, K.extremes, K.total, K.edited,
                                 K.joined, K.pairs], ids=lambda f: f.__name__)
 @settings(max_examples=20, deadline=None)
@@ -32,6 +31,13 @@ def test_list_operations_give_cpythons_answer(fn, xs):
 @given(xs=MIXED, v=ITEMS)
 def test_search(xs, v):
     check(K.search, xs, v)
+
+
+@settings(max_examples=20, deadline=None)
+@given(xs=MIXED, n=st.integers(-2, 6))
+def test_search_of_a_value_of_several_types_names_it(xs, n):
+    # "None is not in list", "0.5 is not in list", "'a' is not in list" (CPython < 3.13)
+    check(K.search_chosen, xs, n)
 
 
 @settings(max_examples=20, deadline=None)

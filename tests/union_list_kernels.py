@@ -29,6 +29,14 @@ def search(xs, v):
     return v in xs, xs.count(v), at
 
 
+def search_chosen(xs, n):
+    v = None if n < 0 else n if n % 2 else n + 0.5 if n < 4 else "a"
+    try:
+        return xs.index(v)
+    except ValueError as e:
+        return str(e)
+
+
 def ordered(xs):
     try:
         out = sorted(xs)

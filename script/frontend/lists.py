@@ -1271,7 +1271,13 @@ _CMP_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": 
 
 def _is_named(t: T.Type) -> bool:
     """Whether an exception message can name a value of type `t` (messages.py)."""
-    return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType))
+    if isinstance(t, T.OptionalType):
+        return _is_named(t.value)
+    if isinstance(t, T.IntFloatType):
+        return True
+    if isinstance(t, T.UnionType):
+        return all(_is_named(e) for e in t.alternatives)
+    return isinstance(t, (T.IntType, T.FloatType, T.BoolType, T.StrType, T.NoneType))
 
 
 def _holds_array(t: T.Type) -> bool:
