@@ -25,6 +25,7 @@ from __future__ import annotations
 import weakref
 
 from script.frontend import union_values
+from script.frontend.mangling import mangle
 from script.ir import types as T
 from script.pyhooks.named_instance import CLASSES, is_record_class
 
@@ -113,11 +114,17 @@ def _key(cls) -> str:
 
 
 def _fields(o) -> tuple:
+    """The names of the attributes `o` holds: its `__dict__`'s, or the slots of its class and
+    bases that are set (`__slots__ = ("__x",)` of class C holds `_C__x`)."""
     d = getattr(o, "__dict__", None)
     if isinstance(d, dict):
         return tuple(d)
-    slots = getattr(type(o), "__slots__", ())
-    return tuple(s for s in ((slots,) if isinstance(slots, str) else slots) if hasattr(o, s))
+    names = []
+    for c in reversed(type(o).__mro__[:-1]):
+        slots = vars(c).get("__slots__", ())
+        names += [m for m in (mangle(s, c.__name__) for s in ((slots,) if isinstance(slots, str) else slots))
+                  if hasattr(o, m)]
+    return tuple(names)
 
 
 def _not_copied(t: T.Type) -> bool:

@@ -38,6 +38,7 @@ from script.frontend.class_lookup import find_member
 from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
                                            rewrite_base_init)
 from script.frontend.class_methods import mixed_classes
+from script.frontend.mangling import mangle
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend import class_members, class_methods, class_types, class_unions, optional
 from script.frontend.class_types import names_instances
@@ -214,7 +215,7 @@ def slot_names(cls: type) -> set | None:
         slots = (slots,) if isinstance(slots, str) else tuple(slots)
         if "__dict__" in slots:
             return None
-        names.update(slots)
+        names.update(mangle(n, c.__name__) for n in slots)     # `__slots__ = ("__x",)`: `_C__x`
     return names
 
 

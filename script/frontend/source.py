@@ -15,6 +15,7 @@ import weakref
 
 from script.errors import CompileError, SourceLoc
 from script.frontend.held_moves import move_held_iterators
+from script.frontend.mangling import mangle_private_names
 from script.frontend.with_open import with_open
 from script.frontend.global_writes import cell_rewrite, hidden_globals, shadowed_cells, strip_global_declarations
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
@@ -68,6 +69,8 @@ class FunctionInfo:
         if not isinstance(node, ast.FunctionDef):
             raise CompileError(f"'{self.name}' is not a plain 'def' function or a lambda (async "
                                "functions cannot be compiled)", SourceLoc(self.filename, first))
+        if "__" in self.source:         # `self.__p` in class C is `self._C__p` (mangling.py)
+            mangle_private_names(node, py_func.__qualname__)
         self.node = node
         self.first_line = first + node.lineno - 1
         self._check_signature(node)
