@@ -296,7 +296,6 @@ def test_a_field_given_another_type_holds_both():
                     r"record_kernels.py:\d+"),
     (K.cls_getattr, r"class 'WithGetattr' defines the special method __getattr__.*record_kernels.py:\d+"),
     (K.cls_from_list, r"class 'FromList' derives from list.*record_kernels.py:\d+"),
-    (K.cls_calls_in_init, "calls method 'setup' before the instance exists"),
     (K.cls_frozen_store, "cannot assign to field 'x' of frozen dataclass 'Frozen'"),
 ])
 def test_class_errors(fn, message):

@@ -23,6 +23,7 @@ import abc
 import ast
 import sys
 
+from script.errors import CompileError
 from script.frontend.class_lookup import find_member
 from script.frontend.class_methods import class_of
 from script.frontend.static_args import Static
@@ -124,6 +125,10 @@ def rewrite_base_init(factory, stmt: ast.Expr, self_name: str, target, factory_f
     if base is None or "__init__" not in {k for c in base.__mro__ if c is not object for k in vars(c)}:
         return ast.copy_location(ast.Pass(), stmt)
     info = factory_for(base)
+    if info.rest is not None:
+        raise CompileError(f"{base.__name__}.__init__ calls a method, and {factory.cls.__name__}.__init__ calls "
+                           f"it: not supported in compiled code (the base's __init__ may only assign fields "
+                           "when a subclass calls it)", factory.loc(stmt))
     name = f"$init.{base.__qualname__}"
     factory.base_inits[name] = BaseInit(info)
     call = ast.Call(func=ast.Name(name, ast.Load()), args=args, keywords=keywords)

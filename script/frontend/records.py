@@ -40,7 +40,7 @@ from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, ba
 from script.frontend.class_methods import mixed_classes
 from script.frontend.mangling import mangle
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
-from script.frontend import class_members, class_methods, class_types, class_unions, optional
+from script.frontend import class_members, class_methods, class_types, class_unions, init_rest, optional
 from script.frontend.class_types import names_instances
 from script.frontend.list_args import changes_python_type
 from script.frontend.source import FunctionInfo, _assigned_names
@@ -88,16 +88,28 @@ class FactoryInfo(FunctionInfo):
         if not node.args.args:
             raise CompileError(f"{cls.__name__}.__init__ takes no 'self'", self.loc(node))
         self_name = node.args.args[0].arg
+        split = init_rest.split_point(cls, node.body, self_name)
+        rest = node.body[split:] if split is not None else []
+        node.body = node.body[:split] if split is not None else node.body
         rewrite = _SelfFields(self, cls, self_name)
         node.body = [rewrite.visit(s) for s in node.body]
         self.fields = rewrite.fields
+        # `self.build()` in __init__: the statements from it on run on the built instance
+        self.rest: init_rest.RestInfo | None = None
+        carried: list[str] = []
+        if rest:
+            init_rest.check_late(cls, self, rest, self_name, self.fields)
+            carried = [n for n in init_rest.carried_names(self.param_names, node.body, rest)
+                       if n not in self.hidden_globals and n != self_name]
+            self.rest = init_rest.RestInfo(cls, self_name, rest, carried)
         allowed = slot_names(cls)
         extra = [f for f in self.fields if allowed is not None and f not in allowed]
         if extra:
             raise CompileError(f"'{cls.__name__}' object has no attribute '{extra[0]}' (its __slots__ do not "
                                f"name it): CPython's AttributeError in __init__", self.loc(node))
-        last = node.body[-1]
-        ret = ast.Return(ast.Tuple([ast.Name(f"self.{f}", ast.Load()) for f in self.fields], ast.Load()))
+        last = node.body[-1] if node.body else node
+        ret = ast.Return(ast.Tuple([ast.Name(f"self.{f}", ast.Load()) for f in self.fields]
+                                   + [ast.Name(n, ast.Load()) for n in carried], ast.Load()))
         node.body.append(ast.fix_missing_locations(ast.copy_location(ret, last)))
         for n in ast.walk(ret):
             ast.copy_location(n, last)
@@ -137,10 +149,7 @@ class _SelfFields(ast.NodeTransformer):
             self._fail(f"assigns property '{node.attr}' (its setter would run): not supported in compiled "
                        "code; assign the field the setter sets", node)
         if node.attr not in self.fields:
-            value = find_member(self.cls, node.attr)
-            if callable(value):
-                self._fail(f"calls method '{node.attr}' before the instance exists: __init__ may only "
-                           "assign and read fields in compiled code", node)
+            value = find_member(self.cls, node.attr)      # (a method or property: init_rest.py)
             if isinstance(value, (bool, int, float, str)):
                 return ast.copy_location(ast.Constant(value), node)
             self._fail(f"reads self.{node.attr} before assigning it", node)
@@ -321,6 +330,7 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
     abstract = abstract_error(cls)
     if abstract is not None:
         cx.error(abstract, node)
+    rest, carried = None, []
     try:
         if _is_dataclass_init(cls):
             check_class(cls)
@@ -332,11 +342,12 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
             fields, values = [], []
         else:
             info = factory_for(cls)
-            fields = info.fields
+            fields, rest = info.fields, info.rest
             values = cx.call_script(info, node)
             if not isinstance(values.type, T.TupleType):
                 return values           # a round to be rebuilt (Unknown)
             values = [cx.emit("extract", [values], t, k, cx.loc(node)) for k, t in enumerate(values.type.elems)]
+            values, carried = values[:len(fields)], values[len(fields):]
             values = _annotated_fields(cx, cls, fields, values, node)
     except CompileError as e:
         if e.loc is None:               # a class-level problem: shown at the construction
@@ -355,6 +366,9 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
     record = cx.emit("list_new", [], t, None, loc)
     cx.resize_list(record, Const(1, T.I64), node)
     cx.emit("list_set", [record, tup, Const(0, T.I64)], T.NONE, None, loc)
+    if rest is not None:                # __init__ from its first method call on (init_rest.py)
+        call = ast.copy_location(ast.Call(func=node.func, args=[], keywords=[]), node)
+        cx.call_script(rest, call, leading=(record, *carried))
     return record
 
 

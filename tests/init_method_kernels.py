@@ -1,0 +1,184 @@
+"""Classes whose __init__ calls methods, as real code writes them (tests/test_init_methods.py)."""
+
+from __future__ import annotations
+
+class MinHeap:
+    def __init__(self, items: list[int]) -> None:
+        self.heap: list[int] = []
+        self.pushes = 0
+        for x in items:
+            self.push(x)
+
+    def push(self, x: int) -> None:
+        self.pushes += 1
+        self.heap.append(x)
+        i = len(self.heap) - 1
+        while i > 0 and self.heap[(i - 1) // 2] > self.heap[i]:
+            p = (i - 1) // 2
+            self.heap[p], self.heap[i] = self.heap[i], self.heap[p]
+            i = p
+
+    def pop(self) -> int:
+        top = self.heap[0]
+        last = self.heap.pop()
+        if self.heap:
+            self.heap[0] = last
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= len(self.heap):
+                    break
+                if c + 1 < len(self.heap) and self.heap[c + 1] < self.heap[c]:
+                    c += 1
+                if self.heap[i] <= self.heap[c]:
+                    break
+                self.heap[i], self.heap[c] = self.heap[c], self.heap[i]
+                i = c
+        return top
+
+
+class Automaton:
+    """Aho-Corasick's shape: tables filled by methods that __init__ calls."""
+
+    def __init__(self, keywords: list[str]) -> None:
+        self.goto: list[dict[str, int]] = [{}]
+        self.out: list[list[str]] = [[]]
+        for word in keywords:
+            self.add(word)
+        self.check(len(keywords))
+
+    def add(self, word: str) -> None:
+        state = 0
+        for ch in word:
+            if ch not in self.goto[state]:
+                self.goto.append({})
+                self.out.append([])
+                self.goto[state][ch] = len(self.goto) - 1
+            state = self.goto[state][ch]
+        self.out[state].append(word)
+
+    def check(self, n: int) -> None:
+        if n > 4:
+            raise ValueError(f"too many keywords: {n} (states: {len(self.goto)})")
+
+    def find(self, text: str) -> list[str]:
+        found = []
+        for i in range(len(text)):
+            state = 0
+            for ch in text[i:]:
+                if ch not in self.goto[state]:
+                    break
+                state = self.goto[state][ch]
+                found += self.out[state]
+        return found
+
+
+class Scaled:
+    """Parameters rebound and locals made before the first call, read after it."""
+
+    def __init__(self, n: int, scale: int = 2) -> None:
+        n = abs(n)
+        factor = scale * 10
+        self.values: list[int] = []
+        self.total = -1
+        self.fill(n)
+        self.values = [v * factor for v in self.values]
+        if n > 3:
+            self.fill(1)
+        self.total = 0
+        for v in self.values:
+            self.total += v
+
+    def fill(self, n: int) -> None:
+        for i in range(n):
+            self.values.append(i)
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+
+class Registered:
+    def __init__(self, tag: str, registry: list) -> None:
+        self.tag = tag
+        self.seen = 0
+        registry.append(self)
+        self.seen = len(registry)
+
+
+class ByProperty:
+    def __init__(self, w: int) -> None:
+        self.w = w
+        self.area = 0
+        self.area = self.double * w
+
+    @property
+    def double(self) -> int:
+        return self.w * 2
+
+
+class Late:
+    def __init__(self, n: int) -> None:
+        self.xs = [n]
+        self.grow()
+        self.size = len(self.xs)
+
+    def grow(self) -> None:
+        self.xs.append(1)
+
+
+class Base:
+    def __init__(self, n: int) -> None:
+        self.xs: list[int] = []
+        self.fill(n)
+
+    def fill(self, n: int) -> None:
+        for i in range(n):
+            self.xs.append(i)
+
+
+class Derived(Base):
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.k = 1
+
+
+def heap_sorted(xs):
+    h = MinHeap(xs)
+    return [h.pop() for _ in range(len(xs))], h.pushes
+
+
+def matches(words, text):
+    try:
+        a = Automaton(words)
+    except ValueError as e:
+        return str(e)
+    return a.find(text), len(a.goto)
+
+
+def scaled(n):
+    s = Scaled(n)
+    t = Scaled(n, scale=1)
+    return s.values, s.total, s.size, t.values
+
+
+def registered(n):
+    registry = []
+    tags = [Registered(str(i), registry).seen for i in range(n)]
+    return tags, [r.tag for r in registry]
+
+
+def by_property(w):
+    return ByProperty(w).area
+
+
+def late(n):
+    return Late(n).size
+
+
+def derived(n):
+    return Derived(n).xs
+
+
+def made(words):
+    return Automaton(words)

@@ -1,0 +1,54 @@
+"""An __init__ that calls methods (frontend/init_rest.py): the statements before the first
+call build the instance, the rest run on it as a method, in CPython's order; a field first
+assigned after that call is a CompileError naming it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import init_method_kernels as K
+import script
+from difftest import check_typed
+
+WORDS = st.lists(st.text("abc", min_size=1, max_size=3), max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-20, 20), max_size=12))
+def test_a_heap_built_by_its_methods(xs):
+    check_typed(K.heap_sorted, xs)
+
+
+@settings(max_examples=25, deadline=None)
+@given(WORDS, st.text("abcd", max_size=8))
+def test_tables_filled_by_methods_and_an_error_raised_from_init(words, text):
+    check_typed(K.matches, words, text)
+
+
+@pytest.mark.parametrize("n", [0, 2, 5, -4])
+def test_parameters_and_locals_carried_past_the_call(n):
+    check_typed(K.scaled, n)
+    check_typed(K.by_property, n)
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_the_instance_passed_on_from_init(n):
+    check_typed(K.registered, n)
+
+
+def test_an_instance_built_so_returns_to_python_with_its_fields():
+    a = script.script(K.made)(["ab", "b"])
+    assert vars(a) == vars(K.made(["ab", "b"]))
+    assert a.find("abb") == K.made(["ab", "b"]).find("abb")
+
+
+@pytest.mark.parametrize("fn, message", [
+    (K.late, r"Late.__init__ calls a method \(or uses 'self'\) before it assigns self.size"),
+    (K.derived, r"Base.__init__ calls a method, and Derived.__init__ calls it"),
+])
+def test_what_stays_refused_says_why(fn, message):
+    with pytest.raises(script.CompileError, match=message) as e:
+        script.script(fn)(2)
+    assert "init_method_kernels.py" in str(e.value)
