@@ -127,6 +127,59 @@ class Late:
         self.xs.append(1)
 
 
+class Heuristic:
+    """greedy_best_first's Node: costs computed by methods once the position is set."""
+
+    def __init__(self, x: int, y: int, goal: int, g: int) -> None:
+        self.x, self.y = x, y
+        self.goal = goal
+        self.g_cost = g
+        self.h_cost = self.heuristic()
+        self.f_cost = self.h_cost + self.g_cost
+        self.label = self.describe()
+
+    def heuristic(self) -> int:
+        return abs(self.x - self.goal) + abs(self.y - self.goal)
+
+    def describe(self) -> str:
+        return f"({self.x}, {self.y}) f={self.f_cost}"
+
+    def __lt__(self, other) -> bool:
+        return self.f_cost < other.f_cost
+
+
+class ReadsLate:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.twice = self.double()
+
+    def double(self) -> int:
+        return self.n * 2 + self.helper()
+
+    def helper(self) -> int:
+        return self.twice if self.n < 0 else 0
+
+
+class LateInBranch:
+    def __init__(self, n: int) -> None:
+        self.xs = [n]
+        self.grow()
+        if n:
+            self.size = 1
+
+    def grow(self) -> None:
+        self.xs.append(2)
+
+
+class SetByMethod:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.setup()
+
+    def setup(self) -> None:
+        self.size = self.n
+
+
 class Base:
     def __init__(self, n: int) -> None:
         self.xs: list[int] = []
@@ -173,7 +226,26 @@ def by_property(w):
 
 
 def late(n):
-    return Late(n).size
+    o = Late(n)
+    return o.size, o.xs
+
+
+def heuristics(points, goal):
+    nodes = [Heuristic(x, y, goal, i) for i, (x, y) in enumerate(points)]
+    nodes.sort()
+    return [(n.h_cost, n.f_cost, n.label) for n in nodes]
+
+
+def reads_late(n):
+    return ReadsLate(n).twice
+
+
+def late_in_branch(n):
+    return LateInBranch(n).xs
+
+
+def set_by_method(n):
+    return SetByMethod(n).size
 
 
 def derived(n):

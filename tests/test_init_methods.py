@@ -44,8 +44,21 @@ def test_an_instance_built_so_returns_to_python_with_its_fields():
     assert a.find("abb") == K.made(["ab", "b"]).find("abb")
 
 
+@pytest.mark.parametrize("n", [0, 3])
+def test_fields_first_assigned_after_the_call(n):
+    check_typed(K.late, n)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), max_size=6), st.integers(-3, 3))
+def test_fields_computed_by_methods_then_compared(points, goal):
+    check_typed(K.heuristics, points, goal)
+
+
 @pytest.mark.parametrize("fn, message", [
-    (K.late, r"Late.__init__ calls a method \(or uses 'self'\) before it assigns self.size"),
+    (K.reads_late, r"assigns self.twice only after it calls a method .*, and self.twice is read before"),
+    (K.late_in_branch, r"assigns self.size only after it calls a method .*, and not as a statement of its own"),
+    (K.set_by_method, r"'SetByMethod' object has no field 'size'"),
     (K.derived, r"Base.__init__ calls a method, and Derived.__init__ calls it"),
 ])
 def test_what_stays_refused_says_why(fn, message):

@@ -41,11 +41,12 @@ from script.frontend.list_args import changes_python_type
 from script.frontend.optional import NONE_NAME, is_optional
 from script.frontend.unknown import Unknown
 from script.ir import types as T
-from script.ir.core import Value
+from script.ir.core import Const, Value
 from script.pyhooks.named_instance import lookup_class
 from script.frontend import optional, union_values
 
 FIELD_TYPES: dict[str, dict[str, T.Type]] = {}      # class key -> {field: folded type}
+LATE: dict[str, set] = {}                           # class key -> fields __init__ assigns after a call
 _OWNERS: dict[str, type] = {}                       # class key -> the class its table is of
 USERS: dict[str, set] = {}                          # class key -> {(info, skey)} built with its table
 MADE: dict[str, set] = {}                           # class key -> the types its constructions gave
@@ -265,6 +266,8 @@ def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
                                   or changes_python_type(value.type, ft)):
         return
     old = table.get(attr, _fold(ft, key))
+    if isinstance(old, T.NoneType) and attr in LATE.get(key, ()):
+        old = _fold(value.type, key)    # a late field's placeholder is never read (init_rest.py)
     wide = _widen(old, _fold(value.type, key))
     if wide is None:
         return                  # the caller's own error
@@ -273,6 +276,30 @@ def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
     new[attr] = wide
     if new != table or t.contents.elems[t.fields.index(attr)] != wide:
         _changed(key, new)
+
+
+def late_placeholders(cx, cls: type, key: str, late: list[str], node) -> list:
+    """The values a new instance's late fields hold until ``__init__`` assigns them
+    (init_rest.py): None while the class's table has no type for one, then a zero of it."""
+    LATE.setdefault(key, set()).update(late)
+    table = _table(key, cls)
+    out = []
+    for f in late:
+        t = table.get(f)
+        if t is None or isinstance(t, T.NoneType):
+            out.append(Const(None, T.NONE))
+        elif any(isinstance(x, T.ClassRef) for x in T.instances(t)) or _has_array(t):
+            cx.error(f"field '{f}' of class '{cls.__name__}' is first assigned after __init__ calls a method "
+                     f"and holds {t}: assign it before that call", node)
+        else:
+            out.append(optional.placeholder(cx, t, cx.loc(node)))
+    return out
+
+
+def _has_array(t: T.Type) -> bool:
+    found = []
+    T.map_parts(t, lambda x: found.append(x) if isinstance(x, T.ArrayType) else None)
+    return bool(found)
 
 
 def widen_number_fields(cx, a: T.Type, b: T.Type) -> None:

@@ -9,9 +9,15 @@ it reads passed in (the factory returns them after the fields). Nothing of CPyth
 changes: the factory's statements ran first there too, and every field the rest or its
 methods read was assigned before the split.
 
-A field first assigned at or after the split (``self.h = self.heuristic()``, or in a method
-that ``__init__`` calls) would have no value while the methods run, where CPython raises
-AttributeError on reading it: a CompileError that says to assign it before the first call.
+A field first assigned after the split (``self.h = self.heuristic()``, ``self.size =
+len(self.heap)`` after ``self.build()``) is *late*: the instance is built with a placeholder
+in it (None until a round has typed the field, then a zero of its type: class_types.LATE), and
+its first store gives it its value. That is exact only where nothing can read the field
+before that store, where CPython would raise AttributeError: `late_fields` proves it (the
+store a statement of the rest's top level, before it no read of the field in the rest nor in
+the methods and properties it calls, transitively, and the instance passed nowhere). A late
+field it cannot prove so, or first assigned inside a method, is a CompileError that says to
+assign it before the first call.
 """
 
 from __future__ import annotations
@@ -78,15 +84,79 @@ def carried_names(params: list[str], prefix: list, rest: list) -> list[str]:
     return sorted(made & read)
 
 
-def late_fields(rest: list, self_name: str, fields: list[str]) -> list[tuple[str, ast.AST]]:
-    """The fields the rest assigns that the factory does not, with where."""
-    out = []
-    for s in rest:
-        for n in ast.walk(s):
+def late_fields(cls: type, info: FunctionInfo, rest: list, self_name: str, fields: list[str]) -> list[str]:
+    """The fields the rest assigns first, in the order of their first stores; CompileError
+    for one whose placeholder could be read (the module docstring)."""
+    late: list[str] = []
+    for j, stmt in enumerate(rest):
+        for n in ast.walk(stmt):
             if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
-                    and n.value.id == self_name and n.attr not in fields:
-                out.append((n.attr, n))
-    return out
+                    and n.value.id == self_name and n.attr not in fields and n.attr not in late:
+                why = _unsafe(cls, rest, j, n, self_name)
+                if why is not None:
+                    raise CompileError(
+                        f"{cls.__name__}.__init__ assigns self.{n.attr} only after it calls a method (or uses "
+                        f"'{self_name}'), and {why}: compiled code builds the instance at that call; assign "
+                        f"self.{n.attr} before it (e.g. to a value of its type)", info.loc(n))
+                late.append(n.attr)
+    return late
+
+
+def _unsafe(cls: type, rest: list, j: int, target: ast.Attribute, self_name: str) -> str | None:
+    """Why the first store `target` (in statement `j` of `rest`) of a late field might not
+    come before a read of it, or None."""
+    stmt = rest[j]
+    if not (isinstance(stmt, ast.Assign) and any(target is t or isinstance(t, ast.Tuple) and target in t.elts
+                                                 for t in stmt.targets)):
+        return "not as a statement of its own at the level of __init__'s body"
+    seen: set = set()
+    for node in [*rest[:j], stmt.value]:
+        why = _reads(cls, node, self_name, target.attr, seen)
+        if why is not None:
+            return why
+    return None
+
+
+def _reads(cls: type, tree, self_name: str, field: str, seen: set) -> str | None:
+    """Why running `tree` (code of a method of `cls` whose instance is `self_name`) might
+    read `field` of the instance, following its calls of the instance's methods; or None."""
+    parents = {child: n for n in ast.walk(tree) for child in ast.iter_child_nodes(n)}
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.Lambda)) and \
+                any(isinstance(m, ast.Name) and m.id == self_name for m in ast.walk(n)):
+            return "a nested function uses the instance"
+        if isinstance(n, ast.Call) and _is_super(n.func.value if isinstance(n.func, ast.Attribute) else None):
+            return "it calls super()"
+        if not (isinstance(n, ast.Name) and n.id == self_name):
+            continue
+        up = parents.get(n)
+        if not (isinstance(up, ast.Attribute) and up.value is n):
+            return f"'{self_name}' is passed on or used as a value before"
+        if isinstance(up.ctx, ast.Store):
+            continue
+        if up.attr == field:
+            return f"self.{field} is read before"
+        member = find_member(cls, up.attr)
+        if isinstance(member, (staticmethod, classmethod)):
+            continue                    # (they see the instance only where it is passed)
+        fn = member.fget if isinstance(member, property) else member
+        if not callable(fn):
+            continue
+        if not hasattr(fn, "__code__"):
+            return f"what '{up.attr}' runs cannot be followed"
+        if fn in seen:
+            continue
+        seen.add(fn)
+        try:
+            callee = FunctionInfo(fn).node
+        except CompileError:
+            return f"the source of '{up.attr}' cannot be read"
+        if not callee.args.args:
+            return f"'{up.attr}' takes no instance"
+        why = _reads(cls, ast.Module(callee.body, []), callee.args.args[0].arg, field, seen)
+        if why is not None:
+            return why
+    return None
 
 
 class RestInfo(FunctionInfo):
@@ -117,14 +187,3 @@ class RestInfo(FunctionInfo):
         self.is_annotated = False
         self.hinted_signature = None
         self.return_type = None
-
-
-def check_late(cls: type, info: FunctionInfo, rest: list, self_name: str, fields: list[str]) -> None:
-    """CompileError for a field first assigned at or after the split."""
-    late = late_fields(rest, self_name, fields)
-    if late:
-        name, at = late[0]
-        raise CompileError(f"{cls.__name__}.__init__ calls a method (or uses '{self_name}') before it assigns "
-                           f"self.{name}: compiled code builds the instance at that call, with the fields "
-                           f"assigned so far; assign self.{name} before it (e.g. to a value of its type)",
-                           info.loc(at))

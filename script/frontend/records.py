@@ -96,9 +96,10 @@ class FactoryInfo(FunctionInfo):
         self.fields = rewrite.fields
         # `self.build()` in __init__: the statements from it on run on the built instance
         self.rest: init_rest.RestInfo | None = None
+        self.late: list[str] = []       # fields the rest assigns first: placeholders until then
         carried: list[str] = []
         if rest:
-            init_rest.check_late(cls, self, rest, self_name, self.fields)
+            self.late = init_rest.late_fields(cls, self, rest, self_name, self.fields)
             carried = [n for n in init_rest.carried_names(self.param_names, node.body, rest)
                        if n not in self.hidden_globals and n != self_name]
             self.rest = init_rest.RestInfo(cls, self_name, rest, carried)
@@ -349,6 +350,9 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
             values = [cx.emit("extract", [values], t, k, cx.loc(node)) for k, t in enumerate(values.type.elems)]
             values, carried = values[:len(fields)], values[len(fields):]
             values = _annotated_fields(cx, cls, fields, values, node)
+            if info.late:
+                fields = fields + info.late
+                values = values + class_types.late_placeholders(cx, cls, class_key(cls), info.late, node)
     except CompileError as e:
         if e.loc is None:               # a class-level problem: shown at the construction
             cx.error(e.message, node)
