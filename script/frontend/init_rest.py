@@ -46,26 +46,34 @@ def split_point(cls: type, body: list, self_name: str) -> int | None:
 def _needs_instance(cls: type, stmt, self_name: str, fields: set) -> bool:
     if _is_base_init(stmt):
         return False                    # super().__init__(...): the base's fields (class_members)
-    parents = {}
-    for n in ast.walk(stmt):
-        for child in ast.iter_child_nodes(n):
-            parents[child] = n
-    for n in ast.walk(stmt):
-        if isinstance(n, (ast.FunctionDef, ast.Lambda)):
+    for kind, attr in _uses(stmt, self_name):
+        if kind != "load":
+            return True                 # a closure over it, `self` as a value, super().m()
+        if attr not in fields:
+            member = find_member(cls, attr)
+            if callable(member) or isinstance(member, property):
+                return True             # a method or a property runs on the instance
+    return False
+
+
+def _uses(tree, self_name: str):
+    """The uses of the instance `self_name` in `tree` that are not stores of its fields:
+    ("load", attr) for ``self.attr``; ("closure", why), ("value", why) and ("super", why)
+    for a nested function or lambda using it, `self` other than as ``self.attr`` (passed,
+    stored, returned, an operand), and a ``super().m(...)`` call."""
+    parents = {child: n for n in ast.walk(tree) for child in ast.iter_child_nodes(n)}
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.Lambda)) and n is not tree:
             if any(isinstance(m, ast.Name) and m.id == self_name for m in ast.walk(n)):
-                return True             # a closure over the instance
+                yield "closure", "a nested function uses the instance"
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _is_super(n.func.value):
+            yield "super", "it calls super()"
         elif isinstance(n, ast.Name) and n.id == self_name:
             up = parents.get(n)
             if not (isinstance(up, ast.Attribute) and up.value is n):
-                return True             # `self` as a value: passed, stored, returned
-            if up.attr in fields or isinstance(up.ctx, ast.Store):
-                continue
-            member = find_member(cls, up.attr)
-            if callable(member) or isinstance(member, property):
-                return True             # a method or a property runs on the instance
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _is_super(n.func.value):
-            return True                 # super().m(...)
-    return False
+                yield "value", f"'{self_name}' is passed on or used as a value before"
+            elif not isinstance(up.ctx, ast.Store):
+                yield "load", up.attr
 
 
 def _is_super(node) -> bool:
@@ -120,40 +128,27 @@ def _unsafe(cls: type, rest: list, j: int, target: ast.Attribute, self_name: str
 def _reads(cls: type, tree, self_name: str, field: str, seen: set) -> str | None:
     """Why running `tree` (code of a method of `cls` whose instance is `self_name`) might
     read `field` of the instance, following its calls of the instance's methods; or None."""
-    parents = {child: n for n in ast.walk(tree) for child in ast.iter_child_nodes(n)}
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.Lambda)) and \
-                any(isinstance(m, ast.Name) and m.id == self_name for m in ast.walk(n)):
-            return "a nested function uses the instance"
-        if isinstance(n, ast.Call) and _is_super(n.func.value if isinstance(n.func, ast.Attribute) else None):
-            return "it calls super()"
-        if not (isinstance(n, ast.Name) and n.id == self_name):
-            continue
-        up = parents.get(n)
-        if not (isinstance(up, ast.Attribute) and up.value is n):
-            return f"'{self_name}' is passed on or used as a value before"
-        if isinstance(up.ctx, ast.Store):
-            continue
-        if up.attr == field:
+    for kind, what in _uses(tree, self_name):
+        if kind != "load":
+            return what
+        if what == field:
             return f"self.{field} is read before"
-        member = find_member(cls, up.attr)
+        member = find_member(cls, what)
         if isinstance(member, (staticmethod, classmethod)):
             continue                    # (they see the instance only where it is passed)
         fn = member.fget if isinstance(member, property) else member
-        if not callable(fn):
+        if not callable(fn) or fn in seen:
             continue
         if not hasattr(fn, "__code__"):
-            return f"what '{up.attr}' runs cannot be followed"
-        if fn in seen:
-            continue
+            return f"what '{what}' runs cannot be followed"
         seen.add(fn)
         try:
             callee = FunctionInfo(fn).node
         except CompileError:
-            return f"the source of '{up.attr}' cannot be read"
+            return f"the source of '{what}' cannot be read"
         if not callee.args.args:
-            return f"'{up.attr}' takes no instance"
-        why = _reads(cls, ast.Module(callee.body, []), callee.args.args[0].arg, field, seen)
+            return f"'{what}' takes no instance"
+        why = _reads(cls, callee, callee.args.args[0].arg, field, seen)
         if why is not None:
             return why
     return None
