@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 class MinHeap:
     def __init__(self, items: list[int]) -> None:
         self.heap: list[int] = []
@@ -254,3 +256,29 @@ def derived(n):
 
 def made(words):
     return Automaton(words)
+
+
+@dataclass
+class Interval:
+    lo: int
+    hi: int
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi:
+            raise ValueError(f"empty interval: {self.lo} > {self.hi}")
+        self.width = self.hi - self.lo
+        if not self.label:
+            self.label = f"[{self.lo}, {self.hi}]"
+
+
+def intervals(pairs):
+    out = []
+    for lo, hi in pairs:
+        try:
+            iv = Interval(lo, hi)
+        except ValueError as e:
+            out.append(str(e))
+            continue
+        out.append((iv.width, iv.label, iv))
+    return out

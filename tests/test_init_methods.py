@@ -55,6 +55,15 @@ def test_fields_computed_by_methods_then_compared(points, goal):
     check_typed(K.heuristics, points, goal)
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=5))
+def test_a_dataclass_post_init(pairs):
+    check_typed(K.intervals, pairs)
+    mine = [vars(x[2]) for x in K.intervals(pairs) if isinstance(x, tuple)]
+    theirs = [vars(x[2]) for x in script.script(K.intervals)(pairs) if isinstance(x, tuple)]
+    assert mine == theirs
+
+
 @pytest.mark.parametrize("fn, message", [
     (K.reads_late, r"assigns self.twice only after it calls a method .*, and self.twice is read before"),
     (K.late_in_branch, r"assigns self.size only after it calls a method .*, and not as a statement of its own"),

@@ -336,6 +336,16 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
         if _is_dataclass_init(cls):
             check_class(cls)
             fields, values = _dataclass_fields(cx, cls, node)
+            post = find_member(cls, "__post_init__")
+            if post is not None:        # run on the instance, as a rest of __init__ (init_rest.py)
+                rest = cx.ctx.info_for(post)
+                if len(rest.param_names) != 1:
+                    cx.error(f"dataclass '{cls.__name__}' passes InitVar fields to __post_init__: not supported "
+                             "in compiled code", node)
+                late = init_rest.late_fields(cls, rest, rest.node.body, rest.node.args.args[0].arg, fields)
+                if late:
+                    values = values + class_types.late_placeholders(cx, cls, class_key(cls), late, node)
+                    fields = fields + late
         elif cls.__init__ is object.__init__:       # no fields
             check_class(cls)
             if node.args or node.keywords:
@@ -401,8 +411,6 @@ def _dataclass_fields(cx, cls: type, node: ast.Call):
     """The fields of a dataclass's generated ``__init__``, bound as CPython binds them and
     converted to their annotated types, except that a number annotated `int`, `float` or
     `bool` keeps its own type (annotations are hints) and `Any` takes the value's."""
-    if "__post_init__" in vars(cls):
-        cx.error(f"dataclass '{cls.__name__}' defines __post_init__: not supported in compiled code", node)
     from script.frontend.typeinfer import type_from_annotation
     fields = [f for f in dataclasses.fields(cls) if f.init]
     names = [f.name for f in fields]
