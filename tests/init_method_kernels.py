@@ -174,12 +174,40 @@ class LateInBranch:
 
 
 class SetByMethod:
+    """Fields a reset() sets, through a helper it calls, as classes with a clear() do."""
+
     def __init__(self, n: int) -> None:
         self.n = n
-        self.setup()
+        self.reset()
+        self.extra = self.size * 2
 
-    def setup(self) -> None:
+    def reset(self) -> None:
         self.size = self.n
+        self._clear()
+
+    def _clear(self) -> None:
+        self.items: list[int] = [self.n]
+        self.count = len(self.items)
+
+
+class EmptyLate:
+    def __init__(self) -> None:
+        self.n = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self.items = []
+
+
+class ReadInMethod:
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.total = self.base() + 1
+
+    def base(self) -> int:
+        return self.total
 
 
 class Base:
@@ -247,7 +275,17 @@ def late_in_branch(n):
 
 
 def set_by_method(n):
-    return SetByMethod(n).size
+    o = SetByMethod(n)
+    o.items.append(n)
+    return o.size, o.extra, o.items, o.count
+
+
+def empty_late(n):
+    return EmptyLate().items
+
+
+def read_in_method(n):
+    return ReadInMethod().total
 
 
 def derived(n):

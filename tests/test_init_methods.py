@@ -47,6 +47,8 @@ def test_an_instance_built_so_returns_to_python_with_its_fields():
 @pytest.mark.parametrize("n", [0, 3])
 def test_fields_first_assigned_after_the_call(n):
     check_typed(K.late, n)
+    check_typed(K.set_by_method, n)
+    assert vars(script.script(lambda k: K.SetByMethod(k))(n)) == vars(K.SetByMethod(n))
 
 
 @settings(max_examples=20, deadline=None)
@@ -66,8 +68,9 @@ def test_a_dataclass_post_init(pairs):
 
 @pytest.mark.parametrize("fn, message", [
     (K.reads_late, r"assigns self.twice only after it calls a method .*, and self.twice is read before"),
-    (K.late_in_branch, r"assigns self.size only after it calls a method .*, and not as a statement of its own"),
-    (K.set_by_method, r"'SetByMethod' object has no field 'size'"),
+    (K.late_in_branch, r"assigns self.size only inside an if, a loop or a method called from one"),
+    (K.empty_late, r"field 'items' of class 'EmptyLate' is first assigned an empty container after __init__"),
+    (K.read_in_method, r"assigns self.total only after it calls a method .*, and self.total is read before"),
     (K.derived, r"Base.__init__ calls a method, and Derived.__init__ calls it"),
 ])
 def test_what_stays_refused_says_why(fn, message):

@@ -267,6 +267,9 @@ def widen_on_store(cx, t: T.ClassType, attr: str, value: Value, node) -> None:
         return
     old = table.get(attr, _fold(ft, key))
     if isinstance(old, T.NoneType) and attr in LATE.get(key, ()):
+        if pending_parts(value.type):
+            cx.error(f"field '{attr}' of class '{t.name}' is first assigned an empty container after __init__ "
+                     f"calls a method: assign it before that call (compiled code types it from there)", node)
         old = _fold(value.type, key)    # a late field's placeholder is never read (init_rest.py)
     wide = _widen(old, _fold(value.type, key))
     if wide is None:

@@ -93,33 +93,110 @@ def carried_names(params: list[str], prefix: list, rest: list) -> list[str]:
 
 
 def late_fields(cls: type, info: FunctionInfo, rest: list, self_name: str, fields: list[str]) -> list[str]:
-    """The fields the rest assigns first, in the order of their first stores; CompileError
-    for one whose placeholder could be read (the module docstring)."""
+    """The fields the rest assigns first (itself or in the methods it calls), in the order
+    of their first stores; CompileError for one whose placeholder could be read (the
+    module docstring)."""
     late: list[str] = []
-    for j, stmt in enumerate(rest):
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
-                    and n.value.id == self_name and n.attr not in fields and n.attr not in late:
-                why = _unsafe(cls, rest, j, n, self_name)
-                if why is not None:
-                    raise CompileError(
-                        f"{cls.__name__}.__init__ assigns self.{n.attr} only after it calls a method (or uses "
-                        f"'{self_name}'), and {why}: compiled code builds the instance at that call; assign "
-                        f"self.{n.attr} before it (e.g. to a value of its type)", info.loc(n))
-                late.append(n.attr)
+    for attr, at in _first_stores(cls, rest, self_name, set()):
+        if attr not in fields and attr not in late:
+            why = _first_store(cls, rest, self_name, attr, set())
+            if why is not True:
+                raise CompileError(
+                    f"{cls.__name__}.__init__ assigns self.{attr} only after it calls a method (or uses "
+                    f"'{self_name}'), and {why or 'not first as a statement of its own'}: compiled code builds "
+                    f"the instance at that call; assign self.{attr} before it (e.g. to a value of its type)",
+                    info.loc(at))
+            late.append(attr)
+    for attr, at in _all_stores(cls, rest, self_name, set()):
+        if attr not in fields and attr not in late:
+            raise CompileError(f"{cls.__name__}.__init__ assigns self.{attr} only inside an if, a loop or a method "
+                               f"called from one, after it calls a method: compiled code builds the instance at "
+                               f"that call; assign self.{attr} before it (e.g. to a value of its type)", info.loc(at))
     return late
 
 
-def _unsafe(cls: type, rest: list, j: int, target: ast.Attribute, self_name: str) -> str | None:
-    """Why the first store `target` (in statement `j` of `rest`) of a late field might not
-    come before a read of it, or None."""
-    stmt = rest[j]
-    if not (isinstance(stmt, ast.Assign) and any(target is t or isinstance(t, ast.Tuple) and target in t.elts
-                                                 for t in stmt.targets)):
-        return "not as a statement of its own at the level of __init__'s body"
-    seen: set = set()
-    for node in [*rest[:j], stmt.value]:
-        why = _reads(cls, node, self_name, target.attr, seen)
+def _method(cls: type, call, self_name: str):
+    """The function of ``self.m(...)`` (`call`), where m is a plain method; else None."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == self_name):
+        return None
+    member = find_member(cls, call.func.attr)
+    return member if hasattr(member, "__code__") else None
+
+
+def _def_of(fn) -> ast.FunctionDef | None:
+    try:
+        node = FunctionInfo(fn).node
+    except CompileError:
+        return None
+    return node if node.args.args else None
+
+
+def _targets(stmt, self_name: str) -> list:
+    """The ``self.f`` targets of an assignment statement, in order."""
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        flat = [stmt.target]
+    elif isinstance(stmt, ast.Assign):
+        flat = [e for t in stmt.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+    else:
+        return []
+    return [t for t in flat if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name]
+
+
+def _first_stores(cls: type, body: list, self_name: str, seen: set, at=None):
+    """(field, where) of the stores reached in order through `body`'s own statements and
+    the methods they call as statements (``self.m(...)``), not inside ifs or loops; where:
+    the store, or the call in __init__ that leads to it (`at`)."""
+    for stmt in body:
+        for t in _targets(stmt, self_name):
+            yield t.attr, at or t
+        fn = _method(cls, stmt.value, self_name) if isinstance(stmt, ast.Expr) else None
+        if fn is not None and fn not in seen:
+            seen.add(fn)
+            node = _def_of(fn)
+            if node is not None:
+                yield from _first_stores(cls, node.body, node.args.args[0].arg, seen, at or stmt)
+
+
+def _all_stores(cls: type, body: list, self_name: str, seen: set, at=None):
+    """(field, where) of every store of the instance's fields in `body` and in the methods
+    it calls, at any depth (where: as `_first_stores`)."""
+    for n in ast.walk(ast.Module(body, [])):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
+                and n.value.id == self_name:
+            yield n.attr, at or n
+        fn = _method(cls, n, self_name)
+        if fn is not None and fn not in seen:
+            seen.add(fn)
+            node = _def_of(fn)
+            if node is not None:
+                yield from _all_stores(cls, node.body, node.args.args[0].arg, seen, at or n)
+
+
+def _first_store(cls: type, body: list, self_name: str, field: str, seen: set) -> bool | str | None:
+    """True where `body` runs a store of `field` as a statement of its own (or of a method it
+    calls as one) before anything that could read it; why not, if something could; None
+    where it neither stores nor reads it."""
+    for stmt in body:
+        if any(t.attr == field for t in _targets(stmt, self_name)):
+            return _reads(cls, stmt.value, self_name, field, seen) or True
+        fn = _method(cls, stmt.value, self_name) if isinstance(stmt, ast.Expr) else None
+        if fn is not None and fn not in seen:
+            for a in [*stmt.value.args, *(k.value for k in stmt.value.keywords)]:
+                why = _reads(cls, a, self_name, field, seen)
+                if why is not None:
+                    return why
+            node = _def_of(fn)
+            if node is None:
+                return f"the source of '{stmt.value.func.attr}' cannot be read"
+            seen.add(fn)
+            found = _first_store(cls, node.body, node.args.args[0].arg, field, seen)
+            if found is not None:
+                return found
+            continue
+        if any(f == field for f, _ in _all_stores(cls, [stmt], self_name, set())):
+            return None         # first inside an if or a loop: late_fields says so
+        why = _reads(cls, stmt, self_name, field, seen)
         if why is not None:
             return why
     return None

@@ -662,8 +662,10 @@ class FunctionLowering(SSABuilder, ExprLowering):
             self.assign(target, value, node)
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
-        if not isinstance(node.target, ast.Name):
-            self.error("annotations are only supported on simple names", node.target)
+        if not isinstance(node.target, ast.Name):     # `self.items: list[int] = []` in a method:
+            if node.value is not None:                  # CPython only assigns
+                self.stmt_Assign(ast.copy_location(ast.Assign([node.target], node.value), node))
+            return
         t = self.annotation_type(node.annotation)
         name = node.target.id
         if t is not None:               # (`g: Dict[int, set] = {}`: typed by its stores)
