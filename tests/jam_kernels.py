@@ -108,3 +108,17 @@ def total_of_rows(u, out, scale):
         total = total * scale + s
         count += 1
     return total, count
+
+
+
+def scaled_entries(u, out, base):
+    """Rows of ``u[j] * ((i + j) * base)``: the product overflows int64 where ``i + j`` is
+    large for `base`, which no limit on the loops' bounds rules out, so the rows keep its
+    overflow test (deferred: the first row with one raises, after the rows before it
+    stored)."""
+    n = u.shape[0]
+    for i in range(n):
+        s = 0.0
+        for j in range(n):
+            s += u[j] * ((i + j) * base)
+        out[i] = s

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import jam_kernels as K
 import script
 from difftest import check, compiled, outcome
-from script.ir.passes.jam import ROWS
+from script.ir.passes.jam import LIMIT, ROWS
 
 LEVELS = ({"opt": 0}, {}, {"opt": 3})
 SIZES = (0, 1, ROWS - 1, ROWS, ROWS + 1, 2 * ROWS + 3, 21)
@@ -91,6 +91,58 @@ def test_an_overflowing_row(big):
         got_out = np.zeros(9, dtype=np.int64)
         got = outcome(compiled(K.int_rows, **options), (x, got_out, big))
         assert got[:2] == want[:2] and np.array_equal(want_out, got_out), (want, got, want_out, got_out)
+
+
+@pytest.mark.parametrize("n", (ROWS, ROWS + 3, 2 * ROWS + 5))
+@pytest.mark.parametrize("first", (0, 2, ROWS - 1, ROWS, ROWS + 2, 40))
+def test_rows_whose_products_overflow(n, first):
+    """Row `first` is the first whose product overflows (none when first >= n): the
+    jammed code raises the unjammed code's OverflowError (CPython's ints do not overflow)
+    after the same rows stored, with the same sums."""
+    u = np.linspace(-1.0, 1.0, n)
+    t = first + n - 1                   # the first i + j whose product overflows
+    base = -(-(2**63) // t)
+    results = []
+    for options in ({"opt": 0}, {}, {"opt": 3}):
+        out = np.zeros(n)
+        results.append((outcome(compiled(K.scaled_entries, **options), (u, out, base)), out))
+    (want, want_out), *rest = results
+    assert (want[0] == "raise") == (first < n), want
+    for got, got_out in rest:
+        assert got[0] == want[0] and got[1:] == want[1:] and np.array_equal(got_out, want_out), \
+            (want, got, want_out, got_out)
+    if first >= n:      # no overflow: CPython's own sums
+        check(K.scaled_entries, compiled(K.scaled_entries), u, np.zeros(n), base)
+
+
+def test_the_rows_products_lose_their_tests_under_the_limit():
+    """times_u's rows compute (i + j) * (i + j + 1) of counters below LIMIT (a guard on n):
+    their overflow tests go, the original loop's stay; scaled_entries' base is any int, so
+    its rows keep theirs and no limit is tested. The rows' inner loop is marked for SLP (no
+    loop vectorization along j), matvec's (which loads per row) is not."""
+    f = script.script(K.times_u)
+    f(np.ones(9), np.zeros(9))
+    text = f.ir("opt")
+    assert f"cmp.le %2, {LIMIT}:i64" in text and text.count("ovf.mul") == 1, text
+    assert '!{!"llvm.loop.vectorize.enable", i1 false}' in f.ir("llvm")
+    g = script.script(K.scaled_entries)
+    g(np.ones(9), np.zeros(9), 0)
+    text = g.ir("opt")
+    assert f"{LIMIT}:i64" not in text and text.count("ovf.mul") == ROWS + 1, text
+    h = script.script(K.matvec)
+    h(np.ones((9, 2)), np.ones(2), np.zeros(9))
+    assert "vectorize.enable" not in h.ir("llvm")
+
+
+@pytest.mark.parametrize("n", (ROWS - 1, ROWS, 2 * ROWS + 1))
+def test_rows_of_nans_infinities_and_signed_zeros(n):
+    """Each row's sum added in order, as CPython adds it: bit for bit, NaN, infinities and
+    -0.0 included, in the jammed rows (no overflow tests left) and the rest."""
+    specials = [math.nan, math.inf, -math.inf, -0.0, 0.0, 1e308, -1e308, 5e-324]
+    for shift in range(4):
+        u = np.array([specials[(k + shift) % len(specials)] for k in range(n)])
+        check(K.times_u, compiled(K.times_u), u, np.zeros(n))
+        check(K.times_u, compiled(K.times_u, opt=3), -u, np.zeros(n))
 
 
 def test_rows_of_different_lengths_are_not_jammed():

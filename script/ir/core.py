@@ -238,6 +238,11 @@ class Block:
 # prange loop (ir.parallel): a call of it runs it once per chunk, on the runtime's threads.
 OUT_OF_LINE, COLD, PARALLEL = "$outline", "$cold", "$parallel"
 
+# A block's name (passes.jam): the back edge of an inner loop that computes several rows of
+# its outer loop side by side, one lane each; the backend asks LLVM not to vectorize that
+# loop along its own counter, so that the SLP vectorizer packs the rows instead.
+ROWS_LATCH = "jam.rows"
+
 
 class Function:
     """One specialization of a user function: fixed parameter and return types."""

@@ -412,6 +412,7 @@ class NativeModule:
         self.functions: list[Function] = []
         self._callees: dict[str, Callee] = {}       # declared or defined, by name
         self._declarations: list[str] = []
+        self._loop_ids = 0                          # loop identities made (`loop_metadata`)
         self._data: dict[str, Value] = {}
         self._strings: dict[bytes, Value] = {}
         self.helpers: dict[str, Function] = {}      # internal helpers made on demand
@@ -480,6 +481,17 @@ class NativeModule:
         """Export `fn` under the symbol `name` too."""
         self._declarations.append(
             f"{global_ref(name)} = alias {fn.ret} ({', '.join(fn.params)}), ptr {fn.ref}")
+
+    def loop_metadata(self, *properties: str) -> str:
+        """A new loop identity (LLVM wants one per loop: a distinct node naming itself)
+        carrying `properties`, each a metadata node's text such as
+        ``!{!"llvm.loop.vectorize.enable", i1 false}``; for a back edge's ``!llvm.loop``."""
+        k = self._loop_ids = self._loop_ids + 1
+        ref = f"!{1000 + 8 * k}"
+        refs = [f"!{1001 + 8 * k + n}" for n in range(len(properties))]
+        self._declarations.append(f"{ref} = distinct !{{{', '.join([ref, *refs])}}}")
+        self._declarations.extend(f"{r} = {text}" for r, text in zip(refs, properties))
+        return ref
 
     def new_function(self, name: str, ret: str, params, linkage: str = "internal",
                      attrs=("nounwind",)) -> Function:

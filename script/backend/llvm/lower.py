@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from script.ir import types as T
-from script.ir.core import COLD, PARALLEL, Block, Const, Function, Instr, Value, reachable_blocks
+from script.ir.core import COLD, PARALLEL, ROWS_LATCH, Block, Const, Function, Instr, Value, reachable_blocks
 from script.ir.analysis import written_array_params
 from script.ir.list_flow import param_list_effects
 from script.ir.ops import EXCEPTIONS, STR_PY, ExcInfo
@@ -30,6 +30,11 @@ from script.backend.llvm.abi import (
     reachable_functions, recursive_functions)
 from script.backend.llvm.builder import NULL, Builder, NativeModule
 from script.store import signature_symbol
+
+# The loop property of a jammed rows loop's back edge (ir.core ROWS_LATCH): vectorized along
+# its counter, each row's in-order float sum would take one dependent add per element; the
+# SLP vectorizer packs the rows instead, one row a lane (2.8 -> ? ms, benchmarks/README.md).
+_NO_VECTORIZE = '!{!"llvm.loop.vectorize.enable", i1 false}'
 
 
 @dataclass
@@ -741,6 +746,8 @@ class FunctionLowering:
 
     def _op_br(self, i: Instr):
         self.b.branch(self.edge(i, 0))
+        if i.block.name == ROWS_LATCH:
+            self.b.block.lines[-1] += f", !llvm.loop {self.m.loop_metadata(_NO_VECTORIZE)}"
 
     def edge(self, i: Instr, k: int) -> llvm.Block:
         """The LLVM block the k-th edge of terminator `i` jumps to, its phis fed: the

@@ -70,11 +70,7 @@ class NvptxModule(NativeModule):
 
     def unroll_metadata(self) -> str:
         """A new loop identity asking LLVM to unroll by UNROLL (one per loop, as LLVM wants)."""
-        k = self.loop_count = getattr(self, "loop_count", 0) + 1
-        ref, count = f"!{1000 + 2 * k}", f"!{1001 + 2 * k}"
-        self._declarations.append(f"{ref} = distinct !{{{ref}, {count}}}")
-        self._declarations.append(f'{count} = !{{!"llvm.loop.unroll.count", i32 {UNROLL}}}')
-        return ref
+        return self.loop_metadata(f'!{{!"llvm.loop.unroll.count", i32 {UNROLL}}}')
 
     @property
     def strings(self) -> dict:

@@ -12,7 +12,7 @@ the inner loop runs for each row in turn, in the original order. The original lo
 entered where fewer than `ROWS` iterations are left (or the arrays overlap) and running
 the rest. An ordered float sum per row is still added in order; LLVM's SLP vectorizer then
 packs the rows' independent operations (and the module is optimized at LLVM -O3, where it
-runs: script.compiler `llvm_level`), as gcc vectorizes such an outer loop: 2.4x C -> 1.1x.
+runs: script.compiler `llvm_level`), as gcc vectorizes such an outer loop.
 
 Why it is the same program: the inner loop, and the straight line before it, do nothing
 anybody can see -- pure operations that are defined for all operands (`is_speculatable`),
@@ -26,6 +26,16 @@ after it have computed values nobody reads. The guard ``%i < %n and %n - %i > RO
 wrapping subtraction can only make it false) keeps every row one the original loop runs,
 so what bounds-check elimination proved from ``%i < %n`` holds for each row.
 
+Overflow tests in the rows (``(i + j) * (i + j + 1)``, deferred to a flag by `defer`): the
+jammed loop is entered only where the outer bound ``%n``, and the inner one when it is
+defined before the nest, are at most `LIMIT` (else the original loop runs it all), and
+``%i < %n`` is a test of its own; `ranges` (the analysis) then bounds the rows' counters,
+and the tests it decides go from the jammed rows, which LLVM can then vectorize. When it
+decides none, the limits go. The back edge of a rows loop that loads nothing per row is
+marked (`ROWS_LATCH`): the backend keeps LLVM's loop vectorizer off it, so the SLP
+vectorizer packs the rows (along ``j`` each row's in-order sum is a chain of dependent
+adds); a loop loading per row (matvec's ``a[i, j]``) is left to the loop vectorizer.
+
 Limits: the inner body at most `_MAX_BODY` instructions; blocks without parameters on the
 straight lines; no calls, and stores only after the inner loop and only into arrays defined
 outside the nest. Assumes: verified IR, after `defer` (which turns the inner loop's checks
@@ -37,12 +47,18 @@ from __future__ import annotations
 from collections import Counter
 
 from script.ir import types as T
-from script.ir.core import Block, Const, Function, Instr, Value, set_terminator
+from script.ir.core import (ROWS_LATCH, Block, Const, Function, Instr, Value, replace_all_uses_with,
+                            set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
+from script.ir.passes import ranges
 from script.ir.passes._cfg import defined_outside, insert_block, retarget
 from script.ir.semantics import is_speculatable
 
-ROWS = 4                # rows computed side by side: a vector of four f64s
+ROWS = 8                # rows side by side: eight f64s, an AVX-512 vector (two AVX2 ones)
+# Where the rows compute overflow tests, the jammed loop runs only when both loops' bounds
+# are at most LIMIT: then ``(i + j) * (i + j + 1)`` of two counters fits in int64, which
+# `ranges` proves, and the tests go from the rows (the original loop keeps them).
+LIMIT = 1 << 30
 _MAX_BODY = 60
 JAM, REST = "jam", "jam.rest"       # block names: a jammed loop's header, the original's
 
@@ -82,6 +98,7 @@ class _Shape:
         self.n: Value | None = None
         self.shared: set[int] = set()       # ids of inner parameters the same in every row
         self.pairs: list[tuple[Value, Value]] = []     # (stored array, read array)
+        self.row_loads = False              # whether the inner loop loads per row
 
 
 def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
@@ -211,6 +228,7 @@ def _rows_share_trip_count(s: _Shape) -> bool:
     if id(s.inner.terminator.operands[0]) in row:
         return False
     s.shared = {id(p) for p in s.inner.params if id(p) not in row}
+    s.row_loads = any(i.opname == "load" and id(i) in row for b in (s.inner, s.body) for i in b.instrs)
     return True
 
 
@@ -233,17 +251,30 @@ def _jam(func: Function, s: _Shape) -> None:
         o = pre.append(Instr("overlap", [a, b], T.BOOL, loc=loc))
         free = pre.append(Instr("not", [o], T.BOOL, loc=loc))
         safe = free if isinstance(safe, Const) else pre.append(Instr("and", [safe, free], T.BOOL, loc=loc))
-    set_terminator(pre, "br", entries, [head], [len(entries)], loc=loc)
+    limits: list[Instr] = []
+    tail = pre
+    for bound in _bounds(s) if _has_overflow_tests(s) else ():    # else the original loop
+        small = tail.append(Instr("cmp", [bound, Const(LIMIT, T.I64)], T.BOOL, "le", loc))
+        limits.append(small)
+        nxt = insert_block(func, "jam.part", func.blocks.index(tail) + 1)
+        set_terminator(tail, "cbr", [small, *entries], [nxt, s.header], [0, len(entries)], loc=loc)
+        tail = nxt
+    set_terminator(tail, "br", entries, [head], [len(entries)], loc=loc)
 
     carried = [head.add_param(p.type, p.loc) for p in s.header.params]
     i = carried[s.i.index]
     below = head.append(Instr("cmp", [i, s.n], T.BOOL, "lt", loc))
-    left = head.append(Instr("sub", [s.n, i], T.I64, loc=loc))
-    room = head.append(Instr("cmp", [left, Const(ROWS - 1, T.I64)], T.BOOL, "gt", loc))
-    ok = head.append(Instr("and", [below, room], T.BOOL, loc=loc))
+    test = head
+    if limits:      # `i < n` a test of its own, for the ranges of the rows' values
+        test = insert_block(func, "jam.part", func.blocks.index(head) + 1)
+        set_terminator(head, "cbr", [below, *carried], [test, s.header], [0, len(carried)], loc=loc)
+    left = test.append(Instr("sub", [s.n, i], T.I64, loc=loc))
+    ok = test.append(Instr("cmp", [left, Const(ROWS - 1, T.I64)], T.BOOL, "gt", loc))
+    if not limits:
+        ok = test.append(Instr("and", [below, ok], T.BOOL, loc=loc))
     if not isinstance(safe, Const):
-        ok = head.append(Instr("and", [ok, safe], T.BOOL, loc=loc))
-    set_terminator(head, "cbr", [ok, *carried], [start, s.header], [0, len(carried)], loc=loc)
+        ok = test.append(Instr("and", [ok, safe], T.BOOL, loc=loc))
+    set_terminator(test, "cbr", [ok, *carried], [start, s.header], [0, len(carried)], loc=loc)
 
     maps = []
     for k in range(ROWS):
@@ -265,6 +296,8 @@ def _jam(func: Function, s: _Shape) -> None:
     succs = [body, after] if in_loop == 0 else [after, body]
     set_terminator(inner, "cbr", [_get(maps[0], iterm.operands[0])], succs, [0, 0], loc=iterm.loc)
 
+    if not s.row_loads:         # rows only computed: vectors of rows, not of j (ir.core)
+        body.name = ROWS_LATCH
     for vmap in maps:
         _clone_into(body, s.body, vmap)
     back = s.body.terminator.succ_args(0)
@@ -283,6 +316,35 @@ def _jam(func: Function, s: _Shape) -> None:
         carried = [_get(vmap, a) for a in latch.succ_args(0)]
     carried[s.i.index] = after.append(Instr("add", [i, Const(ROWS, T.I64)], T.I64, loc=loc))
     set_terminator(after, "br", carried, [head], [len(carried)], loc=loc)
+    if limits:
+        _fold_overflow_tests(func, limits, (start, inner, body))
+
+
+def _has_overflow_tests(s: _Shape) -> bool:
+    return any(i.opname == "ovf" for b in (s.header, *s.before, s.inner, s.body) for i in b.instrs)
+
+
+def _bounds(s: _Shape) -> list[Value]:
+    """The bounds of the nest's two counters that are defined before it (the outer one is)."""
+    nest = {s.header, *s.before, s.inner, s.body, *s.after}
+    cond = s.inner.terminator.operands[0]
+    bounds = [s.n]
+    if isinstance(cond, Instr) and cond.opname == "cmp" and cond.attr == "lt":
+        m = cond.operands[1]
+        if not isinstance(m, Const) and m.block not in nest and m is not s.n:
+            bounds.append(m)
+    return bounds
+
+
+def _fold_overflow_tests(func: Function, limits: list[Instr], rows: tuple[Block, ...]) -> None:
+    """Fold the overflow tests of the rows' blocks that the guard's limits decide (value
+    ranges of counters below LIMIT); when none is, the limits go (their `cbr`s fold)."""
+    facts = ranges.compute(func)
+    if facts.settled and ranges.fold_decided(facts, [i for b in rows for i in b.instrs if i.opname == "ovf"]):
+        return
+    for small in limits:
+        replace_all_uses_with(small, Const(True, T.BOOL))
+        small.erase()
 
 
 def _row_params(inner: Block, s: _Shape, maps: list[dict]) -> list[dict]:
