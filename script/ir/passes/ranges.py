@@ -91,15 +91,13 @@ class Ranges:
             return None if whole is None else (int(v.value), int(v.value))
         return self.values.get(id(v))
 
-    def at(self, v: Value, block: Block, depth: int = 1) -> iv.Interval | None:
-        """The interval of `v` in `block`, narrowed by the comparisons dominating it; the
-        other side of each is narrowed so too, `depth` levels deep (``j < m`` with ``m <=
-        2**30`` known: j < 2**30)."""
+    def at(self, v: Value, block: Block) -> iv.Interval | None:
+        """The interval of `v` in `block`, narrowed by the comparisons dominating it."""
         r = self.of(v)
         if r is None or isinstance(v, Const):
             return r
         for pred, other, holds in self.facts.get(block, {}).get(id(v), ()):
-            o = self.at(other, block, depth - 1) if depth > 0 else self.of(other)
+            o = self.of(other)
             if o is None:
                 continue
             r = iv.constrain(r, pred, o, holds)
@@ -212,10 +210,7 @@ class Ranges:
             if isinstance(v, Const):
                 continue
             ids.append(id(v))
-            for _, other, _ in facts.get(id(v), ()):
-                if not isinstance(other, Const):     # and what narrows it (`at`, one level)
-                    ids.append(id(other))
-                    ids.extend(id(o) for _, o, _ in facts.get(id(other), ()) if not isinstance(o, Const))
+            ids.extend(id(other) for _, other, _ in facts.get(id(v), ()) if not isinstance(other, Const))
         return ids
 
     def _param(self, b: Block, k: int, p: BlockParam) -> iv.Interval | None:
@@ -310,7 +305,14 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     ranges = Ranges(func)
     if not ranges.settled:
         return False
-    folded = fold_decided(ranges, candidates)
+    folded = Counter()
+    for i in candidates:
+        value = _decided(ranges, i)
+        if value is None:
+            continue
+        replace_all_uses_with(i, Const(value, T.BOOL))
+        i.erase()
+        folded["checks" if i.opname == "ovf" else "compares"] += 1
     for i in divisions:
         if _unsigned_divmod(ranges, i):
             folded["divisions"] += 1
@@ -320,20 +322,6 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     if stats is not None:
         stats.update(folded)
     return bool(folded)
-
-
-def fold_decided(ranges: Ranges, candidates: list[Instr]) -> Counter:
-    """Replace each ``ovf`` test and ``cmp`` of `candidates` that `ranges` decides by its
-    value; counts them (``checks``, ``compares``)."""
-    folded: Counter = Counter()
-    for i in candidates:
-        value = _decided(ranges, i)
-        if value is None:
-            continue
-        replace_all_uses_with(i, Const(value, T.BOOL))
-        i.erase()
-        folded["checks" if i.opname == "ovf" else "compares"] += 1
-    return folded
 
 
 def _is_power_of_two(v: Value) -> bool:
