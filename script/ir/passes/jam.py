@@ -336,30 +336,37 @@ def _fold_overflow_tests(s: _Shape, limits: list[Instr], lo: int | None, i: Valu
     """Fold the overflow tests of the jammed rows (`start`, `inner`, `body`) that the limits
     decide; when none is, the limits go (their `cbr`s fold). The rows' values are evaluated
     on intervals (`_intervals`, as `ranges` does) from the counters' alone: ``%i`` from its
-    constant start `lo` to LIMIT - 1 (it grows, and ``%i < %n <= LIMIT`` holds in the rows), the
-    inner counter from its constant start, stepped by one, to its bound less one; any other
-    value but a constant is anything its type holds. (`ranges` over the whole function
-    proves the same at 40-100 ms a nest of the spectral norm; this costs well under 1 ms.)"""
-    known = {}
+    constant start `lo` to LIMIT - 1 (it grows, and ``%i < %n <= LIMIT`` holds in the rows),
+    the inner counter from its constant start, stepped by one, to its bound (reached in the
+    inner header, at the exit); any other value but an int constant is anything its type
+    holds. (`ranges` over the whole function proves the same at 40-100 ms a nest of the
+    spectral norm; this costs well under 1 ms.)"""
+    known: dict[int, iv.Interval | None] = {}
     if lo is not None:
         known[id(i)] = (lo, LIMIT - 1)
     j, bound = _inner_counter(inner, body)
     if j is not None and any(bound is x.operands[0] for x in limits):
         j_lo = _constant_start(inner, inner.params.index(j), latch=body)
         if j_lo is not None:
-            known[id(j)] = (j_lo, LIMIT - 1)
+            known[id(j)] = (j_lo, LIMIT)
+
+    def interval(v: Value) -> iv.Interval | None:
+        if isinstance(v, Const):
+            return None if iv.full(v.type) is None else (int(v.value), int(v.value))
+        return known.get(id(v), iv.full(v.type))
+
     folded = 0
     for block in (start, inner, body):
         for x in list(block.instrs):
-            ops = [(v.value, v.value) if isinstance(v, Const) else known.get(id(v), iv.full(v.type))
-                   for v in x.operands]
+            ops = [interval(v) for v in x.operands]
             if x.opname == "ovf":
                 r = None if None in ops else iv.exact(x.attr, *ops[:-1])
                 if r is not None and T.I64.min <= r[0] and r[1] <= T.I64.max:
                     replace_all_uses_with(x, Const(False, T.BOOL))
                     x.erase()
                     folded += 1
-            elif x.has_result and x.op.pure and iv.full(x.type) is not None and None not in ops:
+            elif x.has_result and x.op.pure and x.opname != "cmp" and iv.full(x.type) is not None \
+                    and None not in ops:
                 known[id(x)] = iv.transfer(x.opname, x.attr, x.type, ops)
     if not folded:
         for small in limits:
