@@ -159,6 +159,8 @@ def test_hypothesis(n, m, values):
     check(K.matvec, compiled(K.matvec), a, x, np.zeros(n))
     u = np.resize(np.array(values), n) if n else np.zeros(0)
     check(K.two_stores, compiled(K.two_stores), u, np.zeros(n), np.zeros(n))
+    u = np.resize(np.array(values), 2 * n) if n else np.zeros(0)     # up to 26 rows
+    check(K.times_u, compiled(K.times_u), u, np.zeros(2 * n))
 
 
 @settings(max_examples=60, deadline=None)
