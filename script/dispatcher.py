@@ -722,7 +722,7 @@ def _type_error(obj, info, values, bad=None) -> str:
             text += (f" (an empty {type(bad[1]).__name__} has no key type, and the function compiles for "
                      f"none of the usual ones: annotate the parameter, e.g. "
                      f"{'dict[int, int]' if type(bad[1]) is dict else 'set[int]'})" if not bad[1] else
-                     " (keys, and values, must each be of one type: bools, ints, floats, strs or tuples of them,"
+                     " (keys, and values, must each be of one type: bools, ints, floats (ints and floats together), strs or tuples of them,"
                      " or for values lists (of lists) of those, or dicts or sets; dicts of arrays can be results"
                      " but not arguments)")
     if accepted:

@@ -187,11 +187,15 @@ def test_empty_results_and_key_error_arguments():
 def test_argument_types():
     f = script.script(K.read_arg)
     with pytest.raises(TypeError, match="keys, and values, must each be of one type"):
-        f({1: 2.0, 3: 4}, 1)
+        f({1: 2.0, 3: "4"}, 1)
     assert f({}, 1) == K.read_arg({}, 1)              # no specialization yet: ints
     assert f.signatures == ["(dict[int, int], int) -> tuple[int | float, bool, int, float]"]   # d.get(k, -1.0)
     assert f({1: 2.0}, 1) == (2.0, True, 1, 2.0)
     assert f({}, 1) == (-1.0, False, 0, 0.0)         # an empty dict matches what is compiled
+    for d in ({1: 2.0, 3: 4}, {1: 2, 3: 4.5}):       # ints and floats: values of num, each as it is
+        for k in (1, 3, 5):
+            got, want = f(d, k), K.read_arg(d, k)
+            assert got == want and list(map(type, got)) == list(map(type, want))
 
 
 def _dict_writer(d, k):

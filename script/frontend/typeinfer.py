@@ -455,16 +455,32 @@ def table_type_of(value) -> T.HashType | None:
     if not value:
         return T.SetType(T.I64) if isinstance(value, (set, frozenset)) else T.DictType(T.I64, T.I64)
     keys = {typeof(k) for k in value}
-    if len(keys) != 1 or None in keys or not T.is_key_type(next(iter(keys))):
+    key = keys.pop() if len(keys) == 1 else _met(list(value), keys)
+    if key is None or not T.is_key_type(key):
         return None
-    key = keys.pop()
     if isinstance(value, set):
         return T.SetType(key)
     values = {typeof(v) for v in value.values() if not (type(v) in (list, dict, set) and not v)} \
         or {typeof(next(iter(value.values())))}     # (every value an empty container: of ints)
-    if len(values) != 1 or None in values or not is_table_argument_value(next(iter(values))):
+    t = values.pop() if len(values) == 1 else _met(list(value.values()), values)
+    if t is None or not is_table_argument_value(t):
         return None
-    return T.DictType(key, values.pop())
+    return T.DictType(key, t)
+
+
+def _met(items: list, types: set) -> T.Type | None:
+    """The one type that holds `items` (a table argument's keys or values, of these several
+    `types`) each as it is, where the entry point matches and unboxes it: ints and floats (a
+    `num`, `{0.5: "a", 1: "b"}`), or lists whose elements meet as a list argument's do
+    (`list_type_of`: `{"a": [1, 2], "b": [0.5]}` holds lists of num); None otherwise."""
+    if None in types:
+        return None
+    if types <= {T.I64, T.F64}:
+        return T.INT_FLOAT
+    if not all(isinstance(t, T.ListType) for t in types):
+        return None
+    t = list_type_of(items)
+    return t.elem if t is not None else None
 
 
 def is_table_argument_value(t: T.Type) -> bool:
@@ -549,6 +565,19 @@ def _is_narrow(t: T.Type) -> bool:
     return isinstance(t, T.IntType) and t != T.I64 or t == T.F32
 
 
+def _held_as(own: T.Type | None, t: T.Type) -> bool:
+    """Whether a value of its own type `own` is held as it is by type `t`: the same type, or
+    one whose ints or floats (strs, ...) `t` holds as a num or a union (a list of floats
+    among a dict argument's lists of num: `table_type_of`)."""
+    if own == t:
+        return True
+    if isinstance(own, T.ListType) and isinstance(t, T.ListType):
+        return _held_as(own.elem, t.elem)
+    if isinstance(t, T.IntFloatType):
+        return own in (T.I64, T.F64)
+    return isinstance(t, T.UnionType) and not isinstance(t, T.IntFloatType) and own in t.alternatives
+
+
 def _no_leaves(value: list) -> bool:
     """Whether a list holds nothing but (nested) empty lists: it matches any list type."""
     return all(type(x) is list and _no_leaves(x) for x in value)
@@ -602,6 +631,10 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
         if isinstance(value, enum.Enum) and enum_values.enum_type_of(type(value)) == t:
             return value
         raise TypeError
+    if isinstance(t, T.IntFloatType):         # an int or a float, each kept as it is
+        if type(value) in (int, float):
+            return value
+        raise TypeError
     if isinstance(t, T.NamedTupleType):
         cls = lookup_class(t.key)
         if type(value) is not cls:
@@ -621,7 +654,7 @@ def to_python_value(t: T.Type, value, numpy_scalars: bool = False):
     if isinstance(t, T.ListType):
         if not isinstance(value, list):
             raise TypeError
-        if type(value) is list and (_no_leaves(value) or list_type_of(value) == t):
+        if type(value) is list and (_no_leaves(value) or _held_as(list_type_of(value), t)):
             return value        # the caller's list itself: the entry point writes it back
         return [to_python_value(t.elem, v) for v in value]
     if isinstance(t, T.DictType):

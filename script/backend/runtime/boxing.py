@@ -137,6 +137,10 @@ class Converter:
                 cond = self._is_class_named(obj, t.name)
             elif isinstance(t, T.EnumType):        # a member of that very class
                 cond = b.icmp("sge", self._enum_index(obj, t), int_const("i64", 0))
+            elif isinstance(t, T.IntFloatType):     # an int or a float, each kept as it is
+                cls = b.load_at("ptr", obj, OB_TYPE)
+                cond = b.or_(b.icmp("eq", cls, capi.address_of(self.m, "PyLong_Type")),
+                             b.icmp("eq", cls, capi.address_of(self.m, "PyFloat_Type")))
             elif isinstance(t, T.ArrayType):     # exactly numpy.ndarray (runtime.symbols)
                 cond = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE),
                               self.m.declare_data("PyArray_Type"))
@@ -146,7 +150,7 @@ class Converter:
             ok = cond if ok is None else b.and_(ok, cond)
         self._continue_if(ok, mismatch)
         for obj, t, as_numpy in zip(objs, types, numpy):
-            if isinstance(t, T.TupleType):
+            if isinstance(t, T.TupleType) and not isinstance(t, T.IntFloatType):
                 size = b.load_at("i64", obj, VAR_SIZE)
                 self._continue_if(b.icmp("eq", size, int_const("i64", len(t.elems))), mismatch)
                 items = [b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k) for k in range(len(t.elems))]
@@ -285,6 +289,8 @@ class Converter:
             return b.insert_value(out, parts[1], 1)
         if isinstance(t, T.IntType):
             return self._unbox_int(obj, t)
+        if isinstance(t, T.IntFloatType):
+            return self._unbox_int_or_float(obj, t)
         if isinstance(t, T.EnumType):
             return self._enum_index(obj, t)
         if isinstance(t, T.ArrayType):
@@ -306,6 +312,27 @@ class Converter:
             item = b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k)
             out = b.insert_value(out, self.emit_unbox(item, elem, numpy), k)
         return out
+
+    def _unbox_int_or_float(self, obj: Value, t: T.IntFloatType) -> Value:
+        """The num of an exact int or float `obj` (is-float flag, int, float: llvm.abi), which
+        keeps which of the two it was; an int beyond int64 raises OverflowError."""
+        b, m = self.b, self.m
+        is_float = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, "PyFloat_Type"))
+        zero = b.insert_value(b.insert_value(b.insert_value(undef(llvm_type(t)), FALSE, 0),
+                                             int_const("i64", 0), 1), Value("double", "0.0"), 2)
+        as_float, as_int, done = (self.fn.append_block(x) for x in ("num_float", "num_int", "num_done"))
+        b.cbranch(is_float, as_float, as_int)
+        made = []
+        for block, k, part in ((as_float, 2, T.F64), (as_int, 1, T.I64)):
+            b.position_at_end(block)
+            v = self.emit_unbox(obj, part)
+            made.append((b.insert_value(b.insert_value(zero, TRUE if k == 2 else FALSE, 0), v, k), b.block))
+            b.branch(done)
+        b.position_at_end(done)
+        phi = b.phi(llvm_type(t))
+        for v, block in made:
+            phi.add_incoming(v, block)
+        return phi
 
     def _unbox_array(self, obj: Value, t: T.ArrayType) -> Value:
         """The array struct (llvm.abi) of ndarray `obj`, borrowing its reference: the owner
@@ -817,24 +844,6 @@ class _FieldConverter(Converter):
             phi = b.phi(llvm_type(t))
             phi.add_incoming(out, some_end)
             phi.add_incoming(empty, absent)
-            return phi
-        if isinstance(t, T.IntFloatType):
-            is_float = b.icmp("eq", b.load_at("ptr", obj, OB_TYPE), capi.address_of(m, "PyFloat_Type"))
-            as_float, as_int, done = (self.fn.append_block(x) for x in ("field_float", "field_int", "field_num"))
-            b.cbranch(is_float, as_float, as_int)
-            made = []
-            for block, k, part in ((as_float, 2, T.F64), (as_int, 1, T.I64)):
-                b.position_at_end(block)
-                v = self.unbox_field(obj, part, name, cls)
-                num = b.insert_value(b.insert_value(b.insert_value(undef(llvm_type(t)), FALSE, 0),
-                                                    int_const("i64", 0), 1), Value("double", "0.0"), 2)
-                num = b.insert_value(b.insert_value(num, TRUE if k == 2 else FALSE, 0), v, k)
-                made.append((num, b.block))
-                b.branch(done)
-            b.position_at_end(done)
-            phi = b.phi(llvm_type(t))
-            for v, block in made:
-                phi.add_incoming(v, block)
             return phi
         mismatch = self._field_mismatch(t, name, cls)
         if T.is_scalar_union(t):        # (bools, ints, floats, strs, None: instance_args `_meet`)

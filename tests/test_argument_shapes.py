@@ -1,0 +1,131 @@
+"""Arguments from Python of the shapes real code passes (measured on a corpus of doctested
+functions, benchmarks/doctest_corpus.py): each runs in CPython and compiled on copies of
+the same arguments, and the results, the exceptions and the arguments after the call are
+compared item by item with their types (test_table_arguments.check).
+
+Dict and set arguments whose keys, or values, are of several kinds that one type holds each
+as it is: ints and floats (`{0.5: [1], 1: [2]}`, `{"a": 1, "b": 2.5}`), lists of ints
+among lists of floats (`{0: [1.0, 3.0], 1.0: [0, 2.0]}`)."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from test_table_arguments import check
+
+
+def is_bipartite(graph):
+    """graphs/check_bipatrite.py's BFS (a list for its deque), whose doctests pass float and
+    int vertices."""
+    visited = {}
+    for node in graph:
+        if node in visited:
+            continue
+        visited[node] = 0
+        queue = [node]
+        while queue:
+            cur = queue.pop(0)
+            for nb in graph.get(cur, []):
+                if nb not in visited:
+                    visited[nb] = 1 - visited[cur]
+                    queue.append(nb)
+                elif visited[nb] == visited[cur]:
+                    return False
+    return True
+
+
+def items_of(d):
+    return [(k, v) for k, v in d.items()]
+
+
+def total(d):
+    s = 0
+    for k in d:
+        s += d[k]
+    return s
+
+
+def double_values(d, key):
+    for k in d:
+        d[k] = d[k] * 2
+    d[key] = 1
+    return len(d)
+
+
+def append_to(g, u, x):
+    g[u].append(x)
+    return g[u]
+
+
+def lookup(d, k):
+    return d[k]
+
+
+def members(s, x):
+    s.add(x)
+    return sorted(s)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (is_bipartite, ({0.9: [1, 3], 1: [0, 2], 2: [1, 3], 3: [0, 2]},)),
+    (is_bipartite, ({0: [1.0, 3.0], 1.0: [0, 2.0], 2.0: [1.0, 3.0], 3.0: [0, 2.0]},)),
+    (is_bipartite, ({0: [1, 2], 1: [0.5], 0.5: [1]},)),
+    (items_of, ({"a": 1, "b": 2.5, "c": -3},)),
+    (items_of, ({0.5: "x", 1: "y", 2.0: "z"},)),
+    (items_of, ({"a": [1], "b": [2.5], "c": []},)),
+    (items_of, ({"a": [[1]], "b": [[2.5], []]},)),
+    (total, ({"a": 1, "b": 2.5},)),
+    (total, ({"a": 2**62, "b": 2**62, "c": 0.5},)),
+    (double_values, ({"a": 1, "b": 2.5}, "new")),
+    (double_values, ({1: 1.5, 2.5: 3}, 1.0)),
+    (append_to, ({1: [2], 2: [0.5]}, 1, 0.25)),
+    (append_to, ({1: [2], 2: [0.5]}, 2, 7)),
+    (lookup, ({1: "a", 2.5: "b"}, 1.0)),
+    (lookup, ({1: "a", 2.5: "b"}, 2)),
+    (members, ({1, 2.5}, 1.0)),
+    (members, ({1, 2.5}, 3)),
+])
+def test_tables_of_ints_and_floats_against_cpython(fn, args):
+    check(fn, *args)
+
+
+def test_the_callers_lists_stay_themselves():
+    g = {1: [2], 2: [0.5]}
+    row = g[1]
+    out = script.script(append_to)(g, 1, 0.25)
+    assert out is row and g[1] is row and row == [2, 0.25] and type(row[0]) is int
+
+
+def test_kinds_no_type_holds_are_still_refused():
+    # (True is 1 to a dict, but not to the caller once written back: bools and ints apart)
+    for d in ({True: 1, 2: 3}, {"a": 1, "b": "x"}, {"a": 1, "b": [1]}, {"a": [1], "b": 1.5}):
+        with pytest.raises(TypeError, match="argument 'd' of type dict is not supported"):
+            script.script(items_of)(d)
+
+
+NUMBERS = st.one_of(st.integers(-4, 4), st.sampled_from([0.5, -1.5, 2.0, 3.0]))
+KEYS = [-4, -1, 0, 1, 2, 3, 0.5, -1.5, 2.0, 3.0, 1.0]       # (a list of num: tuples hold one kind)
+OPS = st.lists(st.tuples(st.sampled_from("adgm"), st.integers(0, len(KEYS) - 1)), min_size=1, max_size=20)
+
+
+def num_ops(d, keys, ops):
+    n = 0
+    for op, i in ops:
+        k = keys[i]
+        if op == "a":
+            d[k] = k * 2
+        elif op == "d":
+            if k in d:
+                del d[k]
+        elif op == "g":
+            n += d.get(k, -1)
+        elif op == "m" and k in d:
+            d[k] = d[k] + 0.5
+    return n
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(NUMBERS, NUMBERS, max_size=8), OPS)
+def test_dicts_of_ints_and_floats_against_cpython(d, ops):
+    d.update({0.5: 1, 1: 0.5})          # keys and values of both kinds: a dict[num, num]
+    check(num_ops, d, KEYS, ops)
