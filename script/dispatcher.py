@@ -703,8 +703,8 @@ def _type_error(obj, info, values, bad=None) -> str:
             text += (" (an empty list has no element type, and the function compiles for none of "
                      "ints, floats and strs: annotate the parameter, e.g. list[int])"
                      if not bad[1] else " (list arguments hold only bools, only ints within int64, "
-                     "only floats, or ints and floats (not with None or inside tuples: ints and floats together "
-                     "are kept apart only as plain elements), or only strs; "
+                     "only floats, or ints and floats (not with None: ints and floats together "
+                     "are kept apart only without None), or only strs; "
                      "tuples of numbers and strs; numbers or None; "
                      "or lists of such lists)")
         if isinstance(bad[1], enum.Enum):

@@ -129,3 +129,55 @@ def num_ops(d, keys, ops):
 def test_dicts_of_ints_and_floats_against_cpython(d, ops):
     d.update({0.5: 1, 1: 0.5})          # keys and values of both kinds: a dict[num, num]
     check(num_ops, d, KEYS, ops)
+
+
+# List arguments whose tuples hold ints and floats at one position (weighted edges, points):
+# that position is a num, each item kept as it is and written back with its own type.
+
+def relax(edges, n):
+    """graphs/bellman_ford.py's relaxation over an edge list."""
+    dist = [float("inf")] * n
+    dist[0] = 0
+    for _ in range(n - 1):
+        for u, v, w in edges:
+            if dist[u] + w < dist[v]:
+                dist[v] = dist[u] + w
+    return dist
+
+
+def reverse_doubled(edges):
+    for i in range(len(edges)):
+        u, v, w = edges[i]
+        edges[i] = (v, u, w * 2)
+    edges.append((9, 9, 0.5))
+    return len(edges)
+
+
+def nested_points(ps):
+    return [(x, y) for x, (y, z) in ps], sum(z for _, (_, z) in ps)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (relax, ([(0, 1, 4), (1, 2, 0.5), (0, 2, 5)], 3)),
+    (relax, ([(0, 1, 4.0), (1, 2, 1)], 3)),
+    (reverse_doubled, ([(0, 1, 4), (1, 2, 0.5)],)),
+    (nested_points, ([(1, (2.5, 3)), (2.0, (1, 0.5))],)),
+    (nested_points, ([(1, (2, 3)), (2, (1, 0.5))],)),
+])
+def test_tuples_of_ints_and_floats_against_cpython(fn, args):
+    check(fn, *args)
+
+
+def test_tuples_of_other_kinds_are_still_refused():
+    for edges in ([(0, 1, True), (1, 2, 0.5)], [(0, 1, None), (1, 2, 0.5), (1, 2, 3)],
+                  [(0, 1, "a"), (1, 2, 0.5)]):
+        with pytest.raises(TypeError, match="argument 'edges' of type list is not supported"):
+            script.script(relax)(edges, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), NUMBERS), max_size=8))
+def test_edge_lists_against_cpython(edges):
+    edges = edges + [(0, 1, 1), (1, 2, 0.5)]        # (both kinds at the weight: a num)
+    check(relax, edges, 4)
+    check(reverse_doubled, edges)

@@ -282,8 +282,8 @@ def list_type_of(value: list) -> T.ListType | None:
         return None
     kinds = []
     for bools, floats, strs, nones in counts:
-        mixed = 0 < floats < n - nones      # ints and floats: a list of num, each keeping its type
-        if mixed and shape is None and not (bools or strs or nones):
+        mixed = 0 < floats < n - nones      # ints and floats: nums, each keeping its type
+        if mixed and not (bools or strs or nones):      # (a tuple's position too: `[(0, 1, 4), (1, 2, 0.5)]`)
             kinds.append(T.INT_FLOAT)
             continue
         if shape is None and 0 < strs < n and not nones and not (bools and bools < n - strs):

@@ -4,7 +4,7 @@ Python, for the dispatcher).
 
 A list matches by its innermost elements, all of them together: all bools, all ints within
 int64, all floats, or ints and floats together (a list of ``num``: each keeps its type, as
-CPython's does; not inside tuples, where they are refused); a list without
+CPython's does; at a tuple's position too, not with None); a list without
 any innermost element matches any list type. Lists nest evenly (every path as deep as the
 type says; empty lists anywhere). Innermost tuples (``list[(i64, f64)]``) match position by
 position, each position by the same rule over all the tuples.
@@ -85,8 +85,8 @@ def is_tuple_leaf(t: T.Type) -> bool:
     optionals of numbers; or an optional of a number (`[1, None, 3]`: list[opt[i64]])."""
     if isinstance(t, T.OptionalType):
         return t.value in LIST_KINDS
-    return isinstance(t, T.TupleType) and not isinstance(t, T.UnionType) and bool(t.elems) and all(
-        e in LIST_KINDS or e == T.STR or is_tuple_leaf(e) for e in t.elems)
+    return isinstance(t, T.TupleType) and not isinstance(t, (T.UnionType, T.IntFloatType)) and bool(t.elems) \
+        and all(e in LIST_KINDS or e in (T.STR, T.INT_FLOAT) or is_tuple_leaf(e) for e in t.elems)
 
 
 # The exact Python type of each alternative a union from Python may have (typeinfer
@@ -339,7 +339,7 @@ def _positions(t: T.Type) -> list[T.Type]:
     exact strs where the type has them, so their kind needs no count)."""
     if isinstance(t, T.OptionalType):
         return _positions(t.value)
-    if isinstance(t, T.TupleType):
+    if isinstance(t, T.TupleType) and not isinstance(t, T.IntFloatType):
         return [p for e in t.elems for p in _positions(e)]
     return [] if t == T.STR else [t]
 
@@ -370,6 +370,8 @@ def _match_helper(m: NativeModule, t: T.ListType):
         bools, floats, nones = (b.load_at("i64", counts, 8 * (1 + _COUNTS * p + k)) for k in range(_COUNTS))
         if kind == T.BOOL:
             good = b.icmp("eq", b.add(bools, nones), n)
+        elif isinstance(kind, T.IntFloatType):         # ints and floats, each kept as it is
+            good = b.icmp("eq", bools, zero)
         else:
             no_bools = b.icmp("eq", bools, zero)       # (and all ints, or all floats: an int stays an int)
             good = b.and_(no_bools, b.icmp("eq", floats, zero) if kind == T.I64 else
@@ -421,7 +423,7 @@ def _scan_helper(m: NativeModule, t: T.ListType):
                 b.branch(joined)
                 b.position_at_end(joined)
                 return
-            if isinstance(et, T.TupleType):
+            if isinstance(et, T.TupleType) and not isinstance(et, T.IntFloatType):
                 require(is_exact(obj, "PyTuple_Type"))
                 require(b.icmp("eq", b.load_at("i64", obj, VAR_SIZE), int_const("i64", len(et.elems))))
                 for k, e in enumerate(et.elems):
