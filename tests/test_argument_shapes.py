@@ -5,7 +5,11 @@ compared item by item with their types (test_table_arguments.check).
 
 Dict and set arguments whose keys, or values, are of several kinds that one type holds each
 as it is: ints and floats (`{0.5: [1], 1: [2]}`, `{"a": 1, "b": 2.5}`), lists of ints
-among lists of floats (`{0: [1.0, 3.0], 1.0: [0, 2.0]}`)."""
+among lists of floats (`{0: [1.0, 3.0], 1.0: [0, 2.0]}`). List arguments whose tuples hold
+ints and floats at one position (`[(0, 1, 4), (1, 2, 0.5)]`), and lists of named tuples
+(`[Particle(1.5, 4, 3.4, 4), ...]`)."""
+
+from collections import namedtuple
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -181,3 +185,58 @@ def test_edge_lists_against_cpython(edges):
     edges = edges + [(0, 1, 1), (1, 2, 0.5)]        # (both kinds at the weight: a num)
     check(relax, edges, 4)
     check(reverse_doubled, edges)
+
+
+# Lists of named tuples (physics/center_of_mass.py's particles): typed position by position
+# as lists of tuples are, each item given back as an instance of its class.
+
+Particle = namedtuple("Particle", "x y z mass")
+Coord3D = namedtuple("Coord3D", "x y z")
+Edge = namedtuple("Edge", "u v")
+Other = namedtuple("Other", "u v")
+
+
+def center_of_mass(particles):
+    if not particles:
+        raise ValueError("No particles provided")
+    if any(particle.mass <= 0 for particle in particles):
+        raise ValueError("Mass of all particles must be greater than 0")
+    total_mass = sum(particle.mass for particle in particles)
+    x = round(sum(p.x * p.mass for p in particles) / total_mass, 2)
+    y = round(sum(p.y * p.mass for p in particles) / total_mass, 2)
+    z = round(sum(p.z * p.mass for p in particles) / total_mass, 2)
+    return Coord3D(x, y, z)
+
+
+def first_and_sum(edges):
+    return edges[0], sum(e.u for e in edges)
+
+
+def flip_first(edges):
+    edges[0] = Edge(edges[0].v, edges[0].u)
+    edges.append(Edge(7, 8))
+    return edges
+
+
+@pytest.mark.parametrize("fn, args", [
+    (center_of_mass, ([Particle(1.5, 4, 3.4, 4), Particle(5, 6.8, 7, 8.1), Particle(9.4, 10.1, 11.6, 12)],)),
+    (center_of_mass, ([Particle(1, 2, 3, 4), Particle(5, 6, 7, 8), Particle(9, 10, 11, 12)],)),
+    (center_of_mass, ([Particle(1, 2, 3, 4), Particle(5, 6, 7, -8)],)),
+    (first_and_sum, ([Edge(1, "a"), Edge(2, "b")],)),
+    (first_and_sum, ([Edge(1, (2, 3.5)), Edge(2, (1, 0))],)),
+    (flip_first, ([Edge(1, 2), Edge(3, 4)],)),
+])
+def test_lists_of_named_tuples_against_cpython(fn, args):
+    check(fn, *args)
+
+
+def test_lists_of_named_tuples_stay_the_callers():
+    edges = [Edge(1, 2), Edge(3, 4)]
+    out = script.script(flip_first)(edges)
+    assert out is edges and edges == [(2, 1), (3, 4), (7, 8)] and all(type(e) is Edge for e in edges)
+
+
+def test_lists_of_other_tuples_are_still_refused():
+    for edges in ([Edge(1, 2), Other(3, 4)], [Edge(1, 2), (3, 4)], [(3, 4), Edge(1, 2)]):
+        with pytest.raises(TypeError, match="argument 'edges' of type list is not supported"):
+            script.script(first_and_sum)(edges)

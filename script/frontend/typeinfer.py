@@ -294,6 +294,8 @@ def list_type_of(value: list) -> T.ListType | None:
         kind = T.STR if strs else T.BOOL if bools else T.F64 if floats else T.I64
         kinds.append(T.OptionalType(kind) if nones else kind)     # (`[1, None]`: list[opt[i64]])
     t = _build_leaf(shape, iter(kinds))
+    if t is None:               # (a named tuple class compiled code does not take)
+        return None
     for _ in range(depth):
         t = T.ListType(t)
     return t
@@ -398,17 +400,34 @@ def _first_leaf(value, depth: int):
     return None if nones else _NO_LEAF
 
 
+class _NamedShape(tuple):
+    """The shape of an instance of a named tuple class (`cls`): its items' shapes."""
+    cls: type
+
+
 def _tuple_shape(x, limit: int = 8):
-    """None for a scalar, else a tuple of the shapes of a tuple's items."""
-    if type(x) is tuple and x and limit:
-        return tuple(_tuple_shape(e, limit - 1) for e in x)
-    return None
+    """None for a scalar, else a tuple of the shapes of a tuple's items (a `_NamedShape`
+    for a named tuple's: a list of `Point(x, y)`s)."""
+    if not (x and limit) or type(x) is not tuple and not is_named_tuple_class(type(x)):
+        return None
+    items = tuple(_tuple_shape(e, limit - 1) for e in x)
+    if type(x) is tuple:
+        return items
+    shape = _NamedShape(items)
+    shape.cls = type(x)
+    return shape
 
 
-def _build_leaf(shape, kinds) -> T.Type:
+def _build_leaf(shape, kinds) -> T.Type | None:
     if shape is None:
         return next(kinds)
-    return T.TupleType([_build_leaf(s, kinds) for s in shape])
+    elems = [_build_leaf(s, kinds) for s in shape]
+    if None in elems:
+        return None
+    if isinstance(shape, _NamedShape):
+        from script.frontend.named_tuple_types import named_type_of
+        return named_type_of(shape.cls, elems)
+    return T.TupleType(elems)
 
 
 def _scan_list(value: list, depth: int, shape, counts: list) -> int | None:
@@ -431,7 +450,7 @@ def _scan_list(value: list, depth: int, shape, counts: list) -> int | None:
 
 def _scan_leaf(x, shape, counts: list, position: list) -> bool:
     if shape is not None:
-        return type(x) is tuple and len(x) == len(shape) and all(
+        return type(x) is getattr(shape, "cls", tuple) and len(x) == len(shape) and all(
             _scan_leaf(e, s, counts, position) for e, s in zip(x, shape))
     cls = type(x)
     if cls not in (bool, int, float, str) and x is not None:

@@ -50,8 +50,7 @@ from script.backend.llvm.builder import (
 from script.backend.runtime import capi, list_boxing, list_memo, list_reflect, table_boxing, table_reflect
 from script.backend.runtime.capi import FLOAT_VALUE, LIST_ITEMS, OB_TYPE, TUPLE_ITEMS, VAR_SIZE
 
-TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
-TUPLE_SUBCLASS = 1 << 26                # Py_TPFLAGS_TUPLE_SUBCLASS
+TP_NAME = 24                            # PyTypeObject.tp_name
 
 READ_ONLY_MESSAGE = "assignment destination is read-only"       # NumPy's
 
@@ -132,7 +131,7 @@ class Converter:
             elif isinstance(t, T.NoneType):
                 cond = b.icmp("eq", obj, capi.address_of(self.m, "_Py_NoneStruct"))
             elif isinstance(t, T.NamedTupleType):
-                cond = self._is_named_class(obj, t)
+                cond = list_boxing.is_named_class(self.m, b, obj, t)
             elif isinstance(t, T.ClassType):       # the fields: record_unbox_helper
                 cond = self._is_class_named(obj, t.name)
             elif isinstance(t, T.EnumType):        # a member of that very class
@@ -201,19 +200,6 @@ class Converter:
         strcmp = self.m.declare("strcmp", "i32", ["ptr", "ptr"], attrs=("nounwind",))
         tp_name = b.load_at("ptr", b.load_at("ptr", obj, OB_TYPE), TP_NAME)
         return b.icmp("eq", b.call(strcmp, [tp_name, self.m.cstring(name.encode())]), int_const("i32", 0))
-
-    def _is_named_class(self, obj: Value, t: T.NamedTupleType) -> Value:
-        """Whether `obj`'s class is a tuple subclass named as named tuple class `t` is (its
-        ``tp_name``; the dispatcher typed the argument from the class itself, so two module-level
-        classes of one name and the same field types are the only confusion)."""
-        b = self.b
-        cls = b.load_at("ptr", obj, OB_TYPE)
-        flags = b.load_at("i64", cls, TP_FLAGS)
-        is_tuple = b.icmp("ne", b.and_(flags, int_const("i64", TUPLE_SUBCLASS)), int_const("i64", 0))
-        strcmp = self.m.declare("strcmp", "i32", ["ptr", "ptr"], attrs=("nounwind",))
-        same = b.icmp("eq", b.call(strcmp, [b.load_at("ptr", cls, TP_NAME), self.m.cstring(t.name.encode())]),
-                      int_const("i32", 0))
-        return b.and_(is_tuple, same)
 
     def _check_array(self, obj: Value, t: T.ArrayType, mismatch) -> None:
         """An ndarray (matched by type) of `t`'s rank, element type in native byte order,

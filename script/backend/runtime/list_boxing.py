@@ -89,6 +89,23 @@ def is_tuple_leaf(t: T.Type) -> bool:
         and all(e in LIST_KINDS or e in (T.STR, T.INT_FLOAT) or is_tuple_leaf(e) for e in t.elems)
 
 
+TP_NAME, TP_FLAGS = 24, 168            # PyTypeObject.tp_name, .tp_flags
+TUPLE_SUBCLASS = 1 << 26                # Py_TPFLAGS_TUPLE_SUBCLASS
+
+
+def is_named_class(m: NativeModule, b: Builder, obj: Value, t: T.NamedTupleType) -> Value:
+    """Whether `obj`'s class is a tuple subclass named as named tuple class `t` is (its
+    ``tp_name``; the dispatcher typed the argument from the class itself, so two module-level
+    classes of one name and the same field types are the only confusion)."""
+    cls = b.load_at("ptr", obj, OB_TYPE)
+    flags = b.load_at("i64", cls, TP_FLAGS)
+    is_tuple = b.icmp("ne", b.and_(flags, int_const("i64", TUPLE_SUBCLASS)), int_const("i64", 0))
+    strcmp = m.declare("strcmp", "i32", ["ptr", "ptr"], attrs=("nounwind",))
+    same = b.icmp("eq", b.call(strcmp, [b.load_at("ptr", cls, TP_NAME), m.cstring(t.name.encode())]),
+                  int_const("i32", 0))
+    return b.and_(is_tuple, same)
+
+
 # The exact Python type of each alternative a union from Python may have (typeinfer
 # `_flat_list_type`).
 UNION_CLASSES = {T.BOOL: "PyBool_Type", T.I64: "PyLong_Type", T.F64: "PyFloat_Type",
@@ -424,7 +441,8 @@ def _scan_helper(m: NativeModule, t: T.ListType):
                 b.position_at_end(joined)
                 return
             if isinstance(et, T.TupleType) and not isinstance(et, T.IntFloatType):
-                require(is_exact(obj, "PyTuple_Type"))
+                require(is_named_class(m, b, obj, et) if isinstance(et, T.NamedTupleType) else
+                        is_exact(obj, "PyTuple_Type"))
                 require(b.icmp("eq", b.load_at("i64", obj, VAR_SIZE), int_const("i64", len(et.elems))))
                 for k, e in enumerate(et.elems):
                     check(b.load_at("ptr", obj, TUPLE_ITEMS + 8 * k), e)
