@@ -547,7 +547,10 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
     (instance_args)."""
     failed = obj.__dict__.setdefault("_failed_guesses", set())
     if (id(bound), key) in failed:
-        return _compile_for(obj, info, _retyped(key, values, failed, bound), values, bound)
+        other = _retyped(key, values, failed, bound)
+        if other != key:
+            return _compile_for(obj, info, other, values, bound)
+        # (every typing failed before: build again, to raise what the first call raised)
     try:
         _specialization_for(obj, key, bound)
         return key

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import script
+from script.errors import CompileError
 from test_returned_instances import fields
 
 
@@ -337,3 +338,22 @@ def test_lists_and_tuples_keep_the_callers_objects():
     assert script.script(can_complete)((Station(1, 2), Station(3, 1))) is True
     with pytest.raises(TypeError, match="holding instances of Person and other values"):
         script.script(oldest)([Person("a", 1), 5])
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+def store_list_in_int_field(b):
+    b.v = []
+    return b.v
+
+
+def test_a_failed_build_fails_the_same_way_again():
+    """Each call of a function whose build failed for an instance argument raises its
+    CompileError (the second call went round the failed typings for ever: RecursionError)."""
+    f = script.script(store_list_in_int_field)
+    for _ in range(3):
+        with pytest.raises(CompileError, match="field 'v' of 'Box' is i64; it cannot hold a list"):
+            f(Box(1))
