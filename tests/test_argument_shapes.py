@@ -240,3 +240,97 @@ def test_lists_of_other_tuples_are_still_refused():
     for edges in ([Edge(1, 2), Other(3, 4)], [Edge(1, 2), (3, 4)], [(3, 4), Edge(1, 2)]):
         with pytest.raises(TypeError, match="argument 'edges' of type list is not supported"):
             script.script(first_and_sum)(edges)
+
+
+# Instances whose fields hold lists of instances of one class (a tree node's children, `[]`
+# in the leaves; a graph node's neighbours): copied in through the call's memo, the caller's
+# lists and instances written back (test_instance_arguments.run_both compares the object
+# graphs after the call, shared objects included).
+
+class Kid:
+    def __init__(self, v):
+        self.v = v
+        self.children = []
+
+
+class Vertex:
+    def __init__(self, name):
+        self.name = name
+        self.seen = False
+        self.out = []
+
+
+def subtree_total(n):
+    s = n.v
+    for c in n.children:
+        s += subtree_total(c)
+    return s
+
+
+def adopt(n, v):
+    n.children.append(Kid(v))
+    n.children[0].v += 100
+    n.children[-1].children.append(Kid(v + 1))
+    return len(n.children)
+
+
+def reach(start):
+    todo, count = [start], 0
+    while todo:
+        u = todo.pop()
+        if u.seen:
+            continue
+        u.seen = True
+        count += 1
+        for w in u.out:
+            todo.append(w)
+    return count
+
+
+def kid_tree(shape):
+    """A tree of Kids: `shape` lists each new node's parent among those made before it."""
+    nodes = [Kid(0)]
+    for i, p in enumerate(shape):
+        k = Kid(i + 1)
+        nodes[p % len(nodes)].children.append(k)
+        nodes.append(k)
+    return nodes[0]
+
+
+def vertex_cycle(n):
+    vs = [Vertex(str(i)) for i in range(n)]
+    for i, v in enumerate(vs):
+        v.out = [vs[(i + 1) % n], vs[(i * 2) % n]]
+    return vs[0]
+
+
+def test_fields_holding_lists_of_instances_against_cpython():
+    from test_instance_arguments import run_both
+    for fn, args in ((subtree_total, (kid_tree([0, 0, 1, 1, 2]),)), (subtree_total, (Kid(5),)),
+                     (adopt, (kid_tree([0, 1, 2]), 7)), (adopt, (kid_tree([0, 0]), -1)),
+                     (reach, (vertex_cycle(5),)), (reach, (vertex_cycle(1),))):
+        want, got = run_both(fn, *args)
+        assert want == got, (fn.__name__, want, got)
+
+
+def test_the_callers_children_stay_themselves():
+    root = kid_tree([0, 0, 1])
+    kids, first = root.children, root.children[0]
+    assert script.script(adopt)(root, 9) == 3
+    assert root.children is kids and kids[0] is first and first.v == 101 and type(kids[2]) is Kid
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 20), max_size=10), st.integers(-5, 5))
+def test_trees_of_children_against_cpython(shape, v):
+    from test_instance_arguments import run_both
+    for fn, args in ((subtree_total, (kid_tree(shape),)), (adopt, (kid_tree(shape + [0]), v))):
+        want, got = run_both(fn, *args)
+        assert want == got, (fn.__name__, shape, want, got)
+
+
+def test_lists_of_several_classes_in_a_field_are_refused():
+    root = Kid(1)
+    root.children = [Kid(2), Vertex("x")]
+    with pytest.raises(TypeError, match="field 'children' of Kid holds a list compiled code does not take"):
+        script.script(subtree_total)(root)

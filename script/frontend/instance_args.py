@@ -13,7 +13,10 @@ int|float). A field holding another instance is that class's record (a `ClassRef
 classes reach each other, folded by `ClassType`). Anything else (a field an argument could
 not hold, fields that differ between instances, a class compiled code does not take) is
 refused (`NotAnArgument`, whose text the dispatcher's TypeError gives), and so is a field
-holding a dict, a set or an array, which the copy would not write back or hold.
+holding a dict, a set or an array, which the copy would not write back or hold. A field may
+hold a list of instances of one class (a tree node's `children`, `[]` in the leaves: an
+empty list meets any list type), copied in through the call's memo as list arguments are,
+so the caller's list and instances are written back.
 
 The entry point copies the objects in (runtime.boxing `record_unbox_helper`) and writes
 every field back after the call (`record_reflect_helper`), so that the caller sees what
@@ -76,14 +79,20 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
             if is_record_class(type(value)):
                 todo.append(value)
                 t = T.ClassRef(_key(type(value)))
+            elif _is_instance_list(value):        # (a node's children, a graph node's neighbours)
+                todo.extend(value)
+                t = T.ListType(T.ClassRef(_key(type(value[0]))))
+            elif type(value) is list and not value:
+                t = _EMPTY          # (a leaf's children: the type the others' lists have)
             else:
                 t = typeof(value)
                 if t is None or _holds_instances(value) or _not_copied(t):
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
                                         "compiled code does not take from Python")
-            entry[2][k] = t if entry[2][k] is None else _meet(entry[2][k], t, cls, name)
+            entry[2][k] = t if entry[2][k] is None else _meet_empty(entry[2][k], t, cls, name)
     from script.frontend.class_types import table_floor
     for key, entry in tables.items():
+        entry[2] = [T.ListType(T.I64) if t is _EMPTY else t for t in entry[2]]     # (typeof([]))
         if guess:
             entry[2] = [T.OptionalType(T.ClassRef(key)) if isinstance(t, T.NoneType) else t for t in entry[2]]
         entry[2] = [table_floor(key, name, t) for name, t in zip(entry[1], entry[2])]
@@ -137,6 +146,13 @@ def _not_copied(t: T.Type) -> bool:
     return isinstance(t, T.TupleType) and any(_not_copied(e) for e in t.elems)
 
 
+def _is_instance_list(value) -> bool:
+    """Whether `value` is a list of instances of one user's class (not empty: `[]` is typed
+    as other empty lists are), which a field holds as a list of that class's records."""
+    return type(value) is list and bool(value) and is_record_class(type(value[0])) and all(
+        type(v) is type(value[0]) for v in value)
+
+
 def _holds_instances(value) -> bool:
     """Whether a container value holds instances (a list of nodes: not taken yet)."""
     if isinstance(value, (list, tuple, set)):
@@ -151,6 +167,19 @@ def _scalar_union(a: T.Type, b: T.Type) -> T.Type | None:
     of bools, ints, floats and strs, and None (`types.is_scalar_union`); else None."""
     u = union_values.meet(a, b)
     return u if u is not None and T.is_scalar_union(u) else None
+
+
+_EMPTY = object()       # the type of a field holding `[]`, until another instance's says more
+
+
+def _meet_empty(a, b, cls, name: str):
+    """`_meet`, where `_EMPTY` meets any list type as that type (an empty list matches any
+    list type at the entry point: runtime.list_boxing `emit_match`)."""
+    if a is _EMPTY and (b is _EMPTY or isinstance(b, T.ListType)):
+        return b
+    if b is _EMPTY and isinstance(a, T.ListType):
+        return a
+    return _meet(T.ListType(T.I64) if a is _EMPTY else a, T.ListType(T.I64) if b is _EMPTY else b, cls, name)
 
 
 def _meet(a: T.Type, b: T.Type, cls, name: str) -> T.Type:
