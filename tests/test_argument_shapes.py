@@ -332,5 +332,17 @@ def test_trees_of_children_against_cpython(shape, v):
 def test_lists_of_several_classes_in_a_field_are_refused():
     root = Kid(1)
     root.children = [Kid(2), Vertex("x")]
-    with pytest.raises(TypeError, match="field 'children' of Kid holds a list compiled code does not take"):
+    with pytest.raises(TypeError, match="field 'children' of Kid holds a list compiled code does not take.*"
+                                        "a flat list of instances of one class"):
         script.script(subtree_total)(root)
+
+
+def test_refused_fields_say_why():
+    import numpy as np
+    for value, why in (({"a": 1}, "a copy of the table and could not write it back"),
+                       (np.zeros(2), "another ndarray object"), ([[Kid(1)]], "not inside other containers")):
+        root = Kid(1)
+        root.children = value
+        with pytest.raises(TypeError, match=f"field 'children' of Kid holds a .* compiled code does not take "
+                                            f"from Python \\(.*{why}"):
+            script.script(subtree_total)(root)

@@ -88,7 +88,7 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
                 t = typeof(value)
                 if t is None or _holds_instances(value) or _not_copied(t):
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
-                                        "compiled code does not take from Python")
+                                        f"compiled code does not take from Python ({_why_not(value, t)})")
             entry[2][k] = t if entry[2][k] is None else _meet_empty(entry[2][k], t, cls, name)
     from script.frontend.class_types import table_floor
     for key, entry in tables.items():
@@ -151,6 +151,19 @@ def _is_instance_list(value) -> bool:
     as other empty lists are), which a field holds as a list of that class's records."""
     return type(value) is list and bool(value) and is_record_class(type(value[0])) and all(
         type(v) is type(value[0]) for v in value)
+
+
+def _why_not(value, t: T.Type | None) -> str:
+    """Why a field's `value` (of type `t`, None where no type holds it) is refused."""
+    if _holds_instances(value):
+        return ("instances are taken in a field itself, or in a flat list of instances of one class, "
+                "not inside other containers")
+    if t is not None and _not_copied(t):
+        if isinstance(t, T.ArrayType):
+            return "the field would come back from compiled code holding another ndarray object"
+        return ("compiled code would hold a copy of the table and could not write it back into "
+                "the caller's object")
+    return "its items are of kinds no one compiled type holds as they are"
 
 
 def _holds_instances(value) -> bool:
