@@ -26,7 +26,7 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
-                             elementwise, enum_values, generators, heapqlib, held_iterators, itertoolslib, keyed, lists, messages,
+                             elementwise, enum_values, generators, heapqlib, held_generators, held_iterators, itertoolslib, keyed, lists, messages,
                              mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args, textio,
                              strings, strmethods, varargs)
 from script.frontend.callee_hints import pass_pending, pending_parts
@@ -1319,6 +1319,9 @@ def _next(low, node: ast.Call, name: str):
     (`next(iter(x), default)`): the first element of any iterable `x`, a dict's first key,
     a set's first element, or the default / StopIteration when it is empty."""
     first = node.args[0] if node.args else None
+    g = held_generators.held(low, first)
+    if g is not None and not node.keywords and len(node.args) <= 2:     # `g = gen()`: next(g)
+        return held_generators.next_item(low, g, node.args[1] if len(node.args) > 1 else None, node)
     maker = _iterator_maker(low, first)
     if maker is not None and not node.keywords and len(node.args) <= 2:
         source = first.args[0] if maker is iter else first         # next(islice(gen(), k, k + 1))

@@ -439,7 +439,7 @@ def instance_generator(cx, node: ast.Name, name: str = "__iter__"):
 
 def method_generator(cx, call: ast.Call):
     """The FunctionInfo of generator method m called as ``x.m(...)``, x a local holding
-    an instance (its first parameter is x: generators._bind_generator_args), or None."""
+    an instance (its first parameter is x: generators.bind_generator_args), or None."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return None

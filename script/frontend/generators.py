@@ -48,6 +48,7 @@ list); reversed() of a generator is an error, as in CPython.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import itertools
 
@@ -68,8 +69,9 @@ _STATE = ("info", "locals", "comp_scopes", "loops", "try_frames", "handling", "d
 
 USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop, a comprehension, "
              "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
-             "enumerate(), zip(), islice(), next(), yield from); a generator object cannot be "
-             "stored, passed, returned or given to next() twice")
+             "enumerate(), zip(), islice(), next(), yield from), or held in a local variable "
+             "(`g = gen()`) and given to next() or iterated later; a generator object cannot be "
+             "passed to a function, returned or stored in a container")
 
 
 def is_generator(info) -> bool:
@@ -97,13 +99,13 @@ class InlineCopy:
     (each local's new name), `locals` (the new names), and `info`, the generator's
     FunctionInfo seen through them (what its lambdas take as their outer function)."""
 
-    __slots__ = ("call", "node", "names", "locals", "info")
+    __slots__ = ("call", "node", "names", "locals", "info", "prefix")
 
     def __init__(self, info, call: ast.Call):
         self.call = call            # kept alive: the cache is keyed by its id
-        k = next(_RENAMES)
+        self.prefix = f"$gen{next(_RENAMES)}:"
         free = free_names(info)
-        self.names = {n: f"$gen{k}:{n}" for n in info.local_names if n not in free}
+        self.names = {n: self.prefix + n for n in info.local_names if n not in free}
         self.node = copy.deepcopy(info.node)
         for stmt in self.node.body:
             self._rename(stmt, frozenset(), info)
@@ -213,6 +215,15 @@ def _callee_object(cx, func):
 WALKERS: dict = {}
 
 
+# Names standing for an iterator that a module of its own holds (held_generators.py: a
+# generator held in a variable): each is find(cx, name node) -> walk(on_item, done) or None.
+NAME_WALKERS: list = []
+
+
+def _name_walk(cx, node: ast.Name):
+    return next((w for find in NAME_WALKERS if (w := find(cx, node)) is not None), None)
+
+
 def walker(cx, node):
     """The walk of WALKERS that `node` calls, when its first argument is a generator source."""
     if not (isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred)):
@@ -226,8 +237,8 @@ def walks_generator(cx, node) -> bool:
     """Whether `node` is a generator source, or enumerate()/zip() of one, or a WALKERS
     function of one."""
     if isinstance(node, ast.Name):
-        return id(node) in cx.__dict__.get("stored_generators", ()) or \
-            class_methods.instance_generator(cx, node) is not None
+        return id(node) in cx.__dict__.get("stored_generators", ()) or _name_walk(cx, node) is not None \
+            or class_methods.instance_generator(cx, node) is not None
     if not isinstance(node, ast.Call):
         return isinstance(node, ast.GeneratorExp)
     if lazy_maker(cx, node) is not None or while_call(cx, node) is not None or walker(cx, node) is not None:
@@ -370,6 +381,8 @@ def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
         info, call, args = cx.stored_generators[id(node)]
         inline_generator(cx, info, call, on_item, done,
                          {p: cx.read(v) if isinstance(v, str) else v for p, v in args.items()})
+    elif isinstance(node, ast.Name) and (walk := _name_walk(cx, node)) is not None:
+        walk(on_item, done)
     elif isinstance(node, ast.Name) and (info := class_methods.instance_generator(cx, node)) is not None:
         inline_generator(cx, info, node, on_item, done, {info.param_names[0]: cx.expr(node)})
     elif builtin is None and (info := generator_info(cx, node)) is not None:
@@ -536,41 +549,58 @@ def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> No
     """Build the body of generator function `info` called by `call` here, handing each
     value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
     parameters' values when the call's arguments were evaluated before (`store_generator`)."""
+    inline = inline_copy(cx, info, call)
+    params = bind_generator_args(cx, info, call) if params is None else params
+    with entered(cx, info, inline, on_item, done, list(cx.try_frames)):
+        bind_parameters(cx, info, inline, params, call)
+        cx.stmts(inline.node.body)
+        cx.goto(done, cx.loc(call))
+
+
+@contextlib.contextmanager
+def entered(cx, info, inline, on_item, done, frames: list):
+    """Lowering state switched to the body of generator `info` (its renamed copy `inline`)
+    for the duration, with `frames` as the ``try`` frames what it raises goes to, and the
+    consumer's state (what each `yield` hands `on_item` back to, a dict) yielded; the
+    consumer's state is back in place afterwards."""
     if any(i is info for i in cx.gen_chain):
         cx.error(f"recursive generator '{info.name}' is not supported in compiled code "
-                 "(its body is inlined where it is iterated)", call)
-    inline = _inline_copy(cx, info, call)
-    params = _bind_generator_args(cx, info, call) if params is None else params
+                 "(its body is inlined where it is iterated)", inline.call)
     consumer = {a: getattr(cx, a) for a in _STATE}
     record = Inlined(consumer, on_item, done)
+    record.frames = len(frames)
     cx.info = inline.info
     cx.locals = inline.locals
     cx.comp_scopes = []
     cx.loops = list(consumer["loops"]) + [None]       # (the generator cannot break out of it)
-    cx.try_frames = list(consumer["try_frames"])      # what it raises goes to the consumer's handlers
+    cx.try_frames = frames
     cx.handling, cx.dropping, cx.exc_names = [], list(consumer["dropping"]), {}
     outer = dict(consumer["nested_functions"]) if hasattr(info, "free") else {}    # (defined beside it)
-    cx.nested_functions = outer | {inline.names[p]: v.obj for p, v in params.items()
-                                   if isinstance(v, FunctionArg)}
+    cx.nested_functions = outer
     cx.gen_active = record
     cx.gen_chain = consumer["gen_chain"] + (info,)
     try:
-        for name in info.local_names:
-            if name in inline.names:        # (not the outer variables it reads)
-                cx.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
-        for name, value in params.items():
-            if isinstance(value, FunctionArg):
-                continue            # called by its name (nested_functions, above)
-            new = inline.names[name]
-            ann = info.param_types[info.param_names.index(name)]
-            if ann is not None:
-                cx.declared[new] = ann
-                value = cx.coerce(value, ann, call)
-            cx.write(new, value, loc=cx.loc(call))
-        cx.stmts(inline.node.body)
-        cx.goto(done, cx.loc(call))
+        yield consumer
     finally:
         _set_state(cx, consumer)
+
+
+def bind_parameters(cx, info, inline, params: dict, call) -> None:
+    """Write the generator's parameters (its copy's names) from `params` here, and mark its
+    other locals unassigned; a function argument is called by its parameter's name."""
+    for name in info.local_names:
+        if name in inline.names:        # (not the outer variables it reads)
+            cx.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
+    for name, value in params.items():
+        if isinstance(value, FunctionArg):
+            cx.nested_functions[inline.names[name]] = value.obj
+            continue
+        new = inline.names[name]
+        ann = info.param_types[info.param_names.index(name)]
+        if ann is not None:
+            cx.declared[new] = ann
+            value = cx.coerce(value, ann, call)
+        cx.write(new, value, loc=cx.loc(call))
 
 
 def _set_state(cx, state: dict) -> None:
@@ -590,12 +620,12 @@ def store_generator(cx, node: ast.Assign) -> bool:
     if use is None:
         return False
     args = {p: v if isinstance(v, FunctionArg) else cx.new_var("garg", v)
-            for p, v in _bind_generator_args(cx, info, node.value).items()}
+            for p, v in bind_generator_args(cx, info, node.value).items()}
     cx.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
     return True
 
 
-def _inline_copy(cx, info, call: ast.Call) -> InlineCopy:
+def inline_copy(cx, info, call: ast.Call) -> InlineCopy:
     """The renamed copy for this call, and for its k-th inlining in this build: a call
     inside a consumer body built at several `yield`s is inlined once at each, and each
     copy is typed on its own (the same copies in every rebuild, for the type hints)."""
@@ -608,7 +638,7 @@ def _inline_copy(cx, info, call: ast.Call) -> InlineCopy:
     return found
 
 
-def _bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
+def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
     """The generator's parameters bound to the call's arguments (evaluated here, in the
     consumer, in order) and defaults, by name."""
     for a in call.args:

@@ -17,7 +17,7 @@ from script.errors import CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions, generators,
-                             global_tables, held_iterators, itertools_calls, lists, match, messages,
+                             global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
@@ -154,6 +154,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.complex_text = ComplexText()
         self.held_nodes: list = []                     # nodes standing for values (match.held)
         self.held = HeldIterators()                    # ranges and iterators held as values (held_iterators.py)
+        self.held_gens: dict = {}                      # name -> the generator it holds (held_generators.py)
         self.hoisted_tables: dict = {}                 # id of a global container -> its value (global_tables.py)
         self.frozen_lists: dict = {}                   # id of a global list -> its frozen array (global_tables.py)
         if self.ret_type is not None:       # (a recursive maker's `[]` typed since: callee_hints.py)
@@ -176,6 +177,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if self.block is not None:
             last = self.info.node.body[-1] if self.info.node.body else self.info.node
             self.do_return(None, last, implicit=True)
+        held_generators.settle(self)
         settle_deferred_returns(self)
         held_iterators.settle(self)
         lists.settle_pending_lists(self)
@@ -300,6 +302,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return self.read(scoped, self.loc(node))
         if name in self.rng_names:
             return PyRef(self.rng_names[name], name)
+        if name in self.held_gens:
+            held_generators.refuse_use(self, node)
         if name in self.locals:
             value = self.read_local(name, node)
             if is_optional(value):
@@ -641,6 +645,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             closures.assign_lambda(self, node.targets[0], node.value)
             return
         if generators.store_generator(self, node):                          # generators.py: g = gen(...)
+            return
+        if held_generators.store(self, node):                   # held_generators.py: g = gen(...); next(g)
             return
         if hold_bound_method(self, node):                       # bound_methods.py: ins = xs.insert
             return
