@@ -32,8 +32,11 @@ comprehension scopes back at each element).
 `g = gen(...)` whose only use is a later `for ... in g` in the same statement list is
 inlined at that loop with the arguments evaluated at the assignment (`store_generator`).
 
-Not supported (CompileError at the line): a generator object used as a value (stored in a
-variable otherwise, passed, returned, given to next()), `send` (the value of a `yield` expression),
+A call held in a variable otherwise (`g = gen(...)`, then `next(g)`, two loops) is built once,
+at the assignment, by held_generators.py, which these walks reach through `NAME_WALKERS`.
+
+Not supported (CompileError at the line): a generator object used as a value (passed,
+returned, stored in a container), `send` (the value of a `yield` expression),
 recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
 generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`).
 
