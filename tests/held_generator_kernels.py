@@ -2,6 +2,7 @@
 compiled by test_held_generators.py against CPython."""
 
 import itertools
+import math
 
 
 def counter(n):
@@ -249,7 +250,46 @@ def nested_generator(xs, k):
     return first, [sum(x) for x in c]
 
 
+def num_rectangles(w, h):
+    return (w * (w + 1) * h * (h + 1)) // 4
+
+
+def euler_85(target):
+    """nayuki's p085: a generator expression held, then given to min()."""
+    end = int(math.sqrt(target)) + 1
+    gen = ((w, h) for w in range(1, end) for h in range(1, end))
+    func = lambda wh: abs(num_rectangles(*wh) - target)     # noqa: E731
+    ans = min(gen, key=func)
+    return ans[0] * ans[1]
+
+
+def expression_next(n, k):
+    xs = list(range(n))
+    g = (x * k for x in xs if x % 2)
+    a = next(g, -1)
+    k = 10                  # read when the next item is made, as CPython's closure does
+    return a, list(g), next(g, -2)
+
+
+def expression_raises(n):
+    g = (10 // (x - 2) for x in range(n))
+    out = []
+    try:
+        for v in g:
+            out.append(v)
+    except ZeroDivisionError as e:
+        return out, str(e), next(g, 99)
+    return out, "", next(g, 99)
+
+
 # ---- refused --------------------------------------------------------------------------------
+
+
+def iterable_changed(n):
+    xs = list(range(n))
+    g = (x for x in range(len(xs)))
+    xs.append(n)
+    return list(g)
 
 
 def take(g):

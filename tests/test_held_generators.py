@@ -58,7 +58,16 @@ def test_assigned_in_loops_unbound_and_nested(n, xs, k):
     check_all_levels(K.nested_generator, xs, k)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 30000), NS, st.integers(-3, 3))
+def test_generator_expressions_held(target, n, k):
+    check_all_levels(K.euler_85, target)
+    check_all_levels(K.expression_next, n, k)
+    check_all_levels(K.expression_raises, n)
+
+
 @pytest.mark.parametrize("fn, text", [
+    (K.iterable_changed, "'xs' changes after the generator expression held in 'g' is made"),
     (K.passed, "'g' holds a generator: .* not use it as a value otherwise"),
     (K.returned, "'g' holds a generator: .* not use it as a value otherwise"),
     (K.stored, "'g' holds a generator: .* not use it as a value otherwise"),

@@ -92,51 +92,83 @@ def refuse_use(cx, node: ast.Name) -> None:
 
 
 def store(cx, node: ast.Assign) -> bool:
-    """`g = gen(args)` with `g` read later by next() or consumers: the arguments are
-    evaluated here, as in CPython, and the body is built (run by the uses). False (nothing
-    built) when the value is not a call of a generator function."""
-    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
-            or not isinstance(node.value, ast.Call) or cx.gen_active is not None:
+    """`g = gen(args)` or `g = (... for ...)` with `g` read later by next() or consumers:
+    the arguments are evaluated here, as in CPython, and the body is built (run by the
+    uses). False (nothing built) when the value is neither."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) or cx.gen_active is not None:
         return False
-    info = generators.generator_info(cx, node.value)
-    if info is None:
+    value, name = node.value, node.targets[0].id
+    info = generators.generator_info(cx, value) if isinstance(value, ast.Call) else None
+    if info is None and not isinstance(value, ast.GeneratorExp):
         return False
-    name = node.targets[0].id
     _check_uses(cx, name, node)
     if name in cx.held_gens:
         cx.error(f"the generator assigned to '{name}' here is built twice (inside a loop over a "
                  "generator that yields in several places): not supported in compiled code", node)
-    call, loc = node.value, cx.loc(node)
     for key, t in list(cx.hints.items()):       # (`out = []` after it: a list typed since)
         if isinstance(key, tuple) and len(key) == 2 and key[0] is node:
             cx.hints[key] = cx.resolve_pending(t)
-    inline = generators.inline_copy(cx, info, call)
-    params = generators.bind_generator_args(cx, info, call)
+    if info is None:
+        _check_first_iterable(cx, name, node)
+        g = cx.held_gens[name] = HeldGenerator(name, f"$held{id(value)}:", _used_in_try(cx.info.node, name))
+        _build(cx, g, node, lambda on_item, done, start, frames:
+               _walk_expression(cx, value, on_item, done, start, frames))
+        return True
+    inline = generators.inline_copy(cx, info, value)
+    params = generators.bind_generator_args(cx, info, value)
     g = cx.held_gens[name] = HeldGenerator(name, inline.prefix, _used_in_try(cx.info.node, name))
-    cx.write(name, Const(0, T.I64))         # (read by uses only for UnboundLocalError)
-    cx.write("$def:" + name, Const(True, T.BOOL))
+
+    def body(on_item, done, start, frames):
+        outer = cx.try_frames
+        with generators.entered(cx, info, inline, on_item, done, frames):
+            cx.try_frames = outer       # (converting the arguments raises where they are given)
+            generators.bind_parameters(cx, info, inline, params, value)
+            cx.try_frames = frames
+            start()
+            cx.stmts(inline.node.body)
+    _build(cx, g, node, body)
+    return True
+
+
+def _walk_expression(cx, gen: ast.GeneratorExp, on_item, done, start, frames) -> None:
+    """The body of a generator expression held in a variable: its walk (generators.py),
+    with its first iterable evaluated at the first resumption (`_check_first_iterable`)."""
+    start()
+    outer, cx.try_frames = cx.try_frames, frames
+    try:
+        generators.walk_items(cx, gen, on_item, done, whole=True)
+    finally:
+        cx.try_frames = outer
+
+
+def _build(cx, g: HeldGenerator, node: ast.Assign, body) -> None:
+    """Build the body of `g` here: `body(on_item, done, start, frames)` writes what the
+    assignment gives it (its parameters), calls `start()` (which jumps into `g.entry` and
+    goes on at the body's start), then builds the body with `frames` as its ``try`` frames,
+    handing each item to `on_item` and ending with a jump to `done` (or an open block)."""
+    loc = cx.loc(node)
+    cx.write(g.name, Const(0, T.I64))         # (read by uses only for UnboundLocalError)
+    cx.write("$def:" + g.name, Const(True, T.BOOL))
     cx.write(g.var("site"), Const(0, T.I64))
     cx.write(g.var("state"), Const(INIT, T.I64))
     frames = [Frame(cx.new_block("held.raised"), exceptions.exc_var(cx))] if g.catch else []
-    back, finish, after = cx.new_block("held.back"), cx.new_block("held.finish"), cx.new_block("held.after")
-    g.back = g.back_tail = back
-    tail = None
+    g.back = g.back_tail = cx.new_block("held.back")
+    finish, after = cx.new_block("held.finish"), cx.new_block("held.after")
+    tail, resumes = None, 0
 
     def on_item(v):         # the j-th yield: hand `v` to the use that resumed the body
-        nonlocal tail
-        j = len(resumes) + 1
+        nonlocal tail, resumes
+        resumes += 1
         cx.write(g.var("item"), v)
         cx.write(g.var("how"), Const(ITEM, T.I64))
-        cx.write(g.var("state"), Const(j, T.I64))
-        cx.goto(back, loc)
+        cx.write(g.var("state"), Const(resumes, T.I64))
+        cx.goto(g.back, loc)
         resume = cx.new_block("held.resume")
-        resumes.append(resume)
-        tail = _dispatch(cx, tail, g.var("state"), j, resume, node)
+        tail = _dispatch(cx, tail, g.var("state"), resumes, resume, node)
         cx.start(resume)
 
-    resumes: list = []
-    with generators.entered(cx, info, inline, on_item, finish, frames):
-        generators.bind_parameters(cx, info, inline, params, call)
+    def start():
+        nonlocal tail
         g.entry = cx.new_block("held.entry", loop_key=node)
         cx.goto(g.entry, loc)
         cx.enter_loop_header(g.entry)
@@ -148,20 +180,20 @@ def store(cx, node: ast.Assign) -> bool:
         cx.start(prime)
         cx.write(g.var("state"), Const(0, T.I64))
         cx.goto(after, loc)
-        body = cx.new_block("held.body")
-        tail = _dispatch(cx, rest, g.var("state"), 0, body, node)
-        cx.start(body)
-        cx.stmts(inline.node.body)
-        cx.goto(finish, loc)
-        cx.start(tail)
-        cx.goto(finish, loc)            # (exhausted: state EXHAUSTED)
+        first = cx.new_block("held.body")
+        tail = _dispatch(cx, rest, g.var("state"), 0, first, node)
+        cx.start(first)
+
+    body(on_item, finish, start, frames)
+    cx.goto(finish, loc)
+    cx.start(tail)
+    cx.goto(finish, loc)            # (exhausted: state EXHAUSTED)
     _ended(cx, g, finish, DONE, loc)
     if frames:
         _ended(cx, g, frames[0].landing, RAISED, loc, frames[0].var)
-    cx.seal(back)
+    cx.seal(g.back)
     cx.seal(after)
     cx.start(after)
-    return True
 
 
 def _dispatch(cx, tail, var: str, k: int, target, node):
@@ -214,6 +246,34 @@ def _check_uses(cx, name: str, assign: ast.Assign) -> None:
         if (node.lineno, node.col_offset) < where:
             cx.error(f"'{name}' is read here before the assignment of the generator it holds (in the "
                      "source): not supported in compiled code", node)
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+                       "add", "discard", "setdefault", "popitem", "appendleft", "popleft", "extendleft",
+                       "rotate", "fill", "resize", "put", "difference_update", "intersection_update"})
+
+
+def _check_first_iterable(cx, name: str, assign: ast.Assign) -> None:
+    """A generator expression's first iterable is evaluated when it is made in CPython, and
+    at its first resumption here: the same, unless a name it reads is assigned again after
+    the assignment (or changed by a method: `xs.append`), which is refused."""
+    gen = assign.value
+    reads = {n.id for n in ast.walk(gen.generators[0].iter) if isinstance(n, ast.Name)}
+    where = (assign.lineno, assign.col_offset)
+    for node in ast.walk(cx.info.node):
+        target = None
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            target = node
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load) \
+                and isinstance(node.value, ast.Name):
+            target = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr in _MUTATORS:
+            target = node.func.value
+        if target is not None and target.id in reads and (node.lineno, node.col_offset) > where:
+            cx.error(f"'{target.id}' changes after the generator expression held in '{name}' is made, "
+                     "and its first iterable reads it: compiled code evaluates that iterable when the "
+                     "generator first runs, CPython when it is made; not supported", node)
 
 
 def _used_in_try(fn: ast.FunctionDef, name: str) -> bool:
