@@ -282,6 +282,50 @@ def expression_raises(n):
     return out, "", next(g, 99)
 
 
+def pairs_of(n):
+    it = counter(n)                 # held inside a generator's body
+    for a in it:
+        b = next(it, -1)
+        yield (a, b)
+
+
+def old_style(n):
+    it = counter(n)
+    while True:
+        yield next(it)              # PEP 479: its StopIteration leaves as RuntimeError
+
+
+def raises_stop(n):
+    for i in range(n):
+        yield i
+    raise StopIteration             # RuntimeError too
+
+
+def endless(n):
+    while True:
+        if n > 10:
+            raise ValueError("too big")
+        n += 1
+        yield n
+
+
+def held_inside(n):
+    g = pairs_of(n)
+    return next(g, (-2, -2)), list(pairs_of(n)), list(g)
+
+
+def stop_iteration_in_bodies(n, held):
+    if held:
+        g = old_style(n)
+        h = raises_stop(n)
+        return [next(g, -1) for _ in range(n + 1)], [next(h, -1) for _ in range(n + 1)]
+    return list(old_style(n)), list(raises_stop(n))
+
+
+def endless_into_list(n):
+    return list(endless(n)), next(endless(n))
+
+
 # ---- refused --------------------------------------------------------------------------------
 
 

@@ -66,6 +66,14 @@ def test_generator_expressions_held(target, n, k):
     check_all_levels(K.expression_raises, n)
 
 
+@settings(max_examples=15, deadline=None)
+@given(NS, st.booleans())
+def test_held_in_a_generator_and_pep_479(n, held):
+    check_all_levels(K.held_inside, n)
+    check_all_levels(K.stop_iteration_in_bodies, n, held)   # RuntimeError, as CPython's
+    check_all_levels(K.endless_into_list, n)        # left only by its exception
+
+
 @pytest.mark.parametrize("fn, text", [
     (K.iterable_changed, "'xs' changes after the generator expression held in 'g' is made"),
     (K.passed, "'g' holds a generator: .* not use it as a value otherwise"),

@@ -112,6 +112,7 @@ class InlineCopy:
         self.node = copy.deepcopy(info.node)
         for stmt in self.node.body:
             self._rename(stmt, frozenset(), info)
+        _guard_stop_iteration(self.node)
         # A generator defined in the function that iterates it reads that function's
         # variables by their own names, when it runs (CPython's closure cells).
         self.locals = frozenset(self.names.values()) | frozenset(free)
@@ -135,6 +136,25 @@ class InlineCopy:
             node.rest = self.names[node.rest]
         for child in ast.iter_child_nodes(node):
             self._rename(child, shadowed, info)
+
+
+def _guard_stop_iteration(fn: ast.FunctionDef) -> None:
+    """PEP 479: a StopIteration raised in a generator's body leaves it as RuntimeError
+    ("generator raised StopIteration"). Where the body may raise one itself (it calls
+    `next`, or raises StopIteration), its statements are wrapped in the ``try``/``except
+    StopIteration`` that says so (a copy's, built as any other); not elsewhere, since every
+    call inside a ``try`` is followed by a test of its exception."""
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "next"
+               or isinstance(n, ast.Raise) and "StopIteration" in ast.dump(n) for n in ast.walk(fn)):
+        return
+    raise_ = ast.Raise(ast.Call(ast.Name("RuntimeError", ast.Load()),
+                                [ast.Constant("generator raised StopIteration")], []), None)
+    handler = ast.ExceptHandler(ast.Name("StopIteration", ast.Load()), None, [raise_])
+    guard = ast.Try(fn.body, [handler], [], [])
+    for n in ast.walk(guard):
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, fn)
+    fn.body = [guard]
 
 
 def free_names(info) -> list[str]:
@@ -458,7 +478,16 @@ def each_item(cx, node, body) -> None:
     """`body(x)` for each element of a generator source (or enumerate()/zip() of one)."""
     done = cx.new_block("gen.end")
     walk_items(cx, node, body, done)
-    cx.finish_join(done)
+    _finish_walk(cx, done)
+
+
+def _finish_walk(cx, join) -> None:
+    """Go on after the walk's `join`; when nothing reaches it (an endless generator whose
+    only way out is an exception: `list(g)` of one), in unreachable code, since the
+    expression being built goes on there."""
+    cx.finish_join(join)
+    if cx.block is None:
+        exceptions.start_dead(cx)
 
 
 def first_item(cx, source, default, node) -> Value:
@@ -482,7 +511,7 @@ def first_item(cx, source, default, node) -> Value:
         else:
             cx.write(var, optional.expr_opt(cx, default))
             cx.goto(got, loc)
-    cx.finish_join(got)
+    _finish_walk(cx, got)
     return cx.read(var, loc)
 
 
@@ -499,7 +528,7 @@ def generator_list(cx, node, limit: int | None = None) -> Value:
             _stop_unless(cx, cx.emit("not", [full], T.BOOL, None, cx.loc(node)), done, node)
 
     walk_items(cx, node, put, done, whole=True)
-    cx.finish_join(done)
+    _finish_walk(cx, done)
     return lst
 
 

@@ -95,7 +95,7 @@ def store(cx, node: ast.Assign) -> bool:
     """`g = gen(args)` or `g = (... for ...)` with `g` read later by next() or consumers:
     the arguments are evaluated here, as in CPython, and the body is built (run by the
     uses). False (nothing built) when the value is neither."""
-    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) or cx.gen_active is not None:
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
         return False
     value, name = node.value, node.targets[0].id
     info = generators.generator_info(cx, value) if isinstance(value, ast.Call) else None
