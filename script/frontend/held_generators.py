@@ -293,10 +293,8 @@ def resume(cx, g: HeldGenerator, node) -> Value:
     here."""
     loc = cx.loc(node)
     cx.read_local(g.name, node)             # (UnboundLocalError where it was never assigned)
-    if cx.block is None or cx.is_dead():    # (unreachable: nothing to go back to)
-        if cx.block is None:
-            exceptions.start_dead(cx)
-        return Const(DONE, T.I64)
+    if cx.block is None:                    # (unreachable, inside an expression: built all the same)
+        exceptions.start_dead(cx)
     g.sites += 1
     k = g.sites
     cx.write(g.var("site"), Const(k, T.I64))
