@@ -2,6 +2,7 @@
 
     python benchmarks/module_corpus.py DIR [DIR ...] [--entry compute] [--lib eulerlib]
                                        [--jobs 2] [--json out.json] [-v]
+    python benchmarks/module_corpus.py DIR [DIR ...] --main [--cpython-limit 5] [--jobs 2] ...
 
 The sibling of doctest_corpus.py (whose child processes, time limits and classification it
 uses) for code that has no examples but one entry point per file, such as Project Euler
@@ -14,6 +15,17 @@ compiled code). Its printed output, value (repr and type) and exception (type an
 compared; a file is ``pass``, ``compile``, ``refused``, ``differ`` or ``timeout`` as in
 doctest_corpus.py, or ``crash`` when the compiler itself raised an exception that is not a
 CompileError (an internal error, reported with its innermost frame).
+
+`--main` is for whole scripts (Rosetta Code's solutions: functions, then module-level code
+that calls them and prints). Each file runs as ``__main__`` in CPython, twice (a file whose
+two runs print differently, or that CPython runs past --cpython-limit, or whose CPython run
+needs what is not here — a package, a file, stdin, a name of Python 2 — is skipped, as is one whose source reads
+stdin or imports the network, threads, a GUI, time or unseeded randomness: main_skip_reason);
+then once more with every plain top-level function replaced by ``script.script(fn)`` as its
+`def` runs (_Compiling). Methods stay Python, as they are for the other modes: a class's
+methods are compiled with the compiled functions that call them. The printed output (memory
+addresses masked) and the exception (type and message) are compared; an error the compiler
+raised is the outcome even where the script's own `try` swallowed it (_compile_errors).
 
 `--int-overflow raise` (the default) compiles with ``int_overflow="raise"``, so that a result
 beyond int64 is counted as refused rather than hidden by the rerun in plain Python that the
@@ -123,6 +135,145 @@ def probe_file(path: str, entry: str, libs: list, cpython_limit: float, compiled
     return [(entry, *_classify([cpython[:4]], [compiled[:4]]))]
 
 
+# The imports that make a script's output depend on more than its source, or need what a
+# child process here lacks (a network, a screen, a terminal).
+_UNFIT_IMPORTS = {
+    "network": {"socket", "urllib", "urllib2", "http", "httplib", "requests", "ftplib", "smtplib",
+                "telnetlib", "xmlrpc", "webbrowser", "ssl"},
+    "threads": {"threading", "thread", "_thread", "multiprocessing", "concurrent", "asyncio"},
+    "GUI": {"tkinter", "Tkinter", "turtle", "pygame", "wx", "PyQt4", "PyQt5", "curses", "msvcrt", "pylab",
+            "matplotlib", "PIL", "Image"},
+    "time": {"time", "datetime", "timeit", "calendar", "sched"},
+    "processes": {"subprocess", "os", "signal", "shutil"},
+}
+
+
+def main_skip_reason(source: str) -> str:
+    """Why the script `source` is not probed ('' when it is): not Python 3, reads stdin,
+    imports one of _UNFIT_IMPORTS, or `random` without seeding it."""
+    import ast
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return "syntax (Python 2)"
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Name) and node.id in ("input", "raw_input") or \
+                isinstance(node, ast.Attribute) and node.attr == "stdin":
+            return "stdin"
+    for why, names in _UNFIT_IMPORTS.items():
+        if modules & names:
+            return why
+    if "random" in modules and "seed(" not in source:
+        return "random"
+    return ""
+
+
+class _Compiling(dict):
+    """The locals of a script's module-level code: every name lives in `self.scope` (the
+    module's globals, so that functions see what module code binds), and a plain function
+    defined at the top level of the file is stored as ``script.script(fn)``."""
+
+    def __init__(self, scope: dict, path: str, options: dict):
+        super().__init__()
+        self.scope, self.path, self.options = scope, path, options
+
+    def __getitem__(self, name):
+        return self.scope[name]
+
+    def __contains__(self, name):
+        return name in self.scope
+
+    def __delitem__(self, name):
+        del self.scope[name]
+
+    def __setitem__(self, name, value):
+        if inspect.isfunction(value) and value.__code__.co_filename == self.path and \
+                value.__qualname__ == value.__name__ == name and not value.__code__.co_flags & 0x2A0:
+            import script               # (generators, coroutines and async generators stay Python)
+            value = script.script(value, **self.options)
+        self.scope[name] = value
+
+
+@contextlib.contextmanager
+def _compile_errors(errors: list):
+    """Record in `errors` each error the dispatcher raises when it compiles a specialization
+    (a CompileError, its TypeError naming what it does not take, or an internal error), also
+    where the script's own `try` catches it."""
+    from script import dispatcher
+    original = dispatcher._compile_for
+
+    def recording(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except Exception as e:
+            errors.append(e)
+            raise
+    dispatcher._compile_for = recording
+    try:
+        yield
+    finally:
+        dispatcher._compile_for = original
+
+
+def _run_main(path: str, code, options: dict | None) -> tuple:
+    """The outcome (as _call gives it) of running `code` as ``__main__``: plain, or with its
+    top-level functions compiled with `options`. Memory addresses in the output are masked."""
+    import re
+    import types
+    module = types.ModuleType("__main__")
+    module.__file__ = path
+    scope = vars(module)
+    scope["__builtins__"] = __builtins__
+    saved = sys.modules["__main__"], sys.argv, sys.stdin
+    sys.modules["__main__"], sys.argv, sys.stdin = module, [path], io.StringIO()
+    try:
+        if options is None:
+            out = _call(lambda: exec(code, scope))
+        else:
+            out = _call(lambda: exec(code, scope, _Compiling(scope, path, options)))
+    finally:
+        sys.modules["__main__"], sys.argv, sys.stdin = saved
+    return (out[0], re.sub(r"0x[0-9a-fA-F]{6,}", "0x?", out[1]), *out[2:])
+
+
+def probe_main(path: str, cpython_limit: float, compiled_limit: float, options: dict) -> list:
+    """[(path, outcome, detail)] for the script at `path` run as __main__ (--main)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        source = f.read()
+    why = main_skip_reason(source)
+    if why:
+        return [("main", "skip", why)]
+    code = compile(source, path, "exec")
+    os.chdir(os.path.dirname(os.path.abspath(path)))
+    try:
+        runs = [_within(cpython_limit, lambda: _run_main(path, code, None)) for _ in range(2)]
+    except _Timeout:
+        return [("main", "skip", f"CPython over {cpython_limit:g} s")]
+    if runs[0] != runs[1]:
+        return [("main", "skip", "CPython's two runs differ")]
+    cpython = runs[0]
+    if cpython[0] == "error" and cpython[2] in ("ImportError", "ModuleNotFoundError", "FileNotFoundError",
+                                                 "EOFError", "SystemExit", "NameError"):
+        return [("main", "skip", f"CPython: {cpython[2]}: {cpython[3]}"[:200])]
+    errors: list = []
+    try:
+        with _compile_errors(errors):
+            compiled = _within(compiled_limit, lambda: _run_main(path, code, options))
+    except _Timeout:
+        return [("main", "timeout", f"compiled over {compiled_limit:g} s")]
+    if errors:          # the compiler's first error, wherever the script caught it
+        e = errors[0]
+        compiled = ("error", compiled[1], type(e).__name__, str(e), _compiler_frame(e))
+    if compiled[0] == "error" and compiled[4]:
+        return [("main", "crash", f"{compiled[2]}: {compiled[3]} at {compiled[4]}"[:400])]
+    return [("main", *_classify([cpython[:4]], [compiled[:4]]))]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_arguments(ap, timeout=300.0)
@@ -133,20 +284,27 @@ def main(argv=None) -> int:
     ap.add_argument("--cpython-limit", type=float, default=10.0, help="skip files CPython takes longer on")
     ap.add_argument("--compiled-limit", type=float, default=120.0, help="compile and run time per file")
     ap.add_argument("--int-overflow", default="raise", choices=("raise", "python"))
+    ap.add_argument("--main", action="store_true", help="run each file as __main__ (whole scripts)")
     args = ap.parse_args(argv)
     libs = [lib for lib in (args.lib if args.lib is not None else ["eulerlib"]) if lib]
     if args.child:
         signal.signal(signal.SIGINT, _on_alarm)
+        options = {"int_overflow": args.int_overflow}
+        if args.main:
+            print(json.dumps(probe_main(args.child, args.cpython_limit, args.compiled_limit, options)))
+            return 0
         print(json.dumps(probe_file(args.child, args.entry, libs, args.cpython_limit, args.compiled_limit,
                                     {"int_overflow": args.int_overflow})))
         return 0
-    run_corpus(corpus_files(args.dirs, libs), __file__, args, unit="files", child_args=_child_options(args))
+    run_corpus(corpus_files(args.dirs, [] if args.main else libs), __file__, args, unit="files", child_args=_child_options(args))
     return 0
 
 
 def _child_options(args) -> list:
     out = ["--entry", args.entry, "--cpython-limit", str(args.cpython_limit),
            "--compiled-limit", str(args.compiled_limit), "--int-overflow", args.int_overflow]
+    if args.main:
+        out.append("--main")
     for lib in (args.lib if args.lib is not None else []):
         out += ["--lib", lib]
     return out
