@@ -134,6 +134,14 @@ def index_count_remove(n, x):
     return c, lst.index(x) if x in lst else -1, lst
 
 
+def index_from(lst, x, start):
+    return lst.index(x, start)
+
+
+def index_between(lst, x, start, stop):
+    return lst.index(x, start, stop)
+
+
 def enumerate_zip(n):
     a = [k * 2 for k in range(n)]
     b = [k * 0.5 for k in range(n + 1)]

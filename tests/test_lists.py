@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 import list_kernels as K
 import script
-from difftest import check_all_levels, compiled
+from difftest import check_all_levels, compile_snippet, compiled
+from script.errors import CompileError
 
 SMALL = st.integers(-8, 8)
 SIZES = st.integers(0, 30)
@@ -96,6 +97,25 @@ def test_sort_and_methods(a, x):
     check_all_levels(K.sorted_reverse, np.array(a, dtype=np.int64))
     check_all_levels(K.sorted_reverse, np.array(a, dtype=np.float64) / 4)
     check_all_levels(K.index_count_remove, len(a), x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=8), st.integers(0, 3), st.integers(-10, 10), st.integers(-10, 10))
+def test_index_with_start_and_stop(a, x, start, stop):
+    # list.index(x, start[, stop]) searched from 0 (start and stop were a TypeError naming the
+    # library's helper); CPython clamps both as slice bounds
+    check_all_levels(K.index_from, a, x, start)
+    check_all_levels(K.index_between, a, x, start, stop)
+    check_all_levels(K.index_between, [str(v) for v in a], str(x), start, stop)
+    check_all_levels(K.index_between, [v / 2 for v in a], x / 2, start, stop)
+
+
+def test_library_method_arity_is_refused(tmp_path):
+    # too many arguments to a list method written in the compiled subset was a TypeError
+    # naming the helper's own parameters, not CPython's: now a CompileError at the line
+    f = compile_snippet(tmp_path, "arity.py", "def f(xs):\n    return xs.count(1, 2)\n")
+    with pytest.raises(CompileError, match="arity.py:2"):
+        f([1, 2])
 
 
 @settings(max_examples=20, deadline=None)

@@ -36,7 +36,7 @@ from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.strings import STR_INTRINSICS
 from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
 from script.pyhooks.named_instance import is_named_tuple_class, is_record_class
-from script.frontend.int_consts import takes_u64
+from script.frontend.int_consts import is_library, takes_u64
 from script.frontend.lower_expr import (NOT_CONTAINERS, WeakConst, const_of, kind_sample, missing_attribute,
                                        operand_type_error, python_sample, sample_type_error)
 from script.frontend.optional import is_optional, python_name
@@ -1230,10 +1230,11 @@ for _name in ("count", "index"):          # a named tuple's are a tuple's
 
 def _missing_arguments(info, missing: list[str]) -> str | None:
     """CPython's TypeError for a call of `info`'s Python function without the parameters
-    `missing` (positional ones; None for a keyword-only one or no Python function)."""
+    `missing` (positional ones; None for a keyword-only one, no Python function, or one of
+    the compiled library, whose arity is not the method's that CPython would name)."""
     fn = getattr(info, "py_func", None)
     code = getattr(fn, "__code__", None)
-    if code is None or any(name not in code.co_varnames[:code.co_argcount] for name in missing):
+    if code is None or is_library(fn) or any(name not in code.co_varnames[:code.co_argcount] for name in missing):
         return None
     quoted = [f"'{name}'" for name in missing]
     listed = quoted[0] if len(quoted) == 1 else " and ".join(quoted) if len(quoted) == 2 else \
@@ -1245,10 +1246,10 @@ def _missing_arguments(info, missing: list[str]) -> str | None:
 def _too_many_positional(info, n: int, given: int) -> str | None:
     """CPython's TypeError for a call of `info`'s Python function with `given` positional
     arguments where it takes `n`; None where the message would need more than that (keyword-
-    only parameters, no Python function)."""
+    only parameters, no Python function, one of the compiled library)."""
     fn = getattr(info, "py_func", None)
     code = getattr(fn, "__code__", None)
-    if code is None or code.co_kwonlyargcount or code.co_argcount != n:
+    if code is None or is_library(fn) or code.co_kwonlyargcount or code.co_argcount != n:
         return None
     defaults = len(fn.__defaults__ or ())
     were = "was" if given == 1 else "were"

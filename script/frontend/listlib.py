@@ -43,20 +43,30 @@ def insert(lst, i: int, item) -> None:
     lst[i] = item
 
 
-def index(lst, item) -> int:
-    for k in range(len(lst)):
+def index(lst, item, start: int = 0, stop: int = 9223372036854775807) -> int:
+    for k in range(_clamped(start, len(lst)), _clamped(stop, len(lst))):
         if lst[k] == item:
             return k
     raise ValueError("list.index(x): x not in list")
 
 
-def index_named(lst, item) -> int:
+def index_named(lst, item, start: int = 0, stop: int = 9223372036854775807) -> int:
     """`index` with CPython's message before 3.13, for an item of a type messages format
     (frontend/lists.py chooses it)."""
-    for k in range(len(lst)):
+    for k in range(_clamped(start, len(lst)), _clamped(stop, len(lst))):
         if lst[k] == item:
             return k
     raise ValueError(f"{item!r} is not in list")
+
+
+def _clamped(i: int, n: int) -> int:
+    """A start or stop of list.index as CPython takes it: from the end when negative, then
+    within 0..n."""
+    if i < 0:
+        i += n
+        if i < 0:
+            return 0
+    return n if i > n else i
 
 
 def equal(a, b) -> bool:

@@ -885,7 +885,7 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         if args:
             probe_type(cx, lst, pre_evaluate(cx, args[0], optional_too=True))
         check_comparable(cx, lst, f"list.{name}()", node)
-    if name == "index" and listlib.NAMES_VALUE and len(args) == 1 and _is_named(cx.pre_evaluated[id(args[0])].type):
+    if name == "index" and listlib.NAMES_VALUE and args and _is_named(cx.pre_evaluated[id(args[0])].type):
         helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
     if name == "sort" and isinstance(read_type(cx, lst), T.ComplexType):
         cx.error("'<' not supported between instances of 'complex' and 'complex'", node)
