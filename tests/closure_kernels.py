@@ -121,3 +121,15 @@ def nonlocal_in_comprehension(n):
         acc *= k
         return acc
     return [mul(i + 1) for i in range(n)], acc
+
+
+def calls_later_lambda(n):
+    # `f` is bound after `h`, which calls it: Python's closure finds it at the call
+    h = lambda x: f(x) + 1
+    f = lambda y: y * 2
+    return sum(h(v) for v in range(n)), h(n)
+
+
+def recursive_lambda(n):
+    fact = lambda k: 1 if k < 2 else k * fact(k - 1)
+    return [fact(k) for k in range(n)]

@@ -23,6 +23,8 @@ def test_scalar_closures(n, x):
     check_all_levels(K.calls_earlier, x, n)
     check_all_levels(K.shadows, n)
     check_all_levels(K.raising_inner, n)
+    check_all_levels(K.calls_later_lambda, n)
+    check_all_levels(K.recursive_lambda, n % 15)
 
 
 @SET
@@ -57,6 +59,16 @@ def _compile_source(tmp_path, body):
      "    h(n)\n    return t\n", "only the function that defines it may call it"),
     ("    def g(x):\n        return x\n    return g\n", "cannot be used as a value"),
     ("    fs = (lambda v: -v, n)\n    return n\n", "lambda"),
+    # a nested function calling one bound later that reads what it does not (was an
+    # UnboundLocalError at run time, where CPython's closure finds the function)
+    ("    h = lambda x: g(x) if x % 2 else '.'\n    g = lambda _: str(n)\n"
+     "    return ''.join(h(v) for v in range(n))\n", "'g' is a nested function defined after 'h'"),
+    # ... or one bound twice: CPython calls the one bound at the call, which compiled code
+    # would not know (was the first one, or the last)
+    ("    g = lambda y: y * 2\n    h = lambda x: g(x) + 1\n    if n > 2:\n        g = lambda y: y * 3\n"
+     "    return h(n)\n", "'g' is bound more than once in 'f'"),
+    ("    h = lambda x: g(x) + 1\n    g = lambda y: y * 2\n    if n > 2:\n        g = lambda y: y * 3\n"
+     "    return h(n)\n", "'g' is bound more than once in 'f'"),
 ])
 def test_unsupported_nested_forms(tmp_path, body, match):
     with pytest.raises(CompileError, match=match) as info:

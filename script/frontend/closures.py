@@ -161,6 +161,7 @@ def _outside_reads(node, local: set, outer: FunctionInfo, visible: dict) -> list
     scopes: its own reads, the free variables of the enclosing function's nested functions it
     calls, and what the functions nested in it read from outside themselves."""
     out: list[str] = []
+    functions = _function_bindings(outer.node)
     for n in _scope_nodes(node):
         if isinstance(n, _SCOPES):
             inner_nonlocal = _nonlocal_names(n, outer) if isinstance(n, ast.FunctionDef) else []
@@ -173,8 +174,34 @@ def _outside_reads(node, local: set, outer: FunctionInfo, visible: dict) -> list
         if n.id in visible and visible[n.id].info.nonlocals:
             raise CompileError(f"'{n.id}' assigns nonlocal variables: only the function that defines it "
                                "may call it in compiled code", outer.loc(n))
-        out += visible[n.id].info.free if n.id in visible else [n.id] + list(hidden_of(outer.py_func, n.id))
+        if functions.get(n.id, 0) > 1:
+            raise CompileError(f"'{n.id}' is bound more than once in '{outer.name}' and a function nested in "
+                               "it reads it: not supported in compiled code (which would call the function "
+                               "bound where the nested one is defined, not the one bound at the call); "
+                               "give each function its own name", outer.loc(n))
+        if n.id in visible:
+            out += visible[n.id].info.free
+        elif n.id not in functions:     # (a nested function defined later: lower_stmt.later_sibling)
+            out += [n.id] + list(hidden_of(outer.py_func, n.id))
     return out
+
+
+def _function_bindings(node) -> dict[str, int]:
+    """For each name `node`'s own scope binds to a nested function (`def f`, `f = lambda ...`),
+    how many times that scope binds it (to anything). No variable holds such a function, so a
+    function nested in `node` that reads the name calls that function rather than taking a
+    value (which compiled code would find never assigned); bound more than once, which one a
+    call finds depends on when it runs."""
+    functions = {n.name if isinstance(n, ast.FunctionDef) else n.targets[0].id for n in _scope_nodes(node)
+                 if isinstance(n, ast.FunctionDef) or isinstance(n, ast.Assign) and isinstance(n.value, ast.Lambda)
+                 and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    counts = dict.fromkeys(functions, 0)
+    for n in _scope_nodes(node):
+        name = n.name if isinstance(n, ast.FunctionDef) else \
+            n.id if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else None
+        if name in counts:
+            counts[name] += 1
+    return counts
 
 
 def with_nonlocals(node: ast.FunctionDef, nonlocals: list[str], returns_value: bool) -> ast.FunctionDef:
