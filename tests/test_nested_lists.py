@@ -352,3 +352,26 @@ def test_ir_round_trip_saved_modules_and_cache(tmp_path):
     runs = [subprocess.run([sys.executable, str(src)], capture_output=True, text=True, env=env) for _ in range(2)]
     assert [r.stdout for r in runs] == ["[[1, 1], [2, 3, 2]] 1\n"] * 2, runs[0].stderr + runs[1].stderr
     assert os.listdir(tmp_path / "cache")
+
+
+def _tree_of_lists(tokens):
+    stack = []
+    out = []
+    for t in tokens:
+        if t == "(":
+            stack.append(out)
+            out = []
+        elif t == ")":
+            inner, out = out, stack.pop()
+            out.append(inner)
+        else:
+            out.append(t)
+    return out
+
+
+def test_list_of_lists_of_its_own_kind_is_refused():
+    # `out` holds lists made where `out` is made: a tree of lists, of no finite depth (the
+    # typing recursed without end: a RecursionError out of the compiler)
+    with pytest.raises(script.CompileError, match="lists of its own kind") as e:
+        script.script(_tree_of_lists)(list("(ab)c"))
+    assert "test_nested_lists.py" in str(e.value)

@@ -101,27 +101,33 @@ def list_of_unknown(cx, node) -> Value:
     return new_list(cx, resolve_pending(cx, hint), Const(0, T.I64), node)
 
 
-def resolve_pending(cx, t: T.Type) -> T.Type:
+def resolve_pending(cx, t: T.Type, within: tuple = ()) -> T.Type:
     """`t` with the pending element types that have hints by now replaced (a hint for a
-    list of lists may name the inner lists' pending type: ``[[]]``, `rows.append([])`)."""
+    list of lists may name the inner lists' pending type: ``[[]]``, `rows.append([])`).
+    `within`: the pending lists whose hints are being resolved; a list whose elements are
+    lists of its own kind (a tree of nested lists, ``stack.append(out); out = []``) has no
+    type of finite depth, and is a CompileError at the list."""
     if isinstance(t, PendingElement):
         hint = cx.hints.get(("list", t.key))
-        return t if hint is None else resolve_pending(cx, tie_knot(hint, t))
+        if hint is not None and t.key in within:
+            cx.error("a list that holds lists of its own kind, nested to any depth (a tree of lists), "
+                     "is not supported in compiled code: use a class for the nodes", t.key)
+        return t if hint is None else resolve_pending(cx, tie_knot(hint, t), within + (t.key,))
     if isinstance(t, T.HashType):           # (a table of tables: `d.setdefault(k, {})[j] = v`)
         return dicts.resolve_pending_table(cx, t)
     if isinstance(t, T.ClassType):          # (an instance whose fields a caller decides)
-        elem = resolve_pending(cx, t.contents)
+        elem = resolve_pending(cx, t.contents, within)
         return t if elem is t.contents else T.ClassType(t.key, t.fields, elem)
     if isinstance(t, T.ListType):
-        elem = resolve_pending(cx, t.elem)
+        elem = resolve_pending(cx, t.elem, within)
         return t if elem is t.elem else T.ListType(elem)
     if isinstance(t, T.OptionalType):       # (a list of None and values: `[None] * n`)
-        value = resolve_pending(cx, t.value)
+        value = resolve_pending(cx, t.value, within)
         if isinstance(value, PendingElement):
             cx.pending_lists.add(value.key)       # (ints, if no value is ever stored)
         return t if value is t.value else T.OptionalType(value)
     if isinstance(t, T.TupleType):
-        elems = [resolve_pending(cx, e) for e in t.elems]
+        elems = [resolve_pending(cx, e, within) for e in t.elems]
         if all(a is b for a, b in zip(elems, t.elems)):
             return t
         return T.NamedTupleType(t.key, t.fields, elems) if isinstance(t, T.NamedTupleType) else T.TupleType(elems)
