@@ -428,3 +428,30 @@ def test_a_rebound_global_a_nested_scope_binds_too_is_a_compile_error():
         with pytest.raises(CompileError, match="global 'counter', which a function of this module rebinds, "
                                                "is also a name a nested function"):
             script.script(fn)(3)
+
+
+
+def _extends_an_attribute(n):
+    r = _extends_an_attribute.r
+    r += [n]
+    return len(_extends_an_attribute.r)
+
+
+def _appends_to_an_attribute_through_a_tuple(n):
+    r, s = _appends_to_an_attribute_through_a_tuple.r, 0
+    r.append(n)
+    return len(_appends_to_an_attribute_through_a_tuple.r)
+
+
+_extends_an_attribute.r = [0]
+_appends_to_an_attribute_through_a_tuple.r = [0]
+
+
+@pytest.mark.parametrize("fn", [_extends_an_attribute, _appends_to_an_attribute_through_a_tuple])
+def test_writes_lost_through_an_alias_are_compile_errors(fn):
+    # a function attribute's list is copied when compiled: `r += [n]` and `r.append(n)` of a
+    # name bound to it (through a tuple too) wrote into the copy, and each call answered from
+    # the list as compiled (a Rosetta program's `r, s = ffr.r, ffs.s` gave another answer
+    # without an error)
+    with pytest.raises(CompileError, match="is read-only in compiled code"):
+        script.script(fn)(1)

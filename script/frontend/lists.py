@@ -792,6 +792,7 @@ def repeat_in_place(cx, lst: Value, n: Value, node: ast.AugAssign) -> None:
 def extend_list(cx, lst: Value, arg_node, node) -> None:
     """`lst.extend(x)`, `lst += x`: the length of `x` is taken before `lst` grows, so
     ``a.extend(a)`` doubles `a` as in CPython."""
+    check_list_writable(cx, lst, node)
     if generators.walks_generator(cx, arg_node):
         generators.each_item(cx, arg_node, lambda x: append_item(cx, lst, x, node))
         return

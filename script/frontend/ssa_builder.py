@@ -517,6 +517,13 @@ class SSABuilder:
         if rows and op in ("extract", "list_get") and id(operands[0]) in rows and holds_list(type):
             # a list inside a global tuple or dict (lists.global_list): read-only as the global
             self.global_lists[id(instr)] = rows[id(instr)] = rows[id(operands[0])]
+        if op == "extract" and self.global_lists and isinstance(operands[0], Instr) and \
+                operands[0].opname == "tuple" and id(operands[0].operands[attr]) in self.global_lists:
+            # a global list that went through a tuple (`r, s = f.r, f.s`): still read-only
+            part = operands[0].operands[attr]
+            self.global_lists[id(instr)] = self.global_lists[id(part)]
+            if id(part) in rows:
+                rows[id(instr)] = rows[id(part)]
         return instr
 
     def convert_in(self, block: Block, v: Value, t: T.Type, at_loop: bool = False) -> Value:
