@@ -111,3 +111,40 @@ def test_unsupported_forms_are_compile_errors(fn, arg, text):
     with pytest.raises(script.CompileError, match=text) as e:
         script.script(fn)(arg)
     assert e.value.loc.line == fn.__code__.co_firstlineno + 1
+
+
+def _printed_widths(n, s, x):
+    print("  %2i %s" % (n, s), "[%-5s|%7.3f]" % (s, x))
+    print("max %7i: %s" % (n, "%6.4f at %i" % (x, n)))
+
+
+def _printed_tuple_value(n, pairs):
+    best = (0.5, n)
+    print("%6.4f at n = %i" % best)
+    print("statement %i, %s" % pairs[n % len(pairs)])
+
+
+def _raised_with_widths(n, s):
+    if n > 0:
+        raise ValueError("bad %5d: %-3s|" % (n, s))
+    raise ValueError("pair %s" % ((n, s),))
+
+
+def _stdout_of(fn, *args):
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        fn(*args)
+    return buf.getvalue()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(-1000, 1000), st.text("ab%", max_size=4), st.floats(-1e3, 1e3))
+def test_printed_and_raised_templates_with_widths_or_a_tuple_value(n, s, x):
+    # print()'s and raise's own formatting of `template % values` knew `%d`/`%.3f` only and
+    # values written as a tuple: `%2i` or `% pair` was a CompileError ("not all arguments
+    # converted") where CPython prints; now the str printf.py computes
+    for fn, args in ((_printed_widths, (n, s, x)), (_printed_tuple_value, (n, [(1, "a"), (2, s)]))):
+        assert _stdout_of(script.script(fn), *args) == _stdout_of(fn, *args)
+    check_all_levels(_raised_with_widths, n, s)

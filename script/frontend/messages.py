@@ -28,7 +28,7 @@ from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.frontend import complex_lowering, dicts, lists, mixed_numbers, optional, static_args, strings
+from script.frontend import complex_lowering, dicts, lists, mixed_numbers, optional, printf, static_args, strings
 from script.frontend.optional import is_optional
 
 # A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
@@ -335,7 +335,15 @@ def _str_format(cx, node: ast.Call):
 
 
 def _percent(cx, node: ast.BinOp):
+    """`template % values` as text with the values' directives. A template with a width or
+    flags (`%7i`), or values that are one tuple (`% pair`, `% rows[i]`), is the str that
+    printf.py computes, whole."""
     template = node.left.value
+    if _PERCENT.sub("", template).count("%"):
+        return _directive(cx, cx.expr(node), "", None, node)
+    if not isinstance(node.right, ast.Tuple) and \
+            isinstance(lists.pre_evaluate(cx, node.right).type, T.TupleType):
+        return _directive(cx, printf.percent_format(cx, template, cx.expr(node.right), node), "", None, node)
     args = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
     text, values, pos, k = [], [], 0, 0
     for m in _PERCENT.finditer(template):
@@ -370,6 +378,7 @@ def _percent(cx, node: ast.BinOp):
     text.append(escape(rest))
     if k != len(args):
         cx.error("not all arguments converted during string formatting", node)
+    cx.pre_evaluated.pop(id(node.right), None)      # (a constant the loop did not evaluate)
     return "".join(text), values
 
 # ---- one value ---------------------------------------------------------------------
