@@ -594,3 +594,8 @@ def tuple_ops(xs):
     u = t
     t += (9,)
     return t, u, t + u, t * 2, t[::-1], 9 in t, t.index(9), t.count(9), sorted(t)
+
+
+def tuple_at_bool(n, flag):
+    # a bool is an int index: `("no", "yes")[flag]`, `(k, 26 - k)[decode]`
+    return ("no", "yes")[flag], (n, 26 - n)[n < 10], (1, 2.5)[n > 0], ("x",)[False], (n, -n)[True]

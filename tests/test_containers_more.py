@@ -293,3 +293,10 @@ def counter_in_place(a, b, op):
 def test_counter_in_place_operators_against_cpython(a, b, op):
     # |= keeps the larger count (dict's |= would take the other's): was a silent difference
     check(counter_in_place, script.script(counter_in_place), a, b, op)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-20, 20), st.booleans())
+def test_a_tuple_indexed_by_a_bool(n, flag):
+    # was a CompileError ("tuple indices must be integers, not bool") where CPython indexes
+    check(K.tuple_at_bool, n, flag)

@@ -466,12 +466,12 @@ class ExprLowering:
 
     def tuple_item(self, base: Value, index: Value, index_node, node) -> Value:
         n = len(base.type.elems)
-        if isinstance(index, Const) and isinstance(index.type, T.IntType):
-            i = index.value
+        if isinstance(index, Const) and isinstance(index.type, (T.IntType, T.BoolType)):
+            i = int(index.value)    # (a bool is an int: `("no", "yes")[flag]`)
             if not -n <= i < n:     # CPython raises when (if) the line runs
                 return self.raise_always("IndexError", "tuple index out of range", node)
             return self.emit("extract", [base], base.type.elems[i % n], i % n, self.loc(node))
-        if not isinstance(index.type, T.IntType):
+        if not isinstance(index.type, (T.IntType, T.BoolType)):
             self.error(f"tuple indices must be integers, not {index.type}", index_node)
         if n == 0:          # `*args` of a call without extras: every index is out of range
             self.emit("check", [Const(True, T.BOOL)], T.NONE, ExcInfo("IndexError", "tuple index out of range"),
