@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import collectionslib, dictlib, dicts, keyed
+from script.frontend import ast_order, collectionslib, dictlib, dicts, keyed
 from script.frontend.dicts import _VALUE
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -70,6 +70,7 @@ def make_default_table(cx, kind: str, node: ast.Call) -> Value:
     if isinstance(factory, ast.Constant) and factory.value is None:
         factory = None
     cx.table_defaults.calls[id(node)] = (kind, factory)
+    refuse_lost_default(cx, node, kind)
     if kind == _COUNTER and node.args:
         counter_method(cx, d, "update", node)      # an iterable counted, a mapping's counts copied
     return d
@@ -99,9 +100,37 @@ def note_default_table(cx, target, value_node) -> None:
                 (made[0], ast.dump(made[1]) if made[1] else None):
             cx.error(f"'{target.id}' holds a {old[0]} with another default; use another name", target)
         cx.table_defaults.names[target.id] = made
+        for n in ast.walk(cx.info.node):
+            if isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load):
+                refuse_lost_default(cx, n, made[0])
     elif target.id in cx.table_defaults.names:
         cx.error(f"'{target.id}' holds a {cx.table_defaults.names[target.id][0]}; assigning it another "
                  "value is not supported in compiled code (use another name)", target)
+
+
+_STORING_METHODS = ("append", "appendleft", "insert", "add", "setdefault")
+
+
+def refuse_lost_default(cx, node, kind: str) -> None:
+    """CompileError where the defaultdict or Counter `node` makes or names is stored into a
+    container or an attribute (`d[k] = Counter()`, `(k, Counter())`, `{k: c}`, `xs.append(c)`):
+    its default belongs to a name (this module's docstring), so there it would be a plain dict
+    whose missing key raises KeyError where CPython's gives the default."""
+    parents = ast_order.parents(cx)
+    parent = parents.get(id(node))
+    above = parents.get(id(parent))
+    if isinstance(parent, ast.Tuple) and (isinstance(above, ast.Return) or isinstance(above, ast.Assign) and all(
+            isinstance(t, ast.Tuple) and len(t.elts) == len(parent.elts) for t in above.targets)):
+        return              # `a, b = Counter(x), Counter(y)` (note_default_table); `return d, t`
+    lost = isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp,
+                               ast.GeneratorExp, ast.DictComp, ast.Starred)) or \
+        isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node and \
+        not all(isinstance(t, ast.Name) for t in (parent.targets if isinstance(parent, ast.Assign) else [parent.target])) or \
+        isinstance(parent, ast.Call) and node is not parent.func and isinstance(parent.func, ast.Attribute) and \
+        parent.func.attr in _STORING_METHODS
+    if lost:
+        cx.error(f"a {kind} stored in a container or an attribute is not supported in compiled code "
+                 "(its missing keys would raise KeyError there, where CPython gives the default)", node)
 
 
 def table_default_of(cx, base_node):
