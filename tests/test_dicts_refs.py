@@ -342,3 +342,26 @@ def test_a_special_dict_stored_in_a_container_is_refused(fn):
     assert fn(["ab", "ac", "b"]) is not None
     with pytest.raises(CompileError, match="stored in a container or an attribute"):
         script.script(fn)(["ab", "ac", "b"])
+
+
+class _Bag:
+    def __init__(self):
+        self.counts = Counter()
+
+    def add(self, w):
+        self.counts[w] += 1
+
+
+def _counter_in_a_field(words):
+    b = _Bag()
+    for w in words:
+        b.add(w)
+    return sorted(b.counts.items())
+
+
+def test_a_special_dict_in_an_instance_field_is_refused():
+    # `self.counts = Counter()` was a plain dict in compiled code: `self.counts[w] += 1`
+    # raised KeyError where CPython counts
+    assert _counter_in_a_field(["a", "b", "a"]) == [("a", 2), ("b", 1)]
+    with pytest.raises(CompileError, match="stored in a container or an attribute"):
+        script.script(_counter_in_a_field)(["a", "b", "a"])

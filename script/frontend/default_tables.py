@@ -94,6 +94,8 @@ def note_default_table(cx, target, value_node) -> None:
         return
     calls = cx.table_defaults.calls
     made = calls.get(id(value_node))
+    if made is not None and "." in target.id:      # `self.c = Counter()`: a field (records.py's name)
+        _refuse_stored(cx, made[0], value_node)
     if made is not None:
         old = cx.table_defaults.names.get(target.id)
         if old is not None and (old[0], ast.dump(old[1]) if old[1] else None) != \
@@ -129,8 +131,12 @@ def refuse_lost_default(cx, node, kind: str) -> None:
         isinstance(parent, ast.Call) and node is not parent.func and isinstance(parent.func, ast.Attribute) and \
         parent.func.attr in _STORING_METHODS
     if lost:
-        cx.error(f"a {kind} stored in a container or an attribute is not supported in compiled code "
-                 "(its missing keys would raise KeyError there, where CPython gives the default)", node)
+        _refuse_stored(cx, kind, node)
+
+
+def _refuse_stored(cx, kind: str, node) -> None:
+    cx.error(f"a {kind} stored in a container or an attribute is not supported in compiled code "
+             "(its missing keys would raise KeyError there, where CPython gives the default)", node)
 
 
 def table_default_of(cx, base_node):
