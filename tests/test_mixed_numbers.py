@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import mixed_numbers_kernels as K
 import script
-from difftest import check, compiled, outcome, same_typed as same, same_value
+from difftest import check as check_args, compiled, outcome, same_typed as same, same_value
 from script.errors import CompileError
 
 NUMBERS = st.one_of(st.integers(-10, 10), st.floats(-10, 10, allow_nan=False), st.sampled_from([0, 0.0, -0.0, 1, 1.0]))
@@ -332,13 +332,13 @@ def normalise(xs):
        st.integers(-3, 3))
 def test_an_int_list_argument_that_receives_floats_holds_both(m, k):
     # the dispatcher compiles it for list[list[num]] when list[list[int]] cannot take a float
-    check(halve_rows, script.script(halve_rows), m, k)
+    check_args(halve_rows, script.script(halve_rows), m, k)
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(1, 50), min_size=1, max_size=6))
 def test_some_items_of_an_int_list_become_floats(xs):
-    check(normalise, script.script(normalise), xs)
+    check_args(normalise, script.script(normalise), xs)
 
 
 def bottleneck(graph, path):
@@ -356,7 +356,7 @@ def bottleneck(graph, path):
 @given(st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=3, max_size=3),
        st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=4))
 def test_min_of_an_int_or_float_and_a_matrix_of_ints_receiving_floats(graph, path):
-    check(bottleneck, script.script(bottleneck), graph, path)
+    check_args(bottleneck, script.script(bottleneck), graph, path)
 
 
 @settings(max_examples=30, deadline=None)
