@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PANELS = [
     (("kernel", "script / C", "Numba / C"), ("script / C", "Numba / C"),
      "Scalar kernels: time per call / C"),
+    (("kernel shape", "script / C", "Numba / C"), ("script / C", "Numba / C"),
+     "Kernels as people write them (shapes.py): time per call / C"),
     (("kernel", "NumPy", "script, NumPy style"), ("NumPy", "script, NumPy style", "script loops", "Numba loops"),
      "Array kernels: time per call / C loops"),
 ]

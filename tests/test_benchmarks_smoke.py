@@ -66,7 +66,8 @@ def test_the_readme_chart_is_drawn_from_the_readme_tables(tmp_path):
         sys.path.pop(0)
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     panels = plot.panels(readme)
-    assert [len(rows) for _, _, rows in panels] == [6, 5]
+    assert [len(rows) for _, _, rows in panels] == [6, 11, 5]
+    assert dict(panels[1][2])["spectral norm"][0] == (0.94, 0.94)
     scalar = dict(panels[0][2])
     assert scalar["recursive fib(27)"] == [(1.02, 1.02), (2.63, 2.63)]
     assert scalar["Mersenne Twister pi (random.random)"][1] == (1.5, 2.7)
