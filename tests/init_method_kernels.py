@@ -199,6 +199,31 @@ class EmptyLate:
         self.items = []
 
 
+class EmptyAfterCall:
+    """Containers made empty after a call, typed by later stores, as ones made before are."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.check()
+        self.seen = set()
+        self.by_key = {}
+        self.order: list[str] = []
+        self.total = 0
+        for i in range(n):
+            self.add(str(i % 3))
+
+    def check(self) -> None:
+        if self.n < 0:
+            raise ValueError(f"negative: {self.n}")
+
+    def add(self, k: str) -> None:
+        if k not in self.seen:
+            self.seen.add(k)
+            self.order.append(k)
+        self.by_key[k] = self.by_key.get(k, 0) + 1
+        self.total += 1
+
+
 class ReadInMethod:
     def __init__(self) -> None:
         self.reset()
@@ -282,6 +307,14 @@ def set_by_method(n):
 
 def empty_late(n):
     return EmptyLate().items
+
+
+def empty_after_call(n):
+    try:
+        o = EmptyAfterCall(n)
+    except ValueError as e:
+        return str(e)
+    return o.order, sorted(o.seen), o.by_key, o.total
 
 
 def read_in_method(n):

@@ -115,6 +115,32 @@ def late_fields(cls: type, info: FunctionInfo, rest: list, self_name: str, field
     return late
 
 
+def hoistable(cls: type, rest: list, self_name: str, late: list[str]) -> list[int]:
+    """The indices of the statements of `rest` that give a late field its first value as an
+    empty ``[]``, ``{}`` or ``set()``: the factory runs them instead, so that the container
+    is typed as one made in ``__init__`` is (callee_hints.py). Nothing can read the field
+    before (`late_fields`), and an empty container made earlier is the same value."""
+    firsts: dict = {}
+    for attr, where in _first_stores(cls, rest, self_name, set()):
+        firsts.setdefault(attr, where)
+    out = []
+    for i, stmt in enumerate(rest):
+        targets = _targets(stmt, self_name)
+        target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
+            stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if len(targets) == 1 and targets[0] is target and target.attr in late \
+                and firsts.get(target.attr) is target and _is_empty(stmt.value):
+            out.append(i)
+    return out
+
+
+def _is_empty(value) -> bool:
+    if isinstance(value, (ast.List, ast.Dict, ast.Set)):
+        return not (value.keys if isinstance(value, ast.Dict) else value.elts)
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "set" \
+        and not value.args and not value.keywords
+
+
 def _method(cls: type, call, self_name: str):
     """The function of ``self.m(...)`` (`call`), where m is a plain method; else None."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)

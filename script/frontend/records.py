@@ -100,11 +100,14 @@ class FactoryInfo(FunctionInfo):
         carried: list[str] = []
         if rest:
             self.late = init_rest.late_fields(cls, self, rest, self_name, self.fields)
+            moved = init_rest.hoistable(cls, rest, self_name, self.late)    # `self.items = []`
+            node.body += [rewrite.visit(rest[i]) for i in moved]            # (self.fields grows)
+            rest = [stmt for i, stmt in enumerate(rest) if i not in moved]
             carried = [n for n in init_rest.carried_names(self.param_names, node.body, rest)
                        if n not in self.hidden_globals and n != self_name]
             self.rest = init_rest.RestInfo(cls, self_name, rest, carried)
         allowed = slot_names(cls)
-        extra = [f for f in self.fields if allowed is not None and f not in allowed]
+        extra = [f for f in self.fields + self.late if allowed is not None and f not in allowed]
         if extra:
             raise CompileError(f"'{cls.__name__}' object has no attribute '{extra[0]}' (its __slots__ do not "
                                f"name it): CPython's AttributeError in __init__", self.loc(node))
@@ -360,9 +363,12 @@ def make_record(cx, cls: type, node: ast.Call) -> Value:
             values = [cx.emit("extract", [values], t, k, cx.loc(node)) for k, t in enumerate(values.type.elems)]
             values, carried = values[:len(fields)], values[len(fields):]
             values = _annotated_fields(cx, cls, fields, values, node)
-            if info.late:
-                fields = fields + info.late
-                values = values + class_types.late_placeholders(cx, cls, class_key(cls), info.late, node)
+            if info.late:               # in the order CPython first assigns them (init_rest.py)
+                made = dict(zip(fields, values))
+                waiting = [f for f in info.late if f not in made]
+                made.update(zip(waiting, class_types.late_placeholders(cx, cls, class_key(cls), waiting, node)))
+                fields = [f for f in fields if f not in info.late] + info.late
+                values = [made[f] for f in fields]
     except CompileError as e:
         if e.loc is None:               # a class-level problem: shown at the construction
             cx.error(e.message, node)
