@@ -114,7 +114,7 @@ def test_library_method_arity_is_refused(tmp_path):
     # too many arguments to a list method written in the compiled subset was a TypeError
     # naming the helper's own parameters, not CPython's: now a CompileError at the line
     f = compile_snippet(tmp_path, "arity.py", "def f(xs):\n    return xs.count(1, 2)\n")
-    with pytest.raises(CompileError, match="arity.py:2"):
+    with pytest.raises(CompileError, match=r"arity.py:2.*count\(\) given 2 arguments, more than the 1 compiled code takes"):
         f([1, 2])
 
 

@@ -419,6 +419,10 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
         text = _too_many_positional(info, n_positional, len(values))
         if text is not None:            # CPython's TypeError, where it raises it
             return cx.raise_always("TypeError", text, node)
+        if is_library(getattr(info, "py_func", None)):    # a method written in the subset: its own
+            own = len(values) - len(node.args)            # arguments, not the helper's
+            cx.error(f"{info.name}() given {len(node.args)} argument{'s' if len(node.args) != 1 else ''}, "
+                     f"more than the {n_positional - own} compiled code takes", node)
         cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(values)} were given", node)
     bound: list[Value | None] = values[:n_positional] + [None] * (len(names) - min(len(values), n_positional))
     if vararg is not None:
