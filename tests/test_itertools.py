@@ -175,3 +175,28 @@ def test_a_list_of_an_endless_iterator_is_a_compile_error(fn):
     the list of their items, a MemoryError where CPython's lazy iterator gives an answer."""
     with pytest.raises(CompileError, match="is endless"):
         script.script(fn)()
+
+
+def _odd(n):
+    return n % 2
+
+
+def first_false(start):
+    # Project Euler 46's shape: the first of an endless count for which a test fails
+    return next(itertools.filterfalse(_odd_multiple_of_3, itertools.count(start, 2)))
+
+
+def _odd_multiple_of_3(n):
+    return n % 3 != 0
+
+
+def filtered_false(xs):
+    return (list(itertools.filterfalse(_odd, xs)), sum(itertools.filterfalse(_odd, xs)),
+            [x for x in itertools.filterfalse(None, xs)], next(itertools.filterfalse(_odd, xs), -1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=8), st.integers(-9, 9))
+def test_filterfalse_is_lazy_and_gives_the_items_f_rejects(xs, start):
+    check_all_levels(filtered_false, xs)
+    check_all_levels(first_false, start)

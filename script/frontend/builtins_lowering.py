@@ -1304,7 +1304,7 @@ def _range_value(low, node: ast.Call, name: str):
 _ITERATOR_MAKERS = (iter, map, filter, zip, enumerate, reversed, itertools.islice, itertools.takewhile,
                     itertools.dropwhile, itertools.chain, itertools.count, itertools.cycle, itertools.repeat,
                     itertools.product, itertools.permutations, itertools.combinations, itertools.pairwise,
-                    itertools.accumulate, itertools.zip_longest)
+                    itertools.accumulate, itertools.zip_longest, itertools.filterfalse)
 
 
 def _iterator_maker(low, node):

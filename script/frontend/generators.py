@@ -318,10 +318,10 @@ def _walk_while(cx, node, on_item, done) -> None:
 def lazy_maker(cx, node) -> ast.GeneratorExp | None:
     """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
     for a, b in zip(xs, ys))`, `filter(f, xs)` as `(x for x in xs if f(x))` (`if x` for
-    None): `f` runs as each item is taken, as CPython's iterator calls it (one node per
+    None), `itertools.filterfalse(f, xs)` as `(x for x in xs if not f(x))`: `f` runs as each item is taken, as CPython's iterator calls it (one node per
     call, so hints keyed by it stay); None for other nodes, or an `f` that is not a name or
     an attribute (a lambda: the list of what it gives is made first, as before)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in cx.locals
+    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
             and not node.keywords and len(node.args) >= 2):
         return None
     made = cx.info.__dict__.setdefault("_lazy_makers", {})
@@ -331,10 +331,11 @@ def lazy_maker(cx, node) -> ast.GeneratorExp | None:
         if isinstance(source, ast.Call) and source not in node.args:
             cx.pre_evaluated[id(source.func)] = PyRef(zip, "zip")
         return gen
-    obj = getattr(cx.lookup(node.func), "obj", None)
+    obj = global_callee(cx, node.func)
     fn, seqs = node.args[0], node.args[1:]
     none = isinstance(fn, ast.Constant) and fn.value is None
-    if not (obj is map and not none or obj is filter and len(seqs) == 1) or any(isinstance(a, ast.Starred) for a in node.args) \
+    if not (obj is map and not none or obj in (filter, itertools.filterfalse) and len(seqs) == 1) \
+            or any(isinstance(a, ast.Starred) for a in node.args) \
             or not (none or isinstance(fn, (ast.Name, ast.Attribute))):
         made[id(node)] = (None, node)
         return None
@@ -354,6 +355,8 @@ def lazy_maker(cx, node) -> ast.GeneratorExp | None:
         gen = ast.GeneratorExp(apply(), [ast.comprehension(target, source, [], 0)])
     else:
         test = names[0] if none else apply()
+        if obj is itertools.filterfalse:            # the items for which f is false
+            test = ast.UnaryOp(ast.Not(), test)
         gen = ast.GeneratorExp(names[0], [ast.comprehension(target, source, [test], 0)])
     for n in ast.walk(gen):
         if not hasattr(n, "lineno"):
