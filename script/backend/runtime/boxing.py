@@ -315,10 +315,7 @@ class Converter:
             made.append((b.insert_value(b.insert_value(zero, TRUE if k == 2 else FALSE, 0), v, k), b.block))
             b.branch(done)
         b.position_at_end(done)
-        phi = b.phi(llvm_type(t))
-        for v, block in made:
-            phi.add_incoming(v, block)
-        return phi
+        return list_boxing.joined(b, t, made)
 
     def _unbox_array(self, obj: Value, t: T.ArrayType) -> Value:
         """The array struct (llvm.abi) of ndarray `obj`, borrowing its reference: the owner

@@ -227,6 +227,11 @@ def unbox_union(m: NativeModule, b: Builder, obj: Value, t: T.UnionType, unbox, 
     if otherwise is not None:
         b.branch(otherwise)
     b.position_at_end(done)
+    return joined(b, t, made)
+
+
+def joined(b, t: T.Type, made: list) -> Value:
+    """The phi of type `t` of the (value, block) pairs `made`, at the current block."""
     phi = b.phi(llvm_type(t))
     for v, block in made:
         phi.add_incoming(v, block)
