@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import weakref
 
 from script.errors import CompileError
 from script.frontend.class_lookup import find_member
@@ -150,12 +151,19 @@ def _method(cls: type, call, self_name: str):
     return member if hasattr(member, "__code__") else None
 
 
+_DEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # method -> its def, or None
+
+
 def _def_of(fn) -> ast.FunctionDef | None:
-    try:
-        node = FunctionInfo(fn).node
-    except CompileError:
-        return None
-    return node if node.args.args else None
+    """The parsed def of method `fn` (read once: the analyses of a class walk its methods
+    several times), or None where it has no source or no instance parameter."""
+    if fn not in _DEFS:
+        try:
+            node = FunctionInfo(fn).node
+        except CompileError:
+            node = None
+        _DEFS[fn] = node if node is not None and node.args.args else None
+    return _DEFS[fn]
 
 
 def _targets(stmt, self_name: str) -> list:
@@ -245,12 +253,9 @@ def _reads(cls: type, tree, self_name: str, field: str, seen: set) -> str | None
         if not hasattr(fn, "__code__"):
             return f"what '{what}' runs cannot be followed"
         seen.add(fn)
-        try:
-            callee = FunctionInfo(fn).node
-        except CompileError:
-            return f"the source of '{what}' cannot be read"
-        if not callee.args.args:
-            return f"'{what}' takes no instance"
+        callee = _def_of(fn)
+        if callee is None:
+            return f"the source of '{what}' cannot be read or it takes no instance"
         why = _reads(cls, callee, callee.args.args[0].arg, field, seen)
         if why is not None:
             return why
