@@ -7,6 +7,10 @@ tests/test_import_graph.py).
 
 from __future__ import annotations
 
+import abc
+
+from script.frontend.mangling import mangle
+
 
 def find_member(cls: type, name: str):
     """`name` as CPython finds it on the class `cls` (its MRO, without `object`), as stored
@@ -17,3 +21,21 @@ def find_member(cls: type, name: str):
         if name in vars(c):
             return vars(c)[name]
     return None
+
+
+def slot_names(cls: type) -> list[str] | None:
+    """The attribute names the `__slots__` of `cls` and its bases allow, bases first, as
+    CPython stores them (`__slots__ = ("__x",)` of class C: `_C__x`); None where an instance
+    has a `__dict__` (a class without `__slots__` on the way, or `"__dict__"` in one)."""
+    names: list[str] = []
+    for c in reversed(cls.__mro__[:-1]):
+        if c is abc.ABC:
+            continue
+        slots = vars(c).get("__slots__")
+        if slots is None:
+            return None
+        slots = (slots,) if isinstance(slots, str) else tuple(slots)
+        if "__dict__" in slots:
+            return None
+        names += [mangle(n, c.__name__) for n in slots]
+    return names

@@ -28,7 +28,7 @@ from __future__ import annotations
 import weakref
 
 from script.frontend import union_values
-from script.frontend.mangling import mangle
+from script.frontend.class_lookup import slot_names
 from script.ir import types as T
 from script.pyhooks.named_instance import CLASSES, is_record_class
 
@@ -128,12 +128,7 @@ def _fields(o) -> tuple:
     d = getattr(o, "__dict__", None)
     if isinstance(d, dict):
         return tuple(d)
-    names = []
-    for c in reversed(type(o).__mro__[:-1]):
-        slots = vars(c).get("__slots__", ())
-        names += [m for m in (mangle(s, c.__name__) for s in ((slots,) if isinstance(slots, str) else slots))
-                  if hasattr(o, m)]
-    return tuple(names)
+    return tuple(n for n in slot_names(type(o)) or () if hasattr(o, n))
 
 
 def _not_copied(t: T.Type) -> bool:

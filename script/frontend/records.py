@@ -34,11 +34,10 @@ import inspect
 import typing
 
 from script.errors import CompileError, SourceLoc
-from script.frontend.class_lookup import find_member
+from script.frontend.class_lookup import find_member, slot_names
 from script.frontend.class_members import (ABC_KEYS, REFUSED, abstract_error, base_init_target, check_bases,
                                            rewrite_base_init)
 from script.frontend.class_methods import mixed_classes
-from script.frontend.mangling import mangle
 from script.frontend.class_unions import is_union, lacks_attribute, per_instance
 from script.frontend import class_members, class_methods, class_types, class_unions, init_rest, optional
 from script.frontend.class_types import names_instances
@@ -213,23 +212,6 @@ def check_class(cls: type) -> None:
         if not inspect.isfunction(member) and not isinstance(member, (bool, int, float, str)):
             raise CompileError(f"class '{name}' has class attribute '{key}' of type {type(member).__name__}: "
                                f"compiled code reads only bool, int, float and str ones ({_where(cls)})")
-
-
-def slot_names(cls: type) -> set | None:
-    """The attribute names the `__slots__` of `cls` and its bases allow, or None where an
-    instance has a `__dict__` (a class without `__slots__` on the way, or `"__dict__"` in one)."""
-    names = set()
-    for c in cls.__mro__[:-1]:
-        if c is abc.ABC:
-            continue
-        slots = vars(c).get("__slots__")
-        if slots is None:
-            return None
-        slots = (slots,) if isinstance(slots, str) else tuple(slots)
-        if "__dict__" in slots:
-            return None
-        names.update(mangle(n, c.__name__) for n in slots)     # `__slots__ = ("__x",)`: `_C__x`
-    return names
 
 
 def factory_for(cls: type) -> FactoryInfo:
