@@ -1,4 +1,4 @@
-"""How CPython finds a name on a user's class (`find_member`).
+"""How CPython finds a name on a user's class (`find_member`) and the names its slots allow (`slot_names`).
 
 A leaf, so that the lowerings that look a member up (class_methods, class_unions, records,
 class_members) need not import one another for it (that closed an import cycle:
