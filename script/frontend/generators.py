@@ -318,8 +318,9 @@ def _walk_while(cx, node, on_item, done) -> None:
 def lazy_maker(cx, node) -> ast.GeneratorExp | None:
     """`map(f, xs, ys)` iterated where it is made as the generator expression `(f(a, b)
     for a, b in zip(xs, ys))`, `filter(f, xs)` as `(x for x in xs if f(x))` (`if x` for
-    None), `itertools.filterfalse(f, xs)` as `(x for x in xs if not f(x))`: `f` runs as each item is taken, as CPython's iterator calls it (one node per
-    call, so hints keyed by it stay); None for other nodes, or an `f` that is not a name or
+    None), `itertools.filterfalse(f, xs)` as `(x for x in xs if not f(x))`: `f` runs as
+    each item is taken, as CPython's iterator calls it (one node per call, so hints keyed by
+    it stay); None for other nodes, or an `f` that is not a name or
     an attribute (a lambda: the list of what it gives is made first, as before)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
             and not node.keywords and len(node.args) >= 2):

@@ -174,7 +174,8 @@ def _targets(stmt, self_name: str) -> list:
         flat = [e for t in stmt.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
     else:
         return []
-    return [t for t in flat if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name]
+    return [t for t in flat
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == self_name]
 
 
 def _first_stores(cls: type, body: list, self_name: str, seen: set, at=None):
