@@ -2,7 +2,7 @@
 
 Run with ``PYTHONPATH=<checkout> python benchmarks/set_order.py``; prints the median of 9
 timed calls of each kernel (after a warm-up call), in milliseconds. Used to compare the
-sets in CPython's order (frontend/setlib.py) with the insertion-ordered tables before them.
+sets in CPython's order (lib/python/setlib.py) with the insertion-ordered tables before them.
 """
 
 import statistics

@@ -1,4 +1,4 @@
-"""NumPy library functions called from compiled code (script/frontend/numpy_lib.py,
+"""NumPy library functions called from compiled code (script/lib/numpy/numpy_lib.py,
 numpy_join.py); each runs under CPython with NumPy and compiled."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""heapq, bisect and collections.deque on lists in compiled code (script/frontend/heapqlib.py,
+"""heapq, bisect and collections.deque on lists in compiled code (script/lib/python/heapqlib.py,
 listlib.py), against CPython: the heap's list must hold the same order afterwards, not only
 the same minimum."""
 

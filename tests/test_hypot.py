@@ -1,4 +1,4 @@
-"""math.hypot is CPython's vector_norm (frontend/pylib.py), bit for bit: libm's hypot is one
+"""math.hypot is CPython's vector_norm (lib/python/pylib.py), bit for bit: libm's hypot is one
 ulp away from it in about 0.5% of cases (hypot(1.0, 3.1622776601683795) is
 3.3166247903554 in CPython, 3.3166247903554003 from glibc)."""
 

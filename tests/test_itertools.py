@@ -1,5 +1,5 @@
 """itertools.product / combinations / combinations_with_replacement / permutations in
-compiled code (script/frontend/itertoolslib.py), against CPython."""
+compiled code (script/lib/python/itertoolslib.py), against CPython."""
 
 import itertools
 from itertools import combinations, permutations, product

@@ -1,4 +1,4 @@
-"""np.linalg's LAPACK functions in compiled code (script/frontend/numpy_lapack.py, the IR's
+"""np.linalg's LAPACK functions in compiled code (script/lib/numpy/numpy_lapack.py, the IR's
 `lapack` op): differential against NumPy, which calls the same routines of the same library
 on the same data, so results are compared bit for bit (dtype, shape, values; `pinv`'s last
 product is the same BLAS call as NumPy's matmul makes). Errors are compared by class

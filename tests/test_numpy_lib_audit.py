@@ -1,4 +1,4 @@
-"""The NumPy functions written in the compiled subset (script/frontend/numpy_lib.py and their
+"""The NumPy functions written in the compiled subset (script/lib/numpy/numpy_lib.py and their
 siblings in numpy_more.py) against NumPy: arrays of bool, int8, int32, int64, uint8, float32,
 float64 and complex128, of ranks 1 to 3, sizes 0 and 1 among them, C-contiguous, strided
 (``[::2]``) and transposed, with NaN, infinities and -0.0 among the floats, and the keyword

@@ -1,4 +1,4 @@
-"""NumPy's counting and statistics functions (script/frontend/numpy_stats.py) in compiled
+"""NumPy's counting and statistics functions (script/lib/numpy/numpy_stats.py) in compiled
 code against NumPy itself: results, dtypes and raised exceptions."""
 
 import numpy as np

@@ -1,7 +1,7 @@
 """A fourth probe corpus of real-world Python functions (tests/realistic_py4.py), compiled
 against CPython at opt=0 and the default level: results and raised exceptions.
 
-What it brought in: the `statistics` module (frontend/statslib.py, exact to the last bit),
+What it brought in: the `statistics` module (lib/python/statslib.py, exact to the last bit),
 itertools' count/cycle/repeat/islice/chain/pairwise/groupby/zip_longest
 (frontend/itertools_calls.py), Counter's update/subtract/total/elements and arithmetic,
 dict.fromkeys, OrderedDict's move_to_end and popitem(last=False), deque(maxlen=)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import collectionslib
+from script.lib.python import collectionslib
 from script.ir import types as T
 from script.ir.core import Const, Value
 

@@ -26,9 +26,10 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
-                             elementwise, enum_values, generators, heapqlib, held_generators, held_iterators, itertoolslib, keyed, lists, messages,
-                             mixed_numbers, named_tuples, optional, pylib, records, relib, seq_iterators, static_args, textio,
-                             strings, strmethods, varargs)
+                             elementwise, enum_values, generators, held_generators, held_iterators, keyed,
+                             lists, messages, mixed_numbers, named_tuples, optional, records, seq_iterators,
+                             static_args, strings, strmethods, varargs)
+from script.lib.python import heapqlib, itertoolslib, pylib, relib, textio
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
@@ -1448,7 +1449,7 @@ def _statistics(obj):
         return None
 
     def call(low, node: ast.Call, name: str) -> Value:
-        from script.frontend import statslib
+        from script.lib.python import statslib
         if name not in statslib.ROUTINES:
             low.error(f"'{ast.unparse(node.func)}' is not supported in compiled code (of the statistics "
                       f"module, compiled code has {', '.join(statslib.ROUTINES)})", node)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import operator
 
-from script.frontend import byteslib, strings, strlib, strtext
+from script.frontend import strings
+from script.lib.python import byteslib, strlib, strtext
 from script.frontend.int_consts import checks_int64
 from script.frontend.lower_expr import kind_sample, sample_type_error
 from script.frontend.registry import ANY, BINOPS, METHODS, lowers

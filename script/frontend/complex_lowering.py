@@ -14,7 +14,7 @@ import ast
 import cmath
 import math
 
-from script.frontend import cmathlib
+from script.lib.python import cmathlib
 from script.frontend.typeinfer import python_type_name
 from script.ir import types as T
 from script.ir.core import Const, Value

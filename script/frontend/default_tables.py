@@ -26,7 +26,8 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import ast_order, collectionslib, dictlib, dicts, keyed
+from script.frontend import ast_order, dicts, keyed
+from script.lib.python import collectionslib, dictlib
 from script.frontend.dicts import _VALUE
 from script.frontend.pyref import PyRef
 from script.ir import types as T

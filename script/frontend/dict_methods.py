@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import collectionslib, default_tables, dictlib, dicts, optional, set_ops, setlib
+from script.frontend import default_tables, dicts, optional, set_ops
+from script.lib.python import collectionslib, dictlib, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
 from script.frontend.table_args import both_counters, operands

@@ -29,7 +29,9 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
-from script.frontend import dictlib, enum_values, mixed_numbers, optional, set_ops, setlib, star_displays, strings, union_values
+from script.frontend import (enum_values, mixed_numbers, optional, set_ops, star_displays, strings,
+                             union_values)
+from script.lib.python import dictlib, setlib
 from script.frontend.class_types import tie_knot
 from script.frontend.callee_hints import guessed_in_callers, widen_in_callers
 from script.frontend.lower_expr import WeakConst

@@ -14,7 +14,7 @@ import ast
 import builtins
 import os.path
 
-from script.frontend import textio
+from script.lib.python import textio
 from script.frontend.builtins_lowering import callee_ref
 from script.frontend.registry import lowers
 from script.ir import types as T

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import ast
 import builtins
-import os
 import functools
 import itertools
 
+from script.frontend.int_consts import is_library
 from script.frontend.pyref import named_object
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -72,7 +72,7 @@ def hold(low, lst: Value, kind: str, node) -> Value:
     the makers build plain lists) unless the call is being iterated where it is made."""
     if id(node) in low.held.direct or not isinstance(lst.type, T.ListType):
         return lst
-    if kind not in _SEQUENCE_KINDS and not _library(low):
+    if kind not in _SEQUENCE_KINDS and not is_library(low.info.py_func):
         problem = _eager_problem(low.info, node, kind)
         if problem is not None:         # (refused once the function is built: settle())
             returned = getattr(node, "iterator_place", None) == "returned"
@@ -228,7 +228,7 @@ def assigned(low, name: str, value: Value) -> None:
 def read(low, node: ast.Name, value: Value) -> None:
     """A read of `node`, which holds `value`: the second place reading a held iterator, or a
     read inside a loop it was made outside of, is a CompileError."""
-    if not is_iterator(value.type) or _library(low):
+    if not is_iterator(value.type) or is_library(low.info.py_func):
         return
     kind, name = value.type.kind, node.id
     first = low.held.reads.setdefault(name, (id(node), low.loc(node)))
@@ -253,16 +253,9 @@ def is_sequence(t: T.Type) -> bool:
 def refuse(low, v: Value, what: str, node) -> None:
     """CompileError for `what` (CPython's words) done to held iterable `v`, if it is one (in
     user code: the library's functions, given one as a list, consume it once)."""
-    if isinstance(v.type, T.IterType) and not _library(low):
+    if isinstance(v.type, T.IterType) and not is_library(low.info.py_func):
         low.error(f"{what.format(kind=v.type.kind)}: compiled code holds the {v.type.kind} object as "
                   f"the list of its items, and refuses what the object would not do", node)
-
-
-def _library(low) -> bool:
-    return low.info.filename.startswith(_FRONTEND)
-
-
-_FRONTEND = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def no_items(low, v: Value, node) -> None:

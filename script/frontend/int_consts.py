@@ -109,9 +109,10 @@ def is_checked(py_func) -> bool:
 
 
 def is_library(py_func) -> bool:
-    """Whether `py_func` is of the compiled library (a module of script.frontend written in
-    the subset), whose code is written against compiled ints, not user code."""
-    return (getattr(py_func, "__module__", None) or "").startswith("script.frontend.")
+    """Whether `py_func` is of the compiled library (a module of script.lib, or one of
+    script.frontend written in the subset), whose code is written against compiled ints, not
+    user code."""
+    return (getattr(py_func, "__module__", None) or "").startswith(("script.lib.", "script.frontend."))
 
 
 def overflow_text(node: ast.AST, line: int | None) -> str:

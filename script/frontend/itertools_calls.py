@@ -15,7 +15,8 @@ import ast
 import functools
 import itertools
 
-from script.frontend import builtins_lowering, generators, itertoolslib, lists, numpy_alloc
+from script.frontend import builtins_lowering, generators, lists, numpy_alloc
+from script.lib.python import itertoolslib
 from script.frontend.registry import CALLS
 from script.frontend.pyref import PyRef
 from script.ir import types as T

@@ -15,7 +15,8 @@ import ast
 import functools
 import operator
 
-from script.frontend import closures, listlib, mixed_numbers, numpy_alloc
+from script.frontend import closures, mixed_numbers, numpy_alloc
+from script.lib.python import listlib
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.pymessages import message
 from script.frontend.pyref import PyRef

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import arrays, slicelib
+from script.frontend import arrays
+from script.lib.python import slicelib
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value

@@ -41,8 +41,9 @@ import operator
 
 from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
-                             held_iterators, keyed, list_slices, listlib, mixed_numbers, numpy_alloc,
-                             optional, star_displays, strings, strmethods, union_values)
+                             held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc, optional,
+                             star_displays, strings, strmethods, union_values)
+from script.lib.python import listlib
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import NOT_INDICES, WeakConst, is_numpy_int, python_sample, sample_type_error
@@ -883,7 +884,8 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         call = ast.Call(node.func, [], [], lineno=node.lineno, col_offset=node.col_offset)
         return cx.call_script(cx.ctx.info_for(listlib.extendleft), call, first=items, leading=(lst,))
     if name in _LIBRARY_METHODS and cx.info.py_func.__module__ in (
-            listlib.__name__, "script.frontend.dictlib", "script.frontend.setlib", "script.frontend.slicelib"):
+            listlib.__name__, "script.lib.python.dictlib", "script.lib.python.setlib",
+            "script.lib.python.slicelib"):
         return library_method(cx, lst, name, node)
     helper = _METHODS.get(name)
     if helper is None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 import collections
 
-from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types, class_unions,
-                             complex_lowering, elementwise, enum_values, held_iterators, mixed_numbers, optional, pylib,
-                             records, star_displays, static_args, union_values)
+from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types,
+                             class_unions, complex_lowering, elementwise, enum_values, held_iterators,
+                             mixed_numbers, optional, records, star_displays, static_args, union_values)
+from script.lib.python import pylib
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
 from script.frontend.pymessages import args_text, message, printf_escape

@@ -114,7 +114,7 @@ def emit_print(cx, node: ast.Call, options: dict) -> None:
 def print_unpacked(cx, node: ast.Call, options: dict) -> None:
     """print(a, *xs, b): the str of each value (each element of `xs` in turn) joined with
     `sep` when it runs, since the number of values is known only then."""
-    from script.frontend import strlib
+    from script.lib.python import strlib
     parts = lists.new_list(cx, T.STR, Const(0, T.I64), node)
     for arg in node.args:
         if not isinstance(arg, ast.Starred):

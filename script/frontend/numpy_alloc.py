@@ -579,7 +579,7 @@ def array_method(cx, arr: Value, name: str, node: ast.Call) -> Value:
 
 
 def array_method_other(cx, arr: Value, name: str, node: ast.Call) -> Value:
-    from script.frontend import numpy_lib
+    from script.lib.numpy import numpy_lib
     fn = numpy_lib.METHODS.get(name)
     if name == "tolist":
         fn = numpy_lib.TOLIST.get(arr.type.ndim)

@@ -9,7 +9,7 @@ the same name here). `take_along_axis` and `put_along_axis` build NumPy's own fa
 
 import numpy as np
 
-from script.frontend.numpy_lib import _argsort_1d, _axis
+from script.lib.numpy.numpy_lib import _argsort_1d, _axis
 
 
 # ---- indexing along an axis -------------------------------------------------------------------

@@ -114,7 +114,7 @@ def list_join(cx, seq_node, name: str, node, fn_name: str, axis_node=None):
         return None
     if axis_node is not None and not (isinstance(axis_node, ast.Constant) and axis_node.value == 0):
         cx.error(f"numpy.{name}() of a list built at run time takes axis 0 only in compiled code", axis_node)
-    from script.frontend import numpy_lists
+    from script.lib.numpy import numpy_lists
     cx.pre_evaluated[id(seq_node)] = v
     call = ast.copy_location(ast.Call(ast.Name(fn_name, ast.Load()), [seq_node], []), node)
     return cx.call_script(cx.ctx.info_for(getattr(numpy_lists, fn_name)), call)

@@ -41,7 +41,7 @@ def constant_form(low, name: str, args: dict):
     fn = table.get(v.value)
     if fn is None:
         return None
-    from script.frontend import numpy_lapack
+    from script.lib.numpy import numpy_lapack
     return getattr(numpy_lapack, fn)
 
 

@@ -28,8 +28,9 @@ from script.ir.core import Const, Value
 def library() -> dict:
     """NumPy name -> function: every public function of the library modules; a function
     named ``linalg_<x>`` is ``np.linalg.<x>``."""
-    from script.frontend import (numpy_along, numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more,
-                                 numpy_select, numpy_shape, numpy_signal, numpy_split, numpy_stats)
+    from script.frontend import numpy_along, numpy_select, numpy_shape, numpy_split
+    from script.lib.numpy import (numpy_lapack, numpy_lib, numpy_linalg_lib, numpy_more, numpy_signal,
+                                  numpy_stats)
     table = {}
     for module in (numpy_lib, numpy_stats, numpy_signal, numpy_linalg_lib, numpy_lapack, numpy_shape,
                    numpy_more, numpy_select, numpy_along, numpy_split):
@@ -43,7 +44,7 @@ def library() -> dict:
 def forms() -> tuple[dict, dict]:
     """The library modules' ``SCALAR_FORMS`` and ``ARRAY_FORMS``: NumPy name -> (parameter,
     the function to call instead when that parameter holds a scalar / an array)."""
-    from script.frontend import numpy_signal, numpy_stats
+    from script.lib.numpy import numpy_signal, numpy_stats
     modules = (numpy_stats, numpy_signal)
     return ({k: v for m in modules for k, v in m.SCALAR_FORMS.items()},
             {k: v for m in modules for k, v in getattr(m, "ARRAY_FORMS", {}).items()})

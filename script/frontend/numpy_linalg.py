@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import builtins_lowering, elementwise, numpy_alloc, numpy_kernels, numpy_reduce
+from script.frontend import builtins_lowering, elementwise, numpy_alloc, numpy_reduce
+from script.lib.numpy import numpy_kernels
 from script.frontend.elementwise import ArrayExpr, shape_format
 from script.frontend.registry import BINOPS, CALLS, METHODS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown

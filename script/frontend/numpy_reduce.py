@@ -32,7 +32,8 @@ import ast
 import functools
 import math
 
-from script.frontend import complex_arrays, complex_lowering, elementwise, numpy_kernels
+from script.frontend import complex_arrays, complex_lowering, elementwise
+from script.lib.numpy import numpy_kernels
 from script.frontend.array_views import line_view
 from script.frontend.registry import CALLS, numpy_function
 from script.frontend.unknown import UNKNOWN, Undef, Unknown

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from script.frontend.numpy_lib import _argsort_1d, _axis, argsort, sort
+from script.lib.numpy.numpy_lib import _argsort_1d, _axis, argsort, sort
 
 
 def _check_kth(kth, n: int) -> None:

@@ -16,7 +16,7 @@ array itself).
 
 import numpy as np
 
-from script.frontend.numpy_lib import _axis
+from script.lib.numpy.numpy_lib import _axis
 
 
 # ---- reversing and rotating -----------------------------------------------------------------

@@ -11,7 +11,7 @@ nothing can be written through either).
 
 import numpy as np
 
-from script.frontend.numpy_lib import _axis
+from script.lib.numpy.numpy_lib import _axis
 
 
 def _piece(ary, lo, hi, ax):

@@ -15,7 +15,8 @@ import ast
 import sys
 
 from script.errors import CompileError
-from script.frontend import npgenerator, nprandom, pyrandom
+from script.frontend import pyrandom
+from script.lib.numpy import npgenerator, nprandom
 from script.frontend.numpy_lib_call import bind
 from script.frontend.registry import CALLS, Lazy
 from script.frontend.pyref import PyRef

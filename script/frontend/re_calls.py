@@ -24,7 +24,8 @@ try:
 except ImportError:                     # pragma: no cover
     import sre_parse
 
-from script.frontend import relib, strings
+from script.frontend import strings
+from script.lib.python import relib
 from script.frontend.pyref import PyRef
 from script.frontend.registry import CALLS, lowers
 from script.frontend.static_args import Static, call_argument

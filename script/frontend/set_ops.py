@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import setlib
+from script.lib.python import setlib
 from script.ir import types as T
 from script.ir.core import Const, Value
 

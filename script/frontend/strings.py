@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 import operator
 
-from script.frontend import (arrays, byteslib, class_methods, enum_values, exceptions, mixed_numbers, optional, printf,
-                             strlib, strtext)
+from script.frontend import arrays, class_methods, enum_values, exceptions, mixed_numbers, optional, printf
+from script.lib.python import byteslib, strlib, strtext
 from script.frontend.container_text import container_text, has_text
 from script.frontend.optional import is_optional, python_name
 from script.frontend.lower_expr import NOT_INDICES, is_numpy_int, kind_sample, sample_type_error

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import bytes_values, default_tables, dict_methods, listlib, strings, strlib, strtext
+from script.frontend import bytes_values, default_tables, dict_methods, strings
+from script.lib.python import listlib, strlib, strtext
 from script.frontend.optional import python_name
 from script.frontend.pyref import PyRef
 from script.frontend.strings import char_code, is_str

@@ -41,11 +41,11 @@ tuple          builds a tuple of its operands; with a dict or set type written o
 extract.N      element N of a tuple (or list N of a dict or set); of a complex number, its real
                (0) or imaginary (1) part
 hash           ``hash %k``: a hash of a dict key (bool, int, float or a tuple
-               of them) for the tables of script/frontend/dictlib.py: an i64 >= 0, equal for
+               of them) for the tables of script/lib/python/dictlib.py: an i64 >= 0, equal for
                equal keys (0.0 and -0.0 alike). Not Python's `hash()`
 pyhash         ``pyhash %k``: CPython's own `hash()` of a set element (bool, int, float, str or a
                tuple of them; never -1; a str's keyed by this process's hash secret), which
-               orders the sets of script/frontend/setlib.py as CPython orders its sets
+               orders the sets of script/lib/python/setlib.py as CPython orders its sets
 complex        ``complex %re, %im``: the complex number of two floats of one type (f64: c128,
                f32: c64). On complex operands (docs/complex.md) only `add` `sub` `mul` `div`
                (CPython's ``_Py_c_prod``/``_Py_c_quot``; divisor never zero: checked first)
@@ -259,7 +259,7 @@ ATOMIC_FUNCS = ("add", "max", "min", "cas")
 # `random` and `numpy.random` (their own memory), and compiled code's own for
 # `random.Random(seed)`; the parts of each one's state: the key and position, whether a
 # Gaussian is cached, and the cached Gaussian. `generator_pcg`: the PCG64 of
-# `numpy.random.default_rng(seed)`, one part of six u64 words (frontend/pcg64.py).
+# `numpy.random.default_rng(seed)`, one part of six u64 words (lib/numpy/pcg64.py).
 RNG_GENERATORS = ("random", "numpy", "instance")
 RNG_PARTS = ("key", "pos", "has_gauss", "gauss")
 RNG_STATES = tuple(f"{g}_{p}" for g in RNG_GENERATORS for p in RNG_PARTS) + ("generator_pcg",)
@@ -291,10 +291,10 @@ STR_PY = {
     "str_encode": (("str", "str"), "str"), "bytes_decode": (("str", "str"), "str"),
     # int(b, base) and float(b) of bytes (as the str of their code points), as CPython parses them
     "bytes_int": (("str", "i64"), "i64"), "bytes_float": (("str",), "f64"),
-    # CPython's `re` (frontend/relib.py: its arguments and results packed in one str)
+    # CPython's `re` (lib/python/relib.py: its arguments and results packed in one str)
     "re_call": (("str",), "str"),
     # reading a text file whole (its path; "encoding\0errors"), one function of os.path on
-    # packed strs (frontend/textio.py), by script.pyhooks.files
+    # packed strs (lib/python/textio.py), by script.pyhooks.files
     "read_text": (("str", "str"), "str"), "os_path": (("str",), "str"),
     # str(a) and repr(a) of an array of any element type and rank (frontend/array_text.py):
     # NumPy's own text, of an ndarray made over the elements for the call

@@ -4,7 +4,7 @@
 text layer gives it (the locale's encoding when none is named, universal newlines), or what
 `open` and the codec raise (`FileNotFoundError: [Errno 2] No such file or directory: 'x'`,
 `UnicodeDecodeError`, ...). `os_path` runs one function of `os.path` on strs packed as
-netstrings (frontend/textio.py) and packs its answer the same way. The runtime calls both
+netstrings (lib/python/textio.py) and packs its answer the same way. The runtime calls both
 with the GIL (`str_py.read_text`, `str_py.os_path`).
 """
 

@@ -1,6 +1,6 @@
 """Lists of strs packed in one str as netstrings (``"3:abc1:x0:"``): how compiled code hands
 several strs to a pyhooks function, and takes several back, through one `str_py` operand
-(re_text.py, files.py; the compiled side: frontend/relib.py `pack`/`unpack`)."""
+(re_text.py, files.py; the compiled side: lib/python/relib.py `pack`/`unpack`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CPython's `re` for compiled code (`str_py.re_call`: frontend/relib.py).
+"""CPython's `re` for compiled code (`str_py.re_call`: lib/python/relib.py).
 
 The runtime calls `re_call` with the GIL and one str: a list of strs packed as netstrings
 (``"6:search4:^a+b1:0..."``): the operation, the pattern, its flags (decimal), the string,

@@ -1,5 +1,5 @@
-"""The ``hash`` op: hashes of dict keys (script/frontend/dictlib.py); and the ``pyhash`` op,
-CPython's own hash() of set elements (script/frontend/setlib.py) and of `hash(x)`, below.
+"""The ``hash`` op: hashes of dict keys (script/lib/python/dictlib.py); and the ``pyhash`` op,
+CPython's own hash() of set elements (script/lib/python/setlib.py) and of `hash(x)`, below.
 
 A key's bits are mixed with the finalizer of MurmurHash3 (fmix64), so that keys which differ
 only in their high bits (multiples of a power of two, floats) still spread over every slot
@@ -151,7 +151,7 @@ def _mix(b: Builder, h: Value) -> Value:
 
 # --- CPython's own hash(): the `pyhash` op ---------------------------------------------------
 #
-# Sets order their elements by their hash table (frontend/setlib.py, as CPython's
+# Sets order their elements by their hash table (lib/python/setlib.py, as CPython's
 # Objects/setobject.c), so a compiled set iterates in CPython's order only with CPython's
 # hashes: an int modulo 2**61 - 1 with its sign (-1 is -2), a float by `_Py_HashDouble`
 # (called: it is pure; a NaN gives 0, where CPython hashes the object's address), a str by

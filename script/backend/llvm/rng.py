@@ -14,7 +14,7 @@ has_gauss  one uint32: 1 when a Gaussian is cached, else 0
 gauss      one float64: the cached Gaussian (NumPy's legacy polar Box-Muller second value;
            Python's `random` keeps its own in the interpreter)
 pcg        six uint64: a PCG64's state, increment and 32-bit buffer (the Generator's only
-           part; layout in frontend/pcg64.py)
+           part; layout in lib/numpy/pcg64.py)
 =========  =============================================================================
 
 ``rng_state.S : u32[::1]``, ``u64[::1]`` or ``f64[::1]`` is the part as an array of as many elements of

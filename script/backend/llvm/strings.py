@@ -7,7 +7,7 @@ A str value is a pointer to one object from ``malloc`` holding its code points i
 UTF-32: one code point per element, whatever its value (lone surrogates included, as CPython
 allows), so indexing, slicing and lengths are Python's with no decoding. Strings are
 immutable once filled: `str_new` makes one whose code points `str_set` writes before anyone
-reads it (frontend/strlib.py). A string is only reachable from the call that made it or
+reads it (lib/python/strlib.py). A string is only reachable from the call that made it or
 from a constant: an argument from Python is copied in (runtime.boxing), a result boxed into
 a new Python str. Counts are plain loads and stores, as for lists.
 

@@ -1,5 +1,5 @@
-"""Dicts and sets between Python and native code (the tables of frontend/dictlib.py and
-frontend/setlib.py).
+"""Dicts and sets between Python and native code (the tables of lib/python/dictlib.py and
+lib/python/setlib.py).
 
 A set crosses the boundary with its layout: a compiled set is CPython's hash table
 (setlib.py), so a returned one is a new `set` whose `PySetObject` fields and table are

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from script.frontend.library_intrinsics import raise_if
-from script.frontend.numpy_lapack import gesv, slogdet_parts
+from script.lib.numpy.numpy_lapack import gesv, slogdet_parts
 
 
 def _square(a) -> None:

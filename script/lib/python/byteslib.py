@@ -8,8 +8,8 @@ character classes, case mappings (strtext.ascii_lower, ...) and whitespace are A
 CPython's bytes have them.
 """
 
-from script.frontend.strlib import _code, _new, _put, slice_of
-from script.frontend.strtext import is_ascii_space
+from script.lib.python.strlib import _code, _new, _put, slice_of
+from script.lib.python.strtext import is_ascii_space
 
 
 def _hex_digit(c: int) -> int:

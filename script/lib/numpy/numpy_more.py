@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from script.frontend.numpy_lib import _before, _quantile_sorted, _same, sort
+from script.lib.numpy.numpy_lib import _before, _quantile_sorted, _same, sort
 
 
 # ---- element-wise, by NumPy's formulas -------------------------------------------------------

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from script.frontend.mt19937 import GAUSS, HAS_GAUSS, NUMPY_STATE, init_genrand, next32, next64, next_double
-from script.frontend.npbinomial import binomial  # noqa: F401  (np.random.binomial, random_calls.py)
+from script.lib.numpy.npbinomial import binomial  # noqa: F401  (np.random.binomial, random_calls.py)
 
 _UNIFORM, _NORMAL, _EXPONENTIAL = 0, 1, 2       # what `_draw` draws
 _SIGN = -9223372036854775808                    # flips the order of ints to unsigned order

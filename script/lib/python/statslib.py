@@ -18,7 +18,7 @@ so these routines return a float for a list of ints (`2.0`, equal to `2`).
 import math
 from statistics import StatisticsError
 
-from script.frontend.pylib import fsum
+from script.lib.python.pylib import fsum
 
 _SPLIT = 134217729.0            # 2**27 + 1: Veltkamp's splitting constant for float64
 

@@ -29,10 +29,11 @@ import math
 
 import numpy as np
 
-from script.frontend import npbinomial, nprandom, ziggurat
+from script.frontend import ziggurat
+from script.lib.numpy import npbinomial, nprandom
 from script.frontend.mt19937 import rebound
-from script.frontend.pcg64 import GENERATOR_STATE, mulhi, next32, next64, next_double
-from script.frontend.pcg64 import seed as _seed
+from script.lib.numpy.pcg64 import GENERATOR_STATE, mulhi, next32, next64, next_double
+from script.lib.numpy.pcg64 import seed as _seed
 
 # npbinomial's and nprandom's functions drawing from the Generator's PCG64 (their draws
 # are NumPy's Generator's: binomial on doubles, shuffle on random_interval)

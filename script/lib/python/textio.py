@@ -11,8 +11,8 @@ would go on from where the loop stopped, which compiled code does not know.
 
 from __future__ import annotations
 
-from script.frontend.relib import pack, unpack
-from script.frontend.strlib import _py
+from script.lib.python.relib import pack, unpack
+from script.lib.python.strlib import _py
 
 _AFTER_ITERATION = ("reading a file after iterating over it is not supported in compiled code: the "
                     "loop took every line left at once (read the lines into a list first)")

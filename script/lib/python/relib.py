@@ -9,7 +9,7 @@ to these functions with the pattern's text and flags; the hook compiles the patt
 `re`'s own cache, so a pattern used in a loop is compiled once.
 """
 
-from script.frontend.strlib import _py
+from script.lib.python.strlib import _py
 
 
 def pack(parts: list[str]) -> str:

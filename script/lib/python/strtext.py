@@ -2,7 +2,7 @@
 replacing, case and character classes, padding, int() parsing. The companion of strlib.py,
 whose intrinsics and searching functions these use; compiled on demand the same way."""
 
-from script.frontend.strlib import _code, _new, _put, _py, endswith, find, rfind, slice_of, startswith, \
+from script.lib.python.strlib import _code, _new, _put, _py, endswith, find, rfind, slice_of, startswith, \
     contains_char, count
 
 

@@ -1,0 +1,1 @@
+"""NumPy written in the compiled subset (script/lib)."""
