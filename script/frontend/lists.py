@@ -84,10 +84,14 @@ def mark_typed_by_stores(cx, t: T.Type) -> None:
 
 def _with_num(elem: T.Type, t: T.Type) -> T.Type | None:
     """The element type a list of `elem` given a `t` widens to where ints and floats meet
-    (``num``, or lists of them: ``list[i64]`` given a ``list[num]``), else None."""
+    (``num``, or lists of them: ``list[i64]`` given a ``list[num]``; tuples with ``num``
+    where their items meet so: ``(f64, i64)`` given ``(i64, i64)``), else None."""
     if isinstance(elem, T.ListType) and isinstance(t, T.ListType) and type(elem) is type(t):
         inner = _with_num(elem.elem, t.elem)
         return None if inner is None else T.ListType(inner)
+    if type(elem) is T.TupleType and type(t) is T.TupleType and len(elem.elems) == len(t.elems):
+        items = [a if a == b else _with_num(a, b) for a, b in zip(elem.elems, t.elems)]
+        return None if None in items or elem.elems == t.elems else T.TupleType(items)
     if elem not in (T.I64, T.F64) or t == elem or T.merge(elem, t) != T.INT_FLOAT:
         return None
     return T.INT_FLOAT
@@ -100,6 +104,20 @@ def list_of_unknown(cx, node) -> Value:
         cx.pending_lists.add(node)
         hint = PendingElement(node)
     return new_list(cx, resolve_pending(cx, hint), Const(0, T.I64), node)
+
+
+def made_list(cx, elem: T.Type, n: Value, node, kind=T.ListType) -> Value:
+    """A new list that `node` makes of `n` elements of type `elem` (a display, `list(x)`,
+    `sorted(x)`, `deque(x)`, `x[a:b]`, `x.copy()`, `x + y`): its own origin (`made_here`),
+    so that a value of a wider type stored in it later (an int in a list of floats) makes it,
+    in the next round, a list of that wider type (``num``), as CPython's list keeps each
+    element's own type. The elements are set by the caller."""
+    wider = cx.hints.get(("list", node))      # (widen_list_at_merge, widen_to_num, widen_to_union)
+    if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider), union_values.meet(elem, wider)):
+        elem = wider
+    lst = new_list(cx, elem, n, node, kind)
+    cx.list_origins[id(lst)] = node
+    return lst
 
 
 def resolve_pending(cx, t: T.Type, within: tuple = ()) -> T.Type:
@@ -164,6 +182,13 @@ def stored_type(cx, lst: Value, t: T.Type, node) -> T.Type:
     if isinstance(t, T.NoneType) and isinstance(elem, T.OptionalType):
         return elem
     widen_to_num(cx, lst, elem, t)
+    if _with_num(elem, t) is not None and T.unify(elem, t) == elem:
+        # (not made here: converting the int would give CPython's `[0.5, 1]` as `[0.5, 1.0]`)
+        what = "an int" if t == T.I64 else f"a value of type {t}"
+        cx.error(f"cannot store {what} in this {lst.type}, which is not made by a display, list(), "
+                 "sorted() or a slice in this function: CPython keeps an int as it is, and a compiled "
+                 "list of floats would make it a float (make the list hold ints and floats where it "
+                 "is made, e.g. start it from a display)", node, reason=MIXED_NUMBERS)
     widen_to_optional(cx, lst, elem, t)
     widen_to_union(cx, lst, elem, t)
     if isinstance(elem, T.UnionType) and union_values.meet(elem, t) == elem \
@@ -197,8 +222,8 @@ def widen_to_num(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
     as CPython's list does (converting the int gave ``[0.5, 1.0]`` for ``[0.5, 1]``).
     Made here: a display or comprehension (`list_origins`), or an empty ``[]`` typed by
     its stores (every such list typed `elem`, as `widen_instance_list` does). Else
-    nothing: an int stored in a float list from elsewhere is converted, and a float in
-    an int list is the caller's error. Lists of such lists widen alike (`answer` of
+    nothing: an int stored in a float list from elsewhere, and a float in an int list, are
+    the caller's errors. Lists of such lists widen alike (`answer` of
     `path.copy()` rows once `path` holds ints and floats)."""
     wide = _with_num(elem, t)
     if wide is None:
@@ -533,16 +558,11 @@ def expr_List(cx, node: ast.List) -> Value:
     if not values:
         return list_of_unknown(cx, node)
     widen_inner_displays(cx, values)
-    elem = element_type(cx, [v.type for v in values], node)
-    wider = cx.hints.get(("list", node))      # (widen_list_at_merge, widen_to_num)
-    if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider), union_values.meet(elem, wider)):
-        elem = wider
-    lst = new_list(cx, elem, Const(len(values), T.I64), node)
+    lst = made_list(cx, element_type(cx, [v.type for v in values], node), Const(len(values), T.I64), node)
     for k, v in enumerate(values):
         set_item(cx, lst, v, Const(k, T.I64), node)
         if id(v) in cx.list_origins:
             cx.inner_origins.setdefault(node, set()).add(cx.list_origins[id(v)])
-    cx.list_origins[id(lst)] = node
     return lst
 
 
@@ -673,7 +693,7 @@ def list_of(cx, arg_node, node) -> Value:
         return generators.generator_list(cx, arg_node)
     n, item, et = cx.iterable(arg_node)
     refuse_endless(cx, n, arg_node)
-    lst = new_list(cx, element_type(cx, [et], node), n, node)
+    lst = made_list(cx, element_type(cx, [et], node), n, node)
     fill_from(cx, lst, Const(0, T.I64), (n, item, et), node)
     return lst
 
@@ -702,7 +722,8 @@ def list_slice(cx, lst: Value, sl: ast.Slice, node) -> Value:
     start, count, step = arrays.slice_operands(cx, lst, 0, sl, node, length=list_len(cx, lst, node))
     loc = cx.loc(node)
     held_iterators.no_items(cx, lst, node)
-    out = new_list(cx, read_type(cx, lst), count, node, _same_kind(lst.type))
+    kind = _same_kind(lst.type)
+    out = (made_list if kind is T.ListType else new_list)(cx, read_type(cx, lst), count, node, kind)
     for_range(cx, sl, count, lambda i: set_item(cx, out, get_item(cx, lst, cx.emit(
         "add", [start, cx.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
     return out
@@ -744,8 +765,9 @@ def list_binop(cx, op: type, a: Value, b: Value, node) -> Value:
                      f"{python_name(a.type)}", node)
         elem = element_type(cx, [read_type(cx, a), read_type(cx, b)], node)
         na, nb = list_len(cx, a, node), list_len(cx, b, node)
-        out = new_list(cx, elem, cx.emit("add", [na, nb], T.I64, None, cx.loc(node)), node,
-                       type(a.type))
+        total = cx.emit("add", [na, nb], T.I64, None, cx.loc(node))
+        out = (made_list if type(a.type) is T.ListType else new_list)(cx, elem, total, node, type(a.type))
+        elem = out.type.elem
         fill_from(cx, out, Const(0, T.I64), (na, lambda i: get_item(cx, a, i, node), elem), a)
         fill_from(cx, out, na, (nb, lambda i: get_item(cx, b, i, node), elem), b)
         return out
