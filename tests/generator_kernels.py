@@ -546,3 +546,20 @@ def use_mapped(xs):
 
 def lambda_to_generator(xs):
     return list(mapped(lambda v: v + 1, xs))
+
+
+def _first_over(xs, t):
+    for x in xs:
+        if x > t:
+            return x
+    raise StopIteration         # a helper's StopIteration, not the generator's own
+
+
+def over_each(rows, t):
+    for row in rows:
+        yield _first_over(row, t)
+
+
+def firsts_over(rows, t):
+    """PEP 479: the helper's StopIteration leaves the generator as RuntimeError."""
+    return [x for x in over_each(rows, t)]

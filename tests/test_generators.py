@@ -258,3 +258,9 @@ def test_method_calls_of_two_arguments_are_not_taken_for_takewhile():
     check(_split_words_of_two_arguments, compiled(_split_words_of_two_arguments), "ab,cd", ",")
     check(_gets_with_a_default, compiled(_gets_with_a_default), {1: [1, 2]}, 1)
     check(_gets_with_a_default, compiled(_gets_with_a_default), {1: [1, 2]}, 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.integers(-5, 5), max_size=4), max_size=4), st.integers(-5, 5))
+def test_stop_iteration_of_a_called_function_is_runtime_error(rows, t):
+    check_all_levels(K.firsts_over, rows, t)

@@ -51,9 +51,11 @@ list); reversed() of a generator is an error, as in CPython.
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import copy
 import itertools
+import types
 
 from script.errors import CompileError
 from script.frontend.loop import Loop
@@ -112,7 +114,7 @@ class InlineCopy:
         self.node = copy.deepcopy(info.node)
         for stmt in self.node.body:
             self._rename(stmt, frozenset(), info)
-        _guard_stop_iteration(self.node)
+        _guard_stop_iteration(self.node, info)
         # A generator defined in the function that iterates it reads that function's
         # variables by their own names, when it runs (CPython's closure cells).
         self.locals = frozenset(self.names.values()) | frozenset(free)
@@ -138,14 +140,15 @@ class InlineCopy:
             self._rename(child, shadowed, info)
 
 
-def _guard_stop_iteration(fn: ast.FunctionDef) -> None:
+def _guard_stop_iteration(fn: ast.FunctionDef, info) -> None:
     """PEP 479: a StopIteration raised in a generator's body leaves it as RuntimeError
-    ("generator raised StopIteration"). Where the body may raise one itself (it calls
-    `next`, or raises StopIteration), its statements are wrapped in the ``try``/``except
-    StopIteration`` that says so (a copy's, built as any other); not elsewhere, since every
-    call inside a ``try`` is followed by a test of its exception."""
-    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "next"
-               or isinstance(n, ast.Raise) and "StopIteration" in ast.dump(n) for n in ast.walk(fn)):
+    ("generator raised StopIteration"). Where the body may raise one (it calls `next`, raises
+    StopIteration, or calls a function of the user's, which may do either), its statements
+    are wrapped in the ``try``/``except StopIteration`` that says so (a copy's, built as any
+    other); not elsewhere, since every call inside a ``try`` is followed by a test of its
+    exception."""
+    if not any(isinstance(n, ast.Raise) and "StopIteration" in ast.dump(n)
+               or isinstance(n, ast.Call) and _may_stop(n.func, info) for n in ast.walk(fn)):
         return
     raise_ = ast.Raise(ast.Call(ast.Name("RuntimeError", ast.Load()),
                                 [ast.Constant("generator raised StopIteration")], []), None)
@@ -155,6 +158,22 @@ def _guard_stop_iteration(fn: ast.FunctionDef) -> None:
         if not hasattr(n, "lineno"):
             ast.copy_location(n, fn)
     fn.body = [guard]
+
+
+def _may_stop(func, info) -> bool:
+    """Whether a call of `func` in a generator's body may raise StopIteration: `next`, and a
+    function of the user's (a global or closure function, a name the generator holds);
+    not a builtin, a class, or a module's function (`math.sqrt`) or a method (`xs.pop`)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr == "__next__"
+    if not isinstance(func, ast.Name):
+        return False
+    if func.id == "next":
+        return True
+    found, obj = info.global_value(func.id)
+    if not found:
+        return func.id not in vars(builtins)
+    return isinstance(obj, types.FunctionType) and not getattr(obj, "__module__", "").startswith("script.")
 
 
 def free_names(info) -> list[str]:
