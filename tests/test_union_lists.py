@@ -146,3 +146,17 @@ def test_a_display_of_tuples_of_several_lengths(n):
 @pytest.mark.parametrize("items", ["Hello World", [1, 2, 3, 4, 5], ["a", 1, "b", 2.5]], ids=repr)
 def test_an_annotated_list_of_lists_takes_what_is_stored(items):
     check(K.zigzag_rows, list(items), 3)
+
+
+def _index_of_none(xs):
+    try:
+        return xs.index(None)
+    except ValueError as e:
+        raise KeyError(f"caught {e} and {None!r}") from None
+
+
+@settings(max_examples=10, deadline=None)
+@given(xs=st.lists(st.integers(-3, 3), max_size=4))
+def test_index_of_none_in_a_list_of_ints(xs):
+    # None formats in a message ("None is not in list"): it was a CompileError in listlib
+    check(_index_of_none, xs)

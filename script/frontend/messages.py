@@ -419,6 +419,8 @@ def _directive(cx, v: Value, spec: str, conversion, node) -> tuple[str, list[Val
         return "%U", [v]
     if isinstance(t, T.BoolType) and not spec:
         return "%B", [v]
+    if isinstance(t, T.NoneType) and not spec:
+        return "None", []
     if isinstance(t, T.IntType) and spec in ("", "d"):
         if t == T.U64:
             return "%llu", [v]
