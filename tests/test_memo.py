@@ -121,3 +121,36 @@ def test_module_level_cached_functions(n):
     check_all_levels(uses_module_level_caches, n)
     assert script.script(tribonacci_ways)(n) == tribonacci_ways(n)
     assert script.script(binomial)(n + 2) == binomial(n + 2)
+
+
+_PRIMES = {2, 3, 5, 7, 11}
+
+
+@lru_cache(maxsize=100)
+def _partitions(n: int) -> set[int]:
+    """Project Euler 77's shape: `return set()` first, under an annotated return."""
+    if n < 0:
+        return set()
+    elif n == 0:
+        return {1}
+    ret: set[int] = set()
+    for p in _PRIMES:
+        if p > n:
+            continue
+        for sub in _partitions(n - p):
+            ret.add(sub * p)
+    return ret
+
+
+def first_with_partitions(m: int):
+    for k in range(1, 40):
+        if len(_partitions(k)) > m:
+            return k
+    return None
+
+
+@SET
+@given(st.integers(0, 30))
+def test_cached_function_returning_an_empty_set_under_an_annotation(m):
+    check_all_levels(first_with_partitions, m)
+    check_all_levels(_partitions.__wrapped__, m - 3)

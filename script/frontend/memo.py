@@ -26,6 +26,7 @@ a nested function's does (so results are CPython's; only the cache's lifetime di
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 
 
@@ -105,7 +106,12 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
         return ast.Name(n, ast.Store() if store else ast.Load())
 
     def remember(value: ast.expr, at: ast.AST) -> list[ast.stmt]:
-        return _located([ast.Assign([name("$result", True)], value),
+        result = ast.Assign([name("$result", True)], value)
+        if fn.returns is not None and _empty_container(value):
+            # `return set()` under `-> set[int]`: the annotation types the empty set, as it
+            # types one returned directly (the result is stored in the memo first)
+            result = ast.AnnAssign(name("$result", True), copy.deepcopy(fn.returns), value, 1)
+        return _located([result,
                          ast.Assign([ast.Subscript(name(memo), name("$key"), ast.Store())], name("$result")),
                          ast.Return(name("$result"))], at)
 
@@ -132,6 +138,14 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
         ast.copy_location(stmt, fn)
         ast.fix_missing_locations(stmt)
     return [table, new]
+
+
+def _empty_container(node: ast.expr) -> bool:
+    """Whether `node` is ``[]``, ``{}``, ``set()``, ``list()`` or ``dict()``."""
+    if isinstance(node, (ast.List, ast.Dict)):
+        return not (node.keys if isinstance(node, ast.Dict) else node.elts)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args \
+        and not node.keywords and node.func.id in ("set", "list", "dict")
 
 
 def _located(stmts: list[ast.stmt], at: ast.AST) -> list[ast.stmt]:
