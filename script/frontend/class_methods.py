@@ -425,16 +425,53 @@ def instance_call(cx, v: Value, node: ast.Call) -> Value:
     return cx.call_script(cx.ctx.info_for(fn), node, first=v)
 
 
-def instance_generator(cx, node: ast.Name, name: str = "__iter__"):
-    """The FunctionInfo of method `name` when local `node` holds an instance whose
-    `name` is a generator function (walked as generators are: generators.py)."""
-    if node.id not in cx.locals or (cx.comp_scopes and cx.comprehension_var(node.id)):
-        return None
-    cls = class_of(cx.lookup(node))           # (no unwrap, no error: any local)
+def instance_generator(cx, node, name: str = "__iter__"):
+    """The FunctionInfo of method `name` when `node` gives an instance whose `name` is a
+    generator function (walked as generators are: generators.py): a local name, an
+    attribute chain from one (`self.left`, where a None is CPython's TypeError:
+    `iter_instance`), or, for ``__iter__``, ``iter()`` of those."""
+    if name == "__iter__" and iter_call(cx, node):
+        node = node.args[0]
+    t = _static_type(cx, node)
+    if isinstance(t, T.OptionalType):
+        t = t.value
+    cls = lookup_class(t.key) if isinstance(t, T.ClassType) else None
     fn = find_member(cls, name) if cls is not None else None
     if not (inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR):
         return None
     return cx.ctx.info_for(fn)
+
+
+def iter_call(cx, node) -> bool:
+    """Whether `node` calls the builtin iter() with one argument."""
+    from script.frontend.pyref import global_callee
+    return isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+        and not isinstance(node.args[0], ast.Starred) and global_callee(cx, node.func) is iter
+
+
+def iter_instance(cx, node) -> Value:
+    """The instance `node` walks (an `instance_generator` source): its value, CPython's
+    TypeError where it is None."""
+    v = optional.expr_opt(cx, node.args[0] if iter_call(cx, node) else node)
+    return optional.unwrap(cx, v, node, "'NoneType' object is not iterable") if optional.is_optional(v) else v
+
+
+def _static_type(cx, node):
+    """The type of a local name, or of an attribute chain from one, known without building
+    anything (the fields' types of the classes along it); None for anything else."""
+    if isinstance(node, ast.Name):
+        if node.id not in cx.locals or node.id in cx.held_gens \
+                or (cx.comp_scopes and cx.comprehension_var(node.id)):
+            return None
+        return getattr(cx.lookup(node), "type", None)         # (no unwrap, no error: any local)
+    if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
+        return None
+    t = _static_type(cx, node.value)
+    if isinstance(t, T.OptionalType):
+        t = t.value
+    if not isinstance(t, T.ClassType) or node.attr not in t.fields:
+        return None
+    return t.elem.elems[list(t.fields).index(node.attr)]
 
 
 def method_generator(cx, call: ast.Call):

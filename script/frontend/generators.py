@@ -212,8 +212,8 @@ def generator_info(cx, node):
     """The FunctionInfo of the generator function `node` calls, or None."""
     if not isinstance(node, ast.Call):
         return None
-    method = class_methods.method_generator(cx, node)        # obj.m(...): class_methods.py
-    if method is not None:
+    method = class_methods.method_generator(cx, node) or class_methods.instance_generator(cx, node)
+    if method is not None:                  # obj.m(...), iter(obj): class_methods.py
         return method
     obj = _callee_object(cx, node.func)
     if obj is None:
@@ -278,9 +278,11 @@ def walker(cx, node):
 def walks_generator(cx, node) -> bool:
     """Whether `node` is a generator source, or enumerate()/zip() of one, or a WALKERS
     function of one."""
-    if isinstance(node, ast.Name):
-        return id(node) in cx.__dict__.get("stored_generators", ()) or _name_walk(cx, node) is not None \
-            or class_methods.instance_generator(cx, node) is not None
+    if isinstance(node, ast.Name) and (id(node) in cx.__dict__.get("stored_generators", ())
+                                       or _name_walk(cx, node) is not None):
+        return True
+    if class_methods.instance_generator(cx, node) is not None:     # obj, self.left, iter(obj)
+        return True
     if not isinstance(node, ast.Call):
         return isinstance(node, ast.GeneratorExp)
     if lazy_maker(cx, node) is not None or while_call(cx, node) is not None or walker(cx, node) is not None:
@@ -429,8 +431,9 @@ def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
                          {p: cx.read(v) if isinstance(v, str) else v for p, v in args.items()})
     elif isinstance(node, ast.Name) and (walk := _name_walk(cx, node)) is not None:
         walk(on_item, done)
-    elif isinstance(node, ast.Name) and (info := class_methods.instance_generator(cx, node)) is not None:
-        inline_generator(cx, info, node, on_item, done, {info.param_names[0]: cx.expr(node)})
+    elif (info := class_methods.instance_generator(cx, node)) is not None:
+        inline_generator(cx, info, node, on_item, done,
+                         {info.param_names[0]: class_methods.iter_instance(cx, node)})
     elif builtin is None and (info := generator_info(cx, node)) is not None:
         inline_generator(cx, info, node, on_item, done)
     elif strmethods.is_str_parts(cx, node):
@@ -701,6 +704,8 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
             cx.error("*args in calls is not supported", a)
     skip = len(free_names(info))       # (read where they are, not passed)
     bound: dict[str, Value] = {}
+    if class_methods.iter_call(cx, call):                       # iter(obj): obj.__iter__()
+        return {info.param_names[0]: class_methods.iter_instance(cx, call)}
     if class_methods.method_generator(cx, call) is not None:     # obj.m(...): obj is `cx`
         bound[info.param_names[0]] = cx.expr(call.func.value)
         skip += 1
