@@ -3,6 +3,9 @@ the instance is a local, an attribute (`self.items`, `self.left`), or `iter(...)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+
 class Link:
     def __init__(self, data, nxt=None):
         self.data = data
@@ -75,3 +78,35 @@ def interleaved(xs):
         if v == 3:
             s.head.data = 99         # seen by the walk's next step, as CPython's
     return log
+
+
+@dataclass
+class Ring:
+    data: int
+    nxt: Ring | None = None
+
+
+class RingList:
+    def __init__(self):
+        self.head = None
+
+    def __iter__(self):
+        node = self.head
+        while node:
+            yield node.data
+            node = node.nxt
+            if node == self.head:
+                break
+
+
+def ring(n):
+    r = RingList()
+    if n > 0:
+        first = Ring(0)
+        first.nxt = first
+        last = first
+        for i in range(1, n):
+            last.nxt = Ring(i, first)
+            last = last.nxt
+        r.head = first
+    return list(r), Ring(1, r.head) == Ring(1, r.head), Ring(1, r.head) != Ring(1, None)

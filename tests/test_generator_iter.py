@@ -19,3 +19,9 @@ def test_generator_iter_sources(xs, k, give):
     check_all_levels(K.optional_attribute, xs, give)
     check_all_levels(K.held_iter, xs, k)        # StopIteration past the end, as CPython's
     check_all_levels(K.interleaved, xs)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 6))
+def test_generator_iter_of_a_ring_of_dataclasses(n):
+    check_all_levels(K.ring, n)

@@ -14,7 +14,9 @@ when compiling (a CompileError with CPython's message: with static types it alwa
   own), reflected as CPython reflects them, else identity; ``<`` ``<=`` ``>`` ``>=``
   reflected to ``>`` ``>=`` ``<`` ``<=`` of the right operand; ``functools.total_ordering``'s
   derived methods are computed from the root it derives them from, as its code does; a
-  dataclass's generated ``__eq__`` (and ``order=True`` ones) compare the field tuples.
+  dataclass's generated ``__eq__`` (and ``order=True`` ones) compare the field tuples (an
+  ``__eq__`` of fields holding objects is a function called, comparing the same object
+  equal at once, as CPython's tuples do, and recursing through a class that refers to itself).
 - ``len(a)`` (``__len__``: an int, ValueError when negative), truth (``__bool__``, else
   ``__len__() != 0``, else True), ``a[k]``/``a[k] = v``/``del a[k]`` (``k`` any value, a
   tuple for ``a[i, j]``; no slices), ``x in a`` (``__contains__``), ``str(a)``/``repr(a)``/
@@ -29,6 +31,7 @@ import ast
 import copy
 import dataclasses
 import inspect
+import linecache
 
 from script.frontend.class_lookup import find_member
 from script.frontend import class_unions, elementwise, optional, seq_iterators
@@ -250,12 +253,53 @@ def dataclass_compare(cx, op: ast.cmpop, a: Value, b: Value, node) -> Value | No
     cls = class_of(a)
     keep = [k for k, f in enumerate(a.type.fields)
             if f not in cls.__dataclass_fields__ or cls.__dataclass_fields__[f].compare]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and any(_by_reference(a.type.elem.elems[k]) for k in keep):
+        fields = [(a.type.fields[k], _is_instance(a.type.elem.elems[k])) for k in keep]
+        eq = call_method(cx, _dataclass_eq(cls, fields), [a, b], node)
+        return eq if isinstance(op, ast.Eq) else optional._not(cx, eq, loc)
     tuples = []
     for v in (a, b):
         tup = cx.emit("list_get", [v, Const(0, T.I64)], v.type.elem, None, loc)
         parts = [cx.emit("extract", [tup], v.type.elem.elems[k], k, loc) for k in keep]
         tuples.append(cx.make_tuple(parts, node))
     return cx.compare(op, tuples[0], tuples[1], node)
+
+
+def _is_instance(t) -> bool:
+    return T.is_instance_type(t.value if isinstance(t, T.OptionalType) else t)
+
+
+def _by_reference(t) -> bool:
+    """Whether a field of type `t` holds objects (an instance, a container), which CPython
+    compares by identity first and which may lead back to the class itself."""
+    t = t.value if isinstance(t, T.OptionalType) else t
+    return isinstance(t, (T.ListType, T.HashType)) \
+        or isinstance(t, T.TupleType) and any(map(_by_reference, t.elems))
+
+
+_DATACLASS_EQS: dict = {}
+
+
+def _dataclass_eq(cls, fields: list[tuple[str, bool]]):
+    """The function a dataclass's generated ``__eq__`` is for two instances of `cls` with
+    these compared `fields` (name, holds an instance), called rather than built in place:
+    a class whose fields lead back to it compares through a recursive call. Each field is
+    compared as CPython's tuple comparison does, the same object equal without ``==``,
+    stopping at the first unequal one."""
+    key = (cls, tuple(fields))
+    fn = _DATACLASS_EQS.get(key)
+    if fn is None:
+        def same(f, instance):
+            eq = f"bool(self.{f} == other.{f})"
+            return f"(self.{f} is other.{f} or {eq})" if instance else eq
+        tests = " and ".join(same(f, instance) for f, instance in fields) or "True"
+        name = f"<script dataclass __eq__ {cls.__module__}.{cls.__qualname__} {len(_DATACLASS_EQS)}>"
+        text = f"def __eq__(self, other):\n    return {tests}\n"
+        linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+        namespace: dict = {}
+        exec(compile(text, name, "exec"), namespace)
+        fn = _DATACLASS_EQS[key] = namespace["__eq__"]
+    return fn
 
 
 def _total_ordering(cx, derived: tuple, a: Value, b: Value, node) -> Value | None:
