@@ -110,3 +110,99 @@ def ring(n):
             last = last.nxt
         r.head = first
     return list(r), Ring(1, r.head) == Ring(1, r.head), Ring(1, r.head) != Ring(1, None)
+
+
+# ---- recursive generators (recursive_generators.py) --------------------------------------
+
+@dataclass
+class TreeNode:                      # sorts/tree_sort.py
+    val: int
+    left: TreeNode | None = None
+    right: TreeNode | None = None
+
+    def __iter__(self):
+        if self.left:
+            yield from self.left
+        yield self.val
+        if self.right:
+            yield from self.right
+
+    def __len__(self) -> int:        # (`if self.left` asks it: a recursion, typed so)
+        return sum(1 for _ in self)
+
+    def insert(self, val):
+        if val < self.val:
+            if self.left is None:
+                self.left = TreeNode(val)
+            else:
+                self.left.insert(val)
+        elif val > self.val:
+            if self.right is None:
+                self.right = TreeNode(val)
+            else:
+                self.right.insert(val)
+
+
+def _tree(xs):
+    root = TreeNode(xs[0])
+    for x in xs[1:]:
+        root.insert(x)
+    return root
+
+
+def tree_items(xs):
+    root = _tree(xs)
+    return list(root), sorted(root, reverse=True), len(root), sum(root), max(root), \
+        min(v for v in root), set(root), [v for v in root], {v: k for k, v in enumerate(root)}
+
+
+def tree_truth(xs, key):
+    root = _tree(xs)                 # floor_and_ceiling.py: `while root` asks __len__
+    node = root
+    floor = None
+    while node:
+        if node.val <= key:
+            floor = node.val
+            node = node.right
+        else:
+            node = node.left
+    return floor
+
+
+class Branch:
+    def __init__(self, v, kids):
+        self.v = v
+        self.kids = kids
+
+    def walk(self, depth):
+        if depth > 3:
+            raise ValueError(f"too deep at {self.v}")
+        yield self.v
+        for k in self.kids:
+            yield from k.walk(depth + 1)
+
+
+def branches(n, deep):
+    kids = [Branch(i, [Branch(10 * i + j, [Branch(100, [])] if deep else []) for j in range(i)])
+            for i in range(n)]
+    t = Branch(-1, kids)
+    return list(t.walk(0)), sum(1 for _ in t.walk(2))     # ValueError past depth 3, as CPython's
+
+
+def countdown_both(n):
+    if n > 0:
+        yield n
+        yield from countdown_both(n - 1)
+        yield -n
+
+
+def recursive_function(n):
+    return list(countdown_both(n)), sorted(countdown_both(n)), "".join(str(x) for x in [n])
+
+
+def tree_for_loop(xs):
+    out = []
+    root = _tree(xs)
+    for v in root:
+        out.append(v)
+    return out

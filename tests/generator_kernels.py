@@ -425,7 +425,14 @@ def rec_gen(n):
 
 
 def use_rec(n):
-    return list(rec_gen(n))
+    t = 0
+    for x in rec_gen(n):        # one item at a time: the recursion would have to be suspended
+        t += x
+    return t
+
+
+def use_rec_list(n):
+    return list(rec_gen(n)), sum(rec_gen(n)), sorted(x for x in rec_gen(n))
 
 
 def in_finally(xs):

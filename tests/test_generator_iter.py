@@ -1,12 +1,16 @@
 """Classes whose __iter__ is a generator function, walked (inlined) wherever an instance
 is iterated: a local, an attribute chain (`self.items`, an optional `self.left`: CPython's
 TypeError where None), `iter(obj)` iterated or held and given to next(): compiled against
-CPython (values, types, exceptions and their messages)."""
+CPython (values, types, exceptions and their messages). A recursive one (a tree's
+`yield from self.left`) where all its items are taken at once (recursive_generators.py),
+and a CompileError where they are taken one at a time."""
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import generator_iter_kernels as K
-from difftest import check_all_levels
+import script
+from difftest import check_all_levels, compiled
 
 XS = st.lists(st.integers(-3, 6), max_size=8)
 
@@ -25,3 +29,24 @@ def test_generator_iter_sources(xs, k, give):
 @given(st.integers(0, 6))
 def test_generator_iter_of_a_ring_of_dataclasses(n):
     check_all_levels(K.ring, n)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.integers(-20, 20), min_size=1, max_size=12), st.integers(-25, 25))
+def test_recursive_generator_taken_at_once(xs, key):
+    check_all_levels(K.tree_items, xs)
+    check_all_levels(K.tree_truth, xs, key)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 4), st.booleans())
+def test_recursive_generator_function_and_method(n, deep):
+    check_all_levels(K.branches, n, deep)       # its exception: CPython's type and message
+    check_all_levels(K.recursive_function, n)
+
+
+def test_recursive_generator_taken_one_at_a_time_is_a_compile_error():
+    with pytest.raises(script.CompileError, match=r"recursive generator '__iter__' \(it iterates itself\) "
+                       "is supported in compiled code only where all its items are taken at once") as e:
+        compiled(K.tree_for_loop)([3, 1, 2])
+    assert "generator_iter_kernels.py:" in str(e.value)

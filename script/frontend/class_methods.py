@@ -538,15 +538,19 @@ def instance_iterable(cx, v: Value, node):
     fn = find_member(cls, "__iter__")
     if fn is None:
         cx.error(f"'{cls.__name__}' object is not iterable", node)
+    if inspect.isfunction(fn) and fn.__code__.co_flags & inspect.CO_GENERATOR:
+        cx.error(f"'{cls.__name__}.__iter__' is a generator: compiled code walks it where the instance "
+                 "is a local name or an attribute of one (`for x in obj`, `self.left`, `iter(obj)`), "
+                 "not the value of another expression (assign it to a name first)", node)
     infos = cx.ctx.__dict__.setdefault("iter_infos", {})
     info = infos.get(id(fn))
     if info is None:
         try:
             info = infos[id(fn)] = (IterInfo(fn), fn)
         except ValueError:
-            cx.error(f"'{cls.__name__}.__iter__' is not 'return iter(<list, tuple, str, dict or array>)': "
-                     "compiled code walks only that form of __iter__ (a generator __iter__ or an "
-                     "iterator class with __next__ is not supported)", node)
+            cx.error(f"'{cls.__name__}.__iter__' is neither a generator nor 'return iter(<list, tuple, str, "
+                     "dict or array>)': compiled code walks only those forms of __iter__ (an iterator "
+                     "class with __next__ is not supported)", node)
     call = ast.copy_location(ast.Call(func=ast.Name("$iter", ast.Load()), args=[], keywords=[]), node)
     seq = cx.call_script(info[0], call, leading=[v])
     return cx.iterable_value(seq, node)

@@ -64,7 +64,7 @@ from script.frontend.pyref import PyRef, global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.frontend import class_methods, exceptions, optional, strmethods
+from script.frontend import class_methods, exceptions, optional, recursive_generators, strmethods
 
 _RENAMES = itertools.count(1)
 
@@ -195,12 +195,14 @@ class Inlined:
     """One generator call being built: the consumer's state to go back to at each `yield`
     (`consumer`, a dict of `_STATE`), what to do with each element (`on_item`), where its
     `return` goes (`done`), and how many ``try`` frames, loops and dropped exceptions of the
-    consumer lie under the generator's own."""
+    consumer lie under the generator's own; `total`: whether the consumer takes every item
+    with nothing visible done per item (recursive_generators.py: what a `yield from` inherits)."""
 
-    __slots__ = ("consumer", "on_item", "done", "frames", "loops", "dropping")
+    __slots__ = ("consumer", "on_item", "done", "frames", "loops", "dropping", "total")
 
-    def __init__(self, consumer: dict, on_item, done):
+    def __init__(self, consumer: dict, on_item, done, total: bool = False):
         self.consumer = consumer
+        self.total = total
         self.on_item = on_item
         self.done = done
         self.frames = len(consumer["try_frames"])
@@ -389,12 +391,28 @@ def lazy_maker(cx, node) -> ast.GeneratorExp | None:
 # ---- walking --------------------------------------------------------------------------
 
 
-def walk_items(cx, node, on_item, done, whole: bool = False) -> None:
+def walk_items(cx, node, on_item, done, whole: bool = False, total=False) -> None:
     """`on_item(x)` for each element `x` of what `node` gives, in order, built where the
     element is made; the walk ends with a jump to `done` (`on_item` may jump there too, to
     stop). `node` is a generator source, enumerate()/zip() of one, or any iterable. With
     `whole`, a generator expression's element that may be None stays an optional (a list
-    made of it holds the Nones, as CPython's)."""
+    made of it holds the Nones, as CPython's). `total`: the consumer takes every item and
+    does nothing visible with it (a recursive generator may be run at once then:
+    recursive_generators.py); None: as the walk being built (a comprehension's clause),
+    "yield": as the consumer of the generator being built (`yield from`)."""
+    outer = cx.gen_total
+    if total == "yield":
+        total = cx.gen_active.total
+    elif total is None:
+        total = outer
+    cx.gen_total = bool(total) and recursive_generators.invisible(cx, node)
+    try:
+        _walk_items(cx, node, on_item, done, whole)
+    finally:
+        cx.gen_total = outer
+
+
+def _walk_items(cx, node, on_item, done, whole: bool) -> None:
     loc = cx.loc(node)
     node = lazy_maker(cx, node) or node
     builtin = cx.builtin_call(node) if isinstance(node, ast.Call) else None
@@ -456,7 +474,7 @@ def _walk_enumerate(cx, node, on_item, done) -> None:
         cx.write(count, cx.emit("add", [k, Const(1, T.I64)], T.I64, None, loc))
         on_item(cx.make_tuple([k, x], node))
 
-    walk_items(cx, node.args[0], step, done)
+    walk_items(cx, node.args[0], step, done, total=None)
 
 
 def _walk_zip(cx, node, on_item, done) -> None:
@@ -500,10 +518,11 @@ def _stop_unless(cx, cond: Value, done, node) -> None:
     cx.start(go_on)
 
 
-def each_item(cx, node, body) -> None:
-    """`body(x)` for each element of a generator source (or enumerate()/zip() of one)."""
+def each_item(cx, node, body, total=False) -> None:
+    """`body(x)` for each element of a generator source (or enumerate()/zip() of one);
+    `total` as walk_items'."""
     done = cx.new_block("gen.end")
-    walk_items(cx, node, body, done)
+    walk_items(cx, node, body, done, total=total)
     _finish_walk(cx, done)
 
 
@@ -553,7 +572,7 @@ def generator_list(cx, node, limit: int | None = None) -> Value:
             full = cx.cmp("ge", cx.list_len(lst, node), Const(limit, T.I64), node)
             _stop_unless(cx, cx.emit("not", [full], T.BOOL, None, cx.loc(node)), done, node)
 
-    walk_items(cx, node, put, done, whole=True)
+    walk_items(cx, node, put, done, whole=True, total=limit is None)
     _finish_walk(cx, done)
     return lst
 
@@ -606,7 +625,18 @@ def for_generator(cx, node: ast.For) -> None:
 def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> None:
     """Build the body of generator function `info` called by `call` here, handing each
     value it yields to `on_item`; its `return` and its end jump to `done`. `params`: its
-    parameters' values when the call's arguments were evaluated before (`store_generator`)."""
+    parameters' values when the call's arguments were evaluated before (`store_generator`).
+    A recursion (`info` being built already) is walked as the list of what it gives, where
+    the consumer allows it (recursive_generators.py)."""
+    if any(i is info for i in cx.gen_chain):
+        if not cx.gen_total:
+            recursive_generators.refuse(cx, info, call)
+        params = bind_generator_args(cx, info, call) if params is None else params
+        lst = recursive_generators.items(cx, info, call, params)
+        n, item, _ = cx.iterable_value(lst, call)
+        cx.for_range(call, n, lambda i: on_item(item(i)))
+        cx.goto(done, cx.loc(call))
+        return
     inline = inline_copy(cx, info, call)
     params = bind_generator_args(cx, info, call) if params is None else params
     with entered(cx, info, inline, on_item, done, list(cx.try_frames)):
@@ -625,7 +655,7 @@ def entered(cx, info, inline, on_item, done, frames: list):
         cx.error(f"recursive generator '{info.name}' is not supported in compiled code "
                  "(its body is inlined where it is iterated)", inline.call)
     consumer = {a: getattr(cx, a) for a in _STATE}
-    record = Inlined(consumer, on_item, done)
+    record = Inlined(consumer, on_item, done, cx.gen_total)
     record.frames = len(frames)
     cx.info = inline.info
     cx.locals = inline.locals
@@ -769,7 +799,7 @@ def stmt_yield(cx, node) -> None:
         cx.error("'yield' inside a 'try' that has a 'finally' is not supported in compiled code",
                  node)
     if isinstance(node, ast.YieldFrom):
-        each_item(cx, node.value, lambda v: _hand_on(cx, v))
+        each_item(cx, node.value, lambda v: _hand_on(cx, v), total="yield")
         return
     value = cx.expr(node.value) if node.value is not None else Const(None, T.NONE)
     _hand_on(cx, value)

@@ -42,7 +42,7 @@ import operator
 from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
                              held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc, optional,
-                             star_displays, strings, strmethods, union_values)
+                             recursive_generators, star_displays, strings, strmethods, union_values)
 from script.lib.python import listlib
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
@@ -1032,10 +1032,14 @@ def comprehension(cx, node, body) -> None:
     scope: dict[str, str] = {}
     held_iterators.comprehension(cx, node)
     cx.comp_scopes.append(scope)
+    outer = cx.gen_total        # (a list made of all items: recursive_generators.py)
+    if not isinstance(node, ast.GeneratorExp):
+        cx.gen_total = recursive_generators.invisible(cx, node)
     try:
         _clause(cx, node, 0, scope, body)
     finally:
         cx.comp_scopes.pop()
+        cx.gen_total = outer
 
 
 def _clause(cx, node, k: int, scope: dict, body) -> None:
@@ -1051,7 +1055,7 @@ def _clause(cx, node, k: int, scope: dict, body) -> None:
         _filtered(cx, gen.ifs, lambda: _clause(cx, node, k + 1, scope, body))
 
     if generators.walks_generator(cx, gen.iter) or strmethods.is_str_parts(cx, gen.iter):
-        generators.each_item(cx, gen.iter, bind)          # generators.py, strmethods.py
+        generators.each_item(cx, gen.iter, bind, total=None)      # generators.py, strmethods.py
         return
     source = cx.iterable(gen.iter)
     n, item, _ = source
@@ -1110,11 +1114,12 @@ def comprehension_var(cx, name: str) -> str | None:
     return None
 
 
-def each(cx, arg_node, body) -> None:
+def each(cx, arg_node, body, total: bool = False) -> None:
     """`body(x)` for each element `x` of what `arg_node` gives: a generator (without
-    making a list, generators.py) or anything `iterable` takes."""
+    making a list, generators.py) or anything `iterable` takes; `total`: `body` takes every
+    item and shows nothing (generators.walk_items)."""
     if generators.walks_generator(cx, arg_node):
-        generators.each_item(cx, arg_node, body)
+        generators.each_item(cx, arg_node, body, total)
         return
     n, item, _ = cx.iterable(arg_node)
     for_range(cx, arg_node, n, lambda i: body(item(i)))
@@ -1138,7 +1143,7 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
     def add(x):
         elements.append(mixed_numbers.is_num(x))
         cx.write(acc, cx.binop(op, cx.read(acc, cx.loc(node)), x, node))
-    each(cx, arg_node, add)
+    each(cx, arg_node, add, total=True)
     total = cx.read(acc, cx.loc(node))
     if mixed_numbers.is_num(total) and not any(elements):
         return mixed_numbers.as_float(cx, total, cx.loc(node))
@@ -1161,7 +1166,7 @@ def minmax_each(cx, arg_node, name: str, default, node) -> Value:
         cx.write(acc, best)
         cx.write(seen, Const(True, T.BOOL))
 
-    each(cx, arg_node, step)
+    each(cx, arg_node, step, total=True)
     found = cx.read(seen, loc)
     if default is None:
         cx.raise_if(cx.emit("not", [found], T.BOOL, None, loc), "ValueError", _empty_message(name), node)

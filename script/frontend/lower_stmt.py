@@ -147,6 +147,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
         self.gen_active = None          # the generator (generators.Inlined) whose body is being built here
         self.gen_chain: tuple = ()      # the generator functions being inlined, outermost first
+        self.gen_total = False          # the walk being built takes all, showing nothing (generators.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
         self.deque_bounds = DequeBounds()

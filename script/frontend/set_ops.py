@@ -96,7 +96,7 @@ def update(low, s: Value, arg_node, node) -> None:
     """`s.update(x)`, `s |= x`, `set(x)`, `{*x}` (set_update_internal)."""
     src = simple_source(low, arg_node)
     if src is None:
-        low.each(arg_node, lambda x: add(low, s, x, node))
+        low.each(arg_node, lambda x: add(low, s, x, node), total=True)
         return
     update_value(low, s, src, arg_node, node)
 
