@@ -17,7 +17,8 @@ FRONTEND = pathlib.Path(__file__).resolve().parent.parent / "script" / "frontend
 
 
 def _modules():
-    return sorted(FRONTEND.glob("*.py"))
+    """The frontend's modules and the library's it compiles (script/lib)."""
+    return sorted(FRONTEND.glob("*.py")) + sorted((FRONTEND.parent / "lib").rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: p.name)
