@@ -173,6 +173,9 @@ def lower_call(cx, node: ast.Call) -> Value:
         dispatched = held_function_call(cx, node)     # op(a, b) of op = operator.lt: held_functions.py
     if dispatched is not None:
         return dispatched
+    spread = varargs.spread_iterable(cx, node)     # max(*xs), math.gcd(*xs) of a list
+    if spread is not None:
+        return spread
     node = varargs.spread_starred(cx, node)        # f(*t)
     if default_tables.fromkeys_call(cx, node):
         return default_tables.lower_fromkeys(cx, node)

@@ -9,18 +9,24 @@ specializations on a second object, so that `f(1, (2, 3))` from Python never rea
 specialization taking `(int, tuple[int, int])` as `rest = (2, 3)`.
 
 `f(*t)` with `t` a tuple spreads its statically known elements into the call; a list (whose
-length is known only at run time), `**mapping` and other iterables are CompileErrors.
+length is known only at run time) into a function of fixed arity after a check of its
+length, and into `max`, `min`, `math.gcd`, `math.lcm` as the fold over its items
+(`spread_iterable`); `**mapping` and other calls of lists are CompileErrors.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 
+from script.frontend.pyref import global_callee
 from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.frontend import dicts, lists, strings
+from script.frontend.optional import python_name
+from script.lib.python import pylib
 
 
 def pack_varargs(cx, info, bound: list, values: list, node: ast.Call) -> None:
@@ -80,6 +86,37 @@ def spread_starred(cx, node: ast.Call) -> ast.Call:
             args.append(item)
     call = ast.Call(func=node.func, args=args, keywords=node.keywords)
     return ast.copy_location(call, node)
+
+
+def spread_iterable(cx, node: ast.Call) -> Value | None:
+    """`max(*xs)`, `min(*xs)`, `math.gcd(*xs)`, `math.lcm(*xs)` of one starred iterable of a
+    run-time length (a list, a range, a generator, ...; not a tuple, which spread_starred
+    spreads): the function's fold over its items, made a list first as CPython binds them
+    (library `pylib.max_of`, `gcd_of`, ...: CPython's TypeError for no argument, and for one
+    number, which max() would iterate). None for any other call."""
+    if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Starred):
+        return None
+    fn = _SPREAD.get(global_callee(cx, node.func)) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+    source = node.args[0].value
+    if fn is None:
+        return None
+    if not (isinstance(source, ast.GeneratorExp) or cx.walks_generator(source)):
+        first = cx.expr(source)
+        cx.pre_evaluated[id(source)] = first
+        if isinstance(first.type, T.TupleType):
+            return None                 # (spread_starred spreads a tuple's items)
+    lst = lists.list_of(cx, source, node)
+    et = lists.read_type(cx, lst)
+    numbers = (T.I64, T.BOOL) if fn in (pylib.gcd_of, pylib.lcm_of) else (T.I64, T.BOOL, T.F64)
+    if et not in numbers:
+        cx.error(f"{ast.unparse(node.func)}(*{ast.unparse(source)}) of elements of type {et} is not "
+                 "supported in compiled code (of ints, or for max/min of floats)", node)
+    call = ast.Call(node.func, [], []) if fn in (pylib.gcd_of, pylib.lcm_of) else \
+        ast.Call(node.func, [ast.Constant(python_name(et))], [])
+    return cx.call_script(cx.ctx.info_for(fn), ast.copy_location(call, node), first=lst)
+
+
+_SPREAD = {max: pylib.max_of, min: pylib.min_of, math.gcd: pylib.gcd_of, math.lcm: pylib.lcm_of}
 
 
 def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> Value:

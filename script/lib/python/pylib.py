@@ -27,6 +27,11 @@ def lcm2(a: int, b: int) -> int:
 
 def gcd(*xs: int) -> int:
     """math.gcd of any number of ints (0 of none)."""
+    return gcd_of(xs)
+
+
+def gcd_of(xs) -> int:
+    """math.gcd(*xs) of a list or tuple of ints."""
     g = 0
     for x in xs:
         g = gcd2(g, x)
@@ -35,10 +40,32 @@ def gcd(*xs: int) -> int:
 
 def lcm(*xs: int) -> int:
     """math.lcm of any number of ints (1 of none)."""
+    return lcm_of(xs)
+
+
+def lcm_of(xs) -> int:
+    """math.lcm(*xs) of a list or tuple of ints."""
     r = 1
     for x in xs:
         r = lcm2(r, x)
     return r
+
+
+def max_of(xs, kind: str):
+    """max(*xs) of a list of numbers: max(xs), except that no argument and one (which
+    max() would iterate, a `kind` that is no iterable) are CPython's TypeErrors."""
+    if len(xs) < 2:
+        raise TypeError("max expected at least 1 argument, got 0" if len(xs) == 0 else
+                        f"'{kind}' object is not iterable")
+    return max(xs)
+
+
+def min_of(xs, kind: str):
+    """min(*xs) of a list of numbers, as max_of."""
+    if len(xs) < 2:
+        raise TypeError("min expected at least 1 argument, got 0" if len(xs) == 0 else
+                        f"'{kind}' object is not iterable")
+    return min(xs)
 
 
 def _addmod(a: int, b: int, m: int) -> int:

@@ -1,0 +1,67 @@
+"""`max(*xs)`, `min(*xs)`, `math.gcd(*xs)`, `math.lcm(*xs)` of an iterable of a run-time
+length (varargs.spread_iterable): CPython's value, and its TypeError for no argument and
+for one number (which max() would iterate)."""
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import script
+from difftest import check_typed
+
+INTS = st.lists(st.integers(-50, 50), max_size=5)
+
+
+def spread_max(xs):
+    return max(*xs)
+
+
+def spread_min(xs):
+    return min(*xs)
+
+
+def spread_gcd(xs):
+    return math.gcd(*xs)
+
+
+def spread_lcm(xs):
+    return math.lcm(*[abs(x) % 12 for x in xs])
+
+
+def spread_range(n):
+    return math.lcm(*range(1, n)), math.gcd(*range(0, 3 * n, 3))
+
+
+def spread_generator(xs):
+    return max(*(x * 2 for x in xs)), min(*(x > 0 for x in xs))
+
+
+def spread_floats(xs):
+    return max(*[x * 0.5 for x in xs])
+
+
+def spread_tuple(a, b):
+    t = (a, b, 3)
+    return max(*t), math.gcd(*t)
+
+
+@settings(max_examples=30, deadline=None)
+@given(INTS)
+def test_spread_of_a_list_gives_cpythons_answer(xs):
+    for fn in (spread_max, spread_min, spread_gcd, spread_lcm, spread_generator, spread_floats):
+        check_typed(fn, xs)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 22), st.integers(-9, 9))
+def test_spread_of_a_range_and_of_a_tuple(n, a):
+    check_typed(spread_range, n)
+    check_typed(spread_tuple, a, n)
+
+
+def test_spread_of_strs_is_refused_at_the_line():
+    def f(xs):
+        return max(*xs)
+    with pytest.raises(script.CompileError, match=r"max\(\*xs\) of elements of type str"):
+        script.script(f)(["ab", "c"])
