@@ -16,6 +16,13 @@ time, and a speculatable one may run before the loop even when the loop would no
 it). A value is a register, so no other thread can change it (the withdrawn LLVM
 unswitching also took loads of flags, which another thread may write).
 
+Not unswitched: a branch that runs once per iteration (in no inner loop) of a loop whose
+iteration allocates or calls (an impure op with a new reference: `alloc`, `call`, ...).
+There the branch is a small part of an iteration, and `jam`, the other gain of unswitching
+such a loop, takes no loop that calls; the copy is all cost: the RNN's time loop, copied
+on the broadcast test of its `np.tanh(w @ xs[t] + u @ h + b)`, took LLVM 111 ms instead of
+79 (benchmarks/kernels_arrays.py `rnn`, warm; its run time is the same).
+
 Limits: loops of at most `_MAX_INSTRS` instructions, entered by one edge and left only from
 the header (to an exit block that only the header enters, through which the header's values
 used after the loop then pass); at most `_MAX_COPIES` loops copied per function.
@@ -41,7 +48,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
     while copies < _MAX_COPIES:
         loops = find_loops(func, DomTree(func))
         for loop in sorted(loops, key=lambda l: -len(l.blocks)):
-            found = _candidate(loop)
+            found = _candidate(loop, loops)
             if found is not None:
                 _unswitch(func, loop, *found)
                 copies += 1
@@ -61,13 +68,18 @@ def _invariant(c: Value, loop: Loop) -> bool:
     return isinstance(c, Instr) and is_speculatable(c) and all(defined_outside(v, loop) for v in c.operands)
 
 
-def _candidate(loop: Loop) -> tuple[Block, Block, int] | None:
+def _candidate(loop: Loop, loops: list[Loop]) -> tuple[Block, Block, int] | None:
     """(the block whose `cbr` is unswitched, the entry edge's block and edge index)."""
     entry = copyable_loop(loop, _MAX_INSTRS)
     if entry is None:
         return None
+    in_inner = {b for inner in loops if inner is not loop and inner.header in loop.blocks
+                for b in inner.blocks}
+    costly = any(i.op.fresh and not i.op.pure for b in loop.blocks for i in b.instrs)
     for b in sorted(loop.blocks, key=lambda b: b.func.blocks.index(b)):
         term = b.terminator
+        if costly and b not in in_inner:
+            continue
         if term.opname == "cbr" and all(s in loop.blocks for s in term.succs) \
                 and term.succs[0] is not term.succs[1] and _invariant(term.operands[0], loop):
             return b, *entry
