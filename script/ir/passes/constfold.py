@@ -180,6 +180,30 @@ def cmp_self(i: Instr):
     return Const(i.attr in ("eq", "le", "ge"), T.BOOL)
 
 
+_NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
+
+
+def complementary_cmps(i: Instr):
+    # %2 = cmp.eq %0, 1:i64 : bool
+    # %3 = cmp.ne %0, 1:i64 : bool
+    # %4 = and %2, %3 : bool             ->  false  (or: true; ints and bools, not floats,
+    #                                                where nan < 1.0 and nan >= 1.0 are false)
+    a, b = i.operands
+    if i.type != T.BOOL or not all(isinstance(c, Instr) and c.opname == "cmp" for c in (a, b)):
+        return None
+    x, y = a.operands, b.operands
+    if not isinstance(x[0].type, (T.IntType, T.BoolType)) or _NEGATED.get(a.attr) != b.attr:
+        return None
+    if not all(_same(u, v) for u, v in zip(x, y)):
+        return None
+    return Const(i.opname == "or", T.BOOL)
+
+
+def _same(u: Value, v: Value) -> bool:
+    return u is v or (isinstance(u, Const) and isinstance(v, Const) and u.type == v.type
+                      and u.key() == v.key())
+
+
 def select_const_cond(i: Instr):
     # %3 = select true, %0, %1 : i64     ->  %0
     c, a, b = i.operands
@@ -280,8 +304,8 @@ RULES: dict[str, tuple] = {
     "floordiv": (fold_constant, div_one),
     "mod": (fold_constant, mod_one),
     "pow": (fold_constant, pow_small),
-    "and": (fold_constant, *_COMMUTATIVE, same_operands, bitwise_identity),
-    "or": (fold_constant, *_COMMUTATIVE, same_operands, bitwise_identity),
+    "and": (fold_constant, *_COMMUTATIVE, same_operands, bitwise_identity, complementary_cmps),
+    "or": (fold_constant, *_COMMUTATIVE, same_operands, bitwise_identity, complementary_cmps),
     "xor": (fold_constant, *_COMMUTATIVE, same_operands, bitwise_identity),
     "min": (fold_constant, *_COMMUTATIVE, same_operands),
     "max": (fold_constant, *_COMMUTATIVE, same_operands),
