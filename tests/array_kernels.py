@@ -95,6 +95,25 @@ def slices(a):
     return a[1:-1].shape[0], a[::2][1], a[::-1][0], a[-3:][0], a[5:2].shape[0], a[2:100:3].shape[0]
 
 
+def constant_slices(a):
+    """Slices with constant bounds and step 1, start >= 0 and stop < 0 or absent (computed
+    as ``max(n + stop - start, 0)``), on lengths shorter than the bounds too."""
+    return (a[1:-1].shape[0], a[1:-1].sum(), a[2:].shape[0], a[:-2].sum(), a[5:-1].shape[0],
+            a[0:-7].shape[0], a[3:-3:1].sum(), a[2:].strides[0], a[:].shape[0], a[:-1][-1:].sum())
+
+
+def constant_slices_2d(m):
+    """The stencil's slices, whose equal lengths make their sum an expression that never
+    broadcasts, and a store through them."""
+    out = m.copy()
+    out[1:-1, 1:-1] = m[:-2, 1:-1] + m[2:, 1:-1] + m[1:-1, :-2] + m[1:-1, 2:]
+    return out, m[1:, :-1].shape, m[4:, 1:-5].shape
+
+
+def constant_list_and_str_slices(xs, s):
+    return xs[1:-1], xs[2:], xs[:-3], xs[6:-1], s[1:-1], s[3:], s[:-4], s[2:-2:1]
+
+
 def row_sum(m, i):
     s = 0.0
     for x in m[i]:

@@ -87,6 +87,9 @@ def slice_operands(cx, arr: Value, axis: int, sl: ast.Slice, node, values=None,
         if isinstance(step, Const) and step.value == 0:
             cx.error("slice step cannot be zero", sl.step)
         cx.raise_if(cx.cmp("eq", step, Const(0, T.I64), node), "ValueError", "slice step cannot be zero", node)
+    plain = _plain_bounds(cx, sl, lower, upper, step, n, loc)
+    if plain is not None:
+        return plain
     up = Const(step.value > 0, T.BOOL) if isinstance(step, Const) else cx.cmp("gt", step, Const(0, T.I64), node)
     last = cx.emit("sub", [n, Const(1, T.I64)], T.I64, None, loc)
     # Python's slice.indices: bounds clamp into [0, n] going up, [-1, n - 1] going down.
@@ -116,6 +119,32 @@ def slice_operands(cx, arr: Value, axis: int, sl: ast.Slice, node, values=None,
                     T.I64, None, loc)
     count = cx.emit("max", [count, Const(0, T.I64)], T.I64, None, loc)
     return [start, count, step]
+
+
+def _plain_bounds(cx, sl: ast.Slice, lower, upper, step: Value, n: Value, loc) -> list | None:
+    """(start, length, step) of a slice ``[c1:c2]`` of a length `n` with step 1, a start
+    ``c1 >= 0`` and a stop ``c2 < 0`` that are int constants or absent (``a[1:-1]``,
+    ``a[2:]``, ``a[:-2]``): ``min(c1, n)`` and ``max(n + (c2 - c1), 0)``, which is what
+    slice.indices gives (``n < c1``: start n, length 0; ``n + c2 < 0``: stop 0, length 0).
+    Slices of the same length then have the same length value once `cse` has run, so an
+    expression of them (the stencil's ``a[:-2, 1:-1] + a[2:, 1:-1] + ...``) is seen not to
+    broadcast and its broadcasting loop nest is deleted before LLVM compiles it. None
+    for any other slice."""
+    if not (isinstance(step, Const) and step.value == 1):
+        return None
+    c1 = 0 if sl.lower is None else _int_constant(lower)
+    c2 = 0 if sl.upper is None else _int_constant(upper)
+    if c1 is None or c2 is None or c1 < 0 or (c2 >= 0 and sl.upper is not None) or c2 - c1 < -2**63:
+        return None                     # (n + (c2 - c1) cannot wrap: 0 <= n < 2**63)
+    start = Const(0, T.I64) if c1 == 0 else cx.emit("min", [Const(c1, T.I64), n], T.I64, None, loc)
+    end = n if c2 == c1 else cx.emit("add", [n, Const(c2 - c1, T.I64)], T.I64, None, loc)
+    return [start, cx.emit("max", [end, Const(0, T.I64)], T.I64, None, loc), step]
+
+
+def _int_constant(v) -> int | None:
+    """The value of `v` when it is an i64 constant (a literal; a bool, a sized int or a
+    float takes the general path, which converts or reports it)."""
+    return v.value if isinstance(v, Const) and v.type == T.I64 else None
 
 
 def pick(cx, cond: Value, a: Value, b: Value, node) -> Value:
