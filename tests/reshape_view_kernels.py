@@ -86,3 +86,23 @@ def write_flatten(a, v):
 def reshape_to(a, shape):
     # a shape known only at run time: any negative length is the inferred one, as in NumPy
     return a.reshape(shape)
+
+
+def row_ravel(a, t):
+    return a[t].ravel()
+
+
+def rows_reshape(a):
+    return a[1:3].reshape(-1)
+
+
+def middle_rows_ravel(a):
+    return a[1:-1].ravel()
+
+
+def inner_line_reshape(a, i):
+    return a[i, 1:3].reshape(-1)
+
+
+def row_matvec(w, xs, t):
+    return w @ xs[t]

@@ -136,8 +136,10 @@ def _plain_bounds(cx, sl: ast.Slice, lower, upper, step: Value, n: Value, loc) -
     c2 = 0 if sl.upper is None else _int_constant(upper)
     if c1 is None or c2 is None or c1 < 0 or (c2 >= 0 and sl.upper is not None) or c2 - c1 < -2**63:
         return None                     # (n + (c2 - c1) cannot wrap: 0 <= n < 2**63)
+    if c1 == 0 and c2 == 0:
+        return [Const(0, T.I64), n, step]                 # the whole axis (n >= 0)
     start = Const(0, T.I64) if c1 == 0 else cx.emit("min", [Const(c1, T.I64), n], T.I64, None, loc)
-    end = n if c2 == c1 else cx.emit("add", [n, Const(c2 - c1, T.I64)], T.I64, None, loc)
+    end = cx.emit("add", [n, Const(c2 - c1, T.I64)], T.I64, None, loc)
     return [start, cx.emit("max", [end, Const(0, T.I64)], T.I64, None, loc), step]
 
 

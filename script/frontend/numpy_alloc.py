@@ -16,7 +16,7 @@ from script.frontend.registry import ANY, CALLS, METHODS, lowers, numpy_function
 from script.frontend.unknown import Unknown
 from script.frontend.pyref import PyRef
 from script.ir import types as T
-from script.ir.core import Const, Value
+from script.ir.core import Const, Instr, Value
 from script.ir.ops import MAX_MESSAGE_ARGS
 
 _TOO_BIG = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
@@ -549,7 +549,10 @@ def contiguous(cx, arr: Value, node) -> Value:
 
 def is_c_contiguous(cx, arr: Value, node) -> Value:
     """Whether `arr`'s strides are C's at run time (NumPy's C_CONTIGUOUS flag: an axis
-    of length 1 may have any stride)."""
+    of length 1 may have any stride); the constant true for a C array and for a view that
+    is one whatever the strides (`_is_c_view`)."""
+    if arr.type.layout == "C" or _is_c_view(arr):
+        return Const(True, T.BOOL)
     loc = cx.loc(node)
     ok: Value = Const(True, T.BOOL)
     expect: Value = Const(itemsize(arr.type.dtype), T.I64)
@@ -561,6 +564,32 @@ def is_c_contiguous(cx, arr: Value, node) -> Value:
         ok = cx.emit("and", [ok, good], T.BOOL, None, loc)
         expect = cx.emit("mul", [expect, d], T.I64, None, loc)
     return ok
+
+
+def _is_c_view(arr: Value) -> bool:
+    """Whether `arr` is a view of a C array with indices on its first axes, then a slice of
+    step 1, then whole axes (``xs[t]``, ``m[2:5]``, ``x[1:-1]``, ``a[i, 1:4, :]``): its
+    strides are then C's by the rule of `is_c_contiguous`, since an axis longer than 1 of the
+    view is one of the array's, whose stride is C's. Matmul's operand ``xs[t]`` needs no
+    copy then, and its copy loop no compiling."""
+    if not (isinstance(arr, Instr) and arr.opname == "view" and arr.operands[0].type.layout == "C"):
+        return False
+    parent, rest = arr.operands[0], list(arr.operands[1:])
+    axes = arr.attr
+    if "n" in axes or axes.lstrip("i").strip("s") or "s" not in axes:
+        return False
+    first = axes.index("s")
+    for k, kind in enumerate(axes):
+        if kind == "i":
+            rest.pop(0)
+            continue
+        start, length, step = rest[:3]
+        del rest[:3]
+        whole = (isinstance(start, Const) and start.value == 0 and isinstance(length, Instr)
+                 and length.opname == "dim" and length.attr == k and length.operands[0] is parent)
+        if not (isinstance(step, Const) and step.value == 1 and (k == first or whole)):
+            return False
+    return True
 
 
 def size_of(cx, arr: Value, node) -> Value:
