@@ -591,6 +591,8 @@ def call_math(cx, name: str, node) -> Value:
             return Undef(UNKNOWN, cx.loc(node))
         if isinstance(v.type, (T.IntType, T.BoolType)):
             return cx.coerce(v, T.I64, node)
+        if T.is_instance_type(v.type):      # __floor__, __ceil__, __trunc__
+            return class_methods.instance_conversion(cx, v, name, [], node)
         v = float_arg(cx, v, node)
         r = cx.emit("math", [v], v.type, name, cx.loc(node))
         check_float_to_int(cx, r, T.I64, node)
@@ -917,6 +919,8 @@ def builtin_round(cx, node, name) -> Value:
         node = ast.copy_location(ast.Call(node.func, [*node.args, *(kw[k] for k in order if k in kw)], []), node)
     args = positional(cx, node, name, 1, 2)
     x = args[0]
+    if T.is_instance_type(x.type):
+        return class_methods.instance_conversion(cx, x, "round", args[1:], node)
     loc = cx.loc(node)
     if isinstance(x.type, T.ComplexType):
         cx.error("type complex doesn't define __round__ method", node)
@@ -1144,6 +1148,8 @@ def builtin_conversion(cx, node, name) -> Value:
             v = optional.unwrap(cx, v, node, _NONE_CONVERSION[name])
     else:
         (v,) = positional(cx, node, name, 1)
+    if T.is_instance_type(v.type):          # __float__, __int__ (docs/records.md); bool: truth
+        return cx.truth(v, node) if name == "bool" else class_methods.instance_conversion(cx, v, name, [], node)
     if isinstance(v.type, T.StrType):
         return strings.str_truth(cx, v, node) if name == "bool" else strings.str_to_number(cx, v, t, node)
     if isinstance(v.type, T.BytesType):     # bool(b), int(b) and float(b) (CPython's parsing)

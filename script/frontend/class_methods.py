@@ -340,6 +340,28 @@ def instance_sum(cx, iterable, start: list, op: type, node) -> Value:
 # ---- containers and conversions ------------------------------------------------------
 
 
+_CONVERSIONS = {"float": ("__float__",), "int": ("__int__", "__index__", "__trunc__"), "round": ("__round__",),
+                "floor": ("__floor__",), "ceil": ("__ceil__",), "trunc": ("__trunc__",), "hash": ("__hash__",)}
+_CONVERSION_ERRORS = {"float": "float() argument must be a string or a real number, not '{}'",
+                      "int": "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                      "round": "type {} doesn't define __round__ method",
+                      "floor": "must be real number, not {}", "ceil": "must be real number, not {}",
+                      "trunc": "type {} doesn't define __trunc__ method", "hash": "unhashable type: '{}'"}
+
+
+@per_instance(0)
+def instance_conversion(cx, v: Value, name: str, args: list, node) -> Value:
+    """``float(x)``, ``int(x)``, ``round(x[, n])``, ``math.floor/ceil/trunc(x)``, ``hash(x)``
+    of an instance: the class's special method (CPython's order for ``int``: ``__int__``,
+    ``__index__``, ``__trunc__``), else CPython's TypeError as a CompileError."""
+    for method in _CONVERSIONS[name]:
+        r = call_special(cx, v, method, args, node)
+        if r is not None:
+            return r
+    cx.error(_CONVERSION_ERRORS[name].format(type_name(v)), node)
+
+
+
 @per_instance(0)
 def instance_len(cx, v: Value, node) -> Value:
     n = call_special(cx, v, "__len__", [], node, f"object of type '{type_name(v)}' has no len()")

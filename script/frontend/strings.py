@@ -453,6 +453,8 @@ def builtin_hash(cx, node, name) -> Value:
     (v,) = cx.positional(node, "hash", 1)
     if isinstance(v, Const):
         v = Const(v.value, v.type)      # (a weak constant too)
+    if T.is_instance_type(v.type):      # __hash__ (docs/records.md)
+        return class_methods.instance_conversion(cx, v, "hash", [], node)
     if not T.is_key_type(v.type):
         cx.error(f"hash() of a value of type {v.type} is not supported in compiled code", node)
     if enum_values.holds_enum(v.type):

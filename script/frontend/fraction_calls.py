@@ -1,0 +1,41 @@
+"""`fractions.Fraction(...)` in compiled code: a record of the class written in the subset
+(fractionlib.py), which stands in for CPython's class wherever compiled code meets one: its
+construction here, `isinstance` (instance_test.py), arguments from Python and results boxed
+back (script.pyhooks.named_instance `STAND_INS`).
+
+Why a record and not a named tuple of two ints: a record's class gets CPython's dispatch of
+special methods (class_methods.py: `+` with `__radd__`, comparisons reflected, `sum`,
+`sorted`, `min`, str/repr/f-strings) from the class's own code, and records are boxed with
+their fields set by name, which are `fractions.Fraction`'s slots, so the result is CPython's
+object; a named tuple would be a tuple to every operator (`+` concatenating, `<`
+lexicographic). The cost is a heap record per value, as CPython's object is.
+"""
+
+from __future__ import annotations
+
+import ast
+import fractions
+
+from script.frontend.registry import lowers
+from script.frontend import class_methods, fractionlib, records
+from script.ir import types as T
+
+
+@lowers(fractions.Fraction, fractionlib.Fraction)
+def _make_fraction(low, node: ast.Call, name: str):
+    """`Fraction(n)`, `Fraction(n, d)` of ints, Fractions and (alone) a float; a str, which
+    CPython parses, is a CompileError."""
+    if len(node.args) > 2 or node.keywords:
+        low.error("Fraction() takes at most 2 positional arguments in compiled code "
+                  "(numerator, denominator)", node)
+    for k, arg in enumerate(node.args):
+        if isinstance(arg, ast.Starred):
+            low.error("Fraction(*args) is not supported in compiled code", arg)
+        v = low.pre_evaluated[id(arg)] = low.expr(arg)
+        t = getattr(v, "type", None)
+        number = t is not None and t.is_numeric() and not isinstance(t, T.ComplexType)
+        if t is not None and not (number or class_methods.class_of(v) is fractionlib.Fraction):
+            low.pre_evaluated.pop(id(arg), None)
+            low.error(f"Fraction() of a {t} is not supported in compiled code (ints, floats and "
+                      "Fractions are; CPython parses a str)", arg)
+    return records.make_record(low, fractionlib.Fraction, node)
