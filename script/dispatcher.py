@@ -26,7 +26,7 @@ import weakref
 
 from script.errors import MIXED_NUMBERS, CompileError
 from script.ir import types as T
-from script.pyhooks.named_instance import is_record_class
+from script.pyhooks.named_instance import is_argument_class
 from script.frontend.typeinfer import (beyond_int64, empty_argument_types, format_signature, python_type_name,
                                       to_python_value, typeof)
 
@@ -654,10 +654,10 @@ def _types_for(obj, info, values):
         t = typeof(value)
         if t is None and isinstance(value, (int, float, str, complex)):      # a subclass: _type_error says
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
-        if t is None and (is_record_class(type(value)) or type(value) in (list, tuple)):
+        if t is None and (is_argument_class(type(value)) or type(value) in (list, tuple)):
             from script.frontend.instance_args import NotAnArgument, holding_type_of, instance_type_of
             try:
-                t = instance_type_of(value, typeof) if is_record_class(type(value)) else \
+                t = instance_type_of(value, typeof) if is_argument_class(type(value)) else \
                     holding_type_of(value, typeof)
             except NotAnArgument as e:
                 raise TypeError(f"{_type_error(obj, info, values)}; argument '{name}' cannot be "

@@ -12,6 +12,9 @@ their continued fractions, `_compare_float` a fraction and a float bit by bit), 
 that fits is computed whenever its inputs fit, and the cases CPython answers with a larger int
 are OverflowErrors.
 
+`isinstance` of a Fraction answers for CPython's class (`isinstance(x, fractions.Fraction)`,
+`numbers.Rational`), so the code here tests `_Fraction`, not its own class.
+
 What CPython decides by a value's type at run time is decided here by `isinstance` (a
 constant in compiled code): `Fraction ** Fraction` and `int ** Fraction`, whose result type
 depends on the exponent's value, return NotImplemented, which compiled code reports as a
@@ -20,9 +23,13 @@ CompileError at the operator.
 
 from __future__ import annotations
 
+import fractions
 import math
 
 from script.frontend.int_consts import checks_int64
+
+
+_Fraction = fractions.Fraction     # what `isinstance` sees of a Fraction (instance_test.py)
 
 
 def _gcd(a: int, b: int) -> int:
@@ -34,7 +41,7 @@ class Fraction:
 
     def __init__(self, numerator=0, denominator=None):
         if denominator is None:
-            if isinstance(numerator, Fraction):
+            if isinstance(numerator, _Fraction):
                 n = numerator._numerator
                 d = numerator._denominator
             elif isinstance(numerator, float):
@@ -101,7 +108,7 @@ class Fraction:
     # ---- arithmetic: Fraction op (Fraction | int) stays a Fraction; with a float, a float
 
     def __add__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _add(self._numerator, self._denominator, b._numerator, b._denominator)
         if isinstance(b, int):
             return _add(self._numerator, self._denominator, b, 1)
@@ -117,7 +124,7 @@ class Fraction:
         return NotImplemented
 
     def __sub__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _add(self._numerator, self._denominator, -b._numerator, b._denominator)
         if isinstance(b, int):
             return _add(self._numerator, self._denominator, -b, 1)
@@ -133,7 +140,7 @@ class Fraction:
         return NotImplemented
 
     def __mul__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _mul(self._numerator, self._denominator, b._numerator, b._denominator)
         if isinstance(b, int):
             return _mul(self._numerator, self._denominator, b, 1)
@@ -149,7 +156,7 @@ class Fraction:
         return NotImplemented
 
     def __truediv__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _div(self._numerator, self._denominator, b._numerator, b._denominator)
         if isinstance(b, int):
             return _div(self._numerator, self._denominator, b, 1)
@@ -165,7 +172,7 @@ class Fraction:
         return NotImplemented
 
     def __floordiv__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _floordiv(self._numerator, self._denominator, b._numerator, b._denominator)
         if isinstance(b, int):
             return _floordiv(self._numerator, self._denominator, b, 1)
@@ -181,7 +188,7 @@ class Fraction:
         return NotImplemented
 
     def __mod__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return _mod(self._numerator, self._denominator, b._numerator, b._denominator)
         if isinstance(b, int):
             return _mod(self._numerator, self._denominator, b, 1)
@@ -258,7 +265,7 @@ class Fraction:
     # ---- comparisons: exact, never by products that could overflow
 
     def __eq__(self, b):
-        if isinstance(b, Fraction):
+        if isinstance(b, _Fraction):
             return self._numerator == b._numerator and self._denominator == b._denominator
         if isinstance(b, int):
             return self._numerator == b and self._denominator == 1
@@ -299,12 +306,12 @@ def _make(n: int, d: int):
 
 def _ratio_of(numerator, denominator):
     """`Fraction(a, b)`'s pair before reduction: ints as they are, Fractions crossed."""
-    if isinstance(numerator, Fraction):
-        if isinstance(denominator, Fraction):
+    if isinstance(numerator, _Fraction):
+        if isinstance(denominator, _Fraction):
             return (numerator._numerator * denominator._denominator,
                     denominator._numerator * numerator._denominator)
         return numerator._numerator, int(denominator) * numerator._denominator
-    if isinstance(denominator, Fraction):
+    if isinstance(denominator, _Fraction):
         return int(numerator) * denominator._denominator, denominator._numerator
     return int(numerator), int(denominator)
 
@@ -417,7 +424,7 @@ def _round_half_even(n: int, d: int) -> int:
 def _order(a, b) -> int:
     """-1, 0 or 1 as Fraction `a` is below, equal to or above `b` (a Fraction, int or finite
     float)."""
-    if isinstance(b, Fraction):
+    if isinstance(b, _Fraction):
         return _compare(a._numerator, a._denominator, b._numerator, b._denominator)
     if isinstance(b, float):
         return _compare_float(a._numerator, a._denominator, b)

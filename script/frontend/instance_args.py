@@ -30,7 +30,7 @@ import weakref
 from script.frontend import union_values
 from script.frontend.class_lookup import slot_names
 from script.ir import types as T
-from script.pyhooks.named_instance import CLASSES, is_record_class
+from script.pyhooks.named_instance import CLASSES, is_argument_class as is_record_class, lookup_class, stand_in_key
 
 
 class NotAnArgument(Exception):
@@ -110,6 +110,11 @@ def _key(cls) -> str:
     the class's source for its messages)."""
     key = _CHECKED.get(cls)
     if key is not None:
+        return key
+    key = stand_in_key(cls)
+    if key is not None:         # (fractions.Fraction: its slots are the stand-in's fields)
+        lookup_class(key)
+        _CHECKED[cls] = key
         return key
     from script.frontend.records import check_class, class_key
     from script.errors import CompileError

@@ -58,8 +58,8 @@ def python_class(t: T.Type):
     if isinstance(t, T.BytesType):
         return bytes
     if isinstance(t, (T.NamedTupleType, T.ClassType, T.EnumType)):     # the user's class (docs/records.md)
-        from script.pyhooks.named_instance import lookup_class
-        return lookup_class(t.key)
+        from script.pyhooks.named_instance import STAND_INS, lookup_class
+        return lookup_class(STAND_INS.get(t.key, t.key))    # (a stand-in's: the library class)
     if isinstance(t, T.TupleType):
         return tuple
     if isinstance(t, T.ArrayType):

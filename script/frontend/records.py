@@ -47,7 +47,7 @@ from script.frontend.pyref import PyRef
 from script.frontend.unknown import Unknown
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.pyhooks.named_instance import CLASSES, lookup_class
+from script.pyhooks.named_instance import CLASSES, STAND_INS, lookup_class
 
 _OWN_KEYS = {"__module__", "__doc__", "__qualname__", "__dict__", "__weakref__", "__firstlineno__",
              "__static_attributes__", "__annotations__", "__init__", "__match_args__",
@@ -273,7 +273,7 @@ def _library_model(t, seen: frozenset = frozenset()) -> str | None:
     for x in T.instances(t) if not isinstance(t, T.ClassType) else [t]:
         if not isinstance(x, T.ClassType) or x.key in seen:
             continue
-        if x.key.startswith("script."):
+        if x.key.startswith("script.") and x.key not in STAND_INS:     # (a stand-in is boxed as its class)
             return x.name
         found = _library_model(x.elem, seen | {x.key})
         if found is not None:

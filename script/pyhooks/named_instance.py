@@ -13,6 +13,11 @@ import abc
 import sys
 
 CLASSES: dict[str, type] = {}        # "module:qualname" -> the class
+# Library classes compiled code holds as records of a class written in the subset, which stands
+# in for them (frontend fraction_calls.py): the stand-in's key -> the library class's, whose
+# objects are what crosses the boundary (their fields are the stand-in's, by name).
+STAND_INS = {"script.frontend.fractionlib:Fraction": "fractions:Fraction"}
+_STOOD_FOR = {v: k for k, v in STAND_INS.items()}
 
 
 def lookup_class(key: str) -> type:
@@ -35,7 +40,7 @@ def instance(key: str, values: tuple):
 def new_record(key: str):
     """A new instance of user class `key` for a record compiled code returns, before its
     fields (`fill_record`): the class's ``__new__``, not ``__init__``, which ran compiled."""
-    cls = lookup_class(key)
+    cls = lookup_class(STAND_INS.get(key, key))
     return cls.__new__(cls)
 
 
@@ -63,6 +68,17 @@ def reflect_record(obj, names: str, values: tuple) -> None:
 _MISSING = object()
 _KEPT = (int, float, str, bool)
 _LIBRARY_MODULES = ("numpy", "script")
+
+
+def stand_in_key(cls) -> str | None:
+    """The key of the class compiled code holds instances of library class `cls` as, or None."""
+    return _STOOD_FOR.get(f"{getattr(cls, '__module__', '')}:{getattr(cls, '__qualname__', '')}")
+
+
+def is_argument_class(cls) -> bool:
+    """Whether instances of `cls` from Python are records in compiled code (frontend
+    instance_args.py): a user's class, or a library class with a stand-in."""
+    return is_record_class(cls) or stand_in_key(cls) is not None
 
 
 def is_named_tuple_class(obj) -> bool:
