@@ -40,9 +40,9 @@ import functools
 import operator
 
 from script.errors import MIXED_NUMBERS
-from script.frontend import (arrays, bounded_deques, class_types, class_unions, dicts, generators,
-                             held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc, optional,
-                             recursive_generators, star_displays, strings, strmethods, union_values)
+from script.frontend import (arrays, bounded_deques, class_methods, class_types, class_unions, dicts,
+                             generators, held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc,
+                             optional, recursive_generators, star_displays, strings, strmethods, union_values)
 from script.lib.python import listlib
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
@@ -1139,11 +1139,25 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
     init = Const(0 if op is ast.Add else 1, T.I64)
     acc = cx.new_var("acc", start if start is not None else init)
     elements = []       # (whether an element is an int|float: then so is the total, as CPython's)
+    loc = cx.loc(node)
+    seen = cx.new_var("seen", Const(False, T.BOOL))
+    cx.counter += 1
+    instances = f"$sum{cx.counter}"     # of instances without a start: assigned 0 + x0 first
+    held = []                           # (whether elements are such instances)
 
     def add(x):
         elements.append(mixed_numbers.is_num(x))
+        if start is None and T.is_instance_type(x.type):
+            held.append(True)
+            cx.write(instances, cx.choose(cx.read(seen, loc), lambda: cx.binop(op, cx.read(instances, loc), x, node),
+                                          lambda: cx.binop(op, init, x, node), node))
+            cx.write(seen, Const(True, T.BOOL))
+            return
         cx.write(acc, cx.binop(op, cx.read(acc, cx.loc(node)), x, node))
     each(cx, arg_node, add, total=True)
+    if held:
+        class_methods.refuse_empty_sum(cx, cx.emit("not", [cx.read(seen, loc)], T.BOOL, None, loc), op, node)
+        return cx.read(instances, loc)
     total = cx.read(acc, cx.loc(node))
     if mixed_numbers.is_num(total) and not any(elements):
         return mixed_numbers.as_float(cx, total, cx.loc(node))
