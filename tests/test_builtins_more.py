@@ -389,6 +389,20 @@ def test_gcd_and_lcm_of_any_number_of_ints(a, b, c):
     check_all_levels(gcds_and_lcms, a, b, c)
 
 
+def gcd_of_two(a, b):
+    return math.gcd(a, b), math.gcd(b, a, 6)
+
+
+@pytest.mark.parametrize("a, b", [(-2**63, 1), (1, -2**63), (-2**63, -1), (-2**63, 6), (-2**63, 2**62),
+                                  (-2**63, -2**63 + 1), (12, -18), (0, -5)])
+def test_gcd_of_the_lowest_int64(a, b):
+    """-2**63 has no int64 absolute value: gcd took absolute values first and raised
+    OverflowError where the gcd (1, 2, 2**62) fits (rerun as Python, unless int_overflow="raise");
+    only a gcd of 2**63 overflows."""
+    import script
+    assert script.script(gcd_of_two, int_overflow="raise")(a, b) == gcd_of_two(a, b)
+
+
 def test_a_library_routine_called_with_arguments_it_does_not_take_is_a_compile_error():
     """A call of a builtin written in the subset that its routine's parameters do not bind
     is refused where it is written, not a TypeError naming the routine at run time."""

@@ -10,8 +10,14 @@ import math
 
 
 def gcd2(a: int, b: int) -> int:
-    a = -a if a < 0 else a
-    b = -b if b < 0 else b
+    """Euclid's on the signed values, the sign dropped last: -2**63, whose absolute value
+    int64 lacks, overflows only where the gcd is 2**63 (`gcd(-2**63, 0)`)."""
+    g = signed_gcd(a, b)
+    return -g if g < 0 else g
+
+
+def signed_gcd(a: int, b: int) -> int:
+    """The gcd of a and b, or its negative."""
     while b:
         a, b = b, a % b
     return a
@@ -34,8 +40,8 @@ def gcd_of(xs) -> int:
     """math.gcd(*xs) of a list or tuple of ints."""
     g = 0
     for x in xs:
-        g = gcd2(g, x)
-    return g
+        g = signed_gcd(g, x)
+    return -g if g < 0 else g
 
 
 def lcm(*xs: int) -> int:
@@ -378,7 +384,7 @@ def fsum(xs) -> float:
 
 from script.frontend.int_consts import checks_int64  # noqa: E402 (after the functions it names)
 # results the user sees, whose overflow CPython would give as a big int
-checks_int64(gcd2, lcm2, comb, perm, round_int)
+checks_int64(gcd2, signed_gcd, gcd, lcm2, comb, perm, round_int)
 
 
 def _two_product(x: float, y: float) -> tuple[float, float]:
