@@ -371,6 +371,10 @@ def instance_conversion(cx, v: Value, name: str, args: list, node) -> Value:
         r = call_special(cx, v, method, args, node)
         if r is not None:
             return r
+    cls = class_of(v)
+    if name == "hash" and not any("__hash__" in vars(k) for k in cls.__mro__[:-1]):
+        cx.error(f"hash() of a '{cls.__name__}' instance is its address in CPython (object.__hash__): "
+                 "not supported in compiled code", node)
     cx.error(_CONVERSION_ERRORS[name].format(type_name(v)), node)
 
 

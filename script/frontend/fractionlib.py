@@ -453,13 +453,12 @@ def _compare(na: int, da: int, nb: int, db: int) -> int:
 def _compare_float(n: int, d: int, x: float) -> int:
     """The sign of n/d - x for a finite float x, exactly: the integer parts, then the binary
     digits of the remainders (x's are exact, as is doubling a float below 1)."""
-    fl = math.floor(x)
-    if fl >= 9223372036854775808.0:
+    if x >= 9223372036854775808.0:         # beyond every int64 ratio
         return -1
-    if fl < -9223372036854775808.0:
+    if x < -9223372036854775808.0:
         return 1
-    q = int(fl)
-    frac = x - fl
+    q = math.floor(x)
+    frac = x - float(q)
     qa = n // d
     if qa != q:
         return 1 if qa > q else -1
@@ -511,7 +510,8 @@ def _hash(n: int, d: int) -> int:
                 inv = _mulmod(inv, base)
             base = _mulmod(base, base)
             e >>= 1
-        h = _mulmod((-n if n < 0 else n) % _MODULUS, inv)
+        r = n % _MODULUS                # |n| % _MODULUS, without |n| (beyond int64 for -2**63)
+        h = _mulmod(_MODULUS - r if n < 0 and r else r, inv)
     if n < 0:
         h = -h
     return -2 if h == -1 else h
