@@ -82,6 +82,11 @@ def int_results(a, b, c, d):
     return x // y, x % y, int(x), round(x), math.floor(x), math.ceil(x), math.trunc(y), x.numerator, x.denominator
 
 
+def divmods(a, b, c, d):
+    x = Fraction(a, b)
+    return divmod(x, Fraction(c, d)), divmod(x, c), divmod(c, x), divmod(x, 0.5)
+
+
 def compare(a, b, c, d):
     x = Fraction(a, b)
     y = Fraction(c, d)
@@ -161,6 +166,7 @@ def test_arithmetic(a, b, c, d):
     check(arith, a, b, c, d)
     check(int_results, a, b, c, d)
     check(compare, a, b, c, d)
+    check(divmods, a, b, c, d)
 
 
 @settings(max_examples=40, deadline=None)
@@ -218,12 +224,18 @@ def test_limit_denominator_and_round(a, b, m, n):
     check(rounded, a, b, n)
 
 
+def test_a_float_with_another_argument_is_cpythons_type_error():
+    check(made, 1, 2.5)
+    check(made, 1.5, 2)
+
+
 def test_division_by_zero_messages():
     check(made, 1, 0)
     check(made, -7, 0)
     check(arith, 3, 4, 0, 5)            # x / Fraction(0): 'Fraction(1, 0)'
     check(int_results, 3, 4, 0, 5)      # x // 0, x % 0: int division's message
     check(powers, 0, 1, -2)
+    check(divmods, 3, 4, 0, 5)
 
 
 def test_hash_is_cpythons():

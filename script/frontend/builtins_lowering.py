@@ -963,6 +963,8 @@ def _round_float32(cx, x: Value, nd: Value, loc) -> Value:
 
 def builtin_divmod(cx, node, name) -> Value:
     a, b = positional(cx, node, name, 2)
+    if T.is_instance_type(a.type) or T.is_instance_type(b.type):      # __divmod__, __rdivmod__
+        return class_methods.instance_binop(cx, divmod, a, b, node)
     t = cx.common_type(a, b, node)
     if isinstance(t, Unknown):          # an operand of code that never runs
         return Undef(UNKNOWN, cx.loc(node))

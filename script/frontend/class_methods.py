@@ -43,10 +43,10 @@ from script.pyhooks.named_instance import lookup_class
 
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv",
           ast.Mod: "mod", ast.Pow: "pow", ast.MatMult: "matmul", ast.BitAnd: "and", ast.BitOr: "or",
-          ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
+          ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift", divmod: "divmod"}    # (divmod(x, y))
 SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
           ast.Pow: "** or pow()", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-          ast.LShift: "<<", ast.RShift: ">>"}
+          ast.LShift: "<<", ast.RShift: ">>", divmod: "divmod()"}
 _AUG_SYMBOL = {ast.Pow: "**"}
 _UNARY = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
 ORDER = {ast.Lt: ("__lt__", "__gt__", "<"), ast.LtE: ("__le__", "__ge__", "<="),

@@ -203,6 +203,20 @@ class Fraction:
             return a % self.__float__()
         return NotImplemented
 
+    def __divmod__(self, b):
+        if isinstance(b, _Fraction) or isinstance(b, int):
+            return (self // b, self % b)
+        if isinstance(b, float):
+            return divmod(self.__float__(), b)
+        return NotImplemented
+
+    def __rdivmod__(self, a):
+        if isinstance(a, int):
+            return (a // self, a % self)
+        if isinstance(a, float):
+            return divmod(a, self.__float__())
+        return NotImplemented
+
     def __pow__(self, b):
         """`** int` is a Fraction; `** float` a float. `** Fraction` is a Fraction or a float
         by the exponent's value: not compiled (NotImplemented)."""
@@ -310,10 +324,17 @@ def _ratio_of(numerator, denominator):
         if isinstance(denominator, _Fraction):
             return (numerator._numerator * denominator._denominator,
                     denominator._numerator * numerator._denominator)
-        return numerator._numerator, int(denominator) * numerator._denominator
+        return numerator._numerator, _rational(denominator) * numerator._denominator
     if isinstance(denominator, _Fraction):
-        return int(numerator) * denominator._denominator, denominator._numerator
-    return int(numerator), int(denominator)
+        return _rational(numerator) * denominator._denominator, denominator._numerator
+    return _rational(numerator), _rational(denominator)
+
+
+def _rational(x) -> int:
+    """An int given with another argument to `Fraction(a, b)` (a float: CPython's TypeError)."""
+    if isinstance(x, float):
+        raise TypeError("both arguments should be Rational instances")
+    return int(x)
 
 
 def _float_ratio(x: float):
@@ -518,6 +539,6 @@ def _hash(n: int, d: int) -> int:
 
 
 checks_int64(*(f for f in list(vars(Fraction).values()) + [
-    _make, _ratio_of, _float_ratio, _add, _mul, _div, _floordiv, _mod, _pow,
+    _make, _ratio_of, _rational, _float_ratio, _add, _mul, _div, _floordiv, _mod, _pow,
     _round_half_even, _compare, _compare_float, _gcd] if callable(f)))
 checks_int64(Fraction.numerator.fget, Fraction.denominator.fget)
