@@ -148,6 +148,14 @@ def doubled(x):
     return x * 2, x.numerator, isinstance(x, Fraction), isinstance(x, fractions.Fraction)
 
 
+TENTH = Fraction(1, 10)
+HUGE = Fraction(2**70, 3)
+
+
+def against_global(a, b):
+    return Fraction(a, b) < TENTH, TENTH * a, fractions.Fraction(a) + TENTH
+
+
 def kinds(a):
     x = Fraction(a, 3)
     return isinstance(x, Fraction), isinstance(x, int), isinstance(a, Fraction)
@@ -265,6 +273,11 @@ def test_arguments_and_results_are_cpythons_fractions():
         compiled(doubled)(Fraction(2**62, 3))
 
 
+def test_module_level_fractions_are_constants():
+    check(against_global, 1, 11)
+    check(against_global, -3, 7)
+
+
 def test_refusals():
     def parsed(s):
         return Fraction(s)
@@ -274,6 +287,11 @@ def test_refusals():
 
     def key(a):
         return {Fraction(a, 2): 1}
+
+    def huge():
+        return HUGE * 2
+    with pytest.raises(CompileError, match="global 'HUGE' = Fraction.* does not fit"):
+        script.script(huge)()
     with pytest.raises(CompileError, match="Fraction\\(\\) of a str"):
         script.script(parsed)("1/3")
     with pytest.raises(CompileError, match="unsupported operand type\\(s\\) for \\*\\* or pow\\(\\): 'Fraction' and 'Fraction'"):

@@ -39,3 +39,18 @@ def _make_fraction(low, node: ast.Call, name: str):
             low.error(f"Fraction() of a {t} is not supported in compiled code (ints, floats and "
                       "Fractions are; CPython parses a str)", arg)
     return records.make_record(low, fractionlib.Fraction, node)
+
+
+def constant(low, obj, name: str, node):
+    """A global Fraction (`TARGET = Fraction(1, 10)` at module level), made where it is read
+    from its terms (a Fraction is immutable, so each read may be its own record); None for
+    other objects."""
+    if type(obj) is not fractions.Fraction:
+        return None
+    n, d = obj.numerator, obj.denominator
+    if not (-2**63 <= n < 2**63 and d < 2**63):
+        low.error(f"global '{name}' = {obj!r} does not fit in compiled code: numerators and denominators "
+                  "are int64", node)
+    terms = [ast.copy_location(ast.Constant(v), node) for v in (n, d)]
+    call = ast.copy_location(ast.Call(ast.Name("Fraction", ast.Load()), terms, []), node)
+    return records.make_record(low, fractionlib.Fraction, call)

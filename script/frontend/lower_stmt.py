@@ -16,8 +16,8 @@ import operator
 from script.errors import CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
-                             default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions, generators,
-                             global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
+                             default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
+                             fraction_calls, generators, global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
@@ -358,6 +358,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
             if plain is None:
                 return PyRef(obj, name)     # (`Color.RED.value`)
             obj = plain
+        made = fraction_calls.constant(self, obj, name, node)
+        if made is not None:
+            return made
         if obj is None or isinstance(obj, (bool, int, float, complex)):
             try:
                 return const_of(obj, self.loc(node))
