@@ -8,9 +8,10 @@ Numerators and denominators are int64: every int operation here is checked as us
 (`checks_int64`, below), so a result that does not fit raises OverflowError, never a wrapped
 value. The operations reduce before they multiply, as CPython's `_mul` does (and `//`, `%` and
 the comparisons never form the products CPython forms: `_compare` compares two fractions by
-their continued fractions, `_compare_float` a fraction and a float bit by bit), so a result
-that fits is computed whenever its inputs fit, and the cases CPython answers with a larger int
-are OverflowErrors.
+their continued fractions, `_compare_float` a fraction and a float bit by bit), so nearly
+every result that fits is computed; the exceptions are sums whose cross products overflow
+while the sum fits (`na * db + da * nb` of opposite signs). Results CPython answers with a
+larger int are OverflowErrors.
 
 `isinstance` of a Fraction answers for CPython's class (`isinstance(x, fractions.Fraction)`,
 `numbers.Rational`), so the code here tests `_Fraction`, not its own class.
@@ -32,10 +33,6 @@ from script.frontend.int_consts import checks_int64
 _Fraction = fractions.Fraction     # what `isinstance` sees of a Fraction (instance_test.py)
 
 
-def _gcd(a: int, b: int) -> int:
-    return math.gcd(a, b)
-
-
 class Fraction:
     """A rational number: `_numerator / _denominator`, in lowest terms, `_denominator > 0`."""
 
@@ -53,7 +50,7 @@ class Fraction:
             n, d = _ratio_of(numerator, denominator)
             if d == 0:
                 raise ZeroDivisionError(f"Fraction({n}, 0)")
-            g = _gcd(n, d)
+            g = math.gcd(n, d)
             if d < 0:
                 g = -g
             n //= g
@@ -360,12 +357,12 @@ def _float_ratio(x: float):
 
 def _add(na: int, da: int, nb: int, db: int):
     """na/da + nb/db (CPython's `_add`)."""
-    g = _gcd(da, db)
+    g = math.gcd(da, db)
     if g == 1:
         return _make(na * db + da * nb, da * db)
     s = da // g
     t = na * (db // g) + nb * s
-    g2 = _gcd(t, g)
+    g2 = math.gcd(t, g)
     if g2 == 1:
         return _make(t, s * db)
     return _make(t // g2, s * (db // g2))
@@ -373,11 +370,11 @@ def _add(na: int, da: int, nb: int, db: int):
 
 def _mul(na: int, da: int, nb: int, db: int):
     """na/da * nb/db, reduced across before multiplying (CPython's `_mul`)."""
-    g1 = _gcd(na, db)
+    g1 = math.gcd(na, db)
     if g1 > 1:
         na //= g1
         db //= g1
-    g2 = _gcd(nb, da)
+    g2 = math.gcd(nb, da)
     if g2 > 1:
         nb //= g2
         da //= g2
@@ -386,11 +383,11 @@ def _mul(na: int, da: int, nb: int, db: int):
 
 def _div(na: int, da: int, nb: int, db: int):
     """na/da / nb/db (CPython's `_div`, whose ZeroDivisionError names the reduced numerator)."""
-    g1 = _gcd(na, nb)
+    g1 = math.gcd(na, nb)
     if g1 > 1:
         na //= g1
         nb //= g1
-    g2 = _gcd(db, da)
+    g2 = math.gcd(db, da)
     if g2 > 1:
         da //= g2
         db //= g2
@@ -417,7 +414,7 @@ def _mod(na: int, da: int, nb: int, db: int):
     """na/da - nb/db * floor(na/da / nb/db), over the least common denominator."""
     if nb == 0:
         return _make(na % nb, 1)
-    g = _gcd(da, db)
+    g = math.gcd(da, db)
     a = na * (db // g)
     b = nb * (da // g)
     return Fraction(a % b, da // g * db)
@@ -540,5 +537,5 @@ def _hash(n: int, d: int) -> int:
 
 checks_int64(*(f for f in list(vars(Fraction).values()) + [
     _make, _ratio_of, _rational, _float_ratio, _add, _mul, _div, _floordiv, _mod, _pow,
-    _round_half_even, _compare, _compare_float, _gcd] if callable(f)))
+    _round_half_even, _compare, _compare_float] if callable(f)))
 checks_int64(Fraction.numerator.fget, Fraction.denominator.fget)
