@@ -126,6 +126,18 @@ def test_numbers_to_text(i, x, b):
     check_all_levels(K.formats, str(b), i, x)
 
 
+def converted_then_formatted(x, i):
+    return f"{x!s:.3}|{x!r:>12}|{i!s:>5}|{i!r:<4}|{x!s:^9}"
+
+
+@EXAMPLES
+@given(st.floats(), st.integers(-10**6, 10**6))
+def test_a_conversion_before_a_spec_formats_the_text(x, i):
+    """`{x!s:.3}` formats str(x) ('3.1' of 3.14159), not x ('3.14'): the explicit !s was
+    dropped where a spec followed."""
+    check_all_levels(converted_then_formatted, x, i)
+
+
 @EXAMPLES
 @given(st.one_of(st.from_regex(r"\s*[-+]?[0-9_]{0,22}\s*", fullmatch=True), TEXT,
                  st.integers(-2**63, 2**63 - 1).map(str), st.floats().map(str)))

@@ -167,8 +167,8 @@ def expr_JoinedStr(cx, node: ast.JoinedStr) -> Value:
         if conversion == "a":
             cx.error("ascii() conversions (!a) are not supported in compiled code", part)
         if part.format_spec is not None:
-            if conversion == "r":
-                v = str_of(cx, v, part, "r")
+            if part.conversion != -1:       # `{x!s:>8}`, `{x!r:>8}`: the spec applies to the text
+                v = str_of(cx, v, part, conversion)
             spec = expr_JoinedStr(cx, part.format_spec)
             parts.append(format_value(cx, v, spec, part))
         else:
