@@ -108,6 +108,11 @@ def text(a, b):
     return str(x), repr(x), f"{x}!", f"{x!r}", str(x * b)
 
 
+def printf(a, b):
+    x = Fraction(a, b)
+    return "%s and %r|%8s|%-20r|" % (x, x, x, x), f"{x!s:>8}|{x!r:<20}|"
+
+
 def powers(a, b, p):
     return Fraction(a, b) ** p
 
@@ -210,6 +215,7 @@ def test_construction_and_text(a, b):
     check(made, a, b)
     if b != 0:
         check(text, a, b)
+        check(printf, a, b)
         check(hashed, a, b)
 
 

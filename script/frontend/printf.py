@@ -81,7 +81,8 @@ def _directive_text(cx, m: re.Match, v: Value, node) -> Value:
     prec = m.group("prec")
     t = v.type
     if kind in "sr":
-        if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType, T.EnumType)) and not has_text(t):
+        if not isinstance(t, (T.StrType, T.IntType, T.BoolType, T.FloatType, T.EnumType)) and not has_text(t) \
+                and not T.is_instance_type(t):          # (an instance: its __str__ / __repr__)
             cx.error(f"%{kind} of a value of type {t} is not supported in compiled code", node)
         text = cx.str_of(v, node, kind)
         spec = ("<" if "-" in flags else ">") + width + (f".{prec or 0}" if prec is not None else "")
