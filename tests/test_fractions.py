@@ -125,6 +125,10 @@ def from_float(f):
     return Fraction(f)
 
 
+def from_float_method(f):
+    return Fraction.from_float(f), fractions.Fraction.from_float(3)
+
+
 def from_fractions(a, b, c, d):
     return Fraction(Fraction(a, b), Fraction(c, d)), Fraction(Fraction(a, b)), Fraction(Fraction(a, b), c)
 
@@ -223,6 +227,7 @@ def test_construction_and_text(a, b):
 @given(st.one_of(st.floats(), st.sampled_from([0.1, -2.5, 1e18, 1e300, 5e-324, float("nan"), float("inf")])))
 def test_from_float(f):
     check(from_float, f)
+    check(from_float_method, f)
 
 
 @settings(max_examples=30, deadline=None)

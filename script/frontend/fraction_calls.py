@@ -21,6 +21,14 @@ from script.frontend import class_methods, fractionlib, records
 from script.ir import types as T
 
 
+@lowers(fractions.Fraction.from_float, equal=True)
+def _from_float(low, node: ast.Call, name: str):
+    """`Fraction.from_float(x)` of a float or an int: `Fraction(x)`."""
+    if len(node.args) != 1 or node.keywords:
+        low.error("Fraction.from_float() takes one argument", node)
+    return _make_fraction(low, node, name)
+
+
 @lowers(fractions.Fraction, fractionlib.Fraction)
 def _make_fraction(low, node: ast.Call, name: str):
     """`Fraction(n)`, `Fraction(n, d)` of ints, Fractions and (alone) a float; a str, which
