@@ -31,8 +31,7 @@ def _from_float(low, node: ast.Call, name: str):
 
 @lowers(fractions.Fraction, fractionlib.Fraction)
 def _make_fraction(low, node: ast.Call, name: str):
-    """`Fraction(n)`, `Fraction(n, d)` of ints, Fractions and (alone) a float; a str, which
-    CPython parses, is a CompileError."""
+    """`Fraction(n)`, `Fraction(n, d)` of ints and Fractions, and (alone) a float or a str."""
     if len(node.args) > 2 or node.keywords:
         low.error("Fraction() takes at most 2 positional arguments in compiled code "
                   "(numerator, denominator)", node)
@@ -41,11 +40,11 @@ def _make_fraction(low, node: ast.Call, name: str):
             low.error("Fraction(*args) is not supported in compiled code", arg)
         v = low.pre_evaluated[id(arg)] = low.expr(arg)
         t = getattr(v, "type", None)
-        number = t is not None and t.is_numeric() and not isinstance(t, T.ComplexType)
+        number = t is not None and (t.is_numeric() and not isinstance(t, T.ComplexType) or isinstance(t, T.StrType))
         if t is not None and not (number or class_methods.class_of(v) is fractionlib.Fraction):
             low.pre_evaluated.pop(id(arg), None)
-            low.error(f"Fraction() of a {t} is not supported in compiled code (ints, floats and "
-                      "Fractions are; CPython parses a str)", arg)
+            low.error(f"Fraction() of a {t} is not supported in compiled code (ints, floats, strs and "
+                      "Fractions are)", arg)
     return records.make_record(low, fractionlib.Fraction, node)
 
 

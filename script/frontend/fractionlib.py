@@ -31,6 +31,7 @@ from script.frontend.int_consts import checks_int64
 
 
 _Fraction = fractions.Fraction     # what `isinstance` sees of a Fraction (instance_test.py)
+_RATIONAL_FORMAT = fractions._RATIONAL_FORMAT       # (the pattern CPython parses strs with)
 
 
 class Fraction:
@@ -43,18 +44,13 @@ class Fraction:
                 d = numerator._denominator
             elif isinstance(numerator, float):
                 n, d = _float_ratio(numerator)
+            elif isinstance(numerator, str):
+                n, d = _lowest(*_parsed(numerator))
             else:
                 n = int(numerator)
                 d = 1
         else:
-            n, d = _ratio_of(numerator, denominator)
-            if d == 0:
-                raise ZeroDivisionError(f"Fraction({n}, 0)")
-            g = math.gcd(n, d)
-            if d < 0:
-                g = -g
-            n //= g
-            d //= g
+            n, d = _lowest(*_ratio_of(numerator, denominator))
         self._numerator = n
         self._denominator = d
 
@@ -328,10 +324,51 @@ def _ratio_of(numerator, denominator):
 
 
 def _rational(x) -> int:
-    """An int given with another argument to `Fraction(a, b)` (a float: CPython's TypeError)."""
-    if isinstance(x, float):
+    """An int given with another argument to `Fraction(a, b)` (a float or a str: CPython's
+    TypeError)."""
+    if not isinstance(x, int):
         raise TypeError("both arguments should be Rational instances")
     return int(x)
+
+
+def _lowest(n: int, d: int):
+    """n/d in lowest terms, the sign on the numerator (CPython's `__new__`)."""
+    if d == 0:
+        raise ZeroDivisionError(f"Fraction({n}, 0)")
+    g = math.gcd(n, d)
+    if d < 0:
+        g = -g
+    return n // g, d // g
+
+
+def _parsed(text: str):
+    """`Fraction(text)`'s terms before reduction, as CPython's `__new__` reads them (its own
+    regular expression: `fractions._RATIONAL_FORMAT`)."""
+    m = _RATIONAL_FORMAT.match(text)
+    if m is None:
+        raise ValueError(f"Invalid literal for Fraction: {text!r}")
+    numerator = int(m.group("num") or "0")
+    denominator = 1
+    denom = m.group("denom")
+    if denom:
+        denominator = int(denom)
+    else:
+        decimal = m.group("decimal")
+        if decimal:
+            decimal = decimal.replace("_", "")
+            scale = 10 ** len(decimal)
+            numerator = numerator * scale + int(decimal)
+            denominator *= scale
+        exp = m.group("exp")
+        if exp:
+            e = int(exp)
+            if e >= 0:
+                numerator *= 10 ** e
+            else:
+                denominator *= 10 ** -e
+    if m.group("sign") == "-":
+        numerator = -numerator
+    return numerator, denominator
 
 
 def _float_ratio(x: float):
@@ -536,6 +573,6 @@ def _hash(n: int, d: int) -> int:
 
 
 checks_int64(*(f for f in list(vars(Fraction).values()) + [
-    _make, _ratio_of, _rational, _float_ratio, _add, _mul, _div, _floordiv, _mod, _pow,
+    _make, _ratio_of, _rational, _lowest, _parsed, _float_ratio, _add, _mul, _div, _floordiv, _mod, _pow,
     _round_half_even, _compare, _compare_float] if callable(f)))
 checks_int64(Fraction.numerator.fget, Fraction.denominator.fget)
