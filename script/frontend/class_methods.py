@@ -378,7 +378,6 @@ def instance_conversion(cx, v: Value, name: str, args: list, node) -> Value:
     cx.error(_CONVERSION_ERRORS[name].format(type_name(v)), node)
 
 
-
 @per_instance(0)
 def instance_len(cx, v: Value, node) -> Value:
     n = call_special(cx, v, "__len__", [], node, f"object of type '{type_name(v)}' has no len()")

@@ -30,7 +30,7 @@ import weakref
 from script.frontend import union_values
 from script.frontend.class_lookup import slot_names
 from script.ir import types as T
-from script.pyhooks.named_instance import CLASSES, is_argument_class as is_record_class, lookup_class, stand_in_key
+from script.pyhooks.named_instance import CLASSES, is_argument_class, lookup_class, stand_in_key
 
 
 class NotAnArgument(Exception):
@@ -43,7 +43,7 @@ def holding_type_of(value, typeof, guess: bool = True) -> T.Type | None:
     if type(value) not in (list, tuple) or not value:
         return None
     cls = type(value[0])
-    if not is_record_class(cls):
+    if not is_argument_class(cls):
         return None
     if any(type(v) is not cls for v in value):
         raise NotAnArgument(f"a {type(value).__name__} holding instances of {cls.__name__} and other values")
@@ -76,7 +76,7 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
                                 f"and {', '.join(names)})")
         for k, name in enumerate(names):
             value = getattr(o, name)
-            if is_record_class(type(value)):
+            if is_argument_class(type(value)):
                 todo.append(value)
                 t = T.ClassRef(_key(type(value)))
             elif _is_instance_list(value):        # (a node's children, a graph node's neighbours)
@@ -149,7 +149,7 @@ def _not_copied(t: T.Type) -> bool:
 def _is_instance_list(value) -> bool:
     """Whether `value` is a list of instances of one user's class (not empty: `[]` is typed
     as other empty lists are), which a field holds as a list of that class's records."""
-    return type(value) is list and bool(value) and is_record_class(type(value[0])) and all(
+    return type(value) is list and bool(value) and is_argument_class(type(value[0])) and all(
         type(v) is type(value[0]) for v in value)
 
 
@@ -169,9 +169,9 @@ def _why_not(value, t: T.Type | None) -> str:
 def _holds_instances(value) -> bool:
     """Whether a container value holds instances (a list of nodes: not taken yet)."""
     if isinstance(value, (list, tuple, set)):
-        return any(is_record_class(type(v)) or _holds_instances(v) for v in value)
+        return any(is_argument_class(type(v)) or _holds_instances(v) for v in value)
     if isinstance(value, dict):
-        return any(is_record_class(type(v)) or _holds_instances(v) for v in value.values())
+        return any(is_argument_class(type(v)) or _holds_instances(v) for v in value.values())
     return False
 
 
