@@ -154,7 +154,13 @@ def harmonic(n):
 
 
 def listed(xs):
-    return sum(xs), sum(xs, Fraction(1, 2)), sorted(xs), min(xs), max(xs), [x * 2 for x in xs]
+    return (sum(xs), sum(xs, Fraction(1, 2)), sum(xs, 0), sum(xs, 1.5), sum(x for x in xs), sum((x for x in xs), 2),
+            sorted(xs), min(xs), max(xs), [x * 2 for x in xs])
+
+
+def none_summed(n):
+    xs = [Fraction(1, k) for k in range(1, n)]
+    return sum(xs, 0)
 
 
 def doubled(x):
@@ -286,6 +292,9 @@ def test_sum_of_none_is_refused():
     """CPython's sum of no Fractions is the int 0, which the compiled Fraction result cannot be."""
     with pytest.raises(TypeError, match="sum\\(\\) of no instances"):
         compiled(harmonic)(0)
+    with pytest.raises(TypeError, match="sum\\(\\) of no instances"):
+        compiled(none_summed)(1)
+    check(none_summed, 4)
 
 
 def test_arguments_and_results_are_cpythons_fractions():

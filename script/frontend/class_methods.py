@@ -322,8 +322,9 @@ def _total_ordering(cx, derived: tuple, a: Value, b: Value, node) -> Value | Non
 
 def instance_sum(cx, iterable, start: list, op: type, node) -> Value:
     """``sum(xs, start)`` (``math.prod``) of instances: ``start + x0 + x1 ...``, each a
-    value of start's class. Without a start, ``(0 + x0) + x1 ...`` (the class's ``__radd__``
-    of the int), and a TypeError where there are no elements (`refuse_empty_sum`)."""
+    value of start's class. Without a start, or with a number (``sum(xs, 0)``), ``(0 + x0) +
+    x1 ...`` (the class's ``__radd__`` of the number), and a TypeError where there are no
+    elements (`refuse_empty_sum`)."""
     n, item, et = iterable
     what = "sum" if op is ast.Add else "prod"
 
@@ -333,22 +334,23 @@ def instance_sum(cx, iterable, start: list, op: type, node) -> Value:
             cx.error(f"{what}() with start of type {type_name(acc)} gives a {type_name(r)}: compiled "
                      "code keeps one type (give a start of the result's class)", node)
         return r
-    if start:
+    if start and T.is_instance_type(start[0].type):
         return cx.reduce_loop(node, n, item, start[0], step)
     refuse_empty_sum(cx, cx.cmp("eq", n, Const(0, T.I64), node), op, node)
-    first = cx.binop(op, Const(0 if op is ast.Add else 1, T.I64), item(Const(0, T.I64)), node)
+    init = start[0] if start else Const(0 if op is ast.Add else 1, T.I64)
+    first = cx.binop(op, init, item(Const(0, T.I64)), node)
     rest = cx.emit("sub", [n, Const(1, T.I64)], T.I64, None, cx.loc(node))
     return cx.reduce_loop(node, rest, lambda i: item(cx.emit("add", [i, Const(1, T.I64)], T.I64, None, cx.loc(node))),
                           first, step)
 
 
 def refuse_empty_sum(cx, empty: Value, op: type, node) -> None:
-    """A TypeError when a ``sum(xs)`` (``math.prod(xs)``) of instances without a start has
-    no elements: CPython's result is then the int start, which the compiled result, an
-    instance, cannot hold (docs/differences.md)."""
+    """A TypeError when a ``sum(xs)`` (``math.prod(xs)``) of instances with no start or a
+    number for one has no elements: CPython's result is then the number, which the compiled
+    result, an instance, cannot hold (docs/differences.md)."""
     what = "sum" if op is ast.Add else "prod"
-    cx.raise_if(empty, "TypeError", f"{what}() of no instances: CPython gives the int start, which compiled "
-                f"code's result (an instance) cannot hold; give a start ({what}(xs, start))", node)
+    cx.raise_if(empty, "TypeError", f"{what}() of no instances: CPython gives the start, a number, which "
+                f"compiled code's result (an instance) cannot hold; give a start of their class", node)
 
 # ---- containers and conversions ------------------------------------------------------
 

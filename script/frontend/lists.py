@@ -1147,10 +1147,10 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
 
     def add(x):
         elements.append(mixed_numbers.is_num(x))
-        if start is None and T.is_instance_type(x.type):
+        if (start is None or not T.is_instance_type(start.type)) and T.is_instance_type(x.type):
             held.append(True)
             cx.write(instances, cx.choose(cx.read(seen, loc), lambda: cx.binop(op, cx.read(instances, loc), x, node),
-                                          lambda: cx.binop(op, init, x, node), node))
+                                          lambda: cx.binop(op, cx.read(acc, loc), x, node), node))
             cx.write(seen, Const(True, T.BOOL))
             return
         cx.write(acc, cx.binop(op, cx.read(acc, cx.loc(node)), x, node))
