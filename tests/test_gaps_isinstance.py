@@ -26,6 +26,14 @@ def test_against_cpython(x):
     check_all_levels(K.none_result, x)
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.complex_numbers(allow_nan=False))
+def test_complex_values(z):
+    """isinstance of a complex was a CompileError ('a value of type c128 is not supported')."""
+    check_all_levels(K.queries, z)
+    check_all_levels(K.describe, z)
+
+
 def test_numpy_scalar_arguments():
     # Fresh functions: the entry point passes a Python int to an existing (i32)
     # specialization, so sized scalars get functions of their own.

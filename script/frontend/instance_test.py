@@ -47,6 +47,10 @@ def python_class(t: T.Type):
         return int
     if t == T.F64:
         return float
+    if t == T.C128:
+        return complex
+    if t == T.C64:
+        return np.complex64
     if isinstance(t, (T.IntType, T.FloatType)):
         return np.dtype(numpy_name(t)).type
     if isinstance(t, T.NoneType):
