@@ -95,7 +95,7 @@ def compare(a, b, c, d):
 
 def compare_float(a, b, f):
     x = Fraction(a, b)
-    return x < f, x <= f, x == f, x != f, x > f, x >= f, f < x, f == x
+    return x < f, x <= f, x == f, x != f, x > f, x >= f, f < x, f == x, x == complex(f, 0), x != complex(f, 1)
 
 
 def mixed_float(a, b, f):

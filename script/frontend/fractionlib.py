@@ -280,6 +280,8 @@ class Fraction:
             if math.isnan(b) or math.isinf(b):
                 return 0.0 == b
             return _compare_float(self._numerator, self._denominator, b) == 0
+        if isinstance(b, complex):
+            return b.imag == 0 and self.__eq__(b.real)
         return NotImplemented
 
     def __lt__(self, b):
