@@ -45,12 +45,14 @@ class Fraction:
             elif isinstance(numerator, float):
                 n, d = _float_ratio(numerator)
             elif isinstance(numerator, str):
-                n, d = _lowest(*_parsed(numerator))
+                n, d = _parsed(numerator)
+                n, d = _lowest(n, d)
             else:
                 n = int(numerator)
                 d = 1
         else:
-            n, d = _lowest(*_ratio_of(numerator, denominator))
+            n, d = _ratio_of(numerator, denominator)
+            n, d = _lowest(n, d)
         self._numerator = n
         self._denominator = d
 
