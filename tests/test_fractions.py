@@ -158,6 +158,15 @@ def listed(xs):
             sorted(xs), min(xs), max(xs), [x * 2 for x in xs])
 
 
+def expectations(size):
+    """Project Euler 323's recurrence: a sum of a generator of Fractions, appended to a list."""
+    expect = [fractions.Fraction(0)]
+    for n in range(1, size + 1):
+        temp = sum(math.comb(n, k) * expect[k] for k in range(n))
+        expect.append((2**n + temp) / (2**n - 1))
+    return expect[-1]
+
+
 def none_summed(n):
     xs = [Fraction(1, k) for k in range(1, n)]
     return sum(xs, 0)
@@ -285,6 +294,7 @@ def test_hash_is_cpythons():
 
 def test_sums_and_lists():
     check(harmonic, 20)
+    check(expectations, 10)
     check(listed, [Fraction(1, 3), Fraction(-2, 5), Fraction(7, 2)])
 
 

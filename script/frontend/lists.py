@@ -1150,7 +1150,7 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
         if (start is None or not T.is_instance_type(start.type)) and T.is_instance_type(x.type):
             held.append(True)
             cx.write(instances, cx.choose(cx.read(seen, loc), lambda: cx.binop(op, cx.read(instances, loc), x, node),
-                                          lambda: cx.binop(op, cx.read(acc, loc), x, node), node))
+                                          lambda: cx.binop(op, init if start is None else start, x, node), node))
             cx.write(seen, Const(True, T.BOOL))
             return
         cx.write(acc, cx.binop(op, cx.read(acc, cx.loc(node)), x, node))
