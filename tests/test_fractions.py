@@ -334,7 +334,7 @@ def test_refusals():
         script.script(huge)()
     with pytest.raises(CompileError, match="Fraction\\(\\) of a list"):
         script.script(parsed)([1])
-    with pytest.raises(CompileError, match="unsupported operand type\\(s\\) for \\*\\* or pow\\(\\): 'Fraction' and 'Fraction'"):
+    with pytest.raises(CompileError, match="for \\*\\* or pow\\(\\): 'Fraction' and 'Fraction'"):
         script.script(fraction_power)(2)
     with pytest.raises(CompileError, match="dict keys and set elements of class 'Fraction'"):
         script.script(key)(3)
