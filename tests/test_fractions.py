@@ -1,4 +1,4 @@
-"""`fractions.Fraction` in compiled code (frontend/fractionlib.py, fraction_calls.py), against
+"""`fractions.Fraction` in compiled code (lib/python/fractionlib.py, fraction_calls.py), against
 CPython's fractions: values and their types, exceptions and their messages, Fractions passed
 from Python and returned to it; results beyond int64 are OverflowErrors, never other values."""
 

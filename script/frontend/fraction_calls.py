@@ -17,7 +17,8 @@ import ast
 import fractions
 
 from script.frontend.registry import lowers
-from script.frontend import class_methods, fractionlib, records
+from script.frontend import class_methods, records
+from script.lib.python import fractionlib
 from script.ir import types as T
 
 

@@ -16,7 +16,7 @@ CLASSES: dict[str, type] = {}        # "module:qualname" -> the class
 # Library classes compiled code holds as records of a class written in the subset, which stands
 # in for them (frontend fraction_calls.py): the stand-in's key -> the library class's, whose
 # objects are what crosses the boundary (their fields are the stand-in's, by name).
-STAND_INS = {"script.frontend.fractionlib:Fraction": "fractions:Fraction"}
+STAND_INS = {"script.lib.python.fractionlib:Fraction": "fractions:Fraction"}
 _STOOD_FOR = {v: k for k, v in STAND_INS.items()}
 
 
