@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import ast
 import re
-import string
 
 from script.frontend.container_text import has_text
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
-from script.frontend import complex_lowering, dicts, lists, mixed_numbers, optional, printf, static_args, strings
+from script.frontend import (complex_lowering, dicts, lists, mixed_numbers, optional, printf, static_args, str_format,
+                             strings)
 from script.frontend.optional import is_optional
 
 # A message that is the repr of the exception's arguments (runtime.entry KEYED_MARK).
@@ -284,16 +284,16 @@ def complex_directive(cx, z: Value, node) -> tuple[str, list[Value]]:
 
 
 def _fstring(cx, node: ast.JoinedStr):
+    if any(isinstance(part, ast.FormattedValue) and part.format_spec is not None
+           and not all(isinstance(p, ast.Constant) for p in part.format_spec.values) for part in node.values):
+        # a spec made at run time: the whole f-string as a str (strings.py)
+        return _directive(cx, strings.expr_JoinedStr(cx, node), "", None, node)
     text, values = [], []
     for part in node.values:
         if isinstance(part, ast.Constant):
             text.append(escape(part.value))
             continue
-        spec = ""
-        if part.format_spec is not None:
-            if not all(isinstance(p, ast.Constant) for p in part.format_spec.values):
-                cx.error("a computed format spec is not supported in exception messages", part)
-            spec = "".join(p.value for p in part.format_spec.values)
+        spec = "" if part.format_spec is None else "".join(p.value for p in part.format_spec.values)
         conversion = None if part.conversion == -1 else chr(part.conversion)
         t, vs = _value_text(cx, part.value, spec, conversion)
         text.append(t)
@@ -303,32 +303,19 @@ def _fstring(cx, node: ast.JoinedStr):
 
 def _str_format(cx, node: ast.Call):
     template = node.func.value.value
-    keywords = {k.arg: k.value for k in node.keywords}
-    if None in keywords:
+    if any(k.arg is None for k in node.keywords):
         cx.error("**kwargs in calls is not supported", node)
-    text, values, auto = [], [], 0
-    try:
-        fields = list(string.Formatter().parse(template))
-    except ValueError as e:
-        cx.error(f"bad format string: {e}", node.func.value)
-    for literal, name, spec, conversion in fields:
+    parsed = str_format.fields(cx, template, node.func.value)
+    if any("{" in (spec or "") for _, _, spec, _ in parsed):
+        # a spec made at run time: the whole call as a str (str_format.py)
+        return _directive(cx, cx.expr(node), "", None, node)
+    numbering = str_format.FieldNumbering(node, " in exception messages")
+    text, values = [], []
+    for literal, name, spec, conversion in parsed:
         text.append(escape(literal))
         if name is None:
             continue
-        if name == "":
-            name, auto = str(auto), auto + 1
-        if name.isdigit():
-            if int(name) >= len(node.args):
-                cx.error(f"format string needs argument {name}, only {len(node.args)} given", node)
-            arg = node.args[int(name)]
-        elif name in keywords:
-            arg = keywords[name]
-        else:
-            cx.error(f"format field '{name}' is not supported in exception messages "
-                     "(give positional or keyword arguments)", node)
-        if "{" in (spec or ""):
-            cx.error("a computed format spec is not supported in exception messages", node)
-        t, vs = _value_text(cx, arg, spec or "", conversion)
+        t, vs = _value_text(cx, numbering.arg(cx, name), spec or "", conversion)
         text.append(t)
         values += vs
     return "".join(text), values

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import bytes_values, default_tables, dict_methods, strings
+from script.frontend import bytes_values, default_tables, dict_methods, str_format, strings
 from script.lib.python import listlib, strlib, strtext
 from script.frontend.optional import python_name
 from script.frontend.pyref import PyRef
@@ -126,7 +126,7 @@ def str_method(cx, s: Value, name: str, node: ast.Call) -> Value:
         _want_str(cx, arg, name, node)
         return strings.str_lib(cx, getattr(strtext, name), [s, arg], node)
     if name == "format":
-        return str_format(cx, s, node)
+        return str_format.str_format(cx, s, node)
     cx.error(f"str has no method '{name}' in compiled code", node.func)
 
 
@@ -269,51 +269,6 @@ def _str_list(cx, seq: Value, node) -> Value:
     lst = cx.new_list(T.STR, n, node)
     cx.fill_from(lst, Const(0, T.I64), (n, item, et), node)
     return lst
-
-
-def str_format(cx, s: Value, node: ast.Call) -> Value:
-    """`"template".format(...)` of a constant template: its fields as an f-string's."""
-    import string
-    if not (isinstance(s, Instr) and s.opname == "str_const"):
-        cx.error("str.format() needs a constant template in compiled code", node)
-    try:
-        fields = list(string.Formatter().parse(s.attr))
-    except ValueError as e:
-        cx.error(f"bad format string: {e}", node.func)
-    keywords = {k.arg: k.value for k in node.keywords}
-    if None in keywords:
-        cx.error("**kwargs in calls is not supported", node)
-    # every argument evaluated once, in the order written, used or not (as CPython does)
-    values = {id(a): cx.expr(a) for a in list(node.args) + list(keywords.values())}
-    parts, auto = [], 0
-    for literal, field, spec, conversion in fields:
-        if literal:
-            parts.append(strings.str_constant(cx, literal, node))
-        if field is None:
-            continue
-        if field == "":
-            field, auto = str(auto), auto + 1
-        if field.isdigit() and int(field) < len(node.args):
-            arg = node.args[int(field)]
-        elif field in keywords:
-            arg = keywords[field]
-        else:
-            cx.error(f"format field {field!r} is not supported here (positional or keyword "
-                     "arguments by name only)", node)
-        if "{" in (spec or ""):
-            cx.error("a computed format spec is not supported in str.format()", node)
-        if conversion not in (None, "s", "r"):
-            cx.error(f"the !{conversion} conversion is not supported in compiled code", node)
-        v = values[id(arg)]
-        if spec:
-            v = strings.str_of(cx, v, node, conversion) if conversion else v
-            parts.append(strings.format_value(cx, v, strings.str_constant(cx, spec, node), node))
-        else:
-            parts.append(strings.str_of(cx, v, node, conversion or "s"))
-    out = parts[0] if parts else strings.str_constant(cx, "", node)
-    for p in parts[1:]:
-        out = strings.str_concat(cx, out, p, node)
-    return out
 
 
 def _str_method(low, s: Value, node: ast.Call) -> Value:
