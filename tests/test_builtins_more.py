@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from difftest import check_all_levels
+from difftest import check_all_levels, compiled
 
 SET = settings(max_examples=40, deadline=None)
 
@@ -441,3 +441,44 @@ def test_the_interpreters_recursion_limit():
     CPython's ValueError (frontend/interpreter_calls.py)."""
     for n in (5000, 1, 0, -3):
         check_all_levels(recursion_limit, n)
+
+
+def stdout_writes(n):
+    total = 0
+    for i in range(n):
+        total += sys.stdout.write("%i " % i)
+        print("p", i, end="|")
+    return total + sys.stdout.write("é\n")
+
+
+def test_stdout_write_interleaves_with_print(capfd):
+    """sys.stdout.write(s) writes where print writes, in order, and returns len(s)
+    (frontend/interpreter_calls.py)."""
+    for n in (0, 3):
+        want = stdout_writes(n), capfd.readouterr().out
+        got = compiled(stdout_writes)(n), capfd.readouterr().out
+        assert got == want
+
+
+STDOUT_SCRIPT = r'''
+import script
+from sys import stdout
+
+def walk(n):
+    for i in range(n):
+        stdout.write("%i " % i)
+        print(i * i, end=" ")
+    return stdout.write("\n")
+
+print(script.script(walk)(4) if RUN else walk(4))
+'''
+
+
+def test_stdout_write_of_from_sys_import_stdout(tmp_path):
+    import subprocess
+    outs = []
+    for run in (False, True):
+        path = tmp_path / f"walk_{run}.py"
+        path.write_text(f"RUN = {run}\n" + STDOUT_SCRIPT)
+        outs.append(subprocess.run([sys.executable, str(path)], capture_output=True, text=True, check=True).stdout)
+    assert outs[0] == outs[1] == "0 0 1 1 2 4 3 9 \n1\n"
