@@ -74,8 +74,8 @@ def mapping(x):
     return "%(a)s" % x          # (dicts with str keys are a CompileError of their own)
 
 
-def star_width(x):
-    return "%*d" % (3, x)
+def star_of_float(x):
+    return "%*d" % (3.0, x)
 
 
 def too_few(x):
@@ -100,7 +100,7 @@ def char(x):
 
 @pytest.mark.parametrize("fn, arg, text", [
     (mapping, 1, "with a mapping"),
-    (star_width, 1, "'\\*' width"),
+    (star_of_float, 1, "\\* wants int"),
     (too_few, 1, "not enough arguments for format string"),
     (too_many, 1, "not all arguments converted"),
     (wrong_type, "a", "%d format: a real number is required, not str"),
@@ -111,6 +111,21 @@ def test_unsupported_forms_are_compile_errors(fn, arg, text):
     with pytest.raises(script.CompileError, match=text) as e:
         script.script(fn)(arg)
     assert e.value.loc.line == fn.__code__.co_firstlineno + 1
+
+
+def stars(w, p, n, x, s):
+    return ("%*d|%-*d|%0*d|%#*x" % (w, n, w, n, w, n, w, n), "%.*f|%*.*f|%+*.*e|%-*g|" % (p, x, w, p, x, w, p, x, w, x),
+            "%*s|%-*s|%.*s|%*.*r|" % (w, s, w, s, p, s, w, p, s), "%*d" % (w > 2, n))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-12, 12), st.integers(-3, 12), INTS, FLOATS, TEXT)
+def test_star_widths_and_precisions(w, p, n, x, s):
+    check_all_levels(stars, w, p, n, x, s)
+
+
+def _printed_stars(w, n, x):
+    print("%*i|%.*f" % (w, n, w % 5, x))
 
 
 def _printed_widths(n, s, x):
@@ -145,6 +160,7 @@ def test_printed_and_raised_templates_with_widths_or_a_tuple_value(n, s, x):
     # print()'s and raise's own formatting of `template % values` knew `%d`/`%.3f` only and
     # values written as a tuple: `%2i` or `% pair` was a CompileError ("not all arguments
     # converted") where CPython prints; now the str printf.py computes
-    for fn, args in ((_printed_widths, (n, s, x)), (_printed_tuple_value, (n, [(1, "a"), (2, s)]))):
+    for fn, args in ((_printed_widths, (n, s, x)), (_printed_tuple_value, (n, [(1, "a"), (2, s)])),
+                     (_printed_stars, (n % 9 - 4, n, x))):
         assert _stdout_of(script.script(fn), *args) == _stdout_of(fn, *args)
     check_all_levels(_raised_with_widths, n, s)

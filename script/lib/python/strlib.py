@@ -122,6 +122,20 @@ def str_of_int(v: int) -> str:
     return out
 
 
+def star_width(negative: str, positive: str, width: int) -> str:
+    """The head of the format() spec of a printf directive with a `*` width (printf.py):
+    `positive` (the directive's flags) then the width; for a negative width, as CPython,
+    `negative` (the flags with `-`) then -width."""
+    if width < 0:
+        return negative + str_of_int(-width)
+    return positive + str_of_int(width)
+
+
+def star_precision(precision: int) -> str:
+    """The digits of a printf `.*` precision: a negative one is 0, as in CPython."""
+    return str_of_int(precision if precision > 0 else 0)
+
+
 # ---- comparing and searching -------------------------------------------------------------
 
 def compare(a: str, b: str) -> int:
