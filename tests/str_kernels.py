@@ -404,3 +404,13 @@ def argument_order(s):
     raw = (5).to_bytes(byteorder=a("big"), length=a(2))
     n = int.from_bytes(signed=a(True), bytes=raw, byteorder=a("little"))
     return parts, data, text, raw, n, seen
+
+
+def join_optional(n: int, hole: int, sep: str):
+    """`sep.join` of strs that may be None: CPython's TypeError at the first None."""
+    r = [None] * n
+    for i in range(n):
+        if i != hole:
+            r[i] = chr(97 + i) * (i % 3)
+    pair = (sep, None if hole == 0 else sep)
+    return sep.join(r), "".join(x for x in r), sep.join(pair)

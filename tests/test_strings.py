@@ -384,3 +384,9 @@ def _tuple_texts(xs):
 def test_text_of_a_tuple_of_run_time_length(xs, capsys):
     # tuple(xs) is written as a tuple, `(1,)` with its comma (was written as a list: '[1, 2]')
     check_all_levels(_tuple_texts, xs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 6), st.integers(-1, 6), st.text(max_size=2))
+def test_join_of_strs_that_may_be_none(n, hole, sep):
+    check_all_levels(K.join_optional, n, hole, sep)

@@ -253,8 +253,10 @@ def _justify(cx, s: Value, name: str, node) -> Value:
 
 def _str_list(cx, seq: Value, node) -> Value:
     """A new list[str] of the strs of a tuple (`sep.join(("a", b))`) or of the characters
-    of a str (`"-".join(s)`)."""
-    if isinstance(seq.type, T.ListType) and isinstance(seq.type.elem, (T.UnionType, T.IntFloatType)):
+    of a str (`"-".join(s)`); of strs that may be None, CPython's TypeError at the first
+    None (`sequence item 1: expected str instance, NoneType found`)."""
+    if isinstance(seq.type, T.ListType) and (isinstance(seq.type.elem, (T.UnionType, T.IntFloatType))
+                                             or seq.type.elem == T.OptionalType(T.STR)):
         callee = cx.ctx.callee(cx, cx.ctx.info_for(listlib.str_items), (seq.type,), node)
         return cx.emit("call", [seq], callee.ret_type, callee, cx.loc(node))
     n, item, et = cx.iterable_value(seq, node)
@@ -264,11 +266,11 @@ def _str_list(cx, seq: Value, node) -> Value:
         cx.raise_if(cx.cmp("gt", n, Const(0, T.I64), node), "TypeError",
                     f"sequence item 0: expected str instance, {python_name(et)} found", node)
         return cx.new_list(T.STR, Const(0, T.I64), node)
-    if et != T.STR:
+    if et not in (T.STR, T.OptionalType(T.STR)):
         cx.error(f"str.join() takes strs, not elements of type {et}", node)
-    lst = cx.new_list(T.STR, n, node)
+    lst = cx.new_list(et, n, node)
     cx.fill_from(lst, Const(0, T.I64), (n, item, et), node)
-    return lst
+    return lst if et == T.STR else _str_list(cx, lst, node)     # (strs or None: listlib.str_items)
 
 
 def _str_method(low, s: Value, node: ast.Call) -> Value:
