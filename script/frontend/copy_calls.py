@@ -4,9 +4,10 @@
 `set(x)`); of a value compiled code cannot change (a number, str, tuple, None) it is the value
 itself, as in CPython. `copy.deepcopy` is the same where nothing inside can change (a list of
 numbers, strs or tuples of them; a dict of such values; a set): a deep copy of those is a
-shallow one. A deep copy of mutable values inside (a list of lists, a dict of lists, class
-instances) is a CompileError: CPython's keeps two places that held one object holding one new
-object (`[[0] * 3] * 3`), which a copy item by item would not.
+shallow one. A deep copy of a list or dict of such lists, dicts or sets (`list[list[int]]`,
+`dict[str, list[str]]`) is deepcopylib's, which keeps CPython's memo: two places that held
+one object hold one new object (`[[0] * 3] * 3`). Deeper nesting, tuples holding lists and
+class instances are a CompileError.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import copy
 from script.frontend.registry import CALLS
 from script.ir import types as T
 from script.ir.core import Value
-from script.frontend import dicts, lists
+from script.frontend import deepcopylib, dicts, lists
+from script.frontend.unknown import UNKNOWN, PendingElement, PendingPart, Undef, Unknown
 
 
 def _mutable_inside(t: T.Type) -> bool:
@@ -41,11 +43,39 @@ def _mutable(t: T.Type) -> bool:
     return _mutable_inside(t)
 
 
+def _is_known(t: T.Type) -> bool:
+    """Whether every part of container type `t` is known in this round of typing."""
+    if isinstance(t, (Unknown, PendingElement, PendingPart)):
+        return False
+    parts = (t.key, t.value) if isinstance(t, T.DictType) else (t.key,) if isinstance(t, T.SetType) \
+        else (t.elem,) if isinstance(t, T.ListType) else t.elems if isinstance(t, T.TupleType) else ()
+    return all(_is_known(p) for p in parts)
+
+
+def _is_two_levels(t: T.Type) -> bool:
+    """A list or dict (not a set) of lists, dicts or sets whose items nothing can change:
+    what deepcopylib copies."""
+    if isinstance(t, T.ListType) and not isinstance(t, (T.VarTupleType, T.IterType)):
+        inner = t.elem
+    elif isinstance(t, T.DictType):
+        inner = t.value
+    else:
+        return False
+    return isinstance(inner, (T.ListType, T.HashType)) and not isinstance(inner, (T.VarTupleType, T.IterType)) \
+        and not _mutable_inside(inner)
+
+
 def _lower(fn, low, node: ast.Call, name: str) -> Value:
     if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
         low.error(f"copy.{fn.__name__}() takes one argument in compiled code", node)
     v = low.expr(node.args[0])
     t = v.type
+    if fn is copy.deepcopy and _mutable_inside(t) and _is_two_levels(t):
+        if not _is_known(t):        # (`[{}, {}]`: a later round knows the parts' types)
+            return Undef(UNKNOWN, low.loc(node))
+        lib = deepcopylib.deep_list if isinstance(t, T.ListType) else deepcopylib.deep_dict
+        callee = low.ctx.callee(low, low.ctx.info_for(lib), (t,), node)
+        return low.emit("call", [v], callee.ret_type, callee, low.loc(node))
     if fn is copy.deepcopy and _mutable_inside(t):
         low.error(f"copy.deepcopy() of a {t} is not supported in compiled code: CPython's copy keeps "
                   f"two places that held one object holding one new object, which compiled code "

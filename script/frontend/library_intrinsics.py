@@ -1,6 +1,7 @@
 """The intrinsics of the library written in the compiled subset (numpy_lib, numpy_stats,
-numpy_lapack, ...): ``raise_if``, a raise with a message formatted from ints, and ``lapack``,
-the IR's `lapack` op. Each lowers its own call (`__script_call__`).
+numpy_lapack, deepcopylib, ...): ``raise_if``, a raise with a message formatted from ints,
+``lapack``, the IR's `lapack` op, and ``identity``, a list's, dict's or set's address (the
+`list_id` op). Each lowers its own call (`__script_call__`).
 
 A leaf, so that the library modules need not import the modules that call them
 (numpy_lib_call, numpy_lapack_call): that closed import cycles (tests/test_import_graph.py).
@@ -31,6 +32,23 @@ class _RaiseIf:
 
 
 raise_if = _RaiseIf()
+
+
+class _Identity:
+    """``identity(x)`` in library code: the address of list, dict or set `x` (of a dict or
+    set, of its first table part), an i64 that names it while it lives: CPython's `id(x)`
+    for a memo (deepcopylib.py)."""
+
+    def __script_call__(self, low, node: ast.Call) -> Value:
+        v = low.expr(node.args[0])
+        if isinstance(v.type, T.HashType):
+            v = low.table_parts(v, node)[0]
+        if not isinstance(v.type, T.ListType):
+            low.error(f"identity() takes a list, dict or set, not {v.type}", node)
+        return low.emit("list_id", [v], T.I64, None, low.loc(node))
+
+
+identity = _Identity()
 
 
 _OPERAND = {"c": T.I64, "i": T.I64, "f": T.F64, "r": T.F32}

@@ -25,6 +25,9 @@ them) it may be, and `inside`, the parameters whose lists may be stored inside i
   callee's result may reach count (a summary, to a fixpoint as the writes'): the new dict
   of `dict.fromkeys(xs, 0)` or list of `heapq.nsmallest(k, xs)` is not `xs`.
 
+A `list_id` (deepcopy's memo key) sees which lists are the same object, so the lists it may
+be count as returned: the entry then copies arguments in through its memo, keeping aliases.
+
 Origins name a parameter and a level: (k, 0) the list(s) of parameter k itself, (k, 1) a
 list inside them. A write (`list_set`, `list_resize` but of the very value a `list_new`
 made, or a call of a function that writes that parameter, a summary computed to a fixpoint
@@ -190,7 +193,7 @@ def _param_writes(func: Function, writes: dict, returns: dict, counts) -> tuple[
             changed |= _step(c, i, lists, returns)
     returned = set()
     for i in instrs:
-        if i.opname == "ret":
+        if i.opname in ("ret", "list_id"):     # (list_id: the object's identity is seen)
             for v in lists(i.operands):
                 returned |= {k for k, _ in c.reach_value(v)}
     found: dict = {}

@@ -119,6 +119,8 @@ list_get       ``list_get %l, %i``: element %i of the list (0 <= %i < len: the f
 list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the list
 list_same      ``list_same %a, %b``: whether two lists (of one type) are the same object: ``is``
                between two class instances (types.ClassType)
+list_id        ``list_id %a : i64``: the address of a list, its identity while it lives: the key of
+               `copy.deepcopy`'s memo (frontend/deepcopylib.py)
 is_null        ``is_null %x : bool``: whether list or str %x is NULL (a `list_null`, a list slot never
                written): the test script.ir.safety puts before what reads a list or str of IR
                loaded from outside
@@ -437,6 +439,7 @@ _op("list_get", 2, "item", pure=False, removable=True, reads=True, complex_ok=Tr
 _op("list_set", 3, "void", pure=False, complex_ok=True, **_LIST)
 _op("list_resize", 2, "bool", pure=False, **_LIST)
 _op("list_same", 2, "bool", **_LIST)
+_op("list_id", 1, "i64", **_LIST)
 _op("is_null", 1, "bool", family="list")
 # Strings (script/backend/llvm/strings.py): immutable once filled.
 _STR = dict(family="str", operands="str")

@@ -330,7 +330,7 @@ RULES = {
     **dict.fromkeys(("add", "acc", "sub", "mul", "div", "pow", "and", "or", "xor", "shl", "shr", "min", "max",
                      "neg", "invert", "not", "abs", "cmp", "convert", "select", "tuple", "extract",
                      "complex", "math", "call", "poll", "ovf", "dim", "stride", "transpose", "part", "overlap",
-                     "const_array", "list_null", "list_same", "is_null", "str_const", "str_new", "sreg", "barrier",
+                     "const_array", "list_null", "list_same", "list_id", "is_null", "str_const", "str_new", "sreg", "barrier",
                      "shared", "rng_state", "br", "cbr", "ret", "raise", "raised", "catch", "exc_match",
                      "reraise"), "free"),
     "floordiv": _divide, "mod": _divide,

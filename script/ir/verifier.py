@@ -446,11 +446,11 @@ def _check_list_op(i, types, func, blocks):
     if not isinstance(lst, T.ListType):
         _fail(f"{name} of a {lst}, not a list", i)
     want = {"list_len": [lst], "list_get": [lst, T.I64], "list_set": [lst, lst.elem, T.I64],
-            "list_resize": [lst, T.I64], "list_same": [lst, lst]}[name]
+            "list_resize": [lst, T.I64], "list_same": [lst, lst], "list_id": [lst]}[name]
     if types != want:
         _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
     result = {"list_len": T.I64, "list_get": lst.elem, "list_set": T.NONE, "list_resize": T.BOOL,
-              "list_same": T.BOOL}[name]
+              "list_same": T.BOOL, "list_id": T.I64}[name]
     if i.type != result:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
 

@@ -442,6 +442,9 @@ class FunctionLowering:
         a, b = i.operands
         return self.b.icmp("eq", self.value(a), self.value(b))
 
+    def _op_list_id(self, i: Instr):
+        return self.b.ptrtoint(self.value(i.operands[0]), "i64")
+
     def _op_is_null(self, i: Instr):
         return self.b.icmp("eq", self.value(i.operands[0]), NULL)
 
