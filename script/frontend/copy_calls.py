@@ -18,7 +18,8 @@ import copy
 from script.frontend.registry import CALLS
 from script.ir import types as T
 from script.ir.core import Value
-from script.frontend import deepcopylib, dicts, lists
+from script.frontend import dicts, lists
+from script.lib.python import deepcopylib
 from script.frontend.unknown import UNKNOWN, PendingElement, PendingPart, Undef, Unknown
 
 

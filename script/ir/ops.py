@@ -120,7 +120,7 @@ list_set       ``list_set %l, %v, %i``: writes element %i (in bounds) of the lis
 list_same      ``list_same %a, %b``: whether two lists (of one type) are the same object: ``is``
                between two class instances (types.ClassType)
 list_id        ``list_id %a : i64``: the address of a list, its identity while it lives: the key of
-               `copy.deepcopy`'s memo (frontend/deepcopylib.py)
+               `copy.deepcopy`'s memo (lib/python/deepcopylib.py)
 is_null        ``is_null %x : bool``: whether list or str %x is NULL (a `list_null`, a list slot never
                written): the test script.ir.safety puts before what reads a list or str of IR
                loaded from outside
