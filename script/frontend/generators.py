@@ -176,6 +176,31 @@ def _may_stop(func, info) -> bool:
     return isinstance(obj, types.FunctionType) and not getattr(obj, "__module__", "").startswith("script.")
 
 
+def invisible(cx, node) -> bool:
+    """Whether walking `node` (a generator source, or a comprehension walking its first
+    iterable) does nothing per item (so a recursive generator's items may be taken at once:
+    recursive_generators.py) besides the generator's own work: a source itself,
+    enumerate() of one, or a generator expression or comprehension whose `if`s, element
+    and later iterables read only names and constants."""
+    node = lazy_maker(cx, node) or node
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        first, *rest = node.generators
+        elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        parts = elts + [c for g in node.generators for c in g.ifs] + [g.iter for g in rest] \
+            + [g.target for g in node.generators]
+        return all(_plain(p) for p in parts) and invisible(cx, first.iter)
+    if isinstance(node, ast.Call) and cx.builtin_call(node) is enumerate:
+        return bool(node.args) and invisible(cx, node.args[0])
+    if isinstance(node, ast.Call) and cx.builtin_call(node) is not None:
+        return False
+    return not (while_call(cx, node) or walker(cx, node))
+
+
+def _plain(node) -> bool:
+    """Only names, constants and tuples of them: nothing CPython could show."""
+    return all(isinstance(n, (ast.Name, ast.Constant, ast.Tuple, ast.expr_context)) for n in ast.walk(node))
+
+
 def free_names(info) -> list[str]:
     """The outer variables a generator defined inside a compiled function reads (closures.py:
     the leading parameters of a nested function); none for a module-level one."""
@@ -405,7 +430,7 @@ def walk_items(cx, node, on_item, done, whole: bool = False, total=False) -> Non
         total = cx.gen_active.total
     elif total is None:
         total = outer
-    cx.gen_total = bool(total) and recursive_generators.invisible(cx, node)
+    cx.gen_total = bool(total) and invisible(cx, node)
     try:
         _walk_items(cx, node, on_item, done, whole)
     finally:
@@ -632,7 +657,8 @@ def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> No
         if not cx.gen_total:
             recursive_generators.refuse(cx, info, call)
         params = bind_generator_args(cx, info, call) if params is None else params
-        lst = recursive_generators.items(cx, info, call, params)
+        given_function = any(isinstance(v, FunctionArg) for v in params.values())
+        lst = recursive_generators.items(cx, info, call, params, given_function)
         n, item, _ = cx.iterable_value(lst, call)
         cx.for_range(call, n, lambda i: on_item(item(i)))
         cx.goto(done, cx.loc(call))

@@ -42,7 +42,7 @@ import operator
 from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, bounded_deques, class_methods, class_types, class_unions, dicts,
                              generators, held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc,
-                             optional, recursive_generators, star_displays, strings, strmethods, union_values)
+                             optional, star_displays, strings, strmethods, union_values)
 from script.lib.python import listlib
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
@@ -1034,7 +1034,7 @@ def comprehension(cx, node, body) -> None:
     cx.comp_scopes.append(scope)
     outer = cx.gen_total        # (a list made of all items: recursive_generators.py)
     if not isinstance(node, ast.GeneratorExp):
-        cx.gen_total = recursive_generators.invisible(cx, node)
+        cx.gen_total = generators.invisible(cx, node)
     try:
         _clause(cx, node, 0, scope, body)
     finally:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from script.frontend import strlib
+from script.lib.python import strlib
 from script.frontend.unknown import Unknown
 from script.frontend.container_text import has_text
 from script.ir import types as T

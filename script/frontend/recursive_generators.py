@@ -28,31 +28,6 @@ from script.frontend.source import FunctionInfo, _assigned_names
 _ITEMS = "$items"
 
 
-def invisible(cx, node) -> bool:
-    """Whether walking `node` (a generator source, or a comprehension walking its first
-    iterable) does nothing per item besides the generator's own work: a source itself,
-    enumerate() of one, or a generator expression or comprehension whose `if`s, element
-    and later iterables read only names and constants."""
-    from script.frontend import generators
-    node = generators.lazy_maker(cx, node) or node
-    if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
-        first, *rest = node.generators
-        elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        parts = elts + [c for g in node.generators for c in g.ifs] + [g.iter for g in rest] \
-            + [g.target for g in node.generators]
-        return all(_plain(p) for p in parts) and invisible(cx, first.iter)
-    if isinstance(node, ast.Call) and cx.builtin_call(node) is enumerate:
-        return bool(node.args) and invisible(cx, node.args[0])
-    if isinstance(node, ast.Call) and cx.builtin_call(node) is not None:
-        return False
-    return not (generators.while_call(cx, node) or generators.walker(cx, node))
-
-
-def _plain(node) -> bool:
-    """Only names, constants and tuples of them: nothing CPython could show."""
-    return all(isinstance(n, (ast.Name, ast.Constant, ast.Tuple, ast.expr_context)) for n in ast.walk(node))
-
-
 def refuse(cx, info, call) -> None:
     cx.error(f"recursive generator '{info.name}' (it iterates itself) is supported in compiled code "
              "only where all its items are taken at once with nothing else done per item (list(), "
@@ -62,11 +37,11 @@ def refuse(cx, info, call) -> None:
              "recursion suspended between two items", call)
 
 
-def items(cx, info, call, params: dict):
+def items(cx, info, call, params: dict, given_function: bool):
     """The list of the items the generator `info` gives with parameters `params` (values
-    by name, its parameters' order), from a call of its `ItemsInfo` function."""
-    from script.frontend.generators import FunctionArg
-    if getattr(info, "free", None) or any(isinstance(v, FunctionArg) for v in params.values()):
+    by name, its parameters' order; `given_function`: one is a function, generators.FunctionArg),
+    from a call of its `ItemsInfo` function."""
+    if getattr(info, "free", None) or given_function:
         cx.error(f"recursive generator '{info.name}' reading the variables of its enclosing function, or "
                  "given a function, is not supported in compiled code", call)
     twin = info.__dict__.get("_items_info")
