@@ -390,3 +390,16 @@ def test_text_of_a_tuple_of_run_time_length(xs, capsys):
 @given(st.integers(0, 6), st.integers(-1, 6), st.text(max_size=2))
 def test_join_of_strs_that_may_be_none(n, hole, sep):
     check_all_levels(K.join_optional, n, hole, sep)
+
+
+def _bool_formats(b: bool, spec: str):
+    return (f"{b:>6}", "{:d}|{:x}|{:.2f}|{:^5}|{}".format(b, b, b, b, b), f"{b!r:>7}", f"{b}",
+            format(b, spec))
+
+
+@pytest.mark.parametrize("b", [True, False])
+@pytest.mark.parametrize("spec", ["", ">6", "05", "+", "s"])
+def test_format_of_a_bool_is_ints_but_for_an_empty_spec(b, spec):
+    # bool.__format__ is int's: f"{True:>6}" is "     1" (was "  True"), and a code ints do
+    # not take raises CPython's ValueError naming 'bool'
+    check_all_levels(_bool_formats, b, spec)

@@ -124,9 +124,8 @@ def format_value(cx, v: Value, spec: Value, node) -> Value:
         cx.raise_if(cx.emit("not", [empty], T.BOOL, None, loc), "TypeError",
                     "unsupported format string passed to bytes.__format__", node)
         return str_of(cx, v, node)
-    if isinstance(t, T.BoolType):
-        v = str_of(cx, v, node)
-        return cx.emit("str_py", [v, spec], T.STR, "format_str", loc)
+    if isinstance(t, T.BoolType):   # bool.__format__ is int's: format(True, ">3") is "  1"
+        return cx.emit("str_py", [cx.coerce(v, T.I64, node), spec], T.STR, "format_bool", loc)
     if t == T.U64:
         return cx.emit("str_py", [v, spec], T.STR, "format_uint", loc)
     if isinstance(t, T.IntType):

@@ -286,6 +286,9 @@ STR_PY = {
     "exc_is": (("exc", "str"), "bool"),
     # format(x, spec) of a u64 (an int from 2**63 on: frontend/int_consts.py)
     "format_uint": (("u64", "str"), "str"),
+    # format(b, spec) of a bool (the i64 0 or 1): int's format but for an empty spec, and
+    # CPython's errors naming 'bool'
+    "format_bool": (("i64", "str"), "str"),
     # the interpreter's random.seed(n) and random.gauss() (frontend/pyrandom.py)
     "random_seed": (("i64",), "bool"), "random_gauss": ((), "f64"),
     # s.encode(...) and b.decode(...) (frontend/bytes_values.py: a bytes value as the str of

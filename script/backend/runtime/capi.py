@@ -57,6 +57,7 @@ FUNCTIONS = {
     "PyLong_AsUnsignedLongLong": ("i64", ["ptr"], False),
     "PyLong_FromLongLong": ("ptr", ["i64"], False),
     "PyLong_FromUnsignedLongLong": ("ptr", ["i64"], False),
+    "PyBool_FromLong": ("ptr", ["i64"], False),
     "PyFloat_FromDouble": ("ptr", ["double"], False),
     "PyComplex_FromDoubles": ("ptr", ["double", "double"], False),
     "Py_NewRef": ("ptr", ["ptr"], False),

@@ -202,8 +202,9 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
     if name == "repr_float":
         num = capi.call(m, b, "PyFloat_FromDouble", x)
         return _guarded(m, b, num, lambda: _then_release(m, b, num, capi.call(m, b, "PyObject_Str", num)))
-    if name in ("format_int", "format_uint", "format_float"):
-        make = {"format_int": "PyLong_FromLongLong", "format_uint": "PyLong_FromUnsignedLongLong"}
+    if name in ("format_int", "format_uint", "format_bool", "format_float"):
+        make = {"format_int": "PyLong_FromLongLong", "format_uint": "PyLong_FromUnsignedLongLong",
+                "format_bool": "PyBool_FromLong"}
         num = capi.call(m, b, make.get(name, "PyFloat_FromDouble"), x if name == "format_float" else i)
         spec = u0
         return _guarded(m, b, num, lambda: _then_release(m, b, num, _guarded(
