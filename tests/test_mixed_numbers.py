@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -375,3 +377,35 @@ def test_a_str_indexed_by_an_int_or_a_float():
     for seq in ("abc", b"abc"):
         for x in (1, -1, 1.0, None, "a", 5):
             check(K.indexed_by, seq, x)
+
+
+def dict_item_grows_by(a, k, n, x):
+    d = {"a": a}
+    d[k] += max(1 // n, x)              # an int or a float: the item is read first (KeyError)
+    v = 2.5 if n > 1 else 1
+    d[k] -= v
+    return d
+
+
+def array_item_grows_by(n):
+    a = np.zeros(3)
+    a[n] += max(1 // n, 2.5)            # the item's IndexError before the ZeroDivisionError
+    return a
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-3, 3), st.sampled_from("ab"), st.integers(-1, 2), st.sampled_from([0.5, 2.5, -3.0]))
+def test_an_item_of_a_dict_grows_by_an_int_or_a_float(a, k, n, x):
+    """`d[k] += v` of an int|float `v` was computed before `d[k]` was read: a ZeroDivisionError
+    where CPython raises the KeyError (and a CompileError for a local `v`); the item is now
+    read first and `v` stored whole, as in a list."""
+    check(dict_item_grows_by, a, k, n, x)
+    check(dict_item_grows_by, a, k, n, x, opt=None)
+
+
+def test_an_int_or_float_operand_is_not_computed_before_its_target():
+    """`a[9] += max(1 // n, 2.5)`: CPython reads `a[9]` (IndexError) before computing the
+    operand; computing the operand first gave the ZeroDivisionError. Refused now, never the
+    other error (an array's element takes no int|float)."""
+    with pytest.raises(CompileError, match="assign it to a variable first"):
+        compiled(array_item_grows_by)(0)

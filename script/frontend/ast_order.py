@@ -30,9 +30,11 @@ def parents(cx) -> dict:
 
 
 def evaluation_order(node) -> list:
-    """`node`'s children in the order CPython evaluates them (an assignment's value first)."""
+    """`node`'s children in the order CPython evaluates them (an assignment's value first; an
+    augmented assignment's target first: `d[k] += v` reads `d[k]`, maybe raising KeyError,
+    before it computes `v`)."""
     children = list(ast.iter_child_nodes(node))
-    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
         children.remove(node.value)
         children.insert(0, node.value)
     return children

@@ -72,8 +72,8 @@ def table_aug_assign(cx, d: Value, node: ast.AugAssign) -> None:
     key = cx.expr(node.target.slice)
     j, k = dicts.table_lookup(cx, d, key, node)
     dicts.raise_key_error(cx, cx.cmp("lt", j, Const(0, T.I64), node), k, node)
-    value = cx.binop(type(node.op), dicts.entry_part(cx, d, j, _VALUE, node), cx.expr(node.value), node)
-    dicts.table_store(cx, d, k, value, node)
+    value = cx.binop(type(node.op), dicts.entry_part(cx, d, j, _VALUE, node), cx.expr_num(node.value), node)
+    dicts.table_store(cx, d, k, value, node)      # (an int|float operand: a num, as in lists)
 
 
 def table_aug_assign_in_place(cx, d: Value, node: ast.AugAssign) -> None:
