@@ -120,7 +120,14 @@ def test_generator_covers_the_subset():
                       "np.zeros(", "np.full(", "np.empty(", "_like(", "np.arange(", "np.linspace(",
                       ".reshape(", ".astype(", ".copy()", "np.where(", "np.clip(", "np.minimum(",
                       " @ ", "np.dot(", "axis=", "np.mean(", "np.argmin(", "np.any(", ".fill(", " &= ",
-                      "[::-1]", "APPROX = True"):
+                      "[::-1]", "APPROX = True",
+                      # lists, dicts, sets and strs (fuzz/containers.py, container_*.py, strs.py)
+                      ".append(", ".extend(", ".insert(", ".pop(", ".remove(", ".index(", ".count(",
+                      ".sort(", ".reverse()", ".clear()", ".copy()", "sorted(", "key=", "reverse=True",
+                      "reversed(", ".items()", ".values()", ".get(", ".setdefault(", ".update(", "del ",
+                      ".add(", ".discard(", "set(", "dict(zip(", " for c", " not in ", "f'", ".format(",
+                      "' % (", ".split(", ".join(", ".strip(", ".replace(", ":.3f}", "!r}", "str(", "repr(",
+                      "list[int]", "list[float]", "dict[str, int]", "int('", "float(", "chr(", "ord("):
         assert construct in text, construct
 
 

@@ -37,6 +37,7 @@ class FuncCtx:
     unbound_reads: bool = False                     # read maybe-unassigned variables too
     early_returns: int = 0                          # `return`s written before the last
     ret_arrays: list = field(default_factory=list)  # main's array parameters it also returns
+    frozen: set = field(default_factory=set)        # container types whose size stays put here
 
     def __post_init__(self):
         for name, t in self.params:
@@ -68,3 +69,9 @@ class FuncCtx:
 
     def tuples(self) -> list:
         return self.of_kind(TupleT)
+
+    def resizable(self, t) -> bool:
+        """Whether a container of type `t` may grow or shrink here: not inside a loop over
+        one (CPython's iterator would see the change: an append loops for ever, a removal
+        skips an item, a dict or set raises RuntimeError), nor in a helper given one."""
+        return t not in self.frozen

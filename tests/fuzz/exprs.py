@@ -37,7 +37,7 @@ def name(n: str) -> ast.Name:
 def const(v) -> ast.expr:
     """A literal; negative numbers as unary minus (so `(-3) ** 2` prints with parentheses),
     infinities and NaN as `math.inf` / `math.nan`."""
-    if isinstance(v, bool):
+    if isinstance(v, (bool, str)):
         return ast.Constant(v)
     if isinstance(v, float) and math.isnan(v):
         return ast.Attribute(name("math"), "nan", ast.Load())

@@ -1,8 +1,9 @@
 """The generator's types: what each generated expression and variable holds.
 
-The generator keeps every variable at one type for the whole function, so that CPython and
-compiled code agree on it (compiled code makes a variable that is an int on one path and a
-float on another a float, a documented difference). Array elements are NumPy scalars in
+The generator keeps every variable at one type for the whole function. Ints and floats
+still meet, where compiled code keeps CPython's types (docs/language.md, "Ints and floats"):
+`NUM` is a value or variable that is an int on some paths and a float on others, and a
+`ListT(NUM)` or `DictT(_, NUM)` holds both (containers.py). Array elements are NumPy scalars in
 CPython, whose arithmetic differs from Python's (`np.int64(1) // 0` is 0, a float32 operand
 keeps a Python float at float32), so an element is only ever used through `int(...)`,
 `float(...)` or `bool(...)`: `Elem` marks a variable bound to one (`for x in a`).
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 INT, FLOAT, BOOL = "int", "float", "bool"
 SCALARS = (INT, FLOAT, BOOL)
 NUMBERS = (INT, FLOAT)
+STR = "str"
+NUM = "num"             # an int on some paths, a float on others (docs/language.md)
 
 DTYPES = ("int64", "int32", "int8", "uint8", "float64", "float32", "bool")
 
@@ -22,6 +25,25 @@ DTYPES = ("int64", "int32", "int8", "uint8", "float64", "float32", "bool")
 @dataclass(frozen=True)
 class TupleT:
     items: tuple
+
+
+@dataclass(frozen=True)
+class ListT:
+    elem: object
+
+
+@dataclass(frozen=True)
+class DictT:
+    key: object
+    value: object
+
+
+@dataclass(frozen=True)
+class SetT:
+    elem: object
+
+
+CONTAINERS = (ListT, DictT, SetT)
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,13 @@ import math
 import random
 
 from . import arrays as array_productions  # noqa: F401 - registers its productions
+from . import container_stmts, strs  # noqa: F401 - register their productions
 from . import exprs, stmts
+from .containers import STRS, display, table
 from .context import Callee, FuncCtx
 from .exprs import EXPR, call, const, index, int_const, name
-from .kinds import BOOL, DTYPES, FLOAT, INT, NUMBERS, SCALARS, ArrayT, TupleT
+from .kinds import (BOOL, CONTAINERS, DTYPES, FLOAT, INT, NUM, NUMBERS, SCALARS, STR, ArrayT, DictT,
+                    ListT, TupleT)
 from .stmts import MAX_NEST, STMT
 
 MAX_DEPTH = 3           # expression nesting
@@ -47,6 +50,11 @@ class Gen:
                 [self.expr(ctx, it, depth + 1) for it in t.items], ast.Load())
         if isinstance(t, ArrayT):
             return self._draw(EXPR["array"], ctx, depth, t)
+        if isinstance(t, CONTAINERS):
+            if depth >= MAX_DEPTH:
+                names = ctx.readable(self.rng, t)
+                return name(self.rng.choice(names)) if names else display(self, ctx, depth, t)
+            return self._draw(EXPR[table(t)], ctx, depth, t) or display(self, ctx, depth, t)
         if depth >= MAX_DEPTH:
             return self.leaf(ctx, t)
         return self._draw(EXPR[t], ctx, depth) or self.leaf(ctx, t)
@@ -76,6 +84,10 @@ class Gen:
             return const(int_const(self.rng))
         if t == FLOAT:
             return const(exprs.float_const(self.rng))
+        if t == STR:
+            return const(self.rng.choice(STRS))
+        if t == NUM:
+            return self.leaf(ctx, self.rng.choice(NUMBERS))
         return const(self.rng.random() < 0.5)
 
     def condition(self, ctx, depth: int):
@@ -161,15 +173,23 @@ class Gen:
 
 # ---- functions -------------------------------------------------------------------------------
 
+PARAM_CONTAINERS = (ListT(INT), ListT(FLOAT), ListT(NUM), ListT(STR), DictT(STR, INT), STR)
+
+
 def _param_type(rng, arrays):
     if arrays and rng.random() < 0.25:
         return rng.choice(arrays)
+    if rng.random() < 0.25:
+        return rng.choice(PARAM_CONTAINERS)
     return rng.choice((INT, INT, FLOAT, FLOAT, BOOL))
 
 
 def _ret_type(rng):
-    if rng.random() < 0.25:
+    r = rng.random()
+    if r < 0.25:
         return TupleT(tuple(rng.choice((INT, FLOAT)) for _ in range(2)))
+    if r < 0.45:
+        return rng.choice((STR, NUM, ListT(INT), ListT(NUM), ListT(STR)))
     return rng.choice((INT, FLOAT, FLOAT, INT, BOOL))
 
 
@@ -179,6 +199,8 @@ def _function(g: Gen, name_: str, params, ret, callees, recursive: bool, budget:
                   unbound_reads=g.unbound_reads)
     ctx.self_calls = 0
     ctx.used = set()
+    # a helper never resizes the containers it is given: a caller may be iterating over one
+    ctx.frozen = {t for _, t in params if isinstance(t, CONTAINERS)}
     arrays = [p for p, t in params if isinstance(t, ArrayT)]
     ctx.ret_arrays = g.rng.sample(arrays, g.rng.randint(0, len(arrays))) if summary else []
     body = []
@@ -195,9 +217,19 @@ def _function(g: Gen, name_: str, params, ret, callees, recursive: bool, budget:
         body.append(ast.Return(_summary(g, ctx)))
     else:
         body.append(ast.Return(g.expr(ctx, ret, 0)))
-    args = ast.arguments([], [ast.arg(p) for p, _ in params], None, [], [], None, [])
+    args = ast.arguments([], [ast.arg(p, _annotation(t)) for p, t in params], None, [], [], None, [])
     node = ast.FunctionDef(name_, args, body, [], None)
     return node, Callee(name_, params, ret, recursive, ctx.loop_nest)
+
+
+def _annotation(t):
+    """A container parameter's annotation (the element type of an empty list argument, which
+    compiled code cannot tell otherwise); none for the others."""
+    if not isinstance(t, CONTAINERS):
+        return None
+    if isinstance(t, DictT):
+        return ast.parse(f"dict[{t.key}, {'float' if t.value == NUM else t.value}]", mode="eval").body
+    return ast.parse(f"list[{'float' if t.elem == NUM else t.elem}]", mode="eval").body
 
 
 def _summary(g, ctx):
@@ -220,6 +252,10 @@ def _summary(g, ctx):
         arrays = ctx.arrays()
         for _ in range(g.rng.choice((0, 1, 1, 2)) if arrays else 0):
             items.append(name(g.rng.choice(arrays)))
+        # and so are its containers, strs and int|float variables (containers.py)
+        values = [n for n in sorted(ctx.defined) if isinstance(ctx.types[n], CONTAINERS)
+                  or ctx.types[n] in (STR, NUM) and n not in ctx.used]
+        items += [name(n) for n in g.rng.sample(values, min(len(values), g.rng.choice((1, 2, 3))))]
     return ast.Tuple(items, ast.Load())
 
 
@@ -273,6 +309,23 @@ def _scalar_value(rng, t):
     return const(rng.random() < 0.5)
 
 
+def _container_value(rng, t):
+    """An argument of a container type (or a str): lists, strs and dicts from Python, which
+    compiled code writes back to the caller."""
+    if t == STR:
+        return const(rng.choice(STRS))
+    n = rng.choice((0, 1, 2, 3, 4, 5))
+    if isinstance(t, DictT):
+        keys = rng.sample(("a", "b", "c", "ab", "x", ""), n)
+        return ast.Dict([const(k) for k in keys], [_scalar_value(rng, INT) for _ in keys])
+    elem = t.elem
+    if elem == STR:
+        return ast.List([const(rng.choice(STRS)) for _ in range(n)], ast.Load())
+    if elem == NUM:
+        return ast.List([_scalar_value(rng, rng.choice(NUMBERS)) for _ in range(n)], ast.Load())
+    return ast.List([_scalar_value(rng, elem) for _ in range(n)], ast.Load())
+
+
 def generate(seed, n_inputs: int = 3, unbound_reads: bool = False) -> str:
     """The source of the program drawn from `seed` (any hashable; the same seed gives the
     same program). With `unbound_reads`, a few reads are of variables assigned on some paths
@@ -285,6 +338,7 @@ def generate(seed, n_inputs: int = 3, unbound_reads: bool = False) -> str:
     main_params = [(f"p{k}", rng.choice((INT, INT, FLOAT, FLOAT, BOOL)))
                    for k in range(rng.choice((1, 2, 2, 3, 3)))]
     main_params += [(f"a{k}", t) for k, t in enumerate(arrays)]
+    main_params += [(f"s{k}", rng.choice(PARAM_CONTAINERS)) for k in range(rng.choice((0, 0, 1, 2)))]
     functions, callees = [], []
     for k in range(rng.choice((0, 1, 1, 2, 3))):
         recursive = rng.random() < 0.3
@@ -295,7 +349,7 @@ def generate(seed, n_inputs: int = 3, unbound_reads: bool = False) -> str:
                                  recursive, budget=rng.randint(3, 10))
         functions.append(node)
         callees.append(callee)
-    ret = TupleT(tuple(rng.choice(SCALARS) for _ in range(rng.randint(2, 6))))
+    ret = TupleT(tuple(rng.choice(SCALARS + (STR, NUM)) for _ in range(rng.randint(2, 6))))
     node, _ = _function(g, "main", main_params, ret, callees, False, budget=rng.randint(8, 26),
                         summary=True)
     functions.append(node)
@@ -306,6 +360,8 @@ def generate(seed, n_inputs: int = 3, unbound_reads: bool = False) -> str:
             if isinstance(t, ArrayT):
                 spec = array_specs[int(pname[1:])]
                 args.append(_array_value(rng, *spec))
+            elif isinstance(t, CONTAINERS) or t == STR:
+                args.append(_container_value(rng, t))
             else:
                 args.append(_scalar_value(rng, t))
         rows.append(ast.Tuple(args, ast.Load()))

@@ -8,7 +8,9 @@ watched, so that a result that depends on unbounded ints is discarded rather tha
   and `ComplexResult` when a value is complex (a negative float to a fractional power:
   compiled code raises ValueError, also documented);
 - `x op= e` on a name becomes `x = _aug("op", x, e)`: `x = _R(x op e)` for a scalar, NumPy's
-  in-place operation for an array (which it changes, keeping its dtype);
+  in-place operation for an array (which it changes, keeping its dtype); `t[k] op= e` becomes
+  `_aug_item("op", t, k, lambda: e)`, the same steps in the same order, with `_R` of a list's
+  or dict's new item;
 - `t **= e` (any target) becomes `t **= _before_in_place(e)` followed by `_after_in_place()`:
   the argument arrays (`watch_arguments`) are copied once `e` is computed, just before the
   in-place power runs, so that an error part way through it can be judged against the arrays
@@ -112,6 +114,17 @@ _BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
            ast.MatMult: "matmul"}
 
 
+def _aug_item(op: str, obj, key, value):
+    """`obj[key] op= value()` as CPython runs it (the item read, then the operand computed,
+    the in-place operator, the store), with an int result beyond int64 in a list or dict
+    discarded as `_R` does (compiled code raises OverflowError there)."""
+    item = obj[key]
+    result = getattr(operator, "i" + op.rstrip("_"))(item, value())
+    if isinstance(obj, (list, dict)):
+        _R(result)
+    obj[key] = result
+
+
 def _aug(op: str, a, b):
     if isinstance(a, np.ndarray):
         return getattr(operator, "i" + op.rstrip("_"))(a, b)
@@ -146,7 +159,7 @@ def _after_in_place() -> None:
     _PART_WAY["before"] = None
 
 
-HELPERS = {"_aug": _aug, "_R": _R, "_pow": _pow, "_shl": _shl, "_V": _V,
+HELPERS = {"_aug": _aug, "_aug_item": _aug_item, "_R": _R, "_pow": _pow, "_shl": _shl, "_V": _V,
            "_before_in_place": _before_in_place, "_after_in_place": _after_in_place}
 
 
@@ -166,6 +179,16 @@ def _watched(node: ast.BinOp) -> ast.Call:
     if isinstance(node.op, ast.LShift):
         return _helper("_shl", node.left, node.right)
     return _helper("_R", node)
+
+
+def _key(node):
+    """A subscript's index as an expression (`a[1:, 2]`: `(slice(1, None, None), 2)`)."""
+    if isinstance(node, ast.Slice):
+        parts = [p if p is not None else ast.Constant(None) for p in (node.lower, node.upper, node.step)]
+        return ast.Call(ast.Name("slice", ast.Load()), parts, [])
+    if isinstance(node, ast.Tuple):
+        return ast.Tuple([_key(e) for e in node.elts], ast.Load())
+    return node
 
 
 class _Watch(ast.NodeTransformer):
@@ -198,6 +221,10 @@ class _Watch(ast.NodeTransformer):
 
     @staticmethod
     def _in_place(node):
+        if isinstance(node.target, ast.Subscript) and not isinstance(node.op, ast.Pow):
+            thunk = ast.Lambda(ast.arguments([], [], None, [], [], None, []), node.value)
+            return ast.Expr(_helper("_aug_item", ast.Constant(_BINARY[type(node.op)]), node.target.value,
+                                    _key(node.target.slice), thunk))
         if not isinstance(node.target, ast.Name):
             return node
         load = ast.Name(node.target.id, ast.Load())

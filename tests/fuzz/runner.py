@@ -18,6 +18,7 @@ Crashes and hangs cannot be seen from inside; the worker's parent records those.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import math
 import os
@@ -30,7 +31,7 @@ import numpy as np
 import script
 from script.errors import CompileError
 
-from ..difftest import same_value
+from ..difftest import _python_scalar, same_value
 from .reference import (ComplexResult, Discard, arrays_before_part_way, instrument, raised_marker,
                         watch_arguments)
 
@@ -56,7 +57,10 @@ def _from_compiler(e: BaseException) -> bool:
 
 
 def _snapshot(args) -> list:
-    return [a.copy() for a in args if isinstance(a, np.ndarray)]
+    """The arguments a call may write: arrays, and lists, dicts and sets (compiled code
+    writes those back to the caller's objects)."""
+    return [a.copy() if isinstance(a, np.ndarray) else copy.deepcopy(a) for a in args
+            if isinstance(a, (np.ndarray, list, dict, set))]
 
 
 def _outcome(fn, args, reference: bool):
@@ -108,20 +112,42 @@ def close_array(a: np.ndarray, b: np.ndarray) -> bool:
                 and np.array_equal(np.isinf(a), np.isinf(b)))
 
 
+def _same_container(a, b, same) -> bool | None:
+    """Containers compared with `same` item by item, of the same types all the way down (an
+    int is not a float inside a list, as it is not at the top: `[1.5, 3]` is not
+    `[1.5, 3.0]`); a dict's items in order, a set's elements by their reprs (its order is
+    compared where a program iterates it). None when `a` and `b` are not containers."""
+    if isinstance(a, (tuple, list, dict, set)) or isinstance(b, (tuple, list, dict, set)):
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        if isinstance(a, dict):
+            return all(same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+        if isinstance(a, set):
+            return sorted(map(repr, a)) == sorted(map(repr, b))
+        return all(map(same, a, b))
+    return None
+
+
 def same_result(a, b) -> bool:
-    """`difftest.same_value`, with arrays (also inside tuples) compared by `same_array`."""
+    """`difftest.same_value`, with arrays (also inside tuples) compared by `same_array`, and
+    containers by `_same_container`."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and same_array(a, b)
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(map(same_result, a, b))
+    container = _same_container(a, b, same_result)
+    if container is not None:
+        return container
+    a, b = _python_scalar(a), _python_scalar(b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and type(a) is not type(b):
+        return False                # bools too: True is not 1
     return same_value(a, b)
 
 
 def close_value(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and close_array(a, b)
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(map(close_value, a, b))
+    container = _same_container(a, b, close_value)
+    if container is not None:
+        return container
     if type(a) is float and type(b) is float and math.isfinite(a) and math.isfinite(b):
         return math.isclose(a, b, rel_tol=APPROX_REL, abs_tol=APPROX_ABS)
     return same_value(a, b)
@@ -144,8 +170,7 @@ def same_outcome(want, got, approx: bool = False, before: list | None = None) ->
         return False
     if before is not None and w == PART_WAY_ERROR and g == PART_WAY_ERROR:
         return all(map(_written_or_not, w_arrays, g_arrays, before))
-    equal_arrays = close_array if approx else same_array
-    if not all(map(equal_arrays, w_arrays, g_arrays)):
+    if not all(_same_argument(a, b, approx) for a, b in zip(w_arrays, g_arrays)):
         return False
     if w[0] == "complex":
         return g[0] == "raise" and g[1] == "ValueError"
@@ -154,9 +179,17 @@ def same_outcome(want, got, approx: bool = False, before: list | None = None) ->
     return w == g
 
 
+def _same_argument(a, b, approx: bool) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return close_array(a, b) if approx else same_array(a, b)
+    return close_value(a, b) if approx else same_result(a, b)
+
+
 def _written_or_not(a: np.ndarray, b: np.ndarray, old: np.ndarray) -> bool:
     """`a` and `b` equal (as `same_array`) except where one of them still holds `old`'s
     element."""
+    if not isinstance(a, np.ndarray):
+        return same_result(a, b)
     if a.shape != b.shape or a.dtype != b.dtype or old.shape != a.shape:
         return False
     if a.dtype.kind == "f":
@@ -168,7 +201,8 @@ def _describe(outcome) -> str:
     result, arrays = outcome
     text = repr(result)
     if arrays:
-        text += " arrays " + " ".join(np.array2string(a, threshold=30) for a in arrays)
+        text += " arrays " + " ".join(np.array2string(a, threshold=30) if isinstance(a, np.ndarray)
+                                      else repr(a) for a in arrays)
     return text
 
 
@@ -201,6 +235,13 @@ KNOWN = (
      "loop copies its whole buffer back, elements it never computed included (uninitialized "
      "memory: pointer-like values, different each run), which PART_WAY_ERROR's written-or-not "
      "allowance cannot match; compiled code leaves them as they were"),
+    ("compile_error", r"(lists of|sets with|dicts with) \? |types list\[\?\]|sets of \\w+ and \\w+ cannot be combined",
+     "an empty container whose element type nothing near it gives (`sorted([])`, `set([])`, "
+     "`reversed([])`, a comprehension whose condition folds to False, `set()` beside a set "
+     "of strs) is a CompileError; CPython needs no element type for it"),
+    ("compile_error", r"is an int on some paths and a float on others, and compiled code cannot use such a value here",
+     "an int|float value computed inside a statement after a call (docs/differences.md: "
+     "refused, assign it to a variable first)"),
     ("compile_error", r"integer constant expression .* does not fit in 64 bits",
      "an int constant expression beyond 64 bits is a compile-time error (compiled ints are "
      "int64, docs/integers.md), where CPython computes it only if the line runs"),
@@ -209,9 +250,14 @@ KNOWN = (
 
 def classify(verdict: dict) -> dict:
     """`verdict` with status "known" (and `known`, the reason) when it matches KNOWN."""
+    detail = verdict.get("detail", "")
     for status, pattern, why in KNOWN:
-        if verdict["status"] == status and re.search(pattern, verdict.get("detail", "")):
-            return {**verdict, "status": "known", "known": why, "was": status}
+        if verdict["status"] == status and re.search(pattern, detail) or (
+                # the same compile error, met by the dispatcher trying an argument's types
+                status == "compile_error" and verdict["status"] == "mismatch"
+                and re.search(r"compiled \('raise', 'TypeError', .main\(\) got arguments .* it fails: .*"
+                              + pattern, detail)):
+            return {**verdict, "status": "known", "known": why, "was": verdict["status"]}
     return verdict
 
 
