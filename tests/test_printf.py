@@ -164,3 +164,16 @@ def test_printed_and_raised_templates_with_widths_or_a_tuple_value(n, s, x):
                      (_printed_stars, (n % 9 - 4, n, x))):
         assert _stdout_of(script.script(fn), *args) == _stdout_of(fn, *args)
     check_all_levels(_raised_with_widths, n, s)
+
+
+def containers(xs, d, s):
+    return "%s" % xs, "%r" % xs, "%s" % d, "%8s|%s" % (s, xs), "%s" % [len(xs), 2.5]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-5, 5) | st.sampled_from([0.5, -2.0]), max_size=4),
+       st.dictionaries(st.sampled_from("abc"), st.integers(0, 9), max_size=2), st.sets(st.integers(0, 3)))
+def test_one_container_value(xs, d, s):
+    # `"%s" % xs` of a list, dict or set formats it as one value (str.__mod__ runs first);
+    # was a CompileError naming the operands, found while fuzzing lists
+    check_all_levels(containers, xs, d, s)

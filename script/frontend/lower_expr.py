@@ -233,9 +233,12 @@ def const_of(value, loc=None) -> Const:
 def operand_kind(a: Value, b: Value) -> str | None:
     """The family whose BINOPS entry takes `a <op> b` (neither operand an instance nor
     optional): an array (or array expression) on either side, else a list, else a dict or set,
-    else a str; None for numbers and tuples, which binop lowers itself."""
+    else a str; None for numbers and tuples, which binop lowers itself. A str on the left
+    takes a list, dict or set on the right: `"%s" % xs` formats it (str.__mod__ runs first)."""
     if is_array_like(a) or is_array_like(b):
         return "array"
+    if isinstance(a.type, T.StrType) and isinstance(b.type, (T.ListType, T.HashType)):
+        return "str"
     if isinstance(a.type, T.ListType) or isinstance(b.type, T.ListType):
         return "list"
     for v in (a, b):
