@@ -382,6 +382,7 @@ def set_binop(cx, op: type, a: Value, b: Value, node) -> Value:
     """`a | b`, `a & b`, `a - b`, `a ^ b` of two sets; `a | b` of two dicts (a merge)."""
     if type(a.type) is not type(b.type):
         cx.error(f"unsupported operand types for this operator: {a.type} and {b.type}", node)
+    dicts.merge_pending_table(cx, a.type, b.type)     # (`set() | {"a"}`: the empty one takes str)
     if isinstance(a.type, T.DictType):
         if op in (ast.Add, ast.Sub) and isinstance(a.type.value, T.IntType) and a.type == b.type:
             return default_tables.counter_binop(cx, op, a, b, node)
