@@ -318,3 +318,25 @@ def test_a_function_returning_a_callers_empty_list_beside_another(runs, first):
     # `return right` beside `return left`, `left` the caller's `[]`: the empty list takes the
     # other's type (was "returns incompatible types list[i64] and list[?]")
     check_all_levels(_merge_runs, runs, first)
+
+
+def _compared_with_itself(xs):
+    t = (xs[0], len(xs))
+    d = {"a": xs[0]}
+    ys = xs
+    return (xs == xs, xs != xs, xs < xs, xs <= xs, xs > xs, xs >= xs, t == t, t < t, t >= t,
+            d == d, d != d, ys == xs, [xs] >= [xs], xs == xs[:1] + xs[1:])
+
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([0.5, -0.0, float("nan"), float("inf")]), min_size=1, max_size=4))
+def test_a_container_compared_with_itself(xs):
+    # CPython compares items by identity first, so `xs == xs` holds with a NaN in it (was
+    # False compiled: a silent wrong answer the list fuzzer found); a copy's NaN is the same
+    # object in CPython too, and so is a list inside two displays, which compiled code cannot
+    # see (docs/differences.md): the last two items are only checked where no NaN is involved
+    want = _compared_with_itself(xs)
+    got = compiled(_compared_with_itself)(xs)
+    n = -2 if any(x != x for x in xs) else len(want)
+    assert want[:n] == got[:n], (xs, want, got)

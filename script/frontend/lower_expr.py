@@ -250,6 +250,22 @@ def operand_kind(a: Value, b: Value) -> str | None:
         return "str"
     return None
 
+_ORDERS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _compared_with_itself(op: ast.cmpop, a: Value, b: Value) -> Value | None:
+    """`xs == xs`, `t <= t`, `d != d` of one container (the same value: one object): CPython
+    compares its items by identity first, so each item equals itself, a NaN too, and the
+    answer is that of equal containers. None where that is not the case here."""
+    if a is not b or isinstance(a, Const) or not isinstance(op, _ORDERS):
+        return None
+    if not isinstance(a.type, (T.ListType, T.TupleType, T.HashType)):
+        return None
+    if isinstance(a.type, T.DictType) and not isinstance(op, (ast.Eq, ast.NotEq)):
+        return None                     # (CPython's TypeError, raised where it raises it)
+    return Const(isinstance(op, (ast.Eq, ast.LtE, ast.GtE)), T.BOOL)
+
+
 class ExprLowering:
     """Mixin: `expr(node) -> Value` and the operator helpers statements share. A value that
     may be None (optional.py) is unwrapped by `expr` and `lazy`, kept whole by `expr_opt`."""
@@ -988,6 +1004,9 @@ class ExprLowering:
             return known
         if (enum_values.is_enum(a) or enum_values.is_enum(b)) and not isinstance(op, (ast.In, ast.NotIn)):
             return enum_values.compare(self, op, a, b, node)
+        itself = _compared_with_itself(op, a, b)
+        if itself is not None:
+            return itself
         same_kind = type(getattr(a, "type", None)) is type(getattr(b, "type", None)) and \
             isinstance(a.type, (T.TupleType, T.ListType))       # (element by element: the values decide)
         refused = None if same_kind else operand_type_error(type(op), getattr(a, "type", None),

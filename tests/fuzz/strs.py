@@ -137,8 +137,10 @@ def str_format(g, ctx, depth):
     return method(const(template), "format", *args)
 
 
+# (no `%d` of a float: of one beyond int64 CPython writes the int, compiled code refuses it
+# with an OverflowError where the call wrote an argument, docs/differences.md)
 PRINTF = {INT: ("%d", "%5d", "%-4d|", "%x", "%s", "%r", "%05d", "%+d", "%.2f", "%e"),
-          FLOAT: ("%f", "%.2f", "%8.3f", "%e", "%g", "%.3g", "%s", "%r", "%d", "%-9.1f|"),
+          FLOAT: ("%f", "%.2f", "%8.3f", "%e", "%g", "%.3g", "%s", "%r", "%-9.1f|"),
           STR: ("%s", "%r", "%5s", "%-6s|", "%.2s"),
           BOOL: ("%s", "%d", "%r")}
 
