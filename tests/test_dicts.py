@@ -506,3 +506,22 @@ def test_an_empty_set_takes_the_other_operands_type(words):
     # `set() | {"a"}` was a CompileError from inside setlib ('e[1]' is i64 on some paths and
     # str on others): the empty set's elements now take the other set's type
     check_all_levels(_empty_set_meets_strs, words)
+
+
+def _in_place_set_operators(words, n):
+    s = set()
+    s -= set(words)
+    s ^= {"a", "b"}
+    s &= set(words) | {"a"}
+    t = {1, 2}
+    if n > 0:
+        t |= [n]             # CPython: TypeError (an operator takes sets only; update takes any)
+    return s, t
+
+
+@pytest.mark.parametrize("n", [0, 3])
+@pytest.mark.parametrize("words", [[], ["a", "é"]])
+def test_in_place_set_operators_of_an_empty_set_and_of_a_list(words, n):
+    # `s -= {...}` of `s = set()` was a CompileError (sets of ? and str); `t |= [3]` gave
+    # {1, 2, 3} where CPython raises TypeError (a silent wrong answer)
+    check_all_levels(_in_place_set_operators, words, n)

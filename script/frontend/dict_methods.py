@@ -17,6 +17,7 @@ from script.frontend import default_tables, dicts, optional, set_ops
 from script.lib.python import collectionslib, dictlib, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
+from script.frontend.lower_expr import operand_type_error
 from script.frontend.table_args import both_counters, operands
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart
@@ -91,6 +92,15 @@ def table_aug_assign_in_place(cx, d: Value, node: ast.AugAssign) -> None:
         cx.pre_evaluated[id(node.value)] = result
         dicts.update_from(cx, d, node.value, node)
         return
+    other = cx.expr(node.value)
+    if type(other.type) is type(d.type):    # (`s = set()` then `s -= {"a"}`: it takes str)
+        dicts.merge_pending_table(cx, d.type, other.type)
+    elif isinstance(d.type, T.SetType):     # `s |= [3]`: CPython's TypeError (set.update takes it)
+        refused = operand_type_error(op, d.type, other.type, inplace=True)
+        if refused is not None:
+            cx.raise_always("TypeError", refused, node)
+            return
+    cx.pre_evaluated[id(node.value)] = other
     if op is ast.BitOr:
         dicts.update_from(cx, d, node.value, node)
         return
