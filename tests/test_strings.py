@@ -403,3 +403,16 @@ def test_format_of_a_bool_is_ints_but_for_an_empty_spec(b, spec):
     # bool.__format__ is int's: f"{True:>6}" is "     1" (was "  True"), and a code ints do
     # not take raises CPython's ValueError naming 'bool'
     check_all_levels(_bool_formats, b, spec)
+
+
+def _constant_char_in_a_named_str(s):
+    vowels = "aeiou"
+    t = str(" pad ")
+    return "a" in t, "e" in vowels, "u" in vowels, "z" in vowels, "d" not in t, " " in t, "a" in s
+
+
+@pytest.mark.parametrize("s", ["", "xa"])
+def test_a_constant_character_in_a_named_str(s):
+    # `"a" in t` of `t = " pad "` was decided by t's last character only (False): a silent
+    # wrong answer the str fuzzer found
+    check_all_levels(_constant_char_in_a_named_str, s)

@@ -337,6 +337,10 @@ def str_contains(cx, s: Value, x: Value, node) -> Value:
         hit: Value = Const(False, T.BOOL)
         for ch in dict.fromkeys(s.attr):
             eq = cx.cmp("eq", c, Const(ord(ch), T.I64), node)
+            if isinstance(eq, Const):       # (a constant character: `"a" in t` of t = " pad ")
+                if eq.value:
+                    return eq
+                continue
             hit = eq if isinstance(hit, Const) else cx.emit("or", [hit, eq], T.BOOL, None, cx.loc(node))
         return hit
     if c is not None:
