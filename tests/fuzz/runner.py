@@ -235,7 +235,7 @@ KNOWN = (
      "loop copies its whole buffer back, elements it never computed included (uninitialized "
      "memory: pointer-like values, different each run), which PART_WAY_ERROR's written-or-not "
      "allowance cannot match; compiled code leaves them as they were"),
-    ("compile_error", r"(lists of|sets with|dicts with) \? |types list\[\?\]|sets of \S+ and \S+ cannot be combined",
+    ("compile_error", r"(lists of|sets with|dicts with|of elements of type) \? |types list\[\?\]|sets of \S+ and \S+ cannot be combined",
      "an empty container whose element type nothing near it gives (`sorted([])`, `set([])`, "
      "`reversed([])`, a comprehension whose condition folds to False, `set()` beside a set "
      "of strs) is a CompileError; CPython needs no element type for it"),
