@@ -259,8 +259,8 @@ def _compared_with_itself(op: ast.cmpop, a: Value, b: Value) -> Value | None:
     answer is that of equal containers. None where that is not the case here."""
     if a is not b or isinstance(a, Const) or not isinstance(op, _ORDERS):
         return None
-    if not isinstance(a.type, (T.ListType, T.TupleType, T.HashType)):
-        return None
+    if not isinstance(a.type, (T.ListType, T.TupleType, T.HashType)) or T.is_instance_type(a.type):
+        return None                     # (an instance compares by its class's methods)
     if isinstance(a.type, T.DictType) and not isinstance(op, (ast.Eq, ast.NotEq)):
         return None                     # (CPython's TypeError, raised where it raises it)
     return Const(isinstance(op, (ast.Eq, ast.LtE, ast.GtE)), T.BOOL)

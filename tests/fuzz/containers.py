@@ -208,7 +208,7 @@ def list_copy_like(g, ctx, depth, t):
     return call("list", call("reversed", src))
 
 
-@production("list", 1.5)
+@production("list", 5)
 def num_list_from(g, ctx, depth, t):
     """A list of ints and floats made from a list of ints or of floats (`list(fs)`,
     `sorted(fs)`, `fs[1:]`, `fs + ns`), which then takes the other type too (an int
