@@ -150,7 +150,9 @@ def printf(g, ctx, depth):
     """`"%d: %.2f" % (n, x)` of a constant template, one value or a tuple of them."""
     rng = g.rng
     if rng.random() < 0.15:     # one container, formatted whole
-        node, _ = _shown_value(g, ctx, depth)
+        node, t = _shown_value(g, ctx, depth)
+        if isinstance(t, TupleT):       # (a tuple is the values themselves: `(t,)` is one)
+            node = ast.Tuple([node], ast.Load())
         return ast.BinOp(const(rng.choice(("%s", "%r", "[%s]", "%12s|"))), ast.Mod(), node)
     types = [rng.choice((INT, FLOAT, STR, BOOL)) for _ in range(rng.choice((1, 1, 2, 3)))]
     template = " ".join(rng.choice(PRINTF[t]) for t in types) + rng.choice(("", " %%", "!"))
