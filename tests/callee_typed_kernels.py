@@ -201,12 +201,23 @@ def pop_empty(n):
 
 def scale(out: list[float], n: int):
     for i in range(n):
-        out.append(i)
+        out.append(i * 0.5)
 
 
 def annotated(n):
     xs = []
     scale(xs, n)
+    return xs
+
+
+def scale_ints(out: list[float], n: int):
+    for i in range(n):
+        out.append(i)
+
+
+def annotated_given_ints(n):
+    xs = []
+    scale_ints(xs, n)
     return xs
 
 

@@ -67,6 +67,8 @@ def test_element_types(n, ws):
     check_all_levels(K.nested_sizes, n % 6)    # a recursive callee passing its own []
     check_all_levels(K.two_sites, n)           # one helper for two containers
     check_all_levels(K.annotated, n)           # the callee's annotation types it
+    with pytest.raises(script.CompileError, match="cannot store an int in this list"):
+        script.script(K.annotated_given_ints)(n)    # ints into it: CPython keeps them (not [0.0, 1.0])
     check_all_levels(K.extended, n)            # extend and update
     check_all_levels(K.returned_through, n)    # returned by the callee, stored into after
 

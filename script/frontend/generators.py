@@ -170,10 +170,13 @@ def _may_stop(func, info) -> bool:
         return False
     if func.id == "next":
         return True
+    if func.id == info.name:
+        return False                # (a recursive generator: its call runs nothing)
     found, obj = info.global_value(func.id)
     if not found:
         return func.id not in vars(builtins)
-    return isinstance(obj, types.FunctionType) and not getattr(obj, "__module__", "").startswith("script.")
+    return isinstance(obj, types.FunctionType) and not obj.__code__.co_flags & 0x20 \
+        and not getattr(obj, "__module__", "").startswith("script.")     # (0x20: CO_GENERATOR)
 
 
 def invisible(cx, node) -> bool:

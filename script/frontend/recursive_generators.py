@@ -41,6 +41,9 @@ def items(cx, info, call, params: dict, given_function: bool):
     """The list of the items the generator `info` gives with parameters `params` (values
     by name, its parameters' order; `given_function`: one is a function, generators.FunctionArg),
     from a call of its `ItemsInfo` function."""
+    if getattr(info, "outer", None) is not None:        # (its twin would be built from the outer function)
+        cx.error(f"recursive generator '{info.name}' defined inside a function is not supported in compiled "
+                 "code (define it at module level)", call)
     if getattr(info, "free", None) or given_function:
         cx.error(f"recursive generator '{info.name}' reading the variables of its enclosing function, or "
                  "given a function, is not supported in compiled code", call)
