@@ -2,6 +2,7 @@
 length (varargs.spread_iterable): CPython's value, and its TypeError for no argument and
 for one number (which max() would iterate)."""
 
+import cmath
 import math
 
 import pytest
@@ -65,3 +66,24 @@ def test_spread_of_strs_is_refused_at_the_line():
         return max(*xs)
     with pytest.raises(script.CompileError, match=r"max\(\*xs\) of elements of type str"):
         script.script(f)(["ab", "c"])
+
+
+def _mean_angle(deg):
+    return math.degrees(cmath.phase(sum(cmath.rect(1, math.radians(d)) for d in deg) / len(deg)))
+
+
+def _angles_of_a_held_generator(times):
+    t = (time.split(':') for time in times)
+    seconds = ((float(s) + int(m) * 60 + int(h) * 3600)
+               for h, m, s in t)
+    day = 24 * 60 * 60
+    to_angles = [s * 360. / day for s in seconds]
+    return _mean_angle(to_angles)
+
+
+def test_math_of_a_value_not_typed_yet_is_no_compiler_crash():
+    # math.radians of a value not typed yet (a round rebuilt on the sum's int start meeting a
+    # complex) made a constant of no type: "TypeError: no constants of type ?" from the
+    # compiler (Rosetta's Averages-Mean-time-of-day); now the sum's CompileError
+    with pytest.raises(script.CompileError, match="c128"):
+        script.script(_angles_of_a_held_generator)(["23:00:17", "23:40:20"])

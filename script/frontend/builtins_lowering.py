@@ -609,6 +609,8 @@ def call_math(cx, name: str, node) -> Value:
         return cx.emit("cmp", [ax, Const(math.inf, v.type)], T.BOOL, "eq" if name == "isinf" else "lt", loc)
     if name in ("degrees", "radians"):
         (v,) = positional(cx, node, name, 1)
+        if isinstance(v.type, Unknown):     # (not typed yet: a round to be rebuilt)
+            return Undef(UNKNOWN, cx.loc(node))
         v = float_arg(cx, v, node)
         k = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
         return cx.emit("mul", [v, Const(k, v.type)], v.type, None, cx.loc(node))
@@ -640,6 +642,8 @@ def call_math(cx, name: str, node) -> Value:
         return call_script(cx, cx.ctx.info_for(pylib.fsum), node)
     if name == "ulp":
         (x,) = positional(cx, node, name, 1)
+        if isinstance(x.type, Unknown):
+            return Undef(UNKNOWN, cx.loc(node))
         x = float_arg(cx, x, node)
         ax = cx.emit("abs", [x], x.type, None, cx.loc(node))
         up = cx.emit("math", [ax, Const(math.inf, x.type)], x.type, "nextafter", cx.loc(node))
@@ -648,6 +652,8 @@ def call_math(cx, name: str, node) -> Value:
         return cx.emit("select", [fin, d, ax], x.type, None, cx.loc(node))
     if name == "modf":
         (x,) = positional(cx, node, name, 1)
+        if isinstance(x.type, Unknown):
+            return Undef(UNKNOWN, cx.loc(node))
         x = float_arg(cx, x, node)
         loc = cx.loc(node)
         i = cx.emit("math", [x], x.type, "trunc", loc)
