@@ -85,5 +85,5 @@ def test_math_of_a_value_not_typed_yet_is_no_compiler_crash():
     # math.radians of a value not typed yet (a round rebuilt on the sum's int start meeting a
     # complex) made a constant of no type: "TypeError: no constants of type ?" from the
     # compiler (Rosetta's Averages-Mean-time-of-day); now the sum's CompileError
-    with pytest.raises(script.CompileError, match="c128"):
+    with pytest.raises(script.CompileError, match=r"the running total \(of sum\(\).*c128"):
         script.script(_angles_of_a_held_generator)(["23:00:17", "23:40:20"])

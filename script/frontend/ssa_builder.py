@@ -22,6 +22,8 @@ fails: it becomes a `raise`, and the rest of its statement is built in a dead bl
 
 from __future__ import annotations
 
+import re
+
 from script.errors import CompileError, SourceLoc
 from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
@@ -456,6 +458,9 @@ class SSABuilder:
         with it arrives: a union of both (union_values.py), or the CompileError."""
         others = [self.read_in(var, p) for p in param.block.preds]
         shown = var.split(":", 1)[1] if var.startswith("$gen") else var      # (generators.py renames)
+        what = f"variable '{shown}'"
+        if re.fullmatch(r"\$acc\d+", var):        # (lists.sum_each, reduce_loop: a running total)
+            shown, what = "total", "the running total (of sum(), from its start: 0 without one)"
         other = next((w for w in others if w.type != v.type and not isinstance(w.type, Unknown)), None)
         if other is not None and self.conflict_hook is not None:
             self.conflict_hook(self, other, v)
@@ -471,7 +476,7 @@ class SSABuilder:
         if loc_a is not None:
             notes.append(f"  '{shown}' is {v.type} from {loc_a}")
         from script.frontend.class_methods import mixed_classes
-        raise CompileError(f"variable '{shown}' has incompatible types {tb} and {v.type} where control "
+        raise CompileError(f"{what} has incompatible types {tb} and {v.type} where control "
                            f"flow merges" + mixed_classes(tb, v.type), param.loc or loc_a, tuple(notes))
 
     def drop_unknown_params(self) -> None:
