@@ -340,3 +340,18 @@ def test_a_container_compared_with_itself(xs):
     got = compiled(_compared_with_itself)(xs)
     n = -2 if any(x != x for x in xs) else len(want)
     assert want[:n] == got[:n], (xs, want, got)
+
+
+def _copies_of_empty_lists(n):
+    xs = []
+    ys = sorted(xs)
+    zs = list(xs)
+    zs.append(n * 0.5)
+    return ys, zs, sorted([]), list(reversed([])), [][:8]
+
+
+def test_copies_of_a_list_nothing_is_stored_into():
+    # sorted([]), list(reversed([])): the items of a list of no element type are none (was
+    # "lists of ? are not supported"); a copy typed by its own stores
+    for n in (0, 3):
+        check_all_levels(_copies_of_empty_lists, n)
