@@ -143,6 +143,8 @@ def halve():
 
 
 heap = []
+triangle = []
+grid = []
 prizes: dict[tuple[int, int, int], int] = {}      # project_euler/problem_191's annotated memo
 
 
@@ -160,6 +162,15 @@ def prize_strings(days, absent, late):
     return n
 
 
+def best_path():
+    """Project Euler 18's shape: the rows of a global triangle written in place, bottom up."""
+    for i in reversed(range(len(triangle) - 1)):
+        for j in range(len(triangle[i])):
+            triangle[i][j] += max(triangle[i + 1][j], triangle[i + 1][j + 1])
+    grid[0].append(triangle[0][0])
+    return triangle[0][0]
+
+
 def push_all(xs):
     for x in xs:
         heapq.heappush(heap, x)
@@ -172,7 +183,7 @@ def pop_smallest():
 
 STATE = {"memo": {0: 0, 1: 1}, "cache": {}, "seen": [], "visited": set(), "table": {}, "order": [],
          "solutions": [], "squares": {}, "counter": 0, "total": 0.0, "label": "x", "heap": [],
-         "prizes": {}}
+         "prizes": {}, "triangle": [[3], [7, 4], [2, 4, 6], [8, 5, 9, 3]], "grid": [[1], [2]]}
 
 
 def _reset(state=None):
@@ -246,6 +257,12 @@ def test_writes_before_an_exception_are_kept():
 
 def test_n_queens_collects_its_solutions_in_a_global_list():
     check_calls(queens, [(4,), (5,), (6,)])
+
+
+def test_rows_of_a_global_list_written_in_place_are_seen_by_python():
+    # `triangle[i][j] += ...`, `grid[0].append(x)`: the global is a hidden parameter (its rows
+    # were read-only: "a list inside global 'triangle' is read-only"), written back after each call
+    check_calls(best_path, [(), (), ()])
 
 
 def test_the_global_is_read_at_each_call():

@@ -261,6 +261,8 @@ def _writes(fn, containers: set[str]) -> tuple[set[str], set[str]]:
             base = n.func.value
         elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in declared:
             rebound.add(n.id)
+        while isinstance(base, ast.Subscript):      # (`grid[i][j] = v`, `rows[i].append(x)`: its rows)
+            base = base.value
         if isinstance(base, ast.Name) and base.id in containers and base.id not in local:
             written.add(base.id)
     return written, rebound & containers
