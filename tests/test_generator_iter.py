@@ -50,3 +50,20 @@ def test_recursive_generator_taken_one_at_a_time_is_a_compile_error():
                        "is supported in compiled code only where all its items are taken at once") as e:
         compiled(K.tree_for_loop)([3, 1, 2])
     assert "generator_iter_kernels.py:" in str(e.value)
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _positions(message):
+    out = []
+    for symbol in message:
+        num = _LETTERS.find(symbol.upper())        # a method of a global str, its result held
+        out.append(num)
+    return out
+
+
+def test_a_method_call_on_a_global_str_is_no_iter_call():
+    # looking for iter(obj) evaluated the callee of every call: `_LETTERS.find` as a value,
+    # "the bound method 'str.find' is not a value" (TheAlgorithms' vigenere_cipher)
+    check_all_levels(_positions, "Hello, World")
