@@ -6,6 +6,7 @@ argument written in place is written back with each element's own type."""
 from __future__ import annotations
 
 import copy
+import typing
 
 import pytest
 from hypothesis import given, settings
@@ -160,3 +161,15 @@ def _index_of_none(xs):
 def test_index_of_none_in_a_list_of_ints(xs):
     # None formats in a message ("None is not in list"): it was a CompileError in listlib
     check(_index_of_none, xs)
+
+
+def _none_empty(a: typing.Any, b: typing.Any, c: typing.Any, d: typing.Any, e: typing.Any) -> None:
+    if not all([a, b, c, d, e]):
+        raise ValueError("There's an empty parameter")
+
+
+def test_a_display_of_several_container_kinds_settles():
+    # a display's own elements stored into it made it its own origin and retyped it each
+    # round ("did not settle after 12 rounds": TheAlgorithms' viterbi._validate_not_empty)
+    for c, d in (({"c": 0.5}, {"d": {"e": 0.6}}), ({"c": 0.5}, {}), (None, {"d": {"e": 0.6}})):
+        check(_none_empty, ["a"], ["b"], c, d, {"f": {"g": 0.7}})

@@ -111,13 +111,12 @@ def made_list(cx, elem: T.Type, n: Value, node, kind=T.ListType) -> Value:
     `sorted(x)`, `deque(x)`, `x[a:b]`, `x.copy()`, `x + y`): its own origin (`made_here`),
     so that a value of a wider type stored in it later (an int in a list of floats) makes it,
     in the next round, a list of that wider type (``num``), as CPython's list keeps each
-    element's own type. The elements are set by the caller."""
+    element's own type. The caller sets the elements, then makes it an origin
+    (`made_here`): not before, so that its own elements do not retype it."""
     wider = cx.hints.get(("list", node))      # (widen_list_at_merge, widen_to_num, widen_to_union)
     if wider is not None and wider in (T.unify(elem, wider), T.merge(elem, wider), union_values.meet(elem, wider)):
         elem = wider
-    lst = new_list(cx, elem, n, node, kind)
-    cx.list_origins[id(lst)] = node
-    return lst
+    return new_list(cx, elem, n, node, kind)
 
 
 def resolve_pending(cx, t: T.Type, within: tuple = ()) -> T.Type:
@@ -560,9 +559,12 @@ def expr_List(cx, node: ast.List) -> Value:
     widen_inner_displays(cx, values)
     lst = made_list(cx, element_type(cx, [v.type for v in values], node), Const(len(values), T.I64), node)
     for k, v in enumerate(values):
+        if lst.type.elem == T.F64 and v.type == T.I64:
+            v = cx.coerce(v, T.F64, node)   # (ints made floats by the display's hint: widen_list_at_merge)
         set_item(cx, lst, v, Const(k, T.I64), node)
         if id(v) in cx.list_origins:
             cx.inner_origins.setdefault(node, set()).add(cx.list_origins[id(v)])
+    cx.list_origins[id(lst)] = node
     return lst
 
 
@@ -697,6 +699,7 @@ def list_of(cx, arg_node, node) -> Value:
         return list_of_unknown(cx, node)
     lst = made_list(cx, element_type(cx, [et], node), n, node)
     fill_from(cx, lst, Const(0, T.I64), (n, item, et), node)
+    cx.list_origins[id(lst)] = node
     return lst
 
 
@@ -728,6 +731,8 @@ def list_slice(cx, lst: Value, sl: ast.Slice, node) -> Value:
     out = (made_list if kind is T.ListType else new_list)(cx, read_type(cx, lst), count, node, kind)
     for_range(cx, sl, count, lambda i: set_item(cx, out, get_item(cx, lst, cx.emit(
         "add", [start, cx.emit("mul", [i, step], T.I64, None, loc)], T.I64, None, loc), node), i, node))
+    if kind is T.ListType:
+        cx.list_origins[id(out)] = node
     return out
 
 
@@ -772,6 +777,8 @@ def list_binop(cx, op: type, a: Value, b: Value, node) -> Value:
         elem = out.type.elem
         fill_from(cx, out, Const(0, T.I64), (na, lambda i: get_item(cx, a, i, node), elem), a)
         fill_from(cx, out, na, (nb, lambda i: get_item(cx, b, i, node), elem), b)
+        if type(a.type) is T.ListType:
+            cx.list_origins[id(out)] = node
         return out
     if op is ast.Mult:
         lst, n = (a, b) if isinstance(a.type, T.ListType) else (b, a)
