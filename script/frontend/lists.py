@@ -695,7 +695,7 @@ def list_of(cx, arg_node, node) -> Value:
         return generators.generator_list(cx, arg_node)
     n, item, et = cx.iterable(arg_node)
     refuse_endless(cx, n, arg_node)
-    if isinstance(et, Unknown):     # (the items of a list nothing is stored into, `sorted([])`: none)
+    if has_unknown(et):     # (items of a list nothing is stored into, `sorted([])`, `zip([], ys)`: none)
         return list_of_unknown(cx, node)
     lst = made_list(cx, element_type(cx, [et], node), n, node)
     fill_from(cx, lst, Const(0, T.I64), (n, item, et), node)
