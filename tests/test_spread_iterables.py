@@ -87,3 +87,17 @@ def test_math_of_a_value_not_typed_yet_is_no_compiler_crash():
     # compiler (Rosetta's Averages-Mean-time-of-day); now the sum's CompileError
     with pytest.raises(script.CompileError, match=r"the running total \(of sum\(\).*c128"):
         script.script(_angles_of_a_held_generator)(["23:00:17", "23:40:20"])
+
+
+_TEMPLATE = "{}-{}"
+
+
+def _format_row(a, b):
+    row = (a, b)
+    return _TEMPLATE.format(*row)
+
+
+def test_a_starred_call_of_a_global_strs_method_is_no_fold():
+    # looking a starred call up among the folds evaluated the callee: `_TEMPLATE.format`, a
+    # bound method, is no value ("the bound method 'str.format' is not a value")
+    check_typed(_format_row, 1, 2)

@@ -60,7 +60,7 @@ import types
 from script.errors import CompileError
 from script.frontend.loop import Loop
 from script.frontend.lower_expr import WeakConst
-from script.frontend.pyref import PyRef, global_callee
+from script.frontend.pyref import PyRef, global_callee, static_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 from script.ir.ops import ExcInfo
@@ -245,7 +245,7 @@ def generator_info(cx, node):
     method = class_methods.method_generator(cx, node) or class_methods.instance_generator(cx, node)
     if method is not None:                  # obj.m(...), iter(obj): class_methods.py
         return method
-    obj = _callee_object(cx, node.func)
+    obj = static_callee(cx, node.func)
     if obj is None:
         return None
     from script.frontend.closures import NestedFunction
@@ -263,21 +263,6 @@ def generator_info(cx, node):
             return None
         info = cx.ctx.info_for(obj)
     return info if is_generator(info) else None
-
-
-def _callee_object(cx, func):
-    """The Python object a call's `func` names (a global function, `module.function`),
-    found without building anything; None for anything else."""
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        base = _callee_object(cx, func.value)
-        return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
-    if not isinstance(func, ast.Name) or func.id in cx.locals \
-            or (cx.comp_scopes and cx.comprehension_var(func.id)):
-        return None
-    if func.id in cx.nested_functions:
-        return cx.nested_functions[func.id]
-    found, obj = cx.info.global_value(func.id)
-    return obj if found else None
 
 
 # Functions of one iterable (their first argument) whose items, when it is a generator source,

@@ -53,6 +53,23 @@ def global_callee(low, func):
     return ref.obj if isinstance(ref, PyRef) else None
 
 
+def static_callee(cx, func):
+    """The Python object a call's `func` names (a global or builtin function,
+    `module.function`, or a nested function: `cx.nested_functions`), found without building anything, so without
+    evaluating an attribute of a value (`LETTERS.find`, a bound method, is no value); None
+    for anything else. `global_callee` evaluates attributes of any global."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        base = static_callee(cx, func.value)
+        return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
+    if not isinstance(func, ast.Name) or func.id in cx.locals \
+            or (cx.comp_scopes and cx.comprehension_var(func.id)):
+        return None
+    if func.id in cx.nested_functions:
+        return cx.nested_functions[func.id]
+    found, obj = cx.info.global_value(func.id)
+    return obj if found else vars(builtins).get(func.id)
+
+
 def is_type_call(cx, node) -> bool:
     """Whether `node` is ``type(x)`` (the builtin)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in cx.locals):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 
-from script.frontend.pyref import global_callee
+from script.frontend.pyref import static_callee
 from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -92,14 +92,15 @@ def spread_iterable(cx, node: ast.Call) -> Value | None:
     """`max(*xs)`, `min(*xs)`, `math.gcd(*xs)`, `math.lcm(*xs)` of one starred iterable of a
     run-time length (a list, a range, a generator, ...; not a tuple, which spread_starred
     spreads): the function's fold over its items, made a list first as CPython binds them
-    (library `pylib.max_of`, `gcd_of`, ...: CPython's TypeError for no argument, and for one
+    (library `pylib.extreme_of`, `gcd_of`, ...: CPython's TypeError for no argument, and for one
     number, which max() would iterate). None for any other call."""
     if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Starred):
         return None
-    fn = _SPREAD.get(global_callee(cx, node.func)) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
-    source = node.args[0].value
+    obj = static_callee(cx, node.func)      # (not global_callee: `TEMPLATE.format` is no value)
+    fn = next((f for called, f in _SPREAD if called is obj), None)     # (by identity: any object)
     if fn is None:
         return None
+    source = node.args[0].value
     if not (isinstance(source, ast.GeneratorExp) or cx.walks_generator(source)):
         first = cx.expr(source)
         cx.pre_evaluated[id(source)] = first
@@ -107,16 +108,15 @@ def spread_iterable(cx, node: ast.Call) -> Value | None:
             return None                 # (spread_starred spreads a tuple's items)
     lst = lists.list_of(cx, source, node)
     et = lists.read_type(cx, lst)
-    numbers = (T.I64, T.BOOL) if fn in (pylib.gcd_of, pylib.lcm_of) else (T.I64, T.BOOL, T.F64)
-    if et not in numbers:
+    extreme = fn is pylib.extreme_of
+    if et not in ((T.I64, T.BOOL, T.F64) if extreme else (T.I64, T.BOOL)):
         cx.error(f"{ast.unparse(node.func)}(*{ast.unparse(source)}) of elements of type {et} is not "
                  "supported in compiled code (of ints, or for max/min of floats)", node)
-    call = ast.Call(node.func, [], []) if fn in (pylib.gcd_of, pylib.lcm_of) else \
-        ast.Call(node.func, [ast.Constant(python_name(et))], [])
-    return cx.call_script(cx.ctx.info_for(fn), ast.copy_location(call, node), first=lst)
+    args = [ast.Constant(python_name(et)), ast.Constant(obj.__name__)] if extreme else []
+    return cx.call_script(cx.ctx.info_for(fn), ast.copy_location(ast.Call(node.func, args, []), node), first=lst)
 
 
-_SPREAD = {max: pylib.max_of, min: pylib.min_of, math.gcd: pylib.gcd_of, math.lcm: pylib.lcm_of}
+_SPREAD = ((max, pylib.extreme_of), (min, pylib.extreme_of), (math.gcd, pylib.gcd_of), (math.lcm, pylib.lcm_of))
 
 
 def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> Value:

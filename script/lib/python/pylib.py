@@ -57,21 +57,14 @@ def lcm_of(xs) -> int:
     return r
 
 
-def max_of(xs, kind: str):
-    """max(*xs) of a list of numbers: max(xs), except that no argument and one (which
-    max() would iterate, a `kind` that is no iterable) are CPython's TypeErrors."""
+def extreme_of(xs, kind: str, name: str):
+    """max(*xs) (`name` "max") or min(*xs) of a list of numbers: max(xs) or min(xs), except
+    that no argument and one (which max() would iterate, a `kind` that is no iterable) are
+    CPython's TypeErrors."""
     if len(xs) < 2:
-        raise TypeError("max expected at least 1 argument, got 0" if len(xs) == 0 else
+        raise TypeError(f"{name} expected at least 1 argument, got 0" if len(xs) == 0 else
                         f"'{kind}' object is not iterable")
-    return max(xs)
-
-
-def min_of(xs, kind: str):
-    """min(*xs) of a list of numbers, as max_of."""
-    if len(xs) < 2:
-        raise TypeError("min expected at least 1 argument, got 0" if len(xs) == 0 else
-                        f"'{kind}' object is not iterable")
-    return min(xs)
+    return max(xs) if name == "max" else min(xs)
 
 
 def _addmod(a: int, b: int, m: int) -> int:
