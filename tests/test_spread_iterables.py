@@ -101,3 +101,35 @@ def test_a_starred_call_of_a_global_strs_method_is_no_fold():
     # looking a starred call up among the folds evaluated the callee: `_TEMPLATE.format`, a
     # bound method, is no value ("the bound method 'str.format' is not a value")
     check_typed(_format_row, 1, 2)
+
+
+_LETTERS = "ABCA"
+
+
+def _walk_a_globals_method_result(n):
+    out = []
+    for ch in _LETTERS.replace("A", "B"):
+        out.append(ch)
+    return out, "".join(c for c in _LETTERS.replace("B", "C")), n
+
+
+def test_iterating_a_method_call_of_a_global_str():
+    # the generator walks (map/filter, islice, takewhile) looked their callee up by
+    # evaluating it: `_LETTERS.replace` is a bound method, no value
+    check_typed(_walk_a_globals_method_result, 1)
+
+
+_LETTERS = "ABCA"
+
+
+def _walk_a_globals_method_result(n):
+    out = []
+    for ch in _LETTERS.replace("A", "B"):
+        out.append(ch)
+    return out, "".join(c for c in _LETTERS.replace("B", "C")), n
+
+
+def test_iterating_a_method_call_of_a_global_str():
+    # the generator walks (map/filter, islice, takewhile) looked their callee up with
+    # global_callee, which evaluated `_LETTERS.replace`, a bound method and no value
+    check_typed(_walk_a_globals_method_result, 1)

@@ -528,9 +528,9 @@ def instance_generator(cx, node, name: str = "__iter__"):
 
 def iter_call(cx, node) -> bool:
     """Whether `node` calls the builtin iter() with one argument."""
-    from script.frontend.pyref import static_callee
+    from script.frontend.pyref import global_callee
     return isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
-        and not isinstance(node.args[0], ast.Starred) and static_callee(cx, node.func) is iter
+        and not isinstance(node.args[0], ast.Starred) and global_callee(cx, node.func) is iter
 
 
 def iter_instance(cx, node) -> Value:

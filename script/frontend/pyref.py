@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import types
 
 
 class PyRef:
@@ -42,22 +43,26 @@ def bound_names(fn: ast.FunctionDef) -> set[str]:
 
 def global_callee(low, func):
     """The Python object a callee `func` names when it is a global name or an attribute of
-    one (`takewhile`, `itertools.takewhile`), else None; a local's attribute (`s.split`) is
-    not evaluated, since a bound method is no value here."""
+    a module's or a class's (`takewhile`, `itertools.takewhile`, `np.random.rand`), else None;
+    an attribute of a value, a local's (`s.split`) or a global's (`TEMPLATE.format`), is not
+    evaluated, since a bound method is no value here."""
     base = func
     while isinstance(base, ast.Attribute):
         base = base.value
     if not isinstance(base, ast.Name) or base.id in low.locals:
         return None
+    if base is not func:
+        ref = low.lookup(base)
+        if not (isinstance(ref, PyRef) and isinstance(ref.obj, (types.ModuleType, type))):
+            return None
     ref = low.callee_ref(func)
     return ref.obj if isinstance(ref, PyRef) else None
 
 
 def static_callee(cx, func):
-    """The Python object a call's `func` names (a global or builtin function,
-    `module.function`, or a nested function: `cx.nested_functions`), found without building anything, so without
-    evaluating an attribute of a value (`LETTERS.find`, a bound method, is no value); None
-    for anything else. `global_callee` evaluates attributes of any global."""
+    """The Python object a call's `func` names (a global function, `module.function`, or a
+    nested function: `cx.nested_functions`), found without building anything (what
+    generators.generator_info asks, before the call is lowered); None for anything else."""
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         base = static_callee(cx, func.value)
         return getattr(base, func.attr, None) if type(base).__name__ == "module" else None
@@ -67,7 +72,7 @@ def static_callee(cx, func):
     if func.id in cx.nested_functions:
         return cx.nested_functions[func.id]
     found, obj = cx.info.global_value(func.id)
-    return obj if found else vars(builtins).get(func.id)
+    return obj if found else None
 
 
 def is_type_call(cx, node) -> bool:

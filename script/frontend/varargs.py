@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 
-from script.frontend.pyref import static_callee
+from script.frontend.pyref import global_callee
 from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
@@ -96,7 +96,7 @@ def spread_iterable(cx, node: ast.Call) -> Value | None:
     number, which max() would iterate). None for any other call."""
     if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Starred):
         return None
-    obj = static_callee(cx, node.func)      # (not global_callee: `TEMPLATE.format` is no value)
+    obj = global_callee(cx, node.func)
     fn = next((f for called, f in _SPREAD if called is obj), None)     # (by identity: any object)
     if fn is None:
         return None
