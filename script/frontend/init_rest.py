@@ -28,6 +28,7 @@ import weakref
 
 from script.errors import CompileError
 from script.frontend.class_lookup import find_member
+from script.frontend.memo import empty_container
 from script.frontend.source import FunctionInfo, _assigned_names
 
 
@@ -130,16 +131,9 @@ def hoistable(cls: type, rest: list, self_name: str, late: list[str]) -> list[in
         target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
             stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
         if len(targets) == 1 and targets[0] is target and target.attr in late \
-                and firsts.get(target.attr) is target and _is_empty(stmt.value):
+                and firsts.get(target.attr) is target and empty_container(stmt.value, ("set",)):
             out.append(i)
     return out
-
-
-def _is_empty(value) -> bool:
-    if isinstance(value, (ast.List, ast.Dict, ast.Set)):
-        return not (value.keys if isinstance(value, ast.Dict) else value.elts)
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "set" \
-        and not value.args and not value.keywords
 
 
 def _method(cls: type, call, self_name: str):

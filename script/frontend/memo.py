@@ -107,7 +107,7 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
 
     def remember(value: ast.expr, at: ast.AST) -> list[ast.stmt]:
         result = ast.Assign([name("$result", True)], value)
-        if fn.returns is not None and _empty_container(value):
+        if fn.returns is not None and empty_container(value):
             # `return set()` under `-> set[int]`: the annotation types the empty set, as it
             # types one returned directly (the result is stored in the memo first)
             result = ast.AnnAssign(name("$result", True), copy.deepcopy(fn.returns), value, 1)
@@ -140,12 +140,13 @@ def _memoized(fn: ast.FunctionDef) -> list[ast.stmt]:
     return [table, new]
 
 
-def _empty_container(node: ast.expr) -> bool:
-    """Whether `node` is ``[]``, ``{}``, ``set()``, ``list()`` or ``dict()``."""
-    if isinstance(node, (ast.List, ast.Dict)):
+def empty_container(node: ast.expr, calls=("set", "list", "dict")) -> bool:
+    """Whether `node` is ``[]``, ``{}``, or a call without arguments of one of `calls`
+    (``set()``, ``list()``, ``dict()``)."""
+    if isinstance(node, (ast.List, ast.Dict, ast.Set)):
         return not (node.keys if isinstance(node, ast.Dict) else node.elts)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args \
-        and not node.keywords and node.func.id in ("set", "list", "dict")
+        and not node.keywords and node.func.id in calls
 
 
 def _located(stmts: list[ast.stmt], at: ast.AST) -> list[ast.stmt]:
