@@ -481,3 +481,9 @@ def champernowne_digits(s, top):
 
 def indexed_by(s, x):
     return s[x]
+
+
+def float_totals(xs, n):
+    # sum()/math.prod() of floats without a start: CPython's int start when there are none
+    rows = [[x * k for x in xs] for k in range(n)]
+    return sum(xs), math.prod(xs), sum(x / 2 for x in xs), [sum(r) for r in rows], sum(xs, 0.0)

@@ -409,3 +409,11 @@ def test_an_int_or_float_operand_is_not_computed_before_its_target():
     other error (an array's element takes no int|float)."""
     with pytest.raises(CompileError, match="assign it to a variable first"):
         compiled(array_item_grows_by)(0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-9, 9, allow_nan=False), max_size=4), st.integers(0, 3))
+def test_float_totals_of_nothing_are_the_int_start(xs, n):
+    """`sum([])` of a float list is CPython's int 0 (and math.prod's 1), a float otherwise:
+    the total is an int|float, printed and typed as CPython's."""
+    check(K.float_totals, xs, n)

@@ -1059,8 +1059,8 @@ def math_prod(cx, node) -> Value:
 def sum_of(cx, iterable, start, node, op=ast.Add) -> Value:
     """sum(iterable, start=0), accumulated in the type start and the elements meet at
     (a literal start adapts to the elements, as NumPy's weak scalars do); with `op`
-    ast.Mult, math.prod's product from start=1. Of floats, the total is a float even when
-    there are none (CPython's is the int start then: docs/differences.md)."""
+    ast.Mult, math.prod's product from start=1. Of floats without a start, the total is an
+    int|float: CPython's int start when there are none, the float total otherwise."""
     n, item, et = iterable
     if T.is_instance_type(et) or start and T.is_instance_type(start[0].type):
         return class_methods.instance_sum(cx, iterable, start, op, node)
@@ -1087,8 +1087,13 @@ def sum_of(cx, iterable, start, node, op=ast.Add) -> Value:
         init = WeakConst(init.value, init.type) if isinstance(init, Const) and not start else init
         t = cx.common_type(init, Const(0, T.I64 if isinstance(et, T.BoolType) else et), node)
         t = T.I64 if isinstance(t, T.BoolType) else t
-    return cx.reduce_loop(node, n, item, cx.coerce(init, t, node), lambda acc, x: cx.coerce(
+    total = cx.reduce_loop(node, n, item, cx.coerce(init, t, node), lambda acc, x: cx.coerce(
         cx.binop(op, acc, x, node), t, node))
+    if start or t != T.F64 or not isinstance(et, T.FloatType):
+        return total
+    loc = cx.loc(node)
+    some = cx.cmp("gt", n, Const(0, T.I64), node)
+    return cx.emit("tuple", [some, Const(init.value, T.I64, loc), total], T.INT_FLOAT, None, loc)
 
 
 def builtin_len(cx, node, name) -> Value:

@@ -1142,12 +1142,10 @@ def expr_GeneratorExp(cx, node):
 def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
     """sum() of a generator expression (math.prod's with `op` ast.Mult): the
     accumulator's type widens as Python's result does (bools sum to an int, an int
-    start with floats gives a float). Of floats, the result is a float even when there
-    are none, as `sum_of`'s (CPython's is the int start then: docs/differences.md); of
-    elements that are ints or floats (`num`), the total is one too."""
+    start with floats gives a float). Of floats without a start, the total is an int|float
+    (`num`): CPython's int start when there are none, as `sum_of`'s."""
     init = Const(0 if op is ast.Add else 1, T.I64)
     acc = cx.new_var("acc", start if start is not None else init)
-    elements = []       # (whether an element is an int|float: then so is the total, as CPython's)
     loc = cx.loc(node)
     seen = cx.new_var("seen", Const(False, T.BOOL))
     cx.counter += 1
@@ -1155,7 +1153,6 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
     held = []                           # (whether elements are such instances)
 
     def add(x):
-        elements.append(mixed_numbers.is_num(x))
         if (start is None or not T.is_instance_type(start.type)) and T.is_instance_type(x.type):
             held.append(True)
             cx.write(instances, cx.choose(cx.read(seen, loc), lambda: cx.binop(op, cx.read(instances, loc), x, node),
@@ -1167,10 +1164,7 @@ def sum_each(cx, arg_node, start: Value | None, node, op=ast.Add) -> Value:
     if held:
         class_methods.refuse_empty_sum(cx, cx.emit("not", [cx.read(seen, loc)], T.BOOL, None, loc), op, node)
         return cx.read(instances, loc)
-    total = cx.read(acc, cx.loc(node))
-    if mixed_numbers.is_num(total) and not any(elements):
-        return mixed_numbers.as_float(cx, total, cx.loc(node))
-    return total
+    return cx.read(acc, cx.loc(node))
 
 
 def minmax_each(cx, arg_node, name: str, default, node) -> Value:

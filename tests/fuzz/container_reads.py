@@ -88,7 +88,9 @@ def reduction(want, elems):
             fns = ("sum",)
         f = g.rng.choice(fns)
         if f == "sum" and elem == FLOAT:
-            return call("sum", name(n), const(0.0))      # sum([]) of floats: see containers.py
+            if g.rng.random() < 0.5:                    # sum([]) of floats is the int 0
+                return call("sum", name(n), const(0.0))
+            return call("float", call("sum", name(n)))
         node = call(f, name(n))
         if f != "sum" and g.rng.random() < 0.3:
             node.keywords = [ast.keyword(k, v) for k, v in sort_keywords(g.rng, elem).items()

@@ -16,8 +16,8 @@ What keeps every program a CPython program whose answer compiled code must give
   may be NaN;
 - no container changes size inside a loop over one of its type (`ctx.frozen`): CPython's
   iterator would see it (an append loops for ever);
-- a float list is summed with a start of `0.0` (`sum([])` of floats is `0` in CPython,
-  `0.0` compiled: documented); a `NUM` list is never a repeated display (`[0] * n`);
+- a float list's `sum` is a float: with a start of `0.0`, or its int|float total
+  (`sum([])` of floats is CPython's int `0`) taken by `float()`; a `NUM` list is never a repeated display (`[0] * n`);
 - sizes stay small: a list or str assigned inside a loop is cut to eight items, `extend`
   and `+=` take at most three, so nothing doubles nine times over.
 """
