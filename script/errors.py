@@ -7,6 +7,8 @@ broken IR invariant). `LoadError` is a saved module that cannot be trusted.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 
 class SourceLoc:
     """A position in user source: 1-based line, 0-based column (as `ast` gives them).
@@ -63,6 +65,10 @@ class ScriptError(Exception):
 
 # `CompileError.reason`: why, where a caller acts on it rather than showing the message.
 MIXED_NUMBERS = "mixed numbers"      # an int met a float where compiled code keeps one type
+UNDEFINED_NAME = "undefined name"    # a name no scope defines: CPython's NameError where it is read
+# Set by `scriptc check`: an undefined name is reported as the CompileError it is, not
+# compiled into the NameError CPython raises where it is read (frontend lower_stmt `name_error`).
+STRICT_NAMES: ContextVar[bool] = ContextVar("STRICT_NAMES", default=False)
 
 
 class CompileError(ScriptError):

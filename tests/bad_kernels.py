@@ -108,10 +108,6 @@ def rebinds_mutable_global(x):
     return x
 
 
-def uses_unknown_name(x):
-    return x + undefined_thing  # error: name 'undefined_thing' is not defined
-
-
 def uses_print(x):
     print(x, file=None)  # error: print() keyword 'file' is not supported
 

@@ -878,3 +878,25 @@ def aug_name(s, v):
     s &= v
     s -= v
     return s
+
+
+def undefined_call(n):
+    if n > 100:
+        return undefined_function(n)  # noqa: F821 - CPython's NameError, only where it runs
+    return n
+
+
+def undefined_reads(n):
+    x = 1
+    if n == 1:
+        x = missing_value + 1  # noqa: F821
+    if n == 2:
+        x = missing_module.sqrt(n)  # noqa: F821
+    if n == 3:
+        x = len([missing_item for _ in range(n)])  # noqa: F821
+    try:
+        if n == 4:
+            x = missing_callee(n)  # noqa: F821
+    except NameError as e:
+        return str(e)
+    return x

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from script.cli.errors import CliError
 from script.cli.signature import SigOption
 from script.cli.target import import_file, select
-from script.errors import CompileError
+from script.errors import STRICT_NAMES, CompileError
 
 
 @dataclass
@@ -38,6 +38,16 @@ class CheckResult:
 
 
 def check_files(paths: list[str], sigs: list[SigOption]) -> CheckResult:
+    """Every error of the files' functions; an undefined name is one (STRICT_NAMES), though
+    a compiled call raises CPython's NameError only where the name is read."""
+    token = STRICT_NAMES.set(True)
+    try:
+        return _check_files(paths, sigs)
+    finally:
+        STRICT_NAMES.reset(token)
+
+
+def _check_files(paths: list[str], sigs: list[SigOption]) -> CheckResult:
     from script.frontend.specialize import specialize
     result = CheckResult()
     for path in paths:

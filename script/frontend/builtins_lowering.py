@@ -23,6 +23,7 @@ import operator
 import sys
 import types
 
+from script.errors import CompileError
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
@@ -80,7 +81,10 @@ _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.ins
 
 
 def resolve_attribute(cx, node: ast.Attribute) -> Value:
-    ref = attribute_ref(cx, node)
+    try:
+        ref = attribute_ref(cx, node)
+    except CompileError as e:           # `undefined.x`: NameError where it is read
+        return cx.name_error(e, node)
     if isinstance(ref, PyRef):
         cx.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
     return ref
@@ -160,6 +164,18 @@ def callee_ref(cx, node):
 
 
 def lower_call(cx, node: ast.Call) -> Value:
+    try:
+        return _lower_call(cx, node)
+    except CompileError as e:           # `undefined(x)`, `undefined.f(x)`: NameError at the call
+        root = node.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or e.message != f"name '{root.id}' is not defined":
+            raise
+        return cx.name_error(e, node)
+
+
+def _lower_call(cx, node: ast.Call) -> Value:
     for k in node.keywords:
         if k.arg is None:
             cx.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "

@@ -13,7 +13,7 @@ import ast
 import builtins as py_builtins
 import operator
 
-from script.errors import CompileError, SourceLoc
+from script.errors import STRICT_NAMES, UNDEFINED_NAME, CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
@@ -281,7 +281,10 @@ class FunctionLowering(SSABuilder, ExprLowering):
     # ---- names ---------------------------------------------------------------------------
 
     def resolve_name(self, node: ast.Name) -> Value:
-        ref = self.lookup(node)
+        try:
+            ref = self.lookup(node)
+        except CompileError as e:
+            return self.name_error(e, node)
         if isinstance(ref, PyRef):
             self.error(f"'{node.id}' ({_describe(ref.obj)}) cannot be used as a value here", node)
         return ref
@@ -317,8 +320,16 @@ class FunctionLowering(SSABuilder, ExprLowering):
             later = self.later_sibling(name, node)
             if later is not None:
                 return PyRef(later, name)
-            self.error(f"name '{name}' is not defined", node)
+            self.error(f"name '{name}' is not defined", node, UNDEFINED_NAME)
         return self.python_object(obj, name, node)
+
+    def name_error(self, error: CompileError, node) -> Value:
+        """CPython's NameError, raised where the undefined name is read (a path that never
+        runs it never fails), for the `error` `lookup` gave; other errors, and every
+        undefined name under `scriptc check` (`STRICT_NAMES`), stay CompileErrors."""
+        if error.reason != UNDEFINED_NAME or STRICT_NAMES.get():
+            raise error
+        return self.raise_always("NameError", error.message, node)
 
     def later_sibling(self, name: str, node):
         """In a nested function, the nested function `name` of the enclosing function defined

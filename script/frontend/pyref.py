@@ -11,6 +11,8 @@ import ast
 import builtins
 import types
 
+from script.errors import UNDEFINED_NAME, CompileError
+
 
 class PyRef:
     """A name that resolves to a Python object rather than a value (a module, a function)."""
@@ -45,7 +47,17 @@ def global_callee(low, func):
     """The Python object a callee `func` names when it is a global name or an attribute of
     a module's or a class's (`takewhile`, `itertools.takewhile`, `np.random.rand`), else None;
     an attribute of a value, a local's (`s.split`) or a global's (`TEMPLATE.format`), is not
-    evaluated, since a bound method is no value here."""
+    evaluated, since a bound method is no value here; None for an undefined name too (its
+    NameError is raised where the call is lowered)."""
+    try:
+        return _global_callee(low, func)
+    except CompileError as e:
+        if e.reason == UNDEFINED_NAME:
+            return None
+        raise
+
+
+def _global_callee(low, func):
     base = func
     while isinstance(base, ast.Attribute):
         base = base.value
