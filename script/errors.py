@@ -65,9 +65,8 @@ class ScriptError(Exception):
 
 # `CompileError.reason`: why, where a caller acts on it rather than showing the message.
 MIXED_NUMBERS = "mixed numbers"      # an int met a float where compiled code keeps one type
-UNDEFINED_NAME = "undefined name"    # a name no scope defines: CPython's NameError where it is read
 # Set by `scriptc check`: an undefined name is reported as the CompileError it is, not
-# compiled into the NameError CPython raises where it is read (frontend lower_stmt `name_error`).
+# compiled into the NameError CPython raises where it is read (frontend lower_stmt `lookup`).
 STRICT_NAMES: ContextVar[bool] = ContextVar("STRICT_NAMES", default=False)
 
 

@@ -894,6 +894,13 @@ def undefined_reads(n):
         x = missing_module.sqrt(n)  # noqa: F821
     if n == 3:
         x = len([missing_item for _ in range(n)])  # noqa: F821
+    if n == 5:
+        raise MissingError("x")  # noqa: F821
+    if n == 6:
+        x = isinstance(x, MissingClass)  # noqa: F821
+    if n == 7:
+        for x in missing_items:  # noqa: F821
+            pass
     try:
         if n == 4:
             x = missing_callee(n)  # noqa: F821

@@ -115,6 +115,14 @@ def tuple_display(a, b):
     return (*t, 1.5, *t[::-1])
 
 
+def spread_tuple_display(xs, ys, a):
+    # `*` of a list, a str, a range, a dict and a generator: a tuple of run-time length
+    d = {k: a for k in ys}
+    t = (*xs, a, *range(len(ys)))
+    u = (*"ab", *[str(x) for x in xs])
+    return t, len(t), u, (0, *d), (*(x * 2 for x in ys),), t == tuple(xs) + (a,) + tuple(range(len(ys)))
+
+
 def dict_display(a, b):
     d1 = {"a": a, "c": 5}
     d2 = {"b": b, "a": 9}

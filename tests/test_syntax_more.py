@@ -38,6 +38,7 @@ def test_star_displays(xs, ys, a, b):
     check_all_levels(K.list_display, xs, ys, a)
     check_all_levels(K.set_display, xs, ys)
     check_all_levels(K.tuple_display, a, b)
+    check_all_levels(K.spread_tuple_display, xs, ys, a)
     check_all_levels(K.dict_display, a, b)
     check_all_levels(K.generator_display, a % 6)
 
@@ -93,7 +94,6 @@ def test_print_unpacked(capsys, xs):
 
 
 @pytest.mark.parametrize("body, match", [
-    ("    xs = [n]\n    return (*xs, 1)\n", r"\*xs in a tuple display must be a tuple"),
     ("    return {**[(1, n)]}\n", "in a dict display must be a dict"),
     ("    def f(**kw):\n        return len(kw)\n    return f(a=n, b=True)\n", "cannot be mixed"),
     ("    def g(x):\n        def h(y):\n            return y + n\n        return h\n    return g(n)(1)\n",

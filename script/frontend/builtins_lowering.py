@@ -23,7 +23,6 @@ import operator
 import sys
 import types
 
-from script.errors import CompileError
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
@@ -54,7 +53,7 @@ from script.frontend.python_classes import note_call
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
-from script.frontend.pyref import PyRef, global_callee, is_type_call
+from script.frontend.pyref import PyRef, Undefined, global_callee, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value, closure_of
 from script.ir.ops import MATH_FUNCS
@@ -81,10 +80,9 @@ _STORES_ITEM = (heapq.heappush, heapq.heapreplace, heapq.heappushpop, bisect.ins
 
 
 def resolve_attribute(cx, node: ast.Attribute) -> Value:
-    try:
-        ref = attribute_ref(cx, node)
-    except CompileError as e:           # `undefined.x`: NameError where it is read
-        return cx.name_error(e, node)
+    ref = attribute_ref(cx, node)
+    if isinstance(ref, PyRef) and isinstance(ref.obj, Undefined):
+        return cx.name_error(ref.obj, node)       # `undefined.x`: NameError where it is read
     if isinstance(ref, PyRef):
         cx.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
     return ref
@@ -106,6 +104,8 @@ def attribute_of(cx, base, node: ast.Attribute):
     if not isinstance(base, PyRef):
         return value_attribute(cx, base, node)
     obj = base.obj
+    if isinstance(obj, Undefined):
+        return base                     # `undefined.x.y`: the NameError of `undefined`
     if obj is math and node.attr in _MATH_CONSTANTS:
         return Const(_MATH_CONSTANTS[node.attr], T.F64, cx.loc(node))
     if obj is cmath and node.attr in CMATH_CONSTANTS:
@@ -164,18 +164,6 @@ def callee_ref(cx, node):
 
 
 def lower_call(cx, node: ast.Call) -> Value:
-    try:
-        return _lower_call(cx, node)
-    except CompileError as e:           # `undefined(x)`, `undefined.f(x)`: NameError at the call
-        root = node.func
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if not isinstance(root, ast.Name) or e.message != f"name '{root.id}' is not defined":
-            raise
-        return cx.name_error(e, node)
-
-
-def _lower_call(cx, node: ast.Call) -> Value:
     for k in node.keywords:
         if k.arg is None:
             cx.error(f"**{ast.unparse(k.value)} in a call is not supported in compiled code "
@@ -199,6 +187,8 @@ def _lower_call(cx, node: ast.Call) -> Value:
         return class_members.super_call(cx, node)
     if isinstance(node.func, ast.Attribute):
         base = class_types.instance_base(cx, callee_ref(cx, node.func.value), node.func.attr, node)
+        if isinstance(base, PyRef) and isinstance(base.obj, Undefined):
+            return cx.name_error(base.obj, node)        # `undefined.f(x)`: before the arguments
         if isinstance(getattr(base, "type", None), T.OptionalType):    # (an element of `[None] * n`)
             base = optional.unwrap(cx, base, node.func, f"'NoneType' object has no attribute '{node.func.attr}'",
                                    "AttributeError")
@@ -225,6 +215,8 @@ def _lower_call(cx, node: ast.Call) -> Value:
             return cx.raise_always("TypeError", refused, node)
         cx.error(f"a value of type {ref.type} is not callable", node.func)
     obj = ref.obj
+    if isinstance(obj, Undefined):
+        return cx.name_error(obj, node)                 # `undefined(x)`: before the arguments
     if isinstance(obj, NestedFunction):
         return closures.call_nested(cx, obj, node)
     if enum_values.is_plain_enum_class(obj):

@@ -29,7 +29,7 @@ from script.frontend.closures import NestedFunction
 from script.frontend.static_args import Static, call_argument
 from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
 from script.frontend.typeinfer import SizedType
-from script.frontend.pyref import PyRef, is_type_call
+from script.frontend.pyref import PyRef, Undefined, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -81,6 +81,11 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
         self.error("isinstance() takes no keyword arguments", node)
     if len(node.args) != 2:
         self.error(f"isinstance expected 2 arguments, got {len(node.args)}", node)
+    undefined = next((r.obj for n in ast.walk(node.args[1]) if isinstance(n, ast.Name) and n.id not in self.locals
+                      for r in [self.lookup(n)] if isinstance(r, PyRef) and isinstance(r.obj, Undefined)), None)
+    if undefined is not None:           # `isinstance(x, Missing)`: CPython's NameError, x evaluated first
+        optional.expr_opt(self, node.args[0], num=True)
+        return self.name_error(undefined, node)
     spec = class_spec(self, node.args[1])
     value = optional.expr_opt(self, node.args[0], num=True)
     def held(num):          # an int or a float: tested on the one it holds

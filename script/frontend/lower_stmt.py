@@ -13,7 +13,7 @@ import ast
 import builtins as py_builtins
 import operator
 
-from script.errors import STRICT_NAMES, UNDEFINED_NAME, CompileError, SourceLoc
+from script.errors import STRICT_NAMES, CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
@@ -40,8 +40,8 @@ from script.frontend.default_tables import TableDefaults
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.lower_expr import (_NO_SAMPLE, NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample,
                                        sample_type_error)
-from script.frontend.pymessages import message, unbound_local
-from script.frontend.pyref import PyRef
+from script.frontend.pymessages import message, printf_escape, unbound_local
+from script.frontend.pyref import PyRef, Undefined
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
 from script.frontend.ssa_builder import Restart, SSABuilder, holds_list
@@ -281,10 +281,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
     # ---- names ---------------------------------------------------------------------------
 
     def resolve_name(self, node: ast.Name) -> Value:
-        try:
-            ref = self.lookup(node)
-        except CompileError as e:
-            return self.name_error(e, node)
+        ref = self.lookup(node)
+        if isinstance(ref, PyRef) and isinstance(ref.obj, Undefined):
+            return self.name_error(ref.obj, node)
         if isinstance(ref, PyRef):
             self.error(f"'{node.id}' ({_describe(ref.obj)}) cannot be used as a value here", node)
         return ref
@@ -320,16 +319,15 @@ class FunctionLowering(SSABuilder, ExprLowering):
             later = self.later_sibling(name, node)
             if later is not None:
                 return PyRef(later, name)
-            self.error(f"name '{name}' is not defined", node, UNDEFINED_NAME)
+            if STRICT_NAMES.get():
+                self.error(f"name '{name}' is not defined", node)
+            return PyRef(Undefined(name), name)     # its NameError where it is read
         return self.python_object(obj, name, node)
 
-    def name_error(self, error: CompileError, node) -> Value:
-        """CPython's NameError, raised where the undefined name is read (a path that never
-        runs it never fails), for the `error` `lookup` gave; other errors, and every
-        undefined name under `scriptc check` (`STRICT_NAMES`), stay CompileErrors."""
-        if error.reason != UNDEFINED_NAME or STRICT_NAMES.get():
-            raise error
-        return self.raise_always("NameError", error.message, node)
+    def name_error(self, undefined: Undefined, node) -> Value:
+        """CPython's NameError, raised where the `undefined` name is read or called (a path
+        that never runs it never fails); the rest of the statement is built in a dead block."""
+        return self.raise_always("NameError", f"name '{undefined.name}' is not defined", node)
 
     def later_sibling(self, name: str, node):
         """In a nested function, the nested function `name` of the enclosing function defined
@@ -819,6 +817,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             exc = exc.func
         ref = self.lookup(exc) if isinstance(exc, ast.Name) else \
             builtins_lowering.attribute_ref(self, exc) if isinstance(exc, ast.Attribute) else None   # np.linalg.LinAlgError
+        if isinstance(getattr(ref, "obj", None), Undefined):    # `raise Missing(...)`: NameError first
+            return ExcInfo("NameError", printf_escape(f"name '{ref.obj.name}' is not defined")), ()
         user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
         text, args, numbers = messages.raise_message(self, call_args)
@@ -1400,7 +1400,7 @@ CONTEXT_API = {
             "list_of_unknown", "list_subscript", "list_to_array", "merge_pending", "merge_pending_list",
             "new_list", "none_elements", "pre_evaluate", "read_type", "read_type_of", "resize_list",
             "resolve_pending", "retype_lists", "set_item", "settle_list_types", "stored_type",
-            "widen_list_at_merge"),
+            "var_tuple_of", "widen_list_at_merge"),
     numpy_alloc: ("alloc_array", "cast_element", "copy_array", "dims_of", "dtype_arg",
                   "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
     optional: ("expr_opt",),

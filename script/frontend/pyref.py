@@ -11,7 +11,16 @@ import ast
 import builtins
 import types
 
-from script.errors import UNDEFINED_NAME, CompileError
+
+class Undefined:
+    """What a name no scope defines stands for (`lookup`'s PyRef): an object no probe of a
+    callee knows; reading it, an attribute of it, or calling it raises CPython's NameError
+    there (lower_stmt `name_error`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
 
 
 class PyRef:
@@ -47,17 +56,7 @@ def global_callee(low, func):
     """The Python object a callee `func` names when it is a global name or an attribute of
     a module's or a class's (`takewhile`, `itertools.takewhile`, `np.random.rand`), else None;
     an attribute of a value, a local's (`s.split`) or a global's (`TEMPLATE.format`), is not
-    evaluated, since a bound method is no value here; None for an undefined name too (its
-    NameError is raised where the call is lowered)."""
-    try:
-        return _global_callee(low, func)
-    except CompileError as e:
-        if e.reason == UNDEFINED_NAME:
-            return None
-        raise
-
-
-def _global_callee(low, func):
+    evaluated, since a bound method is no value here."""
     base = func
     while isinstance(base, ast.Attribute):
         base = base.value

@@ -2,8 +2,9 @@
 
 A list or set display with `*x` is built element by element, in CPython's order: each
 `*x` adds what iterating `x` gives (anything a `for` takes: a list, tuple, str, range, dict's
-keys, a generator), each other element its value. A tuple's length is part of its type, so
-`*t` in a tuple display must be a tuple. `**d` in a dict display must be a dict (CPython's
+keys, a generator), each other element its value. A tuple's length is part of its type:
+`*t` of a tuple in a tuple display adds its items to a tuple of that length, `*xs` of
+anything else makes the display a tuple of run-time length (`T.VarTupleType`). `**d` in a dict display must be a dict (CPython's
 TypeError "'list' object is not a mapping" otherwise, here when compiling) and adds its
 items in order, later keys replacing earlier ones' values (in the first key's place).
 """
@@ -42,7 +43,7 @@ def starred_set(cx, node: ast.Set) -> Value:
 
 
 def starred_tuple(cx, node: ast.Tuple) -> Value:
-    parts = [(isinstance(e, ast.Starred), cx.expr(e.value) if isinstance(e, ast.Starred)
+    parts = [(isinstance(e, ast.Starred), _spread(cx, e.value) if isinstance(e, ast.Starred)
               else optional.expr_opt(cx, e, num=True, union=True)) for e in node.elts]
     if any(starred and type(v.type) is T.VarTupleType for starred, v in parts):
         return _var_tuple(cx, parts, node)      # (`(*prev, x)` of a tuple of run-time length)
@@ -56,6 +57,21 @@ def starred_tuple(cx, node: ast.Tuple) -> Value:
                      f"tuple's length is part of its type), not {t.type}; use a list", e)
         elems += [cx.emit("extract", [t], et, k, cx.loc(e)) for k, et in enumerate(t.type.elems)]
     return cx.make_tuple(elems, node)
+
+
+def _spread(cx, node) -> Value:
+    """What `*node` in a tuple display adds: a tuple as it is (its length is known), anything
+    else a `for` takes (a list, str, range, dict's keys, a generator) as a tuple of run-time
+    length of its items, taken when the display is evaluated."""
+    if cx.walks_generator(node) or isinstance(node, ast.Call) and cx.builtin_call(node) is not None:
+        return cx.var_tuple_of(node, node)
+    v = cx.expr(node)
+    if isinstance(v.type, (T.TupleType, T.VarTupleType)) and not T.is_instance_union(v.type):
+        return v
+    n, item, et = cx.iterable_value(v, node)
+    out = cx.new_list(et, n, node, T.VarTupleType)
+    cx.for_range(node, n, lambda i: cx.set_item(out, item(i), i, node))
+    return out
 
 
 def _var_tuple(cx, parts: list, node) -> Value:
