@@ -43,6 +43,31 @@ class Direction(enum.Enum):     # TheAlgorithms other/graham_scan.py
         return f"{self.__class__.__name__}.{self.name}"
 
 
+class Planet(enum.Enum):        # methods, properties, static and class methods on members
+    MERCURY = (3.303e23, 2.4397e6)
+    EARTH = (5.976e24, 6.37814e6)
+    JUPITER = (1.9e27, 7.1492e7)
+
+    @property
+    def mass(self):
+        return self.value[0]
+
+    def surface_gravity(self, g=6.673e-11):
+        return g * self.mass / (self.value[1] * self.value[1])
+
+    def following(self):
+        members = list(Planet)
+        return members[(members.index(self) + 1) % len(members)]
+
+    @staticmethod
+    def count():
+        return len(Planet)
+
+    @classmethod
+    def named(cls, s):
+        return cls[s.upper()]
+
+
 class Mixed(enum.Enum):
     ONE = 1
     TEXT = "one"
@@ -229,3 +254,9 @@ def truth(m):
 
 def refused_order(m):
     return sorted([m, Color.RED])
+
+
+def planet_members(m, s):
+    p = Planet.named(s)
+    return (m.mass, m.surface_gravity(), m.surface_gravity(g=1.0), m.following(), m.following().following().name,
+            m.count(), Planet.count(), Planet.surface_gravity(m), p, p is m, p.mass > m.mass)

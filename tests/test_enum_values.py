@@ -38,6 +38,15 @@ def test_operations_on_a_member_argument(fn, m):
     check(fn, m)
 
 
+@settings(max_examples=15, deadline=None)
+@given(m=st.sampled_from(list(K.Planet)), s=st.sampled_from(["earth", "Jupiter", "MERCURY", "pluto"]))
+def test_methods_properties_static_and_class_methods(m, s):
+    """What an enum class defines runs on its members as on instances: a method (with a
+    keyword), a property, a static method through a member and the class, a class method
+    looking a member up (CPython's KeyError for an unknown name)."""
+    check(K.planet_members, m, s)
+
+
 @settings(max_examples=25, deadline=None)
 @given(m=MEMBERS, n=MEMBERS)
 def test_equality_identity_and_order(m, n):

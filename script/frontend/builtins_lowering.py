@@ -126,7 +126,7 @@ def value_attribute(cx, base: Value, node: ast.Attribute) -> Value:
     if isinstance(t, T.ComplexType):
         return complex_lowering.complex_attribute(cx, base, node)
     if isinstance(t, T.EnumType):
-        return enum_values.attribute(cx, base, node)
+        return class_members.enum_attribute(cx, base, node)
     if T.is_instance_type(t):
         return records.record_field(cx, base, node)
     if isinstance(t, T.NamedTupleType):

@@ -30,7 +30,8 @@ from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef, is_type_call
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.frontend import class_methods
+from script.frontend import class_methods, enum_values
+from script.frontend.registry import ANY, METHODS
 
 # Members no compiled instance can honour: each changes what plain attribute access or
 # construction means.
@@ -155,6 +156,33 @@ def call_member(cx, cls: type, member, name: str, base: Value | None, node: ast.
     cx.error(f"'{cls.__name__}' object has no method '{name}'", node)
 
 
+def enum_method_call(cx, base: Value, node: ast.Call) -> Value:
+    """``m.f(...)`` of a member `m` of a plain enum class: a method, static or class method
+    the class defines (enum_values.own_member), called as on an instance."""
+    cls = enum_values.class_of(base.type)
+    name = node.func.attr
+    member = enum_values.own_member(cls, name)
+    if member is None:
+        cx.error(f"'{cls.__name__}' members have no method '{name}' compiled code calls (their own methods, "
+                 "properties, static and class methods, .name and .value)", node)
+    return call_member(cx, cls, member, name, base, node)
+
+
+METHODS.register(("enum", ANY), enum_method_call)
+
+
+def enum_attribute(cx, base: Value, node: ast.Attribute) -> Value:
+    """``m.p`` of a member `m` of a plain enum class: a property the class defines runs, as
+    on an instance; `.name` and `.value` are read (enum_values.attribute)."""
+    member = enum_values.own_member(enum_values.class_of(base.type), node.attr)
+    if isinstance(member, property) and member.fget is not None:
+        return class_methods.call_method(cx, member.fget, [base], node)
+    if member is not None:
+        cx.error(f"'{base.type.name}.{node.attr}' is a method: compiled code calls it (`m.{node.attr}(...)`), "
+                 "it is not a value", node)
+    return enum_values.attribute(cx, base, node)
+
+
 def property_get(cx, base: Value, name: str, node) -> Value | None:
     """``obj.p`` of a property p, or None when `name` is no property of the class."""
     member = find_member(class_of(base), name)
@@ -177,10 +205,12 @@ def property_set(cx, base: Value, name: str, value: Value, node) -> bool:
 
 
 def class_method_call(cx, obj, node: ast.Call) -> Value | None:
-    """``C.m(...)`` of a class method m of a user class (a method bound to the class)."""
+    """``C.m(...)`` of a class method m of a user class or a plain enum class (a method bound
+    to the class)."""
     from script.pyhooks.named_instance import is_record_class
     owner = getattr(obj, "__self__", None)
-    if not (isinstance(owner, type) and is_record_class(owner) and hasattr(obj, "__func__")):
+    if not (isinstance(owner, type) and (is_record_class(owner) or enum_values.is_plain_enum_class(owner))
+            and hasattr(obj, "__func__")):
         return None
     return cx.call_script(cx.ctx.info_for(obj.__func__), node, leading=[Static(owner)])
 

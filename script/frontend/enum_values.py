@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import enum
 import functools
+import inspect
 
 from script.frontend.pyref import global_callee
 from script.ir import types as T
@@ -52,6 +53,18 @@ def refusal(cls) -> str | None:
     for name in ("__eq__", "__hash__", "_missing_"):
         if not _inherited(cls, name):
             return f"enum class {cls.__qualname__} defines its own {name}: compiled code knows only Enum's"
+    return None
+
+
+def own_member(cls, name: str):
+    """What enum class `cls` (or a mixin of its, not Enum itself) defines as `name` that
+    compiled code runs on a member: a function, property, static or class method; else None."""
+    for c in cls.__mro__:
+        if c is enum.Enum or c is object:
+            return None
+        if name in vars(c):
+            m = vars(c)[name]
+            return m if isinstance(m, (property, staticmethod, classmethod)) or inspect.isfunction(m) else None
     return None
 
 

@@ -7,13 +7,13 @@ no module of the frontend registers without being listed).
 """
 
 from script.frontend import (  # noqa: F401
-    builtins_lowering, bytes_values, complex_arrays, copy_calls, dict_methods, elementwise, file_calls, fraction_calls, interpreter_calls,
+    builtins_lowering, bytes_values, class_members, complex_arrays, copy_calls, dict_methods, elementwise, file_calls, fraction_calls, interpreter_calls,
     itertools_calls, lists,
     numpy_alloc, numpy_join, numpy_linalg, numpy_reduce, operator_calls, queues, random_calls, re_calls, reduce_keywords,
     seq_iterators, strmethods,
 )
 
-MODULES = (builtins_lowering, bytes_values, complex_arrays, copy_calls, dict_methods, elementwise, file_calls,
+MODULES = (builtins_lowering, bytes_values, class_members, complex_arrays, copy_calls, dict_methods, elementwise, file_calls,
            fraction_calls,
            interpreter_calls, itertools_calls,
            lists, numpy_alloc, numpy_join, numpy_linalg, numpy_reduce, operator_calls, queues, random_calls, re_calls,

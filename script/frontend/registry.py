@@ -216,6 +216,8 @@ def method_kind(t) -> str | None:
         return "dict" if isinstance(t, T.DictType) else "set"
     if isinstance(t, T.NamedTupleType):
         return "named_tuple"
+    if isinstance(t, T.EnumType):
+        return "enum"
     if isinstance(t, T.IntType):
         return "u64" if t == T.U64 else "int"
     for cls, kind in _KINDS:
