@@ -136,14 +136,19 @@ def _fields(o) -> tuple:
     return tuple(n for n in slot_names(type(o)) or () if hasattr(o, n))
 
 
-def _not_copied(t: T.Type) -> bool:
-    """Whether a field of type `t` holds what the record's copy does not write back (a dict,
-    a set: their tables are copies) or hold (an array)."""
-    if isinstance(t, (T.HashType, T.ArrayType)):
-        return True
+def _not_copied(t: T.Type, top: bool = True) -> bool:
+    """Whether a field of type `t` holds what the record's copy does not write back: a dict
+    or set inside a list, tuple or another table (the field itself may hold a dict or set,
+    copied in through the call's memo and written back into the caller's object, and an
+    array, the caller's buffer itself: runtime.boxing `record_unbox_helper`), or an array
+    anywhere else."""
+    if isinstance(t, T.HashType):
+        return not top or isinstance(t, T.DictType) and _not_copied(t.value, False)
+    if isinstance(t, T.ArrayType):
+        return not top
     if isinstance(t, T.ListType):
-        return _not_copied(t.elem)
-    return isinstance(t, T.TupleType) and any(_not_copied(e) for e in t.elems)
+        return _not_copied(t.elem, False)
+    return isinstance(t, T.TupleType) and any(_not_copied(e, False) for e in t.elems)
 
 
 def _is_instance_list(value) -> bool:

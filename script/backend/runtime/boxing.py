@@ -461,7 +461,7 @@ class Converter:
         if isinstance(t, T.HashType):
             if any(at == t for _, _, at in self.table_args):
                 return table_reflect.box_or_argument(self, v, t, error)
-            return table_boxing.box_table(self, v, t, error)
+            return table_reflect.box_memo(self, v, t, error)
         if isinstance(t, T.TextType):       # a new str (bytes); the native one released
             from script.backend.runtime import strings
             obj = strings.to_py(m, b, v) if t == T.STR else strings.bytes_to_py(m, b, v)
@@ -832,7 +832,23 @@ class _FieldConverter(Converter):
         if T.is_scalar_union(t):        # (bools, ints, floats, strs, None: instance_args `_meet`)
             return list_boxing.unbox_union(m, b, obj, t, lambda a: self.unbox_field(obj, a, name, cls), mismatch)
         self.emit_type_checks([obj], [t], mismatch)
+        if isinstance(t, T.HashType):       # the caller's dict or set, one table however often met
+            return table_reflect.unbox_field(self, obj, t, self.written)
+        if isinstance(t, T.ArrayType):      # the memo holds the caller's array for the call
+            self._hold(obj)
         return self.emit_unbox(obj, t)
+
+    def _hold(self, obj: Value) -> None:
+        """Hold a reference to `obj` (an ndarray a record borrows) until the call's memo is
+        released: written back, the instance may drop its array, which the result may still
+        hold (`old = g.arr; g.arr = new; return old`)."""
+        b, m = self.b, self.m
+        lt = T.ListType(T.I64)
+        empty = self._made(lists.new(m, b), lt)        # (a record's native side: nothing to write back)
+        ok = b.call(list_memo.add(m), [self.memo, obj, empty, NULL, list_reflect.release_helper(m, lt).pointer,
+                                       int_const("i64", 0)])
+        memory.emit_rc(m, b, "decref", empty, lt)       # (the memo's now)
+        self._continue_if(ok, self.error)
 
     def _field_mismatch(self, t: T.Type, name: str, cls: str):
         """A block raising the TypeError of field `name` of a `cls` instance that is not of

@@ -14,6 +14,14 @@ ways out of the call, so writes made before an exception are seen, as in CPython
   cleared and updated from it: the same items in the same order as CPython's.
 
 A table argument that is the result (`return seen`) is the caller's object, not a copy.
+
+A dict or set in a field of an instance argument (frontend/instance_args.py) is copied in
+through the call's memo instead (`unbox_field`): one record per Python table, whose native
+side is a one-item list holding the table (so that the memo's references hold it), also
+found by the address of the table's `index` list plus 1. So the same dict reached through
+two fields (or two instances) is one native table, written back once into the caller's
+object (`_reflect_helper`, as above), and boxing a table the memo knows (`box_memo`: the
+instance's field written back, a returned `g.adj`) gives the caller's object itself.
 What cannot be written back faithfully is the frontend's CompileError (frontend/list_args.py):
 a write to a table inside a table argument, a value converted on its way into one; one
 object passed as two table arguments, one of them written, is a TypeError at the call here.
@@ -22,9 +30,10 @@ object passed as two table arguments, one of them written, is a TypeError at the
 from __future__ import annotations
 
 from script.ir import types as T
-from script.backend.llvm import memory
-from script.backend.llvm.builder import NULL, Builder, Value, int_const
-from script.backend.runtime import capi, table_boxing
+from script.backend.llvm import lists, memory
+from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, Value, int_const
+from script.backend.runtime import capi, list_memo, table_boxing
+from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
 from script.backend.runtime.table_boxing import SET_FILL, SET_FINGER, SET_MASK, SET_SMALLTABLE, SET_TABLE, SET_USED
 
 _SMALLTABLE_BYTES = 8 * 16       # PySet_MINSIZE entries of (key, hash)
@@ -68,20 +77,26 @@ def emit_reflect(conv, objs: list[Value], values: list[Value], param_types, mask
         b.cbranch(b.icmp("ne", bit, int_const("i64", 0)), write, done)
         b.position_at_end(write)
         memory.emit_rc(m, b, "incref", values[k], t)       # (boxing takes a reference over)
-        fresh = conv.emit_box(values[k], t, failed)
-        if isinstance(t, T.SetType):
-            _swap_set_bodies(b, m, objs[k], fresh)
-        else:
-            capi.call(m, b, "PyDict_Clear", objs[k])
-            status = capi.call(m, b, "PyDict_Update", objs[k], fresh)
-            drop = fn.append_block("table_update_failed")
-            db = Builder(fn, drop)
-            capi.call(m, db, "Py_DecRef", fresh)
-            db.branch(failed)
-            conv._continue_if(b.icmp("eq", status, int_const("i32", 0)), drop)
-        capi.call(m, b, "Py_DecRef", fresh)
+        _write_back(conv, objs[k], conv.emit_box(values[k], t, failed), t, failed)
         b.branch(done)
         b.position_at_end(done)
+
+
+def _write_back(conv, obj: Value, fresh: Value, t: T.HashType, failed) -> None:
+    """Caller's dict or set `obj` takes the contents of `fresh` (a new dict or set, released
+    here; to `failed` with an exception set when memory runs out)."""
+    b, m, fn = conv.b, conv.m, conv.fn
+    if isinstance(t, T.SetType):
+        _swap_set_bodies(b, m, obj, fresh)
+    else:
+        capi.call(m, b, "PyDict_Clear", obj)
+        status = capi.call(m, b, "PyDict_Update", obj, fresh)
+        drop = fn.append_block("table_update_failed")
+        db = Builder(fn, drop)
+        capi.call(m, db, "Py_DecRef", fresh)
+        db.branch(failed)
+        conv._continue_if(b.icmp("eq", status, int_const("i32", 0)), drop)
+    capi.call(m, b, "Py_DecRef", fresh)
 
 
 def box_or_argument(conv, v: Value, t: T.HashType, error) -> Value:
@@ -103,7 +118,7 @@ def box_or_argument(conv, v: Value, t: T.HashType, error) -> Value:
     capi.call(m, ab, "Py_IncRef", obj)
     ab.branch(join)
     b.position_at_end(boxed)
-    out = table_boxing.box_table(conv, v, t, error)
+    out = box_memo(conv, v, t, error)
     end = b.block
     b.branch(join)
     b.position_at_end(join)
@@ -131,3 +146,151 @@ def _swap_set_bodies(b: Builder, m, a: Value, c: Value) -> None:
     b.call(copy, [tmp, a_small, size, int_const("i1", 0)])
     b.call(copy, [a_small, c_small, size, int_const("i1", 0)])
     b.call(copy, [c_small, tmp, size, int_const("i1", 0)])
+
+
+# --- dicts and sets in fields of instance arguments, through the call's memo ------------------
+
+def unbox_field(conv, obj: Value, t: T.HashType, written: Value) -> Value:
+    """The native table of dict or set `obj` (a field of an instance argument, checked
+    against `t`), through the call's memo `conv.memo`: the memo's, where the call met `obj`
+    already, else a new copy, recorded with `written` (i64); a new reference, for the
+    record. To `conv.error` with an exception set when it fails."""
+    b, m = conv.b, conv.m
+    holder = b.call(_unbox_helper(m, t, type(conv)), [obj, conv.memo, written])
+    conv._continue_if(b.icmp("ne", holder, NULL), conv.error)
+    v = lists.get(b, T.ListType(t), holder, int_const("i64", 0))
+    memory.emit_rc(m, b, "incref", v, t)
+    return v
+
+
+def box_memo(conv, v: Value, t: T.HashType, error) -> Value:
+    """`table_boxing.box_table`, but the caller's object where `v` is a table of the call's
+    memo (`unbox_field`'s: a dict held in an instance's field), whose reference this takes
+    over."""
+    if conv.memo is None:
+        return table_boxing.box_table(conv, v, t, error)
+    b, m, fn = conv.b, conv.m, conv.fn
+    rec = b.call(list_memo.find(m), [conv.memo, b.gep("i8", b.extract_value(v, 0, "ptr"), int_const("i64", 1))])
+    known, fresh, join = fn.append_block("table_known"), fn.append_block("table_fresh"), fn.append_block()
+    b.cbranch(b.icmp("ne", rec, NULL), known, fresh)
+    kb = Builder(fn, known)
+    memory.emit_rc(m, kb, "decref", v, t)
+    obj = capi.call(m, kb, "Py_NewRef", kb.load_at("ptr", rec, REC_PY))
+    kb.branch(join)
+    b.position_at_end(fresh)
+    out = table_boxing.box_table(conv, v, t, error)
+    end = b.block
+    b.branch(join)
+    b.position_at_end(join)
+    result = b.phi("ptr")
+    result.add_incoming(obj, known)
+    result.add_incoming(out, end)
+    return result
+
+
+def _unbox_helper(m, t: T.HashType, converter):
+    """``List *script.table.unbox.memo.<t>(PyObject *py, Memo *memo, i64 written)``: the
+    memo's holder (a one-item list of the native table, borrowed) of dict or set `py`, or a
+    new one, recorded (its key also the table's index list plus 1: `box_memo`); NULL with an
+    exception set."""
+    name = f"script.table.unbox.memo.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "ptr", ["ptr", "ptr", "i64"], linkage="internal",
+                                          attrs=HELPER_ATTRS)
+    py, memo, written = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    found, fresh, clash, same, failed = (fn.append_block(x) for x in ("found", "fresh", "clash", "same", "failed"))
+    Builder(fn, failed).ret(NULL)
+    lt = T.ListType(t)
+    reflect, release = _reflect_helper(m, t, converter), _release_helper(m, lt)
+    rec = b.call(list_memo.find(m), [memo, py])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, clash)
+    b.position_at_end(clash)
+    kind = "set" if isinstance(t, T.SetType) else "dict"
+    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(
+        f"one {kind} is held as a {t} and as another type in fields of the arguments: a compiled "
+        f"function takes each {kind} as one type".encode()))
+    b.ret(NULL)
+    b.position_at_end(same)
+    b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
+    b.ret(b.load_at("ptr", rec, REC_NATIVE))
+
+    b.position_at_end(fresh)
+    conv = converter(m, fn, b, failed)
+    conv.memo, conv.reflecting, conv.written = memo, TRUE, written
+    table = table_boxing.unbox_table(conv, py, t)
+    conv.unboxed_tables.clear()             # (the holder owns the table)
+    holder = lists.new(m, b)
+    no_memory = fn.append_block("no_memory")
+    nb = Builder(fn, no_memory)
+    memory.emit_rc(m, nb, "decref", table, t)
+    capi.call(m, nb, "PyErr_NoMemory")
+    nb.ret(NULL)
+    conv._continue_if(b.icmp("ne", holder, NULL), no_memory)
+    release_holder = fn.append_block("release_holder")
+    rb = Builder(fn, release_holder)
+    memory.emit_rc(m, rb, "decref", holder, lt)
+    rb.ret(NULL)
+    conv._continue_if(memory.resize_list(m, b, lt, holder, int_const("i64", 1)), no_memory)
+    lists.set_item(b, lt, holder, table, int_const("i64", 0))
+    conv._continue_if(b.call(list_memo.add(m), [memo, py, holder, reflect.pointer, release.pointer, written]),
+                      release_holder)
+    # The table's index list plus 1 is a key of the same record (box_memo finds it by it).
+    d = b.load_at("ptr", memo, list_memo.MEMO_DICT)
+    key = capi.call(m, b, "PyLong_FromVoidPtr", b.gep("i8", b.extract_value(table, 0, "ptr"), int_const("i64", 1)))
+    conv._continue_if(b.icmp("ne", key, NULL), release_holder)
+    index = capi.call(m, b, "PyLong_FromLongLong", b.sub(b.load_at("i64", memo, list_memo.MEMO_N), int_const("i64", 1)))
+    drop_key = fn.append_block("drop_key")
+    kb = Builder(fn, drop_key)
+    capi.call(m, kb, "Py_DecRef", key)
+    kb.branch(release_holder)
+    conv._continue_if(b.icmp("ne", index, NULL), drop_key)
+    status = capi.call(m, b, "PyDict_SetItem", d, key, index)
+    capi.call(m, b, "Py_DecRef", key)
+    capi.call(m, b, "Py_DecRef", index)
+    conv._continue_if(b.icmp("eq", status, int_const("i32", 0)), release_holder)
+    memory.emit_rc(m, b, "decref", holder, lt)      # (the memo holds it for the call)
+    b.ret(holder)
+    return fn
+
+
+def _reflect_helper(m, t: T.HashType, converter):
+    """``i1 script.table.reflect.<t>(PyObject *py, List *holder, Memo *memo)``: the caller's
+    dict or set `py` takes the contents of the table `holder` holds (lists among its values
+    the memo's Python lists); false with an exception set."""
+    name = f"script.table.reflect.{t}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "i1", ["ptr", "ptr", "ptr"], linkage="internal",
+                                          attrs=HELPER_ATTRS)
+    py, holder, memo = fn.args
+    b = Builder(fn, fn.append_block("entry"))
+    failed = fn.append_block("failed")
+    Builder(fn, failed).ret(FALSE)
+    conv = converter(m, fn, b, failed)
+    conv.memo = memo
+    v = lists.get(b, T.ListType(t), holder, int_const("i64", 0))
+    memory.emit_rc(m, b, "incref", v, t)       # (boxing takes a reference over)
+    fresh = table_boxing.box_table(conv, v, t, failed)
+    conv._continue_if(b.icmp("ne", fresh, NULL), failed)
+    _write_back(conv, py, fresh, t, failed)
+    b.ret(TRUE)
+    return fn
+
+
+def _release_helper(m, lt: T.ListType):
+    """``void script.table.release.<lt>(List *holder)``: one decref of a holder."""
+    name = f"script.table.release.{lt}"
+    fn = m.helpers.get(name)
+    if fn is not None:
+        return fn
+    fn = m.helpers[name] = m.new_function(name, "void", ["ptr"], linkage="internal", attrs=HELPER_ATTRS)
+    b = Builder(fn, fn.append_block("entry"))
+    memory.emit_rc(m, b, "decref", fn.args[0], lt)
+    b.ret_void()
+    return fn
