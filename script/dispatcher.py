@@ -640,6 +640,7 @@ def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:
 
 def _types_for(obj, info, values):
     types, coerced = [], []
+    tables: dict = {}           # the dicts and sets in fields of instance arguments
     hints = getattr(info, "param_hints", info.param_types)
     for name, ann, hint, value in zip(info.param_names, info.param_types, hints, values):
         if ann is None and hint is not None and _types_empty(hint, value):
@@ -657,8 +658,8 @@ def _types_for(obj, info, values):
         if t is None and (is_argument_class(type(value)) or type(value) in (list, tuple)):
             from script.frontend.instance_args import NotAnArgument, holding_type_of, instance_type_of
             try:
-                t = instance_type_of(value, typeof) if is_argument_class(type(value)) else \
-                    holding_type_of(value, typeof)
+                t = instance_type_of(value, typeof, held=tables) if is_argument_class(type(value)) else \
+                    holding_type_of(value, typeof, held=tables)
             except NotAnArgument as e:
                 raise TypeError(f"{_type_error(obj, info, values)}; argument '{name}' cannot be "
                                 f"passed: {e}") from None
@@ -670,6 +671,12 @@ def _types_for(obj, info, values):
             raise TypeError(_type_error(obj, info, values, bad=(name, value)))
         types.append(t)
         coerced.append(to_python_value(t, value, numpy_scalars=True))
+    if tables:
+        from script.frontend.instance_args import NotAnArgument, check_tables_apart
+        try:
+            check_tables_apart(tables, values, types)
+        except NotAnArgument as e:
+            raise TypeError(f"{_type_error(obj, info, values)}; {e}") from None
     return tuple(types), coerced
 
 

@@ -37,7 +37,7 @@ class NotAnArgument(Exception):
     """Why an instance cannot be an argument (the dispatcher's TypeError says it)."""
 
 
-def holding_type_of(value, typeof, guess: bool = True) -> T.Type | None:
+def holding_type_of(value, typeof, guess: bool = True, held: dict | None = None) -> T.Type | None:
     """The type of a list or tuple argument of instances of one user's class (`[p, q]`,
     `(station_a, station_b)`), their class typed over all of them; None for other values."""
     if type(value) not in (list, tuple) or not value:
@@ -47,16 +47,18 @@ def holding_type_of(value, typeof, guess: bool = True) -> T.Type | None:
         return None
     if any(type(v) is not cls for v in value):
         raise NotAnArgument(f"a {type(value).__name__} holding instances of {cls.__name__} and other values")
-    t = instance_type_of(list(value), typeof, guess)
+    t = instance_type_of(list(value), typeof, guess, held)
     return T.ListType(t) if type(value) is list else T.TupleType([t] * len(value))
 
 
-def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
+def instance_type_of(obj, typeof, guess: bool = True, held: dict | None = None) -> T.ClassType:
     """The record type of `obj` (an instance of a user's class); NotAnArgument otherwise.
     `typeof` types the other values (typeinfer.typeof, passed in: it calls this). With
     `guess`, a field that holds None in every instance is taken to hold None or an instance
     of its own class (the `next` of a one-node list, a leaf's `left`), which compiled code
-    may then store; the dispatcher tries None alone where that does not compile."""
+    may then store; the dispatcher tries None alone where that does not compile. `held`,
+    where given, takes the id of each dict and set a field holds (to the field's name:
+    `check_tables_apart`)."""
     tables: dict[str, list] = {}         # key -> [class, field names, field types]
     roots = obj if type(obj) is list else [obj]         # (several: holding_type_of's)
     todo, seen = list(roots), set()
@@ -86,6 +88,11 @@ def instance_type_of(obj, typeof, guess: bool = True) -> T.ClassType:
                 t = _EMPTY          # (a leaf's children: the type the others' lists have)
             else:
                 t = typeof(value)
+                if held is not None and type(value) in (dict, set):
+                    held[id(value)] = f"field '{name}' of {cls.__name__}"
+                if isinstance(t, T.ArrayType) and not value.flags.writeable:
+                    raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a read-only array, which "
+                                        f"compiled code would not refuse to write: pass a writeable copy")
                 if t is None or _holds_instances(value) or _not_copied(t):
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
                                         f"compiled code does not take from Python ({_why_not(value, t)})")
@@ -134,6 +141,46 @@ def _fields(o) -> tuple:
     if isinstance(d, dict):
         return tuple(d)
     return tuple(n for n in slot_names(type(o)) or () if hasattr(o, n))
+
+
+def check_tables_apart(tables: dict, values, types) -> None:
+    """NotAnArgument where a dict or set in a field of an instance argument (`tables`, from
+    `instance_type_of`) is also an argument, or inside one (`f(g, g.adj)`): the argument is
+    copied apart from the field's table (runtime.table_reflect), so a write through one
+    would not be seen through the other."""
+    for value, t in zip(values, types):
+        if _holds_table(t):
+            where = _table_in(value, tables)
+            if where is not None:
+                raise NotAnArgument(f"the {type(where[0]).__name__} in {where[1]} is also passed as an argument "
+                                    f"(or in one): compiled code would hold two copies of it and a write "
+                                    f"through one would not be seen through the other; pass a copy")
+
+
+def _holds_table(t: T.Type) -> bool:
+    if isinstance(t, T.HashType):
+        return True
+    if isinstance(t, T.ClassType):
+        return False            # (its fields' tables are the memo's: one table for one object)
+    if isinstance(t, T.ListType):
+        return _holds_table(t.elem)
+    return isinstance(t, T.TupleType) and any(_holds_table(e) for e in t.elems)
+
+
+def _table_in(value, tables: dict):
+    """(the table, its field) of `tables` that `value` is or holds, else None."""
+    if type(value) in (dict, set):
+        if id(value) in tables:
+            return value, tables[id(value)]
+        if type(value) is set:
+            return None
+        value = list(value.values())
+    if type(value) in (list, tuple):
+        for v in value:
+            hit = _table_in(v, tables)
+            if hit is not None:
+                return hit
+    return None
 
 
 def _not_copied(t: T.Type, top: bool = True) -> bool:
