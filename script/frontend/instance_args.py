@@ -88,6 +88,8 @@ def instance_type_of(obj, typeof, guess: bool = True, held: dict | None = None) 
                 t = _EMPTY          # (a leaf's children: the type the others' lists have)
             else:
                 t = typeof(value)
+                if type(value) in (dict, set) and not value:     # (`self.cost = {}`: its annotation, if any)
+                    t = _annotated_empty(cls, name, type(value)) or t
                 if held is not None and type(value) in (dict, set):
                     held[id(value)] = f"field '{name}' of {cls.__name__}"
                 if isinstance(t, T.ArrayType) and not value.flags.writeable:
@@ -141,6 +143,21 @@ def _fields(o) -> tuple:
     if isinstance(d, dict):
         return tuple(d)
     return tuple(n for n in slot_names(type(o)) or () if hasattr(o, n))
+
+
+def _annotated_empty(cls, name: str, kind: type) -> T.Type | None:
+    """The type the class body's annotation of field `name` (``cost: dict[tuple[int, int],
+    int]``, a dataclass field's) gives an empty dict or set (`kind`), else None (it is
+    typed as an empty argument is: dict[int, int], set[int])."""
+    if not any(name in (vars(k).get("__annotations__") or {}) for k in getattr(cls, "__mro__", ())):
+        return None
+    import typing
+    from script.frontend.typeinfer import type_from_annotation     # (typeinfer imports this module)
+    try:
+        t = type_from_annotation(typing.get_type_hints(cls)[name])     # (strings evaluated too)
+    except Exception:  # noqa: BLE001 - an annotation compiled code does not read: no hint
+        return None
+    return t if isinstance(t, T.DictType if kind is dict else T.SetType) else None
 
 
 def check_tables_apart(tables: dict, values, types) -> None:
