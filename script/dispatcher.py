@@ -629,13 +629,17 @@ def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:
     int|float), with the guess for None-only fields, then without (instance_args); `key`
     itself when every one of those failed too."""
     from script.frontend.instance_args import holding_type_of, instance_type_of
-    for guess in (True, False):
-        other = tuple(t if not takes_instances((t,)) else instance_type_of(v, typeof, guess=guess)
-                      if isinstance(t, T.ClassType) else holding_type_of(v, typeof, guess=guess)
-                      for t, v in zip(key, values))
-        if (id(bound), other) not in failed:
-            return other
+    for empty in range(_EMPTY_DICT_GUESSES):        # (fields holding `{}`: instance_args)
+        for guess in (True, False):
+            other = tuple(t if not takes_instances((t,)) else instance_type_of(v, typeof, guess=guess, empty=empty)
+                          if isinstance(t, T.ClassType) else holding_type_of(v, typeof, guess=guess, empty=empty)
+                          for t, v in zip(key, values))
+            if (id(bound), other) not in failed:
+                return other
     return key
+
+
+_EMPTY_DICT_GUESSES = 12        # (instance_args.empty_dict_types)
 
 
 def _types_for(obj, info, values):

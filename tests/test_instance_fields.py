@@ -382,3 +382,68 @@ def test_array_fields_alias_the_callers_buffer():
     assert s.pos is pos and s.grid is grid and s.steps == 2
     assert pos.tolist() == [0.0, 1.75, 3.5, 5.25, 7.0] and grid.sum() == 10
     check(step, Sim(4), 1.5, refs=lambda s, d: (s.pos, s.grid))
+
+
+class TrieNode:
+    def __init__(self):
+        self.children = {}
+        self.end = False
+        self.count = 0
+
+
+def trie_insert(root, word):
+    node = root
+    for ch in word:
+        if ch not in node.children:
+            node.children[ch] = TrieNode()
+        node = node.children[ch]
+        node.count += 1
+    node.end = True
+
+
+def trie_count(root, prefix):
+    node = root
+    for ch in prefix:
+        if ch not in node.children:
+            return 0
+        node = node.children[ch]
+    return node.count
+
+
+def test_trie_with_dict_children():
+    root, want = TrieNode(), TrieNode()
+    ins, count = script.script(trie_insert), script.script(trie_count)
+    top = root.children
+    for w in ("tea", "ten", "to", "inn", "tea", "i"):
+        ins(root, w)
+        trie_insert(want, w)
+        assert snapshot(root) == snapshot(want)
+    assert root.children is top
+    for p in ("t", "te", "tea", "i", "x", ""):
+        assert count(root, p) == trie_count(want, p)
+    check(trie_insert, want, "tease", refs=lambda r, w: (r.children, r.children["t"]))
+
+
+class Cache:
+    def __init__(self):
+        self.memo = {}
+        self.calls = 0
+
+
+def fib(c, n):
+    c.calls += 1
+    if n < 2:
+        return n
+    if n in c.memo:
+        return c.memo[n]
+    r = fib(c, n - 1) + fib(c, n - 2)
+    c.memo[n] = r
+    return r
+
+
+def test_empty_dict_field_typed_by_its_stores():
+    check(fib, Cache(), 20, refs=lambda c, n: (c.memo,))
+    c = Cache()
+    f = script.script(fib)
+    memo = c.memo
+    assert f(c, 30) == 832040 and c.memo is memo and len(memo) == 29

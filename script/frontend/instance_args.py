@@ -37,7 +37,7 @@ class NotAnArgument(Exception):
     """Why an instance cannot be an argument (the dispatcher's TypeError says it)."""
 
 
-def holding_type_of(value, typeof, guess: bool = True, held: dict | None = None) -> T.Type | None:
+def holding_type_of(value, typeof, guess: bool = True, held: dict | None = None, empty: int = 0) -> T.Type | None:
     """The type of a list or tuple argument of instances of one user's class (`[p, q]`,
     `(station_a, station_b)`), their class typed over all of them; None for other values."""
     if type(value) not in (list, tuple) or not value:
@@ -47,18 +47,20 @@ def holding_type_of(value, typeof, guess: bool = True, held: dict | None = None)
         return None
     if any(type(v) is not cls for v in value):
         raise NotAnArgument(f"a {type(value).__name__} holding instances of {cls.__name__} and other values")
-    t = instance_type_of(list(value), typeof, guess, held)
+    t = instance_type_of(list(value), typeof, guess, held, empty)
     return T.ListType(t) if type(value) is list else T.TupleType([t] * len(value))
 
 
-def instance_type_of(obj, typeof, guess: bool = True, held: dict | None = None) -> T.ClassType:
+def instance_type_of(obj, typeof, guess: bool = True, held: dict | None = None, empty: int = 0) -> T.ClassType:
     """The record type of `obj` (an instance of a user's class); NotAnArgument otherwise.
     `typeof` types the other values (typeinfer.typeof, passed in: it calls this). With
     `guess`, a field that holds None in every instance is taken to hold None or an instance
     of its own class (the `next` of a one-node list, a leaf's `left`), which compiled code
     may then store; the dispatcher tries None alone where that does not compile. `held`,
     where given, takes the id of each dict and set a field holds (to the field's name:
-    `check_tables_apart`)."""
+    `check_tables_apart`). A field holding `{}` in every instance (and not annotated) is
+    typed as the `empty`-th of `empty_dict_types` (the dispatcher tries them in turn, as
+    for an empty dict argument)."""
     tables: dict[str, list] = {}         # key -> [class, field names, field types]
     roots = obj if type(obj) is list else [obj]         # (several: holding_type_of's)
     todo, seen = list(roots), set()
@@ -86,22 +88,35 @@ def instance_type_of(obj, typeof, guess: bool = True, held: dict | None = None) 
                 t = T.ListType(T.ClassRef(_key(type(value[0]))))
             elif type(value) is list and not value:
                 t = _EMPTY          # (a leaf's children: the type the others' lists have)
+            elif _is_instance_dict(value):          # (a trie node's children by letter)
+                todo.extend(value.values())
+                keys = typeof(list(value))
+                if keys is None or not T.is_key_type(keys.elem):
+                    raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a dict whose keys compiled "
+                                        f"code does not take from Python")
+                t = T.DictType(keys.elem, T.ClassRef(_key(type(next(iter(value.values()))))))
+                if held is not None:
+                    held[id(value)] = f"field '{name}' of {cls.__name__}"
             else:
                 t = typeof(value)
                 if type(value) in (dict, set) and not value:     # (`self.cost = {}`: its annotation, if any)
-                    t = _annotated_empty(cls, name, type(value)) or t
+                    t = _annotated_empty(cls, name, type(value)) or (_EMPTY_DICT if type(value) is dict else t)
                 if held is not None and type(value) in (dict, set):
                     held[id(value)] = f"field '{name}' of {cls.__name__}"
                 if isinstance(t, T.ArrayType) and not value.flags.writeable:
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a read-only array, which "
                                         f"compiled code would not refuse to write: pass a writeable copy")
-                if t is None or _holds_instances(value) or _not_copied(t):
+                if t is not _EMPTY_DICT and (t is None or _holds_instances(value) or _not_copied(t)):
                     raise NotAnArgument(f"field '{name}' of {cls.__name__} holds a {type(value).__name__} "
                                         f"compiled code does not take from Python ({_why_not(value, t)})")
             entry[2][k] = t if entry[2][k] is None else _meet_empty(entry[2][k], t, cls, name)
-    from script.frontend.class_types import table_floor
+    from script.frontend.class_types import FIELD_TYPES, table_floor
     for key, entry in tables.items():
-        entry[2] = [T.ListType(T.I64) if t is _EMPTY else t for t in entry[2]]     # (typeof([]))
+        known = FIELD_TYPES.get(key, {})        # (`{}` in every instance: what compiled code stored)
+        guesses = empty_dict_types(key)
+        entry[2] = [T.ListType(T.I64) if t is _EMPTY else t if t is not _EMPTY_DICT else
+                    known[name] if isinstance(known.get(name), T.DictType) else guesses[min(empty, len(guesses) - 1)]
+                    for name, t in zip(entry[1], entry[2])]     # (typeof([]), typeof({}))
         if guess:
             entry[2] = [T.OptionalType(T.ClassRef(key)) if isinstance(t, T.NoneType) else t for t in entry[2]]
         entry[2] = [table_floor(key, name, t) for name, t in zip(entry[1], entry[2])]
@@ -222,6 +237,26 @@ def _is_instance_list(value) -> bool:
         type(v) is type(value[0]) for v in value)
 
 
+def empty_dict_types(key: str) -> list:
+    """The types a field of class `key` holding `{}` is tried as, in turn: ints to ints,
+    then a trie's or a graph node's children (of its own class), then an empty dict
+    argument's other types (typeinfer `empty_argument_types`). Each is exact where it
+    compiles: the dict is empty, and compiled code stores into it only values of its type."""
+    from script.frontend.typeinfer import empty_argument_types       # (typeinfer imports this module)
+    own = T.ClassRef(key)
+    return [T.DictType(T.I64, T.I64), T.DictType(T.STR, own), T.DictType(T.I64, own),
+            *empty_argument_types({}, T.DictType(T.I64, T.I64))]
+
+
+def _is_instance_dict(value) -> bool:
+    """Whether `value` is a dict (not empty) whose values are instances of one user's class,
+    which a field holds as a dict of that class's records."""
+    if type(value) is not dict or not value:
+        return False
+    first = type(next(iter(value.values())))
+    return is_argument_class(first) and all(type(v) is first for v in value.values())
+
+
 def _why_not(value, t: T.Type | None) -> str:
     """Why a field's `value` (of type `t`, None where no type holds it) is refused."""
     if _holds_instances(value):
@@ -254,9 +289,19 @@ def _scalar_union(a: T.Type, b: T.Type) -> T.Type | None:
 _EMPTY = object()       # the type of a field holding `[]`, until another instance's says more
 
 
+_EMPTY_DICT = object()       # the type of a field holding `{}`, likewise
+
+
 def _meet_empty(a, b, cls, name: str):
     """`_meet`, where `_EMPTY` meets any list type as that type (an empty list matches any
-    list type at the entry point: runtime.list_boxing `emit_match`)."""
+    list type at the entry point: runtime.list_boxing `emit_match`), and `_EMPTY_DICT` any
+    dict type (a trie's leaves: table_boxing `check_table` matches `{}` with any)."""
+    if a is _EMPTY_DICT or b is _EMPTY_DICT:
+        other = b if a is _EMPTY_DICT else a
+        if other is _EMPTY_DICT or isinstance(other, T.DictType):
+            return other
+        a, b = (T.DictType(T.I64, T.I64) if x is _EMPTY_DICT else x for x in (a, b))
+        return _meet_empty(a, b, cls, name)
     if a is _EMPTY and (b is _EMPTY or isinstance(b, T.ListType)):
         return b
     if b is _EMPTY and isinstance(a, T.ListType):
