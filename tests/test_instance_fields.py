@@ -447,3 +447,28 @@ def test_empty_dict_field_typed_by_its_stores():
     f = script.script(fib)
     memo = c.memo
     assert f(c, 30) == 832040 and c.memo is memo and len(memo) == 29
+
+
+class Adj:
+    def __init__(self):
+        self.out = {0: [1]}
+        self.nodes = {0, 1}
+
+    def add_edge(self, a, b):
+        if a not in self.out:
+            self.out[a] = []
+        self.out[a].append(b)
+        self.nodes.add(a)
+        self.nodes.add(b)
+
+
+def add_edges(g, edges):
+    for a, b in edges:
+        g.add_edge(a, b)
+    d = g.out
+    d[-1] = [len(d)]
+    return len(g.nodes)
+
+
+def test_writes_through_methods_and_aliases():
+    check(add_edges, Adj(), [(0, 2), (3, 0), (3, 4)], refs=lambda g, e: (g.out, g.nodes, g.out[0]))

@@ -12,11 +12,15 @@ variable's do (`types.merge`: None and a Node make an optional Node, an int and 
 int|float). A field holding another instance is that class's record (a `ClassRef` where the
 classes reach each other, folded by `ClassType`). Anything else (a field an argument could
 not hold, fields that differ between instances, a class compiled code does not take) is
-refused (`NotAnArgument`, whose text the dispatcher's TypeError gives), and so is a field
-holding a dict, a set or an array, which the copy would not write back or hold. A field may
+refused (`NotAnArgument`, whose text the dispatcher's TypeError gives). A field may
 hold a list of instances of one class (a tree node's `children`, `[]` in the leaves: an
 empty list meets any list type), copied in through the call's memo as list arguments are,
-so the caller's list and instances are written back.
+so the caller's list and instances are written back. A field may hold a dict or set
+(runtime.table_reflect `unbox_field`: one table per Python object through the memo, written
+back into it), a dict of instances of one class (a trie's children; `{}` meets any dict
+type, and a field that is `{}` everywhere is tried as `empty_dict_types` in turn), or an
+array (the caller's buffer); not a table or array nested in another container, and not a
+table that is also an argument (`check_tables_apart`).
 
 The entry point copies the objects in (runtime.boxing `record_unbox_helper`) and writes
 every field back after the call (`record_reflect_helper`), so that the caller sees what
