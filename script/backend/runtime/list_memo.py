@@ -161,6 +161,27 @@ def _records_loop(b: Builder, memo: Value, body) -> None:
     counted_loop(b, b.load_at("i64", memo, MEMO_N), step)
 
 
+def emit_lookup(m: NativeModule, b: Builder, memo: Value, py: Value, written: Value, reflect, clash: str,
+                found_native) -> None:
+    """In a helper returning a pointer: look `py` up in `memo`. Found as recorded with
+    `reflect` (its type), `written` is or-ed into its record and `found_native(b, native)`
+    ends that path; found with another, the helper returns NULL with TypeError(`clash`);
+    not found, `b` goes on in a fresh block."""
+    fn = b.fn
+    found, fresh, other, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
+    rec = b.call(find(m), [memo, py])
+    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
+    b.position_at_end(found)
+    b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, other)
+    b.position_at_end(other)
+    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(clash.encode()))
+    b.ret(NULL)
+    b.position_at_end(same)
+    b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
+    found_native(b, b.load_at("ptr", rec, REC_NATIVE))
+    b.position_at_end(fresh)
+
+
 def reflect_all(m: NativeModule):
     return m.declare(REFLECT_ALL, "i1", ["ptr"], attrs=("nounwind",))
 

@@ -47,7 +47,7 @@ from script.backend.llvm import lists, memory
 from script.backend.llvm.abi import LIKELY
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, NativeModule, Value, counted_loop, int_const
 from script.backend.runtime import capi, list_boxing, list_memo
-from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
+from script.backend.runtime.list_memo import HELPER_ATTRS, REC_PY
 from script.backend.runtime.capi import LIST_ITEMS, OB_TYPE, VAR_SIZE
 
 # --- in the entry point -----------------------------------------------------------------------
@@ -325,24 +325,15 @@ def _unbox_helper(m: NativeModule, t: T.ListType, converter):
         return fn
     py, memo, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    found, fresh, clash, same = (fn.append_block(x) for x in ("found", "fresh", "clash", "same"))
     reflect, release = _reflect_helper(m, t, converter), release_helper(m, t)
-    rec = b.call(list_memo.find(m), [memo, py])
-    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
-    b.position_at_end(found)
-    b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, clash)
-    b.position_at_end(clash)
-    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(
-        f"one list is passed as a {t} and as another list type (an empty list, or ints in one "
-        f"place and floats in another): a compiled function takes each list as one type".encode()))
-    b.ret(NULL)
-    b.position_at_end(same)
-    b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
-    native = b.load_at("ptr", rec, REC_NATIVE)
-    memory.emit_rc(m, b, "incref", native, t)
-    b.ret(native)
 
-    b.position_at_end(fresh)
+    def found(b, native):
+        memory.emit_rc(m, b, "incref", native, t)
+        b.ret(native)
+
+    list_memo.emit_lookup(m, b, memo, py, written, reflect, (
+        f"one list is passed as a {t} and as another list type (an empty list, or ints in one "
+        f"place and floats in another): a compiled function takes each list as one type"), found)
     no_memory, failed = fn.append_block("no_memory"), fn.append_block("failed")
     Builder(fn, failed).ret(NULL)
     nb = Builder(fn, no_memory)

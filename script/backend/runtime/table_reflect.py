@@ -33,7 +33,7 @@ from script.ir import types as T
 from script.backend.llvm import lists, memory
 from script.backend.llvm.builder import FALSE, NULL, TRUE, Builder, Value, int_const
 from script.backend.runtime import capi, list_memo, table_boxing
-from script.backend.runtime.list_memo import HELPER_ATTRS, REC_NATIVE, REC_PY, REC_REFLECT, REC_WRITTEN
+from script.backend.runtime.list_memo import HELPER_ATTRS, REC_PY
 from script.backend.runtime.table_boxing import SET_FILL, SET_FINGER, SET_MASK, SET_SMALLTABLE, SET_TABLE, SET_USED
 
 _SMALLTABLE_BYTES = 8 * 16       # PySet_MINSIZE entries of (key, hash)
@@ -201,25 +201,14 @@ def _unbox_helper(m, t: T.HashType, converter):
                                           attrs=HELPER_ATTRS)
     py, memo, written = fn.args
     b = Builder(fn, fn.append_block("entry"))
-    found, fresh, clash, same, failed = (fn.append_block(x) for x in ("found", "fresh", "clash", "same", "failed"))
+    failed = fn.append_block("failed")
     Builder(fn, failed).ret(NULL)
     lt = T.ListType(t)
     reflect, release = _reflect_helper(m, t, converter), _release_helper(m, lt)
-    rec = b.call(list_memo.find(m), [memo, py])
-    b.cbranch(b.icmp("ne", rec, NULL), found, fresh)
-    b.position_at_end(found)
-    b.cbranch(b.icmp("eq", b.load_at("ptr", rec, REC_REFLECT), reflect.pointer), same, clash)
-    b.position_at_end(clash)
     kind = "set" if isinstance(t, T.SetType) else "dict"
-    capi.call(m, b, "PyErr_SetString", capi.exception_class(m, b, "TypeError"), m.cstring(
+    list_memo.emit_lookup(m, b, memo, py, written, reflect, (
         f"one {kind} is held as a {t} and as another type in fields of the arguments: a compiled "
-        f"function takes each {kind} as one type".encode()))
-    b.ret(NULL)
-    b.position_at_end(same)
-    b.store_at(b.or_(b.load_at("i64", rec, REC_WRITTEN), written), rec, REC_WRITTEN)
-    b.ret(b.load_at("ptr", rec, REC_NATIVE))
-
-    b.position_at_end(fresh)
+        f"function takes each {kind} as one type"), lambda b, holder: b.ret(holder))
     conv = converter(m, fn, b, failed)
     conv.memo, conv.reflecting, conv.written = memo, TRUE, written
     table = table_boxing.unbox_table(conv, py, t)
