@@ -472,3 +472,40 @@ def add_edges(g, edges):
 
 def test_writes_through_methods_and_aliases():
     check(add_edges, Adj(), [(0, 2), (3, 0), (3, 4)], refs=lambda g, e: (g.out, g.nodes, g.out[0]))
+
+
+class RowIndex:
+    def __init__(self, row):
+        self.adj = {0: row}
+        self.row = row
+
+
+def write_both(g):
+    g.row.append(9)
+    g.adj[0].append(8)
+    return len(g.adj[0])
+
+
+def test_list_in_a_dict_field_and_a_list_field_is_one_list():
+    row = [1]
+    got = check(write_both, RowIndex(row), refs=lambda g: (g.row,))
+    assert got == ("ok", ("int", 3))
+
+
+WRITTEN = {}
+
+
+class HoldsGlobal:
+    def __init__(self):
+        self.m = WRITTEN
+
+
+def write_global(g):
+    WRITTEN[1] = 2
+    return len(g.m)
+
+
+def test_field_holding_a_written_global_is_refused():
+    with pytest.raises(TypeError, match="field 'm' of HoldsGlobal .* module-level global"):
+        script.script(write_global)(HoldsGlobal())
+    assert WRITTEN == {}

@@ -189,7 +189,7 @@ def check_tables_apart(tables: dict, values, types) -> None:
             where = _table_in(value, tables)
             if where is not None:
                 raise NotAnArgument(f"the {type(where[0]).__name__} in {where[1]} is also passed as an argument "
-                                    f"(or in one): compiled code would hold two copies of it and a write "
+                                    f"(or in one, or is a module-level global the function writes): compiled code would hold two copies of it and a write "
                                     f"through one would not be seen through the other; pass a copy")
 
 
