@@ -48,13 +48,23 @@ def outcome(fn, args):
         return "raise", type(e), str(e)
 
 
+_COMPILED: dict = {}
+
+
+def _compiled(fn):
+    """One dispatcher per function for the whole file (each compile costs a few tenths of a second)."""
+    if fn not in _COMPILED:
+        _COMPILED[fn] = script.script(fn)
+    return _COMPILED[fn]
+
+
 def check(fn, *args, refs=lambda *a: ()):
-    """`fn` compiled and in CPython, each on its own deep copy of `args`: the same result
-    or exception, and the same objects after (also those `refs(*args)` took before)."""
+    """`fn` compiled and in CPython, each on its own deep copy of `args`: the same result or exception, and the same objects after (also those
+    `refs(*args)` took before)."""
     want_args, got_args = copy.deepcopy(args), copy.deepcopy(args)
     want_refs, got_refs = refs(*want_args), refs(*got_args)
     want = outcome(fn, want_args)
-    got = outcome(script.script(fn), got_args)
+    got = outcome(_compiled(fn), got_args)
     assert got == want
     assert snapshot((got_args, got_refs)) == snapshot((want_args, want_refs))
     return got
@@ -147,7 +157,7 @@ def returns_fields(g):
 
 def test_returned_field_is_the_callers_object():
     g = Graph()
-    adj, seen, arr = script.script(returns_fields)(g)
+    adj, seen, arr = _compiled(returns_fields)(g)
     assert adj is g.adj and seen is g.seen and arr is g.arr
     check(returns_fields, Graph(), refs=graph_refs)
 
@@ -308,7 +318,7 @@ def test_lru_cache_class():
     ops = [(1, 1), (1, 2), (0, 1), (1, 3), (0, 2), (1, 4), (0, 1), (0, 3), (0, 4), (1, 3)]
     check(lru_run, LRU(2), ops, refs=lambda c, o: (c.data,))
     c = LRU(3)
-    lru = script.script(lru_put)
+    lru = _compiled(lru_put)
     data = c.data
     for k in (1, 2, 3, 4, 2, 5):
         lru(c, k, -k)
@@ -412,7 +422,7 @@ def trie_count(root, prefix):
 
 def test_trie_with_dict_children():
     root, want = TrieNode(), TrieNode()
-    ins, count = script.script(trie_insert), script.script(trie_count)
+    ins, count = _compiled(trie_insert), _compiled(trie_count)
     top = root.children
     for w in ("tea", "ten", "to", "inn", "tea", "i"):
         ins(root, w)
@@ -509,3 +519,51 @@ def test_field_holding_a_written_global_is_refused():
     with pytest.raises(TypeError, match="field 'm' of HoldsGlobal .* module-level global"):
         script.script(write_global)(HoldsGlobal())
     assert WRITTEN == {}
+
+
+class State:
+    def __init__(self, rng):
+        self.d = {rng.randrange(8): rng.randrange(100) for _ in range(rng.randrange(6))} or {0: 0}
+        self.s = {rng.randrange(8) for _ in range(rng.randrange(6))} or {0}
+        self.rows = [[rng.randrange(9) for _ in range(3)] for _ in range(rng.randrange(1, 4))]
+        self.arr = np.arange(4.0)
+        self.n = 0
+
+
+def apply_ops(st, ops):
+    out = []
+    for op, k, v in ops:
+        st.n += 1
+        if op == 0:
+            st.d[k] = v
+        elif op == 1:
+            if k in st.d:
+                del st.d[k]
+        elif op == 2:
+            out.append(st.d.pop(k, -1))
+        elif op == 3:
+            st.s.add(k)
+        elif op == 4:
+            st.s.discard(k)
+        elif op == 5:
+            if st.s:
+                out.append(st.s.pop())
+        elif op == 6:
+            st.rows[k % len(st.rows)].append(v)
+        elif op == 7:
+            st.rows[k % len(st.rows)][0] = v
+        elif op == 8:
+            st.rows.append([v])
+        elif op == 9:
+            st.arr[k % 4] += v
+        else:
+            out.append(sum(st.d.values()) + len(st.s))
+    return out
+
+
+def test_random_operations_against_cpython():
+    import random
+    rng = random.Random(20)
+    for _ in range(25):
+        ops = [(rng.randrange(11), rng.randrange(10), rng.randrange(50)) for _ in range(rng.randrange(1, 30))]
+        check(apply_ops, State(rng), ops, refs=lambda st, o: (st.d, st.s, st.rows, st.rows[0], st.arr))
