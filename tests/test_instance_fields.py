@@ -567,3 +567,25 @@ def test_random_operations_against_cpython():
     for _ in range(25):
         ops = [(rng.randrange(11), rng.randrange(10), rng.randrange(50)) for _ in range(rng.randrange(1, 30))]
         check(apply_ops, State(rng), ops, refs=lambda st, o: (st.d, st.s, st.rows, st.rows[0], st.arr))
+
+
+class Maybe:
+    def __init__(self, v, a):
+        self.v = v
+        self.a = a
+
+
+def write_optionals(hs):
+    n = 0
+    for h in hs:
+        if h.v is not None:
+            h.v[3] = 4
+            n += len(h.v)
+        if h.a is not None:
+            h.a[0] += 7.0
+    return n
+
+
+def test_optional_table_and_array_fields():
+    d, arr = {1: 2}, np.zeros(2)
+    check(write_optionals, [Maybe(d, None), Maybe(None, arr), Maybe(d, arr)], refs=lambda hs: (hs[0].v, hs[1].a))
