@@ -267,10 +267,8 @@ def _why_not(value, t: T.Type | None) -> str:
         return ("instances are taken in a field itself, or in a flat list of instances of one class, "
                 "not inside other containers")
     if t is not None and _not_copied(t):
-        if isinstance(t, T.ArrayType):
-            return "the field would come back from compiled code holding another ndarray object"
-        return ("compiled code would hold a copy of the table and could not write it back into "
-                "the caller's object")
+        return ("a dict, set or array inside a list, tuple or dict: compiled code would hold a copy "
+                "it could not write back into the caller's object; a field itself may hold one")
     return "its items are of kinds no one compiled type holds as they are"
 
 
