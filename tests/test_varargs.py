@@ -100,12 +100,28 @@ def test_references_through_varargs_stay_counted():
     assert sys.getrefcount(arg) == before
 
 
+def into_varargs(xs, s):
+    # `*xs` of a list, a str, a range and a generator into `*rest`: a tuple of run-time length
+    return (total(*xs), total(7, 8, *xs), packed(*s), packed(*range(len(xs))), total(*(x * 2 for x in xs)),
+            pick(*xs) if xs else None)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-9, 9), max_size=4), st.text("ab", max_size=3))
+def test_a_list_into_varargs(xs, s):
+    check(into_varargs, compiled(into_varargs), xs, s)
+
+
 def kwargs_param(a, **kw):
     return a
 
 
+def with_default(a, b=2, *rest):
+    return a + b
+
+
 def spread_list(lst):
-    return total(*lst)
+    return with_default(*lst)
 
 
 def spread_mapping(d):
@@ -118,7 +134,7 @@ def keyword_for_star(x):
 
 @pytest.mark.parametrize("fn, args, text", [
     (kwargs_param, (1,), r"\*\*kw parameters are not supported"),
-    (spread_list, ([1, 2],), r"\*lst in a call must be a tuple.*not a list"),
+    (spread_list, ([1, 2],), r"\*lst fills parameters with defaults"),
     (spread_mapping, ({1: 2},), r"\*\*d in a call is not supported"),
     (keyword_for_star, (1,), "unexpected keyword argument 'rest'"),
 ])

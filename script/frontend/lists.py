@@ -718,7 +718,8 @@ def list_subscript(cx, lst: Value, index_node, node) -> Value:
     held_iterators.no_items(cx, lst, node)
     if isinstance(index_node, ast.Slice):
         return list_slice(cx, lst, index_node, node)
-    i = list_index(cx, lst, cx.expr(index_node), index_node, node, INDEX_ERROR)
+    text = "tuple index out of range" if type(lst.type) is T.VarTupleType else INDEX_ERROR
+    i = list_index(cx, lst, cx.expr(index_node), index_node, node, text)
     return get_item(cx, lst, i, node)
 
 

@@ -46,7 +46,7 @@ def starred_tuple(cx, node: ast.Tuple) -> Value:
     parts = [(isinstance(e, ast.Starred), _spread(cx, e.value) if isinstance(e, ast.Starred)
               else optional.expr_opt(cx, e, num=True, union=True)) for e in node.elts]
     if any(starred and type(v.type) is T.VarTupleType for starred, v in parts):
-        return _var_tuple(cx, parts, node)      # (`(*prev, x)` of a tuple of run-time length)
+        return var_tuple(cx, parts, node)      # (`(*prev, x)` of a tuple of run-time length)
     elems = []
     for e, (starred, t) in zip(node.elts, parts):
         if not starred:
@@ -74,7 +74,7 @@ def _spread(cx, node) -> Value:
     return out
 
 
-def _var_tuple(cx, parts: list, node) -> Value:
+def var_tuple(cx, parts: list, node) -> Value:
     """A tuple of run-time length of `parts` ((starred, value) in order: a value, or the
     items of a tuple), of the one type their items meet at."""
     t = None

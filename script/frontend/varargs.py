@@ -10,7 +10,8 @@ specialization taking `(int, tuple[int, int])` as `rest = (2, 3)`.
 
 `f(*t)` with `t` a tuple spreads its statically known elements into the call; a list (whose
 length is known only at run time) into a function of fixed arity after a check of its
-length, and into `max`, `min`, `math.gcd`, `math.lcm` as the fold over its items
+length, into a compiled function's `*args` as a tuple of run-time length (`_into_varargs`),
+and into `max`, `min`, `math.gcd`, `math.lcm` as the fold over its items
 (`spread_iterable`); `**mapping` and other calls of lists are CompileErrors.
 """
 
@@ -24,7 +25,7 @@ from script.frontend.static_args import Static
 from script.frontend.pyref import PyRef
 from script.ir import types as T
 from script.ir.core import Const, Value
-from script.frontend import dicts, lists, strings
+from script.frontend import dicts, lists, star_displays, strings
 from script.frontend.optional import python_name
 from script.lib.python import pylib
 
@@ -33,7 +34,16 @@ def pack_varargs(cx, info, bound: list, values: list, node: ast.Call) -> None:
     """Put the positional arguments beyond `info`'s named ones into its `*args` tuple,
     at that parameter's place in `bound` (one slot per parameter)."""
     n = info.n_positional
+    if node.args and isinstance(node.args[-1], SpreadArgs):
+        bound[n] = values[-1]           # `f(*xs)`: the tuple of run-time length made by `spread_starred`
+        return
     bound[n] = cx.make_tuple([packed_value(cx, v, "*" + info.vararg, node) for v in values[n:]], node)
+
+
+class SpreadArgs(ast.expr):
+    """The last argument of a call whose `*xs` (a list) fills a compiled function's `*args`:
+    the tuple of run-time length of the extra arguments, in `pre_evaluated`."""
+    _fields = ()
 
 
 def packed_value(cx, v, where: str, node):
@@ -61,11 +71,13 @@ def pack_kwargs(cx, info, bound: list, kw: dict, node: ast.Call) -> dict:
 
 
 def spread_starred(cx, node: ast.Call) -> ast.Call:
-    """`node` with each `*t` argument (a tuple) replaced by one argument per element.
+    """`node` with each `*t` argument (a tuple) replaced by one argument per element, and a
+    last `*xs` of anything else into a compiled function's `*args` (`_into_varargs`).
     The arguments before a `*t` are evaluated first, in order; each element's value is
     handed to whoever lowers the call through `pre_evaluated`."""
     if not any(isinstance(a, ast.Starred) for a in node.args) or _is_print(cx, node.func):
         return node         # (print(*xs) joins what it is given: messages.print_unpacked)
+    info = _varargs_callee(cx, node)
     args = []
     for a in node.args:
         if not isinstance(a, ast.Starred):
@@ -73,7 +85,11 @@ def spread_starred(cx, node: ast.Call) -> ast.Call:
                 cx.pre_evaluated[id(a)] = cx.expr(a)      # keeps Python's order
             args.append(a)
             continue
+        if info is not None and (cx.walks_generator(a.value) or cx.builtin_call(a.value) is not None):
+            return _into_varargs(cx, info, args, lists.list_of(cx, a.value, node), a, node)
         t = cx.expr(a.value)
+        if info is not None and not isinstance(t.type, (T.TupleType, T.ClassType)):
+            return _into_varargs(cx, info, args, t, a, node)
         if isinstance(t.type, T.ListType) and not isinstance(t.type, T.ClassType):
             t = list_as_arguments(cx, t, a, node)
         if not isinstance(t.type, T.TupleType):
@@ -86,6 +102,55 @@ def spread_starred(cx, node: ast.Call) -> ast.Call:
             args.append(item)
     call = ast.Call(func=node.func, args=args, keywords=node.keywords)
     return ast.copy_location(call, node)
+
+
+def _varargs_callee(cx, node: ast.Call):
+    """The FunctionInfo of the compiled function with `*args` (and no `**kwargs`) that
+    `node` calls with one `*xs` as its last argument and no keywords, else None."""
+    if node.keywords or not isinstance(node.args[-1], ast.Starred) \
+            or sum(isinstance(a, ast.Starred) for a in node.args) != 1:
+        return None
+    info = _callee_info(cx, node)
+    return info if info is not None and getattr(info, "vararg", None) is not None \
+        and getattr(info, "kwarg", None) is None else None
+
+
+def _into_varargs(cx, info, args: list, seq: Value, starred: ast.Starred, node: ast.Call) -> ast.Call:
+    """`f(a, *xs)` of a compiled `f(p, *rest)`, `xs` (`seq`) a list or anything else a `for`
+    takes but a tuple: its items fill the named parameters the arguments before it leave
+    (CPython's TypeError when there are too few) and the rest are `rest`, a tuple of
+    run-time length that holds the arguments before it beyond the named ones too."""
+    loc = cx.loc(node)
+    if not isinstance(seq.type, T.ListType):
+        n, item, et = cx.iterable_value(seq, node)
+        copy = lists.new_list(cx, et, n, node)
+        cx.for_range(node, n, lambda i: lists.set_item(cx, copy, item(i), i, node))
+        seq = copy
+    free = len(getattr(info, "free", ()))
+    k = info.n_positional - free
+    needed = k - len(args)
+    names = info.param_names[free:info.n_positional]
+    if any(p in info.defaults for p in names[len(args):]):
+        cx.error(f"*{ast.unparse(starred.value)} fills parameters with defaults of {info.name}(): not "
+                 "supported in compiled code (pass them by position before it)", starred)
+    n = lists.list_len(cx, seq, node)
+    for missing in range(1, needed + 1):
+        cx.raise_if(cx.cmp("eq", n, Const(needed - missing, T.I64), node), "TypeError",
+                    f"{_python_qualname(info)}() missing {missing} required positional argument"
+                    f"{'' if missing == 1 else 's'}: {_listed(names[k - missing:])}", node)
+    for j in range(max(needed, 0)):
+        item = _element_node(cx, starred, j)
+        cx.pre_evaluated[id(item)] = lists.get_item(cx, seq, Const(j, T.I64), node)
+        args.append(item)
+    first = Const(max(needed, 0), T.I64)
+    count = cx.emit("sub", [n, first], T.I64, None, loc)
+    rest = lists.new_list(cx, lists.read_type(cx, seq), count, node, T.VarTupleType)
+    cx.for_range(node, count, lambda i: lists.set_item(
+        cx, rest, lists.get_item(cx, seq, cx.emit("add", [i, first], T.I64, None, loc), node), i, node))
+    extra = [(False, cx.pre_evaluated.pop(id(a)) if id(a) in cx.pre_evaluated else cx.expr(a)) for a in args[k:]]
+    spread = ast.copy_location(SpreadArgs(), starred)
+    cx.pre_evaluated[id(spread)] = star_displays.var_tuple(cx, extra + [(True, rest)], node) if extra else rest
+    return ast.copy_location(ast.Call(func=node.func, args=args[:k] + [spread], keywords=[]), node)
 
 
 def spread_iterable(cx, node: ast.Call) -> Value | None:
@@ -147,22 +212,29 @@ def list_as_arguments(cx, lst: Value, starred: ast.Starred, node: ast.Call) -> V
     return cx.make_tuple([lists.get_item(cx, lst, Const(j, T.I64), node) for j in range(count)], node)
 
 
-def _fixed_arity(cx, node: ast.Call):
-    """The FunctionInfo of the compiled function `node` calls when `list_as_arguments`
-    handles the call, else None."""
+def _callee_info(cx, node: ast.Call):
+    """The FunctionInfo of the compiled function (a global's or a nested one) that `node`
+    calls by name, else None."""
     import types
     from script.frontend.closures import NestedFunction
-    if node.keywords or sum(isinstance(a, ast.Starred) for a in node.args) != 1 \
-            or not isinstance(node.func, ast.Name):
+    if not isinstance(node.func, ast.Name):
         return None
     ref = cx.lookup(node.func)
     obj = ref.obj if isinstance(ref, PyRef) else None
     if isinstance(obj, NestedFunction):
-        info = obj.info
-    else:
-        info = cx.ctx.script_info(obj)
-        if info is None and isinstance(obj, types.FunctionType):
-            info = cx.ctx.info_for(obj)
+        return obj.info
+    info = cx.ctx.script_info(obj)
+    if info is None and isinstance(obj, types.FunctionType):
+        info = cx.ctx.info_for(obj)
+    return info
+
+
+def _fixed_arity(cx, node: ast.Call):
+    """The FunctionInfo of the compiled function `node` calls when `list_as_arguments`
+    handles the call, else None."""
+    if node.keywords or sum(isinstance(a, ast.Starred) for a in node.args) != 1:
+        return None
+    info = _callee_info(cx, node)
     if info is None or getattr(info, "vararg", None) is not None or getattr(info, "kwarg", None) is not None:
         return None
     k = getattr(info, "n_positional", len(info.param_names))
