@@ -33,6 +33,7 @@ from script.lib.python import heapqlib, itertoolslib, pylib, relib, textio
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
+from script.frontend import function_values
 from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.strings import STR_INTRINSICS
 from script.frontend.instance_test import lower_callable, lower_getattr, lower_hasattr, lower_isinstance
@@ -205,6 +206,8 @@ def lower_call(cx, node: ast.Call) -> Value:
         ref = callee_ref(cx, node.func)
     if T.is_instance_type(getattr(ref, "type", None)):
         return class_methods.instance_call(cx, ref, node)
+    if isinstance(getattr(ref, "type", None), T.FuncType):
+        return function_values.call(cx, ref, node)      # f(n) of f = add, fs[0](n): function_values.py
     if not isinstance(ref, PyRef):
         refused = sample_type_error(lambda x: x(), kind_sample(getattr(ref, "type", None)))
         if refused is not None:                 # `f(x)` of an int: CPython's TypeError
@@ -424,6 +427,8 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
     values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(cx, a)
                                                                         for a in node.args]
     kw = {k.arg: (static_args.call_argument(cx, k.value), k.value) for k in node.keywords}
+    for v in values[len(leading):] + [v for v, _ in kw.values()]:
+        function_values.refuse_escape(cx, getattr(v, "type", None), node, f"passed to '{info.name}'")
     names = info.param_names
     n_positional = getattr(info, "n_positional", len(names))
     vararg = getattr(info, "vararg", None)

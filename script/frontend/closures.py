@@ -10,7 +10,8 @@ A nested function is compiled like any callee, with the outer variables it reads
 variables: `scale`, `n`) as extra leading parameters; each call passes their values at the
 time of the call, which is what Python's closure cells give when the nested function does
 not assign them. It may call itself and the nested functions defined before it. It is called
-by name; passing it as a value (to `sorted(key=...)`, returning it) is a CompileError.
+by name; used as a value (held in a variable or container, called later in the function that
+made it) it is one of function_values.py.
 Functions nest to any depth: a function's free variables include what the functions nested in
 it read from outside themselves, so each level passes them on to the next (`_outside_reads`).
 
@@ -65,6 +66,7 @@ class NestedFunctionInfo(FunctionInfo):
         self.nonlocals = _nonlocal_names(node, outer)
         self.free = _free_variables(node, own, outer, visible, self.nonlocals)
         self.returns_value = any(isinstance(n, ast.Return) and n.value is not None for n in _scope_nodes(node))
+        self.source_node = node         # (as written: function_values.py names it by this node)
         if self.nonlocals:
             node = with_nonlocals(node, self.nonlocals, self.returns_value)
         self.node = node
@@ -259,13 +261,20 @@ def is_script_decorator(cx, dec) -> bool:
 def define_nested(cx, node: ast.FunctionDef) -> None:
     if node.name in cx.info.param_names:
         cx.error(f"nested function '{node.name}' shadows a parameter", node)
+    info = nested_info(cx, node)
+    cx.nested_functions[node.name] = NestedFunction(info)
+    share_table_defaults(cx, info)
+
+
+def nested_info(cx, node: ast.FunctionDef) -> "NestedFunctionInfo":
+    """The info of the nested function `node` of the function being built (made once per
+    compile), seeing this build's nested functions."""
     key = (cx.info, id(node))
     info = cx.ctx.nested_infos.get(key)
     if info is None:
         info = cx.ctx.nested_infos[key] = NestedFunctionInfo(cx.info, node, cx.nested_functions)
     info.siblings = cx.nested_functions       # this build's (a cached info saw an earlier one)
-    cx.nested_functions[node.name] = NestedFunction(info)
-    share_table_defaults(cx, info)
+    return info
 
 
 def share_table_defaults(cx, info) -> None:

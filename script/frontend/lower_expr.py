@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import collections
 
+from script.frontend import function_values
 from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types,
                              class_unions, complex_lowering, elementwise, enum_values, held_iterators,
                              mixed_numbers, optional, records, star_displays, static_args, union_values)
@@ -412,6 +413,9 @@ class ExprLowering:
         if getattr(r, "type", None) == T.I64:
             self.python_ints.add(id(r))     # int(a[i]), math.floor(a[i]), a[i].item(): Python ints
         return r
+
+    def expr_Lambda(self, node: ast.Lambda) -> Value:
+        return function_values.make(self, node, node)      # a lambda as a value: function_values.py
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
         return self.resolve_attribute(node)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import closures, optional
+from script.frontend import closures, function_values, optional
 from script.frontend.closures import NestedFunction, NestedFunctionInfo
 from script.frontend.source import FunctionInfo
 from script.frontend.pyref import PyRef
@@ -117,7 +117,10 @@ def call_argument(cx, node: ast.expr):
         ref = cx.lookup(node) if isinstance(node, ast.Name) else cx.attribute_ref(node)
         if getattr(ref, "opname", None) == "str_const":      # a name bound to a string
             return Static(ref.attr)
-        return Static(ref.obj) if isinstance(ref, PyRef) else ref
+        if isinstance(ref, PyRef):
+            return Static(ref.obj)
+        held = function_values.static_of(cx, ref)        # g = add; apply(g, 3): function_values.py
+        return Static(held) if held is not None else ref
     return optional.expr_opt(cx, node)          # a value that may be None stays one (optional.py)
 
 

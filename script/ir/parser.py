@@ -256,6 +256,8 @@ class _Reader:
             return T.ClassRef(key)
         if tree.data == "enum_type":
             return T.EnumType(self.string(tree.children[0]))
+        if tree.data == "fn_type":
+            return T.FuncType(self.string(tree.children[0]))
         if tree.data in ("named_type", "obj_type"):
             key, *fields = tree.children
             names = [self.string(f.children[0]) for f in fields]

@@ -380,6 +380,34 @@ class EnumType(Type):
     __repr__ = __str__
 
 
+class FuncType(Type):
+    """A function value of the compiled function `owner` (its qualname): a nested function or
+    lambda that `owner` made and holds in a variable or container, held as the int64 index of
+    that function among the function values `owner` makes (frontend/function_values.py). Only
+    moves, tuples, lists and dict values carry one, ``convert`` to and from ``i64`` and
+    ``cmp.eq`` read it; it is never boxed (the frontend keeps it in `owner`'s frame). Printed
+    ``fn["mod.outer"]``."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: str):
+        self.owner = owner
+
+    def is_numeric(self) -> bool:
+        return False
+
+    def __eq__(self, other):
+        return type(other) is FuncType and other.owner == self.owner
+
+    def __hash__(self):
+        return hash(("fn", self.owner))
+
+    def __str__(self):
+        return f"fn[{_quoted(self.owner)}]"
+
+    __repr__ = __str__
+
+
 def is_union_alternative(t: Type) -> bool:
     """Whether `t` may be an alternative of a `UnionType`: a value the entry point boxes and
     a placeholder of which stands for nothing (zero, NULL, an immortal str, an exception
@@ -634,7 +662,7 @@ def is_list_element(t: Type, tables_and_optionals: bool = True) -> bool:
         return all(is_list_element(e, tables_and_optionals) for e in t.elems)
     if isinstance(t, HashType):
         return tables_and_optionals
-    if isinstance(t, (ListType, ArrayType, TextType, EnumType)):
+    if isinstance(t, (ListType, ArrayType, TextType, EnumType, FuncType)):
         return True
     return t.is_numeric()
 

@@ -219,12 +219,12 @@ def _check_cmp(i, types, func, blocks):
 
 def _is_enum_identity(i, t) -> bool:
     """``cmp.eq``/``cmp.ne`` of two members of one enum class: their indices."""
-    return isinstance(t, T.EnumType) and i.attr in ("eq", "ne")
+    return isinstance(t, (T.EnumType, T.FuncType)) and i.attr in ("eq", "ne")
 
 
 def _check_convert(i, types, func, blocks):
     src, dst = types[0], i.type
-    if T.I64 in (src, dst) and isinstance(src if dst == T.I64 else dst, T.EnumType):
+    if T.I64 in (src, dst) and isinstance(src if dst == T.I64 else dst, (T.EnumType, T.FuncType)):
         return                  # an enum member's index (frontend/enum_values.py)
     if isinstance(src, T.ArrayType) or T.is_text_view(src, dst):
         ok = T.is_convertible(src, dst)

@@ -123,8 +123,8 @@ def llvm_type(t: T.Type) -> str:
         return PTR                      # the list object (llvm.lists), the str's (llvm.strings)
     if isinstance(t, T.ExcType):
         return EXC_TYPE
-    if isinstance(t, T.EnumType):
-        return "i64"                    # the member's index (ir.types.EnumType)
+    if isinstance(t, (T.EnumType, T.FuncType)):
+        return "i64"                    # the member's index (ir.types.EnumType), the function's
     raise AssertionError(f"no LLVM type for {t}")
 
 

@@ -314,8 +314,8 @@ def lower_convert(m: NativeModule, b: Builder, src: T.Type, dst: T.Type, x: Valu
     """``convert`` from `src` to `dst` (tuples element-wise), as ops.py specifies."""
     if src == dst or isinstance(src, T.ArrayType):     # C layout -> any layout: same struct
         return x
-    if isinstance(src, T.EnumType) or isinstance(dst, T.EnumType):
-        return x        # an enum member <-> its index (i64 both)
+    if isinstance(src, (T.EnumType, T.FuncType)) or isinstance(dst, (T.EnumType, T.FuncType)):
+        return x        # an enum member or a function value <-> its index (i64 both)
     if T.is_text_view(src, dst):
         return x        # str <-> bytes, list[str] <-> list[bytes]: the same objects
     if isinstance(dst, T.ComplexType):

@@ -1,0 +1,206 @@
+"""Nested functions and lambdas as values in the function that makes them.
+
+    def run(n):
+        k = 3
+        def add(x):
+            return x + k
+        fs = [add, lambda x: x * 2, lambda x: x - k]    # or: g = add; ops = {"+": add, ...}
+        t = 0
+        for f in fs:
+            t += f(n)
+        return t
+
+A nested function or lambda used as a value (assigned where no narrower rule takes it:
+closures.py, held_functions.py, dispatch_tables.py; stored in a list, tuple or dict; passed
+along) is a value of type ``fn["<owner>"]``: the int64 index of that function among the
+function values its owner (the compiled function whose body makes it) makes, in the order
+they are first lowered. A call of such a value (`f(n)`, `fs[i](n)`, `ops[op](a, b)`)
+evaluates the callee, then its arguments once, then calls the function of that index among
+all of the owner's function values (dispatch_tables.call_entry): each is a nested function
+called as closures.py calls one, its free variables read in the owner's frame at the time of
+the call, and a `nonlocal` it assigns stored back there. That is exactly what CPython's
+closure cells give while the call runs in the frame that made the function, including late
+binding (lambdas made in a loop all read the loop variable's last value), so a function
+value never leaves that frame:
+
+- called anywhere else (a nested function, a callee it was passed to), it is a CompileError;
+- returned, yielded, or passed as an argument to a compiled function it is a CompileError,
+  except a value known when compiled (`g = add; apply(g, 3)`), which is bound to the callee
+  as the function itself would be (static_args.py);
+- a lambda made inside a comprehension that reads the comprehension's variable is a
+  CompileError (its cell is the comprehension's own, which compiled code does not keep);
+- anything else a Python function object has (``==``, ``is``, ``print``, ``__name__``, a dict
+  key, truth) is not a value of this type and is refused where it is asked for.
+
+Every call compiles each of the owner's function values for its arguments, so function
+values of one owner that cannot all take the same arguments are a CompileError at the call
+(keep values of different signatures in different functions). A function value first made
+after a call was built rebuilds the owner (`Restart`), so every call knows them all.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.errors import CompileError
+from script.frontend import closures
+from script.frontend.closures import NestedFunction
+from script.frontend.source import all_params
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+_REGISTRY = "_function_values"
+
+
+def owner(cx) -> str:
+    return cx.info.qualname
+
+
+def contains_function(t, seen=None) -> bool:
+    """Whether a value of type `t` holds a function value anywhere inside."""
+    if isinstance(t, T.FuncType):
+        return True
+    seen = set() if seen is None else seen
+    if id(t) in seen:
+        return False
+    seen.add(id(t))
+    inner = list(getattr(t, "elems", ()) or ()) + list(getattr(t, "alternatives", ()) or ())
+    for attr in ("elem", "value", "key"):
+        v = getattr(t, attr, None)
+        if isinstance(v, T.Type):
+            inner.append(v)
+    return any(isinstance(e, T.Type) and contains_function(e, seen) for e in inner)
+
+
+def _entries(cx) -> list:
+    """The owner's function values so far: their AST nodes (a Lambda, or a nested def's own
+    FunctionDef), in tag order. Kept on the owner's info, so a rebuild knows them all."""
+    return cx.info.__dict__.setdefault(_REGISTRY, [])
+
+
+def _tag_name(k: int) -> str:
+    return f"$value:{k}"
+
+
+def _define(cx, k: int, fn_node) -> NestedFunction:
+    """The nested function of tag `k`, bound in this build under `$value:k`."""
+    name = _tag_name(k)
+    found = cx.nested_functions.get(name)
+    if found is not None:
+        return found
+    if isinstance(fn_node, ast.Lambda):
+        fn_node = closures.lambda_def(cx, "<lambda>", fn_node)
+    info = closures.nested_info(cx, fn_node)
+    fn = cx.nested_functions[name] = NestedFunction(info)
+    closures.share_table_defaults(cx, info)
+    return fn
+
+
+def _in_comprehension_reads(cx, node: ast.Lambda):
+    """A comprehension variable `node` (inside that comprehension) reads, else None."""
+    cache = cx.info.__dict__.setdefault("_comprehension_lambdas", {})
+    if not cache:
+        for comp in ast.walk(cx.info.node):
+            if not isinstance(comp, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            targets = {n.id for g in comp.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            for lam in ast.walk(comp):
+                if isinstance(lam, ast.Lambda):
+                    cache.setdefault(id(lam), set()).update(targets)
+        cache.setdefault(None, set())
+    targets = cache.get(id(node), set())
+    params = {a.arg for a in all_params(node)}
+    for n in ast.walk(node.body):
+        if isinstance(n, ast.Name) and n.id in targets and n.id not in params:
+            return n.id
+    return None
+
+
+def make(cx, fn_node, at) -> Value:
+    """The value of the nested function or lambda `fn_node` (a Lambda, or a nested def's own
+    FunctionDef) made at `at`."""
+    if isinstance(fn_node, ast.Lambda):
+        read = _in_comprehension_reads(cx, fn_node)
+        if read is not None:
+            cx.error(f"a lambda made in a comprehension that reads its variable '{read}' is not supported "
+                     "in compiled code (CPython's lambdas share the comprehension's cell and all see its last "
+                     "value): make the lambdas in a for loop, or bind the value as a default ('lambda x, "
+                     f"{read}={read}: ...')", fn_node)
+    entries = _entries(cx)
+    for k, n in enumerate(entries):
+        if n is fn_node:
+            break
+    else:
+        k = len(entries)
+        entries.append(fn_node)
+        if getattr(cx, "_function_values_called", False):
+            from script.frontend.ssa_builder import Restart
+            raise Restart()         # (a call built before it did not dispatch to it)
+    _define(cx, k, fn_node)
+    return cx.emit("convert", [Const(k, T.I64)], T.FuncType(owner(cx)), None, cx.loc(at))
+
+
+def nested_value(cx, fn: NestedFunction, at) -> Value:
+    """The value of a nested function named where a value is wanted (`g = add`)."""
+    node = getattr(fn.info, "source_node", None)
+    if node is None:
+        cx.error(f"'{fn.info.name}' (a nested function) cannot be used as a value here", at)
+    return make(cx, node, at)
+
+
+def static_of(cx, v: Value):
+    """The nested function a function value known when compiled stands for, else None."""
+    if not isinstance(getattr(v, "type", None), T.FuncType) or v.type.owner != owner(cx) \
+            or getattr(getattr(v, "op", None), "name", None) != "convert" or not isinstance(v.operands[0], Const):
+        return None
+    k = v.operands[0].value
+    return _define(cx, k, _entries(cx)[k])
+
+
+def _accepts(info, node: ast.Call) -> bool:
+    """Whether the nested function of `info` takes the call's arguments (by count and name)."""
+    fn = info.node
+    positional = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    given = len(node.args)
+    if given > len(positional) and fn.args.vararg is None:
+        return False
+    names = set(positional[given:]) | {a.arg for a in fn.args.kwonlyargs}
+    if any(k.arg not in names and fn.args.kwarg is None for k in node.keywords):
+        return False
+    bound = set(positional[:given]) | {k.arg for k in node.keywords}
+    required = [a for a in positional[:len(positional) - len(fn.args.defaults)] if a not in bound]
+    required += [a.arg for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is None and a.arg not in bound]
+    return not required
+
+
+def call(cx, callee: Value, node: ast.Call) -> Value:
+    """`callee(...)` of a function value (the module's doc)."""
+    from script.frontend.dispatch_tables import call_entry
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        cx.error("a call of a function held in a variable or container with *args is not supported in "
+                 "compiled code", node)
+    if callee.type.owner != owner(cx):
+        cx.error(f"a function value made in '{callee.type.owner}' is called here, in '{owner(cx)}': compiled code "
+                 "calls a nested function or lambda held in a variable or container only in the function that "
+                 "made it", node)
+    cx._function_values_called = True
+    fns = []
+    for k, fn_node in enumerate(_entries(cx)):
+        fn = _define(cx, k, fn_node)
+        if not _accepts(fn.info, node):
+            cx.error(f"the functions '{owner(cx)}' holds as values do not all take the arguments of this call "
+                     f"('{fn.info.name}' at line {fn.info.first_line} does not): not supported in compiled code, "
+                     "which compiles each of them for every such call", node)
+        fns.append(ast.copy_location(ast.Name(_tag_name(k), ast.Load()), node))
+    which = cx.emit("convert", [callee], T.I64, None, cx.loc(node))
+    return call_entry(cx, which, fns, node)
+
+
+def refuse_escape(cx, t, node, how: str) -> None:
+    """A CompileError when a value of type `t` holds a function value and `how` (returned,
+    passed to a compiled function) would take it out of its owner's frame."""
+    if contains_function(t):
+        cx.error(f"a nested function or lambda held as a value cannot be {how} in compiled code (it reads "
+                 "the variables of the function that made it when it is called, which compiled code keeps "
+                 "only while that function runs); call it there, or pass the function itself by name to a "
+                 "compiled helper", node)
