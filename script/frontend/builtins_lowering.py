@@ -84,6 +84,8 @@ def resolve_attribute(cx, node: ast.Attribute) -> Value:
     ref = attribute_ref(cx, node)
     if isinstance(ref, PyRef) and isinstance(ref.obj, Undefined):
         return cx.name_error(ref.obj, node)       # `undefined.x`: NameError where it is read
+    if isinstance(ref, PyRef) and function_values.is_global_function(ref.obj):
+        return function_values.global_value(cx, ref.obj, ast.unparse(node), node)     # fs = [math.sqrt, f]
     if isinstance(ref, PyRef):
         cx.error(f"'{ast.unparse(node)}' cannot be used as a value here", node)
     return ref
@@ -427,8 +429,9 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
     values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(cx, a)
                                                                         for a in node.args]
     kw = {k.arg: (static_args.call_argument(cx, k.value), k.value) for k in node.keywords}
-    for v in values[len(leading):] + [v for v, _ in kw.values()]:
-        function_values.refuse_escape(cx, getattr(v, "type", None), node, f"passed to '{info.name}'")
+    if not is_library(getattr(info, "py_func", None)):     # (the library never calls one: sorted, dict.get)
+        for v in values[len(leading):] + [v for v, _ in kw.values()]:
+            function_values.refuse_escape(cx, getattr(v, "type", None), node, f"passed to '{info.name}'")
     names = info.param_names
     n_positional = getattr(info, "n_positional", len(names))
     vararg = getattr(info, "vararg", None)

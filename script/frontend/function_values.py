@@ -45,6 +45,7 @@ import ast
 from script.errors import CompileError
 from script.frontend import closures
 from script.frontend.closures import NestedFunction
+from script.frontend.pyref import PyRef
 from script.frontend.source import all_params
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -82,8 +83,25 @@ def _tag_name(k: int) -> str:
     return f"$value:{k}"
 
 
-def _define(cx, k: int, fn_node) -> NestedFunction:
-    """The nested function of tag `k`, bound in this build under `$value:k`."""
+class _Global:
+    """A module-level function held as a value (`fs = [helper, math.sqrt]`): no frame."""
+
+    def __init__(self, obj, name: str):
+        self.obj = obj
+        self.name = name
+
+
+def _same(entry, fn_node) -> bool:
+    if isinstance(entry, _Global):
+        return isinstance(fn_node, _Global) and entry.obj is fn_node.obj
+    return entry is fn_node
+
+
+def _define(cx, k: int, fn_node):
+    """The nested function of tag `k`, bound in this build under `$value:k` (a global
+    function: the `_Global` itself)."""
+    if isinstance(fn_node, _Global):
+        return fn_node
     name = _tag_name(k)
     found = cx.nested_functions.get(name)
     if found is not None:
@@ -128,7 +146,7 @@ def make(cx, fn_node, at) -> Value:
                      f"{read}={read}: ...')", fn_node)
     entries = _entries(cx)
     for k, n in enumerate(entries):
-        if n is fn_node:
+        if _same(n, fn_node):
             break
     else:
         k = len(entries)
@@ -148,18 +166,45 @@ def nested_value(cx, fn: NestedFunction, at) -> Value:
     return make(cx, node, at)
 
 
+def is_global_function(obj) -> bool:
+    """A module-level function a value may name: a def or lambda, an @script function, a
+    builtin of a module (math.sqrt, abs)."""
+    import types
+    if isinstance(obj, types.BuiltinFunctionType):
+        return obj.__self__ is None or isinstance(obj.__self__, types.ModuleType)
+    return isinstance(obj, types.FunctionType) or type(obj).__name__ == "Function" and hasattr(obj, "py_func")
+
+
+def global_value(cx, obj, name: str, at) -> Value:
+    """The value of the module-level function `obj` named where a value is wanted."""
+    return make(cx, _Global(obj, name), at)
+
+
 def static_of(cx, v: Value):
     """The nested function a function value known when compiled stands for, else None."""
     if not isinstance(getattr(v, "type", None), T.FuncType) or v.type.owner != owner(cx) \
             or getattr(getattr(v, "op", None), "name", None) != "convert" or not isinstance(v.operands[0], Const):
         return None
     k = v.operands[0].value
-    return _define(cx, k, _entries(cx)[k])
+    found = _define(cx, k, _entries(cx)[k])
+    return found.obj if isinstance(found, _Global) else found
 
 
-def _accepts(info, node: ast.Call) -> bool:
-    """Whether the nested function of `info` takes the call's arguments (by count and name)."""
-    fn = info.node
+def _accepts(fn, node: ast.Call) -> bool:
+    """Whether the function `fn` (a NestedFunction or _Global) takes the call's arguments
+    (by count and name; a builtin: left to its call)."""
+    if isinstance(fn, _Global):
+        import inspect
+        try:
+            sig = inspect.signature(getattr(fn.obj, "py_func", fn.obj))
+        except (TypeError, ValueError):
+            return True
+        try:
+            sig.bind(*node.args, **{k.arg: k.value for k in node.keywords})
+        except TypeError:
+            return False
+        return True
+    fn = fn.info.node
     positional = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     given = len(node.args)
     if given > len(positional) and fn.args.vararg is None:
@@ -187,11 +232,15 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
     fns = []
     for k, fn_node in enumerate(_entries(cx)):
         fn = _define(cx, k, fn_node)
-        if not _accepts(fn.info, node):
+        if not _accepts(fn, node):
+            what = f"'{fn.name}'" if isinstance(fn, _Global) else f"'{fn.info.name}' at line {fn.info.first_line}"
             cx.error(f"the functions '{owner(cx)}' holds as values do not all take the arguments of this call "
-                     f"('{fn.info.name}' at line {fn.info.first_line} does not): not supported in compiled code, "
-                     "which compiles each of them for every such call", node)
-        fns.append(ast.copy_location(ast.Name(_tag_name(k), ast.Load()), node))
+                     f"({what} does not): not supported in compiled code, which compiles each of them for every "
+                     "such call", node)
+        name = ast.copy_location(ast.Name(_tag_name(k), ast.Load()), node)
+        if isinstance(fn, _Global):
+            cx.pre_evaluated[id(name)] = PyRef(fn.obj, fn.name)     # (lookup finds it: lower_stmt.py)
+        fns.append(name)
     which = cx.emit("convert", [callee], T.I64, None, cx.loc(node))
     return call_entry(cx, which, fns, node)
 

@@ -165,6 +165,9 @@ def sort_list(cx, lst: Value, keywords, name: str, node) -> None:
         call = ast.copy_location(ast.Call(func=ast.Name(id="sort"), args=[compare, p], keywords=[]), node)
         cx.call_script(cx.ctx.info_for(listlib.sort_cmp), call, first=lst)
         return
+    if key is not None and _held_function_key(cx, key):
+        _sort_by_held(cx, lst, key, descending, node)
+        return
     if key is not None:
         p = ast.copy_location(ast.Name(id="$reverse", ctx=ast.Load()), node)
         cx.pre_evaluated[id(p)] = descending
@@ -186,6 +189,38 @@ def sort_list(cx, lst: Value, keywords, name: str, node) -> None:
         run(reversed_ if descending.value else ascending)
     else:
         cx.choose(descending, lambda: run(reversed_), lambda: run(ascending), node)
+
+
+def _held_function_key(cx, key) -> bool:
+    """Whether `key` names a local holding a function value (function_values.py), which only
+    its owner's frame may call."""
+    return isinstance(key, ast.Name) and key.id in cx.locals and key.id not in cx.nested_functions \
+        and isinstance(getattr(cx.expr(key), "type", None), T.FuncType)
+
+
+def _sort_by_held(cx, lst: Value, key: ast.Name, descending: Value, node) -> None:
+    """`lst.sort(key=f)` of a function value `f`: its keys computed here, in its owner's
+    frame, once per element in order as CPython does (``[f(x) for x in lst]``), then the
+    list sorted by them (listlib.sort_with_keys)."""
+    made = cx.info.__dict__.setdefault("_held_sort_keys", {})
+    comp = made.get(id(node))
+    if comp is None:            # (the same node each build round)
+        x = ast.Name(id="$x", ctx=ast.Load())
+        source = ast.Name(id="$lst", ctx=ast.Load())
+        comp = made[id(node)] = ast.ListComp(elt=ast.Call(func=key, args=[x], keywords=[]), generators=[
+            ast.comprehension(target=ast.Name(id="$x", ctx=ast.Store()), iter=source, ifs=[], is_async=0)])
+        for n in ast.walk(comp):
+            if n is not key:
+                ast.copy_location(n, node)
+        made[("node", id(node))] = node
+    cx.pre_evaluated[id(comp.generators[0].iter)] = lst
+    keys = cx.expr(comp)
+    r = ast.copy_location(ast.Name(id="$reverse", ctx=ast.Load()), node)
+    cx.pre_evaluated[id(r)] = descending
+    k = ast.copy_location(ast.Name(id="$keys", ctx=ast.Load()), node)
+    cx.pre_evaluated[id(k)] = keys
+    call = ast.copy_location(ast.Call(func=ast.Name(id="sort"), args=[k, r], keywords=[]), node)
+    cx.call_script(cx.ctx.info_for(listlib.sort_with_keys), call, first=lst)
 
 
 def _holds_union(t: T.Type) -> bool:

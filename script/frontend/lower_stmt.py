@@ -35,6 +35,7 @@ from script.frontend.bounded_deques import DequeBounds
 from script.frontend.messages import ComplexText
 from script.frontend.closures import NestedFunction
 from script.frontend import function_values
+from script.frontend.int_consts import is_library
 from script.pyhooks.named_instance import is_named_tuple_class
 from script.frontend.class_methods import mixed_classes
 from script.frontend.default_tables import TableDefaults
@@ -287,6 +288,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return self.name_error(ref.obj, node)
         if isinstance(ref, PyRef) and isinstance(ref.obj, NestedFunction):
             return function_values.nested_value(self, ref.obj, node)    # g = add: function_values.py
+        if isinstance(ref, PyRef) and function_values.is_global_function(ref.obj):
+            return function_values.global_value(self, ref.obj, node.id, node)     # fs = [helper, abs]
         if isinstance(ref, PyRef):
             self.error(f"'{node.id}' ({_describe(ref.obj)}) cannot be used as a value here", node)
         return ref
@@ -901,7 +904,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
-        function_values.refuse_escape(self, value.type, node, "returned")
+        if not is_library(getattr(self.info, "py_func", None)):      # (dict.get gives one back to its owner)
+            function_values.refuse_escape(self, value.type, node, "returned")
         if settle_returned(self, value.type, node):     # callee_hints.py: the type comes
             self.block = None                           # from a later return, next round
             return

@@ -236,6 +236,17 @@ def sort_keyed(lst, key, descending: bool) -> None:
         reverse(lst)
 
 
+def sort_with_keys(lst, keys, descending: bool) -> None:
+    """`lst.sort(key=f, reverse=descending)` whose keys the caller computed, in order, as
+    CPython calls `f` (a function value: frontend/function_values.py, keyed.sort_list)."""
+    if descending:
+        reverse(lst)
+        reverse(keys)
+    sort_by(keys, lst)
+    if descending:
+        reverse(lst)
+
+
 def sort_by(keys, lst) -> None:
     """Stable merge sort of `lst` by `keys` (as long as `lst`), moving both: `sort` with a
     parallel list."""

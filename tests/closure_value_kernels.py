@@ -1,0 +1,121 @@
+"""Nested functions and lambdas held as values (test_closure_values.py)."""
+
+
+def apply(f, x):
+    return f(x)
+
+
+def assigned(n):
+    def add(x):
+        return x + n
+    g = add
+    return g(3) + g(4)
+
+
+def list_of_lambdas(n):
+    fs = [lambda x: x + 1, lambda x: x * 2, lambda x: x - n]
+    t = 0
+    for f in fs:
+        t += f(n)
+    return t
+
+
+def indexed(n, i):
+    fs = [lambda x: x + 1, lambda x: x * 2, lambda x: x - n]
+    return fs[i](n)                 # IndexError as in CPython for i out of range
+
+
+def mixed_defs_and_lambdas(n):
+    k = 3
+
+    def triple(x):
+        return x * k
+    fs = (triple, lambda x: x + k, abs_of)
+    out = []
+    for f in fs:
+        out.append(f(n))
+    k = 10                          # the cells' new value: later calls see it
+    out.append(fs[0](n))
+    return out
+
+
+def abs_of(x):
+    return -x if x < 0 else x
+
+
+def dispatch(a, b, op):
+    ops = {'+': lambda a, b: a + b, '-': lambda a, b: a - b, '*': lambda a, b: a * b}
+    total = 0
+    for name in ops:
+        total += ops[name](a, b)
+    return total, ops[op](a, b)     # KeyError as in CPython for an unknown op
+
+
+def dispatch_defs(a, b, op):
+    def add(x, y):
+        return x + y
+
+    def sub(x, y):
+        return x - y
+    table = {}
+    table['add'] = add
+    table['sub'] = sub
+    f = table[op]
+    return f(a, b) + len(table)
+
+
+def key_held(xs, rev):
+    key = (lambda v: -v) if rev else (lambda v: v % 5)
+    by = key
+    return sorted(xs, key=by), min(xs, key=by), max(xs, key=by)
+
+
+def key_from_list(xs, i):
+    keys = [lambda v: v, lambda v: -v, lambda v: (v % 3, v)]
+    k = keys[i]
+    return sorted(xs, key=k)
+
+
+def nonlocal_through_value(n):
+    count = 0
+
+    def bump(d):
+        nonlocal count
+        count += d
+        return count
+    f = bump
+    fs = [bump, bump]
+    for i in range(n):
+        f(i)
+        fs[i % 2](1)
+    return count
+
+
+def late_binding(n):
+    fs = []
+    for i in range(n):
+        fs.append(lambda x: x + i)
+    return [f(10) for f in fs]
+
+
+def passed_known(n):
+    k = 3
+
+    def scale(x):
+        return x * k
+    g = scale
+    h = lambda x: x - k       # noqa: E731
+    hh = h
+    return apply(g, n) + apply(hh, n)
+
+
+def chosen(n, flag):
+    g = (lambda x: x + 1) if flag else (lambda x: x - 1)
+    fs = [g]
+    fs.append(lambda x: x * n)
+    return [f(n) for f in fs]
+
+
+def raising(n):
+    fs = [lambda x: 10 // x, lambda x: x]
+    return fs[0](n) + fs[1](n)

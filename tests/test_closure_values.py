@@ -1,0 +1,64 @@
+"""Nested functions and lambdas held in variables and containers and called later
+(script/frontend/function_values.py), against CPython; and the refusals where compiled
+code cannot keep CPython's semantics."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import closure_value_kernels as K
+from difftest import check_all_levels, compile_snippet
+from script.errors import CompileError
+
+SET = settings(max_examples=15, deadline=None)
+
+
+@SET
+@given(st.integers(-20, 20), st.integers(-1, 3))
+def test_held_values(n, i):
+    check_all_levels(K.assigned, n)
+    check_all_levels(K.list_of_lambdas, n)
+    check_all_levels(K.indexed, n, i)
+    check_all_levels(K.mixed_defs_and_lambdas, n)
+    check_all_levels(K.passed_known, n)
+    check_all_levels(K.chosen, n, n > 0)
+    check_all_levels(K.raising, n % 3)
+
+
+@SET
+@given(st.integers(-9, 9), st.integers(1, 9), st.sampled_from(["+", "-", "*", "/"]))
+def test_dispatch(a, b, op):
+    check_all_levels(K.dispatch, a, b, op)
+    check_all_levels(K.dispatch_defs, a, b, {"+": "add", "-": "sub"}.get(op, op))
+
+
+@SET
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=8), st.integers(0, 2))
+def test_keys(xs, i):
+    check_all_levels(K.key_held, xs, i == 1)
+    check_all_levels(K.key_from_list, xs, i)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+def test_nonlocal_and_binding(n):
+    check_all_levels(K.nonlocal_through_value, n)
+    check_all_levels(K.late_binding, n)
+
+
+@pytest.mark.parametrize("body, match", [
+    ("    return lambda x: x + n\n", "cannot be returned"),
+    ("    def g(x):\n        return x\n    return g\n", "cannot be returned"),
+    ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",
+     "made in a comprehension that reads its variable 'i'"),
+    ("    fs = [lambda x: x + 1]\n    def run():\n        return fs[0](2)\n    return run()\n",
+     "called here, in 'f.<locals>.run'|only in the function that made it"),
+    ("    fs = [lambda x: x + 1]\n    return h(fs)\n", "cannot be passed to 'h'"),
+    ("    fs = [lambda x: x + 1, lambda x, y: x + y]\n    return fs[0](2)\n", "do not all take the arguments"),
+    ("    fs = [lambda x, i=n: x + i]\n    return fs[0](1)\n", "a default of a nested function must be a constant"),
+    ("    f = lambda x: x\n    g = f\n    return g == f\n", ""),
+    ("    fs = [lambda x: x]\n    print(fs[0])\n    return 0\n", ""),
+])
+def test_refusals(tmp_path, body, match):
+    source = "def h(fs):\n    return fs[0](1)\n\ndef f(n):\n" + body
+    fn = compile_snippet(tmp_path, "values_bad.py", source)
+    with pytest.raises(CompileError, match=match):
+        fn(3)
