@@ -56,9 +56,10 @@ def table_as_value(k):
     return u[k]()
 
 
-def test_a_table_used_as_a_value_is_an_error():
-    with pytest.raises(CompileError):
-        script.script(table_as_value)(1)
+def test_a_table_used_as_a_value_is_a_dict_of_function_values():
+    """Not a dispatch table: a dict of function values (function_values.py)."""
+    check_all_levels(table_as_value, 1)
+    check_all_levels(table_as_value, 2)         # KeyError: 2
 
 
 OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,

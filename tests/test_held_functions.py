@@ -74,6 +74,7 @@ def _passed_on(xs):
     return list(map(f, xs))
 
 
-def test_a_held_function_used_as_a_value_is_refused():
-    with pytest.raises(CompileError, match="'abs' .* cannot be used as a value here"):
-        script.script(_passed_on)([1, -2])
+def test_a_held_function_used_as_a_value_is_a_function_value():
+    """`f = abs` passed on as a value: a function value (function_values.py)."""
+    check_all_levels(_passed_on, [1, -2])
+    check_all_levels(_passed_on, [])
