@@ -119,3 +119,43 @@ def chosen(n, flag):
 def raising(n):
     fs = [lambda x: 10 // x, lambda x: x]
     return fs[0](n) + fs[1](n)
+
+
+def make_adder(k):
+    return lambda x: x + k
+
+
+def make_scaler(k, up):
+    def mul(x):
+        return x * k
+
+    return mul if up else (lambda x: x - k)
+
+
+def factories(n):
+    add5 = make_adder(5)
+    adders = [make_adder(i) for i in range(n)]
+    scale = make_scaler(n, n % 2 == 0)
+    return add5(n), [a(10) for a in adders], scale(3), apply(add5, 1)
+
+
+def float_factories(x):
+    f = make_adder(x)
+    g = make_adder(1)
+    return f(1.5) + g(2)
+
+
+def passes_record(n):
+    return twice(make_adder(n), 1)
+
+
+def twice(f, x):
+    return f(f(x))
+
+
+def returned_nested(n):
+    def g(x):
+        def h(y):
+            return y + x
+        return h
+    return g(n)(1) + g(2)(n)

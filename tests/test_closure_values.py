@@ -38,6 +38,16 @@ def test_keys(xs, i):
     check_all_levels(K.key_from_list, xs, i)
 
 
+@SET
+@given(st.integers(-5, 6), st.floats(-1e3, 1e3))
+def test_factories(n, x):
+    """Closures returned by a compiled factory: records of the parameters they read."""
+    check_all_levels(K.factories, n)
+    check_all_levels(K.float_factories, x)
+    check_all_levels(K.passes_record, n)
+    check_all_levels(K.returned_nested, n)
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 5])
 def test_nonlocal_and_binding(n):
     check_all_levels(K.nonlocal_through_value, n)
@@ -45,8 +55,13 @@ def test_nonlocal_and_binding(n):
 
 
 @pytest.mark.parametrize("body, match", [
-    ("    return lambda x: x + n\n", "cannot be returned"),
-    ("    def g(x):\n        return x\n    return g\n", "cannot be returned"),
+    ("    return lambda x: x + n\n", "returns a function made in compiled code to Python"),
+    ("    n += 1\n    return h([lambda x: x + n])\n", "cannot be passed to 'h'"),
+    ("    m = n + 1\n    return g(lambda x: x + m)(1)\n", "cannot be used as a value here"),
+    ("    k = n\n    def g():\n        return lambda x: x + k\n    k = 7\n    return g()(1)\n",
+     "reads 'k', which"),
+    ("    k = n * 2\n    return mk(k)(1) + mk2(k)(1)\n", ""),
+    ("    def g(x):\n        return x\n    return g\n", "returns a function made in compiled code to Python"),
     ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",
      "made in a comprehension that reads its variable 'i'"),
     ("    fs = [lambda x: x + 1]\n    def run():\n        return fs[0](2)\n    return run()\n",
@@ -58,7 +73,10 @@ def test_nonlocal_and_binding(n):
     ("    fs = [lambda x: x]\n    print(fs[0])\n    return 0\n", ""),
 ])
 def test_refusals(tmp_path, body, match):
-    source = "def h(fs):\n    return fs[0](1)\n\ndef f(n):\n" + body
+    source = ("def h(fs):\n    return fs[0](1)\n\ndef g(v):\n    return v\n\n"
+              "def mk(k):\n    f = lambda x: x + k\n    k = 0\n    return f\n\n"
+              "def mk2(k):\n    c = [k]\n    def bump(x):\n        nonlocal k\n        k += x\n        return k\n"
+              "    return bump\n\ndef f(n):\n" + body)
     fn = compile_snippet(tmp_path, "values_bad.py", source)
     with pytest.raises(CompileError, match=match):
         fn(3)

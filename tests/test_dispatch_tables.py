@@ -8,7 +8,6 @@ from hypothesis import given, settings, strategies as st
 
 import script
 from difftest import check_all_levels
-from script.errors import CompileError
 
 
 def neg(x):

@@ -5,12 +5,9 @@ import functools
 import math
 import operator
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
-import script
 from difftest import check_all_levels
-from script.errors import CompileError
 
 
 def _double(v):

@@ -208,6 +208,8 @@ def lower_call(cx, node: ast.Call) -> Value:
         ref = callee_ref(cx, node.func)
     if T.is_instance_type(getattr(ref, "type", None)):
         return class_methods.instance_call(cx, ref, node)
+    if function_values.is_record(getattr(ref, "type", None)):
+        return function_values.call_record(cx, ref, node)     # add5(3) of add5 = make_adder(5)
     if isinstance(getattr(ref, "type", None), T.FuncType):
         return function_values.call(cx, ref, node)      # f(n) of f = add, fs[0](n): function_values.py
     if not isinstance(ref, PyRef):

@@ -145,13 +145,18 @@ def dispatch_call(low, node: ast.Call):
     return call_entry(low, low.read(index, loc), [fn for _, fn in entries], node)
 
 
-def call_entry(low, which, fns: list, node: ast.Call):
-    """The call `node`, its arguments evaluated once, of the function node `fns[which]`."""
+def call_entry(low, which, fns: list, node: ast.Call, call_one=None):
+    """The call `node`, its arguments evaluated once, of the function node `fns[which]`
+    (`call_one(i, call)`: lowers the call of `fns[i]` instead; function_values.py)."""
     loc = low.loc(node)
     args = [low.expr(a) for a in node.args]
     kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
+
+    def lower(i):           # (an int|float stays whole)
+        call = _call(low, fns[i], args, kwargs, node)
+        return low.expr_num(call) if call_one is None else call_one(i, call)
     if len(fns) == 1:
-        return low.expr_num(_call(low, fns[0], args, kwargs, node))
+        return lower(0)
     var = low.new_var("dispatch", Const(None, T.NONE))
     done = low.new_block("dispatch.done")
     for i, fn in enumerate(fns):
@@ -163,7 +168,7 @@ def call_entry(low, which, fns: list, node: ast.Call):
             low.seal(then)
             low.seal(other)
             low.start(then)
-        low.write(var, low.expr_num(_call(low, fn, args, kwargs, node)))   # (an int|float whole)
+        low.write(var, lower(i))
         low.goto(done, loc)
         if not last:
             low.start(other)

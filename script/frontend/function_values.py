@@ -51,16 +51,19 @@ from script.ir import types as T
 from script.ir.core import Const, Value
 
 _REGISTRY = "_function_values"
+_RECORD = "closure:"
+_OWNERS: dict = {}          # record key -> the owner's FunctionInfo (a record's callee table)
 
 
 def owner(cx) -> str:
     return cx.info.qualname
 
 
-def contains_function(t, seen=None) -> bool:
-    """Whether a value of type `t` holds a function value anywhere inside."""
+def contains_function(t, seen=None, records: bool = False) -> bool:
+    """Whether a value of type `t` holds a function value anywhere inside (`records`: a
+    closure record too, which any frame may call)."""
     if isinstance(t, T.FuncType):
-        return True
+        return records or not t.owner.startswith(_RECORD)
     seen = set() if seen is None else seen
     if id(t) in seen:
         return False
@@ -70,7 +73,7 @@ def contains_function(t, seen=None) -> bool:
         v = getattr(t, attr, None)
         if isinstance(v, T.Type):
             inner.append(v)
-    return any(isinstance(e, T.Type) and contains_function(e, seen) for e in inner)
+    return any(isinstance(e, T.Type) and contains_function(e, seen, records) for e in inner)
 
 
 def _entries(cx) -> list:
@@ -161,7 +164,7 @@ def make(cx, fn_node, at) -> Value:
 def nested_value(cx, fn: NestedFunction, at) -> Value:
     """The value of a nested function named where a value is wanted (`g = add`)."""
     node = getattr(fn.info, "source_node", None)
-    if node is None:
+    if node is None or getattr(fn.info, "outer", None) is not cx.info:     # (a function passed in: static_args)
         cx.error(f"'{fn.info.name}' (a nested function) cannot be used as a value here", at)
     return make(cx, node, at)
 
@@ -243,6 +246,124 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
         fns.append(name)
     which = cx.emit("convert", [callee], T.I64, None, cx.loc(node))
     return call_entry(cx, which, fns, node)
+
+
+# ---- closure records: function values that leave their owner's frame.
+#
+# A function value returned by its owner (`def make_adder(k): return lambda x: x + k`) is a
+# record: the tuple of its index (of type ``fn["closure:<module>:<owner>"]``) and the values
+# of the variables all of the owner's function values read, taken when it returns. That is
+# CPython's answer only where those cells never change after the function is made: so every
+# variable they read must be a parameter the owner never assigns (nor a nested function
+# does: `nonlocal`), and none may call another of the owner's nested functions by name. A
+# record is called in any frame (its captured values are its own), passed, stored and
+# returned further; it is never given to Python.
+
+def _record_key(info) -> str:
+    """The record type's key of `info`'s function values: its module and qualname, numbered
+    when another function of that name took it first (the same text each time it is built)."""
+    known = info.__dict__.get("_record_key")
+    if known is not None:
+        return known
+    module = getattr(getattr(info, "py_func", None), "__module__", None) or "?"
+    key = base = f"{_RECORD}{module}:{info.qualname}"
+    n = 1
+    while key in _OWNERS and _OWNERS[key] is not info:
+        n += 1
+        key = f"{base}#{n}"
+    _OWNERS[key] = info
+    info.__dict__["_record_key"] = key
+    return key
+
+
+def is_record(t) -> bool:
+    return isinstance(t, T.TupleType) and type(t) is T.TupleType and bool(t.elems) \
+        and isinstance(t.elems[0], T.FuncType) and t.elems[0].owner.startswith(_RECORD)
+
+
+def _captured(cx) -> list:
+    """The variables a record of the owner being built holds, or a CompileError naming why
+    the owner's function values cannot leave it."""
+    from script.frontend.closures import _function_bindings
+    owner_node = cx.info.node
+    assigned = closures._assigned_names(owner_node)
+    siblings = set(_function_bindings(owner_node))
+    names: list = []
+    for k, fn_node in enumerate(_entries(cx)):
+        fn = _define(cx, k, fn_node)
+        if isinstance(fn, _Global):
+            continue
+        info = fn.info
+        if info.nonlocals:
+            return f"'{info.name}' assigns the variable '{info.nonlocals[0]}' of '{cx.info.name}' (nonlocal)"
+        called = {n.id for n in ast.walk(info.node) if isinstance(n, ast.Name)} & (siblings - {info.name})
+        if called:
+            return f"'{info.name}' names the nested function '{sorted(called)[0]}' of '{cx.info.name}'"
+        for name in info.free:
+            if name not in cx.info.param_names or name in assigned or name in getattr(cx.info, "free", ()):
+                return f"'{info.name}' reads '{name}', which '{cx.info.name}' assigns (CPython's closure sees " \
+                       "its value at the time of the call)"
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def escape(cx, value: Value, node) -> Value:
+    """`value` about to be returned: a function value of this owner as its record (above)."""
+    if not isinstance(getattr(value, "type", None), T.FuncType) or value.type.owner != owner(cx):
+        return value
+    names = _captured(cx)
+    if isinstance(names, str):
+        cx.error(f"a nested function or lambda cannot be returned here in compiled code: {names}; a closure "
+                 "returned from compiled code may read only parameters its function never assigns", node)
+    key = _record_key(cx.info)
+    loc = cx.loc(node)
+    tag = cx.emit("convert", [cx.emit("convert", [value], T.I64, None, loc)], T.FuncType(key), None, loc)
+    elems = [tag] + [cx.read_local(name, node) for name in names]
+    for name, v in zip(names, elems[1:]):
+        if not isinstance(v, Value) or isinstance(v.type, T.FuncType):
+            cx.error(f"a nested function or lambda that reads '{name}' (a function) cannot be returned in "
+                     "compiled code", node)
+    cx.info.__dict__["_record_names"] = names
+    return cx.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, loc)
+
+
+def call_record(cx, record: Value, node: ast.Call) -> Value:
+    """`record(...)`: its owner's function of its index, given the record's captured values."""
+    from script.frontend.dispatch_tables import call_entry
+    owner_info = _OWNERS.get(record.type.elems[0].owner)
+    if owner_info is None or any(isinstance(a, ast.Starred) for a in node.args):
+        cx.error("this call of a closure returned from compiled code is not supported in compiled code", node)
+    names = owner_info.__dict__.get("_record_names", [])
+    loc = cx.loc(node)
+    captured = {name: cx.emit("extract", [record], record.type.elems[1 + i], 1 + i, loc)
+                for i, name in enumerate(names)}
+    calls = []
+    for k, fn_node in enumerate(owner_info.__dict__.get(_REGISTRY, [])):
+        if isinstance(fn_node, _Global):
+            fn = fn_node
+        else:
+            if isinstance(fn_node, ast.Lambda):
+                fn_node = closures.lambda_def(cx, "<lambda>", fn_node)
+            key = (owner_info, id(fn_node))
+            info = cx.ctx.nested_infos.get(key)
+            if info is None:
+                info = cx.ctx.nested_infos[key] = closures.NestedFunctionInfo(owner_info, fn_node, {})
+            fn = NestedFunction(info)
+        if not _accepts(fn, node):
+            cx.error(f"the closures '{owner_info.name}' returns do not all take the arguments of this call: not "
+                     "supported in compiled code, which compiles each of them for every such call", node)
+        calls.append(fn)
+
+    def call_one(i, call):
+        fn = calls[i]
+        if isinstance(fn, _Global):
+            return cx.call_script(cx.ctx.info_for(fn.obj), call) if cx.ctx.script_info(fn.obj) is None \
+                else cx.call_script(cx.ctx.script_info(fn.obj), call)
+        return cx.call_script(fn.info, call, leading=[captured[name] for name in fn.info.free])
+    which = cx.emit("convert", [cx.emit("extract", [record], record.type.elems[0], 0, loc)], T.I64, None, loc)
+    names_ = [ast.copy_location(ast.Name(f"$record:{k}", ast.Load()), node) for k in range(len(calls))]
+    return call_entry(cx, which, names_, node, call_one=call_one)
 
 
 def refuse_escape(cx, t, node, how: str) -> None:

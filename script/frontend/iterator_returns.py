@@ -69,6 +69,10 @@ def reject_iterator_return(func, name: str) -> None:
         raise CompileError(f"'{name}' returns {made}(...) to Python: compiled code holds it as a list, where "
                            f"CPython gives a {made} object; return list({made}(...)) instead, or iterate "
                            "it where it is made", loc)
+    from script.frontend.function_values import contains_function    # (a leaf's import: no cycle)
+    if contains_function(func.ret_type, records=True):
+        raise CompileError(f"'{name}' returns a function made in compiled code to Python: not supported "
+                           "(call it in compiled code, or return the values it computes)", func.loc)
     if T.holds_iter(func.ret_type):         # (inside a list or tuple: held_iterators.py)
         raise CompileError(f"'{name}' returns a value of type {func.ret_type} to Python: it holds range or "
                            f"iterator objects, which compiled code holds as lists; return list(...) of "

@@ -904,6 +904,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             value = Const(None, T.NONE)
         if isinstance(value, WeakConst):
             value = Const(value.value, value.type, value.loc)
+        value = function_values.escape(self, value, node)          # (a closure record: function_values.py)
         if not is_library(getattr(self.info, "py_func", None)):      # (dict.get gives one back to its owner)
             function_values.refuse_escape(self, value.type, node, "returned")
         if settle_returned(self, value.type, node):     # callee_hints.py: the type comes
