@@ -306,7 +306,7 @@ def call_nested(cx, fn: NestedFunction, node: ast.Call) -> Value:
     if bounded:         # the nested function would get the list without its bound
         cx.error(f"'{bounded[0]}' is a deque with a maxlen, which {fn.info.name}() reads: not supported "
                  "in compiled code (the nested function would get a list without the bound)", node)
-    leading = [cx.read_local(name, node) for name in reads]
+    leading = [cx.read_local(name, node, free=True) for name in reads]
     result = cx.call_script(fn.info, node, leading=leading)
     nonlocals = getattr(fn.info, "nonlocals", ())
     if not nonlocals or not isinstance(getattr(result, "type", None), T.TupleType):

@@ -46,6 +46,8 @@ from script.errors import CompileError
 from script.frontend import closures
 from script.frontend.closures import NestedFunction
 from script.frontend.pyref import PyRef
+from script.frontend.pymessages import unbound_free
+from script.frontend.unknown import Undef
 from script.frontend.source import all_params
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -240,12 +242,24 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
             cx.error(f"the functions '{owner(cx)}' holds as values do not all take the arguments of this call "
                      f"({what} does not): not supported in compiled code, which compiles each of them for every "
                      "such call", node)
-        name = ast.copy_location(ast.Name(_tag_name(k), ast.Load()), node)
+        made = cx.info.__dict__.setdefault("_value_callees", {})     # (kept alive: pre_evaluated is by id)
+        name = made.get((id(node), k))
+        if name is None:
+            name = made[(id(node), k)] = ast.copy_location(ast.Name(_tag_name(k), ast.Load()), node)
         if isinstance(fn, _Global):
             cx.pre_evaluated[id(name)] = PyRef(fn.obj, fn.name)     # (lookup finds it: lower_stmt.py)
         fns.append(name)
     which = cx.emit("convert", [callee], T.I64, None, cx.loc(node))
-    return call_entry(cx, which, fns, node)
+    loc = cx.loc(node)
+
+    def call_one(i, call):
+        fn = cx.nested_functions.get(fns[i].id) if fns[i].id in cx.nested_functions else None
+        for name in getattr(getattr(fn, "info", None), "free", ()):
+            d = cx.read("$def:" + name, loc)
+            if isinstance(d, Undef) or isinstance(d, Const) and not d.value:    # (not assigned yet here)
+                return cx.raise_always("NameError", unbound_free(name), call)
+        return cx.expr_num(call)
+    return call_entry(cx, which, fns, node, call_one=call_one)
 
 
 # ---- closure records: function values that leave their owner's frame.

@@ -42,7 +42,7 @@ from script.frontend.default_tables import TableDefaults
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.lower_expr import (_NO_SAMPLE, NOT_CONTAINERS, ExprLowering, WeakConst, const_of, kind_sample,
                                        sample_type_error)
-from script.frontend.pymessages import message, printf_escape, unbound_local
+from script.frontend.pymessages import message, printf_escape, unbound_free, unbound_local
 from script.frontend.pyref import PyRef, Undefined
 from script.frontend.random_calls import assign_default_rng
 from script.frontend import registered  # noqa: F401  (the registry's entries: registry.py)
@@ -405,15 +405,17 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return frozen_array(self, obj, name, node)
         return PyRef(obj, name)
 
-    def read_local(self, name: str, node) -> Value:
+    def read_local(self, name: str, node, free: bool = False) -> Value:
         """The value of local `name` here; raises UnboundLocalError at run time on the paths
-        where it was never assigned (a CompileError when that is every path)."""
+        where it was never assigned (a CompileError when that is every path). `free`: read for
+        a nested function (its free variable), which raises CPython's NameError instead."""
         value = self.read(name, self.loc(node))
         if self.is_dead():
             return value        # after a certain raise: nothing here runs
         defined = self.read("$def:" + name, self.loc(node))
         shown = name.split(":", 1)[1] if name.startswith("$gen") else name     # generators.py renames
-        exc = ExcInfo("UnboundLocalError", unbound_local(shown).replace("%", "%%"))
+        exc = ExcInfo("NameError", unbound_free(shown).replace("%", "%%")) if free else \
+            ExcInfo("UnboundLocalError", unbound_local(shown).replace("%", "%%"))
         if isinstance(defined, Const) and defined.value and not isinstance(value.type, Unknown):
             return value
         if isinstance(defined, Undef) or isinstance(defined, Const) and not defined.value:
@@ -473,6 +475,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
     def assign_attribute(self, target: ast.Attribute, value: Value, node) -> None:
         """``obj.f = value`` for an instance of a class (records.py), and ``a.real = v`` /
         ``a.imag = v`` for an array: `v` written into that part, broadcast (complex_arrays.py)."""
+        function_values.refuse_escape(self, getattr(value, "type", None), node, "stored in an attribute")
         base = class_types.instance_base(self, builtins_lowering.callee_ref(self, target.value), target.attr, target)
         if isinstance(getattr(base, "type", None), T.ArrayType) and target.attr in ("real", "imag"):
             part = complex_arrays.array_part(self, base, 0 if target.attr == "real" else 1, target)

@@ -75,6 +75,18 @@ def unbound_local(name: str) -> str:
     return _message_of(f).replace("'x'", f"'{name}'")
 
 
+@functools.lru_cache(maxsize=None)
+def unbound_free(name: str) -> str:
+    """CPython's NameError for a closure's read of an enclosing variable not assigned yet."""
+    def f():
+        def g():
+            return x  # noqa: F821
+        if False:
+            x = 0  # noqa: F841
+        return g()
+    return _message_of(f).replace("'x'", f"'{name}'")
+
+
 def printf_escape(text: str) -> str:
     """`text` as a printf format with no conversions."""
     return text.replace("%", "%%")
