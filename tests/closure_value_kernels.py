@@ -159,3 +159,52 @@ def returned_nested(n):
             return y + x
         return h
     return g(n)(1) + g(2)(n)
+
+
+def not_yet_assigned(n):
+    fs = [lambda x: y]
+    r = [lambda x: x + 1][0](n)     # (a call before `y` is assigned: that lambda is not called)
+    if n > 1:
+        y = 3
+    return r + fs[0](0)             # NameError where CPython raises it
+
+
+def table_get(n, k):
+    ops = {'a': lambda x: x + 1, 'b': lambda x: x * 2}
+    return ops.get(k, lambda x: -x)(n)
+
+
+def rebound_in_loop(n):
+    f = lambda x: x + 1       # noqa: E731
+    out = []
+    i = 0
+    while i < n:
+        out.append(f(i))
+        f = (lambda x: x * 2) if i % 2 else (lambda x: x - 1)
+        i += 1
+    inc, dec = (lambda x: x + 1), (lambda x: x - 1)
+    return out, inc(n) + dec(n) * 10, [(i, g(n)) for i, g in enumerate([inc, dec][::-1] * 2)]
+
+
+def reduced(n):
+    import functools
+    f = lambda a, b: a * 10 + b      # noqa: E731
+    g = f
+    return functools.reduce(g, [1, 2, 3], n), list(map(g, [1, 2], [3, 4]))
+
+
+def comprehension_without_its_variable(n):
+    k = 3
+    fs = [lambda x: x * k for _ in range(n)]
+    k = 4
+    return [f(1) for f in fs]
+
+
+def in_generator(n):
+    def gen():
+        k = 2
+        fs = [lambda x: x * k]
+        for i in range(n):
+            yield fs[0](i)
+            k += 1
+    return list(gen())

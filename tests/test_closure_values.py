@@ -22,6 +22,12 @@ def test_held_values(n, i):
     check_all_levels(K.passed_known, n)
     check_all_levels(K.chosen, n, n > 0)
     check_all_levels(K.raising, n % 3)
+    check_all_levels(K.not_yet_assigned, n)
+    check_all_levels(K.table_get, n, "ab?"[i % 3])
+    check_all_levels(K.rebound_in_loop, i + 1)
+    check_all_levels(K.reduced, n)
+    check_all_levels(K.comprehension_without_its_variable, i + 1)
+    check_all_levels(K.in_generator, i + 1)
 
 
 @SET
