@@ -60,15 +60,11 @@ def uses_global(x):
     return x
 
 
-def uses_lambda(x):
-    return (lambda y: y + 1)(x)  # error: lambda
-
-
 def uses_closure(x):
     def inner(y):
         def innermost(z):
             return z + x
-        return innermost  # error: cannot be used as a value
+        return innermost  # error: a variable of a function around 'inner'
     return inner(1)
 
 

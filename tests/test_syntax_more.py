@@ -97,7 +97,7 @@ def test_print_unpacked(capsys, xs):
     ("    return {**[(1, n)]}\n", "in a dict display must be a dict"),
     ("    def f(**kw):\n        return len(kw)\n    return f(a=n, b=True)\n", "cannot be mixed"),
     ("    def g(x):\n        def h(y):\n            return y + n\n        return h\n    return g(n)(1)\n",
-     "cannot be used as a value"),
+     "'h' reads 'n', a variable of a function around 'g'"),
 ])
 def test_unsupported_forms_are_compile_errors(tmp_path, body, match):
     f = compile_snippet(tmp_path, "syntax_bad.py", "def f(n):\n" + body)

@@ -314,11 +314,15 @@ def _captured(cx) -> list:
         if called:
             return f"'{info.name}' names the nested function '{sorted(called)[0]}' of '{cx.info.name}'"
         for name in info.free:
-            if name not in cx.info.param_names or name in assigned or name in getattr(cx.info, "free", ()):
-                return f"'{info.name}' reads '{name}', which '{cx.info.name}' assigns (CPython's closure sees " \
-                       "its value at the time of the call)"
-            if name not in names:
-                names.append(name)
+            if name in getattr(cx.info, "free", ()):
+                why = f"a variable of a function around '{cx.info.name}'"
+            elif name not in cx.info.param_names or name in assigned:
+                why = f"which '{cx.info.name}' assigns"
+            else:
+                if name not in names:
+                    names.append(name)
+                continue
+            return f"'{info.name}' reads '{name}', {why} (CPython's closure sees its value at the time of the call)"
     return names
 
 
