@@ -208,3 +208,12 @@ def in_generator(n):
             yield fs[0](i)
             k += 1
     return list(gen())
+
+
+def stored_by_key(n):
+    d = {}
+    d[1] = lambda x: x + n
+    d[2] = lambda x: x * n
+    fs = [d[1], d[1]]
+    fs[0] = d[2]
+    return sum(v(3) for v in d.values()), [k for k in d], [f(1) for f in fs], (lambda y: y - n)(10)

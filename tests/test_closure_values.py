@@ -23,6 +23,7 @@ def test_held_values(n, i):
     check_all_levels(K.chosen, n, n > 0)
     check_all_levels(K.raising, n % 3)
     check_all_levels(K.not_yet_assigned, n)
+    check_all_levels(K.stored_by_key, n)
     check_all_levels(K.table_get, n, "ab?"[i % 3])
     check_all_levels(K.rebound_in_loop, i + 1)
     check_all_levels(K.reduced, n)
@@ -65,7 +66,7 @@ def test_nonlocal_and_binding(n):
     ("    n += 1\n    return h([lambda x: x + n])\n", "cannot be passed to 'h'"),
     ("    m = n + 1\n    return g(lambda x: x + m)(1)\n", "cannot be used as a value here"),
     ("    k = n\n    def g():\n        return lambda x: x + k\n    k = 7\n    return g()(1)\n",
-     "reads 'k', which"),
+     "reads 'k', a variable of a function around 'g'"),
     ("    k = n * 2\n    return mk(k)(1) + mk2(k)(1)\n", ""),
     ("    def g(x):\n        return x\n    return g\n", "returns a function made in compiled code to Python"),
     ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",

@@ -285,9 +285,8 @@ def share_table_defaults(cx, info) -> None:
 
 
 def assign_lambda(cx, target, value: ast.Lambda) -> bool:
-    """`name = lambda ...`: defines a nested function; True when handled."""
-    if not isinstance(target, ast.Name):
-        cx.error("a lambda can only be assigned to a name in compiled code", value)
+    """`name = lambda ...`: defines a nested function; True when handled (a lambda stored
+    elsewhere, `d[k] = lambda ...`, is a function value: function_values.py)."""
     define_nested(cx, lambda_def(cx, target.id, value))
     return True
 

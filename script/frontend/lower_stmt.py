@@ -663,7 +663,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
     def stmt_Assign(self, node: ast.Assign) -> None:
         if hold_function(self, node):                           # held_functions.py: op = operator.lt
             return
-        if isinstance(node.value, ast.Lambda) and len(node.targets) == 1:
+        if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             closures.assign_lambda(self, node.targets[0], node.value)
             return
         if generators.store_generator(self, node):                          # generators.py: g = gen(...)

@@ -209,7 +209,7 @@ def placeholder(cx, t: T.Type, loc) -> Value:
         return cx.emit("list_null", [], t, None, loc)    # NULL: nothing to count
     if isinstance(t, T.ExcType):                         # no message: nothing to count
         return cx.emit("exception", [], t, ExcInfo("Exception", None), loc)
-    if isinstance(t, T.EnumType):                        # the first member
+    if isinstance(t, (T.EnumType, T.FuncType)):          # the first member, the first function
         return cx.emit("convert", [Const(0, T.I64, loc)], t, None, loc)
     return Const(0, t, loc)
 

@@ -436,7 +436,7 @@ class SSABuilder:
                 instr = Instr("convert", [made[-1]], t, None, loc)
             elif isinstance(t, T.ExcType):                      # no message: nothing to count
                 instr = Instr("exception", [], t, ExcInfo("Exception", None), loc)
-            elif isinstance(t, T.EnumType):                     # the first member
+            elif isinstance(t, (T.EnumType, T.FuncType)):      # the first member, the first function
                 instr = Instr("convert", [Const(0, T.I64)], t, None, loc)
             else:
                 return Const(None if isinstance(t, T.NoneType) else 0, t, loc)
