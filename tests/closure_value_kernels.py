@@ -217,3 +217,18 @@ def stored_by_key(n):
     fs = [d[1], d[1]]
     fs[0] = d[2]
     return sum(v(3) for v in d.values()), [k for k in d], [f(1) for f in fs], (lambda y: y - n)(10)
+
+
+def make_kind(kind, k):
+    if kind == "add":
+        return lambda x: x + k
+    return lambda x: x * k
+
+
+def records_of_two_specializations(n):
+    g = make_kind("add", 2)
+    out = []
+    for i in range(n):
+        out.append(g(10))
+        g = make_kind("mul", 3)     # another specialization: its own record type
+    return out

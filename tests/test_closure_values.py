@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import closure_value_kernels as K
+import script
 from difftest import check_all_levels, compile_snippet
 from script.errors import CompileError
 
@@ -79,6 +80,14 @@ def test_nonlocal_and_binding(n):
     ("    f = lambda x: x\n    g = f\n    return g == f\n", ""),
     ("    fs = [lambda x: x]\n    print(fs[0])\n    return 0\n", ""),
 ])
+def test_records_of_different_specializations_do_not_meet():
+    """Each specialization of a factory returns records of its own type, so the functions a
+    call of one dispatches over are all known when it is built; a variable holding records
+    of two is a CompileError, never a call of the wrong function."""
+    with pytest.raises(CompileError, match="incompatible types"):
+        script.script(K.records_of_two_specializations)(3)
+
+
 def test_refusals(tmp_path, body, match):
     source = ("def h(fs):\n    return fs[0](1)\n\ndef g(v):\n    return v\n\n"
               "def mk(k):\n    f = lambda x: x + k\n    k = 0\n    return f\n\n"

@@ -145,9 +145,10 @@ def dispatch_call(low, node: ast.Call):
     return call_entry(low, low.read(index, loc), [fn for _, fn in entries], node)
 
 
-def call_entry(low, which, fns: list, node: ast.Call, call_one=None):
+def call_entry(low, which, fns: list, node: ast.Call, call_one=None, tags=None):
     """The call `node`, its arguments evaluated once, of the function node `fns[which]`
-    (`call_one(i, call)`: lowers the call of `fns[i]` instead; function_values.py)."""
+    (`tags`: of `fns[i]` where `which` is `tags[i]`; `call_one(i, call)`: lowers the call of
+    `fns[i]` instead; function_values.py)."""
     loc = low.loc(node)
     args = [low.expr(a) for a in node.args]
     kwargs = [(kw.arg, low.expr(kw.value)) for kw in node.keywords]
@@ -163,7 +164,7 @@ def call_entry(low, which, fns: list, node: ast.Call, call_one=None):
         last = i == len(fns) - 1
         if not last:        # the last is the one left
             then, other = low.new_block("dispatch.call"), low.new_block("dispatch.other")
-            hit = low.emit("cmp", [which, Const(i, T.I64)], T.BOOL, "eq", loc)
+            hit = low.emit("cmp", [which, Const(i if tags is None else tags[i], T.I64)], T.BOOL, "eq", loc)
             low.branch(hit, then, other, loc)
             low.seal(then)
             low.seal(other)

@@ -84,6 +84,12 @@ def _entries(cx) -> list:
     return cx.info.__dict__.setdefault(_REGISTRY, [])
 
 
+def _spec_tags(info, spec: str) -> list:
+    """The tags the specialization `spec` (its function's name) of `info` makes, in the order
+    it first made them: the functions a call dispatches over. Kept across build rounds."""
+    return info.__dict__.setdefault("_spec_tags", {}).setdefault(spec, [])
+
+
 def _tag_name(k: int) -> str:
     return f"$value:{k}"
 
@@ -156,6 +162,9 @@ def make(cx, fn_node, at) -> Value:
     else:
         k = len(entries)
         entries.append(fn_node)
+    tags = _spec_tags(cx.info, cx.func.name)
+    if k not in tags:
+        tags.append(k)
         if getattr(cx, "_function_values_called", False):
             from script.frontend.ssa_builder import Restart
             raise Restart()         # (a call built before it did not dispatch to it)
@@ -235,8 +244,9 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
                  "made it", node)
     cx._function_values_called = True
     fns = []
-    for k, fn_node in enumerate(_entries(cx)):
-        fn = _define(cx, k, fn_node)
+    tags = list(_spec_tags(cx.info, cx.func.name))
+    for k in tags:
+        fn = _define(cx, k, _entries(cx)[k])
         if not _accepts(fn, node):
             what = f"'{fn.name}'" if isinstance(fn, _Global) else f"'{fn.info.name}' at line {fn.info.first_line}"
             cx.error(f"the functions '{owner(cx)}' holds as values do not all take the arguments of this call "
@@ -259,7 +269,7 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
             if isinstance(d, Undef) or isinstance(d, Const) and not d.value:    # (not assigned yet here)
                 return cx.raise_always("NameError", unbound_free(name), call)
         return cx.expr_num(call)
-    return call_entry(cx, which, fns, node, call_one=call_one)
+    return call_entry(cx, which, fns, node, call_one=call_one, tags=tags)
 
 
 # ---- closure records: function values that leave their owner's frame.
@@ -272,23 +282,6 @@ def call(cx, callee: Value, node: ast.Call) -> Value:
 # does: `nonlocal`), and none may call another of the owner's nested functions by name. A
 # record is called in any frame (its captured values are its own), passed, stored and
 # returned further; it is never given to Python.
-
-def _record_key(info) -> str:
-    """The record type's key of `info`'s function values: its module and qualname, numbered
-    when another function of that name took it first (the same text each time it is built)."""
-    known = info.__dict__.get("_record_key")
-    if known is not None:
-        return known
-    module = getattr(getattr(info, "py_func", None), "__module__", None) or "?"
-    key = base = f"{_RECORD}{module}:{info.qualname}"
-    n = 1
-    while key in _OWNERS and _OWNERS[key] is not info:
-        n += 1
-        key = f"{base}#{n}"
-    _OWNERS[key] = info
-    info.__dict__["_record_key"] = key
-    return key
-
 
 def is_record(t) -> bool:
     return isinstance(t, T.TupleType) and type(t) is T.TupleType and bool(t.elems) \
@@ -303,8 +296,8 @@ def _captured(cx) -> list:
     assigned = closures._assigned_names(owner_node)
     siblings = set(_function_bindings(owner_node))
     names: list = []
-    for k, fn_node in enumerate(_entries(cx)):
-        fn = _define(cx, k, fn_node)
+    for k in _spec_tags(cx.info, cx.func.name):
+        fn = _define(cx, k, _entries(cx)[k])
         if isinstance(fn, _Global):
             continue
         info = fn.info
@@ -334,7 +327,8 @@ def escape(cx, value: Value, node) -> Value:
     if isinstance(names, str):
         cx.error(f"a nested function or lambda cannot be returned here in compiled code: {names}; a closure "
                  "returned from compiled code may read only parameters its function never assigns", node)
-    key = _record_key(cx.info)
+    key = _RECORD + cx.func.name        # (per specialization: the functions it makes)
+    _OWNERS[key] = cx.info
     loc = cx.loc(node)
     tag = cx.emit("convert", [cx.emit("convert", [value], T.I64, None, loc)], T.FuncType(key), None, loc)
     elems = [tag] + [cx.read_local(name, node) for name in names]
@@ -342,22 +336,30 @@ def escape(cx, value: Value, node) -> Value:
         if not isinstance(v, Value) or isinstance(v.type, T.FuncType):
             cx.error(f"a nested function or lambda that reads '{name}' (a function) cannot be returned in "
                      "compiled code", node)
-    cx.info.__dict__["_record_names"] = names
+    cx.info.__dict__.setdefault("_record_names", {})[cx.func.name] = names
     return cx.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, loc)
 
 
 def call_record(cx, record: Value, node: ast.Call) -> Value:
     """`record(...)`: its owner's function of its index, given the record's captured values."""
     from script.frontend.dispatch_tables import call_entry
-    owner_info = _OWNERS.get(record.type.elems[0].owner)
+    key = record.type.elems[0].owner
+    spec = key[len(_RECORD):]
+    owner_info = _OWNERS.get(key)
     if owner_info is None or any(isinstance(a, ast.Starred) for a in node.args):
         cx.error("this call of a closure returned from compiled code is not supported in compiled code", node)
-    names = owner_info.__dict__.get("_record_names", [])
+    if any(getattr(getattr(b, "func", None), "name", None) == spec for b in cx.ctx.in_progress.values()):
+        cx.error(f"a closure '{owner_info.name}' returns is called while '{owner_info.name}' is being compiled "
+                 "(a recursive call): not supported in compiled code, which would not know all the functions it "
+                 "may return yet", node)
+    names = owner_info.__dict__.get("_record_names", {}).get(spec, [])
+    tags = list(_spec_tags(owner_info, spec))
     loc = cx.loc(node)
     captured = {name: cx.emit("extract", [record], record.type.elems[1 + i], 1 + i, loc)
                 for i, name in enumerate(names)}
     calls = []
-    for k, fn_node in enumerate(owner_info.__dict__.get(_REGISTRY, [])):
+    for k in tags:
+        fn_node = owner_info.__dict__[_REGISTRY][k]
         if isinstance(fn_node, _Global):
             fn = fn_node
         else:
@@ -380,8 +382,8 @@ def call_record(cx, record: Value, node: ast.Call) -> Value:
                 else cx.call_script(cx.ctx.script_info(fn.obj), call)
         return cx.call_script(fn.info, call, leading=[captured[name] for name in fn.info.free])
     which = cx.emit("convert", [cx.emit("extract", [record], record.type.elems[0], 0, loc)], T.I64, None, loc)
-    names_ = [ast.copy_location(ast.Name(f"$record:{k}", ast.Load()), node) for k in range(len(calls))]
-    return call_entry(cx, which, names_, node, call_one=call_one)
+    names_ = [ast.copy_location(ast.Name(f"$record:{k}", ast.Load()), node) for k in tags]
+    return call_entry(cx, which, names_, node, call_one=call_one, tags=tags)
 
 
 def refuse_escape(cx, t, node, how: str) -> None:
