@@ -62,13 +62,22 @@ def test_nonlocal_and_binding(n):
     check_all_levels(K.late_binding, n)
 
 
+def test_records_of_different_specializations_do_not_meet():
+    """Each specialization of a factory returns records of its own type, so the functions a
+    call of one dispatches over are all known when it is built; a variable holding records
+    of two is a CompileError, never a call of the wrong function."""
+    with pytest.raises(CompileError, match="incompatible types"):
+        script.script(K.records_of_two_specializations)(3)
+
+
 @pytest.mark.parametrize("body, match", [
     ("    return lambda x: x + n\n", "returns a function made in compiled code to Python"),
     ("    n += 1\n    return h([lambda x: x + n])\n", "cannot be passed to 'h'"),
     ("    m = n + 1\n    return g(lambda x: x + m)(1)\n", "cannot be used as a value here"),
     ("    k = n\n    def g():\n        return lambda x: x + k\n    k = 7\n    return g()(1)\n",
      "reads 'k', a variable of a function around 'g'"),
-    ("    k = n * 2\n    return mk(k)(1) + mk2(k)(1)\n", ""),
+    ("    return mk(n)(1)\n", "'<lambda>' reads 'k', which 'mk' assigns"),
+    ("    return mk2(n)(1)\n", "'bump' assigns the variable 'k' of 'mk2' .nonlocal."),
     ("    def g(x):\n        return x\n    return g\n", "returns a function made in compiled code to Python"),
     ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",
      "made in a comprehension that reads its variable 'i'"),
@@ -80,14 +89,6 @@ def test_nonlocal_and_binding(n):
     ("    f = lambda x: x\n    g = f\n    return g == f\n", ""),
     ("    fs = [lambda x: x]\n    print(fs[0])\n    return 0\n", ""),
 ])
-def test_records_of_different_specializations_do_not_meet():
-    """Each specialization of a factory returns records of its own type, so the functions a
-    call of one dispatches over are all known when it is built; a variable holding records
-    of two is a CompileError, never a call of the wrong function."""
-    with pytest.raises(CompileError, match="incompatible types"):
-        script.script(K.records_of_two_specializations)(3)
-
-
 def test_refusals(tmp_path, body, match):
     source = ("def h(fs):\n    return fs[0](1)\n\ndef g(v):\n    return v\n\n"
               "def mk(k):\n    f = lambda x: x + k\n    k = 0\n    return f\n\n"
