@@ -76,7 +76,7 @@ def test_records_of_different_specializations_do_not_meet():
     ("    m = n + 1\n    return g(lambda x: x + m)(1)\n", "cannot be used as a value here"),
     ("    k = n\n    def g():\n        return lambda x: x + k\n    k = 7\n    return g()(1)\n",
      "reads 'k', a variable of a function around 'g'"),
-    ("    return mk(n)(1)\n", "'<lambda>' reads 'k', which 'mk' assigns"),
+    ("    return mk(n)(1)\n", "'f' reads 'k', which 'mk' assigns"),
     ("    return mk2(n)(1)\n", "'bump' assigns the variable 'k' of 'mk2' .nonlocal."),
     ("    def g(x):\n        return x\n    return g\n", "returns a function made in compiled code to Python"),
     ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",
