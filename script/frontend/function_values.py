@@ -10,29 +10,32 @@
             t += f(n)
         return t
 
-A nested function or lambda used as a value (assigned where no narrower rule takes it:
-closures.py, held_functions.py, dispatch_tables.py; stored in a list, tuple or dict; passed
-along) is a value of type ``fn["<owner>"]``: the int64 index of that function among the
-function values its owner (the compiled function whose body makes it) makes, in the order
-they are first lowered. A call of such a value (`f(n)`, `fs[i](n)`, `ops[op](a, b)`)
-evaluates the callee, then its arguments once, then calls the function of that index among
-all of the owner's function values (dispatch_tables.call_entry): each is a nested function
-called as closures.py calls one, its free variables read in the owner's frame at the time of
-the call, and a `nonlocal` it assigns stored back there. That is exactly what CPython's
-closure cells give while the call runs in the frame that made the function, including late
-binding (lambdas made in a loop all read the loop variable's last value), so a function
-value never leaves that frame:
+A nested function, lambda or module-level function used as a value (assigned where no
+narrower rule takes it: closures.py, held_functions.py, dispatch_tables.py; stored in a list,
+tuple or dict; passed along) is a value of type ``fn["<owner>"]``: the int64 index of that
+function among the function values its owner (the compiled function whose body makes it)
+makes. A call of such a value (`f(n)`, `fs[i](n)`, `ops[op](a, b)`, a `key=` of min, max and
+sort: keyed.py) evaluates the callee, then its arguments once, then calls the function of
+that index among the functions this specialization of the owner makes
+(dispatch_tables.call_entry): each a nested function called as closures.py calls one, its
+free variables read in the owner's frame at the time of the call (CPython's NameError where
+one is not assigned yet), and a `nonlocal` it assigns stored back there. That is exactly what
+CPython's closure cells give while the call runs in the frame that made the function,
+including late binding (lambdas made in a loop all read the loop variable's last value), so
+a function value stays in that frame:
 
 - called anywhere else (a nested function, a callee it was passed to), it is a CompileError;
-- returned, yielded, or passed as an argument to a compiled function it is a CompileError,
-  except a value known when compiled (`g = add; apply(g, 3)`), which is bound to the callee
-  as the function itself would be (static_args.py);
+- passed as an argument to a compiled function (not the library's: sorted, dict.get, which
+  never call one), stored in an attribute, or returned inside a container, it is a
+  CompileError, except a value known when compiled (`g = add; apply(g, 3)`), which is bound
+  to the callee as the function itself would be (static_args.py);
+- returned itself, it becomes a closure record (below), or a CompileError saying why not;
 - a lambda made inside a comprehension that reads the comprehension's variable is a
   CompileError (its cell is the comprehension's own, which compiled code does not keep);
 - anything else a Python function object has (``==``, ``is``, ``print``, ``__name__``, a dict
   key, truth) is not a value of this type and is refused where it is asked for.
 
-Every call compiles each of the owner's function values for its arguments, so function
+Every call compiles each of the functions it dispatches over for its arguments, so function
 values of one owner that cannot all take the same arguments are a CompileError at the call
 (keep values of different signatures in different functions). A function value first made
 after a call was built rebuilds the owner (`Restart`), so every call knows them all.
@@ -42,13 +45,12 @@ from __future__ import annotations
 
 import ast
 
-from script.errors import CompileError
 from script.frontend import closures
 from script.frontend.closures import NestedFunction
 from script.frontend.pyref import PyRef
 from script.frontend.pymessages import unbound_free
 from script.frontend.unknown import Undef
-from script.frontend.source import all_params
+from script.frontend.source import _assigned_names, all_params
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -293,7 +295,7 @@ def _captured(cx) -> list:
     the owner's function values cannot leave it."""
     from script.frontend.closures import _function_bindings
     owner_node = cx.info.node
-    assigned = closures._assigned_names(owner_node)
+    assigned = _assigned_names(owner_node)
     siblings = set(_function_bindings(owner_node))
     names: list = []
     for k in _spec_tags(cx.info, cx.func.name):
