@@ -232,3 +232,26 @@ def records_of_two_specializations(n):
         out.append(g(10))
         g = make_kind("mul", 3)     # another specialization: its own record type
     return out
+
+
+def rebound_lambda_passed(n):
+    out = []
+    g = lambda x: x + 1       # noqa: E731
+    for i in range(3):
+        out.append(apply(g, n))
+        g = lambda x: x * n   # noqa: E731  (bound again in the loop: a function value)
+    if n > 0:
+        h = lambda x: x + 1   # noqa: E731
+    else:
+        h = lambda x: x * 2   # noqa: E731
+    return out, [h(n), apply(h, n)]
+
+
+def rebound_in_order(n):
+    def g(x):
+        return x + 1
+    a = apply(g, n)
+
+    def g(x):                  # noqa: F811  (bound again in the body's own statements: in order)
+        return x * 2
+    return a, apply(g, n), g(n)

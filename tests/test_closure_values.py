@@ -25,6 +25,8 @@ def test_held_values(n, i):
     check_all_levels(K.raising, n % 3)
     check_all_levels(K.not_yet_assigned, n)
     check_all_levels(K.stored_by_key, n)
+    check_all_levels(K.rebound_lambda_passed, n)
+    check_all_levels(K.rebound_in_order, n)
     check_all_levels(K.table_get, n, "ab?"[i % 3])
     check_all_levels(K.rebound_in_loop, i + 1)
     check_all_levels(K.reduced, n)
@@ -79,6 +81,10 @@ def test_records_of_different_specializations_do_not_meet():
     ("    return mk(n)(1)\n", "'f' reads 'k', which 'mk' assigns"),
     ("    return mk2(n)(1)\n", "'bump' assigns the variable 'k' of 'mk2' .nonlocal."),
     ("    def g(x):\n        return x\n    return g\n", "returns a function made in compiled code to Python"),
+    ("    if n:\n        def g(x):\n            return x\n    else:\n        def g(x):\n            return -x\n"
+     "    return g(1)\n", "'g' is bound more than once in 'f', not all in its own body's statements"),
+    ("    def g(x):\n        return x\n    for i in range(n):\n        g = lambda x: x + i\n    return g(1)\n",
+     "'g' is bound more than once in 'f'"),
     ("    fs = [lambda x: x + i for i in range(n)]\n    return fs[0](1)\n",
      "made in a comprehension that reads its variable 'i'"),
     ("    fs = [lambda x: x + 1]\n    def run():\n        return fs[0](2)\n    return run()\n",

@@ -432,8 +432,11 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
                                                                         for a in node.args]
     kw = {k.arg: (static_args.call_argument(cx, k.value), k.value) for k in node.keywords}
     if not is_library(getattr(info, "py_func", None)):     # (the library never calls one: sorted, dict.get)
+        how = f"passed to '{info.name}'"
+        values[len(leading):] = [function_values.escape(cx, v, node, how) for v in values[len(leading):]]
+        kw = {k: (function_values.escape(cx, v, vnode, how), vnode) for k, (v, vnode) in kw.items()}
         for v in values[len(leading):] + [v for v, _ in kw.values()]:
-            function_values.refuse_escape(cx, getattr(v, "type", None), node, f"passed to '{info.name}'")
+            function_values.refuse_escape(cx, getattr(v, "type", None), node, how)
     names = info.param_names
     n_positional = getattr(info, "n_positional", len(names))
     vararg = getattr(info, "vararg", None)

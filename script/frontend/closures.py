@@ -239,7 +239,34 @@ def stmt_FunctionDef(cx, node: ast.FunctionDef) -> None:
     for dec in node.decorator_list:
         if not is_script_decorator(cx, dec):
             cx.error("decorators on nested functions are not supported in compiled code", node)
+    if not is_bound_in_order(cx.info, node.name):
+        cx.error(f"'{node.name}' is bound more than once in '{cx.info.name}', not all in its own body's "
+                 "statements (in a branch or a loop): not supported in compiled code for a nested function, "
+                 "which would call the one defined last in the source, not the one bound when it runs; give "
+                 "each function its own name", node)
     define_nested(cx, node)
+
+
+def is_bound_in_order(info, name: str) -> bool:
+    """Whether `name`, bound to a nested function somewhere in `info`'s function, is bound
+    once, or only by statements of the function's own body (not in a branch or loop), so that
+    the function a use finds when built is the one it finds when it runs. A nested function
+    is a name bound when the enclosing function is built, in the order of its statements."""
+    counts = info.__dict__.get("_function_binding_counts")
+    if counts is None:
+        counts = info.__dict__["_function_binding_counts"] = _function_bindings(info.node)
+    total = counts.get(name, 0)
+    if total <= 1:
+        return True
+    top = sum(1 for s in info.node.body if isinstance(s, ast.FunctionDef) and s.name == name
+              or isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+              and s.targets[0].id == name)
+    return top == total
+
+
+def is_def_name(info, name: str) -> bool:
+    """Whether a `def` statement of `info`'s own scope binds `name`."""
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in _scope_nodes(info.node))
 
 
 def is_script_decorator(cx, dec) -> bool:

@@ -321,14 +321,17 @@ def _captured(cx) -> list:
     return names
 
 
-def escape(cx, value: Value, node) -> Value:
-    """`value` about to be returned: a function value of this owner as its record (above)."""
+def escape(cx, value: Value, node, how: str = "returned") -> Value:
+    """`value` about to be returned (or passed to a compiled function: `how`): a function
+    value of this owner as its record (above)."""
     if not isinstance(getattr(value, "type", None), T.FuncType) or value.type.owner != owner(cx):
         return value
     names = _captured(cx)
     if isinstance(names, str):
-        cx.error(f"a nested function or lambda cannot be returned here in compiled code: {names}; a closure "
-                 "returned from compiled code may read only parameters its function never assigns", node)
+        cx.error(f"a nested function or lambda cannot be {how} here in compiled code: {names}; a closure "
+                 f"{how} from compiled code may read only parameters its function never assigns", node)
+    if how != "returned":
+        cx._function_values_called = True       # (the callee dispatches over what is made so far)
     key = _RECORD + cx.func.name        # (per specialization: the functions it makes)
     _OWNERS[key] = cx.info
     loc = cx.loc(node)
@@ -350,10 +353,9 @@ def call_record(cx, record: Value, node: ast.Call) -> Value:
     owner_info = _OWNERS.get(key)
     if owner_info is None or any(isinstance(a, ast.Starred) for a in node.args):
         cx.error("this call of a closure returned from compiled code is not supported in compiled code", node)
-    if any(getattr(getattr(b, "func", None), "name", None) == spec for b in cx.ctx.in_progress.values()):
-        cx.error(f"a closure '{owner_info.name}' returns is called while '{owner_info.name}' is being compiled "
-                 "(a recursive call): not supported in compiled code, which would not know all the functions it "
-                 "may return yet", node)
+    for b in cx.ctx.in_progress.values():
+        if getattr(getattr(b, "func", None), "name", None) == spec:
+            b._function_values_called = True    # (its factory is being built: one it makes later rebuilds it)
     names = owner_info.__dict__.get("_record_names", {}).get(spec, [])
     tags = list(_spec_tags(owner_info, spec))
     loc = cx.loc(node)

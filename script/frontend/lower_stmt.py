@@ -664,8 +664,15 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if hold_function(self, node):                           # held_functions.py: op = operator.lt
             return
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            closures.assign_lambda(self, node.targets[0], node.value)
-            return
+            name = node.targets[0].id
+            if closures.is_bound_in_order(self.info, name):
+                closures.assign_lambda(self, node.targets[0], node.value)
+                return
+            if closures.is_def_name(self.info, name):
+                self.error(f"'{name}' is bound to a def and to a lambda in '{self.info.name}', not all in its own "
+                           "body's statements: not supported in compiled code; give each function its own name",
+                           node)
+            # (bound in a branch or a loop: a variable holding a function value, function_values.py)
         if generators.store_generator(self, node):                          # generators.py: g = gen(...)
             return
         if held_generators.store(self, node):                   # held_generators.py: g = gen(...); next(g)
