@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import builtins as py_builtins
 
-from script.frontend import user_exceptions
+from script.frontend import built_exceptions, user_exceptions
 from script.frontend.user_exceptions import catches, raised_class
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
@@ -282,10 +282,18 @@ def check_handlers(cx, node: ast.Try) -> None:
 
 def check_exc_name_uses(cx, h: ast.ExceptHandler) -> None:
     """CompileError at a use of ``name`` of ``except E as name`` other than ``raise
-    name`` and its text (``str(name)``, ``repr``, ``print``, an f-string field: strings.py
-    `str_of`), even in a handler that nothing can reach (it is not built)."""
+    name``, its text (``str(name)``, ``repr``, ``print``, an f-string field: strings.py
+    `str_of`) and, when E is one user class, ``name.attr`` (built_exceptions.py), even in a
+    handler that nothing can reach (it is not built)."""
     allowed = set()
+    classes = handler_classes(cx, h.type) if h.type is not None else []
+    user = classes[0] if len(classes) == 1 and isinstance(classes[0], type) else None
+    attrs = cx.info.__dict__.setdefault("_caught_attributes", {})     # id(node) -> class
     for s in ast.walk(ast.Module(h.body, [])):
+        if user is not None and isinstance(s, ast.Attribute) and isinstance(s.value, ast.Name) \
+                and s.value.id == h.name and isinstance(s.ctx, ast.Load) and s.attr != "args":
+            attrs[id(s)] = user
+            allowed.add(id(s.value))
         if isinstance(s, ast.Raise):
             allowed.update((id(s.exc), id(s.cause)))
         elif isinstance(s, ast.FormattedValue):
@@ -297,6 +305,14 @@ def check_exc_name_uses(cx, h: ast.ExceptHandler) -> None:
             cx.error(f"the exception '{h.name}' of an 'except ... as {h.name}' can only be raised "
                      f"again ('raise {h.name}', a bare 'raise') or made text (str({h.name}), "
                      f"repr({h.name}), print({h.name}), f'{{{h.name}}}') in compiled code", n)
+
+
+def caught_attribute(cx, node: ast.Attribute) -> Value | None:
+    """``e.attr`` of ``except C as e`` of a user class C (check_exc_name_uses), else None."""
+    cls = cx.info.__dict__.get("_caught_attributes", {}).get(id(node))
+    if cls is None or not isinstance(node.value, ast.Name) or node.value.id not in cx.exc_names:
+        return None
+    return built_exceptions.attribute(cx, cx.exc_names[node.value.id], cls, node)
 
 
 def handler_classes(cx, type_node) -> list[str]:

@@ -14,7 +14,7 @@ import collections
 
 from script.frontend import function_values
 from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types,
-                             class_unions, complex_lowering, elementwise, enum_values, held_iterators,
+                             class_unions, complex_lowering, elementwise, enum_values, exceptions, held_iterators,
                              mixed_numbers, optional, records, star_displays, static_args, union_values)
 from script.lib.python import pylib
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
@@ -418,6 +418,10 @@ class ExprLowering:
         return function_values.make(self, node, node)      # a lambda as a value: function_values.py
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:
+        if isinstance(node.value, ast.Name) and node.value.id in self.exc_names:
+            caught = exceptions.caught_attribute(self, node)     # `e.amount` of `except C as e`
+            if caught is not None:
+                return caught
         return self.resolve_attribute(node)
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:

@@ -14,7 +14,7 @@ import builtins as py_builtins
 import operator
 
 from script.errors import STRICT_NAMES, CompileError, SourceLoc
-from script.frontend import (arrays, bool_ints, bounded_deques, builtins_lowering, bytes_values, class_members,
+from script.frontend import (arrays, bool_ints, bounded_deques, built_exceptions, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
                              fraction_calls, generators, global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
@@ -816,8 +816,13 @@ class FunctionLowering(SSABuilder, ExprLowering):
             exceptions.throw(self, e, self.loc(node))
             return
         made = self.exception_parts(node.exc, node)
-        if made is not None:
-            self.emit_raise(*made, node)
+        if made is None:
+            return
+        key = user_exceptions.raised_key(made[0])
+        if key is not None and built_exceptions.is_built(key):
+            built_exceptions.raise_built(self, *made, node)     # CPython makes it
+            return
+        self.emit_raise(*made, node)
 
     def exception_parts(self, exc, node, value: bool = False):
         """(ExcInfo, message values) of the exception `exc` (a class, or a call of one)
@@ -845,6 +850,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
             messages.raise_with_complex(self, cls, text, args, numbers, node)
             return None
         if user is not None:
+            built_exceptions.check_arguments(self, user[1], call_args, exc)
+            if value:
+                built_exceptions.exception_value_refused(self, user[1], node)
             text = user_exceptions.user_raise_text(self, user[1], text)
         return ExcInfo(cls, text), args
 

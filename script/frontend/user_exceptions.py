@@ -10,15 +10,16 @@ user's class out of the function (runtime/entry.py `USER_MARK`), and `str(e)` / 
 its own. Where the class of a raise is known when compiling (a `raise MyError(...)` inside
 a `try`), the handler is chosen then, with Python's `issubclass`.
 
-Only classes without methods or attributes of their own (a body of `pass` or a docstring;
-private data a library keeps, as NumPy's ``LinAlgError._module_source``, aside) whose bases
-are one exception class are accepted; the others are CompileErrors.
+Classes with methods or attributes of their own (an ``__init__``, a ``__str__``; private
+data a library keeps, as NumPy's ``LinAlgError._module_source``, aside) are made by CPython
+when they are raised (built_exceptions.py). Classes with several bases are CompileErrors.
 """
 
 from __future__ import annotations
 
 import builtins as py_builtins
 
+from script.frontend import built_exceptions
 from script.ir import types as T
 from script.ir.ops import EXCEPTIONS, ExcInfo
 
@@ -40,11 +41,17 @@ def user_class_key(obj) -> str:
 def raised_class(exc: ExcInfo | str) -> type:
     """The Python class of an exception raised with `exc` (or of builtin class name `exc`)."""
     if isinstance(exc, ExcInfo):
-        message = exc.message or ""
-        if message.startswith(MARK):
-            return _CLASSES[message[1:].split(END, 1)[0].split(EMPTY, 1)[0]]
+        key = raised_key(exc)
+        if key is not None:
+            return _CLASSES[key]
         exc = exc.name
     return getattr(py_builtins, exc)
+
+
+def raised_key(exc: ExcInfo) -> str | None:
+    """The key ("module:qualname") of the user class an exception raised with `exc` is of."""
+    message = exc.message or ""
+    return message[1:].split(END, 1)[0].split(EMPTY, 1)[0] if message.startswith(MARK) else None
 
 
 def catches(raised: type, clause: str | type) -> bool:
@@ -62,16 +69,17 @@ def user_exception_class(cx, obj, node) -> tuple[str, str] | None:
     if "<locals>" in obj.__qualname__:
         cx.error(f"exception class '{name}' is defined inside a function: only classes defined "
                  "at module level can be raised or caught in compiled code", node)
-    extra = sorted(k for k in set(vars(obj)) - _OWN_KEYS if not _private_data(k, vars(obj)[k]))
-    if extra:
-        cx.error(f"exception class '{name}' defines {', '.join(extra)}: compiled code takes only "
-                 "exception classes whose body is 'pass' or a docstring", node)
     if len(obj.__bases__) != 1:
         cx.error(f"exception class '{name}' has several bases: compiled code takes one", node)
     base = next((c for c in obj.__mro__ if is_builtin_exception(c) and c.__name__ in EXCEPTIONS), None)
     if base is None:
         cx.error(f"exception class '{name}' derives from no builtin exception class compiled code "
                  f"raises ({', '.join(EXCEPTIONS[:6])}, ...)", node)
+    own = obj.__mro__[:obj.__mro__.index(base)]         # the user's classes, `obj` first
+    extra = sorted({k for c in own for k in set(vars(c)) - _OWN_KEYS if not _private_data(k, vars(c)[k])})
+    if extra:           # an __init__, a __str__, attributes: CPython builds it (built_exceptions.py;
+                        # kernels refuse its str_py)
+        built_exceptions.check_buildable(cx, obj, node)
     key = user_class_key(obj)
     _CLASSES[key] = obj
     return base.__name__, key

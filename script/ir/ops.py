@@ -284,6 +284,11 @@ STR_PY = {
     "exc_str": (("exc",), "str"), "exc_repr": (("exc",), "str"),
     # whether a caught exception is of the user class "module:qualname" (frontend/user_exceptions.py)
     "exc_is": (("exc", "str"), "bool"),
+    # raise the user exception a record stands for, made by CPython (its class's __init__
+    # run: frontend/built_exceptions.py), and `e.attr` of it as the type the class declares
+    "exc_raise": (("exc",), "bool"), "exc_attr_int": (("exc", "str"), "i64"),
+    "exc_attr_float": (("exc", "str"), "f64"), "exc_attr_str": (("exc", "str"), "str"),
+    "exc_attr_bool": (("exc", "str"), "bool"),
     # format(x, spec) of a u64 (an int from 2**63 on: frontend/int_consts.py)
     "format_uint": (("u64", "str"), "str"),
     # format(b, spec) of a bool (the i64 0 or 1): int's format but for an empty spec, and

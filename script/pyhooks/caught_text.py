@@ -41,6 +41,42 @@ def exc_is(address: int, key: str) -> bool:
     return isinstance(_exception(address), user_class(key))
 
 
+def exc_raise(address: int) -> bool:
+    """Raise the user exception the record stands for, made now by CPython (its class's
+    ``__init__`` run once, here: frontend/built_exceptions.py)."""
+    raise _exception(address)
+
+
+class AttributeTypeError(BaseException):
+    """`e.attr` read by compiled code found a value of another type than the class declares.
+    Not an Exception: no clause of the compiled code catches it, it stops the call."""
+
+
+def _attr(address: int, name: str, kind: type):
+    exc = _exception(address)
+    value = getattr(exc, name)
+    if type(value) is not kind or kind is int and not -2**63 <= value < 2**63:
+        raise AttributeTypeError(f"{type(exc).__name__}.{name} is {value!r}, but compiled code read it as "
+                                 f"{kind.__name__} (the type its class declares{', in 64 bits' if kind is int else ''})")
+    return value
+
+
+def exc_attr_int(address: int, name: str) -> int:
+    return _attr(address, name, int)
+
+
+def exc_attr_float(address: int, name: str) -> float:
+    return _attr(address, name, float)
+
+
+def exc_attr_str(address: int, name: str) -> str:
+    return _attr(address, name, str)
+
+
+def exc_attr_bool(address: int, name: str) -> bool:
+    return _attr(address, name, bool)
+
+
 def user_exception(text: str) -> BaseException:
     """The user exception a message ``module:qualname`` + (``\x02`` + text, or ``\x03``)
     stands for (frontend/user_exceptions.py; the runtime's raise, after its first mark)."""

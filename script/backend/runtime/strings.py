@@ -213,10 +213,10 @@ def _compute(m: NativeModule, b: Builder, name: str, u0: Value, u1: Value, i: Va
         return _guarded(m, b, u1, lambda: _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_Format", u0, u1)))
     if name == "repr":
         return _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_Repr", u0))
-    if name in ("exc_str", "exc_repr", "exc_is"):     # `i`: the address of an exception's record
+    if name.startswith("exc_"):     # `i`: the address of an exception's record (script.pyhooks.caught_text)
         module = capi.call(m, b, "PyImport_ImportModule", m.cstring(b"script.pyhooks.caught_text"))
         call = (lambda: _guarded(m, b, u0, lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(
-            name.encode()), m.cstring(b"LO"), i, u0))) if name == "exc_is" else \
+            name.encode()), m.cstring(b"LO"), i, u0))) if STR_PY[name][0] == ("exc", "str") else \
             (lambda: capi.call(m, b, "PyObject_CallMethod", module, m.cstring(name.encode()), m.cstring(b"L"), i))
         return _guarded(m, b, module, lambda: _then_release(m, b, module, call()))
     hook = _HOOKS.get(name)
