@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-import types
+import types as types_
 
 from script.ir import types as T
 from script.ir.core import set_terminator
@@ -58,7 +58,7 @@ def _function_of(value):
         value = value.__func__
     if isinstance(value, property):
         value = value.fget
-    return value if isinstance(value, types.FunctionType) else None
+    return value if isinstance(value, types_.FunctionType) else None
 
 
 def _check_method(cx, name: str, cls: type, attr: str, fn, node) -> None:
@@ -91,7 +91,7 @@ def _check_method(cx, name: str, cls: type, attr: str, fn, node) -> None:
             return False
         value = g.get(n.id, g.get("__builtins__", {}).get(n.id) if isinstance(g.get("__builtins__"), dict)
                       else getattr(g.get("__builtins__"), n.id, None))
-        return not isinstance(value, (types.ModuleType, type, types.BuiltinFunctionType))
+        return not isinstance(value, (types_.ModuleType, type, types_.BuiltinFunctionType))
 
     for n in ast.walk(func):
         if isinstance(n, (ast.Global, ast.Nonlocal)):
@@ -136,6 +136,32 @@ def raise_built(cx, exc: ExcInfo, args, node) -> None:
 
 # ---- e.attr of `except C as e` --------------------------------------------------------------
 
+# What the raises compiled so far passed to each __init__: {__init__: {parameter: {python type}}}
+_PASSED: dict = {}
+_PY_TYPES = {T.BOOL: bool, T.F64: float, T.STR: str}
+
+
+def note_raise(cx, cls: type, nodes: list, types: dict) -> None:
+    """Remember the types of the arguments of ``raise cls(*nodes)`` (`types`: id(node) -> IR
+    type, for the ones evaluated) under the parameters of the ``__init__`` they reach: an
+    attribute stored from a parameter has them (`attribute_type`)."""
+    init = next((vars(c)["__init__"] for c in cls.__mro__ if "__init__" in vars(c)), None)
+    if not isinstance(init, types_.FunctionType):
+        return
+    try:
+        bound = inspect.signature(init).bind(None, *nodes)
+    except TypeError:                   # CPython raises it when the raise runs
+        return
+    passed = _PASSED.setdefault(init, {})
+    for name, node in list(bound.arguments.items())[1:]:
+        if not isinstance(node, ast.AST):
+            continue
+        t = types.get(id(node))
+        py = type(node.value) if isinstance(node, ast.Constant) else str if t is None or isinstance(t, T.StrType) \
+            else None if isinstance(t, T.BoolIntType) else int if isinstance(t, T.IntType) else _PY_TYPES.get(t)
+        if py is not None:          # (a type not known yet, in a first round of typing; a tuple: the
+            passed.setdefault(name, set()).add(py)      # read finds it at run time, a clear error)
+
 
 def attribute(cx, e, cls: type, node: ast.Attribute):
     """``e.attr`` of a caught exception of user class `cls`: read through CPython, as the
@@ -156,7 +182,7 @@ def attribute_type(cx, cls: type, attr: str, node) -> T.Type:
             found.add(ann[attr])
             break
     init = next((vars(c)["__init__"] for c in cls.__mro__ if "__init__" in vars(c)), None)
-    if not found and isinstance(init, types.FunctionType):
+    if not found and isinstance(init, types_.FunctionType):
         found = _stored_types(init, attr)
     if len(found) == 1:
         t = _ATTR_TYPES.get(next(iter(found)))
@@ -192,6 +218,10 @@ def _stored_types(init, attr: str) -> set:
             found.add(type(v.value))
         elif isinstance(v, ast.Name) and v.id in annotations:
             found.add(_annotation(annotations[v.id]))
+        elif isinstance(v, ast.Name) and v.id in _PASSED.get(init, {}):      # what raises passed
+            found |= _PASSED[init][v.id]
+            if isinstance(defaults.get(v.id), ast.Constant):
+                found.add(type(defaults[v.id].value))
         elif isinstance(v, ast.Name) and isinstance(defaults.get(v.id), ast.Constant) \
                 and defaults[v.id].value is not None:
             found.add(type(defaults[v.id].value))

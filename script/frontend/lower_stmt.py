@@ -147,6 +147,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.handling: list = []                       # exceptions being handled (exceptions.py)
         self.dropping: list = []                       # `finally` bodies run for an exception (exceptions.py)
         self.exc_names: dict = {}                      # `except E as name` (exceptions.py)
+        self.arg_types: dict | None = None             # id(argument) -> type, of a raise (built_exceptions.py)
         self.gen_active = None          # the generator (generators.Inlined) whose body is being built here
         self.gen_chain: tuple = ()      # the generator functions being inlined, outermost first
         self.gen_total = False          # the walk being built takes all, showing nothing (generators.py)
@@ -842,7 +843,14 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return ExcInfo("NameError", printf_escape(f"name '{ref.obj.name}' is not defined")), ()
         user = user_exceptions.user_exception_class(self, getattr(ref, "obj", None), exc)
         cls = user[0] if user is not None else self.exception_class(exc)
-        text, args, numbers = messages.raise_message(self, call_args)
+        built = user is not None and built_exceptions.is_built(user[1])
+        self.arg_types = {} if built else None
+        try:
+            text, args, numbers = messages.raise_message(self, call_args)
+            if built:
+                built_exceptions.note_raise(self, ref.obj, call_args, self.arg_types)
+        finally:
+            self.arg_types = None
         if numbers:
             if user is not None or value:
                 self.error("a complex number in the message of an exception made outside a 'raise' "

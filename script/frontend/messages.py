@@ -178,6 +178,8 @@ def _arg_repr(cx, node) -> tuple[str, list[Value]]:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, type(None))):
         return escape(repr(node.value)), []
     v = cx.expr(node)
+    if cx.arg_types is not None:            # a raise of a class CPython builds (built_exceptions.py)
+        cx.arg_types[id(node)] = v.type
     if isinstance(v, Const) and v.value is None or isinstance(v.type, T.NoneType):
         return "None", []
     if isinstance(v.type, T.ComplexType):       # complex_repr's text (a raise resolves it)
