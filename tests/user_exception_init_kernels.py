@@ -233,3 +233,20 @@ def typed_mismatch(x):
         raise Typed(x * 0.5, 1.0, "l", True)       # code is a float: not the declared int
     except Typed as e:
         return e.code
+
+
+class Opaque(ValueError):
+    def __init__(self, v):
+        super().__init__("opaque")
+        self.v = v                  # no compiled raise passes v: its type is not known
+
+
+def tenth(x):
+    return 10 // x
+
+
+def undeclared(x):
+    try:
+        return tenth(x)             # a call: its exception's class is known at run time
+    except Opaque as e:
+        return e.v
