@@ -144,8 +144,13 @@ def local_class(x):
     raise Local("x")
 
 
+def test_a_class_with_methods_is_built_by_cpython():
+    with pytest.raises(WithMethod) as e:          # (test_user_exception_init.py: the rest)
+        compiled(method_class)(1)
+    assert type(e.value) is WithMethod and e.value.args == ("x",) and e.value.describe() == "no"
+
+
 @pytest.mark.parametrize("fn, text", [
-    (method_class, "defines describe"),
     (two_bases, "several bases"),
     (local_class, "class definitions|defined inside a function"),
 ])
