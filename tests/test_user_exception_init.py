@@ -80,3 +80,9 @@ def test_a_value_of_another_type_than_declared_stops_the_call():
     assert K.typed_mismatch(3) == 1.5
     with pytest.raises(AttributeTypeError, match="Typed.code is 1.5, but compiled code read it as int"):
         compiled(K.typed_mismatch)(3)
+
+
+def test_a_kernel_cannot_raise_a_class_cpython_builds():
+    import numpy as np
+    with pytest.raises(script.CompileError, match="cannot be raised in a kernel"):
+        K.kernel_raise()[1, 4](np.array([1.0, -2.5]))

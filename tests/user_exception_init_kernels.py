@@ -250,3 +250,16 @@ def undeclared(x):
         return tenth(x)             # a call: its exception's class is known at run time
     except Opaque as e:
         return e.v
+
+
+def kernel_raise():
+    """A kernel raising a class CPython would have to build (made on demand: the test)."""
+    import script
+    from script import cuda
+
+    @script.kernel
+    def negative(x: script.f64[:]):
+        i = cuda.grid(1)
+        if i < x.shape[0] and x[i] < 0:
+            raise InsufficientFunds(i, 0)
+    return negative

@@ -59,6 +59,12 @@ def check_kernel(module: Module, entry: Function, info) -> None:
         if isinstance(t, T.TupleType):
             raise CompileError(f"kernel parameter '{name}' is a tuple; kernels take arrays and "
                                "scalars", entry.loc)
+    for f in module.functions.values():         # (before the `exception` op it reads is refused)
+        for i in f.instructions():
+            if i.opname == "str_py" and i.attr == "exc_raise":      # frontend/built_exceptions.py
+                raise CompileError("an exception class with an __init__ or other methods (CPython "
+                                   "makes it when it is raised) cannot be raised in a kernel: kernels "
+                                   "take classes whose body is 'pass' or a docstring", i.loc or f.loc)
     for f in module.functions.values():
         for i in f.instructions():
             if any(_has_complex(v.type) for v in (i, *i.operands)):
