@@ -26,12 +26,14 @@ import ast
 import inspect
 import textwrap
 import types as types_
+import weakref
 
 from script.ir import types as T
 from script.ir.core import set_terminator
 from script.ir.ops import ExcInfo
 
 _BUILT: set[str] = set()            # keys ("module:qualname") of the classes CPython builds
+_CHECKED = weakref.WeakSet()        # the classes accepted (each raise and clause asks again)
 _ATTR_TYPES = {int: T.I64, float: T.F64, str: T.STR, bool: T.BOOL,
                "int": T.I64, "float": T.F64, "str": T.STR, "bool": T.BOOL}   # (string annotations)
 _GETTERS = {T.I64: "exc_attr_int", T.F64: "exc_attr_float", T.STR: "exc_attr_str", T.BOOL: "exc_attr_bool"}
@@ -44,6 +46,8 @@ def is_built(key: str) -> bool:
 def check_buildable(cx, obj: type, node) -> None:
     """Accept class `obj`, whose classes up to its builtin base define methods or attributes, as one CPython
     builds when it is raised (see the module doc); CompileError naming what cannot be kept."""
+    if obj in _CHECKED:
+        return
     name = obj.__name__
     for c in obj.__mro__:
         for attr, value in vars(c).items() if c.__module__ != "builtins" else ():
@@ -51,6 +55,7 @@ def check_buildable(cx, obj: type, node) -> None:
             if fn is not None:
                 _check_method(cx, name, c, attr, fn, node)
     _BUILT.add(f"{obj.__module__}:{obj.__qualname__}")
+    _CHECKED.add(obj)
 
 
 def _function_of(value):
