@@ -86,3 +86,8 @@ def test_a_kernel_cannot_raise_a_class_cpython_builds():
     import numpy as np
     with pytest.raises(script.CompileError, match="cannot be raised in a kernel"):
         K.kernel_raise()[1, 4](np.array([1.0, -2.5]))
+
+
+@pytest.mark.parametrize("s", ["it's", 'a"b\\c\n', "é€😀", ""])
+def test_str_arguments_reach_init_as_they_are(s):
+    check(K.names, s)
