@@ -293,6 +293,18 @@ def test_an_int_constant_beyond_64_bits_meeting_a_float_is_that_float(x, n):
     check_all_levels(big_with_floats, x, n)
 
 
+def big_in_comparisons(n, x):
+    # validation against bounds beyond int64: CPython's exact comparison, known from n's range
+    return (0 <= n < 10**20, n == 2**64, 2**70 > n, -10**30 < n <= 5, x < 10**20, x >= 2**64,
+            10**20 < 10**21, n != 2**64 and n)
+
+
+@SET
+@given(st.integers(-2**63, 2**63 - 1), st.one_of(st.floats(allow_nan=True), st.sampled_from([2.0**64, 1e20])))
+def test_an_int_constant_beyond_64_bits_in_a_comparison(n, x):
+    check_all_levels(big_in_comparisons, n, x)
+
+
 def big_times_int(n):
     return n * 10**20
 

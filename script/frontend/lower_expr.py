@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import operator
 
 from script.frontend import function_values
 from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types,
@@ -265,6 +266,25 @@ def _compared_with_itself(op: ast.cmpop, a: Value, b: Value) -> Value | None:
     if isinstance(a.type, T.DictType) and not isinstance(op, (ast.Eq, ast.NotEq)):
         return None                     # (CPython's TypeError, raised where it raises it)
     return Const(isinstance(op, (ast.Eq, ast.LtE, ast.GtE)), T.BOOL)
+
+
+class _BigInt:
+    """An int constant expression beyond 64 bits as an operand of a comparison, which
+    `compare_beyond` answers without holding it."""
+
+    __slots__ = ("value", "node")
+
+    def __init__(self, value: int, node):
+        self.value, self.node = value, node
+
+    @staticmethod
+    def of(node) -> _BigInt | None:
+        v = exact_int(node)
+        return _BigInt(v, node) if v is not None and not fits_64(v) else None
+
+
+_PY_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+               ast.Eq: operator.eq, ast.NotEq: operator.ne}
 
 
 class ExprLowering:
@@ -962,19 +982,19 @@ class ExprLowering:
             known = enum_values.class_contains(self, node)          # m in Color
         if known is not None:
             return known
-        left = self.lazy_any(node.left)
+        left = _BigInt.of(node.left) or self.lazy_any(node.left)
         if len(node.ops) == 1:
-            right = self.lazy_any(node.comparators[0])
+            right = _BigInt.of(node.comparators[0]) or self.lazy_any(node.comparators[0])
             if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 return elementwise.array_compare(self, node.ops[0], left, right, node)
-            return self.compare(node.ops[0], left, right, node)
+            return self.compare_beyond(node.ops[0], left, right, node)
         if isinstance(left, ArrayExpr):
             left = elementwise.materialize(self, left, node)
         done = self.new_block("cmp.done")
         result = done.add_param(T.BOOL, self.loc(node))
         for k, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
-            right = optional.expr_opt(self, right_node, num=True, union=True)
-            c = self.compare(op, left, right, node)
+            right = _BigInt.of(right_node) or optional.expr_opt(self, right_node, num=True, union=True)
+            c = self.compare_beyond(op, left, right, node)
             if k == len(node.ops) - 1:
                 self.jump_with(done, [c], node)
                 break
@@ -986,6 +1006,32 @@ class ExprLowering:
         self.seal(done)
         self.start(done)
         return result
+
+    def compare_beyond(self, op: ast.cmpop, a, b, node) -> Value:
+        """`compare`, where an operand may be an int constant beyond 64 bits (`n < 10**20`,
+        `x <= 2**64` of a float): against an int its answer is known from the int type's
+        range, as CPython's exact comparison gives it; against a float that holds the
+        constant exactly it is the float comparison; elsewhere the constant's CompileError."""
+        if not isinstance(a, _BigInt) and not isinstance(b, _BigInt):
+            return self.compare(op, a, b, node)
+        big, other = (a, b) if isinstance(a, _BigInt) else (b, a)
+        pyop = _PY_COMPARE.get(type(op))
+        t = getattr(other, "type", None)
+        if pyop is not None and isinstance(other, _BigInt):
+            return Const(pyop(a.value, b.value), T.BOOL, self.loc(node))
+        if pyop is not None and isinstance(t, (T.IntType, T.BoolType)):
+            sample = 0 if isinstance(t, T.BoolType) else t.min     # (every value of t answers alike)
+            return Const(pyop(big.value, sample) if big is a else pyop(sample, big.value), T.BOOL, self.loc(node))
+        if pyop is not None and isinstance(t, T.FloatType):
+            try:
+                exact = float(big.value) == big.value
+            except OverflowError:
+                exact = False
+            if exact:
+                c = WeakConst(float(big.value), T.F64, self.loc(big.node))
+                return self.compare(op, c, b, node) if big is a else self.compare(op, a, c, node)
+        self.exact_constant(big.node)           # the CompileError naming the constant
+        raise AssertionError("unreachable")
 
     def value_identity(self, op: ast.cmpop, a: Value, b: Value, node) -> Value:
         """`a is b` of values neither of which is None (nor an instance: records.py): bools
