@@ -1,4 +1,4 @@
-"""`it = iter(xs)` held in a variable, of a list, a str or a tuple of a run-time length: an
+"""`it = iter(xs)` held in a variable, of a list, a range, a str or a tuple of a run-time length: an
 iterator object written in the compiled subset, instantiated as a record (records.py) where
 user code calls `iter`, as queues.py does for `queue.Queue`.
 
@@ -49,9 +49,9 @@ def _make_iterator(low, node: ast.Call, name: str):
     items = low.expr(node.args[0])
     t = items.type
     low.pre_evaluated[id(node.args[0])] = items     # (what the record's __init__ call takes)
-    if not (type(t) in (T.ListType, T.VarTupleType) or isinstance(t, T.StrType)):
+    if not (type(t) in (T.ListType, T.VarTupleType) or isinstance(t, T.StrType) or _is_range(t)):
         low.error(f"iter() of a {t} held as a value is not supported in compiled code (of a list, "
-                  "a str or a tuple it is; iterate the object itself)", node)
+                  "a range, a str or a tuple it is; iterate the object itself)", node)
     key = (low.info.filename, node.lineno, node.col_offset)
     cls = _SITES.get(key)
     if cls is None:
@@ -60,6 +60,12 @@ def _make_iterator(low, node: ast.Call, name: str):
         ns.update(__module__=__name__, __qualname__=name, __doc__=SeqIterator.__doc__)
         cls = _SITES[key] = type(name, (), ns)
     return low.make_record(cls, node)
+
+
+def _is_range(t: T.Type) -> bool:
+    """A range held as the list of its items (held_iterators.py): a sequence that never
+    changes, so an index into it is CPython's range iterator."""
+    return isinstance(t, T.IterType) and t.kind == "range"
 
 
 def is_seq_iterator(t: T.Type) -> bool:
