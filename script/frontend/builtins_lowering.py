@@ -26,7 +26,7 @@ import types
 from script.frontend.held_functions import held_function_call
 from script.frontend import (arrays, bool_ints, bounded_deques, bytes_values, class_members, class_methods,
                              class_types, closures, complex_arrays, complex_lowering, default_tables, dicts,
-                             elementwise, enum_values, generators, held_generators, held_iterators, keyed,
+                             elementwise, enum_values, generator_args, generators, held_generators, held_iterators, keyed,
                              lists, messages, mixed_numbers, named_tuples, optional, records, seq_iterators,
                              static_args, strings, strmethods, varargs)
 from script.lib.python import heapqlib, itertoolslib, pylib, relib, textio
@@ -428,6 +428,10 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
     arguments before those (a nested function's free variables, closures.py)."""
     if is_generator(info):
         cx.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
+    if first is None and not leading:
+        inlined = generator_args.inline_call(cx, info, node)     # f(gen(...)): f inlined here
+        if inlined is not None:
+            return inlined
     values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(cx, a)
                                                                         for a in node.args]
     kw = {k.arg: (static_args.call_argument(cx, k.value), k.value) for k in node.keywords}

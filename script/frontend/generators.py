@@ -70,7 +70,7 @@ _RENAMES = itertools.count(1)
 
 # What a `yield` swaps between the generator's body and its consumer's.
 _STATE = ("info", "locals", "comp_scopes", "loops", "try_frames", "handling", "dropping", "exc_names",
-          "nested_functions", "gen_active", "gen_chain")
+          "nested_functions", "gen_active", "gen_chain", "call_active", "call_chain")
 
 USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop, a comprehension, "
              "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
@@ -106,7 +106,7 @@ class InlineCopy:
 
     __slots__ = ("call", "node", "names", "locals", "info", "prefix")
 
-    def __init__(self, info, call: ast.Call):
+    def __init__(self, info, call: ast.Call, guard: bool = True):
         self.call = call            # kept alive: the cache is keyed by its id
         self.prefix = f"$gen{next(_RENAMES)}:"
         free = free_names(info)
@@ -114,7 +114,8 @@ class InlineCopy:
         self.node = copy.deepcopy(info.node)
         for stmt in self.node.body:
             self._rename(stmt, frozenset(), info)
-        _guard_stop_iteration(self.node, info)
+        if guard:               # (a generator's: PEP 479; not a function's, generator_args.py)
+            _guard_stop_iteration(self.node, info)
         # A generator defined in the function that iterates it reads that function's
         # variables by their own names, when it runs (CPython's closure cells).
         self.locals = frozenset(self.names.values()) | frozenset(free)
@@ -660,12 +661,14 @@ def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> No
 
 
 @contextlib.contextmanager
-def entered(cx, info, inline, on_item, done, frames: list):
+def entered(cx, info, inline, on_item, done, frames: list, call=None):
     """Lowering state switched to the body of generator `info` (its renamed copy `inline`)
     for the duration, with `frames` as the ``try`` frames what it raises goes to, and the
     consumer's state (what each `yield` hands `on_item` back to, a dict) yielded; the
-    consumer's state is back in place afterwards."""
-    if any(i is info for i in cx.gen_chain):
+    consumer's state is back in place afterwards. `call`: a plain function's body inlined
+    at a call given a generator instead (generator_args.InlinedCall: where its `return`
+    goes)."""
+    if call is None and any(i is info for i in cx.gen_chain):
         cx.error(f"recursive generator '{info.name}' is not supported in compiled code "
                  "(its body is inlined where it is iterated)", inline.call)
     consumer = {a: getattr(cx, a) for a in _STATE}
@@ -679,20 +682,23 @@ def entered(cx, info, inline, on_item, done, frames: list):
     cx.handling, cx.dropping, cx.exc_names = [], list(consumer["dropping"]), {}
     outer = dict(consumer["nested_functions"]) if hasattr(info, "free") else {}    # (defined beside it)
     cx.nested_functions = outer
-    cx.gen_active = record
-    cx.gen_chain = consumer["gen_chain"] + (info,)
+    cx.gen_active = record if call is None else None
+    cx.gen_chain = consumer["gen_chain"] + (info,) if call is None else consumer["gen_chain"]
+    cx.call_active = call
+    cx.call_chain = consumer["call_chain"] + ((info,) if call is not None else ())
     try:
         yield consumer
     finally:
         _set_state(cx, consumer)
 
 
-def bind_parameters(cx, info, inline, params: dict, call) -> None:
+def bind_parameters(cx, info, inline, params: dict, call, held=()) -> None:
     """Write the generator's parameters (its copy's names) from `params` here, and mark its
-    other locals unassigned; a function argument is called by its parameter's name."""
+    other locals unassigned; a function argument is called by its parameter's name. `held`:
+    parameters given a generator, held under their copy's names (generator_args.py)."""
     for name in info.local_names:
         if name in inline.names:        # (not the outer variables it reads)
-            cx.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
+            cx.write("$def:" + inline.names[name], Const(name in params or name in held, T.BOOL))
     for name, value in params.items():
         if isinstance(value, FunctionArg):
             cx.nested_functions[inline.names[name]] = value.obj
@@ -727,16 +733,17 @@ def store_generator(cx, node: ast.Assign) -> bool:
     return True
 
 
-def inline_copy(cx, info, call: ast.Call) -> InlineCopy:
+def inline_copy(cx, info, call: ast.Call, guard: bool = True) -> InlineCopy:
     """The renamed copy for this call, and for its k-th inlining in this build: a call
     inside a consumer body built at several `yield`s is inlined once at each, and each
-    copy is typed on its own (the same copies in every rebuild, for the type hints)."""
+    copy is typed on its own (the same copies in every rebuild, for the type hints).
+    `guard`: a generator's (PEP 479's StopIteration guard); not a plain function's."""
     seen = cx.__dict__.setdefault("inline_counts", {})
     k = seen[id(call)] = seen.get(id(call), -1) + 1
-    copies = info.__dict__.setdefault("_inline_copies", {})
+    copies = info.__dict__.setdefault("_inline_copies" if guard else "_call_copies", {})
     found = copies.get((id(call), k))
     if found is None or found.call is not call:
-        found = copies[(id(call), k)] = InlineCopy(info, call)
+        found = copies[(id(call), k)] = InlineCopy(info, call, guard)
     return found
 
 
@@ -759,7 +766,7 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
         cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
                  "were given", call)
     for name, a in zip(names, call.args):
-        bound[name] = _argument(cx, a)
+        bound[name] = argument(cx, a)
     for k in call.keywords:
         if k.arg is None:
             cx.error("**kwargs in calls is not supported", k.value)
@@ -767,7 +774,7 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
             cx.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
         if k.arg in bound:
             cx.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
-        bound[k.arg] = _argument(cx, k.value)
+        bound[k.arg] = argument(cx, k.value)
     for name in names:
         if name not in bound:
             if name not in info.defaults:
@@ -781,7 +788,7 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
     return bound
 
 
-def _argument(cx, node) -> Value | FunctionArg:
+def argument(cx, node) -> Value | FunctionArg:
     """An argument's value, or the function it names (a global function, a builtin:
     the generator calls it by its parameter's name)."""
     from script.frontend.closures import NestedFunction

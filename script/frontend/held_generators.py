@@ -91,10 +91,12 @@ def refuse_use(cx, node: ast.Name) -> None:
 # ---- the assignment: the body built once ------------------------------------------------
 
 
-def store(cx, node: ast.Assign) -> bool:
+def store(cx, node: ast.Assign, catch: bool | None = None) -> bool:
     """`g = gen(args)` or `g = (... for ...)` with `g` read later by next() or consumers:
     the arguments are evaluated here, as in CPython, and the body is built (run by the
-    uses). False (nothing built) when the value is neither."""
+    uses). False (nothing built) when the value is neither. `catch`: whether what its body
+    raises is raised again at the use (where the use's ``try`` may catch it); by default,
+    where some use stands inside a ``try``."""
     if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
         return False
     value, name = node.value, node.targets[0].id
@@ -110,13 +112,13 @@ def store(cx, node: ast.Assign) -> bool:
             cx.hints[key] = cx.resolve_pending(t)
     if info is None:
         _check_first_iterable(cx, name, node)
-        g = cx.held_gens[name] = HeldGenerator(name, f"$held{id(value)}:", _used_in_try(cx.info.node, name))
+        g = cx.held_gens[name] = HeldGenerator(name, f"$held{id(value)}:", _used_in_try(cx.info.node, name) if catch is None else catch)
         _build(cx, g, node, lambda on_item, done, start, frames:
                _walk_expression(cx, value, on_item, done, start, frames))
         return True
     inline = generators.inline_copy(cx, info, value)
     params = generators.bind_generator_args(cx, info, value)
-    g = cx.held_gens[name] = HeldGenerator(name, inline.prefix, _used_in_try(cx.info.node, name))
+    g = cx.held_gens[name] = HeldGenerator(name, inline.prefix, _used_in_try(cx.info.node, name) if catch is None else catch)
 
     def body(on_item, done, start, frames):
         outer = cx.try_frames

@@ -17,7 +17,7 @@ from script.errors import STRICT_NAMES, CompileError, SourceLoc
 from script.frontend import (arrays, bool_ints, bounded_deques, built_exceptions, builtins_lowering, bytes_values, class_members,
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
-                             fraction_calls, generators, global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
+                             fraction_calls, generator_args, generators, global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
                              mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
@@ -150,6 +150,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.arg_types: dict | None = None             # id(argument) -> type, of a raise (built_exceptions.py)
         self.gen_active = None          # the generator (generators.Inlined) whose body is being built here
         self.gen_chain: tuple = ()      # the generator functions being inlined, outermost first
+        self.call_active = None         # the function call given a generator being inlined (generator_args.py)
+        self.call_chain: tuple = ()     # the functions inlined so, outermost first
         self.gen_total = False          # the walk being built takes all, showing nothing (generators.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
@@ -889,6 +891,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
     def stmt_Return(self, node: ast.Return) -> None:
         if self.gen_active is not None:
             return generators.generator_return(self, node)
+        if self.call_active is not None:
+            return generator_args.inlined_return(self, node)
         if isinstance(node.value, ast.Name) and node.value.id == "NotImplemented" \
                 and node.value.id not in self.locals and self.info.global_value("NotImplemented")[1] in (None, NotImplemented):
             return class_methods.return_not_implemented(self, node)

@@ -1,0 +1,165 @@
+"""Generators passed to a compiled function: `total(squares(n))`, `total(x + 1 for x in xs)`,
+`total(g)` of a generator `g` held in a variable (held_generators.py).
+
+A generator never exists as an object in compiled code, so a function given one is not
+called: its body is inlined at the call, as a generator's is where it is iterated
+(generators.py), in a copy whose locals are renamed (`$gen<N>:x`). The argument is built
+first, where CPython evaluates it, as a generator held in the callee's parameter
+(held_generators.store, as if `it = squares(n)` were written at the call); every use the
+callee makes of the parameter (`for x in it`, `next(it)`, `sum(it)`, `zip(it, ys)`, passing
+it on to another function) resumes it where it stands, so CPython's interleaving of the
+generator's code and the callee's is kept. A generator already held (`g = squares(n);
+next(g); total(g)`) is the same generator in the callee: the callee goes on where the
+caller stopped, and the caller after the callee. The callee's `return v` writes the call's
+result and leaves the inlined body (its ``finally`` bodies run first).
+
+What a name holding a generator may not do (returned, stored, compared, read by a lambda:
+held_generators.refuse_use) it may not do in the callee either: a CompileError at the
+callee's line. A callee that calls itself with a generator (it would be inlined without
+end), a callee with nested functions, and a method or a nested function given a
+generator are CompileErrors at the call.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from script.frontend import exceptions, generators, held_generators, optional
+from script.frontend.generators import FunctionArg
+from script.frontend.int_consts import is_library
+from script.ir import types as T
+from script.ir.core import Const, Value
+
+
+class InlinedCall:
+    """The function call whose body is being built here: where its `return` goes (`join`),
+    the variable its value is written to (`result`), and how many ``try`` frames and loops
+    of the caller lie under the callee's own."""
+
+    __slots__ = ("join", "result", "frames", "loops")
+
+    def __init__(self, join, result: str, frames: int, loops: int):
+        self.join, self.result, self.frames, self.loops = join, result, frames, loops
+
+
+def is_generator_arg(cx, node) -> bool:
+    """Whether `node`, an argument, is a generator: a generator expression, a call of a
+    generator function, or a name holding a generator."""
+    if isinstance(node, ast.GeneratorExp):
+        return True
+    if isinstance(node, ast.Call):
+        return generators.generator_info(cx, node) is not None
+    return held_generators.held(cx, node) is not None
+
+
+def inline_call(cx, info, node: ast.Call) -> Value | None:
+    """The value of `node`, a call of the compiled function `info` given a generator, with
+    the body inlined here; None when no argument is a generator."""
+    values = list(node.args) + [k.value for k in node.keywords]
+    if not any(is_generator_arg(cx, a) for a in values):
+        return None
+    if is_library(getattr(info, "py_func", None)):
+        return None
+    where = f"'{info.name}' is given a generator"
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        cx.error(f"{where} and *args or **kwargs: not supported in compiled code", node)
+    if any(i is info for i in cx.call_chain):
+        cx.error(f"{where} and calls itself with one (compiled code inlines a function given a "
+                 "generator at its call): not supported", node)
+    if getattr(info, "vararg", None) or getattr(info, "kwarg", None) or hasattr(info, "free"):
+        cx.error(f"{where}: a function with *args, **kwargs or free variables given a generator "
+                 "is not supported in compiled code", node)
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+           for stmt in info.node.body for n in ast.walk(stmt)):
+        cx.error(f"{where}, and defines functions inside: not supported in compiled code "
+                 "(its body is inlined at the call)", node)
+    inline = generators.inline_copy(cx, info, node, guard=False)
+    params = _bind(cx, info, inline, node)
+    return _build(cx, info, inline, params, node)
+
+
+def _bind(cx, info, inline, node: ast.Call) -> dict:
+    """The callee's parameters bound to the call's arguments, evaluated here in order (a
+    generator built as held in the renamed parameter), and to its defaults."""
+    names = info.param_names
+    n_positional = getattr(info, "n_positional", len(names))
+    if len(node.args) > n_positional:
+        cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(node.args)} "
+                 "were given", node)
+    given = list(zip(names, node.args))
+    for k in node.keywords:
+        if k.arg not in names:
+            cx.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
+        if k.arg in dict(given):
+            cx.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
+        given.append((k.arg, k.value))
+    bound: dict = {}
+    for name, a in given:
+        if is_generator_arg(cx, a):
+            _hold(cx, inline.names[name], a, node)
+            bound[name] = None
+        else:
+            bound[name] = generators.argument(cx, a)
+    for name in names:
+        if name not in bound:
+            if name not in info.defaults:
+                cx.error(f"{info.name}() missing required argument '{name}'", node)
+            obj = info.defaults[name]
+            v = cx.python_object(obj, name, node)
+            if not isinstance(v, Value) and not callable(obj):
+                cx.error(f"the default of '{name}' of '{info.name}' is not a value compiled code "
+                         "can use", node)
+            bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
+    return bound
+
+
+def _hold(cx, name: str, arg, call: ast.Call) -> None:
+    """The generator `arg` held in the callee's parameter `name` (renamed)."""
+    if name in cx.held_gens:
+        cx.error(f"a generator given to a call inside a loop over a generator that yields in several "
+                 "places is built twice here: not supported in compiled code", arg)
+    g = held_generators.held(cx, arg)
+    if g is not None:           # the caller's own generator: the same one, resumed by both
+        cx.held_gens[name] = g
+        return
+    made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same node every round)
+    found = made.get(id(arg))
+    if found is None or found[0] is not arg:
+        store = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], arg), arg)
+        found = made[id(arg)] = (arg, store)
+    store = found[1]
+    store.targets[0].id = name
+    held_generators.store(cx, store, catch=True)
+
+
+def _build(cx, info, inline, params: dict, call: ast.Call) -> Value:
+    """The callee's body built here with `params` bound (None: a generator, held); the
+    value it returns."""
+    loc = cx.loc(call)
+    join = cx.new_block("inlined.return")
+    record = InlinedCall(join, inline.prefix + "<return>", len(cx.try_frames), len(cx.loops) + 1)
+    with generators.entered(cx, info, inline, None, join, list(cx.try_frames), call=record):
+        generators.bind_parameters(cx, info, inline, {p: v for p, v in params.items() if v is not None}, call,
+                                   held=[p for p, v in params.items() if v is None])
+        cx.stmts(inline.node.body)
+        if cx.block is not None:
+            cx.write(record.result, Const(None, T.NONE))
+            cx.goto(join, loc)
+    cx.finish_join(join)
+    if cx.block is None:                # (the callee always raises)
+        exceptions.start_dead(cx)
+        return Const(None, T.NONE)
+    return cx.read(record.result, loc)
+
+
+def inlined_return(cx, node: ast.Return) -> None:
+    """`return v` in the body of a function inlined at a call given a generator."""
+    record = cx.call_active
+    value = optional.expr_opt(cx, node.value, num=True, union=True) if node.value is not None else Const(None, T.NONE)
+    if isinstance(value, generators.WeakConst):
+        value = Const(value.value, value.type, value.loc)
+    exceptions.keep_foreign(cx, record.loops, node)
+    exceptions.run_finally(cx, record.frames, node)
+    if cx.block is not None:
+        cx.write(record.result, value)
+        cx.goto(record.join, cx.loc(node))
