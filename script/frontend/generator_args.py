@@ -96,7 +96,8 @@ def _bind(cx, info, inline, node: ast.Call) -> dict:
     bound: dict = {}
     for name, a in given:
         if is_generator_arg(cx, a):
-            _hold(cx, inline.names[name], a, node)
+            held_generators.check_uses(cx, inline.names[name], None, inline.node)
+            hold(cx, inline.names[name], a)
             bound[name] = None
         else:
             bound[name] = generators.argument(cx, a)
@@ -113,20 +114,21 @@ def _bind(cx, info, inline, node: ast.Call) -> dict:
     return bound
 
 
-def _hold(cx, name: str, arg, call: ast.Call) -> None:
-    """The generator `arg` held in the callee's parameter `name` (renamed)."""
+def hold(cx, name: str, arg) -> None:
+    """The generator `arg` (is_generator_arg) held in the variable `name` here, as if
+    `name = arg` were written; of a name holding one, the same generator."""
     if name in cx.held_gens:
-        cx.error(f"a generator given to a call inside a loop over a generator that yields in several "
-                 "places is built twice here: not supported in compiled code", arg)
+        cx.error("a generator given to a call (or zip()) inside a loop over a generator that yields "
+                 "in several places is built twice here: not supported in compiled code", arg)
     g = held_generators.held(cx, arg)
     if g is not None:           # the caller's own generator: the same one, resumed by both
         cx.held_gens[name] = g
         return
     made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same node every round)
-    found = made.get(id(arg))
+    found = made.get((id(arg), name))
     if found is None or found[0] is not arg:
         store = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], arg), arg)
-        found = made[id(arg)] = (arg, store)
+        found = made[(id(arg), name)] = (arg, store)
     store = found[1]
     store.targets[0].id = name
     held_generators.store(cx, store, catch=True)
@@ -163,3 +165,61 @@ def inlined_return(cx, node: ast.Return) -> None:
     if cx.block is not None:
         cx.write(record.result, value)
         cx.goto(record.join, cx.loc(node))
+
+# ---- zip() of several generators ------------------------------------------------------------
+
+
+def walk_zip(cx, node: ast.Call, on_item, done) -> bool:
+    """zip() with several generators among its arguments (generator calls, expressions or
+    names holding one): each held (`hold`), and at each step asked in turn as CPython's zip
+    asks them, the first that ends ending the walk (those after it not asked); the other
+    arguments are indexed. False (nothing built) when fewer than two arguments are such
+    generators, or one is another walk (enumerate() of one, islice(), ...)."""
+    gens = [a for a in node.args if generators.walks_generator(cx, a)]
+    if len(gens) < 2 or not all(is_generator_arg(cx, a) for a in gens):
+        return False
+    loc = cx.loc(node)
+    seen = cx.__dict__.setdefault("zip_counts", {})     # (built at several yields: one hold each)
+    k = seen[id(node)] = seen.get(id(node), -1) + 1
+    parts = []
+    for a in node.args:
+        if a not in gens:
+            parts.append(cx.iterable(a))
+            continue
+        g = held_generators.held(cx, a)
+        if g is None:
+            name = f"$zip{id(a)}.{k}"
+            hold(cx, name, a)
+            g = cx.held_gens[name]
+        parts.append(g)
+    count = cx.new_var("zip", Const(0, T.I64))
+    header = cx.new_block("zip.loop", loop_key=node)
+    cx.goto(header, loc)
+    cx.enter_loop_header(header)
+    cx.start(header)
+    i = cx.read(count, loc)
+    items = []
+    for part in parts:
+        if isinstance(part, held_generators.HeldGenerator):
+            how = held_generators.resume(cx, part, node)
+            _go_on_if(cx, cx.cmp("eq", how, Const(held_generators.ITEM, T.I64), node), done, node)
+            items.append(cx.read(part.var("item"), loc))
+        else:
+            _go_on_if(cx, cx.cmp("lt", i, part[0], node), done, node)
+            items.append(part[1](i))
+    cx.write(count, cx.emit("add", [i, Const(1, T.I64)], T.I64, None, loc))
+    on_item(cx.make_tuple(items, node))
+    if cx.block is not None:
+        cx.goto(header, loc)
+    cx.seal(header)
+    return True
+
+
+def _go_on_if(cx, cond: Value, done, node) -> None:
+    go_on = cx.new_block("zip.more")
+    cx.branch(cond, go_on, done, cx.loc(node))
+    cx.seal(go_on)
+    cx.start(go_on)
+
+
+generators.ZIP_WALKERS.append(walk_zip)

@@ -278,6 +278,11 @@ WALKERS: dict = {}
 NAME_WALKERS: list = []
 
 
+# zip() of several generators, each resumed in turn (generator_args.py): each is
+# walk(cx, node, on_item, done) -> whether it took the zip.
+ZIP_WALKERS: list = []
+
+
 def _name_walk(cx, node: ast.Name):
     return next((w for find in NAME_WALKERS if (w := find(cx, node)) is not None), None)
 
@@ -499,6 +504,8 @@ def _walk_zip(cx, node, on_item, done) -> None:
     loc = cx.loc(node)
     if node.keywords:
         cx.error("zip() takes no keyword arguments in compiled code", node)
+    if any(walk(cx, node, on_item, done) for walk in ZIP_WALKERS):
+        return
     p = next(k for k, a in enumerate(node.args) if walks_generator(cx, a))
     parts = {k: cx.iterable(a) for k, a in enumerate(node.args) if k != p}
 

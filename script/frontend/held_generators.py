@@ -34,6 +34,7 @@ import ast
 
 from script.frontend import exceptions, generators, optional
 from script.frontend.exceptions import Frame
+from script.frontend.pyref import global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value, set_terminator
 from script.ir.dom import DomTree
@@ -100,10 +101,12 @@ def store(cx, node: ast.Assign, catch: bool | None = None) -> bool:
     if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
         return False
     value, name = node.value, node.targets[0].id
+    if _iter_of_held(cx, node):
+        return True
     info = generators.generator_info(cx, value) if isinstance(value, ast.Call) else None
     if info is None and not isinstance(value, ast.GeneratorExp):
         return False
-    _check_uses(cx, name, node)
+    check_uses(cx, name, node)
     if name in cx.held_gens:
         cx.error(f"the generator assigned to '{name}' here is built twice (inside a loop over a "
                  "generator that yields in several places): not supported in compiled code", node)
@@ -129,6 +132,26 @@ def store(cx, node: ast.Assign, catch: bool | None = None) -> bool:
             start()
             cx.stmts(inline.node.body)
     _build(cx, g, node, body)
+    return True
+
+
+def _iter_of_held(cx, node: ast.Assign) -> bool:
+    """`it = iter(g)` of a generator `g` held: `it` holds the same generator (CPython's
+    iter() of a generator is the generator itself); `it = iter(it)`, of a parameter given
+    one (generator_args.py), changes nothing."""
+    value, name = node.value, node.targets[0].id
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords
+            and global_callee(cx, value.func) is iter):
+        return False
+    g = held(cx, value.args[0])
+    if g is None:
+        return False
+    if cx.held_gens.get(name) is not g:
+        check_uses(cx, name, node)
+        if name in cx.held_gens:
+            cx.error(f"'{name}' holds a generator and is assigned again: a name holding a generator "
+                     "may be assigned once in compiled code", node)
+        cx.held_gens[name] = g
     return True
 
 
@@ -193,6 +216,7 @@ def _build(cx, g: HeldGenerator, node: ast.Assign, body) -> None:
     _ended(cx, g, finish, DONE, loc)
     if frames:
         _ended(cx, g, frames[0].landing, RAISED, loc, frames[0].var)
+        g.catch = bool(frames[0].landing.preds)     # (a body that never raises: nothing to raise again)
     cx.seal(g.back)
     cx.seal(after)
     cx.start(after)
@@ -226,12 +250,22 @@ def _ended(cx, g: HeldGenerator, block, how: int, loc, exc_var: str | None = Non
     cx.goto(g.back, loc)
 
 
-def _check_uses(cx, name: str, assign: ast.Assign) -> None:
+def check_uses(cx, name: str, assign: ast.Assign | None, fn=None) -> None:
     """`name` is assigned only here and read only after this statement (in the source),
     outside nested functions and lambdas: then every use finds this generator (or none,
-    an UnboundLocalError as in CPython)."""
-    fn = cx.info.node
-    where = (assign.lineno, assign.col_offset)
+    an UnboundLocalError as in CPython). `assign` None: `name` is a parameter of `fn`
+    given a generator (generator_args.py), assigned nowhere else."""
+    fn = cx.info.node if fn is None else fn
+    where = (0, 0) if assign is None else (assign.lineno, assign.col_offset)
+    allowed = set()
+    if assign is not None:
+        allowed.add(id(assign.targets[0]))
+    else:                               # (`it = iter(it)`: the same generator, _iter_of_held)
+        allowed.update(id(n.targets[0]) for n in ast.walk(fn) if isinstance(n, ast.Assign)
+                       and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name
+                       and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
+                       and n.value.func.id == "iter" and len(n.value.args) == 1
+                       and isinstance(n.value.args[0], ast.Name) and n.value.args[0].id == name)
     for node in ast.walk(fn):
         if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
             cx.error(f"a generator held in the global or nonlocal '{name}' is not supported in "
@@ -240,7 +274,7 @@ def _check_uses(cx, name: str, assign: ast.Assign) -> None:
                 isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
             cx.error(f"'{name}' holds a generator and is read by a nested function or lambda: not "
                      "supported in compiled code", node)
-        if not isinstance(node, ast.Name) or node.id != name or node is assign.targets[0]:
+        if not isinstance(node, ast.Name) or node.id != name or id(node) in allowed:
             continue
         if not isinstance(node.ctx, ast.Load):
             cx.error(f"'{name}' holds a generator and is assigned again: a name holding a generator "
