@@ -427,12 +427,25 @@ def _widen_all(cx) -> None:
             t = param.type
             for pred in entry.preds:
                 t = unify_types(t, cx.read_in(var, pred, param.loc).type) or t
+            if has_unknown(t):
+                t = _written_type(cx, var, t)
             if t != param.type:
                 cx.hints[(cx.block_keys.get(entry), var)] = t
                 widened = True
     if widened:
         cx.hints_changed = True
         raise Restart()
+
+
+def _written_type(cx, var: str, t: T.Type) -> T.Type:
+    """The type of what the body writes to its local `var`, where no path into `entry`
+    carries a value of it (no use resumes the body after a yield: one `next(g)`, or
+    none): the resumptions that would read it never run, but their blocks are typed."""
+    for defs in cx.defs.values():
+        v = defs.get(var)
+        if v is not None and not has_unknown(v.type):
+            t = v.type if has_unknown(t) else unify_types(t, v.type) or t
+    return t
 
 
 def _carry_across(cx) -> None:

@@ -103,10 +103,24 @@ class SSABuilder:
         return b
 
     def seal(self, block: Block) -> None:
+        """All of `block`'s predecessors are known: fill its parameters. Where one widens a
+        loop header's parameter typed before (a Restart), the others are filled too, so that
+        one rebuild takes every widening of the header (a loop around an inlined body reads
+        many variables: generator_args.py), not one a round."""
         pending = self.incomplete.pop(block, {})
         self.sealed.add(block)
+        restart = None
         for var, param in pending.items():
-            self._fill_param(var, param)
+            try:
+                self._fill_param(var, param)
+            except Restart as e:
+                restart = restart or e
+            except Exception:
+                if restart is None:
+                    raise
+                break           # (the round is rebuilt: what follows the first widening may not hold)
+        if restart is not None:
+            raise restart
 
     def goto(self, target: Block, loc=None) -> None:
         """End the current block (if still open) with a jump to `target`.
@@ -405,8 +419,8 @@ class SSABuilder:
         return self._current(same)
 
     def _coerce_in(self, pred: Block, v: Value, param: BlockParam) -> Value:
-        if v.type == param.type:
-            return v
+        if v.type == param.type and not isinstance(v, Undef):     # (an Undef typed already: a
+            return v                                              # parameter all of whose arguments were)
         if isinstance(v, Undef) or isinstance(v.type, Unknown):
             return self._undefined(param.type, pred, v.loc)
         return self.convert_in(pred, v, param.type, at_loop=param.block in self.block_keys)
