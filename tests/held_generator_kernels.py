@@ -345,6 +345,16 @@ def passed(n):
     return take(g)
 
 
+def give_back(g):
+    return g
+
+
+def passed_back(n):                 # the callee inlined (generator_args.py) returns it
+    g = counter(n)
+    h = give_back(g)
+    return next(h)
+
+
 def returned(n):
     g = counter(n)
     next(g)

@@ -118,7 +118,7 @@ def test_errors_in_the_generator_body_point_at_its_line():
 
 
 @pytest.mark.parametrize("fn, args, text", [
-    (K.returned, (3,), "a generator object cannot be passed to a function, returned"),
+    (K.returned, (3,), "a generator object cannot be returned"),
     (K.genexpr_value, ([1],), "a generator expression can only be iterated where it is made"),
     (K.reversed_gen, ([1],), "'generator' object is not reversible"),
     (K.use_sender, (3,), r"the value of a 'yield' expression \(generator.send\)"),

@@ -76,7 +76,7 @@ def test_held_in_a_generator_and_pep_479(n, held):
 
 @pytest.mark.parametrize("fn, text", [
     (K.iterable_changed, "'xs' changes after the generator expression held in 'g' is made"),
-    (K.passed, "'g' holds a generator: .* not use it as a value otherwise"),
+    (K.passed_back, "'g' holds a generator: .* not use it as a value otherwise"),
     (K.returned, "'g' holds a generator: .* not use it as a value otherwise"),
     (K.stored, "'g' holds a generator: .* not use it as a value otherwise"),
     (K.reassigned, "'g' holds a generator and is assigned again"),

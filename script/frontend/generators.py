@@ -74,9 +74,10 @@ _STATE = ("info", "locals", "comp_scopes", "loops", "try_frames", "handling", "d
 
 USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop, a comprehension, "
              "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
-             "enumerate(), zip(), islice(), next(), yield from), or held in a local variable "
-             "(`g = gen()`) and given to next() or iterated later; a generator object cannot be "
-             "passed to a function, returned or stored in a container")
+             "enumerate(), zip(), islice(), next(), yield from), passed to a compiled function, or held "
+             "in a local variable (`g = gen()`) and given to next() or iterated later; a generator "
+             "object cannot be returned, stored in a container or passed to a method or a nested "
+             "function")
 
 
 def is_generator(info) -> bool:

@@ -85,9 +85,10 @@ generators.NAME_WALKERS.append(_walk_of)
 
 def refuse_use(cx, node: ast.Name) -> None:
     """A read of a name holding a generator other than by next() or an iterable's consumer."""
-    cx.error(f"'{node.id}' holds a generator: compiled code can give it to next(), iterate it (for, "
-             "list(), sum(), min(), zip(), ...), but not use it as a value otherwise (pass it, return "
-             "it, store it, compare it)", node)
+    shown = node.id.split(":", 1)[1] if node.id.startswith("$gen") else node.id     # (a callee's, renamed)
+    cx.error(f"'{shown}' holds a generator: compiled code can give it to next(), iterate it (for, "
+             "list(), sum(), min(), zip(), ...) or pass it to a compiled function, but not use it as a "
+             "value otherwise (return it, store it, compare it)", node)
 
 # ---- the assignment: the body built once ------------------------------------------------
 
