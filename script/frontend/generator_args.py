@@ -23,10 +23,12 @@ generator are CompileErrors at the call.
 from __future__ import annotations
 
 import ast
+import copy
 
 from script.frontend import exceptions, generators, held_generators, optional
 from script.frontend.generators import FunctionArg
 from script.frontend.int_consts import is_library
+from script.frontend.pyref import global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -124,14 +126,42 @@ def hold(cx, name: str, arg) -> None:
     if g is not None:           # the caller's own generator: the same one, resumed by both
         cx.held_gens[name] = g
         return
-    made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same node every round)
+    made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same nodes every round)
     found = made.get((id(arg), name))
     if found is None or found[0] is not arg:
-        store = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], arg), arg)
-        found = made[(id(arg), name)] = (arg, store)
-    store = found[1]
-    store.targets[0].id = name
-    held_generators.store(cx, store, catch=True)
+        value, first = arg, None
+        if isinstance(arg, ast.GeneratorExp) and not _stable(cx, arg.generators[0].iter):
+            first = ast.copy_location(ast.Name(f"{name}<first>", ast.Load()), arg.generators[0].iter)
+            clause = copy.copy(arg.generators[0])
+            clause.iter = first
+            value = copy.copy(arg)
+            value.generators = [clause] + arg.generators[1:]
+        store = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], value), arg)
+        found = made[(id(arg), name)] = (arg, store, first)
+    _, store, first = found
+    outer = cx.locals
+    if first is not None:       # CPython's genexp evaluates its first iterable when it is made
+        source = arg.generators[0].iter
+        if is_generator_arg(cx, source):
+            hold(cx, first.id, source)
+        else:
+            cx.write(first.id, optional.expr_opt(cx, source))
+            cx.write("$def:" + first.id, Const(True, T.BOOL))
+            cx.locals = outer | {first.id}
+    try:
+        held_generators.store(cx, store, catch=True, argument=True)
+    finally:
+        cx.locals = outer
+
+
+def _stable(cx, node) -> bool:
+    """Whether the first iterable `node` of a generator expression given to a function gives
+    the same items evaluated at its first resumption (in the callee) as where it is made:
+    a name (the callee cannot rebind the caller's), or range() of names and constants."""
+    if isinstance(node, ast.Name):
+        return True
+    return isinstance(node, ast.Call) and global_callee(cx, node.func) is range and not node.keywords \
+        and all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
 
 
 def _build(cx, info, inline, params: dict, call: ast.Call) -> Value:

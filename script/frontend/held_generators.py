@@ -93,12 +93,13 @@ def refuse_use(cx, node: ast.Name) -> None:
 # ---- the assignment: the body built once ------------------------------------------------
 
 
-def store(cx, node: ast.Assign, catch: bool | None = None) -> bool:
+def store(cx, node: ast.Assign, catch: bool | None = None, argument: bool = False) -> bool:
     """`g = gen(args)` or `g = (... for ...)` with `g` read later by next() or consumers:
     the arguments are evaluated here, as in CPython, and the body is built (run by the
     uses). False (nothing built) when the value is neither. `catch`: whether what its body
     raises is raised again at the use (where the use's ``try`` may catch it); by default,
-    where some use stands inside a ``try``."""
+    where some use stands inside a ``try``. `argument`: a generator given to a function
+    (generator_args.py), which has evaluated its first iterable already where that matters."""
     if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
         return False
     value, name = node.value, node.targets[0].id
@@ -115,7 +116,8 @@ def store(cx, node: ast.Assign, catch: bool | None = None) -> bool:
         if isinstance(key, tuple) and len(key) == 2 and key[0] is node:
             cx.hints[key] = cx.resolve_pending(t)
     if info is None:
-        _check_first_iterable(cx, name, node)
+        if not argument:
+            _check_first_iterable(cx, name, node)
         g = cx.held_gens[name] = HeldGenerator(name, f"$held{id(value)}:", _used_in_try(cx.info.node, name) if catch is None else catch)
         _build(cx, g, node, lambda on_item, done, start, frames:
                _walk_expression(cx, value, on_item, done, start, frames))
