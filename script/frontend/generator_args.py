@@ -98,8 +98,7 @@ def _bind(cx, info, inline, node: ast.Call) -> dict:
     bound: dict = {}
     for name, a in given:
         if is_generator_arg(cx, a):
-            held_generators.check_uses(cx, inline.names[name], None, inline.node)
-            hold(cx, inline.names[name], a)
+            hold_param(cx, inline.names[name], a, inline)
             bound[name] = None
         else:
             bound[name] = generators.argument(cx, a)
@@ -114,6 +113,16 @@ def _bind(cx, info, inline, node: ast.Call) -> dict:
                          "can use", node)
             bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
     return bound
+
+
+def hold_param(cx, name: str, arg, inline) -> None:
+    """The generator `arg` held in the parameter `name` of the renamed copy `inline` of the
+    function (or generator) it is given to, which may read it only as held_generators allows."""
+    held_generators.check_uses(cx, name, None, inline.node)
+    hold(cx, name, arg)
+
+
+generators.ARG_HOLDERS.append((is_generator_arg, hold_param))
 
 
 def hold(cx, name: str, arg) -> None:

@@ -661,7 +661,7 @@ def inline_generator(cx, info, call: ast.Call, on_item, done, params=None) -> No
         cx.goto(done, cx.loc(call))
         return
     inline = inline_copy(cx, info, call)
-    params = bind_generator_args(cx, info, call) if params is None else params
+    params = bind_generator_args(cx, info, call, inline) if params is None else params
     with entered(cx, info, inline, on_item, done, list(cx.try_frames)):
         bind_parameters(cx, info, inline, params, call)
         cx.stmts(inline.node.body)
@@ -708,6 +708,8 @@ def bind_parameters(cx, info, inline, params: dict, call, held=()) -> None:
         if name in inline.names:        # (not the outer variables it reads)
             cx.write("$def:" + inline.names[name], Const(name in params or name in held, T.BOOL))
     for name, value in params.items():
+        if value is HELD_ARG:
+            continue
         if isinstance(value, FunctionArg):
             cx.nested_functions[inline.names[name]] = value.obj
             continue
@@ -733,8 +735,9 @@ def store_generator(cx, node: ast.Assign) -> bool:
         return False
     info = generator_info(cx, node.value)
     use = _loop_use(cx.info.node, node) if info is not None else None
-    if use is None:
-        return False
+    if use is None or any(is_arg(cx, a) for is_arg, _ in ARG_HOLDERS
+                          for a in node.value.args + [k.value for k in node.value.keywords]):
+        return False            # (a generator given to it: held, held_generators.py)
     args = {p: v if isinstance(v, FunctionArg) else cx.new_var("garg", v)
             for p, v in bind_generator_args(cx, info, node.value).items()}
     cx.__dict__.setdefault("stored_generators", {})[id(use)] = (info, node.value, args)
@@ -755,9 +758,22 @@ def inline_copy(cx, info, call: ast.Call, guard: bool = True) -> InlineCopy:
     return found
 
 
-def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
+# A generator given to a generator (`doubled(squares(n))`): (is_generator_arg(cx, node),
+# hold(cx, name, node)) of generator_args.py, which hold it in the parameter's renamed name.
+ARG_HOLDERS: list = []
+
+
+class HeldArg:
+    """A parameter given a generator, held under the copy's name (ARG_HOLDERS)."""
+
+
+HELD_ARG = HeldArg()
+
+
+def bind_generator_args(cx, info, call: ast.Call, inline: InlineCopy | None = None) -> dict[str, Value]:
     """The generator's parameters bound to the call's arguments (evaluated here, in the
-    consumer, in order) and defaults, by name."""
+    consumer, in order) and defaults, by name. With its copy `inline`, an argument that is a
+    generator is held in the copy's parameter (HELD_ARG); without, it is an error."""
     for a in call.args:
         if isinstance(a, ast.Starred):
             cx.error("*args in calls is not supported", a)
@@ -773,8 +789,16 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
     if len(call.args) > n_positional:
         cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(call.args)} "
                  "were given", call)
-    for name, a in zip(names, call.args):
+    def bind(name, a):
+        for is_generator_arg, hold in ARG_HOLDERS:
+            if inline is not None and is_generator_arg(cx, a):
+                hold(cx, inline.names[name], a, inline)
+                bound[name] = HELD_ARG
+                return
         bound[name] = argument(cx, a)
+
+    for name, a in zip(names, call.args):
+        bind(name, a)
     for k in call.keywords:
         if k.arg is None:
             cx.error("**kwargs in calls is not supported", k.value)
@@ -782,7 +806,7 @@ def bind_generator_args(cx, info, call: ast.Call) -> dict[str, Value]:
             cx.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
         if k.arg in bound:
             cx.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
-        bound[k.arg] = argument(cx, k.value)
+        bind(k.arg, k.value)
     for name in names:
         if name not in bound:
             if name not in info.defaults:

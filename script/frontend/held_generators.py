@@ -123,7 +123,7 @@ def store(cx, node: ast.Assign, catch: bool | None = None, argument: bool = Fals
                _walk_expression(cx, value, on_item, done, start, frames))
         return True
     inline = generators.inline_copy(cx, info, value)
-    params = generators.bind_generator_args(cx, info, value)
+    params = generators.bind_generator_args(cx, info, value, inline)
     g = cx.held_gens[name] = HeldGenerator(name, inline.prefix, _used_in_try(cx.info.node, name) if catch is None else catch)
 
     def body(on_item, done, start, frames):
