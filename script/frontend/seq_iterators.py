@@ -48,6 +48,8 @@ def _make_iterator(low, node: ast.Call, name: str):
         low.error("iter() with a sentinel, or keywords, is not supported in compiled code", node)
     items = low.expr(node.args[0])
     t = items.type
+    if is_seq_iterator(t):
+        return items            # (iter() of an iterator is the iterator itself)
     low.pre_evaluated[id(node.args[0])] = items     # (what the record's __init__ call takes)
     if not (type(t) in (T.ListType, T.VarTupleType) or isinstance(t, T.StrType) or _is_range(t)):
         low.error(f"iter() of a {t} held as a value is not supported in compiled code (of a list, "
