@@ -26,7 +26,6 @@ import ast
 import copy
 
 from script.frontend import exceptions, generators, held_generators, optional
-from script.frontend.generators import FunctionArg
 from script.frontend.int_consts import is_library
 from script.frontend.pyref import global_callee
 from script.ir import types as T
@@ -76,43 +75,8 @@ def inline_call(cx, info, node: ast.Call) -> Value | None:
         cx.error(f"{where}, and defines functions inside: not supported in compiled code "
                  "(its body is inlined at the call)", node)
     inline = generators.inline_copy(cx, info, node, guard=False)
-    params = _bind(cx, info, inline, node)
+    params = generators.bind_generator_args(cx, info, node, inline)    # (a generator: held, HELD_ARG)
     return _build(cx, info, inline, params, node)
-
-
-def _bind(cx, info, inline, node: ast.Call) -> dict:
-    """The callee's parameters bound to the call's arguments, evaluated here in order (a
-    generator built as held in the renamed parameter), and to its defaults."""
-    names = info.param_names
-    n_positional = getattr(info, "n_positional", len(names))
-    if len(node.args) > n_positional:
-        cx.error(f"{info.name}() takes {n_positional} positional arguments but {len(node.args)} "
-                 "were given", node)
-    given = list(zip(names, node.args))
-    for k in node.keywords:
-        if k.arg not in names:
-            cx.error(f"{info.name}() got an unexpected keyword argument '{k.arg}'", k.value)
-        if k.arg in dict(given):
-            cx.error(f"{info.name}() got multiple values for argument '{k.arg}'", k.value)
-        given.append((k.arg, k.value))
-    bound: dict = {}
-    for name, a in given:
-        if is_generator_arg(cx, a):
-            hold_param(cx, inline.names[name], a, inline)
-            bound[name] = None
-        else:
-            bound[name] = generators.argument(cx, a)
-    for name in names:
-        if name not in bound:
-            if name not in info.defaults:
-                cx.error(f"{info.name}() missing required argument '{name}'", node)
-            obj = info.defaults[name]
-            v = cx.python_object(obj, name, node)
-            if not isinstance(v, Value) and not callable(obj):
-                cx.error(f"the default of '{name}' of '{info.name}' is not a value compiled code "
-                         "can use", node)
-            bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
-    return bound
 
 
 def hold_param(cx, name: str, arg, inline) -> None:
@@ -174,14 +138,13 @@ def _stable(cx, node) -> bool:
 
 
 def _build(cx, info, inline, params: dict, call: ast.Call) -> Value:
-    """The callee's body built here with `params` bound (None: a generator, held); the
-    value it returns."""
+    """The callee's body built here with `params` bound (generators.HELD_ARG: a generator,
+    held); the value it returns."""
     loc = cx.loc(call)
     join = cx.new_block("inlined.return")
     record = InlinedCall(join, inline.prefix + "<return>", len(cx.try_frames), len(cx.loops) + 1)
     with generators.entered(cx, info, inline, None, join, list(cx.try_frames), call=record):
-        generators.bind_parameters(cx, info, inline, {p: v for p, v in params.items() if v is not None}, call,
-                                   held=[p for p, v in params.items() if v is None])
+        generators.bind_parameters(cx, info, inline, params, call)
         cx.stmts(inline.node.body)
         if cx.block is not None:
             cx.write(record.result, Const(None, T.NONE))

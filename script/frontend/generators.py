@@ -700,13 +700,13 @@ def entered(cx, info, inline, on_item, done, frames: list, call=None):
         _set_state(cx, consumer)
 
 
-def bind_parameters(cx, info, inline, params: dict, call, held=()) -> None:
+def bind_parameters(cx, info, inline, params: dict, call) -> None:
     """Write the generator's parameters (its copy's names) from `params` here, and mark its
-    other locals unassigned; a function argument is called by its parameter's name. `held`:
-    parameters given a generator, held under their copy's names (generator_args.py)."""
+    other locals unassigned; a function argument is called by its parameter's name, a
+    generator (HELD_ARG) is held under the copy's name already (generator_args.py)."""
     for name in info.local_names:
         if name in inline.names:        # (not the outer variables it reads)
-            cx.write("$def:" + inline.names[name], Const(name in params or name in held, T.BOOL))
+            cx.write("$def:" + inline.names[name], Const(name in params, T.BOOL))
     for name, value in params.items():
         if value is HELD_ARG:
             continue
@@ -814,7 +814,7 @@ def bind_generator_args(cx, info, call: ast.Call, inline: InlineCopy | None = No
             obj = info.defaults[name]
             v = cx.python_object(obj, name, call)
             if not isinstance(v, Value) and not callable(obj):
-                cx.error(f"the default of '{name}' of generator '{info.name}' is not a value "
+                cx.error(f"the default of '{name}' of '{info.name}' is not a value "
                          "compiled code can use", call)
             bound[name] = v if isinstance(v, Value) else FunctionArg(obj)
     return bound
