@@ -150,6 +150,20 @@ def ignores(it, k):
         return sum(it)
     return k
 
+class Acc:
+    def __init__(self, k):
+        self.k = k
+        self.seen = 0
+
+    def add_all(self, it):
+        for x in it:
+            self.seen += 1
+            self.k += x
+        return self.k
+
+    def weigh(self, it, extra=0):
+        return sum(x * self.k for x in it) + extra
+
 # ---- callers -----------------------------------------------------------------------------
 
 
@@ -231,6 +245,12 @@ def in_a_loop(n):
     for k in range(n):
         t += total(squares(k)) + ignores(squares(k), k)
     return t
+
+
+def methods(n):
+    a = Acc(n)
+    r = a.add_all(squares(n))
+    return r, a.seen, a.add_all(x for x in range(3)), a.weigh(squares(n), extra=n)
 
 
 def first_iterable_at_the_call(n):

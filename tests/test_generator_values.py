@@ -22,6 +22,7 @@ def test_given_to_a_function(n):
     check_all_levels(K.partly_in_callee, n)        # StopIteration of next() in the callee
     check_all_levels(K.resumed_by_both, n)         # the callee goes on where the caller stopped
     check_all_levels(K.in_a_loop, n)               # a new generator each pass; one never run
+    check_all_levels(K.methods, n)                 # obj.m(gen): self bound to the instance
 
 
 @settings(max_examples=10, deadline=None)

@@ -428,8 +428,8 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
     arguments before those (a nested function's free variables, closures.py)."""
     if is_generator(info):
         cx.error(f"'{info.name}' is a generator function: a call to it {USE_ERROR}", node)
-    if first is None and not leading:
-        inlined = generator_args.inline_call(cx, info, node)     # f(gen(...)): f inlined here
+    if not leading:
+        inlined = generator_args.inline_call(cx, info, node, first)     # f(gen(...)): f inlined here
         if inlined is not None:
             return inlined
     values = list(leading) + ([first] if first is not None else []) + [static_args.call_argument(cx, a)

@@ -15,9 +15,10 @@ result and leaves the inlined body (its ``finally`` bodies run first).
 
 What a name holding a generator may not do (returned, stored, compared, read by a lambda:
 held_generators.refuse_use) it may not do in the callee either: a CompileError at the
-callee's line. A callee that calls itself with a generator (it would be inlined without
-end), a callee with nested functions, and a method or a nested function given a
-generator are CompileErrors at the call.
+callee's line. A method's instance (`acc.add_all(gen)`) is bound to its first parameter. A
+callee that calls itself with a generator (it would be inlined without end), a callee with
+nested functions or super(), and a nested function or a class method given a generator
+are CompileErrors at the call.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def is_generator_arg(cx, node) -> bool:
     return held_generators.held(cx, node) is not None
 
 
-def inline_call(cx, info, node: ast.Call) -> Value | None:
+def inline_call(cx, info, node: ast.Call, first: Value | None = None) -> Value | None:
     """The value of `node`, a call of the compiled function `info` given a generator, with
-    the body inlined here; None when no argument is a generator."""
+    the body inlined here; None when no argument is a generator. `first`: the instance of
+    a method call (`obj.m(gen)`), its first parameter's value."""
     values = list(node.args) + [k.value for k in node.keywords]
     if not any(is_generator_arg(cx, a) for a in values):
         return None
@@ -71,11 +73,11 @@ def inline_call(cx, info, node: ast.Call) -> Value | None:
         cx.error(f"{where}: a function with *args, **kwargs or free variables given a generator "
                  "is not supported in compiled code", node)
     if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-           for stmt in info.node.body for n in ast.walk(stmt)):
-        cx.error(f"{where}, and defines functions inside: not supported in compiled code "
-                 "(its body is inlined at the call)", node)
+           or isinstance(n, ast.Name) and n.id == "super" for stmt in info.node.body for n in ast.walk(stmt)):
+        cx.error(f"{where}, and defines functions inside or calls super(): not supported in "
+                 "compiled code (its body is inlined at the call)", node)
     inline = generators.inline_copy(cx, info, node, guard=False)
-    params = generators.bind_generator_args(cx, info, node, inline)    # (a generator: held, HELD_ARG)
+    params = generators.bind_generator_args(cx, info, node, inline, first)    # (a generator: held, HELD_ARG)
     return _build(cx, info, inline, params, node)
 
 

@@ -76,8 +76,7 @@ USE_ERROR = ("can only be iterated where it is made in compiled code (a for loop
              "list(), sum(), min(), max(), any(), all(), sorted(), set(), dict(), str.join(), "
              "enumerate(), zip(), islice(), next(), yield from), passed to a compiled function, or held "
              "in a local variable (`g = gen()`) and given to next() or iterated later; a generator "
-             "object cannot be returned, stored in a container or passed to a method or a nested "
-             "function")
+             "object cannot be returned, stored in a container or passed to a nested function")
 
 
 def is_generator(info) -> bool:
@@ -770,10 +769,12 @@ class HeldArg:
 HELD_ARG = HeldArg()
 
 
-def bind_generator_args(cx, info, call: ast.Call, inline: InlineCopy | None = None) -> dict[str, Value]:
+def bind_generator_args(cx, info, call: ast.Call, inline: InlineCopy | None = None,
+                        first: Value | None = None) -> dict[str, Value]:
     """The generator's parameters bound to the call's arguments (evaluated here, in the
     consumer, in order) and defaults, by name. With its copy `inline`, an argument that is a
-    generator is held in the copy's parameter (HELD_ARG); without, it is an error."""
+    generator is held in the copy's parameter (HELD_ARG); without, it is an error. `first`:
+    the first parameter's value, given before the call's arguments (a method's instance)."""
     for a in call.args:
         if isinstance(a, ast.Starred):
             cx.error("*args in calls is not supported", a)
@@ -783,6 +784,9 @@ def bind_generator_args(cx, info, call: ast.Call, inline: InlineCopy | None = No
         return {info.param_names[0]: class_methods.iter_instance(cx, call)}
     if class_methods.method_generator(cx, call) is not None:     # obj.m(...): obj is `cx`
         bound[info.param_names[0]] = cx.expr(call.func.value)
+        skip += 1
+    elif first is not None:
+        bound[info.param_names[skip]] = first
         skip += 1
     names = info.param_names[skip:]
     n_positional = getattr(info, "n_positional", len(info.param_names)) - skip
