@@ -329,10 +329,17 @@ def endless_into_list(n):
 # ---- refused --------------------------------------------------------------------------------
 
 
-def iterable_changed(n):
+def iterable_changed(n):           # range(len(xs)) evaluated at the assignment, as CPython's
     xs = list(range(n))
     g = (x for x in range(len(xs)))
     xs.append(n)
+    return list(g)
+
+
+def iterable_rebound(n):
+    xs = list(range(n))
+    g = (x for x in xs)
+    xs = [n]
     return list(g)
 
 

@@ -24,11 +24,9 @@ are CompileErrors at the call.
 from __future__ import annotations
 
 import ast
-import copy
 
 from script.frontend import exceptions, generators, held_generators, optional
 from script.frontend.int_consts import is_library
-from script.frontend.pyref import global_callee
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -44,22 +42,12 @@ class InlinedCall:
         self.join, self.result, self.frames, self.loops = join, result, frames, loops
 
 
-def is_generator_arg(cx, node) -> bool:
-    """Whether `node`, an argument, is a generator: a generator expression, a call of a
-    generator function, or a name holding a generator."""
-    if isinstance(node, ast.GeneratorExp):
-        return True
-    if isinstance(node, ast.Call):
-        return generators.generator_info(cx, node) is not None
-    return held_generators.held(cx, node) is not None
-
-
 def inline_call(cx, info, node: ast.Call, first: Value | None = None) -> Value | None:
     """The value of `node`, a call of the compiled function `info` given a generator, with
     the body inlined here; None when no argument is a generator. `first`: the instance of
     a method call (`obj.m(gen)`), its first parameter's value."""
     values = list(node.args) + [k.value for k in node.keywords]
-    if not any(is_generator_arg(cx, a) for a in values):
+    if not any(held_generators.is_source(cx, a) for a in values):
         return None
     if is_library(getattr(info, "py_func", None)):
         return None
@@ -85,58 +73,10 @@ def hold_param(cx, name: str, arg, inline) -> None:
     """The generator `arg` held in the parameter `name` of the renamed copy `inline` of the
     function (or generator) it is given to, which may read it only as held_generators allows."""
     held_generators.check_uses(cx, name, None, inline.node)
-    hold(cx, name, arg)
+    held_generators.hold(cx, name, arg)
 
 
-generators.ARG_HOLDERS.append((is_generator_arg, hold_param))
-
-
-def hold(cx, name: str, arg) -> None:
-    """The generator `arg` (is_generator_arg) held in the variable `name` here, as if
-    `name = arg` were written; of a name holding one, the same generator."""
-    if name in cx.held_gens:
-        cx.error("a generator given to a call (or zip()) inside a loop over a generator that yields "
-                 "in several places is built twice here: not supported in compiled code", arg)
-    g = held_generators.held(cx, arg)
-    if g is not None:           # the caller's own generator: the same one, resumed by both
-        cx.held_gens[name] = g
-        return
-    made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same nodes every round)
-    found = made.get((id(arg), name))
-    if found is None or found[0] is not arg:
-        value, first = arg, None
-        if isinstance(arg, ast.GeneratorExp) and not _stable(cx, arg.generators[0].iter):
-            first = ast.copy_location(ast.Name(f"{name}<first>", ast.Load()), arg.generators[0].iter)
-            clause = copy.copy(arg.generators[0])
-            clause.iter = first
-            value = copy.copy(arg)
-            value.generators = [clause] + arg.generators[1:]
-        store = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], value), arg)
-        found = made[(id(arg), name)] = (arg, store, first)
-    _, store, first = found
-    outer = cx.locals
-    if first is not None:       # CPython's genexp evaluates its first iterable when it is made
-        source = arg.generators[0].iter
-        if is_generator_arg(cx, source):
-            hold(cx, first.id, source)
-        else:
-            cx.write(first.id, optional.expr_opt(cx, source))
-            cx.write("$def:" + first.id, Const(True, T.BOOL))
-            cx.locals = outer | {first.id}
-    try:
-        held_generators.store(cx, store, catch=True, argument=True)
-    finally:
-        cx.locals = outer
-
-
-def _stable(cx, node) -> bool:
-    """Whether the first iterable `node` of a generator expression given to a function gives
-    the same items evaluated at its first resumption (in the callee) as where it is made:
-    a name (the callee cannot rebind the caller's), or range() of names and constants."""
-    if isinstance(node, ast.Name):
-        return True
-    return isinstance(node, ast.Call) and global_callee(cx, node.func) is range and not node.keywords \
-        and all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
+generators.ARG_HOLDERS.append((held_generators.is_source, hold_param))
 
 
 def _build(cx, info, inline, params: dict, call: ast.Call) -> Value:
@@ -180,7 +120,7 @@ def walk_zip(cx, node: ast.Call, on_item, done) -> bool:
     arguments are indexed. False (nothing built) when fewer than two arguments are such
     generators, or one is another walk (enumerate() of one, islice(), ...)."""
     gens = [a for a in node.args if generators.walks_generator(cx, a)]
-    if len(gens) < 2 or not all(is_generator_arg(cx, a) for a in gens):
+    if len(gens) < 2 or not all(held_generators.is_source(cx, a) for a in gens):
         return False
     loc = cx.loc(node)
     seen = cx.__dict__.setdefault("zip_counts", {})     # (built at several yields: one hold each)
@@ -193,7 +133,7 @@ def walk_zip(cx, node: ast.Call, on_item, done) -> bool:
         g = held_generators.held(cx, a)
         if g is None:
             name = f"$zip{id(a)}.{k}"
-            hold(cx, name, a)
+            held_generators.hold(cx, name, a)
             g = cx.held_gens[name]
         parts.append(g)
     count = cx.new_var("zip", Const(0, T.I64))

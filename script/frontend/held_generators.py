@@ -31,6 +31,7 @@ captured by a lambda) is a CompileError at the line.
 from __future__ import annotations
 
 import ast
+import copy
 
 from script.frontend import exceptions, generators, optional
 from script.frontend.exceptions import Frame
@@ -93,13 +94,73 @@ def refuse_use(cx, node: ast.Name) -> None:
 # ---- the assignment: the body built once ------------------------------------------------
 
 
+def is_source(cx, node) -> bool:
+    """Whether `node` (an argument, say) is a generator: a generator expression, a call of a
+    generator function, or a name holding a generator."""
+    if isinstance(node, ast.GeneratorExp):
+        return True
+    if isinstance(node, ast.Call):
+        return generators.generator_info(cx, node) is not None
+    return held(cx, node) is not None
+
+
+def hold(cx, name: str, arg, catch: bool | None = True) -> None:
+    """The generator `arg` (is_source) held in the variable `name` here, as if `name = arg`
+    were written (given to a function: generator_args.py; `catch` as store's); of a name
+    holding one, the same generator. A generator expression's first iterable is evaluated
+    here, as CPython evaluates it where the expression is made (unless `stable`)."""
+    if name in cx.held_gens:
+        cx.error("a generator given to a call (or zip()) inside a loop over a generator that yields "
+                 "in several places is built twice here: not supported in compiled code", arg)
+    g = held(cx, arg)
+    if g is not None:           # the caller's own generator: the same one, resumed by both
+        cx.held_gens[name] = g
+        return
+    made = cx.info.__dict__.setdefault("_generator_args", {})     # (the same nodes every round)
+    found = made.get((id(arg), name))
+    if found is None or found[0] is not arg:
+        value, first = arg, None
+        if isinstance(arg, ast.GeneratorExp) and not stable(cx, arg.generators[0].iter):
+            first = ast.copy_location(ast.Name(f"{name}<first>", ast.Load()), arg.generators[0].iter)
+            clause = copy.copy(arg.generators[0])
+            clause.iter = first
+            value = copy.copy(arg)
+            value.generators = [clause] + arg.generators[1:]
+        assign = ast.copy_location(ast.Assign([ast.copy_location(ast.Name(name, ast.Store()), arg)], value), arg)
+        found = made[(id(arg), name)] = (arg, assign, first)
+    _, assign, first = found
+    outer = cx.locals
+    if first is not None:       # CPython's genexp evaluates its first iterable when it is made
+        source = arg.generators[0].iter
+        if is_source(cx, source):
+            hold(cx, first.id, source)
+        else:
+            cx.write(first.id, optional.expr_opt(cx, source))
+            cx.write("$def:" + first.id, Const(True, T.BOOL))
+            cx.locals = outer | {first.id}
+    try:
+        store(cx, assign, catch=catch, argument=True)
+    finally:
+        cx.locals = outer
+
+
+def stable(cx, node) -> bool:
+    """Whether the first iterable `node` of a generator expression gives the same items
+    evaluated at its first resumption as where it is made, when no name it reads is bound
+    again in between (_check_first_iterable): a name, or range() of names and constants."""
+    if isinstance(node, ast.Name):
+        return True
+    return isinstance(node, ast.Call) and global_callee(cx, node.func) is range and not node.keywords \
+        and all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
+
+
 def store(cx, node: ast.Assign, catch: bool | None = None, argument: bool = False) -> bool:
     """`g = gen(args)` or `g = (... for ...)` with `g` read later by next() or consumers:
     the arguments are evaluated here, as in CPython, and the body is built (run by the
     uses). False (nothing built) when the value is neither. `catch`: whether what its body
     raises is raised again at the use (where the use's ``try`` may catch it); by default,
-    where some use stands inside a ``try``. `argument`: a generator given to a function
-    (generator_args.py), which has evaluated its first iterable already where that matters."""
+    where some use stands inside a ``try``. `argument`: built by `hold`, which has checked
+    the name's uses and evaluated the first iterable of a generator expression."""
     if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
         return False
     value, name = node.value, node.targets[0].id
@@ -108,7 +169,8 @@ def store(cx, node: ast.Assign, catch: bool | None = None, argument: bool = Fals
     info = generators.generator_info(cx, value) if isinstance(value, ast.Call) else None
     if info is None and not isinstance(value, ast.GeneratorExp):
         return False
-    check_uses(cx, name, node)
+    if not argument:               # (`hold`'s callers have checked the name)
+        check_uses(cx, name, node)
     if name in cx.held_gens:
         cx.error(f"the generator assigned to '{name}' here is built twice (inside a loop over a "
                  "generator that yields in several places): not supported in compiled code", node)
@@ -116,6 +178,9 @@ def store(cx, node: ast.Assign, catch: bool | None = None, argument: bool = Fals
         if isinstance(key, tuple) and len(key) == 2 and key[0] is node:
             cx.hints[key] = cx.resolve_pending(t)
     if info is None:
+        if not argument and not stable(cx, value.generators[0].iter):
+            hold(cx, name, value, catch)        # (its first iterable evaluated here)
+            return True
         if not argument:
             _check_first_iterable(cx, name, node)
         g = cx.held_gens[name] = HeldGenerator(name, f"$held{id(value)}:", _used_in_try(cx.info.node, name) if catch is None else catch)
