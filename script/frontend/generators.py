@@ -35,8 +35,8 @@ inlined at that loop with the arguments evaluated at the assignment (`store_gene
 A call held in a variable otherwise (`g = gen(...)`, then `next(g)`, two loops) is built once,
 at the assignment, by held_generators.py, which these walks reach through `NAME_WALKERS`.
 
-Not supported (CompileError at the line): a generator object used as a value (passed,
-returned, stored in a container), `send` (the value of a `yield` expression),
+Not supported (CompileError at the line): a generator object used as a value (returned,
+stored in a container; passed to a compiled function it is held: generator_args.py), `send` (the value of a `yield` expression),
 recursive generators, `yield` inside a ``try`` that has a ``finally``, nested `def`s inside a
 generator (its lambdas are compiled against the renamed copy, `InlineCopy.info`).
 
