@@ -14,7 +14,7 @@ from script.errors import VerifyError
 from script.ir import types as T
 from script.ir.core import Const, Instr
 from script.ir.parser import parse_function
-from script.ir.passes import (PASSES, PIPELINES, Fixpoint, run_module_pipeline,
+from script.ir.passes import (PASSES, PIPELINES, Fixpoint, Then, run_module_pipeline,
                               run_pipeline)
 from script.ir.semantics import is_speculatable
 from script.ir.parser import parse_module
@@ -142,6 +142,26 @@ def test_fixpoint_is_bounded():
     finally:
         del p.PASSES["always"]
     assert len(calls) == 3
+
+
+def test_then_runs_its_passes_only_after_its_first_pass_changed_something(monkeypatch):
+    calls = []
+
+    def recorder(name, changes):
+        class Pass:
+            @staticmethod
+            def run(func, stats=None):
+                calls.append(name)
+                return changes
+        return Pass
+    monkeypatch.setitem(PASSES, "idle", recorder("idle", False))
+    monkeypatch.setitem(PASSES, "changer", recorder("changer", True))
+    monkeypatch.setitem(PASSES, "after", recorder("after", True))
+    assert not run_pipeline(parse_function(LOOP), passes=[Then("idle", ("after",))])
+    assert calls == ["idle"]
+    calls.clear()
+    assert run_pipeline(parse_function(LOOP), passes=[Then("changer", ("after", "after"))])
+    assert calls == ["changer", "after", "after"]
 
 
 def test_module_pipeline_runs_every_function():

@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from script.backend.runtime.library import STEPS as BACKEND  # noqa: E402
-from script.ir.passes import PIPELINES, STEPS, Fixpoint  # noqa: E402
+from script.ir.passes import PIPELINES, STEPS, Fixpoint, Then  # noqa: E402
 
 FRONTEND = (("source", "FunctionInfo (source.py)"),
             ("lowering", "FunctionLowering (lower_stmt.py)"))
@@ -58,7 +58,10 @@ def pipeline(level: int = 2) -> list[str]:
     """The passes of optimization level `level`, a fixpoint written as `(a, b, c)*n`."""
     out = []
     for item in PIPELINES[level]:
-        out.append(f"({', '.join(item.passes)}) x{item.limit}" if isinstance(item, Fixpoint) else item)
+        if isinstance(item, Then):
+            out.append(f"{item.first} then {', '.join(item.passes)}")
+        else:
+            out.append(f"({', '.join(item.passes)}) x{item.limit}" if isinstance(item, Fixpoint) else item)
     return out
 
 

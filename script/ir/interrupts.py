@@ -132,7 +132,7 @@ def insert_polls(func: Function) -> int:
             continue    # it ends within 2**16 iterations, or the enclosing loop polls
         polled += 1
         every = CALL_CHUNK if calls else CHUNK
-        if nest or (counted is not None and calls):
+        if counted is not None:
             strips.append((loop, counted, every, nest))
             continue
         for latch in dict.fromkeys(loop.latches):

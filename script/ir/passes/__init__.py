@@ -5,8 +5,9 @@ Every pass is a module here whose file name is its name, with
 what it did). Modules whose names start with ``_`` are helpers shared by passes, not passes.
 
 `PIPELINES` is the one ordered table: for each optimization level, a tuple of steps, where
-a step is a pass name or a `Fixpoint` (passes run in order, again and again while any of
-them changes something, at most `limit` times). `ORDER` lists "a before b, because…"
+a step is a pass name, a `Fixpoint` (passes run in order, again and again while any of
+them changes something, at most `limit` times) or a `Then` (passes run only when the one
+before them changed something). `ORDER` lists "a before b, because…"
 pairs; `_check_order` asserts at import that every level respects them.
 
 `STEPS` is the other table: for each target ("function", "kernel"), the ordered steps that
@@ -59,6 +60,15 @@ class Fixpoint:
     limit: int = 4
 
 
+@dataclass(frozen=True)
+class Then:
+    """Run the pass `first`; only when it changed the function, run `passes` in order (a
+    pass worth running again on what `first` made, and not otherwise)."""
+
+    first: str
+    passes: tuple[str, ...]
+
+
 _CLEANUP = ("constfold", "dce", "simplify_cfg")
 
 # Passes that kernels skip: on a GPU a branch on a value may split a block's threads, and a
@@ -89,7 +99,10 @@ PIPELINES: dict[int, tuple] = {
         "constfold",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
-        "unswitch",
+        # A loop copied per value of a flag has its branches folded in each copy, where
+        # ranges then decides what the flag's tests guarded (the histogram's clamped bin
+        # is in [0, n) when n >= 1, so its bounds check is ``n >= 1``).
+        Then("unswitch", ("ranges",)),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),
@@ -107,7 +120,10 @@ PIPELINES: dict[int, tuple] = {
         "constfold",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
-        "unswitch",
+        # A loop copied per value of a flag has its branches folded in each copy, where
+        # ranges then decides what the flag's tests guarded (the histogram's clamped bin
+        # is in [0, n) when n >= 1, so its bounds check is ``n >= 1``).
+        Then("unswitch", ("ranges",)),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),
@@ -186,7 +202,10 @@ ORDER = (
 def _flatten(steps) -> list[str]:
     names = []
     for step in steps:
-        names.extend(step.passes if isinstance(step, Fixpoint) else (step,))
+        if isinstance(step, Then):
+            names.extend((step.first, *step.passes))
+        else:
+            names.extend(step.passes if isinstance(step, Fixpoint) else (step,))
     return names
 
 
@@ -260,6 +279,11 @@ class _Runner:
                     changed = changed or round_changed
                     if not round_changed:
                         break
+            elif isinstance(step, Then):
+                if self.run_pass(func, step.first):
+                    changed = True
+                    for name in step.passes:
+                        self.run_pass(func, name)
             else:
                 changed = self.run_pass(func, step) or changed
         return changed
