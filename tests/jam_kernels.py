@@ -3,6 +3,8 @@ loop only computes, then stores the row's result."""
 
 import math
 
+import numpy as np
+
 
 def entry(i, j):
     return 1.0 / ((i + j) * (i + j + 1) // 2 + i + 1)
@@ -122,3 +124,28 @@ def scaled_entries(u, out, base):
         for j in range(n):
             s += u[j] * ((i + j) * base)
         out[i] = s
+
+
+def histogram_flag(x, nbins, lo, hi, clamp):
+    """benchmarks' histogram: unswitched on `clamp`; in the clamped copy the bin's index
+    check is ``nbins <= 0``, a check on a value the loop cannot change, unswitched in turn."""
+    counts = np.zeros(nbins, dtype=np.int64)
+    scale = nbins / (hi - lo)
+    for i in range(x.shape[0]):
+        b = math.floor((x[i] - lo) * scale)
+        if clamp:
+            if b < 0:
+                b = 0
+            elif b >= nbins:
+                b = nbins - 1
+        counts[b] += 1
+    return counts
+
+
+def sum_divided(a, k, off):
+    """A divisor the loop cannot change (its ZeroDivisionError check is unswitched), after
+    an index check that may fail first."""
+    t = 0
+    for i in range(a.shape[0]):
+        t += int(a[i + off]) // k
+    return t

@@ -178,3 +178,43 @@ def test_the_flag_loop_is_unswitched():
     f(np.zeros(3), 2, True)
     text = f.ir("opt")
     assert text.count("cbr %2,") == 1 and text.count("load %0,") == 2, text   # a loop per side
+
+
+SAMPLES = [-5.0, -1.0, -0.0, 0.0, 0.25, 0.999, 1.0, 3.5, 1e15, -1e15]
+
+
+@pytest.mark.parametrize("nbins", [0, 1, 2, 7])
+def test_a_histogram_unswitched_on_its_flag_and_then_on_its_bins(nbins):
+    """The clamped copy runs as two loops more (nbins <= 0 or not): CPython's counts, its
+    IndexError for nbins == 0 (naming bin 0 or -1) only once a sample is binned, and the
+    float errors of a NaN or infinite sample first, wherever it is."""
+    for options in LEVELS:
+        f = compiled(K.histogram_flag, **options)
+        for clamp in (True, False):
+            check(K.histogram_flag, f, np.array(SAMPLES), nbins, -1.0, 1.0, clamp)
+            check(K.histogram_flag, f, np.array([], dtype=np.float64), nbins, -1.0, 1.0, clamp)
+            check(K.histogram_flag, f, np.array([0.5, -0.5]), nbins, -1.0, 1.0, clamp)
+            for bad in (math.nan, math.inf, -math.inf):
+                check(K.histogram_flag, f, np.array([bad, 0.5]), nbins, -1.0, 1.0, clamp)
+                check(K.histogram_flag, f, np.array([0.5, bad]), nbins, -1.0, 1.0, clamp)
+
+
+def test_the_histogram_s_invariant_check_is_unswitched():
+    f = script.script(K.histogram_flag)
+    f(np.zeros(3), 2, -1.0, 1.0, True)
+    text = f.ir("opt")
+    assert "cmp.le %1, 0:i64" in text and text.count("check true, IndexError") == 1, text
+
+
+@pytest.mark.parametrize("k", [0, 3, -2])
+@pytest.mark.parametrize("off", [0, 2, -9])
+def test_a_divisor_the_loop_cannot_change(k, off):
+    """`int(a[i + off]) // k` (a Python int: NumPy's int64 // 0 is 0): with k == 0 the
+    IndexError of an index out of range comes first where there is one, else the
+    ZeroDivisionError at the first element; none when empty."""
+    a = np.arange(-3, 5, dtype=np.int64)
+    for options in LEVELS:
+        f = compiled(K.sum_divided, **options)
+        check(K.sum_divided, f, a, k, off)
+        check(K.sum_divided, f, a[:0], k, off)
+        check(K.sum_divided, f, a[:1], k, off)

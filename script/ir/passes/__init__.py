@@ -101,8 +101,9 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(_CLEANUP, limit=2),
         # A loop copied per value of a flag has its branches folded in each copy, where
         # ranges then decides what the flag's tests guarded (the histogram's clamped bin
-        # is in [0, n) when n >= 1, so its bounds check is ``n >= 1``).
-        Then("unswitch", ("ranges",)),
+        # is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``), and a check
+        # it leaves on a value fixed for the loop is unswitched in turn.
+        Then("unswitch", ("ranges", "unswitch")),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),
@@ -122,8 +123,9 @@ PIPELINES: dict[int, tuple] = {
         Fixpoint(_CLEANUP, limit=2),
         # A loop copied per value of a flag has its branches folded in each copy, where
         # ranges then decides what the flag's tests guarded (the histogram's clamped bin
-        # is in [0, n) when n >= 1, so its bounds check is ``n >= 1``).
-        Then("unswitch", ("ranges",)),
+        # is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``), and a check
+        # it leaves on a value fixed for the loop is unswitched in turn.
+        Then("unswitch", ("ranges", "unswitch")),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),

@@ -86,10 +86,11 @@ def insert_block(func: Function, name: str, at: int) -> Block:
     return block
 
 
-def copyable_loop(loop, max_instrs: int) -> tuple[Block, int] | None:
+def copyable_loop(loop, max_instrs: int, shared_exit: bool = False) -> tuple[Block, int] | None:
     """(the block and edge index entering `loop`) when `copy_loop` can copy it: entered by
-    one edge, left only from its header to an exit block only the header enters, at most
-    `max_instrs` instructions."""
+    one edge, left only from its header to an exit block only the header enters (or that
+    others enter too, when `shared_exit`: `split_exit` then gives it one of its own), at
+    most `max_instrs` instructions."""
     header = loop.header
     outside = [p for p in header.preds if p not in loop.blocks]
     if len(outside) != 1 or outside[0].terminator.succs.count(header) != 1:
@@ -97,11 +98,27 @@ def copyable_loop(loop, max_instrs: int) -> tuple[Block, int] | None:
     if any(s not in loop.blocks for b in loop.blocks if b is not header for s in b.succs):
         return None
     exits = [s for s in header.succs if s not in loop.blocks]
-    if len(exits) != 1 or exits[0].preds != [header]:
+    if len(exits) != 1 or exits[0].preds.count(header) != 1 or (
+            exits[0].preds != [header] and not shared_exit):
         return None
     if sum(len(b.instrs) for b in loop.blocks) > max_instrs:
         return None
     return outside[0], outside[0].terminator.succs.index(header)
+
+
+def split_exit(func: Function, loop) -> None:
+    """Give the exit block of `loop` (`copyable_loop` with `shared_exit`) a block of its own
+    on the header's edge to it, when other blocks enter it too."""
+    header = loop.header
+    exit_ = next(s for s in header.succs if s not in loop.blocks)
+    if exit_.preds == [header]:
+        return
+    k = header.terminator.succs.index(exit_)
+    args = list(header.terminator.succ_args(k))
+    mid = insert_block(func, "exit", func.blocks.index(exit_))
+    params = [mid.add_param(a.type, a.loc) for a in args]
+    retarget(header, k, mid, args)
+    set_terminator(mid, "br", params, [exit_], [len(params)], header.terminator.loc)
 
 
 def copy_loop(func: Function, loop, pred: Block, edge: int, name: str):

@@ -16,6 +16,15 @@ time, and a speculatable one may run before the loop even when the loop would no
 it). A value is a register, so no other thread can change it (the withdrawn LLVM
 unswitching also took loads of flags, which another thread may write).
 
+A ``check %c`` on such a value in an innermost loop is unswitched the same way when it is
+the loop's only one: the copy, entered when ``%c`` is false, runs without it (it could not
+fail there); the original, entered when ``%c`` is true, keeps it as ``check true`` (it fails
+wherever it runs, after what ran before it, as before), which no later round unswitches
+again. ``ranges`` leaves such checks: the histogram's clamped bin is checked only for
+``nbins <= 0`` (the pipeline runs ranges and unswitch again after a loop was unswitched).
+Only one check per loop: each copy would keep the others, and the row checks of a 2-D
+stencil's inner loop (six in jacobi2d's fallback loop) made a chain of six copies.
+
 Not unswitched: a branch that runs once per iteration (in no inner loop) of a loop whose
 iteration allocates or calls (an impure op with a new reference: `alloc`, `call`, ...).
 There the branch is a small part of an iteration, and `jam`, the other gain of unswitching
@@ -24,8 +33,9 @@ on the broadcast test of its `np.tanh(w @ xs[t] + u @ h + b)`, took LLVM 111 ms 
 79 (benchmarks/kernels_arrays.py `rnn`, warm; its run time is the same).
 
 Limits: loops of at most `_MAX_INSTRS` instructions, entered by one edge and left only from
-the header (to an exit block that only the header enters, through which the header's values
-used after the loop then pass); at most `_MAX_COPIES` loops copied per function.
+the header (to an exit block, given an edge block of its own when other blocks enter it too,
+as the copies of a loop unswitched before share theirs; the header's values used after the
+loop then pass through it); at most `_MAX_COPIES` loops copied per run.
 Assumes: verified IR. Preserves: behaviour. Stats: ``loops`` unswitched.
 """
 
@@ -33,10 +43,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from script.ir import types as T
 from script.ir.core import (Block, Const, Function, Instr, Value, replace_all_uses_with,
                             set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes._cfg import copy_loop, copyable_loop, defined_outside, rebuild_terminator
+from script.ir.passes._cfg import (copy_loop, copyable_loop, defined_outside, rebuild_terminator,
+                                   split_exit)
 from script.ir.semantics import is_speculatable
 
 _MAX_INSTRS = 300
@@ -68,9 +80,9 @@ def _invariant(c: Value, loop: Loop) -> bool:
     return isinstance(c, Instr) and is_speculatable(c) and all(defined_outside(v, loop) for v in c.operands)
 
 
-def _candidate(loop: Loop, loops: list[Loop]) -> tuple[Block, Block, int] | None:
-    """(the block whose `cbr` is unswitched, the entry edge's block and edge index)."""
-    entry = copyable_loop(loop, _MAX_INSTRS)
+def _candidate(loop: Loop, loops: list[Loop]) -> tuple[Instr, Block, int] | None:
+    """(the `cbr` or `check` unswitched, the entry edge's block and edge index)."""
+    entry = copyable_loop(loop, _MAX_INSTRS, shared_exit=True)
     if entry is None:
         return None
     in_inner = {b for inner in loops if inner is not loop and inner.header in loop.blocks
@@ -82,13 +94,20 @@ def _candidate(loop: Loop, loops: list[Loop]) -> tuple[Block, Block, int] | None
             continue
         if term.opname == "cbr" and all(s in loop.blocks for s in term.succs) \
                 and term.succs[0] is not term.succs[1] and _invariant(term.operands[0], loop):
-            return b, *entry
+            return term, *entry
+    if in_inner or costly:
+        return None
+    checks = [i for b in loop.blocks for i in b.instrs
+              if i.opname == "check" and _invariant(i.operands[0], loop)]
+    if len(checks) == 1:
+        return checks[0], *entry
     return None
 
 
-def _unswitch(func: Function, loop: Loop, branch: Block, pred: Block, edge: int) -> None:
-    loc = branch.terminator.loc
-    cond = branch.terminator.operands[0]
+def _unswitch(func: Function, loop: Loop, test: Instr, pred: Block, edge: int) -> None:
+    loc = test.loc
+    cond = test.operands[0]
+    split_exit(func, loop)      # (a loop unswitched before shares its exit with its copy)
     guard, params, other, vmap = copy_loop(func, loop, pred, edge, "unswitch")
     if isinstance(cond, Instr) and cond.block in loop.blocks:
         twin = vmap[id(cond)]                       # computed once, before the loop
@@ -96,7 +115,14 @@ def _unswitch(func: Function, loop: Loop, branch: Block, pred: Block, edge: int)
         twin.erase()
         cond.block.instrs.remove(cond)
         guard.append(cond)
-    copy = vmap[id(branch.terminator)].block
+    if test.opname == "check":
+        vmap[id(test)].erase()                      # the copy runs only while it passes
+        test.set_operand(0, Const(True, T.BOOL))    # the original only while it fails
+        set_terminator(guard, "cbr", [cond, *params, *params], [loop.header, other],
+                       [len(params), len(params)], loc)
+        return
+    branch = test.block
+    copy = vmap[id(test)].block
     for block, side in ((branch, 0), (copy, 1)):
         term = block.terminator
         rebuild_terminator(block, [term.succs[side]], [list(term.succ_args(side))])
