@@ -164,6 +164,28 @@ def test_then_runs_its_passes_only_after_its_first_pass_changed_something(monkey
     assert calls == ["changer", "after", "after"]
 
 
+def test_then_with_when_runs_its_passes_only_when_the_first_pass_counted_it(monkeypatch):
+    calls = []
+
+    def recorder(name, counted):
+        class Pass:
+            @staticmethod
+            def run(func, stats=None):
+                calls.append(name)
+                if counted:
+                    stats[counted] += 1
+                return True
+        return Pass
+    monkeypatch.setitem(PASSES, "plain", recorder("plain", "other"))
+    monkeypatch.setitem(PASSES, "flagged", recorder("flagged", "cue"))
+    monkeypatch.setitem(PASSES, "after", recorder("after", None))
+    run_pipeline(parse_function(LOOP), passes=[Then("plain", ("after",), when="cue")])
+    assert calls == ["plain"]
+    calls.clear()
+    run_pipeline(parse_function(LOOP), passes=[Then("flagged", ("after",), when="cue")])
+    assert calls == ["flagged", "after"]
+
+
 def test_module_pipeline_runs_every_function():
     m = parse_module(LOOP + "\n" + LOOP.replace("@f", "@g"))
     stats = Counter()

@@ -62,11 +62,13 @@ class Fixpoint:
 
 @dataclass(frozen=True)
 class Then:
-    """Run the pass `first`; only when it changed the function, run `passes` in order (a
-    pass worth running again on what `first` made, and not otherwise)."""
+    """Run the pass `first`; only when it changed the function (and counted `when` among
+    its stats, when given), run `passes` in order: passes worth running again on what
+    `first` made, and not otherwise."""
 
     first: str
     passes: tuple[str, ...]
+    when: str | None = None
 
 
 _CLEANUP = ("constfold", "dce", "simplify_cfg")
@@ -99,11 +101,11 @@ PIPELINES: dict[int, tuple] = {
         "constfold",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
-        # A loop copied per value of a flag has its branches folded in each copy, where
-        # ranges then decides what the flag's tests guarded (the histogram's clamped bin
-        # is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``), and a check
-        # it leaves on a value fixed for the loop is unswitched in turn.
-        Then("unswitch", ("ranges", "unswitch")),
+        # An innermost loop copied per value of a flag has its branches folded in each
+        # copy, where ranges then decides what the flag's tests guarded (the histogram's
+        # clamped bin is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``),
+        # and a check it leaves on a value fixed for the loop is unswitched in turn.
+        Then("unswitch", ("ranges", "unswitch"), when="innermost_branches"),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),
@@ -121,11 +123,11 @@ PIPELINES: dict[int, tuple] = {
         "constfold",
         "defer",
         Fixpoint(_CLEANUP, limit=2),
-        # A loop copied per value of a flag has its branches folded in each copy, where
-        # ranges then decides what the flag's tests guarded (the histogram's clamped bin
-        # is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``), and a check
-        # it leaves on a value fixed for the loop is unswitched in turn.
-        Then("unswitch", ("ranges", "unswitch")),
+        # An innermost loop copied per value of a flag has its branches folded in each
+        # copy, where ranges then decides what the flag's tests guarded (the histogram's
+        # clamped bin is in [0, n) when n >= 1, so its bounds check becomes ``n <= 0``),
+        # and a check it leaves on a value fixed for the loop is unswitched in turn.
+        Then("unswitch", ("ranges", "unswitch"), when="innermost_branches"),
         Fixpoint(_CLEANUP, limit=2),
         "jam",
         Fixpoint(_CLEANUP, limit=2),
@@ -243,11 +245,12 @@ class _Runner:
         self.timings = timings
         self.version = 0
         self.idle: dict[str, int] = {}
+        self.counts = Counter()         # the stats of the last pass run
 
     def run_pass(self, func: Function, name: str) -> bool:
         if name in self.disabled or self.idle.get(name) == self.version:
             return False
-        counts = Counter()
+        counts = self.counts = Counter()
         start = time.perf_counter()
         changed = PASSES[name].run(func, counts)
         elapsed = time.perf_counter() - start
@@ -284,8 +287,9 @@ class _Runner:
             elif isinstance(step, Then):
                 if self.run_pass(func, step.first):
                     changed = True
-                    for name in step.passes:
-                        self.run_pass(func, name)
+                    if step.when is None or self.counts[step.when]:
+                        for name in step.passes:
+                            self.run_pass(func, name)
             else:
                 changed = self.run_pass(func, step) or changed
         return changed
