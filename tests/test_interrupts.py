@@ -198,6 +198,26 @@ def test_a_loop_with_a_counter_polls_before_its_back_edge_when_its_low_bits_are_
     """))
 
 
+def one_loop_chunks(every: int, exit_: str) -> str:
+    """CHECK lines of a loop strip-mined as one loop (BRANCHY's or COUNTED's numbering): the
+    header tests the chunk's limit, the loop's own test after a chunk, then the poll block
+    computing the next limit and going back to the header."""
+    return f"""
+        // CHECK-NEXT: bb2(%8: i64, %9: i64, %10: i64):
+        // CHECK-NEXT:   %11 = cmp.lt %8, %0 : bool
+        // CHECK-NEXT:   %12 = cmp.lt %8, %10 : bool
+        // CHECK-NEXT:   cbr %12, bb5, bb3
+        // CHECK-NEXT: bb3:
+        // CHECK-NEXT:   cbr %11, bb4, {exit_}
+        // CHECK-NEXT: bb4:
+        // CHECK-NEXT:   poll
+        // CHECK-NEXT:   %13 = cmp.gt %8, {(1 << 63) - 1 - every}:i64 : bool
+        // CHECK-NEXT:   %14 = add %8, {every}:i64 : i64
+        // CHECK-NEXT:   %15 = select %13, 9223372036854775807:i64, %14 : i64
+        // CHECK-NEXT:   %16 = min %0, %15 : i64
+        // CHECK-NEXT:   br bb2(%8, %9, %16)"""
+
+
 @pytest.mark.parametrize("change", [
     ("cbr %4, bb3, bb4(%2)", "cbr %4, bb3, bb5"),                 # a break
     ("%4 = cmp.lt %2, 100:i64 : bool",                            # a check
@@ -219,19 +239,7 @@ def test_a_counted_loop_with_a_second_exit_is_strip_mined_as_one_loop(change):
         // CHECK-NEXT:   %3 = max %1, 0:i64 : i64
         // CHECK:        %7 = min %0, %6 : i64
         // CHECK-NEXT:   br bb2(%3, %2, %7)
-        // CHECK-NEXT: bb2(%8: i64, %9: i64, %10: i64):
-        // CHECK-NEXT:   %11 = cmp.lt %8, %0 : bool
-        // CHECK-NEXT:   %12 = cmp.lt %8, %10 : bool
-        // CHECK-NEXT:   cbr %12, bb5, bb3
-        // CHECK-NEXT: bb3:
-        // CHECK-NEXT:   cbr %11, bb4, bb8
-        // CHECK-NEXT: bb4:
-        // CHECK-NEXT:   poll
-        // CHECK-NEXT:   %13 = cmp.gt %8, 9223372036854710271:i64 : bool
-        // CHECK-NEXT:   %14 = add %8, 65536:i64 : i64
-        // CHECK-NEXT:   %15 = select %13, 9223372036854775807:i64, %14 : i64
-        // CHECK-NEXT:   %16 = min %0, %15 : i64
-        // CHECK-NEXT:   br bb2(%8, %9, %16)
+    """ + one_loop_chunks(interrupts.CHUNK, "bb8") + """
         // CHECK-NOT:    poll
     """))
 
@@ -260,19 +268,7 @@ def test_a_counted_loop_with_a_call_polls_every_call_chunk_iterations_as_one_loo
         // CHECK-NEXT:   %6 = select %4, 9223372036854775807:i64, %5 : i64
         // CHECK-NEXT:   %7 = min %0, %6 : i64
         // CHECK-NEXT:   br bb2(%3, %2, %7)
-        // CHECK-NEXT: bb2(%8: i64, %9: i64, %10: i64):
-        // CHECK-NEXT:   %11 = cmp.lt %8, %0 : bool
-        // CHECK-NEXT:   %12 = cmp.lt %8, %10 : bool
-        // CHECK-NEXT:   cbr %12, bb5, bb3
-        // CHECK-NEXT: bb3:
-        // CHECK-NEXT:   cbr %11, bb4, bb6
-        // CHECK-NEXT: bb4:
-        // CHECK-NEXT:   poll
-        // CHECK-NEXT:   %13 = cmp.gt %8, 9223372036854775743:i64 : bool
-        // CHECK-NEXT:   %14 = add %8, 64:i64 : i64
-        // CHECK-NEXT:   %15 = select %13, 9223372036854775807:i64, %14 : i64
-        // CHECK-NEXT:   %16 = min %0, %15 : i64
-        // CHECK-NEXT:   br bb2(%8, %9, %16)
+    """ + one_loop_chunks(interrupts.CALL_CHUNK, "bb6") + """
         // CHECK-NEXT: bb5:
         // CHECK-NEXT:   %17 = call @g(%8) : i64
         // CHECK-NEXT:   %18 = add %8, 1:i64 : i64

@@ -144,19 +144,24 @@ def test_fixpoint_is_bounded():
     assert len(calls) == 3
 
 
+def recorder(calls: list, name: str, changes: bool, counted: str | None = None):
+    """A pass that appends `name` to `calls`, counts `counted` in its stats and returns
+    `changes`."""
+    class Pass:
+        @staticmethod
+        def run(func, stats=None):
+            calls.append(name)
+            if counted:
+                stats[counted] += 1
+            return changes
+    return Pass
+
+
 def test_then_runs_its_passes_only_after_its_first_pass_changed_something(monkeypatch):
     calls = []
-
-    def recorder(name, changes):
-        class Pass:
-            @staticmethod
-            def run(func, stats=None):
-                calls.append(name)
-                return changes
-        return Pass
-    monkeypatch.setitem(PASSES, "idle", recorder("idle", False))
-    monkeypatch.setitem(PASSES, "changer", recorder("changer", True))
-    monkeypatch.setitem(PASSES, "after", recorder("after", True))
+    monkeypatch.setitem(PASSES, "idle", recorder(calls, "idle", False))
+    monkeypatch.setitem(PASSES, "changer", recorder(calls, "changer", True))
+    monkeypatch.setitem(PASSES, "after", recorder(calls, "after", True))
     assert not run_pipeline(parse_function(LOOP), passes=[Then("idle", ("after",))])
     assert calls == ["idle"]
     calls.clear()
@@ -166,19 +171,9 @@ def test_then_runs_its_passes_only_after_its_first_pass_changed_something(monkey
 
 def test_then_with_when_runs_its_passes_only_when_the_first_pass_counted_it(monkeypatch):
     calls = []
-
-    def recorder(name, counted):
-        class Pass:
-            @staticmethod
-            def run(func, stats=None):
-                calls.append(name)
-                if counted:
-                    stats[counted] += 1
-                return True
-        return Pass
-    monkeypatch.setitem(PASSES, "plain", recorder("plain", "other"))
-    monkeypatch.setitem(PASSES, "flagged", recorder("flagged", "cue"))
-    monkeypatch.setitem(PASSES, "after", recorder("after", None))
+    monkeypatch.setitem(PASSES, "plain", recorder(calls, "plain", True, "other"))
+    monkeypatch.setitem(PASSES, "flagged", recorder(calls, "flagged", True, "cue"))
+    monkeypatch.setitem(PASSES, "after", recorder(calls, "after", True))
     run_pipeline(parse_function(LOOP), passes=[Then("plain", ("after",), when="cue")])
     assert calls == ["plain"]
     calls.clear()
@@ -222,16 +217,8 @@ def test_speculatable(text, expected):
 
 def test_a_pass_that_found_nothing_runs_again_only_after_a_change(monkeypatch):
     calls = []
-
-    def recorder(name, changes):
-        class Pass:
-            @staticmethod
-            def run(func, stats=None):
-                calls.append(name)
-                return changes
-        return Pass
-    monkeypatch.setitem(PASSES, "idle", recorder("idle", False))
-    monkeypatch.setitem(PASSES, "changer", recorder("changer", True))
+    monkeypatch.setitem(PASSES, "idle", recorder(calls, "idle", False))
+    monkeypatch.setitem(PASSES, "changer", recorder(calls, "changer", True))
     run_pipeline(parse_function(LOOP), passes=["idle", "idle", "changer", "idle", "idle"])
     assert calls == ["idle", "changer", "idle"]
 
