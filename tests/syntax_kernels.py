@@ -234,3 +234,15 @@ def print_unpacked(xs):
     print(*xs, *range(2), 1.5)
     print(*[str(x) + "!" for x in xs], sep="")
     return len(xs)
+
+
+def rpn(s):
+    # a dict display of the items of a list that only a later branch stores into
+    stack = []
+    for tok in s.split():
+        if tok in "+-*/":
+            b, a = stack.pop(), stack.pop()
+            stack.append({"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[tok])
+        else:
+            stack.append(float(tok))
+    return stack[0]

@@ -104,3 +104,8 @@ def test_unsupported_forms_are_compile_errors(tmp_path, body, match):
     with pytest.raises(script.CompileError, match=match) as e:
         f(1)
     assert "syntax_bad.py:" in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["3 4 + 2 *", "1 2 3 * -", "5", "2 0 /", "1 +"])
+def test_a_display_of_items_typed_in_a_later_round(text):
+    check_all_levels(K.rpn, text)

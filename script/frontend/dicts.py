@@ -279,8 +279,10 @@ def _widened(cx, have: T.Type, t: T.Type, node, key: bool = False) -> T.Type:
     """The type keys (`key`) or values of types `have` and `t` meet at: ints and floats at
     ``num``, other kinds in a union (`d[1] = ...`, `d["a"] = ...`), each keeping its type as
     in CPython (1 and 1.0 are one key: backend hashing.py)."""
-    if is_pending(have) or have == t:
+    if is_pending(have) or have == t or isinstance(have, Unknown):
         return t
+    if isinstance(t, Unknown):          # (an item of a list nothing is stored into yet: a round to build again)
+        return have
     u = T.merge(have, t) or union_values.meet(have, t)
     if u is None or not T.is_list_element(u) or key and isinstance(u, T.UnionType) and not T.is_key_type(u):
         cx.error(f"keys or values of types {have} and {t} cannot be mixed in one compiled dict or set",
