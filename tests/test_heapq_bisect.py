@@ -36,6 +36,11 @@ def heapify_and_select(xs, n):
     return h, heapq.nsmallest(n, xs), heapq.nlargest(n, xs)
 
 
+def select_by_key(xs, n):
+    sorted = None                   # (the module's own names do not change what key= selects with)
+    return heapq.nsmallest(n, xs, key=abs), heapq.nlargest(n, xs, key=lambda x: x % 7), sorted
+
+
 def pop_empty(k):
     h = [k]
     heappop(h)
@@ -73,6 +78,7 @@ def test_heap_operations_keep_cpythons_order(xs, ops):
 @given(st.lists(st.integers(-20, 20), min_size=1, max_size=25), st.integers(-2, 8))
 def test_heapify_nsmallest_nlargest(xs, n):
     check_all_levels(heapify_and_select, xs, n)
+    check_all_levels(select_by_key, xs, n)
     check_all_levels(tuple_heap, xs)
 
 

@@ -1442,6 +1442,8 @@ def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
     do not bind is a CompileError: the TypeError a call would raise names the routine, whose
     name and parameters are not the builtin's."""
     starred = any(isinstance(a, ast.Starred) for a in node.args)
+    if fn in (heapqlib.nsmallest, heapqlib.nlargest) and node.keywords and not starred:
+        return _n_sorted(low, fn is heapqlib.nlargest, node, name)
     if fn in _ANY_ARITY and (len(node.args) != 2 or starred):
         fn = _ANY_ARITY[fn]
     if not starred:
@@ -1460,6 +1462,26 @@ def _pylib_call(fn, stores_item: bool, low, node: ast.Call, name: str) -> Value:
         if isinstance(lst.type, T.ListType):
             lists.stored_type(low, lst, item.type, node)
     return call_script(low, low.ctx.info_for(fn), node)
+
+
+def _n_sorted(low, largest: bool, node: ast.Call, name: str) -> Value:
+    """`heapq.nsmallest(n, xs, key=f)` (and nlargest): what the docs say it equals,
+    `sorted(xs, key=f)[:n]` (with reverse=True), its operands evaluated in the call's order."""
+    if len(node.args) != 2 or [k.arg for k in node.keywords] != ["key"]:
+        low.error(f"{name}() takes n, an iterable and key= in compiled code", node)
+    n = node.args[0]
+    lists.pre_evaluate(low, n)
+    made = low.info.__dict__.setdefault("_n_sorted", {})    # (one tree per call: nodes are keys by identity)
+    if id(node) not in made:
+        names = ast.Name("sorted", ast.Load()), ast.Name("max", ast.Load())
+        ordered = ast.Call(names[0], [node.args[1]], list(node.keywords) + (
+            [ast.keyword("reverse", ast.Constant(True))] if largest else []))
+        top = ast.Subscript(ordered, ast.Slice(None, ast.Call(names[1], [n, ast.Constant(0)], []), None), ast.Load())
+        made[id(node)] = ast.fix_missing_locations(ast.copy_location(top, node)), names
+    top, names = made[id(node)]
+    for name, obj in zip(names, (sorted, max)):     # the builtins, whatever the module binds to their names
+        low.pre_evaluated[id(name)] = PyRef(obj, name.id)
+    return low.expr(top)
 
 
 for _obj, _fn in _PYLIB.items():
