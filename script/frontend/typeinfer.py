@@ -408,8 +408,8 @@ class _NamedShape(tuple):
 def _tuple_shape(x, limit: int = 8):
     """None for a scalar, else a tuple of the shapes of a tuple's items (a `_NamedShape`
     for a named tuple's: a list of `Point(x, y)`s)."""
-    if not (x and limit) or type(x) is not tuple and not is_named_tuple_class(type(x)):
-        return None
+    if not limit or type(x) is not tuple and not is_named_tuple_class(type(x)) or not x:
+        return None         # (the type first: the truth of an array is an error)
     items = tuple(_tuple_shape(e, limit - 1) for e in x)
     if type(x) is tuple:
         return items
