@@ -23,18 +23,6 @@ class Box:
         self.value = value
 
 
-class MethodError(Exception):
-    def code(self):
-        return 1
-
-
-def catches_user_class(x):
-    try:
-        return x // 2
-    except MethodError:  # error: exception class 'MethodError' defines code
-        return 0
-
-
 def uses_caught_exception(x):
     try:
         return x // 2
@@ -124,10 +112,6 @@ def unpack_mismatch(x):
 def read_before_assign(x):
     return y + x  # error: local variable 'y' is read before any assignment
     y = 1
-
-
-def raise_custom(x):
-    raise MethodError("x")  # error: exception class 'MethodError' defines code
 
 
 class MyError(Exception):

@@ -449,7 +449,7 @@ def use_finally(xs):
 
 def typed_wrong(xs):
     for x in xs:
-        yield x + not_defined_anywhere  # noqa: F821 - the error under test
+        yield x + exec("x")  # the error under test
 
 
 def use_typed_wrong(xs):

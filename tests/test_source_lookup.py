@@ -23,7 +23,7 @@ CELL = textwrap.dedent('''
         return s
 
     def wrong(n: int) -> int:
-        return n + no_such_name
+        return n + exec("n")
 ''')
 
 
@@ -42,7 +42,7 @@ def check_compiles(ns: dict, name: str) -> None:
     with pytest.raises(script.CompileError) as e:
         script.script(ns["wrong"])(1)        # (compiled on its first call)
     text = str(e.value)
-    assert text.startswith(f"{name}:12:") and 'return n + no_such_name' in text and "^" in text, text
+    assert text.startswith(f"{name}:12:") and 'return n + exec("n")' in text and "^" in text, text
 
 
 def test_an_ipython_cell(monkeypatch):
@@ -60,7 +60,7 @@ def test_the_python_3_13_0_repl(monkeypatch):
     ns = run_cell(name, register)
     monkeypatch.delitem(linecache.cache, name, raising=False)
     check_compiles(ns, name)
-    assert linecache.getline(name, 12).strip() == 'return n + no_such_name'   # errors and tracebacks show it now
+    assert linecache.getline(name, 12).strip() == 'return n + exec("n")'   # errors and tracebacks show it now
     linecache.cache.pop(name, None)
 
 

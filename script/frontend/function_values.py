@@ -49,7 +49,7 @@ from script.frontend import closures
 from script.frontend.closures import NestedFunction
 from script.frontend.pyref import PyRef
 from script.frontend.pymessages import unbound_free
-from script.frontend.unknown import Undef
+from script.frontend.unknown import Restart, Undef
 from script.frontend.source import _assigned_names, all_params
 from script.ir import types as T
 from script.ir.core import Const, Value
@@ -68,6 +68,9 @@ def contains_function(t, seen=None, records: bool = False) -> bool:
     closure record too, which any frame may call)."""
     if isinstance(t, T.FuncType):
         return records or not t.owner.startswith(_RECORD)
+    if isinstance(t, (T.ClassType, T.ClassRef)):
+        return False        # (fields hold no function values: `records.py` refuses the store; a
+                            # recursive class's fields unfold to new type objects each time)
     seen = set() if seen is None else seen
     if id(t) in seen:
         return False
@@ -168,7 +171,6 @@ def make(cx, fn_node, at) -> Value:
     if k not in tags:
         tags.append(k)
         if getattr(cx, "_function_values_called", False):
-            from script.frontend.ssa_builder import Restart
             raise Restart()         # (a call built before it did not dispatch to it)
     _define(cx, k, fn_node)
     return cx.emit("convert", [Const(k, T.I64)], T.FuncType(owner(cx)), None, cx.loc(at))

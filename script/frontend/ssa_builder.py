@@ -29,11 +29,7 @@ from script.ir import types as T
 from script.ir.core import Block, BlockParam, Const, Function, Instr, Value, replace_all_uses_with, set_terminator
 from script.ir.ops import ExcInfo
 from script.frontend.int_consts import U64_MERGE_TEXT
-from script.frontend.unknown import UNKNOWN, Undef, Unknown, has_unknown
-
-
-class Restart(Exception):
-    """A type hint widened: build the function again from the start."""
+from script.frontend.unknown import UNKNOWN, Restart, Undef, Unknown, has_unknown  # noqa: F401 (Restart: its users import it here)
 
 
 def unify_types(a: T.Type, b: T.Type) -> T.Type | None:

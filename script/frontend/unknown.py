@@ -13,6 +13,11 @@ from script.ir import types as T
 from script.ir.core import Value
 
 
+class Restart(Exception):
+    """A type hint widened: build the function again from the start (here, in a leaf
+    module, so that any lowering may raise it without importing the SSA builder)."""
+
+
 class Unknown(T.Type):
     """The type of a value not yet known in this round (an unassigned variable at a loop header).
     Operations on it give Unknown; the round is always retried or reported, never lowered."""
