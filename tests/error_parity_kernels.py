@@ -907,3 +907,12 @@ def undefined_reads(n):
     except NameError as e:
         return str(e)
     return x
+
+
+def undefined_handler(n):
+    try:
+        return 10 // n
+    except OverflowError:
+        return -1
+    except (ValueError, MissingError):  # noqa: F821 - its NameError when an exception reaches it
+        return -2

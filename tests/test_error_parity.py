@@ -50,6 +50,7 @@ CASES = [
     (K.minmax_of_other_types, [(1, None, 0), (None, 1, 0), (1, None, 1), ("a", 2, 1), (1.5, 2, 1), (3, 2, 0)]),
     (K.range_step, [(5, 0)]),
     (K.undefined_call, [(3,), (300,)]), (K.undefined_reads, [(n,) for n in range(8)]),
+    (K.undefined_handler, [(0,), (2,)]),
     (K.dict_int_key, [(3, 5), (3, -1)]), (K.dict_str_key, [("z",), ("'",)]),
     (K.dict_float_key, [(2.5,), (math.inf,), (-0.0,)]), (K.dict_tuple_key, [(5, 6)]), (K.dict_del, [(3, 7)]),
     (K.dict_pop, [(3, 7)]), (K.dict_popitem, [(0,)]), (K.set_remove, [(3, 9)]), (K.set_pop, [(0,)]),

@@ -37,6 +37,7 @@ import builtins as py_builtins
 
 from script.frontend import built_exceptions, user_exceptions
 from script.frontend.user_exceptions import catches, raised_class
+from script.frontend.pyref import Undefined
 from script.ir import types as T
 from script.ir.core import Const, Instr, Value, set_terminator
 from script.ir.ops import EXCEPTIONS, ExcInfo
@@ -208,8 +209,8 @@ def try_except(cx, node) -> None:
         cx.stmts(node.body)
         return
     loc = cx.loc(node)
-    handlers = [(handler_classes(cx, h.type) if h.type is not None else ["BaseException"],
-                 cx.new_block("except"), exc_var(cx)) for h in node.handlers]
+    handlers = [(handler_classes(cx, h.type) if h.type is not None and undefined_class(cx, h.type) is None
+                 else ["BaseException"], cx.new_block("except"), exc_var(cx)) for h in node.handlers]
     frame = Frame(cx.new_block("try.landing"), exc_var(cx), handlers, None, len(cx.loops))
     cx.try_frames.append(frame)
     cx.stmts(node.body)
@@ -233,6 +234,10 @@ def try_except(cx, node) -> None:
         cx.seal(block)
         if block.preds:
             cx.start(block)
+            missing = undefined_class(cx, h.type) if h.type is not None else None
+            if missing is not None:     # `except Missing:`: the NameError of evaluating it
+                cx.name_error(missing, h.type)
+                continue
             handler_body(cx, h, cx.read(var, cx.loc(h)))
             cx.goto(join, cx.loc(h))
     cx.finish_join(join)
@@ -269,8 +274,22 @@ def match(cx, e: Value, names: list[str], loc) -> Value:
 # ---- checks -------------------------------------------------------------------------
 
 
+def undefined_class(cx, type_node):
+    """The `Undefined` of an ``except`` clause's class (or a class of its tuple) that no scope
+    defines, else None: CPython evaluates the clause when an exception reaches it, and
+    raises NameError then, whatever the exception."""
+    nodes = type_node.elts if isinstance(type_node, ast.Tuple) else [type_node]
+    for n in nodes:
+        ref = cx.lookup(n) if isinstance(n, ast.Name) and n.id not in cx.locals else None
+        if isinstance(getattr(ref, "obj", None), Undefined):
+            return ref.obj
+    return None
+
+
 def check_handlers(cx, node: ast.Try) -> None:
     for h in node.handlers:
+        if h.type is not None and undefined_class(cx, h.type) is not None:
+            continue
         if h.type is not None:
             handler_classes(cx, h.type)
         if h.name and h.name in cx.locals:
