@@ -5,9 +5,11 @@ runtime library: runtime.interrupt) with the count the call has seen (``env->sig
 by the entry point, llvm.abi) and, only when they differ, calls the runtime's
 ``script.poll(env)``; a nonzero result means a signal handler raised, and the function
 unwinds. ``script.poll`` compares the counts itself too, and returns 0 at once when they
-agree: ``poll %due`` calls it whenever `%due` holds, without the inline compare. The fast path is one atomic (``monotonic``, a plain ``mov`` on x86-64 and AArch64)
+agree: ``poll %due`` calls it whenever `%due` holds, without the inline compare. The fast path is one atomic (``acquire``, a plain ``mov`` on x86-64, ``ldar`` on AArch64)
 load of the count, one load from the Env and a compare: the atomic load keeps LLVM from
-hoisting the check out of the loop. ``poll %due`` does all this only when `%due` is true
+hoisting the check out of the loop, and its ordering keeps the loop's own loads after it
+(a `while flag[1] == 0:` spin sees another thread's write: the GIL is released while
+compiled code runs, so Python code may hand it work through an array). ``poll %due`` does all this only when `%due` is true
 (a test of a loop counter's low bits: script.ir.interrupts).
 """
 
@@ -40,7 +42,7 @@ def emit_poll(m: NativeModule, b: Builder, env: Value, unwind: Block,
         b.cbranch(due, check, cont, UNLIKELY)
         b.position_at_end(check)
     else:
-        count = b.load_atomic("i64", m.declare_data(SIGINTS_SYMBOL, "i64"), 8)
+        count = b.load_atomic("i64", m.declare_data(SIGINTS_SYMBOL, "i64"), 8, "acquire")
         seen = b.load_at("i64", env, ENV_SIGINTS)
         slow = fn.append_block("sigint")
         b.cbranch(b.icmp("ne", count, seen), slow, cont, UNLIKELY)
