@@ -68,8 +68,13 @@ def _spread(cx, node) -> Value:
     v = cx.expr(node)
     if isinstance(v.type, (T.TupleType, T.VarTupleType)) and not T.is_instance_union(v.type):
         return v
+    return items_of(cx, v, node)
+
+
+def items_of(cx, v: Value, node, kind: type = T.VarTupleType) -> Value:
+    """A new tuple of run-time length (or list: `kind`) of what a `for` over `v` gives."""
     n, item, et = cx.iterable_value(v, node)
-    out = cx.new_list(et, n, node, T.VarTupleType)
+    out = cx.new_list(et, n, node, kind)
     cx.for_range(node, n, lambda i: cx.set_item(out, item(i), i, node))
     return out
 

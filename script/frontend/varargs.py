@@ -122,10 +122,7 @@ def _into_varargs(cx, info, args: list, seq: Value, starred: ast.Starred, node: 
     run-time length that holds the arguments before it beyond the named ones too."""
     loc = cx.loc(node)
     if not isinstance(seq.type, T.ListType):
-        n, item, et = cx.iterable_value(seq, node)
-        copy = lists.new_list(cx, et, n, node)
-        cx.for_range(node, n, lambda i: lists.set_item(cx, copy, item(i), i, node))
-        seq = copy
+        seq = star_displays.items_of(cx, seq, node, T.ListType)
     free = len(getattr(info, "free", ()))
     k = info.n_positional - free
     needed = k - len(args)
