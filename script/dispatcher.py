@@ -181,10 +181,11 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
         _without_info.add(obj)
         return obj
     d["_script_info"] = info
-    if info.vararg is not None or info.hidden_globals:
+    if info.vararg is not None or info.hidden_globals or getattr(info, "shared_defaults", ()):
         # Python's binding packs `*args` and adds the hidden parameters (the fallback); the
         # specializations live on a second object, so no call from Python reaches them
-        # unpacked (frontend/varargs.py, global_writes.py).
+        # unpacked (frontend/varargs.py, global_writes.py), and each call's objects for
+        # the shared defaults are checked (frontend/shared_defaults.py).
         from script.loadpath import plain_function_type
 
         def no_match(*args, **kwargs):
@@ -320,6 +321,9 @@ def _make_fallback(obj, info=None, make_signature=None):
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(_binding_error(obj, info, signature, e, args, kwargs)) from None
+        if getattr(info, "shared_defaults", ()):
+            from script.frontend.shared_defaults import check_given
+            check_given(info, bound.arguments)
         bound.apply_defaults()
         hidden = _hidden_globals(info)
         values = list(bound.arguments.values()) + hidden

@@ -33,6 +33,7 @@ from script.lib.python import heapqlib, itertoolslib, pylib, relib, textio
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
+from script.frontend.shared_defaults import default_argument
 from script.frontend import function_values
 from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.strings import STR_INTRINSICS
@@ -479,8 +480,9 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
                 if text is not None:            # CPython's TypeError, where it raises it
                     return cx.raise_always("TypeError", text, node)
                 cx.error(f"{info.name}() missing required argument '{names[i]}'", node)
-            bound[i] = static_args.static_default(cx, cx.python_object(info.defaults[names[i]], names[i],
-                                                                       node))
+            shared = default_argument(cx, info, names[i], node)      # a list, dict or set: shared_defaults.py
+            bound[i] = shared if shared is not None else \
+                static_args.static_default(cx, cx.python_object(info.defaults[names[i]], names[i], node))
     bounded_deques.reject_bounded_deque_arguments(cx, info, node)
     defaults = argument_defaults(cx, info, node, len(leading) + (first is not None))
     info, bound = static_args.bind_statics(cx, info, bound, node)

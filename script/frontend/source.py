@@ -16,6 +16,7 @@ import weakref
 from script.errors import CompileError, SourceLoc
 from script.frontend.held_moves import move_held_iterators
 from script.frontend.mangling import mangle_private_names
+from script.frontend.shared_defaults import shared_defaults
 from script.frontend.with_open import with_open
 from script.frontend.global_writes import cell_rewrite, hidden_globals, shadowed_cells, strip_global_declarations
 from script.frontend.typeinfer import is_open_annotation, is_table_argument_value, type_from_annotation
@@ -95,6 +96,7 @@ class FunctionInfo:
         for name, value in zip(reversed(positional), reversed(py_func.__defaults__ or ())):
             self.defaults[name] = value
         self.defaults.update(py_func.__kwdefaults__ or {})
+        self.shared_defaults = shared_defaults(py_func, node, self.defaults)
         self.any_array_params: set[str] = set()     # annotated `numpy.ndarray`: rank, dtype from the call
         # Annotations are hints, as in CPython: a call specializes on its arguments' own types
         # (`x: float` given 1 computes with the int). `param_hints` keeps what they name, for
