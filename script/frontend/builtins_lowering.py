@@ -480,6 +480,9 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
                 if text is not None:            # CPython's TypeError, where it raises it
                     return cx.raise_always("TypeError", text, node)
                 cx.error(f"{info.name}() missing required argument '{names[i]}'", node)
+            if isinstance(info.defaults[names[i]], closures.DefTimeDefault):     # `lambda x, i=i: ...`
+                bound[i] = closures.default_value(cx, info, names[i], node)
+                continue
             shared = default_argument(cx, info, names[i], node)      # a list, dict or set: shared_defaults.py
             bound[i] = shared if shared is not None else \
                 static_args.static_default(cx, cx.python_object(info.defaults[names[i]], names[i], node))

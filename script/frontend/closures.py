@@ -46,6 +46,51 @@ class NestedFunction:
         self.__name__ = info.name
 
 
+class DefTimeDefault:
+    """A default of a nested function or lambda that is not a constant (`lambda x, i=i: ...`,
+    `def g(x, scale=k)`, `acc=[]`): evaluated when the `def` or `lambda` runs, into the
+    hidden local `name` of the function that makes it (`evaluate_defaults`), which a call
+    omitting the argument reads (`default_value`). A function called by name is the one its
+    `def` made last, whose defaults are the ones that local holds; a function value made in a
+    loop would need its own, so that is refused (`refuse_def_time_defaults`)."""
+
+    __slots__ = ("node", "name")
+
+    def __init__(self, node: ast.expr):
+        self.node = node
+        self.name = f"$default:{node.lineno}:{node.col_offset}"
+
+
+def def_time_defaults(info) -> list:
+    return [d for d in getattr(info, "defaults", {}).values() if isinstance(d, DefTimeDefault)]
+
+
+def evaluate_defaults(cx, info) -> None:
+    """Where `info`'s `def` or `lambda` runs: its non-constant defaults, in source order."""
+    for d in def_time_defaults(info):
+        cx.assign_name(d.name, cx.expr(d.node), d.node)
+
+
+def default_value(cx, info, name: str, node) -> Value:
+    """The value of the def-time default of parameter `name` of `info` for a call that omits it."""
+    d = info.defaults[name]
+    outer = getattr(info, "outer", None)
+    if getattr(cx.info, "base", cx.info) is not getattr(outer, "base", outer):
+        cx.error(f"the default of '{name}' of '{info.name}' is evaluated when its def or lambda runs, in "
+                 f"'{getattr(outer, 'name', '?')}'; a call from elsewhere that omits it is not supported "
+                 f"in compiled code: pass '{name}'", node)
+    return cx.read_local(d.name, node)
+
+
+def refuse_def_time_defaults(cx, info, node, how: str, why: str = "") -> None:
+    """CompileError where a function with def-time defaults would be called away from the
+    frame whose hidden locals hold them, or made in a loop and kept (`how` says which)."""
+    found = def_time_defaults(info)
+    if found:
+        cx.error(f"a nested function or lambda whose default is not a constant ('{ast.unparse(found[0].node)}', "
+                 f"evaluated when it is made) cannot be {how} in compiled code{why}", node)
+
+
 class NestedFunctionInfo(FunctionInfo):
     """`FunctionInfo` of a nested function, built from its AST inside `outer`'s: same file,
     globals and source positions; its free variables become its first parameters."""
@@ -80,8 +125,9 @@ class NestedFunctionInfo(FunctionInfo):
             try:
                 self.defaults[name] = ast.literal_eval(default)
             except ValueError:
-                raise CompileError("a default of a nested function must be a constant here",
-                                   self.loc(default)) from None
+                self.defaults[name] = DefTimeDefault(default)
+            if isinstance(self.defaults[name], (list, dict, set)):
+                self.defaults[name] = DefTimeDefault(default)   # a new object each time the def runs
         self.any_array_params = set()
         self.param_hints = [None] * len(self.free) + [None if a is node.args.vararg else self._annotation(
             a.arg, a.annotation) for a in all_params(node)] + ([None] if self.kwarg else [])
@@ -289,6 +335,7 @@ def define_nested(cx, node: ast.FunctionDef) -> None:
     if node.name in cx.info.param_names:
         cx.error(f"nested function '{node.name}' shadows a parameter", node)
     info = nested_info(cx, node)
+    evaluate_defaults(cx, info)
     cx.nested_functions[node.name] = NestedFunction(info)
     share_table_defaults(cx, info)
 

@@ -172,8 +172,36 @@ def make(cx, fn_node, at) -> Value:
         tags.append(k)
         if getattr(cx, "_function_values_called", False):
             raise Restart()         # (a call built before it did not dispatch to it)
-    _define(cx, k, fn_node)
+    fn = _define(cx, k, fn_node)
+    if not isinstance(fn, _Global) and closures.def_time_defaults(fn.info):
+        if _in_loop(cx.info.node, fn_node):
+            closures.refuse_def_time_defaults(cx, fn.info, at, "made in a loop or comprehension and kept as a value",
+                                              " (each one keeps its own default in CPython, which compiled "
+                                              "function values do not hold): call it where it is made")
+        if isinstance(fn_node, ast.Lambda):
+            closures.evaluate_defaults(cx, fn.info)     # (a def's ran at the def)
     return cx.emit("convert", [Const(k, T.I64)], T.FuncType(owner(cx)), None, cx.loc(at))
+
+
+_LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _in_loop(owner_node, fn_node) -> bool:
+    """Whether the def or lambda `fn_node` (or the def made of a lambda, at its position)
+    lies in a loop or comprehension of the function `owner_node`."""
+    where = (fn_node.lineno, fn_node.col_offset)
+
+    def visit(node, looped: bool) -> bool | None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Lambda, ast.FunctionDef)) and (child.lineno, child.col_offset) == where:
+                return looped or isinstance(node, _LOOPS)
+            if isinstance(child, (ast.Lambda, ast.FunctionDef, ast.ClassDef)):
+                continue
+            found = visit(child, looped or isinstance(node, _LOOPS) and child is not getattr(node, "iter", None))
+            if found is not None:
+                return found
+        return None
+    return bool(visit(owner_node, False))
 
 
 def nested_value(cx, fn: NestedFunction, at) -> Value:
@@ -305,6 +333,8 @@ def _captured(cx) -> list:
         if isinstance(fn, _Global):
             continue
         info = fn.info
+        if closures.def_time_defaults(info):
+            return f"'{info.name}' has a default that is not a constant, evaluated when it is made"
         if info.nonlocals:
             return f"'{info.name}' assigns the variable '{info.nonlocals[0]}' of '{cx.info.name}' (nonlocal)"
         called = {n.id for n in ast.walk(info.node) if isinstance(n, ast.Name)} & (siblings - {info.name})

@@ -52,6 +52,7 @@ def call_function_node(cx, fn_node, args: list[Value], node) -> Value:
         if info is None:
             info = cx.ctx.nested_infos[(cx.info, id(fn_node))] = \
                 NestedFunctionInfo(cx.info, closures.lambda_def(cx, "<lambda>", fn_node), cx.nested_functions)
+        closures.refuse_def_time_defaults(cx, info, fn_node, "a key or callback function here")
         return closures.call_nested(cx, NestedFunction(info), call)
     return cx.lower_call(call)
 
