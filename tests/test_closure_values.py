@@ -91,7 +91,7 @@ def test_records_of_different_specializations_do_not_meet():
      "called here, in 'f.<locals>.run'|only in the function that made it"),
     ("    fs = [lambda x: x + 1]\n    return h(fs)\n", "cannot be passed to 'h'"),
     ("    fs = [lambda x: x + 1, lambda x, y: x + y]\n    return fs[0](2)\n", "do not all take the arguments"),
-    ("    fs = [lambda x, i=i: x + i for i in range(n)]\n    return fs[0](1)\n", "made in a loop or comprehension"),
+    ("    fs = [lambda x, i=i: x + i + n for i in range(3)]\n    return fs[0](1)\n", "also reads a variable"),
     ("    f = lambda x: x\n    g = f\n    return g == f\n", ""),
     ("    fs = [lambda x: x]\n    print(fs[0])\n    return 0\n", ""),
 ])

@@ -135,11 +135,39 @@ def test_def_time_defaults(fn):
 
 
 def kept_in_comprehension(n: int):
-    fs = [lambda x, i=i: x + i for i in range(n)]
+    fs = [lambda x, i=i, j=i * 2.5: x + i * j for i in range(n)]
+    return [f(10) for f in fs] + [f(1, 2) for f in fs]
+
+
+def kept_in_loop(n: int):
+    fs = []
+    for i in range(n):
+        def g(x, i=i):
+            return x - i
+        fs.append(g)
+    return [f(100) for f in fs]
+
+
+def made_elsewhere(n: int):
+    return [lambda x, i=i: x * i for i in range(n)]
+
+
+def called_here(n: int):
+    return [f(3) for f in made_elsewhere(n)]
+
+
+@pytest.mark.parametrize("fn", [kept_in_comprehension, kept_in_loop, called_here])
+def test_values_made_in_a_loop_keep_their_defaults(fn):
+    for n in (0, 3):
+        check(fn, compiled(fn), n)
+
+
+def reads_a_variable_too(n: int):
+    fs = [lambda x, i=i: x + i + n for i in range(3)]
     return [f(10) for f in fs]
 
 
-def test_value_made_in_a_loop_is_refused():
-    assert outcome(kept_in_comprehension, (3,)) == ("ok", [10, 11, 12])
-    with pytest.raises(CompileError, match="made in a loop or comprehension and kept as a value"):
-        compiled(kept_in_comprehension)(3)
+def test_value_made_in_a_loop_reading_a_variable_is_refused():
+    assert outcome(reads_a_variable_too, (1,)) == ("ok", [11, 12, 13])
+    with pytest.raises(CompileError, match="also reads a variable of 'reads_a_variable_too' .'n'."):
+        compiled(reads_a_variable_too)(1)

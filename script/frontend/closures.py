@@ -74,6 +74,9 @@ def evaluate_defaults(cx, info) -> None:
 def default_value(cx, info, name: str, node) -> Value:
     """The value of the def-time default of parameter `name` of `info` for a call that omits it."""
     d = info.defaults[name]
+    held = getattr(cx, "def_time_values", None)
+    if held and d.name in held:
+        return held[d.name]             # a call of a function value holding its own (function_values.py)
     outer = getattr(info, "outer", None)
     if getattr(cx.info, "base", cx.info) is not getattr(outer, "base", outer):
         cx.error(f"the default of '{name}' of '{info.name}' is evaluated when its def or lambda runs, in "

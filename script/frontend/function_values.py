@@ -174,13 +174,49 @@ def make(cx, fn_node, at) -> Value:
             raise Restart()         # (a call built before it did not dispatch to it)
     fn = _define(cx, k, fn_node)
     if not isinstance(fn, _Global) and closures.def_time_defaults(fn.info):
-        if _in_loop(cx.info.node, fn_node):
-            closures.refuse_def_time_defaults(cx, fn.info, at, "made in a loop or comprehension and kept as a value",
-                                              " (each one keeps its own default in CPython, which compiled "
-                                              "function values do not hold): call it where it is made")
         if isinstance(fn_node, ast.Lambda):
             closures.evaluate_defaults(cx, fn.info)     # (a def's ran at the def)
+        if _in_loop(cx.info.node, fn_node):
+            if fn.info.free or fn.info.nonlocals:
+                closures.refuse_def_time_defaults(cx, fn.info, at, "made in a loop or comprehension and kept "
+                                                  "as a value", f" when it also reads a variable of "
+                                                  f"'{cx.info.name}' ('{(fn.info.free or fn.info.nonlocals)[0]}')")
+            return _default_record(cx, k, fn, at)
     return cx.emit("convert", [Const(k, T.I64)], T.FuncType(owner(cx)), None, cx.loc(at))
+
+
+def _default_record(cx, k: int, fn: NestedFunction, at) -> Value:
+    """The value of function `k` made in a loop, with def-time defaults and no free variable
+    (`[lambda x, i=i: x + i for i in range(n)]`): a record of its own (tag `closure:<spec>#k`)
+    holding the defaults this one was made with, which each call of it passes
+    (`call_record`); records of two such functions are of different types."""
+    key = f"{_RECORD}{cx.func.name}#{k}"
+    _OWNERS[key] = cx.info
+    loc = cx.loc(at)
+    tag = cx.emit("convert", [Const(k, T.I64)], T.FuncType(key), None, loc)
+    elems = [tag] + [cx.read_local(d.name, at) for d in closures.def_time_defaults(fn.info)]
+    return cx.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, loc)
+
+
+def _call_default_record(cx, record: Value, owner_info, spec: str, k: int, node) -> Value:
+    """A call of a `_default_record`: function `k` of `owner_info`, its omitted def-time
+    defaults the record's."""
+    fn_node = owner_info.__dict__[_REGISTRY][k]
+    if isinstance(fn_node, ast.Lambda):
+        fn_node = closures.lambda_def(cx, "<lambda>", fn_node)
+    key = (owner_info, id(fn_node))
+    info = cx.ctx.nested_infos.get(key)
+    if info is None:
+        info = cx.ctx.nested_infos[key] = closures.NestedFunctionInfo(owner_info, fn_node, {})
+    loc = cx.loc(node)
+    given = {d.name: cx.emit("extract", [record], record.type.elems[1 + i], 1 + i, loc)
+             for i, d in enumerate(closures.def_time_defaults(info))}
+    saved = getattr(cx, "def_time_values", None)
+    cx.def_time_values = given
+    try:
+        return cx.call_script(info, node)
+    finally:
+        cx.def_time_values = saved
 
 
 _LOOPS = (ast.For, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -385,6 +421,9 @@ def call_record(cx, record: Value, node: ast.Call) -> Value:
     owner_info = _OWNERS.get(key)
     if owner_info is None or any(isinstance(a, ast.Starred) for a in node.args):
         cx.error("this call of a closure returned from compiled code is not supported in compiled code", node)
+    if "#" in spec:         # a function made in a loop with its own defaults (`_default_record`)
+        spec, k = spec.split("#")
+        return _call_default_record(cx, record, owner_info, spec, int(k), node)
     for b in cx.ctx.in_progress.values():
         if getattr(getattr(b, "func", None), "name", None) == spec:
             b._function_values_called = True    # (its factory is being built: one it makes later rebuilds it)
