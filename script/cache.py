@@ -113,7 +113,9 @@ def cached_specialization(info, arg_types: tuple, opt: int = 2, passes=None,
     options = dict(boundscheck=boundscheck, interruptible=interruptible, nogil=nogil,
                    fastmath=fastmath, parallel=parallel)
     from script.dispatcher import numpy_scalar_params
-    if getattr(info, "hidden_globals", ()):     # its module's state, not its source (global_writes.py)
+    if getattr(info, "hidden_globals", ()) or getattr(info, "shared_defaults", ()):
+        # its module's state, not its source (global_writes.py); a default object every call
+        # from Python is checked against (frontend/shared_defaults.py), which a hit would skip
         return compile_specialization(info, arg_types, opt, passes, **options)
     request = Request(info.py_func, arg_types, opt, passes, boundscheck, interruptible, nogil,
                       fastmath, parallel)

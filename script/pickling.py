@@ -39,6 +39,10 @@ def reduce_function(fn) -> tuple:
     if hidden:
         from script.dispatcher import hidden_globals_text
         raise pickle.PicklingError(f"cannot pickle {d['__name__']}: {hidden_globals_text(hidden)}")
+    shared = getattr(d.get("_script_info"), "shared_defaults", ())
+    if shared:
+        from script.frontend.shared_defaults import not_kept_text
+        raise pickle.PicklingError(f"cannot pickle {d['__name__']}: {not_kept_text(shared)}")
     if not specs:
         why = ("its specializations take instances of a user's class, which a pickle does not carry "
                "(the dispatcher types them from the objects at each call)" if d["_specializations"] else

@@ -320,6 +320,10 @@ def _chosen_specializations(name: str, fn, wanted) -> list:
     if hidden:
         from script.dispatcher import hidden_globals_text
         raise ValueError(f"{name} cannot be saved: {hidden_globals_text(hidden)}")
+    shared = getattr(fn.__dict__.get("_script_info"), "shared_defaults", ())
+    if shared:
+        from script.frontend.shared_defaults import not_kept_text
+        raise ValueError(f"{name} cannot be saved: {not_kept_text(shared)}")
     if wanted is None:
         from script.dispatcher import compile_before_call, takes_instances
         compile_before_call(fn)             # never called: its annotations'

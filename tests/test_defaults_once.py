@@ -4,6 +4,8 @@ evaluated when the def or lambda runs (frontend/closures.py DefTimeDefault)."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from difftest import check, compiled, outcome
@@ -39,6 +41,13 @@ def first(x: int, seen=set()):
 def table(k: int, t={1: 10, 2: 20}):
     return t.get(k, -1) + len(t)
 
+def fibo(n: int, memo=None) -> int:
+    if memo is None:
+        memo = {}
+    if n not in memo:
+        memo[n] = n if n < 2 else fibo(n - 1, memo) + fibo(n - 2, memo)
+    return memo[n]
+
 def other(n: int):
     return fibm(n)
 '''
@@ -63,6 +72,7 @@ def _load(tmp_path, name: str):
     ("walk", [(3,), (0,), (2,)]),
     ("first", [(1,), (2,), (1,), (3,)]),
     ("table", [(1,), (3,)]),
+    ("fibo", [(30,), (2,)]),
 ])
 def test_shared_default_object(tmp_path, name, calls):
     py, sc = _load(tmp_path, name)
@@ -85,6 +95,8 @@ def test_explicit_object_and_other_callers(tmp_path):
         fibm(5, {})             # CPython would fill the default beside it: refused
     with pytest.raises(CompileError, match="called without 'memo'"):
         compiled(sc["other"])(5)
+    with pytest.raises(pickle.PicklingError, match="whose default is one object shared"):
+        pickle.dumps(fibm)
 
 
 def nested_default(n: int, k: int):

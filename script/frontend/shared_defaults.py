@@ -87,6 +87,13 @@ def check_given(info, arguments: dict) -> None:
                             "own calls)")
 
 
+def not_kept_text(names) -> str:
+    """Why a function with shared defaults is neither saved nor pickled."""
+    listed = ", ".join(f"'{n}'" for n in names)
+    return (f"it calls itself without {listed}, whose default is one object shared by its calls, "
+            "which a saved or pickled function does not keep (pass it in its own calls)")
+
+
 def _rebinds(info, name: str) -> bool:
     from script.frontend.source import _assigned_names
     return name in _assigned_names(getattr(info, "base", info).node)
