@@ -50,6 +50,9 @@ def fibo(n: int, memo=None) -> int:
 
 def other(n: int):
     return fibm(n)
+
+def giver(n: int):
+    return fibm(n, {})
 '''
 
 
@@ -95,6 +98,8 @@ def test_explicit_object_and_other_callers(tmp_path):
         fibm(5, {})             # CPython would fill the default beside it: refused
     with pytest.raises(CompileError, match="called without 'memo'"):
         compiled(sc["other"])(5)
+    with pytest.raises(CompileError, match="'fibm' is given 'memo' here"):
+        compiled(sc["giver"])(5)
     with pytest.raises(pickle.PicklingError, match="whose default is one object shared"):
         pickle.dumps(fibm)
 

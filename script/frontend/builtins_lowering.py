@@ -33,7 +33,7 @@ from script.lib.python import heapqlib, itertoolslib, pylib, relib, textio
 from script.frontend.callee_hints import pass_pending, pending_parts
 from script.frontend.generators import USE_ERROR, is_generator
 from script.frontend.closures import NestedFunction
-from script.frontend.shared_defaults import default_argument
+from script.frontend.shared_defaults import check_passed, default_argument
 from script.frontend import function_values
 from script.frontend.complex_lowering import CMATH_CONSTANTS
 from script.frontend.strings import STR_INTRINSICS
@@ -443,6 +443,8 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
         for v in values[len(leading):] + [v for v, _ in kw.values()]:
             function_values.refuse_escape(cx, getattr(v, "type", None), node, how)
     names = info.param_names
+    if getattr(info, "shared_defaults", ()):
+        check_passed(cx, info, node)            # shared_defaults.py
     n_positional = getattr(info, "n_positional", len(names))
     vararg = getattr(info, "vararg", None)
     if len(values) > n_positional and vararg is None:

@@ -60,7 +60,7 @@ def default_argument(cx, info, name: str, node):
     obj = info.defaults[name]
     if type(obj) not in MUTABLE:
         return None
-    own = getattr(cx.info, "py_func", None) is getattr(info, "py_func", False)
+    own = _is_own(cx, info)
     if own and name in getattr(info, "shared_defaults", ()) and name in cx.info.param_names \
             and not _rebinds(cx.info, name):
         return cx.expr(ast.copy_location(ast.Name(name, ast.Load()), node))
@@ -85,6 +85,34 @@ def check_given(info, arguments: dict) -> None:
                             f"'{name}', which CPython then gives the default object: compiled code passes "
                             f"one object to both (call it without '{name}', or pass '{name}' on in its "
                             "own calls)")
+
+
+def check_passed(cx, info, node) -> None:
+    """CompileError for a compiled call giving a shared default's parameter of `info` an
+    object, other than the function's own call passing its own parameter on: its calls of
+    itself would pass that object where CPython gives the default."""
+    positional = info.param_names[:getattr(info, "n_positional", len(info.param_names))]
+    for name in getattr(info, "shared_defaults", ()):
+        k = positional.index(name) if name in positional else None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            arg = node
+        elif k is not None and k < len(node.args):
+            arg = node.args[k]
+        else:
+            arg = next((kw.value for kw in node.keywords if kw.arg == name), None)
+        if arg is None:
+            continue
+        if _is_own(cx, info) and isinstance(arg, ast.Name) and arg.id == name and not _rebinds(cx.info, name):
+            continue
+        cx.error(f"'{info.name}' is given '{name}' here, but it calls itself without '{name}', which "
+                 "CPython then gives the default object: compiled code passes one object to both "
+                 f"(pass '{name}' on in its own calls, or give it none here)", node)
+
+
+def _is_own(cx, info) -> bool:
+    """Whether the function being built is `info`'s function itself (not a nested one)."""
+    return getattr(cx.info, "outer", None) is None and \
+        getattr(cx.info, "py_func", None) is getattr(info, "py_func", False)
 
 
 def not_kept_text(names) -> str:
