@@ -198,16 +198,22 @@ def _default_record(cx, k: int, fn: NestedFunction, at) -> Value:
     return cx.emit("tuple", elems, T.TupleType([e.type for e in elems]), None, loc)
 
 
-def _call_default_record(cx, record: Value, owner_info, spec: str, k: int, node) -> Value:
-    """A call of a `_default_record`: function `k` of `owner_info`, its omitted def-time
-    defaults the record's."""
-    fn_node = owner_info.__dict__[_REGISTRY][k]
+def _record_info(cx, owner_info, fn_node):
+    """The info of the nested def or lambda `fn_node` of `owner_info`, called through a record
+    away from its owner's build (made once per compile)."""
     if isinstance(fn_node, ast.Lambda):
         fn_node = closures.lambda_def(cx, "<lambda>", fn_node)
     key = (owner_info, id(fn_node))
     info = cx.ctx.nested_infos.get(key)
     if info is None:
         info = cx.ctx.nested_infos[key] = closures.NestedFunctionInfo(owner_info, fn_node, {})
+    return info
+
+
+def _call_default_record(cx, record: Value, owner_info, spec: str, k: int, node) -> Value:
+    """A call of a `_default_record`: function `k` of `owner_info`, its omitted def-time
+    defaults the record's."""
+    info = _record_info(cx, owner_info, owner_info.__dict__[_REGISTRY][k])
     loc = cx.loc(node)
     given = {d.name: cx.emit("extract", [record], record.type.elems[1 + i], 1 + i, loc)
              for i, d in enumerate(closures.def_time_defaults(info))}
@@ -438,13 +444,7 @@ def call_record(cx, record: Value, node: ast.Call) -> Value:
         if isinstance(fn_node, _Global):
             fn = fn_node
         else:
-            if isinstance(fn_node, ast.Lambda):
-                fn_node = closures.lambda_def(cx, "<lambda>", fn_node)
-            key = (owner_info, id(fn_node))
-            info = cx.ctx.nested_infos.get(key)
-            if info is None:
-                info = cx.ctx.nested_infos[key] = closures.NestedFunctionInfo(owner_info, fn_node, {})
-            fn = NestedFunction(info)
+            fn = NestedFunction(_record_info(cx, owner_info, fn_node))
         if not _accepts(fn, node):
             cx.error(f"the closures '{owner_info.name}' returns do not all take the arguments of this call: not "
                      "supported in compiled code, which compiles each of them for every such call", node)
