@@ -65,6 +65,14 @@ SLOW_IN_CI = {
     "tests/test_realistic_py3.py::test_parsing_text",                                 # 8 s
     "tests/test_grad_stencils.py::test_array_written_in_the_loop",                    # 8 s
     "tests/test_grad_stencils.py::test_in_place_steps",                               # 7 s
+    "tests/test_numpy_lib_audit.py::test_sort_argsort",                               # 13 s
+    "tests/test_numpy_lib_audit.py::test_isclose",                                    # 12 s
+    "tests/test_numpy_lib_audit.py::test_unique",                                     # 12 s
+    "tests/test_grad_iteration_arrays.py::test_arrays_that_outlive_their_iteration",  # 11 s
+    "tests/test_arena.py::test_dropped_images_give_their_blocks_back",                # 8 s
+    "tests/test_memory.py::test_dropped_closures_free_what_they_captured",            # 8 s
+    "tests/test_memory.py::test_functions_loaded_from_the_store_share_their_memory_maps",  # 6 s
+    "tests/test_list_reflect.py::test_no_leaks",                                      # 7 s
 }
 
 

@@ -62,7 +62,7 @@ def _layouts(a):
 ANY_RANK = hnp.arrays(DTYPES, hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(ANY_RANK, st.integers(-30, 30))
 def test_flat(a, i):
     for x in _layouts(a):

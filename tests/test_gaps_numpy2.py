@@ -97,7 +97,7 @@ def test_small_constructors():
     check_all_levels(K.nan_to_num_full, np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32))
 
 
-@EX
+@settings(max_examples=10, deadline=None)
 @given(MAT, st.integers(-5, 5))
 def test_flips_rotations(m, k):
     for x in _layouts(m):

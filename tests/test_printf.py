@@ -154,7 +154,7 @@ def _stdout_of(fn, *args):
     return buf.getvalue()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(-1000, 1000), st.text("ab%", max_size=4), st.floats(-1e3, 1e3))
 def test_printed_and_raised_templates_with_widths_or_a_tuple_value(n, s, x):
     # print()'s and raise's own formatting of `template % values` knew `%d`/`%.3f` only and
