@@ -144,6 +144,7 @@ class FunctionLowering:
         self._unwind: llvm.Block | None = None
         self._raises: dict[tuple, llvm.Block] = {}    # shared blocks of constant raises
         self._cleanups: dict[tuple, llvm.Block] = {}  # shared releases before unwinding
+        self._too_deep: dict[int, llvm.Block] = {}    # RecursionError raises, by unwind block
         self.rc = refcount.plan(func, self.may_raise)
         # calls whose exception goes to a handler of this function: `raised` follows them
         self.caught_calls = {id(b.instrs[k - 1]) for b in func.blocks for k, i in enumerate(b.instrs)
@@ -152,7 +153,9 @@ class FunctionLowering:
     def run(self) -> None:
         order = reachable_blocks(self.func)
         index = {id(block): k for k, block in enumerate(self.func.blocks)}
-        guard = self.fn.append_block("stack_guard") if id(self.func) in self.lowered.recursive else None
+        recursive = id(self.func) in self.lowered.recursive
+        self.guard_calls = recursive and self.can_guard_calls()
+        guard = self.fn.append_block("stack_guard") if recursive and not self.guard_calls else None
         for block in order:
             self.blocks[id(block)] = self.fn.append_block(f"bb{index[id(block)]}")
         if guard is not None:
@@ -201,16 +204,49 @@ class FunctionLowering:
         """The owned values to release when `i` raises (refcount)."""
         return self.rc.cleanup.get(id(i), []) if self.rc is not None else []
 
-    def emit_stack_guard(self, guard: llvm.Block, body: llvm.Block) -> None:
-        """RecursionError when this frame is below the Env's stack limit (abi.py)."""
-        self.b.position_at_end(guard)
+    def can_guard_calls(self) -> bool:
+        """Whether this recursive function may test the stack before its calls on a call
+        cycle instead of on entry (abi.py, "Deep recursion"): every such call is a plain
+        one, whose RecursionError may leave the function. A call inside a ``try`` (its
+        exception goes to a handler here) or a prange loop's chunks keep the test on entry."""
+        recursive = self.lowered.recursive
+        return not any(i.opname == "call" and id(i.attr) in recursive
+                       and (i.attr.inline_mark == PARALLEL or id(i) in self.caught_calls)
+                       for i in self.func.instructions())
+
+    def stack_is_low(self) -> llvm.Value:
+        """Whether this frame is below the Env's stack limit (abi.py)."""
         frame = self.b.call(self.m.intrinsic("llvm.stacksave.p0", "ptr", []), [])
         here = self.b.ptrtoint(frame, "i64")
-        low = self.b.icmp("ult", here, self.b.load_at("i64", self.env, ENV_STACK))
+        return self.b.icmp("ult", here, self.b.load_at("i64", self.env, ENV_STACK))
+
+    def emit_stack_guard(self, guard: llvm.Block, body: llvm.Block) -> None:
+        """RecursionError on entry when this frame is below the Env's stack limit."""
+        self.b.position_at_end(guard)
+        low = self.stack_is_low()
         deep = self.fn.append_block("too_deep")
         self.b.cbranch(low, deep, body, UNLIKELY)
         self.b.position_at_end(deep)
         self.emit_raise(ExcInfo("RecursionError", RECURSION_MESSAGE), [], None)
+
+    def emit_call_guard(self, i: Instr) -> None:
+        """RecursionError before call `i` (on a call cycle) when this frame is below the
+        Env's stack limit, as CPython raises it at the call; the references `i` would
+        release on raising are released. Tested here rather than on entry, a frame that
+        returns without calling (fib's ``n < 2``) never reads the stack pointer, and LLVM
+        saves the callee-saved registers only on the paths that call (shrink-wrapping: a
+        read of the stack pointer needs the prologue before it)."""
+        unwind = self.unwind_with_cleanup(i)
+        deep = self._too_deep.get(id(unwind))
+        if deep is None:
+            here = self.b.block
+            deep = self._too_deep[id(unwind)] = self.fn.append_block("too_deep")
+            self.b.position_at_end(deep)
+            self.emit_raise(ExcInfo("RecursionError", RECURSION_MESSAGE), [], None, unwind)
+            self.b.position_at_end(here)
+        cont = self.fn.append_block()
+        self.b.cbranch(self.stack_is_low(), deep, cont, UNLIKELY)
+        self.b.position_at_end(cont)
 
     # --- values ----------------------------------------------------------------------------
 
@@ -364,6 +400,8 @@ class FunctionLowering:
         callee: Function = i.attr
         if callee.inline_mark == PARALLEL:         # a prange loop's chunks (ir.parallel)
             return parallel.lower_parallel_call(self, i)
+        if self.guard_calls and id(callee) in self.lowered.recursive:
+            self.emit_call_guard(i)
         # `notail` on a call within a call cycle: LLVM would turn a tail call into a loop,
         # which never reaches the callee's stack guard, so runaway recursion would spin (or
         # wrap around) where CPython raises RecursionError.
