@@ -42,12 +42,13 @@ GIL back (with ``env->tstate``), runs Python's signal handlers and returns nonze
 status 2, when one raised; the function then unwinds like any raise.
 
 Deep recursion. A function on a call cycle (`recursive_functions`) compares its stack
-pointer (``llvm.stacksave``, which needs no frame pointer) with ``env->stack_limit`` before
-each call of a function on a cycle, and raises RecursionError below it, so runaway recursion
-in compiled code is an exception instead of a crash of the interpreter. Every cycle passes
-such a call, and a frame that calls nothing needs no test (nor, then, a prologue: LLVM
-shrink-wraps it). A function whose cycle calls are inside a ``try`` or a prange loop tests on
-entry instead (lower.py `can_guard_calls`).
+pointer (``llvm.stacksave``, which needs no frame pointer) with ``env->stack_limit`` and
+raises RecursionError below it, so runaway recursion in compiled code is an exception instead
+of a crash of the interpreter. The test is on entry, or, where a frame can return having
+neither called nor raised (fib's ``n < 2``), before each call on a cycle that no other such
+call dominates: every cycle passes such a call, and the frames that call nothing then need
+no prologue (a read of the stack pointer would pin it to the entry). See lower.py
+`can_guard_calls`.
 
 Caught exceptions. Inside a ``try`` (script.frontend.exceptions), a call is followed by
 `raised`: the caller tests ``env->status`` itself and, when set, takes the record into an
