@@ -76,6 +76,15 @@ def mutual_b(n: int) -> float:
     return mutual_a(n - 1) * 0.5 + mutual_a(0)
 
 
+def lists_down(n: int, xs: list[int]) -> int:
+    """A list made by every frame and live across its call: a RecursionError raised
+    before a call releases it (n < 0 recurses without end)."""
+    if n == 0:
+        return len(xs)
+    ys = [n, xs[0]]
+    return lists_down(n - 1, ys) + ys[1] - xs[0]
+
+
 def tail_even(n):
     """Tail calls only: LLVM would make a loop of them, which for n < 0 never ends (or
     wraps around) where CPython raises RecursionError."""

@@ -201,6 +201,15 @@ def test_deep_recursion_raises_recursion_error_not_a_crash():
     assert f(10) == K.mutual_a(10)          # still usable afterwards
 
 
+def test_runaway_recursion_holding_a_list_raises_recursion_error():
+    f = script.script(K.lists_down)
+    assert f(300, [7]) == K.lists_down(300, [7])
+    for _ in range(3):
+        with pytest.raises(RecursionError, match="maximum recursion depth exceeded"):
+            f(-1, [7])
+    assert f(30, [1]) == K.lists_down(30, [1])
+
+
 def test_runaway_tail_recursion_raises_recursion_error():
     even, count = script.script(K.tail_even), script.script(K.tail_count)
     assert even(10) is True and even(7) is False and count(500, 0) == 500
