@@ -435,7 +435,7 @@ class FunctionLowering:
         if self.guarded_calls is not None and id(i) in self.guarded_calls:
             self.emit_call_guard(i)
         # `notail` on a call within a call cycle: LLVM would turn a tail call into a loop,
-        # which never reaches the callee's stack guard, so runaway recursion would spin (or
+        # which never reaches a stack test again, so runaway recursion would spin (or
         # wrap around) where CPython raises RecursionError.
         call = self.b.call(self.lowered.native[id(callee)],
                            [self.env] + [self.value(v) for v in i.operands],
