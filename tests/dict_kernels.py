@@ -532,3 +532,22 @@ def keyed_by_globals(words):
     letters = sorted(set("".join(words)), key=ORDER.find, reverse=True)
     ranked = sorted(words, key=RANKS.get) if all(w in RANKS for w in words) else []
     return letters, ranked, argmax_key([len(w) for w in words])
+
+
+def two_sum(nums, target):
+    seen = {}
+    for i, x in enumerate(nums):
+        if target - x in seen:
+            return [seen[target - x], i]
+        seen[x] = i
+    return []
+
+
+def repeated_pairs(nums):
+    seen = {}
+    out = []
+    for i, x in enumerate(nums):
+        if x in seen:
+            out.append(({seen[x], i}, [seen[x]]))
+        seen[x] = i
+    return out

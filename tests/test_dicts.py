@@ -525,3 +525,12 @@ def test_in_place_set_operators_of_an_empty_set_and_of_a_list(words, n):
     # `s -= {...}` of `s = set()` was a CompileError (sets of ? and str); `t |= [3]` gave
     # {1, 2, 3} where CPython raises TypeError (a silent wrong answer)
     check_all_levels(_in_place_set_operators, words, n)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(-4, 4), max_size=6), st.integers(-4, 4))
+def test_displays_of_values_read_before_the_store_that_types_them(nums, target):
+    # `[seen[k], i]` is lowered before `seen[x] = i` types the dict's values: the display
+    # waits for the next round instead of refusing a list of "?" and int
+    check_all_levels(K.two_sum, nums, target)
+    check_all_levels(K.repeated_pairs, nums)

@@ -442,7 +442,7 @@ def key_message(cx, key: Value, node):
 def table_store(cx, d: Value, key: Value, value: Value | None, node) -> None:
     """`d[key] = value`, or `s.add(key)` when `value` is None."""
     t = d.type
-    if value is not None and isinstance(value.type, Unknown):
+    if isinstance(key.type, Unknown) or value is not None and isinstance(value.type, Unknown):
         cx.saw_unknown = cx.saw_unknown or cx.loc(node)      # (entry_part)
         return
     if value is not None and not is_pending(t.value):

@@ -393,7 +393,13 @@ def read_type(cx, lst: Value) -> T.Type:
 
 
 def element_type(cx, types, node) -> T.Type:
-    """The one type elements of these types meet at (a CompileError when none)."""
+    """The one type elements of these types meet at (a CompileError when none). An element
+    not typed in this round (a read of a dict's values that a later store types) leaves
+    the others to decide; the round is redone (ints when none is typed)."""
+    known = [t for t in types if not has_unknown(t)]
+    if len(known) < len(types):
+        cx.saw_unknown = cx.saw_unknown or cx.loc(node)
+        types = known or [T.I64]
     t = types[0]
     for u in types[1:]:
         merge_pending(cx, t, u)
