@@ -288,6 +288,25 @@ def test_enumerate_start(xs, k):
     check_all_levels(enumerate_from, xs, k)
 
 
+def _squares(n):
+    for i in range(n):
+        yield i * i
+
+
+def keyword_starts(xs, n, k):
+    # start= given by keyword: sum() of a builtin's iterator ignored it (returned 0 + items)
+    total = sum(range(n), start=k) + sum(map(abs, xs), start=k) + sum(xs, start=0.5)
+    total += sum((x * 2 for x in xs), start=k)
+    # enumerate(generator, start=) was a CompileError (Project Euler 104's zip of generators)
+    pairs = [(i, x) for i, x in enumerate(zip(_squares(n), xs), start=k)]
+    return total, pairs
+
+
+@pytest.mark.parametrize("xs, n, k", [([], 0, 0), ([3, -4, 5], 4, 7), ([-1], 6, -3)])
+def test_keyword_start_of_sum_and_enumerate(xs, n, k):
+    check_all_levels(keyword_starts, xs, n, k)
+
+
 def radix(n, x):
     return bin(n), oct(n), hex(n), bin(n > 0), format(n), format(n, "+08d"), format(x, ".3e"), \
         format(x), format(n, "#x")

@@ -269,13 +269,18 @@ def call_user(cx, ref, node: ast.Call) -> Value:
     cx.error(f"'{ref.name}' is not callable", node)
 
 
-def positional(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) -> list[Value]:
+def positional_count(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) -> None:
+    """A CompileError unless `node` passes from lo to hi positional arguments and no keyword."""
     hi = lo if hi is None else hi
     if node.keywords:
         cx.error(f"{name}() takes no keyword arguments here", node)
     if not lo <= len(node.args) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
         cx.error(f"{name}() takes {want} arguments ({len(node.args)} given)", node)
+
+
+def positional(cx, node: ast.Call, name: str, lo: int, hi: int | None = None) -> list[Value]:
+    positional_count(cx, node, name, lo, hi)
     values = unwrap_none_args(cx, getattr(py_builtins, name, None),
                               [optional.expr_opt(cx, a) for a in node.args], node.args, node)
     for v, a in zip(values, node.args):
@@ -1047,11 +1052,23 @@ def _powmod(cx, args: list, node) -> Value:
     return cx.emit("call", args, T.I64, callee, cx.loc(node))
 
 
+def _sum_args(node: ast.Call) -> ast.Call:
+    """sum(iterable, /, start=0) as a call of positional arguments only: `start=` becomes
+    the second. Any other keyword, or a start given twice, is CPython's TypeError at the
+    call, left to `positional`'s CompileError (was: a keyword start silently ignored where
+    the iterable is a builtin's, `sum(range(n), start=10)`)."""
+    if not node.keywords or len(node.args) != 1 or [k.arg for k in node.keywords] != ["start"]:
+        return node
+    return ast.copy_location(ast.Call(node.func, node.args + [node.keywords[0].value], []), node)
+
+
 def builtin_sum(cx, node, name) -> Value:
+    node = _sum_args(node)
     if node.args and generators.walks_generator(cx, node.args[0]):
-        start = positional(cx, ast.Call(node.func, node.args[1:], node.keywords), name, 0, 1)
+        start = positional(cx, ast.copy_location(ast.Call(node.func, node.args[1:], node.keywords), node), name, 0, 1)
         return lists.sum_each(cx, node.args[0], start[0] if start else None, node)
     if node.args and (cx.builtin_call(node.args[0]) is not None or dicts.table_view(cx, node.args[0]) is not None):
+        positional_count(cx, node, name, 1, 2)
         start = [cx.expr(a) for a in node.args[1:2]]
         return sum_of(cx, cx.iterable(node.args[0]), start, node)
     args = positional(cx, node, name, 1, 2)

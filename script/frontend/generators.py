@@ -481,10 +481,18 @@ def _walk_items(cx, node, on_item, done, whole: bool) -> None:
     cx.goto(done, loc)
 
 
-def _walk_enumerate(cx, node, on_item, done) -> None:
-    if not 1 <= len(node.args) <= 2 or node.keywords:
+def enumerate_start(cx, node: ast.Call) -> ast.expr | None:
+    """The start of enumerate(iterable, start=0), given by position or as `start=`; a
+    CompileError for any other keyword or a start given twice (CPython's TypeError)."""
+    starts = node.args[1:] + [k.value for k in node.keywords]
+    if len(node.args) < 1 or len(starts) > 1 or any(k.arg != "start" for k in node.keywords):
         cx.error("enumerate() takes an iterable and an optional start", node)
-    first = cx.coerce(cx.expr(node.args[1]), T.I64, node) if len(node.args) == 2 else Const(0, T.I64)
+    return starts[0] if starts else None
+
+
+def _walk_enumerate(cx, node, on_item, done) -> None:
+    start = enumerate_start(cx, node)
+    first = cx.coerce(cx.expr(start), T.I64, node) if start is not None else Const(0, T.I64)
     count = cx.new_var("count", first)
     loc = cx.loc(node)
 

@@ -1182,12 +1182,10 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return n, lambda i: self.emit("add", [start, self.emit("mul", [self.coerce(i, start.type, node), step],
                                                                    start.type, None, loc)], start.type, None, loc), start.type
         if builtin is enumerate:
-            starts = node.args[1:] + [k.value for k in node.keywords]       # start=
-            if not node.args or len(starts) > 1:
-                self.error("enumerate() takes an iterable and an optional start", node)
+            start = generators.enumerate_start(self, node)
             inner = self.iterable(node.args[0])
             n, item, et = inner
-            first = self.coerce(self.expr(starts[0]), T.I64, node) if starts else Const(0, T.I64)
+            first = self.coerce(self.expr(start), T.I64, node) if start is not None else Const(0, T.I64)
             out = (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
                    T.TupleType([T.I64, et]))
             return Growing(*out, inner.length) if isinstance(inner, Growing) else out
