@@ -307,6 +307,28 @@ def test_keyword_start_of_sum_and_enumerate(xs, n, k):
     check_all_levels(keyword_starts, xs, n, k)
 
 
+class _Ranked:
+    def __init__(self, a, tag):
+        self.a = a
+        self.tag = tag
+
+    def __lt__(self, other):
+        return self.a < other.a
+
+
+def instance_extremes(x, y, z):
+    # min/max of instances of one class: compared by __lt__ (max by the reflected one), the
+    # first of equals returned (was a CompileError: Project Euler 503's min(Fraction, w))
+    m = max(_Ranked(x, 1), _Ranked(y, 2), _Ranked(z, 3))
+    n = min(_Ranked(x, 1), _Ranked(y, 2), _Ranked(z, 3))
+    return m.tag, n.tag
+
+
+@pytest.mark.parametrize("x, y, z", [(1, 2, 2), (3, 3, 1), (5, 1, 5)])
+def test_min_max_of_instances(x, y, z):
+    check_all_levels(instance_extremes, x, y, z)
+
+
 def radix(n, x):
     return bin(n), oct(n), hex(n), bin(n > 0), format(n), format(n, "+08d"), format(x, ".3e"), \
         format(x), format(n, "#x")
