@@ -472,3 +472,40 @@ def test_writes_lost_through_an_alias_are_compile_errors(fn):
     # without an error)
     with pytest.raises(CompileError, match="is read-only in compiled code"):
         script.script(fn)(1)
+
+
+_REBOUND_AT_MODULE_LEVEL = '''
+N = 10
+def times(k):
+    return N * k
+out = [times(2)]
+N = 2.5                      # rebound after the first call compiled `times`
+out.append(times(2))
+LIMITS = [1, 2]
+def total():
+    return sum(LIMITS)
+out.append(total())
+LIMITS = [5, 6, 7]
+LIMITS.append(1)
+out.append(total())
+T = (1, 2)
+def pick(k):
+    return T[k]
+out.append(pick(1))
+T = (3, 4, 5)
+out.append(pick(2))
+for i in range(3):
+    out.append(times(i))
+'''
+
+
+def test_names_the_module_rebinds_are_read_at_each_call(tmp_path):
+    # a module-level name bound again by the module's own statements (not by a function's
+    # `global`) was a constant of the code compiled at the first call: `times(2)` gave 20
+    # twice, where CPython reads N = 2.5 the second time (found by probing --main scripts)
+    path = tmp_path / "rebinds.py"
+    path.write_text("import script\n" + _REBOUND_AT_MODULE_LEVEL.replace("\ndef ", "\n@script.script\ndef "))
+    expected, compiled = {}, {"__name__": "rebinds"}
+    exec(_REBOUND_AT_MODULE_LEVEL, expected)
+    exec(compile(path.read_text(), str(path), "exec"), compiled)
+    assert repr(compiled["out"]) == repr(expected["out"])

@@ -123,8 +123,10 @@ def _analyse(text: str, module_globals: dict) -> dict:
             w, r = _writes(fn, containers | scalars)
             written |= w
             rebound |= r
-    live = (written - rebound) & containers
-    cells = rebound & scalars - containers
+    again = _module_rebinds(tree)       # `N = 20` after a call compiled with `N = 10`
+    values = {n for n in again if type(module_globals.get(n)) is tuple} | again & _displayed(tree, (ast.Tuple,))
+    live = (written - rebound) & containers | (again & containers | values) - rebound
+    cells = (rebound | again) & scalars - containers
     if not live and not cells:
         return {}
     loads = {name: _loads(fn) for name, fn in defs.items()}
@@ -141,9 +143,49 @@ def _analyse(text: str, module_globals: dict) -> dict:
     return {name: tuple(sorted(names)) for name, names in direct.items() if names}
 
 
-def _displayed(tree: ast.Module) -> set[str]:
+def _module_rebinds(tree: ast.Module) -> set[str]:
+    """Names the module's own statements bind more than once: assigned twice, augmented, or
+    bound inside a module-level loop or as its target. A function compiled at its first call
+    would otherwise keep the value the name had then as a constant, where CPython reads the
+    name's value at each call (`N = 10; print(f()); N = 20; print(f())`)."""
+    counts: dict[str, int] = {}
+
+    def bind(target, weight: int) -> None:
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                counts[n.id] = counts.get(n.id, 0) + weight
+
+    def visit(body: list, looped: bool) -> None:
+        weight = 2 if looped else 1
+        for stmt in body:
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    bind(target, weight)
+            elif isinstance(stmt, ast.AugAssign):
+                bind(stmt.target, 2)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                bind(stmt.target, weight)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+                bind(stmt.target, 2)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        bind(item.optional_vars, weight)
+            loop = looped or isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))
+            if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(stmt, field, []), loop)
+                for handler in getattr(stmt, "handlers", []):
+                    visit(handler.body, loop)
+
+    visit(tree.body, False)
+    return {name for name, count in counts.items() if count > 1}
+
+
+def _displayed(tree: ast.Module, kinds: tuple = ()) -> set[str]:
     """Names a module-level statement binds to a list, dict or set display or comprehension, or
-    to a call of list/dict/set (a function decorated before the module has run them)."""
+    to a call of list/dict/set (a function decorated before the module has run them); with
+    `kinds`, to a display of those ast classes only."""
     out = set()
     for stmt in _module_statements(tree.body):
         value = getattr(stmt, "value", None)
@@ -152,6 +194,10 @@ def _displayed(tree: ast.Module) -> set[str]:
         elif isinstance(stmt, ast.AnnAssign) and value is not None:
             targets = [stmt.target]
         else:
+            continue
+        if kinds:
+            if isinstance(value, kinds):
+                out |= {t.id for t in targets if isinstance(t, ast.Name)}
             continue
         if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) or \
                 isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set"):
