@@ -496,6 +496,12 @@ T = (3, 4, 5)
 out.append(pick(2))
 for i in range(3):
     out.append(times(i))
+M = 10 ** 3                  # bound after the file's first compile, and not to a literal
+def plus(k):
+    return M + k
+out.append(plus(1))
+M = M // 7
+out.append(plus(1))
 '''
 
 

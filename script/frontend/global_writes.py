@@ -69,9 +69,17 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
     text = "".join(lines)
     filename = py_func.__code__.co_filename
     cached = _files.get(filename)
-    if cached is None or cached[0] != text:
-        cached = _files[filename] = (text, _analyse(text, py_func.__globals__))
+    # (again when a name the module binds twice has been bound since: its value's type was
+    # not known when an earlier function of the file was compiled)
+    if cached is None or cached[0] != text or cached[2] != _bound(cached[3], py_func.__globals__):
+        hidden, again = _analyse(text, py_func.__globals__)
+        cached = _files[filename] = (text, hidden, _bound(again, py_func.__globals__), again)
     return cached[1].get(node.name, ())
+
+
+def _bound(names: set, module_globals: dict) -> frozenset:
+    return frozenset(n for n in names if n in module_globals)
+
 
 
 def _in_stdlib(py_func) -> bool:
@@ -103,13 +111,15 @@ def strip_global_declarations(node: ast.FunctionDef, names: tuple[str, ...]) -> 
                 body[:] = kept or [ast.copy_location(ast.Pass(), body[0])]
 
 
-def _analyse(text: str, module_globals: dict) -> dict:
-    """def name -> the hidden parameters it takes: the written containers and the cells of
-    the rebound scalars (`CELL` + name) it reads, writes or reaches by calls."""
+def _analyse(text: str, module_globals: dict) -> tuple[dict, set[str]]:
+    """(def name -> the hidden parameters it takes: the written containers and the cells of
+    the rebound scalars (`CELL` + name) it reads, writes or reaches by calls; the names the
+    module's statements bind again)."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return {}
+        return {}, set()
+    again = _module_rebinds(tree)       # `N = 20` after a call compiled with `N = 10`
     containers = {n for n, v in module_globals.items() if type(v) in CONTAINERS} | _displayed(tree)
     scalars = {n for n, v in module_globals.items() if type(v) in SCALARS} | _constants(tree)
     defs = {}
@@ -123,12 +133,11 @@ def _analyse(text: str, module_globals: dict) -> dict:
             w, r = _writes(fn, containers | scalars)
             written |= w
             rebound |= r
-    again = _module_rebinds(tree)       # `N = 20` after a call compiled with `N = 10`
     values = {n for n in again if type(module_globals.get(n)) is tuple} | again & _displayed(tree, (ast.Tuple,))
     live = (written - rebound) & containers | (again & containers | values) - rebound
     cells = (rebound | again) & scalars - containers
     if not live and not cells:
-        return {}
+        return {}, again
     loads = {name: _loads(fn) for name, fn in defs.items()}
     direct = {name: loads[name] & live | {CELL + n for n in (loads[name] | _declared(fn)) & cells}
               for name, fn in defs.items()}
@@ -140,7 +149,7 @@ def _analyse(text: str, module_globals: dict) -> dict:
             grown = direct[name].union(*(direct[c] for c in calls[name]))
             if grown != direct[name]:
                 direct[name], changed = grown, True
-    return {name: tuple(sorted(names)) for name, names in direct.items() if names}
+    return {name: tuple(sorted(names)) for name, names in direct.items() if names}, again
 
 
 def _module_rebinds(tree: ast.Module) -> set[str]:
