@@ -502,6 +502,13 @@ def plus(k):
 out.append(plus(1))
 M = M // 7
 out.append(plus(1))
+from fractions import Fraction
+F = Fraction(1, 3)
+def scaled(k):
+    return F * k
+out.append(scaled(3))
+F = Fraction(1, 2)
+out.append(scaled(3))
 '''
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import types
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",  # list
@@ -133,7 +134,7 @@ def _analyse(text: str, module_globals: dict) -> tuple[dict, set[str]]:
             w, r = _writes(fn, containers | scalars)
             written |= w
             rebound |= r
-    values = {n for n in again if type(module_globals.get(n)) is tuple} | again & _displayed(tree, (ast.Tuple,))
+    values = {n for n in again if _passed_as_is(module_globals.get(n))} | again & _displayed(tree, (ast.Tuple,))
     live = (written - rebound) & containers | (again & containers | values) - rebound
     cells = (rebound | again) & scalars - containers
     if not live and not cells:
@@ -150,6 +151,16 @@ def _analyse(text: str, module_globals: dict) -> tuple[dict, set[str]]:
             if grown != direct[name]:
                 direct[name], changed = grown, True
     return {name: tuple(sorted(names)) for name, names in direct.items() if names}, again
+
+
+def _passed_as_is(value) -> bool:
+    """Whether a global bound again at module level is passed to compiled code as an argument
+    is (a tuple, a Fraction, an instance of a user's class) rather than kept as a constant."""
+    cls = type(value)
+    if cls is tuple or (cls.__module__, cls.__name__) == ("fractions", "Fraction"):
+        return True
+    return cls.__module__ not in ("builtins", "numpy") and hasattr(value, "__dict__") and \
+        not isinstance(value, (type, types.ModuleType, types.FunctionType, functools.partial))
 
 
 def _module_rebinds(tree: ast.Module) -> set[str]:
