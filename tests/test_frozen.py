@@ -58,6 +58,16 @@ def test_unsupported_globals_are_compile_errors(tmp_path):
         script.script(ns["f"])(0)
 
 
+def test_a_global_array_the_module_binds_again_is_refused(tmp_path):
+    # a frozen copy would keep the first value where CPython reads the name at each call
+    path = tmp_path / "rebound_array.py"
+    path.write_text("import numpy as np\nimport script\nA = np.zeros(2)\n\n@script.script\ndef f():\n"
+                    "    return A.sum()\n\nfirst = f()\nA = np.ones(2)\n")
+    with pytest.raises(CompileError, match="global array 'A' is bound again") as info:
+        exec(compile(path.read_text(), str(path), "exec"), {})
+    assert "rebound_array.py:7" in str(info.value)
+
+
 def test_saved_module_carries_the_frozen_array(tmp_path):
     f = script.script(K.lookup)
     f(1, 2)

@@ -33,6 +33,20 @@ def frozen_array(lowering, arr: np.ndarray, name: str, node):
     return lowering.emit("const_array", [], T.ArrayType(dtype, arr.ndim, "C"), data, lowering.loc(node))
 
 
+def reject_rebound_array(lowering, arr: np.ndarray, name: str, node) -> None:
+    """CompileError for global array `name` when its module's own statements bind the name
+    again (`A = np.zeros(n)`, later `A = np.ones(n)`): a frozen copy would answer from the
+    value at the compile, where CPython reads the name at each call."""
+    py_func = getattr(lowering.info, "py_func", None)
+    if py_func is None or py_func.__globals__.get(name) is not arr:
+        return
+    from script.frontend.global_writes import module_rebinds
+    if name in module_rebinds(py_func):
+        lowering.error(f"global array '{name}' is bound again by its module's statements; compiled code "
+                       "freezes a global array when the function is compiled, so a later binding would not "
+                       "be seen (pass it as an argument)", node)
+
+
 def reject_const_array_writes(module) -> None:
     for func in module.functions.values():
         for i in const_array_writes(func):

@@ -78,6 +78,19 @@ def hidden_globals(py_func, node: ast.FunctionDef) -> tuple[str, ...]:
     return cached[1].get(node.name, ())
 
 
+def module_rebinds(py_func) -> set[str]:
+    """The names the module-level statements of `py_func`'s file bind more than once
+    (`_module_rebinds`); none when its source cannot be read."""
+    filename = py_func.__code__.co_filename
+    cached = _files.get(filename)
+    if cached is not None:
+        return cached[3]
+    try:
+        return _module_rebinds(ast.parse("".join(inspect.findsource(py_func)[0])))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+
+
 def _bound(names: set, module_globals: dict) -> frozenset:
     return frozenset(n for n in names if n in module_globals)
 

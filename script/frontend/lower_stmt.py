@@ -404,7 +404,8 @@ class FunctionLowering(SSABuilder, ExprLowering):
                 self.global_lists[id(t)] = self.global_rows[id(t)] = name
             return t
         if type(obj).__name__ == "ndarray" and type(obj).__module__ == "numpy":
-            from script.frontend.frozen import frozen_array
+            from script.frontend.frozen import frozen_array, reject_rebound_array
+            reject_rebound_array(self, obj, name, node)
             return frozen_array(self, obj, name, node)
         return PyRef(obj, name)
 
