@@ -80,99 +80,133 @@ def _fail(message, instr=None):
 
 
 def _verify(func: Function) -> None:
-    if not func.blocks:
+    """One walk over the blocks does the per-block and per-instruction checks and gathers what
+    the later checks need (the use pairs, each instruction's position), so that those report
+    their failures in the order they always have: invariants 1-6, then 8 with the "not defined"
+    half of 7, then dominance."""
+    blist = func.blocks
+    if not blist:
         _fail("function has no blocks")
     entry = func.entry
     if entry.preds:
         _fail("entry block has predecessors")
-    blocks = set(func.blocks)
+    blocks = set(blist)
     defined = set()
-    for b in func.blocks:
+    for b in blist:
         if b.func is not func:
             _fail("block does not belong to this function")
-        for p in b.params:
-            defined.add(p)
-        for i in b.instrs:
-            defined.add(i)
-    edge_count = Counter()
-    for b in func.blocks:
-        if not b.instrs or not b.instrs[-1].is_terminator:
-            _fail(f"block bb{func.blocks.index(b)} does not end in a terminator",
-                  b.instrs[-1] if b.instrs else None)
-        for i in b.instrs[:-1]:
-            if i.is_terminator:
+        defined.update(b.params)
+        defined.update(b.instrs)
+    edges = []                  # (block, successor), once per edge
+    pairs = []                  # (operand, user), once per operand slot that is not a constant
+    undefined = None            # the first instruction with an operand from outside the function
+    position = {}               # instruction -> its index in its block
+    plans = _PLANS
+    for b in blist:
+        instrs = b.instrs
+        if not instrs or not instrs[-1].op.terminator:
+            _fail(f"block bb{blist.index(b)} does not end in a terminator", instrs[-1] if instrs else None)
+        for i in instrs[:-1]:
+            if i.op.terminator:
                 _fail("terminator before the end of a block", i)
-        for i in b.instrs:
+        for k, i in enumerate(instrs):
             if i.block is not b:
                 _fail("instruction's block field is wrong", i)
-            _check_instr(func, i, blocks)
-        for s in b.terminator.succs:
-            edge_count[(b, s)] += 1
-    for s in func.blocks:
-        for p, n in Counter(s.preds).items():
+            position[i] = k
+            # The op table's checks (inlined: this is the verifier's hot loop): operand count,
+            # complex operands (`OpInfo.complex_ok`), the op's operand rule (`OpInfo.rule`, a
+            # function of `_RULES`), then the result type its result rule gives (`ops.result_type`).
+            op = i.op
+            plan = plans.get(op.name)
+            if plan is None or plan[0] is not op:
+                plan = _plan(op)
+            types = []
+            for v in i.operands:
+                types.append(v.type)
+                if not isinstance(v, Const):
+                    if undefined is None and v not in defined:
+                        undefined = i
+                    pairs.append((v, i))
+            _, nargs, complex_ok, rule, fixed = plan
+            if nargs is not None and len(types) != nargs:
+                _fail(f"{op.name} takes {nargs} operands, has {len(types)}", i)
+            if not complex_ok:
+                for t in types:
+                    if isinstance(t, T.ComplexType):
+                        _fail(f"{op.name} of a complex number", i)
+            rule(i, types, func, blocks)
+            given = i.type
+            want = fixed if fixed is not None else result_type(op, types, i.attr, given)
+            if want is None or (want is not given and want != given):
+                _fail(f"{op.name} gives {want}, instruction says {given}", i)
+        for s in instrs[-1].succs:
+            edges.append((b, s))
+    edge_count = Counter(edges)
+    pred_counts = {}
+    for s in blist:
+        pc = pred_counts[s] = Counter(s.preds)
+        for p, n in pc.items():
             if edge_count[(p, s)] != n:
-                _fail(f"predecessor list of bb{func.blocks.index(s)} disagrees with the branches into it")
+                _fail(f"predecessor list of bb{blist.index(s)} disagrees with the branches into it")
     for (b, s), n in edge_count.items():
-        if Counter(s.preds)[b] != n:
-            _fail(f"bb{func.blocks.index(s)} is missing predecessor bb{func.blocks.index(b)}")
-    _check_uses(func, defined)
-    _check_dominance(func)
+        pc = pred_counts.get(s)
+        if (pc[b] if pc is not None else Counter(s.preds)[b]) != n:
+            _fail(f"bb{blist.index(s)} is missing predecessor bb{blist.index(b)}")
+    _check_uses(func, defined, pairs, undefined)
+    _check_dominance(func, position)
 
 
-def _check_uses(func: Function, defined: set) -> None:
-    expected = Counter()
-    for i in func.instructions():
-        for v in i.operands:
-            if isinstance(v, Const):
-                continue
-            if v not in defined:
-                _fail("operand is not defined in this function", i)
-            expected[(id(v), id(i))] += 1
-    actual = Counter()
+def _check_uses(func: Function, defined: set, pairs: list, undefined: Instr | None) -> None:
+    """`pairs`: (operand, user) for every operand slot that is not a constant; `undefined`:
+    the first instruction with an operand that is not defined in `func`, if any."""
+    if undefined is not None:
+        _fail("operand is not defined in this function", undefined)
+    actual = []
     for v in defined:
-        for user in v.uses:
-            if user.block is None or user.block.func is not func:
-                _fail("use list holds an instruction outside the function", user)
-            actual[(id(v), id(user))] += 1
-    if actual != expected:
+        uses = v.uses
+        if uses:
+            for user in uses:
+                ub = user.block
+                if ub is None or ub.func is not func:
+                    _fail("use list holds an instruction outside the function", user)
+                actual.append((v, user))
+    if len(actual) != len(pairs) or Counter(actual) != Counter(pairs):
         _fail("use lists are out of date")
 
 
-def _check_dominance(func: Function) -> None:
-    dom = DomTree(func)
-    position = {}
-    for b in func.blocks:
-        for k, i in enumerate(b.instrs):
-            position[i] = k
-    for b in dom.order:
+def _check_dominance(func: Function, position: dict) -> None:
+    """`position`: each instruction's index in its block. A function of one block needs no
+    dominator tree: its only block is the entry, which dominates itself."""
+    if len(func.blocks) == 1:
+        order, dominates = func.blocks, _is
+    else:
+        dom = DomTree(func)
+        order, dominates = dom.order, dom.dominates
+    for b in order:
         for k, i in enumerate(b.instrs):
             for v in i.operands:
                 if isinstance(v, Const):
                     continue
                 if isinstance(v, BlockParam):
-                    if not dom.dominates(v.block, b):
+                    if v.block is not b and not dominates(v.block, b):
                         _fail("use of a block parameter not dominated by its block", i)
                 elif v.block is b:
                     if position[v] >= k:
                         _fail("use before definition in the same block", i)
-                elif not dom.dominates(v.block, b):
+                elif not dominates(v.block, b):
                     _fail("definition does not dominate its use", i)
 
 
-def _check_instr(func: Function, i: Instr, blocks: set) -> None:
-    """The op table's checks: operand count, complex operands (`OpInfo.complex_ok`), the op's
-    operand rule (`OpInfo.rule`, a function of `_RULES`), then the result type its result
-    rule gives (`ops.result_type`)."""
-    op = i.op
-    types = [v.type for v in i.operands]
-    if op.nargs is not None and len(types) != op.nargs:
-        _fail(f"{op.name} takes {op.nargs} operands, has {len(types)}", i)
-    if not op.complex_ok and any(isinstance(t, T.ComplexType) for t in types):
-        _fail(f"{op.name} of a complex number", i)
-    _RULES[op.rule](i, types, func, blocks)
-    want = result_type(op, types, i.attr, i.type)
-    if want is None or want != i.type:
-        _fail(f"{op.name} gives {want}, instruction says {i.type}", i)
+def _is(a, b) -> bool:
+    """`DomTree.dominates` in a function of one block: `b` is the entry, which only it dominates."""
+    return a is b
+
+
+def _plan(op) -> tuple:
+    """What `_verify` reads of an op's row: (the row, its operand count, whether it takes
+    complex operands, its operand rule's function, the result type when its result rule gives
+    one type whatever the operands (None otherwise))."""
+    return (op, op.nargs, op.complex_ok, _RULES[op.rule], _FIXED_RESULTS.get(op.result))
 
 
 def _one_type(i: Instr, types: list, accepts, what: str) -> None:
@@ -589,3 +623,7 @@ _RULES = {
 }
 assert {op.rule for op in OPS.values()} == set(_RULES), \
     f"ops without an operand rule, or rules of no op: {({op.rule for op in OPS.values()} ^ set(_RULES))}"
+
+# Result rules that give one type whatever the operands (`ops.result_type`).
+_FIXED_RESULTS = {"void": T.NONE, "bool": T.BOOL, "i64": T.I64, "exc": T.EXC}
+_PLANS = {op.name: _plan(op) for op in OPS.values()}
