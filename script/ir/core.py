@@ -359,19 +359,29 @@ def closure_of(func: Function) -> list[Function]:
 
 def reachable_blocks(func: Function) -> list[Block]:
     """Blocks reachable from the entry, in reverse postorder."""
-    seen = set()
+    entry = func.entry
+    seen = {entry}
     order = []
-    stack = [(func.entry, iter(func.entry.succs))]
-    seen.add(func.entry)
+    stack = [(entry, iter(_succs(entry)))]
     while stack:
         block, it = stack[-1]
         for s in it:
             if s not in seen:
                 seen.add(s)
-                stack.append((s, iter(s.succs)))
+                stack.append((s, iter(_succs(s))))
                 break
         else:
             order.append(block)
             stack.pop()
     order.reverse()
     return order
+
+
+def _succs(block: Block) -> list[Block]:
+    """`block.succs` without the copy (not to be changed)."""
+    instrs = block.instrs
+    if instrs:
+        last = instrs[-1]
+        if last.op.terminator:
+            return last.succs
+    return []

@@ -11,35 +11,44 @@ from script.ir.core import Block, Function, reachable_blocks
 
 class DomTree:
     def __init__(self, func: Function):
-        self.order = reachable_blocks(func)            # reverse postorder
-        self.index = {b: i for i, b in enumerate(self.order)}
-        idom: dict[Block, Block] = {self.order[0]: self.order[0]}
+        self.order = order = reachable_blocks(func)    # reverse postorder
+        self.index = index = {b: i for i, b in enumerate(order)}
+        entry = order[0]
+        idom: dict[Block, Block] = {entry: entry}
+        rest = order[1:]
         changed = True
         while changed:
             changed = False
-            for b in self.order[1:]:
-                preds = [p for p in b.preds if p in idom]
-                if not preds:
+            for b in rest:
+                new = None
+                for p in b.preds:
+                    if p not in idom:
+                        continue
+                    if new is None:
+                        new = p
+                        continue
+                    while p is not new:          # (`_intersect`, inlined)
+                        while index[p] > index[new]:
+                            p = idom[p]
+                        while index[new] > index[p]:
+                            new = idom[new]
+                if new is None:
                     continue
-                new = preds[0]
-                for p in preds[1:]:
-                    new = self._intersect(idom, p, new)
                 if idom.get(b) is not new:
                     idom[b] = new
                     changed = True
         self.idom = idom
-        self.children: dict[Block, list[Block]] = {b: [] for b in self.order}
-        for b in self.order[1:]:
-            self.children[idom[b]].append(b)
+        self._children: dict[Block, list[Block]] | None = None
 
-    def _intersect(self, idom, a: Block, b: Block) -> Block:
-        index = self.index
-        while a is not b:
-            while index[a] > index[b]:
-                a = idom[a]
-            while index[b] > index[a]:
-                b = idom[b]
-        return a
+    @property
+    def children(self) -> dict[Block, list[Block]]:
+        """Each reachable block's children in the tree, in reverse postorder (made on first use)."""
+        if self._children is None:
+            children = self._children = {b: [] for b in self.order}
+            idom = self.idom
+            for b in self.order[1:]:
+                children[idom[b]].append(b)
+        return self._children
 
     def is_reachable(self, b: Block) -> bool:
         return b in self.index

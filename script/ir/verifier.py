@@ -39,6 +39,7 @@ block and the op, and prints the function with the offending line marked.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain, repeat
 
 from script.errors import VerifyError
 from script.ir import types as T
@@ -48,6 +49,7 @@ from script.ir.ops import (ATOMIC_FUNCS, CMP_PREDS, COMPLEX_MATH, EXCEPTIONS, LA
                            OPS, OVF_OPS, RNG_STATES, SREGS, STR_PY, ArrayData,
                            message_operands, result_type)
 from script.ir.printer import Namer, format_function, format_instr
+from script.ir.types import ComplexType
 
 
 class _Failure(Exception):
@@ -101,6 +103,7 @@ def _verify(func: Function) -> None:
     pairs = []                  # (operand, user), once per operand slot that is not a constant
     undefined = None            # the first instruction with an operand from outside the function
     position = {}               # instruction -> its index in its block
+    spans = {}                  # block -> where its instructions' pairs start and end in `pairs`
     plans = _PLANS
     for b in blist:
         instrs = b.instrs
@@ -109,6 +112,7 @@ def _verify(func: Function) -> None:
         for i in instrs[:-1]:
             if i.op.terminator:
                 _fail("terminator before the end of a block", i)
+        first = len(pairs)
         for k, i in enumerate(instrs):
             if i.block is not b:
                 _fail("instruction's block field is wrong", i)
@@ -121,39 +125,51 @@ def _verify(func: Function) -> None:
             if plan is None or plan[0] is not op:
                 plan = _plan(op)
             types = []
+            complex_seen = False
             for v in i.operands:
-                types.append(v.type)
+                t = v.type
+                types.append(t)
+                if isinstance(t, ComplexType):
+                    complex_seen = True
                 if not isinstance(v, Const):
                     if undefined is None and v not in defined:
                         undefined = i
                     pairs.append((v, i))
-            _, nargs, complex_ok, rule, fixed = plan
+            _, nargs, complex_ok, rule, result = plan
             if nargs is not None and len(types) != nargs:
                 _fail(f"{op.name} takes {nargs} operands, has {len(types)}", i)
-            if not complex_ok:
-                for t in types:
-                    if isinstance(t, T.ComplexType):
-                        _fail(f"{op.name} of a complex number", i)
+            if complex_seen and not complex_ok:
+                _fail(f"{op.name} of a complex number", i)
             rule(i, types, func, blocks)
             given = i.type
-            want = fixed if fixed is not None else result_type(op, types, i.attr, given)
+            if result is _GIVEN:
+                want = given
+            elif result is _SAME:
+                want = types[0] if types else None
+            elif result is None:
+                want = result_type(op, types, i.attr, given)
+            else:
+                want = result
             if want is None or (want is not given and want != given):
                 _fail(f"{op.name} gives {want}, instruction says {given}", i)
+        spans[b] = (first, len(pairs))
         for s in instrs[-1].succs:
             edges.append((b, s))
     edge_count = Counter(edges)
-    pred_counts = {}
     for s in blist:
-        pc = pred_counts[s] = Counter(s.preds)
-        for p, n in pc.items():
-            if edge_count[(p, s)] != n:
+        preds = s.preds
+        if len(preds) == 1:         # (the common case, without a Counter)
+            if edge_count[(preds[0], s)] != 1:
                 _fail(f"predecessor list of bb{blist.index(s)} disagrees with the branches into it")
+        elif preds:
+            for p, n in Counter(preds).items():
+                if edge_count[(p, s)] != n:
+                    _fail(f"predecessor list of bb{blist.index(s)} disagrees with the branches into it")
     for (b, s), n in edge_count.items():
-        pc = pred_counts.get(s)
-        if (pc[b] if pc is not None else Counter(s.preds)[b]) != n:
+        if s.preds.count(b) != n:
             _fail(f"bb{blist.index(s)} is missing predecessor bb{blist.index(b)}")
     _check_uses(func, defined, pairs, undefined)
-    _check_dominance(func, position)
+    _check_dominance(func, position, pairs, spans)
 
 
 def _check_uses(func: Function, defined: set, pairs: list, undefined: Instr | None) -> None:
@@ -161,40 +177,49 @@ def _check_uses(func: Function, defined: set, pairs: list, undefined: Instr | No
     the first instruction with an operand that is not defined in `func`, if any."""
     if undefined is not None:
         _fail("operand is not defined in this function", undefined)
-    actual = []
-    for v in defined:
-        uses = v.uses
-        if uses:
-            for user in uses:
-                ub = user.block
-                if ub is None or ub.func is not func:
+    owners = list(defined)
+    uses = [v.uses for v in owners]
+    users = list(chain.from_iterable(uses))
+    if not defined.issuperset(users):
+        # (A user defined in `func` sits in a block of `func`: `_verify` checked both.)
+        for v in owners:
+            for user in v.uses:
+                if user.block is None or user.block.func is not func:
                     _fail("use list holds an instruction outside the function", user)
-                actual.append((v, user))
-    if len(actual) != len(pairs) or Counter(actual) != Counter(pairs):
+    if len(users) != len(pairs) or \
+            dict.__eq__(Counter(zip(chain.from_iterable(map(repeat, owners, map(len, uses))), users)),
+                        Counter(pairs)) is not True:     # (neither holds a zero count)
         _fail("use lists are out of date")
 
 
-def _check_dominance(func: Function, position: dict) -> None:
-    """`position`: each instruction's index in its block. A function of one block needs no
-    dominator tree: its only block is the entry, which dominates itself."""
+def _check_dominance(func: Function, position: dict, pairs: list, spans: dict) -> None:
+    """`position`: each instruction's index in its block; `pairs`, `spans`: (operand, user) for
+    each operand slot that is not a constant, those of each block's instructions at
+    `pairs[slice(*spans[block])]`. A function of one block needs no dominator tree: its only
+    block is the entry, which dominates itself."""
     if len(func.blocks) == 1:
         order, dominates = func.blocks, _is
     else:
         dom = DomTree(func)
         order, dominates = dom.order, dom.dominates
+    if len(position) != sum(len(b.instrs) for b in func.blocks):
+        # An instruction sits in a block twice: where it stands is not one number.
+        spans = None
     for b in order:
-        for k, i in enumerate(b.instrs):
-            for v in i.operands:
-                if isinstance(v, Const):
-                    continue
-                if isinstance(v, BlockParam):
-                    if v.block is not b and not dominates(v.block, b):
-                        _fail("use of a block parameter not dominated by its block", i)
-                elif v.block is b:
-                    if position[v] >= k:
-                        _fail("use before definition in the same block", i)
-                elif not dominates(v.block, b):
-                    _fail("definition does not dominate its use", i)
+        if spans is None:
+            uses = ((v, i, k) for k, i in enumerate(b.instrs) for v in i.operands if not isinstance(v, Const))
+        else:
+            start, end = spans[b]
+            uses = ((v, i, position[i]) for v, i in pairs[start:end])
+        for v, i, k in uses:
+            if isinstance(v, BlockParam):
+                if v.block is not b and not dominates(v.block, b):
+                    _fail("use of a block parameter not dominated by its block", i)
+            elif v.block is b:
+                if position[v] >= k:
+                    _fail("use before definition in the same block", i)
+            elif not dominates(v.block, b):
+                _fail("definition does not dominate its use", i)
 
 
 def _is(a, b) -> bool:
@@ -204,9 +229,10 @@ def _is(a, b) -> bool:
 
 def _plan(op) -> tuple:
     """What `_verify` reads of an op's row: (the row, its operand count, whether it takes
-    complex operands, its operand rule's function, the result type when its result rule gives
-    one type whatever the operands (None otherwise))."""
-    return (op, op.nargs, op.complex_ok, _RULES[op.rule], _FIXED_RESULTS.get(op.result))
+    complex operands, its operand rule's function, its result rule when `_verify` applies it
+    itself: the type when it gives one whatever the operands, `_GIVEN` or `_SAME`; None where
+    `ops.result_type` applies it)."""
+    return (op, op.nargs, op.complex_ok, _RULES[op.rule], _RESULTS.get(op.result))
 
 
 def _one_type(i: Instr, types: list, accepts, what: str) -> None:
@@ -556,22 +582,27 @@ def _check_array_op(i, types, func, blocks):
 def _check_branch(i, types, func, blocks):
     name = i.op.name
     nsucc = 1 if name == "br" else 2
-    if len(i.succs) != nsucc or len(i.succ_nargs) != nsucc:
+    succs, nargs = i.succs, i.succ_nargs
+    if len(succs) != nsucc or len(nargs) != nsucc:
         _fail(f"{name} needs {nsucc} successors", i)
     lead = 1 if name == "cbr" else 0
     if lead and types[0] != T.BOOL:
         _fail(f"cbr on {types[0]}", i)
-    if lead + sum(i.succ_nargs) != len(types):
+    if lead + sum(nargs) != len(types):
         _fail("branch argument counts do not add up", i)
-    for k, s in enumerate(i.succs):
+    start = lead                # where the arguments of `succs[k]` start (`Instr.succ_args`)
+    for k, s in enumerate(succs):
         if s not in blocks:
             _fail("branch to a block outside the function", i)
-        args = i.succ_args(k)
-        if len(args) != len(s.params):
-            _fail(f"branch passes {len(args)} arguments to a block with {len(s.params)} parameters", i)
-        for a, p in zip(args, s.params):
-            if a.type != p.type:
-                _fail(f"branch passes {a.type} to a parameter of type {p.type}", i)
+        args = types[start:start + nargs[k]]
+        params = s.params
+        if len(args) != len(params):
+            _fail(f"branch passes {len(args)} arguments to a block with {len(params)} parameters", i)
+        for t, p in zip(args, params):
+            pt = p.type
+            if t is not pt and t != pt:
+                _fail(f"branch passes {t} to a parameter of type {pt}", i)
+        start += nargs[k]
 
 
 def _check_exc(i, types, func, blocks):
@@ -624,6 +655,9 @@ _RULES = {
 assert {op.rule for op in OPS.values()} == set(_RULES), \
     f"ops without an operand rule, or rules of no op: {({op.rule for op in OPS.values()} ^ set(_RULES))}"
 
-# Result rules that give one type whatever the operands (`ops.result_type`).
-_FIXED_RESULTS = {"void": T.NONE, "bool": T.BOOL, "i64": T.I64, "exc": T.EXC}
+# The result rules of `ops.result_type` that `_verify` applies itself: those giving one type
+# whatever the operands, "given" (the type written on the instruction) and "same" (the first
+# operand's type, None without operands).
+_GIVEN, _SAME = object(), object()
+_RESULTS = {"void": T.NONE, "bool": T.BOOL, "i64": T.I64, "exc": T.EXC, "given": _GIVEN, "same": _SAME}
 _PLANS = {op.name: _plan(op) for op in OPS.values()}
