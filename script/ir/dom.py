@@ -17,12 +17,15 @@ class DomTree:
         idom: dict[Block, Block] = {entry: entry}
         rest = order[1:]
         changed = True
+        retreating = False      # whether some edge goes to a block not after its source
         while changed:
             changed = False
             for b in rest:
                 new = None
                 for p in b.preds:
                     if p not in idom:
+                        if p in index:      # (first pass only: later, every reachable block is in)
+                            retreating = True
                         continue
                     if new is None:
                         new = p
@@ -37,6 +40,9 @@ class DomTree:
                 if idom.get(b) is not new:
                     idom[b] = new
                     changed = True
+            # Without a retreating edge every block's predecessors came before it, so one pass
+            # found the final answer, which a second would only confirm.
+            changed = changed and retreating
         self.idom = idom
         self._children: dict[Block, list[Block]] | None = None
 

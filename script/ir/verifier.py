@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import chain, repeat
+from operator import itemgetter
 
 from script.errors import VerifyError
 from script.ir import types as T
@@ -101,7 +102,6 @@ def _verify(func: Function) -> None:
         defined.update(b.instrs)
     edges = []                  # (block, successor), once per edge
     pairs = []                  # (operand, user), once per operand slot that is not a constant
-    undefined = None            # the first instruction with an operand from outside the function
     position = {}               # instruction -> its index in its block
     spans = {}                  # block -> where its instructions' pairs start and end in `pairs`
     plans = _PLANS
@@ -124,22 +124,18 @@ def _verify(func: Function) -> None:
             plan = plans.get(op.name)
             if plan is None or plan[0] is not op:
                 plan = _plan(op)
-            types = []
-            complex_seen = False
-            for v in i.operands:
-                t = v.type
-                types.append(t)
-                if isinstance(t, ComplexType):
-                    complex_seen = True
+            operands = i.operands
+            types = [v.type for v in operands]
+            for v in operands:
                 if not isinstance(v, Const):
-                    if undefined is None and v not in defined:
-                        undefined = i
                     pairs.append((v, i))
             _, nargs, complex_ok, rule, result = plan
             if nargs is not None and len(types) != nargs:
                 _fail(f"{op.name} takes {nargs} operands, has {len(types)}", i)
-            if complex_seen and not complex_ok:
-                _fail(f"{op.name} of a complex number", i)
+            if not complex_ok:
+                for t in types:
+                    if isinstance(t, ComplexType):
+                        _fail(f"{op.name} of a complex number", i)
             rule(i, types, func, blocks)
             given = i.type
             if result is _GIVEN:
@@ -162,21 +158,21 @@ def _verify(func: Function) -> None:
             if edge_count[(preds[0], s)] != 1:
                 _fail(f"predecessor list of bb{blist.index(s)} disagrees with the branches into it")
         elif preds:
-            for p, n in Counter(preds).items():
+            for p, n in (Counter(preds).items() if len(preds) > 8 else ((p, preds.count(p)) for p in preds)):
                 if edge_count[(p, s)] != n:
                     _fail(f"predecessor list of bb{blist.index(s)} disagrees with the branches into it")
     for (b, s), n in edge_count.items():
         if s.preds.count(b) != n:
             _fail(f"bb{blist.index(s)} is missing predecessor bb{blist.index(b)}")
-    _check_uses(func, defined, pairs, undefined)
+    _check_uses(func, defined, pairs)
     _check_dominance(func, position, pairs, spans)
 
 
-def _check_uses(func: Function, defined: set, pairs: list, undefined: Instr | None) -> None:
-    """`pairs`: (operand, user) for every operand slot that is not a constant; `undefined`:
-    the first instruction with an operand that is not defined in `func`, if any."""
-    if undefined is not None:
-        _fail("operand is not defined in this function", undefined)
+def _check_uses(func: Function, defined: set, pairs: list) -> None:
+    """`pairs`: (operand, user) for every operand slot that is not a constant, in the order of
+    the function's instructions."""
+    if not defined.issuperset(map(itemgetter(0), pairs)):
+        _fail("operand is not defined in this function", next(i for v, i in pairs if v not in defined))
     owners = list(defined)
     uses = [v.uses for v in owners]
     users = list(chain.from_iterable(uses))
@@ -204,22 +200,33 @@ def _check_dominance(func: Function, position: dict, pairs: list, spans: dict) -
         order, dominates = dom.order, dom.dominates
     if len(position) != sum(len(b.instrs) for b in func.blocks):
         # An instruction sits in a block twice: where it stands is not one number.
-        spans = None
+        for b in order:
+            for k, i in enumerate(b.instrs):
+                for v in i.operands:
+                    if not isinstance(v, Const):
+                        _check_dominates(v, i, k, b, position, dominates)
+        return
     for b in order:
-        if spans is None:
-            uses = ((v, i, k) for k, i in enumerate(b.instrs) for v in i.operands if not isinstance(v, Const))
-        else:
-            start, end = spans[b]
-            uses = ((v, i, position[i]) for v, i in pairs[start:end])
-        for v, i, k in uses:
-            if isinstance(v, BlockParam):
-                if v.block is not b and not dominates(v.block, b):
-                    _fail("use of a block parameter not dominated by its block", i)
-            elif v.block is b:
-                if position[v] >= k:
+        start, end = spans[b]
+        for v, i in pairs[start:end]:
+            if v.block is b:
+                if not isinstance(v, BlockParam) and position[v] >= position[i]:
                     _fail("use before definition in the same block", i)
             elif not dominates(v.block, b):
-                _fail("definition does not dominate its use", i)
+                _fail("use of a block parameter not dominated by its block" if isinstance(v, BlockParam)
+                      else "definition does not dominate its use", i)
+
+
+def _check_dominates(v, i: Instr, k: int, b, position: dict, dominates) -> None:
+    """That operand `v` of `i`, the `k`th instruction of `b`, is defined where it dominates `i`."""
+    if isinstance(v, BlockParam):
+        if v.block is not b and not dominates(v.block, b):
+            _fail("use of a block parameter not dominated by its block", i)
+    elif v.block is b:
+        if position[v] >= k:
+            _fail("use before definition in the same block", i)
+    elif not dominates(v.block, b):
+        _fail("definition does not dominate its use", i)
 
 
 def _is(a, b) -> bool:
