@@ -39,8 +39,8 @@ block and the op, and prints the function with the offending line marked.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, itemgetter, not_
 
 from script.errors import VerifyError
 from script.ir import types as T
@@ -101,9 +101,7 @@ def _verify(func: Function) -> None:
         defined.update(b.params)
         defined.update(b.instrs)
     edges = []                  # (block, successor), once per edge
-    pairs = []                  # (operand, user), once per operand slot that is not a constant
     position = {}               # instruction -> its index in its block
-    spans = {}                  # block -> where its instructions' pairs start and end in `pairs`
     plans = _PLANS
     for b in blist:
         instrs = b.instrs
@@ -112,7 +110,6 @@ def _verify(func: Function) -> None:
         for i in instrs[:-1]:
             if i.op.terminator:
                 _fail("terminator before the end of a block", i)
-        first = len(pairs)
         for k, i in enumerate(instrs):
             if i.block is not b:
                 _fail("instruction's block field is wrong", i)
@@ -124,11 +121,7 @@ def _verify(func: Function) -> None:
             plan = plans.get(op.name)
             if plan is None or plan[0] is not op:
                 plan = _plan(op)
-            operands = i.operands
-            types = [v.type for v in operands]
-            for v in operands:
-                if not isinstance(v, Const):
-                    pairs.append((v, i))
+            types = [v.type for v in i.operands]
             _, nargs, complex_ok, rule, result = plan
             if nargs is not None and len(types) != nargs:
                 _fail(f"{op.name} takes {nargs} operands, has {len(types)}", i)
@@ -148,7 +141,6 @@ def _verify(func: Function) -> None:
                 want = result
             if want is None or (want is not given and want != given):
                 _fail(f"{op.name} gives {want}, instruction says {given}", i)
-        spans[b] = (first, len(pairs))
         for s in instrs[-1].succs:
             edges.append((b, s))
     edge_count = Counter(edges)
@@ -164,8 +156,15 @@ def _verify(func: Function) -> None:
     for (b, s), n in edge_count.items():
         if s.preds.count(b) != n:
             _fail(f"bb{blist.index(s)} is missing predecessor bb{blist.index(b)}")
+    # (operand, user) for every operand slot that is not a constant, in the order of the
+    # function's instructions: made by C loops (itertools), as there are many.
+    instrs = list(chain.from_iterable(map(_INSTRS, blist)))
+    operand_lists = list(map(_OPERANDS, instrs))
+    operands = list(chain.from_iterable(operand_lists))
+    pairs = list(compress(zip(operands, chain.from_iterable(map(repeat, instrs, map(len, operand_lists)))),
+                          map(not_, map(isinstance, operands, repeat(Const)))))
     _check_uses(func, defined, pairs)
-    _check_dominance(func, position, pairs, spans)
+    _check_dominance(func, position, pairs)
 
 
 def _check_uses(func: Function, defined: set, pairs: list) -> None:
@@ -188,33 +187,54 @@ def _check_uses(func: Function, defined: set, pairs: list) -> None:
         _fail("use lists are out of date")
 
 
-def _check_dominance(func: Function, position: dict, pairs: list, spans: dict) -> None:
-    """`position`: each instruction's index in its block; `pairs`, `spans`: (operand, user) for
-    each operand slot that is not a constant, those of each block's instructions at
-    `pairs[slice(*spans[block])]`. A function of one block needs no dominator tree: its only
-    block is the entry, which dominates itself."""
-    if len(func.blocks) == 1:
-        order, dominates = func.blocks, _is
+def _check_dominance(func: Function, position: dict, pairs: list) -> None:
+    """`position`: each instruction's index in its block; `pairs`: (operand, user) for each
+    operand slot that is not a constant. Every use in a reachable block must be dominated by its
+    definition, and the first failure in reverse postorder is the one reported. One scan of
+    `pairs` finds whether there is any; only then does the walk in that order run. A function
+    of one block needs no dominator tree: its only block is the entry, which dominates itself."""
+    blist = func.blocks
+    entry = blist[0]
+    dom = None
+    if len(position) == sum(map(len, map(_INSTRS, blist))):
+        for v, i in pairs:
+            b = i.block
+            d = v.block
+            if d is b:
+                if isinstance(v, BlockParam) or position[v] < position[i]:
+                    continue
+                break
+            if d is entry:          # (the entry dominates every block)
+                continue
+            # Up the chain of single predecessors from `b`: each is its block's immediate
+            # dominator. Only where it ends before `d` is the dominator tree needed.
+            x = b
+            for _ in range(8):
+                preds = x.preds
+                if len(preds) != 1:
+                    break
+                x = preds[0]
+                if x is d:
+                    break
+            if x is d:
+                continue
+            if dom is None:
+                dom = DomTree(func)
+            if not dom.dominates(d, b):     # (true where `b` is unreachable)
+                break
+        else:
+            return
+    if len(blist) == 1:
+        order, dominates = blist, _is
     else:
-        dom = DomTree(func)
+        dom = dom or DomTree(func)
         order, dominates = dom.order, dom.dominates
-    if len(position) != sum(len(b.instrs) for b in func.blocks):
-        # An instruction sits in a block twice: where it stands is not one number.
-        for b in order:
-            for k, i in enumerate(b.instrs):
-                for v in i.operands:
-                    if not isinstance(v, Const):
-                        _check_dominates(v, i, k, b, position, dominates)
-        return
+    # (Also where an instruction sits in a block twice: where it stands is not one number.)
     for b in order:
-        start, end = spans[b]
-        for v, i in pairs[start:end]:
-            if v.block is b:
-                if not isinstance(v, BlockParam) and position[v] >= position[i]:
-                    _fail("use before definition in the same block", i)
-            elif not dominates(v.block, b):
-                _fail("use of a block parameter not dominated by its block" if isinstance(v, BlockParam)
-                      else "definition does not dominate its use", i)
+        for k, i in enumerate(b.instrs):
+            for v in i.operands:
+                if not isinstance(v, Const):
+                    _check_dominates(v, i, k, b, position, dominates)
 
 
 def _check_dominates(v, i: Instr, k: int, b, position: dict, dominates) -> None:
@@ -244,8 +264,15 @@ def _plan(op) -> tuple:
 
 def _one_type(i: Instr, types: list, accepts, what: str) -> None:
     """All operands of one type, which `accepts`."""
-    if len(set(types)) != 1 or not accepts(types[0]):
-        _fail(f"{i.opname} of {', '.join(map(str, types))}: takes {what}", i)
+    if types:
+        first = types[0]
+        for t in types:
+            if t is not first and t != first:
+                break
+        else:
+            if accepts(first):
+                return
+    _fail(f"{i.opname} of {', '.join(map(str, types))}: takes {what}", i)
 
 
 def _check_numeric(i, types, func, blocks):
@@ -666,5 +693,6 @@ assert {op.rule for op in OPS.values()} == set(_RULES), \
 # whatever the operands, "given" (the type written on the instruction) and "same" (the first
 # operand's type, None without operands).
 _GIVEN, _SAME = object(), object()
+_INSTRS, _OPERANDS = attrgetter("instrs"), attrgetter("operands")
 _RESULTS = {"void": T.NONE, "bool": T.BOOL, "i64": T.I64, "exc": T.EXC, "given": _GIVEN, "same": _SAME}
 _PLANS = {op.name: _plan(op) for op in OPS.values()}
