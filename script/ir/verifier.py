@@ -539,14 +539,21 @@ def _check_list_op(i, types, func, blocks):
     lst = types[0] if types else None
     if not isinstance(lst, T.ListType):
         _fail(f"{name} of a {lst}, not a list", i)
-    want = {"list_len": [lst], "list_get": [lst, T.I64], "list_set": [lst, lst.elem, T.I64],
-            "list_resize": [lst, T.I64], "list_same": [lst, lst], "list_id": [lst]}[name]
+    want = _LIST_OPERANDS[name](lst)
     if types != want:
         _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
-    result = {"list_len": T.I64, "list_get": lst.elem, "list_set": T.NONE, "list_resize": T.BOOL,
-              "list_same": T.BOOL, "list_id": T.I64}[name]
+    result = lst.elem if name == "list_get" else _LIST_RESULTS[name]
     if i.type != result:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
+
+
+# What each list op after the first takes, given its list's type, and gives (`list_get`: the
+# element type).
+_LIST_OPERANDS = {"list_len": lambda l: [l], "list_get": lambda l: [l, T.I64],
+                  "list_set": lambda l: [l, l.elem, T.I64], "list_resize": lambda l: [l, T.I64],
+                  "list_same": lambda l: [l, l], "list_id": lambda l: [l]}
+_LIST_RESULTS = {"list_len": T.I64, "list_set": T.NONE, "list_resize": T.BOOL, "list_same": T.BOOL,
+                 "list_id": T.I64}
 
 
 def _check_str_op(i, types, func, blocks):
@@ -562,16 +569,21 @@ def _check_str_op(i, types, func, blocks):
         if "array" in want:         # (an array of any element type and rank)
             want = [t if w == "array" and isinstance(t, T.ArrayType) else w for w, t in zip(want, types)]
     else:
-        want = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
-                "str_len": [T.STR], "str_eq": [T.STR, T.STR], "str_get": [T.STR, T.I64],
-                "str_set": [T.STR, T.I64, T.I64]}[name]
-        result = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE, "str_eq": T.BOOL}.get(name, T.STR)
+        want = _STR_OPERANDS[name]
+        result = _STR_RESULTS.get(name, T.STR)
     if types != want:
         _fail(f"{name} takes {', '.join(map(str, want))}, not {', '.join(map(str, types))}", i)
     if i.type != result:
         _fail(f"{name} gives {result}, instruction says {i.type}", i)
     if name == "str_const" and not isinstance(i.attr, str):
         _fail("str_const needs its text", i)
+
+
+# What the string ops other than `str_py` take and give (a str where not named here).
+_STR_OPERANDS = {"str_const": [], "str_new": [T.I64], "str_char": [T.I64], "str_concat": [T.STR, T.STR],
+                 "str_len": [T.STR], "str_eq": [T.STR, T.STR], "str_get": [T.STR, T.I64],
+                 "str_set": [T.STR, T.I64, T.I64]}
+_STR_RESULTS = {"str_len": T.I64, "str_get": T.I64, "str_set": T.NONE, "str_eq": T.BOOL}
 
 
 _LAPACK_ARGS = {"c": T.I64, "i": T.I64, "f": T.F64, "r": T.F32, "d": T.ArrayType(T.F64, 1, "C"),
