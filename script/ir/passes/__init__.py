@@ -23,6 +23,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import IO, Callable, Iterable
 
 from script.ir.core import Function, Module
@@ -303,7 +304,8 @@ def _check_names(names: Iterable[str], what: str) -> None:
 
 def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = False,
                  print_after: str | None = None, stream: IO[str] | None = None,
-                 disabled=(), stats: dict | None = None, timings: dict | None = None) -> bool:
+                 disabled=(), stats: dict | None = None, timings: dict | None = None,
+                 verified: bool = False) -> bool:
     """Optimize `func` in place; returns whether anything changed.
 
     `level` picks a row of `PIPELINES`; `passes` (a list of names) runs exactly those, once
@@ -311,7 +313,9 @@ def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = 
     the function (naming the pass in the error) and on the result. `print_after` ("all" or a pass name) writes the function after each run of that
     pass to `stream` (stderr by default), headed by a ``// IR after NAME`` line. `disabled`
     names passes to skip. `stats` receives ``"pass.what": count`` sums, `timings`
-    ``pass: seconds`` sums.
+    ``pass: seconds`` sums. `verified` says the caller has verified `func` as it is now
+    (`run_steps`, whose "verify" step comes right before "optimize"): the input is not verified
+    again.
     """
     if passes is None and level not in PIPELINES:
         raise ValueError(f"no optimization level {level}; levels are {sorted(PIPELINES)}")
@@ -321,8 +325,8 @@ def run_pipeline(func: Function, level: int = 2, *, passes=None, verify: bool = 
     if print_after not in (None, "all"):
         _check_names([print_after], "print_after")
     runner = _Runner(verify, print_after, stream, disabled, stats, timings)
-    if verify:
-        from script.ir.verifier import verify_function
+    from script.ir.verifier import verify_function
+    if verify and not verified:
         verify_function(func, after="input")
     changed = runner.run_steps(func, steps)
     if verify:      # (a pass that changed the function and said it had not is caught here)
@@ -411,11 +415,14 @@ def _verify(unit: Unit) -> None:
     verify_module(unit.module, after="frontend")
 
 
-def _optimize(unit: Unit) -> None:
+def _optimize(unit: Unit, verified: bool = False) -> None:
+    """The pipeline on each function; `verified`: the module was verified and has not changed
+    since (a pass changes only the function it runs on, so the functions after the first are
+    still as verified when their turn comes)."""
     for f in unit.module.functions.values():
         run_pipeline(f, level=unit.level, passes=unit.passes, verify=unit.verify,
                      disabled=unit.disabled, print_after=unit.print_after, stream=unit.stream,
-                     stats=unit.stats)
+                     stats=unit.stats, verified=verified)
 
 
 _OWN = {"verify": _verify, "optimize": _optimize}
@@ -442,8 +449,14 @@ def run_steps(target: str, unit: Unit, functions: dict[str, Callable], *,
         unit.disabled = tuple(dict.fromkeys((*unit.disabled, *CPU_ONLY)))
     first = names.index(start) if start is not None else 0
     last = names.index(stop) if stop is not None else len(names) - 1
+    verified = False        # the module passed the verifier and no step has changed it since
     for k in range(first, last + 1):
-        _run_step(steps[k], unit, table[steps[k].name], k > verified_from, checks)
+        step, function = steps[k], table[steps[k].name]
+        if step.name == "optimize":
+            function = partial(_optimize, verified=verified)
+        if _run_step(step, unit, function, k > verified_from, checks):
+            verified = step.kind == "verify" or (step.kind == "check" and verified) \
+                or (step.kind == "transform" and k > verified_from and unit.verify)
     return unit
 
 
@@ -457,13 +470,15 @@ def run_step(target: str, name: str, unit: Unit, function: Callable | None = Non
 
 
 def _run_step(step: Step, unit: Unit, function: Callable, verify_after: bool, checks: bool,
-              asked: bool = False) -> None:
+              asked: bool = False) -> bool:
+    """Runs `step` unless its `when`, `checks` or `unit.verify` leave it out; returns whether
+    it ran."""
     if step.when is not None and step.when not in unit.options and not asked:
-        return
+        return False
     if step.kind == "check" and not checks:
-        return
+        return False
     if step.kind == "verify" and not unit.verify:
-        return
+        return False
     result = function(unit)
     if step.kind == "select":
         unit.module = result
@@ -471,3 +486,4 @@ def _run_step(step: Step, unit: Unit, function: Callable, verify_after: bool, ch
         from script.ir.verifier import verify_function
         for f in unit.module.functions.values():
             verify_function(f, after=step.name)
+    return True
