@@ -408,6 +408,9 @@ class Unit:
     print_after: str | None = None
     stream: IO[str] | None = None
     stats: dict | None = field(default_factory=dict)
+    # The module passed the verifier (the "verify" step, or the check after a transform) and
+    # no step has changed it since: the pipeline need not verify its input again.
+    verified: bool = False
 
 
 def _verify(unit: Unit) -> None:
@@ -449,14 +452,11 @@ def run_steps(target: str, unit: Unit, functions: dict[str, Callable], *,
         unit.disabled = tuple(dict.fromkeys((*unit.disabled, *CPU_ONLY)))
     first = names.index(start) if start is not None else 0
     last = names.index(stop) if stop is not None else len(names) - 1
-    verified = False        # the module passed the verifier and no step has changed it since
     for k in range(first, last + 1):
         step, function = steps[k], table[steps[k].name]
         if step.name == "optimize":
-            function = partial(_optimize, verified=verified)
-        if _run_step(step, unit, function, k > verified_from, checks):
-            verified = step.kind == "verify" or (step.kind == "check" and verified) \
-                or (step.kind == "transform" and k > verified_from and unit.verify)
+            function = partial(_optimize, verified=unit.verified)
+        _run_step(step, unit, function, k > verified_from, checks)
     return unit
 
 
@@ -470,15 +470,15 @@ def run_step(target: str, name: str, unit: Unit, function: Callable | None = Non
 
 
 def _run_step(step: Step, unit: Unit, function: Callable, verify_after: bool, checks: bool,
-              asked: bool = False) -> bool:
-    """Runs `step` unless its `when`, `checks` or `unit.verify` leave it out; returns whether
-    it ran."""
+              asked: bool = False) -> None:
+    """Runs `step` unless its `when`, `checks` or `unit.verify` leave it out, and keeps
+    `unit.verified` up to date."""
     if step.when is not None and step.when not in unit.options and not asked:
-        return False
+        return
     if step.kind == "check" and not checks:
-        return False
+        return
     if step.kind == "verify" and not unit.verify:
-        return False
+        return
     result = function(unit)
     if step.kind == "select":
         unit.module = result
@@ -486,4 +486,5 @@ def _run_step(step: Step, unit: Unit, function: Callable, verify_after: bool, ch
         from script.ir.verifier import verify_function
         for f in unit.module.functions.values():
             verify_function(f, after=step.name)
-    return True
+    unit.verified = step.kind == "verify" or (step.kind == "check" and unit.verified) \
+        or (step.kind == "transform" and verify_after and unit.verify)
