@@ -123,8 +123,17 @@ def not_kept_text(names) -> str:
 
 
 def _rebinds(info, name: str) -> bool:
-    from script.frontend.source import _assigned_names
-    return name in _assigned_names(getattr(info, "base", info).node)
+    """Whether the body of `info`'s function (not its nested functions') stores to `name`.
+    (Its own walk: source.py, which has one, imports this module.)"""
+    stack = list(getattr(info, "base", info).node.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if node.id == name and isinstance(node.ctx, ast.Store):
+                return True
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _only_read(info, name: str) -> bool:
