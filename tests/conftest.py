@@ -73,6 +73,14 @@ SLOW_IN_CI = {
     "tests/test_memory.py::test_dropped_closures_free_what_they_captured",            # 8 s
     "tests/test_memory.py::test_functions_loaded_from_the_store_share_their_memory_maps",  # 6 s
     "tests/test_list_reflect.py::test_no_leaks",                                      # 7 s
+    "tests/test_re.py::test_functions_and_methods",                                   # 14 s
+    "tests/test_callee_typed.py::test_element_types",                                 # 7 s
+    "tests/test_numpy_lib_audit.py::test_var_std",                                    # 6 s
+    "tests/test_numpy_lib_audit.py::test_quantile_cases",                             # 4 s
+    "tests/test_numpy_lib_audit.py::test_unique_nan_and_complex",                     # 4 s
+    "tests/test_numpy_signal_linalg.py::test_solve_inv_det",                          # 5 s
+    "tests/test_np4_features.py::test_nothing_leaks",                                 # 4 s
+    "tests/test_grad.py::test_arrays_made_each_step_and_written_later",               # 4 s
 }
 
 

@@ -32,7 +32,7 @@ from tests.fuzz.worker import Pool  # noqa: E402
 
 HERE = os.path.join(ROOT, "tests", "fuzz")
 FIXED_SEED = 8
-PROGRAMS = int(os.environ.get("SCRIPT_FUZZ_PROGRAMS", "16"))
+PROGRAMS = int(os.environ.get("SCRIPT_FUZZ_PROGRAMS", "12"))
 BAD = ("mismatch", "crash", "hang", "compile_error", "internal_error", "generator_error", "harness_error")
 
 
@@ -101,11 +101,11 @@ def test_known_bug_still_open(pool, path):
 
 
 def test_mutated_ir_text_is_parsed_or_rejected():
-    assert mutation.run_in_child("ir", 80, random.randrange(1 << 30), timeout=300) == 0
+    assert mutation.run_in_child("ir", 50, random.randrange(1 << 30), timeout=300) == 0
 
 
 def test_mutated_archives_load_or_raise_load_error():
-    assert mutation.run_in_child("load", 40, random.randrange(1 << 30), timeout=300) == 0
+    assert mutation.run_in_child("load", 25, random.randrange(1 << 30), timeout=300) == 0
 
 
 def test_generator_covers_the_subset():
