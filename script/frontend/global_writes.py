@@ -95,7 +95,6 @@ def _bound(names: set, module_globals: dict) -> frozenset:
     return frozenset(n for n in names if n in module_globals)
 
 
-
 def _in_stdlib(py_func) -> bool:
     filename = py_func.__code__.co_filename
     return filename.startswith(_stdlib() + "/") and "-packages" not in filename

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 
 from script.errors import CompileError
+from script.frontend.assigned_names import assigned_names
 
 MUTABLE = (list, dict, set)
 _READERS = frozenset({"len", "sum", "min", "max", "sorted", "list", "tuple", "set", "dict", "any", "all",
@@ -123,17 +124,7 @@ def not_kept_text(names) -> str:
 
 
 def _rebinds(info, name: str) -> bool:
-    """Whether the body of `info`'s function (not its nested functions') stores to `name`.
-    (Its own walk: source.py, which has one, imports this module.)"""
-    stack = list(getattr(info, "base", info).node.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            if node.id == name and isinstance(node.ctx, ast.Store):
-                return True
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
+    return name in assigned_names(getattr(info, "base", info).node)
 
 
 def _only_read(info, name: str) -> bool:

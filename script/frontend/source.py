@@ -14,6 +14,7 @@ import tokenize
 import weakref
 
 from script.errors import CompileError, SourceLoc
+from script.frontend.assigned_names import assigned_names as _assigned_names
 from script.frontend.held_moves import move_held_iterators
 from script.frontend.mangling import mangle_private_names
 from script.frontend.shared_defaults import shared_defaults
@@ -380,38 +381,6 @@ def all_params(fn: ast.FunctionDef) -> list[ast.arg]:
 def all_params_of(args: ast.arguments) -> list[ast.arg]:
     star = [args.vararg] if args.vararg is not None else []
     return args.posonlyargs + args.args + star + args.kwonlyargs
-
-
-_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
-
-
-def _assigned_names(fn: ast.FunctionDef) -> set[str]:
-    """The names stored to in `fn`'s body, outside nested functions and lambdas (nested
-    scopes are rejected elsewhere). A walk with an explicit stack over each node's
-    `_fields` (an `ast.NodeVisitor` took a sixth of the time of reading a function,
-    `ast.iter_child_nodes`' generators twice the time of this loop)."""
-    names: set[str] = set()
-    stack: list = list(fn.body)
-    skip = (ast.FunctionDef, ast.Lambda)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            continue
-        if isinstance(node, skip) or not isinstance(node, ast.AST):
-            continue                    # a nested scope; a str or None from a field's list
-        if isinstance(node, _CAPTURES):
-            name = node.rest if isinstance(node, ast.MatchMapping) else node.name
-            if name is not None:
-                names.add(name)         # a `match` pattern's capture (match.py)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend(value)
-            elif isinstance(value, ast.AST):
-                stack.append(value)
-    return names
 
 
 def _has_list_valued_table(t: T.Type) -> bool:
