@@ -481,18 +481,23 @@ def _walk_items(cx, node, on_item, done, whole: bool) -> None:
     cx.goto(done, loc)
 
 
-def enumerate_start(cx, node: ast.Call) -> ast.expr | None:
-    """The start of enumerate(iterable, start=0), given by position or as `start=`; a
-    CompileError for any other keyword or a start given twice (CPython's TypeError)."""
-    starts = node.args[1:] + [k.value for k in node.keywords]
+def check_enumerate(cx, node: ast.Call) -> None:
+    """A CompileError unless `node` is enumerate(iterable, start=0) with the start given by
+    position or as `start=` (any other keyword, or a start given twice, is CPython's TypeError)."""
+    starts = node.args[1:] + node.keywords
     if len(node.args) < 1 or len(starts) > 1 or any(k.arg != "start" for k in node.keywords):
         cx.error("enumerate() takes an iterable and an optional start", node)
-    return starts[0] if starts else None
+
+
+def enumerate_first(cx, node: ast.Call) -> Value:
+    """The first count of `node`, an enumerate() call `check_enumerate` accepted."""
+    starts = node.args[1:] + [k.value for k in node.keywords]
+    return cx.coerce(cx.expr(starts[0]), T.I64, node) if starts else Const(0, T.I64)
 
 
 def _walk_enumerate(cx, node, on_item, done) -> None:
-    start = enumerate_start(cx, node)
-    first = cx.coerce(cx.expr(start), T.I64, node) if start is not None else Const(0, T.I64)
+    check_enumerate(cx, node)
+    first = enumerate_first(cx, node)
     count = cx.new_var("count", first)
     loc = cx.loc(node)
 

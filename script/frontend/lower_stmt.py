@@ -1183,10 +1183,10 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return n, lambda i: self.emit("add", [start, self.emit("mul", [self.coerce(i, start.type, node), step],
                                                                    start.type, None, loc)], start.type, None, loc), start.type
         if builtin is enumerate:
-            start = generators.enumerate_start(self, node)
+            generators.check_enumerate(self, node)
             inner = self.iterable(node.args[0])
             n, item, et = inner
-            first = self.coerce(self.expr(start), T.I64, node) if start is not None else Const(0, T.I64)
+            first = generators.enumerate_first(self, node)
             out = (n, lambda i: self.make_tuple([self.emit("add", [i, first], T.I64, None, loc), item(i)], node),
                    T.TupleType([T.I64, et]))
             return Growing(*out, inner.length) if isinstance(inner, Growing) else out
