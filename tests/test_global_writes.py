@@ -307,7 +307,7 @@ def test_a_global_rebound_by_the_function_stays_a_compile_error():
         script.script(rebind)(1)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.integers(1, 3000), min_size=1, max_size=8))
 def test_collatz_memo_against_cpython(ns):
     check_calls(collatz_length, [(n,) for n in ns])

@@ -113,7 +113,7 @@ def _foldable(draw):
     return "math", fn, ft, [ft] * n, [draw(_consts(ft)) for _ in range(n)]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(_foldable())
 def test_fold_agrees_with_interpreter(case):
     op, attr, rtype, types, values = case
