@@ -53,6 +53,12 @@ def ir_corpus(n_programs: int = 12, seed: str = "corpus") -> list[str]:
     return texts
 
 
+def _programs_for(count: int, most: int) -> int:
+    """How many generated programs seed a run of `count` mutants: `most` for long runs, fewer
+    for the suite's short share (compiling them took most of its time), never under 3."""
+    return max(3, min(most, count // 5))
+
+
 def compiled_programs(n: int, seed: str):
     """(module, compiled main) of generated programs that compile and run."""
     import script
@@ -143,7 +149,7 @@ def check_ir_text(text: str) -> tuple[str, str | None]:
 
 def fuzz_ir(count: int, seed: int, report) -> dict:
     rng = random.Random(seed)
-    corpus = ir_corpus()
+    corpus = ir_corpus(_programs_for(count, 12))
     vocab = sorted({t for text in corpus for t in TOKEN.findall(text) if not t.isspace()})
     counts = {"cases": 0, "rejected": 0, "accepted": 0, "failures": 0}
     for i in range(count):
@@ -237,11 +243,11 @@ def fuzz_load(count: int, seed: int, report) -> dict:
     import script
     from script.errors import LoadError
     rng = random.Random(seed)
-    corpus = ir_corpus(6, seed="loadcorpus")
+    corpus = ir_corpus(_programs_for(count, 6), seed="loadcorpus")
     vocab = sorted({t for text in corpus for t in TOKEN.findall(text) if not t.isspace()})
     workdir = tempfile.mkdtemp(prefix="fuzz-load-")
     bases = []
-    for k, (module, fn) in enumerate(compiled_programs(4, f"archive{seed}")):
+    for k, (module, fn) in enumerate(compiled_programs(_programs_for(count, 4), f"archive{seed}")):
         path = os.path.join(workdir, f"base{k}.smod")
         script.save({"main": fn}, path)
         with zipfile.ZipFile(path) as zf:
