@@ -51,7 +51,7 @@ from script.frontend.memo import cached_function
 from script.frontend.numba_compat import numba_python_function
 from script.frontend.elementwise import UFUNCS, is_array_like
 from script.frontend.pymessages import message
-from script.frontend.python_classes import note_call
+from script.frontend.python_classes import note_call, reject_deque_arguments
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
 from script.frontend.typeinfer import SizedType, type_from_annotation
@@ -494,6 +494,7 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
             bound[i] = shared if shared is not None else \
                 static_args.static_default(cx, cx.python_object(info.defaults[names[i]], names[i], node))
     bounded_deques.reject_bounded_deque_arguments(cx, info, node)
+    reject_deque_arguments(cx, info, node)
     defaults = argument_defaults(cx, info, node, len(leading) + (first is not None))
     info, bound = static_args.bind_statics(cx, info, bound, node)
     info = with_defaults(cx, info, defaults, node)         # table_args.py

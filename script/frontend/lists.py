@@ -48,6 +48,7 @@ from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import NOT_INDICES, WeakConst, is_numpy_int, python_sample, sample_type_error
 from script.frontend.optional import python_name, test_facts
+from script.frontend.python_classes import is_deque
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
 from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown, is_pending_optional
@@ -60,6 +61,9 @@ from script.ir.ops import ExcInfo
 
 INDEX_ERROR = "list index out of range"
 _STORE_ERROR = "list assignment index out of range"
+# A deque's (python_classes.is_deque): one text for reads, writes and deletions, and no slices.
+_DEQUE_INDEX_ERROR = "deque index out of range"
+_DEQUE_SLICE_ERROR = "sequence index must be integer, not 'slice'"
 _LIMIT = 1 << 62            # no list has more elements (list_resize fails first)
 _GLOBAL_LIST_UNROLL = 32    # longer global lists of numbers are copied from a frozen array
 
@@ -687,9 +691,12 @@ def check_list_writable(cx, lst: Value, node) -> None:
 def list_delete(cx, lst: Value, index_node, node) -> None:
     """`del lst[i]`: as `lst.pop(i)`, with `del`'s IndexError message."""
     check_list_writable(cx, lst, node)
+    deque = isinstance(node, ast.Subscript) and is_deque(cx, node.value)
     if isinstance(index_node, ast.Slice):
+        if deque:
+            return _deque_slice(cx, index_node, node)
         return list_slices.list_slice_delete(cx, lst, index_node, node)
-    i = list_index(cx, lst, cx.expr(index_node), index_node, node, _STORE_ERROR)
+    i = list_index(cx, lst, cx.expr(index_node), index_node, node, _DEQUE_INDEX_ERROR if deque else _STORE_ERROR)
     pop = cx.ctx.callee(cx, cx.ctx.info_for(listlib.pop_at), (lst.type, T.I64), node)
     cx.emit("call", [lst, i], pop.ret_type, pop, cx.loc(node))
 
@@ -722,11 +729,23 @@ def refuse_endless(cx, n: Value, arg_node) -> None:
 
 def list_subscript(cx, lst: Value, index_node, node) -> Value:
     held_iterators.no_items(cx, lst, node)
+    deque = isinstance(node, ast.Subscript) and is_deque(cx, node.value)
     if isinstance(index_node, ast.Slice):
+        if deque:
+            return _deque_slice(cx, index_node, node)
         return list_slice(cx, lst, index_node, node)
-    text = "tuple index out of range" if type(lst.type) is T.VarTupleType else INDEX_ERROR
+    text = "tuple index out of range" if type(lst.type) is T.VarTupleType else \
+        _DEQUE_INDEX_ERROR if deque else INDEX_ERROR
     i = list_index(cx, lst, cx.expr(index_node), index_node, node, text)
     return get_item(cx, lst, i, node)
+
+
+def _deque_slice(cx, sl: ast.Slice, node) -> Value:
+    """`d[a:b]` of a deque: CPython's TypeError, after the slice's bounds are computed."""
+    for part in (sl.lower, sl.upper, sl.step):
+        if part is not None:
+            cx.expr(part)
+    return cx.raise_always("TypeError", _DEQUE_SLICE_ERROR, node)
 
 
 def list_slice(cx, lst: Value, sl: ast.Slice, node) -> Value:
@@ -743,13 +762,17 @@ def list_slice(cx, lst: Value, sl: ast.Slice, node) -> Value:
     return out
 
 
-def list_store(cx, lst: Value, index_node, value: Value, node) -> None:
+def list_store(cx, lst: Value, index_node, value: Value, node, target: ast.expr | None = None) -> None:
+    """`lst[i] = value` (`target`: the expression `lst` was read from, where known)."""
     if isinstance(lst.type, T.VarTupleType):
         cx.error("'tuple' object does not support item assignment", node)
     check_list_writable(cx, lst, node)
+    deque = target is not None and is_deque(cx, target)
     if isinstance(index_node, ast.Slice):
+        if deque:
+            return _deque_slice(cx, index_node, node)
         return list_slices.list_slice_store(cx, lst, index_node, value, node)
-    i = list_index(cx, lst, cx.expr(index_node), index_node, node, _STORE_ERROR)
+    i = list_index(cx, lst, cx.expr(index_node), index_node, node, _DEQUE_INDEX_ERROR if deque else _STORE_ERROR)
     set_item(cx, lst, value, i, node)
 
 
@@ -760,7 +783,8 @@ def list_aug_assign(cx, node: ast.AugAssign) -> None:
     check_list_writable(cx, lst, node)
     if isinstance(target.slice, ast.Slice):
         cx.error("augmented assignment to list slices is not supported in compiled code", target)
-    i = list_index(cx, lst, cx.expr(target.slice), target.slice, node, INDEX_ERROR)
+    text = _DEQUE_INDEX_ERROR if is_deque(cx, target.value) else INDEX_ERROR
+    i = list_index(cx, lst, cx.expr(target.slice), target.slice, node, text)
     value = cx.binop(type(node.op), get_item(cx, lst, i, node), cx.expr_num(node.value), node)
     set_item(cx, lst, value, i, node)      # (an int|float operand: a num, as `x op= v` makes)
 
@@ -934,6 +958,8 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         check_comparable(cx, lst, f"list.{name}()", node)
     if name == "index" and listlib.NAMES_VALUE and args and _is_named(cx.pre_evaluated[id(args[0])].type):
         helper = listlib.index_named        # CPython < 3.13: "5 is not in list"
+    if name in ("index", "remove") and isinstance(node.func, ast.Attribute) and is_deque(cx, node.func.value):
+        helper = listlib.index_deque if name == "index" else listlib.remove_deque
     if name == "sort" and isinstance(read_type(cx, lst), T.ComplexType):
         cx.error("'<' not supported between instances of 'complex' and 'complex'", node)
     if name == "sort" and not read_type(cx, lst).is_numeric():
@@ -1367,10 +1393,33 @@ def _list_method(low, lst: Value, node: ast.Call) -> Value:
     """Every method of a list (a deque, a tuple of run-time length): list_method's chain,
     with a bounded deque's checks around it (bounded_deques.py)."""
     name = node.func.attr
+    if name in ("sort", "pop") and is_deque(low, node.func.value):
+        refused = _deque_lacks(low, lst, name, node)
+        if refused is not None:
+            return refused
     bounded_deques.bounded_insert_check(low, lst, name, node)
     result = list_method(low, lst, name, node)
     bounded_deques.bounded_method(low, lst, name, node)     # deque(maxlen=)
     return result
+
+
+def _deque_lacks(low, lst: Value, name: str, node: ast.Call) -> Value | None:
+    """`d.sort()` and `d.pop(i)` of a deque: CPython's AttributeError (before the arguments
+    are computed) and TypeError (after); `d.pop()` of an empty deque: its IndexError.
+    None where the list's method follows."""
+    if name == "sort":
+        return low.raise_always("AttributeError", "'collections.deque' object has no attribute 'sort'", node.func)
+    if node.args or node.keywords:
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            low.expr(a.value if isinstance(a, ast.Starred) else a)
+        if node.keywords:
+            return low.raise_always("TypeError", "deque.pop() takes no keyword arguments", node)
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            low.error("deque.pop() of a starred argument is not supported in compiled code", node)
+        return low.raise_always("TypeError", f"deque.pop() takes no arguments ({len(node.args)} given)", node)
+    empty = low.cmp("eq", list_len(low, lst, node), Const(0, T.I64), node)
+    low.raise_if(empty, "IndexError", "pop from an empty deque", node)
+    return None
 
 
 METHODS.register(("list", ANY), _list_method)

@@ -570,7 +570,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         if isinstance(base.type, T.ArrayType):
             return arrays.array_store(self, base, target.slice, value, node)
         if isinstance(base.type, T.ListType):
-            return lists.list_store(self, base, target.slice, value, node)
+            return lists.list_store(self, base, target.slice, value, node, target.value)
         if isinstance(base.type, Unknown):
             return None     # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import weakref
 
 from script.errors import CompileError
 from script.frontend.table_args import MISSING, global_object
@@ -101,6 +102,57 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
             return Refused(f"'{node.id}', assigned a {_name(kinds)} and other values")
         return kinds.pop() if kinds else None
     return None
+
+
+def is_deque(low, node: ast.expr) -> bool:
+    """Whether `node` evaluates to a deque (bounded or not), as far as the function's source
+    shows. A deque is a list in compiled code; its messages and the operations it lacks
+    (slices, `sort`, `pop(i)`) are CPython's deque's where this holds (lists.py)."""
+    if isinstance(node, ast.Name) and node.id in low.deque_bounds.names:
+        return True
+    if not _makes_deques(low) and "deque" not in low.call_classes.values():
+        return False        # (the common case, without a walk of the function per subscript)
+    kind = _class_of(low, node)
+    return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
+
+
+_MAKES_DEQUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # function node -> bool
+
+
+def _makes_deques(low) -> bool:
+    """Whether the function calls `deque(...)` anywhere (once per function's AST)."""
+    tree = low.info.node
+    made = _MAKES_DEQUES.get(tree)
+    if made is None:
+        made = _MAKES_DEQUES[tree] = any(isinstance(n, ast.Call) and _callee_class(low, n.func) == "deque"
+                                         for n in ast.walk(tree))
+    return made
+
+
+_DEQUE_SENSITIVE = ("sort", "pop", "remove", "index")
+
+
+def reject_deque_arguments(low, info, node: ast.Call) -> None:
+    """A deque passed to compiled function `info` that indexes, slices, sorts or pops it
+    (`_DEQUE_SENSITIVE`) is a CompileError at the argument: the callee gets a list, whose
+    messages, slices and `sort`/`pop(i)` differ from a deque's. Appends, `popleft`, `len`,
+    `in` and loops are the same and pass."""
+    params = list(info.param_names)
+    given = [(params[i] if i < len(params) else None, a) for i, a in enumerate(node.args)]
+    given += [(k.arg, k.value) for k in node.keywords]
+    for name, arg in given:
+        if name is None or isinstance(arg, ast.Starred) or not is_deque(low, arg):
+            continue
+        for n in ast.walk(info.node):
+            subscript = isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+            method = isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name \
+                and n.func.attr in _DEQUE_SENSITIVE
+            if subscript or method:
+                low.error(
+                    f"a deque passed to {info.name}() as '{name}', which indexes, slices, sorts or "
+                    f"pops it: compiled code passes a deque as a list, whose messages and slices "
+                    f"differ from a deque's; do that where the deque is made, or pass list(...)", arg)
 
 
 def _name(kinds) -> str:

@@ -59,6 +59,23 @@ def index_named(lst, item, start: int = 0, stop: int = 9223372036854775807) -> i
     raise ValueError(f"{item!r} is not in list")
 
 
+def index_deque(lst, item, start: int = 0, stop: int = 9223372036854775807) -> int:
+    """`index` of a deque (a list in compiled code), with deque's message."""
+    for k in range(_clamped(start, len(lst)), _clamped(stop, len(lst))):
+        if lst[k] == item:
+            return k
+    raise ValueError(f"{item!r} is not in deque")
+
+
+def remove_deque(lst, item) -> None:
+    """`remove` of a deque, with deque's message."""
+    for k in range(len(lst)):
+        if lst[k] == item:
+            pop_at(lst, k)
+            return
+    raise ValueError(f"{item!r} is not in deque")
+
+
 def _clamped(i: int, n: int) -> int:
     """A start or stop of list.index as CPython takes it: from the end when negative, then
     within 0..n."""
