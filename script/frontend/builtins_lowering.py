@@ -896,11 +896,11 @@ def builtin_minmax(cx, node, name) -> Value:
         return minmax_of_iterable(cx, values[0], name, node)
     if not values:
         cx.error(f"{name} expected at least 1 argument, got 0", node)
-    if any(isinstance(v.type, (T.TupleType, T.BytesType)) for v in values) \
+    if any(isinstance(v.type, (T.TupleType, T.BytesType, T.ListType)) for v in values) \
             or {T.I64, T.F64} <= {v.type for v in values} \
             or any(T.bool_and_number(values[0].type, v.type) for v in values) \
             or T.is_instance_type(values[0].type) and all(v.type == values[0].type for v in values):
-        # (tuples; or ints and floats, of which the first best is returned as it is:
+        # (tuples, lists; or ints and floats, of which the first best is returned as it is:
         # `max(-inf, 2)` is the int 2, a value typed int|float: mixed_numbers.py; a bool
         # and a number do not meet, as `max(True, 0)` is True; instances of one class, such
         # as Fractions, compared by their __lt__/__gt__ and returned as they are)
