@@ -740,12 +740,19 @@ def list_subscript(cx, lst: Value, index_node, node) -> Value:
     return get_item(cx, lst, i, node)
 
 
-def _deque_slice(cx, sl: ast.Slice, node) -> Value:
-    """`d[a:b]` of a deque: CPython's TypeError, after the slice's bounds are computed."""
-    for part in (sl.lower, sl.upper, sl.step):
+def raise_after_index(cx, index_node, exc: str, text: str, node) -> Value:
+    """`exc(text)` where CPython raises it for every value: after computing the index (or a
+    slice's bounds) of `node`, a subscript (`t[i] = v` of a tuple, `d[a:b]` of a deque)."""
+    parts = (index_node.lower, index_node.upper, index_node.step) if isinstance(index_node, ast.Slice) \
+        else (index_node,)
+    for part in parts:
         if part is not None:
             cx.expr(part)
-    return cx.raise_always("TypeError", _DEQUE_SLICE_ERROR, node)
+    return cx.raise_always(exc, text, node)
+
+
+def _deque_slice(cx, sl: ast.Slice, node) -> Value:
+    return raise_after_index(cx, sl, "TypeError", _DEQUE_SLICE_ERROR, node)
 
 
 def list_slice(cx, lst: Value, sl: ast.Slice, node) -> Value:

@@ -577,11 +577,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return dict_methods.table_store_item(self, base, target.slice, value, node)
         refused = _item_store_error(base.type)
         if refused is not None:     # `t[i] = v` of a tuple: CPython's TypeError, after the index
-            sl = target.slice
-            for part in (sl.lower, sl.upper, sl.step) if isinstance(sl, ast.Slice) else (sl,):
-                if part is not None:
-                    self.expr(part)
-            return self.raise_always("TypeError", refused, target)
+            return lists.raise_after_index(self, target.slice, "TypeError", refused, target)
         self.error(f"item assignment is not supported on {base.type}", target)
 
     # ---- simple statements ---------------------------------------------------------------
