@@ -2,8 +2,8 @@
 deque its errors are CPython's deque's, not a list's: index, store, `del` and `+=` out of
 range, `pop()` of an empty one, `remove`/`index` of a missing item; and what a deque lacks
 (slices, `sort`, `pop(i)`) raises CPython's TypeError or AttributeError instead of running
-as a list would. A deque passed to a compiled function that indexes, slices, sorts or pops it
-is refused (the callee sees a list)."""
+as a list would. A deque passed to a compiled function that uses it other than as a list and
+a deque behave alike is refused (the callee sees a list)."""
 
 import collections
 from collections import deque
@@ -128,9 +128,39 @@ def peek(q, i: int) -> int:
 def drain(q, x: int) -> int:
     q.append(x)
     s = 0
-    while q:
+    while q and s < 100:
         s += q.popleft()
+    for y in q:
+        s += y
+    if not q and 3 not in q:
+        s += len(q)
     return s
+
+
+def renames(q, n: int) -> int:
+    r = q
+    return len(r[0:n])
+
+
+def passes_on(q, n: int) -> int:
+    return renames(q, n)
+
+
+def gives_back(q):
+    return q
+
+
+def passes_to_renames(n: int) -> int:
+    return renames(deque([1, 2]), n)
+
+
+def passes_to_passes_on(n: int) -> int:
+    return passes_on(deque([1, 2]), n)
+
+
+def slices_what_comes_back(n: int) -> int:
+    d = gives_back(deque([1, 2]))
+    return len(d[0:n])
 
 
 def passes_to_peek(n: int) -> int:
@@ -146,3 +176,12 @@ def test_a_deque_passed_to_a_function_that_indexes_it_is_refused():
     with pytest.raises(CompileError, match="a deque passed to peek\\(\\) as 'q'"):
         script.script(passes_to_peek)(1)
     check_all_levels(passes_to_drain, 4)
+
+
+def test_a_deque_renamed_passed_on_or_returned_by_the_callee_is_refused():
+    """After a rename, a further call or a return no one knows the list is a deque: its
+    slice would run where CPython raises TypeError."""
+    for fn, callee in ((passes_to_renames, "renames"), (passes_to_passes_on, "passes_on"),
+                       (slices_what_comes_back, "gives_back")):
+        with pytest.raises(CompileError, match=f"a deque passed to {callee}\\(\\) as 'q'"):
+            script.script(fn)(1)

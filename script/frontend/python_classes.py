@@ -129,30 +129,62 @@ def _makes_deques(low) -> bool:
     return made
 
 
-_DEQUE_SENSITIVE = ("sort", "pop", "remove", "index")
+# Methods a list and a deque run alike (an unbounded one: bounded ones are refused as
+# arguments, bounded_deques.py); `pop`, `remove`, `index`, `sort`, `copy` are not among them.
+_DEQUE_AS_LIST = frozenset({"append", "appendleft", "popleft", "extend", "extendleft", "clear",
+                            "rotate", "count", "insert"})
 
 
 def reject_deque_arguments(low, info, node: ast.Call) -> None:
-    """A deque passed to compiled function `info` that indexes, slices, sorts or pops it
-    (`_DEQUE_SENSITIVE`) is a CompileError at the argument: the callee gets a list, whose
-    messages, slices and `sort`/`pop(i)` differ from a deque's. Appends, `popleft`, `len`,
-    `in` and loops are the same and pass."""
+    """A deque passed to compiled function `info` is a CompileError at the argument unless
+    the callee only uses that parameter as a list and a deque behave alike: the methods of
+    `_DEQUE_AS_LIST`, `len`, `in`, loops and truth tests. The callee gets a list, so an
+    index, a slice, `pop`, `sort`, or the parameter passed on, returned, stored or renamed
+    (after which no one knows it is a deque) could answer as a list where CPython's deque
+    raises or says something else."""
     params = list(info.param_names)
     given = [(params[i] if i < len(params) else None, a) for i, a in enumerate(node.args)]
     given += [(k.arg, k.value) for k in node.keywords]
     for name, arg in given:
-        if name is None or isinstance(arg, ast.Starred) or not is_deque(low, arg):
+        if name is not None and not isinstance(arg, ast.Starred) and is_deque(low, arg) \
+                and not _used_as_deque_and_list_alike(info.node, name):
+            low.error(
+                f"a deque passed to {info.name}() as '{name}', which uses it other than by append, "
+                f"popleft, extend, len, in, a loop or a truth test: compiled code passes a deque as "
+                f"a list, whose indexing errors, slices, pop and sort differ from a deque's; do that "
+                f"where the deque is made, or pass list(...)", arg)
+
+
+def _used_as_deque_and_list_alike(fn: ast.FunctionDef, name: str) -> bool:
+    """Whether every use of parameter `name` in `fn` is one where a list and a deque agree."""
+    parents = {id(child): parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.Name) and n.id == name) or n is fn:
             continue
-        for n in ast.walk(info.node):
-            subscript = isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
-            method = isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-                and isinstance(n.func.value, ast.Name) and n.func.value.id == name \
-                and n.func.attr in _DEQUE_SENSITIVE
-            if subscript or method:
-                low.error(
-                    f"a deque passed to {info.name}() as '{name}', which indexes, slices, sorts or "
-                    f"pops it: compiled code passes a deque as a list, whose messages and slices "
-                    f"differ from a deque's; do that where the deque is made, or pass list(...)", arg)
+        if not isinstance(n.ctx, ast.Load):
+            return False
+        up = parents.get(id(n))
+        if isinstance(up, ast.Attribute) and up.attr in _DEQUE_AS_LIST:
+            call = parents.get(id(up))
+            if isinstance(call, ast.Call) and call.func is up:
+                continue
+        if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id == "len" and up.args == [n]:
+            continue
+        if isinstance(up, (ast.For, ast.comprehension)) and up.iter is n:
+            continue
+        if isinstance(up, ast.Compare) and n in up.comparators \
+                and all(isinstance(op, (ast.In, ast.NotIn)) for op in up.ops):
+            continue
+        if isinstance(up, ast.BoolOp):
+            up = parents.get(id(up))        # (`while q and ...`: the test's value is not kept)
+            if not isinstance(up, (ast.If, ast.While, ast.UnaryOp)):
+                return False
+        if isinstance(up, (ast.If, ast.While)) and up.test is not n and not isinstance(up.test, ast.BoolOp):
+            return False
+        if isinstance(up, (ast.If, ast.While)) or isinstance(up, ast.UnaryOp) and isinstance(up.op, ast.Not):
+            continue
+        return False
+    return True
 
 
 def _name(kinds) -> str:
