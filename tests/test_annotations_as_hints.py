@@ -140,6 +140,6 @@ def test_operand_types_cpython_refuses_raise_its_type_error_at_run_time(fn, args
 
 
 @given(st.integers(-50, 50), st.integers(100, 200), st.integers(0, 6))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 def test_a_declared_dict_of_optionals_types_a_display_of_none(start, goal, hops):
     same(K.path_to_root, start, goal, hops)

@@ -158,7 +158,7 @@ def test_type_of_a_value(a):
     check(K.type_of_numbers, compiled(K.type_of_numbers), a)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(st.floats(0.5, 10), st.floats(0.5, 10))
 def test_list_of_several_classes(a, b):
     check(K.zoo, compiled(K.zoo), a, b)

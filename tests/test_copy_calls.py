@@ -65,7 +65,7 @@ def deep_nested(rows, picks, names, k):
     return grid, g, d, e, sets, s, dicts, f
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(st.lists(st.lists(st.integers(-3, 3), max_size=3), min_size=1, max_size=3),
        st.lists(st.integers(0, 5), min_size=1, max_size=5), st.lists(st.text("ab", max_size=2), max_size=4),
        st.integers(-9, 9))

@@ -337,7 +337,7 @@ def test_lookups_of_a_stack_typed_later(tokens):
     check_both(K.shunting_yard, " ".join(tokens))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.sampled_from(["a", "b", "tea", "zoo", "", "rust"]), min_size=1, max_size=6))
 def test_keys_that_are_bound_methods_of_globals(words):
     check_both(K.keyed_by_globals, words)
@@ -403,7 +403,7 @@ def _count_states(states):
     return memo, list(set(tuple(s) for s in states))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.text("abc", max_size=4), max_size=6))
 def test_tuples_of_run_time_length_as_keys(words):
     # hashed element by element: CPython's tuple hash for a set, so list(seen) is in

@@ -32,7 +32,7 @@ from tests.fuzz.worker import Pool  # noqa: E402
 
 HERE = os.path.join(ROOT, "tests", "fuzz")
 FIXED_SEED = 8
-PROGRAMS = int(os.environ.get("SCRIPT_FUZZ_PROGRAMS", "12"))
+PROGRAMS = int(os.environ.get("SCRIPT_FUZZ_PROGRAMS", "8"))
 BAD = ("mismatch", "crash", "hang", "compile_error", "internal_error", "generator_error", "harness_error")
 
 

@@ -173,7 +173,7 @@ def test_rows_from_tuples_and_lists():
         check_all_levels(K.fill_from_tuple, a, x, y)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(INTS, max_size=40), st.integers(-20, 20))
 def test_sorted_and_sort_with_key_and_reverse(xs, k):
     check_all_levels(K.sorted_keys, xs + [0], k)

@@ -48,7 +48,7 @@ def discrete(s, lam, n, p, size):
     return rng.poisson(lam, size), rng.binomial(n, p, size), rng.poisson(lam), rng.binomial(n, p)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(SEEDS, SIZES)
 def test_floats_are_numpys(s, size):
     check_all_levels(floats, s, size)
@@ -57,7 +57,7 @@ def test_floats_are_numpys(s, size):
 SPANS = st.sampled_from([1, 2, 3, 10, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**40, 2**62 + 12345, 2**63 - 1])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(SEEDS, st.integers(-2**62, 2**62) | st.integers(-5, 5), SPANS, SIZES)
 def test_integers_are_numpys_lemire(s, low, span, size):
     high = low + span
@@ -66,7 +66,7 @@ def test_integers_are_numpys_lemire(s, low, span, size):
     check_all_levels(ints, s, low, high, size)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(SEEDS, st.integers(1, 40), st.integers(0, 1))
 def test_choice_shuffle_permutation_are_numpys(s, n, k):
     check_all_levels(samples, s, n, k * n)
@@ -81,7 +81,7 @@ def test_choice_without_replacement_both_algorithms(n, k):
         np.testing.assert_array_equal(fn(s), draw(s))
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(SEEDS, st.sampled_from([0.0, 0.5, 3.0, 9.99, 10.0, 40.0, 1e6]), st.integers(0, 2000),
        st.sampled_from([0.0, 0.01, 0.3, 0.5, 0.9, 1.0]), SIZES)
 def test_poisson_and_binomial_are_numpys(s, lam, n, p, size):

@@ -69,7 +69,7 @@ def test_zip_enumerate_and_yield_from(xs, n, start):
     check_all_levels(K.yield_from, xs, n % 5)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(XS, NS)
 def test_every_consumer(xs, n):
     check_all_levels(K.reductions, xs)

@@ -30,7 +30,7 @@ def test_next_exhaustion_default_and_stop_iteration(n, m):
     check_all_levels(K.bare_next, n)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(NS, st.integers(-1, 12))
 def test_partly_consumed_then_iterated(n, stop):
     check_all_levels(K.partly_then_loop, n, stop)

@@ -61,7 +61,7 @@ def test_fields_computed_by_methods_then_compared(points, goal):
     check_typed(K.heuristics, points, goal)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=5))
 def test_a_dataclass_post_init(pairs):
     check_typed(K.intervals, pairs)

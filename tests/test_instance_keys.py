@@ -99,7 +99,7 @@ def points(n):
     return {Point(i, i): i for i in range(n)}
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(1, 8), st.integers(0, 8))
 def test_instances_as_keys_against_cpython(n, k):
     check_all_levels(costs, n)

@@ -26,7 +26,7 @@ from script.ir.passes import PASSES, PIPELINES, run_pipeline
 from script.ir.semantics import fold
 from script.ir.printer import format_function
 
-SETTINGS = settings(max_examples=100, deadline=None,
+SETTINGS = settings(max_examples=50, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SPECS = [name for name in PASSES] + [f"O{level}" for level in sorted(PIPELINES)]
 
@@ -113,7 +113,7 @@ def _foldable(draw):
     return "math", fn, ft, [ft] * n, [draw(_consts(ft)) for _ in range(n)]
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(_foldable())
 def test_fold_agrees_with_interpreter(case):
     op, attr, rtype, types, values = case
@@ -142,7 +142,7 @@ def test_fold_refuses_undefined():
 
 
 @pytest.mark.parametrize("spec", ["constfold", "sccp", "cse", "O2"])
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_straight_line_preserves_meaning(spec, data):
     func, values = data.draw(straight_line())

@@ -278,7 +278,7 @@ def programs(draw):
 _COUNT = [0]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(programs(), st.booleans(), st.booleans(), NUMBERS, NUMBERS)
 def test_generated_programs(tmp_path_factory, source, c, d, a, b):
     _COUNT[0] += 1
@@ -329,7 +329,7 @@ def normalise(xs):
     return xs
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.lists(st.integers(-50, 50), min_size=1, max_size=4), min_size=1, max_size=4),
        st.integers(-3, 3))
 def test_an_int_list_argument_that_receives_floats_holds_both(m, k):
@@ -337,7 +337,7 @@ def test_an_int_list_argument_that_receives_floats_holds_both(m, k):
     check_args(halve_rows, script.script(halve_rows), m, k)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.integers(1, 50), min_size=1, max_size=6))
 def test_some_items_of_an_int_list_become_floats(xs):
     check_args(normalise, script.script(normalise), xs)
@@ -354,7 +354,7 @@ def bottleneck(graph, path):
     return flow, graph
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=3, max_size=3),
        st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=4))
 def test_min_of_an_int_or_float_and_a_matrix_of_ints_receiving_floats(graph, path):

@@ -16,7 +16,7 @@ from difftest import check_all_levels, compiled
 from script.errors import CompileError
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
-EX = settings(max_examples=25, deadline=None)
+EX = settings(max_examples=12, deadline=None)
 FLOATS = st.floats(-100, 100, allow_nan=False, width=64)
 MAT = hnp.arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 5)), elements=FLOATS)
 VEC = hnp.arrays(np.float64, st.integers(2, 9), elements=FLOATS)

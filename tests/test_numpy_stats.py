@@ -27,7 +27,7 @@ def views(draw_array):
         .map(lambda t: t[0][t[1]])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(views(INTS), st.integers(0, 50))
 def test_bincount(x, n):
     check_all_levels(K.bincount_, x)
@@ -82,7 +82,7 @@ def test_histogram_edges_and_errors():
     check_all_levels(K.histogram_, np.zeros(0), 0)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(views(hnp.arrays(np.float64, st.integers(0, 30), elements=ANY_FLOAT)),
        hnp.arrays(np.float64, st.integers(0, 8), elements=st.floats(-100, 100)), st.booleans())
 def test_digitize(x, bins, decreasing):

@@ -170,7 +170,7 @@ def containers(xs, d, s):
     return "%s" % xs, "%r" % xs, "%s" % d, "%8s|%s" % (s, xs), "%s" % [len(xs), 2.5]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.lists(st.integers(-5, 5) | st.sampled_from([0.5, -2.0]), max_size=4),
        st.dictionaries(st.sampled_from("abc"), st.integers(0, 9), max_size=2), st.sets(st.integers(0, 3)))
 def test_one_container_value(xs, d, s):

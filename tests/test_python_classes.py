@@ -95,7 +95,7 @@ def _check(fn, *args):
     return got
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(WORDS, INTS)
 def test_returned_collections_are_cpythons_classes(words, xs):
     for fn, arg in ((counted, "".join(words)), (counted_by_name, words), (grouped, xs), (without_factory, xs),

@@ -19,7 +19,7 @@ import script
 from difftest import check_all_levels, compiled
 from script.errors import CompileError
 
-SET = settings(max_examples=15, deadline=None)
+SET = settings(max_examples=8, deadline=None)
 INTS = st.integers(-30, 30)
 WORD = st.text(alphabet="abcAé ", max_size=5)
 WORDS = st.lists(st.text(alphabet="abé", min_size=1, max_size=5), min_size=1, max_size=6)

@@ -247,7 +247,7 @@ def test_dataclass_annotations_are_hints():
     check_all_levels(K.cls_dataclass_int, 1.5)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(-5, 5), st.sampled_from([0.5, -2.0, 0.0, 3]))
 def test_number_fields_given_ints_and_floats(n, d):
     check_all_levels(K.cls_number_hints, n, d)

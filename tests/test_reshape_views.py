@@ -85,7 +85,7 @@ def cases(draw):
     return shape, transpose, fortran, steps, starts, newaxis
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(cases(), st.data())
 def test_reshape_matches_numpy(case, data):
     (a, _), (b, _) = source(*case[:1], np.float64, *case[1:])

@@ -442,7 +442,7 @@ def _fuzz(compiled, tmp_path, mode: str, examples: int) -> None:
 
 @pytest.mark.parametrize("mode", ["bytes", "manifest", "ir"])
 def test_fuzzed_archives_load_or_raise_load_error(compiled, tmp_path, mode):
-    _fuzz(compiled, tmp_path, mode, int(os.environ.get("SCRIPT_FUZZ_EXAMPLES", "50")))
+    _fuzz(compiled, tmp_path, mode, int(os.environ.get("SCRIPT_FUZZ_EXAMPLES", "30")))
 
 
 @pytest.mark.slow

@@ -60,7 +60,7 @@ def test_construction(data):
     check(K.pops, xs, data.draw(st.integers(0, 8)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.data())
 def test_set_operations(data):
     kind = data.draw(st.sampled_from(ELEMENTS[:4]))

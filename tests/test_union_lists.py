@@ -22,7 +22,7 @@ MIXED = st.lists(ITEMS, max_size=6)
 
 @pytest.mark.parametrize("fn", [K.validate, K.xor_all, K.describe, K.ordered, K.extremes, K.total, K.edited,
                                 K.joined, K.pairs], ids=lambda f: f.__name__)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(xs=MIXED)
 def test_list_operations_give_cpythons_answer(fn, xs):
     check(fn, xs)
@@ -52,7 +52,7 @@ INTS_AND_STRS = st.lists(st.one_of(st.integers(-3, 3), st.sampled_from(["a", "b"
 
 @pytest.mark.parametrize("fn", [K.tally, K.kinds, K.by_kind, K.mapped, K.consumed, K.ranked],
                          ids=lambda f: f.__name__)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(xs=INTS_AND_STRS)
 def test_dicts_sets_and_generators_of_a_union(fn, xs):
     # keys of ints and strs (never equal: hashed and compared as the tagged pair they are),

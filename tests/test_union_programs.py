@@ -45,7 +45,7 @@ def outcome(fn, n):
 @pytest.mark.parametrize("seed", [1, 4, 9])
 def test_generated_functions_of_a_union_local(tmp_path, seed):
     rng = random.Random(seed)
-    count = 14
+    count = 8
     path = tmp_path / f"union_programs_{seed}.py"
     path.write_text("".join(program(rng, k) for k in range(count)))
     spec = importlib.util.spec_from_file_location(path.stem, path)

@@ -177,7 +177,7 @@ def loop_controls(*args):
 MIXED = st.one_of(st.integers(-5, 5), st.floats(-4, 4), st.sampled_from(["stop", "x", ""]), st.booleans())
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=7, deadline=None)
 @given(st.lists(MIXED, max_size=4))
 def test_loops_over_tuples_of_several_types(xs):
     check_all_levels(product_of, *xs)
