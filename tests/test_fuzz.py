@@ -105,7 +105,7 @@ def test_mutated_ir_text_is_parsed_or_rejected():
 
 
 def test_mutated_archives_load_or_raise_load_error():
-    assert mutation.run_in_child("load", 15, random.randrange(1 << 30), timeout=300) == 0
+    assert mutation.run_in_child("load", 10, random.randrange(1 << 30), timeout=300) == 0
 
 
 def test_generator_covers_the_subset():
