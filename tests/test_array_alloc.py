@@ -144,6 +144,23 @@ def test_returned_arrays_are_freed():
     assert int(out.stdout.split()[-1]) < 20_000
 
 
+@pytest.mark.parametrize("n", [(1 << 19) - 16, (1 << 19) - 8, 3 << 19, 1_000_001])
+def test_buffers_of_4_mib_and_more(n):
+    """From 4 MiB (the 64-byte header included) a buffer is 2 MiB-aligned and advised to
+    huge pages (backend llvm.memory): the same values either side of the threshold, and the
+    memory given back (each call makes two new outputs of up to 12 MiB)."""
+    a = (np.arange(n, dtype=np.int64) % 2001) - 1000
+    f = compiled(K.running_sums)
+    for got, want in zip(f(a), K.running_sums(a)):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert got.ctypes.data % 64 == 0
+    before = _rss_kb()
+    for _ in range(40):
+        out = f(a)
+        del out
+    assert _rss_kb() - before < 40_000      # KB: nothing grows with the count
+
+
 def test_returned_array_outlives_its_function():
     """The capsule releasing a returned buffer must not live in the function's own code,
     which goes away with the function."""
