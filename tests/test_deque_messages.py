@@ -185,3 +185,95 @@ def test_a_deque_renamed_passed_on_or_returned_by_the_callee_is_refused():
                        (slices_what_comes_back, "gives_back")):
         with pytest.raises(CompileError, match=f"a deque passed to {callee}\\(\\) as 'q'"):
             script.script(fn)(1)
+
+
+# ---- changing a deque while a loop iterates it ------------------------------------------
+# CPython's deque iterator raises "RuntimeError: deque mutated during iteration" at its next
+# step once the deque changed (after the last item too), but not after `d[i] = x` or an
+# `extend` of nothing; a `break` right after the change ends the loop without it.
+
+def changed_in_loop(how: int, n: int) -> list:
+    d = deque(range(n))
+    out = []
+    for x in d:
+        out.append(x)
+        if x == 1 or n == 1:
+            if how == 0:
+                d.append(9)
+            elif how == 1:
+                d.appendleft(9)
+            elif how == 2:
+                d.append(9)
+                d.popleft()             # the same length: the state moved all the same
+            elif how == 3:
+                d.rotate(1)             # moves it only when it holds two items or more
+            elif how == 4:
+                d.rotate(0)
+            elif how == 5:
+                d.extend([])            # nothing added: no change
+            elif how == 6:
+                d.extend([7, 8])
+            elif how == 7:
+                d.clear()
+            elif how == 8:
+                d[0] = 5                # a store: no change
+            elif how == 9:
+                d.insert(0, 4)
+            elif how == 10:
+                d.remove(x)
+            elif how == 11:
+                d.pop()
+            elif how == 12:
+                e = d
+                e.append(3)             # through another name: its length shows it
+            elif how == 13:
+                d.append(9)
+                break
+    return out
+
+
+def changed_then_caught(n: int) -> str:
+    d = deque(range(n))
+    try:
+        for x in d:
+            if x == n - 1:
+                d.append(x)             # on the last item: the next step raises still
+    except RuntimeError as e:
+        return "caught: " + str(e)
+    return "ended"
+
+
+def nested_loops(n: int) -> int:
+    d = deque(range(n))
+    total = 0
+    for x in d:
+        for y in d:
+            total += x * y
+        if x == 2:
+            d.popleft()
+            d.append(x)
+    return total
+
+
+def loop_else(n: int) -> str:
+    d = deque(range(n))
+    for x in d:
+        if x == 0:
+            d.appendleft(x)
+            d.popleft()
+    else:
+        return "else"
+    return "after"
+
+
+@pytest.mark.parametrize("how", range(14))
+@pytest.mark.parametrize("n", [0, 1, 2, 4])
+def test_changing_a_deque_while_iterating_it(how, n):
+    check_all_levels(changed_in_loop, how, n)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_changed_on_the_last_item_nested_and_else(n):
+    check_all_levels(changed_then_caught, n)
+    check_all_levels(nested_loops, n + 2)
+    check_all_levels(loop_else, n)

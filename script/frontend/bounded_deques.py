@@ -23,13 +23,15 @@ _BACK = ("appendleft", "extendleft")
 
 
 class DequeBounds:
-    """The bounds of one function's deques (`FunctionLowering.deque_bounds`)."""
+    """The bounds of one function's deques (`FunctionLowering.deque_bounds`), and the deques
+    its loops are iterating now (`iterated_deque`)."""
 
-    __slots__ = ("calls", "names")
+    __slots__ = ("calls", "names", "iterated")
 
     def __init__(self):
         self.calls: dict = {}       # id(deque call node) -> synthetic local of its maxlen
         self.names: dict = {}       # variable name -> synthetic local of its maxlen
+        self.iterated: dict = {}    # name of a deque a loop iterates -> its "changed" local
 
 
 def make_deque(cx, node: ast.Call) -> Value:
@@ -101,3 +103,67 @@ def bounded_method(cx, lst: Value, name: str, node: ast.Call) -> None:
 def trim_deque(cx, lst: Value, var: str, trim, node) -> None:
     bound = cx.read(var, cx.loc(node))
     cx.call_script(cx.ctx.info_for(trim), ast.Call(node.func, [], []), leading=(lst, bound))
+
+
+# `for x in d` of a deque: CPython's iterator raises RuntimeError at its next step once the
+# deque has changed (its `state` counter moved), even after the last item. These methods
+# always move it when they return; `extend`, `extendleft` and `clear` only when they change
+# the length; `rotate` when the deque holds two items or more; `d[i] = x` and `reverse()` never.
+_CHANGES = frozenset({"append", "appendleft", "insert", "pop", "popleft", "remove"})
+_CHANGES_IF_LONGER = frozenset({"extend", "extendleft", "clear"})
+MUTATED = "deque mutated during iteration"
+
+
+def iterated_deque(cx, it: ast.expr, start: Value, length, node: ast.For):
+    """The length test of `for x in d` over a deque named `d` (lower_stmt.stmt_For): the
+    loop's own `length()` (`Growing`), raising CPython's RuntimeError first where `d` changed
+    since the loop began: its length differs from `start` (a change through any name), or
+    a method called on `d` in the body moved its state (`note_deque_method`: appending and
+    popping, which keep the length). Returns (the test, a function ending the loop's watch)."""
+    changed = cx.new_var("deque.changed", Const(False, T.BOOL))
+    outer = cx.deque_bounds.iterated.get(it.id)
+    cx.deque_bounds.iterated[it.id] = changed
+
+    def test() -> Value:
+        now = length()
+        loc = cx.loc(node)
+        moved = cx.emit("or", [cx.read(changed, loc), cx.cmp("ne", now, start, node)], T.BOOL, None, loc)
+        cx.raise_if(moved, "RuntimeError", MUTATED, node.iter)
+        return now
+
+    def done() -> None:
+        if outer is None:
+            cx.deque_bounds.iterated.pop(it.id, None)
+        else:
+            cx.deque_bounds.iterated[it.id] = outer
+    return test, done
+
+
+def deque_state_before(cx, lst: Value, name: str, node: ast.Call):
+    """Before `d.<name>(...)` of a deque a loop iterates: what `deque_state_after` needs (the
+    length before, where whether the state moves depends on it), or None."""
+    target = node.func.value
+    if not isinstance(target, ast.Name) or target.id not in cx.deque_bounds.iterated:
+        return None
+    if name in _CHANGES:
+        return Const(True, T.BOOL)
+    if name == "rotate":
+        return cx.cmp("gt", _length(cx, lst, node), Const(1, T.I64), node)
+    if name in _CHANGES_IF_LONGER:
+        return _length(cx, lst, node)
+    return None
+
+
+def deque_state_after(cx, lst: Value, name: str, node: ast.Call, before) -> None:
+    """After the call: record on the loop's "changed" local whether the state moved."""
+    if before is None or cx.block is None:
+        return
+    var = cx.deque_bounds.iterated[node.func.value.id]
+    loc = cx.loc(node)
+    if name in _CHANGES_IF_LONGER:
+        before = cx.cmp("ne", _length(cx, lst, node), before, node)
+    cx.write(var, cx.emit("or", [cx.read(var, loc), before], T.BOOL, None, loc))
+
+
+def _length(cx, lst: Value, node) -> Value:
+    return cx.emit("list_len", [lst], T.I64, None, cx.loc(node))

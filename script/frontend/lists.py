@@ -1405,8 +1405,10 @@ def _list_method(low, lst: Value, node: ast.Call) -> Value:
         if refused is not None:
             return refused
     bounded_deques.bounded_insert_check(low, lst, name, node)
+    state = bounded_deques.deque_state_before(low, lst, name, node)     # a deque a loop iterates
     result = list_method(low, lst, name, node)
     bounded_deques.bounded_method(low, lst, name, node)     # deque(maxlen=)
+    bounded_deques.deque_state_after(low, lst, name, node, state)
     return result
 
 

@@ -27,7 +27,7 @@ from script.frontend.dispatch_tables import hold_dispatch_table
 from script.frontend.held_functions import hold_function
 from script.frontend.numba_compat import is_prange
 from script.frontend.callee_hints import settle_deferred_returns, settle_returned
-from script.frontend.python_classes import note_return as note_class_return
+from script.frontend.python_classes import is_deque, note_return as note_class_return
 from script.frontend.table_args import note_return
 from script.frontend.iterator_returns import note_iterator_return
 from script.frontend.elementwise import ArrayExpr
@@ -1087,9 +1087,14 @@ class FunctionLowering(SSABuilder, ExprLowering):
             return self.unrolled_loop(node, seq)
         source = self.iterable(it)
         n, item, _ = source
+        length, done = getattr(source, "length", None), None
+        if length is not None and isinstance(it, ast.Name) and is_deque(self, it):
+            length, done = bounded_deques.iterated_deque(self, it, n, length, node)
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node),
-                          exhausted=getattr(source, "exhausted", None), length=getattr(source, "length", None))
+                          exhausted=getattr(source, "exhausted", None), length=length)
+        if done is not None:
+            done()
 
     def unrolls(self, it) -> Value | None:
         """The tuple `for x in it` iterates when its elements have no one type (`*args` of an
