@@ -13,6 +13,7 @@ Python, is a CompileError (the list there would have no bound).
 from __future__ import annotations
 
 import ast
+import weakref
 
 from script.lib.python import collectionslib
 from script.ir import types as T
@@ -45,6 +46,9 @@ def make_deque(cx, node: ast.Call) -> Value:
     lst = cx.list_of(source, node) if source is not None else cx.list_of_unknown(node)
     if bound is None or isinstance(bound, ast.Constant) and bound.value is None:
         return lst
+    if id(node) not in _assigned_calls(cx.info.node):
+        cx.error("a deque with a maxlen must be assigned to a name (`d = deque(xs, n)`) in compiled "
+                 "code, which keeps its bound by the name: here the bound would be lost", node)
     m = cx.coerce(cx.expr(bound), T.I64, node)
     cx.raise_if(cx.cmp("lt", m, Const(0, T.I64), node), "ValueError", "maxlen must be non-negative", node)
     var = cx.new_var("maxlen", m)
@@ -52,6 +56,22 @@ def make_deque(cx, node: ast.Call) -> Value:
     if source is not None:      # (an empty deque is within any bound; its type may be pending)
         trim_deque(cx, lst, var, collectionslib.trim_front, node)
     return lst
+
+_ASSIGNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # function node -> ids
+
+
+def _assigned_calls(tree: ast.AST) -> frozenset:
+    """The ids of the calls that are the whole value assigned to one name in `tree`
+    (`d = deque(xs, n)`, `d: deque = deque(maxlen=n)`), once per function's AST."""
+    ids = _ASSIGNED.get(tree)
+    if ids is None:
+        ids = _ASSIGNED[tree] = frozenset(
+            id(n.value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Call)
+            and (len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) if isinstance(n, ast.Assign)
+                 else isinstance(n.target, ast.Name)))
+    return ids
+
 
 def reject_bounded_deque_arguments(cx, info, node: ast.Call) -> None:
     """A bounded deque passed to a compiled function is a CompileError at the argument:

@@ -38,6 +38,40 @@ def dict_text(d) -> str:
     return "{" + ", ".join([repr(k) + ": " + repr(v) for k, v in d.items()]) + "}"
 
 
+# CPython's text of the collections classes compiled code holds as plain dicts and lists, where
+# the source shows the class (python_classes `class_text`); repr and str are the same.
+
+def counter_text(d) -> str:
+    if len(d) == 0:
+        return "Counter()"
+    items = sorted(d.items(), key=lambda kv: kv[1], reverse=True)      # most_common()'s order
+    return "Counter({" + ", ".join([repr(k) + ": " + repr(v) for k, v in items]) + "})"
+
+
+def ordered_dict_text(d) -> str:        # Python 3.11 and before
+    if len(d) == 0:
+        return "OrderedDict()"
+    return "OrderedDict([" + ", ".join(["(" + repr(k) + ", " + repr(v) + ")" for k, v in d.items()]) + "])"
+
+
+def ordered_dict_text_312(d) -> str:    # Python 3.12 on: a dict display
+    if len(d) == 0:
+        return "OrderedDict()"
+    return "OrderedDict(" + dict_text(d) + ")"
+
+
+def defaultdict_text(d, factory: str) -> str:
+    return "defaultdict(" + factory + ", " + dict_text(d) + ")"
+
+
+def deque_text(xs) -> str:
+    return "deque(" + list_text(xs) + ")"
+
+
+def bounded_deque_text(xs, maxlen: int) -> str:
+    return "deque(" + list_text(xs) + ", maxlen=" + str(maxlen) + ")"
+
+
 def has_text(t: T.Type) -> bool:
     """Whether `container_text` writes a value of type `t`."""
     return isinstance(t, (T.ListType, T.TupleType, T.HashType)) and not isinstance(t, T.ClassType)
@@ -77,6 +111,9 @@ def container_text(self, v: Value, node, conversion: str = "s") -> Value:
                            lambda: self.str_constant("None", node), node)
     if isinstance(t, T.TupleType):
         return _tuple_text(self, v, node)
+    shown = self.class_text(v, node)        # a Counter, defaultdict, OrderedDict or deque
+    if shown is not None:
+        return shown
     if isinstance(t, T.IterType):
         self.error(f"str() of a {t.kind} object is not supported in compiled code (CPython writes "
                    f"{'range(start, stop, step)' if t.kind == 'range' else '<' + t.kind + ' object at ...>'}, "

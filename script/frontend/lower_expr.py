@@ -380,6 +380,7 @@ class ExprLowering:
     def expr_Name(self, node: ast.Name) -> Value:
         value = self.resolve_name(node)
         held_iterators.read(self, node, value)      # (an iterator is read at one place)
+        self.note_read(node, value)     # (a Counter's text: python_classes)
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:

@@ -18,7 +18,7 @@ from script.frontend import (arrays, bool_ints, bounded_deques, built_exceptions
                              class_methods, class_types, class_unions, closures, complex_arrays, complex_lowering,
                              default_tables, dict_methods, dicts, elementwise, enum_members, enum_values, exceptions,
                              fraction_calls, generator_args, generators, global_tables, held_generators, held_iterators, itertools_calls, lists, match, messages,
-                             mixed_numbers, named_tuples, numpy_alloc, optional, records, star_zip, strings,
+                             mixed_numbers, named_tuples, numpy_alloc, optional, python_classes, records, star_zip, strings,
                              strmethods, union_returns, user_exceptions)
 from script.frontend.held_iterators import HeldIterators
 from script.frontend.int_consts import RANGE_TEXT, check_int_as_u64
@@ -155,6 +155,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.gen_total = False          # the walk being built takes all, showing nothing (generators.py)
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
+        self.read_names: dict = {}      # id(dict or list value) -> (it, the name read) (python_classes.note_read)
         self.deque_bounds = DequeBounds()
         self.table_defaults = TableDefaults(info)
         self.complex_text = ComplexText()
@@ -1443,6 +1444,7 @@ CONTEXT_API = {
     numpy_alloc: ("alloc_array", "cast_element", "copy_array", "dims_of", "dtype_arg",
                   "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
     optional: ("expr_opt",),
+    python_classes: ("class_text", "note_read"),
     records: ("identity_compare", "make_record"),
     bytes_values: ("bytes_compare", "bytes_constant", "bytes_subscript", "bytes_truth"),
     strings: ("expr_JoinedStr", "format_value", "str_compare", "str_constant", "str_join_parts",

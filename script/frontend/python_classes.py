@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import sys
 import weakref
 
 from script.errors import CompileError
@@ -32,7 +33,7 @@ from script.frontend.table_args import MISSING, global_object
 from script.ir import types as T
 from script.ir.core import Function, Instr
 from script.pyhooks.python_classes import FACTORIES, MODULE
-from script.frontend import default_tables
+from script.frontend import container_text, default_tables
 
 _CLASSES = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
             collections.deque: "deque", collections.defaultdict: "defaultdict"}
@@ -76,6 +77,12 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     if isinstance(node, ast.Tuple):
         parts = tuple(_class_of(low, e, seen) for e in node.elts)
         return parts if any(p is not None for p in parts) else None
+    if isinstance(node, (ast.IfExp, ast.BoolOp)):       # `a if c else b`, `a or b`: either one
+        kinds = {_class_of(low, e, seen) for e in ((node.body, node.orelse) if isinstance(node, ast.IfExp)
+                                                    else node.values)}
+        if len(kinds) > 1:
+            return Refused(f"a {_name(kinds)} on some paths and other values on others")
+        return kinds.pop()
     default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
@@ -126,6 +133,66 @@ def _makes_deques(low) -> bool:
     if made is None:
         made = _MAKES_DEQUES[tree] = any(isinstance(n, ast.Call) and _callee_class(low, n.func) == "deque"
                                          for n in ast.walk(tree))
+    return made
+
+
+# ---- text -----------------------------------------------------------------------------------
+
+
+def note_read(low, node: ast.Name, value) -> None:
+    """After `node` (a name) is read: remember it for a dict or list value, where the function
+    may hold one of the classes, so that `class_text` can find the class its source shows."""
+    if isinstance(value.type, (T.DictType, T.ListType)) and (
+            low.deque_bounds.names or low.call_classes or _makes_classes(low)):
+        low.read_names[id(value)] = (value, node)
+
+
+def class_text(low, v, node):
+    """str(v) (and repr(v), the same) of a dict or list value read through a name that holds
+    a Counter, defaultdict, OrderedDict or deque: CPython's text (container_text's helpers,
+    `Counter({'a': 2})` in most_common order, `deque([1], maxlen=3)`); None where the source
+    does not show one. CompileError where it shows one CPython would write otherwise than
+    compiled code can (a defaultdict of a function or of Counters; a name holding a Counter
+    on some paths only)."""
+    read = low.read_names.get(id(v))
+    if read is None or read[0] is not v:
+        return None
+    name = read[1]
+    if name.id in low.deque_bounds.names:
+        maxlen = low.read(low.deque_bounds.names[name.id], low.loc(node))
+        return low.str_lib(container_text.bounded_deque_text, [v, maxlen], node)
+    kind = _class_of(low, name)
+    if kind is None:
+        return None
+    if isinstance(kind, Refused) or isinstance(kind, tuple):
+        why = kind.why if isinstance(kind, Refused) else "a tuple"
+        low.error(f"str() of '{name.id}' ({why}) is not supported in compiled code: CPython's text "
+                  "names the class, which compiled code does not know here", node)
+    if kind == "Counter":
+        return low.str_lib(container_text.counter_text, [v], node)
+    if kind == "OrderedDict":
+        text = container_text.ordered_dict_text_312 if sys.version_info >= (3, 12) else container_text.ordered_dict_text
+        return low.str_lib(text, [v], node)
+    if kind == "deque":
+        return low.str_lib(container_text.deque_text, [v], node)
+    factory = kind.split("~", 1)[1]
+    if factory in ("Counter", "OrderedDict", "deque", "defaultdict"):
+        low.error(f"str() of a defaultdict of {factory} values is not supported in compiled code "
+                  "(its values are plain dicts and lists there, written without their class)", node)
+    return low.str_lib(container_text.defaultdict_text, [v, low.str_constant(repr(FACTORIES[factory]), node)], node)
+
+
+_MAKES_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # function node -> bool
+
+
+def _makes_classes(low) -> bool:
+    """Whether the function calls `Counter(...)`, `defaultdict(...)`, `OrderedDict(...)` or
+    `deque(...)` anywhere (once per function's AST)."""
+    tree = low.info.node
+    made = _MAKES_CLASSES.get(tree)
+    if made is None:
+        made = _MAKES_CLASSES[tree] = any(isinstance(n, ast.Call) and _callee_class(low, n.func) is not None
+                                          for n in ast.walk(tree))
     return made
 
 
@@ -188,7 +255,7 @@ def _used_as_deque_and_list_alike(fn: ast.FunctionDef, name: str) -> bool:
 
 
 def _name(kinds) -> str:
-    return next(k.split("~")[0] for k in kinds if isinstance(k, str))
+    return next((k.split("~")[0] for k in kinds if isinstance(k, str)), "collections class")
 
 
 def _callee_class(low, func: ast.expr) -> str | None:
