@@ -330,17 +330,3 @@ def scatter_list(m):
     m[[0, 1, 0]] = 5
     return m
 
-
-def running_sums(a):
-    """Two new outputs as long as `a`: of 4 MiB and more, they are huge-page buffers."""
-    n = a.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    sq = np.empty(n, dtype=np.int64)
-    s = 0
-    s2 = 0
-    for i in range(n):
-        s += a[i]
-        s2 += a[i] * a[i]
-        out[i] = s
-        sq[i] = s2
-    return out, sq
