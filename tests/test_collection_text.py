@@ -73,14 +73,14 @@ def deques(n: int, m: int) -> tuple:
 
 
 @given(st.text(alphabet="abcab ", max_size=8))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_counters(s):
     check_all_levels(counter_text, s)
     check_all_levels(counter_updated, s.split())
 
 
 @given(st.lists(st.integers(-5, 9), max_size=8))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 def test_defaultdicts_and_a_callees_counter(xs):
     check_all_levels(defaultdict_texts, xs)
     check_all_levels(counter_from_callee, xs)
@@ -149,3 +149,31 @@ def test_a_class_on_some_paths_only_is_refused():
     for fn, args in ((bounded_or_plain, (True,)), (bounded_in_a_list, (3,))):
         with pytest.raises(CompileError, match="a deque with a maxlen must be assigned to a name"):
             script.script(fn)(*args)
+
+
+def written(c) -> str:
+    return str(c)
+
+
+def passed_on(s: str) -> tuple:
+    c = Counter(s)
+    d = defaultdict(list)
+    d[len(s)].append(s)
+    return written(c), written(d)
+
+
+def inner_tables(s: str) -> tuple:
+    dd = defaultdict(Counter)
+    ee = defaultdict(lambda: defaultdict(int))
+    for ch in s:
+        dd[ch.isupper()][ch] += 1
+        ee[ch.lower()][ch] += 1
+    return str(dd[True]), repr(dd[False]), f"{ee['a']}"
+
+
+@given(st.text(alphabet="aAbB", max_size=6))
+@settings(max_examples=6, deadline=None)
+def test_a_callees_parameter_and_a_defaultdicts_inner_tables(s):
+    # the callee is compiled for the Counter's default (table_args), so it knows the class
+    check_all_levels(passed_on, s)
+    check_all_levels(inner_tables, s)

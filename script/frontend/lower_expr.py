@@ -484,7 +484,9 @@ class ExprLowering:
         if isinstance(base.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))       # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
-            return self.table_subscript(base, node.slice, node)
+            item = self.table_subscript(base, node.slice, node)
+            self.note_read(node, item)      # (`dd[k]` of a defaultdict(Counter): a Counter's text)
+            return item
         if isinstance(base.type, T.StrType):
             return self.str_subscript(base, node.slice, node)
         if isinstance(base.type, T.BytesType):

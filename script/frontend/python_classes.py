@@ -139,11 +139,12 @@ def _makes_deques(low) -> bool:
 # ---- text -----------------------------------------------------------------------------------
 
 
-def note_read(low, node: ast.Name, value) -> None:
-    """After `node` (a name) is read: remember it for a dict or list value, where the function
-    may hold one of the classes, so that `class_text` can find the class its source shows."""
+def note_read(low, node: ast.expr, value) -> None:
+    """After `node` (a name, or a dict's item `d[k]`) is read: remember it for a dict or list
+    value, where the function may hold one of the classes (made here, given by a callee or
+    a caller: table_args), so that `class_text` can find the class its source shows."""
     if isinstance(value.type, (T.DictType, T.ListType)) and (
-            low.deque_bounds.names or low.call_classes or _makes_classes(low)):
+            low.deque_bounds.names or low.call_classes or low.table_defaults.names or _makes_classes(low)):
         low.read_names[id(value)] = (value, node)
 
 
@@ -158,7 +159,7 @@ def class_text(low, v, node):
     if read is None or read[0] is not v:
         return None
     name = read[1]
-    if name.id in low.deque_bounds.names:
+    if isinstance(name, ast.Name) and name.id in low.deque_bounds.names:
         maxlen = low.read(low.deque_bounds.names[name.id], low.loc(node))
         return low.str_lib(container_text.bounded_deque_text, [v, maxlen], node)
     kind = _class_of(low, name)
@@ -166,8 +167,8 @@ def class_text(low, v, node):
         return None
     if isinstance(kind, Refused) or isinstance(kind, tuple):
         why = kind.why if isinstance(kind, Refused) else "a tuple"
-        low.error(f"str() of '{name.id}' ({why}) is not supported in compiled code: CPython's text "
-                  "names the class, which compiled code does not know here", node)
+        low.error(f"str() of '{ast.unparse(name)}' ({why}) is not supported in compiled code: CPython's "
+                  "text names the class, which compiled code does not know here", node)
     if kind == "Counter":
         return low.str_lib(container_text.counter_text, [v], node)
     if kind == "OrderedDict":
