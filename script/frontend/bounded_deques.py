@@ -138,8 +138,8 @@ def iterated_deque(cx, it: ast.expr, start: Value, length, node: ast.For):
     """The length test of `for x in d` over a deque named `d` (lower_stmt.stmt_For): the
     loop's own `length()` (`Growing`), raising CPython's RuntimeError first where `d` changed
     since the loop began: its length differs from `start` (a change through any name), or
-    a method called on `d` in the body moved its state (`note_deque_method`: appending and
-    popping, which keep the length). Returns (the test, a function ending the loop's watch)."""
+    a method called on `d` in the body moved its state (`deque_state_before`/`_after`:
+    appending and popping, which keep the length). Returns (the test, a function ending the loop's watch)."""
     changed = cx.new_var("deque.changed", Const(False, T.BOOL))
     outer = cx.deque_bounds.iterated.get(it.id)
     cx.deque_bounds.iterated[it.id] = changed

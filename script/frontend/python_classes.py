@@ -117,22 +117,23 @@ def is_deque(low, node: ast.expr) -> bool:
     (slices, `sort`, `pop(i)`) are CPython's deque's where this holds (lists.py)."""
     if isinstance(node, ast.Name) and node.id in low.deque_bounds.names:
         return True
-    if not _makes_deques(low) and "deque" not in low.call_classes.values():
+    if "deque" not in _classes_made(low) and "deque" not in low.call_classes.values():
         return False        # (the common case, without a walk of the function per subscript)
     kind = _class_of(low, node)
     return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
 
 
-_MAKES_DEQUES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # function node -> bool
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # function node -> class names
 
 
-def _makes_deques(low) -> bool:
-    """Whether the function calls `deque(...)` anywhere (once per function's AST)."""
+def _classes_made(low) -> frozenset:
+    """The classes ("Counter", "deque", ...) the function calls anywhere (`Counter(...)`),
+    once per function's AST."""
     tree = low.info.node
-    made = _MAKES_DEQUES.get(tree)
+    made = _MADE.get(tree)
     if made is None:
-        made = _MAKES_DEQUES[tree] = any(isinstance(n, ast.Call) and _callee_class(low, n.func) == "deque"
-                                         for n in ast.walk(tree))
+        made = _MADE[tree] = frozenset(_callee_class(low, n.func) for n in ast.walk(tree)
+                                       if isinstance(n, ast.Call)) - {None}
     return made
 
 
@@ -144,7 +145,7 @@ def note_read(low, node: ast.expr, value) -> None:
     value, where the function may hold one of the classes (made here, given by a callee or
     a caller: table_args), so that `class_text` can find the class its source shows."""
     if isinstance(value.type, (T.DictType, T.ListType)) and (
-            low.deque_bounds.names or low.call_classes or low.table_defaults.names or _makes_classes(low)):
+            low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
         low.read_names[id(value)] = (value, node)
 
 
@@ -181,20 +182,6 @@ def class_text(low, v, node):
         low.error(f"str() of a defaultdict of {factory} values is not supported in compiled code "
                   "(its values are plain dicts and lists there, written without their class)", node)
     return low.str_lib(container_text.defaultdict_text, [v, low.str_constant(repr(FACTORIES[factory]), node)], node)
-
-
-_MAKES_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # function node -> bool
-
-
-def _makes_classes(low) -> bool:
-    """Whether the function calls `Counter(...)`, `defaultdict(...)`, `OrderedDict(...)` or
-    `deque(...)` anywhere (once per function's AST)."""
-    tree = low.info.node
-    made = _MAKES_CLASSES.get(tree)
-    if made is None:
-        made = _MAKES_CLASSES[tree] = any(isinstance(n, ast.Call) and _callee_class(low, n.func) is not None
-                                          for n in ast.walk(tree))
-    return made
 
 
 # Methods a list and a deque run alike (an unbounded one: bounded ones are refused as

@@ -52,7 +52,7 @@ def alloc(m: NativeModule, b: Builder, t: T.ArrayType, dims: list[Value], fail) 
     cont = b.fn.append_block("allocated")
     b.cbranch(b.icmp("ne", block, NULL), cont, fail, LIKELY)
     b.position_at_end(cont)
-    _advise_huge_pages(m, b, block, total)
+    _advise_huge_pages(m, b, block, total, big)
     b.store(int_const("i64", 1), block, 8)
     lt = llvm_type(t)
     out = b.insert_value(undef(lt), block, ARRAY_OWNER)
@@ -68,16 +68,17 @@ HUGE_PAGE = 1 << 21
 _MADV_HUGEPAGE = 14             # Linux's value
 
 
-def _advise_huge_pages(m: NativeModule, b: Builder, block: Value, total: Value) -> None:
+def _advise_huge_pages(m: NativeModule, b: Builder, block: Value, total: Value, big: Value) -> None:
     """Ask the kernel to back a buffer of 4 MiB or more with huge pages, as NumPy does for
     its arrays (``madvise(MADV_HUGEPAGE)`` from the first whole page on; the answer is
     ignored: a kernel without transparent huge pages keeps small ones). A buffer that large
     comes from a fresh `mmap` (glibc gives it back when freed), so every call that makes one
     faults its memory in again: 4 KiB pages took 15-18 ms a call for two 8 MB outputs
-    (benchmarks/README.md, prefix sums), 2 MiB pages a few."""
-    big, after = b.fn.append_block("huge"), b.fn.append_block("advised")
-    b.cbranch(b.icmp("uge", total, int_const("i64", HUGE_PAGES_FROM)), big, after, UNLIKELY)
-    b.position_at_end(big)
+    (benchmarks/README.md, prefix sums), 2 MiB pages a few. `big`: whether `total` is that
+    large (`alloc` aligned the buffer to a huge page then)."""
+    advise, after = b.fn.append_block("huge"), b.fn.append_block("advised")
+    b.cbranch(big, advise, after, UNLIKELY)
+    b.position_at_end(advise)
     addr = b.ptrtoint(block, "i64")
     start = b.and_(b.index_arith("add", addr, int_const("i64", 4095), "nuw"), int_const("i64", -4096))
     length = b.index_arith("sub", b.index_arith("add", addr, total, "nuw"), start, "nuw")
