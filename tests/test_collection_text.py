@@ -177,3 +177,25 @@ def test_a_callees_parameter_and_a_defaultdicts_inner_tables(s):
     # the callee is compiled for the Counter's default (table_args), so it knows the class
     check_all_levels(passed_on, s)
     check_all_levels(inner_tables, s)
+
+
+def made_in_place(s: str) -> tuple:
+    a = Counter(s)
+    b = Counter("ab")
+    print(Counter(s), deque(s))
+    return str(Counter(s)), str(deque(s)), str(tally([len(s)])), str(a + b), str(a - b), f"{a | b}", \
+        repr(a & b)
+
+
+def summed(s: str):
+    return Counter(s) + Counter("abc")
+
+
+@given(st.text(alphabet="abcc", max_size=6))
+@settings(max_examples=6, deadline=None)
+def test_values_no_name_holds(s):
+    # the text of any expression whose class the source shows (a call, an operator of two
+    # Counters), not only of names; returned to Python `a + b` is a Counter too
+    check_all_levels(made_in_place, s)
+    got = script.script(summed)(s)
+    assert type(got) is Counter and got == summed(s)

@@ -351,6 +351,8 @@ class ExprLowering:
             done = method(node)
             if isinstance(done, ArrayExpr) and ast_order.effects_after(self, node):
                 done = elementwise.materialize(self, done, node)    # (read before a later operand writes)
+            elif isinstance(done, Value):
+                self.note_read(node, done)      # (the expression a dict or list came from: python_classes)
         return bool_ints.read(self, done, node) if bool_ints.is_bool_int(done) else done
 
     def unsupported(self, node):
@@ -380,7 +382,6 @@ class ExprLowering:
     def expr_Name(self, node: ast.Name) -> Value:
         value = self.resolve_name(node)
         held_iterators.read(self, node, value)      # (an iterator is read at one place)
-        self.note_read(node, value)     # (a Counter's text: python_classes)
         return value
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:
@@ -484,9 +485,7 @@ class ExprLowering:
         if isinstance(base.type, Unknown):
             return Undef(UNKNOWN, self.loc(node))       # a round to be rebuilt (lists.get_item)
         if isinstance(base.type, T.HashType):
-            item = self.table_subscript(base, node.slice, node)
-            self.note_read(node, item)      # (`dd[k]` of a defaultdict(Counter): a Counter's text)
-            return item
+            return self.table_subscript(base, node.slice, node)
         if isinstance(base.type, T.StrType):
             return self.str_subscript(base, node.slice, node)
         if isinstance(base.type, T.BytesType):

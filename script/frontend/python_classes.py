@@ -70,6 +70,9 @@ def note_call(low, callee: Function, node: ast.Call) -> None:
         low.call_classes[id(node)] = kinds.pop()
 
 
+_COUNTER_OPS = (ast.Add, ast.Sub, ast.BitOr, ast.BitAnd)       # of two Counters: a Counter
+
+
 def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     """The class name (script.pyhooks.python_classes) of the value of `node`, a tuple of
     them for a tuple display, a `Refused`, or None. `seen`: the names being looked through
@@ -83,6 +86,9 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
         if len(kinds) > 1:
             return Refused(f"a {_name(kinds)} on some paths and other values on others")
         return kinds.pop()
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _COUNTER_OPS) and \
+            _class_of(low, node.left, seen) == _class_of(low, node.right, seen) == "Counter":
+        return "Counter"                                # `a + b`, `a - b`, `a | b`, `a & b`
     default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
@@ -141,9 +147,10 @@ def _classes_made(low) -> frozenset:
 
 
 def note_read(low, node: ast.expr, value) -> None:
-    """After `node` (a name, or a dict's item `d[k]`) is read: remember it for a dict or list
-    value, where the function may hold one of the classes (made here, given by a callee or
-    a caller: table_args), so that `class_text` can find the class its source shows."""
+    """After expression `node` gave `value` (a name read, `Counter(s)`, `a + b`, `dd[k]`):
+    remember it for a dict or list value, where the function may hold one of the classes
+    (made here, given by a callee or a caller: table_args), so that `class_text` can find
+    the class its source shows."""
     if isinstance(value.type, (T.DictType, T.ListType)) and (
             low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
         low.read_names[id(value)] = (value, node)
