@@ -199,3 +199,26 @@ def test_values_no_name_holds(s):
     check_all_levels(made_in_place, s)
     got = script.script(summed)(s)
     assert type(got) is Counter and got == summed(s)
+
+
+def copies(s: str) -> tuple:
+    c = Counter(s)
+    e = c.copy()
+    e["q"] += 1
+    d = defaultdict(list)
+    for ch in s:
+        d[ch].append(ch)
+    f = d.copy()
+    f["new"].append("x")            # a copy keeps its default factory
+    q = deque(s)
+    o = OrderedDict.fromkeys(s)
+    return e["missing"], str(e), repr(c.copy()), c.copy()["nope"], str(f), repr(d.copy()), \
+        str(q.copy()), repr(o.copy()), len(d)
+
+
+@given(st.text(alphabet="abcc", max_size=6))
+@settings(max_examples=6, deadline=None)
+def test_copies_keep_their_class(s):
+    # `x.copy()` of a Counter, defaultdict, deque or OrderedDict is one again: its missing keys
+    # read as the default, its text the class's
+    check_all_levels(copies, s)

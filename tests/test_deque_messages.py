@@ -277,3 +277,19 @@ def test_changed_on_the_last_item_nested_and_else(n):
     check_all_levels(changed_then_caught, n)
     check_all_levels(nested_loops, n + 2)
     check_all_levels(loop_else, n)
+
+
+def changed_in_enumerate(n: int, start: int) -> list:
+    d = deque(range(n))
+    out = []
+    for i, x in enumerate(d, start):
+        out.append((i, x))
+        if x == 1:
+            d.append(x)                 # `enumerate(d)` walks the deque's own iterator
+    return out
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_changing_a_deque_enumerate_walks(n):
+    check_all_levels(changed_in_enumerate, n, 0)
+    check_all_levels(changed_in_enumerate, n, 5)

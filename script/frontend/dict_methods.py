@@ -130,6 +130,9 @@ def table_method(cx, d: Value, name: str, node: ast.Call) -> Value:
     if name in WRITING:
         dicts.check_table_writable(cx, d, node)
     result = method(cx, d, node)
+    if name == "copy" and default is not None and not is_set:      # `c.copy()`: a Counter again
+        cx.table_defaults.calls[id(node)] = default
+        default_tables.refuse_lost_default(cx, node, default[0])
     return result if result is not None else Const(None, T.NONE, cx.loc(node))
 
 

@@ -1089,8 +1089,9 @@ class FunctionLowering(SSABuilder, ExprLowering):
         source = self.iterable(it)
         n, item, _ = source
         length, done = getattr(source, "length", None), None
-        if length is not None and isinstance(it, ast.Name) and is_deque(self, it):
-            length, done = bounded_deques.iterated_deque(self, it, n, length, node)
+        walked = it.args[0] if builtin is enumerate and it.args else it      # `for k, x in enumerate(d)`
+        if length is not None and isinstance(walked, ast.Name) and is_deque(self, walked):
+            length, done = bounded_deques.iterated_deque(self, walked, n, length, node)
         self.counted_loop(node, Const(0, T.I64), n, Const(1, T.I64),
                           lambda i: self.assign(node.target, item(i), node),
                           exhausted=getattr(source, "exhausted", None), length=length)

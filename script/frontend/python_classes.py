@@ -92,6 +92,14 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and \
+            not node.args and not node.keywords:            # `c.copy()` of a Counter, deque, ...: the same class
+        kind = _class_of(low, node.func.value, seen)
+        if kind is not None:
+            return kind
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "fromkeys" and \
+            _callee_class(low, node.func.value) == "OrderedDict":
+        return "OrderedDict"                                # `OrderedDict.fromkeys(xs)`
     if isinstance(node, ast.Call):
         made = _callee_class(low, node.func)
         if made == "defaultdict":
