@@ -1,7 +1,8 @@
 """An int stored into a list of floats keeps its type, as CPython's list does: a list that
 `list()`, `sorted()`, `deque()`, a slice, `copy()` or `+` makes in the function becomes a
 list of int|float values (`lists.made_list`); a list of floats made elsewhere (a callee's
-result, a field, a dict's value) given an int is a CompileError, never `3.0` for `3`."""
+result, a field, a dict's value) given an int is a CompileError, never `3.0` for `3`. A list
+made here that a compiled callee stores the other kind into widens alike."""
 
 from collections import deque
 
@@ -124,3 +125,48 @@ def test_a_float_list_argument_becomes_int_float():
         xs.append(n)
         return xs
     check_typed(add, [1.5], 3)
+
+
+def _append_half(xs):
+    xs.append(0.5)
+
+
+def _put_int(xs, n):
+    xs[0] = n
+
+
+def _halve_rows(g):
+    for r in g:
+        for j in range(len(r)):
+            r[j] = r[j] / 2
+
+
+def passed_to_callees(xs, n):
+    ints = [n, n + 1]
+    _append_half(ints)                  # a float into the caller's list of ints
+    floats = [x * 1.5 for x in xs] + [0.5]
+    _put_int(floats, n)                 # an int into its list of floats
+    grid = [[n * i] * 2 for i in range(3)]
+    _halve_rows(grid)                   # rows made by a comprehension, passed whole
+    stored = []
+    for x in xs:
+        stored.append(int(x))
+    _append_half(stored)                # an empty list typed by its stores
+    return ints, floats, grid, stored
+
+
+def inserted(xs, n):
+    rows = [[n, 2.5], [n + 1, 4]]       # (lists of int|float values)
+    firsts = [x for x in xs] + [n]
+    for i in range(len(rows)):
+        rows[i].insert(0, firsts[i % len(firsts)])     # an int|float value inserted whole
+    return rows
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(floats, max_size=3), ints)
+def test_lists_passed_to_a_callee_that_stores_the_other_kind(xs, n):
+    # the callee's CompileError (MIXED_NUMBERS) widens the caller's lists made here to int|float
+    # ones (lists.widen_arguments), as the dispatcher widens a list argument from Python
+    check_typed(passed_to_callees, list(xs), n)
+    check_typed(inserted, list(xs), n)

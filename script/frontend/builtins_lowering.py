@@ -54,6 +54,7 @@ from script.frontend.pymessages import message
 from script.frontend.python_classes import note_call, reject_deque_arguments
 from script.frontend.table_args import argument_defaults, returned_default, with_defaults
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
+from script.errors import MIXED_NUMBERS, CompileError
 from script.frontend.typeinfer import SizedType, type_from_annotation
 from script.frontend.pyref import PyRef, Undefined, global_callee, is_type_call
 from script.ir import types as T
@@ -516,7 +517,12 @@ def call_script(cx, info, node: ast.Call, first: Value | None = None, leading=()
                      f"when converted to {ann}", node)
         args.append(cx.coerce(Const(v.value, v.type) if isinstance(v, Const) else v, want, node))
         types.append(want)
-    callee = cx.ctx.callee(cx, info, tuple(types), node)
+    try:
+        callee = cx.ctx.callee(cx, info, tuple(types), node)
+    except CompileError as e:
+        if e.reason == MIXED_NUMBERS:       # a float stored into a list of ints passed (or the reverse)
+            lists.widen_arguments(cx, args)
+        raise
     if isinstance(callee.ret_type, Unknown):
         return Undef(UNKNOWN, cx.loc(node))
     reject_frozen_arguments(cx, bound, callee, info, node)

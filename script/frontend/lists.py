@@ -234,6 +234,36 @@ def widen_to_num(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
     retype_lists(cx, made_here(cx, lst, wide) or typed_by_stores(cx, elem, wide))
 
 
+def widen_arguments(cx, args: list) -> None:
+    """A callee stored a float into a list of ints it was given, or an int into one of
+    floats (a CompileError for MIXED_NUMBERS): the lists of numbers among `args` made here
+    are made lists of ``num`` (of lists of them) by the next round, so that each element
+    keeps its type, as the dispatcher widens a list argument from Python. Nothing where
+    none is made here (the error stands: the caller's caller may widen it)."""
+    keys = {}
+    for v in args:
+        elem = v.type.elem if type(v.type) is T.ListType else None
+        wide = _num_leaves(elem)
+        if wide is not None and wide != elem:
+            keys.update(made_here(cx, v, wide) or typed_by_stores(cx, elem, wide))
+    todo = list(keys.items())
+    while todo:                 # (`[[0] * n for _ in ...]`: its rows' displays too)
+        (_, origin), wide = todo.pop()
+        if isinstance(wide, T.ListType):
+            inner = {("list", n): wide.elem for n in cx.inner_origins.get(origin, ())}
+            todo += [kv for kv in inner.items() if kv[0] not in keys]
+            keys.update(inner)
+    retype_lists(cx, {k: t for k, t in keys.items() if cx.hints.get(k) != t})
+
+
+def _num_leaves(t: T.Type) -> T.Type | None:
+    """`t`, an int, float or num, or a list (of lists) of them, with ``num`` for its numbers."""
+    if type(t) is T.ListType:
+        inner = _num_leaves(t.elem)
+        return None if inner is None else T.ListType(inner)
+    return T.INT_FLOAT if t in (T.I64, T.F64, T.INT_FLOAT) else None
+
+
 def widen_to_optional(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
     """None stored in a list of values made here (``out.append(None)`` after
     ``out.append(s)``, where `[]` took the str's type): the next round makes it a list of
@@ -914,15 +944,7 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
     if name == "append":
         if len(args) != 1:
             cx.positional(node, "append", 1)
-        v = optional.expr_opt(cx, args[0], num=True, union=True)
-        if mixed_numbers.is_num(v) and not isinstance(lst.type.elem, (T.IntFloatType, T.UnionType, PendingElement)):
-            widen_to_num(cx, lst, lst.type.elem, v.type)       # (a list made here: Restart)
-            raise mixed_numbers.NumRead(args[0], cx.loc(args[0]))   # else the statement splits on it
-        if union_values.is_union(v) and not isinstance(lst.type.elem, PendingElement) and \
-                union_values.meet(lst.type.elem, v.type) != lst.type.elem:
-            widen_to_union(cx, lst, lst.type.elem, v.type)     # (a list made here: Restart)
-            raise mixed_numbers.NumRead(args[0], cx.loc(args[0]), v.type)   # else the statement splits on it
-        append_item(cx, lst, v, node)
+        append_item(cx, lst, _item_value(cx, lst, args[0]), node)
         return Const(None, T.NONE, loc)
     if name == "extend":
         if len(args) != 1:
@@ -980,10 +1002,29 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         args = [ast.Constant(-1, lineno=node.lineno, col_offset=node.col_offset)]
     if name == "insert" and len(args) == 2:
         # The element type of an empty list is settled here, by the value (in order).
-        pre_evaluate(cx, args[0])
-        stored_type(cx, lst, pre_evaluate(cx, args[1]).type, node)
+        i = pre_evaluate(cx, args[0])
+        v = _item_value(cx, lst, args[1])
+        stored_type(cx, lst, v.type, node)
+        if mixed_numbers.splits(v):     # (kept whole: a call's argument would split it)
+            return cx.call_script(cx.ctx.info_for(helper), ast.Call(node.func, [], []), leading=(lst, i, v))
+        cx.pre_evaluated[id(args[1])] = v
     call = ast.Call(node.func, args, [], lineno=node.lineno, col_offset=node.col_offset)
     return cx.call_script(cx.ctx.info_for(helper), call, first=lst)
+
+
+def _item_value(cx, lst: Value, node) -> Value:
+    """The value `xs.append(v)` or `xs.insert(i, v)` stores: a ``num`` or a union kept whole
+    where the list holds them; where it does not, a list made here widens to hold them
+    (Restart), else the statement splits on the value (NumRead)."""
+    v = optional.expr_opt(cx, node, num=True, union=True)
+    if mixed_numbers.is_num(v) and not isinstance(lst.type.elem, (T.IntFloatType, T.UnionType, PendingElement)):
+        widen_to_num(cx, lst, lst.type.elem, v.type)       # (a list made here: Restart)
+        raise mixed_numbers.NumRead(node, cx.loc(node))   # else the statement splits on it
+    if union_values.is_union(v) and not isinstance(lst.type.elem, PendingElement) and \
+            union_values.meet(lst.type.elem, v.type) != lst.type.elem:
+        widen_to_union(cx, lst, lst.type.elem, v.type)     # (a list made here: Restart)
+        raise mixed_numbers.NumRead(node, cx.loc(node), v.type)   # else the statement splits on it
+    return v
 
 
 def check_comparable(cx, lst: Value, what: str, node) -> None:
