@@ -170,3 +170,21 @@ def test_lists_passed_to_a_callee_that_stores_the_other_kind(xs, n):
     # ones (lists.widen_arguments), as the dispatcher widens a list argument from Python
     check_typed(passed_to_callees, list(xs), n)
     check_typed(inserted, list(xs), n)
+
+
+def displays_on_two_paths(xs, n):
+    u = [1, 2]
+    if n > 2:
+        u = [0.5, 1.5]
+    w = [0] * 3
+    for _ in range(n % 3):
+        w = [x / 2 + 1 for x in w]      # made here too: w's first display stays ints
+    return u, w
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(floats, max_size=1), ints)
+def test_int_and_float_displays_meeting_keep_their_elements(xs, n):
+    # a variable holding a list of ints made here on one path and a list of floats made here
+    # on another: both hold int|float values ([1, 2] stays [1, 2], not [1.0, 2.0])
+    check_typed(displays_on_two_paths, list(xs), n)

@@ -632,9 +632,16 @@ def widen_list_at_merge(cx, a: Value, b: Value) -> None:
         node = cx.list_origins.get(id(narrow))
         t = narrow.type.elem
         w = wide.type.elem
-        if node is None or not isinstance(t, (T.IntType, T.BoolType)) or not (
-                isinstance(w, T.FloatType) and T.unify(t, w) == w
-                or w == T.INT_FLOAT and isinstance(t, T.IntType) and T.merge(t, w) == w):
+        if node is None or not (isinstance(t, (T.IntType, T.BoolType)) or t == T.F64 and w == T.INT_FLOAT) \
+                or not (isinstance(w, T.FloatType) and T.unify(t, w) == w
+                        or w == T.INT_FLOAT and isinstance(t, (T.IntType, T.FloatType)) and T.merge(t, w) == w):
+            continue
+        other = cx.list_origins.get(id(wide))
+        if w == T.F64 and isinstance(t, T.IntType) and other is not None:
+            # both made here (`u = [1, 2]`, `u = [0.5, 1.5]` on another path): both hold int|float
+            # values, so each keeps CPython's elements
+            retype_lists(cx, {k: T.INT_FLOAT for k in (("list", node), ("list", other))
+                              if cx.hints.get(k) != T.INT_FLOAT})
             continue
         if cx.hints.get(("list", node)) != wide.type.elem:
             cx.hints[("list", node)] = wide.type.elem
