@@ -181,8 +181,9 @@ def make_script_function(py_func, opt: int = 2, passes=None, cache: bool = False
         _without_info.add(obj)
         return obj
     d["_script_info"] = info
-    if info.vararg is not None or info.hidden_globals or getattr(info, "shared_defaults", ()):
-        # Python's binding packs `*args` and adds the hidden parameters (the fallback); the
+    if info.vararg is not None or info.kwarg is not None or info.hidden_globals or \
+            getattr(info, "shared_defaults", ()):
+        # Python's binding packs `*args` and `**kwargs` and adds the hidden parameters (the fallback); the
         # specializations live on a second object, so no call from Python reaches them
         # unpacked (frontend/varargs.py, global_writes.py), and each call's objects for
         # the shared defaults are checked (frontend/shared_defaults.py).
@@ -327,6 +328,8 @@ def _make_fallback(obj, info=None, make_signature=None):
         bound.apply_defaults()
         hidden = _hidden_globals(info)
         values = list(bound.arguments.values()) + hidden
+        if getattr(info, "kwarg", None) is not None and hidden:      # (`**kwargs` is the last parameter)
+            values.append(values.pop(len(bound.arguments) - 1))
         statics = _static_arguments(obj, info, values)
         if statics:
             try:

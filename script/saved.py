@@ -355,6 +355,9 @@ def _function_entry(name: str, fn, specs: tuple) -> FunctionEntry:
     if getattr(info, "vararg", None) is not None:
         raise ValueError(f"cannot save {name}: functions with a *{info.vararg} parameter cannot be saved "
                          "(a saved module's functions have named parameters only)")
+    if getattr(info, "kwarg", None) is not None:
+        raise ValueError(f"cannot save {name}: functions with a **{info.kwarg} parameter cannot be saved "
+                         "(a saved module's functions have named parameters only)")
     params = []
     for pname, ptype in zip(info.param_names, info.param_types):
         has_default = pname in info.defaults

@@ -56,10 +56,6 @@ def uses_closure(x):
     return inner(1)
 
 
-def uses_star_args(**kwargs):  # error: **kwargs parameters are not supported
-    return 0
-
-
 def uses_dict(x):
     d = {[x]: x}  # error: dicts with list[i64] keys are not supported
     return d

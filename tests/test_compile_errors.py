@@ -28,7 +28,7 @@ def _cases():
     return cases
 
 
-ARGS = {"uses_star_args": (), "uses_list_of_none": (np.zeros(2),), "uses_string_method": ("ab",),
+ARGS = {"uses_list_of_none": (np.zeros(2),), "uses_string_method": ("ab",),
         "uses_string_minus": ("ab",)}
 
 

@@ -1,4 +1,4 @@
-"""`*args` parameters and `f(*t)` calls, compiled against CPython (docs/calls.md)."""
+"""`*args` and `**kwargs` parameters and `f(*t)` calls, compiled against CPython (docs/calls.md)."""
 
 import gc
 import sys
@@ -116,6 +116,45 @@ def kwargs_param(a, **kw):
     return a
 
 
+def options(a, b=2, *rest, c=3, **opts):
+    s = a + b + c + len(rest)
+    for k, v in opts.items():
+        s += len(k) * v
+    opts["seen"] = s            # the function's own dict: nothing of the caller's changes
+    return s, opts, sorted(opts)
+
+
+def option_or(**kw):
+    return kw.get("alpha", 0.5) * 2, len(kw), "beta" in kw
+
+
+def calls_options(n):
+    return options(n, x=1, yy=2), options(n, 1, 2, 3, c=n), options(n), option_or(), option_or(beta=n)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(-9, 9), st.dictionaries(st.sampled_from(["p", "qq", "c", "b", "alpha"]),
+                                           st.integers(-9, 9), max_size=3))
+def test_kwargs_parameters(a, kw):
+    # from Python (the keywords no parameter names, packed into a dict of strs to each call's
+    # values; none: an empty one) and from compiled callers (varargs.pack_kwargs)
+    _check_keywords(options, (a,), kw)
+    _check_keywords(kwargs_param, (a,), kw)
+    _check_keywords(option_or, (), kw)
+    _check_keywords(option_or, (), {"alpha": a / 4, "beta": 1.5})
+    check_all_levels(calls_options, a)
+
+
+def _check_keywords(fn, args, kw):
+    f = compiled(fn)
+    check(lambda *a: fn(*a, **kw), lambda *a: f(*a, **kw), *args)
+
+
+def test_kwargs_binding_errors_are_cpythons():
+    for args, kw in (((1,), {"a": 2}), ((), {"kw": 2}), ((1, 2), {})):
+        _check_keywords(kwargs_param, args, kw)
+
+
 def with_default(a, b=2, *rest):
     return a + b
 
@@ -133,7 +172,6 @@ def keyword_for_star(x):
 
 
 @pytest.mark.parametrize("fn, args, text", [
-    (kwargs_param, (1,), r"\*\*kw parameters are not supported"),
     (spread_list, ([1, 2],), r"\*lst fills parameters with defaults"),
     (spread_mapping, ({1: 2},), r"\*\*d in a call is not supported"),
     (keyword_for_star, (1,), "unexpected keyword argument 'rest'"),
@@ -149,6 +187,10 @@ def test_saving_a_varargs_function_says_it_cannot(tmp_path):
     f(1, 2)
     with pytest.raises(ValueError, match=r"\*args parameter cannot be saved"):
         script.save(f, tmp_path / "m.zip")
+    g = compiled(kwargs_param)
+    g(1, x=2)
+    with pytest.raises(ValueError, match=r"\*\*kw parameter cannot be saved"):
+        script.save(g, tmp_path / "k.zip")
 
 
 def product_of(*args):

@@ -75,7 +75,6 @@ class FunctionInfo:
             mangle_private_names(node, py_func.__qualname__)
         self.node = node
         self.first_line = first + node.lineno - 1
-        self._check_signature(node)
         # written module containers: hidden keyword-only parameters (global_writes.py)
         self.hidden_globals = hidden_globals(py_func, node) if self.name != "<lambda>" else ()
         if self.hidden_globals:
@@ -92,7 +91,8 @@ class FunctionInfo:
         positional = [a.arg for a in node.args.posonlyargs + node.args.args]
         self.n_positional = len(positional)     # `*args`, then keyword-only parameters follow them
         self.vararg = node.args.vararg.arg if node.args.vararg is not None else None    # varargs.py
-        self.param_names = [a.arg for a in all_params(node)]
+        self.kwarg = node.args.kwarg.arg if node.args.kwarg is not None else None      # varargs.py
+        self.param_names = [a.arg for a in all_params(node)] + ([self.kwarg] if self.kwarg else [])
         self.defaults = {}
         for name, value in zip(reversed(positional), reversed(py_func.__defaults__ or ())):
             self.defaults[name] = value
@@ -106,6 +106,8 @@ class FunctionInfo:
         # no Python value has (`x: script.i32`) binds the parameter (`param_types`).
         self.param_hints = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
                             for a in all_params(node)]     # `*args`: specialized on each call's
+        if self.kwarg:          # `**kwargs`: a dict of strs to each call's values (ints when none)
+            self.param_hints.append(T.DictType(T.STR, T.I64))
         if self.hidden_globals:         # `memo: dict[tuple[int, int], int] = {}` at module level
             module_hints = [self._global_annotation(g) for g in self.hidden_globals]
             self.param_hints[len(self.param_hints) - len(module_hints):] = module_hints
@@ -144,12 +146,6 @@ class FunctionInfo:
                                              lineno=getattr(node, "lineno", 1),
                                              col_offset=getattr(node, "col_offset", 0))
         return loop
-
-    def _check_signature(self, node: ast.FunctionDef) -> None:
-        a = node.args
-        if a.kwarg is not None:
-            raise CompileError(f"**{a.kwarg.arg} parameters are not supported in compiled code "
-                               "(*args parameters are)", self.loc(a.kwarg))
 
     def _annotation(self, name: str, ann_node) -> T.Type | None:
         """The type a parameter's or the return's annotation names, None where it names none
