@@ -71,3 +71,12 @@ def test_checks_leave_the_loops():
     assert _checks(_opt(K.mirror_from_one, floats(3))) == 0
     assert "IndexError" in _opt(K.mirror_past_the_end, floats(0))
     assert "IndexError" in _opt(K.mirror_wraps, np.zeros(3), floats(3))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=7))
+def test_countdown_under_a_short_circuit_test(xs):
+    check_levels(K.insertion_sort, np.array(xs, dtype=np.int64))
+    text = _opt(K.insertion_sort, np.array(xs, dtype=np.int64))
+    # only `b[j + 1] = x` after the inner loop keeps its check (j may be -1 there)
+    assert text.count("IndexError") == 1, text

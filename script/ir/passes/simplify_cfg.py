@@ -9,12 +9,18 @@ Does, repeatedly until nothing changes (at most `ROUNDS` rounds):
 - threads jumps through empty blocks: an edge into a block that holds only
   ``br bb3(args)`` goes straight to bb3 (the block's parameters, used only by that `br`,
   are replaced by the arguments of the edge);
+- threads known branches: an edge into a block that holds only ``cbr %p, ...`` on one of
+  its parameters goes straight to the successor the edge decides, where the value it passes
+  for %p is a constant or the condition of the predecessor's own ``cbr`` (true along its
+  first edge, false along its second). ``while j >= 0 and b[j] > x`` is such a block (the
+  ``and``'s merge): the edge on which ``j >= 0`` failed leaves the loop at once, so the
+  loop body is dominated by the block where ``j >= 0`` holds (bce's countdown needs that);
 - merges a block into its only predecessor when that predecessor's terminator is a `br`
   to it.
 
 Assumes: verified IR. Preserves: every instruction other than terminators, their order
 within what becomes one block, the entry block (it stays first and keeps its parameters).
-Stats: ``unreachable``, ``cbr``, ``params``, ``threaded``, ``merged``.
+Stats: ``unreachable``, ``cbr``, ``params``, ``threaded``, ``decided``, ``merged``.
 """
 
 from __future__ import annotations
@@ -94,6 +100,39 @@ def _thread_jumps(func: Function, stats: Counter) -> bool:
     return changed
 
 
+def _known_on_edge(pred: Block, k: int, v: Value) -> bool | None:
+    """The truth of bool `v` along edge `k` of `pred`'s terminator, where it is known."""
+    if isinstance(v, Const):
+        return bool(v.value)
+    term = pred.terminator
+    if term.opname == "cbr" and term.operands[0] is v and term.succs[0] is not term.succs[1]:
+        return k == 0
+    return None
+
+
+def _thread_known_branches(func: Function, stats: Counter) -> bool:
+    changed = False
+    for b in func.blocks[1:]:
+        if len(b.instrs) != 1 or b.instrs[0].opname != "cbr":
+            continue
+        cbr = b.instrs[0]
+        cond = cbr.operands[0]
+        if cond not in b.params or b in cbr.succs or any(u is not cbr for p in b.params for u in p.uses):
+            continue
+        index = b.params.index(cond)
+        for pred, k in list(_edges_into(b)):
+            passed = pred.terminator.succ_args(k)
+            known = _known_on_edge(pred, k, passed[index])
+            if known is None:
+                continue
+            taken = 0 if known else 1
+            mapping = dict(zip(b.params, passed))
+            retarget(pred, k, cbr.succs[taken], [mapping.get(a, a) for a in cbr.succ_args(taken)])
+            stats["decided"] += 1
+            changed = True
+    return changed
+
+
 def _merge_into_pred(func: Function, stats: Counter) -> bool:
     changed = False
     for b in list(func.blocks[1:]):
@@ -128,7 +167,7 @@ def run(func: Function, stats: Counter | None = None) -> bool:
         stats["unreachable"] += removed
         step = removed > 0
         for simplify in (_fold_same_target, _drop_trivial_params, _thread_jumps,
-                         _merge_into_pred):
+                         _thread_known_branches, _merge_into_pred):
             step = simplify(func, stats) or step
         if not step:
             break
