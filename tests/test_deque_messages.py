@@ -293,3 +293,46 @@ def changed_in_enumerate(n: int, start: int) -> list:
 def test_changing_a_deque_enumerate_walks(n):
     check_all_levels(changed_in_enumerate, n, 0)
     check_all_levels(changed_in_enumerate, n, 5)
+
+
+class Queue:
+    """A deque in a field: every `self.items = ...` of the class makes one."""
+
+    def __init__(self):
+        self.items = deque()
+
+    def push(self, x):
+        self.items.append(x)
+
+    def pop(self):
+        return self.items.pop()
+
+    def first(self):
+        return self.items[0]
+
+    def reset(self):
+        self.items = deque([0])
+
+
+def field_deque(n: int):
+    q = Queue()
+    for i in range(n):
+        q.push(i)
+    out = [str(q.items), repr(q.items), f"{q.items}"]
+    try:
+        out.append(str(q.first()))
+    except IndexError as e:
+        out.append(str(e))              # CPython's "deque index out of range"
+    try:
+        for _ in range(n + 1):
+            q.pop()
+    except IndexError as e:
+        out.append(str(e))              # "pop from an empty deque"
+    q.reset()
+    return out, q.items                 # returned to Python as a deque
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_a_deque_field_is_a_deque(n):
+    check_all_levels(field_deque, n)
+    assert type(script.script(field_deque)(n)[1]) is deque

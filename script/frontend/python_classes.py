@@ -26,12 +26,14 @@ from __future__ import annotations
 import ast
 import collections
 import sys
+import types
 import weakref
 
 from script.errors import CompileError
 from script.frontend.table_args import MISSING, global_object
 from script.ir import types as T
 from script.ir.core import Function, Instr
+from script.pyhooks.named_instance import lookup_class
 from script.pyhooks.python_classes import FACTORIES, MODULE
 from script.frontend import container_text, default_tables
 
@@ -92,6 +94,8 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
+    if isinstance(node, ast.Attribute):
+        return _field_class(low, node)                  # `self.q` of a class whose methods make a deque
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and \
             not node.args and not node.keywords:            # `c.copy()` of a Counter, deque, ...: the same class
         kind = _class_of(low, node.func.value, seen)
@@ -131,7 +135,8 @@ def is_deque(low, node: ast.expr) -> bool:
     (slices, `sort`, `pop(i)`) are CPython's deque's where this holds (lists.py)."""
     if isinstance(node, ast.Name) and node.id in low.deque_bounds.names:
         return True
-    if "deque" not in _classes_made(low) and "deque" not in low.call_classes.values():
+    if "deque" not in _classes_made(low) and "deque" not in low.call_classes.values() and \
+            not isinstance(node, ast.Attribute):
         return False        # (the common case, without a walk of the function per subscript)
     kind = _class_of(low, node)
     return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
@@ -159,7 +164,7 @@ def note_read(low, node: ast.expr, value) -> None:
     remember it for a dict or list value, where the function may hold one of the classes
     (made here, given by a callee or a caller: table_args), so that `class_text` can find
     the class its source shows."""
-    if isinstance(value.type, (T.DictType, T.ListType)) and (
+    if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or
             low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
         low.read_names[id(value)] = (value, node)
 
@@ -263,12 +268,79 @@ def _name(kinds) -> str:
 
 def _callee_class(low, func: ast.expr) -> str | None:
     """"Counter", "OrderedDict", "deque" or "defaultdict" when `func` names that class."""
+    return _class_named(low.info, low.locals, func)
+
+
+def _class_named(info, local_names, func: ast.expr) -> str | None:
     obj = MISSING
-    if isinstance(func, ast.Name) and func.id not in low.locals:
-        obj = global_object(low.info, func.id)
-    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in low.locals:
-        obj = getattr(global_object(low.info, func.value.id), func.attr, MISSING)
+    if isinstance(func, ast.Name) and func.id not in local_names:
+        obj = global_object(info, func.id)
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in local_names:
+        obj = getattr(global_object(info, func.value.id), func.attr, MISSING)
     return next((name for cls, name in _CLASSES.items() if obj is cls), None)
+
+
+_FIELDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # user class -> {field: class}
+
+
+def _field_class(low, node: ast.Attribute):
+    """The class ("deque", "OrderedDict") of field `node.attr` of the instance a local name
+    holds (`self.q`, `s.q`): what every `self.<attr> = ...` of its class's methods (and its
+    bases') makes; a Refused where they differ; None where none makes one. Counters and
+    defaultdicts are never fields (default_tables refuses them)."""
+    base = node.value
+    if not (isinstance(base, ast.Name) and base.id in low.locals) or low.block is None or low.is_dead():
+        return None
+    t = getattr(low.read(base.id, low.loc(node)), "type", None)
+    if not isinstance(t, T.ClassType) or isinstance(t, T.VarTupleType):
+        return None
+    try:
+        cls = lookup_class(t.key)
+    except Exception:  # noqa: BLE001 - a class that no longer imports: no class shown
+        return None
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = _fields_made(low, cls)
+    return fields.get(node.attr)
+
+
+def _fields_made(low, cls) -> dict:
+    """{field: class name or Refused} of the fields `cls`'s methods assign one of the classes."""
+    kinds: dict = {}
+    for klass in cls.__mro__:
+        for fn in vars(klass).values():
+            if not isinstance(fn, types.FunctionType):
+                continue
+            try:
+                info = low.ctx.info_for(fn)
+            except CompileError:
+                continue
+            params = info.node.args.posonlyargs + info.node.args.args
+            if not params:
+                continue
+            me = params[0].arg
+            for n in ast.walk(info.node):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) \
+                    and n.value is not None else []
+                for target in targets:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == me:
+                        kinds.setdefault(target.attr, set()).add(_made_by(info, n.value))
+    out = {}
+    for attr, made in kinds.items():
+        if made == {None}:
+            continue
+        out[attr] = made.pop() if len(made) == 1 else Refused(f"field '{attr}', assigned a {_name(made)} and other values")
+    return out
+
+
+def _made_by(info, value: ast.expr):
+    """The class a field's assigned `value` makes (`deque(...)`, `OrderedDict()`), or None."""
+    if not isinstance(value, ast.Call):
+        return None
+    kind = _class_named(info, info.local_names, value.func)
+    if kind == "deque" and (len(value.args) > 1 or value.keywords):
+        return Refused("a deque with a maxlen")
+    return kind if kind in ("deque", "OrderedDict") else None
 
 
 def _defaultdict(low, factory: ast.expr | None):
