@@ -14,7 +14,9 @@ Does, repeatedly until nothing changes (at most `ROUNDS` rounds):
   for %p is a constant or the condition of the predecessor's own ``cbr`` (true along its
   first edge, false along its second). ``while j >= 0 and b[j] > x`` is such a block (the
   ``and``'s merge): the edge on which ``j >= 0`` failed leaves the loop at once, so the
-  loop body is dominated by the block where ``j >= 0`` holds (bce's countdown needs that);
+  loop body is dominated by the block where ``j >= 0`` holds (bce's countdown needs that).
+  Not into a loop's header (``flag = True; while flag:``): an edge past it would give the
+  loop a second entry;
 - merges a block into its only predecessor when that predecessor's terminator is a `br`
   to it.
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 
 from script.ir.core import Block, Const, Function, Value, replace_all_uses_with, set_terminator
+from script.ir.dom import DomTree
 from script.ir.passes._cfg import remove_unreachable_blocks, retarget, take_edge
 
 ROUNDS = 16
@@ -112,6 +115,7 @@ def _known_on_edge(pred: Block, k: int, v: Value) -> bool | None:
 
 def _thread_known_branches(func: Function, stats: Counter) -> bool:
     changed = False
+    dom = None
     for b in func.blocks[1:]:
         if len(b.instrs) != 1 or b.instrs[0].opname != "cbr":
             continue
@@ -119,6 +123,9 @@ def _thread_known_branches(func: Function, stats: Counter) -> bool:
         cond = cbr.operands[0]
         if cond not in b.params or b in cbr.succs or any(u is not cbr for p in b.params for u in p.uses):
             continue
+        dom = dom or DomTree(func)
+        if any(dom.dominates(b, pred) for pred in b.preds):
+            continue            # a loop's header: an edge sent past it would enter the loop twice
         index = b.params.index(cond)
         for pred, k in list(_edges_into(b)):
             passed = pred.terminator.succ_args(k)
@@ -130,6 +137,7 @@ def _thread_known_branches(func: Function, stats: Counter) -> bool:
             retarget(pred, k, cbr.succs[taken], [mapping.get(a, a) for a in cbr.succ_args(taken)])
             stats["decided"] += 1
             changed = True
+            dom = None
     return changed
 
 
