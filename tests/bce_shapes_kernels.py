@@ -51,16 +51,3 @@ def mirror_wraps(out, b):
     for i in range(n):
         out[i] = b[n - 2 - i]
 
-
-def insertion_sort(a):
-    """`while j >= 0 and b[j] > x`: the `and` merges before the loop's body; simplify_cfg
-    threads the edge on which `j >= 0` failed to the exit, so bce's countdown holds there."""
-    b = a.copy()
-    for i in range(1, b.shape[0]):
-        x = b[i]
-        j = i - 1
-        while j >= 0 and b[j] > x:
-            b[j + 1] = b[j]
-            j -= 1
-        b[j + 1] = x
-    return b
