@@ -150,6 +150,26 @@ def _check_keywords(fn, args, kw):
     check(lambda *a: fn(*a, **kw), lambda *a: f(*a, **kw), *args)
 
 
+KW_LOG: list[float] = []
+
+
+def logged(x, **opts):
+    KW_LOG.append(x * 0.5 + len(opts))      # a module list written: a hidden parameter
+    return len(KW_LOG), sorted(opts)
+
+
+def test_kwargs_beside_a_written_module_global():
+    # the hidden parameter of the written global comes before `**opts`: each keeps its own
+    # hint (the module's annotation, the dict's)
+    from script.dispatcher import function_info
+    f = compiled(logged)
+    KW_LOG.clear()
+    assert f(1, a=2) == (1, ["a"]) and f(3) == (2, []) and KW_LOG == [1.5, 1.5]
+    info = function_info(f)
+    assert info.param_names == ["x", "KW_LOG", "opts"]
+    assert [str(t) for t in info.param_hints] == ["None", "list[f64]", "dict[str, i64]"]
+
+
 def test_kwargs_binding_errors_are_cpythons():
     for args, kw in (((1,), {"a": 2}), ((), {"kw": 2}), ((1, 2), {})):
         _check_keywords(kwargs_param, args, kw)

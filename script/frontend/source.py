@@ -106,11 +106,11 @@ class FunctionInfo:
         # no Python value has (`x: script.i32`) binds the parameter (`param_types`).
         self.param_hints = [None if a is node.args.vararg else self._annotation(a.arg, a.annotation)
                             for a in all_params(node)]     # `*args`: specialized on each call's
-        if self.kwarg:          # `**kwargs`: a dict of strs to each call's values (ints when none)
-            self.param_hints.append(T.DictType(T.STR, T.I64))
         if self.hidden_globals:         # `memo: dict[tuple[int, int], int] = {}` at module level
             module_hints = [self._global_annotation(g) for g in self.hidden_globals]
             self.param_hints[len(self.param_hints) - len(module_hints):] = module_hints
+        if self.kwarg:          # `**kwargs`, after those: a dict of strs to each call's values (ints when none)
+            self.param_hints.append(T.DictType(T.STR, T.I64))
         self.param_types = [binding_annotation(t) for t in self.param_hints]
         # A generator's return annotation (Iterator[int], ...) describes no compiled value: its
         # body is inlined where it is iterated (generators.py).
