@@ -576,8 +576,9 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
             # (or of strs a function stores numbers into, or the reverse: a list of their
             # union, `[1, "a"]`, each element kept as it is)
             for k, (ann, t) in enumerate(zip(info.param_types, key)):
-                if ann is None and _number_leaves(t):
-                    other[k] = other.get(k, []) + [_num_leaves(t)]
+                wide = T.num_leaves(t) if type(t) is T.ListType else None
+                if ann is None and wide not in (None, t):
+                    other[k] = other.get(k, []) + [wide]
                 wide = _union_leaves(t) if ann is None and type(t) is T.ListType else None
                 if wide not in (None, t):
                     other[k] = other.get(k, []) + [wide]
@@ -602,15 +603,6 @@ def _compile_for(obj, info, key: tuple, values: list, bound: _Bound | None = Non
                     + (f" (with {format_signature(key)} it fails: {why})" if why else "")) from None
 
 
-def _number_leaves(t) -> bool:
-    """Whether `t` is a list (of lists) of ints or of floats."""
-    while type(t) is T.ListType:
-        t = t.elem
-        if t in (T.I64, T.F64):
-            return True
-    return False
-
-
 def _union_leaves(t):
     """List type `t` (of lists) of ints, floats, strs or a union of them, as a list of the
     union of all three (None for another type)."""
@@ -624,10 +616,6 @@ def _union_leaves(t):
 
 
 _UNION_LEAVES = (T.I64, T.F64, T.STR)
-
-
-def _num_leaves(t):
-    return T.ListType(_num_leaves(t.elem)) if type(t) is T.ListType else T.INT_FLOAT
 
 
 def _retyped(key: tuple, values: list, failed: set, bound) -> tuple:

@@ -243,7 +243,7 @@ def widen_arguments(cx, args: list) -> None:
     keys = {}
     for v in args:
         elem = v.type.elem if type(v.type) is T.ListType else None
-        wide = _num_leaves(elem)
+        wide = T.num_leaves(elem)
         if wide is not None and wide != elem:
             keys.update(made_here(cx, v, wide) or typed_by_stores(cx, elem, wide))
     todo = list(keys.items())
@@ -254,14 +254,6 @@ def widen_arguments(cx, args: list) -> None:
             todo += [kv for kv in inner.items() if kv[0] not in keys]
             keys.update(inner)
     retype_lists(cx, {k: t for k, t in keys.items() if cx.hints.get(k) != t})
-
-
-def _num_leaves(t: T.Type) -> T.Type | None:
-    """`t`, an int, float or num, or a list (of lists) of them, with ``num`` for its numbers."""
-    if type(t) is T.ListType:
-        inner = _num_leaves(t.elem)
-        return None if inner is None else T.ListType(inner)
-    return T.INT_FLOAT if t in (T.I64, T.F64, T.INT_FLOAT) else None
 
 
 def widen_to_optional(cx, lst: Value, elem: T.Type, t: T.Type) -> None:
@@ -632,9 +624,7 @@ def widen_list_at_merge(cx, a: Value, b: Value) -> None:
         node = cx.list_origins.get(id(narrow))
         t = narrow.type.elem
         w = wide.type.elem
-        if node is None or not (isinstance(t, (T.IntType, T.BoolType)) or t == T.F64 and w == T.INT_FLOAT) \
-                or not (isinstance(w, T.FloatType) and T.unify(t, w) == w
-                        or w == T.INT_FLOAT and isinstance(t, (T.IntType, T.FloatType)) and T.merge(t, w) == w):
+        if node is None or not _display_widens(t, w):
             continue
         other = cx.list_origins.get(id(wide))
         if w == T.F64 and isinstance(t, T.IntType) and other is not None:
@@ -647,6 +637,14 @@ def widen_list_at_merge(cx, a: Value, b: Value) -> None:
             cx.hints[("list", node)] = wide.type.elem
             cx.hints_changed = True
             raise Restart()
+
+
+def _display_widens(t: T.Type, w: T.Type) -> bool:
+    """Whether a display of `t` elements meeting a list of `w` elements is built with `w`:
+    ints or bools meeting floats, ints or floats meeting int|float values."""
+    if isinstance(w, T.FloatType):
+        return isinstance(t, (T.IntType, T.BoolType)) and T.unify(t, w) == w
+    return w == T.INT_FLOAT and isinstance(t, (T.IntType, T.FloatType)) and T.merge(t, w) == w
 
 
 def global_list(cx, obj: list, name: str, node) -> Value:
@@ -1011,10 +1009,8 @@ def list_method(cx, lst: Value, name: str, node: ast.Call) -> Value:
         # The element type of an empty list is settled here, by the value (in order).
         i = pre_evaluate(cx, args[0])
         v = _item_value(cx, lst, args[1])
-        stored_type(cx, lst, v.type, node)
-        if mixed_numbers.splits(v):     # (kept whole: a call's argument would split it)
-            return cx.call_script(cx.ctx.info_for(helper), ast.Call(node.func, [], []), leading=(lst, i, v))
-        cx.pre_evaluated[id(args[1])] = v
+        stored_type(cx, lst, v.type, node)      # (the values passed as they are: a num kept whole)
+        return cx.call_script(cx.ctx.info_for(helper), ast.Call(node.func, [], []), leading=(lst, i, v))
     call = ast.Call(node.func, args, [], lineno=node.lineno, col_offset=node.col_offset)
     return cx.call_script(cx.ctx.info_for(helper), call, first=lst)
 

@@ -859,6 +859,17 @@ def real_and_complex(a: Type, b: Type) -> bool:
     return a == C128 and b in reals or b == C128 and a in reals
 
 
+def num_leaves(t: Type) -> Type | None:
+    """`t`, an int, a float or an int|float, or a list (of lists) of them, with int|float for
+    its numbers (the list a list argument of numbers widens to where it is given the other
+    kind: the dispatcher for Python's lists, frontend lists.widen_arguments for a compiled
+    caller's); None for any other type."""
+    if type(t) is ListType:
+        inner = num_leaves(t.elem)
+        return None if inner is None else ListType(inner)
+    return INT_FLOAT if t in (I64, F64, INT_FLOAT) else None
+
+
 def bool_and_number(a: Type, b: Type) -> bool:
     """Whether one of `a`, `b` is a bool and the other a number (a Python int, float or
     int|float, a NumPy scalar): CPython keeps `True` apart from `1` (`print`, `repr`,
