@@ -292,7 +292,7 @@ def _field_class(low, node: ast.Attribute):
     if not (isinstance(base, ast.Name) and base.id in low.locals) or low.block is None or low.is_dead():
         return None
     t = getattr(low.read(base.id, low.loc(node)), "type", None)
-    if not isinstance(t, T.ClassType) or isinstance(t, T.VarTupleType):
+    if not isinstance(t, T.ClassType):
         return None
     try:
         cls = lookup_class(t.key)
