@@ -168,9 +168,9 @@ def deque_state_before(cx, lst: Value, name: str, node: ast.Call):
     if name in _CHANGES:
         return Const(True, T.BOOL)
     if name == "rotate":
-        return cx.cmp("gt", _length(cx, lst, node), Const(1, T.I64), node)
+        return cx.cmp("gt", cx.list_len(lst, node), Const(1, T.I64), node)
     if name in _CHANGES_IF_LONGER:
-        return _length(cx, lst, node)
+        return cx.list_len(lst, node)
     return None
 
 
@@ -181,9 +181,5 @@ def deque_state_after(cx, lst: Value, name: str, node: ast.Call, before) -> None
     var = cx.deque_bounds.iterated[node.func.value.id]
     loc = cx.loc(node)
     if name in _CHANGES_IF_LONGER:
-        before = cx.cmp("ne", _length(cx, lst, node), before, node)
+        before = cx.cmp("ne", cx.list_len(lst, node), before, node)
     cx.write(var, cx.emit("or", [cx.read(var, loc), before], T.BOOL, None, loc))
-
-
-def _length(cx, lst: Value, node) -> Value:
-    return cx.emit("list_len", [lst], T.I64, None, cx.loc(node))
