@@ -51,6 +51,13 @@ def counters_by_length(words):
     return d
 
 
+def deques_by_key(xs):
+    d = defaultdict(deque)
+    for x in xs:
+        d[x % 3].appendleft(x)
+    return d
+
+
 def ordered(xs):
     d = OrderedDict()
     for x in xs:
@@ -99,7 +106,7 @@ def _check(fn, *args):
 @given(WORDS, INTS)
 def test_returned_collections_are_cpythons_classes(words, xs):
     for fn, arg in ((counted, "".join(words)), (counted_by_name, words), (grouped, xs), (without_factory, xs),
-                    (counters_by_length, words), (ordered, xs), (queued, xs), (with_its_length, words),
+                    (counters_by_length, words), (deques_by_key, xs), (ordered, xs), (queued, xs), (with_its_length, words),
                     (through_a_helper, xs)):
         _check(fn, arg)
 
@@ -179,3 +186,97 @@ def test_saved_and_pickled_functions_return_the_classes(tmp_path):
     for object_code in (True, False):
         m = script.load(tmp_path / "m.script", object_code=object_code)
         assert _same(want, m.with_its_length(["a", "b", "a"]))
+
+
+# ---- a deque or OrderedDict where compiled code would hold a plain list or dict -------------
+
+
+def _deque_vs_list(xs, ys):
+    q = deque(xs)
+    return q == ys, q != ys, ys == q, q == deque(ys), q < deque(ys)
+
+
+def _deque_ordered_with_list(xs, ys):
+    q = deque(xs)
+    try:
+        return q < ys
+    except TypeError as e:
+        return str(e)
+
+
+def _ordered_dicts(xs):
+    o, p = OrderedDict(), OrderedDict()
+    for x in xs:
+        o[x] = 1
+    for x in reversed(xs):
+        p[x] = 1
+    return o == p, o != p, o == dict(p), dict(o) == p
+
+
+def _deques_by_key(xs):
+    d = defaultdict(deque)
+    for x in xs:
+        d[x % 3].appendleft(x)
+    try:
+        d[5].pop()
+    except IndexError as e:
+        return str(e), repr(d[0]), d[1] == list(d[1]), str(d[2])
+    return ""
+
+
+@settings(max_examples=10, deadline=None)
+@given(INTS, INTS)
+def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
+    for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
+                     (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,))):
+        _check(fn, *args)
+
+
+def _deques_in_a_list(n):
+    qs = [deque(), deque()]
+    qs[n % 2].append(n)
+    return str(qs[0])
+
+
+def _deque_by_name_in_a_dict(n):
+    q = deque([n])
+    d = {"q": q}
+    return repr(d["q"])
+
+
+def _made_by_a_helper():
+    return deque([1])
+
+
+def _helpers_deque_appended(n):
+    xs = []
+    xs.append(_made_by_a_helper())
+    return len(xs)
+
+
+def _ordered_dict_in_a_tuple(n):
+    o = OrderedDict()
+    o[n] = n
+    pair = (o, n)
+    return str(pair[0])
+
+
+@pytest.mark.parametrize("fn, why", [
+    (_deques_in_a_list, "a deque stored in a container"),
+    (_deque_by_name_in_a_dict, "a deque stored in a container"),
+    (_helpers_deque_appended, "a deque stored in a container"),
+    (_ordered_dict_in_a_tuple, "an OrderedDict stored in a container"),
+])
+def test_a_class_compiled_code_would_lose_is_refused(fn, why):
+    with pytest.raises(script.CompileError, match=why):
+        script.script(fn)(1)
+
+
+def _unpacked(xs):
+    q = deque(xs)
+    c = Counter(xs)
+    return [*q], sorted([*c]), {**OrderedDict.fromkeys(xs)}
+
+
+def test_unpacking_a_deque_or_counter_stores_its_items_not_it():
+    _check(_unpacked, [3, 1, 3])

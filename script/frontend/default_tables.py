@@ -116,23 +116,34 @@ _STORING_METHODS = ("append", "appendleft", "insert", "add", "setdefault")
 
 def refuse_lost_default(cx, node, kind: str) -> None:
     """CompileError where the defaultdict or Counter `node` makes or names is stored into a
-    container or an attribute (`d[k] = Counter()`, `(k, Counter())`, `{k: c}`, `xs.append(c)`):
-    its default belongs to a name (this module's docstring), so there it would be a plain dict
-    whose missing key raises KeyError where CPython's gives the default."""
+    container or an attribute (`stored_into`): its default belongs to a name (this module's
+    docstring), so there it would be a plain dict whose missing key raises KeyError where
+    CPython's gives the default."""
+    if stored_into(cx, node):
+        _refuse_stored(cx, kind, node)
+
+
+def stored_into(cx, node, fields: bool = False) -> bool:
+    """Whether the value of expression `node` goes into a container or an attribute (`d[k] =
+    x`, `(k, x)`, `{k: x}`, `[x]`, `xs.append(x)`, `self.f = x` unless `fields`), rather than
+    to a name, a `return`, a call's argument or an operator. Not a tuple unpacked at once
+    (`a, b = x, y`, `return x, y`)."""
     parents = ast_order.parents(cx)
     parent = parents.get(id(node))
     above = parents.get(id(parent))
     if isinstance(parent, ast.Tuple) and (isinstance(above, ast.Return) or isinstance(above, ast.Assign) and all(
             isinstance(t, ast.Tuple) and len(t.elts) == len(parent.elts) for t in above.targets)):
-        return              # `a, b = Counter(x), Counter(y)` (note_default_table); `return d, t`
-    lost = isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp,
-                               ast.GeneratorExp, ast.DictComp, ast.Starred)) or \
-        isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node and \
-        not all(isinstance(t, ast.Name) for t in (parent.targets if isinstance(parent, ast.Assign) else [parent.target])) or \
-        isinstance(parent, ast.Call) and node is not parent.func and isinstance(parent.func, ast.Attribute) and \
-        parent.func.attr in _STORING_METHODS
-    if lost:
-        _refuse_stored(cx, kind, node)
+        return False        # `a, b = Counter(x), Counter(y)` (note_default_table); `return d, t`
+    if isinstance(parent, ast.Dict):
+        return not any(v is node and k is None for k, v in zip(parent.keys, parent.values))    # (`{**d}`)
+    if isinstance(parent, (ast.Tuple, ast.List, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp,
+                           ast.DictComp)):
+        return True         # (not `[*x]`, `f(*x)`: its items are stored)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return not all(isinstance(t, ast.Name) or fields and isinstance(t, ast.Attribute) for t in targets)
+    return isinstance(parent, ast.Call) and node is not parent.func and isinstance(parent.func, ast.Attribute) \
+        and parent.func.attr in _STORING_METHODS
 
 
 def _refuse_stored(cx, kind: str, node) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from script.frontend import default_tables, dicts, optional, set_ops
+from script.frontend import default_tables, dicts, optional, python_classes, set_ops
 from script.lib.python import collectionslib, dictlib, setlib
 from script.frontend.default_tables import COUNTER_METHODS
 from script.frontend.dicts import _KEY, _VALUE
@@ -429,6 +429,10 @@ def table_compare(cx, pred: str, a: Value, b: Value, node) -> Value:
             equal = cx.call_script(cx.ctx.info_for(collectionslib.equal), ast.Call(ast.Name("equal", ast.Load()), [], []),
                                                   leading=(a, b))               # a missing count is zero
             return equal if pred == "eq" else cx.emit("not", [equal], T.BOOL, None, loc)
+        if operands(node) and all(python_classes.is_ordered_dict(cx, n) for n in operands(node)):
+            equal = cx.call_script(cx.ctx.info_for(collectionslib.ordered_equal),
+                                   ast.Call(ast.Name("ordered_equal", ast.Load()), [], []), leading=(a, b))
+            return equal if pred == "eq" else cx.emit("not", [equal], T.BOOL, None, loc)    # (order counts)
         n, item, _ = dicts.table_iterable(cx, a, "items", node)
 
         def same(pair):

@@ -42,7 +42,7 @@ import operator
 from script.errors import MIXED_NUMBERS
 from script.frontend import (arrays, bounded_deques, class_methods, class_types, class_unions, dicts,
                              generators, held_iterators, keyed, list_slices, mixed_numbers, numpy_alloc,
-                             optional, star_displays, strings, strmethods, union_values)
+                             optional, star_displays, strings, strmethods, table_args, union_values)
 from script.lib.python import listlib
 from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
@@ -1054,6 +1054,15 @@ def compare_lists(cx, pred: str, a: Value, b: Value, node) -> Value:
         if pred in ("eq", "ne"):
             return Const(pred == "ne", T.BOOL)
         cx.error(f"'{_CMP_SYMBOLS[pred]}' is not supported between {a.type} and {b.type}", node)
+    sides = table_args.operands(node)
+    if sides is None and isinstance(node, ast.Compare) and any(is_deque(cx, n) for n in (node.left, *node.comparators)):
+        cx.error("a chained comparison of a deque is not supported in compiled code (compare two at a time)", node)
+    if sides is not None and is_deque(cx, sides[0]) != is_deque(cx, sides[1]):     # a deque and a list
+        if pred in ("eq", "ne"):
+            return Const(pred == "ne", T.BOOL)
+        names = ["collections.deque" if is_deque(cx, side) else "list" for side in sides]
+        return cx.raise_always("TypeError", f"'{_CMP_SYMBOLS[pred]}' not supported between instances of "
+                                            f"'{names[0]}' and '{names[1]}'", node)
     for v in (a, b):
         check_comparable(cx, v, f"'{_CMP_SYMBOLS[pred]}'", node)
     if pred in ("eq", "ne"):

@@ -96,6 +96,8 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
     if isinstance(node, ast.Attribute):
         return _field_class(low, node)                  # `self.q` of a class whose methods make a deque
+    if isinstance(node, ast.Subscript):
+        return _value_class(low, node.value)            # `d[k]` of a defaultdict(deque)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and \
             not node.args and not node.keywords:            # `c.copy()` of a Counter, deque, ...: the same class
         kind = _class_of(low, node.func.value, seen)
@@ -119,14 +121,38 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
         if node.id in seen:
             return None
         seen = seen | {node.id}
-        values = [n.value for n in ast.walk(low.info.node) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                  and n.value is not None and any(isinstance(t, ast.Name) and t.id == node.id
-                                                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        values = [v for n in ast.walk(low.info.node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                  and n.value is not None
+                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                  for v in _assigned(t, n.value, node.id)]
         kinds = {_class_of(low, v, seen) for v in values}
         if len(kinds) > 1 and kinds != {None}:
             return Refused(f"'{node.id}', assigned a {_name(kinds)} and other values")
         return kinds.pop() if kinds else None
     return None
+
+
+def _value_class(low, table: ast.expr):
+    """"deque" or "OrderedDict" where `table` is a defaultdict of them (its values are
+    made by the factory), else None."""
+    default = default_tables.table_default_of(low, table)
+    kind = _defaultdict(low, default[1]) if default is not None and default[0] != "Counter" else None
+    return kind.split("~", 1)[1] if isinstance(kind, str) and kind.split("~", 1)[1] in ("deque", "OrderedDict") \
+        else None
+
+
+def _assigned(target: ast.expr, value: ast.expr, name: str) -> list:
+    """The expressions assignment `target = value` gives `name`: [value] for the name itself,
+    the matching part of a tuple display unpacked (`a, b = deque(), deque()`), [] for none.
+    Any other unpacking gives [target]: a value of no known class."""
+    if isinstance(target, ast.Name):
+        return [value] if target.id == name else []
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and \
+                not any(isinstance(e, ast.Starred) for e in target.elts):
+            return [v for t, e in zip(target.elts, value.elts) for v in _assigned(t, e, name)]
+        return [target] if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)) else []
+    return []
 
 
 def is_deque(low, node: ast.expr) -> bool:
@@ -136,10 +162,19 @@ def is_deque(low, node: ast.expr) -> bool:
     if isinstance(node, ast.Name) and node.id in low.deque_bounds.names:
         return True
     if "deque" not in _classes_made(low) and "deque" not in low.call_classes.values() and \
-            not isinstance(node, ast.Attribute):
+            not isinstance(node, ast.Attribute) and not (isinstance(node, ast.Subscript) and low.table_defaults.names):
         return False        # (the common case, without a walk of the function per subscript)
     kind = _class_of(low, node)
     return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
+
+
+def is_ordered_dict(low, node: ast.expr) -> bool:
+    """Whether `node` evaluates to an OrderedDict, as far as the function's source shows
+    (`==` of two compares their order too)."""
+    if "OrderedDict" not in _classes_made(low) and "OrderedDict" not in low.call_classes.values() and \
+            not isinstance(node, (ast.Attribute, ast.Subscript)):
+        return False
+    return _class_of(low, node) == "OrderedDict"
 
 
 _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # function node -> class names
@@ -167,6 +202,25 @@ def note_read(low, node: ast.expr, value) -> None:
     if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or
             low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
         low.read_names[id(value)] = (value, node)
+        if default_tables.stored_into(low, node, fields=True):
+            _refuse_stored(low, node)
+
+
+def _refuse_stored(low, node: ast.expr) -> None:
+    """CompileError where a value of one of the classes goes into a container (`[q]`,
+    `xs.append(q)`, `d[k] = OrderedDict()`): compiled code knows a class by the name or call
+    that holds or makes it, so there it would be a plain list or dict, written, compared and
+    returned as one. (Counters and defaultdicts made here are refused where they are made:
+    default_tables.refuse_lost_default.)"""
+    kind = _class_of(low, node)
+    if isinstance(kind, Refused):
+        kind = next((k for k in _CLASSES.values() if k in kind.why), None)
+    if isinstance(kind, str):
+        kind = kind.split("~", 1)[0]
+        plain = "list" if kind == "deque" else "dict"
+        low.error(f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind} stored in a container or an attribute is not "
+                  "supported in compiled code "
+                  f"(it would be a plain {plain} there, written, compared and returned as one)", node)
 
 
 def class_text(low, v, node):
@@ -344,6 +398,8 @@ def _made_by(info, value: ast.expr):
 
 
 def _defaultdict(low, factory: ast.expr | None):
+    """"defaultdict~<factory's name in FACTORIES>", or a Refused for a factory Python could
+    not be given."""
     if factory is None or isinstance(factory, ast.Constant) and factory.value is None:
         return "defaultdict~None"
     obj = MISSING

@@ -119,3 +119,16 @@ def equal(a, b) -> bool:
         if k not in a and v != 0:
             return False
     return True
+
+
+def ordered_equal(a, b) -> bool:
+    """a == b of two OrderedDicts: equal as dicts, and their keys in the same order."""
+    if len(a) != len(b):
+        return False
+    for k, v in a.items():
+        if k not in b or b[k] != v:
+            return False
+    for k, k2 in zip(a, b):
+        if k != k2:
+            return False
+    return True
