@@ -49,6 +49,8 @@ def parse_checks(text: str) -> list[Check]:
     checks = []
     for n, line in enumerate(text.splitlines(), 1):
         m = _DIRECTIVE.match(line)
+        if m is None and re.match(r"^\s*//\s*CHECK[-\w]*:", line):
+            raise ValueError(f"line {n}: unknown directive {line.strip()!r}")
         if m:
             kind = "CHECK" + (m.group("kind") or "")
             pattern = m.group("pattern")

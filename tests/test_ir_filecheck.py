@@ -54,3 +54,10 @@ def test_failing_checks(checks, why):
 def test_no_checks_is_an_error():
     with pytest.raises(ValueError):
         filecheck(OUTPUT, parse_checks("nothing here"))
+
+
+def test_an_unknown_directive_is_an_error():
+    """`CHECK-SAME:` (LLVM's, not ours) would otherwise be read as a comment: a check that
+    cannot fail."""
+    with pytest.raises(ValueError, match="unknown directive"):
+        parse_checks("// CHECK: bb0\n// CHECK-SAME: %1")

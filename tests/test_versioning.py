@@ -90,6 +90,35 @@ def test_rnn_step():
     check_levels(K.rnn_step, *args[:4], b_short)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10), st.integers(0, 12), st.integers(-14, 14), st.integers(-12, 12), st.integers(-12, 12))
+def test_indices_shifted_by_a_value_of_the_callers(na, nb, j, lo, hi):
+    check_levels(K.shifted, np.zeros(na), floats(nb), j, lo, hi)
+    check_levels(K.shifted_down, np.zeros(na), floats(nb), j, hi, lo)
+
+
+def test_shifts_near_the_guards_limits():
+    """A shift past 2**40 (the guard sends it to the checked loop), and ones that make the
+    index wrap or leave int64 (the checked loop raises as CPython)."""
+    for j in (2**40 - 3, 2**40 + 1, -2**40 - 1, 2**62, -2**62, 2**63 - 3):
+        check_levels(K.shifted, np.zeros(4), floats(5), j, 0, 3)
+        check_levels(K.shifted, np.zeros(4), floats(5), j, -j - 1, -j + 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 7), st.integers(0, 4), st.integers(0, 4))
+def test_correlation_of_any_shapes(h, w, kh, kw):
+    img = np.arange(h * w, dtype=np.float64).reshape(h, w) * 0.5
+    ker = np.arange(kh * kw, dtype=np.float64).reshape(kh, kw) - 1.0
+    check_levels(K.correlate, img, ker)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 10), st.integers(-2, 5), st.integers(-12, 6))
+def test_windows_past_either_end(n, nx, w, t):
+    check_levels(K.window, np.zeros(n), floats(nx), w, t)
+
+
 def _versioned(fn, *args, opt=2) -> int:
     """How many loops the pipeline versions in `fn` specialized for `args`."""
     f = script.script(fn)
@@ -110,6 +139,10 @@ def test_the_kernels_get_a_fast_copy():
     assert _versioned(K.until, a.astype(np.int64), b.astype(np.int64), 3) == 1
     assert _versioned(K.rnn_step, a, np.zeros((4, 4)), np.zeros((4, 4)), a, a) == 2
     assert _versioned(K.top_level, a, b, opt=3) == 1
+    assert _versioned(K.shifted, a, b, 1, 0, 3) == 1
+    assert _versioned(K.shifted_down, a, b, 0, 3, 0) == 1
+    assert _versioned(K.correlate, np.zeros((5, 5)), np.zeros((2, 2))) >= 1
+    assert _versioned(K.window, a, b, 2, 1) == 1
 
 
 def test_both_copies_of_a_top_level_loop_are_interruptible():

@@ -58,3 +58,39 @@ def rnn_step(h, w, u, x, b):
             s += u[i, k] * h[k]
         out[i] = np.tanh(s)
     return out
+
+
+def shifted(a, b, j, lo, hi):
+    """Indices shifted by a value of the caller's (`b[j + k]`, `a[k + j - 1]`), and NumPy's
+    wraparound of a negative one."""
+    for k in range(lo, hi):
+        a[k + j - 1] = b[j + k] + b[k + 1 + j]
+
+
+def shifted_down(a, b, j, hi, lo):
+    for k in range(hi, lo, -1):
+        a[j + k] = b[k + j + 2] * 2.0
+
+
+def correlate(img, ker):
+    """A 'valid' 2-D correlation: the inner loop reads img[i + u, j + v]."""
+    h, w = img.shape
+    kh, kw = ker.shape
+    out = np.zeros((h - kh + 1, w - kw + 1))
+    for i in range(h - kh + 1):
+        for j in range(w - kw + 1):
+            s = 0.0
+            for u in range(kh):
+                for v in range(kw):
+                    s += img[i + u, j + v] * ker[u, v]
+            out[i, j] = s
+    return out
+
+
+def window(out, x, w, t):
+    """A window of the caller's width at offsets the caller shifts by t (past either end)."""
+    for i in range(out.shape[0]):
+        s = 0.0
+        for k in range(w):
+            s += x[i + k + t]
+        out[i] = s

@@ -11,7 +11,9 @@ is an ``or`` of *leaves* that the range decides (`_leaf`):
   constants C >= 1 and D, through adds, subtracts and multiplications by constants and
   through NumPy's negative-index fix-up ``select (cmp.lt %y, 0), _, %y`` of an affine
   ``%y``) and ``%B`` invariant and >= 0 (a `dim`, a constant): an index check of
-  ``a[i + 1]``, ``u[t, k]``, ``a[2 * i]`` against any array's length.
+  ``a[i + 1]``, ``u[t, k]``, ``a[2 * i]`` against any array's length;
+- the same of ``%i + D + E``, E the sum of one or two i64s defined before the loop
+  (``img[i + u, j + v]`` in a loop over ``v``, ``x[i + k + t]``; `_shifted_guard`).
 
 When some of them involve ``%i``, it copies the loop. A guard on the entry edge (at the end
 of the block it leaves, or in a block of its own when that block ends in a ``cbr``) — every
@@ -60,6 +62,7 @@ _MAX_INSTRS = 400        # larger loops are not copied: compile time grows with 
 _LIMIT = 1 << 40         # |D| of an affine index: offsets, so sums of them stay exact
 _SCALE = 1 << 20         # |C| of an affine index
 _MAX = (1 << 63) - 1
+_SHIFTS = 2              # loop-invariant terms of an index (``i + k + t``)
 
 
 @dataclass
@@ -85,6 +88,8 @@ class _Plan:
 
     forms: set = field(default_factory=set)          # (C, D): 0 <= C*i + D < 2**63
     below: dict = field(default_factory=dict)        # (id(B), C) -> (B, largest D): C*i + D < B
+    shifted: dict = field(default_factory=dict)      # ids of E -> [E, smallest D, largest D]: 0 <= i + D + sum(E)
+    shifted_below: dict = field(default_factory=dict)   # (id(B), ids of E) -> (B, E, largest D): i + D + sum(E) < B
     invariants: dict = field(default_factory=dict)   # id -> value that must be false
     false: dict = field(default_factory=dict)        # id -> instruction false in the copy
     checks: list = field(default_factory=list)       # checks the copy drops
@@ -94,10 +99,19 @@ class _Plan:
         kind, *what = need
         if kind == "stepped":       # (start, stop, step, B or None, offset)
             self.stepped[(*(id(v) for v in what[:4]), what[4])] = tuple(what)
+        elif kind == "form" and what[0][2]:
+            _, offset, e = what[0]
+            old = self.shifted.setdefault(tuple(map(id, e)), [e, offset, offset])
+            old[1], old[2] = min(old[1], offset), max(old[2], offset)
         elif kind == "form":
-            self.forms.add(what[0])
+            self.forms.add(what[0][:2])
+        elif kind == "below" and what[3]:
+            bound, _, offset, e = what
+            key = (id(bound), tuple(map(id, e)))
+            old = self.shifted_below.get(key)
+            self.shifted_below[key] = (bound, e, offset if old is None else max(old[2], offset))
         elif kind == "below":
-            bound, scale, offset = what
+            bound, scale, offset, _ = what
             old = self.below.get((id(bound), scale))
             self.below[(id(bound), scale)] = (bound, offset if old is None else max(old[1], offset))
         elif kind == "invariant":
@@ -351,13 +365,15 @@ def _is_zero(v: Value) -> bool:
     return isinstance(v, Const) and v.value == 0
 
 
-def _affine(v: Value, c: _Counted, fixups: list) -> tuple[int, int] | None:
-    """(C, D) when `v` is C * %i + D modulo 2**64 in the body; appends to `fixups` each
-    negative-index fix-up passed through, as (its condition, the form it tests)."""
+def _affine(v: Value, c: _Counted, fixups: list) -> tuple | None:
+    """(C, D, E) when `v` is C * %i + D + sum(E) modulo 2**64 in the body, E a tuple of at
+    most `_SHIFTS` i64s defined before the loop (``img[i + u, j + v]`` of a loop over ``v``,
+    ``x[i + k + t]``: then C is 1) ordered by id; appends to `fixups` each negative-index
+    fix-up passed through, as (its condition, the form it tests)."""
     if c.stepped is not None:
         return None
     if v is c.i:
-        return 1, 0
+        return 1, 0, ()
     if not isinstance(v, Instr) or v.block is c.loop.header or v.block not in c.loop.blocks:
         return None
     if v.opname == "select":
@@ -375,17 +391,27 @@ def _affine(v: Value, c: _Counted, fixups: list) -> tuple[int, int] | None:
     x, y = v.operands
     if v.opname != "sub" and isinstance(x, Const):
         x, y = y, x
+    if v.opname == "add" and not isinstance(y, Const) and c.i.type == T.I64:
+        if defined_outside(x, c.loop):
+            x, y = y, x
+        if defined_outside(y, c.loop) and y.type == T.I64:        # C * %i + D + E: C must be 1
+            form = _affine(x, c, fixups)
+            if form is None or form[0] != 1 or len(form[2]) >= _SHIFTS:
+                return None
+            return 1, form[1], tuple(sorted((*form[2], y), key=id))
     if not isinstance(y, Const):
         return None
     form = _affine(x, c, fixups)
     if form is None:
         return None
-    scale, offset = form
+    scale, offset, shift = form
     if v.opname == "mul":
+        if shift:
+            return None
         scale, offset = scale * y.value, offset * y.value
     else:
         offset += y.value if v.opname == "add" else -y.value
-    return (scale, offset) if abs(scale) <= _SCALE and abs(offset) <= _LIMIT else None
+    return (scale, offset, shift) if abs(scale) <= _SCALE and abs(offset) <= _LIMIT else None
 
 
 def _leaves(cond: Value, out: list) -> list:
@@ -423,7 +449,7 @@ def _leaf(v: Value, c: _Counted) -> list | None:
     if form is None:
         return None
     forms = [form] + [f for _, f in fixups]
-    if any(scale < 1 for scale, _ in forms) or not _feasible(form, bound, c) \
+    if any(scale < 1 for scale, _, _ in forms) or not _feasible(form, bound, c) \
             or not all(_feasible(f, None, c) for f in forms):
         return None
     needs = [("form", f) for f in forms] + [("false", v)] + [("false", cond) for cond, _ in fixups]
@@ -436,7 +462,9 @@ def _nonnegative(v: Value) -> bool:
 
 def _feasible(form, bound, c: _Counted) -> bool:
     """False when constants show the guard for `form` (< `bound`) could never hold."""
-    scale, offset = form
+    scale, offset, shift = form
+    if shift:
+        return True                     # (decided at run time)
     lo_base, lo_off, hi_base, hi_off = _ends(c)
     if isinstance(lo_base, Const) and scale * (lo_base.value + lo_off) + offset < 0:
         return False
@@ -499,6 +527,7 @@ def _guard(pre: Block, c: _Counted, plan: _Plan, loc) -> Value:
         if scale > 1:
             limit = emit("floordiv", [limit, i64(scale)])
         oks.append(emit("cmp", [hi_base, limit], T.BOOL, "le"))
+    oks += _shifted_guard(emit, plan, c)
     if c.stepped is not None:
         oks += _stepped_guard(emit, plan)
     for v in plan.invariants.values():
@@ -507,6 +536,51 @@ def _guard(pre: Block, c: _Counted, plan: _Plan, loc) -> Value:
     for other in oks[1:]:
         ok = emit("and", [ok, other], T.BOOL)
     return ok
+
+
+def _shifted_guard(emit, plan: _Plan, c: _Counted) -> list:
+    """Conditions that put every ``%i + D + E`` of the plan (E the sum of at most `_SHIFTS`
+    i64s defined before the loop) in ``[0, 2**63)``, and below each length B it is tested
+    against. Each term of E is first put in [-2**40, 2**40] and each B in [0, 2**62] (else
+    the original loop runs), so that with D's bound (`_LIMIT`) E, ``-D - lo_off - E`` and
+    ``B - E - (D + 1 + hi_off)`` are exact, and so is ``%i + D + E`` (in any order of its
+    additions) for every %i from lo (>= -2**42 when the lower bound holds) to hi. Without a
+    length, ``hi <= 2**63 - 1 - 2**43`` keeps ``hi + D + E`` from wrapping."""
+    oks = []
+    lo_base, lo_off, hi_base, hi_off = _ends(c)
+    bounded = {key for _, key in plan.shifted_below}
+    sums: dict = {}
+
+    def total(e: tuple) -> Value:
+        key = tuple(map(id, e))
+        if key not in sums:
+            for term in e:
+                if id(term) not in sums:
+                    sums[id(term)] = term
+                    oks.append(emit("cmp", [term, Const(-_LIMIT, T.I64)], T.BOOL, "ge"))
+                    oks.append(emit("cmp", [term, Const(_LIMIT, T.I64)], T.BOOL, "le"))
+            v = e[0]
+            for term in e[1:]:
+                v = emit("add", [v, term])
+            sums[key] = v
+        return sums[key]
+
+    for key, (e, smallest, largest) in plan.shifted.items():
+        # lo + D + E >= 0  <=>  lo_base >= -D - lo_off - E
+        oks.append(emit("cmp", [lo_base, emit("sub", [Const(-smallest - lo_off, T.I64), total(e)])], T.BOOL, "ge"))
+        if key not in bounded:
+            oks.append(emit("cmp", [hi_base, Const(_MAX - 8 * _LIMIT, T.I64)], T.BOOL, "le"))
+    capped: set = set()
+    for bound, e, largest in plan.shifted_below.values():
+        # hi + D + E < B  <=>  hi_base <= B - E - (D + 1 + hi_off), exact for B <= 2**62
+        if not (isinstance(bound, Const) and bound.value <= 1 << 62) and id(bound) not in capped:
+            capped.add(id(bound))
+            oks.append(emit("cmp", [bound, Const(1 << 62, T.I64)], T.BOOL, "le"))
+        limit = emit("sub", [bound, total(e)])
+        if largest + 1 + hi_off:
+            limit = emit("sub", [limit, Const(largest + 1 + hi_off, T.I64)])
+        oks.append(emit("cmp", [hi_base, limit], T.BOOL, "le"))
+    return oks
 
 
 def _version(func: Function, c: _Counted, plan: _Plan) -> None:
