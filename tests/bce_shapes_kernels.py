@@ -51,3 +51,49 @@ def mirror_wraps(out, b):
     for i in range(n):
         out[i] = b[n - 2 - i]
 
+
+
+def binned(counts, x, lo, scale):
+    """`0 <= b < n` tested before `counts[b]`: the index check is decided by the branch."""
+    n = counts.shape[0]
+    for i in range(x.shape[0]):
+        b = int((x[i] - lo) * scale)
+        if 0 <= b < n:
+            counts[b] += 1
+    return counts
+
+
+def below_only(counts, idx):
+    """Only `b < n` tested: a negative b still wraps (NumPy) or fails at -n - 1."""
+    n = counts.shape[0]
+    for k in range(idx.shape[0]):
+        b = idx[k]
+        if b < n:
+            counts[b] += k
+        else:
+            counts[0] -= 1
+    return counts
+
+
+def else_side(out, idx, m):
+    """The false edge: `if b >= m: ... else: out[b]` with m the length; a negative b reaches
+    the else side too."""
+    for k in range(idx.shape[0]):
+        b = idx[k]
+        if b >= m or b < 0:
+            out[0] += 1.0
+        else:
+            out[b] = out[b] * 2.0 + k
+    return out
+
+
+def nan_guard(out, x):
+    """Of floats, `not (x < 1.0)` is not `x >= 1.0` (NaN): the second test stays."""
+    for k in range(x.shape[0]):
+        if x[k] < 1.0:
+            out[k] = 1.0
+        elif x[k] >= 1.0:
+            out[k] = 2.0
+        else:
+            out[k] = 3.0
+    return out

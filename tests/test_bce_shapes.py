@@ -83,3 +83,30 @@ def test_countdown_under_a_short_circuit_test(xs):
     text = _opt(perf_kernels.insertion_sort, np.array(xs, dtype=np.int64))
     # only `b[j + 1] = x` after the inner loop keeps its check (j may be -1 there)
     assert text.count("IndexError") == 1, text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.lists(st.floats(-3.0, 9.0), max_size=12), st.floats(-2.0, 2.0),
+       st.floats(0.5, 3.0))
+def test_checks_decided_by_the_branch_before_them(n, xs, lo, scale):
+    check_levels(K.binned, np.zeros(n, dtype=np.int64), np.array(xs, dtype=np.float64), lo, scale)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.lists(st.integers(-9, 9), max_size=10), st.integers(-2, 8))
+def test_checks_a_branch_does_not_decide(n, idx, m):
+    idx = np.array(idx, dtype=np.int64)
+    check_levels(K.below_only, np.zeros(n, dtype=np.int64), idx)
+    check_levels(K.else_side, np.ones(n), idx, m)
+    check_levels(K.else_side, np.ones(n), idx, n)
+
+
+def test_nan_is_neither_below_nor_above():
+    x = np.array([0.5, np.nan, 1.5, 1.0])
+    check_levels(K.nan_guard, np.zeros(4), x)
+
+
+def test_the_binned_count_has_no_index_check():
+    f = compiled(K.binned)
+    f(np.zeros(3, dtype=np.int64), np.ones(2), 0.0, 1.0)
+    assert "IndexError" not in f.ir("opt")

@@ -25,7 +25,7 @@ insertion sort's ``while j >= 0 and b[j] > x``; and a `check` of the condition o
 
 Assumes: verified IR. Preserves: behaviour (only comparisons whose value is known change,
 and checks that cannot fail go). Stats: ``rewritten`` comparisons and selects, ``repeated``
-checks.
+checks, comparisons ``decided`` by a branch (`_decide_by_branches`).
 """
 
 from __future__ import annotations
@@ -216,6 +216,64 @@ def _drop_repeated_checks(func, dom, stats) -> bool:
     return changed
 
 
+_SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+_NEGATED = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+
+
+def _compare_key(cmp) -> tuple | None:
+    """(predicate, x, y) of a ``cmp``, its operands (a value by its identity, a constant by
+    its type and value) in a fixed order (``x > y`` is ``y < x``)."""
+    if not (isinstance(cmp, Instr) and cmp.opname == "cmp" and cmp.attr in _SWAPPED):
+        return None
+    x, y = (("const", str(v.type), v.value) if isinstance(v, Const) else ("value", id(v)) for v in cmp.operands)
+    if x[0] == y[0] == "const":
+        return None
+    if x > y:
+        return _SWAPPED[cmp.attr], y, x
+    return cmp.attr, x, y
+
+
+def _decide_by_branches(func, dom, stats) -> bool:
+    """A comparison in a block that only the true (false) edge of ``cbr (cmp.P %x, %y)``
+    dominates is true (false) when it is the same comparison, and, of ints, false (true)
+    when it is its negation: ``counts[b] += 1`` under ``if 0 <= b < n`` checks ``b < 0``
+    and ``b >= n``, which are then false (the interval of `ranges` cannot say it of a
+    run-time ``n``). (Of floats the negation is not decided: NaN fails both.)"""
+    facts: dict = {}            # compare key -> [(block the edge enters, truth)]
+    for block in func.blocks:
+        term = block.terminator
+        if term is None or term.opname != "cbr" or term.succs[0] is term.succs[1]:
+            continue
+        key = _compare_key(term.operands[0])
+        if key is None:
+            continue
+        for succ, truth in zip(term.succs, (True, False)):
+            if succ.preds == [block]:
+                facts.setdefault(key, []).append((succ, truth))
+    if not facts:
+        return False
+    changed = False
+    for block in func.blocks:
+        for instr in list(block.instrs):
+            key = _compare_key(instr)
+            if key is None:
+                continue
+            value = None
+            for edge, truth in facts.get(key, ()):
+                if dom.dominates(edge, block):
+                    value = truth
+            if value is None and isinstance(instr.operands[0].type, T.IntType):
+                negated = (_NEGATED[key[0]], *key[1:])
+                for edge, truth in facts.get(negated, ()):
+                    if dom.dominates(edge, block):
+                        value = not truth
+            if value is not None:
+                replace_all_uses_with(instr, Const(value, T.BOOL))
+                stats["decided"] += 1
+                changed = True
+    return changed
+
+
 def run(func: Function, stats: Counter | None = None) -> bool:
     stats = stats if stats is not None else Counter()
     dom = None
@@ -248,4 +306,6 @@ def run(func: Function, stats: Counter | None = None) -> bool:
                 break
     if dom is not None:
         changed = _drop_repeated_checks(func, dom, stats) or changed
+    if any(b.terminator is not None and b.terminator.opname == "cbr" for b in func.blocks):
+        changed = _decide_by_branches(func, dom or DomTree(func), stats) or changed
     return changed
