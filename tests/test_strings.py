@@ -416,3 +416,10 @@ def test_a_constant_character_in_a_named_str(s):
     # `"a" in t` of `t = " pad "` was decided by t's last character only (False): a silent
     # wrong answer the str fuzzer found
     check_all_levels(_constant_char_in_a_named_str, s)
+
+
+@EXAMPLES
+@given(st.text(alphabet="AZQ09a ", max_size=8), st.integers(0, 30))
+def test_methods_of_a_modules_str_constant(message, key):
+    assert isinstance(K.caesar_by_module_alphabet(message, key), str)
+    check_all_levels(K.caesar_by_module_alphabet, message, key)

@@ -55,8 +55,9 @@ def bound_names(fn: ast.FunctionDef) -> set[str]:
 def global_callee(low, func):
     """The Python object a callee `func` names when it is a global name or an attribute of
     a module's or a class's (`takewhile`, `itertools.takewhile`, `np.random.rand`), else None;
-    an attribute of a value, a local's (`s.split`) or a global's (`TEMPLATE.format`), is not
-    evaluated, since a bound method is no value here."""
+    an attribute of a value, a local's (`s.split`), a global's (`TEMPLATE.format`) or a
+    module's (`string.digits.find`), is not evaluated, since a bound method is no value
+    here."""
     base = func
     while isinstance(base, ast.Attribute):
         base = base.value
@@ -66,6 +67,15 @@ def global_callee(low, func):
         ref = low.lookup(base)
         if not (isinstance(ref, PyRef) and isinstance(ref.obj, (types.ModuleType, type))):
             return None
+        attrs, node = [], func.value
+        while node is not base:
+            attrs.append(node.attr)
+            node = node.value
+        obj = ref.obj
+        for attr in reversed(attrs):    # every object on the way a module or a class
+            obj = getattr(obj, attr, None)
+            if not isinstance(obj, (types.ModuleType, type)):
+                return None             # `string.ascii_uppercase.find`: a str's method
     ref = low.callee_ref(func)
     return ref.obj if isinstance(ref, PyRef) else None
 
