@@ -39,7 +39,8 @@ adds); a loop loading per row (matvec's ``a[i, j]``) is left to the loop vectori
 Limits: the inner body at most `_MAX_BODY` instructions; blocks without parameters on the
 straight lines; no calls, and stores only after the inner loop and only into arrays defined
 outside the nest. Assumes: verified IR, after `defer` (which turns the inner loop's checks
-into a flag tested after it). Preserves: behaviour. Stats: ``loops`` jammed.
+into a flag tested after it). Preserves: behaviour. Stats: ``loops`` jammed, ``selects``
+made of an outer body's ``cbr`` to one block (`_pick_by_selects`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from script.ir import types as T
 from script.ir.core import (ROWS_LATCH, Block, Const, Function, Instr, Value, replace_all_uses_with,
                             set_terminator)
 from script.ir.dom import DomTree, Loop, find_loops
-from script.ir.passes import _intervals as iv
+from script.ir.passes import _intervals as iv, simplify_cfg
 from script.ir.passes._cfg import defined_outside, insert_block, retarget
 from script.ir.semantics import is_speculatable
 
@@ -66,7 +67,7 @@ JAM, REST = "jam", "jam.rest"       # block names: a jammed loop's header, the o
 def run(func: Function, stats: Counter | None = None) -> bool:
     if not any(i.opname == "store" for i in func.instructions()):
         return False                    # (rows whose results nobody stores: nothing to pack)
-    changed = False
+    changed = _pick_by_selects(func, stats)
     while True:
         dom = DomTree(func)
         loops = find_loops(func, dom)
@@ -80,6 +81,39 @@ def run(func: Function, stats: Counter | None = None) -> bool:
                 break
         else:
             return changed
+
+
+_SCALARS = (T.IntType, T.FloatType, T.BoolType)
+
+
+def _pick_by_selects(func: Function, stats: Counter | None) -> bool:
+    """In the body of a loop around one inner loop of two blocks, outside the inner loop, a
+    ``cbr %c, bb(%a), bb(%b)`` of scalars (k-means' ``if s < best_d: best_d = s; best = c``
+    after the inner sum) becomes ``br bb(select %c, %a, %b)``, and simplify_cfg merges the
+    blocks: the outer body is then the straight line `_shape` needs. Here rather than in
+    simplify_cfg: `ranges` narrows a value by the branches it passes, not by selects (the
+    histogram's clamped bin, whose index check it turns into ``nbins <= 0``)."""
+    loops = find_loops(func)
+    changed = False
+    for outer in loops:
+        inners = [l for l in loops if l is not outer and l.header in outer.blocks]
+        if len(inners) != 1 or len(inners[0].blocks) != 2:
+            continue
+        for block in outer.blocks - inners[0].blocks:
+            term = block.terminator
+            if term.opname != "cbr" or term.succs[0] is not term.succs[1] or not all(
+                    isinstance(a.type, _SCALARS) for a in term.succ_args(0)):
+                continue
+            cond = term.operands[0]
+            args = [x if x is y else block.insert_before_terminator(Instr("select", [cond, x, y], x.type, loc=term.loc))
+                    for x, y in zip(term.succ_args(0), term.succ_args(1))]
+            set_terminator(block, "br", args, [term.succs[0]], [len(args)], loc=term.loc)
+            changed = True
+            if stats is not None:
+                stats["selects"] += 1
+    if changed:
+        simplify_cfg.run(func)
+    return changed
 
 
 def jammed(func: Function) -> bool:
