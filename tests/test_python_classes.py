@@ -204,6 +204,19 @@ def _deque_ordered_with_list(xs, ys):
         return str(e)
 
 
+def _deque_arithmetic(xs, ys):
+    q = deque(xs)
+    try:
+        r = q + ys
+    except TypeError as e:
+        r = str(e)
+    try:
+        s = ys + q
+    except TypeError as e:
+        s = str(e)
+    return r, s, str(q + deque(ys)), repr(q * 2), str(2 * q), q + q
+
+
 def _ordered_dicts(xs):
     o, p = OrderedDict(), OrderedDict()
     for x in xs:
@@ -228,7 +241,8 @@ def _deques_by_key(xs):
 @given(INTS, INTS)
 def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
     for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
-                     (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,))):
+                     (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,)),
+                     (_deque_arithmetic, (xs, ys))):
         _check(fn, *args)
 
 

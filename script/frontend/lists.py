@@ -839,6 +839,11 @@ def list_binop(cx, op: type, a: Value, b: Value, node) -> Value:
     if op is ast.Add:
         a, b = listlike(cx, a, b, node), listlike(cx, b, a, node)
     if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
+        sides = table_args.operands(node)
+        deques = [sides is not None and is_deque(cx, side) for side in (sides or ())]
+        if deques and deques[0] != deques[1]:          # `q + [x]`, `[x] + q`: CPython's TypeError
+            this, other = ("deque", "list") if deques[0] else ("list", "collections.deque")
+            return cx.raise_always("TypeError", f"can only concatenate {this} (not \"{other}\") to {this}", node)
         merge_pending_list(cx, a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
         if isinstance(a.type, T.VarTupleType) != isinstance(b.type, T.VarTupleType):
             cx.error(f"can only concatenate {python_name(a.type)} (not \"{python_name(b.type)}\") to "

@@ -91,6 +91,12 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
     if isinstance(node, ast.BinOp) and isinstance(node.op, _COUNTER_OPS) and \
             _class_of(low, node.left, seen) == _class_of(low, node.right, seen) == "Counter":
         return "Counter"                                # `a + b`, `a - b`, `a | b`, `a & b`
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and \
+            _class_of(low, node.left, seen) == _class_of(low, node.right, seen) == "deque":
+        return "deque"                                  # `q + r`
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and \
+            "deque" in (_class_of(low, node.left, seen), _class_of(low, node.right, seen)):
+        return "deque"                                  # `q * 2`, `2 * q`
     default = default_tables.table_default_of(low, node)
     if default is not None:
         return "Counter" if default[0] == "Counter" else _defaultdict(low, default[1])
