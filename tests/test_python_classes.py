@@ -217,6 +217,14 @@ def _deque_arithmetic(xs, ys):
     return r, s, str(q + deque(ys)), repr(q * 2), str(2 * q), q + q
 
 
+def _classes_asked(xs):
+    q, c, o, d, plain = deque(xs), Counter(xs), OrderedDict(), defaultdict(list), [1]
+    return (isinstance(q, deque), isinstance(q, list), type(q) is deque, type(q).__name__,
+            isinstance(c, Counter), isinstance(c, dict), type(c) == dict, type(c).__name__,
+            isinstance(o, OrderedDict), type(o).__name__, isinstance(d, defaultdict), type(d).__name__,
+            isinstance(plain, deque), type(plain).__name__)
+
+
 def _ordered_dicts(xs):
     o, p = OrderedDict(), OrderedDict()
     for x in xs:
@@ -242,7 +250,7 @@ def _deques_by_key(xs):
 def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
     for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
                      (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,)),
-                     (_deque_arithmetic, (xs, ys))):
+                     (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,))):
         _check(fn, *args)
 
 

@@ -227,6 +227,7 @@ def class_ref(cx, node: ast.Call):
     if cls is None:
         cx.error(f"type() of a value of type {v.type} is not supported in compiled code (of a value "
                  "that holds an instance of one of several classes, neither)", node)
+    cls = cx.source_class(node.args[0], cls)            # a deque, a Counter, ...: python_classes.py
     return PyRef(cls, cls.__name__)
 
 

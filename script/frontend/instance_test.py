@@ -108,6 +108,7 @@ def lower_isinstance(self, node: ast.Call, name: str) -> Value:
     if cls is None:
         self.error(f"isinstance() of a value of type {value.type} is not supported in compiled code",
                    node.args[0])
+    cls = self.source_class(node.args[0], cls)          # a deque, a Counter, ...: python_classes.py
     if maybe and issubclass(cls, spec) != issubclass(type(None), spec):     # an instance or None
         return optional.present(self, value, node) if issubclass(cls, spec) else optional.absent(self, value, node)
     return Const(issubclass(cls, spec), T.BOOL, self.loc(node))

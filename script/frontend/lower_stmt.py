@@ -1445,7 +1445,7 @@ CONTEXT_API = {
     numpy_alloc: ("alloc_array", "cast_element", "copy_array", "dims_of", "dtype_arg",
                   "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
     optional: ("expr_opt",),
-    python_classes: ("class_text", "note_read"),
+    python_classes: ("class_text", "note_read", "source_class"),
     records: ("identity_compare", "make_record"),
     bytes_values: ("bytes_compare", "bytes_constant", "bytes_subscript", "bytes_truth"),
     strings: ("expr_JoinedStr", "format_value", "str_compare", "str_constant", "str_join_parts",

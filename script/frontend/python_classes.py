@@ -174,6 +174,25 @@ def is_deque(low, node: ast.expr) -> bool:
     return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
 
 
+_BY_NAME = {name: cls for cls, name in _CLASSES.items()}
+
+
+def source_class(low, node: ast.expr, cls: type) -> type:
+    """The class CPython's value of `node` has, for `isinstance` and `type()`, where compiled
+    code holds a list or dict (`cls`): a deque, Counter, OrderedDict or defaultdict where the
+    source shows one (`_class_of`), else `cls`. CompileError where it shows one on some paths
+    only."""
+    if cls not in (list, dict) or not (isinstance(node, (ast.Attribute, ast.Subscript)) or low.call_classes
+                                       or low.table_defaults.names or low.deque_bounds.names or _classes_made(low)):
+        return cls
+    kind = _class_of(low, node)
+    if isinstance(kind, Refused):
+        low.error(f"the class of '{ast.unparse(node)}' ({kind.why}) is not known in compiled code", node)
+    if isinstance(kind, str):
+        return _BY_NAME[kind.split("~", 1)[0]]
+    return cls
+
+
 def is_ordered_dict(low, node: ast.expr) -> bool:
     """Whether `node` evaluates to an OrderedDict, as far as the function's source shows
     (`==` of two compares their order too)."""
