@@ -225,6 +225,12 @@ def _classes_asked(xs):
             isinstance(plain, deque), type(plain).__name__)
 
 
+def _counter_arithmetic(xs, ys):
+    c, d = Counter(xs), Counter(ys)
+    c.subtract(ys)
+    return str(+c), str(-c), (+c)[99], (-c)[99], (c + d)[99], (d - c)[99], (c | d)[99], (c & d)[99], -c
+
+
 def _ordered_dicts(xs):
     o, p = OrderedDict(), OrderedDict()
     for x in xs:
@@ -250,7 +256,7 @@ def _deques_by_key(xs):
 def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
     for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
                      (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,)),
-                     (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,))):
+                     (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,)), (_counter_arithmetic, (xs, ys))):
         _check(fn, *args)
 
 

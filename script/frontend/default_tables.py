@@ -157,6 +157,11 @@ def table_default_of(cx, base_node):
     calls = cx.table_defaults.calls
     if isinstance(base_node, ast.Call):
         return calls.get(id(base_node))
+    if isinstance(base_node, ast.BinOp) and isinstance(base_node.op, (ast.Add, ast.Sub, ast.BitOr, ast.BitAnd)) \
+            or isinstance(base_node, ast.UnaryOp) and isinstance(base_node.op, (ast.UAdd, ast.USub)):
+        parts = (base_node.left, base_node.right) if isinstance(base_node, ast.BinOp) else (base_node.operand,)
+        counters = all((table_default_of(cx, n) or ("",))[0] == _COUNTER for n in parts)
+        return (_COUNTER, None) if counters else None      # `(a + b)[k]`, `(+c)[k]`: a Counter's
     if isinstance(base_node, ast.Subscript):        # `c[a][b] += 1`: what c's factory makes
         outer = table_default_of(cx, base_node.value)
         return _default_made_by(cx, outer[1]) if outer is not None and outer[0] == _DEFAULT else None
@@ -294,6 +299,12 @@ def counter_method(cx, c: Value, name: str, node: ast.Call) -> Value:
     else:
         cx.each(arg, lambda x: count_into(cx, c, x, node, -1))
     return Const(None, T.NONE, cx.loc(node))
+
+
+def counter_unary(cx, op: type, c: Value, node) -> Value:
+    """`+c` / `-c` of a known Counter: its positive counts, or its negative ones negated."""
+    fn = collectionslib.positive if op is ast.UAdd else collectionslib.negative
+    return cx.call_script(cx.ctx.info_for(fn), ast.Call(ast.Name("Counter", ast.Load()), [], []), leading=(c,))
 
 
 def counter_binop(cx, op: type, a: Value, b: Value, node) -> Value:

@@ -931,6 +931,9 @@ class ExprLowering:
 
     def unary(self, node: ast.UnaryOp, v) -> Value:
         """`node`'s operator on its operand's value `v`."""
+        if isinstance(node.op, (ast.UAdd, ast.USub)) and isinstance(getattr(v, "type", None), T.DictType) \
+                and (self.table_default_of(node.operand) or ("",))[0] == "Counter":
+            return self.counter_unary(type(node.op), v, node)      # `+c`, `-c` (default_tables.py)
         if mixed_numbers.splits(v):
             return mixed_numbers.split(self, [v], lambda w: self._whole(self.unary(node, w), node), node)
         if is_optional(v):

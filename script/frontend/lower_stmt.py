@@ -1427,7 +1427,7 @@ CONTEXT_API = {
     builtins_lowering: ("attribute_of", "attribute_ref", "better_of", "call_script", "callee_ref",
                         "check_float_to_int", "convert_checked", "float_arg", "lower_call",
                         "positional", "resolve_attribute", "ufunc_special"),
-    default_tables: ("counter_binop", "table_default_of"),
+    default_tables: ("counter_binop", "counter_unary", "table_default_of"),
     dict_methods: ("table_compare", "table_subscript", "view_list"),
     dicts: ("entry_part", "expr_Dict", "expr_DictComp", "expr_Set", "expr_SetComp", "guessed_nodes",
             "hinted_table", "key_message", "new_table", "probe_args", "settle_table_types",

@@ -132,3 +132,13 @@ def ordered_equal(a, b) -> bool:
         if k != k2:
             return False
     return True
+
+
+def positive(c):
+    """+c of a Counter: the counts above zero."""
+    return {k: v for k, v in c.items() if v > 0}
+
+
+def negative(c):
+    """-c of a Counter: the counts below zero, negated."""
+    return {k: -v for k, v in c.items() if v < 0}
