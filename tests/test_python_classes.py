@@ -231,6 +231,25 @@ def _counter_arithmetic(xs, ys):
     return str(+c), str(-c), (+c)[99], (-c)[99], (c + d)[99], (d - c)[99], (c | d)[99], (c & d)[99], -c
 
 
+def _views(xs, ys):
+    d = {x: x * x for x in xs}
+    e = dict.fromkeys(ys, 0)
+    try:
+        first = d.keys()[0]
+    except TypeError as err:
+        first = str(err)
+    return (str(d.keys()), repr(d.values()), f"{d.items()}", d.keys() == e.keys(), d.keys() == set(ys),
+            d.keys() != set(xs), d.items() == e.items(), d.values() == d.values(), d.keys() == list(d),
+            sorted(d.keys() & e.keys()), sorted(d.keys() | ys), sorted(d.keys() - e.keys()),
+            sorted(set(ys) ^ d.keys()), sorted(d.items() & {(x, x) for x in ys}), first,
+            list(d.keys()), sorted(d.values()), len(d.items()))
+
+
+def _views_returned(xs):
+    d = {x: -x for x in xs}
+    return d.keys(), d.values(), d.items()
+
+
 def _ordered_dicts(xs):
     o, p = OrderedDict(), OrderedDict()
     for x in xs:
@@ -256,7 +275,8 @@ def _deques_by_key(xs):
 def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
     for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
                      (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,)),
-                     (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,)), (_counter_arithmetic, (xs, ys))):
+                     (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,)), (_counter_arithmetic, (xs, ys)),
+                     (_views, (xs, ys)), (_views_returned, (xs,))):
         _check(fn, *args)
 
 
@@ -282,6 +302,13 @@ def _helpers_deque_appended(n):
     return len(xs)
 
 
+def _view_held_while_the_dict_changes(n):
+    d = {1: 2}
+    ks = d.keys()
+    d[n] = 0
+    return len(ks)
+
+
 def _ordered_dict_in_a_tuple(n):
     o = OrderedDict()
     o[n] = n
@@ -294,6 +321,7 @@ def _ordered_dict_in_a_tuple(n):
     (_deque_by_name_in_a_dict, "a deque stored in a container"),
     (_helpers_deque_appended, "a deque stored in a container"),
     (_ordered_dict_in_a_tuple, "an OrderedDict stored in a container"),
+    (_view_held_while_the_dict_changes, "a view of a dict held in a name"),
 ])
 def test_a_class_compiled_code_would_lose_is_refused(fn, why):
     with pytest.raises(script.CompileError, match=why):

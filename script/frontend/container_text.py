@@ -64,6 +64,18 @@ def defaultdict_text(d, factory: str) -> str:
     return "defaultdict(" + factory + ", " + dict_text(d) + ")"
 
 
+def dict_keys_text(xs) -> str:
+    return "dict_keys(" + list_text(xs) + ")"
+
+
+def dict_values_text(xs) -> str:
+    return "dict_values(" + list_text(xs) + ")"
+
+
+def dict_items_text(xs) -> str:
+    return "dict_items(" + list_text(xs) + ")"
+
+
 def deque_text(xs) -> str:
     return "deque(" + list_text(xs) + ")"
 

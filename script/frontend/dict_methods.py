@@ -267,7 +267,10 @@ def _dict_items(cx, d: Value, node) -> Value:
 
 
 def view_list(cx, d: Value, what: str, node) -> Value:
+    """`d.keys()`, `d.values()`, `d.items()` as a value: a new list, whose text, comparisons
+    and object returned to Python are the view's (python_classes.note_view)."""
     cx.positional(node, what, 0)
+    python_classes.note_view(cx, node, what)
     return table_list(cx, d, what, node)
 
 

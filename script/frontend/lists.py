@@ -48,7 +48,7 @@ from script.frontend.global_writes import CELL
 from script.frontend.class_types import tie_knot
 from script.frontend.lower_expr import NOT_INDICES, WeakConst, is_numpy_int, python_sample, sample_type_error
 from script.frontend.optional import python_name, test_facts
-from script.frontend.python_classes import is_deque
+from script.frontend.python_classes import is_deque, view_kind
 from script.frontend.registry import ANY, BINOPS, METHODS
 from script.frontend.ssa_builder import Restart, borrow_from_callers
 from script.frontend.unknown import UNKNOWN, PendingElement, Undef, Unknown, has_unknown, is_pending_optional
@@ -764,6 +764,9 @@ def refuse_endless(cx, n: Value, arg_node) -> None:
 
 def list_subscript(cx, lst: Value, index_node, node) -> Value:
     held_iterators.no_items(cx, lst, node)
+    view = isinstance(node, ast.Subscript) and cx.dict_views and view_kind(cx, node.value)
+    if view:            # `d.keys()[0]`: a view has no items by index
+        return raise_after_index(cx, index_node, "TypeError", f"'{view}' object is not subscriptable", node)
     deque = isinstance(node, ast.Subscript) and is_deque(cx, node.value)
     if isinstance(index_node, ast.Slice):
         if deque:

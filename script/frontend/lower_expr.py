@@ -16,7 +16,7 @@ import operator
 from script.frontend import function_values
 from script.frontend import (arrays, ast_order, bool_ints, class_members, class_methods, class_types,
                              class_unions, complex_lowering, elementwise, enum_values, exceptions, held_iterators,
-                             mixed_numbers, optional, records, star_displays, static_args, union_values)
+                             mixed_numbers, optional, records, set_ops, star_displays, static_args, union_values)
 from script.lib.python import pylib
 from script.frontend.int_consts import (RANGE_TEXT, TWO_64, exact_int, exact_int_beyond, fits_64, int_constant,
                                         is_checked, is_int_u64_mix, is_library, overflow_text, takes_u64)
@@ -154,6 +154,17 @@ _OPERATOR = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv"
              ast.MatMult: "matmul", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 _NO_SAMPLE = object()
 _SAME_TYPE = {list: (collections.deque,), dict: (collections.Counter, collections.OrderedDict)}
+
+
+_SET_OPS = (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
+
+
+def _set_view(low, node) -> bool:
+    """Whether `node` is `d.keys()` or `d.items()` of a dict: set-like views, whose `&`, `|`,
+    `-` and `^` with any iterable make a set."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "items")):
+        return False
+    return low.table_view(node) is not None
 
 
 def missing_attribute(t: T.Type | None, name: str) -> str | None:
@@ -665,6 +676,9 @@ class ExprLowering:
         if with_float is not None:
             return with_float
         bool_ints.permit_operands(self, node.op, node.left, node.right)
+        if isinstance(node.op, _SET_OPS) and (_set_view(self, node.left) or _set_view(self, node.right)):
+            return set_ops.binop(self, type(node.op), set_ops.as_set(self, node.left, node),
+                                 set_ops.as_set(self, node.right, node), node)      # `d.keys() & e.keys()`
         left = self.lazy_any(node.left)
         right = self.lazy_any(node.right)
         return self.binop(type(node.op), left, right, node)
@@ -992,7 +1006,8 @@ class ExprLowering:
             right = _BigInt.of(node.comparators[0]) or self.lazy_any(node.comparators[0])
             if (is_array_like(left) or is_array_like(right)) and not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 return elementwise.array_compare(self, node.ops[0], left, right, node)
-            return self.compare_beyond(node.ops[0], left, right, node)
+            viewed = self.view_compare(node.ops[0], left, right, node)     # `d.keys() == {...}`
+            return viewed if viewed is not None else self.compare_beyond(node.ops[0], left, right, node)
         if isinstance(left, ArrayExpr):
             left = elementwise.materialize(self, left, node)
         done = self.new_block("cmp.done")

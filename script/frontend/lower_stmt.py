@@ -156,6 +156,7 @@ class FunctionLowering(SSABuilder, ExprLowering):
         self.rng_names: dict[str, object] = {}         # default_rng(), random.Random() names (random_calls.py)
         self.call_classes: dict = {}    # id(call node) -> the Python class its result has (python_classes.py)
         self.read_names: dict = {}      # id(dict or list value) -> (it, the name read) (python_classes.note_read)
+        self.dict_views: dict = {}      # id of a `d.keys()` call -> "dict_keys", ... (python_classes.note_view)
         self.deque_bounds = DequeBounds()
         self.table_defaults = TableDefaults(info)
         self.complex_text = ComplexText()
@@ -1445,7 +1446,7 @@ CONTEXT_API = {
     numpy_alloc: ("alloc_array", "cast_element", "copy_array", "dims_of", "dtype_arg",
                   "is_c_contiguous", "loop_nest", "np_args", "np_library", "reshape", "size_of", "when"),
     optional: ("expr_opt",),
-    python_classes: ("class_text", "note_read", "source_class"),
+    python_classes: ("class_text", "note_read", "source_class", "view_compare"),
     records: ("identity_compare", "make_record"),
     bytes_values: ("bytes_compare", "bytes_constant", "bytes_subscript", "bytes_truth"),
     strings: ("expr_JoinedStr", "format_value", "str_compare", "str_constant", "str_join_parts",

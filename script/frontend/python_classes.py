@@ -32,13 +32,16 @@ import weakref
 from script.errors import CompileError
 from script.frontend.table_args import MISSING, global_object
 from script.ir import types as T
-from script.ir.core import Function, Instr
+from script.ir.core import Const, Function, Instr
 from script.pyhooks.named_instance import lookup_class
 from script.pyhooks.python_classes import FACTORIES, MODULE
-from script.frontend import container_text, default_tables
+from script.frontend import ast_order, container_text, default_tables
 
 _CLASSES = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
             collections.deque: "deque", collections.defaultdict: "defaultdict"}
+# A dict's views as values (`return d.keys()`, `print(d.items())`): lists in compiled code.
+VIEWS = {"dict_keys": type({}.keys()), "dict_values": type({}.values()), "dict_items": type({}.items())}
+_LISTS = ("deque", *VIEWS)          # the kinds compiled code holds as lists (the rest as dicts)
 
 
 class Refused:
@@ -54,6 +57,60 @@ class Refused:
 
     def __hash__(self):
         return hash(self.why)
+
+
+def note_view(low, node: ast.Call, what: str) -> None:
+    """`node` (`d.keys()`, `d.values()`, `d.items()` of a dict) made a list that stands for
+    the view: `_class_of` knows it as "dict_keys", ... ."""
+    low.dict_views[id(node)] = "dict_" + what
+    _refuse_held_view(low, node, what)
+
+
+def view_kind(low, node: ast.expr) -> str | None:
+    """"dict_keys", "dict_values" or "dict_items" where `node` gives a dict's view."""
+    kind = _class_of(low, node) if low.dict_views else None
+    return kind if kind in VIEWS else None
+
+
+_MUTATORS = frozenset({"clear", "pop", "popitem", "setdefault", "update", "__setitem__", "__delitem__"})
+
+
+def _refuse_held_view(low, node: ast.Call, what: str) -> None:
+    """CompileError where `node`'s view is assigned to a name in a function that changes the
+    dict after (a store, `del`, or a method that changes it, on the same expression): a
+    view sees those changes, the list compiled code holds for it does not."""
+    parent = ast_order.parents(low).get(id(node))
+    if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node):
+        return
+    base = ast.dump(node.func.value)
+    for n in ast.walk(low.info.node):
+        target = n.value if isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) else \
+            n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+            n.func.attr in _MUTATORS else None
+        if target is not None and ast.dump(target) == base:
+            low.error(f"a view of a dict held in a name ('{ast.unparse(parent)}') while the dict changes is "
+                      f"not supported in compiled code, which holds a copy of its {what}: use it where it "
+                      "is made, or hold list(...) of it", node)
+
+
+def view_compare(low, op: ast.cmpop, a, b, node: ast.Compare):
+    """`a == b`, `a != b` where a side is a dict's view (a list here), as CPython compares
+    them: a keys or items view equals another such view or a set with the same elements,
+    nothing else; a values view equals nothing (it compares by identity). None where no
+    side is a view."""
+    if len(node.ops) != 1 or not isinstance(op, (ast.Eq, ast.NotEq)) or not low.dict_views:
+        return None
+    kinds = [_class_of(low, side) for side in (node.left, node.comparators[0])]
+    if not any(k in VIEWS for k in kinds):
+        return None
+    set_like = [k in ("dict_keys", "dict_items") or isinstance(getattr(v, "type", None), T.SetType)
+                for k, v in zip(kinds, (a, b))]
+    if "dict_values" in kinds or not all(set_like):
+        return Const(isinstance(op, ast.NotEq), T.BOOL)
+    from script.lib.python import collectionslib
+    equal = low.call_script(low.ctx.info_for(collectionslib.view_equal),
+                            ast.Call(ast.Name("view_equal", ast.Load()), [], []), leading=(a, b))
+    return equal if isinstance(op, ast.Eq) else low.emit("not", [equal], T.BOOL, None, low.loc(node))
 
 
 def note_return(low, node: ast.Return) -> None:
@@ -104,6 +161,8 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
         return _field_class(low, node)                  # `self.q` of a class whose methods make a deque
     if isinstance(node, ast.Subscript):
         return _value_class(low, node.value)            # `d[k]` of a defaultdict(deque)
+    if isinstance(node, ast.Call) and id(node) in low.dict_views:
+        return low.dict_views[id(node)]                 # `d.keys()` as a value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and \
             not node.args and not node.keywords:            # `c.copy()` of a Counter, deque, ...: the same class
         kind = _class_of(low, node.func.value, seen)
@@ -174,7 +233,7 @@ def is_deque(low, node: ast.expr) -> bool:
     return kind == "deque" or isinstance(kind, Refused) and "deque" in kind.why
 
 
-_BY_NAME = {name: cls for cls, name in _CLASSES.items()}
+_BY_NAME = {**{name: cls for cls, name in _CLASSES.items()}, **VIEWS}
 
 
 def source_class(low, node: ast.expr, cls: type) -> type:
@@ -182,7 +241,7 @@ def source_class(low, node: ast.expr, cls: type) -> type:
     code holds a list or dict (`cls`): a deque, Counter, OrderedDict or defaultdict where the
     source shows one (`_class_of`), else `cls`. CompileError where it shows one on some paths
     only."""
-    if cls not in (list, dict) or not (isinstance(node, (ast.Attribute, ast.Subscript)) or low.call_classes
+    if cls not in (list, dict) or not (isinstance(node, (ast.Attribute, ast.Subscript)) or low.call_classes or low.dict_views
                                        or low.table_defaults.names or low.deque_bounds.names or _classes_made(low)):
         return cls
     kind = _class_of(low, node)
@@ -224,7 +283,7 @@ def note_read(low, node: ast.expr, value) -> None:
     remember it for a dict or list value, where the function may hold one of the classes
     (made here, given by a callee or a caller: table_args), so that `class_text` can find
     the class its source shows."""
-    if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or
+    if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or low.dict_views or
             low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
         low.read_names[id(value)] = (value, node)
         if default_tables.stored_into(low, node, fields=True):
@@ -242,7 +301,7 @@ def _refuse_stored(low, node: ast.expr) -> None:
         kind = next((k for k in _CLASSES.values() if k in kind.why), None)
     if isinstance(kind, str):
         kind = kind.split("~", 1)[0]
-        plain = "list" if kind == "deque" else "dict"
+        plain = "list" if kind in _LISTS else "dict"
         low.error(f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind} stored in a container or an attribute is not "
                   "supported in compiled code "
                   f"(it would be a plain {plain} there, written, compared and returned as one)", node)
@@ -276,6 +335,8 @@ def class_text(low, v, node):
         return low.str_lib(text, [v], node)
     if kind == "deque":
         return low.str_lib(container_text.deque_text, [v], node)
+    if kind in VIEWS:
+        return low.str_lib(getattr(container_text, kind + "_text"), [v], node)
     factory = kind.split("~", 1)[1]
     if factory in ("Counter", "OrderedDict", "deque", "defaultdict"):
         low.error(f"str() of a defaultdict of {factory} values is not supported in compiled code "
@@ -483,7 +544,7 @@ def _wrapped_type(t: T.Type, kind) -> T.Type:
         if type(t) is not T.TupleType or len(t.elems) != len(kind):
             return t
         return T.TupleType(_wrapped_type(e, k) for e, k in zip(t.elems, kind))
-    holds = T.ListType if kind == "deque" else T.DictType
+    holds = T.ListType if kind in _LISTS else T.DictType
     if kind is None or type(t) is not holds:
         return t
     return T.NamedTupleType(f"{MODULE}:{kind}", ("value",), (t,))

@@ -22,7 +22,14 @@ FACTORIES = {"None": None, "int": int, "float": float, "str": str, "bool": bool,
 
 
 def convert(name: str, value):
-    """CPython's object of class `name` for the plain dict or list `value`."""
+    """CPython's object of class `name` for the plain dict or list `value` (a dict's view:
+    the view of a new dict with those keys, values or items)."""
+    if name == "dict_keys":
+        return dict.fromkeys(value).keys()
+    if name == "dict_values":
+        return dict(enumerate(value)).values()
+    if name == "dict_items":
+        return dict(value).items()
     if name in ("Counter", "OrderedDict", "deque"):
         return getattr(collections, name)(value)
     if name == "defaultdict":
@@ -45,7 +52,8 @@ class _Result:
 
 def __getattr__(name: str):
     base, _, factory = name.partition("~")
-    if base not in ("Counter", "OrderedDict", "deque", "defaultdict") or factory and factory not in FACTORIES:
+    if base not in ("Counter", "OrderedDict", "deque", "defaultdict", "dict_keys", "dict_values", "dict_items") \
+            or factory and factory not in FACTORIES:
         raise AttributeError(name)
     cls = type(name, (_Result,), {"kind": name if factory != "None" else "defaultdict"})
     globals()[name] = cls

@@ -142,3 +142,14 @@ def positive(c):
 def negative(c):
     """-c of a Counter: the counts below zero, negated."""
     return {k: -v for k, v in c.items() if v < 0}
+
+
+def view_equal(a, b) -> bool:
+    """a == b of a dict's keys or items view (as a list) and another such view or a set:
+    the same elements (each side's are distinct)."""
+    if len(a) != len(b):
+        return False
+    for x in a:
+        if x not in b:
+            return False
+    return True
