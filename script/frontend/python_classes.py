@@ -101,6 +101,10 @@ def view_compare(low, op: ast.cmpop, a, b, node: ast.Compare):
     if len(node.ops) != 1 or not isinstance(op, (ast.Eq, ast.NotEq)) or not low.dict_views:
         return None
     kinds = [_class_of(low, side) for side in (node.left, node.comparators[0])]
+    for side, kind in zip((node.left, node.comparators[0]), kinds):
+        if isinstance(kind, Refused) and any(view in kind.why for view in VIEWS):
+            low.error(f"'{ast.unparse(side)}' ({kind.why}) is not compared in compiled code: CPython compares "
+                      "a dict's view otherwise than a list", side)
     if not any(k in VIEWS for k in kinds):
         return None
     set_like = [k in ("dict_keys", "dict_items") or isinstance(getattr(v, "type", None), T.SetType)
