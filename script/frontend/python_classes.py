@@ -190,11 +190,7 @@ def _class_of(low, node: ast.expr, seen: frozenset = frozenset()):
         if node.id in seen:
             return None
         seen = seen | {node.id}
-        values = [v for n in ast.walk(low.info.node) if isinstance(n, (ast.Assign, ast.AnnAssign))
-                  and n.value is not None
-                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                  for v in _assigned(t, n.value, node.id)]
-        kinds = {_class_of(low, v, seen) for v in values}
+        kinds = {_class_of(low, v, seen) for v in _assignments(low).get(node.id, ())}
         if len(kinds) > 1 and kinds != {None}:
             return Refused(f"'{node.id}', assigned a {_name(kinds)} and other values")
         return kinds.pop() if kinds else None
@@ -210,18 +206,36 @@ def _value_class(low, table: ast.expr):
         else None
 
 
-def _assigned(target: ast.expr, value: ast.expr, name: str) -> list:
-    """The expressions assignment `target = value` gives `name`: [value] for the name itself,
-    the matching part of a tuple display unpacked (`a, b = deque(), deque()`), [] for none.
-    Any other unpacking gives [target]: a value of no known class."""
+_ASSIGNMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # function node -> {name: [values]}
+
+
+def _assignments(low) -> dict:
+    """{name: the expressions the function's assignments give it}, once per function's AST:
+    the value of `x = value`, the matching part of a tuple display unpacked (`a, b = deque(),
+    deque()`), or, for any other unpacking, the target itself (a value of no known class)."""
+    tree = low.info.node
+    found = _ASSIGNMENTS.get(tree)
+    if found is None:
+        found = _ASSIGNMENTS[tree] = {}
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+                for target in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                    _assign(found, target, n.value)
+    return found
+
+
+def _assign(found: dict, target: ast.expr, value: ast.expr) -> None:
     if isinstance(target, ast.Name):
-        return [value] if target.id == name else []
-    if isinstance(target, (ast.Tuple, ast.List)):
+        found.setdefault(target.id, []).append(value)
+    elif isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and \
                 not any(isinstance(e, ast.Starred) for e in target.elts):
-            return [v for t, e in zip(target.elts, value.elts) for v in _assigned(t, e, name)]
-        return [target] if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)) else []
-    return []
+            for t, e in zip(target.elts, value.elts):
+                _assign(found, t, e)
+        else:
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name):
+                    found.setdefault(n.id, []).append(target)
 
 
 def is_deque(low, node: ast.expr) -> bool:
