@@ -245,6 +245,14 @@ def _views(xs, ys):
             list(d.keys()), sorted(d.values()), len(d.items()))
 
 
+def _view_of_a_dict_built_before(xs):
+    d = {}
+    for x in xs:
+        d[x] = x * 2
+    ks = d.keys()
+    return sorted(ks), str(ks), ks
+
+
 def _views_returned(xs):
     d = {x: -x for x in xs}
     return d.keys(), d.values(), d.items()
@@ -276,7 +284,7 @@ def test_deques_and_ordered_dicts_compare_as_cpythons(xs, ys):
     for fn, args in ((_deque_vs_list, (xs, ys)), (_deque_vs_list, (xs, list(xs))),
                      (_deque_ordered_with_list, (xs, ys)), (_ordered_dicts, (xs,)), (_deques_by_key, (xs,)),
                      (_deque_arithmetic, (xs, ys)), (_classes_asked, (xs,)), (_counter_arithmetic, (xs, ys)),
-                     (_views, (xs, ys)), (_views_returned, (xs,))):
+                     (_views, (xs, ys)), (_views_returned, (xs,)), (_view_of_a_dict_built_before, (xs,))):
         _check(fn, *args)
 
 

@@ -76,18 +76,27 @@ _MUTATORS = frozenset({"clear", "pop", "popitem", "setdefault", "update", "__set
 
 
 def _refuse_held_view(low, node: ast.Call, what: str) -> None:
-    """CompileError where `node`'s view is assigned to a name in a function that changes the
-    dict after (a store, `del`, or a method that changes it, on the same expression): a
-    view sees those changes, the list compiled code holds for it does not."""
-    parent = ast_order.parents(low).get(id(node))
+    """CompileError where `node`'s view is assigned to a name and the function changes the
+    dict after (a store, `del`, or a method that changes it, on the same expression, later in
+    the source or in a loop around the assignment): a view sees those changes, the list
+    compiled code holds for it does not."""
+    parents = ast_order.parents(low)
+    parent = parents.get(id(node))
     if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node):
         return
     base = ast.dump(node.func.value)
+    loop, up = None, parent                 # the outermost loop around the assignment
+    while up is not None:
+        loop = up if isinstance(up, (ast.For, ast.While, ast.AsyncFor)) else loop
+        up = parents.get(id(up))
+    start = (parent.lineno, parent.col_offset)
+    again = {id(n) for n in ast.walk(loop)} if loop is not None else set()     # run again after it
     for n in ast.walk(low.info.node):
         target = n.value if isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) else \
             n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
             n.func.attr in _MUTATORS else None
-        if target is not None and ast.dump(target) == base:
+        if target is not None and ((n.lineno, n.col_offset) > start or id(n) in again) and \
+                ast.dump(target) == base:
             low.error(f"a view of a dict held in a name ('{ast.unparse(parent)}') while the dict changes is "
                       f"not supported in compiled code, which holds a copy of its {what}: use it where it "
                       "is made, or hold list(...) of it", node)
