@@ -30,6 +30,7 @@ from script.frontend import ast_order, dicts, keyed
 from script.lib.python import collectionslib, dictlib
 from script.frontend.dicts import _VALUE
 from script.frontend.pyref import PyRef
+from script.frontend.table_args import is_counter
 from script.ir import types as T
 from script.ir.core import Const, Value
 
@@ -160,7 +161,7 @@ def table_default_of(cx, base_node):
     if isinstance(base_node, ast.BinOp) and isinstance(base_node.op, (ast.Add, ast.Sub, ast.BitOr, ast.BitAnd)) \
             or isinstance(base_node, ast.UnaryOp) and isinstance(base_node.op, (ast.UAdd, ast.USub)):
         parts = (base_node.left, base_node.right) if isinstance(base_node, ast.BinOp) else (base_node.operand,)
-        counters = all((table_default_of(cx, n) or ("",))[0] == _COUNTER for n in parts)
+        counters = all(is_counter(cx, n) for n in parts)
         return (_COUNTER, None) if counters else None      # `(a + b)[k]`, `(+c)[k]`: a Counter's
     if isinstance(base_node, ast.Subscript):        # `c[a][b] += 1`: what c's factory makes
         outer = table_default_of(cx, base_node.value)

@@ -24,7 +24,7 @@ from script.frontend.pymessages import args_text, message, printf_escape
 from script.frontend.dispatch_tables import table_keys_compare
 from script.frontend.elementwise import ArrayExpr, is_array_like
 from script.frontend.registry import BINOPS
-from script.frontend.table_args import counter_operands
+from script.frontend.table_args import counter_operands, is_counter
 from script.frontend.optional import is_optional, python_name, test_facts
 from script.frontend.ssa_builder import fold_convert
 from script.frontend.unknown import UNKNOWN, Undef, Unknown
@@ -946,7 +946,7 @@ class ExprLowering:
     def unary(self, node: ast.UnaryOp, v) -> Value:
         """`node`'s operator on its operand's value `v`."""
         if isinstance(node.op, (ast.UAdd, ast.USub)) and isinstance(getattr(v, "type", None), T.DictType) \
-                and (self.table_default_of(node.operand) or ("",))[0] == "Counter":
+                and is_counter(self, node.operand):
             return self.counter_unary(type(node.op), v, node)      # `+c`, `-c` (default_tables.py)
         if mixed_numbers.splits(v):
             return mixed_numbers.split(self, [v], lambda w: self._whole(self.unary(node, w), node), node)

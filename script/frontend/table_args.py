@@ -133,10 +133,15 @@ def returned_default(low, info: FunctionInfo, callee, node: ast.Call) -> None:
 # ---- two Counters meeting ----------------------------------------------------------------
 
 
+def is_counter(low, node: ast.expr) -> bool:
+    """Whether expression `node` is a known Counter (default_tables.table_default_of)."""
+    return (low.table_default_of(node) or ("",))[0] == "Counter"
+
+
 def both_counters(low, left: ast.expr, right: ast.expr) -> bool:
     """Whether the expressions `left` and `right` are both known Counters (`a | b` is then
     Counter's union, not a dict merge; `a == b` counts a missing key as zero)."""
-    return all((low.table_default_of(n) or ("",))[0] == "Counter" for n in (left, right))
+    return is_counter(low, left) and is_counter(low, right)
 
 
 def operands(node) -> tuple | None:
