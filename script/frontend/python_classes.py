@@ -211,8 +211,8 @@ def _value_class(low, table: ast.expr):
     made by the factory), else None."""
     default = default_tables.table_default_of(low, table)
     kind = _defaultdict(low, default[1]) if default is not None and default[0] != "Counter" else None
-    return kind.split("~", 1)[1] if isinstance(kind, str) and kind.split("~", 1)[1] in ("deque", "OrderedDict") \
-        else None
+    factory = kind.split("~", 1)[1] if isinstance(kind, str) else None
+    return factory if factory in ("deque", "OrderedDict") else None
 
 
 _ASSIGNMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # function node -> {name: [values]}
@@ -268,8 +268,7 @@ def source_class(low, node: ast.expr, cls: type) -> type:
     code holds a list or dict (`cls`): a deque, Counter, OrderedDict or defaultdict where the
     source shows one (`_class_of`), else `cls`. CompileError where it shows one on some paths
     only."""
-    if cls not in (list, dict) or not (isinstance(node, (ast.Attribute, ast.Subscript)) or low.call_classes or low.dict_views
-                                       or low.table_defaults.names or low.deque_bounds.names or _classes_made(low)):
+    if cls not in (list, dict) or not (isinstance(node, (ast.Attribute, ast.Subscript)) or _may_hold(low)):
         return cls
     kind = _class_of(low, node)
     if isinstance(kind, Refused):
@@ -291,6 +290,13 @@ def is_ordered_dict(low, node: ast.expr) -> bool:
 _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # function node -> class names
 
 
+def _may_hold(low) -> bool:
+    """Whether the function may hold one of the classes or a dict's view anywhere: made here,
+    given by a callee or a caller (table_args), named; else no expression needs asking."""
+    return bool(low.dict_views or low.deque_bounds.names or low.call_classes or low.table_defaults.names
+                or _classes_made(low))
+
+
 def _classes_made(low) -> frozenset:
     """The classes ("Counter", "deque", ...) the function calls anywhere (`Counter(...)`),
     once per function's AST."""
@@ -310,8 +316,7 @@ def note_read(low, node: ast.expr, value) -> None:
     remember it for a dict or list value, where the function may hold one of the classes
     (made here, given by a callee or a caller: table_args), so that `class_text` can find
     the class its source shows."""
-    if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or low.dict_views or
-            low.deque_bounds.names or low.call_classes or low.table_defaults.names or _classes_made(low)):
+    if isinstance(value.type, (T.DictType, T.ListType)) and (isinstance(node, ast.Attribute) or _may_hold(low)):
         low.read_names[id(value)] = (value, node)
         if default_tables.stored_into(low, node, fields=True):
             _refuse_stored(low, node)

@@ -21,6 +21,9 @@ FACTORIES = {"None": None, "int": int, "float": float, "str": str, "bool": bool,
              "deque": collections.deque, "defaultdict": collections.defaultdict}
 
 
+_KINDS = ("Counter", "OrderedDict", "deque", "defaultdict", "dict_keys", "dict_values", "dict_items")
+
+
 def convert(name: str, value):
     """CPython's object of class `name` for the plain dict or list `value` (a dict's view:
     the view of a new dict with those keys, values or items)."""
@@ -52,8 +55,7 @@ class _Result:
 
 def __getattr__(name: str):
     base, _, factory = name.partition("~")
-    if base not in ("Counter", "OrderedDict", "deque", "defaultdict", "dict_keys", "dict_values", "dict_items") \
-            or factory and factory not in FACTORIES:
+    if base not in _KINDS or factory and factory not in FACTORIES:
         raise AttributeError(name)
     cls = type(name, (_Result,), {"kind": name if factory != "None" else "defaultdict"})
     globals()[name] = cls
