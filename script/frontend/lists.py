@@ -842,9 +842,8 @@ def list_binop(cx, op: type, a: Value, b: Value, node) -> Value:
     if op is ast.Add:
         a, b = listlike(cx, a, b, node), listlike(cx, b, a, node)
     if op is ast.Add and isinstance(a.type, T.ListType) and isinstance(b.type, T.ListType):
-        sides = table_args.operands(node)
-        deques = [sides is not None and is_deque(cx, side) for side in (sides or ())]
-        if deques and deques[0] != deques[1]:          # `q + [x]`, `[x] + q`: CPython's TypeError
+        deques = _deque_sides(cx, node)
+        if deques is not None and deques[0] != deques[1]:      # `q + [x]`, `[x] + q`: CPython's TypeError
             this, other = ("deque", "list") if deques[0] else ("list", "collections.deque")
             return cx.raise_always("TypeError", f"can only concatenate {this} (not \"{other}\") to {this}", node)
         merge_pending_list(cx, a.type, b.type)     # (`[] + [x]`: the `[]` takes x's type)
@@ -1062,13 +1061,13 @@ def compare_lists(cx, pred: str, a: Value, b: Value, node) -> Value:
         if pred in ("eq", "ne"):
             return Const(pred == "ne", T.BOOL)
         cx.error(f"'{_CMP_SYMBOLS[pred]}' is not supported between {a.type} and {b.type}", node)
-    sides = table_args.operands(node)
-    if sides is None and isinstance(node, ast.Compare) and any(is_deque(cx, n) for n in (node.left, *node.comparators)):
+    deques = _deque_sides(cx, node)
+    if deques is None and isinstance(node, ast.Compare) and any(is_deque(cx, n) for n in (node.left, *node.comparators)):
         cx.error("a chained comparison of a deque is not supported in compiled code (compare two at a time)", node)
-    if sides is not None and is_deque(cx, sides[0]) != is_deque(cx, sides[1]):     # a deque and a list
+    if deques is not None and deques[0] != deques[1]:      # a deque and a list
         if pred in ("eq", "ne"):
             return Const(pred == "ne", T.BOOL)
-        names = ["collections.deque" if is_deque(cx, side) else "list" for side in sides]
+        names = ["collections.deque" if deque else "list" for deque in deques]
         return cx.raise_always("TypeError", f"'{_CMP_SYMBOLS[pred]}' not supported between instances of "
                                             f"'{names[0]}' and '{names[1]}'", node)
     for v in (a, b):
@@ -1078,6 +1077,13 @@ def compare_lists(cx, pred: str, a: Value, b: Value, node) -> Value:
         return r if pred == "eq" else cx.emit("not", [r], T.BOOL, None, cx.loc(node))
     first, second = (a, b) if pred in ("lt", "le") else (b, a)
     return call_listlib(cx, listlib.less, [first, second, Const(pred in ("le", "ge"), T.BOOL)], node)
+
+
+def _deque_sides(cx, node) -> tuple | None:
+    """Whether each operand of binary operation or single comparison `node` is a deque
+    (python_classes.is_deque); None for another node."""
+    sides = table_args.operands(node)
+    return None if sides is None else tuple(is_deque(cx, side) for side in sides)
 
 
 def listlike(cx, v: Value, other: Value, node) -> Value:
