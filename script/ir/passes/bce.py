@@ -233,7 +233,7 @@ def _compare_key(cmp) -> tuple | None:
     return cmp.attr, x, y
 
 
-def _decide_by_branches(func, dom, stats) -> bool:
+def _decide_by_branches(func, dom: DomTree | None, stats) -> bool:
     """A comparison in a block that only the true (false) edge of ``cbr (cmp.P %x, %y)``
     dominates is true (false) when it is the same comparison, and, of ints, false (true)
     when it is its negation: ``counts[b] += 1`` under ``if 0 <= b < n`` checks ``b < 0``
@@ -252,21 +252,20 @@ def _decide_by_branches(func, dom, stats) -> bool:
                 facts.setdefault(key, []).append((succ, truth))
     if not facts:
         return False
+    dom = dom or DomTree(func)
+
+    def known(key, block):          # the truth of comparison `key` where an edge decides it
+        return next((truth for edge, truth in facts.get(key, ()) if dom.dominates(edge, block)), None)
     changed = False
     for block in func.blocks:
         for instr in list(block.instrs):
             key = _compare_key(instr)
             if key is None:
                 continue
-            value = None
-            for edge, truth in facts.get(key, ()):
-                if dom.dominates(edge, block):
-                    value = truth
+            value = known(key, block)
             if value is None and isinstance(instr.operands[0].type, T.IntType):
-                negated = (_NEGATED[key[0]], *key[1:])
-                for edge, truth in facts.get(negated, ()):
-                    if dom.dominates(edge, block):
-                        value = not truth
+                negated = known((_NEGATED[key[0]], *key[1:]), block)
+                value = None if negated is None else not negated
             if value is not None:
                 replace_all_uses_with(instr, Const(value, T.BOOL))
                 stats["decided"] += 1
@@ -306,6 +305,4 @@ def run(func: Function, stats: Counter | None = None) -> bool:
                 break
     if dom is not None:
         changed = _drop_repeated_checks(func, dom, stats) or changed
-    if any(b.terminator is not None and b.terminator.opname == "cbr" for b in func.blocks):
-        changed = _decide_by_branches(func, dom or DomTree(func), stats) or changed
-    return changed
+    return _decide_by_branches(func, dom, stats) or changed
