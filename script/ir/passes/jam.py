@@ -96,10 +96,10 @@ def _pick_by_selects(func: Function, stats: Counter | None) -> bool:
     loops = find_loops(func)
     changed = False
     for outer in loops:
-        inners = [l for l in loops if l is not outer and l.header in outer.blocks]
-        if len(inners) != 1 or len(inners[0].blocks) != 2:
+        inner = _one_inner(outer, loops)
+        if inner is None:
             continue
-        for block in outer.blocks - inners[0].blocks:
+        for block in outer.blocks - inner.blocks:
             term = block.terminator
             if term.opname != "cbr" or term.succs[0] is not term.succs[1] or not all(
                     isinstance(a.type, _SCALARS) for a in term.succ_args(0)):
@@ -139,10 +139,10 @@ def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
     header = outer.header
     if header.name in (JAM, REST) or len(outer.latches) != 1:
         return None
-    inners = [l for l in loops if l is not outer and l.header in outer.blocks]
-    if len(inners) != 1 or len(inners[0].blocks) != 2 or len(inners[0].latches) != 1:
+    inner = _one_inner(outer, loops)
+    if inner is None or len(inner.latches) != 1:
         return None
-    s = _Shape(outer, inners[0])
+    s = _Shape(outer, inner)
     if s.body is s.inner or not _counted_header(s, outer):
         return None
     term = header.terminator
@@ -169,6 +169,13 @@ def _shape(outer: Loop, loops: list[Loop]) -> _Shape | None:
     if not _carried_only_after(s):
         return None
     return s if _effects_allowed(s, outer) and _rows_share_trip_count(s) else None
+
+
+def _one_inner(outer: Loop, loops: list[Loop]) -> Loop | None:
+    """The one loop inside `outer`, when there is exactly one and it has two blocks (header
+    and body)."""
+    inners = [l for l in loops if l is not outer and l.header in outer.blocks]
+    return inners[0] if len(inners) == 1 and len(inners[0].blocks) == 2 else None
 
 
 def _carried_only_after(s: _Shape) -> bool:
