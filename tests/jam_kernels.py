@@ -150,21 +150,3 @@ def sum_divided(a, k, off):
         t += int(a[i + off]) // k
     return t
 
-
-def nearest(points, centroids, labels):
-    """k-means' assignment: the inner sum per centroid, then `if s < best_d` picks (made
-    selects by jam's `_pick_by_selects`, so the centroid loop is jammed): the first of equal
-    distances wins, a NaN distance never does."""
-    for i in range(points.shape[0]):
-        best = -1
-        best_d = math.inf
-        for c in range(centroids.shape[0]):
-            s = 0.0
-            for j in range(points.shape[1]):
-                diff = points[i, j] - centroids[c, j]
-                s += diff * diff
-            if s < best_d:
-                best_d = s
-                best = c
-        labels[i] = best
-    return labels

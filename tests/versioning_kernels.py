@@ -72,21 +72,6 @@ def shifted_down(a, b, j, hi, lo):
         a[j + k] = b[k + j + 2] * 2.0
 
 
-def correlate(img, ker):
-    """A 'valid' 2-D correlation: the inner loop reads img[i + u, j + v]."""
-    h, w = img.shape
-    kh, kw = ker.shape
-    out = np.zeros((h - kh + 1, w - kw + 1))
-    for i in range(h - kh + 1):
-        for j in range(w - kw + 1):
-            s = 0.0
-            for u in range(kh):
-                for v in range(kw):
-                    s += img[i + u, j + v] * ker[u, v]
-            out[i, j] = s
-    return out
-
-
 def window(out, x, w, t):
     """A window of the caller's width at offsets the caller shifts by t (past either end)."""
     for i in range(out.shape[0]):
