@@ -31,6 +31,7 @@ import weakref
 
 from script.errors import CompileError
 from script.frontend.table_args import MISSING, global_object
+from script.lib.python import collectionslib
 from script.ir import types as T
 from script.ir.core import Const, Function, Instr
 from script.pyhooks.named_instance import lookup_class
@@ -120,7 +121,6 @@ def view_compare(low, op: ast.cmpop, a, b, node: ast.Compare):
                 for k, v in zip(kinds, (a, b))]
     if "dict_values" in kinds or not all(set_like):
         return Const(isinstance(op, ast.NotEq), T.BOOL)
-    from script.lib.python import collectionslib
     equal = low.call_script(low.ctx.info_for(collectionslib.view_equal),
                             ast.Call(ast.Name("view_equal", ast.Load()), [], []), leading=(a, b))
     return equal if isinstance(op, ast.Eq) else low.emit("not", [equal], T.BOOL, None, low.loc(node))
